@@ -1,0 +1,60 @@
+/* fileio.h - bounded reads, atomic writes, sha256 of files and buffers. */
+#ifndef SA_FILEIO_H
+#define SA_FILEIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Caps on what a stage will read, chosen so no upload or stage file can exhaust memory. */
+#define SA_UPLOAD_CAP ((size_t)256 * 1024)          /* an uploaded .py or trade log */
+#define SA_JSON_CAP ((size_t)64 * 1024 * 1024)      /* any stage JSON file */
+#define SA_DATA_CAP ((size_t)1024 * 1024 * 1024)    /* an OHLCV csv */
+
+/* Why a bounded read failed. */
+enum sa_read_status {
+	SA_READ_OK = 0,
+	SA_READ_MISSING,  /* no such file */
+	SA_READ_TOOBIG,   /* larger than the cap; nothing returned */
+	SA_READ_IOERR,    /* open/read failed; errno says why */
+	SA_READ_NOMEM,
+};
+
+/* Reads the whole of path into a fresh NUL-terminated buffer if it is at most cap bytes.
+ * On SA_READ_OK, *buf (caller frees) and *len are set; otherwise *buf is NULL. Reads at most
+ * cap + 1 bytes whatever the file claims, so a growing file or a FIFO cannot exceed the cap. */
+enum sa_read_status sa_read_file(const char *path, size_t cap, char **buf, size_t *len);
+
+/* A one-line human description of a read status for path ("'x' is larger than 262144 bytes"). */
+const char *sa_read_strerror(enum sa_read_status st, const char *path, size_t cap, char *msg, size_t msglen);
+
+/* An output file written as path.tmp and renamed over path on commit, so a reader never sees
+ * half a file. */
+struct sa_atomic {
+	FILE *fp;
+	char *path;
+	char *tmp;
+};
+
+/* Opens path.tmp for writing. Returns 0, or -1 with a message printed. */
+int sa_atomic_open(struct sa_atomic *a, const char *path);
+/* Flushes, fsyncs, closes and renames. Returns 0, or -1 (the tmp file is removed). Always
+ * releases a. */
+int sa_atomic_commit(struct sa_atomic *a);
+/* Closes and removes the tmp file. Safe on an unopened or released struct. */
+void sa_atomic_abort(struct sa_atomic *a);
+
+/* Writes len bytes to path atomically. Returns 0 or -1 with a message printed. */
+int sa_write_file(const char *path, const void *buf, size_t len);
+
+/* Copies src to dst atomically, reading at most cap bytes. Returns 0 or -1. */
+int sa_copy_file(const char *src, const char *dst, size_t cap);
+
+/* Lowercase hex SHA-256 (OpenSSL EVP) of a buffer or of a whole file, into hex[65].
+ * sa_sha256_file returns 0, or -1 with a message printed. */
+void sa_sha256_buf(const void *buf, size_t len, char hex[65]);
+int sa_sha256_file(const char *path, char hex[65]);
+
+/* mkdir -p. Returns 0 or -1 with a message printed. */
+int sa_mkdirs(const char *path, unsigned mode);
+
+#endif

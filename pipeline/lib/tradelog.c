@@ -1,0 +1,230 @@
+/* tradelog.c - loads an uploaded trade log with libcsv: entry_time,exit_time,side,return. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <csv.h>
+
+#include "csvfield.h"
+#include "fileio.h"
+#include "msg.h"
+#include "timeutil.h"
+#include "tradelog.h"
+
+enum { F_ENTRY, F_EXIT, F_SIDE, F_RETURN, NFIELDS };
+
+static const char *const field_names[NFIELDS] = { "entry_time", "exit_time", "side", "return" };
+
+#define MAX_COLS 64
+
+struct load {
+	struct sa_tradelog *log;
+	size_t cap;
+	size_t line;
+	int col;
+	int where[MAX_COLS];   /* header column -> field, or -1 for an ignored column */
+	int seen;              /* bit per field found in this row */
+	struct sa_trade cur;
+	bool failed;
+	char *err;
+	size_t errlen;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void fail(struct load *L, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	if (L->failed)
+		return;
+	L->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	sa_fmt(L->err, L->errlen, "line %zu: %s", L->line, what);
+}
+
+static void header_field(struct load *L, const char *name)
+{
+	struct sa_tradelog *log = L->log;
+	size_t used = strlen(log->columns);
+
+	if (L->col >= MAX_COLS)
+		return fail(L, "more than %d columns", MAX_COLS);
+	L->where[L->col] = -1;
+	for (int f = 0; f < NFIELDS; f++)
+		if (!strcmp(name, field_names[f])) {
+			if (L->seen & (1 << f))
+				return fail(L, "column '%s' appears twice", name);
+			L->seen |= 1 << f;
+			L->where[L->col] = f;
+		}
+	/* keep the header as found, for the inspect report; cut rather than overflow */
+	if (used + strlen(name) + 2 < sizeof(log->columns)) {
+		if (used)
+			strcat(log->columns, ",");
+		strcat(log->columns, name);
+	}
+}
+
+static void data_field(struct load *L, int f, const char *text)
+{
+	struct sa_trade *t = &L->cur;
+
+	switch (f) {
+	case F_ENTRY:
+	case F_EXIT:
+		if (sa_time_parse(text, f == F_ENTRY ? &t->entry : &t->exit))
+			fail(L, "%s '%s' is not an ISO-8601 UTC timestamp (want 2024-01-01T00:00:00Z)",
+			     field_names[f], text);
+		break;
+	case F_SIDE:
+		if (!strcasecmp(text, "long"))
+			t->side = 1;
+		else if (!strcasecmp(text, "short"))
+			t->side = -1;
+		else
+			fail(L, "side '%s' should be long or short", text);
+		break;
+	case F_RETURN:
+		if (sa_csv_field_number(text, &t->ret))
+			fail(L, "return '%s' is not a finite number (a fraction: 0.01 is 1 %%)", text);
+		else if (t->ret <= -1)
+			fail(L, "return %g would lose more than everything (a fraction: -0.05 is -5 %%)", t->ret);
+		break;
+	}
+}
+
+static void on_field(void *field, size_t len, void *data)
+{
+	struct load *L = data;
+	char text[SA_CSV_FIELD_MAX + 1];
+
+	if (L->failed)
+		return;
+	if (sa_csv_field_text(field, len, text, sizeof(text))) {
+		fail(L, "field %d is longer than %d bytes or holds a NUL byte", L->col + 1, SA_CSV_FIELD_MAX);
+		return;
+	}
+	if (L->line == 1)
+		header_field(L, text);
+	else if (L->col < MAX_COLS && L->where[L->col] >= 0)
+		data_field(L, L->where[L->col], text);
+	L->col++;
+}
+
+static int push(struct load *L)
+{
+	struct sa_tradelog *log = L->log;
+
+	if (log->n == L->cap) {
+		size_t cap = L->cap ? L->cap * 2 : 256;
+		struct sa_trade *p = realloc(log->trades, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		log->trades = p;
+		L->cap = cap;
+	}
+	log->trades[log->n++] = L->cur;
+	return 0;
+}
+
+static void header_done(struct load *L)
+{
+	for (int f = 0; f < NFIELDS; f++)
+		if (!(L->seen & (1 << f)))
+			return fail(L, "missing column '%s' (want entry_time,exit_time,side,return; found %s)",
+				    field_names[f], L->log->columns[0] ? L->log->columns : "nothing");
+	L->seen = L->col; /* from here on: how many columns a row must have */
+}
+
+static void on_row(int c, void *data)
+{
+	struct load *L = data;
+
+	(void)c;
+	if (L->failed)
+		goto next;
+	if (L->line == 1) {
+		header_done(L);
+		goto next;
+	}
+	if (L->col != L->seen) {
+		fail(L, "%d fields where the header has %d", L->col, L->seen);
+		goto next;
+	}
+	if (L->cur.exit < L->cur.entry) {
+		fail(L, "exit_time is before entry_time");
+		goto next;
+	}
+	if (push(L))
+		fail(L, "out of memory");
+next:
+	memset(&L->cur, 0, sizeof(L->cur));
+	L->line++;
+	L->col = 0;
+}
+
+int sa_tradelog_parse(const char *buf, size_t len, struct sa_tradelog *log, char *err, size_t errlen)
+{
+	struct csv_parser p;
+	struct load L = { .log = log, .line = 1, .err = err, .errlen = errlen };
+	int rc = -1;
+
+	memset(log, 0, sizeof(*log));
+	if (csv_init(&p, CSV_STRICT | CSV_EMPTY_IS_NULL) != 0) {
+		sa_fmt(err, errlen, "cannot start the csv parser");
+		return -1;
+	}
+	if (csv_parse(&p, buf, len, on_field, on_row, &L) != len || csv_fini(&p, on_field, on_row, &L)) {
+		if (!L.failed)
+			sa_fmt(err, errlen, "line %zu: malformed csv (%s)", L.line, csv_strerror(csv_error(&p)));
+		L.failed = true;
+	}
+	csv_free(&p);
+	if (L.failed)
+		goto out;
+	if (L.line == 1) {
+		sa_fmt(err, errlen, "the file is empty (want a header entry_time,exit_time,side,return)");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc) {
+		char keep[sizeof(log->columns)];
+
+		memcpy(keep, log->columns, sizeof(keep));
+		sa_tradelog_release(log);
+		memcpy(log->columns, keep, sizeof(keep));
+	}
+	return rc;
+}
+
+int sa_tradelog_load(const char *path, struct sa_tradelog *log, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len;
+	enum sa_read_status st;
+	int rc;
+
+	memset(log, 0, sizeof(*log));
+	st = sa_read_file(path, SA_UPLOAD_CAP, &buf, &len);
+	if (st != SA_READ_OK) {
+		sa_read_strerror(st, path, SA_UPLOAD_CAP, err, errlen);
+		return -1;
+	}
+	rc = sa_tradelog_parse(buf, len, log, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void sa_tradelog_release(struct sa_tradelog *log)
+{
+	free(log->trades);
+	memset(log, 0, sizeof(*log));
+}

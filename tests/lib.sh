@@ -1,0 +1,40 @@
+# tests/lib.sh - sourced by every end-to-end test: a check prints "ok - what" or "not ok - what".
+# Each script runs from the project root and uses the rel build in build/rel/bin.
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT" || exit 3
+BIN=${BIN:-$ROOT/build/rel/bin}
+PY=/usr/bin/python3
+T_FAILED=0
+# A fresh scratch directory per script, removed on exit.
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/strataudit-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { printf 'ok - %s\n' "$1"; }
+not_ok() { printf 'not ok - %s\n' "$1"; shift; [ $# -gt 0 ] && printf '#   %s\n' "$@"; T_FAILED=1; }
+
+# check "what" command...: passes when the command exits 0.
+check() {
+	local what=$1; shift
+	if "$@" >"$TMP/.out" 2>&1; then ok "$what"; else not_ok "$what" "$(tail -n 5 "$TMP/.out")"; fi
+}
+
+# expect_eq "what" expected actual
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "actual:   $3"; fi
+}
+
+# jq_get file expr: a JSON value through Python's json (no jq dependency).
+jget() {
+	"$PY" - "$1" "$2" <<'PYEOF'
+import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split('.'):
+    if k == '':
+        continue
+    v = v[int(k)] if isinstance(v, list) else v.get(k)
+print(json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v)
+PYEOF
+}
+
+finish() { exit "$T_FAILED"; }
