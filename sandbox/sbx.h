@@ -1,0 +1,87 @@
+/* sbx.h - the sandbox's host-side API: start a zygote for one strategy, run it on a prefix of
+ * the bars, get back validated int8 signals and containment events. The only code that ever
+ * runs an upload sits behind this interface. */
+#ifndef SBX_H
+#define SBX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ohlcv.h"
+
+/* Per-run limits. */
+struct sbx_limits {
+	int wall_s;      /* wall clock per run; the driver SIGKILLs the run's namespace after it */
+	int cpu_s;       /* RLIMIT_CPU */
+	int mem_mb;      /* RLIMIT_AS */
+	int scratch_mb;  /* RLIMIT_FSIZE and the scratch directory's budget */
+	int nofile;      /* RLIMIT_NOFILE */
+};
+
+/* How a run ended. */
+enum sbx_status {
+	SBX_OK = 0,
+	SBX_ERROR,               /* the strategy raised, or could not be loaded */
+	SBX_KILLED_WALL_CLOCK,
+	SBX_KILLED_MEMORY,
+	SBX_KILLED_CPU,
+	SBX_CRASHED,             /* died on a signal other than the limits above */
+	SBX_BAD_OUTPUT,          /* returned something that is not one of -1/0/1 per bar */
+	SBX_NOT_RUN,             /* never started (no strategy, zygote failed) */
+};
+
+/* The run.json spelling of a status ("ok", "killed_wall_clock", ...). */
+const char *sbx_status_name(enum sbx_status st);
+
+/* One containment event, as written to events.jsonl. */
+struct sbx_event {
+	char action[64];   /* "os.system", "socket.__new__", "open", "wall_clock", ... */
+	char rule[64];     /* "no process spawning", "no network", "writes stay in scratch", ... */
+	char detail[256];  /* capped, never file contents */
+};
+
+/* The result of one run. Release with sbx_result_release. */
+struct sbx_result {
+	enum sbx_status status;
+	size_t n;                  /* bars the run was given */
+	int8_t *signals;           /* n validated values in {-1,0,1} when status == SBX_OK, else NULL */
+	long wall_ms;
+	char error[1024];          /* why, when status != SBX_OK */
+	struct sbx_event *events;  /* containment events of this run, in order */
+	size_t n_events;
+	char *out_log, *err_log;   /* the run's stdout and stderr, capped at 64 KB each, NUL-terminated */
+};
+
+struct sbx_zygote;
+
+/* Starts a zygote for the strategy at path: new namespaces, CPython with numpy and pandas
+ * imported, the source read (capped) but not yet executed. The zygote holds no market data.
+ * Returns the zygote (stop with sbx_zygote_stop), or NULL with the reason in err. */
+struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_limits *lim,
+				    char *err, size_t errlen);
+
+/* Runs signals() on bars [0, n_visible) of s in a fresh child of the zygote, with layers 2-5
+ * installed before the upload is loaded. Blocks until the run ends. Returns 0 with *r filled
+ * (whatever the status), or -1 if the sandbox machinery itself failed (err says why). */
+int sbx_run(struct sbx_zygote *z, const struct sa_ohlcv *s, size_t n_visible,
+	    struct sbx_result *r, char *err, size_t errlen);
+
+/* Runs k prefixes (n_visible[i] bars each) with up to jobs runs at once; results[i] matches
+ * n_visible[i]. on_done, when not NULL, is called after each run completes (for progress).
+ * Returns 0, or -1 if the machinery failed. */
+int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+		 size_t k, int jobs, struct sbx_result *results,
+		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+		 char *err, size_t errlen);
+
+/* Kills the zygote's namespace and reaps it. Safe on NULL. */
+void sbx_zygote_stop(struct sbx_zygote *z);
+
+/* Frees what a result holds and zeroes it. Safe on a zeroed struct. */
+void sbx_result_release(struct sbx_result *r);
+
+/* Appends r's events to fp as JSON lines, numbering from *seq (advanced). Returns 0 or -1. */
+int sbx_events_write(FILE *fp, const struct sbx_result *r, long *seq);
+
+#endif

@@ -1,0 +1,308 @@
+/* sbx_child.c - one run, inside its own namespaces: the ordered lockdown recipe, then the
+ * upload. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "sbx_zygote.h"
+#include "sbx_hook.h"
+#include "sbx_landlock.h"
+#include "sbx_proto.h"
+#include "sbx_seccomp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "msg.h"
+
+extern char **environ;
+
+/* Exit codes of a run child that never reached the upload (the driver names them). */
+enum { CHILD_SETUP_FAILED = 121 };
+
+static void put_result(char tag, const void *buf, size_t len)
+{
+	const char *p = buf;
+	(void)!write(SBX_FD_RESULT, &tag, 1);
+	while (len > 0) {
+		ssize_t w = write(SBX_FD_RESULT, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		p += w;
+		len -= (size_t)w;
+	}
+}
+
+/* Reports why setup failed and exits; the upload has not been loaded. */
+static noreturn void setup_fail(const char *step, const char *why)
+{
+	char msg[512];
+	int len = snprintf(msg, sizeof msg, "sandbox setup failed at %s: %s", step, why);
+	put_result(SBX_TAG_ERROR, msg, len > 0 ? (size_t)len : 0);
+	_exit(CHILD_SETUP_FAILED);
+}
+
+/* Step 1: the bars this run may see, and nothing else, arrive on descriptor 0. */
+static PyObject *step_read_bars(size_t n)
+{
+	size_t want = n * SBX_BAR_BYTES, got = 0;
+	PyObject *raw = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)want);
+	char *p;
+	int devnull;
+
+	if (!raw)
+		setup_fail("read bars", "out of memory");
+	p = PyBytes_AS_STRING(raw);
+	while (got < want) {
+		ssize_t r = read(SBX_FD_DATA, p + got, want - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			setup_fail("read bars", "short data pipe");
+		got += (size_t)r;
+	}
+	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (devnull < 0 || dup2(devnull, SBX_FD_DATA) < 0)
+		setup_fail("read bars", strerror(errno));
+	close(devnull);
+	return raw;
+}
+
+/* Step 2: the DataFrame, built from copies; the raw bytes are dropped. */
+static PyObject *step_frame(const struct sbx_zstate *z, PyObject *raw, size_t n)
+{
+	PyObject *build = PyDict_GetItemString(z->helpers, "build");
+	PyObject *df = build ? PyObject_CallFunction(build, "On", raw, (Py_ssize_t)n) : NULL;
+
+	memset(PyBytes_AS_STRING(raw), 0, (size_t)PyBytes_GET_SIZE(raw));
+	Py_DECREF(raw);
+	if (!df) {
+		PyErr_Print();
+		setup_fail("build frame", "pandas could not build the DataFrame");
+	}
+	return df;
+}
+
+/* Step 3: no inherited variables, in C and in Python. */
+static void step_env(void)
+{
+	PyObject *os = PyImport_ImportModule("os"), *env, *r;
+
+	clearenv();
+	env = os ? PyObject_GetAttrString(os, "environ") : NULL;
+	r = env ? PyObject_CallMethod(env, "clear", NULL) : NULL;
+	if (!r)
+		setup_fail("clear environment", "os.environ.clear failed");
+	Py_DECREF(r);
+	Py_DECREF(env);
+	Py_DECREF(os);
+}
+
+/* Step 4: a fresh tmpfs per run, sized to the budget, owned by the run's uid. It dies with the
+ * run's mount namespace, so nothing a run writes can be seen by the next. */
+static void step_scratch(const struct sbx_zstate *z)
+{
+	char opts[128];
+
+	/* One extra MiB so a single file hits RLIMIT_FSIZE (recorded) before the mount is full. */
+	snprintf(opts, sizeof opts, "size=%dm,nr_inodes=4096,mode=0700,uid=%d,gid=%d",
+		 z->lim.scratch_mb + 1, SBX_RUN_UID, SBX_RUN_UID);
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		setup_fail("scratch", strerror(errno));
+	if (mount("scratch", SBX_SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0)
+		setup_fail("scratch", strerror(errno));
+	if (chdir(SBX_SCRATCH) < 0)
+		setup_fail("scratch", strerror(errno));
+}
+
+#ifndef __SANITIZE_ADDRESS__
+static long vm_bytes(void)
+{
+	FILE *fp = fopen("/proc/self/statm", "r");
+	long pages = 0;
+	if (fp) {
+		if (fscanf(fp, "%ld", &pages) != 1)
+			pages = 0;
+		fclose(fp);
+	}
+	return pages * sysconf(_SC_PAGESIZE);
+}
+#endif
+
+static void set_limit(int res, rlim_t v, const char *name)
+{
+	struct rlimit rl = { v, v };
+	if (setrlimit(res, &rl) < 0)
+		setup_fail(name, strerror(errno));
+}
+
+/* Step 5: soft = hard, so nothing can raise them. CPU at the hard limit is SIGKILL (a pid 1
+ * ignores SIGXCPU); the address space counts from what the warm interpreter already maps. */
+static void step_limits(const struct sbx_zstate *z)
+{
+	int nofile = z->lim.nofile < 16 ? 16 : z->lim.nofile;
+
+	set_limit(RLIMIT_CORE, 0, "RLIMIT_CORE");
+	set_limit(RLIMIT_MEMLOCK, 0, "RLIMIT_MEMLOCK");
+	set_limit(RLIMIT_MSGQUEUE, 0, "RLIMIT_MSGQUEUE");
+	set_limit(RLIMIT_NPROC, 64, "RLIMIT_NPROC");
+	set_limit(RLIMIT_FSIZE, (rlim_t)z->lim.scratch_mb << 20, "RLIMIT_FSIZE");
+	set_limit(RLIMIT_NOFILE, (rlim_t)nofile, "RLIMIT_NOFILE");
+	set_limit(RLIMIT_CPU, (rlim_t)z->lim.cpu_s, "RLIMIT_CPU");
+#ifndef __SANITIZE_ADDRESS__
+	/* ASan reserves terabytes of shadow memory; an address-space cap would break it. */
+	set_limit(RLIMIT_AS, (rlim_t)vm_bytes() + ((rlim_t)z->lim.mem_mb << 20), "RLIMIT_AS");
+#endif
+}
+
+/* Step 6: drop to an unprivileged uid inside the namespace; switching away from uid 0 clears
+ * every capability, so the mount above was the last privileged act. */
+static void step_identity(void)
+{
+	if (setgroups(0, NULL) < 0 || setresgid(SBX_RUN_UID, SBX_RUN_UID, SBX_RUN_UID) < 0 ||
+	    setresuid(SBX_RUN_UID, SBX_RUN_UID, SBX_RUN_UID) < 0)
+		setup_fail("drop identity", strerror(errno));
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		setup_fail("drop identity", strerror(errno));
+}
+
+/* Step 7: nothing exec'd later can gain privileges; Landlock and seccomp require it. */
+static void step_no_new_privs(void)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		setup_fail("no_new_privs", strerror(errno));
+}
+
+/* Step 8: the file system as the upload will see it. */
+static void step_landlock(const struct sbx_zstate *z)
+{
+	char err[256];
+	if (sbx_landlock_apply(z->roots, z->n_roots, SBX_SCRATCH, err, sizeof err) < 0)
+		setup_fail("landlock", err);
+}
+
+/* Async-signal-safe: a file grew past the scratch budget; the write fails with EFBIG. */
+static void on_sigxfsz(int sig)
+{
+	static const char ev[] = "file_size\x1fscratch stays within its budget\x1f"
+				 "a write went past the scratch file size limit";
+	int saved = errno;
+	(void)sig;
+	(void)send(SBX_FD_EVENTS, ev, sizeof ev - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	errno = saved;
+}
+
+/* Step 9: the syscall filter goes last among the kernel layers because it forbids what the
+ * steps above needed (mount, setresuid, setrlimit, sigaction on guarded signals). */
+static void step_seccomp(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigxfsz;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGXFSZ, &sa, NULL) < 0)
+		setup_fail("seccomp", strerror(errno));
+	if (sbx_seccomp_install(SBX_FD_EVENTS) < 0)
+		setup_fail("seccomp", strerror(errno));
+}
+
+/* Step 10: the tripwire, armed from C so nothing in Python ran without it. */
+static void step_hook(const struct sbx_zstate *z)
+{
+	if (sbx_hook_install(SBX_FD_EVENTS, SBX_SCRATCH, z->roots, z->n_roots) < 0)
+		setup_fail("audit hook", "PySys_AddAuditHook failed");
+}
+
+/* The upload's error, as text, and the tag it earns. */
+static noreturn void finish_error(const struct sbx_zstate *z)
+{
+	PyObject *type, *val, *tb, *describe, *text;
+	const char *s;
+	char tag = SBX_TAG_ERROR;
+
+	PyErr_Fetch(&type, &val, &tb);
+	PyErr_NormalizeException(&type, &val, &tb);
+	if (val && tb)
+		PyException_SetTraceback(val, tb);
+	if (type && PyErr_GivenExceptionMatches(type, PyExc_MemoryError))
+		tag = SBX_TAG_MEMORY;
+	else if (type && PyErr_GivenExceptionMatches(type, PyDict_GetItemString(z->helpers, "BadOutput")))
+		tag = SBX_TAG_BAD;
+	describe = PyDict_GetItemString(z->helpers, "describe");
+	text = describe && val ? PyObject_CallOneArg(describe, val) : NULL;
+	s = text ? PyUnicode_AsUTF8(text) : NULL;
+	if (!s)
+		s = tag == SBX_TAG_MEMORY ? "MemoryError" : "the strategy failed";
+	put_result(tag, s, strlen(s));
+	_exit(0);
+}
+
+static void flush_stdio(const struct sbx_zstate *z)
+{
+	PyObject *r = PyRun_String("sys.stdout.flush()\nsys.stderr.flush()\n", Py_file_input,
+				   z->helpers, z->helpers);
+	Py_XDECREF(r);
+	PyErr_Clear();
+}
+
+/* Step 11: the upload, in a fresh module namespace that holds nothing but builtins. */
+static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, size_t n)
+{
+	PyObject *g = PyDict_New(), *code = NULL, *r = NULL, *fn, *out = NULL, *conv;
+
+	if (!g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0 ||
+	    PyDict_SetItemString(g, "__name__", PyUnicode_FromString("strategy")) < 0)
+		finish_error(z);
+	code = Py_CompileString(z->src, "strategy.py", Py_file_input);
+	if (!code)
+		finish_error(z);
+	r = PyEval_EvalCode(code, g, g);
+	if (!r)
+		finish_error(z);
+	fn = PyDict_GetItemString(g, "signals");
+	if (!fn || !PyCallable_Check(fn)) {
+		static const char msg[] = "the strategy defines no callable signals(df)";
+		put_result(SBX_TAG_ERROR, msg, sizeof msg - 1);
+		_exit(0);
+	}
+	out = PyObject_CallOneArg(fn, df);
+	if (!out)
+		finish_error(z);
+	conv = PyDict_GetItemString(z->helpers, "to_int8");
+	{
+		PyObject *b = PyObject_CallFunction(conv, "On", out, (Py_ssize_t)n);
+		if (!b || !PyBytes_Check(b))
+			finish_error(z);
+		flush_stdio(z);
+		put_result(SBX_TAG_RESULT, PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
+	}
+	_exit(0);
+}
+
+void sbx_child_run(const struct sbx_zstate *z, size_t n)
+{
+	PyObject *raw, *df;
+
+	raw = step_read_bars(n);
+	df = step_frame(z, raw, n);
+	step_env();
+	step_scratch(z);
+	step_limits(z);
+	step_identity();
+	step_no_new_privs();
+	step_landlock(z);
+	step_seccomp();
+	step_hook(z);
+	step_run(z, df, n);
+}

@@ -1,0 +1,852 @@
+/* sbx_driver.c - the host side: starts the zygote in fresh namespaces, feeds each run its bars,
+ * enforces the wall clock, and validates everything that comes back. Never runs Python. */
+#include "sbx.h"
+#include "sbx_proto.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <libgen.h>
+#include <limits.h>
+#include <linux/sched.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "fileio.h"
+#include "msg.h"
+
+#define LOG_CAP ((size_t)64 * 1024)
+#define MAX_EVENTS 256
+#define ZYGOTE_START_S 60
+
+struct sbx_zygote {
+	pid_t pid;
+	int ctrl;
+	struct sbx_limits lim;
+	uint32_t next_id;
+};
+
+const char *sbx_status_name(enum sbx_status st)
+{
+	static const char *const names[] = { "ok", "error", "killed_wall_clock", "killed_memory",
+		"killed_cpu", "crashed", "bad_output", "not_run" };
+	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "error";
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* --- starting the zygote ------------------------------------------------------------------ */
+
+/* The sandbox program sits beside whichever program links this module. */
+static int zygote_exe(char *buf, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n < 0)
+		return -1;
+	self[n] = '\0';
+	if ((size_t)snprintf(buf, len, "%s/sandbox", dirname(self)) >= len)
+		return -1;
+	return access(buf, X_OK);
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), rc = -1;
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, strlen(text)) == (ssize_t)strlen(text))
+		rc = 0;
+	close(fd);
+	return rc;
+}
+
+/* Runs in the new namespaces before exec: become uid 0 of the new user namespace (an unused
+ * uid outside), die with the driver, and make our mounts private so nothing propagates back. */
+static noreturn void zygote_child(int sync_r, int ctrl, int src, const char *exe, const struct sbx_limits *lim)
+{
+	char a[7][24], c = 0;
+	char *argv[10], *envp[] = { "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1",
+		"MKL_NUM_THREADS=1", "LC_ALL=C.UTF-8", NULL };
+
+	if (read(sync_r, &c, 1) != 1 || c != 'g')
+		_exit(125);
+	if (setresgid(0, 0, 0) < 0 || setgroups(0, NULL) < 0 || setresuid(0, 0, 0) < 0) {
+		sa_error("zygote: cannot take the namespace's uid 0, '%s'", strerror(errno));
+		_exit(125);
+	}
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		sa_error("zygote: cannot set up the mount namespace, '%s'", strerror(errno));
+		_exit(125);
+	}
+	(void)sethostname("sandbox", 7);
+	/* A proc that shows only this PID namespace; if the host forbids it the old one stays,
+	 * and Landlock keeps runs out of /proc either way. */
+	(void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	if (fcntl(ctrl, F_SETFD, 0) < 0 || fcntl(src, F_SETFD, 0) < 0)
+		_exit(125);
+	snprintf(a[0], sizeof a[0], "%d", ctrl);
+	snprintf(a[1], sizeof a[1], "%d", src);
+	snprintf(a[2], sizeof a[2], "%d", lim->wall_s);
+	snprintf(a[3], sizeof a[3], "%d", lim->cpu_s);
+	snprintf(a[4], sizeof a[4], "%d", lim->mem_mb);
+	snprintf(a[5], sizeof a[5], "%d", lim->scratch_mb);
+	snprintf(a[6], sizeof a[6], "%d", lim->nofile);
+	argv[0] = "sandbox";
+	argv[1] = "--zygote";
+	for (int i = 0; i < 7; i++)
+		argv[i + 2] = a[i];
+	argv[9] = NULL;
+	/* A fresh image: nothing the caller had in memory (market data above all) reaches the
+	 * zygote or any run forked from it. */
+	execve(exe, argv, envp);
+	sa_error("zygote: cannot run '%s', '%s'", exe, strerror(errno));
+	_exit(125);
+}
+
+static int map_ids(pid_t pid)
+{
+	char path[64], map[96];
+	snprintf(map, sizeof map, "0 %d 1\n%d %d 1\n", SBX_OUTSIDE_UID, SBX_RUN_UID,
+		 SBX_OUTSIDE_UID + SBX_RUN_UID);
+	snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
+	if (write_file(path, map) < 0)
+		return -1;
+	snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
+	return write_file(path, map);
+}
+
+static int source_memfd(const char *path, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	enum sa_read_status st = sa_read_file(path, SA_UPLOAD_CAP, &buf, &len);
+	int fd = -1;
+
+	if (st != SA_READ_OK) {
+		sa_read_strerror(st, path, SA_UPLOAD_CAP, err, errlen);
+		goto out;
+	}
+	fd = memfd_create("strategy", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+		sa_fmt(err, errlen, "cannot stage the strategy source, '%s'", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+out:
+	free(buf);
+	return fd;
+}
+
+/* Waits for the zygote's ready message. Returns 0, or -1 if it died or stayed silent. */
+static int await_ready(int ctrl)
+{
+	struct pollfd pf = { ctrl, POLLIN, 0 };
+	struct sbx_rep rep;
+
+	if (poll(&pf, 1, ZYGOTE_START_S * 1000) != 1)
+		return -1;
+	if (recv(ctrl, &rep, sizeof rep, 0) != (ssize_t)sizeof rep || rep.magic != SBX_MAGIC ||
+	    rep.kind != SBX_REP_STARTED || rep.id != 0)
+		return -1;
+	return 0;
+}
+
+struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_limits *lim,
+				    char *err, size_t errlen)
+{
+	struct sbx_zygote *z = NULL;
+	char exe[PATH_MAX];
+	int sv[2] = { -1, -1 }, sync[2] = { -1, -1 }, src = -1;
+	pid_t pid = -1;
+
+	if (zygote_exe(exe, sizeof exe) < 0) {
+		sa_fmt(err, errlen, "cannot find the sandbox program beside this one");
+		goto fail;
+	}
+	if ((src = source_memfd(strategy_path, err, errlen)) < 0)
+		goto fail;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 || pipe2(sync, O_CLOEXEC) < 0) {
+		sa_fmt(err, errlen, "cannot create the control channel, '%s'", strerror(errno));
+		goto fail;
+	}
+	/* A run that dies while we write its bars must not kill the driver. */
+	signal(SIGPIPE, SIG_IGN);
+	fflush(NULL);
+	pid = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET |
+			     CLONE_NEWIPC | CLONE_NEWUTS | SIGCHLD, NULL, NULL, NULL, 0);
+	if (pid < 0) {
+		sa_fmt(err, errlen, "cannot create the sandbox namespaces, '%s'", strerror(errno));
+		goto fail;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		close(sync[1]);
+		zygote_child(sync[0], sv[1], src, exe, lim);
+	}
+	close(sv[1]);
+	sv[1] = -1;
+	close(sync[0]);
+	sync[0] = -1;
+	if (map_ids(pid) < 0 || write(sync[1], "g", 1) != 1) {
+		sa_fmt(err, errlen, "cannot map the sandbox uid, '%s'", strerror(errno));
+		goto fail;
+	}
+	if (await_ready(sv[0]) < 0) {
+		sa_fmt(err, errlen, "the sandbox zygote did not start (its error is above)");
+		goto fail;
+	}
+	z = calloc(1, sizeof *z);
+	if (!z) {
+		sa_fmt(err, errlen, "out of memory");
+		goto fail;
+	}
+	*z = (struct sbx_zygote){ pid, sv[0], *lim, 1 };
+	close(sync[1]);
+	close(src);
+	return z;
+fail:
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		if (sv[i] >= 0)
+			close(sv[i]);
+		if (sync[i] >= 0)
+			close(sync[i]);
+	}
+	if (src >= 0)
+		close(src);
+	return NULL;
+}
+
+void sbx_zygote_stop(struct sbx_zygote *z)
+{
+	if (!z)
+		return;
+	close(z->ctrl);
+	/* The zygote is pid 1 of its namespace: killing it kills every run still inside. */
+	kill(z->pid, SIGKILL);
+	waitpid(z->pid, NULL, 0);
+	free(z);
+}
+
+/* --- one run in flight --------------------------------------------------------------------- */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+	bool truncated;
+};
+
+struct flight {
+	bool used;
+	size_t idx;
+	uint32_t id;
+	size_t n;
+	int data_w, out_r, err_r, res_r, ev_r, pidfd;
+	int col;
+	size_t off;
+	long start, deadline;
+	bool exited, killed_wall, failed;
+	int wstatus, fail_errno;
+	int64_t cpu_ms;
+	struct buf out, err, res;
+	struct sbx_result *r;
+	size_t ev_cap;
+	bool ev_overflow;
+};
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Reads what is there into b, keeping at most b->cap bytes; the rest is drained and dropped.
+ * Closes *fd at end of file. */
+static void drain(int *fd, struct buf *b)
+{
+	char tmp[16384];
+	for (;;) {
+		ssize_t got = read(*fd, tmp, sizeof tmp);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && errno == EAGAIN)
+			return;
+		if (got <= 0) {
+			close_fd(fd);
+			return;
+		}
+		size_t keep = b->len < b->cap ? b->cap - b->len : 0;
+		if ((size_t)got > keep)
+			b->truncated = true;
+		if (keep > (size_t)got)
+			keep = (size_t)got;
+		if (keep) {
+			if (!b->p && !(b->p = malloc(b->cap + 1))) {
+				b->truncated = true;
+				continue;
+			}
+			memcpy(b->p + b->len, tmp, keep);
+			b->len += keep;
+		}
+	}
+}
+
+static void copy_clean(char *dst, size_t len, const char *src, size_t srclen)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < srclen && j + 1 < len; i++) {
+		unsigned char c = (unsigned char)src[i];
+		dst[j++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	dst[j] = '\0';
+}
+
+static int add_event(struct flight *f, const char *action, const char *rule, const char *detail)
+{
+	struct sbx_result *r = f->r;
+	struct sbx_event *e;
+
+	if (r->n_events == f->ev_cap) {
+		size_t cap = f->ev_cap ? f->ev_cap * 2 : 8;
+		struct sbx_event *ev = realloc(r->events, cap * sizeof *ev);
+		if (!ev)
+			return -1;
+		r->events = ev;
+		f->ev_cap = cap;
+	}
+	e = &r->events[r->n_events++];
+	copy_clean(e->action, sizeof e->action, action, strlen(action));
+	copy_clean(e->rule, sizeof e->rule, rule, strlen(rule));
+	copy_clean(e->detail, sizeof e->detail, detail, strlen(detail));
+	return 0;
+}
+
+/* One event message from inside. Hostile until parsed: three fields, capped, printable. */
+static void take_event(struct flight *f, const char *msg, size_t len)
+{
+	char action[64], rule[64], detail[256];
+	const char *a = msg, *end = msg + len, *s1, *s2;
+
+	if (f->r->n_events >= MAX_EVENTS) {
+		if (!f->ev_overflow)
+			add_event(f, "events_truncated", "the event log is capped",
+				  "more than 256 events; the rest were dropped");
+		f->ev_overflow = true;
+		return;
+	}
+	s1 = memchr(a, SBX_EVENT_SEP, len);
+	s2 = s1 ? memchr(s1 + 1, SBX_EVENT_SEP, (size_t)(end - s1 - 1)) : NULL;
+	if (!s1 || !s2 || s1 == a) {
+		add_event(f, "forged_event", "the event channel carries sandbox records only",
+			  "a malformed message arrived on the event channel");
+		return;
+	}
+	copy_clean(action, sizeof action, a, (size_t)(s1 - a));
+	copy_clean(rule, sizeof rule, s1 + 1, (size_t)(s2 - s1 - 1));
+	copy_clean(detail, sizeof detail, s2 + 1, (size_t)(end - s2 - 1));
+	add_event(f, action, rule, detail);
+}
+
+static void read_events(struct flight *f)
+{
+	char msg[SBX_EVENT_MAX + 1];
+	for (;;) {
+		ssize_t got = recv(f->ev_r, msg, sizeof msg, MSG_DONTWAIT | MSG_TRUNC);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && errno == EAGAIN)
+			return;
+		if (got <= 0) {
+			close_fd(&f->ev_r);
+			return;
+		}
+		take_event(f, msg, (size_t)got < sizeof msg ? (size_t)got : sizeof msg);
+	}
+}
+
+/* Writes the next piece of the bars: t, then the five price columns, each n values. */
+static void feed(struct flight *f, const struct sa_ohlcv *s)
+{
+	const void *cols[6] = { s->t, s->open, s->high, s->low, s->close, s->volume };
+	while (f->data_w >= 0 && f->col < 6) {
+		size_t total = f->n * 8;
+		ssize_t w = write(f->data_w, (const char *)cols[f->col] + f->off, total - f->off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN)
+			return;
+		if (w < 0) {
+			close_fd(&f->data_w);  /* the run died before reading: its status says why */
+			return;
+		}
+		f->off += (size_t)w;
+		if (f->off == total) {
+			f->col++;
+			f->off = 0;
+		}
+	}
+	close_fd(&f->data_w);
+}
+
+static int send_req(int ctrl, const struct sbx_req *req, const int fds[SBX_RUN_FDS])
+{
+	union { char buf[CMSG_SPACE(sizeof(int) * SBX_RUN_FDS)]; struct cmsghdr align; } u;
+	struct iovec iov = { (void *)req, sizeof *req };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			      .msg_controllen = sizeof u.buf };
+	struct cmsghdr *c;
+
+	memset(&u, 0, sizeof u);
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int) * SBX_RUN_FDS);
+	memcpy(CMSG_DATA(c), fds, sizeof(int) * SBX_RUN_FDS);
+	return sendmsg(ctrl, &msg, MSG_NOSIGNAL) == (ssize_t)sizeof *req ? 0 : -1;
+}
+
+static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, struct sbx_result *r)
+{
+	int data[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, res[2] = { -1, -1 };
+	int ev[2] = { -1, -1 }, rc = -1;
+
+	memset(f, 0, sizeof *f);
+	memset(r, 0, sizeof *r);
+	f->used = true;
+	f->idx = idx;
+	f->n = n;
+	f->r = r;
+	f->id = z->next_id++;
+	f->pidfd = -1;
+	r->n = n;
+	f->out.cap = f->err.cap = LOG_CAP;
+	f->res.cap = n + 1024;
+	if (pipe2(data, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
+	    pipe2(res, O_CLOEXEC) < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ev) < 0)
+		goto out;
+	(void)fcntl(data[1], F_SETPIPE_SZ, 1 << 20);
+	f->data_w = data[1];
+	f->out_r = out[0];
+	f->err_r = err[0];
+	f->res_r = res[0];
+	f->ev_r = ev[0];
+	data[1] = out[0] = err[0] = res[0] = ev[0] = -1;
+	int mine[5] = { f->data_w, f->out_r, f->err_r, f->res_r, f->ev_r };
+	for (int i = 0; i < 5; i++)
+		(void)fcntl(mine[i], F_SETFL, O_NONBLOCK);
+	{
+		struct sbx_req req = { SBX_MAGIC, f->id, n };
+		int theirs[SBX_RUN_FDS] = { data[0], out[1], err[1], res[1], ev[1] };
+		if (send_req(z->ctrl, &req, theirs) < 0)
+			goto out;
+	}
+	f->start = now_ms();
+	f->deadline = f->start + (long)z->lim.wall_s * 1000L;
+	rc = 0;
+out:
+	close_fd(&data[0]);
+	close_fd(&data[1]);
+	close_fd(&out[0]);
+	close_fd(&out[1]);
+	close_fd(&err[0]);
+	close_fd(&err[1]);
+	close_fd(&res[0]);
+	close_fd(&res[1]);
+	close_fd(&ev[0]);
+	close_fd(&ev[1]);
+	return rc;
+}
+
+static bool finished(const struct flight *f)
+{
+	return (f->exited || f->failed) && f->out_r < 0 && f->err_r < 0 && f->res_r < 0 && f->ev_r < 0;
+}
+
+static char *take_log(struct buf *b)
+{
+	char *s = b->p ? b->p : calloc(1, 1);
+	/* Logs go into JSON: keep printable ASCII, newlines and tabs, nothing a reader could trip
+	 * on (invalid UTF-8, NUL, terminal escapes). */
+	for (size_t i = 0; s && i < b->len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!(c >= 0x20 && c < 0x7f) && c != '\n' && c != '\t')
+			s[i] = '?';
+	}
+	if (s)
+		s[b->len] = '\0';
+	b->p = NULL;
+	return s;
+}
+
+/* Validates what came back: tag 'R' with exactly n bytes, each -1, 0 or 1. */
+static void judge_result(struct flight *f, const struct sbx_limits *lim)
+{
+	struct sbx_result *r = f->r;
+	const char *p = f->res.p;
+	size_t len = f->res.len;
+	char text[1024];
+
+	if (len == 0) {
+		r->status = SBX_BAD_OUTPUT;
+		sa_fmt(r->error, sizeof r->error, "the run ended without a result (exit status %d)",
+		       WEXITSTATUS(f->wstatus));
+		return;
+	}
+	copy_clean(text, sizeof text, p + 1, len - 1);
+	switch (p[0]) {
+	case SBX_TAG_RESULT:
+		if (len - 1 != f->n) {
+			r->status = SBX_BAD_OUTPUT;
+			sa_fmt(r->error, sizeof r->error, "the result holds %zu values for %zu bars", len - 1, f->n);
+			return;
+		}
+		for (size_t i = 0; i < f->n; i++) {
+			int8_t v = (int8_t)p[i + 1];
+			if (v < -1 || v > 1) {
+				r->status = SBX_BAD_OUTPUT;
+				sa_fmt(r->error, sizeof r->error, "value %d at bar %zu is not -1, 0 or 1", v, i);
+				return;
+			}
+		}
+		r->signals = malloc(f->n ? f->n : 1);
+		if (!r->signals) {
+			r->status = SBX_ERROR;
+			sa_fmt(r->error, sizeof r->error, "out of memory");
+			return;
+		}
+		memcpy(r->signals, p + 1, f->n);
+		r->status = SBX_OK;
+		return;
+	case SBX_TAG_MEMORY:
+		r->status = SBX_KILLED_MEMORY;
+		sa_fmt(r->error, sizeof r->error, "%s", text);
+		add_event(f, "memory", "runs stay within the memory limit", "");
+		snprintf(r->events[r->n_events - 1].detail, sizeof r->events[0].detail,
+			 "allocation refused at the %d MB limit", lim->mem_mb);
+		return;
+	case SBX_TAG_BAD:
+		r->status = SBX_BAD_OUTPUT;
+		sa_fmt(r->error, sizeof r->error, "%s", text);
+		return;
+	default:
+		r->status = SBX_ERROR;
+		sa_fmt(r->error, sizeof r->error, "%s", text);
+		return;
+	}
+}
+
+static void judge(struct flight *f, const struct sbx_limits *lim)
+{
+	struct sbx_result *r = f->r;
+	char detail[96];
+
+	r->wall_ms = now_ms() - f->start;
+	r->out_log = take_log(&f->out);
+	r->err_log = take_log(&f->err);
+	if (f->failed) {
+		r->status = SBX_NOT_RUN;
+		sa_fmt(r->error, sizeof r->error, "the zygote could not start the run, '%s'", strerror(f->fail_errno));
+	} else if (f->killed_wall) {
+		r->status = SBX_KILLED_WALL_CLOCK;
+		sa_fmt(r->error, sizeof r->error, "killed at the wall-clock limit of %d s", lim->wall_s);
+		add_event(f, "wall_clock", "runs stop at the wall-clock limit",
+			  sa_fmt(detail, sizeof detail, "killed after %d s", lim->wall_s));
+	} else if (WIFSIGNALED(f->wstatus) && (WTERMSIG(f->wstatus) == SIGXCPU ||
+		   (WTERMSIG(f->wstatus) == SIGKILL && f->cpu_ms * 2 >= (int64_t)lim->cpu_s * 1000))) {
+		/* Nothing but the CPU limit sends SIGKILL here (not us: that is the wall clock), and
+		 * rusage lags the kernel's precise count, so half the limit is proof enough. */
+		r->status = SBX_KILLED_CPU;
+		sa_fmt(r->error, sizeof r->error, "killed at the CPU limit of %d s", lim->cpu_s);
+		add_event(f, "cpu_time", "runs stop at the CPU limit",
+			  sa_fmt(detail, sizeof detail, "killed after %d CPU seconds", lim->cpu_s));
+	} else if (WIFSIGNALED(f->wstatus) && WTERMSIG(f->wstatus) == SIGSYS) {
+		r->status = SBX_CRASHED;
+		sa_fmt(r->error, sizeof r->error, "killed by the syscall filter");
+		add_event(f, "seccomp", "no kernel attack surface",
+			  "the kernel filter killed the run (a forbidden call with its handler disabled)");
+	} else if (WIFSIGNALED(f->wstatus)) {
+		r->status = SBX_CRASHED;
+		sa_fmt(r->error, sizeof r->error, "the run died on signal %d (%s) after %lld ms of CPU",
+		       WTERMSIG(f->wstatus), strsignal(WTERMSIG(f->wstatus)), (long long)f->cpu_ms);
+	} else {
+		judge_result(f, lim);
+	}
+	if (r->status != SBX_OK && f->res.len == 0 && r->error[0] == '\0')
+		sa_fmt(r->error, sizeof r->error, "no result");
+	free(f->res.p);
+	f->res.p = NULL;
+	f->used = false;
+}
+
+static void on_reply(struct flight *fl, int jobs, const struct sbx_rep *rep, int pidfd)
+{
+	for (int i = 0; i < jobs; i++) {
+		struct flight *f = &fl[i];
+		if (!f->used || f->id != rep->id)
+			continue;
+		if (rep->kind == SBX_REP_STARTED && pidfd >= 0 && f->pidfd < 0) {
+			f->pidfd = pidfd;
+			pidfd = -1;
+		} else if (rep->kind == SBX_REP_EXITED) {
+			f->exited = true;
+			f->wstatus = rep->wstatus;
+			f->cpu_ms = rep->cpu_ms;
+			close_fd(&f->pidfd);
+			close_fd(&f->data_w);
+		} else if (rep->kind == SBX_REP_FAILED) {
+			f->failed = true;
+			f->fail_errno = rep->err;
+			close_fd(&f->data_w);
+			close_fd(&f->out_r);
+			close_fd(&f->err_r);
+			close_fd(&f->res_r);
+			close_fd(&f->ev_r);
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
+/* Reads every waiting zygote message. Returns -1 when the zygote hung up. */
+static int read_ctrl(int ctrl, struct flight *fl, int jobs)
+{
+	for (;;) {
+		struct sbx_rep rep;
+		union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+		struct iovec iov = { &rep, sizeof rep };
+		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+				      .msg_controllen = sizeof u.buf };
+		int pidfd = -1;
+		ssize_t got = recvmsg(ctrl, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && errno == EAGAIN)
+			return 0;
+		if (got <= 0)
+			return -1;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+				memcpy(&pidfd, CMSG_DATA(c), sizeof pidfd);
+		if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC)
+			on_reply(fl, jobs, &rep, pidfd);
+		else if (pidfd >= 0)
+			close(pidfd);
+	}
+}
+
+static void kill_run(struct flight *f)
+{
+	if (f->pidfd >= 0)
+		(void)syscall(SYS_pidfd_send_signal, f->pidfd, SIGKILL, NULL, 0);
+}
+
+static void abandon(struct flight *fl, int jobs)
+{
+	for (int i = 0; i < jobs; i++) {
+		struct flight *f = &fl[i];
+		if (!f->used)
+			continue;
+		kill_run(f);
+		close_fd(&f->pidfd);
+		close_fd(&f->data_w);
+		close_fd(&f->out_r);
+		close_fd(&f->err_r);
+		close_fd(&f->res_r);
+		close_fd(&f->ev_r);
+		free(f->out.p);
+		free(f->err.p);
+		free(f->res.p);
+		f->used = false;
+	}
+}
+
+struct loop {
+	struct pollfd pf[1 + 64 * 5];
+	struct flight *owner[1 + 64 * 5];
+	int *fdp[1 + 64 * 5];
+	nfds_t n;
+};
+
+static void watch(struct loop *L, struct flight *f, int *fd, short ev)
+{
+	if (*fd < 0)
+		return;
+	L->pf[L->n] = (struct pollfd){ *fd, ev, 0 };
+	L->owner[L->n] = f;
+	L->fdp[L->n] = fd;
+	L->n++;
+}
+
+int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+		 size_t k, int jobs, struct sbx_result *results,
+		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+		 char *err, size_t errlen)
+{
+	struct flight fl[64];
+	struct loop *L = calloc(1, sizeof *L);
+	size_t next = 0, done = 0;
+	int rc = -1, active = 0;
+
+	if (!L) {
+		sa_fmt(err, errlen, "out of memory");
+		goto out;
+	}
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > 64)
+		jobs = 64;
+	memset(fl, 0, sizeof fl);
+	for (size_t i = 0; i < k; i++) {
+		memset(&results[i], 0, sizeof results[i]);
+		if (n_visible[i] > s->n) {
+			sa_fmt(err, errlen, "a run asked for %zu bars of %zu", n_visible[i], s->n);
+			goto out;
+		}
+	}
+	while (done < k) {
+		long now, timeout = -1;
+		for (int i = 0; i < jobs && next < k; i++)
+			if (!fl[i].used) {
+				if (launch(z, &fl[i], next, n_visible[next], &results[next]) < 0) {
+					sa_fmt(err, errlen, "cannot start a run, '%s'", strerror(errno));
+					goto out;
+				}
+				next++;
+				active++;
+			}
+		L->n = 0;
+		watch(L, NULL, &z->ctrl, POLLIN);
+		now = now_ms();
+		for (int i = 0; i < jobs; i++) {
+			struct flight *f = &fl[i];
+			if (!f->used)
+				continue;
+			watch(L, f, &f->data_w, POLLOUT);
+			watch(L, f, &f->out_r, POLLIN);
+			watch(L, f, &f->err_r, POLLIN);
+			watch(L, f, &f->res_r, POLLIN);
+			watch(L, f, &f->ev_r, POLLIN);
+			if (!f->exited && !f->killed_wall) {
+				long left = f->deadline - now;
+				if (left < 0)
+					left = 0;
+				if (timeout < 0 || left < timeout)
+					timeout = left;
+			}
+		}
+		if (poll(L->pf, L->n, (int)timeout) < 0 && errno != EINTR) {
+			sa_fmt(err, errlen, "poll failed, '%s'", strerror(errno));
+			goto out;
+		}
+		for (nfds_t i = 1; i < L->n; i++) {
+			struct flight *f = L->owner[i];
+			int *fd = L->fdp[i];
+			if (!L->pf[i].revents || *fd < 0)
+				continue;
+			if (fd == &f->data_w)
+				feed(f, s);
+			else if (fd == &f->out_r)
+				drain(fd, &f->out);
+			else if (fd == &f->err_r)
+				drain(fd, &f->err);
+			else if (fd == &f->res_r)
+				drain(fd, &f->res);
+			else if (fd == &f->ev_r)
+				read_events(f);
+		}
+		if (L->pf[0].revents && read_ctrl(z->ctrl, fl, jobs) < 0) {
+			sa_fmt(err, errlen, "the sandbox zygote died");
+			goto out;
+		}
+		now = now_ms();
+		for (int i = 0; i < jobs; i++) {
+			struct flight *f = &fl[i];
+			if (f->used && !f->exited && !f->failed && !f->killed_wall && now >= f->deadline &&
+			    f->pidfd >= 0) {
+				kill_run(f);
+				f->killed_wall = true;
+			}
+			if (f->used && finished(f)) {
+				judge(f, &z->lim);
+				active--;
+				done++;
+				if (on_done)
+					on_done(done, k, arg);
+			}
+		}
+	}
+	rc = 0;
+out:
+	if (rc < 0) {
+		abandon(fl, jobs);
+		for (size_t i = 0; i < k; i++)
+			sbx_result_release(&results[i]);
+	}
+	(void)active;
+	free(L);
+	return rc;
+}
+
+int sbx_run(struct sbx_zygote *z, const struct sa_ohlcv *s, size_t n_visible,
+	    struct sbx_result *r, char *err, size_t errlen)
+{
+	return sbx_run_many(z, s, &n_visible, 1, 1, r, NULL, NULL, err, errlen);
+}
+
+void sbx_result_release(struct sbx_result *r)
+{
+	if (!r)
+		return;
+	free(r->signals);
+	free(r->events);
+	free(r->out_log);
+	free(r->err_log);
+	memset(r, 0, sizeof *r);
+}
+
+int sbx_events_write(FILE *fp, const struct sbx_result *r, long *seq)
+{
+	int rc = 0;
+	for (size_t i = 0; i < r->n_events && rc == 0; i++) {
+		cJSON *o = cJSON_CreateObject();
+		char *line = NULL;
+		if (!o)
+			return -1;
+		cJSON_AddNumberToObject(o, "seq", (double)++*seq);
+		cJSON_AddStringToObject(o, "action", r->events[i].action);
+		cJSON_AddStringToObject(o, "rule", r->events[i].rule);
+		cJSON_AddStringToObject(o, "detail", r->events[i].detail);
+		line = cJSON_PrintUnformatted(o);
+		if (!line || fprintf(fp, "%s\n", line) < 0)
+			rc = -1;
+		free(line);
+		cJSON_Delete(o);
+	}
+	return rc;
+}

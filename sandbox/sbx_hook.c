@@ -1,0 +1,314 @@
+/* sbx_hook.c - the audit hook: a policy table of events and the path checks behind it. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "sbx_hook.h"
+#include "sbx_proto.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define NO_PROC "no process spawning"
+#define NO_NET "no network"
+#define NO_NATIVE "no native code"
+#define IN_SCRATCH "writes stay in scratch"
+#define READS "reads stay in the interpreter's files"
+#define FIXED "the sandbox is fixed"
+
+/* Checked in order; a prefix entry ends in '.'. Events absent here are allowed: imports,
+ * compile and exec of the upload's own code, sys._getframe (pandas uses it for warnings). */
+static const struct sbx_hook_rule rules[] = {
+	{ "os.system", SBX_HOOK_REFUSE, NO_PROC },
+	{ "os.exec", SBX_HOOK_REFUSE, NO_PROC },
+	{ "os.spawn", SBX_HOOK_REFUSE, NO_PROC },
+	{ "os.posix_spawn", SBX_HOOK_REFUSE, NO_PROC },
+	{ "os.fork", SBX_HOOK_REFUSE, NO_PROC },
+	{ "os.forkpty", SBX_HOOK_REFUSE, NO_PROC },
+	{ "os.startfile", SBX_HOOK_REFUSE, NO_PROC },
+	{ "subprocess.Popen", SBX_HOOK_REFUSE, NO_PROC },
+	{ "pty.spawn", SBX_HOOK_REFUSE, NO_PROC },
+	{ "webbrowser.open", SBX_HOOK_REFUSE, NO_PROC },
+	{ "os.kill", SBX_HOOK_REFUSE, "no signals to processes" },
+	{ "os.killpg", SBX_HOOK_REFUSE, "no signals to processes" },
+	{ "signal.pthread_kill", SBX_HOOK_REFUSE, "no signals to processes" },
+	{ "socket.", SBX_HOOK_REFUSE, NO_NET },
+	{ "urllib.Request", SBX_HOOK_REFUSE, NO_NET },
+	{ "http.client.", SBX_HOOK_REFUSE, NO_NET },
+	{ "ftplib.", SBX_HOOK_REFUSE, NO_NET },
+	{ "smtplib.", SBX_HOOK_REFUSE, NO_NET },
+	{ "imaplib.", SBX_HOOK_REFUSE, NO_NET },
+	{ "poplib.", SBX_HOOK_REFUSE, NO_NET },
+	{ "nntplib.", SBX_HOOK_REFUSE, NO_NET },
+	{ "telnetlib.", SBX_HOOK_REFUSE, NO_NET },
+	{ "syslog.", SBX_HOOK_REFUSE, NO_NET },
+	{ "ctypes.", SBX_HOOK_REFUSE, NO_NATIVE },
+	{ "cffi.", SBX_HOOK_REFUSE, NO_NATIVE },
+	{ "sys.addaudithook", SBX_HOOK_REFUSE, FIXED },
+	{ "sys._current_frames", SBX_HOOK_REFUSE, "no climbing the object graph" },
+	{ "gc.get_objects", SBX_HOOK_REFUSE, "no climbing the object graph" },
+	{ "gc.get_referrers", SBX_HOOK_REFUSE, "no climbing the object graph" },
+	{ "gc.get_referents", SBX_HOOK_REFUSE, "no climbing the object graph" },
+	{ "resource.setrlimit", SBX_HOOK_REFUSE, "limits are fixed" },
+	{ "resource.prlimit", SBX_HOOK_REFUSE, "limits are fixed" },
+	{ "open", SBX_HOOK_OPEN, NULL },
+	{ "os.symlink", SBX_HOOK_SYMLINK, IN_SCRATCH },
+	{ "os.remove", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "os.rmdir", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "os.rename", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "os.link", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "os.truncate", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "os.chmod", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "os.chown", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "os.chflags", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "os.mkdir", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "os.utime", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "os.setxattr", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "os.removexattr", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "shutil.rmtree", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "shutil.chown", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "sqlite3.connect", SBX_HOOK_PATHS, IN_SCRATCH },
+};
+
+const struct sbx_hook_rule *sbx_hook_lookup(const char *event)
+{
+	static const struct sbx_hook_rule allow = { "", SBX_HOOK_ALLOW, NULL };
+
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+		size_t len = strlen(rules[i].event);
+		bool prefix = rules[i].event[len - 1] == '.';
+		if (prefix ? strncmp(event, rules[i].event, len) == 0 : strcmp(event, rules[i].event) == 0)
+			return &rules[i];
+	}
+	return &allow;
+}
+
+static bool under(const char *real, const char *root)
+{
+	size_t len = strlen(root);
+	if (strcmp(root, "/") == 0)
+		return true;
+	return strncmp(real, root, len) == 0 && (real[len] == '\0' || real[len] == '/');
+}
+
+bool sbx_path_within(const char *path, const char *cwd, const char *root)
+{
+	char joined[PATH_MAX], real[PATH_MAX], *slash;
+	bool ok = false;
+
+	if (!path || !*path)
+		goto out;
+	if (path[0] == '/') {
+		if (strlen(path) >= sizeof joined)
+			goto out;
+		strcpy(joined, path);
+	} else if ((size_t)snprintf(joined, sizeof joined, "%s/%s", cwd, path) >= sizeof joined) {
+		goto out;
+	}
+	if (realpath(joined, real)) {
+		ok = under(real, root);
+		goto out;
+	}
+	/* Not there yet: judge the directory it would be created in. */
+	slash = strrchr(joined, '/');
+	if (!slash || strcmp(slash + 1, "..") == 0 || strcmp(slash + 1, ".") == 0)
+		goto out;
+	*slash = '\0';
+	if (!realpath(joined[0] ? joined : "/", real))
+		goto out;
+	ok = under(real, root);
+out:
+	return ok;
+}
+
+/* What the hook was armed with; set once, before the upload loads. */
+static struct {
+	int fd;
+	char scratch[PATH_MAX];
+	char **roots;
+	size_t n_roots;
+} hk = { -1, "", NULL, 0 };
+
+static void send_event(const char *action, const char *rule, const char *detail)
+{
+	char buf[SBX_EVENT_MAX];
+	int len = snprintf(buf, sizeof buf, "%.63s%c%.63s%c%.255s", action, SBX_EVENT_SEP, rule,
+			   SBX_EVENT_SEP, detail);
+	if (len > 0)
+		(void)send(hk.fd, buf, (size_t)len < sizeof buf ? (size_t)len : sizeof buf - 1,
+			   MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+static int refuse(const char *event, const char *rule, const char *detail)
+{
+	send_event(event, rule, detail ? detail : "");
+	PyErr_Format(PyExc_PermissionError, "sandbox: %s refused (%s)", event, rule);
+	return -1;
+}
+
+/* A path argument as a C string into buf; false for descriptors and None. Never raises. */
+static bool arg_path(PyObject *o, char *buf, size_t len)
+{
+	PyObject *fs = NULL;
+	bool ok = false;
+
+	if (!o || o == Py_None || PyLong_Check(o))
+		goto out;
+	if (!PyUnicode_FSConverter(o, &fs)) {
+		PyErr_Clear();
+		goto out;
+	}
+	if ((size_t)PyBytes_GET_SIZE(fs) >= len || strlen(PyBytes_AS_STRING(fs)) != (size_t)PyBytes_GET_SIZE(fs))
+		goto out;
+	memcpy(buf, PyBytes_AS_STRING(fs), (size_t)PyBytes_GET_SIZE(fs) + 1);
+	ok = true;
+out:
+	Py_XDECREF(fs);
+	return ok;
+}
+
+static bool in_scratch(const char *path)
+{
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		strcpy(cwd, hk.scratch);
+	return sbx_path_within(path, cwd, hk.scratch);
+}
+
+static bool readable(const char *path)
+{
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		strcpy(cwd, hk.scratch);
+	if (sbx_path_within(path, cwd, hk.scratch))
+		return true;
+	for (size_t i = 0; i < hk.n_roots; i++)
+		if (sbx_path_within(path, cwd, hk.roots[i]))
+			return true;
+	return false;
+}
+
+static bool open_writes(PyObject *args)
+{
+	PyObject *mode = PyTuple_Size(args) > 1 ? PyTuple_GetItem(args, 1) : NULL;
+	PyObject *flags = PyTuple_Size(args) > 2 ? PyTuple_GetItem(args, 2) : NULL;
+	bool w = false;
+
+	if (mode && PyUnicode_Check(mode)) {
+		const char *m = PyUnicode_AsUTF8(mode);
+		w = m && strpbrk(m, "wax+") != NULL;
+	}
+	if (flags && PyLong_Check(flags)) {
+		long f = PyLong_AsLong(flags);
+		w = w || (f & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)) != 0;
+	}
+	PyErr_Clear();
+	return w;
+}
+
+static int check_open(PyObject *args)
+{
+	char path[PATH_MAX];
+	if (!PyTuple_Check(args) || PyTuple_Size(args) < 1 || !arg_path(PyTuple_GetItem(args, 0), path, sizeof path))
+		return 0;
+	if (open_writes(args))
+		return in_scratch(path) ? 0 : refuse("open", IN_SCRATCH, path);
+	return readable(path) ? 0 : refuse("open", READS, path);
+}
+
+static int check_paths(const char *event, const struct sbx_hook_rule *r, PyObject *args)
+{
+	char path[PATH_MAX];
+	Py_ssize_t n = PyTuple_Check(args) ? PyTuple_Size(args) : 0;
+	int count = strcmp(event, "os.rename") == 0 || strcmp(event, "os.link") == 0 ? 2 : 1;
+
+	for (Py_ssize_t i = 0; i < n && i < count; i++) {
+		PyObject *o = PyTuple_GetItem(args, i);
+		if (o && PyLong_Check(o))
+			continue;  /* an open descriptor: Landlock judged it when it was opened */
+		if (!arg_path(o, path, sizeof path))
+			return refuse(event, r->rule, "unreadable path argument");
+		if (!in_scratch(path))
+			return refuse(event, r->rule, path);
+	}
+	return 0;
+}
+
+static int check_symlink(const char *event, const struct sbx_hook_rule *r, PyObject *args)
+{
+	char src[PATH_MAX], dst[PATH_MAX], target[PATH_MAX * 2], *slash;
+
+	if (!PyTuple_Check(args) || PyTuple_Size(args) < 2 ||
+	    !arg_path(PyTuple_GetItem(args, 0), src, sizeof src) ||
+	    !arg_path(PyTuple_GetItem(args, 1), dst, sizeof dst))
+		return refuse(event, r->rule, "unreadable path argument");
+	if (!in_scratch(dst))
+		return refuse(event, r->rule, dst);
+	/* The link's text is resolved from the directory the link sits in. */
+	if (src[0] == '/') {
+		snprintf(target, sizeof target, "%s", src);
+	} else {
+		slash = strrchr(dst, '/');
+		if (slash)
+			snprintf(target, sizeof target, "%.*s/%s", (int)(slash - dst), dst, src);
+		else
+			snprintf(target, sizeof target, "%s", src);
+	}
+	return in_scratch(target) ? 0 : refuse(event, r->rule, src);
+}
+
+static int hook(const char *event, PyObject *args, void *data)
+{
+	const struct sbx_hook_rule *r = sbx_hook_lookup(event);
+	(void)data;
+
+	switch (r->kind) {
+	case SBX_HOOK_ALLOW:
+		return 0;
+	case SBX_HOOK_REFUSE: {
+		PyObject *s = args ? PyObject_Repr(args) : NULL;
+		const char *d = s ? PyUnicode_AsUTF8(s) : NULL;
+		int rc;
+		PyErr_Clear();
+		rc = refuse(event, r->rule, d ? d : "");
+		Py_XDECREF(s);
+		return rc;
+	}
+	case SBX_HOOK_OPEN:
+		return check_open(args);
+	case SBX_HOOK_PATHS:
+		return check_paths(event, r, args);
+	case SBX_HOOK_SYMLINK:
+		return check_symlink(event, r, args);
+	}
+	return 0;
+}
+
+int sbx_hook_install(int event_fd, const char *scratch, const char *const *read_roots, size_t n)
+{
+	int rc = -1;
+
+	hk.fd = event_fd;
+	snprintf(hk.scratch, sizeof hk.scratch, "%s", scratch);
+	hk.roots = calloc(n ? n : 1, sizeof *hk.roots);
+	if (!hk.roots)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		char real[PATH_MAX];
+		hk.roots[i] = strdup(realpath(read_roots[i], real) ? real : read_roots[i]);
+		if (!hk.roots[i])
+			goto out;
+		hk.n_roots++;
+	}
+	if (PySys_AddAuditHook(hook, NULL) < 0) {
+		PyErr_Clear();
+		goto out;
+	}
+	rc = 0;
+out:
+	return rc;
+}

@@ -1,0 +1,37 @@
+/* sbx_hook.h - the PEP 578 audit hook armed from C before an upload loads: a readable tripwire
+ * that refuses and records, not the boundary. */
+#ifndef SBX_HOOK_H
+#define SBX_HOOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* How the hook treats one audit event. */
+enum sbx_hook_kind {
+	SBX_HOOK_ALLOW,
+	SBX_HOOK_REFUSE,       /* always refused */
+	SBX_HOOK_OPEN,         /* "open": writes must stay in scratch, reads in the read roots */
+	SBX_HOOK_PATHS,        /* its first path arguments must stay in scratch */
+	SBX_HOOK_SYMLINK,      /* os.symlink(src, dst): both ends must stay in scratch */
+};
+
+struct sbx_hook_rule {
+	const char *event;     /* exact name, or a prefix ending in '.' */
+	enum sbx_hook_kind kind;
+	const char *rule;      /* the named rule an event reports */
+};
+
+/* The rule for an audit event name; kind SBX_HOOK_ALLOW (rule NULL) when none matches.
+ * Borrowed, static. */
+const struct sbx_hook_rule *sbx_hook_lookup(const char *event);
+
+/* True if path (absolute, or relative to cwd) resolves, through any symlinks that exist, to
+ * root or below it. A path that does not exist yet is judged by its parent directory. */
+bool sbx_path_within(const char *path, const char *cwd, const char *root);
+
+/* Arms the hook (PySys_AddAuditHook) in the calling interpreter. Refusals raise PermissionError
+ * and send one event to event_fd. scratch and read_roots are copied. Returns 0, or -1 when the
+ * hook could not be added. */
+int sbx_hook_install(int event_fd, const char *scratch, const char *const *read_roots, size_t n);
+
+#endif

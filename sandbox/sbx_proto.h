@@ -1,0 +1,65 @@
+/* sbx_proto.h - what the driver, the zygote and a run child say to each other: the control
+ * messages, the fixed descriptor numbers inside a run, and the result and event framing. */
+#ifndef SBX_PROTO_H
+#define SBX_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SBX_MAGIC 0x53425831u  /* "SBX1" */
+
+/* Descriptors inside a run child, fixed so the recipe can close everything else. */
+enum {
+	SBX_FD_DATA = 0,    /* bars in: t int64[n], then open high low close volume float64[n] */
+	SBX_FD_OUT = 1,     /* stdout, capped by the driver */
+	SBX_FD_ERR = 2,     /* stderr, capped by the driver */
+	SBX_FD_RESULT = 3,  /* one tag byte then the payload (below) */
+	SBX_FD_EVENTS = 4,  /* SOCK_SEQPACKET: one event per message */
+	SBX_RUN_FDS = 5,
+};
+
+/* Result tags: 'R' then n int8 signals; 'E' error text; 'B' bad-output text; 'M' memory. */
+enum {
+	SBX_TAG_RESULT = 'R',
+	SBX_TAG_ERROR = 'E',
+	SBX_TAG_BAD = 'B',
+	SBX_TAG_MEMORY = 'M',
+};
+
+/* An event message is "action" US "rule" US "detail" (US = 0x1f), at most this long. */
+#define SBX_EVENT_SEP '\x1f'
+#define SBX_EVENT_MAX 512
+
+/* Bytes per bar on the data pipe. */
+#define SBX_BAR_BYTES 48
+
+/* Driver -> zygote: start a run of n bars; carries SBX_RUN_FDS descriptors (SCM_RIGHTS). */
+struct sbx_req {
+	uint32_t magic;
+	uint32_t id;
+	uint64_t n;
+};
+
+enum sbx_rep_kind {
+	SBX_REP_STARTED = 1,  /* carries the run's pidfd (SCM_RIGHTS) */
+	SBX_REP_EXITED = 2,   /* wstatus and cpu_ms are set */
+	SBX_REP_FAILED = 3,   /* the zygote could not start the run; err is errno */
+};
+
+/* Zygote -> driver. */
+struct sbx_rep {
+	uint32_t magic;
+	uint32_t id;
+	int32_t kind;
+	int32_t wstatus;
+	int64_t cpu_ms;
+	int32_t err;
+	int32_t pad;
+};
+
+/* Inside the namespaces: the zygote is uid 0 (an unused outside uid); runs drop to SBX_RUN_UID. */
+#define SBX_OUTSIDE_UID 100000
+#define SBX_RUN_UID 1000
+#define SBX_SCRATCH "/tmp"
+
+#endif

@@ -1,0 +1,387 @@
+/* sbx_zygote.c - the zygote: a warm CPython with numpy and pandas, forking one child per run. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "sbx_zygote.h"
+#include "sbx_proto.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "msg.h"
+
+#define MAX_CHILDREN 64
+
+/* Trusted helpers, defined before any upload exists. They run inside a child after lockdown,
+ * so an upload that patches numpy can only lie about its own output, which the driver
+ * validates anyway. */
+static const char helper_src[] =
+	"import sys, os, traceback\n"
+	"import numpy as np\n"
+	"import pandas as pd\n"
+	"class BadOutput(Exception):\n"
+	"    pass\n"
+	"COLS = ('open', 'high', 'low', 'close', 'volume')\n"
+	"def build(raw, n):\n"
+	"    m = memoryview(raw)\n"
+	"    t = np.frombuffer(m, dtype='<i8', count=n, offset=0) * np.int64(1000000000)\n"
+	"    block = np.frombuffer(m, dtype='<f8', count=5 * n, offset=8 * n).reshape(5, n).T.copy()\n"
+	"    m.release()\n"
+	"    idx = pd.DatetimeIndex(t.view('datetime64[ns]'), name='time').tz_localize('UTC')\n"
+	"    return pd.DataFrame(block, index=idx, columns=list(COLS), copy=False)\n"
+	"def to_int8(x, n):\n"
+	"    if isinstance(x, pd.DataFrame):\n"
+	"        raise BadOutput('signals() returned a DataFrame, not one value per bar')\n"
+	"    if x is None:\n"
+	"        raise BadOutput('signals() returned None')\n"
+	"    try:\n"
+	"        a = np.asarray(x)\n"
+	"    except Exception as e:\n"
+	"        raise BadOutput('signals() returned something that is not an array: %s' % type(e).__name__)\n"
+	"    if a.ndim != 1:\n"
+	"        raise BadOutput('signals() returned %d dimensions, not 1' % a.ndim)\n"
+	"    if a.shape[0] != n:\n"
+	"        raise BadOutput('signals() returned %d values for %d bars' % (a.shape[0], n))\n"
+	"    if a.dtype.kind not in 'biuf':\n"
+	"        raise BadOutput('signals() returned values of type %s, not numbers' % a.dtype)\n"
+	"    f = a.astype(np.float64)\n"
+	"    bad = ~np.isin(f, (-1.0, 0.0, 1.0))\n"
+	"    if bad.any():\n"
+	"        i = int(np.argmax(bad))\n"
+	"        raise BadOutput('value %r at bar %d is not -1, 0 or 1' % (f[i].item(), i))\n"
+	"    return f.astype(np.int8).tobytes()\n"
+	"def describe(e):\n"
+	"    where = ''\n"
+	"    for fr in traceback.extract_tb(e.__traceback__):\n"
+	"        if fr.filename == 'strategy.py':\n"
+	"            where = 'line %d: ' % fr.lineno\n"
+	"    try:\n"
+	"        msg = str(e)\n"
+	"    except BaseException:\n"
+	"        msg = '(unprintable)'\n"
+	"    return '%s%s: %s' % (where, type(e).__name__, msg[:800])\n"
+	"def warm():\n"
+	"    import struct\n"
+	"    raw = struct.pack('<3q', 0, 3600, 7200) + struct.pack('<15d', *([1.0] * 15))\n"
+	"    df = build(raw, 3)\n"
+	"    s = df['close'].rolling(2).mean().diff().shift(1).fillna(0.0)\n"
+	"    to_int8(np.sign(s).astype(int).values, 3)\n"
+	"    to_int8(list(np.sign(s)), 3)\n"
+	"    df.ewm(span=2).mean(); df.pct_change(); df['close'].ge(df['open']).astype(int)\n"
+	"def freeze():\n"
+	"    import gc\n"
+	"    gc.collect()\n"
+	"    gc.freeze()\n"
+	"def roots():\n"
+	"    return [p for p in sys.path if p and os.path.isdir(p)]\n";
+
+/* Paths the runs may read besides sys.path: the shared libraries behind the interpreter and
+ * numpy's extension modules, the loader cache, and time zone data. */
+static const char *const lib_roots[] = {
+	"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64",
+	"/etc/ld.so.cache", "/usr/share/zoneinfo",
+};
+
+static int py_init(void)
+{
+	PyConfig cfg;
+	PyStatus st;
+	int rc = -1;
+
+	/* Isolated: no PYTHON* variables, no user site, no current directory on sys.path. */
+	PyConfig_InitIsolatedConfig(&cfg);
+	cfg.write_bytecode = 0;
+	/* Unbuffered, so a run killed mid-way still leaves what it printed. */
+	cfg.buffered_stdio = 0;
+	cfg.install_signal_handlers = 0;
+	cfg.parse_argv = 0;
+	st = PyConfig_SetString(&cfg, &cfg.program_name, L"python3");
+	if (PyStatus_Exception(st))
+		goto out;
+	st = Py_InitializeFromConfig(&cfg);
+	if (PyStatus_Exception(st))
+		goto out;
+	rc = 0;
+out:
+	PyConfig_Clear(&cfg);
+	return rc;
+}
+
+static PyObject *load_helpers(void)
+{
+	PyObject *d = PyDict_New(), *r = NULL;
+
+	if (!d)
+		return NULL;
+	if (PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) < 0)
+		goto fail;
+	r = PyRun_String(helper_src, Py_file_input, d, d);
+	if (!r)
+		goto fail;
+	Py_DECREF(r);
+	r = PyRun_String("warm()", Py_eval_input, d, d);
+	if (!r)
+		goto fail;
+	Py_DECREF(r);
+	return d;
+fail:
+	PyErr_Print();
+	Py_DECREF(d);
+	return NULL;
+}
+
+/* The read-only roots: sys.path directories (resolved by the helper) plus lib_roots. */
+static int collect_roots(struct sbx_zstate *z)
+{
+	PyObject *list = PyRun_String("roots()", Py_eval_input, z->helpers, z->helpers);
+	size_t n_lib = sizeof lib_roots / sizeof lib_roots[0];
+	Py_ssize_t n;
+	int rc = -1;
+
+	if (!list || !PyList_Check(list))
+		goto out;
+	n = PyList_Size(list);
+	z->roots = calloc((size_t)n + n_lib, sizeof *z->roots);
+	if (!z->roots)
+		goto out;
+	for (Py_ssize_t i = 0; i < n; i++) {
+		const char *p = PyUnicode_AsUTF8(PyList_GetItem(list, i));
+		if (!p || !(z->roots[z->n_roots++] = strdup(p)))
+			goto out;
+	}
+	for (size_t i = 0; i < n_lib; i++)
+		z->roots[z->n_roots++] = lib_roots[i];
+	rc = 0;
+out:
+	if (rc < 0)
+		PyErr_Print();
+	Py_XDECREF(list);
+	return rc;
+}
+
+static int read_source(int fd, struct sbx_zstate *z)
+{
+	char *buf = malloc(SA_UPLOAD_CAP + 1);
+	size_t len = 0;
+	ssize_t got;
+	int rc = -1;
+
+	if (!buf)
+		goto out;
+	while (len <= SA_UPLOAD_CAP && (got = read(fd, buf + len, SA_UPLOAD_CAP + 1 - len)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			goto out;
+		len += (size_t)got;
+	}
+	if (len > SA_UPLOAD_CAP)
+		goto out;
+	buf[len] = '\0';
+	z->src = buf;
+	z->src_len = len;
+	buf = NULL;
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}
+
+static void reply(int ctrl, uint32_t id, int kind, int wstatus, int64_t cpu_ms, int err, int pass_fd)
+{
+	struct sbx_rep rep = { SBX_MAGIC, id, kind, wstatus, cpu_ms, err, 0 };
+	struct iovec iov = { &rep, sizeof rep };
+	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (pass_fd >= 0) {
+		struct cmsghdr *c;
+		memset(&u, 0, sizeof u);
+		msg.msg_control = u.buf;
+		msg.msg_controllen = sizeof u.buf;
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &pass_fd, sizeof(int));
+	}
+	(void)sendmsg(ctrl, &msg, MSG_NOSIGNAL);
+}
+
+struct child {
+	pid_t pid;
+	int pidfd;
+	uint32_t id;
+};
+
+/* Receives one request and its descriptors. Returns 1 with a request, 0 on hang-up, -1 on a
+ * malformed message (its descriptors are closed). */
+static int recv_req(int ctrl, struct sbx_req *req, int fds[SBX_RUN_FDS])
+{
+	union { char buf[CMSG_SPACE(sizeof(int) * SBX_RUN_FDS)]; struct cmsghdr align; } u;
+	struct iovec iov = { req, sizeof *req };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			      .msg_controllen = sizeof u.buf };
+	struct cmsghdr *c;
+	ssize_t got;
+	int nfd = 0;
+
+	do
+		got = recvmsg(ctrl, &msg, MSG_CMSG_CLOEXEC);
+	while (got < 0 && errno == EINTR);
+	if (got <= 0)
+		return 0;
+	for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+			nfd = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+			memcpy(fds, CMSG_DATA(c), sizeof(int) * (size_t)(nfd < SBX_RUN_FDS ? nfd : SBX_RUN_FDS));
+		}
+	if (got != (ssize_t)sizeof *req || req->magic != SBX_MAGIC || nfd != SBX_RUN_FDS ||
+	    (msg.msg_flags & MSG_CTRUNC)) {
+		for (int i = 0; i < nfd && i < SBX_RUN_FDS; i++)
+			close(fds[i]);
+		return -1;
+	}
+	return 1;
+}
+
+/* Moves the run's descriptors onto 0..4 without clobbering one another. */
+static int place_fds(const int fds[SBX_RUN_FDS])
+{
+	int high[SBX_RUN_FDS];
+	for (int i = 0; i < SBX_RUN_FDS; i++)
+		if ((high[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 100)) < 0)
+			return -1;
+	for (int i = 0; i < SBX_RUN_FDS; i++)
+		if (dup2(high[i], i) < 0)
+			return -1;
+	return 0;
+}
+
+/* A run gets its own PID, mount and IPC namespaces: the driver's SIGKILL to its pid 1 takes
+ * everything it could have started, its scratch mount dies with it, and two runs share no
+ * System V objects. */
+static pid_t start_child(const struct sbx_zstate *z, const struct sbx_req *req, const int fds[SBX_RUN_FDS])
+{
+	pid_t pid;
+
+	fflush(NULL);
+	PyOS_BeforeFork();
+	pid = (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD, NULL, NULL, NULL, 0);
+	if (pid == 0) {
+		PyOS_AfterFork_Child();
+		if (place_fds(fds) < 0)
+			_exit(120);
+		syscall(SYS_close_range, SBX_RUN_FDS, ~0U, 0);
+		sbx_child_run(z, (size_t)req->n);
+	}
+	PyOS_AfterFork_Parent();
+	return pid;
+}
+
+static void serve(int ctrl, const struct sbx_zstate *z)
+{
+	struct child kids[MAX_CHILDREN];
+	struct pollfd pf[MAX_CHILDREN + 1];
+	size_t nk = 0;
+
+	for (;;) {
+		pf[0] = (struct pollfd){ ctrl, POLLIN, 0 };
+		for (size_t i = 0; i < nk; i++)
+			pf[i + 1] = (struct pollfd){ kids[i].pidfd, POLLIN, 0 };
+		if (poll(pf, nk + 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (size_t i = 0; i < nk; i++) {
+			struct rusage ru;
+			int st = 0;
+			if (!(pf[i + 1].revents & (POLLIN | POLLHUP)))
+				continue;
+			if (wait4(kids[i].pid, &st, 0, &ru) != kids[i].pid)
+				continue;
+			reply(ctrl, kids[i].id, SBX_REP_EXITED, st,
+			      (int64_t)ru.ru_utime.tv_sec * 1000 + ru.ru_utime.tv_usec / 1000 +
+			      (int64_t)ru.ru_stime.tv_sec * 1000 + ru.ru_stime.tv_usec / 1000, 0, -1);
+			close(kids[i].pidfd);
+			kids[i].pid = 0;
+		}
+		/* compact after the loop so pf indexes stay valid above */
+		size_t w = 0;
+		for (size_t i = 0; i < nk; i++)
+			if (kids[i].pid)
+				kids[w++] = kids[i];
+		nk = w;
+		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			struct sbx_req req;
+			int fds[SBX_RUN_FDS], r = recv_req(ctrl, &req, fds);
+			pid_t pid;
+			int pidfd;
+			if (r == 0)
+				break;
+			if (r < 0)
+				continue;
+			if (nk == MAX_CHILDREN) {
+				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, EAGAIN, -1);
+			} else if ((pid = start_child(z, &req, fds)) < 0) {
+				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, errno, -1);
+			} else if ((pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) < 0) {
+				kill(pid, SIGKILL);
+				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, errno, -1);
+				waitpid(pid, NULL, 0);
+			} else {
+				kids[nk++] = (struct child){ pid, pidfd, req.id };
+				reply(ctrl, req.id, SBX_REP_STARTED, 0, 0, 0, pidfd);
+			}
+			for (int i = 0; i < SBX_RUN_FDS; i++)
+				close(fds[i]);
+		}
+	}
+	/* The driver is gone: nothing may outlive it. */
+	for (size_t i = 0; i < nk; i++) {
+		kill(kids[i].pid, SIGKILL);
+		waitpid(kids[i].pid, NULL, 0);
+	}
+}
+
+int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
+{
+	struct sbx_zstate z = { .lim = *lim };
+	int rc = 1;
+
+	if (read_source(src_fd, &z) < 0) {
+		sa_error("zygote: cannot read the strategy source");
+		goto out;
+	}
+	close(src_fd);
+	if (py_init() < 0) {
+		sa_error("zygote: cannot initialise python");
+		goto out;
+	}
+	if (!(z.helpers = load_helpers())) {
+		sa_error("zygote: cannot import numpy and pandas");
+		goto out;
+	}
+	if (collect_roots(&z) < 0)
+		goto out;
+	/* Every object so far moves to the permanent generation: a run's collections then never
+	 * walk (and copy-on-write) the warm interpreter's pages. */
+	Py_XDECREF(PyRun_String("freeze()", Py_eval_input, z.helpers, z.helpers));
+	reply(ctrl_fd, 0, SBX_REP_STARTED, 0, 0, 0, -1);
+	serve(ctrl_fd, &z);
+	rc = 0;
+out:
+	return rc;
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# tests/bench/sandbox.sh - cost of one sandboxed run, side by side: the trivial strategy in the
+# sandbox (warm zygote, every layer), the same strategy with no sandbox (a warm interpreter
+# calling signals(df)), and the naive design (a fresh python3 importing pandas per run).
+# Targets: sandbox overhead <= 15 ms per run; sandbox >= 10x cheaper than a fresh interpreter.
+set -u
+cd "$(dirname "$0")/../.." || exit 3
+BIN=${BIN:-build/rel/bin}
+PY=/usr/bin/python3
+RUNS=${RUNS:-200}
+NAIVE=${NAIVE:-10}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/strataudit-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+head -n 2001 data/ohlcv.csv >"$TMP/bars.csv" || exit 3
+cat >"$TMP/strategy.py" <<'PY'
+import numpy as np
+def signals(df):
+    return np.sign(df["close"].diff().fillna(0.0)).astype(int).values
+PY
+echo '{"limits": {"wall_s": 20, "cpu_s": 20, "mem_mb": 1024, "scratch_mb": 16, "nofile": 64}}' >"$TMP/config.json"
+
+sandboxed=$("$BIN/sandbox" --strategy "$TMP/strategy.py" --data "$TMP/bars.csv" --config "$TMP/config.json" \
+	-o "$TMP/run.json" --events "$TMP/events.jsonl" --repeat "$RUNS" --jobs 1 2>&1 |
+	sed -n 's/.*: \([0-9.]*\) ms per run/\1/p')
+parallel=$("$BIN/sandbox" --strategy "$TMP/strategy.py" --data "$TMP/bars.csv" --config "$TMP/config.json" \
+	-o "$TMP/run.json" --events "$TMP/events.jsonl" --repeat "$RUNS" --jobs "$(nproc)" 2>&1 |
+	sed -n 's/.*: \([0-9.]*\) ms per run/\1/p')
+
+# The bare run builds its DataFrame from the csv once per call too, as the sandbox does from bytes.
+bare=$("$PY" - "$TMP/strategy.py" "$TMP/bars.csv" "$RUNS" <<'PY'
+import sys, time, runpy, pandas as pd, numpy as np
+sig = runpy.run_path(sys.argv[1])["signals"]
+raw = pd.read_csv(sys.argv[2])
+t = pd.to_datetime(raw["time"], utc=True).values.astype("int64")
+vals = raw[["open", "high", "low", "close", "volume"]].to_numpy(np.float64)
+n = int(sys.argv[3])
+t0 = time.perf_counter()
+for _ in range(n):
+    idx = pd.DatetimeIndex(t.view("datetime64[ns]"), name="time").tz_localize("UTC")
+    df = pd.DataFrame(vals.copy(), index=idx, columns=["open", "high", "low", "close", "volume"])
+    np.asarray(sig(df), dtype=np.int8).tobytes()
+print("%.2f" % ((time.perf_counter() - t0) * 1000 / n))
+PY
+)
+
+t0=$(date +%s%N)
+for _ in $(seq "$NAIVE"); do
+	"$PY" -c 'import sys, runpy, pandas as pd, numpy as np
+df = pd.read_csv(sys.argv[2], index_col="time", parse_dates=True)
+np.asarray(runpy.run_path(sys.argv[1])["signals"](df), dtype=np.int8)' "$TMP/strategy.py" "$TMP/bars.csv"
+done
+naive=$(( ($(date +%s%N) - t0) / NAIVE / 1000 ))
+naive=$(awk -v u="$naive" 'BEGIN { printf "%.2f", u / 1000 }')
+
+overhead=$(awk -v s="$sandboxed" -v b="$bare" 'BEGIN { printf "%.2f", s - b }')
+ratio=$(awk -v s="$sandboxed" -v n="$naive" 'BEGIN { printf "%.1f", n / s }')
+printf 'sandbox bench: trivial strategy, 2000 bars, %d runs\n' "$RUNS"
+printf '  sandboxed run (1 at a time)      %8s ms\n' "$sandboxed"
+printf '  sandboxed run (%d at once)        %8s ms per run\n' "$(nproc)" "$parallel"
+printf '  same strategy, no sandbox        %8s ms\n' "$bare"
+printf '  fresh python3 + pandas per run   %8s ms\n' "$naive"
+printf '  sandbox overhead                 %8s ms   (target <= 15)\n' "$overhead"
+printf '  fresh interpreter / sandbox      %8sx     (target >= 10)\n' "$ratio"

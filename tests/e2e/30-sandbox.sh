@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# 30-sandbox.sh - the sandbox stage: command line, run.json and events.jsonl for good and bad
+# uploads, and the malicious demo with the host checked afterwards (canary, planted files,
+# surviving processes, a loopback listener).
+source "$(dirname "$0")/../lib.sh"
+SB=$BIN/sandbox
+
+head -n 201 data/ohlcv.csv >"$TMP/bars.csv" 2>/dev/null || { not_ok "data/ohlcv.csv present (make data/ohlcv.csv)"; finish; }
+cat >"$TMP/config.json" <<'JSON'
+{"stage": "config", "schema": 1, "ok": true,
+ "limits": {"wall_s": 3, "cpu_s": 10, "mem_mb": 512, "scratch_mb": 4, "nofile": 64}}
+JSON
+run() { # run STRATEGY: sandbox on 200 bars into $TMP/run.json and $TMP/events.jsonl
+	"$SB" --strategy "$1" --data "$TMP/bars.csv" --config "$TMP/config.json" -o "$TMP/run.json" \
+		--events "$TMP/events.jsonl" 2>"$TMP/stderr"
+}
+strategy() { cat >"$TMP/$1.py"; echo "$TMP/$1.py"; }
+
+check "--help exits 0" "$SB" --help
+"$SB" --bogus >/dev/null 2>&1
+expect_eq "an unknown option exits 2" 2 $?
+"$SB" --data x -o y >/dev/null 2>&1
+expect_eq "missing required options exit 2" 2 $?
+
+"$SB" --data "$TMP/bars.csv" --config "$TMP/config.json" -o "$TMP/run.json" --events "$TMP/events.jsonl"
+expect_eq "no strategy: exit 0" 0 $?
+expect_eq "no strategy: status not_run" not_run "$(jget "$TMP/run.json" status)"
+expect_eq "no strategy: ok false" false "$(jget "$TMP/run.json" ok)"
+expect_eq "no strategy: reason" "no strategy was uploaded" "$(jget "$TMP/run.json" reason)"
+expect_eq "no strategy: stage and schema" "sandbox 1" "$(jget "$TMP/run.json" stage) $(jget "$TMP/run.json" schema)"
+expect_eq "no strategy: events.jsonl exists and is empty" 0 "$(wc -c <"$TMP/events.jsonl")"
+
+good=$(strategy good <<'PY'
+import numpy as np
+def signals(df):
+    assert str(df.index.tz) == "UTC" and list(df.columns) == ["open", "high", "low", "close", "volume"]
+    assert all(str(t) == "float64" for t in df.dtypes)
+    return np.where(df["close"] > df["open"], 1, np.where(df["close"] < df["open"], -1, 0))
+PY
+)
+run "$good"
+expect_eq "good: exit 0" 0 $?
+expect_eq "good: status ok" ok "$(jget "$TMP/run.json" status)"
+expect_eq "good: n_bars" 200 "$(jget "$TMP/run.json" n_bars)"
+want=$("$PY" -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print([1 if float(x["close"])>float(x["open"]) else -1 if float(x["close"])<float(x["open"]) else 0 for x in r])' "$TMP/bars.csv")
+expect_eq "good: signals match the bars" "$(echo "$want" | tr -d ' ')" "$(jget "$TMP/run.json" signals | tr -d ' ')"
+expect_eq "good: no events" 0 "$(wc -l <"$TMP/events.jsonl")"
+expect_eq "good: limits echoed" '{"wall_s": 3, "cpu_s": 10, "mem_mb": 512, "scratch_mb": 4, "nofile": 64}' "$(jget "$TMP/run.json" limits)"
+cp "$TMP/run.json" "$TMP/run1.json"
+run "$good"
+expect_eq "good: same signals on a second run" "$(jget "$TMP/run1.json" signals)" "$(jget "$TMP/run.json" signals)"
+
+bad_case() { # bad_case NAME STATUS BODY: the status a broken upload earns, with an error text
+	local f
+	f=$(printf 'import numpy as np\ndef signals(df):\n    %s\n' "$3" | strategy "$1")
+	run "$f"
+	expect_eq "$1: status $2" "$2" "$(jget "$TMP/run.json" status)"
+	if [ -n "$(jget "$TMP/run.json" error)" ] && [ "$(jget "$TMP/run.json" error)" != null ]; then ok "$1: error text"; else not_ok "$1: error text"; fi
+}
+bad_case short bad_output 'return [0] * (len(df) - 1)'
+bad_case two bad_output 'return [2] * len(df)'
+bad_case nan bad_output 'return np.full(len(df), np.nan)'
+bad_case strings bad_output 'return ["buy"] * len(df)'
+bad_case none bad_output 'return None'
+bad_case frame bad_output 'return df'
+bad_case raises error 'raise ValueError("boom")'
+bad_case exits bad_output 'import os; os._exit(0)'
+bad_case segv crashed 'import sys; sys.setrecursionlimit(10**9); x = []
+    for _ in range(10**6): x = [x]
+    return repr(x)'
+expect_eq "raises: the error names the line" "line 3: ValueError: boom" \
+	"$(f=$(printf 'import numpy as np\ndef signals(df):\n    raise ValueError("boom")\n' | strategy raises2); run "$f"; jget "$TMP/run.json" error)"
+nosig=$(printf 'x = 1\n' | strategy nosig)
+run "$nosig"
+expect_eq "no signals(): status error" error "$(jget "$TMP/run.json" status)"
+syntax=$(printf 'def signals(df)\n    return 0\n' | strategy syntax)
+run "$syntax"
+expect_eq "syntax error: status error" error "$(jget "$TMP/run.json" status)"
+mem=$(printf 'def signals(df):\n    x = bytearray(4 << 30)\n' | strategy mem)
+run "$mem"
+expect_eq "memory bomb: status killed_memory" killed_memory "$(jget "$TMP/run.json" status)"
+expect_eq "memory bomb: one memory event" memory "$("$PY" -c 'import json,sys; print(" ".join(json.loads(l)["action"] for l in open(sys.argv[1])))' "$TMP/events.jsonl")"
+"$SB" --strategy "$good" --data "$TMP/missing.csv" --config "$TMP/config.json" -o "$TMP/run.json" --events "$TMP/events.jsonl" 2>/dev/null
+expect_eq "missing data: exit 0 and not_run" "0 not_run" "$? $(jget "$TMP/run.json" status)"
+"$SB" --strategy "$good" --data "$TMP/bars.csv" --config "$TMP/nope.json" -o "$TMP/run.json" --events "$TMP/events.jsonl" 2>/dev/null
+expect_eq "missing config: exit 0 and not_run" "0 not_run" "$? $(jget "$TMP/run.json" status)"
+
+# --- the malicious demo ------------------------------------------------------------------------
+canary=/var/tmp/strataudit-canary.txt
+echo "canary $RANDOM$RANDOM" >"$canary"
+canary_sum=$(sha256sum "$canary")
+touch "$TMP/marker"
+"$PY" - "$TMP/listener.out" <<'PY' &
+import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 47913)); s.listen(5); s.settimeout(8)
+n = 0
+try:
+    while True:
+        s.accept(); n += 1
+except socket.timeout:
+    pass
+open(sys.argv[1], "w").write(str(n))
+PY
+listener=$!
+sleep 0.3
+sed 's/"wall_s": 3/"wall_s": 2/' "$TMP/config.json" >"$TMP/config2.json"
+"$SB" --strategy demos/malicious.py --data "$TMP/bars.csv" --config "$TMP/config2.json" -o "$TMP/run.json" \
+	--events "$TMP/events.jsonl" 2>"$TMP/stderr"
+expect_eq "malicious: exit 0" 0 $?
+expect_eq "malicious: status killed_wall_clock" killed_wall_clock "$(jget "$TMP/run.json" status)"
+expect_eq "malicious: no signals" "[]" "$(jget "$TMP/run.json" signals)"
+expect_eq "malicious: exactly 6 events" 6 "$(wc -l <"$TMP/events.jsonl")"
+expect_eq "malicious: blocked_actions 6" 6 "$(jget "$TMP/run.json" blocked_actions)"
+expect_eq "malicious: the events, in order" \
+	"1:os.system 2:subprocess.Popen 3:socket.__new__ 4:open 5:os.remove 6:wall_clock" \
+	"$("$PY" -c 'import json,sys; print(" ".join("%d:%s" % (e["seq"], e["action"]) for e in map(json.loads, open(sys.argv[1]))))' "$TMP/events.jsonl")"
+expect_eq "malicious: canary unchanged" "$canary_sum" "$(sha256sum "$canary" 2>/dev/null)"
+expect_eq "malicious: nothing planted" "" "$(ls /var/tmp/strataudit-planted.txt /var/tmp/strataudit-shell.txt 2>/dev/null)"
+expect_eq "malicious: no new file in /var/tmp, /etc or the data folder" "" \
+	"$(find /var/tmp /etc data -xdev -newer "$TMP/marker" -not -path "$canary" 2>/dev/null)"
+expect_eq "malicious: no process left behind" 0 \
+	"$(ps -eo uid=,ppid= | awk '($1 == 100000 || $1 == 101000) && $2 == 1' | wc -l)"
+expect_eq "malicious: no sleep survived" 0 "$(pgrep -u 100000,101000 -x sleep | wc -l)"
+wait "$listener"
+expect_eq "malicious: the loopback listener saw no connection" 0 "$(cat "$TMP/listener.out")"
+rm -f "$canary"
+finish

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# 31-hostile.sh - every upload in tests/hostile/ runs in the sandbox; each file's header says the
+# status and events it must earn ("# expect-status:", "# expect-action:", "# expect-signal-sum:",
+# "# expect-stdout-max:"), and after each run the host must be untouched: the canary unchanged,
+# nothing planted outside scratch, no process left behind.
+source "$(dirname "$0")/../lib.sh"
+
+head -n 301 data/ohlcv.csv >"$TMP/bars.csv" 2>/dev/null || { not_ok "data/ohlcv.csv present (make data/ohlcv.csv)"; finish; }
+cat >"$TMP/config.json" <<'JSON'
+{"stage": "config", "schema": 1, "ok": true,
+ "limits": {"wall_s": 5, "cpu_s": 2, "mem_mb": 512, "scratch_mb": 4, "nofile": 64}}
+JSON
+canary=/var/tmp/strataudit-canary.txt
+planted() { ls -d /var/tmp/strataudit-hostile-* /var/tmp/strataudit-planted.txt /var/tmp/strataudit-shell.txt \
+	/work/main/strataudit-hostile-17.txt /usr/lib/python3/dist-packages/zz-strataudit-hostile.pth 2>/dev/null; }
+orphans() { ps -eo uid=,ppid= | awk '($1 == 100000 || $1 == 101000) && $2 == 1' | wc -l; }
+makefile_sum=$(sha256sum Makefile | cut -d' ' -f1)
+
+for f in tests/hostile/*.py; do
+	name=$(basename "$f" .py)
+	echo "canary $RANDOM$RANDOM" >"$canary"
+	before=$(sha256sum "$canary")
+	STRATAUDIT_SECRET=hunter2 "$BIN/sandbox" --strategy "$f" --data "$TMP/bars.csv" --config "$TMP/config.json" \
+		-o "$TMP/run.json" --events "$TMP/events.jsonl" 2>"$TMP/err"
+	expect_eq "$name: sandbox exits 0" 0 $?
+	want=$(sed -n 's/^# expect-status: *//p' "$f")
+	expect_eq "$name: status" "$want" "$(jget "$TMP/run.json" status)"
+	sed -n 's/^# expect-action: *//p' "$f" | while read -r action; do
+		n=$("$PY" -c 'import json,sys; print(sum(json.loads(l)["action"] == sys.argv[2] for l in open(sys.argv[1])))' \
+			"$TMP/events.jsonl" "$action")
+		if [ "$n" -ge 1 ]; then ok "$name: event $action recorded"; else not_ok "$name: event $action recorded" "$(cat "$TMP/events.jsonl")"; fi
+	done
+	events=$(wc -l <"$TMP/events.jsonl")
+	expect_eq "$name: blocked_actions matches events.jsonl" "$events" "$(jget "$TMP/run.json" blocked_actions)"
+	sum=$(sed -n 's/^# expect-signal-sum: *//p' "$f")
+	if [ -n "$sum" ]; then
+		expect_eq "$name: signals carry nothing out" "$sum" \
+			"$("$PY" -c 'import json,sys; print(sum(abs(x) for x in json.load(open(sys.argv[1]))["signals"]))' "$TMP/run.json")"
+	fi
+	cap=$(sed -n 's/^# expect-stdout-max: *//p' "$f")
+	if [ -n "$cap" ]; then
+		got=$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(max(len(d["stdout"]), len(d["stderr"])))' "$TMP/run.json")
+		if [ "$got" -le "$cap" ] && [ "$got" -gt 0 ]; then ok "$name: logs capped ($got bytes)"; else not_ok "$name: logs capped" "got $got"; fi
+	fi
+	expect_eq "$name: canary unchanged" "$before" "$(sha256sum "$canary" 2>/dev/null)"
+	expect_eq "$name: nothing planted outside scratch" "" "$(planted)"
+	expect_eq "$name: no process left behind" 0 "$(orphans)"
+done
+expect_eq "the Makefile is unchanged" "$makefile_sum" "$(sha256sum Makefile | cut -d' ' -f1)"
+rm -f "$canary"
+finish

@@ -1,0 +1,11 @@
+# tries: floods stdout and stderr with megabytes of text.
+# must record: both logs capped at 64 KB in run.json; the run itself completes.
+# expect-status: ok
+# expect-stdout-max: 65536
+import sys
+def signals(df):
+    line = "A" * 1023 + "\n"
+    for _ in range(8192):
+        sys.stdout.write(line)
+        sys.stderr.write(line)
+    return [0] * len(df)

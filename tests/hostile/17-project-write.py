@@ -1,0 +1,12 @@
+# tries: writes into the project tree (a new file at the root and an append to the Makefile).
+# must record: the writes refused (open, "writes stay in scratch").
+# expect-status: ok
+# expect-action: open
+def signals(df):
+    for path, mode in (("/work/main/strataudit-hostile-17.txt", "w"), ("/work/main/Makefile", "a")):
+        try:
+            with open(path, mode) as f:
+                f.write("\n# pwned\n")
+        except Exception:
+            pass
+    return [0] * len(df)
