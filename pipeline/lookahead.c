@@ -1,0 +1,254 @@
+/* lookahead.c - re-runs a strategy in the sandbox on truncated histories and flags every signal
+ * that changes when the future is hidden. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "jsonio.h"
+#include "lookahead_core.h"
+#include "msg.h"
+#include "ohlcv.h"
+#include "sbx.h"
+
+struct opts {
+	const char *strategy, *run, *data, *config, *out;
+	int jobs;
+};
+
+/* Everything one check holds, so a single out: label can release it. */
+struct job {
+	cJSON *cfg, *run;
+	struct la_config conf;
+	struct sa_ohlcv bars;
+	int8_t *full;
+	struct la_points pts;
+	size_t *n_visible;
+	struct sbx_result *results;
+	struct la_run *runs;
+	struct sbx_zygote *zyg;
+	long blocked;
+};
+
+struct progress {
+	bool tty;
+	struct timespec start;
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: lookahead [--strategy FILE] --run run.json --data OHLCV.csv --config config.json\n"
+		"                 [--jobs N] -o lookahead.json\n"
+		"\n"
+		"Re-runs signals(df[:t+1]) in the sandbox at every bar t where the full-history position\n"
+		"changes, plus seeded random bars and the last bar (config lookahead.max caps the count),\n"
+		"and requires each truncated run to agree with run.json on every bar it saw.\n"
+		"Without a strategy, or when run.json is missing, failed or was contained, nothing is run\n"
+		"and lookahead.json says \"ok\": false with the reason.\n"
+		"\n"
+		"exit status: 0 lookahead.json written (even when it says \"ok\": false or finds a leak),\n"
+		"             2 bad command line, 3 the tool itself could not work\n");
+}
+
+/* Returns 0, 1 for --help, or -1 (message printed) for a bad command line. */
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{"strategy", required_argument, NULL, 's'}, {"run", required_argument, NULL, 'r'},
+		{"data", required_argument, NULL, 'd'},     {"config", required_argument, NULL, 'c'},
+		{"jobs", required_argument, NULL, 'j'},     {"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+	};
+	int c;
+	char *end;
+
+	*o = (struct opts){.jobs = 2};
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': o->strategy = optarg; break;
+		case 'r': o->run = optarg; break;
+		case 'd': o->data = optarg; break;
+		case 'c': o->config = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'h': return 1;
+		case 'j':
+			o->jobs = (int)strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || o->jobs < 1 || o->jobs > 256)
+				return sa_error("--jobs wants a whole number from 1 to 256, '%s'", optarg);
+			break;
+		default: return -1;
+		}
+	}
+	if (optind < argc)
+		return sa_error("unexpected argument, '%s'", argv[optind]);
+	if (!o->run || !o->data || !o->config || !o->out)
+		return sa_error("--run, --data, --config and -o are all required");
+	return 0;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Runs done, elapsed and an estimate, on a terminal only: nothing in the JSON depends on it. */
+static void on_done(size_t done, size_t total, void *arg)
+{
+	const struct progress *p = arg;
+	double el;
+
+	if (!p->tty)
+		return;
+	el = seconds_since(&p->start);
+	fprintf(stderr, "\rlookahead: %zu/%zu runs, %.1f s, about %.1f s left   ", done, total, el,
+		done ? el / (double)done * (double)(total - done) : 0.0);
+	if (done == total)
+		fputc('\n', stderr);
+}
+
+/* Formats the reason a check could not be made into why and returns -1. */
+static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Reads config, run.json and the data, and picks the points. Returns 0, or -1 with why. */
+static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
+{
+	char err[512];
+	bool ok;
+
+	if (!o->strategy)
+		return fail(why, len, "no strategy was uploaded, so there is nothing to re-run");
+	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
+	if (!j->cfg)
+		return fail(why, len, "config.json unusable: %s", err);
+	if (la_config_read(j->cfg, &j->conf, why, len) < 0)
+		return -1;
+	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
+	if (!j->run)
+		return fail(why, len, "run.json unusable (%s); look-ahead was not checked", err);
+	if (sa_ohlcv_load(o->data, &j->bars, err, sizeof err) < 0)
+		return fail(why, len, "data '%s' unusable: %s", o->data, err);
+	if (la_full_signals(j->run, j->bars.n, &j->full, why, len) < 0)
+		return -1;
+	if (!ok)
+		return fail(why, len, "the full-history run reported a failure (%s); look-ahead "
+				"was not checked", err);
+	if (la_points_choose(j->full, j->bars.n, j->conf.max, j->conf.seed, LA_RANDOM_POINTS,
+			     &j->pts) < 0)
+		return fail(why, len, "could not choose truncation points");
+	return 0;
+}
+
+/* Runs every point in the sandbox and turns the results into borrowed la_run views. */
+static int run_points(const struct opts *o, struct job *j, char *why, size_t len)
+{
+	struct sbx_limits lim = {j->conf.wall_s, j->conf.cpu_s, j->conf.mem_mb, j->conf.scratch_mb,
+				 j->conf.nofile};
+	struct progress prog = {.tty = isatty(STDERR_FILENO) == 1};
+	char err[512];
+	size_t k = j->pts.n;
+
+	j->n_visible = calloc(k, sizeof *j->n_visible);
+	j->results = calloc(k, sizeof *j->results);
+	j->runs = calloc(k, sizeof *j->runs);
+	if (!j->n_visible || !j->results || !j->runs)
+		return fail(why, len, "out of memory");
+	for (size_t i = 0; i < k; i++)
+		j->n_visible[i] = j->pts.t[i] + 1;
+	j->zyg = sbx_zygote_start(o->strategy, &lim, err, sizeof err);
+	if (!j->zyg)
+		return fail(why, len, "the sandbox could not start: %s", err);
+	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	if (sbx_run_many(j->zyg, &j->bars, j->n_visible, k, o->jobs, j->results, on_done, &prog,
+			 err, sizeof err) < 0)
+		return fail(why, len, "the sandbox failed: %s", err);
+	for (size_t i = 0; i < k; i++) {
+		const struct sbx_result *r = &j->results[i];
+
+		j->runs[i] = (struct la_run){.ok = r->status == SBX_OK && r->signals, .n = r->n,
+			.signals = r->signals, .status = sbx_status_name(r->status), .error = r->error};
+		j->blocked += (long)r->n_events;
+	}
+	return 0;
+}
+
+static void job_release(struct job *j)
+{
+	if (j->results)
+		for (size_t i = 0; i < j->pts.n; i++)
+			sbx_result_release(&j->results[i]);
+	sbx_zygote_stop(j->zyg);
+	free(j->results);
+	free(j->runs);
+	free(j->n_visible);
+	la_points_release(&j->pts);
+	free(j->full);
+	sa_ohlcv_release(&j->bars);
+	cJSON_Delete(j->run);
+	cJSON_Delete(j->cfg);
+}
+
+/* The whole check. Returns the lookahead.json tree (caller frees); never NULL. */
+static cJSON *check(const struct opts *o)
+{
+	struct job j = {0};
+	static struct la_report rep;
+	char why[768];
+	cJSON *res = NULL;
+
+	if (prepare(o, &j, why, sizeof why) < 0 || run_points(o, &j, why, sizeof why) < 0)
+		goto out;
+	if (la_compare(j.full, j.bars.n, &j.pts, j.runs, &rep) < 0) {
+		snprintf(why, sizeof why, "a truncation point lies outside the data");
+		goto out;
+	}
+	res = la_report_json(&rep, j.bars.t, j.bars.n);
+	/* A run that reaches for something only when shown less history is worth knowing about. */
+	cJSON_AddNumberToObject(res, "blocked_actions", (double)j.blocked);
+out:
+	if (!res) {
+		res = sa_json_stage("lookahead", LA_SCHEMA);
+		sa_json_fail(res, why);
+	}
+	job_release(&j);
+	return res;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	cJSON *res;
+	int rc;
+
+	sa_set_prog(argv[0]);
+	rc = parse_args(argc, argv, &o);
+	if (rc == 1) {
+		usage(stdout);
+		return SA_EXIT_OK;
+	}
+	if (rc < 0)
+		sa_usage_die("bad command line");
+	res = check(&o);
+	rc = sa_json_write(o.out, res);
+	cJSON_Delete(res);
+	if (rc < 0)
+		sa_die("could not write '%s'", o.out);
+	return SA_EXIT_OK;
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# 40-lookahead.sh - the look-ahead stage on real strategies in the real sandbox: the demos, the
+# corpus in tests/lookahead/ against expected.txt, the leak-proof property, and the refusals.
+. "$(dirname "$0")/../lib.sh"
+
+LA=$BIN/lookahead
+SBX=$BIN/sandbox
+DATA=$TMP/bars.csv
+# 1500 hourly bars keep the corpus quick; the cap keeps each strategy to at most 150 re-runs
+# (fewer would skip the sparse peeks of peek_few_bars.py).
+head -n 1501 data/ohlcv.csv >"$DATA"
+cat >"$TMP/config.json" <<'EOF'
+{"stage": "config", "schema": 1, "lookahead": {"max": 150, "seed": 1},
+ "limits": {"wall_s": 20, "cpu_s": 20, "mem_mb": 1024, "scratch_mb": 16, "nofile": 64}}
+EOF
+
+# audit FILE NAME: full run in the sandbox, then the look-ahead check, into $TMP/NAME.*.json
+audit() {
+	"$SBX" --strategy "$1" --data "$DATA" --config "$TMP/config.json" --jobs 2 \
+		-o "$TMP/$2.run.json" --events "$TMP/$2.events.jsonl" >/dev/null 2>&1
+	"$LA" --strategy "$1" --run "$TMP/$2.run.json" --data "$DATA" --config "$TMP/config.json" \
+		--jobs 2 -o "$TMP/$2.la.json" 2>/dev/null
+}
+
+# outcome NAME: leak, clean, or not-checked (with the reason)
+outcome() {
+	local f=$TMP/$1.la.json
+	if [ "$(jget "$f" ok)" != true ]; then echo "not-checked: $(jget "$f" reason)"
+	elif [ "$(jget "$f" clean)" = true ]; then echo clean
+	else echo leak; fi
+}
+
+check "--help exits 0" "$LA" --help
+"$LA" --run x >/dev/null 2>&1
+expect_eq "a bad command line exits 2" 2 "$?"
+
+"$LA" --run "$TMP/none.json" --data "$DATA" --config "$TMP/config.json" -o "$TMP/nostrat.json"
+expect_eq "no strategy: exits 0" 0 "$?"
+expect_eq "no strategy: not ok" false "$(jget "$TMP/nostrat.json" ok)"
+expect_eq "no strategy: says why" "no strategy was uploaded, so there is nothing to re-run" \
+	"$(jget "$TMP/nostrat.json" reason)"
+
+"$LA" --strategy demos/honest.py --run "$TMP/none.json" --data "$DATA" --config "$TMP/config.json" \
+	-o "$TMP/norun.json"
+expect_eq "missing run.json: not ok" false "$(jget "$TMP/norun.json" ok)"
+
+printf '{"stage":"sandbox","schema":1,"ok":false,"reason":"raised","status":"error","signals":null}\n' \
+	>"$TMP/failed.run.json"
+"$LA" --strategy demos/honest.py --run "$TMP/failed.run.json" --data "$DATA" \
+	--config "$TMP/config.json" -o "$TMP/failed.json"
+case $(jget "$TMP/failed.json" reason) in
+*"did not complete (status 'error')"*) ok "failed full run: not re-run, says why" ;;
+*) not_ok "failed full run: not re-run, says why" "$(jget "$TMP/failed.json" reason)" ;;
+esac
+
+"$PY" - "$TMP/contained.run.json" <<'EOF'
+import json, sys
+json.dump({"stage": "sandbox", "schema": 1, "ok": True, "status": "ok", "n_bars": 1500,
+           "signals": [0] * 1500, "blocked_actions": 1}, open(sys.argv[1], "w"))
+EOF
+"$LA" --strategy demos/honest.py --run "$TMP/contained.run.json" --data "$DATA" \
+	--config "$TMP/config.json" -o "$TMP/contained.json"
+case $(jget "$TMP/contained.json" reason) in
+*"contained (1 blocked action)"*) ok "contained full run: not re-run, says why" ;;
+*) not_ok "contained full run: not re-run, says why" "$(jget "$TMP/contained.json" reason)" ;;
+esac
+
+audit demos/lookahead.py demo-leak
+expect_eq "the look-ahead demo is flagged" leak "$(outcome demo-leak)"
+case $(jget "$TMP/demo-leak.la.json" explanation) in
+"At "*" the strategy said "*" using prices from "*) ok "a leak is explained in plain words" ;;
+*) not_ok "a leak is explained in plain words" "$(jget "$TMP/demo-leak.la.json" explanation)" ;;
+esac
+bar=$(jget "$TMP/demo-leak.la.json" first_mismatch.bar)
+full=$(jget "$TMP/demo-leak.la.json" first_mismatch.full)
+expect_eq "the first mismatch holds the full run's signal at that bar" \
+	"$(jget "$TMP/demo-leak.run.json" "signals.$bar")" "$full"
+
+audit demos/honest.py demo-honest
+expect_eq "the honest demo is clean" clean "$(outcome demo-honest)"
+cp "$TMP/demo-honest.la.json" "$TMP/demo-honest.first.json"
+"$LA" --strategy demos/honest.py --run "$TMP/demo-honest.run.json" --data "$DATA" \
+	--config "$TMP/config.json" --jobs 1 -o "$TMP/demo-honest.la.json" 2>/dev/null
+check "same inputs give a byte-identical lookahead.json" \
+	cmp "$TMP/demo-honest.first.json" "$TMP/demo-honest.la.json"
+
+# uncontain NAME: a strategy that reaches for the hidden bars is usually refused something in
+# its full run too, and a contained run is not re-run. To test that the truncated runs cannot
+# peek either, keep the full run's signals, forget its refusals, and check again.
+uncontain() {
+	"$PY" - "$TMP/$1.run.json" <<'PYEOF'
+import json, sys
+run = json.load(open(sys.argv[1]))
+run["blocked_actions"] = 0
+json.dump(run, open(sys.argv[1], "w"))
+PYEOF
+	"$LA" --strategy "$2" --run "$TMP/$1.run.json" --data "$DATA" --config "$TMP/config.json" \
+		--jobs 2 -o "$TMP/$1.la.json" 2>/dev/null
+}
+
+# The corpus: every file's outcome must be the one expected.txt states.
+while read -r file want; do
+	case $file in '#'* | '') continue ;; esac
+	name=$(echo "$file" | tr '/.' '__')
+	audit "tests/lookahead/$file" "$name"
+	case $(outcome "$name") in
+	*"was contained"*)
+		ok "corpus $file: its full run was contained, so the audit is already rejected"
+		uncontain "$name" "tests/lookahead/$file" ;;
+	esac
+	expect_eq "corpus $file is $want" "$want" "$(outcome "$name")"
+done <tests/lookahead/expected.txt
+
+# Leak-proof, shown directly: the strategy that reverses every signal once it finds more bars
+# than it was given must behave exactly like the same strategy without the search.
+snoop=causal_snoops_for_hidden_bars_py
+plain=causal_lagged_momentum_py
+expect_eq "a hunt for hidden bars finds nothing: same full-run signals as without the hunt" \
+	"$(jget "$TMP/$plain.run.json" signals)" "$(jget "$TMP/$snoop.run.json" signals)"
+expect_eq "a hunt for hidden bars finds nothing: same look-ahead result as without the hunt" \
+	"$(jget "$TMP/$plain.la.json" mismatch_count) $(jget "$TMP/$plain.la.json" points_checked)" \
+	"$(jget "$TMP/$snoop.la.json" mismatch_count) $(jget "$TMP/$snoop.la.json" points_checked)"
+
+finish

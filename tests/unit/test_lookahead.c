@@ -1,0 +1,322 @@
+/* test_lookahead.c - the look-ahead core: point selection, capping, comparison, explanation, JSON. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lookahead_core.h"
+
+#define LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define H 3600
+
+static const int64_t T0 = 1709647200; /* 2024-03-05 14:00 UTC */
+
+static void test_points_changes_and_last(void **state)
+{
+	static const struct { int8_t full[8]; size_t want[8]; size_t n_want; } cases[] = {
+		{{0, 0, 1, 1, -1, -1, 0, 0}, {2, 4, 6, 7}, 4},
+		{{1, 1, 1, 1, 1, 1, 1, 1}, {0, 7}, 2},        /* not flat at bar 0 */
+		{{0, 0, 0, 0, 0, 0, 0, 0}, {7}, 1},
+		{{1, -1, 1, -1, 1, -1, 1, -1}, {0, 1, 2, 3, 4, 5, 6, 7}, 8},
+	};
+	(void)state;
+	for (size_t c = 0; c < LEN(cases); c++) {
+		struct la_points p;
+
+		assert_int_equal(la_points_choose(cases[c].full, 8, 100, 1, 0, &p), 0);
+		assert_int_equal(p.n, cases[c].n_want);
+		assert_false(p.capped);
+		assert_int_equal(p.candidates, cases[c].n_want);
+		for (size_t i = 0; i < p.n; i++)
+			assert_int_equal(p.t[i], cases[c].want[i]);
+		la_points_release(&p);
+	}
+}
+
+static void test_points_random_reproducible(void **state)
+{
+	int8_t *full = calloc(100000, 1);
+	struct la_points a, b, c;
+
+	(void)state;
+	assert_non_null(full);
+	assert_int_equal(la_points_choose(full, 100000, 2000, 7, 32, &a), 0);
+	assert_int_equal(la_points_choose(full, 100000, 2000, 7, 32, &b), 0);
+	assert_int_equal(la_points_choose(full, 100000, 2000, 8, 32, &c), 0);
+	assert_true(a.n > 20 && a.n <= 33);
+	assert_int_equal(a.n, b.n);
+	assert_memory_equal(a.t, b.t, a.n * sizeof *a.t);
+	assert_true(a.n != c.n || memcmp(a.t, c.t, a.n * sizeof *a.t) != 0);
+	assert_int_equal(a.t[a.n - 1], 99999);
+	for (size_t i = 1; i < a.n; i++)
+		assert_true(a.t[i - 1] < a.t[i]);
+	/* mt19937 seeded with 1 gives the same first draw everywhere: pins the generator choice */
+	la_points_release(&c);
+	assert_int_equal(la_points_choose(full, 100000, 2000, 1, 1, &c), 0);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(c.t[0], 41702);
+	la_points_release(&a);
+	la_points_release(&b);
+	la_points_release(&c);
+	free(full);
+}
+
+static void test_points_capped_spread(void **state)
+{
+	int8_t full[1000];
+	struct la_points p;
+
+	(void)state;
+	for (size_t i = 0; i < LEN(full); i++)
+		full[i] = (int8_t)((i / 10) % 2 ? 1 : -1);   /* 100 changes incl. bar 0 */
+	assert_int_equal(la_points_choose(full, 1000, 5, 1, 0, &p), 0);
+	assert_true(p.capped);
+	assert_int_equal(p.candidates, 101);
+	assert_int_equal(p.n, 5);
+	assert_int_equal(p.t[0], 0);
+	assert_int_equal(p.t[4], 999);
+	assert_int_equal(p.t[2], 500);
+	for (size_t i = 1; i < p.n; i++)
+		assert_true(p.t[i] - p.t[i - 1] >= 240 && p.t[i] - p.t[i - 1] <= 260);
+	la_points_release(&p);
+	assert_int_equal(la_points_choose(full, 1000, 1, 1, 0, &p), 0);
+	assert_int_equal(p.n, 1);
+	assert_int_equal(p.t[0], 999);
+	la_points_release(&p);
+	assert_int_equal(la_points_choose(full, 1000, 0, 1, 0, &p), -1);
+	assert_int_equal(la_points_choose(full, 0, 10, 1, 0, &p), -1);
+	assert_null(p.t);
+	la_points_release(&p);
+}
+
+/* Points {1, 3, 5} over full = {0, 1, 1, -1, -1, 0}. */
+static const int8_t FULL[6] = {0, 1, 1, -1, -1, 0};
+static size_t PTS[3] = {1, 3, 5};
+
+static void test_compare_cases(void **state)
+{
+	static const int8_t same1[] = {0, 1}, same3[] = {0, 1, 1, -1}, same5[] = {0, 1, 1, -1, -1, 0};
+	static const int8_t peek3[] = {0, 1, 1, 0}, early5[] = {0, -1, 1, -1, -1, 0};
+	struct la_points p = {.n = 3, .t = PTS, .candidates = 3};
+	struct la_report rep;
+	struct la_run clean[3] = {{true, 2, same1, "ok", NULL}, {true, 4, same3, "ok", NULL},
+				  {true, 6, same5, "ok", NULL}};
+	struct la_run mixed[3] = {{false, 0, NULL, "killed_cpu", "cpu limit"},
+				  {true, 4, peek3, "ok", NULL}, {true, 6, early5, "ok", NULL}};
+	struct la_run shortrun[3] = {{true, 1, same1, "ok", NULL}, {true, 4, same3, "ok", NULL},
+				     {true, 6, same5, "ok", NULL}};
+
+	(void)state;
+	assert_int_equal(la_compare(FULL, 6, &p, clean, &rep), 0);
+	assert_int_equal(rep.points_checked, 3);
+	assert_int_equal(rep.mismatch_count, 0);
+	assert_int_equal(rep.failed_runs, 0);
+
+	assert_int_equal(la_compare(FULL, 6, &p, mixed, &rep), 0);
+	assert_int_equal(rep.points_checked, 2);
+	assert_int_equal(rep.failed_runs, 1);
+	assert_string_equal(rep.failures[0].status, "killed_cpu");
+	assert_string_equal(rep.failures[0].error, "cpu limit");
+	assert_int_equal(rep.mismatch_count, 2);
+	assert_int_equal(rep.mismatches[0].point, 3);
+	assert_int_equal(rep.mismatches[0].bar, 3);
+	assert_int_equal(rep.mismatches[0].full, -1);
+	assert_int_equal(rep.mismatches[0].truncated, 0);
+	assert_int_equal(rep.mismatches[1].point, 5);
+	assert_int_equal(rep.mismatches[1].bar, 1);    /* the first differing bar, not the last */
+
+	assert_int_equal(la_compare(FULL, 6, &p, shortrun, &rep), 0);
+	assert_int_equal(rep.failed_runs, 1);
+	assert_string_equal(rep.failures[0].status, "bad_output");
+	assert_int_equal(rep.mismatch_count, 0);
+
+	PTS[2] = 6;   /* outside the data */
+	assert_int_equal(la_compare(FULL, 6, &p, clean, &rep), -1);
+	PTS[2] = 5;
+}
+
+static void test_compare_listing_capped(void **state)
+{
+	enum { N = 200 };
+	int8_t full[N], trunc[N];
+	size_t t[N];
+	struct la_run runs[N];
+	struct la_points p = {.n = N, .t = t, .candidates = N};
+	static struct la_report rep;
+
+	(void)state;
+	for (size_t i = 0; i < N; i++) {
+		full[i] = 1;
+		trunc[i] = 1;
+		t[i] = i;
+	}
+	for (size_t i = 0; i < N; i++) {
+		/* every run disagrees on its own last bar, as a shift(-1) leak does */
+		runs[i] = (struct la_run){true, i + 1, NULL, "ok", NULL};
+	}
+	trunc[N - 1] = 0;
+	for (size_t i = 0; i < N; i++)
+		runs[i].signals = trunc + (N - 1 - i);
+	assert_int_equal(la_compare(full, N, &p, runs, &rep), 0);
+	assert_int_equal(rep.mismatch_count, N);
+	assert_int_equal(rep.n_mismatches, LA_LISTED_MAX);
+	assert_int_equal(rep.mismatches[LA_LISTED_MAX - 1].point, LA_LISTED_MAX - 1);
+}
+
+static void test_explain_texts(void **state)
+{
+	int64_t times[6];
+	struct la_report rep = {0};
+	char buf[512];
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++)
+		times[i] = T0 + (int64_t)i * H;
+	rep.points_checked = 4;
+	rep.mismatch_count = 2;
+	rep.n_mismatches = 1;
+	rep.mismatches[0] = (struct la_mismatch){.point = 0, .bar = 0, .full = 1, .truncated = 0};
+	assert_string_equal(la_explain(&rep, times, 6, buf, sizeof buf),
+			    "At 2024-03-05 14:00 the strategy said long using prices from 15:00 that "
+			    "were not known yet: shown history only up to 14:00, it said flat there "
+			    "instead. 2 of 4 re-runs with the future hidden disagreed.");
+	times[1] = T0 + 11 * H;   /* next bar on the next day */
+	rep.mismatches[0].full = -1;
+	la_explain(&rep, times, 6, buf, sizeof buf);
+	assert_non_null(strstr(buf, "said short using prices from 2024-03-06 01:00"));
+	rep.mismatches[0] = (struct la_mismatch){.point = 5, .bar = 2, .full = 0, .truncated = 1};
+	la_explain(&rep, times, 6, buf, sizeof buf);
+	assert_non_null(strstr(buf, "not repeatable"));
+
+	memset(&rep, 0, sizeof rep);
+	rep.points_checked = 9;
+	rep.failed_runs = 1;
+	assert_string_equal(la_explain(&rep, times, 6, buf, sizeof buf),
+			    "The strategy gave the same signals with the future hidden at all 9 "
+			    "points checked, so no look-ahead was found. 1 re-run failed and could "
+			    "not be compared.");
+	rep.points_checked = 0;
+	la_explain(&rep, times, 6, buf, sizeof buf);
+	assert_non_null(strstr(buf, "could not be checked"));
+}
+
+static cJSON *parse(const char *s)
+{
+	cJSON *j = cJSON_Parse(s);
+
+	assert_non_null(j);
+	return j;
+}
+
+static void test_full_signals(void **state)
+{
+	static const struct { const char *json; size_t n; int rc; const char *why; } cases[] = {
+		{"{\"status\":\"ok\",\"signals\":[0,1,-1],\"blocked_actions\":0}", 3, 0, ""},
+		{"{\"status\":\"error\",\"signals\":null}", 3, -1, "did not complete (status 'error')"},
+		{"{\"status\":\"ok\",\"signals\":[0,1,-1],\"blocked_actions\":2}", 3, -1, "contained (2 blocked actions)"},
+		{"{\"status\":\"ok\",\"signals\":[0,1,-1],\"blocked_actions\":[{}]}", 3, -1, "contained (1 blocked action)"},
+		{"{\"status\":\"ok\",\"signals\":[0,1]}", 3, -1, "holds 2 signals for 3 bars"},
+		{"{\"status\":\"ok\",\"signals\":[0,2,1]}", 3, -1, "signal 1 is not -1, 0 or 1"},
+		{"{\"status\":\"ok\",\"signals\":[0,\"1\",1]}", 3, -1, "signal 1 is not"},
+		{"{\"status\":\"ok\",\"signals\":[0,0.5,1]}", 3, -1, "signal 1 is not"},
+		{"{}", 3, -1, "status 'missing'"},
+	};
+	(void)state;
+	for (size_t c = 0; c < LEN(cases); c++) {
+		cJSON *j = parse(cases[c].json);
+		int8_t *sig = (int8_t *)1;
+		char why[256] = "";
+
+		assert_int_equal(la_full_signals(j, cases[c].n, &sig, why, sizeof why), cases[c].rc);
+		assert_non_null(strstr(why, cases[c].why));
+		if (cases[c].rc == 0) {
+			assert_int_equal(sig[1], 1);
+			assert_int_equal(sig[2], -1);
+		} else {
+			assert_null(sig);
+		}
+		free(sig);
+		cJSON_Delete(j);
+	}
+}
+
+static void test_config(void **state)
+{
+	struct la_config c;
+	char why[256];
+	cJSON *j = parse("{}");
+
+	(void)state;
+	assert_int_equal(la_config_read(j, &c, why, sizeof why), 0);
+	assert_int_equal(c.max, LA_DEFAULT_MAX);
+	assert_int_equal(c.seed, 1);
+	assert_int_equal(c.mem_mb, 1024);
+	cJSON_Delete(j);
+	j = parse("{\"lookahead\":{\"max\":50,\"seed\":9},\"limits\":{\"wall_s\":3}}");
+	assert_int_equal(la_config_read(j, &c, why, sizeof why), 0);
+	assert_int_equal(c.max, 50);
+	assert_int_equal(c.seed, 9);
+	assert_int_equal(c.wall_s, 3);
+	cJSON_Delete(j);
+	j = parse("{\"lookahead\":{\"max\":0}}");
+	assert_int_equal(la_config_read(j, &c, why, sizeof why), -1);
+	assert_non_null(strstr(why, "lookahead.max"));
+	cJSON_Delete(j);
+	j = parse("{\"limits\":{\"nofile\":\"many\"}}");
+	assert_int_equal(la_config_read(j, &c, why, sizeof why), -1);
+	assert_non_null(strstr(why, "limits.nofile"));
+	cJSON_Delete(j);
+}
+
+static void test_report_json(void **state)
+{
+	int64_t times[2] = {T0, T0 + H};
+	static struct la_report rep;
+	cJSON *j;
+
+	(void)state;
+	memset(&rep, 0, sizeof rep);
+	rep.points_run = 2;
+	rep.points_checked = 2;
+	rep.mismatch_count = 1;
+	rep.n_mismatches = 1;
+	rep.mismatches[0] = (struct la_mismatch){.point = 0, .bar = 0, .full = 1, .truncated = 0};
+	j = la_report_json(&rep, times, 2);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "clean")));
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "first_mismatch"), "time")->valuestring,
+			    "2024-03-05T14:00:00Z");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "mismatches")), 1);
+	cJSON_Delete(j);
+
+	memset(&rep, 0, sizeof rep);
+	rep.points_run = 2;
+	rep.failed_runs = 2;
+	j = la_report_json(&rep, times, 2);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "ok")));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "clean")));
+	assert_non_null(cJSON_GetObjectItem(j, "reason"));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "first_mismatch")));
+	cJSON_Delete(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_points_changes_and_last),
+		cmocka_unit_test(test_points_random_reproducible),
+		cmocka_unit_test(test_points_capped_spread),
+		cmocka_unit_test(test_compare_cases),
+		cmocka_unit_test(test_compare_listing_capped),
+		cmocka_unit_test(test_explain_texts),
+		cmocka_unit_test(test_full_signals),
+		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_report_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
