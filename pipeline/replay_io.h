@@ -1,0 +1,53 @@
+/* replay_io.h - the replay stage's inputs (config costs, run.json signals, validated as
+ * hostile) and its outputs (replay.json, trades.csv, equity.csv). */
+#ifndef REPLAY_IO_H
+#define REPLAY_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "ohlcv.h"
+#include "replay_core.h"
+#include "tradelog.h"
+
+/* Significant digits of every number replay writes (JSON and CSV). */
+#define RP_DIGITS 10
+
+/* Reads costs {fee_bps, slippage_bps, funding_bps_8h} from a config tree (borrowed). Each
+ * must be a finite number; fees and slippage >= 0. Returns 0, or -1 with a reason in err. */
+int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen);
+
+/* Validates a run.json tree (borrowed) against n_bars bars of data: "ok" true, "status" "ok",
+ * "n_bars" equal to n_bars, and "signals" an array of n_bars integers each -1, 0 or 1.
+ * Returns 0 and a new array in *signals (caller frees), or -1 with the reason in err and
+ * *signals NULL. */
+int rp_read_signals(const cJSON *run, size_t n_bars, int8_t **signals, char *err,
+		    size_t errlen);
+
+/* What the stage was given, each already loaded or with the reason it could not be. All
+ * borrowed. A NULL pointer means absent or unusable; its *_err says why ("" when simply not
+ * uploaded). */
+struct rp_inputs {
+	const struct rp_costs *costs;     /* NULL when config.json was unusable */
+	const char *config_err;
+	const struct sa_ohlcv *data;      /* NULL when the data did not load */
+	const char *data_err;
+	const int8_t *signals;            /* validated, data->n values; NULL when unusable */
+	const char *signals_err;
+	const struct sa_tradelog *log;    /* NULL when not uploaded or not loadable */
+	const char *log_err;
+};
+
+/* The replay stage's core: picks the mode (signals, tradelog, both), replays or audits into r
+ * (caller releases with rp_result_release; zeroed when nothing could be replayed) and returns
+ * the replay.json tree (caller frees). Never NULL (aborts on out of memory, like
+ * sa_json_stage); "ok" false with a reason when neither input is usable. */
+cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r);
+
+/* Writes trades.csv / equity.csv for r atomically (headers only when r is empty). Return 0,
+ * or -1 with a message printed. */
+int rp_write_trades(const char *path, const struct rp_result *r);
+int rp_write_equity(const char *path, const struct rp_result *r);
+
+#endif

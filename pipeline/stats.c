@@ -1,0 +1,153 @@
+/* stats.c - the stats stage: Sharpe, PSR, DSR, MinTRL, drawdown and cost sensitivity. */
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "stats_io.h"
+
+static const char usage[] =
+	"usage: stats --replay replay.json --config config.json -o stats.json\n"
+	"             [--trades trades.csv] [--equity equity.csv]\n"
+	"\n"
+	"Computes the statistics of the replay's per-trade net returns: Sharpe, skew, kurtosis,\n"
+	"PSR, DSR (deflated for config trials), MinTRL, drawdown and cost sensitivity. trades.csv\n"
+	"and equity.csv are found beside replay.json unless given. See pipeline/README.md.\n"
+	"\n"
+	"exit: 0 output written (even with \"ok\": false), 2 usage, 3 broken (cannot write)\n";
+
+struct args {
+	const char *replay, *config, *out, *trades, *equity;
+};
+
+static void parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option opts[] = {
+		{ "replay", required_argument, NULL, 'r' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "trades", required_argument, NULL, 't' },
+		{ "equity", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': a->replay = optarg; break;
+		case 'c': a->config = optarg; break;
+		case 't': a->trades = optarg; break;
+		case 'e': a->equity = optarg; break;
+		case 'o': a->out = optarg; break;
+		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
+		default: sa_usage_die("unknown option");
+		}
+	}
+	if (optind < argc)
+		sa_usage_die("unexpected argument, '%s'", argv[optind]);
+	if (!a->replay || !a->config || !a->out)
+		sa_usage_die("--replay, --config and -o are required");
+}
+
+/* path of name in the directory of file, into buf. */
+static const char *beside(const char *file, const char *name, char *buf, size_t len)
+{
+	char *copy = strdup(file);
+
+	if (!copy)
+		sa_die("out of memory");
+	sa_fmt(buf, len, "%s/%s", dirname(copy), name);
+	free(copy);
+	return buf;
+}
+
+/* Everything main reads, released in one place. */
+struct loaded {
+	cJSON *replay, *config;
+	char *trades_buf, *equity_buf;
+	struct rp_trade *trades;
+	double *eq;
+	char replay_err[512], config_err[512], trades_err[512], equity_err[512];
+	struct st_stage_in in;
+};
+
+/* Reads a capped file and hands it to parse; failures become err. */
+static char *read_capped(const char *path, const char *what, size_t *len, char *err, size_t errlen)
+{
+	char *buf = NULL, msg[400];
+	enum sa_read_status st = sa_read_file(path, SA_DATA_CAP, &buf, len);
+
+	if (st != SA_READ_OK)
+		sa_fmt(err, errlen, "%s: %s", what, sa_read_strerror(st, path, SA_DATA_CAP, msg, sizeof(msg)));
+	return buf;
+}
+
+static void load_csvs(struct loaded *L, const char *trades_path, const char *equity_path)
+{
+	size_t len;
+
+	L->trades_buf = read_capped(trades_path, "trades.csv", &len, L->trades_err, sizeof(L->trades_err));
+	if (L->trades_buf)
+		st_parse_trades(L->trades_buf, len, &L->trades, &L->in.n_trades, L->trades_err,
+				sizeof(L->trades_err));
+	L->equity_buf = read_capped(equity_path, "equity.csv", &len, L->equity_err, sizeof(L->equity_err));
+	if (L->equity_buf)
+		st_parse_equity(L->equity_buf, len, &L->eq, &L->in.n_eq, L->equity_err,
+				sizeof(L->equity_err));
+	L->in.trades = L->trades;
+	L->in.eq_net = L->eq;
+	L->in.trades_err = L->trades_err;
+	L->in.equity_err = L->equity_err;
+}
+
+static void load_all(struct loaded *L, const struct args *a)
+{
+	char tp[4096], ep[4096];
+	bool ok;
+
+	L->replay = sa_json_read_stage(a->replay, &ok, L->replay_err, sizeof(L->replay_err));
+	L->config = sa_json_read(a->config, SA_JSON_CAP, L->config_err, sizeof(L->config_err));
+	L->in.replay = L->replay;
+	L->in.replay_err = L->replay_err;
+	L->in.config = L->config;
+	L->in.config_err = L->config_err;
+	if (L->replay && ok)
+		load_csvs(L, a->trades ? a->trades : beside(a->replay, "trades.csv", tp, sizeof(tp)),
+			  a->equity ? a->equity : beside(a->replay, "equity.csv", ep, sizeof(ep)));
+}
+
+static void release_all(struct loaded *L)
+{
+	cJSON_Delete(L->replay);
+	cJSON_Delete(L->config);
+	free(L->trades_buf);
+	free(L->equity_buf);
+	free(L->trades);
+	free(L->eq);
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	struct loaded L = { 0 };
+	cJSON *out = NULL;
+	int rc = SA_EXIT_BROKEN;
+
+	sa_set_prog("stats");
+	parse_args(argc, argv, &a);
+	load_all(&L, &a);
+	out = st_stage(&L.in);
+	if (sa_json_write(a.out, out) < 0)
+		goto out;
+	rc = SA_EXIT_OK;
+out:
+	cJSON_Delete(out);
+	release_all(&L);
+	if (rc != SA_EXIT_OK)
+		sa_die("cannot write the statistics, '%s'", a.out);
+	return rc;
+}

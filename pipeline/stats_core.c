@@ -1,0 +1,229 @@
+/* stats_core.c - Sharpe, moments, PSR, DSR, MinTRL and drawdown, with GSL's normal CDF. */
+#include "stats_core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_math.h>
+
+#define SECONDS_PER_YEAR (365.25 * 86400.0)
+
+void st_moments(const double *x, size_t n, struct st_moments *m)
+{
+	double sum = 0.0, m2 = 0.0, m3 = 0.0, m4 = 0.0;
+
+	m->n = n;
+	m->mean = m->sd = m->skew = m->kurt = NAN;
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	m->mean = sum / (double)n;
+	/* Central moments in a second pass: one-pass power sums lose everything to cancellation
+	 * when returns are small against their mean. */
+	for (size_t i = 0; i < n; i++) {
+		double d = x[i] - m->mean, d2 = d * d;
+		m2 += d2;
+		m3 += d2 * d;
+		m4 += d2 * d2;
+	}
+	if (n >= 2)
+		m->sd = sqrt(m2 / (double)(n - 1));
+	m2 /= (double)n;
+	m3 /= (double)n;
+	m4 /= (double)n;
+	/* A spread below rounding noise of the mean is no spread: treat as zero variance. */
+	if (m2 > 0 && sqrt(m2) > 1e-14 * fabs(m->mean)) {
+		m->skew = m3 / pow(m2, 1.5);
+		m->kurt = m4 / (m2 * m2);
+	} else if (n >= 2) {
+		m->sd = 0.0;
+	}
+}
+
+double st_sharpe(const struct st_moments *m)
+{
+	if (!(m->sd > 0) || !isfinite(m->sd))
+		return NAN;
+	return m->mean / m->sd;
+}
+
+/* Bailey and Lopez de Prado 2012, eq. 11: the non-normal variance term of the SR estimator. */
+double st_sr_var_term(double sr, double skew, double kurt)
+{
+	return 1.0 - skew * sr + (kurt - 1.0) / 4.0 * sr * sr;
+}
+
+/* Bailey and Lopez de Prado 2012, eq. 11:
+ * PSR(SR*) = Z[(SR^ - SR*) sqrt(T - 1) / sqrt(1 - g3 SR^ + (g4 - 1)/4 SR^2)]. */
+double st_psr(double sr, double sr_star, double t, double skew, double kurt)
+{
+	double v = st_sr_var_term(sr, skew, kurt);
+
+	if (!(t >= 2) || !isfinite(sr) || !isfinite(sr_star) || !isfinite(v) || !(v > 0))
+		return NAN;
+	return gsl_cdf_ugaussian_P((sr - sr_star) * sqrt(t - 1.0) / sqrt(v));
+}
+
+/* Bailey and Lopez de Prado 2014, eq. 2 (the expected maximum SR of N unskilled trials):
+ * SR0 = sqrt(V[SR_n]) ((1 - gamma) Z^-1[1 - 1/N] + gamma Z^-1[1 - 1/(N e)]). */
+double st_sr0(double v_sr, double n_trials)
+{
+	double z1, z2;
+
+	if (!(n_trials >= 1) || !isfinite(n_trials) || !(v_sr >= 0) || !isfinite(v_sr))
+		return NAN;
+	/* With one trial nothing was selected, and Z^-1[0] is -infinity: no deflation. */
+	if (n_trials == 1)
+		return 0.0;
+	z1 = gsl_cdf_ugaussian_Pinv(1.0 - 1.0 / n_trials);
+	z2 = gsl_cdf_ugaussian_Pinv(1.0 - 1.0 / (n_trials * M_E));
+	return sqrt(v_sr) * ((1.0 - M_EULER) * z1 + M_EULER * z2);
+}
+
+/* Bailey and Lopez de Prado 2012, eq. 13:
+ * MinTRL = 1 + [1 - g3 SR^ + (g4 - 1)/4 SR^2] (Z_alpha / (SR^ - SR*))^2. */
+double st_min_trl(double sr, double sr_star, double skew, double kurt, double conf)
+{
+	double v = st_sr_var_term(sr, skew, kurt), z;
+
+	if (!isfinite(sr) || !(sr > sr_star) || !isfinite(v) || !(v > 0))
+		return NAN;
+	z = gsl_cdf_ugaussian_Pinv(conf);
+	return 1.0 + v * (z / (sr - sr_star)) * (z / (sr - sr_star));
+}
+
+double st_max_drawdown(double start, const double *eq, size_t n)
+{
+	double peak = start, dd = 0.0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (eq[i] > peak)
+			peak = eq[i];
+		else if (peak > 0 && (peak - eq[i]) / peak > dd)
+			dd = (peak - eq[i]) / peak;
+	}
+	return dd;
+}
+
+/* Sharpe and PSR of the trades' net returns with the cost model scaled by k. */
+static void sensitivity(const struct st_input *in, double k, double *buf, struct st_sensitivity *s)
+{
+	struct st_moments m;
+	double total = 0.0;
+
+	for (size_t i = 0; i < in->n_trades; i++) {
+		buf[i] = rp_net_at(&in->trades[i], k);
+		total += buf[i];
+	}
+	st_moments(buf, in->n_trades, &m);
+	s->multiple = k;
+	s->sharpe = st_sharpe(&m);
+	s->psr = st_psr(s->sharpe, 0.0, (double)in->n_trades, m.skew, m.kurt);
+	s->net_return = total;
+}
+
+/* Per-trade counts and sums: win rate, profit factor, totals, holding time. */
+static void trade_figures(const struct st_input *in, struct st_summary *o)
+{
+	double wins = 0, gains = 0, losses = 0, held = 0;
+	size_t n = in->n_trades, n_held = 0;
+
+	o->net_return = o->gross_return = 0.0;
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_trade *t = &in->trades[i];
+		o->net_return += t->net;
+		o->gross_return += t->gross;
+		if (t->net > 0) {
+			wins++;
+			gains += t->net;
+		} else {
+			losses -= t->net;
+		}
+		if (t->bars_held >= 0) {
+			held += (double)t->bars_held;
+			n_held++;
+		}
+	}
+	o->mean_net_return = n ? o->net_return / (double)n : NAN;
+	o->mean_gross_return = n ? o->gross_return / (double)n : NAN;
+	o->win_rate = n ? wins / (double)n : NAN;
+	/* No losing trade makes the ratio infinite: report null rather than a fake number. */
+	o->profit_factor = losses > 0 ? gains / losses : NAN;
+	o->avg_bars_held = n_held ? held / (double)n_held : NAN;
+}
+
+/* Sharpe of per-bar net equity changes, annualised by sqrt(bars per year). */
+static void per_bar_sharpe(const struct st_input *in, struct st_summary *o)
+{
+	double sum = 0.0, ss = 0.0, mean, sd, prev = 1.0;
+	size_t n = in->n_eq;
+
+	o->sharpe_bar = o->bars_per_year = o->annual_factor = o->sharpe_annualised = NAN;
+	if (!in->eq_per_bar || n < 2 || !(in->bar_seconds > 0))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		sum += in->eq_net[i] - prev;
+		prev = in->eq_net[i];
+	}
+	mean = sum / (double)n;
+	prev = 1.0;
+	for (size_t i = 0; i < n; i++) {
+		double d = in->eq_net[i] - prev - mean;
+		ss += d * d;
+		prev = in->eq_net[i];
+	}
+	sd = sqrt(ss / (double)(n - 1));
+	o->bars_per_year = SECONDS_PER_YEAR / in->bar_seconds;
+	o->annual_factor = sqrt(o->bars_per_year);
+	if (sd > 1e-15) {
+		o->sharpe_bar = mean / sd;
+		o->sharpe_annualised = o->sharpe_bar * o->annual_factor;
+	}
+}
+
+/* PSR, DSR and MinTRL from the 1x moments (2012 eqs. 11 and 13, 2014 eqs. 1 and 2). */
+static void probabilistic(struct st_summary *o)
+{
+	double t = (double)o->trades;
+
+	o->psr = st_psr(o->sharpe, 0.0, t, o->m.skew, o->m.kurt);
+	/* V[SR] is the estimator's own variance: the eq. 11 term over T - 1. */
+	o->v_sr = t >= 2 ? st_sr_var_term(o->sharpe, o->m.skew, o->m.kurt) / (t - 1.0) : NAN;
+	o->sr0 = o->trials == 1 ? 0.0 : st_sr0(o->v_sr, o->trials);
+	o->dsr = st_psr(o->sharpe, o->sr0, t, o->m.skew, o->m.kurt);
+	o->min_trl = st_min_trl(o->sharpe, 0.0, o->m.skew, o->m.kurt, ST_MIN_TRL_CONF);
+}
+
+int st_summarise(const struct st_input *in, struct st_summary *out)
+{
+	static const double multiples[ST_N_MULTIPLES] = { 0, 1, 2, 3 };
+	double *buf = NULL;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->trades = in->n_trades;
+	out->trials = in->trials;
+	out->exposure = in->exposure;
+	out->turnover = in->turnover;
+	out->sharpe = out->psr = out->dsr = out->sr0 = out->v_sr = out->min_trl = NAN;
+	buf = malloc((in->n_trades ? in->n_trades : 1) * sizeof(*buf));
+	if (!buf || !(in->trials >= 1) || in->trials != floor(in->trials))
+		goto out;
+	for (size_t k = 0; k < ST_N_MULTIPLES; k++)
+		sensitivity(in, multiples[k], buf, &out->cost[k]);
+	/* The headline figures are the 1x row's, from the same net returns. */
+	for (size_t i = 0; i < in->n_trades; i++)
+		buf[i] = in->trades[i].net;
+	st_moments(buf, in->n_trades, &out->m);
+	out->sharpe = st_sharpe(&out->m);
+	probabilistic(out);
+	trade_figures(in, out);
+	out->max_drawdown = st_max_drawdown(1.0, in->eq_net, in->n_eq);
+	per_bar_sharpe(in, out);
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}

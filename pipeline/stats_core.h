@@ -1,0 +1,77 @@
+/* stats_core.h - performance statistics of per-trade net returns: Sharpe, moments, PSR, DSR,
+ * MinTRL (Bailey and Lopez de Prado 2012, 2014), drawdown and the rest. Pure computation: a
+ * figure that is undefined for the input is NAN (written as null), never a crash. */
+#ifndef STATS_CORE_H
+#define STATS_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "replay_core.h"
+
+/* Sample moments of x[0..n). sd uses ddof = 1; skew and kurt are the population estimators
+ * m3 / m2^1.5 and m4 / m2^2 (raw kurtosis, normal = 3). NAN where undefined (n < 2 for sd,
+ * m2 = 0 for skew and kurt). */
+struct st_moments {
+	size_t n;
+	double mean, sd, skew, kurt;
+};
+void st_moments(const double *x, size_t n, struct st_moments *m);
+
+/* mean / sd, per observation, not annualised. NAN when sd is 0 or undefined. */
+double st_sharpe(const struct st_moments *m);
+
+/* 1 - skew*SR + (kurt - 1)/4 * SR^2: the variance of the SR estimator times (T - 1) under
+ * non-normal returns (2012, eq. 11 denominator). */
+double st_sr_var_term(double sr, double skew, double kurt);
+
+/* PSR(SR*) = Phi((SR - SR*) sqrt(T - 1) / sqrt(var_term)), 2012 eq. 11 (and 2014 eq. 1 with
+ * SR* = SR0). NAN when T < 2, SR is not finite, or the variance term is not positive. */
+double st_psr(double sr, double sr_star, double t, double skew, double kurt);
+
+/* SR0 = sqrt(V[SR]) ((1 - gamma) Phi^-1(1 - 1/N) + gamma Phi^-1(1 - 1/(N e))), 2014 eq. 2,
+ * gamma Euler-Mascheroni; 0 when N = 1; NAN when N < 1 or V[SR] is not a finite >= 0. */
+double st_sr0(double v_sr, double n_trials);
+
+/* MinTRL = 1 + var_term * (Phi^-1(conf) / (SR - SR*))^2, 2012 eq. 13. NAN when SR <= SR*. */
+double st_min_trl(double sr, double sr_star, double skew, double kurt, double conf);
+
+/* Largest fall of eq from its running peak (the peak starts at start), as a fraction of the
+ * peak. 0 for an empty or never-falling curve. */
+double st_max_drawdown(double start, const double *eq, size_t n);
+
+/* What the summary is computed from (all borrowed). */
+struct st_input {
+	const struct rp_trade *trades;  /* per-trade results, in any order */
+	size_t n_trades;
+	const double *eq_net;           /* net equity curve, starting from 1 */
+	size_t n_eq;
+	bool eq_per_bar;                /* one equity row per bar (else per trade exit) */
+	double bar_seconds;             /* mean bar spacing; 0 when unknown */
+	double trials;                  /* N for the DSR; must be an integer >= 1 */
+	double exposure, turnover;      /* from the replay, copied through */
+};
+
+#define ST_N_MULTIPLES 4
+#define ST_MIN_TRL_CONF 0.95
+
+struct st_sensitivity {
+	double multiple, sharpe, psr, net_return;
+};
+
+struct st_summary {
+	size_t trades;
+	double trials;
+	struct st_moments m;
+	double sharpe, psr, dsr, sr0, v_sr, min_trl;
+	double net_return, gross_return, mean_net_return, mean_gross_return;
+	double max_drawdown, win_rate, profit_factor, avg_bars_held, exposure, turnover;
+	double sharpe_bar, bars_per_year, annual_factor, sharpe_annualised;
+	struct st_sensitivity cost[ST_N_MULTIPLES];  /* 0x, 1x, 2x, 3x the cost model */
+};
+
+/* Computes every statistic of in into out. Returns 0, or -1 when memory ran out or trials is
+ * not an integer >= 1 (out is then left with NANs; the caller reports the reason). */
+int st_summarise(const struct st_input *in, struct st_summary *out);
+
+#endif

@@ -1,0 +1,435 @@
+/* stats_io.c - reading replay's files (libcsv) and writing stats.json. */
+#include "stats_io.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <csv.h>
+
+#include "csvfield.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "timeutil.h"
+
+#define MAX_COLS 32
+#define MAX_WANT 16
+
+/* A libcsv pass that picks named columns and hands each row's values to a callback. */
+struct table {
+	const char *file;                    /* for messages: "trades.csv" */
+	const char *const *want;             /* column names needed, in callback order */
+	int n_want;
+	int where[MAX_COLS];                 /* header column -> wanted index, or -1 */
+	char vals[MAX_WANT][SA_CSV_FIELD_MAX + 1];
+	size_t line;
+	int col;
+	bool failed;
+	char *err;
+	size_t errlen;
+	int (*row)(struct table *tb, void *arg);  /* returns -1 after calling tfail */
+	void *arg;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void tfail(struct table *tb, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	if (tb->failed)
+		return;
+	tb->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	sa_fmt(tb->err, tb->errlen, "%s line %zu: %s", tb->file, tb->line, what);
+}
+
+static void header_cell(struct table *tb, const char *name)
+{
+	tb->where[tb->col] = -1;
+	for (int w = 0; w < tb->n_want; w++)
+		if (!strcmp(name, tb->want[w]))
+			tb->where[tb->col] = w;
+}
+
+static void on_field(void *field, size_t len, void *arg)
+{
+	struct table *tb = arg;
+	char text[SA_CSV_FIELD_MAX + 1];
+
+	if (tb->failed)
+		return;
+	if (tb->col >= MAX_COLS)
+		return tfail(tb, "more than %d columns", MAX_COLS);
+	if (sa_csv_field_text(field, len, text, sizeof(text)) < 0)
+		return tfail(tb, "a field is longer than %d bytes", SA_CSV_FIELD_MAX);
+	if (tb->line == 1)
+		header_cell(tb, text);
+	else if (tb->where[tb->col] >= 0)
+		memcpy(tb->vals[tb->where[tb->col]], text, sizeof(text));
+	tb->col++;
+}
+
+static void on_row(int c, void *arg)
+{
+	struct table *tb = arg;
+
+	(void)c;
+	if (tb->failed)
+		return;
+	if (tb->line == 1) {
+		for (int w = 0; w < tb->n_want; w++) {
+			bool found = false;
+			for (int k = 0; k < tb->col; k++)
+				found = found || tb->where[k] == w;
+			if (!found)
+				return tfail(tb, "no column '%s'", tb->want[w]);
+		}
+	} else {
+		tb->row(tb, tb->arg);
+	}
+	for (int w = 0; w < tb->n_want; w++)
+		tb->vals[w][0] = '\0';
+	tb->col = 0;
+	tb->line++;
+}
+
+/* Runs libcsv over buf. Returns 0 or -1 with tb->err set. */
+static int table_parse(struct table *tb, const char *buf, size_t len)
+{
+	struct csv_parser p;
+	int rc = -1;
+
+	tb->line = 1;
+	if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL) != 0) {
+		sa_fmt(tb->err, tb->errlen, "%s: cannot start the csv parser", tb->file);
+		return -1;
+	}
+	if (csv_parse(&p, buf, len, on_field, on_row, tb) != len && !tb->failed)
+		tfail(tb, "%s", csv_strerror(csv_error(&p)));
+	csv_fini(&p, on_field, on_row, tb);
+	if (!tb->failed && tb->line == 1)
+		tfail(tb, "the file is empty");
+	rc = tb->failed ? -1 : 0;
+	csv_free(&p);
+	return rc;
+}
+
+/* A growable array of T rows, doubled as needed. */
+struct growth {
+	void *items;
+	size_t n, cap, size;
+};
+
+static void *grow_one(struct growth *g)
+{
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 1024;
+		void *p = realloc(g->items, cap * g->size);
+		if (!p)
+			return NULL;
+		g->items = p;
+		g->cap = cap;
+	}
+	return (char *)g->items + g->size * g->n++;
+}
+
+/* A required finite number, or NAN for an empty cell when empty_ok. */
+static int cell_num(struct table *tb, int w, bool empty_ok, double *out)
+{
+	if (empty_ok && !tb->vals[w][0]) {
+		*out = NAN;
+		return 0;
+	}
+	if (sa_csv_field_number(tb->vals[w], out) < 0) {
+		tfail(tb, "%s is not a finite number", tb->want[w]);
+		return -1;
+	}
+	return 0;
+}
+
+enum { T_ENTRY, T_EXIT, T_SIDE, T_EPX, T_XPX, T_BARS, T_GROSS, T_FEES, T_SLIP, T_FUND, T_NET,
+       T_END, T_N };
+static const char *const trade_cols[T_N] = {
+	"entry_time", "exit_time", "side", "entry_px", "exit_px", "bars_held", "gross_return",
+	"fees", "slippage", "funding", "net_return", "open_at_end",
+};
+
+static int trade_times(struct table *tb, struct rp_trade *t)
+{
+	if (sa_time_parse(tb->vals[T_ENTRY], &t->entry) < 0 ||
+	    sa_time_parse(tb->vals[T_EXIT], &t->exit) < 0) {
+		tfail(tb, "entry_time or exit_time is not an ISO-8601 UTC time");
+		return -1;
+	}
+	if (!strcmp(tb->vals[T_SIDE], "long") || !strcmp(tb->vals[T_SIDE], "short")) {
+		t->side = tb->vals[T_SIDE][0] == 'l' ? 1 : -1;
+		return 0;
+	}
+	tfail(tb, "side is not long or short");
+	return -1;
+}
+
+static int trade_row(struct table *tb, void *arg)
+{
+	struct growth *g = arg;
+	struct rp_trade *t = grow_one(g);
+	double bars;
+
+	if (!t) {
+		tfail(tb, "out of memory");
+		return -1;
+	}
+	memset(t, 0, sizeof(*t));
+	if (trade_times(tb, t) < 0 || cell_num(tb, T_EPX, true, &t->entry_px) < 0 ||
+	    cell_num(tb, T_XPX, true, &t->exit_px) < 0 || cell_num(tb, T_BARS, true, &bars) < 0 ||
+	    cell_num(tb, T_GROSS, false, &t->gross) < 0 || cell_num(tb, T_FEES, false, &t->fees) < 0 ||
+	    cell_num(tb, T_SLIP, false, &t->slippage) < 0 ||
+	    cell_num(tb, T_FUND, false, &t->funding) < 0 || cell_num(tb, T_NET, false, &t->net) < 0)
+		return -1;
+	t->bars_held = isfinite(bars) && bars >= 0 ? (long)bars : -1;
+	t->open_at_end = !strcmp(tb->vals[T_END], "1");
+	return 0;
+}
+
+int st_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_t *n,
+		    char *err, size_t errlen)
+{
+	struct growth g = { .size = sizeof(struct rp_trade) };
+	struct table tb = { .file = "trades.csv", .want = trade_cols, .n_want = T_N, .err = err,
+			    .errlen = errlen, .row = trade_row, .arg = &g };
+	int rc = table_parse(&tb, buf, len);
+
+	*trades = NULL;
+	*n = 0;
+	if (rc < 0) {
+		free(g.items);
+		return -1;
+	}
+	*trades = g.items;
+	*n = g.n;
+	return 0;
+}
+
+static const char *const equity_cols[] = { "net_equity" };
+
+static int equity_row(struct table *tb, void *arg)
+{
+	struct growth *g = arg;
+	double *x = grow_one(g);
+
+	if (!x) {
+		tfail(tb, "out of memory");
+		return -1;
+	}
+	return cell_num(tb, 0, false, x);
+}
+
+int st_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *err,
+		    size_t errlen)
+{
+	struct growth g = { .size = sizeof(double) };
+	struct table tb = { .file = "equity.csv", .want = equity_cols, .n_want = 1, .err = err,
+			    .errlen = errlen, .row = equity_row, .arg = &g };
+	int rc = table_parse(&tb, buf, len);
+
+	*eq = NULL;
+	*n = 0;
+	if (rc < 0) {
+		free(g.items);
+		return -1;
+	}
+	*eq = g.items;
+	*n = g.n;
+	return 0;
+}
+
+int st_read_trials(const cJSON *cfg, double *trials, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(cfg, "trials");
+
+	if (!cJSON_IsNumber(v)) {
+		sa_fmt(err, errlen, "config.json: \"trials\" is missing; give TRIALS=n, the number of "
+		       "variants tried (1 when this is the only one)");
+		return -1;
+	}
+	if (!isfinite(v->valuedouble) || v->valuedouble < 1 || v->valuedouble > 1e12 ||
+	    v->valuedouble != floor(v->valuedouble)) {
+		sa_fmt(err, errlen, "config.json: trials must be a whole number >= 1, got %g; "
+		       "count this strategy itself as one trial", v->valuedouble);
+		return -1;
+	}
+	*trials = v->valuedouble;
+	return 0;
+}
+
+static void add_num(cJSON *o, const char *key, double x)
+{
+	sa_json_add_num(o, key, x, ST_DIGITS);
+}
+
+/* Why a figure is null, in words, so the verdict and report can say it. */
+static void add_notes(cJSON *o, const struct st_summary *s)
+{
+	cJSON *notes = cJSON_AddArrayToObject(o, "notes");
+
+	if (s->trades == 0)
+		cJSON_AddItemToArray(notes, cJSON_CreateString("no closed trades: every statistic of "
+			"returns is undefined"));
+	else if (s->trades == 1)
+		cJSON_AddItemToArray(notes, cJSON_CreateString("one closed trade: its standard "
+			"deviation, and so the Sharpe ratio, PSR, DSR and MinTRL, are undefined"));
+	else if (s->m.sd == 0)
+		cJSON_AddItemToArray(notes, cJSON_CreateString("every trade returned the same: zero "
+			"variance leaves the Sharpe ratio, PSR, DSR and MinTRL undefined"));
+	else if (!(s->sharpe > 0))
+		cJSON_AddItemToArray(notes, cJSON_CreateString("the Sharpe ratio is not positive: "
+			"MinTRL is undefined, no track record would make it significant"));
+	if (s->trades >= 2 && isfinite(s->sharpe) && !isfinite(s->psr))
+		cJSON_AddItemToArray(notes, cJSON_CreateString("the PSR variance term "
+			"1 - skew*SR + (kurtosis-1)/4*SR^2 is not positive for these moments"));
+	if (!isfinite(s->profit_factor) && s->trades > 0)
+		cJSON_AddItemToArray(notes, cJSON_CreateString("no losing trade: the profit factor "
+			"is unbounded"));
+}
+
+static void add_annualised(cJSON *o, const struct st_summary *s)
+{
+	cJSON *a = cJSON_AddObjectToObject(o, "sharpe_annualised");
+
+	add_num(a, "value", s->sharpe_annualised);
+	add_num(a, "factor", s->annual_factor);
+	add_num(a, "bars_per_year", s->bars_per_year);
+	add_num(a, "per_bar", s->sharpe_bar);
+	cJSON_AddStringToObject(a, "basis", "per-bar net equity changes times sqrt(bars per "
+				"year), bars per year = 365.25 days / mean bar spacing");
+}
+
+static void add_sensitivity(cJSON *o, const struct st_summary *s)
+{
+	cJSON *arr = cJSON_AddArrayToObject(o, "cost_sensitivity");
+
+	for (size_t k = 0; k < ST_N_MULTIPLES; k++) {
+		cJSON *row = cJSON_CreateObject();
+		add_num(row, "multiple", s->cost[k].multiple);
+		add_num(row, "sharpe", s->cost[k].sharpe);
+		add_num(row, "psr", s->cost[k].psr);
+		add_num(row, "net_return", s->cost[k].net_return);
+		cJSON_AddItemToArray(arr, row);
+	}
+}
+
+cJSON *st_report(const cJSON *replay, const struct st_summary *s)
+{
+	cJSON *o = sa_json_stage("stats", 1);
+
+	cJSON_AddBoolToObject(o, "ok", true);
+	cJSON_AddStringToObject(o, "mode", sa_json_str(replay, "mode", "signals"));
+	cJSON_AddBoolToObject(o, "trusted_returns", sa_json_bool(replay, "trusted_returns", false));
+	cJSON_AddNumberToObject(o, "trades", (double)s->trades);
+	add_num(o, "trials", s->trials);
+	add_num(o, "mean_net_return", s->mean_net_return);
+	add_num(o, "sd_net_return", s->m.sd);
+	add_num(o, "sharpe", s->sharpe);
+	add_num(o, "skew", s->m.skew);
+	add_num(o, "kurtosis", s->m.kurt);
+	add_num(o, "psr", s->psr);
+	add_num(o, "dsr", s->dsr);
+	add_num(o, "sr0", s->sr0);
+	add_num(o, "sr_variance", s->v_sr);
+	add_num(o, "min_trl", s->min_trl);
+	add_num(o, "net_return", s->net_return);
+	add_num(o, "gross_return", s->gross_return);
+	add_num(o, "mean_gross_return", s->mean_gross_return);
+	add_num(o, "max_drawdown", s->max_drawdown);
+	add_num(o, "win_rate", s->win_rate);
+	add_num(o, "profit_factor", s->profit_factor);
+	add_num(o, "avg_bars_held", s->avg_bars_held);
+	add_num(o, "exposure", s->exposure);
+	add_num(o, "turnover", s->turnover);
+	add_annualised(o, s);
+	add_sensitivity(o, s);
+	add_notes(o, s);
+	return o;
+}
+
+/* trades.csv and equity.csv are found by place, so check they come from this replay.json:
+ * the same counts and the same net total. Returns NULL or the reason in buf. */
+static const char *mismatch(const struct st_stage_in *in, char *buf, size_t len)
+{
+	double claimed = sa_json_num(in->replay, "net_return", NAN), sum = 0.0;
+	double trades = sa_json_num(in->replay, "trades", -1);
+	double rows = sa_json_num(in->replay, "equity_rows", -1);
+
+	for (size_t i = 0; i < in->n_trades; i++)
+		sum += in->trades[i].net;
+	if (trades != (double)in->n_trades)
+		return sa_fmt(buf, len, "trades.csv holds %zu trades but replay.json says %g: the files "
+			      "are not from the same replay", in->n_trades, trades);
+	if (rows != (double)in->n_eq)
+		return sa_fmt(buf, len, "equity.csv holds %zu rows but replay.json says %g: the files "
+			      "are not from the same replay", in->n_eq, rows);
+	if (!(fabs(sum - claimed) <= 1e-6 * (1.0 + fabs(claimed))))
+		return sa_fmt(buf, len, "trades.csv net returns sum to %.10g but replay.json says %.10g: "
+			      "the files are not from the same replay", sum, claimed);
+	return NULL;
+}
+
+/* The first unusable input, as a reason; NULL when all are usable. */
+static const char *first_problem(const struct st_stage_in *in, char *buf, size_t len)
+{
+	const char *why = NULL;
+
+	if (!in->replay)
+		why = sa_fmt(buf, len, "replay.json is unusable: %s", in->replay_err);
+	else if (!sa_json_bool(in->replay, "ok", false))
+		why = sa_fmt(buf, len, "the replay did not succeed: %s",
+			     sa_json_str(in->replay, "reason", "no reason given"));
+	else if (!in->config)
+		why = sa_fmt(buf, len, "config.json is unusable: %s", in->config_err);
+	else if (in->trades_err && *in->trades_err)
+		why = in->trades_err;
+	else if (in->equity_err && *in->equity_err)
+		why = in->equity_err;
+	else
+		why = mismatch(in, buf, len);
+	return why;
+}
+
+cJSON *st_stage(const struct st_stage_in *in)
+{
+	struct st_input si = { 0 };
+	struct st_summary s;
+	char buf[1024], err[512];
+	const char *why = first_problem(in, buf, sizeof(buf));
+	cJSON *o = NULL;
+
+	if (why)
+		goto fail;
+	if (st_read_trials(in->config, &si.trials, err, sizeof(err)) < 0) {
+		why = err;
+		goto fail;
+	}
+	si.trades = in->trades;
+	si.n_trades = in->n_trades;
+	si.eq_net = in->eq_net;
+	si.n_eq = in->n_eq;
+	si.eq_per_bar = !strcmp(sa_json_str(in->replay, "equity_basis", "bar"), "bar");
+	si.bar_seconds = sa_json_num(in->replay, "bar_seconds", 0);
+	si.exposure = sa_json_num(in->replay, "exposure", NAN);
+	si.turnover = sa_json_num(in->replay, "turnover", NAN);
+	if (st_summarise(&si, &s) < 0) {
+		why = "out of memory computing the statistics";
+		goto fail;
+	}
+	o = st_report(in->replay, &s);
+	goto out;
+fail:
+	o = sa_json_stage("stats", 1);
+	sa_json_fail(o, why);
+out:
+	return o;
+}

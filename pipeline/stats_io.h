@@ -1,0 +1,52 @@
+/* stats_io.h - the stats stage's inputs (replay.json, trades.csv, equity.csv, trials) and its
+ * stats.json. */
+#ifndef STATS_IO_H
+#define STATS_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "replay_core.h"
+#include "stats_core.h"
+
+/* Significant digits of every number stats writes. */
+#define ST_DIGITS 10
+
+/* Reads "trials" from a config tree (borrowed): an integer >= 1. Returns 0, or -1 with a
+ * reason in err (missing, not a number, 0, fractional). */
+int st_read_trials(const cJSON *cfg, double *trials, char *err, size_t errlen);
+
+/* Parses a trades.csv buffer written by replay (columns found by name; empty prices and
+ * bars_held allowed, every return finite). Returns 0 and a new array in *trades (caller
+ * frees) with its length in *n, or -1 with "trades.csv line N: reason" in err. */
+int st_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_t *n,
+		    char *err, size_t errlen);
+
+/* Parses an equity.csv buffer: the net_equity column, every value finite. Returns 0 and a new
+ * array in *eq (caller frees), or -1 with "equity.csv line N: reason" in err. */
+int st_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *err,
+		    size_t errlen);
+
+/* Builds stats.json (caller frees; never NULL) from the replay tree (borrowed), the trials
+ * and the summary s. */
+cJSON *st_report(const cJSON *replay, const struct st_summary *s);
+
+/* The stats stage's core: everything already read (all borrowed; a NULL tree or a non-empty
+ * *_err means that input is unusable). Returns stats.json, "ok" false with the first reason
+ * when an input is unusable. Caller frees. */
+struct st_stage_in {
+	const cJSON *replay;
+	const char *replay_err;
+	const cJSON *config;
+	const char *config_err;
+	const struct rp_trade *trades;
+	size_t n_trades;
+	const char *trades_err;
+	const double *eq_net;
+	size_t n_eq;
+	const char *equity_err;
+};
+cJSON *st_stage(const struct st_stage_in *in);
+
+#endif

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# 50-replay-stats.sh - replay and stats end to end: the five-bar hand-checked series, hostile
+# run.json, trade-log and reconciliation modes, reproducibility, and agreement with an
+# independent numpy replay on the synthetic data.
+. "$(dirname "$0")/../lib.sh"
+F=tests/fixtures/replay
+
+replay() { "$BIN/replay" "$@"; }
+stats() { "$BIN/stats" "$@"; }
+# run_pair DIR RUN [extra replay args...]: replay then stats into DIR.
+run_pair() {
+	local d=$1 run=$2; shift 2
+	mkdir -p "$d"
+	replay --run "$run" --data "$DATA" --config "$CFG" -o "$d/replay.json" \
+		--trades-out "$d/trades.csv" --equity-out "$d/equity.csv" "$@" &&
+	stats --replay "$d/replay.json" --config "$CFG" -o "$d/stats.json"
+}
+# near A B: equal within 1e-8 relative (outputs carry 10 significant digits), or both null.
+near() {
+	"$PY" -c 'import sys
+a, b = sys.argv[1:]
+sys.exit(not (a == b == "null" or "null" not in (a, b) and abs(float(a) - float(b)) <= 1e-8 * max(1, abs(float(b)))))' "$@"
+}
+
+DATA=$F/five_bars.csv CFG=$F/config.json
+check "replay and stats run on the five-bar series" run_pair "$TMP/a" $F/run.json
+expect_eq "replay says ok" true "$(jget "$TMP/a/replay.json" ok)"
+expect_eq "two trades (a long, then a flip to short)" 2 "$(jget "$TMP/a/replay.json" trades)"
+expect_eq "four units traded (the flip counts two)" 4 "$(jget "$TMP/a/replay.json" units_traded)"
+expect_eq "the long pays the 08:00 funding" \
+	"2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.009803921569,0.001,0.0004,0.0001,-0.01130392157,0" \
+	"$(sed -n 2p "$TMP/a/trades.csv")"
+expect_eq "the short is closed at the last close and flagged" \
+	"2024-01-01T09:00:00Z,2024-01-01T11:00:00Z,short,101,98,2,0.0297029703,0.001,0.0004,0,0.0283029703,1" \
+	"$(sed -n 3p "$TMP/a/trades.csv")"
+expect_eq "net equity ends at 1 + sum of net returns" \
+	"2024-01-01T10:00:00Z,-1,1.019899049,1.016999049" "$(tail -n 1 "$TMP/a/equity.csv")"
+expect_eq "total costs by hand: 14 bps x 2 + 1 bp funding" 0.0029 "$(jget "$TMP/a/replay.json" costs.total)"
+expect_eq "open position at the end is reported" true "$(jget "$TMP/a/replay.json" open_at_end)"
+expect_eq "stats counts two trades" 2 "$(jget "$TMP/a/stats.json" trades)"
+expect_eq "win rate one in two" 0.5 "$(jget "$TMP/a/stats.json" win_rate)"
+expect_eq "no deflation with one trial" 0 "$(jget "$TMP/a/stats.json" sr0)"
+expect_eq "cost sensitivity at 0x is the gross total" 0.01989904873 \
+	"$(jget "$TMP/a/stats.json" cost_sensitivity.0.net_return)"
+
+check "same inputs give byte-identical files" run_pair "$TMP/b" $F/run.json
+check "replay.json identical" cmp "$TMP/a/replay.json" "$TMP/b/replay.json"
+check "trades.csv and equity.csv identical" cmp "$TMP/a/equity.csv" "$TMP/b/equity.csv"
+check "stats.json identical" cmp "$TMP/a/stats.json" "$TMP/b/stats.json"
+
+# Hostile or failed run.json: a reason, exit 0, every output still written.
+printf '{"ok":true,"status":"ok","n_bars":5,"signals":[1,1,2,-1,0]}' >"$TMP/bad.json"
+check "a signal of 2 still exits 0" run_pair "$TMP/c" "$TMP/bad.json"
+expect_eq "a signal of 2 is refused" false "$(jget "$TMP/c/replay.json" ok)"
+expect_eq "and says which" "nothing to replay: run.json signal 2 is not -1, 0 or 1" \
+	"$(jget "$TMP/c/replay.json" reason)"
+expect_eq "trades.csv holds the header only" 1 "$(wc -l <"$TMP/c/trades.csv")"
+expect_eq "stats passes the reason on" false "$(jget "$TMP/c/stats.json" ok)"
+printf '{"ok":true,"status":"ok","n_bars":4,"signals":[1,1,-1,0]}' >"$TMP/short.json"
+run_pair "$TMP/d" "$TMP/short.json" >/dev/null 2>&1
+expect_eq "a length mismatch is refused" "nothing to replay: run.json n_bars is 4 but the data has 5 bars" \
+	"$(jget "$TMP/d/replay.json" reason)"
+printf '{"ok":false,"status":"killed_cpu","n_bars":5}' >"$TMP/killed.json"
+
+# A killed run with a trade log: the log is audited, its returns trusted and said to be.
+check "trade log audited when the run was killed" run_pair "$TMP/e" "$TMP/killed.json" \
+	--trades $F/tradelog_inflated.csv
+expect_eq "mode is tradelog" tradelog "$(jget "$TMP/e/replay.json" mode)"
+expect_eq "returns marked trusted" true "$(jget "$TMP/e/stats.json" trusted_returns)"
+expect_eq "the killed run is named" \
+	"the strategy run did not finish cleanly (status 'killed_cpu'); no signals to replay" \
+	"$(jget "$TMP/e/replay.json" signals_error)"
+expect_eq "claimed total as given" 0.051 "$(jget "$TMP/e/stats.json" net_return)"
+
+# Both uploaded: the inflated log does not reconcile, the honest one does.
+check "both uploaded, inflated log" run_pair "$TMP/f" $F/run.json --trades $F/tradelog_inflated.csv
+expect_eq "mode is both" both "$(jget "$TMP/f/replay.json" mode)"
+expect_eq "inflated log is not consistent" false "$(jget "$TMP/f/replay.json" reconcile.consistent)"
+expect_eq "two of three claimed trades match" 2 "$(jget "$TMP/f/replay.json" reconcile.matched)"
+expect_eq "the numbers support the replay" replay "$(jget "$TMP/f/replay.json" reconcile.supported_by_numbers)"
+expect_eq "stats use the replay, not the claims" false "$(jget "$TMP/f/stats.json" trusted_returns)"
+check "both uploaded, honest log" run_pair "$TMP/g" $F/run.json --trades $F/tradelog_honest.csv
+expect_eq "honest log is consistent" true "$(jget "$TMP/g/replay.json" reconcile.consistent)"
+
+stats --replay "$TMP/a/replay.json" --config "$CFG" --trades "$TMP/e/trades.csv" -o "$TMP/mix.json"
+expect_eq "a trades.csv from another replay is refused" \
+	"trades.csv holds 3 trades but replay.json says 2: the files are not from the same replay" \
+	"$(jget "$TMP/mix.json" reason)"
+
+# TRIALS = 0 is a clear error, not a number.
+sed 's/"trials": 1/"trials": 0/' $F/config.json >"$TMP/cfg0.json"
+stats --replay "$TMP/a/replay.json" --config "$TMP/cfg0.json" -o "$TMP/s0.json"
+expect_eq "trials 0 gives ok false" false "$(jget "$TMP/s0.json" ok)"
+case $(jget "$TMP/s0.json" reason) in *"trials must be a whole number >= 1, got 0"*) ok "and says why" ;;
+	*) not_ok "and says why" "$(jget "$TMP/s0.json" reason)" ;; esac
+
+# The command line.
+check "replay --help exits 0" replay --help
+check "stats --help exits 0" stats --help
+replay --run x >/dev/null 2>&1
+expect_eq "replay without its arguments exits 2" 2 $?
+stats --bogus >/dev/null 2>&1
+expect_eq "stats with an unknown option exits 2" 2 $?
+replay --run $F/run.json --data "$DATA" --config "$CFG" -o /nonexistent/dir/r.json \
+	--trades-out "$TMP/t.csv" --equity-out "$TMP/e.csv" 2>/dev/null
+expect_eq "replay that cannot write exits 3" 3 $?
+
+# The synthetic series against the independent numpy replay.
+if [ -f data/ohlcv.csv ]; then
+	DATA=data/ohlcv.csv CFG="$TMP/cfg10.json"
+	sed 's/"trials": 1/"trials": 10/' $F/config.json >"$CFG"
+	"$PY" - "$DATA" "$TMP/ma.json" <<'PYEOF'
+import json, sys
+import pandas as pd
+c = pd.read_csv(sys.argv[1])["close"]
+f, s = c.rolling(24).mean(), c.rolling(96).mean()
+sig = [0 if pd.isna(b) else (1 if a > b else -1) for a, b in zip(f, s)]
+json.dump({"ok": True, "status": "ok", "n_bars": len(sig), "signals": sig}, open(sys.argv[2], "w"))
+PYEOF
+	check "replay and stats on the synthetic series" run_pair "$TMP/h" "$TMP/ma.json"
+	"$PY" tests/bench/replay_ref.py "$DATA" "$TMP/ma.json" 5 2 1 10 >"$TMP/ref.json"
+	expect_eq "same trade count as numpy" "$(jget "$TMP/ref.json" trades)" "$(jget "$TMP/h/stats.json" trades)"
+	for k in net_return gross_return sharpe skew kurtosis psr dsr sr0 min_trl max_drawdown \
+		sharpe_annualised; do
+		c=$(jget "$TMP/h/stats.json" $k)
+		[ "$k" = sharpe_annualised ] && c=$(jget "$TMP/h/stats.json" sharpe_annualised.value)
+		r=$(jget "$TMP/ref.json" $k)
+		check "$k agrees with numpy ($c vs $r)" near "$c" "$r"
+	done
+fi
+finish

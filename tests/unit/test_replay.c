@@ -1,0 +1,359 @@
+/* test_replay.c - the replay core: fills, costs, funding and equity checked by hand on a
+ * five-bar series, trade-log audits, reconciliation, and hostile run.json. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "jsonio.h"
+#include "replay_core.h"
+#include "replay_io.h"
+
+#define H 3600
+#define T0 1704067200 /* 2024-01-01T00:00:00Z, a funding instant */
+#define EPS 1e-12
+
+/* |a - b| <= eps, with both values in the failure message. */
+#define assert_near(a, b, eps) do { \
+	double a_ = (a), b_ = (b); \
+	if (!(fabs(a_ - b_) <= (eps))) \
+		fail_msg("%s = %.15g, expected %.15g", #a, a_, b_); \
+} while (0)
+
+static const struct rp_costs costs = { .fee_bps = 5, .slippage_bps = 2, .funding_bps_8h = 1 };
+
+/* Five hourly bars from start; signals long, long, short, short, (flat, never traded). So the
+ * position is 0, +1 (filled at open[1] = 102), +1, -1 (a flip at open[3] = 101), -1, still
+ * open at the end and closed at close[4] = 98. */
+static int64_t t5[5];
+static double o5[5] = { 100, 102, 104, 101, 99 };
+static double h5[5] = { 103, 105, 105, 102, 100 };
+static double l5[5] = { 99, 101, 100, 98, 97 };
+static double c5[5] = { 102, 104, 101, 99, 98 };
+static double v5[5] = { 1, 1, 1, 1, 1 };
+static const int8_t sig5[5] = { 1, 1, -1, -1, 0 };
+
+static struct sa_ohlcv five_bars(int64_t start)
+{
+	for (int i = 0; i < 5; i++)
+		t5[i] = start + i * H;
+	return (struct sa_ohlcv){ .n = 5, .t = t5, .open = o5, .high = h5, .low = l5,
+				  .close = c5, .volume = v5 };
+}
+
+/* Starting at 06:00 the 08:00 funding instant falls inside the long (bar 2). */
+static void test_five_bars_by_hand(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0 + 6 * H);
+	struct rp_result r;
+	const struct rp_trade *a, *b;
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, sig5, &costs, &r), 0);
+	assert_int_equal(r.n_trades, 2);
+	a = &r.trades[0];
+	b = &r.trades[1];
+
+	/* Long: 07:00 @ 102 to 09:00 @ 101, held through 08:00 (one funding instant). */
+	assert_int_equal(a->side, 1);
+	assert_int_equal(a->entry, T0 + 7 * H);
+	assert_int_equal(a->exit, T0 + 9 * H);
+	assert_int_equal(a->bars_held, 2);
+	assert_near(a->gross, 101.0 / 102.0 - 1, EPS);
+	assert_near(a->fees, 0.0010, EPS);
+	assert_near(a->slippage, 0.0004, EPS);
+	assert_near(a->funding, 0.0001, EPS);
+	assert_near(a->net, -0.0098039215686 - 0.0015, 1e-12);
+	assert_false(a->open_at_end);
+
+	/* Short from the flip at 09:00 @ 101, closed at the last close 98 (time 11:00). */
+	assert_int_equal(b->side, -1);
+	assert_int_equal(b->entry, T0 + 9 * H);
+	assert_int_equal(b->exit, T0 + 11 * H);
+	assert_int_equal(b->bars_held, 2);
+	assert_near(b->gross, 1 - 98.0 / 101.0, EPS);
+	assert_near(b->funding, 0.0, EPS);
+	assert_near(b->net, 0.0297029702970 - 0.0014, 1e-12);
+	assert_true(b->open_at_end);
+	assert_true(r.open_at_end);
+
+	/* One unit in, two at the flip, one out at the end. */
+	assert_near(r.units_traded, 4, EPS);
+	assert_int_equal(r.bars_in_market, 4);
+	assert_near(r.bar_seconds, 3600, EPS);
+
+	/* Equity marked at each close, costs booked in the bar they occur. */
+	static const double gross[5] = { 1, 1 + 104.0 / 102 - 1, 1 + 101.0 / 102 - 1,
+		1 + (101.0 / 102 - 1) + (1 - 99.0 / 101), 1 + (101.0 / 102 - 1) + (1 - 98.0 / 101) };
+	static const double costs_paid[5] = { 0, 0.0007, 0.0008, 0.0022, 0.0029 };
+	static const int8_t pos[5] = { 0, 1, 1, -1, -1 };
+	assert_int_equal(r.n_eq, 5);
+	for (int j = 0; j < 5; j++) {
+		assert_int_equal(r.eq_pos[j], pos[j]);
+		assert_int_equal(r.eq_time[j], t5[j]);
+		assert_near(r.eq_gross[j], gross[j], EPS);
+		assert_near(r.eq_net[j], gross[j] - costs_paid[j], EPS);
+	}
+	/* The curve ends exactly at 1 + the sum of trade net returns. */
+	assert_near(r.eq_net[4], 1 + a->net + b->net, EPS);
+	assert_near(r.net_return, a->net + b->net, EPS);
+	assert_near(r.fees + r.slippage + r.funding, 0.0029, EPS);
+	rp_result_release(&r);
+}
+
+/* Starting at 05:00 the long closes at 08:00 (does not pay) and the short opens at 08:00
+ * (holds that bar, so receives the funding as a short). */
+static void test_funding_at_the_flip(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0 + 5 * H);
+	struct rp_result r;
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, sig5, &costs, &r), 0);
+	assert_int_equal(r.n_trades, 2);
+	assert_near(r.trades[0].funding, 0.0, EPS);
+	assert_near(r.trades[1].funding, -0.0001, EPS);
+	assert_near(r.trades[1].net, (1 - 98.0 / 101.0) - 0.0014 + 0.0001, EPS);
+	rp_result_release(&r);
+}
+
+static void test_funding_instants(void **state)
+{
+	(void)state;
+	assert_int_equal(rp_funding_instants(T0, T0 + H), 1);
+	assert_int_equal(rp_funding_instants(T0 + 1, T0 + 8 * H), 0);
+	assert_int_equal(rp_funding_instants(T0 + 1, T0 + 8 * H + 1), 1);
+	assert_int_equal(rp_funding_instants(T0, T0 + 24 * H), 3);
+	assert_int_equal(rp_funding_instants(T0 - 1, T0), 0);
+	assert_int_equal(rp_funding_instants(-28800 - 5, 1), 2);
+	assert_int_equal(rp_funding_instants(T0 + H, T0), 0);
+}
+
+static void test_all_flat_gives_no_trades(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0);
+	static const int8_t flat[5] = { 0 };
+	struct rp_result r;
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, flat, &costs, &r), 0);
+	assert_int_equal(r.n_trades, 0);
+	assert_near(r.units_traded, 0, EPS);
+	for (int j = 0; j < 5; j++)
+		assert_near(r.eq_net[j], 1.0, EPS);
+	assert_false(r.open_at_end);
+	rp_result_release(&r);
+}
+
+/* The last bar's signal has no next open: it is never traded. */
+static void test_last_signal_not_traded(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0);
+	static const int8_t late[5] = { 0, 0, 0, 0, 1 };
+	struct rp_result r;
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, late, &costs, &r), 0);
+	assert_int_equal(r.n_trades, 0);
+	rp_result_release(&r);
+}
+
+/* Scaling the costs by k after the fact equals replaying with k times the cost model. */
+static void test_cost_multiple_equals_replay(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0 + 5 * H);
+	struct rp_result one, three;
+	struct rp_costs c3 = { 15, 6, 3 };
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, sig5, &costs, &one), 0);
+	assert_int_equal(rp_replay(&s, sig5, &c3, &three), 0);
+	for (size_t i = 0; i < one.n_trades; i++) {
+		assert_near(rp_net_at(&one.trades[i], 3), three.trades[i].net, EPS);
+		assert_near(rp_net_at(&one.trades[i], 0), one.trades[i].gross, EPS);
+	}
+	rp_result_release(&one);
+	rp_result_release(&three);
+}
+
+static struct sa_trade log_rows[3] = {
+	{ T0 + 7 * H, T0 + 9 * H, 1, 0.02 },
+	{ T0 + 1 * H, T0 + 3 * H, -1, -0.01 },
+	{ T0 + 2 * H, T0 + 8 * H, 1, 0.005 },
+};
+
+static void test_log_mode_trusts_claims(void **state)
+{
+	struct sa_tradelog log = { .n = 3, .trades = log_rows };
+	struct sa_ohlcv s = five_bars(T0);
+	struct rp_result r;
+
+	(void)state;
+	assert_int_equal(rp_from_log(&log, &s, &r), 0);
+	assert_int_equal(r.n_trades, 3);
+	assert_near(r.net_return, 0.015, EPS);
+	assert_near(r.fees + r.slippage + r.funding, 0, EPS);
+	assert_true(isnan(r.trades[0].entry_px));
+	/* Bars 1 and 2 from the second trade, 2..4 from the third: overlap counted once. */
+	assert_int_equal(r.bars_in_market, 4);
+	assert_int_equal(r.trades[1].bars_held, 2);
+	/* The curve follows exit order: 03:00, 08:00, 09:00. */
+	assert_int_equal(r.eq_time[0], T0 + 3 * H);
+	assert_near(r.eq_net[0], 0.99, EPS);
+	assert_near(r.eq_net[1], 0.995, EPS);
+	assert_near(r.eq_net[2], 1.015, EPS);
+	rp_result_release(&r);
+}
+
+static void test_reconcile(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0 + 6 * H);
+	struct rp_result r;
+	struct sa_trade honest[2], inflated[2];
+	struct sa_tradelog log = { .n = 2, .trades = honest };
+	struct rp_reconcile rec;
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, sig5, &costs, &r), 0);
+	for (int i = 0; i < 2; i++) {
+		honest[i] = (struct sa_trade){ r.trades[i].entry, r.trades[i].exit, r.trades[i].side,
+					       r.trades[i].net };
+		inflated[i] = honest[i];
+		inflated[i].ret = r.trades[i].gross + 0.01;
+	}
+	rp_reconcile(&log, &r, &rec);
+	assert_int_equal(rec.matched, 2);
+	assert_true(rec.consistent);
+	assert_near(rec.total_difference, 0, EPS);
+
+	log.trades = inflated;
+	rp_reconcile(&log, &r, &rec);
+	assert_int_equal(rec.matched, 2);
+	assert_false(rec.consistent);
+	assert_near(rec.total_difference, 0.0029 + 0.02, EPS);
+
+	/* A claimed trade the code never made does not match. */
+	inflated[1].side = 1;
+	rp_reconcile(&log, &r, &rec);
+	assert_int_equal(rec.matched, 1);
+	assert_false(rec.consistent);
+	rp_result_release(&r);
+}
+
+/* run.json is hostile: every way it can be wrong is a reason, never a crash. */
+static void test_hostile_run_json(void **state)
+{
+	static const struct { const char *json; const char *why; } bad[] = {
+		{ "{\"ok\":true,\"status\":\"ok\",\"n_bars\":3,\"signals\":[0,1,-1]}", "n_bars is 3" },
+		{ "{\"ok\":true,\"status\":\"ok\",\"n_bars\":5,\"signals\":[0,1,-1,0]}", "array of 5" },
+		{ "{\"ok\":true,\"status\":\"ok\",\"n_bars\":5,\"signals\":[0,1,2,0,0]}", "signal 2 is" },
+		{ "{\"ok\":true,\"status\":\"ok\",\"n_bars\":5,\"signals\":[0,1,0.5,0,0]}", "signal 2 is" },
+		{ "{\"ok\":true,\"status\":\"ok\",\"n_bars\":5,\"signals\":[0,\"1\",0,0,0]}", "signal 1 is" },
+		{ "{\"ok\":true,\"status\":\"ok\",\"n_bars\":5,\"signals\":{\"a\":1}}", "array of 5" },
+		{ "{\"ok\":false,\"status\":\"killed_cpu\",\"n_bars\":5}", "'killed_cpu'" },
+		{ "{\"ok\":true,\"n_bars\":5,\"signals\":[0,0,0,0,0]}", "no \"status\"" },
+		{ "[1,2,3]", "no \"status\"" },
+	};
+	char err[256];
+	int8_t *sig;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cJSON *run = cJSON_Parse(bad[i].json);
+		assert_non_null(run);
+		assert_int_equal(rp_read_signals(run, 5, &sig, err, sizeof(err)), -1);
+		assert_null(sig);
+		if (!strstr(err, bad[i].why))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].why);
+		cJSON_Delete(run);
+	}
+	cJSON *good = cJSON_Parse("{\"ok\":true,\"status\":\"ok\",\"n_bars\":5,\"signals\":[0,1,-1,1.0,-0]}");
+	assert_int_equal(rp_read_signals(good, 5, &sig, err, sizeof(err)), 0);
+	assert_int_equal(sig[2], -1);
+	assert_int_equal(sig[3], 1);
+	free(sig);
+	cJSON_Delete(good);
+}
+
+static void test_costs_from_config(void **state)
+{
+	cJSON *ok = cJSON_Parse("{\"costs\":{\"fee_bps\":5,\"slippage_bps\":2,\"funding_bps_8h\":-1}}");
+	cJSON *neg = cJSON_Parse("{\"costs\":{\"fee_bps\":-5,\"slippage_bps\":2,\"funding_bps_8h\":1}}");
+	cJSON *none = cJSON_Parse("{\"trials\":1}");
+	struct rp_costs c;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rp_read_costs(ok, &c, err, sizeof(err)), 0);
+	assert_near(c.funding_bps_8h, -1, EPS);
+	assert_int_equal(rp_read_costs(neg, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "fee_bps must be >= 0"));
+	assert_int_equal(rp_read_costs(none, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no \"costs\""));
+	cJSON_Delete(ok);
+	cJSON_Delete(neg);
+	cJSON_Delete(none);
+}
+
+/* The stage core picks the mode from what is usable and says why when nothing is. */
+static void test_stage_modes(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0);
+	struct sa_tradelog log = { .n = 3, .trades = log_rows };
+	struct rp_inputs in = { .costs = &costs, .data = &s, .signals = sig5, .log = &log };
+	struct rp_result r;
+	cJSON *o;
+
+	(void)state;
+	o = rp_stage(&in, &r);
+	assert_string_equal(sa_json_str(o, "mode", ""), "both");
+	assert_false(sa_json_bool(o, "trusted_returns", true));
+	assert_non_null(cJSON_GetObjectItem(o, "reconcile"));
+	cJSON_Delete(o);
+	rp_result_release(&r);
+
+	in.signals = NULL;
+	in.signals_err = "the strategy run did not finish cleanly (status 'error')";
+	o = rp_stage(&in, &r);
+	assert_true(sa_json_bool(o, "ok", false));
+	assert_string_equal(sa_json_str(o, "mode", ""), "tradelog");
+	assert_true(sa_json_bool(o, "trusted_returns", false));
+	assert_non_null(strstr(sa_json_str(o, "note", ""), "cannot be verified"));
+	assert_non_null(strstr(sa_json_str(o, "signals_error", ""), "status 'error'"));
+	cJSON_Delete(o);
+	rp_result_release(&r);
+
+	in.log = NULL;
+	in.log_err = "";
+	o = rp_stage(&in, &r);
+	assert_false(sa_json_bool(o, "ok", true));
+	assert_non_null(strstr(sa_json_str(o, "reason", ""), "status 'error'"));
+	assert_int_equal(r.n_trades, 0);
+	cJSON_Delete(o);
+	rp_result_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_five_bars_by_hand),
+		cmocka_unit_test(test_funding_at_the_flip),
+		cmocka_unit_test(test_funding_instants),
+		cmocka_unit_test(test_all_flat_gives_no_trades),
+		cmocka_unit_test(test_last_signal_not_traded),
+		cmocka_unit_test(test_cost_multiple_equals_replay),
+		cmocka_unit_test(test_log_mode_trusts_claims),
+		cmocka_unit_test(test_reconcile),
+		cmocka_unit_test(test_hostile_run_json),
+		cmocka_unit_test(test_costs_from_config),
+		cmocka_unit_test(test_stage_modes),
+	};
+
+	return cmocka_run_group_tests_name("replay", tests, NULL, NULL);
+}

@@ -1,0 +1,321 @@
+/* test_stats.c - the statistics against the published examples of Bailey and Lopez de Prado,
+ * hand-computed moments, and every degenerate input. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "jsonio.h"
+#include "msg.h"
+#include "replay_core.h"
+#include "stats_core.h"
+#include "stats_io.h"
+
+#define assert_near(a, b, eps) do { \
+	double a_ = (a), b_ = (b); \
+	if (!(fabs(a_ - b_) <= (eps))) \
+		fail_msg("%s = %.15g, expected %.15g", #a, a_, b_); \
+} while (0)
+
+/* 2014 paper, section "A numerical example": SR 2.5 annualised over 1250 daily returns,
+ * skew -3, kurtosis 10, N = 100 trials whose annualised SR variance is 0.5. */
+static void test_dsr_published_example(void **state)
+{
+	double sr = 2.5 / sqrt(250.0), sr0 = st_sr0(0.5 / 250.0, 100);
+
+	(void)state;
+	assert_near(sr0, 0.1132, 5e-5);
+	assert_near(st_psr(sr, sr0, 1250, -3, 10), 0.9004, 5e-5);
+	assert_near(st_sr0(0.5 / 250.0, 1), 0.0, 0);
+	assert_true(isnan(st_sr0(0.5 / 250.0, 0)));
+	assert_true(isnan(st_sr0(-1, 10)));
+}
+
+/* 2012 paper: a monthly SR of 0.458 over 24 months. */
+static void test_psr_published_examples(void **state)
+{
+	(void)state;
+	assert_near(st_psr(0.458, 0, 24, 0, 3), 0.982, 5e-4);
+	assert_near(st_psr(0.458, 0, 24, -2.448, 10.164), 0.913, 5e-4);
+	/* Against itself the probability is one half. */
+	assert_near(st_psr(0.3, 0.3, 100, 0, 3), 0.5, 1e-12);
+	assert_true(isnan(st_psr(0.3, 0, 1, 0, 3)));
+	assert_true(isnan(st_psr(NAN, 0, 100, 0, 3)));
+	/* A variance term <= 0 (huge SR, strong positive skew) has no PSR. */
+	assert_true(isnan(st_psr(2.0, 0, 100, 1.0, 1.0)));
+}
+
+static void test_min_trl(void **state)
+{
+	(void)state;
+	/* 1 + (1 + SR^2/2) (1.6449 / 0.458)^2 and its non-normal twin. */
+	assert_near(st_min_trl(0.458, 0, 0, 3, 0.95), 15.2508069, 1e-6);
+	assert_near(st_min_trl(0.458, 0, -2.448, 10.164, 0.95), 34.5575059, 1e-6);
+	assert_true(isnan(st_min_trl(0.0, 0, 0, 3, 0.95)));
+	assert_true(isnan(st_min_trl(-0.2, 0, 0, 3, 0.95)));
+}
+
+static void test_moments_by_hand(void **state)
+{
+	static const double x[5] = { 1, 2, 3, 4, 10 };
+	struct st_moments m;
+
+	(void)state;
+	st_moments(x, 5, &m);
+	assert_near(m.mean, 4.0, 1e-15);
+	assert_near(m.sd, sqrt(12.5), 1e-15);          /* ddof = 1: 50 / 4 */
+	assert_near(m.skew, 36.0 / pow(10.0, 1.5), 1e-12); /* m3 = 36, m2 = 10 */
+	assert_near(m.kurt, 278.8 / 100.0, 1e-12);       /* m4 = 278.8, raw */
+	assert_near(st_sharpe(&m), 4.0 / sqrt(12.5), 1e-15);
+
+	st_moments(x, 1, &m);
+	assert_near(m.mean, 1.0, 0);
+	assert_true(isnan(m.sd));
+	assert_true(isnan(st_sharpe(&m)));
+	st_moments(x, 0, &m);
+	assert_true(isnan(m.mean));
+}
+
+static void test_zero_variance(void **state)
+{
+	static const double same[4] = { 0.001, 0.001, 0.001, 0.001 };
+	struct st_moments m;
+
+	(void)state;
+	st_moments(same, 4, &m);
+	assert_near(m.sd, 0, 0);
+	assert_true(isnan(m.skew));
+	assert_true(isnan(st_sharpe(&m)));
+}
+
+static void test_drawdown(void **state)
+{
+	static const double eq[4] = { 1.1, 0.99, 1.2, 0.9 };
+	static const double up[3] = { 1.0, 1.1, 1.2 };
+
+	(void)state;
+	assert_near(st_max_drawdown(1.0, eq, 4), 0.25, 1e-15);
+	assert_near(st_max_drawdown(1.0, up, 3), 0.0, 0);
+	assert_near(st_max_drawdown(1.0, eq, 0), 0.0, 0);
+	/* A fall below the start counts from the start. */
+	assert_near(st_max_drawdown(1.0, (const double[]){ 0.8 }, 1), 0.2, 1e-15);
+}
+
+/* A trade with the given gross and cost split evenly over fees, slippage and funding. */
+static struct rp_trade trade(double gross, double cost, long bars)
+{
+	return (struct rp_trade){ .side = 1, .gross = gross, .fees = cost / 2, .slippage = cost / 4,
+				  .funding = cost / 4, .net = gross - cost, .bars_held = bars };
+}
+
+static void test_summary_figures(void **state)
+{
+	struct rp_trade t[4] = { trade(0.03, 0.001, 2), trade(-0.01, 0.001, 4),
+				 trade(0.02, 0.001, 6), trade(-0.005, 0.001, 8) };
+	double eq[4] = { 1.029, 1.018, 1.037, 1.031 };
+	struct st_input in = { .trades = t, .n_trades = 4, .eq_net = eq, .n_eq = 4, .eq_per_bar = true,
+			       .bar_seconds = 3600, .trials = 1, .exposure = 0.5, .turnover = 0.1 };
+	struct st_summary s;
+	double net[4] = { 0.029, -0.011, 0.019, -0.006 };
+	struct st_moments m;
+
+	(void)state;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	st_moments(net, 4, &m);
+	assert_near(s.sharpe, m.mean / m.sd, 1e-12);
+	assert_near(s.net_return, 0.031, 1e-12);
+	assert_near(s.gross_return, 0.035, 1e-12);
+	assert_near(s.win_rate, 0.5, 0);
+	assert_near(s.profit_factor, 0.048 / 0.017, 1e-12);
+	assert_near(s.avg_bars_held, 5, 0);
+	assert_near(s.max_drawdown, (1.029 - 1.018) / 1.029, 1e-12);
+	assert_near(s.sr0, 0, 0);
+	assert_near(s.dsr, s.psr, 0);   /* N = 1: nothing to deflate */
+	assert_near(s.annual_factor, sqrt(8766), 1e-9);
+	/* Cost sensitivity: 1x is the headline, 0x the gross, more cost less Sharpe. */
+	assert_near(s.cost[1].sharpe, s.sharpe, 1e-12);
+	assert_near(s.cost[0].net_return, 0.035, 1e-12);
+	assert_near(s.cost[3].net_return, 0.035 - 0.012, 1e-12);
+	assert_true(s.cost[0].sharpe > s.cost[1].sharpe && s.cost[2].sharpe > s.cost[3].sharpe);
+
+	/* More trials deflate: SR0 > 0 and DSR < PSR. */
+	in.trials = 50;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_true(s.sr0 > 0);
+	assert_true(s.dsr < s.psr);
+	assert_near(s.v_sr, st_sr_var_term(s.sharpe, s.m.skew, s.m.kurt) / 3.0, 1e-15);
+}
+
+static void test_summary_degenerate(void **state)
+{
+	struct rp_trade one = trade(0.01, 0.001, 3);
+	struct rp_trade same[3] = { trade(0.01, 0, 1), trade(0.01, 0, 1), trade(0.01, 0, 1) };
+	struct rp_trade losing[3] = { trade(-0.01, 0, 1), trade(-0.02, 0, 1), trade(0.005, 0, 1) };
+	struct st_input in = { .trials = 1 };
+	struct st_summary s;
+
+	(void)state;
+	/* Zero trades: an answer full of nulls. */
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_int_equal(s.trades, 0);
+	assert_true(isnan(s.sharpe) && isnan(s.psr) && isnan(s.dsr) && isnan(s.min_trl));
+	assert_true(isnan(s.win_rate));
+	assert_near(s.max_drawdown, 0, 0);
+
+	in.trades = &one;
+	in.n_trades = 1;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_true(isnan(s.sharpe) && isnan(s.psr));
+	assert_near(s.net_return, 0.009, 1e-15);
+	assert_true(isnan(s.profit_factor));
+
+	in.trades = same;
+	in.n_trades = 3;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_true(isnan(s.sharpe) && isnan(s.psr) && isnan(s.min_trl));
+
+	in.trades = losing;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_true(s.sharpe < 0);
+	assert_true(s.psr < 0.5);
+	assert_true(isnan(s.min_trl));
+
+	in.trials = 0;
+	assert_int_equal(st_summarise(&in, &s), -1);
+	in.trials = 2.5;
+	assert_int_equal(st_summarise(&in, &s), -1);
+}
+
+static void test_trials_config(void **state)
+{
+	static const struct { const char *json; int rc; const char *why; } cases[] = {
+		{ "{\"trials\":50}", 0, "" },
+		{ "{}", -1, "\"trials\" is missing" },
+		{ "{\"trials\":0}", -1, "whole number >= 1, got 0" },
+		{ "{\"trials\":1.5}", -1, "got 1.5" },
+		{ "{\"trials\":\"9\"}", -1, "missing" },
+	};
+	double n;
+	char err[256] = "";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cJSON *c = cJSON_Parse(cases[i].json);
+		assert_int_equal(st_read_trials(c, &n, err, sizeof(err)), cases[i].rc);
+		if (cases[i].rc && !strstr(err, cases[i].why))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].why);
+		cJSON_Delete(c);
+	}
+}
+
+static const char trades_head[] = "entry_time,exit_time,side,entry_px,exit_px,bars_held,"
+	"gross_return,fees,slippage,funding,net_return,open_at_end\n";
+
+static void test_parse_trades(void **state)
+{
+	char buf[1024];
+	struct rp_trade *t;
+	size_t n;
+	char err[256];
+
+	(void)state;
+	sa_fmt(buf, sizeof(buf), "%s%s%s", trades_head,
+	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,-0.0113,0\n",
+	       "2024-01-02T00:00:00Z,2024-01-02T05:00:00Z,short,,,,0.02,0,0,0,0.02,1\n");
+	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(t[0].entry, 1704092400);
+	assert_near(t[0].funding, 0.0001, 0);
+	assert_int_equal(t[1].side, -1);
+	assert_true(isnan(t[1].entry_px));
+	assert_int_equal(t[1].bars_held, -1);
+	assert_true(t[1].open_at_end);
+	free(t);
+
+	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
+	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,nan,0\n");
+	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
+	assert_string_equal(err, "trades.csv line 2: net_return is not a finite number");
+	assert_null(t);
+
+	sa_fmt(buf, sizeof(buf), "entry_time,side\n");
+	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
+	assert_string_equal(err, "trades.csv line 1: no column 'exit_time'");
+
+	/* A header alone is zero trades, not an error. */
+	assert_int_equal(st_parse_trades(trades_head, strlen(trades_head), &t, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	free(t);
+}
+
+static void test_stage_reasons(void **state)
+{
+	cJSON *replay = cJSON_Parse("{\"stage\":\"replay\",\"ok\":true,\"mode\":\"signals\","
+				    "\"trades\":0,\"equity_rows\":0,\"net_return\":0}");
+	cJSON *failed = cJSON_Parse("{\"stage\":\"replay\",\"ok\":false,\"reason\":\"no data\"}");
+	cJSON *cfg0 = cJSON_Parse("{\"trials\":0}");
+	cJSON *cfg = cJSON_Parse("{\"trials\":3}");
+	struct st_stage_in in = { .replay = replay, .config = cfg0 };
+	cJSON *o;
+
+	(void)state;
+	o = st_stage(&in);
+	assert_false(sa_json_bool(o, "ok", true));
+	assert_non_null(strstr(sa_json_str(o, "reason", ""), "trials"));
+	cJSON_Delete(o);
+
+	in.replay = failed;
+	o = st_stage(&in);
+	assert_string_equal(sa_json_str(o, "reason", ""), "the replay did not succeed: no data");
+	cJSON_Delete(o);
+
+	/* Zero trades with a good config: ok, nulls and a note saying why. */
+	in.replay = replay;
+	in.config = cfg;
+	o = st_stage(&in);
+	assert_true(sa_json_bool(o, "ok", false));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "sharpe")));
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "notes")), 1);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "cost_sensitivity")), 4);
+	cJSON_Delete(o);
+
+	/* trades.csv from another replay is caught, not summarised. */
+	struct rp_trade stray = trade(0.01, 0.001, 1);
+	in.trades = &stray;
+	in.n_trades = 1;
+	o = st_stage(&in);
+	assert_false(sa_json_bool(o, "ok", true));
+	assert_string_equal(sa_json_str(o, "reason", ""), "trades.csv holds 1 trades but replay.json "
+			    "says 0: the files are not from the same replay");
+	cJSON_Delete(o);
+
+	cJSON_Delete(replay);
+	cJSON_Delete(failed);
+	cJSON_Delete(cfg0);
+	cJSON_Delete(cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dsr_published_example),
+		cmocka_unit_test(test_psr_published_examples),
+		cmocka_unit_test(test_min_trl),
+		cmocka_unit_test(test_moments_by_hand),
+		cmocka_unit_test(test_zero_variance),
+		cmocka_unit_test(test_drawdown),
+		cmocka_unit_test(test_summary_figures),
+		cmocka_unit_test(test_summary_degenerate),
+		cmocka_unit_test(test_trials_config),
+		cmocka_unit_test(test_parse_trades),
+		cmocka_unit_test(test_stage_reasons),
+	};
+
+	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
+}
