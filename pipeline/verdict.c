@@ -1,0 +1,127 @@
+/* verdict.c - the verdict stage: six gates, two vetoes and a plain-English summary, into verdict.json. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "fileio.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "verdict_io.h"
+#include "verdict_llm.h"
+#include "verdict_rules.h"
+#include "verdict_text.h"
+
+#define SUMMARY_MAX 4096
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: verdict --dir out/NAME -o verdict.json\n"
+		"       verdict --print verdict.json\n"
+		"\n"
+		"Reads config.json, inspect.json, run.json, events.jsonl, lookahead.json, replay.json\n"
+		"and stats.json from the directory (any may be missing or failed), scores the six\n"
+		"gates, applies the unsafe and look-ahead vetoes and writes verdict.json. --print shows\n"
+		"a written verdict for people.\n"
+		"\n"
+		"With LLM_API_URL and LLM_API_KEY set (and optionally LLM_MODEL), an OpenAI-compatible\n"
+		"chat endpoint may reword the summary from the numbers; on any failure the summary\n"
+		"generated from the numbers stands.\n"
+		"\n"
+		"exit codes: 0 written (or printed), 2 usage, 3 could not write or read\n");
+}
+
+/* Offers the summary to the narrator when one is configured; keeps the generated one otherwise. */
+static void narrate(cJSON *v)
+{
+	struct vd_llm llm;
+	static char text[SUMMARY_MAX];
+
+	if (vd_llm_from_env(&llm) < 0)
+		return;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (vd_llm_narrate(&llm, v, text, sizeof text) == 0) {
+		cJSON_ReplaceItemInObjectCaseSensitive(v, "summary", cJSON_CreateString(text));
+		cJSON_ReplaceItemInObjectCaseSensitive(v, "summary_source", cJSON_CreateString("narration"));
+	} else {
+		sa_warn("narration failed, the summary from the numbers stands");
+	}
+	curl_global_cleanup();
+}
+
+static int write_verdict(const char *dir, const char *out)
+{
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+	static char summary[SUMMARY_MAX];
+	cJSON *v;
+	int rc;
+
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, summary, sizeof summary);
+	v = vd_to_json(&f, &r, &in, summary, "numbers");
+	narrate(v);
+	rc = sa_json_write(out, v);
+	cJSON_Delete(v);
+	return rc;
+}
+
+static int print_verdict(const char *path)
+{
+	char err[256];
+	cJSON *v = sa_json_read(path, SA_JSON_CAP, err, sizeof err);
+	int rc = -1;
+
+	if (!v) {
+		sa_error("%s", err);
+		goto out;
+	}
+	if (vd_print(v, stdout) < 0) {
+		sa_error("not a verdict file, '%s'", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	cJSON_Delete(v);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "print", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL, *out = NULL, *print = NULL;
+	int c;
+
+	sa_set_prog("verdict");
+	while ((c = getopt_long(argc, argv, "d:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': dir = optarg; break;
+		case 'o': out = optarg; break;
+		case 'p': print = optarg; break;
+		case 'h': usage(stdout); return SA_EXIT_OK;
+		default: usage(stderr); return SA_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		sa_usage_die("unexpected argument, '%s'", argv[optind]);
+	if (print) {
+		if (dir || out)
+			sa_usage_die("--print takes no --dir or -o");
+		return print_verdict(print) == 0 ? SA_EXIT_OK : SA_EXIT_BROKEN;
+	}
+	if (!dir || !out)
+		sa_usage_die("give --dir and -o");
+	if (write_verdict(dir, out) < 0)
+		return SA_EXIT_BROKEN;
+	return SA_EXIT_OK;
+}

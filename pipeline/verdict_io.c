@@ -1,0 +1,281 @@
+/* verdict_io.c - gathering the upstream stage files into verdict facts, and writing verdict.json. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "verdict_io.h"
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "");
+}
+
+/* Reads dir/name as a stage file; records "ok", "missing" or the reason in status. Returns the
+ * tree whether or not it says ok (caller frees), or NULL when there is nothing to read. */
+static cJSON *read_stage(const char *dir, const char *name, bool *ok, char *status, size_t len)
+{
+	char path[4096], err[VD_TEXT_MAX];
+	cJSON *root;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	err[0] = '\0';
+	root = sa_json_read_stage(path, ok, err, sizeof err);
+	if (*ok)
+		copy_str(status, len, "ok");
+	else
+		snprintf(status, len, "%s", err[0] ? err : "missing");
+	return root;
+}
+
+static void load_config(const char *dir, struct vd_facts *f, struct vd_inputs *in)
+{
+	bool ok;
+	cJSON *c = read_stage(dir, "config.json", &ok, in->config, sizeof in->config);
+	const cJSON *g = cJSON_GetObjectItemCaseSensitive(c, "gates");
+
+	if (c && !ok)
+		/* A config has no verdict of its own; a readable one is used even without "ok". */
+		copy_str(in->config, sizeof in->config, "ok");
+	f->th.min_trades = sa_json_num(g, "min_trades", f->th.min_trades);
+	f->th.min_psr = sa_json_num(g, "min_psr", f->th.min_psr);
+	f->th.min_dsr = sa_json_num(g, "min_dsr", f->th.min_dsr);
+	f->th.max_dd = sa_json_num(g, "max_dd", f->th.max_dd);
+	f->trials = (long)sa_json_num(c, "trials", (double)f->trials);
+	cJSON_Delete(c);
+}
+
+static void load_inspect(const char *dir, struct vd_facts *f, struct vd_inputs *in)
+{
+	bool ok;
+	cJSON *c = read_stage(dir, "inspect.json", &ok, in->inspect, sizeof in->inspect);
+
+	f->strategy = sa_json_bool(cJSON_GetObjectItemCaseSensitive(c, "strategy"), "present", false);
+	f->tradelog = sa_json_bool(cJSON_GetObjectItemCaseSensitive(c, "tradelog"), "present", false);
+	cJSON_Delete(c);
+}
+
+static void load_run(const char *dir, struct vd_facts *f, struct vd_inputs *in)
+{
+	bool ok;
+	cJSON *c = read_stage(dir, "run.json", &ok, in->run, sizeof in->run);
+	const char *status = sa_json_str(c, "status", "");
+	double blocked = sa_json_num(c, "blocked_actions", 0);
+
+	/* A killed or refused run is not "ok", yet its record is exactly what the veto needs. */
+	copy_str(f->run_status, sizeof f->run_status, status);
+	if (status[0] && strcmp(status, "not_run") != 0)
+		f->strategy = true;
+	f->num.killed = strncmp(status, "killed_", 7) == 0;
+	if (blocked > 0 && blocked < 1e9)
+		f->num.blocked_actions = (long)blocked;
+	cJSON_Delete(c);
+}
+
+/* Counts refusal records in events.jsonl; the first names the action and the rule. A line that
+ * is not a JSON object still counts: the sandbox wrote it, so something was refused. */
+static void load_events(const char *dir, struct vd_facts *f, struct vd_inputs *in)
+{
+	char path[4096];
+	char *buf = NULL, *line, *save = NULL;
+	size_t len;
+	long n = 0;
+	enum sa_read_status st;
+
+	snprintf(path, sizeof path, "%s/events.jsonl", dir);
+	st = sa_read_file(path, SA_JSON_CAP, &buf, &len);
+	if (st != SA_READ_OK) {
+		sa_read_strerror(st, path, SA_JSON_CAP, in->events, sizeof in->events);
+		goto out;
+	}
+	copy_str(in->events, sizeof in->events, "ok");
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		cJSON *e;
+
+		if (strspn(line, " \t\r") == strlen(line))
+			continue;
+		if (n++ > 0)
+			continue;
+		e = cJSON_Parse(line);
+		copy_str(f->first_action, sizeof f->first_action, sa_json_str(e, "action", "unknown action"));
+		copy_str(f->first_rule, sizeof f->first_rule, sa_json_str(e, "rule", ""));
+		cJSON_Delete(e);
+	}
+	if (n > f->num.blocked_actions)
+		f->num.blocked_actions = n;
+out:
+	free(buf);
+}
+
+static void load_lookahead(const char *dir, struct vd_facts *f, struct vd_inputs *in)
+{
+	bool ok;
+	cJSON *c = read_stage(dir, "lookahead.json", &ok, in->lookahead, sizeof in->lookahead);
+	const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "mismatches"), 0);
+	double mism = sa_json_num(c, "mismatch_count", 0);
+
+	f->lookahead_ok = ok;
+	/* Mismatches found before a later failure are still proof of a peek. */
+	if (mism > 0 && mism < 1e12)
+		f->num.lookahead_mismatches = (long)mism;
+	f->lookahead_points = (long)fmax(0, fmin(1e12, sa_json_num(c, "points_checked", 0)));
+	if (first) {
+		f->first_mismatch_bar = (long)fmax(-1, fmin(1e12, sa_json_num(first, "bar", -1)));
+		copy_str(f->first_mismatch_time, sizeof f->first_mismatch_time,
+			 sa_json_str(first, "time", ""));
+	}
+	cJSON_Delete(c);
+}
+
+static void load_replay(const char *dir, struct vd_facts *f, struct vd_inputs *in)
+{
+	bool ok;
+	cJSON *c = read_stage(dir, "replay.json", &ok, in->replay, sizeof in->replay);
+	const char *mode = sa_json_str(c, "mode", "");
+
+	f->trusted_returns = sa_json_bool(c, "trusted_returns", false);
+	if (strcmp(mode, "tradelog") == 0 || strcmp(mode, "both") == 0)
+		f->tradelog = true;
+	cJSON_Delete(c);
+}
+
+static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in)
+{
+	bool ok;
+	cJSON *c = read_stage(dir, "stats.json", &ok, in->stats, sizeof in->stats);
+	struct vd_numbers *n = &f->num;
+
+	n->stats_ok = ok;
+	if (!ok) {
+		copy_str(f->stats_reason, sizeof f->stats_reason, in->stats);
+		goto out;
+	}
+	n->trades = sa_json_num(c, "trades", 0);
+	n->net_return = sa_json_num(c, "net_return", NAN);
+	n->psr = sa_json_num(c, "psr", NAN);
+	n->dsr = sa_json_num(c, "dsr", NAN);
+	n->min_trl = sa_json_num(c, "min_trl", NAN);
+	n->max_dd = sa_json_num(c, "max_drawdown", NAN);
+	f->sharpe = sa_json_num(c, "sharpe", NAN);
+	f->sr0 = sa_json_num(c, "sr0", NAN);
+	n->mean_net = sa_json_num(c, "mean_net_return", NAN);
+	if (isnan(n->mean_net) && n->trades > 0)
+		/* Older stats files lack the mean; the Sharpe ratio has its sign. */
+		n->mean_net = sa_json_num(c, "mean_return", f->sharpe);
+	f->trials = (long)sa_json_num(c, "trials", (double)f->trials);
+out:
+	cJSON_Delete(c);
+}
+
+void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
+{
+	memset(f, 0, sizeof *f);
+	memset(in, 0, sizeof *in);
+	f->th = vd_default_thresholds();
+	f->trials = 1;
+	f->first_mismatch_bar = -1;
+	f->num.trades = 0;
+	f->num.mean_net = f->num.net_return = f->num.psr = f->num.dsr = NAN;
+	f->num.min_trl = f->num.max_dd = f->sharpe = f->sr0 = NAN;
+	load_config(dir, f, in);
+	load_inspect(dir, f, in);
+	load_run(dir, f, in);
+	load_events(dir, f, in);
+	load_lookahead(dir, f, in);
+	load_replay(dir, f, in);
+	load_stats(dir, f, in);
+	if (f->trials < 1)
+		f->trials = 1;
+}
+
+static void add_gates(cJSON *root, const struct vd_facts *f, const struct vd_result *r)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "gates");
+	char why[VD_TEXT_MAX * 2];
+
+	for (int g = 0; g < VD_NGATES; g++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "name", vd_gate_name((enum vd_gate)g));
+		sa_json_add_num(o, "value", r->gates[g].value, 6);
+		sa_json_add_num(o, "threshold", r->gates[g].threshold, 6);
+		cJSON_AddBoolToObject(o, "pass", r->gates[g].pass);
+		cJSON_AddStringToObject(o, "why", vd_gate_why(f, r, (enum vd_gate)g, why, sizeof why));
+		cJSON_AddItemToArray(arr, o);
+	}
+}
+
+static void add_veto(cJSON *arr, const char *name, const struct vd_facts *f,
+		     const struct vd_result *r, enum vd_verdict v)
+{
+	char why[VD_TEXT_MAX * 2];
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "name", name);
+	cJSON_AddStringToObject(o, "reason", vd_veto_reason(f, r, v, why, sizeof why));
+	cJSON_AddItemToArray(arr, o);
+}
+
+static void add_inputs(cJSON *root, const struct vd_inputs *in)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "inputs");
+
+	cJSON_AddStringToObject(o, "config", in->config);
+	cJSON_AddStringToObject(o, "inspect", in->inspect);
+	cJSON_AddStringToObject(o, "run", in->run);
+	cJSON_AddStringToObject(o, "events", in->events);
+	cJSON_AddStringToObject(o, "lookahead", in->lookahead);
+	cJSON_AddStringToObject(o, "replay", in->replay);
+	cJSON_AddStringToObject(o, "stats", in->stats);
+}
+
+cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const struct vd_inputs *in,
+		  const char *summary, const char *summary_source)
+{
+	cJSON *root = sa_json_stage("verdict", 1);
+	cJSON *vetoes;
+
+	cJSON_AddBoolToObject(root, "ok", true);
+	cJSON_AddStringToObject(root, "verdict", vd_verdict_name(r->verdict));
+	cJSON_AddStringToObject(root, "gate_verdict", vd_verdict_name(r->gate_verdict));
+	add_gates(root, f, r);
+	vetoes = cJSON_AddArrayToObject(root, "vetoes");
+	if (r->veto_unsafe)
+		add_veto(vetoes, "unsafe", f, r, VD_REJECTED_UNSAFE);
+	if (r->veto_lookahead)
+		add_veto(vetoes, "lookahead", f, r, VD_REJECTED_LOOKAHEAD);
+	cJSON_AddNumberToObject(root, "blocked_actions", (double)f->num.blocked_actions);
+	cJSON_AddNumberToObject(root, "lookahead_mismatches", (double)f->num.lookahead_mismatches);
+	sa_json_add_num(root, "trades", f->num.stats_ok ? f->num.trades : 0, 12);
+	cJSON_AddNumberToObject(root, "trials", (double)f->trials);
+	cJSON_AddStringToObject(root, "summary", summary);
+	cJSON_AddStringToObject(root, "summary_source", summary_source);
+	add_inputs(root, in);
+	return root;
+}
+
+int vd_print(const cJSON *v, FILE *fp)
+{
+	const char *verdict = sa_json_str(v, "verdict", NULL);
+	const cJSON *g, *gates = cJSON_GetObjectItemCaseSensitive(v, "gates");
+	const cJSON *veto, *vetoes = cJSON_GetObjectItemCaseSensitive(v, "vetoes");
+	int rc = -1;
+
+	if (!verdict || !cJSON_IsArray(gates))
+		goto out;
+	fprintf(fp, "verdict: %s (the gates alone: %s)\n", verdict,
+		sa_json_str(v, "gate_verdict", "unknown"));
+	cJSON_ArrayForEach(g, gates)
+		fprintf(fp, "  %-4s %-13s %s\n", sa_json_bool(g, "pass", false) ? "pass" : "FAIL",
+			sa_json_str(g, "name", "?"), sa_json_str(g, "why", ""));
+	cJSON_ArrayForEach(veto, vetoes)
+		fprintf(fp, "  VETO %-13s %s\n", sa_json_str(veto, "name", "?"),
+			sa_json_str(veto, "reason", ""));
+	fprintf(fp, "%s\n", sa_json_str(v, "summary", ""));
+	rc = 0;
+out:
+	return rc;
+}

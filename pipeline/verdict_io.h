@@ -1,0 +1,29 @@
+/* verdict_io.h - gathering the upstream stage files into verdict facts, and verdict.json itself. */
+#ifndef SA_VERDICT_IO_H
+#define SA_VERDICT_IO_H
+
+#include <cjson/cJSON.h>
+
+#include "verdict_text.h"
+
+/* How each upstream file was found, for the "inputs" record of verdict.json. */
+struct vd_inputs {
+	char config[VD_TEXT_MAX], inspect[VD_TEXT_MAX], run[VD_TEXT_MAX], events[VD_TEXT_MAX];
+	char lookahead[VD_TEXT_MAX], replay[VD_TEXT_MAX], stats[VD_TEXT_MAX];
+};
+
+/* Reads config.json, inspect.json, run.json, events.jsonl, lookahead.json, replay.json and
+ * stats.json from dir into *f. Any of them may be missing, broken or "ok": false: that is
+ * recorded in *in ("ok", "missing", or the reason) and the facts say "unknown". Never fails. */
+void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in);
+
+/* Builds the verdict.json tree from the facts, the decision and the summary text (borrowed).
+ * summary_source names who wrote the summary ("numbers" or "narration"). Caller frees. */
+cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const struct vd_inputs *in,
+		  const char *summary, const char *summary_source);
+
+/* Prints the short human form of a verdict.json tree to fp (the verdict, each gate, the
+ * vetoes, the summary). Returns 0, or -1 if the tree is not a verdict. */
+int vd_print(const cJSON *v, FILE *fp);
+
+#endif

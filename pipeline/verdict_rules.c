@@ -1,0 +1,95 @@
+/* verdict_rules.c - the six readiness gates and the verdict precedence, as a pure function. */
+#include <math.h>
+
+#include "verdict_rules.h"
+
+struct vd_thresholds vd_default_thresholds(void)
+{
+	struct vd_thresholds th = { .min_trades = 100, .min_psr = 0.95, .min_dsr = 0.95,
+				    .max_dd = 0.25 };
+	return th;
+}
+
+/* Comparisons with NAN are false, so an unknown statistic fails its gate without a special case. */
+static struct vd_gate_result at_least(double value, double threshold)
+{
+	struct vd_gate_result g = { value, threshold, value >= threshold };
+	return g;
+}
+
+static struct vd_gate_result at_most(double value, double threshold)
+{
+	struct vd_gate_result g = { value, threshold, value <= threshold };
+	return g;
+}
+
+static void score_gates(const struct vd_numbers *n, const struct vd_thresholds *th,
+			struct vd_gate_result *g)
+{
+	bool have = n->stats_ok;
+	double nan = NAN;
+
+	g[VD_GATE_TRADES] = at_least(have ? n->trades : nan, th->min_trades);
+	g[VD_GATE_NET_EDGE].value = have ? n->mean_net : nan;
+	g[VD_GATE_NET_EDGE].threshold = 0.0;
+	g[VD_GATE_NET_EDGE].pass = have && n->mean_net > 0.0 && n->net_return > 0.0;
+	g[VD_GATE_PSR] = at_least(have ? n->psr : nan, th->min_psr);
+	g[VD_GATE_DSR] = at_least(have ? n->dsr : nan, th->min_dsr);
+	/* An infinite MinTRL (no edge at all) is a real answer: no track record is long enough. */
+	g[VD_GATE_TRACK_RECORD].value = have ? n->trades : nan;
+	g[VD_GATE_TRACK_RECORD].threshold = have ? n->min_trl : nan;
+	g[VD_GATE_TRACK_RECORD].pass = have && !isnan(n->min_trl) && n->trades >= n->min_trl;
+	g[VD_GATE_DRAWDOWN] = at_most(have ? n->max_dd : nan, th->max_dd);
+}
+
+static enum vd_verdict gates_alone(const struct vd_gate_result *g)
+{
+	bool sound = g[VD_GATE_NET_EDGE].pass && g[VD_GATE_PSR].pass && g[VD_GATE_DSR].pass &&
+		     g[VD_GATE_DRAWDOWN].pass;
+	bool enough = g[VD_GATE_TRADES].pass && g[VD_GATE_TRACK_RECORD].pass;
+
+	if (sound && enough)
+		return VD_READY_FOR_MICRO_LIVE;
+	if (sound)
+		return VD_WATCH;
+	return VD_NOT_READY;
+}
+
+void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struct vd_result *r)
+{
+	score_gates(n, th, r->gates);
+	r->gate_verdict = gates_alone(r->gates);
+	r->veto_unsafe = n->blocked_actions > 0 || n->killed;
+	r->veto_lookahead = n->lookahead_mismatches > 0;
+	if (r->veto_unsafe)
+		r->verdict = VD_REJECTED_UNSAFE;
+	else if (r->veto_lookahead)
+		r->verdict = VD_REJECTED_LOOKAHEAD;
+	else
+		r->verdict = r->gate_verdict;
+}
+
+const char *vd_verdict_name(enum vd_verdict v)
+{
+	static const char *const names[] = {
+		[VD_REJECTED_UNSAFE] = "REJECTED_UNSAFE",
+		[VD_REJECTED_LOOKAHEAD] = "REJECTED_LOOKAHEAD",
+		[VD_READY_FOR_MICRO_LIVE] = "READY_FOR_MICRO_LIVE",
+		[VD_WATCH] = "WATCH",
+		[VD_NOT_READY] = "NOT_READY",
+	};
+	return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "NOT_READY";
+}
+
+const char *vd_gate_name(enum vd_gate g)
+{
+	static const char *const names[] = {
+		[VD_GATE_TRADES] = "trades",
+		[VD_GATE_NET_EDGE] = "net_edge",
+		[VD_GATE_PSR] = "psr",
+		[VD_GATE_DSR] = "dsr",
+		[VD_GATE_TRACK_RECORD] = "track_record",
+		[VD_GATE_DRAWDOWN] = "drawdown",
+	};
+	return (unsigned)g < VD_NGATES ? names[g] : "unknown";
+}

@@ -1,0 +1,69 @@
+/* verdict_rules.h - the six readiness gates and the verdict precedence, as a pure function. */
+#ifndef SA_VERDICT_RULES_H
+#define SA_VERDICT_RULES_H
+
+#include <stdbool.h>
+
+enum vd_verdict {
+	VD_REJECTED_UNSAFE = 0,
+	VD_REJECTED_LOOKAHEAD,
+	VD_READY_FOR_MICRO_LIVE,
+	VD_WATCH,
+	VD_NOT_READY,
+};
+
+enum vd_gate {
+	VD_GATE_TRADES = 0,
+	VD_GATE_NET_EDGE,
+	VD_GATE_PSR,
+	VD_GATE_DSR,
+	VD_GATE_TRACK_RECORD,
+	VD_GATE_DRAWDOWN,
+	VD_NGATES,
+};
+
+/* Gate thresholds (config.json "gates"). */
+struct vd_thresholds {
+	double min_trades;  /* closed trades needed */
+	double min_psr;     /* PSR(SR* = 0) needed */
+	double min_dsr;     /* DSR(trials) needed */
+	double max_dd;      /* largest tolerated drawdown, a fraction */
+};
+
+/* Everything the verdict depends on, as numbers. A statistic that is unknown is NAN, and a gate
+ * over an unknown number fails. */
+struct vd_numbers {
+	bool stats_ok;             /* stats.json was present and ok */
+	double trades;             /* closed trades */
+	double mean_net;           /* mean net return per trade */
+	double net_return;         /* total net return */
+	double psr, dsr, min_trl, max_dd;
+	long blocked_actions;      /* refusals recorded by the sandbox */
+	bool killed;               /* the sandbox stopped the run at a limit */
+	long lookahead_mismatches; /* truncated re-runs that disagreed with the full run */
+};
+
+struct vd_gate_result {
+	double value, threshold;
+	bool pass;
+};
+
+struct vd_result {
+	struct vd_gate_result gates[VD_NGATES];
+	enum vd_verdict verdict;       /* after the vetoes */
+	enum vd_verdict gate_verdict;  /* what the six gates alone say */
+	bool veto_unsafe, veto_lookahead;
+};
+
+/* The defaults the Makefile passes when config.json is missing. */
+struct vd_thresholds vd_default_thresholds(void);
+
+/* Scores the gates and applies the precedence: REJECTED_UNSAFE, REJECTED_LOOKAHEAD,
+ * READY_FOR_MICRO_LIVE, WATCH, NOT_READY. Pure: never fails, allocates nothing. */
+void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struct vd_result *r);
+
+/* Static names ("READY_FOR_MICRO_LIVE", "net_edge"). Never NULL. */
+const char *vd_verdict_name(enum vd_verdict v);
+const char *vd_gate_name(enum vd_gate g);
+
+#endif

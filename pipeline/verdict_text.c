@@ -1,0 +1,288 @@
+/* verdict_text.c - the plain-English lines of a verdict, generated from its numbers, never canned. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verdict_text.h"
+
+/* A bounded appender: text past the end is dropped, the buffer stays NUL-terminated. */
+struct text {
+	char *buf;
+	size_t len, used;
+};
+
+__attribute__((format(printf, 2, 3))) static void add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->len == 0 || t->used >= t->len - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf + t->used, t->len - t->used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->used += (size_t)n < t->len - t->used ? (size_t)n : t->len - t->used - 1;
+}
+
+static struct text text_init(char *buf, size_t len)
+{
+	struct text t = { buf, len, 0 };
+
+	if (len)
+		buf[0] = '\0';
+	return t;
+}
+
+static double pct(double x)
+{
+	return 100.0 * x;
+}
+
+static const char *plural(double n)
+{
+	return n == 1.0 ? "" : "s";
+}
+
+/* Trades still needed to clear both evidence gates at the present quality; 0 when none. */
+static double trades_short(const struct vd_facts *f)
+{
+	double need = f->th.min_trades;
+
+	if (isfinite(f->num.min_trl) && f->num.min_trl > need)
+		need = ceil(f->num.min_trl);
+	return need > f->num.trades ? need - f->num.trades : 0.0;
+}
+
+/* A trade log's returns are whatever the uploader says they are; only a replay adds costs. */
+static const char *cost_basis(const struct vd_facts *f)
+{
+	return f->trusted_returns ? "as the trade log states them" : "after fees, slippage and funding";
+}
+
+static void why_trades(struct text *t, const struct vd_facts *f)
+{
+	add(t, "%.0f closed trade%s, at least %.0f needed to count as evidence", f->num.trades,
+	    plural(f->num.trades), f->th.min_trades);
+}
+
+static void why_net_edge(struct text *t, const struct vd_facts *f, bool pass)
+{
+	add(t, "mean net return %+.3f %% per trade, %+.2f %% in total, %s", pct(f->num.mean_net),
+	    pct(f->num.net_return), cost_basis(f));
+	if (!pass)
+		add(t, ": the costs leave no edge");
+}
+
+static void why_psr(struct text *t, const struct vd_facts *f)
+{
+	add(t, "PSR %.3f: the probability that the true Sharpe ratio is above zero, %.2f needed",
+	    f->num.psr, f->th.min_psr);
+}
+
+static void why_dsr(struct text *t, const struct vd_facts *f)
+{
+	add(t, "DSR %.3f after deflating for %ld trial%s, %.2f needed", f->num.dsr, f->trials,
+	    plural((double)f->trials), f->th.min_dsr);
+}
+
+static void why_track_record(struct text *t, const struct vd_facts *f)
+{
+	if (!isfinite(f->num.min_trl))
+		add(t, "%.0f trades, but with no positive Sharpe ratio no track record is long enough",
+		    f->num.trades);
+	else
+		add(t, "%.0f trades against a minimum track record of %.0f at 95 %% confidence",
+		    f->num.trades, ceil(f->num.min_trl));
+}
+
+static void why_drawdown(struct text *t, const struct vd_facts *f)
+{
+	add(t, "worst fall of net equity %.1f %%, at most %.0f %% allowed", pct(f->num.max_dd),
+	    pct(f->th.max_dd));
+}
+
+char *vd_gate_why(const struct vd_facts *f, const struct vd_result *r, enum vd_gate g, char *buf,
+		  size_t len)
+{
+	struct text t = text_init(buf, len);
+
+	if (!f->num.stats_ok) {
+		add(&t, "not measured: %s", f->stats_reason[0] ? f->stats_reason : "no statistics");
+		goto out;
+	}
+	switch (g) {
+	case VD_GATE_TRADES: why_trades(&t, f); break;
+	case VD_GATE_NET_EDGE: why_net_edge(&t, f, r->gates[g].pass); break;
+	case VD_GATE_PSR: why_psr(&t, f); break;
+	case VD_GATE_DSR: why_dsr(&t, f); break;
+	case VD_GATE_TRACK_RECORD: why_track_record(&t, f); break;
+	case VD_GATE_DRAWDOWN: why_drawdown(&t, f); break;
+	default: add(&t, "unknown gate"); break;
+	}
+out:
+	return buf;
+}
+
+char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum vd_verdict veto,
+		     char *buf, size_t len)
+{
+	struct text t = text_init(buf, len);
+
+	if (veto == VD_REJECTED_UNSAFE && r->veto_unsafe) {
+		if (f->num.blocked_actions > 0)
+			add(&t, "the sandbox refused %ld action%s", f->num.blocked_actions,
+			    plural((double)f->num.blocked_actions));
+		if (f->first_action[0])
+			add(&t, " (first: %s, by rule %s)", f->first_action,
+			    f->first_rule[0] ? f->first_rule : "unnamed");
+		if (f->num.killed)
+			add(&t, "%sthe run was stopped at a limit (%s)",
+			    f->num.blocked_actions > 0 ? " and " : "", f->run_status);
+	} else if (veto == VD_REJECTED_LOOKAHEAD && r->veto_lookahead) {
+		add(&t, "%ld of %ld truncated re-runs gave different signals from the full run",
+		    f->num.lookahead_mismatches, f->lookahead_points);
+		if (f->first_mismatch_bar >= 0)
+			add(&t, ", first at bar %ld (%s)", f->first_mismatch_bar, f->first_mismatch_time);
+	}
+	return buf;
+}
+
+static void say_checked(struct text *t, const struct vd_facts *f)
+{
+	if (f->strategy && f->run_status[0] && strcmp(f->run_status, "ok") == 0)
+		add(t, "The strategy ran in the sandbox and its signals were replayed with next-bar-open fills");
+	else if (f->strategy)
+		add(t, "The strategy was run in the sandbox (status: %s)",
+		    f->run_status[0] ? f->run_status : "unknown");
+	else if (f->tradelog)
+		add(t, "The uploaded trade log was scored as given");
+	else
+		add(t, "Nothing usable was uploaded");
+	if (f->num.stats_ok)
+		add(t, ", %.0f trade%s %s, with the Sharpe ratio deflated for %ld trial%s",
+		    f->num.trades, plural(f->num.trades), cost_basis(f), f->trials,
+		    plural((double)f->trials));
+	if (f->lookahead_ok)
+		add(t, "; %ld truncated re-run%s hunted for look-ahead", f->lookahead_points,
+		    plural((double)f->lookahead_points));
+	add(t, ". ");
+}
+
+static void say_failing_gates(struct text *t, const struct vd_result *r)
+{
+	int n = 0;
+
+	for (int g = 0; g < VD_NGATES; g++) {
+		if (r->gates[g].pass)
+			continue;
+		add(t, "%s%s", n ? ", " : "", vd_gate_name((enum vd_gate)g));
+		n++;
+	}
+}
+
+static void say_decision(struct text *t, const struct vd_facts *f, const struct vd_result *r)
+{
+	char why[VD_TEXT_MAX * 2];
+
+	switch (r->verdict) {
+	case VD_REJECTED_UNSAFE:
+		add(t, "Rejected as unsafe: %s. ",
+		    vd_veto_reason(f, r, VD_REJECTED_UNSAFE, why, sizeof why));
+		break;
+	case VD_REJECTED_LOOKAHEAD:
+		add(t, "Rejected for look-ahead: %s, so these trades could not have been taken in real time. ",
+		    vd_veto_reason(f, r, VD_REJECTED_LOOKAHEAD, why, sizeof why));
+		break;
+	case VD_READY_FOR_MICRO_LIVE:
+		add(t, "All six gates pass: the edge survives costs (PSR %.3f, DSR %.3f) over enough trades. ",
+		    f->num.psr, f->num.dsr);
+		break;
+	case VD_WATCH:
+		add(t, "The edge looks sound after costs (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the evidence is thin: %s. ",
+		    f->num.psr, f->num.dsr, pct(f->num.max_dd),
+		    vd_gate_why(f, r, r->gates[VD_GATE_TRADES].pass ? VD_GATE_TRACK_RECORD : VD_GATE_TRADES,
+				why, sizeof why));
+		break;
+	default:
+		if (!f->num.stats_ok) {
+			add(t, "No statistics could be computed: %s. ",
+			    f->stats_reason[0] ? f->stats_reason : "no trades were replayed");
+			break;
+		}
+		add(t, "Not ready: the ");
+		say_failing_gates(t, r);
+		add(t, " gate%s failed. ", "s" + (r->gates[VD_GATE_TRADES].pass + r->gates[VD_GATE_NET_EDGE].pass +
+					       r->gates[VD_GATE_PSR].pass + r->gates[VD_GATE_DSR].pass +
+					       r->gates[VD_GATE_TRACK_RECORD].pass +
+					       r->gates[VD_GATE_DRAWDOWN].pass == VD_NGATES - 1));
+		break;
+	}
+}
+
+static void say_not_ready_fix(struct text *t, const struct vd_facts *f, const struct vd_result *r)
+{
+	const struct vd_gate_result *g = r->gates;
+
+	if (!f->num.stats_ok) {
+		add(t, "Fix that and audit again. ");
+	} else if (!g[VD_GATE_NET_EDGE].pass) {
+		add(t, "After costs there is no edge to measure; a signal that trades less, or earns more per trade, would be needed. ");
+	} else if (!g[VD_GATE_DSR].pass) {
+		add(t, "The best of %ld unskilled variants would show a Sharpe ratio of about %.3f per trade by luck alone, and this one shows %.3f",
+		    f->trials, f->sr0, f->sharpe);
+		add(t, g[VD_GATE_PSR].pass ? ", so it looks good only until the %ld trials are counted; fresh data, not more variants, is what would change that. "
+					   : "; fresh data, not more variants, is what would change that. ",
+		    f->trials);
+	} else if (!g[VD_GATE_PSR].pass) {
+		add(t, "The Sharpe ratio of %.3f per trade is too weak for this many trades to rule out luck; about %.0f trades at this quality would be needed. ",
+		    f->sharpe, isfinite(f->num.min_trl) ? ceil(f->num.min_trl) : 0.0);
+	} else if (!g[VD_GATE_DRAWDOWN].pass) {
+		add(t, "A worst drawdown of %.1f %% is more than the %.0f %% a small live test should risk; smaller positions or an exit rule would be needed. ",
+		    pct(f->num.max_dd), pct(f->th.max_dd));
+	}
+}
+
+static void say_change(struct text *t, const struct vd_facts *f, const struct vd_result *r)
+{
+	switch (r->verdict) {
+	case VD_REJECTED_UNSAFE:
+		add(t, "Remove everything that is not computing signals (shell, processes, network, files) and audit again; nothing else here can be trusted until then. ");
+		break;
+	case VD_REJECTED_LOOKAHEAD:
+		add(t, "The six gates alone would have said %s, which is why the veto exists; make each signal use only bars up to its own close and audit again. ",
+		    vd_verdict_name(r->gate_verdict));
+		break;
+	case VD_WATCH:
+		add(t, "About %.0f more trade%s at this quality would clear the evidence gates. ",
+		    trades_short(f), plural(trades_short(f)));
+		break;
+	case VD_NOT_READY:
+		say_not_ready_fix(t, f, r);
+		break;
+	default:
+		break;
+	}
+}
+
+static void say_caveats(struct text *t, const struct vd_facts *f, const struct vd_result *r)
+{
+	if (f->trusted_returns)
+		add(t, "The trade log's returns were taken as given, so costs missing from them cannot be seen. ");
+	/* Under the unsafe veto nothing the strategy produced counts, checked or not. */
+	if (f->strategy && !f->lookahead_ok && !r->veto_unsafe)
+		add(t, "Look-ahead could not be checked, so the signals are unproven. ");
+	add(t, "A passing audit is a reason to forward-test small, never a promise of profit, and a result on the bundled synthetic data demonstrates the method, not a market.");
+}
+
+char *vd_summary(const struct vd_facts *f, const struct vd_result *r, char *buf, size_t len)
+{
+	struct text t = text_init(buf, len);
+
+	say_checked(&t, f);
+	say_decision(&t, f, r);
+	say_change(&t, f, r);
+	say_caveats(&t, f, r);
+	return buf;
+}

@@ -1,0 +1,43 @@
+/* verdict_text.h - the plain-English lines of a verdict, generated from its numbers. */
+#ifndef SA_VERDICT_TEXT_H
+#define SA_VERDICT_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "verdict_rules.h"
+
+#define VD_TEXT_MAX 160
+
+/* What the upstream stages found, beyond the numbers the gates use. Strings are copied in. */
+struct vd_facts {
+	struct vd_numbers num;
+	struct vd_thresholds th;
+	bool strategy;                  /* a strategy was uploaded */
+	bool tradelog;                  /* a trade log was uploaded */
+	bool trusted_returns;           /* replayed returns came from the trade log as given */
+	char run_status[32];            /* run.json status, "" when unknown */
+	bool lookahead_ok;              /* lookahead.json present and ok */
+	long lookahead_points;          /* truncated re-runs compared */
+	long first_mismatch_bar;        /* -1 when none */
+	char first_mismatch_time[32];
+	char first_action[64];          /* first refusal, "" when none */
+	char first_rule[64];
+	long trials;
+	double sharpe, sr0;             /* per-trade Sharpe and the deflation benchmark */
+	char stats_reason[VD_TEXT_MAX]; /* why there are no statistics, "" when there are */
+};
+
+/* Writes the one-line reason for gate g into buf (always NUL-terminated). Returns buf. */
+char *vd_gate_why(const struct vd_facts *f, const struct vd_result *r, enum vd_gate g, char *buf,
+		  size_t len);
+
+/* Writes the summary (three to six sentences: what was checked, what decided, what would
+ * change it, the caveats) into buf, truncating to len. Returns buf. */
+char *vd_summary(const struct vd_facts *f, const struct vd_result *r, char *buf, size_t len);
+
+/* Writes the reason for each veto that applies; returns buf, or "" when the veto does not. */
+char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum vd_verdict veto,
+		     char *buf, size_t len);
+
+#endif

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# 60-demos.sh - each demo earns its verdict through `make audit`, and the verdict stage still
+# decides when upstream files are missing or failed.
+. "$(dirname "$0")/../lib.sh"
+# The pinned verdicts are the summaries from the numbers, never a narrator's.
+unset LLM_API_URL LLM_API_KEY
+
+# verdict_of dir: "verdict gate_verdict" from dir/verdict.json.
+verdict_of() {
+	echo "$(jget "$1/verdict.json" verdict 2>/dev/null) $(jget "$1/verdict.json" gate_verdict 2>/dev/null)"
+}
+
+# gate_pass dir name: true/false for one gate.
+gate_pass() {
+	"$PY" - "$1/verdict.json" "$2" <<'PYEOF'
+import json, sys
+for g in json.load(open(sys.argv[1]))["gates"]:
+    if g["name"] == sys.argv[2]:
+        print("true" if g["pass"] else "false")
+PYEOF
+}
+
+while read -r demo trials verdict gate_verdict; do
+	case $demo in ''|'#'*) continue ;; esac
+	name=e2e-demo-$demo
+	out=out/$name
+	if [ ! -f "demos/$demo.py" ]; then
+		not_ok "$demo: demos/$demo.py exists"
+		continue
+	fi
+	rm -rf "$out"
+	if make --no-print-directory audit STRATEGY="demos/$demo.py" TRIALS="$trials" NAME="$name" \
+		>"$TMP/$demo.log" 2>&1; then
+		ok "$demo: make audit exits 0"
+	else
+		not_ok "$demo: make audit exits 0" "$(tail -n 5 "$TMP/$demo.log")"
+	fi
+	expect_eq "$demo: verdict and gate verdict" "$verdict $gate_verdict" "$(verdict_of "$out")"
+	expect_eq "$demo: audit prints the verdict" 1 "$(grep -c "^verdict: $verdict " "$TMP/$demo.log")"
+	case $demo in
+	honest)
+		expect_eq "honest: the trades gate is what holds it back" false "$(gate_pass "$out" trades)"
+		for g in net_edge psr dsr drawdown; do
+			expect_eq "honest: $g passes" true "$(gate_pass "$out" $g)"
+		done ;;
+	overfit)
+		expect_eq "overfit: the DSR gate fails" false "$(gate_pass "$out" dsr)"
+		expect_eq "overfit: the PSR alone passes" true "$(gate_pass "$out" psr)"
+		expect_eq "overfit: deflated for 50 trials" 50 "$(jget "$out/verdict.json" trials)" ;;
+	lookahead)
+		m=$(jget "$out/verdict.json" lookahead_mismatches)
+		if [ "${m:-0}" -gt 0 ] 2>/dev/null; then ok "lookahead: mismatches found ($m)"; else not_ok "lookahead: mismatches found" "got '$m'"; fi ;;
+	malicious)
+		expect_eq "malicious: zero trades" 0 "$(jget "$out/verdict.json" trades)"
+		b=$(jget "$out/verdict.json" blocked_actions)
+		if [ "${b:-0}" -gt 0 ] 2>/dev/null; then ok "malicious: refusals recorded ($b)"; else not_ok "malicious: refusals recorded" "got '$b'"; fi ;;
+	esac
+done <demos/expected-verdicts.txt
+
+# The verdict stage on damaged copies of a real audit directory.
+src=out/e2e-demo-honest
+check "verdict --help exits 0" "$BIN/verdict" --help
+"$BIN/verdict" --dir "$src" >/dev/null 2>&1
+expect_eq "verdict without -o is a usage error" 2 $?
+
+if [ -f "$src/stats.json" ]; then
+	d=$TMP/again && cp -r "$src" "$d"
+	"$BIN/verdict" --dir "$d" -o "$d/v1.json" && "$BIN/verdict" --dir "$d" -o "$d/v2.json"
+	check "same inputs give identical verdict bytes" cmp "$d/v1.json" "$d/v2.json"
+	check "the stage output matches a rerun" cmp "$src/verdict.json" "$d/v1.json"
+
+	d=$TMP/nostats && cp -r "$src" "$d" && rm "$d/stats.json"
+	"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
+	expect_eq "missing stats.json: still a verdict" "NOT_READY NOT_READY" "$(verdict_of "$d")"
+	expect_eq "missing stats.json: the psr gate says why" true \
+		"$("$PY" -c 'import json,sys; print(str(json.load(open(sys.argv[1]))["gates"][2]["why"].startswith("not measured")).lower())' "$d/verdict.json")"
+
+	d=$TMP/failedstats && cp -r "$src" "$d"
+	echo '{"stage":"stats","schema":1,"ok":false,"reason":"no trades to measure"}' >"$d/stats.json"
+	"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
+	expect_eq "ok:false stats.json: still a verdict" "NOT_READY NOT_READY" "$(verdict_of "$d")"
+	expect_eq "ok:false stats.json: its reason is kept" "no trades to measure" "$(jget "$d/verdict.json" inputs.stats)"
+
+	d=$TMP/badlookahead && cp -r "$src" "$d"
+	echo '{"stage":"lookahead","schema":1,"ok":false,"reason":"sandbox unavailable"}' >"$d/lookahead.json"
+	"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
+	expect_eq "ok:false lookahead.json: gates still decide" "WATCH WATCH" "$(verdict_of "$d")"
+	check "ok:false lookahead.json: the summary says it was not checked" \
+		grep -q "Look-ahead could not be checked" "$d/verdict.json"
+
+	d=$TMP/killed && cp -r "$src" "$d"
+	echo '{"stage":"sandbox","schema":1,"ok":false,"reason":"killed","status":"killed_memory","blocked_actions":0}' >"$d/run.json"
+	"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
+	expect_eq "a run killed at a limit is unsafe" "REJECTED_UNSAFE WATCH" "$(verdict_of "$d")"
+
+	d=$TMP/garbage && cp -r "$src" "$d"
+	for f in config.json inspect.json run.json lookahead.json replay.json stats.json; do
+		head -c 300 /dev/urandom >"$d/$f"
+	done
+	"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
+	expect_eq "garbage in every file: still a verdict" "NOT_READY NOT_READY" "$(verdict_of "$d")"
+else
+	not_ok "honest audit left $src/stats.json to damage"
+fi
+
+# Narration: a stand-in chat endpoint on localhost rewrites the summary; a dead one changes nothing.
+if [ -f "$src/verdict.json" ]; then
+	"$PY" - "$TMP/port" <<'PYEOF' &
+import http.server, json, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        facts = json.loads(body["messages"][-1]["content"])
+        ok = self.path.endswith("/chat/completions") and self.headers["Authorization"] == "Bearer k"
+        text = "%s, told plainly from %s trades; forward-test small, never a promise of profit." % (
+            facts["verdict"], facts["trades"])
+        out = json.dumps({"choices": [{"message": {"content": text}}]}).encode()
+        self.send_response(200 if ok else 401)
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
+    def log_message(self, *a):
+        pass
+srv = http.server.HTTPServer(("127.0.0.1", 0), H)
+open(sys.argv[1], "w").write(str(srv.server_port))
+srv.handle_request()
+PYEOF
+	srv=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$TMP/port" ] && break; sleep 0.2; done
+	d=$TMP/narrated && cp -r "$src" "$d"
+	LLM_API_URL="http://127.0.0.1:$(cat "$TMP/port")/v1" LLM_API_KEY=k \
+		"$BIN/verdict" --dir "$d" -o "$d/verdict.json" 2>/dev/null
+	wait "$srv" 2>/dev/null
+	expect_eq "narration replaces the summary" "narration" "$(jget "$d/verdict.json" summary_source)"
+	expect_eq "narration keeps the verdict" "WATCH" "$(jget "$d/verdict.json" verdict)"
+	LLM_API_URL="http://127.0.0.1:1/v1" LLM_API_KEY=k "$BIN/verdict" --dir "$d" -o "$d/dead.json" 2>/dev/null
+	check "a dead endpoint leaves the summary from the numbers" cmp "$src/verdict.json" "$d/dead.json"
+fi
+
+d=$TMP/empty && mkdir -p "$d"
+"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
+expect_eq "an empty directory: still a verdict" "NOT_READY NOT_READY" "$(verdict_of "$d")"
+check "verdict --print reads it" "$BIN/verdict" --print "$d/verdict.json"
+"$BIN/verdict" --print "$d/config.json" >/dev/null 2>&1
+expect_eq "verdict --print on a missing file exits 3" 3 $?
+finish

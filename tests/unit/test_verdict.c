@@ -1,0 +1,440 @@
+/* test_verdict.c - the verdict rules table-driven (every precedence case, every gate boundary),
+ * the generated text, the stage files of a directory, and narration's offline and failure paths. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fileio.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "verdict_io.h"
+#include "verdict_llm.h"
+#include "verdict_rules.h"
+#include "verdict_text.h"
+
+/* A sound strategy with plenty of evidence: every gate passes with room to spare. */
+static struct vd_numbers good(void)
+{
+	struct vd_numbers n = {
+		.stats_ok = true, .trades = 300, .mean_net = 0.004, .net_return = 0.8,
+		.psr = 0.999, .dsr = 0.99, .min_trl = 40, .max_dd = 0.08,
+		.blocked_actions = 0, .killed = false, .lookahead_mismatches = 0,
+	};
+	return n;
+}
+
+enum field { F_NONE, F_TRADES, F_MEAN, F_NET, F_PSR, F_DSR, F_MINTRL, F_DD, F_BLOCKED, F_KILLED,
+	     F_LOOKAHEAD, F_NOSTATS };
+
+struct change {
+	enum field field;
+	double value;
+};
+
+struct row {
+	const char *name;
+	struct change c[3];
+	enum vd_verdict verdict, gate_verdict;
+	int failing_gate;  /* the one gate that must fail, or -1 for "all pass" / not checked */
+};
+
+static void apply(struct vd_numbers *n, const struct change *c)
+{
+	switch (c->field) {
+	case F_TRADES: n->trades = c->value; break;
+	case F_MEAN: n->mean_net = c->value; break;
+	case F_NET: n->net_return = c->value; break;
+	case F_PSR: n->psr = c->value; break;
+	case F_DSR: n->dsr = c->value; break;
+	case F_MINTRL: n->min_trl = c->value; break;
+	case F_DD: n->max_dd = c->value; break;
+	case F_BLOCKED: n->blocked_actions = (long)c->value; break;
+	case F_KILLED: n->killed = c->value != 0; break;
+	case F_LOOKAHEAD: n->lookahead_mismatches = (long)c->value; break;
+	case F_NOSTATS: n->stats_ok = false; break;
+	case F_NONE: break;
+	}
+}
+
+#define R VD_READY_FOR_MICRO_LIVE
+#define W VD_WATCH
+#define N VD_NOT_READY
+#define U VD_REJECTED_UNSAFE
+#define L VD_REJECTED_LOOKAHEAD
+
+static const struct row rows[] = {
+	/* precedence */
+	{ "all pass", { { 0 } }, R, R, -1 },
+	{ "one refusal vetoes a ready strategy", { { F_BLOCKED, 1 } }, U, R, -1 },
+	{ "a kill at a limit vetoes", { { F_KILLED, 1 } }, U, R, -1 },
+	{ "one look-ahead mismatch vetoes", { { F_LOOKAHEAD, 1 } }, L, R, -1 },
+	{ "unsafe outranks look-ahead", { { F_BLOCKED, 3 }, { F_LOOKAHEAD, 5 } }, U, R, -1 },
+	{ "look-ahead outranks watch", { { F_LOOKAHEAD, 2 }, { F_TRADES, 50 }, { F_MINTRL, 10 } }, L, W, VD_GATE_TRADES },
+	{ "look-ahead outranks not ready", { { F_LOOKAHEAD, 2 }, { F_DSR, 0.2 } }, L, N, VD_GATE_DSR },
+	{ "unsafe with no statistics", { { F_NOSTATS, 0 }, { F_BLOCKED, 12 } }, U, N, -1 },
+	{ "few trades is watch", { { F_TRADES, 99 }, { F_MINTRL, 20 } }, W, W, VD_GATE_TRADES },
+	{ "short track record is watch", { { F_TRADES, 150 }, { F_MINTRL, 151 } }, W, W, VD_GATE_TRACK_RECORD },
+	{ "both evidence gates short is watch", { { F_TRADES, 60 }, { F_MINTRL, 80 } }, W, W, -1 },
+	{ "dsr fail is not ready", { { F_DSR, 0.5 } }, N, N, VD_GATE_DSR },
+	{ "dsr fail with few trades is not ready", { { F_DSR, 0.5 }, { F_TRADES, 50 }, { F_MINTRL, 10 } }, N, N, -1 },
+	{ "no statistics is not ready", { { F_NOSTATS, 0 } }, N, N, -1 },
+	/* gate boundaries: the threshold itself passes, the next step fails */
+	{ "trades 100 passes", { { F_TRADES, 100 }, { F_MINTRL, 50 } }, R, R, -1 },
+	{ "trades 99 fails", { { F_TRADES, 99 }, { F_MINTRL, 50 } }, W, W, VD_GATE_TRADES },
+	{ "mean net 0 fails", { { F_MEAN, 0.0 } }, N, N, VD_GATE_NET_EDGE },
+	{ "mean net tiny passes", { { F_MEAN, 1e-12 } }, R, R, -1 },
+	{ "total net 0 fails", { { F_NET, 0.0 } }, N, N, VD_GATE_NET_EDGE },
+	{ "total net negative fails", { { F_NET, -0.01 } }, N, N, VD_GATE_NET_EDGE },
+	{ "psr 0.95 passes", { { F_PSR, 0.95 } }, R, R, -1 },
+	{ "psr just under fails", { { F_PSR, 0.9499999 } }, N, N, VD_GATE_PSR },
+	{ "psr unknown fails", { { F_PSR, NAN } }, N, N, VD_GATE_PSR },
+	{ "dsr 0.95 passes", { { F_DSR, 0.95 } }, R, R, -1 },
+	{ "dsr just under fails", { { F_DSR, 0.9499999 } }, N, N, VD_GATE_DSR },
+	{ "min_trl equal to trades passes", { { F_MINTRL, 300 } }, R, R, -1 },
+	{ "min_trl one above fails", { { F_MINTRL, 300.5 } }, W, W, VD_GATE_TRACK_RECORD },
+	{ "min_trl unknown fails", { { F_MINTRL, NAN } }, W, W, VD_GATE_TRACK_RECORD },
+	{ "min_trl infinite fails", { { F_MINTRL, INFINITY } }, W, W, VD_GATE_TRACK_RECORD },
+	{ "drawdown 0.25 passes", { { F_DD, 0.25 } }, R, R, -1 },
+	{ "drawdown just over fails", { { F_DD, 0.2500001 } }, N, N, VD_GATE_DRAWDOWN },
+	{ "drawdown unknown fails", { { F_DD, NAN } }, N, N, VD_GATE_DRAWDOWN },
+};
+
+static void test_rules_table(void **state)
+{
+	struct vd_thresholds th = vd_default_thresholds();
+
+	(void)state;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct vd_numbers n = good();
+		struct vd_result r;
+
+		for (int k = 0; k < 3; k++)
+			apply(&n, &rows[i].c[k]);
+		vd_decide(&n, &th, &r);
+		if (r.verdict != rows[i].verdict || r.gate_verdict != rows[i].gate_verdict)
+			fail_msg("%s: got %s / %s, expected %s / %s", rows[i].name,
+				 vd_verdict_name(r.verdict), vd_verdict_name(r.gate_verdict),
+				 vd_verdict_name(rows[i].verdict), vd_verdict_name(rows[i].gate_verdict));
+		if (rows[i].failing_gate >= 0) {
+			for (int g = 0; g < VD_NGATES; g++)
+				if (r.gates[g].pass != (g != rows[i].failing_gate))
+					fail_msg("%s: gate %s pass=%d", rows[i].name,
+						 vd_gate_name((enum vd_gate)g), r.gates[g].pass);
+		}
+	}
+}
+
+static void test_thresholds_come_from_config(void **state)
+{
+	struct vd_thresholds th = { .min_trades = 20, .min_psr = 0.9, .min_dsr = 0.5, .max_dd = 0.5 };
+	struct vd_numbers n = good();
+	struct vd_result r;
+
+	(void)state;
+	n.trades = 25;
+	n.min_trl = 10;
+	n.psr = 0.91;
+	n.dsr = 0.6;
+	n.max_dd = 0.4;
+	vd_decide(&n, &th, &r);
+	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_true(r.gates[VD_GATE_TRADES].threshold == 20);
+	th.min_trades = 26;
+	vd_decide(&n, &th, &r);
+	assert_int_equal(r.verdict, VD_WATCH);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(vd_verdict_name(VD_REJECTED_UNSAFE), "REJECTED_UNSAFE");
+	assert_string_equal(vd_verdict_name(VD_READY_FOR_MICRO_LIVE), "READY_FOR_MICRO_LIVE");
+	assert_string_equal(vd_gate_name(VD_GATE_TRACK_RECORD), "track_record");
+	assert_string_equal(vd_gate_name(VD_NGATES), "unknown");
+}
+
+static struct vd_facts facts(struct vd_numbers n)
+{
+	struct vd_facts f;
+
+	memset(&f, 0, sizeof f);
+	f.num = n;
+	f.th = vd_default_thresholds();
+	f.strategy = true;
+	strcpy(f.run_status, "ok");
+	f.lookahead_ok = true;
+	f.lookahead_points = 120;
+	f.first_mismatch_bar = -1;
+	f.trials = 3;
+	f.sharpe = 0.37;
+	f.sr0 = 0.06;
+	return f;
+}
+
+static void test_summary_watch_says_how_many_more(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	n.trades = 70;
+	n.min_trl = 12;
+	f = facts(n);
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "About 30 more trades"));
+	assert_non_null(strstr(buf, "70 closed trades"));
+	assert_non_null(strstr(buf, "never a promise of profit"));
+	/* the minimum track record, not the trade gate, is the larger need here */
+	f.num.min_trl = 140.2;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "About 71 more trades"));
+}
+
+static void test_summary_dsr_prices_the_trials(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096], why[512];
+
+	(void)state;
+	n.trades = 209;
+	n.dsr = 0.378;
+	f = facts(n);
+	f.trials = 50;
+	f.sharpe = 0.127;
+	f.sr0 = 0.147;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "dsr gate failed"));
+	assert_non_null(strstr(buf, "best of 50 unskilled variants"));
+	assert_non_null(strstr(buf, "0.147"));
+	vd_gate_why(&f, &r, VD_GATE_DSR, why, sizeof why);
+	assert_string_equal(why, "DSR 0.378 after deflating for 50 trials, 0.95 needed");
+}
+
+static void test_summary_lookahead_names_gate_verdict(void **state)
+{
+	struct vd_facts f = facts(good());
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	f.num.lookahead_mismatches = 7;
+	f.first_mismatch_bar = 42;
+	strcpy(f.first_mismatch_time, "2024-01-02T18:00:00Z");
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "7 of 120 truncated re-runs"));
+	assert_non_null(strstr(buf, "bar 42 (2024-01-02T18:00:00Z)"));
+	assert_non_null(strstr(buf, "would have said READY_FOR_MICRO_LIVE"));
+}
+
+static void test_summary_tiny_buffer_truncates(void **state)
+{
+	struct vd_facts f = facts(good());
+	struct vd_result r;
+	char buf[16];
+
+	(void)state;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(strlen(buf), 15);
+}
+
+/* Writes text to dir/name. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	assert_int_equal(sa_write_file(path, text, strlen(text)), 0);
+}
+
+static char *tmpdir(void)
+{
+	static char dir[64];
+
+	strcpy(dir, "/tmp/test_verdict.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+static void rmdir_all(const char *dir)
+{
+	static const char *const names[] = { "config.json", "inspect.json", "run.json",
+					     "events.jsonl", "lookahead.json", "replay.json",
+					     "stats.json" };
+	char path[512];
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static void test_empty_dir_still_decides(void **state)
+{
+	char *dir = tmpdir();
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+
+	(void)state;
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_NOT_READY);
+	assert_false(f.num.stats_ok);
+	assert_int_equal(f.trials, 1);
+	assert_non_null(strstr(in.stats, "stats.json"));
+	rmdir_all(dir);
+}
+
+static void test_dir_with_killed_run_and_events(void **state)
+{
+	char *dir = tmpdir();
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+	char buf[4096];
+	cJSON *v;
+
+	(void)state;
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"ok\":true,\"trials\":1,"
+				"\"gates\":{\"min_trades\":100,\"min_psr\":0.95,\"min_dsr\":0.95,\"max_dd\":0.25}}");
+	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":false,\"reason\":\"killed\","
+			     "\"status\":\"killed_wall_clock\",\"blocked_actions\":2}");
+	put(dir, "events.jsonl", "{\"seq\":1,\"action\":\"os.system\",\"rule\":\"no-spawn\"}\n"
+				 "not json at all\n{\"seq\":3,\"action\":\"socket.connect\",\"rule\":\"no-net\"}\n\n");
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":false,\"reason\":\"no trades to measure\"}");
+	put(dir, "lookahead.json", "{broken");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_REJECTED_UNSAFE);
+	assert_int_equal(f.num.blocked_actions, 3);
+	assert_true(f.num.killed);
+	assert_string_equal(f.first_action, "os.system");
+	assert_string_equal(in.stats, "no trades to measure");
+	assert_string_not_equal(in.lookahead, "ok");
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "refused 3 actions (first: os.system, by rule no-spawn)"));
+	assert_non_null(strstr(buf, "killed_wall_clock"));
+	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	assert_string_equal(sa_json_str(v, "verdict", ""), "REJECTED_UNSAFE");
+	assert_string_equal(sa_json_str(v, "gate_verdict", ""), "NOT_READY");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "vetoes")), 1);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "gates")), VD_NGATES);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "gates"), 2), "value")));
+	cJSON_Delete(v);
+	rmdir_all(dir);
+}
+
+static void test_dir_lookahead_from_files(void **state)
+{
+	char *dir = tmpdir();
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+
+	(void)state;
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":50,"
+				"\"gates\":{\"min_trades\":100,\"min_psr\":0.95,\"min_dsr\":0.95,\"max_dd\":0.25}}");
+	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
+	put(dir, "events.jsonl", "");
+	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":false,"
+				   "\"points_checked\":900,\"mismatch_count\":412,\"mismatches\":[{\"point\":17,"
+				   "\"bar\":16,\"time\":\"2024-01-01T16:00:00Z\",\"full\":1,\"truncated\":0}]}");
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":50,"
+			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.13,"
+			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
+	assert_int_equal(r.gate_verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_int_equal(f.trials, 50);
+	assert_int_equal(f.first_mismatch_bar, 16);
+	assert_int_equal(f.num.blocked_actions, 0);
+	rmdir_all(dir);
+}
+
+static void test_llm_accept(void **state)
+{
+	char out[2048];
+	const char *good_reply = "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":"
+				 "\"WATCH: the strategy looks sound but has only 70 trades; forward-test small.\"}}]}";
+	const char *flipped = "{\"choices\":[{\"message\":{\"content\":"
+			      "\"READY_FOR_MICRO_LIVE: this is a great strategy, put money in it now.\"}}]}";
+	const char *markup = "{\"choices\":[{\"message\":{\"content\":"
+			     "\"WATCH <script>alert(1)</script> and some more words to be long enough\"}}]}";
+
+	(void)state;
+	strcpy(out, "untouched");
+	assert_int_equal(vd_llm_accept(good_reply, strlen(good_reply), "WATCH", out, sizeof out), 0);
+	assert_non_null(strstr(out, "70 trades"));
+	strcpy(out, "untouched");
+	assert_int_equal(vd_llm_accept(flipped, strlen(flipped), "WATCH", out, sizeof out), -1);
+	assert_int_equal(vd_llm_accept(markup, strlen(markup), "WATCH", out, sizeof out), -1);
+	assert_int_equal(vd_llm_accept("{}", 2, "WATCH", out, sizeof out), -1);
+	assert_int_equal(vd_llm_accept("not json", 8, "WATCH", out, sizeof out), -1);
+	assert_string_equal(out, "untouched");
+}
+
+static void test_llm_offline_and_failure(void **state)
+{
+	struct vd_llm llm;
+	cJSON *v = cJSON_Parse("{\"verdict\":\"WATCH\",\"summary\":\"s\",\"trades\":70}");
+	char out[256] = "untouched", *req;
+
+	(void)state;
+	unsetenv("LLM_API_URL");
+	unsetenv("LLM_API_KEY");
+	assert_int_equal(vd_llm_from_env(&llm), -1);
+	setenv("LLM_API_URL", "http://127.0.0.1:1/v1", 1);
+	assert_int_equal(vd_llm_from_env(&llm), -1);
+	setenv("LLM_API_KEY", "k", 1);
+	assert_int_equal(vd_llm_from_env(&llm), 0);
+	llm.timeout_s = 5;
+	/* nothing listens on port 1: the call fails and the text stays */
+	assert_int_equal(vd_llm_narrate(&llm, v, out, sizeof out), -1);
+	assert_string_equal(out, "untouched");
+	req = vd_llm_request(v, "m");
+	assert_non_null(strstr(req, "\\\"trades\\\":70"));
+	free(req);
+	unsetenv("LLM_API_URL");
+	unsetenv("LLM_API_KEY");
+	cJSON_Delete(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules_table),
+		cmocka_unit_test(test_thresholds_come_from_config),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_summary_watch_says_how_many_more),
+		cmocka_unit_test(test_summary_dsr_prices_the_trials),
+		cmocka_unit_test(test_summary_lookahead_names_gate_verdict),
+		cmocka_unit_test(test_summary_tiny_buffer_truncates),
+		cmocka_unit_test(test_empty_dir_still_decides),
+		cmocka_unit_test(test_dir_with_killed_run_and_events),
+		cmocka_unit_test(test_dir_lookahead_from_files),
+		cmocka_unit_test(test_llm_accept),
+		cmocka_unit_test(test_llm_offline_and_failure),
+	};
+
+	sa_set_prog("test_verdict");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
