@@ -1,0 +1,120 @@
+/* report.c - renders an audit directory as report.html, PNG charts and report.xlsx. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "report_chart.h"
+#include "report_input.h"
+#include "report_model.h"
+#include "report_tmpl.h"
+#include "report_xlsx.h"
+
+#define TEMPLATE_CAP ((size_t)1024 * 1024)
+
+static const char usage[] =
+	"usage: report --dir out/NAME --name NAME --templates DIR [--data OHLCV.csv]\n"
+	"\n"
+	"Renders the audit in DIR as report.html (from TEMPLATES/report.html), the charts\n"
+	"equity.png, returns.png, costs.png and signals.png, and report.xlsx, all inside DIR.\n"
+	"Missing or failed stage files are reported in the page, never fatal. --data gives the\n"
+	"price series the signals chart is drawn on.\n"
+	"\n"
+	"exit codes: 0 report written (whatever the verdict), 2 bad command line,\n"
+	"            3 the report could not be written\n";
+
+struct args {
+	const char *dir, *name, *templates, *data;
+};
+
+static void parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "templates", required_argument, NULL, 't' },
+		{ "data", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0, 0, 0, 0 },
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': a->dir = optarg; break;
+		case 'n': a->name = optarg; break;
+		case 't': a->templates = optarg; break;
+		case 'D': a->data = optarg; break;
+		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
+		default: sa_usage_die("unknown option");
+		}
+	}
+	if (optind < argc)
+		sa_usage_die("unexpected argument, '%s'", argv[optind]);
+	if (!a->dir || !a->name || !a->templates)
+		sa_usage_die("--dir, --name and --templates are required");
+	if (!a->name[0] || strchr(a->name, '/'))
+		sa_usage_die("the name must be a plain file name, '%s'", a->name);
+}
+
+static void draw_charts(const struct args *a, const struct rp_input *in)
+{
+	char path[4096], err[512];
+	const cJSON *stats = rp_stage_ok(in, RP_STATS), *run = rp_stage_ok(in, RP_RUN);
+	const cJSON *la = in->stage[RP_LOOKAHEAD].json;
+	const char *why_eq = in->equity_reason[0] ? in->equity_reason : "equity.csv is empty";
+	if (rp_chart_equity(sa_fmt(path, sizeof path, "%s/equity.png", a->dir), &in->equity, why_eq, err, sizeof err) ||
+	    rp_chart_returns(sa_fmt(path, sizeof path, "%s/returns.png", a->dir), &in->returns, in->trades_reason, err, sizeof err) ||
+	    rp_chart_costs(sa_fmt(path, sizeof path, "%s/costs.png", a->dir),
+			   stats ? cJSON_GetObjectItemCaseSensitive(stats, "cost_sensitivity") : NULL, err, sizeof err) ||
+	    rp_chart_signals(sa_fmt(path, sizeof path, "%s/signals.png", a->dir), &in->data,
+			     run ? cJSON_GetObjectItemCaseSensitive(run, "signals") : NULL,
+			     cJSON_IsObject(la) ? cJSON_GetObjectItemCaseSensitive(la, "mismatches") : NULL,
+			     in->data_reason, err, sizeof err))
+		sa_die("%s", err);
+	rp_chart_cleanup();
+}
+
+static void write_html(const struct args *a, const cJSON *model)
+{
+	char path[4096], err[512], msg[512];
+	char *tmpl = NULL;
+	size_t len;
+	struct sa_atomic out = { 0 };
+	sa_fmt(path, sizeof path, "%s/report.html", a->templates);
+	enum sa_read_status st = sa_read_file(path, TEMPLATE_CAP, &tmpl, &len);
+	if (st != SA_READ_OK)
+		sa_die("%s", sa_read_strerror(st, path, TEMPLATE_CAP, msg, sizeof msg));
+	if (sa_atomic_open(&out, sa_fmt(path, sizeof path, "%s/report.html", a->dir)))
+		sa_die("cannot write the report, '%s'", path);
+	if (rp_tmpl_render(out.fp, tmpl, model, err, sizeof err)) {
+		sa_atomic_abort(&out);
+		sa_die("template %s/report.html: %s", a->templates, err);
+	}
+	if (sa_atomic_commit(&out))
+		sa_die("cannot write the report, '%s'", path);
+	free(tmpl);
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	struct rp_input in;
+	char path[4096], err[512];
+	sa_set_prog("report");
+	parse_args(argc, argv, &a);
+	if (rp_input_load(&in, a.dir, a.data))
+		sa_die("out of memory reading '%s'", a.dir);
+	draw_charts(&a, &in);
+	cJSON *model = rp_model_build(&in, a.name);
+	if (!model)
+		sa_die("out of memory");
+	write_html(&a, model);
+	if (rp_xlsx_write(sa_fmt(path, sizeof path, "%s/report.xlsx", a.dir), &in, a.name, err, sizeof err))
+		sa_die("%s", err);
+	cJSON_Delete(model);
+	rp_input_release(&in);
+	return SA_EXIT_OK;
+}

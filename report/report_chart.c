@@ -1,0 +1,666 @@
+/* report_chart.c - draws the report's charts with cairo; fixed size, font and options so the
+ * same data always gives the same PNG bytes. */
+#include "report_chart.h"
+
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "msg.h"
+#include "timeutil.h"
+
+/* Logical size in CSS pixels; drawn at twice the density so a printout stays sharp. */
+#define CW 1000.0
+#define CH 540.0
+#define DENSITY 2.0
+#define FONT "DejaVu Sans"
+
+struct rgb {
+	double r, g, b;
+};
+static const struct rgb C_NET = { 0.10, 0.30, 0.65 }, C_GROSS = { 0.55, 0.60, 0.68 },
+			C_DD = { 0.80, 0.20, 0.18 }, C_GRID = { 0.88, 0.89, 0.91 },
+			C_INK = { 0.15, 0.16, 0.18 }, C_LONG = { 0.80, 0.93, 0.82 },
+			C_SHORT = { 0.98, 0.84, 0.84 }, C_PSR = { 0.85, 0.50, 0.10 };
+
+/* A plot area in logical pixels and the data range it shows. */
+struct panel {
+	double x0, y0, x1, y1;
+	double xmin, xmax, ymin, ymax;
+};
+
+static double px_x(const struct panel *p, double x)
+{
+	return p->x0 + (x - p->xmin) / (p->xmax - p->xmin) * (p->x1 - p->x0);
+}
+
+static double px_y(const struct panel *p, double y)
+{
+	return p->y1 - (y - p->ymin) / (p->ymax - p->ymin) * (p->y1 - p->y0);
+}
+
+static void set_rgb(cairo_t *cr, struct rgb c)
+{
+	cairo_set_source_rgb(cr, c.r, c.g, c.b);
+}
+
+/* Fixed font options: no hinting and grey antialiasing, so the local fontconfig settings do not
+ * change the pixels. */
+static cairo_t *canvas(cairo_surface_t **sf)
+{
+	*sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)(CW * DENSITY), (int)(CH * DENSITY));
+	cairo_t *cr = cairo_create(*sf);
+	cairo_font_options_t *fo = cairo_font_options_create();
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
+	cairo_scale(cr, DENSITY, DENSITY);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	return cr;
+}
+
+/* Text anchored by ax (0 left, 0.5 centre, 1 right) and ay (0 top, 0.5 middle, 1 baseline). */
+static void text_at(cairo_t *cr, double x, double y, double ax, double ay, double size, bool bold,
+		    const char *s)
+{
+	cairo_text_extents_t te;
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, s, &te);
+	cairo_move_to(cr, x - ax * te.x_advance, ay >= 1 ? y : y - te.y_bearing - te.height * ay);
+	cairo_show_text(cr, s);
+}
+
+static void title(cairo_t *cr, const char *main, const char *sub)
+{
+	set_rgb(cr, C_INK);
+	text_at(cr, 24, 16, 0, 0, 17, true, main);
+	if (sub) {
+		cairo_set_source_rgb(cr, 0.40, 0.42, 0.46);
+		text_at(cr, 24, 38, 0, 0, 12, false, sub);
+	}
+}
+
+/* A step of 1, 2 or 5 times a power of ten giving about n intervals over range. */
+static double nice_step(double range, int n)
+{
+	double raw = range / n, mag = pow(10, floor(log10(raw))), f = raw / mag;
+	return mag * (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10);
+}
+
+/* Widens [lo, hi] to whole steps and a non-empty range. */
+static void nice_range(double *lo, double *hi, int n)
+{
+	if (!(*hi > *lo)) {
+		double d = fabs(*lo) > 0 ? fabs(*lo) * 0.05 : 1;
+		*lo -= d;
+		*hi += d;
+	}
+	double st = nice_step(*hi - *lo, n);
+	*lo = floor(*lo / st) * st;
+	*hi = ceil(*hi / st) * st;
+}
+
+static void frame(cairo_t *cr, const struct panel *p)
+{
+	cairo_set_line_width(cr, 1);
+	cairo_set_source_rgb(cr, 0.55, 0.57, 0.60);
+	cairo_rectangle(cr, p->x0, p->y0, p->x1 - p->x0, p->y1 - p->y0);
+	cairo_stroke(cr);
+}
+
+/* Horizontal grid lines and y labels; fmt formats value * scale. */
+static void y_axis(cairo_t *cr, const struct panel *p, int n, double scale, const char *fmt, bool right)
+{
+	double st = nice_step(p->ymax - p->ymin, n);
+	char lab[32];
+	for (double v = ceil(p->ymin / st - 1e-9) * st; v <= p->ymax + st * 1e-9; v += st) {
+		double y = px_y(p, v);
+		if (!right) {
+			set_rgb(cr, C_GRID);
+			cairo_set_line_width(cr, 0.8);
+			cairo_move_to(cr, p->x0, y);
+			cairo_line_to(cr, p->x1, y);
+			cairo_stroke(cr);
+		}
+		set_rgb(cr, C_INK);
+		snprintf(lab, sizeof lab, fmt, fabs(v) < st * 1e-6 ? 0.0 : v * scale);
+		if (right)
+			text_at(cr, p->x1 + 6, y, 0, 0.5, 11, false, lab);
+		else
+			text_at(cr, p->x0 - 6, y, 1, 0.5, 11, false, lab);
+	}
+}
+
+static void x_axis_numbers(cairo_t *cr, const struct panel *p, int n, const char *fmt)
+{
+	double st = nice_step(p->xmax - p->xmin, n);
+	char lab[32];
+	set_rgb(cr, C_INK);
+	for (double v = ceil(p->xmin / st - 1e-9) * st; v <= p->xmax + st * 1e-9; v += st) {
+		snprintf(lab, sizeof lab, fmt, fabs(v) < st * 1e-6 ? 0.0 : v);
+		text_at(cr, px_x(p, v), p->y1 + 8, 0.5, 0, 11, false, lab);
+	}
+}
+
+/* Date ticks at whole days, weeks or months, labelled YYYY-MM-DD; the times are UTC. */
+static void x_axis_dates(cairo_t *cr, const struct panel *p, bool labels)
+{
+	static const double steps[] = { 3600, 6 * 3600, 86400, 2 * 86400, 7 * 86400, 14 * 86400,
+					30 * 86400, 61 * 86400, 91 * 86400, 182 * 86400, 365 * 86400,
+					730 * 86400 };
+	double span = p->xmax - p->xmin, st = steps[0];
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0] && span / st > 7; i++)
+		st = steps[i];
+	double unit = st >= 86400 ? 86400 : 3600;
+	for (double v = ceil(p->xmin / st) * st; v <= p->xmax; v += st) {
+		double d = floor(v / unit) * unit, x = px_x(p, d);
+		char iso[21], lab[21];
+		if (d < p->xmin)
+			continue;
+		set_rgb(cr, C_GRID);
+		cairo_set_line_width(cr, 0.8);
+		cairo_move_to(cr, x, p->y0);
+		cairo_line_to(cr, x, p->y1);
+		cairo_stroke(cr);
+		if (!labels)
+			continue;
+		sa_time_format((int64_t)d, iso);
+		snprintf(lab, sizeof lab, unit < 86400 ? "%.10s %.5s" : "%.10s", iso, iso + 11);
+		set_rgb(cr, C_INK);
+		text_at(cr, x, p->y1 + 8, 0.5, 0, 11, false, lab);
+	}
+}
+
+/* Legend entry styles. */
+enum { L_LINE, L_DASH, L_BOX };
+
+/* One row of legend entries under the subtitle, above the plot, so it never hides data. */
+static void legend(cairo_t *cr, int n, const char *const *names, const struct rgb *colors,
+		   const int *style)
+{
+	double x = 78, y = 62;
+	cairo_text_extents_t te;
+	for (int i = 0; i < n; i++) {
+		double dash[] = { 5, 3 };
+		set_rgb(cr, colors[i]);
+		if (style && style[i] == L_BOX) {
+			cairo_rectangle(cr, x, y - 6, 22, 12);
+			cairo_fill(cr);
+		} else {
+			cairo_set_line_width(cr, 2.4);
+			cairo_set_dash(cr, dash, style && style[i] == L_DASH ? 2 : 0, 0);
+			cairo_move_to(cr, x, y);
+			cairo_line_to(cr, x + 22, y);
+			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+		}
+		set_rgb(cr, C_INK);
+		text_at(cr, x + 28, y, 0, 0.5, 12, false, names[i]);
+		cairo_text_extents(cr, names[i], &te);
+		x += 28 + te.x_advance + 22;
+	}
+}
+
+static void empty_note(cairo_t *cr, const char *why)
+{
+	char msg[320];
+	snprintf(msg, sizeof msg, "Not drawn: %s", why && why[0] ? why : "no data");
+	cairo_set_source_rgb(cr, 0.96, 0.96, 0.97);
+	cairo_rectangle(cr, 24, 80, CW - 48, CH - 110);
+	cairo_fill(cr);
+	set_rgb(cr, C_INK);
+	text_at(cr, CW / 2, CH / 2, 0.5, 0.5, 15, false, msg);
+}
+
+static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* Writes the surface atomically and frees cr and sf whatever happens. */
+static int finish(cairo_t *cr, cairo_surface_t *sf, const char *path, char *err, size_t errlen)
+{
+	struct sa_atomic a = { 0 };
+	int rc = -1;
+	cairo_status_t st = cairo_status(cr);
+	cairo_destroy(cr);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		sa_fmt(err, errlen, "drawing '%s': %s", path, cairo_status_to_string(st));
+		goto out;
+	}
+	if (sa_atomic_open(&a, path)) {
+		sa_fmt(err, errlen, "cannot write '%s'", path);
+		goto out;
+	}
+	st = cairo_surface_write_to_png_stream(sf, to_file, a.fp);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		sa_atomic_abort(&a);
+		sa_fmt(err, errlen, "writing '%s': %s", path, cairo_status_to_string(st));
+		goto out;
+	}
+	if (sa_atomic_commit(&a)) {
+		sa_fmt(err, errlen, "cannot write '%s'", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	cairo_surface_destroy(sf);
+	return rc;
+}
+
+static void polyline(cairo_t *cr, const struct panel *p, size_t n, const int64_t *t, const double *y)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0)
+			cairo_move_to(cr, px_x(p, (double)t[i]), px_y(p, y[i]));
+		else
+			cairo_line_to(cr, px_x(p, (double)t[i]), px_y(p, y[i]));
+	}
+}
+
+static void draw_equity(cairo_t *cr, const struct rp_series *eq)
+{
+	struct panel top = { 78, 80, CW - 24, 366, (double)eq->t[0], (double)eq->t[eq->n - 1], DBL_MAX, -DBL_MAX };
+	struct panel dd = { 78, 384, CW - 24, CH - 34, top.xmin, top.xmax, 0, 0 };
+	double *draw = malloc(eq->n * sizeof *draw), peak = -DBL_MAX;
+	static const char *const names[] = { "net equity (after costs)", "gross equity (before costs)" };
+	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.60, 0.68 } };
+	static const int dashed[] = { L_LINE, L_DASH };
+	if (!draw)
+		return;
+	if (top.xmax <= top.xmin)
+		top.xmax = dd.xmax = top.xmin + 3600;
+	for (size_t i = 0; i < eq->n; i++) {
+		top.ymin = fmin(top.ymin, fmin(eq->net[i], eq->gross[i]));
+		top.ymax = fmax(top.ymax, fmax(eq->net[i], eq->gross[i]));
+		peak = fmax(peak, eq->net[i]);
+		draw[i] = peak > 0 ? eq->net[i] / peak - 1 : 0;
+		dd.ymin = fmin(dd.ymin, draw[i]);
+	}
+	nice_range(&top.ymin, &top.ymax, 5);
+	nice_range(&dd.ymin, &dd.ymax, 2);
+	dd.ymax = 0;
+	y_axis(cr, &top, 5, 1, "%.2f", false);
+	x_axis_dates(cr, &top, false);
+	y_axis(cr, &dd, 2, 100, "%.0f%%", false);
+	x_axis_dates(cr, &dd, true);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	double dash[] = { 5, 3 };
+	set_rgb(cr, C_GROSS);
+	cairo_set_line_width(cr, 1.6);
+	cairo_set_dash(cr, dash, 2, 0);
+	polyline(cr, &top, eq->n, eq->t, eq->gross);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	set_rgb(cr, C_NET);
+	cairo_set_line_width(cr, 1.8);
+	polyline(cr, &top, eq->n, eq->t, eq->net);
+	cairo_stroke(cr);
+	cairo_move_to(cr, px_x(&dd, dd.xmin), px_y(&dd, 0));
+	for (size_t i = 0; i < eq->n; i++)
+		cairo_line_to(cr, px_x(&dd, (double)eq->t[i]), px_y(&dd, draw[i]));
+	cairo_line_to(cr, px_x(&dd, dd.xmax), px_y(&dd, 0));
+	cairo_close_path(cr);
+	cairo_set_source_rgba(cr, C_DD.r, C_DD.g, C_DD.b, 0.35);
+	cairo_fill_preserve(cr);
+	set_rgb(cr, C_DD);
+	cairo_set_line_width(cr, 1);
+	cairo_stroke(cr);
+	frame(cr, &top);
+	frame(cr, &dd);
+	legend(cr, 2, names, colors, dashed);
+	set_rgb(cr, C_INK);
+	cairo_save(cr);
+	cairo_translate(cr, 18, (top.y0 + top.y1) / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	text_at(cr, 0, 0, 0.5, 0.5, 12, false, "equity (start = 1)");
+	cairo_restore(cr);
+	cairo_save(cr);
+	cairo_translate(cr, 18, (dd.y0 + dd.y1) / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	text_at(cr, 0, 0, 0.5, 0.5, 12, false, "drawdown");
+	cairo_restore(cr);
+	free(draw);
+}
+
+int rp_chart_equity(const char *path, const struct rp_series *eq, const char *why_missing,
+		    char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	title(cr, "Equity, net and gross of costs, with net drawdown", "time in UTC; fills at the next bar's open");
+	if (eq && eq->n >= 2)
+		draw_equity(cr, eq);
+	else
+		empty_note(cr, eq && eq->n ? "fewer than two equity points" : why_missing);
+	return finish(cr, sf, path, err, errlen);
+}
+
+static void draw_hist(cairo_t *cr, const struct panel *p, const double *v, size_t n, int bins,
+		      double lo, double width, bool filled, struct rgb c)
+{
+	int *count = calloc((size_t)bins, sizeof *count);
+	if (!count)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		int b = (int)floor((v[i] - lo) / width);
+		count[b < 0 ? 0 : b >= bins ? bins - 1 : b]++;
+	}
+	cairo_move_to(cr, px_x(p, lo), px_y(p, 0));
+	for (int b = 0; b < bins; b++) {
+		double x0 = px_x(p, lo + b * width), x1 = px_x(p, lo + (b + 1) * width);
+		if (filled) {
+			cairo_rectangle(cr, x0 + 0.5, px_y(p, count[b]), x1 - x0 - 1, px_y(p, 0) - px_y(p, count[b]));
+		} else {
+			cairo_line_to(cr, x0, px_y(p, count[b]));
+			cairo_line_to(cr, x1, px_y(p, count[b]));
+		}
+	}
+	if (filled) {
+		cairo_set_source_rgba(cr, c.r, c.g, c.b, 0.75);
+		cairo_fill(cr);
+	} else {
+		cairo_line_to(cr, px_x(p, lo + bins * width), px_y(p, 0));
+		set_rgb(cr, c);
+		cairo_set_line_width(cr, 1.6);
+		cairo_stroke(cr);
+	}
+	free(count);
+}
+
+static int max_count(const double *v, size_t n, int bins, double lo, double width)
+{
+	int *count = calloc((size_t)bins, sizeof *count), m = 0;
+	for (size_t i = 0; count && i < n; i++) {
+		int b = (int)floor((v[i] - lo) / width);
+		b = b < 0 ? 0 : b >= bins ? bins - 1 : b;
+		m = ++count[b] > m ? count[b] : m;
+	}
+	free(count);
+	return m;
+}
+
+static void draw_returns(cairo_t *cr, const struct rp_returns *r)
+{
+	struct panel p = { 78, 80, CW - 24, CH - 52, DBL_MAX, -DBL_MAX, 0, 1 };
+	double mean = 0;
+	int bins = (int)fmin(60, fmax(10, ceil(sqrt((double)r->n) * 2)));
+	static const char *const names[] = { "net return per trade", "gross return per trade",
+					     "mean net return" };
+	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.60, 0.68 }, { 0.80, 0.20, 0.18 } };
+	static const int dashed[] = { L_BOX, L_LINE, L_DASH };
+	for (size_t i = 0; i < r->n; i++) {
+		p.xmin = fmin(p.xmin, fmin(r->net[i], r->gross[i]));
+		p.xmax = fmax(p.xmax, fmax(r->net[i], r->gross[i]));
+		mean += r->net[i] / (double)r->n;
+	}
+	p.xmin = fmin(p.xmin, 0);
+	p.xmax = fmax(p.xmax, 0);
+	nice_range(&p.xmin, &p.xmax, 8);
+	double width = (p.xmax - p.xmin) / bins;
+	p.ymax = 1.1 * fmax(max_count(r->net, r->n, bins, p.xmin, width), max_count(r->gross, r->n, bins, p.xmin, width));
+	nice_range(&p.ymin, &p.ymax, 5);
+	p.ymin = 0;
+	y_axis(cr, &p, 5, 1, "%.0f", false);
+	draw_hist(cr, &p, r->net, r->n, bins, p.xmin, width, true, C_NET);
+	draw_hist(cr, &p, r->gross, r->n, bins, p.xmin, width, false, C_GROSS);
+	double dash[] = { 5, 3 };
+	set_rgb(cr, C_INK);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, px_x(&p, 0), p.y0);
+	cairo_line_to(cr, px_x(&p, 0), p.y1);
+	cairo_stroke(cr);
+	set_rgb(cr, C_DD);
+	cairo_set_line_width(cr, 1.6);
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_move_to(cr, px_x(&p, mean), p.y0);
+	cairo_line_to(cr, px_x(&p, mean), p.y1);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	/* the axis shows percent while the data are fractions */
+	struct panel pct = p;
+	pct.xmin *= 100;
+	pct.xmax *= 100;
+	x_axis_numbers(cr, &pct, 8, "%.3g%%");
+	frame(cr, &p);
+	legend(cr, 3, names, colors, dashed);
+	set_rgb(cr, C_INK);
+	text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "return per trade");
+	cairo_save(cr);
+	cairo_translate(cr, 18, (p.y0 + p.y1) / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	text_at(cr, 0, 0, 0.5, 0.5, 12, false, "trades");
+	cairo_restore(cr);
+}
+
+int rp_chart_returns(const char *path, const struct rp_returns *r, const char *why_missing,
+		     char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	char sub[96];
+	snprintf(sub, sizeof sub, "%zu closed trades; costs move the whole distribution left", r ? r->n : 0);
+	title(cr, "Distribution of trade returns", sub);
+	if (r && r->n > 0)
+		draw_returns(cr, r);
+	else
+		empty_note(cr, why_missing && why_missing[0] ? why_missing : "no closed trades");
+	return finish(cr, sf, path, err, errlen);
+}
+
+/* Reads the (multiple, sharpe, psr) triples that are all finite; returns how many. */
+static size_t cost_points(const cJSON *sens, double *m, double *s, double *q, size_t cap)
+{
+	size_t n = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, sens) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "multiple");
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(it, "sharpe");
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(it, "psr");
+		if (n < cap && cJSON_IsNumber(a) && cJSON_IsNumber(b) && isfinite(a->valuedouble) &&
+		    isfinite(b->valuedouble)) {
+			m[n] = a->valuedouble;
+			s[n] = b->valuedouble;
+			q[n] = cJSON_IsNumber(c) && isfinite(c->valuedouble) ? c->valuedouble : NAN;
+			n++;
+		}
+	}
+	return n;
+}
+
+static void draw_costs(cairo_t *cr, const double *m, const double *s, const double *q, size_t n)
+{
+	struct panel p = { 78, 80, CW - 70, CH - 52, DBL_MAX, -DBL_MAX, 0, 0 };
+	static const char *const names[] = { "Sharpe ratio per trade (left)", "PSR (right, 0 to 1)",
+					     "costs as configured" };
+	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.85, 0.50, 0.10 }, { 0.55, 0.57, 0.60 } };
+	static const int dashed[] = { L_LINE, L_DASH, L_DASH };
+	for (size_t i = 0; i < n; i++) {
+		p.xmin = fmin(p.xmin, m[i]);
+		p.xmax = fmax(p.xmax, m[i]);
+		p.ymin = fmin(p.ymin, s[i]);
+		p.ymax = fmax(p.ymax, s[i]);
+	}
+	nice_range(&p.xmin, &p.xmax, 6);
+	nice_range(&p.ymin, &p.ymax, 5);
+	struct panel r = p;
+	r.ymin = 0;
+	r.ymax = 1;
+	y_axis(cr, &p, 5, 1, "%.3g", false);
+	y_axis(cr, &r, 5, 1, "%.1f", true);
+	x_axis_numbers(cr, &p, 6, "%.3gx");
+	double dash[] = { 5, 3 };
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_set_line_width(cr, 1);
+	set_rgb(cr, colors[2]);
+	cairo_move_to(cr, px_x(&p, 1), p.y0);
+	cairo_line_to(cr, px_x(&p, 1), p.y1);
+	cairo_stroke(cr);
+	if (p.ymin < 0 && p.ymax > 0) {
+		set_rgb(cr, C_INK);
+		cairo_move_to(cr, p.x0, px_y(&p, 0));
+		cairo_line_to(cr, p.x1, px_y(&p, 0));
+		cairo_stroke(cr);
+	}
+	set_rgb(cr, C_PSR);
+	cairo_set_line_width(cr, 2);
+	for (size_t i = 0, k = 0; i < n; i++) {
+		if (isnan(q[i]))
+			continue;
+		if (k++ == 0)
+			cairo_move_to(cr, px_x(&r, m[i]), px_y(&r, fmin(1, fmax(0, q[i]))));
+		else
+			cairo_line_to(cr, px_x(&r, m[i]), px_y(&r, fmin(1, fmax(0, q[i]))));
+	}
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	set_rgb(cr, C_NET);
+	cairo_set_line_width(cr, 2.2);
+	for (size_t i = 0; i < n; i++)
+		(i ? cairo_line_to : cairo_move_to)(cr, px_x(&p, m[i]), px_y(&p, s[i]));
+	cairo_stroke(cr);
+	for (size_t i = 0; i < n; i++) {
+		cairo_arc(cr, px_x(&p, m[i]), px_y(&p, s[i]), 4, 0, 2 * M_PI);
+		cairo_fill(cr);
+	}
+	frame(cr, &p);
+	legend(cr, 3, names, colors, dashed);
+	set_rgb(cr, C_INK);
+	text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "cost multiple (1x = fees, slippage and funding as configured)");
+}
+
+int rp_chart_costs(const char *path, const cJSON *sens, char *err, size_t errlen)
+{
+	double m[64], s[64], q[64];
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	size_t n = cJSON_IsArray(sens) ? cost_points(sens, m, s, q, 64) : 0;
+	title(cr, "Cost sensitivity", "how the edge survives when every cost is scaled");
+	if (n >= 2)
+		draw_costs(cr, m, s, q, n);
+	else
+		empty_note(cr, sens ? "fewer than two cost points in stats.json" : "stats.json has no cost sensitivity");
+	return finish(cr, sf, path, err, errlen);
+}
+
+/* The position at bar i from the signals array: -1, 0 or 1, else 0. */
+static int signal_at(const cJSON *signals, int i)
+{
+	const cJSON *v = cJSON_GetArrayItem(signals, i);
+	if (!cJSON_IsNumber(v))
+		return 0;
+	return v->valuedouble > 0.5 ? 1 : v->valuedouble < -0.5 ? -1 : 0;
+}
+
+static void shade_positions(cairo_t *cr, const struct panel *p, const struct sa_ohlcv *px,
+			    const cJSON *signals)
+{
+	size_t n = (size_t)cJSON_GetArraySize(signals);
+	double half = px->n > 1 ? (double)(px->t[px->n - 1] - px->t[0]) / (double)(px->n - 1) / 2 : 0;
+	for (size_t i = 0; i < n && i < px->n;) {
+		int s = signal_at(signals, (int)i);
+		size_t j = i;
+		while (j + 1 < n && j + 1 < px->n && signal_at(signals, (int)(j + 1)) == s)
+			j++;
+		if (s != 0) {
+			double x0 = fmax(p->x0, px_x(p, (double)px->t[i] - half));
+			double x1 = fmin(p->x1, px_x(p, (double)px->t[j] + half));
+			set_rgb(cr, s > 0 ? C_LONG : C_SHORT);
+			cairo_rectangle(cr, x0, p->y0, x1 - x0, p->y1 - p->y0);
+			cairo_fill(cr);
+		}
+		i = j + 1;
+	}
+}
+
+static void mark_mismatches(cairo_t *cr, const struct panel *p, const struct sa_ohlcv *px,
+			    const cJSON *mismatches)
+{
+	const cJSON *it;
+	cJSON_ArrayForEach(it, mismatches) {
+		const cJSON *bar = cJSON_GetObjectItemCaseSensitive(it, "bar");
+		if (!cJSON_IsNumber(bar) || bar->valuedouble < 0 || bar->valuedouble >= (double)px->n)
+			continue;
+		size_t i = (size_t)bar->valuedouble;
+		double x = px_x(p, (double)px->t[i]), y = px_y(p, px->close[i]);
+		set_rgb(cr, C_DD);
+		cairo_set_line_width(cr, 1.2);
+		cairo_move_to(cr, x, p->y0);
+		cairo_line_to(cr, x, p->y1);
+		cairo_stroke(cr);
+		cairo_move_to(cr, x, y - 4);
+		cairo_line_to(cr, x - 7, y - 16);
+		cairo_line_to(cr, x + 7, y - 16);
+		cairo_close_path(cr);
+		cairo_fill(cr);
+	}
+}
+
+static void draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const cJSON *signals,
+			 const cJSON *mismatches)
+{
+	struct panel p = { 78, 80, CW - 24, CH - 52, (double)px->t[0], (double)px->t[px->n - 1], DBL_MAX, -DBL_MAX };
+	static const char *const names[] = { "close price", "long", "short", "look-ahead mismatch" };
+	static const struct rgb colors[] = { { 0.15, 0.16, 0.18 }, { 0.80, 0.93, 0.82 }, { 0.98, 0.84, 0.84 },
+					     { 0.80, 0.20, 0.18 } };
+	static const int styles[] = { L_LINE, L_BOX, L_BOX, L_LINE };
+	for (size_t i = 0; i < px->n; i++) {
+		p.ymin = fmin(p.ymin, px->close[i]);
+		p.ymax = fmax(p.ymax, px->close[i]);
+	}
+	nice_range(&p.ymin, &p.ymax, 5);
+	if (cJSON_IsArray(signals))
+		shade_positions(cr, &p, px, signals);
+	y_axis(cr, &p, 5, 1, "%.6g", false);
+	x_axis_dates(cr, &p, true);
+	set_rgb(cr, C_INK);
+	cairo_set_line_width(cr, 1.2);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	polyline(cr, &p, px->n, px->t, px->close);
+	cairo_stroke(cr);
+	if (cJSON_IsArray(mismatches))
+		mark_mismatches(cr, &p, px, mismatches);
+	frame(cr, &p);
+	legend(cr, 4, names, colors, styles);
+	cairo_save(cr);
+	cairo_translate(cr, 18, (p.y0 + p.y1) / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	set_rgb(cr, C_INK);
+	text_at(cr, 0, 0, 0.5, 0.5, 12, false, "close");
+	cairo_restore(cr);
+}
+
+int rp_chart_signals(const char *path, const struct sa_ohlcv *px, const cJSON *signals,
+		     const cJSON *mismatches, const char *why_missing, char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	char sub[160];
+	int ns = cJSON_IsArray(signals) ? cJSON_GetArraySize(signals) : 0;
+	snprintf(sub, sizeof sub, "%d signals from the full-history run; red marks where a truncated run disagreed", ns);
+	title(cr, "Signals against price", sub);
+	if (px && px->n >= 2)
+		draw_signals(cr, px, signals, mismatches);
+	else
+		empty_note(cr, why_missing);
+	return finish(cr, sf, path, err, errlen);
+}
+
+void rp_chart_cleanup(void)
+{
+	cairo_debug_reset_static_data();
+	FcFini();
+}

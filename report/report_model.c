@@ -1,0 +1,360 @@
+/* report_model.c - the report's view model: what each section says, formatted for people. */
+#include "report_model.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jsonio.h"
+#include "msg.h"
+#include "timeutil.h"
+
+#define MAX_ROWS 50  /* trades, events, flags and mismatches listed in the page; all are in the xlsx */
+
+static const cJSON *get(const cJSON *obj, const char *key)
+{
+	return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+static bool is_num(const cJSON *v)
+{
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble);
+}
+
+char *rp_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len)
+{
+	if (is_num(v))
+		snprintf(buf, len, "%.*f %%", decimals, v->valuedouble * 100);
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
+char *rp_fmt_num(const cJSON *v, int decimals, char *buf, size_t len)
+{
+	if (is_num(v))
+		snprintf(buf, len, "%.*f", decimals, fabs(v->valuedouble) < 0.5 * pow(10, -decimals) ? 0.0 : v->valuedouble);
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
+/* Adds a copy of obj[key] as text: strings as they are, numbers and bools printed, else "n/a". */
+static void add_text(cJSON *to, const char *as, const cJSON *obj, const char *key)
+{
+	const cJSON *v = get(obj, key);
+	char buf[64];
+	if (cJSON_IsString(v))
+		cJSON_AddStringToObject(to, as, v->valuestring);
+	else if (is_num(v))
+		cJSON_AddStringToObject(to, as, sa_fmt(buf, sizeof buf, "%.10g", v->valuedouble));
+	else if (cJSON_IsBool(v))
+		cJSON_AddStringToObject(to, as, cJSON_IsTrue(v) ? "yes" : "no");
+	else
+		cJSON_AddStringToObject(to, as, "n/a");
+}
+
+static void add_pct(cJSON *to, const char *as, const cJSON *obj, const char *key, int dec)
+{
+	char buf[64];
+	cJSON_AddStringToObject(to, as, rp_fmt_pct(get(obj, key), dec, buf, sizeof buf));
+}
+
+static void add_num(cJSON *to, const char *as, const cJSON *obj, const char *key, int dec)
+{
+	char buf[64];
+	cJSON_AddStringToObject(to, as, rp_fmt_num(get(obj, key), dec, buf, sizeof buf));
+}
+
+static const char *verdict_class(const char *v)
+{
+	if (strcmp(v, "READY_FOR_MICRO_LIVE") == 0)
+		return "good";
+	if (strcmp(v, "WATCH") == 0)
+		return "warn";
+	return "bad";
+}
+
+static void add_missing(cJSON *m, const struct rp_input *in)
+{
+	cJSON *list = cJSON_AddArrayToObject(m, "missing");
+	struct { const char *file, *reason; } extra[] = {
+		{ "events.jsonl", in->events_reason }, { "trades.csv", in->trades_reason },
+		{ "equity.csv", in->equity_reason }, { "strategy.py", in->source_reason },
+		{ "price data", in->data_reason },
+	};
+	for (int f = 0; f < RP_NFILES; f++) {
+		if (in->stage[f].ok)
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "file", in->stage[f].file);
+		cJSON_AddStringToObject(o, "reason", in->stage[f].reason);
+		cJSON_AddItemToArray(list, o);
+	}
+	for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
+		if (!extra[i].reason[0])
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "file", extra[i].file);
+		cJSON_AddStringToObject(o, "reason", extra[i].reason);
+		cJSON_AddItemToArray(list, o);
+	}
+}
+
+static void add_verdict(cJSON *m, const struct rp_input *in)
+{
+	const cJSON *v = rp_stage_ok(in, RP_VERDICT);
+	const char *verdict = sa_json_str(v, "verdict", "NO_VERDICT");
+	const char *gate = sa_json_str(v, "gate_verdict", "");
+	cJSON_AddStringToObject(m, "verdict", verdict);
+	cJSON_AddStringToObject(m, "verdict_class", verdict_class(verdict));
+	cJSON_AddStringToObject(m, "summary", v ? sa_json_str(v, "summary", "") :
+				"No verdict could be reached: verdict.json is missing or failed. Nothing below is a recommendation.");
+	if (gate[0] && strcmp(gate, verdict) != 0)
+		cJSON_AddStringToObject(m, "gate_verdict", gate);
+	cJSON *gates = cJSON_AddArrayToObject(m, "gates");
+	const cJSON *g;
+	cJSON_ArrayForEach(g, get(v, "gates")) {
+		const char *name = sa_json_str(g, "name", "?");
+		bool pct = strcmp(name, "drawdown") == 0 || strcmp(name, "net_edge") == 0;
+		int dec = strcmp(name, "trades") == 0 ? 0 : strcmp(name, "track_record") == 0 ? 1 : 3;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", name);
+		if (pct) {
+			add_pct(o, "value", g, "value", 3);
+			add_pct(o, "threshold", g, "threshold", 1);
+		} else {
+			add_num(o, "value", g, "value", dec);
+			add_num(o, "threshold", g, "threshold", dec);
+		}
+		cJSON_AddBoolToObject(o, "pass", sa_json_bool(g, "pass", false));
+		add_text(o, "why", g, "why");
+		cJSON_AddItemToArray(gates, o);
+	}
+	cJSON *vetoes = cJSON_AddArrayToObject(m, "vetoes");
+	cJSON_ArrayForEach(g, get(v, "vetoes")) {
+		cJSON *o = cJSON_CreateObject();
+		add_text(o, "name", g, "name");
+		add_text(o, "reason", g, "reason");
+		cJSON_AddItemToArray(vetoes, o);
+	}
+}
+
+static void add_containment(cJSON *m, const struct rp_input *in)
+{
+	const cJSON *run = in->stage[RP_RUN].json, *e;
+	cJSON *c = cJSON_AddObjectToObject(m, "containment");
+	add_text(c, "status", run, "status");
+	add_text(c, "blocked", run, "blocked_actions");
+	add_text(c, "wall_ms", run, "wall_ms");
+	if (cJSON_IsString(get(run, "error")) && get(run, "error")->valuestring[0])
+		add_text(c, "error", run, "error");
+	if (cJSON_IsString(get(run, "stderr")) && get(run, "stderr")->valuestring[0])
+		add_text(c, "stderr", run, "stderr");
+	cJSON *ev = cJSON_AddArrayToObject(c, "events");
+	int n = 0;
+	cJSON_ArrayForEach(e, in->events) {
+		if (n++ >= MAX_ROWS)
+			break;
+		cJSON *o = cJSON_CreateObject();
+		add_text(o, "seq", e, "seq");
+		add_text(o, "action", e, "action");
+		add_text(o, "rule", e, "rule");
+		add_text(o, "detail", e, "detail");
+		cJSON_AddItemToArray(ev, o);
+	}
+	cJSON_AddNumberToObject(c, "event_count", cJSON_GetArraySize(in->events));
+	cJSON_AddBoolToObject(c, "more_events", n > MAX_ROWS);
+}
+
+static void add_lookahead(cJSON *m, const struct rp_input *in)
+{
+	const cJSON *la = rp_stage_ok(in, RP_LOOKAHEAD), *it;
+	cJSON *o = cJSON_AddObjectToObject(m, "lookahead");
+	cJSON_AddBoolToObject(o, "present", la != NULL);
+	cJSON_AddBoolToObject(o, "clean", sa_json_bool(la, "clean", false));
+	add_text(o, "points_checked", la, "points_checked");
+	add_text(o, "candidate_points", la, "candidate_points");
+	add_text(o, "mismatch_count", la, "mismatch_count");
+	add_text(o, "failed_runs", la, "failed_runs");
+	cJSON_AddBoolToObject(o, "capped", sa_json_bool(la, "capped", false));
+	add_text(o, "explanation", la, "explanation");
+	cJSON *list = cJSON_AddArrayToObject(o, "mismatches");
+	int n = 0;
+	cJSON_ArrayForEach(it, get(la, "mismatches")) {
+		if (n++ >= MAX_ROWS)
+			break;
+		cJSON *r = cJSON_CreateObject();
+		add_text(r, "point", it, "point");
+		add_text(r, "bar", it, "bar");
+		add_text(r, "time", it, "time");
+		add_text(r, "full", it, "full");
+		add_text(r, "truncated", it, "truncated");
+		cJSON_AddItemToArray(list, r);
+	}
+}
+
+static void add_inspection(cJSON *m, const struct rp_input *in)
+{
+	const cJSON *ins = rp_stage_ok(in, RP_INSPECT), *s = get(ins, "strategy"), *it;
+	cJSON *o = cJSON_AddObjectToObject(m, "inspection");
+	cJSON_AddBoolToObject(o, "present", ins != NULL);
+	add_text(o, "flag_count", ins, "flag_count");
+	add_text(o, "shape_reason", s, "shape_reason");
+	const cJSON *se = get(s, "syntax_error");
+	if (cJSON_IsObject(se)) {
+		cJSON *e = cJSON_AddObjectToObject(o, "syntax_error");
+		add_text(e, "line", se, "line");
+		add_text(e, "col", se, "col");
+		add_text(e, "msg", se, "msg");
+	}
+	cJSON *flags = cJSON_AddArrayToObject(o, "flags");
+	int n = 0;
+	cJSON_ArrayForEach(it, get(s, "flags")) {
+		if (n++ >= MAX_ROWS)
+			break;
+		cJSON *r = cJSON_CreateObject();
+		static const char *const keys[] = { "code", "severity", "line", "col", "message", "source" };
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+			add_text(r, keys[k], it, keys[k]);
+		cJSON_AddItemToArray(flags, r);
+	}
+	cJSON *errs = cJSON_AddArrayToObject(o, "tradelog_errors");
+	n = 0;
+	cJSON_ArrayForEach(it, get(get(ins, "tradelog"), "errors")) {
+		if (n++ >= MAX_ROWS)
+			break;
+		cJSON *r = cJSON_CreateObject();
+		add_text(r, "line", it, "line");
+		add_text(r, "message", it, "message");
+		cJSON_AddItemToArray(errs, r);
+	}
+}
+
+static void add_costs(cJSON *m, const struct rp_input *in)
+{
+	const cJSON *rp = rp_stage_ok(in, RP_REPLAY), *st = rp_stage_ok(in, RP_STATS), *it;
+	const cJSON *cfg = get(rp_stage_ok(in, RP_CONFIG), "costs");
+	cJSON *o = cJSON_AddObjectToObject(m, "costs");
+	cJSON_AddBoolToObject(o, "present", rp != NULL);
+	add_text(o, "mode", rp, "mode");
+	cJSON_AddBoolToObject(o, "trusted_returns", sa_json_bool(rp, "trusted_returns", false));
+	add_pct(o, "gross_return", rp, "gross_return", 2);
+	add_pct(o, "net_return", rp, "net_return", 2);
+	add_pct(o, "fees", get(rp, "costs"), "fees", 2);
+	add_pct(o, "slippage", get(rp, "costs"), "slippage", 2);
+	add_pct(o, "funding", get(rp, "costs"), "funding", 2);
+	add_text(o, "fee_bps", cfg, "fee_bps");
+	add_text(o, "slippage_bps", cfg, "slippage_bps");
+	add_text(o, "funding_bps_8h", cfg, "funding_bps_8h");
+	add_text(o, "note", rp, "note");
+	cJSON *sens = cJSON_AddArrayToObject(o, "sensitivity");
+	cJSON_ArrayForEach(it, get(st, "cost_sensitivity")) {
+		cJSON *r = cJSON_CreateObject();
+		add_num(r, "multiple", it, "multiple", 2);
+		add_num(r, "sharpe", it, "sharpe", 4);
+		add_num(r, "psr", it, "psr", 3);
+		cJSON_AddItemToArray(sens, r);
+	}
+}
+
+static void stat_row(cJSON *list, const char *label, const char *value, const char *meaning)
+{
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddStringToObject(r, "label", label);
+	cJSON_AddStringToObject(r, "value", value);
+	cJSON_AddStringToObject(r, "meaning", meaning);
+	cJSON_AddItemToArray(list, r);
+}
+
+static void add_stats(cJSON *m, const struct rp_input *in)
+{
+	const cJSON *st = rp_stage_ok(in, RP_STATS);
+	char b[64];
+	cJSON *o = cJSON_AddObjectToObject(m, "stats");
+	cJSON_AddBoolToObject(o, "present", st != NULL);
+	cJSON *l = cJSON_AddArrayToObject(o, "rows");
+	stat_row(l, "Trades", rp_fmt_num(get(st, "trades"), 0, b, sizeof b), "closed trades the statistics rest on");
+	stat_row(l, "Sharpe ratio (per trade)", rp_fmt_num(get(st, "sharpe"), 4, b, sizeof b),
+		 "mean net return per trade divided by its standard deviation");
+	stat_row(l, "Sharpe ratio (annualised)", rp_fmt_num(get(get(st, "sharpe_annualised"), "value"), 3, b, sizeof b),
+		 "the per-trade Sharpe ratio scaled by the square root of trades per year");
+	stat_row(l, "PSR", rp_fmt_num(get(st, "psr"), 3, b, sizeof b),
+		 "probability that the true Sharpe ratio is above zero, given skew, kurtosis and length");
+	stat_row(l, "DSR", rp_fmt_num(get(st, "dsr"), 3, b, sizeof b),
+		 "the same probability, deflated for how many variants were tried");
+	stat_row(l, "Trials", rp_fmt_num(get(st, "trials"), 0, b, sizeof b), "variants tried, as declared");
+	stat_row(l, "SR* (expected best of the trials)", rp_fmt_num(get(st, "sr0"), 4, b, sizeof b),
+		 "the Sharpe ratio the best of that many luck-only variants would show");
+	stat_row(l, "MinTRL", rp_fmt_num(get(st, "min_trl"), 1, b, sizeof b),
+		 "trades needed before this Sharpe ratio is significant at 95 %");
+	stat_row(l, "Skew", rp_fmt_num(get(st, "skew"), 3, b, sizeof b), "asymmetry of trade returns; negative means rare large losses");
+	stat_row(l, "Kurtosis", rp_fmt_num(get(st, "kurtosis"), 3, b, sizeof b), "fatness of the tails (3 for a normal distribution)");
+	stat_row(l, "Max drawdown", rp_fmt_pct(get(st, "max_drawdown"), 2, b, sizeof b), "deepest fall of net equity from a peak");
+	stat_row(l, "Win rate", rp_fmt_pct(get(st, "win_rate"), 1, b, sizeof b), "share of trades with a positive net return");
+	stat_row(l, "Profit factor", rp_fmt_num(get(st, "profit_factor"), 3, b, sizeof b), "net gains divided by net losses");
+	stat_row(l, "Exposure", rp_fmt_pct(get(st, "exposure"), 1, b, sizeof b), "share of bars with a position held");
+	stat_row(l, "Average bars held", rp_fmt_num(get(st, "avg_bars_held"), 1, b, sizeof b), "how long a trade lasts");
+}
+
+static void add_trades(cJSON *m, const struct rp_input *in)
+{
+	const struct rp_table *tb = &in->trades;
+	size_t n = tb->rows ? tb->rows - 1 : 0;
+	char b[64];
+	cJSON *o = cJSON_AddObjectToObject(m, "trades");
+	cJSON *list = cJSON_AddArrayToObject(o, "rows");
+	int ce = rp_table_col(tb, "entry_time"), cx = rp_table_col(tb, "exit_time"), cs = rp_table_col(tb, "side");
+	int cg = rp_table_col(tb, "gross_return"), cn = rp_table_col(tb, "net_return"), cb = rp_table_col(tb, "bars_held");
+	for (size_t r = 0; r < n && r < MAX_ROWS; r++) {
+		cJSON *row = cJSON_CreateObject(), num;
+		double x;
+		cJSON_AddStringToObject(row, "entry", rp_table_get(tb, r, ce));
+		cJSON_AddStringToObject(row, "exit", rp_table_get(tb, r, cx));
+		cJSON_AddStringToObject(row, "side", rp_table_get(tb, r, cs));
+		cJSON_AddStringToObject(row, "bars", rp_table_get(tb, r, cb));
+		memset(&num, 0, sizeof num);
+		num.type = cJSON_Number;
+		num.valuedouble = rp_parse_num(rp_table_get(tb, r, cg), &x) ? NAN : x;
+		cJSON_AddStringToObject(row, "gross", rp_fmt_pct(&num, 3, b, sizeof b));
+		num.valuedouble = rp_parse_num(rp_table_get(tb, r, cn), &x) ? NAN : x;
+		cJSON_AddStringToObject(row, "net", rp_fmt_pct(&num, 3, b, sizeof b));
+		cJSON_AddBoolToObject(row, "win", !isnan(num.valuedouble) && num.valuedouble > 0);
+		cJSON_AddItemToArray(list, row);
+	}
+	cJSON_AddNumberToObject(o, "total", (double)n);
+	cJSON_AddNumberToObject(o, "shown", (double)(n < MAX_ROWS ? n : MAX_ROWS));
+	cJSON_AddBoolToObject(o, "more", n > MAX_ROWS);
+}
+
+static void add_fingerprint(cJSON *m, const struct rp_input *in)
+{
+	const cJSON *fp = in->stage[RP_FINGERPRINT].json;
+	cJSON *o = cJSON_AddObjectToObject(m, "fingerprint");
+	static const char *const keys[] = { "strategy_sha256", "tradelog_sha256", "data_sha256",
+					    "config_sha256", "tool_version", "data_bars", "data_first",
+					    "data_last" };
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		add_text(o, keys[k], fp, keys[k]);
+	add_text(o, "trials", rp_stage_ok(in, RP_CONFIG), "trials");
+}
+
+cJSON *rp_model_build(const struct rp_input *in, const char *name)
+{
+	cJSON *m = cJSON_CreateObject();
+	if (!m)
+		return NULL;
+	cJSON_AddStringToObject(m, "name", name);
+	add_missing(m, in);
+	add_verdict(m, in);
+	add_containment(m, in);
+	add_lookahead(m, in);
+	add_inspection(m, in);
+	add_costs(m, in);
+	add_stats(m, in);
+	add_trades(m, in);
+	add_fingerprint(m, in);
+	cJSON_AddStringToObject(m, "version", SA_VERSION);
+	return m;
+}

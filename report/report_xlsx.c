@@ -1,0 +1,374 @@
+/* report_xlsx.c - writes report.xlsx: one sheet per section, numbers as numbers, text as text. */
+#include "report_xlsx.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xlsxwriter.h>
+
+#include "jsonio.h"
+#include "msg.h"
+#include "text.h"
+#include "timeutil.h"
+
+#define XLSX_TEXT_MAX 32000  /* Excel refuses cells longer than 32767 characters */
+
+struct book {
+	lxw_workbook *wb;
+	lxw_format *head, *date, *pct, *num, *wrap, *bad, *good;
+};
+
+/* A copy of s safe for a cell: valid UTF-8 (otherwise non-ASCII bytes become '?'), no control
+ * characters but tab and newline, capped, and quoted when a spreadsheet would take it for a
+ * formula. Caller frees; NULL when out of memory. */
+static char *cell_text(const char *s)
+{
+	size_t len = strnlen(s, XLSX_TEXT_MAX);
+	bool utf8 = sa_utf8_valid(s, len, NULL), quote = sa_is_formula_like(s);
+	char *out = malloc(len + 2), *o = out;
+	if (!out)
+		return NULL;
+	if (quote)
+		*o++ = '\'';
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f || (!utf8 && c >= 0x80))
+			c = '?';
+		*o++ = (char)c;
+	}
+	*o = '\0';
+	if (utf8 && len == XLSX_TEXT_MAX)  /* do not leave half a character at the cut */
+		while (o > out && ((unsigned char)o[-1] & 0xc0) == 0x80)
+			*--o = '\0';
+	return out;
+}
+
+static void put_text(lxw_worksheet *ws, int r, int c, const char *s, lxw_format *f)
+{
+	char *t = cell_text(s ? s : "");
+	if (t)
+		worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, t, f);
+	free(t);
+}
+
+/* A JSON value into a cell: numbers stay numbers (in format f), strings go through put_text. */
+static void put_json(lxw_worksheet *ws, int r, int c, const cJSON *v, lxw_format *f)
+{
+	if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
+		worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v->valuedouble, f);
+	else if (cJSON_IsBool(v))
+		worksheet_write_boolean(ws, (lxw_row_t)r, (lxw_col_t)c, cJSON_IsTrue(v), NULL);
+	else if (cJSON_IsString(v))
+		put_text(ws, r, c, v->valuestring, NULL);
+}
+
+/* A timestamp string as an Excel date when it parses, as text otherwise. */
+static void put_time(struct book *b, lxw_worksheet *ws, int r, int c, const char *s)
+{
+	int64_t t;
+	if (s && sa_time_parse(s, &t) == 0)
+		worksheet_write_unixtime(ws, (lxw_row_t)r, (lxw_col_t)c, t, b->date);
+	else
+		put_text(ws, r, c, s, NULL);
+}
+
+static lxw_worksheet *sheet(struct book *b, const char *name, const char *const *heads, int n, const double *widths)
+{
+	lxw_worksheet *ws = workbook_add_worksheet(b->wb, name);
+	for (int c = 0; ws && c < n; c++) {
+		worksheet_write_string(ws, 0, (lxw_col_t)c, heads[c], b->head);
+		worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, widths[c], NULL);
+	}
+	if (ws)
+		worksheet_freeze_panes(ws, 1, 0);
+	return ws;
+}
+
+static const cJSON *get(const cJSON *o, const char *k)
+{
+	return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
+}
+
+static void summary_row(struct book *b, lxw_worksheet *ws, int *r, const char *label, const cJSON *v, lxw_format *f)
+{
+	worksheet_write_string(ws, (lxw_row_t)*r, 0, label, NULL);
+	put_json(ws, *r, 1, v, f);
+	(*r)++;
+	(void)b;
+}
+
+static void write_summary(struct book *b, const struct rp_input *in, const char *name)
+{
+	static const char *const h[] = { "item", "value" };
+	static const double w[] = { 28, 90 };
+	lxw_worksheet *ws = sheet(b, "Summary", h, 2, w);
+	const cJSON *v = rp_stage_ok(in, RP_VERDICT), *st = rp_stage_ok(in, RP_STATS);
+	const cJSON *rp = rp_stage_ok(in, RP_REPLAY), *fp = in->stage[RP_FINGERPRINT].json;
+	const cJSON *run = in->stage[RP_RUN].json;
+	int r = 1;
+	if (!ws)
+		return;
+	worksheet_write_string(ws, (lxw_row_t)r, 0, "audit", NULL);
+	put_text(ws, r++, 1, name, NULL);
+	worksheet_write_string(ws, (lxw_row_t)r, 0, "verdict", NULL);
+	put_text(ws, r++, 1, sa_json_str(v, "verdict", "NO_VERDICT"), v ? NULL : b->bad);
+	summary_row(b, ws, &r, "gate verdict", get(v, "gate_verdict"), NULL);
+	worksheet_write_string(ws, (lxw_row_t)r, 0, "summary", NULL);
+	put_text(ws, r++, 1, sa_json_str(v, "summary", "verdict.json is missing or failed"), b->wrap);
+	summary_row(b, ws, &r, "sandbox status", get(run, "status"), NULL);
+	summary_row(b, ws, &r, "sandbox error", get(run, "error"), b->wrap);
+	summary_row(b, ws, &r, "blocked actions", get(run, "blocked_actions"), NULL);
+	summary_row(b, ws, &r, "trades", get(st, "trades"), NULL);
+	summary_row(b, ws, &r, "gross return", get(rp, "gross_return"), b->pct);
+	summary_row(b, ws, &r, "net return", get(rp, "net_return"), b->pct);
+	summary_row(b, ws, &r, "Sharpe ratio (per trade)", get(st, "sharpe"), b->num);
+	summary_row(b, ws, &r, "PSR", get(st, "psr"), b->num);
+	summary_row(b, ws, &r, "DSR", get(st, "dsr"), b->num);
+	summary_row(b, ws, &r, "trials", get(st, "trials"), NULL);
+	summary_row(b, ws, &r, "MinTRL (trades)", get(st, "min_trl"), b->num);
+	summary_row(b, ws, &r, "max drawdown", get(st, "max_drawdown"), b->pct);
+	summary_row(b, ws, &r, "strategy sha256", get(fp, "strategy_sha256"), NULL);
+	summary_row(b, ws, &r, "data sha256", get(fp, "data_sha256"), NULL);
+	summary_row(b, ws, &r, "config sha256", get(fp, "config_sha256"), NULL);
+	summary_row(b, ws, &r, "tool version", get(fp, "tool_version"), NULL);
+	for (int f = 0; f < RP_NFILES; f++) {
+		if (in->stage[f].ok)
+			continue;
+		char label[64];
+		worksheet_write_string(ws, (lxw_row_t)r, 0, sa_fmt(label, sizeof label, "missing: %s", in->stage[f].file), b->bad);
+		put_text(ws, r++, 1, in->stage[f].reason, b->wrap);
+	}
+}
+
+static void write_gates(struct book *b, const struct rp_input *in)
+{
+	static const char *const h[] = { "gate", "value", "threshold", "pass", "why" };
+	static const double w[] = { 16, 14, 14, 8, 80 };
+	lxw_worksheet *ws = sheet(b, "Gates", h, 5, w);
+	const cJSON *g, *v = rp_stage_ok(in, RP_VERDICT);
+	int r = 1;
+	if (!ws)
+		return;
+	cJSON_ArrayForEach(g, get(v, "gates")) {
+		put_json(ws, r, 0, get(g, "name"), NULL);
+		put_json(ws, r, 1, get(g, "value"), b->num);
+		put_json(ws, r, 2, get(g, "threshold"), b->num);
+		worksheet_write_boolean(ws, (lxw_row_t)r, 3, sa_json_bool(g, "pass", false),
+					sa_json_bool(g, "pass", false) ? b->good : b->bad);
+		put_json(ws, r, 4, get(g, "why"), NULL);
+		r++;
+	}
+	const cJSON *veto;
+	cJSON_ArrayForEach(veto, get(v, "vetoes")) {
+		worksheet_write_string(ws, (lxw_row_t)r, 0, "veto", b->bad);
+		put_json(ws, r, 1, get(veto, "name"), NULL);
+		put_json(ws, r++, 4, get(veto, "reason"), NULL);
+	}
+}
+
+static void write_trades(struct book *b, const struct rp_input *in)
+{
+	static const char *const cols[] = { "entry_time", "exit_time", "side", "entry_px", "exit_px",
+					    "bars_held", "gross_return", "fees", "slippage", "funding",
+					    "net_return" };
+	static const double w[] = { 17, 17, 7, 12, 12, 9, 13, 11, 11, 11, 13 };
+	lxw_worksheet *ws = sheet(b, "Trades", cols, 11, w);
+	const struct rp_table *tb = &in->trades;
+	if (!ws)
+		return;
+	for (size_t r = 0; tb->rows && r < tb->rows - 1; r++) {
+		for (int c = 0; c < 11; c++) {
+			const char *s = rp_table_get(tb, r, rp_table_col(tb, cols[c]));
+			double x;
+			if (c < 2)
+				put_time(b, ws, (int)r + 1, c, s);
+			else if (c != 2 && rp_parse_num(s, &x) == 0)
+				worksheet_write_number(ws, (lxw_row_t)r + 1, (lxw_col_t)c, x,
+						       c >= 6 ? b->pct : c == 5 ? NULL : b->num);
+			else
+				put_text(ws, (int)r + 1, c, s, NULL);
+		}
+	}
+}
+
+/* The equity table and, beside it, a native line chart of net and gross equity. */
+static void write_equity(struct book *b, const struct rp_input *in)
+{
+	static const char *const h[] = { "time", "position", "gross_equity", "net_equity" };
+	static const double w[] = { 17, 9, 13, 13 };
+	lxw_worksheet *ws = sheet(b, "Equity", h, 4, w);
+	const struct rp_series *s = &in->equity;
+	char cat[64], val[64];
+	if (!ws)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		worksheet_write_unixtime(ws, (lxw_row_t)i + 1, 0, s->t[i], b->date);
+		worksheet_write_number(ws, (lxw_row_t)i + 1, 1, s->pos[i], NULL);
+		worksheet_write_number(ws, (lxw_row_t)i + 1, 2, s->gross[i], b->num);
+		worksheet_write_number(ws, (lxw_row_t)i + 1, 3, s->net[i], b->num);
+	}
+	if (s->n < 2)
+		return;
+	lxw_chart *ch = workbook_add_chart(b->wb, LXW_CHART_LINE);
+	if (!ch)
+		return;
+	sa_fmt(cat, sizeof cat, "=Equity!$A$2:$A$%zu", s->n + 1);
+	sa_fmt(val, sizeof val, "=Equity!$D$2:$D$%zu", s->n + 1);
+	lxw_chart_series *net = chart_add_series(ch, cat, val);
+	sa_fmt(val, sizeof val, "=Equity!$C$2:$C$%zu", s->n + 1);
+	lxw_chart_series *gross = chart_add_series(ch, cat, val);
+	lxw_chart_line net_line = { .color = 0x1A4DA6, .width = 1.5 };
+	lxw_chart_line gross_line = { .color = 0x8C99AD, .width = 1.25, .dash_type = LXW_CHART_LINE_DASH_DASH };
+	chart_series_set_name(net, "net equity");
+	chart_series_set_line(net, &net_line);
+	chart_series_set_name(gross, "gross equity");
+	chart_series_set_line(gross, &gross_line);
+	chart_title_set_name(ch, "Equity, net and gross of costs");
+	chart_axis_set_num_format(ch->x_axis, "yyyy-mm-dd");
+	chart_axis_set_name(ch->x_axis, "time (UTC)");
+	chart_axis_set_name(ch->y_axis, "equity (start = 1)");
+	chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+	lxw_chart_options opt = { .x_scale = 2.2, .y_scale = 1.6 };
+	worksheet_insert_chart_opt(ws, 1, 5, ch, &opt);
+}
+
+static void write_lookahead(struct book *b, const struct rp_input *in)
+{
+	static const char *const h[] = { "point", "bar", "time", "full", "truncated" };
+	static const double w[] = { 10, 10, 17, 8, 10 };
+	lxw_worksheet *ws = sheet(b, "LookAhead", h, 5, w);
+	const cJSON *la = in->stage[RP_LOOKAHEAD].json, *m;
+	int r = 1;
+	if (!ws)
+		return;
+	cJSON_ArrayForEach(m, get(la, "mismatches")) {
+		put_json(ws, r, 0, get(m, "point"), NULL);
+		put_json(ws, r, 1, get(m, "bar"), NULL);
+		put_time(b, ws, r, 2, sa_json_str(m, "time", ""));
+		put_json(ws, r, 3, get(m, "full"), NULL);
+		put_json(ws, r, 4, get(m, "truncated"), NULL);
+		r++;
+	}
+	static const char *const keys[] = { "clean", "points_checked", "candidate_points", "capped",
+					    "mismatch_count", "failed_runs", "explanation" };
+	worksheet_set_column(ws, 7, 7, 18, NULL);
+	worksheet_set_column(ws, 8, 8, 60, NULL);
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		worksheet_write_string(ws, (lxw_row_t)k, 7, keys[k], b->head);
+		put_json(ws, (int)k, 8, get(la, keys[k]), NULL);
+	}
+	if (!in->stage[RP_LOOKAHEAD].ok) {
+		worksheet_write_string(ws, 8, 7, "not usable", b->bad);
+		put_text(ws, 8, 8, in->stage[RP_LOOKAHEAD].reason, NULL);
+	}
+}
+
+static void write_containment(struct book *b, const struct rp_input *in)
+{
+	static const char *const h[] = { "seq", "action", "rule", "detail" };
+	static const double w[] = { 7, 24, 28, 90 };
+	lxw_worksheet *ws = sheet(b, "Containment", h, 4, w);
+	const cJSON *e;
+	int r = 1;
+	if (!ws)
+		return;
+	cJSON_ArrayForEach(e, in->events) {
+		put_json(ws, r, 0, get(e, "seq"), NULL);
+		put_json(ws, r, 1, get(e, "action"), b->bad);
+		put_json(ws, r, 2, get(e, "rule"), NULL);
+		put_json(ws, r, 3, get(e, "detail"), NULL);
+		r++;
+	}
+}
+
+static void write_inspection(struct book *b, const struct rp_input *in)
+{
+	static const char *const h[] = { "code", "severity", "line", "col", "message", "source" };
+	static const double w[] = { 22, 10, 7, 7, 60, 70 };
+	lxw_worksheet *ws = sheet(b, "Inspection", h, 6, w);
+	const cJSON *ins = in->stage[RP_INSPECT].json, *f;
+	int r = 1;
+	if (!ws)
+		return;
+	cJSON_ArrayForEach(f, get(get(ins, "strategy"), "flags")) {
+		for (int c = 0; c < 6; c++)
+			put_json(ws, r, c, get(f, h[c]), NULL);
+		r++;
+	}
+	cJSON_ArrayForEach(f, get(get(ins, "tradelog"), "errors")) {
+		worksheet_write_string(ws, (lxw_row_t)r, 0, "tradelog_error", NULL);
+		put_json(ws, r, 2, get(f, "line"), NULL);
+		put_json(ws, r, 4, get(f, "message"), NULL);
+		r++;
+	}
+}
+
+static void make_formats(struct book *b)
+{
+	b->head = workbook_add_format(b->wb);
+	format_set_bold(b->head);
+	format_set_bg_color(b->head, 0xE8ECF2);
+	format_set_bottom(b->head, LXW_BORDER_THIN);
+	b->date = workbook_add_format(b->wb);
+	format_set_num_format(b->date, "yyyy-mm-dd hh:mm");
+	b->pct = workbook_add_format(b->wb);
+	format_set_num_format(b->pct, "0.000%");
+	b->num = workbook_add_format(b->wb);
+	format_set_num_format(b->num, "0.0000");
+	b->wrap = workbook_add_format(b->wb);
+	format_set_text_wrap(b->wrap);
+	b->bad = workbook_add_format(b->wb);
+	format_set_font_color(b->bad, 0x9C0006);
+	format_set_bg_color(b->bad, 0xFFC7CE);
+	b->good = workbook_add_format(b->wb);
+	format_set_font_color(b->good, 0x006100);
+	format_set_bg_color(b->good, 0xC6EFCE);
+}
+
+int rp_xlsx_write(const char *path, const struct rp_input *in, const char *name, char *err, size_t errlen)
+{
+	char tmp[4096], title[300];
+	struct book b = { 0 };
+	int rc = -1;
+	sa_fmt(tmp, sizeof tmp, "%s.tmp", path);
+	sa_fmt(title, sizeof title, "strataudit report: %s", name);
+	char *safe_title = cell_text(title);
+	lxw_doc_properties props = {
+		.title = safe_title,
+		.author = "strataudit",
+		.comments = "Generated by strataudit " SA_VERSION,
+		.created = (time_t)RP_XLSX_CREATED,
+	};
+	b.wb = workbook_new(tmp);
+	if (!b.wb || !safe_title) {
+		sa_fmt(err, errlen, "cannot create '%s'", tmp);
+		goto out;
+	}
+	workbook_set_properties(b.wb, &props);
+	make_formats(&b);
+	write_summary(&b, in, name);
+	write_gates(&b, in);
+	write_trades(&b, in);
+	write_equity(&b, in);
+	write_lookahead(&b, in);
+	write_containment(&b, in);
+	write_inspection(&b, in);
+	lxw_error e = workbook_close(b.wb);
+	b.wb = NULL;
+	if (e != LXW_NO_ERROR) {
+		sa_fmt(err, errlen, "writing '%s': %s", tmp, lxw_strerror(e));
+		remove(tmp);
+		goto out;
+	}
+	if (rename(tmp, path) != 0) {
+		sa_fmt(err, errlen, "cannot rename '%s' to '%s'", tmp, path);
+		remove(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(safe_title);
+	return rc;
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# tests/bench/report.sh - how long rendering the whole bundle (report + bundle) takes, best of 3.
+# Uses out/honest when an audit of the honest demo exists, else the report fixture.
+set -u
+cd "$(dirname "$0")/../.." || exit 3
+BIN=build/rel/bin
+src=out/honest data=data/ohlcv.csv
+if [ ! -f out/honest/verdict.json ]; then src=tests/fixtures/report/out data=tests/fixtures/report/ohlcv.csv; fi
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+best=
+for _ in 1 2 3; do
+	rm -rf "$tmp/b" && mkdir "$tmp/b"
+	find "$src" -maxdepth 1 -type f ! -name '*.png' ! -name '*.zip' ! -name 'report.*' ! -name sha256sums.txt ! -name '.*' \
+		-exec cp {} "$tmp/b/" \;
+	t0=$(date +%s%N)
+	"$BIN/report" --dir "$tmp/b" --name bench --templates templates --data "$data" &&
+		"$BIN/bundle" --dir "$tmp/b" --name bench || exit 3
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+done
+printf 'report bundle (%s): %d ms (target < 1000 ms)\n' "$src" "$best"
