@@ -1,0 +1,44 @@
+/* mail_plan.h - what one night's message carries: which bundles fit under the size cap, and the
+ * words that say which were left out. Pure, so it is tested without a server. */
+#ifndef MAIL_PLAN_H
+#define MAIL_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define MAIL_DEFAULT_CAP ((long long)10 * 1024 * 1024)
+
+struct mail_file {
+	char path[4096];   /* on disk */
+	char name[160];    /* as the recipient sees it */
+	long long size;
+	bool attach;       /* set by mail_plan_decide */
+};
+
+struct mail_plan {
+	struct mail_file *bundles;  /* owned; worst news first, as in the index */
+	size_t n;
+	struct mail_file index[2];  /* index.xlsx and index.html, always attached */
+	long long text_size, html_size;
+	long long cap;
+	bool over_cap;              /* set by mail_plan_decide: the bundles were left out */
+};
+
+/* Bytes a part of n bytes takes once base64-encoded in 76-character lines. */
+long long mail_b64_size(long long n);
+
+/* Decides what to attach: every bundle when the whole message fits under cap, else none of them
+ * (the index alone goes). Never fails. */
+void mail_plan_decide(struct mail_plan *p);
+
+/* Estimated size of the message as planned, in bytes. */
+long long mail_plan_size(const struct mail_plan *p);
+
+/* Appends to text (NUL-terminated, at most len bytes) the lines naming the bundles left out,
+ * or nothing when all were attached. Returns text. */
+char *mail_plan_left_out_text(const struct mail_plan *p, char *text, size_t len);
+
+/* Frees the bundles; safe on a zeroed plan. */
+void mail_plan_release(struct mail_plan *p);
+
+#endif

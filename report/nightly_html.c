@@ -1,0 +1,136 @@
+/* nightly_html.c - filling the index template; every value passes through the HTML escaper. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "msg.h"
+#include "nightly_html.h"
+#include "text.h"
+
+#define ROW_OPEN "<!-- row -->"
+#define ROW_CLOSE "<!-- /row -->"
+
+/* Formats a figure, "-" when unknown. */
+static void fig(char *buf, size_t len, double x, const char *fmt)
+{
+	if (isfinite(x))
+		snprintf(buf, len, fmt, x);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void count(char *buf, size_t len, long x)
+{
+	if (x >= 0)
+		snprintf(buf, len, "%ld", x);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* Writes the value of a row key; returns 0 when the key is unknown. */
+static int row_value(FILE *fp, const struct nightly_row *r, const char *key, size_t klen)
+{
+	char buf[320];
+
+#define IS(k) (klen == sizeof(k) - 1 && memcmp(key, k, klen) == 0)
+	if (IS("name"))
+		sa_html_escape(fp, r->name);
+	else if (IS("verdict"))
+		sa_html_escape(fp, r->verdict);
+	else if (IS("gate_verdict"))
+		sa_html_escape(fp, r->gate_verdict[0] ? r->gate_verdict : "-");
+	else if (IS("trades"))
+		fig(buf, sizeof buf, r->trades, "%.0f"), sa_html_escape(fp, buf);
+	else if (IS("sharpe"))
+		fig(buf, sizeof buf, r->sharpe, "%.3f"), sa_html_escape(fp, buf);
+	else if (IS("psr"))
+		fig(buf, sizeof buf, r->psr, "%.3f"), sa_html_escape(fp, buf);
+	else if (IS("dsr"))
+		fig(buf, sizeof buf, r->dsr, "%.3f"), sa_html_escape(fp, buf);
+	else if (IS("blocked"))
+		count(buf, sizeof buf, r->blocked), sa_html_escape(fp, buf);
+	else if (IS("mismatches"))
+		count(buf, sizeof buf, r->mismatches), sa_html_escape(fp, buf);
+	else if (IS("news")) {
+		sa_html_escape(fp, nightly_news_name(r->news));
+		if (r->news == NIGHTLY_CHANGED) {
+			fputs(": ", fp);
+			sa_html_escape(fp, r->change);
+		}
+	} else if (IS("run"))
+		sa_html_escape(fp, r->audited ? "audited" : "reused");
+	else if (IS("note"))
+		sa_html_escape(fp, r->note);
+	else if (IS("bundle_link")) {
+		if (r->bundle[0]) {
+			fputs("<a href=\"", fp);
+			sa_html_escape(fp, r->bundle);
+			fputs("\">", fp);
+			sa_html_escape(fp, r->bundle);
+			fputs("</a>", fp);
+		} else {
+			fputs("-", fp);
+		}
+	} else
+		return 0;
+#undef IS
+	return 1;
+}
+
+/* Writes the value of a page key; returns 0 when the key is unknown. */
+static int page_value(FILE *fp, const struct nightly_index *ix, const char *key, size_t klen)
+{
+	char buf[512];
+
+	if (klen == 7 && memcmp(key, "summary", 7) == 0)
+		sa_html_escape(fp, nightly_index_summary(ix, buf, sizeof buf));
+	else
+		return 0;
+	return 1;
+}
+
+/* Copies tpl[0..len) to fp, replacing each {{key}} with the row's (when r) or the page's value. */
+static void render(FILE *fp, const char *tpl, size_t len, const struct nightly_index *ix,
+		   const struct nightly_row *r)
+{
+	const char *p = tpl, *end = tpl + len;
+
+	while (p < end) {
+		const char *open = memmem(p, (size_t)(end - p), "{{", 2), *close;
+
+		if (!open) {
+			fwrite(p, 1, (size_t)(end - p), fp);
+			break;
+		}
+		fwrite(p, 1, (size_t)(open - p), fp);
+		close = memmem(open + 2, (size_t)(end - open - 2), "}}", 2);
+		if (!close) {
+			fwrite(open, 1, (size_t)(end - open), fp);
+			break;
+		}
+		if (!(r && row_value(fp, r, open + 2, (size_t)(close - open - 2))))
+			page_value(fp, ix, open + 2, (size_t)(close - open - 2));
+		p = close + 2;
+	}
+}
+
+int nightly_html_write(const struct nightly_index *ix, const char *tpl, size_t len, const char *path)
+{
+	const char *ro = memmem(tpl, len, ROW_OPEN, strlen(ROW_OPEN)), *rc = NULL, *body, *after;
+	struct sa_atomic a = {0};
+
+	if (ro)
+		rc = memmem(ro, len - (size_t)(ro - tpl), ROW_CLOSE, strlen(ROW_CLOSE));
+	if (!ro || !rc)
+		return sa_error("the index template has no '%s' ... '%s' block", ROW_OPEN, ROW_CLOSE);
+	body = ro + strlen(ROW_OPEN);
+	after = rc + strlen(ROW_CLOSE);
+	if (sa_atomic_open(&a, path) != 0)
+		return -1;
+	render(a.fp, tpl, (size_t)(ro - tpl), ix, NULL);
+	for (size_t i = 0; i < ix->n; i++)
+		render(a.fp, body, (size_t)(rc - body), ix, &ix->rows[i]);
+	render(a.fp, after, len - (size_t)(after - tpl), ix, NULL);
+	return sa_atomic_commit(&a);
+}

@@ -1,0 +1,244 @@
+/* nightly_index.c - gathering one night's rows and writing them as JSON and plain text. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "nightly_index.h"
+
+static const char *const verdict_order[] = {
+	"FAILED", "REJECTED_UNSAFE", "REJECTED_LOOKAHEAD", "NOT_READY", "WATCH", "READY_FOR_MICRO_LIVE",
+};
+#define N_VERDICTS (sizeof verdict_order / sizeof verdict_order[0])
+
+int nightly_verdict_rank(const char *verdict)
+{
+	for (size_t i = 0; i < N_VERDICTS; i++)
+		if (strcmp(verdict, verdict_order[i]) == 0)
+			return (int)i;
+	return 0;
+}
+
+const char *nightly_news_name(enum nightly_news n)
+{
+	return n == NIGHTLY_NEW ? "new" : n == NIGHTLY_CHANGED ? "changed" : "unchanged";
+}
+
+/* Changed rows are news, new rows nearly so; unchanged rows come last within a verdict. */
+static int news_rank(enum nightly_news n)
+{
+	return n == NIGHTLY_CHANGED ? 0 : n == NIGHTLY_NEW ? 1 : 2;
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct nightly_row *a = pa, *b = pb;
+	int d = nightly_verdict_rank(a->verdict) - nightly_verdict_rank(b->verdict);
+
+	if (d == 0)
+		d = news_rank(a->news) - news_rank(b->news);
+	if (d == 0)
+		d = strcmp(a->name, b->name);
+	return d;
+}
+
+void nightly_index_sort(struct nightly_index *ix)
+{
+	if (ix->n > 1)
+		qsort(ix->rows, ix->n, sizeof ix->rows[0], row_cmp);
+}
+
+struct nightly_row *nightly_index_add(struct nightly_index *ix)
+{
+	struct nightly_row *rows = realloc(ix->rows, (ix->n + 1) * sizeof *rows), *r;
+
+	if (!rows)
+		return NULL;
+	ix->rows = rows;
+	r = &rows[ix->n++];
+	memset(r, 0, sizeof *r);
+	snprintf(r->verdict, sizeof r->verdict, "FAILED");
+	r->trades = r->sharpe = r->psr = r->dsr = NAN;
+	r->blocked = r->mismatches = -1;
+	r->trials = 1;
+	return r;
+}
+
+void nightly_index_release(struct nightly_index *ix)
+{
+	free(ix->rows);
+	ix->rows = NULL;
+	ix->n = 0;
+}
+
+/* A count from JSON, or -1 when it is missing or not a number. */
+static long json_count(const cJSON *o, const char *key)
+{
+	double v = sa_json_num(o, key, -1);
+
+	return isfinite(v) && v >= 0 ? (long)v : -1;
+}
+
+/* Takes only the verdicts this tool writes, so a doctored file cannot inject text. */
+static void copy_verdict(char *dst, size_t len, const char *v)
+{
+	dst[0] = '\0';
+	if (v && nightly_verdict_rank(v) > 0)
+		snprintf(dst, len, "%s", v);
+}
+
+void nightly_row_load_results(struct nightly_row *r, const char *dir)
+{
+	char path[4096], err[512];
+	bool ok = false;
+	cJSON *v = NULL, *s = NULL;
+
+	sa_fmt(path, sizeof path, "%s/verdict.json", dir);
+	v = sa_json_read_stage(path, &ok, err, sizeof err);
+	if (!v || !ok) {
+		snprintf(r->verdict, sizeof r->verdict, "FAILED");
+		sa_fmt(r->note, sizeof r->note, "no verdict: %s", err);
+		goto out;
+	}
+	copy_verdict(r->verdict, sizeof r->verdict, sa_json_str(v, "verdict", NULL));
+	if (!r->verdict[0]) {
+		snprintf(r->verdict, sizeof r->verdict, "FAILED");
+		snprintf(r->note, sizeof r->note, "verdict.json names no known verdict");
+		goto out;
+	}
+	copy_verdict(r->gate_verdict, sizeof r->gate_verdict, sa_json_str(v, "gate_verdict", NULL));
+	r->trades = sa_json_num(v, "trades", NAN);
+	r->blocked = json_count(v, "blocked_actions");
+	r->mismatches = json_count(v, "lookahead_mismatches");
+	sa_fmt(path, sizeof path, "%s/stats.json", dir);
+	s = sa_json_read_stage(path, &ok, err, sizeof err);
+	if (s && ok) {
+		r->sharpe = sa_json_num(s, "sharpe", NAN);
+		r->psr = sa_json_num(s, "psr", NAN);
+		r->dsr = sa_json_num(s, "dsr", NAN);
+		if (!isfinite(r->trades))
+			r->trades = sa_json_num(s, "trades", NAN);
+	}
+out:
+	cJSON_Delete(v);
+	cJSON_Delete(s);
+}
+
+/* Adds a string, or null when it is empty. */
+static void add_str_or_null(cJSON *o, const char *key, const char *s)
+{
+	if (s && *s)
+		cJSON_AddStringToObject(o, key, s);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *row_json(const struct nightly_row *r)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "name", r->name);
+	cJSON_AddStringToObject(o, "verdict", r->verdict);
+	add_str_or_null(o, "gate_verdict", r->gate_verdict);
+	sa_json_add_num(o, "trades", r->trades, 10);
+	sa_json_add_num(o, "sharpe", r->sharpe, 6);
+	sa_json_add_num(o, "psr", r->psr, 6);
+	sa_json_add_num(o, "dsr", r->dsr, 6);
+	sa_json_add_num(o, "blocked_actions", r->blocked >= 0 ? (double)r->blocked : NAN, 12);
+	sa_json_add_num(o, "lookahead_mismatches", r->mismatches >= 0 ? (double)r->mismatches : NAN, 12);
+	cJSON_AddNumberToObject(o, "trials", (double)r->trials);
+	cJSON_AddStringToObject(o, "news", nightly_news_name(r->news));
+	add_str_or_null(o, "change", r->change);
+	cJSON_AddBoolToObject(o, "audited", r->audited);
+	add_str_or_null(o, "bundle", r->bundle);
+	add_str_or_null(o, "bundle_sha256", r->bundle_sha);
+	cJSON_AddNumberToObject(o, "bundle_size", (double)r->bundle_size);
+	add_str_or_null(o, "code_sha256", r->key.code);
+	add_str_or_null(o, "tradelog_sha256", r->key.tradelog);
+	add_str_or_null(o, "data_sha256", r->key.data);
+	add_str_or_null(o, "config_sha256", r->key.config);
+	add_str_or_null(o, "tool", r->key.tool);
+	add_str_or_null(o, "note", r->note);
+	return o;
+}
+
+int nightly_index_write_json(const struct nightly_index *ix, const char *path)
+{
+	cJSON *root = sa_json_stage("nightly", 1), *rows;
+	char summary[512];
+	int rc;
+
+	cJSON_AddBoolToObject(root, "ok", 1);
+	cJSON_AddStringToObject(root, "summary", nightly_index_summary(ix, summary, sizeof summary));
+	cJSON_AddNumberToObject(root, "strategies", (double)ix->n);
+	rows = cJSON_AddArrayToObject(root, "rows");
+	for (size_t i = 0; i < ix->n; i++)
+		cJSON_AddItemToArray(rows, row_json(&ix->rows[i]));
+	rc = sa_json_write(path, root);
+	cJSON_Delete(root);
+	return rc;
+}
+
+/* A figure for people: "-" when unknown. */
+static const char *fig(char *buf, size_t len, double x, const char *fmt)
+{
+	if (!isfinite(x))
+		return "-";
+	snprintf(buf, len, fmt, x);
+	return buf;
+}
+
+/* The news column: "new", "unchanged" or "changed: <what>". */
+static const char *news_text(const struct nightly_row *r, char *buf, size_t len)
+{
+	if (r->news != NIGHTLY_CHANGED)
+		return nightly_news_name(r->news);
+	snprintf(buf, len, "changed: %s", r->change);
+	return buf;
+}
+
+int nightly_index_write_text(const struct nightly_index *ix, const char *path)
+{
+	struct sa_atomic a = {0};
+	char summary[512], b1[32], b2[32], b3[32], b4[32], news[300];
+
+	if (sa_atomic_open(&a, path) != 0)
+		return -1;
+	fprintf(a.fp, "strataudit nightly index\n%s\n\n", nightly_index_summary(ix, summary, sizeof summary));
+	fprintf(a.fp, "%-24s %-22s %7s %8s %6s %6s %7s %9s  %s\n", "strategy", "verdict", "trades",
+		"sharpe", "psr", "dsr", "blocked", "lookahead", "news");
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct nightly_row *r = &ix->rows[i];
+
+		fprintf(a.fp, "%-24s %-22s %7s %8s %6s %6s %7ld %9ld  %s\n", r->name, r->verdict,
+			fig(b1, sizeof b1, r->trades, "%.0f"), fig(b2, sizeof b2, r->sharpe, "%.3f"),
+			fig(b3, sizeof b3, r->psr, "%.3f"), fig(b4, sizeof b4, r->dsr, "%.3f"),
+			r->blocked < 0 ? 0 : r->blocked, r->mismatches < 0 ? 0 : r->mismatches,
+			news_text(r, news, sizeof news));
+		if (r->note[0])
+			fprintf(a.fp, "%-24s %s\n", "", r->note);
+	}
+	fprintf(a.fp, "\nA verdict is evidence for a decision, never a promise of returns.\n");
+	return sa_atomic_commit(&a);
+}
+
+char *nightly_index_summary(const struct nightly_index *ix, char *buf, size_t len)
+{
+	size_t count[N_VERDICTS] = {0}, used;
+	bool first = true;
+
+	for (size_t i = 0; i < ix->n; i++)
+		count[nightly_verdict_rank(ix->rows[i].verdict)]++;
+	snprintf(buf, len, "%zu %s", ix->n, ix->n == 1 ? "strategy" : "strategies");
+	for (size_t v = 0; v < N_VERDICTS; v++) {
+		if (!count[v])
+			continue;
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s %zu %s", first ? ":" : ",", count[v], verdict_order[v]);
+		first = false;
+	}
+	return buf;
+}

@@ -1,0 +1,70 @@
+/* nightly_index.h - one night's rows (one per strategy), gathered from each audit's out
+ * directory, sorted worst news first, and written as index.json and index.txt. */
+#ifndef NIGHTLY_INDEX_H
+#define NIGHTLY_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nightly_decide.h"
+
+/* How a row compares with the last earlier night that audited the same strategy. */
+enum nightly_news { NIGHTLY_NEW, NIGHTLY_CHANGED, NIGHTLY_UNCHANGED };
+
+struct nightly_row {
+	char name[128];
+	char verdict[32];       /* a verdict, or "FAILED" when the audit did not reach one */
+	char gate_verdict[32];  /* "" when unknown */
+	double trades, sharpe, psr, dsr;  /* NAN when unknown */
+	long blocked, mismatches;         /* -1 when unknown */
+	long trials;
+	struct nightly_key key;
+	bool audited;           /* audited tonight (false: the earlier results were reused) */
+	int audit_rc;           /* exit status of the audit, 0 when reused */
+	char bundle[160];       /* relative to the night's folder, "" when there is none */
+	char bundle_sha[65];
+	long long bundle_size;
+	enum nightly_news news;
+	char change[256];       /* for NIGHTLY_CHANGED: "verdict A -> B; code x -> y" */
+	char note[256];         /* why a row FAILED, or other plain remarks */
+};
+
+struct nightly_index {
+	/* the night names the folder only; no file holds it, so a re-run is byte-identical */
+	char night[16];
+	size_t n;
+	struct nightly_row *rows;
+};
+
+/* Fills the verdict figures of r from the audit directory dir (verdict.json, stats.json).
+ * A missing or failed verdict makes r FAILED with a note; never fails itself. */
+void nightly_row_load_results(struct nightly_row *r, const char *dir);
+
+/* Rank of a verdict, 0 worst: FAILED, REJECTED_UNSAFE, REJECTED_LOOKAHEAD, NOT_READY, WATCH,
+ * READY_FOR_MICRO_LIVE; an unknown verdict ranks with FAILED. */
+int nightly_verdict_rank(const char *verdict);
+
+/* Sorts worst news first: by verdict rank, then changed before new before unchanged, then by
+ * name, so the order never depends on the order of the files. */
+void nightly_index_sort(struct nightly_index *ix);
+
+/* "new", "changed" or "unchanged". */
+const char *nightly_news_name(enum nightly_news n);
+
+/* Appends a row (zeroed, figures unknown) and returns it, or NULL when out of memory. The row
+ * is owned by ix. */
+struct nightly_row *nightly_index_add(struct nightly_index *ix);
+
+/* Frees the rows; safe on a zeroed index. */
+void nightly_index_release(struct nightly_index *ix);
+
+/* Writes index.json (stage "nightly") and index.txt (the plain-text table the mail carries)
+ * atomically into dir. Returns 0 or -1 with a message printed. */
+int nightly_index_write_json(const struct nightly_index *ix, const char *path);
+int nightly_index_write_text(const struct nightly_index *ix, const char *path);
+
+/* Counts rows per verdict into a one-line summary ("3 strategies: 1 REJECTED_UNSAFE, 2
+ * NOT_READY"). Writes into buf (always terminated). Returns buf. */
+char *nightly_index_summary(const struct nightly_index *ix, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,114 @@
+/* test_nightly.c - the TRIALS header rule, the worst-news-first order, and the mail size cap. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mail_plan.h"
+#include "nightly_decide.h"
+#include "nightly_index.h"
+
+static void test_trials_header(void **state)
+{
+	static const struct {
+		const char *src;
+		int found;
+		long trials;
+	} cases[] = {
+		{"# trials: 50\ndef signals(df):\n    pass\n", 1, 50},
+		{"#!/usr/bin/env python3\n\n#   Trials :7  \nimport numpy\n", 1, 7},
+		{"\"\"\"doc\"\"\"\n# trials: 50\n", 0, 0},       /* after code: not the header */
+		{"# trials: 0\n", 0, 0},                         /* out of range */
+		{"# trials: 5x\n", 0, 0},                        /* trailing garbage */
+		{"# trials: 99999999999999999999\n", 0, 0},
+		{"# no trials here\nx = 1\n", 0, 0},
+		{"", 0, 0},
+		{"# trials: 12", 1, 12},                         /* no final newline */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		long t = -1;
+		int got = nightly_trials_from_header(cases[i].src, strlen(cases[i].src), &t);
+
+		assert_int_equal(got, cases[i].found);
+		if (got)
+			assert_int_equal(t, cases[i].trials);
+	}
+}
+
+static void test_worst_news_first(void **state)
+{
+	struct nightly_index ix = {0};
+	static const struct {
+		const char *name, *verdict;
+		enum nightly_news news;
+	} rows[] = {
+		{"a", "READY_FOR_MICRO_LIVE", NIGHTLY_NEW}, {"b", "WATCH", NIGHTLY_UNCHANGED},
+		{"c", "WATCH", NIGHTLY_CHANGED},           {"d", "REJECTED_LOOKAHEAD", NIGHTLY_NEW},
+		{"e", "FAILED", NIGHTLY_UNCHANGED},        {"f", "REJECTED_UNSAFE", NIGHTLY_NEW},
+	};
+	static const char *const want = "efdcba";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct nightly_row *r = nightly_index_add(&ix);
+
+		assert_non_null(r);
+		strcpy(r->name, rows[i].name);
+		strcpy(r->verdict, rows[i].verdict);
+		r->news = rows[i].news;
+	}
+	nightly_index_sort(&ix);
+	for (size_t i = 0; i < ix.n; i++)
+		assert_int_equal(ix.rows[i].name[0], want[i]);
+	nightly_index_release(&ix);
+}
+
+static void test_b64_size(void **state)
+{
+	(void)state;
+	assert_int_equal(mail_b64_size(0), 0);
+	assert_int_equal(mail_b64_size(1), 4 + 2);
+	assert_int_equal(mail_b64_size(57), 76 + 2);   /* one full line */
+	assert_int_equal(mail_b64_size(58), 80 + 4);   /* spills onto a second line */
+}
+
+static void test_cap_leaves_bundles_out(void **state)
+{
+	struct mail_file b[2] = {{.name = "x.zip", .size = 3000000}, {.name = "y.zip", .size = 3000000}};
+	struct mail_plan p = {.bundles = b, .n = 2, .cap = MAIL_DEFAULT_CAP, .text_size = 1000, .html_size = 4000};
+	char text[1024] = "";
+
+	(void)state;
+	strcpy(p.index[0].path, "index.xlsx");
+	p.index[0].size = 6000;
+	mail_plan_decide(&p);
+	assert_false(p.over_cap);
+	assert_true(b[0].attach && b[1].attach && p.index[0].attach);
+	assert_string_equal(mail_plan_left_out_text(&p, text, sizeof text), "");
+
+	b[1].size = 5000000; /* 8 MB raw is about 10.8 MB in base64: over the cap */
+	mail_plan_decide(&p);
+	assert_true(p.over_cap);
+	assert_false(b[0].attach || b[1].attach);
+	assert_true(p.index[0].attach);
+	assert_true(mail_plan_size(&p) < p.cap);
+	mail_plan_left_out_text(&p, text, sizeof text);
+	assert_non_null(strstr(text, "x.zip (3000000 bytes)"));
+	assert_non_null(strstr(text, "y.zip (5000000 bytes)"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trials_header),
+		cmocka_unit_test(test_worst_news_first),
+		cmocka_unit_test(test_b64_size),
+		cmocka_unit_test(test_cap_leaves_bundles_out),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
