@@ -33,3 +33,22 @@ int sa_csv_field_number(const char *text, double *out)
 	*out = x;
 	return 0;
 }
+
+size_t sa_csv_long_line(const char *buf, size_t len, size_t max)
+{
+	size_t line = 1;
+
+	while (len) {
+		const char *nl = memchr(buf, '\n', len);
+		size_t n = nl ? (size_t)(nl - buf) : len;
+
+		if (n > max)
+			return line;
+		if (!nl)
+			break;
+		buf = nl + 1;
+		len -= n + 1;
+		line++;
+	}
+	return 0;
+}

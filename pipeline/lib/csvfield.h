@@ -15,4 +15,12 @@ int sa_csv_field_text(const void *field, size_t len, char *text, size_t textlen)
  * "inf", overflow). */
 int sa_csv_field_number(const char *text, double *out);
 
+/* Longest line a loader accepts. libcsv grows a field's buffer in fixed steps, so one huge
+ * line would cost quadratic time; lines are measured before parsing instead. */
+#define SA_CSV_LINE_MAX 4096
+
+/* Finds the first line of buf[0..len) longer than max bytes. Returns 0 when there is none, else
+ * its 1-based line number. */
+size_t sa_csv_long_line(const char *buf, size_t len, size_t max);
+
 #endif

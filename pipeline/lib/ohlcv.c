@@ -171,8 +171,14 @@ int sa_ohlcv_parse(const char *buf, size_t len, struct sa_ohlcv *s, char *err, s
 	struct csv_parser p;
 	struct load L = { .s = s, .line = 1, .err = err, .errlen = errlen };
 	int rc = -1;
+	size_t long_line;
 
 	memset(s, 0, sizeof(*s));
+	if ((long_line = sa_csv_long_line(buf, len, SA_CSV_LINE_MAX))) {
+		sa_fmt(err, errlen, "line %zu: longer than %d bytes; not a csv this tool reads", long_line,
+		       SA_CSV_LINE_MAX);
+		goto out;
+	}
 	if (csv_init(&p, CSV_STRICT | CSV_EMPTY_IS_NULL) != 0) {
 		sa_fmt(err, errlen, "cannot start the csv parser");
 		return -1;

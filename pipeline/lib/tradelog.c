@@ -175,8 +175,14 @@ int sa_tradelog_parse(const char *buf, size_t len, struct sa_tradelog *log, char
 	struct csv_parser p;
 	struct load L = { .log = log, .line = 1, .err = err, .errlen = errlen };
 	int rc = -1;
+	size_t long_line;
 
 	memset(log, 0, sizeof(*log));
+	if ((long_line = sa_csv_long_line(buf, len, SA_CSV_LINE_MAX))) {
+		sa_fmt(err, errlen, "line %zu: longer than %d bytes; not a csv this tool reads", long_line,
+		       SA_CSV_LINE_MAX);
+		goto out;
+	}
 	if (csv_init(&p, CSV_STRICT | CSV_EMPTY_IS_NULL) != 0) {
 		sa_fmt(err, errlen, "cannot start the csv parser");
 		return -1;
