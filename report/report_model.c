@@ -147,7 +147,6 @@ static void add_containment(cJSON *m, const struct rp_input *in)
 	cJSON *c = cJSON_AddObjectToObject(m, "containment");
 	add_text(c, "status", run, "status");
 	add_text(c, "blocked", run, "blocked_actions");
-	add_text(c, "wall_ms", run, "wall_ms");
 	if (cJSON_IsString(get(run, "error")) && get(run, "error")->valuestring[0])
 		add_text(c, "error", run, "error");
 	if (cJSON_IsString(get(run, "stderr")) && get(run, "stderr")->valuestring[0])

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "fileio.h"
@@ -185,6 +186,9 @@ int main(int argc, char **argv)
 		sa_die("%s", err);
 	}
 	write_outputs(&o, &r, &lim, NULL);
+	/* Measured time goes to the terminal only: run.json must not change from run to run. */
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "sandbox: %s after %ld ms\n", sbx_status_name(r.status), r.wall_ms);
 out:
 	sbx_zygote_stop(z);
 	sbx_result_release(&r);

@@ -62,7 +62,6 @@ cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim, co
 			cJSON_AddItemToArray(sig, cJSON_CreateNumber(r->signals[i]));
 	cJSON_AddItemToObject(o, "signals", sig);
 	cJSON_AddNumberToObject(o, "blocked_actions", r ? (double)r->n_events : 0);
-	cJSON_AddNumberToObject(o, "wall_ms", r ? (double)r->wall_ms : 0);
 	add_limits(o, lim);
 	if (st != SBX_OK && why)
 		cJSON_AddStringToObject(o, "error", why);
