@@ -1,10 +1,15 @@
 /* csvfield.c - strict conversion of csv fields to text and numbers. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <csv.h>
+
 #include "csvfield.h"
+#include "msg.h"
 
 int sa_csv_field_text(const void *field, size_t len, char *text, size_t textlen)
 {
@@ -51,4 +56,40 @@ size_t sa_csv_long_line(const char *buf, size_t len, size_t max)
 		line++;
 	}
 	return 0;
+}
+
+void sa_csv_fail(struct sa_csv_pos *pos, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	if (pos->failed)
+		return;
+	pos->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	sa_fmt(pos->err, pos->errlen, "line %zu: %s", pos->line, what);
+}
+
+int sa_csv_parse_all(const char *buf, size_t len, void (*on_field)(void *, size_t, void *),
+		     void (*on_row)(int, void *), struct sa_csv_pos *pos)
+{
+	struct csv_parser p;
+	size_t long_line = sa_csv_long_line(buf, len, SA_CSV_LINE_MAX);
+
+	if (long_line) {
+		pos->line = long_line;
+		sa_csv_fail(pos, "longer than %d bytes; not a csv this tool reads", SA_CSV_LINE_MAX);
+		return -1;
+	}
+	if (csv_init(&p, CSV_STRICT | CSV_EMPTY_IS_NULL) != 0) {
+		sa_fmt(pos->err, pos->errlen, "cannot start the csv parser");
+		pos->failed = true;
+		return -1;
+	}
+	if (csv_parse(&p, buf, len, on_field, on_row, pos) != len || csv_fini(&p, on_field, on_row, pos))
+		sa_csv_fail(pos, "malformed csv (%s)", csv_strerror(csv_error(&p)));
+	csv_free(&p);
+	return pos->failed ? -1 : 0;
 }

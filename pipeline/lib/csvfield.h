@@ -2,6 +2,7 @@
 #ifndef SA_CSVFIELD_H
 #define SA_CSVFIELD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Longest field a loader accepts; anything longer is an error, not a truncation. */
@@ -18,6 +19,24 @@ int sa_csv_field_number(const char *text, double *out);
 /* Longest line a loader accepts. libcsv grows a field's buffer in fixed steps, so one huge
  * line would cost quadratic time; lines are measured before parsing instead. */
 #define SA_CSV_LINE_MAX 4096
+
+/* Where a loader is, and whether it has failed: the first member of every loader's state, so
+ * the shared driver below can report a malformed file at the right line. */
+struct sa_csv_pos {
+	size_t line;   /* 1-based record number being read */
+	bool failed;   /* set by the first error; later callbacks do nothing */
+	char *err;     /* borrowed: where the first error is written */
+	size_t errlen;
+};
+
+/* Records the first error as "line N: message"; later ones are ignored. */
+void sa_csv_fail(struct sa_csv_pos *pos, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Runs libcsv in strict mode over all of buf, after refusing over-long lines. on_field and on_row
+ * get pos as their data (it must be the first member of the loader's state). Returns 0, or -1
+ * with the first error in pos->err. */
+int sa_csv_parse_all(const char *buf, size_t len, void (*on_field)(void *, size_t, void *),
+		     void (*on_row)(int, void *), struct sa_csv_pos *pos);
 
 /* Finds the first line of buf[0..len) longer than max bytes. Returns 0 when there is none, else
  * its 1-based line number. */

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <csv.h>
-
 #include "csvfield.h"
 #include "fileio.h"
 #include "msg.h"
@@ -22,32 +20,15 @@ enum { COL_TIME, COL_OPEN, COL_HIGH, COL_LOW, COL_CLOSE, COL_VOLUME, NCOLS };
 static const char *const col_names[NCOLS] = { "time", "open", "high", "low", "close", "volume" };
 
 struct load {
+	struct sa_csv_pos pos;  /* first: the shared driver passes &pos as data */
 	struct sa_ohlcv *s;
 	size_t cap;        /* allocated rows */
-	size_t line;       /* 1-based record number of the row being read */
 	int col;           /* field index within the row */
 	int64_t t;         /* this row's values, committed at end of row */
 	double v[NCOLS];
-	bool failed;
-	char *err;
-	size_t errlen;
 	struct sa_time_cache tc;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void fail(struct load *L, const char *fmt, ...)
-{
-	char what[256];
-	va_list ap;
-
-	if (L->failed)
-		return;
-	L->failed = true;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	sa_fmt(L->err, L->errlen, "line %zu: %s", L->line, what);
-}
 
 static int grow(struct load *L)
 {
@@ -73,11 +54,11 @@ static int grow(struct load *L)
 static void on_header_field(struct load *L, const char *f, size_t len)
 {
 	if (L->col >= NCOLS) {
-		fail(L, "unexpected extra column in the header (want %s)", WANT_HEADER);
+		sa_csv_fail(&L->pos, "unexpected extra column in the header (want %s)", WANT_HEADER);
 		return;
 	}
 	if (strlen(col_names[L->col]) != len || memcmp(f, col_names[L->col], len))
-		fail(L, "header column %d should be '%s' (want %s)", L->col + 1, col_names[L->col],
+		sa_csv_fail(&L->pos, "header column %d should be '%s' (want %s)", L->col + 1, col_names[L->col],
 		     WANT_HEADER);
 }
 
@@ -86,26 +67,26 @@ static void on_field(void *field, size_t len, void *data)
 	struct load *L = data;
 	char text[SA_CSV_FIELD_MAX + 1];
 
-	if (L->failed)
+	if (L->pos.failed)
 		return;
-	if (L->line == 1) {
+	if (L->pos.line == 1) {
 		on_header_field(L, field, len);
 		L->col++;
 		return;
 	}
 	if (L->col >= NCOLS) {
-		fail(L, "too many fields (want 6: %s)", WANT_HEADER);
+		sa_csv_fail(&L->pos, "too many fields (want 6: %s)", WANT_HEADER);
 		return;
 	}
 	if (sa_csv_field_text(field, len, text, sizeof(text))) {
-		fail(L, "field '%s' is too long or holds a NUL byte", col_names[L->col]);
+		sa_csv_fail(&L->pos, "field '%s' is too long or holds a NUL byte", col_names[L->col]);
 		return;
 	}
 	if (L->col == COL_TIME) {
 		if (sa_time_parse_cached(text, &L->t, &L->tc))
-			fail(L, "'%s' is not an ISO-8601 UTC timestamp (want 2024-01-01T00:00:00Z)", text);
+			sa_csv_fail(&L->pos, "'%s' is not an ISO-8601 UTC timestamp (want 2024-01-01T00:00:00Z)", text);
 	} else if (sa_csv_field_number(text, &L->v[L->col])) {
-		fail(L, "%s '%s' is not a finite number", col_names[L->col], text);
+		sa_csv_fail(&L->pos, "%s '%s' is not a finite number", col_names[L->col], text);
 	}
 	L->col++;
 }
@@ -118,15 +99,15 @@ static void check_row(struct load *L)
 
 	for (int c = COL_OPEN; c <= COL_CLOSE; c++)
 		if (!(v[c] > 0))
-			return fail(L, "%s must be a finite positive price", col_names[c]);
+			return sa_csv_fail(&L->pos, "%s must be a finite positive price", col_names[c]);
 	if (!(v[COL_VOLUME] >= 0))
-		return fail(L, "volume must not be negative");
+		return sa_csv_fail(&L->pos, "volume must not be negative");
 	if (v[COL_HIGH] < v[COL_OPEN] || v[COL_HIGH] < v[COL_CLOSE])
-		return fail(L, "high %g is below the open or the close", v[COL_HIGH]);
+		return sa_csv_fail(&L->pos, "high %g is below the open or the close", v[COL_HIGH]);
 	if (v[COL_LOW] > v[COL_OPEN] || v[COL_LOW] > v[COL_CLOSE])
-		return fail(L, "low %g is above the open or the close", v[COL_LOW]);
+		return sa_csv_fail(&L->pos, "low %g is above the open or the close", v[COL_LOW]);
 	if (s->n > 0 && L->t <= s->t[s->n - 1])
-		return fail(L, "time %s does not come after the previous bar's %s",
+		return sa_csv_fail(&L->pos, "time %s does not come after the previous bar's %s",
 			    sa_time_format(L->t, now), sa_time_format(s->t[s->n - 1], prev));
 }
 
@@ -136,22 +117,22 @@ static void on_row(int c, void *data)
 	struct sa_ohlcv *s = L->s;
 
 	(void)c;
-	if (L->failed)
+	if (L->pos.failed)
 		goto next;
 	if (L->col != NCOLS) {
-		if (L->line == 1)
-			fail(L, "the header should be %s", WANT_HEADER);
+		if (L->pos.line == 1)
+			sa_csv_fail(&L->pos, "the header should be %s", WANT_HEADER);
 		else
-			fail(L, "%d fields where 6 are expected (%s)", L->col, WANT_HEADER);
+			sa_csv_fail(&L->pos, "%d fields where 6 are expected (%s)", L->col, WANT_HEADER);
 		goto next;
 	}
-	if (L->line == 1)
+	if (L->pos.line == 1)
 		goto next;
 	check_row(L);
-	if (L->failed)
+	if (L->pos.failed)
 		goto next;
 	if (s->n == L->cap && grow(L)) {
-		fail(L, "out of memory");
+		sa_csv_fail(&L->pos, "out of memory");
 		goto next;
 	}
 	s->t[s->n] = L->t;
@@ -162,36 +143,19 @@ static void on_row(int c, void *data)
 	s->volume[s->n] = L->v[COL_VOLUME];
 	s->n++;
 next:
-	L->line++;
+	L->pos.line++;
 	L->col = 0;
 }
 
 int sa_ohlcv_parse(const char *buf, size_t len, struct sa_ohlcv *s, char *err, size_t errlen)
 {
-	struct csv_parser p;
-	struct load L = { .s = s, .line = 1, .err = err, .errlen = errlen };
+	struct load L = { .s = s, .pos = { .line = 1, .err = err, .errlen = errlen } };
 	int rc = -1;
-	size_t long_line;
 
 	memset(s, 0, sizeof(*s));
-	if ((long_line = sa_csv_long_line(buf, len, SA_CSV_LINE_MAX))) {
-		sa_fmt(err, errlen, "line %zu: longer than %d bytes; not a csv this tool reads", long_line,
-		       SA_CSV_LINE_MAX);
+	if (sa_csv_parse_all(buf, len, on_field, on_row, &L.pos))
 		goto out;
-	}
-	if (csv_init(&p, CSV_STRICT | CSV_EMPTY_IS_NULL) != 0) {
-		sa_fmt(err, errlen, "cannot start the csv parser");
-		return -1;
-	}
-	if (csv_parse(&p, buf, len, on_field, on_row, &L) != len || csv_fini(&p, on_field, on_row, &L)) {
-		if (!L.failed)
-			sa_fmt(err, errlen, "line %zu: malformed csv (%s)", L.line, csv_strerror(csv_error(&p)));
-		L.failed = true;
-	}
-	csv_free(&p);
-	if (L.failed)
-		goto out;
-	if (L.line == 1) {
+	if (L.pos.line == 1) {
 		sa_fmt(err, errlen, "the file is empty (want a header time,open,high,low,close,volume)");
 		goto out;
 	}

@@ -6,8 +6,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <csv.h>
-
 #include "csvfield.h"
 #include "fileio.h"
 #include "msg.h"
@@ -21,32 +19,15 @@ static const char *const field_names[NFIELDS] = { "entry_time", "exit_time", "si
 #define MAX_COLS 64
 
 struct load {
+	struct sa_csv_pos pos;  /* first: the shared driver passes &pos as data */
 	struct sa_tradelog *log;
 	size_t cap;
-	size_t line;
 	int col;
 	int where[MAX_COLS];   /* header column -> field, or -1 for an ignored column */
 	int seen;              /* bit per field found in this row */
 	struct sa_trade cur;
-	bool failed;
-	char *err;
-	size_t errlen;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void fail(struct load *L, const char *fmt, ...)
-{
-	char what[256];
-	va_list ap;
-
-	if (L->failed)
-		return;
-	L->failed = true;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	sa_fmt(L->err, L->errlen, "line %zu: %s", L->line, what);
-}
 
 static void header_field(struct load *L, const char *name)
 {
@@ -54,12 +35,12 @@ static void header_field(struct load *L, const char *name)
 	size_t used = strlen(log->columns);
 
 	if (L->col >= MAX_COLS)
-		return fail(L, "more than %d columns", MAX_COLS);
+		return sa_csv_fail(&L->pos, "more than %d columns", MAX_COLS);
 	L->where[L->col] = -1;
 	for (int f = 0; f < NFIELDS; f++)
 		if (!strcmp(name, field_names[f])) {
 			if (L->seen & (1 << f))
-				return fail(L, "column '%s' appears twice", name);
+				return sa_csv_fail(&L->pos, "column '%s' appears twice", name);
 			L->seen |= 1 << f;
 			L->where[L->col] = f;
 		}
@@ -79,7 +60,7 @@ static void data_field(struct load *L, int f, const char *text)
 	case F_ENTRY:
 	case F_EXIT:
 		if (sa_time_parse(text, f == F_ENTRY ? &t->entry : &t->exit))
-			fail(L, "%s '%s' is not an ISO-8601 UTC timestamp (want 2024-01-01T00:00:00Z)",
+			sa_csv_fail(&L->pos, "%s '%s' is not an ISO-8601 UTC timestamp (want 2024-01-01T00:00:00Z)",
 			     field_names[f], text);
 		break;
 	case F_SIDE:
@@ -88,13 +69,13 @@ static void data_field(struct load *L, int f, const char *text)
 		else if (!strcasecmp(text, "short"))
 			t->side = -1;
 		else
-			fail(L, "side '%s' should be long or short", text);
+			sa_csv_fail(&L->pos, "side '%s' should be long or short", text);
 		break;
 	case F_RETURN:
 		if (sa_csv_field_number(text, &t->ret))
-			fail(L, "return '%s' is not a finite number (a fraction: 0.01 is 1 %%)", text);
+			sa_csv_fail(&L->pos, "return '%s' is not a finite number (a fraction: 0.01 is 1 %%)", text);
 		else if (t->ret <= -1)
-			fail(L, "return %g would lose more than everything (a fraction: -0.05 is -5 %%)", t->ret);
+			sa_csv_fail(&L->pos, "return %g would lose more than everything (a fraction: -0.05 is -5 %%)", t->ret);
 		break;
 	}
 }
@@ -104,13 +85,13 @@ static void on_field(void *field, size_t len, void *data)
 	struct load *L = data;
 	char text[SA_CSV_FIELD_MAX + 1];
 
-	if (L->failed)
+	if (L->pos.failed)
 		return;
 	if (sa_csv_field_text(field, len, text, sizeof(text))) {
-		fail(L, "field %d is longer than %d bytes or holds a NUL byte", L->col + 1, SA_CSV_FIELD_MAX);
+		sa_csv_fail(&L->pos, "field %d is longer than %d bytes or holds a NUL byte", L->col + 1, SA_CSV_FIELD_MAX);
 		return;
 	}
-	if (L->line == 1)
+	if (L->pos.line == 1)
 		header_field(L, text);
 	else if (L->col < MAX_COLS && L->where[L->col] >= 0)
 		data_field(L, L->where[L->col], text);
@@ -138,7 +119,7 @@ static void header_done(struct load *L)
 {
 	for (int f = 0; f < NFIELDS; f++)
 		if (!(L->seen & (1 << f)))
-			return fail(L, "missing column '%s' (want entry_time,exit_time,side,return; found %s)",
+			return sa_csv_fail(&L->pos, "missing column '%s' (want entry_time,exit_time,side,return; found %s)",
 				    field_names[f], L->log->columns[0] ? L->log->columns : "nothing");
 	L->seen = L->col; /* from here on: how many columns a row must have */
 }
@@ -148,54 +129,37 @@ static void on_row(int c, void *data)
 	struct load *L = data;
 
 	(void)c;
-	if (L->failed)
+	if (L->pos.failed)
 		goto next;
-	if (L->line == 1) {
+	if (L->pos.line == 1) {
 		header_done(L);
 		goto next;
 	}
 	if (L->col != L->seen) {
-		fail(L, "%d fields where the header has %d", L->col, L->seen);
+		sa_csv_fail(&L->pos, "%d fields where the header has %d", L->col, L->seen);
 		goto next;
 	}
 	if (L->cur.exit < L->cur.entry) {
-		fail(L, "exit_time is before entry_time");
+		sa_csv_fail(&L->pos, "exit_time is before entry_time");
 		goto next;
 	}
 	if (push(L))
-		fail(L, "out of memory");
+		sa_csv_fail(&L->pos, "out of memory");
 next:
 	memset(&L->cur, 0, sizeof(L->cur));
-	L->line++;
+	L->pos.line++;
 	L->col = 0;
 }
 
 int sa_tradelog_parse(const char *buf, size_t len, struct sa_tradelog *log, char *err, size_t errlen)
 {
-	struct csv_parser p;
-	struct load L = { .log = log, .line = 1, .err = err, .errlen = errlen };
+	struct load L = { .log = log, .pos = { .line = 1, .err = err, .errlen = errlen } };
 	int rc = -1;
-	size_t long_line;
 
 	memset(log, 0, sizeof(*log));
-	if ((long_line = sa_csv_long_line(buf, len, SA_CSV_LINE_MAX))) {
-		sa_fmt(err, errlen, "line %zu: longer than %d bytes; not a csv this tool reads", long_line,
-		       SA_CSV_LINE_MAX);
+	if (sa_csv_parse_all(buf, len, on_field, on_row, &L.pos))
 		goto out;
-	}
-	if (csv_init(&p, CSV_STRICT | CSV_EMPTY_IS_NULL) != 0) {
-		sa_fmt(err, errlen, "cannot start the csv parser");
-		return -1;
-	}
-	if (csv_parse(&p, buf, len, on_field, on_row, &L) != len || csv_fini(&p, on_field, on_row, &L)) {
-		if (!L.failed)
-			sa_fmt(err, errlen, "line %zu: malformed csv (%s)", L.line, csv_strerror(csv_error(&p)));
-		L.failed = true;
-	}
-	csv_free(&p);
-	if (L.failed)
-		goto out;
-	if (L.line == 1) {
+	if (L.pos.line == 1) {
 		sa_fmt(err, errlen, "the file is empty (want a header entry_time,exit_time,side,return)");
 		goto out;
 	}
