@@ -138,7 +138,9 @@ data/ohlcv.csv: data/gendata.c | build/.deps
 # --- one audit -------------------------------------------------------------------------------
 OUT := out/$(NAME)
 R := build/rel/bin
-UPLOADS := $(if $(STRATEGY),$(OUT)/strategy.py) $(if $(TRADES),$(OUT)/tradelog.csv)
+S_COPY := $(if $(STRATEGY),$(OUT)/strategy.py)
+T_COPY := $(if $(TRADES),$(OUT)/tradelog.csv)
+UPLOADS := $(S_COPY) $(T_COPY)
 S_ARG := $(if $(STRATEGY),--strategy $(OUT)/strategy.py)
 T_ARG := $(if $(TRADES),--trades $(OUT)/tradelog.csv)
 LIMITS := --wall-s $(WALL_S) --cpu-s $(CPU_S) --mem-mb $(MEM_MB) --scratch-mb $(SCRATCH_MB) \
@@ -162,10 +164,20 @@ $(OUT)/strategy.py: $(STRATEGY) | $(OUT)/.dir
 $(OUT)/tradelog.csv: $(TRADES) | $(OUT)/.dir
 	$(Q)cp -f $< $@
 
-# config.json is rewritten only when a knob changed, so a change re-runs exactly what it must.
+# config.json holds every knob and is rewritten only when one changed. Each stage depends on a
+# stamp of just the knobs it uses (.knobs-*, dot-files the bundle leaves out), so changing
+# TRIALS re-runs stats and verdict but not the sandbox.
 $(OUT)/config.json: FORCE | $(OUT)/.dir
 	$(Q)$(R)/fingerprint config --if-changed --trials '$(TRIALS)' $(COSTS) $(LIMITS) \
 		--lookahead-max '$(LOOKAHEAD_MAX)' --lookahead-seed '$(LOOKAHEAD_SEED)' $(GATES) -o $@
+
+KNOBS_limits := $(LIMITS)
+KNOBS_lookahead := $(LOOKAHEAD_MAX) $(LOOKAHEAD_SEED)
+KNOBS_costs := $(COSTS)
+KNOBS_trials := $(TRIALS)
+KNOBS_gates := $(GATES)
+$(OUT)/.knobs-%: FORCE | $(OUT)/config.json
+	$(Q)echo '$(KNOBS_$*)' | cmp -s - $@ || echo '$(KNOBS_$*)' >$@
 
 $(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/config.json $(R)/fingerprint
 	$(call say,STAGE,$@)
@@ -175,27 +187,27 @@ $(OUT)/inspect.json: $(UPLOADS) $(R)/inspect
 	$(call say,STAGE,$@)
 	$(Q)$(R)/inspect $(S_ARG) $(T_ARG) -o $@
 
-$(OUT)/run.json: $(UPLOADS) $(DATA) $(OUT)/config.json $(R)/sandbox
+$(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-limits $(R)/sandbox
 	$(call say,STAGE,$@)
 	$(Q)$(R)/sandbox $(S_ARG) --data $(DATA) --config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ \
 		--events $(OUT)/events.jsonl
 
-$(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/config.json $(R)/lookahead
+$(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(R)/lookahead
 	$(call say,STAGE,$@)
 	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
 		--jobs $(SANDBOX_JOBS) -o $@
 
-$(OUT)/replay.json: $(OUT)/run.json $(UPLOADS) $(DATA) $(OUT)/config.json $(R)/replay
+$(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-costs $(R)/replay
 	$(call say,STAGE,$@)
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
 
-$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/config.json $(R)/stats
+$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/.knobs-costs $(OUT)/.knobs-trials $(R)/stats
 	$(call say,STAGE,$@)
 	$(Q)$(R)/stats --replay $(OUT)/replay.json --config $(OUT)/config.json -o $@
 
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(OUT)/replay.json \
-		$(OUT)/stats.json $(OUT)/config.json $(R)/verdict
+		$(OUT)/stats.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials $(R)/verdict
 	$(call say,STAGE,$@)
 	$(Q)$(R)/verdict --dir $(OUT) -o $@
 

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# 90-audit.sh - the audit as a user drives it: byte-identical bundles from the whole pipeline,
+# make doing nothing when nothing changed and only what a changed knob touches, trade-log-only
+# audits, bad knobs and bad data, and the host stages giving the same bytes under ASan+UBSan.
+. "$(dirname "$0")/../lib.sh"
+unset LLM_API_URL LLM_API_KEY
+
+N=e2e-audit
+OUT=out/$N
+audit() { make --no-print-directory audit NAME=$N "$@" >"$TMP/audit.log" 2>&1; }
+mtimes() { (cd "$OUT" && stat -c '%n %Y.%y' -- * | sort); }
+
+# --- the whole pipeline twice from nothing: the same bundle, byte for byte --------------------
+rm -rf "$OUT"
+check "make audit of the honest demo exits 0" audit STRATEGY=demos/honest.py TRIALS=3
+cp "$OUT/$N.zip" "$TMP/first.zip"
+check "sha256sum -c --strict accepts the real bundle" sh -c "cd '$OUT' && sha256sum -c --strict --quiet sha256sums.txt"
+check "the zip holds every file the sums list" bash -c \
+	"unzip -Z1 '$OUT/$N.zip' | sed 's|^$N/||' | grep -vx sha256sums.txt | sort | diff - <(awk '{print \$2}' '$OUT/sha256sums.txt' | sort)"
+rm -rf "$OUT"
+check "a second audit from nothing exits 0" audit STRATEGY=demos/honest.py TRIALS=3
+check "two audits of the same inputs give a byte-identical zip" cmp "$TMP/first.zip" "$OUT/$N.zip"
+
+# --- make re-runs nothing, then only what a changed knob touches ------------------------------
+before=$(mtimes)
+sleep 1.1
+check "re-running with nothing changed exits 0" audit STRATEGY=demos/honest.py TRIALS=3
+expect_eq "re-running with nothing changed rewrites no file" "$before" "$(mtimes)"
+run_before=$(stat -c %y "$OUT/run.json")
+cfg_before=$(stat -c %y "$OUT/config.json")
+sleep 1.1
+check "changing TRIALS exits 0" audit STRATEGY=demos/honest.py TRIALS=40
+expect_eq "changing TRIALS reaches the verdict" 40 "$(jget "$OUT/verdict.json" trials)"
+expect_eq "changing TRIALS does not re-run the sandbox" "$run_before" "$(stat -c %y "$OUT/run.json")"
+[ "$cfg_before" != "$(stat -c %y "$OUT/config.json")" ] && ok "changing TRIALS rewrites config.json" ||
+	not_ok "changing TRIALS rewrites config.json"
+
+# --- the host stages under ASan+UBSan give the very same bytes --------------------------------
+A=build/asan/bin
+if [ -x "$A/replay" ]; then
+	D=$TMP/asan
+	mkdir -p "$D"
+	cp "$OUT"/strategy.py "$OUT"/config.json "$OUT"/run.json "$OUT"/events.jsonl "$OUT"/lookahead.json "$D"/
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+	check "asan: fingerprint" "$A/fingerprint" --strategy "$D/strategy.py" --data data/ohlcv.csv --config "$D/config.json" -o "$D/fingerprint.json"
+	check "asan: inspect" "$A/inspect" --strategy "$D/strategy.py" -o "$D/inspect.json"
+	check "asan: replay" "$A/replay" --run "$D/run.json" --data data/ohlcv.csv --config "$D/config.json" \
+		-o "$D/replay.json" --trades-out "$D/trades.csv" --equity-out "$D/equity.csv"
+	check "asan: stats" "$A/stats" --replay "$D/replay.json" --config "$D/config.json" -o "$D/stats.json"
+	check "asan: verdict" "$A/verdict" --dir "$D" -o "$D/verdict.json"
+	check "asan: report" "$A/report" --dir "$D" --name "$N" --templates templates --data data/ohlcv.csv
+	for f in inspect.json replay.json trades.csv equity.csv stats.json verdict.json report.html report.xlsx equity.png; do
+		check "asan build writes the same $f as the rel build" cmp "$OUT/$f" "$D/$f"
+	done
+	unset ASAN_OPTIONS UBSAN_OPTIONS
+else
+	not_ok "the asan build exists (make test builds it)"
+fi
+
+# --- a trade log alone ----------------------------------------------------------------------
+rm -rf "$OUT"
+check "make audit TRADES=log.csv alone exits 0" audit TRADES=tests/fixtures/replay/tradelog_honest.csv TRIALS=2
+expect_eq "a trade log alone is audited as trusted returns" true "$(jget "$OUT/replay.json" trusted_returns)"
+expect_eq "a trade log alone: the sandbox did not run" not_run "$(jget "$OUT/run.json" status)"
+grep -qi "as given\|trusted" "$OUT/verdict.json" && ok "the summary says the log's returns are taken as given" ||
+	not_ok "the summary says the log's returns are taken as given"
+check "a trade-log bundle verifies" sh -c "cd '$OUT' && sha256sum -c --strict --quiet sha256sums.txt"
+
+# --- bad knobs and bad data: a clear error, or a verdict with the reason ----------------------
+if make --no-print-directory audit STRATEGY=demos/honest.py TRIALS=many NAME=$N >"$TMP/bad.log" 2>&1; then
+	not_ok "TRIALS=many is refused"
+else
+	ok "TRIALS=many is refused"
+fi
+grep -q "trials 'many' should be a whole number" "$TMP/bad.log" && ok "TRIALS=many says what is wrong" ||
+	not_ok "TRIALS=many says what is wrong" "$(tail -n 3 "$TMP/bad.log")"
+if make --no-print-directory audit NAME=$N >"$TMP/none.log" 2>&1; then
+	not_ok "an audit of nothing is refused"
+else
+	grep -q "give STRATEGY=file.py and/or TRADES=log.csv" "$TMP/none.log" && ok "an audit of nothing says what to give" ||
+		not_ok "an audit of nothing says what to give" "$(tail -n 3 "$TMP/none.log")"
+fi
+head -n 50 data/ohlcv.csv >"$TMP/bad.csv"
+echo "2030-01-01T00:00:00Z,nan,1,1,1,1" >>"$TMP/bad.csv"
+rm -rf "$OUT"
+check "an audit on bad data still exits 0" audit STRATEGY=demos/honest.py DATA="$TMP/bad.csv"
+expect_eq "bad data: the verdict is NOT_READY" NOT_READY "$(jget "$OUT/verdict.json" verdict)"
+grep -q "line 51: open 'nan' is not a finite number" "$OUT/run.json" && ok "bad data: run.json names the line" ||
+	not_ok "bad data: run.json names the line" "$(jget "$OUT/run.json" reason)"
+printf 'def signals(df:\n    return 0\n' >"$TMP/broken.py"
+rm -rf "$OUT"
+check "an audit of a syntax error still exits 0" audit STRATEGY="$TMP/broken.py"
+expect_eq "a syntax error: the verdict is NOT_READY" NOT_READY "$(jget "$OUT/verdict.json" verdict)"
+expect_eq "a syntax error: inspect gives its line" 1 "$(jget "$OUT/inspect.json" strategy.syntax_error.line)"
+rm -rf "$OUT"
+finish
