@@ -37,7 +37,6 @@ MAIL_TO ?=
 MAIL_FROM ?=
 SMTP_URL ?=
 
-PYTHON ?= /usr/bin/python3
 VERSION := 0.1.0
 
 # --- build -----------------------------------------------------------------------------------
@@ -48,13 +47,13 @@ BIN := $(B)/bin
 
 PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl
 CC ?= cc
-CFLAGS_rel := -O2 -g
-CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-CFLAGS ?= $(CFLAGS_$(VARIANT))
+OPT_rel := -O2 -g
+OPT_asan := -O1 -g
+CFLAGS ?= $(OPT_$(VARIANT))
+# the sanitizers are added whatever CFLAGS the environment sets
+SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-NUMPY_INC := $(shell $(PYTHON) -c 'import numpy; print(numpy.get_include())' 2>/dev/null)
 CPPFLAGS += -D_GNU_SOURCE -DSA_VERSION='"$(VERSION)"' -Ipipeline -Ipipeline/lib -Isandbox -Ireport \
-	$(if $(NUMPY_INC),-isystem $(NUMPY_INC)) \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lm
 LDFLAGS_asan := -fsanitize=address,undefined
@@ -88,14 +87,14 @@ UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all audit bench clean deps help nightly test test-unit test-e2e FORCE
+.PHONY: all audit bench clean demos deps help nightly test test-unit unit-bins FORCE
 
 all: $(BINS)
 
 $(B)/%.o: %.c
 	$(call say,CC,$<)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(SAN_$(VARIANT)) -MMD -MP -c -o $@ $<
 
 $(LIBSA): $(lib_src:%.c=$(B)/%.o)
 	$(call say,AR,$@)
@@ -219,6 +218,13 @@ $(BUNDLE): $(OUT)/report.html $(R)/bundle
 	$(call say,BUNDLE,$@)
 	$(Q)$(R)/bundle --dir $(OUT) --name '$(NAME)'
 
+# Every demo with the TRIALS it was shown with (demos/expected-verdicts.txt), into out/<demo>/.
+demos: build/.deps
+	$(Q)grep -v '^#' demos/expected-verdicts.txt | while read -r demo trials rest; do \
+		[ -n "$$demo" ] || continue; \
+		$(MAKE) --no-print-directory audit STRATEGY=demos/$$demo.py TRIALS=$$trials || exit 1; \
+	done
+
 FORCE:
 
 # --- the nightly batch -----------------------------------------------------------------------
@@ -261,6 +267,7 @@ help:
 	@echo 'strataudit $(VERSION) - audit a trading strategy before it gets real money'
 	@echo
 	@echo '  make audit STRATEGY=x.py [TRADES=log.csv] [TRIALS=n]   audit one upload into out/NAME/'
+	@echo '  make demos                                             audit the four demos'
 	@echo '  make nightly STRATEGIES=dir [MAIL_TO=...]             audit a folder, index it, mail it'
 	@echo '  make test                                              all tests (also under ASan+UBSan)'
 	@echo '  make bench                                             speed and memory figures'
