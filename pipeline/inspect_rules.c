@@ -87,7 +87,8 @@ static const char *const escape_attrs[] = {
 };
 
 /* Dunders a plain class legitimately touches. */
-static const char *const harmless_dunders[] = {"__init__"};
+/* reading a name or a docstring reaches nothing */
+static const char *const harmless_dunders[] = {"__doc__", "__init__", "__name__", "__qualname__"};
 
 static const struct name_code methods[] = {
 	{"backfill", "SA403"}, {"bfill", "SA403"}, {"eval", "SA204"}, {"format", "SA304"},

@@ -120,6 +120,9 @@ static void test_false_positives(void **state)
 		HEAD "def signals(df):\n    x = df.close.shift(1).ffill()\n    return (df.close > x).astype(int)\n",
 		HEAD "def signals(df):\n    m = df[['open', 'close']].mean(axis=1)\n    return (df.close > m).astype(int)\n",
 		HEAD "def signals(df):\n    r = df.close.rolling(20, center=False).mean()\n    return r\n",
+		/* a type's name in a message reaches nothing */
+		HEAD "def signals(df):\n    try:\n        x = df.close\n    except Exception as e:\n"
+		"        print(type(e).__name__, signals.__doc__)\n    return [0] * len(df)\n",
 		/* classes, f-strings, math and __name__ are fine */
 		"from __future__ import annotations\nimport math\nfrom collections import deque\n"
 		"class S:\n    def __init__(self):\n        super().__init__()\n"
