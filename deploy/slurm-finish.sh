@@ -1,5 +1,6 @@
 #!/bin/sh
-# deploy/slurm-finish.sh - runs after every array task: the night's index, history and mail.
+# deploy/slurm-finish.sh - runs after every array task: the night's index, history and mail
+# (submitted by slurm-night.sh, which exports NIGHT; MAIL_TO and the rest come from its caller).
 #SBATCH --job-name=strataudit-finish
 #SBATCH --cpus-per-task=1
 #SBATCH --mem=512M
