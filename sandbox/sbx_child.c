@@ -204,8 +204,9 @@ static void on_sigxfsz(int sig)
 }
 
 /* Step 9: the syscall filter goes last among the kernel layers because it forbids what the
- * steps above needed (mount, setresuid, setrlimit, sigaction on guarded signals). */
-static void step_seccomp(void)
+ * steps above needed (mount, setresuid, setrlimit, sigaction on guarded signals). The zygote
+ * compiled it; loading it here is one system call. */
+static void step_seccomp(const struct sbx_zstate *z)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -213,7 +214,7 @@ static void step_seccomp(void)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGXFSZ, &sa, NULL) < 0)
 		setup_fail("seccomp", strerror(errno));
-	if (sbx_seccomp_install(SBX_FD_EVENTS) < 0)
+	if (sbx_seccomp_install(&z->filter, SBX_FD_EVENTS) < 0)
 		setup_fail("seccomp", strerror(errno));
 }
 
@@ -302,7 +303,7 @@ void sbx_child_run(const struct sbx_zstate *z, size_t n)
 	step_identity();
 	step_no_new_privs();
 	step_landlock(z);
-	step_seccomp();
+	step_seccomp(z);
 	step_hook(z);
 	step_run(z, df, n);
 }

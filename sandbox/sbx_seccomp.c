@@ -1,14 +1,19 @@
-/* sbx_seccomp.c - the run's seccomp filter (libseccomp) built from a policy table. */
+/* sbx_seccomp.c - the run's seccomp filter: built from a policy table with libseccomp once, in
+ * the zygote, and loaded as raw BPF by each run. */
 #include "sbx_seccomp.h"
 #include "sbx_proto.h"
 
 #include <errno.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -109,8 +114,8 @@ static const struct sbx_sc_rule policy[] = {
 
 #define N_POLICY (sizeof(policy) / sizeof(policy[0]))
 
-/* Syscall numbers of the table, resolved before the filter loads, so the SIGSYS handler can
- * name a call without allocating. */
+/* Syscall numbers of the table, resolved when the filter is compiled (in the zygote, inherited
+ * by every run), so the SIGSYS handler can name a call without allocating. */
 static int policy_nr[N_POLICY];
 static int trap_event_fd = -1;
 
@@ -217,21 +222,47 @@ static int add_rule(scmp_filter_ctx ctx, const struct sbx_sc_rule *r, int nr, in
 	return rc;
 }
 
-int sbx_seccomp_install(int event_fd)
+/* The filter libseccomp built, read back as raw BPF from an anonymous file. */
+static int export_filter(scmp_filter_ctx ctx, struct sbx_seccomp_filter *f)
 {
-	scmp_filter_ctx ctx = NULL;
-	struct sigaction sa;
-	int rc = -1, err = EINVAL;
+	int fd = memfd_create("sbx-seccomp", MFD_CLOEXEC), rc = -1, err;
+	off_t size;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_sigsys;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	trap_event_fd = event_fd;
-	if (sigaction(SIGSYS, &sa, NULL) < 0) {
-		err = errno;
+	if (fd < 0)
+		return -1;
+	if ((err = -seccomp_export_bpf(ctx, fd)) != 0) {
+		errno = err;
 		goto out;
 	}
+	size = lseek(fd, 0, SEEK_END);
+	if (size <= 0 || size % (off_t)sizeof *f->insns != 0 ||
+	    size / (off_t)sizeof *f->insns > BPF_MAXINSNS) {
+		errno = EINVAL;
+		goto out;
+	}
+	if (!(f->insns = malloc((size_t)size)))
+		goto out;
+	if (pread(fd, f->insns, (size_t)size, 0) != (ssize_t)size) {
+		errno = EIO;
+		goto out;
+	}
+	f->len = (unsigned short)(size / (off_t)sizeof *f->insns);
+	rc = 0;
+out:
+	err = errno;
+	close(fd);
+	if (rc < 0)
+		sbx_seccomp_release(f);
+	errno = err;
+	return rc;
+}
+
+int sbx_seccomp_compile(int event_fd, struct sbx_seccomp_filter *f)
+{
+	scmp_filter_ctx ctx = NULL;
+	int rc = -1, err = EINVAL;
+
+	memset(f, 0, sizeof *f);
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
 		goto out;
@@ -246,12 +277,40 @@ int sbx_seccomp_install(int event_fd)
 		if ((err = -add_rule(ctx, &policy[i], nr, event_fd)) != 0)
 			goto out;
 	}
-	if ((err = -seccomp_load(ctx)) != 0)
+	if (export_filter(ctx, f) < 0) {
+		err = errno;
 		goto out;
+	}
 	rc = 0;
 out:
 	seccomp_release(ctx);
 	if (rc < 0)
 		errno = err;
 	return rc;
+}
+
+int sbx_seccomp_install(const struct sbx_seccomp_filter *f, int event_fd)
+{
+	struct sock_fprog prog = { f->len, f->insns };
+	struct sigaction sa;
+
+	if (!f->insns) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sigsys;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	trap_event_fd = event_fd;
+	if (sigaction(SIGSYS, &sa, NULL) < 0)
+		return -1;
+	/* What libseccomp's seccomp_load does with default attributes: no flags, this thread. */
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+void sbx_seccomp_release(struct sbx_seccomp_filter *f)
+{
+	free(f->insns);
+	memset(f, 0, sizeof *f);
 }

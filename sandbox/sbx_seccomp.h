@@ -2,6 +2,7 @@
 #ifndef SBX_SECCOMP_H
 #define SBX_SECCOMP_H
 
+#include <linux/filter.h>
 #include <stddef.h>
 
 /* What a policy entry does to a matching call. */
@@ -35,11 +36,26 @@ struct sbx_sc_rule {
 /* The policy table, and its length. Borrowed, static. */
 const struct sbx_sc_rule *sbx_seccomp_policy(size_t *n);
 
-/* Loads the filter into the calling thread (no_new_privs is set by libseccomp). Trapped calls
- * fail with EPERM and are reported as one event each on event_fd from a SIGSYS handler. Must be
- * the last layer installed: it forbids calls the earlier steps make. Returns 0, or -1 with
- * errno set. Allocates only before the filter is loaded. */
-int sbx_seccomp_install(int event_fd);
+/* A compiled filter: raw classic BPF, loaded with one seccomp() call. */
+struct sbx_seccomp_filter {
+	struct sock_filter *insns;  /* owned: release with sbx_seccomp_release */
+	unsigned short len;
+};
+
+/* Compiles the policy table with libseccomp into f, for the events descriptor event_fd (the
+ * number it will have in every run), and resolves the table's syscall numbers for the SIGSYS
+ * handler. Runs once, in the zygote, so a run pays for loading the filter, not for building
+ * it. Returns 0, or -1 with errno set. */
+int sbx_seccomp_compile(int event_fd, struct sbx_seccomp_filter *f);
+
+/* Loads f into the calling thread. Trapped calls fail with EPERM and are reported as one event
+ * each on event_fd from a SIGSYS handler. Needs no_new_privs set first. Must be the last layer
+ * installed: it forbids calls the earlier steps make. Returns 0, or -1 with errno set.
+ * Allocates nothing. */
+int sbx_seccomp_install(const struct sbx_seccomp_filter *f, int event_fd);
+
+/* Frees what f holds and zeroes it. Safe on a zeroed struct. */
+void sbx_seccomp_release(struct sbx_seccomp_filter *f);
 
 /* Formats an event message for a trapped syscall number into buf (async-signal-safe). Returns
  * the length written. */

@@ -71,14 +71,17 @@ static const char helper_src[] =
 	"    except BaseException:\n"
 	"        msg = '(unprintable)'\n"
 	"    return '%s%s: %s' % (where, type(e).__name__, msg[:800])\n"
-	"def warm():\n"
+	"def sample():\n"
 	"    import struct\n"
-	"    raw = struct.pack('<3q', 0, 3600, 7200) + struct.pack('<15d', *([1.0] * 15))\n"
-	"    df = build(raw, 3)\n"
+	"    return struct.pack('<3q', 0, 3600, 7200) + struct.pack('<15d', *([1.0] * 15))\n"
+	"def warm():\n"
+	"    df = build(sample(), 3)\n"
 	"    s = df['close'].rolling(2).mean().diff().shift(1).fillna(0.0)\n"
 	"    to_int8(np.sign(s).astype(int).values, 3)\n"
 	"    to_int8(list(np.sign(s)), 3)\n"
 	"    df.ewm(span=2).mean(); df.pct_change(); df['close'].ge(df['open']).astype(int)\n"
+	"def prime():\n"
+	"    to_int8(build(sample(), 3)['close'].values, 3)\n"
 	"def freeze():\n"
 	"    import gc\n"
 	"    gc.collect()\n"
@@ -198,25 +201,31 @@ out:
 	return rc;
 }
 
+/* Sends one message with nfd descriptors attached (SCM_RIGHTS). Returns 0, or -1 with errno. */
+static int send_fds(int sock, const void *msg, size_t len, const int *fds, int nfd)
+{
+	union { char buf[CMSG_SPACE(sizeof(int) * SBX_RUN_FDS)]; struct cmsghdr align; } u;
+	struct iovec iov = { (void *)msg, len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (nfd > 0) {
+		struct cmsghdr *c;
+		memset(&u, 0, sizeof u);
+		mh.msg_control = u.buf;
+		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfd);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfd);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)nfd);
+	}
+	return sendmsg(sock, &mh, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+}
+
 static void reply(int ctrl, uint32_t id, int kind, int wstatus, int64_t cpu_ms, int err, int pass_fd)
 {
 	struct sbx_rep rep = { SBX_MAGIC, id, kind, wstatus, cpu_ms, err, 0 };
-	struct iovec iov = { &rep, sizeof rep };
-	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-
-	if (pass_fd >= 0) {
-		struct cmsghdr *c;
-		memset(&u, 0, sizeof u);
-		msg.msg_control = u.buf;
-		msg.msg_controllen = sizeof u.buf;
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &pass_fd, sizeof(int));
-	}
-	(void)sendmsg(ctrl, &msg, MSG_NOSIGNAL);
+	(void)send_fds(ctrl, &rep, sizeof rep, &pass_fd, pass_fd >= 0 ? 1 : 0);
 }
 
 struct child {
@@ -269,38 +278,135 @@ static int place_fds(const int fds[SBX_RUN_FDS])
 	return 0;
 }
 
+/* The next run's process, forked with its namespaces and primed before its request arrives, so
+ * a run waits for neither. It holds no market data and has run nothing but trusted helpers
+ * until the request hands it its descriptors; from there it follows the recipe like any run. */
+struct spare {
+	pid_t pid;  /* 0 when there is none */
+	int pidfd;
+	int chan;   /* the zygote's end of the channel that carries the request */
+};
+
+/* Runs the trusted helpers on a tiny frame, so the copy-on-write faults that building a frame
+ * and converting a result take on the warm heap are paid before the request, not in the run. */
+static void prime(const struct sbx_zstate *z)
+{
+	PyObject *r = PyRun_String("prime()", Py_eval_input, z->helpers, z->helpers);
+	Py_XDECREF(r);
+	PyErr_Clear();  /* only a head start: a run does the same work again anyway */
+}
+
+/* The spare's side: keep stdio and the channel (moved to SBX_RUN_FDS), drop the zygote's other
+ * descriptors (its control channel, the other runs' pidfds), prime, then wait. */
+static noreturn void spare_main(const struct sbx_zstate *z, int chan)
+{
+	struct sbx_req req;
+	int fds[SBX_RUN_FDS];
+
+	if (dup2(chan, SBX_RUN_FDS) < 0)
+		_exit(120);
+	syscall(SYS_close_range, 3, SBX_RUN_FDS - 1, 0);
+	syscall(SYS_close_range, SBX_RUN_FDS + 1, ~0U, 0);
+	prime(z);
+	if (recv_req(SBX_RUN_FDS, &req, fds) != 1)
+		_exit(0);  /* retired unused: the zygote is shutting down */
+	if (place_fds(fds) < 0)
+		_exit(120);
+	syscall(SYS_close_range, SBX_RUN_FDS, ~0U, 0);
+	sbx_child_run(z, (size_t)req.n);
+}
+
 /* A run gets its own PID, mount and IPC namespaces: the driver's SIGKILL to its pid 1 takes
  * everything it could have started, its scratch mount dies with it, and two runs share no
- * System V objects. */
-static pid_t start_child(const struct sbx_zstate *z, const struct sbx_req *req, const int fds[SBX_RUN_FDS])
+ * System V objects. Returns 0 with *sp filled, or -1 with errno set. */
+static int spare_start(const struct sbx_zstate *z, struct spare *sp)
 {
+	int ch[2], pidfd, err;
 	pid_t pid;
 
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) < 0)
+		return -1;
 	fflush(NULL);
 	PyOS_BeforeFork();
 	pid = (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD, NULL, NULL, NULL, 0);
 	if (pid == 0) {
 		PyOS_AfterFork_Child();
-		if (place_fds(fds) < 0)
-			_exit(120);
-		syscall(SYS_close_range, SBX_RUN_FDS, ~0U, 0);
-		sbx_child_run(z, (size_t)req->n);
+		spare_main(z, ch[1]);
 	}
+	err = errno;
 	PyOS_AfterFork_Parent();
-	return pid;
+	close(ch[1]);
+	if (pid < 0) {
+		close(ch[0]);
+		errno = err;
+		return -1;
+	}
+	if ((pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) < 0) {
+		err = errno;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		close(ch[0]);
+		errno = err;
+		return -1;
+	}
+	*sp = (struct spare){ pid, pidfd, ch[0] };
+	return 0;
+}
+
+/* Kills and reaps a spare that will not be used. Safe on an empty one. */
+static void spare_stop(struct spare *sp)
+{
+	if (!sp->pid)
+		return;
+	kill(sp->pid, SIGKILL);
+	waitpid(sp->pid, NULL, 0);
+	close(sp->pidfd);
+	close(sp->chan);
+	*sp = (struct spare){ 0 };
+}
+
+/* Hands the request and its descriptors to the spare (forking one first if there is none), which
+ * becomes the run *kid; the spare slot is then empty. A spare found dead is replaced once.
+ * Returns 0, or -1 with errno set. */
+static int spare_hand(const struct sbx_zstate *z, struct spare *sp, const struct sbx_req *req,
+		      const int fds[SBX_RUN_FDS], struct child *kid)
+{
+	int err = 0;
+
+	for (int attempt = 0; attempt < 2; attempt++) {
+		if (!sp->pid && spare_start(z, sp) < 0)
+			return -1;
+		if (send_fds(sp->chan, req, sizeof *req, fds, SBX_RUN_FDS) == 0) {
+			*kid = (struct child){ sp->pid, sp->pidfd, req->id };
+			close(sp->chan);
+			*sp = (struct spare){ 0 };
+			return 0;
+		}
+		err = errno;
+		spare_stop(sp);
+	}
+	errno = err;
+	return -1;
 }
 
 static void serve(int ctrl, const struct sbx_zstate *z)
 {
 	struct child kids[MAX_CHILDREN];
-	struct pollfd pf[MAX_CHILDREN + 1];
+	struct pollfd pf[MAX_CHILDREN + 2];
+	struct spare sp = { 0 };
 	size_t nk = 0;
+	nfds_t npf;
 
+	/* The first run finds its process waiting too; if this fails, its request forks one. */
+	(void)spare_start(z, &sp);
 	for (;;) {
 		pf[0] = (struct pollfd){ ctrl, POLLIN, 0 };
 		for (size_t i = 0; i < nk; i++)
 			pf[i + 1] = (struct pollfd){ kids[i].pidfd, POLLIN, 0 };
-		if (poll(pf, nk + 1, -1) < 0) {
+		npf = nk + 1;
+		if (sp.pid)
+			pf[npf++] = (struct pollfd){ sp.pidfd, POLLIN, 0 };
+		if (poll(pf, npf, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -318,7 +424,10 @@ static void serve(int ctrl, const struct sbx_zstate *z)
 			close(kids[i].pidfd);
 			kids[i].pid = 0;
 		}
-		/* compact after the loop so pf indexes stay valid above */
+		/* A spare that died before its request is reaped; the next request forks another. */
+		if (sp.pid && (pf[nk + 1].revents & (POLLIN | POLLHUP)))
+			spare_stop(&sp);
+		/* compact after the loops so pf indexes stay valid above */
 		size_t w = 0;
 		for (size_t i = 0; i < nk; i++)
 			if (kids[i].pid)
@@ -327,29 +436,27 @@ static void serve(int ctrl, const struct sbx_zstate *z)
 		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 			struct sbx_req req;
 			int fds[SBX_RUN_FDS], r = recv_req(ctrl, &req, fds);
-			pid_t pid;
-			int pidfd;
 			if (r == 0)
 				break;
 			if (r < 0)
 				continue;
 			if (nk == MAX_CHILDREN) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, EAGAIN, -1);
-			} else if ((pid = start_child(z, &req, fds)) < 0) {
+			} else if (spare_hand(z, &sp, &req, fds, &kids[nk]) < 0) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, errno, -1);
-			} else if ((pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) < 0) {
-				kill(pid, SIGKILL);
-				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, errno, -1);
-				waitpid(pid, NULL, 0);
 			} else {
-				kids[nk++] = (struct child){ pid, pidfd, req.id };
-				reply(ctrl, req.id, SBX_REP_STARTED, 0, 0, 0, pidfd);
+				reply(ctrl, req.id, SBX_REP_STARTED, 0, 0, 0, kids[nk].pidfd);
+				nk++;
 			}
 			for (int i = 0; i < SBX_RUN_FDS; i++)
 				close(fds[i]);
+			/* The next run's process is forked now, while this run has the other core. */
+			if (!sp.pid)
+				(void)spare_start(z, &sp);
 		}
 	}
 	/* The driver is gone: nothing may outlive it. */
+	spare_stop(&sp);
 	for (size_t i = 0; i < nk; i++) {
 		kill(kids[i].pid, SIGKILL);
 		waitpid(kids[i].pid, NULL, 0);
@@ -376,6 +483,12 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 	}
 	if (collect_roots(&z) < 0)
 		goto out;
+	/* Built once here rather than in every run: libseccomp's compilation costs a run
+	 * milliseconds and hundreds of copy-on-write faults; the result is the same for all. */
+	if (sbx_seccomp_compile(SBX_FD_EVENTS, &z.filter) < 0) {
+		sa_error("zygote: cannot compile the seccomp filter, '%s'", strerror(errno));
+		goto out;
+	}
 	/* Every object so far moves to the permanent generation: a run's collections then never
 	 * walk (and copy-on-write) the warm interpreter's pages. */
 	Py_XDECREF(PyRun_String("freeze()", Py_eval_input, z.helpers, z.helpers));
@@ -383,5 +496,6 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 	serve(ctrl_fd, &z);
 	rc = 0;
 out:
+	sbx_seccomp_release(&z.filter);
 	return rc;
 }

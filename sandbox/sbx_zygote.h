@@ -7,6 +7,7 @@
 #include <stdnoreturn.h>
 
 #include "sbx.h"
+#include "sbx_seccomp.h"
 
 /* What a run child inherits from the zygote. Everything is owned by the zygote. */
 struct sbx_zstate {
@@ -16,11 +17,13 @@ struct sbx_zstate {
 	struct sbx_limits lim;
 	const char **roots;          /* read-only paths: the interpreter, its packages, libraries */
 	size_t n_roots;
+	struct sbx_seccomp_filter filter;  /* compiled once for the events descriptor of a run */
 };
 
 /* The zygote's main: initialises CPython, imports numpy and pandas, reads the source from
- * src_fd, reports ready on ctrl_fd, then starts one child per request until the driver hangs
- * up. Runs as pid 1 of its namespaces. Returns the process exit code. */
+ * src_fd, compiles the seccomp filter, reports ready on ctrl_fd, then hands each request to a
+ * child forked ahead of it (the spare) until the driver hangs up. Runs as pid 1 of its
+ * namespaces. Returns the process exit code. */
 int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim);
 
 /* A run child: installs the layers in order on descriptors 0..4 (sbx_proto.h), loads the
