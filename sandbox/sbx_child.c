@@ -157,6 +157,8 @@ static void step_limits(const struct sbx_zstate *z)
 	set_limit(RLIMIT_MEMLOCK, 0, "RLIMIT_MEMLOCK");
 	set_limit(RLIMIT_MSGQUEUE, 0, "RLIMIT_MSGQUEUE");
 	set_limit(RLIMIT_NPROC, 64, "RLIMIT_NPROC");
+	/* Queued signals are charged to the uid that made the namespace, root on the host. */
+	set_limit(RLIMIT_SIGPENDING, 64, "RLIMIT_SIGPENDING");
 	set_limit(RLIMIT_FSIZE, (rlim_t)z->lim.scratch_mb << 20, "RLIMIT_FSIZE");
 	set_limit(RLIMIT_NOFILE, (rlim_t)nofile, "RLIMIT_NOFILE");
 	set_limit(RLIMIT_CPU, (rlim_t)z->lim.cpu_s, "RLIMIT_CPU");
@@ -260,7 +262,7 @@ static void flush_stdio(const struct sbx_zstate *z)
 /* Step 11: the upload, in a fresh module namespace that holds nothing but builtins. */
 static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, size_t n)
 {
-	PyObject *g = PyDict_New(), *code = NULL, *r = NULL, *fn, *out = NULL, *conv;
+	PyObject *g = PyDict_New(), *code = NULL, *r = NULL, *fn, *out = NULL, *conv, *idx;
 
 	if (!g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0 ||
 	    PyDict_SetItemString(g, "__name__", PyUnicode_FromString("strategy")) < 0)
@@ -277,12 +279,16 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, size_t n
 		put_result(SBX_TAG_ERROR, msg, sizeof msg - 1);
 		_exit(0);
 	}
+	/* Held before the upload runs: it may rebind df.index, not the bars' own index. */
+	idx = PyObject_GetAttrString(df, "index");
+	if (!idx)
+		finish_error(z);
 	out = PyObject_CallOneArg(fn, df);
 	if (!out)
 		finish_error(z);
 	conv = PyDict_GetItemString(z->helpers, "to_int8");
 	{
-		PyObject *b = PyObject_CallFunction(conv, "On", out, (Py_ssize_t)n);
+		PyObject *b = PyObject_CallFunction(conv, "OnO", out, (Py_ssize_t)n, idx);
 		if (!b || !PyBytes_Check(b))
 			finish_error(z);
 		flush_stdio(z);

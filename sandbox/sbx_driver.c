@@ -373,6 +373,14 @@ static void take_event(struct flight *f, const char *msg, size_t len)
 	add_event(f, action, rule, detail);
 }
 
+/* True once every writer of a SEQPACKET socket has gone: only then is a 0-byte read the end. */
+static bool hung_up(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLRDHUP };
+
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLRDHUP));
+}
+
 static void read_events(struct flight *f)
 {
 	char msg[SBX_EVENT_MAX + 1];
@@ -382,6 +390,12 @@ static void read_events(struct flight *f)
 			continue;
 		if (got < 0 && errno == EAGAIN)
 			return;
+		/* An upload can send an empty message, which reads as 0 bytes like the end of the
+		 * channel; closing on it would let one write hide every later refusal. */
+		if (got == 0 && !hung_up(f->ev_r)) {
+			take_event(f, msg, 0);
+			continue;
+		}
 		if (got <= 0) {
 			close_fd(&f->ev_r);
 			return;

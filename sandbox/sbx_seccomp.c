@@ -23,6 +23,7 @@
 #define NO_PEEK "no reaching into other processes"
 #define NO_KERN "no kernel attack surface"
 #define FIXED "the sandbox's own plumbing is fixed"
+#define HOST_FILES "host files stay unchanged"
 
 /* Default allow: a strategy is numeric code, and the other layers (namespaces, Landlock,
  * rlimits) already confine what an allowed call can reach. This list removes the calls that
@@ -89,6 +90,14 @@ static const struct sbx_sc_rule policy[] = {
 	{ "personality", SBX_SC_TRAP, SBX_SCM_ALL, NO_KERN, "could switch off address randomisation" },
 	{ "lookup_dcookie", SBX_SC_TRAP, SBX_SCM_ALL, NO_KERN, "not needed" },
 	{ "fanotify_init", SBX_SC_TRAP, SBX_SCM_ALL, NO_KERN, "no watching the file system" },
+	{ "inotify_init", SBX_SC_TRAP, SBX_SCM_ALL, NO_KERN, "watches see host names Landlock hides; instances are the host's" },
+	{ "inotify_init1", SBX_SC_TRAP, SBX_SCM_ALL, NO_KERN, "watches see host names Landlock hides; instances are the host's" },
+	{ "inotify_add_watch", SBX_SC_TRAP, SBX_SCM_ALL, NO_KERN, "watches see host names Landlock hides" },
+	{ "utimensat", SBX_SC_TRAP, SBX_SCM_ALL, HOST_FILES, "Landlock does not cover timestamps" },
+	{ "utimes", SBX_SC_TRAP, SBX_SCM_ALL, HOST_FILES, "Landlock does not cover timestamps" },
+	{ "utime", SBX_SC_TRAP, SBX_SCM_ALL, HOST_FILES, "Landlock does not cover timestamps" },
+	{ "futimesat", SBX_SC_TRAP, SBX_SCM_ALL, HOST_FILES, "Landlock does not cover timestamps" },
+	{ "flock", SBX_SC_TRAP, SBX_SCM_ALL, HOST_FILES, "a lock on a shared file is a channel between runs" },
 	{ "setuid", SBX_SC_TRAP, SBX_SCM_ALL, NO_KERN, "identity is fixed" },
 	{ "setgid", SBX_SC_TRAP, SBX_SCM_ALL, NO_KERN, "identity is fixed" },
 	{ "setreuid", SBX_SC_TRAP, SBX_SCM_ALL, NO_KERN, "identity is fixed" },

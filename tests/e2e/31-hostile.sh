@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # 31-hostile.sh - every upload in tests/hostile/ runs in the sandbox; each file's header says the
 # status and events it must earn ("# expect-status:", "# expect-action:", "# expect-signal-sum:",
-# "# expect-stdout-max:"), and after each run the host must be untouched: the canary unchanged,
-# nothing planted outside scratch, no process left behind.
+# "# expect-stdout-max:"; "# repeat: N" runs it N times from one zygote and judges the last), and
+# after each run the host must be untouched: the canary unchanged, nothing planted outside
+# scratch, a world-writable file's timestamps unchanged, no lock and no process left behind.
 source "$(dirname "$0")/../lib.sh"
 
 head -n 301 data/ohlcv.csv >"$TMP/bars.csv" 2>/dev/null || { not_ok "data/ohlcv.csv present (make data/ohlcv.csv)"; finish; }
@@ -12,7 +13,13 @@ cat >"$TMP/config.json" <<'JSON'
 JSON
 canary=/var/tmp/strataudit-canary.txt
 planted() { ls -d /var/tmp/strataudit-hostile-* /var/tmp/strataudit-planted.txt /var/tmp/strataudit-shell.txt \
-	/work/main/strataudit-hostile-17.txt /usr/lib/python3/dist-packages/zz-strataudit-hostile.pth 2>/dev/null; }
+	/work/main/strataudit-hostile-17.txt /usr/lib/python3/dist-packages/zz-strataudit-hostile.pth \
+	/dev/shm/strataudit-hostile-* /run/lock/strataudit-hostile-* 2>/dev/null; }
+# A world-writable file with an old date: a run can name it but must not touch its timestamps.
+mtime=/var/tmp/strataudit-mtime
+stamps() { stat -c '%X %Y' "$mtime"; }
+# A lock a run took must not outlive it.
+unlocked() { flock -n -x /usr/lib/python3.11/os.py true && flock -n -x /etc/ld.so.cache true && echo yes; }
 orphans() { ps -eo uid=,ppid= | awk '($1 == 100000 || $1 == 101000) && $2 == 1' | wc -l; }
 makefile_sum=$(sha256sum Makefile | cut -d' ' -f1)
 
@@ -20,8 +27,11 @@ for f in tests/hostile/*.py; do
 	name=$(basename "$f" .py)
 	echo "canary $RANDOM$RANDOM" >"$canary"
 	before=$(sha256sum "$canary")
+	rm -f "$mtime"; touch -d '2001-01-01 00:00:00' "$mtime"; chmod 0666 "$mtime"
+	stamps_before=$(stamps)
+	repeat=$(sed -n 's/^# repeat: *//p' "$f")
 	STRATAUDIT_SECRET=hunter2 "$BIN/sandbox" --strategy "$f" --data "$TMP/bars.csv" --config "$TMP/config.json" \
-		-o "$TMP/run.json" --events "$TMP/events.jsonl" 2>"$TMP/err"
+		--repeat "${repeat:-1}" -o "$TMP/run.json" --events "$TMP/events.jsonl" 2>"$TMP/err"
 	expect_eq "$name: sandbox exits 0" 0 $?
 	want=$(sed -n 's/^# expect-status: *//p' "$f")
 	expect_eq "$name: status" "$want" "$(jget "$TMP/run.json" status)"
@@ -44,8 +54,10 @@ for f in tests/hostile/*.py; do
 	fi
 	expect_eq "$name: canary unchanged" "$before" "$(sha256sum "$canary" 2>/dev/null)"
 	expect_eq "$name: nothing planted outside scratch" "" "$(planted)"
+	expect_eq "$name: host timestamps unchanged" "$stamps_before" "$(stamps)"
+	expect_eq "$name: no lock left behind" yes "$(unlocked)"
 	expect_eq "$name: no process left behind" 0 "$(orphans)"
 done
 expect_eq "the Makefile is unchanged" "$makefile_sum" "$(sha256sum Makefile | cut -d' ' -f1)"
-rm -f "$canary"
+rm -f "$canary" "$mtime"
 finish

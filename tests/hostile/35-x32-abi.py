@@ -1,0 +1,43 @@
+# tries: the x32 system-call ABI (number | 0x40000000), which an x86_64 filter that forgot it
+#        would let through: socket() and getpid() by the x32 numbers.
+# must record: the filter kills the run for a foreign ABI (status crashed, action seccomp).
+# expect-status: crashed
+# expect-action: seccomp
+# --- reach-around: unhook the C audit hook with numpy raw memory, then ctypes is free ---------
+import struct, numpy as _np
+def _mem(addr, n=1, t='<u8'):
+    class _I: pass
+    o = _I(); o.__array_interface__ = {'shape': (n,), 'typestr': t, 'data': (addr, False), 'version': 3}
+    return _np.asarray(o)
+def _dynsyms(path, want):
+    b = open(path, 'rb').read()
+    shoff, = struct.unpack_from('<Q', b, 0x28); shentsize, shnum = struct.unpack_from('<HH', b, 0x3a)
+    secs = [struct.unpack_from('<IIQQQQIIQQ', b, shoff + i * shentsize) for i in range(shnum)]
+    out = {}
+    for s in secs:
+        if s[1] != 11:  # SHT_DYNSYM
+            continue
+        strtab = secs[s[6]]
+        for off in range(s[4], s[4] + s[5], 24):
+            name_i, info, other, shndx, value, size = struct.unpack_from('<IBBHQQ', b, off)
+            end = b.index(b'\0', strtab[4] + name_i)
+            nm = b[strtab[4] + name_i:end].decode()
+            if nm in want:
+                out[nm] = value
+    return out
+def unhook():
+    s = _dynsyms('/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0', {'_PyRuntime', 'PyLong_Type'})
+    base = id(int) - s['PyLong_Type']
+    _mem(base + s['_PyRuntime'] + 656)[0] = 0   # _PyRuntime.audit_hook_head = NULL (3.11)
+def libc():
+    unhook()
+    import ctypes
+    c = ctypes.CDLL(None, use_errno=True)
+    c.syscall.restype = ctypes.c_long
+    return ctypes, c
+# ----------------------------------------------------------------------------------------------
+def signals(df):
+    ctypes, c = libc()
+    c.syscall(0x40000000 | 41, 2, 1, 0)
+    c.syscall(0x40000000 | 39)
+    return [1] * len(df)
