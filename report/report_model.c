@@ -200,7 +200,10 @@ static void add_inspection(cJSON *m, const struct rp_input *in)
 	cJSON *o = cJSON_AddObjectToObject(m, "inspection");
 	cJSON_AddBoolToObject(o, "present", ins != NULL);
 	add_text(o, "flag_count", ins, "flag_count");
-	add_text(o, "shape_reason", s, "shape_reason");
+	if (cJSON_IsTrue(get(s, "shape_ok")))
+		cJSON_AddStringToObject(o, "shape_reason", "a top-level signals(df) with one parameter");
+	else
+		add_text(o, "shape_reason", s, "shape_reason");
 	const cJSON *se = get(s, "syntax_error");
 	if (cJSON_IsObject(se)) {
 		cJSON *e = cJSON_AddObjectToObject(o, "syntax_error");
