@@ -3,6 +3,7 @@
  * the same run. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,9 @@ static int knob_value(const struct knob *k, double *x, char *err, size_t errlen)
 	}
 	errno = 0;
 	*x = strtod(k->val, &end);
-	if (*end || errno || *x < k->lo || *x > k->hi || (k->integer && *x != (double)(long long)*x)) {
+	/* "nan" parses and fails no comparison, so it must be refused by name before the casts. */
+	if (*end || errno || !isfinite(*x) || *x < k->lo || *x > k->hi ||
+	    (k->integer && *x != (double)(long long)*x)) {
 		sa_fmt(err, errlen, "--%s '%s' should be %s from %g to %g", k->opt, k->val,
 		       k->integer ? "a whole number" : "a number", k->lo, k->hi);
 		return -1;

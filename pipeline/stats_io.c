@@ -22,6 +22,7 @@ struct table {
 	const char *const *want;             /* column names needed, in callback order */
 	int n_want;
 	int where[MAX_COLS];                 /* header column -> wanted index, or -1 */
+	int cols;                            /* header width: every row must have it */
 	char vals[MAX_WANT][SA_CSV_FIELD_MAX + 1];
 	size_t line;
 	int col;
@@ -68,7 +69,7 @@ static void on_field(void *field, size_t len, void *arg)
 		return tfail(tb, "a field is longer than %d bytes", SA_CSV_FIELD_MAX);
 	if (tb->line == 1)
 		header_cell(tb, text);
-	else if (tb->where[tb->col] >= 0)
+	else if (tb->col < tb->cols && tb->where[tb->col] >= 0)
 		memcpy(tb->vals[tb->where[tb->col]], text, sizeof(text));
 	tb->col++;
 }
@@ -88,6 +89,10 @@ static void on_row(int c, void *arg)
 			if (!found)
 				return tfail(tb, "no column '%s'", tb->want[w]);
 		}
+		tb->cols = tb->col;
+	} else if (tb->col != tb->cols) {
+		/* A ragged row has no reliable column for any of its values. */
+		return tfail(tb, "%d fields where the header has %d", tb->col, tb->cols);
 	} else {
 		tb->row(tb, tb->arg);
 	}

@@ -116,11 +116,18 @@ static void load_lookahead(const char *dir, struct vd_facts *f, struct vd_inputs
 	cJSON *c = read_stage(dir, "lookahead.json", &ok, in->lookahead, sizeof in->lookahead);
 	const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "mismatches"), 0);
 	double mism = sa_json_num(c, "mismatch_count", 0);
+	double blocked = sa_json_num(c, "blocked_actions", 0);
 
 	f->lookahead_ok = ok;
 	/* Mismatches found before a later failure are still proof of a peek. */
 	if (mism > 0 && mism < 1e12)
 		f->num.lookahead_mismatches = (long)mism;
+	/* The re-runs execute the upload too, and their refusals and kills are recorded nowhere
+	 * else: code that misbehaves only when shown less history is just as unsafe. */
+	if (blocked > 0 && blocked < 1e9) {
+		f->lookahead_blocked = (long)blocked;
+		f->num.blocked_actions += f->lookahead_blocked;
+	}
 	f->lookahead_points = (long)fmax(0, fmin(1e12, sa_json_num(c, "points_checked", 0)));
 	if (first) {
 		f->first_mismatch_bar = (long)fmax(-1, fmin(1e12, sa_json_num(first, "bar", -1)));
@@ -184,6 +191,7 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	load_inspect(dir, f, in);
 	load_run(dir, f, in);
 	load_events(dir, f, in);
+	/* After run and events: it adds the re-runs' refusals to the full run's. */
 	load_lookahead(dir, f, in);
 	load_replay(dir, f, in);
 	load_stats(dir, f, in);

@@ -134,6 +134,8 @@ char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum v
 		if (f->num.blocked_actions > 0)
 			add(&t, "the sandbox refused %ld action%s", f->num.blocked_actions,
 			    plural((double)f->num.blocked_actions));
+		if (f->lookahead_blocked > 0)
+			add(&t, " (%ld in the look-ahead re-runs)", f->lookahead_blocked);
 		if (f->first_action[0])
 			add(&t, " (first: %s, by rule %s)", f->first_action,
 			    f->first_rule[0] ? f->first_rule : "unnamed");

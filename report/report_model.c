@@ -281,7 +281,7 @@ static void add_stats(cJSON *m, const struct rp_input *in)
 	stat_row(l, "Sharpe ratio (per trade)", rp_fmt_num(get(st, "sharpe"), 4, b, sizeof b),
 		 "mean net return per trade divided by its standard deviation");
 	stat_row(l, "Sharpe ratio (annualised)", rp_fmt_num(get(get(st, "sharpe_annualised"), "value"), 3, b, sizeof b),
-		 "the per-trade Sharpe ratio scaled by the square root of trades per year");
+		 "the Sharpe ratio of bar-by-bar net equity changes, scaled by the square root of bars per year");
 	stat_row(l, "PSR", rp_fmt_num(get(st, "psr"), 3, b, sizeof b),
 		 "probability that the true Sharpe ratio is above zero, given skew, kurtosis and length");
 	stat_row(l, "DSR", rp_fmt_num(get(st, "dsr"), 3, b, sizeof b),

@@ -41,6 +41,18 @@ expect_eq "last bar" "2025-12-31T23:00:00Z" "$(tail -n1 "$TMP/default.csv" | cut
 "$BIN/fingerprint" --data "$TMP/default.csv" --config "$TMP/config.json" -o "$TMP/fp.json" >/dev/null 2>&1
 expect_eq "loader accepts the series" 17544 "$(jget "$TMP/fp.json" data_bars 2>/dev/null)"
 
+# A knob that is not a finite number is refused, not written as null and then defaulted.
+for knob in fee-bps max-dd; do
+	args=(--trials 1 --fee-bps 5 --slippage-bps 2 --funding-bps-8h 1 --wall-s 20 --cpu-s 20
+		--mem-mb 1024 --scratch-mb 16 --nofile 64 --lookahead-max 10 --lookahead-seed 1
+		--min-trades 100 --min-psr 0.95 --min-dsr 0.95 --max-dd 0.25 --"$knob" nan)
+	rc=0
+	"$BIN/fingerprint" config "${args[@]}" -o "$TMP/nan.json" >"$TMP/nan.log" 2>&1 || rc=$?
+	expect_eq "--$knob nan is a bad knob (exit 2)" 2 "$rc"
+	grep -q -- "--$knob 'nan' should be a number" "$TMP/nan.log" && ok "--$knob nan says what is wrong" ||
+		not_ok "--$knob nan says what is wrong" "$(cat "$TMP/nan.log")"
+done
+
 # Independent of the C loader: the rules the loader enforces hold on every row.
 check "every row is a valid bar (python)" "$PY" - "$TMP/default.csv" <<'PYEOF'
 import csv, math, sys

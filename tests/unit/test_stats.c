@@ -244,6 +244,14 @@ static void test_parse_trades(void **state)
 	assert_string_equal(err, "trades.csv line 2: net_return is not a finite number");
 	assert_null(t);
 
+	/* A row wider than the header: its extra field must not land in any column. */
+	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
+	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,"
+	       "-0.0113,0,2030-01-01T00:00:00Z\n");
+	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
+	assert_string_equal(err, "trades.csv line 2: 13 fields where the header has 12");
+	assert_null(t);
+
 	sa_fmt(buf, sizeof(buf), "entry_time,side\n");
 	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 1: no column 'exit_time'");

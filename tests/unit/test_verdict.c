@@ -370,6 +370,36 @@ static void test_dir_lookahead_from_files(void **state)
 	rmdir_all(dir);
 }
 
+/* A strategy that behaves on the full history and reaches out only when shown less: the
+ * refusals exist only in lookahead.json, and they must veto all the same. */
+static void test_dir_lookahead_refusals_veto(void **state)
+{
+	char *dir = tmpdir();
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+	char why[512];
+
+	(void)state;
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":1}");
+	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
+	put(dir, "events.jsonl", "");
+	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
+				   "\"points_checked\":132,\"mismatch_count\":0,\"mismatches\":[],"
+				   "\"blocked_actions\":123}");
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":1,"
+			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0,"
+			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.gate_verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_int_equal(r.verdict, VD_REJECTED_UNSAFE);
+	assert_int_equal(f.num.blocked_actions, 123);
+	vd_veto_reason(&f, &r, VD_REJECTED_UNSAFE, why, sizeof why);
+	assert_non_null(strstr(why, "123 in the look-ahead re-runs"));
+	rmdir_all(dir);
+}
+
 static void test_llm_accept(void **state)
 {
 	char out[2048];
@@ -431,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_empty_dir_still_decides),
 		cmocka_unit_test(test_dir_with_killed_run_and_events),
 		cmocka_unit_test(test_dir_lookahead_from_files),
+		cmocka_unit_test(test_dir_lookahead_refusals_veto),
 		cmocka_unit_test(test_llm_accept),
 		cmocka_unit_test(test_llm_offline_and_failure),
 	};
