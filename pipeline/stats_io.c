@@ -2,11 +2,9 @@
 #include "stats_io.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <csv.h>
 
 #include "csvfield.h"
 #include "jsonio.h"
@@ -18,35 +16,18 @@
 
 /* A libcsv pass that picks named columns and hands each row's values to a callback. */
 struct table {
-	const char *file;                    /* for messages: "trades.csv" */
+	struct sa_csv_pos pos;               /* first: the shared driver passes &pos as data */
 	const char *const *want;             /* column names needed, in callback order */
 	int n_want;
 	int where[MAX_COLS];                 /* header column -> wanted index, or -1 */
 	int cols;                            /* header width: every row must have it */
 	char vals[MAX_WANT][SA_CSV_FIELD_MAX + 1];
-	size_t line;
 	int col;
-	bool failed;
-	char *err;
-	size_t errlen;
 	int (*row)(struct table *tb, void *arg);  /* returns -1 after calling tfail */
 	void *arg;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void tfail(struct table *tb, const char *fmt, ...)
-{
-	char what[256];
-	va_list ap;
-
-	if (tb->failed)
-		return;
-	tb->failed = true;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	sa_fmt(tb->err, tb->errlen, "%s line %zu: %s", tb->file, tb->line, what);
-}
+#define tfail(tb, ...) sa_csv_fail(&(tb)->pos, __VA_ARGS__)
 
 static void header_cell(struct table *tb, const char *name)
 {
@@ -61,13 +42,13 @@ static void on_field(void *field, size_t len, void *arg)
 	struct table *tb = arg;
 	char text[SA_CSV_FIELD_MAX + 1];
 
-	if (tb->failed)
+	if (tb->pos.failed)
 		return;
 	if (tb->col >= MAX_COLS)
 		return tfail(tb, "more than %d columns", MAX_COLS);
 	if (sa_csv_field_text(field, len, text, sizeof(text)) < 0)
 		return tfail(tb, "a field is longer than %d bytes", SA_CSV_FIELD_MAX);
-	if (tb->line == 1)
+	if (tb->pos.line == 1)
 		header_cell(tb, text);
 	else if (tb->col < tb->cols && tb->where[tb->col] >= 0)
 		memcpy(tb->vals[tb->where[tb->col]], text, sizeof(text));
@@ -79,9 +60,9 @@ static void on_row(int c, void *arg)
 	struct table *tb = arg;
 
 	(void)c;
-	if (tb->failed)
+	if (tb->pos.failed)
 		return;
-	if (tb->line == 1) {
+	if (tb->pos.line == 1) {
 		for (int w = 0; w < tb->n_want; w++) {
 			bool found = false;
 			for (int k = 0; k < tb->col; k++)
@@ -99,28 +80,20 @@ static void on_row(int c, void *arg)
 	for (int w = 0; w < tb->n_want; w++)
 		tb->vals[w][0] = '\0';
 	tb->col = 0;
-	tb->line++;
+	tb->pos.line++;
 }
 
-/* Runs libcsv over buf. Returns 0 or -1 with tb->err set. */
+/* Runs libcsv over buf. Returns 0 or -1 with tb->pos.err set. */
 static int table_parse(struct table *tb, const char *buf, size_t len)
 {
-	struct csv_parser p;
-	int rc = -1;
-
-	tb->line = 1;
-	if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL) != 0) {
-		sa_fmt(tb->err, tb->errlen, "%s: cannot start the csv parser", tb->file);
+	tb->pos.line = 1;
+	if (sa_csv_parse_all(buf, len, on_field, on_row, &tb->pos))
+		return -1;
+	if (tb->pos.line == 1) {
+		tfail(tb, "the file is empty");
 		return -1;
 	}
-	if (csv_parse(&p, buf, len, on_field, on_row, tb) != len && !tb->failed)
-		tfail(tb, "%s", csv_strerror(csv_error(&p)));
-	csv_fini(&p, on_field, on_row, tb);
-	if (!tb->failed && tb->line == 1)
-		tfail(tb, "the file is empty");
-	rc = tb->failed ? -1 : 0;
-	csv_free(&p);
-	return rc;
+	return 0;
 }
 
 /* A growable array of T rows, doubled as needed. */
@@ -204,8 +177,8 @@ int st_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_
 		    char *err, size_t errlen)
 {
 	struct growth g = { .size = sizeof(struct rp_trade) };
-	struct table tb = { .file = "trades.csv", .want = trade_cols, .n_want = T_N, .err = err,
-			    .errlen = errlen, .row = trade_row, .arg = &g };
+	struct table tb = { .pos = { .file = "trades.csv", .err = err, .errlen = errlen },
+			    .want = trade_cols, .n_want = T_N, .row = trade_row, .arg = &g };
 	int rc = table_parse(&tb, buf, len);
 
 	*trades = NULL;
@@ -237,8 +210,8 @@ int st_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *e
 		    size_t errlen)
 {
 	struct growth g = { .size = sizeof(double) };
-	struct table tb = { .file = "equity.csv", .want = equity_cols, .n_want = 1, .err = err,
-			    .errlen = errlen, .row = equity_row, .arg = &g };
+	struct table tb = { .pos = { .file = "equity.csv", .err = err, .errlen = errlen },
+			    .want = equity_cols, .n_want = 1, .row = equity_row, .arg = &g };
 	int rc = table_parse(&tb, buf, len);
 
 	*eq = NULL;

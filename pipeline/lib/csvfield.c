@@ -69,7 +69,8 @@ void sa_csv_fail(struct sa_csv_pos *pos, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	sa_fmt(pos->err, pos->errlen, "line %zu: %s", pos->line, what);
+	sa_fmt(pos->err, pos->errlen, "%s%sline %zu: %s", pos->file ? pos->file : "",
+	       pos->file ? " " : "", pos->line, what);
 }
 
 int sa_csv_parse_all(const char *buf, size_t len, void (*on_field)(void *, size_t, void *),

@@ -23,13 +23,15 @@ int sa_csv_field_number(const char *text, double *out);
 /* Where a loader is, and whether it has failed: the first member of every loader's state, so
  * the shared driver below can report a malformed file at the right line. */
 struct sa_csv_pos {
+	const char *file;  /* when not NULL, messages start "file line N:" */
 	size_t line;   /* 1-based record number being read */
 	bool failed;   /* set by the first error; later callbacks do nothing */
 	char *err;     /* borrowed: where the first error is written */
 	size_t errlen;
 };
 
-/* Records the first error as "line N: message"; later ones are ignored. */
+/* Records the first error as "line N: message" (after the file name, when set); later ones
+ * are ignored. */
 void sa_csv_fail(struct sa_csv_pos *pos, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Runs libcsv in strict mode over all of buf, after refusing over-long lines. on_field and on_row

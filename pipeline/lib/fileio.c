@@ -256,6 +256,10 @@ int sa_mkdirs(const char *path, unsigned mode)
 
 	if (!p)
 		return sa_error("out of memory");
+	if (!*p) {
+		free(p);
+		return sa_error("cannot create a directory with an empty name");
+	}
 	for (char *s = p + 1; ; s++) {
 		if (*s == '/' || *s == '\0') {
 			char c = *s;

@@ -37,8 +37,8 @@ struct sa_atomic {
 
 /* Opens path.tmp for writing. Returns 0, or -1 with a message printed. */
 int sa_atomic_open(struct sa_atomic *a, const char *path);
-/* Flushes, fsyncs, closes and renames. Returns 0, or -1 (the tmp file is removed). Always
- * releases a. */
+/* Flushes, closes and renames over the target: a reader sees the old file or the new one,
+ * never half of one. Returns 0, or -1 (the tmp file is removed). Always releases a. */
 int sa_atomic_commit(struct sa_atomic *a);
 /* Closes and removes the tmp file. Safe on an unopened or released struct. */
 void sa_atomic_abort(struct sa_atomic *a);
