@@ -158,9 +158,9 @@ audit: build/.deps
 $(OUT)/.dir:
 	@mkdir -p $(OUT) && touch $@
 
-$(OUT)/strategy.py: $(STRATEGY) | $(OUT)/.dir
+$(OUT)/strategy.py: $(STRATEGY) $(OUT)/.knobs-inputs
 	$(Q)cp -f $< $@
-$(OUT)/tradelog.csv: $(TRADES) | $(OUT)/.dir
+$(OUT)/tradelog.csv: $(TRADES) $(OUT)/.knobs-inputs
 	$(Q)cp -f $< $@
 
 # config.json holds every knob and is rewritten only when one changed. Each stage depends on a
@@ -175,10 +175,12 @@ KNOBS_lookahead := $(LOOKAHEAD_MAX) $(LOOKAHEAD_SEED)
 KNOBS_costs := $(COSTS)
 KNOBS_trials := $(TRIALS)
 KNOBS_gates := $(GATES)
+# which files: an older file named instead must still count as a change
+KNOBS_inputs := $(STRATEGY) $(TRADES) $(DATA)
 $(OUT)/.knobs-%: FORCE | $(OUT)/config.json
 	$(Q)echo '$(KNOBS_$*)' | cmp -s - $@ || echo '$(KNOBS_$*)' >$@
 
-$(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/config.json $(R)/fingerprint
+$(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/.knobs-inputs $(OUT)/config.json $(R)/fingerprint
 	$(call say,STAGE,$@)
 	$(Q)$(R)/fingerprint $(S_ARG) $(T_ARG) --data $(DATA) --config $(OUT)/config.json -o $@
 
@@ -186,7 +188,7 @@ $(OUT)/inspect.json: $(UPLOADS) $(R)/inspect
 	$(call say,STAGE,$@)
 	$(Q)$(R)/inspect $(S_ARG) $(T_ARG) -o $@
 
-$(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-limits $(R)/sandbox
+$(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits $(R)/sandbox
 	$(call say,STAGE,$@)
 	$(Q)$(R)/sandbox $(S_ARG) --data $(DATA) --config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ \
 		--events $(OUT)/events.jsonl
@@ -196,7 +198,8 @@ $(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(R)/look
 	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
 		--jobs $(SANDBOX_JOBS) -o $@
 
-$(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-costs $(R)/replay
+$(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-costs \
+		$(R)/replay
 	$(call say,STAGE,$@)
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
@@ -206,9 +209,9 @@ $(OUT)/stats.json: $(OUT)/replay.json $(OUT)/.knobs-costs $(OUT)/.knobs-trials $
 	$(Q)$(R)/stats --replay $(OUT)/replay.json --config $(OUT)/config.json -o $@
 
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(OUT)/replay.json \
-		$(OUT)/stats.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials $(R)/verdict
+		$(OUT)/stats.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials $(OUT)/.knobs-inputs $(R)/verdict
 	$(call say,STAGE,$@)
-	$(Q)$(R)/verdict --dir $(OUT) -o $@
+	$(Q)$(R)/verdict --dir $(OUT) $(if $(filter data/ohlcv.csv,$(DATA)),--synthetic-data) -o $@
 
 $(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(wildcard templates/*) $(R)/report
 	$(call say,REPORT,$@)

@@ -1,5 +1,6 @@
 /* verdict.c - the verdict stage: six gates, two vetoes and a plain-English summary, into verdict.json. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,13 +19,14 @@
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: verdict --dir out/NAME -o verdict.json\n"
+		"usage: verdict --dir out/NAME [--synthetic-data] -o verdict.json\n"
 		"       verdict --print verdict.json\n"
 		"\n"
 		"Reads config.json, inspect.json, run.json, events.jsonl, lookahead.json, replay.json\n"
 		"and stats.json from the directory (any may be missing or failed), scores the six\n"
 		"gates, applies the unsafe and look-ahead vetoes and writes verdict.json. --print shows\n"
-		"a written verdict for people.\n"
+		"a written verdict for people. --synthetic-data says the bars are the bundled synthetic\n"
+		"series, so the summary says a result on them demonstrates the method only.\n"
 		"\n"
 		"With LLM_API_URL and LLM_API_KEY set (and optionally LLM_MODEL), an OpenAI-compatible\n"
 		"chat endpoint may reword the summary from the numbers; on any failure the summary\n"
@@ -51,7 +53,7 @@ static void narrate(cJSON *v)
 	curl_global_cleanup();
 }
 
-static int write_verdict(const char *dir, const char *out)
+static int write_verdict(const char *dir, bool synthetic, const char *out)
 {
 	struct vd_facts f;
 	struct vd_inputs in;
@@ -61,6 +63,7 @@ static int write_verdict(const char *dir, const char *out)
 	int rc;
 
 	vd_load_dir(dir, &f, &in);
+	f.synthetic_data = synthetic;
 	vd_decide(&f.num, &f.th, &r);
 	vd_summary(&f, &r, summary, sizeof summary);
 	v = vd_to_json(&f, &r, &in, summary, "numbers");
@@ -96,10 +99,12 @@ int main(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "print", required_argument, NULL, 'p' },
+		{ "synthetic-data", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *out = NULL, *print = NULL;
+	bool synthetic = false;
 	int c;
 
 	sa_set_prog("verdict");
@@ -108,6 +113,7 @@ int main(int argc, char **argv)
 		case 'd': dir = optarg; break;
 		case 'o': out = optarg; break;
 		case 'p': print = optarg; break;
+		case 's': synthetic = true; break;
 		case 'h': usage(stdout); return SA_EXIT_OK;
 		default: usage(stderr); return SA_EXIT_USAGE;
 		}
@@ -121,7 +127,7 @@ int main(int argc, char **argv)
 	}
 	if (!dir || !out)
 		sa_usage_die("give --dir and -o");
-	if (write_verdict(dir, out) < 0)
+	if (write_verdict(dir, synthetic, out) < 0)
 		return SA_EXIT_BROKEN;
 	return SA_EXIT_OK;
 }

@@ -275,7 +275,10 @@ static void say_caveats(struct text *t, const struct vd_facts *f, const struct v
 	/* Under the unsafe veto nothing the strategy produced counts, checked or not. */
 	if (f->strategy && !f->lookahead_ok && !r->veto_unsafe)
 		add(t, "Look-ahead could not be checked, so the signals are unproven. ");
-	add(t, "A passing audit is a reason to forward-test small, never a promise of profit, and a result on the bundled synthetic data demonstrates the method, not a market.");
+	if (f->synthetic_data)
+		add(t, "A passing audit is a reason to forward-test small, never a promise of profit, and a result on the bundled synthetic data demonstrates the method, not a market.");
+	else
+		add(t, "A passing audit is a reason to forward-test small, never a promise of profit: how a strategy did on past bars does not promise the next ones.");
 }
 
 char *vd_summary(const struct vd_facts *f, const struct vd_result *r, char *buf, size_t len)

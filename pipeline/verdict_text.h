@@ -28,6 +28,7 @@ struct vd_facts {
 	long trials;
 	double sharpe, sr0;             /* per-trade Sharpe and the deflation benchmark */
 	char stats_reason[VD_TEXT_MAX]; /* why there are no statistics, "" when there are */
+	bool synthetic_data;            /* the bars are the bundled synthetic series */
 };
 
 /* Writes the one-line reason for gate g into buf (always NUL-terminated). Returns buf. */

@@ -65,7 +65,7 @@ expect_eq "verdict without -o is a usage error" 2 $?
 
 if [ -f "$src/stats.json" ]; then
 	d=$TMP/again && cp -r "$src" "$d"
-	"$BIN/verdict" --dir "$d" -o "$d/v1.json" && "$BIN/verdict" --dir "$d" -o "$d/v2.json"
+	"$BIN/verdict" --dir "$d" --synthetic-data -o "$d/v1.json" && "$BIN/verdict" --dir "$d" --synthetic-data -o "$d/v2.json"
 	check "same inputs give identical verdict bytes" cmp "$d/v1.json" "$d/v2.json"
 	check "the stage output matches a rerun" cmp "$src/verdict.json" "$d/v1.json"
 
@@ -133,7 +133,7 @@ PYEOF
 	wait "$srv" 2>/dev/null
 	expect_eq "narration replaces the summary" "narration" "$(jget "$d/verdict.json" summary_source)"
 	expect_eq "narration keeps the verdict" "WATCH" "$(jget "$d/verdict.json" verdict)"
-	LLM_API_URL="http://127.0.0.1:1/v1" LLM_API_KEY=k "$BIN/verdict" --dir "$d" -o "$d/dead.json" 2>/dev/null
+	LLM_API_URL="http://127.0.0.1:1/v1" LLM_API_KEY=k "$BIN/verdict" --dir "$d" --synthetic-data -o "$d/dead.json" 2>/dev/null
 	check "a dead endpoint leaves the summary from the numbers" cmp "$src/verdict.json" "$d/dead.json"
 fi
 

@@ -14,6 +14,9 @@ mtimes() { (cd "$OUT" && stat -c '%n %Y.%y' -- * | sort); }
 rm -rf "$OUT"
 check "make audit of the honest demo exits 0" audit STRATEGY=demos/honest.py TRIALS=3
 cp "$OUT/$N.zip" "$TMP/first.zip"
+grep -q "bundled synthetic data demonstrates the method" "$OUT/verdict.json" &&
+	ok "the default data: the summary says it is synthetic" ||
+	not_ok "the default data: the summary says it is synthetic"
 check "sha256sum -c --strict accepts the real bundle" sh -c "cd '$OUT' && sha256sum -c --strict --quiet sha256sums.txt"
 check "the zip holds every file the sums list" bash -c \
 	"unzip -Z1 '$OUT/$N.zip' | sed 's|^$N/||' | grep -vx sha256sums.txt | sort | diff - <(awk '{print \$2}' '$OUT/sha256sums.txt' | sort)"
@@ -47,7 +50,7 @@ if [ -x "$A/replay" ]; then
 	check "asan: replay" "$A/replay" --run "$D/run.json" --data data/ohlcv.csv --config "$D/config.json" \
 		-o "$D/replay.json" --trades-out "$D/trades.csv" --equity-out "$D/equity.csv"
 	check "asan: stats" "$A/stats" --replay "$D/replay.json" --config "$D/config.json" -o "$D/stats.json"
-	check "asan: verdict" "$A/verdict" --dir "$D" -o "$D/verdict.json"
+	check "asan: verdict" "$A/verdict" --dir "$D" --synthetic-data -o "$D/verdict.json"
 	check "asan: report" "$A/report" --dir "$D" --name "$N" --templates templates --data data/ohlcv.csv
 	for f in inspect.json replay.json trades.csv equity.csv stats.json verdict.json report.html report.xlsx equity.png; do
 		check "asan build writes the same $f as the rel build" cmp "$OUT/$f" "$D/$f"
@@ -85,6 +88,8 @@ echo "2030-01-01T00:00:00Z,nan,1,1,1,1" >>"$TMP/bad.csv"
 rm -rf "$OUT"
 check "an audit on bad data still exits 0" audit STRATEGY=demos/honest.py DATA="$TMP/bad.csv"
 expect_eq "bad data: the verdict is NOT_READY" NOT_READY "$(jget "$OUT/verdict.json" verdict)"
+grep -q "synthetic" "$OUT/verdict.json" && not_ok "other data: the summary does not call it synthetic" ||
+	ok "other data: the summary does not call it synthetic"
 grep -q "line 51: open 'nan' is not a finite number" "$OUT/run.json" && ok "bad data: run.json names the line" ||
 	not_ok "bad data: run.json names the line" "$(jget "$OUT/run.json" reason)"
 printf 'def signals(df:\n    return 0\n' >"$TMP/broken.py"
