@@ -24,8 +24,12 @@ static bool is_num(const cJSON *v)
 
 char *rp_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len)
 {
-	if (is_num(v))
-		snprintf(buf, len, "%.*f %%", decimals, v->valuedouble * 100);
+	if (is_num(v)) {
+		double pct = v->valuedouble * 100;
+
+		/* a tiny negative must not print as "-0.000 %" */
+		snprintf(buf, len, "%.*f %%", decimals, fabs(pct) < 0.5 * pow(10, -decimals) ? 0.0 : pct);
+	}
 	else
 		snprintf(buf, len, "n/a");
 	return buf;

@@ -38,10 +38,32 @@ static void test_annualised_sharpe_says_per_bar(void **state)
 	cJSON_Delete(m);
 }
 
+/* Percentages and numbers round as printed: no "-0.000" for a value that rounds to zero. */
+static void test_formats_have_no_negative_zero(void **state)
+{
+	static const struct { double x; const char *pct, *num; } rows[] = {
+		{ -0.0000001, "0.000 %", "0.000" },
+		{ 0.0123456, "1.235 %", "0.012" },
+		{ -0.25, "-25.000 %", "-0.250" },
+	};
+	char buf[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		cJSON *v = cJSON_CreateNumber(rows[i].x);
+
+		assert_string_equal(rp_fmt_pct(v, 3, buf, sizeof buf), rows[i].pct);
+		assert_string_equal(rp_fmt_num(v, 3, buf, sizeof buf), rows[i].num);
+		cJSON_Delete(v);
+	}
+	assert_string_equal(rp_fmt_pct(NULL, 3, buf, sizeof buf), "n/a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_annualised_sharpe_says_per_bar),
+		cmocka_unit_test(test_formats_have_no_negative_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
