@@ -15,6 +15,7 @@
 #include "msg.h"
 #include "ohlcv.h"
 #include "sbx.h"
+#include "timeutil.h"
 
 struct opts {
 	const char *strategy, *run, *data, *config, *out;
@@ -34,6 +35,9 @@ struct job {
 	struct sbx_zygote *zyg;
 	long blocked;
 };
+
+/* How many refusals of the truncated runs lookahead.json lists (all are counted). */
+#define LA_MAX_EVENTS 50
 
 struct progress {
 	bool tty;
@@ -205,6 +209,30 @@ static void job_release(struct job *j)
 	cJSON_Delete(j->cfg);
 }
 
+/* Lists the first refusals of the truncated runs, each with the point whose run made it, so the
+ * report can show them beside the full run's. */
+static void add_events(cJSON *res, const struct job *j)
+{
+	cJSON *list = cJSON_AddArrayToObject(res, "events");
+	char t[21];
+	int shown = 0;
+
+	for (size_t i = 0; i < j->pts.n && shown < LA_MAX_EVENTS; i++) {
+		const struct sbx_result *r = &j->results[i];
+
+		for (size_t e = 0; e < r->n_events && shown < LA_MAX_EVENTS; e++, shown++) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddNumberToObject(o, "point", (double)j->pts.t[i]);
+			cJSON_AddStringToObject(o, "point_time", sa_time_format(j->bars.t[j->pts.t[i]], t));
+			cJSON_AddStringToObject(o, "action", r->events[e].action);
+			cJSON_AddStringToObject(o, "rule", r->events[e].rule);
+			cJSON_AddStringToObject(o, "detail", r->events[e].detail);
+			cJSON_AddItemToArray(list, o);
+		}
+	}
+}
+
 /* The whole check. Returns the lookahead.json tree (caller frees); never NULL. */
 static cJSON *check(const struct opts *o)
 {
@@ -222,6 +250,7 @@ static cJSON *check(const struct opts *o)
 	res = la_report_json(&rep, j.bars.t, j.bars.n);
 	/* A run that reaches for something only when shown less history is worth knowing about. */
 	cJSON_AddNumberToObject(res, "blocked_actions", (double)j.blocked);
+	add_events(res, &j);
 out:
 	if (!res) {
 		res = sa_json_stage("lookahead", LA_SCHEMA);

@@ -145,6 +145,28 @@ static void add_verdict(cJSON *m, const struct rp_input *in)
 	}
 }
 
+/* Refusals made only in the look-ahead re-runs: an upload that misbehaves when shown less
+ * history is contained there, and the report lists those rows after the full run's. */
+static void add_rerun_events(cJSON *ev, const struct rp_input *in, int *n)
+{
+	const cJSON *e;
+	char detail[512];
+
+	cJSON_ArrayForEach(e, get(in->stage[RP_LOOKAHEAD].json, "events")) {
+		if ((*n)++ >= MAX_ROWS)
+			break;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "seq", "re-run");
+		add_text(o, "action", e, "action");
+		add_text(o, "rule", e, "rule");
+		snprintf(detail, sizeof detail, "history up to %s: %s",
+			 cJSON_IsString(get(e, "point_time")) ? get(e, "point_time")->valuestring : "?",
+			 cJSON_IsString(get(e, "detail")) ? get(e, "detail")->valuestring : "");
+		cJSON_AddStringToObject(o, "detail", detail);
+		cJSON_AddItemToArray(ev, o);
+	}
+}
+
 static void add_containment(cJSON *m, const struct rp_input *in)
 {
 	const cJSON *run = in->stage[RP_RUN].json, *e;
@@ -167,7 +189,9 @@ static void add_containment(cJSON *m, const struct rp_input *in)
 		add_text(o, "detail", e, "detail");
 		cJSON_AddItemToArray(ev, o);
 	}
-	cJSON_AddNumberToObject(c, "event_count", cJSON_GetArraySize(in->events));
+	add_rerun_events(ev, in, &n);
+	cJSON_AddNumberToObject(c, "event_count", cJSON_GetArraySize(in->events) +
+			       cJSON_GetArraySize(get(in->stage[RP_LOOKAHEAD].json, "events")));
 	cJSON_AddBoolToObject(c, "more_events", n > MAX_ROWS);
 }
 

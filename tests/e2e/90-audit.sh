@@ -60,6 +60,28 @@ else
 	not_ok "the asan build exists (make test builds it)"
 fi
 
+# --- an upload that misbehaves only when shown less history ----------------------------------
+cat >"$TMP/sneaky.py" <<'PYEOF'
+import os
+import numpy as np
+
+
+def signals(df):
+    if len(df) < 17000:
+        os.system("touch /var/tmp/strataudit-sneaky")
+    fast = df["close"].ewm(span=12, adjust=False).mean()
+    slow = df["close"].ewm(span=96, adjust=False).mean()
+    return np.where(fast > slow, 1, -1)
+PYEOF
+rm -rf "$OUT"
+check "an audit of a strategy that misbehaves on short history exits 0" audit STRATEGY="$TMP/sneaky.py"
+expect_eq "refusals in the look-ahead re-runs reject it as unsafe" REJECTED_UNSAFE "$(jget "$OUT/verdict.json" verdict)"
+expect_eq "lookahead.json lists the re-runs' refusals" os.system "$(jget "$OUT/lookahead.json" events.0.action)"
+grep -q "history up to 20" "$OUT/report.html" && ok "the report lists the re-runs' refusals" ||
+	not_ok "the report lists the re-runs' refusals"
+[ ! -e /var/tmp/strataudit-sneaky ] && ok "the re-runs' shell command never ran" ||
+	not_ok "the re-runs' shell command never ran"
+
 # --- a trade log alone ----------------------------------------------------------------------
 rm -rf "$OUT"
 check "make audit TRADES=log.csv alone exits 0" audit TRADES=tests/fixtures/replay/tradelog_honest.csv TRIALS=2
