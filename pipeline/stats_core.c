@@ -14,11 +14,13 @@ void st_moments(const double *x, size_t n, struct st_moments *m)
 	double sum = 0.0, m2 = 0.0, m3 = 0.0, m4 = 0.0;
 
 	m->n = n;
+	m->sum = 0.0;
 	m->mean = m->sd = m->skew = m->kurt = NAN;
 	if (n == 0)
 		return;
 	for (size_t i = 0; i < n; i++)
 		sum += x[i];
+	m->sum = sum;
 	m->mean = sum / (double)n;
 	/* Central moments in a second pass: one-pass power sums lose everything to cancellation
 	 * when returns are small against their mean. */
@@ -94,34 +96,54 @@ double st_min_trl(double sr, double sr_star, double skew, double kurt, double co
 	return 1.0 + v * (z / (sr - sr_star)) * (z / (sr - sr_star));
 }
 
+/* The running drawdown of a curve, a point at a time. Under one peak the drawdown
+ * (peak - x) / peak only grows as x falls (a subtraction and a division by a positive peak
+ * are monotone, rounding included), so the largest under that peak is the lowest point's:
+ * one division per new peak rather than one per point, and the same result to the last bit
+ * as dividing at every point. */
+struct drawdown {
+	double peak, low, dd;
+};
+
+/* Folds the lowest point under the current peak into dd. */
+static void dd_settle(struct drawdown *d)
+{
+	if (d->peak > 0 && (d->peak - d->low) / d->peak > d->dd)
+		d->dd = (d->peak - d->low) / d->peak;
+}
+
+static void dd_step(struct drawdown *d, double x)
+{
+	if (x > d->peak) {
+		dd_settle(d);
+		d->peak = d->low = x;
+	} else if (x < d->low) {
+		d->low = x;
+	}
+}
+
 double st_max_drawdown(double start, const double *eq, size_t n)
 {
-	double peak = start, dd = 0.0;
+	struct drawdown d = { start, start, 0.0 };
 
-	for (size_t i = 0; i < n; i++) {
-		if (eq[i] > peak)
-			peak = eq[i];
-		else if (peak > 0 && (peak - eq[i]) / peak > dd)
-			dd = (peak - eq[i]) / peak;
-	}
-	return dd;
+	for (size_t i = 0; i < n; i++)
+		dd_step(&d, eq[i]);
+	dd_settle(&d);
+	return d.dd;
 }
 
 /* Sharpe and PSR of the trades' net returns with the cost model scaled by k. */
 static void sensitivity(const struct st_input *in, double k, double *buf, struct st_sensitivity *s)
 {
 	struct st_moments m;
-	double total = 0.0;
 
-	for (size_t i = 0; i < in->n_trades; i++) {
+	for (size_t i = 0; i < in->n_trades; i++)
 		buf[i] = rp_net_at(&in->trades[i], k);
-		total += buf[i];
-	}
 	st_moments(buf, in->n_trades, &m);
 	s->multiple = k;
 	s->sharpe = st_sharpe(&m);
 	s->psr = st_psr(s->sharpe, 0.0, (double)in->n_trades, m.skew, m.kurt);
-	s->net_return = total;
+	s->net_return = m.sum;
 }
 
 /* Per-trade counts and sums: win rate, profit factor, totals, holding time. */
@@ -154,21 +176,36 @@ static void trade_figures(const struct st_input *in, struct st_summary *o)
 	o->avg_bars_held = n_held ? held / (double)n_held : NAN;
 }
 
-/* Sharpe of per-bar net equity changes, annualised by sqrt(bars per year). */
-static void per_bar_sharpe(const struct st_input *in, struct st_summary *o)
+/* One pass over the net equity curve (from 1) for the figures that need no mean: the maximum
+ * drawdown and the sum of the per-bar changes. Each is a chain of dependent steps, bound by
+ * their latency rather than by memory, so side by side in one loop they cost about one. */
+static void curve_pass(const struct st_input *in, double *max_dd, double *sum_changes)
 {
-	double sum = 0.0, ss = 0.0, mean, sd, prev = 1.0;
+	struct drawdown d = { 1.0, 1.0, 0.0 };
+	double sum = 0.0, prev = 1.0;
+
+	for (size_t i = 0; i < in->n_eq; i++) {
+		double x = in->eq_net[i];
+		sum += x - prev;
+		prev = x;
+		dd_step(&d, x);
+	}
+	dd_settle(&d);
+	*max_dd = d.dd;
+	*sum_changes = sum;
+}
+
+/* Sharpe of per-bar net equity changes, annualised by sqrt(bars per year); sum is their sum,
+ * from curve_pass. */
+static void per_bar_sharpe(const struct st_input *in, double sum, struct st_summary *o)
+{
+	double ss = 0.0, mean, sd, prev = 1.0;
 	size_t n = in->n_eq;
 
 	o->sharpe_bar = o->bars_per_year = o->annual_factor = o->sharpe_annualised = NAN;
 	if (!in->eq_per_bar || n < 2 || !(in->bar_seconds > 0))
 		return;
-	for (size_t i = 0; i < n; i++) {
-		sum += in->eq_net[i] - prev;
-		prev = in->eq_net[i];
-	}
 	mean = sum / (double)n;
-	prev = 1.0;
 	for (size_t i = 0; i < n; i++) {
 		double d = in->eq_net[i] - prev - mean;
 		ss += d * d;
@@ -199,7 +236,7 @@ static void probabilistic(struct st_summary *o)
 int st_summarise(const struct st_input *in, struct st_summary *out)
 {
 	static const double multiples[ST_N_MULTIPLES] = { 0, 1, 2, 3 };
-	double *buf = NULL;
+	double *buf = NULL, sum_changes;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -220,8 +257,8 @@ int st_summarise(const struct st_input *in, struct st_summary *out)
 	out->sharpe = st_sharpe(&out->m);
 	probabilistic(out);
 	trade_figures(in, out);
-	out->max_drawdown = st_max_drawdown(1.0, in->eq_net, in->n_eq);
-	per_bar_sharpe(in, out);
+	curve_pass(in, &out->max_drawdown, &sum_changes);
+	per_bar_sharpe(in, sum_changes, out);
 	rc = 0;
 out:
 	free(buf);

@@ -14,6 +14,7 @@
  * m2 = 0 for skew and kurt). */
 struct st_moments {
 	size_t n;
+	double sum;  /* x[0] + x[1] + ..., added in order */
 	double mean, sd, skew, kurt;
 };
 void st_moments(const double *x, size_t n, struct st_moments *m);
