@@ -1,0 +1,229 @@
+/* sbx_launch.c - the host side's start and stop of a zygote: the sandbox program re-executed in
+ * new namespaces, mapped to an unprivileged uid, handed the upload's source. */
+#include "sbx.h"
+#include "sbx_launch.h"
+#include "sbx_proto.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <libgen.h>
+#include <limits.h>
+#include <linux/sched.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "msg.h"
+
+#define ZYGOTE_START_S 60
+
+/* --- starting the zygote ------------------------------------------------------------------ */
+
+/* The sandbox program sits beside whichever program links this module. */
+static int zygote_exe(char *buf, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n < 0)
+		return -1;
+	self[n] = '\0';
+	if ((size_t)snprintf(buf, len, "%s/sandbox", dirname(self)) >= len)
+		return -1;
+	return access(buf, X_OK);
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), rc = -1;
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, strlen(text)) == (ssize_t)strlen(text))
+		rc = 0;
+	close(fd);
+	return rc;
+}
+
+/* Runs in the new namespaces before exec: become uid 0 of the new user namespace (an unused
+ * uid outside), die with the driver, and make our mounts private so nothing propagates back. */
+static noreturn void zygote_child(int sync_r, int ctrl, int src, const char *exe, const struct sbx_limits *lim)
+{
+	char a[7][24], c = 0;
+	char *argv[10], *envp[] = { "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1",
+		"MKL_NUM_THREADS=1", "LC_ALL=C.UTF-8", NULL };
+
+	if (read(sync_r, &c, 1) != 1 || c != 'g')
+		_exit(125);
+	if (setresgid(0, 0, 0) < 0 || setgroups(0, NULL) < 0 || setresuid(0, 0, 0) < 0) {
+		sa_error("zygote: cannot take the namespace's uid 0, '%s'", strerror(errno));
+		_exit(125);
+	}
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		sa_error("zygote: cannot set up the mount namespace, '%s'", strerror(errno));
+		_exit(125);
+	}
+	(void)sethostname("sandbox", 7);
+	/* A proc that shows only this PID namespace; if the host forbids it the old one stays,
+	 * and Landlock keeps runs out of /proc either way. */
+	(void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	if (fcntl(ctrl, F_SETFD, 0) < 0 || fcntl(src, F_SETFD, 0) < 0)
+		_exit(125);
+	snprintf(a[0], sizeof a[0], "%d", ctrl);
+	snprintf(a[1], sizeof a[1], "%d", src);
+	snprintf(a[2], sizeof a[2], "%d", lim->wall_s);
+	snprintf(a[3], sizeof a[3], "%d", lim->cpu_s);
+	snprintf(a[4], sizeof a[4], "%d", lim->mem_mb);
+	snprintf(a[5], sizeof a[5], "%d", lim->scratch_mb);
+	snprintf(a[6], sizeof a[6], "%d", lim->nofile);
+	argv[0] = "sandbox";
+	argv[1] = "--zygote";
+	for (int i = 0; i < 7; i++)
+		argv[i + 2] = a[i];
+	argv[9] = NULL;
+	/* A fresh image: nothing the caller had in memory (market data above all) reaches the
+	 * zygote or any run forked from it. */
+	execve(exe, argv, envp);
+	sa_error("zygote: cannot run '%s', '%s'", exe, strerror(errno));
+	_exit(125);
+}
+
+static int map_ids(pid_t pid)
+{
+	char path[64], map[96];
+	snprintf(map, sizeof map, "0 %d 1\n%d %d 1\n", SBX_OUTSIDE_UID, SBX_RUN_UID,
+		 SBX_OUTSIDE_UID + SBX_RUN_UID);
+	snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
+	if (write_file(path, map) < 0)
+		return -1;
+	snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
+	return write_file(path, map);
+}
+
+static int source_memfd(const char *path, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	enum sa_read_status st = sa_read_file(path, SA_UPLOAD_CAP, &buf, &len);
+	int fd = -1;
+
+	if (st != SA_READ_OK) {
+		sa_read_strerror(st, path, SA_UPLOAD_CAP, err, errlen);
+		goto out;
+	}
+	fd = memfd_create("strategy", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+		sa_fmt(err, errlen, "cannot stage the strategy source, '%s'", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+out:
+	free(buf);
+	return fd;
+}
+
+/* Waits for the zygote's ready message. Returns 0, or -1 if it died or stayed silent. */
+static int await_ready(int ctrl)
+{
+	struct pollfd pf = { ctrl, POLLIN, 0 };
+	struct sbx_rep rep;
+
+	if (poll(&pf, 1, ZYGOTE_START_S * 1000) != 1)
+		return -1;
+	if (recv(ctrl, &rep, sizeof rep, 0) != (ssize_t)sizeof rep || rep.magic != SBX_MAGIC ||
+	    rep.kind != SBX_REP_STARTED || rep.id != 0)
+		return -1;
+	return 0;
+}
+
+struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_limits *lim,
+				    char *err, size_t errlen)
+{
+	struct sbx_zygote *z = NULL;
+	char exe[PATH_MAX];
+	int sv[2] = { -1, -1 }, sync[2] = { -1, -1 }, src = -1;
+	pid_t pid = -1;
+
+	if (zygote_exe(exe, sizeof exe) < 0) {
+		sa_fmt(err, errlen, "cannot find the sandbox program beside this one");
+		goto fail;
+	}
+	if ((src = source_memfd(strategy_path, err, errlen)) < 0)
+		goto fail;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 || pipe2(sync, O_CLOEXEC) < 0) {
+		sa_fmt(err, errlen, "cannot create the control channel, '%s'", strerror(errno));
+		goto fail;
+	}
+	/* A run that dies while we write its bars must not kill the driver. */
+	signal(SIGPIPE, SIG_IGN);
+	fflush(NULL);
+	pid = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET |
+			     CLONE_NEWIPC | CLONE_NEWUTS | SIGCHLD, NULL, NULL, NULL, 0);
+	if (pid < 0) {
+		sa_fmt(err, errlen, "cannot create the sandbox namespaces, '%s'", strerror(errno));
+		goto fail;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		close(sync[1]);
+		zygote_child(sync[0], sv[1], src, exe, lim);
+	}
+	close(sv[1]);
+	sv[1] = -1;
+	close(sync[0]);
+	sync[0] = -1;
+	if (map_ids(pid) < 0 || write(sync[1], "g", 1) != 1) {
+		sa_fmt(err, errlen, "cannot map the sandbox uid, '%s'", strerror(errno));
+		goto fail;
+	}
+	if (await_ready(sv[0]) < 0) {
+		sa_fmt(err, errlen, "the sandbox zygote did not start (its error is above)");
+		goto fail;
+	}
+	z = calloc(1, sizeof *z);
+	if (!z) {
+		sa_fmt(err, errlen, "out of memory");
+		goto fail;
+	}
+	*z = (struct sbx_zygote){ pid, sv[0], *lim, 1 };
+	close(sync[1]);
+	close(src);
+	return z;
+fail:
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		if (sv[i] >= 0)
+			close(sv[i]);
+		if (sync[i] >= 0)
+			close(sync[i]);
+	}
+	if (src >= 0)
+		close(src);
+	return NULL;
+}
+
+void sbx_zygote_stop(struct sbx_zygote *z)
+{
+	if (!z)
+		return;
+	close(z->ctrl);
+	/* The zygote is pid 1 of its namespace: killing it kills every run still inside. */
+	kill(z->pid, SIGKILL);
+	waitpid(z->pid, NULL, 0);
+	free(z);
+}
+
