@@ -4,15 +4,13 @@
 #include <Python.h>
 
 #include "inspect_ast.h"
+#include "inspect_node.h"
 #include "inspect_rules.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-
-/* How deep the structural comparisons of the normalisation hint may look. */
-#define EXPR_DEPTH 32
 
 struct walk {
 	cJSON *flags;
@@ -25,136 +23,6 @@ struct walk {
 	bool too_deep;
 	bool truncated;
 };
-
-typedef bool (*child_fn)(void *ctx, PyObject *child);
-
-/* ast.AST, the base of every node; set once by inspect_ast_init in the parsing child. */
-static PyObject *ast_base;
-
-/* The node's class name ("Import"), whether the type was named "Import" or "ast.Import". */
-static const char *kind(PyObject *node)
-{
-	const char *n = Py_TYPE(node)->tp_name;
-	const char *dot = strrchr(n, '.');
-
-	return dot ? dot + 1 : n;
-}
-
-static bool is(PyObject *node, const char *k)
-{
-	return node != NULL && strcmp(kind(node), k) == 0;
-}
-
-static bool is_node(PyObject *o)
-{
-	int r = PyObject_IsInstance(o, ast_base);
-
-	if (r < 0)
-		PyErr_Clear();
-	return r == 1;
-}
-
-/* A new reference to node.name, or NULL with the error cleared. */
-static PyObject *get(PyObject *node, const char *name)
-{
-	PyObject *v = PyObject_GetAttrString(node, name);
-
-	if (v == NULL)
-		PyErr_Clear();
-	return v;
-}
-
-/* node.name as UTF-8 into buf. False when missing, not a str, or longer than buf. */
-static bool get_str(PyObject *node, const char *name, char *buf, size_t len)
-{
-	PyObject *v = get(node, name);
-	bool ok = false;
-	const char *s;
-	Py_ssize_t n;
-
-	if (v == NULL || !PyUnicode_Check(v))
-		goto out;
-	s = PyUnicode_AsUTF8AndSize(v, &n);
-	if (s == NULL) {
-		PyErr_Clear();
-		goto out;
-	}
-	if ((size_t)n >= len)
-		goto out;
-	memcpy(buf, s, (size_t)n + 1);
-	ok = true;
-out:
-	Py_XDECREF(v);
-	return ok;
-}
-
-/* node.name as UTF-8 into buf, cut at a character boundary when longer. False when missing
- * or not a str. */
-static bool get_text(PyObject *node, const char *name, char *buf, size_t len)
-{
-	PyObject *v = get(node, name);
-	const char *s = v != NULL && PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
-	size_t n = 0;
-
-	if (s != NULL) {
-		n = strlen(s);
-		if (n >= len) {
-			n = len - 1;
-			while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-				n--;
-		}
-		memcpy(buf, s, n);
-		buf[n] = '\0';
-	}
-	PyErr_Clear();
-	Py_XDECREF(v);
-	return s != NULL;
-}
-
-static long get_long(PyObject *node, const char *name)
-{
-	PyObject *v = get(node, name);
-	long x = -1;
-
-	if (v != NULL && PyLong_Check(v)) {
-		x = PyLong_AsLong(v);
-		if (x == -1 && PyErr_Occurred())
-			PyErr_Clear();
-	}
-	Py_XDECREF(v);
-	return x;
-}
-
-/* Calls fn on every child node of node (fields holding a node or a list of nodes), in field
- * order. Returns false if fn asked to stop. */
-static bool each_child(PyObject *node, child_fn fn, void *ctx)
-{
-	PyObject *fields = get((PyObject *)Py_TYPE(node), "_fields");
-	bool go = true;
-
-	if (fields == NULL || !PyTuple_Check(fields))
-		goto out;
-	for (Py_ssize_t i = 0; go && i < PyTuple_GET_SIZE(fields); i++) {
-		PyObject *v = PyObject_GetAttr(node, PyTuple_GET_ITEM(fields, i));
-		if (v == NULL) {
-			PyErr_Clear();
-			continue;
-		}
-		if (PyList_Check(v)) {
-			for (Py_ssize_t j = 0; go && j < PyList_GET_SIZE(v); j++) {
-				PyObject *item = PyList_GET_ITEM(v, j);
-				if (is_node(item))
-					go = fn(ctx, item);
-			}
-		} else if (is_node(v)) {
-			go = fn(ctx, v);
-		}
-		Py_DECREF(v);
-	}
-out:
-	Py_XDECREF(fields);
-	return go;
-}
 
 /* Records a flag at node; for an attribute, at its name. */
 static void add_flag(struct walk *w, const char *code, PyObject *node, const char *detail)
@@ -171,14 +39,14 @@ static void add_flag(struct walk *w, const char *code, PyObject *node, const cha
 	}
 	f = cJSON_CreateObject();
 	cJSON_AddStringToObject(f, "code", code);
-	if (is(node, "Attribute") && get_str(node, "attr", attr, sizeof(attr)) &&
-	    (end = get_long(node, "end_col_offset")) >= (long)strlen(attr)) {
+	if (an_is(node, "Attribute") && an_get_str(node, "attr", attr, sizeof(attr)) &&
+	    (end = an_get_long(node, "end_col_offset")) >= (long)strlen(attr)) {
 		/* Point at the attribute's name, not at the start of the chain before it. */
-		line = get_long(node, "end_lineno");
+		line = an_get_long(node, "end_lineno");
 		col = end - (long)strlen(attr);
 	} else {
-		line = get_long(node, "lineno");
-		col = get_long(node, "col_offset");
+		line = an_get_long(node, "lineno");
+		col = an_get_long(node, "col_offset");
 	}
 	cJSON_AddNumberToObject(f, "line", (double)line);
 	cJSON_AddNumberToObject(f, "col", (double)col);
@@ -187,174 +55,6 @@ static void add_flag(struct walk *w, const char *code, PyObject *node, const cha
 	w->nflags++;
 }
 
-/* A new reference to the value of keyword argument name in call, or NULL. */
-static PyObject *keyword_value(PyObject *call, const char *name)
-{
-	PyObject *kws = get(call, "keywords");
-	PyObject *val = NULL;
-	char arg[64];
-
-	if (kws == NULL || !PyList_Check(kws))
-		goto out;
-	for (Py_ssize_t i = 0; val == NULL && i < PyList_GET_SIZE(kws); i++) {
-		PyObject *kw = PyList_GET_ITEM(kws, i);
-		if (get_str(kw, "arg", arg, sizeof(arg)) && strcmp(arg, name) == 0)
-			val = get(kw, "value");
-	}
-out:
-	Py_XDECREF(kws);
-	return val;
-}
-
-/* A new reference to the first positional argument of call, or NULL. */
-static PyObject *first_arg(PyObject *call)
-{
-	PyObject *args = get(call, "args");
-	PyObject *a = NULL;
-
-	if (args != NULL && PyList_Check(args) && PyList_GET_SIZE(args) > 0) {
-		a = PyList_GET_ITEM(args, 0);
-		Py_INCREF(a);
-	}
-	Py_XDECREF(args);
-	return a;
-}
-
-/* True if e is a literal constant equal to value (identity for True/False/None). */
-static bool is_const(PyObject *e, PyObject *value)
-{
-	PyObject *v;
-	bool r = false;
-
-	if (!is(e, "Constant"))
-		return false;
-	v = get(e, "value");
-	r = v == value;
-	Py_XDECREF(v);
-	return r;
-}
-
-/* True if e is the integer literal n. */
-static bool is_int_const(PyObject *e, long n)
-{
-	PyObject *v;
-	bool r = false;
-
-	if (!is(e, "Constant"))
-		return false;
-	v = get(e, "value");
-	if (v != NULL && PyLong_Check(v) && !PyBool_Check(v)) {
-		r = PyLong_AsLong(v) == n;
-		PyErr_Clear();
-	}
-	Py_XDECREF(v);
-	return r;
-}
-
-/* True if e is a string constant equal to one of the NULL-terminated list. */
-static bool is_str_const(PyObject *e, const char *const *list)
-{
-	char s[32];
-
-	if (!is(e, "Constant") || !get_str(e, "value", s, sizeof(s)))
-		return false;
-	for (; *list != NULL; list++)
-		if (strcmp(*list, s) == 0)
-			return true;
-	return false;
-}
-
-/* True for -expr or a negative numeric literal. */
-static bool is_negative(PyObject *e)
-{
-	PyObject *x = NULL;
-	bool neg = false;
-
-	if (e == NULL)
-		goto out;
-	if (is(e, "UnaryOp")) {
-		x = get(e, "op");
-		neg = is(x, "USub");
-	} else if (is(e, "Constant")) {
-		x = get(e, "value");
-		if (x != NULL && (PyLong_Check(x) || PyFloat_Check(x)) && !PyBool_Check(x)) {
-			PyObject *zero = PyLong_FromLong(0);
-			neg = zero != NULL && PyObject_RichCompareBool(x, zero, Py_LT) == 1;
-			Py_XDECREF(zero);
-		}
-		PyErr_Clear();
-	}
-out:
-	Py_XDECREF(x);
-	return neg;
-}
-
-/* Structural equality of two small expressions: names, attributes, subscripts, constants. */
-static bool same_expr(PyObject *a, PyObject *b, int depth)
-{
-	PyObject *x = NULL, *y = NULL, *p = NULL, *q = NULL;
-	char s[128], t[128];
-	bool same = false;
-
-	if (depth > EXPR_DEPTH || strcmp(kind(a), kind(b)) != 0)
-		goto out;
-	if (is(a, "Name")) {
-		same = get_str(a, "id", s, sizeof(s)) && get_str(b, "id", t, sizeof(t)) && strcmp(s, t) == 0;
-	} else if (is(a, "Constant")) {
-		x = get(a, "value");
-		y = get(b, "value");
-		same = x != NULL && y != NULL && Py_TYPE(x) == Py_TYPE(y) &&
-		       PyObject_RichCompareBool(x, y, Py_EQ) == 1;
-		PyErr_Clear();
-	} else if (is(a, "Attribute")) {
-		x = get(a, "value");
-		y = get(b, "value");
-		same = get_str(a, "attr", s, sizeof(s)) && get_str(b, "attr", t, sizeof(t)) &&
-		       strcmp(s, t) == 0 && x != NULL && y != NULL && same_expr(x, y, depth + 1);
-	} else if (is(a, "Subscript")) {
-		x = get(a, "value");
-		y = get(b, "value");
-		p = get(a, "slice");
-		q = get(b, "slice");
-		same = x != NULL && y != NULL && p != NULL && q != NULL &&
-		       same_expr(x, y, depth + 1) && same_expr(p, q, depth + 1);
-	}
-out:
-	Py_XDECREF(x);
-	Py_XDECREF(y);
-	Py_XDECREF(p);
-	Py_XDECREF(q);
-	return same;
-}
-
-struct contains {
-	PyObject *needle;
-	int depth;
-	bool found;
-};
-
-static bool contains_child(void *ctx, PyObject *child);
-
-/* True if needle occurs (structurally) anywhere in hay. */
-static bool contains_expr(PyObject *hay, PyObject *needle, int depth)
-{
-	struct contains c = {needle, depth, false};
-
-	if (depth > EXPR_DEPTH)
-		return false;
-	if (same_expr(hay, needle, 0))
-		return true;
-	each_child(hay, contains_child, &c);
-	return c.found;
-}
-
-static bool contains_child(void *ctx, PyObject *child)
-{
-	struct contains *c = ctx;
-
-	c->found = contains_expr(child, c->needle, c->depth + 1);
-	return !c->found;
-}
 
 /* True if the chain under e (x.rolling(20), df.groupby(k)['x'], ...) makes a moving window. */
 static bool is_windowed(PyObject *e)
@@ -365,14 +65,14 @@ static bool is_windowed(PyObject *e)
 
 	Py_INCREF(cur);
 	for (int i = 0; i < EXPR_DEPTH && !win; i++) {
-		if (is(cur, "Call")) {
-			func = get(cur, "func");
-			if (func != NULL && is(func, "Attribute") && get_str(func, "attr", attr, sizeof(attr)))
+		if (an_is(cur, "Call")) {
+			func = an_get(cur, "func");
+			if (func != NULL && an_is(func, "Attribute") && an_get_str(func, "attr", attr, sizeof(attr)))
 				win = inspect_is_window(attr);
 			next = func;
 			func = NULL;
-		} else if (is(cur, "Attribute") || is(cur, "Subscript")) {
-			next = get(cur, "value");
+		} else if (an_is(cur, "Attribute") || an_is(cur, "Subscript")) {
+			next = an_get(cur, "value");
 		} else {
 			break;
 		}
@@ -395,22 +95,22 @@ static PyObject *reducer_column(PyObject *e, char *name, size_t len)
 	PyObject *func = NULL, *recv = NULL, *axis = NULL, *col = NULL;
 	char mod[16];
 
-	if (!is(e, "Call"))
+	if (!an_is(e, "Call"))
 		goto out;
-	func = get(e, "func");
-	if (func == NULL || !is(func, "Attribute") || !get_str(func, "attr", name, len) ||
+	func = an_get(e, "func");
+	if (func == NULL || !an_is(func, "Attribute") || !an_get_str(func, "attr", name, len) ||
 	    !inspect_is_reducer(name))
 		goto out;
-	axis = keyword_value(e, "axis");
+	axis = an_keyword_value(e, "axis");
 	if (axis == NULL && strcmp(name, "quantile") != 0)
-		axis = first_arg(e);
-	if (axis != NULL && (is_int_const(axis, 1) || is_str_const(axis, across)))
+		axis = an_first_arg(e);
+	if (axis != NULL && (an_is_int_const(axis, 1) || an_is_str_const(axis, across)))
 		goto out;
-	recv = get(func, "value");
-	if (recv != NULL && is(recv, "Name") && get_str(recv, "id", mod, sizeof(mod)) &&
+	recv = an_get(func, "value");
+	if (recv != NULL && an_is(recv, "Name") && an_get_str(recv, "id", mod, sizeof(mod)) &&
 	    (strcmp(mod, "np") == 0 || strcmp(mod, "numpy") == 0)) {
 		Py_DECREF(recv);
-		recv = first_arg(e);
+		recv = an_first_arg(e);
 	}
 	if (recv == NULL || is_windowed(recv))
 		goto out;
@@ -427,12 +127,12 @@ out:
 static bool normalises(PyObject *a, PyObject *b, char *name, size_t len)
 {
 	PyObject *col = reducer_column(b, name, len);
-	bool hit = col != NULL && contains_expr(a, col, 0);
+	bool hit = col != NULL && an_contains_expr(a, col, 0);
 
 	Py_XDECREF(col);
 	if (!hit) {
 		col = reducer_column(a, name, len);
-		hit = col != NULL && contains_expr(b, col, 0);
+		hit = col != NULL && an_contains_expr(b, col, 0);
 		Py_XDECREF(col);
 	}
 	return hit;
@@ -440,7 +140,7 @@ static bool normalises(PyObject *a, PyObject *b, char *name, size_t len)
 
 static void check_import(struct walk *w, PyObject *node)
 {
-	PyObject *names = get(node, "names");
+	PyObject *names = an_get(node, "names");
 	char mod[256];
 	const char *code;
 
@@ -448,7 +148,7 @@ static void check_import(struct walk *w, PyObject *node)
 		goto out;
 	for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names); i++) {
 		PyObject *alias = PyList_GET_ITEM(names, i);
-		if (get_str(alias, "name", mod, sizeof(mod)) && (code = inspect_import_code(mod)))
+		if (an_get_str(alias, "name", mod, sizeof(mod)) && (code = inspect_import_code(mod)))
 			add_flag(w, code, alias, mod);
 	}
 out:
@@ -457,11 +157,11 @@ out:
 
 static void check_import_from(struct walk *w, PyObject *node)
 {
-	long level = get_long(node, "level");
+	long level = an_get_long(node, "level");
 	char mod[256] = "", rel[300];
 	const char *code;
 
-	get_str(node, "module", mod, sizeof(mod));
+	an_get_str(node, "module", mod, sizeof(mod));
 	if (level > 0) {
 		snprintf(rel, sizeof(rel), "%.*s%s", (int)(level < 8 ? level : 8), "........", mod);
 		add_flag(w, "SA103", node, rel);
@@ -476,7 +176,7 @@ static void check_name(struct walk *w, PyObject *node)
 	const char *code;
 	PyObject *key = NULL;
 
-	if (!get_str(node, "id", id, sizeof(id)) || !(code = inspect_name_code(id)))
+	if (!an_get_str(node, "id", id, sizeof(id)) || !(code = inspect_name_code(id)))
 		goto out;
 	/* open, input and help are ordinary variable names too ("open = df['open']"); a file that
 	 * binds one uses its own. eval, getattr and the rest have no innocent rebinding. */
@@ -496,34 +196,34 @@ static void check_attribute(struct walk *w, PyObject *node)
 	char attr[128];
 	const char *code;
 
-	if (get_str(node, "attr", attr, sizeof(attr)) && (code = inspect_attr_code(attr)))
+	if (an_get_str(node, "attr", attr, sizeof(attr)) && (code = inspect_attr_code(attr)))
 		add_flag(w, code, node, attr);
 }
 
 static void check_call(struct walk *w, PyObject *node)
 {
 	static const char *const backward[] = {"backfill", "bfill", NULL};
-	PyObject *func = get(node, "func"), *a = NULL;
+	PyObject *func = an_get(node, "func"), *a = NULL;
 	char attr[128], detail[160];
 	const char *code;
 
-	if (func == NULL || !is(func, "Attribute") || !get_str(func, "attr", attr, sizeof(attr)))
+	if (func == NULL || !an_is(func, "Attribute") || !an_get_str(func, "attr", attr, sizeof(attr)))
 		goto out;
 	if ((code = inspect_method_code(attr)))
 		add_flag(w, code, func, attr);
 	if (strcmp(attr, "shift") == 0) {
-		a = first_arg(node);
+		a = an_first_arg(node);
 		if (a == NULL)
-			a = keyword_value(node, "periods");
-		if (is_negative(a))
+			a = an_keyword_value(node, "periods");
+		if (an_is_negative(a))
 			add_flag(w, "SA401", func, attr);
 	} else if (strcmp(attr, "rolling") == 0) {
-		a = keyword_value(node, "center");
-		if (a != NULL && is_const(a, Py_True))
+		a = an_keyword_value(node, "center");
+		if (a != NULL && an_is_const(a, Py_True))
 			add_flag(w, "SA402", func, attr);
 	} else if (!inspect_method_code(attr)) {
-		a = keyword_value(node, "method");
-		if (a != NULL && is_str_const(a, backward)) {
+		a = an_keyword_value(node, "method");
+		if (a != NULL && an_is_str_const(a, backward)) {
 			snprintf(detail, sizeof(detail), "%s(method=bfill)", attr);
 			add_flag(w, "SA403", func, detail);
 		}
@@ -543,17 +243,17 @@ static bool check_norm(struct walk *w, PyObject *node)
 
 	if (w->norm_off > 0)
 		goto out;
-	if (is(node, "BinOp")) {
-		op = get(node, "op");
-		if (!is(op, "Sub") && !is(op, "Div"))
+	if (an_is(node, "BinOp")) {
+		op = an_get(node, "op");
+		if (!an_is(op, "Sub") && !an_is(op, "Div"))
 			goto out;
-		a = get(node, "left");
-		b = get(node, "right");
+		a = an_get(node, "left");
+		b = an_get(node, "right");
 	} else {
-		list = get(node, "comparators");
+		list = an_get(node, "comparators");
 		if (list == NULL || !PyList_Check(list) || PyList_GET_SIZE(list) != 1)
 			goto out;
-		a = get(node, "left");
+		a = an_get(node, "left");
 		b = PyList_GET_ITEM(list, 0);
 		Py_INCREF(b);
 	}
@@ -576,7 +276,7 @@ static void check_constant(struct walk *w, PyObject *node)
 
 	if (node == w->bare_string)
 		return;
-	if (get_str(node, "value", s, sizeof(s)) && inspect_is_dunder(s))
+	if (an_get_str(node, "value", s, sizeof(s)) && inspect_is_dunder(s))
 		add_flag(w, "SA303", node, s);
 }
 
@@ -584,10 +284,10 @@ static void check_constant(struct walk *w, PyObject *node)
  * flagged: it is prose, like a comment. */
 static void note_bare_string(struct walk *w, PyObject *node)
 {
-	PyObject *v = get(node, "value");
+	PyObject *v = an_get(node, "value");
 
-	if (v != NULL && is(v, "Constant")) {
-		PyObject *s = get(v, "value");
+	if (v != NULL && an_is(v, "Constant")) {
+		PyObject *s = an_get(v, "value");
 		if (s != NULL && PyUnicode_Check(s))
 			w->bare_string = v;
 		Py_XDECREF(s);
@@ -598,7 +298,7 @@ static void note_bare_string(struct walk *w, PyObject *node)
 /* Applies the rules to one node. Returns true if the node's children must not get SA404. */
 static bool check(struct walk *w, PyObject *node)
 {
-	const char *k = kind(node);
+	const char *k = an_kind(node);
 	bool quiet = false;
 
 	if (strcmp(k, "Import") == 0)
@@ -622,7 +322,7 @@ static bool check(struct walk *w, PyObject *node)
 
 static void bind(struct walk *w, PyObject *node, const char *field)
 {
-	PyObject *v = get(node, field);
+	PyObject *v = an_get(node, field);
 
 	if (v != NULL && PyUnicode_Check(v) && PySet_Add(w->bound, v) < 0)
 		PyErr_Clear();
@@ -634,15 +334,15 @@ static void collect(struct walk *w, PyObject *node)
 {
 	PyObject *ctx = NULL;
 
-	if (is(node, "Name")) {
-		ctx = get(node, "ctx");
-		if (!is(ctx, "Load"))
+	if (an_is(node, "Name")) {
+		ctx = an_get(node, "ctx");
+		if (!an_is(ctx, "Load"))
 			bind(w, node, "id");
-	} else if (is(node, "FunctionDef") || is(node, "AsyncFunctionDef") || is(node, "ClassDef")) {
+	} else if (an_is(node, "FunctionDef") || an_is(node, "AsyncFunctionDef") || an_is(node, "ClassDef")) {
 		bind(w, node, "name");
-	} else if (is(node, "arg")) {
+	} else if (an_is(node, "arg")) {
 		bind(w, node, "arg");
-	} else if (is(node, "alias")) {
+	} else if (an_is(node, "alias")) {
 		bind(w, node, "asname");
 		bind(w, node, "name");
 	}
@@ -673,7 +373,7 @@ static void walk(struct walk *w, PyObject *node)
 		quiet = check(w, node);
 	if (quiet)
 		w->norm_off++;
-	each_child(node, walk_child, w);
+	an_each_child(node, walk_child, w);
 	if (quiet)
 		w->norm_off--;
 out:
@@ -683,20 +383,20 @@ out:
 /* Why def signals is not callable as signals(df), or NULL when it is. */
 static const char *signature_problem(PyObject *def, char *buf, size_t len)
 {
-	PyObject *args = get(def, "args"), *pos = NULL, *posonly = NULL, *vararg = NULL;
+	PyObject *args = an_get(def, "args"), *pos = NULL, *posonly = NULL, *vararg = NULL;
 	PyObject *kwonly = NULL, *kwdef = NULL;
 	const char *why = NULL;
 	Py_ssize_t n = 0;
-	long line = get_long(def, "lineno");
+	long line = an_get_long(def, "lineno");
 	char name[64];
 
 	if (args == NULL)
 		goto out;
-	pos = get(args, "args");
-	posonly = get(args, "posonlyargs");
-	vararg = get(args, "vararg");
-	kwonly = get(args, "kwonlyargs");
-	kwdef = get(args, "kw_defaults");
+	pos = an_get(args, "args");
+	posonly = an_get(args, "posonlyargs");
+	vararg = an_get(args, "vararg");
+	kwonly = an_get(args, "kwonlyargs");
+	kwdef = an_get(args, "kw_defaults");
 	n = (pos && PyList_Check(pos) ? PyList_GET_SIZE(pos) : 0) +
 	    (posonly && PyList_Check(posonly) ? PyList_GET_SIZE(posonly) : 0);
 	if (vararg != NULL && vararg != Py_None) {
@@ -714,7 +414,7 @@ static const char *signature_problem(PyObject *def, char *buf, size_t len)
 	for (Py_ssize_t i = 0; kwonly && kwdef && PyList_Check(kwonly) && PyList_Check(kwdef) &&
 			       i < PyList_GET_SIZE(kwonly) && i < PyList_GET_SIZE(kwdef); i++) {
 		if (PyList_GET_ITEM(kwdef, i) == Py_None &&
-		    get_str(PyList_GET_ITEM(kwonly, i), "arg", name, sizeof(name))) {
+		    an_get_str(PyList_GET_ITEM(kwonly, i), "arg", name, sizeof(name))) {
 			snprintf(buf, len, "'signals' at line %ld has a required keyword-only parameter '%s'; it is called as signals(df)",
 				 line, name);
 			why = buf;
@@ -747,7 +447,7 @@ static const char *fmt(char *buf, size_t len, const char *f, ...)
  * last top-level definition wins, as it does when Python runs the file. */
 static void check_shape(PyObject *module, cJSON *out)
 {
-	PyObject *body = get(module, "body"), *def = NULL;
+	PyObject *body = an_get(module, "body"), *def = NULL;
 	char name[64], buf[256];
 	const char *why = NULL;
 	long assigned = 0;
@@ -756,16 +456,16 @@ static void check_shape(PyObject *module, cJSON *out)
 		goto done;
 	for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++) {
 		PyObject *st = PyList_GET_ITEM(body, i);
-		if ((is(st, "FunctionDef") || is(st, "AsyncFunctionDef") || is(st, "ClassDef")) &&
-		    get_str(st, "name", name, sizeof(name)) && strcmp(name, "signals") == 0)
+		if ((an_is(st, "FunctionDef") || an_is(st, "AsyncFunctionDef") || an_is(st, "ClassDef")) &&
+		    an_get_str(st, "name", name, sizeof(name)) && strcmp(name, "signals") == 0)
 			def = st;
-		else if (is(st, "Assign") || is(st, "AnnAssign") || is(st, "AugAssign")) {
-			PyObject *v = is(st, "Assign") ? get(st, "targets") : get(st, "target");
+		else if (an_is(st, "Assign") || an_is(st, "AnnAssign") || an_is(st, "AugAssign")) {
+			PyObject *v = an_is(st, "Assign") ? an_get(st, "targets") : an_get(st, "target");
 			PyObject *one = v != NULL && PyList_Check(v) && PyList_GET_SIZE(v) == 1
 				? PyList_GET_ITEM(v, 0) : v;
-			if (one != NULL && is(one, "Name") && get_str(one, "id", name, sizeof(name)) &&
+			if (one != NULL && an_is(one, "Name") && an_get_str(one, "id", name, sizeof(name)) &&
 			    strcmp(name, "signals") == 0)
-				assigned = get_long(st, "lineno");
+				assigned = an_get_long(st, "lineno");
 			Py_XDECREF(v);
 		}
 	}
@@ -773,10 +473,10 @@ static void check_shape(PyObject *module, cJSON *out)
 		why = fmt(buf, sizeof(buf), "'signals' is assigned at line %ld, not defined with def; write def signals(df):", assigned);
 	else if (def == NULL)
 		why = "no top-level 'def signals(df)'; the sandbox calls signals(df) and finds nothing";
-	else if (is(def, "ClassDef"))
-		why = fmt(buf, sizeof(buf), "'signals' at line %ld is a class; write def signals(df):", get_long(def, "lineno"));
-	else if (is(def, "AsyncFunctionDef"))
-		why = fmt(buf, sizeof(buf), "'signals' at line %ld is async; write a plain def signals(df):", get_long(def, "lineno"));
+	else if (an_is(def, "ClassDef"))
+		why = fmt(buf, sizeof(buf), "'signals' at line %ld is a class; write def signals(df):", an_get_long(def, "lineno"));
+	else if (an_is(def, "AsyncFunctionDef"))
+		why = fmt(buf, sizeof(buf), "'signals' at line %ld is async; write a plain def signals(df):", an_get_long(def, "lineno"));
 	else
 		why = signature_problem(def, buf, sizeof(buf));
 done:
@@ -804,9 +504,9 @@ static void record_parse_error(cJSON *out)
 		snprintf(name, sizeof(name), "%s", ((PyTypeObject *)type)->tp_name);
 	if (value != NULL && PyErr_GivenExceptionMatches(type, PyExc_SyntaxError)) {
 		cJSON *se = cJSON_AddObjectToObject(out, "syntax_error");
-		get_text(value, "msg", msg, sizeof(msg));
-		cJSON_AddNumberToObject(se, "line", (double)get_long(value, "lineno"));
-		cJSON_AddNumberToObject(se, "col", (double)get_long(value, "offset"));
+		an_get_text(value, "msg", msg, sizeof(msg));
+		cJSON_AddNumberToObject(se, "line", (double)an_get_long(value, "lineno"));
+		cJSON_AddNumberToObject(se, "col", (double)an_get_long(value, "offset"));
 		cJSON_AddStringToObject(se, "msg", msg);
 		goto out;
 	}
@@ -850,8 +550,8 @@ int inspect_ast_init(void)
 	mod = PyImport_ImportModule("_ast");
 	if (mod == NULL)
 		goto out;
-	ast_base = PyObject_GetAttrString(mod, "AST");
-	if (ast_base == NULL)
+	an_ast_base = PyObject_GetAttrString(mod, "AST");
+	if (an_ast_base == NULL)
 		goto out;
 	rc = 0;
 out:
