@@ -22,11 +22,15 @@ struct la_points {
 	bool capped;        /* candidates > max, so n == max points were spread evenly */
 };
 
-/* Chooses the points for a full run of n signals: every bar whose position differs from the
- * bar before (bar 0 when it is not flat), n_random bars drawn with GSL's mt19937 seeded with
- * seed (the same on every machine), and the last bar; when more than max, keeps max of them
- * spread evenly over the sorted list, always keeping the last. Returns 0 and fills *p (release
- * with la_points_release), or -1 when n or max is 0 or memory ran out (*p is then empty). */
+/* Chooses the points for a full run of n signals. The primary points are every bar whose
+ * position differs from the bar before (bar 0 when it is not flat), n_random bars drawn with
+ * GSL's mt19937 seeded with seed (the same on every machine), and the last bar; when more than
+ * max, keeps max of them spread evenly over the sorted list, always keeping the last. When they
+ * fit, the bar before each change fills the budget left (spread evenly when it does not all
+ * fit): a peek that delays a change, holding a position because the next bar is known to pay,
+ * acts on a bar where the full run does not change, and the last such bar is the one before
+ * the change. candidates counts both kinds. Returns 0 and fills *p (release with
+ * la_points_release), or -1 when n or max is 0 or memory ran out (*p is then empty). */
 int la_points_choose(const int8_t *full, size_t n, size_t max, unsigned long seed,
 		     size_t n_random, struct la_points *p);
 
@@ -58,6 +62,15 @@ struct la_failure {
 
 /* What the comparison found. Plain data, no heap: zero it, fill it with la_compare. */
 struct la_report {
+	/* The run at the last bar hides nothing, so a difference there means the signals are not
+	 * repeatable (randomness, clock, leftover state); repeat holds that run's first one. */
+	bool unrepeatable;
+	struct la_mismatch repeat;
+	/* Failed runs at a point where the full run held a position: the backtest traded a signal
+	 * the strategy could not give from the history known then. first_held is the first. */
+	size_t failed_in_position;
+	struct la_failure first_held;
+	int first_held_signal;   /* the full run's signal at first_held.point */
 	size_t points_run;       /* runs attempted (the number of points) */
 	size_t points_checked;   /* runs that completed and were compared */
 	size_t candidate_points;
@@ -71,7 +84,8 @@ struct la_report {
 };
 
 /* Compares runs[i] (the run at p->t[i]) with the full signals full[0..n). A run that did not
- * complete, or returned other than t + 1 signals, is a failure, not a mismatch. Returns 0 and
+ * complete, or returned other than t + 1 signals, is a failure, not a mismatch; one at a bar
+ * where the full run is not flat is also counted in failed_in_position. Returns 0 and
  * fills *rep, or -1 when a point lies outside the full run (*rep is then zeroed). */
 int la_compare(const int8_t *full, size_t n, const struct la_points *p,
 	       const struct la_run *runs, struct la_report *rep);
@@ -101,7 +115,8 @@ int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whyl
 int la_full_signals(const cJSON *run, size_t n_bars, int8_t **sig, char *why, size_t whylen);
 
 /* Builds lookahead.json from rep: ok, clean, counts, first_mismatch, mismatches, failures and
- * the explanation. Returns a new tree (caller frees with cJSON_Delete). */
+ * the explanation. clean needs no mismatch and no failed run where the full run held a
+ * position. Returns a new tree (caller frees with cJSON_Delete). */
 cJSON *la_report_json(const struct la_report *rep, const int64_t *times, size_t n);
 
 #endif

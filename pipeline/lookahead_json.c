@@ -180,7 +180,9 @@ cJSON *la_report_json(const struct la_report *rep, const int64_t *times, size_t 
 	if (!ok)
 		cJSON_AddStringToObject(o, "reason", "no truncated re-run completed, so look-ahead "
 					"could not be checked; see failures");
-	cJSON_AddBoolToObject(o, "clean", ok && rep->mismatch_count == 0);
+	cJSON_AddBoolToObject(o, "clean", ok && rep->mismatch_count == 0 &&
+			      rep->failed_in_position == 0);
+	cJSON_AddBoolToObject(o, "repeatable", !rep->unrepeatable);
 	cJSON_AddNumberToObject(o, "points_checked", (double)rep->points_checked);
 	cJSON_AddNumberToObject(o, "points_run", (double)rep->points_run);
 	cJSON_AddNumberToObject(o, "candidate_points", (double)rep->candidate_points);
@@ -194,6 +196,7 @@ cJSON *la_report_json(const struct la_report *rep, const int64_t *times, size_t 
 	for (size_t i = 0; i < rep->n_mismatches; i++)
 		cJSON_AddItemToArray(ms, mismatch_json(&rep->mismatches[i], times, n));
 	cJSON_AddNumberToObject(o, "failed_runs", (double)rep->failed_runs);
+	cJSON_AddNumberToObject(o, "failed_in_position", (double)rep->failed_in_position);
 	fs = cJSON_AddArrayToObject(o, "failures");
 	for (size_t i = 0; i < rep->n_failures; i++)
 		cJSON_AddItemToArray(fs, failure_json(&rep->failures[i], times, n));

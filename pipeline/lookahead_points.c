@@ -38,6 +38,34 @@ static size_t add_changes(const int8_t *full, size_t n, size_t *v)
 	return k;
 }
 
+/* A peek that delays a change (holds a position one more bar because the next bar is known to
+ * pay) leaves no change where it acts: the last bar it held is the one before the change. */
+static size_t add_before_changes(const int8_t *full, size_t n, size_t *v)
+{
+	size_t k = 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (full[i] != full[i - 1])
+			v[k++] = i - 1;
+	return k;
+}
+
+/* Drops from the sorted, distinct b[0..kb) every value in the sorted a[0..ka); returns the
+ * new length of b. */
+static size_t drop_present(const size_t *a, size_t ka, size_t *b, size_t kb)
+{
+	size_t i = 0, out = 0;
+
+	for (size_t j = 0; j < kb; j++) {
+		while (i < ka && a[i] < b[j])
+			i++;
+		if (i < ka && a[i] == b[j])
+			continue;
+		b[out++] = b[j];
+	}
+	return out;
+}
+
 /* mt19937 with an explicit seed gives the same draws on every machine, unlike rand(). */
 static int add_random(size_t n, unsigned long seed, size_t n_random, size_t *v)
 {
@@ -56,6 +84,8 @@ static int add_random(size_t n, unsigned long seed, size_t n_random, size_t *v)
  * stays, and so does rank 0 when max > 1. Works in place: rank j never precedes slot i. */
 static void spread(size_t *v, size_t k, size_t max)
 {
+	if (max == 0 || max >= k)
+		return;
 	if (max == 1) {
 		v[0] = v[k - 1];
 		return;
@@ -64,6 +94,29 @@ static void spread(size_t *v, size_t k, size_t max)
 		size_t j = (size_t)(((unsigned long long)i * (k - 1) + (max - 1) / 2) / (max - 1));
 		v[i] = v[j];
 	}
+}
+
+/* The bars just before changes fill whatever budget the primary points leave; they never push
+ * a change, a random bar or the last bar out. Returns the new count of v, which must have room
+ * for k + n entries, or (size_t)-1 when memory ran out. */
+static size_t add_secondary(const int8_t *full, size_t n, size_t max, size_t *v, size_t k,
+			    struct la_points *p)
+{
+	size_t *e = malloc(n * sizeof *e), ke;
+
+	if (!e)
+		return (size_t)-1;
+	ke = sort_unique(e, add_before_changes(full, n, e));
+	ke = drop_present(v, k, e, ke);
+	p->candidates += ke;
+	if (k + ke > max) {
+		spread(e, ke, max - k);
+		ke = max - k;
+		p->capped = true;
+	}
+	memcpy(v + k, e, ke * sizeof *e);
+	free(e);
+	return sort_unique(v, k + ke);
 }
 
 int la_points_choose(const int8_t *full, size_t n, size_t max, unsigned long seed,
@@ -75,7 +128,7 @@ int la_points_choose(const int8_t *full, size_t n, size_t max, unsigned long see
 	memset(p, 0, sizeof *p);
 	if (n == 0 || max == 0 || !full)
 		goto out;
-	v = malloc((n + n_random + 1) * sizeof *v);
+	v = malloc((2 * n + n_random + 1) * sizeof *v);
 	if (!v)
 		goto out;
 	k = add_changes(full, n, v);
@@ -89,12 +142,18 @@ int la_points_choose(const int8_t *full, size_t n, size_t max, unsigned long see
 		spread(v, k, max);
 		k = max;
 		p->capped = true;
+	} else {
+		k = add_secondary(full, n, max, v, k, p);
+		if (k == (size_t)-1)
+			goto out;
 	}
 	p->t = v;
 	p->n = k;
 	v = NULL;
 	rc = 0;
 out:
+	if (rc < 0)
+		memset(p, 0, sizeof *p);
 	free(v);
 	return rc;
 }

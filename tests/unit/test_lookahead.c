@@ -17,8 +17,10 @@ static const int64_t T0 = 1709647200; /* 2024-03-05 14:00 UTC */
 
 static void test_points_changes_and_last(void **state)
 {
+	/* changes, the last bar and, budget allowing, the bar before each change */
 	static const struct { int8_t full[8]; size_t want[8]; size_t n_want; } cases[] = {
-		{{0, 0, 1, 1, -1, -1, 0, 0}, {2, 4, 6, 7}, 4},
+		{{0, 0, 1, 1, -1, -1, 0, 0}, {1, 2, 3, 4, 5, 6, 7}, 7},
+		{{0, 0, 0, 0, 1, 1, 1, 1}, {3, 4, 7}, 3},
 		{{1, 1, 1, 1, 1, 1, 1, 1}, {0, 7}, 2},        /* not flat at bar 0 */
 		{{0, 0, 0, 0, 0, 0, 0, 0}, {7}, 1},
 		{{1, -1, 1, -1, 1, -1, 1, -1}, {0, 1, 2, 3, 4, 5, 6, 7}, 8},
@@ -35,6 +37,52 @@ static void test_points_changes_and_last(void **state)
 			assert_int_equal(p.t[i], cases[c].want[i]);
 		la_points_release(&p);
 	}
+}
+
+/* A peek that delays a change acts on the bar before it; those bars fill the budget the
+ * changes, random bars and last bar leave, and never push one of those out. */
+static void test_points_before_changes(void **state)
+{
+	int8_t full[1000];
+	struct la_points p;
+	size_t before = 0, change = 0;
+
+	(void)state;
+	for (size_t i = 0; i < LEN(full); i++)
+		full[i] = (int8_t)((i / 10) % 2 ? 1 : -1);   /* changes at 0, 10, ..., 990 */
+	assert_int_equal(la_points_choose(full, 1000, 1000, 1, 0, &p), 0);
+	assert_false(p.capped);
+	assert_int_equal(p.candidates, 101 + 99);      /* 100 changes + last, 99 bars before */
+	assert_int_equal(p.n, 200);
+	assert_int_equal(p.t[1], 9);
+	assert_int_equal(p.t[2], 10);
+	la_points_release(&p);
+
+	/* 101 primary points and room for 49 of the 99 others: all primary kept, rest spread */
+	assert_int_equal(la_points_choose(full, 1000, 150, 1, 0, &p), 0);
+	assert_true(p.capped);
+	assert_int_equal(p.candidates, 200);
+	assert_int_equal(p.n, 150);
+	for (size_t i = 0; i < p.n; i++) {
+		if (p.t[i] % 10 == 0 || p.t[i] == 999)
+			change++;
+		else if (p.t[i] % 10 == 9)
+			before++;
+		if (i > 0)
+			assert_true(p.t[i - 1] < p.t[i]);
+	}
+	assert_int_equal(change, 101);
+	assert_int_equal(before, 49);
+	assert_int_equal(p.t[p.n - 1], 999);
+	la_points_release(&p);
+
+	/* the primary points take the whole budget: none of the bars before changes is added */
+	assert_int_equal(la_points_choose(full, 1000, 101, 1, 0, &p), 0);
+	assert_true(p.capped);   /* the 99 bars before changes did not fit */
+	assert_int_equal(p.n, 101);
+	for (size_t i = 0; i < p.n; i++)
+		assert_true(p.t[i] % 10 == 0 || p.t[i] == 999);
+	la_points_release(&p);
 }
 
 static void test_points_random_reproducible(void **state)
@@ -121,6 +169,9 @@ static void test_compare_cases(void **state)
 	assert_int_equal(rep.failed_runs, 1);
 	assert_string_equal(rep.failures[0].status, "killed_cpu");
 	assert_string_equal(rep.failures[0].error, "cpu limit");
+	assert_int_equal(rep.failed_in_position, 1);   /* the full run was long at bar 1 */
+	assert_int_equal(rep.first_held.point, 1);
+	assert_int_equal(rep.first_held_signal, 1);
 	assert_int_equal(rep.mismatch_count, 2);
 	assert_int_equal(rep.mismatches[0].point, 3);
 	assert_int_equal(rep.mismatches[0].bar, 3);
@@ -137,6 +188,86 @@ static void test_compare_cases(void **state)
 	PTS[2] = 6;   /* outside the data */
 	assert_int_equal(la_compare(FULL, 6, &p, clean, &rep), -1);
 	PTS[2] = 5;
+}
+
+/* A run that fails where the full run is flat (a warm-up that needs more bars) is only a
+ * failure; one that fails where the full run holds a position means that position could not
+ * have been taken then, and it spoils "clean" without being counted as a mismatch. */
+static void test_compare_failed_flat_or_held(void **state)
+{
+	static const int8_t full[6] = {0, 0, 0, 1, 1, -1}, same5[] = {0, 0, 0, 1, 1, -1};
+	static size_t t[3] = {1, 4, 5};
+	struct la_points p = {.n = 3, .t = t, .candidates = 3};
+	struct la_run warmup[3] = {{false, 0, NULL, "error", "IndexError: index 2 is out of bounds"},
+				   {true, 5, same5, "ok", NULL}, {true, 6, same5, "ok", NULL}};
+	struct la_run held[3] = {{true, 2, same5, "ok", NULL},
+				 {false, 0, NULL, "error", "KeyError: '2024-12-30'"},
+				 {true, 6, same5, "ok", NULL}};
+	int64_t times[6];
+	static struct la_report rep;
+	char buf[768];
+	cJSON *j;
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++)
+		times[i] = T0 + (int64_t)i * H;
+	assert_int_equal(la_compare(full, 6, &p, warmup, &rep), 0);
+	assert_int_equal(rep.failed_runs, 1);
+	assert_int_equal(rep.failed_in_position, 0);
+	j = la_report_json(&rep, times, 6);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "clean")));
+	cJSON_Delete(j);
+
+	assert_int_equal(la_compare(full, 6, &p, held, &rep), 0);
+	assert_int_equal(rep.failed_runs, 1);
+	assert_int_equal(rep.mismatch_count, 0);
+	assert_int_equal(rep.failed_in_position, 1);
+	assert_int_equal(rep.first_held.point, 4);
+	j = la_report_json(&rep, times, 6);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "clean")));
+	assert_int_equal(cJSON_GetObjectItem(j, "mismatch_count")->valueint, 0);
+	assert_int_equal(cJSON_GetObjectItem(j, "failed_in_position")->valueint, 1);
+	cJSON_Delete(j);
+	la_explain(&rep, times, 6, buf, sizeof buf);
+	assert_non_null(strstr(buf, "At 2024-03-05 18:00 the backtest was long"));
+	assert_non_null(strstr(buf, "KeyError"));
+	assert_null(strstr(buf, "no look-ahead was found"));
+}
+
+/* When the run at the last bar, which hides nothing, disagrees, the signals are not repeatable
+ * and the earlier differences are not blamed on the future. */
+static void test_compare_unrepeatable(void **state)
+{
+	static const int8_t full[4] = {1, -1, 1, 1}, other[4] = {-1, -1, 1, 1};
+	static size_t t[2] = {1, 3};
+	struct la_points p = {.n = 2, .t = t, .candidates = 2};
+	struct la_run runs[2] = {{true, 2, other, "ok", NULL}, {true, 4, other, "ok", NULL}};
+	int64_t times[4];
+	static struct la_report rep;
+	char buf[768];
+	cJSON *j;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++)
+		times[i] = T0 + (int64_t)i * H;
+	assert_int_equal(la_compare(full, 4, &p, runs, &rep), 0);
+	assert_int_equal(rep.mismatch_count, 2);
+	assert_true(rep.unrepeatable);
+	assert_int_equal(rep.repeat.point, 3);
+	assert_int_equal(rep.mismatches[0].point, 1);
+	la_explain(&rep, times, 4, buf, sizeof buf);
+	assert_non_null(strstr(buf, "not repeatable"));
+	assert_null(strstr(buf, "not known yet"));
+	j = la_report_json(&rep, times, 4);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "repeatable")));
+	cJSON_Delete(j);
+
+	runs[1].signals = full;   /* the last bar agrees: a plain look-ahead */
+	assert_int_equal(la_compare(full, 4, &p, runs, &rep), 0);
+	assert_false(rep.unrepeatable);
+	la_explain(&rep, times, 4, buf, sizeof buf);
+	assert_non_null(strstr(buf, "not known yet"));
 }
 
 static void test_compare_listing_capped(void **state)
@@ -199,6 +330,10 @@ static void test_explain_texts(void **state)
 			    "The strategy gave the same signals with the future hidden at all 9 "
 			    "points checked, so no look-ahead was found. 1 re-run failed and could "
 			    "not be compared.");
+	rep.capped = true;
+	rep.candidate_points = 40;
+	la_explain(&rep, times, 6, buf, sizeof buf);
+	assert_non_null(strstr(buf, "all 9 points checked (spread evenly over 40 candidate bars)"));
 	rep.points_checked = 0;
 	la_explain(&rep, times, 6, buf, sizeof buf);
 	assert_non_null(strstr(buf, "could not be checked"));
@@ -308,9 +443,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_points_changes_and_last),
+		cmocka_unit_test(test_points_before_changes),
 		cmocka_unit_test(test_points_random_reproducible),
 		cmocka_unit_test(test_points_capped_spread),
 		cmocka_unit_test(test_compare_cases),
+		cmocka_unit_test(test_compare_failed_flat_or_held),
+		cmocka_unit_test(test_compare_unrepeatable),
 		cmocka_unit_test(test_compare_listing_capped),
 		cmocka_unit_test(test_explain_texts),
 		cmocka_unit_test(test_full_signals),
