@@ -129,6 +129,8 @@ static void load_lookahead(const char *dir, struct vd_facts *f, struct vd_inputs
 		f->num.blocked_actions += f->lookahead_blocked;
 	}
 	f->lookahead_points = (long)fmax(0, fmin(1e12, sa_json_num(c, "points_checked", 0)));
+	f->lookahead_failed_in_position =
+		(long)fmax(0, fmin(1e12, sa_json_num(c, "failed_in_position", 0)));
 	if (first) {
 		f->first_mismatch_bar = (long)fmax(-1, fmin(1e12, sa_json_num(first, "bar", -1)));
 		copy_str(f->first_mismatch_time, sizeof f->first_mismatch_time,

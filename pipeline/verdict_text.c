@@ -275,6 +275,10 @@ static void say_caveats(struct text *t, const struct vd_facts *f, const struct v
 	/* Under the unsafe veto nothing the strategy produced counts, checked or not. */
 	if (f->strategy && !f->lookahead_ok && !r->veto_unsafe)
 		add(t, "Look-ahead could not be checked, so the signals are unproven. ");
+	else if (f->lookahead_failed_in_position > 0 && !r->veto_unsafe)
+		add(t, "%ld truncated re-run%s failed where the strategy held a position, so %s could not have been taken from the history then known; the signals are unproven there. ",
+		    f->lookahead_failed_in_position, plural(f->lookahead_failed_in_position),
+		    f->lookahead_failed_in_position == 1 ? "that position" : "those positions");
 	if (f->synthetic_data)
 		add(t, "A passing audit is a reason to forward-test small, never a promise of profit, and a result on the bundled synthetic data demonstrates the method, not a market.");
 	else

@@ -19,6 +19,8 @@ struct vd_facts {
 	char run_status[32];            /* run.json status, "" when unknown */
 	bool lookahead_ok;              /* lookahead.json present and ok */
 	long lookahead_points;          /* truncated re-runs compared */
+	long lookahead_failed_in_position; /* re-runs that failed where the full run held a
+					    * position: not a mismatch, but not proof either */
 	long lookahead_blocked;         /* refusals and kills during those re-runs (also counted
 					 * in num.blocked_actions) */
 	long first_mismatch_bar;        /* -1 when none */

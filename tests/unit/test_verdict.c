@@ -202,6 +202,28 @@ static void test_summary_watch_says_how_many_more(void **state)
 	assert_non_null(strstr(buf, "About 71 more trades"));
 }
 
+/* Re-runs that fail while the full run holds a position are not mismatches, but the summary
+ * must not let those positions pass as checked; nor call other data synthetic. */
+static void test_summary_failed_in_position_and_data(void **state)
+{
+	struct vd_facts f = facts(good());
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	f.lookahead_failed_in_position = 3;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_non_null(strstr(buf, "3 truncated re-runs failed where the strategy held a position"));
+	assert_null(strstr(buf, "synthetic"));
+	f.lookahead_failed_in_position = 0;
+	f.synthetic_data = true;
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_null(strstr(buf, "truncated re-runs failed"));
+	assert_non_null(strstr(buf, "bundled synthetic data"));
+}
+
 static void test_summary_dsr_prices_the_trials(void **state)
 {
 	struct vd_numbers n = good();
@@ -455,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_thresholds_come_from_config),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_summary_watch_says_how_many_more),
+		cmocka_unit_test(test_summary_failed_in_position_and_data),
 		cmocka_unit_test(test_summary_dsr_prices_the_trials),
 		cmocka_unit_test(test_summary_lookahead_names_gate_verdict),
 		cmocka_unit_test(test_summary_tiny_buffer_truncates),
