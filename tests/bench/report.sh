@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # tests/bench/report.sh - how long rendering the whole bundle (report + bundle) takes, best of 3.
-# Uses out/honest when an audit of the honest demo exists, else the report fixture.
+# Renders the honest demo's bundle (audited first when out/honest does not exist yet).
 set -u
 cd "$(dirname "$0")/../.." || exit 3
 BIN=build/rel/bin
 src=out/honest data=data/ohlcv.csv
-if [ ! -f out/honest/verdict.json ]; then src=tests/fixtures/report/out data=tests/fixtures/report/ohlcv.csv; fi
+if [ ! -f out/honest/verdict.json ]; then
+	make --no-print-directory audit STRATEGY=demos/honest.py TRIALS=3 >/dev/null || exit 3
+fi
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 best=
 for _ in 1 2 3; do
