@@ -556,34 +556,48 @@ int rp_chart_costs(const char *path, const cJSON *sens, char *err, size_t errlen
 	return finish(cr, sf, path, err, errlen);
 }
 
-/* The position at bar i from the signals array: -1, 0 or 1, else 0. */
-static int signal_at(const cJSON *signals, int i)
+/* A signal as drawn: -1, 0 or 1, and anything else (never expected) flat. */
+static int8_t signal_of(const cJSON *v)
 {
-	const cJSON *v = cJSON_GetArrayItem(signals, i);
 	if (!cJSON_IsNumber(v))
 		return 0;
 	return v->valuedouble > 0.5 ? 1 : v->valuedouble < -0.5 ? -1 : 0;
 }
 
+/* Shades each run of equal, non-flat signals. The array is read once into bytes first: cJSON
+ * arrays are lists, and indexing one per bar made this quadratic. */
 static void shade_positions(cairo_t *cr, const struct panel *p, const struct sa_ohlcv *px,
 			    const cJSON *signals)
 {
-	size_t n = (size_t)cJSON_GetArraySize(signals);
+	size_t n = (size_t)cJSON_GetArraySize(signals), k = 0;
 	double half = px->n > 1 ? (double)(px->t[px->n - 1] - px->t[0]) / (double)(px->n - 1) / 2 : 0;
-	for (size_t i = 0; i < n && i < px->n;) {
-		int s = signal_at(signals, (int)i);
+	int8_t *sig;
+	const cJSON *v;
+
+	if (n > px->n)
+		n = px->n;
+	sig = malloc(n ? n : 1);
+	if (!sig)
+		return;
+	cJSON_ArrayForEach(v, signals) {
+		if (k == n)
+			break;
+		sig[k++] = signal_of(v);
+	}
+	for (size_t i = 0; i < n;) {
 		size_t j = i;
-		while (j + 1 < n && j + 1 < px->n && signal_at(signals, (int)(j + 1)) == s)
+		while (j + 1 < n && sig[j + 1] == sig[i])
 			j++;
-		if (s != 0) {
+		if (sig[i] != 0) {
 			double x0 = fmax(p->x0, px_x(p, (double)px->t[i] - half));
 			double x1 = fmin(p->x1, px_x(p, (double)px->t[j] + half));
-			set_rgb(cr, s > 0 ? C_LONG : C_SHORT);
+			set_rgb(cr, sig[i] > 0 ? C_LONG : C_SHORT);
 			cairo_rectangle(cr, x0, p->y0, x1 - x0, p->y1 - p->y0);
 			cairo_fill(cr);
 		}
 		i = j + 1;
 	}
+	free(sig);
 }
 
 static void mark_mismatches(cairo_t *cr, const struct panel *p, const struct sa_ohlcv *px,
