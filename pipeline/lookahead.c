@@ -163,8 +163,7 @@ static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
 /* Runs every point in the sandbox and turns the results into borrowed la_run views. */
 static int run_points(const struct opts *o, struct job *j, char *why, size_t len)
 {
-	struct sbx_limits lim = {j->conf.wall_s, j->conf.cpu_s, j->conf.mem_mb, j->conf.scratch_mb,
-				 j->conf.nofile};
+	struct sbx_limits lim = j->conf.lim;
 	struct progress prog = {.tty = isatty(STDERR_FILENO) == 1};
 	char err[512];
 	size_t k = j->pts.n;

@@ -9,6 +9,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "sbx.h"
+
 #define LA_SCHEMA 1
 #define LA_RANDOM_POINTS 32   /* seeded random bars added to the position changes */
 #define LA_LISTED_MAX 50      /* mismatches and failures listed in full; the rest are counted */
@@ -102,7 +104,7 @@ char *la_explain(const struct la_report *rep, const int64_t *times, size_t n,
 struct la_config {
 	size_t max;
 	unsigned long seed;
-	int wall_s, cpu_s, mem_mb, scratch_mb, nofile;
+	struct sbx_limits lim;  /* as the sandbox stage reads them */
 };
 
 /* Reads lookahead {max, seed} and limits {...} from a config tree, with defaults for what is

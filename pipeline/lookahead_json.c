@@ -6,6 +6,7 @@
 
 #include "jsonio.h"
 #include "lookahead_core.h"
+#include "sbx_report.h"
 #include "timeutil.h"
 
 /* An integer in [lo, hi] under key of obj, or def when absent. -1 when present but not one. */
@@ -24,23 +25,10 @@ static int get_int(const cJSON *obj, const char *key, double lo, double hi, doub
 	return 0;
 }
 
-static int get_limit(const cJSON *lim, const char *key, int def, int *out, char *why, size_t len)
-{
-	double v;
-
-	if (get_int(lim, key, 1, 1e6, def, &v) < 0) {
-		snprintf(why, len, "config.json: limits.%s must be a whole number from 1 to 1000000", key);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
-
 int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whylen)
 {
 	int rc = -1;
 	const cJSON *la = cJSON_GetObjectItemCaseSensitive(cfg, "lookahead");
-	const cJSON *lim = cJSON_GetObjectItemCaseSensitive(cfg, "limits");
 	double v;
 
 	if (get_int(la, "max", 1, 1e7, LA_DEFAULT_MAX, &v) < 0) {
@@ -53,11 +41,8 @@ int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whyl
 		goto out;
 	}
 	c->seed = (unsigned long)v;
-	if (get_limit(lim, "wall_s", 20, &c->wall_s, why, whylen) < 0 ||
-	    get_limit(lim, "cpu_s", 20, &c->cpu_s, why, whylen) < 0 ||
-	    get_limit(lim, "mem_mb", 1024, &c->mem_mb, why, whylen) < 0 ||
-	    get_limit(lim, "scratch_mb", 16, &c->scratch_mb, why, whylen) < 0 ||
-	    get_limit(lim, "nofile", 64, &c->nofile, why, whylen) < 0)
+	/* The sandbox stage's own reader: both stages run the upload under the same limits. */
+	if (sbx_limits_from_config(cfg, &c->lim, why, whylen) < 0)
 		goto out;
 	rc = 0;
 out:

@@ -12,10 +12,21 @@ void sbx_limits_default(struct sbx_limits *lim)
 	*lim = (struct sbx_limits){ .wall_s = 20, .cpu_s = 20, .mem_mb = 1024, .scratch_mb = 16, .nofile = 64 };
 }
 
-static int pick(const cJSON *o, const char *key, int def, int lo, int hi)
+/* limits.key into *out when present: a whole number in [lo, hi], else -1 with why in err. */
+static int pick(const cJSON *l, const char *key, int lo, int hi, int *out, char *err, size_t errlen)
 {
-	double v = sa_json_num(o, key, def);
-	return v >= lo && v <= hi && v == (int)v ? (int)v : def;
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(l, key);
+
+	if (!it)
+		return 0;
+	if (!cJSON_IsNumber(it) || it->valuedouble != (double)(int)it->valuedouble ||
+	    it->valuedouble < lo || it->valuedouble > hi) {
+		sa_fmt(err, errlen, "config.json: limits.%s must be a whole number from %d to %d", key,
+		       lo, hi);
+		return -1;
+	}
+	*out = (int)it->valuedouble;
+	return 0;
 }
 
 int sbx_limits_from_config(const cJSON *config, struct sbx_limits *lim, char *err, size_t errlen)
@@ -23,15 +34,16 @@ int sbx_limits_from_config(const cJSON *config, struct sbx_limits *lim, char *er
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(config, "limits");
 
 	sbx_limits_default(lim);
-	if (!cJSON_IsObject(l)) {
-		sa_fmt(err, errlen, "config.json has no \"limits\" object");
+	if (l && !cJSON_IsObject(l)) {
+		sa_fmt(err, errlen, "config.json: \"limits\" is not an object");
 		return -1;
 	}
-	lim->wall_s = pick(l, "wall_s", lim->wall_s, 1, 86400);
-	lim->cpu_s = pick(l, "cpu_s", lim->cpu_s, 1, 86400);
-	lim->mem_mb = pick(l, "mem_mb", lim->mem_mb, 64, 1 << 20);
-	lim->scratch_mb = pick(l, "scratch_mb", lim->scratch_mb, 1, 1 << 16);
-	lim->nofile = pick(l, "nofile", lim->nofile, 16, 1 << 16);
+	if (pick(l, "wall_s", 1, 86400, &lim->wall_s, err, errlen) < 0 ||
+	    pick(l, "cpu_s", 1, 86400, &lim->cpu_s, err, errlen) < 0 ||
+	    pick(l, "mem_mb", 64, 1 << 20, &lim->mem_mb, err, errlen) < 0 ||
+	    pick(l, "scratch_mb", 1, 1 << 16, &lim->scratch_mb, err, errlen) < 0 ||
+	    pick(l, "nofile", 16, 1 << 16, &lim->nofile, err, errlen) < 0)
+		return -1;
 	return 0;
 }
 

@@ -389,13 +389,13 @@ static void test_config(void **state)
 	assert_int_equal(la_config_read(j, &c, why, sizeof why), 0);
 	assert_int_equal(c.max, LA_DEFAULT_MAX);
 	assert_int_equal(c.seed, 1);
-	assert_int_equal(c.mem_mb, 1024);
+	assert_int_equal(c.lim.mem_mb, 1024);
 	cJSON_Delete(j);
 	j = parse("{\"lookahead\":{\"max\":50,\"seed\":9},\"limits\":{\"wall_s\":3}}");
 	assert_int_equal(la_config_read(j, &c, why, sizeof why), 0);
 	assert_int_equal(c.max, 50);
 	assert_int_equal(c.seed, 9);
-	assert_int_equal(c.wall_s, 3);
+	assert_int_equal(c.lim.wall_s, 3);
 	cJSON_Delete(j);
 	j = parse("{\"lookahead\":{\"max\":0}}");
 	assert_int_equal(la_config_read(j, &c, why, sizeof why), -1);
@@ -404,6 +404,11 @@ static void test_config(void **state)
 	j = parse("{\"limits\":{\"nofile\":\"many\"}}");
 	assert_int_equal(la_config_read(j, &c, why, sizeof why), -1);
 	assert_non_null(strstr(why, "limits.nofile"));
+	cJSON_Delete(j);
+	/* out of the sandbox's range: refused here exactly as the sandbox stage refuses it */
+	j = parse("{\"limits\":{\"mem_mb\":8}}");
+	assert_int_equal(la_config_read(j, &c, why, sizeof why), -1);
+	assert_string_equal(why, "config.json: limits.mem_mb must be a whole number from 64 to 1048576");
 	cJSON_Delete(j);
 }
 
