@@ -4,40 +4,20 @@
 # Makefile wires them, one file a target. `make help` lists the knobs.
 
 # --- knobs -----------------------------------------------------------------------------------
-STRATEGY ?=
-TRADES ?=
-TRIALS ?= 1
-DATA ?= data/ohlcv.csv
-NAME ?= $(basename $(notdir $(or $(STRATEGY),$(TRADES),none)))
-FEE_BPS ?= 5
-SLIPPAGE_BPS ?= 2
-FUNDING_BPS_8H ?= 1
-
-# sandbox limits, per run
-WALL_S ?= 20
-CPU_S ?= 20
-MEM_MB ?= 1024
-SCRATCH_MB ?= 16
-NOFILE ?= 64
-SANDBOX_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-
-# look-ahead truncation runs
-LOOKAHEAD_MAX ?= 2000
-LOOKAHEAD_SEED ?= 1
-
-# gates
-GATE_MIN_TRADES ?= 100
-GATE_PSR ?= 0.95
-GATE_DSR ?= 0.95
-GATE_MAX_DD ?= 0.25
-
-# nightly batch
-STRATEGIES ?= demos
-MAIL_TO ?=
-MAIL_FROM ?=
-SMTP_URL ?=
+# Every knob is one row of the knob table, pipeline/lib/config.h: its default, range and help.
+# build/knobs.mk holds the defaults as `NAME ?= value`, written from the table by build/knobs
+# (libc only, so it builds before any package is installed); `make help` prints the table.
+KNOBS_MK := build/knobs.mk
+include $(KNOBS_MK)
+NAME := $(or $(NAME),$(basename $(notdir $(or $(STRATEGY),$(TRADES),none))))
 
 VERSION := 0.1.0
+
+$(KNOBS_MK): pipeline/config/knobs.c pipeline/lib/config_table.c pipeline/lib/config.h
+	@mkdir -p build
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -Ipipeline/lib -o build/knobs \
+		pipeline/config/knobs.c pipeline/lib/config_table.c
+	$(Q)build/knobs make >$@.tmp && mv $@.tmp $@
 
 # --- build -----------------------------------------------------------------------------------
 # VARIANT=rel (optimised) or asan (ASan + UBSan); `make test` builds and runs both.
@@ -53,8 +33,7 @@ CFLAGS ?= $(OPT_$(VARIANT))
 # the sanitizers are added whatever CFLAGS the environment sets
 SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CPPFLAGS += -D_GNU_SOURCE -DSA_VERSION='"$(VERSION)"' -Ipipeline -Ipipeline/lib -Isandbox -Ireport \
-	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CPPFLAGS += -D_GNU_SOURCE -DSA_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lm
 LDFLAGS_asan := -fsanitize=address,undefined
 LDFLAGS += $(LDFLAGS_$(VARIANT))
@@ -62,63 +41,86 @@ LDFLAGS += $(LDFLAGS_$(VARIANT))
 Q := $(if $(V),,@)
 say = $(if $(V),,@printf '  %-8s %s\n' $(1) $(2);)
 
-# Programs: each is one .c with a thin main; every other .c in its folder is a module, archived
-# once per folder so programs and unit tests link the same code.
-# Adding a stage: write pipeline/<stage>.c, add <stage> to PIPELINE_PROGS, add its rule in the
-# audit section below, and its tests under tests/.
-PIPELINE_PROGS := fingerprint inspect lookahead replay stats verdict
-SANDBOX_PROGS := sandbox
-REPORT_PROGS := bundle mail nightly report
-DATA_PROGS := gendata
-PROGS := $(PIPELINE_PROGS) $(SANDBOX_PROGS) $(REPORT_PROGS) $(DATA_PROGS)
+# Rooms: a folder holds one stage (or the sandbox, the report, the nightly batch): its
+# programs, each one .c with a thin main named in PROGS_<room>, and its modules, every other
+# .c, archived once as lib<room>.a. A room sees its own headers and pipeline/lib's; what else
+# it uses is the line USES_<room>, so a dependency between stages is visible here.
+# Adding a stage: make pipeline/<stage>/ with <stage>.c, add it to ROOMS with its PROGS_ line
+# (and a USES_ line if it needs another room), add its rule in the audit section below, and
+# its tests under tests/.
+LIB_ROOM := pipeline/lib
+ROOMS := pipeline/config pipeline/fingerprint pipeline/inspect pipeline/lookahead \
+	pipeline/replay pipeline/stats pipeline/verdict sandbox report report/nightly data
+PROGS_pipeline/config := config
+PROGS_pipeline/fingerprint := fingerprint
+PROGS_pipeline/inspect := inspect
+PROGS_pipeline/lookahead := lookahead
+PROGS_pipeline/replay := replay
+PROGS_pipeline/stats := stats
+PROGS_pipeline/verdict := verdict
+PROGS_sandbox := sandbox
+PROGS_report := bundle report
+PROGS_report/nightly := mail nightly
+PROGS_data := gendata
+# the look-ahead re-runs go through the sandbox's driver
+USES_pipeline/lookahead := sandbox
+# stats reads the replay's trade records; replay --timing times the statistics core as well
+USES_pipeline/replay := pipeline/stats
+USES_pipeline/stats := pipeline/replay
+# the unit tests reach every room
+USES_tests/unit := $(ROOMS)
 
-mains := $(PIPELINE_PROGS:%=pipeline/%.c) $(SANDBOX_PROGS:%=sandbox/%.c) \
-	$(REPORT_PROGS:%=report/%.c) $(DATA_PROGS:%=data/%.c)
-lib_src := $(sort $(wildcard pipeline/lib/*.c))
-mod_src := $(sort $(filter-out $(mains) $(lib_src),$(wildcard pipeline/*.c sandbox/*.c report/*.c data/*.c)))
-LIBSA := $(B)/libsa.a
-LIBMOD := $(B)/libmodules.a
-present_mains := $(wildcard $(mains))
-BINS := $(foreach m,$(present_mains),$(BIN)/$(basename $(notdir $(m))))
+room_src = $(sort $(wildcard $(1)/*.c))
+room_mains = $(PROGS_$(1):%=$(1)/%.c)
+room_mods = $(filter-out $(call room_mains,$(1)) pipeline/config/knobs.c,$(call room_src,$(1)))
+room_lib = $(if $(call room_mods,$(1)),$(B)/$(1)/lib$(notdir $(1)).a)
+LIBSA := $(B)/$(LIB_ROOM)/libsa.a
+# the include path of the room a source file lives in
+src_room = $(patsubst %/,%,$(dir $(1)))
+room_inc = $(addprefix -I,$(1) $(LIB_ROOM) $(USES_$(1)))
+
+PROGS := $(foreach r,$(ROOMS),$(PROGS_$(r)))
+BINS := $(PROGS:%=$(BIN)/%)
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+ROOM_LIBS := $(foreach r,$(ROOMS),$(call room_lib,$(r)))
 
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all audit bench clean demos deps help nightly test test-unit unit-bins FORCE
+.PHONY: all audit bench check-inputs clean demos deps help nightly test test-unit unit-bins FORCE
 
 all: $(BINS)
 
 $(B)/%.o: %.c
 	$(call say,CC,$<)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(SAN_$(VARIANT)) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(call room_inc,$(call src_room,$<)) $(CPPFLAGS) $(WARN) $(CFLAGS) $(SAN_$(VARIANT)) \
+		-MMD -MP -c -o $@ $<
 
-$(LIBSA): $(lib_src:%.c=$(B)/%.o)
+$(LIBSA): $(patsubst %.c,$(B)/%.o,$(call room_src,$(LIB_ROOM)))
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(LIBMOD): $(mod_src:%.c=$(B)/%.o)
-	$(call say,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $(or $^,/dev/null) 2>/dev/null || ar rcs $@
-
+define lib_rule
+$(call room_lib,$(1)): $(patsubst %.c,$(B)/%.o,$(call room_mods,$(1)))
+	$$(call say,AR,$$@)
+	$$(Q)rm -f $$@ && ar rcs $$@ $$^
+endef
 define prog_rule
-$(BIN)/$(1): $(B)/$(2)/$(1).o $(LIBMOD) $(LIBSA)
+$(BIN)/$(2): $(B)/$(1)/$(2).o $(call room_lib,$(1)) $(foreach u,$(USES_$(1)),$(call room_lib,$(u))) $(LIBSA)
 	$$(call say,LD,$$@)
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$< -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group $$(LDLIBS)
 endef
-$(foreach p,$(PIPELINE_PROGS),$(eval $(call prog_rule,$(p),pipeline)))
-$(foreach p,$(SANDBOX_PROGS),$(eval $(call prog_rule,$(p),sandbox)))
-$(foreach p,$(REPORT_PROGS),$(eval $(call prog_rule,$(p),report)))
-$(foreach p,$(DATA_PROGS),$(eval $(call prog_rule,$(p),data)))
+$(foreach r,$(ROOMS),$(if $(call room_lib,$(r)),$(eval $(call lib_rule,$(r)))))
+$(foreach r,$(ROOMS),$(foreach p,$(PROGS_$(r)),$(eval $(call prog_rule,$(r),$(p)))))
 
-$(B)/tests/%: $(B)/tests/unit/%.o $(LIBMOD) $(LIBSA)
+$(B)/tests/%: $(B)/tests/unit/%.o $(ROOM_LIBS) $(LIBSA)
 	$(call say,LD,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< -Wl,--start-group $(ROOM_LIBS) $(LIBSA) -Wl,--end-group $(LDLIBS)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
@@ -142,18 +144,20 @@ T_COPY := $(if $(TRADES),$(OUT)/tradelog.csv)
 UPLOADS := $(S_COPY) $(T_COPY)
 S_ARG := $(if $(STRATEGY),--strategy $(OUT)/strategy.py)
 T_ARG := $(if $(TRADES),--trades $(OUT)/tradelog.csv)
-LIMITS := --wall-s $(WALL_S) --cpu-s $(CPU_S) --mem-mb $(MEM_MB) --scratch-mb $(SCRATCH_MB) \
-	--nofile $(NOFILE)
-COSTS := --fee-bps $(FEE_BPS) --slippage-bps $(SLIPPAGE_BPS) --funding-bps-8h $(FUNDING_BPS_8H)
-GATES := --min-trades $(GATE_MIN_TRADES) --min-psr $(GATE_PSR) --min-dsr $(GATE_DSR) \
-	--max-dd $(GATE_MAX_DD)
 BUNDLE := $(OUT)/$(NAME).zip
+# KNOB='value' for every knob config.json holds, quoted for the shell
+shq = '$(subst ','\'',$(1))'
+KNOB_ARGS := $(foreach k,$(CONFIG_KNOBS),$(call shq,$(k)=$($(k))))
 
 audit: build/.deps
 	$(Q)test -n "$(STRATEGY)$(TRADES)" || { echo "make: give STRATEGY=file.py and/or TRADES=log.csv (see make help)"; exit 2; }
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel all
+	$(Q)$(MAKE) --no-print-directory VARIANT=rel check-inputs
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel $(BUNDLE)
 	$(Q)$(R)/verdict --print $(OUT)/verdict.json
+
+# What the operator gives is checked before any stage runs: a knob out of range stops here.
+check-inputs: $(OUT)/config.json
 
 $(OUT)/.dir:
 	@mkdir -p $(OUT) && touch $@
@@ -163,26 +167,25 @@ $(OUT)/strategy.py: $(STRATEGY) $(OUT)/.knobs-inputs
 $(OUT)/tradelog.csv: $(TRADES) $(OUT)/.knobs-inputs
 	$(Q)cp -f $< $@
 
-# config.json holds every knob and is rewritten only when one changed. Each stage depends on a
-# stamp of just the knobs it uses (.knobs-*, dot-files the bundle leaves out), so changing
-# TRIALS re-runs stats and verdict but not the sandbox.
+# config.json holds every knob and is rewritten only when one changed. The config writer also
+# keeps one stamp per group of knobs (.knobs-costs, .knobs-limits, ...: dot-files the bundle
+# leaves out), each rewritten only when its group changed, and each stage depends on the stamps
+# of the knobs it uses, so changing TRIALS re-runs stats and verdict but not the sandbox.
 $(OUT)/config.json: FORCE | $(OUT)/.dir
-	$(Q)$(R)/fingerprint config --if-changed --trials '$(TRIALS)' $(COSTS) $(LIMITS) \
-		--lookahead-max '$(LOOKAHEAD_MAX)' --lookahead-seed '$(LOOKAHEAD_SEED)' $(GATES) -o $@
+	$(Q)$(R)/config --if-changed --stamps $(OUT) -o $@ $(KNOB_ARGS)
+# written by the config recipe; an empty recipe, so make re-reads each stamp's time after it
+$(foreach g,$(KNOB_GROUPS),$(OUT)/.knobs-$(g)): FORCE | $(OUT)/config.json
+	@:
 
-KNOBS_limits := $(LIMITS)
-KNOBS_lookahead := $(LOOKAHEAD_MAX) $(LOOKAHEAD_SEED)
-KNOBS_costs := $(COSTS)
-KNOBS_trials := $(TRIALS)
-KNOBS_gates := $(GATES)
 # which files: an older file named instead must still count as a change
 KNOBS_inputs := $(STRATEGY) $(TRADES) $(DATA)
-$(OUT)/.knobs-%: FORCE | $(OUT)/config.json
-	$(Q)echo '$(KNOBS_$*)' | cmp -s - $@ || echo '$(KNOBS_$*)' >$@
+$(OUT)/.knobs-inputs: FORCE | $(OUT)/.dir
+	$(Q)echo '$(KNOBS_inputs)' | cmp -s - $@ || echo '$(KNOBS_inputs)' >$@
 
 $(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/.knobs-inputs $(OUT)/config.json $(R)/fingerprint
 	$(call say,STAGE,$@)
-	$(Q)$(R)/fingerprint $(S_ARG) $(T_ARG) --data $(DATA) --config $(OUT)/config.json -o $@
+	$(Q)$(R)/fingerprint $(S_ARG) $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
+		--synthetic data/ohlcv.csv.sha256 -o $@
 
 $(OUT)/inspect.json: $(UPLOADS) $(R)/inspect
 	$(call say,STAGE,$@)
@@ -209,9 +212,10 @@ $(OUT)/stats.json: $(OUT)/replay.json $(OUT)/.knobs-costs $(OUT)/.knobs-trials $
 	$(Q)$(R)/stats --replay $(OUT)/replay.json --config $(OUT)/config.json -o $@
 
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(OUT)/replay.json \
-		$(OUT)/stats.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials $(OUT)/.knobs-inputs $(R)/verdict
+		$(OUT)/stats.json $(OUT)/fingerprint.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials \
+		$(OUT)/.knobs-narration $(OUT)/.knobs-inputs $(R)/verdict
 	$(call say,STAGE,$@)
-	$(Q)$(R)/verdict --dir $(OUT) $(if $(filter data/ohlcv.csv,$(DATA)),--synthetic-data) -o $@
+	$(Q)$(R)/verdict --dir $(OUT) -o $@
 
 $(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(wildcard templates/*) $(R)/report
 	$(call say,REPORT,$@)
@@ -266,7 +270,7 @@ bench: build/.deps
 clean:
 	rm -rf build/rel build/asan
 
-help:
+help: $(KNOBS_MK)
 	@echo 'strataudit $(VERSION) - audit a trading strategy before it gets real money'
 	@echo
 	@echo '  make audit STRATEGY=x.py [TRADES=log.csv] [TRIALS=n]   audit one upload into out/NAME/'
@@ -276,16 +280,6 @@ help:
 	@echo '  make bench                                             speed and memory figures'
 	@echo '  make deps                                              install system packages (root)'
 	@echo
-	@echo 'Variables (default):'
-	@echo '  STRATEGY        strategy .py defining signals(df)'
-	@echo '  TRADES          trade-log .csv: entry_time,exit_time,side,return'
-	@echo '  TRIALS          variants tried before this one (1)'
-	@echo '  DATA            OHLCV csv (data/ohlcv.csv, synthetic)'
-	@echo '  NAME            bundle name (basename of the upload)'
-	@echo '  FEE_BPS SLIPPAGE_BPS FUNDING_BPS_8H   costs per side and per 8 h held (5 2 1)'
-	@echo '  WALL_S CPU_S MEM_MB SCRATCH_MB NOFILE sandbox limits per run (20 20 1024 16 64)'
-	@echo '  SANDBOX_JOBS    parallel sandbox runs (cores)'
-	@echo '  LOOKAHEAD_MAX   truncation runs at most (2000); LOOKAHEAD_SEED (1)'
-	@echo '  GATE_MIN_TRADES GATE_PSR GATE_DSR GATE_MAX_DD   gate thresholds (100 0.95 0.95 0.25)'
-	@echo '  STRATEGIES MAIL_TO MAIL_FROM SMTP_URL            nightly batch'
-	@echo '  V=1             show the commands'
+	@echo 'Knobs, from the knob table (pipeline/lib/config.h): [range] (default)'
+	@build/knobs help
+	@echo '  V=1              show the commands'

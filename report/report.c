@@ -7,6 +7,7 @@
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "signals.h"
 #include "report_chart.h"
 #include "report_input.h"
 #include "report_model.h"
@@ -59,22 +60,29 @@ static void parse_args(int argc, char **argv, struct args *a)
 		sa_usage_die("the name must be a plain file name, '%s'", a->name);
 }
 
-static void draw_charts(const struct args *a, const struct rp_input *in)
+static void draw_charts(const struct args *a, const struct rpt_input *in)
 {
 	char path[4096], err[512];
-	const cJSON *stats = rp_stage_ok(in, RP_STATS), *run = rp_stage_ok(in, RP_RUN);
-	const cJSON *la = in->stage[RP_LOOKAHEAD].json;
+	const cJSON *stats = rpt_stage_ok(in, RPT_STATS), *run = rpt_stage_ok(in, RPT_RUN);
+	const cJSON *la = in->stage[RPT_LOOKAHEAD].json;
 	const char *why_eq = in->equity_reason[0] ? in->equity_reason : "equity.csv is empty";
-	if (rp_chart_equity(sa_fmt(path, sizeof path, "%s/equity.png", a->dir), &in->equity, why_eq, err, sizeof err) ||
-	    rp_chart_returns(sa_fmt(path, sizeof path, "%s/returns.png", a->dir), &in->returns, in->trades_reason, err, sizeof err) ||
-	    rp_chart_costs(sa_fmt(path, sizeof path, "%s/costs.png", a->dir),
+	char why_sig[256] = "the strategy run did not succeed";
+	int8_t *sig = NULL;
+
+	/* The same check the replay made: a bad array is refused, never rounded into a chart. */
+	if (run)
+		sa_signals_read(cJSON_GetObjectItemCaseSensitive(run, "signals"), in->data.n, &sig,
+				why_sig, sizeof why_sig);
+	if (rpt_chart_equity(sa_fmt(path, sizeof path, "%s/equity.png", a->dir), &in->equity, why_eq, err, sizeof err) ||
+	    rpt_chart_returns(sa_fmt(path, sizeof path, "%s/returns.png", a->dir), &in->returns, in->trades_reason, err, sizeof err) ||
+	    rpt_chart_costs(sa_fmt(path, sizeof path, "%s/costs.png", a->dir),
 			   stats ? cJSON_GetObjectItemCaseSensitive(stats, "cost_sensitivity") : NULL, err, sizeof err) ||
-	    rp_chart_signals(sa_fmt(path, sizeof path, "%s/signals.png", a->dir), &in->data,
-			     run ? cJSON_GetObjectItemCaseSensitive(run, "signals") : NULL,
-			     cJSON_IsObject(la) ? cJSON_GetObjectItemCaseSensitive(la, "mismatches") : NULL,
+	    rpt_chart_signals(sa_fmt(path, sizeof path, "%s/signals.png", a->dir), &in->data,
+			     sig, why_sig, cJSON_IsObject(la) ? cJSON_GetObjectItemCaseSensitive(la, "mismatches") : NULL,
 			     in->data_reason, err, sizeof err))
 		sa_die("%s", err);
-	rp_chart_cleanup();
+	free(sig);
+	rpt_chart_cleanup();
 }
 
 static void write_html(const struct args *a, const cJSON *model)
@@ -89,7 +97,7 @@ static void write_html(const struct args *a, const cJSON *model)
 		sa_die("%s", sa_read_strerror(st, path, TEMPLATE_CAP, msg, sizeof msg));
 	if (sa_atomic_open(&out, sa_fmt(path, sizeof path, "%s/report.html", a->dir)))
 		sa_die("cannot write the report, '%s'", path);
-	if (rp_tmpl_render(out.fp, tmpl, model, err, sizeof err)) {
+	if (rpt_tmpl_render(out.fp, tmpl, model, err, sizeof err)) {
 		sa_atomic_abort(&out);
 		sa_die("template %s/report.html: %s", a->templates, err);
 	}
@@ -101,20 +109,20 @@ static void write_html(const struct args *a, const cJSON *model)
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
-	struct rp_input in;
+	struct rpt_input in;
 	char path[4096], err[512];
 	sa_set_prog("report");
 	parse_args(argc, argv, &a);
-	if (rp_input_load(&in, a.dir, a.data))
+	if (rpt_input_load(&in, a.dir, a.data))
 		sa_die("out of memory reading '%s'", a.dir);
 	draw_charts(&a, &in);
-	cJSON *model = rp_model_build(&in, a.name);
+	cJSON *model = rpt_model_build(&in, a.name);
 	if (!model)
 		sa_die("out of memory");
 	write_html(&a, model);
-	if (rp_xlsx_write(sa_fmt(path, sizeof path, "%s/report.xlsx", a.dir), &in, a.name, err, sizeof err))
+	if (rpt_xlsx_write(sa_fmt(path, sizeof path, "%s/report.xlsx", a.dir), &in, a.name, err, sizeof err))
 		sa_die("%s", err);
 	cJSON_Delete(model);
-	rp_input_release(&in);
+	rpt_input_release(&in);
 	return SA_EXIT_OK;
 }

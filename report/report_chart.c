@@ -271,7 +271,7 @@ static void polyline(cairo_t *cr, const struct panel *p, size_t n, const int64_t
 	}
 }
 
-static void draw_equity(cairo_t *cr, const struct rp_series *eq)
+static void draw_equity(cairo_t *cr, const struct rpt_series *eq)
 {
 	struct panel top = { 78, 80, CW - 24, 366, (double)eq->t[0], (double)eq->t[eq->n - 1], DBL_MAX, -DBL_MAX };
 	struct panel dd = { 78, 384, CW - 24, CH - 34, top.xmin, top.xmax, 0, 0 };
@@ -336,7 +336,7 @@ static void draw_equity(cairo_t *cr, const struct rp_series *eq)
 	free(draw);
 }
 
-int rp_chart_equity(const char *path, const struct rp_series *eq, const char *why_missing,
+int rpt_chart_equity(const char *path, const struct rpt_series *eq, const char *why_missing,
 		    char *err, size_t errlen)
 {
 	cairo_surface_t *sf;
@@ -393,7 +393,7 @@ static int max_count(const double *v, size_t n, int bins, double lo, double widt
 	return m;
 }
 
-static void draw_returns(cairo_t *cr, const struct rp_returns *r)
+static void draw_returns(cairo_t *cr, const struct rpt_returns *r)
 {
 	struct panel p = { 78, 80, CW - 24, CH - 52, DBL_MAX, -DBL_MAX, 0, 1 };
 	double mean = 0;
@@ -446,7 +446,7 @@ static void draw_returns(cairo_t *cr, const struct rp_returns *r)
 	cairo_restore(cr);
 }
 
-int rp_chart_returns(const char *path, const struct rp_returns *r, const char *why_missing,
+int rpt_chart_returns(const char *path, const struct rpt_returns *r, const char *why_missing,
 		     char *err, size_t errlen)
 {
 	cairo_surface_t *sf;
@@ -542,7 +542,7 @@ static void draw_costs(cairo_t *cr, const double *m, const double *s, const doub
 	text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "cost multiple (1x = fees, slippage and funding as configured)");
 }
 
-int rp_chart_costs(const char *path, const cJSON *sens, char *err, size_t errlen)
+int rpt_chart_costs(const char *path, const cJSON *sens, char *err, size_t errlen)
 {
 	double m[64], s[64], q[64];
 	cairo_surface_t *sf;
@@ -556,34 +556,13 @@ int rp_chart_costs(const char *path, const cJSON *sens, char *err, size_t errlen
 	return finish(cr, sf, path, err, errlen);
 }
 
-/* A signal as drawn: -1, 0 or 1, and anything else (never expected) flat. */
-static int8_t signal_of(const cJSON *v)
-{
-	if (!cJSON_IsNumber(v))
-		return 0;
-	return v->valuedouble > 0.5 ? 1 : v->valuedouble < -0.5 ? -1 : 0;
-}
-
-/* Shades each run of equal, non-flat signals. The array is read once into bytes first: cJSON
- * arrays are lists, and indexing one per bar made this quadratic. */
+/* Shades each run of equal, non-flat signals (px->n of them). */
 static void shade_positions(cairo_t *cr, const struct panel *p, const struct sa_ohlcv *px,
-			    const cJSON *signals)
+			    const int8_t *sig)
 {
-	size_t n = (size_t)cJSON_GetArraySize(signals), k = 0;
-	double half = px->n > 1 ? (double)(px->t[px->n - 1] - px->t[0]) / (double)(px->n - 1) / 2 : 0;
-	int8_t *sig;
-	const cJSON *v;
+	size_t n = px->n;
+	double half = n > 1 ? (double)(px->t[n - 1] - px->t[0]) / (double)(n - 1) / 2 : 0;
 
-	if (n > px->n)
-		n = px->n;
-	sig = malloc(n ? n : 1);
-	if (!sig)
-		return;
-	cJSON_ArrayForEach(v, signals) {
-		if (k == n)
-			break;
-		sig[k++] = signal_of(v);
-	}
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		while (j + 1 < n && sig[j + 1] == sig[i])
@@ -597,7 +576,6 @@ static void shade_positions(cairo_t *cr, const struct panel *p, const struct sa_
 		}
 		i = j + 1;
 	}
-	free(sig);
 }
 
 static void mark_mismatches(cairo_t *cr, const struct panel *p, const struct sa_ohlcv *px,
@@ -623,7 +601,7 @@ static void mark_mismatches(cairo_t *cr, const struct panel *p, const struct sa_
 	}
 }
 
-static void draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const cJSON *signals,
+static void draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *sig,
 			 const cJSON *mismatches)
 {
 	struct panel p = { 78, 80, CW - 24, CH - 52, (double)px->t[0], (double)px->t[px->n - 1], DBL_MAX, -DBL_MAX };
@@ -636,8 +614,8 @@ static void draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const cJSON *si
 		p.ymax = fmax(p.ymax, px->close[i]);
 	}
 	nice_range(&p.ymin, &p.ymax, 5);
-	if (cJSON_IsArray(signals))
-		shade_positions(cr, &p, px, signals);
+	if (sig)
+		shade_positions(cr, &p, px, sig);
 	y_axis(cr, &p, 5, 1, "%.6g", false);
 	x_axis_dates(cr, &p, true);
 	set_rgb(cr, C_INK);
@@ -657,23 +635,28 @@ static void draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const cJSON *si
 	cairo_restore(cr);
 }
 
-int rp_chart_signals(const char *path, const struct sa_ohlcv *px, const cJSON *signals,
-		     const cJSON *mismatches, const char *why_missing, char *err, size_t errlen)
+int rpt_chart_signals(const char *path, const struct sa_ohlcv *px, const int8_t *sig,
+		     const char *why_no_signals, const cJSON *mismatches, const char *why_missing,
+		     char *err, size_t errlen)
 {
 	cairo_surface_t *sf;
 	cairo_t *cr = canvas(&sf);
-	char sub[160];
-	int ns = cJSON_IsArray(signals) ? cJSON_GetArraySize(signals) : 0;
-	snprintf(sub, sizeof sub, "%d signals from the full-history run; red marks where a truncated run disagreed", ns);
+	char sub[200];
+
+	if (sig)
+		snprintf(sub, sizeof sub, "%zu signals from the full-history run; red marks where a truncated run disagreed",
+			 px->n);
+	else
+		snprintf(sub, sizeof sub, "no positions drawn: %.150s", why_no_signals);
 	title(cr, "Signals against price", sub);
 	if (px && px->n >= 2)
-		draw_signals(cr, px, signals, mismatches);
+		draw_signals(cr, px, sig, mismatches);
 	else
 		empty_note(cr, why_missing);
 	return finish(cr, sf, path, err, errlen);
 }
 
-void rp_chart_cleanup(void)
+void rpt_chart_cleanup(void)
 {
 	cairo_debug_reset_static_data();
 	FcFini();

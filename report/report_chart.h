@@ -1,8 +1,9 @@
 /* report_chart.h - the report's PNG charts, drawn with cairo, reproducible byte for byte. */
-#ifndef RP_CHART_H
-#define RP_CHART_H
+#ifndef RPT_CHART_H
+#define RPT_CHART_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <cjson/cJSON.h>
 
 #include "ohlcv.h"
@@ -13,23 +14,25 @@
  * empty, so the report's set of images never changes shape. Arguments are borrowed. */
 
 /* Net and gross equity over time, with the net drawdown in a panel below. */
-int rp_chart_equity(const char *path, const struct rp_series *eq, const char *why_missing,
+int rpt_chart_equity(const char *path, const struct rpt_series *eq, const char *why_missing,
 		    char *err, size_t errlen);
 
 /* The distribution of per-trade net returns (gross as an outline), with zero and the mean. */
-int rp_chart_returns(const char *path, const struct rp_returns *r, const char *why_missing,
+int rpt_chart_returns(const char *path, const struct rpt_returns *r, const char *why_missing,
 		     char *err, size_t errlen);
 
 /* Sharpe and PSR as costs are scaled: sens is stats.json's cost_sensitivity array (may be NULL). */
-int rp_chart_costs(const char *path, const cJSON *sens, char *err, size_t errlen);
+int rpt_chart_costs(const char *path, const cJSON *sens, char *err, size_t errlen);
 
-/* The close price with the position shaded (signals: run.json's array, one per bar) and each
- * look-ahead mismatch (lookahead.json's mismatches array, may be NULL) marked. */
-int rp_chart_signals(const char *path, const struct sa_ohlcv *px, const cJSON *signals,
-		     const cJSON *mismatches, const char *why_missing, char *err, size_t errlen);
+/* The close price with the position shaded (sig: px->n validated signals, or NULL with
+ * why_no_signals saying why) and each look-ahead mismatch (lookahead.json's mismatches array,
+ * may be NULL) marked. */
+int rpt_chart_signals(const char *path, const struct sa_ohlcv *px, const int8_t *sig,
+		     const char *why_no_signals, const cJSON *mismatches, const char *why_missing,
+		     char *err, size_t errlen);
 
 /* Releases cairo's and the font library's process-wide caches, so a leak checker sees only real
  * leaks. Call once, after the last chart. */
-void rp_chart_cleanup(void);
+void rpt_chart_cleanup(void);
 
 #endif

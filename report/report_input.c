@@ -1,148 +1,102 @@
 /* report_input.c - loads an audit directory for the report; nothing in it is trusted. */
 #include "report_input.h"
 
-#include <csv.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "csvtable.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
 #include "timeutil.h"
 
-static const char *const stage_files[RP_NFILES] = {
-	[RP_CONFIG] = "config.json",
-	[RP_FINGERPRINT] = "fingerprint.json",
-	[RP_INSPECT] = "inspect.json",
-	[RP_RUN] = "run.json",
-	[RP_LOOKAHEAD] = "lookahead.json",
-	[RP_REPLAY] = "replay.json",
-	[RP_STATS] = "stats.json",
-	[RP_VERDICT] = "verdict.json",
+static const char *const stage_files[RPT_NFILES] = {
+	[RPT_CONFIG] = "config.json",
+	[RPT_FINGERPRINT] = "fingerprint.json",
+	[RPT_INSPECT] = "inspect.json",
+	[RPT_RUN] = "run.json",
+	[RPT_LOOKAHEAD] = "lookahead.json",
+	[RPT_REPLAY] = "replay.json",
+	[RPT_STATS] = "stats.json",
+	[RPT_VERDICT] = "verdict.json",
 };
 
-/* Rows and fields are collected into growing arrays while libcsv calls back. */
-struct csv_acc {
-	char **cells;
-	size_t n, cap;
-	size_t *rowlen;  /* fields in each finished row */
-	size_t rows, rowcap;
-	size_t cur;      /* fields in the row being read */
-	bool nomem;
+/* Rows are collected as strings while the shared table reader streams: cells grow by one
+ * row at a time, row 0 being the header. */
+struct table_acc {
+	struct rpt_table *tb;
+	size_t cap;  /* rows allocated */
 };
 
-static void on_field(void *data, size_t len, void *acc_)
+static int push_row(struct rpt_table *tb, size_t *cap, const char (*vals)[SA_CSV_FIELD_MAX + 1])
 {
-	struct csv_acc *acc = acc_;
-	if (acc->nomem)
-		return;
-	if (acc->n == acc->cap) {
-		size_t cap = acc->cap ? acc->cap * 2 : 256;
-		char **c = realloc(acc->cells, cap * sizeof *c);
-		if (!c) {
-			acc->nomem = true;
-			return;
+	if (tb->rows == *cap) {
+		size_t n = *cap ? *cap * 2 : 256;
+		char **c = realloc(tb->cell, n * tb->cols * sizeof *c);
+
+		if (!c)
+			return -1;
+		tb->cell = c;
+		*cap = n;
+	}
+	for (size_t c = 0; c < tb->cols; c++) {
+		char *v = strdup(vals[c]);
+
+		if (!v) {
+			while (c-- > 0)
+				free(tb->cell[tb->rows * tb->cols + c]);
+			return -1;
 		}
-		acc->cells = c;
-		acc->cap = cap;
+		tb->cell[tb->rows * tb->cols + c] = v;
 	}
-	char *s = malloc(len + 1);
-	if (!s) {
-		acc->nomem = true;
-		return;
-	}
-	memcpy(s, data, len);
-	s[len] = '\0';
-	acc->cells[acc->n++] = s;
-	acc->cur++;
+	tb->rows++;
+	return 0;
 }
 
-static void on_row(int c, void *acc_)
+static int table_row(struct sa_csv_table *t, void *arg)
 {
-	struct csv_acc *acc = acc_;
-	(void)c;
-	if (acc->nomem)
-		return;
-	if (acc->rows == acc->rowcap) {
-		size_t cap = acc->rowcap ? acc->rowcap * 2 : 256;
-		size_t *r = realloc(acc->rowlen, cap * sizeof *r);
-		if (!r) {
-			acc->nomem = true;
-			return;
-		}
-		acc->rowlen = r;
-		acc->rowcap = cap;
+	struct table_acc *acc = arg;
+
+	if (acc->tb->rows == 0) {
+		acc->tb->cols = (size_t)t->cols;
+		if (push_row(acc->tb, &acc->cap, t->header) < 0)
+			goto nomem;
 	}
-	acc->rowlen[acc->rows++] = acc->cur;
-	acc->cur = 0;
+	if (push_row(acc->tb, &acc->cap, t->vals) < 0)
+		goto nomem;
+	return 0;
+nomem:
+	sa_csv_table_fail(t, "out of memory");
+	return -1;
 }
 
-/* Lays the ragged rows out as a rectangle as wide as the header. */
-static int acc_to_table(struct csv_acc *acc, struct rp_table *tb)
+int rpt_table_parse(const char *buf, size_t len, struct rpt_table *tb, char *err, size_t errlen)
 {
-	int rc = -1;
-	size_t cols = acc->rows ? acc->rowlen[0] : 0;
-	if (cols == 0)
-		goto out;
-	tb->cell = calloc(acc->rows * cols, sizeof *tb->cell);
-	if (!tb->cell)
-		goto out;
-	tb->rows = acc->rows;
-	tb->cols = cols;
-	size_t k = 0;
-	for (size_t r = 0; r < acc->rows; r++) {
-		for (size_t c = 0; c < acc->rowlen[r]; c++, k++) {
-			if (c < cols) {
-				tb->cell[r * cols + c] = acc->cells[k];
-				acc->cells[k] = NULL;
-			}
-		}
-	}
-	for (size_t i = 0; i < tb->rows * cols; i++)
-		if (!tb->cell[i] && !(tb->cell[i] = strdup("")))
-			goto out;
-	rc = 0;
-out:
-	return rc;
-}
+	struct table_acc acc = { .tb = tb };
+	struct sa_csv_table t = { .pos = { .err = err, .errlen = errlen }, .row = table_row,
+				  .arg = &acc };
 
-int rp_table_parse(const char *buf, size_t len, struct rp_table *tb, char *err, size_t errlen)
-{
-	struct csv_parser p;
-	struct csv_acc acc = { 0 };
-	int rc = -1;
 	memset(tb, 0, sizeof *tb);
-	if (csv_init(&p, CSV_APPEND_NULL) != 0) {
-		sa_fmt(err, errlen, "out of memory");
-		return -1;
+	if (sa_csv_table_parse(&t, buf, len) < 0)
+		goto fail;
+	if (tb->rows == 0) {
+		/* a header without rows still names its columns */
+		tb->cols = (size_t)t.cols;
+		if (push_row(tb, &acc.cap, t.header) < 0) {
+			sa_fmt(err, errlen, "out of memory");
+			goto fail;
+		}
 	}
-	if (csv_parse(&p, buf, len, on_field, on_row, &acc) != len || csv_fini(&p, on_field, on_row, &acc)) {
-		sa_fmt(err, errlen, "not valid CSV (%s)", csv_strerror(csv_error(&p)));
-		goto out;
-	}
-	if (acc.nomem) {
-		sa_fmt(err, errlen, "out of memory");
-		goto out;
-	}
-	if (acc_to_table(&acc, tb)) {
-		sa_fmt(err, errlen, acc.rows ? "out of memory" : "empty file");
-		rp_table_release(tb);
-		goto out;
-	}
-	rc = 0;
-out:
-	csv_free(&p);
-	for (size_t i = 0; i < acc.n; i++)
-		free(acc.cells[i]);
-	free(acc.cells);
-	free(acc.rowlen);
-	return rc;
+	return 0;
+fail:
+	rpt_table_release(tb);
+	return -1;
 }
 
-void rp_table_release(struct rp_table *tb)
+void rpt_table_release(struct rpt_table *tb)
 {
 	if (tb->cell)
 		for (size_t i = 0; i < tb->rows * tb->cols; i++)
@@ -151,7 +105,7 @@ void rp_table_release(struct rp_table *tb)
 	memset(tb, 0, sizeof *tb);
 }
 
-int rp_table_col(const struct rp_table *tb, const char *name)
+int rpt_table_col(const struct rpt_table *tb, const char *name)
 {
 	for (size_t c = 0; tb->rows && c < tb->cols; c++)
 		if (strcmp(tb->cell[c], name) == 0)
@@ -159,14 +113,14 @@ int rp_table_col(const struct rp_table *tb, const char *name)
 	return -1;
 }
 
-const char *rp_table_get(const struct rp_table *tb, size_t r, int c)
+const char *rpt_table_get(const struct rpt_table *tb, size_t r, int c)
 {
 	if (c < 0 || (size_t)c >= tb->cols || r + 1 >= tb->rows)
 		return "";
 	return tb->cell[(r + 1) * tb->cols + (size_t)c];
 }
 
-int rp_parse_num(const char *s, double *x)
+int rpt_parse_num(const char *s, double *x)
 {
 	char *end;
 	errno = 0;
@@ -177,7 +131,7 @@ int rp_parse_num(const char *s, double *x)
 	return 0;
 }
 
-void rp_series_release(struct rp_series *s)
+void rpt_series_release(struct rpt_series *s)
 {
 	free(s->t);
 	free(s->pos);
@@ -186,10 +140,10 @@ void rp_series_release(struct rp_series *s)
 	memset(s, 0, sizeof *s);
 }
 
-int rp_series_from_table(const struct rp_table *tb, struct rp_series *s, char *err, size_t errlen)
+int rpt_series_from_table(const struct rpt_table *tb, struct rpt_series *s, char *err, size_t errlen)
 {
-	int ct = rp_table_col(tb, "time"), cp = rp_table_col(tb, "position");
-	int cg = rp_table_col(tb, "gross_equity"), cn = rp_table_col(tb, "net_equity");
+	int ct = rpt_table_col(tb, "time"), cp = rpt_table_col(tb, "position");
+	int cg = rpt_table_col(tb, "gross_equity"), cn = rpt_table_col(tb, "net_equity");
 	size_t n = tb->rows ? tb->rows - 1 : 0;
 	int rc = -1;
 	memset(s, 0, sizeof *s);
@@ -206,10 +160,10 @@ int rp_series_from_table(const struct rp_table *tb, struct rp_series *s, char *e
 		goto out;
 	}
 	for (size_t r = 0; r < n; r++) {
-		if (sa_time_parse(rp_table_get(tb, r, ct), &s->t[r]) ||
-		    rp_parse_num(rp_table_get(tb, r, cp), &s->pos[r]) ||
-		    rp_parse_num(rp_table_get(tb, r, cg), &s->gross[r]) ||
-		    rp_parse_num(rp_table_get(tb, r, cn), &s->net[r]) ||
+		if (sa_time_parse(rpt_table_get(tb, r, ct), &s->t[r]) ||
+		    rpt_parse_num(rpt_table_get(tb, r, cp), &s->pos[r]) ||
+		    rpt_parse_num(rpt_table_get(tb, r, cg), &s->gross[r]) ||
+		    rpt_parse_num(rpt_table_get(tb, r, cn), &s->net[r]) ||
 		    (r > 0 && s->t[r] <= s->t[r - 1])) {
 			sa_fmt(err, errlen, "line %zu: not a valid, time-ordered equity row", r + 2);
 			goto out;
@@ -219,11 +173,11 @@ int rp_series_from_table(const struct rp_table *tb, struct rp_series *s, char *e
 	rc = 0;
 out:
 	if (rc)
-		rp_series_release(s);
+		rpt_series_release(s);
 	return rc;
 }
 
-static void load_stage(struct rp_stage *st, const char *dir, const char *file)
+static void load_stage(struct rpt_stage *st, const char *dir, const char *file)
 {
 	char path[4096], err[256] = "";
 	st->file = file;
@@ -248,7 +202,7 @@ static int read_capped(const char *dir, const char *file, size_t cap, char **buf
 }
 
 /* One JSON object per line; a bad line is skipped and counted, never fatal. */
-static int load_events(struct rp_input *in, const char *dir)
+static int load_events(struct rpt_input *in, const char *dir)
 {
 	char *buf = NULL;
 	size_t len = 0, bad = 0;
@@ -280,22 +234,22 @@ out:
 	return rc;
 }
 
-static int load_table(const char *dir, const char *file, struct rp_table *tb, char *reason, size_t rlen)
+static int load_table(const char *dir, const char *file, struct rpt_table *tb, char *reason, size_t rlen)
 {
 	char *buf = NULL, err[200];
 	size_t len = 0;
 	int rc = read_capped(dir, file, SA_JSON_CAP, &buf, &len, reason, rlen);
-	if (rc == 0 && buf && rp_table_parse(buf, len, tb, err, sizeof err))
+	if (rc == 0 && buf && rpt_table_parse(buf, len, tb, err, sizeof err))
 		sa_fmt(reason, rlen, "%s: %s", file, err);
 	free(buf);
 	return rc;
 }
 
-static int load_returns(struct rp_input *in)
+static int load_returns(struct rpt_input *in)
 {
-	int cn = rp_table_col(&in->trades, "net_return"), cg = rp_table_col(&in->trades, "gross_return");
+	int cn = rpt_table_col(&in->trades, "net_return"), cg = rpt_table_col(&in->trades, "gross_return");
 	size_t n = in->trades.rows ? in->trades.rows - 1 : 0;
-	struct rp_returns *r = &in->returns;
+	struct rpt_returns *r = &in->returns;
 	if (!in->trades.rows)
 		return 0;
 	if (cn < 0 || cg < 0) {
@@ -307,8 +261,8 @@ static int load_returns(struct rp_input *in)
 	if (!r->net || !r->gross)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		if (rp_parse_num(rp_table_get(&in->trades, i, cn), &r->net[r->n]) == 0 &&
-		    rp_parse_num(rp_table_get(&in->trades, i, cg), &r->gross[r->n]) == 0)
+		if (rpt_parse_num(rpt_table_get(&in->trades, i, cn), &r->net[r->n]) == 0 &&
+		    rpt_parse_num(rpt_table_get(&in->trades, i, cg), &r->gross[r->n]) == 0)
 			r->n++;
 	}
 	if (r->n < n)
@@ -316,25 +270,25 @@ static int load_returns(struct rp_input *in)
 	return 0;
 }
 
-static int load_equity(struct rp_input *in, const char *dir)
+static int load_equity(struct rpt_input *in, const char *dir)
 {
-	struct rp_table tb = { 0 };
+	struct rpt_table tb = { 0 };
 	char err[200];
 	int rc = load_table(dir, "equity.csv", &tb, in->equity_reason, sizeof in->equity_reason);
-	if (rc == 0 && tb.rows && rp_series_from_table(&tb, &in->equity, err, sizeof err))
+	if (rc == 0 && tb.rows && rpt_series_from_table(&tb, &in->equity, err, sizeof err))
 		sa_fmt(in->equity_reason, sizeof in->equity_reason, "equity.csv %s", err);
-	rp_table_release(&tb);
+	rpt_table_release(&tb);
 	return rc;
 }
 
-static int load_source(struct rp_input *in, const char *dir)
+static int load_source(struct rpt_input *in, const char *dir)
 {
 	size_t len = 0;
 	return read_capped(dir, "strategy.py", SA_UPLOAD_CAP, &in->source, &len, in->source_reason,
 			   sizeof in->source_reason);
 }
 
-static void load_data(struct rp_input *in, const char *data_path)
+static void load_data(struct rpt_input *in, const char *data_path)
 {
 	char err[200];
 	if (!data_path) {
@@ -345,10 +299,10 @@ static void load_data(struct rp_input *in, const char *data_path)
 		sa_fmt(in->data_reason, sizeof in->data_reason, "price data unusable: %s", err);
 }
 
-int rp_input_load(struct rp_input *in, const char *dir, const char *data_path)
+int rpt_input_load(struct rpt_input *in, const char *dir, const char *data_path)
 {
 	memset(in, 0, sizeof *in);
-	for (int f = 0; f < RP_NFILES; f++)
+	for (int f = 0; f < RPT_NFILES; f++)
 		load_stage(&in->stage[f], dir, stage_files[f]);
 	if (load_events(in, dir) || load_source(in, dir) ||
 	    load_table(dir, "trades.csv", &in->trades, in->trades_reason, sizeof in->trades_reason) ||
@@ -358,13 +312,13 @@ int rp_input_load(struct rp_input *in, const char *dir, const char *data_path)
 	return 0;
 }
 
-void rp_input_release(struct rp_input *in)
+void rpt_input_release(struct rpt_input *in)
 {
-	for (int f = 0; f < RP_NFILES; f++)
+	for (int f = 0; f < RPT_NFILES; f++)
 		cJSON_Delete(in->stage[f].json);
 	cJSON_Delete(in->events);
-	rp_table_release(&in->trades);
-	rp_series_release(&in->equity);
+	rpt_table_release(&in->trades);
+	rpt_series_release(&in->equity);
 	free(in->returns.net);
 	free(in->returns.gross);
 	free(in->source);
@@ -372,7 +326,7 @@ void rp_input_release(struct rp_input *in)
 	memset(in, 0, sizeof *in);
 }
 
-const cJSON *rp_stage_ok(const struct rp_input *in, enum rp_file f)
+const cJSON *rpt_stage_ok(const struct rpt_input *in, enum rpt_file f)
 {
 	return in->stage[f].ok ? in->stage[f].json : NULL;
 }

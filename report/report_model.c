@@ -22,7 +22,7 @@ static bool is_num(const cJSON *v)
 	return cJSON_IsNumber(v) && isfinite(v->valuedouble);
 }
 
-char *rp_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len)
+char *rpt_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len)
 {
 	if (is_num(v)) {
 		double pct = v->valuedouble * 100;
@@ -35,7 +35,7 @@ char *rp_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len)
 	return buf;
 }
 
-char *rp_fmt_num(const cJSON *v, int decimals, char *buf, size_t len)
+char *rpt_fmt_num(const cJSON *v, int decimals, char *buf, size_t len)
 {
 	if (is_num(v))
 		snprintf(buf, len, "%.*f", decimals, fabs(v->valuedouble) < 0.5 * pow(10, -decimals) ? 0.0 : v->valuedouble);
@@ -62,13 +62,13 @@ static void add_text(cJSON *to, const char *as, const cJSON *obj, const char *ke
 static void add_pct(cJSON *to, const char *as, const cJSON *obj, const char *key, int dec)
 {
 	char buf[64];
-	cJSON_AddStringToObject(to, as, rp_fmt_pct(get(obj, key), dec, buf, sizeof buf));
+	cJSON_AddStringToObject(to, as, rpt_fmt_pct(get(obj, key), dec, buf, sizeof buf));
 }
 
 static void add_num(cJSON *to, const char *as, const cJSON *obj, const char *key, int dec)
 {
 	char buf[64];
-	cJSON_AddStringToObject(to, as, rp_fmt_num(get(obj, key), dec, buf, sizeof buf));
+	cJSON_AddStringToObject(to, as, rpt_fmt_num(get(obj, key), dec, buf, sizeof buf));
 }
 
 static const char *verdict_class(const char *v)
@@ -80,7 +80,7 @@ static const char *verdict_class(const char *v)
 	return "bad";
 }
 
-static void add_missing(cJSON *m, const struct rp_input *in)
+static void add_missing(cJSON *m, const struct rpt_input *in)
 {
 	cJSON *list = cJSON_AddArrayToObject(m, "missing");
 	struct { const char *file, *reason; } extra[] = {
@@ -88,7 +88,7 @@ static void add_missing(cJSON *m, const struct rp_input *in)
 		{ "equity.csv", in->equity_reason }, { "strategy.py", in->source_reason },
 		{ "price data", in->data_reason },
 	};
-	for (int f = 0; f < RP_NFILES; f++) {
+	for (int f = 0; f < RPT_NFILES; f++) {
 		if (in->stage[f].ok)
 			continue;
 		cJSON *o = cJSON_CreateObject();
@@ -106,9 +106,9 @@ static void add_missing(cJSON *m, const struct rp_input *in)
 	}
 }
 
-static void add_verdict(cJSON *m, const struct rp_input *in)
+static void add_verdict(cJSON *m, const struct rpt_input *in)
 {
-	const cJSON *v = rp_stage_ok(in, RP_VERDICT);
+	const cJSON *v = rpt_stage_ok(in, RPT_VERDICT);
 	const char *verdict = sa_json_str(v, "verdict", "NO_VERDICT");
 	const char *gate = sa_json_str(v, "gate_verdict", "");
 	cJSON_AddStringToObject(m, "verdict", verdict);
@@ -147,12 +147,12 @@ static void add_verdict(cJSON *m, const struct rp_input *in)
 
 /* Refusals made only in the look-ahead re-runs: an upload that misbehaves when shown less
  * history is contained there, and the report lists those rows after the full run's. */
-static void add_rerun_events(cJSON *ev, const struct rp_input *in, int *n)
+static void add_rerun_events(cJSON *ev, const struct rpt_input *in, int *n)
 {
 	const cJSON *e;
 	char detail[512];
 
-	cJSON_ArrayForEach(e, get(in->stage[RP_LOOKAHEAD].json, "events")) {
+	cJSON_ArrayForEach(e, get(in->stage[RPT_LOOKAHEAD].json, "events")) {
 		if ((*n)++ >= MAX_ROWS)
 			break;
 		cJSON *o = cJSON_CreateObject();
@@ -167,9 +167,9 @@ static void add_rerun_events(cJSON *ev, const struct rp_input *in, int *n)
 	}
 }
 
-static void add_containment(cJSON *m, const struct rp_input *in)
+static void add_containment(cJSON *m, const struct rpt_input *in)
 {
-	const cJSON *run = in->stage[RP_RUN].json, *e;
+	const cJSON *run = in->stage[RPT_RUN].json, *e;
 	cJSON *c = cJSON_AddObjectToObject(m, "containment");
 	add_text(c, "status", run, "status");
 	add_text(c, "blocked", run, "blocked_actions");
@@ -191,13 +191,13 @@ static void add_containment(cJSON *m, const struct rp_input *in)
 	}
 	add_rerun_events(ev, in, &n);
 	cJSON_AddNumberToObject(c, "event_count", cJSON_GetArraySize(in->events) +
-			       cJSON_GetArraySize(get(in->stage[RP_LOOKAHEAD].json, "events")));
+			       cJSON_GetArraySize(get(in->stage[RPT_LOOKAHEAD].json, "events")));
 	cJSON_AddBoolToObject(c, "more_events", n > MAX_ROWS);
 }
 
-static void add_lookahead(cJSON *m, const struct rp_input *in)
+static void add_lookahead(cJSON *m, const struct rpt_input *in)
 {
-	const cJSON *la = rp_stage_ok(in, RP_LOOKAHEAD), *it;
+	const cJSON *la = rpt_stage_ok(in, RPT_LOOKAHEAD), *it;
 	cJSON *o = cJSON_AddObjectToObject(m, "lookahead");
 	cJSON_AddBoolToObject(o, "present", la != NULL);
 	cJSON_AddBoolToObject(o, "clean", sa_json_bool(la, "clean", false));
@@ -222,9 +222,9 @@ static void add_lookahead(cJSON *m, const struct rp_input *in)
 	}
 }
 
-static void add_inspection(cJSON *m, const struct rp_input *in)
+static void add_inspection(cJSON *m, const struct rpt_input *in)
 {
-	const cJSON *ins = rp_stage_ok(in, RP_INSPECT), *s = get(ins, "strategy"), *it;
+	const cJSON *ins = rpt_stage_ok(in, RPT_INSPECT), *s = get(ins, "strategy"), *it;
 	cJSON *o = cJSON_AddObjectToObject(m, "inspection");
 	cJSON_AddBoolToObject(o, "present", ins != NULL);
 	add_text(o, "flag_count", ins, "flag_count");
@@ -262,10 +262,10 @@ static void add_inspection(cJSON *m, const struct rp_input *in)
 	}
 }
 
-static void add_costs(cJSON *m, const struct rp_input *in)
+static void add_costs(cJSON *m, const struct rpt_input *in)
 {
-	const cJSON *rp = rp_stage_ok(in, RP_REPLAY), *st = rp_stage_ok(in, RP_STATS), *it;
-	const cJSON *cfg = get(rp_stage_ok(in, RP_CONFIG), "costs");
+	const cJSON *rp = rpt_stage_ok(in, RPT_REPLAY), *st = rpt_stage_ok(in, RPT_STATS), *it;
+	const cJSON *cfg = get(rpt_stage_ok(in, RPT_CONFIG), "costs");
 	cJSON *o = cJSON_AddObjectToObject(m, "costs");
 	cJSON_AddBoolToObject(o, "present", rp != NULL);
 	add_text(o, "mode", rp, "mode");
@@ -298,58 +298,58 @@ static void stat_row(cJSON *list, const char *label, const char *value, const ch
 	cJSON_AddItemToArray(list, r);
 }
 
-static void add_stats(cJSON *m, const struct rp_input *in)
+static void add_stats(cJSON *m, const struct rpt_input *in)
 {
-	const cJSON *st = rp_stage_ok(in, RP_STATS);
+	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
 	char b[64];
 	cJSON *o = cJSON_AddObjectToObject(m, "stats");
 	cJSON_AddBoolToObject(o, "present", st != NULL);
 	cJSON *l = cJSON_AddArrayToObject(o, "rows");
-	stat_row(l, "Trades", rp_fmt_num(get(st, "trades"), 0, b, sizeof b), "closed trades the statistics rest on");
-	stat_row(l, "Sharpe ratio (per trade)", rp_fmt_num(get(st, "sharpe"), 4, b, sizeof b),
+	stat_row(l, "Trades", rpt_fmt_num(get(st, "trades"), 0, b, sizeof b), "closed trades the statistics rest on");
+	stat_row(l, "Sharpe ratio (per trade)", rpt_fmt_num(get(st, "sharpe"), 4, b, sizeof b),
 		 "mean net return per trade divided by its standard deviation");
-	stat_row(l, "Sharpe ratio (annualised)", rp_fmt_num(get(get(st, "sharpe_annualised"), "value"), 3, b, sizeof b),
+	stat_row(l, "Sharpe ratio (annualised)", rpt_fmt_num(get(get(st, "sharpe_annualised"), "value"), 3, b, sizeof b),
 		 "the Sharpe ratio of bar-by-bar net equity changes, scaled by the square root of bars per year");
-	stat_row(l, "PSR", rp_fmt_num(get(st, "psr"), 3, b, sizeof b),
+	stat_row(l, "PSR", rpt_fmt_num(get(st, "psr"), 3, b, sizeof b),
 		 "probability that the true Sharpe ratio is above zero, given skew, kurtosis and length");
-	stat_row(l, "DSR", rp_fmt_num(get(st, "dsr"), 3, b, sizeof b),
+	stat_row(l, "DSR", rpt_fmt_num(get(st, "dsr"), 3, b, sizeof b),
 		 "the same probability, deflated for how many variants were tried");
-	stat_row(l, "Trials", rp_fmt_num(get(st, "trials"), 0, b, sizeof b), "variants tried, as declared");
-	stat_row(l, "SR* (expected best of the trials)", rp_fmt_num(get(st, "sr0"), 4, b, sizeof b),
+	stat_row(l, "Trials", rpt_fmt_num(get(st, "trials"), 0, b, sizeof b), "variants tried, as declared");
+	stat_row(l, "SR* (expected best of the trials)", rpt_fmt_num(get(st, "sr0"), 4, b, sizeof b),
 		 "the Sharpe ratio the best of that many luck-only variants would show");
-	stat_row(l, "MinTRL", rp_fmt_num(get(st, "min_trl"), 1, b, sizeof b),
+	stat_row(l, "MinTRL", rpt_fmt_num(get(st, "min_trl"), 1, b, sizeof b),
 		 "trades needed before this Sharpe ratio is significant at 95 %");
-	stat_row(l, "Skew", rp_fmt_num(get(st, "skew"), 3, b, sizeof b), "asymmetry of trade returns; negative means rare large losses");
-	stat_row(l, "Kurtosis", rp_fmt_num(get(st, "kurtosis"), 3, b, sizeof b), "fatness of the tails (3 for a normal distribution)");
-	stat_row(l, "Max drawdown", rp_fmt_pct(get(st, "max_drawdown"), 2, b, sizeof b), "deepest fall of net equity from a peak");
-	stat_row(l, "Win rate", rp_fmt_pct(get(st, "win_rate"), 1, b, sizeof b), "share of trades with a positive net return");
-	stat_row(l, "Profit factor", rp_fmt_num(get(st, "profit_factor"), 3, b, sizeof b), "net gains divided by net losses");
-	stat_row(l, "Exposure", rp_fmt_pct(get(st, "exposure"), 1, b, sizeof b), "share of bars with a position held");
-	stat_row(l, "Average bars held", rp_fmt_num(get(st, "avg_bars_held"), 1, b, sizeof b), "how long a trade lasts");
+	stat_row(l, "Skew", rpt_fmt_num(get(st, "skew"), 3, b, sizeof b), "asymmetry of trade returns; negative means rare large losses");
+	stat_row(l, "Kurtosis", rpt_fmt_num(get(st, "kurtosis"), 3, b, sizeof b), "fatness of the tails (3 for a normal distribution)");
+	stat_row(l, "Max drawdown", rpt_fmt_pct(get(st, "max_drawdown"), 2, b, sizeof b), "deepest fall of net equity from a peak");
+	stat_row(l, "Win rate", rpt_fmt_pct(get(st, "win_rate"), 1, b, sizeof b), "share of trades with a positive net return");
+	stat_row(l, "Profit factor", rpt_fmt_num(get(st, "profit_factor"), 3, b, sizeof b), "net gains divided by net losses");
+	stat_row(l, "Exposure", rpt_fmt_pct(get(st, "exposure"), 1, b, sizeof b), "share of bars with a position held");
+	stat_row(l, "Average bars held", rpt_fmt_num(get(st, "avg_bars_held"), 1, b, sizeof b), "how long a trade lasts");
 }
 
-static void add_trades(cJSON *m, const struct rp_input *in)
+static void add_trades(cJSON *m, const struct rpt_input *in)
 {
-	const struct rp_table *tb = &in->trades;
+	const struct rpt_table *tb = &in->trades;
 	size_t n = tb->rows ? tb->rows - 1 : 0;
 	char b[64];
 	cJSON *o = cJSON_AddObjectToObject(m, "trades");
 	cJSON *list = cJSON_AddArrayToObject(o, "rows");
-	int ce = rp_table_col(tb, "entry_time"), cx = rp_table_col(tb, "exit_time"), cs = rp_table_col(tb, "side");
-	int cg = rp_table_col(tb, "gross_return"), cn = rp_table_col(tb, "net_return"), cb = rp_table_col(tb, "bars_held");
+	int ce = rpt_table_col(tb, "entry_time"), cx = rpt_table_col(tb, "exit_time"), cs = rpt_table_col(tb, "side");
+	int cg = rpt_table_col(tb, "gross_return"), cn = rpt_table_col(tb, "net_return"), cb = rpt_table_col(tb, "bars_held");
 	for (size_t r = 0; r < n && r < MAX_ROWS; r++) {
 		cJSON *row = cJSON_CreateObject(), num;
 		double x;
-		cJSON_AddStringToObject(row, "entry", rp_table_get(tb, r, ce));
-		cJSON_AddStringToObject(row, "exit", rp_table_get(tb, r, cx));
-		cJSON_AddStringToObject(row, "side", rp_table_get(tb, r, cs));
-		cJSON_AddStringToObject(row, "bars", rp_table_get(tb, r, cb));
+		cJSON_AddStringToObject(row, "entry", rpt_table_get(tb, r, ce));
+		cJSON_AddStringToObject(row, "exit", rpt_table_get(tb, r, cx));
+		cJSON_AddStringToObject(row, "side", rpt_table_get(tb, r, cs));
+		cJSON_AddStringToObject(row, "bars", rpt_table_get(tb, r, cb));
 		memset(&num, 0, sizeof num);
 		num.type = cJSON_Number;
-		num.valuedouble = rp_parse_num(rp_table_get(tb, r, cg), &x) ? NAN : x;
-		cJSON_AddStringToObject(row, "gross", rp_fmt_pct(&num, 3, b, sizeof b));
-		num.valuedouble = rp_parse_num(rp_table_get(tb, r, cn), &x) ? NAN : x;
-		cJSON_AddStringToObject(row, "net", rp_fmt_pct(&num, 3, b, sizeof b));
+		num.valuedouble = rpt_parse_num(rpt_table_get(tb, r, cg), &x) ? NAN : x;
+		cJSON_AddStringToObject(row, "gross", rpt_fmt_pct(&num, 3, b, sizeof b));
+		num.valuedouble = rpt_parse_num(rpt_table_get(tb, r, cn), &x) ? NAN : x;
+		cJSON_AddStringToObject(row, "net", rpt_fmt_pct(&num, 3, b, sizeof b));
 		cJSON_AddBoolToObject(row, "win", !isnan(num.valuedouble) && num.valuedouble > 0);
 		cJSON_AddItemToArray(list, row);
 	}
@@ -358,19 +358,19 @@ static void add_trades(cJSON *m, const struct rp_input *in)
 	cJSON_AddBoolToObject(o, "more", n > MAX_ROWS);
 }
 
-static void add_fingerprint(cJSON *m, const struct rp_input *in)
+static void add_fingerprint(cJSON *m, const struct rpt_input *in)
 {
-	const cJSON *fp = in->stage[RP_FINGERPRINT].json;
+	const cJSON *fp = in->stage[RPT_FINGERPRINT].json;
 	cJSON *o = cJSON_AddObjectToObject(m, "fingerprint");
 	static const char *const keys[] = { "strategy_sha256", "tradelog_sha256", "data_sha256",
 					    "config_sha256", "tool_version", "data_bars", "data_first",
 					    "data_last" };
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 		add_text(o, keys[k], fp, keys[k]);
-	add_text(o, "trials", rp_stage_ok(in, RP_CONFIG), "trials");
+	add_text(o, "trials", rpt_stage_ok(in, RPT_CONFIG), "trials");
 }
 
-cJSON *rp_model_build(const struct rp_input *in, const char *name)
+cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 {
 	cJSON *m = cJSON_CreateObject();
 	if (!m)

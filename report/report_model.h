@@ -1,6 +1,6 @@
 /* report_model.h - turns the loaded audit into the values the HTML template shows. */
-#ifndef RP_MODEL_H
-#define RP_MODEL_H
+#ifndef RPT_MODEL_H
+#define RPT_MODEL_H
 
 #include <cjson/cJSON.h>
 
@@ -9,13 +9,13 @@
 /* Builds the template context for the audit called name: every value a formatted string, a
  * bool or a list, with "n/a" where an input was missing. Returns a new tree (caller frees with
  * cJSON_Delete), or NULL when out of memory. */
-cJSON *rp_model_build(const struct rp_input *in, const char *name);
+cJSON *rpt_model_build(const struct rpt_input *in, const char *name);
 
 /* Formats x as a fixed-point percentage ("12.34 %"), or "n/a" when v is not a finite number.
  * Returns buf. */
-char *rp_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len);
+char *rpt_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len);
 
 /* Formats a number with decimals places, or "n/a". Returns buf. */
-char *rp_fmt_num(const cJSON *v, int decimals, char *buf, size_t len);
+char *rpt_fmt_num(const cJSON *v, int decimals, char *buf, size_t len);
 
 #endif

@@ -206,7 +206,7 @@ static int render_span(struct tmpl *t, const char *p, const char *limit)
 	return rc;
 }
 
-int rp_tmpl_render(FILE *fp, const char *tmpl, const cJSON *ctx, char *err, size_t errlen)
+int rpt_tmpl_render(FILE *fp, const char *tmpl, const cJSON *ctx, char *err, size_t errlen)
 {
 	struct tmpl t = { .fp = fp, .src = tmpl, .err = err, .errlen = errlen };
 	if (errlen)

@@ -1,6 +1,6 @@
 /* report_tmpl.h - a small logic-less template language whose every inserted value is escaped. */
-#ifndef RP_TMPL_H
-#define RP_TMPL_H
+#ifndef RPT_TMPL_H
+#define RPT_TMPL_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -21,6 +21,6 @@
  * Returns 0, or -1 with err set (an unclosed tag or section, a section closed out of order, or
  * nesting deeper than the limit); fp may hold partial output then, so callers write through an
  * atomic file and abort it on failure. */
-int rp_tmpl_render(FILE *fp, const char *tmpl, const cJSON *ctx, char *err, size_t errlen);
+int rpt_tmpl_render(FILE *fp, const char *tmpl, const cJSON *ctx, char *err, size_t errlen);
 
 #endif

@@ -99,14 +99,14 @@ static void summary_row(struct book *b, lxw_worksheet *ws, int *r, const char *l
 	(void)b;
 }
 
-static void write_summary(struct book *b, const struct rp_input *in, const char *name)
+static void write_summary(struct book *b, const struct rpt_input *in, const char *name)
 {
 	static const char *const h[] = { "item", "value" };
 	static const double w[] = { 28, 90 };
 	lxw_worksheet *ws = sheet(b, "Summary", h, 2, w);
-	const cJSON *v = rp_stage_ok(in, RP_VERDICT), *st = rp_stage_ok(in, RP_STATS);
-	const cJSON *rp = rp_stage_ok(in, RP_REPLAY), *fp = in->stage[RP_FINGERPRINT].json;
-	const cJSON *run = in->stage[RP_RUN].json;
+	const cJSON *v = rpt_stage_ok(in, RPT_VERDICT), *st = rpt_stage_ok(in, RPT_STATS);
+	const cJSON *rp = rpt_stage_ok(in, RPT_REPLAY), *fp = in->stage[RPT_FINGERPRINT].json;
+	const cJSON *run = in->stage[RPT_RUN].json;
 	int r = 1;
 	if (!ws)
 		return;
@@ -133,7 +133,7 @@ static void write_summary(struct book *b, const struct rp_input *in, const char 
 	summary_row(b, ws, &r, "data sha256", get(fp, "data_sha256"), NULL);
 	summary_row(b, ws, &r, "config sha256", get(fp, "config_sha256"), NULL);
 	summary_row(b, ws, &r, "tool version", get(fp, "tool_version"), NULL);
-	for (int f = 0; f < RP_NFILES; f++) {
+	for (int f = 0; f < RPT_NFILES; f++) {
 		if (in->stage[f].ok)
 			continue;
 		char label[64];
@@ -142,12 +142,12 @@ static void write_summary(struct book *b, const struct rp_input *in, const char 
 	}
 }
 
-static void write_gates(struct book *b, const struct rp_input *in)
+static void write_gates(struct book *b, const struct rpt_input *in)
 {
 	static const char *const h[] = { "gate", "value", "threshold", "pass", "why" };
 	static const double w[] = { 16, 14, 14, 8, 80 };
 	lxw_worksheet *ws = sheet(b, "Gates", h, 5, w);
-	const cJSON *g, *v = rp_stage_ok(in, RP_VERDICT);
+	const cJSON *g, *v = rpt_stage_ok(in, RPT_VERDICT);
 	int r = 1;
 	if (!ws)
 		return;
@@ -168,23 +168,23 @@ static void write_gates(struct book *b, const struct rp_input *in)
 	}
 }
 
-static void write_trades(struct book *b, const struct rp_input *in)
+static void write_trades(struct book *b, const struct rpt_input *in)
 {
 	static const char *const cols[] = { "entry_time", "exit_time", "side", "entry_px", "exit_px",
 					    "bars_held", "gross_return", "fees", "slippage", "funding",
 					    "net_return" };
 	static const double w[] = { 17, 17, 7, 12, 12, 9, 13, 11, 11, 11, 13 };
 	lxw_worksheet *ws = sheet(b, "Trades", cols, 11, w);
-	const struct rp_table *tb = &in->trades;
+	const struct rpt_table *tb = &in->trades;
 	if (!ws)
 		return;
 	for (size_t r = 0; tb->rows && r < tb->rows - 1; r++) {
 		for (int c = 0; c < 11; c++) {
-			const char *s = rp_table_get(tb, r, rp_table_col(tb, cols[c]));
+			const char *s = rpt_table_get(tb, r, rpt_table_col(tb, cols[c]));
 			double x;
 			if (c < 2)
 				put_time(b, ws, (int)r + 1, c, s);
-			else if (c != 2 && rp_parse_num(s, &x) == 0)
+			else if (c != 2 && rpt_parse_num(s, &x) == 0)
 				worksheet_write_number(ws, (lxw_row_t)r + 1, (lxw_col_t)c, x,
 						       c >= 6 ? b->pct : c == 5 ? NULL : b->num);
 			else
@@ -194,12 +194,12 @@ static void write_trades(struct book *b, const struct rp_input *in)
 }
 
 /* The equity table and, beside it, a native line chart of net and gross equity. */
-static void write_equity(struct book *b, const struct rp_input *in)
+static void write_equity(struct book *b, const struct rpt_input *in)
 {
 	static const char *const h[] = { "time", "position", "gross_equity", "net_equity" };
 	static const double w[] = { 17, 9, 13, 13 };
 	lxw_worksheet *ws = sheet(b, "Equity", h, 4, w);
-	const struct rp_series *s = &in->equity;
+	const struct rpt_series *s = &in->equity;
 	char cat[64], val[64];
 	if (!ws)
 		return;
@@ -234,12 +234,12 @@ static void write_equity(struct book *b, const struct rp_input *in)
 	worksheet_insert_chart_opt(ws, 1, 5, ch, &opt);
 }
 
-static void write_lookahead(struct book *b, const struct rp_input *in)
+static void write_lookahead(struct book *b, const struct rpt_input *in)
 {
 	static const char *const h[] = { "point", "bar", "time", "full", "truncated" };
 	static const double w[] = { 10, 10, 17, 8, 10 };
 	lxw_worksheet *ws = sheet(b, "LookAhead", h, 5, w);
-	const cJSON *la = in->stage[RP_LOOKAHEAD].json, *m;
+	const cJSON *la = in->stage[RPT_LOOKAHEAD].json, *m;
 	int r = 1;
 	if (!ws)
 		return;
@@ -259,13 +259,13 @@ static void write_lookahead(struct book *b, const struct rp_input *in)
 		worksheet_write_string(ws, (lxw_row_t)k, 7, keys[k], b->head);
 		put_json(ws, (int)k, 8, get(la, keys[k]), NULL);
 	}
-	if (!in->stage[RP_LOOKAHEAD].ok) {
+	if (!in->stage[RPT_LOOKAHEAD].ok) {
 		worksheet_write_string(ws, 8, 7, "not usable", b->bad);
-		put_text(ws, 8, 8, in->stage[RP_LOOKAHEAD].reason, NULL);
+		put_text(ws, 8, 8, in->stage[RPT_LOOKAHEAD].reason, NULL);
 	}
 }
 
-static void write_containment(struct book *b, const struct rp_input *in)
+static void write_containment(struct book *b, const struct rpt_input *in)
 {
 	static const char *const h[] = { "seq", "action", "rule", "detail" };
 	static const double w[] = { 7, 24, 28, 90 };
@@ -283,12 +283,12 @@ static void write_containment(struct book *b, const struct rp_input *in)
 	}
 }
 
-static void write_inspection(struct book *b, const struct rp_input *in)
+static void write_inspection(struct book *b, const struct rpt_input *in)
 {
 	static const char *const h[] = { "code", "severity", "line", "col", "message", "source" };
 	static const double w[] = { 22, 10, 7, 7, 60, 70 };
 	lxw_worksheet *ws = sheet(b, "Inspection", h, 6, w);
-	const cJSON *ins = in->stage[RP_INSPECT].json, *f;
+	const cJSON *ins = in->stage[RPT_INSPECT].json, *f;
 	int r = 1;
 	if (!ws)
 		return;
@@ -327,7 +327,7 @@ static void make_formats(struct book *b)
 	format_set_bg_color(b->good, 0xC6EFCE);
 }
 
-int rp_xlsx_write(const char *path, const struct rp_input *in, const char *name, char *err, size_t errlen)
+int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *name, char *err, size_t errlen)
 {
 	char tmp[4096], title[300];
 	struct book b = { 0 };
@@ -339,7 +339,7 @@ int rp_xlsx_write(const char *path, const struct rp_input *in, const char *name,
 		.title = safe_title,
 		.author = "strataudit",
 		.comments = "Generated by strataudit " SA_VERSION,
-		.created = (time_t)RP_XLSX_CREATED,
+		.created = (time_t)RPT_XLSX_CREATED,
 	};
 	b.wb = workbook_new(tmp);
 	if (!b.wb || !safe_title) {

@@ -3,48 +3,39 @@
 
 #include <string.h>
 
+#include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
 
-void sbx_limits_default(struct sbx_limits *lim)
+/* One whole-number limit through the knob table (its range is the table's). */
+static int limit(const cJSON *config, enum sa_knob_id k, int *out, char *err, size_t errlen)
 {
-	*lim = (struct sbx_limits){ .wall_s = 20, .cpu_s = 20, .mem_mb = 1024, .scratch_mb = 16, .nofile = 64 };
-}
+	long long v;
 
-/* limits.key into *out when present: a whole number in [lo, hi], else -1 with why in err. */
-static int pick(const cJSON *l, const char *key, int lo, int hi, int *out, char *err, size_t errlen)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(l, key);
-
-	if (!it)
-		return 0;
-	if (!cJSON_IsNumber(it) || it->valuedouble != (double)(int)it->valuedouble ||
-	    it->valuedouble < lo || it->valuedouble > hi) {
-		sa_fmt(err, errlen, "config.json: limits.%s must be a whole number from %d to %d", key,
-		       lo, hi);
+	if (sa_config_int(config, k, &v, err, errlen) < 0)
 		return -1;
-	}
-	*out = (int)it->valuedouble;
+	*out = (int)v;
 	return 0;
 }
 
 int sbx_limits_from_config(const cJSON *config, struct sbx_limits *lim, char *err, size_t errlen)
 {
-	const cJSON *l = cJSON_GetObjectItemCaseSensitive(config, "limits");
-
-	sbx_limits_default(lim);
-	if (l && !cJSON_IsObject(l)) {
-		sa_fmt(err, errlen, "config.json: \"limits\" is not an object");
-		return -1;
-	}
-	if (pick(l, "wall_s", 1, 86400, &lim->wall_s, err, errlen) < 0 ||
-	    pick(l, "cpu_s", 1, 86400, &lim->cpu_s, err, errlen) < 0 ||
-	    pick(l, "mem_mb", 64, 1 << 20, &lim->mem_mb, err, errlen) < 0 ||
-	    pick(l, "scratch_mb", 1, 1 << 16, &lim->scratch_mb, err, errlen) < 0 ||
-	    pick(l, "nofile", 16, 1 << 16, &lim->nofile, err, errlen) < 0)
+	if (limit(config, SA_K_WALL_S, &lim->wall_s, err, errlen) < 0 ||
+	    limit(config, SA_K_CPU_S, &lim->cpu_s, err, errlen) < 0 ||
+	    limit(config, SA_K_MEM_MB, &lim->mem_mb, err, errlen) < 0 ||
+	    limit(config, SA_K_SCRATCH_MB, &lim->scratch_mb, err, errlen) < 0 ||
+	    limit(config, SA_K_NOFILE, &lim->nofile, err, errlen) < 0)
 		return -1;
 	return 0;
+}
+
+void sbx_limits_default(struct sbx_limits *lim)
+{
+	char err[128];
+
+	/* The table's defaults parse by construction; NULL reads every default. */
+	sbx_limits_from_config(NULL, lim, err, sizeof err);
 }
 
 static void add_limits(cJSON *o, const struct sbx_limits *lim)

@@ -22,9 +22,7 @@ peak() {
 D=$TMP/honest
 mkdir -p "$D"
 cp demos/honest.py "$D/strategy.py"
-$BIN/fingerprint config --trials 3 --fee-bps 5 --slippage-bps 2 --funding-bps-8h 1 --wall-s 20 \
-	--cpu-s 20 --mem-mb 1024 --scratch-mb 16 --nofile 64 --lookahead-max 2000 --lookahead-seed 1 \
-	--min-trades 100 --min-psr 0.95 --min-dsr 0.95 --max-dd 0.25 -o "$D/config.json"
+$BIN/config TRIALS=3 -o "$D/config.json"
 echo "memory: one audit of the honest demo ($(($(wc -l <data/ohlcv.csv) - 1)) bars)"
 peak "inspect" 64 $BIN/inspect --strategy "$D/strategy.py" -o "$D/inspect.json"
 peak "sandbox (driver, zygote, run)" 1024 $BIN/sandbox --strategy "$D/strategy.py" --data data/ohlcv.csv \
@@ -34,9 +32,9 @@ peak "lookahead (all re-runs)" 1024 $BIN/lookahead --strategy "$D/strategy.py" -
 peak "replay" 64 $BIN/replay --run "$D/run.json" --data data/ohlcv.csv --config "$D/config.json" \
 	-o "$D/replay.json" --trades-out "$D/trades.csv" --equity-out "$D/equity.csv"
 peak "stats" 64 $BIN/stats --replay "$D/replay.json" --config "$D/config.json" -o "$D/stats.json"
-peak "verdict" 64 $BIN/verdict --dir "$D" --synthetic-data -o "$D/verdict.json"
 peak "fingerprint" 64 $BIN/fingerprint --strategy "$D/strategy.py" --data data/ohlcv.csv \
-	--config "$D/config.json" -o "$D/fingerprint.json"
+	--config "$D/config.json" --synthetic data/ohlcv.csv.sha256 -o "$D/fingerprint.json"
+peak "verdict" 64 $BIN/verdict --dir "$D" -o "$D/verdict.json"
 peak "report" 64 $BIN/report --dir "$D" --name honest --templates templates --data data/ohlcv.csv
 peak "bundle" 64 $BIN/bundle --dir "$D" --name honest
 

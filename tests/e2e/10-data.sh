@@ -2,9 +2,10 @@
 # 10-data.sh - the synthetic OHLCV series: pinned bytes, accepted by the loader, deterministic.
 . "$(dirname "$0")/../lib.sh"
 
-# Changing the generator or its default seed changes this hash on purpose: update it together
-# with data/README.md, whose figures describe this exact file.
-PINNED=fd3fc6588dd958891198de26692e98c860624464d3707fd76004af1c059f3c9d
+# Changing the generator or its default seed changes this hash on purpose: update
+# data/ohlcv.csv.sha256 (which fingerprint reads to call data synthetic) together with
+# data/README.md, whose figures describe this exact file.
+PINNED=$(cut -d' ' -f1 data/ohlcv.csv.sha256)
 
 check "gendata --help exits 0" "$BIN/gendata" --help
 "$BIN/gendata" --bars 1 -o "$TMP/x.csv" >/dev/null 2>&1
@@ -35,23 +36,46 @@ expect_eq "first bar" "2024-01-01T00:00:00Z" "$(sed -n 2p "$TMP/default.csv" | c
 expect_eq "last bar" "2025-12-31T23:00:00Z" "$(tail -n1 "$TMP/default.csv" | cut -d, -f1)"
 
 # The loader (through fingerprint, which loads the data it hashes) accepts every bar.
-"$BIN/fingerprint" config --trials 1 --fee-bps 5 --slippage-bps 2 --funding-bps-8h 1 --wall-s 20 \
-	--cpu-s 20 --mem-mb 1024 --scratch-mb 16 --nofile 64 --lookahead-max 10 --lookahead-seed 1 \
-	--min-trades 100 --min-psr 0.95 --min-dsr 0.95 --max-dd 0.25 -o "$TMP/config.json" >/dev/null 2>&1
+"$BIN/config" LOOKAHEAD_MAX=10 -o "$TMP/config.json" >/dev/null 2>&1
 "$BIN/fingerprint" --data "$TMP/default.csv" --config "$TMP/config.json" -o "$TMP/fp.json" >/dev/null 2>&1
 expect_eq "loader accepts the series" 17544 "$(jget "$TMP/fp.json" data_bars 2>/dev/null)"
 
 # A knob that is not a finite number is refused, not written as null and then defaulted.
-for knob in fee-bps max-dd; do
-	args=(--trials 1 --fee-bps 5 --slippage-bps 2 --funding-bps-8h 1 --wall-s 20 --cpu-s 20
-		--mem-mb 1024 --scratch-mb 16 --nofile 64 --lookahead-max 10 --lookahead-seed 1
-		--min-trades 100 --min-psr 0.95 --min-dsr 0.95 --max-dd 0.25 --"$knob" nan)
-	rc=0
-	"$BIN/fingerprint" config "${args[@]}" -o "$TMP/nan.json" >"$TMP/nan.log" 2>&1 || rc=$?
-	expect_eq "--$knob nan is a bad knob (exit 2)" 2 "$rc"
-	grep -q -- "--$knob 'nan' should be a number" "$TMP/nan.log" && ok "--$knob nan says what is wrong" ||
-		not_ok "--$knob nan says what is wrong" "$(cat "$TMP/nan.log")"
+# The bundled series is known by its sha256, whatever path names it.
+cp "$TMP/default.csv" "$TMP/copy of the series.csv"
+for d in "$TMP/default.csv" "$TMP/copy of the series.csv" ./data/ohlcv.csv; do
+	"$BIN/fingerprint" --data "$d" --config "$TMP/config.json" --synthetic data/ohlcv.csv.sha256 \
+		-o "$TMP/fp-syn.json" >/dev/null 2>&1
+	expect_eq "synthetic by its sha256: $(basename "$d")" true "$(jget "$TMP/fp-syn.json" data_synthetic)"
 done
+sed '$ s/,\([0-9.]*\)$/,1\1/' "$TMP/default.csv" >"$TMP/changed.csv"
+"$BIN/fingerprint" --data "$TMP/changed.csv" --config "$TMP/config.json" --synthetic data/ohlcv.csv.sha256 \
+	-o "$TMP/fp-syn.json" >/dev/null 2>&1
+expect_eq "one volume changed: not the synthetic series" false "$(jget "$TMP/fp-syn.json" data_synthetic)"
+
+# Hex, padding and out-of-range values too, each refused with the range from the knob table.
+while IFS='|' read -r arg said; do
+	rc=0
+	"$BIN/config" "$arg" -o "$TMP/nan.json" >"$TMP/nan.log" 2>&1 || rc=$?
+	expect_eq "$arg is a bad knob (exit 2)" 2 "$rc"
+	grep -qF -- "$said" "$TMP/nan.log" && ok "$arg says what is wrong" ||
+		not_ok "$arg says what is wrong" "$(cat "$TMP/nan.log")"
+	[ ! -e "$TMP/nan.json" ] && ok "$arg writes no config.json" || not_ok "$arg writes no config.json"
+done <<'CASES'
+FEE_BPS=nan|FEE_BPS 'nan' should be a number from 0 to 1000
+GATE_MAX_DD=nan|GATE_MAX_DD 'nan' should be a number from 0 to 1
+FEE_BPS=0x10|FEE_BPS '0x10' should be a number from 0 to 1000
+FEE_BPS= 5|FEE_BPS ' 5' should be a number
+TRIALS=0|TRIALS '0' should be a whole number from 1 to 1000000
+TRIALS=2.5|TRIALS '2.5' should be a whole number
+WALL_S=86400|WALL_S '86400' should be a whole number from 1 to 3600
+NOSUCH=1|'NOSUCH=1' is not KNOB=value
+CASES
+"$BIN/config" -o "$TMP/defaults.json" >/dev/null 2>&1
+expect_eq "a knob not given takes the table's default" 2000 "$(jget "$TMP/defaults.json" lookahead.max)"
+"$BIN/config" --stamps "$TMP" TRIALS=7 -o "$TMP/stamped.json" >/dev/null 2>&1
+expect_eq "the trials stamp holds the group's value" 7 "$(cat "$TMP/.knobs-trials")"
+check "a stamp per group" test -s "$TMP/.knobs-costs" -a -s "$TMP/.knobs-limits" -a -s "$TMP/.knobs-narration"
 
 # Independent of the C loader: the rules the loader enforces hold on every row.
 check "every row is a valid bar (python)" "$PY" - "$TMP/default.csv" <<'PYEOF'

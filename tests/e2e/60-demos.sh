@@ -3,7 +3,7 @@
 # decides when upstream files are missing or failed.
 . "$(dirname "$0")/../lib.sh"
 # The pinned verdicts are the summaries from the numbers, never a narrator's.
-unset LLM_API_URL LLM_API_KEY
+unset LLM_API_KEY
 
 # verdict_of dir: "verdict gate_verdict" from dir/verdict.json.
 verdict_of() {
@@ -65,7 +65,7 @@ expect_eq "verdict without -o is a usage error" 2 $?
 
 if [ -f "$src/stats.json" ]; then
 	d=$TMP/again && cp -r "$src" "$d"
-	"$BIN/verdict" --dir "$d" --synthetic-data -o "$d/v1.json" && "$BIN/verdict" --dir "$d" --synthetic-data -o "$d/v2.json"
+	"$BIN/verdict" --dir "$d" -o "$d/v1.json" && "$BIN/verdict" --dir "$d" -o "$d/v2.json"
 	check "same inputs give identical verdict bytes" cmp "$d/v1.json" "$d/v2.json"
 	check "the stage output matches a rerun" cmp "$src/verdict.json" "$d/v1.json"
 
@@ -128,12 +128,13 @@ PYEOF
 	srv=$!
 	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$TMP/port" ] && break; sleep 0.2; done
 	d=$TMP/narrated && cp -r "$src" "$d"
-	LLM_API_URL="http://127.0.0.1:$(cat "$TMP/port")/v1" LLM_API_KEY=k \
-		"$BIN/verdict" --dir "$d" -o "$d/verdict.json" 2>/dev/null
+	"$BIN/config" TRIALS=3 NARRATE_URL="http://127.0.0.1:$(cat "$TMP/port")/v1" -o "$d/config.json"
+	LLM_API_KEY=k "$BIN/verdict" --dir "$d" -o "$d/verdict.json" 2>/dev/null
 	wait "$srv" 2>/dev/null
 	expect_eq "narration replaces the summary" "narration" "$(jget "$d/verdict.json" summary_source)"
 	expect_eq "narration keeps the verdict" "WATCH" "$(jget "$d/verdict.json" verdict)"
-	LLM_API_URL="http://127.0.0.1:1/v1" LLM_API_KEY=k "$BIN/verdict" --dir "$d" --synthetic-data -o "$d/dead.json" 2>/dev/null
+	"$BIN/config" TRIALS=3 NARRATE_URL="http://127.0.0.1:1/v1" -o "$d/config.json"
+	LLM_API_KEY=k "$BIN/verdict" --dir "$d" -o "$d/dead.json" 2>/dev/null
 	check "a dead endpoint leaves the summary from the numbers" cmp "$src/verdict.json" "$d/dead.json"
 fi
 

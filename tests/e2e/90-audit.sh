@@ -3,7 +3,7 @@
 # make doing nothing when nothing changed and only what a changed knob touches, trade-log-only
 # audits, bad knobs and bad data, and the host stages giving the same bytes under ASan+UBSan.
 . "$(dirname "$0")/../lib.sh"
-unset LLM_API_URL LLM_API_KEY
+unset LLM_API_KEY
 
 N=e2e-audit
 OUT=out/$N
@@ -45,12 +45,12 @@ if [ -x "$A/replay" ]; then
 	mkdir -p "$D"
 	cp "$OUT"/strategy.py "$OUT"/config.json "$OUT"/run.json "$OUT"/events.jsonl "$OUT"/lookahead.json "$D"/
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-	check "asan: fingerprint" "$A/fingerprint" --strategy "$D/strategy.py" --data data/ohlcv.csv --config "$D/config.json" -o "$D/fingerprint.json"
+	check "asan: fingerprint" "$A/fingerprint" --strategy "$D/strategy.py" --data data/ohlcv.csv --config "$D/config.json" --synthetic data/ohlcv.csv.sha256 -o "$D/fingerprint.json"
 	check "asan: inspect" "$A/inspect" --strategy "$D/strategy.py" -o "$D/inspect.json"
 	check "asan: replay" "$A/replay" --run "$D/run.json" --data data/ohlcv.csv --config "$D/config.json" \
 		-o "$D/replay.json" --trades-out "$D/trades.csv" --equity-out "$D/equity.csv"
 	check "asan: stats" "$A/stats" --replay "$D/replay.json" --config "$D/config.json" -o "$D/stats.json"
-	check "asan: verdict" "$A/verdict" --dir "$D" --synthetic-data -o "$D/verdict.json"
+	check "asan: verdict" "$A/verdict" --dir "$D" -o "$D/verdict.json"
 	check "asan: report" "$A/report" --dir "$D" --name "$N" --templates templates --data data/ohlcv.csv
 	for f in inspect.json replay.json trades.csv equity.csv stats.json verdict.json report.html report.xlsx equity.png; do
 		check "asan build writes the same $f as the rel build" cmp "$OUT/$f" "$D/$f"
@@ -97,7 +97,7 @@ if make --no-print-directory audit STRATEGY=demos/honest.py TRIALS=many NAME=$N 
 else
 	ok "TRIALS=many is refused"
 fi
-grep -q "trials 'many' should be a whole number" "$TMP/bad.log" && ok "TRIALS=many says what is wrong" ||
+grep -q "TRIALS 'many' should be a whole number from 1 to 1000000" "$TMP/bad.log" && ok "TRIALS=many says what is wrong" ||
 	not_ok "TRIALS=many says what is wrong" "$(tail -n 3 "$TMP/bad.log")"
 if make --no-print-directory audit NAME=$N >"$TMP/none.log" 2>&1; then
 	not_ok "an audit of nothing is refused"

@@ -23,13 +23,13 @@ static const char *meaning_of(const cJSON *m, const char *label)
  * per_bar_sharpe), not the per-trade one: the report must not say otherwise. */
 static void test_annualised_sharpe_says_per_bar(void **state)
 {
-	struct rp_input in;
+	struct rpt_input in;
 	cJSON *m;
 	const char *meaning;
 
 	(void)state;
 	memset(&in, 0, sizeof in);
-	m = rp_model_build(&in, "x");
+	m = rpt_model_build(&in, "x");
 	assert_non_null(m);
 	meaning = meaning_of(m, "Sharpe ratio (annualised)");
 	assert_non_null(meaning);
@@ -52,11 +52,11 @@ static void test_formats_have_no_negative_zero(void **state)
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		cJSON *v = cJSON_CreateNumber(rows[i].x);
 
-		assert_string_equal(rp_fmt_pct(v, 3, buf, sizeof buf), rows[i].pct);
-		assert_string_equal(rp_fmt_num(v, 3, buf, sizeof buf), rows[i].num);
+		assert_string_equal(rpt_fmt_pct(v, 3, buf, sizeof buf), rows[i].pct);
+		assert_string_equal(rpt_fmt_num(v, 3, buf, sizeof buf), rows[i].num);
 		cJSON_Delete(v);
 	}
-	assert_string_equal(rp_fmt_pct(NULL, 3, buf, sizeof buf), "n/a");
+	assert_string_equal(rpt_fmt_pct(NULL, 3, buf, sizeof buf), "n/a");
 }
 
 int main(void)

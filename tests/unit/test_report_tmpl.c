@@ -16,7 +16,7 @@ static char *render(const char *tmpl, const char *ctx_json, char *err, size_t er
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	int rc = rp_tmpl_render(fp, tmpl, ctx, err, errlen);
+	int rc = rpt_tmpl_render(fp, tmpl, ctx, err, errlen);
 	fclose(fp);
 	cJSON_Delete(ctx);
 	if (rc) {

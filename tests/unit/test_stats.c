@@ -196,10 +196,11 @@ static void test_trials_config(void **state)
 {
 	static const struct { const char *json; int rc; const char *why; } cases[] = {
 		{ "{\"trials\":50}", 0, "" },
-		{ "{}", -1, "\"trials\" is missing" },
-		{ "{\"trials\":0}", -1, "whole number >= 1, got 0" },
-		{ "{\"trials\":1.5}", -1, "got 1.5" },
-		{ "{\"trials\":\"9\"}", -1, "missing" },
+		{ "{}", 0, "" },  /* the knob table's default, 1 */
+		{ "{\"trials\":0}", -1, "trials must be a whole number from 1 to 1000000 (TRIALS)" },
+		{ "{\"trials\":1.5}", -1, "trials must be a whole number" },
+		{ "{\"trials\":2000000}", -1, "from 1 to 1000000" },
+		{ "{\"trials\":\"9\"}", -1, "must be a whole number" },
 	};
 	double n;
 	char err[256] = "";

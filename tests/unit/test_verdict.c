@@ -448,16 +448,19 @@ static void test_llm_offline_and_failure(void **state)
 {
 	struct vd_llm llm;
 	cJSON *v = cJSON_Parse("{\"verdict\":\"WATCH\",\"summary\":\"s\",\"trades\":70}");
+	cJSON *cfg_off = cJSON_Parse("{\"narration\":{\"url\":\"\"}}");
+	cJSON *cfg_on = cJSON_Parse("{\"narration\":{\"url\":\"http://127.0.0.1:1/v1\"}}");
 	char out[256] = "untouched", *req;
 
 	(void)state;
-	unsetenv("LLM_API_URL");
 	unsetenv("LLM_API_KEY");
-	assert_int_equal(vd_llm_from_env(&llm), -1);
-	setenv("LLM_API_URL", "http://127.0.0.1:1/v1", 1);
-	assert_int_equal(vd_llm_from_env(&llm), -1);
+	assert_int_equal(vd_llm_from_config(cfg_off, &llm), -1);
+	assert_string_equal(llm.model, "llama-3.3-70b-instruct");  /* the knob table's default */
+	assert_int_equal(vd_llm_from_config(cfg_on, &llm), -1);  /* no key */
 	setenv("LLM_API_KEY", "k", 1);
-	assert_int_equal(vd_llm_from_env(&llm), 0);
+	assert_int_equal(vd_llm_from_config(cfg_off, &llm), -1);  /* no endpoint */
+	assert_int_equal(vd_llm_from_config(cfg_on, &llm), 0);
+	assert_string_equal(llm.url, "http://127.0.0.1:1/v1");
 	llm.timeout_s = 5;
 	/* nothing listens on port 1: the call fails and the text stays */
 	assert_int_equal(vd_llm_narrate(&llm, v, out, sizeof out), -1);
@@ -465,8 +468,9 @@ static void test_llm_offline_and_failure(void **state)
 	req = vd_llm_request(v, "m");
 	assert_non_null(strstr(req, "\\\"trades\\\":70"));
 	free(req);
-	unsetenv("LLM_API_URL");
 	unsetenv("LLM_API_KEY");
+	cJSON_Delete(cfg_off);
+	cJSON_Delete(cfg_on);
 	cJSON_Delete(v);
 }
 

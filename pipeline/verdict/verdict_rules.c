@@ -1,12 +1,28 @@
 /* verdict_rules.c - the six readiness gates and the verdict precedence, as a pure function. */
 #include <math.h>
 
+#include "config.h"
 #include "verdict_rules.h"
+
+/* The knob table's default of knob k (a number it parses by construction). */
+static double knob_default(enum sa_knob_id k)
+{
+	double x = NAN;
+	char err[128];
+
+	sa_knob_parse(k, sa_knobs[k].def, &x, err, sizeof err);
+	return x;
+}
 
 struct vd_thresholds vd_default_thresholds(void)
 {
-	struct vd_thresholds th = { .min_trades = 100, .min_psr = 0.95, .min_dsr = 0.95,
-				    .max_dd = 0.25 };
+	struct vd_thresholds th = {
+		.min_trades = knob_default(SA_K_GATE_MIN_TRADES),
+		.min_psr = knob_default(SA_K_GATE_PSR),
+		.min_dsr = knob_default(SA_K_GATE_DSR),
+		.max_dd = knob_default(SA_K_GATE_MAX_DD),
+	};
+
 	return th;
 }
 

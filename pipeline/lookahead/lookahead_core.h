@@ -14,7 +14,6 @@
 #define LA_SCHEMA 1
 #define LA_RANDOM_POINTS 32   /* seeded random bars added to the position changes */
 #define LA_LISTED_MAX 50      /* mismatches and failures listed in full; the rest are counted */
-#define LA_DEFAULT_MAX 2000
 
 /* The truncation points: bar indices t, sorted and distinct; a run at t sees bars [0, t]. */
 struct la_points {

@@ -6,95 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvfield.h"
+#include "config.h"
+#include "csvtable.h"
 #include "jsonio.h"
 #include "msg.h"
 #include "timeutil.h"
-
-#define MAX_COLS 32
-#define MAX_WANT 16
-
-/* A libcsv pass that picks named columns and hands each row's values to a callback. */
-struct table {
-	struct sa_csv_pos pos;               /* first: the shared driver passes &pos as data */
-	const char *const *want;             /* column names needed, in callback order */
-	int n_want;
-	int where[MAX_COLS];                 /* header column -> wanted index, or -1 */
-	int cols;                            /* header width: every row must have it */
-	char vals[MAX_WANT][SA_CSV_FIELD_MAX + 1];
-	int col;
-	int (*row)(struct table *tb, void *arg);  /* returns -1 after calling tfail */
-	void *arg;
-};
-
-#define tfail(tb, ...) sa_csv_fail(&(tb)->pos, __VA_ARGS__)
-
-static void header_cell(struct table *tb, const char *name)
-{
-	tb->where[tb->col] = -1;
-	for (int w = 0; w < tb->n_want; w++)
-		if (!strcmp(name, tb->want[w]))
-			tb->where[tb->col] = w;
-}
-
-static void on_field(void *field, size_t len, void *arg)
-{
-	struct table *tb = arg;
-	char text[SA_CSV_FIELD_MAX + 1];
-
-	if (tb->pos.failed)
-		return;
-	if (tb->col >= MAX_COLS)
-		return tfail(tb, "more than %d columns", MAX_COLS);
-	if (sa_csv_field_text(field, len, text, sizeof(text)) < 0)
-		return tfail(tb, "a field is longer than %d bytes", SA_CSV_FIELD_MAX);
-	if (tb->pos.line == 1)
-		header_cell(tb, text);
-	else if (tb->col < tb->cols && tb->where[tb->col] >= 0)
-		memcpy(tb->vals[tb->where[tb->col]], text, sizeof(text));
-	tb->col++;
-}
-
-static void on_row(int c, void *arg)
-{
-	struct table *tb = arg;
-
-	(void)c;
-	if (tb->pos.failed)
-		return;
-	if (tb->pos.line == 1) {
-		for (int w = 0; w < tb->n_want; w++) {
-			bool found = false;
-			for (int k = 0; k < tb->col; k++)
-				found = found || tb->where[k] == w;
-			if (!found)
-				return tfail(tb, "no column '%s'", tb->want[w]);
-		}
-		tb->cols = tb->col;
-	} else if (tb->col != tb->cols) {
-		/* A ragged row has no reliable column for any of its values. */
-		return tfail(tb, "%d fields where the header has %d", tb->col, tb->cols);
-	} else {
-		tb->row(tb, tb->arg);
-	}
-	for (int w = 0; w < tb->n_want; w++)
-		tb->vals[w][0] = '\0';
-	tb->col = 0;
-	tb->pos.line++;
-}
-
-/* Runs libcsv over buf. Returns 0 or -1 with tb->pos.err set. */
-static int table_parse(struct table *tb, const char *buf, size_t len)
-{
-	tb->pos.line = 1;
-	if (sa_csv_parse_all(buf, len, on_field, on_row, &tb->pos))
-		return -1;
-	if (tb->pos.line == 1) {
-		tfail(tb, "the file is empty");
-		return -1;
-	}
-	return 0;
-}
 
 /* A growable array of T rows, doubled as needed. */
 struct growth {
@@ -115,20 +31,6 @@ static void *grow_one(struct growth *g)
 	return (char *)g->items + g->size * g->n++;
 }
 
-/* A required finite number, or NAN for an empty cell when empty_ok. */
-static int cell_num(struct table *tb, int w, bool empty_ok, double *out)
-{
-	if (empty_ok && !tb->vals[w][0]) {
-		*out = NAN;
-		return 0;
-	}
-	if (sa_csv_field_number(tb->vals[w], out) < 0) {
-		tfail(tb, "%s is not a finite number", tb->want[w]);
-		return -1;
-	}
-	return 0;
-}
-
 enum { T_ENTRY, T_EXIT, T_SIDE, T_EPX, T_XPX, T_BARS, T_GROSS, T_FEES, T_SLIP, T_FUND, T_NET,
        T_END, T_N };
 static const char *const trade_cols[T_N] = {
@@ -136,37 +38,37 @@ static const char *const trade_cols[T_N] = {
 	"fees", "slippage", "funding", "net_return", "open_at_end",
 };
 
-static int trade_times(struct table *tb, struct rp_trade *t)
+static int trade_times(struct sa_csv_table *tb, struct rp_trade *t)
 {
 	if (sa_time_parse(tb->vals[T_ENTRY], &t->entry) < 0 ||
 	    sa_time_parse(tb->vals[T_EXIT], &t->exit) < 0) {
-		tfail(tb, "entry_time or exit_time is not an ISO-8601 UTC time");
+		sa_csv_table_fail(tb, "entry_time or exit_time is not an ISO-8601 UTC time");
 		return -1;
 	}
 	if (!strcmp(tb->vals[T_SIDE], "long") || !strcmp(tb->vals[T_SIDE], "short")) {
 		t->side = tb->vals[T_SIDE][0] == 'l' ? 1 : -1;
 		return 0;
 	}
-	tfail(tb, "side is not long or short");
+	sa_csv_table_fail(tb, "side is not long or short");
 	return -1;
 }
 
-static int trade_row(struct table *tb, void *arg)
+static int trade_row(struct sa_csv_table *tb, void *arg)
 {
 	struct growth *g = arg;
 	struct rp_trade *t = grow_one(g);
 	double bars;
 
 	if (!t) {
-		tfail(tb, "out of memory");
+		sa_csv_table_fail(tb, "out of memory");
 		return -1;
 	}
 	memset(t, 0, sizeof(*t));
-	if (trade_times(tb, t) < 0 || cell_num(tb, T_EPX, true, &t->entry_px) < 0 ||
-	    cell_num(tb, T_XPX, true, &t->exit_px) < 0 || cell_num(tb, T_BARS, true, &bars) < 0 ||
-	    cell_num(tb, T_GROSS, false, &t->gross) < 0 || cell_num(tb, T_FEES, false, &t->fees) < 0 ||
-	    cell_num(tb, T_SLIP, false, &t->slippage) < 0 ||
-	    cell_num(tb, T_FUND, false, &t->funding) < 0 || cell_num(tb, T_NET, false, &t->net) < 0)
+	if (trade_times(tb, t) < 0 || sa_csv_table_num(tb, T_EPX, true, &t->entry_px) < 0 ||
+	    sa_csv_table_num(tb, T_XPX, true, &t->exit_px) < 0 || sa_csv_table_num(tb, T_BARS, true, &bars) < 0 ||
+	    sa_csv_table_num(tb, T_GROSS, false, &t->gross) < 0 || sa_csv_table_num(tb, T_FEES, false, &t->fees) < 0 ||
+	    sa_csv_table_num(tb, T_SLIP, false, &t->slippage) < 0 ||
+	    sa_csv_table_num(tb, T_FUND, false, &t->funding) < 0 || sa_csv_table_num(tb, T_NET, false, &t->net) < 0)
 		return -1;
 	t->bars_held = isfinite(bars) && bars >= 0 ? (long)bars : -1;
 	t->open_at_end = !strcmp(tb->vals[T_END], "1");
@@ -177,9 +79,9 @@ int st_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_
 		    char *err, size_t errlen)
 {
 	struct growth g = { .size = sizeof(struct rp_trade) };
-	struct table tb = { .pos = { .file = "trades.csv", .err = err, .errlen = errlen },
+	struct sa_csv_table tb = { .pos = { .file = "trades.csv", .err = err, .errlen = errlen },
 			    .want = trade_cols, .n_want = T_N, .row = trade_row, .arg = &g };
-	int rc = table_parse(&tb, buf, len);
+	int rc = sa_csv_table_parse(&tb, buf, len);
 
 	*trades = NULL;
 	*n = 0;
@@ -194,25 +96,25 @@ int st_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_
 
 static const char *const equity_cols[] = { "net_equity" };
 
-static int equity_row(struct table *tb, void *arg)
+static int equity_row(struct sa_csv_table *tb, void *arg)
 {
 	struct growth *g = arg;
 	double *x = grow_one(g);
 
 	if (!x) {
-		tfail(tb, "out of memory");
+		sa_csv_table_fail(tb, "out of memory");
 		return -1;
 	}
-	return cell_num(tb, 0, false, x);
+	return sa_csv_table_num(tb, 0, false, x);
 }
 
 int st_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *err,
 		    size_t errlen)
 {
 	struct growth g = { .size = sizeof(double) };
-	struct table tb = { .pos = { .file = "equity.csv", .err = err, .errlen = errlen },
+	struct sa_csv_table tb = { .pos = { .file = "equity.csv", .err = err, .errlen = errlen },
 			    .want = equity_cols, .n_want = 1, .row = equity_row, .arg = &g };
-	int rc = table_parse(&tb, buf, len);
+	int rc = sa_csv_table_parse(&tb, buf, len);
 
 	*eq = NULL;
 	*n = 0;
@@ -227,21 +129,7 @@ int st_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *e
 
 int st_read_trials(const cJSON *cfg, double *trials, char *err, size_t errlen)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(cfg, "trials");
-
-	if (!cJSON_IsNumber(v)) {
-		sa_fmt(err, errlen, "config.json: \"trials\" is missing; give TRIALS=n, the number of "
-		       "variants tried (1 when this is the only one)");
-		return -1;
-	}
-	if (!isfinite(v->valuedouble) || v->valuedouble < 1 || v->valuedouble > 1e12 ||
-	    v->valuedouble != floor(v->valuedouble)) {
-		sa_fmt(err, errlen, "config.json: trials must be a whole number >= 1, got %g; "
-		       "count this strategy itself as one trial", v->valuedouble);
-		return -1;
-	}
-	*trials = v->valuedouble;
-	return 0;
+	return sa_config_num(cfg, SA_K_TRIALS, trials, err, errlen);
 }
 
 static void add_num(cJSON *o, const char *key, double x)

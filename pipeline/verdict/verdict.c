@@ -19,30 +19,35 @@
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: verdict --dir out/NAME [--synthetic-data] -o verdict.json\n"
+		"usage: verdict --dir out/NAME -o verdict.json\n"
 		"       verdict --print verdict.json\n"
 		"\n"
-		"Reads config.json, inspect.json, run.json, events.jsonl, lookahead.json, replay.json\n"
-		"and stats.json from the directory (any may be missing or failed), scores the six\n"
-		"gates, applies the unsafe and look-ahead vetoes and writes verdict.json. --print shows\n"
-		"a written verdict for people. --synthetic-data says the bars are the bundled synthetic\n"
-		"series, so the summary says a result on them demonstrates the method only.\n"
+		"Reads config.json, fingerprint.json, inspect.json, run.json, events.jsonl,\n"
+		"lookahead.json, replay.json and stats.json from the directory (any may be missing or\n"
+		"failed), scores the six gates, applies the unsafe and look-ahead vetoes and writes\n"
+		"verdict.json. --print shows a written verdict for people. When fingerprint.json says\n"
+		"the data is the bundled synthetic series, the summary says a result on it demonstrates\n"
+		"the method only.\n"
 		"\n"
-		"With LLM_API_URL and LLM_API_KEY set (and optionally LLM_MODEL), an OpenAI-compatible\n"
-		"chat endpoint may reword the summary from the numbers; on any failure the summary\n"
-		"generated from the numbers stands.\n"
+		"With narration.url in config.json (NARRATE_URL) and LLM_API_KEY in the environment, an\n"
+		"OpenAI-compatible chat endpoint may reword the summary from the numbers; on any failure\n"
+		"the summary generated from the numbers stands.\n"
 		"\n"
 		"exit codes: 0 written (or printed), 2 usage, 3 could not write or read\n");
 }
 
 /* Offers the summary to the narrator when one is configured; keeps the generated one otherwise. */
-static void narrate(cJSON *v)
+static void narrate(const char *dir, cJSON *v)
 {
 	struct vd_llm llm;
 	static char text[SUMMARY_MAX];
+	char path[4096], err[256];
+	cJSON *config;
 
-	if (vd_llm_from_env(&llm) < 0)
-		return;
+	snprintf(path, sizeof path, "%s/config.json", dir);
+	config = sa_json_read(path, SA_JSON_CAP, err, sizeof err);
+	if (vd_llm_from_config(config, &llm) < 0)
+		goto out;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	if (vd_llm_narrate(&llm, v, text, sizeof text) == 0) {
 		cJSON_ReplaceItemInObjectCaseSensitive(v, "summary", cJSON_CreateString(text));
@@ -51,9 +56,11 @@ static void narrate(cJSON *v)
 		sa_warn("narration failed, the summary from the numbers stands");
 	}
 	curl_global_cleanup();
+out:
+	cJSON_Delete(config);
 }
 
-static int write_verdict(const char *dir, bool synthetic, const char *out)
+static int write_verdict(const char *dir, const char *out)
 {
 	struct vd_facts f;
 	struct vd_inputs in;
@@ -63,11 +70,10 @@ static int write_verdict(const char *dir, bool synthetic, const char *out)
 	int rc;
 
 	vd_load_dir(dir, &f, &in);
-	f.synthetic_data = synthetic;
 	vd_decide(&f.num, &f.th, &r);
 	vd_summary(&f, &r, summary, sizeof summary);
 	v = vd_to_json(&f, &r, &in, summary, "numbers");
-	narrate(v);
+	narrate(dir, v);
 	rc = sa_json_write(out, v);
 	cJSON_Delete(v);
 	return rc;
@@ -99,12 +105,10 @@ int main(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "print", required_argument, NULL, 'p' },
-		{ "synthetic-data", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *out = NULL, *print = NULL;
-	bool synthetic = false;
 	int c;
 
 	sa_set_prog("verdict");
@@ -113,7 +117,6 @@ int main(int argc, char **argv)
 		case 'd': dir = optarg; break;
 		case 'o': out = optarg; break;
 		case 'p': print = optarg; break;
-		case 's': synthetic = true; break;
 		case 'h': usage(stdout); return SA_EXIT_OK;
 		default: usage(stderr); return SA_EXIT_USAGE;
 		}
@@ -127,7 +130,7 @@ int main(int argc, char **argv)
 	}
 	if (!dir || !out)
 		sa_usage_die("give --dir and -o");
-	if (write_verdict(dir, synthetic, out) < 0)
+	if (write_verdict(dir, out) < 0)
 		return SA_EXIT_BROKEN;
 	return SA_EXIT_OK;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* Codes by family: SA1xx imports, SA2xx names and calls, SA3xx dunders and introspection,
- * SA4xx look-ahead hints. Keep in step with pipeline/INSPECT.md. */
+ * SA4xx look-ahead hints. Keep in step with pipeline/inspect/INSPECT.md. */
 static const struct inspect_rule rules[] = {
 	{"SA101", "error", "forbidden import",
 	 "import of '%s' is forbidden: the sandbox refuses it; a strategy needs only df and numeric libraries"},

@@ -4,49 +4,24 @@
 #include <string.h>
 #include <stdlib.h>
 
+#include "config.h"
 #include "jsonio.h"
 #include "lookahead_core.h"
 #include "sbx_report.h"
+#include "signals.h"
 #include "timeutil.h"
-
-/* An integer in [lo, hi] under key of obj, or def when absent. -1 when present but not one. */
-static int get_int(const cJSON *obj, const char *key, double lo, double hi, double def,
-		   double *out)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	*out = def;
-	if (!it || cJSON_IsNull(it))
-		return 0;
-	if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
-	    it->valuedouble < lo || it->valuedouble > hi)
-		return -1;
-	*out = it->valuedouble;
-	return 0;
-}
 
 int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whylen)
 {
-	int rc = -1;
-	const cJSON *la = cJSON_GetObjectItemCaseSensitive(cfg, "lookahead");
-	double v;
+	long long max, seed;
 
-	if (get_int(la, "max", 1, 1e7, LA_DEFAULT_MAX, &v) < 0) {
-		snprintf(why, whylen, "config.json: lookahead.max must be a whole number from 1 to 10000000");
-		goto out;
-	}
-	c->max = (size_t)v;
-	if (get_int(la, "seed", 0, 4294967295.0, 1, &v) < 0) {
-		snprintf(why, whylen, "config.json: lookahead.seed must be a whole number from 0 to 4294967295");
-		goto out;
-	}
-	c->seed = (unsigned long)v;
+	if (sa_config_int(cfg, SA_K_LOOKAHEAD_MAX, &max, why, whylen) < 0 ||
+	    sa_config_int(cfg, SA_K_LOOKAHEAD_SEED, &seed, why, whylen) < 0)
+		return -1;
+	c->max = (size_t)max;
+	c->seed = (unsigned long)seed;
 	/* The sandbox stage's own reader: both stages run the upload under the same limits. */
-	if (sbx_limits_from_config(cfg, &c->lim, why, whylen) < 0)
-		goto out;
-	rc = 0;
-out:
-	return rc;
+	return sbx_limits_from_config(cfg, &c->lim, why, whylen);
 }
 
 /* blocked_actions may be a count or the list itself; either way, nonzero means contained. */
@@ -61,30 +36,6 @@ static double blocked_count(const cJSON *run)
 	return 0;
 }
 
-/* Copies the signals array, distrusting every element. Returns 0 or -1 with why. */
-static int copy_signals(const cJSON *arr, size_t n_bars, int8_t *sig, char *why, size_t whylen)
-{
-	size_t i = 0;
-	const cJSON *it;
-
-	if (!cJSON_IsArray(arr) || (size_t)cJSON_GetArraySize(arr) != n_bars) {
-		snprintf(why, whylen, "run.json holds %d signals for %zu bars of data, so they cannot "
-			 "be compared; look-ahead was not checked",
-			 cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0, n_bars);
-		return -1;
-	}
-	cJSON_ArrayForEach(it, arr) {
-		double v = cJSON_IsNumber(it) ? it->valuedouble : NAN;
-
-		if (v != -1 && v != 0 && v != 1) {
-			snprintf(why, whylen, "run.json signal %zu is not -1, 0 or 1; look-ahead was "
-				 "not checked", i);
-			return -1;
-		}
-		sig[i++] = (int8_t)v;
-	}
-	return 0;
-}
 
 int la_full_signals(const cJSON *run, size_t n_bars, int8_t **sig, char *why, size_t whylen)
 {
@@ -105,13 +56,13 @@ int la_full_signals(const cJSON *run, size_t n_bars, int8_t **sig, char *why, si
 			 blocked, blocked == 1 ? "" : "s");
 		goto out;
 	}
-	s = malloc(n_bars ? n_bars : 1);
-	if (!s) {
-		snprintf(why, whylen, "out of memory");
+	if (sa_signals_read(cJSON_GetObjectItemCaseSensitive(run, "signals"), n_bars, &s, why,
+			    whylen) < 0) {
+		size_t used = strlen(why);
+
+		snprintf(why + used, whylen - used, ", so they cannot be compared; look-ahead was not checked");
 		goto out;
 	}
-	if (copy_signals(cJSON_GetObjectItemCaseSensitive(run, "signals"), n_bars, s, why, whylen) < 0)
-		goto out;
 	*sig = s;
 	s = NULL;
 	rc = 0;

@@ -55,7 +55,7 @@ struct vd_result {
 	bool veto_unsafe, veto_lookahead;
 };
 
-/* The defaults the Makefile passes when config.json is missing. */
+/* The knob table's default thresholds, for a verdict without a readable config.json. */
 struct vd_thresholds vd_default_thresholds(void);
 
 /* Scores the gates and applies the precedence: REJECTED_UNSAFE, REJECTED_LOOKAHEAD,

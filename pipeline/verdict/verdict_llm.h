@@ -13,9 +13,11 @@ struct vd_llm {
 	long timeout_s;
 };
 
-/* Fills *llm from LLM_API_URL, LLM_API_KEY and LLM_MODEL. Returns 0 when both URL and key are
- * set and non-empty, -1 otherwise (narration is off). */
-int vd_llm_from_env(struct vd_llm *llm);
+/* Fills *llm from config.json (borrowed): narration.url and narration.model (NARRATE_URL,
+ * NARRATE_MODEL), so the endpoint is fingerprinted like every knob; the key, a secret kept out
+ * of the bundle, from the environment (LLM_API_KEY). Returns 0 when both URL and key are set
+ * and non-empty, -1 otherwise (narration is off). */
+int vd_llm_from_config(const cJSON *config, struct vd_llm *llm);
 
 /* Builds the request body from the compact numbers of a verdict (never the upload). Caller
  * frees the string. Returns NULL on out-of-memory. */

@@ -6,46 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "signals.h"
 #include "text.h"
 #include "timeutil.h"
 
-/* One required cost figure: a finite number, non-negative unless negative_ok. */
-static int read_bps(const cJSON *costs, const char *key, int negative_ok, double *out,
-		    char *err, size_t errlen)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(costs, key);
-
-	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
-		sa_fmt(err, errlen, "config.json: costs.%s is missing or not a number", key);
-		return -1;
-	}
-	if (!negative_ok && v->valuedouble < 0) {
-		sa_fmt(err, errlen, "config.json: costs.%s must be >= 0, got %g", key, v->valuedouble);
-		return -1;
-	}
-	*out = v->valuedouble;
-	return 0;
-}
-
 int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen)
 {
-	const cJSON *costs = cJSON_GetObjectItemCaseSensitive(cfg, "costs");
-	int rc = -1;
-
-	if (!cJSON_IsObject(costs)) {
-		sa_fmt(err, errlen, "config.json: no \"costs\" object");
-		goto out;
-	}
-	if (read_bps(costs, "fee_bps", 0, &c->fee_bps, err, errlen) < 0 ||
-	    read_bps(costs, "slippage_bps", 0, &c->slippage_bps, err, errlen) < 0 ||
-	    read_bps(costs, "funding_bps_8h", 1, &c->funding_bps_8h, err, errlen) < 0)
-		goto out;
-	rc = 0;
-out:
-	return rc;
+	if (sa_config_num(cfg, SA_K_FEE_BPS, &c->fee_bps, err, errlen) < 0 ||
+	    sa_config_num(cfg, SA_K_SLIPPAGE_BPS, &c->slippage_bps, err, errlen) < 0 ||
+	    sa_config_num(cfg, SA_K_FUNDING_BPS_8H, &c->funding_bps_8h, err, errlen) < 0)
+		return -1;
+	return 0;
 }
 
 /* The run's own verdict on itself: it must say it finished and produced signals. */
@@ -65,56 +40,20 @@ static int run_finished(const cJSON *run, char *err, size_t errlen)
 	return 0;
 }
 
-/* One signal: an integral JSON number in {-1, 0, 1}. */
-static int signal_value(const cJSON *v, int8_t *out)
-{
-	if (!cJSON_IsNumber(v))
-		return -1;
-	if (v->valuedouble != -1.0 && v->valuedouble != 0.0 && v->valuedouble != 1.0)
-		return -1;
-	*out = (int8_t)v->valuedouble;
-	return 0;
-}
-
 int rp_read_signals(const cJSON *run, size_t n_bars, int8_t **signals, char *err,
 		    size_t errlen)
 {
-	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(run, "signals");
-	const cJSON *v;
 	double n_claimed = sa_json_num(run, "n_bars", -1);
-	int8_t *sig = NULL;
-	size_t i = 0;
-	int rc = -1;
 
 	*signals = NULL;
 	if (run_finished(run, err, errlen) < 0)
-		goto out;
+		return -1;
 	if (n_claimed != (double)n_bars) {
 		sa_fmt(err, errlen, "run.json n_bars is %g but the data has %zu bars", n_claimed, n_bars);
-		goto out;
+		return -1;
 	}
-	if (!cJSON_IsArray(arr) || (size_t)cJSON_GetArraySize(arr) != n_bars) {
-		sa_fmt(err, errlen, "run.json signals must be an array of %zu values, one per bar", n_bars);
-		goto out;
-	}
-	sig = malloc(n_bars ? n_bars : 1);
-	if (!sig) {
-		sa_fmt(err, errlen, "out of memory reading %zu signals", n_bars);
-		goto out;
-	}
-	cJSON_ArrayForEach(v, arr) {
-		if (signal_value(v, &sig[i]) < 0) {
-			sa_fmt(err, errlen, "run.json signal %zu is not -1, 0 or 1", i);
-			goto out;
-		}
-		i++;
-	}
-	*signals = sig;
-	sig = NULL;
-	rc = 0;
-out:
-	free(sig);
-	return rc;
+	return sa_signals_read(cJSON_GetObjectItemCaseSensitive(run, "signals"), n_bars, signals,
+			       err, errlen);
 }
 
 /* Adds n with RP_DIGITS significant digits. */

@@ -17,7 +17,7 @@ static const char usage[] =
 	"Reads the strategy and/or trade log (each at most 256 KB) and writes inspect.json: size,\n"
 	"UTF-8, lines; a parse with the embedded CPython parser in a child under CPU and memory\n"
 	"limits (the upload is never imported or run); whether it defines signals(df); red flags\n"
-	"with stable codes (pipeline/INSPECT.md); for a trade log, columns, rows and errors.\n"
+	"with stable codes (pipeline/inspect/INSPECT.md); for a trade log, columns, rows and errors.\n"
 	"\n"
 	"  --strategy FILE   strategy source defining signals(df)\n"
 	"  --trades FILE     trade log: entry_time,exit_time,side,return\n"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
@@ -31,20 +32,39 @@ static cJSON *read_stage(const char *dir, const char *name, bool *ok, char *stat
 	return root;
 }
 
+/* Gates and trials come from config.json alone, through the knob table; without a readable
+ * config.json the table's defaults stand, and the status says why. */
 static void load_config(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
 	bool ok;
 	cJSON *c = read_stage(dir, "config.json", &ok, in->config, sizeof in->config);
-	const cJSON *g = cJSON_GetObjectItemCaseSensitive(c, "gates");
+	char err[VD_TEXT_MAX];
+	long long trials;
 
 	if (c && !ok)
 		/* A config has no verdict of its own; a readable one is used even without "ok". */
 		copy_str(in->config, sizeof in->config, "ok");
-	f->th.min_trades = sa_json_num(g, "min_trades", f->th.min_trades);
-	f->th.min_psr = sa_json_num(g, "min_psr", f->th.min_psr);
-	f->th.min_dsr = sa_json_num(g, "min_dsr", f->th.min_dsr);
-	f->th.max_dd = sa_json_num(g, "max_dd", f->th.max_dd);
-	f->trials = (long)sa_json_num(c, "trials", (double)f->trials);
+	if (sa_config_num(c, SA_K_GATE_MIN_TRADES, &f->th.min_trades, err, sizeof err) < 0 ||
+	    sa_config_num(c, SA_K_GATE_PSR, &f->th.min_psr, err, sizeof err) < 0 ||
+	    sa_config_num(c, SA_K_GATE_DSR, &f->th.min_dsr, err, sizeof err) < 0 ||
+	    sa_config_num(c, SA_K_GATE_MAX_DD, &f->th.max_dd, err, sizeof err) < 0 ||
+	    sa_config_int(c, SA_K_TRIALS, &trials, err, sizeof err) < 0) {
+		copy_str(in->config, sizeof in->config, err);
+		f->th = vd_default_thresholds();
+		trials = 1;
+	}
+	f->trials = (long)trials;
+	cJSON_Delete(c);
+}
+
+/* fingerprint.json says whether the data is the bundled synthetic series (by its sha256). */
+static void load_fingerprint(const char *dir, struct vd_facts *f)
+{
+	bool ok;
+	char status[VD_TEXT_MAX];
+	cJSON *c = read_stage(dir, "fingerprint.json", &ok, status, sizeof status);
+
+	f->synthetic_data = sa_json_bool(c, "data_synthetic", false);
 	cJSON_Delete(c);
 }
 
@@ -174,7 +194,6 @@ static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in
 	if (isnan(n->mean_net) && n->trades > 0)
 		/* Older stats files lack the mean; the Sharpe ratio has its sign. */
 		n->mean_net = sa_json_num(c, "mean_return", f->sharpe);
-	f->trials = (long)sa_json_num(c, "trials", (double)f->trials);
 out:
 	cJSON_Delete(c);
 }
@@ -190,6 +209,7 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	f->num.mean_net = f->num.net_return = f->num.psr = f->num.dsr = NAN;
 	f->num.min_trl = f->num.max_dd = f->sharpe = f->sr0 = NAN;
 	load_config(dir, f, in);
+	load_fingerprint(dir, f);
 	load_inspect(dir, f, in);
 	load_run(dir, f, in);
 	load_events(dir, f, in);
@@ -197,8 +217,6 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	load_lookahead(dir, f, in);
 	load_replay(dir, f, in);
 	load_stats(dir, f, in);
-	if (f->trials < 1)
-		f->trials = 1;
 }
 
 static void add_gates(cJSON *root, const struct vd_facts *f, const struct vd_result *r)

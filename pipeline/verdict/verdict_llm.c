@@ -5,12 +5,13 @@
 
 #include <curl/curl.h>
 
+#include "config.h"
 #include "jsonio.h"
 #include "text.h"
 #include "verdict_llm.h"
 
 #define LLM_REPLY_CAP ((size_t)64 * 1024)
-#define LLM_DEFAULT_MODEL "llama-3.3-70b-instruct"
+#define LLM_TIMEOUT_S 30
 
 static const char prompt[] =
 	"You explain a trading-strategy audit to a person with no statistics. Rewrite the summary "
@@ -19,15 +20,16 @@ static const char prompt[] =
 	"the caveat that a passing audit is a reason to forward-test small, never a promise of "
 	"profit. Plain text only.";
 
-int vd_llm_from_env(struct vd_llm *llm)
+int vd_llm_from_config(const cJSON *config, struct vd_llm *llm)
 {
-	const char *model = getenv("LLM_MODEL");
+	char err[256];
 
-	llm->url = getenv("LLM_API_URL");
+	llm->timeout_s = LLM_TIMEOUT_S;
 	llm->key = getenv("LLM_API_KEY");
-	llm->model = model && *model ? model : LLM_DEFAULT_MODEL;
-	llm->timeout_s = 30;
-	return llm->url && *llm->url && llm->key && *llm->key ? 0 : -1;
+	if (sa_config_str(config, SA_K_NARRATE_URL, &llm->url, err, sizeof err) < 0 ||
+	    sa_config_str(config, SA_K_NARRATE_MODEL, &llm->model, err, sizeof err) < 0)
+		return -1;
+	return *llm->url && llm->key && *llm->key ? 0 : -1;
 }
 
 /* The numbers the narrator may see: the decision, the gates and the deterministic summary. */

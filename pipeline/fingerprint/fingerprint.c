@@ -1,0 +1,129 @@
+/* fingerprint.c - writes fingerprint.json: the sha256 of the code, the data and the
+ * configuration, the tool version, and whether the data is the bundled synthetic series, so two
+ * runs can be shown to be the same run. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "ohlcv.h"
+#include "timeutil.h"
+
+#define SCHEMA 1
+
+static const char usage[] =
+	"usage: fingerprint [--strategy FILE] [--trades FILE] --data OHLCV.csv --config config.json\n"
+	"           [--synthetic SUMS] -o fingerprint.json\n"
+	"\n"
+	"Writes the sha256 of every input and the tool version. SUMS is a sha256sum line naming the\n"
+	"bundled synthetic series (data/ohlcv.csv.sha256): data_synthetic says whether the data is\n"
+	"exactly that series, whatever its path.\n"
+	"\n"
+	"exit: 0 written; 2 bad command line; 3 cannot write\n";
+
+/* Adds key: sha256 of path, or null when path is NULL. Returns 0, or -1 with err set. */
+static int add_sha(cJSON *fp, const char *key, const char *path, char *err, size_t errlen)
+{
+	char hex[65];
+
+	if (!path) {
+		cJSON_AddNullToObject(fp, key);
+		return 0;
+	}
+	if (sa_sha256_file(path, hex)) {
+		sa_fmt(err, errlen, "cannot read '%s'", path);
+		return -1;
+	}
+	cJSON_AddStringToObject(fp, key, hex);
+	return 0;
+}
+
+/* Builds fingerprint.json. Returns the tree (caller frees); on a failure it says why inside. */
+/* Whether the data's sha256 (hex) is the one the sums file names first. False when the file
+ * cannot be read: an unknown series is not called synthetic. */
+static bool is_synthetic(const char *sums, const char *hex)
+{
+	char *text = NULL;
+	size_t len = 0;
+	bool yes;
+
+	if (!sums || sa_read_file(sums, 4096, &text, &len) != SA_READ_OK)
+		return false;
+	yes = len >= 64 && !memcmp(text, hex, 64) && (len == 64 || text[64] == ' ');
+	free(text);
+	return yes;
+}
+
+static cJSON *fingerprint_build(const char *strategy, const char *trades, const char *data,
+				const char *config, const char *synthetic)
+{
+	cJSON *fp = sa_json_stage("fingerprint", SCHEMA);
+	struct sa_ohlcv s;
+	char err[512], t[21];
+
+	if (add_sha(fp, "strategy_sha256", strategy, err, sizeof(err)) ||
+	    add_sha(fp, "tradelog_sha256", trades, err, sizeof(err)) ||
+	    add_sha(fp, "data_sha256", data, err, sizeof(err)) ||
+	    add_sha(fp, "config_sha256", config, err, sizeof(err))) {
+		sa_json_fail(fp, err);
+		return fp;
+	}
+	cJSON_AddBoolToObject(fp, "data_synthetic",
+			      is_synthetic(synthetic,
+					   cJSON_GetObjectItemCaseSensitive(fp, "data_sha256")->valuestring));
+	cJSON_AddStringToObject(fp, "tool_version", SA_VERSION);
+	if (sa_ohlcv_load(data, &s, err, sizeof(err))) {
+		sa_json_fail(fp, err);
+		return fp;
+	}
+	cJSON_AddNumberToObject(fp, "data_bars", (double)s.n);
+	cJSON_AddStringToObject(fp, "data_first", sa_time_format(s.t[0], t));
+	cJSON_AddStringToObject(fp, "data_last", sa_time_format(s.t[s.n - 1], t));
+	sa_ohlcv_release(&s);
+	cJSON_AddBoolToObject(fp, "ok", 1);
+	return fp;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "strategy", required_argument, NULL, 's' },
+		{ "trades", required_argument, NULL, 't' },
+		{ "data", required_argument, NULL, 'd' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "synthetic", required_argument, NULL, 'y' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *strategy = NULL, *trades = NULL, *data = NULL, *config = NULL, *out = NULL,
+		   *synthetic = NULL;
+	cJSON *fp;
+	int o, rc;
+
+	sa_set_prog("fingerprint");
+	while ((o = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (o) {
+		case 's': strategy = optarg; break;
+		case 't': trades = optarg; break;
+		case 'd': data = optarg; break;
+		case 'c': config = optarg; break;
+		case 'y': synthetic = optarg; break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(usage, stdout); return SA_EXIT_OK;
+		default: sa_usage_die("bad option");
+		}
+	}
+	if (!data || !config || !out)
+		sa_usage_die("--data, --config and -o are required");
+	fp = fingerprint_build(strategy, trades, data, config, synthetic);
+	rc = sa_json_write(out, fp);
+	cJSON_Delete(fp);
+	return rc ? SA_EXIT_BROKEN : SA_EXIT_OK;
+}

@@ -1,0 +1,120 @@
+/* config.h - the knob table: every setting of an audit once, with its make variable, its place
+ * in config.json, its type, its range, its default and one line of help. The config writer,
+ * every stage's reader, `make help` and the Makefile's defaults (build/knobs.mk) all come from
+ * the rows below, so a range or a default exists in one place.
+ *
+ * This header needs no library: the knobs tool that writes build/knobs.mk is built from it
+ * before any package is installed. */
+#ifndef SA_CONFIG_H
+#define SA_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cJSON;
+
+enum sa_knob_type {
+	SA_KNOB_INT,   /* a whole number in [lo, hi] */
+	SA_KNOB_NUM,   /* a finite number in [lo, hi] */
+	SA_KNOB_STR,   /* text of at most hi bytes */
+	SA_KNOB_MAKE,  /* a make variable only (a file name, a folder): never in config.json */
+};
+
+/* The table. One row a knob:
+ *   X(id, make variable, config.json path or NULL, type, lo, hi, default, help)
+ * The path is "key" or "group.key"; the group names the stamp file (.knobs-<group>) that the
+ * stages using it depend on, so changing a knob re-runs only what it affects. A default of
+ * "cores" means the number of online processors. Rows are grouped as `make help` prints them. */
+#define SA_KNOBS(X)                                                                              \
+	X(STRATEGY, "STRATEGY", NULL, SA_KNOB_MAKE, 0, 0, "",                                     \
+	  "strategy .py defining signals(df)")                                                   \
+	X(TRADES, "TRADES", NULL, SA_KNOB_MAKE, 0, 0, "",                                         \
+	  "trade-log .csv: entry_time,exit_time,side,return")                                    \
+	X(DATA, "DATA", NULL, SA_KNOB_MAKE, 0, 0, "data/ohlcv.csv",                               \
+	  "OHLCV csv (the default is the bundled synthetic series)")                             \
+	X(NAME, "NAME", NULL, SA_KNOB_MAKE, 0, 0, "",                                             \
+	  "bundle name, out/NAME/ (default: the upload's file name without .py or .csv)")        \
+	X(TRIALS, "TRIALS", "trials", SA_KNOB_INT, 1, 1e6, "1",                                   \
+	  "variants tried, this one included: the Deflated Sharpe Ratio prices them in")         \
+	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "5",                         \
+	  "fees per side, in bps of the traded notional")                                        \
+	X(SLIPPAGE_BPS, "SLIPPAGE_BPS", "costs.slippage_bps", SA_KNOB_NUM, 0, 1000, "2",          \
+	  "slippage per side, in bps of the traded notional")                                    \
+	X(FUNDING_BPS_8H, "FUNDING_BPS_8H", "costs.funding_bps_8h", SA_KNOB_NUM, -1000, 1000,    \
+	  "1", "funding paid per 8 h of held notional, in bps (negative: earned)")               \
+	X(WALL_S, "WALL_S", "limits.wall_s", SA_KNOB_INT, 1, 3600, "20",                          \
+	  "sandbox: wall-clock seconds per run")                                                 \
+	X(CPU_S, "CPU_S", "limits.cpu_s", SA_KNOB_INT, 1, 3600, "20",                             \
+	  "sandbox: CPU seconds per run")                                                        \
+	X(MEM_MB, "MEM_MB", "limits.mem_mb", SA_KNOB_INT, 64, 65536, "1024",                      \
+	  "sandbox: address space per run, MB")                                                  \
+	X(SCRATCH_MB, "SCRATCH_MB", "limits.scratch_mb", SA_KNOB_INT, 1, 4096, "16",              \
+	  "sandbox: scratch tmpfs per run, MB")                                                  \
+	X(NOFILE, "NOFILE", "limits.nofile", SA_KNOB_INT, 16, 4096, "64",                         \
+	  "sandbox: open files per run")                                                         \
+	X(SANDBOX_JOBS, "SANDBOX_JOBS", NULL, SA_KNOB_MAKE, 0, 0, "cores",                        \
+	  "sandbox runs at once (scheduling only: no result depends on it)")                     \
+	X(LOOKAHEAD_MAX, "LOOKAHEAD_MAX", "lookahead.max", SA_KNOB_INT, 1, 1e6, "2000",           \
+	  "look-ahead: truncated re-runs at most (an even spread beyond it)")                    \
+	X(LOOKAHEAD_SEED, "LOOKAHEAD_SEED", "lookahead.seed", SA_KNOB_INT, 0, 4294967295.0, "1",  \
+	  "look-ahead: seed of the random truncation points")                                    \
+	X(GATE_MIN_TRADES, "GATE_MIN_TRADES", "gates.min_trades", SA_KNOB_INT, 1, 1e9, "100",     \
+	  "gate: closed trades at least")                                                        \
+	X(GATE_PSR, "GATE_PSR", "gates.min_psr", SA_KNOB_NUM, 0, 1, "0.95",                       \
+	  "gate: Probabilistic Sharpe Ratio at least")                                           \
+	X(GATE_DSR, "GATE_DSR", "gates.min_dsr", SA_KNOB_NUM, 0, 1, "0.95",                       \
+	  "gate: Deflated Sharpe Ratio at least")                                                \
+	X(GATE_MAX_DD, "GATE_MAX_DD", "gates.max_dd", SA_KNOB_NUM, 0, 1, "0.25",                  \
+	  "gate: max drawdown of net equity at most (a fraction)")                               \
+	X(NARRATE_URL, "NARRATE_URL", "narration.url", SA_KNOB_STR, 0, 512, "",                   \
+	  "OpenAI-compatible chat endpoint that rewrites the summary (key: env LLM_API_KEY)")    \
+	X(NARRATE_MODEL, "NARRATE_MODEL", "narration.model", SA_KNOB_STR, 1, 128,                 \
+	  "llama-3.3-70b-instruct", "the narrator's model")                                      \
+	X(STRATEGIES, "STRATEGIES", NULL, SA_KNOB_MAKE, 0, 0, "demos",                            \
+	  "nightly: the folder of uploads")                                                      \
+	X(MAIL_TO, "MAIL_TO", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: where the bundles go")      \
+	X(MAIL_FROM, "MAIL_FROM", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: the sender")            \
+	X(SMTP_URL, "SMTP_URL", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: smtp:// or smtps:// server")
+
+enum sa_knob_id {
+#define SA_KNOB_ENUM(id, ...) SA_K_##id,
+	SA_KNOBS(SA_KNOB_ENUM)
+#undef SA_KNOB_ENUM
+	SA_K_COUNT
+};
+
+struct sa_knob {
+	const char *make;   /* the make variable */
+	const char *path;   /* "key" or "group.key" in config.json; NULL for make-only knobs */
+	enum sa_knob_type type;
+	double lo, hi;      /* the range; for a string, its length */
+	const char *def;    /* the default, as make would be given it */
+	const char *help;
+};
+
+/* The table, SA_K_COUNT rows in the order above. */
+extern const struct sa_knob sa_knobs[SA_K_COUNT];
+
+/* The row whose make variable is name, or NULL. */
+const struct sa_knob *sa_knob_by_make(const char *name);
+
+/* Parses text as knob k's value and checks its type and range. Numbers are written without
+ * padding or hex (strtod's "0x10" and " 5" are refused). Returns 0 and sets *num (numeric
+ * knobs), or -1 with "MAKE 'text' should be ... from lo to hi" in err. */
+int sa_knob_parse(enum sa_knob_id k, const char *text, double *num, char *err, size_t errlen);
+
+/* Reads knob k (a numeric one) from a config.json tree (borrowed): the value at its path,
+ * checked against its row; the row's default when the path is absent. Returns 0, or -1 with
+ * "config.json: path ..." in err. */
+int sa_config_num(const struct cJSON *cfg, enum sa_knob_id k, double *out, char *err,
+		  size_t errlen);
+
+/* The same for a whole-number knob, into a long long. */
+int sa_config_int(const struct cJSON *cfg, enum sa_knob_id k, long long *out, char *err,
+		  size_t errlen);
+
+/* The same for a string knob: borrowed from cfg (or the row's default). Returns 0 or -1. */
+int sa_config_str(const struct cJSON *cfg, enum sa_knob_id k, const char **out, char *err,
+		  size_t errlen);
+
+#endif
