@@ -26,9 +26,6 @@
 
 extern char **environ;
 
-/* Exit codes of a run child that never reached the upload (the driver names them). */
-enum { CHILD_SETUP_FAILED = 121 };
-
 static void put_result(char tag, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -50,7 +47,7 @@ static noreturn void setup_fail(const char *step, const char *why)
 	char msg[512];
 	int len = snprintf(msg, sizeof msg, "sandbox setup failed at %s: %s", step, why);
 	put_result(SBX_TAG_ERROR, msg, len > 0 ? (size_t)len : 0);
-	_exit(CHILD_SETUP_FAILED);
+	_exit(SBX_EXIT_SETUP_FAILED);
 }
 
 /* Step 1: the bars this run may see, and nothing else, arrive on descriptor 0. */
@@ -248,7 +245,7 @@ static noreturn void finish_error(const struct sbx_zstate *z)
 	if (!s)
 		s = tag == SBX_TAG_MEMORY ? "MemoryError" : "the strategy failed";
 	put_result(tag, s, strlen(s));
-	_exit(0);
+	_exit(SBX_EXIT_DONE);
 }
 
 static void flush_stdio(const struct sbx_zstate *z)
@@ -277,7 +274,7 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, size_t n
 	if (!fn || !PyCallable_Check(fn)) {
 		static const char msg[] = "the strategy defines no callable signals(df)";
 		put_result(SBX_TAG_ERROR, msg, sizeof msg - 1);
-		_exit(0);
+		_exit(SBX_EXIT_DONE);
 	}
 	/* Held before the upload runs: it may rebind df.index, not the bars' own index. */
 	idx = PyObject_GetAttrString(df, "index");
@@ -294,7 +291,7 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, size_t n
 		flush_stdio(z);
 		put_result(SBX_TAG_RESULT, PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
 	}
-	_exit(0);
+	_exit(SBX_EXIT_DONE);
 }
 
 void sbx_child_run(const struct sbx_zstate *z, size_t n)

@@ -314,6 +314,8 @@ static void judge_result(struct flight *f, const struct sbx_limits *lim)
 	char text[1024];
 
 	if (len == 0) {
+		/* Quoted, not interpreted: an enum sbx_exit code (SBX_EXIT_NO_FDS, say) or whatever
+		 * the upload passed to os._exit. */
 		r->status = SBX_BAD_OUTPUT;
 		sa_fmt(r->error, sizeof r->error, "the run ended without a result (exit status %d)",
 		       WEXITSTATUS(f->wstatus));

@@ -308,14 +308,14 @@ static noreturn void spare_main(const struct sbx_zstate *z, int chan)
 	int fds[SBX_RUN_FDS];
 
 	if (dup2(chan, SBX_RUN_FDS) < 0)
-		_exit(120);
+		_exit(SBX_EXIT_NO_FDS);
 	syscall(SYS_close_range, 3, SBX_RUN_FDS - 1, 0);
 	syscall(SYS_close_range, SBX_RUN_FDS + 1, ~0U, 0);
 	prime(z);
 	if (recv_req(SBX_RUN_FDS, &req, fds) != 1)
-		_exit(0);  /* retired unused: the zygote is shutting down */
+		_exit(SBX_EXIT_RETIRED);
 	if (place_fds(fds) < 0)
-		_exit(120);
+		_exit(SBX_EXIT_NO_FDS);
 	syscall(SYS_close_range, SBX_RUN_FDS, ~0U, 0);
 	sbx_child_run(z, (size_t)req.n);
 }
