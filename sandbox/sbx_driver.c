@@ -25,6 +25,7 @@
 
 #define LOG_CAP ((size_t)64 * 1024)
 #define MAX_EVENTS 256
+#define EVENTS_FIRST_CAP 8  /* events room for at first; most runs record none or a few */
 
 const char *sbx_status_name(enum sbx_status st)
 {
@@ -114,16 +115,21 @@ static void copy_clean(char *dst, size_t len, const char *src, size_t srclen)
 	dst[j] = '\0';
 }
 
-static int add_event(struct flight *f, const char *action, const char *rule, const char *detail)
+/* Appends one event to the run's result. Returns 0, or -1 when there is no memory for it, with
+ * the list as it was. A dropped event would under-count what the run tried, so every caller
+ * passes the -1 up and the batch fails rather than report a cleaner run than happened. */
+static __attribute__((warn_unused_result)) int add_event(struct flight *f, const char *action,
+							 const char *rule, const char *detail)
 {
 	struct sbx_result *r = f->r;
 	struct sbx_event *e;
+	int rc = -1;
 
 	if (r->n_events == f->ev_cap) {
-		size_t cap = f->ev_cap ? f->ev_cap * 2 : 8;
+		size_t cap = f->ev_cap ? f->ev_cap * 2 : EVENTS_FIRST_CAP;
 		struct sbx_event *ev = realloc(r->events, cap * sizeof *ev);
 		if (!ev)
-			return -1;
+			goto out;
 		r->events = ev;
 		f->ev_cap = cap;
 	}
@@ -131,33 +137,39 @@ static int add_event(struct flight *f, const char *action, const char *rule, con
 	copy_clean(e->action, sizeof e->action, action, strlen(action));
 	copy_clean(e->rule, sizeof e->rule, rule, strlen(rule));
 	copy_clean(e->detail, sizeof e->detail, detail, strlen(detail));
-	return 0;
+	rc = 0;
+out:
+	return rc;
 }
 
-/* One event message from inside. Hostile until parsed: three fields, capped, printable. */
-static void take_event(struct flight *f, const char *msg, size_t len)
+/* One event message from inside. Hostile until parsed: three fields, capped, printable.
+ * Returns 0, or -1 when the event could not be recorded (add_event). */
+static int take_event(struct flight *f, const char *msg, size_t len)
 {
 	char action[64], rule[64], detail[256];
 	const char *a = msg, *end = msg + len, *s1, *s2;
+	int rc = 0;
 
 	if (f->r->n_events >= MAX_EVENTS) {
 		if (!f->ev_overflow)
-			add_event(f, "events_truncated", "the event log is capped",
-				  "more than 256 events; the rest were dropped");
+			rc = add_event(f, "events_truncated", "the event log is capped",
+				       "more than 256 events; the rest were dropped");
 		f->ev_overflow = true;
-		return;
+		goto out;
 	}
 	s1 = memchr(a, SBX_EVENT_SEP, len);
 	s2 = s1 ? memchr(s1 + 1, SBX_EVENT_SEP, (size_t)(end - s1 - 1)) : NULL;
 	if (!s1 || !s2 || s1 == a) {
-		add_event(f, "forged_event", "the event channel carries sandbox records only",
-			  "a malformed message arrived on the event channel");
-		return;
+		rc = add_event(f, "forged_event", "the event channel carries sandbox records only",
+			       "a malformed message arrived on the event channel");
+		goto out;
 	}
 	copy_clean(action, sizeof action, a, (size_t)(s1 - a));
 	copy_clean(rule, sizeof rule, s1 + 1, (size_t)(s2 - s1 - 1));
 	copy_clean(detail, sizeof detail, s2 + 1, (size_t)(end - s2 - 1));
-	add_event(f, action, rule, detail);
+	rc = add_event(f, action, rule, detail);
+out:
+	return rc;
 }
 
 /* True once every writer of a SEQPACKET socket has gone: only then is a 0-byte read the end. */
@@ -168,27 +180,32 @@ static bool hung_up(int fd)
 	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLRDHUP));
 }
 
-static void read_events(struct flight *f)
+/* Takes every waiting event message; closes the channel once every writer has gone. Returns 0,
+ * or -1 when an event could not be recorded. */
+static int read_events(struct flight *f)
 {
 	char msg[SBX_EVENT_MAX + 1];
-	for (;;) {
+	int rc = 0;
+
+	while (rc == 0) {
 		ssize_t got = recv(f->ev_r, msg, sizeof msg, MSG_DONTWAIT | MSG_TRUNC);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0 && errno == EAGAIN)
-			return;
+			break;
 		/* An upload can send an empty message, which reads as 0 bytes like the end of the
 		 * channel; closing on it would let one write hide every later refusal. */
 		if (got == 0 && !hung_up(f->ev_r)) {
-			take_event(f, msg, 0);
+			rc = take_event(f, msg, 0);
 			continue;
 		}
 		if (got <= 0) {
 			close_fd(&f->ev_r);
-			return;
+			break;
 		}
-		take_event(f, msg, (size_t)got < sizeof msg ? (size_t)got : sizeof msg);
+		rc = take_event(f, msg, (size_t)got < sizeof msg ? (size_t)got : sizeof msg);
 	}
+	return rc;
 }
 
 /* Writes the next piece of the bars: t, then the five price columns, each n values. */
@@ -305,13 +322,45 @@ static char *take_log(struct buf *b)
 	return s;
 }
 
-/* Validates what came back: tag 'R' with exactly n bytes, each -1, 0 or 1. */
-static void judge_result(struct flight *f, const struct sbx_limits *lim)
+/* Takes an 'R' payload: exactly n bytes, each -1, 0 or 1, copied to r->signals. */
+static void take_signals(struct flight *f, const char *p, size_t len)
+{
+	struct sbx_result *r = f->r;
+	size_t bad = f->n;
+
+	r->status = SBX_BAD_OUTPUT;
+	if (len != f->n) {
+		sa_fmt(r->error, sizeof r->error, "the result holds %zu values for %zu bars", len, f->n);
+		goto out;
+	}
+	for (size_t i = 0; i < f->n && bad == f->n; i++)
+		if ((int8_t)p[i] < -1 || (int8_t)p[i] > 1)
+			bad = i;
+	if (bad < f->n) {
+		sa_fmt(r->error, sizeof r->error, "value %d at bar %zu is not -1, 0 or 1", (int8_t)p[bad], bad);
+		goto out;
+	}
+	r->signals = malloc(f->n ? f->n : 1);
+	if (!r->signals) {
+		r->status = SBX_ERROR;
+		sa_fmt(r->error, sizeof r->error, "out of memory");
+		goto out;
+	}
+	memcpy(r->signals, p, f->n);
+	r->status = SBX_OK;
+out:
+	return;
+}
+
+/* Validates what came back: a tag, then signals or a text. Returns 0, or -1 when the event it
+ * earns could not be recorded. */
+static int judge_result(struct flight *f, const struct sbx_limits *lim)
 {
 	struct sbx_result *r = f->r;
 	const char *p = f->res.p;
 	size_t len = f->res.len;
-	char text[1024];
+	char text[1024], detail[96];
+	int rc = 0;
 
 	if (len == 0) {
 		/* Quoted, not interpreted: an enum sbx_exit code (SBX_EXIT_NO_FDS, say) or whatever
@@ -319,55 +368,39 @@ static void judge_result(struct flight *f, const struct sbx_limits *lim)
 		r->status = SBX_BAD_OUTPUT;
 		sa_fmt(r->error, sizeof r->error, "the run ended without a result (exit status %d)",
 		       WEXITSTATUS(f->wstatus));
-		return;
+		goto out;
 	}
 	copy_clean(text, sizeof text, p + 1, len - 1);
 	switch (p[0]) {
 	case SBX_TAG_RESULT:
-		if (len - 1 != f->n) {
-			r->status = SBX_BAD_OUTPUT;
-			sa_fmt(r->error, sizeof r->error, "the result holds %zu values for %zu bars", len - 1, f->n);
-			return;
-		}
-		for (size_t i = 0; i < f->n; i++) {
-			int8_t v = (int8_t)p[i + 1];
-			if (v < -1 || v > 1) {
-				r->status = SBX_BAD_OUTPUT;
-				sa_fmt(r->error, sizeof r->error, "value %d at bar %zu is not -1, 0 or 1", v, i);
-				return;
-			}
-		}
-		r->signals = malloc(f->n ? f->n : 1);
-		if (!r->signals) {
-			r->status = SBX_ERROR;
-			sa_fmt(r->error, sizeof r->error, "out of memory");
-			return;
-		}
-		memcpy(r->signals, p + 1, f->n);
-		r->status = SBX_OK;
-		return;
+		take_signals(f, p + 1, len - 1);
+		break;
 	case SBX_TAG_MEMORY:
 		r->status = SBX_KILLED_MEMORY;
 		sa_fmt(r->error, sizeof r->error, "%s", text);
-		add_event(f, "memory", "runs stay within the memory limit", "");
-		snprintf(r->events[r->n_events - 1].detail, sizeof r->events[0].detail,
-			 "allocation refused at the %d MB limit", lim->mem_mb);
-		return;
+		rc = add_event(f, "memory", "runs stay within the memory limit",
+			       sa_fmt(detail, sizeof detail, "allocation refused at the %d MB limit", lim->mem_mb));
+		break;
 	case SBX_TAG_BAD:
 		r->status = SBX_BAD_OUTPUT;
 		sa_fmt(r->error, sizeof r->error, "%s", text);
-		return;
+		break;
 	default:
 		r->status = SBX_ERROR;
 		sa_fmt(r->error, sizeof r->error, "%s", text);
-		return;
+		break;
 	}
+out:
+	return rc;
 }
 
-static void judge(struct flight *f, const struct sbx_limits *lim)
+/* Fills the run's result from how it ended and frees the slot. Returns 0, or -1 when an event
+ * it earned could not be recorded (the result is filled all the same). */
+static int judge(struct flight *f, const struct sbx_limits *lim)
 {
 	struct sbx_result *r = f->r;
 	char detail[96];
+	int rc = 0;
 
 	r->wall_ms = now_ms() - f->start;
 	r->out_log = take_log(&f->out);
@@ -378,33 +411,34 @@ static void judge(struct flight *f, const struct sbx_limits *lim)
 	} else if (f->killed_wall) {
 		r->status = SBX_KILLED_WALL_CLOCK;
 		sa_fmt(r->error, sizeof r->error, "killed at the wall-clock limit of %d s", lim->wall_s);
-		add_event(f, "wall_clock", "runs stop at the wall-clock limit",
-			  sa_fmt(detail, sizeof detail, "killed after %d s", lim->wall_s));
+		rc = add_event(f, "wall_clock", "runs stop at the wall-clock limit",
+			       sa_fmt(detail, sizeof detail, "killed after %d s", lim->wall_s));
 	} else if (WIFSIGNALED(f->wstatus) && (WTERMSIG(f->wstatus) == SIGXCPU ||
 		   (WTERMSIG(f->wstatus) == SIGKILL && f->cpu_ms * 2 >= (int64_t)lim->cpu_s * 1000))) {
 		/* Nothing but the CPU limit sends SIGKILL here (not us: that is the wall clock), and
 		 * rusage lags the kernel's precise count, so half the limit is proof enough. */
 		r->status = SBX_KILLED_CPU;
 		sa_fmt(r->error, sizeof r->error, "killed at the CPU limit of %d s", lim->cpu_s);
-		add_event(f, "cpu_time", "runs stop at the CPU limit",
-			  sa_fmt(detail, sizeof detail, "killed after %d CPU seconds", lim->cpu_s));
+		rc = add_event(f, "cpu_time", "runs stop at the CPU limit",
+			       sa_fmt(detail, sizeof detail, "killed after %d CPU seconds", lim->cpu_s));
 	} else if (WIFSIGNALED(f->wstatus) && WTERMSIG(f->wstatus) == SIGSYS) {
 		r->status = SBX_CRASHED;
 		sa_fmt(r->error, sizeof r->error, "killed by the syscall filter");
-		add_event(f, "seccomp", "no kernel attack surface",
-			  "the kernel filter killed the run (a forbidden call with its handler disabled)");
+		rc = add_event(f, "seccomp", "no kernel attack surface",
+			       "the kernel filter killed the run (a forbidden call with its handler disabled)");
 	} else if (WIFSIGNALED(f->wstatus)) {
 		r->status = SBX_CRASHED;
 		sa_fmt(r->error, sizeof r->error, "the run died on signal %d (%s) after %lld ms of CPU",
 		       WTERMSIG(f->wstatus), strsignal(WTERMSIG(f->wstatus)), (long long)f->cpu_ms);
 	} else {
-		judge_result(f, lim);
+		rc = judge_result(f, lim);
 	}
 	if (r->status != SBX_OK && f->res.len == 0 && r->error[0] == '\0')
 		sa_fmt(r->error, sizeof r->error, "no result");
 	free(f->res.p);
 	f->res.p = NULL;
 	f->used = false;
+	return rc;
 }
 
 static void on_reply(struct flight *fl, int jobs, const struct sbx_rep *rep, int pidfd)
@@ -580,8 +614,10 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 				drain(fd, &f->err);
 			else if (fd == &f->res_r)
 				drain(fd, &f->res);
-			else if (fd == &f->ev_r)
-				read_events(f);
+			else if (fd == &f->ev_r && read_events(f) < 0) {
+				sa_fmt(err, errlen, "out of memory recording a run's events");
+				goto out;
+			}
 		}
 		if (L->pf[0].revents && read_ctrl(z->ctrl, fl, jobs) < 0) {
 			sa_fmt(err, errlen, "the sandbox zygote died");
@@ -596,7 +632,10 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 				f->killed_wall = true;
 			}
 			if (f->used && finished(f)) {
-				judge(f, &z->lim);
+				if (judge(f, &z->lim) < 0) {
+					sa_fmt(err, errlen, "out of memory recording a run's events");
+					goto out;
+				}
 				active--;
 				done++;
 				if (on_done)
