@@ -30,8 +30,16 @@ enum {
 #define SBX_EVENT_SEP '\x1f'
 #define SBX_EVENT_MAX 512
 
-/* Bytes per bar on the data pipe. */
-#define SBX_BAR_BYTES 48
+/* The data pipe carries the bars column by column: t, open, high, low, close, volume, each n
+ * values of SBX_VALUE_BYTES (t as int64 seconds, the prices and volume as float64). */
+#define SBX_BAR_COLUMNS 6
+#define SBX_VALUE_BYTES 8
+#define SBX_BAR_BYTES (SBX_BAR_COLUMNS * SBX_VALUE_BYTES)  /* bytes per bar on the data pipe */
+
+/* Runs in flight at once on one zygote: the driver never starts more (sandbox --jobs stops
+ * there, sbx_run_many clamps to it), and the zygote answers a request past it with
+ * SBX_REP_FAILED (EAGAIN). */
+#define SBX_MAX_JOBS 64
 
 /* How a process on the far side of the pipes exits. A run child's outcome travels on
  * SBX_FD_RESULT, not in its exit code: these only say why a run may have sent nothing, and the

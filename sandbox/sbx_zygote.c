@@ -21,7 +21,6 @@
 #include "fileio.h"
 #include "msg.h"
 
-#define MAX_CHILDREN 64
 
 /* Trusted helpers, defined before any upload exists. They run inside a child after lockdown,
  * so an upload that patches numpy can only lie about its own output, which the driver
@@ -395,8 +394,8 @@ static int spare_hand(const struct sbx_zstate *z, struct spare *sp, const struct
 
 static void serve(int ctrl, const struct sbx_zstate *z)
 {
-	struct child kids[MAX_CHILDREN];
-	struct pollfd pf[MAX_CHILDREN + 2];
+	struct child kids[SBX_MAX_JOBS];
+	struct pollfd pf[SBX_MAX_JOBS + 2];
 	struct spare sp = { 0 };
 	size_t nk = 0;
 	nfds_t npf;
@@ -444,7 +443,7 @@ static void serve(int ctrl, const struct sbx_zstate *z)
 				break;
 			if (r < 0)
 				continue;
-			if (nk == MAX_CHILDREN) {
+			if (nk == SBX_MAX_JOBS) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, EAGAIN, -1);
 			} else if (spare_hand(z, &sp, &req, fds, &kids[nk]) < 0) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, errno, -1);
