@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "ohlcv.h"
 #include "sbx.h"
+#include "sbx_proto.h"
 #include "sbx_report.h"
 #include "sbx_zygote.h"
 
@@ -57,8 +58,8 @@ static void parse(int argc, char **argv, struct opts *o)
 		case 'o': o->out = optarg; break;
 		case 'j':
 			o->jobs = (int)strtol(optarg, &end, 10);
-			if (*end || o->jobs < 1 || o->jobs > 64)
-				sa_usage_die("--jobs wants a number from 1 to 64, '%s'", optarg);
+			if (*end || o->jobs < 1 || o->jobs > SBX_MAX_JOBS)
+				sa_usage_die("--jobs wants a number from 1 to %d, '%s'", SBX_MAX_JOBS, optarg);
 			break;
 		case 'r':
 			o->repeat = (int)strtol(optarg, &end, 10);

@@ -23,11 +23,16 @@
 #include <unistd.h>
 
 #include "msg.h"
+#include "rlimit.h"
 
 extern char **environ;
 
-/* Exit codes of a run child that never reached the upload (the driver names them). */
-enum { CHILD_SETUP_FAILED = 121 };
+/* Step 5's fixed limits (the others come from the knobs). */
+enum {
+	RUN_NPROC = 64,       /* processes and threads of the run's uid; only threads can start */
+	RUN_SIGPENDING = 64,  /* signals queued at once */
+	RUN_NOFILE_MIN = 16,  /* floor under the NOFILE knob: stdio, the five channels, imports */
+};
 
 static void put_result(char tag, const void *buf, size_t len)
 {
@@ -50,7 +55,7 @@ static noreturn void setup_fail(const char *step, const char *why)
 	char msg[512];
 	int len = snprintf(msg, sizeof msg, "sandbox setup failed at %s: %s", step, why);
 	put_result(SBX_TAG_ERROR, msg, len > 0 ? (size_t)len : 0);
-	_exit(CHILD_SETUP_FAILED);
+	_exit(SBX_EXIT_SETUP_FAILED);
 }
 
 /* Step 1: the bars this run may see, and nothing else, arrive on descriptor 0. */
@@ -140,32 +145,37 @@ static long vm_bytes(void)
 }
 #endif
 
-static void set_limit(int res, rlim_t v, const char *name)
-{
-	struct rlimit rl = { v, v };
-	if (setrlimit(res, &rl) < 0)
-		setup_fail(name, strerror(errno));
-}
+/* One row of step 5: soft = hard, so nothing inside can raise it again. */
+#define FIXED(res, v) { res, #res, (v), (v) }
 
-/* Step 5: soft = hard, so nothing can raise them. CPU at the hard limit is SIGKILL (a pid 1
- * ignores SIGXCPU); the address space counts from what the warm interpreter already maps. */
+/* Step 5: every limit or no run (sa_rlimits_set stops at the first refused). CPU at the hard
+ * limit is SIGKILL (a pid 1 ignores SIGXCPU); the address space counts from what the warm
+ * interpreter already maps. */
 static void step_limits(const struct sbx_zstate *z)
 {
-	int nofile = z->lim.nofile < 16 ? 16 : z->lim.nofile;
-
-	set_limit(RLIMIT_CORE, 0, "RLIMIT_CORE");
-	set_limit(RLIMIT_MEMLOCK, 0, "RLIMIT_MEMLOCK");
-	set_limit(RLIMIT_MSGQUEUE, 0, "RLIMIT_MSGQUEUE");
-	set_limit(RLIMIT_NPROC, 64, "RLIMIT_NPROC");
-	/* Queued signals are charged to the uid that made the namespace, root on the host. */
-	set_limit(RLIMIT_SIGPENDING, 64, "RLIMIT_SIGPENDING");
-	set_limit(RLIMIT_FSIZE, (rlim_t)z->lim.scratch_mb << 20, "RLIMIT_FSIZE");
-	set_limit(RLIMIT_NOFILE, (rlim_t)nofile, "RLIMIT_NOFILE");
-	set_limit(RLIMIT_CPU, (rlim_t)z->lim.cpu_s, "RLIMIT_CPU");
+	rlim_t nofile = (rlim_t)(z->lim.nofile < RUN_NOFILE_MIN ? RUN_NOFILE_MIN : z->lim.nofile);
 #ifndef __SANITIZE_ADDRESS__
-	/* ASan reserves terabytes of shadow memory; an address-space cap would break it. */
-	set_limit(RLIMIT_AS, (rlim_t)vm_bytes() + ((rlim_t)z->lim.mem_mb << 20), "RLIMIT_AS");
+	rlim_t as = (rlim_t)vm_bytes() + ((rlim_t)z->lim.mem_mb << 20);
 #endif
+	const struct sa_rlimit limits[] = {
+		FIXED(RLIMIT_CORE, 0),
+		FIXED(RLIMIT_MEMLOCK, 0),
+		FIXED(RLIMIT_MSGQUEUE, 0),
+		FIXED(RLIMIT_NPROC, RUN_NPROC),
+		/* Queued signals are charged to the uid that made the namespace, root on the host. */
+		FIXED(RLIMIT_SIGPENDING, RUN_SIGPENDING),
+		FIXED(RLIMIT_FSIZE, (rlim_t)z->lim.scratch_mb << 20),
+		FIXED(RLIMIT_NOFILE, nofile),
+		FIXED(RLIMIT_CPU, (rlim_t)z->lim.cpu_s),
+#ifndef __SANITIZE_ADDRESS__
+		/* ASan reserves terabytes of shadow memory; an address-space cap would break it. */
+		FIXED(RLIMIT_AS, as),
+#endif
+	};
+	const struct sa_rlimit *refused = NULL;
+
+	if (sa_rlimits_set(limits, sizeof limits / sizeof limits[0], &refused) < 0)
+		setup_fail(refused->name, strerror(errno));
 }
 
 /* Step 6: drop to an unprivileged uid inside the namespace; switching away from uid 0 clears
@@ -248,7 +258,7 @@ static noreturn void finish_error(const struct sbx_zstate *z)
 	if (!s)
 		s = tag == SBX_TAG_MEMORY ? "MemoryError" : "the strategy failed";
 	put_result(tag, s, strlen(s));
-	_exit(0);
+	_exit(SBX_EXIT_DONE);
 }
 
 static void flush_stdio(const struct sbx_zstate *z)
@@ -277,7 +287,7 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, size_t n
 	if (!fn || !PyCallable_Check(fn)) {
 		static const char msg[] = "the strategy defines no callable signals(df)";
 		put_result(SBX_TAG_ERROR, msg, sizeof msg - 1);
-		_exit(0);
+		_exit(SBX_EXIT_DONE);
 	}
 	/* Held before the upload runs: it may rebind df.index, not the bars' own index. */
 	idx = PyObject_GetAttrString(df, "index");
@@ -294,7 +304,7 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, size_t n
 		flush_stdio(z);
 		put_result(SBX_TAG_RESULT, PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
 	}
-	_exit(0);
+	_exit(SBX_EXIT_DONE);
 }
 
 void sbx_child_run(const struct sbx_zstate *z, size_t n)

@@ -23,8 +23,20 @@
 #include "fileio.h"
 #include "msg.h"
 
-#define LOG_CAP ((size_t)64 * 1024)
-#define MAX_EVENTS 256
+#define LOG_CAP ((size_t)64 * 1024)  /* bytes kept of a run's stdout, and of its stderr */
+#define MAX_EVENTS 256                /* events kept per run; one more says the rest were dropped */
+#define EVENTS_FIRST_CAP 8            /* events room for at first; most runs record none or a few */
+/* What a result may hold past its n signal bytes: the tag, or an error text (cut to
+ * sizeof r->error when judged). */
+#define RESULT_TEXT_MAX 1024
+/* The data pipe is grown to this, so feeding a run's bars takes fewer wake-ups than the default
+ * 64 KiB; best effort: where refused, the default works, only slower. */
+#define DATA_PIPE_BYTES (1 << 20)
+#define DRAIN_CHUNK 16384             /* bytes per read() from a run's pipe */
+
+/* The driver writes the columns straight from the series, so they must be the wire's width. */
+_Static_assert(sizeof(int64_t) == SBX_VALUE_BYTES && sizeof(double) == SBX_VALUE_BYTES,
+	       "a bar column value is SBX_VALUE_BYTES on the data pipe");
 
 const char *sbx_status_name(enum sbx_status st)
 {
@@ -77,7 +89,7 @@ static void close_fd(int *fd)
  * Closes *fd at end of file. */
 static void drain(int *fd, struct buf *b)
 {
-	char tmp[16384];
+	char tmp[DRAIN_CHUNK];
 	for (;;) {
 		ssize_t got = read(*fd, tmp, sizeof tmp);
 		if (got < 0 && errno == EINTR)
@@ -114,16 +126,21 @@ static void copy_clean(char *dst, size_t len, const char *src, size_t srclen)
 	dst[j] = '\0';
 }
 
-static int add_event(struct flight *f, const char *action, const char *rule, const char *detail)
+/* Appends one event to the run's result. Returns 0, or -1 when there is no memory for it, with
+ * the list as it was. A dropped event would under-count what the run tried, so every caller
+ * passes the -1 up and the batch fails rather than report a cleaner run than happened. */
+static __attribute__((warn_unused_result)) int add_event(struct flight *f, const char *action,
+							 const char *rule, const char *detail)
 {
 	struct sbx_result *r = f->r;
 	struct sbx_event *e;
+	int rc = -1;
 
 	if (r->n_events == f->ev_cap) {
-		size_t cap = f->ev_cap ? f->ev_cap * 2 : 8;
+		size_t cap = f->ev_cap ? f->ev_cap * 2 : EVENTS_FIRST_CAP;
 		struct sbx_event *ev = realloc(r->events, cap * sizeof *ev);
 		if (!ev)
-			return -1;
+			goto out;
 		r->events = ev;
 		f->ev_cap = cap;
 	}
@@ -131,33 +148,39 @@ static int add_event(struct flight *f, const char *action, const char *rule, con
 	copy_clean(e->action, sizeof e->action, action, strlen(action));
 	copy_clean(e->rule, sizeof e->rule, rule, strlen(rule));
 	copy_clean(e->detail, sizeof e->detail, detail, strlen(detail));
-	return 0;
+	rc = 0;
+out:
+	return rc;
 }
 
-/* One event message from inside. Hostile until parsed: three fields, capped, printable. */
-static void take_event(struct flight *f, const char *msg, size_t len)
+/* One event message from inside. Hostile until parsed: three fields, capped, printable.
+ * Returns 0, or -1 when the event could not be recorded (add_event). */
+static int take_event(struct flight *f, const char *msg, size_t len)
 {
 	char action[64], rule[64], detail[256];
 	const char *a = msg, *end = msg + len, *s1, *s2;
+	int rc = 0;
 
 	if (f->r->n_events >= MAX_EVENTS) {
 		if (!f->ev_overflow)
-			add_event(f, "events_truncated", "the event log is capped",
-				  "more than 256 events; the rest were dropped");
+			rc = add_event(f, "events_truncated", "the event log is capped",
+				       "more than 256 events; the rest were dropped");
 		f->ev_overflow = true;
-		return;
+		goto out;
 	}
 	s1 = memchr(a, SBX_EVENT_SEP, len);
 	s2 = s1 ? memchr(s1 + 1, SBX_EVENT_SEP, (size_t)(end - s1 - 1)) : NULL;
 	if (!s1 || !s2 || s1 == a) {
-		add_event(f, "forged_event", "the event channel carries sandbox records only",
-			  "a malformed message arrived on the event channel");
-		return;
+		rc = add_event(f, "forged_event", "the event channel carries sandbox records only",
+			       "a malformed message arrived on the event channel");
+		goto out;
 	}
 	copy_clean(action, sizeof action, a, (size_t)(s1 - a));
 	copy_clean(rule, sizeof rule, s1 + 1, (size_t)(s2 - s1 - 1));
 	copy_clean(detail, sizeof detail, s2 + 1, (size_t)(end - s2 - 1));
-	add_event(f, action, rule, detail);
+	rc = add_event(f, action, rule, detail);
+out:
+	return rc;
 }
 
 /* True once every writer of a SEQPACKET socket has gone: only then is a 0-byte read the end. */
@@ -168,35 +191,40 @@ static bool hung_up(int fd)
 	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLRDHUP));
 }
 
-static void read_events(struct flight *f)
+/* Takes every waiting event message; closes the channel once every writer has gone. Returns 0,
+ * or -1 when an event could not be recorded. */
+static int read_events(struct flight *f)
 {
 	char msg[SBX_EVENT_MAX + 1];
-	for (;;) {
+	int rc = 0;
+
+	while (rc == 0) {
 		ssize_t got = recv(f->ev_r, msg, sizeof msg, MSG_DONTWAIT | MSG_TRUNC);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0 && errno == EAGAIN)
-			return;
+			break;
 		/* An upload can send an empty message, which reads as 0 bytes like the end of the
 		 * channel; closing on it would let one write hide every later refusal. */
 		if (got == 0 && !hung_up(f->ev_r)) {
-			take_event(f, msg, 0);
+			rc = take_event(f, msg, 0);
 			continue;
 		}
 		if (got <= 0) {
 			close_fd(&f->ev_r);
-			return;
+			break;
 		}
-		take_event(f, msg, (size_t)got < sizeof msg ? (size_t)got : sizeof msg);
+		rc = take_event(f, msg, (size_t)got < sizeof msg ? (size_t)got : sizeof msg);
 	}
+	return rc;
 }
 
 /* Writes the next piece of the bars: t, then the five price columns, each n values. */
 static void feed(struct flight *f, const struct sa_ohlcv *s)
 {
-	const void *cols[6] = { s->t, s->open, s->high, s->low, s->close, s->volume };
-	while (f->data_w >= 0 && f->col < 6) {
-		size_t total = f->n * 8;
+	const void *cols[SBX_BAR_COLUMNS] = { s->t, s->open, s->high, s->low, s->close, s->volume };
+	while (f->data_w >= 0 && f->col < SBX_BAR_COLUMNS) {
+		size_t total = f->n * SBX_VALUE_BYTES;
 		ssize_t w = write(f->data_w, (const char *)cols[f->col] + f->off, total - f->off);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -244,22 +272,23 @@ static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, 
 	f->n = n;
 	f->r = r;
 	f->id = z->next_id++;
-	f->pidfd = -1;
+	/* -1 until the channels exist: a failure below must not have abandon() close fd 0. */
+	f->data_w = f->out_r = f->err_r = f->res_r = f->ev_r = f->pidfd = -1;
 	r->n = n;
 	f->out.cap = f->err.cap = LOG_CAP;
-	f->res.cap = n + 1024;
+	f->res.cap = n + RESULT_TEXT_MAX;
 	if (pipe2(data, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
 	    pipe2(res, O_CLOEXEC) < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ev) < 0)
 		goto out;
-	(void)fcntl(data[1], F_SETPIPE_SZ, 1 << 20);
+	(void)fcntl(data[1], F_SETPIPE_SZ, DATA_PIPE_BYTES);
 	f->data_w = data[1];
 	f->out_r = out[0];
 	f->err_r = err[0];
 	f->res_r = res[0];
 	f->ev_r = ev[0];
 	data[1] = out[0] = err[0] = res[0] = ev[0] = -1;
-	int mine[5] = { f->data_w, f->out_r, f->err_r, f->res_r, f->ev_r };
-	for (int i = 0; i < 5; i++)
+	int mine[SBX_RUN_FDS] = { f->data_w, f->out_r, f->err_r, f->res_r, f->ev_r };
+	for (int i = 0; i < SBX_RUN_FDS; i++)
 		(void)fcntl(mine[i], F_SETFL, O_NONBLOCK);
 	{
 		struct sbx_req req = { SBX_MAGIC, f->id, n };
@@ -305,67 +334,85 @@ static char *take_log(struct buf *b)
 	return s;
 }
 
-/* Validates what came back: tag 'R' with exactly n bytes, each -1, 0 or 1. */
-static void judge_result(struct flight *f, const struct sbx_limits *lim)
+/* Takes an 'R' payload: exactly n bytes, each -1, 0 or 1, copied to r->signals. */
+static void take_signals(struct flight *f, const char *p, size_t len)
+{
+	struct sbx_result *r = f->r;
+	size_t bad = f->n;
+
+	r->status = SBX_BAD_OUTPUT;
+	if (len != f->n) {
+		sa_fmt(r->error, sizeof r->error, "the result holds %zu values for %zu bars", len, f->n);
+		goto out;
+	}
+	for (size_t i = 0; i < f->n && bad == f->n; i++)
+		if ((int8_t)p[i] < -1 || (int8_t)p[i] > 1)
+			bad = i;
+	if (bad < f->n) {
+		sa_fmt(r->error, sizeof r->error, "value %d at bar %zu is not -1, 0 or 1", (int8_t)p[bad], bad);
+		goto out;
+	}
+	r->signals = malloc(f->n ? f->n : 1);
+	if (!r->signals) {
+		r->status = SBX_ERROR;
+		sa_fmt(r->error, sizeof r->error, "out of memory");
+		goto out;
+	}
+	memcpy(r->signals, p, f->n);
+	r->status = SBX_OK;
+out:
+	return;
+}
+
+/* Validates what came back: a tag, then signals or a text. Returns 0, or -1 when the event it
+ * earns could not be recorded. */
+static int judge_result(struct flight *f, const struct sbx_limits *lim)
 {
 	struct sbx_result *r = f->r;
 	const char *p = f->res.p;
 	size_t len = f->res.len;
-	char text[1024];
+	char text[1024], detail[96];
+	int rc = 0;
 
 	if (len == 0) {
+		/* Quoted, not interpreted: an enum sbx_exit code (SBX_EXIT_NO_FDS, say) or whatever
+		 * the upload passed to os._exit. */
 		r->status = SBX_BAD_OUTPUT;
 		sa_fmt(r->error, sizeof r->error, "the run ended without a result (exit status %d)",
 		       WEXITSTATUS(f->wstatus));
-		return;
+		goto out;
 	}
 	copy_clean(text, sizeof text, p + 1, len - 1);
 	switch (p[0]) {
 	case SBX_TAG_RESULT:
-		if (len - 1 != f->n) {
-			r->status = SBX_BAD_OUTPUT;
-			sa_fmt(r->error, sizeof r->error, "the result holds %zu values for %zu bars", len - 1, f->n);
-			return;
-		}
-		for (size_t i = 0; i < f->n; i++) {
-			int8_t v = (int8_t)p[i + 1];
-			if (v < -1 || v > 1) {
-				r->status = SBX_BAD_OUTPUT;
-				sa_fmt(r->error, sizeof r->error, "value %d at bar %zu is not -1, 0 or 1", v, i);
-				return;
-			}
-		}
-		r->signals = malloc(f->n ? f->n : 1);
-		if (!r->signals) {
-			r->status = SBX_ERROR;
-			sa_fmt(r->error, sizeof r->error, "out of memory");
-			return;
-		}
-		memcpy(r->signals, p + 1, f->n);
-		r->status = SBX_OK;
-		return;
+		take_signals(f, p + 1, len - 1);
+		break;
 	case SBX_TAG_MEMORY:
 		r->status = SBX_KILLED_MEMORY;
 		sa_fmt(r->error, sizeof r->error, "%s", text);
-		add_event(f, "memory", "runs stay within the memory limit", "");
-		snprintf(r->events[r->n_events - 1].detail, sizeof r->events[0].detail,
-			 "allocation refused at the %d MB limit", lim->mem_mb);
-		return;
+		rc = add_event(f, "memory", "runs stay within the memory limit",
+			       sa_fmt(detail, sizeof detail, "allocation refused at the %d MB limit", lim->mem_mb));
+		break;
 	case SBX_TAG_BAD:
 		r->status = SBX_BAD_OUTPUT;
 		sa_fmt(r->error, sizeof r->error, "%s", text);
-		return;
+		break;
 	default:
 		r->status = SBX_ERROR;
 		sa_fmt(r->error, sizeof r->error, "%s", text);
-		return;
+		break;
 	}
+out:
+	return rc;
 }
 
-static void judge(struct flight *f, const struct sbx_limits *lim)
+/* Fills the run's result from how it ended and frees the slot. Returns 0, or -1 when an event
+ * it earned could not be recorded (the result is filled all the same). */
+static int judge(struct flight *f, const struct sbx_limits *lim)
 {
 	struct sbx_result *r = f->r;
 	char detail[96];
+	int rc = 0;
 
 	r->wall_ms = now_ms() - f->start;
 	r->out_log = take_log(&f->out);
@@ -376,33 +423,34 @@ static void judge(struct flight *f, const struct sbx_limits *lim)
 	} else if (f->killed_wall) {
 		r->status = SBX_KILLED_WALL_CLOCK;
 		sa_fmt(r->error, sizeof r->error, "killed at the wall-clock limit of %d s", lim->wall_s);
-		add_event(f, "wall_clock", "runs stop at the wall-clock limit",
-			  sa_fmt(detail, sizeof detail, "killed after %d s", lim->wall_s));
+		rc = add_event(f, "wall_clock", "runs stop at the wall-clock limit",
+			       sa_fmt(detail, sizeof detail, "killed after %d s", lim->wall_s));
 	} else if (WIFSIGNALED(f->wstatus) && (WTERMSIG(f->wstatus) == SIGXCPU ||
 		   (WTERMSIG(f->wstatus) == SIGKILL && f->cpu_ms * 2 >= (int64_t)lim->cpu_s * 1000))) {
 		/* Nothing but the CPU limit sends SIGKILL here (not us: that is the wall clock), and
 		 * rusage lags the kernel's precise count, so half the limit is proof enough. */
 		r->status = SBX_KILLED_CPU;
 		sa_fmt(r->error, sizeof r->error, "killed at the CPU limit of %d s", lim->cpu_s);
-		add_event(f, "cpu_time", "runs stop at the CPU limit",
-			  sa_fmt(detail, sizeof detail, "killed after %d CPU seconds", lim->cpu_s));
+		rc = add_event(f, "cpu_time", "runs stop at the CPU limit",
+			       sa_fmt(detail, sizeof detail, "killed after %d CPU seconds", lim->cpu_s));
 	} else if (WIFSIGNALED(f->wstatus) && WTERMSIG(f->wstatus) == SIGSYS) {
 		r->status = SBX_CRASHED;
 		sa_fmt(r->error, sizeof r->error, "killed by the syscall filter");
-		add_event(f, "seccomp", "no kernel attack surface",
-			  "the kernel filter killed the run (a forbidden call with its handler disabled)");
+		rc = add_event(f, "seccomp", "no kernel attack surface",
+			       "the kernel filter killed the run (a forbidden call with its handler disabled)");
 	} else if (WIFSIGNALED(f->wstatus)) {
 		r->status = SBX_CRASHED;
 		sa_fmt(r->error, sizeof r->error, "the run died on signal %d (%s) after %lld ms of CPU",
 		       WTERMSIG(f->wstatus), strsignal(WTERMSIG(f->wstatus)), (long long)f->cpu_ms);
 	} else {
-		judge_result(f, lim);
+		rc = judge_result(f, lim);
 	}
 	if (r->status != SBX_OK && f->res.len == 0 && r->error[0] == '\0')
 		sa_fmt(r->error, sizeof r->error, "no result");
 	free(f->res.p);
 	f->res.p = NULL;
 	f->used = false;
+	return rc;
 }
 
 static void on_reply(struct flight *fl, int jobs, const struct sbx_rep *rep, int pidfd)
@@ -487,21 +535,144 @@ static void abandon(struct flight *fl, int jobs)
 	}
 }
 
-struct loop {
-	struct pollfd pf[1 + 64 * 5];
-	struct flight *owner[1 + 64 * 5];
-	int *fdp[1 + 64 * 5];
+/* What one poll can watch: the zygote's control channel, then the driver's end of each run's
+ * SBX_RUN_FDS channels (data, stdout, stderr, result, events). */
+#define WATCH_MAX (1 + SBX_MAX_JOBS * SBX_RUN_FDS)
+
+/* One sbx_run_many call: the runs asked for, the slots in flight, and this turn's poll set. */
+struct batch {
+	struct sbx_zygote *z;
+	const struct sa_ohlcv *s;
+	const size_t *n_visible;          /* borrowed: k prefix lengths */
+	struct sbx_result *results;       /* borrowed: k results, filled as runs finish */
+	size_t k, next, done;             /* runs asked for, started, finished */
+	int jobs;                         /* slots in use, 1..SBX_MAX_JOBS */
+	void (*on_done)(size_t done, size_t total, void *arg);
+	void *arg;
+	struct flight fl[SBX_MAX_JOBS];
+	struct pollfd pf[WATCH_MAX];      /* pf[0] is the control channel */
+	struct flight *owner[WATCH_MAX];  /* whose descriptor pf[i] is (NULL for the control) */
+	int *fdp[WATCH_MAX];              /* the flight's field that holds it */
 	nfds_t n;
 };
 
-static void watch(struct loop *L, struct flight *f, int *fd, short ev)
+static void watch(struct batch *b, struct flight *f, int *fd, short ev)
 {
 	if (*fd < 0)
 		return;
-	L->pf[L->n] = (struct pollfd){ *fd, ev, 0 };
-	L->owner[L->n] = f;
-	L->fdp[L->n] = fd;
-	L->n++;
+	b->pf[b->n] = (struct pollfd){ *fd, ev, 0 };
+	b->owner[b->n] = f;
+	b->fdp[b->n] = fd;
+	b->n++;
+}
+
+/* Start: fills every free slot with the next run asked for. Returns 0, or -1 (err says why). */
+static int start_runs(struct batch *b, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	for (int i = 0; i < b->jobs && b->next < b->k && rc == 0; i++) {
+		if (b->fl[i].used)
+			continue;
+		if (launch(b->z, &b->fl[i], b->next, b->n_visible[b->next], &b->results[b->next]) < 0) {
+			sa_fmt(err, errlen, "cannot start a run, '%s'", strerror(errno));
+			rc = -1;
+		}
+		b->next++;
+	}
+	return rc;
+}
+
+/* Poll: waits until a descriptor is ready or the nearest wall-clock deadline of a run still
+ * going. Returns 0 (an interrupted poll included), or -1 (err says why). */
+static int poll_runs(struct batch *b, char *err, size_t errlen)
+{
+	long now = now_ms(), timeout = -1;
+	int rc = 0;
+
+	b->n = 0;
+	watch(b, NULL, &b->z->ctrl, POLLIN);
+	for (int i = 0; i < b->jobs; i++) {
+		struct flight *f = &b->fl[i];
+		if (!f->used)
+			continue;
+		watch(b, f, &f->data_w, POLLOUT);
+		watch(b, f, &f->out_r, POLLIN);
+		watch(b, f, &f->err_r, POLLIN);
+		watch(b, f, &f->res_r, POLLIN);
+		watch(b, f, &f->ev_r, POLLIN);
+		if (!f->exited && !f->killed_wall) {
+			long left = f->deadline - now;
+			if (left < 0)
+				left = 0;
+			if (timeout < 0 || left < timeout)
+				timeout = left;
+		}
+	}
+	if (poll(b->pf, b->n, (int)timeout) < 0 && errno != EINTR) {
+		sa_fmt(err, errlen, "poll failed, '%s'", strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Dispatch: serves each ready descriptor, the runs' before the zygote's, whose replies may close
+ * them. Returns 0, or -1 (err says why). */
+static int dispatch(struct batch *b, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	for (nfds_t i = 1; i < b->n && rc == 0; i++) {
+		struct flight *f = b->owner[i];
+		int *fd = b->fdp[i];
+		if (!b->pf[i].revents || *fd < 0)
+			continue;
+		if (fd == &f->data_w)
+			feed(f, b->s);
+		else if (fd == &f->out_r)
+			drain(fd, &f->out);
+		else if (fd == &f->err_r)
+			drain(fd, &f->err);
+		else if (fd == &f->res_r)
+			drain(fd, &f->res);
+		else if (fd == &f->ev_r && read_events(f) < 0) {
+			sa_fmt(err, errlen, "out of memory recording a run's events");
+			rc = -1;
+		}
+	}
+	if (rc == 0 && b->pf[0].revents && read_ctrl(b->z->ctrl, b->fl, b->jobs) < 0) {
+		sa_fmt(err, errlen, "the sandbox zygote died");
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Reap: kills the runs past their wall clock, and judges each run that has ended and sent
+ * everything, in slot order. Returns 0, or -1 (err says why). */
+static int reap_runs(struct batch *b, char *err, size_t errlen)
+{
+	long now = now_ms();
+	int rc = 0;
+
+	for (int i = 0; i < b->jobs && rc == 0; i++) {
+		struct flight *f = &b->fl[i];
+		if (f->used && !f->exited && !f->failed && !f->killed_wall && now >= f->deadline &&
+		    f->pidfd >= 0) {
+			kill_run(f);
+			f->killed_wall = true;
+		}
+		if (!f->used || !finished(f))
+			continue;
+		if (judge(f, &b->z->lim) < 0) {
+			sa_fmt(err, errlen, "out of memory recording a run's events");
+			rc = -1;
+			continue;
+		}
+		b->done++;
+		if (b->on_done)
+			b->on_done(b->done, b->k, b->arg);
+	}
+	return rc;
 }
 
 int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
@@ -509,108 +680,42 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 		 char *err, size_t errlen)
 {
-	struct flight fl[64];
-	struct loop *L = calloc(1, sizeof *L);
-	size_t next = 0, done = 0;
-	int rc = -1, active = 0;
+	struct batch *b = NULL;
+	int rc = -1;
 
-	if (!L) {
-		sa_fmt(err, errlen, "out of memory");
-		goto out;
-	}
-	if (jobs < 1)
-		jobs = 1;
-	if (jobs > 64)
-		jobs = 64;
-	memset(fl, 0, sizeof fl);
-	for (size_t i = 0; i < k; i++) {
-		memset(&results[i], 0, sizeof results[i]);
+	/* Zeroed first, so a failure anywhere below can release every one of them. */
+	memset(results, 0, k * sizeof *results);
+	for (size_t i = 0; i < k; i++)
 		if (n_visible[i] > s->n) {
 			sa_fmt(err, errlen, "a run asked for %zu bars of %zu", n_visible[i], s->n);
 			goto out;
 		}
+	b = calloc(1, sizeof *b);
+	if (!b) {
+		sa_fmt(err, errlen, "out of memory");
+		goto out;
 	}
-	while (done < k) {
-		long now, timeout = -1;
-		for (int i = 0; i < jobs && next < k; i++)
-			if (!fl[i].used) {
-				if (launch(z, &fl[i], next, n_visible[next], &results[next]) < 0) {
-					sa_fmt(err, errlen, "cannot start a run, '%s'", strerror(errno));
-					goto out;
-				}
-				next++;
-				active++;
-			}
-		L->n = 0;
-		watch(L, NULL, &z->ctrl, POLLIN);
-		now = now_ms();
-		for (int i = 0; i < jobs; i++) {
-			struct flight *f = &fl[i];
-			if (!f->used)
-				continue;
-			watch(L, f, &f->data_w, POLLOUT);
-			watch(L, f, &f->out_r, POLLIN);
-			watch(L, f, &f->err_r, POLLIN);
-			watch(L, f, &f->res_r, POLLIN);
-			watch(L, f, &f->ev_r, POLLIN);
-			if (!f->exited && !f->killed_wall) {
-				long left = f->deadline - now;
-				if (left < 0)
-					left = 0;
-				if (timeout < 0 || left < timeout)
-					timeout = left;
-			}
-		}
-		if (poll(L->pf, L->n, (int)timeout) < 0 && errno != EINTR) {
-			sa_fmt(err, errlen, "poll failed, '%s'", strerror(errno));
+	b->z = z;
+	b->s = s;
+	b->n_visible = n_visible;
+	b->results = results;
+	b->k = k;
+	b->jobs = jobs < 1 ? 1 : jobs > SBX_MAX_JOBS ? SBX_MAX_JOBS : jobs;
+	b->on_done = on_done;
+	b->arg = arg;
+	while (b->done < k)
+		if (start_runs(b, err, errlen) < 0 || poll_runs(b, err, errlen) < 0 ||
+		    dispatch(b, err, errlen) < 0 || reap_runs(b, err, errlen) < 0)
 			goto out;
-		}
-		for (nfds_t i = 1; i < L->n; i++) {
-			struct flight *f = L->owner[i];
-			int *fd = L->fdp[i];
-			if (!L->pf[i].revents || *fd < 0)
-				continue;
-			if (fd == &f->data_w)
-				feed(f, s);
-			else if (fd == &f->out_r)
-				drain(fd, &f->out);
-			else if (fd == &f->err_r)
-				drain(fd, &f->err);
-			else if (fd == &f->res_r)
-				drain(fd, &f->res);
-			else if (fd == &f->ev_r)
-				read_events(f);
-		}
-		if (L->pf[0].revents && read_ctrl(z->ctrl, fl, jobs) < 0) {
-			sa_fmt(err, errlen, "the sandbox zygote died");
-			goto out;
-		}
-		now = now_ms();
-		for (int i = 0; i < jobs; i++) {
-			struct flight *f = &fl[i];
-			if (f->used && !f->exited && !f->failed && !f->killed_wall && now >= f->deadline &&
-			    f->pidfd >= 0) {
-				kill_run(f);
-				f->killed_wall = true;
-			}
-			if (f->used && finished(f)) {
-				judge(f, &z->lim);
-				active--;
-				done++;
-				if (on_done)
-					on_done(done, k, arg);
-			}
-		}
-	}
 	rc = 0;
 out:
 	if (rc < 0) {
-		abandon(fl, jobs);
+		if (b)
+			abandon(b->fl, b->jobs);
 		for (size_t i = 0; i < k; i++)
 			sbx_result_release(&results[i]);
 	}
-	(void)active;
-	free(L);
+	free(b);
 	return rc;
 }
 

@@ -62,22 +62,22 @@ static noreturn void zygote_child(int sync_r, int ctrl, int src, const char *exe
 		"MKL_NUM_THREADS=1", "LC_ALL=C.UTF-8", NULL };
 
 	if (read(sync_r, &c, 1) != 1 || c != 'g')
-		_exit(125);
+		_exit(SBX_EXIT_NO_ZYGOTE);
 	if (setresgid(0, 0, 0) < 0 || setgroups(0, NULL) < 0 || setresuid(0, 0, 0) < 0) {
 		sa_error("zygote: cannot take the namespace's uid 0, '%s'", strerror(errno));
-		_exit(125);
+		_exit(SBX_EXIT_NO_ZYGOTE);
 	}
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
 		sa_error("zygote: cannot set up the mount namespace, '%s'", strerror(errno));
-		_exit(125);
+		_exit(SBX_EXIT_NO_ZYGOTE);
 	}
 	(void)sethostname("sandbox", 7);
 	/* A proc that shows only this PID namespace; if the host forbids it the old one stays,
 	 * and Landlock keeps runs out of /proc either way. */
 	(void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	if (fcntl(ctrl, F_SETFD, 0) < 0 || fcntl(src, F_SETFD, 0) < 0)
-		_exit(125);
+		_exit(SBX_EXIT_NO_ZYGOTE);
 	snprintf(a[0], sizeof a[0], "%d", ctrl);
 	snprintf(a[1], sizeof a[1], "%d", src);
 	snprintf(a[2], sizeof a[2], "%d", lim->wall_s);
@@ -94,7 +94,7 @@ static noreturn void zygote_child(int sync_r, int ctrl, int src, const char *exe
 	 * zygote or any run forked from it. */
 	execve(exe, argv, envp);
 	sa_error("zygote: cannot run '%s', '%s'", exe, strerror(errno));
-	_exit(125);
+	_exit(SBX_EXIT_NO_ZYGOTE);
 }
 
 static int map_ids(pid_t pid)

@@ -30,8 +30,27 @@ enum {
 #define SBX_EVENT_SEP '\x1f'
 #define SBX_EVENT_MAX 512
 
-/* Bytes per bar on the data pipe. */
-#define SBX_BAR_BYTES 48
+/* The data pipe carries the bars column by column: t, open, high, low, close, volume, each n
+ * values of SBX_VALUE_BYTES (t as int64 seconds, the prices and volume as float64). */
+#define SBX_BAR_COLUMNS 6
+#define SBX_VALUE_BYTES 8
+#define SBX_BAR_BYTES (SBX_BAR_COLUMNS * SBX_VALUE_BYTES)  /* bytes per bar on the data pipe */
+
+/* Runs in flight at once on one zygote: the driver never starts more (sandbox --jobs stops
+ * there, sbx_run_many clamps to it), and the zygote answers a request past it with
+ * SBX_REP_FAILED (EAGAIN). */
+#define SBX_MAX_JOBS 64
+
+/* How a process on the far side of the pipes exits. A run child's outcome travels on
+ * SBX_FD_RESULT, not in its exit code: these only say why a run may have sent nothing, and the
+ * driver quotes the number when no result came back. */
+enum sbx_exit {
+	SBX_EXIT_DONE = 0,           /* a run wrote its result, or the upload's error, and ended */
+	SBX_EXIT_RETIRED = 0,        /* a spare ended unused: the zygote is shutting down */
+	SBX_EXIT_NO_FDS = 120,       /* a spare could not take its request's descriptors */
+	SBX_EXIT_SETUP_FAILED = 121, /* a recipe step failed before the upload loaded ('E' result) */
+	SBX_EXIT_NO_ZYGOTE = 125,    /* the launcher's child could not become the zygote (stderr) */
+};
 
 /* Driver -> zygote: start a run of n bars; carries SBX_RUN_FDS descriptors (SCM_RIGHTS). */
 struct sbx_req {

@@ -21,7 +21,6 @@
 #include "fileio.h"
 #include "msg.h"
 
-#define MAX_CHILDREN 64
 
 /* Trusted helpers, defined before any upload exists. They run inside a child after lockdown,
  * so an upload that patches numpy can only lie about its own output, which the driver
@@ -308,14 +307,14 @@ static noreturn void spare_main(const struct sbx_zstate *z, int chan)
 	int fds[SBX_RUN_FDS];
 
 	if (dup2(chan, SBX_RUN_FDS) < 0)
-		_exit(120);
+		_exit(SBX_EXIT_NO_FDS);
 	syscall(SYS_close_range, 3, SBX_RUN_FDS - 1, 0);
 	syscall(SYS_close_range, SBX_RUN_FDS + 1, ~0U, 0);
 	prime(z);
 	if (recv_req(SBX_RUN_FDS, &req, fds) != 1)
-		_exit(0);  /* retired unused: the zygote is shutting down */
+		_exit(SBX_EXIT_RETIRED);
 	if (place_fds(fds) < 0)
-		_exit(120);
+		_exit(SBX_EXIT_NO_FDS);
 	syscall(SYS_close_range, SBX_RUN_FDS, ~0U, 0);
 	sbx_child_run(z, (size_t)req.n);
 }
@@ -395,8 +394,8 @@ static int spare_hand(const struct sbx_zstate *z, struct spare *sp, const struct
 
 static void serve(int ctrl, const struct sbx_zstate *z)
 {
-	struct child kids[MAX_CHILDREN];
-	struct pollfd pf[MAX_CHILDREN + 2];
+	struct child kids[SBX_MAX_JOBS];
+	struct pollfd pf[SBX_MAX_JOBS + 2];
 	struct spare sp = { 0 };
 	size_t nk = 0;
 	nfds_t npf;
@@ -444,7 +443,7 @@ static void serve(int ctrl, const struct sbx_zstate *z)
 				break;
 			if (r < 0)
 				continue;
-			if (nk == MAX_CHILDREN) {
+			if (nk == SBX_MAX_JOBS) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, EAGAIN, -1);
 			} else if (spare_hand(z, &sp, &req, fds, &kids[nk]) < 0) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, errno, -1);

@@ -1,0 +1,195 @@
+/* test_driver.c - the sandbox driver's bookkeeping of a finished run: results judged, events
+ * recorded, and an allocation that fails while recording one. The driver's helpers are static,
+ * so this file includes sbx_driver.c itself, with realloc routed through a switch that can make
+ * the next calls fail; the linker then takes the driver from here, not from libmodules.a. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sbx.h"
+#include "sbx_launch.h"
+#include "sbx_proto.h"
+#include "fileio.h"
+#include "msg.h"
+
+static int reallocs_to_fail;  /* the next this many reallocs of the driver return NULL */
+
+static void *injected_realloc(void *p, size_t n)
+{
+	void *q = NULL;
+
+	if (reallocs_to_fail > 0)
+		reallocs_to_fail--;
+	else
+		q = realloc(p, n);
+	return q;
+}
+
+#define realloc injected_realloc
+#include "sbx_driver.c"
+#undef realloc
+
+static const struct sbx_limits lim = { .wall_s = 20, .cpu_s = 20, .mem_mb = 1024,
+				       .scratch_mb = 16, .nofile = 64 };
+
+/* A run of n bars that exited 0 and sent what on its result pipe. */
+static void ended(struct flight *f, struct sbx_result *r, size_t n, const char *what, size_t len)
+{
+	memset(f, 0, sizeof *f);
+	memset(r, 0, sizeof *r);
+	f->used = f->exited = true;
+	f->n = r->n = n;
+	f->r = r;
+	f->out_r = f->err_r = f->res_r = f->ev_r = f->data_w = f->pidfd = -1;
+	f->res.cap = len;
+	f->res.p = malloc(f->res.cap + 1);
+	assert_non_null(f->res.p);
+	memcpy(f->res.p, what, len);
+	f->res.len = len;
+}
+
+static void test_signals_taken(void **state)
+{
+	static const char res[] = { SBX_TAG_RESULT, -1, 0, 1 };
+	struct flight f;
+	struct sbx_result r;
+
+	(void)state;
+	ended(&f, &r, 3, res, sizeof res);
+	assert_int_equal(judge(&f, &lim), 0);
+	assert_int_equal(r.status, SBX_OK);
+	assert_memory_equal(r.signals, res + 1, 3);
+	assert_int_equal(r.n_events, 0);
+	assert_false(f.used);
+	sbx_result_release(&r);
+}
+
+static void test_bad_value_refused(void **state)
+{
+	static const char res[] = { SBX_TAG_RESULT, 0, 2, 0 };
+	struct flight f;
+	struct sbx_result r;
+
+	(void)state;
+	ended(&f, &r, 3, res, sizeof res);
+	assert_int_equal(judge(&f, &lim), 0);
+	assert_int_equal(r.status, SBX_BAD_OUTPUT);
+	assert_null(r.signals);
+	assert_string_equal(r.error, "value 2 at bar 1 is not -1, 0 or 1");
+	sbx_result_release(&r);
+}
+
+static void test_memory_event(void **state)
+{
+	static const char res[] = "MMemoryError";
+	struct flight f;
+	struct sbx_result r;
+
+	(void)state;
+	ended(&f, &r, 3, res, sizeof res - 1);
+	assert_int_equal(judge(&f, &lim), 0);
+	assert_int_equal(r.status, SBX_KILLED_MEMORY);
+	assert_string_equal(r.error, "MemoryError");
+	assert_int_equal(r.n_events, 1);
+	assert_string_equal(r.events[0].action, "memory");
+	assert_string_equal(r.events[0].rule, "runs stay within the memory limit");
+	assert_string_equal(r.events[0].detail, "allocation refused at the 1024 MB limit");
+	sbx_result_release(&r);
+}
+
+/* The bug this file was written for: the first event's allocation failed, and the driver wrote
+ * the detail to r->events[n_events - 1] all the same (NULL minus one element). */
+static void test_memory_event_without_memory(void **state)
+{
+	static const char res[] = "MMemoryError";
+	struct flight f;
+	struct sbx_result r;
+
+	(void)state;
+	ended(&f, &r, 3, res, sizeof res - 1);
+	reallocs_to_fail = 1;
+	assert_int_equal(judge(&f, &lim), -1);
+	assert_int_equal(reallocs_to_fail, 0);
+	assert_int_equal(r.status, SBX_KILLED_MEMORY);
+	assert_null(r.events);
+	assert_int_equal(r.n_events, 0);
+	assert_false(f.used);
+	sbx_result_release(&r);
+}
+
+static void test_wall_clock_event_without_memory(void **state)
+{
+	struct flight f;
+	struct sbx_result r;
+
+	(void)state;
+	ended(&f, &r, 3, "", 0);
+	f.killed_wall = true;
+	reallocs_to_fail = 1;
+	assert_int_equal(judge(&f, &lim), -1);
+	assert_int_equal(r.status, SBX_KILLED_WALL_CLOCK);
+	assert_int_equal(r.n_events, 0);
+	sbx_result_release(&r);
+}
+
+static void test_events_parsed_and_capped(void **state)
+{
+	static const char ok[] = "os.system\x1fno process spawning\x1f" "echo \x1b[31m";
+	struct flight f;
+	struct sbx_result r;
+
+	(void)state;
+	ended(&f, &r, 0, "", 0);
+	assert_int_equal(take_event(&f, ok, sizeof ok - 1), 0);
+	assert_string_equal(r.events[0].action, "os.system");
+	assert_string_equal(r.events[0].rule, "no process spawning");
+	assert_string_equal(r.events[0].detail, "echo ?[31m");
+	assert_int_equal(take_event(&f, "", 0), 0);
+	assert_string_equal(r.events[1].action, "forged_event");
+	for (int i = 2; i < MAX_EVENTS + 10; i++)
+		assert_int_equal(take_event(&f, ok, sizeof ok - 1), 0);
+	assert_int_equal(r.n_events, MAX_EVENTS + 1);
+	assert_string_equal(r.events[MAX_EVENTS].action, "events_truncated");
+	free(f.res.p);
+	sbx_result_release(&r);
+}
+
+/* Growing the list fails at the ninth event: the eight already recorded stay as they were. */
+static void test_event_growth_without_memory(void **state)
+{
+	static const char ok[] = "open\x1fwrites stay in scratch\x1f/etc/x";
+	struct flight f;
+	struct sbx_result r;
+
+	(void)state;
+	ended(&f, &r, 0, "", 0);
+	for (int i = 0; i < EVENTS_FIRST_CAP; i++)
+		assert_int_equal(take_event(&f, ok, sizeof ok - 1), 0);
+	reallocs_to_fail = 1;
+	assert_int_equal(take_event(&f, ok, sizeof ok - 1), -1);
+	assert_int_equal(r.n_events, EVENTS_FIRST_CAP);
+	assert_string_equal(r.events[EVENTS_FIRST_CAP - 1].detail, "/etc/x");
+	free(f.res.p);
+	sbx_result_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_signals_taken),
+		cmocka_unit_test(test_bad_value_refused),
+		cmocka_unit_test(test_memory_event),
+		cmocka_unit_test(test_memory_event_without_memory),
+		cmocka_unit_test(test_wall_clock_event_without_memory),
+		cmocka_unit_test(test_events_parsed_and_capped),
+		cmocka_unit_test(test_event_growth_without_memory),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
