@@ -1,6 +1,7 @@
 /* inspect_parse.c - fork, rlimits and a capped pipe around the parse, so the parser's worst
  * case costs a child process, never the stage. */
 #include "inspect_parse.h"
+#include "rlimit.h"
 #include "inspect_ast.h"
 
 #include <errno.h>
@@ -30,14 +31,8 @@ enum {
 	CHILD_NO_INTERPRETER = 70,
 	CHILD_NO_MEMORY = 71,
 	CHILD_WRITE_FAILED = 72,
+	CHILD_NO_LIMITS = 73,
 };
-
-static void set_limit(int res, rlim_t soft, rlim_t hard)
-{
-	struct rlimit rl = {soft, hard};
-
-	setrlimit(res, &rl);
-}
 
 /* Every limit before the interpreter starts: the parser then runs inside them. */
 static void limit_child(const struct inspect_limits *lim)
@@ -53,12 +48,18 @@ static void limit_child(const struct inspect_limits *lim)
 		if (null > STDERR_FILENO)
 			close(null);
 	}
-	set_limit(RLIMIT_CPU, lim->cpu_s, lim->cpu_s + 1);
-	set_limit(RLIMIT_CORE, 0, 0);
-	set_limit(RLIMIT_FSIZE, 0, 0);
+	const struct sa_rlimit limits[] = {
+		{ RLIMIT_CPU, "RLIMIT_CPU", lim->cpu_s, (rlim_t)lim->cpu_s + 1 },
+		{ RLIMIT_CORE, "RLIMIT_CORE", 0, 0 },
+		{ RLIMIT_FSIZE, "RLIMIT_FSIZE", 0, 0 },
 #ifndef UNDER_ASAN
-	set_limit(RLIMIT_AS, (rlim_t)lim->mem_mb << 20, (rlim_t)lim->mem_mb << 20);
+		{ RLIMIT_AS, "RLIMIT_AS", (rlim_t)lim->mem_mb << 20, (rlim_t)lim->mem_mb << 20 },
 #endif
+	};
+
+	/* A parser without its limits is not run: the parent reads this exit as broken. */
+	if (sa_rlimits_set(limits, sizeof limits / sizeof limits[0], NULL) < 0)
+		_exit(CHILD_NO_LIMITS);
 }
 
 static bool write_all(int fd, const char *s, size_t n)
@@ -169,6 +170,9 @@ static enum inspect_parse_status judge_exit(int status, const struct inspect_lim
 			 WTERMSIG(status), lim->mem_mb);
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_NO_MEMORY) {
 		snprintf(err, errlen, "the parser ran out of memory (%zu MB) on this file", lim->mem_mb);
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_NO_LIMITS) {
+		snprintf(err, errlen, "cannot limit the parser, so it was not run");
+		st = INSPECT_PARSE_BROKEN;
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_NO_INTERPRETER) {
 		snprintf(err, errlen, "the embedded Python interpreter would not start");
 		st = INSPECT_PARSE_BROKEN;
