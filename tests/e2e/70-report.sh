@@ -61,6 +61,72 @@ touch -d '2011-11-11 11:11' "$B"/*.json
 TZ=Asia/Tokyo "$BIN/bundle" --dir "$B" --name demo
 check "the zip does not depend on file times or the time zone" cmp "$A/demo.zip" "$B/demo.zip"
 
+# Charts: something is drawn inside each plot area. cairo's PNG is decoded here (zlib and the
+# five PNG row filters, no imaging library) and the coloured pixels inside the plot area are
+# counted: grid, frame, axis labels and the "Not drawn" box are grey, every data series is in
+# colour. A blank or data-less chart of the right size fails; a blank one is fed in to show it.
+chart_ink() { # png: prints "W H coloured"; exits 1 below 2000 coloured pixels (0.15% of the area)
+	"$PY" - "$1" <<'PYEOF'
+import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+i, idat, ihdr = 8, b"", None
+while i < len(b):
+    n, t = struct.unpack(">I4s", b[i:i + 8])
+    if t == b"IHDR":
+        ihdr = struct.unpack(">IIBBBBB", b[i + 8:i + 8 + n])
+    elif t == b"IDAT":
+        idat += b[i + 8:i + 8 + n]
+    i += 12 + n
+w, h, depth, ctype, _, _, interlace = ihdr
+assert (w, h) == (2000, 1080), ("not the charts' size", w, h)
+assert depth == 8 and ctype in (2, 6) and interlace == 0, ("not 8-bit RGB/RGBA", depth, ctype, interlace)
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, rows = bytearray(stride), []
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride) if f else ():
+        a = line[x - bpp] if x >= bpp else 0
+        up, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + up) & 255
+        elif f == 3: line[x] = (line[x] + (a + up) // 2) & 255
+        elif f == 4:
+            pa, pb, pc = abs(up - c), abs(a - c), abs(a + up - 2 * c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else up if pb <= pc else c)) & 255
+        else: sys.exit("bad filter %d" % f)
+    rows.append(bytes(line))
+    prev = line
+# Inside every chart's frame: logical x 80..926, y 82..486, drawn at twice the density.
+coloured = 0
+for y in range(164, 972):
+    r = rows[y]
+    for x in range(160, 1852):
+        px = r[x * bpp:x * bpp + 3]
+        coloured += max(px) - min(px) > 24
+print(w, h, coloured)
+sys.exit(coloured < 2000)
+PYEOF
+}
+"$PY" -c 'import struct, sys, zlib
+def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+row = b"\0" + b"\xff" * 6000
+sys.stdout.buffer.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2000, 1080, 8, 2, 0, 0, 0))
+    + chunk(b"IDAT", zlib.compress(row * 1080)) + chunk(b"IEND", b""))' >"$TMP/blank.png"
+if chart_ink "$TMP/blank.png" >"$TMP/blank.out" 2>&1; then
+	not_ok "the chart check fails on a blank 2000x1080 chart" "$(cat "$TMP/blank.out")"
+else
+	ok "the chart check fails on a blank 2000x1080 chart ($(tail -n 1 "$TMP/blank.out"))"
+fi
+for f in equity returns costs signals; do
+	if chart_ink "$A/$f.png" >"$TMP/ink.out" 2>&1; then
+		ok "$f.png has data drawn inside its plot area ($(cut -d' ' -f3 "$TMP/ink.out") coloured pixels)"
+	else
+		not_ok "$f.png has data drawn inside its plot area" "$(tail -n 3 "$TMP/ink.out")"
+	fi
+done
+
 # HTML: the sections in order, each value escaped, no script.
 order=$(grep -o '<section id="[a-z]*"' "$A/report.html" | sed 's/.*id="\(.*\)"/\1/' | tr '\n' ' ')
 expect_eq "sections in the documented order" \
@@ -161,6 +227,13 @@ for f in stats.json equity.csv verdict.json lookahead.json; do
 	check "the page says $f is missing or failed" grep -q "Missing or failed: $f" "$M/report.html"
 done
 check "the failed stage's reason is escaped" grep -q 'sandbox &lt;failed&gt;' "$M/report.html"
+if [ ! -s "$M/equity.png" ]; then
+	not_ok "an equity chart without equity.csv is written"
+elif chart_ink "$M/equity.png" >"$TMP/ink.out" 2>&1; then
+	not_ok "an equity chart without equity.csv is not taken for a drawn one" "$(cat "$TMP/ink.out")"
+else
+	ok "an equity chart without equity.csv is not taken for a drawn one ($(tail -n 1 "$TMP/ink.out"))"
+fi
 check "the sums of a partial bundle verify" sh -c "cd '$M' && sha256sum -c --strict --quiet sha256sums.txt"
 
 # The command line.
