@@ -24,6 +24,21 @@ expect_eq() {
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "actual:   $3"; fi
 }
 
+# expect_no_match "what" file pattern...: passes when file can be read and no line matches any
+# pattern; a file that cannot be read fails (grep's exit 2 is not a pass).
+expect_no_match() {
+	local what=$1 file=$2 p rc pats=()
+	shift 2
+	for p; do pats+=(-e "$p"); done
+	grep -n "${pats[@]}" -- "$file" >"$TMP/.out" 2>&1
+	rc=$?
+	case $rc in
+	1) ok "$what" ;;
+	0) not_ok "$what" "$(head -n 5 "$TMP/.out")" ;;
+	*) not_ok "$what" "cannot read $file: $(head -n 2 "$TMP/.out")" ;;
+	esac
+}
+
 # jq_get file expr: a JSON value through Python's json (no jq dependency).
 jget() {
 	"$PY" - "$1" "$2" <<'PYEOF'

@@ -69,8 +69,14 @@ enum sa_read_status sa_read_file(const char *path, size_t cap, char **buf, size_
 	b = NULL;
 	st = SA_READ_OK;
 out:
-	free(b);
-	close(fd);
+	{
+		/* close() may change errno; a caller reading it for SA_READ_IOERR wants read()'s */
+		int e = errno;
+
+		free(b);
+		close(fd);
+		errno = e;
+	}
 	return st;
 }
 
@@ -205,13 +211,16 @@ static void hex_of(const unsigned char *md, unsigned n, char hex[65])
 	hex[64] = '\0';
 }
 
-void sa_sha256_buf(const void *buf, size_t len, char hex[65])
+int sa_sha256_buf(const void *buf, size_t len, char hex[65])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned n = 0;
 
-	EVP_Digest(buf, len, md, &n, EVP_sha256(), NULL);
+	hex[0] = '\0';
+	if (!EVP_Digest(buf, len, md, &n, EVP_sha256(), NULL) || n != 32)
+		return sa_error("cannot compute a sha256 of %zu bytes", len);
 	hex_of(md, n, hex);
+	return 0;
 }
 
 int sa_sha256_file(const char *path, char hex[65])
@@ -234,12 +243,18 @@ int sa_sha256_file(const char *path, char hex[65])
 		goto out;
 	}
 	while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		EVP_DigestUpdate(ctx, chunk, got);
+		if (!EVP_DigestUpdate(ctx, chunk, got)) {
+			sa_error("cannot compute the sha256 of '%s'", path);
+			goto out;
+		}
 	if (ferror(fp)) {
 		sa_error("cannot read '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	EVP_DigestFinal_ex(ctx, md, &n);
+	if (!EVP_DigestFinal_ex(ctx, md, &n) || n != 32) {
+		sa_error("cannot compute the sha256 of '%s'", path);
+		goto out;
+	}
 	hex_of(md, n, hex);
 	rc = 0;
 out:

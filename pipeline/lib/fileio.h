@@ -50,8 +50,8 @@ int sa_write_file(const char *path, const void *buf, size_t len);
 int sa_copy_file(const char *src, const char *dst, size_t cap);
 
 /* Lowercase hex SHA-256 (OpenSSL EVP) of a buffer or of a whole file, into hex[65].
- * sa_sha256_file returns 0, or -1 with a message printed. */
-void sa_sha256_buf(const void *buf, size_t len, char hex[65]);
+ * Each returns 0, or -1 with a message printed (sa_sha256_buf then leaves hex as ""). */
+int sa_sha256_buf(const void *buf, size_t len, char hex[65]);
 int sa_sha256_file(const char *path, char hex[65]);
 
 /* mkdir -p. Returns 0 or -1 with a message printed. */

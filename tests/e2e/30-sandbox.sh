@@ -10,7 +10,8 @@ cat >"$TMP/config.json" <<'JSON'
 {"stage": "config", "schema": 1, "ok": true,
  "limits": {"wall_s": 3, "cpu_s": 10, "mem_mb": 512, "scratch_mb": 4, "nofile": 64}}
 JSON
-run() { # run STRATEGY: sandbox on 200 bars into $TMP/run.json and $TMP/events.jsonl
+run() { # run STRATEGY: sandbox on 200 bars into $TMP/run.json and $TMP/events.jsonl (never the last run's)
+	rm -f "$TMP/run.json" "$TMP/events.jsonl"
 	"$SB" --strategy "$1" --data "$TMP/bars.csv" --config "$TMP/config.json" -o "$TMP/run.json" \
 		--events "$TMP/events.jsonl" 2>"$TMP/stderr"
 }
@@ -22,6 +23,7 @@ expect_eq "an unknown option exits 2" 2 $?
 "$SB" --data x -o y >/dev/null 2>&1
 expect_eq "missing required options exit 2" 2 $?
 
+rm -f "$TMP/run.json" "$TMP/events.jsonl"
 "$SB" --data "$TMP/bars.csv" --config "$TMP/config.json" -o "$TMP/run.json" --events "$TMP/events.jsonl"
 expect_eq "no strategy: exit 0" 0 $?
 expect_eq "no strategy: status not_run" not_run "$(jget "$TMP/run.json" status)"
@@ -80,8 +82,10 @@ mem=$(printf 'def signals(df):\n    x = bytearray(4 << 30)\n' | strategy mem)
 run "$mem"
 expect_eq "memory bomb: status killed_memory" killed_memory "$(jget "$TMP/run.json" status)"
 expect_eq "memory bomb: one memory event" memory "$("$PY" -c 'import json,sys; print(" ".join(json.loads(l)["action"] for l in open(sys.argv[1])))' "$TMP/events.jsonl")"
+rm -f "$TMP/run.json" "$TMP/events.jsonl"
 "$SB" --strategy "$good" --data "$TMP/missing.csv" --config "$TMP/config.json" -o "$TMP/run.json" --events "$TMP/events.jsonl" 2>/dev/null
 expect_eq "missing data: exit 0 and not_run" "0 not_run" "$? $(jget "$TMP/run.json" status)"
+rm -f "$TMP/run.json" "$TMP/events.jsonl"
 "$SB" --strategy "$good" --data "$TMP/bars.csv" --config "$TMP/nope.json" -o "$TMP/run.json" --events "$TMP/events.jsonl" 2>/dev/null
 expect_eq "missing config: exit 0 and not_run" "0 not_run" "$? $(jget "$TMP/run.json" status)"
 
@@ -105,6 +109,7 @@ PY
 listener=$!
 sleep 0.3
 sed 's/"wall_s": 3/"wall_s": 2/' "$TMP/config.json" >"$TMP/config2.json"
+rm -f "$TMP/run.json" "$TMP/events.jsonl"
 "$SB" --strategy demos/malicious.py --data "$TMP/bars.csv" --config "$TMP/config2.json" -o "$TMP/run.json" \
 	--events "$TMP/events.jsonl" 2>"$TMP/stderr"
 expect_eq "malicious: exit 0" 0 $?

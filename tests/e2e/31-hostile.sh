@@ -4,6 +4,8 @@
 # "# expect-stdout-max:"; "# repeat: N" runs it N times from one zygote and judges the last), and
 # after each run the host must be untouched: the canary unchanged, nothing planted outside
 # scratch, a world-writable file's timestamps unchanged, no lock and no process left behind.
+# A strategy that aims at the project names it "@PROJECT@"; each upload runs as a copy in $TMP
+# with that filled in with this checkout's absolute path, wherever it was cloned.
 source "$(dirname "$0")/../lib.sh"
 
 head -n 301 data/ohlcv.csv >"$TMP/bars.csv" 2>/dev/null || { not_ok "data/ohlcv.csv present (make data/ohlcv.csv)"; finish; }
@@ -13,7 +15,7 @@ cat >"$TMP/config.json" <<'JSON'
 JSON
 canary=/var/tmp/strataudit-canary.txt
 planted() { ls -d /var/tmp/strataudit-hostile-* /var/tmp/strataudit-planted.txt /var/tmp/strataudit-shell.txt \
-	/work/main/strataudit-hostile-17.txt /usr/lib/python3/dist-packages/zz-strataudit-hostile.pth \
+	"$ROOT"/strataudit-hostile-* /usr/lib/python3/dist-packages/zz-strataudit-hostile.pth \
 	/dev/shm/strataudit-hostile-* /run/lock/strataudit-hostile-* 2>/dev/null; }
 # A world-writable file with an old date: a run can name it but must not touch its timestamps.
 mtime=/var/tmp/strataudit-mtime
@@ -22,24 +24,42 @@ stamps() { stat -c '%X %Y' "$mtime"; }
 unlocked() { flock -n -x /usr/lib/python3.11/os.py true && flock -n -x /etc/ld.so.cache true && echo yes; }
 orphans() { ps -eo uid=,ppid= | awk '($1 == 100000 || $1 == 101000) && $2 == 1' | wc -l; }
 makefile_sum=$(sha256sum Makefile | cut -d' ' -f1)
+# The uploads as run: "@PROJECT@" (a Python string literal) becomes the checkout's path.
+mkdir -p "$TMP/hostile"
+"$PY" - "$ROOT" "$TMP/hostile" tests/hostile/*.py <<'PYEOF'
+import os, sys
+root, out = sys.argv[1], sys.argv[2]
+for f in sys.argv[3:]:
+    text = open(f).read()
+    if "@PROJECT@" in text and '"@PROJECT@"' not in text:
+        sys.exit(f + ': "@PROJECT@" is only filled in as a whole string literal')
+    open(os.path.join(out, os.path.basename(f)), "w").write(text.replace('"@PROJECT@"', repr(root)))
+PYEOF
+expect_eq "the uploads are copied with the checkout's path filled in" \
+	"$(ls tests/hostile/*.py | wc -l) 0" "$(ls "$TMP"/hostile/*.py | wc -l) $(grep -l '@PROJECT@' "$TMP"/hostile/*.py | wc -l)"
+expect_eq "the project-writing upload aims at this checkout" 1 "$(grep -c "^PROJECT = '$ROOT'" "$TMP/hostile/17-project-write.py")"
 
-for f in tests/hostile/*.py; do
-	name=$(basename "$f" .py)
+for src in tests/hostile/*.py; do
+	name=$(basename "$src" .py)
+	f=$TMP/hostile/$name.py
 	echo "canary $RANDOM$RANDOM" >"$canary"
 	before=$(sha256sum "$canary")
 	rm -f "$mtime"; touch -d '2001-01-01 00:00:00' "$mtime"; chmod 0666 "$mtime"
 	stamps_before=$(stamps)
 	repeat=$(sed -n 's/^# repeat: *//p' "$f")
+	rm -f "$TMP/run.json" "$TMP/events.jsonl"
 	STRATAUDIT_SECRET=hunter2 "$BIN/sandbox" --strategy "$f" --data "$TMP/bars.csv" --config "$TMP/config.json" \
 		--repeat "${repeat:-1}" -o "$TMP/run.json" --events "$TMP/events.jsonl" 2>"$TMP/err"
 	expect_eq "$name: sandbox exits 0" 0 $?
 	want=$(sed -n 's/^# expect-status: *//p' "$f")
+	[ -n "$want" ] || not_ok "$name: the upload says the status it must earn (# expect-status:)"
 	expect_eq "$name: status" "$want" "$(jget "$TMP/run.json" status)"
-	sed -n 's/^# expect-action: *//p' "$f" | while read -r action; do
+	# Not a pipe into the loop: a not_ok in a subshell would not reach T_FAILED.
+	while read -r action; do
 		n=$("$PY" -c 'import json,sys; print(sum(json.loads(l)["action"] == sys.argv[2] for l in open(sys.argv[1])))' \
-			"$TMP/events.jsonl" "$action")
-		if [ "$n" -ge 1 ]; then ok "$name: event $action recorded"; else not_ok "$name: event $action recorded" "$(cat "$TMP/events.jsonl")"; fi
-	done
+			"$TMP/events.jsonl" "$action" </dev/null)
+		if [ "${n:-0}" -ge 1 ]; then ok "$name: event $action recorded"; else not_ok "$name: event $action recorded" "$(cat "$TMP/events.jsonl")"; fi
+	done < <(sed -n 's/^# expect-action: *//p' "$f")
 	events=$(wc -l <"$TMP/events.jsonl")
 	expect_eq "$name: blocked_actions matches events.jsonl" "$events" "$(jget "$TMP/run.json" blocked_actions)"
 	sum=$(sed -n 's/^# expect-signal-sum: *//p' "$f")

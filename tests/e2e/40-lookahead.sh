@@ -78,7 +78,7 @@ expect_eq "the first mismatch holds the full run's signal at that bar" \
 
 audit demos/honest.py demo-honest
 expect_eq "the honest demo is clean" clean "$(outcome demo-honest)"
-cp "$TMP/demo-honest.la.json" "$TMP/demo-honest.first.json"
+mv "$TMP/demo-honest.la.json" "$TMP/demo-honest.first.json"
 "$LA" --strategy demos/honest.py --run "$TMP/demo-honest.run.json" --data "$DATA" \
 	--config "$TMP/config.json" --jobs 1 -o "$TMP/demo-honest.la.json" 2>/dev/null
 check "same inputs give a byte-identical lookahead.json" \
@@ -105,7 +105,12 @@ while read -r file want; do
 	audit "tests/lookahead/$file" "$name"
 	case $(outcome "$name") in
 	*"was contained"*)
-		ok "corpus $file: its full run was contained, so the audit is already rejected"
+		b=$(jget "$TMP/$name.run.json" blocked_actions)
+		if [ "${b:-0}" -ge 1 ] 2>/dev/null; then
+			ok "corpus $file: its full run was contained ($b blocked), so the audit is already rejected"
+		else
+			not_ok "corpus $file: said contained, but its full run records no blocked action" "blocked_actions: '$b'"
+		fi
 		uncontain "$name" "tests/lookahead/$file" ;;
 	esac
 	expect_eq "corpus $file is $want" "$want" "$(outcome "$name")"
@@ -115,6 +120,11 @@ done <tests/lookahead/expected.txt
 # than it was given must behave exactly like the same strategy without the search.
 snoop=causal_snoops_for_hidden_bars_py
 plain=causal_lagged_momentum_py
+# Both were checked, so the comparisons below are of real results, not of two missing files.
+for n in $plain $snoop; do
+	expect_eq "$n was run and checked" "clean 1500" \
+		"$(outcome "$n") $("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["signals"]))' "$TMP/$n.run.json" 2>&1)"
+done
 expect_eq "a hunt for hidden bars finds nothing: same full-run signals as without the hunt" \
 	"$(jget "$TMP/$plain.run.json" signals)" "$(jget "$TMP/$snoop.run.json" signals)"
 expect_eq "a hunt for hidden bars finds nothing: same look-ahead result as without the hunt" \

@@ -59,6 +59,9 @@ done <demos/expected-verdicts.txt
 
 # The verdict stage on damaged copies of a real audit directory.
 src=out/e2e-demo-honest
+# fresh_copy DIR: the honest audit without its verdict.json, so a verdict that writes nothing
+# is not judged on the copied one (which says WATCH WATCH).
+fresh_copy() { cp -r "$src" "$1" && rm -f "$1/verdict.json"; }
 check "verdict --help exits 0" "$BIN/verdict" --help
 "$BIN/verdict" --dir "$src" >/dev/null 2>&1
 expect_eq "verdict without -o is a usage error" 2 $?
@@ -69,31 +72,31 @@ if [ -f "$src/stats.json" ]; then
 	check "same inputs give identical verdict bytes" cmp "$d/v1.json" "$d/v2.json"
 	check "the stage output matches a rerun" cmp "$src/verdict.json" "$d/v1.json"
 
-	d=$TMP/nostats && cp -r "$src" "$d" && rm "$d/stats.json"
+	d=$TMP/nostats && fresh_copy "$d" && rm "$d/stats.json"
 	"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
 	expect_eq "missing stats.json: still a verdict" "NOT_READY NOT_READY" "$(verdict_of "$d")"
 	expect_eq "missing stats.json: the psr gate says why" true \
 		"$("$PY" -c 'import json,sys; print(str(json.load(open(sys.argv[1]))["gates"][2]["why"].startswith("not measured")).lower())' "$d/verdict.json")"
 
-	d=$TMP/failedstats && cp -r "$src" "$d"
+	d=$TMP/failedstats && fresh_copy "$d"
 	echo '{"stage":"stats","schema":1,"ok":false,"reason":"no trades to measure"}' >"$d/stats.json"
 	"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
 	expect_eq "ok:false stats.json: still a verdict" "NOT_READY NOT_READY" "$(verdict_of "$d")"
 	expect_eq "ok:false stats.json: its reason is kept" "no trades to measure" "$(jget "$d/verdict.json" inputs.stats)"
 
-	d=$TMP/badlookahead && cp -r "$src" "$d"
+	d=$TMP/badlookahead && fresh_copy "$d"
 	echo '{"stage":"lookahead","schema":1,"ok":false,"reason":"sandbox unavailable"}' >"$d/lookahead.json"
 	"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
 	expect_eq "ok:false lookahead.json: gates still decide" "WATCH WATCH" "$(verdict_of "$d")"
 	check "ok:false lookahead.json: the summary says it was not checked" \
 		grep -q "Look-ahead could not be checked" "$d/verdict.json"
 
-	d=$TMP/killed && cp -r "$src" "$d"
+	d=$TMP/killed && fresh_copy "$d"
 	echo '{"stage":"sandbox","schema":1,"ok":false,"reason":"killed","status":"killed_memory","blocked_actions":0}' >"$d/run.json"
 	"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
 	expect_eq "a run killed at a limit is unsafe" "REJECTED_UNSAFE WATCH" "$(verdict_of "$d")"
 
-	d=$TMP/garbage && cp -r "$src" "$d"
+	d=$TMP/garbage && fresh_copy "$d"
 	for f in config.json inspect.json run.json lookahead.json replay.json stats.json; do
 		head -c 300 /dev/urandom >"$d/$f"
 	done
@@ -127,7 +130,7 @@ srv.handle_request()
 PYEOF
 	srv=$!
 	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$TMP/port" ] && break; sleep 0.2; done
-	d=$TMP/narrated && cp -r "$src" "$d"
+	d=$TMP/narrated && fresh_copy "$d"
 	"$BIN/config" TRIALS=3 NARRATE_URL="http://127.0.0.1:$(cat "$TMP/port")/v1" -o "$d/config.json"
 	LLM_API_KEY=k "$BIN/verdict" --dir "$d" -o "$d/verdict.json" 2>/dev/null
 	wait "$srv" 2>/dev/null
@@ -136,6 +139,8 @@ PYEOF
 	"$BIN/config" TRIALS=3 NARRATE_URL="http://127.0.0.1:1/v1" -o "$d/config.json"
 	LLM_API_KEY=k "$BIN/verdict" --dir "$d" -o "$d/dead.json" 2>/dev/null
 	check "a dead endpoint leaves the summary from the numbers" cmp "$src/verdict.json" "$d/dead.json"
+else
+	not_ok "narration is checked: the honest audit left no $src/verdict.json to narrate"
 fi
 
 d=$TMP/empty && mkdir -p "$d"

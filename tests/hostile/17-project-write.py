@@ -2,8 +2,9 @@
 # must record: the writes refused (open, "writes stay in scratch").
 # expect-status: ok
 # expect-action: open
+PROJECT = "@PROJECT@"  # tests/e2e/31-hostile.sh fills in the checkout's absolute path
 def signals(df):
-    for path, mode in (("/work/main/strataudit-hostile-17.txt", "w"), ("/work/main/Makefile", "a")):
+    for path, mode in ((PROJECT + "/strataudit-hostile-17.txt", "w"), (PROJECT + "/Makefile", "a")):
         try:
             with open(path, mode) as f:
                 f.write("\n# pwned\n")

@@ -1,11 +1,19 @@
-/* test_lib.c - the shared library: timestamps, loaders (every validation rule), text, JSON I/O. */
+/* test_lib.c - the shared library: timestamps, loaders (every validation rule), text, JSON I/O,
+ * atomic writes that fail (the old file stays, the message says why). */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -252,12 +260,220 @@ static void test_read_cap_and_json(void **state)
 	unlink(path);
 }
 
+/* --- atomic writes that fail --------------------------------------------------------------- */
+
+/* stderr goes to a file between capture_begin and capture_end, which returns what was printed. */
+static int saved_stderr = -1;
+static char captured[4096];
+
+static void capture_begin(void)
+{
+	char path[] = "/tmp/sa-test-err-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	unlink(path);
+	fflush(stderr);
+	saved_stderr = dup(2);
+	assert_true(saved_stderr >= 0);
+	assert_int_equal(dup2(fd, 2), 2);
+	close(fd);
+}
+
+static const char *capture_end(void)
+{
+	ssize_t n;
+
+	fflush(stderr);
+	n = pread(2, captured, sizeof captured - 1, 0);
+	captured[n > 0 ? n : 0] = '\0';
+	assert_int_equal(dup2(saved_stderr, 2), 2);
+	close(saved_stderr);
+	saved_stderr = -1;
+	return captured;
+}
+
+/* A scratch directory holding "old" (the file a failed write must leave alone). */
+static void scratch_with_old(char dir[64], char old[96])
+{
+	strcpy(dir, "/tmp/sa-test-dir-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(old, 96, "%s/old.json", dir);
+	assert_int_equal(sa_write_file(old, "old bytes\n", 10), 0);
+}
+
+/* The target still holds exactly "old bytes\n" and no .tmp file was left beside it. */
+static void assert_old_kept(const char *old)
+{
+	char *buf = NULL, tmp[112];
+	size_t len;
+
+	assert_int_equal(sa_read_file(old, 4096, &buf, &len), SA_READ_OK);
+	assert_int_equal(len, 10);
+	assert_memory_equal(buf, "old bytes\n", 10);
+	free(buf);
+	snprintf(tmp, sizeof tmp, "%s.tmp", old);
+	assert_int_equal(access(tmp, F_OK), -1);
+}
+
+static void scratch_remove(const char *dir, const char *old)
+{
+	unlink(old);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static void assert_says(const char *msg, const char *a, const char *b)
+{
+	if (!strstr(msg, a) || !strstr(msg, b))
+		fail_msg("expected '%s' and '%s' in: %s", a, b, msg);
+}
+
+/* A file-size limit (RLIMIT_FSIZE, SIGXFSZ ignored): both a big fwrite and a commit whose last
+ * buffer cannot be flushed fail with EFBIG; the old file stays whole. Root is no exception. */
+static void test_atomic_write_file_size_limit(void **state)
+{
+	char dir[64], old[96], big[65536], msg1[sizeof captured];
+	struct rlimit was, lim;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, prev;
+	struct sa_atomic a;
+	const char *msg2;
+	int rc1, rc2, open_rc, wrote = 0;
+
+	(void)state;
+	scratch_with_old(dir, old);
+	memset(big, 'x', sizeof big);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+	lim = was;
+	lim.rlim_cur = 4096;
+	assert_int_equal(sigaction(SIGXFSZ, &ign, &prev), 0);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	/* Nothing may fail an assert under the limit: it would stay on for the later tests. */
+	capture_begin();
+	rc1 = sa_write_file(old, big, sizeof big);
+	snprintf(msg1, sizeof msg1, "%s", capture_end());
+	/* Small writes that stay in stdio's buffer until the commit flushes them. */
+	open_rc = sa_atomic_open(&a, old);
+	for (int i = 0; !open_rc && i < 8; i++)
+		wrote += (int)fwrite(big, 1, 1000, a.fp);
+	capture_begin();
+	rc2 = open_rc ? 0 : sa_atomic_commit(&a);
+	msg2 = capture_end();
+	setrlimit(RLIMIT_FSIZE, &was);
+	sigaction(SIGXFSZ, &prev, NULL);
+
+	assert_int_equal(rc1, -1);
+	assert_says(msg1, old, strerror(EFBIG));
+	assert_int_equal(open_rc, 0);
+	assert_int_equal(wrote, 8000);
+	assert_int_equal(rc2, -1);
+	assert_says(msg2, old, strerror(EFBIG));
+	assert_null(a.fp);
+	assert_old_kept(old);
+	scratch_remove(dir, old);
+}
+
+/* A directory that does not exist, and a "directory" that is a file: nothing is written and
+ * the message names the path and the reason. */
+static void test_atomic_write_bad_directory(void **state)
+{
+	char dir[64], old[96], path[160];
+	const char *msg;
+	int rc;
+
+	(void)state;
+	scratch_with_old(dir, old);
+	snprintf(path, sizeof path, "%s/missing/new.json", dir);
+	capture_begin();
+	rc = sa_write_file(path, "new\n", 4);
+	msg = capture_end();
+	assert_int_equal(rc, -1);
+	assert_says(msg, path, strerror(ENOENT));
+
+	snprintf(path, sizeof path, "%s/new.json", old);
+	capture_begin();
+	rc = sa_write_file(path, "new\n", 4);
+	msg = capture_end();
+	assert_int_equal(rc, -1);
+	assert_says(msg, path, strerror(ENOTDIR));
+	assert_old_kept(old);
+	scratch_remove(dir, old);
+}
+
+/* The rename is refused (the target is a non-empty directory): the directory is untouched and
+ * the .tmp file is removed. */
+static void test_atomic_write_rename_refused(void **state)
+{
+	char dir[64], old[96], target[112], tmp[120];
+	const char *msg;
+	int rc;
+
+	(void)state;
+	scratch_with_old(dir, old);
+	snprintf(target, sizeof target, "%s/target", dir);
+	assert_int_equal(mkdir(target, 0700), 0);
+	snprintf(tmp, sizeof tmp, "%s/target/old.json", dir);
+	assert_int_equal(rename(old, tmp), 0);
+	capture_begin();
+	rc = sa_write_file(target, "new\n", 4);
+	msg = capture_end();
+	assert_int_equal(rc, -1);
+	assert_says(msg, "cannot rename", strerror(EISDIR));
+	assert_old_kept(tmp);
+	snprintf(tmp, sizeof tmp, "%s.tmp", target);
+	assert_int_equal(access(tmp, F_OK), -1);
+	snprintf(tmp, sizeof tmp, "%s/target/old.json", dir);
+	assert_int_equal(rename(tmp, old), 0);
+	assert_int_equal(rmdir(target), 0);
+	scratch_remove(dir, old);
+}
+
+/* A read-only directory. chmod 555 does not stop root, so as root the directory is made a
+ * read-only bind mount in a mount namespace of this test process's own; where that cannot be
+ * done the test is skipped, saying why. */
+static void test_atomic_write_read_only_dir(void **state)
+{
+	char dir[64], old[96];
+	const char *msg, *why = NULL;
+	int rc;
+
+	(void)state;
+	scratch_with_old(dir, old);
+	if (geteuid() != 0) {
+		assert_int_equal(chmod(dir, 0555), 0);
+	} else if (unshare(CLONE_NEWNS) != 0) {
+		why = "unshare(CLONE_NEWNS)";
+	} else if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+		why = "making / private";
+	} else if (mount(dir, dir, NULL, MS_BIND, NULL) != 0 ||
+		   mount(NULL, dir, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) != 0) {
+		why = "a read-only bind mount";
+	}
+	if (why) {
+		fprintf(stderr, "# skipped: as root a read-only directory needs %s, which failed: %s\n",
+			why, strerror(errno));
+		umount2(dir, MNT_DETACH);
+		scratch_remove(dir, old);
+		skip();
+	}
+	capture_begin();
+	rc = sa_write_file(old, "new bytes\n", 10);
+	msg = capture_end();
+	if (geteuid() != 0)
+		chmod(dir, 0700);
+	else
+		assert_int_equal(umount2(dir, 0), 0);
+	assert_int_equal(rc, -1);
+	assert_says(msg, old, strerror(geteuid() != 0 ? EACCES : EROFS));
+	assert_old_kept(old);
+	scratch_remove(dir, old);
+}
+
 static void test_sha256(void **state)
 {
 	char hex[65];
 
 	(void)state;
-	sa_sha256_buf("abc", 3, hex);
+	assert_int_equal(sa_sha256_buf("abc", 3, hex), 0);
 	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
@@ -274,6 +490,10 @@ int main(void)
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_formula_and_csv),
 		cmocka_unit_test(test_read_cap_and_json),
+		cmocka_unit_test(test_atomic_write_file_size_limit),
+		cmocka_unit_test(test_atomic_write_bad_directory),
+		cmocka_unit_test(test_atomic_write_rename_refused),
+		cmocka_unit_test(test_atomic_write_read_only_dir),
 		cmocka_unit_test(test_sha256),
 	};
 
