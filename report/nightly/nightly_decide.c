@@ -91,7 +91,8 @@ int nightly_tool_key(const char *bindir, const char *version, char key[96])
 			goto out;
 		used += (size_t)n;
 	}
-	sa_sha256_buf(sums, used, all);
+	if (sa_sha256_buf(sums, used, all) < 0)
+		goto out;
 	snprintf(key, 96, "%.24s/%s", version, all);
 	rc = 0;
 out:

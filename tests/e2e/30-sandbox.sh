@@ -3,6 +3,9 @@
 # uploads, and the malicious demo with the host checked afterwards (canary, planted files,
 # surviving processes, a loopback listener).
 source "$(dirname "$0")/../lib.sh"
+# The host checks use fixed paths (the malicious demo aims at the canary by name), so two
+# checkouts testing on one machine take turns here rather than rewrite each other's canary.
+exec 9>>/run/lock/strataudit-e2e-host.lock && flock 9
 SB=$BIN/sandbox
 
 head -n 201 data/ohlcv.csv >"$TMP/bars.csv" 2>/dev/null || { not_ok "data/ohlcv.csv present (make data/ohlcv.csv)"; finish; }

@@ -7,6 +7,9 @@
 # A strategy that aims at the project names it "@PROJECT@"; each upload runs as a copy in $TMP
 # with that filled in with this checkout's absolute path, wherever it was cloned.
 source "$(dirname "$0")/../lib.sh"
+# The host checks use fixed paths (the malicious demo aims at the canary by name), so two
+# checkouts testing on one machine take turns here rather than rewrite each other's canary.
+exec 9>>/run/lock/strataudit-e2e-host.lock && flock 9
 
 head -n 301 data/ohlcv.csv >"$TMP/bars.csv" 2>/dev/null || { not_ok "data/ohlcv.csv present (make data/ohlcv.csv)"; finish; }
 cat >"$TMP/config.json" <<'JSON'
