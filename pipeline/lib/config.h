@@ -98,6 +98,11 @@ extern const struct sa_knob sa_knobs[SA_K_COUNT];
 /* The row whose make variable is name, or NULL. */
 const struct sa_knob *sa_knob_by_make(const char *name);
 
+/* Whether s looks like a plain decimal number: an optional sign, digits, a point and an
+ * exponent, nothing else. strtod alone would take " 5", "0x10", "inf" and "nan"; every number
+ * read from a file or the command line goes through this first. Returns 1 or 0. */
+int sa_plain_number(const char *s);
+
 /* Parses text as knob k's value and checks its type and range. Numbers are written without
  * padding or hex (strtod's "0x10" and " 5" are refused). Returns 0 and sets *num (numeric
  * knobs), or -1 with "MAKE 'text' should be ... from lo to hi" in err. */
