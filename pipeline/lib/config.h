@@ -42,6 +42,8 @@ enum sa_knob_type {
 	  "slippage per side, in bps of the traded notional")                                    \
 	X(FUNDING_BPS_8H, "FUNDING_BPS_8H", "costs.funding_bps_8h", SA_KNOB_NUM, -1000, 1000,    \
 	  "1", "funding paid per 8 h of held notional, in bps (negative: earned)")               \
+	X(RECONCILE_BPS, "RECONCILE_BPS", "reconcile.bps", SA_KNOB_NUM, 0, 10000, "1",            \
+	  "reconciliation: largest gap per trade, in bps, between a logged return and the replay") \
 	X(WALL_S, "WALL_S", "limits.wall_s", SA_KNOB_INT, 1, 3600, "20",                          \
 	  "sandbox: wall-clock seconds per run")                                                 \
 	X(CPU_S, "CPU_S", "limits.cpu_s", SA_KNOB_INT, 1, 3600, "20",                             \
