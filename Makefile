@@ -67,6 +67,8 @@ USES_pipeline/lookahead := sandbox
 # stats reads the replay's trade records; replay --timing times the statistics core as well
 USES_pipeline/replay := pipeline/stats
 USES_pipeline/stats := pipeline/replay
+# the report compounds the log's claims as the replay does, for "The log against the code"
+USES_report := pipeline/replay
 # the unit tests reach every room
 USES_tests/unit := $(ROOMS)
 

@@ -167,6 +167,7 @@ static void load_reconcile(const cJSON *rec, struct vd_facts *f)
 	f->reconciled = true;
 	f->log_consistent = sa_json_bool(rec, "consistent", false);
 	f->log_mean_gap = sa_json_num(rec, "mean_gap", NAN);
+	f->log_tolerance = sa_json_num(rec, "tolerance_bps", NAN) / 1e4;
 	copy_str(f->reconcile_statement, sizeof f->reconcile_statement,
 		 sa_json_str(rec, "statement", ""));
 }

@@ -315,7 +315,7 @@ static void say_log(struct text *t, const struct vd_facts *f, const struct vd_re
 {
 	if (!f->reconciled || f->log_consistent || r->veto_unsafe)
 		return;
-	if (f->log_mean_gap > 0)
+	if (f->log_mean_gap > f->log_tolerance)
 		add(t, "The trade log overstates what the code makes, by %.1f bp a trade on average. ",
 		    1e4 * f->log_mean_gap);
 	if (f->reconcile_statement[0])

@@ -37,6 +37,7 @@ struct vd_facts {
 	bool reconciled;                /* both uploaded: the log was set against the replay */
 	bool log_consistent;
 	double log_mean_gap;            /* claimed - replayed per matched trade, on average */
+	double log_tolerance;           /* the largest gap allowed per trade, a fraction */
 	char reconcile_statement[VD_TEXT_MAX * 4];
 };
 
