@@ -67,6 +67,8 @@ USES_pipeline/lookahead := sandbox
 # stats reads the replay's trade records; replay --timing times the statistics core as well
 USES_pipeline/replay := pipeline/stats
 USES_pipeline/stats := pipeline/replay
+# the report compounds the log's claims as the replay does, for "The log against the code"
+USES_report := pipeline/replay
 # the unit tests reach every room
 USES_tests/unit := $(ROOMS)
 
@@ -156,8 +158,11 @@ audit: build/.deps
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel $(BUNDLE)
 	$(Q)$(R)/verdict --print $(OUT)/verdict.json
 
-# What the operator gives is checked before any stage runs: a knob out of range stops here.
+# What the operator gives is checked before any stage runs: a knob out of range or a DATA file
+# the loader refuses stops here, with the reason, its line and the format accepted. (A bad
+# upload is different: it is a finding, and the audit carries on.)
 check-inputs: $(OUT)/config.json
+	$(Q)$(R)/config --check-data '$(DATA)'
 
 $(OUT)/.dir:
 	@mkdir -p $(OUT) && touch $@
@@ -202,7 +207,7 @@ $(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(R)/look
 		--jobs $(SANDBOX_JOBS) -o $@
 
 $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-costs \
-		$(R)/replay
+		$(OUT)/.knobs-reconcile $(R)/replay
 	$(call say,STAGE,$@)
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv

@@ -11,6 +11,7 @@
 #include "report_chart.h"
 #include "report_input.h"
 #include "report_model.h"
+#include "report_reconcile.h"
 #include "report_tmpl.h"
 #include "report_xlsx.h"
 
@@ -20,7 +21,8 @@ static const char usage[] =
 	"usage: report --dir out/NAME --name NAME --templates DIR [--data OHLCV.csv]\n"
 	"\n"
 	"Renders the audit in DIR as report.html (from TEMPLATES/report.html), the charts\n"
-	"equity.png, returns.png, costs.png and signals.png, and report.xlsx, all inside DIR.\n"
+	"equity.png, returns.png, costs.png and signals.png (and reconcile.png when a trade log\n"
+	"was reconciled with the code), and report.xlsx, all inside DIR.\n"
 	"Missing or failed stage files are reported in the page, never fatal. --data gives the\n"
 	"price series the signals chart is drawn on.\n"
 	"\n"
@@ -60,6 +62,20 @@ static void parse_args(int argc, char **argv, struct args *a)
 		sa_usage_die("the name must be a plain file name, '%s'", a->name);
 }
 
+/* reconcile.png, only when a trade log was reconciled with a replay. */
+static void draw_reconcile(const struct args *a, const struct rpt_input *in)
+{
+	struct rpt_series claimed, replayed;
+	char path[4096], err[512], why[512];
+
+	if (rpt_reconcile_curves(in, a->dir, &claimed, &replayed, why, sizeof why) == 0 &&
+	    rpt_chart_reconcile(sa_fmt(path, sizeof path, "%s/reconcile.png", a->dir), &claimed,
+				&replayed, err, sizeof err))
+		sa_die("%s", err);
+	rpt_series_release(&claimed);
+	rpt_series_release(&replayed);
+}
+
 static void draw_charts(const struct args *a, const struct rpt_input *in)
 {
 	char path[4096], err[512];
@@ -82,6 +98,7 @@ static void draw_charts(const struct args *a, const struct rpt_input *in)
 			     in->data_reason, err, sizeof err))
 		sa_die("%s", err);
 	free(sig);
+	draw_reconcile(a, in);
 	rpt_chart_cleanup();
 }
 

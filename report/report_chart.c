@@ -656,6 +656,55 @@ int rpt_chart_signals(const char *path, const struct sa_ohlcv *px, const int8_t 
 	return finish(cr, sf, path, err, errlen);
 }
 
+static void draw_reconcile(cairo_t *cr, const struct rpt_series *a, const struct rpt_series *b)
+{
+	struct panel p = { 78, 80, CW - 24, CH - 34, DBL_MAX, -DBL_MAX, DBL_MAX, -DBL_MAX };
+	static const char *const names[] = { "claimed by the trade log", "replayed from the code" };
+	static const struct rgb colors[] = { { 0.80, 0.20, 0.18 }, { 0.10, 0.30, 0.65 } };
+	static const int dashed[] = { L_DASH, L_LINE };
+	const struct rpt_series *s[2] = { a, b };
+	double dash[] = { 5, 3 };
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < s[k]->n; i++) {
+			p.xmin = fmin(p.xmin, (double)s[k]->t[i]);
+			p.xmax = fmax(p.xmax, (double)s[k]->t[i]);
+			p.ymin = fmin(p.ymin, s[k]->net[i]);
+			p.ymax = fmax(p.ymax, s[k]->net[i]);
+		}
+	if (p.xmax <= p.xmin)
+		p.xmax = p.xmin + 3600;
+	nice_range(&p.ymin, &p.ymax, 5);
+	y_axis(cr, &p, 5, 1, "%.2f", false);
+	x_axis_dates(cr, &p, true);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	for (int k = 0; k < 2; k++) {
+		set_rgb(cr, colors[k]);
+		cairo_set_line_width(cr, 1.8);
+		cairo_set_dash(cr, dashed[k] == L_DASH ? dash : NULL, dashed[k] == L_DASH ? 2 : 0, 0);
+		polyline(cr, &p, s[k]->n, s[k]->t, s[k]->net);
+		cairo_stroke(cr);
+	}
+	cairo_set_dash(cr, NULL, 0, 0);
+	frame(cr, &p);
+	legend(cr, 2, names, colors, dashed);
+}
+
+int rpt_chart_reconcile(const char *path, const struct rpt_series *claimed,
+			const struct rpt_series *replayed, char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+
+	title(cr, "The log against the code: net equity, compounded",
+	      "the log's claimed returns and the code's replay, each applied to the equity at entry");
+	if (claimed->n >= 2 || replayed->n >= 2)
+		draw_reconcile(cr, claimed, replayed);
+	else
+		empty_note(cr, "no trades on either side");
+	return finish(cr, sf, path, err, errlen);
+}
+
 void rpt_chart_cleanup(void)
 {
 	cairo_debug_reset_static_data();

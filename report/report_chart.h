@@ -31,6 +31,11 @@ int rpt_chart_signals(const char *path, const struct sa_ohlcv *px, const int8_t 
 		     const char *why_no_signals, const cJSON *mismatches, const char *why_missing,
 		     char *err, size_t errlen);
 
+/* The log against the code: the claimed equity and the replayed one (series of t and net),
+ * each compounded, on one time axis. */
+int rpt_chart_reconcile(const char *path, const struct rpt_series *claimed,
+			const struct rpt_series *replayed, char *err, size_t errlen);
+
 /* Releases cairo's and the font library's process-wide caches, so a leak checker sees only real
  * leaks. Call once, after the last chart. */
 void rpt_chart_cleanup(void);

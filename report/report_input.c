@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csvfield.h"
 #include "csvtable.h"
 #include "fileio.h"
 #include "jsonio.h"
@@ -122,13 +123,8 @@ const char *rpt_table_get(const struct rpt_table *tb, size_t r, int c)
 
 int rpt_parse_num(const char *s, double *x)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-		return -1;
-	*x = v;
-	return 0;
+	/* the one number parser of every loader: plain finite decimals only */
+	return sa_csv_field_number(s, x);
 }
 
 void rpt_series_release(struct rpt_series *s)

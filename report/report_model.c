@@ -8,6 +8,7 @@
 
 #include "jsonio.h"
 #include "msg.h"
+#include "report_reconcile.h"
 #include "timeutil.h"
 
 #define MAX_ROWS 50  /* trades, events, flags and mismatches listed in the page; all are in the xlsx */
@@ -321,7 +322,14 @@ static void add_stats(cJSON *m, const struct rpt_input *in)
 		 "trades needed before this Sharpe ratio is significant at 95 %");
 	stat_row(l, "Skew", rpt_fmt_num(get(st, "skew"), 3, b, sizeof b), "asymmetry of trade returns; negative means rare large losses");
 	stat_row(l, "Kurtosis", rpt_fmt_num(get(st, "kurtosis"), 3, b, sizeof b), "fatness of the tails (3 for a normal distribution)");
-	stat_row(l, "Max drawdown", rpt_fmt_pct(get(st, "max_drawdown"), 2, b, sizeof b), "deepest fall of net equity from a peak");
+	stat_row(l, "Net return (compounded)", rpt_fmt_pct(get(st, "net_return"), 2, b, sizeof b),
+		 "final net equity - 1: each trade's return applied to the equity at its entry");
+	stat_row(l, "Sum of per-trade net returns", rpt_fmt_pct(get(st, "sum_net_return"), 2, b, sizeof b),
+		 "the plain sum, per trade, not what an account would hold");
+	stat_row(l, "Ruined", sa_json_bool(st, "ruined", false) ? "yes" : "no",
+		 "whether compounded net equity reached zero (trading stops there)");
+	stat_row(l, "Max drawdown", rpt_fmt_pct(get(st, "max_drawdown"), 2, b, sizeof b),
+		 "deepest fall of compounded net equity from a peak, per bar (0 to 100 %)");
 	stat_row(l, "Win rate", rpt_fmt_pct(get(st, "win_rate"), 1, b, sizeof b), "share of trades with a positive net return");
 	stat_row(l, "Profit factor", rpt_fmt_num(get(st, "profit_factor"), 3, b, sizeof b), "net gains divided by net losses");
 	stat_row(l, "Exposure", rpt_fmt_pct(get(st, "exposure"), 1, b, sizeof b), "share of bars with a position held");
@@ -382,6 +390,7 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	add_lookahead(m, in);
 	add_inspection(m, in);
 	add_costs(m, in);
+	rpt_reconcile_model(m, in);
 	add_stats(m, in);
 	add_trades(m, in);
 	add_fingerprint(m, in);

@@ -10,6 +10,7 @@
 
 #include "jsonio.h"
 #include "msg.h"
+#include "report_reconcile.h"
 #include "text.h"
 #include "timeutil.h"
 
@@ -355,6 +356,12 @@ int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *nam
 	write_lookahead(&b, in);
 	write_containment(&b, in);
 	write_inspection(&b, in);
+	if (rpt_reconcile_sheet(b.wb, b.head, b.pct, in)) {
+		sa_fmt(err, errlen, "cannot add the sheet Reconcile to '%s'", tmp);
+		workbook_close(b.wb);
+		remove(tmp);
+		goto out;
+	}
 	lxw_error e = workbook_close(b.wb);
 	b.wb = NULL;
 	if (e != LXW_NO_ERROR) {

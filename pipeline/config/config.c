@@ -11,18 +11,23 @@
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "ohlcv.h"
 
 #define SCHEMA 1
 
 static const char usage[] =
 	"usage: config [--if-changed] [--stamps DIR] -o config.json [KNOB=value ...]\n"
+	"       config --check-data OHLCV.csv\n"
 	"\n"
 	"Checks every knob against its row of the knob table (type, range) and writes config.json;\n"
 	"a knob not given takes the table's default. --if-changed leaves the file alone when its\n"
 	"content would not change. --stamps DIR also writes DIR/.knobs-<group> for each group of\n"
 	"knobs (costs, limits, ...), each only when that group changed. `make help` lists the knobs.\n"
+	"--check-data loads the operator's OHLCV file with the stages' own loader and says why it\n"
+	"cannot be used, with the line and the format accepted, before any stage runs.\n"
 	"\n"
-	"exit: 0 written; 2 bad command line or a knob out of range; 3 cannot write\n";
+	"exit: 0 written (or the data loads); 2 bad command line, a knob out of range or unusable\n"
+	"data; 3 cannot write\n";
 
 /* Adds value under row r's path, creating its group object. */
 static void add_knob(cJSON *c, const struct sa_knob *r, const char *text, double num)
@@ -109,12 +114,34 @@ static int write_stamps(const char *dir, const cJSON *c)
 	return rc;
 }
 
+/* What DATA must look like, for the message when it does not. */
+#define DATA_FORMAT "a csv with the header time,open,high,low,close,volume; one bar a line, " \
+	"times ISO-8601 UTC (2024-01-01T00:00:00Z) strictly increasing; prices finite positive " \
+	"plain decimals (no hex, no padding) with low <= open, close <= high; volume >= 0; at " \
+	"least 2 bars"
+
+/* Loads the operator's data file as every stage would. Returns SA_EXIT_OK, or SA_EXIT_USAGE
+ * with the loader's reason (its line number) and the accepted format printed. */
+static int check_data(const char *path)
+{
+	struct sa_ohlcv s = { 0 };
+	char err[512];
+	int rc = SA_EXIT_OK;
+
+	if (sa_ohlcv_load(path, &s, err, sizeof(err)) < 0) {
+		sa_error("DATA '%s' cannot be used: %s (accepted: %s)", path, err, DATA_FORMAT);
+		rc = SA_EXIT_USAGE;
+	}
+	sa_ohlcv_release(&s);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "if-changed", no_argument, NULL, 'c' }, { "stamps", required_argument, NULL, 's' },
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
-		{ 0 },
+		{ "check-data", required_argument, NULL, 'd' }, { 0 },
 	};
 	const char *vals[SA_K_COUNT] = { 0 }, *out = NULL, *stamps = NULL;
 	bool if_changed = false;
@@ -128,6 +155,7 @@ int main(int argc, char **argv)
 		case 'c': if_changed = true; break;
 		case 's': stamps = optarg; break;
 		case 'o': out = optarg; break;
+		case 'd': return check_data(optarg);
 		case 'h': fputs(usage, stdout); return SA_EXIT_OK;
 		default: sa_usage_die("bad option");
 		}

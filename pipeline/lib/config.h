@@ -42,6 +42,8 @@ enum sa_knob_type {
 	  "slippage per side, in bps of the traded notional")                                    \
 	X(FUNDING_BPS_8H, "FUNDING_BPS_8H", "costs.funding_bps_8h", SA_KNOB_NUM, -1000, 1000,    \
 	  "1", "funding paid per 8 h of held notional, in bps (negative: earned)")               \
+	X(RECONCILE_BPS, "RECONCILE_BPS", "reconcile.bps", SA_KNOB_NUM, 0, 10000, "1",            \
+	  "reconciliation: largest gap per trade, in bps, between a logged return and the replay") \
 	X(WALL_S, "WALL_S", "limits.wall_s", SA_KNOB_INT, 1, 3600, "20",                          \
 	  "sandbox: wall-clock seconds per run")                                                 \
 	X(CPU_S, "CPU_S", "limits.cpu_s", SA_KNOB_INT, 1, 3600, "20",                             \
@@ -97,6 +99,11 @@ extern const struct sa_knob sa_knobs[SA_K_COUNT];
 
 /* The row whose make variable is name, or NULL. */
 const struct sa_knob *sa_knob_by_make(const char *name);
+
+/* Whether s looks like a plain decimal number: an optional sign, digits, a point and an
+ * exponent, nothing else. strtod alone would take " 5", "0x10", "inf" and "nan"; every number
+ * read from a file or the command line goes through this first. Returns 1 or 0. */
+int sa_plain_number(const char *s);
 
 /* Parses text as knob k's value and checks its type and range. Numbers are written without
  * padding or hex (strtod's "0x10" and " 5" are refused). Returns 0 and sets *num (numeric

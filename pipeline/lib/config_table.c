@@ -22,9 +22,7 @@ const struct sa_knob *sa_knob_by_make(const char *name)
 	return NULL;
 }
 
-/* A plain decimal number: digits, one optional sign, point and exponent; nothing else. strtod
- * alone would take " 5", "0x10", "inf" and "nan". */
-static int plain_number(const char *s)
+int sa_plain_number(const char *s)
 {
 	size_t i = 0;
 
@@ -54,7 +52,7 @@ int sa_knob_parse(enum sa_knob_id k, const char *text, double *num, char *err, s
 		return 0;
 	}
 	errno = 0;
-	x = plain_number(text) ? strtod(text, &end) : NAN;
+	x = sa_plain_number(text) ? strtod(text, &end) : NAN;
 	if (isnan(x) || *end || errno || !isfinite(x) || x < r->lo || x > r->hi ||
 	    (r->type == SA_KNOB_INT && x != floor(x))) {
 		snprintf(err, errlen, "%s '%s' should be %s from %.15g to %.15g", r->make, text,

@@ -8,6 +8,7 @@
 
 #include <csv.h>
 
+#include "config.h"
 #include "csvfield.h"
 #include "msg.h"
 
@@ -29,7 +30,8 @@ int sa_csv_field_number(const char *text, double *out)
 	char *end;
 	double x;
 
-	if (!*text)
+	/* Plain decimals only: strtod would take " 1.5" and "0x6a" without a word. */
+	if (!sa_plain_number(text))
 		return -1;
 	errno = 0;
 	x = strtod(text, &end);

@@ -12,8 +12,8 @@
  * does not fit or holds a NUL byte. A NULL field (libcsv's empty) gives "". */
 int sa_csv_field_text(const void *field, size_t len, char *text, size_t textlen);
 
-/* Parses the whole of text as a finite decimal number. Returns 0, or -1 ("", "nan", "1x",
- * "inf", overflow). */
+/* Parses the whole of text as a finite plain decimal number (sa_plain_number). Returns 0, or
+ * -1 ("", "nan", "1x", "inf", "0x6a", " 1.5", "1.5 ", overflow). */
 int sa_csv_field_number(const char *text, double *out);
 
 /* Longest line a loader accepts. libcsv grows a field's buffer in fixed steps, so one huge

@@ -1,4 +1,5 @@
 /* tradelog.c - loads an uploaded trade log with libcsv: entry_time,exit_time,side,return. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -143,12 +144,83 @@ static void on_row(int c, void *data)
 		sa_csv_fail(&L->pos, "exit_time is before entry_time");
 		goto next;
 	}
+	L->cur.line = L->pos.line;
 	if (push(L))
 		sa_csv_fail(&L->pos, "out of memory");
 next:
 	memset(&L->cur, 0, sizeof(L->cur));
 	L->pos.line++;
 	L->col = 0;
+}
+
+/* Orders trade indexes by entry, exit, side, return, then line: equal rows end up adjacent. */
+static int by_row(const void *a, const void *b, void *base)
+{
+	const struct sa_trade *x = (const struct sa_trade *)base + *(const size_t *)a;
+	const struct sa_trade *y = (const struct sa_trade *)base + *(const size_t *)b;
+
+	if (x->entry != y->entry)
+		return x->entry < y->entry ? -1 : 1;
+	if (x->exit != y->exit)
+		return x->exit < y->exit ? -1 : 1;
+	if (x->side != y->side)
+		return x->side < y->side ? -1 : 1;
+	if (x->ret != y->ret)
+		return x->ret < y->ret ? -1 : 1;
+	return x->line < y->line ? -1 : (x->line > y->line);
+}
+
+/* Refuses a row that repeats an earlier one exactly (the same trade counted twice), naming
+ * both lines; of several, the pair whose later line comes first. Returns 0 or -1. */
+static int refuse_duplicates(const struct sa_tradelog *log, char *err, size_t errlen)
+{
+	size_t *order = malloc((log->n ? log->n : 1) * sizeof(*order));
+	size_t first = 0, second = 0;
+	int rc = -1;
+
+	if (!order) {
+		sa_fmt(err, errlen, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < log->n; i++)
+		order[i] = i;
+	qsort_r(order, log->n, sizeof(*order), by_row, log->trades);
+	for (size_t k = 1; k < log->n; k++) {
+		const struct sa_trade *x = &log->trades[order[k - 1]], *y = &log->trades[order[k]];
+		if (x->entry != y->entry || x->exit != y->exit || x->side != y->side || x->ret != y->ret)
+			continue;
+		if (!second || y->line < second) {
+			first = x->line;
+			second = y->line;
+		}
+	}
+	if (second) {
+		sa_fmt(err, errlen, "line %zu: the same trade as line %zu (entry, exit, side and return "
+		       "all equal); a trade is listed once", second, first);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(order);
+	return rc;
+}
+
+/* Refuses returns whose compounded equity would not be a finite number: the sum of log(1 + r)
+ * bounds the equity whatever order the trades compound in. Returns 0 or -1. */
+static int refuse_unbounded(const struct sa_tradelog *tl, char *err, size_t errlen)
+{
+	double logsum = 0.0;
+
+	for (size_t i = 0; i < tl->n; i++) {
+		logsum += log1p(tl->trades[i].ret);
+		if (!(logsum < log(1e300))) {
+			sa_fmt(err, errlen, "line %zu: return %g takes the compounded equity past 1e300; "
+			       "returns are fractions (0.01 is 1 %%)", tl->trades[i].line,
+			       tl->trades[i].ret);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int sa_tradelog_parse(const char *buf, size_t len, struct sa_tradelog *log, char *err, size_t errlen)
@@ -163,6 +235,8 @@ int sa_tradelog_parse(const char *buf, size_t len, struct sa_tradelog *log, char
 		sa_fmt(err, errlen, "the file is empty (want a header entry_time,exit_time,side,return)");
 		goto out;
 	}
+	if (refuse_duplicates(log, err, errlen) < 0 || refuse_unbounded(log, err, errlen) < 0)
+		goto out;
 	rc = 0;
 out:
 	if (rc) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
@@ -92,7 +93,9 @@ static void load_config(struct loaded *L, const char *path)
 	L->cfg = sa_json_read(path, SA_JSON_CAP, err, sizeof(err));
 	if (!L->cfg)
 		sa_fmt(L->cfg_err, sizeof(L->cfg_err), "config.json: %s", err);
-	else if (rp_read_costs(L->cfg, &L->costs, L->cfg_err, sizeof(L->cfg_err)) == 0)
+	else if (rp_read_costs(L->cfg, &L->costs, L->cfg_err, sizeof(L->cfg_err)) == 0 &&
+		 sa_config_num(L->cfg, SA_K_RECONCILE_BPS, &L->in.reconcile_bps, L->cfg_err,
+			       sizeof(L->cfg_err)) == 0)
 		L->in.costs = &L->costs;
 	L->in.config_err = L->cfg_err;
 }

@@ -147,7 +147,10 @@ struct pass {
 	double fee, slip;       /* fee_bps / 1e4 and slippage_bps / 1e4, per unit traded */
 	double funding_rate;    /* funding_bps_8h / 1e4 */
 	int64_t next_funding;   /* the first funding instant not yet reached */
-	double realised_gross, costs_paid;
+	double eq_net, eq_gross;         /* equity after the closed trades, compounded, from 1 */
+	double net_entry, gross_entry;   /* the equity the open trade was entered with */
+	double trade_costs;              /* the open trade's costs so far, fractions of its notional */
+	bool ruined;                     /* net equity reached zero: no more trading */
 };
 
 /* One unit traded at the current fill: fee and slippage, booked to trade t and the curve. */
@@ -155,7 +158,7 @@ static void pay_unit(struct pass *ps, struct rp_trade *t)
 {
 	t->fees += ps->fee;
 	t->slippage += ps->slip;
-	ps->costs_paid += ps->fee + ps->slip;
+	ps->trade_costs += ps->fee + ps->slip;
 	ps->r->units_traded += 1.0;
 }
 
@@ -167,10 +170,14 @@ static void open_trade(struct pass *ps, int side, size_t j)
 	ps->inv_entry_px = 1.0 / t->entry_px;
 	ps->entry_bar = j;
 	ps->open = t;
+	ps->net_entry = ps->eq_net;
+	ps->gross_entry = ps->eq_gross;
+	ps->trade_costs = 0.0;
 	pay_unit(ps, t);
 }
 
-/* Closes the open trade at px, time at, after holding it through bar last_bar inclusive. */
+/* Closes the open trade at px, time at, after holding it through bar last_bar inclusive. Its
+ * net return applies to the equity it was entered with; equity at or below zero is ruin. */
 static void close_trade(struct pass *ps, double px, int64_t at, size_t last_bar)
 {
 	struct rp_trade *t = ps->open;
@@ -182,13 +189,21 @@ static void close_trade(struct pass *ps, double px, int64_t at, size_t last_bar)
 	t->bars_held = (long)(last_bar + 1 - ps->entry_bar);
 	t->gross = t->side * (px / t->entry_px - 1.0);
 	t->net = t->gross - t->fees - t->slippage - t->funding;
-	ps->realised_gross += t->gross;
-	r->gross_return += t->gross;
-	r->net_return += t->net;
+	ps->eq_gross = ps->gross_entry * (1.0 + t->gross);
+	ps->eq_net = ps->net_entry * (1.0 + t->net);
+	r->sum_gross_return += t->gross;
+	r->sum_net_return += t->net;
 	r->fees += t->fees;
 	r->slippage += t->slippage;
 	r->funding += t->funding;
 	ps->open = NULL;
+	ps->trade_costs = 0.0;
+	if (!(ps->eq_net > 0)) {
+		ps->eq_net = 0.0;
+		ps->ruined = true;
+		r->ruined = true;
+		r->ruin_time = at;
+	}
 }
 
 /* The fill at bar j's open that turns position prev into p. */
@@ -196,7 +211,7 @@ static void change_position(struct pass *ps, int prev, int p, size_t j)
 {
 	if (prev != 0)
 		close_trade(ps, ps->s->open[j], ps->s->t[j], j - 1);
-	if (p != 0)
+	if (p != 0 && !ps->ruined)
 		open_trade(ps, p, j);
 }
 
@@ -216,19 +231,47 @@ static void pay_funding(struct pass *ps, int p, size_t j)
 		return;
 	f = p * ps->funding_rate * (double)k;
 	ps->open->funding += f;
-	ps->costs_paid += f;
+	ps->trade_costs += f;
 }
 
-/* Marks bar j's close into the equity curve. */
+/* Marks bar j's close into the equity curve: the closed equity, or the equity the open trade
+ * was entered with grown by its return so far (less its costs so far, for the net curve). */
 static void mark(struct pass *ps, size_t j)
 {
 	struct rp_result *r = ps->r;
-	double unreal = 0.0;
 
-	if (ps->open)
-		unreal = ps->open->side * (ps->s->close[j] * ps->inv_entry_px - 1.0);
-	r->eq_gross[j] = 1.0 + ps->realised_gross + unreal;
-	r->eq_net[j] = r->eq_gross[j] - ps->costs_paid;
+	if (ps->open) {
+		double g = ps->open->side * (ps->s->close[j] * ps->inv_entry_px - 1.0);
+		r->eq_gross[j] = ps->gross_entry * (1.0 + g);
+		r->eq_net[j] = ps->net_entry * (1.0 + g - ps->trade_costs);
+	} else {
+		r->eq_gross[j] = ps->eq_gross;
+		r->eq_net[j] = ps->eq_net;
+	}
+}
+
+/* Bar j's close marked the open trade's equity at or below zero: the account is ruined, so
+ * the trade is closed there (paying its exit costs) and the bar shows what is left, nothing. */
+static void liquidate(struct pass *ps, size_t j)
+{
+	close_trade(ps, ps->s->close[j], bar_end(ps->s, j), j);
+	ps->eq_net = 0.0;
+	ps->ruined = ps->r->ruined = true;
+	ps->r->ruin_time = bar_end(ps->s, j);
+	ps->r->eq_gross[j] = ps->eq_gross;
+	ps->r->eq_net[j] = 0.0;
+}
+
+/* After ruin nothing trades: bars from a on are flat, at the equity left. */
+static void stop_trading(struct pass *ps, size_t a)
+{
+	struct rp_result *r = ps->r;
+
+	for (size_t j = a; j < ps->s->n; j++) {
+		r->eq_pos[j] = 0;
+		r->eq_gross[j] = ps->eq_gross;
+		r->eq_net[j] = ps->eq_net;
+	}
 }
 
 /* How far ahead hold() prefetches the open column: four cache lines of doubles. */
@@ -237,7 +280,8 @@ static void mark(struct pass *ps, size_t j)
 /* Holds position p from bar a for as long as it stays p, stopping before bar lim (which must
  * be < s->n - 1, so every held bar ends at the next bar's open): pays the funding instants of
  * each bar and marks its close, exactly as pay_funding and mark would. Returns the first bar
- * not held. Every bar but the last goes through this loop, so it keeps its state in locals:
+ * not held; when a close marks the net equity at or below zero, the trade is liquidated there
+ * (liquidate) and the bar after it is returned. Every bar but the last goes through this loop, so it keeps its state in locals:
  * the stores into the equity columns could otherwise alias the doubles in *ps and force
  * reloads on every bar. The sums are added in the same order as bar by bar, so the results
  * are identical to the last bit. */
@@ -248,15 +292,17 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 	const int8_t *pos = ps->r->eq_pos;
 	double *gross = ps->r->eq_gross, *net = ps->r->eq_net;
 	/* Flat, side 0 and 1 / entry 0 make the open trade's term a signed zero, which leaves
-	 * base unchanged: flat and held bars share the loop. */
+	 * the equity unchanged: flat and held bars share the loop. */
 	double side = p, inv = p ? ps->inv_entry_px : 0.0;
-	double base = 1.0 + ps->realised_gross, costs = ps->costs_paid, funding = 0.0;
+	double nbase = p ? ps->net_entry : ps->eq_net, gbase = p ? ps->gross_entry : ps->eq_gross;
+	double costs = p ? ps->trade_costs : 0.0, funding = 0.0;
 	double rate = p * ps->funding_rate;
 	int64_t next = ps->next_funding;
+	bool ruin = false;
 	size_t j;
 
 	for (j = a; j < lim && pos[j] == p; j++) {
-		double g;
+		double g, x;
 		if (t[j + 1] > next) {
 			/* Bar j holds the instants next, next + period, ... before t[j + 1]. */
 			int64_t k = (t[j + 1] - 1 - next) / RP_FUNDING_PERIOD_S + 1;
@@ -272,14 +318,24 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 		 * a million-bar replay with 29k trades). Asking for it a few lines ahead hides it. */
 		if (j + OPEN_PREFETCH_BARS < lim)
 			__builtin_prefetch(&open[j + OPEN_PREFETCH_BARS]);
-		g = base + side * (close[j] * inv - 1.0);
-		gross[j] = g;
-		net[j] = g - costs;
+		g = side * (close[j] * inv - 1.0);
+		gross[j] = gbase * (1.0 + g);
+		x = nbase * (1.0 + g - costs);
+		net[j] = x;
+		if (!(x > 0)) {
+			ruin = true;
+			break;
+		}
 	}
-	if (ps->open)
+	if (ps->open) {
 		ps->open->funding += funding;
-	ps->costs_paid = costs;
+		ps->trade_costs = costs;
+	}
 	ps->next_funding = next;
+	if (ruin) {
+		liquidate(ps, j);
+		j++;
+	}
 	return j;
 }
 
@@ -292,6 +348,10 @@ static void last_bar(struct pass *ps, int prev, size_t j)
 
 	if (p != prev)
 		change_position(ps, prev, p, j);
+	if (ps->ruined) {
+		stop_trading(ps, j);
+		return;
+	}
 	if (p != 0)
 		r->bars_in_market++;
 	pay_funding(ps, p, j);
@@ -310,6 +370,7 @@ int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 		.s = s, .r = r,
 		.fee = c->fee_bps / 1e4, .slip = c->slippage_bps / 1e4,
 		.funding_rate = c->funding_bps_8h / 1e4,
+		.eq_net = 1.0, .eq_gross = 1.0,
 	};
 	size_t n = s->n;
 	int prev = 0;
@@ -328,13 +389,24 @@ int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 			int p = r->eq_pos[j];
 			if (p != prev)
 				change_position(&ps, prev, p, j);
+			if (ps.ruined) {
+				stop_trading(&ps, j);
+				break;
+			}
 			next = hold(&ps, p, j, n - 1);
 			if (p != 0)
 				r->bars_in_market += next - j;
+			if (ps.ruined) {
+				stop_trading(&ps, next);
+				break;
+			}
 			prev = p;
 		}
-		last_bar(&ps, prev, n - 1);
+		if (!ps.ruined)
+			last_bar(&ps, prev, n - 1);
 	}
+	r->gross_return = ps.eq_gross - 1.0;
+	r->net_return = ps.eq_net - 1.0;
 	if (n >= 2)
 		r->bar_seconds = (double)(s->t[n - 1] - s->t[0]) / (double)(n - 1);
 	rc = 0;
@@ -387,6 +459,15 @@ static size_t bars_covered(const struct sa_tradelog *log, const struct sa_ohlcv 
 	return covered;
 }
 
+/* Whether log trade i is among the first rows of order. */
+static bool closed_by(const size_t *order, size_t rows, size_t i)
+{
+	for (size_t k = 0; k < rows; k++)
+		if (order[k] == i)
+			return true;
+	return false;
+}
+
 /* Orders trade indexes by exit time, then entry time, then log order (stable and total). */
 static int by_exit(const void *a, const void *b, void *base)
 {
@@ -401,38 +482,78 @@ static int by_exit(const void *a, const void *b, void *base)
 	return i < j ? -1 : (i > j);
 }
 
+/* The equity after the first k rows of a per-exit curve at time at: the last row with time
+ * <= at, or the starting 1 when there is none. */
+static double equity_at(const struct rp_result *r, size_t k, int64_t at)
+{
+	size_t lo = 0, hi = k;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->eq_time_owned[mid] <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? r->eq_net[lo - 1] : 1.0;
+}
+
+/* The log's trades in exit order, compounded: each claimed return applies to the equity at
+ * the trade's entry. Stops at ruin (equity at or below zero); returns how many rows were
+ * written, and keeps in r only the trades those rows close. */
+static size_t log_curve(const struct sa_tradelog *log, const size_t *order, struct rp_result *r)
+{
+	double eq = 1.0;
+	size_t k;
+
+	for (k = 0; k < log->n; k++) {
+		const struct sa_trade *lt = &log->trades[order[k]];
+		eq += equity_at(r, k, lt->entry) * lt->ret;
+		r->eq_time_owned[k] = lt->exit;
+		r->eq_pos[k] = (int8_t)lt->side;
+		if (!(eq > 0)) {
+			eq = 0.0;
+			r->ruined = true;
+			r->ruin_time = lt->exit;
+		}
+		r->eq_gross[k] = r->eq_net[k] = eq;
+		if (r->ruined)
+			return k + 1;
+	}
+	return k;
+}
+
 int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct rp_result *r)
 {
-	size_t *order = NULL;
-	double cum = 0.0;
+	size_t *order = NULL, rows;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	order = malloc((log->n ? log->n : 1) * sizeof(*order));
 	if (!order || trades_alloc(r, log->n) < 0 || columns_alloc(r, log->n, NULL) < 0)
 		goto out;
+	for (size_t i = 0; i < log->n; i++)
+		order[i] = i;
+	qsort_r(order, log->n, sizeof(*order), by_exit, log->trades);
+	rows = log_curve(log, order, r);
+	r->n_eq = rows;
+	/* After ruin nothing trades: the trades kept are those the curve closed, in log order. */
 	for (size_t i = 0; i < log->n; i++) {
 		const struct sa_trade *lt = &log->trades[i];
-		r->trades[i] = (struct rp_trade){
+		if (r->ruined && (lt->exit > r->ruin_time ||
+				  (lt->exit == r->ruin_time && !closed_by(order, rows, i))))
+			continue;
+		r->trades[r->n_trades++] = (struct rp_trade){
 			.entry = lt->entry, .exit = lt->exit, .side = lt->side,
 			.entry_px = NAN, .exit_px = NAN,
 			.bars_held = bars_between(s, lt->entry, lt->exit),
 			.gross = lt->ret, .net = lt->ret,
 		};
-		r->gross_return += lt->ret;
-		r->net_return += lt->ret;
-		order[i] = i;
+		r->sum_gross_return += lt->ret;
+		r->sum_net_return += lt->ret;
 	}
-	r->n_trades = log->n;
-	qsort_r(order, log->n, sizeof(*order), by_exit, log->trades);
-	for (size_t k = 0; k < log->n; k++) {
-		const struct sa_trade *lt = &log->trades[order[k]];
-		cum += lt->ret;
-		r->eq_time_owned[k] = lt->exit;
-		r->eq_pos[k] = (int8_t)lt->side;
-		r->eq_gross[k] = r->eq_net[k] = 1.0 + cum;
-	}
-	r->units_traded = 2.0 * (double)log->n;
+	r->gross_return = r->net_return = (rows ? r->eq_net[rows - 1] : 1.0) - 1.0;
+	r->units_traded = 2.0 * (double)r->n_trades;
 	if (s && s->n >= 2) {
 		r->bars_in_market = bars_covered(log, s);
 		r->bar_seconds = (double)(s->t[s->n - 1] - s->t[0]) / (double)(s->n - 1);
@@ -445,45 +566,154 @@ out:
 	return rc;
 }
 
-/* The replay trade with this entry time and side (trades are in entry order), or NULL. */
-static const struct rp_trade *find_entry(const struct rp_result *rp, int64_t entry, int side)
+/* First replay trade with entry >= at (trades are in entry order). */
+static size_t first_entry_from(const struct rp_result *rp, int64_t at)
 {
 	size_t lo = 0, hi = rp->n_trades;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (rp->trades[mid].entry < entry)
+		if (rp->trades[mid].entry < at)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < rp->n_trades && rp->trades[lo].entry == entry && rp->trades[lo].side == side)
-		return &rp->trades[lo];
-	return NULL;
+	return lo;
 }
 
-void rp_reconcile(const struct sa_tradelog *log, const struct rp_result *replay,
-		  struct rp_reconcile *out)
+static int64_t abs_diff(int64_t a, int64_t b)
 {
-	double gap = 0.0;
+	return a > b ? a - b : b - a;
+}
+
+/* The nearest unused replay trade of this side whose entry is within win seconds of lt's,
+ * the earliest among equals; rp->n_trades when none. */
+static size_t nearest_unused(const struct rp_result *rp, const unsigned char *used,
+			     const struct sa_trade *lt, int64_t win)
+{
+	size_t best = rp->n_trades;
+
+	for (size_t j = first_entry_from(rp, lt->entry - win);
+	     j < rp->n_trades && rp->trades[j].entry <= lt->entry + win; j++) {
+		if (used[j] || rp->trades[j].side != lt->side)
+			continue;
+		if (best == rp->n_trades ||
+		    abs_diff(rp->trades[j].entry, lt->entry) < abs_diff(rp->trades[best].entry, lt->entry))
+			best = j;
+	}
+	return best;
+}
+
+/* Keeps the RP_WORST largest gaps, largest first (ties: the earlier trade stays ahead). */
+static void keep_worst(struct rp_reconcile *o, const struct rp_pair *p)
+{
+	size_t k = o->n_worst < RP_WORST ? o->n_worst++ : RP_WORST;
+
+	if (k == RP_WORST && !(fabs(p->gap) > fabs(o->worst[RP_WORST - 1].gap)))
+		return;
+	if (k == RP_WORST)
+		k = RP_WORST - 1;
+	while (k > 0 && fabs(p->gap) > fabs(o->worst[k - 1].gap)) {
+		o->worst[k] = o->worst[k - 1];
+		k--;
+	}
+	o->worst[k] = *p;
+}
+
+/* The pair for claimed trade lt and its match t (NULL when unmatched). */
+static struct rp_pair make_pair(const struct sa_trade *lt, const struct rp_trade *t)
+{
+	struct rp_pair p = {
+		.line = lt->line, .entry = lt->entry, .exit = lt->exit, .side = lt->side,
+		.claimed = lt->ret, .replayed = t ? t->net : NAN,
+		.gap = t ? lt->ret - t->net : NAN, .replay_exit = t ? t->exit : 0,
+	};
+	return p;
+}
+
+/* Mean, sd (ddof 1) and t statistic of the matched gaps, from their sum and sum of squares
+ * about the mean. */
+static void gap_moments(struct rp_reconcile *o, const double *gaps)
+{
+	double ss = 0.0, sum = 0.0;
+	size_t n = o->matched;
+
+	o->mean_gap = o->sd_gap = o->t_gap = NAN;
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		sum += gaps[i];
+	o->mean_gap = sum / (double)n;
+	if (n < 2)
+		return;
+	for (size_t i = 0; i < n; i++)
+		ss += (gaps[i] - o->mean_gap) * (gaps[i] - o->mean_gap);
+	o->sd_gap = sqrt(ss / (double)(n - 1));
+	if (o->sd_gap > 0)
+		o->t_gap = o->mean_gap / (o->sd_gap / sqrt((double)n));
+}
+
+/* The replay trades no claimed trade matched. */
+static void count_replay_only(const struct rp_result *rp, const unsigned char *used,
+			      struct rp_reconcile *o)
+{
+	for (size_t j = 0; j < rp->n_trades; j++) {
+		const struct rp_trade *t = &rp->trades[j];
+		if (used[j])
+			continue;
+		if (o->replay_only++ == 0)
+			o->first_replay_only = (struct rp_pair){
+				.entry = t->entry, .exit = t->exit, .side = t->side,
+				.claimed = NAN, .replayed = t->net, .gap = NAN, .replay_exit = t->exit,
+			};
+	}
+}
+
+int rp_reconcile(const struct sa_tradelog *log, const struct rp_result *replay, double tolerance,
+		 struct rp_reconcile *out)
+{
+	unsigned char *used = calloc(replay->n_trades ? replay->n_trades : 1, 1);
+	double *gaps = malloc((log->n ? log->n : 1) * sizeof(*gaps));
+	int64_t win = replay->bar_seconds > 0 ? (int64_t)llround(replay->bar_seconds) : 0;
+	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
+	if (!used || !gaps)
+		goto out;
 	out->claimed_trades = log->n;
 	out->replay_trades = replay->n_trades;
+	out->tolerance = tolerance;
 	for (size_t i = 0; i < log->n; i++) {
 		const struct sa_trade *lt = &log->trades[i];
-		const struct rp_trade *t = find_entry(replay, lt->entry, lt->side);
+		size_t j = nearest_unused(replay, used, lt, win);
+		const struct rp_trade *t = j < replay->n_trades ? &replay->trades[j] : NULL;
+		struct rp_pair p = make_pair(lt, t);
+
 		out->claimed_total += lt->ret;
-		if (t) {
-			out->matched++;
-			gap += lt->ret - t->net;
+		if (!t) {
+			if (out->claimed_only++ == 0)
+				out->first_claimed_only = p;
+			continue;
 		}
+		used[j] = 1;
+		gaps[out->matched++] = p.gap;
+		if (abs_diff(t->exit, lt->exit) > win && out->exit_mismatches++ == 0)
+			out->first_exit_mismatch = p;
+		if (!(fabs(p.gap) <= tolerance))
+			out->gaps_over++;
+		keep_worst(out, &p);
 	}
-	out->replay_total = replay->net_return;
+	count_replay_only(replay, used, out);
+	gap_moments(out, gaps);
+	out->replay_total = replay->sum_net_return;
 	out->claimed_mean = log->n ? out->claimed_total / (double)log->n : NAN;
-	out->replay_mean = replay->n_trades ? replay->net_return / (double)replay->n_trades : NAN;
+	out->replay_mean = replay->n_trades ? replay->sum_net_return / (double)replay->n_trades : NAN;
 	out->total_difference = out->claimed_total - out->replay_total;
-	out->matched_mean_gap = out->matched ? gap / (double)out->matched : NAN;
-	out->consistent = out->matched == log->n && log->n == replay->n_trades &&
-		fabs(out->total_difference) <= RP_RECONCILE_TOL * (double)(log->n ? log->n : 1);
+	out->consistent = out->claimed_only == 0 && out->replay_only == 0 &&
+		out->exit_mismatches == 0 && out->gaps_over == 0;
+	rc = 0;
+out:
+	free(used);
+	free(gaps);
+	return rc;
 }

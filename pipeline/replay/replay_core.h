@@ -15,12 +15,17 @@
  *   that contains it, and flipping at funding times does not escape it. Longs pay, shorts
  *   receive when the rate is positive.
  * - A trade's gross_return is side * (exit_px / entry_px - 1); net_return = gross_return -
- *   fees - slippage - funding. Returns are not compounded: each trade is one unit of the
- *   starting capital.
- * - Equity is marked at every bar's close: 1 + realised results of closed trades + the open
- *   trade's side * (close / entry_px - 1), less every cost paid so far (the net curve). Costs are
- *   booked in the bar they occur: entry and exit costs at the fill bar, funding in the bar that
- *   holds the instant. So the last net equity is exactly 1 + the sum of trade net returns.
+ *   fees - slippage - funding, fractions of the equity the trade was entered with.
+ * - Equity compounds: it starts at 1, and each trade's return applies to the equity at its
+ *   entry. Marked at every bar's close, net equity is E_entry * (1 + side * (close / entry_px -
+ *   1) - the trade's costs so far); flat, it is the equity after the last closed trade. Costs
+ *   are booked in the bar they occur: entry and exit costs at the fill bar, funding in the bar
+ *   that holds the instant. So the last net equity is the product of (1 + net_return) over the
+ *   trades; the gross curve likewise with gross returns. net_return of the whole replay is the
+ *   last net equity - 1; sum_net_return is the plain sum of the trades' returns.
+ * - Ruin: when net equity reaches zero (a close marks it there, or a trade's exit leaves
+ *   nothing), the open trade is closed at that close, paying its exit costs, equity stays at
+ *   zero and nothing more is traded: later bars are flat. ruined and ruin_time record it.
  * - A position still open at the last bar is closed at the last close, paying the exit costs,
  *   and flagged open_at_end; its exit time is the last bar's close (its open time plus the
  *   last bar spacing). */
@@ -65,7 +70,10 @@ struct rp_result {
 	int64_t *eq_time_owned;
 	int8_t *eq_pos;
 	double *eq_gross, *eq_net;
-	double gross_return, net_return;   /* sums over trades */
+	double gross_return, net_return;   /* last compounded equity - 1 (gross, net) */
+	double sum_gross_return, sum_net_return;  /* plain sums over trades */
+	bool ruined;                       /* net equity reached zero; nothing traded after */
+	int64_t ruin_time;                 /* when (the bar's close or the trade's exit) */
 	double fees, slippage, funding;    /* sums over trades */
 	double units_traded;               /* notional traded, in units (a flip counts two) */
 	size_t bars_in_market;             /* bars with a non-zero position */
@@ -81,7 +89,8 @@ int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 
 /* Turns a trade log into a result whose returns are the log's claims, trusted as given: gross
  * = net = the claimed return, costs 0, no prices. The equity curve has one row per trade in
- * exit order. When s is not NULL, bars_held, bars_in_market and bar_seconds are taken from the
+ * exit order, compounded: each claim applies to the equity at the trade's entry (the curve's
+ * last row at or before it). At ruin the curve stops, and only the trades it closed are kept. When s is not NULL, bars_held, bars_in_market and bar_seconds are taken from the
  * data. Returns 0, or -1 when memory ran out. Caller releases r. */
 int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct rp_result *r);
 
@@ -97,23 +106,44 @@ static inline double rp_net_at(const struct rp_trade *t, double k)
 /* Frees everything in r and zeroes it. Safe on a zeroed or released struct. */
 void rp_result_release(struct rp_result *r);
 
-/* How a claimed trade log compares with the honest replay of the code. */
+/* One claimed trade set against the replayed trade it matched (or not). */
+struct rp_pair {
+	size_t line;                 /* the trade log's line, 0 when the trade is the replay's */
+	int64_t entry, exit;         /* the claimed trade's (or the replay's, for replay_only) */
+	int side;
+	double claimed, replayed;    /* net returns; NAN on the side that has no trade */
+	double gap;                  /* claimed - replayed, NAN unless matched */
+	int64_t replay_exit;         /* the matched replay trade's exit */
+};
+
+#define RP_WORST 10
+
+/* How a claimed trade log compares with the honest replay of the code, trade by trade. */
 struct rp_reconcile {
 	size_t claimed_trades, replay_trades;
-	size_t matched;             /* claimed trades with a replay trade of the same entry and side */
+	size_t matched;             /* claimed trades matched one to one to a replayed trade */
+	size_t claimed_only;        /* claimed trades the code never made */
+	size_t replay_only;         /* replayed trades the log leaves out */
+	size_t exit_mismatches;     /* matched trades whose exits differ by more than one bar */
+	size_t gaps_over;           /* matched trades whose gap exceeds the tolerance */
+	double tolerance;           /* the largest gap allowed per trade, a fraction */
 	double claimed_total, replay_total;    /* sums of claimed returns and replay net returns */
 	double claimed_mean, replay_mean;      /* NAN when there are no trades */
 	double total_difference;               /* claimed_total - replay_total */
-	double matched_mean_gap;               /* mean claimed - replay net over matched trades */
-	bool consistent;            /* same trades, and the claims within tolerance of the replay */
+	double mean_gap, sd_gap, t_gap;        /* of the per-trade gaps; NAN where undefined */
+	size_t n_worst;
+	struct rp_pair worst[RP_WORST];        /* the largest gaps, largest first */
+	struct rp_pair first_claimed_only, first_replay_only, first_exit_mismatch;
+	bool consistent;            /* one to one, exits agree, every gap within tolerance */
 };
 
-/* Reconciles a claimed log with a replay (both borrowed). Matching is by entry time and side;
- * the log is consistent when every trade on each side matches and the total claimed return is
- * within RP_RECONCILE_TOL per trade of the replay's net total. */
-#define RP_RECONCILE_TOL 0.0005
-void rp_reconcile(const struct sa_tradelog *log, const struct rp_result *replay,
-		  struct rp_reconcile *out);
+/* Reconciles a claimed log with a replay (both borrowed), one to one: each claimed trade is
+ * matched to at most one replayed trade of the same side whose entry is within one bar
+ * (replay->bar_seconds) of the claimed one, the nearest unused; then exit times (within one
+ * bar) and net returns are compared. tolerance is the largest gap per trade, a fraction.
+ * Returns 0, or -1 when memory ran out. */
+int rp_reconcile(const struct sa_tradelog *log, const struct rp_result *replay, double tolerance,
+		 struct rp_reconcile *out);
 
 /* Counts funding instants T with a <= T < b. */
 long rp_funding_instants(int64_t a, int64_t b);

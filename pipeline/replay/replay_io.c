@@ -56,6 +56,17 @@ int rp_read_signals(const cJSON *run, size_t n_bars, int8_t **signals, char *err
 			       err, errlen);
 }
 
+/* Adds t as an ISO-8601 string, or null when not known. */
+static void add_time(cJSON *o, const char *key, bool known, int64_t t)
+{
+	char buf[21];
+
+	if (known)
+		cJSON_AddStringToObject(o, key, sa_time_format(t, buf));
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
 /* Adds n with RP_DIGITS significant digits. */
 static void add_num(cJSON *o, const char *key, double x)
 {
@@ -84,7 +95,11 @@ static void add_totals(cJSON *o, const struct rp_inputs *in, const struct rp_res
 	cJSON_AddNumberToObject(o, "trades", (double)r->n_trades);
 	add_num(o, "gross_return", r->gross_return);
 	add_num(o, "net_return", r->net_return);
-	add_num(o, "mean_net_return", r->n_trades ? r->net_return / (double)r->n_trades : NAN);
+	add_num(o, "sum_gross_return", r->sum_gross_return);
+	add_num(o, "sum_net_return", r->sum_net_return);
+	add_num(o, "mean_net_return", r->n_trades ? r->sum_net_return / (double)r->n_trades : NAN);
+	cJSON_AddBoolToObject(o, "ruined", r->ruined);
+	add_time(o, "ruin_time", r->ruined, r->ruin_time);
 	add_costs(o, in->costs, r);
 	add_num(o, "units_traded", r->units_traded);
 	cJSON_AddNumberToObject(o, "bars_in_market", (double)r->bars_in_market);
@@ -95,33 +110,167 @@ static void add_totals(cJSON *o, const struct rp_inputs *in, const struct rp_res
 	cJSON_AddNumberToObject(o, "equity_rows", (double)r->n_eq);
 }
 
+static void add_pair(cJSON *o, const struct rp_pair *p)
+{
+	if (p->line)
+		cJSON_AddNumberToObject(o, "line", (double)p->line);
+	else
+		cJSON_AddNullToObject(o, "line");
+	add_time(o, "entry_time", true, p->entry);
+	add_time(o, "exit_time", true, p->exit);
+	cJSON_AddStringToObject(o, "side", p->side > 0 ? "long" : "short");
+	add_num(o, "claimed", p->claimed);
+	add_num(o, "replayed", p->replayed);
+	add_num(o, "gap", p->gap);
+	add_time(o, "replay_exit_time", isfinite(p->replayed), p->replay_exit);
+}
+
+/* "the 2024-03-22 short": the day of a trade's entry and its side. */
+static const char *trade_name(const struct rp_pair *p, char *buf, size_t len)
+{
+	char t[21];
+
+	sa_time_format(p->entry, t);
+	return sa_fmt(buf, len, "%.10s %s", t, p->side > 0 ? "long" : "short");
+}
+
+/* The plain statements naming how the log departs from the code, one a reason; none when it
+ * is consistent. Each goes into arr and its code into codes. */
+static void say_lies(cJSON *arr, cJSON *codes, const struct rp_reconcile *rc)
+{
+	char text[512], name[64], a[21], b[21];
+	const struct rp_pair *p;
+
+	if (rc->gaps_over && rc->n_worst) {
+		p = &rc->worst[0];
+		cJSON_AddItemToArray(codes, cJSON_CreateString("return_gap"));
+		sa_fmt(text, sizeof(text), "the log claims %+.1f %% on the %s (line %zu); the code's "
+		       "honest replay makes %+.1f %%; %zu of %zu matched trades differ by more than "
+		       "%.2g bp", 100 * p->claimed, trade_name(p, name, sizeof(name)), p->line,
+		       100 * p->replayed, rc->gaps_over, rc->matched, 1e4 * rc->tolerance);
+		cJSON_AddItemToArray(arr, cJSON_CreateString(text));
+	}
+	if (rc->matched >= 2 && fabs(rc->t_gap) >= 2 && fabs(rc->mean_gap) > rc->tolerance) {
+		cJSON_AddItemToArray(codes, cJSON_CreateString("mean_gap"));
+		sa_fmt(text, sizeof(text), "the log %s each trade by %.1f bp on average (t = %.1f, "
+		       "%zu matched trades)", rc->mean_gap > 0 ? "overstates" : "understates",
+		       1e4 * fabs(rc->mean_gap), rc->t_gap, rc->matched);
+		cJSON_AddItemToArray(arr, cJSON_CreateString(text));
+	}
+	if (rc->claimed_only) {
+		p = &rc->first_claimed_only;
+		cJSON_AddItemToArray(codes, cJSON_CreateString("claimed_only"));
+		sa_fmt(text, sizeof(text), "the log lists %zu trade%s the code never made (first: the "
+		       "%s, line %zu, claiming %+.1f %%)", rc->claimed_only,
+		       rc->claimed_only == 1 ? "" : "s", trade_name(p, name, sizeof(name)), p->line,
+		       100 * p->claimed);
+		cJSON_AddItemToArray(arr, cJSON_CreateString(text));
+	}
+	if (rc->replay_only) {
+		p = &rc->first_replay_only;
+		cJSON_AddItemToArray(codes, cJSON_CreateString("replay_only"));
+		sa_fmt(text, sizeof(text), "the log leaves out %zu trade%s the code made (first: the "
+		       "%s, %+.1f %% in the replay)", rc->replay_only, rc->replay_only == 1 ? "" : "s",
+		       trade_name(p, name, sizeof(name)), 100 * p->replayed);
+		cJSON_AddItemToArray(arr, cJSON_CreateString(text));
+	}
+	if (rc->exit_mismatches) {
+		p = &rc->first_exit_mismatch;
+		cJSON_AddItemToArray(codes, cJSON_CreateString("exit_mismatch"));
+		sa_fmt(text, sizeof(text), "%zu exit%s in the log differ from the code's by more than "
+		       "a bar (first: the %s, line %zu, exits %s in the log and %s in the replay)",
+		       rc->exit_mismatches, rc->exit_mismatches == 1 ? "" : "s",
+		       trade_name(p, name, sizeof(name)), p->line, sa_time_format(p->exit, a),
+		       sa_time_format(p->replay_exit, b));
+		cJSON_AddItemToArray(arr, cJSON_CreateString(text));
+	}
+}
+
+/* The one paragraph the report and the verdict quote. */
+static void add_statement(cJSON *j, const cJSON *lies, const struct rp_reconcile *rc)
+{
+	char text[2048];
+	size_t used;
+	const cJSON *l;
+	int k = 0;
+
+	if (rc->consistent) {
+		sa_fmt(text, sizeof(text), "The trade log agrees with the replay of the code trade by "
+		       "trade: %zu trades matched one to one, exits within a bar, every return within "
+		       "%.2g bp of the replay's net return. The statistics use the replay.",
+		       rc->matched, 1e4 * rc->tolerance);
+		goto out;
+	}
+	sa_fmt(text, sizeof(text), "The trade log does not match the code: ");
+	cJSON_ArrayForEach(l, lies) {
+		used = strlen(text);
+		sa_fmt(text + used, sizeof(text) - used, "%s%s", k++ ? "; " : "", l->valuestring);
+	}
+	used = strlen(text);
+	sa_fmt(text + used, sizeof(text) - used, ". The numbers support the replay, not the log; "
+	       "the statistics use the replay.");
+out:
+	cJSON_AddStringToObject(j, "statement", text);
+}
+
 static void add_reconcile(cJSON *o, const struct rp_reconcile *rc)
 {
 	cJSON *j = cJSON_AddObjectToObject(o, "reconcile");
-	char text[512];
+	cJSON *worst, *lies, *codes;
 
 	cJSON_AddNumberToObject(j, "claimed_trades", (double)rc->claimed_trades);
 	cJSON_AddNumberToObject(j, "replay_trades", (double)rc->replay_trades);
 	cJSON_AddNumberToObject(j, "matched", (double)rc->matched);
+	cJSON_AddNumberToObject(j, "claimed_only", (double)rc->claimed_only);
+	cJSON_AddNumberToObject(j, "replay_only", (double)rc->replay_only);
+	cJSON_AddNumberToObject(j, "exit_mismatches", (double)rc->exit_mismatches);
+	cJSON_AddNumberToObject(j, "gaps_over_tolerance", (double)rc->gaps_over);
+	add_num(j, "tolerance_bps", 1e4 * rc->tolerance);
 	add_num(j, "claimed_total", rc->claimed_total);
 	add_num(j, "replay_total", rc->replay_total);
 	add_num(j, "claimed_mean", rc->claimed_mean);
 	add_num(j, "replay_mean", rc->replay_mean);
 	add_num(j, "total_difference", rc->total_difference);
-	add_num(j, "matched_mean_gap", rc->matched_mean_gap);
+	add_num(j, "mean_gap", rc->mean_gap);
+	add_num(j, "matched_mean_gap", rc->mean_gap);
+	add_num(j, "sd_gap", rc->sd_gap);
+	add_num(j, "t_gap", rc->t_gap);
+	worst = cJSON_AddArrayToObject(j, "worst");
+	for (size_t k = 0; k < rc->n_worst; k++) {
+		cJSON *w = cJSON_CreateObject();
+		add_pair(w, &rc->worst[k]);
+		cJSON_AddItemToArray(worst, w);
+	}
 	cJSON_AddBoolToObject(j, "consistent", rc->consistent);
 	cJSON_AddStringToObject(j, "supported_by_numbers", rc->consistent ? "both" : "replay");
-	if (rc->consistent)
-		sa_fmt(text, sizeof(text), "The trade log agrees with the replay of the code: %zu "
-		       "trades, claimed total %.4f against %.4f net after costs. The statistics use "
-		       "the replay.", rc->claimed_trades, rc->claimed_total, rc->replay_total);
-	else
-		sa_fmt(text, sizeof(text), "The trade log does not match the code: it claims %zu "
-		       "trades totalling %.4f, the honest replay gives %zu trades totalling %.4f net "
-		       "after costs (%zu matched by entry time and side). The numbers support the "
-		       "replay, not the log; the statistics use the replay.", rc->claimed_trades,
-		       rc->claimed_total, rc->replay_trades, rc->replay_total, rc->matched);
-	cJSON_AddStringToObject(j, "statement", text);
+	codes = cJSON_AddArrayToObject(j, "reasons");
+	lies = cJSON_AddArrayToObject(j, "statements");
+	say_lies(lies, codes, rc);
+	add_statement(j, lies, rc);
+}
+
+/* Trades of the log that lie entirely outside the data's span: named in a note, not refused,
+ * since a trade-log audit needs no data. */
+static void add_out_of_span(cJSON *o, const struct sa_tradelog *log, const struct sa_ohlcv *s)
+{
+	int64_t first, end;
+	size_t n = 0, line = 0;
+	char text[256];
+
+	if (!log || !s || s->n < 2)
+		return;
+	first = s->t[0];
+	end = s->t[s->n - 1] + (s->t[s->n - 1] - s->t[s->n - 2]);
+	for (size_t i = 0; i < log->n; i++)
+		if (log->trades[i].exit <= first || log->trades[i].entry >= end) {
+			if (n++ == 0)
+				line = log->trades[i].line;
+		}
+	cJSON_AddNumberToObject(o, "tradelog_out_of_span", (double)n);
+	if (n)
+		cJSON_AddStringToObject(o, "tradelog_note", sa_fmt(text, sizeof(text),
+			"%zu trade%s of the log lie entirely outside the data's span (first: line %zu); "
+			"no replay can confirm them", n, n == 1 ? "" : "s", line));
 }
 
 /* Records why an input was set aside although the stage could go on without it. */
@@ -177,9 +326,15 @@ cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
 	cJSON_AddStringToObject(o, "equity_basis", have_sig ? "bar" : "trade");
 	add_totals(o, in, r);
 	if (have_sig && have_log) {
-		rp_reconcile(in->log, r, &rec);
+		if (rp_reconcile(in->log, r, in->reconcile_bps / 1e4, &rec) < 0) {
+			cJSON_Delete(o);
+			o = sa_json_stage("replay", 1);
+			sa_json_fail(o, "out of memory during the reconciliation");
+			goto out;
+		}
 		add_reconcile(o, &rec);
 	}
+	add_out_of_span(o, have_log ? in->log : NULL, in->data);
 	if (!have_sig)
 		add_set_aside(o, "signals_error", in->signals_err);
 	if (!have_log)

@@ -37,6 +37,7 @@ struct rp_inputs {
 	const char *signals_err;
 	const struct sa_tradelog *log;    /* NULL when not uploaded or not loadable */
 	const char *log_err;
+	double reconcile_bps;             /* knob RECONCILE_BPS: the largest gap per trade */
 };
 
 /* The replay stage's core: picks the mode (signals, tradelog, both), replays or audits into r

@@ -132,6 +132,17 @@ double st_max_drawdown(double start, const double *eq, size_t n)
 	return d.dd;
 }
 
+/* The trades' returns x[0..n) compounded in order, less 1: -1 once the product reaches zero
+ * (ruin: nothing is left to trade). */
+static double compounded(const double *x, size_t n)
+{
+	double eq = 1.0;
+
+	for (size_t i = 0; i < n && eq > 0; i++)
+		eq *= 1.0 + x[i];
+	return eq > 0 ? eq - 1.0 : -1.0;
+}
+
 /* Sharpe and PSR of the trades' net returns with the cost model scaled by k. */
 static void sensitivity(const struct st_input *in, double k, double *buf, struct st_sensitivity *s)
 {
@@ -143,20 +154,23 @@ static void sensitivity(const struct st_input *in, double k, double *buf, struct
 	s->multiple = k;
 	s->sharpe = st_sharpe(&m);
 	s->psr = st_psr(s->sharpe, 0.0, (double)in->n_trades, m.skew, m.kurt);
-	s->net_return = m.sum;
+	s->sum_net_return = m.sum;
+	s->net_return = compounded(buf, in->n_trades);
 }
 
 /* Per-trade counts and sums: win rate, profit factor, totals, holding time. */
 static void trade_figures(const struct st_input *in, struct st_summary *o)
 {
-	double wins = 0, gains = 0, losses = 0, held = 0;
+	double wins = 0, gains = 0, losses = 0, held = 0, geq = 1.0;
 	size_t n = in->n_trades, n_held = 0;
 
-	o->net_return = o->gross_return = 0.0;
+	o->sum_net_return = o->sum_gross_return = 0.0;
 	for (size_t i = 0; i < n; i++) {
 		const struct rp_trade *t = &in->trades[i];
-		o->net_return += t->net;
-		o->gross_return += t->gross;
+		o->sum_net_return += t->net;
+		o->sum_gross_return += t->gross;
+		if (geq > 0)
+			geq *= 1.0 + t->gross;
 		if (t->net > 0) {
 			wins++;
 			gains += t->net;
@@ -168,12 +182,23 @@ static void trade_figures(const struct st_input *in, struct st_summary *o)
 			n_held++;
 		}
 	}
-	o->mean_net_return = n ? o->net_return / (double)n : NAN;
-	o->mean_gross_return = n ? o->gross_return / (double)n : NAN;
+	o->gross_return = geq > 0 ? geq - 1.0 : -1.0;
+	o->mean_net_return = n ? o->sum_net_return / (double)n : NAN;
+	o->mean_gross_return = n ? o->sum_gross_return / (double)n : NAN;
 	o->win_rate = n ? wins / (double)n : NAN;
 	/* No losing trade makes the ratio infinite: report null rather than a fake number. */
 	o->profit_factor = losses > 0 ? gains / losses : NAN;
 	o->avg_bars_held = n_held ? held / (double)n_held : NAN;
+}
+
+/* The compounded curve's own figures: the net return is its last point - 1 (0 for an empty
+ * curve), and the account is ruined when a point reaches zero (the replay stops there). */
+static void curve_end(const struct st_input *in, struct st_summary *o)
+{
+	o->net_return = in->n_eq ? in->eq_net[in->n_eq - 1] - 1.0 : 0.0;
+	o->ruined = false;
+	for (size_t i = 0; i < in->n_eq && !o->ruined; i++)
+		o->ruined = !(in->eq_net[i] > 0);
 }
 
 /* One pass over the net equity curve (from 1) for the figures that need no mean: the maximum
@@ -258,6 +283,7 @@ int st_summarise(const struct st_input *in, struct st_summary *out)
 	probabilistic(out);
 	trade_figures(in, out);
 	curve_pass(in, &out->max_drawdown, &sum_changes);
+	curve_end(in, out);
 	per_bar_sharpe(in, sum_changes, out);
 	rc = 0;
 out:

@@ -56,8 +56,10 @@ struct st_input {
 #define ST_N_MULTIPLES 4
 #define ST_MIN_TRL_CONF 0.95
 
+/* net_return is compounded trade by trade in the trades' order (-1 at ruin); sum_net_return
+ * is their plain sum. */
 struct st_sensitivity {
-	double multiple, sharpe, psr, net_return;
+	double multiple, sharpe, psr, net_return, sum_net_return;
 };
 
 struct st_summary {
@@ -65,7 +67,11 @@ struct st_summary {
 	double trials;
 	struct st_moments m;
 	double sharpe, psr, dsr, sr0, v_sr, min_trl;
+	/* net_return: the compounded net equity curve's last point - 1; gross_return: the gross
+	 * returns compounded trade by trade; the sums are the plain per-trade sums. */
 	double net_return, gross_return, mean_net_return, mean_gross_return;
+	double sum_net_return, sum_gross_return;
+	bool ruined;                 /* the net equity curve reached zero */
 	double max_drawdown, win_rate, profit_factor, avg_bars_held, exposure, turnover;
 	double sharpe_bar, bars_per_year, annual_factor, sharpe_annualised;
 	struct st_sensitivity cost[ST_N_MULTIPLES];  /* 0x, 1x, 2x, 3x the cost model */

@@ -184,8 +184,21 @@ static void add_sensitivity(cJSON *o, const struct st_summary *s)
 		add_num(row, "sharpe", s->cost[k].sharpe);
 		add_num(row, "psr", s->cost[k].psr);
 		add_num(row, "net_return", s->cost[k].net_return);
+		add_num(row, "sum_net_return", s->cost[k].sum_net_return);
 		cJSON_AddItemToArray(arr, row);
 	}
+}
+
+/* ruined, and when: the curve says whether; the replay, whose curve it is, says when. */
+static void add_ruin(cJSON *o, const cJSON *replay, const struct st_summary *s)
+{
+	const char *when = sa_json_str(replay, "ruin_time", NULL);
+
+	cJSON_AddBoolToObject(o, "ruined", s->ruined);
+	if (s->ruined && when)
+		cJSON_AddStringToObject(o, "ruin_time", when);
+	else
+		cJSON_AddNullToObject(o, "ruin_time");
 }
 
 cJSON *st_report(const cJSON *replay, const struct st_summary *s)
@@ -208,7 +221,14 @@ cJSON *st_report(const cJSON *replay, const struct st_summary *s)
 	add_num(o, "sr_variance", s->v_sr);
 	add_num(o, "min_trl", s->min_trl);
 	add_num(o, "net_return", s->net_return);
+	add_num(o, "sum_net_return", s->sum_net_return);
 	add_num(o, "gross_return", s->gross_return);
+	add_num(o, "sum_gross_return", s->sum_gross_return);
+	cJSON_AddStringToObject(o, "return_basis", "net_return and gross_return are compounded "
+				"(each trade's return applies to the equity at its entry); "
+				"sum_net_return and sum_gross_return add the per-trade returns; Sharpe, "
+				"PSR, DSR and MinTRL are per trade");
+	add_ruin(o, replay, s);
 	add_num(o, "mean_gross_return", s->mean_gross_return);
 	add_num(o, "max_drawdown", s->max_drawdown);
 	add_num(o, "win_rate", s->win_rate);
@@ -226,7 +246,9 @@ cJSON *st_report(const cJSON *replay, const struct st_summary *s)
  * the same counts and the same net total. Returns NULL or the reason in buf. */
 static const char *mismatch(const struct st_stage_in *in, char *buf, size_t len)
 {
-	double claimed = sa_json_num(in->replay, "net_return", NAN), sum = 0.0;
+	/* a replay.json from before compounding has only the sum, as net_return */
+	double claimed = sa_json_num(in->replay, "sum_net_return",
+				     sa_json_num(in->replay, "net_return", NAN)), sum = 0.0;
 	double trades = sa_json_num(in->replay, "trades", -1);
 	double rows = sa_json_num(in->replay, "equity_rows", -1);
 

@@ -159,6 +159,20 @@ static void load_lookahead(const char *dir, struct vd_facts *f, struct vd_inputs
 	cJSON_Delete(c);
 }
 
+/* Both uploaded: what the reconciliation of the log with the replay found. */
+static void load_reconcile(const cJSON *rec, struct vd_facts *f)
+{
+	if (!cJSON_IsObject(rec))
+		return;
+	f->reconciled = true;
+	f->log_consistent = sa_json_bool(rec, "consistent", false);
+	f->log_mean_gap = sa_json_num(rec, "mean_gap", NAN);
+	f->log_tolerance = sa_json_num(rec, "tolerance_bps", NAN) / 1e4;
+	copy_str(f->reconcile_statement, sizeof f->reconcile_statement,
+		 sa_json_str(rec, "statement", ""));
+}
+
+/* Whether anything was judged: a replay that succeeded had valid signals or a usable log. */
 static void load_replay(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
 	bool ok;
@@ -168,6 +182,13 @@ static void load_replay(const char *dir, struct vd_facts *f, struct vd_inputs *i
 	f->trusted_returns = sa_json_bool(c, "trusted_returns", false);
 	if (strcmp(mode, "tradelog") == 0 || strcmp(mode, "both") == 0)
 		f->tradelog = true;
+	f->num.judged = ok;
+	if (!ok)
+		copy_str(f->replay_reason, sizeof f->replay_reason,
+			 sa_json_str(c, "reason", in->replay));
+	copy_str(f->signals_reason, sizeof f->signals_reason, sa_json_str(c, "signals_error", ""));
+	if (ok)
+		load_reconcile(cJSON_GetObjectItemCaseSensitive(c, "reconcile"), f);
 	cJSON_Delete(c);
 }
 
@@ -188,6 +209,8 @@ static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in
 	n->dsr = sa_json_num(c, "dsr", NAN);
 	n->min_trl = sa_json_num(c, "min_trl", NAN);
 	n->max_dd = sa_json_num(c, "max_drawdown", NAN);
+	n->ruined = sa_json_bool(c, "ruined", false);
+	copy_str(f->ruin_time, sizeof f->ruin_time, n->ruined ? sa_json_str(c, "ruin_time", "") : "");
 	f->sharpe = sa_json_num(c, "sharpe", NAN);
 	f->sr0 = sa_json_num(c, "sr0", NAN);
 	n->mean_net = sa_json_num(c, "mean_net_return", NAN);
@@ -275,6 +298,8 @@ cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const str
 		add_veto(vetoes, "unsafe", f, r, VD_REJECTED_UNSAFE);
 	if (r->veto_lookahead)
 		add_veto(vetoes, "lookahead", f, r, VD_REJECTED_LOOKAHEAD);
+	cJSON_AddBoolToObject(root, "incomplete", r->incomplete);
+	cJSON_AddBoolToObject(root, "ruined", f->num.ruined);
 	cJSON_AddNumberToObject(root, "blocked_actions", (double)f->num.blocked_actions);
 	cJSON_AddNumberToObject(root, "lookahead_mismatches", (double)f->num.lookahead_mismatches);
 	sa_json_add_num(root, "trades", f->num.stats_ok ? f->num.trades : 0, 12);

@@ -48,7 +48,7 @@ static void score_gates(const struct vd_numbers *n, const struct vd_thresholds *
 	g[VD_GATE_TRADES] = at_least(have ? n->trades : nan, th->min_trades);
 	g[VD_GATE_NET_EDGE].value = have ? n->mean_net : nan;
 	g[VD_GATE_NET_EDGE].threshold = 0.0;
-	g[VD_GATE_NET_EDGE].pass = have && n->mean_net > 0.0 && n->net_return > 0.0;
+	g[VD_GATE_NET_EDGE].pass = have && !n->ruined && n->mean_net > 0.0 && n->net_return > 0.0;
 	g[VD_GATE_PSR] = at_least(have ? n->psr : nan, th->min_psr);
 	g[VD_GATE_DSR] = at_least(have ? n->dsr : nan, th->min_dsr);
 	/* An infinite MinTRL (no edge at all) is a real answer: no track record is long enough. */
@@ -56,6 +56,8 @@ static void score_gates(const struct vd_numbers *n, const struct vd_thresholds *
 	g[VD_GATE_TRACK_RECORD].threshold = have ? n->min_trl : nan;
 	g[VD_GATE_TRACK_RECORD].pass = have && !isnan(n->min_trl) && n->trades >= n->min_trl;
 	g[VD_GATE_DRAWDOWN] = at_most(have ? n->max_dd : nan, th->max_dd);
+	if (n->ruined)
+		g[VD_GATE_DRAWDOWN].pass = false;
 }
 
 static enum vd_verdict gates_alone(const struct vd_gate_result *g)
@@ -77,8 +79,11 @@ void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struc
 	r->gate_verdict = gates_alone(r->gates);
 	r->veto_unsafe = n->blocked_actions > 0 || n->killed;
 	r->veto_lookahead = n->lookahead_mismatches > 0;
+	r->incomplete = !n->judged;
 	if (r->veto_unsafe)
 		r->verdict = VD_REJECTED_UNSAFE;
+	else if (r->incomplete)
+		r->verdict = VD_INCOMPLETE;
 	else if (r->veto_lookahead)
 		r->verdict = VD_REJECTED_LOOKAHEAD;
 	else
@@ -89,6 +94,7 @@ const char *vd_verdict_name(enum vd_verdict v)
 {
 	static const char *const names[] = {
 		[VD_REJECTED_UNSAFE] = "REJECTED_UNSAFE",
+		[VD_INCOMPLETE] = "INCOMPLETE",
 		[VD_REJECTED_LOOKAHEAD] = "REJECTED_LOOKAHEAD",
 		[VD_READY_FOR_MICRO_LIVE] = "READY_FOR_MICRO_LIVE",
 		[VD_WATCH] = "WATCH",

@@ -6,6 +6,7 @@
 
 enum vd_verdict {
 	VD_REJECTED_UNSAFE = 0,
+	VD_INCOMPLETE,
 	VD_REJECTED_LOOKAHEAD,
 	VD_READY_FOR_MICRO_LIVE,
 	VD_WATCH,
@@ -41,6 +42,8 @@ struct vd_numbers {
 	long blocked_actions;      /* refusals recorded by the sandbox */
 	bool killed;               /* the sandbox stopped the run at a limit */
 	long lookahead_mismatches; /* truncated re-runs that disagreed with the full run */
+	bool judged;               /* something was replayed: valid signals or a usable trade log */
+	bool ruined;               /* the compounded net equity reached zero */
 };
 
 struct vd_gate_result {
@@ -53,13 +56,15 @@ struct vd_result {
 	enum vd_verdict verdict;       /* after the vetoes */
 	enum vd_verdict gate_verdict;  /* what the six gates alone say */
 	bool veto_unsafe, veto_lookahead;
+	bool incomplete;               /* nothing could be judged */
 };
 
 /* The knob table's default thresholds, for a verdict without a readable config.json. */
 struct vd_thresholds vd_default_thresholds(void);
 
-/* Scores the gates and applies the precedence: REJECTED_UNSAFE, REJECTED_LOOKAHEAD,
- * READY_FOR_MICRO_LIVE, WATCH, NOT_READY. Pure: never fails, allocates nothing. */
+/* Scores the gates and applies the precedence: REJECTED_UNSAFE, INCOMPLETE (nothing judged),
+ * REJECTED_LOOKAHEAD, READY_FOR_MICRO_LIVE, WATCH, NOT_READY. A ruined account fails net_edge
+ * and drawdown whatever their numbers say. Pure: never fails, allocates nothing. */
 void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struct vd_result *r);
 
 /* Static names ("READY_FOR_MICRO_LIVE", "net_edge"). Never NULL. */

@@ -69,9 +69,11 @@ static void why_trades(struct text *t, const struct vd_facts *f)
 
 static void why_net_edge(struct text *t, const struct vd_facts *f, bool pass)
 {
-	add(t, "mean net return %+.3f %% per trade, %+.2f %% in total, %s", pct(f->num.mean_net),
-	    pct(f->num.net_return), cost_basis(f));
-	if (!pass)
+	add(t, "mean net return %+.3f %% per trade, %+.2f %% compounded in total, %s",
+	    pct(f->num.mean_net), pct(f->num.net_return), cost_basis(f));
+	if (f->num.ruined)
+		add(t, ": the account was ruined");
+	else if (!pass)
 		add(t, ": the costs leave no edge");
 }
 
@@ -99,8 +101,10 @@ static void why_track_record(struct text *t, const struct vd_facts *f)
 
 static void why_drawdown(struct text *t, const struct vd_facts *f)
 {
-	add(t, "worst fall of net equity %.1f %%, at most %.0f %% allowed", pct(f->num.max_dd),
-	    pct(f->th.max_dd));
+	add(t, "worst fall of compounded net equity %.1f %%, at most %.0f %% allowed",
+	    pct(f->num.max_dd), pct(f->th.max_dd));
+	if (f->num.ruined)
+		add(t, "; equity reached zero, the account is ruined");
 }
 
 char *vd_gate_why(const struct vd_facts *f, const struct vd_result *r, enum vd_gate g, char *buf,
@@ -193,6 +197,10 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 		add(t, "Rejected as unsafe: %s. ",
 		    vd_veto_reason(f, r, VD_REJECTED_UNSAFE, why, sizeof why));
 		break;
+	case VD_INCOMPLETE:
+		add(t, "Incomplete: nothing could be judged, because %s. ",
+		    f->replay_reason[0] ? f->replay_reason : "no replay was made");
+		break;
 	case VD_REJECTED_LOOKAHEAD:
 		add(t, "Rejected for look-ahead: %s, so these trades could not have been taken in real time. ",
 		    vd_veto_reason(f, r, VD_REJECTED_LOOKAHEAD, why, sizeof why));
@@ -246,6 +254,20 @@ static void say_not_ready_fix(struct text *t, const struct vd_facts *f, const st
 	}
 }
 
+/* What to fix when nothing could be judged, by what the run said about itself. */
+static void say_incomplete_fix(struct text *t, const struct vd_facts *f)
+{
+	if (!strcmp(f->run_status, "bad_output"))
+		add(t, "Make signals(df) return one value per bar, each -1, 0 or +1, and audit again");
+	else if (!strcmp(f->run_status, "error") || !strcmp(f->run_status, "crashed"))
+		add(t, "Fix the strategy so that signals(df) runs to the end (the run's error is in run.json and the report), and audit again");
+	else if (f->strategy)
+		add(t, "The strategy's signals could not be used; fix what the reason names and audit again");
+	else
+		add(t, "Upload a strategy .py defining signals(df), or a trade log, and audit again");
+	add(t, f->tradelog ? "; the trade log could not be used either. " : ", or give a trade log to score. ");
+}
+
 static void say_change(struct text *t, const struct vd_facts *f, const struct vd_result *r)
 {
 	switch (r->verdict) {
@@ -255,6 +277,9 @@ static void say_change(struct text *t, const struct vd_facts *f, const struct vd
 	case VD_REJECTED_LOOKAHEAD:
 		add(t, "The six gates alone would have said %s, which is why the veto exists; make each signal use only bars up to its own close and audit again. ",
 		    vd_verdict_name(r->gate_verdict));
+		break;
+	case VD_INCOMPLETE:
+		say_incomplete_fix(t, f);
 		break;
 	case VD_WATCH:
 		add(t, "About %.0f more trade%s at this quality would clear the evidence gates. ",
@@ -285,12 +310,28 @@ static void say_caveats(struct text *t, const struct vd_facts *f, const struct v
 		add(t, "A passing audit is a reason to forward-test small, never a promise of profit: how a strategy did on past bars does not promise the next ones.");
 }
 
+/* Both uploaded and the log departs from the code: say so, and how. */
+static void say_log(struct text *t, const struct vd_facts *f, const struct vd_result *r)
+{
+	if (!f->reconciled || f->log_consistent || r->veto_unsafe)
+		return;
+	if (f->log_mean_gap > f->log_tolerance)
+		add(t, "The trade log overstates what the code makes, by %.1f bp a trade on average. ",
+		    1e4 * f->log_mean_gap);
+	if (f->reconcile_statement[0])
+		add(t, "%s ", f->reconcile_statement);
+}
+
 char *vd_summary(const struct vd_facts *f, const struct vd_result *r, char *buf, size_t len)
 {
 	struct text t = text_init(buf, len);
 
+	if (f->num.ruined)
+		add(&t, "The account was ruined: compounded net equity reached zero%s%s and trading stopped there. ",
+		    f->ruin_time[0] ? " at " : "", f->ruin_time);
 	say_checked(&t, f);
 	say_decision(&t, f, r);
+	say_log(&t, f, r);
 	say_change(&t, f, r);
 	say_caveats(&t, f, r);
 	return buf;

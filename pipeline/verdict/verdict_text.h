@@ -31,6 +31,14 @@ struct vd_facts {
 	double sharpe, sr0;             /* per-trade Sharpe and the deflation benchmark */
 	char stats_reason[VD_TEXT_MAX]; /* why there are no statistics, "" when there are */
 	bool synthetic_data;            /* the bars are the bundled synthetic series */
+	char ruin_time[32];             /* when the account was ruined, "" when it was not */
+	char replay_reason[VD_TEXT_MAX * 2]; /* why nothing was replayed, "" when something was */
+	char signals_reason[VD_TEXT_MAX];    /* why the strategy's signals were set aside */
+	bool reconciled;                /* both uploaded: the log was set against the replay */
+	bool log_consistent;
+	double log_mean_gap;            /* claimed - replayed per matched trade, on average */
+	double log_tolerance;           /* the largest gap allowed per trade, a fraction */
+	char reconcile_statement[VD_TEXT_MAX * 4];
 };
 
 /* Writes the one-line reason for gate g into buf (always NUL-terminated). Returns buf. */

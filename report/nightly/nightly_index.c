@@ -10,7 +10,8 @@
 #include "nightly_index.h"
 
 static const char *const verdict_order[] = {
-	"FAILED", "REJECTED_UNSAFE", "REJECTED_LOOKAHEAD", "NOT_READY", "WATCH", "READY_FOR_MICRO_LIVE",
+	"FAILED", "REJECTED_UNSAFE", "INCOMPLETE", "REJECTED_LOOKAHEAD", "NOT_READY", "WATCH",
+	"READY_FOR_MICRO_LIVE",
 };
 #define N_VERDICTS (sizeof verdict_order / sizeof verdict_order[0])
 

@@ -40,8 +40,9 @@ struct nightly_index {
  * A missing or failed verdict makes r FAILED with a note; never fails itself. */
 void nightly_row_load_results(struct nightly_row *r, const char *dir);
 
-/* Rank of a verdict, 0 worst: FAILED, REJECTED_UNSAFE, REJECTED_LOOKAHEAD, NOT_READY, WATCH,
- * READY_FOR_MICRO_LIVE; an unknown verdict ranks with FAILED. */
+/* Rank of a verdict, 0 worst: FAILED, REJECTED_UNSAFE, INCOMPLETE (nothing could be judged),
+ * REJECTED_LOOKAHEAD, NOT_READY, WATCH, READY_FOR_MICRO_LIVE; an unknown verdict ranks with
+ * FAILED. */
 int nightly_verdict_rank(const char *verdict);
 
 /* Sorts worst news first: by verdict rank, then changed before new before unchanged, then by

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """replay_ref.py - a numpy-vectorised reference of the replay and the statistics, written
-independently of the C code from the conventions in pipeline/README.md. Used by the benchmark
+independently of the C code from the conventions in pipeline/README.md (compounded equity). Used by the benchmark
 (speed) and the end-to-end test (same figures).
 
 usage: replay_ref.py DATA.csv RUN.json FEE_BPS SLIPPAGE_BPS FUNDING_BPS_8H TRIALS
@@ -52,22 +52,29 @@ def replay(t, op, cl, sig, fee, slip, fund):
     funding = side * (fund / 1e4) * (kc[exits] - kc[entries])
     unit = (fee + slip) / 1e4
     net = gross - 2 * unit - funding
-    # equity marked at each close, costs booked where they occur
-    exit_bar = np.minimum(exits, n - 1)
-    realised = np.zeros(n)
-    np.add.at(realised, exit_bar, gross)
-    costs = np.zeros(n)
-    np.add.at(costs, entries, unit)
-    np.add.at(costs, exit_bar, unit)
-    costs += pos * (fund / 1e4) * k
-    tid = np.cumsum((pos != prev) & (pos != 0)) - 1
-    open_px = np.where(pos != 0, entry_px[np.maximum(tid, 0)] if len(entries) else 1.0, 1.0)
-    unreal = np.where(pos != 0, pos * (cl / open_px - 1.0), 0.0)
-    if len(entries) and at_end[-1]:
-        unreal[-1] = 0.0
-    gross_eq = 1.0 + np.cumsum(realised) + unreal
-    net_eq = gross_eq - np.cumsum(costs)
-    return gross, net, net_eq
+    # equity compounds: each trade's return applies to the equity it was entered with, and a
+    # bar inside a trade is marked at that equity times (1 + return so far - costs so far)
+    net_after, gross_after = np.cumprod(1.0 + net), np.cumprod(1.0 + gross)
+    if len(net) and net_after.min() <= 0:
+        sys.exit("replay_ref.py: the account is ruined; this reference does not model ruin")
+    net_in = np.concatenate(([1.0], net_after[:-1]))
+    gross_in = np.concatenate(([1.0], gross_after[:-1]))
+    bars = np.arange(n)
+    closed = np.searchsorted(np.sort(exits), bars, side="right")  # trades closed by bar j's mark
+    net_flat = np.concatenate(([1.0], net_after))[closed]
+    gross_flat = np.concatenate(([1.0], gross_after))[closed]
+    tid = np.maximum(np.cumsum((pos != prev) & (pos != 0)) - 1, 0)
+    held = pos != 0
+    if len(entries):
+        g = np.where(held, pos * (cl / entry_px[tid] - 1.0), 0.0)
+        paid = unit + pos * (fund / 1e4) * (kc[bars + 1] - kc[entries[tid]])
+        net_eq = np.where(held, net_in[tid] * (1.0 + g - paid), net_flat)
+        gross_eq = np.where(held, gross_in[tid] * (1.0 + g), gross_flat)
+        if at_end[-1]:
+            net_eq[-1], gross_eq[-1] = net_after[-1], gross_after[-1]
+    else:
+        net_eq, gross_eq = np.ones(n), np.ones(n)
+    return gross, net, net_eq, gross_eq
 
 
 def stats(net, net_eq, trials, bar_seconds):
@@ -99,10 +106,11 @@ def main():
     t, op, cl, load_ms = load(data)
     sig = np.asarray(json.load(open(run))["signals"], dtype=np.int64)
     t0 = time.perf_counter()
-    gross, net, net_eq = replay(t, op, cl, sig, float(fee), float(slip), float(fund))
+    gross, net, net_eq, gross_eq = replay(t, op, cl, sig, float(fee), float(slip), float(fund))
     out = stats(net, net_eq, int(trials), (t[-1] - t[0]) / (len(t) - 1))
     compute_ms = (time.perf_counter() - t0) * 1e3
-    out.update(trades=len(net), gross_return=float(gross.sum()), net_return=float(net.sum()),
+    out.update(trades=len(net), gross_return=float(gross_eq[-1] - 1), net_return=float(net_eq[-1] - 1),
+               sum_gross_return=float(gross.sum()), sum_net_return=float(net.sum()),
                final_net_equity=float(net_eq[-1]), load_ms=load_ms, compute_ms=compute_ms)
     print(json.dumps({k: (float(v) if isinstance(v, (np.floating, float)) else v)
                       for k, v in out.items()}))

@@ -33,14 +33,18 @@ expect_eq "the long pays the 08:00 funding" \
 expect_eq "the short is closed at the last close and flagged" \
 	"2024-01-01T09:00:00Z,2024-01-01T11:00:00Z,short,101,98,2,0.0297029703,0.001,0.0004,0,0.0283029703,1" \
 	"$(sed -n 3p "$TMP/a/trades.csv")"
-expect_eq "net equity ends at 1 + sum of net returns" \
-	"2024-01-01T10:00:00Z,-1,1.019899049,1.016999049" "$(tail -n 1 "$TMP/a/equity.csv")"
+# compounded: (101/102) x (1 + 1 - 98/101) gross, (1 - 0.0113039) x (1 + 0.0283030) net
+expect_eq "net equity ends at the product of (1 + net return)" \
+	"2024-01-01T10:00:00Z,-1,1.019607843,1.016679114" "$(tail -n 1 "$TMP/a/equity.csv")"
+expect_eq "net_return is the last equity - 1" 0.01667911417 "$(jget "$TMP/a/replay.json" net_return)"
+expect_eq "sum_net_return is the plain sum" 0.01699904873 "$(jget "$TMP/a/replay.json" sum_net_return)"
+expect_eq "not ruined" false "$(jget "$TMP/a/stats.json" ruined)"
 expect_eq "total costs by hand: 14 bps x 2 + 1 bp funding" 0.0029 "$(jget "$TMP/a/replay.json" costs.total)"
 expect_eq "open position at the end is reported" true "$(jget "$TMP/a/replay.json" open_at_end)"
 expect_eq "stats counts two trades" 2 "$(jget "$TMP/a/stats.json" trades)"
 expect_eq "win rate one in two" 0.5 "$(jget "$TMP/a/stats.json" win_rate)"
 expect_eq "no deflation with one trial" 0 "$(jget "$TMP/a/stats.json" sr0)"
-expect_eq "cost sensitivity at 0x is the gross total" 0.01989904873 \
+expect_eq "cost sensitivity at 0x is the gross compounded" 0.01960784314 \
 	"$(jget "$TMP/a/stats.json" cost_sensitivity.0.net_return)"
 
 check "same inputs give byte-identical files" run_pair "$TMP/b" $F/run.json
@@ -70,13 +74,16 @@ expect_eq "returns marked trusted" true "$(jget "$TMP/e/stats.json" trusted_retu
 expect_eq "the killed run is named" \
 	"the strategy run did not finish cleanly (status 'killed_cpu'); no signals to replay" \
 	"$(jget "$TMP/e/replay.json" signals_error)"
-expect_eq "claimed total as given" 0.051 "$(jget "$TMP/e/stats.json" net_return)"
+expect_eq "claimed total as given" 0.051 "$(jget "$TMP/e/stats.json" sum_net_return)"
+# exits 07:00, 09:00, 11:00, each claim on the equity at its entry: 1.012, x 1.004, x 1.035
+expect_eq "claimed returns compounded" 0.05160968 "$(jget "$TMP/e/stats.json" net_return)"
 
 # Both uploaded: the inflated log does not reconcile, the honest one does.
 check "both uploaded, inflated log" run_pair "$TMP/f" $F/run.json --trades $F/tradelog_inflated.csv
 expect_eq "mode is both" both "$(jget "$TMP/f/replay.json" mode)"
 expect_eq "inflated log is not consistent" false "$(jget "$TMP/f/replay.json" reconcile.consistent)"
 expect_eq "two of three claimed trades match" 2 "$(jget "$TMP/f/replay.json" reconcile.matched)"
+expect_eq "the 06:00 long is a trade the code never made" 1 "$(jget "$TMP/f/replay.json" reconcile.claimed_only)"
 expect_eq "the numbers support the replay" replay "$(jget "$TMP/f/replay.json" reconcile.supported_by_numbers)"
 expect_eq "stats use the replay, not the claims" false "$(jget "$TMP/f/stats.json" trusted_returns)"
 check "both uploaded, honest log" run_pair "$TMP/g" $F/run.json --trades $F/tradelog_honest.csv

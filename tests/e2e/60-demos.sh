@@ -37,6 +37,10 @@ while read -r demo trials verdict gate_verdict; do
 	fi
 	expect_eq "$demo: verdict and gate verdict" "$verdict $gate_verdict" "$(verdict_of "$out")"
 	expect_eq "$demo: audit prints the verdict" 1 "$(grep -c "^verdict: $verdict " "$TMP/$demo.log")"
+	if [ -f "$out/stats.json" ] && [ "$(jget "$out/stats.json" ok)" = true ]; then
+		check "$demo: compounded equity and drawdown recomputed from trades.csv and equity.csv" \
+			"$PY" tests/recompute.py "$out"
+	fi
 	case $demo in
 	honest)
 		expect_eq "honest: the trades gate is what holds it back" false "$(gate_pass "$out" trades)"
@@ -101,7 +105,7 @@ if [ -f "$src/stats.json" ]; then
 		head -c 300 /dev/urandom >"$d/$f"
 	done
 	"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
-	expect_eq "garbage in every file: still a verdict" "NOT_READY NOT_READY" "$(verdict_of "$d")"
+	expect_eq "garbage in every file: nothing judged, still a verdict" "INCOMPLETE NOT_READY" "$(verdict_of "$d")"
 else
 	not_ok "honest audit left $src/stats.json to damage"
 fi
@@ -145,7 +149,7 @@ fi
 
 d=$TMP/empty && mkdir -p "$d"
 "$BIN/verdict" --dir "$d" -o "$d/verdict.json"
-expect_eq "an empty directory: still a verdict" "NOT_READY NOT_READY" "$(verdict_of "$d")"
+expect_eq "an empty directory: nothing judged, still a verdict" "INCOMPLETE NOT_READY" "$(verdict_of "$d")"
 check "verdict --print reads it" "$BIN/verdict" --print "$d/verdict.json"
 "$BIN/verdict" --print "$d/config.json" >/dev/null 2>&1
 expect_eq "verdict --print on a missing file exits 3" 3 $?

@@ -108,15 +108,39 @@ fi
 head -n 50 data/ohlcv.csv >"$TMP/bad.csv"
 echo "2030-01-01T00:00:00Z,nan,1,1,1,1" >>"$TMP/bad.csv"
 rm -rf "$OUT"
-check "an audit on bad data still exits 0" audit STRATEGY=demos/honest.py DATA="$TMP/bad.csv"
-expect_eq "bad data: the verdict is NOT_READY" NOT_READY "$(jget "$OUT/verdict.json" verdict)"
+# DATA is the operator's own input: a file the loader refuses stops the audit before any stage.
+if make --no-print-directory audit STRATEGY=demos/honest.py DATA="$TMP/bad.csv" NAME=$N >"$TMP/baddata.log" 2>&1; then
+	not_ok "bad DATA stops make audit with a non-zero exit"
+else
+	ok "bad DATA stops make audit with a non-zero exit"
+fi
+grep -q "DATA '$TMP/bad.csv' cannot be used: line 51: open 'nan' is not a finite number (accepted: a csv with the header time,open,high,low,close,volume" "$TMP/baddata.log" &&
+	ok "bad DATA: the loader's reason, its line and the accepted format" ||
+	not_ok "bad DATA: the loader's reason, its line and the accepted format" "$(tail -n 3 "$TMP/baddata.log")"
+for f in run.json replay.json verdict.json; do
+	[ -e "$OUT/$f" ] && not_ok "bad DATA: no stage ran ($f exists)" || ok "bad DATA: no stage ran ($f absent)"
+done
+printf 'time,open,high,low,close,volume\n2024-01-01T00:00:00Z,0x6a,110,100,105,1\n2024-01-01T01:00:00Z,105,110,100,105,1\n' >"$TMP/hex.csv"
+make --no-print-directory audit STRATEGY=demos/honest.py DATA="$TMP/hex.csv" NAME=$N >"$TMP/hex.log" 2>&1 &&
+	not_ok "hex DATA is refused" || ok "hex DATA is refused"
+grep -q "line 2: open '0x6a' is not a finite number" "$TMP/hex.log" && ok "hex DATA: the line and the field" ||
+	not_ok "hex DATA: the line and the field" "$(tail -n 2 "$TMP/hex.log")"
+printf 'time,open,high,low,close,volume\n2024-01-01T00:00:00Z, 105,110,100,105,1\n2024-01-01T01:00:00Z,105,110,100,105,1\n' >"$TMP/pad.csv"
+make --no-print-directory audit STRATEGY=demos/honest.py DATA="$TMP/pad.csv" NAME=$N >"$TMP/pad.log" 2>&1 &&
+	not_ok "padded DATA is refused" || ok "padded DATA is refused"
+grep -q "line 2: open ' 105' is not a finite number" "$TMP/pad.log" && ok "padded DATA: the line and the field" ||
+	not_ok "padded DATA: the line and the field" "$(tail -n 2 "$TMP/pad.log")"
+# Other valid data: the audit runs and does not call the data synthetic.
+head -n 400 data/ohlcv.csv >"$TMP/short.csv"
+rm -rf "$OUT"
+check "an audit on other data exits 0" audit STRATEGY=demos/honest.py DATA="$TMP/short.csv"
 expect_no_match "other data: the summary does not call it synthetic" "$OUT/verdict.json" synthetic
-grep -q "line 51: open 'nan' is not a finite number" "$OUT/run.json" && ok "bad data: run.json names the line" ||
-	not_ok "bad data: run.json names the line" "$(jget "$OUT/run.json" reason)"
 printf 'def signals(df:\n    return 0\n' >"$TMP/broken.py"
 rm -rf "$OUT"
 check "an audit of a syntax error still exits 0" audit STRATEGY="$TMP/broken.py"
-expect_eq "a syntax error: the verdict is NOT_READY" NOT_READY "$(jget "$OUT/verdict.json" verdict)"
+expect_eq "a syntax error: nothing was judged, INCOMPLETE" INCOMPLETE "$(jget "$OUT/verdict.json" verdict)"
+grep -q "Incomplete: nothing could be judged" "$OUT/verdict.json" && ok "a syntax error: the summary says so" ||
+	not_ok "a syntax error: the summary says so" "$(jget "$OUT/verdict.json" summary)"
 expect_eq "a syntax error: inspect gives its line" 1 "$(jget "$OUT/inspect.json" strategy.syntax_error.line)"
 rm -rf "$OUT"
 finish

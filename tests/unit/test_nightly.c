@@ -49,8 +49,10 @@ static void test_worst_news_first(void **state)
 		{"a", "READY_FOR_MICRO_LIVE", NIGHTLY_NEW}, {"b", "WATCH", NIGHTLY_UNCHANGED},
 		{"c", "WATCH", NIGHTLY_CHANGED},           {"d", "REJECTED_LOOKAHEAD", NIGHTLY_NEW},
 		{"e", "FAILED", NIGHTLY_UNCHANGED},        {"f", "REJECTED_UNSAFE", NIGHTLY_NEW},
+		{"g", "INCOMPLETE", NIGHTLY_NEW},          {"h", "NOT_READY", NIGHTLY_NEW},
 	};
-	static const char *const want = "efdcba";
+	static const char *const want = "efgdhcba";
+	char summary[256];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -64,6 +66,9 @@ static void test_worst_news_first(void **state)
 	nightly_index_sort(&ix);
 	for (size_t i = 0; i < ix.n; i++)
 		assert_int_equal(ix.rows[i].name[0], want[i]);
+	/* the mail's subject line: INCOMPLETE counted apart from NOT_READY */
+	nightly_index_summary(&ix, summary, sizeof summary);
+	assert_non_null(strstr(summary, "1 INCOMPLETE, 1 REJECTED_LOOKAHEAD, 1 NOT_READY"));
 	nightly_index_release(&ix);
 }
 

@@ -88,21 +88,26 @@ static void test_five_bars_by_hand(void **state)
 	assert_int_equal(r.bars_in_market, 4);
 	assert_near(r.bar_seconds, 3600, EPS);
 
-	/* Equity marked at each close, costs booked in the bar they occur. */
-	static const double gross[5] = { 1, 1 + 104.0 / 102 - 1, 1 + 101.0 / 102 - 1,
-		1 + (101.0 / 102 - 1) + (1 - 99.0 / 101), 1 + (101.0 / 102 - 1) + (1 - 98.0 / 101) };
-	static const double costs_paid[5] = { 0, 0.0007, 0.0008, 0.0022, 0.0029 };
+	/* Equity marked at each close and compounded: the short's returns apply to what the long
+	 * left, e1 net and g1 gross; costs booked in the bar they occur. */
+	double e1 = 1 + a->net, g1 = 101.0 / 102;
+	const double gross[5] = { 1, 104.0 / 102, 101.0 / 102, g1 * (1 + (1 - 99.0 / 101)),
+		g1 * (1 + (1 - 98.0 / 101)) };
+	const double net[5] = { 1, 1 + (104.0 / 102 - 1) - 0.0007, 1 + (101.0 / 102 - 1) - 0.0008,
+		e1 * (1 + (1 - 99.0 / 101) - 0.0007), e1 * (1 + b->net) };
 	static const int8_t pos[5] = { 0, 1, 1, -1, -1 };
 	assert_int_equal(r.n_eq, 5);
 	for (int j = 0; j < 5; j++) {
 		assert_int_equal(r.eq_pos[j], pos[j]);
 		assert_int_equal(r.eq_time[j], t5[j]);
 		assert_near(r.eq_gross[j], gross[j], EPS);
-		assert_near(r.eq_net[j], gross[j] - costs_paid[j], EPS);
+		assert_near(r.eq_net[j], net[j], EPS);
 	}
-	/* The curve ends exactly at 1 + the sum of trade net returns. */
-	assert_near(r.eq_net[4], 1 + a->net + b->net, EPS);
-	assert_near(r.net_return, a->net + b->net, EPS);
+	/* The curve ends at the product of (1 + net) over the trades; the sum is kept apart. */
+	assert_near(r.eq_net[4], (1 + a->net) * (1 + b->net), EPS);
+	assert_near(r.net_return, (1 + a->net) * (1 + b->net) - 1, EPS);
+	assert_near(r.sum_net_return, a->net + b->net, EPS);
+	assert_false(r.ruined);
 	assert_near(r.fees + r.slippage + r.funding, 0.0029, EPS);
 	rp_result_release(&r);
 }
@@ -183,9 +188,9 @@ static void test_cost_multiple_equals_replay(void **state)
 }
 
 static struct sa_trade log_rows[3] = {
-	{ T0 + 7 * H, T0 + 9 * H, 1, 0.02 },
-	{ T0 + 1 * H, T0 + 3 * H, -1, -0.01 },
-	{ T0 + 2 * H, T0 + 8 * H, 1, 0.005 },
+	{ T0 + 7 * H, T0 + 9 * H, 1, 0.02, 2 },
+	{ T0 + 1 * H, T0 + 3 * H, -1, -0.01, 3 },
+	{ T0 + 2 * H, T0 + 8 * H, 1, 0.005, 4 },
 };
 
 static void test_log_mode_trusts_claims(void **state)
@@ -197,7 +202,10 @@ static void test_log_mode_trusts_claims(void **state)
 	(void)state;
 	assert_int_equal(rp_from_log(&log, &s, &r), 0);
 	assert_int_equal(r.n_trades, 3);
-	assert_near(r.net_return, 0.015, EPS);
+	assert_near(r.sum_net_return, 0.015, EPS);
+	/* Each claim applies to the equity at its entry: the 07:00 trade was entered with the
+	 * 0.99 left after the 03:00 exit, the 02:00 one with the starting 1. */
+	assert_near(r.net_return, 0.995 + 0.99 * 0.02 - 1, EPS);
 	assert_near(r.fees + r.slippage + r.funding, 0, EPS);
 	assert_true(isnan(r.trades[0].entry_px));
 	/* Bars 1 and 2 from the second trade, 2..4 from the third: overlap counted once. */
@@ -207,7 +215,7 @@ static void test_log_mode_trusts_claims(void **state)
 	assert_int_equal(r.eq_time[0], T0 + 3 * H);
 	assert_near(r.eq_net[0], 0.99, EPS);
 	assert_near(r.eq_net[1], 0.995, EPS);
-	assert_near(r.eq_net[2], 1.015, EPS);
+	assert_near(r.eq_net[2], 0.995 + 0.99 * 0.02, EPS);
 	rp_result_release(&r);
 }
 
@@ -223,26 +231,101 @@ static void test_reconcile(void **state)
 	assert_int_equal(rp_replay(&s, sig5, &costs, &r), 0);
 	for (int i = 0; i < 2; i++) {
 		honest[i] = (struct sa_trade){ r.trades[i].entry, r.trades[i].exit, r.trades[i].side,
-					       r.trades[i].net };
+					       r.trades[i].net, (size_t)i + 2 };
 		inflated[i] = honest[i];
 		inflated[i].ret = r.trades[i].gross + 0.01;
 	}
-	rp_reconcile(&log, &r, &rec);
+	assert_int_equal(rp_reconcile(&log, &r, 1e-4, &rec), 0);
 	assert_int_equal(rec.matched, 2);
 	assert_true(rec.consistent);
 	assert_near(rec.total_difference, 0, EPS);
 
 	log.trades = inflated;
-	rp_reconcile(&log, &r, &rec);
+	assert_int_equal(rp_reconcile(&log, &r, 1e-4, &rec), 0);
 	assert_int_equal(rec.matched, 2);
 	assert_false(rec.consistent);
 	assert_near(rec.total_difference, 0.0029 + 0.02, EPS);
 
-	/* A claimed trade the code never made does not match. */
+	assert_int_equal(rec.gaps_over, 2);
+	assert_int_equal(rec.n_worst, 2);
+	/* the long's claim is gross + 1 % against a net 0.15 % lower: the larger gap first */
+	assert_near(rec.worst[0].gap, 0.0115, EPS);
+
+	/* A claimed trade the code never made does not match, and the code's short is left out. */
 	inflated[1].side = 1;
-	rp_reconcile(&log, &r, &rec);
+	assert_int_equal(rp_reconcile(&log, &r, 1e-4, &rec), 0);
 	assert_int_equal(rec.matched, 1);
+	assert_int_equal(rec.claimed_only, 1);
+	assert_int_equal(rec.replay_only, 1);
+	assert_int_equal(rec.first_claimed_only.line, 3);
 	assert_false(rec.consistent);
+
+	/* One to one: the same trade twice matches once. */
+	honest[1] = honest[0];
+	log.trades = honest;
+	assert_int_equal(rp_reconcile(&log, &r, 1e-4, &rec), 0);
+	assert_int_equal(rec.matched, 1);
+	assert_int_equal(rec.claimed_only, 1);
+	assert_int_equal(rec.replay_only, 1);
+	assert_false(rec.consistent);
+	rp_result_release(&r);
+}
+
+/* A short on a price that goes from 100 to 250 in one bar loses 150 %: the account is ruined
+ * at that close, the trade is closed there and nothing trades afterwards. */
+static void test_ruin_stops_trading(void **state)
+{
+	static double o[5] = { 100, 100, 240, 100, 100 }, c[5] = { 100, 250, 100, 100, 100 };
+	static double hi[5] = { 100, 250, 240, 100, 100 }, lo[5] = { 100, 100, 100, 100, 100 };
+	static const int8_t sig[5] = { -1, -1, 1, 1, 0 };
+	struct sa_ohlcv s = five_bars(T0);
+	struct rp_result r;
+
+	(void)state;
+	s.open = o;
+	s.close = c;
+	s.high = hi;
+	s.low = lo;
+	assert_int_equal(rp_replay(&s, sig, &costs, &r), 0);
+	assert_true(r.ruined);
+	assert_int_equal(r.ruin_time, t5[2]);
+	assert_int_equal(r.n_trades, 1);
+	assert_int_equal(r.trades[0].exit, t5[2]);
+	assert_near(r.trades[0].exit_px, 250, 0);
+	assert_near(r.trades[0].net, -1.5 - 0.0014, EPS);
+	assert_near(r.net_return, -1, 0);
+	assert_near(r.sum_net_return, -1.5 - 0.0014, EPS);
+	for (int j = 1; j < 5; j++)
+		assert_near(r.eq_net[j], 0, 0);
+	for (int j = 2; j < 5; j++)
+		assert_int_equal(r.eq_pos[j], 0);
+	rp_result_release(&r);
+}
+
+/* A log whose second trade loses everything: the curve stops there, and the trade after it
+ * is not counted. */
+static void test_log_ruin(void **state)
+{
+	struct sa_trade rows[3] = {
+		{ T0, T0 + H, 1, 0.1, 2 }, { T0 + H, T0 + 2 * H, -1, -0.99999, 3 },
+		{ T0 + 3 * H, T0 + 4 * H, 1, 0.5, 4 },
+	};
+	struct sa_tradelog log = { .n = 3, .trades = rows };
+	struct rp_result r;
+
+	(void)state;
+	rows[1].ret = -0.999;          /* close to everything, not all of it */
+	assert_int_equal(rp_from_log(&log, NULL, &r), 0);
+	assert_false(r.ruined);
+	rp_result_release(&r);
+	rows[1].ret = -1.2;            /* a short's loss past everything, as given */
+	assert_int_equal(rp_from_log(&log, NULL, &r), 0);
+	assert_true(r.ruined);
+	assert_int_equal(r.ruin_time, T0 + 2 * H);
+	assert_int_equal(r.n_eq, 2);
+	assert_int_equal(r.n_trades, 2);
+	assert_near(r.eq_net[1], 0, 0);
+	assert_near(r.net_return, -1, 0);
 	rp_result_release(&r);
 }
 
@@ -353,6 +436,8 @@ int main(void)
 		cmocka_unit_test(test_cost_multiple_equals_replay),
 		cmocka_unit_test(test_log_mode_trusts_claims),
 		cmocka_unit_test(test_reconcile),
+		cmocka_unit_test(test_ruin_stops_trading),
+		cmocka_unit_test(test_log_ruin),
 		cmocka_unit_test(test_hostile_run_json),
 		cmocka_unit_test(test_costs_from_config),
 		cmocka_unit_test(test_stage_modes),

@@ -129,8 +129,12 @@ static void test_summary_figures(void **state)
 	assert_int_equal(st_summarise(&in, &s), 0);
 	st_moments(net, 4, &m);
 	assert_near(s.sharpe, m.mean / m.sd, 1e-12);
+	/* the net return is the compounded curve's end, the gross compounded trade by trade */
 	assert_near(s.net_return, 0.031, 1e-12);
-	assert_near(s.gross_return, 0.035, 1e-12);
+	assert_near(s.sum_net_return, 0.031, 1e-12);
+	assert_near(s.gross_return, 1.03 * 0.99 * 1.02 * 0.995 - 1, 1e-12);
+	assert_near(s.sum_gross_return, 0.035, 1e-12);
+	assert_false(s.ruined);
 	assert_near(s.win_rate, 0.5, 0);
 	assert_near(s.profit_factor, 0.048 / 0.017, 1e-12);
 	assert_near(s.avg_bars_held, 5, 0);
@@ -140,8 +144,10 @@ static void test_summary_figures(void **state)
 	assert_near(s.annual_factor, sqrt(8766), 1e-9);
 	/* Cost sensitivity: 1x is the headline, 0x the gross, more cost less Sharpe. */
 	assert_near(s.cost[1].sharpe, s.sharpe, 1e-12);
-	assert_near(s.cost[0].net_return, 0.035, 1e-12);
-	assert_near(s.cost[3].net_return, 0.035 - 0.012, 1e-12);
+	assert_near(s.cost[0].net_return, 1.03 * 0.99 * 1.02 * 0.995 - 1, 1e-12);
+	assert_near(s.cost[0].sum_net_return, 0.035, 1e-12);
+	assert_near(s.cost[3].net_return, 1.027 * 0.987 * 1.017 * 0.992 - 1, 1e-12);
+	assert_near(s.cost[3].sum_net_return, 0.035 - 0.012, 1e-12);
 	assert_true(s.cost[0].sharpe > s.cost[1].sharpe && s.cost[2].sharpe > s.cost[3].sharpe);
 
 	/* More trials deflate: SR0 > 0 and DSR < PSR. */
@@ -150,6 +156,23 @@ static void test_summary_figures(void **state)
 	assert_true(s.sr0 > 0);
 	assert_true(s.dsr < s.psr);
 	assert_near(s.v_sr, st_sr_var_term(s.sharpe, s.m.skew, s.m.kurt) / 3.0, 1e-15);
+}
+
+/* A curve that reaches zero is ruin: net return -1, drawdown 100 %. */
+static void test_summary_ruined(void **state)
+{
+	struct rp_trade t[2] = { trade(0.2, 0, 1), trade(-1.3, 0, 1) };
+	double eq[3] = { 1.2, 0.0, 0.0 };
+	struct st_input in = { .trades = t, .n_trades = 2, .eq_net = eq, .n_eq = 3, .trials = 1 };
+	struct st_summary s;
+
+	(void)state;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_true(s.ruined);
+	assert_near(s.net_return, -1, 0);
+	assert_near(s.max_drawdown, 1, 0);
+	assert_near(s.sum_net_return, -1.1, 1e-12);
+	assert_near(s.cost[1].net_return, -1, 0);
 }
 
 static void test_summary_degenerate(void **state)
@@ -170,9 +193,14 @@ static void test_summary_degenerate(void **state)
 
 	in.trades = &one;
 	in.n_trades = 1;
+	in.eq_net = (const double[]){ 1.009 };
+	in.n_eq = 1;
 	assert_int_equal(st_summarise(&in, &s), 0);
 	assert_true(isnan(s.sharpe) && isnan(s.psr));
 	assert_near(s.net_return, 0.009, 1e-15);
+	assert_near(s.sum_net_return, 0.009, 1e-15);
+	in.eq_net = NULL;
+	in.n_eq = 0;
 	assert_true(isnan(s.profit_factor));
 
 	in.trades = same;
@@ -319,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_moments_by_hand),
 		cmocka_unit_test(test_zero_variance),
 		cmocka_unit_test(test_drawdown),
+		cmocka_unit_test(test_summary_ruined),
 		cmocka_unit_test(test_summary_figures),
 		cmocka_unit_test(test_summary_degenerate),
 		cmocka_unit_test(test_trials_config),

@@ -26,13 +26,13 @@ static struct vd_numbers good(void)
 	struct vd_numbers n = {
 		.stats_ok = true, .trades = 300, .mean_net = 0.004, .net_return = 0.8,
 		.psr = 0.999, .dsr = 0.99, .min_trl = 40, .max_dd = 0.08,
-		.blocked_actions = 0, .killed = false, .lookahead_mismatches = 0,
+		.blocked_actions = 0, .killed = false, .lookahead_mismatches = 0, .judged = true,
 	};
 	return n;
 }
 
 enum field { F_NONE, F_TRADES, F_MEAN, F_NET, F_PSR, F_DSR, F_MINTRL, F_DD, F_BLOCKED, F_KILLED,
-	     F_LOOKAHEAD, F_NOSTATS };
+	     F_LOOKAHEAD, F_NOSTATS, F_UNJUDGED, F_RUINED };
 
 struct change {
 	enum field field;
@@ -60,6 +60,8 @@ static void apply(struct vd_numbers *n, const struct change *c)
 	case F_KILLED: n->killed = c->value != 0; break;
 	case F_LOOKAHEAD: n->lookahead_mismatches = (long)c->value; break;
 	case F_NOSTATS: n->stats_ok = false; break;
+	case F_UNJUDGED: n->judged = false; n->stats_ok = false; break;
+	case F_RUINED: n->ruined = true; break;
 	case F_NONE: break;
 	}
 }
@@ -69,6 +71,7 @@ static void apply(struct vd_numbers *n, const struct change *c)
 #define N VD_NOT_READY
 #define U VD_REJECTED_UNSAFE
 #define L VD_REJECTED_LOOKAHEAD
+#define I VD_INCOMPLETE
 
 static const struct row rows[] = {
 	/* precedence */
@@ -86,6 +89,10 @@ static const struct row rows[] = {
 	{ "dsr fail is not ready", { { F_DSR, 0.5 } }, N, N, VD_GATE_DSR },
 	{ "dsr fail with few trades is not ready", { { F_DSR, 0.5 }, { F_TRADES, 50 }, { F_MINTRL, 10 } }, N, N, -1 },
 	{ "no statistics is not ready", { { F_NOSTATS, 0 } }, N, N, -1 },
+	{ "nothing judged is incomplete", { { F_UNJUDGED, 0 } }, I, N, -1 },
+	{ "unsafe outranks incomplete", { { F_UNJUDGED, 0 }, { F_BLOCKED, 1 } }, U, N, -1 },
+	{ "incomplete outranks look-ahead", { { F_UNJUDGED, 0 }, { F_LOOKAHEAD, 4 } }, I, N, -1 },
+	{ "ruin fails net_edge and drawdown", { { F_RUINED, 1 } }, N, N, -1 },
 	/* gate boundaries: the threshold itself passes, the next step fails */
 	{ "trades 100 passes", { { F_TRADES, 100 }, { F_MINTRL, 50 } }, R, R, -1 },
 	{ "trades 99 fails", { { F_TRADES, 99 }, { F_MINTRL, 50 } }, W, W, VD_GATE_TRADES },
@@ -177,6 +184,51 @@ static struct vd_facts facts(struct vd_numbers n)
 	f.sharpe = 0.37;
 	f.sr0 = 0.06;
 	return f;
+}
+
+/* Ruin fails the two gates even where the threshold would let a 100 % drawdown pass, and the
+ * summary's first sentence says it. */
+static void test_ruin_first_sentence(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	n.ruined = true;
+	n.max_dd = 1.0;
+	f = facts(n);
+	f.th.max_dd = 1.0;
+	strcpy(f.ruin_time, "2024-03-22T11:00:00Z");
+	vd_decide(&f.num, &f.th, &r);
+	assert_false(r.gates[VD_GATE_NET_EDGE].pass);
+	assert_false(r.gates[VD_GATE_DRAWDOWN].pass);
+	assert_int_equal(r.verdict, VD_NOT_READY);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_true(strncmp(buf, "The account was ruined: compounded net equity reached zero at "
+			    "2024-03-22T11:00:00Z", 82) == 0);
+}
+
+/* A strategy that never produced signals and no trade log: INCOMPLETE, and what to fix. */
+static void test_incomplete_says_what_to_fix(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	n.judged = n.stats_ok = false;
+	f = facts(n);
+	strcpy(f.run_status, "bad_output");
+	strcpy(f.replay_reason, "nothing to replay: the strategy run did not finish cleanly");
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_INCOMPLETE);
+	assert_string_equal(vd_verdict_name(r.verdict), "INCOMPLETE");
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "Incomplete: nothing could be judged, because nothing to replay"));
+	assert_non_null(strstr(buf, "each -1, 0 or +1"));
 }
 
 static void test_summary_watch_says_how_many_more(void **state)
@@ -318,7 +370,8 @@ static void test_empty_dir_still_decides(void **state)
 	(void)state;
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
-	assert_int_equal(r.verdict, VD_NOT_READY);
+	/* no replay: nothing was judged */
+	assert_int_equal(r.verdict, VD_INCOMPLETE);
 	assert_false(f.num.stats_ok);
 	assert_int_equal(f.trials, 1);
 	assert_non_null(strstr(in.stats, "stats.json"));
@@ -382,6 +435,7 @@ static void test_dir_lookahead_from_files(void **state)
 	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":50,"
 			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.13,"
 			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01}");
+	put(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\"}");
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
 	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
@@ -480,6 +534,8 @@ int main(void)
 		cmocka_unit_test(test_rules_table),
 		cmocka_unit_test(test_thresholds_come_from_config),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_ruin_first_sentence),
+		cmocka_unit_test(test_incomplete_says_what_to_fix),
 		cmocka_unit_test(test_summary_watch_says_how_many_more),
 		cmocka_unit_test(test_summary_failed_in_position_and_data),
 		cmocka_unit_test(test_summary_dsr_prices_the_trials),

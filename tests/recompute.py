@@ -1,0 +1,90 @@
+#!/usr/bin/python3
+"""recompute.py - recomputes an audit's compounded equity, drawdown and ruin from its own
+trades.csv and equity.csv, independently of the C code, and compares them with replay.json and
+stats.json. Every figure the report shows about returns must be recomputable from the bundle.
+
+usage: recompute.py DIR
+prints one line per figure checked; exits 0 when all agree, 1 when one does not, 2 on bad use.
+
+Conventions (pipeline/README.md): each trade's net return applies to the equity at its entry,
+so for trades that do not overlap (a replay of signals) the last net equity is the product of
+(1 + net_return) over the trades in order; the curve stops at zero (ruin). Drawdown is the
+largest fall from a running peak (starting at 1) of the net equity curve, so it lies in [0, 1].
+"""
+import csv
+import json
+import math
+import sys
+
+TOL = 1e-8  # outputs carry 10 significant digits
+
+
+def near(a, b):
+    return abs(a - b) <= TOL * max(1.0, abs(b))
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def compounded(nets):
+    eq = 1.0
+    for r in nets:
+        if eq <= 0:
+            break
+        eq *= 1.0 + r
+    return max(eq, 0.0)
+
+
+def drawdown(curve):
+    peak, worst = 1.0, 0.0
+    for x in curve:
+        peak = max(peak, x)
+        if peak > 0:
+            worst = max(worst, (peak - x) / peak)
+    return worst
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[3], file=sys.stderr)
+        return 2
+    d = sys.argv[1]
+    replay = json.load(open(f"{d}/replay.json"))
+    stats = json.load(open(f"{d}/stats.json"))
+    trades = read_csv(f"{d}/trades.csv")
+    curve = [float(r["net_equity"]) for r in read_csv(f"{d}/equity.csv")]
+    nets = [float(r["net_return"]) for r in trades]
+    grosses = [float(r["gross_return"]) for r in trades]
+    checks = []
+    last = curve[-1] if curve else 1.0
+    if replay.get("equity_basis") == "bar":
+        # trades of a replay never overlap: the product is the curve's end
+        checks.append(("final net equity = product of (1 + net_return)", last, compounded(nets)))
+        checks.append(("gross_return = product of (1 + gross_return) - 1",
+                       stats["gross_return"], compounded(grosses) - 1))
+    checks.append(("stats net_return = last net equity - 1", stats["net_return"], last - 1))
+    checks.append(("replay net_return = last net equity - 1", replay["net_return"], last - 1))
+    checks.append(("sum_net_return = sum of net_return", stats["sum_net_return"], math.fsum(nets)))
+    checks.append(("max_drawdown from equity.csv", stats["max_drawdown"], drawdown(curve)))
+    bad = 0
+    for what, got, want in checks:
+        agree = near(got, want)
+        bad += not agree
+        print(f"{'ok' if agree else 'MISMATCH'}: {what}: {got!r} vs {want!r}")
+    dd = stats["max_drawdown"]
+    in_range = 0 <= dd <= 1
+    ruined = any(x <= 0 for x in curve)
+    for what, good in (("max_drawdown lies in [0, 1]", in_range),
+                       ("ruined agrees with the curve", stats["ruined"] == ruined == replay["ruined"]),
+                       ("a ruined curve stays at zero", not ruined or all(
+                           x == 0 for x in curve[next(i for i, x in enumerate(curve) if x <= 0):])),
+                       ("ruin means a 100 % drawdown", not ruined or dd == 1)):
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {what}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
