@@ -34,7 +34,8 @@ struct sa_csv_pos {
  * are ignored. */
 void sa_csv_fail(struct sa_csv_pos *pos, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Runs libcsv in strict mode over all of buf, after refusing over-long lines. on_field and on_row
+/* Runs libcsv in strict mode over all of buf, after refusing over-long lines; fields keep any
+ * spaces around them (libcsv's trimming is off), so a padded value is the loader's to refuse. on_field and on_row
  * get pos as their data (it must be the first member of the loader's state). Returns 0, or -1
  * with the first error in pos->err. */
 int sa_csv_parse_all(const char *buf, size_t len, void (*on_field)(void *, size_t, void *),

@@ -50,6 +50,7 @@ dup = rows[:6] + [rows[1]] + rows[6:]
 write("dup", dup)
 write("outside", rows + [("2030-01-01T00:00:00Z", "2030-01-02T00:00:00Z", "long", 0.01)])
 write("hex", [(a, b, c, d) for a, b, c, d in rows[:3]], fmt="0x1p-3")
+write("padded", [(a, b, c, d) for a, b, c, d in rows[:3]], fmt=" %.6f")
 PYEOF
 
 check "the six-decimal copy replays" both "$TMP/copy6.csv" "$TMP/r0"
@@ -113,6 +114,12 @@ both "$TMP/hex.csv" "$TMP/r7" >/dev/null 2>&1
 expect_eq "a hex float return is refused" \
 	"tradelog.csv line 2: return '0x1p-3' is not a finite number (a fraction: 0.01 is 1 %)" \
 	"$(jget "$TMP/r7/replay.json" tradelog_error)"
+
+both "$TMP/padded.csv" "$TMP/r8" >/dev/null 2>&1
+case $(jget "$TMP/r8/replay.json" tradelog_error) in
+"tradelog.csv line 2: return ' "*"' is not a finite number"*) ok "a padded return is refused" ;;
+*) not_ok "a padded return is refused" "$(jget "$TMP/r8/replay.json" tradelog_error)" ;;
+esac
 
 # The whole pipeline with a lying log: the report shows the section, the verdict says so.
 M=$N-lie

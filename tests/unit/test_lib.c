@@ -115,6 +115,9 @@ static void test_ohlcv_rejects(void **state)
 		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,100,101,12,7\n", "line 3: too many fields" },
 		{ HDR ROW1, "at least 2 bars are needed, found 1" },
 		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,1x,100,101,12\n", "line 3: high '1x' is not a finite number" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,0x64,102,100,101,12\n", "line 3: open '0x64' is not a finite number" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,100,101, 12\n", "line 3: volume ' 12' is not a finite number" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102 ,100,101,12\n", "line 3: high '102 ' is not a finite number" },
 	};
 	char err[256];
 
@@ -162,6 +165,19 @@ static void test_tradelog(void **state)
 		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,-1.5\n",
 		  "line 2: return -1.5 would lose more than everything" },
 		{ "entry_time,exit_time,side,return,return\n", "line 1: column 'return' appears twice" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,0x6a\n",
+		  "line 2: return '0x6a' is not a finite number" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long, 1.5\n",
+		  "line 2: return ' 1.5' is not a finite number" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,1.5\t\n",
+		  "line 2: return '1.5\t' is not a finite number" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,0.01\n"
+		  "2024-01-02T00:00:00Z,2024-01-02T01:00:00Z,long,0.02\n"
+		  "2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,0.01\n",
+		  "line 4: the same trade as line 2" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,1e200\n"
+		  "2024-01-02T00:00:00Z,2024-01-02T01:00:00Z,long,1e200\n",
+		  "line 3: return 1e+200 takes the compounded equity past 1e300" },
 		{ "", "the file is empty" },
 	};
 	struct sa_tradelog log;

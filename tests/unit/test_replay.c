@@ -260,6 +260,19 @@ static void test_reconcile(void **state)
 	assert_int_equal(rec.first_claimed_only.line, 3);
 	assert_false(rec.consistent);
 
+	/* An entry one bar off still matches; an exit three bars late does not agree. */
+	honest[0].entry += H;
+	honest[1].exit += 3 * H;
+	log.trades = honest;
+	assert_int_equal(rp_reconcile(&log, &r, 1e-4, &rec), 0);
+	assert_int_equal(rec.matched, 2);
+	assert_int_equal(rec.exit_mismatches, 1);
+	assert_int_equal(rec.first_exit_mismatch.line, 3);
+	assert_int_equal(rec.first_exit_mismatch.replay_exit, r.trades[1].exit);
+	assert_false(rec.consistent);
+	honest[0].entry -= H;
+	honest[1].exit -= 3 * H;
+
 	/* One to one: the same trade twice matches once. */
 	honest[1] = honest[0];
 	log.trades = honest;
