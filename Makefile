@@ -207,9 +207,11 @@ $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
 
-$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/.knobs-costs $(OUT)/.knobs-trials $(R)/stats
+$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(OUT)/.knobs-costs $(OUT)/.knobs-trials \
+		$(OUT)/.knobs-tearsheet $(R)/stats
 	$(call say,STAGE,$@)
-	$(Q)$(R)/stats --replay $(OUT)/replay.json --config $(OUT)/config.json -o $@
+	$(Q)$(R)/stats --replay $(OUT)/replay.json --config $(OUT)/config.json --data $(DATA) \
+		--run $(OUT)/run.json -o $@
 
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(OUT)/replay.json \
 		$(OUT)/stats.json $(OUT)/fingerprint.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials \
