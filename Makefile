@@ -67,6 +67,8 @@ USES_pipeline/lookahead := sandbox
 # stats reads the replay's trade records; replay --timing times the statistics core as well
 USES_pipeline/replay := pipeline/stats
 USES_pipeline/stats := pipeline/replay
+# the report draws the benchmark and the rolling Sharpe with the statistics' own functions
+USES_report := pipeline/stats pipeline/replay
 # the unit tests reach every room
 USES_tests/unit := $(ROOMS)
 

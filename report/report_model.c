@@ -1,5 +1,6 @@
 /* report_model.c - the report's view model: what each section says, formatted for people. */
 #include "report_model.h"
+#include "report_tearsheet.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -383,6 +384,7 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	add_inspection(m, in);
 	add_costs(m, in);
 	add_stats(m, in);
+	rpt_tearsheet_model(m, in);
 	add_trades(m, in);
 	add_fingerprint(m, in);
 	cJSON_AddStringToObject(m, "version", SA_VERSION);
