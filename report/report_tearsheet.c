@@ -330,6 +330,7 @@ void rpt_tearsheet_model(cJSON *m, const struct rpt_input *in)
 	char b[400];
 
 	cJSON_AddBoolToObject(t, "present", st != NULL);
+	cJSON_AddBoolToObject(m, "tearsheet_present", st != NULL);
 	if (!st)
 		return;
 	add_benchmark(t, st);
