@@ -283,9 +283,12 @@ static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_sum
 	};
 	long long seed;
 
-	if (!in->eq_time) {
-		sa_fmt(err, errlen, "equity.csv has no usable time column");
-		return -1;
+	/* The headline figures stand without it; the tearsheet needs the bars' times. */
+	if (!in->eq_time && in->n_eq > 0) {
+		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(o, "notes"), cJSON_CreateString(
+			"tearsheet: no equity times were given, so no benchmark, drawdown episodes, "
+			"calendar returns or late fills"));
+		return 0;
 	}
 	if (rp_read_costs(in->config, &t.costs, err, errlen) < 0 ||
 	    sa_config_int(in->config, SA_K_ROLLING_WINDOW, &t.rolling_knob, err, errlen) < 0 ||

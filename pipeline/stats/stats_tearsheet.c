@@ -104,7 +104,8 @@ size_t st_drawdown_episodes(double start_eq, const double *eq, size_t n, struct 
 	}
 	if (open && push_closed(&all, &cur, peak, low, NO_END, n - 1) < 0)
 		goto out;
-	qsort(all.v, all.n, sizeof(*all.v), by_depth);
+	if (all.n)
+		qsort(all.v, all.n, sizeof(*all.v), by_depth);
 	got = all.n < max ? all.n : max;
 	if (got)
 		memcpy(out, all.v, got * sizeof(*out));
@@ -113,7 +114,7 @@ out:
 	return got;
 }
 
-static void add_drawdowns(cJSON *o, const struct st_tearsheet_in *in, cJSON *notes)
+static void add_drawdowns(cJSON *o, const struct st_tearsheet_in *in)
 {
 	struct st_episode ep[ST_N_EPISODES];
 	size_t n = st_drawdown_episodes(1.0, in->eq_net, in->n_eq, ep, ST_N_EPISODES);
@@ -132,8 +133,7 @@ static void add_drawdowns(cJSON *o, const struct st_tearsheet_in *in, cJSON *not
 		cJSON_AddItemToArray(arr, row);
 	}
 	if (n == 0)
-		cJSON_AddItemToArray(notes, cJSON_CreateString("drawdowns: net equity never fell "
-			"below its running peak"));
+		cJSON_AddStringToObject(o, "drawdowns_note", "net equity never fell below its running peak");
 }
 
 /* --- calendar returns -------------------------------------------------------------------- */
@@ -533,13 +533,9 @@ static int add_trade_stats(cJSON *o, const struct st_tearsheet_in *in)
 
 int st_tearsheet(cJSON *o, const struct st_tearsheet_in *in)
 {
-	cJSON *notes = cJSON_GetObjectItemCaseSensitive(o, "notes");
-
-	if (!notes)
-		notes = cJSON_AddArrayToObject(o, "notes");
 	if (add_benchmark(o, in) < 0)
 		return -1;
-	add_drawdowns(o, in, notes);
+	add_drawdowns(o, in);
 	add_calendar(o, in);
 	if (add_rolling(o, in) < 0 || add_delays(o, in) < 0)
 		return -1;
