@@ -25,7 +25,7 @@ VARIANT ?= rel
 B := build/$(VARIANT)
 BIN := $(B)/bin
 
-PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl
+PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl
 CC ?= cc
 OPT_rel := -O2 -g
 OPT_asan := -O1 -g
@@ -67,8 +67,9 @@ USES_pipeline/lookahead := sandbox
 # stats reads the replay's trade records; replay --timing times the statistics core as well
 USES_pipeline/replay := pipeline/stats
 USES_pipeline/stats := pipeline/replay
-# the report compounds the log's claims as the replay does, for "The log against the code"
-USES_report := pipeline/replay
+# the report compounds the log's claims as the replay does ("The log against the code"), and
+# draws the benchmark and the rolling Sharpe with the statistics' own functions
+USES_report := pipeline/stats pipeline/replay
 # the unit tests reach every room
 USES_tests/unit := $(ROOMS)
 
@@ -212,9 +213,11 @@ $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
 
-$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/.knobs-costs $(OUT)/.knobs-trials $(R)/stats
+$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(OUT)/.knobs-costs $(OUT)/.knobs-trials \
+		$(OUT)/.knobs-tearsheet $(R)/stats
 	$(call say,STAGE,$@)
-	$(Q)$(R)/stats --replay $(OUT)/replay.json --config $(OUT)/config.json -o $@
+	$(Q)$(R)/stats --replay $(OUT)/replay.json --config $(OUT)/config.json --data $(DATA) \
+		--run $(OUT)/run.json -o $@
 
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(OUT)/replay.json \
 		$(OUT)/stats.json $(OUT)/fingerprint.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials \

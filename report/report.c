@@ -12,6 +12,8 @@
 #include "report_input.h"
 #include "report_model.h"
 #include "report_reconcile.h"
+#include "report_pdf.h"
+#include "report_tearsheet.h"
 #include "report_tmpl.h"
 #include "report_xlsx.h"
 
@@ -21,8 +23,9 @@ static const char usage[] =
 	"usage: report --dir out/NAME --name NAME --templates DIR [--data OHLCV.csv]\n"
 	"\n"
 	"Renders the audit in DIR as report.html (from TEMPLATES/report.html), the charts\n"
-	"equity.png, returns.png, costs.png and signals.png (and reconcile.png when a trade log\n"
-	"was reconciled with the code), and report.xlsx, all inside DIR.\n"
+	"equity.png, underwater.png, rolling.png, returns.png, costs.png, delay.png and\n"
+	"signals.png (and reconcile.png when a trade log was reconciled with the code),\n"
+	"report.pdf and report.xlsx, all inside DIR.\n"
 	"Missing or failed stage files are reported in the page, never fatal. --data gives the\n"
 	"price series the signals chart is drawn on.\n"
 	"\n"
@@ -76,7 +79,7 @@ static void draw_reconcile(const struct args *a, const struct rpt_input *in)
 	rpt_series_release(&replayed);
 }
 
-static void draw_charts(const struct args *a, const struct rpt_input *in)
+static void draw_charts(const struct args *a, const struct rpt_input *in, const struct rpt_extra *x)
 {
 	char path[4096], err[512];
 	const cJSON *stats = rpt_stage_ok(in, RPT_STATS), *run = rpt_stage_ok(in, RPT_RUN);
@@ -89,17 +92,27 @@ static void draw_charts(const struct args *a, const struct rpt_input *in)
 	if (run)
 		sa_signals_read(cJSON_GetObjectItemCaseSensitive(run, "signals"), in->data.n, &sig,
 				why_sig, sizeof why_sig);
-	if (rpt_chart_equity(sa_fmt(path, sizeof path, "%s/equity.png", a->dir), &in->equity, why_eq, err, sizeof err) ||
+	const cJSON *delay = stats ? cJSON_GetObjectItemCaseSensitive(stats, "delay_sensitivity") : NULL;
+	const char *why_delay = stats ? sa_json_str(stats, "delay_note", "") : "stats.json is missing or failed";
+
+	if (rpt_chart_equity(sa_fmt(path, sizeof path, "%s/equity.png", a->dir), &in->equity, &x->bench, why_eq,
+			     err, sizeof err) ||
+	    rpt_chart_underwater(sa_fmt(path, sizeof path, "%s/underwater.png", a->dir), &in->equity,
+				 stats ? cJSON_GetObjectItemCaseSensitive(stats, "drawdowns") : NULL, why_eq,
+				 err, sizeof err) ||
+	    rpt_chart_rolling(sa_fmt(path, sizeof path, "%s/rolling.png", a->dir), in->equity.t, x->rolling,
+			      in->equity.n, x->window, x->sharpe_annualised, x->rolling_why, err, sizeof err) ||
+	    rpt_chart_delay(sa_fmt(path, sizeof path, "%s/delay.png", a->dir), delay, why_delay, err, sizeof err) ||
 	    rpt_chart_returns(sa_fmt(path, sizeof path, "%s/returns.png", a->dir), &in->returns, in->trades_reason, err, sizeof err) ||
 	    rpt_chart_costs(sa_fmt(path, sizeof path, "%s/costs.png", a->dir),
-			   stats ? cJSON_GetObjectItemCaseSensitive(stats, "cost_sensitivity") : NULL, err, sizeof err) ||
+			   stats ? cJSON_GetObjectItemCaseSensitive(stats, "cost_sensitivity") : NULL, x->breakeven,
+			   err, sizeof err) ||
 	    rpt_chart_signals(sa_fmt(path, sizeof path, "%s/signals.png", a->dir), &in->data,
 			     sig, why_sig, cJSON_IsObject(la) ? cJSON_GetObjectItemCaseSensitive(la, "mismatches") : NULL,
 			     in->data_reason, err, sizeof err))
 		sa_die("%s", err);
 	free(sig);
 	draw_reconcile(a, in);
-	rpt_chart_cleanup();
 }
 
 static void write_html(const struct args *a, const cJSON *model)
@@ -127,19 +140,26 @@ int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	struct rpt_input in;
+	struct rpt_extra x;
 	char path[4096], err[512];
 	sa_set_prog("report");
 	parse_args(argc, argv, &a);
 	if (rpt_input_load(&in, a.dir, a.data))
 		sa_die("out of memory reading '%s'", a.dir);
-	draw_charts(&a, &in);
+	if (rpt_extra_build(&x, &in))
+		sa_die("out of memory reading '%s'", a.dir);
+	draw_charts(&a, &in, &x);
 	cJSON *model = rpt_model_build(&in, a.name);
 	if (!model)
 		sa_die("out of memory");
 	write_html(&a, model);
+	if (rpt_pdf_write(sa_fmt(path, sizeof path, "%s/report.pdf", a.dir), &in, &x, model, err, sizeof err))
+		sa_die("%s", err);
+	rpt_chart_cleanup();
 	if (rpt_xlsx_write(sa_fmt(path, sizeof path, "%s/report.xlsx", a.dir), &in, a.name, err, sizeof err))
 		sa_die("%s", err);
 	cJSON_Delete(model);
+	rpt_extra_release(&x);
 	rpt_input_release(&in);
 	return SA_EXIT_OK;
 }

@@ -4,6 +4,7 @@
 
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
+#include <png.h>
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
@@ -17,8 +18,8 @@
 #include "timeutil.h"
 
 /* Logical size in CSS pixels; drawn at twice the density so a printout stays sharp. */
-#define CW 1000.0
-#define CH 540.0
+#define CW RPT_CHART_WIDTH
+#define CH RPT_CHART_HEIGHT
 #define DENSITY 2.0
 #define FONT "DejaVu Sans"
 
@@ -52,21 +53,27 @@ static void set_rgb(cairo_t *cr, struct rgb c)
 }
 
 /* Fixed font options: no hinting and grey antialiasing, so the local fontconfig settings do not
- * change the pixels. */
-static cairo_t *canvas(cairo_surface_t **sf)
+ * change the pixels; a white CW x CH page under the chart. */
+static void prep(cairo_t *cr)
 {
-	*sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)(CW * DENSITY), (int)(CH * DENSITY));
-	cairo_t *cr = cairo_create(*sf);
 	cairo_font_options_t *fo = cairo_font_options_create();
 	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
 	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
 	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
 	cairo_set_font_options(cr, fo);
 	cairo_font_options_destroy(fo);
-	cairo_scale(cr, DENSITY, DENSITY);
 	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
+	cairo_rectangle(cr, 0, 0, CW, CH);
+	cairo_fill(cr);
 	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+static cairo_t *canvas(cairo_surface_t **sf)
+{
+	*sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)(CW * DENSITY), (int)(CH * DENSITY));
+	cairo_t *cr = cairo_create(*sf);
+	cairo_scale(cr, DENSITY, DENSITY);
+	prep(cr);
 	return cr;
 }
 
@@ -225,9 +232,51 @@ static void empty_note(cairo_t *cr, const char *why)
 	text_at(cr, CW / 2, CH / 2, 0.5, 0.5, 15, false, msg);
 }
 
-static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned int len)
+/* The rows of sf (RGB24: one native-endian 0x00RRGGBB word a pixel) as 8-bit RGB. libpng
+ * longjmps here on error, so nothing this function changes after setjmp is read afterwards. */
+static int png_rows(png_structp png, png_infop info, FILE *fp, cairo_surface_t *sf, unsigned char *row)
 {
-	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+	int w = cairo_image_surface_get_width(sf), h = cairo_image_surface_get_height(sf);
+	int stride = cairo_image_surface_get_stride(sf);
+	const unsigned char *data = cairo_image_surface_get_data(sf);
+
+	if (setjmp(png_jmpbuf(png)))
+		return -1;
+	png_init_io(png, fp);
+	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	/* One fixed filter and fast deflate: charts are mostly flat colour, where the adaptive
+	 * filter search and a high level buy a few per cent of size for several times the time. */
+	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+	png_set_compression_level(png, 1);
+	png_write_info(png, info);
+	for (int y = 0; y < h; y++) {
+		const uint32_t *px = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
+		for (int x = 0; x < w; x++) {
+			row[3 * x] = (unsigned char)(px[x] >> 16);
+			row[3 * x + 1] = (unsigned char)(px[x] >> 8);
+			row[3 * x + 2] = (unsigned char)px[x];
+		}
+		png_write_row(png, row);
+	}
+	png_write_end(png, NULL);
+	return 0;
+}
+
+/* Writes sf as a PNG to fp with libpng. Returns 0 or -1. */
+static int write_png(FILE *fp, cairo_surface_t *sf)
+{
+	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_infop info = png ? png_create_info_struct(png) : NULL;
+	unsigned char *row = malloc((size_t)cairo_image_surface_get_width(sf) * 3);
+	int rc = -1;
+
+	cairo_surface_flush(sf);
+	if (info && row && cairo_image_surface_get_format(sf) == CAIRO_FORMAT_RGB24)
+		rc = png_rows(png, info, fp, sf, row);
+	png_destroy_write_struct(&png, &info);
+	free(row);
+	return rc;
 }
 
 /* Writes the surface atomically and frees cr and sf whatever happens. */
@@ -245,10 +294,9 @@ static int finish(cairo_t *cr, cairo_surface_t *sf, const char *path, char *err,
 		sa_fmt(err, errlen, "cannot write '%s'", path);
 		goto out;
 	}
-	st = cairo_surface_write_to_png_stream(sf, to_file, a.fp);
-	if (st != CAIRO_STATUS_SUCCESS) {
+	if (write_png(a.fp, sf) < 0) {
 		sa_atomic_abort(&a);
-		sa_fmt(err, errlen, "writing '%s': %s", path, cairo_status_to_string(st));
+		sa_fmt(err, errlen, "writing '%s': the PNG encoder failed", path);
 		goto out;
 	}
 	if (sa_atomic_commit(&a)) {
@@ -271,14 +319,15 @@ static void polyline(cairo_t *cr, const struct panel *p, size_t n, const int64_t
 	}
 }
 
-static void draw_equity(cairo_t *cr, const struct rpt_series *eq)
+static void draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct rpt_series *bench)
 {
 	struct panel top = { 78, 80, CW - 24, 366, (double)eq->t[0], (double)eq->t[eq->n - 1], DBL_MAX, -DBL_MAX };
 	struct panel dd = { 78, 384, CW - 24, CH - 34, top.xmin, top.xmax, 0, 0 };
 	double *draw = malloc(eq->n * sizeof *draw), peak = -DBL_MAX;
-	static const char *const names[] = { "net equity (after costs)", "gross equity (before costs)" };
-	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.60, 0.68 } };
-	static const int dashed[] = { L_LINE, L_DASH };
+	static const char *const names[] = { "net equity (after costs)", "gross equity (before costs)",
+					     "buy and hold (after costs)" };
+	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.60, 0.68 }, { 0.85, 0.50, 0.10 } };
+	static const int dashed[] = { L_LINE, L_DASH, L_LINE };
 	if (!draw)
 		return;
 	if (top.xmax <= top.xmin)
@@ -289,6 +338,10 @@ static void draw_equity(cairo_t *cr, const struct rpt_series *eq)
 		peak = fmax(peak, eq->net[i]);
 		draw[i] = peak > 0 ? eq->net[i] / peak - 1 : 0;
 		dd.ymin = fmin(dd.ymin, draw[i]);
+	}
+	for (size_t i = 0; bench && i < bench->n; i++) {
+		top.ymin = fmin(top.ymin, bench->net[i]);
+		top.ymax = fmax(top.ymax, bench->net[i]);
 	}
 	nice_range(&top.ymin, &top.ymax, 5);
 	nice_range(&dd.ymin, &dd.ymax, 2);
@@ -305,6 +358,12 @@ static void draw_equity(cairo_t *cr, const struct rpt_series *eq)
 	polyline(cr, &top, eq->n, eq->t, eq->gross);
 	cairo_stroke(cr);
 	cairo_set_dash(cr, NULL, 0, 0);
+	if (bench) {
+		set_rgb(cr, C_PSR);
+		cairo_set_line_width(cr, 1.4);
+		polyline(cr, &top, bench->n, bench->t, bench->net);
+		cairo_stroke(cr);
+	}
 	set_rgb(cr, C_NET);
 	cairo_set_line_width(cr, 1.8);
 	polyline(cr, &top, eq->n, eq->t, eq->net);
@@ -321,7 +380,7 @@ static void draw_equity(cairo_t *cr, const struct rpt_series *eq)
 	cairo_stroke(cr);
 	frame(cr, &top);
 	frame(cr, &dd);
-	legend(cr, 2, names, colors, dashed);
+	legend(cr, bench ? 3 : 2, names, colors, dashed);
 	set_rgb(cr, C_INK);
 	cairo_save(cr);
 	cairo_translate(cr, 18, (top.y0 + top.y1) / 2);
@@ -336,16 +395,25 @@ static void draw_equity(cairo_t *cr, const struct rpt_series *eq)
 	free(draw);
 }
 
-int rpt_chart_equity(const char *path, const struct rpt_series *eq, const char *why_missing,
-		    char *err, size_t errlen)
+void rpt_draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct rpt_series *bench,
+		     const char *why_missing)
+{
+	prep(cr);
+	title(cr, "Equity, net and gross of costs, with net drawdown",
+	      bench && bench->n >= 2 ? "time in UTC; fills at the next bar's open; buy and hold "
+	      "of the same data after the same costs beside it" : "time in UTC; fills at the next bar's open");
+	if (eq && eq->n >= 2)
+		draw_equity(cr, eq, bench && bench->n >= 2 ? bench : NULL);
+	else
+		empty_note(cr, eq && eq->n ? "fewer than two equity points" : why_missing);
+}
+
+int rpt_chart_equity(const char *path, const struct rpt_series *eq, const struct rpt_series *bench,
+		     const char *why_missing, char *err, size_t errlen)
 {
 	cairo_surface_t *sf;
 	cairo_t *cr = canvas(&sf);
-	title(cr, "Equity, net and gross of costs, with net drawdown", "time in UTC; fills at the next bar's open");
-	if (eq && eq->n >= 2)
-		draw_equity(cr, eq);
-	else
-		empty_note(cr, eq && eq->n ? "fewer than two equity points" : why_missing);
+	rpt_draw_equity(cr, eq, bench, why_missing);
 	return finish(cr, sf, path, err, errlen);
 }
 
@@ -446,18 +514,24 @@ static void draw_returns(cairo_t *cr, const struct rpt_returns *r)
 	cairo_restore(cr);
 }
 
-int rpt_chart_returns(const char *path, const struct rpt_returns *r, const char *why_missing,
-		     char *err, size_t errlen)
+void rpt_draw_returns(cairo_t *cr, const struct rpt_returns *r, const char *why_missing)
 {
-	cairo_surface_t *sf;
-	cairo_t *cr = canvas(&sf);
 	char sub[96];
+	prep(cr);
 	snprintf(sub, sizeof sub, "%zu closed trades; costs move the whole distribution left", r ? r->n : 0);
 	title(cr, "Distribution of trade returns", sub);
 	if (r && r->n > 0)
 		draw_returns(cr, r);
 	else
 		empty_note(cr, why_missing && why_missing[0] ? why_missing : "no closed trades");
+}
+
+int rpt_chart_returns(const char *path, const struct rpt_returns *r, const char *why_missing,
+		     char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	rpt_draw_returns(cr, r, why_missing);
 	return finish(cr, sf, path, err, errlen);
 }
 
@@ -481,7 +555,32 @@ static size_t cost_points(const cJSON *sens, double *m, double *s, double *q, si
 	return n;
 }
 
-static void draw_costs(cairo_t *cr, const double *m, const double *s, const double *q, size_t n)
+/* The break-even multiple as a dashed red line, or an arrow at the right edge when it lies
+ * beyond the drawn multiples. */
+static void mark_breakeven(cairo_t *cr, const struct panel *p, double be)
+{
+	double dash[] = { 2, 3 }, x = px_x(p, be);
+	char lab[64];
+
+	if (!isfinite(be) || be < p->xmin)
+		return;
+	snprintf(lab, sizeof lab, be <= p->xmax ? "break-even %.3gx" : "break-even %.3gx ->", be);
+	set_rgb(cr, C_DD);
+	if (be <= p->xmax) {
+		cairo_set_line_width(cr, 1.6);
+		cairo_set_dash(cr, dash, 2, 0);
+		cairo_move_to(cr, x, p->y0);
+		cairo_line_to(cr, x, p->y1);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+		text_at(cr, x - 4, p->y0 + 8, 1, 0, 12, true, lab);
+	} else {
+		text_at(cr, p->x1 - 6, p->y0 + 8, 1, 0, 12, true, lab);
+	}
+}
+
+static void draw_costs(cairo_t *cr, const double *m, const double *s, const double *q, size_t n,
+		       double breakeven)
 {
 	struct panel p = { 78, 80, CW - 70, CH - 52, DBL_MAX, -DBL_MAX, 0, 0 };
 	static const char *const names[] = { "Sharpe ratio per trade (left)", "PSR (right, 0 to 1)",
@@ -494,6 +593,9 @@ static void draw_costs(cairo_t *cr, const double *m, const double *s, const doub
 		p.ymin = fmin(p.ymin, s[i]);
 		p.ymax = fmax(p.ymax, s[i]);
 	}
+	/* a break-even within twice the drawn multiples is shown in place, further ones by an arrow */
+	if (isfinite(breakeven) && breakeven > p.xmax && breakeven <= 2 * p.xmax)
+		p.xmax = breakeven;
 	nice_range(&p.xmin, &p.xmax, 6);
 	nice_range(&p.ymin, &p.ymax, 5);
 	struct panel r = p;
@@ -536,23 +638,37 @@ static void draw_costs(cairo_t *cr, const double *m, const double *s, const doub
 		cairo_arc(cr, px_x(&p, m[i]), px_y(&p, s[i]), 4, 0, 2 * M_PI);
 		cairo_fill(cr);
 	}
+	mark_breakeven(cr, &p, breakeven);
 	frame(cr, &p);
 	legend(cr, 3, names, colors, dashed);
 	set_rgb(cr, C_INK);
 	text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "cost multiple (1x = fees, slippage and funding as configured)");
 }
 
-int rpt_chart_costs(const char *path, const cJSON *sens, char *err, size_t errlen)
+void rpt_draw_costs(cairo_t *cr, const cJSON *sens, double breakeven)
 {
 	double m[64], s[64], q[64];
-	cairo_surface_t *sf;
-	cairo_t *cr = canvas(&sf);
 	size_t n = cJSON_IsArray(sens) ? cost_points(sens, m, s, q, 64) : 0;
-	title(cr, "Cost sensitivity", "how the edge survives when every cost is scaled");
+	char sub[160];
+
+	prep(cr);
+	if (isfinite(breakeven))
+		snprintf(sub, sizeof sub, "how the edge survives when every cost is scaled; the mean "
+			 "net trade is zero at %.3gx the configured costs", breakeven);
+	else
+		snprintf(sub, sizeof sub, "how the edge survives when every cost is scaled");
+	title(cr, "Cost sensitivity", sub);
 	if (n >= 2)
-		draw_costs(cr, m, s, q, n);
+		draw_costs(cr, m, s, q, n, breakeven);
 	else
 		empty_note(cr, sens ? "fewer than two cost points in stats.json" : "stats.json has no cost sensitivity");
+}
+
+int rpt_chart_costs(const char *path, const cJSON *sens, double breakeven, char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	rpt_draw_costs(cr, sens, breakeven);
 	return finish(cr, sf, path, err, errlen);
 }
 
@@ -635,14 +751,12 @@ static void draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *s
 	cairo_restore(cr);
 }
 
-int rpt_chart_signals(const char *path, const struct sa_ohlcv *px, const int8_t *sig,
-		     const char *why_no_signals, const cJSON *mismatches, const char *why_missing,
-		     char *err, size_t errlen)
+void rpt_draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *sig,
+		      const char *why_no_signals, const cJSON *mismatches, const char *why_missing)
 {
-	cairo_surface_t *sf;
-	cairo_t *cr = canvas(&sf);
 	char sub[200];
 
+	prep(cr);
 	if (sig)
 		snprintf(sub, sizeof sub, "%zu signals from the full-history run; red marks where a truncated run disagreed",
 			 px->n);
@@ -653,6 +767,285 @@ int rpt_chart_signals(const char *path, const struct sa_ohlcv *px, const int8_t 
 		draw_signals(cr, px, sig, mismatches);
 	else
 		empty_note(cr, why_missing);
+}
+
+int rpt_chart_signals(const char *path, const struct sa_ohlcv *px, const int8_t *sig,
+		     const char *why_no_signals, const cJSON *mismatches, const char *why_missing,
+		     char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	rpt_draw_signals(cr, px, sig, why_no_signals, mismatches, why_missing);
+	return finish(cr, sf, path, err, errlen);
+}
+
+/* --- the tearsheet's charts -------------------------------------------------------------- */
+
+static void y_label(cairo_t *cr, const struct panel *p, const char *s)
+{
+	set_rgb(cr, C_INK);
+	cairo_save(cr);
+	cairo_translate(cr, 18, (p->y0 + p->y1) / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	text_at(cr, 0, 0, 0.5, 0.5, 12, false, s);
+	cairo_restore(cr);
+}
+
+/* The time of an episode's field ("start", "end") as epoch seconds, or def. */
+static double episode_time(const cJSON *ep, const char *key, double def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(ep, key);
+	int64_t t;
+
+	return cJSON_IsString(v) && sa_time_parse(v->valuestring, &t) == 0 ? (double)t : def;
+}
+
+/* Shades and numbers the episodes (stats.json's drawdowns, deepest first). */
+static void shade_episodes(cairo_t *cr, const struct panel *p, const cJSON *episodes)
+{
+	const cJSON *ep;
+	int k = 0;
+	char lab[16];
+
+	cJSON_ArrayForEach(ep, episodes) {
+		double a = episode_time(ep, "start", p->xmin), b = episode_time(ep, "end", p->xmax);
+		double x0 = px_x(p, fmax(a, p->xmin)), x1 = px_x(p, fmin(b, p->xmax));
+		cairo_set_source_rgba(cr, C_PSR.r, C_PSR.g, C_PSR.b, 0.16);
+		cairo_rectangle(cr, x0, p->y0, fmax(1, x1 - x0), p->y1 - p->y0);
+		cairo_fill(cr);
+		snprintf(lab, sizeof lab, "%d", ++k);
+		set_rgb(cr, C_INK);
+		text_at(cr, (x0 + x1) / 2, p->y0 + 6, 0.5, 0, 11, true, lab);
+	}
+}
+
+static void draw_underwater(cairo_t *cr, const struct rpt_series *eq, const cJSON *episodes)
+{
+	struct panel p = { 78, 80, CW - 24, CH - 52, (double)eq->t[0], (double)eq->t[eq->n - 1], 0, 0 };
+	double *uw = malloc(eq->n * sizeof *uw), peak = 1.0;
+	static const char *const names[] = { "net drawdown from the running peak",
+					     "the five deepest episodes, numbered deepest first" };
+	static const struct rgb colors[] = { { 0.80, 0.20, 0.18 }, { 0.96, 0.86, 0.74 } };
+	static const int styles[] = { L_BOX, L_BOX };
+
+	if (!uw)
+		return;
+	if (p.xmax <= p.xmin)
+		p.xmax = p.xmin + 3600;
+	for (size_t i = 0; i < eq->n; i++) {
+		peak = fmax(peak, eq->net[i]);
+		uw[i] = peak > 0 ? eq->net[i] / peak - 1 : 0;
+		p.ymin = fmin(p.ymin, uw[i]);
+	}
+	nice_range(&p.ymin, &p.ymax, 5);
+	p.ymax = 0;
+	shade_episodes(cr, &p, episodes);
+	y_axis(cr, &p, 5, 100, "%.1f%%", false);
+	x_axis_dates(cr, &p, true);
+	cairo_move_to(cr, px_x(&p, p.xmin), px_y(&p, 0));
+	for (size_t i = 0; i < eq->n; i++)
+		cairo_line_to(cr, px_x(&p, (double)eq->t[i]), px_y(&p, uw[i]));
+	cairo_line_to(cr, px_x(&p, p.xmax), px_y(&p, 0));
+	cairo_close_path(cr);
+	cairo_set_source_rgba(cr, C_DD.r, C_DD.g, C_DD.b, 0.55);
+	cairo_fill(cr);
+	frame(cr, &p);
+	legend(cr, 2, names, colors, styles);
+	y_label(cr, &p, "below the peak");
+	free(uw);
+}
+
+void rpt_draw_underwater(cairo_t *cr, const struct rpt_series *eq, const cJSON *episodes,
+			 const char *why_missing)
+{
+	prep(cr);
+	title(cr, "Underwater: how far below its best the net equity was",
+	      "time in UTC; each shaded band runs from a peak to the bar equity first got back to it");
+	if (eq && eq->n >= 2)
+		draw_underwater(cr, eq, episodes);
+	else
+		empty_note(cr, eq && eq->n ? "fewer than two equity points" : why_missing);
+}
+
+int rpt_chart_underwater(const char *path, const struct rpt_series *eq, const cJSON *episodes,
+			 const char *why_missing, char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	rpt_draw_underwater(cr, eq, episodes, why_missing);
+	return finish(cr, sf, path, err, errlen);
+}
+
+static void draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, double headline)
+{
+	struct panel p = { 78, 80, CW - 24, CH - 52, (double)t[0], (double)t[n - 1], DBL_MAX, -DBL_MAX };
+	static const char *const names[] = { "rolling Sharpe ratio (annualised)",
+					     "the whole period's" };
+	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.57, 0.60 } };
+	static const int styles[] = { L_LINE, L_DASH };
+	double dash[] = { 5, 3 };
+	bool pen = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		p.ymin = fmin(p.ymin, v[i]);
+		p.ymax = fmax(p.ymax, v[i]);
+	}
+	if (isfinite(headline)) {
+		p.ymin = fmin(p.ymin, headline);
+		p.ymax = fmax(p.ymax, headline);
+	}
+	p.ymin = fmin(p.ymin, 0);
+	p.ymax = fmax(p.ymax, 0);
+	if (p.xmax <= p.xmin)
+		p.xmax = p.xmin + 3600;
+	nice_range(&p.ymin, &p.ymax, 5);
+	y_axis(cr, &p, 5, 1, "%.3g", false);
+	x_axis_dates(cr, &p, true);
+	set_rgb(cr, C_INK);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, p.x0, px_y(&p, 0));
+	cairo_line_to(cr, p.x1, px_y(&p, 0));
+	cairo_stroke(cr);
+	if (isfinite(headline)) {
+		set_rgb(cr, colors[1]);
+		cairo_set_dash(cr, dash, 2, 0);
+		cairo_move_to(cr, p.x0, px_y(&p, headline));
+		cairo_line_to(cr, p.x1, px_y(&p, headline));
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+	}
+	set_rgb(cr, C_NET);
+	cairo_set_line_width(cr, 1.6);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i])) {
+			pen = false;
+			continue;
+		}
+		(pen ? cairo_line_to : cairo_move_to)(cr, px_x(&p, (double)t[i]), px_y(&p, v[i]));
+		pen = true;
+	}
+	cairo_stroke(cr);
+	frame(cr, &p);
+	legend(cr, 2, names, colors, styles);
+	y_label(cr, &p, "Sharpe ratio");
+}
+
+void rpt_draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, size_t window,
+		      double headline, const char *why_missing)
+{
+	char sub[160];
+	size_t defined = 0;
+
+	prep(cr);
+	snprintf(sub, sizeof sub, "per-bar net returns over the last %zu bars at each bar, times "
+		 "sqrt(bars per year); time in UTC", window);
+	title(cr, "Rolling Sharpe ratio", sub);
+	for (size_t i = 0; v && i < n; i++)
+		defined += isfinite(v[i]) != 0;
+	if (v && n >= 2 && defined)
+		draw_rolling(cr, t, v, n, headline);
+	else
+		empty_note(cr, why_missing && why_missing[0] ? why_missing : "no full window of equity");
+}
+
+int rpt_chart_rolling(const char *path, const int64_t *t, const double *v, size_t n, size_t window,
+		      double headline, const char *why_missing, char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	rpt_draw_rolling(cr, t, v, n, window, headline, why_missing);
+	return finish(cr, sf, path, err, errlen);
+}
+
+/* The (delay_bars, sharpe, net_return) rows whose figures are finite; returns how many. */
+static size_t delay_points(const cJSON *rows, double *d, double *s, double *r, size_t cap)
+{
+	const cJSON *it;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(it, rows) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "delay_bars");
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(it, "sharpe");
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(it, "net_return");
+		if (n < cap && cJSON_IsNumber(a) && cJSON_IsNumber(b) && cJSON_IsNumber(c)) {
+			d[n] = a->valuedouble;
+			s[n] = b->valuedouble;
+			r[n] = c->valuedouble;
+			n++;
+		}
+	}
+	return n;
+}
+
+static void draw_delay(cairo_t *cr, const double *d, const double *s, const double *r, size_t n)
+{
+	struct panel p = { 78, 80, CW - 70, CH - 52, 0, 0, DBL_MAX, -DBL_MAX };
+	static const char *const names[] = { "Sharpe ratio per trade", "net return (label)" };
+	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.15, 0.16, 0.18 } };
+	static const int styles[] = { L_LINE, L_BOX };
+	char lab[32];
+
+	p.xmin = d[0];
+	p.xmax = d[n - 1];
+	for (size_t i = 0; i < n; i++) {
+		p.ymin = fmin(p.ymin, fmin(s[i], 0));
+		p.ymax = fmax(p.ymax, s[i]);
+	}
+	p.xmin -= 0.5;
+	p.xmax += 0.5;
+	p.ymax += 0.12 * (p.ymax - p.ymin);  /* room for the labels above the points */
+	nice_range(&p.ymin, &p.ymax, 5);
+	y_axis(cr, &p, 5, 1, "%.3g", false);
+	set_rgb(cr, C_INK);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(lab, sizeof lab, "t+%.0f", d[i]);
+		text_at(cr, px_x(&p, d[i]), p.y1 + 8, 0.5, 0, 11, false, lab);
+	}
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, p.x0, px_y(&p, 0));
+	cairo_line_to(cr, p.x1, px_y(&p, 0));
+	cairo_stroke(cr);
+	set_rgb(cr, C_NET);
+	cairo_set_line_width(cr, 2.2);
+	for (size_t i = 0; i < n; i++)
+		(i ? cairo_line_to : cairo_move_to)(cr, px_x(&p, d[i]), px_y(&p, s[i]));
+	cairo_stroke(cr);
+	for (size_t i = 0; i < n; i++) {
+		set_rgb(cr, C_NET);
+		cairo_arc(cr, px_x(&p, d[i]), px_y(&p, s[i]), 4, 0, 2 * M_PI);
+		cairo_fill(cr);
+		snprintf(lab, sizeof lab, "%+.1f %%", r[i] * 100);
+		set_rgb(cr, C_INK);
+		text_at(cr, px_x(&p, d[i]), px_y(&p, s[i]) - 10, 0.5, 1, 11, false, lab);
+	}
+	frame(cr, &p);
+	legend(cr, 2, names, colors, styles);
+	text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false,
+		"fill at the open of bar t+k after the signal at bar t's close (t+1 is the audit's own)");
+}
+
+void rpt_draw_delay(cairo_t *cr, const cJSON *rows, const char *why_missing)
+{
+	double d[16], s[16], r[16];
+	size_t n = cJSON_IsArray(rows) ? delay_points(rows, d, s, r, 16) : 0;
+
+	prep(cr);
+	title(cr, "Late fills", "the same signals filled one to four bars later, with the same costs");
+	if (n >= 2)
+		draw_delay(cr, d, s, r, n);
+	else
+		empty_note(cr, why_missing && why_missing[0] ? why_missing : "stats.json has no delay sensitivity");
+}
+
+int rpt_chart_delay(const char *path, const cJSON *rows, const char *why_missing, char *err,
+		    size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	rpt_draw_delay(cr, rows, why_missing);
 	return finish(cr, sf, path, err, errlen);
 }
 

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <cairo.h>
 #include <cjson/cJSON.h>
 
 #include "ohlcv.h"
@@ -13,16 +14,28 @@
  * the file could not be written. Missing inputs are not errors: the chart then shows why it is
  * empty, so the report's set of images never changes shape. Arguments are borrowed. */
 
-/* Net and gross equity over time, with the net drawdown in a panel below. */
-int rpt_chart_equity(const char *path, const struct rpt_series *eq, const char *why_missing,
-		    char *err, size_t errlen);
+/* Each rpt_draw_* draws the chart of the same name onto cr, in a box of RPT_CHART_WIDTH x
+ * RPT_CHART_HEIGHT units at cr's current transformation (a PNG at twice the density, a PDF page
+ * scaled down), white background included. */
+#define RPT_CHART_WIDTH 1000.0
+#define RPT_CHART_HEIGHT 540.0
+
+/* Net and gross equity over time, with buy and hold (bench, may be NULL) beside them and the
+ * net drawdown in a panel below. */
+int rpt_chart_equity(const char *path, const struct rpt_series *eq, const struct rpt_series *bench,
+		     const char *why_missing, char *err, size_t errlen);
+void rpt_draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct rpt_series *bench,
+		     const char *why_missing);
 
 /* The distribution of per-trade net returns (gross as an outline), with zero and the mean. */
 int rpt_chart_returns(const char *path, const struct rpt_returns *r, const char *why_missing,
 		     char *err, size_t errlen);
+void rpt_draw_returns(cairo_t *cr, const struct rpt_returns *r, const char *why_missing);
 
-/* Sharpe and PSR as costs are scaled: sens is stats.json's cost_sensitivity array (may be NULL). */
-int rpt_chart_costs(const char *path, const cJSON *sens, char *err, size_t errlen);
+/* Sharpe and PSR as costs are scaled: sens is stats.json's cost_sensitivity array (may be NULL),
+ * breakeven its breakeven_cost_multiple (NAN when there is none). */
+int rpt_chart_costs(const char *path, const cJSON *sens, double breakeven, char *err, size_t errlen);
+void rpt_draw_costs(cairo_t *cr, const cJSON *sens, double breakeven);
 
 /* The close price with the position shaded (sig: px->n validated signals, or NULL with
  * why_no_signals saying why) and each look-ahead mismatch (lookahead.json's mismatches array,
@@ -30,6 +43,27 @@ int rpt_chart_costs(const char *path, const cJSON *sens, char *err, size_t errle
 int rpt_chart_signals(const char *path, const struct sa_ohlcv *px, const int8_t *sig,
 		     const char *why_no_signals, const cJSON *mismatches, const char *why_missing,
 		     char *err, size_t errlen);
+void rpt_draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *sig,
+		      const char *why_no_signals, const cJSON *mismatches, const char *why_missing);
+
+/* The net curve's fall below its running peak, with stats.json's drawdowns episodes (may be
+ * NULL) shaded and numbered. */
+int rpt_chart_underwater(const char *path, const struct rpt_series *eq, const cJSON *episodes,
+			 const char *why_missing, char *err, size_t errlen);
+void rpt_draw_underwater(cairo_t *cr, const struct rpt_series *eq, const cJSON *episodes,
+			 const char *why_missing);
+
+/* The rolling Sharpe ratio v[0..n) at times t (NAN where no full window), with the whole
+ * period's (headline, may be NAN) as a dashed line. */
+int rpt_chart_rolling(const char *path, const int64_t *t, const double *v, size_t n, size_t window,
+		      double headline, const char *why_missing, char *err, size_t errlen);
+void rpt_draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, size_t window,
+		      double headline, const char *why_missing);
+
+/* Sharpe ratio and net return against the fill delay: stats.json's delay_sensitivity rows. */
+int rpt_chart_delay(const char *path, const cJSON *rows, const char *why_missing, char *err,
+		    size_t errlen);
+void rpt_draw_delay(cairo_t *cr, const cJSON *rows, const char *why_missing);
 
 /* The log against the code: the claimed equity and the replayed one (series of t and net),
  * each compounded, on one time axis. */

@@ -1,5 +1,6 @@
 /* report_model.c - the report's view model: what each section says, formatted for people. */
 #include "report_model.h"
+#include "report_tearsheet.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -81,16 +82,52 @@ static const char *verdict_class(const char *v)
 	return "bad";
 }
 
+/* An audit that stopped before its replay (unsafe, incomplete, nothing to replay) has one
+ * reason, and every later stage and gate would only repeat it: the page says it once. */
+static bool stopped_early(const struct rpt_input *in)
+{
+	return !in->stage[RPT_REPLAY].ok;
+}
+
+/* The first stage that failed, whose reason the later ones inherit. */
+static int first_failed(const struct rpt_input *in)
+{
+	for (int f = 0; f < RPT_NFILES; f++)
+		if (!in->stage[f].ok)
+			return f;
+	return -1;
+}
+
+/* Says once why the audit stopped, and names the stage files that are missing because of it. */
+static void add_stopped(cJSON *m, const struct rpt_input *in)
+{
+	int root = first_failed(in);
+	char buf[600], also[256] = "";
+	size_t used = 0;
+
+	if (!stopped_early(in) || root < 0)
+		return;
+	for (int f = root + 1; f < RPT_NFILES; f++)
+		if (!in->stage[f].ok && used < sizeof also)
+			used += (size_t)snprintf(also + used, sizeof also - used, "%s%s", used ? ", " : "",
+						 in->stage[f].file);
+	cJSON_AddStringToObject(m, "stopped", sa_fmt(buf, sizeof buf, "The audit stopped early at %s: "
+		"%s. Nothing after it could be measured (%s%sthe six gates), so that reason is not "
+		"repeated below.", in->stage[root].file, in->stage[root].reason, also, also[0] ? ", " : ""));
+}
+
 static void add_missing(cJSON *m, const struct rpt_input *in)
 {
 	cJSON *list = cJSON_AddArrayToObject(m, "missing");
+	int root = stopped_early(in) ? first_failed(in) : -1;
 	struct { const char *file, *reason; } extra[] = {
 		{ "events.jsonl", in->events_reason }, { "trades.csv", in->trades_reason },
 		{ "equity.csv", in->equity_reason }, { "strategy.py", in->source_reason },
 		{ "price data", in->data_reason },
 	};
 	for (int f = 0; f < RPT_NFILES; f++) {
-		if (in->stage[f].ok)
+		/* after an early stop, "stopped" says the first reason and the later stages only inherit it */
+		if (in->stage[f].ok || (root >= 0 && f >= root && f != RPT_VERDICT))
 			continue;
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "file", in->stage[f].file);
@@ -134,7 +171,10 @@ static void add_verdict(cJSON *m, const struct rpt_input *in)
 			add_num(o, "threshold", g, "threshold", dec);
 		}
 		cJSON_AddBoolToObject(o, "pass", sa_json_bool(g, "pass", false));
-		add_text(o, "why", g, "why");
+		if (stopped_early(in) && !strncmp(sa_json_str(g, "why", ""), "not measured", 12))
+			cJSON_AddStringToObject(o, "why", "not measured: the audit stopped early (above)");
+		else
+			add_text(o, "why", g, "why");
 		cJSON_AddItemToArray(gates, o);
 	}
 	cJSON *vetoes = cJSON_AddArrayToObject(m, "vetoes");
@@ -302,13 +342,16 @@ static void stat_row(cJSON *list, const char *label, const char *value, const ch
 static void add_stats(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
-	char b[64];
+	char b[64], b95[200];
 	cJSON *o = cJSON_AddObjectToObject(m, "stats");
 	cJSON_AddBoolToObject(o, "present", st != NULL);
 	cJSON *l = cJSON_AddArrayToObject(o, "rows");
 	stat_row(l, "Trades", rpt_fmt_num(get(st, "trades"), 0, b, sizeof b), "closed trades the statistics rest on");
 	stat_row(l, "Sharpe ratio (per trade)", rpt_fmt_num(get(st, "sharpe"), 4, b, sizeof b),
 		 "mean net return per trade divided by its standard deviation");
+	stat_row(l, "Sharpe ratio (per trade), 95 % interval", rpt_say_interval(st, b95, sizeof b95),
+		 "where the per-trade Sharpe ratio lies in 95 of 100 resamples of the trades in blocks, "
+		 "so runs of wins and losses stay together");
 	stat_row(l, "Sharpe ratio (annualised)", rpt_fmt_num(get(get(st, "sharpe_annualised"), "value"), 3, b, sizeof b),
 		 "the Sharpe ratio of bar-by-bar net equity changes, scaled by the square root of bars per year");
 	stat_row(l, "PSR", rpt_fmt_num(get(st, "psr"), 3, b, sizeof b),
@@ -386,12 +429,14 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	cJSON_AddStringToObject(m, "name", name);
 	add_missing(m, in);
 	add_verdict(m, in);
+	add_stopped(m, in);
 	add_containment(m, in);
 	add_lookahead(m, in);
 	add_inspection(m, in);
 	add_costs(m, in);
 	rpt_reconcile_model(m, in);
 	add_stats(m, in);
+	rpt_tearsheet_model(m, in);
 	add_trades(m, in);
 	add_fingerprint(m, in);
 	cJSON_AddStringToObject(m, "version", SA_VERSION);

@@ -328,6 +328,96 @@ static void make_formats(struct book *b)
 	format_set_bg_color(b->good, 0xC6EFCE);
 }
 
+/* --- the tearsheet's sheets: the same numbers as stats.json, which the page formats ------- */
+
+static void write_drawdowns(struct book *b, const cJSON *st)
+{
+	static const char *const heads[] = { "rank", "start", "trough", "end", "depth", "bars" };
+	static const double widths[] = { 6, 18, 18, 18, 10, 8 };
+	lxw_worksheet *ws = sheet(b, "Drawdowns", heads, 6, widths);
+	const cJSON *ep;
+	int r = 1;
+
+	cJSON_ArrayForEach(ep, get(st, "drawdowns")) {
+		worksheet_write_number(ws, (lxw_row_t)r, 0, r, NULL);
+		put_time(b, ws, r, 1, sa_json_str(ep, "start", ""));
+		put_time(b, ws, r, 2, sa_json_str(ep, "trough", ""));
+		if (cJSON_IsString(get(ep, "end")))
+			put_time(b, ws, r, 3, get(ep, "end")->valuestring);
+		else
+			worksheet_write_string(ws, (lxw_row_t)r, 3, "not recovered", b->bad);
+		put_json(ws, r, 4, get(ep, "depth"), b->pct);
+		put_json(ws, r, 5, get(ep, "bars"), NULL);
+		r++;
+	}
+}
+
+static void write_monthly(struct book *b, const cJSON *st)
+{
+	static const char *const heads[] = { "month", "return", "", "year", "return" };
+	static const double widths[] = { 10, 12, 3, 8, 12 };
+	lxw_worksheet *ws = sheet(b, "Monthly", heads, 5, widths);
+	const cJSON *it;
+	int r = 1;
+
+	cJSON_ArrayForEach(it, get(st, "monthly")) {
+		put_text(ws, r, 0, sa_json_str(it, "month", ""), NULL);
+		put_json(ws, r++, 1, get(it, "return"), b->pct);
+	}
+	r = 1;
+	cJSON_ArrayForEach(it, get(st, "yearly")) {
+		put_json(ws, r, 3, get(it, "year"), NULL);
+		put_json(ws, r++, 4, get(it, "return"), b->pct);
+	}
+}
+
+static void write_delay(struct book *b, const cJSON *st)
+{
+	static const char *const heads[] = { "delay_bars", "trades", "sharpe", "net_return" };
+	static const double widths[] = { 11, 8, 12, 12 };
+	lxw_worksheet *ws = sheet(b, "Delay", heads, 4, widths);
+	const cJSON *it;
+	int r = 1;
+
+	cJSON_ArrayForEach(it, get(st, "delay_sensitivity")) {
+		put_json(ws, r, 0, get(it, "delay_bars"), NULL);
+		put_json(ws, r, 1, get(it, "trades"), NULL);
+		put_json(ws, r, 2, get(it, "sharpe"), b->num);
+		put_json(ws, r++, 3, get(it, "net_return"), b->pct);
+	}
+	if (r == 1)
+		put_text(ws, 1, 0, sa_json_str(st, "delay_note", "stats.json is missing or failed"), NULL);
+}
+
+static void write_benchmark(struct book *b, const cJSON *st)
+{
+	static const char *const heads[] = { "figure", "strategy", "buy_and_hold" };
+	static const double widths[] = { 20, 12, 12 };
+	static const char *const keys[] = { "gross_return", "net_return", "max_drawdown", "sharpe_annualised" };
+	lxw_worksheet *ws = sheet(b, "Benchmark", heads, 3, widths);
+	const cJSON *bm = get(st, "benchmark");
+
+	for (int k = 0; k < 4; k++) {
+		bool sharpe = k == 3;
+		const cJSON *mine = sharpe ? get(get(st, keys[k]), "value") : get(st, keys[k]);
+		worksheet_write_string(ws, (lxw_row_t)k + 1, 0, keys[k], NULL);
+		put_json(ws, k + 1, 1, mine, sharpe ? b->num : b->pct);
+		put_json(ws, k + 1, 2, get(bm, keys[k]), sharpe ? b->num : b->pct);
+	}
+	worksheet_write_string(ws, 5, 0, "excess_return", NULL);
+	put_json(ws, 5, 2, get(bm, "excess_return"), b->pct);
+}
+
+static void write_tearsheet(struct book *b, const struct rpt_input *in)
+{
+	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
+
+	write_drawdowns(b, st);
+	write_monthly(b, st);
+	write_delay(b, st);
+	write_benchmark(b, st);
+}
+
 int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *name, char *err, size_t errlen)
 {
 	char tmp[4096], title[300];
@@ -362,6 +452,7 @@ int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *nam
 		remove(tmp);
 		goto out;
 	}
+	write_tearsheet(&b, in);
 	lxw_error e = workbook_close(b.wb);
 	b.wb = NULL;
 	if (e != LXW_NO_ERROR) {

@@ -8,7 +8,7 @@
  * SA4xx look-ahead hints. Keep in step with pipeline/inspect/INSPECT.md. */
 static const struct inspect_rule rules[] = {
 	{"SA101", "error", "forbidden import",
-	 "import of '%s' is forbidden: the sandbox refuses it; a strategy needs only df and numeric libraries"},
+	 "import of '%s' is not allowed in a strategy: the import itself may succeed, but the sandbox refuses what it reaches (processes, files outside scratch, the network, native code); a strategy needs only df and numeric libraries"},
 	{"SA102", "warning", "import outside the allowlist",
 	 "import of '%s' is outside the numeric allowlist (numpy, pandas, math, statistics, ...); the sandbox may refuse it"},
 	{"SA103", "warning", "relative import",

@@ -60,6 +60,10 @@ enum sa_knob_type {
 	  "look-ahead: truncated re-runs at most (an even spread beyond it)")                    \
 	X(LOOKAHEAD_SEED, "LOOKAHEAD_SEED", "lookahead.seed", SA_KNOB_INT, 0, 4294967295.0, "1",  \
 	  "look-ahead: seed of the random truncation points")                                    \
+	X(ROLLING_WINDOW, "ROLLING_WINDOW", "tearsheet.rolling_window", SA_KNOB_INT, 0, 1e9, "0",  \
+	  "rolling Sharpe: bars per window (0: a quarter of the data)")                          \
+	X(BOOTSTRAP_SEED, "BOOTSTRAP_SEED", "tearsheet.bootstrap_seed", SA_KNOB_INT, 0,           \
+	  4294967295.0, "1", "Sharpe interval: seed of the block bootstrap's resamples")           \
 	X(GATE_MIN_TRADES, "GATE_MIN_TRADES", "gates.min_trades", SA_KNOB_INT, 1, 1e9, "100",     \
 	  "gate: closed trades at least")                                                        \
 	X(GATE_PSR, "GATE_PSR", "gates.min_psr", SA_KNOB_NUM, 0, 1, "0.95",                       \

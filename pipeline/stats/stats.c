@@ -8,20 +8,25 @@
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "ohlcv.h"
+#include "replay_io.h"
 #include "stats_io.h"
+#include "stats_tearsheet.h"
 
 static const char usage[] =
 	"usage: stats --replay replay.json --config config.json -o stats.json\n"
-	"             [--trades trades.csv] [--equity equity.csv]\n"
+	"             [--trades trades.csv] [--equity equity.csv] [--data ohlcv.csv --run run.json]\n"
 	"\n"
 	"Computes the statistics of the replay's per-trade net returns: Sharpe, skew, kurtosis,\n"
 	"PSR, DSR (deflated for config trials), MinTRL, drawdown and cost sensitivity. trades.csv\n"
-	"and equity.csv are found beside replay.json unless given. See pipeline/README.md.\n"
+	"and equity.csv are found beside replay.json unless given. With --data (and --run for the\n"
+	"signals) it adds the tearsheet: a buy and hold benchmark and fills one to four bars late.\n"
+	"See pipeline/README.md.\n"
 	"\n"
 	"exit: 0 output written (even with \"ok\": false), 2 usage, 3 broken (cannot write)\n";
 
 struct args {
-	const char *replay, *config, *out, *trades, *equity;
+	const char *replay, *config, *out, *trades, *equity, *data, *run;
 };
 
 static void parse_args(int argc, char **argv, struct args *a)
@@ -31,6 +36,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "config", required_argument, NULL, 'c' },
 		{ "trades", required_argument, NULL, 't' },
 		{ "equity", required_argument, NULL, 'e' },
+		{ "data", required_argument, NULL, 'd' },
+		{ "run", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -42,6 +49,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'c': a->config = optarg; break;
 		case 't': a->trades = optarg; break;
 		case 'e': a->equity = optarg; break;
+		case 'd': a->data = optarg; break;
+		case 'u': a->run = optarg; break;
 		case 'o': a->out = optarg; break;
 		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
 		default: sa_usage_die("unknown option");
@@ -67,11 +76,15 @@ static const char *beside(const char *file, const char *name, char *buf, size_t 
 
 /* Everything main reads, released in one place. */
 struct loaded {
-	cJSON *replay, *config;
+	cJSON *replay, *config, *run;
 	char *trades_buf, *equity_buf;
 	struct rp_trade *trades;
 	double *eq;
+	int64_t *eq_time;
+	struct sa_ohlcv data;
+	int8_t *signals;
 	char replay_err[512], config_err[512], trades_err[512], equity_err[512];
+	char data_err[512], signals_err[512];
 	struct st_stage_in in;
 };
 
@@ -95,13 +108,42 @@ static void load_csvs(struct loaded *L, const char *trades_path, const char *equ
 		st_parse_trades(L->trades_buf, len, &L->trades, &L->in.n_trades, L->trades_err,
 				sizeof(L->trades_err));
 	L->equity_buf = read_capped(equity_path, "equity.csv", &len, L->equity_err, sizeof(L->equity_err));
-	if (L->equity_buf)
-		st_parse_equity(L->equity_buf, len, &L->eq, &L->in.n_eq, L->equity_err,
-				sizeof(L->equity_err));
+	if (L->equity_buf && st_parse_equity(L->equity_buf, len, &L->eq, &L->in.n_eq, L->equity_err,
+					      sizeof(L->equity_err)) == 0)
+		st_parse_equity_times(L->equity_buf, len, L->in.n_eq, &L->eq_time, L->equity_err,
+				      sizeof(L->equity_err));
+	L->in.eq_time = L->eq_time;
 	L->in.trades = L->trades;
 	L->in.eq_net = L->eq;
 	L->in.trades_err = L->trades_err;
 	L->in.equity_err = L->equity_err;
+}
+
+/* The price series and the signals, for the benchmark and the late fills; each optional. */
+static void load_tearsheet(struct loaded *L, const char *data, const char *run)
+{
+	char err[480];
+
+	L->in.data_err = L->data_err;
+	L->in.signals_err = L->signals_err;
+	sa_fmt(L->signals_err, sizeof(L->signals_err), "no signals were given to the statistics");
+	if (!data) {
+		sa_fmt(L->data_err, sizeof(L->data_err), "no price data was given to the statistics");
+		return;
+	}
+	if (sa_ohlcv_load(data, &L->data, err, sizeof(err)) < 0) {
+		sa_fmt(L->data_err, sizeof(L->data_err), "the price data: %s", err);
+		return;
+	}
+	L->in.data = &L->data;
+	if (!run)
+		return;
+	L->run = sa_json_read(run, SA_JSON_CAP, err, sizeof(err));
+	if (!L->run)
+		sa_fmt(L->signals_err, sizeof(L->signals_err), "run.json: %s", err);
+	else if (rp_read_signals(L->run, L->data.n, &L->signals, L->signals_err,
+				 sizeof(L->signals_err)) == 0)
+		L->in.signals = L->signals;
 }
 
 static void load_all(struct loaded *L, const struct args *a)
@@ -115,6 +157,7 @@ static void load_all(struct loaded *L, const struct args *a)
 	L->in.replay_err = L->replay_err;
 	L->in.config = L->config;
 	L->in.config_err = L->config_err;
+	load_tearsheet(L, a->data, a->run);
 	if (L->replay && ok)
 		load_csvs(L, a->trades ? a->trades : beside(a->replay, "trades.csv", tp, sizeof(tp)),
 			  a->equity ? a->equity : beside(a->replay, "equity.csv", ep, sizeof(ep)));
@@ -124,6 +167,10 @@ static void release_all(struct loaded *L)
 {
 	cJSON_Delete(L->replay);
 	cJSON_Delete(L->config);
+	cJSON_Delete(L->run);
+	sa_ohlcv_release(&L->data);
+	free(L->signals);
+	free(L->eq_time);
 	free(L->trades_buf);
 	free(L->equity_buf);
 	free(L->trades);

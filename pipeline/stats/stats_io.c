@@ -10,6 +10,8 @@
 #include "csvtable.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "replay_io.h"
+#include "stats_tearsheet.h"
 #include "timeutil.h"
 
 /* A growable array of T rows, doubled as needed. */
@@ -287,6 +289,41 @@ static const char *first_problem(const struct st_stage_in *in, char *buf, size_t
 	return why;
 }
 
+/* The tearsheet's figures, added to o. Returns 0, or -1 with the reason in err. */
+static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_summary *s,
+		     char *err, size_t errlen)
+{
+	struct st_tearsheet_in t = {
+		.trades = in->trades, .n_trades = in->n_trades, .eq_net = in->eq_net,
+		.eq_time = in->eq_time, .n_eq = in->n_eq,
+		.eq_per_bar = !strcmp(sa_json_str(in->replay, "equity_basis", "bar"), "bar"),
+		.bar_seconds = sa_json_num(in->replay, "bar_seconds", 0),
+		.max_drawdown = s->max_drawdown, .sharpe = s->sharpe, .net_return = s->net_return,
+		.annual_factor = s->annual_factor, .sharpe_annualised = s->sharpe_annualised,
+		.data = in->data, .data_err = in->data_err,
+		.signals = in->signals, .signals_err = in->signals_err,
+	};
+	long long seed;
+
+	/* The headline figures stand without it; the tearsheet needs the bars' times. */
+	if (!in->eq_time && in->n_eq > 0) {
+		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(o, "notes"), cJSON_CreateString(
+			"tearsheet: no equity times were given, so no benchmark, drawdown episodes, "
+			"calendar returns or late fills"));
+		return 0;
+	}
+	if (rp_read_costs(in->config, &t.costs, err, errlen) < 0 ||
+	    sa_config_int(in->config, SA_K_ROLLING_WINDOW, &t.rolling_knob, err, errlen) < 0 ||
+	    sa_config_int(in->config, SA_K_BOOTSTRAP_SEED, &seed, err, errlen) < 0)
+		return -1;
+	t.seed = (unsigned long)seed;
+	if (st_tearsheet(o, &t) < 0) {
+		sa_fmt(err, errlen, "out of memory computing the tearsheet");
+		return -1;
+	}
+	return 0;
+}
+
 cJSON *st_stage(const struct st_stage_in *in)
 {
 	struct st_input si = { 0 };
@@ -314,6 +351,12 @@ cJSON *st_stage(const struct st_stage_in *in)
 		goto fail;
 	}
 	o = st_report(in->replay, &s);
+	if (tearsheet(o, in, &s, err, sizeof(err)) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+		why = err;
+		goto fail;
+	}
 	goto out;
 fail:
 	o = sa_json_stage("stats", 1);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <cjson/cJSON.h>
 
 #include "replay_core.h"
@@ -44,8 +45,14 @@ struct st_stage_in {
 	size_t n_trades;
 	const char *trades_err;
 	const double *eq_net;
+	const int64_t *eq_time;   /* equity.csv's times, n_eq of them */
 	size_t n_eq;
 	const char *equity_err;
+	/* For the tearsheet's benchmark and late fills; NULL with a reason when unusable. */
+	const struct sa_ohlcv *data;
+	const char *data_err;
+	const int8_t *signals;    /* data->n validated signals */
+	const char *signals_err;
 };
 cJSON *st_stage(const struct st_stage_in *in);
 

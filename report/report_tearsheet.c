@@ -1,0 +1,344 @@
+/* report_tearsheet.c - benchmark, drawdown episodes, calendar returns, late fills, cost
+ * break-even and trade statistics: the curves the charts need and the page's tables. */
+#include "report_tearsheet.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonio.h"
+#include "msg.h"
+#include "replay_io.h"
+#include "report_model.h"
+#include "stats_tearsheet.h"
+
+static const cJSON *get(const cJSON *obj, const char *key)
+{
+	return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+static double num(const cJSON *obj, const char *key)
+{
+	const cJSON *v = get(obj, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+int rpt_extra_build(struct rpt_extra *x, const struct rpt_input *in)
+{
+	const cJSON *cfg = rpt_stage_ok(in, RPT_CONFIG), *roll;
+	struct rp_costs costs;
+	char err[256];
+	int rc = -1;
+
+	memset(x, 0, sizeof(*x));
+	x->stats = rpt_stage_ok(in, RPT_STATS);
+	x->breakeven = num(x->stats, "breakeven_cost_multiple");
+	x->sharpe_annualised = num(get(x->stats, "sharpe_annualised"), "value");
+	if (cfg && in->data.n >= 2 && rp_read_costs(cfg, &costs, err, sizeof(err)) == 0) {
+		if (st_benchmark_replay(&in->data, &costs, &x->bench_run) < 0)
+			goto out;
+		x->bench = (struct rpt_series){ .n = x->bench_run.n_eq,
+			.t = (int64_t *)x->bench_run.eq_time, .net = x->bench_run.eq_net };
+	}
+	roll = get(x->stats, "rolling_sharpe");
+	x->window = (size_t)fmax(0, num(roll, "window"));
+	if (!x->stats || x->window < 2 || get(roll, "note") || in->equity.n < x->window) {
+		sa_fmt(x->rolling_why, sizeof(x->rolling_why), "%s", cJSON_IsString(get(roll, "note")) ?
+		       get(roll, "note")->valuestring : "no rolling Sharpe window in stats.json");
+	} else {
+		x->rolling = malloc(in->equity.n * sizeof(*x->rolling));
+		if (!x->rolling)
+			goto out;
+		st_rolling_sharpe(1.0, in->equity.net, in->equity.n, x->window,
+				  num(get(x->stats, "sharpe_annualised"), "factor"), x->rolling);
+	}
+	rc = 0;
+out:
+	if (rc < 0)
+		rpt_extra_release(x);
+	return rc;
+}
+
+void rpt_extra_release(struct rpt_extra *x)
+{
+	rp_result_release(&x->bench_run);
+	free(x->rolling);
+	memset(x, 0, sizeof(*x));
+}
+
+/* --- sentences ----------------------------------------------------------------------------- */
+
+/* "+117 %" or "-33.9 %": three significant figures, the sign always shown. */
+static char *signed_pct(double f, char *buf, size_t len)
+{
+	snprintf(buf, len, "%+.3g %%", f * 100);
+	return buf;
+}
+
+char *rpt_say_benchmark(const cJSON *stats, char *buf, size_t len)
+{
+	const cJSON *b = get(stats, "benchmark");
+	double hold = num(b, "net_return"), made = num(stats, "net_return");
+	char a[32], c[32];
+
+	buf[0] = '\0';
+	if (isfinite(hold) && isfinite(made))
+		snprintf(buf, len, "Holding the instrument from the first fill to the last close would "
+			 "have made %s after the same costs; the strategy made %s, %s.",
+			 signed_pct(hold, a, sizeof a), signed_pct(made, c, sizeof c),
+			 made > hold ? "so it beat simply holding" : "so simply holding did at least as well");
+	return buf;
+}
+
+char *rpt_say_delay(const cJSON *stats, char *buf, size_t len)
+{
+	const cJSON *rows = get(stats, "delay_sensitivity"), *first, *last;
+	double s1, s5, n5;
+	char a[32];
+
+	buf[0] = '\0';
+	if (cJSON_GetArraySize(rows) < 2)
+		return buf;
+	first = cJSON_GetArrayItem(rows, 0);
+	last = cJSON_GetArrayItem(rows, cJSON_GetArraySize(rows) - 1);
+	s1 = num(first, "sharpe");
+	s5 = num(last, "sharpe");
+	n5 = num(last, "net_return");
+	if (!isfinite(s1) || !isfinite(s5))
+		return buf;
+	snprintf(buf, len, "Filled %.0f bars late instead of one, the Sharpe ratio per trade goes from "
+		 "%.3f to %.3f and the net return to %s: %s.", num(last, "delay_bars"), s1, s5,
+		 signed_pct(n5, a, sizeof a),
+		 s5 >= 0.8 * s1 ? "the edge does not hang on filling at the very next open" :
+		 s5 > 0 ? "a late fill costs much of the edge, so execution speed matters" :
+		 "a late fill erases the edge: it lives only in the next bar");
+	return buf;
+}
+
+char *rpt_say_breakeven(const cJSON *stats, char *buf, size_t len)
+{
+	double be = num(stats, "breakeven_cost_multiple");
+
+	if (!stats)
+		buf[0] = '\0';
+	else if (!isfinite(be))
+		snprintf(buf, len, "No cost break-even: the trades paid no costs, so scaling them "
+			 "changes nothing.");
+	else if (be > 1)
+		snprintf(buf, len, "The edge survives up to %.2gx the configured costs (fees, slippage "
+			 "and funding scaled together); beyond that the mean net trade loses.", be);
+	else
+		snprintf(buf, len, "The edge does not survive its own costs: the mean net trade is "
+			 "zero at %.2gx the configured costs.", be);
+	return buf;
+}
+
+char *rpt_say_interval(const cJSON *stats, char *buf, size_t len)
+{
+	const cJSON *ci = get(stats, "sharpe_ci95");
+	double lo = num(ci, "lo"), hi = num(ci, "hi");
+
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, len, "%.4f to %.4f (95 %%, stationary block bootstrap, mean block %.0f "
+			 "trades, %.0f resamples)", lo, hi, num(ci, "block_length"), num(ci, "resamples"));
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
+/* --- tables -------------------------------------------------------------------------------- */
+
+static void add_str(cJSON *o, const char *key, const char *s)
+{
+	cJSON_AddStringToObject(o, key, s);
+}
+
+static void pct_cell(cJSON *o, const char *key, const cJSON *v, int dec)
+{
+	char b[48];
+
+	add_str(o, key, rpt_fmt_pct(v, dec, b, sizeof b));
+}
+
+static void bench_row(cJSON *arr, const char *label, const cJSON *st, const cJSON *b,
+		      const char *key, bool pct)
+{
+	cJSON *r = cJSON_CreateObject();
+	char x[48];
+	const cJSON *sv = strcmp(key, "sharpe_annualised") ? get(st, key) :
+			  get(get(st, key), "value");
+
+	add_str(r, "label", label);
+	add_str(r, "strategy", pct ? rpt_fmt_pct(sv, 2, x, sizeof x) : rpt_fmt_num(sv, 3, x, sizeof x));
+	add_str(r, "benchmark", pct ? rpt_fmt_pct(get(b, key), 2, x, sizeof x) :
+		rpt_fmt_num(get(b, key), 3, x, sizeof x));
+	cJSON_AddItemToArray(arr, r);
+}
+
+static void add_benchmark(cJSON *t, const cJSON *st)
+{
+	const cJSON *b = get(st, "benchmark");
+	cJSON *rows = cJSON_AddArrayToObject(t, "benchmark");
+	char s[400];
+
+	if (!cJSON_IsObject(b))
+		return;
+	bench_row(rows, "gross return", st, b, "gross_return", true);
+	bench_row(rows, "net return", st, b, "net_return", true);
+	bench_row(rows, "max drawdown", st, b, "max_drawdown", true);
+	bench_row(rows, "Sharpe ratio (annualised)", st, b, "sharpe_annualised", false);
+	pct_cell(t, "excess_return", get(b, "excess_return"), 2);
+	add_str(t, "benchmark_sentence", rpt_say_benchmark(st, s, sizeof s));
+}
+
+static void add_drawdowns(cJSON *t, const cJSON *st)
+{
+	cJSON *rows = cJSON_AddArrayToObject(t, "drawdowns");
+	const cJSON *ep;
+	int k = 0;
+	char b[48];
+
+	cJSON_ArrayForEach(ep, get(st, "drawdowns")) {
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddNumberToObject(r, "rank", ++k);
+		add_str(r, "start", sa_json_str(ep, "start", "?"));
+		add_str(r, "trough", sa_json_str(ep, "trough", "?"));
+		add_str(r, "end", sa_json_str(ep, "end", "not recovered"));
+		pct_cell(r, "depth", get(ep, "depth"), 2);
+		add_str(r, "bars", rpt_fmt_num(get(ep, "bars"), 0, b, sizeof b));
+		cJSON_AddItemToArray(rows, r);
+	}
+}
+
+/* A colour class by sign and size: p1..p3 gains, n1..n3 losses, z for none. */
+static const char *shade(double r)
+{
+	double a = fabs(r);
+
+	if (!isfinite(r) || a < 5e-5)
+		return "z";
+	if (r > 0)
+		return a < 0.01 ? "p1" : a < 0.05 ? "p2" : "p3";
+	return a < 0.01 ? "n1" : a < 0.05 ? "n2" : "n3";
+}
+
+static cJSON *year_row(cJSON *years, int year)
+{
+	cJSON *y = cJSON_CreateObject(), *months = cJSON_AddArrayToObject(y, "months");
+
+	cJSON_AddNumberToObject(y, "year", year);
+	for (int m = 0; m < 12; m++) {
+		cJSON *c = cJSON_CreateObject();
+		add_str(c, "ret", "");
+		add_str(c, "cls", "z");
+		cJSON_AddItemToArray(months, c);
+	}
+	add_str(y, "total", "");
+	add_str(y, "total_cls", "z");
+	cJSON_AddItemToArray(years, y);
+	return y;
+}
+
+static void set_cell(cJSON *cell, const char *rkey, const char *ckey, const cJSON *v)
+{
+	char b[48];
+
+	cJSON_ReplaceItemInObject(cell, rkey, cJSON_CreateString(rpt_fmt_pct(v, 1, b, sizeof b)));
+	cJSON_ReplaceItemInObject(cell, ckey, cJSON_CreateString(shade(cJSON_IsNumber(v) ?
+				  v->valuedouble : NAN)));
+}
+
+static void add_monthly(cJSON *t, const cJSON *st)
+{
+	cJSON *years = cJSON_AddArrayToObject(t, "years"), *cur = NULL;
+	const cJSON *it;
+	int cur_year = -1;
+
+	cJSON_ArrayForEach(it, get(st, "monthly")) {
+		int y, m;
+		if (sscanf(sa_json_str(it, "month", ""), "%4d-%2d", &y, &m) != 2 || m < 1 || m > 12)
+			continue;
+		if (y != cur_year) {
+			cur = year_row(years, y);
+			cur_year = y;
+		}
+		set_cell(cJSON_GetArrayItem(get(cur, "months"), m - 1), "ret", "cls", get(it, "return"));
+	}
+	cJSON_ArrayForEach(it, get(st, "yearly")) {
+		const cJSON *y;
+		cJSON_ArrayForEach(y, years)
+			if (num(y, "year") == num(it, "year"))
+				set_cell((cJSON *)y, "total", "total_cls", get(it, "return"));
+	}
+}
+
+static void add_delays(cJSON *t, const cJSON *st)
+{
+	cJSON *rows = cJSON_AddArrayToObject(t, "delay");
+	const cJSON *it;
+	char b[400];
+
+	cJSON_ArrayForEach(it, get(st, "delay_sensitivity")) {
+		cJSON *r = cJSON_CreateObject();
+		snprintf(b, sizeof b, "t+%.0f%s", num(it, "delay_bars"),
+			 num(it, "delay_bars") == 1 ? " (the audit's own)" : "");
+		add_str(r, "delay", b);
+		add_str(r, "trades", rpt_fmt_num(get(it, "trades"), 0, b, sizeof b));
+		add_str(r, "sharpe", rpt_fmt_num(get(it, "sharpe"), 4, b, sizeof b));
+		pct_cell(r, "net", get(it, "net_return"), 2);
+		cJSON_AddItemToArray(rows, r);
+	}
+	add_str(t, "delay_sentence", rpt_say_delay(st, b, sizeof b));
+	add_str(t, "delay_note", sa_json_str(st, "delay_note", ""));
+}
+
+static void trade_row(cJSON *rows, const char *label, const char *value, const char *meaning)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	add_str(r, "label", label);
+	add_str(r, "value", value);
+	add_str(r, "meaning", meaning);
+	cJSON_AddItemToArray(rows, r);
+}
+
+static void add_trade_stats(cJSON *t, const cJSON *st)
+{
+	const cJSON *ts = get(st, "trade_stats");
+	cJSON *rows = cJSON_AddArrayToObject(t, "trade_stats");
+	char b[48];
+
+	trade_row(rows, "Average win", rpt_fmt_pct(get(ts, "avg_win"), 3, b, sizeof b), "mean net return of the winning trades");
+	trade_row(rows, "Average loss", rpt_fmt_pct(get(ts, "avg_loss"), 3, b, sizeof b), "mean net return of the losing trades");
+	trade_row(rows, "Largest win", rpt_fmt_pct(get(ts, "largest_win"), 3, b, sizeof b), "the best single trade");
+	trade_row(rows, "Largest loss", rpt_fmt_pct(get(ts, "largest_loss"), 3, b, sizeof b), "the worst single trade");
+	trade_row(rows, "Longest winning streak", rpt_fmt_num(get(ts, "longest_win_streak"), 0, b, sizeof b), "wins in a row, in the order trades were opened");
+	trade_row(rows, "Longest losing streak", rpt_fmt_num(get(ts, "longest_loss_streak"), 0, b, sizeof b), "losses in a row: how long the bad runs are to sit through");
+	trade_row(rows, "Bars held, winners", rpt_fmt_num(get(ts, "avg_bars_win"), 1, b, sizeof b), "how long a winning trade lasts");
+	trade_row(rows, "Bars held, losers", rpt_fmt_num(get(ts, "avg_bars_loss"), 1, b, sizeof b), "how long a losing trade lasts");
+	trade_row(rows, "Expectancy", rpt_fmt_pct(get(ts, "expectancy"), 3, b, sizeof b), "what a trade makes on average, after costs");
+	trade_row(rows, "Sortino ratio (per trade)", rpt_fmt_num(get(st, "sortino"), 3, b, sizeof b), "mean net return over the downside deviation: only losses count as risk");
+	trade_row(rows, "Calmar ratio", rpt_fmt_num(get(st, "calmar"), 3, b, sizeof b), "compound annual growth of net equity over the max drawdown");
+}
+
+void rpt_tearsheet_model(cJSON *m, const struct rpt_input *in)
+{
+	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
+	cJSON *t = cJSON_AddObjectToObject(m, "tearsheet");
+	char b[400];
+
+	cJSON_AddBoolToObject(t, "present", st != NULL);
+	cJSON_AddBoolToObject(m, "tearsheet_present", st != NULL);
+	if (!st)
+		return;
+	add_benchmark(t, st);
+	add_drawdowns(t, st);
+	add_monthly(t, st);
+	add_delays(t, st);
+	add_trade_stats(t, st);
+	add_str(t, "breakeven_sentence", rpt_say_breakeven(st, b, sizeof b));
+	add_str(t, "sharpe_ci95", rpt_say_interval(st, b, sizeof b));
+	add_str(t, "rolling_window", rpt_fmt_num(get(get(st, "rolling_sharpe"), "window"), 0, b, sizeof b));
+}

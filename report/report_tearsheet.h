@@ -1,0 +1,41 @@
+/* report_tearsheet.h - the tearsheet part of the report: the buy and hold curve and the rolling
+ * Sharpe ratio the charts draw, and the tables and sentences of stats.json's tearsheet fields. */
+#ifndef RPT_TEARSHEET_H
+#define RPT_TEARSHEET_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "replay_core.h"
+#include "report_input.h"
+
+/* What the charts and the PDF draw besides the stage files. Release with rpt_extra_release. */
+struct rpt_extra {
+	struct rp_result bench_run;     /* the buy and hold replay; empty when it could not run */
+	struct rpt_series bench;        /* a view of bench_run's curve (t and net; borrowed) */
+	double *rolling;                /* equity.n values, NAN where no full window; or NULL */
+	size_t window;
+	char rolling_why[128];          /* why rolling is NULL */
+	double breakeven;               /* stats.json's breakeven_cost_multiple, or NAN */
+	double sharpe_annualised;       /* the headline, for the rolling chart; or NAN */
+	const cJSON *stats;             /* borrowed from the input; NULL when stats failed */
+};
+
+/* Computes x from in (borrowed; x borrows from it, so release x first). The buy and hold is the
+ * same replay the stats stage ran (same data, same costs from config.json), the rolling Sharpe
+ * the same function with stats.json's window. Returns 0, or -1 when memory ran out. */
+int rpt_extra_build(struct rpt_extra *x, const struct rpt_input *in);
+void rpt_extra_release(struct rpt_extra *x);
+
+/* Adds "tearsheet" to the template model m: benchmark, drawdowns, monthly, delay and trade
+ * tables, each with the sentence that says what it means. */
+void rpt_tearsheet_model(cJSON *m, const struct rpt_input *in);
+
+/* One-sentence readings of stats.json's figures, into buf (returned); "" when the figures are
+ * absent. Shared by the page and the PDF. */
+char *rpt_say_benchmark(const cJSON *stats, char *buf, size_t len);
+char *rpt_say_delay(const cJSON *stats, char *buf, size_t len);
+char *rpt_say_breakeven(const cJSON *stats, char *buf, size_t len);
+char *rpt_say_interval(const cJSON *stats, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# 75-tearsheet: the tearsheet figures (benchmark, drawdowns, months, rolling Sharpe, late fills,
+# cost break-even, bootstrap interval, trade statistics) agree with an independent computation
+# from the bundle's own files; report.pdf reads back, has ink and is reproducible; the XLSX
+# sheets hold the same numbers; the page loads cleanly; an early stop is said once.
+. "$(dirname "$0")/../lib.sh"
+unset LLM_API_KEY
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+DATA=data/ohlcv.csv
+
+audit() { # demo trials name
+	rm -rf "out/$3"
+	make --no-print-directory audit STRATEGY="demos/$1.py" TRIALS="$2" NAME="$3" >"$TMP/$3.log" 2>&1
+}
+
+# --- every figure, recomputed in Python from equity.csv, trades.csv, run.json and the data ---
+for demo in honest overfit; do
+	name=e2e-tearsheet-$demo
+	check "$demo: make audit exits 0" audit "$demo" 3 "$name"
+	"$PY" tests/e2e/tearsheet_check.py "out/$name" "$DATA" >"$TMP/$demo.check" 2>&1
+	rc=$?
+	sed "s/^\(\(not \)\{0,1\}ok - \)/\1$demo: /" "$TMP/$demo.check"
+	[ "$rc" -eq 0 ] || not_ok "$demo: the independent check ran to the end" "$(tail -n 3 "$TMP/$demo.check")"
+done
+A=out/e2e-tearsheet-honest
+
+# --- the bootstrap is seeded from the config: same seed same interval, another seed another ---
+seeded() { # seed out
+	"$PY" - "$A/config.json" "$TMP/cfg-$1.json" "$1" <<'PYEOF'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.setdefault("tearsheet", {})["bootstrap_seed"] = int(sys.argv[3])
+json.dump(c, open(sys.argv[2], "w"))
+PYEOF
+	"$BIN/stats" --replay "$A/replay.json" --config "$TMP/cfg-$1.json" --data "$DATA" --run "$A/run.json" -o "$2"
+}
+seeded 1 "$TMP/s1.json" && seeded 2 "$TMP/s2.json"
+expect_eq "seed 1 (the default) gives the bundle's interval" "$(jget "$A/stats.json" sharpe_ci95)" "$(jget "$TMP/s1.json" sharpe_ci95)"
+check "another seed gives another interval" test "$(jget "$TMP/s1.json" sharpe_ci95.lo)" != "$(jget "$TMP/s2.json" sharpe_ci95.lo)"
+
+# --- without the price data the stats still write, and say what is missing ---
+"$BIN/stats" --replay "$A/replay.json" --config "$A/config.json" -o "$TMP/nodata.json"
+expect_eq "no --data: stats still ok" true "$(jget "$TMP/nodata.json" ok)"
+expect_eq "no --data: benchmark is null" null "$(jget "$TMP/nodata.json" benchmark)"
+expect_eq "no --data: delay_sensitivity is null" null "$(jget "$TMP/nodata.json" delay_sensitivity)"
+check "no --data: the notes say why" grep -q '"benchmark_note":.*no price data' "$TMP/nodata.json"
+
+# --- report.pdf: text, pages, ink, sums, zip ---
+check "report.pdf exists" test -s "$A/report.pdf"
+pdftotext -layout "$A/report.pdf" "$TMP/report.txt"
+check "pdftotext: the verdict is on the first page" sh -c "pdftotext -f 1 -l 1 '$A/report.pdf' - | grep -q '^$(jget "$A/verdict.json" verdict)\$'"
+check "pdftotext: the gates table is there" grep -q 'The six gates' "$TMP/report.txt"
+check "pdftotext: every page is numbered" sh -c "[ \$(grep -c 'page [0-9]' '$TMP/report.txt') -eq \$(pdfinfo '$A/report.pdf' | sed -n 's/^Pages: *//p') ]"
+check "pdftotext: the benchmark sentence is there" grep -q 'Holding the instrument' "$TMP/report.txt"
+check "pdftotext: the drawdown, delay and monthly tables are there" \
+	sh -c "grep -q 'Drawdown episodes' '$TMP/report.txt' && grep -q 'Late fills' '$TMP/report.txt' && grep -q 'Monthly returns' '$TMP/report.txt'"
+check "pdfinfo: fixed creation date" sh -c "pdfinfo '$A/report.pdf' | grep -q '^CreationDate: *Sat Jan  1 00:00:00 2000'"
+pdftoppm -f 1 -l 1 -r 40 -gray "$A/report.pdf" "$TMP/page1"
+ink() { # pgm: the share of pixels darker than light grey, in per mille
+	"$PY" - "$1" <<'PYEOF'
+import sys
+data = open(sys.argv[1], "rb").read()
+parts, pos = [], 0
+while len(parts) < 4:
+    while data[pos:pos + 1].isspace():
+        pos += 1
+    end = pos
+    while not data[end:end + 1].isspace():
+        end += 1
+    parts.append(data[pos:end]); pos = end
+pix = data[pos + 1:]
+print(sum(1 for b in pix if b < 200) * 1000 // len(pix))
+PYEOF
+}
+permille=$(ink "$TMP"/page1*.pgm)
+check "pdftoppm: the first page has ink ($permille per mille dark)" test "$permille" -ge 10 -a "$permille" -le 600
+check "report.pdf is listed in sha256sums.txt" grep -q '  report.pdf$' "$A/sha256sums.txt"
+check "sha256sums.txt checks" sh -c "cd '$A' && sha256sum -c --strict --quiet sha256sums.txt"
+check "report.pdf is in the zip" "$PY" -c "import zipfile,sys; sys.exit(0 if any(n.endswith('/report.pdf') for n in zipfile.ZipFile('$A/e2e-tearsheet-honest.zip').namelist()) else 1)"
+
+# --- two renders of the same audit are byte-identical ---
+for d in r1 r2; do
+	x=$TMP/$d/e2e-tearsheet-honest
+	mkdir -p "$x"
+	find "$A" -maxdepth 1 -type f ! -name '*.png' ! -name '*.zip' ! -name 'report.*' ! -name sha256sums.txt ! -name '.*' \
+		-exec cp {} "$x/" \;
+	"$BIN/report" --dir "$x" --name e2e-tearsheet-honest --templates templates --data "$DATA" &&
+		"$BIN/bundle" --dir "$x" --name e2e-tearsheet-honest
+done
+check "two renders: report.pdf byte-identical" cmp "$TMP/r1/e2e-tearsheet-honest/report.pdf" "$TMP/r2/e2e-tearsheet-honest/report.pdf"
+check "two renders: the whole bundle byte-identical" diff -r "$TMP/r1/e2e-tearsheet-honest" "$TMP/r2/e2e-tearsheet-honest"
+check "two renders in other places: the same PDF as the audit's own" cmp "$TMP/r1/e2e-tearsheet-honest/report.pdf" "$A/report.pdf"
+
+# --- the XLSX sheets hold stats.json's numbers ---
+xlsx_tearsheet() { # xlsx stats
+	"$PY" - "$1" "$2" <<'PYEOF'
+import json, sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+st = json.load(open(sys.argv[2]))
+def rows(name):
+    return [r for r in wb[name].iter_rows(min_row=2, values_only=True) if any(v is not None for v in r)]
+def near(a, b):
+    return abs(a - b) <= 1e-9 * max(1, abs(b))
+dd = rows("Drawdowns")
+assert len(dd) == len(st["drawdowns"]), "Drawdowns rows"
+for r, e in zip(dd, st["drawdowns"]):
+    assert near(r[4], e["depth"]) and r[5] == e["bars"], (r, e)
+    assert r[1].strftime("%Y-%m-%dT%H:%M:%SZ") == e["start"], (r, e)
+mo = [r for r in rows("Monthly") if r[0]]
+assert [r[0] for r in mo] == [m["month"] for m in st["monthly"]], "Monthly months"
+assert all(near(r[1], m["return"]) for r, m in zip(mo, st["monthly"])), "Monthly returns"
+yr = [r for r in rows("Monthly") if r[3] is not None]
+assert all(r[3] == y["year"] and near(r[4], y["return"]) for r, y in zip(yr, st["yearly"])), "yearly"
+de = rows("Delay")
+assert [r[0] for r in de] == [1, 2, 3, 5], de
+assert all(near(r[2], d["sharpe"]) and near(r[3], d["net_return"]) for r, d in zip(de, st["delay_sensitivity"]))
+bm = {r[0]: r for r in rows("Benchmark")}
+for k in ("gross_return", "net_return", "max_drawdown", "sharpe_annualised"):
+    assert near(bm[k][2], st["benchmark"][k]), k
+assert near(bm["excess_return"][2], st["benchmark"]["excess_return"])
+PYEOF
+}
+check "XLSX: Drawdowns, Monthly, Delay and Benchmark hold stats.json's numbers" xlsx_tearsheet "$A/report.xlsx" "$A/stats.json"
+
+# --- the page: one static page, verdict first, each new table and chart with its line ---
+check "the page reads verdict, then the tearsheet, then containment" "$PY" - "$A/report.html" <<'PYEOF'
+import sys
+h = open(sys.argv[1]).read()
+order = ['id="verdict"', 'id="tearsheet"', 'Against simply holding', 'The bad stretches',
+         'Which months made the money', 'Did the edge last', 'What if every fill came later',
+         'How much more could costs rise', 'Trade statistics', 'id="containment"']
+at = [h.find(s) for s in order]
+sys.exit(0 if all(a >= 0 for a in at) and at == sorted(at) else 1)
+PYEOF
+check "the page shows the interval beside the Sharpe ratio" grep -q 'Sharpe ratio (per trade), 95 % interval' "$A/report.html"
+check "the month cells are coloured" grep -q '<td class="num p[123]">' "$A/report.html"
+check "the page says the break-even in words" grep -q 'The edge survives up to' "$A/report.html"
+for png in underwater rolling delay; do
+	check "$png.png is drawn and shown" sh -c "test -s '$A/$png.png' && grep -q 'src=\"$png.png\"' '$A/report.html'"
+done
+if [ -z "$CHROMIUM" ]; then
+	not_ok "chromium is installed (scripts/install-deps installs it)"
+else
+	mkdir -p "$TMP/chrome"
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$TMP/chrome" \
+		--enable-logging=stderr --v=0 --dump-dom "file://$ROOT/$A/report.html" >"$TMP/dom.html" 2>"$TMP/chrome.log"
+	check "chromium loaded the page" grep -q 'Which months made the money' "$TMP/dom.html"
+	expect_eq "no console messages in chromium" "" "$(grep 'CONSOLE' "$TMP/chrome.log" || true)"
+fi
+
+# --- an audit that stopped early says why once ---
+M=out/e2e-tearsheet-malicious
+check "malicious: make audit exits 0" audit malicious 1 e2e-tearsheet-malicious
+reason=$(jget "$M/run.json" reason 2>/dev/null)
+check "malicious: the page says the audit stopped early" grep -q 'The audit stopped early at run.json' "$M/report.html"
+expect_eq "malicious: no 'missing or failed' box repeats it" 0 "$(grep -c 'class="missing"' "$M/report.html")"
+expect_eq "malicious: the replay's reason is said nowhere in the page" 0 "$(grep -c 'nothing to replay' "$M/report.html")"
+expect_eq "malicious: each gate points up instead of repeating" 6 "$(grep -c 'not measured: the audit stopped early (above)' "$M/report.html")"
+check "malicious: the PDF says it too" sh -c "pdftotext '$M/report.pdf' - | grep -q 'The audit stopped early'"
+
+# --- inspect's SA101 claims no refusal the sandbox does not make ---
+printf 'import os\n\ndef signals(df):\n    return [0] * len(df)\n' >"$TMP/os.py"
+"$BIN/inspect" --strategy "$TMP/os.py" -o "$TMP/inspect.json"
+msg=$("$PY" -c "import json;print([f['message'] for f in json.load(open('$TMP/inspect.json'))['strategy']['flags'] if f['code']=='SA101'][0])")
+check "SA101 no longer says the sandbox refuses the import" sh -c "[ -n \"$msg\" ] && ! echo \"$msg\" | grep -q 'refuses it'"
+check "SA101 says what the sandbox refuses: what the module reaches" sh -c "echo \"$msg\" | grep -q 'refuses what it reaches'"
+
+rm -rf out/e2e-tearsheet-honest out/e2e-tearsheet-overfit out/e2e-tearsheet-malicious
+finish

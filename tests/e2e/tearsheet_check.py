@@ -1,0 +1,257 @@
+#!/usr/bin/python3
+"""tests/e2e/tearsheet_check.py - recomputes stats.json's tearsheet figures from the bundle's own
+equity.csv, trades.csv, run.json, config.json and the price data, without the C code, and prints
+one "ok - what" or "not ok - what" line per figure.
+
+usage: tearsheet_check.py AUDIT_DIR DATA_CSV
+"""
+import csv
+import json
+import math
+import sys
+from datetime import datetime, timezone
+
+import numpy as np
+import pandas as pd
+
+YEAR = 365.25 * 86400
+FUNDING_PERIOD = 28800
+failed = False
+
+
+def report(what, good, detail=""):
+    global failed
+    print(("ok - " if good else "not ok - ") + what)
+    if not good:
+        failed = True
+        if detail:
+            print("#   " + detail)
+
+
+def close(a, b, rel=1e-7, abs_=1e-9):
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= max(abs_, rel * max(abs(a), abs(b)))
+
+
+def epoch(s):
+    return int(datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp())
+
+
+def iso(t):
+    return datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def funding_instants(a, b):
+    """instants T, multiples of 8 h, with a <= T < b"""
+    first = -(-a // FUNDING_PERIOD) * FUNDING_PERIOD
+    return 0 if first >= b else (b - 1 - first) // FUNDING_PERIOD + 1
+
+
+def replay(t, o, c, pos, fee, slip, fund):
+    """The audit's replay conventions, written out again: pos[j] is held during bar j, filled
+    at open[j]; an open position is closed at the last close. Returns the trades' net returns,
+    gross returns and costs."""
+    n = len(t)
+    last_end = t[-1] + (t[-1] - t[-2])
+    trades = []
+    side, entry_j = 0, None
+
+    def close_trade(exit_px, exit_t):
+        g = side * (exit_px / o[entry_j] - 1)
+        f = side * fund * funding_instants(t[entry_j], exit_t)
+        cost = 2 * (fee + slip)
+        trades.append((g - cost - f, g, cost + f))
+
+    for j in range(1, n):
+        p = pos[j]
+        if p != side:
+            if side:
+                close_trade(o[j], t[j])
+            side, entry_j = p, j
+    if side:
+        close_trade(c[-1], last_end)
+    return trades
+
+
+def sharpe(x):
+    x = np.asarray(x, float)
+    return float(x.mean() / x.std(ddof=1)) if len(x) > 1 and x.std(ddof=1) > 0 else None
+
+
+def episodes(eq):
+    peak, low, peak_at, cur, out = 1.0, 1.0, 0, None, []
+    for i, x in enumerate(eq):
+        if x >= peak:
+            if cur:
+                cur.update(depth=(peak - low) / peak, end=i, bars=i - cur["start"])
+                out.append(cur)
+                cur = None
+            peak = low = x
+            peak_at = i
+        elif cur is None:
+            cur = {"start": peak_at, "trough": i}
+            low = x
+        elif x < low:
+            low = x
+            cur["trough"] = i
+    if cur:
+        cur.update(depth=(peak - low) / peak, end=None, bars=len(eq) - 1 - cur["start"])
+        out.append(cur)
+    out.sort(key=lambda e: (-e["depth"], e["start"]))
+    return out[:5]
+
+
+def main():
+    d, data_path = sys.argv[1], sys.argv[2]
+    st = json.load(open(f"{d}/stats.json"))
+    cfg = json.load(open(f"{d}/config.json"))
+    run = json.load(open(f"{d}/run.json"))
+    eqdf = pd.read_csv(f"{d}/equity.csv")
+    tr = pd.read_csv(f"{d}/trades.csv")
+    px = pd.read_csv(data_path)
+    t = [epoch(s) for s in px["time"]]
+    o, c = px["open"].to_numpy(), px["close"].to_numpy()
+    eq = eqdf["net_equity"].to_numpy()
+    et = [epoch(s) for s in eqdf["time"]]
+    costs = cfg["costs"]
+    fee, slip, fund = costs["fee_bps"] / 1e4, costs["slippage_bps"] / 1e4, costs["funding_bps_8h"] / 1e4
+    bar_s = (t[-1] - t[0]) / (len(t) - 1)
+    factor = math.sqrt(YEAR / bar_s)
+
+    # benchmark: long from bar 1's open to the last close
+    b = st["benchmark"]
+    hold = replay(t, o, c, [0] + [1] * (len(t) - 1), fee, slip, fund)
+    report("benchmark gross_return = close[last] / open[1] - 1",
+           close(b["gross_return"], c[-1] / o[1] - 1), f"{b['gross_return']} vs {c[-1] / o[1] - 1}")
+    report("benchmark net_return: the same costs and funding as a long", close(b["net_return"], hold[0][0]),
+           f"{b['net_return']} vs {hold[0][0]}")
+    # its equity marked at each close, entry costs at the fill bar, funding in the bar holding it
+    beq, paid = [1.0], 2 * 0 + (fee + slip)
+    for j in range(1, len(t)):
+        end = t[j + 1] if j + 1 < len(t) else t[-1] + (t[-1] - t[-2])
+        paid += fund * funding_instants(t[j], end)
+        if j == len(t) - 1:
+            paid += fee + slip
+        beq.append(1 + c[j] / o[1] - 1 - paid)
+    beq = np.array(beq)
+    bdd = float(np.max(1 - beq / np.maximum.accumulate(np.maximum(beq, 1.0))))
+    report("benchmark max_drawdown from its own equity", close(b["max_drawdown"], bdd, rel=1e-6),
+           f"{b['max_drawdown']} vs {bdd}")
+    r = np.diff(np.concatenate([[1.0], beq])) / np.concatenate([[1.0], beq[:-1]])
+    report("benchmark sharpe_annualised from per-bar equity ratios",
+           close(b["sharpe_annualised"], sharpe(r) * factor, rel=1e-6), f"{b['sharpe_annualised']} vs {sharpe(r) * factor}")
+    report("benchmark excess_return = strategy net - holding net",
+           close(b["excess_return"], st["net_return"] - b["net_return"]))
+
+    # drawdown episodes
+    eps = episodes(eq)
+    got = st["drawdowns"]
+    report("five drawdown episodes (or all there are)", len(got) == len(eps), f"{len(got)} vs {len(eps)}")
+    report("drawdowns[0].depth equals max_drawdown", got and got[0]["depth"] == st["max_drawdown"])
+    same = all(g["start"] == iso(et[e["start"]]) and g["trough"] == iso(et[e["trough"]]) and
+               g["end"] == (None if e["end"] is None else iso(et[e["end"]])) and
+               close(g["depth"], e["depth"]) and g["bars"] == e["bars"] for g, e in zip(got, eps))
+    report("drawdown episodes: start, trough, end, depth, bars", same, f"{got} vs {eps}")
+
+    # calendar returns: net equity at each month's last bar over the previous month's
+    months = eqdf.assign(m=eqdf["time"].str[:7]).groupby("m", sort=True)["net_equity"].last()
+    ref = months / months.shift(1, fill_value=1.0) - 1
+    mine = {m["month"]: m["return"] for m in st["monthly"]}
+    report("monthly: one row per calendar month", list(mine) == list(ref.index))
+    report("monthly returns from equity.csv", all(close(mine[k], float(v), abs_=1e-9) for k, v in ref.items()),
+           f"{mine} vs {ref.to_dict()}")
+    years = eqdf.assign(y=eqdf["time"].str[:4]).groupby("y")["net_equity"].last()
+    yref = years / years.shift(1, fill_value=1.0) - 1
+    report("yearly returns from equity.csv",
+           all(close(y["return"], float(yref[str(y["year"])])) for y in st["yearly"]) and len(st["yearly"]) == len(yref))
+    comp = np.prod([1 + m["return"] for m in st["monthly"]]) - 1
+    report("the months compound to the whole period's equity ratio", close(comp, eq[-1] - 1, rel=1e-6))
+
+    # rolling Sharpe of per-bar net returns
+    rs = st["rolling_sharpe"]
+    knob = cfg.get("tearsheet", {}).get("rolling_window", 0)
+    w = knob if knob > 0 else max(2, len(eq) // 4)
+    report("rolling window: the knob, or a quarter of the data", rs["window"] == w, f"{rs['window']} vs {w}")
+    ret = pd.Series(eq / np.concatenate([[1.0], eq[:-1]]) - 1)
+    roll = (ret.rolling(w).mean() / ret.rolling(w).std(ddof=1) * factor).dropna()
+    report("rolling Sharpe min, max and last",
+           close(rs["min"], roll.min(), rel=1e-5) and close(rs["max"], roll.max(), rel=1e-5) and
+           close(rs["last"], roll.iloc[-1], rel=1e-5), f"{rs} vs {roll.min()} {roll.max()} {roll.iloc[-1]}")
+    report("rolling Sharpe share of positive windows", close(rs["share_positive"], float((roll > 0).mean()), abs_=1e-3))
+
+    # late fills: the same signals, filled d bars after the bar they were computed on
+    sig = run["signals"]
+    headline = replay(t, o, c, [0] + sig[:-1], fee, slip, fund)
+    report("the re-written replay reproduces trades.csv (so it can judge the others)",
+           len(headline) == len(tr) and all(close(a[0], b_, rel=1e-6, abs_=1e-9)
+                                            for a, b_ in zip(headline, tr["net_return"])))
+    rows = {r_["delay_bars"]: r_ for r_ in st["delay_sensitivity"]}
+    report("delay_sensitivity rows t+1, t+2, t+3, t+5", sorted(rows) == [1, 2, 3, 5])
+    report("t+1 is the headline: its sharpe equals stats.json's sharpe", rows[1]["sharpe"] == st["sharpe"])
+    for k in (2, 3, 5):
+        late = replay(t, o, c, [0] * k + sig[:-k], fee, slip, fund)
+        net = [x[0] for x in late]
+        report(f"t+{k}: trades, Sharpe and net return from a replay {k - 1} bar(s) later",
+               rows[k]["trades"] == len(late) and close(rows[k]["sharpe"], sharpe(net), rel=1e-6) and
+               close(rows[k]["net_return"], sum(net), rel=1e-6), f"{rows[k]} vs {len(late)} {sharpe(net)} {sum(net)}")
+
+    # cost break-even: sum of gross over sum of costs
+    cost = (tr["fees"] + tr["slippage"] + tr["funding"]).sum()
+    be = tr["gross_return"].sum() / cost if cost > 0 else None
+    report("breakeven_cost_multiple = sum gross / sum costs", close(st["breakeven_cost_multiple"], be, rel=1e-6),
+           f"{st['breakeven_cost_multiple']} vs {be}")
+    if be is not None:
+        at = (tr["gross_return"] - be * (tr["fees"] + tr["slippage"] + tr["funding"])).mean()
+        report("at the break-even multiple the mean net trade is zero", abs(at) < 1e-9)
+
+    # the bootstrap interval, against a stationary block bootstrap drawn with numpy's generator
+    ci = st["sharpe_ci95"]
+    net = tr["net_return"].to_numpy()
+    n, blk = len(net), ci["block_length"]
+    report("block length stated: n^(1/3) rounded", blk == max(1, round(n ** (1 / 3))))
+    report("2000 resamples, seeded from the config",
+           ci["resamples"] == 2000 and ci["seed"] == cfg.get("tearsheet", {}).get("bootstrap_seed", 1))
+    rng = np.random.default_rng(12345)
+    srs = []
+    for _ in range(4000):
+        idx = np.empty(n, int)
+        at = rng.integers(n)
+        for i in range(n):
+            idx[i] = at
+            at = rng.integers(n) if rng.random() < 1 / blk else (at + 1) % n
+        s = sharpe(net[idx])
+        if s is not None:
+            srs.append(s)
+    lo, hi = np.quantile(srs, [0.025, 0.975])
+    report("sharpe_ci95 brackets the Sharpe ratio", ci["lo"] < st["sharpe"] < ci["hi"])
+    report("sharpe_ci95 agrees with an independent bootstrap within sampling error",
+           abs(ci["lo"] - lo) < 0.04 and abs(ci["hi"] - hi) < 0.04, f"{ci} vs {lo} {hi}")
+
+    # trade statistics, in the order trades were opened
+    ts = st["trade_stats"]
+    tr = tr.sort_values("entry_time", kind="stable")
+    nr = tr["net_return"].to_numpy()
+    wins, losses = nr[nr > 0], nr[nr <= 0]
+    run_w = run_l = best_w = best_l = 0
+    for x in nr:
+        run_w, run_l = (run_w + 1, 0) if x > 0 else (0, run_l + 1)
+        best_w, best_l = max(best_w, run_w), max(best_l, run_l)
+    bw = tr.loc[tr["net_return"] > 0, "bars_held"].mean()
+    bl = tr.loc[tr["net_return"] <= 0, "bars_held"].mean()
+    checks = [("avg_win", wins.mean()), ("avg_loss", losses.mean()), ("largest_win", wins.max()),
+              ("largest_loss", losses.min()), ("longest_win_streak", best_w), ("longest_loss_streak", best_l),
+              ("avg_bars_win", bw), ("avg_bars_loss", bl), ("expectancy", nr.mean())]
+    for k, v in checks:
+        report(f"trade_stats.{k}", close(ts[k], float(v), rel=1e-6), f"{ts[k]} vs {v}")
+    down = math.sqrt((np.minimum(nr, 0) ** 2).mean())
+    report("sortino = mean net / downside deviation", close(st["sortino"], nr.mean() / down, rel=1e-6))
+    years_ = len(eq) * bar_s / YEAR
+    cagr = eq[-1] ** (1 / years_) - 1
+    report("cagr from the net equity ratio over the years", close(st["cagr"], cagr, rel=1e-6))
+    report("calmar = cagr / max_drawdown", close(st["calmar"], cagr / st["max_drawdown"], rel=1e-6))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
