@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define NO_PROC "no process spawning"
@@ -22,7 +23,8 @@
 #define NO_MAP "no raw memory mappings"
 
 /* Modules an upload may not import, by top-level name: each is a door to native code, raw
- * memory or new processes. Already loaded ones are dropped from sys.modules before the upload
+ * memory or new processes (subprocess itself stays: Popen raises its own event, and the
+ * _posixsubprocess under it is blocked). Already loaded ones are dropped from sys.modules before the upload
  * loads (sbx_hook_purge_modules), so an import cannot find a cached copy. */
 static const struct sbx_hook_block blocked[] = {
 	{ "ctypes", NO_NATIVE },
@@ -40,10 +42,8 @@ static const struct sbx_hook_block blocked[] = {
 	{ "multiprocessing", NO_PROC },
 	{ "_multiprocessing", NO_PROC },
 	{ "_posixsubprocess", NO_PROC },
-	{ "subprocess", NO_PROC },
 	{ "pty", NO_PROC },
 	{ "_winapi", NO_PROC },
-	{ "concurrent", NO_PROC },
 };
 
 /* Checked in order; a prefix entry ends in '.'. Events absent here are allowed: imports
@@ -278,10 +278,16 @@ static int check_read(const char *event, const struct sbx_hook_rule *r, PyObject
 	PyObject *o = PyTuple_Check(args) && PyTuple_Size(args) > 0 ? PyTuple_GetItem(args, 0) : NULL;
 	char path[PATH_MAX];
 
+	struct stat st;
+
 	if (!o || o == Py_None || PyLong_Check(o))
 		return 0;
 	if (!arg_path(o, path, sizeof path))
 		return refuse(event, r->rule, "unreadable path argument");
+	/* A name that is not there fails anyway and tells no more than a refusal would; linecache
+	 * and the import system stat such names on every sys.path entry. */
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return 0;
 	return readable(path) ? 0 : refuse(event, r->rule, path);
 }
 
