@@ -412,22 +412,6 @@ static int add_rule(scmp_filter_ctx ctx, const struct sbx_sc_rule *r, int nr, in
 	case SBX_SCM_ALL:
 		rc = seccomp_rule_add(ctx, act, nr, 0);
 		break;
-	case SBX_SCM_CLONE_PROCESS:
-		rc = seccomp_rule_add(ctx, act, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
-		break;
-	case SBX_SCM_CLONE_NS: {
-		static const unsigned long ns[] = { CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID,
-			CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP };
-		for (size_t i = 0; i < sizeof ns / sizeof ns[0] && rc == 0; i++)
-			rc = seccomp_rule_add(ctx, act, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, ns[i], ns[i]));
-		break;
-	}
-	case SBX_SCM_IOCTL_TTY:
-		rc = seccomp_rule_add(ctx, act, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCSTI));
-		if (rc == 0)
-			rc = seccomp_rule_add(ctx, act, nr, 1,
-					      SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCLINUX));
-		break;
 	case SBX_SCM_FD_A0:
 		rc = seccomp_rule_add(ctx, act, nr, 1, SCMP_A0(SCMP_CMP_EQ, fd));
 		break;
@@ -441,9 +425,6 @@ static int add_rule(scmp_filter_ctx ctx, const struct sbx_sc_rule *r, int nr, in
 		rc = seccomp_rule_add(ctx, act, nr, 1, SCMP_A0(SCMP_CMP_EQ, SIGSYS));
 		if (rc == 0)
 			rc = seccomp_rule_add(ctx, act, nr, 1, SCMP_A0(SCMP_CMP_EQ, SIGXFSZ));
-		break;
-	case SBX_SCM_SET_LIMIT:
-		rc = seccomp_rule_add(ctx, act, nr, 1, SCMP_A2(SCMP_CMP_NE, 0));
 		break;
 	default:
 		rc = add_allow(ctx, r->match, nr, fd);

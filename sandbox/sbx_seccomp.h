@@ -17,14 +17,10 @@ enum sbx_sc_action {
 /* Which calls of the syscall an entry matches. */
 enum sbx_sc_match {
 	SBX_SCM_ALL,
-	SBX_SCM_CLONE_PROCESS,  /* clone without CLONE_THREAD: a new process */
-	SBX_SCM_CLONE_NS,       /* clone asking for any new namespace */
-	SBX_SCM_IOCTL_TTY,      /* TIOCSTI / TIOCLINUX: typing into a terminal */
 	SBX_SCM_FD_A0,          /* first argument is the events descriptor */
 	SBX_SCM_FD_A1,          /* second argument is the events descriptor */
 	SBX_SCM_RANGE_FD,       /* close_range covering the events descriptor */
 	SBX_SCM_GUARDED_SIG,    /* rt_sigaction on SIGSYS or SIGXFSZ (the sandbox's handlers) */
-	SBX_SCM_SET_LIMIT,      /* prlimit64 with a new limit */
 	SBX_SCM_CLONE_THREAD,   /* clone with CLONE_THREAD and no namespace flag */
 	SBX_SCM_NOT_FD_A0,      /* first argument is not the events descriptor */
 	SBX_SCM_NOT_FD_A1,      /* second argument is not the events descriptor */
