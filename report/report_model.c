@@ -208,12 +208,33 @@ static void add_rerun_events(cJSON *ev, const struct rpt_input *in, int *n)
 	}
 }
 
+/* One line on the cgroup the runs were in, or why there was none (run.json limits.cgroup). */
+static void add_cgroup(cJSON *c, const cJSON *run)
+{
+	const cJSON *l = get(run, "limits"), *cg = get(l, "cgroup"), *why = get(l, "cgroup_reason");
+	char line[400];
+
+	if (cJSON_IsObject(cg))
+		snprintf(line, sizeof line, "cgroup v%d: %g MB resident memory, %g processes and %g CPU a run",
+			 (int)cJSON_GetNumberValue(get(cg, "version")),
+			 cJSON_GetNumberValue(get(cg, "mem_mb_per_run")),
+			 cJSON_GetNumberValue(get(cg, "pids_per_run")),
+			 cJSON_GetNumberValue(get(cg, "cpus_per_run")));
+	else if (cJSON_IsString(why))
+		snprintf(line, sizeof line, "no cgroup (%.300s): only the rlimits bounded memory, processes and CPU",
+			 why->valuestring);
+	else
+		snprintf(line, sizeof line, "no cgroup recorded: only the rlimits bounded memory, processes and CPU");
+	cJSON_AddStringToObject(c, "cgroup", line);
+}
+
 static void add_containment(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *run = in->stage[RPT_RUN].json, *e;
 	cJSON *c = cJSON_AddObjectToObject(m, "containment");
 	add_text(c, "status", run, "status");
 	add_text(c, "blocked", run, "blocked_actions");
+	add_cgroup(c, run);
 	if (cJSON_IsString(get(run, "error")) && get(run, "error")->valuestring[0])
 		add_text(c, "error", run, "error");
 	if (cJSON_IsString(get(run, "stderr")) && get(run, "stderr")->valuestring[0])

@@ -76,7 +76,8 @@ static void parse(int argc, char **argv, struct opts *o)
 		sa_usage_die("--data, --config, -o and --events are required");
 }
 
-/* The internal entry of the zygote, exec'd by the driver inside the new namespaces. */
+/* The internal entry of the zygote, exec'd by the driver inside the new namespaces (the CPU
+ * quota is the driver's cgroup, not the zygote's business). */
 static int zygote_entry(int argc, char **argv)
 {
 	struct sbx_limits lim;
@@ -86,14 +87,17 @@ static int zygote_entry(int argc, char **argv)
 		return SA_EXIT_USAGE;
 	for (int i = 0; i < 7; i++)
 		v[i] = atoi(argv[i + 2]);
-	lim = (struct sbx_limits){ v[2], v[3], v[4], v[5], v[6] };
+	lim = (struct sbx_limits){ v[2], v[3], v[4], v[5], v[6], 0 };
 	return sbx_zygote_main(v[0], v[1], &lim);
 }
+
+/* The zygote whose cgroup run.json reports; NULL until it has started. */
+static const struct sbx_zygote *started;
 
 static void write_outputs(const struct opts *o, const struct sbx_result *r,
 			  const struct sbx_limits *lim, const char *reason)
 {
-	cJSON *run = sbx_run_json(r, lim, reason);
+	cJSON *run = sbx_run_json(r, lim, started ? sbx_zygote_cgroup(started) : NULL, reason);
 	if (sbx_events_file(o->events, r) < 0 || sa_json_write(o->out, run) < 0) {
 		cJSON_Delete(run);
 		sa_die("cannot write '%s'", o->out);
@@ -177,12 +181,14 @@ int main(int argc, char **argv)
 		write_outputs(&o, NULL, &lim, sa_fmt(why, sizeof why, "sandbox did not start: %s", err));
 		sa_die("%s", err);
 	}
+	started = z;
 	if (sa_ohlcv_load(o.data, &bars, err, sizeof err) < 0) {
 		write_outputs(&o, NULL, &lim, sa_fmt(why, sizeof why, "data '%s': %s", o.data, err));
 		goto out;
 	}
 	if (run_repeated(z, &bars, &o, &r, err, sizeof err) < 0) {
 		write_outputs(&o, NULL, &lim, sa_fmt(why, sizeof why, "sandbox failed: %s", err));
+		started = NULL;
 		sbx_zygote_stop(z);
 		sa_die("%s", err);
 	}

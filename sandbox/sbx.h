@@ -17,6 +17,7 @@ struct sbx_limits {
 	int mem_mb;      /* RLIMIT_AS */
 	int scratch_mb;  /* RLIMIT_FSIZE and the scratch directory's budget */
 	int nofile;      /* RLIMIT_NOFILE */
+	double cpus;     /* CPU quota per run, in cores (the cgroup's; host side only) */
 };
 
 /* How a run ended. */
@@ -75,7 +76,13 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 		 char *err, size_t errlen);
 
-/* Kills the zygote's namespace and reaps it. Safe on NULL. */
+struct sbx_cgroup;
+
+/* The cgroup the zygote and its runs are in (version 0 with the reason when there is none).
+ * Borrowed. */
+const struct sbx_cgroup *sbx_zygote_cgroup(const struct sbx_zygote *z);
+
+/* Kills the zygote's namespace, reaps it and removes its cgroup. Safe on NULL. */
 void sbx_zygote_stop(struct sbx_zygote *z);
 
 /* Frees what a result holds and zeroes it. Safe on a zeroed struct. */

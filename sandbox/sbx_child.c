@@ -230,9 +230,12 @@ static void step_seccomp(const struct sbx_zstate *z)
 		setup_fail("seccomp", strerror(errno));
 }
 
-/* Step 10: the tripwire, armed from C so nothing in Python ran without it. */
+/* Step 10: the tripwire, armed from C so nothing in Python ran without it. The blocklisted
+ * modules numpy and pandas loaded go first: an import served from sys.modules raises no event. */
 static void step_hook(const struct sbx_zstate *z)
 {
+	if (sbx_hook_purge_modules() < 0)
+		setup_fail("audit hook", "could not drop blocklisted modules from sys.modules");
 	if (sbx_hook_install(SBX_FD_EVENTS, SBX_SCRATCH, z->roots, z->n_roots) < 0)
 		setup_fail("audit hook", "PySys_AddAuditHook failed");
 }

@@ -72,6 +72,8 @@ struct flight {
 	bool exited, killed_wall, failed;
 	int wstatus, fail_errno;
 	int64_t cpu_ms;
+	long long oom_kills;       /* the cgroup's count when the run started (-1: no cgroup) */
+	const struct sbx_cgroup *cg;
 	struct buf out, err, res;
 	struct sbx_result *r;
 	size_t ev_cap;
@@ -296,6 +298,8 @@ static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, 
 		if (send_req(z->ctrl, &req, theirs) < 0)
 			goto out;
 	}
+	f->cg = &z->cg;
+	f->oom_kills = sbx_cgroup_oom_kills(&z->cg);
 	f->start = now_ms();
 	f->deadline = f->start + (long)z->lim.wall_s * 1000L;
 	rc = 0;
@@ -425,6 +429,14 @@ static int judge(struct flight *f, const struct sbx_limits *lim)
 		sa_fmt(r->error, sizeof r->error, "killed at the wall-clock limit of %d s", lim->wall_s);
 		rc = add_event(f, "wall_clock", "runs stop at the wall-clock limit",
 			       sa_fmt(detail, sizeof detail, "killed after %d s", lim->wall_s));
+	} else if (WIFSIGNALED(f->wstatus) && WTERMSIG(f->wstatus) == SIGKILL && f->oom_kills >= 0 &&
+		   sbx_cgroup_oom_kills(f->cg) > f->oom_kills) {
+		/* The cgroup's own event: the kernel killed a process at the memory limit. */
+		r->status = SBX_KILLED_MEMORY;
+		sa_fmt(r->error, sizeof r->error, "killed at the cgroup's resident memory limit");
+		rc = add_event(f, "memory", "runs stay within the memory limit",
+			       sa_fmt(detail, sizeof detail, "killed by the kernel at the cgroup limit (%d MB a run, resident)",
+				      lim->mem_mb));
 	} else if (WIFSIGNALED(f->wstatus) && (WTERMSIG(f->wstatus) == SIGXCPU ||
 		   (WTERMSIG(f->wstatus) == SIGKILL && f->cpu_ms * 2 >= (int64_t)lim->cpu_s * 1000))) {
 		/* Nothing but the CPU limit sends SIGKILL here (not us: that is the wall clock), and
@@ -701,6 +713,8 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 	b->results = results;
 	b->k = k;
 	b->jobs = jobs < 1 ? 1 : jobs > SBX_MAX_JOBS ? SBX_MAX_JOBS : jobs;
+	/* The cgroup holds every run at once: its budget follows the runs in flight. */
+	(void)sbx_cgroup_limit(&z->cg, &z->lim, (size_t)b->jobs < k ? b->jobs : (int)(k ? k : 1));
 	b->on_done = on_done;
 	b->arg = arg;
 	while (b->done < k)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define NO_PROC "no process spawning"
@@ -19,9 +20,34 @@
 #define IN_SCRATCH "writes stay in scratch"
 #define READS "reads stay in the interpreter's files"
 #define FIXED "the sandbox is fixed"
+#define NO_MAP "no raw memory mappings"
 
-/* Checked in order; a prefix entry ends in '.'. Events absent here are allowed: imports,
- * compile and exec of the upload's own code, sys._getframe (pandas uses it for warnings). */
+/* Modules an upload may not import, by top-level name: each is a door to native code, raw
+ * memory or new processes (subprocess itself stays: Popen raises its own event, and the
+ * _posixsubprocess under it is blocked). Already loaded ones are dropped from sys.modules before the upload
+ * loads (sbx_hook_purge_modules), so an import cannot find a cached copy. */
+static const struct sbx_hook_block blocked[] = {
+	{ "ctypes", NO_NATIVE },
+	{ "_ctypes", NO_NATIVE },
+	{ "_ctypes_test", NO_NATIVE },
+	{ "cffi", NO_NATIVE },
+	{ "_cffi_backend", NO_NATIVE },
+	{ "_testcapi", NO_NATIVE },
+	{ "_testinternalcapi", NO_NATIVE },
+	{ "_testmultiphase", NO_NATIVE },
+	{ "_xxsubinterpreters", NO_NATIVE },
+	{ "_xxinterpchannels", NO_NATIVE },
+	{ "mmap", NO_MAP },
+	{ "_posixshmem", NO_MAP },
+	{ "multiprocessing", NO_PROC },
+	{ "_multiprocessing", NO_PROC },
+	{ "_posixsubprocess", NO_PROC },
+	{ "pty", NO_PROC },
+	{ "_winapi", NO_PROC },
+};
+
+/* Checked in order; a prefix entry ends in '.'. Events absent here are allowed: imports
+ * outside the blocklist, compile and exec of the upload's own code, sys._getframe (pandas uses it for warnings). */
 static const struct sbx_hook_rule rules[] = {
 	{ "os.system", SBX_HOOK_REFUSE, NO_PROC },
 	{ "os.exec", SBX_HOOK_REFUSE, NO_PROC },
@@ -56,6 +82,10 @@ static const struct sbx_hook_rule rules[] = {
 	{ "resource.setrlimit", SBX_HOOK_REFUSE, "limits are fixed" },
 	{ "resource.prlimit", SBX_HOOK_REFUSE, "limits are fixed" },
 	{ "open", SBX_HOOK_OPEN, NULL },
+	{ "import", SBX_HOOK_IMPORT, NULL },
+	{ "os.listdir", SBX_HOOK_READ, READS },
+	{ "os.scandir", SBX_HOOK_READ, READS },
+	{ "os.stat", SBX_HOOK_READ, READS },
 	{ "os.symlink", SBX_HOOK_SYMLINK, IN_SCRATCH },
 	{ "os.remove", SBX_HOOK_PATHS, IN_SCRATCH },
 	{ "os.rmdir", SBX_HOOK_PATHS, IN_SCRATCH },
@@ -85,6 +115,16 @@ const struct sbx_hook_rule *sbx_hook_lookup(const char *event)
 			return &rules[i];
 	}
 	return &allow;
+}
+
+const char *sbx_hook_blocked(const char *module)
+{
+	size_t len = strcspn(module, ".");
+
+	for (size_t i = 0; i < sizeof blocked / sizeof blocked[0]; i++)
+		if (strlen(blocked[i].module) == len && strncmp(module, blocked[i].module, len) == 0)
+			return blocked[i].rule;
+	return NULL;
 }
 
 static bool under(const char *real, const char *root)
@@ -220,6 +260,37 @@ static int check_open(PyObject *args)
 	return readable(path) ? 0 : refuse("open", READS, path);
 }
 
+/* "import" (module, filename, ...): the module's top-level name against the blocklist. */
+static int check_import(PyObject *args)
+{
+	PyObject *m = PyTuple_Check(args) && PyTuple_Size(args) > 0 ? PyTuple_GetItem(args, 0) : NULL;
+	const char *name = m && PyUnicode_Check(m) ? PyUnicode_AsUTF8(m) : NULL;
+	const char *rule = name ? sbx_hook_blocked(name) : NULL;
+
+	PyErr_Clear();
+	return rule ? refuse("import", rule, name) : 0;
+}
+
+/* A read of a name (listing, stat) must stay where open() may read; None means the current
+ * directory, a descriptor was judged when it was opened. */
+static int check_read(const char *event, const struct sbx_hook_rule *r, PyObject *args)
+{
+	PyObject *o = PyTuple_Check(args) && PyTuple_Size(args) > 0 ? PyTuple_GetItem(args, 0) : NULL;
+	char path[PATH_MAX];
+
+	struct stat st;
+
+	if (!o || o == Py_None || PyLong_Check(o))
+		return 0;
+	if (!arg_path(o, path, sizeof path))
+		return refuse(event, r->rule, "unreadable path argument");
+	/* A name that is not there fails anyway and tells no more than a refusal would; linecache
+	 * and the import system stat such names on every sys.path entry. */
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return 0;
+	return readable(path) ? 0 : refuse(event, r->rule, path);
+}
+
 static int check_paths(const char *event, const struct sbx_hook_rule *r, PyObject *args)
 {
 	char path[PATH_MAX];
@@ -284,8 +355,33 @@ static int hook(const char *event, PyObject *args, void *data)
 		return check_paths(event, r, args);
 	case SBX_HOOK_SYMLINK:
 		return check_symlink(event, r, args);
+	case SBX_HOOK_IMPORT:
+		return check_import(args);
+	case SBX_HOOK_READ:
+		return check_read(event, r, args);
 	}
 	return 0;
+}
+
+int sbx_hook_purge_modules(void)
+{
+	PyObject *mods = PySys_GetObject("modules"), *keys;  /* borrowed */
+	int rc = -1;
+
+	keys = mods && PyDict_Check(mods) ? PyDict_Keys(mods) : NULL;
+	if (!keys)
+		goto out;
+	for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
+		PyObject *k = PyList_GET_ITEM(keys, i);
+		const char *name = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+		if (name && sbx_hook_blocked(name) && PyDict_DelItem(mods, k) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	Py_XDECREF(keys);
+	PyErr_Clear();
+	return rc;
 }
 
 int sbx_hook_install(int event_fd, const char *scratch, const char *const *read_roots, size_t n)

@@ -13,6 +13,8 @@ enum sbx_hook_kind {
 	SBX_HOOK_OPEN,         /* "open": writes must stay in scratch, reads in the read roots */
 	SBX_HOOK_PATHS,        /* its first path arguments must stay in scratch */
 	SBX_HOOK_SYMLINK,      /* os.symlink(src, dst): both ends must stay in scratch */
+	SBX_HOOK_IMPORT,       /* "import": the module must not be on the blocklist */
+	SBX_HOOK_READ,         /* listing or stat of a name: it must be readable (read roots) */
 };
 
 struct sbx_hook_rule {
@@ -20,6 +22,19 @@ struct sbx_hook_rule {
 	enum sbx_hook_kind kind;
 	const char *rule;      /* the named rule an event reports */
 };
+
+/* One module an upload may not import (its top-level name) and the rule its refusal names. */
+struct sbx_hook_block {
+	const char *module;
+	const char *rule;
+};
+
+/* The rule that refuses importing module (dotted: its top-level name decides), or NULL. */
+const char *sbx_hook_blocked(const char *module);
+
+/* Drops every blocklisted module (and its submodules) from sys.modules, so an import of one
+ * raises the audit event instead of returning the cached copy. Returns 0, or -1. */
+int sbx_hook_purge_modules(void);
 
 /* The rule for an audit event name; kind SBX_HOOK_ALLOW (rule NULL) when none matches.
  * Borrowed, static. */

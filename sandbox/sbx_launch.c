@@ -151,6 +151,7 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
 				    char *err, size_t errlen)
 {
 	struct sbx_zygote *z = NULL;
+	struct sbx_cgroup cg = { 0 };
 	char exe[PATH_MAX];
 	int sv[2] = { -1, -1 }, sync[2] = { -1, -1 }, src = -1;
 	pid_t pid = -1;
@@ -183,6 +184,9 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
 	sv[1] = -1;
 	close(sync[0]);
 	sync[0] = -1;
+	/* Before the zygote execs: everything it and its runs then map is charged to the cgroup.
+	 * Without one (not root, no writable hierarchy) the rlimits still hold; run.json says so. */
+	(void)sbx_cgroup_enter(&cg, pid);
 	if (map_ids(pid) < 0 || write(sync[1], "g", 1) != 1) {
 		sa_fmt(err, errlen, "cannot map the sandbox uid, '%s'", strerror(errno));
 		goto fail;
@@ -191,12 +195,13 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
 		sa_fmt(err, errlen, "the sandbox zygote did not start (its error is above)");
 		goto fail;
 	}
+	(void)sbx_cgroup_limit(&cg, lim, 1);
 	z = calloc(1, sizeof *z);
 	if (!z) {
 		sa_fmt(err, errlen, "out of memory");
 		goto fail;
 	}
-	*z = (struct sbx_zygote){ pid, sv[0], *lim, 1 };
+	*z = (struct sbx_zygote){ pid, sv[0], *lim, 1, cg };
 	close(sync[1]);
 	close(src);
 	return z;
@@ -205,6 +210,7 @@ fail:
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 	}
+	sbx_cgroup_remove(&cg);
 	for (int i = 0; i < 2; i++) {
 		if (sv[i] >= 0)
 			close(sv[i]);
@@ -224,6 +230,12 @@ void sbx_zygote_stop(struct sbx_zygote *z)
 	/* The zygote is pid 1 of its namespace: killing it kills every run still inside. */
 	kill(z->pid, SIGKILL);
 	waitpid(z->pid, NULL, 0);
+	sbx_cgroup_remove(&z->cg);
 	free(z);
+}
+
+const struct sbx_cgroup *sbx_zygote_cgroup(const struct sbx_zygote *z)
+{
+	return &z->cg;
 }
 

@@ -6,14 +6,17 @@
 #include <sys/types.h>
 
 #include "sbx.h"
+#include "sbx_cgroup.h"
 
 /* A zygote the driver started: its pid (pid 1 of the zygote's namespaces, as the driver sees
- * it), the control socket runs are requested on, and the limits every run gets. */
+ * it), the control socket runs are requested on, the limits every run gets, and the cgroup
+ * it and its runs are in. */
 struct sbx_zygote {
 	pid_t pid;
 	int ctrl;
 	struct sbx_limits lim;
 	uint32_t next_id;
+	struct sbx_cgroup cg;
 };
 
 #endif

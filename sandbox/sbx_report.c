@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "sbx_cgroup.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
@@ -25,7 +26,8 @@ int sbx_limits_from_config(const cJSON *config, struct sbx_limits *lim, char *er
 	    limit(config, SA_K_CPU_S, &lim->cpu_s, err, errlen) < 0 ||
 	    limit(config, SA_K_MEM_MB, &lim->mem_mb, err, errlen) < 0 ||
 	    limit(config, SA_K_SCRATCH_MB, &lim->scratch_mb, err, errlen) < 0 ||
-	    limit(config, SA_K_NOFILE, &lim->nofile, err, errlen) < 0)
+	    limit(config, SA_K_NOFILE, &lim->nofile, err, errlen) < 0 ||
+	    sa_config_num(config, SA_K_CPUS, &lim->cpus, err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -38,7 +40,26 @@ void sbx_limits_default(struct sbx_limits *lim)
 	sbx_limits_from_config(NULL, lim, err, sizeof err);
 }
 
-static void add_limits(cJSON *o, const struct sbx_limits *lim)
+/* What the cgroup applied, or null with the reason. No measured figure: the same inputs give the
+ * same run.json: the cgroup's totals are the warm zygote's use plus these per run, times the runs
+ * at once, which depend on the machine, so only the per-run figures are written. */
+static void add_cgroup(cJSON *l, const struct sbx_limits *lim, const struct sbx_cgroup *cg)
+{
+	cJSON *c;
+
+	if (!cg || cg->version == 0) {
+		cJSON_AddNullToObject(l, "cgroup");
+		cJSON_AddStringToObject(l, "cgroup_reason", cg ? cg->why : "the sandbox did not start");
+		return;
+	}
+	c = cJSON_AddObjectToObject(l, "cgroup");
+	cJSON_AddNumberToObject(c, "version", cg->version);
+	cJSON_AddNumberToObject(c, "mem_mb_per_run", lim->mem_mb);
+	cJSON_AddNumberToObject(c, "pids_per_run", SBX_CG_PIDS_PER_RUN);
+	cJSON_AddNumberToObject(c, "cpus_per_run", lim->cpus);
+}
+
+static void add_limits(cJSON *o, const struct sbx_limits *lim, const struct sbx_cgroup *cg)
 {
 	cJSON *l = cJSON_AddObjectToObject(o, "limits");
 	cJSON_AddNumberToObject(l, "wall_s", lim->wall_s);
@@ -46,9 +67,12 @@ static void add_limits(cJSON *o, const struct sbx_limits *lim)
 	cJSON_AddNumberToObject(l, "mem_mb", lim->mem_mb);
 	cJSON_AddNumberToObject(l, "scratch_mb", lim->scratch_mb);
 	cJSON_AddNumberToObject(l, "nofile", lim->nofile);
+	cJSON_AddNumberToObject(l, "cpus", lim->cpus);
+	add_cgroup(l, lim, cg);
 }
 
-cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim, const char *reason)
+cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim,
+		    const struct sbx_cgroup *cg, const char *reason)
 {
 	cJSON *o = sa_json_stage("sandbox", 1);
 	cJSON *sig = cJSON_CreateArray();
@@ -65,7 +89,7 @@ cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim, co
 			cJSON_AddItemToArray(sig, cJSON_CreateNumber(r->signals[i]));
 	cJSON_AddItemToObject(o, "signals", sig);
 	cJSON_AddNumberToObject(o, "blocked_actions", r ? (double)r->n_events : 0);
-	add_limits(o, lim);
+	add_limits(o, lim, cg);
 	if (st != SBX_OK && why)
 		cJSON_AddStringToObject(o, "error", why);
 	else

@@ -16,7 +16,8 @@ void sbx_limits_default(struct sbx_limits *lim);
 
 /* Builds run.json for a result (r may be NULL when the run never started; reason then says
  * why). Returns a new tree; caller frees with cJSON_Delete. */
-cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim, const char *reason);
+cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim,
+		    const struct sbx_cgroup *cg, const char *reason);
 
 /* Writes r's events to path atomically as JSON lines numbered from 1 (an empty file when r is
  * NULL). Returns 0 or -1 with a message printed. */

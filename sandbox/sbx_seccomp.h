@@ -7,7 +7,9 @@
 
 /* What a policy entry does to a matching call. */
 enum sbx_sc_action {
-	SBX_SC_TRAP,    /* refused with EPERM and recorded as an event (SIGSYS handler) */
+	SBX_SC_ALLOW,   /* on the allowlist (for the calls its match selects) */
+	SBX_SC_TRAP,    /* refused with EPERM and recorded as an event (SIGSYS handler); the
+			 * filter's default, so an entry only names the rule a refusal reports */
 	SBX_SC_ENOSYS,  /* refused silently with ENOSYS, so libc falls back (clone3) */
 	SBX_SC_EPERM,   /* refused silently with EPERM (noise a program may probe) */
 };
@@ -15,14 +17,20 @@ enum sbx_sc_action {
 /* Which calls of the syscall an entry matches. */
 enum sbx_sc_match {
 	SBX_SCM_ALL,
-	SBX_SCM_CLONE_PROCESS,  /* clone without CLONE_THREAD: a new process */
-	SBX_SCM_CLONE_NS,       /* clone asking for any new namespace */
-	SBX_SCM_IOCTL_TTY,      /* TIOCSTI / TIOCLINUX: typing into a terminal */
 	SBX_SCM_FD_A0,          /* first argument is the events descriptor */
 	SBX_SCM_FD_A1,          /* second argument is the events descriptor */
 	SBX_SCM_RANGE_FD,       /* close_range covering the events descriptor */
 	SBX_SCM_GUARDED_SIG,    /* rt_sigaction on SIGSYS or SIGXFSZ (the sandbox's handlers) */
-	SBX_SCM_SET_LIMIT,      /* prlimit64 with a new limit */
+	SBX_SCM_CLONE_THREAD,   /* clone with CLONE_THREAD and no namespace flag */
+	SBX_SCM_NOT_FD_A0,      /* first argument is not the events descriptor */
+	SBX_SCM_NOT_FD_A1,      /* second argument is not the events descriptor */
+	SBX_SCM_RANGE_NOT_FD,   /* close_range leaving the events descriptor open */
+	SBX_SCM_FREE_SIG,       /* rt_sigaction on any signal but SIGSYS and SIGXFSZ */
+	SBX_SCM_GET_LIMIT,      /* prlimit64 reading only */
+	SBX_SCM_PROT_NO_EXEC,   /* mprotect/pkey_mprotect without PROT_EXEC */
+	SBX_SCM_MMAP,           /* mmap without PROT_EXEC, or PROT_EXEC of a file (the loader) */
+	SBX_SCM_IOCTL_OK,       /* descriptor flags and terminal queries */
+	SBX_SCM_PRCTL_OK,       /* thread names and reading a few process flags */
 };
 
 struct sbx_sc_rule {
@@ -30,7 +38,7 @@ struct sbx_sc_rule {
 	enum sbx_sc_action action;
 	enum sbx_sc_match match;
 	const char *rule;          /* the named rule an event reports */
-	const char *why;           /* why a strategy never needs it */
+	const char *why;           /* why a strategy needs it (allowed) or never does (refused) */
 };
 
 /* The policy table, and its length. Borrowed, static. */

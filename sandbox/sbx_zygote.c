@@ -89,6 +89,13 @@ static const char helper_src[] =
 	"    import gc\n"
 	"    gc.collect()\n"
 	"    gc.freeze()\n"
+	"def guard_stat():\n"
+	"    def wrap(f):\n"
+	"        def stat(path, *a, **k):\n"
+	"            sys.audit('os.stat', path)\n"
+	"            return f(path, *a, **k)\n"
+	"        return stat\n"
+	"    os.stat, os.lstat = wrap(os.stat), wrap(os.lstat)\n"
 	"def roots():\n"
 	"    return [p for p in sys.path if p and os.path.isdir(p)]\n";
 
@@ -137,6 +144,11 @@ static PyObject *load_helpers(void)
 		goto fail;
 	Py_DECREF(r);
 	r = PyRun_String("warm()", Py_eval_input, d, d);
+	if (!r)
+		goto fail;
+	Py_DECREF(r);
+	/* os.stat raises no audit event of its own: this one lets the hook judge the name. */
+	r = PyRun_String("guard_stat()", Py_eval_input, d, d);
 	if (!r)
 		goto fail;
 	Py_DECREF(r);

@@ -54,6 +54,8 @@ enum sa_knob_type {
 	  "sandbox: scratch tmpfs per run, MB")                                                  \
 	X(NOFILE, "NOFILE", "limits.nofile", SA_KNOB_INT, 16, 4096, "64",                         \
 	  "sandbox: open files per run")                                                         \
+	X(CPUS, "CPUS", "limits.cpus", SA_KNOB_NUM, 0.1, 64, "1.0",                               \
+	  "sandbox: CPU quota per run, cores (a cgroup's, where the machine allows one)")         \
 	X(SANDBOX_JOBS, "SANDBOX_JOBS", NULL, SA_KNOB_MAKE, 0, 0, "cores",                        \
 	  "sandbox runs at once (scheduling only: no result depends on it)")                     \
 	X(LOOKAHEAD_MAX, "LOOKAHEAD_MAX", "lookahead.max", SA_KNOB_INT, 1, 1e6, "2000",           \

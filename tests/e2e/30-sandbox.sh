@@ -50,7 +50,17 @@ expect_eq "good: n_bars" 200 "$(jget "$TMP/run.json" n_bars)"
 want=$("$PY" -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print([1 if float(x["close"])>float(x["open"]) else -1 if float(x["close"])<float(x["open"]) else 0 for x in r])' "$TMP/bars.csv")
 expect_eq "good: signals match the bars" "$(echo "$want" | tr -d ' ')" "$(jget "$TMP/run.json" signals | tr -d ' ')"
 expect_eq "good: no events" 0 "$(wc -l <"$TMP/events.jsonl")"
-expect_eq "good: limits echoed" '{"wall_s": 3, "cpu_s": 10, "mem_mb": 512, "scratch_mb": 4, "nofile": 64}' "$(jget "$TMP/run.json" limits)"
+expect_eq "good: limits echoed" '{"wall_s": 3, "cpu_s": 10, "mem_mb": 512, "scratch_mb": 4, "nofile": 64, "cpus": 1}' \
+	"$("$PY" -c 'import json,sys; l=json.load(open(sys.argv[1]))["limits"]; l.pop("cgroup"); l.pop("cgroup_reason", None); print(json.dumps(l))' "$TMP/run.json")"
+# A cgroup wherever the driver can write one (root, v1 or v2); otherwise null and the reason.
+cgroups() { [ "$(id -u)" = 0 ] && { [ -w /sys/fs/cgroup/memory ] || grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; }; }
+if cgroups; then
+	expect_eq "good: a cgroup as root" "64 1" "$(jget "$TMP/run.json" limits.cgroup.pids_per_run) $(jget "$TMP/run.json" limits.cgroup.cpus_per_run)"
+	expect_eq "good: the cgroup is removed after" "" "$(ls -d /sys/fs/cgroup/strataudit-* /sys/fs/cgroup/*/strataudit-* 2>/dev/null)"
+else
+	expect_eq "good: no cgroup without root" null "$(jget "$TMP/run.json" limits.cgroup)"
+	if [ -n "$(jget "$TMP/run.json" limits.cgroup_reason)" ]; then ok "good: why there is no cgroup"; else not_ok "good: why there is no cgroup"; fi
+fi
 cp "$TMP/run.json" "$TMP/run1.json"
 run "$good"
 expect_eq "good: same signals on a second run" "$(jget "$TMP/run1.json" signals)" "$(jget "$TMP/run.json" signals)"
@@ -85,6 +95,32 @@ mem=$(printf 'def signals(df):\n    x = bytearray(4 << 30)\n' | strategy mem)
 run "$mem"
 expect_eq "memory bomb: status killed_memory" killed_memory "$(jget "$TMP/run.json" status)"
 expect_eq "memory bomb: one memory event" memory "$("$PY" -c 'import json,sys; print(" ".join(json.loads(l)["action"] for l in open(sys.argv[1])))' "$TMP/events.jsonl")"
+
+# Resident memory the address-space cap does not see: a touched array within MEM_MB plus scratch
+# files (tmpfs pages). Only the cgroup counts both; its own oom_kill event names the status.
+if cgroups; then
+	sed 's/"mem_mb": 512, "scratch_mb": 4/"mem_mb": 256, "scratch_mb": 200/; s/"wall_s": 3/"wall_s": 20/' \
+		"$TMP/config.json" >"$TMP/config-resident.json"
+	f=$(strategy resident <<'PY'
+import numpy as np
+def signals(df):
+    a = np.ones(200 << 20, dtype=np.uint8)
+    with open("fill", "wb") as f:
+        for _ in range(150):
+            f.write(b"x" * (1 << 20))
+    return [int(a[0])] * len(df)
+PY
+)
+	"$SB" --strategy "$f" --data "$TMP/bars.csv" --config "$TMP/config-resident.json" -o "$TMP/run.json" \
+		--events "$TMP/events.jsonl" 2>"$TMP/stderr"
+	expect_eq "resident over MEM_MB: status killed_memory" killed_memory "$(jget "$TMP/run.json" status)"
+	expect_eq "resident over MEM_MB: the cgroup's event" "memory|killed by the kernel at the cgroup limit (256 MB a run, resident)" \
+		"$("$PY" -c 'import json,sys; print(" ".join(e["action"] + "|" + e["detail"] for e in map(json.loads, open(sys.argv[1]))))' "$TMP/events.jsonl")"
+	sed -i 's/"mem_mb": 256/"mem_mb": 1024/' "$TMP/config-resident.json"
+	"$SB" --strategy "$f" --data "$TMP/bars.csv" --config "$TMP/config-resident.json" -o "$TMP/run.json" \
+		--events "$TMP/events.jsonl" 2>"$TMP/stderr"
+	expect_eq "the same run with MEM_MB 1024: not killed" ok "$(jget "$TMP/run.json" status)"
+fi
 rm -f "$TMP/run.json" "$TMP/events.jsonl"
 "$SB" --strategy "$good" --data "$TMP/missing.csv" --config "$TMP/config.json" -o "$TMP/run.json" --events "$TMP/events.jsonl" 2>/dev/null
 expect_eq "missing data: exit 0 and not_run" "0 not_run" "$? $(jget "$TMP/run.json" status)"

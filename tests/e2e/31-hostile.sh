@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 31-hostile.sh - every upload in tests/hostile/ runs in the sandbox; each file's header says the
-# status and events it must earn ("# expect-status:", "# expect-action:", "# expect-signal-sum:",
+# status and events it must earn ("# expect-status:", "# expect-action:", "# expect-event: ACTION |
+# RULE" for the exact action and rule, "# expect-signal-sum:",
 # "# expect-stdout-max:"; "# repeat: N" runs it N times from one zygote and judges the last), and
 # after each run the host must be untouched: the canary unchanged, nothing planted outside
 # scratch, a world-writable file's timestamps unchanged, no lock and no process left behind.
@@ -63,6 +64,12 @@ for src in tests/hostile/*.py; do
 			"$TMP/events.jsonl" "$action" </dev/null)
 		if [ "${n:-0}" -ge 1 ]; then ok "$name: event $action recorded"; else not_ok "$name: event $action recorded" "$(cat "$TMP/events.jsonl")"; fi
 	done < <(sed -n 's/^# expect-action: *//p' "$f")
+	while IFS='|' read -r action rule; do
+		action=${action% }; rule=${rule# }
+		n=$("$PY" -c 'import json,sys; print(sum((e["action"], e["rule"]) == (sys.argv[2], sys.argv[3]) for e in map(json.loads, open(sys.argv[1]))))' \
+			"$TMP/events.jsonl" "$action" "$rule" </dev/null)
+		if [ "${n:-0}" -ge 1 ]; then ok "$name: event $action ($rule) recorded"; else not_ok "$name: event $action ($rule) recorded" "$(cat "$TMP/events.jsonl")"; fi
+	done < <(sed -n 's/^# expect-event: *//p' "$f")
 	events=$(wc -l <"$TMP/events.jsonl")
 	expect_eq "$name: blocked_actions matches events.jsonl" "$events" "$(jget "$TMP/run.json" blocked_actions)"
 	sum=$(sed -n 's/^# expect-signal-sum: *//p' "$f")

@@ -46,7 +46,14 @@ while read -r demo trials verdict gate_verdict; do
 		expect_eq "honest: the trades gate is what holds it back" false "$(gate_pass "$out" trades)"
 		for g in net_edge psr dsr drawdown; do
 			expect_eq "honest: $g passes" true "$(gate_pass "$out" $g)"
-		done ;;
+		done
+		# The report says what held the runs: the cgroup run.json recorded, or why there was none.
+		if [ "$(jget "$out/run.json" limits.cgroup)" = null ]; then
+			want="Limits: no cgroup ($(jget "$out/run.json" limits.cgroup_reason))"
+		else
+			want="Limits: cgroup v$(jget "$out/run.json" limits.cgroup.version): 1024 MB resident memory, 64 processes and 1 CPU a run."
+		fi
+		expect_eq "honest: the report's limits line" 1 "$(grep -cF "$want" "$out/report.html")" ;;
 	overfit)
 		expect_eq "overfit: the DSR gate fails" false "$(gate_pass "$out" dsr)"
 		expect_eq "overfit: the PSR alone passes" true "$(gate_pass "$out" psr)"

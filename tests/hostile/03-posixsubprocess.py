@@ -1,9 +1,15 @@
 # tries: _posixsubprocess.fork_exec directly, skipping subprocess.Popen and its audit event.
-# must record: the kernel filter refusing the process-creating clone (seccomp.clone).
+# must record: the import refused by the audit hook's blocklist (pandas' copy is dropped from
+#              sys.modules first), so fork_exec is never reached.
 # expect-status: ok
-# expect-action: seccomp.clone
-import _posixsubprocess, os
+# expect-event: import | no process spawning
+# expect-signal-sum: 0
+import os
 def signals(df):
+    try:
+        import _posixsubprocess
+    except PermissionError:
+        return [0] * len(df)
     args = [b"/bin/sh", [b"/bin/sh"], True, (), None, None, -1, -1, -1, -1, -1, -1,
             *os.pipe(), False, False, -1, None, None, None, -1, None]
     for extra in ([False], []):
@@ -14,4 +20,4 @@ def signals(df):
             continue
         except OSError:
             break
-    return [0] * len(df)
+    return [1] * len(df)

@@ -2,10 +2,11 @@
 #        socket object and sends the driver its own descriptors with SCM_RIGHTS (stdout, the
 #        result pipe, the events socket itself), hoping the driver keeps them open and waits
 #        forever for end of file, then connects the socket elsewhere.
-# must record: the driver drops passed descriptors, records the message as a forged event and
-#              finishes; the run completes.
-# expect-status: ok
-# expect-action: forged_event
+# must record: the kernel filter refuses the first socket call on it (getsockname, which the
+#              allowlist lacks: a run only ever send()s events), so nothing reaches the driver; the
+#              driver still drops any passed descriptors and records such a message as forged.
+# expect-status: error
+# expect-event: seccomp.getsockname | deny by default: not a call signals() needs
 # --- reach-around: unhook the C audit hook with numpy raw memory, then ctypes is free ---------
 import struct, numpy as _np
 def _mem(addr, n=1, t='<u8'):
