@@ -20,7 +20,8 @@ static const char usage[] =
 	"usage: report --dir out/NAME --name NAME --templates DIR [--data OHLCV.csv]\n"
 	"\n"
 	"Renders the audit in DIR as report.html (from TEMPLATES/report.html), the charts\n"
-	"equity.png, returns.png, costs.png and signals.png, and report.xlsx, all inside DIR.\n"
+	"equity.png, returns.png, costs.png, signals.png, permutation.png and warmup.png, and\n"
+	"report.xlsx, all inside DIR.\n"
 	"Missing or failed stage files are reported in the page, never fatal. --data gives the\n"
 	"price series the signals chart is drawn on.\n"
 	"\n"
@@ -60,6 +61,19 @@ static void parse_args(int argc, char **argv, struct args *a)
 		sa_usage_die("the name must be a plain file name, '%s'", a->name);
 }
 
+static void draw_robust_charts(const struct args *a, const struct rpt_input *in)
+{
+	char path[4096], err[512];
+	const cJSON *rb = rpt_stage_ok(in, RPT_ROBUST);
+	const char *why = in->stage[RPT_ROBUST].reason;
+
+	if (rpt_chart_permutation(sa_fmt(path, sizeof path, "%s/permutation.png", a->dir),
+				  cJSON_GetObjectItemCaseSensitive(rb, "permutation"), why, err, sizeof err) ||
+	    rpt_chart_warmup(sa_fmt(path, sizeof path, "%s/warmup.png", a->dir),
+			     cJSON_GetObjectItemCaseSensitive(rb, "warmup"), why, err, sizeof err))
+		sa_die("%s", err);
+}
+
 static void draw_charts(const struct args *a, const struct rpt_input *in)
 {
 	char path[4096], err[512];
@@ -82,6 +96,7 @@ static void draw_charts(const struct args *a, const struct rpt_input *in)
 			     in->data_reason, err, sizeof err))
 		sa_die("%s", err);
 	free(sig);
+	draw_robust_charts(a, in);
 	rpt_chart_cleanup();
 }
 
