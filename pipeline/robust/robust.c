@@ -182,7 +182,7 @@ static int run_warmup(const struct opts *o, struct job *j, char *why, size_t len
 {
 	struct rb_config *c = &j->conf;
 	struct sa_ohlcv view[RB_MAX_OFFSETS];
-	struct sbx_job jobs[RB_MAX_OFFSETS];
+	struct sbx_job jobs[RB_MAX_OFFSETS] = {0};
 	struct sbx_result res[RB_MAX_OFFSETS];
 	size_t n = j->bars.n, k = c->n_offsets;
 	char err[512], name[48];
@@ -215,7 +215,7 @@ static int run_batch(const struct opts *o, struct job *j, gsl_rng *rng, size_t *
 		     size_t first, size_t k, char *why, size_t len)
 {
 	struct rb_perm perm[RB_BATCH] = {0};
-	struct sbx_job jobs[RB_BATCH];
+	struct sbx_job jobs[RB_BATCH] = {0};
 	struct sbx_result res[RB_BATCH];
 	char err[512], name[48];
 	int rc = -1;
