@@ -751,7 +751,11 @@ static void draw_warmup(cairo_t *cr, const cJSON *runs, double first, double las
 		const cJSON *pct = cJSON_GetObjectItemCaseSensitive(run, "percent");
 		const cJSON *dis = cJSON_GetObjectItemCaseSensitive(run, "disagreement");
 
-		cairo_set_source_rgb(cr, C_GRID.r, C_GRID.g, C_GRID.b);
+		/* green where the run agrees with the full run, grey where it could not be compared */
+		if (cJSON_IsNumber(dis))
+			set_rgb(cr, C_LONG);
+		else
+			set_rgb(cr, C_GRID);
 		cairo_rectangle(cr, p.x0, y0 + 6, p.x1 - p.x0, y1 - y0 - 12);
 		cairo_fill(cr);
 		set_rgb(cr, C_DD);
@@ -790,7 +794,7 @@ int rpt_chart_warmup(const char *path, const cJSON *warm, const char *why_missin
 	const cJSON *cb = cJSON_GetObjectItemCaseSensitive(warm, "compared_bars");
 
 	title(cr, "Warm-up: where signals started later in history differ from the full run",
-	      "each row a later start; red where its signal on the last bars differs");
+	      "each row a later start: green where its signal on the last bars agrees, red where it differs");
 	if (cJSON_IsArray(runs) && cJSON_GetArraySize(runs) > 0 && cJSON_IsNumber(ts) &&
 	    cJSON_IsNumber(cb) && cb->valuedouble >= 1)
 		draw_warmup(cr, runs, ts->valuedouble, ts->valuedouble + cb->valuedouble - 1);
