@@ -18,10 +18,11 @@ now() { date +%s.%N; }
 "$BIN/sandbox" --strategy demos/honest.py --data "$DATA" --config "$TMP/config.json" \
 	-o "$TMP/run.json" --events "$TMP/events.jsonl" >/dev/null 2>&1
 t0=$(now)
-"$BIN/robust" --strategy demos/honest.py --run "$TMP/run.json" --data "$DATA" \
-	--config "$TMP/config.json" --jobs "$jobs" -o "$TMP/robustness.json" 2>/dev/null
+/usr/bin/time -o "$TMP/cpu" -f "%U %S" "$BIN/robust" --strategy demos/honest.py --run "$TMP/run.json" \
+	--data "$DATA" --config "$TMP/config.json" --jobs "$jobs" -o "$TMP/robustness.json" 2>/dev/null
 t1=$(now)
-"$PY" - "$TMP/robustness.json" "$t0" "$t1" "$TARGET_S" "$jobs" <<'PYEOF'
+"$PY" - "$TMP/robustness.json" "$t0" "$t1" "$TARGET_S" "$jobs" "$(cat "$TMP/cpu")" \
+	"$(cut -d' ' -f1 /proc/loadavg)" <<'PYEOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = float(sys.argv[3]) - float(sys.argv[2])
@@ -35,5 +36,8 @@ print(f"robust, honest demo, {d['n_bars']} bars, {len(w['offsets'])} warm-up run
       f"{p['requested']} permutations, {sys.argv[5]} at once: {s:.2f} s wall "
       f"({s / runs * 1000:.1f} ms a run); target under {target:.0f} s: "
       f"{'met' if s < target else 'MISSED'}")
+user, sys_ = (float(x) for x in sys.argv[6].split())
+print(f"  CPU {user:.2f} s user + {sys_:.2f} s system (the stage, its zygote and every run); "
+      f"load average {sys.argv[7]} when measured")
 print(f"  p = {p['p_value']}, warm-up flagged: {w['flagged']}")
 PYEOF
