@@ -52,26 +52,28 @@ static void warm_explain(const struct rb_warmup *w, double flag, const int64_t *
 	size_t used;
 
 	if (w->failed_runs == w->n_runs)
-		snprintf(buf, len, "no warm-up run completed, so the dependence on the start of history "
+		snprintf(buf, len, "No warm-up run completed, so the dependence on the start of history "
 			 "could not be measured");
 	else if (w->flagged)
-		snprintf(buf, len, "started later in history, the strategy gives different signals on "
+		snprintf(buf, len, "Started later in history, the strategy gives different signals on "
 			 "the last %d %% of bars (more than %.2g %% of them for at least one start; first "
 			 "at bar %ld, %s, starting at %d %%): its signals depend on how much history it "
 			 "was shown, so a live start would not reproduce the backtest", RB_TAIL_PCT,
 			 flag * 100, w->first_bar, sa_time_format(t[w->first_bar], tm), w->first_pct);
 	else if (w->first_bar >= 0)
-		snprintf(buf, len, "started later in history, the strategy disagrees on a few tail "
+		snprintf(buf, len, "Started later in history, the strategy disagrees on a few tail "
 			 "bars (first at bar %ld, %s), within the %.2g %% tolerated", w->first_bar,
 			 sa_time_format(t[w->first_bar], tm), flag * 100);
 	else
-		snprintf(buf, len, "started at each offset, the strategy gives the same signals as the "
+		snprintf(buf, len, "Started at each offset, the strategy gives the same signals as the "
 			 "full run on the last %d %% of bars: it does not depend on where history starts",
 			 RB_TAIL_PCT);
 	used = strlen(buf);
 	if (w->failed_runs > 0 && w->failed_runs < w->n_runs)
 		snprintf(buf + used, len - used, "; %zu of %zu warm-up runs failed and were not compared",
 			 w->failed_runs, w->n_runs);
+	used = strlen(buf);
+	snprintf(buf + used, len - used, ".");
 }
 
 cJSON *rb_warmup_json(const struct rb_warmup *w, double flag, const int64_t *t)
@@ -118,13 +120,13 @@ static void perm_explain(const struct rb_permtest *p, char *buf, size_t len)
 	size_t used;
 
 	if (p->runs == 0)
-		snprintf(buf, len, "no permuted run completed, so skill could not be told from luck");
+		snprintf(buf, len, "No permuted run completed, so skill could not be told from luck");
 	else if (!isfinite(p->real_sharpe))
-		snprintf(buf, len, "the real run has no Sharpe ratio (%zu trade%s), so there is "
+		snprintf(buf, len, "The real run has no Sharpe ratio (%zu trade%s), so there is "
 			 "nothing to rank against the permuted data", p->real_trades,
 			 p->real_trades == 1 ? "" : "s");
 	else if (p->p_value <= 0.05)
-		snprintf(buf, len, "the real Sharpe ratio %.3f beats %zu of %zu runs on the same bar "
+		snprintf(buf, len, "The real Sharpe ratio %.3f beats %zu of %zu runs on the same bar "
 			 "returns in random order (p = %.3f): the edge depends on the order of the bars, "
 			 "as skill would", p->real_sharpe, p->runs - p->at_least, p->runs, p->p_value);
 	else
@@ -140,6 +142,8 @@ static void perm_explain(const struct rb_permtest *p, char *buf, size_t len)
 		snprintf(buf + used, len - used, "; %zu permuted run%s had no Sharpe ratio (under two "
 			 "trades or no spread) and count%s as 0", p->undefined,
 			 p->undefined == 1 ? "" : "s", p->undefined == 1 ? "s" : "");
+	used = strlen(buf);
+	snprintf(buf + used, len - used, ".");
 }
 
 cJSON *rb_perm_json(const struct rb_permtest *p, unsigned long seed)
