@@ -87,6 +87,20 @@ check "another seed gives other permutations" \
 	"$PY" -c 'import json,sys; a,b=(json.load(open(f))["permutation"]["null_sharpes"] for f in sys.argv[1:]); assert a!=b' \
 	"$TMP/seed1.rb.json" "$TMP/seed2.rb.json"
 
+# Under ASan+UBSan the stage (driver, permutations, replay, JSON) writes the very same bytes.
+if [ -x build/asan/bin/robust ]; then
+	"$BIN/config" -o "$TMP/c5.json" PERMUTATIONS=5
+	robust demos/honest.py short "$TMP/c5.json" "$SHORT"
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		build/asan/bin/robust --strategy demos/honest.py --run "$TMP/short.run.json" --data "$SHORT" \
+		--config "$TMP/c5.json" -o "$TMP/short.asan.json"
+	expect_eq "asan: robust exits 0" 0 "$?"
+	check "asan build writes the same robustness.json as the rel build" \
+		cmp "$TMP/short.rb.json" "$TMP/short.asan.json"
+else
+	not_ok "the asan build exists (make test builds it)"
+fi
+
 # Refusals in the re-runs are refusals of the upload.
 robust tests/robust/refuses_late_start.py late "$TMP/c1.json" "$SHORT"
 expect_eq "late refusal: the full run was clean" 0 "$(jget "$TMP/late.run.json" blocked_actions)"
