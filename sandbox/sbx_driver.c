@@ -539,7 +539,7 @@ static void abandon(struct flight *fl, int jobs)
  * SBX_RUN_FDS channels (data, stdout, stderr, result, events). */
 #define WATCH_MAX (1 + SBX_MAX_JOBS * SBX_RUN_FDS)
 
-/* One sbx_run_many call: the runs asked for, the slots in flight, and this turn's poll set. */
+/* One sbx_run_jobs call: the runs asked for, the slots in flight, and this turn's poll set. */
 struct batch {
 	struct sbx_zygote *z;
 	const struct sbx_job *job;        /* borrowed: k runs, each its series and bar count */
