@@ -50,12 +50,13 @@ say = $(if $(V),,@printf '  %-8s %s\n' $(1) $(2);)
 # its tests under tests/.
 LIB_ROOM := pipeline/lib
 ROOMS := pipeline/config pipeline/fingerprint pipeline/inspect pipeline/lookahead \
-	pipeline/replay pipeline/stats pipeline/verdict sandbox report report/nightly data
+	pipeline/replay pipeline/robust pipeline/stats pipeline/verdict sandbox report report/nightly data
 PROGS_pipeline/config := config
 PROGS_pipeline/fingerprint := fingerprint
 PROGS_pipeline/inspect := inspect
 PROGS_pipeline/lookahead := lookahead
 PROGS_pipeline/replay := replay
+PROGS_pipeline/robust := robust
 PROGS_pipeline/stats := stats
 PROGS_pipeline/verdict := verdict
 PROGS_sandbox := sandbox
@@ -64,6 +65,8 @@ PROGS_report/nightly := mail nightly
 PROGS_data := gendata
 # the look-ahead re-runs go through the sandbox's driver
 USES_pipeline/lookahead := sandbox
+# the robustness re-runs go through the sandbox's driver and are replayed and scored on the host
+USES_pipeline/robust := sandbox pipeline/replay pipeline/stats
 # stats reads the replay's trade records; replay --timing times the statistics core as well
 USES_pipeline/replay := pipeline/stats
 USES_pipeline/stats := pipeline/replay
@@ -207,6 +210,12 @@ $(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(R)/look
 	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
 		--jobs $(SANDBOX_JOBS) -o $@
 
+$(OUT)/robustness.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-robust $(OUT)/.knobs-costs \
+		$(OUT)/.knobs-limits $(R)/robust
+	$(call say,STAGE,$@)
+	$(Q)$(R)/robust $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
+		--jobs $(SANDBOX_JOBS) -o $@
+
 $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-costs \
 		$(OUT)/.knobs-reconcile $(R)/replay
 	$(call say,STAGE,$@)
@@ -220,7 +229,7 @@ $(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(OUT)/.knobs-cost
 		--run $(OUT)/run.json -o $@
 
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(OUT)/replay.json \
-		$(OUT)/stats.json $(OUT)/fingerprint.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials \
+		$(OUT)/robustness.json $(OUT)/stats.json $(OUT)/fingerprint.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials \
 		$(OUT)/.knobs-narration $(OUT)/.knobs-inputs $(R)/verdict
 	$(call say,STAGE,$@)
 	$(Q)$(R)/verdict --dir $(OUT) -o $@

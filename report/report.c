@@ -23,9 +23,9 @@ static const char usage[] =
 	"usage: report --dir out/NAME --name NAME --templates DIR [--data OHLCV.csv]\n"
 	"\n"
 	"Renders the audit in DIR as report.html (from TEMPLATES/report.html), the charts\n"
-	"equity.png, underwater.png, rolling.png, returns.png, costs.png, delay.png and\n"
-	"signals.png (and reconcile.png when a trade log was reconciled with the code),\n"
-	"report.pdf and report.xlsx, all inside DIR.\n"
+	"equity.png, underwater.png, rolling.png, returns.png, costs.png, delay.png,\n"
+	"signals.png, permutation.png and warmup.png (and reconcile.png when a trade log was\n"
+	"reconciled with the code), report.pdf and report.xlsx, all inside DIR.\n"
 	"Missing or failed stage files are reported in the page, never fatal. --data gives the\n"
 	"price series the signals chart is drawn on.\n"
 	"\n"
@@ -79,6 +79,19 @@ static void draw_reconcile(const struct args *a, const struct rpt_input *in)
 	rpt_series_release(&replayed);
 }
 
+static void draw_robust_charts(const struct args *a, const struct rpt_input *in)
+{
+	char path[4096], err[512];
+	const cJSON *rb = rpt_stage_ok(in, RPT_ROBUST);
+	const char *why = in->stage[RPT_ROBUST].reason;
+
+	if (rpt_chart_permutation(sa_fmt(path, sizeof path, "%s/permutation.png", a->dir),
+				  cJSON_GetObjectItemCaseSensitive(rb, "permutation"), why, err, sizeof err) ||
+	    rpt_chart_warmup(sa_fmt(path, sizeof path, "%s/warmup.png", a->dir),
+			     cJSON_GetObjectItemCaseSensitive(rb, "warmup"), why, err, sizeof err))
+		sa_die("%s", err);
+}
+
 static void draw_charts(const struct args *a, const struct rpt_input *in, const struct rpt_extra *x)
 {
 	char path[4096], err[512];
@@ -113,6 +126,7 @@ static void draw_charts(const struct args *a, const struct rpt_input *in, const 
 		sa_die("%s", err);
 	free(sig);
 	draw_reconcile(a, in);
+	draw_robust_charts(a, in);
 }
 
 static void write_html(const struct args *a, const cJSON *model)

@@ -1098,6 +1098,153 @@ int rpt_chart_reconcile(const char *path, const struct rpt_series *claimed,
 	return finish(cr, sf, path, err, errlen);
 }
 
+/* --- robustness --------------------------------------------------------------------------- */
+
+/* Reads the finite numbers of a JSON array into a new array (caller frees); *n how many. */
+static double *json_numbers(const cJSON *arr, size_t *n)
+{
+	const cJSON *it;
+	size_t cap = (size_t)(cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0), k = 0;
+	double *v = malloc((cap ? cap : 1) * sizeof *v);
+	const cJSON *list = cap ? arr : NULL;
+
+	cJSON_ArrayForEach(it, list)
+		if (v && cJSON_IsNumber(it) && isfinite(it->valuedouble) && k < cap)
+			v[k++] = it->valuedouble;
+	*n = v ? k : 0;
+	return v;
+}
+
+static void draw_permutation(cairo_t *cr, const double *v, size_t n, double real)
+{
+	struct panel p = { 78, 80, CW - 24, CH - 52, real, real, 0, 1 };
+	int bins = (int)fmin(40, fmax(10, ceil(sqrt((double)n) * 2)));
+	static const char *const names[] = { "Sharpe ratio on permuted bars", "the real Sharpe ratio" };
+	static const struct rgb colors[] = { { 0.55, 0.60, 0.68 }, { 0.80, 0.20, 0.18 } };
+	static const int style[] = { L_BOX, L_LINE };
+
+	for (size_t i = 0; i < n; i++) {
+		p.xmin = fmin(p.xmin, v[i]);
+		p.xmax = fmax(p.xmax, v[i]);
+	}
+	if (p.xmax - p.xmin < 1e-9) {
+		p.xmin -= 0.5;
+		p.xmax += 0.5;
+	}
+	nice_range(&p.xmin, &p.xmax, 8);
+	double width = (p.xmax - p.xmin) / bins;
+	p.ymax = 1.1 * max_count(v, n, bins, p.xmin, width);
+	nice_range(&p.ymin, &p.ymax, 5);
+	p.ymin = 0;
+	y_axis(cr, &p, 5, 1, "%.0f", false);
+	draw_hist(cr, &p, v, n, bins, p.xmin, width, true, colors[0]);
+	set_rgb(cr, colors[1]);
+	cairo_set_line_width(cr, 2.4);
+	cairo_move_to(cr, px_x(&p, real), p.y0);
+	cairo_line_to(cr, px_x(&p, real), p.y1);
+	cairo_stroke(cr);
+	x_axis_numbers(cr, &p, 8, "%.3g");
+	frame(cr, &p);
+	legend(cr, 2, names, colors, style);
+	set_rgb(cr, C_INK);
+	text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "per-trade net Sharpe ratio");
+	cairo_save(cr);
+	cairo_translate(cr, 18, (p.y0 + p.y1) / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	text_at(cr, 0, 0, 0.5, 0.5, 12, false, "permuted runs");
+	cairo_restore(cr);
+}
+
+int rpt_chart_permutation(const char *path, const cJSON *perm, const char *why_missing,
+			  char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	const cJSON *real = cJSON_GetObjectItemCaseSensitive(perm, "real_sharpe");
+	const cJSON *pv = cJSON_GetObjectItemCaseSensitive(perm, "p_value");
+	size_t n = 0;
+	double *v = json_numbers(cJSON_GetObjectItemCaseSensitive(perm, "null_sharpes"), &n);
+	char sub[128];
+
+	if (cJSON_IsNumber(pv))
+		snprintf(sub, sizeof sub, "%zu runs on the bar returns shuffled; p = %.3f", n, pv->valuedouble);
+	else
+		snprintf(sub, sizeof sub, "%zu runs on the bar returns shuffled", n);
+	title(cr, "Permutation test: the real Sharpe ratio against shuffled bars", sub);
+	if (v && n > 0 && cJSON_IsNumber(real) && isfinite(real->valuedouble))
+		draw_permutation(cr, v, n, real->valuedouble);
+	else
+		empty_note(cr, why_missing && why_missing[0] ? why_missing : "the permutation test did not run");
+	free(v);
+	return finish(cr, sf, path, err, errlen);
+}
+
+/* One row a warm-up offset; each span of tail bars whose signal differs from the full run's is
+ * a red bar on its row. */
+static void draw_warmup(cairo_t *cr, const cJSON *runs, double first, double last)
+{
+	struct panel p = { 120, 80, CW - 24, CH - 52, first, last + 1, 0, 1 };
+	int rows = cJSON_GetArraySize(runs), r = 0;
+	const cJSON *run, *span;
+	char label[48];
+
+	cJSON_ArrayForEach(run, runs) {
+		double y0 = p.y0 + (p.y1 - p.y0) * r / rows, y1 = p.y0 + (p.y1 - p.y0) * (r + 1) / rows;
+		const cJSON *pct = cJSON_GetObjectItemCaseSensitive(run, "percent");
+		const cJSON *dis = cJSON_GetObjectItemCaseSensitive(run, "disagreement");
+
+		/* green where the run agrees with the full run, grey where it could not be compared */
+		if (cJSON_IsNumber(dis))
+			set_rgb(cr, C_LONG);
+		else
+			set_rgb(cr, C_GRID);
+		cairo_rectangle(cr, p.x0, y0 + 6, p.x1 - p.x0, y1 - y0 - 12);
+		cairo_fill(cr);
+		set_rgb(cr, C_DD);
+		cJSON_ArrayForEach(span, cJSON_GetObjectItemCaseSensitive(run, "spans")) {
+			const cJSON *a = cJSON_GetArrayItem(span, 0), *b = cJSON_GetArrayItem(span, 1);
+			if (!cJSON_IsNumber(a) || !cJSON_IsNumber(b))
+				continue;
+			double xa = px_x(&p, fmax(first, a->valuedouble));
+			double xb = px_x(&p, fmin(last + 1, b->valuedouble + 1));
+			cairo_rectangle(cr, xa, y0 + 6, fmax(1, xb - xa), y1 - y0 - 12);
+		}
+		cairo_fill(cr);
+		set_rgb(cr, C_INK);
+		snprintf(label, sizeof label, "start %d %%", cJSON_IsNumber(pct) ? pct->valueint : 0);
+		text_at(cr, p.x0 - 8, (y0 + y1) / 2 - 7, 1, 0.5, 12, true, label);
+		if (cJSON_IsNumber(dis))
+			snprintf(label, sizeof label, "%.2f %% differ", dis->valuedouble * 100);
+		else
+			snprintf(label, sizeof label, "run failed");
+		text_at(cr, p.x0 - 8, (y0 + y1) / 2 + 9, 1, 0.5, 11, false, label);
+		r++;
+	}
+	x_axis_numbers(cr, &p, 8, "%.0f");
+	frame(cr, &p);
+	set_rgb(cr, C_INK);
+	text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "bar of the compared tail");
+}
+
+int rpt_chart_warmup(const char *path, const cJSON *warm, const char *why_missing, char *err,
+		     size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(warm, "runs");
+	const cJSON *ts = cJSON_GetObjectItemCaseSensitive(warm, "tail_start");
+	const cJSON *cb = cJSON_GetObjectItemCaseSensitive(warm, "compared_bars");
+
+	title(cr, "Warm-up: where signals started later in history differ from the full run",
+	      "each row a later start: green where its signal on the last bars agrees, red where it differs");
+	if (cJSON_IsArray(runs) && cJSON_GetArraySize(runs) > 0 && cJSON_IsNumber(ts) &&
+	    cJSON_IsNumber(cb) && cb->valuedouble >= 1)
+		draw_warmup(cr, runs, ts->valuedouble, ts->valuedouble + cb->valuedouble - 1);
+	else
+		empty_note(cr, why_missing && why_missing[0] ? why_missing : "the warm-up check did not run");
+	return finish(cr, sf, path, err, errlen);
+}
+
 void rpt_chart_cleanup(void)
 {
 	cairo_debug_reset_static_data();

@@ -70,6 +70,16 @@ void rpt_draw_delay(cairo_t *cr, const cJSON *rows, const char *why_missing);
 int rpt_chart_reconcile(const char *path, const struct rpt_series *claimed,
 			const struct rpt_series *replayed, char *err, size_t errlen);
 
+/* The permuted Sharpe ratios (robustness.json's permutation object, may be NULL) as a histogram,
+ * the real one marked. */
+int rpt_chart_permutation(const char *path, const cJSON *perm, const char *why_missing,
+			  char *err, size_t errlen);
+
+/* Where each warm-up run's signals differ from the full run's on the compared tail
+ * (robustness.json's warmup object, may be NULL). */
+int rpt_chart_warmup(const char *path, const cJSON *warm, const char *why_missing, char *err,
+		     size_t errlen);
+
 /* Releases cairo's and the font library's process-wide caches, so a leak checker sees only real
  * leaks. Call once, after the last chart. */
 void rpt_chart_cleanup(void);

@@ -20,6 +20,7 @@ static const char *const stage_files[RPT_NFILES] = {
 	[RPT_INSPECT] = "inspect.json",
 	[RPT_RUN] = "run.json",
 	[RPT_LOOKAHEAD] = "lookahead.json",
+	[RPT_ROBUST] = "robustness.json",
 	[RPT_REPLAY] = "replay.json",
 	[RPT_STATS] = "stats.json",
 	[RPT_VERDICT] = "verdict.json",

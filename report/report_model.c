@@ -284,6 +284,44 @@ static void add_lookahead(cJSON *m, const struct rpt_input *in)
 	}
 }
 
+/* The robustness findings: shown beside the verdict, never scored. */
+static void add_robust(cJSON *m, const struct rpt_input *in)
+{
+	const cJSON *rb = rpt_stage_ok(in, RPT_ROBUST), *w = get(rb, "warmup"), *p = get(rb, "permutation");
+	const cJSON *fd = get(w, "first_disagreement"), *it;
+	cJSON *o = cJSON_AddObjectToObject(m, "robust");
+	cJSON_AddBoolToObject(o, "present", rb != NULL);
+	add_text(o, "reason", in->stage[RPT_ROBUST].json, "reason");
+	add_text(o, "blocked_actions", rb, "blocked_actions");
+	cJSON_AddBoolToObject(o, "flagged", sa_json_bool(w, "flagged", false));
+	add_text(o, "compared_bars", w, "compared_bars");
+	add_text(o, "warmup_failed", w, "failed_runs");
+	add_text(o, "warmup_explanation", w, "explanation");
+	add_text(o, "first_bar", fd, "bar");
+	add_text(o, "first_time", fd, "time");
+	cJSON *list = cJSON_AddArrayToObject(o, "offsets");
+	cJSON_ArrayForEach(it, get(w, "runs")) {
+		cJSON *r = cJSON_CreateObject();
+		char buf[32];
+		add_text(r, "percent", it, "percent");
+		add_text(r, "offset", it, "offset");
+		add_text(r, "status", it, "status");
+		add_text(r, "differing_bars", it, "differing_bars");
+		cJSON_AddStringToObject(r, "disagreement", rpt_fmt_pct(get(it, "disagreement"), 2, buf, sizeof buf));
+		add_text(r, "first_time", it, "first_time");
+		cJSON_AddItemToArray(list, r);
+	}
+	add_text(o, "perm_runs", p, "runs");
+	add_text(o, "perm_requested", p, "requested");
+	add_text(o, "perm_failed", p, "failed_runs");
+	add_text(o, "perm_explanation", p, "explanation");
+	char buf[32];
+	cJSON_AddStringToObject(o, "real_sharpe", rpt_fmt_num(get(p, "real_sharpe"), 3, buf, sizeof buf));
+	cJSON_AddStringToObject(o, "null_mean", rpt_fmt_num(get(p, "null_mean"), 3, buf, sizeof buf));
+	cJSON_AddStringToObject(o, "null_p95", rpt_fmt_num(get(p, "null_p95"), 3, buf, sizeof buf));
+	cJSON_AddStringToObject(o, "p_value", rpt_fmt_num(get(p, "p_value"), 3, buf, sizeof buf));
+}
+
 static void add_inspection(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *ins = rpt_stage_ok(in, RPT_INSPECT), *s = get(ins, "strategy"), *it;
@@ -453,6 +491,7 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	add_stopped(m, in);
 	add_containment(m, in);
 	add_lookahead(m, in);
+	add_robust(m, in);
 	add_inspection(m, in);
 	add_costs(m, in);
 	rpt_reconcile_model(m, in);

@@ -266,6 +266,48 @@ static void write_lookahead(struct book *b, const struct rpt_input *in)
 	}
 }
 
+static void write_robust(struct book *b, const struct rpt_input *in)
+{
+	static const char *const h[] = { "start %", "first bar", "status", "differing bars",
+					 "disagreement", "first difference" };
+	static const double w[] = { 9, 10, 12, 14, 13, 20 };
+	lxw_worksheet *ws = sheet(b, "Robustness", h, 6, w);
+	const cJSON *rb = in->stage[RPT_ROBUST].json, *wu = get(rb, "warmup"), *p = get(rb, "permutation");
+	const cJSON *run;
+	int r = 1;
+	if (!ws)
+		return;
+	cJSON_ArrayForEach(run, get(wu, "runs")) {
+		put_json(ws, r, 0, get(run, "percent"), NULL);
+		put_json(ws, r, 1, get(run, "offset"), NULL);
+		put_json(ws, r, 2, get(run, "status"), NULL);
+		put_json(ws, r, 3, get(run, "differing_bars"), NULL);
+		put_json(ws, r, 4, get(run, "disagreement"), NULL);
+		put_time(b, ws, r, 5, sa_json_str(run, "first_time", ""));
+		r++;
+	}
+	static const char *const wkeys[] = { "flagged", "compared_bars", "failed_runs", "explanation" };
+	static const char *const pkeys[] = { "runs", "failed_runs", "real_sharpe", "null_mean",
+					     "null_p95", "p_value", "explanation" };
+	int k = 0;
+	worksheet_set_column(ws, 7, 7, 22, NULL);
+	worksheet_set_column(ws, 8, 8, 60, NULL);
+	for (size_t i = 0; i < sizeof wkeys / sizeof wkeys[0]; i++, k++) {
+		char label[40];
+		worksheet_write_string(ws, (lxw_row_t)k, 7, sa_fmt(label, sizeof label, "warmup %s", wkeys[i]), b->head);
+		put_json(ws, k, 8, get(wu, wkeys[i]), NULL);
+	}
+	for (size_t i = 0; i < sizeof pkeys / sizeof pkeys[0]; i++, k++) {
+		char label[40];
+		worksheet_write_string(ws, (lxw_row_t)k, 7, sa_fmt(label, sizeof label, "permutation %s", pkeys[i]), b->head);
+		put_json(ws, k, 8, get(p, pkeys[i]), NULL);
+	}
+	if (!in->stage[RPT_ROBUST].ok) {
+		worksheet_write_string(ws, (lxw_row_t)k, 7, "not usable", b->bad);
+		put_text(ws, k, 8, in->stage[RPT_ROBUST].reason, NULL);
+	}
+}
+
 static void write_containment(struct book *b, const struct rpt_input *in)
 {
 	static const char *const h[] = { "seq", "action", "rule", "detail" };
@@ -444,6 +486,7 @@ int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *nam
 	write_trades(&b, in);
 	write_equity(&b, in);
 	write_lookahead(&b, in);
+	write_robust(&b, in);
 	write_containment(&b, in);
 	write_inspection(&b, in);
 	if (rpt_reconcile_sheet(b.wb, b.head, b.pct, in)) {

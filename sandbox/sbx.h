@@ -82,6 +82,22 @@ struct sbx_cgroup;
  * Borrowed. */
 const struct sbx_cgroup *sbx_zygote_cgroup(const struct sbx_zygote *z);
 
+/* One run of a batch: bars [0, n_visible) of its own series (borrowed). The run is sent those
+ * bars and nothing else, so runs on different series (a suffix, a permuted copy) share a
+ * zygote without sharing data. */
+struct sbx_job {
+	const struct sa_ohlcv *s;
+	size_t n_visible;
+};
+
+/* Runs k jobs with up to jobs runs at once; results[i] matches job[i]. on_done as for
+ * sbx_run_many. Returns 0, or -1 if the machinery failed or a job asks for more bars than its
+ * series holds (err says why; every result is then released). */
+int sbx_run_jobs(struct sbx_zygote *z, const struct sbx_job *job, size_t k, int jobs,
+		 struct sbx_result *results,
+		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+		 char *err, size_t errlen);
+
 /* Kills the zygote's namespace, reaps it and removes its cgroup. Safe on NULL. */
 void sbx_zygote_stop(struct sbx_zygote *z);
 

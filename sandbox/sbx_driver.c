@@ -551,11 +551,10 @@ static void abandon(struct flight *fl, int jobs)
  * SBX_RUN_FDS channels (data, stdout, stderr, result, events). */
 #define WATCH_MAX (1 + SBX_MAX_JOBS * SBX_RUN_FDS)
 
-/* One sbx_run_many call: the runs asked for, the slots in flight, and this turn's poll set. */
+/* One sbx_run_jobs call: the runs asked for, the slots in flight, and this turn's poll set. */
 struct batch {
 	struct sbx_zygote *z;
-	const struct sa_ohlcv *s;
-	const size_t *n_visible;          /* borrowed: k prefix lengths */
+	const struct sbx_job *job;        /* borrowed: k runs, each its series and bar count */
 	struct sbx_result *results;       /* borrowed: k results, filled as runs finish */
 	size_t k, next, done;             /* runs asked for, started, finished */
 	int jobs;                         /* slots in use, 1..SBX_MAX_JOBS */
@@ -586,7 +585,7 @@ static int start_runs(struct batch *b, char *err, size_t errlen)
 	for (int i = 0; i < b->jobs && b->next < b->k && rc == 0; i++) {
 		if (b->fl[i].used)
 			continue;
-		if (launch(b->z, &b->fl[i], b->next, b->n_visible[b->next], &b->results[b->next]) < 0) {
+		if (launch(b->z, &b->fl[i], b->next, b->job[b->next].n_visible, &b->results[b->next]) < 0) {
 			sa_fmt(err, errlen, "cannot start a run, '%s'", strerror(errno));
 			rc = -1;
 		}
@@ -640,7 +639,7 @@ static int dispatch(struct batch *b, char *err, size_t errlen)
 		if (!b->pf[i].revents || *fd < 0)
 			continue;
 		if (fd == &f->data_w)
-			feed(f, b->s);
+			feed(f, b->job[f->idx].s);
 		else if (fd == &f->out_r)
 			drain(fd, &f->out);
 		else if (fd == &f->err_r)
@@ -687,8 +686,8 @@ static int reap_runs(struct batch *b, char *err, size_t errlen)
 	return rc;
 }
 
-int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
-		 size_t k, int jobs, struct sbx_result *results,
+int sbx_run_jobs(struct sbx_zygote *z, const struct sbx_job *job, size_t k, int jobs,
+		 struct sbx_result *results,
 		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 		 char *err, size_t errlen)
 {
@@ -698,8 +697,9 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 	/* Zeroed first, so a failure anywhere below can release every one of them. */
 	memset(results, 0, k * sizeof *results);
 	for (size_t i = 0; i < k; i++)
-		if (n_visible[i] > s->n) {
-			sa_fmt(err, errlen, "a run asked for %zu bars of %zu", n_visible[i], s->n);
+		if (!job[i].s || job[i].n_visible > job[i].s->n) {
+			sa_fmt(err, errlen, "a run asked for %zu bars of %zu", job[i].n_visible,
+			       job[i].s ? job[i].s->n : 0);
 			goto out;
 		}
 	b = calloc(1, sizeof *b);
@@ -708,8 +708,7 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 		goto out;
 	}
 	b->z = z;
-	b->s = s;
-	b->n_visible = n_visible;
+	b->job = job;
 	b->results = results;
 	b->k = k;
 	b->jobs = jobs < 1 ? 1 : jobs > SBX_MAX_JOBS ? SBX_MAX_JOBS : jobs;
@@ -730,6 +729,27 @@ out:
 			sbx_result_release(&results[i]);
 	}
 	free(b);
+	return rc;
+}
+
+int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+		 size_t k, int jobs, struct sbx_result *results,
+		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+		 char *err, size_t errlen)
+{
+	struct sbx_job *job = calloc(k ? k : 1, sizeof *job);
+	int rc = -1;
+
+	if (!job) {
+		memset(results, 0, k * sizeof *results);
+		sa_fmt(err, errlen, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < k; i++)
+		job[i] = (struct sbx_job){ .s = s, .n_visible = n_visible[i] };
+	rc = sbx_run_jobs(z, job, k, jobs, results, on_done, arg, err, errlen);
+out:
+	free(job);
 	return rc;
 }
 

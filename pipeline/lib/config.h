@@ -66,6 +66,14 @@ enum sa_knob_type {
 	  "rolling Sharpe: bars per window (0: a quarter of the data)")                          \
 	X(BOOTSTRAP_SEED, "BOOTSTRAP_SEED", "tearsheet.bootstrap_seed", SA_KNOB_INT, 0,           \
 	  4294967295.0, "1", "Sharpe interval: seed of the block bootstrap's resamples")           \
+	X(WARMUP_OFFSETS, "WARMUP_OFFSETS", "robust.warmup_offsets", SA_KNOB_STR, 1, 64,         \
+	  "10,25,50", "robust: warm-up re-runs start at these % of the bars (each 1-60)")       \
+	X(WARMUP_FLAG, "WARMUP_FLAG", "robust.warmup_flag", SA_KNOB_NUM, 0, 1, "0.01",            \
+	  "robust: warm-up flagged above this share of tail bars disagreeing")                   \
+	X(PERMUTATIONS, "PERMUTATIONS", "robust.permutations", SA_KNOB_INT, 1, 100000, "100",     \
+	  "robust: permuted copies of the data the strategy is re-run on")                      \
+	X(ROBUST_SEED, "ROBUST_SEED", "robust.seed", SA_KNOB_INT, 0, 4294967295.0, "1",           \
+	  "robust: seed of the permutations")                                                    \
 	X(GATE_MIN_TRADES, "GATE_MIN_TRADES", "gates.min_trades", SA_KNOB_INT, 1, 1e9, "100",     \
 	  "gate: closed trades at least")                                                        \
 	X(GATE_PSR, "GATE_PSR", "gates.min_psr", SA_KNOB_NUM, 0, 1, "0.95",                       \

@@ -159,6 +159,38 @@ static void load_lookahead(const char *dir, struct vd_facts *f, struct vd_inputs
 	cJSON_Delete(c);
 }
 
+/* The robustness re-runs execute the upload too: their refusals count as the full run's. Their
+ * findings are reported, never scored. */
+static void load_robust(const char *dir, struct vd_facts *f, struct vd_inputs *in)
+{
+	bool ok;
+	cJSON *c = read_stage(dir, "robustness.json", &ok, in->robust, sizeof in->robust);
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(c, "warmup");
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(c, "permutation");
+	const cJSON *d, *dis = cJSON_GetObjectItemCaseSensitive(w, "disagreement");
+	double blocked = sa_json_num(c, "blocked_actions", 0);
+
+	f->robust_ok = ok;
+	if (blocked > 0 && blocked < 1e9) {
+		f->robust_blocked = (long)blocked;
+		f->num.blocked_actions += f->robust_blocked;
+	}
+	f->warmup_ok = ok && sa_json_bool(w, "ok", false);
+	f->warmup_flagged = f->warmup_ok && sa_json_bool(w, "flagged", false);
+	f->warmup_failed = (long)fmax(0, fmin(1e9, sa_json_num(w, "failed_runs", 0)));
+	f->warmup_worst = 0;
+	cJSON_ArrayForEach(d, dis)
+		if (cJSON_IsNumber(d) && d->valuedouble > f->warmup_worst && d->valuedouble <= 1)
+			f->warmup_worst = d->valuedouble;
+	f->perm_ok = ok && sa_json_bool(p, "ok", false);
+	f->perm_p = sa_json_num(p, "p_value", NAN);
+	if (!(f->perm_p >= 0 && f->perm_p <= 1))
+		f->perm_ok = false;
+	f->perm_runs = (long)fmax(0, fmin(1e9, sa_json_num(p, "runs", 0)));
+	f->perm_failed = (long)fmax(0, fmin(1e9, sa_json_num(p, "failed_runs", 0)));
+	cJSON_Delete(c);
+}
+
 /* Both uploaded: what the reconciliation of the log with the replay found. */
 static void load_reconcile(const cJSON *rec, struct vd_facts *f)
 {
@@ -238,6 +270,7 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	load_events(dir, f, in);
 	/* After run and events: it adds the re-runs' refusals to the full run's. */
 	load_lookahead(dir, f, in);
+	load_robust(dir, f, in);
 	load_replay(dir, f, in);
 	load_stats(dir, f, in);
 }
@@ -279,8 +312,23 @@ static void add_inputs(cJSON *root, const struct vd_inputs *in)
 	cJSON_AddStringToObject(o, "run", in->run);
 	cJSON_AddStringToObject(o, "events", in->events);
 	cJSON_AddStringToObject(o, "lookahead", in->lookahead);
+	cJSON_AddStringToObject(o, "robust", in->robust);
 	cJSON_AddStringToObject(o, "replay", in->replay);
 	cJSON_AddStringToObject(o, "stats", in->stats);
+}
+
+/* The robustness findings as the verdict saw them: shown, never scored. */
+static void add_robust(cJSON *root, const struct vd_facts *f)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "robustness");
+
+	cJSON_AddBoolToObject(o, "checked", f->robust_ok);
+	if (f->warmup_ok)
+		cJSON_AddBoolToObject(o, "warmup_flagged", f->warmup_flagged);
+	else
+		cJSON_AddNullToObject(o, "warmup_flagged");
+	sa_json_add_num(o, "permutation_p", f->perm_ok ? f->perm_p : NAN, 6);
+	cJSON_AddBoolToObject(o, "changes_verdict", false);
 }
 
 cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const struct vd_inputs *in,
@@ -302,6 +350,7 @@ cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const str
 	cJSON_AddBoolToObject(root, "ruined", f->num.ruined);
 	cJSON_AddNumberToObject(root, "blocked_actions", (double)f->num.blocked_actions);
 	cJSON_AddNumberToObject(root, "lookahead_mismatches", (double)f->num.lookahead_mismatches);
+	add_robust(root, f);
 	sa_json_add_num(root, "trades", f->num.stats_ok ? f->num.trades : 0, 12);
 	cJSON_AddNumberToObject(root, "trials", (double)f->trials);
 	cJSON_AddStringToObject(root, "summary", summary);

@@ -140,6 +140,8 @@ char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum v
 			    plural((double)f->num.blocked_actions));
 		if (f->lookahead_blocked > 0)
 			add(&t, " (%ld in the look-ahead re-runs)", f->lookahead_blocked);
+		if (f->robust_blocked > 0)
+			add(&t, " (%ld in the robustness re-runs)", f->robust_blocked);
 		if (f->first_action[0])
 			add(&t, " (first: %s, by rule %s)", f->first_action,
 			    f->first_rule[0] ? f->first_rule : "unnamed");
@@ -293,6 +295,28 @@ static void say_change(struct text *t, const struct vd_facts *f, const struct vd
 	}
 }
 
+/* Findings, not gates: a dependence on the start of history or an edge luck matches is said,
+ * and the verdict stands. */
+static void say_robust(struct text *t, const struct vd_facts *f, const struct vd_result *r)
+{
+	if (!f->robust_ok || r->veto_unsafe)
+		return;
+	if (f->warmup_flagged)
+		add(t, "Started later in history it gives other signals on up to %.1f %% of the last bars, so a live start would not reproduce this backtest. ",
+		    pct(f->warmup_worst));
+	else if (f->warmup_ok)
+		add(t, "Started later in history it gives the same signals. ");
+	if (f->perm_ok && f->perm_p <= 0.05)
+		add(t, "Its Sharpe ratio beats %ld shuffles of the same bar returns at p = %.3f: the edge needs the bars in their real order, as skill would. ",
+		    f->perm_runs, f->perm_p);
+	else if (f->perm_ok)
+		add(t, "Shuffles of the same bar returns do as well often enough (p = %.3f over %ld shuffles) that the result cannot be told from luck. ",
+		    f->perm_p, f->perm_runs);
+	if (f->warmup_failed + f->perm_failed > 0)
+		add(t, "%ld robustness re-run%s failed. ", f->warmup_failed + f->perm_failed,
+		    plural((double)(f->warmup_failed + f->perm_failed)));
+}
+
 static void say_caveats(struct text *t, const struct vd_facts *f, const struct vd_result *r)
 {
 	if (f->trusted_returns)
@@ -333,6 +357,7 @@ char *vd_summary(const struct vd_facts *f, const struct vd_result *r, char *buf,
 	say_decision(&t, f, r);
 	say_log(&t, f, r);
 	say_change(&t, f, r);
+	say_robust(&t, f, r);
 	say_caveats(&t, f, r);
 	return buf;
 }

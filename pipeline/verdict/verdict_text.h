@@ -23,6 +23,15 @@ struct vd_facts {
 					    * position: not a mismatch, but not proof either */
 	long lookahead_blocked;         /* refusals and kills during those re-runs (also counted
 					 * in num.blocked_actions) */
+	bool robust_ok;                 /* robustness.json present and ok */
+	long robust_blocked;            /* refusals and kills in its re-runs (also counted in
+					 * num.blocked_actions) */
+	bool warmup_ok, warmup_flagged; /* the warm-up comparison was made; it found a dependence */
+	double warmup_worst;            /* the largest disagreement share over the offsets */
+	long warmup_failed;             /* warm-up runs that failed */
+	bool perm_ok;                   /* the permutation test ranked the real Sharpe ratio */
+	double perm_p;                  /* its p-value */
+	long perm_runs, perm_failed;    /* permuted runs completed and failed */
 	long first_mismatch_bar;        /* -1 when none */
 	char first_mismatch_time[32];
 	char first_action[64];          /* first refusal, "" when none */

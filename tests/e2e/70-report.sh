@@ -40,7 +40,7 @@ check "report and bundle run on the fixture audit" render "$A" demo
 check "a second run in another directory succeeds" render "$B" demo
 
 for f in report.html report.pdf report.xlsx equity.png underwater.png rolling.png returns.png costs.png delay.png \
-	signals.png sha256sums.txt demo.zip; do
+	signals.png permutation.png warmup.png sha256sums.txt demo.zip; do
 	check "$f written" test -s "$A/$f"
 done
 diffs=$(cd "$A" && for f in *; do cmp -s "$f" "$B/$f" || echo "$f"; done)
@@ -122,7 +122,7 @@ if chart_ink "$TMP/blank.png" >"$TMP/blank.out" 2>&1; then
 else
 	ok "the chart check fails on a blank 2000x1080 chart ($(tail -n 1 "$TMP/blank.out"))"
 fi
-for f in equity returns costs signals; do
+for f in equity returns costs signals permutation warmup; do
 	if chart_ink "$A/$f.png" >"$TMP/ink.out" 2>&1; then
 		ok "$f.png has data drawn inside its plot area ($(cut -d' ' -f3 "$TMP/ink.out") coloured pixels)"
 	else
@@ -133,7 +133,7 @@ done
 # HTML: the sections in order, each value escaped, no script.
 order=$(grep -o '<section id="[a-z]*"' "$A/report.html" | sed 's/.*id="\(.*\)"/\1/' | tr '\n' ' ')
 expect_eq "sections in the documented order" \
-	"verdict gates vetoes tearsheet containment lookahead inspection costs statistics trades fingerprint limitations " "$order"
+	"verdict gates vetoes tearsheet containment lookahead robustness inspection costs statistics trades fingerprint limitations " "$order"
 expect_eq "no script element in the report" 0 "$(grep -ci '<script' "$A/report.html")"
 check "the verdict from verdict.json is in the banner" grep -q "<div class=\"verdict\">$(jget "$A/verdict.json" verdict)</div>" "$A/report.html"
 check "the strategy sha256 is in the fingerprint" grep -q "$(jget "$A/fingerprint.json" strategy_sha256)" "$A/report.html"
@@ -145,8 +145,8 @@ import json, sys, zipfile, datetime
 import openpyxl
 path, verdict = sys.argv[1], json.load(open(sys.argv[2]))
 wb = openpyxl.load_workbook(path)
-want = ["Summary", "Gates", "Trades", "Equity", "LookAhead", "Containment", "Inspection", "Drawdowns",
-        "Monthly", "Delay", "Benchmark"]
+want = ["Summary", "Gates", "Trades", "Equity", "LookAhead", "Robustness", "Containment", "Inspection",
+        "Drawdowns", "Monthly", "Delay", "Benchmark"]
 assert wb.sheetnames == want, wb.sheetnames
 g = wb["Gates"]
 rows = [r for r in g.iter_rows(min_row=2, values_only=True) if r[0] != "veto"]
@@ -181,9 +181,9 @@ else
 	chrome "file://$A/report.html" "$TMP/chrome.log" --window-size=1200,7000 --screenshot="$ROOT/$ART/report.png" >/dev/null
 	check "chromium took a screenshot" test -s "$ART/report.png"
 	expect_no_match "no console messages in chromium" "$TMP/chrome.log" CONSOLE
-	expect_eq "chromium loaded every image" "IMAGES 7/7" "$(images_loaded "$A")"
+	expect_eq "chromium loaded every image" "IMAGES 9/9" "$(images_loaded "$A")"
 	rm "$A/costs.png"
-	expect_eq "the image probe notices a missing image" "IMAGES 6/7" "$(images_loaded "$A")"
+	expect_eq "the image probe notices a missing image" "IMAGES 8/9" "$(images_loaded "$A")"
 fi
 
 # Hostile upload text: never markup, never a formula.
@@ -218,7 +218,7 @@ if [ -n "$CHROMIUM" ]; then
 	chrome "file://$H/report.html" "$TMP/chrome-h.log" --window-size=1200,7000 --screenshot="$ROOT/$ART/report-hostile.png" >/dev/null
 	check "chromium took a screenshot of the hostile page" test -s "$ART/report-hostile.png"
 	expect_no_match "the hostile page logs nothing in chromium" "$TMP/chrome-h.log" CONSOLE
-	expect_eq "the hostile page has exactly the seven chart images" "IMAGES 7/7" "$(images_loaded "$H")"
+	expect_eq "the hostile page has exactly the nine chart images" "IMAGES 9/9" "$(images_loaded "$H")"
 fi
 
 # Missing and failed inputs are reported, never fatal.

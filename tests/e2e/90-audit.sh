@@ -43,7 +43,8 @@ A=build/asan/bin
 if [ -x "$A/replay" ]; then
 	D=$TMP/asan
 	mkdir -p "$D"
-	cp "$OUT"/strategy.py "$OUT"/config.json "$OUT"/run.json "$OUT"/events.jsonl "$OUT"/lookahead.json "$D"/
+	cp "$OUT"/strategy.py "$OUT"/config.json "$OUT"/run.json "$OUT"/events.jsonl "$OUT"/lookahead.json \
+		"$OUT"/robustness.json "$D"/
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 	check "asan: fingerprint" "$A/fingerprint" --strategy "$D/strategy.py" --data data/ohlcv.csv --config "$D/config.json" --synthetic data/ohlcv.csv.sha256 -o "$D/fingerprint.json"
 	check "asan: inspect" "$A/inspect" --strategy "$D/strategy.py" -o "$D/inspect.json"

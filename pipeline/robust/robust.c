@@ -1,0 +1,356 @@
+/* robust.c - re-runs a strategy in the sandbox started later in history and on permuted copies
+ * of the data: does its signal depend on where history starts, and is its edge skill or luck. */
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "fileio.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "ohlcv.h"
+#include "robust_core.h"
+#include "sbx.h"
+#include "signals.h"
+
+/* Permuted copies built and run at once: bounds the memory a large PERMUTATIONS takes. */
+#define RB_BATCH 50
+
+struct opts {
+	const char *strategy, *run, *data, *config, *out;
+	int jobs;
+	bool timing;
+};
+
+/* Everything one check holds, so a single out: label can release it. */
+struct job {
+	cJSON *cfg, *run, *events;
+	struct rb_config conf;
+	struct sa_ohlcv bars;
+	int8_t *full;
+	struct sbx_zygote *zyg;
+	struct rb_warmup warm;
+	struct rb_permtest perm;
+	long blocked;
+	int listed;
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: robust [--strategy FILE] --run run.json --data OHLCV.csv --config config.json\n"
+		"              [--jobs N] [--timing] -o robustness.json\n"
+		"\n"
+		"Warm-up: re-runs signals(df[k:]) in the sandbox for each start offset k (config\n"
+		"robust.warmup_offsets, %% of the bars) and compares each with run.json on the last %d %%\n"
+		"of bars. Permutation test: re-runs it on robust.permutations copies of the data whose\n"
+		"bar returns are shuffled (seeded by robust.seed), replays each with the cost model and\n"
+		"ranks the real per-trade Sharpe ratio among theirs. Refusals in any run are recorded.\n"
+		"Without a strategy, or when run.json is missing, failed or was contained, nothing is\n"
+		"run and robustness.json says \"ok\": false with the reason. --timing prints the wall\n"
+		"time on stderr (never into the file).\n"
+		"\n"
+		"exit status: 0 robustness.json written (even when it says \"ok\": false),\n"
+		"             2 bad command line, 3 the tool itself could not work\n", RB_TAIL_PCT);
+}
+
+/* Returns 0, 1 for --help, or -1 (message printed) for a bad command line. */
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{"strategy", required_argument, NULL, 's'}, {"run", required_argument, NULL, 'r'},
+		{"data", required_argument, NULL, 'd'},     {"config", required_argument, NULL, 'c'},
+		{"jobs", required_argument, NULL, 'j'},     {"output", required_argument, NULL, 'o'},
+		{"timing", no_argument, NULL, 't'},         {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	char *end;
+
+	*o = (struct opts){.jobs = 2};
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': o->strategy = optarg; break;
+		case 'r': o->run = optarg; break;
+		case 'd': o->data = optarg; break;
+		case 'c': o->config = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 't': o->timing = true; break;
+		case 'h': return 1;
+		case 'j':
+			o->jobs = (int)strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || o->jobs < 1 || o->jobs > 256)
+				return sa_error("--jobs wants a whole number from 1 to 256, '%s'", optarg);
+			break;
+		default: return -1;
+		}
+	}
+	if (optind < argc)
+		return sa_error("unexpected argument, '%s'", argv[optind]);
+	if (!o->run || !o->data || !o->config || !o->out)
+		return sa_error("--run, --data, --config and -o are all required");
+	return 0;
+}
+
+/* Formats the reason a check could not be made into why and returns -1. */
+static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The full run must have completed uncontained: a refused upload is not run again. */
+static int full_signals(struct job *j, char *why, size_t len)
+{
+	const char *status = sa_json_str(j->run, "status", "missing");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(j->run, "blocked_actions");
+	double blocked = cJSON_IsArray(b) ? cJSON_GetArraySize(b) : cJSON_IsNumber(b) ? b->valuedouble : 0;
+	char err[256];
+
+	if (strcmp(status, "ok") != 0)
+		return fail(why, len, "the full-history run did not complete (status '%.40s'), so "
+			    "there is nothing to compare; robustness was not checked", status);
+	if (blocked > 0)
+		return fail(why, len, "the full-history run was contained (%.0f blocked action%s), so "
+			    "the upload is not run again; robustness was not checked", blocked,
+			    blocked == 1 ? "" : "s");
+	if (sa_signals_read(cJSON_GetObjectItemCaseSensitive(j->run, "signals"), j->bars.n,
+			    &j->full, err, sizeof err) < 0)
+		return fail(why, len, "%s; robustness was not checked", err);
+	return 0;
+}
+
+/* Reads config, run.json and the data. Returns 0, or -1 with why. */
+static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
+{
+	char err[512];
+	bool ok;
+
+	if (!o->strategy)
+		return fail(why, len, "no strategy was uploaded, so there is nothing to re-run");
+	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
+	if (!j->cfg)
+		return fail(why, len, "config.json unusable: %s", err);
+	if (rb_config_read(j->cfg, &j->conf, why, len) < 0)
+		return -1;
+	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
+	if (!j->run)
+		return fail(why, len, "run.json unusable (%s); robustness was not checked", err);
+	if (sa_ohlcv_load(o->data, &j->bars, err, sizeof err) < 0)
+		return fail(why, len, "data '%s' unusable: %s", o->data, err);
+	if (full_signals(j, why, len) < 0)
+		return -1;
+	j->events = cJSON_CreateArray();
+	j->perm.null = calloc(j->conf.permutations, sizeof *j->perm.null);
+	if (!j->events || !j->perm.null)
+		return fail(why, len, "out of memory");
+	j->zyg = sbx_zygote_start(o->strategy, &j->conf.lim, err, sizeof err);
+	if (!j->zyg)
+		return fail(why, len, "the sandbox could not start: %s", err);
+	return 0;
+}
+
+/* Counts a run's refusals and lists the first RB_MAX_EVENTS, each named by its run. */
+static void take_events(struct job *j, const char *run, const struct sbx_result *r)
+{
+	j->blocked += (long)r->n_events;
+	for (size_t e = 0; e < r->n_events && j->listed < RB_MAX_EVENTS; e++, j->listed++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "run", run);
+		cJSON_AddStringToObject(o, "action", r->events[e].action);
+		cJSON_AddStringToObject(o, "rule", r->events[e].rule);
+		cJSON_AddStringToObject(o, "detail", r->events[e].detail);
+		cJSON_AddItemToArray(j->events, o);
+	}
+}
+
+/* The warm-up runs: one per offset, on its suffix of the bars. */
+static int run_warmup(const struct opts *o, struct job *j, char *why, size_t len)
+{
+	struct rb_config *c = &j->conf;
+	struct sa_ohlcv view[RB_MAX_OFFSETS];
+	struct sbx_job jobs[RB_MAX_OFFSETS] = {0};
+	struct sbx_result res[RB_MAX_OFFSETS];
+	size_t n = j->bars.n, k = c->n_offsets;
+	char err[512], name[48];
+
+	j->warm.n_bars = n;
+	j->warm.tail_start = rb_tail_start(n);
+	j->warm.compared_bars = n - j->warm.tail_start;
+	j->warm.n_runs = k;
+	for (size_t i = 0; i < k; i++) {
+		view[i] = rb_suffix(&j->bars, rb_offset_bar(n, c->offset_pct[i]));
+		jobs[i] = (struct sbx_job){ .s = &view[i], .n_visible = view[i].n };
+	}
+	if (sbx_run_jobs(j->zyg, jobs, k, o->jobs, res, NULL, NULL, err, sizeof err) < 0)
+		return fail(why, len, "the sandbox failed: %s", err);
+	for (size_t i = 0; i < k; i++) {
+		const struct sbx_result *r = &res[i];
+		bool ok = r->status == SBX_OK && r->signals;
+
+		rb_warm_compare(j->full, n, n - view[i].n, c->offset_pct[i], ok ? r->signals : NULL,
+				r->n, sbx_status_name(r->status), r->error, &j->warm.run[i]);
+		take_events(j, sa_fmt(name, sizeof name, "warmup %d%%", c->offset_pct[i]), r);
+		sbx_result_release(&res[i]);
+	}
+	rb_warm_finish(&j->warm, c->flag_share);
+	return 0;
+}
+
+/* One batch of permuted copies: built from the one seeded generator in order, run, replayed. */
+static int run_batch(const struct opts *o, struct job *j, gsl_rng *rng, size_t *order,
+		     size_t first, size_t k, char *why, size_t len)
+{
+	struct rb_perm perm[RB_BATCH] = {0};
+	struct sbx_job jobs[RB_BATCH] = {0};
+	struct sbx_result res[RB_BATCH];
+	char err[512], name[48];
+	int rc = -1;
+
+	for (size_t i = 0; i < k; i++) {
+		if (rb_perm_make(&j->bars, rng, order, &perm[i]) < 0) {
+			fail(why, len, "out of memory");
+			goto out;
+		}
+		jobs[i] = (struct sbx_job){ .s = &perm[i].s, .n_visible = perm[i].s.n };
+	}
+	if (sbx_run_jobs(j->zyg, jobs, k, o->jobs, res, NULL, NULL, err, sizeof err) < 0) {
+		fail(why, len, "the sandbox failed: %s", err);
+		goto out;
+	}
+	for (size_t i = 0; i < k; i++) {
+		const struct sbx_result *r = &res[i];
+		double sr;
+		size_t trades;
+
+		take_events(j, sa_fmt(name, sizeof name, "permutation %zu", first + i + 1), r);
+		if (r->status != SBX_OK || !r->signals || r->n != perm[i].s.n) {
+			j->perm.failed_runs++;
+		} else if (rb_sharpe(&perm[i].s, r->signals, &j->conf.costs, &sr, &trades) < 0) {
+			fail(why, len, "out of memory");
+		} else {
+			/* No trades, or no spread: no edge to rank, which is what 0 says. */
+			if (!isfinite(sr))
+				j->perm.undefined++;
+			j->perm.null[j->perm.runs++] = isfinite(sr) ? sr : 0.0;
+		}
+		sbx_result_release(&res[i]);
+	}
+	rc = why[0] ? -1 : 0;
+out:
+	for (size_t i = 0; i < k; i++)
+		rb_perm_release(&perm[i]);
+	return rc;
+}
+
+static int run_permutations(const struct opts *o, struct job *j, char *why, size_t len)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t *order = malloc(j->bars.n * sizeof *order);
+	size_t total = j->conf.permutations;
+	int rc = -1;
+
+	why[0] = '\0';
+	if (!rng || !order) {
+		fail(why, len, "out of memory");
+		goto out;
+	}
+	gsl_rng_set(rng, j->conf.seed);
+	j->perm.requested = total;
+	if (rb_sharpe(&j->bars, j->full, &j->conf.costs, &j->perm.real_sharpe,
+		      &j->perm.real_trades) < 0) {
+		fail(why, len, "out of memory");
+		goto out;
+	}
+	for (size_t done = 0; done < total; done += RB_BATCH)
+		if (run_batch(o, j, rng, order, done, total - done < RB_BATCH ? total - done : RB_BATCH,
+			      why, len) < 0)
+			goto out;
+	rb_perm_finish(&j->perm);
+	rc = 0;
+out:
+	free(order);
+	gsl_rng_free(rng);
+	return rc;
+}
+
+static void job_release(struct job *j)
+{
+	sbx_zygote_stop(j->zyg);
+	rb_permtest_release(&j->perm);
+	free(j->full);
+	sa_ohlcv_release(&j->bars);
+	cJSON_Delete(j->events);
+	cJSON_Delete(j->run);
+	cJSON_Delete(j->cfg);
+}
+
+/* The whole check. Returns the robustness.json tree (caller frees); never NULL. */
+static cJSON *check(const struct opts *o)
+{
+	static struct job j;
+	char why[768];
+	cJSON *res = NULL;
+
+	memset(&j, 0, sizeof j);
+	if (prepare(o, &j, why, sizeof why) < 0 || run_warmup(o, &j, why, sizeof why) < 0 ||
+	    run_permutations(o, &j, why, sizeof why) < 0)
+		goto out;
+	res = sa_json_stage("robust", RB_SCHEMA);
+	cJSON_AddBoolToObject(res, "ok", true);
+	cJSON_AddNumberToObject(res, "n_bars", (double)j.bars.n);
+	cJSON_AddItemToObject(res, "warmup", rb_warmup_json(&j.warm, j.conf.flag_share, j.bars.t));
+	cJSON_AddItemToObject(res, "permutation", rb_perm_json(&j.perm, j.conf.seed));
+	/* Code that reaches for something only on other history is just as unsafe. */
+	cJSON_AddNumberToObject(res, "blocked_actions", (double)j.blocked);
+	cJSON_AddItemToObject(res, "events", j.events);
+	j.events = NULL;
+out:
+	if (!res) {
+		res = sa_json_stage("robust", RB_SCHEMA);
+		sa_json_fail(res, why);
+	}
+	job_release(&j);
+	return res;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct timespec t0, t1;
+	cJSON *res;
+	int rc;
+
+	sa_set_prog(argv[0]);
+	rc = parse_args(argc, argv, &o);
+	if (rc == 1) {
+		usage(stdout);
+		return SA_EXIT_OK;
+	}
+	if (rc < 0)
+		sa_usage_die("bad command line");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	res = check(&o);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (o.timing)
+		fprintf(stderr, "robust: %.3f s\n", (double)(t1.tv_sec - t0.tv_sec) +
+			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	rc = sa_json_write(o.out, res);
+	cJSON_Delete(res);
+	if (rc < 0)
+		sa_die("could not write '%s'", o.out);
+	return SA_EXIT_OK;
+}

@@ -1,0 +1,129 @@
+/* robust_core.h - the robustness checks the sandbox makes affordable: does the signal depend on
+ * where history starts (warm-up sensitivity), and does the edge beat the same bars in a random
+ * order (a permutation test of skill). Pure computation: no I/O, no sandbox, no exit. */
+#ifndef ROBUST_CORE_H
+#define ROBUST_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "ohlcv.h"
+#include "replay_core.h"
+#include "sbx.h"
+
+#define RB_SCHEMA 1
+#define RB_MAX_OFFSETS 8        /* warm-up offsets at most */
+#define RB_TAIL_PCT 40          /* the compared tail: the last 40 % of bars */
+#define RB_MAX_OFFSET_PCT 60    /* so every start lies before the tail */
+#define RB_MAX_SPANS 200        /* disagreeing spans listed per offset; the rest are counted */
+#define RB_MAX_EVENTS 50        /* refusals listed; all are counted */
+
+/* What the stage reads from config.json. */
+struct rb_config {
+	size_t n_offsets;
+	int offset_pct[RB_MAX_OFFSETS];  /* each 1..RB_MAX_OFFSET_PCT, increasing */
+	double flag_share;               /* flagged when a disagreement exceeds it */
+	size_t permutations;
+	unsigned long seed;
+	struct rp_costs costs;
+	struct sbx_limits lim;
+};
+
+/* Parses a list like "10,25,50" (whole percentages, increasing, each 1..60, at most
+ * RB_MAX_OFFSETS). Returns 0 and fills pct and *n, or -1 with the reason in why. */
+int rb_offsets_parse(const char *text, int *pct, size_t *n, char *why, size_t whylen);
+
+/* Reads robust {...}, costs {...} and limits {...} through the knob table. Returns 0, or -1
+ * with the reason in why. */
+int rb_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whylen);
+
+/* The first bar of the compared tail of n bars. */
+size_t rb_tail_start(size_t n);
+
+/* The bar a start offset of pct % of n bars begins at. */
+size_t rb_offset_bar(size_t n, int pct);
+
+/* A view of bars [k, s->n) of s: every column borrowed, nothing copied. */
+struct sa_ohlcv rb_suffix(const struct sa_ohlcv *s, size_t k);
+
+/* One warm-up run compared with the full run on the tail. */
+struct rb_warm_run {
+	size_t offset;          /* the run saw bars [offset, n) */
+	int pct;
+	bool ok;                /* the run completed with one valid signal a bar */
+	char status[32];
+	char error[240];        /* why, when not ok */
+	size_t differing;       /* tail bars whose signal differs */
+	double disagreement;    /* differing / compared bars; NAN when not ok */
+	long first_bar;         /* first differing bar (index into the full series), -1 when none */
+	size_t n_spans;         /* runs of consecutive differing bars, at most RB_MAX_SPANS */
+	size_t spans[RB_MAX_SPANS][2];  /* [first, last] bar of each */
+	size_t spans_total;     /* every span, listed or not */
+};
+
+struct rb_warmup {
+	size_t n_bars, tail_start, compared_bars;
+	size_t n_runs;
+	struct rb_warm_run run[RB_MAX_OFFSETS];
+	size_t failed_runs;
+	long first_bar;         /* the earliest differing bar over every offset, -1 when none */
+	int first_pct;          /* the offset it was found at */
+	bool flagged;           /* any offset's disagreement above the flag share */
+};
+
+/* Compares run sig (len signals over bars [offset, n)) with the full run full[0..n) on the
+ * tail into *w. sig NULL means the run failed (status and error say why). */
+void rb_warm_compare(const int8_t *full, size_t n, size_t offset, int pct, const int8_t *sig,
+		     size_t len, const char *status, const char *error, struct rb_warm_run *w);
+
+/* Sets w's totals (failed runs, the first disagreement, flagged) from its runs. */
+void rb_warm_finish(struct rb_warmup *w, double flag_share);
+
+/* A permuted copy of a series: the log returns of close shuffled, each bar's open, high and low
+ * kept in proportion to its own close and its volume moved with it; bar 0 and the times stay.
+ * The times are borrowed from the original; the price columns are owned. */
+struct rb_perm {
+	struct sa_ohlcv s;
+	double *cols;   /* the five owned columns, one allocation */
+};
+
+/* Fills *p with a permutation of s drawn with rng (a gsl_rng *, passed as void * so this header
+ * needs no GSL). order is scratch of s->n - 1 entries. Returns 0, or -1 when memory ran out. */
+int rb_perm_make(const struct sa_ohlcv *s, void *rng, size_t *order, struct rb_perm *p);
+
+/* Frees what p owns and zeroes it. Safe on a zeroed struct. */
+void rb_perm_release(struct rb_perm *p);
+
+/* The per-trade net Sharpe ratio (mean / sd, ddof 1: the stats stage's) of signals replayed
+ * on s with costs c, into *sharpe (NAN when fewer than two trades or no spread); *trades gets
+ * the trade count. Returns 0, or -1 when memory ran out. */
+int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+	      double *sharpe, size_t *trades);
+
+/* What the permutation test found. null[] holds one Sharpe per completed run. */
+struct rb_permtest {
+	size_t requested, runs, failed_runs, undefined;  /* undefined: permuted Sharpe was NAN */
+	double real_sharpe;
+	size_t real_trades;
+	double *null;         /* runs entries (owned), undefined ones counted as 0 */
+	size_t at_least;      /* permuted Sharpe >= the real one */
+	double null_mean, null_p95, p_value;  /* NAN when runs is 0 or the real Sharpe is NAN */
+};
+
+/* Sets at_least, null_mean, null_p95 (GSL's quantile of the sorted null) and p_value
+ * = (1 + at_least) / (1 + runs) from null[0..runs) and real_sharpe. Sorts null. */
+void rb_perm_finish(struct rb_permtest *t);
+
+/* Frees the null distribution. */
+void rb_permtest_release(struct rb_permtest *t);
+
+/* The warmup object of robustness.json (times: the full series' bar times). Caller frees. */
+cJSON *rb_warmup_json(const struct rb_warmup *w, double flag, const int64_t *t);
+
+/* The permutation object of robustness.json, null_sharpes sorted. Caller frees. */
+cJSON *rb_perm_json(const struct rb_permtest *p, unsigned long seed);
+
+#endif

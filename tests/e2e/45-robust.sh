@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# 45-robust.sh - the robust stage on real strategies in the real sandbox: warm-up sensitivity of
+# a converging and a non-converging recursion, the permutation test of the honest demo and of
+# random signals, reproducibility, refusals in the re-runs, and the bad-input paths.
+. "$(dirname "$0")/../lib.sh"
+
+RB=$BIN/robust
+SBX=$BIN/sandbox
+DATA=data/ohlcv.csv
+SHORT=$TMP/short.csv
+head -n 1501 "$DATA" >"$SHORT"
+"$BIN/config" -o "$TMP/c100.json"
+"$BIN/config" -o "$TMP/c1.json" PERMUTATIONS=1
+
+# robust FILE NAME CONFIG [DATA]: the full run, then the robust stage, into $TMP/NAME.*.json
+robust() {
+	local data=${4:-$DATA}
+	"$SBX" --strategy "$1" --data "$data" --config "$3" --jobs 2 -o "$TMP/$2.run.json" \
+		--events "$TMP/$2.events.jsonl" >/dev/null 2>&1
+	"$RB" --strategy "$1" --run "$TMP/$2.run.json" --data "$data" --config "$3" --jobs 2 \
+		-o "$TMP/$2.rb.json" 2>/dev/null
+}
+
+check "--help exits 0" "$RB" --help
+"$RB" --run x >/dev/null 2>&1
+expect_eq "a bad command line exits 2" 2 "$?"
+
+"$RB" --run "$TMP/none.json" --data "$DATA" --config "$TMP/c1.json" -o "$TMP/nostrat.json"
+expect_eq "no strategy: exits 0" 0 "$?"
+expect_eq "no strategy: not ok" false "$(jget "$TMP/nostrat.json" ok)"
+expect_eq "no strategy: names its stage" robust "$(jget "$TMP/nostrat.json" stage)"
+"$RB" --strategy demos/honest.py --run "$TMP/none.json" --data "$DATA" --config "$TMP/c1.json" \
+	-o "$TMP/norun.json"
+expect_eq "missing run.json: not ok" false "$(jget "$TMP/norun.json" ok)"
+printf '{"stage":"config","schema":1,"robust":{"warmup_offsets":"50,10"}}\n' >"$TMP/badoff.json"
+robust demos/honest.py badoff "$TMP/badoff.json" "$SHORT"
+case $(jget "$TMP/badoff.rb.json" reason) in
+*"WARMUP_OFFSETS '50,10' should be"*) ok "offsets out of order: not run, says why" ;;
+*) not_ok "offsets out of order: not run, says why" "$(jget "$TMP/badoff.rb.json" reason)" ;;
+esac
+
+# Warm-up: EMA adjust=False converges, a mean since bar 0 never does.
+robust tests/robust/ema.py ema "$TMP/c1.json"
+expect_eq "EMA adjust=False: warm-up not flagged" false "$(jget "$TMP/ema.rb.json" warmup.flagged)"
+expect_eq "EMA adjust=False: three offsets compared" 3 \
+	"$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["warmup"]["disagreement"]))' "$TMP/ema.rb.json")"
+robust tests/robust/running_total.py total "$TMP/c1.json"
+expect_eq "running total since bar 0: warm-up flagged" true "$(jget "$TMP/total.rb.json" warmup.flagged)"
+case $(jget "$TMP/total.rb.json" warmup.first_disagreement.time) in
+20??-??-??T??:00:00Z) ok "running total: the first disagreement has its time" ;;
+*) not_ok "running total: the first disagreement has its time" ;;
+esac
+bar=$(jget "$TMP/total.rb.json" warmup.first_disagreement.bar)
+start=$(jget "$TMP/total.rb.json" warmup.tail_start)
+[ "$bar" -ge "$start" ] && ok "the first disagreement lies in the compared tail" ||
+	not_ok "the first disagreement lies in the compared tail" "$bar < $start"
+expect_eq "the tail is the last 40 % of bars" 7017 "$(jget "$TMP/total.rb.json" warmup.compared_bars)"
+
+# Permutation test: the honest demo's edge needs the bars in order; random signals' does not.
+robust demos/honest.py honest "$TMP/c100.json"
+expect_eq "honest demo: 100 permuted runs" 100 "$(jget "$TMP/honest.rb.json" permutation.runs)"
+expect_eq "honest demo: no failed run" 0 "$(jget "$TMP/honest.rb.json" permutation.failed_runs)"
+"$PY" - "$TMP/honest.rb.json" <<'PYEOF' && ok "honest demo: p <= 0.05, p from the null" || not_ok "honest demo: p <= 0.05, p from the null"
+import json, sys
+p = json.load(open(sys.argv[1]))["permutation"]
+null, real = p["null_sharpes"], p["real_sharpe"]
+expect = (1 + sum(s >= real for s in null)) / (1 + len(null))
+assert p["p_value"] <= 0.05, p["p_value"]
+assert abs(p["p_value"] - expect) < 1e-6, (p["p_value"], expect)
+assert p["null_p95"] < real
+PYEOF
+robust tests/robust/random_signals.py random "$TMP/c100.json"
+"$PY" - "$TMP/random.rb.json" <<'PYEOF' && ok "random signals: p above 0.05" || not_ok "random signals: p above 0.05"
+import json, sys
+p = json.load(open(sys.argv[1]))["permutation"]
+assert p["runs"] == 100 and p["p_value"] > 0.05, p
+PYEOF
+"$RB" --strategy demos/honest.py --run "$TMP/honest.run.json" --data "$DATA" --config "$TMP/c100.json" \
+	-o "$TMP/honest2.rb.json"
+check "the same inputs give a byte-identical robustness.json" cmp -s "$TMP/honest.rb.json" "$TMP/honest2.rb.json"
+for seed in 1 2; do
+	"$BIN/config" -o "$TMP/seed$seed.json" ROBUST_SEED=$seed PERMUTATIONS=20
+	"$RB" --strategy demos/honest.py --run "$TMP/honest.run.json" --data "$DATA" \
+		--config "$TMP/seed$seed.json" -o "$TMP/seed$seed.rb.json"
+done
+check "another seed gives other permutations" \
+	"$PY" -c 'import json,sys; a,b=(json.load(open(f))["permutation"]["null_sharpes"] for f in sys.argv[1:]); assert a!=b' \
+	"$TMP/seed1.rb.json" "$TMP/seed2.rb.json"
+
+# Under ASan+UBSan the stage (driver, permutations, replay, JSON) writes the very same bytes.
+if [ -x build/asan/bin/robust ]; then
+	"$BIN/config" -o "$TMP/c5.json" PERMUTATIONS=5
+	robust demos/honest.py short "$TMP/c5.json" "$SHORT"
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		build/asan/bin/robust --strategy demos/honest.py --run "$TMP/short.run.json" --data "$SHORT" \
+		--config "$TMP/c5.json" -o "$TMP/short.asan.json"
+	expect_eq "asan: robust exits 0" 0 "$?"
+	check "asan build writes the same robustness.json as the rel build" \
+		cmp "$TMP/short.rb.json" "$TMP/short.asan.json"
+else
+	not_ok "the asan build exists (make test builds it)"
+fi
+
+# Refusals in the re-runs are refusals of the upload.
+robust tests/robust/refuses_late_start.py late "$TMP/c1.json" "$SHORT"
+expect_eq "late refusal: the full run was clean" 0 "$(jget "$TMP/late.run.json" blocked_actions)"
+n=$(jget "$TMP/late.rb.json" blocked_actions)
+[ "$n" -ge 3 ] && ok "late refusal: every re-run's refusal counted ($n)" || not_ok "late refusal: refusals counted" "$n"
+expect_eq "late refusal: each event names its run" "warmup 10%" "$(jget "$TMP/late.rb.json" events.0.run)"
+mkdir -p "$TMP/late"
+cp "$TMP/late.run.json" "$TMP/late/run.json"
+cp "$TMP/late.rb.json" "$TMP/late/robustness.json"
+cp "$TMP/c1.json" "$TMP/late/config.json"
+"$BIN/verdict" --dir "$TMP/late" -o "$TMP/late/verdict.json" >/dev/null 2>&1
+expect_eq "late refusal: the verdict is REJECTED_UNSAFE" REJECTED_UNSAFE "$(jget "$TMP/late/verdict.json" verdict)"
+case $(jget "$TMP/late/verdict.json" vetoes.0.reason) in
+*"in the robustness re-runs"*) ok "late refusal: the veto says where" ;;
+*) not_ok "late refusal: the veto says where" "$(jget "$TMP/late/verdict.json" vetoes.0.reason)" ;;
+esac
+
+# A finding, not a veto: the flagged warm-up leaves the verdict as the gates say.
+mkdir -p "$TMP/total"
+cp "$TMP/total.run.json" "$TMP/total/run.json"
+cp "$TMP/c1.json" "$TMP/total/config.json"
+"$BIN/verdict" --dir "$TMP/total" -o "$TMP/total/without.json" >/dev/null 2>&1
+cp "$TMP/total.rb.json" "$TMP/total/robustness.json"
+"$BIN/verdict" --dir "$TMP/total" -o "$TMP/total/with.json" >/dev/null 2>&1
+expect_eq "a flagged warm-up does not change the verdict" "$(jget "$TMP/total/without.json" verdict)" \
+	"$(jget "$TMP/total/with.json" verdict)"
+case $(jget "$TMP/total/with.json" summary) in
+*"Started later in history it gives other signals"*) ok "the summary says the warm-up finding" ;;
+*) not_ok "the summary says the warm-up finding" "$(jget "$TMP/total/with.json" summary)" ;;
+esac
+
+finish

@@ -1,0 +1,187 @@
+/* test_robust.c - the robust core: offsets, the warm-up comparison, the permuted copies and the
+ * permutation p-value. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_rng.h>
+
+#include "robust_core.h"
+
+#define LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static void test_offsets_parse(void **state)
+{
+	static const struct { const char *text; int rc; size_t n; int first, last; } cases[] = {
+		{"10,25,50", 0, 3, 10, 50}, {"60", 0, 1, 60, 60}, {"1,2,3,4,5,6,7,8", 0, 8, 1, 8},
+		{"", -1, 0, 0, 0}, {"0", -1, 0, 0, 0}, {"61", -1, 0, 0, 0}, {"50,10", -1, 0, 0, 0},
+		{"10,10", -1, 0, 0, 0}, {"10,", -1, 0, 0, 0}, {" 10", -1, 0, 0, 0}, {"10;25", -1, 0, 0, 0},
+		{"1,2,3,4,5,6,7,8,9", -1, 0, 0, 0}, {"-5", -1, 0, 0, 0},
+	};
+	(void)state;
+	for (size_t c = 0; c < LEN(cases); c++) {
+		int pct[RB_MAX_OFFSETS];
+		size_t n;
+		char why[256] = "";
+
+		assert_int_equal(rb_offsets_parse(cases[c].text, pct, &n, why, sizeof why), cases[c].rc);
+		assert_int_equal(n, cases[c].n);
+		if (cases[c].rc == 0) {
+			assert_int_equal(pct[0], cases[c].first);
+			assert_int_equal(pct[n - 1], cases[c].last);
+		} else {
+			assert_non_null(strstr(why, "WARMUP_OFFSETS"));
+		}
+	}
+}
+
+static void test_tail_and_offsets(void **state)
+{
+	(void)state;
+	assert_int_equal(rb_tail_start(100), 60);
+	assert_int_equal(rb_tail_start(17544), 17544 - 7017);
+	assert_int_equal(rb_offset_bar(100, 50), 50);
+	/* the latest start still lies before the tail */
+	for (size_t n = 2; n < 500; n++)
+		assert_true(rb_offset_bar(n, RB_MAX_OFFSET_PCT) <= rb_tail_start(n));
+}
+
+static void test_warm_compare(void **state)
+{
+	int8_t full[20], sig[10];
+	struct rb_warmup w = {0};
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		full[i] = (int8_t)(i % 3 - 1);
+	/* a run over bars [10, 20) that differs at bars 13, 14 and 18 (the tail is [12, 20)) */
+	memcpy(sig, full + 10, 10);
+	sig[3] = sig[3] == 1 ? 0 : 1;
+	sig[4] = sig[4] == 1 ? 0 : 1;
+	sig[8] = sig[8] == 1 ? 0 : 1;
+	sig[0] = sig[0] == 1 ? 0 : 1;   /* before the tail: not compared */
+	rb_warm_compare(full, 20, 10, 50, sig, 10, "ok", NULL, &w.run[0]);
+	assert_true(w.run[0].ok);
+	assert_int_equal(w.run[0].differing, 3);
+	assert_true(fabs(w.run[0].disagreement - 3.0 / 8.0) < 1e-12);
+	assert_int_equal(w.run[0].first_bar, 13);
+	assert_int_equal(w.run[0].n_spans, 2);
+	assert_int_equal(w.run[0].spans[0][0], 13);
+	assert_int_equal(w.run[0].spans[0][1], 14);
+	assert_int_equal(w.run[0].spans[1][0], 18);
+	/* an identical run */
+	rb_warm_compare(full, 20, 2, 10, full + 2, 18, "ok", NULL, &w.run[1]);
+	assert_int_equal(w.run[1].differing, 0);
+	assert_int_equal(w.run[1].first_bar, -1);
+	/* a failed run is counted, never compared */
+	rb_warm_compare(full, 20, 5, 25, NULL, 0, "error", "raised", &w.run[2]);
+	assert_false(w.run[2].ok);
+	assert_string_equal(w.run[2].error, "raised");
+	/* the wrong number of signals is bad output */
+	rb_warm_compare(full, 20, 5, 25, full, 14, "ok", NULL, &w.run[3]);
+	assert_false(w.run[3].ok);
+	assert_string_equal(w.run[3].status, "bad_output");
+	w.n_runs = 4;
+	rb_warm_finish(&w, 0.01);
+	assert_true(w.flagged);
+	assert_int_equal(w.failed_runs, 2);
+	assert_int_equal(w.first_bar, 13);
+	assert_int_equal(w.first_pct, 50);
+	rb_warm_finish(&w, 0.5);
+	assert_false(w.flagged);
+}
+
+static void test_perm_make(void **state)
+{
+	enum { N = 200 };
+	static int64_t t[N];
+	static double o[N], h[N], l[N], c[N], v[N];
+	struct sa_ohlcv s = { N, t, o, h, l, c, v };
+	size_t order[N];
+	struct rb_perm p;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double sum_in = 0, sum_out = 0;
+	(void)state;
+
+	for (int i = 0; i < N; i++) {
+		t[i] = 1700000000 + 3600 * i;
+		c[i] = 100 * exp(0.01 * sin(i * 0.3) + 0.001 * i);
+		o[i] = c[i] * 0.999;
+		h[i] = c[i] * 1.004;
+		l[i] = c[i] * 0.995;
+		v[i] = i;
+	}
+	gsl_rng_set(rng, 7);
+	assert_int_equal(rb_perm_make(&s, rng, order, &p), 0);
+	assert_ptr_equal(p.s.t, t);
+	assert_true(p.s.close[0] == c[0]);
+	for (int j = 1; j < N; j++) {
+		size_t i = (size_t)p.s.volume[j];   /* the volume names the bar it came from */
+		double r_in = log(c[i] / c[i - 1]), r_out = log(p.s.close[j] / p.s.close[j - 1]);
+
+		assert_true(fabs(r_in - r_out) < 1e-9);
+		assert_true(fabs(p.s.high[j] / p.s.close[j] - 1.004) < 1e-12);
+		assert_true(p.s.low[j] <= fmin(p.s.open[j], p.s.close[j]));
+		sum_in += log(c[j] / c[j - 1]);
+		sum_out += r_out;
+	}
+	/* a permutation: the same returns, so the same last close, in another order */
+	assert_true(fabs(sum_in - sum_out) < 1e-9);
+	assert_true(fabs(p.s.close[N - 1] / c[N - 1] - 1) < 1e-9);
+	bool moved = false;
+	for (int j = 1; j < N; j++)
+		moved |= (size_t)p.s.volume[j] != (size_t)j;
+	assert_true(moved);
+	rb_perm_release(&p);
+	/* the same seed, the same copy */
+	struct rb_perm a, b;
+	gsl_rng_set(rng, 9);
+	assert_int_equal(rb_perm_make(&s, rng, order, &a), 0);
+	gsl_rng_set(rng, 9);
+	assert_int_equal(rb_perm_make(&s, rng, order, &b), 0);
+	assert_memory_equal(a.s.close, b.s.close, N * sizeof(double));
+	rb_perm_release(&a);
+	rb_perm_release(&b);
+	gsl_rng_free(rng);
+}
+
+static void test_perm_finish(void **state)
+{
+	double null[] = { 0.3, -0.1, 0.5, 0.2, 0.0, -0.4, 0.1, 0.2, 0.6, -0.2 };
+	struct rb_permtest t = { .runs = LEN(null), .real_sharpe = 0.2 };
+	(void)state;
+	t.null = malloc(sizeof null);
+	memcpy(t.null, null, sizeof null);
+	rb_perm_finish(&t);
+	/* 0.2, 0.2, 0.3, 0.5, 0.6 are >= 0.2: p = (1 + 5) / (1 + 10) */
+	assert_int_equal(t.at_least, 5);
+	assert_true(fabs(t.p_value - 6.0 / 11.0) < 1e-12);
+	assert_true(fabs(t.null_mean - 0.12) < 1e-12);
+	assert_true(t.null_p95 > 0.5 && t.null_p95 <= 0.6);
+	t.real_sharpe = 10;
+	rb_perm_finish(&t);
+	assert_true(fabs(t.p_value - 1.0 / 11.0) < 1e-12);
+	t.real_sharpe = NAN;
+	rb_perm_finish(&t);
+	assert_true(isnan(t.p_value));
+	t.runs = 0;
+	rb_perm_finish(&t);
+	assert_true(isnan(t.null_mean));
+	rb_permtest_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_offsets_parse),
+		cmocka_unit_test(test_tail_and_offsets),
+		cmocka_unit_test(test_warm_compare),
+		cmocka_unit_test(test_perm_make),
+		cmocka_unit_test(test_perm_finish),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
