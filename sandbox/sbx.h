@@ -75,6 +75,15 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 		 char *err, size_t errlen);
 
+/* The same, with keyword arguments: params[i], when params and params[i] are not NULL, is the
+ * text of a JSON object (at most SBX_PARAMS_MAX bytes, borrowed) whose members run i passes as
+ * signals(df, **params[i]). The text is plain data: the run parses it with the json module
+ * before the upload is loaded. Returns 0, or -1 if the machinery failed or a text is too long. */
+int sbx_run_many_params(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+			const char *const *params, size_t k, int jobs, struct sbx_result *results,
+			void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+			char *err, size_t errlen);
+
 /* Kills the zygote's namespace and reaps it. Safe on NULL. */
 void sbx_zygote_stop(struct sbx_zygote *z);
 

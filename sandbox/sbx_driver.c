@@ -56,6 +56,8 @@ struct flight {
 	int data_w, out_r, err_r, res_r, ev_r, pidfd;
 	int col;
 	size_t off;
+	const char *params;   /* borrowed JSON text of the keyword arguments, or NULL */
+	uint32_t params_len;
 	long start, deadline;
 	bool exited, killed_wall, failed;
 	int wstatus, fail_errno;
@@ -191,13 +193,16 @@ static void read_events(struct flight *f)
 	}
 }
 
-/* Writes the next piece of the bars: t, then the five price columns, each n values. */
+/* Writes the next piece of the bars: t, then the five price columns, each n values, then the
+ * length of the keyword arguments and their text. */
 static void feed(struct flight *f, const struct sa_ohlcv *s)
 {
-	const void *cols[6] = { s->t, s->open, s->high, s->low, s->close, s->volume };
-	while (f->data_w >= 0 && f->col < 6) {
-		size_t total = f->n * 8;
-		ssize_t w = write(f->data_w, (const char *)cols[f->col] + f->off, total - f->off);
+	const void *cols[8] = { s->t, s->open, s->high, s->low, s->close, s->volume,
+				&f->params_len, f->params };
+	while (f->data_w >= 0 && f->col < 8) {
+		size_t total = f->col < 6 ? f->n * 8 : f->col == 6 ? sizeof f->params_len : f->params_len;
+		ssize_t w = total == f->off ? 0 :
+			write(f->data_w, (const char *)cols[f->col] + f->off, total - f->off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno == EAGAIN)
@@ -232,7 +237,8 @@ static int send_req(int ctrl, const struct sbx_req *req, const int fds[SBX_RUN_F
 	return sendmsg(ctrl, &msg, MSG_NOSIGNAL) == (ssize_t)sizeof *req ? 0 : -1;
 }
 
-static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, struct sbx_result *r)
+static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, const char *params,
+		  struct sbx_result *r)
 {
 	int data[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, res[2] = { -1, -1 };
 	int ev[2] = { -1, -1 }, rc = -1;
@@ -242,6 +248,8 @@ static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, 
 	f->used = true;
 	f->idx = idx;
 	f->n = n;
+	f->params = params;
+	f->params_len = params ? (uint32_t)strlen(params) : 0;
 	f->r = r;
 	f->id = z->next_id++;
 	f->pidfd = -1;
@@ -504,10 +512,10 @@ static void watch(struct loop *L, struct flight *f, int *fd, short ev)
 	L->n++;
 }
 
-int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
-		 size_t k, int jobs, struct sbx_result *results,
-		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
-		 char *err, size_t errlen)
+int sbx_run_many_params(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+			const char *const *params, size_t k, int jobs, struct sbx_result *results,
+			void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+			char *err, size_t errlen)
 {
 	struct flight fl[64];
 	struct loop *L = calloc(1, sizeof *L);
@@ -529,12 +537,17 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 			sa_fmt(err, errlen, "a run asked for %zu bars of %zu", n_visible[i], s->n);
 			goto out;
 		}
+		if (params && params[i] && strlen(params[i]) > SBX_PARAMS_MAX) {
+			sa_fmt(err, errlen, "run %zu's keyword arguments exceed %d bytes", i, SBX_PARAMS_MAX);
+			goto out;
+		}
 	}
 	while (done < k) {
 		long now, timeout = -1;
 		for (int i = 0; i < jobs && next < k; i++)
 			if (!fl[i].used) {
-				if (launch(z, &fl[i], next, n_visible[next], &results[next]) < 0) {
+				if (launch(z, &fl[i], next, n_visible[next], params ? params[next] : NULL,
+					   &results[next]) < 0) {
 					sa_fmt(err, errlen, "cannot start a run, '%s'", strerror(errno));
 					goto out;
 				}
@@ -612,6 +625,14 @@ out:
 	(void)active;
 	free(L);
 	return rc;
+}
+
+int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+		 size_t k, int jobs, struct sbx_result *results,
+		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+		 char *err, size_t errlen)
+{
+	return sbx_run_many_params(z, s, n_visible, NULL, k, jobs, results, on_done, arg, err, errlen);
 }
 
 int sbx_run(struct sbx_zygote *z, const struct sa_ohlcv *s, size_t n_visible,

@@ -33,6 +33,11 @@ enum {
 /* Bytes per bar on the data pipe. */
 #define SBX_BAR_BYTES 48
 
+/* After the bars, the data pipe carries the keyword arguments of signals(df, **params): a
+ * uint32 length (host byte order, 0 for none) then that many bytes of a JSON object, parsed by
+ * trusted code before the upload loads. */
+#define SBX_PARAMS_MAX 65536
+
 /* Driver -> zygote: start a run of n bars; carries SBX_RUN_FDS descriptors (SCM_RIGHTS). */
 struct sbx_req {
 	uint32_t magic;
