@@ -50,13 +50,15 @@ say = $(if $(V),,@printf '  %-8s %s\n' $(1) $(2);)
 # its tests under tests/.
 LIB_ROOM := pipeline/lib
 ROOMS := pipeline/config pipeline/fingerprint pipeline/inspect pipeline/lookahead \
-	pipeline/replay pipeline/stats pipeline/verdict sandbox report report/nightly data
+	pipeline/replay pipeline/stats pipeline/variants pipeline/verdict sandbox report report/nightly \
+	data
 PROGS_pipeline/config := config
 PROGS_pipeline/fingerprint := fingerprint
 PROGS_pipeline/inspect := inspect
 PROGS_pipeline/lookahead := lookahead
 PROGS_pipeline/replay := replay
 PROGS_pipeline/stats := stats
+PROGS_pipeline/variants := variants
 PROGS_pipeline/verdict := verdict
 PROGS_sandbox := sandbox
 PROGS_report := bundle report
@@ -66,7 +68,9 @@ PROGS_data := gendata
 USES_pipeline/lookahead := sandbox
 # stats reads the replay's trade records; replay --timing times the statistics core as well
 USES_pipeline/replay := pipeline/stats
-USES_pipeline/stats := pipeline/replay
+USES_pipeline/stats := pipeline/replay pipeline/variants
+# the declared variants run in the sandbox and are replayed and summarised like the main run
+USES_pipeline/variants := sandbox pipeline/replay pipeline/stats
 # the unit tests reach every room
 USES_tests/unit := $(ROOMS)
 
