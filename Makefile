@@ -205,17 +205,29 @@ $(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(R)/look
 	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
 		--jobs $(SANDBOX_JOBS) -o $@
 
+# Every parameter set the strategy declares in VARIANTS (inspect read them), each run in the
+# sandbox and replayed with the same costs; the stats stage prices the family in.
+V_JSON := $(if $(STRATEGY),$(OUT)/variants.json)
+V_ARG := $(if $(STRATEGY),--variants $(OUT)/variants.json)
+$(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits \
+		$(OUT)/.knobs-costs $(R)/variants
+	$(call say,STAGE,$@)
+	$(Q)$(R)/variants $(S_ARG) --inspect $(OUT)/inspect.json --data $(DATA) \
+		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ --csv $(OUT)/variants.csv \
+		--matrix $(OUT)/variant_returns.bin
+
 $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-costs \
 		$(R)/replay
 	$(call say,STAGE,$@)
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
 
-$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/.knobs-costs $(OUT)/.knobs-trials $(R)/stats
+$(OUT)/stats.json: $(OUT)/replay.json $(V_JSON) $(OUT)/.knobs-costs $(OUT)/.knobs-trials \
+		$(OUT)/.knobs-deflation $(R)/stats
 	$(call say,STAGE,$@)
-	$(Q)$(R)/stats --replay $(OUT)/replay.json --config $(OUT)/config.json -o $@
+	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) --config $(OUT)/config.json -o $@
 
-$(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(OUT)/replay.json \
+$(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(V_JSON) $(OUT)/replay.json \
 		$(OUT)/stats.json $(OUT)/fingerprint.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials \
 		$(OUT)/.knobs-narration $(OUT)/.knobs-inputs $(R)/verdict
 	$(call say,STAGE,$@)

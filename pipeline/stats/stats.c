@@ -9,19 +9,23 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "stats_io.h"
+#include "variants_core.h"
 
 static const char usage[] =
 	"usage: stats --replay replay.json --config config.json -o stats.json\n"
-	"             [--trades trades.csv] [--equity equity.csv]\n"
+	"             [--trades trades.csv] [--equity equity.csv] [--variants variants.json]\n"
 	"\n"
 	"Computes the statistics of the replay's per-trade net returns: Sharpe, skew, kurtosis,\n"
 	"PSR, DSR (deflated for config trials), MinTRL, drawdown and cost sensitivity. trades.csv\n"
-	"and equity.csv are found beside replay.json unless given. See pipeline/README.md.\n"
+	"and equity.csv are found beside replay.json unless given. With --variants, trials and\n"
+	"the variance of their Sharpe ratios come from the declared variants, and PBO by CSCV\n"
+	"from their return matrix (the file variants.json names, beside it). See\n"
+	"pipeline/README.md.\n"
 	"\n"
 	"exit: 0 output written (even with \"ok\": false), 2 usage, 3 broken (cannot write)\n";
 
 struct args {
-	const char *replay, *config, *out, *trades, *equity;
+	const char *replay, *config, *out, *trades, *equity, *variants;
 };
 
 static void parse_args(int argc, char **argv, struct args *a)
@@ -31,6 +35,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "config", required_argument, NULL, 'c' },
 		{ "trades", required_argument, NULL, 't' },
 		{ "equity", required_argument, NULL, 'e' },
+		{ "variants", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -42,6 +47,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'c': a->config = optarg; break;
 		case 't': a->trades = optarg; break;
 		case 'e': a->equity = optarg; break;
+		case 'v': a->variants = optarg; break;
 		case 'o': a->out = optarg; break;
 		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
 		default: sa_usage_die("unknown option");
@@ -67,7 +73,9 @@ static const char *beside(const char *file, const char *name, char *buf, size_t 
 
 /* Everything main reads, released in one place. */
 struct loaded {
-	cJSON *replay, *config;
+	cJSON *replay, *config, *variants;
+	double *matrix;
+	char variants_err[512], matrix_err[512];
 	char *trades_buf, *equity_buf;
 	struct rp_trade *trades;
 	double *eq;
@@ -104,6 +112,8 @@ static void load_csvs(struct loaded *L, const char *trades_path, const char *equ
 	L->in.equity_err = L->equity_err;
 }
 
+static void load_variants(struct loaded *L, const char *path);
+
 static void load_all(struct loaded *L, const struct args *a)
 {
 	char tp[4096], ep[4096];
@@ -118,10 +128,37 @@ static void load_all(struct loaded *L, const struct args *a)
 	if (L->replay && ok)
 		load_csvs(L, a->trades ? a->trades : beside(a->replay, "trades.csv", tp, sizeof(tp)),
 			  a->equity ? a->equity : beside(a->replay, "equity.csv", ep, sizeof(ep)));
+	if (a->variants)
+		load_variants(L, a->variants);
+}
+
+/* variants.json and the return matrix it names, beside it. */
+static void load_variants(struct loaded *L, const char *path)
+{
+	char mp[4096];
+	const char *name;
+	bool ok;
+
+	L->variants = sa_json_read_stage(path, &ok, L->variants_err, sizeof(L->variants_err));
+	L->in.variants = L->variants;
+	L->in.variants_err = L->variants_err;
+	L->in.matrix_err = L->matrix_err;
+	if (!L->variants || !ok || !sa_json_bool(L->variants, "declared", false))
+		return;
+	name = sa_json_str(L->variants, "matrix", "");
+	if (!*name || strchr(name, '/') || name[0] == '.') {
+		sa_fmt(L->matrix_err, sizeof(L->matrix_err), "variants.json names no matrix file");
+		return;
+	}
+	if (vr_matrix_read(beside(path, name, mp, sizeof(mp)), &L->matrix, &L->in.m_bars,
+			   &L->in.m_cols, L->matrix_err, sizeof(L->matrix_err)) == 0)
+		L->in.matrix = L->matrix;
 }
 
 static void release_all(struct loaded *L)
 {
+	cJSON_Delete(L->variants);
+	free(L->matrix);
 	cJSON_Delete(L->replay);
 	cJSON_Delete(L->config);
 	free(L->trades_buf);
