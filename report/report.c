@@ -12,6 +12,7 @@
 #include "report_input.h"
 #include "report_model.h"
 #include "report_tmpl.h"
+#include "report_trials.h"
 #include "report_xlsx.h"
 
 #define TEMPLATE_CAP ((size_t)1024 * 1024)
@@ -82,6 +83,8 @@ static void draw_charts(const struct args *a, const struct rpt_input *in)
 			     in->data_reason, err, sizeof err))
 		sa_die("%s", err);
 	free(sig);
+	if (rpt_trials_charts(a->dir, in, err, sizeof err))
+		sa_die("%s", err);
 	rpt_chart_cleanup();
 }
 
@@ -117,7 +120,7 @@ int main(int argc, char **argv)
 		sa_die("out of memory reading '%s'", a.dir);
 	draw_charts(&a, &in);
 	cJSON *model = rpt_model_build(&in, a.name);
-	if (!model)
+	if (!model || rpt_trials_model(model, &in))
 		sa_die("out of memory");
 	write_html(&a, model);
 	if (rpt_xlsx_write(sa_fmt(path, sizeof path, "%s/report.xlsx", a.dir), &in, a.name, err, sizeof err))
