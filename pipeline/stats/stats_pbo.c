@@ -51,36 +51,43 @@ static double relative_rank(const double *oos, size_t n, size_t best)
 /* Work space of one CSCV. */
 struct cscv {
 	size_t n, s;
-	double *sum, *sq, *cnt;      /* s x n block sums (block-major), s counts */
+	double *sum, *sq, cnt[32];   /* s x n block sums (block-major: a block's n are together) */
+	double *s_all, *q_all, n_all;        /* n sums over every block */
+	double *s_in, *q_in;                 /* n sums of the current split's in-sample blocks */
 	double *is, *oos;            /* n Sharpe ratios of the current split */
 	double sx, sy, sxx, sxy;     /* the regression of OOS on IS */
 	size_t splits, losses, overfit;
 };
 
+/* Adds block b's sums into s and q (n each): contiguous, so the loop vectorises. */
+static void add_block(const struct cscv *c, size_t b, double *s, double *q)
+{
+	const double *bs = &c->sum[b * c->n], *bq = &c->sq[b * c->n];
+
+	for (size_t j = 0; j < c->n; j++) {
+		s[j] += bs[j];
+		q[j] += bq[j];
+	}
+}
+
 /* One split, mask = the in-sample blocks. */
 static void one_split(struct cscv *c, uint32_t mask, struct st_pbo *out)
 {
-	double w, logit, x, y;
+	double w, logit, x, y, n_in = 0;
 	size_t best = 0;
 
+	memset(c->s_in, 0, c->n * sizeof *c->s_in);
+	memset(c->q_in, 0, c->n * sizeof *c->q_in);
+	/* only the in-sample half is summed: out of sample is the whole less it */
+	for (uint32_t m = mask; m; m &= m - 1) {
+		size_t b = (size_t)__builtin_ctz(m);
+
+		add_block(c, b, c->s_in, c->q_in);
+		n_in += c->cnt[b];
+	}
 	for (size_t j = 0; j < c->n; j++) {
-		double s_in = 0, q_in = 0, n_in = 0, s_out = 0, q_out = 0, n_out = 0;
-
-		for (size_t b = 0; b < c->s; b++) {
-			const double *su = &c->sum[b * c->n + j], *qu = &c->sq[b * c->n + j];
-
-			if (mask >> b & 1u) {
-				s_in += *su;
-				q_in += *qu;
-				n_in += c->cnt[b];
-			} else {
-				s_out += *su;
-				q_out += *qu;
-				n_out += c->cnt[b];
-			}
-		}
-		c->is[j] = sharpe_of(s_in, q_in, n_in);
-		c->oos[j] = sharpe_of(s_out, q_out, n_out);
+		c->is[j] = sharpe_of(c->s_in[j], c->q_in[j], n_in);
+		c->oos[j] = sharpe_of(c->s_all[j] - c->s_in[j], c->q_all[j] - c->q_in[j], c->n_all - n_in);
 		if (c->is[j] > c->is[best])
 			best = j;
 	}
@@ -131,10 +138,13 @@ int st_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct st_
 	}
 	c.sum = malloc(c.s * c.n * sizeof *c.sum);
 	c.sq = malloc(c.s * c.n * sizeof *c.sq);
-	c.cnt = malloc(c.s * sizeof *c.cnt);
+	c.s_in = malloc(c.n * sizeof *c.s_in);
+	c.q_in = malloc(c.n * sizeof *c.q_in);
+	c.s_all = calloc(c.n, sizeof *c.s_all);
+	c.q_all = calloc(c.n, sizeof *c.q_all);
 	c.is = malloc(c.n * sizeof *c.is);
 	c.oos = malloc(c.n * sizeof *c.oos);
-	if (!c.sum || !c.sq || !c.cnt || !c.is || !c.oos) {
+	if (!c.sum || !c.sq || !c.s_in || !c.q_in || !c.s_all || !c.q_all || !c.is || !c.oos) {
 		fail(why, whylen, "out of memory computing PBO", -1);
 		goto out;
 	}
@@ -144,6 +154,10 @@ int st_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct st_
 		c.cnt[b] = (double)(hi - lo);
 		for (size_t j = 0; j < c.n; j++)
 			block_sums(m + j * n_bars + lo, hi - lo, &c.sum[b * c.n + j], &c.sq[b * c.n + j]);
+	}
+	for (size_t b = 0; b < c.s; b++) {
+		add_block(&c, b, c.s_all, c.q_all);
+		c.n_all += c.cnt[b];
 	}
 	out->hist_hi = log((double)c.n);
 	out->hist_lo = -out->hist_hi;
@@ -159,7 +173,10 @@ int st_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct st_
 out:
 	free(c.sum);
 	free(c.sq);
-	free(c.cnt);
+	free(c.s_in);
+	free(c.q_in);
+	free(c.s_all);
+	free(c.q_all);
 	free(c.is);
 	free(c.oos);
 	return rc;
