@@ -128,6 +128,8 @@ static int read_declared(const struct opts *o, struct job *j, char *why, size_t 
 		j->params = NULL;
 	j->k = j->params && sa_json_bool(v, "declared", false) && !cJSON_IsString(
 		cJSON_GetObjectItemCaseSensitive(v, "error")) ? (size_t)cJSON_GetArraySize(j->params) : 0;
+	if (j->k > VR_MAX_VARIANTS)
+		return fail(why, len, "inspect.json lists %zu variants, more than %d", j->k, VR_MAX_VARIANTS);
 	return 0;
 }
 

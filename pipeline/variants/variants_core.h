@@ -11,6 +11,8 @@
 #include "replay_core.h"
 
 #define VR_SCHEMA 1
+/* The most parameter sets a family may hold (inspect refuses more as malformed). */
+#define VR_MAX_VARIANTS 1000
 
 /* variant_returns.bin, little-endian:
  *   bytes 0-7    the magic "SAVRET1\n"

@@ -75,7 +75,12 @@ static void load_inspect(const char *dir, struct vd_facts *f, struct vd_inputs *
 	bool ok;
 	cJSON *c = read_stage(dir, "inspect.json", &ok, in->inspect, sizeof in->inspect);
 
+	const cJSON *var = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "strategy"),
+							     "variants");
+
 	f->strategy = sa_json_bool(cJSON_GetObjectItemCaseSensitive(c, "strategy"), "present", false);
+	/* declared and well formed: the overfitting gate counts even if the variants could not run */
+	f->num.variants = sa_json_bool(var, "declared", false) && sa_json_num(var, "count", 0) > 0;
 	f->tradelog = sa_json_bool(cJSON_GetObjectItemCaseSensitive(c, "tradelog"), "present", false);
 	cJSON_Delete(c);
 }

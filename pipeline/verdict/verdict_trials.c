@@ -18,7 +18,7 @@ void vd_load_trials(const cJSON *stats, struct vd_facts *f)
 	snprintf(f->trials_source, sizeof f->trials_source, "%s",
 		 sa_json_str(stats, "trials_source", ""));
 	snprintf(f->v_source, sizeof f->v_source, "%s", sa_json_str(stats, "sr_variance_source", ""));
-	f->num.variants = sa_json_bool(var, "declared", false);
+	f->num.variants = f->num.variants || sa_json_bool(var, "declared", false);
 	f->variants_ran = ran > 0 && ran < 1e9 ? (long)ran : 0;
 	f->num.pbo = cJSON_IsObject(pbo) ? sa_json_num(pbo, "value", NAN) : NAN;
 	f->pbo_combinations = cJSON_IsObject(pbo) ? sa_json_num(pbo, "combinations", 0) : 0;

@@ -478,6 +478,22 @@ static void test_dir_variants(void **state)
 	vd_decide(&f.num, &f.th, &r);
 	assert_false(r.gates[VD_GATE_OVERFITTING].pass);
 
+	/* declared in inspect.json but never measured (the variants stage failed): the gate
+	 * still counts, and fails with the reason */
+	put(dir, "inspect.json", "{\"stage\":\"inspect\",\"schema\":1,\"ok\":true,\"strategy\":{\"present\":true,"
+				 "\"variants\":{\"declared\":true,\"count\":40}}}");
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":3,"
+			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
+			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"pbo\":null,"
+			       "\"pbo_reason\":\"variants.json is unusable: missing\"}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.ngates, VD_NGATES);
+	assert_false(r.gates[VD_GATE_OVERFITTING].pass);
+	vd_gate_why(&f, &r, VD_GATE_OVERFITTING, why, sizeof why);
+	assert_non_null(strstr(why, "PBO not measured: variants.json is unusable"));
+	unlink(sa_fmt(buf, sizeof buf, "%s/inspect.json", dir));
+
 	/* a refusal in one variant run is a refusal of the upload */
 	put(dir, "variants.json", "{\"stage\":\"variants\",\"schema\":1,\"ok\":true,\"declared\":true,"
 				  "\"count\":40,\"ran\":39,\"blocked_actions\":2}");
