@@ -90,7 +90,8 @@ int vr_matrix_write(FILE *fp, const double *m, size_t n_bars, size_t n_cols)
 	if (fwrite(VR_MAGIC, 1, 8, fp) != 8 || put_u64(fp, n_bars) < 0 || put_u64(fp, n_cols) < 0)
 		return -1;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return fwrite(m, sizeof *m, n_bars * n_cols, fp) == n_bars * n_cols ? 0 : -1;
+	/* an empty family writes the header alone (and m may be NULL then) */
+	return n_bars * n_cols == 0 || fwrite(m, sizeof *m, n_bars * n_cols, fp) == n_bars * n_cols ? 0 : -1;
 #else
 	for (size_t i = 0; i < n_bars * n_cols; i++) {
 		uint64_t bits;
@@ -133,7 +134,7 @@ int vr_matrix_read(const char *path, double **m, size_t *n_bars, size_t *n_cols,
 		sa_fmt(err, errlen, "out of memory");
 		goto out;
 	}
-	if (fread(out, sizeof *out, t * n, fp) != t * n) {
+	if (t && n && fread(out, sizeof *out, t * n, fp) != t * n) {
 		sa_fmt(err, errlen, "'%s' ends early", path);
 		goto out;
 	}
