@@ -284,7 +284,7 @@ static void say_change(struct text *t, const struct vd_facts *f, const struct vd
 		add(t, "Remove everything that is not computing signals (shell, processes, network, files) and audit again; nothing else here can be trusted until then. ");
 		break;
 	case VD_REJECTED_LOOKAHEAD:
-		add(t, "The six gates alone would have said %s, which is why the veto exists; make each signal use only bars up to its own close and audit again. ",
+		add(t, "The gates alone would have said %s, which is why the veto exists; make each signal use only bars up to its own close and audit again. ",
 		    vd_verdict_name(r->gate_verdict));
 		break;
 	case VD_WATCH:
