@@ -50,7 +50,8 @@ say = $(if $(V),,@printf '  %-8s %s\n' $(1) $(2);)
 # its tests under tests/.
 LIB_ROOM := pipeline/lib
 ROOMS := pipeline/config pipeline/fingerprint pipeline/inspect pipeline/lookahead \
-	pipeline/replay pipeline/robust pipeline/stats pipeline/verdict sandbox report report/nightly data
+	pipeline/replay pipeline/robust pipeline/stats pipeline/variants pipeline/verdict sandbox \
+	report report/nightly data
 PROGS_pipeline/config := config
 PROGS_pipeline/fingerprint := fingerprint
 PROGS_pipeline/inspect := inspect
@@ -58,6 +59,7 @@ PROGS_pipeline/lookahead := lookahead
 PROGS_pipeline/replay := replay
 PROGS_pipeline/robust := robust
 PROGS_pipeline/stats := stats
+PROGS_pipeline/variants := variants
 PROGS_pipeline/verdict := verdict
 PROGS_sandbox := sandbox
 PROGS_report := bundle report
@@ -69,7 +71,9 @@ USES_pipeline/lookahead := sandbox
 USES_pipeline/robust := sandbox pipeline/replay pipeline/stats
 # stats reads the replay's trade records; replay --timing times the statistics core as well
 USES_pipeline/replay := pipeline/stats
-USES_pipeline/stats := pipeline/replay
+USES_pipeline/stats := pipeline/replay pipeline/variants
+# the declared variants run in the sandbox and are replayed and summarised like the main run
+USES_pipeline/variants := sandbox pipeline/replay pipeline/stats
 # the report compounds the log's claims as the replay does ("The log against the code"), and
 # draws the benchmark and the rolling Sharpe with the statistics' own functions
 USES_report := pipeline/stats pipeline/replay
@@ -216,19 +220,30 @@ $(OUT)/robustness.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-robust $(OUT)/.kno
 	$(Q)$(R)/robust $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
 		--jobs $(SANDBOX_JOBS) -o $@
 
+# Every parameter set the strategy declares in VARIANTS (inspect read them), each run in the
+# sandbox and replayed with the same costs; the stats stage prices the family in.
+V_JSON := $(if $(STRATEGY),$(OUT)/variants.json)
+V_ARG := $(if $(STRATEGY),--variants $(OUT)/variants.json)
+$(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits \
+		$(OUT)/.knobs-costs $(R)/variants
+	$(call say,STAGE,$@)
+	$(Q)$(R)/variants $(S_ARG) --inspect $(OUT)/inspect.json --data $(DATA) \
+		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ --csv $(OUT)/variants.csv \
+		--matrix $(OUT)/variant_returns.bin
+
 $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-costs \
 		$(OUT)/.knobs-reconcile $(R)/replay
 	$(call say,STAGE,$@)
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
 
-$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(OUT)/.knobs-costs $(OUT)/.knobs-trials \
-		$(OUT)/.knobs-tearsheet $(R)/stats
+$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(OUT)/.knobs-costs \
+		$(OUT)/.knobs-trials $(OUT)/.knobs-tearsheet $(OUT)/.knobs-deflation $(R)/stats
 	$(call say,STAGE,$@)
-	$(Q)$(R)/stats --replay $(OUT)/replay.json --config $(OUT)/config.json --data $(DATA) \
+	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) --config $(OUT)/config.json --data $(DATA) \
 		--run $(OUT)/run.json -o $@
 
-$(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(OUT)/replay.json \
+$(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(V_JSON) $(OUT)/replay.json \
 		$(OUT)/robustness.json $(OUT)/stats.json $(OUT)/fingerprint.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials \
 		$(OUT)/.knobs-narration $(OUT)/.knobs-inputs $(R)/verdict
 	$(call say,STAGE,$@)

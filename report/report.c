@@ -15,6 +15,7 @@
 #include "report_pdf.h"
 #include "report_tearsheet.h"
 #include "report_tmpl.h"
+#include "report_trials.h"
 #include "report_xlsx.h"
 
 #define TEMPLATE_CAP ((size_t)1024 * 1024)
@@ -127,6 +128,8 @@ static void draw_charts(const struct args *a, const struct rpt_input *in, const 
 	free(sig);
 	draw_reconcile(a, in);
 	draw_robust_charts(a, in);
+	if (rpt_trials_charts(a->dir, in, err, sizeof err))
+		sa_die("%s", err);
 }
 
 static void write_html(const struct args *a, const cJSON *model)
@@ -164,7 +167,7 @@ int main(int argc, char **argv)
 		sa_die("out of memory reading '%s'", a.dir);
 	draw_charts(&a, &in, &x);
 	cJSON *model = rpt_model_build(&in, a.name);
-	if (!model)
+	if (!model || rpt_trials_model(model, &in))
 		sa_die("out of memory");
 	write_html(&a, model);
 	if (rpt_pdf_write(sa_fmt(path, sizeof path, "%s/report.pdf", a.dir), &in, &x, model, err, sizeof err))

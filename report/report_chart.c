@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "jsonio.h"
 #include "msg.h"
 #include "timeutil.h"
 
@@ -1249,4 +1250,139 @@ void rpt_chart_cleanup(void)
 {
 	cairo_debug_reset_static_data();
 	FcFini();
+}
+
+/* A dashed or solid horizontal marker across panel p at y, labelled at the right end. */
+static void h_marker(cairo_t *cr, const struct panel *p, double y, struct rgb c, bool dashed,
+		     const char *label)
+{
+	double dash[] = { 6, 4 };
+
+	if (!isfinite(y) || y < p->ymin || y > p->ymax)
+		return;
+	set_rgb(cr, c);
+	cairo_set_line_width(cr, 2);
+	cairo_set_dash(cr, dash, dashed ? 2 : 0, 0);
+	cairo_move_to(cr, p->x0, px_y(p, y));
+	cairo_line_to(cr, p->x1, px_y(p, y));
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	text_at(cr, p->x1 - 6, px_y(p, y) - 4, 1, 1, 11, true, label);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void draw_variants(cairo_t *cr, double *sr, size_t n, double audited, double sr0)
+{
+	struct panel p = { 78, 80, CW - 24, CH - 52, 0, (double)n, DBL_MAX, -DBL_MAX };
+	static const char *const names[] = { "variants, sorted", "the audited strategy", "SR0: the best of them by luck alone" };
+	static const struct rgb colors[] = { { 0.55, 0.60, 0.68 }, { 0.10, 0.30, 0.65 }, { 0.80, 0.20, 0.18 } };
+	static const int style[] = { L_BOX, L_LINE, L_DASH };
+	char lab[64];
+
+	qsort(sr, n, sizeof *sr, cmp_double);
+	for (size_t i = 0; i < n; i++) {
+		p.ymin = fmin(p.ymin, sr[i]);
+		p.ymax = fmax(p.ymax, sr[i]);
+	}
+	p.ymin = fmin(fmin(p.ymin, 0), isfinite(audited) ? audited : 0);
+	p.ymax = fmax(fmax(p.ymax, isfinite(audited) ? audited : 0), isfinite(sr0) ? sr0 : 0);
+	nice_range(&p.ymin, &p.ymax, 5);
+	y_axis(cr, &p, 5, 1, "%.3g", false);
+	set_rgb(cr, colors[0]);
+	for (size_t i = 0; i < n; i++) {
+		double x0 = px_x(&p, (double)i), x1 = px_x(&p, (double)i + 1), y0 = px_y(&p, 0);
+
+		cairo_rectangle(cr, x0 + 0.5, fmin(y0, px_y(&p, sr[i])), fmax(1, x1 - x0 - 1),
+				fabs(px_y(&p, sr[i]) - y0));
+	}
+	cairo_fill(cr);
+	set_rgb(cr, C_INK);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, p.x0, px_y(&p, 0));
+	cairo_line_to(cr, p.x1, px_y(&p, 0));
+	cairo_stroke(cr);
+	snprintf(lab, sizeof lab, "audited %.3f", audited);
+	h_marker(cr, &p, audited, colors[1], false, lab);
+	snprintf(lab, sizeof lab, "SR0 %.3f", sr0);
+	h_marker(cr, &p, sr0, colors[2], true, lab);
+	frame(cr, &p);
+	legend(cr, 3, names, colors, style);
+	set_rgb(cr, C_INK);
+	text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "declared variants that ran, from the lowest Sharpe ratio per trade to the highest");
+}
+
+int rpt_chart_variants(const char *path, const double *sharpe, size_t n, double audited,
+		       double sr0, const char *why_missing, char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+	double *sr = n ? malloc(n * sizeof *sr) : NULL;
+
+	title(cr, "The variant family", "each declared variant's Sharpe ratio per trade, the audited strategy and SR0");
+	if (sr) {
+		memcpy(sr, sharpe, n * sizeof *sr);
+		draw_variants(cr, sr, n, audited, sr0);
+	} else {
+		empty_note(cr, why_missing);
+	}
+	free(sr);
+	return finish(cr, sf, path, err, errlen);
+}
+
+static void draw_pbo(cairo_t *cr, const cJSON *pbo)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(pbo, "logit_histogram");
+	const cJSON *counts = cJSON_GetObjectItemCaseSensitive(h, "counts"), *c;
+	double lo = sa_json_num(h, "lo", -1), hi = sa_json_num(h, "hi", 1), top = 1;
+	int bins = cJSON_GetArraySize(counts), b = 0;
+	struct panel p = { 78, 80, CW - 24, CH - 52, lo, hi, 0, 1 };
+	double width = (hi - lo) / (bins ? bins : 1);
+	char lab[96];
+
+	cJSON_ArrayForEach(c, counts)
+		top = fmax(top, cJSON_IsNumber(c) ? c->valuedouble : 0);
+	p.ymax = top;
+	nice_range(&p.ymin, &p.ymax, 5);
+	p.ymin = 0;
+	y_axis(cr, &p, 5, 1, "%.0f", false);
+	x_axis_numbers(cr, &p, 8, "%.2g");
+	cJSON_ArrayForEach(c, counts) {
+		double x0 = px_x(&p, lo + b * width), x1 = px_x(&p, lo + (b + 1) * width);
+		double y = cJSON_IsNumber(c) ? c->valuedouble : 0;
+		struct rgb col = lo + (b + 0.5) * width <= 0 ? C_DD : C_NET;
+
+		cairo_set_source_rgba(cr, col.r, col.g, col.b, 0.75);
+		cairo_rectangle(cr, x0 + 0.5, px_y(&p, y), x1 - x0 - 1, px_y(&p, 0) - px_y(&p, y));
+		cairo_fill(cr);
+		b++;
+	}
+	set_rgb(cr, C_INK);
+	cairo_set_line_width(cr, 1.5);
+	cairo_move_to(cr, px_x(&p, 0), p.y0);
+	cairo_line_to(cr, px_x(&p, 0), p.y1);
+	cairo_stroke(cr);
+	snprintf(lab, sizeof lab, "PBO %.2f: the share of splits left of 0", sa_json_num(pbo, "value", NAN));
+	text_at(cr, px_x(&p, 0) - 8, p.y0 + 8, 1, 0, 13, true, lab);
+	frame(cr, &p);
+	text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "logit of the in-sample best's out-of-sample rank (left of 0: at or below the median)");
+}
+
+int rpt_chart_pbo(const char *path, const cJSON *pbo, const char *why_missing, char *err,
+		  size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = canvas(&sf);
+
+	title(cr, "Probability of backtest overfitting", "CSCV: how the in-sample best ranked out of sample, over every split");
+	if (cJSON_IsObject(pbo))
+		draw_pbo(cr, pbo);
+	else
+		empty_note(cr, why_missing);
+	return finish(cr, sf, path, err, errlen);
 }

@@ -80,6 +80,15 @@ int rpt_chart_permutation(const char *path, const cJSON *perm, const char *why_m
 int rpt_chart_warmup(const char *path, const cJSON *warm, const char *why_missing, char *err,
 		     size_t errlen);
 
+/* The declared variants' per-trade Sharpe ratios (n of them, borrowed; sorted for the chart)
+ * as bars, with the audited strategy's Sharpe ratio and SR0 marked; why_missing when n is 0. */
+int rpt_chart_variants(const char *path, const double *sharpe, size_t n, double audited,
+		       double sr0, const char *why_missing, char *err, size_t errlen);
+
+/* The histogram of CSCV logits from stats.json's pbo object (NULL: why_missing is shown). */
+int rpt_chart_pbo(const char *path, const cJSON *pbo, const char *why_missing, char *err,
+		  size_t errlen);
+
 /* Releases cairo's and the font library's process-wide caches, so a leak checker sees only real
  * leaks. Call once, after the last chart. */
 void rpt_chart_cleanup(void);

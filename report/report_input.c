@@ -296,6 +296,17 @@ static void load_data(struct rpt_input *in, const char *data_path)
 		sa_fmt(in->data_reason, sizeof in->data_reason, "price data unusable: %s", err);
 }
 
+/* variants.json and variants.csv: absent for an audit without a strategy. */
+static int load_variants(struct rpt_input *in, const char *dir)
+{
+	struct rpt_stage st = { 0 };
+
+	load_stage(&st, dir, "variants.json");
+	in->variants = st.json;
+	return load_table(dir, "variants.csv", &in->variant_rows, in->variants_reason,
+			  sizeof in->variants_reason);
+}
+
 int rpt_input_load(struct rpt_input *in, const char *dir, const char *data_path)
 {
 	memset(in, 0, sizeof *in);
@@ -303,7 +314,7 @@ int rpt_input_load(struct rpt_input *in, const char *dir, const char *data_path)
 		load_stage(&in->stage[f], dir, stage_files[f]);
 	if (load_events(in, dir) || load_source(in, dir) ||
 	    load_table(dir, "trades.csv", &in->trades, in->trades_reason, sizeof in->trades_reason) ||
-	    load_returns(in) || load_equity(in, dir))
+	    load_returns(in) || load_equity(in, dir) || load_variants(in, dir))
 		return -1;
 	load_data(in, data_path);
 	return 0;
@@ -315,6 +326,8 @@ void rpt_input_release(struct rpt_input *in)
 		cJSON_Delete(in->stage[f].json);
 	cJSON_Delete(in->events);
 	rpt_table_release(&in->trades);
+	rpt_table_release(&in->variant_rows);
+	cJSON_Delete(in->variants);
 	rpt_series_release(&in->equity);
 	free(in->returns.net);
 	free(in->returns.gross);

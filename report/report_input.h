@@ -63,6 +63,9 @@ struct rpt_input {
 	char source_reason[256];
 	struct sa_ohlcv data;
 	char data_reason[256];     /* empty when data holds the price series */
+	cJSON *variants;           /* variants.json when it parsed, else NULL */
+	struct rpt_table variant_rows;  /* variants.csv */
+	char variants_reason[256]; /* why variants.csv is unusable; empty when it loaded */
 };
 
 /* Loads every file of the audit in dir, plus the OHLCV csv at data_path (may be NULL). A missing

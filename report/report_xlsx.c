@@ -348,6 +348,52 @@ static void write_inspection(struct book *b, const struct rpt_input *in)
 	}
 }
 
+/* One row a declared variant, as in variants.csv, then the PBO figures beside them. */
+static void write_variants(struct book *b, const struct rpt_input *in)
+{
+	static const char *const cols[] = { "variant", "params", "status", "trades", "sharpe",
+					    "net_return" };
+	static const char *const keys[] = { "value", "blocks", "combinations", "prob_oos_loss",
+					    "degradation_slope" };
+	static const double w[] = { 9, 60, 16, 9, 12, 12 };
+	lxw_worksheet *ws = sheet(b, "Variants", cols, 6, w);
+	const struct rpt_table *tb = &in->variant_rows;
+	const cJSON *stats = rpt_stage_ok(in, RPT_STATS), *pbo = get(stats, "pbo");
+
+	if (!ws)
+		return;
+	for (size_t r = 0; tb->rows && r < tb->rows - 1; r++)
+		for (int c = 0; c < 6; c++) {
+			const char *s = rpt_table_get(tb, r, rpt_table_col(tb, cols[c]));
+			double x;
+
+			if ((c == 0 || c >= 3) && rpt_parse_num(s, &x) == 0)
+				worksheet_write_number(ws, (lxw_row_t)r + 1, (lxw_col_t)c, x,
+						       c == 5 ? b->pct : c == 4 ? b->num : NULL);
+			else
+				put_text(ws, (int)r + 1, c, s, NULL);
+		}
+	worksheet_set_column(ws, 7, 7, 20, NULL);
+	worksheet_set_column(ws, 8, 8, 40, NULL);
+	worksheet_write_string(ws, 0, 7, "pbo", b->head);
+	for (int k = 0; k < 5; k++) {
+		worksheet_write_string(ws, (lxw_row_t)k + 1, 7, keys[k], NULL);
+		put_json(ws, k + 1, 8, get(pbo, keys[k]), b->num);
+	}
+	if (!cJSON_IsObject(pbo))
+		put_json(ws, 1, 8, get(stats, "pbo_reason"), NULL);
+	worksheet_write_string(ws, 7, 7, "trials", NULL);
+	put_json(ws, 7, 8, get(stats, "trials"), NULL);
+	worksheet_write_string(ws, 8, 7, "trials_source", NULL);
+	put_json(ws, 8, 8, get(stats, "trials_source"), NULL);
+	worksheet_write_string(ws, 9, 7, "sr_variance", NULL);
+	put_json(ws, 9, 8, get(stats, "sr_variance"), NULL);
+	worksheet_write_string(ws, 10, 7, "sr_variance_source", NULL);
+	put_json(ws, 10, 8, get(stats, "sr_variance_source"), NULL);
+	worksheet_write_string(ws, 11, 7, "sr0", NULL);
+	put_json(ws, 11, 8, get(stats, "sr0"), NULL);
+}
+
 static void make_formats(struct book *b)
 {
 	b->head = workbook_add_format(b->wb);
@@ -487,6 +533,7 @@ int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *nam
 	write_equity(&b, in);
 	write_lookahead(&b, in);
 	write_robust(&b, in);
+	write_variants(&b, in);
 	write_containment(&b, in);
 	write_inspection(&b, in);
 	if (rpt_reconcile_sheet(b.wb, b.head, b.pct, in)) {

@@ -88,6 +88,7 @@ const struct sbx_cgroup *sbx_zygote_cgroup(const struct sbx_zygote *z);
 struct sbx_job {
 	const struct sa_ohlcv *s;
 	size_t n_visible;
+	const char *params;  /* NULL, or keyword arguments as for sbx_run_many_params (borrowed) */
 };
 
 /* Runs k jobs with up to jobs runs at once; results[i] matches job[i]. on_done as for
@@ -97,6 +98,15 @@ int sbx_run_jobs(struct sbx_zygote *z, const struct sbx_job *job, size_t k, int 
 		 struct sbx_result *results,
 		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 		 char *err, size_t errlen);
+
+/* The same, with keyword arguments: params[i], when params and params[i] are not NULL, is the
+ * text of a JSON object (at most SBX_PARAMS_MAX bytes, borrowed) whose members run i passes as
+ * signals(df, **params[i]). The text is plain data: the run parses it with the json module
+ * before the upload is loaded. Returns 0, or -1 if the machinery failed or a text is too long. */
+int sbx_run_many_params(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+			const char *const *params, size_t k, int jobs, struct sbx_result *results,
+			void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+			char *err, size_t errlen);
 
 /* Kills the zygote's namespace, reaps it and removes its cgroup. Safe on NULL. */
 void sbx_zygote_stop(struct sbx_zygote *z);

@@ -58,25 +58,69 @@ static noreturn void setup_fail(const char *step, const char *why)
 	_exit(SBX_EXIT_SETUP_FAILED);
 }
 
-/* Step 1: the bars this run may see, and nothing else, arrive on descriptor 0. */
-static PyObject *step_read_bars(size_t n)
+/* Reads exactly len bytes of descriptor 0 into p, or fails the setup. */
+static void read_exact(char *p, size_t len)
 {
-	size_t want = n * SBX_BAR_BYTES, got = 0;
-	PyObject *raw = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)want);
-	char *p;
-	int devnull;
+	size_t got = 0;
 
-	if (!raw)
-		setup_fail("read bars", "out of memory");
-	p = PyBytes_AS_STRING(raw);
-	while (got < want) {
-		ssize_t r = read(SBX_FD_DATA, p + got, want - got);
+	while (got < len) {
+		ssize_t r = read(SBX_FD_DATA, p + got, len - got);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			setup_fail("read bars", "short data pipe");
 		got += (size_t)r;
 	}
+}
+
+/* The keyword arguments behind the bars: JSON text parsed by the json module (trusted code,
+ * before the upload exists), so they arrive as plain data. A new reference to a dict with str
+ * keys, or NULL when there are none. */
+static PyObject *read_params(void)
+{
+	uint32_t len = 0;
+	PyObject *text, *json, *d;
+
+	read_exact((char *)&len, sizeof len);
+	if (len == 0)
+		return NULL;
+	if (len > SBX_PARAMS_MAX)
+		setup_fail("read parameters", "too long");
+	text = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)len);
+	if (!text)
+		setup_fail("read parameters", "out of memory");
+	read_exact(PyBytes_AS_STRING(text), len);
+	json = PyImport_ImportModule("json");
+	d = json ? PyObject_CallMethod(json, "loads", "O", text) : NULL;
+	Py_XDECREF(json);
+	Py_DECREF(text);
+	if (!d || !PyDict_Check(d)) {
+		PyErr_Clear();
+		setup_fail("read parameters", "not a JSON object");
+	}
+	{
+		PyObject *key, *val;
+		Py_ssize_t pos = 0;
+
+		while (PyDict_Next(d, &pos, &key, &val))
+			if (!PyUnicode_Check(key))
+				setup_fail("read parameters", "a key is not a string");
+	}
+	return d;
+}
+
+/* Step 1: the bars this run may see, and nothing else, arrive on descriptor 0, then the
+ * keyword arguments (*params, NULL for none). */
+static PyObject *step_read_bars(size_t n, PyObject **params)
+{
+	size_t want = n * SBX_BAR_BYTES;
+	PyObject *raw = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)want);
+	int devnull;
+
+	if (!raw)
+		setup_fail("read bars", "out of memory");
+	read_exact(PyBytes_AS_STRING(raw), want);
+	*params = read_params();
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull < 0 || dup2(devnull, SBX_FD_DATA) < 0)
 		setup_fail("read bars", strerror(errno));
@@ -273,7 +317,7 @@ static void flush_stdio(const struct sbx_zstate *z)
 }
 
 /* Step 11: the upload, in a fresh module namespace that holds nothing but builtins. */
-static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, size_t n)
+static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, PyObject *params, size_t n)
 {
 	PyObject *g = PyDict_New(), *code = NULL, *r = NULL, *fn, *out = NULL, *conv, *idx;
 
@@ -296,7 +340,14 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, size_t n
 	idx = PyObject_GetAttrString(df, "index");
 	if (!idx)
 		finish_error(z);
-	out = PyObject_CallOneArg(fn, df);
+	if (params) {
+		PyObject *args = PyTuple_Pack(1, df);
+
+		out = args ? PyObject_Call(fn, args, params) : NULL;
+		Py_XDECREF(args);
+	} else {
+		out = PyObject_CallOneArg(fn, df);
+	}
 	if (!out)
 		finish_error(z);
 	conv = PyDict_GetItemString(z->helpers, "to_int8");
@@ -312,9 +363,9 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, size_t n
 
 void sbx_child_run(const struct sbx_zstate *z, size_t n)
 {
-	PyObject *raw, *df;
+	PyObject *raw, *df, *params;
 
-	raw = step_read_bars(n);
+	raw = step_read_bars(n, &params);
 	df = step_frame(z, raw, n);
 	step_env();
 	step_scratch(z);
@@ -324,5 +375,5 @@ void sbx_child_run(const struct sbx_zstate *z, size_t n)
 	step_landlock(z);
 	step_seccomp(z);
 	step_hook(z);
-	step_run(z, df, n);
+	step_run(z, df, params, n);
 }

@@ -68,6 +68,8 @@ struct flight {
 	int data_w, out_r, err_r, res_r, ev_r, pidfd;
 	int col;
 	size_t off;
+	const char *params;   /* borrowed JSON text of the keyword arguments, or NULL */
+	uint32_t params_len;
 	long start, deadline;
 	bool exited, killed_wall, failed;
 	int wstatus, fail_errno;
@@ -221,13 +223,18 @@ static int read_events(struct flight *f)
 	return rc;
 }
 
-/* Writes the next piece of the bars: t, then the five price columns, each n values. */
+/* Writes the next piece of the bars: t, then the five price columns, each n values, then the
+ * length of the keyword arguments and their text. */
 static void feed(struct flight *f, const struct sa_ohlcv *s)
 {
-	const void *cols[SBX_BAR_COLUMNS] = { s->t, s->open, s->high, s->low, s->close, s->volume };
-	while (f->data_w >= 0 && f->col < SBX_BAR_COLUMNS) {
-		size_t total = f->n * SBX_VALUE_BYTES;
-		ssize_t w = write(f->data_w, (const char *)cols[f->col] + f->off, total - f->off);
+	/* the bar columns, then the keyword arguments' length and text */
+	const void *cols[SBX_BAR_COLUMNS + 2] = { s->t, s->open, s->high, s->low, s->close, s->volume,
+						  &f->params_len, f->params };
+	while (f->data_w >= 0 && f->col < SBX_BAR_COLUMNS + 2) {
+		size_t total = f->col < SBX_BAR_COLUMNS ? f->n * SBX_VALUE_BYTES :
+			       f->col == SBX_BAR_COLUMNS ? sizeof f->params_len : f->params_len;
+		ssize_t w = total == f->off ? 0 :
+			write(f->data_w, (const char *)cols[f->col] + f->off, total - f->off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno == EAGAIN)
@@ -262,7 +269,8 @@ static int send_req(int ctrl, const struct sbx_req *req, const int fds[SBX_RUN_F
 	return sendmsg(ctrl, &msg, MSG_NOSIGNAL) == (ssize_t)sizeof *req ? 0 : -1;
 }
 
-static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, struct sbx_result *r)
+static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, const char *params,
+		  struct sbx_result *r)
 {
 	int data[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, res[2] = { -1, -1 };
 	int ev[2] = { -1, -1 }, rc = -1;
@@ -272,6 +280,8 @@ static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, 
 	f->used = true;
 	f->idx = idx;
 	f->n = n;
+	f->params = params;
+	f->params_len = params ? (uint32_t)strlen(params) : 0;
 	f->r = r;
 	f->id = z->next_id++;
 	/* -1 until the channels exist: a failure below must not have abandon() close fd 0. */
@@ -585,7 +595,8 @@ static int start_runs(struct batch *b, char *err, size_t errlen)
 	for (int i = 0; i < b->jobs && b->next < b->k && rc == 0; i++) {
 		if (b->fl[i].used)
 			continue;
-		if (launch(b->z, &b->fl[i], b->next, b->job[b->next].n_visible, &b->results[b->next]) < 0) {
+		if (launch(b->z, &b->fl[i], b->next, b->job[b->next].n_visible, b->job[b->next].params,
+			   &b->results[b->next]) < 0) {
 			sa_fmt(err, errlen, "cannot start a run, '%s'", strerror(errno));
 			rc = -1;
 		}
@@ -701,6 +712,9 @@ int sbx_run_jobs(struct sbx_zygote *z, const struct sbx_job *job, size_t k, int 
 			sa_fmt(err, errlen, "a run asked for %zu bars of %zu", job[i].n_visible,
 			       job[i].s ? job[i].s->n : 0);
 			goto out;
+		} else if (job[i].params && strlen(job[i].params) > SBX_PARAMS_MAX) {
+			sa_fmt(err, errlen, "run %zu's keyword arguments exceed %d bytes", i, SBX_PARAMS_MAX);
+			goto out;
 		}
 	b = calloc(1, sizeof *b);
 	if (!b) {
@@ -732,10 +746,10 @@ out:
 	return rc;
 }
 
-int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
-		 size_t k, int jobs, struct sbx_result *results,
-		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
-		 char *err, size_t errlen)
+int sbx_run_many_params(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+			const char *const *params, size_t k, int jobs, struct sbx_result *results,
+			void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+			char *err, size_t errlen)
 {
 	struct sbx_job *job = calloc(k ? k : 1, sizeof *job);
 	int rc = -1;
@@ -746,11 +760,20 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 		goto out;
 	}
 	for (size_t i = 0; i < k; i++)
-		job[i] = (struct sbx_job){ .s = s, .n_visible = n_visible[i] };
+		job[i] = (struct sbx_job){ .s = s, .n_visible = n_visible[i],
+					   .params = params ? params[i] : NULL };
 	rc = sbx_run_jobs(z, job, k, jobs, results, on_done, arg, err, errlen);
 out:
 	free(job);
 	return rc;
+}
+
+int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+		 size_t k, int jobs, struct sbx_result *results,
+		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+		 char *err, size_t errlen)
+{
+	return sbx_run_many_params(z, s, n_visible, NULL, k, jobs, results, on_done, arg, err, errlen);
 }
 
 int sbx_run(struct sbx_zygote *z, const struct sa_ohlcv *s, size_t n_visible,

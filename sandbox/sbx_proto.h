@@ -52,6 +52,11 @@ enum sbx_exit {
 	SBX_EXIT_NO_ZYGOTE = 125,    /* the launcher's child could not become the zygote (stderr) */
 };
 
+/* After the bars, the data pipe carries the keyword arguments of signals(df, **params): a
+ * uint32 length (host byte order, 0 for none) then that many bytes of a JSON object, parsed by
+ * trusted code before the upload loads. */
+#define SBX_PARAMS_MAX 65536
+
 /* Driver -> zygote: start a run of n bars; carries SBX_RUN_FDS descriptors (SCM_RIGHTS). */
 struct sbx_req {
 	uint32_t magic;

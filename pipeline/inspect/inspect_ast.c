@@ -489,6 +489,103 @@ done:
 	Py_XDECREF(body);
 }
 
+/* VARIANTS, read as data: ast.literal_eval of the last top-level assignment's value (it
+ * evaluates literals only, never a call or a name), checked, and handed back as JSON text. */
+static const char variants_py[] =
+	"import ast as _a, json as _j\n"
+	"def _scalar(x):\n"
+	"    return x is None or isinstance(x, (bool, int, float, str))\n"
+	"def _value_ok(x):\n"
+	"    if isinstance(x, (list, tuple)):\n"
+	"        return len(x) <= 1000 and all(_scalar(y) for y in x)\n"
+	"    return _scalar(x)\n"
+	"def variants(mod, cap):\n"
+	"    node = None\n"
+	"    for st in mod.body:\n"
+	"        t = st.targets if isinstance(st, _a.Assign) else [getattr(st, 'target', None)]\n"
+	"        if isinstance(st, (_a.Assign, _a.AnnAssign, _a.AugAssign)) and any(\n"
+	"                isinstance(x, _a.Name) and x.id == 'VARIANTS' for x in t):\n"
+	"            node = st\n"
+	"    if node is None:\n"
+	"        return None\n"
+	"    line = node.lineno\n"
+	"    if not isinstance(node, _a.Assign) or node.value is None:\n"
+	"        return (line, 'is not assigned with a plain =', None)\n"
+	"    try:\n"
+	"        v = _a.literal_eval(node.value)\n"
+	"    except Exception:\n"
+	"        return (line, 'is not a literal (write it out as a list of dicts of numbers, strings and booleans)', None)\n"
+	"    if not isinstance(v, (list, tuple)):\n"
+	"        return (line, 'is a %s, not a list of dicts' % type(v).__name__, None)\n"
+	"    if len(v) == 0 or len(v) > cap:\n"
+	"        return (line, 'holds %d entries; it must hold 1 to %d' % (len(v), cap), None)\n"
+	"    for i, d in enumerate(v):\n"
+	"        if not isinstance(d, dict):\n"
+	"            return (line, 'entry %d is a %s, not a dict of keyword arguments' % (i, type(d).__name__), None)\n"
+	"        for k, x in d.items():\n"
+	"            if not isinstance(k, str) or not k.isidentifier():\n"
+	"                return (line, 'entry %d has a key that is not a keyword name' % i, None)\n"
+	"            if not _value_ok(x):\n"
+	"                return (line, 'entry %d, %s: not a number, string, boolean, None or list of them' % (i, k[:40]), None)\n"
+	"    try:\n"
+	"        text = _j.dumps(list(v), separators=(',', ':'), allow_nan=False)\n"
+	"    except Exception:\n"
+	"        return (line, 'holds a number JSON cannot carry (inf or nan)', None)\n"
+	"    return (line, None, text)\n";
+
+/* Adds "variants" {line, error, params} to out (or null when VARIANTS is not assigned), and a
+ * SA501 flag when its value is malformed. */
+static void check_variants(struct walk *w, PyObject *module, cJSON *out)
+{
+	PyObject *g = PyDict_New(), *run = NULL, *fn, *r = NULL;
+	cJSON *v = NULL;
+	long line;
+
+	if (!g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0)
+		goto out;
+	run = PyRun_String(variants_py, Py_file_input, g, g);
+	fn = run ? PyDict_GetItemString(g, "variants") : NULL;
+	r = fn ? PyObject_CallFunction(fn, "Oi", module, INSPECT_MAX_VARIANTS) : NULL;
+	if (!r || r == Py_None || !PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3)
+		goto out;
+	line = PyLong_AsLong(PyTuple_GET_ITEM(r, 0));
+	v = cJSON_CreateObject();
+	cJSON_AddNumberToObject(v, "line", (double)line);
+	if (PyUnicode_Check(PyTuple_GET_ITEM(r, 1))) {
+		const char *why = PyUnicode_AsUTF8(PyTuple_GET_ITEM(r, 1));
+		PyObject *at = PyObject_GetAttrString(module, "body");
+
+		cJSON_AddStringToObject(v, "error", why ? why : "is malformed");
+		cJSON_AddArrayToObject(v, "params");
+		/* the flag sits on the assignment itself: line and column of its first target */
+		if (at && PyList_Check(at))
+			for (Py_ssize_t i = 0; i < PyList_GET_SIZE(at); i++) {
+				PyObject *st = PyList_GET_ITEM(at, i);
+
+				if (an_get_long(st, "lineno") == line) {
+					add_flag(w, "SA501", st, why ? why : "is malformed");
+					break;
+				}
+			}
+		Py_XDECREF(at);
+	} else {
+		const char *text = PyUnicode_AsUTF8(PyTuple_GET_ITEM(r, 2));
+		cJSON *params = text ? cJSON_Parse(text) : NULL;
+
+		cJSON_AddNullToObject(v, "error");
+		cJSON_AddItemToObject(v, "params", params ? params : cJSON_CreateArray());
+	}
+out:
+	PyErr_Clear();
+	if (v)
+		cJSON_AddItemToObject(out, "variants", v);
+	else
+		cJSON_AddNullToObject(out, "variants");
+	Py_XDECREF(r);
+	Py_XDECREF(run);
+	Py_XDECREF(g);
+}
+
 /* Turns the parser's exception into findings: a SyntaxError (with IndentationError and
  * TabError) is the author's to fix; MemoryError and RecursionError mean the file hit the
  * parser's own limits; anything else is reported by its type and text. Clears the error. */
@@ -592,6 +689,7 @@ cJSON *inspect_ast_findings(const char *src)
 		cJSON_AddStringToObject(out, "limit",
 			"the syntax tree is nested deeper than " Py_STRINGIFY(INSPECT_MAX_DEPTH) " levels; no strategy needs that");
 	check_shape(tree, out);
+	check_variants(&w, tree, out);
 done:
 	cJSON_AddItemToObject(out, "flags", w.flags);
 	w.flags = NULL;

@@ -9,6 +9,8 @@
 /* The walker refuses a tree nested deeper than this: no real strategy comes near it, and a
  * bounded depth bounds the C stack the walk can use. */
 #define INSPECT_MAX_DEPTH 400
+/* VARIANTS may declare at most this many parameter sets. */
+#define INSPECT_MAX_VARIANTS 1000
 /* At most this many flags are kept; more sets "truncated". */
 #define INSPECT_MAX_FLAGS 200
 
@@ -18,7 +20,8 @@ int inspect_ast_init(void);
 
 /* Parses src (NUL-terminated UTF-8 with no NUL inside) and walks the tree. Returns a new object
  * (caller frees): {parsed, syntax_error {line, col, msg} | null, limit (only when the parser or
- * walker hit a limit), has_signals, shape_ok, shape_reason, flags [{code, line, col, detail}],
+ * walker hit a limit), has_signals, shape_ok, shape_reason, variants {line, error, params} | null, flags [{code, line, col,
+ * detail}],
  * truncated}. col is the parser's 0-based byte offset; syntax_error.col is the parser's 1-based
  * character offset. Returns NULL only when out of memory. */
 cJSON *inspect_ast_findings(const char *src);

@@ -28,6 +28,8 @@ static void put(cJSON *obj, const char *key, cJSON *item)
 		cJSON_AddItemToObject(obj, key, item);
 }
 
+static cJSON *take_variants(const cJSON *found);
+
 static void put_num(cJSON *obj, const char *key, double x)
 {
 	put(obj, key, cJSON_CreateNumber(x));
@@ -58,6 +60,7 @@ cJSON *inspect_strategy_absent(void)
 	cJSON_AddNullToObject(s, "shape_reason");
 	cJSON_AddArrayToObject(s, "flags");
 	cJSON_AddBoolToObject(s, "flags_truncated", false);
+	cJSON_AddItemToObject(s, "variants", take_variants(NULL));
 	cJSON_AddNullToObject(s, "error");
 	return s;
 }
@@ -231,6 +234,77 @@ out:
 	return out;
 }
 
+/* True when every entry of params is an object (the child checked more; this is the host's
+ * own check of what came back). */
+static bool variants_shape_ok(const cJSON *params)
+{
+	const cJSON *d;
+
+	if (!cJSON_IsArray(params) || cJSON_GetArraySize(params) > INSPECT_MAX_VARIANTS)
+		return false;
+	cJSON_ArrayForEach(d, params)
+		if (!cJSON_IsObject(d))
+			return false;
+	return true;
+}
+
+/* The sorted union of the parameter names. */
+static cJSON *variant_keys(const cJSON *params)
+{
+	cJSON *keys = cJSON_CreateArray();
+	const cJSON *d, *m;
+	const char *names[64];
+	size_t n = 0;
+
+	cJSON_ArrayForEach(d, params)
+		cJSON_ArrayForEach(m, d) {
+			size_t i = 0;
+
+			while (i < n && strcmp(names[i], m->string) < 0)
+				i++;
+			if ((i < n && strcmp(names[i], m->string) == 0) || n == 64)
+				continue;
+			memmove(&names[i + 1], &names[i], (n - i) * sizeof names[0]);
+			names[i] = m->string;
+			n++;
+		}
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(keys, cJSON_CreateString(names[i]));
+	return keys;
+}
+
+/* strategy.variants from the child's finding: {declared, line, count, keys, params, error}. */
+static cJSON *take_variants(const cJSON *found)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(found, "variants");
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(v, "params");
+	const cJSON *err = cJSON_GetObjectItemCaseSensitive(v, "error");
+	cJSON *o = cJSON_CreateObject();
+	char text[256];
+	bool ok;
+
+	cJSON_AddBoolToObject(o, "declared", cJSON_IsObject(v));
+	if (!cJSON_IsObject(v)) {
+		cJSON_AddNullToObject(o, "line");
+		cJSON_AddNumberToObject(o, "count", 0);
+		cJSON_AddArrayToObject(o, "keys");
+		cJSON_AddArrayToObject(o, "params");
+		cJSON_AddNullToObject(o, "error");
+		return o;
+	}
+	ok = !cJSON_IsString(err) && variants_shape_ok(params) && cJSON_GetArraySize(params) > 0;
+	cJSON_AddNumberToObject(o, "line", sa_json_num(v, "line", 0));
+	cJSON_AddNumberToObject(o, "count", ok ? cJSON_GetArraySize(params) : 0);
+	cJSON_AddItemToObject(o, "keys", ok ? variant_keys(params) : cJSON_CreateArray());
+	cJSON_AddItemToObject(o, "params", ok ? cJSON_Duplicate(params, true) : cJSON_CreateArray());
+	child_text(err, text, sizeof(text));
+	if (ok)
+		cJSON_AddNullToObject(o, "error");
+	else
+		cJSON_AddStringToObject(o, "error", text[0] ? text : "is not a list of dicts");
+	return o;
+}
+
 /* Copies the child's findings into s; returns the reason the file cannot be audited, or NULL. */
 static const char *take_findings(cJSON *s, const cJSON *found, const char *buf, size_t len,
 				 char *why, size_t whylen)
@@ -253,6 +327,7 @@ static const char *take_findings(cJSON *s, const cJSON *found, const char *buf, 
 	put_str(s, "shape_reason", text[0] ? text : NULL);
 	put(s, "flags", finish_flags(cJSON_GetObjectItemCaseSensitive(found, "flags"), buf, &L));
 	put_bool(s, "flags_truncated", sa_json_bool(found, "truncated", false));
+	put(s, "variants", take_variants(found));
 	if (cJSON_IsObject(se)) {
 		long line = (long)sa_json_num(se, "line", 0), col = (long)sa_json_num(se, "col", 0);
 		cJSON *o = cJSON_CreateObject();

@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* Codes by family: SA1xx imports, SA2xx names and calls, SA3xx dunders and introspection,
- * SA4xx look-ahead hints. Keep in step with pipeline/inspect/INSPECT.md. */
+ * SA4xx look-ahead hints, SA5xx declarations the audit reads. Keep in step with pipeline/inspect/INSPECT.md. */
 static const struct inspect_rule rules[] = {
 	{"SA101", "error", "forbidden import",
 	 "import of '%s' is not allowed in a strategy: the import itself may succeed, but the sandbox refuses what it reaches (processes, files outside scratch, the network, native code); a strategy needs only df and numeric libraries"},
@@ -41,6 +41,8 @@ static const struct inspect_rule rules[] = {
 	 "'%s' over the whole column uses future bars at every t; use a rolling or expanding window"},
 	{"SA405", "hint", "wrap-around roll",
 	 "'%s' wraps the last bars around to the start; use shift"},
+	{"SA501", "warning", "malformed VARIANTS",
+	 "VARIANTS %s; the audit goes on with TRIALS alone"},
 };
 
 /* Modules a strategy may import: numeric work and pure helpers with no reach outside. */

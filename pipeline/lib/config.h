@@ -36,6 +36,11 @@ enum sa_knob_type {
 	  "bundle name, out/NAME/ (default: the upload's file name without .py or .csv)")        \
 	X(TRIALS, "TRIALS", "trials", SA_KNOB_INT, 1, 1e6, "1",                                   \
 	  "variants tried, this one included: the Deflated Sharpe Ratio prices them in")         \
+	X(TRIALS_SR_VARIANCE, "TRIALS_SR_VARIANCE", "deflation.sr_variance", SA_KNOB_NUM, 0, 1,   \
+	  "0", "variance of the trials' per-trade Sharpe ratios, for trials run elsewhere "      \
+	  "(0: measured from VARIANTS, else 1/(T-1))")                                           \
+	X(PBO_BLOCKS, "PBO_BLOCKS", "deflation.pbo_blocks", SA_KNOB_INT, 2, 20, "16",             \
+	  "PBO: contiguous blocks the variants' returns are cut into (even)")                    \
 	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "5",                         \
 	  "fees per side, in bps of the traded notional")                                        \
 	X(SLIPPAGE_BPS, "SLIPPAGE_BPS", "costs.slippage_bps", SA_KNOB_NUM, 0, 1000, "2",          \
@@ -82,6 +87,8 @@ enum sa_knob_type {
 	  "gate: Deflated Sharpe Ratio at least")                                                \
 	X(GATE_MAX_DD, "GATE_MAX_DD", "gates.max_dd", SA_KNOB_NUM, 0, 1, "0.25",                  \
 	  "gate: max drawdown of net equity at most (a fraction)")                               \
+	X(GATE_PBO, "GATE_PBO", "gates.max_pbo", SA_KNOB_NUM, 0, 1, "0.5",                        \
+	  "gate: probability of backtest overfitting below (only with VARIANTS)")                \
 	X(NARRATE_URL, "NARRATE_URL", "narration.url", SA_KNOB_STR, 0, 512, "",                   \
 	  "OpenAI-compatible chat endpoint that rewrites the summary (key: env LLM_API_KEY)")    \
 	X(NARRATE_MODEL, "NARRATE_MODEL", "narration.model", SA_KNOB_STR, 1, 128,                 \

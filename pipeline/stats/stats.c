@@ -1,32 +1,44 @@
 /* stats.c - the stats stage: Sharpe, PSR, DSR, MinTRL, drawdown and cost sensitivity. */
 #include <getopt.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "config.h"
 #include "ohlcv.h"
 #include "replay_io.h"
 #include "stats_io.h"
+#include "stats_pbo.h"
 #include "stats_tearsheet.h"
+#include "variants_core.h"
 
 static const char usage[] =
 	"usage: stats --replay replay.json --config config.json -o stats.json\n"
 	"             [--trades trades.csv] [--equity equity.csv] [--data ohlcv.csv --run run.json]\n"
+	"             [--variants variants.json]\n"
+	"       stats --time-pbo BARSxVARIANTS [--config config.json]\n"
 	"\n"
 	"Computes the statistics of the replay's per-trade net returns: Sharpe, skew, kurtosis,\n"
 	"PSR, DSR (deflated for config trials), MinTRL, drawdown and cost sensitivity. trades.csv\n"
 	"and equity.csv are found beside replay.json unless given. With --data (and --run for the\n"
 	"signals) it adds the tearsheet: a buy and hold benchmark and fills one to four bars late.\n"
-	"See pipeline/README.md.\n"
+	"With --variants, trials and the variance of their Sharpe ratios come from the declared\n"
+	"variants, and PBO by CSCV from their return matrix (the file variants.json names, beside\n"
+	"it). See pipeline/README.md.\n"
+	"--time-pbo times PBO by CSCV (PBO_BLOCKS from --config, else its default) over a seeded\n"
+	"matrix of Gaussian returns of that shape and prints the wall time; it writes no file.\n"
 	"\n"
 	"exit: 0 output written (even with \"ok\": false), 2 usage, 3 broken (cannot write)\n";
 
 struct args {
-	const char *replay, *config, *out, *trades, *equity, *data, *run;
+	const char *replay, *config, *out, *trades, *equity, *data, *run, *variants, *time_pbo;
 };
 
 static void parse_args(int argc, char **argv, struct args *a)
@@ -38,6 +50,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "equity", required_argument, NULL, 'e' },
 		{ "data", required_argument, NULL, 'd' },
 		{ "run", required_argument, NULL, 'u' },
+		{ "variants", required_argument, NULL, 'v' },
+		{ "time-pbo", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -51,6 +65,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'e': a->equity = optarg; break;
 		case 'd': a->data = optarg; break;
 		case 'u': a->run = optarg; break;
+		case 'v': a->variants = optarg; break;
+		case 'T': a->time_pbo = optarg; break;
 		case 'o': a->out = optarg; break;
 		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
 		default: sa_usage_die("unknown option");
@@ -58,6 +74,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 	}
 	if (optind < argc)
 		sa_usage_die("unexpected argument, '%s'", argv[optind]);
+	if (a->time_pbo)
+		return;
 	if (!a->replay || !a->config || !a->out)
 		sa_usage_die("--replay, --config and -o are required");
 }
@@ -76,7 +94,9 @@ static const char *beside(const char *file, const char *name, char *buf, size_t 
 
 /* Everything main reads, released in one place. */
 struct loaded {
-	cJSON *replay, *config, *run;
+	cJSON *replay, *config, *run, *variants;
+	double *matrix;
+	char variants_err[512], matrix_err[512];
 	char *trades_buf, *equity_buf;
 	struct rp_trade *trades;
 	double *eq;
@@ -146,6 +166,8 @@ static void load_tearsheet(struct loaded *L, const char *data, const char *run)
 		L->in.signals = L->signals;
 }
 
+static void load_variants(struct loaded *L, const char *path);
+
 static void load_all(struct loaded *L, const struct args *a)
 {
 	char tp[4096], ep[4096];
@@ -161,10 +183,37 @@ static void load_all(struct loaded *L, const struct args *a)
 	if (L->replay && ok)
 		load_csvs(L, a->trades ? a->trades : beside(a->replay, "trades.csv", tp, sizeof(tp)),
 			  a->equity ? a->equity : beside(a->replay, "equity.csv", ep, sizeof(ep)));
+	if (a->variants)
+		load_variants(L, a->variants);
+}
+
+/* variants.json and the return matrix it names, beside it. */
+static void load_variants(struct loaded *L, const char *path)
+{
+	char mp[4096];
+	const char *name;
+	bool ok;
+
+	L->variants = sa_json_read_stage(path, &ok, L->variants_err, sizeof(L->variants_err));
+	L->in.variants = L->variants;
+	L->in.variants_err = L->variants_err;
+	L->in.matrix_err = L->matrix_err;
+	if (!L->variants || !ok || !sa_json_bool(L->variants, "declared", false))
+		return;
+	name = sa_json_str(L->variants, "matrix", "");
+	if (!*name || strchr(name, '/') || name[0] == '.') {
+		sa_fmt(L->matrix_err, sizeof(L->matrix_err), "variants.json names no matrix file");
+		return;
+	}
+	if (vr_matrix_read(beside(path, name, mp, sizeof(mp)), &L->matrix, &L->in.m_bars,
+			   &L->in.m_cols, L->matrix_err, sizeof(L->matrix_err)) == 0)
+		L->in.matrix = L->matrix;
 }
 
 static void release_all(struct loaded *L)
 {
+	cJSON_Delete(L->variants);
+	free(L->matrix);
 	cJSON_Delete(L->replay);
 	cJSON_Delete(L->config);
 	cJSON_Delete(L->run);
@@ -177,6 +226,47 @@ static void release_all(struct loaded *L)
 	free(L->eq);
 }
 
+/* --time-pbo: CSCV over seeded noise of the given shape, timed on the monotonic clock (the
+ * figure goes to stdout only, never into a file). */
+static int time_pbo(const struct args *a)
+{
+	unsigned long long bars = 0, cols = 0;
+	long long blocks = 16;
+	char tail = 0, err[512];
+	cJSON *cfg = a->config ? sa_json_read(a->config, SA_JSON_CAP, err, sizeof(err)) : NULL;
+	struct st_pbo p;
+	struct timespec t0, t1, c0, c1;
+	gsl_rng *r;
+	double *m;
+
+	if (sscanf(a->time_pbo, "%llux%llu%c", &bars, &cols, &tail) != 2 || bars < 1 || cols < 1 ||
+	    bars > (1ull << 26) / cols)
+		sa_usage_die("--time-pbo wants BARSxVARIANTS, at most 64 M values, '%s'", a->time_pbo);
+	if (sa_config_int(cfg, SA_K_PBO_BLOCKS, &blocks, err, sizeof(err)) < 0)
+		sa_usage_die("%s", err);
+	m = malloc((size_t)(bars * cols) * sizeof(*m));
+	r = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!m || !r)
+		sa_die("out of memory");
+	gsl_rng_set(r, 1);
+	for (size_t i = 0; i < (size_t)(bars * cols); i++)
+		m[i] = gsl_ran_gaussian(r, 0.01);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+	if (st_pbo_cscv(m, (size_t)bars, (size_t)cols, (int)blocks, &p, err, sizeof(err)) < 0)
+		sa_die("%s", err);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("cscv: %llu bars x %llu variants, %lld blocks, %zu splits: %.1f ms wall, %.1f ms cpu "
+	       "(pbo %.3f)\n", bars, cols, blocks, p.combinations,
+	       (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
+	       (double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) / 1e6, p.value);
+	gsl_rng_free(r);
+	free(m);
+	cJSON_Delete(cfg);
+	return SA_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -186,6 +276,8 @@ int main(int argc, char **argv)
 
 	sa_set_prog("stats");
 	parse_args(argc, argv, &a);
+	if (a.time_pbo)
+		return time_pbo(&a);
 	load_all(&L, &a);
 	out = st_stage(&L.in);
 	if (sa_json_write(a.out, out) < 0)

@@ -246,13 +246,18 @@ static void per_bar_sharpe(const struct st_input *in, double sum, struct st_summ
 }
 
 /* PSR, DSR and MinTRL from the 1x moments (2012 eqs. 11 and 13, 2014 eqs. 1 and 2). */
-static void probabilistic(struct st_summary *o)
+static void probabilistic(const struct st_input *in, struct st_summary *o)
 {
 	double t = (double)o->trades;
 
 	o->psr = st_psr(o->sharpe, 0.0, t, o->m.skew, o->m.kurt);
-	/* V[SR] is the estimator's own variance: the eq. 11 term over T - 1. */
-	o->v_sr = t >= 2 ? st_sr_var_term(o->sharpe, o->m.skew, o->m.kurt) / (t - 1.0) : NAN;
+	/* V[SR] is the spread of the trials' Sharpe ratios: measured or given when there is one;
+	 * with only a count, the null 1 / (T - 1), the variance of an estimated Sharpe ratio whose
+	 * true value is 0, whatever the skew and kurtosis. */
+	if (in->has_sr_variance)
+		o->v_sr = in->sr_variance;
+	else
+		o->v_sr = t >= 2 ? 1.0 / (t - 1.0) : NAN;
 	o->sr0 = o->trials == 1 ? 0.0 : st_sr0(o->v_sr, o->trials);
 	o->dsr = st_psr(o->sharpe, o->sr0, t, o->m.skew, o->m.kurt);
 	o->min_trl = st_min_trl(o->sharpe, 0.0, o->m.skew, o->m.kurt, ST_MIN_TRL_CONF);
@@ -280,7 +285,7 @@ int st_summarise(const struct st_input *in, struct st_summary *out)
 		buf[i] = in->trades[i].net;
 	st_moments(buf, in->n_trades, &out->m);
 	out->sharpe = st_sharpe(&out->m);
-	probabilistic(out);
+	probabilistic(in, out);
 	trade_figures(in, out);
 	curve_pass(in, &out->max_drawdown, &sum_changes);
 	curve_end(in, out);

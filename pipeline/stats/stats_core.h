@@ -50,6 +50,8 @@ struct st_input {
 	bool eq_per_bar;                /* one equity row per bar (else per trade exit) */
 	double bar_seconds;             /* mean bar spacing; 0 when unknown */
 	double trials;                  /* N for the DSR; must be an integer >= 1 */
+	bool has_sr_variance;           /* V[SR] of the trials given (sr_variance); else the null */
+	double sr_variance;             /* the variance of the trials' Sharpe ratios, >= 0 */
 	double exposure, turnover;      /* from the replay, copied through */
 };
 

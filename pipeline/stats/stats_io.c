@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "replay_io.h"
 #include "stats_tearsheet.h"
+#include "stats_trials.h"
 #include "timeutil.h"
 
 /* A growable array of T rows, doubled as needed. */
@@ -328,16 +329,30 @@ cJSON *st_stage(const struct st_stage_in *in)
 {
 	struct st_input si = { 0 };
 	struct st_summary s;
-	char buf[1024], err[512];
+	struct st_family fam = { 0 };
+	struct st_trials tr;
+	struct st_pbo pbo;
+	char buf[1024], err[512], pbo_why[512];
 	const char *why = first_problem(in, buf, sizeof(buf));
+	double knob_v;
+	bool has_pbo;
 	cJSON *o = NULL;
 
 	if (why)
 		goto fail;
-	if (st_read_trials(in->config, &si.trials, err, sizeof(err)) < 0) {
+	if (st_read_trials(in->config, &si.trials, err, sizeof(err)) < 0 ||
+	    sa_config_num(in->config, SA_K_TRIALS_SR_VARIANCE, &knob_v, err, sizeof(err)) < 0) {
 		why = err;
 		goto fail;
 	}
+	if (st_family_read(in->variants, &fam) < 0) {
+		why = "out of memory reading the variants";
+		goto fail;
+	}
+	st_trials_choose(si.trials, knob_v, &fam, &tr);
+	si.trials = tr.trials;
+	si.has_sr_variance = tr.has_v;
+	si.sr_variance = tr.v;
 	si.trades = in->trades;
 	si.n_trades = in->n_trades;
 	si.eq_net = in->eq_net;
@@ -357,10 +372,17 @@ cJSON *st_stage(const struct st_stage_in *in)
 		why = err;
 		goto fail;
 	}
+	if (in->variants_err && *in->variants_err && !fam.declared)
+		sa_fmt(pbo_why, sizeof(pbo_why), "variants.json is unusable: %s", in->variants_err);
+	has_pbo = !(in->variants_err && *in->variants_err && !fam.declared) &&
+		st_trials_pbo(in->config, &fam, in->matrix, in->m_bars, in->m_cols, in->matrix_err,
+			      &pbo, pbo_why, sizeof(pbo_why)) == 0;
+	st_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, pbo_why);
 	goto out;
 fail:
 	o = sa_json_stage("stats", 1);
 	sa_json_fail(o, why);
 out:
+	st_family_release(&fam);
 	return o;
 }

@@ -53,6 +53,13 @@ struct st_stage_in {
 	const char *data_err;
 	const int8_t *signals;    /* data->n validated signals */
 	const char *signals_err;
+	/* the declared variants: variants.json (NULL when there is none) and its return matrix
+	 * (n_cols columns of m_bars; NULL with matrix_err when it could not be read) */
+	const cJSON *variants;
+	const char *variants_err;
+	const double *matrix;
+	size_t m_bars, m_cols;
+	const char *matrix_err;
 };
 cJSON *st_stage(const struct st_stage_in *in);
 

@@ -1,4 +1,4 @@
-/* verdict.c - the verdict stage: six gates, two vetoes and a plain-English summary, into verdict.json. */
+/* verdict.c - the verdict stage: six gates (seven with declared variants), two vetoes and a plain-English summary, into verdict.json. */
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,11 +23,11 @@ static void usage(FILE *fp)
 		"       verdict --print verdict.json\n"
 		"\n"
 		"Reads config.json, fingerprint.json, inspect.json, run.json, events.jsonl,\n"
-		"lookahead.json, replay.json and stats.json from the directory (any may be missing or\n"
-		"failed), scores the six gates, applies the unsafe and look-ahead vetoes and writes\n"
-		"verdict.json. --print shows a written verdict for people. When fingerprint.json says\n"
-		"the data is the bundled synthetic series, the summary says a result on it demonstrates\n"
-		"the method only.\n"
+		"lookahead.json, variants.json, replay.json and stats.json from the directory (any may\n"
+		"be missing or failed), scores the gates (six; seven when the strategy declares\n"
+		"VARIANTS), applies the unsafe and look-ahead vetoes and writes verdict.json. --print\n"
+		"shows a written verdict for people. When fingerprint.json says the data is the bundled\n"
+		"synthetic series, the summary says a result on it demonstrates the method only.\n"
 		"\n"
 		"With narration.url in config.json (NARRATE_URL) and LLM_API_KEY in the environment, an\n"
 		"OpenAI-compatible chat endpoint may reword the summary from the numbers; on any failure\n"

@@ -9,6 +9,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "verdict_io.h"
+#include "verdict_trials.h"
 
 static void copy_str(char *dst, size_t len, const char *src)
 {
@@ -48,6 +49,7 @@ static void load_config(const char *dir, struct vd_facts *f, struct vd_inputs *i
 	    sa_config_num(c, SA_K_GATE_PSR, &f->th.min_psr, err, sizeof err) < 0 ||
 	    sa_config_num(c, SA_K_GATE_DSR, &f->th.min_dsr, err, sizeof err) < 0 ||
 	    sa_config_num(c, SA_K_GATE_MAX_DD, &f->th.max_dd, err, sizeof err) < 0 ||
+	    sa_config_num(c, SA_K_GATE_PBO, &f->th.max_pbo, err, sizeof err) < 0 ||
 	    sa_config_int(c, SA_K_TRIALS, &trials, err, sizeof err) < 0) {
 		copy_str(in->config, sizeof in->config, err);
 		f->th = vd_default_thresholds();
@@ -73,7 +75,12 @@ static void load_inspect(const char *dir, struct vd_facts *f, struct vd_inputs *
 	bool ok;
 	cJSON *c = read_stage(dir, "inspect.json", &ok, in->inspect, sizeof in->inspect);
 
+	const cJSON *var = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "strategy"),
+							     "variants");
+
 	f->strategy = sa_json_bool(cJSON_GetObjectItemCaseSensitive(c, "strategy"), "present", false);
+	/* declared and well formed: the overfitting gate counts even if the variants could not run */
+	f->num.variants = sa_json_bool(var, "declared", false) && sa_json_num(var, "count", 0) > 0;
 	f->tradelog = sa_json_bool(cJSON_GetObjectItemCaseSensitive(c, "tradelog"), "present", false);
 	cJSON_Delete(c);
 }
@@ -155,6 +162,22 @@ static void load_lookahead(const char *dir, struct vd_facts *f, struct vd_inputs
 		f->first_mismatch_bar = (long)fmax(-1, fmin(1e12, sa_json_num(first, "bar", -1)));
 		copy_str(f->first_mismatch_time, sizeof f->first_mismatch_time,
 			 sa_json_str(first, "time", ""));
+	}
+	cJSON_Delete(c);
+}
+
+/* The variant runs execute the upload too: their refusals count as the upload's. */
+static void load_variants(const char *dir, struct vd_facts *f, struct vd_inputs *in)
+{
+	bool ok;
+	cJSON *c = read_stage(dir, "variants.json", &ok, in->variants, sizeof in->variants);
+	double blocked = sa_json_num(c, "blocked_actions", 0);
+
+	if (!c)
+		copy_str(in->variants, sizeof in->variants, "not run");
+	if (blocked > 0 && blocked < 1e9) {
+		f->variants_blocked = (long)blocked;
+		f->num.blocked_actions += f->variants_blocked;
 	}
 	cJSON_Delete(c);
 }
@@ -245,6 +268,7 @@ static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in
 	copy_str(f->ruin_time, sizeof f->ruin_time, n->ruined ? sa_json_str(c, "ruin_time", "") : "");
 	f->sharpe = sa_json_num(c, "sharpe", NAN);
 	f->sr0 = sa_json_num(c, "sr0", NAN);
+	vd_load_trials(c, f);
 	n->mean_net = sa_json_num(c, "mean_net_return", NAN);
 	if (isnan(n->mean_net) && n->trades > 0)
 		/* Older stats files lack the mean; the Sharpe ratio has its sign. */
@@ -263,6 +287,7 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	f->num.trades = 0;
 	f->num.mean_net = f->num.net_return = f->num.psr = f->num.dsr = NAN;
 	f->num.min_trl = f->num.max_dd = f->sharpe = f->sr0 = NAN;
+	f->num.pbo = NAN;
 	load_config(dir, f, in);
 	load_fingerprint(dir, f);
 	load_inspect(dir, f, in);
@@ -271,6 +296,7 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	/* After run and events: it adds the re-runs' refusals to the full run's. */
 	load_lookahead(dir, f, in);
 	load_robust(dir, f, in);
+	load_variants(dir, f, in);
 	load_replay(dir, f, in);
 	load_stats(dir, f, in);
 }
@@ -280,7 +306,7 @@ static void add_gates(cJSON *root, const struct vd_facts *f, const struct vd_res
 	cJSON *arr = cJSON_AddArrayToObject(root, "gates");
 	char why[VD_TEXT_MAX * 2];
 
-	for (int g = 0; g < VD_NGATES; g++) {
+	for (int g = 0; g < r->ngates; g++) {
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(o, "name", vd_gate_name((enum vd_gate)g));
@@ -313,6 +339,7 @@ static void add_inputs(cJSON *root, const struct vd_inputs *in)
 	cJSON_AddStringToObject(o, "events", in->events);
 	cJSON_AddStringToObject(o, "lookahead", in->lookahead);
 	cJSON_AddStringToObject(o, "robust", in->robust);
+	cJSON_AddStringToObject(o, "variants", in->variants);
 	cJSON_AddStringToObject(o, "replay", in->replay);
 	cJSON_AddStringToObject(o, "stats", in->stats);
 }

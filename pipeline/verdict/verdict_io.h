@@ -9,11 +9,12 @@
 /* How each upstream file was found, for the "inputs" record of verdict.json. */
 struct vd_inputs {
 	char config[VD_TEXT_MAX], inspect[VD_TEXT_MAX], run[VD_TEXT_MAX], events[VD_TEXT_MAX];
-	char lookahead[VD_TEXT_MAX], replay[VD_TEXT_MAX], stats[VD_TEXT_MAX];
+	char lookahead[VD_TEXT_MAX], variants[VD_TEXT_MAX], replay[VD_TEXT_MAX], stats[VD_TEXT_MAX];
 	char robust[VD_TEXT_MAX];
 };
 
-/* Reads config.json, inspect.json, run.json, events.jsonl, lookahead.json, robustness.json,
+/* Reads config.json, inspect.json, run.json, events.jsonl, lookahead.json, variants.json,
+ * robustness.json,
  * replay.json and stats.json from dir into *f. Any of them may be missing, broken or "ok": false: that is
  * recorded in *in ("ok", "missing", or the reason) and the facts say "unknown". Never fails. */
 void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in);

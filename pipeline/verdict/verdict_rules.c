@@ -1,4 +1,4 @@
-/* verdict_rules.c - the six readiness gates and the verdict precedence, as a pure function. */
+/* verdict_rules.c - the six readiness gates (seven with declared variants) and the verdict precedence, as a pure function. */
 #include <math.h>
 
 #include "config.h"
@@ -21,6 +21,7 @@ struct vd_thresholds vd_default_thresholds(void)
 		.min_psr = knob_default(SA_K_GATE_PSR),
 		.min_dsr = knob_default(SA_K_GATE_DSR),
 		.max_dd = knob_default(SA_K_GATE_MAX_DD),
+		.max_pbo = knob_default(SA_K_GATE_PBO),
 	};
 
 	return th;
@@ -58,12 +59,16 @@ static void score_gates(const struct vd_numbers *n, const struct vd_thresholds *
 	g[VD_GATE_DRAWDOWN] = at_most(have ? n->max_dd : nan, th->max_dd);
 	if (n->ruined)
 		g[VD_GATE_DRAWDOWN].pass = false;
+	g[VD_GATE_OVERFITTING].value = have && n->variants ? n->pbo : nan;
+	g[VD_GATE_OVERFITTING].threshold = th->max_pbo;
+	g[VD_GATE_OVERFITTING].pass = !n->variants || (have && n->pbo < th->max_pbo);
 }
 
 static enum vd_verdict gates_alone(const struct vd_gate_result *g)
 {
+	/* without variants the overfitting gate passes by construction and is not shown */
 	bool sound = g[VD_GATE_NET_EDGE].pass && g[VD_GATE_PSR].pass && g[VD_GATE_DSR].pass &&
-		     g[VD_GATE_DRAWDOWN].pass;
+		     g[VD_GATE_DRAWDOWN].pass && g[VD_GATE_OVERFITTING].pass;
 	bool enough = g[VD_GATE_TRADES].pass && g[VD_GATE_TRACK_RECORD].pass;
 
 	if (sound && enough)
@@ -76,6 +81,7 @@ static enum vd_verdict gates_alone(const struct vd_gate_result *g)
 void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struct vd_result *r)
 {
 	score_gates(n, th, r->gates);
+	r->ngates = n->variants ? VD_NGATES : VD_NGATES - 1;
 	r->gate_verdict = gates_alone(r->gates);
 	r->veto_unsafe = n->blocked_actions > 0 || n->killed;
 	r->veto_lookahead = n->lookahead_mismatches > 0;
@@ -112,6 +118,7 @@ const char *vd_gate_name(enum vd_gate g)
 		[VD_GATE_DSR] = "dsr",
 		[VD_GATE_TRACK_RECORD] = "track_record",
 		[VD_GATE_DRAWDOWN] = "drawdown",
+		[VD_GATE_OVERFITTING] = "overfitting",
 	};
 	return (unsigned)g < VD_NGATES ? names[g] : "unknown";
 }

@@ -1,4 +1,4 @@
-/* verdict_rules.h - the six readiness gates and the verdict precedence, as a pure function. */
+/* verdict_rules.h - the six readiness gates (seven with declared variants) and the verdict precedence, as a pure function. */
 #ifndef SA_VERDICT_RULES_H
 #define SA_VERDICT_RULES_H
 
@@ -20,6 +20,7 @@ enum vd_gate {
 	VD_GATE_DSR,
 	VD_GATE_TRACK_RECORD,
 	VD_GATE_DRAWDOWN,
+	VD_GATE_OVERFITTING,   /* only when the strategy declares VARIANTS */
 	VD_NGATES,
 };
 
@@ -29,6 +30,7 @@ struct vd_thresholds {
 	double min_psr;     /* PSR(SR* = 0) needed */
 	double min_dsr;     /* DSR(trials) needed */
 	double max_dd;      /* largest tolerated drawdown, a fraction */
+	double max_pbo;     /* PBO must be below it (only with declared variants) */
 };
 
 /* Everything the verdict depends on, as numbers. A statistic that is unknown is NAN, and a gate
@@ -44,6 +46,8 @@ struct vd_numbers {
 	long lookahead_mismatches; /* truncated re-runs that disagreed with the full run */
 	bool judged;               /* something was replayed: valid signals or a usable trade log */
 	bool ruined;               /* the compounded net equity reached zero */
+	bool variants;             /* the strategy declared VARIANTS: the overfitting gate counts */
+	double pbo;                /* their probability of backtest overfitting; NAN when unknown */
 };
 
 struct vd_gate_result {
@@ -53,8 +57,9 @@ struct vd_gate_result {
 
 struct vd_result {
 	struct vd_gate_result gates[VD_NGATES];
+	int ngates;                    /* gates that count: VD_NGATES with variants, else one fewer */
 	enum vd_verdict verdict;       /* after the vetoes */
-	enum vd_verdict gate_verdict;  /* what the six gates alone say */
+	enum vd_verdict gate_verdict;  /* what the gates alone say */
 	bool veto_unsafe, veto_lookahead;
 	bool incomplete;               /* nothing could be judged */
 };

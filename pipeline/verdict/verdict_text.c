@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "verdict_text.h"
+#include "verdict_trials.h"
 
 /* A bounded appender: text past the end is dropped, the buffer stays NUL-terminated. */
 struct text {
@@ -123,6 +124,7 @@ char *vd_gate_why(const struct vd_facts *f, const struct vd_result *r, enum vd_g
 	case VD_GATE_DSR: why_dsr(&t, f); break;
 	case VD_GATE_TRACK_RECORD: why_track_record(&t, f); break;
 	case VD_GATE_DRAWDOWN: why_drawdown(&t, f); break;
+	case VD_GATE_OVERFITTING: vd_why_overfitting(f, buf, len); break;
 	default: add(&t, "unknown gate"); break;
 	}
 out:
@@ -142,6 +144,8 @@ char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum v
 			add(&t, " (%ld in the look-ahead re-runs)", f->lookahead_blocked);
 		if (f->robust_blocked > 0)
 			add(&t, " (%ld in the robustness re-runs)", f->robust_blocked);
+		if (f->variants_blocked > 0)
+			add(&t, " (%ld in the runs of the declared variants)", f->variants_blocked);
 		if (f->first_action[0])
 			add(&t, " (first: %s, by rule %s)", f->first_action,
 			    f->first_rule[0] ? f->first_rule : "unnamed");
@@ -155,6 +159,20 @@ char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum v
 			add(&t, ", first at bar %ld (%s)", f->first_mismatch_bar, f->first_mismatch_time);
 	}
 	return buf;
+}
+
+/* Which spread of Sharpe ratios the deflation assumed, and what PBO says, in plain words. */
+static void say_trials(struct text *t, const struct vd_facts *f)
+{
+	char line[VD_TEXT_MAX * 2];
+
+	if (!f->num.stats_ok)
+		return;
+	if (*vd_variance_line(f, line, sizeof line))
+		add(t, "%s ", line);
+	if (*vd_pbo_words(f, line, sizeof line))
+		add(t, "Across the %ld declared variants, %s (PBO %.2f). ", f->variants_ran, line,
+		    f->num.pbo);
 }
 
 static void say_checked(struct text *t, const struct vd_facts *f)
@@ -176,18 +194,28 @@ static void say_checked(struct text *t, const struct vd_facts *f)
 		add(t, "; %ld truncated re-run%s hunted for look-ahead", f->lookahead_points,
 		    plural((double)f->lookahead_points));
 	add(t, ". ");
+	say_trials(t, f);
 }
 
 static void say_failing_gates(struct text *t, const struct vd_result *r)
 {
 	int n = 0;
 
-	for (int g = 0; g < VD_NGATES; g++) {
+	for (int g = 0; g < r->ngates; g++) {
 		if (r->gates[g].pass)
 			continue;
 		add(t, "%s%s", n ? ", " : "", vd_gate_name((enum vd_gate)g));
 		n++;
 	}
+}
+
+static int failing_gates(const struct vd_result *r)
+{
+	int n = 0;
+
+	for (int g = 0; g < r->ngates; g++)
+		n += !r->gates[g].pass;
+	return n;
 }
 
 static void say_decision(struct text *t, const struct vd_facts *f, const struct vd_result *r)
@@ -208,8 +236,8 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 		    vd_veto_reason(f, r, VD_REJECTED_LOOKAHEAD, why, sizeof why));
 		break;
 	case VD_READY_FOR_MICRO_LIVE:
-		add(t, "All six gates pass: the edge survives costs (PSR %.3f, DSR %.3f) over enough trades. ",
-		    f->num.psr, f->num.dsr);
+		add(t, "All %s gates pass: the edge survives costs (PSR %.3f, DSR %.3f) over enough trades. ",
+		    r->ngates == VD_NGATES ? "seven" : "six", f->num.psr, f->num.dsr);
 		break;
 	case VD_WATCH:
 		add(t, "The edge looks sound after costs (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the evidence is thin: %s. ",
@@ -225,10 +253,7 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 		}
 		add(t, "Not ready: the ");
 		say_failing_gates(t, r);
-		add(t, " gate%s failed. ", "s" + (r->gates[VD_GATE_TRADES].pass + r->gates[VD_GATE_NET_EDGE].pass +
-					       r->gates[VD_GATE_PSR].pass + r->gates[VD_GATE_DSR].pass +
-					       r->gates[VD_GATE_TRACK_RECORD].pass +
-					       r->gates[VD_GATE_DRAWDOWN].pass == VD_NGATES - 1));
+		add(t, " gate%s failed. ", failing_gates(r) == 1 ? "" : "s");
 		break;
 	}
 }
@@ -244,12 +269,18 @@ static void say_not_ready_fix(struct text *t, const struct vd_facts *f, const st
 	} else if (!g[VD_GATE_DSR].pass) {
 		add(t, "The best of %ld unskilled variants would show a Sharpe ratio of about %.3f per trade by luck alone, and this one shows %.3f",
 		    f->trials, f->sr0, f->sharpe);
-		add(t, g[VD_GATE_PSR].pass ? ", so it looks good only until the %ld trials are counted; fresh data, not more variants, is what would change that. "
-					   : "; fresh data, not more variants, is what would change that. ",
-		    f->trials);
+		if (f->sharpe > f->sr0)
+			add(t, ", not far enough above it for %.0f trades to tell skill from luck; fresh data, not more variants, is what would change that. ",
+			    f->num.trades);
+		else
+			add(t, g[VD_GATE_PSR].pass ? ", so it looks good only until the %ld trials are counted; fresh data, not more variants, is what would change that. "
+						   : "; fresh data, not more variants, is what would change that. ",
+			    f->trials);
 	} else if (!g[VD_GATE_PSR].pass) {
 		add(t, "The Sharpe ratio of %.3f per trade is too weak for this many trades to rule out luck; about %.0f trades at this quality would be needed. ",
 		    f->sharpe, isfinite(f->num.min_trl) ? ceil(f->num.min_trl) : 0.0);
+	} else if (!g[VD_GATE_OVERFITTING].pass) {
+		add(t, "Picking the best of these variants picks luck more often than not; a rule chosen before looking, tested on fresh data, would be needed. ");
 	} else if (!g[VD_GATE_DRAWDOWN].pass) {
 		add(t, "A worst drawdown of %.1f %% is more than the %.0f %% a small live test should risk; smaller positions or an exit rule would be needed. ",
 		    pct(f->num.max_dd), pct(f->th.max_dd));
@@ -277,7 +308,7 @@ static void say_change(struct text *t, const struct vd_facts *f, const struct vd
 		add(t, "Remove everything that is not computing signals (shell, processes, network, files) and audit again; nothing else here can be trusted until then. ");
 		break;
 	case VD_REJECTED_LOOKAHEAD:
-		add(t, "The six gates alone would have said %s, which is why the veto exists; make each signal use only bars up to its own close and audit again. ",
+		add(t, "The gates alone would have said %s, which is why the veto exists; make each signal use only bars up to its own close and audit again. ",
 		    vd_verdict_name(r->gate_verdict));
 		break;
 	case VD_INCOMPLETE:

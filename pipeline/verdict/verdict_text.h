@@ -32,6 +32,13 @@ struct vd_facts {
 	bool perm_ok;                   /* the permutation test ranked the real Sharpe ratio */
 	double perm_p;                  /* its p-value */
 	long perm_runs, perm_failed;    /* permuted runs completed and failed */
+	long variants_blocked;          /* refusals and kills during the variant runs (also counted
+					 * in num.blocked_actions) */
+	long variants_ran;              /* declared variants that ran (0 without VARIANTS) */
+	char trials_source[16];         /* stats.json: "declared" or "variants", "" when unknown */
+	char v_source[16];              /* stats.json sr_variance_source: "variants", "knob", "null" */
+	double pbo_combinations;        /* CSCV splits behind num.pbo */
+	char pbo_reason[VD_TEXT_MAX];   /* why PBO is null, "" when it is not */
 	long first_mismatch_bar;        /* -1 when none */
 	char first_mismatch_time[32];
 	char first_action[64];          /* first refusal, "" when none */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* The stage binaries an audit runs; a change to any of them changes the tool key. */
-#define NIGHTLY_TOOL_BINS "config fingerprint inspect sandbox lookahead replay stats verdict report bundle"
+#define NIGHTLY_TOOL_BINS "config fingerprint inspect sandbox lookahead variants replay stats verdict report bundle"
 
 /* What an audit's result depends on. A sha is "" when that input is absent. */
 struct nightly_key {

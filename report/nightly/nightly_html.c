@@ -48,6 +48,10 @@ static int row_value(FILE *fp, const struct nightly_row *r, const char *key, siz
 		fig(buf, sizeof buf, r->psr, "%.3f"), sa_html_escape(fp, buf);
 	else if (IS("dsr"))
 		fig(buf, sizeof buf, r->dsr, "%.3f"), sa_html_escape(fp, buf);
+	else if (IS("trials"))
+		count(buf, sizeof buf, r->trials), sa_html_escape(fp, buf);
+	else if (IS("pbo"))
+		fig(buf, sizeof buf, r->pbo, "%.2f"), sa_html_escape(fp, buf);
 	else if (IS("blocked"))
 		count(buf, sizeof buf, r->blocked), sa_html_escape(fp, buf);
 	else if (IS("mismatches"))

@@ -65,6 +65,7 @@ struct nightly_row *nightly_index_add(struct nightly_index *ix)
 	r->trades = r->sharpe = r->psr = r->dsr = NAN;
 	r->blocked = r->mismatches = -1;
 	r->trials = 1;
+	r->pbo = NAN;
 	return r;
 }
 
@@ -114,12 +115,15 @@ void nightly_row_load_results(struct nightly_row *r, const char *dir)
 	r->trades = sa_json_num(v, "trades", NAN);
 	r->blocked = json_count(v, "blocked_actions");
 	r->mismatches = json_count(v, "lookahead_mismatches");
+	if (json_count(v, "trials") >= 1)
+		r->trials = json_count(v, "trials");
 	sa_fmt(path, sizeof path, "%s/stats.json", dir);
 	s = sa_json_read_stage(path, &ok, err, sizeof err);
 	if (s && ok) {
 		r->sharpe = sa_json_num(s, "sharpe", NAN);
 		r->psr = sa_json_num(s, "psr", NAN);
 		r->dsr = sa_json_num(s, "dsr", NAN);
+		r->pbo = sa_json_num(cJSON_GetObjectItemCaseSensitive(s, "pbo"), "value", NAN);
 		if (!isfinite(r->trades))
 			r->trades = sa_json_num(s, "trades", NAN);
 	}
@@ -151,6 +155,7 @@ static cJSON *row_json(const struct nightly_row *r)
 	sa_json_add_num(o, "blocked_actions", r->blocked >= 0 ? (double)r->blocked : NAN, 12);
 	sa_json_add_num(o, "lookahead_mismatches", r->mismatches >= 0 ? (double)r->mismatches : NAN, 12);
 	cJSON_AddNumberToObject(o, "trials", (double)r->trials);
+	sa_json_add_num(o, "pbo", r->pbo, 6);
 	cJSON_AddStringToObject(o, "news", nightly_news_name(r->news));
 	add_str_or_null(o, "change", r->change);
 	cJSON_AddBoolToObject(o, "audited", r->audited);
@@ -204,19 +209,20 @@ static const char *news_text(const struct nightly_row *r, char *buf, size_t len)
 int nightly_index_write_text(const struct nightly_index *ix, const char *path)
 {
 	struct sa_atomic a = {0};
-	char summary[512], b1[32], b2[32], b3[32], b4[32], news[300];
+	char summary[512], b1[32], b2[32], b3[32], b4[32], b5[32], news[300];
 
 	if (sa_atomic_open(&a, path) != 0)
 		return -1;
 	fprintf(a.fp, "strataudit nightly index\n%s\n\n", nightly_index_summary(ix, summary, sizeof summary));
-	fprintf(a.fp, "%-24s %-22s %7s %8s %6s %6s %7s %9s  %s\n", "strategy", "verdict", "trades",
-		"sharpe", "psr", "dsr", "blocked", "lookahead", "news");
+	fprintf(a.fp, "%-24s %-22s %7s %8s %6s %6s %6s %5s %7s %9s  %s\n", "strategy", "verdict",
+		"trades", "sharpe", "psr", "dsr", "trials", "pbo", "blocked", "lookahead", "news");
 	for (size_t i = 0; i < ix->n; i++) {
 		const struct nightly_row *r = &ix->rows[i];
 
-		fprintf(a.fp, "%-24s %-22s %7s %8s %6s %6s %7ld %9ld  %s\n", r->name, r->verdict,
+		fprintf(a.fp, "%-24s %-22s %7s %8s %6s %6s %6ld %5s %7ld %9ld  %s\n", r->name, r->verdict,
 			fig(b1, sizeof b1, r->trades, "%.0f"), fig(b2, sizeof b2, r->sharpe, "%.3f"),
-			fig(b3, sizeof b3, r->psr, "%.3f"), fig(b4, sizeof b4, r->dsr, "%.3f"),
+			fig(b3, sizeof b3, r->psr, "%.3f"), fig(b4, sizeof b4, r->dsr, "%.3f"), r->trials,
+			fig(b5, sizeof b5, r->pbo, "%.2f"),
 			r->blocked < 0 ? 0 : r->blocked, r->mismatches < 0 ? 0 : r->mismatches,
 			news_text(r, news, sizeof news));
 		if (r->note[0])

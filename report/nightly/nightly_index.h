@@ -17,7 +17,8 @@ struct nightly_row {
 	char gate_verdict[32];  /* "" when unknown */
 	double trades, sharpe, psr, dsr;  /* NAN when unknown */
 	long blocked, mismatches;         /* -1 when unknown */
-	long trials;
+	long trials;            /* the trials the DSR counted (declared, or the variants that ran) */
+	double pbo;             /* PBO over the declared variants; NAN when none or unknown */
 	struct nightly_key key;
 	bool audited;           /* audited tonight (false: the earlier results were reused) */
 	int audit_rc;           /* exit status of the audit, 0 when reused */

@@ -12,7 +12,7 @@
 #define FIXED_CREATED ((time_t)946684800)
 
 static const char *const headers[] = {
-	"strategy", "verdict", "gate verdict", "trades", "net Sharpe", "PSR", "DSR",
+	"strategy", "verdict", "gate verdict", "trades", "net Sharpe", "PSR", "DSR", "trials", "PBO",
 	"blocked actions", "look-ahead mismatches", "since last night", "change", "run", "bundle",
 	"bundle sha256", "code sha256", "note",
 };
@@ -36,6 +36,8 @@ static void put_row(lxw_worksheet *ws, lxw_row_t row, const struct nightly_row *
 	put_num(ws, row, c++, r->sharpe);
 	put_num(ws, row, c++, r->psr);
 	put_num(ws, row, c++, r->dsr);
+	put_num(ws, row, c++, (double)r->trials);
+	put_num(ws, row, c++, r->pbo);
 	put_num(ws, row, c++, r->blocked >= 0 ? (double)r->blocked : NAN);
 	put_num(ws, row, c++, r->mismatches >= 0 ? (double)r->mismatches : NAN);
 	worksheet_write_string(ws, row, c++, nightly_news_name(r->news), NULL);

@@ -88,7 +88,9 @@ def stats(net, net_eq, trials, bar_seconds):
     sr = mean / sd
     v = 1 - skew * sr + (kurt - 1) / 4 * sr * sr
     psr = PHI.cdf(sr * math.sqrt(T - 1) / math.sqrt(v))
-    vsr = v / (T - 1)
+    # With only a count of trials, V[SR] is the null 1 / (T - 1): the variance of an estimated
+    # Sharpe ratio whose true value is 0, whatever the skew and kurtosis.
+    vsr = 1 / (T - 1)
     sr0 = 0.0 if trials == 1 else math.sqrt(vsr) * (
         (1 - EULER) * PHI.inv_cdf(1 - 1 / trials) + EULER * PHI.inv_cdf(1 - 1 / (trials * math.e)))
     dsr = PHI.cdf((sr - sr0) * math.sqrt(T - 1) / math.sqrt(v))

@@ -48,14 +48,17 @@ if [ -x "$A/replay" ]; then
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 	check "asan: fingerprint" "$A/fingerprint" --strategy "$D/strategy.py" --data data/ohlcv.csv --config "$D/config.json" --synthetic data/ohlcv.csv.sha256 -o "$D/fingerprint.json"
 	check "asan: inspect" "$A/inspect" --strategy "$D/strategy.py" -o "$D/inspect.json"
+	check "asan: variants" "$A/variants" --strategy "$D/strategy.py" --inspect "$D/inspect.json" \
+		--data data/ohlcv.csv --config "$D/config.json" -o "$D/variants.json" --csv "$D/variants.csv" \
+		--matrix "$D/variant_returns.bin"
 	check "asan: replay" "$A/replay" --run "$D/run.json" --data data/ohlcv.csv --config "$D/config.json" \
 		-o "$D/replay.json" --trades-out "$D/trades.csv" --equity-out "$D/equity.csv"
-	check "asan: stats" "$A/stats" --replay "$D/replay.json" --config "$D/config.json" --data data/ohlcv.csv \
-		--run "$D/run.json" -o "$D/stats.json"
+	check "asan: stats" "$A/stats" --replay "$D/replay.json" --variants "$D/variants.json" \
+		--config "$D/config.json" --data data/ohlcv.csv --run "$D/run.json" -o "$D/stats.json"
 	check "asan: verdict" "$A/verdict" --dir "$D" -o "$D/verdict.json"
 	check "asan: report" "$A/report" --dir "$D" --name "$N" --templates templates --data data/ohlcv.csv
-	for f in inspect.json replay.json trades.csv equity.csv stats.json verdict.json report.html report.xlsx \
-		report.pdf equity.png; do
+	for f in inspect.json variants.json variants.csv replay.json trades.csv equity.csv stats.json verdict.json \
+		report.html report.xlsx report.pdf equity.png; do
 		check "asan build writes the same $f as the rel build" cmp "$OUT/$f" "$D/$f"
 	done
 	unset ASAN_OPTIONS UBSAN_OPTIONS

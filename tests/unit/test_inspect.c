@@ -84,6 +84,14 @@ static void test_each_rule_fires(void **state)
 		{HEAD "def signals(df):\n    return (df['close'] > df['close'].median()).astype(int)\n", "SA404", 5},
 		{HEAD "def signals(df):\n    x = df.close / np.max(df.close)\n    return x\n", "SA404", 5},
 		{HEAD "def signals(df):\n    r = np.roll(df.close.values, 1)\n    return r\n", "SA405", 5},
+		{HEAD "VARIANTS = [{'n': 1}, make(2)]\n" SIG, "SA501", 4},
+		{HEAD "VARIANTS = {'n': 1}\n" SIG, "SA501", 4},
+		{HEAD "VARIANTS = []\n" SIG, "SA501", 4},
+		{HEAD "VARIANTS = [{'n': 1}, 3]\n" SIG, "SA501", 4},
+		{HEAD "VARIANTS = [{'n': {'deep': 1}}]\n" SIG, "SA501", 4},
+		{HEAD "VARIANTS = [{'n': 1e999}]\n" SIG, "SA501", 4},
+		{HEAD "VARIANTS = [{'not a name': 1}]\n" SIG, "SA501", 4},
+		{HEAD "VARIANTS: list = [{'n': 1}]\n" SIG, "SA501", 4},
 	};
 	char reason[600];
 
@@ -99,6 +107,53 @@ static void test_each_rule_fires(void **state)
 		}
 		cJSON_Delete(s);
 	}
+}
+
+/* VARIANTS is read as data: count, keys and the parameter sets; a malformed value or one with
+ * more than 1000 entries is a finding at its line, and the shape stays fine. */
+static void test_variants(void **state)
+{
+	char reason[600], *big = malloc(1024 * 16 + 256);
+	cJSON *s, *v;
+	size_t off;
+
+	(void)state;
+	s = run(HEAD "VARIANTS = [{'n': 2, 'side': 'long'}, {'n': 3, 'on': [1, 2], 'x': None}]\n"
+		"def signals(df, *, n=2, side='long', on=(1,), x=None):\n    return [0] * len(df)\n",
+		reason, sizeof(reason));
+	v = cJSON_GetObjectItemCaseSensitive(s, "variants");
+	assert_true(sa_json_bool(v, "declared", false));
+	assert_true(sa_json_bool(s, "shape_ok", false));
+	assert_int_equal((int)sa_json_num(v, "count", -1), 2);
+	assert_int_equal((int)sa_json_num(v, "line", -1), 4);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v, "keys")), 4);
+	assert_string_equal(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v, "keys"), 0)->valuestring, "n");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(v, "error")));
+	assert_int_equal((int)sa_json_num(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v, "params"), 1), "n", 0), 3);
+	assert_int_equal(count(s, "SA501", 0), 0);
+	cJSON_Delete(s);
+
+	/* none declared */
+	s = run(HEAD SIG, reason, sizeof(reason));
+	v = cJSON_GetObjectItemCaseSensitive(s, "variants");
+	assert_false(sa_json_bool(v, "declared", true));
+	assert_int_equal((int)sa_json_num(v, "count", -1), 0);
+	cJSON_Delete(s);
+
+	/* 1001 entries: a finding, the count stays 0, the audit carries on */
+	off = (size_t)sprintf(big, "%sVARIANTS = [", HEAD);
+	for (int i = 0; i < 1001; i++)
+		off += (size_t)sprintf(big + off, "{'n': %d},", i);
+	sprintf(big + off, "]\n%s", SIG);
+	s = run(big, reason, sizeof(reason));
+	v = cJSON_GetObjectItemCaseSensitive(s, "variants");
+	assert_true(sa_json_bool(v, "declared", false));
+	assert_int_equal((int)sa_json_num(v, "count", -1), 0);
+	assert_non_null(strstr(sa_json_str(v, "error", ""), "1001 entries"));
+	assert_int_equal(count(s, "SA501", 4), 1);
+	assert_true(sa_json_bool(s, "shape_ok", false));
+	cJSON_Delete(s);
+	free(big);
 }
 
 static void test_false_positives(void **state)
@@ -338,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_rule_table),
 		cmocka_unit_test(test_each_rule_fires),
 		cmocka_unit_test(test_false_positives),
+		cmocka_unit_test(test_variants),
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_flag_fields),
 		cmocka_unit_test(test_bad_sources),

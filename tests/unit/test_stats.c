@@ -155,7 +155,33 @@ static void test_summary_figures(void **state)
 	assert_int_equal(st_summarise(&in, &s), 0);
 	assert_true(s.sr0 > 0);
 	assert_true(s.dsr < s.psr);
-	assert_near(s.v_sr, st_sr_var_term(s.sharpe, s.m.skew, s.m.kurt) / 3.0, 1e-15);
+	/* With only a count, V[SR] is the null 1 / (T - 1) = 1/3, whatever the moments, and
+	 * SR0 = sqrt(1/3) ((1 - g) z(1 - 1/50) + g z(1 - 1/(50 e))) with z(0.98) = 2.0537489106
+	 * and z(0.99264241118) = 2.4393139539 (statistics.NormalDist().inv_cdf). */
+	assert_near(s.v_sr, 1.0 / 3.0, 1e-15);
+	assert_near(s.sr0, sqrt(1.0 / 3.0) * ((1 - 0.5772156649015329) * 2.0537489106318225 +
+					      0.5772156649015329 * 2.4393139538578943), 1e-9);
+	assert_near(s.dsr, st_psr(s.sharpe, s.sr0, 4, s.m.skew, s.m.kurt), 1e-15);
+
+	/* A variance given (measured from variants, or the knob) replaces the null. */
+	in.has_sr_variance = true;
+	in.sr_variance = 0.5 / 250.0;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_near(s.v_sr, 0.002, 1e-18);
+	assert_near(s.sr0, st_sr0(0.002, 50), 1e-15);
+}
+
+/* The paper's example through the whole summary: 1250 daily returns, SR 2.5 / sqrt(250),
+ * skew -3, kurtosis 10, 100 trials whose SR variance is 0.5 / 250 given as the trials' spread:
+ * DSR 0.9004. The estimator's own variance at the observed SR would have given 0.976. */
+static void test_dsr_example_given_variance(void **state)
+{
+	double sr = 2.5 / sqrt(250.0);
+	double own = st_sr_var_term(sr, -3, 10) / 1249.0;
+
+	(void)state;
+	assert_near(st_psr(sr, st_sr0(0.5 / 250.0, 100), 1250, -3, 10), 0.9004, 5e-5);
+	assert_near(st_psr(sr, st_sr0(own, 100), 1250, -3, 10), 0.9765, 5e-5);
 }
 
 /* A curve that reaches zero is ruin: net return -1, drawdown 100 %. */
@@ -342,6 +368,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dsr_published_example),
+		cmocka_unit_test(test_dsr_example_given_variance),
 		cmocka_unit_test(test_psr_published_examples),
 		cmocka_unit_test(test_min_trl),
 		cmocka_unit_test(test_moments_by_hand),

@@ -349,7 +349,7 @@ static char *tmpdir(void)
 static void rmdir_all(const char *dir)
 {
 	static const char *const names[] = { "config.json", "inspect.json", "run.json",
-					     "events.jsonl", "lookahead.json", "replay.json",
+					     "events.jsonl", "lookahead.json", "variants.json", "replay.json",
 					     "stats.json" };
 	char path[512];
 
@@ -411,7 +411,8 @@ static void test_dir_with_killed_run_and_events(void **state)
 	assert_string_equal(sa_json_str(v, "verdict", ""), "REJECTED_UNSAFE");
 	assert_string_equal(sa_json_str(v, "gate_verdict", ""), "NOT_READY");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "vetoes")), 1);
-	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "gates")), VD_NGATES);
+	/* no variants declared: the six gates, not the overfitting one */
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "gates")), VD_NGATES - 1);
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "gates"), 2), "value")));
 	cJSON_Delete(v);
 	rmdir_all(dir);
@@ -473,6 +474,89 @@ static void test_dir_lookahead_refusals_veto(void **state)
 	assert_int_equal(f.num.blocked_actions, 123);
 	vd_veto_reason(&f, &r, VD_REJECTED_UNSAFE, why, sizeof why);
 	assert_non_null(strstr(why, "123 in the look-ahead re-runs"));
+	rmdir_all(dir);
+}
+
+/* Declared variants: trials and PBO come from stats.json, the overfitting gate joins what
+ * READY and WATCH need, and refusals in the variant runs veto the upload. */
+static void test_dir_variants(void **state)
+{
+	static const char stats[] =
+		"{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":40,"
+		"\"trials_source\":\"variants\",\"sr_variance_source\":\"variants\","
+		"\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
+		"\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,"
+		"\"variants\":{\"declared\":true,\"count\":40,\"ran\":40},"
+		"\"pbo\":{\"value\":%s,\"blocks\":16,\"combinations\":12870}}";
+	char *dir = tmpdir(), buf[4096], why[512];
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+	cJSON *v;
+
+	(void)state;
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":3}");
+	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
+	put(dir, "events.jsonl", "");
+	put(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\"}");
+	put(dir, "variants.json", "{\"stage\":\"variants\",\"schema\":1,\"ok\":true,\"declared\":true,"
+				  "\"count\":40,\"ran\":40,\"blocked_actions\":0}");
+	snprintf(buf, sizeof buf, stats, "0.7");
+	put(dir, "stats.json", buf);
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(f.trials, 40);
+	assert_int_equal(r.ngates, VD_NGATES);
+	assert_false(r.gates[VD_GATE_OVERFITTING].pass);
+	assert_int_equal(r.verdict, VD_NOT_READY);
+	vd_gate_why(&f, &r, VD_GATE_OVERFITTING, why, sizeof why);
+	assert_non_null(strstr(why, "in 7 of 10 splits"));
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "from the 40 declared variants themselves"));
+	assert_non_null(strstr(buf, "overfitting gate failed"));
+	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "gates")), VD_NGATES);
+	assert_string_equal(sa_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "gates"), 6), "name", ""),
+			    "overfitting");
+	cJSON_Delete(v);
+
+	/* below the threshold it passes, and every other gate passing makes READY */
+	snprintf(buf, sizeof buf, stats, "0.2");
+	put(dir, "stats.json", buf);
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
+	/* unknown PBO with variants declared fails the gate */
+	snprintf(buf, sizeof buf, stats, "null");
+	put(dir, "stats.json", buf);
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_false(r.gates[VD_GATE_OVERFITTING].pass);
+
+	/* declared in inspect.json but never measured (the variants stage failed): the gate
+	 * still counts, and fails with the reason */
+	put(dir, "inspect.json", "{\"stage\":\"inspect\",\"schema\":1,\"ok\":true,\"strategy\":{\"present\":true,"
+				 "\"variants\":{\"declared\":true,\"count\":40}}}");
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":3,"
+			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
+			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"pbo\":null,"
+			       "\"pbo_reason\":\"variants.json is unusable: missing\"}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.ngates, VD_NGATES);
+	assert_false(r.gates[VD_GATE_OVERFITTING].pass);
+	vd_gate_why(&f, &r, VD_GATE_OVERFITTING, why, sizeof why);
+	assert_non_null(strstr(why, "PBO not measured: variants.json is unusable"));
+	unlink(sa_fmt(buf, sizeof buf, "%s/inspect.json", dir));
+
+	/* a refusal in one variant run is a refusal of the upload */
+	put(dir, "variants.json", "{\"stage\":\"variants\",\"schema\":1,\"ok\":true,\"declared\":true,"
+				  "\"count\":40,\"ran\":39,\"blocked_actions\":2}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_REJECTED_UNSAFE);
+	vd_veto_reason(&f, &r, VD_REJECTED_UNSAFE, why, sizeof why);
+	assert_non_null(strstr(why, "2 in the runs of the declared variants"));
 	rmdir_all(dir);
 }
 
@@ -545,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_dir_with_killed_run_and_events),
 		cmocka_unit_test(test_dir_lookahead_from_files),
 		cmocka_unit_test(test_dir_lookahead_refusals_veto),
+		cmocka_unit_test(test_dir_variants),
 		cmocka_unit_test(test_llm_accept),
 		cmocka_unit_test(test_llm_offline_and_failure),
 	};

@@ -1,0 +1,134 @@
+/* stats_trials.c - trials, V[SR] and PBO from the declared variant family. */
+#include "stats_trials.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "stats_io.h"
+
+int st_family_read(const cJSON *variants, struct st_family *f)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(variants, "variants"), *v;
+
+	memset(f, 0, sizeof *f);
+	f->usable = sa_json_bool(variants, "ok", false);
+	f->declared = f->usable && sa_json_bool(variants, "declared", false);
+	if (!f->declared)
+		return 0;
+	f->count = (size_t)cJSON_GetArraySize(list);
+	f->sharpe = malloc((f->count ? f->count : 1) * sizeof *f->sharpe);
+	if (!f->sharpe)
+		return -1;
+	cJSON_ArrayForEach(v, list) {
+		double sr = sa_json_num(v, "sharpe", NAN);
+
+		if (strcmp(sa_json_str(v, "status", ""), "ok") != 0)
+			continue;
+		f->ran++;
+		if (isfinite(sr))
+			f->sharpe[f->n_sharpe++] = sr;
+	}
+	return 0;
+}
+
+void st_family_release(struct st_family *f)
+{
+	free(f->sharpe);
+	memset(f, 0, sizeof *f);
+}
+
+void st_trials_choose(double declared, double knob_v, const struct st_family *f,
+		      struct st_trials *t)
+{
+	struct st_moments m;
+
+	memset(t, 0, sizeof *t);
+	t->trials = declared;
+	t->trials_source = "declared";
+	if (f->ran > 0 && (double)f->ran >= declared) {
+		t->trials = (double)f->ran;
+		t->trials_source = "variants";
+	}
+	st_moments(f->sharpe, f->n_sharpe, &m);
+	if (f->n_sharpe >= 2 && isfinite(m.sd)) {
+		t->has_v = true;
+		t->v = m.sd * m.sd;
+		t->v_source = "variants";
+	} else if (knob_v > 0) {
+		t->has_v = true;
+		t->v = knob_v;
+		t->v_source = "knob";
+	} else {
+		t->v_source = "null";
+	}
+}
+
+static void add_pbo(cJSON *o, const struct st_pbo *p)
+{
+	cJSON *b = cJSON_AddObjectToObject(o, "pbo"), *h, *counts;
+
+	sa_json_add_num(b, "value", p->value, ST_DIGITS);
+	cJSON_AddNumberToObject(b, "blocks", p->blocks);
+	cJSON_AddNumberToObject(b, "combinations", (double)p->combinations);
+	sa_json_add_num(b, "prob_oos_loss", p->prob_oos_loss, ST_DIGITS);
+	sa_json_add_num(b, "degradation_slope", p->degradation_slope, ST_DIGITS);
+	h = cJSON_AddObjectToObject(b, "logit_histogram");
+	sa_json_add_num(h, "lo", p->hist_lo, ST_DIGITS);
+	sa_json_add_num(h, "hi", p->hist_hi, ST_DIGITS);
+	counts = cJSON_AddArrayToObject(h, "counts");
+	for (int i = 0; i < ST_PBO_BINS; i++)
+		cJSON_AddItemToArray(counts, cJSON_CreateNumber((double)p->hist[i]));
+}
+
+void st_trials_report(cJSON *o, const struct st_trials *t, const struct st_family *f,
+		      const struct st_pbo *p, const char *why)
+{
+	cJSON *v = cJSON_AddObjectToObject(o, "variants");
+	struct st_moments m;
+
+	cJSON_AddStringToObject(o, "trials_source", t->trials_source);
+	cJSON_AddStringToObject(o, "sr_variance_source", t->v_source);
+	st_moments(f->sharpe, f->n_sharpe, &m);
+	cJSON_AddBoolToObject(v, "declared", f->declared);
+	cJSON_AddNumberToObject(v, "count", (double)f->count);
+	cJSON_AddNumberToObject(v, "ran", (double)f->ran);
+	cJSON_AddNumberToObject(v, "failed", (double)(f->count - f->ran));
+	sa_json_add_num(v, "sharpe_mean", f->n_sharpe ? m.mean : NAN, ST_DIGITS);
+	sa_json_add_num(v, "sharpe_sd", m.sd, ST_DIGITS);
+	if (p) {
+		add_pbo(o, p);
+		cJSON_AddNullToObject(o, "pbo_reason");
+	} else {
+		cJSON_AddNullToObject(o, "pbo");
+		cJSON_AddStringToObject(o, "pbo_reason", why && *why ? why : "no variants declared");
+	}
+}
+
+int st_trials_pbo(const cJSON *config, const struct st_family *f, const double *m,
+		  size_t m_bars, size_t m_cols, const char *matrix_err, struct st_pbo *p,
+		  char *why, size_t whylen)
+{
+	long long blocks;
+
+	if (!f->declared) {
+		sa_fmt(why, whylen, "no variants declared");
+		return -1;
+	}
+	if (!m) {
+		sa_fmt(why, whylen, "the variants' return matrix is unusable: %s",
+		       matrix_err ? matrix_err : "missing");
+		return -1;
+	}
+	if (m_cols != f->ran) {
+		sa_fmt(why, whylen, "the return matrix holds %zu variants but variants.json says %zu "
+		       "ran: the files are not from the same run", m_cols, f->ran);
+		return -1;
+	}
+	if (sa_config_int(config, SA_K_PBO_BLOCKS, &blocks, why, whylen) < 0)
+		return -1;
+	return st_pbo_cscv(m, m_bars, m_cols, (int)blocks, p, why, whylen);
+}

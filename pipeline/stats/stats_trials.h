@@ -1,0 +1,55 @@
+/* stats_trials.h - what the declared variants change in the statistics: the number of trials,
+ * the variance of their Sharpe ratios in the DSR, and the PBO; and how stats.json says so. */
+#ifndef STATS_TRIALS_H
+#define STATS_TRIALS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "stats_core.h"
+#include "stats_pbo.h"
+
+/* The family as variants.json describes it (borrowed tree). */
+struct st_family {
+	bool declared;       /* VARIANTS was declared and read */
+	bool usable;         /* variants.json is ok */
+	size_t count, ran;   /* declared, and run and replayed */
+	double *sharpe;      /* the per-trade Sharpe ratios of those that ran (finite ones) */
+	size_t n_sharpe;
+};
+
+/* Reads the family from a variants.json tree (NULL: no file, as for a trade log). Returns 0,
+ * or -1 when memory ran out. Release with st_family_release. */
+int st_family_read(const cJSON *variants, struct st_family *f);
+void st_family_release(struct st_family *f);
+
+/* The trials and the V[SR] of the DSR. */
+struct st_trials {
+	double trials;              /* max(TRIALS, variants that ran) */
+	const char *trials_source;  /* "declared" or "variants" */
+	bool has_v;                 /* false: the null 1 / (T - 1), from the trade count */
+	double v;
+	const char *v_source;       /* "variants", "knob" or "null" */
+};
+
+/* Chooses them: trials from the count the user declared and the variants that ran (variants
+ * when they are at least as many); V from the variants' Sharpe ratios (sample variance, ddof 1,
+ * at least 2), else the knob when it is above 0, else the null. */
+void st_trials_choose(double declared, double knob_v, const struct st_family *f,
+		      struct st_trials *t);
+
+/* PBO of the family from its return matrix (m_cols columns of m_bars; NULL with matrix_err
+ * when unreadable) with PBO_BLOCKS from config. Returns 0 with *p, or -1 with why: no
+ * variants, an unreadable matrix, one that does not match variants.json, or st_pbo_cscv's. */
+int st_trials_pbo(const cJSON *config, const struct st_family *f, const double *m,
+		  size_t m_bars, size_t m_cols, const char *matrix_err, struct st_pbo *p,
+		  char *why, size_t whylen);
+
+/* Adds trials_source, sr_variance_source, variants {declared, count, ran, failed, sharpe_sd}
+ * and pbo (the object, or null with pbo_reason) to a stats.json tree. p is NULL when PBO was
+ * not computed; why then says why. */
+void st_trials_report(cJSON *o, const struct st_trials *t, const struct st_family *f,
+		      const struct st_pbo *p, const char *why);
+
+#endif

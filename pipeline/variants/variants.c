@@ -1,0 +1,351 @@
+/* variants.c - runs every declared variant of a strategy in the sandbox, replays each with the
+ * audit's costs, and writes variants.json, variants.csv and the per-bar return matrix. */
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "ohlcv.h"
+#include "replay_io.h"
+#include "sbx.h"
+#include "sbx_report.h"
+#include "variants_core.h"
+
+struct opts {
+	const char *strategy, *inspect, *data, *config, *out, *csv, *matrix;
+	int jobs;
+};
+
+/* Everything one family holds, so a single out: label can release it. */
+struct job {
+	cJSON *cfg, *insp;
+	const cJSON *params;          /* borrowed from insp */
+	struct sbx_limits lim;
+	struct rp_costs costs;
+	struct sa_ohlcv bars;
+	size_t k, ran;
+	char **text;                  /* each variant's compact JSON */
+	size_t *n_visible;
+	struct sbx_result *results;
+	struct vr_variant *v;
+	double *matrix;               /* ran columns of bars.n values */
+	struct sbx_zygote *zyg;
+	long blocked;
+};
+
+/* How many refusals of the variant runs variants.json lists (all are counted). */
+#define VR_MAX_EVENTS 50
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: variants [--strategy FILE] --inspect inspect.json --data OHLCV.csv\n"
+		"                --config config.json [--jobs N] -o variants.json --csv variants.csv\n"
+		"                --matrix variant_returns.bin\n"
+		"\n"
+		"Runs signals(df, **params) in the sandbox for every parameter set the strategy declares\n"
+		"in VARIANTS (as inspect.json read it, never by running the file), each a fresh run with\n"
+		"the limits of the main run, replays each with the config's costs, and writes one row a\n"
+		"variant to variants.csv and the per-bar net returns of those that ran to the matrix.\n"
+		"Without VARIANTS nothing runs: variants.json says \"declared\": false.\n"
+		"\n"
+		"exit status: 0 variants.json written (even when it says \"ok\": false),\n"
+		"             2 bad command line, 3 the tool itself could not work\n");
+}
+
+/* Returns 0, 1 for --help, or -1 (message printed) for a bad command line. */
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{"strategy", required_argument, NULL, 's'}, {"inspect", required_argument, NULL, 'i'},
+		{"data", required_argument, NULL, 'd'},     {"config", required_argument, NULL, 'c'},
+		{"jobs", required_argument, NULL, 'j'},     {"output", required_argument, NULL, 'o'},
+		{"csv", required_argument, NULL, 'v'},      {"matrix", required_argument, NULL, 'm'},
+		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+	};
+	int c;
+	char *end;
+
+	*o = (struct opts){.jobs = 2};
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': o->strategy = optarg; break;
+		case 'i': o->inspect = optarg; break;
+		case 'd': o->data = optarg; break;
+		case 'c': o->config = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'v': o->csv = optarg; break;
+		case 'm': o->matrix = optarg; break;
+		case 'h': return 1;
+		case 'j':
+			o->jobs = (int)strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || o->jobs < 1 || o->jobs > 256)
+				return sa_error("--jobs wants a whole number from 1 to 256, '%s'", optarg);
+			break;
+		default: return -1;
+		}
+	}
+	if (optind < argc)
+		return sa_error("unexpected argument, '%s'", argv[optind]);
+	if (!o->inspect || !o->data || !o->config || !o->out || !o->csv || !o->matrix)
+		return sa_error("--inspect, --data, --config, -o, --csv and --matrix are all required");
+	return 0;
+}
+
+/* Formats the reason the family could not be run into why and returns -1. */
+static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Reads inspect.json's strategy.variants; k = 0 when none are declared or they are malformed.
+ * Returns 0, or -1 with why. */
+static int read_declared(const struct opts *o, struct job *j, char *why, size_t len)
+{
+	char err[512];
+	bool ok;
+	const cJSON *s, *v;
+
+	j->insp = sa_json_read_stage(o->inspect, &ok, err, sizeof err);
+	if (!j->insp)
+		return fail(why, len, "inspect.json unusable (%s); the variants were not run", err);
+	s = cJSON_GetObjectItemCaseSensitive(j->insp, "strategy");
+	v = cJSON_GetObjectItemCaseSensitive(s, "variants");
+	j->params = cJSON_GetObjectItemCaseSensitive(v, "params");
+	if (!cJSON_IsArray(j->params))
+		j->params = NULL;
+	j->k = j->params && sa_json_bool(v, "declared", false) && !cJSON_IsString(
+		cJSON_GetObjectItemCaseSensitive(v, "error")) ? (size_t)cJSON_GetArraySize(j->params) : 0;
+	if (j->k > VR_MAX_VARIANTS)
+		return fail(why, len, "inspect.json lists %zu variants, more than %d", j->k, VR_MAX_VARIANTS);
+	return 0;
+}
+
+/* Reads config and data and turns each parameter set into its JSON text. Returns 0 or -1. */
+static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
+{
+	char err[512];
+	size_t i = 0;
+	const cJSON *d;
+
+	if (!o->strategy)
+		return fail(why, len, "no strategy was uploaded, so there is no variant to run");
+	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
+	if (!j->cfg)
+		return fail(why, len, "config.json unusable: %s", err);
+	if (sbx_limits_from_config(j->cfg, &j->lim, err, sizeof err) < 0 ||
+	    rp_read_costs(j->cfg, &j->costs, err, sizeof err) < 0)
+		return fail(why, len, "config.json unusable: %s", err);
+	if (sa_ohlcv_load(o->data, &j->bars, err, sizeof err) < 0)
+		return fail(why, len, "data '%s' unusable: %s", o->data, err);
+	j->text = calloc(j->k, sizeof *j->text);
+	j->n_visible = calloc(j->k, sizeof *j->n_visible);
+	j->results = calloc(j->k, sizeof *j->results);
+	j->v = calloc(j->k, sizeof *j->v);
+	j->matrix = calloc(j->k && j->bars.n ? j->k * j->bars.n : 1, sizeof *j->matrix);
+	if (!j->text || !j->n_visible || !j->results || !j->v || !j->matrix)
+		return fail(why, len, "out of memory");
+	cJSON_ArrayForEach(d, j->params) {
+		if (i == j->k)
+			break;
+		j->text[i] = cJSON_PrintUnformatted(d);
+		if (!j->text[i])
+			return fail(why, len, "out of memory");
+		j->n_visible[i] = j->bars.n;
+		i++;
+	}
+	return 0;
+}
+
+/* Runs every variant, then replays those that returned signals. Returns 0 or -1 with why. */
+static int run_all(const struct opts *o, struct job *j, char *why, size_t len)
+{
+	char err[512];
+
+	j->zyg = sbx_zygote_start(o->strategy, &j->lim, err, sizeof err);
+	if (!j->zyg)
+		return fail(why, len, "the sandbox could not start: %s", err);
+	if (sbx_run_many_params(j->zyg, &j->bars, j->n_visible, (const char *const *)j->text, j->k,
+				o->jobs, j->results, NULL, NULL, err, sizeof err) < 0)
+		return fail(why, len, "the sandbox failed: %s", err);
+	for (size_t i = 0; i < j->k; i++) {
+		const struct sbx_result *r = &j->results[i];
+		struct vr_variant *v = &j->v[i];
+		struct rp_result rp = {0};
+
+		v->params = j->text[i];
+		v->status = sbx_status_name(r->status);
+		v->sharpe = v->net_return = NAN;
+		j->blocked += (long)r->n_events;
+		if (r->status != SBX_OK || !r->signals) {
+			snprintf(v->error, sizeof v->error, "%s", r->error[0] ? r->error : v->status);
+			continue;
+		}
+		if (rp_replay(&j->bars, r->signals, &j->costs, &rp) < 0 ||
+		    vr_summarise(&rp, v, j->matrix + j->ran * j->bars.n, j->bars.n) < 0) {
+			rp_result_release(&rp);
+			return fail(why, len, "out of memory replaying variant %zu", i + 1);
+		}
+		rp_result_release(&rp);
+		v->ran = true;
+		j->ran++;
+	}
+	return 0;
+}
+
+static void job_release(struct job *j)
+{
+	for (size_t i = 0; i < j->k; i++) {
+		if (j->results)
+			sbx_result_release(&j->results[i]);
+		if (j->text)
+			free(j->text[i]);
+	}
+	sbx_zygote_stop(j->zyg);
+	free(j->text);
+	free(j->n_visible);
+	free(j->results);
+	free(j->v);
+	free(j->matrix);
+	sa_ohlcv_release(&j->bars);
+	cJSON_Delete(j->insp);
+	cJSON_Delete(j->cfg);
+}
+
+/* The first refusals of the variant runs, each with the variant whose run made it. */
+static void add_events(cJSON *res, const struct job *j)
+{
+	cJSON *list = cJSON_AddArrayToObject(res, "events");
+	int shown = 0;
+
+	for (size_t i = 0; i < j->k && shown < VR_MAX_EVENTS; i++) {
+		const struct sbx_result *r = &j->results[i];
+
+		for (size_t e = 0; e < r->n_events && shown < VR_MAX_EVENTS; e++, shown++) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddNumberToObject(o, "variant", (double)(i + 1));
+			cJSON_AddStringToObject(o, "action", r->events[e].action);
+			cJSON_AddStringToObject(o, "rule", r->events[e].rule);
+			cJSON_AddStringToObject(o, "detail", r->events[e].detail);
+			cJSON_AddItemToArray(list, o);
+		}
+	}
+}
+
+/* variants.json from a finished family. */
+static cJSON *family_json(const struct opts *o, const struct job *j)
+{
+	cJSON *res = sa_json_stage("variants", VR_SCHEMA), *list;
+
+	cJSON_AddBoolToObject(res, "ok", true);
+	cJSON_AddBoolToObject(res, "declared", j->k > 0);
+	cJSON_AddNumberToObject(res, "count", (double)j->k);
+	cJSON_AddNumberToObject(res, "ran", (double)j->ran);
+	cJSON_AddNumberToObject(res, "failed", (double)(j->k - j->ran));
+	cJSON_AddNumberToObject(res, "bars", (double)(j->k ? j->bars.n : 0));
+	cJSON_AddStringToObject(res, "matrix", strrchr(o->matrix, '/') ? strrchr(o->matrix, '/') + 1 : o->matrix);
+	cJSON_AddNumberToObject(res, "blocked_actions", (double)j->blocked);
+	add_events(res, j);
+	list = cJSON_AddArrayToObject(res, "variants");
+	for (size_t i = 0; i < j->k; i++) {
+		const struct vr_variant *v = &j->v[i];
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(e, "variant", (double)(i + 1));
+		cJSON_AddItemToObject(e, "params", cJSON_Parse(v->params));
+		cJSON_AddStringToObject(e, "status", v->status);
+		if (v->ran) {
+			cJSON_AddNullToObject(e, "error");
+			cJSON_AddNumberToObject(e, "trades", (double)v->trades);
+		} else {
+			cJSON_AddStringToObject(e, "error", v->error);
+			cJSON_AddNullToObject(e, "trades");
+		}
+		sa_json_add_num(e, "sharpe", v->ran ? v->sharpe : NAN, 10);
+		sa_json_add_num(e, "net_return", v->ran ? v->net_return : NAN, 10);
+		cJSON_AddItemToArray(list, e);
+	}
+	return res;
+}
+
+/* Writes the CSV and the matrix (ran columns; none when nothing ran); a family that could not
+ * be run (failed) leaves both empty. Returns 0 or -1. */
+static int write_tables(const struct opts *o, const struct job *j, bool failed)
+{
+	size_t k = failed ? 0 : j->k, ran = failed ? 0 : j->ran;
+
+	struct sa_atomic a = {0};
+
+	if (sa_atomic_open(&a, o->csv) < 0)
+		return -1;
+	if (vr_csv_write(a.fp, j->v, k) < 0) {
+		sa_atomic_abort(&a);
+		return -1;
+	}
+	if (sa_atomic_commit(&a) < 0 || sa_atomic_open(&a, o->matrix) < 0)
+		return -1;
+	if (vr_matrix_write(a.fp, j->matrix, ran ? j->bars.n : 0, ran) < 0) {
+		sa_atomic_abort(&a);
+		return -1;
+	}
+	return sa_atomic_commit(&a);
+}
+
+/* The whole family. Returns 0 with *res (caller frees; never NULL), or -1 when a table could
+ * not be written. */
+static int family(const struct opts *o, cJSON **res)
+{
+	struct job j = {0};
+	char why[768];
+	bool failed;
+	int rc;
+
+	*res = NULL;
+	if (read_declared(o, &j, why, sizeof why) == 0 &&
+	    (j.k == 0 || (prepare(o, &j, why, sizeof why) == 0 && run_all(o, &j, why, sizeof why) == 0)))
+		*res = family_json(o, &j);
+	failed = !*res;
+	if (failed) {
+		*res = sa_json_stage("variants", VR_SCHEMA);
+		sa_json_fail(*res, why);
+	}
+	rc = write_tables(o, &j, failed);
+	job_release(&j);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	cJSON *res;
+	int rc;
+
+	sa_set_prog(argv[0]);
+	rc = parse_args(argc, argv, &o);
+	if (rc == 1) {
+		usage(stdout);
+		return SA_EXIT_OK;
+	}
+	if (rc < 0)
+		sa_usage_die("bad command line");
+	if (family(&o, &res) < 0)
+		sa_die("could not write '%s' or '%s'", o.csv, o.matrix);
+	rc = sa_json_write(o.out, res);
+	cJSON_Delete(res);
+	if (rc < 0)
+		sa_die("could not write '%s'", o.out);
+	return SA_EXIT_OK;
+}

@@ -1,0 +1,65 @@
+/* verdict_trials.c - trials, V[SR] and PBO in a verdict, and their plain words. */
+#include "verdict_trials.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jsonio.h"
+
+void vd_load_trials(const cJSON *stats, struct vd_facts *f)
+{
+	const cJSON *pbo = cJSON_GetObjectItemCaseSensitive(stats, "pbo");
+	const cJSON *var = cJSON_GetObjectItemCaseSensitive(stats, "variants");
+	double trials = sa_json_num(stats, "trials", 0), ran = sa_json_num(var, "ran", 0);
+
+	if (trials > (double)f->trials && trials < 1e9)
+		f->trials = (long)trials;
+	snprintf(f->trials_source, sizeof f->trials_source, "%s",
+		 sa_json_str(stats, "trials_source", ""));
+	snprintf(f->v_source, sizeof f->v_source, "%s", sa_json_str(stats, "sr_variance_source", ""));
+	f->num.variants = f->num.variants || sa_json_bool(var, "declared", false);
+	f->variants_ran = ran > 0 && ran < 1e9 ? (long)ran : 0;
+	f->num.pbo = cJSON_IsObject(pbo) ? sa_json_num(pbo, "value", NAN) : NAN;
+	f->pbo_combinations = cJSON_IsObject(pbo) ? sa_json_num(pbo, "combinations", 0) : 0;
+	snprintf(f->pbo_reason, sizeof f->pbo_reason, "%s", sa_json_str(stats, "pbo_reason", ""));
+}
+
+char *vd_pbo_words(const struct vd_facts *f, char *buf, size_t len)
+{
+	double in10 = round(10.0 * f->num.pbo);
+
+	buf[0] = '\0';
+	if (isfinite(f->num.pbo))
+		snprintf(buf, len, "in %.0f of 10 splits of its history the variant that looked best "
+			 "in-sample ranked at or below the median out of sample", in10);
+	return buf;
+}
+
+char *vd_why_overfitting(const struct vd_facts *f, char *buf, size_t len)
+{
+	char words[VD_TEXT_MAX * 2];
+
+	if (!isfinite(f->num.pbo))
+		snprintf(buf, len, "PBO not measured: %s", f->pbo_reason[0] ? f->pbo_reason : "unknown");
+	else
+		snprintf(buf, len, "PBO %.2f over %.0f splits of %ld variants: %s; below %.2f needed",
+			 f->num.pbo, f->pbo_combinations, f->variants_ran,
+			 vd_pbo_words(f, words, sizeof words), f->th.max_pbo);
+	return buf;
+}
+
+char *vd_variance_line(const struct vd_facts *f, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (strcmp(f->v_source, "variants") == 0)
+		snprintf(buf, len, "The deflation measured how far luck spreads Sharpe ratios from the "
+			 "%ld declared variants themselves.", f->variants_ran);
+	else if (strcmp(f->v_source, "knob") == 0)
+		snprintf(buf, len, "The deflation took the spread of the trials' Sharpe ratios from "
+			 "TRIALS_SR_VARIANCE, as given for trials run elsewhere.");
+	else if (strcmp(f->v_source, "null") == 0)
+		snprintf(buf, len, "With only a count of trials, the deflation assumed the spread of "
+			 "Sharpe ratios that pure luck gives over %.0f trades.", f->num.trades);
+	return buf;
+}
