@@ -25,7 +25,7 @@ VARIANT ?= rel
 B := build/$(VARIANT)
 BIN := $(B)/bin
 
-PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl
+PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl zlib
 CC ?= cc
 OPT_rel := -O2 -g
 OPT_asan := -O1 -g
@@ -182,7 +182,8 @@ KNOBS_inputs := $(STRATEGY) $(TRADES) $(DATA)
 $(OUT)/.knobs-inputs: FORCE | $(OUT)/.dir
 	$(Q)echo '$(KNOBS_inputs)' | cmp -s - $@ || echo '$(KNOBS_inputs)' >$@
 
-$(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/.knobs-inputs $(OUT)/config.json $(R)/fingerprint
+$(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/.knobs-inputs $(OUT)/config.json $(OUT)/.knobs-data \
+		$(R)/fingerprint
 	$(call say,STAGE,$@)
 	$(Q)$(R)/fingerprint $(S_ARG) $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		--synthetic data/ohlcv.csv.sha256 -o $@
@@ -191,18 +192,19 @@ $(OUT)/inspect.json: $(UPLOADS) $(R)/inspect
 	$(call say,STAGE,$@)
 	$(Q)$(R)/inspect $(S_ARG) $(T_ARG) -o $@
 
-$(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits $(R)/sandbox
+$(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits $(OUT)/.knobs-data \
+		$(R)/sandbox
 	$(call say,STAGE,$@)
 	$(Q)$(R)/sandbox $(S_ARG) --data $(DATA) --config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ \
 		--events $(OUT)/events.jsonl
 
-$(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(R)/lookahead
+$(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(OUT)/.knobs-data $(R)/lookahead
 	$(call say,STAGE,$@)
 	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
 		--jobs $(SANDBOX_JOBS) -o $@
 
 $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-costs \
-		$(R)/replay
+		$(OUT)/.knobs-data $(R)/replay
 	$(call say,STAGE,$@)
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
@@ -217,7 +219,8 @@ $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $
 	$(call say,STAGE,$@)
 	$(Q)$(R)/verdict --dir $(OUT) -o $@
 
-$(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(wildcard templates/*) $(R)/report
+$(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(OUT)/.knobs-data \
+		$(wildcard templates/*) $(R)/report
 	$(call say,REPORT,$@)
 	$(Q)$(R)/report --dir $(OUT) --name '$(NAME)' --templates templates --data $(DATA)
 

@@ -13,6 +13,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "ohlcv.h"
+#include "ohlcv_json.h"
 #include "timeutil.h"
 
 #define SCHEMA 1
@@ -63,7 +64,7 @@ static bool is_synthetic(const char *sums, const char *hex)
 static cJSON *fingerprint_build(const char *strategy, const char *trades, const char *data,
 				const char *config, const char *synthetic)
 {
-	cJSON *fp = sa_json_stage("fingerprint", SCHEMA);
+	cJSON *fp = sa_json_stage("fingerprint", SCHEMA), *cfg = NULL;
 	struct sa_ohlcv s;
 	char err[512], t[21];
 
@@ -78,15 +79,19 @@ static cJSON *fingerprint_build(const char *strategy, const char *trades, const 
 			      is_synthetic(synthetic,
 					   cJSON_GetObjectItemCaseSensitive(fp, "data_sha256")->valuestring));
 	cJSON_AddStringToObject(fp, "tool_version", SA_VERSION);
-	if (sa_ohlcv_load(data, &s, err, sizeof(err))) {
+	if (!(cfg = sa_json_read(config, SA_JSON_CAP, err, sizeof(err))) ||
+	    sa_ohlcv_load_config(data, cfg, &s, err, sizeof(err))) {
 		sa_json_fail(fp, err);
-		return fp;
+		goto out;
 	}
 	cJSON_AddNumberToObject(fp, "data_bars", (double)s.n);
 	cJSON_AddStringToObject(fp, "data_first", sa_time_format(s.t[0], t));
 	cJSON_AddStringToObject(fp, "data_last", sa_time_format(s.t[s.n - 1], t));
+	cJSON_AddItemToObject(fp, "data_format", sa_ohlcv_format_json(&s));
 	sa_ohlcv_release(&s);
 	cJSON_AddBoolToObject(fp, "ok", 1);
+out:
+	cJSON_Delete(cfg);
 	return fp;
 }
 

@@ -76,6 +76,13 @@ void sa_csv_fail(struct sa_csv_pos *pos, const char *fmt, ...)
 int sa_csv_parse_all(const char *buf, size_t len, void (*on_field)(void *, size_t, void *),
 		     void (*on_row)(int, void *), struct sa_csv_pos *pos)
 {
+	return sa_csv_parse_delim(buf, len, ',', on_field, on_row, pos);
+}
+
+int sa_csv_parse_delim(const char *buf, size_t len, char delim,
+		       void (*on_field)(void *, size_t, void *), void (*on_row)(int, void *),
+		       struct sa_csv_pos *pos)
+{
 	struct csv_parser p;
 	size_t long_line = sa_csv_long_line(buf, len, SA_CSV_LINE_MAX);
 
@@ -89,6 +96,7 @@ int sa_csv_parse_all(const char *buf, size_t len, void (*on_field)(void *, size_
 		pos->failed = true;
 		return -1;
 	}
+	csv_set_delim(&p, (unsigned char)delim);
 	if (csv_parse(&p, buf, len, on_field, on_row, pos) != len || csv_fini(&p, on_field, on_row, pos))
 		sa_csv_fail(pos, "malformed csv (%s)", csv_strerror(csv_error(&p)));
 	csv_free(&p);

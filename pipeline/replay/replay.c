@@ -9,6 +9,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "ohlcv.h"
+#include "ohlcv_json.h"
 #include "replay_core.h"
 #include "replay_io.h"
 #include "stats_core.h"
@@ -133,7 +134,7 @@ static void load_all(struct loaded *L, const struct args *a, double *load_ms)
 
 	load_config(L, a->config);
 	t0 = now_ms();
-	if (sa_ohlcv_load(a->data, &L->data, L->data_err, sizeof(L->data_err)) == 0)
+	if (sa_ohlcv_load_config(a->data, L->cfg, &L->data, L->data_err, sizeof(L->data_err)) == 0)
 		L->in.data = &L->data;
 	*load_ms = now_ms() - t0;
 	L->in.data_err = L->data_err;
