@@ -9,7 +9,10 @@
 # (libc only, so it builds before any package is installed); `make help` prints the table.
 KNOBS_MK := build/knobs.mk
 include $(KNOBS_MK)
-NAME := $(or $(NAME),$(basename $(notdir $(or $(STRATEGY),$(TRADES),none))))
+# KNOB='value' quoted for the shell
+shq = '$(subst ','\'',$(1))'
+# The audit's NAME is safe for make and the shell whatever the upload is called (scripts/inputs).
+override NAME := $(shell scripts/inputs name $(call shq,$(or $(NAME),$(STRATEGY),$(TRADES),none)))
 
 VERSION := 0.1.0
 
@@ -146,14 +149,23 @@ S_ARG := $(if $(STRATEGY),--strategy $(OUT)/strategy.py)
 T_ARG := $(if $(TRADES),--trades $(OUT)/tradelog.csv)
 BUNDLE := $(OUT)/$(NAME).zip
 # KNOB='value' for every knob config.json holds, quoted for the shell
-shq = '$(subst ','\'',$(1))'
 KNOB_ARGS := $(foreach k,$(CONFIG_KNOBS),$(call shq,$(k)=$($(k))))
 
+# Uploads are named as users name them: a name make cannot hold (a space, a quote, a
+# parenthesis, a non-ASCII letter) is copied in (the data: linked) under $(OUT)/.inputs/ with a
+# safe name first, and the stages see only that; AS_* keep the names as given, for the report.
+AS_STRATEGY ?= $(STRATEGY)
+AS_TRADES ?= $(TRADES)
+AS_DATA ?= $(DATA)
+AS_ARGS = AS_STRATEGY=$(call shq,$(AS_STRATEGY)) AS_TRADES=$(call shq,$(AS_TRADES)) \
+	AS_DATA=$(call shq,$(AS_DATA))
 audit: build/.deps
-	$(Q)test -n "$(STRATEGY)$(TRADES)" || { echo "make: give STRATEGY=file.py and/or TRADES=log.csv (see make help)"; exit 2; }
+	$(Q)test -n $(call shq,$(STRATEGY)$(TRADES)) || { echo "make: give STRATEGY=file.py and/or TRADES=log.csv (see make help)"; exit 2; }
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel all
-	$(Q)$(MAKE) --no-print-directory VARIANT=rel check-inputs
-	$(Q)$(MAKE) --no-print-directory VARIANT=rel $(BUNDLE)
+	$(Q)mkdir -p $(OUT) && v=$$(scripts/inputs stage $(OUT) $(call shq,$(STRATEGY)) $(call shq,$(TRADES)) \
+		$(call shq,$(DATA))) || exit 2; eval "$$v"; \
+	set -- --no-print-directory VARIANT=rel NAME=$(NAME) STRATEGY="$$s" TRADES="$$t" DATA="$$d" $(AS_ARGS); \
+	$(MAKE) "$$@" check-inputs && $(MAKE) "$$@" $(BUNDLE)
 	$(Q)$(R)/verdict --print $(OUT)/verdict.json
 
 # What the operator gives is checked before any stage runs: a knob out of range stops here.
@@ -178,15 +190,16 @@ $(foreach g,$(KNOB_GROUPS),$(OUT)/.knobs-$(g)): FORCE | $(OUT)/config.json
 	@:
 
 # which files: an older file named instead must still count as a change
-KNOBS_inputs := $(STRATEGY) $(TRADES) $(DATA)
+KNOBS_inputs := $(STRATEGY) $(TRADES) $(DATA) $(AS_STRATEGY) $(AS_TRADES) $(AS_DATA)
 $(OUT)/.knobs-inputs: FORCE | $(OUT)/.dir
-	$(Q)echo '$(KNOBS_inputs)' | cmp -s - $@ || echo '$(KNOBS_inputs)' >$@
+	$(Q)echo $(call shq,$(KNOBS_inputs)) | cmp -s - $@ || echo $(call shq,$(KNOBS_inputs)) >$@
 
 $(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/.knobs-inputs $(OUT)/config.json $(OUT)/.knobs-data \
 		$(R)/fingerprint
 	$(call say,STAGE,$@)
 	$(Q)$(R)/fingerprint $(S_ARG) $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
-		--synthetic data/ohlcv.csv.sha256 -o $@
+		--synthetic data/ohlcv.csv.sha256 --name $(NAME) --given strategy=$(call shq,$(AS_STRATEGY)) \
+		--given tradelog=$(call shq,$(AS_TRADES)) --given data=$(call shq,$(AS_DATA)) -o $@
 
 $(OUT)/inspect.json: $(UPLOADS) $(R)/inspect
 	$(call say,STAGE,$@)
@@ -238,10 +251,10 @@ demos: build/.deps
 FORCE:
 
 # --- the nightly batch -----------------------------------------------------------------------
-# Every NAME.py and NAME.csv in STRATEGIES is one audit into out/NAME/, run in parallel under
+# Every .py and .csv in STRATEGIES is one audit into out/NAME/ (NAME: its safe name), in parallel under
 # -j; TRIALS from a "# trials: N" header line, else TRIALS. scripts/nightly has the details.
 NIGHT := $(or $(NIGHT),$(shell date -u +%F))
-NIGHT_NAMES := $(sort $(basename $(notdir $(wildcard $(STRATEGIES)/*.py $(STRATEGIES)/*.csv))))
+NIGHT_NAMES := $(if $(filter nightly%,$(MAKECMDGOALS)),$(shell STRATEGIES=$(call shq,$(STRATEGIES)) NIGHT=x scripts/nightly names))
 NIGHT_ENV := NIGHT='$(NIGHT)' STRATEGIES='$(STRATEGIES)' TRIALS='$(TRIALS)' DATA='$(DATA)' \
 	NIGHT_TOTAL=$(words $(NIGHT_NAMES)) MAKE='$(MAKE)'
 

@@ -358,6 +358,26 @@ static void add_trades(cJSON *m, const struct rpt_input *in)
 	cJSON_AddBoolToObject(o, "more", n > MAX_ROWS);
 }
 
+/* Each upload as the user named it, beside the safe NAME it was audited under. */
+static void add_uploads(cJSON *to, const cJSON *up)
+{
+	static const char *const kinds[] = { "strategy", "tradelog", "data" };
+	cJSON *list = cJSON_AddArrayToObject(to, "uploads");
+
+	add_text(to, "audit_name", up, "name");
+	for (size_t k = 0; list && k < sizeof kinds / sizeof kinds[0]; k++) {
+		const cJSON *v = get(up, kinds[k]);
+		cJSON *row;
+
+		if (!cJSON_IsString(v))
+			continue;
+		row = cJSON_CreateObject();
+		cJSON_AddStringToObject(row, "kind", kinds[k]);
+		cJSON_AddStringToObject(row, "file", v->valuestring);
+		cJSON_AddItemToArray(list, row);
+	}
+}
+
 static void add_fingerprint(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *fp = in->stage[RPT_FINGERPRINT].json;
@@ -368,6 +388,7 @@ static void add_fingerprint(cJSON *m, const struct rpt_input *in)
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 		add_text(o, keys[k], fp, keys[k]);
 	add_text(o, "trials", rpt_stage_ok(in, RPT_CONFIG), "trials");
+	add_uploads(o, get(fp, "uploads"));
 }
 
 /* A span of seconds for people: "1 d", "4 h", "15 min", "90 s". */
