@@ -378,6 +378,24 @@ static void add_uploads(cJSON *to, const cJSON *up)
 	}
 }
 
+/* "python 3.11.2, numpy 1.24.2, ...": what the strategy ran against. */
+static void add_libraries(cJSON *to, const cJSON *libs)
+{
+	char buf[512] = "";
+	size_t used = 0;
+	const cJSON *v;
+
+	if (!cJSON_IsObject(libs))
+		libs = NULL;
+	cJSON_ArrayForEach(v, libs) {
+		if (used < sizeof buf)
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s %s", used ? ", " : "",
+						 v->string, cJSON_IsString(v) ? v->valuestring
+									      : "(not installed)");
+	}
+	cJSON_AddStringToObject(to, "libraries", used ? buf : "n/a");
+}
+
 static void add_fingerprint(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *fp = in->stage[RPT_FINGERPRINT].json;
@@ -389,6 +407,7 @@ static void add_fingerprint(cJSON *m, const struct rpt_input *in)
 		add_text(o, keys[k], fp, keys[k]);
 	add_text(o, "trials", rpt_stage_ok(in, RPT_CONFIG), "trials");
 	add_uploads(o, get(fp, "uploads"));
+	add_libraries(o, get(fp, "libraries"));
 }
 
 /* A span of seconds for people: "1 d", "4 h", "15 min", "90 s". */

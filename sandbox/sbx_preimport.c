@@ -7,10 +7,6 @@
 
 #include "sbx_preimport.h"
 
-const char *const sbx_available_modules[] = {
-	"numpy", "pandas", "scipy", "statsmodels", "sklearn", NULL,
-};
-
 /* A module is imported ahead when the source holds both words: the library's name and the
  * submodule's (a false match costs start-up time, a miss costs each run the import). numpy
  * and pandas are always imported (sbx_zygote.c's helpers). */

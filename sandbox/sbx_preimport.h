@@ -4,10 +4,6 @@
 
 #include <stddef.h>
 
-/* The modules a strategy may import besides the standard library, numpy and pandas included,
- * as the inspect stage lists them to a strategy that imports something else. */
-extern const char *const sbx_available_modules[];
-
 /* Imports, in the zygote (before any upload runs), each module of the preimport table whose
  * words all occur in src[0..len): a run then finds it in sys.modules instead of paying its
  * import after lockdown, once per truncated re-run. The source is only searched, never run. A

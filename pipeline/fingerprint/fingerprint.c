@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "fingerprint_libs.h"
 #include "jsonio.h"
 #include "msg.h"
 #include "ohlcv.h"
@@ -168,6 +169,8 @@ int main(int argc, char **argv)
 		sa_usage_die("--data, --config and -o are required");
 	fp = fingerprint_build(strategy, trades, data, config, synthetic);
 	add_uploads(fp, name, given, n_given);
+	if (!cJSON_AddItemToObject(fp, "libraries", fp_libraries()))
+		cJSON_AddNullToObject(fp, "libraries");
 	rc = sa_json_write(out, fp);
 	cJSON_Delete(fp);
 	return rc ? SA_EXIT_BROKEN : SA_EXIT_OK;

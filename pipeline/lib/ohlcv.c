@@ -125,7 +125,7 @@ static void on_value(struct load *L, int f, const char *text)
 	if (f == SA_BAR_TIME) {
 		if (sa_time_parse_bar(text, &L->t, &form, &L->tc))
 			sa_csv_fail(&L->pos, "'%s' is not a time (want ISO-8601 like 2024-01-02T00:00:00Z, "
-				    "2024-01-02 or epoch seconds or milliseconds)", text);
+				    "2024-01-02, or epoch seconds or milliseconds; whole seconds)", text);
 		else if (L->s->n == 0)
 			L->s->fmt.time_form = (int)form;
 	} else if (sa_csv_field_number(text, &L->v[f])) {
@@ -180,9 +180,11 @@ static void check_row(struct load *L)
 	if (s->fmt.volume && !(v[SA_BAR_VOLUME] >= 0))
 		return sa_csv_fail(&L->pos, "volume must not be negative");
 	if (v[SA_BAR_HIGH] < v[SA_BAR_OPEN] || v[SA_BAR_HIGH] < v[SA_BAR_CLOSE])
-		return sa_csv_fail(&L->pos, "high %g is below the open or the close", v[SA_BAR_HIGH]);
+		return sa_csv_fail(&L->pos, "high %g is below the open or the close (are the columns in the "
+				   "order the header says?)", v[SA_BAR_HIGH]);
 	if (v[SA_BAR_LOW] > v[SA_BAR_OPEN] || v[SA_BAR_LOW] > v[SA_BAR_CLOSE])
-		return sa_csv_fail(&L->pos, "low %g is above the open or the close", v[SA_BAR_LOW]);
+		return sa_csv_fail(&L->pos, "low %g is above the open or the close (are the columns in the "
+				   "order the header says?)", v[SA_BAR_LOW]);
 	if (L->adjusted && !(v[SA_BAR_ADJ] > 0))
 		return sa_csv_fail(&L->pos, "adj close must be a finite positive price");
 	if (s->n > 0 && L->t == s->t[s->n - 1])
