@@ -12,7 +12,7 @@ struct sa_pylib {
 /* The list, ending with a row of NULLs. */
 extern const struct sa_pylib sa_pylibs[];
 
-/* "numpy, pandas, scipy, statsmodels, sklearn" and the standard library, for messages. */
-#define SA_PYLIBS_TEXT "numpy, pandas, scipy, statsmodels, sklearn and the standard library"
+/* The list above as text, for messages (a literal, so it can join a format). */
+#define SA_PYLIBS_TEXT_SHORT "numpy, pandas, scipy, statsmodels, sklearn"
 
 #endif
