@@ -201,9 +201,9 @@ $(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/.knobs-inputs $(OUT)/config.j
 		--synthetic data/ohlcv.csv.sha256 --name $(NAME) --given strategy=$(call shq,$(AS_STRATEGY)) \
 		--given tradelog=$(call shq,$(AS_TRADES)) --given data=$(call shq,$(AS_DATA)) -o $@
 
-$(OUT)/inspect.json: $(UPLOADS) $(R)/inspect
+$(OUT)/inspect.json: $(UPLOADS) $(OUT)/.knobs-data $(R)/inspect
 	$(call say,STAGE,$@)
-	$(Q)$(R)/inspect $(S_ARG) $(T_ARG) -o $@
+	$(Q)$(R)/inspect $(S_ARG) $(T_ARG) --config $(OUT)/config.json -o $@
 
 $(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits $(OUT)/.knobs-data \
 		$(R)/sandbox

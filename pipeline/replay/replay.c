@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
@@ -14,6 +15,7 @@
 #include "replay_io.h"
 #include "stats_core.h"
 #include "tradelog.h"
+#include "tradelog_formats.h"
 
 static const char usage[] =
 	"usage: replay --run run.json [--trades tradelog.csv] --data OHLCV.csv --config config.json\n"
@@ -117,11 +119,14 @@ static void load_signals(struct loaded *L, const char *path)
 static void load_tradelog(struct loaded *L, const char *path)
 {
 	char err[480];
+	const char *colmap = "";
 
 	L->in.log_err = L->log_err;
 	if (!path)
 		return;
-	if (sa_tradelog_load(path, &L->log, err, sizeof(err)) == 0)
+	if (L->cfg && sa_config_str(L->cfg, SA_K_TRADES_COLUMNS, &colmap, err, sizeof(err)))
+		sa_fmt(L->log_err, sizeof(L->log_err), "config.json %s", err);
+	else if (sa_tradelog_load_any(path, colmap, &L->log, err, sizeof(err)) == 0)
 		L->in.log = &L->log;
 	else
 		sa_fmt(L->log_err, sizeof(L->log_err), "tradelog.csv %s", err);
