@@ -250,6 +250,12 @@ static void add_inspection(cJSON *m, const struct rpt_input *in)
 			add_text(r, keys[k], it, keys[k]);
 		cJSON_AddItemToArray(flags, r);
 	}
+	const cJSON *tl = get(ins, "tradelog");
+	if (cJSON_IsTrue(get(tl, "present"))) {
+		cJSON *t = cJSON_AddObjectToObject(o, "tradelog");
+		add_text(t, "format", tl, "format");
+		add_text(t, "rows", tl, "rows");
+	}
 	cJSON *errs = cJSON_AddArrayToObject(o, "tradelog_errors");
 	n = 0;
 	cJSON_ArrayForEach(it, get(get(ins, "tradelog"), "errors")) {

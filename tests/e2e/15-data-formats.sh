@@ -57,6 +57,36 @@ expect_eq "ADJUSTED=1 is recorded" true "$(jget "$TMP/fp.json" data_format.adjus
 expect_eq "ADJUSTED=1 without Adj Close is refused" \
 	"line 1: ADJUSTED=1 but the header has no 'Adj Close' column" "$(jget "$TMP/fp.json" reason)"
 
+# trade logs: every layout of the same trades is recorded as itself and replays the same
+"$BIN/config" 'TRADES_COLUMNS=entry=opened,exit=closed,side=direction,return=pnl_pct%' -o "$TMP/map.json" >/dev/null 2>&1
+check "make-trades.py writes the trade logs" "$PY" $D/make-trades.py "$TMP/trades"
+# replay_log DIR LOG [CONFIG]: replay of a trade log alone (no strategy ran) on the native bars
+"$BIN/sandbox" --data $D/layouts/native.csv --config "$TMP/config.json" -o "$TMP/not-run.json" \
+	--events "$TMP/not-run.jsonl" >/dev/null 2>&1
+replay_log() {
+	mkdir -p "$1"
+	"$BIN/replay" --run "$TMP/not-run.json" --trades "$2" --data $D/layouts/native.csv --config "${3:-$TMP/config.json}" \
+		-o "$1/replay.json" --trades-out "$1/trades.csv" --equity-out "$1/equity.csv" >/dev/null 2>&1
+}
+replay_log "$TMP/tl-native" $D/trades/native.csv
+expect_eq "native trade log: 5 trades replayed" 5 "$(jget "$TMP/tl-native/replay.json" trades)"
+check "a trade log replays" test "$(wc -l <"$TMP/tl-native/trades.csv")" -eq 6
+while read -r file format; do
+	cfg=$TMP/config.json
+	[ "$file" = generic.csv ] && cfg=$TMP/map.json
+	check "trades/$file is what make-trades.py writes" cmp "$D/trades/$file" "$TMP/trades/$file"
+	"$BIN/inspect" --trades "$D/trades/$file" --config "$cfg" -o "$TMP/in.json" >/dev/null 2>&1
+	expect_eq "trades/$file: read as $format" "$format" "$(jget "$TMP/in.json" tradelog.format)"
+	expect_eq "trades/$file: 5 closed trades" 5 "$(jget "$TMP/in.json" tradelog.rows)"
+	replay_log "$TMP/tl-$file" "$D/trades/$file" "$cfg"
+	check "trades/$file: the same replayed trades as native.csv" cmp "$TMP/tl-native/trades.csv" "$TMP/tl-$file/trades.csv"
+done <<'LAYOUTS'
+freqtrade.json freqtrade json
+freqtrade.csv freqtrade csv
+tradingview.csv tradingview
+generic.csv column map
+LAYOUTS
+
 while IFS='|' read -r file said; do
 	case $file in '#'*|'') continue ;; esac
 	fp "$D/broken/$file"
