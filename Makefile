@@ -92,7 +92,8 @@ ROOM_LIBS := $(foreach r,$(ROOMS),$(call room_lib,$(r)))
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all audit bench check-inputs clean demos deps help nightly test test-unit unit-bins FORCE
+.PHONY: all audit bench check-inputs clean demos deps fuzz fuzz-bins help nightly test test-unit \
+	unit-bins FORCE
 
 all: $(BINS)
 
@@ -271,6 +272,7 @@ nightly-one/%: FORCE
 test: build/.deps
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel all data/ohlcv.csv
 	$(Q)$(MAKE) --no-print-directory VARIANT=asan all unit-bins
+	$(Q)$(MAKE) --no-print-directory fuzz-bins
 	$(Q)tests/run-all
 
 unit-bins: $(UNIT_BINS)
@@ -283,6 +285,23 @@ bench: build/.deps
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel all data/ohlcv.csv
 	$(Q)tests/bench/run
 
+# libFuzzer targets of the loaders (tests/fuzz/README.md), built with Debian's clang from the
+# shared library's sources; `make test` runs each for 30 s (tests/e2e/95-fuzz.sh).
+FUZZ_DIR := build/fuzz
+FUZZ_TARGETS := $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_SRC := $(call room_src,$(LIB_ROOM))
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard $(LIB_ROOM)/*.h)
+	$(call say,FUZZ,$@)
+	@mkdir -p $(dir $@)
+	$(Q)clang -I$(LIB_ROOM) $(CPPFLAGS) $(WARN) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LDLIBS)
+
+fuzz-bins: build/.deps $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
+
+fuzz: fuzz-bins
+	$(Q)tests/fuzz/run $(FUZZ_S)
+
 clean:
 	rm -rf build/rel build/asan
 
@@ -294,6 +313,7 @@ help: $(KNOBS_MK)
 	@echo '  make nightly STRATEGIES=dir [MAIL_TO=...]             audit a folder, index it, mail it'
 	@echo '  make test                                              all tests (also under ASan+UBSan)'
 	@echo '  make bench                                             speed and memory figures'
+	@echo '  make fuzz [FUZZ_S=60]                                  fuzz each loader for FUZZ_S seconds'
 	@echo '  make deps                                              install system packages (root)'
 	@echo
 	@echo 'Knobs, from the knob table (pipeline/lib/config.h): [range] (default)'

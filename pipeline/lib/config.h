@@ -78,7 +78,8 @@ enum sa_knob_type {
 	  "nightly: the folder of uploads")                                                      \
 	X(MAIL_TO, "MAIL_TO", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: where the bundles go")      \
 	X(MAIL_FROM, "MAIL_FROM", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: the sender")            \
-	X(SMTP_URL, "SMTP_URL", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: smtp:// or smtps:// server")
+	X(SMTP_URL, "SMTP_URL", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: smtp:// or smtps:// server") \
+	X(FUZZ_S, "FUZZ_S", NULL, SA_KNOB_MAKE, 0, 0, "60", "make fuzz: seconds per loader")
 
 enum sa_knob_id {
 #define SA_KNOB_ENUM(id, ...) SA_K_##id,

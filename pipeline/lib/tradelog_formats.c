@@ -223,6 +223,14 @@ static int row_tradingview(struct sa_csv_table *tb, void *arg)
 	return 0;
 }
 
+/* A row after the header, when only the header is wanted: libcsv ends a record at '\r' too. */
+static int stop_after_header(struct sa_csv_table *tb, void *arg)
+{
+	(void)arg;
+	sa_csv_table_fail(tb, "header read");
+	return -1;
+}
+
 /* Reads the header line alone into hd (want NULL: every column); its error goes to err. */
 static int read_header(const char *buf, size_t len, struct sa_csv_table *hd, char *err,
 		       size_t errlen)
@@ -232,7 +240,9 @@ static int read_header(const char *buf, size_t len, struct sa_csv_table *hd, cha
 	memset(hd, 0, sizeof *hd);
 	hd->pos.err = err;
 	hd->pos.errlen = errlen;
-	return sa_csv_table_parse(hd, buf, nl ? (size_t)(nl - buf + 1) : len);
+	hd->row = stop_after_header;
+	(void)sa_csv_table_parse(hd, buf, nl ? (size_t)(nl - buf + 1) : len);
+	return hd->cols > 0 ? 0 : -1;
 }
 
 static bool has_col(const struct sa_csv_table *hd, const char *name)
@@ -424,7 +434,7 @@ static int parse_csv(const char *buf, size_t len, const char *colmap, struct sa_
 		L.n_want = has_col(hd, "Signal") ? 5 : 4;
 		memcpy(L.want, w, sizeof w);
 		rc = run_table(buf, len, &L, row_tradingview, err, errlen);
-		if (rc == 0)
+		if (rc == 0 && log->n > 1)
 			qsort(log->trades, log->n, sizeof *log->trades, by_entry);
 	} else {
 		native = true;
