@@ -5,6 +5,7 @@ usage: make-layouts.py BARS.csv OUTDIR
 
 BARS.csv is the native layout (time,open,high,low,close,volume, ISO-8601 UTC). Each layout
 holds the same bars, with the numbers' text unchanged, so each must load to the same doubles.
+The date-only layouts (yahoo, no-volume) write the time too when the bars are intraday.
 """
 import csv
 import datetime as dt
@@ -37,12 +38,14 @@ def epoch(t):
 
 
 def layouts(bars, out):
+    daily = all(t.hour == 0 and t.minute == 0 and t.second == 0 for t, _ in bars)
+    day = "%Y-%m-%d" if daily else "%Y-%m-%d %H:%M:%S"
     iso = [(t.strftime("%Y-%m-%dT%H:%M:%SZ"), v) for t, v in bars]
     write(f"{out}/native.csv", [["time", "open", "high", "low", "close", "volume"]] +
           [[t] + v for t, v in iso])
     # Yahoo Finance daily download: Adj Close before Volume (here equal to Close)
     write(f"{out}/yahoo.csv", [["Date", "Open", "High", "Low", "Close", "Adj Close", "Volume"]] +
-          [[t.strftime("%Y-%m-%d")] + v[:4] + [v[3], v[4]] for t, v in bars])
+          [[t.strftime(day)] + v[:4] + [v[3], v[4]] for t, v in bars])
     # pandas DataFrame.to_csv() of a tz-aware index, written by pandas itself
     frame = pd.DataFrame([v for _, v in bars], columns=["open", "high", "low", "close", "volume"],
                          index=pd.DatetimeIndex([t for t, _ in bars], name="datetime"))
@@ -52,7 +55,8 @@ def layouts(bars, out):
     write(f"{out}/offset.csv", [["Time", "Open", "High", "Low", "Close", "Volume"]] +
           [[t.astimezone(ny).strftime("%Y-%m-%d %H:%M:%S%z")] + v for t, v in bars])
     # Binance klines: no header, open time in ms, twelve fields
-    klines = [[str(epoch(t) * 1000)] + v + [str(epoch(t) * 1000 + 86399999), "0", "1", "0", "0", "0"]
+    step = int((bars[1][0] - bars[0][0]).total_seconds()) if len(bars) > 1 else 86400
+    klines = [[str(epoch(t) * 1000)] + v + [str((epoch(t) + step) * 1000 - 1), "0", "1", "0", "0", "0"]
               for t, v in bars]
     write(f"{out}/binance-klines.csv", klines)
     with gzip.GzipFile(f"{out}/binance-klines.csv.gz", "wb", mtime=0) as g:
@@ -68,7 +72,7 @@ def layouts(bars, out):
         g.write(open(f"{out}/native.csv", "rb").read())
     # no volume: the same prices, volume NaN for the strategy
     write(f"{out}/no-volume.csv", [["date", "open", "high", "low", "close"]] +
-          [[t.strftime("%Y-%m-%d")] + v[:4] for t, v in bars])
+          [[t.strftime(day)] + v[:4] for t, v in bars])
 
 
 def main():
