@@ -162,8 +162,8 @@ AS_ARGS = AS_STRATEGY=$(call shq,$(AS_STRATEGY)) AS_TRADES=$(call shq,$(AS_TRADE
 	AS_DATA=$(call shq,$(AS_DATA))
 audit: build/.deps
 	$(Q)test -n $(call shq,$(STRATEGY)$(TRADES)) || { echo "make: give STRATEGY=file.py and/or TRADES=log.csv (see make help)"; exit 2; }
-	$(Q)$(MAKE) --no-print-directory VARIANT=rel all
-	$(Q)mkdir -p $(OUT) && v=$$(scripts/inputs stage $(OUT) $(call shq,$(STRATEGY)) $(call shq,$(TRADES)) \
+	$(Q)$(MAKE) --no-print-directory VARIANT=rel all $(filter data/ohlcv.csv,$(DATA))
+	$(Q)v=$$(scripts/inputs stage $(OUT) $(call shq,$(STRATEGY)) $(call shq,$(TRADES)) \
 		$(call shq,$(DATA))) || exit 2; eval "$$v"; \
 	set -- --no-print-directory VARIANT=rel NAME=$(NAME) STRATEGY="$$s" TRADES="$$t" DATA="$$d" $(AS_ARGS); \
 	$(MAKE) "$$@" check-inputs && $(MAKE) "$$@" $(BUNDLE)
