@@ -1,6 +1,14 @@
-/* fingerprint_libs.c - library versions from package metadata, by the embedded CPython. */
+/* fingerprint_libs.c - library versions from package metadata, by the embedded CPython in a
+ * child process. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+#include <errno.h>
+#include <stdnoreturn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -64,30 +72,70 @@ out:
 	return r;
 }
 
-static void add_version(cJSON *o, const char *key, PyObject *v)
+/* The child: one version a line ("" for none) on fd, then _exit. _exit, not exit: the
+ * interpreter is never finalized (which frees only part of what it holds). */
+static noreturn void child(int fd)
 {
-	const char *s = v && PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+	PyObject *list;
+	FILE *f = fdopen(fd, "w");
 
-	if (s)
-		cJSON_AddStringToObject(o, key, s);
-	else
+	if (!f || py_start() < 0 || !(list = call_versions()) || !PyList_Check(list))
+		_exit(1);
+	for (Py_ssize_t i = 0; i < PyList_Size(list); i++) {
+		PyObject *v = PyList_GetItem(list, i);
+		const char *s = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+
+		fprintf(f, "%s\n", s ? s : "");
+	}
+	_exit(fclose(f) ? 1 : 0);
+}
+
+static void add_version(cJSON *o, const char *key, FILE *f)
+{
+	char line[128];
+
+	if (f && fgets(line, sizeof line, f) && line[0] != '\n') {
+		line[strcspn(line, "\n")] = '\0';
+		cJSON_AddStringToObject(o, key, line);
+	} else {
 		cJSON_AddNullToObject(o, key);
+	}
 }
 
 cJSON *fp_libraries(void)
 {
 	cJSON *o = NULL;
-	PyObject *list;
+	int p[2], status = 0;
+	pid_t pid;
+	FILE *f = NULL;
 
-	if (py_start() < 0)
+	if (pipe(p) < 0)
 		return NULL;
-	list = call_versions();
-	if (list && PyList_Check(list) && (o = cJSON_CreateObject())) {
-		add_version(o, "python", PyList_GetItem(list, 0));
-		for (int i = 0; sa_pylibs[i].module; i++)
-			add_version(o, sa_pylibs[i].module, PyList_GetItem(list, i + 1));
+	if ((pid = fork()) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return NULL;
 	}
-	Py_XDECREF(list);
-	Py_FinalizeEx();
+	if (pid == 0) {
+		close(p[0]);
+		child(p[1]);
+	}
+	close(p[1]);
+	f = fdopen(p[0], "r");
+	if ((o = cJSON_CreateObject())) {
+		add_version(o, "python", f);
+		for (int i = 0; sa_pylibs[i].module; i++)
+			add_version(o, sa_pylibs[i].module, f);
+	}
+	if (f)
+		fclose(f);
+	else
+		close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		cJSON_Delete(o);
+		o = NULL;
+	}
 	return o;
 }
