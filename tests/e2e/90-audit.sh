@@ -45,7 +45,9 @@ if [ -x "$A/replay" ]; then
 	mkdir -p "$D"
 	cp "$OUT"/strategy.py "$OUT"/config.json "$OUT"/run.json "$OUT"/events.jsonl "$OUT"/lookahead.json "$D"/
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-	check "asan: fingerprint" "$A/fingerprint" --strategy "$D/strategy.py" --data data/ohlcv.csv --config "$D/config.json" --synthetic data/ohlcv.csv.sha256 -o "$D/fingerprint.json"
+	# the names the audit was given, as the Makefile passes them
+	check "asan: fingerprint" "$A/fingerprint" --strategy "$D/strategy.py" --data data/ohlcv.csv --config "$D/config.json" --synthetic data/ohlcv.csv.sha256 \
+		--name "$N" --given strategy=demos/honest.py --given tradelog= --given data=data/ohlcv.csv -o "$D/fingerprint.json"
 	check "asan: inspect" "$A/inspect" --strategy "$D/strategy.py" -o "$D/inspect.json"
 	check "asan: replay" "$A/replay" --run "$D/run.json" --data data/ohlcv.csv --config "$D/config.json" \
 		-o "$D/replay.json" --trades-out "$D/trades.csv" --equity-out "$D/equity.csv"
