@@ -9,7 +9,10 @@
 # (libc only, so it builds before any package is installed); `make help` prints the table.
 KNOBS_MK := build/knobs.mk
 include $(KNOBS_MK)
-NAME := $(or $(NAME),$(basename $(notdir $(or $(STRATEGY),$(TRADES),none))))
+# KNOB='value' quoted for the shell
+shq = '$(subst ','\'',$(1))'
+# The audit's NAME is safe for make and the shell whatever the upload is called (scripts/inputs).
+override NAME := $(shell scripts/inputs name $(call shq,$(or $(NAME),$(STRATEGY),$(TRADES),none)))
 
 VERSION := 0.1.0
 
@@ -25,7 +28,7 @@ VARIANT ?= rel
 B := build/$(VARIANT)
 BIN := $(B)/bin
 
-PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl
+PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl zlib
 CC ?= cc
 OPT_rel := -O2 -g
 OPT_asan := -O1 -g
@@ -99,7 +102,8 @@ ROOM_LIBS := $(foreach r,$(ROOMS),$(call room_lib,$(r)))
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all audit bench check-inputs clean demos deps help nightly test test-unit unit-bins FORCE
+.PHONY: all audit bench check-inputs clean demos deps fuzz fuzz-bins help nightly test test-unit \
+	unit-bins FORCE
 
 all: $(BINS)
 
@@ -156,21 +160,30 @@ S_ARG := $(if $(STRATEGY),--strategy $(OUT)/strategy.py)
 T_ARG := $(if $(TRADES),--trades $(OUT)/tradelog.csv)
 BUNDLE := $(OUT)/$(NAME).zip
 # KNOB='value' for every knob config.json holds, quoted for the shell
-shq = '$(subst ','\'',$(1))'
 KNOB_ARGS := $(foreach k,$(CONFIG_KNOBS),$(call shq,$(k)=$($(k))))
 
+# Uploads are named as users name them: a name make cannot hold (a space, a quote, a
+# parenthesis, a non-ASCII letter) is copied in (the data: linked) under $(OUT)/.inputs/ with a
+# safe name first, and the stages see only that; AS_* keep the names as given, for the report.
+AS_STRATEGY ?= $(STRATEGY)
+AS_TRADES ?= $(TRADES)
+AS_DATA ?= $(DATA)
+AS_ARGS = AS_STRATEGY=$(call shq,$(AS_STRATEGY)) AS_TRADES=$(call shq,$(AS_TRADES)) \
+	AS_DATA=$(call shq,$(AS_DATA))
 audit: build/.deps
-	$(Q)test -n "$(STRATEGY)$(TRADES)" || { echo "make: give STRATEGY=file.py and/or TRADES=log.csv (see make help)"; exit 2; }
-	$(Q)$(MAKE) --no-print-directory VARIANT=rel all
-	$(Q)$(MAKE) --no-print-directory VARIANT=rel check-inputs
-	$(Q)$(MAKE) --no-print-directory VARIANT=rel $(BUNDLE)
+	$(Q)test -n $(call shq,$(STRATEGY)$(TRADES)) || { echo "make: give STRATEGY=file.py and/or TRADES=log.csv (see make help)"; exit 2; }
+	$(Q)$(MAKE) --no-print-directory VARIANT=rel all $(filter data/ohlcv.csv,$(DATA))
+	$(Q)v=$$(scripts/inputs stage $(OUT) $(call shq,$(STRATEGY)) $(call shq,$(TRADES)) \
+		$(call shq,$(DATA))) || exit 2; eval "$$v"; \
+	set -- --no-print-directory VARIANT=rel NAME=$(NAME) STRATEGY="$$s" TRADES="$$t" DATA="$$d" $(AS_ARGS); \
+	$(MAKE) "$$@" check-inputs && $(MAKE) "$$@" $(BUNDLE)
 	$(Q)$(R)/verdict --print $(OUT)/verdict.json
 
 # What the operator gives is checked before any stage runs: a knob out of range or a DATA file
 # the loader refuses stops here, with the reason, its line and the format accepted. (A bad
 # upload is different: it is a finding, and the audit carries on.)
 check-inputs: $(OUT)/config.json
-	$(Q)$(R)/config --check-data '$(DATA)'
+	$(Q)$(R)/config --check-data '$(DATA)' $(KNOB_ARGS)
 
 $(OUT)/.dir:
 	@mkdir -p $(OUT) && touch $@
@@ -191,30 +204,33 @@ $(foreach g,$(KNOB_GROUPS),$(OUT)/.knobs-$(g)): FORCE | $(OUT)/config.json
 	@:
 
 # which files: an older file named instead must still count as a change
-KNOBS_inputs := $(STRATEGY) $(TRADES) $(DATA)
+KNOBS_inputs := $(STRATEGY) $(TRADES) $(DATA) $(AS_STRATEGY) $(AS_TRADES) $(AS_DATA)
 $(OUT)/.knobs-inputs: FORCE | $(OUT)/.dir
-	$(Q)echo '$(KNOBS_inputs)' | cmp -s - $@ || echo '$(KNOBS_inputs)' >$@
+	$(Q)echo $(call shq,$(KNOBS_inputs)) | cmp -s - $@ || echo $(call shq,$(KNOBS_inputs)) >$@
 
-$(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/.knobs-inputs $(OUT)/config.json $(R)/fingerprint
+$(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/.knobs-inputs $(OUT)/config.json $(OUT)/.knobs-data \
+		$(R)/fingerprint
 	$(call say,STAGE,$@)
 	$(Q)$(R)/fingerprint $(S_ARG) $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
-		--synthetic data/ohlcv.csv.sha256 -o $@
+		--synthetic data/ohlcv.csv.sha256 --name $(NAME) --given strategy=$(call shq,$(AS_STRATEGY)) \
+		--given tradelog=$(call shq,$(AS_TRADES)) --given data=$(call shq,$(AS_DATA)) -o $@
 
-$(OUT)/inspect.json: $(UPLOADS) $(R)/inspect
+$(OUT)/inspect.json: $(UPLOADS) $(OUT)/.knobs-data $(R)/inspect
 	$(call say,STAGE,$@)
-	$(Q)$(R)/inspect $(S_ARG) $(T_ARG) -o $@
+	$(Q)$(R)/inspect $(S_ARG) $(T_ARG) --config $(OUT)/config.json -o $@
 
-$(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits $(R)/sandbox
+$(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits $(OUT)/.knobs-data \
+		$(R)/sandbox
 	$(call say,STAGE,$@)
 	$(Q)$(R)/sandbox $(S_ARG) --data $(DATA) --config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ \
 		--events $(OUT)/events.jsonl
 
-$(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(R)/lookahead
+$(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(OUT)/.knobs-data $(R)/lookahead
 	$(call say,STAGE,$@)
 	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
 		--jobs $(SANDBOX_JOBS) -o $@
 
-$(OUT)/robustness.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-robust $(OUT)/.knobs-costs \
+$(OUT)/robustness.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-robust $(OUT)/.knobs-costs $(OUT)/.knobs-data \
 		$(OUT)/.knobs-limits $(R)/robust
 	$(call say,STAGE,$@)
 	$(Q)$(R)/robust $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
@@ -224,7 +240,7 @@ $(OUT)/robustness.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-robust $(OUT)/.kno
 # sandbox and replayed with the same costs; the stats stage prices the family in.
 V_JSON := $(if $(STRATEGY),$(OUT)/variants.json)
 V_ARG := $(if $(STRATEGY),--variants $(OUT)/variants.json)
-$(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits \
+$(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits $(OUT)/.knobs-data \
 		$(OUT)/.knobs-costs $(R)/variants
 	$(call say,STAGE,$@)
 	$(Q)$(R)/variants $(S_ARG) --inspect $(OUT)/inspect.json --data $(DATA) \
@@ -232,12 +248,12 @@ $(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs
 		--matrix $(OUT)/variant_returns.bin
 
 $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-costs \
-		$(OUT)/.knobs-reconcile $(R)/replay
+		$(OUT)/.knobs-reconcile $(OUT)/.knobs-data $(R)/replay
 	$(call say,STAGE,$@)
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
 
-$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(OUT)/.knobs-costs \
+$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(OUT)/.knobs-costs $(OUT)/.knobs-data \
 		$(OUT)/.knobs-trials $(OUT)/.knobs-tearsheet $(OUT)/.knobs-deflation $(R)/stats
 	$(call say,STAGE,$@)
 	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) --config $(OUT)/config.json --data $(DATA) \
@@ -249,7 +265,8 @@ $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $
 	$(call say,STAGE,$@)
 	$(Q)$(R)/verdict --dir $(OUT) -o $@
 
-$(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(wildcard templates/*) $(R)/report
+$(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(OUT)/.knobs-data \
+		$(wildcard templates/*) $(R)/report
 	$(call say,REPORT,$@)
 	$(Q)$(R)/report --dir $(OUT) --name '$(NAME)' --templates templates --data $(DATA)
 
@@ -267,10 +284,10 @@ demos: build/.deps
 FORCE:
 
 # --- the nightly batch -----------------------------------------------------------------------
-# Every NAME.py and NAME.csv in STRATEGIES is one audit into out/NAME/, run in parallel under
+# Every .py and .csv in STRATEGIES is one audit into out/NAME/ (NAME: its safe name), in parallel under
 # -j; TRIALS from a "# trials: N" header line, else TRIALS. scripts/nightly has the details.
 NIGHT := $(or $(NIGHT),$(shell date -u +%F))
-NIGHT_NAMES := $(sort $(basename $(notdir $(wildcard $(STRATEGIES)/*.py $(STRATEGIES)/*.csv))))
+NIGHT_NAMES := $(if $(filter nightly%,$(MAKECMDGOALS)),$(shell STRATEGIES=$(call shq,$(STRATEGIES)) NIGHT=x scripts/nightly names))
 NIGHT_ENV := NIGHT='$(NIGHT)' STRATEGIES='$(STRATEGIES)' TRIALS='$(TRIALS)' DATA='$(DATA)' \
 	NIGHT_TOTAL=$(words $(NIGHT_NAMES)) MAKE='$(MAKE)'
 
@@ -287,6 +304,7 @@ nightly-one/%: FORCE
 test: build/.deps
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel all data/ohlcv.csv
 	$(Q)$(MAKE) --no-print-directory VARIANT=asan all unit-bins
+	$(Q)$(MAKE) --no-print-directory fuzz-bins
 	$(Q)tests/run-all
 
 unit-bins: $(UNIT_BINS)
@@ -299,6 +317,23 @@ bench: build/.deps
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel all data/ohlcv.csv
 	$(Q)tests/bench/run
 
+# libFuzzer targets of the loaders (tests/fuzz/README.md), built with Debian's clang from the
+# shared library's sources; `make test` runs each for 30 s (tests/e2e/95-fuzz.sh).
+FUZZ_DIR := build/fuzz
+FUZZ_TARGETS := $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_SRC := $(call room_src,$(LIB_ROOM))
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard $(LIB_ROOM)/*.h)
+	$(call say,FUZZ,$@)
+	@mkdir -p $(dir $@)
+	$(Q)clang -I$(LIB_ROOM) $(CPPFLAGS) $(WARN) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LDLIBS)
+
+fuzz-bins: build/.deps $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
+
+fuzz: fuzz-bins
+	$(Q)tests/fuzz/run $(FUZZ_S)
+
 clean:
 	rm -rf build/rel build/asan
 
@@ -310,6 +345,7 @@ help: $(KNOBS_MK)
 	@echo '  make nightly STRATEGIES=dir [MAIL_TO=...]             audit a folder, index it, mail it'
 	@echo '  make test                                              all tests (also under ASan+UBSan)'
 	@echo '  make bench                                             speed and memory figures'
+	@echo '  make fuzz [FUZZ_S=60]                                  fuzz each loader for FUZZ_S seconds'
 	@echo '  make deps                                              install system packages (root)'
 	@echo
 	@echo 'Knobs, from the knob table (pipeline/lib/config.h): [range] (default)'

@@ -12,6 +12,7 @@
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "ohlcv_json.h"
 #include "timeutil.h"
 
 static const char *const stage_files[RPT_NFILES] = {
@@ -292,7 +293,7 @@ static void load_data(struct rpt_input *in, const char *data_path)
 		sa_fmt(in->data_reason, sizeof in->data_reason, "no price data was given to the report");
 		return;
 	}
-	if (sa_ohlcv_load(data_path, &in->data, err, sizeof err))
+	if (sa_ohlcv_load_config(data_path, in->stage[RPT_CONFIG].json, &in->data, err, sizeof err))
 		sa_fmt(in->data_reason, sizeof in->data_reason, "price data unusable: %s", err);
 }
 

@@ -350,6 +350,12 @@ static void add_inspection(cJSON *m, const struct rpt_input *in)
 			add_text(r, keys[k], it, keys[k]);
 		cJSON_AddItemToArray(flags, r);
 	}
+	const cJSON *tl = get(ins, "tradelog");
+	if (cJSON_IsTrue(get(tl, "present"))) {
+		cJSON *t = cJSON_AddObjectToObject(o, "tradelog");
+		add_text(t, "format", tl, "format");
+		add_text(t, "rows", tl, "rows");
+	}
 	cJSON *errs = cJSON_AddArrayToObject(o, "tradelog_errors");
 	n = 0;
 	cJSON_ArrayForEach(it, get(get(ins, "tradelog"), "errors")) {
@@ -468,6 +474,44 @@ static void add_trades(cJSON *m, const struct rpt_input *in)
 	cJSON_AddBoolToObject(o, "more", n > MAX_ROWS);
 }
 
+/* Each upload as the user named it, beside the safe NAME it was audited under. */
+static void add_uploads(cJSON *to, const cJSON *up)
+{
+	static const char *const kinds[] = { "strategy", "tradelog", "data" };
+	cJSON *list = cJSON_AddArrayToObject(to, "uploads");
+
+	add_text(to, "audit_name", up, "name");
+	for (size_t k = 0; list && k < sizeof kinds / sizeof kinds[0]; k++) {
+		const cJSON *v = get(up, kinds[k]);
+		cJSON *row;
+
+		if (!cJSON_IsString(v))
+			continue;
+		row = cJSON_CreateObject();
+		cJSON_AddStringToObject(row, "kind", kinds[k]);
+		cJSON_AddStringToObject(row, "file", v->valuestring);
+		cJSON_AddItemToArray(list, row);
+	}
+}
+
+/* "python 3.11.2, numpy 1.24.2, ...": what the strategy ran against. */
+static void add_libraries(cJSON *to, const cJSON *libs)
+{
+	char buf[512] = "";
+	size_t used = 0;
+	const cJSON *v;
+
+	if (!cJSON_IsObject(libs))
+		libs = NULL;
+	cJSON_ArrayForEach(v, libs) {
+		if (used < sizeof buf)
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s %s", used ? ", " : "",
+						 v->string, cJSON_IsString(v) ? v->valuestring
+									      : "(not installed)");
+	}
+	cJSON_AddStringToObject(to, "libraries", used ? buf : "n/a");
+}
+
 static void add_fingerprint(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *fp = in->stage[RPT_FINGERPRINT].json;
@@ -478,6 +522,72 @@ static void add_fingerprint(cJSON *m, const struct rpt_input *in)
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 		add_text(o, keys[k], fp, keys[k]);
 	add_text(o, "trials", rpt_stage_ok(in, RPT_CONFIG), "trials");
+	add_uploads(o, get(fp, "uploads"));
+	add_libraries(o, get(fp, "libraries"));
+}
+
+/* A span of seconds for people: "1 d", "4 h", "15 min", "90 s". */
+static void add_span(cJSON *to, const char *as, const cJSON *obj, const char *key)
+{
+	const cJSON *v = get(obj, key);
+	static const struct { long long unit; const char *name; } units[] = {
+		{ 86400, "d" }, { 3600, "h" }, { 60, "min" }, { 1, "s" },
+	};
+	char buf[64];
+	long long x;
+
+	if (!is_num(v) || v->valuedouble < 1 || v->valuedouble > 1e15) {
+		cJSON_AddStringToObject(to, as, "n/a");
+		return;
+	}
+	x = (long long)v->valuedouble;
+	for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+		if (x % units[u].unit == 0) {
+			cJSON_AddStringToObject(to, as, sa_fmt(buf, sizeof buf, "%lld %s",
+							       x / units[u].unit, units[u].name));
+			return;
+		}
+}
+
+/* The header names the loader matched, "time=Date, open=Open, ...", or "by position". */
+static void add_data_columns(cJSON *to, const cJSON *fmt)
+{
+	static const char *const keys[] = { "time", "open", "high", "low", "close", "volume",
+					     "adj_close" };
+	const cJSON *cols = get(fmt, "columns");
+	char buf[512] = "";
+	size_t used = 0;
+
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		const cJSON *v = get(cols, keys[k]);
+
+		if (cJSON_IsString(v) && used < sizeof buf)
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s=%s",
+						 used ? ", " : "", keys[k], v->valuestring);
+	}
+	cJSON_AddStringToObject(to, "columns", used ? buf : "by position (no header)");
+}
+
+/* The data section: what fingerprint.json's data_format says the loader found. */
+static void add_data(cJSON *m, const struct rpt_input *in)
+{
+	const cJSON *fmt = get(rpt_stage_ok(in, RPT_FINGERPRINT), "data_format");
+	cJSON *o;
+
+	if (!cJSON_IsObject(fmt))
+		return;
+	o = cJSON_AddObjectToObject(m, "data");
+	for (size_t k = 0; k < 8; k++) {
+		static const char *const keys[] = { "layout", "delimiter", "time_form", "bars",
+						    "first", "last", "gaps", "missing_bars" };
+		add_text(o, keys[k], fmt, keys[k]);
+	}
+	add_data_columns(o, fmt);
+	add_span(o, "spacing", fmt, "spacing_s");
+	add_span(o, "largest_gap", fmt, "largest_gap_s");
+	cJSON_AddBoolToObject(o, "gzip", cJSON_IsTrue(get(fmt, "gzip")));
+	cJSON_AddBoolToObject(o, "no_volume", cJSON_IsFalse(get(fmt, "volume")));
+	cJSON_AddBoolToObject(o, "adjusted", cJSON_IsTrue(get(fmt, "adjusted")));
 }
 
 cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
@@ -499,6 +609,7 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	rpt_tearsheet_model(m, in);
 	add_trades(m, in);
 	add_fingerprint(m, in);
+	add_data(m, in);
 	cJSON_AddStringToObject(m, "version", SA_VERSION);
 	return m;
 }

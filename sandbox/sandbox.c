@@ -11,6 +11,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "ohlcv.h"
+#include "ohlcv_json.h"
 #include "sbx.h"
 #include "sbx_proto.h"
 #include "sbx_report.h"
@@ -182,7 +183,7 @@ int main(int argc, char **argv)
 		sa_die("%s", err);
 	}
 	started = z;
-	if (sa_ohlcv_load(o.data, &bars, err, sizeof err) < 0) {
+	if (sa_ohlcv_load_config(o.data, config, &bars, err, sizeof err) < 0) {
 		write_outputs(&o, NULL, &lim, sa_fmt(why, sizeof why, "data '%s': %s", o.data, err));
 		goto out;
 	}

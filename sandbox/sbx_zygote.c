@@ -20,6 +20,7 @@
 
 #include "fileio.h"
 #include "msg.h"
+#include "sbx_preimport.h"
 
 
 /* Trusted helpers, defined before any upload exists. They run inside a child after lockdown,
@@ -496,6 +497,7 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 		sa_error("zygote: cannot import numpy and pandas");
 		goto out;
 	}
+	(void)sbx_preimport(z.src, z.src_len);
 	if (collect_roots(&z) < 0)
 		goto out;
 	/* Built once here rather than in every run: libseccomp's compilation costs a run

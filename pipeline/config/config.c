@@ -11,13 +11,14 @@
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "ohlcv_json.h"
 #include "ohlcv.h"
 
 #define SCHEMA 1
 
 static const char usage[] =
 	"usage: config [--if-changed] [--stamps DIR] -o config.json [KNOB=value ...]\n"
-	"       config --check-data OHLCV.csv\n"
+	"       config --check-data OHLCV.csv [KNOB=value ...]\n"
 	"\n"
 	"Checks every knob against its row of the knob table (type, range) and writes config.json;\n"
 	"a knob not given takes the table's default. --if-changed leaves the file alone when its\n"
@@ -115,20 +116,22 @@ static int write_stamps(const char *dir, const cJSON *c)
 }
 
 /* What DATA must look like, for the message when it does not. */
-#define DATA_FORMAT "a csv with the header time,open,high,low,close,volume; one bar a line, " \
-	"times ISO-8601 UTC (2024-01-01T00:00:00Z) strictly increasing; prices finite positive " \
-	"plain decimals (no hex, no padding) with low <= open, close <= high; volume >= 0; at " \
-	"least 2 bars"
+#define DATA_FORMAT "a csv (or a gzip of one) whose header names time, open, high, low and " \
+	"close (usual synonyms, any case; volume optional; ',', ';' or tab), or a headerless " \
+	"Binance/ccxt kline file; one bar a line, times ISO-8601 (an offset is converted to UTC), " \
+	"dates or epoch seconds or milliseconds, strictly increasing; prices finite positive plain " \
+	"decimals (no hex, no padding) with low <= open, close <= high; volume >= 0; at least 2 " \
+	"bars (README.md, 'Give real data')"
 
 /* Loads the operator's data file as every stage would. Returns SA_EXIT_OK, or SA_EXIT_USAGE
  * with the loader's reason (its line number) and the accepted format printed. */
-static int check_data(const char *path)
+static int check_data(const char *path, const cJSON *cfg)
 {
 	struct sa_ohlcv s = { 0 };
 	char err[512];
 	int rc = SA_EXIT_OK;
 
-	if (sa_ohlcv_load(path, &s, err, sizeof(err)) < 0) {
+	if (sa_ohlcv_load_config(path, cfg, &s, err, sizeof(err)) < 0) {
 		sa_error("DATA '%s' cannot be used: %s (accepted: %s)", path, err, DATA_FORMAT);
 		rc = SA_EXIT_USAGE;
 	}
@@ -143,7 +146,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
 		{ "check-data", required_argument, NULL, 'd' }, { 0 },
 	};
-	const char *vals[SA_K_COUNT] = { 0 }, *out = NULL, *stamps = NULL;
+	const char *vals[SA_K_COUNT] = { 0 }, *out = NULL, *stamps = NULL, *data = NULL;
 	bool if_changed = false;
 	char err[512], *text = NULL;
 	cJSON *c;
@@ -155,12 +158,12 @@ int main(int argc, char **argv)
 		case 'c': if_changed = true; break;
 		case 's': stamps = optarg; break;
 		case 'o': out = optarg; break;
-		case 'd': return check_data(optarg);
+		case 'd': data = optarg; break;
 		case 'h': fputs(usage, stdout); return SA_EXIT_OK;
 		default: sa_usage_die("bad option");
 		}
 	}
-	if (!out)
+	if (!out && !data)
 		sa_usage_die("missing -o config.json");
 	for (int i = optind; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
@@ -177,6 +180,11 @@ int main(int argc, char **argv)
 	if (!c) {
 		sa_error("%s (hint: 'make help' lists every knob with its range)", err);
 		return SA_EXIT_USAGE;
+	}
+	if (data) {
+		/* the data as the stages will load it, with these knobs (ADJUSTED) */
+		rc = check_data(data, c);
+		goto out;
 	}
 	text = cJSON_Print(c);
 	if (!text || (if_changed ? write_line_if_changed(out, text) : sa_json_write(out, c)) < 0)

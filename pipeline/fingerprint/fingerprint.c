@@ -10,20 +10,25 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "fingerprint_libs.h"
 #include "jsonio.h"
 #include "msg.h"
 #include "ohlcv.h"
+#include "ohlcv_json.h"
 #include "timeutil.h"
 
 #define SCHEMA 1
 
 static const char usage[] =
 	"usage: fingerprint [--strategy FILE] [--trades FILE] --data OHLCV.csv --config config.json\n"
-	"           [--synthetic SUMS] -o fingerprint.json\n"
+	"           [--synthetic SUMS] [--name NAME] [--given KIND=PATH]... -o fingerprint.json\n"
 	"\n"
 	"Writes the sha256 of every input and the tool version. SUMS is a sha256sum line naming the\n"
 	"bundled synthetic series (data/ohlcv.csv.sha256): data_synthetic says whether the data is\n"
-	"exactly that series, whatever its path.\n"
+	"exactly that series, whatever its path. NAME is the audit's name; each --given is an upload\n"
+	"as the user named it (KIND strategy, tradelog or data; only the file name is kept), so the\n"
+	"report can say under which safe name it was audited. data_format says what the loader\n"
+	"found in the data; libraries, the versions of the modules a strategy may import.\n"
 	"\n"
 	"exit: 0 written; 2 bad command line; 3 cannot write\n";
 
@@ -60,10 +65,36 @@ static bool is_synthetic(const char *sums, const char *hex)
 	return yes;
 }
 
+/* uploads: the audit's name and each upload's file name as given (no folder). */
+static void add_uploads(cJSON *fp, const char *name, char **given, int n_given)
+{
+	static const char *const kinds[] = { "strategy", "tradelog", "data" };
+	cJSON *u = cJSON_AddObjectToObject(fp, "uploads");
+
+	if (name)
+		cJSON_AddStringToObject(u, "name", name);
+	else
+		cJSON_AddNullToObject(u, "name");
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		const char *as = NULL;
+		size_t klen = strlen(kinds[k]);
+
+		for (int g = 0; g < n_given; g++)
+			if (!strncmp(given[g], kinds[k], klen) && given[g][klen] == '=' && given[g][klen + 1])
+				as = given[g] + klen + 1;
+		if (as && strrchr(as, '/'))
+			as = strrchr(as, '/') + 1;
+		if (as && *as)
+			cJSON_AddStringToObject(u, kinds[k], as);
+		else
+			cJSON_AddNullToObject(u, kinds[k]);
+	}
+}
+
 static cJSON *fingerprint_build(const char *strategy, const char *trades, const char *data,
 				const char *config, const char *synthetic)
 {
-	cJSON *fp = sa_json_stage("fingerprint", SCHEMA);
+	cJSON *fp = sa_json_stage("fingerprint", SCHEMA), *cfg = NULL;
 	struct sa_ohlcv s;
 	char err[512], t[21];
 
@@ -78,15 +109,19 @@ static cJSON *fingerprint_build(const char *strategy, const char *trades, const 
 			      is_synthetic(synthetic,
 					   cJSON_GetObjectItemCaseSensitive(fp, "data_sha256")->valuestring));
 	cJSON_AddStringToObject(fp, "tool_version", SA_VERSION);
-	if (sa_ohlcv_load(data, &s, err, sizeof(err))) {
+	if (!(cfg = sa_json_read(config, SA_JSON_CAP, err, sizeof(err))) ||
+	    sa_ohlcv_load_config(data, cfg, &s, err, sizeof(err))) {
 		sa_json_fail(fp, err);
-		return fp;
+		goto out;
 	}
 	cJSON_AddNumberToObject(fp, "data_bars", (double)s.n);
 	cJSON_AddStringToObject(fp, "data_first", sa_time_format(s.t[0], t));
 	cJSON_AddStringToObject(fp, "data_last", sa_time_format(s.t[s.n - 1], t));
+	cJSON_AddItemToObject(fp, "data_format", sa_ohlcv_format_json(&s));
 	sa_ohlcv_release(&s);
 	cJSON_AddBoolToObject(fp, "ok", 1);
+out:
+	cJSON_Delete(cfg);
 	return fp;
 }
 
@@ -98,12 +133,16 @@ int main(int argc, char **argv)
 		{ "data", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "synthetic", required_argument, NULL, 'y' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "given", required_argument, NULL, 'g' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *strategy = NULL, *trades = NULL, *data = NULL, *config = NULL, *out = NULL,
-		   *synthetic = NULL;
+		   *synthetic = NULL, *name = NULL;
+	char *given[8];
+	int n_given = 0;
 	cJSON *fp;
 	int o, rc;
 
@@ -115,6 +154,12 @@ int main(int argc, char **argv)
 		case 'd': data = optarg; break;
 		case 'c': config = optarg; break;
 		case 'y': synthetic = optarg; break;
+		case 'n': name = optarg; break;
+		case 'g':
+			if (n_given == (int)(sizeof given / sizeof given[0]) || !strchr(optarg, '='))
+				sa_usage_die("--given takes KIND=PATH, at most 8 times");
+			given[n_given++] = optarg;
+			break;
 		case 'o': out = optarg; break;
 		case 'h': fputs(usage, stdout); return SA_EXIT_OK;
 		default: sa_usage_die("bad option");
@@ -123,6 +168,9 @@ int main(int argc, char **argv)
 	if (!data || !config || !out)
 		sa_usage_die("--data, --config and -o are required");
 	fp = fingerprint_build(strategy, trades, data, config, synthetic);
+	add_uploads(fp, name, given, n_given);
+	if (!cJSON_AddItemToObject(fp, "libraries", fp_libraries()))
+		cJSON_AddNullToObject(fp, "libraries");
 	rc = sa_json_write(out, fp);
 	cJSON_Delete(fp);
 	return rc ? SA_EXIT_BROKEN : SA_EXIT_OK;

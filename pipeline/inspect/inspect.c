@@ -7,12 +7,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "config.h"
+#include "fileio.h"
 #include "inspect_core.h"
 #include "jsonio.h"
 #include "msg.h"
 
 static const char usage[] =
-	"usage: inspect [--strategy FILE.py] [--trades FILE.csv] -o inspect.json\n"
+	"usage: inspect [--strategy FILE.py] [--trades FILE] [--config config.json] -o inspect.json\n"
 	"\n"
 	"Reads the strategy and/or trade log (each at most 256 KB) and writes inspect.json: size,\n"
 	"UTF-8, lines; a parse with the embedded CPython parser in a child under CPU and memory\n"
@@ -20,7 +22,9 @@ static const char usage[] =
 	"with stable codes (pipeline/inspect/INSPECT.md); for a trade log, columns, rows and errors.\n"
 	"\n"
 	"  --strategy FILE   strategy source defining signals(df)\n"
-	"  --trades FILE     trade log: entry_time,exit_time,side,return\n"
+	"  --trades FILE     trade log: entry_time,exit_time,side,return, freqtrade (JSON, CSV),\n"
+	"                    TradingView's List of trades, or columns mapped by TRADES_COLUMNS\n"
+	"  --config FILE     config.json, for data.trades_columns (TRADES_COLUMNS)\n"
 	"  -o FILE           where to write inspect.json\n"
 	"  -h, --help        this text\n"
 	"\n"
@@ -30,6 +34,7 @@ static const char usage[] =
 struct args {
 	const char *strategy;
 	const char *trades;
+	const char *config;
 	const char *out;
 };
 
@@ -38,6 +43,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 	static const struct option opts[] = {
 		{"strategy", required_argument, NULL, 's'},
 		{"trades", required_argument, NULL, 't'},
+		{"config", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -47,6 +53,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		switch (c) {
 		case 's': a->strategy = optarg; break;
 		case 't': a->trades = optarg; break;
+		case 'c': a->config = optarg; break;
 		case 'o': a->out = optarg; break;
 		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
 		default: sa_usage_die("unknown option");
@@ -66,18 +73,25 @@ int main(int argc, char **argv)
 	struct inspect_limits lim = INSPECT_LIMITS_DEFAULT;
 	char sreason[600] = "", treason[600] = "";
 	bool broken = false;
-	cJSON *strategy, *tradelog, *doc;
+	cJSON *strategy, *tradelog, *doc, *cfg = NULL;
+	const char *colmap = NULL;
+	char err[512];
 
 	sa_set_prog(argv[0]);
 	parse_args(argc, argv, &a);
 	strategy = a.strategy ? inspect_strategy_file(a.strategy, &lim, sreason, sizeof(sreason), &broken)
 			      : inspect_strategy_absent();
-	tradelog = a.trades ? inspect_tradelog_file(a.trades, treason, sizeof(treason))
+	if (a.config && !(cfg = sa_json_read(a.config, SA_JSON_CAP, err, sizeof(err))))
+		sa_die("config.json: %s", err);
+	if (cfg && sa_config_str(cfg, SA_K_TRADES_COLUMNS, &colmap, err, sizeof(err)))
+		sa_die("%s", err);
+	tradelog = a.trades ? inspect_tradelog_file(a.trades, colmap, treason, sizeof(treason))
 			    : inspect_tradelog_absent();
 	doc = inspect_report(strategy, sreason, tradelog, treason);
 	if (sa_json_write(a.out, doc) != 0)
 		sa_die("cannot write '%s'", a.out);
 	cJSON_Delete(doc);
+	cJSON_Delete(cfg);
 	if (broken)
 		sa_die("%s", sreason);
 	return SA_EXIT_OK;

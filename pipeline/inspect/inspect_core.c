@@ -14,6 +14,7 @@
 #include "jsonio.h"
 #include "text.h"
 #include "tradelog.h"
+#include "tradelog_formats.h"
 
 /* Where each line of a buffer starts; start[n] is one past the end. */
 struct lines {
@@ -501,6 +502,12 @@ static long first_backwards(const struct sa_tradelog *log)
 
 cJSON *inspect_tradelog_buf(const char *buf, size_t len, char *reason, size_t reasonlen)
 {
+	return inspect_tradelog_buf_map(buf, len, NULL, reason, reasonlen);
+}
+
+cJSON *inspect_tradelog_buf_map(const char *buf, size_t len, const char *colmap, char *reason,
+				size_t reasonlen)
+{
 	cJSON *t = inspect_tradelog_absent();
 	struct sa_tradelog log = {0};
 	char err[512];
@@ -520,14 +527,21 @@ cJSON *inspect_tradelog_buf(const char *buf, size_t len, char *reason, size_t re
 		add_error(t, bad, err);
 		goto fail;
 	}
-	if (sa_tradelog_parse(buf, len, &log, err, sizeof(err)) != 0) {
+	if (sa_tradelog_parse_any(buf, len, colmap, &log, err, sizeof(err)) != 0) {
+		put(t, "format", cJSON_CreateString(log.format));
 		put(t, "columns", column_list(log.columns));
 		add_loader_error(t, err);
 		goto fail;
 	}
+	put(t, "format", cJSON_CreateString(log.format));
 	put(t, "columns", column_list(log.columns));
 	put_num(t, "rows", (double)log.n);
-	if ((back = first_backwards(&log)) > 0) {
+	if ((back = first_backwards(&log)) > 0 && strcmp(log.format, "native")) {
+		snprintf(err, sizeof(err), "trade %ld enters before the trade before it; sort the log by entry time", back - 1);
+		add_error(t, 0, err);
+		goto fail;
+	}
+	if (back > 0) {
 		add_error(t, back, "entry_time goes backwards (earlier than the trade on the line before); sort the log by entry time");
 		goto fail;
 	}
@@ -546,15 +560,15 @@ out:
 	return t;
 }
 
-cJSON *inspect_tradelog_file(const char *path, char *reason, size_t reasonlen)
+cJSON *inspect_tradelog_file(const char *path, const char *colmap, char *reason, size_t reasonlen)
 {
 	char *buf = NULL, why[512];
 	size_t len = 0;
-	enum sa_read_status st = sa_read_file(path, SA_UPLOAD_CAP, &buf, &len);
+	enum sa_read_status st = sa_read_file(path, SA_TRADELOG_CAP, &buf, &len);
 	cJSON *t;
 
 	if (st == SA_READ_OK) {
-		t = inspect_tradelog_buf(buf, len, reason, reasonlen);
+		t = inspect_tradelog_buf_map(buf, len, colmap, reason, reasonlen);
 		goto out;
 	}
 	t = inspect_tradelog_absent();

@@ -29,8 +29,13 @@ cJSON *inspect_strategy_file(const char *path, const struct inspect_limits *lim,
  * its line. Returns a new "tradelog" object (caller frees); reason as above. */
 cJSON *inspect_tradelog_buf(const char *buf, size_t len, char *reason, size_t reasonlen);
 
+/* The same with a column map (TRADES_COLUMNS; NULL or "": the layout is detected), recording
+ * the layout read as "format". */
+cJSON *inspect_tradelog_buf_map(const char *buf, size_t len, const char *colmap, char *reason,
+				size_t reasonlen);
+
 /* Same for a file, read capped at SA_UPLOAD_CAP. */
-cJSON *inspect_tradelog_file(const char *path, char *reason, size_t reasonlen);
+cJSON *inspect_tradelog_file(const char *path, const char *colmap, char *reason, size_t reasonlen);
 
 /* The skeletons written when an upload was not given: every field present, "present": false.
  * Caller frees. */

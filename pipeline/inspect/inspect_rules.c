@@ -4,13 +4,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pylibs.h"
+
 /* Codes by family: SA1xx imports, SA2xx names and calls, SA3xx dunders and introspection,
  * SA4xx look-ahead hints, SA5xx declarations the audit reads. Keep in step with pipeline/inspect/INSPECT.md. */
 static const struct inspect_rule rules[] = {
 	{"SA101", "error", "forbidden import",
 	 "import of '%s' is not allowed in a strategy: the import itself may succeed, but the sandbox refuses what it reaches (processes, files outside scratch, the network, native code); a strategy needs only df and numeric libraries"},
-	{"SA102", "warning", "import outside the allowlist",
-	 "import of '%s' is outside the numeric allowlist (numpy, pandas, math, statistics, ...); the sandbox may refuse it"},
+	{"SA102", "warning", "module not available",
+	 "import of '%s': the sandbox has no such module; a strategy may import " SA_PYLIBS_TEXT_SHORT
+	 " and math, statistics, datetime, collections, itertools, functools, typing, ..."},
 	{"SA103", "warning", "relative import",
 	 "relative import '%s': a strategy is one file; import only numeric libraries"},
 	{"SA201", "error", "dynamic code",
@@ -45,11 +48,12 @@ static const struct inspect_rule rules[] = {
 	 "VARIANTS %s; the audit goes on with TRIALS alone"},
 };
 
-/* Modules a strategy may import: numeric work and pure helpers with no reach outside. */
+/* Standard-library modules a strategy may import: numeric work and pure helpers with no reach
+ * outside; the third-party ones are pylibs.h's. */
 static const char *const allowed_modules[] = {
 	"__future__", "abc", "array", "bisect", "cmath", "collections", "copy", "dataclasses",
 	"datetime", "decimal", "enum", "fractions", "functools", "heapq", "itertools", "math",
-	"numbers", "numpy", "operator", "pandas", "statistics", "typing",
+	"numbers", "operator", "statistics", "typing",
 };
 
 /* Modules that reach the system, other processes, the network, native code or the interpreter's
@@ -156,6 +160,15 @@ char *inspect_rule_message(const struct inspect_rule *r, const char *detail, cha
 	return buf;
 }
 
+/* One of the third-party libraries the sandbox provides (pylibs.h). */
+static bool is_pylib(const char *top)
+{
+	for (int i = 0; sa_pylibs[i].module; i++)
+		if (!strcmp(sa_pylibs[i].module, top))
+			return true;
+	return false;
+}
+
 const char *inspect_import_code(const char *module)
 {
 	char top[128];
@@ -166,7 +179,7 @@ const char *inspect_import_code(const char *module)
 		n = sizeof(top) - 1;
 	memcpy(top, module, n);
 	top[n] = '\0';
-	if (in_list(allowed_modules, COUNT(allowed_modules), top))
+	if (in_list(allowed_modules, COUNT(allowed_modules), top) || is_pylib(top))
 		goto out;
 	if (top[0] == '_' || in_list(forbidden_modules, COUNT(forbidden_modules), top))
 		code = "SA101";

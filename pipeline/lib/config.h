@@ -32,6 +32,10 @@ enum sa_knob_type {
 	  "trade-log .csv: entry_time,exit_time,side,return")                                    \
 	X(DATA, "DATA", NULL, SA_KNOB_MAKE, 0, 0, "data/ohlcv.csv",                               \
 	  "OHLCV csv (the default is the bundled synthetic series)")                             \
+	X(ADJUSTED, "ADJUSTED", "data.adjusted", SA_KNOB_INT, 0, 1, "0",                         \
+	  "1: scale open, high, low, close by the data's Adj Close / Close, bar by bar")         \
+	X(TRADES_COLUMNS, "TRADES_COLUMNS", "data.trades_columns", SA_KNOB_STR, 0, 512, "",       \
+	  "trade-log column map: entry=COL,exit=COL,side=COL,return=COL (a trailing % on COL: percent)") \
 	X(NAME, "NAME", NULL, SA_KNOB_MAKE, 0, 0, "",                                             \
 	  "bundle name, out/NAME/ (default: the upload's file name without .py or .csv)")        \
 	X(TRIALS, "TRIALS", "trials", SA_KNOB_INT, 1, 1e6, "1",                                   \
@@ -97,7 +101,8 @@ enum sa_knob_type {
 	  "nightly: the folder of uploads")                                                      \
 	X(MAIL_TO, "MAIL_TO", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: where the bundles go")      \
 	X(MAIL_FROM, "MAIL_FROM", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: the sender")            \
-	X(SMTP_URL, "SMTP_URL", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: smtp:// or smtps:// server")
+	X(SMTP_URL, "SMTP_URL", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: smtp:// or smtps:// server") \
+	X(FUZZ_S, "FUZZ_S", NULL, SA_KNOB_MAKE, 0, 0, "60", "make fuzz: seconds per loader")
 
 enum sa_knob_id {
 #define SA_KNOB_ENUM(id, ...) SA_K_##id,

@@ -86,6 +86,13 @@ static int no_space(unsigned char c)
 int sa_csv_parse_all(const char *buf, size_t len, void (*on_field)(void *, size_t, void *),
 		     void (*on_row)(int, void *), struct sa_csv_pos *pos)
 {
+	return sa_csv_parse_delim(buf, len, ',', on_field, on_row, pos);
+}
+
+int sa_csv_parse_delim(const char *buf, size_t len, char delim,
+		       void (*on_field)(void *, size_t, void *), void (*on_row)(int, void *),
+		       struct sa_csv_pos *pos)
+{
 	struct csv_parser p;
 	size_t long_line = sa_csv_long_line(buf, len, SA_CSV_LINE_MAX);
 
@@ -99,6 +106,7 @@ int sa_csv_parse_all(const char *buf, size_t len, void (*on_field)(void *, size_
 		pos->failed = true;
 		return -1;
 	}
+	csv_set_delim(&p, (unsigned char)delim);
 	/* The callback costs a call per character: a file without a space or a tab (every file
 	 * this tool writes) keeps libcsv's inline test, which then trims nothing either. */
 	if (memchr(buf, ' ', len) || memchr(buf, '\t', len))

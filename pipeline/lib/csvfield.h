@@ -41,6 +41,11 @@ void sa_csv_fail(struct sa_csv_pos *pos, const char *fmt, ...) __attribute__((fo
 int sa_csv_parse_all(const char *buf, size_t len, void (*on_field)(void *, size_t, void *),
 		     void (*on_row)(int, void *), struct sa_csv_pos *pos);
 
+/* The same with another delimiter than ',' (';' or a tab). */
+int sa_csv_parse_delim(const char *buf, size_t len, char delim,
+		       void (*on_field)(void *, size_t, void *), void (*on_row)(int, void *),
+		       struct sa_csv_pos *pos);
+
 /* Finds the first line of buf[0..len) longer than max bytes. Returns 0 when there is none, else
  * its 1-based line number. */
 size_t sa_csv_long_line(const char *buf, size_t len, size_t max);

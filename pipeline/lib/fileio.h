@@ -9,6 +9,7 @@
 #define SA_UPLOAD_CAP ((size_t)256 * 1024)          /* an uploaded .py or trade log */
 #define SA_JSON_CAP ((size_t)64 * 1024 * 1024)      /* any stage JSON file */
 #define SA_DATA_CAP ((size_t)1024 * 1024 * 1024)    /* an OHLCV csv */
+#define SA_TRADELOG_CAP ((size_t)64 * 1024 * 1024)  /* a trade log in an export format */
 
 /* Why a bounded read failed. */
 enum sa_read_status {

@@ -1,24 +1,67 @@
-/* ohlcv.h - the OHLCV series and its validating loader (libcsv). */
+/* ohlcv.h - the OHLCV series and its validating loader (libcsv), for the files users have. */
 #ifndef SA_OHLCV_H
 #define SA_OHLCV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "csvfield.h"
+
+/* The fields of a bar, in the order a headerless (kline) file holds them. */
+enum sa_ohlcv_field { SA_BAR_TIME, SA_BAR_OPEN, SA_BAR_HIGH, SA_BAR_LOW, SA_BAR_CLOSE,
+		      SA_BAR_VOLUME, SA_BAR_ADJ, SA_BAR_FIELDS };
+
+/* What the loader found in the file, as fingerprint.json's data_format and the report say it. */
+struct sa_ohlcv_format {
+	bool header;           /* false: a headerless kline file (time, o, h, l, c[, v], ...) */
+	char delim;            /* ',', ';' or '\t' */
+	bool gzip;             /* the file was gzip-compressed */
+	int time_form;         /* enum sa_time_form of the first bar */
+	bool volume;           /* false: no volume column, volume is NaN */
+	bool adjusted;         /* prices scaled by adj close / close */
+	int columns;           /* fields a row */
+	/* the header's name of each field, "" when absent (or headerless) */
+	char names[SA_BAR_FIELDS][SA_CSV_FIELD_MAX + 1];
+	/* the shape of the series */
+	int64_t spacing_s;     /* median time between bars */
+	size_t gaps;           /* places where bars are missing at that spacing */
+	size_t missing_bars;   /* bars missing in all of them */
+	int64_t largest_gap_s; /* longest time between two bars */
+};
 
 /* A bar series held as columns (struct of arrays). */
 struct sa_ohlcv {
 	size_t n;
 	int64_t *t;  /* bar open time, seconds since the epoch, UTC, strictly increasing */
-	double *open, *high, *low, *close, *volume;
+	double *open, *high, *low, *close, *volume;  /* volume NaN when the file has none */
+	struct sa_ohlcv_format fmt;
 };
 
-/* Loads path: header exactly "time,open,high,low,close,volume", strictly increasing ISO-8601
- * UTC timestamps, finite positive prices, high >= max(open, close), low <= min(open, close),
- * volume >= 0 and finite; at least 2 bars. Returns 0 and fills *s (release with
- * sa_ohlcv_release), or -1 with "line N: reason" in err and *s empty. */
+/* How to read prices. */
+struct sa_ohlcv_opts {
+	bool adjusted;  /* scale open, high, low, close by adj close / close (needs that column) */
+};
+
+/* Loads path, plain or gzip-compressed (told by its first bytes), bounded by SA_DATA_CAP
+ * either way. The first line is a header, matched case-insensitively (time, timestamp, date,
+ * datetime, open_time; open/o; high/h; low/l; close/c; volume/vol; adj close; other columns
+ * ignored), or, when its first field is already a time, the first bar of a headerless kline
+ * file. The delimiter (',', ';' or tab) is the one the first line uses most. Times: ISO-8601
+ * (Z, an offset, a space for T, a date alone) or epoch s/ms/us; strictly increasing, one
+ * spacing (whole multiples of the median: gaps are counted). Prices finite and positive,
+ * high >= max(open, close), low <= min(open, close), volume >= 0; at least 2 bars. Returns 0
+ * and fills *s (release with sa_ohlcv_release), or -1 with "line N: reason (hint)" in err and
+ * *s empty. opts may be NULL (unadjusted). */
+int sa_ohlcv_load_opts(const char *path, const struct sa_ohlcv_opts *opts, struct sa_ohlcv *s,
+		       char *err, size_t errlen);
+
+/* sa_ohlcv_load_opts with prices as written. */
 int sa_ohlcv_load(const char *path, struct sa_ohlcv *s, char *err, size_t errlen);
 
-/* Same, from a buffer in memory (len bytes). */
+/* The same from a buffer in memory (len bytes, plain or gzip). */
+int sa_ohlcv_parse_opts(const char *buf, size_t len, const struct sa_ohlcv_opts *opts,
+			struct sa_ohlcv *s, char *err, size_t errlen);
 int sa_ohlcv_parse(const char *buf, size_t len, struct sa_ohlcv *s, char *err, size_t errlen);
 
 /* Frees the columns and zeroes *s. Safe on a zeroed or released struct. */

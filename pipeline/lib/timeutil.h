@@ -4,9 +4,10 @@
 
 #include <stdint.h>
 
-/* Parses "YYYY-MM-DDTHH:MM:SSZ" (also a space for 'T', and "+00:00" for 'Z', and a bare
- * "YYYY-MM-DD HH:MM:SS" taken as UTC). Returns 0 and sets *epoch, or -1 if the text is not such
- * a timestamp or not a valid date. */
+/* Parses "YYYY-MM-DDTHH:MM:SSZ": also a space for 'T', no seconds, zero fractional seconds
+ * (".000"), a numeric offset for 'Z' ("+00:00", "-05:00", "+0530", "+01"; converted to UTC),
+ * no zone at all (taken as UTC), or the date alone (its midnight, UTC). Returns 0 and sets
+ * *epoch, or -1 if the text is not such a timestamp or not a valid date. */
 int sa_time_parse(const char *s, int64_t *epoch);
 
 /* A one-entry cache of the last date parsed: consecutive bars of a series share their date,
@@ -18,6 +19,25 @@ struct sa_time_cache {
 
 /* sa_time_parse with a cache, for loaders reading millions of timestamps. */
 int sa_time_parse_cached(const char *s, int64_t *epoch, struct sa_time_cache *c);
+
+/* The forms a bar's time is written in. */
+enum sa_time_form {
+	SA_TIME_ISO,         /* 2024-01-02T00:00:00Z, or with a space, or no zone */
+	SA_TIME_ISO_OFFSET,  /* 2024-01-02 00:00:00-05:00 */
+	SA_TIME_DATE,        /* 2024-01-02 */
+	SA_TIME_EPOCH_S,     /* 1704153600 */
+	SA_TIME_EPOCH_MS,    /* 1704153600000 */
+	SA_TIME_EPOCH_US,    /* 1704153600000000 */
+};
+
+/* A bar's time in any form above: ISO as sa_time_parse, or a count of whole seconds since the
+ * epoch told apart by magnitude (seconds below 1e11, milliseconds below 1e14, microseconds
+ * below 1e17; a fraction of a second is refused). Returns 0 with *epoch and *form, or -1. */
+int sa_time_parse_bar(const char *s, int64_t *epoch, enum sa_time_form *form,
+		      struct sa_time_cache *c);
+
+/* The form's name as fingerprint.json and the report write it ("epoch milliseconds"). */
+const char *sa_time_form_name(enum sa_time_form form);
 
 /* Formats epoch as "YYYY-MM-DDTHH:MM:SSZ" into buf (at least 21 bytes). Returns buf. */
 char *sa_time_format(int64_t epoch, char buf[21]);

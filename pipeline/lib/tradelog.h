@@ -16,6 +16,7 @@ struct sa_tradelog {
 	size_t n;
 	struct sa_trade *trades;
 	char columns[256];    /* the header as found, for the inspect report */
+	char format[32];      /* the layout it was read as (tradelog_formats.h), "" when unknown */
 };
 
 /* Loads path: a header holding at least entry_time,exit_time,side,return (any order, extra

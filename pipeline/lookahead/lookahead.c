@@ -14,6 +14,7 @@
 #include "lookahead_core.h"
 #include "msg.h"
 #include "ohlcv.h"
+#include "ohlcv_json.h"
 #include "sbx.h"
 #include "timeutil.h"
 
@@ -147,7 +148,7 @@ static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
 	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
 	if (!j->run)
 		return fail(why, len, "run.json unusable (%s); look-ahead was not checked", err);
-	if (sa_ohlcv_load(o->data, &j->bars, err, sizeof err) < 0)
+	if (sa_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return fail(why, len, "data '%s' unusable: %s", o->data, err);
 	if (la_full_signals(j->run, j->bars.n, &j->full, why, len) < 0)
 		return -1;

@@ -10,10 +10,12 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "ohlcv.h"
+#include "ohlcv_json.h"
 #include "replay_core.h"
 #include "replay_io.h"
 #include "stats_core.h"
 #include "tradelog.h"
+#include "tradelog_formats.h"
 
 static const char usage[] =
 	"usage: replay --run run.json [--trades tradelog.csv] --data OHLCV.csv --config config.json\n"
@@ -119,11 +121,14 @@ static void load_signals(struct loaded *L, const char *path)
 static void load_tradelog(struct loaded *L, const char *path)
 {
 	char err[480];
+	const char *colmap = "";
 
 	L->in.log_err = L->log_err;
 	if (!path)
 		return;
-	if (sa_tradelog_load(path, &L->log, err, sizeof(err)) == 0)
+	if (L->cfg && sa_config_str(L->cfg, SA_K_TRADES_COLUMNS, &colmap, err, sizeof(err)))
+		sa_fmt(L->log_err, sizeof(L->log_err), "config.json %s", err);
+	else if (sa_tradelog_load_any(path, colmap, &L->log, err, sizeof(err)) == 0)
 		L->in.log = &L->log;
 	else
 		sa_fmt(L->log_err, sizeof(L->log_err), "tradelog.csv %s", err);
@@ -136,7 +141,7 @@ static void load_all(struct loaded *L, const struct args *a, double *load_ms)
 
 	load_config(L, a->config);
 	t0 = now_ms();
-	if (sa_ohlcv_load(a->data, &L->data, L->data_err, sizeof(L->data_err)) == 0)
+	if (sa_ohlcv_load_config(a->data, L->cfg, &L->data, L->data_err, sizeof(L->data_err)) == 0)
 		L->in.data = &L->data;
 	*load_ms = now_ms() - t0;
 	L->in.data_err = L->data_err;

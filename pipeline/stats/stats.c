@@ -13,6 +13,7 @@
 #include "msg.h"
 #include "config.h"
 #include "ohlcv.h"
+#include "ohlcv_json.h"
 #include "replay_io.h"
 #include "stats_io.h"
 #include "stats_pbo.h"
@@ -151,7 +152,7 @@ static void load_tearsheet(struct loaded *L, const char *data, const char *run)
 		sa_fmt(L->data_err, sizeof(L->data_err), "no price data was given to the statistics");
 		return;
 	}
-	if (sa_ohlcv_load(data, &L->data, err, sizeof(err)) < 0) {
+	if (sa_ohlcv_load_config(data, L->config, &L->data, err, sizeof(err)) < 0) {
 		sa_fmt(L->data_err, sizeof(L->data_err), "the price data: %s", err);
 		return;
 	}

@@ -10,6 +10,7 @@
 
 #include "fileio.h"
 #include "jsonio.h"
+#include "ohlcv_json.h"
 #include "msg.h"
 #include "ohlcv.h"
 #include "replay_io.h"
@@ -148,7 +149,7 @@ static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
 	if (sbx_limits_from_config(j->cfg, &j->lim, err, sizeof err) < 0 ||
 	    rp_read_costs(j->cfg, &j->costs, err, sizeof err) < 0)
 		return fail(why, len, "config.json unusable: %s", err);
-	if (sa_ohlcv_load(o->data, &j->bars, err, sizeof err) < 0)
+	if (sa_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return fail(why, len, "data '%s' unusable: %s", o->data, err);
 	j->text = calloc(j->k, sizeof *j->text);
 	j->n_visible = calloc(j->k, sizeof *j->n_visible);

@@ -46,7 +46,9 @@ if [ -x "$A/replay" ]; then
 	cp "$OUT"/strategy.py "$OUT"/config.json "$OUT"/run.json "$OUT"/events.jsonl "$OUT"/lookahead.json \
 		"$OUT"/robustness.json "$D"/
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-	check "asan: fingerprint" "$A/fingerprint" --strategy "$D/strategy.py" --data data/ohlcv.csv --config "$D/config.json" --synthetic data/ohlcv.csv.sha256 -o "$D/fingerprint.json"
+	# the names the audit was given, as the Makefile passes them
+	check "asan: fingerprint" "$A/fingerprint" --strategy "$D/strategy.py" --data data/ohlcv.csv --config "$D/config.json" --synthetic data/ohlcv.csv.sha256 \
+		--name "$N" --given strategy=demos/honest.py --given tradelog= --given data=data/ohlcv.csv -o "$D/fingerprint.json"
 	check "asan: inspect" "$A/inspect" --strategy "$D/strategy.py" -o "$D/inspect.json"
 	check "asan: variants" "$A/variants" --strategy "$D/strategy.py" --inspect "$D/inspect.json" \
 		--data data/ohlcv.csv --config "$D/config.json" -o "$D/variants.json" --csv "$D/variants.csv" \
@@ -120,7 +122,7 @@ if make --no-print-directory audit STRATEGY=demos/honest.py DATA="$TMP/bad.csv" 
 else
 	ok "bad DATA stops make audit with a non-zero exit"
 fi
-grep -q "DATA '$TMP/bad.csv' cannot be used: line 51: open 'nan' is not a finite number (accepted: a csv with the header time,open,high,low,close,volume" "$TMP/baddata.log" &&
+grep -q "DATA '$TMP/bad.csv' cannot be used: line 51: open 'nan' is not a finite number (accepted: a csv (or a gzip of one) whose header names time, open, high, low and close" "$TMP/baddata.log" &&
 	ok "bad DATA: the loader's reason, its line and the accepted format" ||
 	not_ok "bad DATA: the loader's reason, its line and the accepted format" "$(tail -n 3 "$TMP/baddata.log")"
 for f in run.json replay.json verdict.json; do

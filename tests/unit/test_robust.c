@@ -100,7 +100,7 @@ static void test_perm_make(void **state)
 	enum { N = 200 };
 	static int64_t t[N];
 	static double o[N], h[N], l[N], c[N], v[N];
-	struct sa_ohlcv s = { N, t, o, h, l, c, v };
+	struct sa_ohlcv s = { .n = N, .t = t, .open = o, .high = h, .low = l, .close = c, .volume = v };
 	size_t order[N];
 	struct rb_perm p;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);

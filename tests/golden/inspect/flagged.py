@@ -1,6 +1,6 @@
 import numpy as np
 import os
-from sklearn import linear_model
+from talib import abstract
 
 
 def signals(df):

@@ -1,0 +1,21 @@
+/* ohlcv_json.h - the series' data_format as JSON, and loading it with config.json's knobs. */
+#ifndef SA_OHLCV_JSON_H
+#define SA_OHLCV_JSON_H
+
+#include <stddef.h>
+
+#include "ohlcv.h"
+
+struct cJSON;
+
+/* data_format of a loaded series: layout, delimiter, gzip, time form, columns, volume,
+ * adjusted, bars, first, last, spacing_s, gaps, missing_bars, largest_gap_s. Returns a new
+ * object (caller frees), or NULL when out of memory. */
+struct cJSON *sa_ohlcv_format_json(const struct sa_ohlcv *s);
+
+/* sa_ohlcv_load_opts with the options config.json (borrowed) gives: data.adjusted. Returns 0,
+ * or -1 with err set (a bad knob or a bad file). */
+int sa_ohlcv_load_config(const char *path, const struct cJSON *cfg, struct sa_ohlcv *s,
+			 char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,18 @@
+/* pylibs.h - the third-party Python modules a strategy may import: one list for the sandbox
+ * (which preimports them), the inspect stage (which names any other) and fingerprint (which
+ * records their versions). */
+#ifndef SA_PYLIBS_H
+#define SA_PYLIBS_H
+
+struct sa_pylib {
+	const char *module;        /* the name a strategy imports */
+	const char *distribution;  /* the package metadata's name, for its version */
+};
+
+/* The list, ending with a row of NULLs. */
+extern const struct sa_pylib sa_pylibs[];
+
+/* The list above as text, for messages (a literal, so it can join a format). */
+#define SA_PYLIBS_TEXT_SHORT "numpy, pandas, scipy, statsmodels, sklearn"
+
+#endif

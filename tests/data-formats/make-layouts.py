@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""make-layouts.py - writes every OHLCV layout the loader accepts from one set of bars.
+
+usage: make-layouts.py BARS.csv OUTDIR
+
+BARS.csv is the native layout (time,open,high,low,close,volume, ISO-8601 UTC). Each layout
+holds the same bars, with the numbers' text unchanged, so each must load to the same doubles.
+The date-only layouts (yahoo, no-volume) write the time too when the bars are intraday.
+"""
+import csv
+import datetime as dt
+import gzip
+import os
+import sys
+
+import pandas as pd
+
+
+def read_bars(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["time", "open", "high", "low", "close", "volume"], rows[0]
+    out = []
+    for r in rows[1:]:
+        t = dt.datetime.strptime(r[0], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
+        out.append((t, r[1:]))
+    return out
+
+
+def write(path, lines, sep=","):
+    with open(path, "w", newline="") as f:
+        for line in lines:
+            f.write(sep.join(line) + "\n")
+
+
+def epoch(t):
+    return int(t.timestamp())
+
+
+def layouts(bars, out):
+    daily = all(t.hour == 0 and t.minute == 0 and t.second == 0 for t, _ in bars)
+    day = "%Y-%m-%d" if daily else "%Y-%m-%d %H:%M:%S"
+    iso = [(t.strftime("%Y-%m-%dT%H:%M:%SZ"), v) for t, v in bars]
+    write(f"{out}/native.csv", [["time", "open", "high", "low", "close", "volume"]] +
+          [[t] + v for t, v in iso])
+    # Yahoo Finance daily download: Adj Close before Volume (here equal to Close)
+    write(f"{out}/yahoo.csv", [["Date", "Open", "High", "Low", "Close", "Adj Close", "Volume"]] +
+          [[t.strftime(day)] + v[:4] + [v[3], v[4]] for t, v in bars])
+    # pandas DataFrame.to_csv() of a tz-aware index, written by pandas itself
+    frame = pd.DataFrame([v for _, v in bars], columns=["open", "high", "low", "close", "volume"],
+                         index=pd.DatetimeIndex([t for t, _ in bars], name="datetime"))
+    frame.to_csv(f"{out}/pandas.csv")
+    # a local exchange clock: numeric offset, converted back to UTC by the loader
+    ny = dt.timezone(dt.timedelta(hours=-5))
+    write(f"{out}/offset.csv", [["Time", "Open", "High", "Low", "Close", "Volume"]] +
+          [[t.astimezone(ny).strftime("%Y-%m-%d %H:%M:%S%z")] + v for t, v in bars])
+    # Binance klines: no header, open time in ms, twelve fields
+    step = int((bars[1][0] - bars[0][0]).total_seconds()) if len(bars) > 1 else 86400
+    klines = [[str(epoch(t) * 1000)] + v + [str((epoch(t) + step) * 1000 - 1), "0", "1", "0", "0", "0"]
+              for t, v in bars]
+    write(f"{out}/binance-klines.csv", klines)
+    with gzip.GzipFile(f"{out}/binance-klines.csv.gz", "wb", mtime=0) as g:
+        g.write(open(f"{out}/binance-klines.csv", "rb").read())
+    # ccxt fetch_ohlcv saved as rows: no header, ms, six fields
+    write(f"{out}/ccxt.csv", [[str(epoch(t) * 1000)] + v for t, v in bars])
+    # epoch seconds under a synonym, semicolons, an extra column
+    write(f"{out}/semicolon.csv", [["symbol", "open_time", "o", "h", "l", "c", "vol"]] +
+          [["BTCUSDT", str(epoch(t))] + v for t, v in bars], sep=";")
+    write(f"{out}/tab.tsv", [["Timestamp", "OPEN", "HIGH", "LOW", "CLOSE", "VOLUME"]] +
+          [[t.strftime("%Y-%m-%d %H:%M")] + v for t, v in bars], sep="\t")
+    with gzip.GzipFile(f"{out}/native.csv.gz", "wb", mtime=0) as g:
+        g.write(open(f"{out}/native.csv", "rb").read())
+    # no volume: the same prices, volume NaN for the strategy
+    write(f"{out}/no-volume.csv", [["date", "open", "high", "low", "close"]] +
+          [[t.strftime(day)] + v[:4] for t, v in bars])
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    os.makedirs(sys.argv[2], exist_ok=True)
+    layouts(read_bars(sys.argv[1]), sys.argv[2])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+/* test_ohlcv.c - the OHLCV loader on real files: every layout in tests/data-formats/layouts
+ * loads to the same bars as native.csv, every file in tests/data-formats/broken gives the error
+ * written beside it, and ADJUSTED, spacing, gaps and the gzip bound do what they say. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "gunzip.h"
+#include "ohlcv.h"
+#include "timeutil.h"
+
+#define LAYOUTS "tests/data-formats/layouts/"
+#define BROKEN "tests/data-formats/broken/"
+
+static void load_ok(const char *path, const struct sa_ohlcv_opts *o, struct sa_ohlcv *s)
+{
+	char err[512];
+
+	if (sa_ohlcv_load_opts(path, o, s, err, sizeof(err)))
+		fail_msg("%s: %s", path, err);
+}
+
+/* Same times and the same doubles, bit for bit; volume too unless the layout has none. */
+static void assert_same_bars(const struct sa_ohlcv *a, const struct sa_ohlcv *b, const char *name)
+{
+	if (a->n != b->n)
+		fail_msg("%s: %zu bars, native has %zu", name, b->n, a->n);
+	for (size_t i = 0; i < a->n; i++) {
+		if (a->t[i] != b->t[i] || memcmp(&a->open[i], &b->open[i], sizeof(double)) ||
+		    memcmp(&a->high[i], &b->high[i], sizeof(double)) ||
+		    memcmp(&a->low[i], &b->low[i], sizeof(double)) ||
+		    memcmp(&a->close[i], &b->close[i], sizeof(double)))
+			fail_msg("%s: bar %zu differs from native", name, i);
+		if (b->fmt.volume ? memcmp(&a->volume[i], &b->volume[i], sizeof(double)) != 0
+				  : !isnan(b->volume[i]))
+			fail_msg("%s: bar %zu volume differs", name, i);
+	}
+}
+
+static void test_layouts_same_bars(void **state)
+{
+	static const struct { const char *file; bool header; char delim; bool gzip, volume;
+			      enum sa_time_form form; } lay[] = {
+		{ "native.csv", true, ',', false, true, SA_TIME_ISO },
+		{ "native.csv.gz", true, ',', true, true, SA_TIME_ISO },
+		{ "yahoo.csv", true, ',', false, true, SA_TIME_DATE },
+		{ "pandas.csv", true, ',', false, true, SA_TIME_ISO_OFFSET },
+		{ "offset.csv", true, ',', false, true, SA_TIME_ISO_OFFSET },
+		{ "binance-klines.csv", false, ',', false, true, SA_TIME_EPOCH_MS },
+		{ "binance-klines.csv.gz", false, ',', true, true, SA_TIME_EPOCH_MS },
+		{ "ccxt.csv", false, ',', false, true, SA_TIME_EPOCH_MS },
+		{ "semicolon.csv", true, ';', false, true, SA_TIME_EPOCH_S },
+		{ "tab.tsv", true, '\t', false, true, SA_TIME_ISO },
+		{ "no-volume.csv", true, ',', false, false, SA_TIME_DATE },
+	};
+	struct sa_ohlcv native;
+
+	(void)state;
+	load_ok(LAYOUTS "native.csv", NULL, &native);
+	assert_int_equal(native.n, 300);
+	for (size_t i = 0; i < sizeof(lay) / sizeof(lay[0]); i++) {
+		char path[256];
+		struct sa_ohlcv s;
+
+		snprintf(path, sizeof(path), LAYOUTS "%s", lay[i].file);
+		load_ok(path, NULL, &s);
+		assert_same_bars(&native, &s, lay[i].file);
+		assert_int_equal(s.fmt.header, lay[i].header);
+		assert_int_equal(s.fmt.delim, lay[i].delim);
+		assert_int_equal(s.fmt.gzip, lay[i].gzip);
+		assert_int_equal(s.fmt.volume, lay[i].volume);
+		assert_int_equal(s.fmt.time_form, lay[i].form);
+		assert_int_equal(s.fmt.spacing_s, 86400);
+		assert_int_equal(s.fmt.gaps, 0);
+		sa_ohlcv_release(&s);
+	}
+	sa_ohlcv_release(&native);
+}
+
+/* broken/errors.txt: "file|exact error" a line. */
+static void test_broken_files(void **state)
+{
+	FILE *f = fopen(BROKEN "errors.txt", "r");
+	char line[1024];
+	int cases = 0;
+
+	(void)state;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *bar = strchr(line, '|'), path[1100], err[512];
+		struct sa_ohlcv s;
+
+		if (line[0] == '#' || !bar)
+			continue;
+		*bar = '\0';
+		bar[1 + strcspn(bar + 1, "\n")] = '\0';
+		snprintf(path, sizeof(path), BROKEN "%s", line);
+		err[0] = '\0';
+		assert_int_equal(sa_ohlcv_load(path, &s, err, sizeof(err)), -1);
+		if (strcmp(err, bar + 1))
+			fail_msg("%s: got '%s', want '%s'", line, err, bar + 1);
+		assert_int_equal(s.n, 0);
+		cases++;
+	}
+	fclose(f);
+	assert_true(cases >= 15);
+}
+
+static void test_adjusted(void **state)
+{
+	const char csv[] = "Date,Open,High,Low,Close,Adj Close,Volume\n"
+			   "2024-01-01,100,110,90,100,50,7\n"
+			   "2024-01-02,100,110,90,105,52.5,8\n";
+	const char no_adj[] = "date,open,high,low,close\n2024-01-01,100,110,90,100\n2024-01-02,1,2,1,1\n";
+	struct sa_ohlcv_opts adj = { .adjusted = true };
+	struct sa_ohlcv s;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sa_ohlcv_parse_opts(csv, strlen(csv), NULL, &s, err, sizeof(err)), 0);
+	assert_true(s.close[0] == 100 && s.open[1] == 100 && !s.fmt.adjusted);
+	assert_string_equal(s.fmt.names[SA_BAR_ADJ], "Adj Close");
+	sa_ohlcv_release(&s);
+	assert_int_equal(sa_ohlcv_parse_opts(csv, strlen(csv), &adj, &s, err, sizeof(err)), 0);
+	assert_true(s.fmt.adjusted);
+	assert_true(s.open[0] == 50 && s.high[0] == 55 && s.low[0] == 45 && s.close[0] == 50);
+	assert_true(s.close[1] == 52.5 && s.open[1] == 50 && s.volume[1] == 8);
+	sa_ohlcv_release(&s);
+	assert_int_equal(sa_ohlcv_parse_opts(no_adj, strlen(no_adj), &adj, &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "line 1: ADJUSTED=1 but the header has no 'Adj Close' column");
+}
+
+static void test_gaps_and_spacing(void **state)
+{
+	/* hourly, two bars missing after the second, one after the fourth */
+	const char csv[] = "t,time,open,high,low,close\n"
+			   "x,1704067200,1,1,1,1\nx,1704070800,1,1,1,1\nx,1704081600,1,1,1,1\n"
+			   "x,1704085200,1,1,1,1\nx,1704092400,1,1,1,1\nx,1704096000,1,1,1,1\n";
+	struct sa_ohlcv s;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sa_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), 0);
+	assert_int_equal(s.fmt.spacing_s, 3600);
+	assert_int_equal(s.fmt.gaps, 2);
+	assert_int_equal(s.fmt.missing_bars, 3);
+	assert_int_equal(s.fmt.largest_gap_s, 3 * 3600);
+	sa_ohlcv_release(&s);
+}
+
+static void test_epoch_magnitude(void **state)
+{
+	static const struct { const char *in; int64_t t; enum sa_time_form form; } ok[] = {
+		{ "1704067200", 1704067200, SA_TIME_EPOCH_S },
+		{ "1704067200000", 1704067200, SA_TIME_EPOCH_MS },
+		{ "1704067200000000", 1704067200, SA_TIME_EPOCH_US },
+		{ "0", 0, SA_TIME_EPOCH_S },
+	};
+	static const char *bad[] = { "-1", "1704067200001", "1e9", "17040672000000000000", "12 3" };
+	struct sa_time_cache c = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		int64_t t;
+		enum sa_time_form f;
+
+		assert_int_equal(sa_time_parse_bar(ok[i].in, &t, &f, &c), 0);
+		assert_int_equal(t, ok[i].t);
+		assert_int_equal(f, ok[i].form);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int64_t t;
+		enum sa_time_form f;
+
+		if (!sa_time_parse_bar(bad[i], &t, &f, &c))
+			fail_msg("'%s' was taken as a time", bad[i]);
+	}
+}
+
+/* A small gzip file that inflates past the cap is refused, not allocated. */
+static void test_gzip_bound(void **state)
+{
+	size_t n = 4 << 20;
+	char *plain = calloc(1, n), *out = NULL, err[256];
+	uLongf zlen = compressBound(n) + 64;
+	unsigned char *z = malloc(zlen);
+	z_stream zs = { 0 };
+	size_t outlen;
+
+	(void)state;
+	assert_int_equal(deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	zs.next_in = (Bytef *)plain;
+	zs.avail_in = (uInt)n;
+	zs.next_out = z;
+	zs.avail_out = (uInt)zlen;
+	assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	zlen = zs.total_out;
+	deflateEnd(&zs);
+	assert_true(sa_is_gzip(z, zlen));
+	assert_int_equal(sa_gunzip(z, zlen, n - 1, &out, &outlen, err, sizeof(err)), -1);
+	assert_null(out);
+	assert_string_equal(err, "decompresses to more than 4194303 bytes");
+	assert_int_equal(sa_gunzip(z, zlen, n, &out, &outlen, err, sizeof(err)), 0);
+	assert_int_equal(outlen, n);
+	free(out);
+	memcpy(z + zlen, "xx", 2);
+	assert_int_equal(sa_gunzip(z, zlen + 2, n, &out, &outlen, err, sizeof(err)), -1);
+	assert_string_equal(err, "2 bytes follow the end of the gzip stream");
+	free(z);
+	free(plain);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layouts_same_bars),
+		cmocka_unit_test(test_broken_files),
+		cmocka_unit_test(test_adjusted),
+		cmocka_unit_test(test_gaps_and_spacing),
+		cmocka_unit_test(test_epoch_magnitude),
+		cmocka_unit_test(test_gzip_bound),
+	};
+
+	return cmocka_run_group_tests_name("ohlcv", tests, NULL, NULL);
+}

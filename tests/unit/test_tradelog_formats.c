@@ -1,0 +1,109 @@
+/* test_tradelog_formats.c - every trade-log layout in tests/data-formats/trades holds the same
+ * trades as native.csv; the detected layout is recorded; each broken export says why. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tradelog_formats.h"
+
+#define TRADES "tests/data-formats/trades/"
+#define MAP "entry=opened,exit=closed,side=direction,return=pnl_pct%"
+
+static void load_ok(const char *file, const char *map, struct sa_tradelog *log)
+{
+	char path[256], err[512];
+
+	snprintf(path, sizeof path, TRADES "%s", file);
+	if (sa_tradelog_load_any(path, map, log, err, sizeof err))
+		fail_msg("%s: %s", file, err);
+}
+
+static void test_layouts_same_trades(void **state)
+{
+	static const struct { const char *file, *map, *format; } lay[] = {
+		{ "freqtrade.json", NULL, "freqtrade json" },
+		{ "freqtrade.csv", NULL, "freqtrade csv" },
+		{ "tradingview.csv", NULL, "tradingview" },
+		{ "generic.csv", MAP, "column map" },
+		{ "native.csv", "", "native" },
+	};
+	struct sa_tradelog native;
+
+	(void)state;
+	load_ok("native.csv", NULL, &native);
+	assert_int_equal(native.n, 5);
+	for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++) {
+		struct sa_tradelog log;
+
+		load_ok(lay[i].file, lay[i].map, &log);
+		assert_string_equal(log.format, lay[i].format);
+		assert_int_equal(log.n, native.n);
+		for (size_t k = 0; k < log.n; k++) {
+			const struct sa_trade *a = &native.trades[k], *b = &log.trades[k];
+
+			if (a->entry != b->entry || a->exit != b->exit || a->side != b->side)
+				fail_msg("%s: trade %zu differs", lay[i].file, k + 1);
+			/* a percent column divided by 100 may round one ulp off the fraction's text */
+			if (fabs(a->ret - b->ret) > 1e-15 * fabs(a->ret))
+				fail_msg("%s: trade %zu returns %.17g, native %.17g", lay[i].file, k + 1,
+					 b->ret, a->ret);
+		}
+		sa_tradelog_release(&log);
+	}
+	sa_tradelog_release(&native);
+}
+
+static void test_broken_exports(void **state)
+{
+	static const struct { const char *text, *map, *err; } bad[] = {
+		{ "{\"strategy\": {\"A\": {\"trades\": []}, \"B\": {\"trades\": []}}}", NULL,
+		  "the backtest holds 2 strategies; export one (freqtrade backtesting --strategy NAME)" },
+		{ "[{\"open_date\": \"2023-01-01 00:00:00+00:00\", \"close_date\": \"x\", \"profit_ratio\": 0.1}]",
+		  NULL, "trade 1: open_date and close_date should be dates (2024-01-02 14:30:00+00:00)" },
+		{ "[{\"open_date\": \"2023-01-02\", \"close_date\": \"2023-01-01\", \"profit_ratio\": 0.1}]",
+		  NULL, "trade 1: the exit is before the entry" },
+		{ "{\"trades\": [1", NULL, "not valid JSON (near byte 12)" },
+		{ "pair,open_date,close_date,is_short,profit_ratio\nX,2023-01-01,2023-01-02,maybe,0.1\n",
+		  NULL, "line 2: is_short 'maybe' should be true or false" },
+		{ "Trade #,Type,Date/Time,Profit %\n1,Entry long,2023-01-01 00:00,1\n2,Exit long,2023-01-02 00:00,1\n",
+		  NULL, "line 3: trade 1 has an entry row but no exit row" },
+		{ "Trade #,Type,Date/Time,Profit %\n1,Buy,2023-01-01 00:00,1\n", NULL,
+		  "line 2: Type 'Buy' should be Entry long, Exit long, Entry short or Exit short" },
+		{ "a,b,c,d\n2023-01-01,2023-01-02,up,1\n", "entry=a,exit=b,side=c,return=d",
+		  "line 2: c 'up' should be long or short (or buy, sell, 1, -1)" },
+		{ "a,b,c,d\n", "entry=a,exit=b,side=c", "TRADES_COLUMNS 'entry=a,exit=b,side=c' names no return column" },
+		{ "a,b,c,d\n", "entry=a,exit=b,side=c,profit=d",
+		  "TRADES_COLUMNS 'entry=a,exit=b,side=c,profit=d': want entry=COL,exit=COL,side=COL,return=COL (a trailing % on COL: percent)" },
+		{ "a,b,c,d\n2023-01-01,2023-01-02,long,-100%\n", "entry=a,exit=b,side=c,return=d%",
+		  "line 2: a return at or below -100 % would lose more than everything" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct sa_tradelog log;
+		char err[512] = "";
+
+		assert_int_equal(sa_tradelog_parse_any(bad[i].text, strlen(bad[i].text), bad[i].map, &log,
+						       err, sizeof err), -1);
+		if (strcmp(err, bad[i].err))
+			fail_msg("case %zu: got '%s', want '%s'", i, err, bad[i].err);
+		assert_int_equal(log.n, 0);
+		sa_tradelog_release(&log);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layouts_same_trades),
+		cmocka_unit_test(test_broken_exports),
+	};
+
+	return cmocka_run_group_tests_name("tradelog_formats", tests, NULL, NULL);
+}
