@@ -75,6 +75,16 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 		 char *err, size_t errlen);
 
+/* The same as sbx_run_many for prefixes in time order (n_visible non-decreasing), each run
+ * forked from a data zygote of this call: a child of z that is sent the bars in time order and
+ * forks the run for n_visible[i] when it holds exactly those bars, so no later bar, and not the
+ * series' length, is anywhere in the run's memory; its frame is built over those pages without a
+ * copy. The data zygote ends with the call. Returns 0, or -1 if the machinery failed. */
+int sbx_run_prefix(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+		   size_t k, int jobs, struct sbx_result *results,
+		   void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+		   char *err, size_t errlen);
+
 /* Kills the zygote's namespace and reaps it. Safe on NULL. */
 void sbx_zygote_stop(struct sbx_zygote *z);
 

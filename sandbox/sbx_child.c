@@ -4,6 +4,7 @@
 #include <Python.h>
 
 #include "sbx_zygote.h"
+#include "sbx_prefix.h"
 #include "sbx_hook.h"
 #include "sbx_landlock.h"
 #include "sbx_proto.h"
@@ -307,12 +308,56 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, size_t n
 	_exit(SBX_EXIT_DONE);
 }
 
+/* Step 1 for a run forked from the data zygote: its bars are already in its memory, so fd 0
+ * only becomes /dev/null. */
+static void step_no_data(void)
+{
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (devnull < 0 || dup2(devnull, SBX_FD_DATA) < 0)
+		setup_fail("read bars", strerror(errno));
+	close(devnull);
+}
+
+/* Step 2 over the data zygote's rows: a writable view of exactly n bars (its writes are
+ * copy-on-write, the run's own), on which the frame's price block is built without a copy. */
+static PyObject *step_frame_rows(const struct sbx_zstate *z, void *rows, size_t n)
+{
+	PyObject *build = PyDict_GetItemString(z->helpers, "build_rows");
+	PyObject *view = PyMemoryView_FromMemory(rows, (Py_ssize_t)(n * SBX_BAR_BYTES), PyBUF_WRITE);
+	PyObject *df = build && view ? PyObject_CallFunction(build, "On", view, (Py_ssize_t)n) : NULL;
+
+	Py_XDECREF(view);
+	if (!df) {
+		PyErr_Print();
+		setup_fail("build frame", "pandas could not build the DataFrame");
+	}
+	return df;
+}
+
+static noreturn void lock_down_and_run(const struct sbx_zstate *z, PyObject *df, size_t n);
+
 void sbx_child_run(const struct sbx_zstate *z, size_t n)
 {
 	PyObject *raw, *df;
 
 	raw = step_read_bars(n);
 	df = step_frame(z, raw, n);
+	lock_down_and_run(z, df, n);
+}
+
+void sbx_child_run_rows(const struct sbx_zstate *z, void *rows, size_t n)
+{
+	PyObject *df;
+
+	step_no_data();
+	df = step_frame_rows(z, rows, n);
+	lock_down_and_run(z, df, n);
+}
+
+/* Steps 3-11, the same for every run whichever way its bars came. */
+static void lock_down_and_run(const struct sbx_zstate *z, PyObject *df, size_t n)
+{
 	step_env();
 	step_scratch(z);
 	step_limits(z);

@@ -20,6 +20,7 @@
 struct opts {
 	const char *strategy, *run, *data, *config, *out;
 	int jobs;
+	bool pipe;  /* feed each run its prefix over a pipe from the clean zygote (for comparison) */
 };
 
 /* Everything one check holds, so a single out: label can release it. */
@@ -48,11 +49,13 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: lookahead [--strategy FILE] --run run.json --data OHLCV.csv --config config.json\n"
-		"                 [--jobs N] -o lookahead.json\n"
+		"                 [--jobs N] [--pipe] -o lookahead.json\n"
 		"\n"
 		"Re-runs signals(df[:t+1]) in the sandbox at every bar t where the full-history position\n"
 		"changes, plus seeded random bars and the last bar (config lookahead.max caps the count),\n"
 		"and requires each truncated run to agree with run.json on every bar it saw.\n"
+		"Each run is forked from a data zygote that has been sent the bars up to its point and no\n"
+		"further; --pipe instead sends each run its prefix over a pipe (slower; the same result).\n"
 		"Without a strategy, or when run.json is missing, failed or was contained, nothing is run\n"
 		"and lookahead.json says \"ok\": false with the reason.\n"
 		"\n"
@@ -67,7 +70,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"strategy", required_argument, NULL, 's'}, {"run", required_argument, NULL, 'r'},
 		{"data", required_argument, NULL, 'd'},     {"config", required_argument, NULL, 'c'},
 		{"jobs", required_argument, NULL, 'j'},     {"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+		{"pipe", no_argument, NULL, 'p'},           {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	int c;
 	char *end;
@@ -80,6 +84,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'd': o->data = optarg; break;
 		case 'c': o->config = optarg; break;
 		case 'o': o->out = optarg; break;
+		case 'p': o->pipe = true; break;
 		case 'h': return 1;
 		case 'j':
 			o->jobs = (int)strtol(optarg, &end, 10);
@@ -179,8 +184,8 @@ static int run_points(const struct opts *o, struct job *j, char *why, size_t len
 	if (!j->zyg)
 		return fail(why, len, "the sandbox could not start: %s", err);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	if (sbx_run_many(j->zyg, &j->bars, j->n_visible, k, o->jobs, j->results, on_done, &prog,
-			 err, sizeof err) < 0)
+	if ((o->pipe ? sbx_run_many : sbx_run_prefix)(j->zyg, &j->bars, j->n_visible, k, o->jobs,
+						      j->results, on_done, &prog, err, sizeof err) < 0)
 		return fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < k; i++) {
 		const struct sbx_result *r = &j->results[i];
