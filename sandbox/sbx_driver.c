@@ -552,6 +552,7 @@ struct batch {
 	double rows[SBX_BARS_CHUNK * SBX_BAR_COLUMNS];  /* the next message of them */
 	int jobs;                         /* slots in use, 1..SBX_MAX_JOBS */
 	void (*on_done)(size_t done, size_t total, void *arg);
+	sbx_on_result *on_result;         /* sbx_run_prefix's, or NULL */
 	void *arg;
 	struct flight fl[SBX_MAX_JOBS];
 	struct pollfd pf[WATCH_MAX];      /* pf[0] is the control channel */
@@ -714,6 +715,8 @@ static int reap_runs(struct batch *b, char *err, size_t errlen)
 			continue;
 		}
 		b->done++;
+		if (b->on_result)
+			b->on_result(f->idx, &b->results[f->idx], b->done, b->k, b->arg);
 		if (b->on_done)
 			b->on_done(b->done, b->k, b->arg);
 	}
@@ -862,8 +865,7 @@ static void prefix_close(struct sbx_zygote *z, struct sbx_zygote *dz, int pidfd,
 }
 
 int sbx_run_prefix(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
-		   size_t k, int jobs, struct sbx_result *results,
-		   void (*on_done)(size_t done, size_t total, void *arg), void *arg,
+		   size_t k, int jobs, struct sbx_result *results, sbx_on_result *on_result, void *arg,
 		   char *err, size_t errlen)
 {
 	struct sbx_zygote dz = { .ctrl = -1 };
@@ -896,7 +898,7 @@ int sbx_run_prefix(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t 
 	b->results = results;
 	b->k = k;
 	b->jobs = jobs < 1 ? 1 : jobs > SBX_MAX_JOBS ? SBX_MAX_JOBS : jobs;
-	b->on_done = on_done;
+	b->on_result = on_result;
 	b->arg = arg;
 	while (b->done < k)
 		if (start_runs(b, err, errlen) < 0 || poll_runs(b, err, errlen) < 0 ||

@@ -33,6 +33,7 @@ struct job {
 	size_t *n_visible;
 	struct sbx_result *results;
 	struct la_run *runs;
+	bool *agrees;  /* run i agreed with the full run everywhere; its signals were dropped */
 	struct sbx_zygote *zyg;
 	long blocked;
 };
@@ -124,6 +125,27 @@ static void on_done(size_t done, size_t total, void *arg)
 		fputc('\n', stderr);
 }
 
+/* What on_result needs: the job whose runs these are, and the progress line. */
+struct collect {
+	struct job *j;
+	struct progress *prog;
+};
+
+/* Drops the signals of a run that agrees with the full run on every bar it saw (its view is the
+ * full run's own), so an audit of a million bars never holds every run's signals at once. */
+static void on_result(size_t i, struct sbx_result *r, size_t done, size_t total, void *arg)
+{
+	struct collect *c = arg;
+
+	if (r->status == SBX_OK && r->signals && r->n <= c->j->bars.n &&
+	    memcmp(r->signals, c->j->full, r->n) == 0) {
+		free(r->signals);
+		r->signals = NULL;
+		c->j->agrees[i] = true;
+	}
+	on_done(done, total, c->prog);
+}
+
 /* Formats the reason a check could not be made into why and returns -1. */
 static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *why, size_t len, const char *fmt, ...)
@@ -176,7 +198,8 @@ static int run_points(const struct opts *o, struct job *j, char *why, size_t len
 	j->n_visible = calloc(k, sizeof *j->n_visible);
 	j->results = calloc(k, sizeof *j->results);
 	j->runs = calloc(k, sizeof *j->runs);
-	if (!j->n_visible || !j->results || !j->runs)
+	j->agrees = calloc(k, sizeof *j->agrees);
+	if (!j->n_visible || !j->results || !j->runs || !j->agrees)
 		return fail(why, len, "out of memory");
 	for (size_t i = 0; i < k; i++)
 		j->n_visible[i] = j->pts.t[i] + 1;
@@ -184,14 +207,17 @@ static int run_points(const struct opts *o, struct job *j, char *why, size_t len
 	if (!j->zyg)
 		return fail(why, len, "the sandbox could not start: %s", err);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	if ((o->pipe ? sbx_run_many : sbx_run_prefix)(j->zyg, &j->bars, j->n_visible, k, o->jobs,
-						      j->results, on_done, &prog, err, sizeof err) < 0)
+	if (o->pipe ? sbx_run_many(j->zyg, &j->bars, j->n_visible, k, o->jobs, j->results, on_done,
+				   &prog, err, sizeof err) < 0 :
+	    sbx_run_prefix(j->zyg, &j->bars, j->n_visible, k, o->jobs, j->results, on_result,
+			   &(struct collect){ j, &prog }, err, sizeof err) < 0)
 		return fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < k; i++) {
 		const struct sbx_result *r = &j->results[i];
+		const int8_t *sig = j->agrees[i] ? j->full : r->signals;
 
-		j->runs[i] = (struct la_run){.ok = r->status == SBX_OK && r->signals, .n = r->n,
-			.signals = r->signals, .status = sbx_status_name(r->status), .error = r->error};
+		j->runs[i] = (struct la_run){.ok = r->status == SBX_OK && sig, .n = r->n,
+			.signals = sig, .status = sbx_status_name(r->status), .error = r->error};
 		j->blocked += (long)r->n_events;
 	}
 	return 0;
@@ -205,6 +231,7 @@ static void job_release(struct job *j)
 	sbx_zygote_stop(j->zyg);
 	free(j->results);
 	free(j->runs);
+	free(j->agrees);
 	free(j->n_visible);
 	la_points_release(&j->pts);
 	free(j->full);
