@@ -319,15 +319,21 @@ static void step_no_data(void)
 	close(devnull);
 }
 
-/* Step 2 over the data zygote's rows: a writable view of exactly n bars (its writes are
- * copy-on-write, the run's own), on which the frame's price block is built without a copy. */
-static PyObject *step_frame_rows(const struct sbx_zstate *z, void *rows, size_t n)
+/* Step 2 over the data zygote's columns: writable views of exactly n times and of the four
+ * price and volume columns up to bar n (writes are copy-on-write, the run's own), over which
+ * the frame's block is built without a copy; the index is a copy of the times. */
+static PyObject *step_frame_cols(const struct sbx_zstate *z, char *cols, size_t n)
 {
-	PyObject *build = PyDict_GetItemString(z->helpers, "build_rows");
-	PyObject *view = PyMemoryView_FromMemory(rows, (Py_ssize_t)(n * SBX_BAR_BYTES), PyBUF_WRITE);
-	PyObject *df = build && view ? PyObject_CallFunction(build, "On", view, (Py_ssize_t)n) : NULL;
+	size_t gap = SBX_PREFIX_CAP * SBX_VALUE_BYTES;
+	PyObject *build = PyDict_GetItemString(z->helpers, "build_cols");
+	PyObject *t = PyMemoryView_FromMemory(cols, (Py_ssize_t)(n * SBX_VALUE_BYTES), PyBUF_WRITE);
+	PyObject *px = PyMemoryView_FromMemory(cols + gap, (Py_ssize_t)(4 * gap + n * SBX_VALUE_BYTES),
+					       PyBUF_WRITE);
+	PyObject *df = build && t && px ?
+		PyObject_CallFunction(build, "OOnn", t, px, (Py_ssize_t)n, (Py_ssize_t)SBX_PREFIX_CAP) : NULL;
 
-	Py_XDECREF(view);
+	Py_XDECREF(t);
+	Py_XDECREF(px);
 	if (!df) {
 		PyErr_Print();
 		setup_fail("build frame", "pandas could not build the DataFrame");
@@ -346,12 +352,12 @@ void sbx_child_run(const struct sbx_zstate *z, size_t n)
 	lock_down_and_run(z, df, n);
 }
 
-void sbx_child_run_rows(const struct sbx_zstate *z, void *rows, size_t n)
+void sbx_child_run_cols(const struct sbx_zstate *z, char *cols, size_t n)
 {
 	PyObject *df;
 
 	step_no_data();
-	df = step_frame_rows(z, rows, n);
+	df = step_frame_cols(z, cols, n);
 	lock_down_and_run(z, df, n);
 }
 

@@ -549,7 +549,6 @@ struct batch {
 	struct sbx_result *results;       /* borrowed: k results, filled as runs finish */
 	size_t k, next, done;             /* runs asked for, started, finished */
 	size_t sent;                      /* bars sent to a data zygote (z->rows) so far */
-	double rows[SBX_BARS_CHUNK * SBX_BAR_COLUMNS];  /* the next message of them */
 	int jobs;                         /* slots in use, 1..SBX_MAX_JOBS */
 	void (*on_done)(size_t done, size_t total, void *arg);
 	sbx_on_result *on_result;         /* sbx_run_prefix's, or NULL */
@@ -571,31 +570,25 @@ static void watch(struct batch *b, struct flight *f, int *fd, short ev)
 	b->n++;
 }
 
-/* Sends a data zygote the bars up to n (not one more) as rows, in time order. Blocking: the
- * data zygote only ever waits for the driver. Returns 0, or -1 (err says why). */
+/* Sends a data zygote the bars up to n (not one more), column by column, in time order.
+ * Blocking: the data zygote only ever waits for the driver. Returns 0, or -1 (err says why). */
 static int send_bars(struct batch *b, size_t n, char *err, size_t errlen)
 {
-	double *rows = b->rows;
 	const struct sa_ohlcv *s = b->s;
 	int rc = 0;
 
 	while (b->sent < n && rc == 0) {
-		size_t m = n - b->sent < SBX_BARS_CHUNK ? n - b->sent : SBX_BARS_CHUNK;
+		size_t m = n - b->sent < SBX_BARS_CHUNK ? n - b->sent : SBX_BARS_CHUNK, at = b->sent;
 		struct sbx_req req = { SBX_MAGIC_BARS, 0, m };
-		struct iovec iov[2] = { { &req, sizeof req }, { rows, m * SBX_BAR_BYTES } };
-		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
+		struct iovec iov[1 + SBX_BAR_COLUMNS] = {
+			{ &req, sizeof req }, { s->t + at, m * SBX_VALUE_BYTES },
+			{ s->open + at, m * SBX_VALUE_BYTES }, { s->high + at, m * SBX_VALUE_BYTES },
+			{ s->low + at, m * SBX_VALUE_BYTES }, { s->close + at, m * SBX_VALUE_BYTES },
+			{ s->volume + at, m * SBX_VALUE_BYTES },
+		};
+		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 1 + SBX_BAR_COLUMNS };
 		ssize_t w;
 
-		for (size_t i = 0; i < m; i++) {
-			size_t j = b->sent + i;
-			double *r = rows + i * SBX_BAR_COLUMNS;
-			memcpy(&r[0], &s->t[j], sizeof r[0]);
-			r[1] = s->open[j];
-			r[2] = s->high[j];
-			r[3] = s->low[j];
-			r[4] = s->close[j];
-			r[5] = s->volume[j];
-		}
 		do
 			w = sendmsg(b->z->ctrl, &msg, MSG_NOSIGNAL);
 		while (w < 0 && errno == EINTR);
@@ -880,9 +873,8 @@ int sbx_run_prefix(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t 
 			       n_visible[i], s->n);
 			goto out;
 		}
-	if (s->n > SBX_PREFIX_RESERVE / SBX_BAR_BYTES) {
-		sa_fmt(err, errlen, "%zu bars are more than a data zygote holds (%zu)", s->n,
-		       SBX_PREFIX_RESERVE / SBX_BAR_BYTES);
+	if (s->n > SBX_PREFIX_CAP) {
+		sa_fmt(err, errlen, "%zu bars are more than a data zygote holds (%zu)", s->n, SBX_PREFIX_CAP);
 		goto out;
 	}
 	b = calloc(1, sizeof *b);

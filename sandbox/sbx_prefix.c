@@ -24,7 +24,7 @@
 struct prefix {
 	const struct sbx_zstate *z;
 	int chan;             /* the driver's channel: bars, fork requests, replies */
-	char *rows;           /* SBX_PREFIX_RESERVE bytes reserved, have rows filled */
+	char *cols;           /* SBX_PREFIX_RESERVE bytes reserved: the columns, have bars each */
 	size_t have;          /* bars received: the only length this process knows */
 	pid_t pid[SBX_MAX_JOBS];
 	int pidfd[SBX_MAX_JOBS];
@@ -32,21 +32,34 @@ struct prefix {
 	size_t nk;
 };
 
-/* One message from the driver: a header, then (for SBX_MAGIC_BARS) rows written straight after
- * the last bar held, or (for a fork) the run's descriptors. Returns 1 with a message, 0 when
- * the driver hung up, -1 on a malformed one (its descriptors closed, no bar added). */
+/* One message from the driver: a header, then (for SBX_MAGIC_BARS) m bars, column by column,
+ * written straight after the last bar held in each column, or (for a fork) the run's
+ * descriptors. The header is peeked first, so each column's piece lands in its place. Returns 1
+ * with a message, 0 when the driver hung up, -1 on a malformed one (its descriptors closed, no
+ * bar added). */
 static int recv_msg(struct prefix *p, struct sbx_req *req, int fds[SBX_RUN_FDS], int *nfd)
 {
 	union { char buf[CMSG_SPACE(sizeof(int) * SBX_RUN_FDS)]; struct cmsghdr align; } u;
-	size_t at = p->have * SBX_BAR_BYTES;
-	struct iovec iov[2] = { { req, sizeof *req },
-				{ p->rows + at, SBX_PREFIX_RESERVE - at } };
-	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2, .msg_control = u.buf,
+	struct iovec iov[1 + SBX_BAR_COLUMNS] = { { req, sizeof *req } };
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 1, .msg_control = u.buf,
 			      .msg_controllen = sizeof u.buf };
+	size_t m = 0, payload;
 	ssize_t got;
-	size_t payload;
 
 	*nfd = 0;
+	do
+		got = recv(p->chan, req, sizeof *req, MSG_PEEK);
+	while (got < 0 && errno == EINTR);
+	if (got <= 0)
+		return 0;
+	if ((size_t)got == sizeof *req && req->magic == SBX_MAGIC_BARS && req->n <= SBX_BARS_CHUNK &&
+	    req->n <= SBX_PREFIX_CAP - p->have) {
+		m = (size_t)req->n;
+		for (int c = 0; c < SBX_BAR_COLUMNS; c++)
+			iov[1 + c] = (struct iovec){ p->cols + ((size_t)c * SBX_PREFIX_CAP + p->have) * SBX_VALUE_BYTES,
+						     m * SBX_VALUE_BYTES };
+		msg.msg_iovlen = 1 + SBX_BAR_COLUMNS;
+	}
 	do
 		got = recvmsg(p->chan, &msg, MSG_CMSG_CLOEXEC);
 	while (got < 0 && errno == EINTR);
@@ -60,10 +73,11 @@ static int recv_msg(struct prefix *p, struct sbx_req *req, int fds[SBX_RUN_FDS],
 		}
 	payload = (size_t)got > sizeof *req ? (size_t)got - sizeof *req : 0;
 	if ((size_t)got < sizeof *req || (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
-	    (req->magic == SBX_MAGIC_BARS && (*nfd != 0 || payload != req->n * SBX_BAR_BYTES)) ||
+	    (req->magic == SBX_MAGIC_BARS && (*nfd != 0 || m != req->n || payload != m * SBX_BAR_BYTES)) ||
 	    (req->magic == SBX_MAGIC && (*nfd != SBX_RUN_FDS || payload != 0)) ||
 	    (req->magic != SBX_MAGIC && req->magic != SBX_MAGIC_BARS)) {
-		memset(p->rows + at, 0, payload);
+		for (size_t i = 1; i < msg.msg_iovlen; i++)
+			memset(iov[i].iov_base, 0, iov[i].iov_len);
 		for (int i = 0; i < *nfd; i++)
 			close(fds[i]);
 		*nfd = 0;
@@ -73,18 +87,19 @@ static int recv_msg(struct prefix *p, struct sbx_req *req, int fds[SBX_RUN_FDS],
 }
 
 /* The run's side of the fork: its five descriptors on 0..4 and no other (the driver's channel,
- * which still queues later bars, is closed), and no page past its last bar. */
+ * which still queues later bars, is closed), and no page of any column past its last bar. */
 static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS])
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t keep = (p->have * SBX_BAR_BYTES + page - 1) / page * page;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), col = SBX_PREFIX_CAP * SBX_VALUE_BYTES;
+	size_t keep = (p->have * SBX_VALUE_BYTES + page - 1) / page * page;
 
 	if (sbx_zygote_place_fds(fds) < 0)
 		_exit(SBX_EXIT_NO_FDS);
 	syscall(SYS_close_range, SBX_RUN_FDS, ~0U, 0);
-	if (munmap(p->rows + keep, SBX_PREFIX_RESERVE - keep) < 0)
-		_exit(SBX_EXIT_SETUP_FAILED);
-	sbx_child_run_rows(p->z, p->rows, p->have);
+	for (size_t c = 0; c < SBX_BAR_COLUMNS; c++)
+		if (munmap(p->cols + c * col + keep, col - keep) < 0)
+			_exit(SBX_EXIT_SETUP_FAILED);
+	sbx_child_run_cols(p->z, p->cols, p->have);
 }
 
 /* Forks a run of the bars held now, in its own PID, mount and IPC namespaces (as the clean
@@ -205,9 +220,9 @@ static noreturn void prefix_main(const struct sbx_zstate *z, int chan)
 		_exit(SBX_EXIT_NO_FDS);
 	syscall(SYS_close_range, 4, ~0U, 0);
 	/* Reserved, not committed: only the pages the bars fill take memory. */
-	p.rows = mmap(NULL, SBX_PREFIX_RESERVE, PROT_READ | PROT_WRITE,
+	p.cols = mmap(NULL, SBX_PREFIX_RESERVE, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p.rows == MAP_FAILED)
+	if (p.cols == MAP_FAILED)
 		_exit(SBX_EXIT_SETUP_FAILED);
 	serve(&p);
 	_exit(SBX_EXIT_DONE);

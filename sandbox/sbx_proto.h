@@ -40,12 +40,14 @@ enum {
 #define SBX_VALUE_BYTES 8
 #define SBX_BAR_BYTES (SBX_BAR_COLUMNS * SBX_VALUE_BYTES)  /* bytes per bar on the data pipe */
 
-/* A data zygote holds its bars as rows of SBX_BAR_COLUMNS values (t, open, high, low, close,
- * volume), appended in time order in one reservation of this many bytes: a fixed size, so that
- * nothing about it depends on the series. A run forked from it keeps only the pages up to its
- * last bar. */
-#define SBX_PREFIX_RESERVE ((size_t)1 << 34)
-/* Bars per SBX_MAGIC_BARS message: its payload stays under a socket's default buffer. */
+/* A data zygote holds its bars as SBX_BAR_COLUMNS columns (t, open, high, low, close, volume),
+ * column c at c * SBX_PREFIX_CAP values into one reservation, appended in time order: a fixed
+ * size, so that nothing about it depends on the series. A run forked from it keeps only each
+ * column's pages up to its last bar. */
+#define SBX_PREFIX_CAP ((size_t)1 << 28)
+#define SBX_PREFIX_RESERVE (SBX_BAR_COLUMNS * SBX_PREFIX_CAP * SBX_VALUE_BYTES)
+/* Bars per SBX_MAGIC_BARS message (its payload the m values of t, then of open, ..., volume):
+ * it stays under a socket's default buffer. */
 #define SBX_BARS_CHUNK 2048
 
 /* Runs in flight at once on one zygote: the driver never starts more (sandbox --jobs stops

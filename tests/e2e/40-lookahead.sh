@@ -175,4 +175,36 @@ PYEOF
 )
 expect_eq "address scan: outside the sandbox, a slice's hidden bar is found" flipped "$found"
 
+# Every layer holds in a run forked from the data zygote: each hostile upload that completes with
+# a recorded refusal in the sandbox earns the same refusal in its truncated runs (checked with
+# its full run's signals taken as flat, so the run is not skipped as contained).
+"$PY" - "$AS/flat.run.json" <<'PYEOF'
+import json, sys
+json.dump({"stage": "sandbox", "schema": 1, "ok": True, "status": "ok", "n_bars": 300,
+           "signals": [0] * 300, "blocked_actions": 0}, open(sys.argv[1], "w"))
+PYEOF
+cat >"$AS/two.json" <<'JSON'
+{"stage": "config", "schema": 1, "lookahead": {"max": 2, "seed": 1},
+ "limits": {"wall_s": 20, "cpu_s": 20, "mem_mb": 1024, "scratch_mb": 16, "nofile": 64}}
+JSON
+for f in tests/hostile/*.py; do
+	grep -q '^# expect-status: ok' "$f" || continue
+	grep -q '@PROJECT@\|^# repeat:' "$f" && continue
+	# its refusal comes past the first 50 events, all lookahead.json lists
+	[ "$(basename "$f")" = 38-event-flood.py ] && continue
+	want=$(sed -n 's/^# expect-action: *//p' "$f" | sort -u | tr '\n' ' ')
+	[ -n "$want" ] || continue
+	name=$(basename "$f" .py)
+	"$LA" --strategy "$f" --run "$AS/flat.run.json" --data "$AS/bars.csv" --config "$AS/two.json" \
+		--jobs 2 -o "$AS/$name.la.json" 2>/dev/null
+	got=$("$PY" - "$AS/$name.la.json" $want <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+seen = {e["action"] for e in d.get("events", [])}
+print(" ".join(a for a in sys.argv[2:] if a not in seen) or "all", d.get("points_run"))
+PYEOF
+)
+	expect_eq "forked runs: $name earns its refusals ($want) in every layer's place" "all 2" "$got"
+done
+
 finish
