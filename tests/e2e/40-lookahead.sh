@@ -83,6 +83,10 @@ mv "$TMP/demo-honest.la.json" "$TMP/demo-honest.first.json"
 	--config "$TMP/config.json" --jobs 1 -o "$TMP/demo-honest.la.json" 2>/dev/null
 check "same inputs give a byte-identical lookahead.json" \
 	cmp "$TMP/demo-honest.first.json" "$TMP/demo-honest.la.json"
+"$LA" --strategy demos/honest.py --run "$TMP/demo-honest.run.json" --data "$DATA" \
+	--config "$TMP/config.json" --jobs 2 --pipe -o "$TMP/demo-honest.pipe.json" 2>/dev/null
+check "runs fed over pipes give the same lookahead.json as runs forked from the data zygote" \
+	cmp "$TMP/demo-honest.first.json" "$TMP/demo-honest.pipe.json"
 
 # uncontain NAME: a strategy that reaches for the hidden bars is usually refused something in
 # its full run too, and a contained run is not re-run. To test that the truncated runs cannot
