@@ -149,7 +149,7 @@ with open(sys.argv[1], "w") as f:
     for i in range(300):
         o = 100 + i / 64
         t = (t0 + dt.timedelta(hours=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
-        f.write("%s,%r,%r,%r,%r,%r\n" % (t, o, o + 1, o - 1, o + 0.5, 1000.0 + i))
+        f.write("%s,%r,%r,%r,%r,%r\n" % (t, o, o + 2 / 256, o - 1 / 256, o + 1 / 256, 1000.0 + i))
 PYEOF
 cat >"$AS/config.json" <<'JSON'
 {"stage": "config", "schema": 1, "lookahead": {"max": 6, "seed": 1},
