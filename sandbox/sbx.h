@@ -108,6 +108,21 @@ int sbx_run_many_params(struct sbx_zygote *z, const struct sa_ohlcv *s, const si
 			void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 			char *err, size_t errlen);
 
+/* Called by sbx_run_prefix as each run ends: results[i] (r) is filled, done of total are. The
+ * callee may take what r holds (free r->signals and set it NULL, say) and keep only a summary,
+ * so a long audit never holds every run's signals at once. */
+typedef void sbx_on_result(size_t i, struct sbx_result *r, size_t done, size_t total, void *arg);
+
+/* Like sbx_run_many for prefixes in time order (n_visible non-decreasing), but each run is
+ * forked from a data zygote of this call: a child of z that is sent the bars in time order and
+ * forks the run for n_visible[i] when it holds exactly those bars, so no later bar, and not the
+ * series' length, is anywhere in the run's memory; its frame is built over those pages without a
+ * copy. on_result, when not NULL, sees each result as it comes. The data zygote ends with the
+ * call. Returns 0, or -1 if the machinery failed (every result released). */
+int sbx_run_prefix(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+		   size_t k, int jobs, struct sbx_result *results, sbx_on_result *on_result, void *arg,
+		   char *err, size_t errlen);
+
 /* Kills the zygote's namespace, reaps it and removes its cgroup. Safe on NULL. */
 void sbx_zygote_stop(struct sbx_zygote *z);
 

@@ -4,6 +4,7 @@
 #include <Python.h>
 
 #include "sbx_zygote.h"
+#include "sbx_prefix.h"
 #include "sbx_hook.h"
 #include "sbx_landlock.h"
 #include "sbx_proto.h"
@@ -361,12 +362,64 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, PyObject
 	_exit(SBX_EXIT_DONE);
 }
 
+/* Step 1 for a run forked from the data zygote: its bars are already in its memory, so fd 0
+ * only becomes /dev/null. */
+static void step_no_data(void)
+{
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (devnull < 0 || dup2(devnull, SBX_FD_DATA) < 0)
+		setup_fail("read bars", strerror(errno));
+	close(devnull);
+}
+
+/* Step 2 over the data zygote's columns: writable views of exactly n times and of the four
+ * price and volume columns up to bar n (writes are copy-on-write, the run's own), over which
+ * the frame's block is built without a copy; the index is a copy of the times. */
+static PyObject *step_frame_cols(const struct sbx_zstate *z, char *cols, size_t n)
+{
+	size_t gap = SBX_PREFIX_CAP * SBX_VALUE_BYTES;
+	PyObject *build = PyDict_GetItemString(z->helpers, "build_cols");
+	PyObject *t = PyMemoryView_FromMemory(cols, (Py_ssize_t)(n * SBX_VALUE_BYTES), PyBUF_WRITE);
+	PyObject *px = PyMemoryView_FromMemory(cols + gap, (Py_ssize_t)(4 * gap + n * SBX_VALUE_BYTES),
+					       PyBUF_WRITE);
+	PyObject *df = build && t && px ?
+		PyObject_CallFunction(build, "OOnn", t, px, (Py_ssize_t)n, (Py_ssize_t)SBX_PREFIX_CAP) : NULL;
+
+	Py_XDECREF(t);
+	Py_XDECREF(px);
+	if (!df) {
+		PyErr_Print();
+		setup_fail("build frame", "pandas could not build the DataFrame");
+	}
+	return df;
+}
+
+static noreturn void lock_down_and_run(const struct sbx_zstate *z, PyObject *df, PyObject *params,
+					size_t n);
+
 void sbx_child_run(const struct sbx_zstate *z, size_t n)
 {
 	PyObject *raw, *df, *params;
 
 	raw = step_read_bars(n, &params);
 	df = step_frame(z, raw, n);
+	lock_down_and_run(z, df, params, n);
+}
+
+void sbx_child_run_cols(const struct sbx_zstate *z, char *cols, size_t n)
+{
+	PyObject *df;
+
+	step_no_data();
+	df = step_frame_cols(z, cols, n);
+	lock_down_and_run(z, df, NULL, n);
+}
+
+/* Steps 3-11, the same for every run whichever way its bars came; params (or NULL) are the
+ * keyword arguments of signals(). */
+static void lock_down_and_run(const struct sbx_zstate *z, PyObject *df, PyObject *params, size_t n)
+{
 	step_env();
 	step_scratch(z);
 	step_limits(z);

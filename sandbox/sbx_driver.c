@@ -302,6 +302,8 @@ static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, 
 	int mine[SBX_RUN_FDS] = { f->data_w, f->out_r, f->err_r, f->res_r, f->ev_r };
 	for (int i = 0; i < SBX_RUN_FDS; i++)
 		(void)fcntl(mine[i], F_SETFL, O_NONBLOCK);
+	if (z->rows)
+		close_fd(&f->data_w);
 	{
 		struct sbx_req req = { SBX_MAGIC, f->id, n };
 		int theirs[SBX_RUN_FDS] = { data[0], out[1], err[1], res[1], ev[1] };
@@ -567,8 +569,10 @@ struct batch {
 	const struct sbx_job *job;        /* borrowed: k runs, each its series and bar count */
 	struct sbx_result *results;       /* borrowed: k results, filled as runs finish */
 	size_t k, next, done;             /* runs asked for, started, finished */
+	size_t sent;                      /* bars sent to a data zygote (z->rows) so far */
 	int jobs;                         /* slots in use, 1..SBX_MAX_JOBS */
 	void (*on_done)(size_t done, size_t total, void *arg);
+	sbx_on_result *on_result;         /* sbx_run_prefix's, or NULL */
 	void *arg;
 	struct flight fl[SBX_MAX_JOBS];
 	struct pollfd pf[WATCH_MAX];      /* pf[0] is the control channel */
@@ -587,6 +591,37 @@ static void watch(struct batch *b, struct flight *f, int *fd, short ev)
 	b->n++;
 }
 
+/* Sends a data zygote the bars up to n (not one more), column by column, in time order.
+ * Blocking: the data zygote only ever waits for the driver. Returns 0, or -1 (err says why). */
+static int send_bars(struct batch *b, size_t n, char *err, size_t errlen)
+{
+	const struct sa_ohlcv *s = b->job[b->next].s;  /* one series for every prefix run */
+	int rc = 0;
+
+	while (b->sent < n && rc == 0) {
+		size_t m = n - b->sent < SBX_BARS_CHUNK ? n - b->sent : SBX_BARS_CHUNK, at = b->sent;
+		struct sbx_req req = { SBX_MAGIC_BARS, 0, m };
+		struct iovec iov[1 + SBX_BAR_COLUMNS] = {
+			{ &req, sizeof req }, { s->t + at, m * SBX_VALUE_BYTES },
+			{ s->open + at, m * SBX_VALUE_BYTES }, { s->high + at, m * SBX_VALUE_BYTES },
+			{ s->low + at, m * SBX_VALUE_BYTES }, { s->close + at, m * SBX_VALUE_BYTES },
+			{ s->volume + at, m * SBX_VALUE_BYTES },
+		};
+		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 1 + SBX_BAR_COLUMNS };
+		ssize_t w;
+
+		do
+			w = sendmsg(b->z->ctrl, &msg, MSG_NOSIGNAL);
+		while (w < 0 && errno == EINTR);
+		if (w != (ssize_t)(sizeof req + m * SBX_BAR_BYTES)) {
+			sa_fmt(err, errlen, "cannot send bars to the data zygote, '%s'", strerror(errno));
+			rc = -1;
+		}
+		b->sent += m;
+	}
+	return rc;
+}
+
 /* Start: fills every free slot with the next run asked for. Returns 0, or -1 (err says why). */
 static int start_runs(struct batch *b, char *err, size_t errlen)
 {
@@ -595,6 +630,10 @@ static int start_runs(struct batch *b, char *err, size_t errlen)
 	for (int i = 0; i < b->jobs && b->next < b->k && rc == 0; i++) {
 		if (b->fl[i].used)
 			continue;
+		if (b->z->rows && send_bars(b, b->job[b->next].n_visible, err, errlen) < 0) {
+			rc = -1;
+			break;
+		}
 		if (launch(b->z, &b->fl[i], b->next, b->job[b->next].n_visible, b->job[b->next].params,
 			   &b->results[b->next]) < 0) {
 			sa_fmt(err, errlen, "cannot start a run, '%s'", strerror(errno));
@@ -691,6 +730,8 @@ static int reap_runs(struct batch *b, char *err, size_t errlen)
 			continue;
 		}
 		b->done++;
+		if (b->on_result)
+			b->on_result(f->idx, &b->results[f->idx], b->done, b->k, b->arg);
 		if (b->on_done)
 			b->on_done(b->done, b->k, b->arg);
 	}
@@ -774,6 +815,162 @@ int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n
 		 char *err, size_t errlen)
 {
 	return sbx_run_many_params(z, s, n_visible, NULL, k, jobs, results, on_done, arg, err, errlen);
+}
+
+/* Waits (up to the wall clock) for the zygote's reply of kind to request id; other replies are
+ * of no run in flight and are dropped. Returns the pidfd it carried (or 0 when none), or -1. */
+static int await_reply(struct sbx_zygote *z, uint32_t id, int kind, char *err, size_t errlen)
+{
+	long deadline = now_ms() + (long)z->lim.wall_s * 1000L;
+	int rc = -1;
+
+	for (;;) {
+		struct sbx_rep rep;
+		union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+		struct iovec iov = { &rep, sizeof rep };
+		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+				      .msg_controllen = sizeof u.buf };
+		struct pollfd pf = { z->ctrl, POLLIN, 0 };
+		long left = deadline - now_ms();
+		int fd = -1;
+		ssize_t got;
+
+		if (left <= 0 || poll(&pf, 1, (int)left) == 0) {
+			sa_fmt(err, errlen, "the zygote did not answer");
+			break;
+		}
+		got = recvmsg(z->ctrl, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got <= 0) {
+			sa_fmt(err, errlen, "the sandbox zygote died");
+			break;
+		}
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+				memcpy(&fd, CMSG_DATA(c), sizeof fd);
+		if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.id == id &&
+		    rep.kind == SBX_REP_FAILED) {
+			close_fd(&fd);
+			sa_fmt(err, errlen, "the zygote could not start a data zygote, '%s'", strerror(rep.err));
+			break;
+		}
+		if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.id == id && rep.kind == kind) {
+			rc = fd < 0 ? 0 : fd;
+			break;
+		}
+		close_fd(&fd);
+	}
+	return rc;
+}
+
+/* Starts this audit's data zygote: a child of z on a new channel, which *dz then stands for.
+ * Returns 0 with dz, *pidfd and the request's *id set, or -1 (err says why). */
+static int prefix_open(struct sbx_zygote *z, struct sbx_zygote *dz, int *pidfd, uint32_t *id,
+		       char *err, size_t errlen)
+{
+	int ch[2] = { -1, -1 }, rc = -1;
+	struct sbx_req req = { SBX_MAGIC_PREFIX, z->next_id++, 0 };
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) < 0) {
+		sa_fmt(err, errlen, "cannot make the data zygote's channel, '%s'", strerror(errno));
+		goto out;
+	}
+	{
+		/* A request has a run's shape: the channel fills every descriptor slot. */
+		int theirs[SBX_RUN_FDS] = { ch[1], ch[1], ch[1], ch[1], ch[1] };
+		if (send_req(z->ctrl, &req, theirs) < 0) {
+			sa_fmt(err, errlen, "cannot ask for a data zygote, '%s'", strerror(errno));
+			goto out;
+		}
+	}
+	close_fd(&ch[1]);
+	if ((*pidfd = await_reply(z, req.id, SBX_REP_STARTED, err, errlen)) <= 0) {
+		if (*pidfd == 0)
+			sa_fmt(err, errlen, "the data zygote came without a pidfd");
+		goto out;
+	}
+	*dz = (struct sbx_zygote){ .pid = -1, .ctrl = ch[0], .lim = z->lim, .next_id = 1, .rows = true };
+	ch[0] = -1;
+	*id = req.id;
+	rc = 0;
+out:
+	close_fd(&ch[0]);
+	close_fd(&ch[1]);
+	return rc;
+}
+
+/* Ends the data zygote: hung up on, it kills what it started and exits; past the wall clock it
+ * is killed. The zygote's note that it exited is taken, so the control channel stays clean. */
+static void prefix_close(struct sbx_zygote *z, struct sbx_zygote *dz, int pidfd, uint32_t id)
+{
+	struct pollfd pf = { pidfd, POLLIN, 0 };
+	char err[128];
+
+	close_fd(&dz->ctrl);
+	if (poll(&pf, 1, z->lim.wall_s * 1000) <= 0)
+		(void)syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	close(pidfd);
+	(void)await_reply(z, id, SBX_REP_EXITED, err, sizeof err);
+}
+
+int sbx_run_prefix(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+		   size_t k, int jobs, struct sbx_result *results, sbx_on_result *on_result, void *arg,
+		   char *err, size_t errlen)
+{
+	struct sbx_zygote dz = { .ctrl = -1 };
+	struct sbx_job *job = NULL;
+	struct batch *b = NULL;
+	int pidfd = -1, rc = -1;
+	uint32_t dz_id = 0;
+
+	memset(results, 0, k * sizeof *results);
+	for (size_t i = 0; i < k; i++)
+		if (n_visible[i] > s->n || n_visible[i] == 0 || (i > 0 && n_visible[i] < n_visible[i - 1])) {
+			sa_fmt(err, errlen, "run %zu asks for %zu bars of %zu, not in time order", i,
+			       n_visible[i], s->n);
+			goto out;
+		}
+	if (s->n > SBX_PREFIX_CAP) {
+		sa_fmt(err, errlen, "%zu bars are more than a data zygote holds (%zu)", s->n, SBX_PREFIX_CAP);
+		goto out;
+	}
+	b = calloc(1, sizeof *b);
+	job = calloc(k ? k : 1, sizeof *job);
+	if (!b || !job) {
+		sa_fmt(err, errlen, "out of memory");
+		goto out;
+	}
+	if (prefix_open(z, &dz, &pidfd, &dz_id, err, errlen) < 0)
+		goto out;
+	for (size_t i = 0; i < k; i++)
+		job[i] = (struct sbx_job){ .s = s, .n_visible = n_visible[i] };
+	/* the data zygote and its runs are in the zygote's cgroup: its budget follows them too */
+	(void)sbx_cgroup_limit(&z->cg, &z->lim, jobs < 1 ? 1 : (size_t)jobs < k ? jobs : (int)k);
+	b->z = &dz;
+	b->job = job;
+	b->results = results;
+	b->k = k;
+	b->jobs = jobs < 1 ? 1 : jobs > SBX_MAX_JOBS ? SBX_MAX_JOBS : jobs;
+	b->on_result = on_result;
+	b->arg = arg;
+	while (b->done < k)
+		if (start_runs(b, err, errlen) < 0 || poll_runs(b, err, errlen) < 0 ||
+		    dispatch(b, err, errlen) < 0 || reap_runs(b, err, errlen) < 0)
+			goto out;
+	rc = 0;
+out:
+	if (rc < 0) {
+		if (b)
+			abandon(b->fl, b->jobs);
+		for (size_t i = 0; i < k; i++)
+			sbx_result_release(&results[i]);
+	}
+	if (pidfd >= 0)
+		prefix_close(z, &dz, pidfd, dz_id);
+	free(job);
+	free(b);
+	return rc;
 }
 
 int sbx_run(struct sbx_zygote *z, const struct sa_ohlcv *s, size_t n_visible,

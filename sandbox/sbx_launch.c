@@ -201,7 +201,7 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
 		sa_fmt(err, errlen, "out of memory");
 		goto fail;
 	}
-	*z = (struct sbx_zygote){ pid, sv[0], *lim, 1, cg };
+	*z = (struct sbx_zygote){ .pid = pid, .ctrl = sv[0], .lim = *lim, .next_id = 1, .cg = cg };
 	close(sync[1]);
 	close(src);
 	return z;

@@ -2,6 +2,7 @@
 #ifndef SBX_LAUNCH_H
 #define SBX_LAUNCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -17,6 +18,7 @@ struct sbx_zygote {
 	struct sbx_limits lim;
 	uint32_t next_id;
 	struct sbx_cgroup cg;
+	bool rows;  /* a data zygote (sbx_run_prefix): runs hold their bars already, no data pipe */
 };
 
 #endif

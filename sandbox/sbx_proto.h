@@ -7,6 +7,10 @@
 #include <stdint.h>
 
 #define SBX_MAGIC 0x53425831u  /* "SBX1" */
+/* Driver -> zygote: start a data zygote (sbx_prefix.c) on the channel the request carries. */
+#define SBX_MAGIC_PREFIX 0x53425850u  /* "SBXP" */
+/* Driver -> data zygote: n more bars follow the header, as rows (below). */
+#define SBX_MAGIC_BARS 0x53425842u  /* "SBXB" */
 
 /* Descriptors inside a run child, fixed so the recipe can close everything else. */
 enum {
@@ -35,6 +39,16 @@ enum {
 #define SBX_BAR_COLUMNS 6
 #define SBX_VALUE_BYTES 8
 #define SBX_BAR_BYTES (SBX_BAR_COLUMNS * SBX_VALUE_BYTES)  /* bytes per bar on the data pipe */
+
+/* A data zygote holds its bars as SBX_BAR_COLUMNS columns (t, open, high, low, close, volume),
+ * column c at c * SBX_PREFIX_CAP values into one reservation, appended in time order: a fixed
+ * size, so that nothing about it depends on the series. A run forked from it keeps only each
+ * column's pages up to its last bar. */
+#define SBX_PREFIX_CAP ((size_t)1 << 28)
+#define SBX_PREFIX_RESERVE (SBX_BAR_COLUMNS * SBX_PREFIX_CAP * SBX_VALUE_BYTES)
+/* Bars per SBX_MAGIC_BARS message (its payload the m values of t, then of open, ..., volume):
+ * it stays under a socket's default buffer. */
+#define SBX_BARS_CHUNK 2048
 
 /* Runs in flight at once on one zygote: the driver never starts more (sandbox --jobs stops
  * there, sbx_run_many clamps to it), and the zygote answers a request past it with

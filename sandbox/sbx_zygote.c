@@ -3,6 +3,7 @@
 #include <Python.h>
 
 #include "sbx_zygote.h"
+#include "sbx_prefix.h"
 #include "sbx_proto.h"
 
 #include <errno.h>
@@ -40,6 +41,11 @@ static const char helper_src[] =
 	"    m.release()\n"
 	"    idx = pd.DatetimeIndex(t.view('datetime64[ns]'), name='time').tz_localize('UTC')\n"
 	"    return pd.DataFrame(block, index=idx, columns=list(COLS), copy=False)\n"
+	"def build_cols(tv, pv, n, cap):\n"
+	"    t = np.frombuffer(tv, dtype='<i8', count=n) * np.int64(1000000000)\n"
+	"    block = np.ndarray((5, n), dtype='<f8', buffer=pv, strides=(8 * cap, 8))\n"
+	"    idx = pd.DatetimeIndex(t.view('datetime64[ns]'), name='time').tz_localize('UTC')\n"
+	"    return pd.DataFrame(block.T, index=idx, columns=list(COLS), copy=False)\n"
 	"def to_int8(x, n, idx=None):\n"
 	"    if isinstance(x, pd.DataFrame):\n"
 	"        raise BadOutput('signals() returned a DataFrame, not one value per bar')\n"
@@ -272,7 +278,8 @@ static int recv_req(int ctrl, struct sbx_req *req, int fds[SBX_RUN_FDS])
 			nfd = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
 			memcpy(fds, CMSG_DATA(c), sizeof(int) * (size_t)(nfd < SBX_RUN_FDS ? nfd : SBX_RUN_FDS));
 		}
-	if (got != (ssize_t)sizeof *req || req->magic != SBX_MAGIC || nfd != SBX_RUN_FDS ||
+	if (got != (ssize_t)sizeof *req || (req->magic != SBX_MAGIC && req->magic != SBX_MAGIC_PREFIX) ||
+	    nfd != SBX_RUN_FDS ||
 	    (msg.msg_flags & MSG_CTRUNC)) {
 		for (int i = 0; i < nfd && i < SBX_RUN_FDS; i++)
 			close(fds[i]);
@@ -458,9 +465,12 @@ static void serve(int ctrl, const struct sbx_zstate *z)
 				continue;
 			if (nk == SBX_MAX_JOBS) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, EAGAIN, -1);
-			} else if (spare_hand(z, &sp, &req, fds, &kids[nk]) < 0) {
+			} else if (req.magic == SBX_MAGIC_PREFIX ?
+				   sbx_prefix_start(z, fds[0], &kids[nk].pid, &kids[nk].pidfd) < 0 :
+				   spare_hand(z, &sp, &req, fds, &kids[nk]) < 0) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, errno, -1);
 			} else {
+				kids[nk].id = req.id;
 				reply(ctrl, req.id, SBX_REP_STARTED, 0, 0, 0, kids[nk].pidfd);
 				nk++;
 			}
@@ -477,6 +487,16 @@ static void serve(int ctrl, const struct sbx_zstate *z)
 		kill(kids[i].pid, SIGKILL);
 		waitpid(kids[i].pid, NULL, 0);
 	}
+}
+
+void sbx_zygote_reply(int ctrl, uint32_t id, int kind, int wstatus, int64_t cpu_ms, int err, int pass_fd)
+{
+	reply(ctrl, id, kind, wstatus, cpu_ms, err, pass_fd);
+}
+
+int sbx_zygote_place_fds(const int fds[SBX_RUN_FDS])
+{
+	return place_fds(fds);
 }
 
 int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)

@@ -67,8 +67,9 @@ enum sa_knob_type {
 	  "sandbox: CPU quota per run, cores (a cgroup's, where the machine allows one)")         \
 	X(SANDBOX_JOBS, "SANDBOX_JOBS", NULL, SA_KNOB_MAKE, 0, 0, "cores",                        \
 	  "sandbox runs at once (scheduling only: no result depends on it)")                     \
-	X(LOOKAHEAD_MAX, "LOOKAHEAD_MAX", "lookahead.max", SA_KNOB_INT, 1, 1e6, "2000",           \
-	  "look-ahead: truncated re-runs at most (an even spread beyond it)")                    \
+	X(LOOKAHEAD_MAX, "LOOKAHEAD_MAX", "lookahead.max", SA_KNOB_INT, 1, 1e9, "1000000",       \
+	  "look-ahead: truncated re-runs at most; every candidate up to a million bars, an even " \
+	  "spread beyond (stated in the report)")                                                \
 	X(LOOKAHEAD_SEED, "LOOKAHEAD_SEED", "lookahead.seed", SA_KNOB_INT, 0, 4294967295.0, "1",  \
 	  "look-ahead: seed of the random truncation points")                                    \
 	X(ROLLING_WINDOW, "ROLLING_WINDOW", "tearsheet.rolling_window", SA_KNOB_INT, 0, 1e9, "0",  \

@@ -21,6 +21,7 @@
 struct opts {
 	const char *strategy, *run, *data, *config, *out;
 	int jobs;
+	bool pipe;  /* feed each run its prefix over a pipe from the clean zygote (for comparison) */
 };
 
 /* Everything one check holds, so a single out: label can release it. */
@@ -33,6 +34,7 @@ struct job {
 	size_t *n_visible;
 	struct sbx_result *results;
 	struct la_run *runs;
+	bool *agrees;  /* run i agreed with the full run everywhere; its signals were dropped */
 	struct sbx_zygote *zyg;
 	long blocked;
 };
@@ -49,11 +51,13 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: lookahead [--strategy FILE] --run run.json --data OHLCV.csv --config config.json\n"
-		"                 [--jobs N] -o lookahead.json\n"
+		"                 [--jobs N] [--pipe] -o lookahead.json\n"
 		"\n"
 		"Re-runs signals(df[:t+1]) in the sandbox at every bar t where the full-history position\n"
 		"changes, plus seeded random bars and the last bar (config lookahead.max caps the count),\n"
 		"and requires each truncated run to agree with run.json on every bar it saw.\n"
+		"Each run is forked from a data zygote that has been sent the bars up to its point and no\n"
+		"further; --pipe instead sends each run its prefix over a pipe (slower; the same result).\n"
 		"Without a strategy, or when run.json is missing, failed or was contained, nothing is run\n"
 		"and lookahead.json says \"ok\": false with the reason.\n"
 		"\n"
@@ -68,7 +72,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"strategy", required_argument, NULL, 's'}, {"run", required_argument, NULL, 'r'},
 		{"data", required_argument, NULL, 'd'},     {"config", required_argument, NULL, 'c'},
 		{"jobs", required_argument, NULL, 'j'},     {"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+		{"pipe", no_argument, NULL, 'p'},           {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	int c;
 	char *end;
@@ -81,6 +86,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'd': o->data = optarg; break;
 		case 'c': o->config = optarg; break;
 		case 'o': o->out = optarg; break;
+		case 'p': o->pipe = true; break;
 		case 'h': return 1;
 		case 'j':
 			o->jobs = (int)strtol(optarg, &end, 10);
@@ -118,6 +124,27 @@ static void on_done(size_t done, size_t total, void *arg)
 		done ? el / (double)done * (double)(total - done) : 0.0);
 	if (done == total)
 		fputc('\n', stderr);
+}
+
+/* What on_result needs: the job whose runs these are, and the progress line. */
+struct collect {
+	struct job *j;
+	struct progress *prog;
+};
+
+/* Drops the signals of a run that agrees with the full run on every bar it saw (its view is the
+ * full run's own), so an audit of a million bars never holds every run's signals at once. */
+static void on_result(size_t i, struct sbx_result *r, size_t done, size_t total, void *arg)
+{
+	struct collect *c = arg;
+
+	if (r->status == SBX_OK && r->signals && r->n <= c->j->bars.n &&
+	    memcmp(r->signals, c->j->full, r->n) == 0) {
+		free(r->signals);
+		r->signals = NULL;
+		c->j->agrees[i] = true;
+	}
+	on_done(done, total, c->prog);
 }
 
 /* Formats the reason a check could not be made into why and returns -1. */
@@ -172,7 +199,8 @@ static int run_points(const struct opts *o, struct job *j, char *why, size_t len
 	j->n_visible = calloc(k, sizeof *j->n_visible);
 	j->results = calloc(k, sizeof *j->results);
 	j->runs = calloc(k, sizeof *j->runs);
-	if (!j->n_visible || !j->results || !j->runs)
+	j->agrees = calloc(k, sizeof *j->agrees);
+	if (!j->n_visible || !j->results || !j->runs || !j->agrees)
 		return fail(why, len, "out of memory");
 	for (size_t i = 0; i < k; i++)
 		j->n_visible[i] = j->pts.t[i] + 1;
@@ -180,14 +208,17 @@ static int run_points(const struct opts *o, struct job *j, char *why, size_t len
 	if (!j->zyg)
 		return fail(why, len, "the sandbox could not start: %s", err);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	if (sbx_run_many(j->zyg, &j->bars, j->n_visible, k, o->jobs, j->results, on_done, &prog,
-			 err, sizeof err) < 0)
+	if (o->pipe ? sbx_run_many(j->zyg, &j->bars, j->n_visible, k, o->jobs, j->results, on_done,
+				   &prog, err, sizeof err) < 0 :
+	    sbx_run_prefix(j->zyg, &j->bars, j->n_visible, k, o->jobs, j->results, on_result,
+			   &(struct collect){ j, &prog }, err, sizeof err) < 0)
 		return fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < k; i++) {
 		const struct sbx_result *r = &j->results[i];
+		const int8_t *sig = j->agrees[i] ? j->full : r->signals;
 
-		j->runs[i] = (struct la_run){.ok = r->status == SBX_OK && r->signals, .n = r->n,
-			.signals = r->signals, .status = sbx_status_name(r->status), .error = r->error};
+		j->runs[i] = (struct la_run){.ok = r->status == SBX_OK && sig, .n = r->n,
+			.signals = sig, .status = sbx_status_name(r->status), .error = r->error};
 		j->blocked += (long)r->n_events;
 	}
 	return 0;
@@ -201,6 +232,7 @@ static void job_release(struct job *j)
 	sbx_zygote_stop(j->zyg);
 	free(j->results);
 	free(j->runs);
+	free(j->agrees);
 	free(j->n_visible);
 	la_points_release(&j->pts);
 	free(j->full);

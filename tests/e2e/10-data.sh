@@ -72,7 +72,7 @@ WALL_S=86400|WALL_S '86400' should be a whole number from 1 to 3600
 NOSUCH=1|'NOSUCH=1' is not KNOB=value
 CASES
 "$BIN/config" -o "$TMP/defaults.json" >/dev/null 2>&1
-expect_eq "a knob not given takes the table's default" 2000 "$(jget "$TMP/defaults.json" lookahead.max)"
+expect_eq "a knob not given takes the table's default" 1000000 "$(jget "$TMP/defaults.json" lookahead.max)"
 "$BIN/config" --stamps "$TMP" TRIALS=7 -o "$TMP/stamped.json" >/dev/null 2>&1
 expect_eq "the trials stamp holds the group's value" 7 "$(cat "$TMP/.knobs-trials")"
 check "a stamp per group" test -s "$TMP/.knobs-costs" -a -s "$TMP/.knobs-limits" -a -s "$TMP/.knobs-narration"

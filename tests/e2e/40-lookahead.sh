@@ -83,6 +83,10 @@ mv "$TMP/demo-honest.la.json" "$TMP/demo-honest.first.json"
 	--config "$TMP/config.json" --jobs 1 -o "$TMP/demo-honest.la.json" 2>/dev/null
 check "same inputs give a byte-identical lookahead.json" \
 	cmp "$TMP/demo-honest.first.json" "$TMP/demo-honest.la.json"
+"$LA" --strategy demos/honest.py --run "$TMP/demo-honest.run.json" --data "$DATA" \
+	--config "$TMP/config.json" --jobs 2 --pipe -o "$TMP/demo-honest.pipe.json" 2>/dev/null
+check "runs fed over pipes give the same lookahead.json as runs forked from the data zygote" \
+	cmp "$TMP/demo-honest.first.json" "$TMP/demo-honest.pipe.json"
 
 # uncontain NAME: a strategy that reaches for the hidden bars is usually refused something in
 # its full run too, and a contained run is not re-run. To test that the truncated runs cannot
@@ -130,5 +134,81 @@ expect_eq "a hunt for hidden bars finds nothing: same full-run signals as withou
 expect_eq "a hunt for hidden bars finds nothing: same look-ahead result as without the hunt" \
 	"$(jget "$TMP/$plain.la.json" mismatch_count) $(jget "$TMP/$plain.la.json" points_checked)" \
 	"$(jget "$TMP/$snoop.la.json" mismatch_count) $(jget "$TMP/$snoop.la.json" points_checked)"
+
+
+# The bar after the point is nowhere in a truncated run's memory: address_space.py reads every
+# readable page it can reach (numpy's array interface, no /proc) for it, and flips its last
+# signal if found. Bars with values it can compute from their index, few points, long limits.
+AS=$TMP/as
+mkdir -p "$AS"
+"$PY" - "$AS/bars.csv" <<'PYEOF'
+import datetime as dt, sys
+t0 = dt.datetime(2024, 1, 1)
+with open(sys.argv[1], "w") as f:
+    f.write("time,open,high,low,close,volume\n")
+    for i in range(300):
+        o = 100 + i / 64
+        t = (t0 + dt.timedelta(hours=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        f.write("%s,%r,%r,%r,%r,%r\n" % (t, o, o + 2 / 256, o - 1 / 256, o + 1 / 256, 1000.0 + i))
+PYEOF
+cat >"$AS/config.json" <<'JSON'
+{"stage": "config", "schema": 1, "lookahead": {"max": 6, "seed": 1},
+ "limits": {"wall_s": 300, "cpu_s": 120, "mem_mb": 1024, "scratch_mb": 16, "nofile": 64}}
+JSON
+"$SBX" --strategy tests/lookahead/address_space.py --data "$AS/bars.csv" --config "$AS/config.json" \
+	-o "$AS/run.json" --events "$AS/events.jsonl" >/dev/null 2>&1
+expect_eq "address scan: the full run completes" ok "$(jget "$AS/run.json" status)"
+"$LA" --strategy tests/lookahead/address_space.py --run "$AS/run.json" --data "$AS/bars.csv" \
+	--config "$AS/config.json" --jobs 2 -o "$AS/la.json" 2>/dev/null
+expect_eq "address scan: every truncated run completed and was compared" "true 0 6 6" \
+	"$(jget "$AS/la.json" ok) $(jget "$AS/la.json" failed_runs) $(jget "$AS/la.json" points_run) $(jget "$AS/la.json" points_checked)"
+expect_eq "address scan: no run found the bar after its point" "true 0" \
+	"$(jget "$AS/la.json" clean) $(jget "$AS/la.json" mismatch_count)"
+# The same scan outside the sandbox, on a slice of a frame that holds every bar, finds the next
+# one: the test can fail.
+scan=$PWD/tests/lookahead/address_space.py
+found=$(cd "$AS" && "$PY" - "$scan" 2>/dev/null <<'PYEOF'
+import importlib.util, sys
+import pandas as pd
+spec = importlib.util.spec_from_file_location("s", sys.argv[1])
+s = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(s)
+full = pd.read_csv("bars.csv", index_col=0, parse_dates=True)
+print("flipped" if s.signals(full.iloc[:150])[-1] != (149 // 17) % 2 else "not flipped")
+PYEOF
+)
+expect_eq "address scan: outside the sandbox, a slice's hidden bar is found" flipped "$found"
+
+# Every layer holds in a run forked from the data zygote: each hostile upload that completes with
+# a recorded refusal in the sandbox earns the same refusal in its truncated runs (checked with
+# its full run's signals taken as flat, so the run is not skipped as contained).
+"$PY" - "$AS/flat.run.json" <<'PYEOF'
+import json, sys
+json.dump({"stage": "sandbox", "schema": 1, "ok": True, "status": "ok", "n_bars": 300,
+           "signals": [0] * 300, "blocked_actions": 0}, open(sys.argv[1], "w"))
+PYEOF
+cat >"$AS/two.json" <<'JSON'
+{"stage": "config", "schema": 1, "lookahead": {"max": 2, "seed": 1},
+ "limits": {"wall_s": 20, "cpu_s": 20, "mem_mb": 1024, "scratch_mb": 16, "nofile": 64}}
+JSON
+for f in tests/hostile/*.py; do
+	grep -q '^# expect-status: ok' "$f" || continue
+	grep -q '@PROJECT@\|^# repeat:' "$f" && continue
+	# its refusal comes past the first 50 events, all lookahead.json lists
+	[ "$(basename "$f")" = 38-event-flood.py ] && continue
+	want=$(sed -n 's/^# expect-action: *//p' "$f" | sort -u | tr '\n' ' ')
+	[ -n "$want" ] || continue
+	name=$(basename "$f" .py)
+	"$LA" --strategy "$f" --run "$AS/flat.run.json" --data "$AS/bars.csv" --config "$AS/two.json" \
+		--jobs 2 -o "$AS/$name.la.json" 2>/dev/null
+	got=$("$PY" - "$AS/$name.la.json" $want <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+seen = {e["action"] for e in d.get("events", [])}
+print(" ".join(a for a in sys.argv[2:] if a not in seen) or "all", d.get("points_run"))
+PYEOF
+)
+	expect_eq "forked runs: $name earns its refusals ($want) in every layer's place" "all 2" "$got"
+done
 
 finish

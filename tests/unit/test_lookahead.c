@@ -387,7 +387,7 @@ static void test_config(void **state)
 
 	(void)state;
 	assert_int_equal(la_config_read(j, &c, why, sizeof why), 0);
-	assert_int_equal(c.max, 2000);  /* the knob table's default */
+	assert_int_equal(c.max, 1000000);  /* the knob table's default */
 	assert_int_equal(c.seed, 1);
 	assert_int_equal(c.lim.mem_mb, 1024);
 	cJSON_Delete(j);

@@ -1,0 +1,30 @@
+/* sbx_prefix.h - inside the namespaces: the data zygote, a child of the clean zygote that
+ * receives one audit's bars in time order and forks each truncated run from exactly its prefix. */
+#ifndef SBX_PREFIX_H
+#define SBX_PREFIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+#include <sys/types.h>
+
+#include "sbx_proto.h"
+#include "sbx_zygote.h"
+
+/* Forks the data zygote of one audit on chan (the zygote's copy is closed by the caller). The
+ * child keeps only stdio and chan, and serves it until the driver hangs up. Returns 0 with
+ * *pid and *pidfd set, or -1 with errno set. */
+int sbx_prefix_start(const struct sbx_zstate *z, int chan, pid_t *pid, int *pidfd);
+
+/* A run forked from the data zygote: cols holds its n bars as SBX_BAR_COLUMNS columns of
+ * SBX_PREFIX_CAP values apart (nothing past bar n mapped), which the DataFrame is built over
+ * without a copy; from there the recipe is sbx_child_run's. Never returns. */
+noreturn void sbx_child_run_cols(const struct sbx_zstate *z, char *cols, size_t n);
+
+/* The zygote's reply to the driver (sbx_rep), with pass_fd attached when >= 0. */
+void sbx_zygote_reply(int ctrl, uint32_t id, int kind, int wstatus, int64_t cpu_ms, int err, int pass_fd);
+
+/* Moves a run's descriptors onto 0..SBX_RUN_FDS-1. Returns 0, or -1 with errno set. */
+int sbx_zygote_place_fds(const int fds[SBX_RUN_FDS]);
+
+#endif

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# lookahead_scale.sh - look-ahead at scale, the data zygote beside the pipe feed, in one run.
+# Per-run overhead: CPU of all processes (the driver, zygotes and runs, user + sys) of a check at
+# 40 points minus one at 10, per extra run, against the strategy's own CPU on a prefix of half
+# the bars (the chosen points spread evenly over the candidates, whose mean prefix is about
+# half). Then the whole audit of the honest demo on a million bars, every candidate checked:
+# wall time, and the peak of the summed resident memory of every process of the check (shared
+# pages counted once per process: an upper bound).
+set -u
+cd "$(dirname "$0")/../.." || exit 3
+BIN=${BIN:-build/rel/bin}
+PY=/usr/bin/python3
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/strataudit-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+STRAT=demos/honest.py
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# config MAX: a config with lookahead.max MAX
+config() {
+	printf '{"stage": "config", "schema": 1, "lookahead": {"max": %s, "seed": 1},\n "limits": {"wall_s": 120, "cpu_s": 120, "mem_mb": 2048, "scratch_mb": 16, "nofile": 64}}\n' "$1" >"$TMP/config-$1.json"
+	echo "$TMP/config-$1.json"
+}
+
+# cpu N MAX [--pipe]: CPU seconds (user + sys, every process) of one check at MAX points
+cpu() {
+	local n=$1 max=$2
+	shift 2
+	/usr/bin/time -f "%U %S" -o "$TMP/time" "$BIN/lookahead" "$@" --strategy "$STRAT" \
+		--run "$TMP/$n.run.json" --data "$TMP/$n.csv" --config "$(config "$max")" --jobs 1 \
+		-o "$TMP/$n.la.json" 2>/dev/null
+	"$PY" -c 'import sys; u, s = open(sys.argv[1]).read().split()[-2:]; print(float(u) + float(s))' "$TMP/time"
+}
+
+# compute N: the strategy's own CPU seconds on the first N/2 bars, outside any sandbox (median of 5)
+compute() {
+	"$PY" - "$TMP/$1.csv" "$STRAT" <<'PYEOF'
+import importlib.util, statistics, sys, time
+import pandas as pd
+spec = importlib.util.spec_from_file_location("s", sys.argv[2])
+s = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(s)
+df = pd.read_csv(sys.argv[1], index_col=0, parse_dates=True)
+df = df.iloc[: len(df) // 2].copy()
+times = []
+for _ in range(5):
+    t = time.process_time()
+    s.signals(df)
+    times.append(time.process_time() - t)
+print(statistics.median(times))
+PYEOF
+}
+
+for n in 17544 200000 1000000; do
+	"$BIN/gendata" --bars "$n" -o "$TMP/$n.csv" || exit 3
+	"$BIN/sandbox" --strategy "$STRAT" --data "$TMP/$n.csv" --config "$(config 40)" \
+		-o "$TMP/$n.run.json" --events "$TMP/$n.events.jsonl" >/dev/null 2>&1 || exit 3
+	c=$(compute "$n")
+	for design in prefix pipe; do
+		flag=
+		[ "$design" = pipe ] && flag=--pipe
+		lo=$(cpu "$n" 10 $flag)
+		hi=$(cpu "$n" 40 $flag)
+		"$PY" - "$n" "$design" "$lo" "$hi" "$c" <<'PYEOF'
+import sys
+n, design = int(sys.argv[1]), sys.argv[2]
+lo, hi, c = (float(x) for x in sys.argv[3:])
+run = (hi - lo) / 30
+over = run - c
+target = "" if n != 1000000 or design != "prefix" else \
+    " (target at most 1.5x): %s" % ("ok" if over <= 1.5 * c else "SLOW")
+print("lookahead %7d bars, %-6s: %.1f ms CPU a run, strategy %.1f ms on half the bars, "
+      "overhead %.1f ms = %.2fx%s" % (n, design, run * 1e3, c * 1e3, over * 1e3,
+                                      over / c if c > 0 else 0, target))
+PYEOF
+	done
+done
+
+# The whole audit at a million bars, every candidate, with the process tree's memory sampled.
+n=1000000
+"$BIN/lookahead" --strategy "$STRAT" --run "$TMP/$n.run.json" --data "$TMP/$n.csv" \
+	--config "$(config 1000000)" --jobs "$jobs" -o "$TMP/audit.la.json" 2>/dev/null &
+pid=$!
+"$PY" - "$pid" "$TMP/audit.la.json" <<'PYEOF'
+import json, os, sys, time
+root, out = int(sys.argv[1]), sys.argv[2]
+page = os.sysconf("SC_PAGE_SIZE")
+def tree_rss():
+    kids, rss = {}, {}
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            st = open("/proc/%s/stat" % p).read().rsplit(")", 1)[1].split()
+            rss[int(p)] = int(open("/proc/%s/statm" % p).read().split()[1]) * page
+            kids.setdefault(int(st[1]), []).append(int(p))
+        except OSError:
+            continue
+    total, todo = 0, [root]
+    while todo:
+        p = todo.pop()
+        total += rss.get(p, 0)
+        todo += kids.get(p, [])
+    return total
+t0, peak = time.monotonic(), 0
+while os.path.exists("/proc/%d" % root) and open("/proc/%d/stat" % root).read().split()[2] != "Z":
+    peak = max(peak, tree_rss())
+    time.sleep(0.2)
+wall = time.monotonic() - t0
+d = json.load(open(out)) if os.path.exists(out) else {}
+print("lookahead audit %d bars: %s of %s candidates checked, capped %s, %.1f s (target 240 s): %s"
+      % (1000000, d.get("points_checked"), d.get("candidate_points"), d.get("capped"), wall,
+         "ok" if wall <= 240 and d.get("points_checked") == d.get("candidate_points") else "SLOW"))
+print("lookahead audit memory: peak summed RSS %.0f MB (target 1024 MB): %s"
+      % (peak / 2**20, "ok" if peak < 2**30 else "OVER"))
+PYEOF
+wait "$pid"
