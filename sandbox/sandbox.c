@@ -58,8 +58,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		case 'e': o->events = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 'j':
-			o->jobs = (int)strtol(optarg, &end, 10);
-			if (*end || o->jobs < 1 || o->jobs > SBX_MAX_JOBS)
+			if (sbx_parse_jobs(optarg, &o->jobs) < 0)
 				sa_usage_die("--jobs wants a number from 1 to %d, '%s'", SBX_MAX_JOBS, optarg);
 			break;
 		case 'r':

@@ -123,6 +123,15 @@ int sbx_run_prefix(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t 
 		   size_t k, int jobs, struct sbx_result *results, sbx_on_result *on_result, void *arg,
 		   char *err, size_t errlen);
 
+/* Runs in flight at once on one zygote: the driver never starts more (sbx_run_many clamps to
+ * it), and the zygote answers a request past it with SBX_REP_FAILED (EAGAIN). */
+#define SBX_MAX_JOBS 64
+
+/* Parses a --jobs value: a whole number from 1 to the most runs a batch holds at once
+ * (SBX_MAX_JOBS). Every stage that drives the sandbox reads its --jobs through this, so they
+ * share one range. Returns 0 with *jobs set, or -1 (*jobs untouched). */
+int sbx_parse_jobs(const char *text, int *jobs);
+
 /* Kills the zygote's namespace, reaps it and removes its cgroup. Safe on NULL. */
 void sbx_zygote_stop(struct sbx_zygote *z);
 

@@ -50,10 +50,9 @@ enum {
  * it stays under a socket's default buffer. */
 #define SBX_BARS_CHUNK 2048
 
-/* Runs in flight at once on one zygote: the driver never starts more (sandbox --jobs stops
- * there, sbx_run_many clamps to it), and the zygote answers a request past it with
- * SBX_REP_FAILED (EAGAIN). */
-#define SBX_MAX_JOBS 64
+/* SBX_MAX_JOBS, the runs in flight at once on one zygote, is in sbx.h: the stages' --jobs
+ * stops there too. */
+#include "sbx.h"
 
 /* How a process on the far side of the pipes exits. A run child's outcome travels on
  * SBX_FD_RESULT, not in its exit code: these only say why a run may have sent nothing, and the

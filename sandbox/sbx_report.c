@@ -1,6 +1,8 @@
 /* sbx_report.c - the sandbox stage's two output files. */
 #include "sbx_report.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
@@ -111,4 +113,17 @@ int sbx_events_file(const char *path, const struct sbx_result *r)
 		return sa_error("cannot write '%s'", path);
 	}
 	return sa_atomic_commit(&a);
+}
+
+int sbx_parse_jobs(const char *text, int *jobs)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (!*text || *end || errno || v < 1 || v > SBX_MAX_JOBS)
+		return -1;
+	*jobs = (int)v;
+	return 0;
 }

@@ -76,7 +76,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{NULL, 0, NULL, 0},
 	};
 	int c;
-	char *end;
 
 	*o = (struct opts){.jobs = 2};
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -89,9 +88,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'p': o->pipe = true; break;
 		case 'h': return 1;
 		case 'j':
-			o->jobs = (int)strtol(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || o->jobs < 1 || o->jobs > 256)
-				return sa_error("--jobs wants a whole number from 1 to 256, '%s'", optarg);
+			if (sbx_parse_jobs(optarg, &o->jobs) < 0)
+				return sa_error("--jobs wants a whole number from 1 to %d, '%s'",
+						SBX_MAX_JOBS, optarg);
 			break;
 		default: return -1;
 		}
