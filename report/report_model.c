@@ -214,12 +214,16 @@ static void add_cgroup(cJSON *c, const cJSON *run)
 	const cJSON *l = get(run, "limits"), *cg = get(l, "cgroup"), *why = get(l, "cgroup_reason");
 	char line[400];
 
-	if (cJSON_IsObject(cg))
-		snprintf(line, sizeof line, "cgroup v%d: %g MB resident memory, %g processes and %g CPU a run",
-			 (int)cJSON_GetNumberValue(get(cg, "version")),
-			 cJSON_GetNumberValue(get(cg, "mem_mb_per_run")),
-			 cJSON_GetNumberValue(get(cg, "pids_per_run")),
-			 cJSON_GetNumberValue(get(cg, "cpus_per_run")));
+	if (cJSON_IsObject(cg)) {
+		int n = snprintf(line, sizeof line, "cgroup v%d: %g MB resident memory, %g processes and %g CPU a run",
+				 (int)cJSON_GetNumberValue(get(cg, "version")),
+				 cJSON_GetNumberValue(get(cg, "mem_mb_per_run")),
+				 cJSON_GetNumberValue(get(cg, "pids_per_run")),
+				 cJSON_GetNumberValue(get(cg, "cpus_per_run")));
+		if (cJSON_IsNumber(get(cg, "cpus_zygote")) && n > 0 && (size_t)n < sizeof line)
+			snprintf(line + n, sizeof line - (size_t)n, ", and %g CPU for the zygote that forks them",
+				 cJSON_GetNumberValue(get(cg, "cpus_zygote")));
+	}
 	else if (cJSON_IsString(why))
 		snprintf(line, sizeof line, "no cgroup (%.300s): only the rlimits bounded memory, processes and CPU",
 			 why->valuestring);

@@ -147,7 +147,7 @@ int sbx_cgroup_limit(struct sbx_cgroup *cg, const struct sbx_limits *lim, int jo
 	}
 	cg->mem_bytes = cg->base_bytes + (long long)jobs * ((long long)lim->mem_mb << 20);
 	cg->pids_max = (long long)jobs * SBX_CG_PIDS_PER_RUN + 16;
-	cg->cpus = jobs * lim->cpus;
+	cg->cpus = jobs * lim->cpus + SBX_CG_ZYGOTE_CPUS;
 	if (apply(cg) < 0) {
 		fail(cg, "cannot set the cgroup's limits", errno);
 		return -1;

@@ -10,6 +10,10 @@ struct sbx_limits;
 
 #define SBX_CG_DIRS 3  /* v1: memory, pids, cpu; v2: one directory */
 #define SBX_CG_PIDS_PER_RUN 64
+/* The zygote's own CPU, on top of the runs' quota: it forks each run (copying its page tables)
+ * while the last one is torn down, so one run at a time already needs more than one core.
+ * Without it, CPUS=1 throttled every 100 ms period and nearly doubled a short run's cost. */
+#define SBX_CG_ZYGOTE_CPUS 1.0
 
 struct sbx_cgroup {
 	int version;                  /* 1 or 2; 0 when none was applied (why says so) */
@@ -27,7 +31,8 @@ struct sbx_cgroup {
 int sbx_cgroup_enter(struct sbx_cgroup *cg, pid_t pid);
 
 /* Sets the limits for jobs runs at once: memory = what the warm zygote holds + jobs x MEM_MB
- * (resident, scratch tmpfs included), pids = jobs x SBX_CG_PIDS_PER_RUN + 16, CPU = jobs x CPUS cores. Returns 0,
+ * (resident, scratch tmpfs included), pids = jobs x SBX_CG_PIDS_PER_RUN + 16, CPU = jobs x CPUS + SBX_CG_ZYGOTE_CPUS
+ * cores. Returns 0,
  * or -1 (the cgroup is removed and cg->why says why). Safe when there is no cgroup. */
 int sbx_cgroup_limit(struct sbx_cgroup *cg, const struct sbx_limits *lim, int jobs);
 

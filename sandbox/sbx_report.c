@@ -59,6 +59,7 @@ static void add_cgroup(cJSON *l, const struct sbx_limits *lim, const struct sbx_
 	cJSON_AddNumberToObject(c, "mem_mb_per_run", lim->mem_mb);
 	cJSON_AddNumberToObject(c, "pids_per_run", SBX_CG_PIDS_PER_RUN);
 	cJSON_AddNumberToObject(c, "cpus_per_run", lim->cpus);
+	cJSON_AddNumberToObject(c, "cpus_zygote", SBX_CG_ZYGOTE_CPUS);
 }
 
 static void add_limits(cJSON *o, const struct sbx_limits *lim, const struct sbx_cgroup *cg)

@@ -21,6 +21,7 @@
 
 #include "fileio.h"
 #include "msg.h"
+#include "sbx_hook.h"
 #include "sbx_preimport.h"
 
 
@@ -518,6 +519,11 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 		goto out;
 	}
 	(void)sbx_preimport(z.src, z.src_len);
+	/* Once here, so the runs fork from a module table without them (each run checks again). */
+	if (sbx_hook_purge_modules() < 0) {
+		sa_error("zygote: cannot drop the blocklisted modules from sys.modules");
+		goto out;
+	}
 	if (collect_roots(&z) < 0)
 		goto out;
 	/* Built once here rather than in every run: libseccomp's compilation costs a run

@@ -56,6 +56,7 @@ expect_eq "good: limits echoed" '{"wall_s": 3, "cpu_s": 10, "mem_mb": 512, "scra
 cgroups() { [ "$(id -u)" = 0 ] && { [ -w /sys/fs/cgroup/memory ] || grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; }; }
 if cgroups; then
 	expect_eq "good: a cgroup as root" "64 1" "$(jget "$TMP/run.json" limits.cgroup.pids_per_run) $(jget "$TMP/run.json" limits.cgroup.cpus_per_run)"
+	expect_eq "good: the zygote's own CPU recorded" 1 "$(jget "$TMP/run.json" limits.cgroup.cpus_zygote)"
 	expect_eq "good: the cgroup is removed after" "" "$(ls -d /sys/fs/cgroup/strataudit-* /sys/fs/cgroup/*/strataudit-* 2>/dev/null)"
 else
 	expect_eq "good: no cgroup without root" null "$(jget "$TMP/run.json" limits.cgroup)"
@@ -64,6 +65,27 @@ fi
 cp "$TMP/run.json" "$TMP/run1.json"
 run "$good"
 expect_eq "good: same signals on a second run" "$(jget "$TMP/run1.json" signals)" "$(jget "$TMP/run.json" signals)"
+if cgroups; then
+	# The quota applied while a run is inside: CPUS for the run plus the zygote's core, so a
+	# run at a time is not throttled by the zygote forking it (v2 cpu.max, v1 cfs_quota_us).
+	slow=$(strategy slow <<'PY'
+import time, numpy as np
+def signals(df):
+    time.sleep(2)
+    return np.zeros(len(df), dtype=int)
+PY
+)
+	run "$slow" &
+	quota=
+	for _ in $(seq 40); do
+		quota=$(cat /sys/fs/cgroup/strataudit-*/cpu.max /sys/fs/cgroup/cpu/strataudit-*/cpu.cfs_quota_us 2>/dev/null | head -n 1)
+		[ -n "$quota" ] && [ "${quota%% *}" != max ] && [ "${quota%% *}" != -1 ] && break
+		sleep 0.1
+	done
+	wait
+	expect_eq "good: the CPU quota is CPUS + 1 cores over 100 ms" 200000 "${quota%% *}"
+	expect_eq "slow: still ok" ok "$(jget "$TMP/run.json" status)"
+fi
 
 bad_case() { # bad_case NAME STATUS BODY: the status a broken upload earns, with an error text
 	local f

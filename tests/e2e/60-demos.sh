@@ -51,7 +51,7 @@ while read -r demo trials verdict gate_verdict; do
 		if [ "$(jget "$out/run.json" limits.cgroup)" = null ]; then
 			want="Limits: no cgroup ($(jget "$out/run.json" limits.cgroup_reason))"
 		else
-			want="Limits: cgroup v$(jget "$out/run.json" limits.cgroup.version): 1024 MB resident memory, 64 processes and 1 CPU a run."
+			want="Limits: cgroup v$(jget "$out/run.json" limits.cgroup.version): 1024 MB resident memory, 64 processes and 1 CPU a run, and 1 CPU for the zygote that forks them."
 		fi
 		expect_eq "honest: the report's limits line" 1 "$(grep -cF "$want" "$out/report.html")" ;;
 	overfit)
