@@ -2,7 +2,7 @@
 # tests/bench/sandbox.sh - cost of one sandboxed run, side by side: the trivial strategy in the
 # sandbox (warm zygote, every layer), the same strategy with no sandbox (a warm interpreter
 # calling signals(df)), and the naive design (a fresh python3 importing pandas per run).
-# Targets: sandbox overhead <= 15 ms per run; sandbox >= 10x cheaper than a fresh interpreter.
+# Targets: sandbox overhead <= 5 ms per run; sandbox >= 10x cheaper than a fresh interpreter.
 set -u
 cd "$(dirname "$0")/../.." || exit 3
 BIN=${BIN:-build/rel/bin}
@@ -60,5 +60,5 @@ printf '  sandboxed run (1 at a time)      %8s ms\n' "$sandboxed"
 printf '  sandboxed run (%d at once)        %8s ms per run\n' "$(nproc)" "$parallel"
 printf '  same strategy, no sandbox        %8s ms\n' "$bare"
 printf '  fresh python3 + pandas per run   %8s ms\n' "$naive"
-printf '  sandbox overhead                 %8s ms   (target <= 15)\n' "$overhead"
+printf '  sandbox overhead                 %8s ms   (target <= 5)\n' "$overhead"
 printf '  fresh interpreter / sandbox      %8sx     (target >= 10)\n' "$ratio"
