@@ -1,5 +1,7 @@
 /* csvfield.c - strict conversion of csv fields to text and numbers. */
 #include <errno.h>
+#include <float.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,14 +27,82 @@ int sa_csv_field_text(const void *field, size_t len, char *text, size_t textlen)
 	return 0;
 }
 
+/* The plain decimal grammar, [+-]digits[.digits][(e|E)[+-]digits] with a digit on one side of
+ * the point, scanned once. On success *m holds the first 19 significant digits, *exp10 the
+ * power of ten that scales them and *exact whether no digit was left out of *m. */
+static int scan_decimal(const char *s, uint64_t *m, int *exp10, bool *exact, bool *negative)
+{
+	uint64_t v = 0;
+	int digits = 0, dropped = 0, scale = 0, e = 0, esign = 1;
+	bool any = false;
+
+	*negative = *s == '-';
+	if (*s == '-' || *s == '+')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++, any = true) {
+		if (digits < 19) {
+			v = v * 10 + (uint64_t)(*s - '0');
+			digits += v != 0;
+		} else {
+			dropped++;
+		}
+	}
+	if (*s == '.') {
+		for (s++; *s >= '0' && *s <= '9'; s++, any = true) {
+			if (digits < 19) {
+				v = v * 10 + (uint64_t)(*s - '0');
+				digits += v != 0;
+				scale--;
+			} else {
+				dropped += *s != '0';
+			}
+		}
+	}
+	if (!any)
+		return -1;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '-' || *s == '+')
+			esign = *s++ == '-' ? -1 : 1;
+		if (!(*s >= '0' && *s <= '9'))
+			return -1;
+		for (; *s >= '0' && *s <= '9'; s++)
+			if (e < 100000)
+				e = e * 10 + (*s - '0');
+	}
+	if (*s)
+		return -1;
+	*m = v;
+	*exp10 = scale + esign * e;
+	*exact = dropped == 0;
+	return 0;
+}
+
 int sa_csv_field_number(const char *text, double *out)
 {
+	/* Powers of ten that a double holds exactly. */
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+					1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+					1e20, 1e21, 1e22 };
+	uint64_t m;
+	int e;
+	bool exact, negative;
 	char *end;
 	double x;
 
-	/* Plain decimals only: strtod would take " 1.5" and "0x6a" without a word. */
-	if (!sa_plain_number(text))
+	/* Plain decimals only: strtod would take " 1.5", "0x6a" and "inf" without a word. */
+	if (scan_decimal(text, &m, &e, &exact, &negative))
 		return -1;
+#if FLT_EVAL_METHOD == 0
+	/* Clinger's fast path: an integer up to 2^53 and a power of ten up to 1e22 are both exact,
+	 * so one multiplication or division is the correctly rounded value, as strtod's is.
+	 * Anything else (long mantissas, large exponents) goes to strtod. */
+	if (exact && m <= (UINT64_C(1) << 53) && e >= -22 && e <= 22) {
+		x = e >= 0 ? (double)m * pow10[e] : (double)m / pow10[-e];
+		*out = negative ? -x : x;
+		return 0;
+	}
+#endif
 	errno = 0;
 	x = strtod(text, &end);
 	if (*end || errno == ERANGE || !isfinite(x))

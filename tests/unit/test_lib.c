@@ -1,6 +1,7 @@
 /* test_lib.c - the shared library: timestamps, loaders (every validation rule), text, JSON I/O,
  * atomic writes that fail (the old file stays, the message says why). */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "csvfield.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "ohlcv.h"
@@ -86,6 +88,85 @@ static void test_time_cache_agrees(void **state)
 #define HDR "time,open,high,low,close,volume\n"
 #define ROW1 "2024-01-01T00:00:00Z,100,101,99,100.5,10\n"
 #define ROW2 "2024-01-01T01:00:00Z,100.5,102,100,101,12\n"
+
+/* The strict grammar with strtod's value: the number parser's fast path must give the same
+ * bits as strtod, and refuse exactly what strtod (limited to plain decimals) would not take. */
+static int strtod_plain(const char *text, double *out)
+{
+	char *end;
+	double x;
+
+	if (strspn(text, "0123456789.eE+-") != strlen(text) || !*text)
+		return -1;
+	if (!((text[0] >= '0' && text[0] <= '9') || text[0] == '.' || text[0] == '-' || text[0] == '+'))
+		return -1;
+	{
+		const char *d = text + (text[0] == '-' || text[0] == '+');
+		if (!((*d >= '0' && *d <= '9') || (*d == '.' && d[1] >= '0' && d[1] <= '9')))
+			return -1;
+	}
+	errno = 0;
+	x = strtod(text, &end);
+	if (*end || errno == ERANGE || !isfinite(x))
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static void check_number(const char *text)
+{
+	double want = 0, got = 0;
+	int rw = strtod_plain(text, &want), rg = sa_csv_field_number(text, &got);
+
+	if (rw != rg)
+		fail_msg("'%s': strtod says %d, the parser %d", text, rw, rg);
+	if (rw == 0 && memcmp(&want, &got, sizeof want))
+		fail_msg("'%s': strtod %.17g, the parser %.17g", text, want, got);
+}
+
+static void test_number_matches_strtod(void **state)
+{
+	static const char *const fixed[] = {
+		"0", "-0", "+0", "0.0", "-0.0", ".5", "-.5", "5.", "1e5", "1E+05", "1.e5", "1e-5",
+		"40000.00", "0.1", "0.3", "123.456", "9007199254740992", "9007199254740993",
+		"9007199254740993.0", "1e22", "1e23", "9007199254740992e22", "4503599627370497.5",
+		"1234567890123456789", "12345678901234567890", "0.12345678901234567890123",
+		"123456789012345678901234567890", "1e308", "1e309", "1e-320", "2.2250738585072014e-308",
+		"00000000000000000000000000001.5", "1.0000000000000000000000000001", "17976931348623157e292",
+		"", ".", "-", "+", "e5", ".e5", "1e", "1e+", "1e-", "1.2.3", "1e5e5", "1-2", "0x6a", "0X6A",
+		"inf", "nan", "-inf", " 1.5", "1.5 ", "1,5", "1..5", "--1", "+-1", "1e5.5", "١",
+	};
+	const char alphabet[] = "0123456789";
+	uint64_t r = 0x9e3779b97f4a7c15u;
+	char buf[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		check_number(fixed[i]);
+	for (int i = 0; i < 400000; i++) {
+		size_t n = 0;
+		int a, b;
+
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		if (r & 1)
+			buf[n++] = r & 2 ? '-' : '+';
+		a = (int)((r >> 8) % 21), b = (int)((r >> 16) % 21);
+		for (int k = 0; k < a; k++)
+			buf[n++] = alphabet[(r >> (k % 50)) % 10];
+		if (r & 4 || b)
+			buf[n++] = '.';
+		for (int k = 0; k < b; k++)
+			buf[n++] = alphabet[((r >> 24) + (uint64_t)k * 7919) % 10];
+		if (r & 8) {
+			buf[n++] = r & 16 ? 'e' : 'E';
+			if (r & 32)
+				buf[n++] = r & 64 ? '-' : '+';
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%d", (int)((r >> 32) % 40));
+		}
+		buf[n] = '\0';
+		check_number(buf);
+	}
+}
 
 static void test_ohlcv_valid(void **state)
 {
@@ -518,6 +599,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_write_rename_refused),
 		cmocka_unit_test(test_atomic_write_read_only_dir),
 		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_number_matches_strtod),
 	};
 
 	return cmocka_run_group_tests_name("lib", tests, NULL, NULL);
