@@ -113,21 +113,22 @@ int sa_csv_field_number(const char *text, double *out)
 
 size_t sa_csv_long_line(const char *buf, size_t len, size_t max)
 {
-	size_t line = 1;
+	size_t at = 0, line = 1;
 
-	while (len) {
-		const char *nl = memchr(buf, '\n', len);
-		size_t n = nl ? (size_t)(nl - buf) : len;
+	/* From a line's start, every line that starts before the last newline within the next
+	 * max + 1 bytes ends by it, so the scan jumps a window at a time; none means a long line. */
+	while (len - at > max) {
+		const char *nl = memrchr(buf + at, '\n', max + 1);
 
-		if (n > max)
-			return line;
 		if (!nl)
 			break;
-		buf = nl + 1;
-		len -= n + 1;
-		line++;
+		at = (size_t)(nl - buf) + 1;
 	}
-	return 0;
+	if (len - at <= max)
+		return 0;
+	for (const char *p = buf; (p = memchr(p, '\n', at - (size_t)(p - buf))); p++)
+		line++;
+	return line;
 }
 
 void sa_csv_fail(struct sa_csv_pos *pos, const char *fmt, ...)

@@ -168,6 +168,52 @@ static void test_number_matches_strtod(void **state)
 	}
 }
 
+/* The windowed scan against a line-by-line count, on buffers with lines around the limit. */
+static size_t long_line_naive(const char *buf, size_t len, size_t max)
+{
+	size_t line = 1, run = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\n') {
+			if (run > max)
+				return line;
+			run = 0;
+			line++;
+		} else {
+			run++;
+		}
+	}
+	return run > max ? line : 0;
+}
+
+static void test_long_line_scan(void **state)
+{
+	enum { MAX = 40 };
+	static char buf[4096];
+	uint64_t r = 12345;
+
+	(void)state;
+	assert_int_equal(sa_csv_long_line("", 0, MAX), 0);
+	for (int t = 0; t < 20000; t++) {
+		size_t len = 0, lines = (size_t)(t % 30);
+
+		for (size_t l = 0; l < lines && len < sizeof buf - 100; l++) {
+			size_t n;
+
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			/* mostly short lines, sometimes exactly at, just over or far over the limit */
+			n = r % 8 == 0 ? MAX + (r >> 8) % 3 - 1 : r % 97 == 0 ? MAX * 3 : (r >> 16) % MAX;
+			memset(buf + len, 'x', n);
+			len += n;
+			if (l + 1 < lines || r & 1)
+				buf[len++] = '\n';
+		}
+		if (sa_csv_long_line(buf, len, MAX) != long_line_naive(buf, len, MAX))
+			fail_msg("buffer %d: the scan says line %zu, the count %zu", t,
+				 sa_csv_long_line(buf, len, MAX), long_line_naive(buf, len, MAX));
+	}
+}
+
 static void test_ohlcv_valid(void **state)
 {
 	const char csv[] = HDR ROW1 ROW2;
@@ -600,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_write_read_only_dir),
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_number_matches_strtod),
+		cmocka_unit_test(test_long_line_scan),
 	};
 
 	return cmocka_run_group_tests_name("lib", tests, NULL, NULL);
