@@ -14,13 +14,14 @@
 #include "csvfield.h"
 #include "msg.h"
 
-int sa_csv_field_text(const void *field, size_t len, char *text, size_t textlen)
+int sa_csv_field_text(const struct sa_csv_pos *pos, const void *field, size_t len, char *text,
+		      size_t textlen)
 {
 	if (!field || !len) {
 		text[0] = '\0';
 		return 0;
 	}
-	if (len >= textlen || memchr(field, '\0', len))
+	if (len >= textlen || (!pos->nul_free && memchr(field, '\0', len)))
 		return -1;
 	memcpy(text, field, len);
 	text[len] = '\0';
@@ -172,6 +173,8 @@ int sa_csv_parse_delim(const char *buf, size_t len, char delim,
 		sa_csv_fail(pos, "longer than %d bytes; not a csv this tool reads", SA_CSV_LINE_MAX);
 		return -1;
 	}
+	/* One scan of the whole buffer instead of one per field. */
+	pos->nul_free = !memchr(buf, '\0', len);
 	if (csv_init(&p, CSV_STRICT | CSV_EMPTY_IS_NULL) != 0) {
 		sa_fmt(pos->err, pos->errlen, "cannot start the csv parser");
 		pos->failed = true;

@@ -8,10 +8,6 @@
 /* Longest field a loader accepts; anything longer is an error, not a truncation. */
 #define SA_CSV_FIELD_MAX 63
 
-/* Copies field[0..len) into text (size textlen) as a C string. Returns 0, or -1 when the field
- * does not fit or holds a NUL byte. A NULL field (libcsv's empty) gives "". */
-int sa_csv_field_text(const void *field, size_t len, char *text, size_t textlen);
-
 /* Parses the whole of text as a finite plain decimal number (sa_plain_number). Returns 0, or
  * -1 ("", "nan", "1x", "inf", "0x6a", " 1.5", "1.5 ", overflow). */
 int sa_csv_field_number(const char *text, double *out);
@@ -26,9 +22,16 @@ struct sa_csv_pos {
 	const char *file;  /* when not NULL, messages start "file line N:" */
 	size_t line;   /* 1-based record number being read */
 	bool failed;   /* set by the first error; later callbacks do nothing */
+	bool nul_free; /* set by the driver: the buffer holds no NUL byte, so no field does */
 	char *err;     /* borrowed: where the first error is written */
 	size_t errlen;
 };
+
+/* Copies field[0..len) into text (size textlen) as a C string. Returns 0, or -1 when the field
+ * does not fit or holds a NUL byte (looked for only when pos's buffer has one). A NULL field
+ * (libcsv's empty) gives "". */
+int sa_csv_field_text(const struct sa_csv_pos *pos, const void *field, size_t len, char *text,
+		      size_t textlen);
 
 /* Records the first error as "line N: message" (after the file name, when set); later ones
  * are ignored. */

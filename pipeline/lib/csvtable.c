@@ -22,7 +22,7 @@ static void on_field(void *field, size_t len, void *arg)
 		return;
 	if (tb->col >= SA_CSV_TABLE_COLS)
 		return sa_csv_table_fail(tb, "more than %d columns", SA_CSV_TABLE_COLS);
-	if (sa_csv_field_text(field, len, text, sizeof(text)) < 0)
+	if (sa_csv_field_text(&tb->pos, field, len, text, sizeof(text)) < 0)
 		return sa_csv_table_fail(tb, "a field is longer than %d bytes", SA_CSV_FIELD_MAX);
 	if (tb->pos.line == 1)
 		header_cell(tb, text);

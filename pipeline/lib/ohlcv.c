@@ -142,7 +142,7 @@ static void on_field(void *field, size_t len, void *data)
 		return;
 	if (L->col >= OHLCV_COLS_MAX)
 		return sa_csv_fail(&L->pos, "more than %d fields", OHLCV_COLS_MAX);
-	if (sa_csv_field_text(field, len, text, sizeof(text)))
+	if (sa_csv_field_text(&L->pos, field, len, text, sizeof(text)))
 		return sa_csv_fail(&L->pos, "field %d is too long or holds a NUL byte", L->col + 1);
 	if (!L->decided)
 		decide_layout(L, text);

@@ -88,7 +88,7 @@ static void on_field(void *field, size_t len, void *data)
 
 	if (L->pos.failed)
 		return;
-	if (sa_csv_field_text(field, len, text, sizeof(text))) {
+	if (sa_csv_field_text(&L->pos, field, len, text, sizeof(text))) {
 		sa_csv_fail(&L->pos, "field %d is longer than %d bytes or holds a NUL byte", L->col + 1, SA_CSV_FIELD_MAX);
 		return;
 	}

@@ -283,6 +283,18 @@ static void test_ohlcv_long_field(void **state)
 	free(csv);
 }
 
+/* A NUL byte inside a value is refused, not read as the number before it ("101\0junk"). */
+static void test_ohlcv_nul_byte(void **state)
+{
+	static const char csv[] = HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,100,101\0junk,12\n";
+	char err[256];
+	struct sa_ohlcv s;
+
+	(void)state;
+	assert_int_equal(sa_ohlcv_parse(csv, sizeof csv - 1, &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "line 3: field 5 is too long or holds a NUL byte");
+}
+
 static void test_tradelog(void **state)
 {
 	const char ok[] = "side,entry_time,exit_time,return,note\n"
@@ -647,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_number_matches_strtod),
 		cmocka_unit_test(test_long_line_scan),
+		cmocka_unit_test(test_ohlcv_nul_byte),
 	};
 
 	return cmocka_run_group_tests_name("lib", tests, NULL, NULL);
