@@ -28,7 +28,7 @@ VARIANT ?= rel
 B := build/$(VARIANT)
 BIN := $(B)/bin
 
-PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl zlib
+PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl zlib libdeflate
 CC ?= cc
 OPT_rel := -O2 -g
 OPT_asan := -O1 -g

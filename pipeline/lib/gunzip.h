@@ -1,4 +1,4 @@
-/* gunzip.h - a gzip member in memory inflated (zlib) into a bounded buffer. */
+/* gunzip.h - a gzip member in memory inflated (libdeflate, zlib for diagnosis) into a bounded buffer. */
 #ifndef SA_GUNZIP_H
 #define SA_GUNZIP_H
 

@@ -214,6 +214,15 @@ static void test_gzip_bound(void **state)
 	memcpy(z + zlen, "xx", 2);
 	assert_int_equal(sa_gunzip(z, zlen + 2, n, &out, &outlen, err, sizeof(err)), -1);
 	assert_string_equal(err, "2 bytes follow the end of the gzip stream");
+	/* The trailer's size is a first guess only: claimed too small, the buffer grows (and the
+	 * stream is then refused for the false claim); claimed too large, nothing huge is kept. */
+	z[zlen - 1] = 0, z[zlen - 2] = 0, z[zlen - 3] = 0, z[zlen - 4] = 1;
+	assert_int_equal(sa_gunzip(z, zlen, n, &out, &outlen, err, sizeof(err)), -1);
+	assert_null(out);
+	assert_string_equal(err, "not a valid gzip stream (incorrect length check)");
+	z[zlen - 1] = 0x3f, z[zlen - 2] = 0, z[zlen - 3] = 0x40, z[zlen - 4] = 0;
+	assert_int_equal(sa_gunzip(z, zlen, 1u << 30, &out, &outlen, err, sizeof(err)), -1);
+	assert_string_equal(err, "not a valid gzip stream (incorrect length check)");
 	free(z);
 	free(plain);
 }
