@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,11 +14,22 @@
 #include "fileio.h"
 #include "msg.h"
 
+void sa_hint_hugepages(void *p, size_t n)
+{
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
+
+	/* Only the 2 MiB-aligned interior, and only where the kernel offers it: advice, no error. */
+	if (n >= 2 * huge && hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
+
 enum sa_read_status sa_read_file(const char *path, size_t cap, char **buf, size_t *len)
 {
 	enum sa_read_status st = SA_READ_IOERR;
 	char *b = NULL;
-	size_t have = 0, size = 0;
+	size_t have = 0, size = 0, first = 65536;
+	struct stat sb;
 	int fd;
 
 	*buf = NULL;
@@ -24,12 +37,16 @@ enum sa_read_status sa_read_file(const char *path, size_t cap, char **buf, size_
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? SA_READ_MISSING : SA_READ_IOERR;
+	/* A regular file's size is the first guess (one byte more sees it end); a file that
+	 * grows, or a FIFO, still grows the buffer geometrically up to the cap. */
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+		first = (size_t)sb.st_size < cap ? (size_t)sb.st_size + 1 : cap + 1;
 	for (;;) {
 		ssize_t got;
 
 		if (have == size) {
 			/* grow geometrically, but never past cap + 1: one byte more tells "too big" */
-			size_t want = size ? size * 2 : 65536;
+			size_t want = size ? size * 2 : first;
 			char *nb;
 
 			if (want > cap + 1)
@@ -45,6 +62,7 @@ enum sa_read_status sa_read_file(const char *path, size_t cap, char **buf, size_
 			}
 			b = nb;
 			size = want;
+			sa_hint_hugepages(b + have, size - have);
 		}
 		got = read(fd, b + have, size - have);
 		if (got < 0 && errno == EINTR)

@@ -20,6 +20,11 @@ enum sa_read_status {
 	SA_READ_NOMEM,
 };
 
+/* Advises the kernel to back the 2 MiB-aligned interior of a large buffer not yet touched with
+ * huge pages (where transparent huge pages are on "madvise"): a million-bar load faults a few
+ * dozen times instead of tens of thousands. Harmless where unsupported. */
+void sa_hint_hugepages(void *p, size_t n);
+
 /* Reads the whole of path into a fresh NUL-terminated buffer if it is at most cap bytes.
  * On SA_READ_OK, *buf (caller frees) and *len are set; otherwise *buf is NULL. Reads at most
  * cap + 1 bytes whatever the file claims, so a growing file or a FIFO cannot exceed the cap. */

@@ -8,6 +8,7 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include "fileio.h"
 #include "gunzip.h"
 #include "msg.h"
 
@@ -123,6 +124,7 @@ int sa_gunzip(const void *buf, size_t len, size_t cap, char **out, size_t *outle
 		if (!(p = realloc(*out, have + 1)))
 			break;
 		*out = p;
+		sa_hint_hugepages(p, have + 1);
 		r = libdeflate_gzip_decompress_ex(d, buf, len, *out, have, &in_used, &got);
 		if (r != LIBDEFLATE_INSUFFICIENT_SPACE || have > cap)
 			break;

@@ -61,12 +61,14 @@ static int grow(struct load *L)
 	if (!t)
 		return -1;
 	s->t = t;
+	sa_hint_hugepages(t + L->cap, (cap - L->cap) * sizeof(*t));
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
 		double *p = realloc(*cols[i], cap * sizeof(double));
 
 		if (!p)
 			return -1;
 		*cols[i] = p;
+		sa_hint_hugepages(p + L->cap, (cap - L->cap) * sizeof(double));
 	}
 	L->cap = cap;
 	return 0;
