@@ -6,7 +6,7 @@
 # uncompressed time. Best of REPS. BARS=n changes the size.
 . "$(dirname "$0")/../lib.sh"
 BARS=${BARS:-1000000}
-REPS=${REPS:-3}
+REPS=${REPS:-5}
 
 "$BIN/gendata" --bars "$BARS" --seed 5 -o "$TMP/bars.csv" || { not_ok "gendata"; finish; }
 "$PY" tests/data-formats/make-layouts.py "$TMP/bars.csv" "$TMP/l" || { not_ok "make-layouts"; finish; }
