@@ -94,6 +94,29 @@ bad_case() { # bad_case NAME STATUS BODY: the status a broken upload earns, with
 	expect_eq "$1: status $2" "$2" "$(jget "$TMP/run.json" status)"
 	if [ -n "$(jget "$TMP/run.json" error)" ] && [ "$(jget "$TMP/run.json" error)" != null ]; then ok "$1: error text"; else not_ok "$1: error text"; fi
 }
+# The converter takes every dtype numpy has for -1, 0 and 1 and names the first other value
+# exactly (257 would wrap to 1 in int8, 1.5 truncate to 1, inf and nan cast to anything).
+conv_case() { # conv_case NAME BODY STATUS ERROR-OR-SIGNAL-SUM
+	local f
+	f=$(printf 'import numpy as np\ndef signals(df):\n    x = np.zeros(len(df))\n    %s\n' "$2" | strategy "conv_$1")
+	run "$f"
+	expect_eq "convert $1: status" "$3" "$(jget "$TMP/run.json" status)"
+	if [ "$3" = ok ]; then
+		expect_eq "convert $1: signals" "$4" "$("$PY" -c 'import json,sys; print(sum(json.load(open(sys.argv[1]))["signals"]))' "$TMP/run.json")"
+	else
+		expect_eq "convert $1: error" "BadOutput: $4" "$(jget "$TMP/run.json" error)"
+	fi
+}
+conv_case half 'x[3] = 1.5; return x' bad_output "value 1.5 at bar 3 is not -1, 0 or 1"
+conv_case wraps 'return np.where(np.arange(len(df)) == 7, 257, 1).astype(np.int16)' bad_output "value 257.0 at bar 7 is not -1, 0 or 1"
+conv_case minus_two 'x[0] = -2; return x.astype(np.int64)' bad_output "value -2.0 at bar 0 is not -1, 0 or 1"
+conv_case inf 'x[5] = np.inf; return x' bad_output "value inf at bar 5 is not -1, 0 or 1"
+conv_case nan_late 'x[199] = np.nan; return x.astype(np.float32)' bad_output "value nan at bar 199 is not -1, 0 or 1"
+conv_case uint_two 'return np.full(len(df), 2, dtype=np.uint8)' bad_output "value 2.0 at bar 0 is not -1, 0 or 1"
+conv_case uint 'return np.ones(len(df), dtype=np.uint64)' ok 200
+conv_case bools 'return np.arange(len(df)) % 2 == 0' ok 100
+conv_case negzero 'return -x' ok 0
+conv_case float32 'return np.where(np.arange(len(df)) < 50, -1.0, 1.0).astype(np.float32)' ok 100
 bad_case short bad_output 'return [0] * (len(df) - 1)'
 bad_case two bad_output 'return [2] * len(df)'
 bad_case nan bad_output 'return np.full(len(df), np.nan)'
