@@ -1,6 +1,6 @@
 /* test_driver.c - the sandbox driver's bookkeeping of a finished run: results judged, events
  * recorded, and an allocation that fails while recording one. The driver's helpers are static,
- * so this file includes sbx_driver.c itself, with realloc routed through a switch that can make
+ * so this file includes sbx_flight.c itself, with realloc routed through a switch that can make
  * the next calls fail; the linker then takes the driver from here, not from libmodules.a. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,7 +32,7 @@ static void *injected_realloc(void *p, size_t n)
 }
 
 #define realloc injected_realloc
-#include "sbx_driver.c"
+#include "sbx_flight.c"
 #undef realloc
 
 static const struct sbx_limits lim = { .wall_s = 20, .cpu_s = 20, .mem_mb = 1024,
@@ -62,7 +62,7 @@ static void test_signals_taken(void **state)
 
 	(void)state;
 	ended(&f, &r, 3, res, sizeof res);
-	assert_int_equal(judge(&f, &lim), 0);
+	assert_int_equal(sbx_flight_judge(&f, &lim), 0);
 	assert_int_equal(r.status, SBX_OK);
 	assert_memory_equal(r.signals, res + 1, 3);
 	assert_int_equal(r.n_events, 0);
@@ -78,7 +78,7 @@ static void test_bad_value_refused(void **state)
 
 	(void)state;
 	ended(&f, &r, 3, res, sizeof res);
-	assert_int_equal(judge(&f, &lim), 0);
+	assert_int_equal(sbx_flight_judge(&f, &lim), 0);
 	assert_int_equal(r.status, SBX_BAD_OUTPUT);
 	assert_null(r.signals);
 	assert_string_equal(r.error, "value 2 at bar 1 is not -1, 0 or 1");
@@ -93,7 +93,7 @@ static void test_memory_event(void **state)
 
 	(void)state;
 	ended(&f, &r, 3, res, sizeof res - 1);
-	assert_int_equal(judge(&f, &lim), 0);
+	assert_int_equal(sbx_flight_judge(&f, &lim), 0);
 	assert_int_equal(r.status, SBX_KILLED_MEMORY);
 	assert_string_equal(r.error, "MemoryError");
 	assert_int_equal(r.n_events, 1);
@@ -114,7 +114,7 @@ static void test_memory_event_without_memory(void **state)
 	(void)state;
 	ended(&f, &r, 3, res, sizeof res - 1);
 	reallocs_to_fail = 1;
-	assert_int_equal(judge(&f, &lim), -1);
+	assert_int_equal(sbx_flight_judge(&f, &lim), -1);
 	assert_int_equal(reallocs_to_fail, 0);
 	assert_int_equal(r.status, SBX_KILLED_MEMORY);
 	assert_null(r.events);
@@ -132,7 +132,7 @@ static void test_wall_clock_event_without_memory(void **state)
 	ended(&f, &r, 3, "", 0);
 	f.killed_wall = true;
 	reallocs_to_fail = 1;
-	assert_int_equal(judge(&f, &lim), -1);
+	assert_int_equal(sbx_flight_judge(&f, &lim), -1);
 	assert_int_equal(r.status, SBX_KILLED_WALL_CLOCK);
 	assert_int_equal(r.n_events, 0);
 	sbx_result_release(&r);

@@ -1,0 +1,63 @@
+/* sbx_flight.h - inside the sandbox room: one run in flight, as the driver holds it, and what
+ * sbx_flight.c makes of what it sends back. */
+#ifndef SBX_FLIGHT_H
+#define SBX_FLIGHT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbx.h"
+
+#define LOG_CAP ((size_t)64 * 1024)  /* bytes kept of a run's stdout, and of its stderr */
+#define MAX_EVENTS 256                /* events kept per run; one more says the rest were dropped */
+#define EVENTS_FIRST_CAP 8            /* events room for at first; most runs record none or a few */
+/* What a result may hold past its n signal bytes: the tag, or an error text (cut to
+ * sizeof r->error when judged). */
+#define RESULT_TEXT_MAX 1024
+#define DRAIN_CHUNK 16384             /* bytes per read() from a run's pipe */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+	bool truncated;
+};
+
+struct flight {
+	bool used;
+	size_t idx;
+	uint32_t id;
+	size_t n;
+	int data_w, out_r, err_r, res_r, ev_r, pidfd;
+	int col;
+	size_t off;
+	const char *params;   /* borrowed JSON text of the keyword arguments, or NULL */
+	uint32_t params_len;
+	long start, deadline;
+	bool exited, killed_wall, failed;
+	int wstatus, fail_errno;
+	int64_t cpu_ms;
+	long long oom_kills;       /* the cgroup's count when the run started (-1: no cgroup) */
+	const struct sbx_cgroup *cg;
+	struct buf out, err, res;
+	struct sbx_result *r;
+	size_t ev_cap;
+	bool ev_overflow;
+};
+
+/* Reads what is there into b, keeping at most b->cap bytes (the rest is drained and dropped);
+ * closes *fd at end of file. */
+void sbx_flight_drain(int *fd, struct buf *b);
+
+/* Takes the event lines waiting on the run's events pipe. Returns 0, or -1 when an event could
+ * not be recorded for want of memory (the batch then fails rather than under-count). */
+int sbx_flight_read_events(struct flight *f);
+
+/* True when the run has ended (or never started) and every pipe of it is closed. */
+bool sbx_flight_finished(const struct flight *f);
+
+/* Fills the run's result from how it ended and frees the slot. Returns 0, or -1 when an event
+ * it earned could not be recorded (the result is filled all the same). */
+int sbx_flight_judge(struct flight *f, const struct sbx_limits *lim);
+
+#endif
