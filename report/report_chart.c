@@ -80,16 +80,8 @@ static void draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct r
 	rpt_frame(cr, &dd);
 	rpt_legend(cr, bench ? 3 : 2, names, colors, dashed);
 	rpt_set_rgb(cr, C_INK);
-	cairo_save(cr);
-	cairo_translate(cr, 18, (top.y0 + top.y1) / 2);
-	cairo_rotate(cr, -M_PI / 2);
-	rpt_text_at(cr, 0, 0, 0.5, 0.5, 12, false, "equity (start = 1)");
-	cairo_restore(cr);
-	cairo_save(cr);
-	cairo_translate(cr, 18, (dd.y0 + dd.y1) / 2);
-	cairo_rotate(cr, -M_PI / 2);
-	rpt_text_at(cr, 0, 0, 0.5, 0.5, 12, false, "drawdown");
-	cairo_restore(cr);
+	rpt_y_label(cr, &top, "equity (start = 1)");
+	rpt_y_label(cr, &dd, "drawdown");
 	free(draw);
 }
 
@@ -161,11 +153,7 @@ static void draw_returns(cairo_t *cr, const struct rpt_returns *r)
 	rpt_legend(cr, 3, names, colors, dashed);
 	rpt_set_rgb(cr, C_INK);
 	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "return per trade");
-	cairo_save(cr);
-	cairo_translate(cr, 18, (p.y0 + p.y1) / 2);
-	cairo_rotate(cr, -M_PI / 2);
-	rpt_text_at(cr, 0, 0, 0.5, 0.5, 12, false, "trades");
-	cairo_restore(cr);
+	rpt_y_label(cr, &p, "trades");
 }
 
 void rpt_draw_returns(cairo_t *cr, const struct rpt_returns *r, const char *why_missing)
@@ -397,12 +385,7 @@ static void draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *s
 		mark_mismatches(cr, &p, px, mismatches);
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 4, names, colors, styles);
-	cairo_save(cr);
-	cairo_translate(cr, 18, (p.y0 + p.y1) / 2);
-	cairo_rotate(cr, -M_PI / 2);
-	rpt_set_rgb(cr, C_INK);
-	rpt_text_at(cr, 0, 0, 0.5, 0.5, 12, false, "close");
-	cairo_restore(cr);
+	rpt_y_label(cr, &p, "close");
 }
 
 void rpt_draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *sig,

@@ -64,11 +64,7 @@ static void draw_permutation(cairo_t *cr, const double *v, size_t n, double real
 	rpt_legend(cr, 2, names, colors, style);
 	rpt_set_rgb(cr, C_INK);
 	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "per-trade net Sharpe ratio");
-	cairo_save(cr);
-	cairo_translate(cr, 18, (p.y0 + p.y1) / 2);
-	cairo_rotate(cr, -M_PI / 2);
-	rpt_text_at(cr, 0, 0, 0.5, 0.5, 12, false, "permuted runs");
-	cairo_restore(cr);
+	rpt_y_label(cr, &p, "permuted runs");
 }
 
 int rpt_chart_permutation(const char *path, const cJSON *perm, const char *why_missing,

@@ -16,16 +16,6 @@
 #include "report_plot.h"
 #include "timeutil.h"
 
-static void y_label(cairo_t *cr, const struct panel *p, const char *s)
-{
-	rpt_set_rgb(cr, C_INK);
-	cairo_save(cr);
-	cairo_translate(cr, 18, (p->y0 + p->y1) / 2);
-	cairo_rotate(cr, -M_PI / 2);
-	rpt_text_at(cr, 0, 0, 0.5, 0.5, 12, false, s);
-	cairo_restore(cr);
-}
-
 /* The time of an episode's field ("start", "end") as epoch seconds, or def. */
 static double episode_time(const cJSON *ep, const char *key, double def)
 {
@@ -86,7 +76,7 @@ static void draw_underwater(cairo_t *cr, const struct rpt_series *eq, const cJSO
 	cairo_fill(cr);
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 2, names, colors, styles);
-	y_label(cr, &p, "below the peak");
+	rpt_y_label(cr, &p, "below the peak");
 	free(uw);
 }
 
@@ -165,7 +155,7 @@ static void draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t 
 	cairo_stroke(cr);
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 2, names, colors, styles);
-	y_label(cr, &p, "Sharpe ratio");
+	rpt_y_label(cr, &p, "Sharpe ratio");
 }
 
 void rpt_draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, size_t window,

@@ -292,6 +292,16 @@ out:
 	return rc;
 }
 
+void rpt_y_label(cairo_t *cr, const struct panel *p, const char *s)
+{
+	rpt_set_rgb(cr, C_INK);
+	cairo_save(cr);
+	cairo_translate(cr, 18, (p->y0 + p->y1) / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	rpt_text_at(cr, 0, 0, 0.5, 0.5, 12, false, s);
+	cairo_restore(cr);
+}
+
 void rpt_polyline(cairo_t *cr, const struct panel *p, size_t n, const int64_t *t, const double *y)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -80,4 +80,7 @@ int rpt_max_count(const double *v, size_t n, int bins, double lo, double width);
 
 void rpt_chart_cleanup(void);
 
+/* A y-axis label, rotated, centred on the panel at the page's left edge. */
+void rpt_y_label(cairo_t *cr, const struct panel *p, const char *s);
+
 #endif
