@@ -114,6 +114,7 @@ static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, 
 	    pipe2(res, O_CLOEXEC) < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ev) < 0)
 		goto out;
 	(void)fcntl(data[1], F_SETPIPE_SZ, DATA_PIPE_BYTES);
+	(void)fcntl(res[0], F_SETPIPE_SZ, (int)(n + RESULT_TEXT_MAX + 1 < DATA_PIPE_BYTES ? n + RESULT_TEXT_MAX + 1 : DATA_PIPE_BYTES));
 	f->data_w = data[1];
 	f->out_r = out[0];
 	f->err_r = err[0];
