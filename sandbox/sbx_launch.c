@@ -58,11 +58,15 @@ static int write_file(const char *path, const char *text)
 static noreturn void zygote_child(int sync_r, int ctrl, int src, const char *exe, const struct sbx_limits *lim)
 {
 	char a[7][24], c = 0;
-	/* One thread per math library; malloc advises huge pages for what it maps (a run's large
-	 * arrays fault in 2 MiB pieces); every symbol bound once here, not lazily by each run
-	 * (a lazy binding writes a GOT page: a copy-on-write fault per run). */
+	/* One thread per math library; malloc advises huge pages for its heap (a run's large
+	 * arrays fault in 2 MiB pieces) and keeps arrays up to 32 MiB there, never trimming it, so
+	 * an array a strategy frees is reused by its next instead of unmapped and faulted in afresh
+	 * (a run is short-lived: its memory goes back when it exits); every symbol bound once here,
+	 * not lazily by each run (a lazy binding writes a GOT page: a copy-on-write fault per run). */
 	char *argv[10], *envp[] = { "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1",
-		"MKL_NUM_THREADS=1", "LC_ALL=C.UTF-8", "GLIBC_TUNABLES=glibc.malloc.hugetlb=1",
+		"MKL_NUM_THREADS=1", "LC_ALL=C.UTF-8",
+		"GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:"
+		"glibc.malloc.trim_threshold=268435456",
 		"LD_BIND_NOW=1", NULL };
 
 	if (read(sync_r, &c, 1) != 1 || c != 'g')
