@@ -353,11 +353,14 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, PyObject
 		finish_error(z);
 	conv = PyDict_GetItemString(z->helpers, "to_int8");
 	{
+		/* n int8 values (to_int8 checked the length), sent from the array's own buffer */
 		PyObject *b = PyObject_CallFunction(conv, "OnO", out, (Py_ssize_t)n, idx);
-		if (!b || !PyBytes_Check(b))
+		Py_buffer v;
+
+		if (!b || PyObject_GetBuffer(b, &v, PyBUF_C_CONTIGUOUS) < 0)
 			finish_error(z);
 		flush_stdio(z);
-		put_result(SBX_TAG_RESULT, PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
+		put_result(SBX_TAG_RESULT, v.buf, (size_t)v.len);
 	}
 	_exit(SBX_EXIT_DONE);
 }
@@ -373,10 +376,13 @@ static void step_no_data(void)
 	close(devnull);
 }
 
-/* Step 2 over the data zygote's columns: writable views of exactly n times and of the four
- * price and volume columns up to bar n (writes are copy-on-write, the run's own), over which
- * the frame's block is built without a copy; the index is a copy of the times. */
-static PyObject *step_frame_cols(const struct sbx_zstate *z, char *cols, size_t n)
+/* Step 2 over the data zygote's columns, taken in the data zygote just before it forks the
+ * run: writable views of exactly n times and of the four price and volume columns up to bar n
+ * (a run's writes are copy-on-write, its own), over which the frame's block and index are built
+ * without a copy. Built there, the run inherits the frame instead of paying a copy-on-write fault
+ * for every page of pandas its construction touches. A new reference, or NULL with the Python
+ * error set. */
+void *sbx_frame_cols(const struct sbx_zstate *z, char *cols, size_t n)
 {
 	size_t gap = SBX_PREFIX_CAP * SBX_VALUE_BYTES;
 	PyObject *build = PyDict_GetItemString(z->helpers, "build_cols");
@@ -388,10 +394,8 @@ static PyObject *step_frame_cols(const struct sbx_zstate *z, char *cols, size_t 
 
 	Py_XDECREF(t);
 	Py_XDECREF(px);
-	if (!df) {
-		PyErr_Print();
-		setup_fail("build frame", "pandas could not build the DataFrame");
-	}
+	if (!df && !PyErr_Occurred())
+		PyErr_SetString(PyExc_RuntimeError, "build_cols is missing");
 	return df;
 }
 
@@ -407,13 +411,14 @@ void sbx_child_run(const struct sbx_zstate *z, size_t n)
 	lock_down_and_run(z, df, params, n);
 }
 
-void sbx_child_run_cols(const struct sbx_zstate *z, char *cols, size_t n)
+void sbx_child_run_cols(const struct sbx_zstate *z, void *frame, size_t n)
 {
-	PyObject *df;
-
 	step_no_data();
-	df = step_frame_cols(z, cols, n);
-	lock_down_and_run(z, df, NULL, n);
+	if (!frame) {
+		PyErr_Print();
+		setup_fail("build frame", "pandas could not build the DataFrame");
+	}
+	lock_down_and_run(z, frame, NULL, n);
 }
 
 /* Steps 3-11, the same for every run whichever way its bars came; params (or NULL) are the
