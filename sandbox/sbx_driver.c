@@ -114,7 +114,11 @@ static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, 
 	    pipe2(res, O_CLOEXEC) < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ev) < 0)
 		goto out;
 	(void)fcntl(data[1], F_SETPIPE_SZ, DATA_PIPE_BYTES);
-	(void)fcntl(res[0], F_SETPIPE_SZ, (int)(n + RESULT_TEXT_MAX + 1 < DATA_PIPE_BYTES ? n + RESULT_TEXT_MAX + 1 : DATA_PIPE_BYTES));
+	/* The whole answer fits the result pipe (up to 1 MiB: a million bars), so a run writes it
+	 * in one go rather than waiting on the driver to drain each 64 KiB. Grown, never shrunk. */
+	if ((size_t)fcntl(res[0], F_GETPIPE_SZ) < n + RESULT_TEXT_MAX + 1)
+		(void)fcntl(res[0], F_SETPIPE_SZ,
+			    (int)(n + RESULT_TEXT_MAX + 1 < DATA_PIPE_BYTES ? n + RESULT_TEXT_MAX + 1 : DATA_PIPE_BYTES));
 	f->data_w = data[1];
 	f->out_r = out[0];
 	f->err_r = err[0];
