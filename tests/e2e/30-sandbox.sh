@@ -114,6 +114,9 @@ conv_case inf 'x[5] = np.inf; return x' bad_output "value inf at bar 5 is not -1
 conv_case nan_late 'x[199] = np.nan; return x.astype(np.float32)' bad_output "value nan at bar 199 is not -1, 0 or 1"
 conv_case uint_two 'return np.full(len(df), 2, dtype=np.uint8)' bad_output "value 2.0 at bar 0 is not -1, 0 or 1"
 conv_case uint 'return np.ones(len(df), dtype=np.uint64)' ok 200
+conv_case uint_max 'return np.full(len(df), 2**64 - 1, dtype=np.uint64)' bad_output "value 1.8446744073709552e+19 at bar 0 is not -1, 0 or 1"
+conv_case int_last 'x = x.astype(np.int32); x[-1] = 3; return x' bad_output "value 3.0 at bar 199 is not -1, 0 or 1"
+conv_case int_minus 'x = x.astype(np.int64); x[::3] = -1; return x' ok -67
 conv_case bools 'return np.arange(len(df)) % 2 == 0' ok 100
 conv_case negzero 'return -x' ok 0
 conv_case float32 'return np.where(np.arange(len(df)) < 50, -1.0, 1.0).astype(np.float32)' ok 100
