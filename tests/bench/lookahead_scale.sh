@@ -2,10 +2,12 @@
 # lookahead_scale.sh - look-ahead at scale, the data zygote beside the pipe feed, in one run.
 # Per-run overhead: CPU of all processes (the driver, zygotes and runs, user + sys) of a check at
 # 100 points minus one at 10, per extra run, against the strategy's own CPU on a prefix of half
-# the bars (the chosen points spread evenly over the candidates, whose mean prefix is about
-# half). Then the whole audit of the honest demo on a million bars, every candidate checked:
-# wall time, and the peak of the summed resident memory of every process of the check (shared
-# pages counted once per process: an upper bound).
+# the bars in a warm interpreter (the chosen points spread evenly over the candidates, whose mean
+# prefix is about half). The machine's speed drifts by tens of percent from one minute to the
+# next, so each pair is measured REPS times with the strategy's compute timed before and after
+# it, and the medians are compared. Then the whole audit of the honest demo on a million bars, every candidate checked: wall time, and
+# the peak of the summed resident memory of every process of the check (shared pages counted
+# once per process: an upper bound).
 set -u
 cd "$(dirname "$0")/../.." || exit 3
 BIN=${BIN:-build/rel/bin}
@@ -14,6 +16,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/strataudit-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 STRAT=demos/honest.py
 jobs=$(nproc 2>/dev/null || echo 2)
+REPS=${REPS:-3}
 
 # config MAX: a config with lookahead.max MAX
 config() {
@@ -48,7 +51,8 @@ cpu() {
 	"$PY" -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]))' "$a" "$z"
 }
 
-# compute N: the strategy's own CPU seconds on the first N/2 bars, outside any sandbox (median of 5)
+# compute N: the strategy's own CPU seconds on the first N/2 bars, outside any sandbox (median
+# of 5 calls in one warm interpreter)
 compute() {
 	"$PY" - "$TMP/$1.csv" "$STRAT" <<'PYEOF'
 import importlib.util, statistics, sys, time
@@ -71,23 +75,29 @@ for n in 17544 200000 1000000; do
 	"$BIN/gendata" --bars "$n" -o "$TMP/$n.csv" || exit 3
 	"$BIN/sandbox" --strategy "$STRAT" --data "$TMP/$n.csv" --config "$(config 40)" \
 		-o "$TMP/$n.run.json" --events "$TMP/$n.events.jsonl" >/dev/null 2>&1 || exit 3
-	c=$(compute "$n")
 	for design in prefix pipe; do
 		flag=
 		[ "$design" = pipe ] && flag=--pipe
-		lo=$(cpu "$n" 10 $flag)
-		hi=$(cpu "$n" 100 $flag)
-		"$PY" - "$n" "$design" "$lo" "$hi" "$c" <<'PYEOF'
-import sys
+		runs= warm=$(compute "$n")
+		for _ in $(seq "$REPS"); do
+			lo=$(cpu "$n" 10 $flag)
+			hi=$(cpu "$n" 100 $flag)
+			runs="$runs $lo:$hi"
+			warm="$warm $(compute "$n")"
+		done
+		"$PY" - "$n" "$design" "$warm" $runs <<'PYEOF'
+import statistics, sys
 n, design = int(sys.argv[1]), sys.argv[2]
-lo, hi, c = (float(x) for x in sys.argv[3:])
-run = (hi - lo) / 90
+warm = [float(x) for x in sys.argv[3].split()]
+runs = [(float(hi) - float(lo)) / 90 for lo, hi in (p.split(":") for p in sys.argv[4:])]
+run, c = statistics.median(runs), statistics.median(warm)
 over = run - c
 target = "" if n != 1000000 or design != "prefix" else \
     " (target at most 1.5x): %s" % ("ok" if over <= 1.5 * c else "SLOW")
-print("lookahead %7d bars, %-6s: %.1f ms CPU a run, strategy %.1f ms on half the bars, "
-      "overhead %.1f ms = %.2fx%s" % (n, design, run * 1e3, c * 1e3, over * 1e3,
-                                      over / c if c > 0 else 0, target))
+print("lookahead %7d bars, %-6s: %.1f ms CPU a run (median of %d: %.1f-%.1f), strategy %.1f ms "
+      "on half the bars (median of %d: %.1f-%.1f), overhead %.1f ms = %.2fx%s"
+      % (n, design, run * 1e3, len(runs), min(runs) * 1e3, max(runs) * 1e3, c * 1e3, len(warm),
+         min(warm) * 1e3, max(warm) * 1e3, over * 1e3, over / c if c > 0 else 0, target))
 PYEOF
 	done
 done
