@@ -351,6 +351,9 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, PyObject
 	}
 	if (!out)
 		finish_error(z);
+	/* Flushed first: sys.stdout may be the upload's object, and nothing of the upload runs
+	 * between the check of the values and their sending. */
+	flush_stdio(z);
 	conv = PyDict_GetItemString(z->helpers, "to_int8");
 	{
 		/* n int8 values (to_int8 checked the length), sent from the array's own buffer */
@@ -359,8 +362,9 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, PyObject
 
 		if (!b || PyObject_GetBuffer(b, &v, PyBUF_C_CONTIGUOUS) < 0)
 			finish_error(z);
-		flush_stdio(z);
 		put_result(SBX_TAG_RESULT, v.buf, (size_t)v.len);
+		PyBuffer_Release(&v);
+		Py_DECREF(b);
 	}
 	_exit(SBX_EXIT_DONE);
 }
@@ -376,13 +380,13 @@ static void step_no_data(void)
 	close(devnull);
 }
 
-/* Step 2 over the data zygote's columns, taken in the data zygote just before it forks the
- * run: writable views of exactly n times and of the four price and volume columns up to bar n
- * (a run's writes are copy-on-write, its own), over which the frame's block and index are built
- * without a copy. Built there, the run inherits the frame instead of paying a copy-on-write fault
- * for every page of pandas its construction touches. A new reference, or NULL with the Python
- * error set. */
-void *sbx_frame_cols(const struct sbx_zstate *z, char *cols, size_t n)
+/* Step 2 over the data zygote's columns: writable views of exactly n times and of the four
+ * price and volume columns up to bar n (writes are copy-on-write, the run's own), over which
+ * the frame's block and index are built without a copy. Built here, after the fork, not by the
+ * data zygote before it: a frame built there would change the data zygote's interpreter (its
+ * collector's counts, its allocator's free lists, where the next object lands) once per run,
+ * and a run could count the runs forked before it. */
+static PyObject *step_frame_cols(const struct sbx_zstate *z, char *cols, size_t n)
 {
 	size_t gap = SBX_PREFIX_CAP * SBX_VALUE_BYTES;
 	PyObject *build = PyDict_GetItemString(z->helpers, "build_cols");
@@ -394,8 +398,10 @@ void *sbx_frame_cols(const struct sbx_zstate *z, char *cols, size_t n)
 
 	Py_XDECREF(t);
 	Py_XDECREF(px);
-	if (!df && !PyErr_Occurred())
-		PyErr_SetString(PyExc_RuntimeError, "build_cols is missing");
+	if (!df) {
+		PyErr_Print();
+		setup_fail("build frame", "pandas could not build the DataFrame");
+	}
 	return df;
 }
 
@@ -411,14 +417,13 @@ void sbx_child_run(const struct sbx_zstate *z, size_t n)
 	lock_down_and_run(z, df, params, n);
 }
 
-void sbx_child_run_cols(const struct sbx_zstate *z, void *frame, size_t n)
+void sbx_child_run_cols(const struct sbx_zstate *z, char *cols, size_t n)
 {
+	PyObject *df;
+
 	step_no_data();
-	if (!frame) {
-		PyErr_Print();
-		setup_fail("build frame", "pandas could not build the DataFrame");
-	}
-	lock_down_and_run(z, frame, NULL, n);
+	df = step_frame_cols(z, cols, n);
+	lock_down_and_run(z, df, NULL, n);
 }
 
 /* Steps 3-11, the same for every run whichever way its bars came; params (or NULL) are the

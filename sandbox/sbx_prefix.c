@@ -88,10 +88,8 @@ static int recv_msg(struct prefix *p, struct sbx_req *req, int fds[SBX_RUN_FDS],
 }
 
 /* The run's side of the fork: its five descriptors on 0..4 and no other (the driver's channel,
- * which still queues later bars, is closed), no page of any column past its last bar, and the
- * frame built over them (or NULL and why not, err). */
-static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS], PyObject *frame,
-			      PyObject *const err[3])
+ * which still queues later bars, is closed), and no page of any column past its last bar. */
+static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS])
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), col = SBX_PREFIX_CAP * SBX_VALUE_BYTES;
 	size_t keep = (p->have * SBX_VALUE_BYTES + page - 1) / page * page;
@@ -102,17 +100,13 @@ static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS], PyOb
 	for (size_t c = 0; c < SBX_BAR_COLUMNS; c++)
 		if (munmap(p->cols + c * col + keep, col - keep) < 0)
 			_exit(SBX_EXIT_SETUP_FAILED);
-	if (!frame)
-		PyErr_Restore(err[0], err[1], err[2]);
-	sbx_child_run_cols(p->z, frame, p->have);
+	sbx_child_run_cols(p->z, p->cols, p->have);
 }
 
 /* Forks a run of the bars held now, in its own PID, mount and IPC namespaces (as the clean
- * zygote's runs are), with its frame built here first. Returns 0 with the run recorded, or -1
- * with errno set. */
+ * zygote's runs are). Returns 0 with the run recorded, or -1 with errno set. */
 static int fork_run(struct prefix *p, uint32_t id, const int fds[SBX_RUN_FDS])
 {
-	PyObject *frame, *why[3] = { NULL, NULL, NULL };
 	pid_t pid;
 	int pidfd, err;
 
@@ -120,22 +114,15 @@ static int fork_run(struct prefix *p, uint32_t id, const int fds[SBX_RUN_FDS])
 		errno = EAGAIN;
 		return -1;
 	}
-	/* No upload code has run in this process: building here is the trusted helper's work on
-	 * exactly the bars the run may see, the last thing before the fork. */
-	if (!(frame = sbx_frame_cols(p->z, p->cols, p->have)))
-		PyErr_Fetch(&why[0], &why[1], &why[2]);
 	fflush(NULL);
 	PyOS_BeforeFork();
 	pid = (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD, NULL, NULL, NULL, 0);
 	if (pid == 0) {
 		PyOS_AfterFork_Child();
-		run_main(p, fds, frame, why);
+		run_main(p, fds);
 	}
 	err = errno;
 	PyOS_AfterFork_Parent();
-	Py_XDECREF(frame);
-	for (int i = 0; i < 3; i++)
-		Py_XDECREF(why[i]);
 	if (pid < 0) {
 		errno = err;
 		return -1;

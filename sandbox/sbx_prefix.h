@@ -16,16 +16,10 @@
  * *pid and *pidfd set, or -1 with errno set. */
 int sbx_prefix_start(const struct sbx_zstate *z, int chan, pid_t *pid, int *pidfd);
 
-/* The DataFrame of the n bars the data zygote holds in cols (SBX_BAR_COLUMNS columns of
- * SBX_PREFIX_CAP values apart), built over them without a copy, in the data zygote just before
- * it forks the run of those bars. A new reference (a PyObject *), or NULL with the Python error
- * set. */
-void *sbx_frame_cols(const struct sbx_zstate *z, char *cols, size_t n);
-
-/* A run forked from the data zygote with the frame of its n bars (nothing past bar n mapped),
- * or NULL and the error that kept it from being built, which the run reports as a setup
- * failure; from there the recipe is sbx_child_run's. Never returns. */
-noreturn void sbx_child_run_cols(const struct sbx_zstate *z, void *frame, size_t n);
+/* A run forked from the data zygote: cols holds its n bars as SBX_BAR_COLUMNS columns of
+ * SBX_PREFIX_CAP values apart (nothing past bar n mapped), which the DataFrame is built over
+ * without a copy; from there the recipe is sbx_child_run's. Never returns. */
+noreturn void sbx_child_run_cols(const struct sbx_zstate *z, char *cols, size_t n);
 
 /* The zygote's reply to the driver (sbx_rep), with pass_fd attached when >= 0. */
 void sbx_zygote_reply(int ctrl, uint32_t id, int kind, int wstatus, int64_t cpu_ms, int err, int pass_fd);

@@ -187,6 +187,20 @@ import json, sys
 json.dump({"stage": "sandbox", "schema": 1, "ok": True, "status": "ok", "n_bars": 300,
            "signals": [0] * 300, "blocked_actions": 0}, open(sys.argv[1], "w"))
 PYEOF
+# No run can count the runs forked before it: fork_order.py fails in every run with its
+# interpreter's collector counts, block count and next object's address, which must be the same
+# at every point, through the data zygote and through the pipe (checked against flat signals).
+for feed in prefix pipe; do
+	flag=
+	[ "$feed" = pipe ] && flag=--pipe
+	"$LA" $flag --strategy tests/lookahead/fork_order.py --run "$AS/flat.run.json" \
+		--data "$AS/bars.csv" --config "$AS/config.json" --jobs 2 -o "$AS/order-$feed.json" 2>/dev/null
+	expect_eq "fork order ($feed): all 6 runs failed and listed, with one message" "6 6 1" \
+		"$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["points_run"], len(d["failures"]),
+      len({f["error"] for f in d["failures"] if "RuntimeError: state" in f["error"]}))' "$AS/order-$feed.json")"
+done
 cat >"$AS/two.json" <<'JSON'
 {"stage": "config", "schema": 1, "lookahead": {"max": 2, "seed": 1},
  "limits": {"wall_s": 20, "cpu_s": 20, "mem_mb": 1024, "scratch_mb": 16, "nofile": 64}}
