@@ -120,6 +120,39 @@ conv_case int_minus 'x = x.astype(np.int64); x[::3] = -1; return x' ok -67
 conv_case bools 'return np.arange(len(df)) % 2 == 0' ok 100
 conv_case negzero 'return -x' ok 0
 conv_case float32 'return np.where(np.arange(len(df)) < 50, -1.0, 1.0).astype(np.float32)' ok 100
+# A truncated run's frame comes through pandas' direct constructors only when they build what
+# the public constructor builds: the zygote's own helpers, read from sandbox/sbx_zygote.c, choose
+# the direct path as it stands and keep the public one when it raises or builds another index.
+builder=$("$PY" - sandbox/sbx_zygote.c <<'PYEOF'
+import re, sys
+src = open(sys.argv[1]).read()
+body = src[src.index("static const char helper_src[] ="):]
+body = body[: body.index(";\n")]
+code = "".join(bytes(p, "utf-8").decode("unicode_escape") for p in re.findall(r'"((?:[^"\\]|\\.)*)"', body))
+def fresh():
+    d = {}
+    exec(code, d)
+    return d
+d = fresh()
+out = [d["choose_build_cols"](), d["build_cols"].__name__]
+d = fresh()
+def raises(*a, **k):
+    raise TypeError("a changed internal")
+d["new_block"] = raises
+out += [d["choose_build_cols"](), d["build_cols"].__name__]
+d = fresh()
+direct = d["build_cols_direct"]
+def naive(*a):
+    f = direct(*a)
+    f.index = f.index.tz_localize(None)
+    return f
+d["build_cols_direct"] = naive
+out += [d["choose_build_cols"](), d["build_cols"].__name__]
+print(*out)
+PYEOF
+)
+expect_eq "frame builder: direct when it matches, public when it raises or differs" \
+	"True build_cols_direct False build_cols False build_cols" "$builder"
 bad_case short bad_output 'return [0] * (len(df) - 1)'
 bad_case two bad_output 'return [2] * len(df)'
 bad_case nan bad_output 'return np.full(len(df), np.nan)'
