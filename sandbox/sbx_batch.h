@@ -24,6 +24,11 @@ int sbx_batch_run(struct sbx_zygote *z, const struct sbx_job *job, size_t k, int
 /* Sends a request with a run's SBX_RUN_FDS descriptors. Returns 0, or -1 with errno set. */
 int sbx_send_req(int ctrl, const struct sbx_req *req, const int fds[SBX_RUN_FDS]);
 
+/* Takes the next waiting reply off a zygote's channel, without blocking: 1 with *rep and *fd
+ * (the descriptor it carried, or -1), 0 when the zygote hung up, -1 with errno set (EAGAIN:
+ * none waiting). A message that is not a reply is dropped with its descriptor. */
+int sbx_recv_rep(int ctrl, struct sbx_rep *rep, int *fd);
+
 /* Closes *fd when open and marks it closed. */
 void sbx_close_fd(int *fd);
 

@@ -26,36 +26,27 @@ static int await_reply(struct sbx_zygote *z, uint32_t id, int kind, char *err, s
 
 	for (;;) {
 		struct sbx_rep rep;
-		union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
-		struct iovec iov = { &rep, sizeof rep };
-		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-				      .msg_controllen = sizeof u.buf };
 		struct pollfd pf = { z->ctrl, POLLIN, 0 };
 		long left = deadline - sbx_now_ms();
-		int fd = -1;
-		ssize_t got;
+		int fd = -1, got;
 
 		if (left <= 0 || poll(&pf, 1, (int)left) == 0) {
 			sa_fmt(err, errlen, "the zygote did not answer");
 			break;
 		}
-		got = recvmsg(z->ctrl, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		got = sbx_recv_rep(z->ctrl, &rep, &fd);
+		if (got < 0 && errno == EAGAIN)
 			continue;
 		if (got <= 0) {
 			sa_fmt(err, errlen, "the sandbox zygote died");
 			break;
 		}
-		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
-			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-				memcpy(&fd, CMSG_DATA(c), sizeof fd);
-		if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.id == id &&
-		    rep.kind == SBX_REP_FAILED) {
+		if (rep.id == id && rep.kind == SBX_REP_FAILED) {
 			sbx_close_fd(&fd);
 			sa_fmt(err, errlen, "the zygote could not start a data zygote, '%s'", strerror(rep.err));
 			break;
 		}
-		if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.id == id && rep.kind == kind) {
+		if (rep.id == id && rep.kind == kind) {
 			rc = fd < 0 ? 0 : fd;
 			break;
 		}

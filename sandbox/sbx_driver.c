@@ -90,6 +90,29 @@ int sbx_send_req(int ctrl, const struct sbx_req *req, const int fds[SBX_RUN_FDS]
 	return sendmsg(ctrl, &msg, MSG_NOSIGNAL) == (ssize_t)sizeof *req ? 0 : -1;
 }
 
+int sbx_recv_rep(int ctrl, struct sbx_rep *rep, int *fd)
+{
+	for (;;) {
+		union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+		struct iovec iov = { rep, sizeof *rep };
+		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+				      .msg_controllen = sizeof u.buf };
+		ssize_t got = recvmsg(ctrl, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got < 0 ? -1 : 0;
+		*fd = -1;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+				memcpy(fd, CMSG_DATA(c), sizeof *fd);
+		if (got == (ssize_t)sizeof *rep && rep->magic == SBX_MAGIC)
+			return 1;
+		sbx_close_fd(fd);
+	}
+}
+
 static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, const char *params,
 		  struct sbx_result *r)
 {
@@ -188,28 +211,12 @@ static void on_reply(struct flight *fl, int jobs, const struct sbx_rep *rep, int
 /* Reads every waiting zygote message. Returns -1 when the zygote hung up. */
 static int read_ctrl(int ctrl, struct flight *fl, int jobs)
 {
-	for (;;) {
-		struct sbx_rep rep;
-		union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
-		struct iovec iov = { &rep, sizeof rep };
-		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-				      .msg_controllen = sizeof u.buf };
-		int pidfd = -1;
-		ssize_t got = recvmsg(ctrl, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0 && errno == EAGAIN)
-			return 0;
-		if (got <= 0)
-			return -1;
-		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
-			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-				memcpy(&pidfd, CMSG_DATA(c), sizeof pidfd);
-		if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC)
-			on_reply(fl, jobs, &rep, pidfd);
-		else if (pidfd >= 0)
-			close(pidfd);
-	}
+	struct sbx_rep rep;
+	int pidfd, r;
+
+	while ((r = sbx_recv_rep(ctrl, &rep, &pidfd)) > 0)
+		on_reply(fl, jobs, &rep, pidfd);
+	return r < 0 && errno == EAGAIN ? 0 : -1;
 }
 
 static void kill_run(struct flight *f)
