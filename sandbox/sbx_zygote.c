@@ -21,6 +21,7 @@
 
 #include "fileio.h"
 #include "msg.h"
+#include "sbx_arena.h"
 #include "sbx_hook.h"
 #include "sbx_preimport.h"
 
@@ -173,6 +174,7 @@ static int py_init(void)
 	st = PyConfig_SetString(&cfg, &cfg.program_name, L"python3");
 	if (PyStatus_Exception(st))
 		goto out;
+	sbx_arena_install();
 	st = Py_InitializeFromConfig(&cfg);
 	if (PyStatus_Exception(st))
 		goto out;

@@ -1,0 +1,107 @@
+/* sbx_arena.c - the interpreter's object arenas, carved from one region advised onto huge pages.
+ *
+ * CPython's small-object allocator takes its memory a 1 MiB arena at a time, each its own
+ * mapping of 4 KiB pages: a warm interpreter with numpy and pandas holds twenty-odd of them, and
+ * every fork of it copies, and every exit tears down, one page-table entry per page. Carved from
+ * a region that the kernel may back with 2 MiB pages, the same objects cost a fork one entry per
+ * 2 MiB. Arenas past the region, or of another size, are plain mappings as before. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "sbx_arena.h"
+
+#include <stdint.h>
+#include <sys/mman.h>
+
+#define REGION_BYTES ((size_t)64 << 20)
+#define HUGE_BYTES   ((size_t)2 << 20)
+#define ARENA_BYTES  ((size_t)1 << 20)
+
+static struct {
+	char *base;      /* REGION_BYTES, aligned to HUGE_BYTES; NULL when the region is not there */
+	size_t used;     /* bytes handed out at least once, from base up */
+	void *free;      /* arenas handed back, each holding the next one's address in its first bytes */
+} region;
+
+static void *plain_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int in_region(const void *p)
+{
+	return region.base && (const char *)p >= region.base &&
+	       (const char *)p < region.base + REGION_BYTES;
+}
+
+static void *arena_alloc(void *ctx, size_t size)
+{
+	void *p;
+
+	(void)ctx;
+	if (size != ARENA_BYTES || !region.base)
+		return plain_alloc(size);
+	if (region.free) {
+		p = region.free;
+		region.free = *(void **)p;
+		return p;
+	}
+	if (region.used + ARENA_BYTES > REGION_BYTES)
+		return plain_alloc(size);
+	p = region.base + region.used;
+	region.used += ARENA_BYTES;
+	return p;
+}
+
+/* An arena handed back stays resident for the next one: the region never holds more than its
+ * size, and giving pages back would split the huge page around them. */
+static void arena_free(void *ctx, void *p, size_t size)
+{
+	(void)ctx;
+	if (in_region(p)) {
+		*(void **)p = region.free;
+		region.free = p;
+		return;
+	}
+	munmap(p, size);
+}
+
+/* The region: 2 MiB more than its size reserved, then trimmed to an aligned start, so every
+ * 2 MiB of it can be one huge page. */
+static int region_map(void)
+{
+	size_t span = REGION_BYTES + HUGE_BYTES;
+	char *raw = mmap(NULL, span, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *base;
+	size_t head;
+
+	if (raw == MAP_FAILED)
+		return -1;
+	base = (char *)(((uintptr_t)raw + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+	head = (size_t)(base - raw);
+	if (head)
+		munmap(raw, head);
+	if (span - head > REGION_BYTES)
+		munmap(base + REGION_BYTES, span - head - REGION_BYTES);
+	/* Without huge pages the region is still one mapping instead of many: keep it. */
+	(void)madvise(base, REGION_BYTES, MADV_HUGEPAGE);
+	region.base = base;
+	return 0;
+}
+
+void sbx_arena_install(void)
+{
+	PyObjectArenaAllocator a = { NULL, arena_alloc, arena_free };
+
+	if (region.base || region_map() < 0)
+		return;
+	PyObject_SetArenaAllocator(&a);
+}
+
+size_t sbx_arena_unused(void)
+{
+	return region.base ? REGION_BYTES - region.used : 0;
+}
+
