@@ -108,32 +108,17 @@ static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS])
 static int fork_run(struct prefix *p, uint32_t id, const int fds[SBX_RUN_FDS])
 {
 	pid_t pid;
-	int pidfd, err;
+	int pidfd;
 
 	if (p->nk == SBX_MAX_JOBS) {
 		errno = EAGAIN;
 		return -1;
 	}
-	fflush(NULL);
-	PyOS_BeforeFork();
-	pid = (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD, NULL, NULL, NULL, 0);
-	if (pid == 0) {
-		PyOS_AfterFork_Child();
+	pid = sbx_zygote_fork(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC, &pidfd);
+	if (pid == 0)
 		run_main(p, fds);
-	}
-	err = errno;
-	PyOS_AfterFork_Parent();
-	if (pid < 0) {
-		errno = err;
+	if (pid < 0)
 		return -1;
-	}
-	if ((pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) < 0) {
-		err = errno;
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		errno = err;
-		return -1;
-	}
 	p->pid[p->nk] = pid;
 	p->pidfd[p->nk] = pidfd;
 	p->id[p->nk] = id;
@@ -241,30 +226,12 @@ static noreturn void prefix_main(const struct sbx_zstate *z, int chan)
 
 int sbx_prefix_start(const struct sbx_zstate *z, int chan, pid_t *pid, int *pidfd)
 {
-	pid_t kid;
-	int fd, err;
+	pid_t kid = sbx_zygote_fork(0, pidfd);
 
-	fflush(NULL);
-	PyOS_BeforeFork();
-	kid = fork();
-	if (kid == 0) {
-		PyOS_AfterFork_Child();
+	if (kid == 0)
 		prefix_main(z, chan);
-	}
-	err = errno;
-	PyOS_AfterFork_Parent();
-	if (kid < 0) {
-		errno = err;
+	if (kid < 0)
 		return -1;
-	}
-	if ((fd = (int)syscall(SYS_pidfd_open, kid, 0)) < 0) {
-		err = errno;
-		kill(kid, SIGKILL);
-		waitpid(kid, NULL, 0);
-		errno = err;
-		return -1;
-	}
 	*pid = kid;
-	*pidfd = fd;
 	return 0;
 }

@@ -27,4 +27,10 @@ void sbx_zygote_reply(int ctrl, uint32_t id, int kind, int wstatus, int64_t cpu_
 /* Moves a run's descriptors onto 0..SBX_RUN_FDS-1. Returns 0, or -1 with errno set. */
 int sbx_zygote_place_fds(const int fds[SBX_RUN_FDS]);
 
+/* Forks the warm interpreter, Python's own fork handlers run on both sides: with ns (CLONE_NEW*
+ * flags) the child is in namespaces of its own, with 0 it is a plain fork. Returns 0 in the
+ * child; in the parent the child's pid with *pidfd open on it, or -1 with errno set and no
+ * child left. */
+pid_t sbx_zygote_fork(unsigned long ns, int *pidfd);
+
 #endif

@@ -400,25 +400,12 @@ static int spare_start(const struct sbx_zstate *z, struct spare *sp)
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) < 0)
 		return -1;
-	fflush(NULL);
-	PyOS_BeforeFork();
-	pid = (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD, NULL, NULL, NULL, 0);
-	if (pid == 0) {
-		PyOS_AfterFork_Child();
+	pid = sbx_zygote_fork(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC, &pidfd);
+	if (pid == 0)
 		spare_main(z, ch[1]);
-	}
 	err = errno;
-	PyOS_AfterFork_Parent();
 	close(ch[1]);
 	if (pid < 0) {
-		close(ch[0]);
-		errno = err;
-		return -1;
-	}
-	if ((pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) < 0) {
-		err = errno;
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
 		close(ch[0]);
 		errno = err;
 		return -1;
@@ -548,6 +535,35 @@ void sbx_zygote_reply(int ctrl, uint32_t id, int kind, int wstatus, int64_t cpu_
 int sbx_zygote_place_fds(const int fds[SBX_RUN_FDS])
 {
 	return place_fds(fds);
+}
+
+pid_t sbx_zygote_fork(unsigned long ns, int *pidfd)
+{
+	pid_t pid;
+	int err;
+
+	fflush(NULL);
+	PyOS_BeforeFork();
+	/* with namespaces, the raw call: glibc's clone() wants a stack of its own */
+	pid = ns ? (pid_t)syscall(SYS_clone, ns | SIGCHLD, NULL, NULL, NULL, 0) : fork();
+	if (pid == 0) {
+		PyOS_AfterFork_Child();
+		return 0;
+	}
+	err = errno;
+	PyOS_AfterFork_Parent();
+	if (pid < 0) {
+		errno = err;
+		return -1;
+	}
+	if ((*pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) < 0) {
+		err = errno;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		errno = err;
+		return -1;
+	}
+	return pid;
 }
 
 int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
