@@ -1,21 +1,30 @@
-/* sbx_arena.c - the interpreter's object arenas, carved from one region advised onto huge pages.
+/* sbx_arena.c - memory laid out for cheap forks: the interpreter's object arenas carved from one
+ * region advised onto huge pages, and malloc's free top moved onto a huge-page boundary.
  *
  * CPython's small-object allocator takes its memory a 1 MiB arena at a time, each its own
  * mapping of 4 KiB pages: a warm interpreter with numpy and pandas holds twenty-odd of them, and
  * every fork of it copies, and every exit tears down, one page-table entry per page. Carved from
  * a region that the kernel may back with 2 MiB pages, the same objects cost a fork one entry per
- * 2 MiB. Arenas past the region, or of another size, are plain mappings as before. */
+ * 2 MiB. Arenas past the region, or of another size, are plain mappings as before.
+ *
+ * A run's large arrays come from the top of malloc's heap. Where that top starts inside a 2 MiB
+ * block the zygote has already touched part of, the rest of the block can only be faulted in
+ * 4 KiB pages, up to 511 faults a run and a strategy computing over 4 KiB pages; where it starts
+ * on a boundary, every 2 MiB of new arrays is one fault and one huge page. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "sbx_arena.h"
 
+#include <malloc.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define REGION_BYTES ((size_t)64 << 20)
 #define HUGE_BYTES   ((size_t)2 << 20)
 #define ARENA_BYTES  ((size_t)1 << 20)
+#define CHUNK_HEAD   (2 * sizeof(size_t))  /* a malloc chunk's header, before its memory */
 
 static struct {
 	char *base;      /* REGION_BYTES, aligned to HUGE_BYTES; NULL when the region is not there */
@@ -105,3 +114,23 @@ size_t sbx_arena_unused(void)
 	return region.base ? REGION_BYTES - region.used : 0;
 }
 
+
+/* The top chunk (mallinfo2's keepcost is its size, and it ends at the break) is moved by one
+ * block held for good, so the next chunk carved from it starts its memory on a boundary. The
+ * block is address space only: malloc writes its header, nothing touches the rest. */
+void sbx_heap_align(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+	uintptr_t top = (uintptr_t)sbrk(0) - mi.keepcost;
+	uintptr_t want = ((top + CHUNK_HEAD + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1)) - CHUNK_HEAD;
+	void *pad;
+
+	if (!mi.keepcost || want == top)
+		return;
+	if (want - top < 4 * CHUNK_HEAD)
+		want += HUGE_BYTES;
+	pad = malloc(want - top - sizeof(size_t));
+	/* served from a free chunk rather than the top (or another allocator's malloc): no use */
+	if (pad && (uintptr_t)pad != top + CHUNK_HEAD)
+		free(pad);
+}

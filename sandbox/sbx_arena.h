@@ -1,4 +1,5 @@
-/* sbx_arena.h - the interpreter's object arenas on huge pages, so a fork copies fewer entries. */
+/* sbx_arena.h - memory laid out for cheap forks: the interpreter's object arenas on huge pages,
+ * malloc's free top on a huge-page boundary. */
 #ifndef SBX_ARENA_H
 #define SBX_ARENA_H
 
@@ -11,5 +12,11 @@ void sbx_arena_install(void);
 /* Bytes of the region's address space never handed out: reserved, not used, so not part of
  * what a run's address-space limit should count as already spent. */
 size_t sbx_arena_unused(void);
+
+/* Before the zygote forks anything: what malloc carves next starts on a 2 MiB boundary, so a
+ * run's new arrays fault in whole huge pages (the data zygote inherits it, and allocates nothing
+ * from the top before its runs). Once, so every run starts from the same heap. When the heap is
+ * not glibc's as expected, nothing. */
+void sbx_heap_align(void);
 
 #endif

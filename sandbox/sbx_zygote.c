@@ -601,6 +601,7 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 	/* Every object so far moves to the permanent generation: a run's collections then never
 	 * walk (and copy-on-write) the warm interpreter's pages. */
 	Py_XDECREF(PyRun_String("freeze()", Py_eval_input, z.helpers, z.helpers));
+	sbx_heap_align();
 	reply(ctrl_fd, 0, SBX_REP_STARTED, 0, 0, 0, -1);
 	serve(ctrl_fd, &z);
 	rc = 0;
