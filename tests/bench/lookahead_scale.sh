@@ -17,7 +17,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/strataudit-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 STRAT=demos/honest.py
 jobs=$(nproc 2>/dev/null || echo 2)
-REPS=${REPS:-3}
+REPS=${REPS:-5}
 
 # config MAX: a config with lookahead.max MAX
 config() {
