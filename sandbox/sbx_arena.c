@@ -9,8 +9,8 @@
  *
  * A run's large arrays come from the top of malloc's heap. Where that top starts inside a 2 MiB
  * block the zygote has already touched part of, the rest of the block can only be faulted in
- * 4 KiB pages, up to 511 faults a run and a strategy computing over 4 KiB pages; where it starts
- * on a boundary, every 2 MiB of new arrays is one fault and one huge page. */
+ * 4 KiB pages, up to 511 faults a run; where it starts on a boundary, every 2 MiB of new arrays
+ * is one fault and one huge page. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -113,7 +113,6 @@ size_t sbx_arena_unused(void)
 {
 	return region.base ? REGION_BYTES - region.used : 0;
 }
-
 
 /* The top chunk (mallinfo2's keepcost is its size, and it ends at the break) is moved by one
  * block held for good, so the next chunk carved from it starts its memory on a boundary. The
