@@ -5,7 +5,11 @@
  * mapping of 4 KiB pages: a warm interpreter with numpy and pandas holds twenty-odd of them, and
  * every fork of it copies, and every exit tears down, one page-table entry per page. Carved from
  * a region that the kernel may back with 2 MiB pages, the same objects cost a fork one entry per
- * 2 MiB. Arenas past the region, or of another size, are plain mappings as before.
+ * 2 MiB. Arenas past the region, or of another size, are plain mappings as before. The
+ * region is sized to the warm interpreter (about 22 MiB of arenas with numpy and pandas): a
+ * run's address-space limit counts it as held already, like the free space in malloc's heap,
+ * so a run may still map its whole mem_mb of arrays, and its Python objects may use the
+ * region's rest besides.
  *
  * A run's large arrays come from the top of malloc's heap. Where that top starts inside a 2 MiB
  * block the zygote has already touched part of, the rest of the block can only be faulted in
@@ -21,7 +25,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define REGION_BYTES ((size_t)64 << 20)
+#define REGION_BYTES ((size_t)32 << 20)
 #define HUGE_BYTES   ((size_t)2 << 20)
 #define ARENA_BYTES  ((size_t)1 << 20)
 #define CHUNK_HEAD   (2 * sizeof(size_t))  /* a malloc chunk's header, before its memory */
@@ -107,11 +111,6 @@ void sbx_arena_install(void)
 	if (region.base || region_map() < 0)
 		return;
 	PyObject_SetArenaAllocator(&a);
-}
-
-size_t sbx_arena_unused(void)
-{
-	return region.base ? REGION_BYTES - region.used : 0;
 }
 
 /* The top chunk (mallinfo2's keepcost is its size, and it ends at the break) is moved by one

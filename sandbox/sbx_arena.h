@@ -9,10 +9,6 @@
  * region advised onto huge pages (a plain mapping each when that fails or the region is full). */
 void sbx_arena_install(void);
 
-/* Bytes of the region's address space never handed out: reserved, not used, so not part of
- * what a run's address-space limit should count as already spent. */
-size_t sbx_arena_unused(void);
-
 /* Before the zygote forks anything: what malloc carves next starts on a 2 MiB boundary, so a
  * run's new arrays fault in whole huge pages (the data zygote inherits it, and allocates nothing
  * from the top before its runs). Once, so every run starts from the same heap. When the heap is

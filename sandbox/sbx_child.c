@@ -5,7 +5,6 @@
 
 #include "sbx_zygote.h"
 #include "sbx_prefix.h"
-#include "sbx_arena.h"
 #include "sbx_hook.h"
 #include "sbx_landlock.h"
 #include "sbx_proto.h"
@@ -201,7 +200,7 @@ static void step_limits(const struct sbx_zstate *z)
 {
 	rlim_t nofile = (rlim_t)(z->lim.nofile < RUN_NOFILE_MIN ? RUN_NOFILE_MIN : z->lim.nofile);
 #ifndef __SANITIZE_ADDRESS__
-	rlim_t as = (rlim_t)vm_bytes() - sbx_arena_unused() + ((rlim_t)z->lim.mem_mb << 20);
+	rlim_t as = (rlim_t)vm_bytes() + ((rlim_t)z->lim.mem_mb << 20);
 #endif
 	const struct sa_rlimit limits[] = {
 		FIXED(RLIMIT_CORE, 0),

@@ -180,7 +180,7 @@ for line in open("/proc/%s/smaps" % sys.argv[1]):
         size = int(line.split()[1])
     elif key == "Rss":
         rss = int(line.split()[1])
-    elif key == "VmFlags" and size == 64 * 1024 and " hg" in line and rss >= 4096:
+    elif key == "VmFlags" and size == 32 * 1024 and " hg" in line and rss >= 4096:
         print("arenas on huge pages")
         break
 PYEOF
@@ -194,6 +194,31 @@ if [ -e /sys/kernel/mm/transparent_hugepage/enabled ]; then
 		"arenas on huge pages" "$arena"
 fi
 expect_eq "zygote: the sleeping run ended ok" ok "$(jget "$TMP/slow.json" status)"
+# ...and the region is the zygote's, as its heap is: a run may still map its whole mem_mb (512
+# here) of arrays beyond what it held at lockdown (a few MB it frees after come back), no more.
+budget=$(strategy budget <<'PY'
+import numpy as np
+def signals(df):
+    lo, hi = 0, 1024
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        try:
+            a = np.empty(mid << 17)
+            del a
+            lo = mid
+        except MemoryError:
+            hi = mid
+    print("largest array", lo, "MB")
+    return np.zeros(len(df), dtype=int)
+PY
+)
+run "$budget"
+largest=$(jget "$TMP/run.json" stdout | sed -n 's/^largest array \([0-9]*\) MB$/\1/p')
+if [ -n "$largest" ] && [ "$largest" -ge 500 ] && [ "$largest" -le 528 ]; then
+	ok "zygote: a run maps arrays up to its mem_mb ($largest MB of 512)"
+else
+	not_ok "zygote: a run maps arrays up to its mem_mb" "largest: '$largest' MB of 512"
+fi
 bad_case short bad_output 'return [0] * (len(df) - 1)'
 bad_case two bad_output 'return [2] * len(df)'
 bad_case nan bad_output 'return np.full(len(df), np.nan)'
