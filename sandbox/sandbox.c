@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <time.h>
 
+#include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
@@ -19,13 +20,14 @@
 
 static const char usage[] =
 	"usage: sandbox [--strategy FILE] --data OHLCV.csv --config config.json [--jobs N]\n"
-	"               -o run.json --events events.jsonl [--repeat N]\n"
+	"               -o run.json --events events.jsonl [--started EPOCH] [--repeat N]\n"
 	"\n"
 	"Runs signals(df) of the strategy once on every bar, inside new user, network, mount, PID,\n"
 	"IPC and UTS namespaces, under Landlock, seccomp, rlimits and a wall clock, with a Python\n"
 	"audit hook recording each refused action. Writes run.json (status, signals, limits, logs)\n"
 	"and events.jsonl (one line per containment event). Both are written before the upload\n"
-	"is loaded, so a crash or a kill still leaves a record. Limits come from config.json.\n"
+	"is loaded, so a crash or a kill still leaves a record. Limits come from config.json; the\n"
+	"run also ends when the audit's time budget (budget.audit_s from --started) does.\n"
 	"--repeat N runs the same run N times from one zygote (--jobs at once), keeps the last,\n"
 	"and prints the time per run to stderr: a benchmark, the outputs are unchanged.\n"
 	"\n"
@@ -36,6 +38,8 @@ struct opts {
 	const char *strategy, *data, *config, *out, *events;
 	int jobs;
 	int repeat;
+	long long started;  /* when the audit began (seconds since the epoch), 0 when not known */
+	double audit_s;     /* the audit's time budget, from config.json */
 };
 
 static void parse(int argc, char **argv, struct opts *o)
@@ -44,7 +48,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "strategy", required_argument, NULL, 's' }, { "data", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' }, { "jobs", required_argument, NULL, 'j' },
 		{ "events", required_argument, NULL, 'e' }, { "help", no_argument, NULL, 'h' },
-		{ "repeat", required_argument, NULL, 'r' },
+		{ "repeat", required_argument, NULL, 'r' }, { "started", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -65,6 +69,10 @@ static void parse(int argc, char **argv, struct opts *o)
 			o->repeat = (int)strtol(optarg, &end, 10);
 			if (*end || o->repeat < 1 || o->repeat > 100000)
 				sa_usage_die("--repeat wants a number from 1 to 100000, '%s'", optarg);
+			break;
+		case 'S':
+			if (sbx_parse_started(optarg, &o->started) < 0)
+				sa_usage_die("--started wants seconds since the epoch, '%s'", optarg);
 			break;
 		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
 		default: sa_usage_die("unknown option");
@@ -121,8 +129,13 @@ static int run_repeated(struct sbx_zygote *z, const struct sa_ohlcv *bars, const
 	long t0 = ms_now();
 	int rc = -1;
 
-	if (k == 1)
-		return sbx_run(z, bars, bars->n, r, err, errlen);
+	if (k == 1) {
+		const struct sbx_job job = { .s = bars, .n_visible = bars->n };
+		const struct sbx_batch_opts bo = {
+			.jobs = 1, .deadline_ms = sbx_budget_deadline(o->audit_s, 1.0, o->started),
+		};
+		return sbx_run_batch(z, &job, 1, &bo, r, err, errlen);
+	}
 	n = calloc(k, sizeof *n);
 	all = calloc(k, sizeof *all);
 	if (!n || !all) {
@@ -167,7 +180,8 @@ int main(int argc, char **argv)
 		write_outputs(&o, NULL, &lim, err);
 		goto out;
 	}
-	if (sbx_limits_from_config(config, &lim, err, sizeof err) < 0) {
+	if (sbx_limits_from_config(config, &lim, err, sizeof err) < 0 ||
+	    sa_config_num(config, SA_K_AUDIT_S, &o.audit_s, err, sizeof err) < 0) {
 		write_outputs(&o, NULL, &lim, err);
 		goto out;
 	}

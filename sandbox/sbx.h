@@ -4,6 +4,7 @@
 #ifndef SBX_H
 #define SBX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -108,20 +109,47 @@ int sbx_run_many_params(struct sbx_zygote *z, const struct sa_ohlcv *s, const si
 			void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 			char *err, size_t errlen);
 
-/* Called by sbx_run_prefix as each run ends: results[i] (r) is filled, done of total are. The
- * callee may take what r holds (free r->signals and set it NULL, say) and keep only a summary,
- * so a long audit never holds every run's signals at once. */
-typedef void sbx_on_result(size_t i, struct sbx_result *r, size_t done, size_t total, void *arg);
+/* Called as each run of a batch ends: results[i] (r) is filled, done of total are. The callee
+ * may take what r holds (free r->signals and set it NULL, say) and keep only a summary, so a
+ * long audit never holds every run's signals at once. Returns true to start no further run
+ * (the ones in flight finish). */
+typedef bool sbx_on_result(size_t i, struct sbx_result *r, size_t done, size_t total, void *arg);
 
-/* Like sbx_run_many for prefixes in time order (n_visible non-decreasing), but each run is
- * forked from a data zygote of this call: a child of z that is sent the bars in time order and
- * forks the run for n_visible[i] when it holds exactly those bars, so no later bar, and not the
- * series' length, is anywhere in the run's memory; its frame is built over those pages without a
- * copy. on_result, when not NULL, sees each result as it comes. The data zygote ends with the
- * call. Returns 0, or -1 if the machinery failed (every result released). */
-int sbx_run_prefix(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
-		   size_t k, int jobs, struct sbx_result *results, sbx_on_result *on_result, void *arg,
-		   char *err, size_t errlen);
+/* How a batch goes. Zero it and set what is needed; jobs 0 means 1. */
+struct sbx_batch_opts {
+	int jobs;                 /* runs at once, up to SBX_MAX_JOBS: one per slot */
+	/* NULL, or for each job the slot (0..jobs-1) that runs it. A slot runs its jobs in index
+	 * order, one at a time, so runs of different slots are the ones that overlap. Without it
+	 * the next job goes to the next free slot. */
+	const int *slot;
+	/* On sbx_clock_ms()'s clock, 0 for none: no run starts after it, and a run still going at
+	 * it is killed and reported SBX_NOT_RUN, "cut short", with whatever it recorded. */
+	long deadline_ms;
+	sbx_on_result *on_result;
+	void (*on_done)(size_t done, size_t total, void *arg);
+	void *arg;
+};
+
+/* Runs k jobs. Every run is forked from a data zygote of its slot, a child of z that has been
+ * sent the job's series in time order up to exactly the job's bars, so no later bar, and not
+ * the series' length, is anywhere in the run's memory, and every run of every stage follows
+ * one recipe. A slot starts a fresh data zygote when its next job has another series or fewer
+ * bars than it was sent. A job not started (stopped, or past the deadline) is SBX_NOT_RUN with
+ * the reason. Returns 0 with every result filled, or -1 if the machinery failed or a job is
+ * malformed (err says why; every result is then released). */
+int sbx_run_batch(struct sbx_zygote *z, const struct sbx_job *job, size_t k,
+		  const struct sbx_batch_opts *o, struct sbx_result *results, char *err, size_t errlen);
+
+/* Milliseconds on the monotonic clock the batch deadline is given on. */
+long sbx_clock_ms(void);
+
+/* The deadline (sbx_clock_ms) of a stage that may spend share (0-1) of an audit's budget_s
+ * seconds from now, and no more than what is left of them since started (seconds since the
+ * epoch the audit began; 0 when not known, and then only the share counts). Never before now. */
+long sbx_budget_deadline(double budget_s, double share, long long started);
+
+/* Parses a --started value: seconds since the epoch, 0 or more. Returns 0, or -1. */
+int sbx_parse_started(const char *text, long long *started);
 
 /* Runs in flight at once on one zygote: the driver never starts more (sbx_run_many clamps to
  * it), and the zygote answers a request past it with SBX_REP_FAILED (EAGAIN). */

@@ -1,25 +1,35 @@
-/* sbx_batch.h - inside the sandbox room: the driver's batch of runs, shared by the clean
- * zygote's runs (sbx_driver.c) and a data zygote's (sbx_drive_prefix.c). */
+/* sbx_batch.h - inside the sandbox room: the driver's batch of runs (sbx_driver.c) and the data
+ * zygotes its slots fork them from (sbx_drive_prefix.c). */
 #ifndef SBX_BATCH_H
 #define SBX_BATCH_H
 
 #include <stddef.h>
 
 #include "sbx.h"
+#include "sbx_launch.h"
 #include "sbx_proto.h"
 
-/* Whose cgroup and limits hold the batch, and who hears of each run as it ends. */
-struct sbx_batch_hooks {
-	struct sbx_zygote *cg_owner;
-	void (*on_done)(size_t done, size_t total, void *arg);
-	sbx_on_result *on_result;
-	void *arg;
+/* A slot of a batch: one run at a time, each forked from the slot's own data zygote, which
+ * has been sent exactly the bars of its series up to that run's point. */
+struct sbx_slot {
+	struct sbx_zygote dz;      /* the data zygote's channel; dz.ctrl < 0 when none is open */
+	int pidfd;                 /* the data zygote's, from the clean zygote */
+	uint32_t id;               /* the clean zygote's request id for it */
+	const struct sa_ohlcv *s;  /* the series it is being sent (borrowed) */
+	size_t sent;               /* bars of s sent so far */
 };
 
-/* Runs the k jobs on z, up to jobs at once (for a data zygote, sending each run's bars before
- * its fork). Returns 0 with every result filled, or -1 with them all released (err says why). */
-int sbx_batch_run(struct sbx_zygote *z, const struct sbx_job *job, size_t k, int jobs,
-		  struct sbx_result *results, const struct sbx_batch_hooks *hooks, char *err, size_t errlen);
+/* Starts a data zygote for series s on the clean zygote z. Returns 0 with sl filled, or -1
+ * (err says why; sl untouched but for its pidfd, -1). */
+int sbx_slot_open(struct sbx_zygote *z, struct sbx_slot *sl, const struct sa_ohlcv *s, char *err,
+		  size_t errlen);
+
+/* Ends the slot's data zygote (and any run of it still going). Safe when none is open. */
+void sbx_slot_close(struct sbx_zygote *z, struct sbx_slot *sl);
+
+/* Sends the slot's data zygote the bars of its series up to n (not one more). Returns 0, or -1
+ * (err says why). */
+int sbx_slot_send(struct sbx_slot *sl, size_t n, char *err, size_t errlen);
 
 /* Sends a request with a run's SBX_RUN_FDS descriptors. Returns 0, or -1 with errno set. */
 int sbx_send_req(int ctrl, const struct sbx_req *req, const int fds[SBX_RUN_FDS]);

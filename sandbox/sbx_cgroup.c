@@ -126,7 +126,10 @@ static int apply(struct sbx_cgroup *cg)
 		       put(cg->dir[0], "pids.max", pids) < 0 || put(cg->dir[0], "cpu.max", cpu) < 0 ? -1 : 0;
 	}
 	snprintf(cpu, sizeof cpu, "%lld", quota);
-	/* memsw (memory + swap) exists only where swap accounting is on; without swap it is moot. */
+	/* memsw (memory + swap) exists only where swap accounting is on; without swap it is moot.
+	 * It may never be below the memory limit: raised before it, lowered after it (one of the
+	 * two writes of memsw is refused, whichever way the limit moves). */
+	(void)put(cg->dir[0], "memory.memsw.limit_in_bytes", mem);
 	if (put(cg->dir[0], "memory.limit_in_bytes", mem) < 0)
 		return -1;
 	(void)put(cg->dir[0], "memory.memsw.limit_in_bytes", mem);
@@ -135,7 +138,7 @@ static int apply(struct sbx_cgroup *cg)
 	       put(cg->dir[2], "cpu.cfs_quota_us", cpu) < 0 ? -1 : 0;
 }
 
-int sbx_cgroup_limit(struct sbx_cgroup *cg, const struct sbx_limits *lim, int jobs)
+int sbx_cgroup_limit(struct sbx_cgroup *cg, const struct sbx_limits *lim, int jobs, long long held_bytes)
 {
 	if (cg->version == 0)
 		return 0;
@@ -145,7 +148,7 @@ int sbx_cgroup_limit(struct sbx_cgroup *cg, const struct sbx_limits *lim, int jo
 		fail(cg, "cannot read the cgroup's memory use", errno);
 		return -1;
 	}
-	cg->mem_bytes = cg->base_bytes + (long long)jobs * ((long long)lim->mem_mb << 20);
+	cg->mem_bytes = cg->base_bytes + held_bytes + (long long)jobs * ((long long)lim->mem_mb << 20);
 	cg->pids_max = (long long)jobs * SBX_CG_PIDS_PER_RUN + 16;
 	cg->cpus = jobs * lim->cpus + SBX_CG_ZYGOTE_CPUS;
 	if (apply(cg) < 0) {

@@ -30,11 +30,11 @@ struct sbx_cgroup {
  * nothing left behind (the sandbox then runs without a cgroup). */
 int sbx_cgroup_enter(struct sbx_cgroup *cg, pid_t pid);
 
-/* Sets the limits for jobs runs at once: memory = what the warm zygote holds + jobs x MEM_MB
- * (resident, scratch tmpfs included), pids = jobs x SBX_CG_PIDS_PER_RUN + 16, CPU = jobs x CPUS + SBX_CG_ZYGOTE_CPUS
+/* Sets the limits for jobs runs at once: memory = what the warm zygote holds + held_bytes (the
+ * bars the data zygotes hold) + jobs x MEM_MB (resident, scratch tmpfs included), pids = jobs x SBX_CG_PIDS_PER_RUN + 16, CPU = jobs x CPUS + SBX_CG_ZYGOTE_CPUS
  * cores. Returns 0,
  * or -1 (the cgroup is removed and cg->why says why). Safe when there is no cgroup. */
-int sbx_cgroup_limit(struct sbx_cgroup *cg, const struct sbx_limits *lim, int jobs);
+int sbx_cgroup_limit(struct sbx_cgroup *cg, const struct sbx_limits *lim, int jobs, long long held_bytes);
 
 /* The cgroup's own count of processes the kernel killed at its memory limit; -1 without one. */
 long long sbx_cgroup_oom_kills(const struct sbx_cgroup *cg);

@@ -69,7 +69,7 @@ static void read_exact(char *p, size_t len)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
-			setup_fail("read bars", "short data pipe");
+			setup_fail("read parameters", "short data pipe");
 		got += (size_t)r;
 	}
 }
@@ -108,40 +108,6 @@ static PyObject *read_params(void)
 				setup_fail("read parameters", "a key is not a string");
 	}
 	return d;
-}
-
-/* Step 1: the bars this run may see, and nothing else, arrive on descriptor 0, then the
- * keyword arguments (*params, NULL for none). */
-static PyObject *step_read_bars(size_t n, PyObject **params)
-{
-	size_t want = n * SBX_BAR_BYTES;
-	PyObject *raw = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)want);
-	int devnull;
-
-	if (!raw)
-		setup_fail("read bars", "out of memory");
-	read_exact(PyBytes_AS_STRING(raw), want);
-	*params = read_params();
-	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (devnull < 0 || dup2(devnull, SBX_FD_DATA) < 0)
-		setup_fail("read bars", strerror(errno));
-	close(devnull);
-	return raw;
-}
-
-/* Step 2: the DataFrame, built from copies; the raw bytes are dropped. */
-static PyObject *step_frame(const struct sbx_zstate *z, PyObject *raw, size_t n)
-{
-	PyObject *build = PyDict_GetItemString(z->helpers, "build");
-	PyObject *df = build ? PyObject_CallFunction(build, "On", raw, (Py_ssize_t)n) : NULL;
-
-	memset(PyBytes_AS_STRING(raw), 0, (size_t)PyBytes_GET_SIZE(raw));
-	Py_DECREF(raw);
-	if (!df) {
-		PyErr_Print();
-		setup_fail("build frame", "pandas could not build the DataFrame");
-	}
-	return df;
 }
 
 /* Step 3: no inherited variables, in C and in Python. */
@@ -221,6 +187,19 @@ static void step_limits(const struct sbx_zstate *z)
 
 	if (sa_rlimits_set(limits, sizeof limits / sizeof limits[0], &refused) < 0)
 		setup_fail(refused->name, strerror(errno));
+}
+
+/* Step 5b: no /proc. Whichever proc the zygote sees (its own PID namespace's, or the host's
+ * where the host forbids a new one), a pid in it is a fork counter (the full run one number,
+ * every later run another) or a host pid: the run's mount namespace gets an empty read-only
+ * tmpfs over it instead (an inherited mount cannot be unmounted, but it can be covered), so
+ * nothing about any process can be read or named through it. Landlock already refused reads
+ * there; readlink('/proc/self') and access() it does not mediate. */
+static void step_no_proc(void)
+{
+	if (mount("noproc", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  "size=4k,nr_inodes=1,mode=0555") < 0)
+		setup_fail("cover /proc", strerror(errno));
 }
 
 /* Step 6: drop to an unprivileged uid inside the namespace; switching away from uid 0 clears
@@ -369,14 +348,16 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, PyObject
 	_exit(SBX_EXIT_DONE);
 }
 
-/* Step 1 for a run forked from the data zygote: its bars are already in its memory, so fd 0
- * only becomes /dev/null. */
-static void step_no_data(void)
+/* Step 1: the bars are already in the run's memory (forked from the data zygote); descriptor 0
+ * brings only the keyword arguments (*params, NULL for none), then becomes /dev/null. */
+static void step_params(PyObject **params)
 {
-	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int devnull;
 
+	*params = read_params();
+	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull < 0 || dup2(devnull, SBX_FD_DATA) < 0)
-		setup_fail("read bars", strerror(errno));
+		setup_fail("read parameters", strerror(errno));
 	close(devnull);
 }
 
@@ -408,31 +389,22 @@ static PyObject *step_frame_cols(const struct sbx_zstate *z, char *cols, size_t 
 static noreturn void lock_down_and_run(const struct sbx_zstate *z, PyObject *df, PyObject *params,
 					size_t n);
 
-void sbx_child_run(const struct sbx_zstate *z, size_t n)
+void sbx_child_run_cols(const struct sbx_zstate *z, char *cols, size_t n)
 {
-	PyObject *raw, *df, *params;
+	PyObject *df, *params;
 
-	raw = step_read_bars(n, &params);
-	df = step_frame(z, raw, n);
+	step_params(&params);
+	df = step_frame_cols(z, cols, n);
 	lock_down_and_run(z, df, params, n);
 }
 
-void sbx_child_run_cols(const struct sbx_zstate *z, char *cols, size_t n)
-{
-	PyObject *df;
-
-	step_no_data();
-	df = step_frame_cols(z, cols, n);
-	lock_down_and_run(z, df, NULL, n);
-}
-
-/* Steps 3-11, the same for every run whichever way its bars came; params (or NULL) are the
- * keyword arguments of signals(). */
+/* Steps 3-11, the same for every run; params (or NULL) are the keyword arguments of signals(). */
 static void lock_down_and_run(const struct sbx_zstate *z, PyObject *df, PyObject *params, size_t n)
 {
 	step_env();
 	step_scratch(z);
 	step_limits(z);
+	step_no_proc();
 	step_identity();
 	step_no_new_privs();
 	step_landlock(z);

@@ -1,6 +1,7 @@
-/* sbx_drive_prefix.c - the host side of a data zygote: asks the zygote for one, streams it the
- * bars in time order as the batch of truncated runs goes (sbx_batch_run sends each run's bars
- * before asking for its fork), and ends it when the batch is done. */
+/* sbx_drive_prefix.c - the host side of a data zygote: a batch slot asks the clean zygote for
+ * one, streams it a series' bars in time order as its runs go (each run's bars are sent before
+ * its fork is asked for), and ends it when the slot needs another series, an earlier prefix,
+ * or the batch is done. Every run of every stage is forked from one of these. */
 #include "sbx.h"
 #include "sbx_batch.h"
 #include "sbx_launch.h"
@@ -17,8 +18,13 @@
 
 #include "msg.h"
 
+/* The bars go straight from the series' columns, so they must be the wire's width. */
+_Static_assert(sizeof(int64_t) == SBX_VALUE_BYTES && sizeof(double) == SBX_VALUE_BYTES,
+	       "a bar column value is SBX_VALUE_BYTES on the wire");
+
 /* Waits (up to the wall clock) for the zygote's reply of kind to request id; other replies are
- * of no run in flight and are dropped. Returns the pidfd it carried (or 0 when none), or -1. */
+ * of no run in flight (the clean zygote only starts data zygotes) and are dropped. Returns the
+ * pidfd it carried (or 0 when none), or -1. */
 static int await_reply(struct sbx_zygote *z, uint32_t id, int kind, char *err, size_t errlen)
 {
 	long deadline = sbx_now_ms() + (long)z->lim.wall_s * 1000L;
@@ -55,14 +61,16 @@ static int await_reply(struct sbx_zygote *z, uint32_t id, int kind, char *err, s
 	return rc;
 }
 
-/* Starts this audit's data zygote: a child of z on a new channel, which *dz then stands for.
- * Returns 0 with dz, *pidfd and the request's *id set, or -1 (err says why). */
-static int prefix_open(struct sbx_zygote *z, struct sbx_zygote *dz, int *pidfd, uint32_t *id,
-		       char *err, size_t errlen)
+int sbx_slot_open(struct sbx_zygote *z, struct sbx_slot *sl, const struct sa_ohlcv *s, char *err,
+		  size_t errlen)
 {
 	int ch[2] = { -1, -1 }, rc = -1;
 	struct sbx_req req = { SBX_MAGIC_PREFIX, z->next_id++, 0 };
 
+	if (s->n > SBX_PREFIX_CAP) {
+		sa_fmt(err, errlen, "%zu bars are more than a data zygote holds (%zu)", s->n, SBX_PREFIX_CAP);
+		goto out;
+	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) < 0) {
 		sa_fmt(err, errlen, "cannot make the data zygote's channel, '%s'", strerror(errno));
 		goto out;
@@ -76,14 +84,17 @@ static int prefix_open(struct sbx_zygote *z, struct sbx_zygote *dz, int *pidfd, 
 		}
 	}
 	sbx_close_fd(&ch[1]);
-	if ((*pidfd = await_reply(z, req.id, SBX_REP_STARTED, err, errlen)) <= 0) {
-		if (*pidfd == 0)
+	if ((sl->pidfd = await_reply(z, req.id, SBX_REP_STARTED, err, errlen)) <= 0) {
+		if (sl->pidfd == 0)
 			sa_fmt(err, errlen, "the data zygote came without a pidfd");
+		sl->pidfd = -1;
 		goto out;
 	}
-	*dz = (struct sbx_zygote){ .pid = -1, .ctrl = ch[0], .lim = z->lim, .next_id = 1, .rows = true };
+	sl->dz = (struct sbx_zygote){ .pid = -1, .ctrl = ch[0], .lim = z->lim, .next_id = 1 };
+	sl->id = req.id;
+	sl->s = s;
+	sl->sent = 0;
 	ch[0] = -1;
-	*id = req.id;
 	rc = 0;
 out:
 	sbx_close_fd(&ch[0]);
@@ -91,55 +102,52 @@ out:
 	return rc;
 }
 
-/* Ends the data zygote: hung up on, it kills what it started and exits; past the wall clock it
- * is killed. The zygote's note that it exited is taken, so the control channel stays clean. */
-static void prefix_close(struct sbx_zygote *z, struct sbx_zygote *dz, int pidfd, uint32_t id)
+void sbx_slot_close(struct sbx_zygote *z, struct sbx_slot *sl)
 {
-	struct pollfd pf = { pidfd, POLLIN, 0 };
 	char err[128];
 
-	sbx_close_fd(&dz->ctrl);
-	if (poll(&pf, 1, z->lim.wall_s * 1000) <= 0)
-		(void)syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-	close(pidfd);
-	(void)await_reply(z, id, SBX_REP_EXITED, err, sizeof err);
+	if (sl->dz.ctrl < 0)
+		return;
+	/* Hung up on, the data zygote kills what it started and exits; past the wall clock it is
+	 * killed. The zygote's note that it exited is taken, so the control channel stays clean. */
+	sbx_close_fd(&sl->dz.ctrl);
+	{
+		struct pollfd pf = { sl->pidfd, POLLIN, 0 };
+		if (poll(&pf, 1, z->lim.wall_s * 1000) <= 0)
+			(void)syscall(SYS_pidfd_send_signal, sl->pidfd, SIGKILL, NULL, 0);
+	}
+	sbx_close_fd(&sl->pidfd);
+	(void)await_reply(z, sl->id, SBX_REP_EXITED, err, sizeof err);
+	sl->s = NULL;
+	sl->sent = 0;
 }
 
-int sbx_run_prefix(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
-		   size_t k, int jobs, struct sbx_result *results, sbx_on_result *on_result, void *arg,
-		   char *err, size_t errlen)
+int sbx_slot_send(struct sbx_slot *sl, size_t n, char *err, size_t errlen)
 {
-	struct sbx_zygote dz = { .ctrl = -1 };
-	const struct sbx_batch_hooks hooks = { .cg_owner = z, .on_result = on_result, .arg = arg };
-	struct sbx_job *job = NULL;
-	int pidfd = -1, rc = -1;
-	uint32_t dz_id = 0;
+	const struct sa_ohlcv *s = sl->s;
+	int rc = 0;
 
-	memset(results, 0, k * sizeof *results);
-	for (size_t i = 0; i < k; i++)
-		if (n_visible[i] > s->n || n_visible[i] == 0 || (i > 0 && n_visible[i] < n_visible[i - 1])) {
-			sa_fmt(err, errlen, "run %zu asks for %zu bars of %zu, not in time order", i,
-			       n_visible[i], s->n);
-			goto out;
+	/* Blocking: the data zygote only ever waits for the driver. */
+	while (sl->sent < n && rc == 0) {
+		size_t m = n - sl->sent < SBX_BARS_CHUNK ? n - sl->sent : SBX_BARS_CHUNK, at = sl->sent;
+		struct sbx_req req = { SBX_MAGIC_BARS, 0, m };
+		struct iovec iov[1 + SBX_BAR_COLUMNS] = {
+			{ &req, sizeof req }, { s->t + at, m * SBX_VALUE_BYTES },
+			{ s->open + at, m * SBX_VALUE_BYTES }, { s->high + at, m * SBX_VALUE_BYTES },
+			{ s->low + at, m * SBX_VALUE_BYTES }, { s->close + at, m * SBX_VALUE_BYTES },
+			{ s->volume + at, m * SBX_VALUE_BYTES },
+		};
+		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 1 + SBX_BAR_COLUMNS };
+		ssize_t w;
+
+		do
+			w = sendmsg(sl->dz.ctrl, &msg, MSG_NOSIGNAL);
+		while (w < 0 && errno == EINTR);
+		if (w != (ssize_t)(sizeof req + m * SBX_BAR_BYTES)) {
+			sa_fmt(err, errlen, "cannot send bars to the data zygote, '%s'", strerror(errno));
+			rc = -1;
 		}
-	if (s->n > SBX_PREFIX_CAP) {
-		sa_fmt(err, errlen, "%zu bars are more than a data zygote holds (%zu)", s->n, SBX_PREFIX_CAP);
-		goto out;
+		sl->sent += m;
 	}
-	job = calloc(k ? k : 1, sizeof *job);
-	if (!job) {
-		sa_fmt(err, errlen, "out of memory");
-		goto out;
-	}
-	if (prefix_open(z, &dz, &pidfd, &dz_id, err, errlen) < 0)
-		goto out;
-	for (size_t i = 0; i < k; i++)
-		job[i] = (struct sbx_job){ .s = s, .n_visible = n_visible[i] };
-	rc = sbx_batch_run(&dz, job, k, jobs, results, &hooks, err, errlen);
-out:
-	if (pidfd >= 0)
-		prefix_close(z, &dz, pidfd, dz_id);
-	free(job);
 	return rc;
 }
-

@@ -1,9 +1,10 @@
-/* sbx_driver.c - the host side of runs: feeds each run its bars, enforces the wall clock, and
- * validates everything that comes back. Never runs Python. A data zygote's runs
- * (sbx_drive_prefix.c) go through the same batch; results are released and written in
- * sbx_result.c. */
+/* sbx_driver.c - the host side of runs: a batch of them, each forked from a data zygote of its
+ * slot (sbx_drive_prefix.c), given its keyword arguments, held to the wall clock and the
+ * batch's deadline, and everything that comes back validated. Never runs Python. Results are
+ * released and written in sbx_result.c. */
 #include "sbx.h"
 #include "sbx_batch.h"
+#include "sbx_cgroup.h"
 #include "sbx_flight.h"
 #include "sbx_launch.h"
 #include "sbx_proto.h"
@@ -24,13 +25,9 @@
 
 #include "msg.h"
 
-/* The data pipe is grown to this, so feeding a run's bars takes fewer wake-ups than the default
- * 64 KiB; best effort: where refused, the default works, only slower. */
-#define DATA_PIPE_BYTES (1 << 20)
-
-/* The driver writes the columns straight from the series, so they must be the wire's width. */
-_Static_assert(sizeof(int64_t) == SBX_VALUE_BYTES && sizeof(double) == SBX_VALUE_BYTES,
-	       "a bar column value is SBX_VALUE_BYTES on the data pipe");
+/* A run's result pipe is grown to its whole answer up to this (a million bars), so it writes
+ * its signals in one go; best effort: where refused, the default works, only slower. */
+#define RESULT_PIPE_MAX (1 << 20)
 
 long sbx_now_ms(void)
 {
@@ -46,16 +43,47 @@ void sbx_close_fd(int *fd)
 	*fd = -1;
 }
 
-static void feed(struct flight *f, const struct sa_ohlcv *s)
+long sbx_clock_ms(void)
 {
-	/* the bar columns, then the keyword arguments' length and text */
-	const void *cols[SBX_BAR_COLUMNS + 2] = { s->t, s->open, s->high, s->low, s->close, s->volume,
-						  &f->params_len, f->params };
-	while (f->data_w >= 0 && f->col < SBX_BAR_COLUMNS + 2) {
-		size_t total = f->col < SBX_BAR_COLUMNS ? f->n * SBX_VALUE_BYTES :
-			       f->col == SBX_BAR_COLUMNS ? sizeof f->params_len : f->params_len;
+	return sbx_now_ms();
+}
+
+long sbx_budget_deadline(double budget_s, double share, long long started)
+{
+	double use = budget_s * share;
+
+	if (started > 0) {
+		double left = (double)started + budget_s - (double)time(NULL);
+		if (left < use)
+			use = left;
+	}
+	if (use < 0)
+		use = 0;
+	return sbx_now_ms() + (long)(use * 1000.0);
+}
+
+int sbx_parse_started(const char *text, long long *started)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (errno || end == text || *end || v < 0)
+		return -1;
+	*started = v;
+	return 0;
+}
+
+/* Sends the run its keyword arguments: their length, then their text (its bars it has already). */
+static void feed(struct flight *f)
+{
+	const void *part[2] = { &f->params_len, f->params };
+
+	while (f->data_w >= 0 && f->col < 2) {
+		size_t total = f->col == 0 ? sizeof f->params_len : f->params_len;
 		ssize_t w = total == f->off ? 0 :
-			write(f->data_w, (const char *)cols[f->col] + f->off, total - f->off);
+			write(f->data_w, (const char *)part[f->col] + f->off, total - f->off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno == EAGAIN)
@@ -113,8 +141,8 @@ int sbx_recv_rep(int ctrl, struct sbx_rep *rep, int *fd)
 	}
 }
 
-static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, const char *params,
-		  struct sbx_result *r)
+static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct flight *f, size_t idx,
+		  size_t n, const char *params, long deadline, struct sbx_result *r)
 {
 	int data[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, res[2] = { -1, -1 };
 	int ev[2] = { -1, -1 }, rc = -1;
@@ -136,12 +164,11 @@ static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, 
 	if (pipe2(data, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
 	    pipe2(res, O_CLOEXEC) < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ev) < 0)
 		goto out;
-	(void)fcntl(data[1], F_SETPIPE_SZ, DATA_PIPE_BYTES);
 	/* The whole answer fits the result pipe (up to 1 MiB: a million bars), so a run writes it
 	 * in one go rather than waiting on the driver to drain each 64 KiB. Grown, never shrunk. */
 	if ((size_t)fcntl(res[0], F_GETPIPE_SZ) < n + RESULT_TEXT_MAX + 1)
 		(void)fcntl(res[0], F_SETPIPE_SZ,
-			    (int)(n + RESULT_TEXT_MAX + 1 < DATA_PIPE_BYTES ? n + RESULT_TEXT_MAX + 1 : DATA_PIPE_BYTES));
+			    (int)(n + RESULT_TEXT_MAX + 1 < RESULT_PIPE_MAX ? n + RESULT_TEXT_MAX + 1 : RESULT_PIPE_MAX));
 	f->data_w = data[1];
 	f->out_r = out[0];
 	f->err_r = err[0];
@@ -151,18 +178,20 @@ static int launch(struct sbx_zygote *z, struct flight *f, size_t idx, size_t n, 
 	int mine[SBX_RUN_FDS] = { f->data_w, f->out_r, f->err_r, f->res_r, f->ev_r };
 	for (int i = 0; i < SBX_RUN_FDS; i++)
 		(void)fcntl(mine[i], F_SETFL, O_NONBLOCK);
-	if (z->rows)
-		sbx_close_fd(&f->data_w);
 	{
 		struct sbx_req req = { SBX_MAGIC, f->id, n };
 		int theirs[SBX_RUN_FDS] = { data[0], out[1], err[1], res[1], ev[1] };
 		if (sbx_send_req(z->ctrl, &req, theirs) < 0)
 			goto out;
 	}
-	f->cg = &z->cg;
-	f->oom_kills = sbx_cgroup_oom_kills(&z->cg);
+	f->cg = cg;
+	f->oom_kills = sbx_cgroup_oom_kills(cg);
 	f->start = sbx_now_ms();
 	f->deadline = f->start + (long)z->lim.wall_s * 1000L;
+	/* Past the batch's deadline the run is cut short, not judged at the wall clock. */
+	f->cut_at = deadline > 0 && deadline < f->deadline ? deadline : 0;
+	if (f->cut_at)
+		f->deadline = f->cut_at;
 	rc = 0;
 out:
 	sbx_close_fd(&data[0]);
@@ -245,111 +274,116 @@ static void abandon(struct flight *fl, int jobs)
 	}
 }
 
-/* What one poll can watch: the zygote's control channel, then the driver's end of each run's
- * SBX_RUN_FDS channels (data, stdout, stderr, result, events). */
-#define WATCH_MAX (1 + SBX_MAX_JOBS * SBX_RUN_FDS)
 
-/* One batch (sbx_run_jobs's or sbx_run_prefix's): the runs asked for, the slots in flight, and
- * this turn's poll set. */
+/* What one poll can watch: each slot's data zygote channel, then the driver's end of each run's
+ * SBX_RUN_FDS channels (data, stdout, stderr, result, events). */
+#define WATCH_MAX (SBX_MAX_JOBS * (1 + SBX_RUN_FDS))
+
+/* Why a job that never started was not run. */
+#define WHY_STOPPED "not run: the check had its answer before this run's turn"
+#define WHY_BUDGET "not run: the time budget ran out before this run's turn"
+
+/* One batch: the runs asked for, the slots (slot i runs flight fl[i], forked from sl[i]'s data
+ * zygote), and this turn's poll set. */
 struct batch {
-	struct sbx_zygote *z;
+	struct sbx_zygote *z;             /* the clean zygote: it starts the data zygotes */
 	const struct sbx_job *job;        /* borrowed: k runs, each its series and bar count */
 	struct sbx_result *results;       /* borrowed: k results, filled as runs finish */
-	size_t k, next, done;             /* runs asked for, started, finished */
-	size_t sent;                      /* bars sent to a data zygote (z->rows) so far */
-	int jobs;                         /* slots in use, 1..SBX_MAX_JOBS */
-	void (*on_done)(size_t done, size_t total, void *arg);
-	sbx_on_result *on_result;         /* sbx_run_prefix's, or NULL */
-	void *arg;
+	const struct sbx_batch_opts *o;
+	size_t k, started, done;          /* runs asked for, started, finished */
+	size_t next[SBX_MAX_JOBS];        /* each slot's next job to look at (with o->slot) */
+	bool *begun;                      /* job i was started */
+	bool stop;                        /* on_result asked for no further run */
+	int jobs;                         /* slots, 1..SBX_MAX_JOBS */
+	struct sbx_slot sl[SBX_MAX_JOBS];
 	struct flight fl[SBX_MAX_JOBS];
-	struct pollfd pf[WATCH_MAX];      /* pf[0] is the control channel */
-	struct flight *owner[WATCH_MAX];  /* whose descriptor pf[i] is (NULL for the control) */
-	int *fdp[WATCH_MAX];              /* the flight's field that holds it */
+	struct pollfd pf[WATCH_MAX];
+	int slot_of[WATCH_MAX];           /* whose descriptor pf[i] is */
+	int *fdp[WATCH_MAX];              /* the field that holds it: a flight's, or a slot's channel */
 	nfds_t n;
 };
 
-static void watch(struct batch *b, struct flight *f, int *fd, short ev)
+static void watch(struct batch *b, int slot, int *fd, short ev)
 {
 	if (*fd < 0)
 		return;
 	b->pf[b->n] = (struct pollfd){ *fd, ev, 0 };
-	b->owner[b->n] = f;
+	b->slot_of[b->n] = slot;
 	b->fdp[b->n] = fd;
 	b->n++;
 }
 
-/* Sends a data zygote the bars up to n (not one more), column by column, in time order.
- * Blocking: the data zygote only ever waits for the driver. Returns 0, or -1 (err says why). */
-static int send_bars(struct batch *b, size_t n, char *err, size_t errlen)
+/* The next job slot i may start, or k when it has none left. */
+static size_t next_job(struct batch *b, int i)
 {
-	const struct sa_ohlcv *s = b->job[b->next].s;  /* one series for every prefix run */
-	int rc = 0;
-
-	while (b->sent < n && rc == 0) {
-		size_t m = n - b->sent < SBX_BARS_CHUNK ? n - b->sent : SBX_BARS_CHUNK, at = b->sent;
-		struct sbx_req req = { SBX_MAGIC_BARS, 0, m };
-		struct iovec iov[1 + SBX_BAR_COLUMNS] = {
-			{ &req, sizeof req }, { s->t + at, m * SBX_VALUE_BYTES },
-			{ s->open + at, m * SBX_VALUE_BYTES }, { s->high + at, m * SBX_VALUE_BYTES },
-			{ s->low + at, m * SBX_VALUE_BYTES }, { s->close + at, m * SBX_VALUE_BYTES },
-			{ s->volume + at, m * SBX_VALUE_BYTES },
-		};
-		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 1 + SBX_BAR_COLUMNS };
-		ssize_t w;
-
-		do
-			w = sendmsg(b->z->ctrl, &msg, MSG_NOSIGNAL);
-		while (w < 0 && errno == EINTR);
-		if (w != (ssize_t)(sizeof req + m * SBX_BAR_BYTES)) {
-			sa_fmt(err, errlen, "cannot send bars to the data zygote, '%s'", strerror(errno));
-			rc = -1;
-		}
-		b->sent += m;
+	if (!b->o->slot) {
+		while (b->next[0] < b->k && b->begun[b->next[0]])
+			b->next[0]++;
+		return b->next[0];
 	}
-	return rc;
+	while (b->next[i] < b->k && (b->begun[b->next[i]] || b->o->slot[b->next[i]] != i))
+		b->next[i]++;
+	return b->next[i];
 }
 
-/* Start: fills every free slot with the next run asked for. Returns 0, or -1 (err says why). */
+/* Gets slot i's data zygote to hold exactly job j's bars: a fresh one when it has another series
+ * or has been sent more. Returns 0, or -1 (err says why). */
+static int ready_slot(struct batch *b, int i, const struct sbx_job *j, char *err, size_t errlen)
+{
+	struct sbx_slot *sl = &b->sl[i];
+
+	if (sl->dz.ctrl >= 0 && (sl->s != j->s || sl->sent > j->n_visible))
+		sbx_slot_close(b->z, sl);
+	if (sl->dz.ctrl < 0 && sbx_slot_open(b->z, sl, j->s, err, errlen) < 0)
+		return -1;
+	return sbx_slot_send(sl, j->n_visible, err, errlen);
+}
+
+/* Start: fills every free slot with its next run, unless the batch is stopping or past its
+ * deadline. Returns 0, or -1 (err says why). */
 static int start_runs(struct batch *b, char *err, size_t errlen)
 {
-	int rc = 0;
+	long deadline = b->o->deadline_ms;
 
-	for (int i = 0; i < b->jobs && b->next < b->k && rc == 0; i++) {
-		if (b->fl[i].used)
+	for (int i = 0; i < b->jobs; i++) {
+		size_t j;
+
+		if (b->fl[i].used || b->stop || (deadline > 0 && sbx_now_ms() >= deadline))
 			continue;
-		if (b->z->rows && send_bars(b, b->job[b->next].n_visible, err, errlen) < 0) {
-			rc = -1;
-			break;
-		}
-		if (launch(b->z, &b->fl[i], b->next, b->job[b->next].n_visible, b->job[b->next].params,
-			   &b->results[b->next]) < 0) {
+		if ((j = next_job(b, i)) >= b->k)
+			continue;
+		if (ready_slot(b, i, &b->job[j], err, errlen) < 0)
+			return -1;
+		if (launch(&b->sl[i].dz, &b->z->cg, &b->fl[i], j, b->job[j].n_visible, b->job[j].params,
+			   deadline, &b->results[j]) < 0) {
 			sa_fmt(err, errlen, "cannot start a run, '%s'", strerror(errno));
-			rc = -1;
+			return -1;
 		}
-		b->next++;
+		b->begun[j] = true;
+		b->started++;
 	}
-	return rc;
+	return 0;
 }
 
-/* Poll: waits until a descriptor is ready or the nearest wall-clock deadline of a run still
- * going. Returns 0 (an interrupted poll included), or -1 (err says why). */
+/* Poll: waits until a descriptor is ready or the nearest deadline of a run still going.
+ * Returns 0 (an interrupted poll included), or -1 (err says why). */
 static int poll_runs(struct batch *b, char *err, size_t errlen)
 {
 	long now = sbx_now_ms(), timeout = -1;
-	int rc = 0;
 
 	b->n = 0;
-	watch(b, NULL, &b->z->ctrl, POLLIN);
 	for (int i = 0; i < b->jobs; i++) {
 		struct flight *f = &b->fl[i];
+
+		watch(b, i, &b->sl[i].dz.ctrl, POLLIN);
 		if (!f->used)
 			continue;
-		watch(b, f, &f->data_w, POLLOUT);
-		watch(b, f, &f->out_r, POLLIN);
-		watch(b, f, &f->err_r, POLLIN);
-		watch(b, f, &f->res_r, POLLIN);
-		watch(b, f, &f->ev_r, POLLIN);
-		if (!f->exited && !f->killed_wall) {
+		watch(b, i, &f->data_w, POLLOUT);
+		watch(b, i, &f->out_r, POLLIN);
+		watch(b, i, &f->err_r, POLLIN);
+		watch(b, i, &f->res_r, POLLIN);
+		watch(b, i, &f->ev_r, POLLIN);
+		if (!f->exited && !f->killed_wall && !f->cut) {
 			long left = f->deadline - now;
 			if (left < 0)
 				left = 0;
@@ -359,24 +393,23 @@ static int poll_runs(struct batch *b, char *err, size_t errlen)
 	}
 	if (poll(b->pf, b->n, (int)timeout) < 0 && errno != EINTR) {
 		sa_fmt(err, errlen, "poll failed, '%s'", strerror(errno));
-		rc = -1;
+		return -1;
 	}
-	return rc;
+	return 0;
 }
 
-/* Dispatch: serves each ready descriptor, the runs' before the zygote's, whose replies may close
- * them. Returns 0, or -1 (err says why). */
+/* Dispatch: serves each ready descriptor, a run's before its data zygote's, whose replies may
+ * close them. Returns 0, or -1 (err says why). */
 static int dispatch(struct batch *b, char *err, size_t errlen)
 {
-	int rc = 0;
+	for (nfds_t i = 0; i < b->n; i++) {
+		int s = b->slot_of[i], *fd = b->fdp[i];
+		struct flight *f = &b->fl[s];
 
-	for (nfds_t i = 1; i < b->n && rc == 0; i++) {
-		struct flight *f = b->owner[i];
-		int *fd = b->fdp[i];
-		if (!b->pf[i].revents || *fd < 0)
+		if (!b->pf[i].revents || *fd < 0 || fd == &b->sl[s].dz.ctrl)
 			continue;
 		if (fd == &f->data_w)
-			feed(f, b->job[f->idx].s);
+			feed(f);
 		else if (fd == &f->out_r)
 			sbx_flight_drain(fd, &f->out);
 		else if (fd == &f->err_r)
@@ -385,80 +418,157 @@ static int dispatch(struct batch *b, char *err, size_t errlen)
 			sbx_flight_drain(fd, &f->res);
 		else if (fd == &f->ev_r && sbx_flight_read_events(f) < 0) {
 			sa_fmt(err, errlen, "out of memory recording a run's events");
-			rc = -1;
+			return -1;
 		}
 	}
-	if (rc == 0 && b->pf[0].revents && read_ctrl(b->z->ctrl, b->fl, b->jobs) < 0) {
-		sa_fmt(err, errlen, "the sandbox zygote died");
-		rc = -1;
+	for (nfds_t i = 0; i < b->n; i++) {
+		int s = b->slot_of[i];
+
+		if (b->pf[i].revents && b->fdp[i] == &b->sl[s].dz.ctrl &&
+		    read_ctrl(b->sl[s].dz.ctrl, &b->fl[s], 1) < 0) {
+			sa_fmt(err, errlen, "a data zygote died");
+			return -1;
+		}
 	}
-	return rc;
+	return 0;
 }
 
-/* Reap: kills the runs past their wall clock, and judges each run that has ended and sent
- * everything, in slot order. Returns 0, or -1 (err says why). */
+/* Reap: kills the runs past their wall clock (or the batch's deadline: cut short), and judges
+ * each run that has ended and sent everything, in slot order. Returns 0, or -1 (err says why). */
 static int reap_runs(struct batch *b, char *err, size_t errlen)
 {
 	long now = sbx_now_ms();
-	int rc = 0;
 
-	for (int i = 0; i < b->jobs && rc == 0; i++) {
+	for (int i = 0; i < b->jobs; i++) {
 		struct flight *f = &b->fl[i];
-		if (f->used && !f->exited && !f->failed && !f->killed_wall && now >= f->deadline &&
-		    f->pidfd >= 0) {
+
+		if (f->used && !f->exited && !f->failed && !f->killed_wall && !f->cut &&
+		    now >= f->deadline && f->pidfd >= 0) {
 			kill_run(f);
-			f->killed_wall = true;
+			if (f->cut_at)
+				f->cut = true;
+			else
+				f->killed_wall = true;
 		}
 		if (!f->used || !sbx_flight_finished(f))
 			continue;
-		if (sbx_flight_judge(f, &b->z->lim) < 0) {
+		if (sbx_flight_judge(f, &b->sl[i].dz.lim) < 0) {
 			sa_fmt(err, errlen, "out of memory recording a run's events");
-			rc = -1;
-			continue;
+			return -1;
 		}
 		b->done++;
-		if (b->on_result)
-			b->on_result(f->idx, &b->results[f->idx], b->done, b->k, b->arg);
-		if (b->on_done)
-			b->on_done(b->done, b->k, b->arg);
+		if (b->o->on_result && b->o->on_result(f->idx, &b->results[f->idx], b->done, b->k, b->o->arg))
+			b->stop = true;
+		if (b->o->on_done)
+			b->o->on_done(b->done, b->k, b->o->arg);
 	}
-	return rc;
+	return 0;
 }
 
-int sbx_batch_run(struct sbx_zygote *z, const struct sbx_job *job, size_t k, int jobs,
-		  struct sbx_result *results, const struct sbx_batch_hooks *hooks, char *err, size_t errlen)
+/* True while a run is going or one may still start. */
+static bool batch_going(struct batch *b)
 {
-	struct batch *b = calloc(1, sizeof *b);
-	int rc = -1;
+	bool free_slot_with_work = false;
+	long deadline = b->o->deadline_ms;
 
-	if (!b) {
+	if (b->done < b->started)
+		return true;
+	if (b->stop || (deadline > 0 && sbx_now_ms() >= deadline))
+		return false;
+	for (int i = 0; i < b->jobs && !free_slot_with_work; i++)
+		free_slot_with_work = next_job(b, i) < b->k;
+	return free_slot_with_work;
+}
+
+/* The jobs that never started: not run, and why. */
+static void mark_unstarted(struct batch *b)
+{
+	for (size_t j = 0; j < b->k; j++) {
+		if (b->begun[j])
+			continue;
+		b->results[j].status = SBX_NOT_RUN;
+		b->results[j].n = b->job[j].n_visible;
+		sa_fmt(b->results[j].error, sizeof b->results[j].error, "%s", b->stop ? WHY_STOPPED : WHY_BUDGET);
+	}
+}
+
+/* Checks the jobs before anything starts. Returns 0, or -1 (err says why). */
+static int check_jobs(const struct sbx_job *job, size_t k, const struct sbx_batch_opts *o, int jobs,
+		      char *err, size_t errlen)
+{
+	for (size_t i = 0; i < k; i++) {
+		if (!job[i].s || job[i].n_visible > job[i].s->n || job[i].n_visible == 0) {
+			sa_fmt(err, errlen, "run %zu asks for %zu bars of %zu", i, job[i].n_visible,
+			       job[i].s ? job[i].s->n : 0);
+			return -1;
+		}
+		if (job[i].params && strlen(job[i].params) > SBX_PARAMS_MAX) {
+			sa_fmt(err, errlen, "run %zu's keyword arguments exceed %d bytes", i, SBX_PARAMS_MAX);
+			return -1;
+		}
+		if (o->slot && (o->slot[i] < 0 || o->slot[i] >= jobs)) {
+			sa_fmt(err, errlen, "run %zu is given slot %d of %d", i, o->slot[i], jobs);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The bars every data zygote of the batch may hold at once: the cgroup's budget counts them. */
+static long long held_bytes(const struct sbx_job *job, size_t k, int jobs)
+{
+	size_t most = 0;
+
+	for (size_t i = 0; i < k; i++)
+		if (job[i].s->n > most)
+			most = job[i].s->n;
+	return (long long)jobs * (long long)most * SBX_BAR_BYTES;
+}
+
+int sbx_run_batch(struct sbx_zygote *z, const struct sbx_job *job, size_t k,
+		  const struct sbx_batch_opts *o, struct sbx_result *results, char *err, size_t errlen)
+{
+	struct batch *b = NULL;
+	int jobs = o->jobs < 1 ? 1 : o->jobs > SBX_MAX_JOBS ? SBX_MAX_JOBS : o->jobs, rc = -1;
+
+	/* Zeroed first, so a failure anywhere below can release every one of them. */
+	memset(results, 0, k * sizeof *results);
+	if (check_jobs(job, k, o, jobs, err, errlen) < 0)
+		return -1;
+	if (!o->slot && (size_t)jobs > k)
+		jobs = k ? (int)k : 1;
+	b = calloc(1, sizeof *b);
+	if (!b || !(b->begun = calloc(k ? k : 1, sizeof *b->begun))) {
 		sa_fmt(err, errlen, "out of memory");
 		goto out;
 	}
 	b->z = z;
 	b->job = job;
 	b->results = results;
+	b->o = o;
 	b->k = k;
-	b->jobs = jobs < 1 ? 1 : jobs > SBX_MAX_JOBS ? SBX_MAX_JOBS : jobs;
-	/* The cgroup holds every run at once (a data zygote's runs are in its zygote's): its
-	 * budget follows the runs in flight. */
-	(void)sbx_cgroup_limit(&hooks->cg_owner->cg, &hooks->cg_owner->lim,
-			       (size_t)b->jobs < k ? b->jobs : (int)(k ? k : 1));
-	b->on_done = hooks->on_done;
-	b->on_result = hooks->on_result;
-	b->arg = hooks->arg;
-	while (b->done < k)
+	b->jobs = jobs;
+	for (int i = 0; i < jobs; i++)
+		b->sl[i] = (struct sbx_slot){ .dz = { .ctrl = -1 }, .pidfd = -1 };
+	/* The cgroup holds every run at once and the bars their data zygotes hold. */
+	(void)sbx_cgroup_limit(&z->cg, &z->lim, jobs, held_bytes(job, k, jobs));
+	while (batch_going(b))
 		if (start_runs(b, err, errlen) < 0 || poll_runs(b, err, errlen) < 0 ||
 		    dispatch(b, err, errlen) < 0 || reap_runs(b, err, errlen) < 0)
 			goto out;
+	mark_unstarted(b);
 	rc = 0;
 out:
-	if (rc < 0) {
-		if (b)
+	if (b) {
+		if (rc < 0)
 			abandon(b->fl, b->jobs);
+		for (int i = 0; i < b->jobs; i++)
+			sbx_slot_close(z, &b->sl[i]);
+		free(b->begun);
+	}
+	if (rc < 0)
 		for (size_t i = 0; i < k; i++)
 			sbx_result_release(&results[i]);
-	}
 	free(b);
 	return rc;
 }
@@ -468,20 +578,9 @@ int sbx_run_jobs(struct sbx_zygote *z, const struct sbx_job *job, size_t k, int 
 		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 		 char *err, size_t errlen)
 {
-	const struct sbx_batch_hooks hooks = { .cg_owner = z, .on_done = on_done, .arg = arg };
+	const struct sbx_batch_opts o = { .jobs = jobs, .on_done = on_done, .arg = arg };
 
-	/* Zeroed first, so a failure anywhere below can release every one of them. */
-	memset(results, 0, k * sizeof *results);
-	for (size_t i = 0; i < k; i++)
-		if (!job[i].s || job[i].n_visible > job[i].s->n) {
-			sa_fmt(err, errlen, "a run asked for %zu bars of %zu", job[i].n_visible,
-			       job[i].s ? job[i].s->n : 0);
-			return -1;
-		} else if (job[i].params && strlen(job[i].params) > SBX_PARAMS_MAX) {
-			sa_fmt(err, errlen, "run %zu's keyword arguments exceed %d bytes", i, SBX_PARAMS_MAX);
-			return -1;
-		}
-	return sbx_batch_run(z, job, k, jobs, results, &hooks, err, errlen);
+	return sbx_run_batch(z, job, k, &o, results, err, errlen);
 }
 
 int sbx_run_many_params(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
@@ -519,4 +618,3 @@ int sbx_run(struct sbx_zygote *z, const struct sa_ohlcv *s, size_t n_visible,
 {
 	return sbx_run_many(z, s, &n_visible, 1, 1, r, NULL, NULL, err, errlen);
 }
-

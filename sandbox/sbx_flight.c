@@ -264,6 +264,11 @@ int sbx_flight_judge(struct flight *f, const struct sbx_limits *lim)
 	if (f->failed) {
 		r->status = SBX_NOT_RUN;
 		sa_fmt(r->error, sizeof r->error, "the zygote could not start the run, '%s'", strerror(f->fail_errno));
+	} else if (f->cut) {
+		/* Stopped by the batch's time budget, not by anything the run did: not judged, but
+		 * what it recorded before is kept. */
+		r->status = SBX_NOT_RUN;
+		sa_fmt(r->error, sizeof r->error, "cut short: the time budget ran out during this run");
 	} else if (f->killed_wall) {
 		r->status = SBX_KILLED_WALL_CLOCK;
 		sa_fmt(r->error, sizeof r->error, "killed at the wall-clock limit of %d s", lim->wall_s);

@@ -29,12 +29,14 @@ struct flight {
 	uint32_t id;
 	size_t n;
 	int data_w, out_r, err_r, res_r, ev_r, pidfd;
-	int col;
+	int col;              /* the part of the keyword arguments being sent: 0 the length, 1 the text */
 	size_t off;
 	const char *params;   /* borrowed JSON text of the keyword arguments, or NULL */
 	uint32_t params_len;
 	long start, deadline;
+	long cut_at;          /* the batch's deadline when it falls before the wall clock's, else 0 */
 	bool exited, killed_wall, failed;
+	bool cut;             /* killed at cut_at: cut short, not judged */
 	int wstatus, fail_errno;
 	int64_t cpu_ms;
 	long long oom_kills;       /* the cgroup's count when the run started (-1: no cgroup) */

@@ -203,7 +203,7 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
 		sa_fmt(err, errlen, "the sandbox zygote did not start (its error is above)");
 		goto fail;
 	}
-	(void)sbx_cgroup_limit(&cg, lim, 1);
+	(void)sbx_cgroup_limit(&cg, lim, 1, 0);
 	z = calloc(1, sizeof *z);
 	if (!z) {
 		sa_fmt(err, errlen, "out of memory");

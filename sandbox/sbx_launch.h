@@ -18,7 +18,6 @@ struct sbx_zygote {
 	struct sbx_limits lim;
 	uint32_t next_id;
 	struct sbx_cgroup cg;
-	bool rows;  /* a data zygote (sbx_run_prefix): runs hold their bars already, no data pipe */
 };
 
 #endif

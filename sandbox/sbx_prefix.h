@@ -1,5 +1,5 @@
 /* sbx_prefix.h - inside the namespaces: the data zygote, a child of the clean zygote that
- * receives one audit's bars in time order and forks each truncated run from exactly its prefix. */
+ * receives one series' bars in time order and forks each run from exactly its prefix. */
 #ifndef SBX_PREFIX_H
 #define SBX_PREFIX_H
 
@@ -18,7 +18,8 @@ int sbx_prefix_start(const struct sbx_zstate *z, int chan, pid_t *pid, int *pidf
 
 /* A run forked from the data zygote: cols holds its n bars as SBX_BAR_COLUMNS columns of
  * SBX_PREFIX_CAP values apart (nothing past bar n mapped), which the DataFrame is built over
- * without a copy; from there the recipe is sbx_child_run's. Never returns. */
+ * without a copy; descriptor 0 brings the keyword arguments of signals() (sbx_proto.h), and the
+ * recipe in sbx_child.c follows. Every run is one of these. Never returns. */
 noreturn void sbx_child_run_cols(const struct sbx_zstate *z, char *cols, size_t n);
 
 /* The zygote's reply to the driver (sbx_rep), with pass_fd attached when >= 0. */

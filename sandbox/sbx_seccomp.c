@@ -4,6 +4,8 @@
 #include "sbx_proto.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
@@ -30,6 +32,7 @@
 #define SCHEDULE "the schedule is fixed"
 #define NOT_LISTED "deny by default: not a call signals() needs"
 #define IDENTITY "identity is fixed"
+#define APART "runs share nothing"
 
 /* Deny by default: the filter's default action traps (EPERM, recorded), and only the calls below
  * marked SBX_SC_ALLOW pass, some only for the arguments their match selects. The list is what
@@ -50,7 +53,7 @@ static const struct sbx_sc_rule policy[] = {
 	{ "mremap", SBX_SC_ALLOW, SBX_SCM_ALL, "", "realloc of large arrays (keeps the protection)" },
 	{ "madvise", SBX_SC_ALLOW, SBX_SCM_ALL, "", "malloc trimming, numpy's huge-page hint" },
 	{ "msync", SBX_SC_ALLOW, SBX_SCM_ALL, "", "numpy.memmap flush within scratch" },
-	{ "mincore", SBX_SC_ALLOW, SBX_SCM_ALL, "", "page residency queries by allocators" },
+	{ "mincore", SBX_SC_TRAP, SBX_SCM_ALL, APART, "which file pages are cached tells one run what another read" },
 	/* files: Landlock decides which; these are the calls that reach them */
 	{ "read", SBX_SC_ALLOW, SBX_SCM_ALL, "", "module sources, scratch files" },
 	{ "write", SBX_SC_ALLOW, SBX_SCM_ALL, "", "stdout, stderr, result, scratch" },
@@ -110,7 +113,8 @@ static const struct sbx_sc_rule policy[] = {
 	{ "fadvise64", SBX_SC_ALLOW, SBX_SCM_ALL, "", "read-ahead hints" },
 	{ "copy_file_range", SBX_SC_ALLOW, SBX_SCM_ALL, "", "shutil.copyfile in scratch" },
 	{ "sendfile", SBX_SC_ALLOW, SBX_SCM_ALL, "", "shutil.copyfile in scratch" },
-	{ "fcntl", SBX_SC_ALLOW, SBX_SCM_ALL, "", "descriptor flags (record locks: see Known limits)" },
+	{ "fcntl", SBX_SC_ALLOW, SBX_SCM_FCNTL_OK, "", "descriptor flags, duplicates and pipe sizes" },
+	{ "fcntl", SBX_SC_TRAP, SBX_SCM_ALL, APART, "record locks, leases and notices on files every run can open are channels between runs" },
 	{ "pipe", SBX_SC_ALLOW, SBX_SCM_ALL, "", "an in-process pipe reaches nobody" },
 	{ "pipe2", SBX_SC_ALLOW, SBX_SCM_ALL, "", "an in-process pipe reaches nobody" },
 	{ "poll", SBX_SC_ALLOW, SBX_SCM_ALL, "", "select on own descriptors" },
@@ -173,7 +177,9 @@ static const struct sbx_sc_rule policy[] = {
 	{ "set_robust_list", SBX_SC_ALLOW, SBX_SCM_ALL, "", "a new thread's futex list" },
 	{ "rseq", SBX_SC_ALLOW, SBX_SCM_ALL, "", "a new thread registers with glibc" },
 	{ "set_tid_address", SBX_SC_ALLOW, SBX_SCM_ALL, "", "thread start" },
-	{ "futex", SBX_SC_ALLOW, SBX_SCM_ALL, "", "locks, the GIL" },
+	{ "futex", SBX_SC_ALLOW, SBX_SCM_FUTEX_OK, "", "locks, the GIL (private); a thread join's wait (shared)" },
+	{ "futex", SBX_SC_TRAP, SBX_SCM_ALL, APART, "a shared wake on a file page every run maps reaches another run" },
+	{ "futex_waitv", SBX_SC_TRAP, SBX_SCM_ALL, APART, "its shared flag sits in memory seccomp cannot read" },
 	{ "exit", SBX_SC_ALLOW, SBX_SCM_ALL, "", "a thread ends" },
 	{ "exit_group", SBX_SC_ALLOW, SBX_SCM_ALL, "", "the run ends" },
 	{ "sigaltstack", SBX_SC_ALLOW, SBX_SCM_ALL, "", "thread start, faulthandler" },
@@ -256,7 +262,7 @@ static const struct sbx_sc_rule policy[] = {
 	{ "utimes", SBX_SC_TRAP, SBX_SCM_ALL, HOST_FILES, "Landlock does not cover timestamps" },
 	{ "utime", SBX_SC_TRAP, SBX_SCM_ALL, HOST_FILES, "Landlock does not cover timestamps" },
 	{ "futimesat", SBX_SC_TRAP, SBX_SCM_ALL, HOST_FILES, "Landlock does not cover timestamps" },
-	{ "flock", SBX_SC_TRAP, SBX_SCM_ALL, HOST_FILES, "a lock on a shared file is a channel between runs" },
+	{ "flock", SBX_SC_TRAP, SBX_SCM_ALL, APART, "a lock on a shared file is a channel between runs" },
 	{ "setuid", SBX_SC_TRAP, SBX_SCM_ALL, IDENTITY, "identity is fixed" },
 	{ "setgid", SBX_SC_TRAP, SBX_SCM_ALL, IDENTITY, "identity is fixed" },
 	{ "setreuid", SBX_SC_TRAP, SBX_SCM_ALL, IDENTITY, "identity is fixed" },
@@ -340,10 +346,16 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	errno = saved;
 }
 
+/* A futex op's command and its private flag (FUTEX_CLOCK_REALTIME, the one flag above, may be
+ * anything). */
+#define FUTEX_CMD_PRIVATE 0xffu
+
 /* The argument filters of the allowlist's partly allowed calls. */
 static int add_allow(scmp_filter_ctx ctx, enum sbx_sc_match m, int nr, unsigned fd)
 {
 	static const unsigned long ioctls[] = { TCGETS, TIOCGWINSZ, FIOCLEX, FIONCLEX, FIONREAD, FIONBIO };
+	static const unsigned long fcntls[] = { F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL,
+		F_DUPFD_CLOEXEC, F_GETPIPE_SZ, F_SETPIPE_SZ };
 	static const unsigned long prctls[] = { PR_SET_NAME, PR_GET_NAME, PR_GET_DUMPABLE,
 		PR_GET_NO_NEW_PRIVS, PR_GET_SECCOMP, PR_GET_TIMERSLACK };
 	const unsigned long ns = CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET |
@@ -390,6 +402,21 @@ static int add_allow(scmp_filter_ctx ctx, enum sbx_sc_match m, int nr, unsigned 
 	case SBX_SCM_IOCTL_OK:
 		for (size_t i = 0; i < sizeof ioctls / sizeof ioctls[0] && (rc = 0) == 0; i++)
 			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, ioctls[i]));
+		break;
+	case SBX_SCM_FCNTL_OK:
+		for (size_t i = 0; i < sizeof fcntls / sizeof fcntls[0] && (rc = 0) == 0; i++)
+			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, fcntls[i]));
+		break;
+	case SBX_SCM_FUTEX_OK:
+		/* Private futexes are keyed by the process's own memory. A shared one on a file
+		 * page is keyed by the file, which every run maps: only its waits are allowed (glibc's
+		 * pthread_join waits shared on the thread id, which the kernel wakes), never a wake,
+		 * a requeue or a PI lock, which would reach another run. */
+		rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, FUTEX_PRIVATE_FLAG, FUTEX_PRIVATE_FLAG));
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, FUTEX_CMD_PRIVATE, FUTEX_WAIT));
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, FUTEX_CMD_PRIVATE, FUTEX_WAIT_BITSET));
 		break;
 	case SBX_SCM_PRCTL_OK:
 		for (size_t i = 0; i < sizeof prctls / sizeof prctls[0] && (rc = 0) == 0; i++)

@@ -135,8 +135,6 @@ static const char helper_src[] =
 	"    to_int8(np.sign(s).astype(int).values, 3)\n"
 	"    to_int8(list(np.sign(s)), 3)\n"
 	"    df.ewm(span=2).mean(); df.pct_change(); df['close'].ge(df['open']).astype(int)\n"
-	"def prime():\n"
-	"    to_int8(build(sample(), 3)['close'].values, 3)\n"
 	"def freeze():\n"
 	"    import gc\n"
 	"    gc.collect()\n"
@@ -167,6 +165,12 @@ static int py_init(void)
 	/* Isolated: no PYTHON* variables, no user site, no current directory on sys.path. */
 	PyConfig_InitIsolatedConfig(&cfg);
 	cfg.write_bytecode = 0;
+	/* One hash seed for every zygote: the sandbox stage's full run and the later stages' runs
+	 * come from different zygotes, and with a random seed each would order a set of strings,
+	 * and lay out its dicts, its own way (signals that change between runs, a block count that
+	 * tells one zygote's runs from another's). Nothing outside the upload feeds its dicts. */
+	cfg.use_hash_seed = 1;
+	cfg.hash_seed = 0;
 	/* Unbuffered, so a run killed mid-way still leaves what it printed. */
 	cfg.buffered_stdio = 0;
 	cfg.install_signal_handlers = 0;
@@ -352,122 +356,20 @@ static int place_fds(const int fds[SBX_RUN_FDS])
 	return 0;
 }
 
-/* The next run's process, forked with its namespaces and primed before its request arrives, so
- * a run waits for neither. It holds no market data and has run nothing but trusted helpers
- * until the request hands it its descriptors; from there it follows the recipe like any run. */
-struct spare {
-	pid_t pid;  /* 0 when there is none */
-	int pidfd;
-	int chan;   /* the zygote's end of the channel that carries the request */
-};
-
-/* Runs the trusted helpers on a tiny frame, so the copy-on-write faults that building a frame
- * and converting a result take on the warm heap are paid before the request, not in the run. */
-static void prime(const struct sbx_zstate *z)
-{
-	PyObject *r = PyRun_String("prime()", Py_eval_input, z->helpers, z->helpers);
-	Py_XDECREF(r);
-	PyErr_Clear();  /* only a head start: a run does the same work again anyway */
-}
-
-/* The spare's side: keep stdio and the channel (moved to SBX_RUN_FDS), drop the zygote's other
- * descriptors (its control channel, the other runs' pidfds), prime, then wait. */
-static noreturn void spare_main(const struct sbx_zstate *z, int chan)
-{
-	struct sbx_req req;
-	int fds[SBX_RUN_FDS];
-
-	if (dup2(chan, SBX_RUN_FDS) < 0)
-		_exit(SBX_EXIT_NO_FDS);
-	syscall(SYS_close_range, 3, SBX_RUN_FDS - 1, 0);
-	syscall(SYS_close_range, SBX_RUN_FDS + 1, ~0U, 0);
-	prime(z);
-	if (recv_req(SBX_RUN_FDS, &req, fds) != 1)
-		_exit(SBX_EXIT_RETIRED);
-	if (place_fds(fds) < 0)
-		_exit(SBX_EXIT_NO_FDS);
-	syscall(SYS_close_range, SBX_RUN_FDS, ~0U, 0);
-	sbx_child_run(z, (size_t)req.n);
-}
-
-/* A run gets its own PID, mount and IPC namespaces: the driver's SIGKILL to its pid 1 takes
- * everything it could have started, its scratch mount dies with it, and two runs share no
- * System V objects. Returns 0 with *sp filled, or -1 with errno set. */
-static int spare_start(const struct sbx_zstate *z, struct spare *sp)
-{
-	int ch[2], pidfd, err;
-	pid_t pid;
-
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) < 0)
-		return -1;
-	pid = sbx_zygote_fork(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC, &pidfd);
-	if (pid == 0)
-		spare_main(z, ch[1]);
-	err = errno;
-	close(ch[1]);
-	if (pid < 0) {
-		close(ch[0]);
-		errno = err;
-		return -1;
-	}
-	*sp = (struct spare){ pid, pidfd, ch[0] };
-	return 0;
-}
-
-/* Kills and reaps a spare that will not be used. Safe on an empty one. */
-static void spare_stop(struct spare *sp)
-{
-	if (!sp->pid)
-		return;
-	kill(sp->pid, SIGKILL);
-	waitpid(sp->pid, NULL, 0);
-	close(sp->pidfd);
-	close(sp->chan);
-	*sp = (struct spare){ 0 };
-}
-
-/* Hands the request and its descriptors to the spare (forking one first if there is none), which
- * becomes the run *kid; the spare slot is then empty. A spare found dead is replaced once.
- * Returns 0, or -1 with errno set. */
-static int spare_hand(const struct sbx_zstate *z, struct spare *sp, const struct sbx_req *req,
-		      const int fds[SBX_RUN_FDS], struct child *kid)
-{
-	int err = 0;
-
-	for (int attempt = 0; attempt < 2; attempt++) {
-		if (!sp->pid && spare_start(z, sp) < 0)
-			return -1;
-		if (send_fds(sp->chan, req, sizeof *req, fds, SBX_RUN_FDS) == 0) {
-			*kid = (struct child){ sp->pid, sp->pidfd, req->id };
-			close(sp->chan);
-			*sp = (struct spare){ 0 };
-			return 0;
-		}
-		err = errno;
-		spare_stop(sp);
-	}
-	errno = err;
-	return -1;
-}
-
+/* Serves the driver: each request starts a data zygote (sbx_prefix.c) on the channel it
+ * carries, and every run is forked from one of those, so all runs follow one recipe. A request
+ * of any other kind is refused. */
 static void serve(int ctrl, const struct sbx_zstate *z)
 {
 	struct child kids[SBX_MAX_JOBS];
-	struct pollfd pf[SBX_MAX_JOBS + 2];
-	struct spare sp = { 0 };
+	struct pollfd pf[SBX_MAX_JOBS + 1];
 	size_t nk = 0;
-	nfds_t npf;
 
-	/* The first run finds its process waiting too; if this fails, its request forks one. */
-	(void)spare_start(z, &sp);
 	for (;;) {
 		pf[0] = (struct pollfd){ ctrl, POLLIN, 0 };
 		for (size_t i = 0; i < nk; i++)
 			pf[i + 1] = (struct pollfd){ kids[i].pidfd, POLLIN, 0 };
-		npf = nk + 1;
-		if (sp.pid)
-			pf[npf++] = (struct pollfd){ sp.pidfd, POLLIN, 0 };
-		if (poll(pf, npf, -1) < 0) {
+		if (poll(pf, nk + 1, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -485,10 +387,7 @@ static void serve(int ctrl, const struct sbx_zstate *z)
 			close(kids[i].pidfd);
 			kids[i].pid = 0;
 		}
-		/* A spare that died before its request is reaped; the next request forks another. */
-		if (sp.pid && (pf[nk + 1].revents & (POLLIN | POLLHUP)))
-			spare_stop(&sp);
-		/* compact after the loops so pf indexes stay valid above */
+		/* compact after the loop so pf indexes stay valid above */
 		size_t w = 0;
 		for (size_t i = 0; i < nk; i++)
 			if (kids[i].pid)
@@ -503,9 +402,9 @@ static void serve(int ctrl, const struct sbx_zstate *z)
 				continue;
 			if (nk == SBX_MAX_JOBS) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, EAGAIN, -1);
-			} else if (req.magic == SBX_MAGIC_PREFIX ?
-				   sbx_prefix_start(z, fds[0], &kids[nk].pid, &kids[nk].pidfd) < 0 :
-				   spare_hand(z, &sp, &req, fds, &kids[nk]) < 0) {
+			} else if (req.magic != SBX_MAGIC_PREFIX) {
+				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, EINVAL, -1);
+			} else if (sbx_prefix_start(z, fds[0], &kids[nk].pid, &kids[nk].pidfd) < 0) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, errno, -1);
 			} else {
 				kids[nk].id = req.id;
@@ -514,13 +413,9 @@ static void serve(int ctrl, const struct sbx_zstate *z)
 			}
 			for (int i = 0; i < SBX_RUN_FDS; i++)
 				close(fds[i]);
-			/* The next run's process is forked now, while this run has the other core. */
-			if (!sp.pid)
-				(void)spare_start(z, &sp);
 		}
 	}
 	/* The driver is gone: nothing may outlive it. */
-	spare_stop(&sp);
 	for (size_t i = 0; i < nk; i++) {
 		kill(kids[i].pid, SIGKILL);
 		waitpid(kids[i].pid, NULL, 0);

@@ -21,13 +21,9 @@ struct sbx_zstate {
 };
 
 /* The zygote's main: initialises CPython, imports numpy and pandas, reads the source from
- * src_fd, compiles the seccomp filter, reports ready on ctrl_fd, then hands each request to a
- * child forked ahead of it (the spare) until the driver hangs up. Runs as pid 1 of its
- * namespaces. Returns the process exit code. */
+ * src_fd, compiles the seccomp filter, reports ready on ctrl_fd, then starts a data zygote
+ * (sbx_prefix.h) for each request until the driver hangs up; every run is forked from one.
+ * Runs as pid 1 of its namespaces. Returns the process exit code. */
 int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim);
-
-/* A run child: installs the layers in order on descriptors 0..4 (sbx_proto.h), loads the
- * upload, calls signals(df) on n bars, writes the result and exits. Never returns. */
-noreturn void sbx_child_run(const struct sbx_zstate *z, size_t n);
 
 #endif
