@@ -170,12 +170,16 @@ AS_TRADES ?= $(TRADES)
 AS_DATA ?= $(DATA)
 AS_ARGS = AS_STRATEGY=$(call shq,$(AS_STRATEGY)) AS_TRADES=$(call shq,$(AS_TRADES)) \
 	AS_DATA=$(call shq,$(AS_DATA))
+# Every audit ends: the stages that run the upload share AUDIT_S seconds from this moment,
+# passed to the sub-makes so each stage counts from the same start (never written into a file).
+AUDIT_T0 := $(or $(AUDIT_T0),$(shell date +%s))
 audit: build/.deps
 	$(Q)test -n $(call shq,$(STRATEGY)$(TRADES)) || { echo "make: give STRATEGY=file.py and/or TRADES=log.csv (see make help)"; exit 2; }
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel all $(filter data/ohlcv.csv,$(DATA))
 	$(Q)v=$$(scripts/inputs stage $(OUT) $(call shq,$(STRATEGY)) $(call shq,$(TRADES)) \
 		$(call shq,$(DATA))) || exit 2; eval "$$v"; \
-	set -- --no-print-directory VARIANT=rel NAME=$(NAME) STRATEGY="$$s" TRADES="$$t" DATA="$$d" $(AS_ARGS); \
+	set -- --no-print-directory VARIANT=rel NAME=$(NAME) STRATEGY="$$s" TRADES="$$t" DATA="$$d" \
+		AUDIT_T0=$(AUDIT_T0) $(AS_ARGS); \
 	$(MAKE) "$$@" check-inputs && $(MAKE) "$$@" $(BUNDLE)
 	$(Q)$(R)/verdict --print $(OUT)/verdict.json
 
@@ -220,31 +224,32 @@ $(OUT)/inspect.json: $(UPLOADS) $(OUT)/.knobs-data $(R)/inspect
 	$(Q)$(R)/inspect $(S_ARG) $(T_ARG) --config $(OUT)/config.json -o $@
 
 $(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits $(OUT)/.knobs-data \
-		$(R)/sandbox
+		$(OUT)/.knobs-budget $(R)/sandbox
 	$(call say,STAGE,$@)
 	$(Q)$(R)/sandbox $(S_ARG) --data $(DATA) --config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ \
-		--events $(OUT)/events.jsonl
+		--events $(OUT)/events.jsonl --started $(AUDIT_T0)
 
-$(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(OUT)/.knobs-data $(R)/lookahead
+$(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(OUT)/.knobs-data \
+		$(OUT)/.knobs-budget $(R)/lookahead
 	$(call say,STAGE,$@)
 	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
-		--jobs $(SANDBOX_JOBS) -o $@
+		--jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
 
 $(OUT)/robustness.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-robust $(OUT)/.knobs-costs $(OUT)/.knobs-data \
-		$(OUT)/.knobs-limits $(R)/robust
+		$(OUT)/.knobs-limits $(OUT)/.knobs-budget $(R)/robust
 	$(call say,STAGE,$@)
 	$(Q)$(R)/robust $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
-		--jobs $(SANDBOX_JOBS) -o $@
+		--jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
 
 # Every parameter set the strategy declares in VARIANTS (inspect read them), each run in the
 # sandbox and replayed with the same costs; the stats stage prices the family in.
 V_JSON := $(if $(STRATEGY),$(OUT)/variants.json)
 V_ARG := $(if $(STRATEGY),--variants $(OUT)/variants.json)
 $(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits $(OUT)/.knobs-data \
-		$(OUT)/.knobs-costs $(R)/variants
+		$(OUT)/.knobs-costs $(OUT)/.knobs-budget $(R)/variants
 	$(call say,STAGE,$@)
 	$(Q)$(R)/variants $(S_ARG) --inspect $(OUT)/inspect.json --data $(DATA) \
-		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ --csv $(OUT)/variants.csv \
+		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@ --csv $(OUT)/variants.csv \
 		--matrix $(OUT)/variant_returns.bin
 
 $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-costs \

@@ -72,6 +72,11 @@ enum sa_knob_type {
 	  "spread beyond (stated in the report)")                                                \
 	X(LOOKAHEAD_SEED, "LOOKAHEAD_SEED", "lookahead.seed", SA_KNOB_INT, 0, 4294967295.0, "1",  \
 	  "look-ahead: seed of the random truncation points")                                    \
+	X(LOOKAHEAD_STOP_AFTER, "LOOKAHEAD_STOP_AFTER", "lookahead.stop_after", SA_KNOB_INT, 1,    \
+	  1e9, "32", "look-ahead: stop after this many mismatches (the leak is established)")    \
+	X(AUDIT_S, "AUDIT_S", "budget.audit_s", SA_KNOB_INT, 10, 604800, "600",                  \
+	  "every audit ends: seconds the stages that run the upload share; a check cut short "   \
+	  "is said, and its verdict cannot pass")                                                \
 	X(ROLLING_WINDOW, "ROLLING_WINDOW", "tearsheet.rolling_window", SA_KNOB_INT, 0, 1e9, "0",  \
 	  "rolling Sharpe: bars per window (0: a quarter of the data)")                          \
 	X(BOOTSTRAP_SEED, "BOOTSTRAP_SEED", "tearsheet.bootstrap_seed", SA_KNOB_INT, 0,           \

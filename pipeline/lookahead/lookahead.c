@@ -21,8 +21,11 @@
 struct opts {
 	const char *strategy, *run, *data, *config, *out;
 	int jobs;
-	bool pipe;  /* feed each run its prefix over a pipe from the clean zygote (for comparison) */
+	long long started;  /* when the audit began (seconds since the epoch), 0 when not known */
 };
+
+/* The share of the audit's time budget (AUDIT_S) this stage may spend. */
+#define LA_BUDGET_SHARE 0.6
 
 /* Everything one check holds, so a single out: label can release it. */
 struct job {
@@ -31,10 +34,15 @@ struct job {
 	struct sa_ohlcv bars;
 	int8_t *full;
 	struct la_points pts;
-	size_t *n_visible;
 	struct sbx_result *results;
 	struct la_run *runs;
 	bool *agrees;  /* run i agreed with the full run everywhere; its signals were dropped */
+	size_t *order; /* the schedule: job i is the run at point order[i] */
+	int *slot;
+	struct sbx_job *jobs;
+	size_t mismatches;  /* seen so far, as results come */
+	bool stopped;       /* stopped on proof */
+	long deadline;
 	struct sbx_zygote *zyg;
 	long blocked;
 };
@@ -51,13 +59,15 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: lookahead [--strategy FILE] --run run.json --data OHLCV.csv --config config.json\n"
-		"                 [--jobs N] [--pipe] -o lookahead.json\n"
+		"                 [--jobs N] [--started EPOCH] -o lookahead.json\n"
 		"\n"
 		"Re-runs signals(df[:t+1]) in the sandbox at every bar t where the full-history position\n"
 		"changes, plus seeded random bars and the last bar (config lookahead.max caps the count),\n"
 		"and requires each truncated run to agree with run.json on every bar it saw.\n"
 		"Each run is forked from a data zygote that has been sent the bars up to its point and no\n"
-		"further; --pipe instead sends each run its prefix over a pipe (slower; the same result).\n"
+		"further. Points go from coarse to fine over the whole history; the runs at once are far\n"
+		"apart in it. The stage stops after lookahead.stop_after mismatches, or when its share of\n"
+		"budget.audit_s (counted from --started, the audit's start) is spent, and says so.\n"
 		"Without a strategy, or when run.json is missing, failed or was contained, nothing is run\n"
 		"and lookahead.json says \"ok\": false with the reason.\n"
 		"\n"
@@ -72,7 +82,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"strategy", required_argument, NULL, 's'}, {"run", required_argument, NULL, 'r'},
 		{"data", required_argument, NULL, 'd'},     {"config", required_argument, NULL, 'c'},
 		{"jobs", required_argument, NULL, 'j'},     {"output", required_argument, NULL, 'o'},
-		{"pipe", no_argument, NULL, 'p'},           {"help", no_argument, NULL, 'h'},
+		{"started", required_argument, NULL, 't'},  {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -85,7 +95,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'd': o->data = optarg; break;
 		case 'c': o->config = optarg; break;
 		case 'o': o->out = optarg; break;
-		case 'p': o->pipe = true; break;
+		case 't':
+			if (sbx_parse_started(optarg, &o->started) < 0)
+				return sa_error("--started wants seconds since the epoch, '%s'", optarg);
+			break;
 		case 'h': return 1;
 		case 'j':
 			if (sbx_parse_jobs(optarg, &o->jobs) < 0)
@@ -131,19 +144,27 @@ struct collect {
 	struct progress *prog;
 };
 
-/* Drops the signals of a run that agrees with the full run on every bar it saw (its view is the
- * full run's own), so an audit of a million bars never holds every run's signals at once. */
-static void on_result(size_t i, struct sbx_result *r, size_t done, size_t total, void *arg)
+/* Counts a run that disagrees with the full run on a bar it saw, and drops the signals of one
+ * that agrees everywhere (its view is the full run's own), so an audit of a million bars never
+ * holds every run's signals at once. Returns true (stop) once the leak is established. */
+static bool on_result(size_t i, struct sbx_result *r, size_t done, size_t total, void *arg)
 {
 	struct collect *c = arg;
+	struct job *j = c->j;
 
-	if (r->status == SBX_OK && r->signals && r->n <= c->j->bars.n &&
-	    memcmp(r->signals, c->j->full, r->n) == 0) {
-		free(r->signals);
-		r->signals = NULL;
-		c->j->agrees[i] = true;
+	if (r->status == SBX_OK && r->signals && r->n <= j->bars.n) {
+		if (memcmp(r->signals, j->full, r->n) == 0) {
+			free(r->signals);
+			r->signals = NULL;
+			j->agrees[i] = true;
+		} else {
+			j->mismatches++;
+		}
 	}
 	on_done(done, total, c->prog);
+	if (j->mismatches >= j->conf.stop_after)
+		j->stopped = true;
+	return j->stopped;
 }
 
 /* Formats the reason a check could not be made into why and returns -1. */
@@ -187,37 +208,54 @@ static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
 	return 0;
 }
 
-/* Runs every point in the sandbox and turns the results into borrowed la_run views. */
+/* The schedule: job i is the run at point order[i], in slot[i]. Returns 0, or -1 with why. */
+static int plan(const struct opts *o, struct job *j, char *why, size_t len)
+{
+	size_t k = j->pts.n;
+
+	j->results = calloc(k, sizeof *j->results);
+	j->runs = calloc(k, sizeof *j->runs);
+	j->agrees = calloc(k, sizeof *j->agrees);
+	j->order = calloc(k, sizeof *j->order);
+	j->slot = calloc(k, sizeof *j->slot);
+	j->jobs = calloc(k, sizeof *j->jobs);
+	if (!j->results || !j->runs || !j->agrees || !j->order || !j->slot || !j->jobs ||
+	    la_schedule(&j->pts, o->jobs, j->order, j->slot) < 0)
+		return fail(why, len, "out of memory");
+	for (size_t i = 0; i < k; i++)
+		j->jobs[i] = (struct sbx_job){ .s = &j->bars, .n_visible = j->pts.t[j->order[i]] + 1 };
+	j->deadline = sbx_budget_deadline(j->conf.audit_s, LA_BUDGET_SHARE, o->started);
+	return 0;
+}
+
+/* Runs every point in the sandbox as scheduled and turns the results into borrowed la_run
+ * views, in point order. */
 static int run_points(const struct opts *o, struct job *j, char *why, size_t len)
 {
 	struct sbx_limits lim = j->conf.lim;
 	struct progress prog = {.tty = isatty(STDERR_FILENO) == 1};
 	char err[512];
 	size_t k = j->pts.n;
+	struct sbx_batch_opts bo = { .jobs = o->jobs, .slot = NULL, .on_result = on_result };
 
-	j->n_visible = calloc(k, sizeof *j->n_visible);
-	j->results = calloc(k, sizeof *j->results);
-	j->runs = calloc(k, sizeof *j->runs);
-	j->agrees = calloc(k, sizeof *j->agrees);
-	if (!j->n_visible || !j->results || !j->runs || !j->agrees)
-		return fail(why, len, "out of memory");
-	for (size_t i = 0; i < k; i++)
-		j->n_visible[i] = j->pts.t[i] + 1;
+	if (plan(o, j, why, len) < 0)
+		return -1;
+	bo.slot = j->slot;
+	bo.deadline_ms = j->deadline;
+	bo.arg = &(struct collect){ j, &prog };
 	j->zyg = sbx_zygote_start(o->strategy, &lim, err, sizeof err);
 	if (!j->zyg)
 		return fail(why, len, "the sandbox could not start: %s", err);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	if (o->pipe ? sbx_run_many(j->zyg, &j->bars, j->n_visible, k, o->jobs, j->results, on_done,
-				   &prog, err, sizeof err) < 0 :
-	    sbx_run_prefix(j->zyg, &j->bars, j->n_visible, k, o->jobs, j->results, on_result,
-			   &(struct collect){ j, &prog }, err, sizeof err) < 0)
+	if (sbx_run_batch(j->zyg, j->jobs, k, &bo, j->results, err, sizeof err) < 0)
 		return fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < k; i++) {
 		const struct sbx_result *r = &j->results[i];
 		const int8_t *sig = j->agrees[i] ? j->full : r->signals;
 
-		j->runs[i] = (struct la_run){.ok = r->status == SBX_OK && sig, .n = r->n,
-			.signals = sig, .status = sbx_status_name(r->status), .error = r->error};
+		j->runs[j->order[i]] = (struct la_run){ .ok = r->status == SBX_OK && sig,
+			.not_run = r->status == SBX_NOT_RUN, .n = r->n, .signals = sig,
+			.status = sbx_status_name(r->status), .error = r->error };
 		j->blocked += (long)r->n_events;
 	}
 	return 0;
@@ -232,7 +270,9 @@ static void job_release(struct job *j)
 	free(j->results);
 	free(j->runs);
 	free(j->agrees);
-	free(j->n_visible);
+	free(j->order);
+	free(j->slot);
+	free(j->jobs);
 	la_points_release(&j->pts);
 	free(j->full);
 	sa_ohlcv_release(&j->bars);
@@ -248,20 +288,25 @@ static void add_events(cJSON *res, const struct job *j)
 	char t[21];
 	int shown = 0;
 
-	for (size_t i = 0; i < j->pts.n && shown < LA_MAX_EVENTS; i++) {
-		const struct sbx_result *r = &j->results[i];
+	size_t *at = calloc(j->pts.n ? j->pts.n : 1, sizeof *at);  /* point -> its job */
+
+	for (size_t i = 0; at && i < j->pts.n; i++)
+		at[j->order[i]] = i;
+	for (size_t p = 0; at && p < j->pts.n && shown < LA_MAX_EVENTS; p++) {
+		const struct sbx_result *r = &j->results[at[p]];
 
 		for (size_t e = 0; e < r->n_events && shown < LA_MAX_EVENTS; e++, shown++) {
 			cJSON *o = cJSON_CreateObject();
 
-			cJSON_AddNumberToObject(o, "point", (double)j->pts.t[i]);
-			cJSON_AddStringToObject(o, "point_time", sa_time_format(j->bars.t[j->pts.t[i]], t));
+			cJSON_AddNumberToObject(o, "point", (double)j->pts.t[p]);
+			cJSON_AddStringToObject(o, "point_time", sa_time_format(j->bars.t[j->pts.t[p]], t));
 			cJSON_AddStringToObject(o, "action", r->events[e].action);
 			cJSON_AddStringToObject(o, "rule", r->events[e].rule);
 			cJSON_AddStringToObject(o, "detail", r->events[e].detail);
 			cJSON_AddItemToArray(list, o);
 		}
 	}
+	free(at);
 }
 
 /* The whole check. Returns the lookahead.json tree (caller frees); never NULL. */
@@ -278,6 +323,11 @@ static cJSON *check(const struct opts *o)
 		snprintf(why, sizeof why, "a truncation point lies outside the data");
 		goto out;
 	}
+	rep.stop_after = j.conf.stop_after;
+	if (j.stopped && rep.points_not_run > 0)
+		rep.stopped = LA_STOP_MISMATCHES;
+	else if (rep.points_not_run > 0 && sbx_clock_ms() >= j.deadline)
+		rep.stopped = LA_STOP_BUDGET;
 	res = la_report_json(&rep, j.bars.t, j.bars.n);
 	/* A run that reaches for something only when shown less history is worth knowing about. */
 	cJSON_AddNumberToObject(res, "blocked_actions", (double)j.blocked);

@@ -14,6 +14,10 @@
 #define LA_SCHEMA 1
 #define LA_RANDOM_POINTS 32   /* seeded random bars added to the position changes */
 #define LA_LISTED_MAX 50      /* mismatches and failures listed in full; the rest are counted */
+#define LA_FAILED_SHOWN 5     /* failed runs that are findings, shown first in lookahead.json */
+#define LA_PASS_STRIDE 64     /* the first pass takes every 64th point (and the last) */
+#define LA_PASSES 6           /* further passes, each halving the stride, until every point */
+#define LA_RARE 10            /* "rare": at most one compared run in this many disagreed */
 
 /* The truncation points: bar indices t, sorted and distinct; a run at t sees bars [0, t]. */
 struct la_points {
@@ -38,6 +42,14 @@ int la_points_choose(const int8_t *full, size_t n, size_t max, unsigned long see
 /* Frees the points and zeroes *p. Safe on a zeroed or released struct. */
 void la_points_release(struct la_points *p);
 
+/* The order the p->n points run in and the slot (0..jobs-1) of each: order[i] is an index into
+ * p->t, slot[i] its slot. Passes go from coarse to fine (every LA_PASS_STRIDE-th point and the
+ * last, then each pass halves the stride), so a check cut short has covered the whole history
+ * evenly; within a pass the points are cut into jobs stretches of about equal cost, each in
+ * time order in one slot, so the runs that overlap are a stretch apart in history, never
+ * neighbours. The same points and jobs give the same schedule. Returns 0, or -1 (no memory). */
+int la_schedule(const struct la_points *p, int jobs, size_t *order, int *slot);
+
 /* What one truncated run gave back, as the host saw it. Every pointer is borrowed. */
 struct la_run {
 	bool ok;                /* the run completed and returned valid signals */
@@ -45,6 +57,7 @@ struct la_run {
 	const int8_t *signals;  /* n values in {-1, 0, 1} when ok */
 	const char *status;     /* "ok", "error", "killed_wall_clock", ... */
 	const char *error;      /* why, when not ok; may be NULL */
+	bool not_run;           /* never ran, or was cut short (the budget, a stop): not checked */
 };
 
 /* A truncated run that disagreed with the full run: its first disagreeing bar. */
@@ -67,29 +80,42 @@ struct la_report {
 	 * repeatable (randomness, clock, leftover state); repeat holds that run's first one. */
 	bool unrepeatable;
 	struct la_mismatch repeat;
-	/* Failed runs at a point where the full run held a position: the backtest traded a signal
-	 * the strategy could not give from the history known then. first_held is the first. */
-	size_t failed_in_position;
-	struct la_failure first_held;
-	int first_held_signal;   /* the full run's signal at first_held.point */
-	size_t points_run;       /* runs attempted (the number of points) */
-	size_t points_checked;   /* runs that completed and were compared */
+	/* Failed runs that saw a bar where the full run held a position: the backtest traded
+	 * signals the strategy could not give from the history known then. A run that fails
+	 * while the full run was flat on every bar it saw (a warm-up needing more history) is
+	 * listed but is no finding: nothing traded rested on it. */
+	size_t failed_count;
+	struct la_failure failed[LA_FAILED_SHOWN];
+	size_t n_failed;              /* listed in failed[], the first in point order */
+	size_t first_traded;          /* the full run's first non-flat bar (n when none) */
+	size_t points_run;            /* the points chosen */
+	size_t points_checked;        /* runs that completed and were compared */
+	size_t points_not_run;        /* runs not started or cut short: not checked */
 	size_t candidate_points;
 	bool capped;
-	size_t mismatch_count;   /* runs whose signals in [0, t] differ from the full run */
-	size_t failed_runs;      /* runs that did not complete; not mismatches */
-	size_t n_mismatches;     /* listed below, in point order, at most LA_LISTED_MAX */
+	bool newest_only;             /* every mismatch was on its run's newest bar alone */
+	size_t mismatch_count;        /* runs whose signals in [0, t] differ from the full run */
+	size_t failed_runs;           /* runs that did not complete, findings or not */
+	size_t n_mismatches;          /* listed below, in point order, at most LA_LISTED_MAX */
 	struct la_mismatch mismatches[LA_LISTED_MAX];
 	size_t n_failures;
 	struct la_failure failures[LA_LISTED_MAX];
+	/* How the check ended early, if it did: set by the caller after la_compare. */
+	enum la_stop { LA_STOP_NONE, LA_STOP_MISMATCHES, LA_STOP_BUDGET } stopped;
+	size_t stop_after;            /* LOOKAHEAD_STOP_AFTER, for the sentence */
 };
 
-/* Compares runs[i] (the run at p->t[i]) with the full signals full[0..n). A run that did not
- * complete, or returned other than t + 1 signals, is a failure, not a mismatch; one at a bar
- * where the full run is not flat is also counted in failed_in_position. Returns 0 and
- * fills *rep, or -1 when a point lies outside the full run (*rep is then zeroed). */
+/* Compares runs[i] (the run at p->t[i]) with the full signals full[0..n). A run not run is
+ * not checked; one that did not complete, or returned other than t + 1 signals, is a failure,
+ * not a mismatch, and a finding (failed_count) once the full run held a position on a bar it
+ * saw. Returns 0 and fills *rep, or -1 when a point lies outside the full run (*rep is then
+ * zeroed). */
 int la_compare(const int8_t *full, size_t n, const struct la_points *p,
 	       const struct la_run *runs, struct la_report *rep);
+
+/* True when every mismatch was on its run's newest bar alone and at most one compared run in
+ * LA_RARE disagreed: the strategy recomputes its last bar differently (not a peek at prices). */
+bool la_newest_bar_noise(const struct la_report *rep);
 
 /* "long", "short" or "flat" for +1, -1, 0 (anything else is "flat"). Static string. */
 const char *la_signal_word(int s);
@@ -103,10 +129,12 @@ char *la_explain(const struct la_report *rep, const int64_t *times, size_t n,
 struct la_config {
 	size_t max;
 	unsigned long seed;
+	size_t stop_after;      /* LOOKAHEAD_STOP_AFTER: mismatches that establish a leak */
+	double audit_s;         /* AUDIT_S: the audit's time budget */
 	struct sbx_limits lim;  /* as the sandbox stage reads them */
 };
 
-/* Reads lookahead {max, seed} and limits {...} from a config tree, with defaults for what is
+/* Reads lookahead {max, seed, stop_after}, budget {audit_s} and limits {...} from a config tree, with defaults for what is
  * absent. Returns 0, or -1 with a reason in why when a value is present but unusable. */
 int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whylen);
 
@@ -115,9 +143,10 @@ int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whyl
  * or -1 with *sig NULL and a reason a person can act on in why. */
 int la_full_signals(const cJSON *run, size_t n_bars, int8_t **sig, char *why, size_t whylen);
 
-/* Builds lookahead.json from rep: ok, clean, counts, first_mismatch, mismatches, failures and
- * the explanation. clean needs no mismatch and no failed run where the full run held a
- * position. Returns a new tree (caller frees with cJSON_Delete). */
+/* Builds lookahead.json from rep: ok, clean, complete, counts, first_mismatch, mismatches,
+ * failed (the findings), failures (every failed run), stopped and the explanation. clean needs
+ * no mismatch and no failure that is a finding; complete, every point checked. Returns a new
+ * tree (caller frees with cJSON_Delete). */
 cJSON *la_report_json(const struct la_report *rep, const int64_t *times, size_t n);
 
 #endif

@@ -13,13 +13,17 @@
 
 int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whylen)
 {
-	long long max, seed;
+	long long max, seed, stop_after, audit_s;
 
 	if (sa_config_int(cfg, SA_K_LOOKAHEAD_MAX, &max, why, whylen) < 0 ||
-	    sa_config_int(cfg, SA_K_LOOKAHEAD_SEED, &seed, why, whylen) < 0)
+	    sa_config_int(cfg, SA_K_LOOKAHEAD_SEED, &seed, why, whylen) < 0 ||
+	    sa_config_int(cfg, SA_K_LOOKAHEAD_STOP_AFTER, &stop_after, why, whylen) < 0 ||
+	    sa_config_int(cfg, SA_K_AUDIT_S, &audit_s, why, whylen) < 0)
 		return -1;
 	c->max = (size_t)max;
 	c->seed = (unsigned long)seed;
+	c->stop_after = (size_t)stop_after;
+	c->audit_s = (double)audit_s;
 	/* The sandbox stage's own reader: both stages run the upload under the same limits. */
 	return sbx_limits_from_config(cfg, &c->lim, why, whylen);
 }
@@ -105,22 +109,53 @@ static cJSON *failure_json(const struct la_failure *f, const int64_t *times, siz
 	return o;
 }
 
+static const char *stop_name(enum la_stop st)
+{
+	return st == LA_STOP_MISMATCHES ? "mismatches" : st == LA_STOP_BUDGET ? "budget" : NULL;
+}
+
+/* The failed runs that are findings: the bar (the last the run saw), its time and the error. */
+static cJSON *failed_json(const struct la_report *rep, const int64_t *times, size_t n)
+{
+	cJSON *list = cJSON_CreateArray();
+
+	for (size_t i = 0; i < rep->n_failed; i++) {
+		const struct la_failure *f = &rep->failed[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(o, "bar", (double)f->point);
+		add_time(o, "time", times, n, f->point);
+		cJSON_AddStringToObject(o, "status", f->status);
+		cJSON_AddStringToObject(o, "error", f->error);
+		cJSON_AddItemToArray(list, o);
+	}
+	return list;
+}
+
 cJSON *la_report_json(const struct la_report *rep, const int64_t *times, size_t n)
 {
 	cJSON *o = sa_json_stage("lookahead", LA_SCHEMA);
 	cJSON *ms, *fs;
-	char text[768];
-	bool ok = rep->points_checked > 0;
+	char text[1024];
+	bool ok = rep->points_checked > 0 || rep->failed_count > 0 || rep->mismatch_count > 0;
+	const char *stopped = stop_name(rep->stopped);
 
 	cJSON_AddBoolToObject(o, "ok", ok);
 	if (!ok)
 		cJSON_AddStringToObject(o, "reason", "no truncated re-run completed, so look-ahead "
 					"could not be checked; see failures");
-	cJSON_AddBoolToObject(o, "clean", ok && rep->mismatch_count == 0 &&
-			      rep->failed_in_position == 0);
+	cJSON_AddBoolToObject(o, "clean", ok && rep->mismatch_count == 0 && rep->failed_count == 0);
+	cJSON_AddBoolToObject(o, "complete", ok && rep->points_not_run == 0);
 	cJSON_AddBoolToObject(o, "repeatable", !rep->unrepeatable);
+	cJSON_AddBoolToObject(o, "newest_bar_only", la_newest_bar_noise(rep));
+	if (stopped)
+		cJSON_AddStringToObject(o, "stopped", stopped);
+	else
+		cJSON_AddNullToObject(o, "stopped");
+	cJSON_AddNumberToObject(o, "stop_after", (double)rep->stop_after);
 	cJSON_AddNumberToObject(o, "points_checked", (double)rep->points_checked);
 	cJSON_AddNumberToObject(o, "points_run", (double)rep->points_run);
+	cJSON_AddNumberToObject(o, "points_not_run", (double)rep->points_not_run);
 	cJSON_AddNumberToObject(o, "candidate_points", (double)rep->candidate_points);
 	cJSON_AddBoolToObject(o, "capped", rep->capped);
 	cJSON_AddNumberToObject(o, "mismatch_count", (double)rep->mismatch_count);
@@ -131,8 +166,9 @@ cJSON *la_report_json(const struct la_report *rep, const int64_t *times, size_t 
 	ms = cJSON_AddArrayToObject(o, "mismatches");
 	for (size_t i = 0; i < rep->n_mismatches; i++)
 		cJSON_AddItemToArray(ms, mismatch_json(&rep->mismatches[i], times, n));
+	cJSON_AddNumberToObject(o, "failed_count", (double)rep->failed_count);
+	cJSON_AddItemToObject(o, "failed", failed_json(rep, times, n));
 	cJSON_AddNumberToObject(o, "failed_runs", (double)rep->failed_runs);
-	cJSON_AddNumberToObject(o, "failed_in_position", (double)rep->failed_in_position);
 	fs = cJSON_AddArrayToObject(o, "failures");
 	for (size_t i = 0; i < rep->n_failures; i++)
 		cJSON_AddItemToArray(fs, failure_json(&rep->failures[i], times, n));

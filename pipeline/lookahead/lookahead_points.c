@@ -165,3 +165,63 @@ void la_points_release(struct la_points *p)
 	free(p->t);
 	memset(p, 0, sizeof *p);
 }
+
+/* A run's cost grows with the bars it is shown, on top of a fixed price for its process. */
+#define RUN_FIXED_BARS 2048.0
+
+/* The pass point i of k belongs to: 0 for every LA_PASS_STRIDE-th point and the last, then
+ * each pass halves the stride. */
+static int pass_of(size_t i, size_t k)
+{
+	int pass = 0;
+
+	if (i + 1 == k)
+		return 0;
+	for (size_t stride = LA_PASS_STRIDE; stride > 1 && i % stride != 0; stride /= 2)
+		pass++;
+	return pass;
+}
+
+/* Splits the points of one pass, taken[0..m) in time order, into jobs stretches of about equal
+ * cost, and gives each stretch its slot. */
+static void split_pass(const struct la_points *p, const size_t *taken, size_t m, int jobs, int *slot)
+{
+	double total = 0, run = 0;
+
+	for (size_t i = 0; i < m; i++)
+		total += (double)p->t[taken[i]] + RUN_FIXED_BARS;
+	for (size_t i = 0; i < m; i++) {
+		double cost = (double)p->t[taken[i]] + RUN_FIXED_BARS;
+		int s = (int)((run + cost / 2) / total * jobs);
+
+		slot[i] = s < jobs ? s : jobs - 1;
+		run += cost;
+	}
+}
+
+int la_schedule(const struct la_points *p, int jobs, size_t *order, int *slot)
+{
+	size_t k = p->n, at = 0, *taken = malloc((k ? k : 1) * sizeof *taken);
+	int *sl = malloc((k ? k : 1) * sizeof *sl);
+	int rc = -1;
+
+	if (!taken || !sl || jobs < 1)
+		goto out;
+	for (int pass = 0; pass <= LA_PASSES; pass++) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < k; i++)
+			if (pass_of(i, k) == pass)
+				taken[m++] = i;
+		split_pass(p, taken, m, jobs, sl);
+		for (size_t i = 0; i < m; i++) {
+			order[at] = taken[i];
+			slot[at++] = sl[i];
+		}
+	}
+	rc = at == k ? 0 : -1;
+out:
+	free(taken);
+	free(sl);
+	return rc;
+}

@@ -17,6 +17,7 @@
 #include "ohlcv_json.h"
 #include "msg.h"
 #include "ohlcv.h"
+#include "config.h"
 #include "robust_core.h"
 #include "sbx.h"
 #include "signals.h"
@@ -28,7 +29,11 @@ struct opts {
 	const char *strategy, *run, *data, *config, *out;
 	int jobs;
 	bool timing;
+	long long started;  /* when the audit began (seconds since the epoch), 0 when not known */
 };
+
+/* The share of the audit's time budget (AUDIT_S) this stage may spend. */
+#define RB_BUDGET_SHARE 0.2
 
 /* Everything one check holds, so a single out: label can release it. */
 struct job {
@@ -41,13 +46,15 @@ struct job {
 	struct rb_permtest perm;
 	long blocked;
 	int listed;
+	long deadline;      /* the stage's share of the time budget ends */
+	size_t not_run;     /* runs the budget cut short or never started */
 };
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: robust [--strategy FILE] --run run.json --data OHLCV.csv --config config.json\n"
-		"              [--jobs N] [--timing] -o robustness.json\n"
+		"              [--jobs N] [--started EPOCH] [--timing] -o robustness.json\n"
 		"\n"
 		"Warm-up: re-runs signals(df[k:]) in the sandbox for each start offset k (config\n"
 		"robust.warmup_offsets, %% of the bars) and compares each with run.json on the last %d %%\n"
@@ -56,7 +63,9 @@ static void usage(FILE *fp)
 		"ranks the real per-trade Sharpe ratio among theirs. Refusals in any run are recorded.\n"
 		"Without a strategy, or when run.json is missing, failed or was contained, nothing is\n"
 		"run and robustness.json says \"ok\": false with the reason. --timing prints the wall\n"
-		"time on stderr (never into the file).\n"
+		"time on stderr (never into the file). The stage spends at most its share of\n"
+		"budget.audit_s (counted from --started, the audit's start); runs it could not make are\n"
+		"counted and robustness.json says \"complete\": false.\n"
 		"\n"
 		"exit status: 0 robustness.json written (even when it says \"ok\": false),\n"
 		"             2 bad command line, 3 the tool itself could not work\n", RB_TAIL_PCT);
@@ -70,6 +79,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"data", required_argument, NULL, 'd'},     {"config", required_argument, NULL, 'c'},
 		{"jobs", required_argument, NULL, 'j'},     {"output", required_argument, NULL, 'o'},
 		{"timing", no_argument, NULL, 't'},         {"help", no_argument, NULL, 'h'},
+		{"started", required_argument, NULL, 'S'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -83,6 +93,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'c': o->config = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 't': o->timing = true; break;
+		case 'S':
+			if (sbx_parse_started(optarg, &o->started) < 0)
+				return sa_error("--started wants seconds since the epoch, '%s'", optarg);
+			break;
 		case 'h': return 1;
 		case 'j':
 			if (sbx_parse_jobs(optarg, &o->jobs) < 0)
@@ -136,6 +150,7 @@ static int full_signals(struct job *j, char *why, size_t len)
 static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
+	long long audit_s;
 	bool ok;
 
 	if (!o->strategy)
@@ -156,9 +171,26 @@ static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
 	j->perm.null = calloc(j->conf.permutations, sizeof *j->perm.null);
 	if (!j->events || !j->perm.null)
 		return fail(why, len, "out of memory");
+	if (sa_config_int(j->cfg, SA_K_AUDIT_S, &audit_s, why, len) < 0)
+		return -1;
 	j->zyg = sbx_zygote_start(o->strategy, &j->conf.lim, err, sizeof err);
 	if (!j->zyg)
 		return fail(why, len, "the sandbox could not start: %s", err);
+	j->deadline = sbx_budget_deadline((double)audit_s, RB_BUDGET_SHARE, o->started);
+	return 0;
+}
+
+/* Runs k jobs within the stage's share of the time budget; counts those it cut short. */
+static int run_jobs(const struct opts *o, struct job *j, const struct sbx_job *jobs, size_t k,
+		    struct sbx_result *res, char *err, size_t errlen)
+{
+	const struct sbx_batch_opts bo = { .jobs = o->jobs, .deadline_ms = j->deadline };
+
+	if (sbx_run_batch(j->zyg, jobs, k, &bo, res, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < k; i++)
+		if (res[i].status == SBX_NOT_RUN)
+			j->not_run++;
 	return 0;
 }
 
@@ -195,7 +227,7 @@ static int run_warmup(const struct opts *o, struct job *j, char *why, size_t len
 		view[i] = rb_suffix(&j->bars, rb_offset_bar(n, c->offset_pct[i]));
 		jobs[i] = (struct sbx_job){ .s = &view[i], .n_visible = view[i].n };
 	}
-	if (sbx_run_jobs(j->zyg, jobs, k, o->jobs, res, NULL, NULL, err, sizeof err) < 0)
+	if (run_jobs(o, j, jobs, k, res, err, sizeof err) < 0)
 		return fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < k; i++) {
 		const struct sbx_result *r = &res[i];
@@ -227,7 +259,7 @@ static int run_batch(const struct opts *o, struct job *j, gsl_rng *rng, size_t *
 		}
 		jobs[i] = (struct sbx_job){ .s = &perm[i].s, .n_visible = perm[i].s.n };
 	}
-	if (sbx_run_jobs(j->zyg, jobs, k, o->jobs, res, NULL, NULL, err, sizeof err) < 0) {
+	if (run_jobs(o, j, jobs, k, res, err, sizeof err) < 0) {
 		fail(why, len, "the sandbox failed: %s", err);
 		goto out;
 	}
@@ -237,7 +269,9 @@ static int run_batch(const struct opts *o, struct job *j, gsl_rng *rng, size_t *
 		size_t trades;
 
 		take_events(j, sa_fmt(name, sizeof name, "permutation %zu", first + i + 1), r);
-		if (r->status != SBX_OK || !r->signals || r->n != perm[i].s.n) {
+		if (r->status == SBX_NOT_RUN) {
+			/* cut short by the time budget: counted in not_run, not a failure */
+		} else if (r->status != SBX_OK || !r->signals || r->n != perm[i].s.n) {
 			j->perm.failed_runs++;
 		} else if (rb_sharpe(&perm[i].s, r->signals, &j->conf.costs, &sr, &trades) < 0) {
 			fail(why, len, "out of memory");
@@ -260,7 +294,7 @@ static int run_permutations(const struct opts *o, struct job *j, char *why, size
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	size_t *order = malloc(j->bars.n * sizeof *order);
-	size_t total = j->conf.permutations;
+	size_t total = j->conf.permutations, warm_not_run = j->not_run;
 	int rc = -1;
 
 	why[0] = '\0';
@@ -275,10 +309,12 @@ static int run_permutations(const struct opts *o, struct job *j, char *why, size
 		fail(why, len, "out of memory");
 		goto out;
 	}
-	for (size_t done = 0; done < total; done += RB_BATCH)
+	for (size_t done = 0; done < total && j->not_run == warm_not_run; done += RB_BATCH)
 		if (run_batch(o, j, rng, order, done, total - done < RB_BATCH ? total - done : RB_BATCH,
 			      why, len) < 0)
 			goto out;
+	/* Every permutation not made (cut short, or in a batch never started) is a run not made. */
+	j->not_run = warm_not_run + (total - j->perm.runs - j->perm.failed_runs);
 	rb_perm_finish(&j->perm);
 	rc = 0;
 out:
@@ -311,6 +347,9 @@ static cJSON *check(const struct opts *o)
 		goto out;
 	res = sa_json_stage("robust", RB_SCHEMA);
 	cJSON_AddBoolToObject(res, "ok", true);
+	/* Every run made: a finding resting on fewer runs than asked cannot let a verdict pass. */
+	cJSON_AddBoolToObject(res, "complete", j.not_run == 0);
+	cJSON_AddNumberToObject(res, "runs_not_run", (double)j.not_run);
 	cJSON_AddNumberToObject(res, "n_bars", (double)j.bars.n);
 	cJSON_AddItemToObject(res, "warmup", rb_warmup_json(&j.warm, j.conf.flag_share, j.bars.t));
 	cJSON_AddItemToObject(res, "permutation", rb_perm_json(&j.perm, j.conf.seed));

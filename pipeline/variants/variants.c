@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "ohlcv_json.h"
@@ -21,7 +22,11 @@
 struct opts {
 	const char *strategy, *inspect, *data, *config, *out, *csv, *matrix;
 	int jobs;
+	long long started;  /* when the audit began (seconds since the epoch), 0 when not known */
 };
+
+/* The share of the audit's time budget (AUDIT_S) this stage may spend. */
+#define VR_BUDGET_SHARE 0.2
 
 /* Everything one family holds, so a single out: label can release it. */
 struct job {
@@ -38,6 +43,7 @@ struct job {
 	double *matrix;               /* ran columns of bars.n values */
 	struct sbx_zygote *zyg;
 	long blocked;
+	size_t not_run;               /* variants the time budget left unrun */
 };
 
 /* How many refusals of the variant runs variants.json lists (all are counted). */
@@ -47,14 +53,16 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: variants [--strategy FILE] --inspect inspect.json --data OHLCV.csv\n"
-		"                --config config.json [--jobs N] -o variants.json --csv variants.csv\n"
-		"                --matrix variant_returns.bin\n"
+		"                --config config.json [--jobs N] [--started EPOCH] -o variants.json\n"
+		"                --csv variants.csv --matrix variant_returns.bin\n"
 		"\n"
 		"Runs signals(df, **params) in the sandbox for every parameter set the strategy declares\n"
 		"in VARIANTS (as inspect.json read it, never by running the file), each a fresh run with\n"
 		"the limits of the main run, replays each with the config's costs, and writes one row a\n"
 		"variant to variants.csv and the per-bar net returns of those that ran to the matrix.\n"
-		"Without VARIANTS nothing runs: variants.json says \"declared\": false.\n"
+		"Without VARIANTS nothing runs: variants.json says \"declared\": false. The stage spends\n"
+		"at most its share of budget.audit_s (from --started, the audit's start); variants it\n"
+		"could not run in time are counted and variants.json says \"complete\": false.\n"
 		"\n"
 		"exit status: 0 variants.json written (even when it says \"ok\": false),\n"
 		"             2 bad command line, 3 the tool itself could not work\n");
@@ -68,7 +76,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"data", required_argument, NULL, 'd'},     {"config", required_argument, NULL, 'c'},
 		{"jobs", required_argument, NULL, 'j'},     {"output", required_argument, NULL, 'o'},
 		{"csv", required_argument, NULL, 'v'},      {"matrix", required_argument, NULL, 'm'},
-		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+		{"started", required_argument, NULL, 'S'},  {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -82,6 +91,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'o': o->out = optarg; break;
 		case 'v': o->csv = optarg; break;
 		case 'm': o->matrix = optarg; break;
+		case 'S':
+			if (sbx_parse_started(optarg, &o->started) < 0)
+				return sa_error("--started wants seconds since the epoch, '%s'", optarg);
+			break;
 		case 'h': return 1;
 		case 'j':
 			if (sbx_parse_jobs(optarg, &o->jobs) < 0)
@@ -173,12 +186,28 @@ static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
 static int run_all(const struct opts *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
+	struct sbx_job *jobs = calloc(j->k ? j->k : 1, sizeof *jobs);
+	struct sbx_batch_opts bo = { .jobs = o->jobs };
+	long long audit_s;
+	int rc;
 
+	if (!jobs)
+		return fail(why, len, "out of memory");
+	for (size_t i = 0; i < j->k; i++)
+		jobs[i] = (struct sbx_job){ .s = &j->bars, .n_visible = j->n_visible[i], .params = j->text[i] };
+	if (sa_config_int(j->cfg, SA_K_AUDIT_S, &audit_s, why, len) < 0) {
+		free(jobs);
+		return -1;
+	}
 	j->zyg = sbx_zygote_start(o->strategy, &j->lim, err, sizeof err);
-	if (!j->zyg)
+	if (!j->zyg) {
+		free(jobs);
 		return fail(why, len, "the sandbox could not start: %s", err);
-	if (sbx_run_many_params(j->zyg, &j->bars, j->n_visible, (const char *const *)j->text, j->k,
-				o->jobs, j->results, NULL, NULL, err, sizeof err) < 0)
+	}
+	bo.deadline_ms = sbx_budget_deadline((double)audit_s, VR_BUDGET_SHARE, o->started);
+	rc = sbx_run_batch(j->zyg, jobs, j->k, &bo, j->results, err, sizeof err);
+	free(jobs);
+	if (rc < 0)
 		return fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < j->k; i++) {
 		const struct sbx_result *r = &j->results[i];
@@ -189,6 +218,8 @@ static int run_all(const struct opts *o, struct job *j, char *why, size_t len)
 		v->status = sbx_status_name(r->status);
 		v->sharpe = v->net_return = NAN;
 		j->blocked += (long)r->n_events;
+		if (r->status == SBX_NOT_RUN)
+			j->not_run++;
 		if (r->status != SBX_OK || !r->signals) {
 			snprintf(v->error, sizeof v->error, "%s", r->error[0] ? r->error : v->status);
 			continue;
@@ -252,6 +283,8 @@ static cJSON *family_json(const struct opts *o, const struct job *j)
 
 	cJSON_AddBoolToObject(res, "ok", true);
 	cJSON_AddBoolToObject(res, "declared", j->k > 0);
+	cJSON_AddBoolToObject(res, "complete", j->not_run == 0);
+	cJSON_AddNumberToObject(res, "not_run", (double)j->not_run);
 	cJSON_AddNumberToObject(res, "count", (double)j->k);
 	cJSON_AddNumberToObject(res, "ran", (double)j->ran);
 	cJSON_AddNumberToObject(res, "failed", (double)(j->k - j->ran));
