@@ -156,8 +156,14 @@ static void load_lookahead(const char *dir, struct vd_facts *f, struct vd_inputs
 		f->num.blocked_actions += f->lookahead_blocked;
 	}
 	f->lookahead_points = (long)fmax(0, fmin(1e12, sa_json_num(c, "points_checked", 0)));
-	f->lookahead_failed_in_position =
-		(long)fmax(0, fmin(1e12, sa_json_num(c, "failed_in_position", 0)));
+	f->lookahead_run = (long)fmax(0, fmin(1e12, sa_json_num(c, "points_run", 0)));
+	/* A failure where the backtest had traded is a finding, counted like a mismatch. */
+	f->num.lookahead_failed = (long)fmax(0, fmin(1e12, sa_json_num(c, "failed_count", 0)));
+	/* A check that does not say it finished did not. */
+	f->lookahead_complete = ok && sa_json_bool(c, "complete", false);
+	copy_str(f->lookahead_stopped, sizeof f->lookahead_stopped, sa_json_str(c, "stopped", ""));
+	copy_str(f->lookahead_explanation, sizeof f->lookahead_explanation,
+		 sa_json_str(c, "explanation", ""));
 	if (first) {
 		f->first_mismatch_bar = (long)fmax(-1, fmin(1e12, sa_json_num(first, "bar", -1)));
 		copy_str(f->first_mismatch_time, sizeof f->first_mismatch_time,
@@ -175,6 +181,7 @@ static void load_variants(const char *dir, struct vd_facts *f, struct vd_inputs 
 
 	if (!c)
 		copy_str(in->variants, sizeof in->variants, "not run");
+	f->variants_complete = !c || sa_json_bool(c, "complete", false);
 	if (blocked > 0 && blocked < 1e9) {
 		f->variants_blocked = (long)blocked;
 		f->num.blocked_actions += f->variants_blocked;
@@ -194,6 +201,7 @@ static void load_robust(const char *dir, struct vd_facts *f, struct vd_inputs *i
 	double blocked = sa_json_num(c, "blocked_actions", 0);
 
 	f->robust_ok = ok;
+	f->robust_complete = !c || sa_json_bool(c, "complete", false);
 	if (blocked > 0 && blocked < 1e9) {
 		f->robust_blocked = (long)blocked;
 		f->num.blocked_actions += f->robust_blocked;
@@ -299,6 +307,9 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	load_variants(dir, f, in);
 	load_replay(dir, f, in);
 	load_stats(dir, f, in);
+	/* The checks that run the upload must have finished for the verdict to pass. */
+	f->num.unfinished = f->strategy &&
+		(!f->lookahead_complete || !f->robust_complete || !f->variants_complete);
 }
 
 static void add_gates(cJSON *root, const struct vd_facts *f, const struct vd_result *r)
@@ -358,6 +369,20 @@ static void add_robust(cJSON *root, const struct vd_facts *f)
 	cJSON_AddBoolToObject(o, "changes_verdict", false);
 }
 
+/* Which checks that run the upload did not finish, and whether that held the verdict back. */
+static void add_unfinished(cJSON *root, const struct vd_facts *f, const struct vd_result *r)
+{
+	cJSON *list = cJSON_AddArrayToObject(root, "unfinished");
+
+	if (f->strategy && !f->lookahead_complete)
+		cJSON_AddItemToArray(list, cJSON_CreateString("lookahead"));
+	if (f->strategy && !f->robust_complete)
+		cJSON_AddItemToArray(list, cJSON_CreateString("robustness"));
+	if (f->strategy && !f->variants_complete)
+		cJSON_AddItemToArray(list, cJSON_CreateString("variants"));
+	cJSON_AddBoolToObject(root, "held_back", r->held_back);
+}
+
 cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const struct vd_inputs *in,
 		  const char *summary, const char *summary_source)
 {
@@ -374,9 +399,11 @@ cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const str
 	if (r->veto_lookahead)
 		add_veto(vetoes, "lookahead", f, r, VD_REJECTED_LOOKAHEAD);
 	cJSON_AddBoolToObject(root, "incomplete", r->incomplete);
+	add_unfinished(root, f, r);
 	cJSON_AddBoolToObject(root, "ruined", f->num.ruined);
 	cJSON_AddNumberToObject(root, "blocked_actions", (double)f->num.blocked_actions);
 	cJSON_AddNumberToObject(root, "lookahead_mismatches", (double)f->num.lookahead_mismatches);
+	cJSON_AddNumberToObject(root, "lookahead_failed", (double)f->num.lookahead_failed);
 	add_robust(root, f);
 	sa_json_add_num(root, "trades", f->num.stats_ok ? f->num.trades : 0, 12);
 	cJSON_AddNumberToObject(root, "trials", (double)f->trials);

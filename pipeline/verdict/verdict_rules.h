@@ -44,6 +44,10 @@ struct vd_numbers {
 	long blocked_actions;      /* refusals recorded by the sandbox */
 	bool killed;               /* the sandbox stopped the run at a limit */
 	long lookahead_mismatches; /* truncated re-runs that disagreed with the full run */
+	long lookahead_failed;     /* truncated re-runs that could not run where the full run had
+				    * traded: the signal needs bars that had not happened */
+	bool unfinished;           /* a check that runs the upload (look-ahead, robustness,
+				    * variants) was cut short or could not be made: no pass */
 	bool judged;               /* something was replayed: valid signals or a usable trade log */
 	bool ruined;               /* the compounded net equity reached zero */
 	bool variants;             /* the strategy declared VARIANTS: the overfitting gate counts */
@@ -62,6 +66,8 @@ struct vd_result {
 	enum vd_verdict gate_verdict;  /* what the gates alone say */
 	bool veto_unsafe, veto_lookahead;
 	bool incomplete;               /* nothing could be judged */
+	bool held_back;                /* the gates passed (READY or WATCH), but a check was
+					* unfinished, so the verdict is NOT_READY */
 };
 
 /* The knob table's default thresholds, for a verdict without a readable config.json. */

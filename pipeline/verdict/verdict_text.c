@@ -153,10 +153,19 @@ char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum v
 			add(&t, "%sthe run was stopped at a limit (%s)",
 			    f->num.blocked_actions > 0 ? " and " : "", f->run_status);
 	} else if (veto == VD_REJECTED_LOOKAHEAD && r->veto_lookahead) {
-		add(&t, "%ld of %ld truncated re-runs gave different signals from the full run",
-		    f->num.lookahead_mismatches, f->lookahead_points);
-		if (f->first_mismatch_bar >= 0)
-			add(&t, ", first at bar %ld (%s)", f->first_mismatch_bar, f->first_mismatch_time);
+		if (f->num.lookahead_mismatches > 0) {
+			add(&t, "%ld of %ld truncated re-runs gave different signals from the full run",
+			    f->num.lookahead_mismatches, f->lookahead_points);
+			if (f->first_mismatch_bar >= 0)
+				add(&t, ", first at bar %ld (%s)", f->first_mismatch_bar, f->first_mismatch_time);
+		}
+		if (f->num.lookahead_failed > 0)
+			add(&t, "%son %ld shorter histor%s the strategy could not run at all: it needs bars "
+			    "that had not happened yet", f->num.lookahead_mismatches > 0 ? "; " : "",
+			    f->num.lookahead_failed, f->num.lookahead_failed == 1 ? "y" : "ies");
+		if (strcmp(f->lookahead_stopped, "mismatches") == 0)
+			add(&t, "; stopped after %ld mismatches: the leak is established",
+			    f->num.lookahead_mismatches);
 	}
 	return buf;
 }
@@ -348,6 +357,23 @@ static void say_robust(struct text *t, const struct vd_facts *f, const struct vd
 		    plural((double)(f->warmup_failed + f->perm_failed)));
 }
 
+/* The gates passed, but a check that runs the upload did not finish: what was checked, and
+ * what would finish it. */
+static void say_unfinished(struct text *t, const struct vd_facts *f)
+{
+	if (!f->lookahead_complete && f->lookahead_ok)
+		add(t, "The verdict is held at NOT_READY because the look-ahead check is unfinished: "
+		    "%ld of %ld truncated re-runs were checked%s. ", f->lookahead_points, f->lookahead_run,
+		    strcmp(f->lookahead_stopped, "budget") == 0 ? " before the time budget (AUDIT_S) ran out" : "");
+	else if (!f->lookahead_complete)
+		add(t, "The verdict is held at NOT_READY because look-ahead was not checked. ");
+	if (!f->robust_complete)
+		add(t, "The robustness re-runs were cut short by the time budget, so the verdict is held at NOT_READY. ");
+	if (!f->variants_complete)
+		add(t, "Not every declared variant ran before the time budget ran out, so the verdict is held at NOT_READY. ");
+	add(t, "A faster strategy, or a larger AUDIT_S, would let the checks finish. ");
+}
+
 static void say_caveats(struct text *t, const struct vd_facts *f, const struct vd_result *r)
 {
 	if (f->trusted_returns)
@@ -355,10 +381,8 @@ static void say_caveats(struct text *t, const struct vd_facts *f, const struct v
 	/* Under the unsafe veto nothing the strategy produced counts, checked or not. */
 	if (f->strategy && !f->lookahead_ok && !r->veto_unsafe)
 		add(t, "Look-ahead could not be checked, so the signals are unproven. ");
-	else if (f->lookahead_failed_in_position > 0 && !r->veto_unsafe)
-		add(t, "%ld truncated re-run%s failed where the strategy held a position, so %s could not have been taken from the history then known; the signals are unproven there. ",
-		    f->lookahead_failed_in_position, plural(f->lookahead_failed_in_position),
-		    f->lookahead_failed_in_position == 1 ? "that position" : "those positions");
+	if (r->held_back && !r->veto_unsafe)
+		say_unfinished(t, f);
 	if (f->synthetic_data)
 		add(t, "A passing audit is a reason to forward-test small, never a promise of profit, and a result on the bundled synthetic data demonstrates the method, not a market.");
 	else

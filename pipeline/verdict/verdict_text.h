@@ -19,8 +19,11 @@ struct vd_facts {
 	char run_status[32];            /* run.json status, "" when unknown */
 	bool lookahead_ok;              /* lookahead.json present and ok */
 	long lookahead_points;          /* truncated re-runs compared */
-	long lookahead_failed_in_position; /* re-runs that failed where the full run held a
-					    * position: not a mismatch, but not proof either */
+	long lookahead_run;             /* truncation points chosen */
+	bool lookahead_complete;        /* every point was checked */
+	char lookahead_stopped[16];     /* "mismatches", "budget" or "" */
+	char lookahead_explanation[VD_TEXT_MAX * 6];
+	bool robust_complete, variants_complete; /* every run of theirs ran (true when none due) */
 	long lookahead_blocked;         /* refusals and kills during those re-runs (also counted
 					 * in num.blocked_actions) */
 	bool robust_ok;                 /* robustness.json present and ok */
