@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lookahead_scale.sh - look-ahead at scale, the data zygote beside the pipe feed, in one run.
+# lookahead_scale.sh - look-ahead at scale: what a truncated run costs over the strategy's own compute.
 # Per-run overhead: CPU of all processes (the driver, zygotes and runs, user + sys) of a check at
 # 100 points minus one at 10, per extra run, against the strategy's own CPU on a prefix of half
 # the bars in a warm interpreter (the chosen points spread evenly over the candidates, whose mean
@@ -40,7 +40,7 @@ busy_s() {
 	else awk '/^cpu / { print ($2 + $3 + $4 + $7 + $8) / 100 }' /proc/stat; fi
 }
 
-# cpu N MAX [--pipe]: CPU seconds (user + sys, every process) of one check at MAX points
+# cpu N MAX: CPU seconds (user + sys, every process) of one check at MAX points
 cpu() {
 	local n=$1 max=$2 a z
 	shift 2
@@ -76,13 +76,11 @@ for n in 17544 200000 1000000; do
 	"$BIN/gendata" --bars "$n" -o "$TMP/$n.csv" || exit 3
 	"$BIN/sandbox" --strategy "$STRAT" --data "$TMP/$n.csv" --config "$(config 40)" \
 		-o "$TMP/$n.run.json" --events "$TMP/$n.events.jsonl" >/dev/null 2>&1 || exit 3
-	for design in prefix pipe; do
-		flag=
-		[ "$design" = pipe ] && flag=--pipe
+	for design in prefix; do
 		runs= warm=$(compute "$n")
 		for _ in $(seq "$REPS"); do
-			lo=$(cpu "$n" 10 $flag)
-			hi=$(cpu "$n" 100 $flag)
+			lo=$(cpu "$n" 10)
+			hi=$(cpu "$n" 100)
 			runs="$runs $lo:$hi"
 			warm="$warm $(compute "$n")"
 		done

@@ -1,6 +1,7 @@
 /* test_lookahead.c - the look-ahead core: point selection, capping, comparison, explanation, JSON. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -151,12 +152,12 @@ static void test_compare_cases(void **state)
 	static const int8_t peek3[] = {0, 1, 1, 0}, early5[] = {0, -1, 1, -1, -1, 0};
 	struct la_points p = {.n = 3, .t = PTS, .candidates = 3};
 	struct la_report rep;
-	struct la_run clean[3] = {{true, 2, same1, "ok", NULL}, {true, 4, same3, "ok", NULL},
-				  {true, 6, same5, "ok", NULL}};
-	struct la_run mixed[3] = {{false, 0, NULL, "killed_cpu", "cpu limit"},
-				  {true, 4, peek3, "ok", NULL}, {true, 6, early5, "ok", NULL}};
-	struct la_run shortrun[3] = {{true, 1, same1, "ok", NULL}, {true, 4, same3, "ok", NULL},
-				     {true, 6, same5, "ok", NULL}};
+	struct la_run clean[3] = {{true, 2, same1, "ok", NULL, false}, {true, 4, same3, "ok", NULL, false},
+				  {true, 6, same5, "ok", NULL, false}};
+	struct la_run mixed[3] = {{false, 0, NULL, "killed_cpu", "cpu limit", false},
+				  {true, 4, peek3, "ok", NULL, false}, {true, 6, early5, "ok", NULL, false}};
+	struct la_run shortrun[3] = {{true, 1, same1, "ok", NULL, false}, {true, 4, same3, "ok", NULL, false},
+				     {true, 6, same5, "ok", NULL, false}};
 
 	(void)state;
 	assert_int_equal(la_compare(FULL, 6, &p, clean, &rep), 0);
@@ -169,9 +170,8 @@ static void test_compare_cases(void **state)
 	assert_int_equal(rep.failed_runs, 1);
 	assert_string_equal(rep.failures[0].status, "killed_cpu");
 	assert_string_equal(rep.failures[0].error, "cpu limit");
-	assert_int_equal(rep.failed_in_position, 1);   /* the full run was long at bar 1 */
-	assert_int_equal(rep.first_held.point, 1);
-	assert_int_equal(rep.first_held_signal, 1);
+	assert_int_equal(rep.failed_count, 1);   /* the full run was long at bar 1 */
+	assert_int_equal(rep.failed[0].point, 1);
 	assert_int_equal(rep.mismatch_count, 2);
 	assert_int_equal(rep.mismatches[0].point, 3);
 	assert_int_equal(rep.mismatches[0].bar, 3);
@@ -190,22 +190,23 @@ static void test_compare_cases(void **state)
 	PTS[2] = 5;
 }
 
-/* A run that fails where the full run is flat (a warm-up that needs more bars) is only a
- * failure; one that fails where the full run holds a position means that position could not
- * have been taken then, and it spoils "clean" without being counted as a mismatch. */
+/* A run that fails while the full run was flat on every bar it saw (a warm-up that needs more
+ * bars) is only a failure; one that fails once the full run has traded is a finding, counted
+ * apart from the mismatches, that spoils "clean". */
 static void test_compare_failed_flat_or_held(void **state)
 {
-	static const int8_t full[6] = {0, 0, 0, 1, 1, -1}, same5[] = {0, 0, 0, 1, 1, -1};
+	static const int8_t full[6] = {0, 0, 0, 1, 1, 0}, same5[] = {0, 0, 0, 1, 1, 0};
 	static size_t t[3] = {1, 4, 5};
 	struct la_points p = {.n = 3, .t = t, .candidates = 3};
-	struct la_run warmup[3] = {{false, 0, NULL, "error", "IndexError: index 2 is out of bounds"},
-				   {true, 5, same5, "ok", NULL}, {true, 6, same5, "ok", NULL}};
-	struct la_run held[3] = {{true, 2, same5, "ok", NULL},
-				 {false, 0, NULL, "error", "KeyError: '2024-12-30'"},
-				 {true, 6, same5, "ok", NULL}};
+	struct la_run warmup[3] = {{false, 0, NULL, "error", "IndexError: index 2 is out of bounds", false},
+				   {true, 5, same5, "ok", NULL, false}, {true, 6, same5, "ok", NULL, false}};
+	/* the run at bar 5 fails where the full run is flat again: it had traded before */
+	struct la_run held[3] = {{true, 2, same5, "ok", NULL, false},
+				 {false, 0, NULL, "error", "KeyError: '2024-12-30'", false},
+				 {false, 0, NULL, "error", "KeyError: '2024-12-30'", false}};
 	int64_t times[6];
 	static struct la_report rep;
-	char buf[768];
+	char buf[1024];
 	cJSON *j;
 
 	(void)state;
@@ -213,26 +214,169 @@ static void test_compare_failed_flat_or_held(void **state)
 		times[i] = T0 + (int64_t)i * H;
 	assert_int_equal(la_compare(full, 6, &p, warmup, &rep), 0);
 	assert_int_equal(rep.failed_runs, 1);
-	assert_int_equal(rep.failed_in_position, 0);
+	assert_int_equal(rep.failed_count, 0);
+	assert_int_equal(rep.first_traded, 3);
 	j = la_report_json(&rep, times, 6);
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "clean")));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "complete")));
 	cJSON_Delete(j);
+	la_explain(&rep, times, 6, buf, sizeof buf);
+	assert_non_null(strstr(buf, "1 re-run failed before the first position was taken"));
 
 	assert_int_equal(la_compare(full, 6, &p, held, &rep), 0);
-	assert_int_equal(rep.failed_runs, 1);
+	assert_int_equal(rep.failed_runs, 2);
 	assert_int_equal(rep.mismatch_count, 0);
-	assert_int_equal(rep.failed_in_position, 1);
-	assert_int_equal(rep.first_held.point, 4);
+	assert_int_equal(rep.failed_count, 2);
+	assert_int_equal(rep.n_failed, 2);
+	assert_int_equal(rep.failed[0].point, 4);
+	assert_int_equal(rep.failed[1].point, 5);
 	j = la_report_json(&rep, times, 6);
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
 	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "clean")));
 	assert_int_equal(cJSON_GetObjectItem(j, "mismatch_count")->valueint, 0);
-	assert_int_equal(cJSON_GetObjectItem(j, "failed_in_position")->valueint, 1);
+	assert_int_equal(cJSON_GetObjectItem(j, "failed_count")->valueint, 2);
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "failed"), 0),
+					     "bar")->valueint, 4);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "failed"), 0),
+						"time")->valuestring, "2024-03-05T18:00:00Z");
 	cJSON_Delete(j);
 	la_explain(&rep, times, 6, buf, sizeof buf);
-	assert_non_null(strstr(buf, "At 2024-03-05 18:00 the backtest was long"));
+	assert_non_null(strstr(buf, "On 2 of 3 shorter histories the strategy could not run at all: "
+				    "it needs bars that had not happened yet."));
+	assert_non_null(strstr(buf, "up to 2024-03-05 18:00"));
 	assert_non_null(strstr(buf, "KeyError"));
 	assert_null(strstr(buf, "no look-ahead was found"));
+
+	/* every run failing is no longer "could not be checked": it is the finding */
+	held[0] = held[1];
+	assert_int_equal(la_compare(full, 6, &p, held, &rep), 0);
+	assert_int_equal(rep.points_checked, 0);
+	j = la_report_json(&rep, times, 6);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "clean")));
+	cJSON_Delete(j);
+}
+
+/* Runs the budget cut short are not checked, neither failures nor matches, and the check says
+ * it is unfinished and why. */
+static void test_compare_not_run(void **state)
+{
+	static const int8_t full[6] = {0, 1, 1, 1, 1, 1};
+	static size_t t[3] = {1, 4, 5};
+	struct la_points p = {.n = 3, .t = t, .candidates = 3};
+	struct la_run runs[3] = {{true, 2, full, "ok", NULL, false},
+				 {false, 0, NULL, "not_run", "cut short", true},
+				 {false, 0, NULL, "not_run", "not run", true}};
+	int64_t times[6];
+	static struct la_report rep;
+	char buf[1024];
+	cJSON *j;
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++)
+		times[i] = T0 + (int64_t)i * H;
+	assert_int_equal(la_compare(full, 6, &p, runs, &rep), 0);
+	assert_int_equal(rep.points_checked, 1);
+	assert_int_equal(rep.points_not_run, 2);
+	assert_int_equal(rep.failed_runs, 0);
+	assert_int_equal(rep.failed_count, 0);
+	rep.stopped = LA_STOP_BUDGET;
+	j = la_report_json(&rep, times, 6);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "clean")));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "complete")));
+	assert_string_equal(cJSON_GetObjectItem(j, "stopped")->valuestring, "budget");
+	assert_int_equal(cJSON_GetObjectItem(j, "points_not_run")->valueint, 2);
+	cJSON_Delete(j);
+	la_explain(&rep, times, 6, buf, sizeof buf);
+	assert_non_null(strstr(buf, "The time budget ran out with 1 of 3 points checked"));
+	assert_non_null(strstr(buf, "a larger AUDIT_S would finish it"));
+}
+
+/* Rare mismatches, each on its run's newest bar alone, are named as such (a rolling fit that
+ * recomputes its last window), not as prices from the future; many are a leak. */
+static void test_compare_newest_bar(void **state)
+{
+	enum { N = 40 };
+	int8_t full[N], off[N];
+	size_t t[20];
+	struct la_run runs[20];
+	struct la_points p = {.n = 20, .t = t, .candidates = 20};
+	int64_t times[N];
+	static struct la_report rep;
+	char buf[1024];
+
+	(void)state;
+	for (size_t i = 0; i < N; i++) {
+		full[i] = off[i] = (int8_t)(i % 2 ? 1 : -1);
+		times[i] = T0 + (int64_t)i * H;
+	}
+	for (size_t i = 0; i < 20; i++) {
+		t[i] = 2 * i;
+		runs[i] = (struct la_run){true, t[i] + 1, full, "ok", NULL, false};
+	}
+	off[10] = 0;   /* the run at bar 10 differs on bar 10 only */
+	runs[5].signals = off;
+	assert_int_equal(la_compare(full, N, &p, runs, &rep), 0);
+	assert_int_equal(rep.mismatch_count, 1);
+	assert_true(la_newest_bar_noise(&rep));
+	la_explain(&rep, times, N, buf, sizeof buf);
+	assert_non_null(strstr(buf, "On 1 of 20 shorter histories the strategy changed only its "
+				    "newest signal (at 2024-03-06 00:00)"));
+	assert_non_null(strstr(buf, "cannot be traded as backtested"));
+	assert_null(strstr(buf, "not known yet"));
+
+	/* on every run's newest bar: a shift(-1) leak, not noise */
+	for (size_t i = 0; i + 1 < 20; i++)
+		runs[i].signals = NULL;
+	for (size_t i = 0; i + 1 < 20; i++) {
+		static int8_t each[20][N];
+
+		memcpy(each[i], full, N);
+		each[i][t[i]] = 0;
+		runs[i].signals = each[i];
+	}
+	assert_int_equal(la_compare(full, N, &p, runs, &rep), 0);
+	assert_int_equal(rep.mismatch_count, 19);
+	assert_false(la_newest_bar_noise(&rep));
+	la_explain(&rep, times, N, buf, sizeof buf);
+	assert_non_null(strstr(buf, "not known yet"));
+}
+
+/* Coarse to fine: the first pass spans the whole history, and no two slots ever hold neighbours
+ * of one pass; the schedule is a permutation of the points. */
+static void test_schedule(void **state)
+{
+	enum { K = 1000 };
+	static size_t t[K], order[K];
+	static int slot[K];
+	struct la_points p = {.n = K, .t = t, .candidates = K};
+	bool seen[K] = {false};
+
+	(void)state;
+	for (size_t i = 0; i < K; i++)
+		t[i] = 10 * i;
+	assert_int_equal(la_schedule(&p, 2, order, slot), 0);
+	for (size_t i = 0; i < K; i++) {
+		assert_false(seen[order[i]]);
+		seen[order[i]] = true;
+		assert_true(slot[i] == 0 || slot[i] == 1);
+	}
+	/* the first pass: every 64th point and the last, in time order within each slot */
+	assert_int_equal(order[0], 0);
+	for (size_t i = 0; i < 17; i++)
+		assert_true(order[i] % LA_PASS_STRIDE == 0 || order[i] == K - 1);
+	assert_int_equal(slot[0], 0);
+	assert_int_equal(slot[16], 1);
+	/* slot 1 starts the first pass half the history's cost away from slot 0 */
+	for (size_t i = 0; i < 17; i++)
+		if (slot[i] == 1) {
+			assert_true(t[order[i]] > 10 * K / 2);
+			break;
+		}
+	/* one slot is one stretch of a pass, in time order */
+	for (size_t i = 1; i < 17; i++)
+		if (slot[i] == slot[i - 1])
+			assert_true(order[i] > order[i - 1]);
 }
 
 /* When the run at the last bar, which hides nothing, disagrees, the signals are not repeatable
@@ -242,7 +386,7 @@ static void test_compare_unrepeatable(void **state)
 	static const int8_t full[4] = {1, -1, 1, 1}, other[4] = {-1, -1, 1, 1};
 	static size_t t[2] = {1, 3};
 	struct la_points p = {.n = 2, .t = t, .candidates = 2};
-	struct la_run runs[2] = {{true, 2, other, "ok", NULL}, {true, 4, other, "ok", NULL}};
+	struct la_run runs[2] = {{true, 2, other, "ok", NULL, false}, {true, 4, other, "ok", NULL, false}};
 	int64_t times[4];
 	static struct la_report rep;
 	char buf[768];
@@ -287,7 +431,7 @@ static void test_compare_listing_capped(void **state)
 	}
 	for (size_t i = 0; i < N; i++) {
 		/* every run disagrees on its own last bar, as a shift(-1) leak does */
-		runs[i] = (struct la_run){true, i + 1, NULL, "ok", NULL};
+		runs[i] = (struct la_run){true, i + 1, NULL, "ok", NULL, false};
 	}
 	trunc[N - 1] = 0;
 	for (size_t i = 0; i < N; i++)
@@ -328,7 +472,8 @@ static void test_explain_texts(void **state)
 	rep.failed_runs = 1;
 	assert_string_equal(la_explain(&rep, times, 6, buf, sizeof buf),
 			    "The strategy gave the same signals with the future hidden at all 9 "
-			    "points checked, so no look-ahead was found. 1 re-run failed and could "
+			    "points checked, so no look-ahead was found. 1 re-run failed before the "
+			    "first position was taken (a warm-up that needs more history) and could "
 			    "not be compared.");
 	rep.capped = true;
 	rep.candidate_points = 40;
@@ -453,6 +598,9 @@ int main(void)
 		cmocka_unit_test(test_points_capped_spread),
 		cmocka_unit_test(test_compare_cases),
 		cmocka_unit_test(test_compare_failed_flat_or_held),
+		cmocka_unit_test(test_compare_not_run),
+		cmocka_unit_test(test_compare_newest_bar),
+		cmocka_unit_test(test_schedule),
 		cmocka_unit_test(test_compare_unrepeatable),
 		cmocka_unit_test(test_compare_listing_capped),
 		cmocka_unit_test(test_explain_texts),

@@ -254,26 +254,78 @@ static void test_summary_watch_says_how_many_more(void **state)
 	assert_non_null(strstr(buf, "About 71 more trades"));
 }
 
-/* Re-runs that fail while the full run holds a position are not mismatches, but the summary
- * must not let those positions pass as checked; nor call other data synthetic. */
-static void test_summary_failed_in_position_and_data(void **state)
+/* Re-runs that fail once the full run has traded are a finding: the signal needed bars that
+ * had not happened, so the look-ahead veto stands, with its reason; nor is other data called
+ * synthetic. */
+static void test_failed_runs_veto_and_data(void **state)
 {
 	struct vd_facts f = facts(good());
 	struct vd_result r;
 	char buf[4096];
 
 	(void)state;
-	f.lookahead_failed_in_position = 3;
+	f.lookahead_complete = f.robust_complete = f.variants_complete = true;
+	f.num.lookahead_failed = 3;
 	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.gate_verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
+	assert_true(r.veto_lookahead);
+	vd_veto_reason(&f, &r, VD_REJECTED_LOOKAHEAD, buf, sizeof buf);
+	assert_string_equal(buf, "on 3 shorter histories the strategy could not run at all: it "
+			    "needs bars that had not happened yet");
 	vd_summary(&f, &r, buf, sizeof buf);
-	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
-	assert_non_null(strstr(buf, "3 truncated re-runs failed where the strategy held a position"));
 	assert_null(strstr(buf, "synthetic"));
-	f.lookahead_failed_in_position = 0;
+	/* a proven leak outranks nothing above it: a refusal is still unsafe first */
+	f.num.blocked_actions = 1;
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_REJECTED_UNSAFE);
+	f.num.blocked_actions = 0;
+	f.num.lookahead_failed = 0;
 	f.synthetic_data = true;
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
 	vd_summary(&f, &r, buf, sizeof buf);
-	assert_null(strstr(buf, "truncated re-runs failed"));
 	assert_non_null(strstr(buf, "bundled synthetic data"));
+}
+
+/* A verdict resting on an unfinished check never passes: READY and WATCH are held at
+ * NOT_READY, with what was checked and what would finish it; a proven leak still rejects. */
+static void test_unfinished_holds_back(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	n.unfinished = true;
+	f = facts(n);
+	f.lookahead_complete = false;
+	f.robust_complete = f.variants_complete = true;
+	f.lookahead_run = 400;
+	strcpy(f.lookahead_stopped, "budget");
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.gate_verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_int_equal(r.verdict, VD_NOT_READY);
+	assert_true(r.held_back);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "held at NOT_READY because the look-ahead check is unfinished: "
+				    "120 of 400 truncated re-runs were checked before the time budget "
+				    "(AUDIT_S) ran out"));
+	assert_non_null(strstr(buf, "a larger AUDIT_S"));
+	f.num.trades = 70;   /* WATCH by the gates: held too */
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.gate_verdict, VD_WATCH);
+	assert_int_equal(r.verdict, VD_NOT_READY);
+	f.num.lookahead_mismatches = 2;
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
+	f.num.lookahead_mismatches = 0;
+	f.num.trades = 300;
+	f.num.dsr = 0.2;     /* failing gates: NOT_READY on their own, not held back */
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_NOT_READY);
+	assert_false(r.held_back);
 }
 
 static void test_summary_dsr_prices_the_trials(void **state)
@@ -500,7 +552,9 @@ static void test_dir_variants(void **state)
 	put(dir, "events.jsonl", "");
 	put(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\"}");
 	put(dir, "variants.json", "{\"stage\":\"variants\",\"schema\":1,\"ok\":true,\"declared\":true,"
-				  "\"count\":40,\"ran\":40,\"blocked_actions\":0}");
+				  "\"count\":40,\"ran\":40,\"blocked_actions\":0,\"complete\":true}");
+	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
+				   "\"complete\":true,\"points_checked\":200,\"points_run\":200}");
 	snprintf(buf, sizeof buf, stats, "0.7");
 	put(dir, "stats.json", buf);
 	vd_load_dir(dir, &f, &in);
@@ -621,7 +675,8 @@ int main(void)
 		cmocka_unit_test(test_ruin_first_sentence),
 		cmocka_unit_test(test_incomplete_says_what_to_fix),
 		cmocka_unit_test(test_summary_watch_says_how_many_more),
-		cmocka_unit_test(test_summary_failed_in_position_and_data),
+		cmocka_unit_test(test_failed_runs_veto_and_data),
+		cmocka_unit_test(test_unfinished_holds_back),
 		cmocka_unit_test(test_summary_dsr_prices_the_trials),
 		cmocka_unit_test(test_summary_lookahead_names_gate_verdict),
 		cmocka_unit_test(test_summary_tiny_buffer_truncates),

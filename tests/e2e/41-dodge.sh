@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# 41-dodge.sh - a look-ahead check a cheat cannot dodge: uploads that know they are audited
+# (tests/lookahead/dodge/) try to fail instead of differing, to tell a truncated run from the
+# full one, to relay between runs at once, and to stall the audit; each must be caught, and
+# every audit must end.
+. "$(dirname "$0")/../lib.sh"
+
+SBX=$BIN/sandbox
+LA=$BIN/lookahead
+D=tests/lookahead/dodge
+
+# --- no fact a run can learn about itself tells a truncated run from the full one -----------
+# observe.py writes a hash of one fact into its first 64 signals; a fact that differed between
+# the full run and a truncated one would be a mismatch on a bar both saw.
+head -n 401 data/ohlcv.csv >"$TMP/bars.csv"
+cat >"$TMP/config.json" <<'EOF'
+{"stage": "config", "schema": 1, "lookahead": {"max": 40, "seed": 1, "stop_after": 32},
+ "budget": {"audit_s": 600},
+ "limits": {"wall_s": 20, "cpu_s": 20, "mem_mb": 1024, "scratch_mb": 16, "nofile": 64}}
+EOF
+for fact in pid proc frame_flags frame_base frame_types gc blocks rusage descriptors cwd mounts \
+	uid environment limits threads modules; do
+	sed "s/@FACT@/$fact/" "$D/observe.py" >"$TMP/observe_$fact.py"
+	"$SBX" --strategy "$TMP/observe_$fact.py" --data "$TMP/bars.csv" --config "$TMP/config.json" \
+		-o "$TMP/$fact.run.json" --events "$TMP/$fact.events.jsonl" >/dev/null 2>&1
+	"$LA" --strategy "$TMP/observe_$fact.py" --run "$TMP/$fact.run.json" --data "$TMP/bars.csv" \
+		--config "$TMP/config.json" --jobs 2 -o "$TMP/$fact.la.json" 2>/dev/null
+	expect_eq "fact '$fact' is the same in the full run and every truncated run" \
+		"ok 0 true true 40" "$("$PY" - "$TMP/$fact.run.json" "$TMP/$fact.la.json" <<'PYEOF'
+import json, sys
+r, d = (json.load(open(p)) for p in sys.argv[1:])
+print(r["status"], r["blocked_actions"], str(d.get("clean")).lower(),
+      str(d.get("complete")).lower(), d.get("points_checked"))
+PYEOF
+)"
+done
+
+# --- whole audits: what each cheat earns --------------------------------------------------
+# audit FILE NAME [KNOB=value...]: make audit into out/NAME; prints the verdict line's verdict
+audit() {
+	local file=$1 name=$2
+	shift 2
+	make --no-print-directory audit STRATEGY="$file" NAME="$name" "$@" >"$TMP/$name.log" 2>&1
+	sed -n 's/^verdict: \([A-Z_]*\) .*/\1/p' "$TMP/$name.log"
+}
+la() { jget "out/$1/lookahead.json" "$2"; }
+
+N=e2e-dodge-fails-short
+expect_eq "a strategy that raises on every shorter history is rejected for look-ahead" \
+	REJECTED_LOOKAHEAD "$(audit "$D/fails_short.py" $N)"
+expect_eq "fails_short: lookahead.json counts the failed runs as findings" true \
+	"$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(str(d["failed_count"] > 0 and d["mismatch_count"] == 0 and d["clean"] is False
+          and len(d["failed"]) > 0 and "IndexError" in d["failed"][0]["error"]
+          and d["failed"][0]["time"].startswith("20")).lower())' "out/$N/lookahead.json")"
+case $(la $N explanation) in
+"On "*" shorter histories the strategy could not run at all: it needs bars that had not happened yet."*)
+	ok "fails_short: the explanation says it plainly" ;;
+*) not_ok "fails_short: the explanation says it plainly" "$(la $N explanation)" ;;
+esac
+case $(jget "out/$N/verdict.json" vetoes.0.reason) in
+*"could not run at all: it needs bars that had not happened yet"*) ok "fails_short: the veto says why" ;;
+*) not_ok "fails_short: the veto says why" "$(jget "out/$N/verdict.json" vetoes.0.reason)" ;;
+esac
+
+# Detectors: each raises when it believes it is a truncated run and peeks otherwise. Every run
+# now looks alike, so each either peeks everywhere (a mismatch) or raises everywhere.
+for d in detect_view detect_pid; do
+	got=$(audit "$D/$d.py" "e2e-dodge-$d")
+	case $got in
+	REJECTED_LOOKAHEAD | INCOMPLETE) ok "$d: the detector gains nothing ($got)" ;;
+	*) not_ok "$d: the detector gains nothing" "verdict: $got" ;;
+	esac
+done
+
+N=e2e-dodge-relay
+expect_eq "a lock relay between runs at once is refused and rejected as unsafe" \
+	REJECTED_UNSAFE "$(audit "$D/lock_relay.py" $N)"
+expect_eq "lock_relay: the refusal names the lock and the rule" "seccomp.fcntl runs share nothing" \
+	"$("$PY" -c 'import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e["action"] == "seccomp.fcntl":
+        print(e["action"], e["rule"]); break' "out/$N/events.jsonl")"
+
+# A stall: every run sleeps just under the wall clock. The audit must end within AUDIT_S and a
+# small margin, say the check is unfinished, and not pass.
+sed "s/@STALL_S@/1.5/" "$D/stall.py" >"$TMP/stall.py"
+N=e2e-dodge-stall
+t0=$(date +%s)
+got=$(audit "$TMP/stall.py" $N AUDIT_S=20 WALL_S=2 PERMUTATIONS=20)
+took=$(($(date +%s) - t0))
+case $got in
+NOT_READY) ok "a stall ends in a verdict that does not pass ($got)" ;;
+*) not_ok "a stall ends in a verdict that does not pass" "verdict: $got" "$(tail -n 5 "$TMP/$N.log")" ;;
+esac
+if [ "$took" -le 35 ]; then ok "a stall ends within AUDIT_S and a margin (${took} s of 20)"
+else not_ok "a stall ends within AUDIT_S and a margin" "took ${took} s of 20"; fi
+expect_eq "stall: lookahead.json says the check is unfinished, cut by the budget" "false budget" \
+	"$(la $N complete) $(la $N stopped)"
+expect_eq "stall: verdict.json says the gates were held back" true \
+	"$(jget "out/$N/verdict.json" held_back)"
+case $(jget "out/$N/verdict.json" summary) in
+*"held at NOT_READY because the look-ahead check is unfinished"*"larger AUDIT_S"*)
+	ok "stall: the summary says what was checked and what would finish it" ;;
+*) not_ok "stall: the summary says what was checked and what would finish it" \
+	"$(jget "out/$N/verdict.json" summary)" ;;
+esac
+
+# --- stop on proof: a shift(-1) leak stops after LOOKAHEAD_STOP_AFTER mismatches ------------
+N=e2e-dodge-stop
+expect_eq "the look-ahead demo is rejected" REJECTED_LOOKAHEAD \
+	"$(audit demos/lookahead.py $N TRIALS=50 LOOKAHEAD_STOP_AFTER=8)"
+expect_eq "the check stops after 8 mismatches, found across the history" "8 mismatches true" \
+	"$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+bars = sorted(m["point"] for m in d["mismatches"])
+print(d["mismatch_count"], d["stopped"], str(bars[-1] - bars[0] > 17544 // 4).lower())' "out/$N/lookahead.json")"
+case $(la $N explanation) in
+*"Stopped after 8 mismatches: the leak is established."*) ok "the report says the leak is established" ;;
+*) not_ok "the report says the leak is established" "$(la $N explanation)" ;;
+esac
+
+rm -rf out/e2e-dodge-*
+finish
