@@ -271,8 +271,22 @@ static void add_lookahead(cJSON *m, const struct rpt_input *in)
 	add_text(o, "candidate_points", la, "candidate_points");
 	add_text(o, "mismatch_count", la, "mismatch_count");
 	add_text(o, "failed_runs", la, "failed_runs");
+	add_text(o, "failed_count", la, "failed_count");
+	add_text(o, "points_run", la, "points_run");
 	cJSON_AddBoolToObject(o, "capped", sa_json_bool(la, "capped", false));
+	/* a check that does not say it finished did not */
+	cJSON_AddBoolToObject(o, "complete", sa_json_bool(la, "complete", false));
 	add_text(o, "explanation", la, "explanation");
+	cJSON_AddBoolToObject(o, "any_failed", cJSON_GetArraySize(get(la, "failed")) > 0);
+	cJSON *failed = cJSON_AddArrayToObject(o, "failed");
+	cJSON_ArrayForEach(it, get(la, "failed")) {
+		cJSON *r = cJSON_CreateObject();
+		add_text(r, "bar", it, "bar");
+		add_text(r, "time", it, "time");
+		add_text(r, "status", it, "status");
+		add_text(r, "error", it, "error");
+		cJSON_AddItemToArray(failed, r);
+	}
 	cJSON *list = cJSON_AddArrayToObject(o, "mismatches");
 	int n = 0;
 	cJSON_ArrayForEach(it, get(la, "mismatches")) {

@@ -446,7 +446,7 @@ int rpt_pdf_write(const char *path, const struct rpt_input *in, const struct rpt
 	int rc = -1;
 
 	if (run)
-		sa_signals_read(get(run, "signals"), in->data.n, &sig, why_sig, sizeof why_sig);
+		sa_run_signals(run, in->data.n, 0, &sig, why_sig, sizeof why_sig);
 	if (sa_atomic_open(&a, path)) {
 		sa_fmt(err, errlen, "cannot write '%s'", path);
 		goto out;

@@ -252,8 +252,10 @@ static void write_lookahead(struct book *b, const struct rpt_input *in)
 		put_json(ws, r, 4, get(m, "truncated"), NULL);
 		r++;
 	}
-	static const char *const keys[] = { "clean", "points_checked", "candidate_points", "capped",
-					    "mismatch_count", "failed_runs", "explanation" };
+	static const char *const keys[] = { "clean", "complete", "stopped", "points_checked",
+					    "points_run", "candidate_points", "capped", "mismatch_count",
+					    "failed_count", "failed_runs", "explanation" };
+	const int spare = (int)(sizeof keys / sizeof keys[0]) + 1;
 	worksheet_set_column(ws, 7, 7, 18, NULL);
 	worksheet_set_column(ws, 8, 8, 60, NULL);
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
@@ -261,8 +263,8 @@ static void write_lookahead(struct book *b, const struct rpt_input *in)
 		put_json(ws, (int)k, 8, get(la, keys[k]), NULL);
 	}
 	if (!in->stage[RPT_LOOKAHEAD].ok) {
-		worksheet_write_string(ws, 8, 7, "not usable", b->bad);
-		put_text(ws, 8, 8, in->stage[RPT_LOOKAHEAD].reason, NULL);
+		worksheet_write_string(ws, (lxw_row_t)spare, 7, "not usable", b->bad);
+		put_text(ws, spare, 8, in->stage[RPT_LOOKAHEAD].reason, NULL);
 	}
 }
 

@@ -1,7 +1,9 @@
 /* signals.c - validating a run's signals array (signals.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "msg.h"
+#include "jsonio.h"
 #include "signals.h"
 
 int sa_signals_read(const cJSON *arr, size_t n_bars, int8_t **out, char *err, size_t errlen)
@@ -37,4 +39,44 @@ int sa_signals_read(const cJSON *arr, size_t n_bars, int8_t **out, char *err, si
 out:
 	free(sig);
 	return rc;
+}
+
+long sa_run_blocked(const cJSON *run)
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(run, "blocked_actions");
+
+	if (cJSON_IsArray(b))
+		return cJSON_GetArraySize(b);
+	if (cJSON_IsNumber(b) && b->valuedouble > 0)
+		return b->valuedouble < 1e9 ? (long)b->valuedouble : 1000000000L;
+	return 0;
+}
+
+int sa_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *why,
+		   size_t whylen)
+{
+	const char *status = sa_json_str(run, "status", NULL);
+	double claimed = sa_json_num(run, "n_bars", -1);
+	long blocked = sa_run_blocked(run);
+
+	*sig = NULL;
+	if (!status) {
+		sa_fmt(why, whylen, "run.json has no \"status\" (status 'missing')");
+		return -1;
+	}
+	if (strcmp(status, "ok") != 0 || !sa_json_bool(run, "ok", false)) {
+		sa_fmt(why, whylen, "the strategy run did not finish cleanly (status '%.40s')", status);
+		return -1;
+	}
+	if ((flags & SA_RUN_UNCONTAINED) && blocked > 0) {
+		sa_fmt(why, whylen, "the strategy run was contained (%ld blocked action%s), so the upload "
+		       "is not run again", blocked, blocked == 1 ? "" : "s");
+		return -1;
+	}
+	if (claimed != (double)n_bars) {
+		sa_fmt(why, whylen, "run.json n_bars is %g but the data has %zu bars", claimed, n_bars);
+		return -1;
+	}
+	return sa_signals_read(cJSON_GetObjectItemCaseSensitive(run, "signals"), n_bars, sig, why,
+			       whylen);
 }

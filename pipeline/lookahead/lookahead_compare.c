@@ -204,9 +204,9 @@ static void explain_failed(const struct la_report *rep, const int64_t *times, ch
 
 	sa_time_human(times[f->point], at);
 	snprintf(buf, len, "On %zu of %zu shorter histories the strategy could not run at all: it "
-		 "needs bars that had not happened yet. Shown the prices up to %s, after the backtest "
-		 "had begun to trade, it gave no signal (%s: %.120s), so what the backtest traded "
-		 "could not have been computed at the time.",
+		 "needs bars that had not happened yet. Shown the prices up to %s, by when the "
+		 "backtest had already taken a position, it gave no signal (%s: %.120s), so what the "
+		 "backtest traded could not have been computed at the time.",
 		 rep->failed_count, rep->points_checked + rep->failed_runs, at, f->status,
 		 f->error[0] ? f->error : "no detail");
 }

@@ -28,51 +28,15 @@ int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whyl
 	return sbx_limits_from_config(cfg, &c->lim, why, whylen);
 }
 
-/* blocked_actions may be a count or the list itself; either way, nonzero means contained. */
-static double blocked_count(const cJSON *run)
-{
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(run, "blocked_actions");
-
-	if (cJSON_IsArray(b))
-		return cJSON_GetArraySize(b);
-	if (cJSON_IsNumber(b))
-		return b->valuedouble;
-	return 0;
-}
-
-
 int la_full_signals(const cJSON *run, size_t n_bars, int8_t **sig, char *why, size_t whylen)
 {
-	int rc = -1;
-	const char *status = sa_json_str(run, "status", "missing");
-	double blocked = blocked_count(run);
-	int8_t *s = NULL;
+	size_t used;
 
-	*sig = NULL;
-	if (strcmp(status, "ok") != 0) {
-		snprintf(why, whylen, "the full-history run did not complete (status '%.40s'), so "
-			 "there is nothing to compare; look-ahead was not checked", status);
-		goto out;
-	}
-	if (blocked > 0) {
-		snprintf(why, whylen, "the full-history run was contained (%.0f blocked action%s), so "
-			 "the upload is not run again; look-ahead was not checked",
-			 blocked, blocked == 1 ? "" : "s");
-		goto out;
-	}
-	if (sa_signals_read(cJSON_GetObjectItemCaseSensitive(run, "signals"), n_bars, &s, why,
-			    whylen) < 0) {
-		size_t used = strlen(why);
-
-		snprintf(why + used, whylen - used, ", so they cannot be compared; look-ahead was not checked");
-		goto out;
-	}
-	*sig = s;
-	s = NULL;
-	rc = 0;
-out:
-	free(s);
-	return rc;
+	if (sa_run_signals(run, n_bars, SA_RUN_UNCONTAINED, sig, why, whylen) == 0)
+		return 0;
+	used = strlen(why);
+	snprintf(why + used, whylen - used, "; look-ahead was not checked");
+	return -1;
 }
 
 static void add_time(cJSON *obj, const char *key, const int64_t *times, size_t n, size_t i)

@@ -23,37 +23,17 @@ int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen
 	return 0;
 }
 
-/* The run's own verdict on itself: it must say it finished and produced signals. */
-static int run_finished(const cJSON *run, char *err, size_t errlen)
-{
-	const char *status = sa_json_str(run, "status", NULL);
-
-	if (!status) {
-		sa_fmt(err, errlen, "run.json has no \"status\"; no signals to replay");
-		return -1;
-	}
-	if (strcmp(status, "ok") != 0 || !sa_json_bool(run, "ok", false)) {
-		sa_fmt(err, errlen, "the strategy run did not finish cleanly (status '%.40s'); "
-		       "no signals to replay", status);
-		return -1;
-	}
-	return 0;
-}
-
 int rp_read_signals(const cJSON *run, size_t n_bars, int8_t **signals, char *err,
 		    size_t errlen)
 {
-	double n_claimed = sa_json_num(run, "n_bars", -1);
+	size_t used;
 
-	*signals = NULL;
-	if (run_finished(run, err, errlen) < 0)
-		return -1;
-	if (n_claimed != (double)n_bars) {
-		sa_fmt(err, errlen, "run.json n_bars is %g but the data has %zu bars", n_claimed, n_bars);
-		return -1;
-	}
-	return sa_signals_read(cJSON_GetObjectItemCaseSensitive(run, "signals"), n_bars, signals,
-			       err, errlen);
+	if (sa_run_signals(run, n_bars, 0, signals, err, errlen) == 0)
+		return 0;
+	used = strlen(err);
+	if (strncmp(err, "the strategy run did not finish", 31) == 0 || strncmp(err, "run.json has no", 15) == 0)
+		snprintf(err + used, errlen - used, "; no signals to replay");
+	return -1;
 }
 
 /* Adds t as an ISO-8601 string, or null when not known. */

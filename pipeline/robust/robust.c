@@ -128,22 +128,13 @@ static int fail(char *why, size_t len, const char *fmt, ...)
 /* The full run must have completed uncontained: a refused upload is not run again. */
 static int full_signals(struct job *j, char *why, size_t len)
 {
-	const char *status = sa_json_str(j->run, "status", "missing");
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(j->run, "blocked_actions");
-	double blocked = cJSON_IsArray(b) ? cJSON_GetArraySize(b) : cJSON_IsNumber(b) ? b->valuedouble : 0;
-	char err[256];
+	size_t used;
 
-	if (strcmp(status, "ok") != 0)
-		return fail(why, len, "the full-history run did not complete (status '%.40s'), so "
-			    "there is nothing to compare; robustness was not checked", status);
-	if (blocked > 0)
-		return fail(why, len, "the full-history run was contained (%.0f blocked action%s), so "
-			    "the upload is not run again; robustness was not checked", blocked,
-			    blocked == 1 ? "" : "s");
-	if (sa_signals_read(cJSON_GetObjectItemCaseSensitive(j->run, "signals"), j->bars.n,
-			    &j->full, err, sizeof err) < 0)
-		return fail(why, len, "%s; robustness was not checked", err);
-	return 0;
+	if (sa_run_signals(j->run, j->bars.n, SA_RUN_UNCONTAINED, &j->full, why, len) == 0)
+		return 0;
+	used = strlen(why);
+	snprintf(why + used, len - used, "; robustness was not checked");
+	return -1;
 }
 
 /* Reads config, run.json and the data. Returns 0, or -1 with why. */

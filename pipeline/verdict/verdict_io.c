@@ -7,6 +7,7 @@
 #include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
+#include "signals.h"
 #include "msg.h"
 #include "verdict_io.h"
 #include "verdict_trials.h"
@@ -90,15 +91,13 @@ static void load_run(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	bool ok;
 	cJSON *c = read_stage(dir, "run.json", &ok, in->run, sizeof in->run);
 	const char *status = sa_json_str(c, "status", "");
-	double blocked = sa_json_num(c, "blocked_actions", 0);
 
 	/* A killed or refused run is not "ok", yet its record is exactly what the veto needs. */
 	copy_str(f->run_status, sizeof f->run_status, status);
 	if (status[0] && strcmp(status, "not_run") != 0)
 		f->strategy = true;
 	f->num.killed = strncmp(status, "killed_", 7) == 0;
-	if (blocked > 0 && blocked < 1e9)
-		f->num.blocked_actions = (long)blocked;
+	f->num.blocked_actions = sa_run_blocked(c);
 	cJSON_Delete(c);
 }
 

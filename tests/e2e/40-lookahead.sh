@@ -49,7 +49,7 @@ printf '{"stage":"sandbox","schema":1,"ok":false,"reason":"raised","status":"err
 "$LA" --strategy demos/honest.py --run "$TMP/failed.run.json" --data "$DATA" \
 	--config "$TMP/config.json" -o "$TMP/failed.json"
 case $(jget "$TMP/failed.json" reason) in
-*"did not complete (status 'error')"*) ok "failed full run: not re-run, says why" ;;
+*"did not finish cleanly (status 'error')"*) ok "failed full run: not re-run, says why" ;;
 *) not_ok "failed full run: not re-run, says why" "$(jget "$TMP/failed.json" reason)" ;;
 esac
 

@@ -98,7 +98,11 @@ if [ -f "$src/stats.json" ]; then
 	d=$TMP/badlookahead && fresh_copy "$d"
 	echo '{"stage":"lookahead","schema":1,"ok":false,"reason":"sandbox unavailable"}' >"$d/lookahead.json"
 	"$BIN/verdict" --dir "$d" -o "$d/verdict.json"
-	expect_eq "ok:false lookahead.json: gates still decide" "WATCH WATCH" "$(verdict_of "$d")"
+	# a verdict resting on a check that was not made never passes: the gates are held back
+	expect_eq "ok:false lookahead.json: the gates' WATCH is held at NOT_READY" "NOT_READY WATCH" \
+		"$(verdict_of "$d")"
+	expect_eq "ok:false lookahead.json: verdict.json says it was held back" "true [\"lookahead\"]" \
+		"$(jget "$d/verdict.json" held_back) $(jget "$d/verdict.json" unfinished | tr -d ' ')"
 	check "ok:false lookahead.json: the summary says it was not checked" \
 		grep -q "Look-ahead could not be checked" "$d/verdict.json"
 

@@ -495,14 +495,16 @@ static cJSON *parse(const char *s)
 static void test_full_signals(void **state)
 {
 	static const struct { const char *json; size_t n; int rc; const char *why; } cases[] = {
-		{"{\"status\":\"ok\",\"signals\":[0,1,-1],\"blocked_actions\":0}", 3, 0, ""},
-		{"{\"status\":\"error\",\"signals\":null}", 3, -1, "did not complete (status 'error')"},
-		{"{\"status\":\"ok\",\"signals\":[0,1,-1],\"blocked_actions\":2}", 3, -1, "contained (2 blocked actions)"},
-		{"{\"status\":\"ok\",\"signals\":[0,1,-1],\"blocked_actions\":[{}]}", 3, -1, "contained (1 blocked action)"},
-		{"{\"status\":\"ok\",\"signals\":[0,1]}", 3, -1, "holds 2 signals for 3 bars"},
-		{"{\"status\":\"ok\",\"signals\":[0,2,1]}", 3, -1, "signal 1 is not -1, 0 or 1"},
-		{"{\"status\":\"ok\",\"signals\":[0,\"1\",1]}", 3, -1, "signal 1 is not"},
-		{"{\"status\":\"ok\",\"signals\":[0,0.5,1]}", 3, -1, "signal 1 is not"},
+		{"{\"ok\":true,\"status\":\"ok\",\"n_bars\":3,\"signals\":[0,1,-1],\"blocked_actions\":0}", 3, 0, ""},
+		{"{\"status\":\"error\",\"signals\":null}", 3, -1, "did not finish cleanly (status 'error')"},
+		{"{\"ok\":true,\"status\":\"ok\",\"n_bars\":3,\"signals\":[0,1,-1],\"blocked_actions\":2}", 3, -1, "contained (2 blocked actions)"},
+		{"{\"ok\":true,\"status\":\"ok\",\"n_bars\":3,\"signals\":[0,1,-1],\"blocked_actions\":[{}]}", 3, -1, "contained (1 blocked action)"},
+		{"{\"ok\":true,\"status\":\"ok\",\"n_bars\":3,\"signals\":[0,1]}", 3, -1, "holds 2 signals for 3 bars"},
+		{"{\"ok\":true,\"status\":\"ok\",\"n_bars\":3,\"signals\":[0,2,1]}", 3, -1, "signal 1 is not -1, 0 or 1"},
+		{"{\"ok\":true,\"status\":\"ok\",\"n_bars\":3,\"signals\":[0,\"1\",1]}", 3, -1, "signal 1 is not"},
+		{"{\"ok\":true,\"status\":\"ok\",\"n_bars\":3,\"signals\":[0,0.5,1]}", 3, -1, "signal 1 is not"},
+		{"{\"ok\":true,\"status\":\"ok\",\"n_bars\":4,\"signals\":[0,1,-1]}", 3, -1, "n_bars is 4 but the data has 3"},
+		{"{\"ok\":false,\"status\":\"ok\",\"n_bars\":3,\"signals\":[0,1,-1]}", 3, -1, "did not finish cleanly"},
 		{"{}", 3, -1, "status 'missing'"},
 	};
 	(void)state;
