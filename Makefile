@@ -4,7 +4,7 @@
 # Makefile wires them, one file a target. `make help` lists the knobs.
 
 # --- knobs -----------------------------------------------------------------------------------
-# Every knob is one row of the knob table, pipeline/lib/config.h: its default, range and help.
+# Every knob is one row of the knob table, lib/config.h: its default, range and help.
 # build/knobs.mk holds the defaults as `NAME ?= value`, written from the table by build/knobs
 # (libc only, so it builds before any package is installed); `make help` prints the table.
 KNOBS_MK := build/knobs.mk
@@ -16,10 +16,10 @@ override NAME := $(shell scripts/inputs name $(call shq,$(or $(NAME),$(STRATEGY)
 
 VERSION := 0.1.0
 
-$(KNOBS_MK): pipeline/config/knobs.c pipeline/lib/config_table.c pipeline/lib/config.h
+$(KNOBS_MK): pipeline/config/knobs.c lib/config_table.c lib/config.h
 	@mkdir -p build
-	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -Ipipeline/lib -o build/knobs \
-		pipeline/config/knobs.c pipeline/lib/config_table.c
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -Ilib -o build/knobs \
+		pipeline/config/knobs.c lib/config_table.c
 	$(Q)build/knobs make >$@.tmp && mv $@.tmp $@
 
 # --- build -----------------------------------------------------------------------------------
@@ -46,15 +46,17 @@ say = $(if $(V),,@printf '  %-8s %s\n' $(1) $(2);)
 
 # Rooms: a folder holds one stage (or the sandbox, the report, the nightly batch): its
 # programs, each one .c with a thin main named in PROGS_<room>, and its modules, every other
-# .c, archived once as lib<room>.a. A room sees its own headers and pipeline/lib's; what else
-# it uses is the line USES_<room>, so a dependency between stages is visible here.
+# .c, archived once as lib<room>.a. A room sees its own headers and lib/'s (the shared library,
+# which depends on nothing of the project); what else it uses is the line USES_<room>. Stages
+# use the library and the sandbox, never another stage: they meet in JSON files
+# (tests/e2e/05-layering.sh checks every include against these lines).
 # Adding a stage: make pipeline/<stage>/ with <stage>.c, add it to ROOMS with its PROGS_ line
-# (and a USES_ line if it needs another room), add its rule in the audit section below, and
+# (and USES_ := sandbox if it runs the upload), add its rule in the audit section below, and
 # its tests under tests/.
-LIB_ROOM := pipeline/lib
+LIB_ROOM := lib
 ROOMS := pipeline/config pipeline/fingerprint pipeline/inspect pipeline/lookahead \
-	pipeline/replay pipeline/robust pipeline/stats pipeline/variants pipeline/verdict sandbox \
-	report report/nightly data
+	pipeline/replay pipeline/robust pipeline/stats pipeline/variants pipeline/verdict report \
+	nightly data sandbox sandbox/inside
 PROGS_pipeline/config := config
 PROGS_pipeline/fingerprint := fingerprint
 PROGS_pipeline/inspect := inspect
@@ -66,20 +68,16 @@ PROGS_pipeline/variants := variants
 PROGS_pipeline/verdict := verdict
 PROGS_sandbox := sandbox
 PROGS_report := bundle report
-PROGS_report/nightly := mail nightly
+PROGS_nightly := mail nightly
 PROGS_data := gendata
-# the look-ahead re-runs go through the sandbox's driver
+# the stages that run the upload go through the sandbox's driver
 USES_pipeline/lookahead := sandbox
-# the robustness re-runs go through the sandbox's driver and are replayed and scored on the host
-USES_pipeline/robust := sandbox pipeline/replay pipeline/stats
-# stats reads the replay's trade records; replay --timing times the statistics core as well
-USES_pipeline/replay := pipeline/stats
-USES_pipeline/stats := pipeline/replay pipeline/variants
-# the declared variants run in the sandbox and are replayed and summarised like the main run
-USES_pipeline/variants := sandbox pipeline/replay pipeline/stats
-# the report compounds the log's claims as the replay does ("The log against the code"), and
-# draws the benchmark and the rolling Sharpe with the statistics' own functions
-USES_report := pipeline/stats pipeline/replay
+USES_pipeline/robust := sandbox
+USES_pipeline/variants := sandbox
+# the sandbox program is also the zygote's exec image: it links what runs inside the namespaces
+USES_sandbox := sandbox/inside
+# inside the namespaces: the driver's public types and the wire between the two (headers only)
+USES_sandbox/inside := sandbox
 # the unit tests reach every room
 USES_tests/unit := $(ROOMS)
 
@@ -126,15 +124,17 @@ define prog_rule
 $(BIN)/$(2): $(B)/$(1)/$(2).o $(call room_lib,$(1)) $(foreach u,$(USES_$(1)),$(call room_lib,$(u))) $(LIBSA)
 	$$(call say,LD,$$@)
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$< -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group $$(LDLIBS)
+	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$< $$(filter %.a,$$^) $$(LDLIBS)
 endef
 $(foreach r,$(ROOMS),$(if $(call room_lib,$(r)),$(eval $(call lib_rule,$(r)))))
 $(foreach r,$(ROOMS),$(foreach p,$(PROGS_$(r)),$(eval $(call prog_rule,$(r),$(p)))))
 
+# ROOMS lists the users before what they use (stages, then the sandbox, then lib), so one
+# pass of the linker resolves every room's archive.
 $(B)/tests/%: $(B)/tests/unit/%.o $(ROOM_LIBS) $(LIBSA)
 	$(call say,LD,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< -Wl,--start-group $(ROOM_LIBS) $(LIBSA) -Wl,--end-group $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(ROOM_LIBS) $(LIBSA) $(LDLIBS)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
@@ -348,11 +348,11 @@ help: $(KNOBS_MK)
 	@echo '  make audit STRATEGY=x.py [TRADES=log.csv] [TRIALS=n]   audit one upload into out/NAME/'
 	@echo '  make demos                                             audit the four demos'
 	@echo '  make nightly STRATEGIES=dir [MAIL_TO=...]             audit a folder, index it, mail it'
-	@echo '  make test                                              all tests (also under ASan+UBSan)'
+	@echo '  make test                                              all tests (unit tests under ASan+UBSan)'
 	@echo '  make bench                                             speed and memory figures'
 	@echo '  make fuzz [FUZZ_S=60]                                  fuzz each loader for FUZZ_S seconds'
 	@echo '  make deps                                              install system packages (root)'
 	@echo
-	@echo 'Knobs, from the knob table (pipeline/lib/config.h): [range] (default)'
+	@echo 'Knobs, from the knob table (lib/config.h): [range] (default)'
 	@build/knobs help
 	@echo '  V=1              show the commands'

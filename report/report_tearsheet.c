@@ -9,7 +9,7 @@
 
 #include "jsonio.h"
 #include "msg.h"
-#include "replay_io.h"
+#include "costs.h"
 #include "report_model.h"
 #include "stats_tearsheet.h"
 

@@ -141,18 +141,33 @@ out:
 	return fd;
 }
 
-/* Waits for the zygote's ready message. Returns 0, or -1 if it died or stayed silent. */
-static int await_ready(int ctrl)
+/* Waits for the zygote's ready message. Returns 0, or -1 with why it did not start in err: the
+ * cause it sent, or that it died or stayed silent. */
+static int await_ready(int ctrl, char *err, size_t errlen)
 {
 	struct pollfd pf = { ctrl, POLLIN, 0 };
 	struct sbx_rep rep;
+	char text[SBX_START_ERROR_MAX + 1];
+	ssize_t got;
 
-	if (poll(&pf, 1, ZYGOTE_START_S * 1000) != 1)
+	if (poll(&pf, 1, ZYGOTE_START_S * 1000) != 1) {
+		sa_fmt(err, errlen, "the sandbox zygote did not start: no word from it in %d s", ZYGOTE_START_S);
 		return -1;
-	if (recv(ctrl, &rep, sizeof rep, 0) != (ssize_t)sizeof rep || rep.magic != SBX_MAGIC ||
-	    rep.kind != SBX_REP_STARTED || rep.id != 0)
+	}
+	got = recv(ctrl, &rep, sizeof rep, 0);
+	if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.kind == SBX_REP_STARTED && rep.id == 0)
+		return 0;
+	if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.kind == SBX_REP_FAILED &&
+	    poll(&pf, 1, 1000) == 1 && (got = recv(ctrl, text, sizeof text - 1, 0)) > 0) {
+		text[got] = '\0';
+		for (ssize_t i = 0; i < got; i++)
+			if ((unsigned char)text[i] < 0x20 || (unsigned char)text[i] >= 0x7f)
+				text[i] = '?';  /* printable ASCII only, into JSON */
+		sa_fmt(err, errlen, "the sandbox zygote did not start: %s", text);
 		return -1;
-	return 0;
+	}
+	sa_fmt(err, errlen, "the sandbox zygote did not start: it ended without saying why");
+	return -1;
 }
 
 struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_limits *lim,
@@ -199,10 +214,8 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
 		sa_fmt(err, errlen, "cannot map the sandbox uid, '%s'", strerror(errno));
 		goto fail;
 	}
-	if (await_ready(sv[0]) < 0) {
-		sa_fmt(err, errlen, "the sandbox zygote did not start (its error is above)");
+	if (await_ready(sv[0], err, errlen) < 0)
 		goto fail;
-	}
 	(void)sbx_cgroup_limit(&cg, lim, 1, 0);
 	z = calloc(1, sizeof *z);
 	if (!z) {

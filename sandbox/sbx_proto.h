@@ -77,6 +77,10 @@ struct sbx_req {
 	uint64_t n;
 };
 
+/* Zygote -> driver, instead of the ready reply when it cannot start: a SBX_REP_FAILED reply
+ * with id 0, then one message of at most this many bytes of text saying why. */
+#define SBX_START_ERROR_MAX 512
+
 enum sbx_rep_kind {
 	SBX_REP_STARTED = 1,  /* carries the run's pidfd (SCM_RIGHTS) */
 	SBX_REP_EXITED = 2,   /* wstatus and cpu_ms are set */

@@ -6,9 +6,10 @@
 
 #include "sbx.h"
 
-/* Reads limits {wall_s, cpu_s, mem_mb, scratch_mb, nofile} from a parsed config.json into
- * *lim; a missing or out-of-range value keeps the default. Returns 0, or -1 with the reason in
- * err when config has no "limits" object. */
+/* Reads limits {wall_s, cpu_s, mem_mb, scratch_mb, nofile, cpus} from a parsed config.json
+ * into *lim, each through its knob's row: a missing value takes the row's default, a value out
+ * of the row's range is refused. Returns 0, or -1 with the reason in err (the knob and its
+ * range). config NULL reads every default. */
 int sbx_limits_from_config(const cJSON *config, struct sbx_limits *lim, char *err, size_t errlen);
 
 /* The defaults the Makefile documents (20 s wall, 20 s CPU, 1024 MB, 16 MB scratch, 64 files). */

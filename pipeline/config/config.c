@@ -1,5 +1,5 @@
 /* config.c - writes config.json from the knobs (NAME=value, checked against the knob table in
- * pipeline/lib/config.h), and one stamp file per group of knobs, so make re-runs only the
+ * lib/config.h), and one stamp file per group of knobs, so make re-runs only the
  * stages a changed knob affects. */
 #include <getopt.h>
 #include <stdbool.h>

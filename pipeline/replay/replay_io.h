@@ -8,15 +8,13 @@
 #include <cjson/cJSON.h>
 
 #include "ohlcv.h"
+#include "costs.h"
 #include "replay_core.h"
 #include "tradelog.h"
 
 /* Significant digits of every number replay writes (JSON and CSV). */
 #define RP_DIGITS 10
 
-/* Reads costs {fee_bps, slippage_bps, funding_bps_8h} from a config tree (borrowed). Each
- * must be a finite number; fees and slippage >= 0. Returns 0, or -1 with a reason in err. */
-int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen);
 
 /* Validates a run.json tree (borrowed) against n_bars bars of data: "ok" true, "status" "ok",
  * "n_bars" equal to n_bars, and "signals" an array of n_bars integers each -1, 0 or 1.

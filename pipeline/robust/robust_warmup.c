@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "replay_io.h"
+#include "costs.h"
 #include "robust_core.h"
 #include "sbx_report.h"
 

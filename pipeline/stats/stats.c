@@ -14,11 +14,11 @@
 #include "config.h"
 #include "ohlcv.h"
 #include "ohlcv_json.h"
-#include "replay_io.h"
+#include "signals.h"
 #include "stats_io.h"
 #include "stats_pbo.h"
 #include "stats_tearsheet.h"
-#include "variants_core.h"
+#include "vmatrix.h"
 
 static const char usage[] =
 	"usage: stats --replay replay.json --config config.json -o stats.json\n"
@@ -162,8 +162,8 @@ static void load_tearsheet(struct loaded *L, const char *data, const char *run)
 	L->run = sa_json_read(run, SA_JSON_CAP, err, sizeof(err));
 	if (!L->run)
 		sa_fmt(L->signals_err, sizeof(L->signals_err), "run.json: %s", err);
-	else if (rp_read_signals(L->run, L->data.n, &L->signals, L->signals_err,
-				 sizeof(L->signals_err)) == 0)
+	else if (sa_run_signals(L->run, L->data.n, 0, &L->signals, L->signals_err,
+				sizeof(L->signals_err)) == 0)
 		L->in.signals = L->signals;
 }
 

@@ -10,7 +10,7 @@
 #include "csvtable.h"
 #include "jsonio.h"
 #include "msg.h"
-#include "replay_io.h"
+#include "costs.h"
 #include "stats_tearsheet.h"
 #include "stats_trials.h"
 #include "timeutil.h"

@@ -11,9 +11,6 @@
 #include "replay_core.h"
 #include "stats_core.h"
 
-/* Significant digits of every number stats writes. */
-#define ST_DIGITS 10
-
 /* Reads "trials" from a config tree (borrowed): an integer >= 1. Returns 0, or -1 with a
  * reason in err (missing, not a number, 0, fractional). */
 int st_read_trials(const cJSON *cfg, double *trials, char *err, size_t errlen);

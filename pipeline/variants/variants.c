@@ -14,7 +14,7 @@
 #include "ohlcv_json.h"
 #include "msg.h"
 #include "ohlcv.h"
-#include "replay_io.h"
+#include "costs.h"
 #include "sbx.h"
 #include "sbx_report.h"
 #include "variants_core.h"

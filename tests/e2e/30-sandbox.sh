@@ -13,10 +13,15 @@ cat >"$TMP/config.json" <<'JSON'
 {"stage": "config", "schema": 1, "ok": true,
  "limits": {"wall_s": 3, "cpu_s": 10, "mem_mb": 512, "scratch_mb": 4, "nofile": 64}}
 JSON
-run() { # run STRATEGY: sandbox on 200 bars into $TMP/run.json and $TMP/events.jsonl (never the last run's)
+run() { # run STRATEGY: sandbox on 200 bars into $TMP/run.json and $TMP/events.jsonl (never the last run's); $RUN_PID its pid
+	local rc
 	rm -f "$TMP/run.json" "$TMP/events.jsonl"
 	"$SB" --strategy "$1" --data "$TMP/bars.csv" --config "$TMP/config.json" -o "$TMP/run.json" \
-		--events "$TMP/events.jsonl" 2>"$TMP/stderr"
+		--events "$TMP/events.jsonl" 2>"$TMP/stderr" &
+	RUN_PID=$!
+	wait "$RUN_PID"
+	rc=$?
+	return "$rc"
 }
 strategy() { cat >"$TMP/$1.py"; echo "$TMP/$1.py"; }
 
@@ -57,7 +62,10 @@ cgroups() { [ "$(id -u)" = 0 ] && { [ -w /sys/fs/cgroup/memory ] || grep -qw mem
 if cgroups; then
 	expect_eq "good: a cgroup as root" "64 1" "$(jget "$TMP/run.json" limits.cgroup.pids_per_run) $(jget "$TMP/run.json" limits.cgroup.cpus_per_run)"
 	expect_eq "good: the zygote's own CPU recorded" 1 "$(jget "$TMP/run.json" limits.cgroup.cpus_zygote)"
-	expect_eq "good: the cgroup is removed after" "" "$(ls -d /sys/fs/cgroup/strataudit-* /sys/fs/cgroup/*/strataudit-* 2>/dev/null)"
+	# the driver names its cgroup by its own pid: only this run's is looked for (another audit
+	# on the machine may hold one of its own)
+	expect_eq "good: the cgroup is removed after" "" \
+		"$(ls -d "/sys/fs/cgroup/strataudit-$RUN_PID" /sys/fs/cgroup/*/"strataudit-$RUN_PID" 2>/dev/null)"
 else
 	expect_eq "good: no cgroup without root" null "$(jget "$TMP/run.json" limits.cgroup)"
 	if [ -n "$(jget "$TMP/run.json" limits.cgroup_reason)" ]; then ok "good: why there is no cgroup"; else not_ok "good: why there is no cgroup"; fi
@@ -75,14 +83,18 @@ def signals(df):
     return np.zeros(len(df), dtype=int)
 PY
 )
-	run "$slow" &
+	rm -f "$TMP/run.json"
+	"$SB" --strategy "$slow" --data "$TMP/bars.csv" --config "$TMP/config.json" -o "$TMP/run.json" \
+		--events "$TMP/events.jsonl" 2>"$TMP/stderr" &
+	spid=$!
 	quota=
 	for _ in $(seq 40); do
-		quota=$(cat /sys/fs/cgroup/strataudit-*/cpu.max /sys/fs/cgroup/cpu/strataudit-*/cpu.cfs_quota_us 2>/dev/null | head -n 1)
+		quota=$(cat "/sys/fs/cgroup/strataudit-$spid/cpu.max" \
+			"/sys/fs/cgroup/cpu/strataudit-$spid/cpu.cfs_quota_us" 2>/dev/null | head -n 1)
 		[ -n "$quota" ] && [ "${quota%% *}" != max ] && [ "${quota%% *}" != -1 ] && break
 		sleep 0.1
 	done
-	wait
+	wait "$spid"
 	expect_eq "good: the CPU quota is CPUS + 1 cores over 100 ms" 200000 "${quota%% *}"
 	expect_eq "slow: still ok" ok "$(jget "$TMP/run.json" status)"
 fi
@@ -121,9 +133,9 @@ conv_case bools 'return np.arange(len(df)) % 2 == 0' ok 100
 conv_case negzero 'return -x' ok 0
 conv_case float32 'return np.where(np.arange(len(df)) < 50, -1.0, 1.0).astype(np.float32)' ok 100
 # A truncated run's frame comes through pandas' direct constructors only when they build what
-# the public constructor builds: the zygote's own helpers, read from sandbox/sbx_zygote.c, choose
+# the public constructor builds: the zygote's own helpers, read from sandbox/inside/sbx_zygote.c, choose
 # the direct path as it stands and keep the public one when it raises or builds another index.
-builder=$("$PY" - sandbox/sbx_zygote.c <<'PYEOF'
+builder=$("$PY" - sandbox/inside/sbx_zygote.c <<'PYEOF'
 import re, sys
 src = open(sys.argv[1]).read()
 body = src[src.index("static const char helper_src[] ="):]
@@ -155,7 +167,7 @@ expect_eq "frame builder: direct when it matches, public when it raises or diffe
 	"True build_cols_direct False build_cols False build_cols" "$builder"
 
 # The warm interpreter's object arenas live in the one region advised onto huge pages
-# (sandbox/sbx_arena.c): seen from the host in the zygote's memory map while a run sleeps.
+# (sandbox/inside/sbx_arena.c): seen from the host in the zygote's memory map while a run sleeps.
 slow=$(strategy slow <<'PY'
 import time
 import numpy as np

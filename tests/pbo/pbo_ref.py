@@ -5,7 +5,7 @@ themselves into blocks and computes each split's Sharpe ratios from the rows (no
 so it shares no shortcut with pipeline/stats/stats_pbo.c.
 
 usage: pbo_ref.py MATRIX S      MATRIX is a variant_returns.bin file (layout in
-                                pipeline/variants/variants_core.h)
+                                lib/vmatrix.h)
 prints one JSON object: value, combinations, prob_oos_loss, degradation_slope."""
 import itertools
 import json

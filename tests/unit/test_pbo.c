@@ -17,7 +17,7 @@
 
 #include "jsonio.h"
 #include "stats_pbo.h"
-#include "variants_core.h"
+#include "vmatrix.h"
 
 #define assert_near(a, b, eps) do { \
 	double a_ = (a), b_ = (b); \

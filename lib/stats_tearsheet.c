@@ -11,7 +11,6 @@
 #include "csvtable.h"
 #include "jsonio.h"
 #include "stats_core.h"
-#include "stats_io.h"
 #include "timeutil.h"
 
 #define SECONDS_PER_YEAR (365.25 * 86400.0)

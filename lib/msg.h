@@ -17,13 +17,23 @@ enum {
 void sa_set_prog(const char *name);
 const char *sa_prog(void);
 
-/* Prints "prog: message\n" to stderr and returns -1, so library code can `return sa_error(...)`. */
+/* Library code prints nothing: it records why it failed and returns -1, `return sa_fail(...)`.
+ * The record is the calling thread's, replaced by the next failure; sa_cause() reads it ("" when
+ * there is none) and sa_cause_clear() empties it. A caller that puts the failure into a JSON
+ * "reason" quotes sa_cause(); the printing helpers below add it themselves. */
+int sa_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *sa_cause(void);
+void sa_cause_clear(void);
+
+/* Prints "prog: message\n" to stderr and returns -1; for mains. When a library failure was
+ * recorded and not yet printed, the line ends ": cause" and the record is emptied. */
 int sa_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "prog: warning: message\n" to stderr. */
 void sa_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Prints "prog: message\n" and exits SA_EXIT_BROKEN. Only main() calls this. */
+/* Prints "prog: message\n" (with the recorded cause, as sa_error) and exits SA_EXIT_BROKEN.
+ * Only main() calls this. */
 noreturn void sa_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "prog: message\n" and exits SA_EXIT_USAGE, with a hint to run --help. */

@@ -58,7 +58,7 @@ cJSON *sa_json_read_stage(const char *path, bool *ok, char *err, size_t errlen)
 static void *must(void *p)
 {
 	if (!p) {
-		fprintf(stderr, "%s: out of memory\n", sa_prog());
+		sa_fail("out of memory");
 		abort();
 	}
 	return p;
@@ -88,12 +88,12 @@ int sa_json_write(const char *path, const cJSON *obj)
 	int rc = -1;
 
 	if (!text)
-		return sa_error("out of memory printing '%s'", path);
+		return sa_fail("out of memory printing '%s'", path);
 	if (sa_atomic_open(&a, path))
 		goto out;
 	if (fputs(text, a.fp) == EOF || fputc('\n', a.fp) == EOF) {
 		sa_atomic_abort(&a);
-		sa_error("cannot write '%s'", path);
+		sa_fail("cannot write '%s'", path);
 		goto out;
 	}
 	rc = sa_atomic_commit(&a);

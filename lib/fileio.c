@@ -129,7 +129,7 @@ int sa_atomic_open(struct sa_atomic *a, const char *path)
 	a->tmp = malloc(n + 5);
 	if (!a->path || !a->tmp) {
 		sa_atomic_abort(a);
-		return sa_error("out of memory");
+		return sa_fail("out of memory");
 	}
 	memcpy(a->tmp, path, n);
 	memcpy(a->tmp + n, ".tmp", 5);
@@ -138,7 +138,7 @@ int sa_atomic_open(struct sa_atomic *a, const char *path)
 		int e = errno;
 
 		sa_atomic_abort(a);
-		return sa_error("cannot write '%s': %s", path, strerror(e));
+		return sa_fail("cannot write '%s': %s", path, strerror(e));
 	}
 	return 0;
 }
@@ -158,17 +158,17 @@ int sa_atomic_commit(struct sa_atomic *a)
 	if (!a->fp)
 		goto out;
 	if (fflush(a->fp) != 0 || ferror(a->fp)) {
-		sa_error("cannot write '%s': %s", a->path, strerror(errno));
+		sa_fail("cannot write '%s': %s", a->path, strerror(errno));
 		goto out;
 	}
 	if (fclose(a->fp) != 0) {
 		a->fp = NULL;
-		sa_error("cannot write '%s': %s", a->path, strerror(errno));
+		sa_fail("cannot write '%s': %s", a->path, strerror(errno));
 		goto out;
 	}
 	a->fp = NULL;
 	if (rename(a->tmp, a->path) != 0) {
-		sa_error("cannot rename '%s' to '%s': %s", a->tmp, a->path, strerror(errno));
+		sa_fail("cannot rename '%s' to '%s': %s", a->tmp, a->path, strerror(errno));
 		goto out;
 	}
 	rc = 0;
@@ -196,7 +196,7 @@ int sa_write_file(const char *path, const void *buf, size_t len)
 	if (sa_atomic_open(&a, path))
 		return -1;
 	if (len && fwrite(buf, 1, len, a.fp) != len) {
-		sa_error("cannot write '%s': %s", path, strerror(errno));
+		sa_fail("cannot write '%s': %s", path, strerror(errno));
 		sa_atomic_abort(&a);
 		return -1;
 	}
@@ -212,7 +212,7 @@ int sa_copy_file(const char *src, const char *dst, size_t cap)
 
 	st = sa_read_file(src, cap, &buf, &len);
 	if (st != SA_READ_OK)
-		return sa_error("%s", sa_read_strerror(st, src, cap, msg, sizeof(msg)));
+		return sa_fail("%s", sa_read_strerror(st, src, cap, msg, sizeof(msg)));
 	rc = sa_write_file(dst, buf, len);
 	free(buf);
 	return rc;
@@ -236,7 +236,7 @@ int sa_sha256_buf(const void *buf, size_t len, char hex[65])
 
 	hex[0] = '\0';
 	if (!EVP_Digest(buf, len, md, &n, EVP_sha256(), NULL) || n != 32)
-		return sa_error("cannot compute a sha256 of %zu bytes", len);
+		return sa_fail("cannot compute a sha256 of %zu bytes", len);
 	hex_of(md, n, hex);
 	return 0;
 }
@@ -252,25 +252,25 @@ int sa_sha256_file(const char *path, char hex[65])
 
 	fp = fopen(path, "rb");
 	if (!fp) {
-		sa_error("cannot read '%s': %s", path, strerror(errno));
+		sa_fail("cannot read '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	ctx = EVP_MD_CTX_new();
 	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
-		sa_error("cannot start sha256");
+		sa_fail("cannot start sha256");
 		goto out;
 	}
 	while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0)
 		if (!EVP_DigestUpdate(ctx, chunk, got)) {
-			sa_error("cannot compute the sha256 of '%s'", path);
+			sa_fail("cannot compute the sha256 of '%s'", path);
 			goto out;
 		}
 	if (ferror(fp)) {
-		sa_error("cannot read '%s': %s", path, strerror(errno));
+		sa_fail("cannot read '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (!EVP_DigestFinal_ex(ctx, md, &n) || n != 32) {
-		sa_error("cannot compute the sha256 of '%s'", path);
+		sa_fail("cannot compute the sha256 of '%s'", path);
 		goto out;
 	}
 	hex_of(md, n, hex);
@@ -288,10 +288,10 @@ int sa_mkdirs(const char *path, unsigned mode)
 	int rc = -1;
 
 	if (!p)
-		return sa_error("out of memory");
+		return sa_fail("out of memory");
 	if (!*p) {
 		free(p);
-		return sa_error("cannot create a directory with an empty name");
+		return sa_fail("cannot create a directory with an empty name");
 	}
 	for (char *s = p + 1; ; s++) {
 		if (*s == '/' || *s == '\0') {
@@ -299,7 +299,7 @@ int sa_mkdirs(const char *path, unsigned mode)
 
 			*s = '\0';
 			if (mkdir(p, mode) != 0 && errno != EEXIST) {
-				sa_error("cannot create directory '%s': %s", p, strerror(errno));
+				sa_fail("cannot create directory '%s': %s", p, strerror(errno));
 				goto out;
 			}
 			*s = c;

@@ -7,6 +7,7 @@
 #include "sbx_proto.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <linux/sched.h>
 #include <poll.h>
@@ -188,7 +189,28 @@ out:
 	return rc;
 }
 
-static PyObject *load_helpers(void)
+/* The pending Python exception as "Type: message" in buf ("" when there is none); the exception
+ * is put back, for PyErr_Print. */
+static void py_cause(char *buf, size_t len)
+{
+	PyObject *type, *val, *tb, *name = NULL, *text = NULL;
+
+	buf[0] = '\0';
+	PyErr_Fetch(&type, &val, &tb);
+	if (!type)
+		return;
+	PyErr_NormalizeException(&type, &val, &tb);
+	name = PyObject_GetAttrString(type, "__name__");
+	text = val ? PyObject_Str(val) : NULL;
+	snprintf(buf, len, "%s: %s", name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "error",
+		 text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : "");
+	Py_XDECREF(name);
+	Py_XDECREF(text);
+	PyErr_Clear();
+	PyErr_Restore(type, val, tb);
+}
+
+static PyObject *load_helpers(char *why, size_t whylen)
 {
 	PyObject *d = PyDict_New(), *r = NULL;
 
@@ -216,6 +238,7 @@ static PyObject *load_helpers(void)
 	Py_DECREF(r);
 	return d;
 fail:
+	py_cause(why, whylen);
 	PyErr_Print();
 	Py_DECREF(d);
 	return NULL;
@@ -461,36 +484,56 @@ pid_t sbx_zygote_fork(unsigned long ns, int *pidfd)
 	return pid;
 }
 
+/* Why the zygote cannot start, told the driver on ctrl (a SBX_REP_FAILED reply, then the text as
+ * one message) so it reaches run.json's reason, and printed as well. Returns -1. */
+static int start_fail(int ctrl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int start_fail(int ctrl, const char *fmt, ...)
+{
+	char text[SBX_START_ERROR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	sa_error("zygote: %s", text);
+	reply(ctrl, 0, SBX_REP_FAILED, 0, 0, 0, -1);
+	(void)send(ctrl, text, strlen(text), MSG_NOSIGNAL);
+	return -1;
+}
+
 int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 {
 	struct sbx_zstate z = { .lim = *lim };
+	char why[SBX_START_ERROR_MAX - 64];
 	int rc = 1;
 
 	if (read_source(src_fd, &z) < 0) {
-		sa_error("zygote: cannot read the strategy source");
+		start_fail(ctrl_fd, "cannot read the strategy source");
 		goto out;
 	}
 	close(src_fd);
 	if (py_init() < 0) {
-		sa_error("zygote: cannot initialise python");
+		start_fail(ctrl_fd, "cannot initialise python");
 		goto out;
 	}
-	if (!(z.helpers = load_helpers())) {
-		sa_error("zygote: cannot import numpy and pandas");
+	if (!(z.helpers = load_helpers(why, sizeof why))) {
+		start_fail(ctrl_fd, "cannot import numpy and pandas: %s", why[0] ? why : "no detail");
 		goto out;
 	}
 	(void)sbx_preimport(z.src, z.src_len);
 	/* Once here, so the runs fork from a module table without them (each run checks again). */
 	if (sbx_hook_purge_modules() < 0) {
-		sa_error("zygote: cannot drop the blocklisted modules from sys.modules");
+		start_fail(ctrl_fd, "cannot drop the blocklisted modules from sys.modules");
 		goto out;
 	}
-	if (collect_roots(&z) < 0)
+	if (collect_roots(&z) < 0) {
+		start_fail(ctrl_fd, "cannot list the interpreter's read-only roots");
 		goto out;
+	}
 	/* Built once here rather than in every run: libseccomp's compilation costs a run
 	 * milliseconds and hundreds of copy-on-write faults; the result is the same for all. */
 	if (sbx_seccomp_compile(SBX_FD_EVENTS, &z.filter) < 0) {
-		sa_error("zygote: cannot compile the seccomp filter, '%s'", strerror(errno));
+		start_fail(ctrl_fd, "cannot compile the seccomp filter, '%s'", strerror(errno));
 		goto out;
 	}
 	/* Every object so far moves to the permanent generation: a run's collections then never

@@ -9,6 +9,9 @@
 
 #include "replay_core.h"
 
+/* Significant digits of every statistic written (stats.json, the tearsheet). */
+#define ST_DIGITS 10
+
 /* Sample moments of x[0..n). sd uses ddof = 1; skew and kurt are the population estimators
  * m3 / m2^1.5 and m4 / m2^2 (raw kurtosis, normal = 3). NAN where undefined (n < 2 for sd,
  * m2 = 0 for skew and kurt). */

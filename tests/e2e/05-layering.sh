@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# 05-layering.sh - the walls where the data flows: every #include "..." of a room's sources
+# resolves to its own room, lib/, or a room its Makefile USES_ line names; lib/ includes nothing
+# of the project and prints nothing (its errors go back to the caller, mains print); no stage
+# includes another stage; the sandbox's host modules include nothing of what runs inside the
+# namespaces (only the sandbox program, which is also the zygote's exec image, links it).
+. "$(dirname "$0")/../lib.sh"
+
+report=$("$PY" - <<'PYEOF'
+import glob, os, re, sys
+
+mk = open("Makefile").read().replace("\\\n", " ")
+rooms = re.search(r"^ROOMS := (.*)$", mk, re.M).group(1).split()
+lib = re.search(r"^LIB_ROOM := (\S+)", mk, re.M).group(1)
+uses = {r: set() for r in rooms}
+progs = {r: set() for r in rooms}
+for r in rooms:
+    m = re.search(r"^USES_%s := (.*)$" % re.escape(r), mk, re.M)
+    if m:
+        uses[r] = set(m.group(1).split())
+    m = re.search(r"^PROGS_%s := (.*)$" % re.escape(r), mk, re.M)
+    if m:
+        progs[r] = {p + ".c" for p in m.group(1).split()}
+
+def files(room):
+    return sorted(glob.glob(room + "/*.c") + glob.glob(room + "/*.h"))
+
+where = {}  # header name -> the room holding it
+for r in rooms + [lib]:
+    for f in glob.glob(r + "/*.h"):
+        where.setdefault(os.path.basename(f), set()).add(r)
+
+problems = []
+checked = 0
+for r in rooms + [lib]:
+    allowed = {r, lib} | uses.get(r, set())
+    for f in files(r):
+        for line_no, line in enumerate(open(f, encoding="utf-8"), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if not m:
+                continue
+            checked += 1
+            inc = m.group(1)
+            homes = where.get(os.path.basename(inc), set())
+            if not homes:
+                problems.append("%s:%d includes %s, which no room holds" % (f, line_no, inc))
+            elif r == lib and homes != {lib}:
+                problems.append("%s:%d: lib/ includes %s of %s" % (f, line_no, inc, sorted(homes)))
+            elif not homes & allowed:
+                problems.append("%s:%d: %s includes %s of %s (allowed: %s)"
+                                % (f, line_no, r, inc, sorted(homes), sorted(allowed)))
+            elif r == "sandbox" and os.path.basename(f) not in progs[r] and \
+                    homes == {"sandbox/inside"}:
+                problems.append("%s:%d: a host module includes %s, from inside the namespaces"
+                                % (f, line_no, inc))
+
+# lib/ prints nothing: its functions return the error with its cause; msg.c holds the mains'
+# printing helpers and is the one exception.
+printing = re.compile(r"\b(printf|puts|perror|sa_error|sa_warn|sa_die|sa_usage_die)\s*\(|"
+                      r"\bfprintf\s*\(\s*std(err|out)\b|\bf?putc?\s*\([^)]*std(err|out)")
+for f in sorted(glob.glob(lib + "/*.c")):
+    if os.path.basename(f) == "msg.c":
+        continue
+    for line_no, line in enumerate(open(f, encoding="utf-8"), 1):
+        code = line.split("//")[0]
+        if printing.search(code) and not code.lstrip().startswith(("*", "/*")):
+            problems.append("%s:%d: lib/ prints: %s" % (f, line_no, line.strip()))
+
+print(checked)
+for p in problems:
+    print(p)
+PYEOF
+)
+checked=$(echo "$report" | head -n 1)
+problems=$(echo "$report" | tail -n +2)
+if [ "${checked:-0}" -gt 300 ]; then ok "every room's includes were read ($checked)"
+else not_ok "every room's includes were read" "only ${checked:-0}"; fi
+if [ -z "$problems" ]; then ok "no include crosses a wall, and lib/ prints nothing"
+else not_ok "no include crosses a wall, and lib/ prints nothing" "$problems"; fi
+
+# The walls hold in the link too: a stage's program needs only its room, the sandbox (if it
+# runs the upload) and lib/, in that order, without a group.
+for prog in lookahead robust variants replay stats verdict inspect fingerprint config report bundle \
+	mail nightly gendata sandbox; do
+	[ -x "$BIN/$prog" ] || not_ok "$prog is built"
+done
+ok "every program links without --start-group (the Makefile passes none)"
+check "the Makefile passes no --start-group" test -z "$(grep -n 'start-group' Makefile)"
+
+finish
