@@ -198,45 +198,46 @@ $(OUT)/tradelog.csv: $(TRADES) $(OUT)/.knobs-inputs
 	$(Q)cp -f $< $@
 
 # config.json holds every knob and is rewritten only when one changed. The config writer also
-# keeps one stamp per group of knobs (.knobs-costs, .knobs-limits, ...: dot-files the bundle
-# leaves out), each rewritten only when its group changed, and each stage depends on the stamps
-# of the knobs it uses, so changing TRIALS re-runs stats and verdict but not the sandbox.
+# keeps one stamp per knob (.knobs-TRIALS, ...: dot-files the bundle leaves out), each
+# rewritten only when that knob changed, and each stage depends on the stamps of the knobs it
+# reads, as the knob table's "read by" column names them (KNOBS_READ_<stage>, build/knobs.mk),
+# so changing TRIALS re-runs stats and verdict but not the sandbox.
 $(OUT)/config.json: FORCE | $(OUT)/.dir
 	$(Q)$(R)/config --if-changed --stamps $(OUT) -o $@ $(KNOB_ARGS)
 # written by the config recipe; an empty recipe, so make re-reads each stamp's time after it
-$(foreach g,$(KNOB_GROUPS),$(OUT)/.knobs-$(g)): FORCE | $(OUT)/config.json
+$(foreach k,$(CONFIG_KNOBS),$(OUT)/.knobs-$(k)): FORCE | $(OUT)/config.json
 	@:
+
+# the stamps of the knobs stage $(1) reads
+stamps = $(addprefix $(OUT)/.knobs-,$(KNOBS_READ_$(1)))
 
 # which files: an older file named instead must still count as a change
 KNOBS_inputs := $(STRATEGY) $(TRADES) $(DATA) $(AS_STRATEGY) $(AS_TRADES) $(AS_DATA)
 $(OUT)/.knobs-inputs: FORCE | $(OUT)/.dir
 	$(Q)echo $(call shq,$(KNOBS_inputs)) | cmp -s - $@ || echo $(call shq,$(KNOBS_inputs)) >$@
 
-$(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/.knobs-inputs $(OUT)/config.json $(OUT)/.knobs-data \
-		$(R)/fingerprint
+$(OUT)/fingerprint.json: $(UPLOADS) $(DATA) $(OUT)/.knobs-inputs $(OUT)/config.json \
+		$(call stamps,fingerprint) $(R)/fingerprint
 	$(call say,STAGE,$@)
 	$(Q)$(R)/fingerprint $(S_ARG) $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		--synthetic data/ohlcv.csv.sha256 --name $(NAME) --given strategy=$(call shq,$(AS_STRATEGY)) \
 		--given tradelog=$(call shq,$(AS_TRADES)) --given data=$(call shq,$(AS_DATA)) -o $@
 
-$(OUT)/inspect.json: $(UPLOADS) $(OUT)/.knobs-data $(R)/inspect
+$(OUT)/inspect.json: $(UPLOADS) $(call stamps,inspect) $(R)/inspect
 	$(call say,STAGE,$@)
 	$(Q)$(R)/inspect $(S_ARG) $(T_ARG) --config $(OUT)/config.json -o $@
 
-$(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits $(OUT)/.knobs-data \
-		$(OUT)/.knobs-budget $(R)/sandbox
+$(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(call stamps,sandbox) $(R)/sandbox
 	$(call say,STAGE,$@)
 	$(Q)$(R)/sandbox $(S_ARG) --data $(DATA) --config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ \
 		--events $(OUT)/events.jsonl --started $(AUDIT_T0)
 
-$(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-lookahead $(OUT)/.knobs-data \
-		$(OUT)/.knobs-budget $(R)/lookahead
+$(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(call stamps,lookahead) $(R)/lookahead
 	$(call say,STAGE,$@)
 	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
 		--jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
 
-$(OUT)/robustness.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-robust $(OUT)/.knobs-costs $(OUT)/.knobs-data \
-		$(OUT)/.knobs-limits $(OUT)/.knobs-budget $(R)/robust
+$(OUT)/robustness.json: $(OUT)/run.json $(DATA) $(call stamps,robust) $(R)/robust
 	$(call say,STAGE,$@)
 	$(Q)$(R)/robust $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
 		--jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
@@ -245,33 +246,33 @@ $(OUT)/robustness.json: $(OUT)/run.json $(DATA) $(OUT)/.knobs-robust $(OUT)/.kno
 # sandbox and replayed with the same costs; the stats stage prices the family in.
 V_JSON := $(if $(STRATEGY),$(OUT)/variants.json)
 V_ARG := $(if $(STRATEGY),--variants $(OUT)/variants.json)
-$(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-limits $(OUT)/.knobs-data \
-		$(OUT)/.knobs-costs $(OUT)/.knobs-budget $(R)/variants
+$(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs \
+		$(call stamps,variants) $(R)/variants
 	$(call say,STAGE,$@)
 	$(Q)$(R)/variants $(S_ARG) --inspect $(OUT)/inspect.json --data $(DATA) \
 		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@ --csv $(OUT)/variants.csv \
 		--matrix $(OUT)/variant_returns.bin
 
-$(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs $(OUT)/.knobs-costs \
-		$(OUT)/.knobs-reconcile $(OUT)/.knobs-data $(R)/replay
+$(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs \
+		$(call stamps,replay) $(R)/replay
 	$(call say,STAGE,$@)
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
 
-$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(OUT)/.knobs-costs $(OUT)/.knobs-data \
-		$(OUT)/.knobs-trials $(OUT)/.knobs-tearsheet $(OUT)/.knobs-deflation $(R)/stats
+$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(call stamps,stats) \
+		$(R)/stats
 	$(call say,STAGE,$@)
 	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) --config $(OUT)/config.json --data $(DATA) \
 		--run $(OUT)/run.json -o $@
 
-$(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(V_JSON) $(OUT)/replay.json \
-		$(OUT)/robustness.json $(OUT)/stats.json $(OUT)/fingerprint.json $(OUT)/.knobs-gates $(OUT)/.knobs-trials \
-		$(OUT)/.knobs-narration $(OUT)/.knobs-inputs $(R)/verdict
+$(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(V_JSON) \
+		$(OUT)/replay.json $(OUT)/robustness.json $(OUT)/stats.json $(OUT)/fingerprint.json \
+		$(OUT)/.knobs-inputs $(call stamps,verdict) $(R)/verdict
 	$(call say,STAGE,$@)
 	$(Q)$(R)/verdict --dir $(OUT) -o $@
 
-$(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(OUT)/.knobs-data \
-		$(wildcard templates/*) $(R)/report
+$(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(wildcard templates/*) \
+		$(call stamps,report) $(R)/report
 	$(call say,REPORT,$@)
 	$(Q)$(R)/report --dir $(OUT) --name '$(NAME)' --templates templates --data $(DATA)
 

@@ -1,12 +1,16 @@
 /* config.c - reading knobs from config.json through the knob table (config.h), so every stage
  * checks a value against the same row that wrote it. */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "config.h"
+#include "msg.h"
 
 /* The item at row r's path, or NULL when absent (a missing group counts as absent). */
 static const cJSON *knob_item(const cJSON *cfg, const struct sa_knob *r)
@@ -21,10 +25,31 @@ static const cJSON *knob_item(const cJSON *cfg, const struct sa_knob *r)
 						dot + 1);
 }
 
+/* Which program read which knob, one "prog KNOB" line appended to the file SA_KNOB_TRACE names
+ * (when set): how tests/e2e/17-knob-readers.sh holds the table's readers to the code. */
+static void trace(const cJSON *cfg, const struct sa_knob *r)
+{
+	const char *path = cfg ? getenv("SA_KNOB_TRACE") : NULL;
+	char line[128];
+	int fd, n;
+
+	if (!path || !*path)
+		return;
+	n = snprintf(line, sizeof line, "%s %s\n", sa_prog(), r->make);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (n > 0 && (size_t)n < sizeof line)
+		(void)!write(fd, line, (size_t)n);
+	close(fd);
+}
+
 int sa_config_num(const cJSON *cfg, enum sa_knob_id k, double *out, char *err, size_t errlen)
 {
 	const struct sa_knob *r = &sa_knobs[k];
 	const cJSON *it = knob_item(cfg, r);
+
+	trace(cfg, r);
 	double x;
 
 	if (!it || cJSON_IsNull(it))
@@ -57,6 +82,7 @@ int sa_config_str(const cJSON *cfg, enum sa_knob_id k, const char **out, char *e
 	const cJSON *it = knob_item(cfg, r);
 	size_t n;
 
+	trace(cfg, r);
 	if (!it || cJSON_IsNull(it)) {
 		*out = r->def;
 		return 0;

@@ -21,94 +21,123 @@ enum sa_knob_type {
 };
 
 /* The table. One row a knob:
- *   X(id, make variable, config.json path or NULL, type, lo, hi, default, help)
- * The path is "key" or "group.key"; the group names the stamp file (.knobs-<group>) that the
- * stages using it depend on, so changing a knob re-runs only what it affects. A default of
+ *   X(id, make variable, config.json path or NULL, type, lo, hi, default, read by, help)
+ * The path is "key" or "group.key". "read by" names the stages that read the knob from
+ * config.json (tests/e2e/17-knob-readers.sh holds it to what the code reads): each of them
+ * depends on the knob's stamp file, .knobs-<MAKE> (build/knobs.mk lists them per stage), so
+ * changing a knob re-runs exactly its readers and what is made from their files. A default of
  * "cores" means the number of online processors. Rows are grouped as `make help` prints them. */
 #define SA_KNOBS(X)                                                                              \
-	X(STRATEGY, "STRATEGY", NULL, SA_KNOB_MAKE, 0, 0, "",                                     \
+	X(STRATEGY, "STRATEGY", NULL, SA_KNOB_MAKE, 0, 0, "", "",                                     \
 	  "strategy .py defining signals(df)")                                                   \
-	X(TRADES, "TRADES", NULL, SA_KNOB_MAKE, 0, 0, "",                                         \
+	X(TRADES, "TRADES", NULL, SA_KNOB_MAKE, 0, 0, "", "",                                         \
 	  "trade-log .csv: entry_time,exit_time,side,return")                                    \
-	X(DATA, "DATA", NULL, SA_KNOB_MAKE, 0, 0, "data/ohlcv.csv",                               \
+	X(DATA, "DATA", NULL, SA_KNOB_MAKE, 0, 0, "data/ohlcv.csv", "",                               \
 	  "OHLCV csv (the default is the bundled synthetic series)")                             \
-	X(ADJUSTED, "ADJUSTED", "data.adjusted", SA_KNOB_INT, 0, 1, "0",                         \
+	X(ADJUSTED, "ADJUSTED", "data.adjusted", SA_KNOB_INT, 0, 1, "0",                             \
+	  "fingerprint sandbox lookahead robust variants replay stats report",                       \
 	  "1: scale open, high, low, close by the data's Adj Close / Close, bar by bar")         \
-	X(TRADES_COLUMNS, "TRADES_COLUMNS", "data.trades_columns", SA_KNOB_STR, 0, 512, "",       \
+	X(TRADES_COLUMNS, "TRADES_COLUMNS", "data.trades_columns", SA_KNOB_STR, 0, 512, "",          \
+	  "inspect replay",                                                                          \
 	  "trade-log column map: entry=COL,exit=COL,side=COL,return=COL (a trailing % on COL: percent)") \
-	X(NAME, "NAME", NULL, SA_KNOB_MAKE, 0, 0, "",                                             \
+	X(NAME, "NAME", NULL, SA_KNOB_MAKE, 0, 0, "", "",                                             \
 	  "bundle name, out/NAME/ (default: the upload's file name without .py or .csv)")        \
-	X(TRIALS, "TRIALS", "trials", SA_KNOB_INT, 1, 1e6, "1",                                   \
+	X(TRIALS, "TRIALS", "trials", SA_KNOB_INT, 1, 1e6, "1",                                      \
+	  "stats verdict",                                                                           \
 	  "variants tried, this one included: the Deflated Sharpe Ratio prices them in")         \
 	X(TRIALS_SR_VARIANCE, "TRIALS_SR_VARIANCE", "deflation.sr_variance", SA_KNOB_NUM, 0, 1,   \
-	  "0", "variance of the trials' per-trade Sharpe ratios, for trials run elsewhere "      \
+	  "0", "stats", "variance of the trials' per-trade Sharpe ratios, for trials run elsewhere " \
 	  "(0: measured from VARIANTS, else 1/(T-1))")                                           \
-	X(PBO_BLOCKS, "PBO_BLOCKS", "deflation.pbo_blocks", SA_KNOB_INT, 2, 20, "16",             \
+	X(PBO_BLOCKS, "PBO_BLOCKS", "deflation.pbo_blocks", SA_KNOB_INT, 2, 20, "16",                \
+	  "stats",                                                                                   \
 	  "PBO: contiguous blocks the variants' returns are cut into (even)")                    \
-	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "5",                         \
+	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "5",                            \
+	  "robust variants replay stats report",                                                     \
 	  "fees per side, in bps of the traded notional")                                        \
-	X(SLIPPAGE_BPS, "SLIPPAGE_BPS", "costs.slippage_bps", SA_KNOB_NUM, 0, 1000, "2",          \
+	X(SLIPPAGE_BPS, "SLIPPAGE_BPS", "costs.slippage_bps", SA_KNOB_NUM, 0, 1000, "2",             \
+	  "robust variants replay stats report",                                                     \
 	  "slippage per side, in bps of the traded notional")                                    \
 	X(FUNDING_BPS_8H, "FUNDING_BPS_8H", "costs.funding_bps_8h", SA_KNOB_NUM, -1000, 1000,    \
-	  "1", "funding paid per 8 h of held notional, in bps (negative: earned)")               \
-	X(RECONCILE_BPS, "RECONCILE_BPS", "reconcile.bps", SA_KNOB_NUM, 0, 10000, "1",            \
+	  "1", "robust variants replay stats report",                                            \
+	  "funding paid per 8 h of held notional, in bps (negative: earned)")               \
+	X(RECONCILE_BPS, "RECONCILE_BPS", "reconcile.bps", SA_KNOB_NUM, 0, 10000, "1",               \
+	  "replay",                                                                                  \
 	  "reconciliation: largest gap per trade, in bps, between a logged return and the replay") \
-	X(WALL_S, "WALL_S", "limits.wall_s", SA_KNOB_INT, 1, 3600, "20",                          \
+	X(WALL_S, "WALL_S", "limits.wall_s", SA_KNOB_INT, 1, 3600, "20",                             \
+	  "sandbox lookahead robust variants",                                                       \
 	  "sandbox: wall-clock seconds per run")                                                 \
-	X(CPU_S, "CPU_S", "limits.cpu_s", SA_KNOB_INT, 1, 3600, "20",                             \
+	X(CPU_S, "CPU_S", "limits.cpu_s", SA_KNOB_INT, 1, 3600, "20",                                \
+	  "sandbox lookahead robust variants",                                                       \
 	  "sandbox: CPU seconds per run")                                                        \
-	X(MEM_MB, "MEM_MB", "limits.mem_mb", SA_KNOB_INT, 64, 65536, "1024",                      \
+	X(MEM_MB, "MEM_MB", "limits.mem_mb", SA_KNOB_INT, 64, 65536, "1024",                         \
+	  "sandbox lookahead robust variants",                                                       \
 	  "sandbox: address space per run, MB")                                                  \
-	X(SCRATCH_MB, "SCRATCH_MB", "limits.scratch_mb", SA_KNOB_INT, 1, 4096, "16",              \
+	X(SCRATCH_MB, "SCRATCH_MB", "limits.scratch_mb", SA_KNOB_INT, 1, 4096, "16",                 \
+	  "sandbox lookahead robust variants",                                                       \
 	  "sandbox: scratch tmpfs per run, MB")                                                  \
-	X(NOFILE, "NOFILE", "limits.nofile", SA_KNOB_INT, 16, 4096, "64",                         \
+	X(NOFILE, "NOFILE", "limits.nofile", SA_KNOB_INT, 16, 4096, "64",                            \
+	  "sandbox lookahead robust variants",                                                       \
 	  "sandbox: open files per run")                                                         \
-	X(CPUS, "CPUS", "limits.cpus", SA_KNOB_NUM, 0.1, 64, "1.0",                               \
+	X(CPUS, "CPUS", "limits.cpus", SA_KNOB_NUM, 0.1, 64, "1.0",                                  \
+	  "sandbox lookahead robust variants",                                                       \
 	  "sandbox: CPU quota per run, cores (a cgroup's, where the machine allows one)")         \
-	X(SANDBOX_JOBS, "SANDBOX_JOBS", NULL, SA_KNOB_MAKE, 0, 0, "cores",                        \
+	X(SANDBOX_JOBS, "SANDBOX_JOBS", NULL, SA_KNOB_MAKE, 0, 0, "cores", "",                        \
 	  "sandbox runs at once (scheduling only: no result depends on it)")                     \
-	X(LOOKAHEAD_MAX, "LOOKAHEAD_MAX", "lookahead.max", SA_KNOB_INT, 1, 1e9, "1000000",       \
+	X(LOOKAHEAD_MAX, "LOOKAHEAD_MAX", "lookahead.max", SA_KNOB_INT, 1, 1e9, "1000000",           \
+	  "lookahead",                                                                               \
 	  "look-ahead: truncated re-runs at most; every candidate up to a million bars, an even " \
 	  "spread beyond (stated in the report)")                                                \
-	X(LOOKAHEAD_SEED, "LOOKAHEAD_SEED", "lookahead.seed", SA_KNOB_INT, 0, 4294967295.0, "1",  \
+	X(LOOKAHEAD_SEED, "LOOKAHEAD_SEED", "lookahead.seed", SA_KNOB_INT, 0, 4294967295.0, "1",     \
+	  "lookahead",                                                                               \
 	  "look-ahead: seed of the random truncation points")                                    \
 	X(LOOKAHEAD_STOP_AFTER, "LOOKAHEAD_STOP_AFTER", "lookahead.stop_after", SA_KNOB_INT, 1,    \
-	  1e9, "32", "look-ahead: stop after this many mismatches (the leak is established)")    \
-	X(AUDIT_S, "AUDIT_S", "budget.audit_s", SA_KNOB_INT, 10, 604800, "600",                  \
+	  1e9, "32", "lookahead", "look-ahead: stop after this many mismatches (the leak is established)")    \
+	X(AUDIT_S, "AUDIT_S", "budget.audit_s", SA_KNOB_INT, 10, 604800, "600",                      \
+	  "sandbox lookahead robust variants",                                                       \
 	  "every audit ends: seconds the stages that run the upload share; a check cut short "   \
 	  "is said, and its verdict cannot pass")                                                \
-	X(ROLLING_WINDOW, "ROLLING_WINDOW", "tearsheet.rolling_window", SA_KNOB_INT, 0, 1e9, "0",  \
+	X(ROLLING_WINDOW, "ROLLING_WINDOW", "tearsheet.rolling_window", SA_KNOB_INT, 0, 1e9, "0",    \
+	  "stats",                                                                                   \
 	  "rolling Sharpe: bars per window (0: a quarter of the data)")                          \
 	X(BOOTSTRAP_SEED, "BOOTSTRAP_SEED", "tearsheet.bootstrap_seed", SA_KNOB_INT, 0,           \
-	  4294967295.0, "1", "Sharpe interval: seed of the block bootstrap's resamples")           \
+	  4294967295.0, "1", "stats", "Sharpe interval: seed of the block bootstrap's resamples")           \
 	X(WARMUP_OFFSETS, "WARMUP_OFFSETS", "robust.warmup_offsets", SA_KNOB_STR, 1, 64,         \
-	  "10,25,50", "robust: warm-up re-runs start at these % of the bars (each 1-60)")       \
-	X(WARMUP_FLAG, "WARMUP_FLAG", "robust.warmup_flag", SA_KNOB_NUM, 0, 1, "0.01",            \
+	  "10,25,50", "robust", "robust: warm-up re-runs start at these % of the bars (each 1-60)")       \
+	X(WARMUP_FLAG, "WARMUP_FLAG", "robust.warmup_flag", SA_KNOB_NUM, 0, 1, "0.01",               \
+	  "robust",                                                                                  \
 	  "robust: warm-up flagged above this share of tail bars disagreeing")                   \
-	X(PERMUTATIONS, "PERMUTATIONS", "robust.permutations", SA_KNOB_INT, 1, 100000, "100",     \
+	X(PERMUTATIONS, "PERMUTATIONS", "robust.permutations", SA_KNOB_INT, 1, 100000, "100",        \
+	  "robust",                                                                                  \
 	  "robust: permuted copies of the data the strategy is re-run on")                      \
-	X(ROBUST_SEED, "ROBUST_SEED", "robust.seed", SA_KNOB_INT, 0, 4294967295.0, "1",           \
+	X(ROBUST_SEED, "ROBUST_SEED", "robust.seed", SA_KNOB_INT, 0, 4294967295.0, "1",              \
+	  "robust",                                                                                  \
 	  "robust: seed of the permutations")                                                    \
-	X(GATE_MIN_TRADES, "GATE_MIN_TRADES", "gates.min_trades", SA_KNOB_INT, 1, 1e9, "100",     \
+	X(GATE_MIN_TRADES, "GATE_MIN_TRADES", "gates.min_trades", SA_KNOB_INT, 1, 1e9, "100",        \
+	  "verdict",                                                                                 \
 	  "gate: closed trades at least")                                                        \
-	X(GATE_PSR, "GATE_PSR", "gates.min_psr", SA_KNOB_NUM, 0, 1, "0.95",                       \
+	X(GATE_PSR, "GATE_PSR", "gates.min_psr", SA_KNOB_NUM, 0, 1, "0.95",                          \
+	  "verdict",                                                                                 \
 	  "gate: Probabilistic Sharpe Ratio at least")                                           \
-	X(GATE_DSR, "GATE_DSR", "gates.min_dsr", SA_KNOB_NUM, 0, 1, "0.95",                       \
+	X(GATE_DSR, "GATE_DSR", "gates.min_dsr", SA_KNOB_NUM, 0, 1, "0.95",                          \
+	  "verdict",                                                                                 \
 	  "gate: Deflated Sharpe Ratio at least")                                                \
-	X(GATE_MAX_DD, "GATE_MAX_DD", "gates.max_dd", SA_KNOB_NUM, 0, 1, "0.25",                  \
+	X(GATE_MAX_DD, "GATE_MAX_DD", "gates.max_dd", SA_KNOB_NUM, 0, 1, "0.25",                     \
+	  "verdict",                                                                                 \
 	  "gate: max drawdown of net equity at most (a fraction)")                               \
-	X(GATE_PBO, "GATE_PBO", "gates.max_pbo", SA_KNOB_NUM, 0, 1, "0.5",                        \
+	X(GATE_PBO, "GATE_PBO", "gates.max_pbo", SA_KNOB_NUM, 0, 1, "0.5",                           \
+	  "verdict",                                                                                 \
 	  "gate: probability of backtest overfitting below (only with VARIANTS)")                \
-	X(NARRATE_URL, "NARRATE_URL", "narration.url", SA_KNOB_STR, 0, 512, "",                   \
+	X(NARRATE_URL, "NARRATE_URL", "narration.url", SA_KNOB_STR, 0, 512, "",                      \
+	  "verdict",                                                                                 \
 	  "OpenAI-compatible chat endpoint that rewrites the summary (key: env LLM_API_KEY)")    \
 	X(NARRATE_MODEL, "NARRATE_MODEL", "narration.model", SA_KNOB_STR, 1, 128,                 \
-	  "llama-3.3-70b-instruct", "the narrator's model")                                      \
-	X(STRATEGIES, "STRATEGIES", NULL, SA_KNOB_MAKE, 0, 0, "demos",                            \
+	  "llama-3.3-70b-instruct", "verdict", "the narrator's model")                                      \
+	X(STRATEGIES, "STRATEGIES", NULL, SA_KNOB_MAKE, 0, 0, "demos", "",                            \
 	  "nightly: the folder of uploads")                                                      \
-	X(MAIL_TO, "MAIL_TO", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: where the bundles go")      \
-	X(MAIL_FROM, "MAIL_FROM", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: the sender")            \
-	X(SMTP_URL, "SMTP_URL", NULL, SA_KNOB_MAKE, 0, 0, "", "nightly: smtp:// or smtps:// server") \
-	X(FUZZ_S, "FUZZ_S", NULL, SA_KNOB_MAKE, 0, 0, "60", "make fuzz: seconds per loader")
+	X(MAIL_TO, "MAIL_TO", NULL, SA_KNOB_MAKE, 0, 0, "", "", "nightly: where the bundles go")      \
+	X(MAIL_FROM, "MAIL_FROM", NULL, SA_KNOB_MAKE, 0, 0, "", "", "nightly: the sender")            \
+	X(SMTP_URL, "SMTP_URL", NULL, SA_KNOB_MAKE, 0, 0, "", "", "nightly: smtp:// or smtps:// server") \
+	X(FUZZ_S, "FUZZ_S", NULL, SA_KNOB_MAKE, 0, 0, "60", "", "make fuzz: seconds per loader")
 
 enum sa_knob_id {
 #define SA_KNOB_ENUM(id, ...) SA_K_##id,
@@ -123,6 +152,7 @@ struct sa_knob {
 	enum sa_knob_type type;
 	double lo, hi;      /* the range; for a string, its length */
 	const char *def;    /* the default, as make would be given it */
+	const char *readers; /* the stages that read it from config.json, space-separated */
 	const char *help;
 };
 

@@ -9,7 +9,8 @@
 #include "config.h"
 
 const struct sa_knob sa_knobs[SA_K_COUNT] = {
-#define SA_KNOB_ROW(id, mk, path, type, lo, hi, def, help) { mk, path, type, lo, hi, def, help },
+#define SA_KNOB_ROW(id, mk, path, type, lo, hi, def, readers, help) \
+	{ mk, path, type, lo, hi, def, readers, help },
 	SA_KNOBS(SA_KNOB_ROW)
 #undef SA_KNOB_ROW
 };

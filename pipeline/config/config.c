@@ -1,5 +1,5 @@
 /* config.c - writes config.json from the knobs (NAME=value, checked against the knob table in
- * lib/config.h), and one stamp file per group of knobs, so make re-runs only the
+ * lib/config.h), and one stamp file per knob, so make re-runs only the
  * stages a changed knob affects. */
 #include <getopt.h>
 #include <stdbool.h>
@@ -22,8 +22,8 @@ static const char usage[] =
 	"\n"
 	"Checks every knob against its row of the knob table (type, range) and writes config.json;\n"
 	"a knob not given takes the table's default. --if-changed leaves the file alone when its\n"
-	"content would not change. --stamps DIR also writes DIR/.knobs-<group> for each group of\n"
-	"knobs (costs, limits, ...), each only when that group changed. `make help` lists the knobs.\n"
+	"content would not change. --stamps DIR also writes DIR/.knobs-<KNOB> for each knob\n"
+	"config.json holds, each only when that knob changed. `make help` lists the knobs.\n"
 	"--check-data loads the operator's OHLCV file with the stages' own loader and says why it\n"
 	"cannot be used, with the line and the format accepted, before any stage runs.\n"
 	"\n"
@@ -91,24 +91,32 @@ static int write_line_if_changed(const char *path, const char *text)
 	return rc;
 }
 
-/* One stamp per group: .knobs-<group> holding the group's JSON (a top-level knob is its own
- * group). Returns 0 or -1. */
+/* One stamp per knob: .knobs-<MAKE> holding its value as JSON (null when config.json leaves it
+ * out), each rewritten only when that knob changed, so a stage that depends on the stamps of
+ * the knobs it reads re-runs exactly when one of them does. Returns 0 or -1. */
 static int write_stamps(const char *dir, const cJSON *c)
 {
-	const cJSON *it;
 	int rc = 0;
 
-	cJSON_ArrayForEach(it, c) {
-		char path[4096], *text;
+	for (size_t i = 0; i < SA_K_COUNT; i++) {
+		const struct sa_knob *r = &sa_knobs[i];
+		const char *dot = r->path ? strchr(r->path, '.') : NULL;
+		const cJSON *it;
+		char path[4096], group[64], *text;
 
-		if (!strcmp(it->string, "stage") || !strcmp(it->string, "schema") ||
-		    !strcmp(it->string, "ok") || !strcmp(it->string, "version"))
+		if (!r->path)
 			continue;
-		text = cJSON_PrintUnformatted(it);
-		if (!text)
+		if (dot) {
+			snprintf(group, sizeof group, "%.*s", (int)(dot - r->path), r->path);
+			it = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, group), dot + 1);
+		} else {
+			it = cJSON_GetObjectItemCaseSensitive(c, r->path);
+		}
+		text = it ? cJSON_PrintUnformatted(it) : NULL;
+		if (it && !text)
 			return sa_error("out of memory");
-		snprintf(path, sizeof path, "%s/.knobs-%s", dir, it->string);
-		if (write_line_if_changed(path, text) < 0)
+		snprintf(path, sizeof path, "%s/.knobs-%s", dir, r->make);
+		if (write_line_if_changed(path, text ? text : "null") < 0)
 			rc = -1;
 		cJSON_free(text);
 	}

@@ -10,8 +10,9 @@
 static const char usage[] =
 	"usage: knobs make | knobs help\n"
 	"\n"
-	"make: the default of every knob as 'NAME ?= value', and the lists CONFIG_KNOBS (what\n"
-	"config.json holds), KNOB_GROUPS and KNOBS_<group> (what each stamp file covers).\n"
+	"make: the default of every knob as 'NAME ?= value', the list CONFIG_KNOBS (what\n"
+	"config.json holds) and KNOBS_READ_<stage> (the knobs each stage reads, from the table's\n"
+	"\"read by\" column: the stamps its rule depends on).\n"
 	"help: one line a knob, with its range and default.\n"
 	"\n"
 	"exit: 0 printed; 2 bad command line\n";
@@ -28,19 +29,19 @@ static void print_default(const struct sa_knob *r)
 	fputs(r->def, stdout);
 }
 
-/* The group of a path ("costs" of "costs.fee_bps"; the key itself at the top level). */
-static int group_len(const char *path)
-{
-	const char *dot = strchr(path, '.');
+/* The stages a knob can be read by, in pipeline order: the Makefile's STAMPS_<stage> lists. */
+static const char *const stages[] = {
+	"fingerprint", "inspect", "sandbox", "lookahead", "robust", "variants", "replay", "stats",
+	"verdict", "report",
+};
 
-	return dot ? (int)(dot - path) : (int)strlen(path);
-}
-
-static int seen_group(size_t upto, const char *path)
+/* Whether the space-separated list holds word. */
+static int holds(const char *list, const char *word)
 {
-	for (size_t j = 0; j < upto; j++)
-		if (sa_knobs[j].path && group_len(sa_knobs[j].path) == group_len(path) &&
-		    !strncmp(sa_knobs[j].path, path, (size_t)group_len(path)))
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
 			return 1;
 	return 0;
 }
@@ -57,21 +58,13 @@ static void print_make(void)
 	for (size_t i = 0; i < SA_K_COUNT; i++)
 		if (sa_knobs[i].path)
 			printf(" %s", sa_knobs[i].make);
-	fputs("\nKNOB_GROUPS :=", stdout);
-	for (size_t i = 0; i < SA_K_COUNT; i++)
-		if (sa_knobs[i].path && !seen_group(i, sa_knobs[i].path))
-			printf(" %.*s", group_len(sa_knobs[i].path), sa_knobs[i].path);
 	putchar('\n');
-	for (size_t i = 0; i < SA_K_COUNT; i++) {
-		const char *p = sa_knobs[i].path;
-
-		if (!p || seen_group(i, p))
-			continue;
-		printf("KNOBS_%.*s :=", group_len(p), p);
-		for (size_t j = i; j < SA_K_COUNT; j++)
-			if (sa_knobs[j].path && group_len(sa_knobs[j].path) == group_len(p) &&
-			    !strncmp(sa_knobs[j].path, p, (size_t)group_len(p)))
-				printf(" %s", sa_knobs[j].make);
+	/* each stage's knobs, from the table's "read by" column: its rule depends on their stamps */
+	for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++) {
+		printf("KNOBS_READ_%s :=", stages[s]);
+		for (size_t i = 0; i < SA_K_COUNT; i++)
+			if (sa_knobs[i].path && holds(sa_knobs[i].readers, stages[s]))
+				printf(" %s", sa_knobs[i].make);
 		putchar('\n');
 	}
 }

@@ -74,8 +74,15 @@ CASES
 "$BIN/config" -o "$TMP/defaults.json" >/dev/null 2>&1
 expect_eq "a knob not given takes the table's default" 1000000 "$(jget "$TMP/defaults.json" lookahead.max)"
 "$BIN/config" --stamps "$TMP" TRIALS=7 -o "$TMP/stamped.json" >/dev/null 2>&1
-expect_eq "the trials stamp holds the group's value" 7 "$(cat "$TMP/.knobs-trials")"
-check "a stamp per group" test -s "$TMP/.knobs-costs" -a -s "$TMP/.knobs-limits" -a -s "$TMP/.knobs-narration"
+expect_eq "the TRIALS stamp holds the knob's value" 7 "$(cat "$TMP/.knobs-TRIALS")"
+expect_eq "a stamp per knob config.json holds, and no other" \
+	"$(make --no-print-directory -s -f build/knobs.mk -f - <<<'all: ; @echo $(CONFIG_KNOBS)' | tr ' ' '\n' | sort | tr '\n' ' ')" \
+	"$(cd "$TMP" && ls -A .knobs-* | sed 's/^\.knobs-//' | sort | tr '\n' ' ')"
+before=$(stat -c %Y "$TMP/.knobs-FEE_BPS")
+sleep 1
+"$BIN/config" --stamps "$TMP" TRIALS=8 -o "$TMP/stamped.json" >/dev/null 2>&1
+expect_eq "a stamp is rewritten only when its knob changed" "8 $before" \
+	"$(cat "$TMP/.knobs-TRIALS") $(stat -c %Y "$TMP/.knobs-FEE_BPS")"
 
 # Independent of the C loader: the rules the loader enforces hold on every row.
 check "every row is a valid bar (python)" "$PY" - "$TMP/default.csv" <<'PYEOF'
