@@ -1,4 +1,4 @@
-/* variants_core.c - a variant's replay summarised, variants.csv and the return matrix. */
+/* variants_core.c - a variant's replay summarised, and variants.csv (its return matrix: vmatrix.c). */
 #include "variants_core.h"
 
 #include <errno.h>
