@@ -1,7 +1,5 @@
 /* lookahead.c - re-runs a strategy in the sandbox on truncated histories and flags every signal
  * that changes when the future is hidden. */
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +14,8 @@
 #include "ohlcv.h"
 #include "ohlcv_json.h"
 #include "sbx.h"
+#include "sbx_stage.h"
 #include "timeutil.h"
-
-struct opts {
-	const char *strategy, *run, *data, *config, *out;
-	int jobs;
-	long long started;  /* when the audit began (seconds since the epoch), 0 when not known */
-};
 
 /* The share of the audit's time budget (AUDIT_S) this stage may spend. */
 #define LA_BUDGET_SHARE 0.6
@@ -73,46 +66,6 @@ static void usage(FILE *fp)
 		"\n"
 		"exit status: 0 lookahead.json written (even when it says \"ok\": false or finds a leak),\n"
 		"             2 bad command line, 3 the tool itself could not work\n");
-}
-
-/* Returns 0, 1 for --help, or -1 (message printed) for a bad command line. */
-static int parse_args(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		{"strategy", required_argument, NULL, 's'}, {"run", required_argument, NULL, 'r'},
-		{"data", required_argument, NULL, 'd'},     {"config", required_argument, NULL, 'c'},
-		{"jobs", required_argument, NULL, 'j'},     {"output", required_argument, NULL, 'o'},
-		{"started", required_argument, NULL, 't'},  {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-
-	*o = (struct opts){.jobs = 2};
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's': o->strategy = optarg; break;
-		case 'r': o->run = optarg; break;
-		case 'd': o->data = optarg; break;
-		case 'c': o->config = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 't':
-			if (sbx_parse_started(optarg, &o->started) < 0)
-				return sa_error("--started wants seconds since the epoch, '%s'", optarg);
-			break;
-		case 'h': return 1;
-		case 'j':
-			if (sbx_parse_jobs(optarg, &o->jobs) < 0)
-				return sa_error("--jobs wants a whole number from 1 to %d, '%s'",
-						SBX_MAX_JOBS, optarg);
-			break;
-		default: return -1;
-		}
-	}
-	if (optind < argc)
-		return sa_error("unexpected argument, '%s'", argv[optind]);
-	if (!o->run || !o->data || !o->config || !o->out)
-		return sa_error("--run, --data, --config and -o are all required");
-	return 0;
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -167,49 +120,37 @@ static bool on_result(size_t i, struct sbx_result *r, size_t done, size_t total,
 	return j->stopped;
 }
 
-/* Formats the reason a check could not be made into why and returns -1. */
-static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Reads config, run.json and the data, and picks the points. Returns 0, or -1 with why. */
-static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
+static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
 	bool ok;
 
 	if (!o->strategy)
-		return fail(why, len, "no strategy was uploaded, so there is nothing to re-run");
+		return sbx_stage_fail(why, len, "no strategy was uploaded, so there is nothing to re-run");
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
 	if (!j->cfg)
-		return fail(why, len, "config.json unusable: %s", err);
+		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
 	if (la_config_read(j->cfg, &j->conf, why, len) < 0)
 		return -1;
 	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
 	if (!j->run)
-		return fail(why, len, "run.json unusable (%s); look-ahead was not checked", err);
+		return sbx_stage_fail(why, len, "run.json unusable (%s); look-ahead was not checked", err);
 	if (sa_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
-		return fail(why, len, "data '%s' unusable: %s", o->data, err);
+		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
 	if (la_full_signals(j->run, j->bars.n, &j->full, why, len) < 0)
 		return -1;
 	if (!ok)
-		return fail(why, len, "the full-history run reported a failure (%s); look-ahead "
+		return sbx_stage_fail(why, len, "the full-history run reported a failure (%s); look-ahead "
 				"was not checked", err);
 	if (la_points_choose(j->full, j->bars.n, j->conf.max, j->conf.seed, LA_RANDOM_POINTS,
 			     &j->pts) < 0)
-		return fail(why, len, "could not choose truncation points");
+		return sbx_stage_fail(why, len, "could not choose truncation points");
 	return 0;
 }
 
 /* The schedule: job i is the run at point order[i], in slot[i]. Returns 0, or -1 with why. */
-static int plan(const struct opts *o, struct job *j, char *why, size_t len)
+static int plan(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	size_t k = j->pts.n;
 
@@ -221,7 +162,7 @@ static int plan(const struct opts *o, struct job *j, char *why, size_t len)
 	j->jobs = calloc(k, sizeof *j->jobs);
 	if (!j->results || !j->runs || !j->agrees || !j->order || !j->slot || !j->jobs ||
 	    la_schedule(&j->pts, o->jobs, j->order, j->slot) < 0)
-		return fail(why, len, "out of memory");
+		return sbx_stage_fail(why, len, "out of memory");
 	for (size_t i = 0; i < k; i++)
 		j->jobs[i] = (struct sbx_job){ .s = &j->bars, .n_visible = j->pts.t[j->order[i]] + 1 };
 	j->deadline = sbx_budget_deadline(j->conf.audit_s, LA_BUDGET_SHARE, o->started);
@@ -230,7 +171,7 @@ static int plan(const struct opts *o, struct job *j, char *why, size_t len)
 
 /* Runs every point in the sandbox as scheduled and turns the results into borrowed la_run
  * views, in point order. */
-static int run_points(const struct opts *o, struct job *j, char *why, size_t len)
+static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	struct sbx_limits lim = j->conf.lim;
 	struct progress prog = {.tty = isatty(STDERR_FILENO) == 1};
@@ -245,10 +186,10 @@ static int run_points(const struct opts *o, struct job *j, char *why, size_t len
 	bo.arg = &(struct collect){ j, &prog };
 	j->zyg = sbx_zygote_start(o->strategy, &lim, err, sizeof err);
 	if (!j->zyg)
-		return fail(why, len, "the sandbox could not start: %s", err);
+		return sbx_stage_fail(why, len, "the sandbox could not start: %s", err);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	if (sbx_run_batch(j->zyg, j->jobs, k, &bo, j->results, err, sizeof err) < 0)
-		return fail(why, len, "the sandbox failed: %s", err);
+		return sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < k; i++) {
 		const struct sbx_result *r = &j->results[i];
 		const int8_t *sig = j->agrees[i] ? j->full : r->signals;
@@ -310,7 +251,7 @@ static void add_events(cJSON *res, const struct job *j)
 }
 
 /* The whole check. Returns the lookahead.json tree (caller frees); never NULL. */
-static cJSON *check(const struct opts *o)
+static cJSON *check(const struct sbx_stage_args *o)
 {
 	struct job j = {0};
 	static struct la_report rep;
@@ -341,24 +282,15 @@ out:
 	return res;
 }
 
+static cJSON *check_stage(const struct sbx_stage_args *a, bool *broken)
+{
+	(void)broken;
+	return check(a);
+}
+
 int main(int argc, char **argv)
 {
-	struct opts o;
-	cJSON *res;
-	int rc;
+	static const struct sbx_stage st = { "lookahead", SBX_STAGE_RUN, usage, check_stage };
 
-	sa_set_prog(argv[0]);
-	rc = parse_args(argc, argv, &o);
-	if (rc == 1) {
-		usage(stdout);
-		return SA_EXIT_OK;
-	}
-	if (rc < 0)
-		sa_usage_die("bad command line");
-	res = check(&o);
-	rc = sa_json_write(o.out, res);
-	cJSON_Delete(res);
-	if (rc < 0)
-		sa_die("could not write '%s'", o.out);
-	return SA_EXIT_OK;
+	return sbx_stage_main(&st, argc, argv);
 }

@@ -1,8 +1,6 @@
 /* robust.c - re-runs a strategy in the sandbox started later in history and on permuted copies
  * of the data: does its signal depend on where history starts, and is its edge skill or luck. */
-#include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,17 +18,11 @@
 #include "config.h"
 #include "robust_core.h"
 #include "sbx.h"
+#include "sbx_stage.h"
 #include "signals.h"
 
 /* Permuted copies built and run at once: bounds the memory a large PERMUTATIONS takes. */
 #define RB_BATCH 50
-
-struct opts {
-	const char *strategy, *run, *data, *config, *out;
-	int jobs;
-	bool timing;
-	long long started;  /* when the audit began (seconds since the epoch), 0 when not known */
-};
 
 /* The share of the audit's time budget (AUDIT_S) this stage may spend. */
 #define RB_BUDGET_SHARE 0.2
@@ -71,60 +63,6 @@ static void usage(FILE *fp)
 		"             2 bad command line, 3 the tool itself could not work\n", RB_TAIL_PCT);
 }
 
-/* Returns 0, 1 for --help, or -1 (message printed) for a bad command line. */
-static int parse_args(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		{"strategy", required_argument, NULL, 's'}, {"run", required_argument, NULL, 'r'},
-		{"data", required_argument, NULL, 'd'},     {"config", required_argument, NULL, 'c'},
-		{"jobs", required_argument, NULL, 'j'},     {"output", required_argument, NULL, 'o'},
-		{"timing", no_argument, NULL, 't'},         {"help", no_argument, NULL, 'h'},
-		{"started", required_argument, NULL, 'S'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-
-	*o = (struct opts){.jobs = 2};
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's': o->strategy = optarg; break;
-		case 'r': o->run = optarg; break;
-		case 'd': o->data = optarg; break;
-		case 'c': o->config = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 't': o->timing = true; break;
-		case 'S':
-			if (sbx_parse_started(optarg, &o->started) < 0)
-				return sa_error("--started wants seconds since the epoch, '%s'", optarg);
-			break;
-		case 'h': return 1;
-		case 'j':
-			if (sbx_parse_jobs(optarg, &o->jobs) < 0)
-				return sa_error("--jobs wants a whole number from 1 to %d, '%s'",
-						SBX_MAX_JOBS, optarg);
-			break;
-		default: return -1;
-		}
-	}
-	if (optind < argc)
-		return sa_error("unexpected argument, '%s'", argv[optind]);
-	if (!o->run || !o->data || !o->config || !o->out)
-		return sa_error("--run, --data, --config and -o are all required");
-	return 0;
-}
-
-/* Formats the reason a check could not be made into why and returns -1. */
-static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* The full run must have completed uncontained: a refused upload is not run again. */
 static int full_signals(struct job *j, char *why, size_t len)
 {
@@ -138,41 +76,41 @@ static int full_signals(struct job *j, char *why, size_t len)
 }
 
 /* Reads config, run.json and the data. Returns 0, or -1 with why. */
-static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
+static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
 	long long audit_s;
 	bool ok;
 
 	if (!o->strategy)
-		return fail(why, len, "no strategy was uploaded, so there is nothing to re-run");
+		return sbx_stage_fail(why, len, "no strategy was uploaded, so there is nothing to re-run");
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
 	if (!j->cfg)
-		return fail(why, len, "config.json unusable: %s", err);
+		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
 	if (rb_config_read(j->cfg, &j->conf, why, len) < 0)
 		return -1;
 	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
 	if (!j->run)
-		return fail(why, len, "run.json unusable (%s); robustness was not checked", err);
+		return sbx_stage_fail(why, len, "run.json unusable (%s); robustness was not checked", err);
 	if (sa_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
-		return fail(why, len, "data '%s' unusable: %s", o->data, err);
+		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
 	if (full_signals(j, why, len) < 0)
 		return -1;
 	j->events = cJSON_CreateArray();
 	j->perm.null = calloc(j->conf.permutations, sizeof *j->perm.null);
 	if (!j->events || !j->perm.null)
-		return fail(why, len, "out of memory");
+		return sbx_stage_fail(why, len, "out of memory");
 	if (sa_config_int(j->cfg, SA_K_AUDIT_S, &audit_s, why, len) < 0)
 		return -1;
 	j->zyg = sbx_zygote_start(o->strategy, &j->conf.lim, err, sizeof err);
 	if (!j->zyg)
-		return fail(why, len, "the sandbox could not start: %s", err);
+		return sbx_stage_fail(why, len, "the sandbox could not start: %s", err);
 	j->deadline = sbx_budget_deadline((double)audit_s, RB_BUDGET_SHARE, o->started);
 	return 0;
 }
 
 /* Runs k jobs within the stage's share of the time budget; counts those it cut short. */
-static int run_jobs(const struct opts *o, struct job *j, const struct sbx_job *jobs, size_t k,
+static int run_jobs(const struct sbx_stage_args *o, struct job *j, const struct sbx_job *jobs, size_t k,
 		    struct sbx_result *res, char *err, size_t errlen)
 {
 	const struct sbx_batch_opts bo = { .jobs = o->jobs, .deadline_ms = j->deadline };
@@ -201,7 +139,7 @@ static void take_events(struct job *j, const char *run, const struct sbx_result 
 }
 
 /* The warm-up runs: one per offset, on its suffix of the bars. */
-static int run_warmup(const struct opts *o, struct job *j, char *why, size_t len)
+static int run_warmup(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	struct rb_config *c = &j->conf;
 	struct sa_ohlcv view[RB_MAX_OFFSETS];
@@ -219,7 +157,7 @@ static int run_warmup(const struct opts *o, struct job *j, char *why, size_t len
 		jobs[i] = (struct sbx_job){ .s = &view[i], .n_visible = view[i].n };
 	}
 	if (run_jobs(o, j, jobs, k, res, err, sizeof err) < 0)
-		return fail(why, len, "the sandbox failed: %s", err);
+		return sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < k; i++) {
 		const struct sbx_result *r = &res[i];
 		bool ok = r->status == SBX_OK && r->signals;
@@ -234,7 +172,7 @@ static int run_warmup(const struct opts *o, struct job *j, char *why, size_t len
 }
 
 /* One batch of permuted copies: built from the one seeded generator in order, run, replayed. */
-static int run_batch(const struct opts *o, struct job *j, gsl_rng *rng, size_t *order,
+static int run_batch(const struct sbx_stage_args *o, struct job *j, gsl_rng *rng, size_t *order,
 		     size_t first, size_t k, char *why, size_t len)
 {
 	struct rb_perm perm[RB_BATCH] = {0};
@@ -245,13 +183,13 @@ static int run_batch(const struct opts *o, struct job *j, gsl_rng *rng, size_t *
 
 	for (size_t i = 0; i < k; i++) {
 		if (rb_perm_make(&j->bars, rng, order, &perm[i]) < 0) {
-			fail(why, len, "out of memory");
+			sbx_stage_fail(why, len, "out of memory");
 			goto out;
 		}
 		jobs[i] = (struct sbx_job){ .s = &perm[i].s, .n_visible = perm[i].s.n };
 	}
 	if (run_jobs(o, j, jobs, k, res, err, sizeof err) < 0) {
-		fail(why, len, "the sandbox failed: %s", err);
+		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 		goto out;
 	}
 	for (size_t i = 0; i < k; i++) {
@@ -265,7 +203,7 @@ static int run_batch(const struct opts *o, struct job *j, gsl_rng *rng, size_t *
 		} else if (r->status != SBX_OK || !r->signals || r->n != perm[i].s.n) {
 			j->perm.failed_runs++;
 		} else if (rb_sharpe(&perm[i].s, r->signals, &j->conf.costs, &sr, &trades) < 0) {
-			fail(why, len, "out of memory");
+			sbx_stage_fail(why, len, "out of memory");
 		} else {
 			/* No trades, or no spread: no edge to rank, which is what 0 says. */
 			if (!isfinite(sr))
@@ -281,7 +219,7 @@ out:
 	return rc;
 }
 
-static int run_permutations(const struct opts *o, struct job *j, char *why, size_t len)
+static int run_permutations(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	size_t *order = malloc(j->bars.n * sizeof *order);
@@ -290,14 +228,14 @@ static int run_permutations(const struct opts *o, struct job *j, char *why, size
 
 	why[0] = '\0';
 	if (!rng || !order) {
-		fail(why, len, "out of memory");
+		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
 	gsl_rng_set(rng, j->conf.seed);
 	j->perm.requested = total;
 	if (rb_sharpe(&j->bars, j->full, &j->conf.costs, &j->perm.real_sharpe,
 		      &j->perm.real_trades) < 0) {
-		fail(why, len, "out of memory");
+		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
 	for (size_t done = 0; done < total && j->not_run == warm_not_run; done += RB_BATCH)
@@ -326,7 +264,7 @@ static void job_release(struct job *j)
 }
 
 /* The whole check. Returns the robustness.json tree (caller frees); never NULL. */
-static cJSON *check(const struct opts *o)
+static cJSON *check(const struct sbx_stage_args *o)
 {
 	static struct job j;
 	char why[768];
@@ -357,30 +295,16 @@ out:
 	return res;
 }
 
+static cJSON *check_stage(const struct sbx_stage_args *a, bool *broken)
+{
+	(void)broken;
+	return check(a);
+}
+
 int main(int argc, char **argv)
 {
-	struct opts o;
-	struct timespec t0, t1;
-	cJSON *res;
-	int rc;
+	static const struct sbx_stage st = { "robust", SBX_STAGE_RUN | SBX_STAGE_TIMING, usage,
+					     check_stage };
 
-	sa_set_prog(argv[0]);
-	rc = parse_args(argc, argv, &o);
-	if (rc == 1) {
-		usage(stdout);
-		return SA_EXIT_OK;
-	}
-	if (rc < 0)
-		sa_usage_die("bad command line");
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	res = check(&o);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (o.timing)
-		fprintf(stderr, "robust: %.3f s\n", (double)(t1.tv_sec - t0.tv_sec) +
-			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	rc = sa_json_write(o.out, res);
-	cJSON_Delete(res);
-	if (rc < 0)
-		sa_die("could not write '%s'", o.out);
-	return SA_EXIT_OK;
+	return sbx_stage_main(&st, argc, argv);
 }

@@ -1,8 +1,6 @@
 /* variants.c - runs every declared variant of a strategy in the sandbox, replays each with the
  * audit's costs, and writes variants.json, variants.csv and the per-bar return matrix. */
-#include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +14,9 @@
 #include "ohlcv.h"
 #include "costs.h"
 #include "sbx.h"
+#include "sbx_stage.h"
 #include "sbx_report.h"
 #include "variants_core.h"
-
-struct opts {
-	const char *strategy, *inspect, *data, *config, *out, *csv, *matrix;
-	int jobs;
-	long long started;  /* when the audit began (seconds since the epoch), 0 when not known */
-};
 
 /* The share of the audit's time budget (AUDIT_S) this stage may spend. */
 #define VR_BUDGET_SHARE 0.2
@@ -68,64 +61,9 @@ static void usage(FILE *fp)
 		"             2 bad command line, 3 the tool itself could not work\n");
 }
 
-/* Returns 0, 1 for --help, or -1 (message printed) for a bad command line. */
-static int parse_args(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		{"strategy", required_argument, NULL, 's'}, {"inspect", required_argument, NULL, 'i'},
-		{"data", required_argument, NULL, 'd'},     {"config", required_argument, NULL, 'c'},
-		{"jobs", required_argument, NULL, 'j'},     {"output", required_argument, NULL, 'o'},
-		{"csv", required_argument, NULL, 'v'},      {"matrix", required_argument, NULL, 'm'},
-		{"started", required_argument, NULL, 'S'},  {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-
-	*o = (struct opts){.jobs = 2};
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's': o->strategy = optarg; break;
-		case 'i': o->inspect = optarg; break;
-		case 'd': o->data = optarg; break;
-		case 'c': o->config = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'v': o->csv = optarg; break;
-		case 'm': o->matrix = optarg; break;
-		case 'S':
-			if (sbx_parse_started(optarg, &o->started) < 0)
-				return sa_error("--started wants seconds since the epoch, '%s'", optarg);
-			break;
-		case 'h': return 1;
-		case 'j':
-			if (sbx_parse_jobs(optarg, &o->jobs) < 0)
-				return sa_error("--jobs wants a whole number from 1 to %d, '%s'",
-						SBX_MAX_JOBS, optarg);
-			break;
-		default: return -1;
-		}
-	}
-	if (optind < argc)
-		return sa_error("unexpected argument, '%s'", argv[optind]);
-	if (!o->inspect || !o->data || !o->config || !o->out || !o->csv || !o->matrix)
-		return sa_error("--inspect, --data, --config, -o, --csv and --matrix are all required");
-	return 0;
-}
-
-/* Formats the reason the family could not be run into why and returns -1. */
-static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Reads inspect.json's strategy.variants; k = 0 when none are declared or they are malformed.
  * Returns 0, or -1 with why. */
-static int read_declared(const struct opts *o, struct job *j, char *why, size_t len)
+static int read_declared(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
 	bool ok;
@@ -133,7 +71,7 @@ static int read_declared(const struct opts *o, struct job *j, char *why, size_t 
 
 	j->insp = sa_json_read_stage(o->inspect, &ok, err, sizeof err);
 	if (!j->insp)
-		return fail(why, len, "inspect.json unusable (%s); the variants were not run", err);
+		return sbx_stage_fail(why, len, "inspect.json unusable (%s); the variants were not run", err);
 	s = cJSON_GetObjectItemCaseSensitive(j->insp, "strategy");
 	v = cJSON_GetObjectItemCaseSensitive(s, "variants");
 	j->params = cJSON_GetObjectItemCaseSensitive(v, "params");
@@ -142,40 +80,40 @@ static int read_declared(const struct opts *o, struct job *j, char *why, size_t 
 	j->k = j->params && sa_json_bool(v, "declared", false) && !cJSON_IsString(
 		cJSON_GetObjectItemCaseSensitive(v, "error")) ? (size_t)cJSON_GetArraySize(j->params) : 0;
 	if (j->k > VR_MAX_VARIANTS)
-		return fail(why, len, "inspect.json lists %zu variants, more than %d", j->k, VR_MAX_VARIANTS);
+		return sbx_stage_fail(why, len, "inspect.json lists %zu variants, more than %d", j->k, VR_MAX_VARIANTS);
 	return 0;
 }
 
 /* Reads config and data and turns each parameter set into its JSON text. Returns 0 or -1. */
-static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
+static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
 	size_t i = 0;
 	const cJSON *d;
 
 	if (!o->strategy)
-		return fail(why, len, "no strategy was uploaded, so there is no variant to run");
+		return sbx_stage_fail(why, len, "no strategy was uploaded, so there is no variant to run");
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
 	if (!j->cfg)
-		return fail(why, len, "config.json unusable: %s", err);
+		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
 	if (sbx_limits_from_config(j->cfg, &j->lim, err, sizeof err) < 0 ||
 	    rp_read_costs(j->cfg, &j->costs, err, sizeof err) < 0)
-		return fail(why, len, "config.json unusable: %s", err);
+		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
 	if (sa_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
-		return fail(why, len, "data '%s' unusable: %s", o->data, err);
+		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
 	j->text = calloc(j->k, sizeof *j->text);
 	j->n_visible = calloc(j->k, sizeof *j->n_visible);
 	j->results = calloc(j->k, sizeof *j->results);
 	j->v = calloc(j->k, sizeof *j->v);
 	j->matrix = calloc(j->k && j->bars.n ? j->k * j->bars.n : 1, sizeof *j->matrix);
 	if (!j->text || !j->n_visible || !j->results || !j->v || !j->matrix)
-		return fail(why, len, "out of memory");
+		return sbx_stage_fail(why, len, "out of memory");
 	cJSON_ArrayForEach(d, j->params) {
 		if (i == j->k)
 			break;
 		j->text[i] = cJSON_PrintUnformatted(d);
 		if (!j->text[i])
-			return fail(why, len, "out of memory");
+			return sbx_stage_fail(why, len, "out of memory");
 		j->n_visible[i] = j->bars.n;
 		i++;
 	}
@@ -183,7 +121,7 @@ static int prepare(const struct opts *o, struct job *j, char *why, size_t len)
 }
 
 /* Runs every variant, then replays those that returned signals. Returns 0 or -1 with why. */
-static int run_all(const struct opts *o, struct job *j, char *why, size_t len)
+static int run_all(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
 	struct sbx_job *jobs = calloc(j->k ? j->k : 1, sizeof *jobs);
@@ -192,7 +130,7 @@ static int run_all(const struct opts *o, struct job *j, char *why, size_t len)
 	int rc;
 
 	if (!jobs)
-		return fail(why, len, "out of memory");
+		return sbx_stage_fail(why, len, "out of memory");
 	for (size_t i = 0; i < j->k; i++)
 		jobs[i] = (struct sbx_job){ .s = &j->bars, .n_visible = j->n_visible[i], .params = j->text[i] };
 	if (sa_config_int(j->cfg, SA_K_AUDIT_S, &audit_s, why, len) < 0) {
@@ -202,13 +140,13 @@ static int run_all(const struct opts *o, struct job *j, char *why, size_t len)
 	j->zyg = sbx_zygote_start(o->strategy, &j->lim, err, sizeof err);
 	if (!j->zyg) {
 		free(jobs);
-		return fail(why, len, "the sandbox could not start: %s", err);
+		return sbx_stage_fail(why, len, "the sandbox could not start: %s", err);
 	}
 	bo.deadline_ms = sbx_budget_deadline((double)audit_s, VR_BUDGET_SHARE, o->started);
 	rc = sbx_run_batch(j->zyg, jobs, j->k, &bo, j->results, err, sizeof err);
 	free(jobs);
 	if (rc < 0)
-		return fail(why, len, "the sandbox failed: %s", err);
+		return sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < j->k; i++) {
 		const struct sbx_result *r = &j->results[i];
 		struct vr_variant *v = &j->v[i];
@@ -227,7 +165,7 @@ static int run_all(const struct opts *o, struct job *j, char *why, size_t len)
 		if (rp_replay(&j->bars, r->signals, &j->costs, &rp) < 0 ||
 		    vr_summarise(&rp, v, j->matrix + j->ran * j->bars.n, j->bars.n) < 0) {
 			rp_result_release(&rp);
-			return fail(why, len, "out of memory replaying variant %zu", i + 1);
+			return sbx_stage_fail(why, len, "out of memory replaying variant %zu", i + 1);
 		}
 		rp_result_release(&rp);
 		v->ran = true;
@@ -277,7 +215,7 @@ static void add_events(cJSON *res, const struct job *j)
 }
 
 /* variants.json from a finished family. */
-static cJSON *family_json(const struct opts *o, const struct job *j)
+static cJSON *family_json(const struct sbx_stage_args *o, const struct job *j)
 {
 	cJSON *res = sa_json_stage("variants", VR_SCHEMA), *list;
 
@@ -316,7 +254,7 @@ static cJSON *family_json(const struct opts *o, const struct job *j)
 
 /* Writes the CSV and the matrix (ran columns; none when nothing ran); a family that could not
  * be run (failed) leaves both empty. Returns 0 or -1. */
-static int write_tables(const struct opts *o, const struct job *j, bool failed)
+static int write_tables(const struct sbx_stage_args *o, const struct job *j, bool failed)
 {
 	size_t k = failed ? 0 : j->k, ran = failed ? 0 : j->ran;
 
@@ -339,7 +277,7 @@ static int write_tables(const struct opts *o, const struct job *j, bool failed)
 
 /* The whole family. Returns 0 with *res (caller frees; never NULL), or -1 when a table could
  * not be written. */
-static int family(const struct opts *o, cJSON **res)
+static int family(const struct sbx_stage_args *o, cJSON **res)
 {
 	struct job j = {0};
 	char why[768];
@@ -360,25 +298,18 @@ static int family(const struct opts *o, cJSON **res)
 	return rc;
 }
 
+static cJSON *check_stage(const struct sbx_stage_args *a, bool *broken)
+{
+	cJSON *res = NULL;
+
+	*broken = family(a, &res) < 0;
+	return res;
+}
+
 int main(int argc, char **argv)
 {
-	struct opts o;
-	cJSON *res;
-	int rc;
+	static const struct sbx_stage st = { "variants", SBX_STAGE_INSPECT | SBX_STAGE_TABLES, usage,
+					     check_stage };
 
-	sa_set_prog(argv[0]);
-	rc = parse_args(argc, argv, &o);
-	if (rc == 1) {
-		usage(stdout);
-		return SA_EXIT_OK;
-	}
-	if (rc < 0)
-		sa_usage_die("bad command line");
-	if (family(&o, &res) < 0)
-		sa_die("could not write '%s' or '%s'", o.csv, o.matrix);
-	rc = sa_json_write(o.out, res);
-	cJSON_Delete(res);
-	if (rc < 0)
-		sa_die("could not write '%s'", o.out);
-	return SA_EXIT_OK;
+	return sbx_stage_main(&st, argc, argv);
 }
