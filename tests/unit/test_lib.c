@@ -21,6 +21,7 @@
 
 #include "csvfield.h"
 #include "fileio.h"
+#include "msg.h"
 #include "jsonio.h"
 #include "ohlcv.h"
 #include "text.h"
@@ -424,7 +425,9 @@ static void test_read_cap_and_json(void **state)
 
 /* --- atomic writes that fail --------------------------------------------------------------- */
 
-/* stderr goes to a file between capture_begin and capture_end, which returns what was printed. */
+/* stderr goes to a file between capture_begin and capture_end, which returns the cause the
+ * library recorded (sa_cause) when it printed nothing, and "printed: ..." when it printed: the
+ * library's errors go back to the caller, never to the terminal. */
 static int saved_stderr = -1;
 static char captured[4096];
 
@@ -440,6 +443,7 @@ static void capture_begin(void)
 	assert_true(saved_stderr >= 0);
 	assert_int_equal(dup2(fd, 2), 2);
 	close(fd);
+	sa_cause_clear();
 }
 
 static const char *capture_end(void)
@@ -447,11 +451,16 @@ static const char *capture_end(void)
 	ssize_t n;
 
 	fflush(stderr);
-	n = pread(2, captured, sizeof captured - 1, 0);
-	captured[n > 0 ? n : 0] = '\0';
+	n = pread(2, captured + 9, sizeof captured - 10, 0);
 	assert_int_equal(dup2(saved_stderr, 2), 2);
 	close(saved_stderr);
 	saved_stderr = -1;
+	if (n > 0) {
+		memcpy(captured, "printed: ", 9);
+		captured[9 + n] = '\0';
+	} else {
+		snprintf(captured, sizeof captured, "%s", sa_cause());
+	}
 	return captured;
 }
 
