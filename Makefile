@@ -105,7 +105,9 @@ ROOM_LIBS := $(foreach r,$(ROOMS),$(call room_lib,$(r)))
 
 all: $(BINS)
 
-$(B)/%.o: %.c
+# Every object follows the Makefile too: a moved header or a changed flag rebuilds what a
+# stale dependency file would not.
+$(B)/%.o: %.c Makefile
 	$(call say,CC,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(call room_inc,$(call src_room,$<)) $(CPPFLAGS) $(WARN) $(CFLAGS) $(SAN_$(VARIANT)) \

@@ -91,15 +91,18 @@ static void on_done(size_t done, size_t total, void *arg)
 		fputc('\n', stderr);
 }
 
-/* What on_result needs: the job whose runs these are, and the progress line. */
+/* What on_result needs: the job whose runs these are, where this pass's jobs start among them,
+ * and the progress line. */
 struct collect {
 	struct job *j;
+	size_t base;
 	struct progress *prog;
 };
 
 /* Counts a run that disagrees with the full run on a bar it saw, and drops the signals of one
  * that agrees everywhere (its view is the full run's own), so an audit of a million bars never
- * holds every run's signals at once. Returns true (stop) once the leak is established. */
+ * holds every run's signals at once. Never stops a pass: where a check stops must not depend
+ * on which run finished first. */
 static bool on_result(size_t i, struct sbx_result *r, size_t done, size_t total, void *arg)
 {
 	struct collect *c = arg;
@@ -109,15 +112,14 @@ static bool on_result(size_t i, struct sbx_result *r, size_t done, size_t total,
 		if (memcmp(r->signals, j->full, r->n) == 0) {
 			free(r->signals);
 			r->signals = NULL;
-			j->agrees[i] = true;
+			j->agrees[c->base + i] = true;
 		} else {
 			j->mismatches++;
 		}
 	}
-	on_done(done, total, c->prog);
-	if (j->mismatches >= j->conf.stop_after)
-		j->stopped = true;
-	return j->stopped;
+	on_done(c->base + done, j->pts.n, c->prog);
+	(void)total;
+	return false;
 }
 
 /* Reads config, run.json and the data, and picks the points. Returns 0, or -1 with why. */
@@ -177,19 +179,37 @@ static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, 
 	struct progress prog = {.tty = isatty(STDERR_FILENO) == 1};
 	char err[512];
 	size_t k = j->pts.n;
-	struct sbx_batch_opts bo = { .jobs = o->jobs, .slot = NULL, .on_result = on_result };
+	struct collect col = { j, 0, &prog };
+	struct sbx_batch_opts bo = { .jobs = o->jobs, .on_result = on_result, .arg = &col };
 
 	if (plan(o, j, why, len) < 0)
 		return -1;
-	bo.slot = j->slot;
 	bo.deadline_ms = j->deadline;
-	bo.arg = &(struct collect){ j, &prog };
 	j->zyg = sbx_zygote_start(o->strategy, &lim, err, sizeof err);
 	if (!j->zyg)
 		return sbx_stage_fail(why, len, "the sandbox could not start: %s", err);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	if (sbx_run_batch(j->zyg, j->jobs, k, &bo, j->results, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "the sandbox failed: %s", err);
+	/* Pass by pass: once a pass ends with the leak established, no further pass runs. Where it
+	 * stops is a fact of the passes, the same on every machine, whichever run ended first. */
+	for (size_t lo = 0, hi; lo < k; lo = hi) {
+		int pass = la_pass_of(j->order[lo], k);
+
+		for (hi = lo; hi < k && la_pass_of(j->order[hi], k) == pass; hi++)
+			;
+		if (j->mismatches >= j->conf.stop_after) {
+			j->stopped = true;
+			for (size_t i = lo; i < hi; i++) {
+				j->results[i] = (struct sbx_result){ .status = SBX_NOT_RUN, .n = j->jobs[i].n_visible };
+				snprintf(j->results[i].error, sizeof j->results[i].error,
+					 "not run: the leak was established before this pass");
+			}
+			continue;
+		}
+		col.base = lo;
+		bo.slot = j->slot + lo;
+		if (sbx_run_batch(j->zyg, j->jobs + lo, hi - lo, &bo, j->results + lo, err, sizeof err) < 0)
+			return sbx_stage_fail(why, len, "the sandbox failed: %s", err);
+	}
 	for (size_t i = 0; i < k; i++) {
 		const struct sbx_result *r = &j->results[i];
 		const int8_t *sig = j->agrees[i] ? j->full : r->signals;

@@ -50,6 +50,10 @@ void la_points_release(struct la_points *p);
  * neighbours. The same points and jobs give the same schedule. Returns 0, or -1 (no memory). */
 int la_schedule(const struct la_points *p, int jobs, size_t *order, int *slot);
 
+/* The pass (0..LA_PASSES) of the i-th of k sorted points: the schedule runs pass 0 first, and
+ * its passes are contiguous in it. */
+int la_pass_of(size_t i, size_t k);
+
 /* What one truncated run gave back, as the host saw it. Every pointer is borrowed. */
 struct la_run {
 	bool ok;                /* the run completed and returned valid signals */

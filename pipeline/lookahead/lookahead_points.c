@@ -171,7 +171,7 @@ void la_points_release(struct la_points *p)
 
 /* The pass point i of k belongs to: 0 for every LA_PASS_STRIDE-th point and the last, then
  * each pass halves the stride. */
-static int pass_of(size_t i, size_t k)
+int la_pass_of(size_t i, size_t k)
 {
 	int pass = 0;
 
@@ -211,7 +211,7 @@ int la_schedule(const struct la_points *p, int jobs, size_t *order, int *slot)
 		size_t m = 0;
 
 		for (size_t i = 0; i < k; i++)
-			if (pass_of(i, k) == pass)
+			if (la_pass_of(i, k) == pass)
 				taken[m++] = i;
 		split_pass(p, taken, m, jobs, sl);
 		for (size_t i = 0; i < m; i++) {
