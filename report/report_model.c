@@ -338,6 +338,17 @@ static void add_robust(cJSON *m, const struct rpt_input *in)
 	cJSON_AddStringToObject(o, "null_mean", rpt_fmt_num(get(p, "null_mean"), 3, buf, sizeof buf));
 	cJSON_AddStringToObject(o, "null_p95", rpt_fmt_num(get(p, "null_p95"), 3, buf, sizeof buf));
 	cJSON_AddStringToObject(o, "p_value", rpt_fmt_num(get(p, "p_value"), 3, buf, sizeof buf));
+	/* hindsight: keyed to this data's dates or prices is a veto; the three numbers behind it */
+	const cJSON *h = get(rb, "hindsight");
+	cJSON_AddBoolToObject(o, "hindsight_present", h != NULL);
+	cJSON_AddBoolToObject(o, "hindsight_flagged", sa_json_bool(h, "flagged", false));
+	add_text(o, "shift_weeks", get(h, "time_shift"), "weeks");
+	cJSON_AddStringToObject(o, "shift_kept", rpt_fmt_pct(get(get(h, "time_shift"), "trades_kept"), 0, buf, sizeof buf));
+	cJSON_AddStringToObject(o, "jitter_kept", rpt_fmt_pct(get(get(h, "jitter"), "trades_kept"), 0, buf, sizeof buf));
+	add_text(o, "jitter_size", get(h, "jitter"), "size");
+	add_text(o, "surrogate_median", get(h, "surrogate_trades"), "median");
+	add_text(o, "surrogate_real", get(h, "surrogate_trades"), "real");
+	add_text(o, "hindsight_reason", h, "reason");
 }
 
 static void add_inspection(cJSON *m, const struct rpt_input *in)

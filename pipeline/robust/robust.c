@@ -36,6 +36,7 @@ struct job {
 	struct sbx_zygote *zyg;
 	struct rb_warmup warm;
 	struct rb_permtest perm;
+	struct rb_hindsight hind;
 	long blocked;
 	int listed;
 	long deadline;      /* the stage's share of the time budget ends */
@@ -98,7 +99,8 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return -1;
 	j->events = cJSON_CreateArray();
 	j->perm.null = calloc(j->conf.permutations, sizeof *j->perm.null);
-	if (!j->events || !j->perm.null)
+	j->perm.trades = calloc(j->conf.permutations, sizeof *j->perm.trades);
+	if (!j->events || !j->perm.null || !j->perm.trades)
 		return sbx_stage_fail(why, len, "out of memory");
 	if (sa_config_int(j->cfg, SA_K_AUDIT_S, &audit_s, why, len) < 0)
 		return -1;
@@ -208,6 +210,7 @@ static int run_batch(const struct sbx_stage_args *o, struct job *j, gsl_rng *rng
 			/* No trades, or no spread: no edge to rank, which is what 0 says. */
 			if (!isfinite(sr))
 				j->perm.undefined++;
+			j->perm.trades[j->perm.runs] = trades;
 			j->perm.null[j->perm.runs++] = isfinite(sr) ? sr : 0.0;
 		}
 		sbx_result_release(&res[i]);
@@ -252,6 +255,70 @@ out:
 	return rc;
 }
 
+/* Hindsight: the same bars 28 years on, and the same bars nudged far below a tick in price,
+ * each run once; the share of the full run's entries each keeps. */
+static int run_hindsight(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
+{
+	struct rb_hindsight *h = &j->hind;
+	struct rb_series copy[2] = {0};
+	struct sbx_job jobs[2] = {0};
+	struct sbx_result res[2];
+	double *kept[2] = { &h->shift_kept, &h->jitter_kept };
+	char *status[2] = { h->shift_status, h->jitter_status };
+	static const char *const names[2] = { "hindsight: shifted in time", "hindsight: nudged in price" };
+	char err[512];
+	size_t k = 0;
+	int rc = -1;
+
+	h->shift_kept = h->jitter_kept = NAN;
+	snprintf(h->shift_status, sizeof h->shift_status, "not_run");
+	snprintf(h->jitter_status, sizeof h->jitter_status, "not_run");
+	h->weeks = rb_shift_weeks(&j->bars);
+	h->jitter_size = rb_jitter_size(&j->bars, &h->jitter_resolution);
+	if (rb_series_copy(&j->bars, &copy[0]) < 0 || rb_series_copy(&j->bars, &copy[1]) < 0) {
+		sbx_stage_fail(why, len, "out of memory");
+		goto out;
+	}
+	rb_shift_times(&copy[0], h->weeks);
+	rb_jitter_prices(&copy[1], h->jitter_size);
+	for (k = 0; k < 2; k++)
+		jobs[k] = (struct sbx_job){ .s = &copy[k].s, .n_visible = j->bars.n };
+	if (run_jobs(o, j, jobs, 2, res, err, sizeof err) < 0) {
+		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
+		goto out;
+	}
+	for (k = 0; k < 2; k++) {
+		take_events(j, names[k], &res[k]);
+		snprintf(status[k], 32, "%s", sbx_status_name(res[k].status));
+		if (k == 0 && h->weeks == 0)
+			snprintf(status[k], 32, "no_calendar_room");
+		else if (res[k].status == SBX_OK && res[k].signals && res[k].n == j->bars.n)
+			*kept[k] = rb_entries_kept(j->full, res[k].signals, j->bars.n, &h->entries);
+		else if (res[k].status != SBX_NOT_RUN)
+			/* fail closed: on the same bars at another date, or a hair away in price, it could
+			 * not trade at all; a run the budget cut short is unfinished, not judged */
+			*kept[k] = 0;
+		sbx_result_release(&res[k]);
+	}
+	(void)rb_entries_kept(j->full, j->full, j->bars.n, &h->entries);
+	rc = 0;
+out:
+	rb_series_release(&copy[0]);
+	rb_series_release(&copy[1]);
+	return rc;
+}
+
+/* The largest warm-up disagreement, NAN when no warm-up run completed. */
+static double warm_worst(const struct rb_warmup *w)
+{
+	double worst = NAN;
+
+	for (size_t i = 0; i < w->n_runs; i++)
+		if (w->run[i].ok && (isnan(worst) || w->run[i].disagreement > worst))
+			worst = w->run[i].disagreement;
+	return worst;
+}
+
 static void job_release(struct job *j)
 {
 	sbx_zygote_stop(j->zyg);
@@ -272,8 +339,9 @@ static cJSON *check(const struct sbx_stage_args *o)
 
 	memset(&j, 0, sizeof j);
 	if (prepare(o, &j, why, sizeof why) < 0 || run_warmup(o, &j, why, sizeof why) < 0 ||
-	    run_permutations(o, &j, why, sizeof why) < 0)
+	    run_hindsight(o, &j, why, sizeof why) < 0 || run_permutations(o, &j, why, sizeof why) < 0)
 		goto out;
+	rb_hindsight_finish(&j.hind, j.perm.trades, j.perm.runs, j.perm.real_trades, warm_worst(&j.warm));
 	res = sa_json_stage("robust", RB_SCHEMA);
 	cJSON_AddBoolToObject(res, "ok", true);
 	/* Every run made: a finding resting on fewer runs than asked cannot let a verdict pass. */
@@ -282,6 +350,7 @@ static cJSON *check(const struct sbx_stage_args *o)
 	cJSON_AddNumberToObject(res, "n_bars", (double)j.bars.n);
 	cJSON_AddItemToObject(res, "warmup", rb_warmup_json(&j.warm, j.conf.flag_share, j.bars.t));
 	cJSON_AddItemToObject(res, "permutation", rb_perm_json(&j.perm, j.conf.seed));
+	cJSON_AddItemToObject(res, "hindsight", rb_hindsight_json(&j.hind));
 	/* Code that reaches for something only on other history is just as unsafe. */
 	cJSON_AddNumberToObject(res, "blocked_actions", (double)j.blocked);
 	cJSON_AddItemToObject(res, "events", j.events);

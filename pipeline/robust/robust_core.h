@@ -106,6 +106,7 @@ int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 /* What the permutation test found. null[] holds one Sharpe per completed run. */
 struct rb_permtest {
 	size_t requested, runs, failed_runs, undefined;  /* undefined: permuted Sharpe was NAN */
+	size_t *trades;       /* runs entries (owned): the trades of each completed run */
 	double real_sharpe;
 	size_t real_trades;
 	double *null;         /* runs entries (owned), undefined ones counted as 0 */
@@ -125,5 +126,63 @@ cJSON *rb_warmup_json(const struct rb_warmup *w, double flag, const int64_t *t);
 
 /* The permutation object of robustness.json, null_sharpes sorted. Caller frees. */
 cJSON *rb_perm_json(const struct rb_permtest *p, unsigned long seed);
+
+/* --- hindsight (robust_hindsight.c) -------------------------------------------------------- */
+
+#define RB_SHIFT_WEEKS 1461            /* 28 years: the calendar repeats, weekdays and leap days too */
+#define RB_JITTER_OF_RESOLUTION 0.6    /* the price nudge, in the data's own price resolution */
+#define RB_JITTER_FLOOR 1e-9           /* and never less than this part of the price */
+#define RB_KEPT_FLAG 0.5               /* hindsight when fewer entries than this share survive */
+#define RB_HINDSIGHT_MIN_ENTRIES 10    /* too few entries to judge below this */
+#define RB_LATER_START_FLAG 0.25       /* a later start disagreeing on more of the tail than this */
+#define RB_KEYED_MIN_TRADES 10         /* "keyed to the real bars" needs this many real trades */
+#define RB_KEYED_SHARE 0.1             /* and the copies' median trades below this share of them */
+
+/* A series of its own: every column owned (times too), for the shifted and nudged copies. */
+struct rb_series {
+	struct sa_ohlcv s;
+	int64_t *t;
+	double *cols;
+};
+
+/* Copies s into *out. Returns 0, or -1 when memory ran out. */
+int rb_series_copy(const struct sa_ohlcv *s, struct rb_series *out);
+void rb_series_release(struct rb_series *s);
+
+/* The time shift for s: +RB_SHIFT_WEEKS, or -RB_SHIFT_WEEKS when later would leave 1901-2099,
+ * 0 when neither fits. */
+long rb_shift_weeks(const struct sa_ohlcv *s);
+void rb_shift_times(struct rb_series *s, long weeks);
+
+/* The coarsest 10^-d (d = 0..8) every x is a whole multiple of (1e-8 for finer data). */
+double rb_resolution(const double *x, size_t n);
+
+/* The relative price nudge for s: RB_JITTER_OF_RESOLUTION of its resolution at its lowest price,
+ * at least RB_JITTER_FLOOR; *resolution gets the resolution. */
+double rb_jitter_size(const struct sa_ohlcv *s, double *resolution);
+void rb_jitter_prices(struct rb_series *s, double rel);
+
+/* The share of full's entries (a bar where the position becomes non-flat or flips) that other
+ * makes on the same bar from the same position; NAN when full has none. *entries gets them. */
+double rb_entries_kept(const int8_t *full, const int8_t *other, size_t n, size_t *entries);
+
+struct rb_hindsight {
+	long weeks;
+	double shift_kept, jitter_kept;     /* NAN when the run did not give signals */
+	char shift_status[32], jitter_status[32];
+	double jitter_size, jitter_resolution;
+	size_t entries;                     /* entries of the full run */
+	size_t real_trades, surrogate_runs, surrogate_median, surrogate_min;
+	double later_worst;                 /* the warm-up check's largest disagreement */
+	bool shift_flagged, jitter_flagged, keyed_real, later_start;
+	bool flagged;                       /* keyed to this data's dates or prices: a veto */
+};
+
+/* Sets the surrogate figures from the permuted runs' trade counts, and every flag. */
+void rb_hindsight_finish(struct rb_hindsight *h, const size_t *perm_trades, size_t runs,
+			 size_t real_trades, double later_worst);
+
+/* The hindsight object of robustness.json, with its plain reason. Caller frees. */
+cJSON *rb_hindsight_json(const struct rb_hindsight *h);
 
 #endif

@@ -105,5 +105,7 @@ void rb_perm_finish(struct rb_permtest *t)
 void rb_permtest_release(struct rb_permtest *t)
 {
 	free(t->null);
+	free(t->trades);
 	t->null = NULL;
+	t->trades = NULL;
 }

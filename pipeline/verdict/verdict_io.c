@@ -201,6 +201,16 @@ static void load_robust(const char *dir, struct vd_facts *f, struct vd_inputs *i
 
 	f->robust_ok = ok;
 	f->robust_complete = !c || sa_json_bool(c, "complete", false);
+	{
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(c, "hindsight");
+
+		f->num.hindsight = ok && sa_json_bool(h, "flagged", false);
+		f->num.unreproducible = ok && sa_json_bool(cJSON_GetObjectItemCaseSensitive(h, "later_start"),
+							   "flagged", false);
+		if (f->num.hindsight || f->num.unreproducible)
+			copy_str(f->hindsight_reason, sizeof f->hindsight_reason,
+				 sa_json_str(h, "reason", ""));
+	}
 	if (blocked > 0 && blocked < 1e9) {
 		f->robust_blocked = (long)blocked;
 		f->num.blocked_actions += f->robust_blocked;
@@ -354,7 +364,7 @@ static void add_inputs(cJSON *root, const struct vd_inputs *in)
 	cJSON_AddStringToObject(o, "stats", in->stats);
 }
 
-/* The robustness findings as the verdict saw them: shown, never scored. */
+/* The robustness findings as the verdict saw them. */
 static void add_robust(cJSON *root, const struct vd_facts *f)
 {
 	cJSON *o = cJSON_AddObjectToObject(root, "robustness");
@@ -365,7 +375,10 @@ static void add_robust(cJSON *root, const struct vd_facts *f)
 	else
 		cJSON_AddNullToObject(o, "warmup_flagged");
 	sa_json_add_num(o, "permutation_p", f->perm_ok ? f->perm_p : NAN, 6);
-	cJSON_AddBoolToObject(o, "changes_verdict", false);
+	/* warm-up and permutation are shown, not scored; hindsight vetoes, a later start holds */
+	cJSON_AddBoolToObject(o, "hindsight_flagged", f->num.hindsight);
+	cJSON_AddBoolToObject(o, "later_start_flagged", f->num.unreproducible);
+	cJSON_AddBoolToObject(o, "changes_verdict", f->num.hindsight || f->num.unreproducible);
 }
 
 /* Which checks that run the upload did not finish, and whether that held the verdict back. */

@@ -84,10 +84,10 @@ void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struc
 	r->ngates = n->variants ? VD_NGATES : VD_NGATES - 1;
 	r->gate_verdict = gates_alone(r->gates);
 	r->veto_unsafe = n->blocked_actions > 0 || n->killed;
-	r->veto_lookahead = n->lookahead_mismatches > 0 || n->lookahead_failed > 0;
+	r->veto_lookahead = n->lookahead_mismatches > 0 || n->lookahead_failed > 0 || n->hindsight;
 	r->incomplete = !n->judged;
 	/* A verdict resting on an unfinished check never passes. */
-	r->held_back = n->unfinished && r->gate_verdict != VD_NOT_READY;
+	r->held_back = (n->unfinished || n->unreproducible) && r->gate_verdict != VD_NOT_READY;
 	if (r->veto_unsafe)
 		r->verdict = VD_REJECTED_UNSAFE;
 	else if (r->incomplete)

@@ -48,6 +48,8 @@ struct vd_numbers {
 				    * traded: the signal needs bars that had not happened */
 	bool unfinished;           /* a check that runs the upload (look-ahead, robustness,
 				    * variants) was cut short or could not be made: no pass */
+	bool hindsight;            /* the signals are keyed to this data's own dates or prices */
+	bool unreproducible;       /* started later, the signals differ far beyond a warm-up */
 	bool judged;               /* something was replayed: valid signals or a usable trade log */
 	bool ruined;               /* the compounded net equity reached zero */
 	bool variants;             /* the strategy declared VARIANTS: the overfitting gate counts */

@@ -166,6 +166,9 @@ char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum v
 		if (strcmp(f->lookahead_stopped, "mismatches") == 0)
 			add(&t, "; stopped after %ld mismatches: the leak is established",
 			    f->num.lookahead_mismatches);
+		if (f->num.hindsight)
+			add(&t, "%shindsight: %s", f->num.lookahead_mismatches + f->num.lookahead_failed > 0 ?
+			    "; " : "", f->hindsight_reason);
 	}
 	return buf;
 }
@@ -371,6 +374,11 @@ static void say_unfinished(struct text *t, const struct vd_facts *f)
 		add(t, "The robustness re-runs were cut short by the time budget, so the verdict is held at NOT_READY. ");
 	if (!f->variants_complete)
 		add(t, "Not every declared variant ran before the time budget ran out, so the verdict is held at NOT_READY. ");
+	if (f->lookahead_complete && f->robust_complete && f->variants_complete) {
+		if (f->num.unreproducible)
+			add(t, "The verdict is held at NOT_READY: %s ", f->hindsight_reason);
+		return;
+	}
 	add(t, "A faster strategy, or a larger AUDIT_S, would let the checks finish. ");
 }
 

@@ -24,6 +24,7 @@ struct vd_facts {
 	char lookahead_stopped[16];     /* "mismatches", "budget" or "" */
 	char lookahead_explanation[VD_TEXT_MAX * 6];
 	bool robust_complete, variants_complete; /* every run of theirs ran (true when none due) */
+	char hindsight_reason[VD_TEXT_MAX * 4];  /* robustness.json's, "" when none */
 	long lookahead_blocked;         /* refusals and kills during those re-runs (also counted
 					 * in num.blocked_actions) */
 	bool robust_ok;                 /* robustness.json present and ok */

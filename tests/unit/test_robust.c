@@ -174,9 +174,50 @@ static void test_perm_finish(void **state)
 	rb_permtest_release(&t);
 }
 
+/* The hindsight core: entries kept, the data's price resolution, the calendar's 28-year room,
+ * and the flags. */
+static void test_hindsight_core(void **state)
+{
+	static const int8_t full[10] = { 0, 1, 1, 0, -1, -1, 1, 0, 0, 1 };
+	static const int8_t same[10] = { 0, 1, 1, 0, -1, -1, 1, 0, 0, 1 };
+	static const int8_t late[10] = { 0, 0, 1, 0, -1, -1, 1, 0, 0, 0 };
+	static const double cents[3] = { 40000.01, 39999.5, 40001 }, fine[2] = { 1.123456789, 2 };
+	int64_t t2024[1] = { 1704067200 }, t2080[1] = { 3471292800 };
+	struct sa_ohlcv s2024 = { .n = 1, .t = t2024 }, s2080 = { .n = 1, .t = t2080 };
+	struct rb_hindsight h = { 0 };
+	size_t perm[5] = { 0, 0, 1, 0, 2 }, entries = 0;
+
+	(void)state;
+	/* entries: bar 1 (long), 4 (short), 6 (flip), 9 (long) */
+	assert_true(rb_entries_kept(full, same, 10, &entries) == 1.0);
+	assert_int_equal(entries, 4);
+	/* a day late at bar 1 (from flat at bar 1: missed), bar 9 missed: half kept */
+	assert_true(rb_entries_kept(full, late, 10, &entries) == 0.5);
+	assert_true(isnan(rb_entries_kept(same + 7, same + 7, 2, &entries)));
+	assert_true(rb_resolution(cents, 3) == 0.01);
+	assert_true(rb_resolution(fine, 2) == 1e-8);
+	assert_int_equal(rb_shift_weeks(&s2024), RB_SHIFT_WEEKS);
+	assert_int_equal(rb_shift_weeks(&s2080), -RB_SHIFT_WEEKS);
+	/* keyed: 40 real trades, the copies a median of 0; kept 0 under the shift: flagged */
+	h.entries = 40;
+	h.shift_kept = 0;
+	h.jitter_kept = 1;
+	rb_hindsight_finish(&h, perm, 5, 40, 0.01);
+	assert_true(h.flagged && h.shift_flagged && !h.jitter_flagged && h.keyed_real);
+	assert_int_equal(h.surrogate_median, 0);
+	assert_int_equal(h.surrogate_min, 0);
+	assert_false(h.later_start);
+	/* too few entries to judge, and a later start past a quarter */
+	h.entries = 5;
+	rb_hindsight_finish(&h, perm, 5, 40, 0.4);
+	assert_false(h.flagged);
+	assert_true(h.later_start);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hindsight_core),
 		cmocka_unit_test(test_offsets_parse),
 		cmocka_unit_test(test_tail_and_offsets),
 		cmocka_unit_test(test_warm_compare),

@@ -288,6 +288,34 @@ static void test_failed_runs_veto_and_data(void **state)
 	assert_non_null(strstr(buf, "bundled synthetic data"));
 }
 
+/* Signals keyed to this data's own dates or prices are look-ahead by hindsight: vetoed with
+ * their own sentence. A later start that changes most signals holds a passing verdict back. */
+static void test_hindsight(void **state)
+{
+	struct vd_facts f = facts(good());
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	f.lookahead_complete = f.robust_complete = f.variants_complete = true;
+	f.num.hindsight = true;
+	strcpy(f.hindsight_reason, "The signals are a list of this data's own dates.");
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.gate_verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
+	vd_veto_reason(&f, &r, VD_REJECTED_LOOKAHEAD, buf, sizeof buf);
+	assert_string_equal(buf, "hindsight: The signals are a list of this data's own dates.");
+	f.num.hindsight = false;
+	f.num.unreproducible = true;
+	strcpy(f.hindsight_reason, "Started later in history it gives other signals on 40 % of the compared bars.");
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_NOT_READY);
+	assert_true(r.held_back);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "held at NOT_READY: Started later in history"));
+	assert_null(strstr(buf, "AUDIT_S"));
+}
+
 /* A verdict resting on an unfinished check never passes: READY and WATCH are held at
  * NOT_READY, with what was checked and what would finish it; a proven leak still rejects. */
 static void test_unfinished_holds_back(void **state)
@@ -677,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_summary_watch_says_how_many_more),
 		cmocka_unit_test(test_failed_runs_veto_and_data),
 		cmocka_unit_test(test_unfinished_holds_back),
+		cmocka_unit_test(test_hindsight),
 		cmocka_unit_test(test_summary_dsr_prices_the_trials),
 		cmocka_unit_test(test_summary_lookahead_names_gate_verdict),
 		cmocka_unit_test(test_summary_tiny_buffer_truncates),
