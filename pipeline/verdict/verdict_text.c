@@ -166,9 +166,14 @@ char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum v
 		if (strcmp(f->lookahead_stopped, "mismatches") == 0)
 			add(&t, "; stopped after %ld mismatches: the leak is established",
 			    f->num.lookahead_mismatches);
-		if (f->num.hindsight)
-			add(&t, "%shindsight: %s", f->num.lookahead_mismatches + f->num.lookahead_failed > 0 ?
-			    "; " : "", f->hindsight_reason);
+		if (f->num.hindsight) {
+			size_t n = strlen(f->hindsight_reason);
+
+			/* one clause of a sentence: without the reason's own full stop */
+			add(&t, "%shindsight: %.*s", f->num.lookahead_mismatches + f->num.lookahead_failed > 0 ?
+			    "; " : "", (int)(n && f->hindsight_reason[n - 1] == '.' ? n - 1 : n),
+			    f->hindsight_reason);
+		}
 	}
 	return buf;
 }
@@ -320,8 +325,12 @@ static void say_change(struct text *t, const struct vd_facts *f, const struct vd
 		add(t, "Remove everything that is not computing signals (shell, processes, network, files) and audit again; nothing else here can be trusted until then. ");
 		break;
 	case VD_REJECTED_LOOKAHEAD:
-		add(t, "The gates alone would have said %s, which is why the veto exists; make each signal use only bars up to its own close and audit again. ",
-		    vd_verdict_name(r->gate_verdict));
+		if (f->num.hindsight && f->num.lookahead_mismatches + f->num.lookahead_failed == 0)
+			add(t, "The gates alone would have said %s, which is why the veto exists; write a rule that reads the bars, not a list of moments remembered from this chart, and audit it on other data too. ",
+			    vd_verdict_name(r->gate_verdict));
+		else
+			add(t, "The gates alone would have said %s, which is why the veto exists; make each signal use only bars up to its own close and audit again. ",
+			    vd_verdict_name(r->gate_verdict));
 		break;
 	case VD_INCOMPLETE:
 		say_incomplete_fix(t, f);

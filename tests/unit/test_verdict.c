@@ -304,7 +304,10 @@ static void test_hindsight(void **state)
 	assert_int_equal(r.gate_verdict, VD_READY_FOR_MICRO_LIVE);
 	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
 	vd_veto_reason(&f, &r, VD_REJECTED_LOOKAHEAD, buf, sizeof buf);
-	assert_string_equal(buf, "hindsight: The signals are a list of this data's own dates.");
+	assert_string_equal(buf, "hindsight: The signals are a list of this data's own dates");
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "not a list of moments remembered from this chart"));
+	assert_null(strstr(buf, "dates., so"));
 	f.num.hindsight = false;
 	f.num.unreproducible = true;
 	strcpy(f.hindsight_reason, "Started later in history it gives other signals on 40 % of the compared bars.");
