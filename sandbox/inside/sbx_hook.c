@@ -73,6 +73,8 @@ static const struct sbx_hook_rule rules[] = {
 	{ "telnetlib.", SBX_HOOK_REFUSE, NO_NET },
 	{ "syslog.", SBX_HOOK_REFUSE, NO_NET },
 	{ "ctypes.", SBX_HOOK_REFUSE, NO_NATIVE },
+	/* the mmap module is blocklisted, but numpy and pandas keep their own reference to it */
+	{ "mmap.__new__", SBX_HOOK_REFUSE, NO_MAP },
 	{ "cffi.", SBX_HOOK_REFUSE, NO_NATIVE },
 	{ "sys.addaudithook", SBX_HOOK_REFUSE, FIXED },
 	{ "sys._current_frames", SBX_HOOK_REFUSE, "no climbing the object graph" },

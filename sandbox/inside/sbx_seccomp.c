@@ -43,7 +43,7 @@
 static const struct sbx_sc_rule policy[] = {
 	/* memory: W^X, an executable page only ever comes from a file the loader maps */
 	{ "brk", SBX_SC_ALLOW, SBX_SCM_ALL, "", "the heap" },
-	{ "mmap", SBX_SC_ALLOW, SBX_SCM_MMAP, "", "arenas, arrays; PROT_EXEC only of a file (extension modules)" },
+	{ "mmap", SBX_SC_ALLOW, SBX_SCM_MMAP, "", "arenas, arrays; PROT_EXEC only of a file, never writable too (extension modules)" },
 	{ "mmap", SBX_SC_TRAP, SBX_SCM_ALL, NO_EXEC_MEM, "anonymous writable-then-executable memory runs injected code" },
 	{ "mprotect", SBX_SC_ALLOW, SBX_SCM_PROT_NO_EXEC, "", "the loader's RELRO and guard pages" },
 	{ "mprotect", SBX_SC_TRAP, SBX_SCM_ALL, NO_EXEC_MEM, "making a page executable after writing it" },
@@ -393,11 +393,14 @@ static int add_allow(scmp_filter_ctx ctx, enum sbx_sc_match m, int nr, unsigned 
 		rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
 		break;
 	case SBX_SCM_MMAP:
-		/* The loader maps an extension's text from its file; only anonymous memory is refused
-		 * execute, so writable bytes can never become code. */
+		/* W^X for every mapping: anything not executable, or an executable mapping of a file
+		 * that is not writable (the loader maps an extension's text that way). A writable and
+		 * executable one, private or shared, file or anonymous, is refused: its bytes would
+		 * become code. */
 		rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
 		if (rc == 0)
-			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, 0));
+			rc = seccomp_rule_add(ctx, a, nr, 2, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_WRITE, 0),
+					      SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, 0));
 		break;
 	case SBX_SCM_IOCTL_OK:
 		for (size_t i = 0; i < sizeof ioctls / sizeof ioctls[0] && (rc = 0) == 0; i++)
