@@ -23,7 +23,7 @@ expect_eq "dates: every truncated re-run agreed (it reads no future bar)" true \
 expect_eq "dates: moved 28 years it keeps none of its entries" "1461 0 true" \
 	"$(hs $N time_shift.weeks) $(hs $N time_shift.trades_kept) $(hs $N flagged)"
 case $(jget "out/$N/verdict.json" vetoes.0.reason) in
-*"a list of this data's own dates"*"Nobody could have traded this without having seen the chart."*)
+*"a list of this data's own dates"*"Nobody could have traded this without having seen the chart"*)
 	ok "dates: the veto says it in plain words" ;;
 *) not_ok "dates: the veto says it in plain words" "$(jget "out/$N/verdict.json" vetoes.0.reason)" ;;
 esac
@@ -77,6 +77,9 @@ for f in tests/lookahead/causal/*.py; do
 	index_contract) continue ;;
 	# refused in its full run, so not run again
 	snoops_for_hidden_bars) continue ;;
+	# raises unless its first new array lands on a huge-page boundary: a check of the sandbox's
+	# memory layout, not a rule of the market (40-lookahead runs it)
+	fresh_memory_boundary) continue ;;
 	esac
 	"$BIN/sandbox" --strategy "$f" --data "$TMP/bars.csv" --config "$TMP/config.json" \
 		-o "$TMP/$n.run.json" --events "$TMP/$n.events.jsonl" >/dev/null 2>&1
