@@ -4,6 +4,7 @@
 #include <Python.h>
 
 #include "sbx_prefix.h"
+#include "sbx_arena.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -100,6 +101,9 @@ static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS])
 	for (size_t c = 0; c < SBX_BAR_COLUMNS; c++)
 		if (munmap(p->cols + c * col + keep, col - keep) < 0)
 			_exit(SBX_EXIT_SETUP_FAILED);
+	/* Python's after-fork work in this child may have taken from malloc's top: back onto a
+	 * huge-page boundary, so the upload's first large array starts on one in every run. */
+	sbx_heap_align();
 	sbx_child_run_cols(p->z, p->cols, p->have);
 }
 
@@ -220,6 +224,9 @@ static noreturn void prefix_main(const struct sbx_zstate *z, int chan)
 	/* Huge pages where the kernel offers them: each fork then copies a few page-table entries
 	 * for the columns rather than one per 4 KiB, and each run's exit frees as few. Advice. */
 	(void)madvise(p.cols, SBX_PREFIX_RESERVE, MADV_HUGEPAGE);
+	/* Python's after-fork work in this process may have taken from malloc's top: back onto a
+	 * huge-page boundary, as the zygote left it, before the first run is forked from here. */
+	sbx_heap_align();
 	serve(&p);
 	_exit(SBX_EXIT_DONE);
 }
