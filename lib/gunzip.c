@@ -112,6 +112,11 @@ int sa_gunzip(const void *buf, size_t len, size_t cap, char **out, size_t *outle
 	enum libdeflate_result r = LIBDEFLATE_BAD_DATA;
 
 	*out = NULL;
+	/* A header checksum (FHCRC) libdeflate does not check: zlib, which does, reads the stream. */
+	if (len >= 4 && (((const unsigned char *)buf)[3] & 0x02)) {
+		libdeflate_free_decompressor(d);
+		return zlib_gunzip(buf, len, cap, out, outlen, err, errlen);
+	}
 	/* deflate expands at most 1032 to 1: a claim beyond that is false */
 	have = have > len * 1032 + ((size_t)1 << 16) ? len * 1032 + ((size_t)1 << 16) : have;
 	have = have < (size_t)1 << 16 ? (size_t)1 << 16 : have;

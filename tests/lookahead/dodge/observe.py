@@ -54,11 +54,13 @@ def fact(df):
         "gc": lambda: (gc.get_count(), [s["collections"] for s in gc.get_stats()], gc.isenabled(),
                        gc.get_freeze_count()),
         "blocks": lambda: sys.getallocatedblocks(),
+        # a run's own major faults and blocks read say whether the interpreter's pages were in
+        # the page cache: the channel sandbox/README "What runs share" names (cold on a fresh
+        # machine, warm after), not a mark of the full run, so they are left out here
         "rusage": lambda: (tuple(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in
                                  ("ru_utime", "ru_stime", "ru_maxrss", "ru_minflt", "ru_majflt")),
-                           resource.getrusage(resource.RUSAGE_SELF).ru_majflt,
-                           resource.getrusage(resource.RUSAGE_SELF).ru_inblock,
-                           resource.getrusage(resource.RUSAGE_SELF).ru_oublock),
+                           resource.getrusage(resource.RUSAGE_SELF).ru_oublock,
+                           resource.getrusage(resource.RUSAGE_SELF).ru_nswap),
         "descriptors": lambda: [attempt(lambda fd=fd: os.fstat(fd).st_mode) for fd in range(16)],
         "cwd": lambda: (os.getcwd(), sorted(os.listdir("."))),
         "mounts": lambda: (tuple(os.statvfs("/tmp"))[:8], os.access("/", os.R_OK),
