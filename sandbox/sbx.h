@@ -43,6 +43,13 @@ struct sbx_event {
 	char detail[256];  /* capped, never file contents */
 };
 
+/* The refusals of one rule in a run (or a stage's runs): how many, the first and the latest. */
+struct sbx_rule_count {
+	char rule[64];
+	long count;
+	struct sbx_event first, last;
+};
+
 /* The result of one run. Release with sbx_result_release. */
 struct sbx_result {
 	enum sbx_status status;
@@ -50,8 +57,12 @@ struct sbx_result {
 	int8_t *signals;           /* n validated values in {-1,0,1} when status == SBX_OK, else NULL */
 	long wall_ms;
 	char error[1024];          /* why, when status != SBX_OK */
-	struct sbx_event *events;  /* containment events of this run, in order */
+	struct sbx_event *events;  /* containment events of this run, in order (a rule's latest
+				    * takes its last place once its cap is reached) */
 	size_t n_events;
+	long n_refusals;           /* every event received, kept in events or not */
+	struct sbx_rule_count *rules;  /* per rule, in the order first seen */
+	size_t n_rules;
 	char *out_log, *err_log;   /* the run's stdout and stderr, capped at 64 KB each, NUL-terminated */
 };
 
@@ -168,5 +179,15 @@ void sbx_result_release(struct sbx_result *r);
 
 /* Appends r's events to fp as JSON lines, numbering from *seq (advanced). Returns 0 or -1. */
 int sbx_events_write(FILE *fp, const struct sbx_result *r, long *seq);
+
+/* Adds r's per-rule counts to *acc (n_acc entries, grown with realloc): a rule's count adds
+ * up, its first stays the earliest merged, its last becomes r's. Returns 0, or -1 out of memory
+ * (*acc as it was). */
+int sbx_rules_merge(struct sbx_rule_count **acc, size_t *n_acc, const struct sbx_result *r);
+
+/* The "refusals" array of a stage's JSON: per rule, its count and its first and latest action
+ * and detail, in the order first seen. NULL out of memory. */
+struct cJSON;
+struct cJSON *sbx_rules_json(const struct sbx_rule_count *rules, size_t n);
 
 #endif

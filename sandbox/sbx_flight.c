@@ -6,11 +6,13 @@
 #include "sbx_cgroup.h"
 #include "sbx_flight.h"
 #include "sbx_proto.h"
+#include "sbx_rules.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -62,58 +64,116 @@ static void copy_clean(char *dst, size_t len, const char *src, size_t srclen)
 	dst[j] = '\0';
 }
 
-/* Appends one event to the run's result. Returns 0, or -1 when there is no memory for it, with
- * the list as it was. A dropped event would under-count what the run tried, so every caller
- * passes the -1 up and the batch fails rather than report a cleaner run than happened. */
-static __attribute__((warn_unused_result)) int add_event(struct flight *f, const char *action,
-							 const char *rule, const char *detail)
+bool sbx_rule_known(const char *rule)
+{
+#define SBX_RULE_TEXT(name, text) text,
+	static const char *const known[] = { SBX_RULE_LIST(SBX_RULE_TEXT) };
+#undef SBX_RULE_TEXT
+
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (strcmp(rule, known[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The run's count for rule, made when it is the rule's first record. NULL out of memory. */
+static struct sbx_rule_count *rule_count(struct sbx_result *r, const char *rule)
+{
+	struct sbx_rule_count *grown;
+
+	for (size_t i = 0; i < r->n_rules; i++)
+		if (strcmp(r->rules[i].rule, rule) == 0)
+			return &r->rules[i];
+	grown = realloc(r->rules, (r->n_rules + 1) * sizeof *grown);
+	if (!grown)
+		return NULL;
+	r->rules = grown;
+	memset(&grown[r->n_rules], 0, sizeof *grown);
+	snprintf(grown[r->n_rules].rule, sizeof grown->rule, "%s", rule);
+	return &grown[r->n_rules++];
+}
+
+/* Room for one more kept event. Returns it, or NULL out of memory. */
+static struct sbx_event *next_slot(struct flight *f)
 {
 	struct sbx_result *r = f->r;
-	struct sbx_event *e;
-	int rc = -1;
 
 	if (r->n_events == f->ev_cap) {
 		size_t cap = f->ev_cap ? f->ev_cap * 2 : EVENTS_FIRST_CAP;
 		struct sbx_event *ev = realloc(r->events, cap * sizeof *ev);
 		if (!ev)
-			goto out;
+			return NULL;
 		r->events = ev;
 		f->ev_cap = cap;
 	}
-	e = &r->events[r->n_events++];
-	copy_clean(e->action, sizeof e->action, action, strlen(action));
-	copy_clean(e->rule, sizeof e->rule, rule, strlen(rule));
-	copy_clean(e->detail, sizeof e->detail, detail, strlen(detail));
-	rc = 0;
-out:
-	return rc;
+	return &r->events[r->n_events++];
 }
 
-/* One event message from inside. Hostile until parsed: three fields, capped, printable.
- * Returns 0, or -1 when the event could not be recorded (add_event). */
+/* The place of the latest kept event of rule (one is kept: the rule's count is past its cap). */
+static struct sbx_event *last_kept(struct sbx_result *r, const char *rule)
+{
+	size_t i = r->n_events;
+
+	while (i-- > 0)
+		if (strcmp(r->events[i].rule, rule) == 0)
+			return &r->events[i];
+	return &r->events[r->n_events - 1];
+}
+
+/* Records one event: counted under its rule; kept in the run's list while the rule has fewer
+ * than SBX_EVENTS_PER_RULE there, else it replaces the rule's latest kept one, so each rule's
+ * first records and its last are on record whatever another rule's flood. Returns 0, or -1
+ * when there is no memory for it, with the record as it was. A dropped event would
+ * under-count what the run tried, so every caller passes the -1 up and the batch fails rather
+ * than report a cleaner run than happened. */
+static __attribute__((warn_unused_result)) int add_event(struct flight *f, const char *action,
+							 const char *rule, const char *detail)
+{
+	struct sbx_result *r = f->r;
+	struct sbx_event e, *slot;
+	struct sbx_rule_count *c;
+
+	copy_clean(e.action, sizeof e.action, action, strlen(action));
+	copy_clean(e.rule, sizeof e.rule, rule, strlen(rule));
+	copy_clean(e.detail, sizeof e.detail, detail, strlen(detail));
+	c = rule_count(r, e.rule);
+	if (!c)
+		return -1;
+	slot = c->count < SBX_EVENTS_PER_RULE ? next_slot(f) : last_kept(r, e.rule);
+	if (!slot)
+		return -1;
+	*slot = e;
+	if (c->count++ == 0)
+		c->first = e;
+	c->last = e;
+	r->n_refusals++;
+	return 0;
+}
+
+/* One event message from inside. Hostile until parsed: three fields, capped, printable, and a
+ * rule the sandbox has. Returns 0, or -1 when the event could not be recorded (add_event). */
 static int take_event(struct flight *f, const char *msg, size_t len)
 {
-	char action[64], rule[64], detail[256];
+	char action[64], rule[64], detail[256], why[256];
 	const char *a = msg, *end = msg + len, *s1, *s2;
 	int rc = 0;
 
-	if (f->r->n_events >= MAX_EVENTS) {
-		if (!f->ev_overflow)
-			rc = add_event(f, "events_truncated", "the event log is capped",
-				       "more than 256 events; the rest were dropped");
-		f->ev_overflow = true;
-		goto out;
-	}
 	s1 = memchr(a, SBX_EVENT_SEP, len);
 	s2 = s1 ? memchr(s1 + 1, SBX_EVENT_SEP, (size_t)(end - s1 - 1)) : NULL;
 	if (!s1 || !s2 || s1 == a) {
-		rc = add_event(f, "forged_event", "the event channel carries sandbox records only",
+		rc = add_event(f, "forged_event", SBX_R_FORGED,
 			       "a malformed message arrived on the event channel");
 		goto out;
 	}
 	copy_clean(action, sizeof action, a, (size_t)(s1 - a));
 	copy_clean(rule, sizeof rule, s1 + 1, (size_t)(s2 - s1 - 1));
 	copy_clean(detail, sizeof detail, s2 + 1, (size_t)(end - s2 - 1));
+	if (!sbx_rule_known(rule)) {
+		snprintf(why, sizeof why, "a record named a rule the sandbox does not have: '%.60s' (%.60s)",
+			 rule, action);
+		rc = add_event(f, "forged_event", SBX_R_FORGED, why);
+		goto out;
+	}
 	rc = add_event(f, action, rule, detail);
 out:
 	return rc;
@@ -234,7 +294,7 @@ static int judge_result(struct flight *f, const struct sbx_limits *lim)
 	case SBX_TAG_MEMORY:
 		r->status = SBX_KILLED_MEMORY;
 		sa_fmt(r->error, sizeof r->error, "%s", text);
-		rc = add_event(f, "memory", "runs stay within the memory limit",
+		rc = add_event(f, "memory", SBX_R_MEMORY,
 			       sa_fmt(detail, sizeof detail, "allocation refused at the %d MB limit", lim->mem_mb));
 		break;
 	case SBX_TAG_BAD:
@@ -272,14 +332,14 @@ int sbx_flight_judge(struct flight *f, const struct sbx_limits *lim)
 	} else if (f->killed_wall) {
 		r->status = SBX_KILLED_WALL_CLOCK;
 		sa_fmt(r->error, sizeof r->error, "killed at the wall-clock limit of %d s", lim->wall_s);
-		rc = add_event(f, "wall_clock", "runs stop at the wall-clock limit",
+		rc = add_event(f, "wall_clock", SBX_R_WALL,
 			       sa_fmt(detail, sizeof detail, "killed after %d s", lim->wall_s));
 	} else if (WIFSIGNALED(f->wstatus) && WTERMSIG(f->wstatus) == SIGKILL && f->oom_kills >= 0 &&
 		   sbx_cgroup_oom_kills(f->cg) > f->oom_kills) {
 		/* The cgroup's own event: the kernel killed a process at the memory limit. */
 		r->status = SBX_KILLED_MEMORY;
 		sa_fmt(r->error, sizeof r->error, "killed at the cgroup's resident memory limit");
-		rc = add_event(f, "memory", "runs stay within the memory limit",
+		rc = add_event(f, "memory", SBX_R_MEMORY,
 			       sa_fmt(detail, sizeof detail, "killed by the kernel at the cgroup limit (%d MB a run, resident)",
 				      lim->mem_mb));
 	} else if (WIFSIGNALED(f->wstatus) && (WTERMSIG(f->wstatus) == SIGXCPU ||
@@ -288,12 +348,12 @@ int sbx_flight_judge(struct flight *f, const struct sbx_limits *lim)
 		 * rusage lags the kernel's precise count, so half the limit is proof enough. */
 		r->status = SBX_KILLED_CPU;
 		sa_fmt(r->error, sizeof r->error, "killed at the CPU limit of %d s", lim->cpu_s);
-		rc = add_event(f, "cpu_time", "runs stop at the CPU limit",
+		rc = add_event(f, "cpu_time", SBX_R_CPU,
 			       sa_fmt(detail, sizeof detail, "killed after %d CPU seconds", lim->cpu_s));
 	} else if (WIFSIGNALED(f->wstatus) && WTERMSIG(f->wstatus) == SIGSYS) {
 		r->status = SBX_CRASHED;
 		sa_fmt(r->error, sizeof r->error, "killed by the syscall filter");
-		rc = add_event(f, "seccomp", "no kernel attack surface",
+		rc = add_event(f, "seccomp", SBX_R_NO_KERN,
 			       "the kernel filter killed the run (a forbidden call with its handler disabled)");
 	} else if (WIFSIGNALED(f->wstatus)) {
 		r->status = SBX_CRASHED;

@@ -10,7 +10,6 @@
 #include "sbx.h"
 
 #define LOG_CAP ((size_t)64 * 1024)  /* bytes kept of a run's stdout, and of its stderr */
-#define MAX_EVENTS 256                /* events kept per run; one more says the rest were dropped */
 #define EVENTS_FIRST_CAP 8            /* events room for at first; most runs record none or a few */
 /* What a result may hold past its n signal bytes: the tag, or an error text (cut to
  * sizeof r->error when judged). */
@@ -44,7 +43,6 @@ struct flight {
 	struct buf out, err, res;
 	struct sbx_result *r;
 	size_t ev_cap;
-	bool ev_overflow;
 };
 
 /* Reads what is there into b, keeping at most b->cap bytes (the rest is drained and dropped);

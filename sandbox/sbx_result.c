@@ -20,6 +20,7 @@ void sbx_result_release(struct sbx_result *r)
 		return;
 	free(r->signals);
 	free(r->events);
+	free(r->rules);
 	free(r->out_log);
 	free(r->err_log);
 	memset(r, 0, sizeof *r);
@@ -44,4 +45,55 @@ int sbx_events_write(FILE *fp, const struct sbx_result *r, long *seq)
 		cJSON_Delete(o);
 	}
 	return rc;
+}
+
+int sbx_rules_merge(struct sbx_rule_count **acc, size_t *n_acc, const struct sbx_result *r)
+{
+	for (size_t i = 0; i < r->n_rules; i++) {
+		const struct sbx_rule_count *c = &r->rules[i];
+		size_t j = 0;
+
+		while (j < *n_acc && strcmp((*acc)[j].rule, c->rule) != 0)
+			j++;
+		if (j == *n_acc) {
+			struct sbx_rule_count *grown = realloc(*acc, (*n_acc + 1) * sizeof *grown);
+			if (!grown)
+				return -1;
+			*acc = grown;
+			grown[j] = *c;
+			(*n_acc)++;
+			continue;
+		}
+		(*acc)[j].count += c->count;
+		(*acc)[j].last = c->last;
+	}
+	return 0;
+}
+
+static void add_instance(cJSON *o, const char *which, const struct sbx_event *e)
+{
+	cJSON *x = cJSON_AddObjectToObject(o, which);
+
+	cJSON_AddStringToObject(x, "action", e->action);
+	cJSON_AddStringToObject(x, "detail", e->detail);
+}
+
+cJSON *sbx_rules_json(const struct sbx_rule_count *rules, size_t n)
+{
+	cJSON *list = cJSON_CreateArray();
+
+	for (size_t i = 0; list && i < n; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o) {
+			cJSON_Delete(list);
+			return NULL;
+		}
+		cJSON_AddStringToObject(o, "rule", rules[i].rule);
+		cJSON_AddNumberToObject(o, "count", (double)rules[i].count);
+		add_instance(o, "first", &rules[i].first);
+		add_instance(o, "last", &rules[i].last);
+		cJSON_AddItemToArray(list, o);
+	}
+	return list;
 }

@@ -38,6 +38,8 @@ struct job {
 	long deadline;
 	struct sbx_zygote *zyg;
 	long blocked;
+	struct sbx_rule_count *rules;  /* the truncated runs' refusals per rule */
+	size_t n_rules;
 };
 
 /* How many refusals of the truncated runs lookahead.json lists (all are counted). */
@@ -217,7 +219,9 @@ static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, 
 		j->runs[j->order[i]] = (struct la_run){ .ok = r->status == SBX_OK && sig,
 			.not_run = r->status == SBX_NOT_RUN, .n = r->n, .signals = sig,
 			.status = sbx_status_name(r->status), .error = r->error };
-		j->blocked += (long)r->n_events;
+		j->blocked += r->n_refusals;
+		if (sbx_rules_merge(&j->rules, &j->n_rules, r) < 0)
+			return sbx_stage_fail(why, len, "out of memory counting refusals");
 	}
 	return 0;
 }
@@ -234,6 +238,7 @@ static void job_release(struct job *j)
 	free(j->order);
 	free(j->slot);
 	free(j->jobs);
+	free(j->rules);
 	la_points_release(&j->pts);
 	free(j->full);
 	sa_ohlcv_release(&j->bars);
@@ -292,6 +297,7 @@ static cJSON *check(const struct sbx_stage_args *o)
 	res = la_report_json(&rep, j.bars.t, j.bars.n);
 	/* A run that reaches for something only when shown less history is worth knowing about. */
 	cJSON_AddNumberToObject(res, "blocked_actions", (double)j.blocked);
+	cJSON_AddItemToObject(res, "refusals", sbx_rules_json(j.rules, j.n_rules));
 	add_events(res, &j);
 out:
 	if (!res) {

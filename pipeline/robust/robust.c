@@ -38,6 +38,9 @@ struct job {
 	struct rb_permtest perm;
 	struct rb_hindsight hind;
 	long blocked;
+	struct sbx_rule_count *rules;  /* the runs' refusals per rule */
+	size_t n_rules;
+	bool rules_lost;               /* out of memory merging them */
 	int listed;
 	long deadline;      /* the stage's share of the time budget ends */
 	size_t not_run;     /* runs the budget cut short or never started */
@@ -128,7 +131,9 @@ static int run_jobs(const struct sbx_stage_args *o, struct job *j, const struct 
 /* Counts a run's refusals and lists the first RB_MAX_EVENTS, each named by its run. */
 static void take_events(struct job *j, const char *run, const struct sbx_result *r)
 {
-	j->blocked += (long)r->n_events;
+	j->blocked += r->n_refusals;
+	if (sbx_rules_merge(&j->rules, &j->n_rules, r) < 0)
+		j->rules_lost = true;
 	for (size_t e = 0; e < r->n_events && j->listed < RB_MAX_EVENTS; e++, j->listed++) {
 		cJSON *o = cJSON_CreateObject();
 
@@ -324,6 +329,7 @@ static void job_release(struct job *j)
 	sbx_zygote_stop(j->zyg);
 	rb_permtest_release(&j->perm);
 	free(j->full);
+	free(j->rules);
 	sa_ohlcv_release(&j->bars);
 	cJSON_Delete(j->events);
 	cJSON_Delete(j->run);
@@ -341,6 +347,10 @@ static cJSON *check(const struct sbx_stage_args *o)
 	if (prepare(o, &j, why, sizeof why) < 0 || run_warmup(o, &j, why, sizeof why) < 0 ||
 	    run_hindsight(o, &j, why, sizeof why) < 0 || run_permutations(o, &j, why, sizeof why) < 0)
 		goto out;
+	if (j.rules_lost) {
+		sbx_stage_fail(why, sizeof why, "out of memory counting refusals");
+		goto out;
+	}
 	rb_hindsight_finish(&j.hind, j.perm.trades, j.perm.runs, j.perm.real_trades, warm_worst(&j.warm));
 	res = sa_json_stage("robust", RB_SCHEMA);
 	cJSON_AddBoolToObject(res, "ok", true);
@@ -353,6 +363,7 @@ static cJSON *check(const struct sbx_stage_args *o)
 	cJSON_AddItemToObject(res, "hindsight", rb_hindsight_json(&j.hind));
 	/* Code that reaches for something only on other history is just as unsafe. */
 	cJSON_AddNumberToObject(res, "blocked_actions", (double)j.blocked);
+	cJSON_AddItemToObject(res, "refusals", sbx_rules_json(j.rules, j.n_rules));
 	cJSON_AddItemToObject(res, "events", j.events);
 	j.events = NULL;
 out:

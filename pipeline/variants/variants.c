@@ -36,6 +36,9 @@ struct job {
 	double *matrix;               /* ran columns of bars.n values */
 	struct sbx_zygote *zyg;
 	long blocked;
+	struct sbx_rule_count *rules;  /* the variant runs' refusals per rule */
+	size_t n_rules;
+	bool rules_lost;               /* out of memory merging them */
 	size_t not_run;               /* variants the time budget left unrun */
 };
 
@@ -155,7 +158,9 @@ static int run_all(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		v->params = j->text[i];
 		v->status = sbx_status_name(r->status);
 		v->sharpe = v->net_return = NAN;
-		j->blocked += (long)r->n_events;
+		j->blocked += r->n_refusals;
+		if (sbx_rules_merge(&j->rules, &j->n_rules, r) < 0)
+			j->rules_lost = true;
 		if (r->status == SBX_NOT_RUN)
 			j->not_run++;
 		if (r->status != SBX_OK || !r->signals) {
@@ -188,6 +193,7 @@ static void job_release(struct job *j)
 	free(j->results);
 	free(j->v);
 	free(j->matrix);
+	free(j->rules);
 	sa_ohlcv_release(&j->bars);
 	cJSON_Delete(j->insp);
 	cJSON_Delete(j->cfg);
@@ -229,6 +235,7 @@ static cJSON *family_json(const struct sbx_stage_args *o, const struct job *j)
 	cJSON_AddNumberToObject(res, "bars", (double)(j->k ? j->bars.n : 0));
 	cJSON_AddStringToObject(res, "matrix", strrchr(o->matrix, '/') ? strrchr(o->matrix, '/') + 1 : o->matrix);
 	cJSON_AddNumberToObject(res, "blocked_actions", (double)j->blocked);
+	cJSON_AddItemToObject(res, "refusals", sbx_rules_json(j->rules, j->n_rules));
 	add_events(res, j);
 	list = cJSON_AddArrayToObject(res, "variants");
 	for (size_t i = 0; i < j->k; i++) {
@@ -286,8 +293,12 @@ static int family(const struct sbx_stage_args *o, cJSON **res)
 
 	*res = NULL;
 	if (read_declared(o, &j, why, sizeof why) == 0 &&
-	    (j.k == 0 || (prepare(o, &j, why, sizeof why) == 0 && run_all(o, &j, why, sizeof why) == 0)))
-		*res = family_json(o, &j);
+	    (j.k == 0 || (prepare(o, &j, why, sizeof why) == 0 && run_all(o, &j, why, sizeof why) == 0))) {
+		if (j.rules_lost)
+			sbx_stage_fail(why, sizeof why, "out of memory counting refusals");
+		else
+			*res = family_json(o, &j);
+	}
 	failed = !*res;
 	if (failed) {
 		*res = sa_json_stage("variants", VR_SCHEMA);

@@ -86,6 +86,34 @@ static void load_inspect(const char *dir, struct vd_facts *f, struct vd_inputs *
 	cJSON_Delete(c);
 }
 
+/* Adds a stage's "refusals" (per rule: count, first) to the kinds the verdict names. */
+static void add_kinds(struct vd_facts *f, const cJSON *c)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "refusals")) {
+		const char *rule = sa_json_str(e, "rule", "unnamed");
+		double n = sa_json_num(e, "count", 0);
+		size_t k = 0;
+
+		if (!(n >= 1 && n < 1e12))
+			continue;
+		while (k < f->n_kinds && strcmp(f->kinds[k].rule, rule) != 0)
+			k++;
+		if (k == f->n_kinds && k == VD_MAX_KINDS) {
+			f->kinds_more += (long)n;
+			continue;
+		}
+		if (k == f->n_kinds) {
+			f->n_kinds++;
+			copy_str(f->kinds[k].rule, sizeof f->kinds[k].rule, rule);
+			copy_str(f->kinds[k].first_action, sizeof f->kinds[k].first_action,
+				 sa_json_str(cJSON_GetObjectItemCaseSensitive(e, "first"), "action", "unknown action"));
+		}
+		f->kinds[k].count += (long)n;
+	}
+}
+
 static void load_run(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
 	bool ok;
@@ -98,6 +126,7 @@ static void load_run(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 		f->strategy = true;
 	f->num.killed = strncmp(status, "killed_", 7) == 0;
 	f->num.blocked_actions = sa_run_blocked(c);
+	add_kinds(f, c);
 	cJSON_Delete(c);
 }
 
@@ -154,6 +183,7 @@ static void load_lookahead(const char *dir, struct vd_facts *f, struct vd_inputs
 		f->lookahead_blocked = (long)blocked;
 		f->num.blocked_actions += f->lookahead_blocked;
 	}
+	add_kinds(f, c);
 	f->lookahead_points = (long)fmax(0, fmin(1e12, sa_json_num(c, "points_checked", 0)));
 	f->lookahead_run = (long)fmax(0, fmin(1e12, sa_json_num(c, "points_run", 0)));
 	/* A failure where the backtest had traded is a finding, counted like a mismatch. */
@@ -185,6 +215,7 @@ static void load_variants(const char *dir, struct vd_facts *f, struct vd_inputs 
 		f->variants_blocked = (long)blocked;
 		f->num.blocked_actions += f->variants_blocked;
 	}
+	add_kinds(f, c);
 	cJSON_Delete(c);
 }
 
@@ -215,6 +246,7 @@ static void load_robust(const char *dir, struct vd_facts *f, struct vd_inputs *i
 		f->robust_blocked = (long)blocked;
 		f->num.blocked_actions += f->robust_blocked;
 	}
+	add_kinds(f, c);
 	f->warmup_ok = ok && sa_json_bool(w, "ok", false);
 	f->warmup_flagged = f->warmup_ok && sa_json_bool(w, "flagged", false);
 	f->warmup_failed = (long)fmax(0, fmin(1e9, sa_json_num(w, "failed_runs", 0)));

@@ -131,6 +131,21 @@ out:
 	return buf;
 }
 
+/* Every kind of refusal, with its count and its first action: a flood of one kind cannot hide
+ * another. */
+static void add_kinds(struct text *t, const struct vd_facts *f)
+{
+	if (f->n_kinds == 1 && f->kinds_more == 0) {
+		add(t, ", all by rule '%s' (first: %s)", f->kinds[0].rule, f->kinds[0].first_action);
+		return;
+	}
+	for (size_t k = 0; k < f->n_kinds; k++)
+		add(t, "%s%ld by rule '%s' (first: %s)", k ? ", " : ": ", f->kinds[k].count,
+		    f->kinds[k].rule, f->kinds[k].first_action);
+	if (f->kinds_more > 0)
+		add(t, ", %ld by other rules", f->kinds_more);
+}
+
 char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum vd_verdict veto,
 		     char *buf, size_t len)
 {
@@ -146,7 +161,9 @@ char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum v
 			add(&t, " (%ld in the robustness re-runs)", f->robust_blocked);
 		if (f->variants_blocked > 0)
 			add(&t, " (%ld in the runs of the declared variants)", f->variants_blocked);
-		if (f->first_action[0])
+		if (f->n_kinds > 0)
+			add_kinds(&t, f);
+		else if (f->first_action[0])
 			add(&t, " (first: %s, by rule %s)", f->first_action,
 			    f->first_rule[0] ? f->first_rule : "unnamed");
 		if (f->num.killed)

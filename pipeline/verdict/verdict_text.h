@@ -8,6 +8,8 @@
 #include "verdict_rules.h"
 
 #define VD_TEXT_MAX 160
+/* Kinds of refusal (rules) the verdict names one by one; the rest are counted together. */
+#define VD_MAX_KINDS 40
 
 /* What the upstream stages found, beyond the numbers the gates use. Strings are copied in. */
 struct vd_facts {
@@ -47,6 +49,14 @@ struct vd_facts {
 	char first_mismatch_time[32];
 	char first_action[64];          /* first refusal, "" when none */
 	char first_rule[64];
+	/* every kind of refusal the stages' "refusals" name, summed over them, in the order met */
+	struct vd_kind {
+		char rule[64];
+		long count;
+		char first_action[64];
+	} kinds[VD_MAX_KINDS];
+	size_t n_kinds;
+	long kinds_more;                /* refusals of kinds past VD_MAX_KINDS */
 	long trials;
 	double sharpe, sr0;             /* per-trade Sharpe and the deflation benchmark */
 	char stats_reason[VD_TEXT_MAX]; /* why there are no statistics, "" when there are */

@@ -4,6 +4,7 @@
 
 #include "sbx_hook.h"
 #include "sbx_proto.h"
+#include "sbx_rules.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,13 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define NO_PROC "no process spawning"
-#define NO_NET "no network"
-#define NO_NATIVE "no native code"
-#define IN_SCRATCH "writes stay in scratch"
-#define READS "reads stay in the interpreter's files"
-#define FIXED "the sandbox is fixed"
-#define NO_MAP "no raw memory mappings"
+#define NO_PROC SBX_R_NO_PROC
+#define NO_NET SBX_R_NO_NET
+#define NO_NATIVE SBX_R_NO_NATIVE
+#define IN_SCRATCH SBX_R_IN_SCRATCH
+#define READS SBX_R_READS
+#define FIXED SBX_R_HOOK_FIXED
+#define NO_MAP SBX_R_NO_MAP
 
 /* Modules an upload may not import, by top-level name: each is a door to native code, raw
  * memory or new processes (subprocess itself stays: Popen raises its own event, and the
@@ -59,9 +60,9 @@ static const struct sbx_hook_rule rules[] = {
 	{ "subprocess.Popen", SBX_HOOK_REFUSE, NO_PROC },
 	{ "pty.spawn", SBX_HOOK_REFUSE, NO_PROC },
 	{ "webbrowser.open", SBX_HOOK_REFUSE, NO_PROC },
-	{ "os.kill", SBX_HOOK_REFUSE, "no signals to processes" },
-	{ "os.killpg", SBX_HOOK_REFUSE, "no signals to processes" },
-	{ "signal.pthread_kill", SBX_HOOK_REFUSE, "no signals to processes" },
+	{ "os.kill", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS },
+	{ "os.killpg", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS },
+	{ "signal.pthread_kill", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS },
 	{ "socket.", SBX_HOOK_REFUSE, NO_NET },
 	{ "urllib.Request", SBX_HOOK_REFUSE, NO_NET },
 	{ "http.client.", SBX_HOOK_REFUSE, NO_NET },
@@ -77,12 +78,12 @@ static const struct sbx_hook_rule rules[] = {
 	{ "mmap.__new__", SBX_HOOK_REFUSE, NO_MAP },
 	{ "cffi.", SBX_HOOK_REFUSE, NO_NATIVE },
 	{ "sys.addaudithook", SBX_HOOK_REFUSE, FIXED },
-	{ "sys._current_frames", SBX_HOOK_REFUSE, "no climbing the object graph" },
-	{ "gc.get_objects", SBX_HOOK_REFUSE, "no climbing the object graph" },
-	{ "gc.get_referrers", SBX_HOOK_REFUSE, "no climbing the object graph" },
-	{ "gc.get_referents", SBX_HOOK_REFUSE, "no climbing the object graph" },
-	{ "resource.setrlimit", SBX_HOOK_REFUSE, "limits are fixed" },
-	{ "resource.prlimit", SBX_HOOK_REFUSE, "limits are fixed" },
+	{ "sys._current_frames", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB },
+	{ "gc.get_objects", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB },
+	{ "gc.get_referrers", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB },
+	{ "gc.get_referents", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB },
+	{ "resource.setrlimit", SBX_HOOK_REFUSE, SBX_R_LIMITS },
+	{ "resource.prlimit", SBX_HOOK_REFUSE, SBX_R_LIMITS },
 	{ "open", SBX_HOOK_OPEN, NULL },
 	{ "import", SBX_HOOK_IMPORT, NULL },
 	{ "os.listdir", SBX_HOOK_READ, READS },

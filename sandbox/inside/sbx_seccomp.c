@@ -2,6 +2,7 @@
  * the zygote, and loaded as raw BPF by each run. */
 #include "sbx_seccomp.h"
 #include "sbx_proto.h"
+#include "sbx_rules.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,19 +21,19 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#define NO_PROC "no process spawning"
-#define NO_NET "no network"
-#define NO_NS "no namespace or mount changes"
-#define NO_PEEK "no reaching into other processes"
-#define NO_KERN "no kernel attack surface"
-#define FIXED "the sandbox's own plumbing is fixed"
-#define HOST_FILES "host files stay unchanged"
-#define NO_EXEC_MEM "no executable memory"
-#define NO_SPECIAL "no special files"
-#define SCHEDULE "the schedule is fixed"
-#define NOT_LISTED "deny by default: not a call signals() needs"
-#define IDENTITY "identity is fixed"
-#define APART "runs share nothing"
+#define NO_PROC SBX_R_NO_PROC
+#define NO_NET SBX_R_NO_NET
+#define NO_NS SBX_R_NO_NS
+#define NO_PEEK SBX_R_NO_PEEK
+#define NO_KERN SBX_R_NO_KERN
+#define FIXED SBX_R_PLUMBING
+#define HOST_FILES SBX_R_HOST_FILES
+#define NO_EXEC_MEM SBX_R_NO_EXEC_MEM
+#define NO_SPECIAL SBX_R_NO_SPECIAL
+#define SCHEDULE SBX_R_SCHEDULE
+#define NOT_LISTED SBX_R_NOT_LISTED
+#define IDENTITY SBX_R_IDENTITY
+#define APART SBX_R_APART
 
 /* Deny by default: the filter's default action traps (EPERM, recorded), and only the calls below
  * marked SBX_SC_ALLOW pass, some only for the arguments their match selects. The list is what
@@ -122,7 +123,7 @@ static const struct sbx_sc_rule policy[] = {
 	{ "select", SBX_SC_ALLOW, SBX_SCM_ALL, "", "time.sleep in older code, select" },
 	{ "pselect6", SBX_SC_ALLOW, SBX_SCM_ALL, "", "as select" },
 	{ "ioctl", SBX_SC_ALLOW, SBX_SCM_IOCTL_OK, "", "isatty (TCGETS), terminal size, FIOCLEX, FIONREAD" },
-	{ "ioctl", SBX_SC_TRAP, SBX_SCM_ALL, "only terminal queries and descriptor flags", "other requests drive devices (TIOCSTI types into terminals)" },
+	{ "ioctl", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_IOCTL, "other requests drive devices (TIOCSTI types into terminals)" },
 	{ "mknod", SBX_SC_TRAP, SBX_SCM_ALL, NO_SPECIAL, "fifos and device nodes are channels and devices" },
 	{ "mknodat", SBX_SC_TRAP, SBX_SCM_ALL, NO_SPECIAL, "os.mkfifo and os.mknod" },
 	/* the events channel: send() on fd 4 */
@@ -154,7 +155,7 @@ static const struct sbx_sc_rule policy[] = {
 	{ "sysinfo", SBX_SC_ALLOW, SBX_SCM_ALL, "", "glibc's memory queries" },
 	{ "getrlimit", SBX_SC_ALLOW, SBX_SCM_ALL, "", "resource.getrlimit" },
 	{ "prlimit64", SBX_SC_ALLOW, SBX_SCM_GET_LIMIT, "", "reading limits" },
-	{ "prlimit64", SBX_SC_TRAP, SBX_SCM_ALL, "limits are fixed", "reading limits is fine, setting them is not" },
+	{ "prlimit64", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_LIMITS, "reading limits is fine, setting them is not" },
 	{ "getrandom", SBX_SC_ALLOW, SBX_SCM_ALL, "", "hash seeds, random, numpy's default_rng" },
 	{ "getpriority", SBX_SC_ALLOW, SBX_SCM_ALL, "", "os.getpriority" },
 	{ "sched_getaffinity", SBX_SC_ALLOW, SBX_SCM_ALL, "", "os.sched_getaffinity, BLAS thread counts" },
@@ -196,7 +197,7 @@ static const struct sbx_sc_rule policy[] = {
 	{ "tkill", SBX_SC_ALLOW, SBX_SCM_ALL, "", "as tgkill" },
 	{ "wait4", SBX_SC_ALLOW, SBX_SCM_ALL, "", "os.wait; a run has no child to wait for" },
 	{ "prctl", SBX_SC_ALLOW, SBX_SCM_PRCTL_OK, "", "thread names, reading dumpable and no_new_privs" },
-	{ "prctl", SBX_SC_TRAP, SBX_SCM_ALL, "process flags are fixed", "other options change the process" },
+	{ "prctl", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_PRCTL, "other options change the process" },
 	/* refused with their own rule (nothing here is on the allowlist) */
 	{ "execve", SBX_SC_TRAP, SBX_SCM_ALL, NO_PROC, "a strategy runs no programs" },
 	{ "execveat", SBX_SC_TRAP, SBX_SCM_ALL, NO_PROC, "a strategy runs no programs" },
@@ -272,7 +273,7 @@ static const struct sbx_sc_rule policy[] = {
 	{ "setgroups", SBX_SC_TRAP, SBX_SCM_ALL, IDENTITY, "identity is fixed" },
 	{ "setfsuid", SBX_SC_TRAP, SBX_SCM_ALL, IDENTITY, "identity is fixed" },
 	{ "setfsgid", SBX_SC_TRAP, SBX_SCM_ALL, IDENTITY, "identity is fixed" },
-	{ "setrlimit", SBX_SC_TRAP, SBX_SCM_ALL, "limits are fixed", "limits are set before the upload loads" },
+	{ "setrlimit", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_LIMITS, "limits are set before the upload loads" },
 	{ "shmget", SBX_SC_TRAP, SBX_SCM_ALL, NO_PEEK, "no shared memory" },
 	{ "msgget", SBX_SC_TRAP, SBX_SCM_ALL, NO_PEEK, "no message queues" },
 	{ "semget", SBX_SC_TRAP, SBX_SCM_ALL, NO_PEEK, "no semaphores" },

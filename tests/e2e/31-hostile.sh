@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # 31-hostile.sh - every upload in tests/hostile/ runs in the sandbox; each file's header says the
 # status and events it must earn ("# expect-status:", "# expect-action:", "# expect-event: ACTION |
-# RULE" for the exact action and rule, "# expect-signal-sum:",
-# "# expect-stdout-max:"; "# repeat: N" runs it N times from one zygote and judges the last), and
-# after each run the host must be untouched: the canary unchanged, nothing planted outside
-# scratch, a world-writable file's timestamps unchanged, no lock and no process left behind.
+# RULE" for the exact action and rule, "# expect-detail: TEXT" for a kept record whose detail
+# holds TEXT, "# expect-signal-sum:", "# expect-stdout-max:"; "# repeat: N" runs it N times
+# from one zygote and judges the last), and after each run the host must be untouched: the
+# canary unchanged, nothing planted outside scratch, a world-writable file's timestamps
+# unchanged, no lock and no process left behind.
 # A strategy that aims at the project names it "@PROJECT@"; each upload runs as a copy in $TMP
 # with that filled in with this checkout's absolute path, wherever it was cloned.
 source "$(dirname "$0")/../lib.sh"
@@ -70,8 +71,30 @@ for src in tests/hostile/*.py; do
 			"$TMP/events.jsonl" "$action" "$rule" </dev/null)
 		if [ "${n:-0}" -ge 1 ]; then ok "$name: event $action ($rule) recorded"; else not_ok "$name: event $action ($rule) recorded" "$(cat "$TMP/events.jsonl")"; fi
 	done < <(sed -n 's/^# expect-event: *//p' "$f")
-	events=$(wc -l <"$TMP/events.jsonl")
-	expect_eq "$name: blocked_actions matches events.jsonl" "$events" "$(jget "$TMP/run.json" blocked_actions)"
+	while read -r detail; do
+		n=$("$PY" -c 'import json,sys; print(sum(sys.argv[2] in e["detail"] and e["detail"] != "forged" for e in map(json.loads, open(sys.argv[1]))))' \
+			"$TMP/events.jsonl" "$detail" </dev/null)
+		if [ "${n:-0}" -ge 1 ]; then ok "$name: a record with detail '$detail' kept"; else not_ok "$name: a record with detail '$detail' kept" "$(cat "$TMP/events.jsonl")"; fi
+	done < <(sed -n 's/^# expect-detail: *//p' "$f")
+	# Every record is counted under its rule; events.jsonl keeps up to 16 of each rule (the
+	# latest always), so each rule counted has its records there and no more than it counted.
+	expect_eq "$name: blocked_actions is the sum of the rules' counts, and each rule's records are kept" ok \
+		"$("$PY" - "$TMP/run.json" "$TMP/events.jsonl" <<'PYEOF'
+import json, sys, collections
+run = json.load(open(sys.argv[1]))
+kept = collections.Counter(json.loads(l)["rule"] for l in open(sys.argv[2]))
+counts = {r["rule"]: r["count"] for r in run["refusals"]}
+bad = []
+if sum(counts.values()) != run["blocked_actions"]:
+    bad.append("sum %d != blocked_actions %d" % (sum(counts.values()), run["blocked_actions"]))
+for rule, n in counts.items():
+    if not 1 <= kept[rule] <= min(n, 16):
+        bad.append("%s: %d kept of %d" % (rule, kept[rule], n))
+if set(kept) - set(counts):
+    bad.append("kept but not counted: %s" % sorted(set(kept) - set(counts)))
+print("; ".join(bad) or "ok")
+PYEOF
+)"
 	sum=$(sed -n 's/^# expect-signal-sum: *//p' "$f")
 	if [ -n "$sum" ]; then
 		expect_eq "$name: signals carry nothing out" "$sum" \

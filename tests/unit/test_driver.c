@@ -141,6 +141,9 @@ static void test_wall_clock_event_without_memory(void **state)
 static void test_events_parsed_and_capped(void **state)
 {
 	static const char ok[] = "os.system\x1fno process spawning\x1f" "echo \x1b[31m";
+	static const char last[] = "os.system\x1fno process spawning\x1fthe real one";
+	static const char net[] = "socket.__new__\x1fno network\x1f(2, 1)";
+	static const char invented[] = "os.system\x1fno reason at all\x1fx";
 	struct flight f;
 	struct sbx_result r;
 
@@ -152,12 +155,61 @@ static void test_events_parsed_and_capped(void **state)
 	assert_string_equal(r.events[0].detail, "echo ?[31m");
 	assert_int_equal(take_event(&f, "", 0), 0);
 	assert_string_equal(r.events[1].action, "forged_event");
-	for (int i = 2; i < MAX_EVENTS + 10; i++)
+	/* a rule the sandbox does not have is a forgery, named in the detail */
+	assert_int_equal(take_event(&f, invented, sizeof invented - 1), 0);
+	assert_string_equal(r.events[2].action, "forged_event");
+	assert_string_equal(r.events[2].rule, "the event channel carries sandbox records only");
+	assert_non_null(strstr(r.events[2].detail, "'no reason at all'"));
+	/* a flood of one rule: counted in full, kept up to the cap, its latest in the last place */
+	for (int i = 1; i < 500; i++)
 		assert_int_equal(take_event(&f, ok, sizeof ok - 1), 0);
-	assert_int_equal(r.n_events, MAX_EVENTS + 1);
-	assert_string_equal(r.events[MAX_EVENTS].action, "events_truncated");
+	assert_int_equal(take_event(&f, last, sizeof last - 1), 0);
+	assert_int_equal(take_event(&f, net, sizeof net - 1), 0);
+	assert_int_equal(r.n_refusals, 504);
+	assert_int_equal(r.n_events, 2 + SBX_EVENTS_PER_RULE + 1);
+	assert_string_equal(r.events[r.n_events - 2].detail, "the real one");
+	assert_string_equal(r.events[r.n_events - 1].action, "socket.__new__");
+	assert_int_equal(r.n_rules, 3);
+	assert_string_equal(r.rules[0].rule, "no process spawning");
+	assert_int_equal(r.rules[0].count, 501);
+	assert_string_equal(r.rules[0].first.detail, "echo ?[31m");
+	assert_string_equal(r.rules[0].last.detail, "the real one");
+	assert_int_equal(r.rules[1].count, 2);
+	assert_int_equal(r.rules[2].count, 1);
 	free(f.res.p);
 	sbx_result_release(&r);
+}
+
+/* Two runs' counts add up per rule; the first stays the earliest, the last becomes the later's. */
+static void test_rules_merged(void **state)
+{
+	static const char a[] = "open\x1fwrites stay in scratch\x1f/etc/a";
+	static const char b[] = "open\x1fwrites stay in scratch\x1f/etc/b";
+	static const char n[] = "socket.__new__\x1fno network\x1f()";
+	struct flight f;
+	struct sbx_result r1, r2;
+	struct sbx_rule_count *acc = NULL;
+	size_t n_acc = 0;
+
+	(void)state;
+	ended(&f, &r1, 0, "", 0);
+	assert_int_equal(take_event(&f, a, sizeof a - 1), 0);
+	free(f.res.p);
+	ended(&f, &r2, 0, "", 0);
+	assert_int_equal(take_event(&f, n, sizeof n - 1), 0);
+	assert_int_equal(take_event(&f, b, sizeof b - 1), 0);
+	assert_int_equal(sbx_rules_merge(&acc, &n_acc, &r1), 0);
+	assert_int_equal(sbx_rules_merge(&acc, &n_acc, &r2), 0);
+	assert_int_equal(n_acc, 2);
+	assert_string_equal(acc[0].rule, "writes stay in scratch");
+	assert_int_equal(acc[0].count, 2);
+	assert_string_equal(acc[0].first.detail, "/etc/a");
+	assert_string_equal(acc[0].last.detail, "/etc/b");
+	assert_int_equal(acc[1].count, 1);
+	free(acc);
+	free(f.res.p);
+	sbx_result_release(&r1);
+	sbx_result_release(&r2);
 }
 
 /* Growing the list fails at the ninth event: the eight already recorded stay as they were. */
@@ -188,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_memory_event_without_memory),
 		cmocka_unit_test(test_wall_clock_event_without_memory),
 		cmocka_unit_test(test_events_parsed_and_capped),
+		cmocka_unit_test(test_rules_merged),
 		cmocka_unit_test(test_event_growth_without_memory),
 	};
 

@@ -461,6 +461,38 @@ static void test_empty_dir_still_decides(void **state)
 	rmdir_all(dir);
 }
 
+/* Every kind of refusal is named with its count, summed over the stages: a flood of one kind
+ * (here 300 forged records) does not hide the one real refusal of another. */
+static void test_refusal_kinds_named(void **state)
+{
+	char *dir = tmpdir();
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"ok\":true,\"trials\":1}");
+	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\","
+			     "\"blocked_actions\":301,\"refusals\":["
+			     "{\"rule\":\"the event channel carries sandbox records only\",\"count\":300,"
+			     "\"first\":{\"action\":\"forged_event\",\"detail\":\"x\"}},"
+			     "{\"rule\":\"no network\",\"count\":1,\"first\":{\"action\":\"socket.__new__\"}}]}");
+	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"blocked_actions\":2,"
+				   "\"refusals\":[{\"rule\":\"no network\",\"count\":2,"
+				   "\"first\":{\"action\":\"socket.connect\"}}]}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_REJECTED_UNSAFE);
+	assert_int_equal(f.num.blocked_actions, 303);
+	assert_int_equal(f.n_kinds, 2);
+	assert_int_equal(f.kinds[1].count, 3);
+	vd_veto_reason(&f, &r, VD_REJECTED_UNSAFE, buf, sizeof buf);
+	assert_non_null(strstr(buf, "300 by rule 'the event channel carries sandbox records only' (first: forged_event)"));
+	assert_non_null(strstr(buf, "3 by rule 'no network' (first: socket.__new__)"));
+	rmdir_all(dir);
+}
+
 static void test_dir_with_killed_run_and_events(void **state)
 {
 	char *dir = tmpdir();
@@ -701,6 +733,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules_table),
+		cmocka_unit_test(test_refusal_kinds_named),
 		cmocka_unit_test(test_thresholds_come_from_config),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_ruin_first_sentence),
