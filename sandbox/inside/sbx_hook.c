@@ -50,66 +50,71 @@ static const struct sbx_hook_block blocked[] = {
 /* Checked in order; a prefix entry ends in '.'. Events absent here are allowed: imports
  * outside the blocklist, compile and exec of the upload's own code, sys._getframe (pandas uses it for warnings). */
 static const struct sbx_hook_rule rules[] = {
-	{ "os.system", SBX_HOOK_REFUSE, NO_PROC },
-	{ "os.exec", SBX_HOOK_REFUSE, NO_PROC },
-	{ "os.spawn", SBX_HOOK_REFUSE, NO_PROC },
-	{ "os.posix_spawn", SBX_HOOK_REFUSE, NO_PROC },
-	{ "os.fork", SBX_HOOK_REFUSE, NO_PROC },
-	{ "os.forkpty", SBX_HOOK_REFUSE, NO_PROC },
-	{ "os.startfile", SBX_HOOK_REFUSE, NO_PROC },
-	{ "subprocess.Popen", SBX_HOOK_REFUSE, NO_PROC },
-	{ "pty.spawn", SBX_HOOK_REFUSE, NO_PROC },
-	{ "webbrowser.open", SBX_HOOK_REFUSE, NO_PROC },
-	{ "os.kill", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS },
-	{ "os.killpg", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS },
-	{ "signal.pthread_kill", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS },
-	{ "socket.", SBX_HOOK_REFUSE, NO_NET },
-	{ "urllib.Request", SBX_HOOK_REFUSE, NO_NET },
-	{ "http.client.", SBX_HOOK_REFUSE, NO_NET },
-	{ "ftplib.", SBX_HOOK_REFUSE, NO_NET },
-	{ "smtplib.", SBX_HOOK_REFUSE, NO_NET },
-	{ "imaplib.", SBX_HOOK_REFUSE, NO_NET },
-	{ "poplib.", SBX_HOOK_REFUSE, NO_NET },
-	{ "nntplib.", SBX_HOOK_REFUSE, NO_NET },
-	{ "telnetlib.", SBX_HOOK_REFUSE, NO_NET },
-	{ "syslog.", SBX_HOOK_REFUSE, NO_NET },
-	{ "ctypes.", SBX_HOOK_REFUSE, NO_NATIVE },
+	{ "os.system", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.exec", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.spawn", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.posix_spawn", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.fork", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.forkpty", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.startfile", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "subprocess.Popen", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "pty.spawn", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "webbrowser.open", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.kill", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS, { 0, 0 } },
+	{ "os.killpg", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS, { 0, 0 } },
+	{ "signal.pthread_kill", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS, { 0, 0 } },
+	{ "socket.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "urllib.Request", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "http.client.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "ftplib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "smtplib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "imaplib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "poplib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "nntplib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "telnetlib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "syslog.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "ctypes.", SBX_HOOK_REFUSE, NO_NATIVE, { 0, 0 } },
 	/* the mmap module is blocklisted, but numpy and pandas keep their own reference to it */
-	{ "mmap.__new__", SBX_HOOK_REFUSE, NO_MAP },
-	{ "cffi.", SBX_HOOK_REFUSE, NO_NATIVE },
-	{ "sys.addaudithook", SBX_HOOK_REFUSE, FIXED },
-	{ "sys._current_frames", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB },
-	{ "gc.get_objects", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB },
-	{ "gc.get_referrers", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB },
-	{ "gc.get_referents", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB },
-	{ "resource.setrlimit", SBX_HOOK_REFUSE, SBX_R_LIMITS },
-	{ "resource.prlimit", SBX_HOOK_REFUSE, SBX_R_LIMITS },
-	{ "open", SBX_HOOK_OPEN, NULL },
-	{ "import", SBX_HOOK_IMPORT, NULL },
-	{ "os.listdir", SBX_HOOK_READ, READS },
-	{ "os.scandir", SBX_HOOK_READ, READS },
-	{ "os.stat", SBX_HOOK_READ, READS },
-	{ "os.symlink", SBX_HOOK_SYMLINK, IN_SCRATCH },
-	{ "os.remove", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "os.rmdir", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "os.rename", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "os.link", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "os.truncate", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "os.chmod", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "os.chown", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "os.chflags", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "os.mkdir", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "os.utime", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "os.setxattr", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "os.removexattr", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "shutil.rmtree", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "shutil.chown", SBX_HOOK_PATHS, IN_SCRATCH },
-	{ "sqlite3.connect", SBX_HOOK_PATHS, IN_SCRATCH },
+	{ "mmap.__new__", SBX_HOOK_REFUSE, NO_MAP, { 0, 0 } },
+	{ "cffi.", SBX_HOOK_REFUSE, NO_NATIVE, { 0, 0 } },
+	{ "sys.addaudithook", SBX_HOOK_REFUSE, FIXED, { 0, 0 } },
+	{ "sys._current_frames", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
+	{ "gc.get_objects", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
+	{ "gc.get_referrers", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
+	{ "gc.get_referents", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
+	{ "resource.setrlimit", SBX_HOOK_REFUSE, SBX_R_LIMITS, { 0, 0 } },
+	{ "resource.prlimit", SBX_HOOK_REFUSE, SBX_R_LIMITS, { 0, 0 } },
+	{ "open", SBX_HOOK_OPEN, NULL, { 0, 0 } },
+	{ "import", SBX_HOOK_IMPORT, NULL, { 0, 0 } },
+	/* None names the working directory; the audit events' own argument order places dir_fd */
+	{ "os.listdir", SBX_HOOK_READ, READS, { 0, 0 } },
+	{ "os.scandir", SBX_HOOK_READ, READS, { 0, 0 } },
+	{ "os.chdir", SBX_HOOK_READ, READS, { 0, 0 } },
+	/* raised by the guards of os.stat, os.lstat, os.readlink, os.access (sbx_zygote.c): path, dir_fd */
+	{ "os.stat", SBX_HOOK_READ, READS, { 2, 0 } },
+	{ "os.readlink", SBX_HOOK_READ, READS, { 2, 0 } },
+	{ "os.access", SBX_HOOK_READ, READS, { 2, 0 } },
+	{ "os.symlink", SBX_HOOK_SYMLINK, IN_SCRATCH, { 0, 3 } },
+	{ "os.remove", SBX_HOOK_PATHS, IN_SCRATCH, { 2, 0 } },
+	{ "os.rmdir", SBX_HOOK_PATHS, IN_SCRATCH, { 2, 0 } },
+	{ "os.rename", SBX_HOOK_PATHS, IN_SCRATCH, { 3, 4 } },
+	{ "os.link", SBX_HOOK_PATHS, IN_SCRATCH, { 3, 4 } },
+	{ "os.truncate", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "os.chmod", SBX_HOOK_PATHS, IN_SCRATCH, { 3, 0 } },
+	{ "os.chown", SBX_HOOK_PATHS, IN_SCRATCH, { 4, 0 } },
+	{ "os.chflags", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "os.mkdir", SBX_HOOK_PATHS, IN_SCRATCH, { 3, 0 } },
+	{ "os.utime", SBX_HOOK_PATHS, IN_SCRATCH, { 4, 0 } },
+	{ "os.setxattr", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "os.removexattr", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "shutil.rmtree", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "shutil.chown", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "sqlite3.connect", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
 };
 
 const struct sbx_hook_rule *sbx_hook_lookup(const char *event)
 {
-	static const struct sbx_hook_rule allow = { "", SBX_HOOK_ALLOW, NULL };
+	static const struct sbx_hook_rule allow = { "", SBX_HOOK_ALLOW, NULL, { 0, 0 } };
 
 	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
 		size_t len = strlen(rules[i].event);
@@ -171,10 +176,11 @@ out:
 /* What the hook was armed with; set once, before the upload loads. */
 static struct {
 	int fd;
+	dev_t scratch_dev;  /* the file system scratch is */
 	char scratch[PATH_MAX];
 	char **roots;
 	size_t n_roots;
-} hk = { -1, "", NULL, 0 };
+} hk = { -1, 0, "", NULL, 0 };
 
 static void send_event(const char *action, const char *rule, const char *detail)
 {
@@ -222,6 +228,39 @@ static bool in_scratch(const char *path)
 	return sbx_path_within(path, cwd, hk.scratch);
 }
 
+/* The name itself, not what a symlink there points to: its directory resolved, then the last
+ * component as written. */
+static bool link_within(const char *path, const char *cwd, const char *root)
+{
+	char joined[PATH_MAX], dir[PATH_MAX], *slash;
+
+	if ((size_t)snprintf(joined, sizeof joined, "%s%s%s", path[0] == '/' ? "" : cwd,
+			     path[0] == '/' ? "" : "/", path) >= sizeof joined)
+		return false;
+	slash = strrchr(joined, '/');
+	if (!slash || slash[1] == '\0' || strcmp(slash + 1, ".") == 0 || strcmp(slash + 1, "..") == 0)
+		return sbx_path_within(path, cwd, root);
+	*slash = '\0';
+	if (!realpath(joined[0] ? joined : "/", dir) ||
+	    (size_t)snprintf(joined, sizeof joined, "%s/%s", strcmp(dir, "/") ? dir : "", slash + 1) >= sizeof joined)
+		return false;
+	return under(joined, root);
+}
+
+/* A symlink itself (readlink) must sit in scratch or a read root, wherever it points. */
+static bool link_readable(const char *path)
+{
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		strcpy(cwd, hk.scratch);
+	if (link_within(path, cwd, hk.scratch))
+		return true;
+	for (size_t i = 0; i < hk.n_roots; i++)
+		if (link_within(path, cwd, hk.roots[i]))
+			return true;
+	return false;
+}
+
 static bool readable(const char *path)
 {
 	char cwd[PATH_MAX];
@@ -263,6 +302,52 @@ static int check_open(PyObject *args)
 	return readable(path) ? 0 : refuse("open", READS, path);
 }
 
+/* True when some component of the name is "..". */
+static bool climbs(const char *p)
+{
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (len == 2 && p[0] == '.' && p[1] == '.')
+			return true;
+		p += len;
+		p += strspn(p, "/");
+	}
+	return false;
+}
+
+enum where { FROM_CWD, IN_SCRATCH_DIR, REFUSED };
+
+/* Where a name of path argument which (0 or 1) is resolved from. A relative name given with a
+ * directory descriptor is resolved from that directory, which the hook cannot name: it stays in
+ * scratch only when the directory is on scratch's file system and the name never climbs
+ * ("..", shutil.rmtree's own walk of a tree in scratch); any other is refused, so a decoy
+ * in the working directory cannot stand in for what the descriptor reaches. */
+static enum where resolved_from(const struct sbx_hook_rule *r, int which, PyObject *args, const char *path)
+{
+	unsigned at = r->dir_fd[which];
+	PyObject *o;
+	long fd;
+	struct stat st;
+
+	if (at == 0 || path[0] == '/' || (Py_ssize_t)at > PyTuple_Size(args))
+		return FROM_CWD;
+	o = PyTuple_GetItem(args, (Py_ssize_t)at - 1);
+	if (!o || o == Py_None || !PyLong_Check(o))
+		return FROM_CWD;
+	fd = PyLong_AsLong(o);
+	if (fd == -1 && PyErr_Occurred()) {
+		PyErr_Clear();
+		return REFUSED;
+	}
+	if (fd == -1 || fd == AT_FDCWD)
+		return FROM_CWD;
+	if (fd < 0 || fd > INT_MAX || fstat((int)fd, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_dev != hk.scratch_dev || climbs(path))
+		return REFUSED;
+	return IN_SCRATCH_DIR;
+}
+
 /* "import" (module, filename, ...): the module's top-level name against the blocklist. */
 static int check_import(PyObject *args)
 {
@@ -274,23 +359,33 @@ static int check_import(PyObject *args)
 	return rule ? refuse("import", rule, name) : 0;
 }
 
-/* A read of a name (listing, stat) must stay where open() may read; None means the current
- * directory, a descriptor was judged when it was opened. */
+/* A read of a name (listing, stat, readlink, chdir) must stay where open() may read; None means
+ * the working directory, a descriptor was judged when it was opened. */
 static int check_read(const char *event, const struct sbx_hook_rule *r, PyObject *args)
 {
 	PyObject *o = PyTuple_Check(args) && PyTuple_Size(args) > 0 ? PyTuple_GetItem(args, 0) : NULL;
 	char path[PATH_MAX];
+	enum where from;
 
 	struct stat st;
 
-	if (!o || o == Py_None || PyLong_Check(o))
+	if (o && PyLong_Check(o))
 		return 0;
-	if (!arg_path(o, path, sizeof path))
+	if (!o || o == Py_None)
+		strcpy(path, ".");
+	else if (!arg_path(o, path, sizeof path))
 		return refuse(event, r->rule, "unreadable path argument");
+	from = resolved_from(r, 0, args, path);
+	if (from == REFUSED)
+		return refuse(event, SBX_R_PLAIN_NAMES, path);
+	if (from == IN_SCRATCH_DIR)
+		return 0;
 	/* A name that is not there fails anyway and tells no more than a refusal would; linecache
 	 * and the import system stat such names on every sys.path entry. */
 	if (lstat(path, &st) < 0 && errno == ENOENT)
 		return 0;
+	if (strcmp(event, "os.readlink") == 0)
+		return link_readable(path) ? 0 : refuse(event, r->rule, path);
 	return readable(path) ? 0 : refuse(event, r->rule, path);
 }
 
@@ -306,8 +401,16 @@ static int check_paths(const char *event, const struct sbx_hook_rule *r, PyObjec
 			continue;  /* an open descriptor: Landlock judged it when it was opened */
 		if (!arg_path(o, path, sizeof path))
 			return refuse(event, r->rule, "unreadable path argument");
-		if (!in_scratch(path))
-			return refuse(event, r->rule, path);
+		switch (resolved_from(r, (int)i, args, path)) {
+		case REFUSED:
+			return refuse(event, SBX_R_PLAIN_NAMES, path);
+		case IN_SCRATCH_DIR:
+			break;
+		case FROM_CWD:
+			if (!in_scratch(path))
+				return refuse(event, r->rule, path);
+			break;
+		}
 	}
 	return 0;
 }
@@ -320,6 +423,15 @@ static int check_symlink(const char *event, const struct sbx_hook_rule *r, PyObj
 	    !arg_path(PyTuple_GetItem(args, 0), src, sizeof src) ||
 	    !arg_path(PyTuple_GetItem(args, 1), dst, sizeof dst))
 		return refuse(event, r->rule, "unreadable path argument");
+	switch (resolved_from(r, 1, args, dst)) {
+	case REFUSED:
+		return refuse(event, SBX_R_PLAIN_NAMES, dst);
+	case IN_SCRATCH_DIR:
+		/* the link sits in a scratch directory the hook cannot name: its text must not climb */
+		return climbs(src) || (src[0] == '/' && !in_scratch(src)) ? refuse(event, r->rule, src) : 0;
+	case FROM_CWD:
+		break;
+	}
 	if (!in_scratch(dst))
 		return refuse(event, r->rule, dst);
 	/* The link's text is resolved from the directory the link sits in. */
@@ -394,10 +506,14 @@ out:
 
 int sbx_hook_install(int event_fd, const char *scratch, const char *const *read_roots, size_t n)
 {
+	struct stat st;
 	int rc = -1;
 
 	hk.fd = event_fd;
 	snprintf(hk.scratch, sizeof hk.scratch, "%s", scratch);
+	if (stat(scratch, &st) < 0)
+		goto out;
+	hk.scratch_dev = st.st_dev;
 	hk.roots = calloc(n ? n : 1, sizeof *hk.roots);
 	if (!hk.roots)
 		goto out;

@@ -21,6 +21,9 @@ struct sbx_hook_rule {
 	const char *event;     /* exact name, or a prefix ending in '.' */
 	enum sbx_hook_kind kind;
 	const char *rule;      /* the named rule an event reports */
+	/* Where the dir_fd of the first and of the second path argument sits among the event's
+	 * arguments, counted from 1; 0 when it has none. A relative name is resolved from it. */
+	unsigned char dir_fd[2];
 };
 
 /* One module an upload may not import (its top-level name) and the rule its refusal names. */

@@ -79,11 +79,13 @@ static const struct sbx_sc_rule policy[] = {
 	{ "lstat", SBX_SC_ALLOW, SBX_SCM_ALL, "", "as stat" },
 	{ "newfstatat", SBX_SC_ALLOW, SBX_SCM_ALL, "", "as stat" },
 	{ "statx", SBX_SC_ALLOW, SBX_SCM_ALL, "", "as stat" },
-	{ "statfs", SBX_SC_ALLOW, SBX_SCM_ALL, "", "shutil.disk_usage of scratch" },
-	{ "fstatfs", SBX_SC_ALLOW, SBX_SCM_ALL, "", "as statfs" },
-	{ "access", SBX_SC_ALLOW, SBX_SCM_ALL, "", "os.access" },
-	{ "faccessat", SBX_SC_ALLOW, SBX_SCM_ALL, "", "os.access" },
-	{ "faccessat2", SBX_SC_ALLOW, SBX_SCM_ALL, "", "os.access" },
+	/* metadata Landlock does not mediate and CPython raises no event for: refused, recorded */
+	{ "statfs", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_NO_HOST_FACTS, "os.statvfs, os.pathconf: a disk's size and kind" },
+	{ "fstatfs", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_NO_HOST_FACTS, "as statfs" },
+	{ "access", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_NO_HOST_FACTS, "os.access: who may read or write a host path" },
+	{ "faccessat", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_NO_HOST_FACTS, "as access" },
+	{ "faccessat2", SBX_SC_ALLOW, SBX_SCM_EXISTS, "", "realpath (in the hook, os.path) asks only whether a name exists, which stat tells" },
+	{ "faccessat2", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_NO_HOST_FACTS, "as access" },
 	{ "readlink", SBX_SC_ALLOW, SBX_SCM_ALL, "", "realpath in the hook and in os.path" },
 	{ "readlinkat", SBX_SC_ALLOW, SBX_SCM_ALL, "", "as readlink" },
 	{ "getdents64", SBX_SC_ALLOW, SBX_SCM_ALL, "", "the import system lists sys.path directories" },
@@ -421,6 +423,10 @@ static int add_allow(scmp_filter_ctx ctx, enum sbx_sc_match m, int nr, unsigned 
 			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, FUTEX_CMD_PRIVATE, FUTEX_WAIT));
 		if (rc == 0)
 			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, FUTEX_CMD_PRIVATE, FUTEX_WAIT_BITSET));
+		break;
+	case SBX_SCM_EXISTS:
+		rc = seccomp_rule_add(ctx, a, nr, 2, SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, F_OK),
+				      SCMP_A3(SCMP_CMP_MASKED_EQ, 0xffffffffu, AT_EACCESS));
 		break;
 	case SBX_SCM_PRCTL_OK:
 		for (size_t i = 0; i < sizeof prctls / sizeof prctls[0] && (rc = 0) == 0; i++)

@@ -31,6 +31,7 @@ enum sbx_sc_match {
 	SBX_SCM_MMAP,           /* mmap without PROT_EXEC, or PROT_EXEC of a file (the loader) */
 	SBX_SCM_IOCTL_OK,       /* descriptor flags and terminal queries */
 	SBX_SCM_PRCTL_OK,       /* thread names and reading a few process flags */
+	SBX_SCM_EXISTS,         /* faccessat2(.., F_OK, AT_EACCESS): whether a name exists, as stat says */
 	SBX_SCM_FCNTL_OK,       /* descriptor flags, duplicates and pipe sizes: no locks, leases, notices */
 	SBX_SCM_FUTEX_OK,       /* private futexes, and shared waits only */
 };

@@ -141,12 +141,14 @@ static const char helper_src[] =
 	"    gc.collect()\n"
 	"    gc.freeze()\n"
 	"def guard_stat():\n"
-	"    def wrap(f):\n"
-	"        def stat(path, *a, **k):\n"
-	"            sys.audit('os.stat', path)\n"
+	"    def wrap(f, event):\n"
+	"        def guarded(path, *a, **k):\n"
+	"            sys.audit(event, path, k.get('dir_fd'))\n"
 	"            return f(path, *a, **k)\n"
-	"        return stat\n"
-	"    os.stat, os.lstat = wrap(os.stat), wrap(os.lstat)\n"
+	"        return guarded\n"
+	"    os.stat, os.lstat = wrap(os.stat, 'os.stat'), wrap(os.lstat, 'os.stat')\n"
+	"    os.readlink = wrap(os.readlink, 'os.readlink')\n"
+	"    os.access = wrap(os.access, 'os.access')\n"
 	"def roots():\n"
 	"    return [p for p in sys.path if p and os.path.isdir(p)]\n";
 
@@ -231,7 +233,8 @@ static PyObject *load_helpers(char *why, size_t whylen)
 	if (!r)
 		goto fail;
 	Py_DECREF(r);
-	/* os.stat raises no audit event of its own: this one lets the hook judge the name. */
+	/* os.stat, os.lstat, os.readlink and os.access raise no audit event of their own: these let the hook
+	 * judge the name (the functions under them, posix.*, find only the run's own root). */
 	r = PyRun_String("guard_stat()", Py_eval_input, d, d);
 	if (!r)
 		goto fail;
