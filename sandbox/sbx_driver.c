@@ -157,7 +157,7 @@ static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct flig
 	f->r = r;
 	f->id = z->next_id++;
 	/* -1 until the channels exist: a failure below must not have abandon() close fd 0. */
-	f->data_w = f->out_r = f->err_r = f->res_r = f->ev_r = f->pidfd = -1;
+	f->data_w = f->out_r = f->err_r = f->res_r = f->ev_r = f->pidfd = f->scratch_fd = -1;
 	r->n = n;
 	f->out.cap = f->err.cap = LOG_CAP;
 	f->res.cap = n + RESULT_TEXT_MAX;
@@ -267,6 +267,7 @@ static void abandon(struct flight *fl, int jobs)
 		sbx_close_fd(&f->err_r);
 		sbx_close_fd(&f->res_r);
 		sbx_close_fd(&f->ev_r);
+		sbx_close_fd(&f->scratch_fd);
 		free(f->out.p);
 		free(f->err.p);
 		free(f->res.p);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -187,19 +188,68 @@ static bool hung_up(int fd)
 	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLRDHUP));
 }
 
+/* The descriptor a message carries (SCM_RIGHTS), or -1. Any beyond the first is closed. */
+static int passed_fd(struct msghdr *mh)
+{
+	int fd = -1;
+
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		for (size_t i = 0; i < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++) {
+			int got;
+
+			memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof got);
+			if (fd < 0)
+				fd = got;
+			else
+				close(got);
+		}
+	}
+	return fd;
+}
+
+/* The setup's scratch descriptor, when it is the channel's first message and says so; anything
+ * else carrying a descriptor is a forgery (the descriptor closed). Returns 0, or -1 as
+ * add_event. */
+static int take_passed(struct flight *f, int fd, const char *msg, size_t len, bool first)
+{
+	if (first && f->scratch_fd < 0 && len == sizeof SBX_SCRATCH_MSG - 1 &&
+	    memcmp(msg, SBX_SCRATCH_MSG, len) == 0) {
+		f->scratch_fd = fd;
+		return 0;
+	}
+	close(fd);
+	return add_event(f, "forged_event", SBX_R_FORGED, "a descriptor arrived on the event channel");
+}
+
 /* Takes every waiting event message; closes the channel once every writer has gone. Returns 0,
  * or -1 when an event could not be recorded. */
 int sbx_flight_read_events(struct flight *f)
 {
 	char msg[SBX_EVENT_MAX + 1];
+	char ctl[CMSG_SPACE(sizeof(int))];
 	int rc = 0;
 
 	while (rc == 0) {
-		ssize_t got = recv(f->ev_r, msg, sizeof msg, MSG_DONTWAIT | MSG_TRUNC);
+		struct iovec iov = { msg, sizeof msg };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+				     .msg_controllen = sizeof ctl };
+		ssize_t got = recvmsg(f->ev_r, &mh, MSG_DONTWAIT | MSG_TRUNC | MSG_CMSG_CLOEXEC);
+		bool first = !f->ev_seen;
+		int fd;
+
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0 && errno == EAGAIN)
 			break;
+		if (got >= 0)
+			f->ev_seen = true;
+		fd = got >= 0 ? passed_fd(&mh) : -1;
+		if (fd >= 0) {
+			rc = take_passed(f, fd, msg, (size_t)got < sizeof msg ? (size_t)got : sizeof msg, first);
+			continue;
+		}
 		/* An upload can send an empty message, which reads as 0 bytes like the end of the
 		 * channel; closing on it would let one write hide every later refusal. */
 		if (got == 0 && !hung_up(f->ev_r)) {
@@ -212,6 +262,27 @@ int sbx_flight_read_events(struct flight *f)
 		}
 		rc = take_event(f, msg, (size_t)got < sizeof msg ? (size_t)got : sizeof msg);
 	}
+	return rc;
+}
+
+/* How full the run's scratch was when it ended, read by the driver through the descriptor the
+ * setup sent, so no signal the run can block or ignore decides whether an overrun is on record:
+ * the tmpfs is the budget (a file reaches the file size limit just as it fills it). Returns 0,
+ * or -1 as add_event. */
+static int judge_scratch(struct flight *f, const struct sbx_limits *lim)
+{
+	struct statfs st;
+	char detail[160];
+	int rc = 0;
+
+	if (f->scratch_fd < 0)
+		return 0;
+	if (fstatfs(f->scratch_fd, &st) == 0 && (st.f_bfree == 0 || st.f_ffree == 0))
+		rc = add_event(f, "scratch_full", SBX_R_SCRATCH,
+			       sa_fmt(detail, sizeof detail, "scratch was full when the run ended (%s of its %d MB "
+				      "budget), read from outside the run", st.f_bfree == 0 ? "every byte" :
+				      "every file slot", lim->scratch_mb));
+	sbx_close_fd(&f->scratch_fd);
 	return rc;
 }
 
@@ -362,6 +433,8 @@ int sbx_flight_judge(struct flight *f, const struct sbx_limits *lim)
 	} else {
 		rc = judge_result(f, lim);
 	}
+	if (judge_scratch(f, lim) < 0)
+		rc = -1;
 	if (r->status != SBX_OK && f->res.len == 0 && r->error[0] == '\0')
 		sa_fmt(r->error, sizeof r->error, "no result");
 	free(f->res.p);

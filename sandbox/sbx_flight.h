@@ -28,6 +28,8 @@ struct flight {
 	uint32_t id;
 	size_t n;
 	int data_w, out_r, err_r, res_r, ev_r, pidfd;
+	int scratch_fd;       /* the run's scratch file system (O_PATH), sent by its setup; -1 */
+	bool ev_seen;         /* a message has come on the events channel */
 	int col;              /* the part of the keyword arguments being sent: 0 the length, 1 the text */
 	size_t off;
 	const char *params;   /* borrowed JSON text of the keyword arguments, or NULL */

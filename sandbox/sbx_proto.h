@@ -30,6 +30,12 @@ enum {
 	SBX_TAG_MEMORY = 'M',
 };
 
+/* The run's setup, before the upload exists, sends the driver a descriptor of its scratch file
+ * system on the events channel (SCM_RIGHTS; an upload can only send(), never sendmsg()), with
+ * this text, as the channel's first message: the driver reads how full scratch is from outside
+ * the run, after it, whatever the run did to its signals. */
+#define SBX_SCRATCH_MSG "scratch"
+
 /* An event message is "action" US "rule" US "detail" (US = 0x1f), at most this long. */
 #define SBX_EVENT_SEP '\x1f'
 #define SBX_EVENT_MAX 512

@@ -131,15 +131,40 @@ static void step_scratch(const struct sbx_zstate *z)
 {
 	char opts[128];
 
-	/* One extra MiB so a single file hits RLIMIT_FSIZE (recorded) before the mount is full. */
+	/* The mount is the budget: a file reaches RLIMIT_FSIZE just as it fills it, and the driver
+	 * reads the fill from outside (step_scratch_witness). */
 	snprintf(opts, sizeof opts, "size=%dm,nr_inodes=4096,mode=0700,uid=%d,gid=%d",
-		 z->lim.scratch_mb + 1, SBX_RUN_UID, SBX_RUN_UID);
+		 z->lim.scratch_mb, SBX_RUN_UID, SBX_RUN_UID);
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		setup_fail("scratch", strerror(errno));
 	if (mount("scratch", SBX_SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0)
 		setup_fail("scratch", strerror(errno));
 	if (chdir(SBX_SCRATCH) < 0)
 		setup_fail("scratch", strerror(errno));
+}
+
+/* Step 4b: the driver gets a descriptor of the scratch file system, the events channel's first
+ * message, so how full it got is read from outside the run (no signal, nothing the upload can
+ * mask); then the run keeps none. */
+static void step_scratch_witness(void)
+{
+	char ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { SBX_SCRATCH_MSG, sizeof SBX_SCRATCH_MSG - 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl };
+	struct cmsghdr *c;
+	int fd = open(SBX_SCRATCH, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		setup_fail("scratch witness", strerror(errno));
+	memset(ctl, 0, sizeof ctl);
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	if (sendmsg(SBX_FD_EVENTS, &mh, MSG_NOSIGNAL) < 0)
+		setup_fail("scratch witness", strerror(errno));
+	close(fd);
 }
 
 #ifndef __SANITIZE_ADDRESS__
@@ -403,6 +428,7 @@ static void lock_down_and_run(const struct sbx_zstate *z, PyObject *df, PyObject
 {
 	step_env();
 	step_scratch(z);
+	step_scratch_witness();
 	step_limits(z);
 	step_no_proc();
 	step_identity();

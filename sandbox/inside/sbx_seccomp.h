@@ -11,7 +11,6 @@ enum sbx_sc_action {
 	SBX_SC_TRAP,    /* refused with EPERM and recorded as an event (SIGSYS handler); the
 			 * filter's default, so an entry only names the rule a refusal reports */
 	SBX_SC_ENOSYS,  /* refused silently with ENOSYS, so libc falls back (clone3) */
-	SBX_SC_EPERM,   /* refused silently with EPERM (noise a program may probe) */
 };
 
 /* Which calls of the syscall an entry matches. */
