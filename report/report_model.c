@@ -232,6 +232,44 @@ static void add_cgroup(cJSON *c, const cJSON *run)
 	cJSON_AddStringToObject(c, "cgroup", line);
 }
 
+/* Every kind of refusal (run.json's and the re-running stages' "refusals", summed by rule): the
+ * count, the first action, and the latest action with its detail, so no flood of one kind hides
+ * another. */
+static void add_kinds(cJSON *c, const struct rpt_input *in)
+{
+	static const enum rpt_file from[] = { RPT_RUN, RPT_LOOKAHEAD, RPT_ROBUST };
+	cJSON *kinds = cJSON_AddArrayToObject(c, "kinds"), *k;
+	const cJSON *e;
+	char buf[32];
+
+	for (size_t s = 0; s < sizeof from / sizeof from[0]; s++)
+		cJSON_ArrayForEach(e, get(in->stage[from[s]].json, "refusals")) {
+			const cJSON *rule = get(e, "rule");
+			double n = cJSON_GetNumberValue(get(e, "count"));
+
+			if (!cJSON_IsString(rule) || !(n >= 1 && n < 1e15))
+				continue;
+			cJSON_ArrayForEach(k, kinds)
+				if (strcmp(get(k, "rule")->valuestring, rule->valuestring) == 0)
+					break;
+			if (!k) {
+				k = cJSON_CreateObject();
+				cJSON_AddStringToObject(k, "rule", rule->valuestring);
+				cJSON_AddNumberToObject(k, "n", 0);
+				add_text(k, "first", get(e, "first"), "action");
+				cJSON_AddItemToArray(kinds, k);
+			}
+			cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(k, "n"), cJSON_GetNumberValue(get(k, "n")) + n);
+			cJSON_DeleteItemFromObject(k, "latest");
+			cJSON_DeleteItemFromObject(k, "latest_detail");
+			add_text(k, "latest", get(e, "last"), "action");
+			add_text(k, "latest_detail", get(e, "last"), "detail");
+		}
+	cJSON_ArrayForEach(k, kinds)
+		cJSON_AddStringToObject(k, "count", sa_fmt(buf, sizeof buf, "%.0f", cJSON_GetNumberValue(get(k, "n"))));
+	cJSON_AddBoolToObject(c, "has_kinds", cJSON_GetArraySize(kinds) > 0);
+}
+
 static void add_containment(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *run = in->stage[RPT_RUN].json, *e;
@@ -239,6 +277,7 @@ static void add_containment(cJSON *m, const struct rpt_input *in)
 	add_text(c, "status", run, "status");
 	add_text(c, "blocked", run, "blocked_actions");
 	add_cgroup(c, run);
+	add_kinds(c, in);
 	if (cJSON_IsString(get(run, "error")) && get(run, "error")->valuestring[0])
 		add_text(c, "error", run, "error");
 	if (cJSON_IsString(get(run, "stderr")) && get(run, "stderr")->valuestring[0])

@@ -64,7 +64,26 @@ while read -r demo trials verdict gate_verdict; do
 	malicious)
 		expect_eq "malicious: zero trades" 0 "$(jget "$out/verdict.json" trades)"
 		b=$(jget "$out/verdict.json" blocked_actions)
-		if [ "${b:-0}" -gt 0 ] 2>/dev/null; then ok "malicious: refusals recorded ($b)"; else not_ok "malicious: refusals recorded" "got '$b'"; fi ;;
+		if [ "${b:-0}" -gt 0 ] 2>/dev/null; then ok "malicious: refusals recorded ($b)"; else not_ok "malicious: refusals recorded" "got '$b'"; fi
+		# every kind of refusal is named with its count: in the veto's reason and the report
+		expect_eq "malicious: each rule and its count in the veto and the report's table" ok \
+			"$("$PY" - "$out" <<'PYEOF'
+import collections, html, json, sys
+d = sys.argv[1]
+counts = collections.Counter()
+for f in ("run.json", "lookahead.json", "robustness.json", "variants.json"):
+    try:
+        for r in json.load(open(d + "/" + f)).get("refusals", []):
+            counts[r["rule"]] += r["count"]
+    except FileNotFoundError:
+        pass
+veto = " ".join(v["reason"] for v in json.load(open(d + "/verdict.json"))["vetoes"])
+page = html.unescape(open(d + "/report.html").read())
+bad = [r for r, n in counts.items() if "%d by rule '%s'" % (n, r) not in veto and "all by rule '%s'" % r not in veto]
+bad += ["report: " + r for r in counts if "<td class=\"mono\">%s</td>" % r not in page]
+print("; ".join(bad) if bad else "ok" if counts else "no refusals counted")
+PYEOF
+)" ;;
 	esac
 done <demos/expected-verdicts.txt
 
