@@ -59,7 +59,7 @@ static double trades_short(const struct vd_facts *f)
 /* A trade log's returns are whatever the uploader says they are; only a replay adds costs. */
 static const char *cost_basis(const struct vd_facts *f)
 {
-	return f->trusted_returns ? "as the trade log states them" : "after fees, slippage and funding";
+	return f->trusted_returns ? "as the trade log states them" : "after fees, slippage and holding costs";
 }
 
 static void why_trades(struct text *t, const struct vd_facts *f)
