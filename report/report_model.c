@@ -333,6 +333,7 @@ static void add_robust(cJSON *m, const struct rpt_input *in)
 	add_text(o, "perm_requested", p, "requested");
 	add_text(o, "perm_failed", p, "failed_runs");
 	add_text(o, "perm_explanation", p, "explanation");
+	add_text(o, "perm_does_not_catch", p, "does_not_catch");
 	char buf[32];
 	cJSON_AddStringToObject(o, "real_sharpe", rpt_fmt_num(get(p, "real_sharpe"), 3, buf, sizeof buf));
 	cJSON_AddStringToObject(o, "null_mean", rpt_fmt_num(get(p, "null_mean"), 3, buf, sizeof buf));
