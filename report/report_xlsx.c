@@ -290,8 +290,9 @@ static void write_robust(struct book *b, const struct rpt_input *in)
 		r++;
 	}
 	static const char *const wkeys[] = { "flagged", "compared_bars", "failed_runs", "explanation" };
-	static const char *const pkeys[] = { "runs", "failed_runs", "real_sharpe", "null_mean",
-					     "null_p95", "p_value", "explanation" };
+	static const char *const pkeys[] = { "runs", "failed_runs", "real_sharpe", "real_net_return",
+					     "null_mean", "null_p95", "p_value", "explanation",
+					     "does_not_catch" };
 	int k = 0;
 	worksheet_set_column(ws, 7, 7, 22, NULL);
 	worksheet_set_column(ws, 8, 8, 60, NULL);
