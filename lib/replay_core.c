@@ -307,7 +307,8 @@ static void stop_trading(struct pass *ps, size_t a)
 
 /* Holds position p from bar a for as long as it stays p, stopping before bar lim (which must
  * be < s->n - 1, so every held bar ends at the next bar's open): pays the funding instants of
- * each bar and marks its close, exactly as pay_funding and mark would. Returns the first bar
+ * each bar (and a short's borrow for its time) and marks its close, exactly as pay_funding and
+ * mark would. Returns the first bar
  * not held; when a close marks the net equity at or below zero, the trade is liquidated there
  * (liquidate) and the bar after it is returned. Every bar but the last goes through this loop, so it keeps its state in locals:
  * the stores into the equity columns could otherwise alias the doubles in *ps and force
