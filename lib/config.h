@@ -59,7 +59,16 @@ enum sa_knob_type {
 	  "slippage per side, in bps of the traded notional")                                    \
 	X(FUNDING_BPS_8H, "FUNDING_BPS_8H", "costs.funding_bps_8h", SA_KNOB_NUM, -1000, 1000,    \
 	  "1", "robust variants replay stats report",                                            \
-	  "funding paid per 8 h of held notional, in bps (negative: earned)")               \
+	  "perp: funding per 8 h of held notional, in bps, paid by either side (see FUNDING_INCOME)") \
+	X(FUNDING_INCOME, "FUNDING_INCOME", "costs.funding_income", SA_KNOB_INT, 0, 1, "0",          \
+	  "robust variants replay stats report",                                                     \
+	  "1: funding is signed, a long pays FUNDING_BPS_8H and a short receives it; 0: never income") \
+	X(MARKET, "MARKET", "costs.market", SA_KNOB_STR, 0, 5, "",                                   \
+	  "robust variants replay stats report",                                                     \
+	  "perp, spot, stock or fx (empty: from the data's calendar, weekday sessions stock, else perp)") \
+	X(BORROW_BPS_YEAR, "BORROW_BPS_YEAR", "costs.borrow_bps_year", SA_KNOB_NUM, 0, 100000, "30", \
+	  "robust variants replay stats report",                                                     \
+	  "stock, spot: borrow fee of a short, bps a year of its notional, for the time it is held") \
 	X(RECONCILE_BPS, "RECONCILE_BPS", "reconcile.bps", SA_KNOB_NUM, 0, 10000, "1",               \
 	  "replay",                                                                                  \
 	  "reconciliation: largest gap per trade, in bps, between a logged return and the replay") \
@@ -155,6 +164,10 @@ struct sa_knob {
 	const char *readers; /* the stages that read it from config.json, space-separated */
 	const char *help;
 };
+
+/* The values a string knob may take, space-separated (the empty text is allowed when its
+ * shortest length is 0), or NULL when any text of the right length is. */
+const char *sa_knob_choices(enum sa_knob_id k);
 
 /* The table, SA_K_COUNT rows in the order above. */
 extern const struct sa_knob sa_knobs[SA_K_COUNT];

@@ -23,6 +23,22 @@ const struct sa_knob *sa_knob_by_make(const char *name)
 	return NULL;
 }
 
+const char *sa_knob_choices(enum sa_knob_id k)
+{
+	return k == SA_K_MARKET ? "perp spot stock fx" : NULL;
+}
+
+/* Whether text is one of the space-separated words of list. */
+static int one_of(const char *text, const char *list)
+{
+	size_t n = strlen(text);
+
+	for (const char *w = list; *w; w += strcspn(w, " "), w += *w == ' ')
+		if (n && !strncmp(w, text, n) && (w[n] == ' ' || !w[n]))
+			return 1;
+	return 0;
+}
+
 int sa_plain_number(const char *s)
 {
 	size_t i = 0;
@@ -48,6 +64,11 @@ int sa_knob_parse(enum sa_knob_id k, const char *text, double *num, char *err, s
 		if (n < (size_t)r->lo || n > (size_t)r->hi) {
 			snprintf(err, errlen, "%s '%s' should be text of %g to %g characters", r->make,
 				 text, r->lo, r->hi);
+			return -1;
+		}
+		if (sa_knob_choices(k) && n && !one_of(text, sa_knob_choices(k))) {
+			snprintf(err, errlen, "%s '%s' should be one of: %s", r->make, text,
+				 sa_knob_choices(k));
 			return -1;
 		}
 		return 0;

@@ -28,6 +28,8 @@ struct sa_ohlcv_format {
 	size_t gaps;           /* places where bars are missing at that spacing */
 	size_t missing_bars;   /* bars missing in all of them */
 	int64_t largest_gap_s; /* longest time between two bars */
+	bool sessions;         /* a session calendar: bars of a day or less over a week or more,
+				* none opening on a Saturday or Sunday (UTC) */
 };
 
 /* A bar series held as columns (struct of arrays). */

@@ -1,4 +1,5 @@
 /* ohlcv_shape.c - median bar spacing, gaps, and the refusal of mixed spacings. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -85,6 +86,62 @@ static int64_t multiple(int64_t dt, int64_t m)
 	return k;
 }
 
+#define DAY_S 86400
+
+/* Days since the epoch of t (floor, for any sign). */
+static int64_t day_of(int64_t t)
+{
+	return t >= 0 ? t / DAY_S : -((-t + DAY_S - 1) / DAY_S);
+}
+
+/* Whether day d (since the epoch, a Thursday) is a Saturday or a Sunday. */
+static bool weekend(int64_t d)
+{
+	int64_t w = ((d % 7) + 7 + 3) % 7;  /* 0 Monday .. 6 Sunday */
+
+	return w >= 5;
+}
+
+/* Weekdays strictly between days a and b. */
+static int64_t weekdays_between(int64_t a, int64_t b)
+{
+	int64_t n = 0;
+
+	for (int64_t d = a + 1; d < b; d++)  /* the steps' days add up to the series' span */
+		n += !weekend(d);
+	return n;
+}
+
+/* A session calendar: bars of a day or less, spanning a week or more, none on a weekend. */
+static bool session_calendar(const struct sa_ohlcv *s, int64_t m)
+{
+	if (m > DAY_S || s->t[s->n - 1] - s->t[0] < 7 * DAY_S)
+		return false;
+	for (size_t i = 0; i < s->n; i++)
+		if (weekend(day_of(s->t[i])))
+			return false;
+	return true;
+}
+
+/* Counts the step from bar i - 1 to bar i, k spacings long, among the gaps. */
+static void count_gap(struct sa_ohlcv_format *f, const struct sa_ohlcv *s, size_t i, int64_t k)
+{
+	int64_t a = day_of(s->t[i - 1]), b = day_of(s->t[i]), skipped;
+
+	if (f->sessions && b > a) {
+		skipped = weekdays_between(a, b);
+		if (skipped <= SA_HOLIDAY_WEEKDAYS)
+			return;
+		f->gaps++;
+		f->missing_bars += f->spacing_s >= DAY_S - 3600 ? (size_t)skipped : (size_t)(k - 1);
+		return;
+	}
+	if (k > 1) {
+		f->gaps++;
+		f->missing_bars += (size_t)(k - 1);
+	}
+}
+
 int sa_ohlcv_shape(struct sa_ohlcv *s, size_t first_line, char *err, size_t errlen)
 {
 	struct sa_ohlcv_format *f = &s->fmt;
@@ -95,6 +152,7 @@ int sa_ohlcv_shape(struct sa_ohlcv *s, size_t first_line, char *err, size_t errl
 		return -1;
 	}
 	f->spacing_s = m;
+	f->sessions = session_calendar(s, m);
 	f->gaps = f->missing_bars = 0;
 	f->largest_gap_s = 0;
 	for (size_t i = 1; i < s->n; i++) {
@@ -106,10 +164,7 @@ int sa_ohlcv_shape(struct sa_ohlcv *s, size_t first_line, char *err, size_t errl
 			       "bar size)", first_line + i, (long long)dt, (long long)m);
 			return -1;
 		}
-		if (k > 1) {
-			f->gaps++;
-			f->missing_bars += (size_t)(k - 1);
-		}
+		count_gap(f, s, i, k);
 		if (dt > f->largest_gap_s)
 			f->largest_gap_s = dt;
 	}

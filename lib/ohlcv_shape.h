@@ -7,9 +7,15 @@
 
 #include "ohlcv.h"
 
-/* Sets s->fmt's spacing_s (the median step), gaps, missing_bars and largest_gap_s. Every step
- * must be a whole multiple of the median (within an hour for daily or longer bars, for clocks
- * that change with the season). first_line is the file line of bar 0, for the message.
+/* Weekdays a market may close for in a row (a holiday week, as Shanghai's Golden Week). */
+#define SA_HOLIDAY_WEEKDAYS 5
+
+/* Sets s->fmt's spacing_s (the median step), sessions, gaps, missing_bars and largest_gap_s.
+ * Every step must be a whole multiple of the median (within an hour for daily or longer bars,
+ * for clocks that change with the season). In a session calendar a step from one day to a
+ * later one that skips at most SA_HOLIDAY_WEEKDAYS weekdays is a closure (a weekend, a
+ * holiday), not a gap; a longer one is a gap of the weekdays it skips (of its missing bars,
+ * for bars shorter than a day). first_line is the file line of bar 0, for the message.
  * Returns 0, or -1 with "line N: ..." in err. */
 int sa_ohlcv_shape(struct sa_ohlcv *s, size_t first_line, char *err, size_t errlen);
 

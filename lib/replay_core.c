@@ -28,6 +28,20 @@ long rp_funding_instants(int64_t a, int64_t b)
 	return (long)((b - 1 - first) / RP_FUNDING_PERIOD_S + 1);
 }
 
+enum rp_market rp_market_of(const struct rp_costs *c, const struct sa_ohlcv *s)
+{
+	if (c->market != RP_MARKET_AUTO)
+		return c->market;
+	return s->fmt.sessions ? RP_MARKET_STOCK : RP_MARKET_PERP;
+}
+
+const char *rp_market_name(enum rp_market m)
+{
+	static const char *const names[] = { "", "perp", "spot", "stock", "fx" };
+
+	return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "";
+}
+
 void rp_result_release(struct rp_result *r)
 {
 	if (!r)
@@ -145,7 +159,8 @@ struct pass {
 	size_t entry_bar;
 	double inv_entry_px;    /* 1 / open->entry_px: one division per trade, not per bar */
 	double fee, slip;       /* fee_bps / 1e4 and slippage_bps / 1e4, per unit traded */
-	double funding_rate;    /* funding_bps_8h / 1e4 */
+	double funding_long, funding_short;  /* per funding instant, by side (0 off perp) */
+	double borrow_per_s;    /* a short's borrow fee per second held (0 off stock and spot) */
 	int64_t next_funding;   /* the first funding instant not yet reached */
 	double eq_net, eq_gross;         /* equity after the closed trades, compounded, from 1 */
 	double net_entry, gross_entry;   /* the equity the open trade was entered with */
@@ -188,7 +203,7 @@ static void close_trade(struct pass *ps, double px, int64_t at, size_t last_bar)
 	t->exit_px = px;
 	t->bars_held = (long)(last_bar + 1 - ps->entry_bar);
 	t->gross = t->side * (px / t->entry_px - 1.0);
-	t->net = t->gross - t->fees - t->slippage - t->funding;
+	t->net = t->gross - t->fees - t->slippage - t->funding - t->borrow;
 	ps->eq_gross = ps->gross_entry * (1.0 + t->gross);
 	ps->eq_net = ps->net_entry * (1.0 + t->net);
 	r->sum_gross_return += t->gross;
@@ -196,6 +211,7 @@ static void close_trade(struct pass *ps, double px, int64_t at, size_t last_bar)
 	r->fees += t->fees;
 	r->slippage += t->slippage;
 	r->funding += t->funding;
+	r->borrow += t->borrow;
 	ps->open = NULL;
 	ps->trade_costs = 0.0;
 	if (!(ps->eq_net > 0)) {
@@ -215,8 +231,15 @@ static void change_position(struct pass *ps, int prev, int p, size_t j)
 		open_trade(ps, p, j);
 }
 
-/* Funding for the instants in bar j, paid by the position p held during it. Bars are
- * contiguous and increasing, so the next instant only moves forward: no division per bar. */
+/* Funding per instant paid by position p (negative: received). */
+static double funding_rate(const struct pass *ps, int p)
+{
+	return p > 0 ? ps->funding_long : p < 0 ? ps->funding_short : 0.0;
+}
+
+/* Funding for the instants in bar j, and a short's borrow for its time, paid by the position p
+ * held during it. Bars are contiguous and increasing, so the next instant only moves forward:
+ * no division per bar. */
 static void pay_funding(struct pass *ps, int p, size_t j)
 {
 	int64_t end = bar_end(ps->s, j);
@@ -227,9 +250,14 @@ static void pay_funding(struct pass *ps, int p, size_t j)
 		ps->next_funding += RP_FUNDING_PERIOD_S;
 		k++;
 	}
+	if (p < 0) {
+		double b = ps->borrow_per_s * (double)(end - ps->s->t[j]);
+		ps->open->borrow += b;
+		ps->trade_costs += b;
+	}
 	if (k == 0 || p == 0)
 		return;
-	f = p * ps->funding_rate * (double)k;
+	f = funding_rate(ps, p) * (double)k;
 	ps->open->funding += f;
 	ps->trade_costs += f;
 }
@@ -279,7 +307,8 @@ static void stop_trading(struct pass *ps, size_t a)
 
 /* Holds position p from bar a for as long as it stays p, stopping before bar lim (which must
  * be < s->n - 1, so every held bar ends at the next bar's open): pays the funding instants of
- * each bar and marks its close, exactly as pay_funding and mark would. Returns the first bar
+ * each bar (and a short's borrow for its time) and marks its close, exactly as pay_funding and
+ * mark would. Returns the first bar
  * not held; when a close marks the net equity at or below zero, the trade is liquidated there
  * (liquidate) and the bar after it is returned. Every bar but the last goes through this loop, so it keeps its state in locals:
  * the stores into the equity columns could otherwise alias the doubles in *ps and force
@@ -295,8 +324,8 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 	 * the equity unchanged: flat and held bars share the loop. */
 	double side = p, inv = p ? ps->inv_entry_px : 0.0;
 	double nbase = p ? ps->net_entry : ps->eq_net, gbase = p ? ps->gross_entry : ps->eq_gross;
-	double costs = p ? ps->trade_costs : 0.0, funding = 0.0;
-	double rate = p * ps->funding_rate;
+	double costs = p ? ps->trade_costs : 0.0, funding = 0.0, borrow = 0.0;
+	double rate = funding_rate(ps, p), borrow_rate = p < 0 ? ps->borrow_per_s : 0.0;
 	int64_t next = ps->next_funding;
 	bool ruin = false;
 	size_t j;
@@ -312,6 +341,11 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 				funding += f;
 				costs += f;
 			}
+		}
+		if (borrow_rate > 0) {
+			double b = borrow_rate * (double)(t[j + 1] - t[j]);
+			borrow += b;
+			costs += b;
 		}
 		/* The next fill is at some bar's open, the one column this loop does not read:
 		 * fetched only at the fill, it missed the cache on nearly every trade (1.5 ms of
@@ -329,6 +363,7 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 	}
 	if (ps->open) {
 		ps->open->funding += funding;
+		ps->open->borrow += borrow;
 		ps->trade_costs = costs;
 	}
 	ps->next_funding = next;
@@ -366,10 +401,15 @@ static void last_bar(struct pass *ps, int prev, size_t j)
 int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 	      struct rp_result *r)
 {
+	enum rp_market market = rp_market_of(c, s);
+	double fund = market == RP_MARKET_PERP ? c->funding_bps_8h / 1e4 : 0.0;
+	bool borrows = market == RP_MARKET_STOCK || market == RP_MARKET_SPOT;
 	struct pass ps = {
 		.s = s, .r = r,
 		.fee = c->fee_bps / 1e4, .slip = c->slippage_bps / 1e4,
-		.funding_rate = c->funding_bps_8h / 1e4,
+		.funding_long = c->funding_income ? fund : fabs(fund),
+		.funding_short = c->funding_income ? -fund : fabs(fund),
+		.borrow_per_s = borrows ? c->borrow_bps_year / 1e4 / RP_YEAR_S : 0.0,
 		.eq_net = 1.0, .eq_gross = 1.0,
 	};
 	size_t n = s->n;
@@ -377,6 +417,7 @@ int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
+	r->market = market;
 	if (columns_alloc(r, n, s->t) < 0)
 		goto out;
 	positions(r->eq_pos, signals, n);

@@ -8,14 +8,21 @@
  * - A position change trades |new - old| units: opening or closing one unit, a flip two. Each
  *   unit traded pays fee_bps and slippage_bps of one unit of notional. A trade therefore pays
  *   2 * fee_bps and 2 * slippage_bps (entry and exit), as fractions of its unit notional.
- * - Funding instants are 00:00, 08:00 and 16:00 UTC (multiples of 28800 s since the epoch). A
- *   position pays side * funding_bps_8h of its unit notional for each instant T that falls in
- *   a bar it is held during, that is entry <= T < exit: held after the fill at T's open counts,
- *   closed at T's open does not. So every instant is charged once to whoever holds the bar
- *   that contains it, and flipping at funding times does not escape it. Longs pay, shorts
- *   receive when the rate is positive.
+ * - The market (rp_market_of) decides which holding cost applies: perp pays funding, stock and
+ *   spot a short's borrow fee, fx neither. Unset, it follows the data's calendar: weekday
+ *   sessions (sa_ohlcv_format.sessions) are stock, bars through weekends perp.
+ * - Funding (perp only) instants are 00:00, 08:00 and 16:00 UTC (multiples of 28800 s since the
+ *   epoch). A position pays |funding_bps_8h| of its unit notional for each instant T that falls
+ *   in a bar it is held during, that is entry <= T < exit: held after the fill at T's open
+ *   counts, closed at T's open does not. So every instant is charged once to whoever holds the
+ *   bar that contains it, and flipping at funding times does not escape it. Funding is never
+ *   income unless funding_income is set: then it is signed, a position pays side *
+ *   funding_bps_8h (longs pay, shorts receive when the rate is positive).
+ * - Borrow (stock, spot): a short pays borrow_bps_year of its unit notional a year, for the
+ *   calendar time of each bar it is held during (t[j + 1] - t[j], the last bar one spacing),
+ *   over 365 days: so a trade's borrow is borrow_bps_year / 1e4 * (exit - entry) / 365 days.
  * - A trade's gross_return is side * (exit_px / entry_px - 1); net_return = gross_return -
- *   fees - slippage - funding, fractions of the equity the trade was entered with.
+ *   fees - slippage - funding - borrow, fractions of the equity the trade was entered with.
  * - Equity compounds: it starts at 1, and each trade's return applies to the equity at its
  *   entry. Marked at every bar's close, net equity is E_entry * (1 + side * (close / entry_px -
  *   1) - the trade's costs so far); flat, it is the equity after the last closed trade. Costs
@@ -40,13 +47,27 @@
 #include "tradelog.h"
 
 #define RP_FUNDING_PERIOD_S 28800
+#define RP_YEAR_S (365.0 * 86400.0)  /* the borrow fee's year */
+
+/* What is traded, which decides the holding costs. RP_MARKET_AUTO: from the data's calendar. */
+enum rp_market { RP_MARKET_AUTO, RP_MARKET_PERP, RP_MARKET_SPOT, RP_MARKET_STOCK, RP_MARKET_FX };
 
 /* The cost model, in basis points. */
 struct rp_costs {
 	double fee_bps;         /* per unit of notional traded */
 	double slippage_bps;    /* per unit of notional traded */
-	double funding_bps_8h;  /* per funding instant held, of the unit notional */
+	double funding_bps_8h;  /* perp: per funding instant held, of the unit notional */
+	bool funding_income;    /* funding signed by side (a short can earn it); else always paid */
+	double borrow_bps_year; /* stock, spot: a short's borrow fee, a year of its notional */
+	enum rp_market market;
 };
+
+/* The market a replay of s with c charges: c's, or when unset stock for weekday sessions and
+ * perp otherwise. */
+enum rp_market rp_market_of(const struct rp_costs *c, const struct sa_ohlcv *s);
+
+/* "perp", "spot", "stock", "fx" ("" for RP_MARKET_AUTO). */
+const char *rp_market_name(enum rp_market m);
 
 /* One closed trade. Prices are NAN when unknown (a trade log gives no prices). */
 struct rp_trade {
@@ -54,7 +75,7 @@ struct rp_trade {
 	int side;              /* +1 long, -1 short */
 	double entry_px, exit_px;
 	long bars_held;        /* bars the position was held; -1 when unknown */
-	double gross, fees, slippage, funding, net;  /* fractions of the unit notional */
+	double gross, fees, slippage, funding, borrow, net;  /* fractions of the unit notional */
 	bool open_at_end;      /* closed at the last close because the data ended */
 };
 
@@ -74,7 +95,8 @@ struct rp_result {
 	double sum_gross_return, sum_net_return;  /* plain sums over trades */
 	bool ruined;                       /* net equity reached zero; nothing traded after */
 	int64_t ruin_time;                 /* when (the bar's close or the trade's exit) */
-	double fees, slippage, funding;    /* sums over trades */
+	double fees, slippage, funding, borrow;  /* sums over trades */
+	enum rp_market market;             /* the market charged (never AUTO after rp_replay) */
 	double units_traded;               /* notional traded, in units (a flip counts two) */
 	size_t bars_in_market;             /* bars with a non-zero position */
 	double bar_seconds;                /* mean bar spacing of the data, 0 when unknown */
@@ -100,7 +122,7 @@ int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct 
  * every trade at every multiple. */
 static inline double rp_net_at(const struct rp_trade *t, double k)
 {
-	return t->gross - k * (t->fees + t->slippage + t->funding);
+	return t->gross - k * (t->fees + t->slippage + t->funding + t->borrow);
 }
 
 /* Frees everything in r and zeroes it. Safe on a zeroed or released struct. */

@@ -313,7 +313,7 @@ static int add_benchmark(cJSON *o, const struct st_tearsheet_in *in)
 		return -1;
 	b = cJSON_AddObjectToObject(o, "benchmark");
 	cJSON_AddStringToObject(b, "basis", "long from bar 1's open to the last close, paying the "
-				"same fees, slippage and funding as a long");
+				"same fees, slippage and holding costs as a long");
 	add_num(b, "gross_return", in->data->close[in->data->n - 1] / in->data->open[1] - 1.0);
 	add_num(b, "net_return", r.net_return);
 	add_num(b, "max_drawdown", st_max_drawdown(1.0, r.eq_net, r.n_eq));
@@ -409,7 +409,8 @@ static void add_breakeven(cJSON *o, const struct st_tearsheet_in *in)
 
 	for (size_t i = 0; i < in->n_trades; i++) {
 		gross += in->trades[i].gross;
-		costs += in->trades[i].fees + in->trades[i].slippage + in->trades[i].funding;
+		costs += in->trades[i].fees + in->trades[i].slippage + in->trades[i].funding +
+			 in->trades[i].borrow;
 	}
 	add_num(o, "breakeven_cost_multiple", costs > 0 ? gross / costs : NAN);
 }

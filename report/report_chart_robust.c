@@ -63,7 +63,7 @@ static void draw_permutation(cairo_t *cr, const double *v, size_t n, double real
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 2, names, colors, style);
 	rpt_set_rgb(cr, C_INK);
-	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "per-trade net Sharpe ratio");
+	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "per-bar Sharpe ratio before costs");
 	rpt_y_label(cr, &p, "permuted runs");
 }
 

@@ -372,6 +372,7 @@ static void add_robust(cJSON *m, const struct rpt_input *in)
 	add_text(o, "perm_requested", p, "requested");
 	add_text(o, "perm_failed", p, "failed_runs");
 	add_text(o, "perm_explanation", p, "explanation");
+	add_text(o, "perm_does_not_catch", p, "does_not_catch");
 	char buf[32];
 	cJSON_AddStringToObject(o, "real_sharpe", rpt_fmt_num(get(p, "real_sharpe"), 3, buf, sizeof buf));
 	cJSON_AddStringToObject(o, "null_mean", rpt_fmt_num(get(p, "null_mean"), 3, buf, sizeof buf));
@@ -449,9 +450,11 @@ static void add_costs(cJSON *m, const struct rpt_input *in)
 	add_pct(o, "fees", get(rp, "costs"), "fees", 2);
 	add_pct(o, "slippage", get(rp, "costs"), "slippage", 2);
 	add_pct(o, "funding", get(rp, "costs"), "funding", 2);
+	add_pct(o, "borrow", get(rp, "costs"), "borrow", 2);
 	add_text(o, "fee_bps", cfg, "fee_bps");
 	add_text(o, "slippage_bps", cfg, "slippage_bps");
-	add_text(o, "funding_bps_8h", cfg, "funding_bps_8h");
+	add_text(o, "market", get(rp, "costs"), "market");
+	add_text(o, "market_reason", get(rp, "costs"), "market_reason");
 	add_text(o, "note", rp, "note");
 	cJSON *sens = cJSON_AddArrayToObject(o, "sensitivity");
 	cJSON_ArrayForEach(it, get(st, "cost_sensitivity")) {
@@ -656,6 +659,7 @@ static void add_data(cJSON *m, const struct rpt_input *in)
 	cJSON_AddBoolToObject(o, "gzip", cJSON_IsTrue(get(fmt, "gzip")));
 	cJSON_AddBoolToObject(o, "no_volume", cJSON_IsFalse(get(fmt, "volume")));
 	cJSON_AddBoolToObject(o, "adjusted", cJSON_IsTrue(get(fmt, "adjusted")));
+	cJSON_AddBoolToObject(o, "sessions", !strcmp(sa_json_str(fmt, "calendar", ""), "weekday sessions"));
 }
 
 cJSON *rpt_model_build(const struct rpt_input *in, const char *name)

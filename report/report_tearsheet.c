@@ -128,7 +128,7 @@ char *rpt_say_breakeven(const cJSON *stats, char *buf, size_t len)
 			 "changes nothing.");
 	else if (be > 1)
 		snprintf(buf, len, "The edge survives up to %.2gx the configured costs (fees, slippage "
-			 "and funding scaled together); beyond that the mean net trade loses.", be);
+			 "and holding costs scaled together); beyond that the mean net trade loses.", be);
 	else
 		snprintf(buf, len, "The edge does not survive its own costs: the mean net trade is "
 			 "zero at %.2gx the configured costs.", be);

@@ -173,14 +173,15 @@ static void write_trades(struct book *b, const struct rpt_input *in)
 {
 	static const char *const cols[] = { "entry_time", "exit_time", "side", "entry_px", "exit_px",
 					    "bars_held", "gross_return", "fees", "slippage", "funding",
-					    "net_return" };
-	static const double w[] = { 17, 17, 7, 12, 12, 9, 13, 11, 11, 11, 13 };
-	lxw_worksheet *ws = sheet(b, "Trades", cols, 11, w);
+					    "borrow", "net_return" };
+	static const double w[] = { 17, 17, 7, 12, 12, 9, 13, 11, 11, 11, 11, 13 };
+	enum { N_COLS = sizeof cols / sizeof cols[0] };
+	lxw_worksheet *ws = sheet(b, "Trades", cols, N_COLS, w);
 	const struct rpt_table *tb = &in->trades;
 	if (!ws)
 		return;
 	for (size_t r = 0; tb->rows && r < tb->rows - 1; r++) {
-		for (int c = 0; c < 11; c++) {
+		for (int c = 0; c < N_COLS; c++) {
 			const char *s = rpt_table_get(tb, r, rpt_table_col(tb, cols[c]));
 			double x;
 			if (c < 2)
@@ -289,8 +290,9 @@ static void write_robust(struct book *b, const struct rpt_input *in)
 		r++;
 	}
 	static const char *const wkeys[] = { "flagged", "compared_bars", "failed_runs", "explanation" };
-	static const char *const pkeys[] = { "runs", "failed_runs", "real_sharpe", "null_mean",
-					     "null_p95", "p_value", "explanation" };
+	static const char *const pkeys[] = { "runs", "failed_runs", "real_sharpe", "real_net_return",
+					     "null_mean", "null_p95", "p_value", "explanation",
+					     "does_not_catch" };
 	int k = 0;
 	worksheet_set_column(ws, 7, 7, 22, NULL);
 	worksheet_set_column(ws, 8, 8, 60, NULL);

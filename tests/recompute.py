@@ -10,11 +10,19 @@ Conventions (pipeline/README.md): each trade's net return applies to the equity 
 so for trades that do not overlap (a replay of signals) the last net equity is the product of
 (1 + net_return) over the trades in order; the curve stops at zero (ruin). Drawdown is the
 largest fall from a running peak (starting at 1) of the net equity curve, so it lies in [0, 1].
+
+Costs (a replay of signals), trade by trade from trades.csv and replay.json's cost model: each
+trade pays fee_bps and slippage_bps twice (entry and exit); on a perp, funding_bps_8h for each
+multiple of 8 h since the epoch in [entry, exit), paid by either side unless funding_income
+(then signed: a long pays it, a short receives it); on stock and spot a short pays
+borrow_bps_year over 365 days of the time from entry to exit; fx pays neither. net_return =
+gross_return - every cost, gross_return = side * (exit_px / entry_px - 1).
 """
 import csv
 import json
 import math
 import sys
+from datetime import datetime, timezone
 
 TOL = 1e-8  # outputs carry 10 significant digits
 
@@ -26,6 +34,41 @@ def near(a, b):
 def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
+
+
+def epoch(s):
+    return int(datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp())
+
+
+def funding_instants(a, b):
+    """multiples of 8 h since the epoch in [a, b)"""
+    first = -(-a // 28800) * 28800
+    return 0 if first >= b else (b - 1 - first) // 28800 + 1
+
+
+def cost_checks(costs, trades):
+    """(what, got, want) for every trade's costs and their sums, from the market's rules."""
+    market, income = costs["market"], costs["funding_income"]
+    rate = costs["funding_bps_8h"] / 1e4 if market == "perp" else 0.0
+    borrow_rate = costs["borrow_bps_year"] / 1e4 if market in ("stock", "spot") else 0.0
+    unit = (costs["fee_bps"] / 1e4, costs["slippage_bps"] / 1e4)
+    sums = {"fees": [], "slippage": [], "funding": [], "borrow": []}
+    worst = {k: 0.0 for k in ("fees", "slippage", "funding", "borrow", "gross_return", "net_return")}
+    for r in trades:
+        a, b, side = epoch(r["entry_time"]), epoch(r["exit_time"]), 1 if r["side"] == "long" else -1
+        want = {"fees": 2 * unit[0], "slippage": 2 * unit[1],
+                "funding": (side * rate if income else abs(rate)) * funding_instants(a, b),
+                "borrow": borrow_rate * (b - a) / (365 * 86400) if side < 0 else 0.0,
+                "gross_return": side * (float(r["exit_px"]) / float(r["entry_px"]) - 1)}
+        want["net_return"] = want["gross_return"] - math.fsum(want[k] for k in sums)
+        for k, w in want.items():
+            worst[k] = max(worst[k], abs(float(r[k]) - w))
+        for k in sums:
+            sums[k].append(float(r[k]))
+    out = [(f"every trade's {k} by the {market} rules (largest difference)", worst[k], 0.0)
+           for k in worst]
+    out += [(f"costs.{k} = sum of the trades' {k}", costs[k], math.fsum(v)) for k, v in sums.items()]
+    return out
 
 
 def compounded(nets):
@@ -68,6 +111,8 @@ def main():
     checks.append(("replay net_return = last net equity - 1", replay["net_return"], last - 1))
     checks.append(("sum_net_return = sum of net_return", stats["sum_net_return"], math.fsum(nets)))
     checks.append(("max_drawdown from equity.csv", stats["max_drawdown"], drawdown(curve)))
+    if not replay.get("trusted_returns") and "market" in replay.get("costs", {}):
+        checks += cost_checks(replay["costs"], trades)
     bad = 0
     for what, got, want in checks:
         agree = near(got, want)

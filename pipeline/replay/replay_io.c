@@ -44,17 +44,61 @@ static void add_num(cJSON *o, const char *key, double x)
 	sa_json_add_num(o, key, x, RP_DIGITS);
 }
 
-static void add_costs(cJSON *o, const struct rp_costs *c, const struct rp_result *r)
+/* Why the market is what it is, and what it charges while a position is held. */
+static void market_reason(const struct rp_costs *c, const struct sa_ohlcv *s, enum rp_market m,
+			  char *buf, size_t len)
+{
+	char held[160];
+	const char *why;
+
+	if (c->market != RP_MARKET_AUTO)
+		why = "set by MARKET";
+	else if (!s)
+		why = "MARKET is unset and there are no bars to tell the calendar by";
+	else if (s->fmt.sessions)
+		why = "the bars keep weekday sessions (none on a Saturday or Sunday)";
+	else
+		why = "the bars run through weekends, around the clock";
+	if (m == RP_MARKET_PERP && c->funding_income)
+		sa_fmt(held, sizeof held, "funding %g bp per 8 h held, signed: a long pays it, a short "
+		       "receives it (FUNDING_INCOME=1); no borrow", c->funding_bps_8h);
+	else if (m == RP_MARKET_PERP)
+		sa_fmt(held, sizeof held, "funding %g bp per 8 h held, paid by either side, never "
+		       "income; no borrow", fabs(c->funding_bps_8h));
+	else if (m == RP_MARKET_FX)
+		sa_fmt(held, sizeof held, "no funding, no borrow (a short is a long in the other "
+		       "currency; the carry between the two rates is not modelled)");
+	else
+		sa_fmt(held, sizeof held, "no funding, short borrow %g bp/year", c->borrow_bps_year);
+	sa_fmt(buf, len, "%s: %s; %s", rp_market_name(m), why, held);
+}
+
+static void add_costs(cJSON *o, const struct rp_inputs *in, const struct rp_result *r)
 {
 	cJSON *costs = cJSON_AddObjectToObject(o, "costs");
+	const struct rp_costs *c = in->costs;
 
+	if (c) {
+		enum rp_market m = in->data ? rp_market_of(c, in->data) : c->market;
+		char why[320];
+
+		if (m == RP_MARKET_AUTO)
+			m = RP_MARKET_PERP;
+		market_reason(c, in->data, m, why, sizeof why);
+		cJSON_AddStringToObject(costs, "market", rp_market_name(m));
+		cJSON_AddBoolToObject(costs, "market_from_calendar", c->market == RP_MARKET_AUTO);
+		cJSON_AddStringToObject(costs, "market_reason", why);
+		cJSON_AddBoolToObject(costs, "funding_income", c->funding_income);
+	}
 	add_num(costs, "fee_bps", c ? c->fee_bps : NAN);
 	add_num(costs, "slippage_bps", c ? c->slippage_bps : NAN);
 	add_num(costs, "funding_bps_8h", c ? c->funding_bps_8h : NAN);
+	add_num(costs, "borrow_bps_year", c ? c->borrow_bps_year : NAN);
 	add_num(costs, "fees", r->fees);
 	add_num(costs, "slippage", r->slippage);
 	add_num(costs, "funding", r->funding);
-	add_num(costs, "total", r->fees + r->slippage + r->funding);
+	add_num(costs, "borrow", r->borrow);
+	add_num(costs, "total", r->fees + r->slippage + r->funding + r->borrow);
 }
 
 /* Totals and counts every mode reports. */
@@ -71,7 +115,7 @@ static void add_totals(cJSON *o, const struct rp_inputs *in, const struct rp_res
 	add_num(o, "mean_net_return", r->n_trades ? r->sum_net_return / (double)r->n_trades : NAN);
 	cJSON_AddBoolToObject(o, "ruined", r->ruined);
 	add_time(o, "ruin_time", r->ruined, r->ruin_time);
-	add_costs(o, in->costs, r);
+	add_costs(o, in, r);
 	add_num(o, "units_traded", r->units_traded);
 	cJSON_AddNumberToObject(o, "bars_in_market", (double)r->bars_in_market);
 	add_num(o, "exposure", bars ? (double)r->bars_in_market / (double)bars : NAN);
@@ -313,8 +357,9 @@ cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
 	if (!in->data)
 		add_set_aside(o, "data_error", in->data_err);
 	cJSON_AddStringToObject(o, "note", have_sig ?
-		"Signals filled at the next bar's open; fees, slippage and funding charged per "
-		"the cost model; positions open at the end closed at the last close." :
+		"Signals filled at the next bar's open; fees, slippage and the market's holding "
+		"costs (a perp's funding, a short's borrow) charged per the cost model; positions "
+		"open at the end closed at the last close." :
 		"Returns are the trade log's claims, trusted as given: costs cannot be verified "
 		"because no code was replayed, so every figure is only as honest as the log.");
 out:
@@ -349,7 +394,7 @@ static void put_trade(FILE *fp, const struct rp_trade *t)
 	fputc(',', fp);
 	if (t->bars_held >= 0)
 		fprintf(fp, "%ld", t->bars_held);
-	const double v[] = { t->gross, t->fees, t->slippage, t->funding, t->net };
+	const double v[] = { t->gross, t->fees, t->slippage, t->funding, t->borrow, t->net };
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		fputc(',', fp);
 		put_num(fp, v[i]);
@@ -365,7 +410,7 @@ int rp_write_trades(const char *path, const struct rp_result *r)
 	if (sa_atomic_open(&a, path) < 0)
 		goto out;
 	fputs("entry_time,exit_time,side,entry_px,exit_px,bars_held,gross_return,fees,slippage,"
-	      "funding,net_return,open_at_end\n", a.fp);
+	      "funding,borrow,net_return,open_at_end\n", a.fp);
 	for (size_t i = 0; i < r->n_trades; i++)
 		put_trade(a.fp, &r->trades[i]);
 	rc = sa_atomic_commit(&a);

@@ -1,5 +1,6 @@
 /* robust.c - re-runs a strategy in the sandbox started later in history and on permuted copies
- * of the data: does its signal depend on where history starts, and is its edge skill or luck. */
+ * of the data: does its signal depend on where history starts, and does its timing use the
+ * order of the bars or only what luck gives on these returns. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -55,8 +56,9 @@ static void usage(FILE *fp)
 		"Warm-up: re-runs signals(df[k:]) in the sandbox for each start offset k (config\n"
 		"robust.warmup_offsets, %% of the bars) and compares each with run.json on the last %d %%\n"
 		"of bars. Permutation test: re-runs it on robust.permutations copies of the data whose\n"
-		"bar returns are shuffled (seeded by robust.seed), replays each with the cost model and\n"
-		"ranks the real per-trade Sharpe ratio among theirs. Refusals in any run are recorded.\n"
+		"bar returns are shuffled (seeded by robust.seed), replays each with no costs (as the\n"
+		"real run is, for the ranking) and ranks the real per-bar gross Sharpe ratio among\n"
+		"theirs; the real net return is said beside it. Refusals in any run are recorded.\n"
 		"Without a strategy, or when run.json is missing, failed or was contained, nothing is\n"
 		"run and robustness.json says \"ok\": false with the reason. --timing prints the wall\n"
 		"time on stderr (never into the file). The stage spends at most its share of\n"
@@ -209,7 +211,7 @@ static int run_batch(const struct sbx_stage_args *o, struct job *j, gsl_rng *rng
 			/* cut short by the time budget: counted in not_run, not a failure */
 		} else if (r->status != SBX_OK || !r->signals || r->n != perm[i].s.n) {
 			j->perm.failed_runs++;
-		} else if (rb_sharpe(&perm[i].s, r->signals, &j->conf.costs, &sr, &trades) < 0) {
+		} else if (rb_sharpe(&perm[i].s, r->signals, &sr, &trades) < 0) {
 			sbx_stage_fail(why, len, "out of memory");
 		} else {
 			/* No trades, or no spread: no edge to rank, which is what 0 says. */
@@ -241,8 +243,8 @@ static int run_permutations(const struct sbx_stage_args *o, struct job *j, char 
 	}
 	gsl_rng_set(rng, j->conf.seed);
 	j->perm.requested = total;
-	if (rb_sharpe(&j->bars, j->full, &j->conf.costs, &j->perm.real_sharpe,
-		      &j->perm.real_trades) < 0) {
+	if (rb_sharpe(&j->bars, j->full, &j->perm.real_sharpe, &j->perm.real_trades) < 0 ||
+	    rb_net_return(&j->bars, j->full, &j->conf.costs, &j->perm.real_net_return) < 0) {
 		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}

@@ -1,6 +1,6 @@
 /* robust_core.h - the robustness checks the sandbox makes affordable: does the signal depend on
  * where history starts (warm-up sensitivity), and does the edge beat the same bars in a random
- * order (a permutation test of skill). Pure computation: no I/O, no sandbox, no exit. */
+ * order before costs (a permutation test of its timing). Pure computation: no I/O, no sandbox, no exit. */
 #ifndef ROBUST_CORE_H
 #define ROBUST_CORE_H
 
@@ -97,18 +97,27 @@ int rb_perm_make(const struct sa_ohlcv *s, void *rng, size_t *order, struct rb_p
 /* Frees what p owns and zeroes it. Safe on a zeroed struct. */
 void rb_perm_release(struct rb_perm *p);
 
-/* The per-trade net Sharpe ratio (mean / sd, ddof 1: the stats stage's) of signals replayed
- * on s with costs c, into *sharpe (NAN when fewer than two trades or no spread); *trades gets
- * the trade count. Returns 0, or -1 when memory ran out. */
-int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
-	      double *sharpe, size_t *trades);
+/* The permutation test's statistic: the per-bar Sharpe ratio (mean / sd, ddof 1) of the gross
+ * equity of signals replayed on s with no costs at all, into *sharpe (NAN when the curve has
+ * no spread); *trades gets the trade count. Costs are left out on both sides because they
+ * depend on how often a run trades, and a strategy re-run on shuffled bars flips more often
+ * than on the real ones: with costs in, a loser beats its shuffles by paying less. Per bar,
+ * not per trade, because the shuffles change the number of trades and the bars are fixed.
+ * Returns 0, or -1 when memory ran out. */
+int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, double *sharpe, size_t *trades);
+
+/* The net return of signals replayed on s with costs c (the replay's), into *net. Returns 0,
+ * or -1 when memory ran out. */
+int rb_net_return(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+		  double *net);
 
 /* What the permutation test found. null[] holds one Sharpe per completed run. */
 struct rb_permtest {
 	size_t requested, runs, failed_runs, undefined;  /* undefined: permuted Sharpe was NAN */
 	size_t *trades;       /* runs entries (owned): the trades of each completed run */
-	double real_sharpe;
+	double real_sharpe;   /* per bar, before costs (rb_sharpe) */
 	size_t real_trades;
+	double real_net_return;  /* the real run after costs: the test's words depend on its sign */
 	double *null;         /* runs entries (owned), undefined ones counted as 0 */
 	size_t at_least;      /* permuted Sharpe >= the real one */
 	double null_mean, null_p95, p_value;  /* NAN when runs is 0 or the real Sharpe is NAN */

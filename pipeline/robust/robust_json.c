@@ -115,24 +115,61 @@ cJSON *rb_warmup_json(const struct rb_warmup *w, double flag, const int64_t *t)
 	return o;
 }
 
+/* What the test compares, and what it cannot see. */
+static const char perm_basis[] =
+	"per-bar Sharpe ratio of gross equity: the real run and every shuffled one replayed with no "
+	"costs, since costs follow how often a run trades and a strategy on shuffled bars trades "
+	"more often";
+static const char perm_blind[] =
+	"The test asks only whether the positions use the order of the bars. A strategy fitted to "
+	"this history passes it: trades on hand-picked dates, or rules and parameters chosen by "
+	"looking at these bars, line up with the real order and not with a shuffled one. It says "
+	"nothing about costs (see the net return) nor about bars it has not seen.";
+
+/* The result in words. The strategy's net return decides them: a timing that beats the
+ * shuffles before costs and loses money after them is no edge. */
+static void perm_verdict(const struct rb_permtest *p, char *buf, size_t len)
+{
+	double net = 100.0 * p->real_net_return;
+	bool loses = !(p->real_net_return > 0);
+
+	if (p->p_value <= 0.05 && loses)
+		snprintf(buf, len, "Before costs, the real per-bar Sharpe ratio %.3f beats %zu of %zu "
+			 "runs on the same bar returns in random order (p = %.3f): its positions use the "
+			 "order of the bars, but after costs the strategy %s %.1f %%, so its timing does "
+			 "not pay for its trading and there is no edge to credit", p->real_sharpe,
+			 p->runs - p->at_least, p->runs, p->p_value, net < 0 ? "loses" : "makes",
+			 fabs(net));
+	else if (p->p_value <= 0.05)
+		snprintf(buf, len, "Before costs, the real per-bar Sharpe ratio %.3f beats %zu of %zu "
+			 "runs on the same bar returns in random order (p = %.3f): its positions use the "
+			 "order of the bars; after costs it returns %+.1f %%", p->real_sharpe,
+			 p->runs - p->at_least, p->runs, p->p_value, net);
+	else if (loses)
+		snprintf(buf, len, "%zu of %zu runs on the same bar returns in random order did at "
+			 "least as well before costs as the real per-bar Sharpe ratio %.3f (p = %.3f): "
+			 "its timing is what luck gives on these returns, and after costs it %s %.1f %%",
+			 p->at_least, p->runs, p->real_sharpe, p->p_value,
+			 net < 0 ? "loses" : "makes", fabs(net));
+	else
+		snprintf(buf, len, "%zu of %zu runs on the same bar returns in random order did at "
+			 "least as well before costs as the real per-bar Sharpe ratio %.3f (p = %.3f): "
+			 "its timing is what luck gives on these returns", p->at_least, p->runs,
+			 p->real_sharpe, p->p_value);
+}
+
 static void perm_explain(const struct rb_permtest *p, char *buf, size_t len)
 {
 	size_t used;
 
 	if (p->runs == 0)
-		snprintf(buf, len, "No permuted run completed, so skill could not be told from luck");
+		snprintf(buf, len, "No permuted run completed, so the timing could not be told from luck");
 	else if (!isfinite(p->real_sharpe))
-		snprintf(buf, len, "The real run has no Sharpe ratio (%zu trade%s), so there is "
-			 "nothing to rank against the permuted data", p->real_trades,
-			 p->real_trades == 1 ? "" : "s");
-	else if (p->p_value <= 0.05)
-		snprintf(buf, len, "The real Sharpe ratio %.3f beats %zu of %zu runs on the same bar "
-			 "returns in random order (p = %.3f): the edge depends on the order of the bars, "
-			 "as skill would", p->real_sharpe, p->runs - p->at_least, p->runs, p->p_value);
+		snprintf(buf, len, "The real run has no Sharpe ratio (%zu trade%s, no spread in its "
+			 "equity), so there is nothing to rank against the permuted data",
+			 p->real_trades, p->real_trades == 1 ? "" : "s");
 	else
-		snprintf(buf, len, "%zu of %zu runs on the same bar returns in random order did at "
-			 "least as well as the real Sharpe ratio %.3f (p = %.3f): the result is what luck "
-			 "gives on these returns", p->at_least, p->runs, p->real_sharpe, p->p_value);
+		perm_verdict(p, buf, len);
 	used = strlen(buf);
 	if (p->failed_runs > 0)
 		snprintf(buf + used, len - used, "; %zu of %zu permuted runs failed and are not in the "
@@ -140,7 +177,7 @@ static void perm_explain(const struct rb_permtest *p, char *buf, size_t len)
 	used = strlen(buf);
 	if (p->undefined > 0)
 		snprintf(buf + used, len - used, "; %zu permuted run%s had no Sharpe ratio (under two "
-			 "trades or no spread) and count%s as 0", p->undefined,
+			 "spread in their equity) and count%s as 0", p->undefined,
 			 p->undefined == 1 ? "" : "s", p->undefined == 1 ? "s" : "");
 	used = strlen(buf);
 	snprintf(buf + used, len - used, ".");
@@ -149,7 +186,7 @@ static void perm_explain(const struct rb_permtest *p, char *buf, size_t len)
 cJSON *rb_perm_json(const struct rb_permtest *p, unsigned long seed)
 {
 	cJSON *o = cJSON_CreateObject(), *null;
-	char text[640];
+	char text[1024];
 
 	cJSON_AddBoolToObject(o, "ok", p->runs > 0 && isfinite(p->real_sharpe));
 	cJSON_AddNumberToObject(o, "requested", (double)p->requested);
@@ -157,7 +194,9 @@ cJSON *rb_perm_json(const struct rb_permtest *p, unsigned long seed)
 	cJSON_AddNumberToObject(o, "failed_runs", (double)p->failed_runs);
 	cJSON_AddNumberToObject(o, "undefined_sharpe", (double)p->undefined);
 	cJSON_AddNumberToObject(o, "seed", (double)seed);
+	cJSON_AddStringToObject(o, "basis", perm_basis);
 	sa_json_add_num(o, "real_sharpe", p->real_sharpe, 6);
+	sa_json_add_num(o, "real_net_return", p->real_net_return, 10);
 	cJSON_AddNumberToObject(o, "real_trades", (double)p->real_trades);
 	sa_json_add_num(o, "null_mean", p->null_mean, 6);
 	sa_json_add_num(o, "null_p95", p->null_p95, 6);
@@ -170,5 +209,6 @@ cJSON *rb_perm_json(const struct rb_permtest *p, unsigned long seed)
 				     : cJSON_CreateNull());
 	perm_explain(p, text, sizeof text);
 	cJSON_AddStringToObject(o, "explanation", text);
+	cJSON_AddStringToObject(o, "does_not_catch", perm_blind);
 	return o;
 }

@@ -1,5 +1,5 @@
 /* robust_perm.c - the permutation test: the same bar returns in a random order, replayed with
- * the same costs, and where the real Sharpe ratio falls among them. */
+ * no costs on either side, and where the real run's per-bar Sharpe ratio falls among them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +46,7 @@ int rb_perm_make(const struct sa_ohlcv *s, void *rng, size_t *order, struct rb_p
 		v[j] = s->volume[i];
 	}
 	p->s = (struct sa_ohlcv){ .n = n, .t = s->t, .open = o, .high = h, .low = l, .close = c,
-		.volume = v };
+		.volume = v, .fmt = s->fmt };
 	rc = 0;
 out:
 	return rc;
@@ -58,31 +58,46 @@ void rb_perm_release(struct rb_perm *p)
 	memset(p, 0, sizeof *p);
 }
 
-int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
-	      double *sharpe, size_t *trades)
+int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, double *sharpe, size_t *trades)
 {
+	static const struct rp_costs none = { 0 };
 	struct rp_result r;
 	struct st_moments m;
-	double *net = NULL;
+	double *ret = NULL, prev = 1.0;
 	int rc = -1;
 
 	*sharpe = NAN;
 	*trades = 0;
-	if (rp_replay(s, signals, c, &r) < 0)
+	if (rp_replay(s, signals, &none, &r) < 0)
 		goto out;
-	net = malloc((r.n_trades ? r.n_trades : 1) * sizeof *net);
-	if (!net)
+	ret = malloc((r.n_eq ? r.n_eq : 1) * sizeof *ret);
+	if (!ret)
 		goto out;
-	for (size_t i = 0; i < r.n_trades; i++)
-		net[i] = r.trades[i].net;
-	st_moments(net, r.n_trades, &m);
+	for (size_t j = 0; j < r.n_eq; j++) {
+		ret[j] = prev > 0 ? r.eq_gross[j] / prev - 1.0 : 0.0;
+		prev = r.eq_gross[j];
+	}
+	st_moments(ret, r.n_eq, &m);
 	*sharpe = st_sharpe(&m);
 	*trades = r.n_trades;
 	rc = 0;
 out:
-	free(net);
+	free(ret);
 	rp_result_release(&r);
 	return rc;
+}
+
+int rb_net_return(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+		  double *net)
+{
+	struct rp_result r;
+
+	*net = NAN;
+	if (rp_replay(s, signals, c, &r) < 0)
+		return -1;
+	*net = r.net_return;
+	rp_result_release(&r);
+	return 0;
 }
 
 void rb_perm_finish(struct rb_permtest *t)

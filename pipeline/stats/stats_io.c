@@ -34,11 +34,11 @@ static void *grow_one(struct growth *g)
 	return (char *)g->items + g->size * g->n++;
 }
 
-enum { T_ENTRY, T_EXIT, T_SIDE, T_EPX, T_XPX, T_BARS, T_GROSS, T_FEES, T_SLIP, T_FUND, T_NET,
-       T_END, T_N };
+enum { T_ENTRY, T_EXIT, T_SIDE, T_EPX, T_XPX, T_BARS, T_GROSS, T_FEES, T_SLIP, T_FUND, T_BORROW,
+       T_NET, T_END, T_N };
 static const char *const trade_cols[T_N] = {
 	"entry_time", "exit_time", "side", "entry_px", "exit_px", "bars_held", "gross_return",
-	"fees", "slippage", "funding", "net_return", "open_at_end",
+	"fees", "slippage", "funding", "borrow", "net_return", "open_at_end",
 };
 
 static int trade_times(struct sa_csv_table *tb, struct rp_trade *t)
@@ -71,7 +71,8 @@ static int trade_row(struct sa_csv_table *tb, void *arg)
 	    sa_csv_table_num(tb, T_XPX, true, &t->exit_px) < 0 || sa_csv_table_num(tb, T_BARS, true, &bars) < 0 ||
 	    sa_csv_table_num(tb, T_GROSS, false, &t->gross) < 0 || sa_csv_table_num(tb, T_FEES, false, &t->fees) < 0 ||
 	    sa_csv_table_num(tb, T_SLIP, false, &t->slippage) < 0 ||
-	    sa_csv_table_num(tb, T_FUND, false, &t->funding) < 0 || sa_csv_table_num(tb, T_NET, false, &t->net) < 0)
+	    sa_csv_table_num(tb, T_FUND, false, &t->funding) < 0 ||
+	    sa_csv_table_num(tb, T_BORROW, false, &t->borrow) < 0 || sa_csv_table_num(tb, T_NET, false, &t->net) < 0)
 		return -1;
 	t->bars_held = isfinite(bars) && bars >= 0 ? (long)bars : -1;
 	t->open_at_end = !strcmp(tb->vals[T_END], "1");

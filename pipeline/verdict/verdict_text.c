@@ -59,7 +59,7 @@ static double trades_short(const struct vd_facts *f)
 /* A trade log's returns are whatever the uploader says they are; only a replay adds costs. */
 static const char *cost_basis(const struct vd_facts *f)
 {
-	return f->trusted_returns ? "as the trade log states them" : "after fees, slippage and funding";
+	return f->trusted_returns ? "as the trade log states them" : "after fees, slippage and holding costs";
 }
 
 static void why_trades(struct text *t, const struct vd_facts *f)
@@ -375,11 +375,16 @@ static void say_robust(struct text *t, const struct vd_facts *f, const struct vd
 		    pct(f->warmup_worst));
 	else if (f->warmup_ok)
 		add(t, "Started later in history it gives the same signals. ");
-	if (f->perm_ok && f->perm_p <= 0.05)
-		add(t, "Its Sharpe ratio beats %ld shuffles of the same bar returns at p = %.3f: the edge needs the bars in their real order, as skill would. ",
-		    f->perm_runs, f->perm_p);
+	/* The test ranks the timing before costs: a loser's timing beating its shuffles is no
+	 * edge, and is not called one. */
+	if (f->perm_ok && f->perm_p <= 0.05 && f->num.net_return > 0)
+		add(t, "Before costs its timing ranks above shuffles of the same bar returns (p = %.3f over %ld shuffles): its positions use the order of the bars. ",
+		    f->perm_p, f->perm_runs);
+	else if (f->perm_ok && f->perm_p <= 0.05)
+		add(t, "Before costs its timing ranks above shuffles of the same bar returns (p = %.3f over %ld shuffles), but after costs it does not make money: the timing does not pay for its trading. ",
+		    f->perm_p, f->perm_runs);
 	else if (f->perm_ok)
-		add(t, "Shuffles of the same bar returns do as well often enough (p = %.3f over %ld shuffles) that the result cannot be told from luck. ",
+		add(t, "Shuffles of the same bar returns do as well before costs often enough (p = %.3f over %ld shuffles) that its timing cannot be told from luck. ",
 		    f->perm_p, f->perm_runs);
 	if (f->warmup_failed + f->perm_failed > 0)
 		add(t, "%ld robustness re-run%s failed. ", f->warmup_failed + f->perm_failed,

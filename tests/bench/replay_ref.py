@@ -5,6 +5,8 @@ independently of the C code from the conventions in pipeline/README.md (compound
 
 usage: replay_ref.py DATA.csv RUN.json FEE_BPS SLIPPAGE_BPS FUNDING_BPS_8H TRIALS
 prints one JSON object: the figures, load_ms (pandas.read_csv) and compute_ms.
+The data are bars around the clock (a perp, by the calendar), funding not income: every
+position pays |FUNDING_BPS_8H| per instant held, whichever its side.
 """
 import json
 import math
@@ -49,7 +51,7 @@ def replay(t, op, cl, sig, fee, slip, fund):
     ends = np.concatenate((t[1:], [t[-1] + (t[-1] - t[-2])]))
     k = (-(-ends // PERIOD)) - (-(-t // PERIOD))
     kc = np.concatenate(([0], np.cumsum(k)))
-    funding = side * (fund / 1e4) * (kc[exits] - kc[entries])
+    funding = (abs(fund) / 1e4) * (kc[exits] - kc[entries])
     unit = (fee + slip) / 1e4
     net = gross - 2 * unit - funding
     # equity compounds: each trade's return applies to the equity it was entered with, and a
@@ -67,7 +69,7 @@ def replay(t, op, cl, sig, fee, slip, fund):
     held = pos != 0
     if len(entries):
         g = np.where(held, pos * (cl / entry_px[tid] - 1.0), 0.0)
-        paid = unit + pos * (fund / 1e4) * (kc[bars + 1] - kc[entries[tid]])
+        paid = unit + np.abs(pos) * (abs(fund) / 1e4) * (kc[bars + 1] - kc[entries[tid]])
         net_eq = np.where(held, net_in[tid] * (1.0 + g - paid), net_flat)
         gross_eq = np.where(held, gross_in[tid] * (1.0 + g), gross_flat)
         if at_end[-1]:

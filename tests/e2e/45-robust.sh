@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # 45-robust.sh - the robust stage on real strategies in the real sandbox: warm-up sensitivity of
-# a converging and a non-converging recursion, the permutation test of the honest demo and of
-# random signals, reproducibility, refusals in the re-runs, and the bad-input paths.
+# a converging and a non-converging recursion, the permutation test of the honest demo, of
+# random signals and of a loser, reproducibility, refusals in the re-runs, and the bad-input paths.
 . "$(dirname "$0")/../lib.sh"
 
 RB=$BIN/robust
@@ -56,7 +56,7 @@ start=$(jget "$TMP/total.rb.json" warmup.tail_start)
 	not_ok "the first disagreement lies in the compared tail" "$bar < $start"
 expect_eq "the tail is the last 40 % of bars" 7017 "$(jget "$TMP/total.rb.json" warmup.compared_bars)"
 
-# Permutation test: the honest demo's edge needs the bars in order; random signals' does not.
+# Permutation test: the honest demo's timing needs the bars in order; random signals' does not.
 robust demos/honest.py honest "$TMP/c100.json"
 expect_eq "honest demo: 100 permuted runs" 100 "$(jget "$TMP/honest.rb.json" permutation.runs)"
 expect_eq "honest demo: no failed run" 0 "$(jget "$TMP/honest.rb.json" permutation.failed_runs)"
@@ -75,6 +75,27 @@ import json, sys
 p = json.load(open(sys.argv[1]))["permutation"]
 assert p["runs"] == 100 and p["p_value"] > 0.05, p
 PYEOF
+# Like with like: the ranking replays every run with no costs, so the shuffled runs (which flip
+# more often) are not ranked below a real run for paying more. At 150 bp a side the honest demo
+# loses money: its timing still beats the shuffles, and the words say it loses, not that it has
+# an edge; the shuffles' figures are the very same as at the default costs.
+"$BIN/config" -o "$TMP/cfee.json" FEE_BPS=150
+"$RB" --strategy demos/honest.py --run "$TMP/honest.run.json" --data "$DATA" --config "$TMP/cfee.json" \
+	-o "$TMP/fee.rb.json"
+"$PY" - "$TMP/fee.rb.json" "$TMP/honest.rb.json" <<'PYEOF' >"$TMP/fee.out" 2>&1
+import json, sys
+p, q = (json.load(open(f))["permutation"] for f in sys.argv[1:])
+x = p["explanation"]
+assert p["real_net_return"] < 0, p["real_net_return"]
+assert q["real_net_return"] > 0, q["real_net_return"]
+assert "skill" not in x.lower() and "skill" not in p["does_not_catch"].lower(), x
+assert "after costs the strategy loses" in x and "no edge to credit" in x, x
+assert "hand-picked dates" in p["does_not_catch"], p["does_not_catch"]
+assert p["null_sharpes"] == q["null_sharpes"] and p["real_sharpe"] == q["real_sharpe"], "costs moved the ranking"
+print(x)
+PYEOF
+check "a loser (honest at 150 bp a side) is not praised; costs do not move the ranking" test $? -eq 0
+sed 's/^/# /' "$TMP/fee.out"
 "$RB" --strategy demos/honest.py --run "$TMP/honest.run.json" --data "$DATA" --config "$TMP/c100.json" \
 	-o "$TMP/honest2.rb.json"
 check "the same inputs give a byte-identical robustness.json" cmp -s "$TMP/honest.rb.json" "$TMP/honest2.rb.json"

@@ -163,7 +163,7 @@ for ws in wb.worksheets:
             assert c.data_type != "f", ("formula cell", ws.title, c.coordinate, c.value)
 t = wb["Trades"]
 assert isinstance(t["A2"].value, datetime.datetime) and t["A2"].number_format == "yyyy-mm-dd hh:mm"
-assert isinstance(t["K2"].value, float) and "%" in t["K2"].number_format
+assert t["K1"].value == "borrow" and isinstance(t["L2"].value, float) and "%" in t["L2"].number_format
 assert wb.properties.created == datetime.datetime(2000, 1, 1), wb.properties.created
 z = zipfile.ZipFile(path)
 assert any(n.startswith("xl/charts/chart") for n in z.namelist()), "no native chart"

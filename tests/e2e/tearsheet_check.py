@@ -48,7 +48,22 @@ def funding_instants(a, b):
     return 0 if first >= b else (b - 1 - first) // FUNDING_PERIOD + 1
 
 
-def replay(t, o, c, pos, fee, slip, fund):
+def holding(side, a, b, fund, borrow):
+    """A position's holding cost from a to b: fund(side) per funding instant (perp), borrow a
+    year of the calendar time (a short, on stock and spot)."""
+    return fund(side) * funding_instants(a, b) + (borrow * (b - a) / (365 * 86400) if side < 0 else 0)
+
+
+def holding_rates(costs):
+    """fund(side) and borrow from replay.json's costs: funding only on a perp, never income
+    unless funding_income; borrow only on stock and spot."""
+    rate = costs["funding_bps_8h"] / 1e4 if costs["market"] == "perp" else 0.0
+    fund = (lambda side: side * rate) if costs["funding_income"] else (lambda side: abs(rate))
+    borrow = costs["borrow_bps_year"] / 1e4 if costs["market"] in ("stock", "spot") else 0.0
+    return fund, borrow
+
+
+def replay(t, o, c, pos, fee, slip, fund, borrow):
     """The audit's replay conventions, written out again: pos[j] is held during bar j, filled
     at open[j]; an open position is closed at the last close. Returns the trades' net returns,
     gross returns and costs."""
@@ -59,7 +74,7 @@ def replay(t, o, c, pos, fee, slip, fund):
 
     def close_trade(exit_px, exit_t):
         g = side * (exit_px / o[entry_j] - 1)
-        f = side * fund * funding_instants(t[entry_j], exit_t)
+        f = holding(side, t[entry_j], exit_t, fund, borrow)
         cost = 2 * (fee + slip)
         trades.append((g - cost - f, g, cost + f))
 
@@ -110,18 +125,20 @@ def main():
     eqdf = pd.read_csv(f"{d}/equity.csv")
     tr = pd.read_csv(f"{d}/trades.csv")
     px = pd.read_csv(data_path)
-    t = [epoch(s) for s in px["time"]]
+    px.columns = [k.lower() for k in px.columns]  # the bundled layout, or Stooq's Date,Open,...
+    t = [epoch(s) if "T" in s else epoch(s + "T00:00:00Z") for s in px["time" if "time" in px else "date"]]
     o, c = px["open"].to_numpy(), px["close"].to_numpy()
     eq = eqdf["net_equity"].to_numpy()
     et = [epoch(s) for s in eqdf["time"]]
-    costs = cfg["costs"]
-    fee, slip, fund = costs["fee_bps"] / 1e4, costs["slippage_bps"] / 1e4, costs["funding_bps_8h"] / 1e4
+    costs = json.load(open(f"{d}/replay.json"))["costs"]
+    fee, slip = costs["fee_bps"] / 1e4, costs["slippage_bps"] / 1e4
+    fund, borrow = holding_rates(costs)
     bar_s = (t[-1] - t[0]) / (len(t) - 1)
     factor = math.sqrt(YEAR / bar_s)
 
     # benchmark: long from bar 1's open to the last close
     b = st["benchmark"]
-    hold = replay(t, o, c, [0] + [1] * (len(t) - 1), fee, slip, fund)
+    hold = replay(t, o, c, [0] + [1] * (len(t) - 1), fee, slip, fund, borrow)
     report("benchmark gross_return = close[last] / open[1] - 1",
            close(b["gross_return"], c[-1] / o[1] - 1), f"{b['gross_return']} vs {c[-1] / o[1] - 1}")
     report("benchmark net_return: the same costs and funding as a long", close(b["net_return"], hold[0][0]),
@@ -130,7 +147,7 @@ def main():
     beq, paid = [1.0], 2 * 0 + (fee + slip)
     for j in range(1, len(t)):
         end = t[j + 1] if j + 1 < len(t) else t[-1] + (t[-1] - t[-2])
-        paid += fund * funding_instants(t[j], end)
+        paid += holding(1, t[j], end, fund, borrow)
         if j == len(t) - 1:
             paid += fee + slip
         beq.append(1 + c[j] / o[1] - 1 - paid)
@@ -182,27 +199,36 @@ def main():
 
     # late fills: the same signals, filled d bars after the bar they were computed on
     sig = run["signals"]
-    headline = replay(t, o, c, [0] + sig[:-1], fee, slip, fund)
+    headline = replay(t, o, c, [0] + sig[:-1], fee, slip, fund, borrow)
     report("the re-written replay reproduces trades.csv (so it can judge the others)",
            len(headline) == len(tr) and all(close(a[0], b_, rel=1e-6, abs_=1e-9)
                                             for a, b_ in zip(headline, tr["net_return"])))
+    report("every trade's costs (fees, slippage, funding, borrow) from the market's rules",
+           len(headline) == len(tr) and all(close(a[2], b_, rel=1e-6, abs_=1e-12) for a, b_ in zip(
+               headline, tr["fees"] + tr["slippage"] + tr["funding"] + tr["borrow"])))
+    report(f"{costs['market']}: funding is {'signed' if costs['funding_income'] else 'never income'}"
+           f"{'' if costs['market'] == 'perp' else ' (none off a perp)'}, borrow only on a short of stock or spot",
+           (costs["funding_income"] or (tr["funding"] >= 0).all()) and
+           (costs["market"] == "perp" or (tr["funding"] == 0).all()) and
+           (costs["market"] in ("stock", "spot") or (tr["borrow"] == 0).all()) and
+           (tr.loc[tr["side"] == "long", "borrow"] == 0).all())
     rows = {r_["delay_bars"]: r_ for r_ in st["delay_sensitivity"]}
     report("delay_sensitivity rows t+1, t+2, t+3, t+5", sorted(rows) == [1, 2, 3, 5])
     report("t+1 is the headline: its sharpe equals stats.json's sharpe", rows[1]["sharpe"] == st["sharpe"])
     for k in (2, 3, 5):
-        late = replay(t, o, c, [0] * k + sig[:-k], fee, slip, fund)
+        late = replay(t, o, c, [0] * k + sig[:-k], fee, slip, fund, borrow)
         net = [x[0] for x in late]
         report(f"t+{k}: trades, Sharpe and net return from a replay {k - 1} bar(s) later",
                rows[k]["trades"] == len(late) and close(rows[k]["sharpe"], sharpe(net), rel=1e-6) and
                close(rows[k]["net_return"], sum(net), rel=1e-6), f"{rows[k]} vs {len(late)} {sharpe(net)} {sum(net)}")
 
     # cost break-even: sum of gross over sum of costs
-    cost = (tr["fees"] + tr["slippage"] + tr["funding"]).sum()
+    cost = (tr["fees"] + tr["slippage"] + tr["funding"] + tr["borrow"]).sum()
     be = tr["gross_return"].sum() / cost if cost > 0 else None
     report("breakeven_cost_multiple = sum gross / sum costs", close(st["breakeven_cost_multiple"], be, rel=1e-6),
            f"{st['breakeven_cost_multiple']} vs {be}")
     if be is not None:
-        at = (tr["gross_return"] - be * (tr["fees"] + tr["slippage"] + tr["funding"])).mean()
+        at = (tr["gross_return"] - be * (tr["fees"] + tr["slippage"] + tr["funding"] + tr["borrow"])).mean()
         report("at the break-even multiple the mean net trade is zero", abs(at) < 1e-9)
 
     # the bootstrap interval, against a stationary block bootstrap drawn with numpy's generator

@@ -156,6 +156,49 @@ static void test_gaps_and_spacing(void **state)
 	sa_ohlcv_release(&s);
 }
 
+/* Daily bars from Monday 2024-01-01 for the weekdays of three weeks, one closure given: the
+ * session calendar's weekends and the holiday are closures, not gaps. */
+static void test_session_calendar(void **state)
+{
+	const char *holiday = "2024-01-15";
+	char csv[1024] = "Date,Open,High,Low,Close,Volume\n";
+	struct sa_ohlcv s;
+	char err[256];
+
+	(void)state;
+	for (int d = 1; d <= 19; d++) {
+		char day[32], row[64];
+
+		snprintf(day, sizeof day, "2024-01-%02d", d);
+		if ((d - 1) % 7 >= 5 || !strcmp(day, holiday))
+			continue;
+		snprintf(row, sizeof row, "%s,1,1,1,1,1\n", day);
+		strcat(csv, row);
+	}
+	assert_int_equal(sa_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), 0);
+	assert_int_equal(s.fmt.spacing_s, 86400);
+	assert_true(s.fmt.sessions);
+	assert_int_equal(s.fmt.gaps, 0);
+	assert_int_equal(s.fmt.missing_bars, 0);
+	sa_ohlcv_release(&s);
+	/* six weekdays skipped (Tuesday 2 to Thursday 11) is more than a holiday week: a gap */
+	const char gap[] = "Date,Open,High,Low,Close\n2024-01-01,1,1,1,1\n2024-01-02,1,1,1,1\n"
+			   "2024-01-11,1,1,1,1\n2024-01-12,1,1,1,1\n2024-01-15,1,1,1,1\n";
+	assert_int_equal(sa_ohlcv_parse(gap, strlen(gap), &s, err, sizeof(err)), 0);
+	assert_true(s.fmt.sessions);
+	assert_int_equal(s.fmt.gaps, 1);
+	assert_int_equal(s.fmt.missing_bars, 6);
+	sa_ohlcv_release(&s);
+	/* a bar on a Saturday: not a session calendar, and the missing days are gaps again */
+	const char sat[] = "Date,Open,High,Low,Close\n2024-01-01,1,1,1,1\n2024-01-02,1,1,1,1\n"
+			   "2024-01-05,1,1,1,1\n2024-01-06,1,1,1,1\n2024-01-09,1,1,1,1\n";
+	assert_int_equal(sa_ohlcv_parse(sat, strlen(sat), &s, err, sizeof(err)), 0);
+	assert_false(s.fmt.sessions);
+	assert_int_equal(s.fmt.gaps, 2);
+	assert_int_equal(s.fmt.missing_bars, 4);
+	sa_ohlcv_release(&s);
+}
+
 static void test_epoch_magnitude(void **state)
 {
 	static const struct { const char *in; int64_t t; enum sa_time_form form; } ok[] = {
@@ -234,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_broken_files),
 		cmocka_unit_test(test_adjusted),
 		cmocka_unit_test(test_gaps_and_spacing),
+		cmocka_unit_test(test_session_calendar),
 		cmocka_unit_test(test_epoch_magnitude),
 		cmocka_unit_test(test_gzip_bound),
 	};

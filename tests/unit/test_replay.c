@@ -113,7 +113,7 @@ static void test_five_bars_by_hand(void **state)
 }
 
 /* Starting at 05:00 the long closes at 08:00 (does not pay) and the short opens at 08:00
- * (holds that bar, so receives the funding as a short). */
+ * (holds that bar, so it pays the funding: never income by default). */
 static void test_funding_at_the_flip(void **state)
 {
 	struct sa_ohlcv s = five_bars(T0 + 5 * H);
@@ -121,11 +121,77 @@ static void test_funding_at_the_flip(void **state)
 
 	(void)state;
 	assert_int_equal(rp_replay(&s, sig5, &costs, &r), 0);
+	assert_int_equal(r.market, RP_MARKET_PERP);
 	assert_int_equal(r.n_trades, 2);
 	assert_near(r.trades[0].funding, 0.0, EPS);
+	assert_near(r.trades[1].funding, 0.0001, EPS);
+	assert_near(r.trades[1].borrow, 0.0, EPS);
+	assert_near(r.trades[1].net, (1 - 98.0 / 101.0) - 0.0014 - 0.0001, EPS);
+	rp_result_release(&r);
+}
+
+/* Signed funding (FUNDING_INCOME=1): the short receives it; a negative rate makes a long
+ * receive it. Without the flag a negative rate is still paid by every side. */
+static void test_funding_income(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0 + 5 * H);
+	struct rp_costs signed_ = costs, neg = costs;
+	struct rp_result r;
+
+	(void)state;
+	signed_.funding_income = true;
+	assert_int_equal(rp_replay(&s, sig5, &signed_, &r), 0);
 	assert_near(r.trades[1].funding, -0.0001, EPS);
 	assert_near(r.trades[1].net, (1 - 98.0 / 101.0) - 0.0014 + 0.0001, EPS);
 	rp_result_release(&r);
+	neg.funding_bps_8h = -1;
+	assert_int_equal(rp_replay(&s, sig5, &neg, &r), 0);
+	assert_near(r.trades[1].funding, 0.0001, EPS);
+	rp_result_release(&r);
+}
+
+/* A stock pays no funding; its short pays borrow for the calendar time held: the short of the
+ * flip is held from 08:00 to the last close, 10:00, two hours of 30 bp a year. A long pays
+ * none. fx pays neither. */
+static void test_borrow_on_stock(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0 + 5 * H);
+	struct rp_costs stock = costs, fx = costs;
+	struct rp_result r;
+	double borrow = 30 / 1e4 * (2.0 * H) / (365.0 * 86400.0);
+
+	(void)state;
+	stock.market = RP_MARKET_STOCK;
+	stock.borrow_bps_year = 30;
+	assert_int_equal(rp_replay(&s, sig5, &stock, &r), 0);
+	assert_int_equal(r.market, RP_MARKET_STOCK);
+	assert_near(r.funding, 0.0, EPS);
+	assert_near(r.trades[0].borrow, 0.0, EPS);
+	assert_near(r.trades[1].borrow, borrow, 1e-15);
+	assert_near(r.borrow, borrow, 1e-15);
+	assert_near(r.trades[1].net, (1 - 98.0 / 101.0) - 0.0014 - borrow, EPS);
+	assert_near(r.net_return, (1 + r.trades[0].net) * (1 + r.trades[1].net) - 1, EPS);
+	rp_result_release(&r);
+	fx.market = RP_MARKET_FX;
+	fx.borrow_bps_year = 30;
+	assert_int_equal(rp_replay(&s, sig5, &fx, &r), 0);
+	assert_near(r.funding + r.borrow, 0.0, EPS);
+	rp_result_release(&r);
+}
+
+/* Unset, the market follows the calendar: weekday sessions are stock, else perp. */
+static void test_market_from_calendar(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0);
+	struct rp_costs c = costs;
+
+	(void)state;
+	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_PERP);
+	s.fmt.sessions = true;
+	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_STOCK);
+	c.market = RP_MARKET_SPOT;
+	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_SPOT);
+	assert_string_equal(rp_market_name(RP_MARKET_FX), "fx");
 }
 
 static void test_funding_instants(void **state)
@@ -174,7 +240,7 @@ static void test_cost_multiple_equals_replay(void **state)
 {
 	struct sa_ohlcv s = five_bars(T0 + 5 * H);
 	struct rp_result one, three;
-	struct rp_costs c3 = { 15, 6, 3 };
+	struct rp_costs c3 = { .fee_bps = 15, .slippage_bps = 6, .funding_bps_8h = 3 };
 
 	(void)state;
 	assert_int_equal(rp_replay(&s, sig5, &costs, &one), 0);
@@ -395,6 +461,18 @@ static void test_costs_from_config(void **state)
 	assert_near(c.fee_bps, 5, EPS);
 	assert_near(c.slippage_bps, 2, EPS);
 	assert_near(c.funding_bps_8h, 1, EPS);
+	assert_false(c.funding_income);
+	assert_near(c.borrow_bps_year, 30, EPS);
+	assert_int_equal(c.market, RP_MARKET_AUTO);
+	cJSON_Delete(ok);
+	ok = cJSON_Parse("{\"costs\":{\"market\":\"fx\",\"funding_income\":1}}");
+	assert_int_equal(rp_read_costs(ok, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.market, RP_MARKET_FX);
+	assert_true(c.funding_income);
+	cJSON_Delete(ok);
+	ok = cJSON_Parse("{\"costs\":{\"market\":\"bond\"}}");
+	assert_int_equal(rp_read_costs(ok, &c, err, sizeof(err)), -1);
+	assert_string_equal(err, "config.json: costs.market 'bond' is not one of: perp spot stock fx (MARKET)");
 	cJSON_Delete(ok);
 	cJSON_Delete(neg);
 	cJSON_Delete(none);
@@ -443,6 +521,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_five_bars_by_hand),
 		cmocka_unit_test(test_funding_at_the_flip),
+		cmocka_unit_test(test_funding_income),
+		cmocka_unit_test(test_borrow_on_stock),
+		cmocka_unit_test(test_market_from_calendar),
 		cmocka_unit_test(test_funding_instants),
 		cmocka_unit_test(test_all_flat_gives_no_trades),
 		cmocka_unit_test(test_last_signal_not_traded),

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
 #include <cmocka.h>
 #include <gsl/gsl_rng.h>
 
@@ -176,6 +177,79 @@ static void test_perm_finish(void **state)
 
 /* The hindsight core: entries kept, the data's price resolution, the calendar's 28-year room,
  * and the flags. */
+/* The statistic is the per-bar Sharpe ratio of gross equity, with no costs: long from bar 1's
+ * open, the curve is 1, c1 / o1, c2 / o1, ...; its per-bar returns 0, c1 / o1 - 1, c2 / c1 - 1. */
+static void test_perm_statistic(void **state)
+{
+	static int64_t t[5] = { 0, 3600, 7200, 10800, 14400 };
+	static double o[5] = { 100, 101, 103, 102, 104 }, c[5] = { 101, 103, 102, 104, 105 };
+	static double v[5] = { 1, 1, 1, 1, 1 };
+	static const int8_t sig[5] = { 1, 1, 1, 1, 1 };
+	struct sa_ohlcv s = { .n = 5, .t = t, .open = o, .high = c, .low = o, .close = c, .volume = v };
+	double r[5] = { 0, 103.0 / 101 - 1, 102.0 / 103 - 1, 104.0 / 102 - 1, 105.0 / 104 - 1 };
+	double mean = 0, var = 0, sharpe, net;
+	struct rp_costs costly = { .fee_bps = 100, .slippage_bps = 100, .funding_bps_8h = 50 };
+	size_t trades;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		mean += r[i] / 5;
+	for (int i = 0; i < 5; i++)
+		var += (r[i] - mean) * (r[i] - mean) / 4;
+	assert_int_equal(rb_sharpe(&s, sig, &sharpe, &trades), 0);
+	assert_int_equal(trades, 1);
+	assert_true(fabs(sharpe - mean / sqrt(var)) < 1e-12);
+	/* the net return is the replay's, with the costs: 105 / 101 - 1 - 4 % of fees and slippage */
+	assert_int_equal(rb_net_return(&s, sig, &costly, &net), 0);
+	assert_true(fabs(net - (105.0 / 101 - 1 - 0.04)) < 1e-12);
+}
+
+/* A strategy that loses money is never said to have an edge, whatever its rank; the words say
+ * what the test cannot catch; "skill" is in none of them. */
+static void test_perm_words(void **state)
+{
+	double null[20];
+	struct rb_permtest t = { .runs = LEN(null), .requested = LEN(null), .real_sharpe = 0.5,
+				 .real_trades = 300, .real_net_return = -0.97 };
+	cJSON *o;
+	const char *x, *blind;
+
+	(void)state;
+	for (size_t i = 0; i < LEN(null); i++)
+		null[i] = -0.1 + 0.01 * (double)i;
+	t.null = malloc(sizeof null);
+	memcpy(t.null, null, sizeof null);
+	rb_perm_finish(&t);
+	assert_true(t.p_value <= 0.05);
+	o = rb_perm_json(&t, 1);
+	x = cJSON_GetObjectItemCaseSensitive(o, "explanation")->valuestring;
+	blind = cJSON_GetObjectItemCaseSensitive(o, "does_not_catch")->valuestring;
+	assert_non_null(strstr(x, "Before costs"));
+	assert_non_null(strstr(x, "after costs the strategy loses 97.0 %"));
+	assert_non_null(strstr(x, "no edge to credit"));
+	assert_null(strstr(x, "skill"));
+	assert_non_null(strstr(blind, "hand-picked dates"));
+	assert_null(strstr(blind, "skill"));
+	assert_true(fabs(cJSON_GetObjectItemCaseSensitive(o, "real_net_return")->valuedouble + 0.97) < 1e-12);
+	cJSON_Delete(o);
+	/* a winner that beats its shuffles: the order of the bars, and its return after costs */
+	t.real_net_return = 0.25;
+	o = rb_perm_json(&t, 1);
+	x = cJSON_GetObjectItemCaseSensitive(o, "explanation")->valuestring;
+	assert_non_null(strstr(x, "its positions use the order of the bars; after costs it returns +25.0 %"));
+	assert_null(strstr(x, "skill"));
+	cJSON_Delete(o);
+	/* a loser that does not: luck, and the loss */
+	t.real_sharpe = -1;
+	t.real_net_return = -0.5;
+	rb_perm_finish(&t);
+	o = rb_perm_json(&t, 1);
+	x = cJSON_GetObjectItemCaseSensitive(o, "explanation")->valuestring;
+	assert_non_null(strstr(x, "what luck gives on these returns, and after costs it loses 50.0 %"));
+	cJSON_Delete(o);
+	rb_permtest_release(&t);
+}
+
 static void test_hindsight_core(void **state)
 {
 	static const int8_t full[10] = { 0, 1, 1, 0, -1, -1, 1, 0, 0, 1 };
@@ -223,6 +297,8 @@ int main(void)
 		cmocka_unit_test(test_warm_compare),
 		cmocka_unit_test(test_perm_make),
 		cmocka_unit_test(test_perm_finish),
+		cmocka_unit_test(test_perm_statistic),
+		cmocka_unit_test(test_perm_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -270,7 +270,7 @@ static void test_trials_config(void **state)
 }
 
 static const char trades_head[] = "entry_time,exit_time,side,entry_px,exit_px,bars_held,"
-	"gross_return,fees,slippage,funding,net_return,open_at_end\n";
+	"gross_return,fees,slippage,funding,borrow,net_return,open_at_end\n";
 
 static void test_parse_trades(void **state)
 {
@@ -281,20 +281,21 @@ static void test_parse_trades(void **state)
 
 	(void)state;
 	sa_fmt(buf, sizeof(buf), "%s%s%s", trades_head,
-	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,-0.0113,0\n",
-	       "2024-01-02T00:00:00Z,2024-01-02T05:00:00Z,short,,,,0.02,0,0,0,0.02,1\n");
+	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,0,-0.0113,0\n",
+	       "2024-01-02T00:00:00Z,2024-01-02T05:00:00Z,short,,,,0.02,0,0,0,0.00002,0.01998,1\n");
 	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(t[0].entry, 1704092400);
 	assert_near(t[0].funding, 0.0001, 0);
 	assert_int_equal(t[1].side, -1);
+	assert_near(t[1].borrow, 0.00002, 0);
 	assert_true(isnan(t[1].entry_px));
 	assert_int_equal(t[1].bars_held, -1);
 	assert_true(t[1].open_at_end);
 	free(t);
 
 	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
-	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,nan,0\n");
+	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,0,nan,0\n");
 	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 2: net_return is not a finite number");
 	assert_null(t);
@@ -302,9 +303,9 @@ static void test_parse_trades(void **state)
 	/* A row wider than the header: its extra field must not land in any column. */
 	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,"
-	       "-0.0113,0,2030-01-01T00:00:00Z\n");
+	       "0,-0.0113,0,2030-01-01T00:00:00Z\n");
 	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
-	assert_string_equal(err, "trades.csv line 2: 13 fields where the header has 12");
+	assert_string_equal(err, "trades.csv line 2: 14 fields where the header has 13");
 	assert_null(t);
 
 	sa_fmt(buf, sizeof(buf), "entry_time,side\n");

@@ -40,7 +40,7 @@ static void test_summarise(void **state)
 	double o[N], h[N], l[N], c[N], v[N], col[N], sum = 0;
 	int8_t sig[N] = { 0, 1, 1, 1, 0, 0, -1, -1, 0, 1, 1, 0 };
 	struct sa_ohlcv s;
-	struct rp_costs costs = { 5, 2, 0 };
+	struct rp_costs costs = { .fee_bps = 5, .slippage_bps = 2 };
 	struct rp_result r = { 0 };
 	struct vr_variant var = { 0 };
 

@@ -382,6 +382,35 @@ static void test_summary_dsr_prices_the_trials(void **state)
 	assert_string_equal(why, "DSR 0.378 after deflating for 50 trials, 0.95 needed");
 }
 
+/* The permutation test ranks the timing before costs: a loser that beats its shuffles is told
+ * its timing does not pay, a winner that its positions use the order of the bars; "skill" is
+ * said of neither. */
+static void test_summary_permutation_words(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	n.net_return = -0.97;
+	n.mean_net = -0.001;
+	f = facts(n);
+	f.robust_ok = f.perm_ok = true;
+	f.perm_p = 0.0099;
+	f.perm_runs = 100;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "but after costs it does not make money: the timing does not pay for its trading"));
+	assert_null(strstr(buf, "skill"));
+	f.num.net_return = 0.4;
+	f.num.mean_net = 0.001;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "its positions use the order of the bars"));
+	assert_null(strstr(buf, "skill"));
+}
+
 static void test_summary_lookahead_names_gate_verdict(void **state)
 {
 	struct vd_facts f = facts(good());
@@ -743,6 +772,7 @@ int main(void)
 		cmocka_unit_test(test_unfinished_holds_back),
 		cmocka_unit_test(test_hindsight),
 		cmocka_unit_test(test_summary_dsr_prices_the_trials),
+		cmocka_unit_test(test_summary_permutation_words),
 		cmocka_unit_test(test_summary_lookahead_names_gate_verdict),
 		cmocka_unit_test(test_summary_tiny_buffer_truncates),
 		cmocka_unit_test(test_empty_dir_still_decides),
