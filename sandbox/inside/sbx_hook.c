@@ -247,31 +247,30 @@ static bool link_within(const char *path, const char *cwd, const char *root)
 	return under(joined, root);
 }
 
-/* A symlink itself (readlink) must sit in scratch or a read root, wherever it points. */
-static bool link_readable(const char *path)
+/* Whether path is within scratch or a read root, by the test within (names resolved from the
+ * working directory). */
+static bool in_roots(const char *path, bool (*within)(const char *, const char *, const char *))
 {
 	char cwd[PATH_MAX];
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, hk.scratch);
-	if (link_within(path, cwd, hk.scratch))
+	if (within(path, cwd, hk.scratch))
 		return true;
 	for (size_t i = 0; i < hk.n_roots; i++)
-		if (link_within(path, cwd, hk.roots[i]))
+		if (within(path, cwd, hk.roots[i]))
 			return true;
 	return false;
 }
 
 static bool readable(const char *path)
 {
-	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof cwd))
-		strcpy(cwd, hk.scratch);
-	if (sbx_path_within(path, cwd, hk.scratch))
-		return true;
-	for (size_t i = 0; i < hk.n_roots; i++)
-		if (sbx_path_within(path, cwd, hk.roots[i]))
-			return true;
-	return false;
+	return in_roots(path, sbx_path_within);
+}
+
+/* A symlink itself (readlink) must sit in scratch or a read root, wherever it points. */
+static bool link_readable(const char *path)
+{
+	return in_roots(path, link_within);
 }
 
 static bool open_writes(PyObject *args)
