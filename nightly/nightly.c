@@ -30,8 +30,9 @@ static const char usage_text[] =
 	"         results are still in OUT.\n"
 	"done     records the audit's exit status in WORK.json and prints one progress line\n"
 	"         ('[done/total] name: VERDICT' on a terminal, a plain log line otherwise).\n"
-	"index    reads DIR/work/*.json, copies each bundle to DIR/bundles, records the night in\n"
-	"         DB and writes DIR/index.json, index.txt, index.html and index.xlsx.\n"
+	"index    reads DIR/work/*.json, copies each bundle to DIR/bundles, records the night and\n"
+	"         each version's place in the trial ledger in DB (one transaction) and writes\n"
+	"         DIR/index.json, index.txt, index.html and index.xlsx.\n"
 	"\n"
 	"exit: 0 done (a strategy without a verdict is a row, not a failure); 2 usage; 3 broken\n";
 
@@ -372,15 +373,19 @@ out:
 }
 
 /* Compares with and records into the history, in one transaction. */
-static int record_rows(struct nightly_index *ix, const char *night, sqlite3 *db)
+static int record_rows(struct nightly_index *ix, const char *night, const char *out_root, sqlite3 *db)
 {
+	char dir[4096];
 	int rc = -1;
 
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return sa_error("cannot lock the history: %s", sqlite3_errmsg(db));
+	/* rows in name order, so two new versions of one lineage on one night number alike */
 	for (size_t i = 0; i < ix->n; i++)
 		if (nightly_history_compare(db, night, &ix->rows[i]) != 0 ||
-		    nightly_history_record(db, night, &ix->rows[i]) != 0)
+		    nightly_history_record(db, night, &ix->rows[i]) != 0 ||
+		    nightly_history_ledger(db, night, sa_fmt(dir, sizeof dir, "%s/%s", out_root, ix->rows[i].name),
+					   &ix->rows[i]) != 0)
 			goto out;
 	rc = 0;
 out:
@@ -426,7 +431,7 @@ static int cmd_index(const struct args *a)
 	    load_rows(&ix, a) != 0)
 		goto out;
 	db = nightly_history_open(a->db);
-	if (!db || record_rows(&ix, a->night, db) != 0)
+	if (!db || record_rows(&ix, a->night, a->out_root, db) != 0)
 		goto out;
 	nightly_index_sort(&ix);
 	if (write_index(&ix, a) != 0)

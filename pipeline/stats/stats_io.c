@@ -350,6 +350,7 @@ cJSON *st_stage(const struct st_stage_in *in)
 		goto fail;
 	}
 	st_trials_choose(si.trials, knob_v, &fam, &tr);
+	st_trials_ledger(in->ledger, &tr);
 	si.trials = tr.trials;
 	si.has_sr_variance = tr.has_v;
 	si.sr_variance = tr.v;
@@ -378,6 +379,7 @@ cJSON *st_stage(const struct st_stage_in *in)
 		st_trials_pbo(in->config, &fam, in->matrix, in->m_bars, in->m_cols, in->matrix_err,
 			      &pbo, pbo_why, sizeof(pbo_why)) == 0;
 	st_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, pbo_why);
+	st_trials_ledger_report(o, in->ledger);
 	goto out;
 fail:
 	o = sa_json_stage("stats", 1);
