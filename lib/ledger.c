@@ -281,7 +281,8 @@ char *sa_ledger_sentence(const cJSON *stats, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (cJSON_IsObject(l))
-		snprintf(buf, len, "version %.0f of this strategy since %s: deflated for %.0f trials",
-			 sa_json_num(l, "version", 0), sa_json_str(l, "first_seen", "?"), trials);
+		snprintf(buf, len, "version %.0f of this strategy since %s: deflated for %.0f trial%s",
+			 sa_json_num(l, "version", 0), sa_json_str(l, "first_seen", "?"), trials,
+			 trials == 1 ? "" : "s");
 	return buf;
 }
