@@ -26,8 +26,8 @@ static const char usage_text[] =
 	"\n"
 	"trials   prints N from a '# trials: N' line in FILE's header, else the default (1).\n"
 	"decide   prints 'audit' or 'skip' and writes WORK.json: skip when the latest recorded\n"
-	"         audit of NAME had the same code, trade log, data, config and tool, and its\n"
-	"         results are still in OUT.\n"
+	"         audit of NAME had the same code, trade log, data, config and tool, its results\n"
+	"         are still in OUT, and the trial ledger places it as its ledger.json says.\n"
 	"done     records the audit's exit status in WORK.json and prints one progress line\n"
 	"         ('[done/total] name: VERDICT' on a terminal, a plain log line otherwise).\n"
 	"index    reads DIR/work/*.json, copies each bundle to DIR/bundles, records the night and\n"
@@ -174,7 +174,7 @@ static int cmd_decide(const struct args *a)
 	struct nightly_key k;
 	char tool[96];
 	sqlite3 *db = NULL;
-	bool seen = false;
+	bool seen = false, moved = false;
 	int skip, rc = SA_EXIT_BROKEN;
 	cJSON *w = NULL;
 
@@ -189,6 +189,9 @@ static int cmd_decide(const struct args *a)
 	if (!db || nightly_history_has_key(db, a->name, &k, &seen) != 0)
 		goto out;
 	skip = seen && results_present(a->dir, a->name, &k);
+	if (skip && nightly_history_ledger_moved(db, a->dir, a->name, &moved) != 0)
+		goto out;
+	skip = skip && !moved;
 	w = sa_json_stage("nightly_plan", 1);
 	cJSON_AddBoolToObject(w, "ok", 1);
 	cJSON_AddStringToObject(w, "name", a->name);
@@ -196,6 +199,7 @@ static int cmd_decide(const struct args *a)
 	cJSON_AddItemToObject(w, "key", key_json(&k));
 	cJSON_AddStringToObject(w, "action", skip ? "skip" : "audit");
 	cJSON_AddStringToObject(w, "why", skip ? "code, trade log, data, config and tool are as last audited"
+					       : moved ? "the trial ledger has moved since: its lineage has more versions"
 					       : seen ? "the earlier results are no longer in place"
 						      : "first audit under this code, data, config and tool");
 	if (sa_json_write(a->out, w) != 0)

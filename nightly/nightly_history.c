@@ -220,3 +220,37 @@ out:
 	cJSON_Delete(fp);
 	return rc;
 }
+
+int nightly_history_ledger_moved(sqlite3 *db, const char *dir, const char *name, bool *moved)
+{
+	char path[4096], err[512], why[1024];
+	cJSON *in = NULL, *fp = NULL, *lj = NULL;
+	struct sa_ledger_key k;
+	struct sa_ledger_view v;
+	int rc = -1;
+
+	*moved = false;
+	in = sa_json_read(sa_fmt(path, sizeof path, "%s/inspect.json", dir), SA_JSON_CAP, err, sizeof err);
+	fp = sa_json_read(sa_fmt(path, sizeof path, "%s/fingerprint.json", dir), SA_JSON_CAP, err, sizeof err);
+	lj = sa_json_read(sa_fmt(path, sizeof path, "%s/ledger.json", dir), SA_JSON_CAP, err, sizeof err);
+	if (sa_ledger_key_read(in, fp, &k, why, sizeof why) != NULL) {
+		/* no code the ledger counts: nothing of it can have moved (nor can since, the
+		 * data's last bar at the first audit, without new data, which re-audits anyway) */
+		rc = 0;
+		goto out;
+	}
+	if (sa_ledger_view(db, name, &k, "", &v, why, sizeof why) != 0) {
+		sa_error("%s", why);
+		goto out;
+	}
+	*moved = !sa_json_bool(lj, "used", false) || strcmp(sa_json_str(lj, "lineage", ""), v.lineage) != 0 ||
+		 sa_json_num(lj, "version", -1) != (double)v.version ||
+		 sa_json_num(lj, "versions", -1) != (double)v.versions ||
+		 sa_json_num(lj, "trials", -1) != (double)v.trials;
+	rc = 0;
+out:
+	cJSON_Delete(in);
+	cJSON_Delete(fp);
+	cJSON_Delete(lj);
+	return rc;
+}

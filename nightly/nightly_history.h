@@ -35,4 +35,9 @@ int nightly_history_record(sqlite3 *db, const char *night, struct nightly_row *r
  * records nothing. Returns 0, or -1 with a message printed. */
 int nightly_history_ledger(sqlite3 *db, const char *night, const char *dir, struct nightly_row *r);
 
+/* Whether the trial ledger would now place the audit in dir otherwise than its ledger.json
+ * says (another version of its lineage was recorded since, or it was audited without the
+ * ledger): its deflation is then out of date. Returns 0 and sets *moved, or -1 with a message. */
+int nightly_history_ledger_moved(sqlite3 *db, const char *dir, const char *name, bool *moved);
+
 #endif
