@@ -86,9 +86,9 @@ int sa_ledger_schema(sqlite3 *db, char *err, size_t errlen)
 	return 0;
 }
 
-/* Runs sql (binding the text arguments, NULL-terminated) and copies the first row's text
- * columns into outs (each 128 bytes at least is the caller's to give: lens). Returns 1 for a
- * row, 0 for none (a table that does not exist yet reads as none), -1 with err. */
+/* Runs sql (binding the text arguments, NULL-terminated) and copies the first row's first
+ * n_out columns, as text, into outs (buffers of lens bytes, the caller's). Returns 1 for a row,
+ * 0 for none (a table that does not exist yet reads as none), -1 with err. */
 static int one_row(sqlite3 *db, const char *sql, const char *const *args, char **outs,
 		   const size_t *lens, int n_out, char *err, size_t errlen)
 {
