@@ -43,6 +43,18 @@ def signals(df):
     return out
 PYEOF
 
+family() { # the declared variants' windows: a family whose every version counts its variants
+	cat <<PYEOF
+# a crossover whose windows were searched
+VARIANTS = [{"fast": $1, "slow": $2}, {"fast": $3, "slow": $4}, {"fast": $5, "slow": $6}]
+def signals(df, *, fast=$3, slow=$4):
+    f = df["close"].rolling(fast, min_periods=1).mean()
+    s = df["close"].rolling(slow, min_periods=1).mean()
+    return ((f > s).astype(int) * 2 - 1).tolist()
+PYEOF
+}
+family 5 20 8 30 13 50 >"$S/${P}_family.py"
+
 night() { # NIGHT DATA: one night, its folder kept as it was for the recomputation
 	mkdir -p "$TMP/folders/$1"
 	cp "$S"/*.py "$TMP/folders/$1/"
@@ -77,6 +89,7 @@ recompute() { check "$1: the trials recomputed from the folders with Python's as
 check "night 1 completes" night $N1 "$TMP/bars1.csv"
 expect_eq "night 1: the crossover starts its lineage" "${P}_trend 1 1 1 1 declared" "$(ledger ${P}_trend)"
 expect_eq "night 1: the breakout starts another" "${P}_other 1 1 1 1 declared" "$(ledger ${P}_other)"
+expect_eq "night 1: the family's three variants are its trials" "${P}_family 1 1 3 3 variants" "$(ledger ${P}_family)"
 expect_eq "night 1: the index says which version" \
 	"version 1 of this strategy since $N1: deflated for 1 trial" "$(row $N1 ${P}_trend ledger)"
 recompute "night 1"
@@ -84,11 +97,14 @@ recompute "night 1"
 # --- night 2: the crossover retuned, and a renamed copy with new constants and new local names
 trend 10 40 >"$S/${P}_trend.py"
 trend 12 50 speed base >"$S/${P}_trend_copy.py"
+family 6 24 9 36 14 60 >"$S/${P}_family.py"
 check "night 2 completes" night $N2 "$TMP/bars1.csv"
 expect_eq "night 2: the retune is version 2, deflated for 2 trials by the ledger" \
 	"${P}_trend 2 2 2 2 ledger" "$(ledger ${P}_trend)"
 expect_eq "night 2: the renamed copy joins the crossover's lineage" \
 	"${P}_trend 2 2 2 2 ledger" "$(ledger ${P}_trend_copy)"
+expect_eq "night 2: the family retuned counts both versions' variants, 3 + 3" "${P}_family 2 2 6 6 ledger" \
+	"$(ledger ${P}_family)"
 expect_eq "night 2: the unrelated strategy is not re-audited" skip \
 	"$(jget out/nightly/$N2/work/${P}_other.json action)"
 recompute "night 2"
@@ -125,7 +141,7 @@ check "night 3: a bundle holds no forward section before the data grew" sh -c \
 # --- the same night again: nothing re-audited, the index byte-identical
 cp out/nightly/$N3/index.html "$TMP/index3.html"
 check "night 3 runs again" night $N3 "$TMP/bars1.csv"
-expect_eq "nothing is re-audited" "skip skip skip" \
+expect_eq "nothing is re-audited" "skip skip skip skip" \
 	"$(for f in out/nightly/$N3/work/*.json; do jget "$f" action; done | xargs)"
 check "the index is byte-identical" cmp "$TMP/index3.html" out/nightly/$N3/index.html
 sed -i '$d' "$TMP/nights.txt"
@@ -134,13 +150,14 @@ sed -i '$d' "$TMP/nights.txt"
 check "night 4 completes" night $N4 "$TMP/bars2.csv"
 recompute "night 4"
 since=$(tail -n 1 "$TMP/bars1.csv" | cut -d, -f1)
-for n in trend trend_copy other; do
+for n in trend trend_copy other family; do
 	expect_eq "night 4: $n's forward bars start after its first audit's last bar" "$since 600" \
 		"$(jget out/${P}_$n/stats.json forward.since) $(jget out/${P}_$n/stats.json forward.bars)"
 	check "night 4: $n's forward figures recomputed from trades.csv and equity.csv" \
 		"$PY" tests/e2e/ledger_check.py forward out/${P}_$n
 	check "night 4: $n's report has the section" grep -q "<h2>Since first audited (out-of-sample)</h2>" \
 		out/${P}_$n/report.html
+	check "night 4: $n's PDF has it too" sh -c "pdftotext out/${P}_$n/report.pdf - | grep -q 'Since first audited (out-of-sample)'"
 	decayed=$("$PY" -c 'import json,sys; f=json.load(open(sys.argv[1]))["forward"]; print(json.dumps(f["net_return"] < f["band"][0]))' out/${P}_$n/stats.json)
 	expect_eq "night 4: $n is flagged 'edge decayed' exactly when its forward return fell below its band" \
 		"$decayed $decayed" "$(row $N4 ${P}_$n edge_decayed) $(txt_flag ${P}_$n)"

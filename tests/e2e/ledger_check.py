@@ -71,6 +71,18 @@ def normalised(src, keep_constants):
     return ast.dump(Rewrite().visit(tree), annotate_fields=False, include_attributes=False)
 
 
+def declared_variants(src):
+    """How many parameter sets a top-level VARIANTS literal declares (0: none)."""
+    n = 0
+    for node in ast.parse(src).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "VARIANTS" for t in node.targets):
+            try:
+                n = len(ast.literal_eval(node.value))
+            except ValueError:
+                n = 0
+    return n
+
+
 def last_bar(data):
     with open(data) as f:
         rows = f.read().strip().splitlines()
@@ -80,7 +92,7 @@ def last_bar(data):
 def simulate(nights):
     """Walks the nights in order: returns, for the last one, {name: (lineage, version, versions,
     trials, since)} as its audits saw the ledger (before the night was recorded)."""
-    versions = {}   # version text -> [lineage, number, structure text, first night, data last]
+    versions = {}   # version text -> [lineage, number, structure text, first night, data last, variants]
     names = {}      # file name -> lineage
     first = {}      # lineage -> first night
     seen = {}
@@ -91,36 +103,39 @@ def simulate(nights):
                 continue
             name = fn[:-3]
             src = open(os.path.join(folder, fn)).read()
-            tonight[name] = (normalised(src, True), normalised(src, False))
+            tonight[name] = (normalised(src, True), normalised(src, False), declared_variants(src))
         seen = {}
-        for name, (v, s) in tonight.items():
-            seen[name] = view(versions, names, first, name, v, s, night)
+        for name, (v, s, k) in tonight.items():
+            seen[name] = view(versions, names, name, v, s, k)
         if i + 1 == len(nights):
             return seen
         for name in sorted(tonight):    # the index step records in name order
-            v, s = tonight[name]
-            lin, number, _, _, _, known = view(versions, names, first, name, v, s, night) + (v in versions,)
+            v, s, k = tonight[name]
+            lin, number, _, _, _, known = view(versions, names, name, v, s, k) + (v in versions,)
             if lin not in first:
                 first[lin] = night
             if not known:
-                versions[v] = [lin, number, s, night, last_bar(data)]
+                versions[v] = [lin, number, s, night, last_bar(data), k]
             names[name] = lin
     return seen
 
 
-def view(versions, names, first, name, v, s, night):
+def view(versions, names, name, v, s, k):
+    """(lineage, version, versions, trials, since): each version counts its variants, at least 1."""
+    def tally(lin):
+        mine = [x for x in versions.values() if x[0] == lin]
+        return len(mine), sum(max(1, x[5]) for x in mine)
     if v in versions:
-        lin, number, _, _, since = versions[v]
-        count = sum(1 for x in versions.values() if x[0] == lin)
-        return lin, number, count, count, since
+        lin, number, _, _, since, _ = versions[v]
+        return (lin, number) + tally(lin) + (since,)
     lin = names.get(name)
     if lin is None:
         match = sorted((x[3], x[0], x[1]) for x in versions.values() if x[2] == s)
         lin = match[0][1] if match else None
     if lin is None:
-        return name, 1, 1, 1, None
-    count = sum(1 for x in versions.values() if x[0] == lin) + 1
-    return lin, count, count, count, None
+        return name, 1, 1, max(1, k), None
+    count, trials = tally(lin)
+    return lin, count + 1, count + 1, trials + max(1, k), None
 
 
 def check_ledger(nights_file, out_root):
@@ -134,8 +149,9 @@ def check_ledger(nights_file, out_root):
         if got != (lin, version, versions, trials):
             bad.append("%s: ledger %s, recomputed %s" % (name, got, (lin, version, versions, trials)))
         declared = json.load(open(os.path.join(out_root, name, "config.json")))["trials"]
-        deflated = max(declared, trials)
-        source = "ledger" if trials > declared else "declared"
+        ran = json.load(open(os.path.join(out_root, name, "variants.json"))).get("ran") or 0
+        deflated = max(declared, ran, trials)
+        source = "ledger" if trials > max(declared, ran) else "variants" if ran and ran >= declared else "declared"
         if (st["trials"], st["trials_source"]) != (deflated, source):
             bad.append("%s: trials %s from %s, recomputed %s from %s"
                        % (name, st["trials"], st["trials_source"], deflated, source))
