@@ -54,12 +54,13 @@ say = $(if $(V),,@printf '  %-8s %s\n' $(1) $(2);)
 # (and USES_ := sandbox if it runs the upload), add its rule in the audit section below, and
 # its tests under tests/.
 LIB_ROOM := lib
-ROOMS := pipeline/config pipeline/fingerprint pipeline/inspect pipeline/lookahead \
+ROOMS := pipeline/config pipeline/fingerprint pipeline/inspect pipeline/ledger pipeline/lookahead \
 	pipeline/replay pipeline/robust pipeline/stats pipeline/variants pipeline/verdict report \
 	nightly data sandbox sandbox/inside
 PROGS_pipeline/config := config
 PROGS_pipeline/fingerprint := fingerprint
 PROGS_pipeline/inspect := inspect
+PROGS_pipeline/ledger := ledger
 PROGS_pipeline/lookahead := lookahead
 PROGS_pipeline/replay := replay
 PROGS_pipeline/robust := robust
@@ -261,11 +262,19 @@ $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs \
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
 
-$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(call stamps,stats) \
-		$(R)/stats
+# Where this version stands in the trial ledger of the nightly's history (LEDGER): read every
+# time, since the history grows outside make, and rewritten only when it changed. The nightly
+# names the night (LEDGER_NIGHT), the day a lineage new tonight is first seen.
+$(OUT)/ledger.json: $(OUT)/inspect.json $(OUT)/fingerprint.json $(call stamps,ledger) $(R)/ledger FORCE
+	$(Q)$(R)/ledger --config $(OUT)/config.json --inspect $(OUT)/inspect.json \
+		--fingerprint $(OUT)/fingerprint.json --name '$(NAME)' --night '$(LEDGER_NIGHT)' \
+		--if-changed -o $@
+
+$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(OUT)/ledger.json \
+		$(call stamps,stats) $(R)/stats
 	$(call say,STAGE,$@)
 	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) --config $(OUT)/config.json --data $(DATA) \
-		--run $(OUT)/run.json -o $@
+		--run $(OUT)/run.json --ledger $(OUT)/ledger.json -o $@
 
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(V_JSON) \
 		$(OUT)/replay.json $(OUT)/robustness.json $(OUT)/stats.json $(OUT)/fingerprint.json \

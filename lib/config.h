@@ -48,6 +48,9 @@ enum sa_knob_type {
 	X(TRIALS_SR_VARIANCE, "TRIALS_SR_VARIANCE", "deflation.sr_variance", SA_KNOB_NUM, 0, 1,   \
 	  "0", "stats", "variance of the trials' per-trade Sharpe ratios, for trials run elsewhere " \
 	  "(0: measured from VARIANTS, else 1/(T-1))")                                           \
+	X(LEDGER, "LEDGER", "deflation.ledger", SA_KNOB_STR, 0, 1024, "out/nightly/history.sqlite", \
+	  "ledger",                                                                                  \
+	  "the nightly's history whose trial ledger counts this strategy's versions (empty: off)") \
 	X(PBO_BLOCKS, "PBO_BLOCKS", "deflation.pbo_blocks", SA_KNOB_INT, 2, 20, "16",                \
 	  "stats",                                                                                   \
 	  "PBO: contiguous blocks the variants' returns are cut into (even)")                    \

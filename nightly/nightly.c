@@ -26,12 +26,13 @@ static const char usage_text[] =
 	"\n"
 	"trials   prints N from a '# trials: N' line in FILE's header, else the default (1).\n"
 	"decide   prints 'audit' or 'skip' and writes WORK.json: skip when the latest recorded\n"
-	"         audit of NAME had the same code, trade log, data, config and tool, and its\n"
-	"         results are still in OUT.\n"
+	"         audit of NAME had the same code, trade log, data, config and tool, its results\n"
+	"         are still in OUT, and the trial ledger places it as its ledger.json says.\n"
 	"done     records the audit's exit status in WORK.json and prints one progress line\n"
 	"         ('[done/total] name: VERDICT' on a terminal, a plain log line otherwise).\n"
-	"index    reads DIR/work/*.json, copies each bundle to DIR/bundles, records the night in\n"
-	"         DB and writes DIR/index.json, index.txt, index.html and index.xlsx.\n"
+	"index    reads DIR/work/*.json, copies each bundle to DIR/bundles, records the night and\n"
+	"         each version's place in the trial ledger in DB (one transaction) and writes\n"
+	"         DIR/index.json, index.txt, index.html and index.xlsx.\n"
 	"\n"
 	"exit: 0 done (a strategy without a verdict is a row, not a failure); 2 usage; 3 broken\n";
 
@@ -173,7 +174,7 @@ static int cmd_decide(const struct args *a)
 	struct nightly_key k;
 	char tool[96];
 	sqlite3 *db = NULL;
-	bool seen = false;
+	bool seen = false, moved = false;
 	int skip, rc = SA_EXIT_BROKEN;
 	cJSON *w = NULL;
 
@@ -188,6 +189,9 @@ static int cmd_decide(const struct args *a)
 	if (!db || nightly_history_has_key(db, a->name, &k, &seen) != 0)
 		goto out;
 	skip = seen && results_present(a->dir, a->name, &k);
+	if (skip && nightly_history_ledger_moved(db, a->dir, a->name, &moved) != 0)
+		goto out;
+	skip = skip && !moved;
 	w = sa_json_stage("nightly_plan", 1);
 	cJSON_AddBoolToObject(w, "ok", 1);
 	cJSON_AddStringToObject(w, "name", a->name);
@@ -195,6 +199,7 @@ static int cmd_decide(const struct args *a)
 	cJSON_AddItemToObject(w, "key", key_json(&k));
 	cJSON_AddStringToObject(w, "action", skip ? "skip" : "audit");
 	cJSON_AddStringToObject(w, "why", skip ? "code, trade log, data, config and tool are as last audited"
+					       : moved ? "the trial ledger has moved since: its lineage has more versions"
 					       : seen ? "the earlier results are no longer in place"
 						      : "first audit under this code, data, config and tool");
 	if (sa_json_write(a->out, w) != 0)
@@ -372,15 +377,19 @@ out:
 }
 
 /* Compares with and records into the history, in one transaction. */
-static int record_rows(struct nightly_index *ix, const char *night, sqlite3 *db)
+static int record_rows(struct nightly_index *ix, const char *night, const char *out_root, sqlite3 *db)
 {
+	char dir[4096];
 	int rc = -1;
 
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return sa_error("cannot lock the history: %s", sqlite3_errmsg(db));
+	/* rows in name order, so two new versions of one lineage on one night number alike */
 	for (size_t i = 0; i < ix->n; i++)
 		if (nightly_history_compare(db, night, &ix->rows[i]) != 0 ||
-		    nightly_history_record(db, night, &ix->rows[i]) != 0)
+		    nightly_history_record(db, night, &ix->rows[i]) != 0 ||
+		    nightly_history_ledger(db, night, sa_fmt(dir, sizeof dir, "%s/%s", out_root, ix->rows[i].name),
+					   &ix->rows[i]) != 0)
 			goto out;
 	rc = 0;
 out:
@@ -426,7 +435,7 @@ static int cmd_index(const struct args *a)
 	    load_rows(&ix, a) != 0)
 		goto out;
 	db = nightly_history_open(a->db);
-	if (!db || record_rows(&ix, a->night, db) != 0)
+	if (!db || record_rows(&ix, a->night, a->out_root, db) != 0)
 		goto out;
 	nightly_index_sort(&ix);
 	if (write_index(&ix, a) != 0)

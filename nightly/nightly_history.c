@@ -2,6 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fileio.h"
+#include "jsonio.h"
+#include "ledger.h"
 #include "msg.h"
 #include "nightly_history.h"
 
@@ -18,14 +21,13 @@ static const char schema_sql[] =
 sqlite3 *nightly_history_open(const char *path)
 {
 	sqlite3 *db = NULL;
-	char *err = NULL;
+	char *err = NULL, why[1400];
 
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		sa_error("cannot open the history, '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+	/* checked whole first: a damaged history is refused with its path and the fix */
+	if (sa_ledger_open(path, true, &db, why, sizeof why) != 0) {
+		sa_error("%s", why);
 		goto fail;
 	}
-	/* parallel audits read while the index step writes; wait rather than fail on a lock */
-	sqlite3_busy_timeout(db, 30000);
 	if (sqlite3_exec(db, schema_sql, NULL, NULL, &err) != SQLITE_OK) {
 		sa_error("cannot set up the history, '%s': %s", path, err ? err : "unknown error");
 		sqlite3_free(err);
@@ -194,5 +196,61 @@ int nightly_history_record(sqlite3 *db, const char *night, struct nightly_row *r
 	rc = 0;
 out:
 	sqlite3_finalize(st);
+	return rc;
+}
+
+int nightly_history_ledger(sqlite3 *db, const char *night, const char *dir, struct nightly_row *r)
+{
+	char path[4096], err[512], why[1024];
+	cJSON *in = NULL, *fp = NULL;
+	struct sa_ledger_key k;
+	struct sa_ledger_view v;
+	int rc = 0;
+
+	if (strcmp(r->verdict, "FAILED") == 0)
+		goto out;
+	in = sa_json_read(sa_fmt(path, sizeof path, "%s/inspect.json", dir), SA_JSON_CAP, err, sizeof err);
+	fp = sa_json_read(sa_fmt(path, sizeof path, "%s/fingerprint.json", dir), SA_JSON_CAP, err, sizeof err);
+	if (sa_ledger_key_read(in, fp, &k, why, sizeof why) != NULL)
+		goto out;
+	if (sa_ledger_record(db, r->name, night, &k, &v, why, sizeof why) != 0)
+		rc = sa_error("cannot record '%s' in the trial ledger: %s", r->name, why);
+out:
+	cJSON_Delete(in);
+	cJSON_Delete(fp);
+	return rc;
+}
+
+int nightly_history_ledger_moved(sqlite3 *db, const char *dir, const char *name, bool *moved)
+{
+	char path[4096], err[512], why[1024];
+	cJSON *in = NULL, *fp = NULL, *lj = NULL;
+	struct sa_ledger_key k;
+	struct sa_ledger_view v;
+	int rc = -1;
+
+	*moved = false;
+	in = sa_json_read(sa_fmt(path, sizeof path, "%s/inspect.json", dir), SA_JSON_CAP, err, sizeof err);
+	fp = sa_json_read(sa_fmt(path, sizeof path, "%s/fingerprint.json", dir), SA_JSON_CAP, err, sizeof err);
+	lj = sa_json_read(sa_fmt(path, sizeof path, "%s/ledger.json", dir), SA_JSON_CAP, err, sizeof err);
+	if (sa_ledger_key_read(in, fp, &k, why, sizeof why) != NULL) {
+		/* no code the ledger counts: nothing of it can have moved (nor can since, the
+		 * data's last bar at the first audit, without new data, which re-audits anyway) */
+		rc = 0;
+		goto out;
+	}
+	if (sa_ledger_view(db, name, &k, "", &v, why, sizeof why) != 0) {
+		sa_error("%s", why);
+		goto out;
+	}
+	*moved = !sa_json_bool(lj, "used", false) || strcmp(sa_json_str(lj, "lineage", ""), v.lineage) != 0 ||
+		 sa_json_num(lj, "version", -1) != (double)v.version ||
+		 sa_json_num(lj, "versions", -1) != (double)v.versions ||
+		 sa_json_num(lj, "trials", -1) != (double)v.trials;
+	rc = 0;
+out:
+	cJSON_Delete(in);
+	cJSON_Delete(fp);
+	cJSON_Delete(lj);
 	return rc;
 }

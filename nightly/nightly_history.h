@@ -8,7 +8,8 @@
 
 #include "nightly_index.h"
 
-/* Opens (creating when absent) the history at path. Returns a handle (close with
+/* Opens (creating when absent) the history at path, checked whole first: a damaged file is
+ * refused with its path and the fix, never recreated. Returns a handle (close with
  * nightly_history_close), or NULL with a message printed. */
 sqlite3 *nightly_history_open(const char *path);
 
@@ -28,5 +29,15 @@ int nightly_history_compare(sqlite3 *db, const char *night, struct nightly_row *
  * "audited" true when an earlier run of the same night audited it, so a re-run of a night
  * gives the same index). Updates r->audited accordingly. Returns 0 or -1. */
 int nightly_history_record(sqlite3 *db, const char *night, struct nightly_row *r);
+
+/* Records the version the audit in dir saw (its inspect.json and fingerprint.json) in the trial
+ * ledger, within the caller's transaction; a row without a verdict or without parsed code
+ * records nothing. Returns 0, or -1 with a message printed. */
+int nightly_history_ledger(sqlite3 *db, const char *night, const char *dir, struct nightly_row *r);
+
+/* Whether the trial ledger would now place the audit in dir otherwise than its ledger.json
+ * says (another version of its lineage was recorded since, or it was audited without the
+ * ledger): its deflation is then out of date. Returns 0 and sets *moved, or -1 with a message. */
+int nightly_history_ledger_moved(sqlite3 *db, const char *dir, const char *name, bool *moved);
 
 #endif

@@ -66,6 +66,10 @@ static int row_value(FILE *fp, const struct nightly_row *r, const char *key, siz
 		sa_html_escape(fp, r->audited ? "audited" : "reused");
 	else if (IS("note"))
 		sa_html_escape(fp, r->note);
+	else if (IS("ledger"))
+		sa_html_escape(fp, r->ledger);
+	else if (IS("forward"))
+		sa_html_escape(fp, r->forward);
 	else if (IS("bundle_link")) {
 		if (r->bundle[0]) {
 			fputs("<a href=\"", fp);

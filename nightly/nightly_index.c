@@ -6,6 +6,7 @@
 
 #include "fileio.h"
 #include "jsonio.h"
+#include "ledger.h"
 #include "msg.h"
 #include "nightly_index.h"
 
@@ -92,6 +93,25 @@ static void copy_verdict(char *dst, size_t len, const char *v)
 		snprintf(dst, len, "%s", v);
 }
 
+/* The forward figures of stats.json in a sentence, and whether they fell below their band. */
+static void load_forward(struct nightly_row *r, const cJSON *f)
+{
+	const cJSON *band = cJSON_GetObjectItemCaseSensitive(f, "band");
+	double net = sa_json_num(f, "net_return", NAN), lo = NAN, hi = NAN;
+
+	if (!cJSON_IsObject(f))
+		return;
+	if (cJSON_GetArraySize(band) == 2) {
+		lo = cJSON_GetArrayItem(band, 0)->valuedouble;
+		hi = cJSON_GetArrayItem(band, 1)->valuedouble;
+	}
+	r->edge_decayed = isfinite(net) && isfinite(lo) && net < lo;
+	snprintf(r->forward, sizeof r->forward, "%s%.0f bars since %s: %+.2f %% net over %.0f trades, "
+		 "band %+.2f to %+.2f %%", r->edge_decayed ? "edge decayed: " : "",
+		 sa_json_num(f, "bars", 0), sa_json_str(f, "since", "?"), 100 * net,
+		 sa_json_num(f, "trades", 0), 100 * lo, 100 * hi);
+}
+
 void nightly_row_load_results(struct nightly_row *r, const char *dir)
 {
 	char path[4096], err[512];
@@ -126,6 +146,8 @@ void nightly_row_load_results(struct nightly_row *r, const char *dir)
 		r->pbo = sa_json_num(cJSON_GetObjectItemCaseSensitive(s, "pbo"), "value", NAN);
 		if (!isfinite(r->trades))
 			r->trades = sa_json_num(s, "trades", NAN);
+		sa_ledger_sentence(s, r->ledger, sizeof r->ledger);
+		load_forward(r, cJSON_GetObjectItemCaseSensitive(s, "forward"));
 	}
 out:
 	cJSON_Delete(v);
@@ -168,6 +190,9 @@ static cJSON *row_json(const struct nightly_row *r)
 	add_str_or_null(o, "config_sha256", r->key.config);
 	add_str_or_null(o, "tool", r->key.tool);
 	add_str_or_null(o, "note", r->note);
+	add_str_or_null(o, "ledger", r->ledger);
+	add_str_or_null(o, "forward", r->forward);
+	cJSON_AddBoolToObject(o, "edge_decayed", r->edge_decayed);
 	return o;
 }
 
@@ -227,6 +252,10 @@ int nightly_index_write_text(const struct nightly_index *ix, const char *path)
 			news_text(r, news, sizeof news));
 		if (r->note[0])
 			fprintf(a.fp, "%-24s %s\n", "", r->note);
+		if (r->ledger[0])
+			fprintf(a.fp, "%-24s %s\n", "", r->ledger);
+		if (r->forward[0])
+			fprintf(a.fp, "%-24s %s\n", "", r->forward);
 	}
 	fprintf(a.fp, "\nA verdict is evidence for a decision, never a promise of returns.\n");
 	return sa_atomic_commit(&a);

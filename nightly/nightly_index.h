@@ -28,6 +28,10 @@ struct nightly_row {
 	enum nightly_news news;
 	char change[256];       /* for NIGHTLY_CHANGED: "verdict A -> B; code x -> y" */
 	char note[256];         /* why a row FAILED, or other plain remarks */
+	char ledger[160];       /* "version 7 of this strategy since 2099-03-01: deflated for 7
+				   trials", "" without a trial ledger */
+	char forward[200];      /* the bars since the version's first audit, "" when none */
+	bool edge_decayed;      /* the forward return fell below its band */
 };
 
 struct nightly_index {
@@ -37,7 +41,8 @@ struct nightly_index {
 	struct nightly_row *rows;
 };
 
-/* Fills the verdict figures of r from the audit directory dir (verdict.json, stats.json).
+/* Fills the verdict figures of r from the audit directory dir (verdict.json, stats.json: with
+ * its ledger sentence and the bars since the first audit).
  * A missing or failed verdict makes r FAILED with a note; never fails itself. */
 void nightly_row_load_results(struct nightly_row *r, const char *dir);
 

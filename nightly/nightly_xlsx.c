@@ -14,7 +14,8 @@
 static const char *const headers[] = {
 	"strategy", "verdict", "gate verdict", "trades", "net Sharpe", "PSR", "DSR", "trials", "PBO",
 	"blocked actions", "look-ahead mismatches", "since last night", "change", "run", "bundle",
-	"bundle sha256", "code sha256", "note",
+	"bundle sha256", "code sha256", "note", "trial ledger", "since first audited",
+	"edge decayed",
 };
 
 /* Writes a number, or leaves the cell empty when it is unknown. */
@@ -47,6 +48,9 @@ static void put_row(lxw_worksheet *ws, lxw_row_t row, const struct nightly_row *
 	worksheet_write_string(ws, row, c++, r->bundle_sha, NULL);
 	worksheet_write_string(ws, row, c++, r->key.code, NULL);
 	worksheet_write_string(ws, row, c++, r->note, NULL);
+	worksheet_write_string(ws, row, c++, r->ledger, NULL);
+	worksheet_write_string(ws, row, c++, r->forward, NULL);
+	worksheet_write_boolean(ws, row, c++, r->edge_decayed, NULL);
 }
 
 int nightly_xlsx_write(const struct nightly_index *ix, const char *path)

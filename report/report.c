@@ -166,7 +166,7 @@ int main(int argc, char **argv)
 		sa_die("out of memory reading '%s'", a.dir);
 	draw_charts(&a, &in, &x);
 	cJSON *model = rpt_model_build(&in, a.name);
-	if (!model || rpt_trials_model(model, &in))
+	if (!model || rpt_trials_model(model, &in) || rpt_forward_model(model, &in))
 		sa_die("out of memory");
 	write_html(&a, model);
 	if (rpt_pdf_write(sa_fmt(path, sizeof path, "%s/report.pdf", a.dir), &in, &x, model, err, sizeof err))

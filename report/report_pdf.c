@@ -348,6 +348,33 @@ static void charts_pages(struct pdf *p, const struct charts *d, const cJSON *m)
 	chart(p, CH_SIGNALS, d, "The positions against price, with any look-ahead mismatch marked.");
 }
 
+/* The trial ledger's sentence, and the bars since the first audit, when the audit has them. */
+static void ledger_paras(struct pdf *p, const cJSON *m)
+{
+	const cJSON *f = get(m, "forward");
+	char buf[600];
+
+	if (str(get(m, "trials"), "ledger_line")[0]) {
+		snprintf(buf, sizeof buf, "This is %s.", str(get(m, "trials"), "ledger_line"));
+		para(p, buf, 9, true);
+	}
+	if (!cJSON_IsObject(f))
+		return;
+	heading(p, "Since first audited (out-of-sample)");
+	snprintf(buf, sizeof buf, "This version was first audited on data ending %s. The %s bars since: "
+		 "%s trades entered after it, %s net (compounded), an annualised Sharpe ratio of %s.",
+		 str(f, "since"), str(f, "bars"), str(f, "trades"), str(f, "net_return"),
+		 str(f, "sharpe_annualised"));
+	para(p, buf, 9, false);
+	if (cJSON_IsTrue(get(f, "has_band")))
+		snprintf(buf, sizeof buf, "%s of the in-sample trades drawn at random give %s to %s nine "
+			 "times in ten. %s", str(f, "band_trades"), str(f, "band_lo"), str(f, "band_hi"),
+			 str(f, "words"));
+	else
+		snprintf(buf, sizeof buf, "%s", str(f, "words"));
+	para(p, buf, 9, false);
+}
+
 static void tables_pages(struct pdf *p, const cJSON *m)
 {
 	static const struct column stats[] = { { "statistic", "label", 0.32 }, { "value", "value", 0.16 },
@@ -368,6 +395,7 @@ static void tables_pages(struct pdf *p, const cJSON *m)
 	para(p, cJSON_IsTrue(get(t, "present")) ? buf : "stats.json is missing or failed.", 9, false);
 	table(p, get(get(m, "stats"), "rows"), stats, 3);
 	table(p, get(t, "trade_stats"), stats, 3);
+	ledger_paras(p, m);
 	if (!cJSON_IsTrue(get(t, "present")))
 		return;
 	heading(p, "Benchmark: buy and hold");

@@ -2,6 +2,8 @@
  * numbers as the XLSX sheet Variants. */
 #include "report_trials.h"
 
+#include "ledger.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -132,6 +134,62 @@ static cJSON *variant_rows(const struct rpt_input *in)
 	return rows;
 }
 
+/* Where the trials came from, in words. */
+static const char *trials_source_words(const char *source)
+{
+	if (strcmp(source, "variants") == 0)
+		return "the declared variants that ran";
+	if (strcmp(source, "ledger") == 0)
+		return "the trial ledger: every version of this strategy the nightly has seen, each "
+		       "counting its declared variants";
+	return "the TRIALS declared";
+}
+
+/* A fraction as a signed percentage, "-" when it is not a number. */
+static void add_pct(cJSON *o, const char *key, const cJSON *x)
+{
+	char buf[64];
+
+	if (cJSON_IsNumber(x))
+		snprintf(buf, sizeof buf, "%+.2f %%", 100 * x->valuedouble);
+	else
+		snprintf(buf, sizeof buf, "-");
+	cJSON_AddStringToObject(o, key, buf);
+}
+
+int rpt_forward_model(cJSON *model, const struct rpt_input *in)
+{
+	const cJSON *stats = rpt_stage_ok(in, RPT_STATS);
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(stats, "forward");
+	const cJSON *band = cJSON_GetObjectItemCaseSensitive(f, "band");
+	cJSON *o;
+	bool has_band = cJSON_GetArraySize(band) == 2, inside = sa_json_bool(f, "inside", false);
+	double net = sa_json_num(f, "net_return", NAN);
+
+	if (!cJSON_IsObject(f)) {
+		cJSON_AddNullToObject(model, "forward");
+		return 0;
+	}
+	o = cJSON_AddObjectToObject(model, "forward");
+	if (!o)
+		return -1;
+	cJSON_AddStringToObject(o, "since", sa_json_str(f, "since", ""));
+	add_fmt(o, "bars", cJSON_GetObjectItemCaseSensitive(f, "bars"), 0);
+	add_fmt(o, "trades", cJSON_GetObjectItemCaseSensitive(f, "trades"), 0);
+	add_pct(o, "net_return", cJSON_GetObjectItemCaseSensitive(f, "net_return"));
+	add_fmt(o, "sharpe_annualised", cJSON_GetObjectItemCaseSensitive(f, "sharpe_annualised"), 2);
+	add_pct(o, "band_lo", has_band ? cJSON_GetArrayItem(band, 0) : NULL);
+	add_pct(o, "band_hi", has_band ? cJSON_GetArrayItem(band, 1) : NULL);
+	add_fmt(o, "band_trades", cJSON_GetObjectItemCaseSensitive(f, "band_trades"), 0);
+	cJSON_AddBoolToObject(o, "has_band", has_band);
+	cJSON_AddStringToObject(o, "words", !has_band ? "There were no in-sample trades to draw a band from."
+		: inside ? "That is inside the band: the edge has held up on bars no one could tune to."
+		: net < cJSON_GetArrayItem(band, 0)->valuedouble
+			? "That is below the band: the edge decayed once the bars were ones no one had seen."
+			: "That is above the band: better than the backtest suggested, on too few bars to lean on.");
+	return 0;
+}
+
 int rpt_trials_model(cJSON *model, const struct rpt_input *in)
 {
 	const cJSON *stats = rpt_stage_ok(in, RPT_STATS);
@@ -146,9 +204,8 @@ int rpt_trials_model(cJSON *model, const struct rpt_input *in)
 	add_fmt(t, "failed", cJSON_GetObjectItemCaseSensitive(in->variants, "failed"), 0);
 	cJSON_AddBoolToObject(t, "any_failed", sa_json_num(in->variants, "failed", 0) > 0);
 	add_fmt(t, "trials", cJSON_GetObjectItemCaseSensitive(stats, "trials"), 0);
-	cJSON_AddStringToObject(t, "trials_source",
-		strcmp(sa_json_str(stats, "trials_source", ""), "variants") == 0
-			? "the declared variants that ran" : "the TRIALS declared");
+	cJSON_AddStringToObject(t, "trials_source", trials_source_words(sa_json_str(stats, "trials_source", "")));
+	cJSON_AddStringToObject(t, "ledger_line", sa_ledger_sentence(stats, buf, sizeof buf));
 	cJSON_AddStringToObject(t, "variance_line", variance_line(stats, buf, sizeof buf));
 	add_fmt(t, "sr_variance", cJSON_GetObjectItemCaseSensitive(stats, "sr_variance"), 6);
 	add_fmt(t, "sr0", cJSON_GetObjectItemCaseSensitive(stats, "sr0"), 3);

@@ -17,4 +17,8 @@ int rpt_trials_charts(const char *dir, const struct rpt_input *in, char *err, si
  * 0, or -1 when out of memory. */
 int rpt_trials_model(cJSON *model, const struct rpt_input *in);
 
+/* Adds "forward" (the bars since the version's first audit, formatted for the report's section
+ * "Since first audited (out-of-sample)"), or null when stats.json has none. Returns 0 or -1. */
+int rpt_forward_model(cJSON *model, const struct rpt_input *in);
+
 #endif

@@ -31,8 +31,8 @@ static void print_default(const struct sa_knob *r)
 
 /* The stages a knob can be read by, in pipeline order: the Makefile's STAMPS_<stage> lists. */
 static const char *const stages[] = {
-	"fingerprint", "inspect", "sandbox", "lookahead", "robust", "variants", "replay", "stats",
-	"verdict", "report",
+	"fingerprint", "inspect", "ledger", "sandbox", "lookahead", "robust", "variants", "replay",
+	"stats", "verdict", "report",
 };
 
 /* Whether the space-separated list holds word. */

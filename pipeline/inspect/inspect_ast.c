@@ -5,6 +5,7 @@
 
 #include "inspect_ast.h"
 #include "inspect_node.h"
+#include "inspect_norm.h"
 #include "inspect_rules.h"
 
 #include <stdarg.h>
@@ -688,6 +689,8 @@ cJSON *inspect_ast_findings(const char *src)
 	if (w.too_deep)
 		cJSON_AddStringToObject(out, "limit",
 			"the syntax tree is nested deeper than " Py_STRINGIFY(INSPECT_MAX_DEPTH) " levels; no strategy needs that");
+	else if (!cJSON_AddItemToObject(out, "normalised", inspect_norm(tree, w.bound)))
+		cJSON_AddNullToObject(out, "normalised");
 	check_shape(tree, out);
 	check_variants(&w, tree, out);
 done:

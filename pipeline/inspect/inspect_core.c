@@ -62,6 +62,7 @@ cJSON *inspect_strategy_absent(void)
 	cJSON_AddArrayToObject(s, "flags");
 	cJSON_AddBoolToObject(s, "flags_truncated", false);
 	cJSON_AddItemToObject(s, "variants", take_variants(NULL));
+	cJSON_AddNullToObject(s, "normalised");
 	cJSON_AddNullToObject(s, "error");
 	return s;
 }
@@ -306,6 +307,27 @@ static cJSON *take_variants(const cJSON *found)
 	return o;
 }
 
+/* True for 64 lowercase hex digits. */
+static bool is_sha256(const char *h)
+{
+	return h && strlen(h) == 64 && strspn(h, "0123456789abcdef") == 64;
+}
+
+/* strategy.normalised from the child's finding: {version_sha256, structure_sha256}, or null. */
+static cJSON *take_normalised(const cJSON *found)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(found, "normalised");
+	const char *v = sa_json_str(n, "version_sha256", NULL), *st = sa_json_str(n, "structure_sha256", NULL);
+	cJSON *o;
+
+	if (!is_sha256(v) || !is_sha256(st))
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "version_sha256", v);
+	cJSON_AddStringToObject(o, "structure_sha256", st);
+	return o;
+}
+
 /* Copies the child's findings into s; returns the reason the file cannot be audited, or NULL. */
 static const char *take_findings(cJSON *s, const cJSON *found, const char *buf, size_t len,
 				 char *why, size_t whylen)
@@ -329,6 +351,7 @@ static const char *take_findings(cJSON *s, const cJSON *found, const char *buf, 
 	put(s, "flags", finish_flags(cJSON_GetObjectItemCaseSensitive(found, "flags"), buf, &L));
 	put_bool(s, "flags_truncated", sa_json_bool(found, "truncated", false));
 	put(s, "variants", take_variants(found));
+	put(s, "normalised", take_normalised(found));
 	if (cJSON_IsObject(se)) {
 		long line = (long)sa_json_num(se, "line", 0), col = (long)sa_json_num(se, "col", 0);
 		cJSON *o = cJSON_CreateObject();

@@ -23,7 +23,7 @@
 static const char usage[] =
 	"usage: stats --replay replay.json --config config.json -o stats.json\n"
 	"             [--trades trades.csv] [--equity equity.csv] [--data ohlcv.csv --run run.json]\n"
-	"             [--variants variants.json]\n"
+	"             [--variants variants.json] [--ledger ledger.json]\n"
 	"       stats --time-pbo BARSxVARIANTS [--config config.json]\n"
 	"\n"
 	"Computes the statistics of the replay's per-trade net returns: Sharpe, skew, kurtosis,\n"
@@ -32,14 +32,16 @@ static const char usage[] =
 	"signals) it adds the tearsheet: a buy and hold benchmark and fills one to four bars late.\n"
 	"With --variants, trials and the variance of their Sharpe ratios come from the declared\n"
 	"variants, and PBO by CSCV from their return matrix (the file variants.json names, beside\n"
-	"it). See pipeline/README.md.\n"
+	"it). With --ledger, trials are at least the trial ledger's count for the strategy's lineage,\n"
+	"and a version audited before on shorter data has the bars since scored apart (forward).\n"
+	"See pipeline/README.md.\n"
 	"--time-pbo times PBO by CSCV (PBO_BLOCKS from --config, else its default) over a seeded\n"
 	"matrix of Gaussian returns of that shape and prints the wall time; it writes no file.\n"
 	"\n"
 	"exit: 0 output written (even with \"ok\": false), 2 usage, 3 broken (cannot write)\n";
 
 struct args {
-	const char *replay, *config, *out, *trades, *equity, *data, *run, *variants, *time_pbo;
+	const char *replay, *config, *out, *trades, *equity, *data, *run, *variants, *time_pbo, *ledger;
 };
 
 static void parse_args(int argc, char **argv, struct args *a)
@@ -52,6 +54,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "data", required_argument, NULL, 'd' },
 		{ "run", required_argument, NULL, 'u' },
 		{ "variants", required_argument, NULL, 'v' },
+		{ "ledger", required_argument, NULL, 'l' },
 		{ "time-pbo", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -67,6 +70,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'd': a->data = optarg; break;
 		case 'u': a->run = optarg; break;
 		case 'v': a->variants = optarg; break;
+		case 'l': a->ledger = optarg; break;
 		case 'T': a->time_pbo = optarg; break;
 		case 'o': a->out = optarg; break;
 		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
@@ -95,7 +99,7 @@ static const char *beside(const char *file, const char *name, char *buf, size_t 
 
 /* Everything main reads, released in one place. */
 struct loaded {
-	cJSON *replay, *config, *run, *variants;
+	cJSON *replay, *config, *run, *variants, *ledger;
 	double *matrix;
 	char variants_err[512], matrix_err[512];
 	char *trades_buf, *equity_buf;
@@ -169,6 +173,18 @@ static void load_tearsheet(struct loaded *L, const char *data, const char *run)
 
 static void load_variants(struct loaded *L, const char *path);
 
+/* ledger.json, when it was used; an unusable one is as none (ledger.json's own stage stops
+ * the audit on a damaged history, so this is a file from before the ledger). */
+static void load_ledger(struct loaded *L, const char *path)
+{
+	char err[512];
+	bool ok;
+
+	L->ledger = sa_json_read_stage(path, &ok, err, sizeof(err));
+	if (L->ledger && ok && sa_json_bool(L->ledger, "used", false))
+		L->in.ledger = L->ledger;
+}
+
 static void load_all(struct loaded *L, const struct args *a)
 {
 	char tp[4096], ep[4096];
@@ -186,6 +202,8 @@ static void load_all(struct loaded *L, const struct args *a)
 			  a->equity ? a->equity : beside(a->replay, "equity.csv", ep, sizeof(ep)));
 	if (a->variants)
 		load_variants(L, a->variants);
+	if (a->ledger)
+		load_ledger(L, a->ledger);
 }
 
 /* variants.json and the return matrix it names, beside it. */
@@ -214,6 +232,7 @@ static void load_variants(struct loaded *L, const char *path)
 static void release_all(struct loaded *L)
 {
 	cJSON_Delete(L->variants);
+	cJSON_Delete(L->ledger);
 	free(L->matrix);
 	cJSON_Delete(L->replay);
 	cJSON_Delete(L->config);

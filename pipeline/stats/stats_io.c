@@ -11,6 +11,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "costs.h"
+#include "stats_forward.h"
 #include "stats_tearsheet.h"
 #include "stats_trials.h"
 #include "timeutil.h"
@@ -326,6 +327,23 @@ static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_sum
 	return 0;
 }
 
+/* stats.json "forward": the bars since this version's first audit, when the ledger knows it. */
+static int forward(cJSON *o, const struct st_stage_in *in)
+{
+	struct st_forward_in f = {
+		.trades = in->trades, .n_trades = in->n_trades, .eq_net = in->eq_net,
+		.eq_time = in->eq_time, .n_eq = in->n_eq,
+		.bar_seconds = sa_json_num(in->replay, "bar_seconds", 0),
+	};
+	long long seed = 0;
+	char err[256];
+
+	if (in->ledger && sa_config_int(in->config, SA_K_BOOTSTRAP_SEED, &seed, err, sizeof(err)) < 0)
+		seed = 0;
+	f.seed = (unsigned long)seed;
+	return st_forward_report(o, in->ledger, &f);
+}
+
 cJSON *st_stage(const struct st_stage_in *in)
 {
 	struct st_input si = { 0 };
@@ -351,6 +369,7 @@ cJSON *st_stage(const struct st_stage_in *in)
 		goto fail;
 	}
 	st_trials_choose(si.trials, knob_v, &fam, &tr);
+	st_trials_ledger(in->ledger, &tr);
 	si.trials = tr.trials;
 	si.has_sr_variance = tr.has_v;
 	si.sr_variance = tr.v;
@@ -379,6 +398,13 @@ cJSON *st_stage(const struct st_stage_in *in)
 		st_trials_pbo(in->config, &fam, in->matrix, in->m_bars, in->m_cols, in->matrix_err,
 			      &pbo, pbo_why, sizeof(pbo_why)) == 0;
 	st_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, pbo_why);
+	st_trials_ledger_report(o, in->ledger);
+	if (forward(o, in) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+		why = "out of memory scoring the bars since the first audit";
+		goto fail;
+	}
 	goto out;
 fail:
 	o = sa_json_stage("stats", 1);

@@ -57,6 +57,8 @@ struct st_stage_in {
 	const double *matrix;
 	size_t m_bars, m_cols;
 	const char *matrix_err;
+	/* ledger.json when the trial ledger was used (NULL otherwise) */
+	const cJSON *ledger;
 };
 cJSON *st_stage(const struct st_stage_in *in);
 

@@ -132,3 +132,29 @@ int st_trials_pbo(const cJSON *config, const struct st_family *f, const double *
 		return -1;
 	return st_pbo_cscv(m, m_bars, m_cols, (int)blocks, p, why, whylen);
 }
+
+void st_trials_ledger(const cJSON *ledger, struct st_trials *t)
+{
+	double n = sa_json_num(ledger, "trials", 0);
+
+	if (ledger && n > t->trials) {
+		t->trials = n;
+		t->trials_source = "ledger";
+	}
+}
+
+void st_trials_ledger_report(cJSON *o, const cJSON *ledger)
+{
+	cJSON *l;
+
+	if (!ledger) {
+		cJSON_AddNullToObject(o, "ledger");
+		return;
+	}
+	l = cJSON_AddObjectToObject(o, "ledger");
+	cJSON_AddStringToObject(l, "lineage", sa_json_str(ledger, "lineage", ""));
+	cJSON_AddNumberToObject(l, "version", sa_json_num(ledger, "version", 0));
+	cJSON_AddNumberToObject(l, "versions", sa_json_num(ledger, "versions", 0));
+	cJSON_AddStringToObject(l, "first_seen", sa_json_str(ledger, "first_seen", ""));
+	cJSON_AddNumberToObject(l, "trials", sa_json_num(ledger, "trials", 0));
+}

@@ -27,7 +27,7 @@ void st_family_release(struct st_family *f);
 /* The trials and the V[SR] of the DSR. */
 struct st_trials {
 	double trials;              /* max(TRIALS, variants that ran) */
-	const char *trials_source;  /* "declared" or "variants" */
+	const char *trials_source;  /* "declared", "variants" or "ledger" */
 	bool has_v;                 /* false: the null 1 / (T - 1), from the trade count */
 	double v;
 	const char *v_source;       /* "variants", "knob" or "null" */
@@ -38,6 +38,14 @@ struct st_trials {
  * at least 2), else the knob when it is above 0, else the null. */
 void st_trials_choose(double declared, double knob_v, const struct st_family *f,
 		      struct st_trials *t);
+
+/* Raises t's trials to the trial ledger's count for the lineage (ledger.json, borrowed; NULL:
+ * none) when that is larger, with trials_source "ledger". */
+void st_trials_ledger(const cJSON *ledger, struct st_trials *t);
+
+/* Adds "ledger" {lineage, version, versions, first_seen, trials} to a stats.json tree, or null
+ * when no ledger was used. */
+void st_trials_ledger_report(cJSON *o, const cJSON *ledger);
 
 /* PBO of the family from its return matrix (m_cols columns of m_bars; NULL with matrix_err
  * when unreadable) with PBO_BLOCKS from config. Returns 0 with *p, or -1 with why: no

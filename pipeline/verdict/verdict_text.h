@@ -41,7 +41,7 @@ struct vd_facts {
 	long variants_blocked;          /* refusals and kills during the variant runs (also counted
 					 * in num.blocked_actions) */
 	long variants_ran;              /* declared variants that ran (0 without VARIANTS) */
-	char trials_source[16];         /* stats.json: "declared" or "variants", "" when unknown */
+	char trials_source[16];         /* stats.json: "declared", "variants" or "ledger", "" when unknown */
 	char v_source[16];              /* stats.json sr_variance_source: "variants", "knob", "null" */
 	double pbo_combinations;        /* CSCV splits behind num.pbo */
 	char pbo_reason[VD_TEXT_MAX];   /* why PBO is null, "" when it is not */

@@ -388,6 +388,67 @@ static void test_rule_table(void **state)
 	assert_false(inspect_is_dunder("__ x__"));
 }
 
+/* strategy.normalised of src: version and structure hashes into v and st. */
+static void norm_of(const char *src, char v[65], char st[65])
+{
+	char reason[512];
+	cJSON *s = run(src, reason, sizeof(reason));
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(s, "normalised");
+
+	assert_true(cJSON_IsObject(n));
+	snprintf(v, 65, "%s", sa_json_str(n, "version_sha256", ""));
+	snprintf(st, 65, "%s", sa_json_str(n, "structure_sha256", ""));
+	assert_int_equal(strlen(v), 64);
+	assert_int_equal(strlen(st), 64);
+	cJSON_Delete(s);
+}
+
+/* The lineage rule's inputs: comments, formatting, docstrings and the names the file binds never
+ * change the version; a constant changes the version, not the structure; a different call or an
+ * interface name changes the structure. */
+static void test_normalised(void **state)
+{
+	static const char base[] =
+		"import numpy as np\n"
+		"def signals(df):\n"
+		"    fast = df['close'].rolling(10).mean()\n"
+		"    slow = df['close'].rolling(40).mean()\n"
+		"    return np.where(fast > slow * (1 + 0.002), 1, -1)\n";
+	static const struct {
+		const char *src;
+		bool same_version, same_structure;
+	} cases[] = {
+		{ "# a comment\nimport numpy as np\n\n\ndef signals(df):\n    \"\"\"Docstring.\"\"\"\n"
+		  "    fast = df[\"close\"].rolling( 10 ).mean()  # fast\n"
+		  "    slow = df['close'].rolling(40).mean()\n"
+		  "    return np.where(fast > slow * (1 + 0.0020), 1, -1)\n", true, true },
+		{ "import numpy as xp\ndef signals(frame):\n    a = frame['close'].rolling(10).mean()\n"
+		  "    b = frame['close'].rolling(40).mean()\n"
+		  "    return xp.where(a > b * (1 + 0.002), 1, -1)\n", true, true },
+		{ "import numpy as np\ndef signals(df):\n    fast = df['close'].rolling(20).mean()\n"
+		  "    slow = df['close'].rolling(80).mean()\n"
+		  "    return np.where(fast > slow * (1 + 0.002), 1, -1)\n", false, true },
+		{ "import numpy as np\ndef signals(df):\n    fast = df['close'].rolling(10).mean()\n"
+		  "    slow = df['close'].rolling(40).mean()\n"
+		  "    return np.where(fast > slow * (1 - 0.002), 1, -1)\n", false, false },
+		{ "import numpy as np\ndef signals(df):\n    fast = df['close'].ewm(span=10).mean()\n"
+		  "    slow = df['close'].rolling(40).mean()\n"
+		  "    return np.where(fast > slow * (1 + 0.002), 1, -1)\n", false, false },
+		{ "import numpy as np\ndef signals(df):\n    fast = df['close'].rolling(10).mean()\n"
+		  "    slow = df['close'].rolling(-40).mean()\n"
+		  "    return np.where(fast > slow * (1 + 0.002), 1, -1)\n", false, true },
+	};
+	char v0[65], s0[65], v[65], st[65];
+
+	(void)state;
+	norm_of(base, v0, s0);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		norm_of(cases[i].src, v, st);
+		assert_int_equal(strcmp(v, v0) == 0, cases[i].same_version);
+		assert_int_equal(strcmp(st, s0) == 0, cases[i].same_structure);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_parser_bombs),
 		cmocka_unit_test(test_child_limits),
 		cmocka_unit_test(test_tradelog),
+		cmocka_unit_test(test_normalised),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

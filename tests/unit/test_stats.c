@@ -15,7 +15,9 @@
 #include "msg.h"
 #include "replay_core.h"
 #include "stats_core.h"
+#include "stats_forward.h"
 #include "stats_io.h"
+#include "stats_trials.h"
 
 #define assert_near(a, b, eps) do { \
 	double a_ = (a), b_ = (b); \
@@ -365,6 +367,68 @@ static void test_stage_reasons(void **state)
 	cJSON_Delete(cfg);
 }
 
+/* The bars after since, by hand: 10 hourly bars, since = bar 5's time; trades entered at bars
+ * 1, 3 (in sample) and 6, 8 (forward). */
+static void test_forward_by_hand(void **state)
+{
+	struct rp_trade t[4] = { { .entry = 3600, .net = 0.02 }, { .entry = 3 * 3600, .net = -0.01 },
+				 { .entry = 6 * 3600, .net = 0.03 }, { .entry = 8 * 3600, .net = -0.02 } };
+	double eq[10] = { 1, 1.01, 1.02, 1.0, 1.01, 1.01, 1.03, 1.04, 1.02, 1.0094 };
+	int64_t tm[10];
+	struct st_forward_in in = { .since = 5 * 3600, .trades = t, .n_trades = 4, .eq_net = eq,
+				    .eq_time = tm, .n_eq = 10, .bar_seconds = 3600, .seed = 7 };
+	struct st_forward f, g;
+	double r[4], mean = 0, ss = 0;
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		tm[i] = (int64_t)i * 3600;
+	assert_int_equal(st_forward(&in, &f), 1);
+	assert_int_equal(f.bars, 4);
+	assert_int_equal(f.in_bars, 6);
+	assert_int_equal(f.trades, 2);
+	assert_int_equal(f.in_trades, 2);
+	assert_near(f.net_return, 1.03 * 0.98 - 1, 1e-12);
+	for (int i = 0; i < 4; i++) {
+		r[i] = eq[6 + i] / eq[5 + i] - 1;
+		mean += r[i] / 4;
+	}
+	for (int i = 0; i < 4; i++)
+		ss += (r[i] - mean) * (r[i] - mean);
+	assert_near(f.sharpe_annualised, mean / sqrt(ss / 3) * sqrt(365.25 * 24), 1e-9);
+	/* round(2 trades * 4 bars / 6 bars) = 1 draw of +2 % or -1 %: the band spans them */
+	assert_int_equal(f.band_trades, 1);
+	assert_near(f.band_lo, -0.01, 1e-12);
+	assert_near(f.band_hi, 0.02, 1e-12);
+	assert_int_equal(f.inside, 1);
+	/* seeded: the same band again */
+	assert_int_equal(st_forward(&in, &g), 1);
+	assert_memory_equal(&f.band_lo, &g.band_lo, sizeof f.band_lo);
+	/* no bars since: nothing to score */
+	in.since = 9 * 3600;
+	assert_int_equal(st_forward(&in, &f), 0);
+}
+
+/* The ledger raises the trials only when its count is larger. */
+static void test_trials_ledger(void **state)
+{
+	cJSON *l = cJSON_Parse("{\"trials\": 7, \"lineage\": \"x\"}");
+	struct st_trials t = { .trials = 3, .trials_source = "declared" };
+
+	(void)state;
+	st_trials_ledger(l, &t);
+	assert_near(t.trials, 7, 0);
+	assert_string_equal(t.trials_source, "ledger");
+	t.trials = 9;
+	t.trials_source = "variants";
+	st_trials_ledger(l, &t);
+	assert_near(t.trials, 9, 0);
+	assert_string_equal(t.trials_source, "variants");
+	st_trials_ledger(NULL, &t);
+	assert_string_equal(t.trials_source, "variants");
+	cJSON_Delete(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -381,6 +445,8 @@ int main(void)
 		cmocka_unit_test(test_trials_config),
 		cmocka_unit_test(test_parse_trades),
 		cmocka_unit_test(test_stage_reasons),
+		cmocka_unit_test(test_forward_by_hand),
+		cmocka_unit_test(test_trials_ledger),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

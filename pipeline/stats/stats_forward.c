@@ -1,0 +1,155 @@
+/* stats_forward.c - out-of-sample since the first audit: the forward bars' trades, return and
+ * annualised Sharpe ratio, and a seeded bootstrap of the in-sample trades for as many bars. */
+#include "stats_forward.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "jsonio.h"
+#include "stats_core.h"
+#include "timeutil.h"
+
+#define SECONDS_PER_YEAR (365.25 * 86400.0)
+
+/* Per-bar net equity returns after since, annualised (mean / sd with ddof 1). */
+static double forward_sharpe(const struct st_forward_in *in, size_t first)
+{
+	double sum = 0.0, ss = 0.0, mean, sd;
+	size_t n = 0;
+
+	if (first == 0 || !(in->bar_seconds > 0))
+		return NAN;
+	for (size_t i = first; i < in->n_eq; i++, n++)
+		sum += in->eq_net[i - 1] > 0 ? in->eq_net[i] / in->eq_net[i - 1] - 1.0 : 0.0;
+	if (n < 2)
+		return NAN;
+	mean = sum / (double)n;
+	for (size_t i = first; i < in->n_eq; i++) {
+		double r = in->eq_net[i - 1] > 0 ? in->eq_net[i] / in->eq_net[i - 1] - 1.0 : 0.0;
+		ss += (r - mean) * (r - mean);
+	}
+	sd = sqrt(ss / (double)(n - 1));
+	return sd > 1e-15 ? mean / sd * sqrt(SECONDS_PER_YEAR / in->bar_seconds) : NAN;
+}
+
+/* The 5-95 % band of compounding k trades drawn with replacement from the in-sample ones. */
+static int band(const struct st_forward_in *in, size_t n_in, size_t k, struct st_forward *f)
+{
+	double *y = malloc(ST_FORWARD_RESAMPLES * sizeof *y);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	int rc = -1;
+
+	if (!y || !r)
+		goto out;
+	gsl_rng_set(r, in->seed);
+	for (size_t b = 0; b < ST_FORWARD_RESAMPLES; b++) {
+		double eq = 1.0;
+
+		for (size_t j = 0; j < k; j++)
+			eq *= 1.0 + in->trades[gsl_rng_uniform_int(r, (unsigned long)n_in)].net;
+		y[b] = eq - 1.0;
+	}
+	gsl_sort(y, 1, ST_FORWARD_RESAMPLES);
+	f->band_lo = gsl_stats_quantile_from_sorted_data(y, 1, ST_FORWARD_RESAMPLES, 0.05);
+	f->band_hi = gsl_stats_quantile_from_sorted_data(y, 1, ST_FORWARD_RESAMPLES, 0.95);
+	rc = 0;
+out:
+	gsl_rng_free(r);
+	free(y);
+	return rc;
+}
+
+int st_forward(const struct st_forward_in *in, struct st_forward *f)
+{
+	size_t first = in->n_eq;
+	double eq = 1.0;
+
+	*f = (struct st_forward){ .band_lo = NAN, .band_hi = NAN, .net_return = NAN };
+	for (size_t i = 0; i < in->n_eq; i++)
+		if (in->eq_time[i] > in->since) {
+			first = i;
+			break;
+		}
+	f->in_bars = first;
+	f->bars = in->n_eq - first;
+	if (f->bars == 0)
+		return 0;
+	for (size_t i = 0; i < in->n_trades; i++) {
+		if (in->trades[i].entry > in->since) {
+			f->trades++;
+			eq *= 1.0 + in->trades[i].net;
+		} else {
+			f->in_trades++;
+		}
+	}
+	f->net_return = eq - 1.0;
+	f->sharpe_annualised = forward_sharpe(in, first);
+	/* as many trades as the in-sample rate gives that many bars */
+	f->band_trades = f->in_bars ? (size_t)llround((double)f->in_trades * (double)f->bars / (double)f->in_bars) : 0;
+	if (f->in_trades == 0) {
+		f->inside = -1;
+		return 1;
+	}
+	if (band(in, f->in_trades, f->band_trades, f) != 0)
+		return -1;
+	f->inside = f->net_return >= f->band_lo && f->net_return <= f->band_hi;
+	return 1;
+}
+
+/* x to ST_DIGITS significant digits, as every figure stats.json prints. */
+static double rounded(double x)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof buf, "%.*g", ST_DIGITS, x);
+	return strtod(buf, NULL);
+}
+
+int st_forward_report(cJSON *o, const cJSON *ledger, const struct st_forward_in *base)
+{
+	struct st_forward_in in = *base;
+	struct st_forward f;
+	const char *since = sa_json_str(ledger, "since", NULL);
+	cJSON *w, *b;
+	int got;
+
+	if (!since || !base->eq_time || sa_time_parse(since, &in.since) < 0) {
+		cJSON_AddNullToObject(o, "forward");
+		return 0;
+	}
+	got = st_forward(&in, &f);
+	if (got < 0)
+		return -1;
+	if (got == 0) {
+		cJSON_AddNullToObject(o, "forward");
+		return 0;
+	}
+	w = cJSON_AddObjectToObject(o, "forward");
+	cJSON_AddStringToObject(w, "since", since);
+	cJSON_AddNumberToObject(w, "bars", (double)f.bars);
+	cJSON_AddNumberToObject(w, "trades", (double)f.trades);
+	sa_json_add_num(w, "net_return", f.net_return, ST_DIGITS);
+	sa_json_add_num(w, "sharpe_annualised", f.sharpe_annualised, ST_DIGITS);
+	if (f.inside < 0) {
+		cJSON_AddNullToObject(w, "band");
+		cJSON_AddNullToObject(w, "inside");
+	} else {
+		b = cJSON_AddArrayToObject(w, "band");
+		cJSON_AddItemToArray(b, cJSON_CreateNumber(rounded(f.band_lo)));
+		cJSON_AddItemToArray(b, cJSON_CreateNumber(rounded(f.band_hi)));
+		cJSON_AddBoolToObject(w, "inside", f.inside == 1);
+	}
+	cJSON_AddNumberToObject(w, "in_sample_bars", (double)f.in_bars);
+	cJSON_AddNumberToObject(w, "in_sample_trades", (double)f.in_trades);
+	cJSON_AddNumberToObject(w, "band_trades", (double)f.band_trades);
+	cJSON_AddNumberToObject(w, "band_resamples", ST_FORWARD_RESAMPLES);
+	cJSON_AddStringToObject(w, "basis", "trades entered after since, their net returns compounded; "
+				"the annualised Sharpe ratio of the per-bar net equity returns after since; band: "
+				"5 and 95 % of band_resamples compounded draws (with replacement, seeded by "
+				"BOOTSTRAP_SEED) of band_trades in-sample trades, the in-sample rate for that many bars");
+	return 0;
+}
