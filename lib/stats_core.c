@@ -6,6 +6,7 @@
 #include <string.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_math.h>
+#include <gsl/gsl_sort.h>
 
 #define SECONDS_PER_YEAR (365.25 * 86400.0)
 
@@ -245,22 +246,66 @@ static void per_bar_sharpe(const struct st_input *in, double sum, struct st_summ
 	}
 }
 
+/* V[SR] of the trials for a sample of t trades: measured or given when there is one; with only
+ * a count, the null 1 / (t - 1), the variance of an estimated Sharpe ratio whose true value is
+ * 0, whatever the skew and kurtosis. */
+static double trials_v_sr(const struct st_input *in, double t)
+{
+	if (in->has_sr_variance)
+		return in->sr_variance;
+	return t >= 2 ? 1.0 / (t - 1.0) : NAN;
+}
+
 /* PSR, DSR and MinTRL from the 1x moments (2012 eqs. 11 and 13, 2014 eqs. 1 and 2). */
 static void probabilistic(const struct st_input *in, struct st_summary *o)
 {
 	double t = (double)o->trades;
 
 	o->psr = st_psr(o->sharpe, 0.0, t, o->m.skew, o->m.kurt);
-	/* V[SR] is the spread of the trials' Sharpe ratios: measured or given when there is one;
-	 * with only a count, the null 1 / (T - 1), the variance of an estimated Sharpe ratio whose
-	 * true value is 0, whatever the skew and kurtosis. */
-	if (in->has_sr_variance)
-		o->v_sr = in->sr_variance;
-	else
-		o->v_sr = t >= 2 ? 1.0 / (t - 1.0) : NAN;
+	o->v_sr = trials_v_sr(in, t);
 	o->sr0 = o->trials == 1 ? 0.0 : st_sr0(o->v_sr, o->trials);
 	o->dsr = st_psr(o->sharpe, o->sr0, t, o->m.skew, o->m.kurt);
 	o->min_trl = st_min_trl(o->sharpe, 0.0, o->m.skew, o->m.kurt, ST_MIN_TRL_CONF);
+}
+
+size_t st_conc_removed(size_t n)
+{
+	size_t k = (size_t)ceil(ST_CONC_FRACTION * (double)n);
+
+	return n == 0 ? 0 : k < 1 ? 1 : k;
+}
+
+/* The concentration of the net returns x[0..n) (sorted here, ascending: the caller's copy)
+ * whose plain sum is sum: the best k's share, and the figures of the rest (deflated for the
+ * same trials as the whole, V[SR] taken over the trades that are left). */
+static void concentration(const struct st_input *in, double *x, size_t n, double sum,
+			  struct st_concentration *c)
+{
+	struct st_moments m;
+	double top = 0.0, t, sr0;
+
+	memset(c, 0, sizeof(*c));
+	c->best_trade = c->best_share = c->top_share = NAN;
+	c->mean_without = c->sharpe_without = c->psr_without = c->dsr_without = NAN;
+	c->removed = st_conc_removed(n);
+	if (n == 0)
+		return;
+	c->trades_without = n - c->removed;
+	gsl_sort(x, 1, n);
+	c->best_trade = x[n - 1];
+	for (size_t i = n - c->removed; i < n; i++)
+		top += x[i];
+	if (sum > 0) {
+		c->best_share = c->best_trade / sum;
+		c->top_share = top / sum;
+	}
+	st_moments(x, c->trades_without, &m);
+	t = (double)c->trades_without;
+	c->mean_without = m.mean;
+	c->sharpe_without = st_sharpe(&m);
+	c->psr_without = st_psr(c->sharpe_without, 0.0, t, m.skew, m.kurt);
+	sr0 = in->trials == 1 ? 0.0 : st_sr0(trials_v_sr(in, t), in->trials);
+	c->dsr_without = st_psr(c->sharpe_without, sr0, t, m.skew, m.kurt);
 }
 
 int st_summarise(const struct st_input *in, struct st_summary *out)
@@ -287,6 +332,8 @@ int st_summarise(const struct st_input *in, struct st_summary *out)
 	out->sharpe = st_sharpe(&out->m);
 	probabilistic(in, out);
 	trade_figures(in, out);
+	/* last: it sorts buf */
+	concentration(in, buf, in->n_trades, out->sum_net_return, &out->conc);
 	curve_pass(in, &out->max_drawdown, &sum_changes);
 	curve_end(in, out);
 	per_bar_sharpe(in, sum_changes, out);

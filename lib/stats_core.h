@@ -67,6 +67,20 @@ struct st_sensitivity {
 	double multiple, sharpe, psr, net_return, sum_net_return;
 };
 
+/* What the best trades carry: the k = max(1, ceil(5 % of n)) best net returns taken out, and
+ * whether an edge is left without them. The shares are of the plain sum of net returns (the
+ * one total the trades add up to), NAN when that sum is not positive (no profit to share). */
+#define ST_CONC_FRACTION 0.05
+struct st_concentration {
+	size_t removed, trades_without;  /* k, and n - k */
+	double best_trade;               /* the best trade's net return; NAN without trades */
+	double best_share, top_share;    /* the best trade's and the best k's share of the sum */
+	double mean_without, sharpe_without, psr_without, dsr_without;
+};
+
+/* k = max(1, ceil(ST_CONC_FRACTION n)) for n >= 1; 0 for n = 0. */
+size_t st_conc_removed(size_t n);
+
 struct st_summary {
 	size_t trades;
 	double trials;
@@ -80,6 +94,7 @@ struct st_summary {
 	double max_drawdown, win_rate, profit_factor, avg_bars_held, exposure, turnover;
 	double sharpe_bar, bars_per_year, annual_factor, sharpe_annualised;
 	struct st_sensitivity cost[ST_N_MULTIPLES];  /* 0x, 1x, 2x, 3x the cost model */
+	struct st_concentration conc;
 };
 
 /* Computes every statistic of in into out. Returns 0, or -1 when memory ran out or trials is

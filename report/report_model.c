@@ -433,6 +433,28 @@ static void stat_row(cJSON *list, const char *label, const char *value, const ch
 	cJSON_AddItemToArray(list, r);
 }
 
+/* What the best trades carry (stats.json concentration; c NULL when absent). */
+static void add_concentration(cJSON *l, const cJSON *c)
+{
+	char b[64], p[32], d[32], label[96];
+	double k = sa_json_num(c, "removed", NAN);
+
+	stat_row(l, "Share of net profit, best trade", rpt_fmt_pct(get(c, "best_trade_share"), 1, b, sizeof b),
+		 "the best trade's part of the summed net returns (none when they do not sum to a profit)");
+	stat_row(l, "Share of net profit, best 5 % of trades", rpt_fmt_pct(get(c, "best_5pct_share"), 1, b, sizeof b),
+		 "the best max(1, ceil(5 %)) trades' part of the summed net returns");
+	if (isfinite(k))
+		snprintf(label, sizeof label, "Mean net return without the best %.0f trade%s", k, k == 1 ? "" : "s");
+	else
+		snprintf(label, sizeof label, "Mean net return without the best trades");
+	stat_row(l, label, rpt_fmt_pct(get(c, "mean_net_return_without"), 3, b, sizeof b),
+		 "the edge left when the best trades are taken out: net_edge needs it above zero");
+	snprintf(b, sizeof b, "%s / %s", rpt_fmt_num(get(c, "psr_without"), 3, p, sizeof p),
+		 rpt_fmt_num(get(c, "dsr_without"), 3, d, sizeof d));
+	stat_row(l, "PSR / DSR without them", b,
+		 "the same probabilities over the trades that are left");
+}
+
 static void add_stats(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
@@ -467,6 +489,7 @@ static void add_stats(cJSON *m, const struct rpt_input *in)
 		 "whether compounded net equity reached zero (trading stops there)");
 	stat_row(l, "Max drawdown", rpt_fmt_pct(get(st, "max_drawdown"), 2, b, sizeof b),
 		 "deepest fall of compounded net equity from a peak, per bar (0 to 100 %)");
+	add_concentration(l, get(st, "concentration"));
 	stat_row(l, "Win rate", rpt_fmt_pct(get(st, "win_rate"), 1, b, sizeof b), "share of trades with a positive net return");
 	stat_row(l, "Profit factor", rpt_fmt_num(get(st, "profit_factor"), 3, b, sizeof b), "net gains divided by net losses");
 	stat_row(l, "Exposure", rpt_fmt_pct(get(st, "exposure"), 1, b, sizeof b), "share of bars with a position held");

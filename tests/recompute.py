@@ -46,6 +46,48 @@ def drawdown(curve):
     return worst
 
 
+def moments(x):
+    """mean, sd (ddof 1), skew, raw kurtosis (population), as stats_core.h defines them."""
+    n = len(x)
+    if n == 0:
+        return math.nan, math.nan, math.nan, math.nan
+    mean = math.fsum(x) / n
+    d = [v - mean for v in x]
+    m2 = math.fsum(v * v for v in d) / n
+    m3 = math.fsum(v ** 3 for v in d) / n
+    m4 = math.fsum(v ** 4 for v in d) / n
+    sd = math.sqrt(m2 * n / (n - 1)) if n >= 2 else math.nan
+    spread = m2 > 0 and math.sqrt(m2) > 1e-14 * abs(mean)
+    if not spread and n >= 2:
+        sd = 0.0
+    skew = m3 / m2 ** 1.5 if spread else math.nan
+    kurt = m4 / m2 ** 2 if spread else math.nan
+    return mean, sd, skew, kurt
+
+
+def concentration(nets):
+    """The best max(1, ceil(5 % of n)) trades: their share of the summed net returns and the
+    mean and Sharpe ratio of the rest (pipeline/README.md, Concentration)."""
+    n = len(nets)
+    k = max(1, math.ceil(0.05 * n)) if n else 0
+    best = sorted(nets)
+    total = math.fsum(nets)
+    rest = best[:n - k]
+    mean, sd, _, _ = moments(rest)
+    return {
+        "removed": k,
+        "trades_without": n - k,
+        "best_trade_share": best[-1] / total if n and total > 0 else None,
+        "best_5pct_share": math.fsum(best[n - k:]) / total if n and total > 0 else None,
+        "mean_net_return_without": mean if rest else None,
+        "sharpe_without": mean / sd if len(rest) >= 2 and sd > 0 else None,
+    }
+
+
+def same(a, b):
+    return a is None and b is None or a is not None and b is not None and near(a, b)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__.strip().splitlines()[3], file=sys.stderr)
@@ -69,6 +111,15 @@ def main():
     checks.append(("sum_net_return = sum of net_return", stats["sum_net_return"], math.fsum(nets)))
     checks.append(("max_drawdown from equity.csv", stats["max_drawdown"], drawdown(curve)))
     bad = 0
+    conc = stats.get("concentration") or {}
+    for key, want in concentration(nets).items():
+        good = same(conc.get(key), want)
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: concentration.{key}: {conc.get(key)!r} vs {want!r}")
+    edge = conc.get("edge_without")
+    want_edge = (concentration(nets)["mean_net_return_without"] or 0) > 0
+    bad += edge is not want_edge
+    print(f"{'ok' if edge is want_edge else 'MISMATCH'}: concentration.edge_without: {edge!r} vs {want_edge!r}")
     for what, got, want in checks:
         agree = near(got, want)
         bad += not agree

@@ -160,6 +160,10 @@ static void add_notes(cJSON *o, const struct st_summary *s)
 	if (s->trades >= 2 && isfinite(s->sharpe) && !isfinite(s->psr))
 		cJSON_AddItemToArray(notes, cJSON_CreateString("the PSR variance term "
 			"1 - skew*SR + (kurtosis-1)/4*SR^2 is not positive for these moments"));
+	if (s->trades > 0 && !(s->conc.mean_without > 0))
+		cJSON_AddItemToArray(notes, cJSON_CreateString("without its best trades (the best "
+			"5 %, at least one) the strategy has no edge: the mean net return of the rest "
+			"is not positive"));
 	if (!isfinite(s->profit_factor) && s->trades > 0)
 		cJSON_AddItemToArray(notes, cJSON_CreateString("no losing trade: the profit factor "
 			"is unbounded"));
@@ -190,6 +194,30 @@ static void add_sensitivity(cJSON *o, const struct st_summary *s)
 		add_num(row, "sum_net_return", s->cost[k].sum_net_return);
 		cJSON_AddItemToArray(arr, row);
 	}
+}
+
+/* What the best trades carry (stats_core.h), and whether an edge is left without them: the
+ * verdict's net_edge gate needs a positive mean net return without the best trades. */
+static void add_concentration(cJSON *o, const struct st_summary *s)
+{
+	const struct st_concentration *c = &s->conc;
+	cJSON *a = cJSON_AddObjectToObject(o, "concentration");
+
+	add_num(a, "fraction", ST_CONC_FRACTION);
+	cJSON_AddNumberToObject(a, "removed", (double)c->removed);
+	cJSON_AddNumberToObject(a, "trades_without", (double)c->trades_without);
+	add_num(a, "best_trade_net_return", c->best_trade);
+	add_num(a, "best_trade_share", c->best_share);
+	add_num(a, "best_5pct_share", c->top_share);
+	add_num(a, "mean_net_return_without", c->mean_without);
+	add_num(a, "sharpe_without", c->sharpe_without);
+	add_num(a, "psr_without", c->psr_without);
+	add_num(a, "dsr_without", c->dsr_without);
+	cJSON_AddBoolToObject(a, "edge_without", c->mean_without > 0);
+	cJSON_AddStringToObject(a, "basis", "shares of the plain sum of per-trade net returns (null "
+				"when that sum is not positive); the figures without the best "
+				"max(1, ceil(5 % of the trades)) trades are those of the trades left, "
+				"deflated for the same trials");
 }
 
 /* ruined, and when: the curve says whether; the replay, whose curve it is, says when. */
@@ -241,6 +269,7 @@ cJSON *st_report(const cJSON *replay, const struct st_summary *s)
 	add_num(o, "turnover", s->turnover);
 	add_annualised(o, s);
 	add_sensitivity(o, s);
+	add_concentration(o, s);
 	add_notes(o, s);
 	return o;
 }

@@ -264,6 +264,14 @@ static void load_replay(const char *dir, struct vd_facts *f, struct vd_inputs *i
 	cJSON_Delete(c);
 }
 
+/* stats.json concentration (NULL when absent: the edge without the best trades is unknown). */
+static void load_concentration(const cJSON *c, struct vd_numbers *n)
+{
+	n->mean_net_without = sa_json_num(c, "mean_net_return_without", NAN);
+	n->conc_removed = sa_json_num(c, "removed", NAN);
+	n->top_share = sa_json_num(c, "best_5pct_share", NAN);
+}
+
 static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
 	bool ok;
@@ -287,6 +295,7 @@ static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in
 	f->sr0 = sa_json_num(c, "sr0", NAN);
 	vd_load_trials(c, f);
 	n->mean_net = sa_json_num(c, "mean_net_return", NAN);
+	load_concentration(cJSON_GetObjectItemCaseSensitive(c, "concentration"), n);
 	if (isnan(n->mean_net) && n->trades > 0)
 		/* Older stats files lack the mean; the Sharpe ratio has its sign. */
 		n->mean_net = sa_json_num(c, "mean_return", f->sharpe);
@@ -303,6 +312,7 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	f->first_mismatch_bar = -1;
 	f->num.trades = 0;
 	f->num.mean_net = f->num.net_return = f->num.psr = f->num.dsr = NAN;
+	f->num.mean_net_without = f->num.conc_removed = f->num.top_share = NAN;
 	f->num.min_trl = f->num.max_dd = f->sharpe = f->sr0 = NAN;
 	f->num.pbo = NAN;
 	load_config(dir, f, in);

@@ -246,6 +246,56 @@ static void test_summary_degenerate(void **state)
 	assert_int_equal(st_summarise(&in, &s), -1);
 }
 
+/* The best trades taken out: one +30 % trade among 150 at -0.01 % carries all of the profit,
+ * and without it the mean is -0.01 % whatever the PSR of the whole says. */
+static void test_concentration(void **state)
+{
+	struct rp_trade t[151], two[2] = { trade(0.02, 0, 1), trade(0.01, 0, 1) };
+	struct st_input in = { .trades = t, .n_trades = 151, .trials = 1 };
+	struct st_summary s;
+	double sum = 0.3 - 150 * 0.0001;
+
+	(void)state;
+	for (int i = 0; i < 151; i++)
+		t[i] = trade(i == 75 ? 0.3 : -0.0001, 0, 1);
+	assert_int_equal(st_conc_removed(0), 0);
+	assert_int_equal(st_conc_removed(1), 1);
+	assert_int_equal(st_conc_removed(20), 1);
+	assert_int_equal(st_conc_removed(21), 2);
+	assert_int_equal(st_conc_removed(151), 8);
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_true(s.psr > 0.95);   /* what the whole log claims */
+	assert_int_equal(s.conc.removed, 8);
+	assert_int_equal(s.conc.trades_without, 143);
+	assert_near(s.conc.best_trade, 0.3, 0);
+	assert_near(s.conc.best_share, 0.3 / sum, 1e-12);
+	assert_near(s.conc.top_share, (0.3 - 7 * 0.0001) / sum, 1e-12);
+	assert_near(s.conc.mean_without, -0.0001, 1e-15);
+	/* every trade left returned the same: no spread, no Sharpe ratio */
+	assert_true(isnan(s.conc.sharpe_without) && isnan(s.conc.psr_without));
+
+	/* two trades: the best one out leaves one, its mean and nothing more */
+	in.trades = two;
+	in.n_trades = 2;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_int_equal(s.conc.removed, 1);
+	assert_near(s.conc.mean_without, 0.01, 1e-15);
+	assert_near(s.conc.best_share, 2.0 / 3.0, 1e-12);
+	assert_true(isnan(s.conc.sharpe_without));
+
+	/* a losing log has no profit to share */
+	two[0] = trade(-0.02, 0, 1);
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_true(isnan(s.conc.best_share) && isnan(s.conc.top_share));
+	assert_near(s.conc.mean_without, -0.02, 1e-15);
+
+	/* one trade: nothing is left without it */
+	in.n_trades = 1;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_int_equal(s.conc.trades_without, 0);
+	assert_true(isnan(s.conc.mean_without));
+}
+
 static void test_trials_config(void **state)
 {
 	static const struct { const char *json; int rc; const char *why; } cases[] = {
@@ -377,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_summary_ruined),
 		cmocka_unit_test(test_summary_figures),
 		cmocka_unit_test(test_summary_degenerate),
+		cmocka_unit_test(test_concentration),
 		cmocka_unit_test(test_trials_config),
 		cmocka_unit_test(test_parse_trades),
 		cmocka_unit_test(test_stage_reasons),
