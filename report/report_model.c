@@ -458,7 +458,7 @@ static void add_concentration(cJSON *l, const cJSON *c)
 static void add_stats(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
-	char b[64], b95[200];
+	char b[64], b95[400];
 	cJSON *o = cJSON_AddObjectToObject(m, "stats");
 	cJSON_AddBoolToObject(o, "present", st != NULL);
 	cJSON *l = cJSON_AddArrayToObject(o, "rows");

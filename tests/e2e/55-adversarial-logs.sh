@@ -2,6 +2,7 @@
 # 55-adversarial-logs.sh - trade logs built to flatter the statistics, audited through
 # `make audit`: every figure they touch recomputed from the bundle by tests/recompute.py.
 #   one_winner.csv  one +30 % trade among 150 at -0.01 %: the profit rests on one trade
+#   two_trades.csv  two winning trades: too few for an interval
 . "$(dirname "$0")/../lib.sh"
 unset LLM_API_KEY
 F=tests/fixtures/stats
@@ -15,6 +16,10 @@ audit() {
 		not_ok "$2: make audit exits 0" "$(tail -n 5 "$TMP/$2.log")"
 	fi
 	check "$2: figures recomputed from trades.csv and equity.csv" "$PY" tests/recompute.py "out/$2"
+	"$PY" tests/e2e/tearsheet_check.py --interval "out/$2" >"$TMP/$2.check" 2>&1
+	rc=$?
+	sed "s/^\(\(not \)\{0,1\}ok - \)/\1$2: /" "$TMP/$2.check"
+	[ "$rc" -eq 0 ] || not_ok "$2: the independent interval check ran to the end" "$(tail -n 3 "$TMP/$2.check")"
 }
 
 # gate_pass dir name: true/false for one gate.
@@ -41,4 +46,22 @@ expect_eq "one winner: the reason names the best trades" 1 \
 	"$(grep -c 'without the best 8 trades (5 %, at least one), which carry 105 % of the summed net returns, the rest average -0.010 %: the edge rests on them' "$TMP/e2e-adv-one-winner.log")"
 expect_eq "one winner: the report shows the best trade's share" 1 \
 	"$(grep -c 'Share of net profit, best trade</td><td class="num">105.3 %' "$d/report.html")"
+# the resamples that miss the winner lose with no spread: the worst Sharpe ratio, kept
+expect_eq "one winner: the interval is unbounded below" "true null" \
+	"$(jget "$d/stats.json" sharpe_ci95.lo_unbounded) $(jget "$d/stats.json" sharpe_ci95.lo)"
+n=$(jget "$d/stats.json" sharpe_ci95.no_spread.negative)
+if [ "${n:-0}" -gt 500 ] 2>/dev/null; then ok "one winner: $n of 2000 resamples lost with no spread, and count"
+else not_ok "one winner: resamples without the winner count" "got '$n'"; fi
+expect_eq "one winner: the report says so" 1 \
+	"$(grep -c "<td class=\"num\">-inf to 0.1395 (95 %, stationary block bootstrap, mean block 5 trades, 2000 resamples, every one counted; with no spread, $n lost (Sharpe -inf) and 0 gained (+inf))" "$d/report.html")"
+
+# --- two trades ---------------------------------------------------------------------------
+d=out/e2e-adv-two-trades
+audit $F/two_trades.csv e2e-adv-two-trades
+expect_eq "two trades: no interval, not one of width 0" "null null" \
+	"$(jget "$d/stats.json" sharpe_ci95.lo) $(jget "$d/stats.json" sharpe_ci95.hi)"
+expect_eq "two trades: the reason" "too few trades for an interval: 2, at least 10 needed" \
+	"$(jget "$d/stats.json" sharpe_ci95.reason)"
+expect_eq "two trades: the report says it" 1 \
+	"$(grep -c 'no interval: too few trades for an interval: 2, at least 10 needed' "$d/report.html")"
 finish
