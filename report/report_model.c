@@ -455,6 +455,25 @@ static void add_concentration(cJSON *l, const cJSON *c)
 		 "the same probabilities over the trades that are left");
 }
 
+/* Serial dependence: what it takes from the trades' count, and the figures without it. */
+static void add_dependence(cJSON *l, const cJSON *st)
+{
+	const cJSON *ac = get(st, "autocorrelation");
+	char b[64], p[32], d[32];
+
+	stat_row(l, "Effective trades", rpt_fmt_num(get(ac, "effective_trades"), 1, b, sizeof b),
+		 "how many independent trades the dependent ones are worth (trades over 1 + 2 x the Bartlett-weighted "
+		 "autocorrelations, never more than the trades): what the PSR, DSR and MinTRL count");
+	snprintf(b, sizeof b, "%s / %s", rpt_fmt_num(get(ac, "trades_lag1"), 3, p, sizeof p),
+		 rpt_fmt_num(get(ac, "bars_lag1"), 3, d, sizeof d));
+	stat_row(l, "Lag-1 autocorrelation, trades / bars", b,
+		 "how much each trade's (each bar's) net return follows the one before; 0 for independent ones");
+	snprintf(b, sizeof b, "%s / %s", rpt_fmt_num(get(st, "psr_iid"), 3, p, sizeof p),
+		 rpt_fmt_num(get(st, "dsr_iid"), 3, d, sizeof d));
+	stat_row(l, "PSR / DSR if every trade were independent", b,
+		 "as Bailey and Lopez de Prado publish them, counting every trade: higher when trades are dependent");
+}
+
 static void add_stats(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
@@ -469,11 +488,15 @@ static void add_stats(cJSON *m, const struct rpt_input *in)
 		 "where the per-trade Sharpe ratio lies in 95 of 100 resamples of the trades in blocks, "
 		 "so runs of wins and losses stay together");
 	stat_row(l, "Sharpe ratio (annualised)", rpt_fmt_num(get(get(st, "sharpe_annualised"), "value"), 3, b, sizeof b),
-		 "the Sharpe ratio of bar-by-bar net equity changes, scaled by the square root of bars per year");
+		 sa_json_bool(get(st, "sharpe_annualised"), "lo_corrected", false) ?
+		 "the Sharpe ratio of bar-by-bar net equity changes, scaled for a year with Lo's (2002) correction for dependent bars" :
+		 "the Sharpe ratio of bar-by-bar net equity changes, scaled by the square root of bars per year; not Lo-corrected: "
+		 "that scaling assumes independent bars (their lag-1 autocorrelation is below)");
 	stat_row(l, "PSR", rpt_fmt_num(get(st, "psr"), 3, b, sizeof b),
-		 "probability that the true Sharpe ratio is above zero, given skew, kurtosis and length");
+		 "probability that the true Sharpe ratio is above zero, given skew, kurtosis and the effective number of trades");
 	stat_row(l, "DSR", rpt_fmt_num(get(st, "dsr"), 3, b, sizeof b),
 		 "the same probability, deflated for how many variants were tried");
+	add_dependence(l, st);
 	stat_row(l, "Trials", rpt_fmt_num(get(st, "trials"), 0, b, sizeof b), "variants tried, as declared");
 	stat_row(l, "SR* (expected best of the trials)", rpt_fmt_num(get(st, "sr0"), 4, b, sizeof b),
 		 "the Sharpe ratio the best of that many luck-only variants would show");

@@ -169,6 +169,22 @@ static void add_notes(cJSON *o, const struct st_summary *s)
 			"is unbounded"));
 }
 
+/* Serial dependence, and what the PSR, DSR and MinTRL do about it. */
+static void add_dependence(cJSON *o, const struct st_summary *s)
+{
+	cJSON *a = cJSON_AddObjectToObject(o, "autocorrelation");
+
+	add_num(a, "trades_lag1", s->dep.trades_lag1);
+	add_num(a, "bars_lag1", s->dep.bars_lag1);
+	add_num(a, "effective_trades", s->dep.effective_trades);
+	cJSON_AddNumberToObject(a, "lags", (double)s->dep.lags);
+	cJSON_AddStringToObject(a, "method", "effective sample size: trades / (1 + 2 sum over "
+				"k = 1..lags of (1 - k / (lags + 1)) rho_k), Bartlett weights (a "
+				"Newey-West long-run variance), lags = trades^(1/3) rounded (the bootstrap's "
+				"mean block), the denominator at least 1; psr, dsr and min_trl count effective_trades (the null V[SR] "
+				"too), psr_iid, dsr_iid and min_trl_iid every trade");
+}
+
 static void add_annualised(cJSON *o, const struct st_summary *s)
 {
 	cJSON *a = cJSON_AddObjectToObject(o, "sharpe_annualised");
@@ -179,6 +195,12 @@ static void add_annualised(cJSON *o, const struct st_summary *s)
 	add_num(a, "per_bar", s->sharpe_bar);
 	cJSON_AddStringToObject(a, "basis", "per-bar net equity changes times sqrt(bars per "
 				"year), bars per year = 365.25 days / mean bar spacing");
+	/* sqrt(bars per year) holds for independent bars only; the lag-1 autocorrelation of the
+	 * bars is beside it (autocorrelation.bars_lag1) */
+	cJSON_AddBoolToObject(a, "lo_corrected", false);
+	cJSON_AddStringToObject(a, "lo_note", "not Lo (2002) corrected: the square-root-of-time "
+				"scaling assumes independent bar returns; autocorrelation.bars_lag1 says "
+				"how far they are from it");
 }
 
 static void add_sensitivity(cJSON *o, const struct st_summary *s)
@@ -251,6 +273,12 @@ cJSON *st_report(const cJSON *replay, const struct st_summary *s)
 	add_num(o, "sr0", s->sr0);
 	add_num(o, "sr_variance", s->v_sr);
 	add_num(o, "min_trl", s->min_trl);
+	add_num(o, "psr_iid", s->psr_iid);
+	add_num(o, "dsr_iid", s->dsr_iid);
+	add_num(o, "sr0_iid", s->sr0_iid);
+	add_num(o, "sr_variance_iid", s->v_sr_iid);
+	add_num(o, "min_trl_iid", s->min_trl_iid);
+	add_dependence(o, s);
 	add_num(o, "net_return", s->net_return);
 	add_num(o, "sum_net_return", s->sum_net_return);
 	add_num(o, "gross_return", s->gross_return);

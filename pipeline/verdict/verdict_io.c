@@ -276,6 +276,7 @@ static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in
 {
 	bool ok;
 	cJSON *c = read_stage(dir, "stats.json", &ok, in->stats, sizeof in->stats);
+	const cJSON *ac;
 	struct vd_numbers *n = &f->num;
 
 	n->stats_ok = ok;
@@ -293,6 +294,11 @@ static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in
 	copy_str(f->ruin_time, sizeof f->ruin_time, n->ruined ? sa_json_str(c, "ruin_time", "") : "");
 	f->sharpe = sa_json_num(c, "sharpe", NAN);
 	f->sr0 = sa_json_num(c, "sr0", NAN);
+	f->psr_iid = sa_json_num(c, "psr_iid", NAN);
+	f->dsr_iid = sa_json_num(c, "dsr_iid", NAN);
+	ac = cJSON_GetObjectItemCaseSensitive(c, "autocorrelation");
+	f->effective_trades = sa_json_num(ac, "effective_trades", NAN);
+	f->trades_lag1 = sa_json_num(ac, "trades_lag1", NAN);
 	vd_load_trials(c, f);
 	n->mean_net = sa_json_num(c, "mean_net_return", NAN);
 	load_concentration(cJSON_GetObjectItemCaseSensitive(c, "concentration"), n);
@@ -314,6 +320,7 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	f->num.mean_net = f->num.net_return = f->num.psr = f->num.dsr = NAN;
 	f->num.mean_net_without = f->num.conc_removed = f->num.top_share = NAN;
 	f->num.min_trl = f->num.max_dd = f->sharpe = f->sr0 = NAN;
+	f->psr_iid = f->dsr_iid = f->effective_trades = f->trades_lag1 = NAN;
 	f->num.pbo = NAN;
 	load_config(dir, f, in);
 	load_fingerprint(dir, f);

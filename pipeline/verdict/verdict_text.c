@@ -101,16 +101,29 @@ static void why_net_edge(struct text *t, const struct vd_facts *f, bool pass)
 		add(t, ": the costs leave no edge");
 }
 
+/* When serial dependence counts fewer trades than there are (by a whole one at least, as the
+ * text rounds them): how many, and the figure had every trade been independent. */
+static void say_dependence(struct text *t, const struct vd_facts *f, double iid)
+{
+	if (!(f->effective_trades > 0 && round(f->effective_trades) < f->num.trades) || !isfinite(iid))
+		return;
+	add(t, " (the trades' lag-1 autocorrelation %+.2f makes %.0f trades count as %.0f "
+	    "independent ones; %.3f if each were independent)", f->trades_lag1, f->num.trades,
+	    f->effective_trades, iid);
+}
+
 static void why_psr(struct text *t, const struct vd_facts *f)
 {
 	add(t, "PSR %.3f: the probability that the true Sharpe ratio is above zero, %.2f needed",
 	    f->num.psr, f->th.min_psr);
+	say_dependence(t, f, f->psr_iid);
 }
 
 static void why_dsr(struct text *t, const struct vd_facts *f)
 {
 	add(t, "DSR %.3f after deflating for %ld trial%s, %.2f needed", f->num.dsr, f->trials,
 	    plural((double)f->trials), f->th.min_dsr);
+	say_dependence(t, f, f->dsr_iid);
 }
 
 static void why_track_record(struct text *t, const struct vd_facts *f)

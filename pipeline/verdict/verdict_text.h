@@ -49,6 +49,9 @@ struct vd_facts {
 	char first_rule[64];
 	long trials;
 	double sharpe, sr0;             /* per-trade Sharpe and the deflation benchmark */
+	double psr_iid, dsr_iid;        /* the same with every trade independent */
+	double effective_trades;        /* what the PSR and DSR count under serial dependence */
+	double trades_lag1;             /* the trades' lag-1 autocorrelation; NAN when unknown */
 	char stats_reason[VD_TEXT_MAX]; /* why there are no statistics, "" when there are */
 	bool synthetic_data;            /* the bars are the bundled synthetic series */
 	char ruin_time[32];             /* when the account was ruined, "" when it was not */

@@ -3,6 +3,7 @@
 # `make audit`: every figure they touch recomputed from the bundle by tests/recompute.py.
 #   one_winner.csv  one +30 % trade among 150 at -0.01 %: the profit rests on one trade
 #   two_trades.csv  two winning trades: too few for an interval
+#   correlated.csv  160 trades in runs of eight alike: independent, they would look significant
 . "$(dirname "$0")/../lib.sh"
 unset LLM_API_KEY
 F=tests/fixtures/stats
@@ -64,4 +65,21 @@ expect_eq "two trades: the reason" "too few trades for an interval: 2, at least 
 	"$(jget "$d/stats.json" sharpe_ci95.reason)"
 expect_eq "two trades: the report says it" 1 \
 	"$(grep -c 'no interval: too few trades for an interval: 2, at least 10 needed' "$d/report.html")"
+
+# --- correlated trades --------------------------------------------------------------------
+d=out/e2e-adv-correlated
+audit $F/correlated.csv e2e-adv-correlated
+expect_eq "correlated: counted as independent the PSR and DSR would pass" "true true" \
+	"$("$PY" -c 'import json,sys; s=json.load(open(sys.argv[1])); print(str(s["psr_iid"] >= 0.95).lower(), str(s["dsr_iid"] >= 0.95).lower())' "$d/stats.json")"
+expect_eq "correlated: the trades' lag-1 autocorrelation" 0.5623860948 "$(jget "$d/stats.json" autocorrelation.trades_lag1)"
+expect_eq "correlated: psr and dsr fail on the effective trades" "false false" \
+	"$(gate_pass "$d" psr) $(gate_pass "$d" dsr)"
+expect_eq "correlated: NOT_READY" "NOT_READY NOT_READY" \
+	"$(jget "$d/verdict.json" verdict) $(jget "$d/verdict.json" gate_verdict)"
+expect_eq "correlated: the PSR's reason says how many trades count" 1 \
+	"$(grep -c "PSR 0.912: the probability that the true Sharpe ratio is above zero, 0.95 needed (the trades' lag-1 autocorrelation +0.56 makes 160 trades count as 56 independent ones; 0.989 if each were independent)" "$TMP/e2e-adv-correlated.log")"
+expect_eq "correlated: the report shows both" 1 \
+	"$(grep -c 'PSR / DSR if every trade were independent</td><td class="num">0.989 / 0.989' "$d/report.html")"
+expect_eq "correlated: the annualised Sharpe says it is not Lo-corrected" false \
+	"$(jget "$d/stats.json" sharpe_annualised.lo_corrected)"
 finish

@@ -187,6 +187,7 @@ static struct vd_facts facts(struct vd_numbers n)
 	f.lookahead_ok = true;
 	f.lookahead_points = 120;
 	f.first_mismatch_bar = -1;
+	f.psr_iid = f.dsr_iid = f.effective_trades = f.trades_lag1 = NAN;
 	f.trials = 3;
 	f.sharpe = 0.37;
 	f.sr0 = 0.06;
@@ -267,6 +268,34 @@ static void test_why_concentrated(void **state)
 	vd_decide(&f.num, &f.th, &r);
 	vd_gate_why(&f, &r, VD_GATE_NET_EDGE, why, sizeof why);
 	assert_non_null(strstr(why, ": with 1 trade the edge rests on the best one alone"));
+}
+
+/* Dependent trades count as fewer: the PSR and DSR gates say how many, and what independence
+ * would have claimed. */
+static void test_why_dependent(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char why[512];
+
+	(void)state;
+	n.trades = 209;
+	n.psr = 0.9446;
+	f = facts(n);
+	f.psr_iid = 0.9956;
+	f.effective_trades = 78.2;
+	f.trades_lag1 = 0.4976;
+	vd_decide(&f.num, &f.th, &r);
+	assert_false(r.gates[VD_GATE_PSR].pass);
+	vd_gate_why(&f, &r, VD_GATE_PSR, why, sizeof why);
+	assert_string_equal(why, "PSR 0.945: the probability that the true Sharpe ratio is above "
+			    "zero, 0.95 needed (the trades' lag-1 autocorrelation +0.50 makes 209 "
+			    "trades count as 78 independent ones; 0.996 if each were independent)");
+	/* independent trades: nothing to say */
+	f.effective_trades = 209;
+	vd_gate_why(&f, &r, VD_GATE_PSR, why, sizeof why);
+	assert_null(strstr(why, "independent"));
 }
 
 static void test_summary_watch_says_how_many_more(void **state)
@@ -744,6 +773,7 @@ int main(void)
 		cmocka_unit_test(test_ruin_first_sentence),
 		cmocka_unit_test(test_incomplete_says_what_to_fix),
 		cmocka_unit_test(test_why_concentrated),
+		cmocka_unit_test(test_why_dependent),
 		cmocka_unit_test(test_summary_watch_says_how_many_more),
 		cmocka_unit_test(test_failed_runs_veto_and_data),
 		cmocka_unit_test(test_unfinished_holds_back),
