@@ -389,6 +389,7 @@ cJSON *st_stage(const struct st_stage_in *in)
 	struct st_family fam = { 0 };
 	struct st_trials tr;
 	struct st_pbo pbo;
+	struct st_pbo_sweep sweep;
 	char buf[1024], err[512], pbo_why[512];
 	const char *why = first_problem(in, buf, sizeof(buf));
 	double knob_v;
@@ -433,8 +434,8 @@ cJSON *st_stage(const struct st_stage_in *in)
 		sa_fmt(pbo_why, sizeof(pbo_why), "variants.json is unusable: %s", in->variants_err);
 	has_pbo = !(in->variants_err && *in->variants_err && !fam.declared) &&
 		st_trials_pbo(in->config, &fam, in->matrix, in->m_bars, in->m_cols, in->matrix_err,
-			      &pbo, pbo_why, sizeof(pbo_why)) == 0;
-	st_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, pbo_why);
+			      &pbo, &sweep, pbo_why, sizeof(pbo_why)) == 0;
+	st_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, has_pbo ? &sweep : NULL, pbo_why);
 	goto out;
 fail:
 	o = sa_json_stage("stats", 1);

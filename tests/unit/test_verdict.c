@@ -20,6 +20,8 @@
 #include "verdict_rules.h"
 #include "verdict_text.h"
 
+#define assert_near_v(a, b) assert_true(fabs((a) - (b)) < 1e-12)
+
 /* A sound strategy with plenty of evidence: every gate passes with room to spare. */
 static struct vd_numbers good(void)
 {
@@ -662,7 +664,7 @@ static void test_dir_variants(void **state)
 	assert_false(r.gates[VD_GATE_OVERFITTING].pass);
 	assert_int_equal(r.verdict, VD_NOT_READY);
 	vd_gate_why(&f, &r, VD_GATE_OVERFITTING, why, sizeof why);
-	assert_non_null(strstr(why, "in 7 of 10 splits"));
+	assert_non_null(strstr(why, "in 70 of 100 splits"));
 	vd_summary(&f, &r, buf, sizeof buf);
 	assert_non_null(strstr(buf, "from the 40 declared variants themselves"));
 	assert_non_null(strstr(buf, "overfitting gate failed"));
@@ -678,6 +680,24 @@ static void test_dir_variants(void **state)
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
 	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
+	/* the gate reads the median over the block counts, and says how far they spread */
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":40,"
+		"\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
+		"\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,"
+		"\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001},"
+		"\"variants\":{\"declared\":true,\"count\":40,\"ran\":40},"
+		"\"pbo\":{\"value\":0.4571,\"value_at_blocks\":0.4166,\"blocks\":16,\"combinations\":12870,"
+		"\"by_blocks\":{\"8\":0.4571,\"10\":0.5198,\"12\":0.5032,\"14\":0.3995,\"16\":0.4166},"
+		"\"spread\":{\"min\":0.3995,\"max\":0.5198}}}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_true(r.gates[VD_GATE_OVERFITTING].pass);
+	assert_near_v(r.gates[VD_GATE_OVERFITTING].value, 0.4571);
+	vd_gate_why(&f, &r, VD_GATE_OVERFITTING, why, sizeof why);
+	assert_string_equal(why, "PBO 0.46, the median over 5 block counts from 8 to 16 (from 0.40 to "
+			    "0.52; 12870 splits at 16 blocks) of 40 variants: in 46 of 100 splits of its "
+			    "history the variant that looked best in-sample ranked at or below the median "
+			    "out of sample; below 0.50 needed");
 	/* unknown PBO with variants declared fails the gate */
 	snprintf(buf, sizeof buf, stats, "null");
 	put(dir, "stats.json", buf);
