@@ -3,7 +3,9 @@
 #include "stats_tearsheet.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -32,16 +34,51 @@ static void resample(const double *x, size_t n, double p_new, gsl_rng *r, double
 	}
 }
 
+/* The Sharpe ratio of one resample, counted in b when it has no spread: -inf for a losing
+ * mean (the worst Sharpe ratio, not a gap), +inf for a winning one, 0 for a flat one. */
+static double resample_sharpe(const double *y, size_t n, struct st_boot *b)
+{
+	struct st_moments m;
+	double s;
+
+	st_moments(y, n, &m);
+	s = st_sharpe(&m);
+	if (!isnan(s))
+		return s;
+	if (m.mean < 0) {
+		b->flat_negative++;
+		return -INFINITY;
+	}
+	if (m.mean > 0) {
+		b->flat_positive++;
+		return INFINITY;
+	}
+	b->flat_zero++;
+	return 0.0;
+}
+
+/* GSL's quantile of sorted[0..n), or where it would mix an infinite neighbour (inf - inf,
+ * 0 x inf), the order statistic on the side of the tail: the lower for lower, else the upper. */
+static double quantile(const double *sorted, size_t n, double p, bool lower)
+{
+	double q = gsl_stats_quantile_from_sorted_data(sorted, 1, n, p), at = p * (double)(n - 1);
+	size_t i = lower ? (size_t)floor(at) : (size_t)ceil(at);
+
+	if (!isnan(q) && (isfinite(q) || !isfinite(sorted[i])))
+		return q;
+	return sorted[i < n ? i : n - 1];
+}
+
 int st_bootstrap_sharpe(const double *x, size_t n, size_t block, unsigned long seed,
-			size_t resamples, double *lo, double *hi)
+			size_t resamples, struct st_boot *b)
 {
 	double *y = NULL, *sr = NULL;
 	gsl_rng *r = NULL;
-	size_t kept = 0;
 	int rc = -1;
 
-	*lo = *hi = NAN;
-	if (n < 2 || block == 0 || resamples == 0)
+	memset(b, 0, sizeof(*b));
+	b->lo = b->hi = NAN;
+	if (n < ST_BOOT_MIN_TRADES || block == 0 || resamples == 0)
 		goto out;
 	y = malloc(n * sizeof(*y));
 	sr = malloc(resamples * sizeof(*sr));
@@ -50,19 +87,12 @@ int st_bootstrap_sharpe(const double *x, size_t n, size_t block, unsigned long s
 		goto out;
 	gsl_rng_set(r, seed);
 	for (size_t k = 0; k < resamples; k++) {
-		struct st_moments m;
-		double s;
 		resample(x, n, 1.0 / (double)block, r, y);
-		st_moments(y, n, &m);
-		s = st_sharpe(&m);
-		if (isfinite(s))
-			sr[kept++] = s;
+		sr[k] = resample_sharpe(y, n, b);
 	}
-	if (kept == 0)
-		goto out;
-	gsl_sort(sr, 1, kept);
-	*lo = gsl_stats_quantile_from_sorted_data(sr, 1, kept, 0.025);
-	*hi = gsl_stats_quantile_from_sorted_data(sr, 1, kept, 0.975);
+	gsl_sort(sr, 1, resamples);
+	b->lo = quantile(sr, resamples, 0.025, true);
+	b->hi = quantile(sr, resamples, 0.975, false);
 	rc = 0;
 out:
 	gsl_rng_free(r);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_math.h>
+#include <gsl/gsl_sort.h>
 
 #define SECONDS_PER_YEAR (365.25 * 86400.0)
 
@@ -94,6 +95,59 @@ double st_min_trl(double sr, double sr_star, double skew, double kurt, double co
 		return NAN;
 	z = gsl_cdf_ugaussian_Pinv(conf);
 	return 1.0 + v * (z / (sr - sr_star)) * (z / (sr - sr_star));
+}
+
+double st_autocorr(const double *x, size_t n, size_t k)
+{
+	double mean = 0.0, num = 0.0, den = 0.0;
+
+	if (n < k + 2)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		mean += x[i];
+	mean /= (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double d = x[i] - mean;
+		den += d * d;
+		if (i + k < n)
+			num += d * (x[i + k] - mean);
+	}
+	/* the same noise floor as st_moments: a spread below rounding of the mean is none */
+	if (!(den > 0) || sqrt(den / (double)n) <= 1e-14 * fabs(mean))
+		return NAN;
+	return num / den;
+}
+
+size_t st_dependence_lags(size_t n)
+{
+	size_t l = (size_t)lround(cbrt((double)n));
+
+	if (n < 3)
+		return 1;
+	if (l > n - 2)
+		l = n - 2;
+	return l < 1 ? 1 : l;
+}
+
+double st_effective_n(const double *x, size_t n, size_t *lags)
+{
+	size_t l = st_dependence_lags(n);
+	double sum = 0.0;
+	bool any = false;
+
+	*lags = l;
+	if (n < 3)
+		return (double)n;
+	for (size_t k = 1; k <= l; k++) {
+		double rho = st_autocorr(x, n, k);
+		if (isnan(rho))
+			continue;
+		any = true;
+		sum += (1.0 - (double)k / (double)(l + 1)) * rho;
+	}
+	if (!any || 1.0 + 2.0 * sum <= 1.0)
+		return (double)n;
+	return (double)n / (1.0 + 2.0 * sum);
 }
 
 /* The running drawdown of a curve, a point at a time. Under one peak the drawdown
@@ -245,22 +299,116 @@ static void per_bar_sharpe(const struct st_input *in, double sum, struct st_summ
 	}
 }
 
-/* PSR, DSR and MinTRL from the 1x moments (2012 eqs. 11 and 13, 2014 eqs. 1 and 2). */
+/* V[SR] of the trials for a sample of t trades: measured or given when there is one; with only
+ * a count, the null 1 / (t - 1), the variance of an estimated Sharpe ratio whose true value is
+ * 0, whatever the skew and kurtosis. */
+static double trials_v_sr(const struct st_input *in, double t)
+{
+	if (in->has_sr_variance)
+		return in->sr_variance;
+	return t >= 2 ? 1.0 / (t - 1.0) : NAN;
+}
+
+/* PSR, DSR and MinTRL from the 1x moments (2012 eqs. 11 and 13, 2014 eqs. 1 and 2), with t
+ * observations: the effective trades, or every trade for the _iid figures. */
+static void probabilistic_at(const struct st_input *in, const struct st_summary *o, double t,
+			     double *psr, double *dsr, double *sr0, double *v_sr, double *min_trl)
+{
+	*psr = st_psr(o->sharpe, 0.0, t, o->m.skew, o->m.kurt);
+	*v_sr = trials_v_sr(in, t);
+	*sr0 = o->trials == 1 ? 0.0 : st_sr0(*v_sr, o->trials);
+	*dsr = st_psr(o->sharpe, *sr0, t, o->m.skew, o->m.kurt);
+	/* MinTRL counts independent observations; each trade is worth t / trades of one */
+	*min_trl = st_min_trl(o->sharpe, 0.0, o->m.skew, o->m.kurt, ST_MIN_TRL_CONF) *
+		   ((double)o->trades / t);
+}
+
 static void probabilistic(const struct st_input *in, struct st_summary *o)
 {
 	double t = (double)o->trades;
 
-	o->psr = st_psr(o->sharpe, 0.0, t, o->m.skew, o->m.kurt);
-	/* V[SR] is the spread of the trials' Sharpe ratios: measured or given when there is one;
-	 * with only a count, the null 1 / (T - 1), the variance of an estimated Sharpe ratio whose
-	 * true value is 0, whatever the skew and kurtosis. */
-	if (in->has_sr_variance)
-		o->v_sr = in->sr_variance;
-	else
-		o->v_sr = t >= 2 ? 1.0 / (t - 1.0) : NAN;
-	o->sr0 = o->trials == 1 ? 0.0 : st_sr0(o->v_sr, o->trials);
-	o->dsr = st_psr(o->sharpe, o->sr0, t, o->m.skew, o->m.kurt);
-	o->min_trl = st_min_trl(o->sharpe, 0.0, o->m.skew, o->m.kurt, ST_MIN_TRL_CONF);
+	probabilistic_at(in, o, t, &o->psr_iid, &o->dsr_iid, &o->sr0_iid, &o->v_sr_iid,
+			 &o->min_trl_iid);
+	if (!(o->dep.effective_trades > 0)) {
+		o->psr = o->dsr = o->sr0 = o->v_sr = o->min_trl = NAN;
+		return;
+	}
+	probabilistic_at(in, o, o->dep.effective_trades, &o->psr, &o->dsr, &o->sr0, &o->v_sr,
+			 &o->min_trl);
+}
+
+/* The per-bar returns of the compounded net curve (from 1) into r, up to ruin; how many. */
+static size_t bar_returns(const struct st_input *in, double *r)
+{
+	double prev = 1.0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->n_eq && prev > 0; i++) {
+		r[n++] = in->eq_net[i] / prev - 1.0;
+		prev = in->eq_net[i];
+	}
+	return n;
+}
+
+/* Serial dependence of the trades (x, their net returns in order) and of the bars. Returns 0,
+ * or -1 when memory ran out. */
+static int dependence(const struct st_input *in, const double *x, struct st_dependence *d)
+{
+	double *r = NULL;
+
+	d->trades_lag1 = st_autocorr(x, in->n_trades, 1);
+	d->effective_trades = st_effective_n(x, in->n_trades, &d->lags);
+	d->bars_lag1 = NAN;
+	if (!in->eq_per_bar || in->n_eq < 3)
+		return 0;
+	r = malloc(in->n_eq * sizeof(*r));
+	if (!r)
+		return -1;
+	d->bars_lag1 = st_autocorr(r, bar_returns(in, r), 1);
+	free(r);
+	return 0;
+}
+
+size_t st_conc_removed(size_t n)
+{
+	size_t k = (size_t)ceil(ST_CONC_FRACTION * (double)n);
+
+	return n == 0 ? 0 : k < 1 ? 1 : k;
+}
+
+/* The concentration of the net returns x[0..n) (sorted here, ascending: the caller's copy)
+ * whose plain sum is sum: the best k's share, and the figures of the rest (deflated for the
+ * same trials as the whole, V[SR] taken over the trades that are left, eff_share of them
+ * counted as independent, as of the whole). */
+static void concentration(const struct st_input *in, double *x, size_t n, double sum,
+			  double eff_share, struct st_concentration *c)
+{
+	struct st_moments m;
+	double top = 0.0, t, sr0;
+
+	memset(c, 0, sizeof(*c));
+	c->best_trade = c->best_share = c->top_share = NAN;
+	c->mean_without = c->sharpe_without = c->psr_without = c->dsr_without = NAN;
+	c->removed = st_conc_removed(n);
+	if (n == 0)
+		return;
+	c->trades_without = n - c->removed;
+	gsl_sort(x, 1, n);
+	c->best_trade = x[n - 1];
+	for (size_t i = n - c->removed; i < n; i++)
+		top += x[i];
+	if (sum > 0) {
+		c->best_share = c->best_trade / sum;
+		c->top_share = top / sum;
+	}
+	st_moments(x, c->trades_without, &m);
+	/* the trades left are as dependent as the whole: the same share of them counts */
+	t = (double)c->trades_without * eff_share;
+	c->mean_without = m.mean;
+	c->sharpe_without = st_sharpe(&m);
+	c->psr_without = st_psr(c->sharpe_without, 0.0, t, m.skew, m.kurt);
+	sr0 = in->trials == 1 ? 0.0 : st_sr0(trials_v_sr(in, t), in->trials);
+	c->dsr_without = st_psr(c->sharpe_without, sr0, t, m.skew, m.kurt);
 }
 
 int st_summarise(const struct st_input *in, struct st_summary *out)
@@ -275,6 +423,8 @@ int st_summarise(const struct st_input *in, struct st_summary *out)
 	out->exposure = in->exposure;
 	out->turnover = in->turnover;
 	out->sharpe = out->psr = out->dsr = out->sr0 = out->v_sr = out->min_trl = NAN;
+	out->psr_iid = out->dsr_iid = out->sr0_iid = out->v_sr_iid = out->min_trl_iid = NAN;
+	out->dep.trades_lag1 = out->dep.bars_lag1 = out->dep.effective_trades = NAN;
 	buf = malloc((in->n_trades ? in->n_trades : 1) * sizeof(*buf));
 	if (!buf || !(in->trials >= 1) || in->trials != floor(in->trials))
 		goto out;
@@ -285,8 +435,14 @@ int st_summarise(const struct st_input *in, struct st_summary *out)
 		buf[i] = in->trades[i].net;
 	st_moments(buf, in->n_trades, &out->m);
 	out->sharpe = st_sharpe(&out->m);
+	if (dependence(in, buf, &out->dep) < 0)
+		goto out;
 	probabilistic(in, out);
 	trade_figures(in, out);
+	/* last: it sorts buf */
+	concentration(in, buf, in->n_trades, out->sum_net_return,
+		      in->n_trades ? out->dep.effective_trades / (double)in->n_trades : 1.0,
+		      &out->conc);
 	curve_pass(in, &out->max_drawdown, &sum_changes);
 	curve_end(in, out);
 	per_bar_sharpe(in, sum_changes, out);

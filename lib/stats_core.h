@@ -40,6 +40,21 @@ double st_sr0(double v_sr, double n_trials);
 /* MinTRL = 1 + var_term * (Phi^-1(conf) / (SR - SR*))^2, 2012 eq. 13. NAN when SR <= SR*. */
 double st_min_trl(double sr, double sr_star, double skew, double kurt, double conf);
 
+/* The lag-k sample autocorrelation of x[0..n): sum (x_t - m)(x_{t+k} - m) / sum (x_t - m)^2
+ * over the one mean m. NAN when n < k + 2 or x has no spread. */
+double st_autocorr(const double *x, size_t n, size_t k);
+
+/* How many lags the dependence counts: n^(1/3) rounded, the mean block the bootstrap interval
+ * keeps together (st_bootstrap_block), at least 1 and below n - 1. */
+size_t st_dependence_lags(size_t n);
+
+/* The effective sample size of x[0..n) under serial dependence: n / (1 + 2 sum_{k=1..L}
+ * (1 - k / (L + 1)) rho_k), the Bartlett weights of a Newey-West (1987) long-run variance,
+ * L = st_dependence_lags(n) (into *lags). The
+ * denominator is at least 1, so dependence never adds observations; n when n < 3 or no rho is
+ * defined. */
+double st_effective_n(const double *x, size_t n, size_t *lags);
+
 /* Largest fall of eq from its running peak (the peak starts at start), as a fraction of the
  * peak. 0 for an empty or never-falling curve. */
 double st_max_drawdown(double start, const double *eq, size_t n);
@@ -67,11 +82,38 @@ struct st_sensitivity {
 	double multiple, sharpe, psr, net_return, sum_net_return;
 };
 
+/* What the best trades carry: the k = max(1, ceil(5 % of n)) best net returns taken out, and
+ * whether an edge is left without them. The shares are of the plain sum of net returns (the
+ * one total the trades add up to), NAN when that sum is not positive (no profit to share). */
+#define ST_CONC_FRACTION 0.05
+struct st_concentration {
+	size_t removed, trades_without;  /* k, and n - k */
+	double best_trade;               /* the best trade's net return; NAN without trades */
+	double best_share, top_share;    /* the best trade's and the best k's share of the sum */
+	double mean_without, sharpe_without, psr_without, dsr_without;
+};
+
+/* k = max(1, ceil(ST_CONC_FRACTION n)) for n >= 1; 0 for n = 0. */
+size_t st_conc_removed(size_t n);
+
+/* Serial dependence: the trades' and the bars' lag-1 autocorrelation, and the effective number
+ * of trades the PSR, DSR and MinTRL rest on. */
+struct st_dependence {
+	double trades_lag1, bars_lag1;  /* NAN where undefined (bars: no per-bar curve) */
+	double effective_trades;        /* st_effective_n of the net returns, in trade order */
+	size_t lags;                    /* the Bartlett window it used */
+};
+
 struct st_summary {
 	size_t trades;
 	double trials;
 	struct st_moments m;
+	/* psr, dsr, sr0, v_sr and min_trl count the effective trades (dep.effective_trades);
+	 * the _iid figures count every trade as independent (Bailey and Lopez de Prado as
+	 * published) */
 	double sharpe, psr, dsr, sr0, v_sr, min_trl;
+	double psr_iid, dsr_iid, sr0_iid, v_sr_iid, min_trl_iid;
+	struct st_dependence dep;
 	/* net_return: the compounded net equity curve's last point - 1; gross_return: the gross
 	 * returns compounded trade by trade; the sums are the plain per-trade sums. */
 	double net_return, gross_return, mean_net_return, mean_gross_return;
@@ -80,6 +122,7 @@ struct st_summary {
 	double max_drawdown, win_rate, profit_factor, avg_bars_held, exposure, turnover;
 	double sharpe_bar, bars_per_year, annual_factor, sharpe_annualised;
 	struct st_sensitivity cost[ST_N_MULTIPLES];  /* 0x, 1x, 2x, 3x the cost model */
+	struct st_concentration conc;
 };
 
 /* Computes every statistic of in into out. Returns 0, or -1 when memory ran out or trials is

@@ -415,23 +415,67 @@ static void add_breakeven(cJSON *o, const struct st_tearsheet_in *in)
 	add_num(o, "breakeven_cost_multiple", costs > 0 ? gross / costs : NAN);
 }
 
+/* Why the bootstrap gives no interval, or NULL when it gives one. */
+static const char *no_interval(size_t n, int rc, const struct st_boot *b, char *buf, size_t len)
+{
+	if (n < ST_BOOT_MIN_TRADES)
+		snprintf(buf, len, "too few trades for an interval: %zu, at least %d needed", n,
+			 ST_BOOT_MIN_TRADES);
+	else if (rc < 0)
+		snprintf(buf, len, "the bootstrap could not run");
+	else if (b->lo == b->hi)
+		snprintf(buf, len, "every resample gives the same Sharpe ratio: the trades do not "
+			 "vary enough for an interval");
+	else
+		return NULL;
+	return buf;
+}
+
+/* One end of the interval: its value, or null with "<key>_unbounded" true when it is infinite
+ * (the resamples with no spread reach it). */
+static void add_end(cJSON *ci, const char *key, double x, bool shown)
+{
+	char name[32];
+
+	add_num(ci, key, shown ? x : NAN);
+	snprintf(name, sizeof name, "%s_unbounded", key);
+	cJSON_AddBoolToObject(ci, name, shown && isinf(x));
+}
+
 static int add_interval(cJSON *o, const struct st_tearsheet_in *in)
 {
-	cJSON *ci = cJSON_AddObjectToObject(o, "sharpe_ci95");
+	cJSON *ci = cJSON_AddObjectToObject(o, "sharpe_ci95"), *flat;
 	size_t n = in->n_trades, block = st_bootstrap_block(n);
-	double *x = malloc((n ? n : 1) * sizeof(*x)), lo, hi;
+	double *x = malloc((n ? n : 1) * sizeof(*x));
+	struct st_boot b;
+	const char *why;
+	char buf[160];
+	int rc;
 
 	if (!x)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		x[i] = in->trades[i].net;
-	st_bootstrap_sharpe(x, n, block, in->seed, ST_BOOT_RESAMPLES, &lo, &hi);
-	add_num(ci, "lo", lo);
-	add_num(ci, "hi", hi);
+	rc = st_bootstrap_sharpe(x, n, block, in->seed, ST_BOOT_RESAMPLES, &b);
+	why = no_interval(n, rc, &b, buf, sizeof buf);
+	add_end(ci, "lo", b.lo, !why);
+	add_end(ci, "hi", b.hi, !why);
+	if (why)
+		cJSON_AddStringToObject(ci, "reason", why);
+	else
+		cJSON_AddNullToObject(ci, "reason");
 	cJSON_AddStringToObject(ci, "method", "stationary block bootstrap of per-trade net returns");
 	cJSON_AddNumberToObject(ci, "block_length", (double)block);
 	cJSON_AddNumberToObject(ci, "resamples", ST_BOOT_RESAMPLES);
 	cJSON_AddNumberToObject(ci, "seed", (double)in->seed);
+	cJSON_AddNumberToObject(ci, "min_trades", ST_BOOT_MIN_TRADES);
+	flat = cJSON_AddObjectToObject(ci, "no_spread");
+	cJSON_AddNumberToObject(flat, "negative", (double)b.flat_negative);
+	cJSON_AddNumberToObject(flat, "zero", (double)b.flat_zero);
+	cJSON_AddNumberToObject(flat, "positive", (double)b.flat_positive);
+	cJSON_AddStringToObject(ci, "no_spread_rule", "every resample counts: one whose trades all "
+				"return the same has Sharpe -infinity when they lose (the worst), "
+				"+infinity when they gain, 0 when they are flat");
 	free(x);
 	return 0;
 }

@@ -45,13 +45,25 @@ size_t st_rolling_window(long long knob, size_t n);
  * fewer than 2 bars. */
 int st_benchmark_replay(const struct sa_ohlcv *s, const struct rp_costs *c, struct rp_result *r);
 
+/* Fewer trades than this give no bootstrap interval: a handful of values has too few distinct
+ * resamples for a 2.5 % tail (two trades have three), and the interval would only repeat them. */
+#define ST_BOOT_MIN_TRADES 10
+
+/* What a bootstrap of the Sharpe ratio found. Every resample counts: one with no spread has
+ * Sharpe -INFINITY when its mean loses (the worst there is), +INFINITY when it gains, 0 when it
+ * is flat, so lo or hi is infinite when its quantile falls among them. */
+struct st_boot {
+	double lo, hi;                          /* the 2.5 % and 97.5 % quantiles; NAN on -1 */
+	size_t flat_negative, flat_zero, flat_positive;  /* resamples with no spread, by mean */
+};
+
 /* A stationary block bootstrap (Politis and Romano 1994) of the per-observation Sharpe ratio of
  * x[0..n): resamples series of n by blocks of geometric length with mean block, GSL's MT19937
- * seeded with seed. Sets *lo and *hi to the 2.5 % and 97.5 % quantiles of the resampled
- * Sharpe ratios (resamples with zero variance left out). Returns 0, or -1 when n < 2, memory
- * ran out or no resample had a variance (lo and hi NAN). */
+ * seeded with seed, into b. A quantile whose interpolation would touch an infinite neighbour is
+ * the order statistic on the side of its tail (lo the lower, hi the upper). Returns 0, or -1
+ * when n < ST_BOOT_MIN_TRADES, block or resamples is 0, or memory ran out (lo and hi NAN). */
 int st_bootstrap_sharpe(const double *x, size_t n, size_t block, unsigned long seed,
-			size_t resamples, double *lo, double *hi);
+			size_t resamples, struct st_boot *b);
 
 /* The mean block length used: n^(1/3) rounded, at least 1. */
 size_t st_bootstrap_block(size_t n);

@@ -272,7 +272,10 @@ static void draw_pbo(cairo_t *cr, const cJSON *pbo)
 	cairo_move_to(cr, rpt_px_x(&p, 0), p.y0);
 	cairo_line_to(cr, rpt_px_x(&p, 0), p.y1);
 	cairo_stroke(cr);
-	snprintf(lab, sizeof lab, "PBO %.2f: the share of splits left of 0", sa_json_num(pbo, "value", NAN));
+	/* the histogram is of the splits at PBO_BLOCKS: its own share, not the median's */
+	snprintf(lab, sizeof lab, "PBO %.2f at %.0f blocks: the share of splits left of 0",
+		 sa_json_num(pbo, "value_at_blocks", sa_json_num(pbo, "value", NAN)),
+		 sa_json_num(pbo, "blocks", NAN));
 	rpt_text_at(cr, rpt_px_x(&p, 0) - 8, p.y0 + 8, 1, 0, 13, true, lab);
 	rpt_frame(cr, &p);
 	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "logit of the in-sample best's out-of-sample rank (left of 0: at or below the median)");

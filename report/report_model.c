@@ -475,10 +475,51 @@ static void stat_row(cJSON *list, const char *label, const char *value, const ch
 	cJSON_AddItemToArray(list, r);
 }
 
+/* What the best trades carry (stats.json concentration; c NULL when absent). */
+static void add_concentration(cJSON *l, const cJSON *c)
+{
+	char b[64], p[32], d[32], label[96];
+	double k = sa_json_num(c, "removed", NAN);
+
+	stat_row(l, "Share of net profit, best trade", rpt_fmt_pct(get(c, "best_trade_share"), 1, b, sizeof b),
+		 "the best trade's part of the summed net returns (none when they do not sum to a profit)");
+	stat_row(l, "Share of net profit, best 5 % of trades", rpt_fmt_pct(get(c, "best_5pct_share"), 1, b, sizeof b),
+		 "the best max(1, ceil(5 %)) trades' part of the summed net returns");
+	if (isfinite(k))
+		snprintf(label, sizeof label, "Mean net return without the best %.0f trade%s", k, k == 1 ? "" : "s");
+	else
+		snprintf(label, sizeof label, "Mean net return without the best trades");
+	stat_row(l, label, rpt_fmt_pct(get(c, "mean_net_return_without"), 3, b, sizeof b),
+		 "the edge left when the best trades are taken out: net_edge needs it above zero");
+	snprintf(b, sizeof b, "%s / %s", rpt_fmt_num(get(c, "psr_without"), 3, p, sizeof p),
+		 rpt_fmt_num(get(c, "dsr_without"), 3, d, sizeof d));
+	stat_row(l, "PSR / DSR without them", b,
+		 "the same probabilities over the trades that are left");
+}
+
+/* Serial dependence: what it takes from the trades' count, and the figures without it. */
+static void add_dependence(cJSON *l, const cJSON *st)
+{
+	const cJSON *ac = get(st, "autocorrelation");
+	char b[64], p[32], d[32];
+
+	stat_row(l, "Effective trades", rpt_fmt_num(get(ac, "effective_trades"), 1, b, sizeof b),
+		 "how many independent trades the dependent ones are worth (trades over 1 + 2 x the Bartlett-weighted "
+		 "autocorrelations, never more than the trades): what the PSR, DSR and MinTRL count");
+	snprintf(b, sizeof b, "%s / %s", rpt_fmt_num(get(ac, "trades_lag1"), 3, p, sizeof p),
+		 rpt_fmt_num(get(ac, "bars_lag1"), 3, d, sizeof d));
+	stat_row(l, "Lag-1 autocorrelation, trades / bars", b,
+		 "how much each trade's (each bar's) net return follows the one before; 0 for independent ones");
+	snprintf(b, sizeof b, "%s / %s", rpt_fmt_num(get(st, "psr_iid"), 3, p, sizeof p),
+		 rpt_fmt_num(get(st, "dsr_iid"), 3, d, sizeof d));
+	stat_row(l, "PSR / DSR if every trade were independent", b,
+		 "as Bailey and Lopez de Prado publish them, counting every trade: higher when trades are dependent");
+}
+
 static void add_stats(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
-	char b[64], b95[200];
+	char b[64], b95[400];
 	cJSON *o = cJSON_AddObjectToObject(m, "stats");
 	cJSON_AddBoolToObject(o, "present", st != NULL);
 	cJSON *l = cJSON_AddArrayToObject(o, "rows");
@@ -489,11 +530,15 @@ static void add_stats(cJSON *m, const struct rpt_input *in)
 		 "where the per-trade Sharpe ratio lies in 95 of 100 resamples of the trades in blocks, "
 		 "so runs of wins and losses stay together");
 	stat_row(l, "Sharpe ratio (annualised)", rpt_fmt_num(get(get(st, "sharpe_annualised"), "value"), 3, b, sizeof b),
-		 "the Sharpe ratio of bar-by-bar net equity changes, scaled by the square root of bars per year");
+		 sa_json_bool(get(st, "sharpe_annualised"), "lo_corrected", false) ?
+		 "the Sharpe ratio of bar-by-bar net equity changes, scaled for a year with Lo's (2002) correction for dependent bars" :
+		 "the Sharpe ratio of bar-by-bar net equity changes, scaled by the square root of bars per year; not Lo-corrected: "
+		 "that scaling assumes independent bars (their lag-1 autocorrelation is below)");
 	stat_row(l, "PSR", rpt_fmt_num(get(st, "psr"), 3, b, sizeof b),
-		 "probability that the true Sharpe ratio is above zero, given skew, kurtosis and length");
+		 "probability that the true Sharpe ratio is above zero, given skew, kurtosis and the effective number of trades");
 	stat_row(l, "DSR", rpt_fmt_num(get(st, "dsr"), 3, b, sizeof b),
 		 "the same probability, deflated for how many variants were tried");
+	add_dependence(l, st);
 	stat_row(l, "Trials", rpt_fmt_num(get(st, "trials"), 0, b, sizeof b), "variants tried, as declared");
 	stat_row(l, "SR* (expected best of the trials)", rpt_fmt_num(get(st, "sr0"), 4, b, sizeof b),
 		 "the Sharpe ratio the best of that many luck-only variants would show");
@@ -509,6 +554,7 @@ static void add_stats(cJSON *m, const struct rpt_input *in)
 		 "whether compounded net equity reached zero (trading stops there)");
 	stat_row(l, "Max drawdown", rpt_fmt_pct(get(st, "max_drawdown"), 2, b, sizeof b),
 		 "deepest fall of compounded net equity from a peak, per bar (0 to 100 %)");
+	add_concentration(l, get(st, "concentration"));
 	stat_row(l, "Win rate", rpt_fmt_pct(get(st, "win_rate"), 1, b, sizeof b), "share of trades with a positive net return");
 	stat_row(l, "Profit factor", rpt_fmt_num(get(st, "profit_factor"), 3, b, sizeof b), "net gains divided by net losses");
 	stat_row(l, "Exposure", rpt_fmt_pct(get(st, "exposure"), 1, b, sizeof b), "share of bars with a position held");

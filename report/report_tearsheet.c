@@ -135,16 +135,42 @@ char *rpt_say_breakeven(const cJSON *stats, char *buf, size_t len)
 	return buf;
 }
 
+/* One end of the interval in words: its figure, or "-inf" / "+inf" when unbounded. */
+static const char *interval_end(const cJSON *ci, const char *key, char *buf, size_t len)
+{
+	char name[32];
+	double x = num(ci, key);
+
+	snprintf(name, sizeof name, "%s_unbounded", key);
+	if (sa_json_bool(ci, name, false))
+		snprintf(buf, len, "%s", key[0] == 'l' ? "-inf" : "+inf");
+	else
+		snprintf(buf, len, "%.4f", x);
+	return buf;
+}
+
 char *rpt_say_interval(const cJSON *stats, char *buf, size_t len)
 {
-	const cJSON *ci = get(stats, "sharpe_ci95");
-	double lo = num(ci, "lo"), hi = num(ci, "hi");
+	const cJSON *ci = get(stats, "sharpe_ci95"), *flat = get(ci, "no_spread");
+	const char *why = sa_json_str(ci, "reason", NULL);
+	double neg = num(flat, "negative"), pos = num(flat, "positive");
+	char lo[32], hi[32];
 
-	if (isfinite(lo) && isfinite(hi))
-		snprintf(buf, len, "%.4f to %.4f (95 %%, stationary block bootstrap, mean block %.0f "
-			 "trades, %.0f resamples)", lo, hi, num(ci, "block_length"), num(ci, "resamples"));
-	else
+	if (why) {
+		snprintf(buf, len, "no interval: %s", why);
+		return buf;
+	}
+	if (!ci || !(isfinite(num(ci, "lo")) || sa_json_bool(ci, "lo_unbounded", false))) {
 		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	snprintf(buf, len, "%s to %s (95 %%, stationary block bootstrap, mean block %.0f trades, "
+		 "%.0f resamples, every one counted", interval_end(ci, "lo", lo, sizeof lo),
+		 interval_end(ci, "hi", hi, sizeof hi), num(ci, "block_length"), num(ci, "resamples"));
+	if (neg > 0 || pos > 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), "; with no spread, %.0f lost (Sharpe -inf) "
+			 "and %.0f gained (+inf)", neg, pos);
+	snprintf(buf + strlen(buf), len - strlen(buf), ")");
 	return buf;
 }
 

@@ -86,6 +86,26 @@ static const char *variance_line(const cJSON *stats, char *buf, size_t len)
 	return sa_fmt(buf, len, "No statistics: the deflation was not computed.");
 }
 
+/* PBO at each block count, in words: "0.34 at 8 blocks, 0.46 at 10, ..."; "" without them. */
+static char *say_by_blocks(const cJSON *pbo, char *buf, size_t len)
+{
+	const cJSON *it;
+	size_t used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(pbo, "by_blocks")) {
+		int w = snprintf(buf + used, len - used, "%s%.2f at %s%s", n ? ", " : "",
+				 cJSON_IsNumber(it) ? it->valuedouble : NAN, it->string,
+				 n ? "" : " blocks");
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+		n++;
+	}
+	return buf;
+}
+
 static void add_pbo(cJSON *t, const cJSON *stats)
 {
 	const cJSON *pbo = cJSON_GetObjectItemCaseSensitive(stats, "pbo");
@@ -101,9 +121,11 @@ static void add_pbo(cJSON *t, const cJSON *stats)
 	add_fmt(t, "degradation_slope", cJSON_GetObjectItemCaseSensitive(pbo, "degradation_slope"), 3);
 	add_fmt(t, "blocks", cJSON_GetObjectItemCaseSensitive(pbo, "blocks"), 0);
 	add_fmt(t, "combinations", cJSON_GetObjectItemCaseSensitive(pbo, "combinations"), 0);
+	add_fmt(t, "pbo_at_blocks", cJSON_GetObjectItemCaseSensitive(pbo, "value_at_blocks"), 3);
+	cJSON_AddStringToObject(t, "pbo_by_blocks", say_by_blocks(pbo, buf, sizeof buf));
 	cJSON_AddStringToObject(t, "pbo_words", sa_fmt(buf, sizeof buf,
-		"In %.0f of 10 splits of the history, the variant that looked best in-sample ranked at "
-		"or below the median out of sample.", round(10 * v)));
+		"In %.0f of 100 splits of the history, the variant that looked best in-sample ranked at "
+		"or below the median out of sample.", round(100 * v)));
 }
 
 static cJSON *variant_rows(const struct rpt_input *in)

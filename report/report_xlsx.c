@@ -127,6 +127,11 @@ static void write_summary(struct book *b, const struct rpt_input *in, const char
 	summary_row(b, ws, &r, "Sharpe ratio (per trade)", get(st, "sharpe"), b->num);
 	summary_row(b, ws, &r, "PSR", get(st, "psr"), b->num);
 	summary_row(b, ws, &r, "DSR", get(st, "dsr"), b->num);
+	summary_row(b, ws, &r, "PSR, every trade independent", get(st, "psr_iid"), b->num);
+	summary_row(b, ws, &r, "DSR, every trade independent", get(st, "dsr_iid"), b->num);
+	summary_row(b, ws, &r, "effective trades", get(get(st, "autocorrelation"), "effective_trades"), b->num);
+	summary_row(b, ws, &r, "lag-1 autocorrelation, trades", get(get(st, "autocorrelation"), "trades_lag1"), b->num);
+	summary_row(b, ws, &r, "lag-1 autocorrelation, bars", get(get(st, "autocorrelation"), "bars_lag1"), b->num);
 	summary_row(b, ws, &r, "trials", get(st, "trials"), NULL);
 	summary_row(b, ws, &r, "MinTRL (trades)", get(st, "min_trl"), b->num);
 	summary_row(b, ws, &r, "max drawdown", get(st, "max_drawdown"), b->pct);

@@ -23,6 +23,7 @@ import json
 import math
 import sys
 from datetime import datetime, timezone
+from statistics import NormalDist
 
 TOL = 1e-8  # outputs carry 10 significant digits
 
@@ -89,6 +90,118 @@ def drawdown(curve):
     return worst
 
 
+def moments(x):
+    """mean, sd (ddof 1), skew, raw kurtosis (population), as stats_core.h defines them."""
+    n = len(x)
+    if n == 0:
+        return math.nan, math.nan, math.nan, math.nan
+    mean = math.fsum(x) / n
+    d = [v - mean for v in x]
+    m2 = math.fsum(v * v for v in d) / n
+    m3 = math.fsum(v ** 3 for v in d) / n
+    m4 = math.fsum(v ** 4 for v in d) / n
+    sd = math.sqrt(m2 * n / (n - 1)) if n >= 2 else math.nan
+    spread = m2 > 0 and math.sqrt(m2) > 1e-14 * abs(mean)
+    if not spread and n >= 2:
+        sd = 0.0
+    skew = m3 / m2 ** 1.5 if spread else math.nan
+    kurt = m4 / m2 ** 2 if spread else math.nan
+    return mean, sd, skew, kurt
+
+
+def concentration(nets):
+    """The best max(1, ceil(5 % of n)) trades: their share of the summed net returns and the
+    mean and Sharpe ratio of the rest (pipeline/README.md, Concentration)."""
+    n = len(nets)
+    k = max(1, math.ceil(0.05 * n)) if n else 0
+    best = sorted(nets)
+    total = math.fsum(nets)
+    rest = best[:n - k]
+    mean, sd, _, _ = moments(rest)
+    return {
+        "removed": k,
+        "trades_without": n - k,
+        "best_trade_share": best[-1] / total if n and total > 0 else None,
+        "best_5pct_share": math.fsum(best[n - k:]) / total if n and total > 0 else None,
+        "mean_net_return_without": mean if rest else None,
+        "sharpe_without": mean / sd if len(rest) >= 2 and sd > 0 else None,
+    }
+
+
+def autocorr(x, k):
+    """The lag-k sample autocorrelation over one mean (stats_core.h); None where undefined."""
+    n = len(x)
+    if n < k + 2:
+        return None
+    m = math.fsum(x) / n
+    den = math.fsum((v - m) ** 2 for v in x)
+    if den <= 0 or math.sqrt(den / n) <= 1e-14 * abs(m):
+        return None
+    return math.fsum((x[i] - m) * (x[i + k] - m) for i in range(n - k)) / den
+
+
+def effective(x):
+    """n / (1 + 2 sum (1 - k/(L+1)) rho_k), L = n^(1/3) rounded, never above n."""
+    n = len(x)
+    if n < 3:
+        return float(n)
+    lags = min(max(1, round(n ** (1 / 3))), n - 2)
+    rhos = [(k, autocorr(x, k)) for k in range(1, lags + 1)]
+    rhos = [(k, r) for k, r in rhos if r is not None]
+    den = 1 + 2 * math.fsum((1 - k / (lags + 1)) * r for k, r in rhos)
+    return n / den if rhos and den > 1 else float(n)
+
+
+def psr(sr, sr_star, t, skew, kurt):
+    """Bailey and Lopez de Prado 2012, eq. 11."""
+    v = 1 - skew * sr + (kurt - 1) / 4 * sr * sr
+    if t < 2 or v <= 0:
+        return None
+    return NormalDist().cdf((sr - sr_star) * math.sqrt(t - 1) / math.sqrt(v))
+
+
+def sr0(v_sr, trials):
+    """Bailey and Lopez de Prado 2014, eq. 2."""
+    if trials == 1:
+        return 0.0
+    g, z = 0.5772156649015329, NormalDist().inv_cdf
+    return math.sqrt(v_sr) * ((1 - g) * z(1 - 1 / trials) + g * z(1 - 1 / (trials * math.e)))
+
+
+def dependence(stats, nets, curve, per_bar):
+    """The lag-1 autocorrelations, the effective trades and the PSR, DSR and MinTRL that count
+    them, beside the iid ones; as (key, got, want)."""
+    ac = stats.get("autocorrelation") or {}
+    mean, sd, skew, kurt = moments(nets)
+    out = [("autocorrelation.trades_lag1", ac.get("trades_lag1"), autocorr(nets, 1))]
+    if per_bar:
+        prev, bars = 1.0, []
+        for x in curve:
+            if prev <= 0:
+                break
+            bars.append(x / prev - 1)
+            prev = x
+        out.append(("autocorrelation.bars_lag1", ac.get("bars_lag1"), autocorr(bars, 1)))
+    if len(nets) < 3 or not sd or math.isnan(skew):
+        return out
+    sr, n, t_eff = mean / sd, len(nets), effective(nets)
+    out.append(("autocorrelation.effective_trades", ac.get("effective_trades"), t_eff))
+    z = NormalDist().inv_cdf(0.95)
+    for suffix, t in (("", t_eff), ("_iid", float(n))):
+        given = stats["sr_variance_source"] != "null"
+        v = stats["sr_variance"] if given else 1 / (t - 1)
+        out.append((f"sr_variance{suffix}", stats[f"sr_variance{suffix}"], v))
+        out.append((f"psr{suffix}", stats[f"psr{suffix}"], psr(sr, 0, t, skew, kurt)))
+        out.append((f"dsr{suffix}", stats[f"dsr{suffix}"], psr(sr, sr0(v, stats["trials"]), t, skew, kurt)))
+        trl = (1 + (1 - skew * sr + (kurt - 1) / 4 * sr * sr) * (z / sr) ** 2) * n / t if sr > 0 else None
+        out.append((f"min_trl{suffix}", stats[f"min_trl{suffix}"], trl))
+    return out
+
+
+def same(a, b):
+    return a is None and b is None or a is not None and b is not None and near(a, b)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__.strip().splitlines()[3], file=sys.stderr)
@@ -114,6 +227,19 @@ def main():
     if not replay.get("trusted_returns") and "market" in replay.get("costs", {}):
         checks += cost_checks(replay["costs"], trades)
     bad = 0
+    conc = stats.get("concentration") or {}
+    for key, want in concentration(nets).items():
+        good = same(conc.get(key), want)
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: concentration.{key}: {conc.get(key)!r} vs {want!r}")
+    for key, got, want in dependence(stats, nets, curve, replay.get("equity_basis") == "bar"):
+        good = same(got, want)
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {key}: {got!r} vs {want!r}")
+    edge = conc.get("edge_without")
+    want_edge = (concentration(nets)["mean_net_return_without"] or 0) > 0
+    bad += edge is not want_edge
+    print(f"{'ok' if edge is want_edge else 'MISMATCH'}: concentration.edge_without: {edge!r} vs {want_edge!r}")
     for what, got, want in checks:
         agree = near(got, want)
         bad += not agree

@@ -162,9 +162,29 @@ static void add_notes(cJSON *o, const struct st_summary *s)
 	if (s->trades >= 2 && isfinite(s->sharpe) && !isfinite(s->psr))
 		cJSON_AddItemToArray(notes, cJSON_CreateString("the PSR variance term "
 			"1 - skew*SR + (kurtosis-1)/4*SR^2 is not positive for these moments"));
+	if (s->trades > 0 && !(s->conc.mean_without > 0))
+		cJSON_AddItemToArray(notes, cJSON_CreateString("without its best trades (the best "
+			"5 %, at least one) the strategy has no edge: the mean net return of the rest "
+			"is not positive"));
 	if (!isfinite(s->profit_factor) && s->trades > 0)
 		cJSON_AddItemToArray(notes, cJSON_CreateString("no losing trade: the profit factor "
 			"is unbounded"));
+}
+
+/* Serial dependence, and what the PSR, DSR and MinTRL do about it. */
+static void add_dependence(cJSON *o, const struct st_summary *s)
+{
+	cJSON *a = cJSON_AddObjectToObject(o, "autocorrelation");
+
+	add_num(a, "trades_lag1", s->dep.trades_lag1);
+	add_num(a, "bars_lag1", s->dep.bars_lag1);
+	add_num(a, "effective_trades", s->dep.effective_trades);
+	cJSON_AddNumberToObject(a, "lags", (double)s->dep.lags);
+	cJSON_AddStringToObject(a, "method", "effective sample size: trades / (1 + 2 sum over "
+				"k = 1..lags of (1 - k / (lags + 1)) rho_k), Bartlett weights (a "
+				"Newey-West long-run variance), lags = trades^(1/3) rounded (the bootstrap's "
+				"mean block), the denominator at least 1; psr, dsr and min_trl count effective_trades (the null V[SR] "
+				"too), psr_iid, dsr_iid and min_trl_iid every trade");
 }
 
 static void add_annualised(cJSON *o, const struct st_summary *s)
@@ -177,6 +197,12 @@ static void add_annualised(cJSON *o, const struct st_summary *s)
 	add_num(a, "per_bar", s->sharpe_bar);
 	cJSON_AddStringToObject(a, "basis", "per-bar net equity changes times sqrt(bars per "
 				"year), bars per year = 365.25 days / mean bar spacing");
+	/* sqrt(bars per year) holds for independent bars only; the lag-1 autocorrelation of the
+	 * bars is beside it (autocorrelation.bars_lag1) */
+	cJSON_AddBoolToObject(a, "lo_corrected", false);
+	cJSON_AddStringToObject(a, "lo_note", "not Lo (2002) corrected: the square-root-of-time "
+				"scaling assumes independent bar returns; autocorrelation.bars_lag1 says "
+				"how far they are from it");
 }
 
 static void add_sensitivity(cJSON *o, const struct st_summary *s)
@@ -192,6 +218,30 @@ static void add_sensitivity(cJSON *o, const struct st_summary *s)
 		add_num(row, "sum_net_return", s->cost[k].sum_net_return);
 		cJSON_AddItemToArray(arr, row);
 	}
+}
+
+/* What the best trades carry (stats_core.h), and whether an edge is left without them: the
+ * verdict's net_edge gate needs a positive mean net return without the best trades. */
+static void add_concentration(cJSON *o, const struct st_summary *s)
+{
+	const struct st_concentration *c = &s->conc;
+	cJSON *a = cJSON_AddObjectToObject(o, "concentration");
+
+	add_num(a, "fraction", ST_CONC_FRACTION);
+	cJSON_AddNumberToObject(a, "removed", (double)c->removed);
+	cJSON_AddNumberToObject(a, "trades_without", (double)c->trades_without);
+	add_num(a, "best_trade_net_return", c->best_trade);
+	add_num(a, "best_trade_share", c->best_share);
+	add_num(a, "best_5pct_share", c->top_share);
+	add_num(a, "mean_net_return_without", c->mean_without);
+	add_num(a, "sharpe_without", c->sharpe_without);
+	add_num(a, "psr_without", c->psr_without);
+	add_num(a, "dsr_without", c->dsr_without);
+	cJSON_AddBoolToObject(a, "edge_without", c->mean_without > 0);
+	cJSON_AddStringToObject(a, "basis", "shares of the plain sum of per-trade net returns (null "
+				"when that sum is not positive); the figures without the best "
+				"max(1, ceil(5 % of the trades)) trades are those of the trades left, "
+				"deflated for the same trials");
 }
 
 /* ruined, and when: the curve says whether; the replay, whose curve it is, says when. */
@@ -225,6 +275,12 @@ cJSON *st_report(const cJSON *replay, const struct st_summary *s)
 	add_num(o, "sr0", s->sr0);
 	add_num(o, "sr_variance", s->v_sr);
 	add_num(o, "min_trl", s->min_trl);
+	add_num(o, "psr_iid", s->psr_iid);
+	add_num(o, "dsr_iid", s->dsr_iid);
+	add_num(o, "sr0_iid", s->sr0_iid);
+	add_num(o, "sr_variance_iid", s->v_sr_iid);
+	add_num(o, "min_trl_iid", s->min_trl_iid);
+	add_dependence(o, s);
 	add_num(o, "net_return", s->net_return);
 	add_num(o, "sum_net_return", s->sum_net_return);
 	add_num(o, "gross_return", s->gross_return);
@@ -243,6 +299,7 @@ cJSON *st_report(const cJSON *replay, const struct st_summary *s)
 	add_num(o, "turnover", s->turnover);
 	add_annualised(o, s);
 	add_sensitivity(o, s);
+	add_concentration(o, s);
 	add_notes(o, s);
 	return o;
 }
@@ -351,6 +408,7 @@ cJSON *st_stage(const struct st_stage_in *in)
 	struct st_family fam = { 0 };
 	struct st_trials tr;
 	struct st_pbo pbo;
+	struct st_pbo_sweep sweep;
 	char buf[1024], err[512], pbo_why[512];
 	const char *why = first_problem(in, buf, sizeof(buf));
 	double knob_v;
@@ -396,8 +454,8 @@ cJSON *st_stage(const struct st_stage_in *in)
 		sa_fmt(pbo_why, sizeof(pbo_why), "variants.json is unusable: %s", in->variants_err);
 	has_pbo = !(in->variants_err && *in->variants_err && !fam.declared) &&
 		st_trials_pbo(in->config, &fam, in->matrix, in->m_bars, in->m_cols, in->matrix_err,
-			      &pbo, pbo_why, sizeof(pbo_why)) == 0;
-	st_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, pbo_why);
+			      &pbo, &sweep, pbo_why, sizeof(pbo_why)) == 0;
+	st_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, has_pbo ? &sweep : NULL, pbo_why);
 	st_trials_ledger_report(o, in->ledger);
 	if (forward(o, in) < 0) {
 		cJSON_Delete(o);

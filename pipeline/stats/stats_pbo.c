@@ -70,6 +70,23 @@ static void add_block(const struct cscv *c, size_t b, double *s, double *q)
 	}
 }
 
+/* The out-of-sample relative rank *w and Sharpe ratio *y of the in-sample best: when several
+ * variants tie for it, the mean over them, so no variant wins a tie by being declared first. */
+static void tied_best(const struct cscv *c, size_t best, double *w, double *y)
+{
+	double sw = 0.0, sy = 0.0, k = 0.0;
+
+	for (size_t j = best; j < c->n; j++) {
+		if (c->is[j] != c->is[best])
+			continue;
+		sw += relative_rank(c->oos, c->n, j);
+		sy += c->oos[j];
+		k++;
+	}
+	*w = sw / k;
+	*y = sy / k;
+}
+
 /* One split, mask = the in-sample blocks. */
 static void one_split(struct cscv *c, uint32_t mask, struct st_pbo *out)
 {
@@ -91,10 +108,9 @@ static void one_split(struct cscv *c, uint32_t mask, struct st_pbo *out)
 		if (c->is[j] > c->is[best])
 			best = j;
 	}
-	w = relative_rank(c->oos, c->n, best);
+	tied_best(c, best, &w, &y);
 	logit = log(w / (1.0 - w));
 	x = c->is[best];
-	y = c->oos[best];
 	c->sx += x;
 	c->sy += y;
 	c->sxx += x * x;
@@ -115,6 +131,65 @@ static int fail(char *why, size_t len, const char *msg, int rc)
 {
 	sa_fmt(why, len, "%s", msg);
 	return rc;
+}
+
+/* The block counts a sweep tries: ST_PBO_SWEEP and knob, sorted, once each, into s. */
+static size_t sweep_blocks(int knob, int *s)
+{
+	static const int base[] = ST_PBO_SWEEP;
+	size_t n = 0;
+	bool placed = false;
+
+	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+		if (!placed && knob <= base[i]) {
+			s[n++] = knob;
+			placed = true;
+			if (knob == base[i])
+				continue;
+		}
+		s[n++] = base[i];
+	}
+	if (!placed)
+		s[n++] = knob;
+	return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int st_pbo_sweep(const double *m, size_t n_bars, size_t n_cols, int knob, struct st_pbo *at_knob,
+		 struct st_pbo_sweep *sw, char *why, size_t whylen)
+{
+	int s[ST_PBO_SWEEP_MAX];
+	size_t n = sweep_blocks(knob, s);
+	double sorted[ST_PBO_SWEEP_MAX];
+	struct st_pbo p;
+
+	memset(sw, 0, sizeof *sw);
+	sw->median = sw->min = sw->max = NAN;
+	if (st_pbo_cscv(m, n_bars, n_cols, knob, at_knob, why, whylen) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char ignored[160];
+
+		if (s[i] == knob)
+			p = *at_knob;
+		else if (n_bars / (size_t)s[i] < ST_PBO_MIN_BLOCK_BARS ||
+			 st_pbo_cscv(m, n_bars, n_cols, s[i], &p, ignored, sizeof ignored) < 0)
+			continue;  /* T does not allow it */
+		sw->blocks[sw->n] = s[i];
+		sw->value[sw->n] = p.value;
+		sorted[sw->n++] = p.value;
+	}
+	qsort(sorted, sw->n, sizeof *sorted, cmp_double);
+	sw->min = sorted[0];
+	sw->max = sorted[sw->n - 1];
+	sw->median = sw->n % 2 ? sorted[sw->n / 2] : (sorted[sw->n / 2 - 1] + sorted[sw->n / 2]) / 2.0;
+	return 0;
 }
 
 int st_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct st_pbo *out,

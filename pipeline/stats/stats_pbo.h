@@ -26,12 +26,31 @@ struct st_pbo {
  * m[j * n_bars .. (j + 1) * n_bars)), cut into s contiguous blocks (block b covers bars
  * [b T / s, (b + 1) T / s)). For each of the C(s, s/2) choices of s/2 blocks as in-sample (the
  * rest out of sample), the variant with the highest in-sample Sharpe (mean / sd, ddof 1,
- * per bar; 0 when sd is 0; the first on a tie) gets its out-of-sample rank among all N
- * (1 = worst, ties share the mean rank), w = rank / (N + 1), logit ln(w / (1 - w)). Sums and
+ * per bar; 0 when sd is 0) gets its out-of-sample rank among all N (1 = worst, ties share
+ * the mean rank), w = rank / (N + 1), logit ln(w / (1 - w)); when several tie for the best in
+ * sample, w (and the out-of-sample Sharpe ratio) is the mean over them, whatever their order. Sums and
  * sums of squares are taken per block once, so each split costs O(s N).
  * Returns 0 with *out filled, or -1 with the reason in why: fewer than 2 variants, s odd or
  * below 2 or above 20, fewer than ST_PBO_MIN_BLOCK_BARS bars per block, or no memory. */
 int st_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct st_pbo *out,
 		char *why, size_t whylen);
+
+/* The block counts a PBO is measured at (and PBO_BLOCKS beside them), where T allows. */
+#define ST_PBO_SWEEP { 8, 10, 12, 14, 16 }
+#define ST_PBO_SWEEP_MAX 6
+
+/* PBO at several block counts: one count flips a verdict the others would not give. */
+struct st_pbo_sweep {
+	size_t n;                        /* block counts measured */
+	int blocks[ST_PBO_SWEEP_MAX];    /* ascending */
+	double value[ST_PBO_SWEEP_MAX];
+	double median, min, max;         /* over value[0..n) */
+};
+
+/* CSCV at knob blocks into *at_knob (every detail), and at each count of ST_PBO_SWEEP with at
+ * least ST_PBO_MIN_BLOCK_BARS bars a block, into *sw with their median. Returns 0, or -1 with
+ * the reason in why when CSCV at knob itself cannot be made (as st_pbo_cscv). */
+int st_pbo_sweep(const double *m, size_t n_bars, size_t n_cols, int knob, struct st_pbo *at_knob,
+		 struct st_pbo_sweep *sw, char *why, size_t whylen);
 
 #endif

@@ -2,6 +2,7 @@
 #include "stats_trials.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,11 +68,31 @@ void st_trials_choose(double declared, double knob_v, const struct st_family *f,
 	}
 }
 
-static void add_pbo(cJSON *o, const struct st_pbo *p)
+static void add_sweep(cJSON *b, const struct st_pbo *p, const struct st_pbo_sweep *sw)
+{
+	cJSON *by = cJSON_AddObjectToObject(b, "by_blocks"), *spread;
+	char key[16];
+
+	for (size_t i = 0; i < sw->n; i++) {
+		snprintf(key, sizeof key, "%d", sw->blocks[i]);
+		sa_json_add_num(by, key, sw->value[i], ST_DIGITS);
+	}
+	spread = cJSON_AddObjectToObject(b, "spread");
+	sa_json_add_num(spread, "min", sw->min, ST_DIGITS);
+	sa_json_add_num(spread, "max", sw->max, ST_DIGITS);
+	sa_json_add_num(b, "value_at_blocks", p->value, ST_DIGITS);
+	cJSON_AddStringToObject(b, "method", "value is the median of CSCV's PBO at every block count "
+				"of by_blocks (8, 10, 12, 14, 16 and PBO_BLOCKS, each where every block "
+				"holds at least 10 bars); blocks, combinations, value_at_blocks, "
+				"prob_oos_loss, degradation_slope and logit_histogram are at PBO_BLOCKS");
+}
+
+static void add_pbo(cJSON *o, const struct st_pbo *p, const struct st_pbo_sweep *sw)
 {
 	cJSON *b = cJSON_AddObjectToObject(o, "pbo"), *h, *counts;
 
-	sa_json_add_num(b, "value", p->value, ST_DIGITS);
+	sa_json_add_num(b, "value", sw->median, ST_DIGITS);
+	add_sweep(b, p, sw);
 	cJSON_AddNumberToObject(b, "blocks", p->blocks);
 	cJSON_AddNumberToObject(b, "combinations", (double)p->combinations);
 	sa_json_add_num(b, "prob_oos_loss", p->prob_oos_loss, ST_DIGITS);
@@ -85,7 +106,7 @@ static void add_pbo(cJSON *o, const struct st_pbo *p)
 }
 
 void st_trials_report(cJSON *o, const struct st_trials *t, const struct st_family *f,
-		      const struct st_pbo *p, const char *why)
+		      const struct st_pbo *p, const struct st_pbo_sweep *sw, const char *why)
 {
 	cJSON *v = cJSON_AddObjectToObject(o, "variants");
 	struct st_moments m;
@@ -99,8 +120,8 @@ void st_trials_report(cJSON *o, const struct st_trials *t, const struct st_famil
 	cJSON_AddNumberToObject(v, "failed", (double)(f->count - f->ran));
 	sa_json_add_num(v, "sharpe_mean", f->n_sharpe ? m.mean : NAN, ST_DIGITS);
 	sa_json_add_num(v, "sharpe_sd", m.sd, ST_DIGITS);
-	if (p) {
-		add_pbo(o, p);
+	if (p && sw) {
+		add_pbo(o, p, sw);
 		cJSON_AddNullToObject(o, "pbo_reason");
 	} else {
 		cJSON_AddNullToObject(o, "pbo");
@@ -110,7 +131,7 @@ void st_trials_report(cJSON *o, const struct st_trials *t, const struct st_famil
 
 int st_trials_pbo(const cJSON *config, const struct st_family *f, const double *m,
 		  size_t m_bars, size_t m_cols, const char *matrix_err, struct st_pbo *p,
-		  char *why, size_t whylen)
+		  struct st_pbo_sweep *sw, char *why, size_t whylen)
 {
 	long long blocks;
 
@@ -130,7 +151,7 @@ int st_trials_pbo(const cJSON *config, const struct st_family *f, const double *
 	}
 	if (sa_config_int(config, SA_K_PBO_BLOCKS, &blocks, why, whylen) < 0)
 		return -1;
-	return st_pbo_cscv(m, m_bars, m_cols, (int)blocks, p, why, whylen);
+	return st_pbo_sweep(m, m_bars, m_cols, (int)blocks, p, sw, why, whylen);
 }
 
 void st_trials_ledger(const cJSON *ledger, struct st_trials *t)

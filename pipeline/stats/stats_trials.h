@@ -48,16 +48,18 @@ void st_trials_ledger(const cJSON *ledger, struct st_trials *t);
 void st_trials_ledger_report(cJSON *o, const cJSON *ledger);
 
 /* PBO of the family from its return matrix (m_cols columns of m_bars; NULL with matrix_err
- * when unreadable) with PBO_BLOCKS from config. Returns 0 with *p, or -1 with why: no
- * variants, an unreadable matrix, one that does not match variants.json, or st_pbo_cscv's. */
+ * when unreadable): its details at PBO_BLOCKS from config into *p, its value at every block
+ * count of the sweep into *sw (st_pbo_sweep). Returns 0, or -1 with why: no variants, an
+ * unreadable matrix, one that does not match variants.json, or st_pbo_cscv's. */
 int st_trials_pbo(const cJSON *config, const struct st_family *f, const double *m,
 		  size_t m_bars, size_t m_cols, const char *matrix_err, struct st_pbo *p,
-		  char *why, size_t whylen);
+		  struct st_pbo_sweep *sw, char *why, size_t whylen);
 
 /* Adds trials_source, sr_variance_source, variants {declared, count, ran, failed, sharpe_sd}
- * and pbo (the object, or null with pbo_reason) to a stats.json tree. p is NULL when PBO was
- * not computed; why then says why. */
+ * and pbo (the object, or null with pbo_reason) to a stats.json tree: pbo.value is the sweep's
+ * median, the rest is at PBO_BLOCKS. p and sw are NULL when PBO was not computed; why then
+ * says why. */
 void st_trials_report(cJSON *o, const struct st_trials *t, const struct st_family *f,
-		      const struct st_pbo *p, const char *why);
+		      const struct st_pbo *p, const struct st_pbo_sweep *sw, const char *why);
 
 #endif

@@ -296,10 +296,19 @@ static void load_replay(const char *dir, struct vd_facts *f, struct vd_inputs *i
 	cJSON_Delete(c);
 }
 
+/* stats.json concentration (NULL when absent: the edge without the best trades is unknown). */
+static void load_concentration(const cJSON *c, struct vd_numbers *n)
+{
+	n->mean_net_without = sa_json_num(c, "mean_net_return_without", NAN);
+	n->conc_removed = sa_json_num(c, "removed", NAN);
+	n->top_share = sa_json_num(c, "best_5pct_share", NAN);
+}
+
 static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
 	bool ok;
 	cJSON *c = read_stage(dir, "stats.json", &ok, in->stats, sizeof in->stats);
+	const cJSON *ac;
 	struct vd_numbers *n = &f->num;
 
 	n->stats_ok = ok;
@@ -317,8 +326,14 @@ static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in
 	copy_str(f->ruin_time, sizeof f->ruin_time, n->ruined ? sa_json_str(c, "ruin_time", "") : "");
 	f->sharpe = sa_json_num(c, "sharpe", NAN);
 	f->sr0 = sa_json_num(c, "sr0", NAN);
+	f->psr_iid = sa_json_num(c, "psr_iid", NAN);
+	f->dsr_iid = sa_json_num(c, "dsr_iid", NAN);
+	ac = cJSON_GetObjectItemCaseSensitive(c, "autocorrelation");
+	f->effective_trades = sa_json_num(ac, "effective_trades", NAN);
+	f->trades_lag1 = sa_json_num(ac, "trades_lag1", NAN);
 	vd_load_trials(c, f);
 	n->mean_net = sa_json_num(c, "mean_net_return", NAN);
+	load_concentration(cJSON_GetObjectItemCaseSensitive(c, "concentration"), n);
 	if (isnan(n->mean_net) && n->trades > 0)
 		/* Older stats files lack the mean; the Sharpe ratio has its sign. */
 		n->mean_net = sa_json_num(c, "mean_return", f->sharpe);
@@ -335,7 +350,9 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	f->first_mismatch_bar = -1;
 	f->num.trades = 0;
 	f->num.mean_net = f->num.net_return = f->num.psr = f->num.dsr = NAN;
+	f->num.mean_net_without = f->num.conc_removed = f->num.top_share = NAN;
 	f->num.min_trl = f->num.max_dd = f->sharpe = f->sr0 = NAN;
+	f->psr_iid = f->dsr_iid = f->effective_trades = f->trades_lag1 = NAN;
 	f->num.pbo = NAN;
 	load_config(dir, f, in);
 	load_fingerprint(dir, f);

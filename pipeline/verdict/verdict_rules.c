@@ -49,7 +49,9 @@ static void score_gates(const struct vd_numbers *n, const struct vd_thresholds *
 	g[VD_GATE_TRADES] = at_least(have ? n->trades : nan, th->min_trades);
 	g[VD_GATE_NET_EDGE].value = have ? n->mean_net : nan;
 	g[VD_GATE_NET_EDGE].threshold = 0.0;
-	g[VD_GATE_NET_EDGE].pass = have && !n->ruined && n->mean_net > 0.0 && n->net_return > 0.0;
+	/* an edge that is gone without the best few trades rests on luck (an unknown one fails) */
+	g[VD_GATE_NET_EDGE].pass = have && !n->ruined && n->mean_net > 0.0 && n->net_return > 0.0 &&
+				   n->mean_net_without > 0.0;
 	g[VD_GATE_PSR] = at_least(have ? n->psr : nan, th->min_psr);
 	g[VD_GATE_DSR] = at_least(have ? n->dsr : nan, th->min_dsr);
 	/* An infinite MinTRL (no edge at all) is a real answer: no track record is long enough. */

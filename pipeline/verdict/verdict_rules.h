@@ -40,6 +40,10 @@ struct vd_numbers {
 	double trades;             /* closed trades */
 	double mean_net;           /* mean net return per trade */
 	double net_return;         /* total net return */
+	double mean_net_without;   /* mean net return without the best trades (stats.json
+				    * concentration: the best 5 %, at least one); NAN when unknown */
+	double conc_removed;       /* how many best trades that leaves out */
+	double top_share;          /* their share of the summed net returns; NAN when unknown */
 	double psr, dsr, min_trl, max_dd;
 	long blocked_actions;      /* refusals recorded by the sandbox */
 	bool killed;               /* the sandbox stopped the run at a limit */
@@ -77,7 +81,8 @@ struct vd_thresholds vd_default_thresholds(void);
 
 /* Scores the gates and applies the precedence: REJECTED_UNSAFE, INCOMPLETE (nothing judged),
  * REJECTED_LOOKAHEAD, READY_FOR_MICRO_LIVE, WATCH, NOT_READY. A ruined account fails net_edge
- * and drawdown whatever their numbers say. Pure: never fails, allocates nothing. */
+ * and drawdown whatever their numbers say; net_edge also needs an edge without the best trades
+ * (a positive mean_net_without), so no verdict rests on a few lucky trades. Pure: never fails, allocates nothing. */
 void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struct vd_result *r);
 
 /* Static names ("READY_FOR_MICRO_LIVE", "net_edge"). Never NULL. */

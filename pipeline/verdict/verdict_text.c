@@ -68,26 +68,62 @@ static void why_trades(struct text *t, const struct vd_facts *f)
 	    plural(f->num.trades), f->th.min_trades);
 }
 
+/* net_edge failed on the edge without the best trades alone. */
+static void why_concentrated(struct text *t, const struct vd_facts *f)
+{
+	const struct vd_numbers *n = &f->num;
+
+	if (isnan(n->mean_net_without) && n->conc_removed >= n->trades) {
+		add(t, ": with %.0f trade%s the edge rests on the best one alone", n->trades,
+		    plural(n->trades));
+		return;
+	}
+	if (isnan(n->mean_net_without)) {
+		add(t, ": the edge without the best trades was not measured");
+		return;
+	}
+	add(t, "; without the best %.0f trade%s (5 %%, at least one)", n->conc_removed,
+	    plural(n->conc_removed));
+	if (isfinite(n->top_share))
+		add(t, ", which carry %.0f %% of the summed net returns,", pct(n->top_share));
+	add(t, " the rest average %+.3f %%: the edge rests on them", pct(n->mean_net_without));
+}
+
 static void why_net_edge(struct text *t, const struct vd_facts *f, bool pass)
 {
 	add(t, "mean net return %+.3f %% per trade, %+.2f %% compounded in total, %s",
 	    pct(f->num.mean_net), pct(f->num.net_return), cost_basis(f));
 	if (f->num.ruined)
 		add(t, ": the account was ruined");
+	else if (!pass && f->num.mean_net > 0 && f->num.net_return > 0)
+		why_concentrated(t, f);
 	else if (!pass)
 		add(t, ": the costs leave no edge");
+}
+
+/* When serial dependence counts fewer trades than there are (by a whole one at least, as the
+ * text rounds them): how many, and the figure had every trade been independent. */
+static void say_dependence(struct text *t, const struct vd_facts *f, double iid)
+{
+	if (!(f->effective_trades > 0 && round(f->effective_trades) < f->num.trades) || !isfinite(iid))
+		return;
+	add(t, " (the trades' lag-1 autocorrelation %+.2f makes %.0f trades count as %.0f "
+	    "independent ones; %.3f if each were independent)", f->trades_lag1, f->num.trades,
+	    f->effective_trades, iid);
 }
 
 static void why_psr(struct text *t, const struct vd_facts *f)
 {
 	add(t, "PSR %.3f: the probability that the true Sharpe ratio is above zero, %.2f needed",
 	    f->num.psr, f->th.min_psr);
+	say_dependence(t, f, f->psr_iid);
 }
 
 static void why_dsr(struct text *t, const struct vd_facts *f)
 {
 	add(t, "DSR %.3f after deflating for %ld trial%s, %.2f needed", f->num.dsr, f->trials,
 	    plural((double)f->trials), f->th.min_dsr);
+	say_dependence(t, f, f->dsr_iid);
 }
 
 static void why_track_record(struct text *t, const struct vd_facts *f)

@@ -43,7 +43,11 @@ struct vd_facts {
 	long variants_ran;              /* declared variants that ran (0 without VARIANTS) */
 	char trials_source[16];         /* stats.json: "declared", "variants" or "ledger", "" when unknown */
 	char v_source[16];              /* stats.json sr_variance_source: "variants", "knob", "null" */
-	double pbo_combinations;        /* CSCV splits behind num.pbo */
+	double pbo_combinations;        /* CSCV splits at pbo_blocks */
+	double pbo_blocks;              /* PBO_BLOCKS, where the details were measured */
+	double pbo_min, pbo_max;        /* num.pbo is the median over pbo_counts block counts */
+	double pbo_counts;              /* how many block counts (stats.json pbo.by_blocks) */
+	double pbo_s_lo, pbo_s_hi;      /* the fewest and most blocks among them */
 	char pbo_reason[VD_TEXT_MAX];   /* why PBO is null, "" when it is not */
 	long first_mismatch_bar;        /* -1 when none */
 	char first_mismatch_time[32];
@@ -59,6 +63,9 @@ struct vd_facts {
 	long kinds_more;                /* refusals of kinds past VD_MAX_KINDS */
 	long trials;
 	double sharpe, sr0;             /* per-trade Sharpe and the deflation benchmark */
+	double psr_iid, dsr_iid;        /* the same with every trade independent */
+	double effective_trades;        /* what the PSR and DSR count under serial dependence */
+	double trades_lag1;             /* the trades' lag-1 autocorrelation; NAN when unknown */
 	char stats_reason[VD_TEXT_MAX]; /* why there are no statistics, "" when there are */
 	bool synthetic_data;            /* the bars are the bundled synthetic series */
 	char ruin_time[32];             /* when the account was ruined, "" when it was not */

@@ -3,9 +3,32 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonio.h"
+
+/* pbo.by_blocks and pbo.spread: how far the block count moves PBO (nothing when absent). */
+static void load_sweep(const cJSON *pbo, struct vd_facts *f)
+{
+	const cJSON *by = cJSON_GetObjectItemCaseSensitive(pbo, "by_blocks"), *it;
+	const cJSON *spread = cJSON_GetObjectItemCaseSensitive(pbo, "spread");
+
+	f->pbo_blocks = sa_json_num(pbo, "blocks", NAN);
+	f->pbo_min = sa_json_num(spread, "min", NAN);
+	f->pbo_max = sa_json_num(spread, "max", NAN);
+	f->pbo_counts = 0;
+	f->pbo_s_lo = f->pbo_s_hi = NAN;
+	cJSON_ArrayForEach(it, by) {
+		double s = strtod(it->string, NULL);
+
+		f->pbo_counts++;
+		if (!(s >= f->pbo_s_lo))
+			f->pbo_s_lo = s;
+		if (!(s <= f->pbo_s_hi))
+			f->pbo_s_hi = s;
+	}
+}
 
 void vd_load_trials(const cJSON *stats, struct vd_facts *f)
 {
@@ -22,17 +45,19 @@ void vd_load_trials(const cJSON *stats, struct vd_facts *f)
 	f->variants_ran = ran > 0 && ran < 1e9 ? (long)ran : 0;
 	f->num.pbo = cJSON_IsObject(pbo) ? sa_json_num(pbo, "value", NAN) : NAN;
 	f->pbo_combinations = cJSON_IsObject(pbo) ? sa_json_num(pbo, "combinations", 0) : 0;
+	load_sweep(pbo, f);
 	snprintf(f->pbo_reason, sizeof f->pbo_reason, "%s", sa_json_str(stats, "pbo_reason", ""));
 }
 
 char *vd_pbo_words(const struct vd_facts *f, char *buf, size_t len)
 {
-	double in10 = round(10.0 * f->num.pbo);
+	/* of 100, not of 10: 0.46 is not "5 of 10" beside a gate that needs below 0.50 */
+	double in100 = round(100.0 * f->num.pbo);
 
 	buf[0] = '\0';
 	if (isfinite(f->num.pbo))
-		snprintf(buf, len, "in %.0f of 10 splits of its history the variant that looked best "
-			 "in-sample ranked at or below the median out of sample", in10);
+		snprintf(buf, len, "in %.0f of 100 splits of its history the variant that looked best "
+			 "in-sample ranked at or below the median out of sample", in100);
 	return buf;
 }
 
@@ -42,6 +67,12 @@ char *vd_why_overfitting(const struct vd_facts *f, char *buf, size_t len)
 
 	if (!isfinite(f->num.pbo))
 		snprintf(buf, len, "PBO not measured: %s", f->pbo_reason[0] ? f->pbo_reason : "unknown");
+	else if (f->pbo_counts > 1)
+		snprintf(buf, len, "PBO %.2f, the median over %.0f block counts from %.0f to %.0f (from "
+			 "%.2f to %.2f; %.0f splits at %.0f blocks) of %ld variants: %s; below %.2f "
+			 "needed", f->num.pbo, f->pbo_counts, f->pbo_s_lo, f->pbo_s_hi, f->pbo_min,
+			 f->pbo_max, f->pbo_combinations, f->pbo_blocks, f->variants_ran,
+			 vd_pbo_words(f, words, sizeof words), f->th.max_pbo);
 	else
 		snprintf(buf, len, "PBO %.2f over %.0f splits of %ld variants: %s; below %.2f needed",
 			 f->num.pbo, f->pbo_combinations, f->variants_ran,

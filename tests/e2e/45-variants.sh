@@ -92,9 +92,18 @@ tmp = sys.argv[1]
 ref = json.loads(subprocess.run(["/usr/bin/python3", "tests/pbo/pbo_ref.py", tmp + "/variant_returns.bin", "16"],
                                 check=True, capture_output=True, text=True).stdout)
 got = json.load(open(tmp + "/stats.json"))["pbo"]
-for k in ("value", "prob_oos_loss", "degradation_slope"):
+assert abs(got["value_at_blocks"] - ref["value"]) < 1e-9, (got["value_at_blocks"], ref["value"])
+for k in ("prob_oos_loss", "degradation_slope"):
     assert abs(got[k] - ref[k]) < 1e-9, (k, got[k], ref[k])
+# PBO at every block count T allows, and the gate's value their median
+assert sorted(got["by_blocks"], key=int) == sorted(ref["by_blocks"], key=int), (got["by_blocks"], ref["by_blocks"])
+for s, v in ref["by_blocks"].items():
+    assert abs(got["by_blocks"][s] - v) < 1e-9, (s, got["by_blocks"][s], v)
+assert abs(got["value"] - ref["median"]) < 1e-9, (got["value"], ref["median"])
+assert got["spread"] == {"min": min(ref["by_blocks"].values()), "max": max(ref["by_blocks"].values())}, got["spread"]
 PYEOF
+expect_eq "PBO at 8, 10, 12, 14 and 16 blocks" '["8", "10", "12", "14", "16"]' \
+	"$("$PY" -c 'import json,sys; print(json.dumps(list(json.load(open(sys.argv[1]))["pbo"]["by_blocks"])))' $TMP/stats.json)"
 "$BIN/config" -o "$TMP/config.json" TRIALS=2 PBO_BLOCKS=7 >/dev/null
 "$BIN/stats" --replay $TMP/replay.json --variants $TMP/variants.json --config $TMP/config.json -o $TMP/stats7.json
 expect_eq "an odd PBO_BLOCKS gives no PBO, with the reason" "null PBO_BLOCKS must be even, from 2 to 20" \

@@ -56,11 +56,30 @@ while read -r demo trials verdict gate_verdict; do
 		expect_eq "honest: the report's limits line" 1 "$(grep -cF "$want" "$out/report.html")" ;;
 	overfit)
 		expect_eq "overfit: the DSR gate fails" false "$(gate_pass "$out" dsr)"
-		# the deflation prices the 50 variants: the DSR lies well below the PSR (which, with
-		# funding a cost to shorts too, is itself short of 0.95 on this series)
+		# the deflation prices the 50 variants: the DSR lies well below the PSR
 		"$PY" -c 'import json, sys; s = json.load(open(sys.argv[1])); sys.exit(not s["dsr"] < s["psr"] - 0.2)' "$out/stats.json" &&
 			ok "overfit: the DSR lies well below the PSR" || not_ok "overfit: the DSR lies well below the PSR"
-		expect_eq "overfit: deflated for 50 trials" 50 "$(jget "$out/verdict.json" trials)" ;;
+		# its trades come in runs: on the trades they are worth, the PSR is lower than counted
+		# as independent, and fails
+		expect_eq "overfit: the PSR fails on its effective trades" false "$(gate_pass "$out" psr)"
+		expect_eq "overfit: counted as independent the PSR is higher" true \
+			"$("$PY" -c 'import json,sys; s = json.load(open(sys.argv[1])); print(str(s["psr_iid"] > s["psr"]).lower())' "$out/stats.json")"
+		expect_eq "overfit: deflated for 50 trials" 50 "$(jget "$out/verdict.json" trials)"
+		# PBO at 8..16 blocks: the gate reads their median, and the report shows each
+		check "overfit: PBO is the median of by_blocks, the gate's value, each in the report" \
+			"$PY" - "$out" <<'PYEOF'
+import json, statistics, sys
+d = sys.argv[1]
+p = json.load(open(d + "/stats.json"))["pbo"]
+gate = [g for g in json.load(open(d + "/verdict.json"))["gates"] if g["name"] == "overfitting"][0]
+assert list(p["by_blocks"]) == ["8", "10", "12", "14", "16"], p["by_blocks"]
+assert abs(p["value"] - statistics.median(p["by_blocks"].values())) < 1e-9, p
+assert abs(gate["value"] - p["value"]) < 1e-6, (gate, p)
+assert p["value_at_blocks"] == p["by_blocks"]["16"], p
+words = ", ".join(f"{v:.2f} at {s}" + (" blocks" if i == 0 else "") for i, (s, v) in enumerate(p["by_blocks"].items()))
+assert f"as the gate reads it ({words})" in open(d + "/report.html").read(), words
+PYEOF
+		;;
 	lookahead)
 		m=$(jget "$out/verdict.json" lookahead_mismatches)
 		if [ "${m:-0}" -gt 0 ] 2>/dev/null; then ok "lookahead: mismatches found ($m)"; else not_ok "lookahead: mismatches found" "got '$m'"; fi ;;

@@ -4,6 +4,7 @@ equity.csv, trades.csv, run.json, config.json and the price data, without the C 
 one "ok - what" or "not ok - what" line per figure.
 
 usage: tearsheet_check.py AUDIT_DIR DATA_CSV
+       tearsheet_check.py --interval AUDIT_DIR   (the bootstrap interval alone: a trade log)
 """
 import csv
 import json
@@ -94,6 +95,38 @@ def sharpe(x):
     return float(x.mean() / x.std(ddof=1)) if len(x) > 1 and x.std(ddof=1) > 0 else None
 
 
+def resample_sharpe(x):
+    """The Sharpe ratio of one resample; with no spread (below rounding noise of the mean, as
+    stats_core.h says) -inf, +inf or 0 by its mean's sign."""
+    m = float(np.mean(x))
+    if len(x) > 1 and math.sqrt(float(np.mean((x - m) ** 2))) > 1e-14 * abs(m):
+        return sharpe(x), None
+    return (-math.inf, 0) if m < 0 else (math.inf, 2) if m > 0 else (0.0, 1)
+
+
+def bootstrap(net, blk, resamples):
+    """2.5 and 97.5 % quantiles (order statistics on the side of the tail) over every resample,
+    and how many had no spread: [negative, zero, positive]."""
+    rng = np.random.default_rng(12345)
+    n, srs, flat = len(net), [], [0, 0, 0]
+    for _ in range(resamples):
+        idx = np.empty(n, int)
+        at = rng.integers(n)
+        for i in range(n):
+            idx[i] = at
+            at = rng.integers(n) if rng.random() < 1 / blk else (at + 1) % n
+        s, f = resample_sharpe(net[idx])
+        srs.append(s)
+        if f is not None:
+            flat[f] += 1
+    srs.sort()
+    return srs[math.floor(0.025 * (resamples - 1))], srs[math.ceil(0.975 * (resamples - 1))], flat
+
+
+def ends_near(a, b):
+    return a == b if math.isinf(a) or math.isinf(b) else abs(a - b) < 0.04
+
+
 def episodes(eq):
     peak, low, peak_at, cur, out = 1.0, 1.0, 0, None, []
     for i, x in enumerate(eq):
@@ -115,6 +148,30 @@ def episodes(eq):
         out.append(cur)
     out.sort(key=lambda e: (-e["depth"], e["start"]))
     return out[:5]
+
+
+def check_interval(st, cfg, tr):
+    """The bootstrap interval, against a stationary block bootstrap drawn with numpy's generator:
+    every resample counts, one with no spread at -inf, +inf or 0 by the sign of its mean."""
+    ci = st["sharpe_ci95"]
+    net = tr["net_return"].to_numpy()
+    n, blk = len(net), ci["block_length"]
+    report("block length stated: n^(1/3) rounded", blk == max(1, round(n ** (1 / 3))))
+    report("2000 resamples, seeded from the config",
+           ci["resamples"] == 2000 and ci["seed"] == cfg.get("tearsheet", {}).get("bootstrap_seed", 1))
+    if n < 10:
+        report("too few trades: no interval, and said", ci["lo"] is None and ci["hi"] is None and
+               ci["reason"] == f"too few trades for an interval: {n}, at least 10 needed", f"{ci}")
+    else:
+        lo, hi, flat = bootstrap(net, blk, 4000)
+        got_lo = -math.inf if ci["lo_unbounded"] else ci["lo"]
+        got_hi = math.inf if ci["hi_unbounded"] else ci["hi"]
+        report("sharpe_ci95 brackets the Sharpe ratio", got_lo < st["sharpe"] < got_hi)
+        report("sharpe_ci95 agrees with an independent bootstrap within sampling error",
+               ends_near(got_lo, lo) and ends_near(got_hi, hi), f"{ci} vs {lo} {hi}")
+        shares = [ci["no_spread"][k] / ci["resamples"] for k in ("negative", "zero", "positive")]
+        report("resamples with no spread counted, as often as an independent bootstrap finds them",
+               all(abs(a - b / 4000) < 0.03 for a, b in zip(shares, flat)), f"{shares} vs {flat}")
 
 
 def main():
@@ -231,28 +288,7 @@ def main():
         at = (tr["gross_return"] - be * (tr["fees"] + tr["slippage"] + tr["funding"] + tr["borrow"])).mean()
         report("at the break-even multiple the mean net trade is zero", abs(at) < 1e-9)
 
-    # the bootstrap interval, against a stationary block bootstrap drawn with numpy's generator
-    ci = st["sharpe_ci95"]
-    net = tr["net_return"].to_numpy()
-    n, blk = len(net), ci["block_length"]
-    report("block length stated: n^(1/3) rounded", blk == max(1, round(n ** (1 / 3))))
-    report("2000 resamples, seeded from the config",
-           ci["resamples"] == 2000 and ci["seed"] == cfg.get("tearsheet", {}).get("bootstrap_seed", 1))
-    rng = np.random.default_rng(12345)
-    srs = []
-    for _ in range(4000):
-        idx = np.empty(n, int)
-        at = rng.integers(n)
-        for i in range(n):
-            idx[i] = at
-            at = rng.integers(n) if rng.random() < 1 / blk else (at + 1) % n
-        s = sharpe(net[idx])
-        if s is not None:
-            srs.append(s)
-    lo, hi = np.quantile(srs, [0.025, 0.975])
-    report("sharpe_ci95 brackets the Sharpe ratio", ci["lo"] < st["sharpe"] < ci["hi"])
-    report("sharpe_ci95 agrees with an independent bootstrap within sampling error",
-           abs(ci["lo"] - lo) < 0.04 and abs(ci["hi"] - hi) < 0.04, f"{ci} vs {lo} {hi}")
+    check_interval(st, cfg, tr)
 
     # trade statistics, in the order trades were opened
     ts = st["trade_stats"]
@@ -279,5 +315,11 @@ def main():
     return 1 if failed else 0
 
 
+def interval_only(d):
+    check_interval(json.load(open(f"{d}/stats.json")), json.load(open(f"{d}/config.json")),
+                   pd.read_csv(f"{d}/trades.csv"))
+    return 1 if failed else 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(interval_only(sys.argv[2]) if sys.argv[1] == "--interval" else main())

@@ -6,7 +6,13 @@ so it shares no shortcut with pipeline/stats/stats_pbo.c.
 
 usage: pbo_ref.py MATRIX S      MATRIX is a variant_returns.bin file (layout in
                                 lib/vmatrix.h)
-prints one JSON object: value, combinations, prob_oos_loss, degradation_slope."""
+prints one JSON object: value, combinations, prob_oos_loss, degradation_slope, and by_blocks
+{S': value} at S' = 8, 10, 12, 14, 16 and S (each where every block holds at least 10 bars)
+with their median, median.
+
+Variants tied for the best in-sample Sharpe ratio share it: the split's w and out-of-sample
+Sharpe ratio are the mean over the tied ones, so the order they were declared in does not
+matter."""
 import itertools
 import json
 import sys
@@ -52,12 +58,12 @@ def cscv(m, s):
         j = np.concatenate([blocks[b] for b in train])        # step 4a
         jbar = np.concatenate([blocks[b] for b in test])      # step 4b
         r = sharpe(m[j])                                       # step 4c
-        best = int(np.argmax(r))
+        tied = np.flatnonzero(r == r.max())
         rbar = sharpe(m[jbar])                                 # step 4d
-        w = relative_rank(rbar, best)                          # step 4e
+        w = np.mean([relative_rank(rbar, k) for k in tied])    # step 4e
         logits.append(np.log(w / (1 - w)))                     # step 4f
-        is_best.append(r[best])
-        oos_best.append(rbar[best])
+        is_best.append(r.max())
+        oos_best.append(float(np.mean(rbar[tied])))
     logits = np.array(logits)
     x, y = np.array(is_best), np.array(oos_best)
     slope = np.polyfit(x, y, 1)[0] if np.ptp(x) > 0 else None
@@ -69,7 +75,16 @@ def cscv(m, s):
     }
 
 
+def sweep(m, s):
+    counts = sorted({8, 10, 12, 14, 16, s})
+    by = {str(c): cscv(m, c)["value"] for c in counts if m.shape[0] // c >= 10}
+    return by, float(np.median(list(by.values())))
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
-    print(json.dumps(cscv(read_matrix(sys.argv[1]), int(sys.argv[2]))))
+    matrix, s = read_matrix(sys.argv[1]), int(sys.argv[2])
+    out = cscv(matrix, s)
+    out["by_blocks"], out["median"] = sweep(matrix, s)
+    print(json.dumps(out))

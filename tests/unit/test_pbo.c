@@ -92,6 +92,82 @@ static void test_by_hand_ties(void **state)
 	assert_near(p.value, 1.0, 0);
 }
 
+static double *noise(gsl_rng *r, size_t bars, size_t n, double sd);
+
+/* Three variants, two blocks of 10 bars. In block 0, A and B are the same and beat C; in
+ * block 1, A is worst, C in the middle and B best. In-sample block 0 ties A and B: their
+ * out-of-sample ranks 1 and 3 of 3 average to 2, w = 1/2, logit 0, overfit. In-sample block 1
+ * picks B, tied with A for the top of block 0 (rank 2.5, w = 0.625): not overfit. PBO 1/2
+ * whichever of A and B is declared first (taking the first of a tie gave 1/2 or 0). */
+static void test_ties_in_sample_share(void **state)
+{
+	double m[3 * 20];
+	struct st_pbo p;
+	char why[128];
+
+	(void)state;
+	for (size_t order = 0; order < 2; order++) {
+		size_t a = order, b = 1 - order;
+
+		alternate(m, 20, a, 0, 10, 0.01, -0.005);
+		alternate(m, 20, b, 0, 10, 0.01, -0.005);
+		alternate(m, 20, 2, 0, 10, 0.005, -0.005);
+		alternate(m, 20, a, 10, 20, 0.001, -0.005);
+		alternate(m, 20, b, 10, 20, 0.02, -0.005);
+		alternate(m, 20, 2, 10, 20, 0.01, -0.005);
+		assert_int_equal(st_pbo_cscv(m, 20, 3, 2, &p, why, sizeof why), 0);
+		assert_near(p.value, 0.5, 0);
+	}
+}
+
+/* PBO at 8, 10, 12, 14 and 16 blocks where T allows, and their median. */
+static void test_sweep(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	double *m, at[5];
+	struct st_pbo p, q;
+	struct st_pbo_sweep sw;
+	char why[128];
+	static const int want[5] = { 8, 10, 12, 14, 16 };
+
+	(void)state;
+	gsl_rng_set(r, 3);
+	m = noise(r, 200, 6, 0.01);
+	assert_int_equal(st_pbo_sweep(m, 200, 6, 16, &p, &sw, why, sizeof why), 0);
+	assert_int_equal(sw.n, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(sw.blocks[i], want[i]);
+		assert_int_equal(st_pbo_cscv(m, 200, 6, want[i], &q, why, sizeof why), 0);
+		assert_near(sw.value[i], q.value, 0);
+		at[i] = q.value;
+	}
+	assert_int_equal(p.blocks, 16);
+	assert_near(p.value, at[4], 0);
+	for (int i = 0; i < 5; i++)   /* the median: as many at or below it as at or above */
+		for (int j = i + 1; j < 5; j++)
+			if (at[j] < at[i]) {
+				double t = at[i];
+				at[i] = at[j];
+				at[j] = t;
+			}
+	assert_near(sw.median, at[2], 0);
+	assert_near(sw.min, at[0], 0);
+	assert_near(sw.max, at[4], 0);
+	/* a knob outside the sweep joins it */
+	assert_int_equal(st_pbo_sweep(m, 200, 6, 4, &p, &sw, why, sizeof why), 0);
+	assert_int_equal(sw.n, 6);
+	assert_int_equal(sw.blocks[0], 4);
+	/* 100 bars allow 8 and 10 (12 would hold 8 bars a block): the median of two */
+	assert_int_equal(st_pbo_sweep(m, 100, 6, 8, &p, &sw, why, sizeof why), 0);
+	assert_int_equal(sw.n, 2);
+	assert_near(sw.median, (sw.value[0] + sw.value[1]) / 2, 1e-15);
+	/* a knob T does not allow gives no PBO, as CSCV alone */
+	assert_int_equal(st_pbo_sweep(m, 100, 6, 16, &p, &sw, why, sizeof why), -1);
+	assert_non_null(strstr(why, "fewer than 10 bars"));
+	free(m);
+	gsl_rng_free(r);
+}
+
 static double *noise(gsl_rng *r, size_t bars, size_t n, double sd)
 {
 	double *m = malloc(bars * n * sizeof *m);
@@ -167,7 +243,7 @@ static const char *write_tmp(const double *m, size_t bars, size_t n)
  * each split's Sharpe ratios from them; the C core works from per-block sums. Same answers. */
 static void test_against_numpy(void **state)
 {
-	static const size_t shapes[][3] = { { 800, 10, 8 }, { 603, 7, 6 }, { 500, 30, 10 } };
+	static const size_t shapes[][3] = { { 800, 10, 8 }, { 603, 7, 6 }, { 500, 30, 10 }, { 400, 5, 8 } };
 	char cmd[512], out[4096], ref[256];
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 
@@ -191,6 +267,8 @@ static void test_against_numpy(void **state)
 
 		for (size_t t = 0; t < bars; t++)   /* a mild edge in one, so not every split ties */
 			m[2 * bars + t] += 0.001;
+		if (n == 5)   /* the edge declared twice: tied in every split, in and out of sample */
+			memcpy(m + 4 * bars, m + 2 * bars, bars * sizeof *m);
 		path = write_tmp(m, bars, n);
 		snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s %s %d", ref, path, s);
 		pp = popen(cmd, "r");
@@ -206,6 +284,19 @@ static void test_against_numpy(void **state)
 		assert_near(p.value, sa_json_num(j, "value", NAN), 1e-12);
 		assert_near(p.prob_oos_loss, sa_json_num(j, "prob_oos_loss", NAN), 1e-12);
 		assert_near(p.degradation_slope, sa_json_num(j, "degradation_slope", NAN), 1e-9);
+		{
+			struct st_pbo_sweep sw;
+			struct st_pbo at;
+
+			assert_int_equal(st_pbo_sweep(m, bars, n, s, &at, &sw, why, sizeof why), 0);
+			assert_near(sw.median, sa_json_num(j, "median", NAN), 1e-12);
+			for (size_t i = 0; i < sw.n; i++) {
+				char key[8];
+				snprintf(key, sizeof key, "%d", sw.blocks[i]);
+				assert_near(sw.value[i], sa_json_num(cJSON_GetObjectItem(j, "by_blocks"), key, NAN), 1e-12);
+			}
+			assert_int_equal((int)sw.n, cJSON_GetArraySize(cJSON_GetObjectItem(j, "by_blocks")));
+		}
 		cJSON_Delete(j);
 		free(m);
 	}
@@ -254,6 +345,8 @@ int main(void)
 		cmocka_unit_test(test_by_hand_two_blocks),
 		cmocka_unit_test(test_by_hand_dominant),
 		cmocka_unit_test(test_by_hand_ties),
+		cmocka_unit_test(test_ties_in_sample_share),
+		cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_noise_and_dominant),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_against_numpy),

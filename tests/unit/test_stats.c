@@ -143,6 +143,10 @@ static void test_summary_figures(void **state)
 	assert_near(s.max_drawdown, (1.029 - 1.018) / 1.029, 1e-12);
 	assert_near(s.sr0, 0, 0);
 	assert_near(s.dsr, s.psr, 0);   /* N = 1: nothing to deflate */
+	/* negatively correlated trades count as every one: the iid figures are the gates' */
+	assert_near(s.dep.effective_trades, 4, 0);
+	assert_near(s.psr, s.psr_iid, 0);
+	assert_near(s.min_trl, s.min_trl_iid, 0);
 	assert_near(s.annual_factor, sqrt(8766), 1e-9);
 	/* Cost sensitivity: 1x is the headline, 0x the gross, more cost less Sharpe. */
 	assert_near(s.cost[1].sharpe, s.sharpe, 1e-12);
@@ -246,6 +250,106 @@ static void test_summary_degenerate(void **state)
 	assert_int_equal(st_summarise(&in, &s), -1);
 	in.trials = 2.5;
 	assert_int_equal(st_summarise(&in, &s), -1);
+}
+
+/* The best trades taken out: one +30 % trade among 150 at -0.01 % carries all of the profit,
+ * and without it the mean is -0.01 % whatever the PSR of the whole says. */
+static void test_concentration(void **state)
+{
+	struct rp_trade t[151], two[2] = { trade(0.02, 0, 1), trade(0.01, 0, 1) };
+	struct st_input in = { .trades = t, .n_trades = 151, .trials = 1 };
+	struct st_summary s;
+	double sum = 0.3 - 150 * 0.0001;
+
+	(void)state;
+	for (int i = 0; i < 151; i++)
+		t[i] = trade(i == 75 ? 0.3 : -0.0001, 0, 1);
+	assert_int_equal(st_conc_removed(0), 0);
+	assert_int_equal(st_conc_removed(1), 1);
+	assert_int_equal(st_conc_removed(20), 1);
+	assert_int_equal(st_conc_removed(21), 2);
+	assert_int_equal(st_conc_removed(151), 8);
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_true(s.psr > 0.95);   /* what the whole log claims */
+	assert_int_equal(s.conc.removed, 8);
+	assert_int_equal(s.conc.trades_without, 143);
+	assert_near(s.conc.best_trade, 0.3, 0);
+	assert_near(s.conc.best_share, 0.3 / sum, 1e-12);
+	assert_near(s.conc.top_share, (0.3 - 7 * 0.0001) / sum, 1e-12);
+	assert_near(s.conc.mean_without, -0.0001, 1e-15);
+	/* every trade left returned the same: no spread, no Sharpe ratio */
+	assert_true(isnan(s.conc.sharpe_without) && isnan(s.conc.psr_without));
+
+	/* two trades: the best one out leaves one, its mean and nothing more */
+	in.trades = two;
+	in.n_trades = 2;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_int_equal(s.conc.removed, 1);
+	assert_near(s.conc.mean_without, 0.01, 1e-15);
+	assert_near(s.conc.best_share, 2.0 / 3.0, 1e-12);
+	assert_true(isnan(s.conc.sharpe_without));
+
+	/* a losing log has no profit to share */
+	two[0] = trade(-0.02, 0, 1);
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_true(isnan(s.conc.best_share) && isnan(s.conc.top_share));
+	assert_near(s.conc.mean_without, -0.02, 1e-15);
+
+	/* one trade: nothing is left without it */
+	in.n_trades = 1;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_int_equal(s.conc.trades_without, 0);
+	assert_true(isnan(s.conc.mean_without));
+}
+
+/* Serial dependence by hand, and what it does to the PSR and DSR: correlated trades count as
+ * fewer, the _iid figures as every one. */
+static void test_dependence(void **state)
+{
+	double x[4] = { 1, 2, 3, 4 }, flat[5] = { 0.01, 0.01, 0.01, 0.01, 0.01 }, y[200], t_eff;
+	struct rp_trade t[200];
+	struct st_input in = { .trades = t, .n_trades = 200, .trials = 10 };
+	struct st_summary s;
+	size_t lags;
+
+	(void)state;
+	/* mean 2.5: (-1.5 x -0.5 + -0.5 x 0.5 + 0.5 x 1.5) / (2.25 + 0.25 + 0.25 + 2.25) */
+	assert_near(st_autocorr(x, 4, 1), 0.25, 1e-15);
+	assert_near(st_autocorr(x, 4, 2), (-1.5 * 0.5 + -0.5 * 1.5) / 5.0, 1e-15);
+	assert_true(isnan(st_autocorr(x, 4, 3)));
+	assert_true(isnan(st_autocorr(flat, 5, 1)));
+	/* n^(1/3) rounded, as the bootstrap's block */
+	assert_int_equal(st_dependence_lags(100), 5);
+	assert_int_equal(st_dependence_lags(200), 6);
+	assert_int_equal(st_dependence_lags(1000), 10);
+	assert_int_equal(st_dependence_lags(4), 2);
+	assert_int_equal(st_dependence_lags(3), 1);
+	/* negative dependence adds no observations */
+	assert_near(st_effective_n((const double[]){ 1, -1, 1, -1, 1, -1 }, 6, &lags), 6, 0);
+
+	/* runs of ten alike: strongly dependent trades with a positive mean */
+	for (int i = 0; i < 200; i++) {
+		y[i] = ((i / 10) % 3 == 0 ? -0.01 : 0.012) + 0.001 * sin(i * 2.3);
+		t[i] = trade(y[i], 0, 1);
+	}
+	t_eff = st_effective_n(y, 200, &lags);
+	assert_int_equal(lags, 6);
+	assert_true(t_eff < 100);
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_near(s.dep.trades_lag1, st_autocorr(y, 200, 1), 1e-15);
+	assert_true(s.dep.trades_lag1 > 0.5);
+	assert_near(s.dep.effective_trades, t_eff, 1e-12);
+	/* the gates' figures count the effective trades, the _iid ones every trade */
+	assert_near(s.psr, st_psr(s.sharpe, 0, t_eff, s.m.skew, s.m.kurt), 1e-15);
+	assert_near(s.psr_iid, st_psr(s.sharpe, 0, 200, s.m.skew, s.m.kurt), 1e-15);
+	assert_near(s.v_sr, 1.0 / (t_eff - 1.0), 1e-15);
+	assert_near(s.v_sr_iid, 1.0 / 199.0, 1e-15);
+	assert_near(s.dsr, st_psr(s.sharpe, st_sr0(1.0 / (t_eff - 1.0), 10), t_eff, s.m.skew, s.m.kurt), 1e-15);
+	assert_near(s.dsr_iid, st_psr(s.sharpe, st_sr0(1.0 / 199.0, 10), 200, s.m.skew, s.m.kurt), 1e-15);
+	assert_true(s.psr < s.psr_iid && s.dsr < s.dsr_iid);
+	assert_near(s.min_trl, s.min_trl_iid * 200 / t_eff, 1e-9);
+	/* no per-bar curve, no bar autocorrelation */
+	assert_true(isnan(s.dep.bars_lag1));
 }
 
 static void test_trials_config(void **state)
@@ -442,6 +546,8 @@ int main(void)
 		cmocka_unit_test(test_summary_ruined),
 		cmocka_unit_test(test_summary_figures),
 		cmocka_unit_test(test_summary_degenerate),
+		cmocka_unit_test(test_concentration),
+		cmocka_unit_test(test_dependence),
 		cmocka_unit_test(test_trials_config),
 		cmocka_unit_test(test_parse_trades),
 		cmocka_unit_test(test_stage_reasons),

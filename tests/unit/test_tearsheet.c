@@ -97,26 +97,62 @@ static void test_rolling_against_naive(void **state)
 
 static void test_bootstrap_seeded(void **state)
 {
-	double x[60], lo1, hi1, lo2, hi2, lo3, hi3, c[5] = { 0.01, 0.01, 0.01, 0.01, 0.01 };
+	double x[60], c[12];
+	struct st_boot b1, b2, b3;
 	struct st_moments m;
 
 	(void)state;
 	for (int i = 0; i < 60; i++)
 		x[i] = sin(i * 1.7) * 0.02 + 0.004;
-	assert_int_equal(st_bootstrap_sharpe(x, 60, 4, 1, 2000, &lo1, &hi1), 0);
-	assert_int_equal(st_bootstrap_sharpe(x, 60, 4, 1, 2000, &lo2, &hi2), 0);
-	assert_int_equal(st_bootstrap_sharpe(x, 60, 4, 2, 2000, &lo3, &hi3), 0);
-	assert_true(lo1 == lo2 && hi1 == hi2);
-	assert_true(lo1 != lo3 || hi1 != hi3);
+	assert_int_equal(st_bootstrap_sharpe(x, 60, 4, 1, 2000, &b1), 0);
+	assert_int_equal(st_bootstrap_sharpe(x, 60, 4, 1, 2000, &b2), 0);
+	assert_int_equal(st_bootstrap_sharpe(x, 60, 4, 2, 2000, &b3), 0);
+	assert_true(b1.lo == b2.lo && b1.hi == b2.hi);
+	assert_true(b1.lo != b3.lo || b1.hi != b3.hi);
 	st_moments(x, 60, &m);
-	assert_true(lo1 < st_sharpe(&m) && st_sharpe(&m) < hi1);
-	assert_int_equal(st_bootstrap_sharpe(x, 1, 1, 1, 2000, &lo1, &hi1), -1);
-	assert_true(isnan(lo1) && isnan(hi1));
-	assert_int_equal(st_bootstrap_sharpe(c, 5, 2, 1, 100, &lo1, &hi1), -1);
+	assert_true(b1.lo < st_sharpe(&m) && st_sharpe(&m) < b1.hi);
+	assert_int_equal(b1.flat_negative + b1.flat_zero + b1.flat_positive, 0);
+	/* too few trades for an interval: none, not a width of 0 */
+	assert_int_equal(st_bootstrap_sharpe(x, 2, 1, 1, 2000, &b1), -1);
+	assert_true(isnan(b1.lo) && isnan(b1.hi));
+	assert_int_equal(st_bootstrap_sharpe(x, ST_BOOT_MIN_TRADES - 1, 2, 1, 2000, &b1), -1);
+	assert_int_equal(st_bootstrap_sharpe(x, ST_BOOT_MIN_TRADES, 2, 1, 2000, &b1), 0);
+	/* no spread at all: every resample counts, at the sign of its mean */
+	for (int i = 0; i < 12; i++)
+		c[i] = -0.01;
+	assert_int_equal(st_bootstrap_sharpe(c, 12, 2, 1, 100, &b1), 0);
+	assert_int_equal(b1.flat_negative, 100);
+	assert_true(b1.lo == -INFINITY && b1.hi == -INFINITY);
+	for (int i = 0; i < 12; i++)
+		c[i] = 0.0;
+	assert_int_equal(st_bootstrap_sharpe(c, 12, 2, 1, 100, &b1), 0);
+	assert_int_equal(b1.flat_zero, 100);
+	assert_true(b1.lo == 0 && b1.hi == 0);
 	assert_int_equal(st_bootstrap_block(50), 4);
 	assert_int_equal(st_bootstrap_block(1), 1);
 	assert_int_equal(st_bootstrap_block(0), 1);
 }
+
+/* One winner among losers: the resamples that miss it lose with no spread, the worst Sharpe
+ * ratio there is, and they stay in the interval instead of dropping out. */
+static void test_bootstrap_one_winner(void **state)
+{
+	double x[151];
+	struct st_boot b;
+	struct st_moments m;
+
+	(void)state;
+	for (int i = 0; i < 151; i++)
+		x[i] = i == 75 ? 0.3 : -0.0001;
+	st_moments(x, 151, &m);
+	assert_int_equal(st_bootstrap_sharpe(x, 151, 5, 1, 2000, &b), 0);
+	/* P(a resample misses the one winner) is about (1 - 1/151)^151 = 0.37 for single draws */
+	assert_true(b.flat_negative > 400 && b.flat_negative < 1000);
+	assert_true(b.lo == -INFINITY);
+	assert_true(isfinite(b.hi) && b.hi > st_sharpe(&m));
+	assert_int_equal(b.flat_positive + b.flat_zero, 0);
+}
+
 
 /* Buy and hold on three hourly bars, no funding instant inside: long from open[1] to close[2],
  * paying fees and slippage once in and once out. */
@@ -148,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_episodes_from_start),
 		cmocka_unit_test(test_rolling_against_naive),
 		cmocka_unit_test(test_bootstrap_seeded),
+		cmocka_unit_test(test_bootstrap_one_winner),
 		cmocka_unit_test(test_benchmark_by_hand),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,11 +20,14 @@
 #include "verdict_rules.h"
 #include "verdict_text.h"
 
+#define assert_near_v(a, b) assert_true(fabs((a) - (b)) < 1e-12)
+
 /* A sound strategy with plenty of evidence: every gate passes with room to spare. */
 static struct vd_numbers good(void)
 {
 	struct vd_numbers n = {
 		.stats_ok = true, .trades = 300, .mean_net = 0.004, .net_return = 0.8,
+		.mean_net_without = 0.003, .conc_removed = 15, .top_share = 0.2,
 		.psr = 0.999, .dsr = 0.99, .min_trl = 40, .max_dd = 0.08,
 		.blocked_actions = 0, .killed = false, .lookahead_mismatches = 0, .judged = true,
 	};
@@ -32,7 +35,7 @@ static struct vd_numbers good(void)
 }
 
 enum field { F_NONE, F_TRADES, F_MEAN, F_NET, F_PSR, F_DSR, F_MINTRL, F_DD, F_BLOCKED, F_KILLED,
-	     F_LOOKAHEAD, F_NOSTATS, F_UNJUDGED, F_RUINED };
+	     F_LOOKAHEAD, F_NOSTATS, F_UNJUDGED, F_RUINED, F_WITHOUT };
 
 struct change {
 	enum field field;
@@ -62,6 +65,7 @@ static void apply(struct vd_numbers *n, const struct change *c)
 	case F_NOSTATS: n->stats_ok = false; break;
 	case F_UNJUDGED: n->judged = false; n->stats_ok = false; break;
 	case F_RUINED: n->ruined = true; break;
+	case F_WITHOUT: n->mean_net_without = c->value; break;
 	case F_NONE: break;
 	}
 }
@@ -100,6 +104,11 @@ static const struct row rows[] = {
 	{ "mean net tiny passes", { { F_MEAN, 1e-12 } }, R, R, -1 },
 	{ "total net 0 fails", { { F_NET, 0.0 } }, N, N, VD_GATE_NET_EDGE },
 	{ "total net negative fails", { { F_NET, -0.01 } }, N, N, VD_GATE_NET_EDGE },
+	{ "no edge without the best trades fails", { { F_WITHOUT, -0.0001 } }, N, N, VD_GATE_NET_EDGE },
+	{ "a zero edge without the best trades fails", { { F_WITHOUT, 0.0 } }, N, N, VD_GATE_NET_EDGE },
+	{ "an unmeasured edge without the best trades fails", { { F_WITHOUT, NAN } }, N, N, VD_GATE_NET_EDGE },
+	{ "a tiny edge without the best trades passes", { { F_WITHOUT, 1e-12 } }, R, R, -1 },
+	{ "few trades resting on the best fail", { { F_WITHOUT, -0.001 }, { F_TRADES, 50 }, { F_MINTRL, 10 } }, N, N, -1 },
 	{ "psr 0.95 passes", { { F_PSR, 0.95 } }, R, R, -1 },
 	{ "psr just under fails", { { F_PSR, 0.9499999 } }, N, N, VD_GATE_PSR },
 	{ "psr unknown fails", { { F_PSR, NAN } }, N, N, VD_GATE_PSR },
@@ -180,6 +189,7 @@ static struct vd_facts facts(struct vd_numbers n)
 	f.lookahead_ok = true;
 	f.lookahead_points = 120;
 	f.first_mismatch_bar = -1;
+	f.psr_iid = f.dsr_iid = f.effective_trades = f.trades_lag1 = NAN;
 	f.trials = 3;
 	f.sharpe = 0.37;
 	f.sr0 = 0.06;
@@ -229,6 +239,65 @@ static void test_incomplete_says_what_to_fix(void **state)
 	vd_summary(&f, &r, buf, sizeof buf);
 	assert_non_null(strstr(buf, "Incomplete: nothing could be judged, because nothing to replay"));
 	assert_non_null(strstr(buf, "each -1, 0 or +1"));
+}
+
+/* A profit that rests on the best few trades fails net_edge, and the reason says so. */
+static void test_why_concentrated(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char why[512];
+
+	(void)state;
+	n.trades = 151;
+	n.mean_net = 0.00189;
+	n.mean_net_without = -0.0001;
+	n.conc_removed = 8;
+	n.top_share = 1.0237;
+	f = facts(n);
+	vd_decide(&f.num, &f.th, &r);
+	assert_false(r.gates[VD_GATE_NET_EDGE].pass);
+	assert_int_equal(r.verdict, VD_NOT_READY);
+	vd_gate_why(&f, &r, VD_GATE_NET_EDGE, why, sizeof why);
+	assert_non_null(strstr(why, "; without the best 8 trades (5 %, at least one), which carry "
+				    "102 % of the summed net returns, the rest average -0.010 %: the "
+				    "edge rests on them"));
+	/* one trade: the best is all there is */
+	f.num.trades = 1;
+	f.num.conc_removed = 1;
+	f.num.mean_net_without = NAN;
+	vd_decide(&f.num, &f.th, &r);
+	vd_gate_why(&f, &r, VD_GATE_NET_EDGE, why, sizeof why);
+	assert_non_null(strstr(why, ": with 1 trade the edge rests on the best one alone"));
+}
+
+/* Dependent trades count as fewer: the PSR and DSR gates say how many, and what independence
+ * would have claimed. */
+static void test_why_dependent(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char why[512];
+
+	(void)state;
+	n.trades = 209;
+	n.psr = 0.9446;
+	f = facts(n);
+	f.psr_iid = 0.9956;
+	f.effective_trades = 78.2;
+	f.trades_lag1 = 0.4976;
+	vd_decide(&f.num, &f.th, &r);
+	assert_false(r.gates[VD_GATE_PSR].pass);
+	vd_gate_why(&f, &r, VD_GATE_PSR, why, sizeof why);
+	assert_string_equal(why, "PSR 0.945: the probability that the true Sharpe ratio is above "
+			    "zero, 0.95 needed (the trades' lag-1 autocorrelation +0.50 makes 209 "
+			    "trades count as 78 independent ones; 0.996 if each were independent)");
+	/* independent trades: nothing to say */
+	f.effective_trades = 209;
+	vd_gate_why(&f, &r, VD_GATE_PSR, why, sizeof why);
+	assert_null(strstr(why, "independent"));
 }
 
 static void test_summary_watch_says_how_many_more(void **state)
@@ -579,7 +648,7 @@ static void test_dir_lookahead_from_files(void **state)
 				   "\"bar\":16,\"time\":\"2024-01-01T16:00:00Z\",\"full\":1,\"truncated\":0}]}");
 	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":50,"
 			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.13,"
-			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01}");
+			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001}}");
 	put(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\"}");
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
@@ -610,7 +679,7 @@ static void test_dir_lookahead_refusals_veto(void **state)
 				   "\"blocked_actions\":123}");
 	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":1,"
 			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0,"
-			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01}");
+			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001}}");
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
 	assert_int_equal(r.gate_verdict, VD_READY_FOR_MICRO_LIVE);
@@ -629,7 +698,7 @@ static void test_dir_variants(void **state)
 		"{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":40,"
 		"\"trials_source\":\"variants\",\"sr_variance_source\":\"variants\","
 		"\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
-		"\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,"
+		"\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001},"
 		"\"variants\":{\"declared\":true,\"count\":40,\"ran\":40},"
 		"\"pbo\":{\"value\":%s,\"blocks\":16,\"combinations\":12870}}";
 	char *dir = tmpdir(), buf[4096], why[512];
@@ -656,7 +725,7 @@ static void test_dir_variants(void **state)
 	assert_false(r.gates[VD_GATE_OVERFITTING].pass);
 	assert_int_equal(r.verdict, VD_NOT_READY);
 	vd_gate_why(&f, &r, VD_GATE_OVERFITTING, why, sizeof why);
-	assert_non_null(strstr(why, "in 7 of 10 splits"));
+	assert_non_null(strstr(why, "in 70 of 100 splits"));
 	vd_summary(&f, &r, buf, sizeof buf);
 	assert_non_null(strstr(buf, "from the 40 declared variants themselves"));
 	assert_non_null(strstr(buf, "overfitting gate failed"));
@@ -672,6 +741,24 @@ static void test_dir_variants(void **state)
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
 	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
+	/* the gate reads the median over the block counts, and says how far they spread */
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":40,"
+		"\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
+		"\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,"
+		"\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001},"
+		"\"variants\":{\"declared\":true,\"count\":40,\"ran\":40},"
+		"\"pbo\":{\"value\":0.4571,\"value_at_blocks\":0.4166,\"blocks\":16,\"combinations\":12870,"
+		"\"by_blocks\":{\"8\":0.4571,\"10\":0.5198,\"12\":0.5032,\"14\":0.3995,\"16\":0.4166},"
+		"\"spread\":{\"min\":0.3995,\"max\":0.5198}}}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_true(r.gates[VD_GATE_OVERFITTING].pass);
+	assert_near_v(r.gates[VD_GATE_OVERFITTING].value, 0.4571);
+	vd_gate_why(&f, &r, VD_GATE_OVERFITTING, why, sizeof why);
+	assert_string_equal(why, "PBO 0.46, the median over 5 block counts from 8 to 16 (from 0.40 to "
+			    "0.52; 12870 splits at 16 blocks) of 40 variants: in 46 of 100 splits of its "
+			    "history the variant that looked best in-sample ranked at or below the median "
+			    "out of sample; below 0.50 needed");
 	/* unknown PBO with variants declared fails the gate */
 	snprintf(buf, sizeof buf, stats, "null");
 	put(dir, "stats.json", buf);
@@ -685,7 +772,7 @@ static void test_dir_variants(void **state)
 				 "\"variants\":{\"declared\":true,\"count\":40}}}");
 	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":3,"
 			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
-			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"pbo\":null,"
+			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001},\"pbo\":null,"
 			       "\"pbo_reason\":\"variants.json is unusable: missing\"}");
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
@@ -767,6 +854,8 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_ruin_first_sentence),
 		cmocka_unit_test(test_incomplete_says_what_to_fix),
+		cmocka_unit_test(test_why_concentrated),
+		cmocka_unit_test(test_why_dependent),
 		cmocka_unit_test(test_summary_watch_says_how_many_more),
 		cmocka_unit_test(test_failed_runs_veto_and_data),
 		cmocka_unit_test(test_unfinished_holds_back),
