@@ -9,7 +9,8 @@
 
 /* Sets s->fmt's spacing_s (the median step), gaps, missing_bars and largest_gap_s. Every step
  * must be a whole multiple of the median (within an hour for daily or longer bars, for clocks
- * that change with the season). first_line is the file line of bar 0, for the message.
+ * that change with the season). first_line is the file line of the first row (bar 0, or the
+ * last bar when the rows were reversed), for the message.
  * Returns 0, or -1 with "line N: ..." in err. */
 int sa_ohlcv_shape(struct sa_ohlcv *s, size_t first_line, char *err, size_t errlen);
 

@@ -60,6 +60,11 @@ static void test_layouts_same_bars(void **state)
 		{ "semicolon.csv", true, ';', false, true, SA_TIME_EPOCH_S },
 		{ "tab.tsv", true, '\t', false, true, SA_TIME_ISO },
 		{ "no-volume.csv", true, ',', false, false, SA_TIME_DATE },
+		{ "metatrader5.csv", true, '\t', false, true, SA_TIME_DOTTED },
+		{ "metatrader5-plain.csv", true, ',', false, true, SA_TIME_DOTTED },
+		{ "metatrader4.csv", false, ',', false, true, SA_TIME_DOTTED },
+		{ "dukascopy.csv", true, ',', false, true, SA_TIME_DAY_FIRST },
+		{ "cryptodatadownload.csv", true, ',', false, true, SA_TIME_ISO },
 	};
 	struct sa_ohlcv native;
 
@@ -83,6 +88,38 @@ static void test_layouts_same_bars(void **state)
 		sa_ohlcv_release(&s);
 	}
 	sa_ohlcv_release(&native);
+}
+
+/* What the loader says it did with the layouts that need more than a header's names. */
+static void test_layout_said(void **state)
+{
+	struct sa_ohlcv s;
+
+	(void)state;
+	load_ok(LAYOUTS "metatrader5.csv", NULL, &s);
+	assert_int_equal(s.fmt.layout, SA_LAYOUT_HEADER);
+	assert_true(s.fmt.joined);
+	assert_string_equal(s.fmt.names[SA_BAR_TIME], "<DATE>");
+	assert_string_equal(s.fmt.clock_name, "<TIME>");
+	assert_string_equal(s.fmt.names[SA_BAR_VOLUME], "<VOL>");
+	assert_string_equal(s.fmt.volume_left, "<TICKVOL>");
+	assert_false(s.fmt.reversed);
+	sa_ohlcv_release(&s);
+	load_ok(LAYOUTS "metatrader4.csv", NULL, &s);
+	assert_int_equal(s.fmt.layout, SA_LAYOUT_METATRADER);
+	assert_true(s.fmt.joined);
+	assert_int_equal(s.fmt.columns, 7);
+	sa_ohlcv_release(&s);
+	load_ok(LAYOUTS "cryptodatadownload.csv", NULL, &s);
+	assert_string_equal(s.fmt.skipped, "https://www.CryptoDataDownload.com");
+	assert_true(s.fmt.reversed);
+	assert_string_equal(s.fmt.names[SA_BAR_VOLUME], "Volume BTC");
+	assert_string_equal(s.fmt.volume_left, "Volume USDT");
+	assert_string_equal(s.fmt.names[SA_BAR_TIME], "date");
+	sa_ohlcv_release(&s);
+	load_ok(LAYOUTS "native.csv", NULL, &s);
+	assert_false(s.fmt.joined || s.fmt.reversed || s.fmt.skipped[0] || s.fmt.volume_left[0]);
+	sa_ohlcv_release(&s);
 }
 
 /* broken/errors.txt: "file|exact error" a line. */
@@ -231,6 +268,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layouts_same_bars),
+		cmocka_unit_test(test_layout_said),
 		cmocka_unit_test(test_broken_files),
 		cmocka_unit_test(test_adjusted),
 		cmocka_unit_test(test_gaps_and_spacing),
