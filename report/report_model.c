@@ -239,6 +239,8 @@ static void add_containment(cJSON *m, const struct rpt_input *in)
 	cJSON *c = cJSON_AddObjectToObject(m, "containment");
 	add_text(c, "status", run, "status");
 	add_text(c, "blocked", run, "blocked_actions");
+	if (sa_json_num(run, "nan_as_flat", 0) >= 1)
+		add_text(c, "nan_as_flat", run, "nan_as_flat");
 	add_cgroup(c, run);
 	if (cJSON_IsString(get(run, "error")) && get(run, "error")->valuestring[0])
 		add_text(c, "error", run, "error");
