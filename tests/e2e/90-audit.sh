@@ -150,5 +150,15 @@ expect_eq "a syntax error: nothing was judged, INCOMPLETE" INCOMPLETE "$(jget "$
 grep -q "Incomplete: nothing could be judged" "$OUT/verdict.json" && ok "a syntax error: the summary says so" ||
 	not_ok "a syntax error: the summary says so" "$(jget "$OUT/verdict.json" summary)"
 expect_eq "a syntax error: inspect gives its line" 1 "$(jget "$OUT/inspect.json" strategy.syntax_error.line)"
+grep -q "because the strategy stopped with an error: line 1: SyntaxError: " "$TMP/audit.log" &&
+	ok "a syntax error: the terminal names the error and its line" ||
+	not_ok "a syntax error: the terminal names the error and its line" "$(tail -n 1 "$TMP/audit.log")"
+expect_no_match "a syntax error: the terminal sends no one to run.json" "$TMP/audit.log" "in run.json" "see run.json"
+printf 'import numpy as np\ndef signals(df):\n    x = np.zeros(len(df))\n    x[0] = np.inf\n    return x\n' >"$TMP/inf.py"
+rm -rf "$OUT"
+check "an audit of an inf signal exits 0" audit STRATEGY="$TMP/inf.py"
+grep -q "returned bad output: value inf at bar 0 is not -1, 0 or 1" "$TMP/audit.log" &&
+	ok "bad output: the terminal names the value and its bar" ||
+	not_ok "bad output: the terminal names the value and its bar" "$(tail -n 1 "$TMP/audit.log")"
 rm -rf "$OUT"
 finish
