@@ -13,6 +13,7 @@
 #include "gunzip.h"
 #include "msg.h"
 #include "ohlcv.h"
+#include "ohlcv_bytes.h"
 #include "ohlcv_shape.h"
 #include "timeutil.h"
 
@@ -535,12 +536,90 @@ out:
 	return rc;
 }
 
+/* One bar of freqtrade's JSON: [ms, open, high, low, close, volume]. */
+static int on_json_bar(void *arg, size_t i, const double v[6])
+{
+	static const char *const what[6] = { "time", "open", "high", "low", "close", "volume" };
+	struct load *L = arg;
+
+	L->pos.line = i + 1;
+	for (int k = 0; k < 6; k++)
+		if (!isfinite(v[k]))
+			sa_csv_fail(&L->pos, "%s %g is not a finite number", what[k], v[k]);
+	if (!L->pos.failed && (!(v[0] >= 0 && v[0] < 1e14) || fmod(v[0], 1000) != 0))
+		sa_csv_fail(&L->pos, "time %.17g is not a whole second in epoch milliseconds", v[0]);
+	if (L->pos.failed)
+		return -1;
+	L->t = (int64_t)(v[0] / 1000);
+	for (int f = SA_BAR_OPEN; f <= SA_BAR_VOLUME; f++)
+		L->v[f] = v[f];
+	if (L->s->n == 0)
+		L->s->fmt.time_form = SA_TIME_EPOCH_MS;
+	check_row(L);
+	if (!L->pos.failed)
+		commit_row(L);
+	return L->pos.failed ? -1 : 0;
+}
+
+/* "line N: ..." as "bar N: ...": a JSON file's bars are not its lines. */
+static void lines_as_bars(char *err)
+{
+	char tmp[512];
+
+	if (strncmp(err, "line ", 5))
+		return;
+	snprintf(tmp, sizeof(tmp), "bar %s", err + 5);
+	strcpy(err, tmp);
+}
+
+/* freqtrade's JSON OHLCV, bar by bar, through the checks every bar of a CSV passes. */
+static int parse_freqtrade(const char *buf, size_t len, const struct sa_ohlcv_opts *opts,
+			   struct sa_ohlcv *s, char *err, size_t errlen)
+{
+	struct load *L = calloc(1, sizeof(*L));
+	char why[512] = "";
+	int rc = -1;
+
+	if (!L) {
+		sa_fmt(err, errlen, "out of memory");
+		return -1;
+	}
+	*L = (struct load){ .s = s, .pos = { .line = 1, .err = why, .errlen = sizeof(why) } };
+	s->fmt.layout = SA_LAYOUT_FREQTRADE;
+	s->fmt.delim = ',';
+	s->fmt.columns = 6;
+	s->fmt.volume = true;
+	if (opts && opts->adjusted) {
+		sa_fmt(err, errlen, "ADJUSTED=1 needs a header with an 'Adj Close' column, which "
+		       "freqtrade's JSON has not");
+		goto out;
+	}
+	if (sa_freqtrade_bars(buf, len, on_json_bar, L, why, sizeof(why))) {
+		lines_as_bars(why);
+		sa_fmt(err, errlen, "%s", why);
+		goto out;
+	}
+	if (s->n < 2) {
+		sa_fmt(err, errlen, "at least 2 bars are needed, found %zu", s->n);
+		goto out;
+	}
+	if (L->newest_first)
+		reverse(s);
+	rc = sa_ohlcv_shape(s, 1, why, sizeof(why));
+	lines_as_bars(why);
+	if (rc)
+		sa_fmt(err, errlen, "%s", why);
+out:
+	free(L);
+	return rc;
+}
+
 int sa_ohlcv_parse_opts(const char *buf, size_t len, const struct sa_ohlcv_opts *opts,
 			struct sa_ohlcv *s, char *err, size_t errlen)
 {
 	char *plain = NULL;
 	size_t plain_len = 0;
-	char why[256];
+	char why[512];
 	int rc = -1;
 
 	memset(s, 0, sizeof(*s));
@@ -552,7 +631,17 @@ int sa_ohlcv_parse_opts(const char *buf, size_t len, const struct sa_ohlcv_opts 
 		buf = plain;
 		len = plain_len;
 	}
-	rc = parse_text(buf, len, opts, s, err, errlen);
+	switch (sa_data_kind(buf, len, why, sizeof(why))) {
+	case SA_DATA_FOREIGN:
+		sa_fmt(err, errlen, "%s", why);
+		break;
+	case SA_DATA_JSON:
+		rc = parse_freqtrade(buf, len, opts, s, err, errlen);
+		break;
+	default:
+		rc = parse_text(buf, len, opts, s, err, errlen);
+		break;
+	}
 	s->fmt.gzip = plain != NULL;
 out:
 	free(plain);

@@ -94,6 +94,12 @@ def layouts(bars, out):
           [[str(epoch(t) * 1000), t.strftime("%Y-%m-%d %H:%M:%S"), "BTC/USDT"] + v +
            ["%.2f" % (float(v[4]) * float(v[3])), str(100 + i)]
            for i, (t, v) in reversed(list(enumerate(bars)))])
+    # freqtrade's download-data --data-format-ohlcv json (and jsongz): [[ms, o, h, l, c, v], ...]
+    text = "[" + ",".join("[%d,%s]" % (epoch(t) * 1000, ",".join(v)) for t, v in bars) + "]"
+    with open(f"{out}/freqtrade.json", "w") as f:
+        f.write(text)
+    with gzip.GzipFile(f"{out}/freqtrade.json.gz", "wb", mtime=0) as g:
+        g.write(text.encode())
     # no volume: the same prices, volume NaN for the strategy
     write(f"{out}/no-volume.csv", [["date", "open", "high", "low", "close"]] +
           [[t.strftime(day)] + v[:4] for t, v in bars])

@@ -15,6 +15,7 @@
 
 #include "gunzip.h"
 #include "ohlcv.h"
+#include "ohlcv_bytes.h"
 #include "timeutil.h"
 
 #define LAYOUTS "tests/data-formats/layouts/"
@@ -65,6 +66,8 @@ static void test_layouts_same_bars(void **state)
 		{ "metatrader4.csv", false, ',', false, true, SA_TIME_DOTTED },
 		{ "dukascopy.csv", true, ',', false, true, SA_TIME_DAY_FIRST },
 		{ "cryptodatadownload.csv", true, ',', false, true, SA_TIME_ISO },
+		{ "freqtrade.json", false, ',', false, true, SA_TIME_EPOCH_MS },
+		{ "freqtrade.json.gz", false, ',', true, true, SA_TIME_EPOCH_MS },
 	};
 	struct sa_ohlcv native;
 
@@ -120,6 +123,45 @@ static void test_layout_said(void **state)
 	load_ok(LAYOUTS "native.csv", NULL, &s);
 	assert_false(s.fmt.joined || s.fmt.reversed || s.fmt.skipped[0] || s.fmt.volume_left[0]);
 	sa_ohlcv_release(&s);
+}
+
+/* freqtrade's JSON: read one bar at a time, so a bar longer than a bar can be is refused
+ * where it stands, and the array must close where the bars end. */
+static void test_freqtrade_json(void **state)
+{
+	static const struct { const char *json, *err; } cases[] = {
+		{ " [ [3600000, 10, 11, 9, 10.5, 1] ,\n [7200000,10,11,9,10.5,1] ]\n", NULL },
+		{ "[]", "at least 2 bars are needed, found 0" },
+		{ "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5,1],]", "bar 3 is not [ms, open, high, low, close, volume]" },
+		{ "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5]]", "bar 2 is not [ms, open, high, low, close, volume]" },
+		{ "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5,1]] x", "bar 3: the JSON array does not close where it should (is the file cut short?)" },
+		{ "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5,1e999]]", "bar 2: volume inf is not a finite number" },
+		{ "[[7200000,10,11,9,10.5,1],[3600000,10,11,9,10.5,1],[10800000,10,11,9,10.5,1]]", "bar 3: time 1970-01-01T03:00:00Z comes after the previous bar's 1970-01-01T01:00:00Z, where the rows before run newest first (sort the file by time)" },
+		{ "[[3600000,10,11,9,10.5,1],[7200000,10,11,12,10.5,1]]", "bar 2: low 12 is above the open or the close (are the columns in the order the header says?)" },
+	};
+	char err[512], big[2048];
+	struct sa_ohlcv s;
+	int n;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		if (!cases[i].err) {
+			assert_int_equal(sa_ohlcv_parse(cases[i].json, strlen(cases[i].json), &s, err, sizeof(err)), 0);
+			assert_int_equal(s.n, 2);
+			assert_int_equal(s.fmt.layout, SA_LAYOUT_FREQTRADE);
+			sa_ohlcv_release(&s);
+			continue;
+		}
+		assert_int_equal(sa_ohlcv_parse(cases[i].json, strlen(cases[i].json), &s, err, sizeof(err)), -1);
+		if (strcmp(err, cases[i].err))
+			fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].err);
+	}
+	n = snprintf(big, sizeof(big), "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5,1");
+	memset(big + n, ' ', SA_FREQTRADE_BAR_MAX);
+	strcpy(big + n + SA_FREQTRADE_BAR_MAX, "]]");
+	assert_int_equal(sa_ohlcv_parse(big, strlen(big), &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "bar 2 is not [ms, open, high, low, close, volume]");
 }
 
 /* broken/errors.txt: "file|exact error" a line. */
@@ -269,6 +311,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layouts_same_bars),
 		cmocka_unit_test(test_layout_said),
+		cmocka_unit_test(test_freqtrade_json),
 		cmocka_unit_test(test_broken_files),
 		cmocka_unit_test(test_adjusted),
 		cmocka_unit_test(test_gaps_and_spacing),
