@@ -122,9 +122,9 @@ if make --no-print-directory audit STRATEGY=demos/honest.py DATA="$TMP/bad.csv" 
 else
 	ok "bad DATA stops make audit with a non-zero exit"
 fi
-grep -q "DATA '$TMP/bad.csv' cannot be used: line 51: open 'nan' is not a finite number (accepted: a csv (or a gzip of one) whose header names time, open, high, low and close" "$TMP/baddata.log" &&
-	ok "bad DATA: the loader's reason, its line and the accepted format" ||
-	not_ok "bad DATA: the loader's reason, its line and the accepted format" "$(tail -n 3 "$TMP/baddata.log")"
+grep -qx "config: DATA '$TMP/bad.csv' cannot be used: line 51: open 'nan' is not a finite number (the layouts read: README.md, 'Give real data')" "$TMP/baddata.log" &&
+	ok "bad DATA: the loader's reason, its line and a short pointer to the layouts" ||
+	not_ok "bad DATA: the loader's reason, its line and a short pointer to the layouts" "$(tail -n 3 "$TMP/baddata.log")"
 for f in run.json replay.json verdict.json; do
 	[ -e "$OUT/$f" ] && not_ok "bad DATA: no stage ran ($f exists)" || ok "bad DATA: no stage ran ($f absent)"
 done
