@@ -86,6 +86,27 @@ static void test_data_says_what_was_done(void **state)
 	cJSON_Delete(m);
 }
 
+/* NaN or None taken as flat are said in the Containment section, with their count. */
+static void test_nan_as_flat_is_said(void **state)
+{
+	struct rpt_input in;
+	cJSON *run = cJSON_Parse("{\"status\": \"ok\", \"ok\": true, \"nan_as_flat\": 20}"), *m;
+
+	(void)state;
+	memset(&in, 0, sizeof in);
+	in.stage[RPT_RUN].json = run;
+	in.stage[RPT_RUN].ok = true;
+	m = rpt_model_build(&in, "x");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "containment"),
+								     "nan_as_flat")), "20");
+	cJSON_Delete(m);
+	cJSON_SetNumberValue(cJSON_GetObjectItem(run, "nan_as_flat"), 0);
+	m = rpt_model_build(&in, "x");
+	assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "containment"), "nan_as_flat"));
+	cJSON_Delete(m);
+	cJSON_Delete(run);
+}
+
 /* Percentages and numbers round as printed: no "-0.000" for a value that rounds to zero. */
 static void test_formats_have_no_negative_zero(void **state)
 {
@@ -113,6 +134,7 @@ int main(void)
 		cmocka_unit_test(test_annualised_sharpe_says_per_bar),
 		cmocka_unit_test(test_formats_have_no_negative_zero),
 		cmocka_unit_test(test_data_says_what_was_done),
+		cmocka_unit_test(test_nan_as_flat_is_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
