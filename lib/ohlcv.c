@@ -471,6 +471,8 @@ static size_t title_line(const char *buf, size_t len, char said[81])
 		if (buf[i] != '\r')
 			said[k++] = buf[i] >= 0x20 && buf[i] < 0x7f ? buf[i] : '?';
 	said[k] = '\0';
+	if (!k)
+		snprintf(said, 81, "(an empty line)");
 	return n1 + 1;
 }
 

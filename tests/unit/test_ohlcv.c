@@ -123,6 +123,20 @@ static void test_layout_said(void **state)
 	load_ok(LAYOUTS "native.csv", NULL, &s);
 	assert_false(s.fmt.joined || s.fmt.reversed || s.fmt.skipped[0] || s.fmt.volume_left[0]);
 	sa_ohlcv_release(&s);
+	{
+		static const char csv[] = "\r\ntime,open,high,low,close\n"
+					  "2024-01-01T00:00:00Z,10,11,9,10.5\n"
+					  "2024-01-01T01:00:00Z,10,11,9,10.5\n"
+					  "2024-01-01T03:00:00Z,10,11,9\n";
+		char err[256];
+
+		assert_int_equal(sa_ohlcv_parse(csv, sizeof csv - 1, &s, err, sizeof(err)), -1);
+		/* the lines are the file's, counted from the skipped one */
+		assert_string_equal(err, "line 5: 4 fields where the header has 5");
+		assert_int_equal(sa_ohlcv_parse(csv, sizeof csv - 30, &s, err, sizeof(err)), 0);
+		assert_string_equal(s.fmt.skipped, "(an empty line)");
+		sa_ohlcv_release(&s);
+	}
 }
 
 /* freqtrade's JSON: read one bar at a time, so a bar longer than a bar can be is refused
