@@ -1,5 +1,7 @@
 /* ohlcv.c - loads and validates an OHLCV file with libcsv, one column array per field: the
- * layouts users have (header synonyms, headerless klines, ',' ';' or tab, gzip), one series. */
+ * layouts users have (header synonyms, a date and a time column joined, headerless klines and
+ * MetaTrader rows, ',' ';' or tab, a title line, newest first, gzip; freqtrade's JSON through
+ * ohlcv_bytes.c), one series. */
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
