@@ -107,6 +107,17 @@ tradingview.csv tradingview
 generic.csv column map
 LAYOUTS
 
+# the report's Data section says what the loader did with CryptoDataDownload's file
+rm -rf out/e2e15_cdd
+check "an audit on CryptoDataDownload's file exits 0" make --no-print-directory audit \
+	STRATEGY=$D/strategy.py DATA=$D/layouts/cryptodatadownload.csv NAME=e2e15_cdd LOOKAHEAD_MAX=5
+for said in "rows were newest first; read in time order" \
+	"the first line, no part of the table: <code>https://www.CryptoDataDownload.com</code>" \
+	"from &#39;Volume BTC&#39;, the base asset&#39;s; &#39;Volume USDT&#39; not used"; do
+	check "the Data section says: $said" grep -qF "$said" out/e2e15_cdd/report.html
+done
+rm -rf out/e2e15_cdd
+
 while IFS='|' read -r file said; do
 	case $file in '#'*|'') continue ;; esac
 	fp "$D/broken/$file"

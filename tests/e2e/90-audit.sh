@@ -154,6 +154,14 @@ grep -q "because the strategy stopped with an error: line 1: SyntaxError: " "$TM
 	ok "a syntax error: the terminal names the error and its line" ||
 	not_ok "a syntax error: the terminal names the error and its line" "$(tail -n 1 "$TMP/audit.log")"
 expect_no_match "a syntax error: the terminal sends no one to run.json" "$TMP/audit.log" "in run.json" "see run.json"
+printf 'import numpy as np\ndef signals(df):\n    return np.sign(df["close"] - df["close"].rolling(20).mean())\n' >"$TMP/warmup.py"
+rm -rf "$OUT"
+check "an audit of a strategy with a NaN warm-up exits 0" audit STRATEGY="$TMP/warmup.py"
+expect_eq "NaN warm-up: the run is ok" ok "$(jget "$OUT/run.json" status)"
+expect_eq "NaN warm-up: the 19 bars before the mean are flat" 19 "$(jget "$OUT/run.json" nan_as_flat)"
+check "NaN warm-up: the report says so" grep -qF "signals() returned NaN or None on 19 bars" "$OUT/report.html"
+"$PY" -c 'import json, sys; s = json.load(open(sys.argv[1]))["signals"]; sys.exit(not (s[:19] == [0] * 19 and any(s[19:])))' "$OUT/run.json" &&
+	ok "NaN warm-up: flat on those bars, positions after" || not_ok "NaN warm-up: flat on those bars, positions after"
 printf 'import numpy as np\ndef signals(df):\n    x = np.zeros(len(df))\n    x[0] = np.inf\n    return x\n' >"$TMP/inf.py"
 rm -rf "$OUT"
 check "an audit of an inf signal exits 0" audit STRATEGY="$TMP/inf.py"
