@@ -187,7 +187,7 @@ audit: build/.deps
 	$(Q)$(R)/verdict --print $(OUT)/verdict.json
 
 # What the operator gives is checked before any stage runs: a knob out of range or a DATA file
-# the loader refuses stops here, with the reason, its line and the format accepted. (A bad
+# the loader refuses stops here, with the reason, its line and the fix. (A bad
 # upload is different: it is a finding, and the audit carries on.)
 check-inputs: $(OUT)/config.json
 	$(Q)$(R)/config --check-data '$(DATA)' $(KNOB_ARGS)

@@ -169,7 +169,8 @@ int sa_csv_parse_delim(const char *buf, size_t len, char delim,
 	size_t long_line = sa_csv_long_line(buf, len, SA_CSV_LINE_MAX);
 
 	if (long_line) {
-		pos->line = long_line;
+		/* counted from the buffer's start, which is the caller's line pos->line */
+		pos->line = long_line + (pos->line ? pos->line - 1 : 0);
 		sa_csv_fail(pos, "longer than %d bytes; not a csv this tool reads", SA_CSV_LINE_MAX);
 		return -1;
 	}

@@ -1,5 +1,7 @@
 /* ohlcv.c - loads and validates an OHLCV file with libcsv, one column array per field: the
- * layouts users have (header synonyms, headerless klines, ',' ';' or tab, gzip), one series. */
+ * layouts users have (header synonyms, a date and a time column joined, headerless klines and
+ * MetaTrader rows, ',' ';' or tab, a title line, newest first, gzip; freqtrade's JSON through
+ * ohlcv_bytes.c), one series. */
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
@@ -13,26 +15,28 @@
 #include "gunzip.h"
 #include "msg.h"
 #include "ohlcv.h"
+#include "ohlcv_bytes.h"
 #include "ohlcv_shape.h"
 #include "timeutil.h"
 
 #define OHLCV_COLS_MAX 64  /* widest row accepted */
 #define ROLE_NONE (-1)
+#define ROLE_CLOCK SA_BAR_FIELDS  /* the time of day, joined to the date column's */
 
-#define WANT "a header naming time, open, high, low, close (and volume), or headerless klines"
+#define WANT "the layouts read are in the README's table, 'Give real data'"
 
 static const char *const field_names[SA_BAR_FIELDS] = { "time", "open", "high", "low", "close",
 							 "volume", "adj close" };
 
-/* Header names a field goes by, compared case-insensitively after trimming spaces. */
-static const char *const synonyms[SA_BAR_FIELDS][8] = {
+/* Header names a field goes by, compared case-insensitively after trimming spaces and <>. */
+static const char *const synonyms[SA_BAR_FIELDS][9] = {
 	[SA_BAR_TIME] = { "time", "timestamp", "date", "datetime", "open_time", "open time",
-			  "date_time", NULL },
+			  "date_time", "gmt time", NULL },
 	[SA_BAR_OPEN] = { "open", "o", NULL },
 	[SA_BAR_HIGH] = { "high", "h", NULL },
 	[SA_BAR_LOW] = { "low", "l", NULL },
 	[SA_BAR_CLOSE] = { "close", "c", NULL },
-	[SA_BAR_VOLUME] = { "volume", "vol", NULL },
+	[SA_BAR_VOLUME] = { "volume", "vol", "tickvol", "tick volume", "tick_volume", NULL },
 	[SA_BAR_ADJ] = { "adj close", "adj_close", "adjclose", "adjusted close",
 			 "adjusted_close", NULL },
 };
@@ -42,10 +46,14 @@ struct load {
 	struct sa_ohlcv *s;
 	bool adjusted;
 	size_t cap;        /* allocated rows */
+	size_t first_line; /* the file line of the table's first line (2 after a skipped title) */
 	int col;           /* field index within the row */
-	int role[OHLCV_COLS_MAX];  /* column -> enum sa_ohlcv_field, or ROLE_NONE */
+	int role[OHLCV_COLS_MAX];  /* column -> enum sa_ohlcv_field, ROLE_CLOCK or ROLE_NONE */
+	/* the first line's fields, kept until it is known to be a header or a bar */
+	char first[OHLCV_COLS_MAX][SA_CSV_FIELD_MAX + 1];
+	char ttext[SA_CSV_FIELD_MAX + 1], ctext[SA_CSV_FIELD_MAX + 1];  /* this row's time */
 	bool have[SA_BAR_FIELDS];
-	bool decided;      /* the first line was read as a header or as a bar */
+	bool newest_first; /* the second bar came before the first */
 	int64_t t;         /* this row's values, committed at end of row */
 	double v[SA_BAR_FIELDS];
 	struct sa_time_cache tc;
@@ -74,8 +82,8 @@ static int grow(struct load *L)
 	return 0;
 }
 
-/* The field a header name stands for, or ROLE_NONE. */
-static int role_of(const char *name)
+/* name without the spaces around it and MetaTrader's <>, into out. */
+static void clean_name(const char *name, char out[SA_CSV_FIELD_MAX + 1])
 {
 	size_t len;
 
@@ -84,55 +92,196 @@ static int role_of(const char *name)
 	len = strlen(name);
 	while (len && name[len - 1] == ' ')
 		len--;
+	if (len >= 2 && name[0] == '<' && name[len - 1] == '>') {
+		name++;
+		len -= 2;
+	}
+	memcpy(out, name, len);
+	out[len] = '\0';
+}
+
+/* The field a (clean) header name stands for, or ROLE_NONE. A "volume X" column (X an asset,
+ * as CryptoDataDownload names them) is a volume too. */
+static int role_of(const char *name)
+{
 	for (int f = 0; f < SA_BAR_FIELDS; f++)
 		for (int k = 0; synonyms[f][k]; k++)
-			if (strlen(synonyms[f][k]) == len && !strncasecmp(name, synonyms[f][k], len))
+			if (!strcasecmp(name, synonyms[f][k]))
 				return f;
+	if (!strncasecmp(name, "volume ", 7) && name[7])
+		return SA_BAR_VOLUME;
 	return ROLE_NONE;
 }
 
-static void on_header_field(struct load *L, const char *name)
+/* How much a volume column is preferred, lower first: volume/vol, the first "volume X" (the
+ * base asset: CryptoDataDownload writes it before the quote's), tick volume. */
+static int volume_rank(const char *name)
 {
-	int f = role_of(name);
-	struct sa_ohlcv_format *fmt = &L->s->fmt;
-
-	L->role[L->col] = f;
-	if (f == ROLE_NONE)
-		return;
-	if (L->have[f])
-		return sa_csv_fail(&L->pos, "columns '%s' and '%s' both name the %s (keep one)",
-				   fmt->names[f], name, field_names[f]);
-	L->have[f] = true;
-	snprintf(fmt->names[f], sizeof(fmt->names[f]), "%s", name);
+	if (!strcasecmp(name, "volume") || !strcasecmp(name, "vol"))
+		return 0;
+	return strncasecmp(name, "volume ", 7) ? 2 : 1;
 }
 
-/* A first line whose first field is a time is a headerless kline file's first bar. */
-static void decide_layout(struct load *L, const char *first)
+static bool is_date_name(const char *name)
 {
-	int64_t t;
-	enum sa_time_form form;
+	return !strcasecmp(name, "date") || !strcasecmp(name, "day");
+}
 
-	L->decided = true;
-	L->s->fmt.header = sa_time_parse_bar(first, &t, &form, &L->tc) != 0;
-	if (L->s->fmt.header)
+/* A date column and a "time" column: the time is the two joined. Returns true when joined. */
+static bool join_time(struct load *L, int a, int b, const char *na, const char *nb)
+{
+	struct sa_ohlcv_format *fmt = &L->s->fmt;
+	int date = is_date_name(na) && !strcasecmp(nb, "time") ? a :
+		   is_date_name(nb) && !strcasecmp(na, "time") ? b : -1;
+	int clock = date == a ? b : a;
+
+	if (date < 0)
+		return false;
+	L->role[date] = SA_BAR_TIME;
+	L->role[clock] = ROLE_CLOCK;
+	snprintf(fmt->names[SA_BAR_TIME], sizeof(fmt->names[0]), "%s", L->first[date]);
+	snprintf(fmt->clock_name, sizeof(fmt->clock_name), "%s", L->first[clock]);
+	fmt->joined = true;
+	return true;
+}
+
+/* Picks the volume column among cols[0..n) by rank; the first other one is said. */
+static void pick_volume(struct load *L, const int *cols, int n, char clean[][SA_CSV_FIELD_MAX + 1])
+{
+	struct sa_ohlcv_format *fmt = &L->s->fmt;
+	int best = -1;
+
+	for (int k = 0; k < n; k++) {
+		if (best < 0 || volume_rank(clean[cols[k]]) < volume_rank(clean[best]))
+			best = cols[k];
+		L->role[cols[k]] = ROLE_NONE;
+	}
+	if (best < 0)
 		return;
-	for (int c = 0; c < OHLCV_COLS_MAX; c++)
-		L->role[c] = c <= SA_BAR_VOLUME ? c : ROLE_NONE;
+	for (int k = 0; k < n && !fmt->volume_left[0]; k++)
+		if (cols[k] != best)
+			snprintf(fmt->volume_left, sizeof(fmt->volume_left), "%s", L->first[cols[k]]);
+	L->role[best] = SA_BAR_VOLUME;
+	L->have[SA_BAR_VOLUME] = true;
+	snprintf(fmt->names[SA_BAR_VOLUME], sizeof(fmt->names[0]), "%s", L->first[best]);
+}
+
+/* The header's roles: one column a field (a date and a time column joined; the volume
+ * chosen by rank), then the time and the four prices must be there. */
+static void resolve_header(struct load *L)
+{
+	struct sa_ohlcv_format *fmt = &L->s->fmt;
+	char clean[OHLCV_COLS_MAX][SA_CSV_FIELD_MAX + 1];
+	int seen[SA_BAR_FIELDS], times[2], vols[OHLCV_COLS_MAX], n_times = 0, n_vols = 0;
+
+	for (int f = 0; f < SA_BAR_FIELDS; f++)
+		seen[f] = -1;
+	for (int c = 0; c < fmt->columns && !L->pos.failed; c++) {
+		int f;
+
+		clean_name(L->first[c], clean[c]);
+		f = L->role[c] = role_of(clean[c]);
+		if (f == SA_BAR_VOLUME)
+			vols[n_vols++] = c;
+		else if (f == SA_BAR_TIME && n_times == 2)
+			sa_csv_fail(&L->pos, "columns '%s', '%s' and '%s' all name the time (keep one)",
+				    L->first[times[0]], L->first[times[1]], L->first[c]);
+		else if (f == SA_BAR_TIME)
+			times[n_times++] = c;
+		else if (f != ROLE_NONE && seen[f] >= 0)
+			sa_csv_fail(&L->pos, "columns '%s' and '%s' both name the %s (keep one)",
+				    L->first[seen[f]], L->first[c], field_names[f]);
+		if (f != ROLE_NONE)
+			seen[f] = c;
+	}
+	if (L->pos.failed)
+		return;
+	if (n_times == 2 && !join_time(L, times[0], times[1], clean[times[0]], clean[times[1]]))
+		return sa_csv_fail(&L->pos, "columns '%s' and '%s' both name the time (keep one, or "
+				   "name them date and time to join them)", L->first[times[0]],
+				   L->first[times[1]]);
+	if (n_times == 1)
+		snprintf(fmt->names[SA_BAR_TIME], sizeof(fmt->names[0]), "%s", L->first[times[0]]);
+	L->have[SA_BAR_TIME] = n_times > 0;
+	pick_volume(L, vols, n_vols, clean);
+	for (int f = SA_BAR_OPEN; f < SA_BAR_FIELDS; f++)
+		if (f != SA_BAR_VOLUME && seen[f] >= 0) {
+			L->have[f] = true;
+			snprintf(fmt->names[f], sizeof(fmt->names[0]), "%s", L->first[seen[f]]);
+		}
+	if (!L->have[SA_BAR_TIME] && sa_time_is_slashed(L->first[0]))
+		return sa_csv_fail(&L->pos, "'%s' is ambiguous, day or month first (write the date "
+				   "as 2024-01-02)", L->first[0]);
+	for (int f = SA_BAR_TIME; f <= SA_BAR_CLOSE; f++)
+		if (!L->have[f])
+			return sa_csv_fail(&L->pos, "no %s column in the header (%s)", field_names[f], WANT);
+	if (L->adjusted && !L->have[SA_BAR_ADJ])
+		return sa_csv_fail(&L->pos, "ADJUSTED=1 but the header has no 'Adj Close' column");
+	fmt->volume = L->have[SA_BAR_VOLUME];
+	fmt->adjusted = L->adjusted;
+}
+
+/* "13:00" or "13:00:00": a time of day, as MetaTrader writes it beside the date. */
+static bool is_clock(const char *s)
+{
+	size_t n = strlen(s);
+
+	return (n == 5 || n == 8) && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1]) &&
+	       s[2] == ':' && isdigit((unsigned char)s[3]) && isdigit((unsigned char)s[4]) &&
+	       (n == 5 || (s[5] == ':' && isdigit((unsigned char)s[6]) && isdigit((unsigned char)s[7])));
 }
 
 static void on_value(struct load *L, int f, const char *text)
 {
-	enum sa_time_form form;
-
-	if (f == SA_BAR_TIME) {
-		if (sa_time_parse_bar(text, &L->t, &form, &L->tc))
-			sa_csv_fail(&L->pos, "'%s' is not a time (want ISO-8601 like 2024-01-02T00:00:00Z, "
-				    "2024-01-02, or epoch seconds or milliseconds; whole seconds)", text);
-		else if (L->s->n == 0)
-			L->s->fmt.time_form = (int)form;
-	} else if (sa_csv_field_number(text, &L->v[f])) {
+	if (f == SA_BAR_TIME)
+		memcpy(L->ttext, text, sizeof(L->ttext));
+	else if (f == ROLE_CLOCK)
+		memcpy(L->ctext, text, sizeof(L->ctext));
+	else if (sa_csv_field_number(text, &L->v[f]))
 		sa_csv_fail(&L->pos, "%s '%s' is not a finite number", field_names[f], text);
-	}
+}
+
+/* A headerless file's first bar fixes its shape: klines (time, o, h, l, c[, v], ...), or
+ * MetaTrader's rows (a date alone, a time of day, o, h, l, c[, v]). */
+static void headerless(struct load *L)
+{
+	struct sa_ohlcv_format *fmt = &L->s->fmt;
+	bool mt = strlen(L->first[0]) == 10 && L->col > 1 && is_clock(L->first[1]);
+	int skip = mt ? 1 : 0;
+
+	fmt->layout = mt ? SA_LAYOUT_METATRADER : SA_LAYOUT_KLINES;
+	fmt->joined = mt;
+	for (int c = 0; c < OHLCV_COLS_MAX; c++)
+		L->role[c] = c <= SA_BAR_VOLUME + skip ? c - skip : ROLE_NONE;
+	L->role[0] = SA_BAR_TIME;
+	if (mt)
+		L->role[1] = ROLE_CLOCK;
+	if (L->col < 5 + skip)
+		return sa_csv_fail(&L->pos, "%d fields; a headerless %s row needs %stime, open, high, "
+				   "low, close (and volume)", L->col, mt ? "MetaTrader" : "kline",
+				   mt ? "date, " : "");
+	if (L->adjusted)
+		return sa_csv_fail(&L->pos, "ADJUSTED=1 needs a header with an 'Adj Close' column");
+	fmt->columns = L->col;
+	fmt->volume = L->col > SA_BAR_VOLUME + skip;
+	for (int c = 0; c < L->col && !L->pos.failed; c++)
+		if (L->role[c] != ROLE_NONE)
+			on_value(L, L->role[c], L->first[c]);
+}
+
+/* The table's first line: a header, or, when its first field is already a time, a bar. */
+static void first_line(struct load *L)
+{
+	int64_t t;
+	enum sa_time_form form;
+	struct sa_ohlcv_format *fmt = &L->s->fmt;
+
+	fmt->header = sa_time_parse_bar(L->first[0], &t, &form, &L->tc) != 0;
+	fmt->columns = L->col;
+	if (fmt->header)
+		resolve_header(L);
+	else
+		headerless(L);
 }
 
 static void on_field(void *field, size_t len, void *data)
@@ -145,36 +294,68 @@ static void on_field(void *field, size_t len, void *data)
 	if (L->col >= OHLCV_COLS_MAX)
 		return sa_csv_fail(&L->pos, "more than %d fields", OHLCV_COLS_MAX);
 	if (sa_csv_field_text(&L->pos, field, len, text, sizeof(text)))
-		return sa_csv_fail(&L->pos, "field %d is too long or holds a NUL byte", L->col + 1);
-	if (!L->decided)
-		decide_layout(L, text);
-	if (L->pos.line == 1 && L->s->fmt.header)
-		on_header_field(L, text);
+		return sa_csv_fail(&L->pos, "field %d is longer than %d bytes or holds a NUL byte "
+				   "(is this a CSV file?)", L->col + 1, SA_CSV_FIELD_MAX);
+	if (L->pos.line == L->first_line)
+		memcpy(L->first[L->col], text, sizeof(text));
 	else if (L->role[L->col] != ROLE_NONE)
 		on_value(L, L->role[L->col], text);
 	L->col++;
 }
 
-/* The header must name the time and the four prices; ADJUSTED needs the adj close. */
-static void check_header(struct load *L)
+/* This row's time from its text: the date and time-of-day columns joined when there are two. */
+static void read_time(struct load *L)
 {
 	struct sa_ohlcv_format *fmt = &L->s->fmt;
+	char joined[2 * SA_CSV_FIELD_MAX + 2];
+	enum sa_time_form form;
 
-	for (int f = SA_BAR_TIME; f <= SA_BAR_CLOSE; f++)
-		if (!L->have[f])
-			return sa_csv_fail(&L->pos, "no %s column in the header (want %s)", field_names[f],
-					   WANT);
-	if (L->adjusted && !L->have[SA_BAR_ADJ])
-		return sa_csv_fail(&L->pos, "ADJUSTED=1 but the header has no 'Adj Close' column");
-	fmt->volume = L->have[SA_BAR_VOLUME];
-	fmt->adjusted = L->adjusted;
+	if (fmt->joined) {
+		snprintf(joined, sizeof(joined), "%s %s", L->ttext, L->ctext);
+		if (strlen(L->ttext) != 10 || !L->ctext[0] || strlen(joined) > SA_CSV_FIELD_MAX ||
+		    sa_time_parse_bar(joined, &L->t, &form, &L->tc))
+			return sa_csv_fail(&L->pos, "date '%s' and time '%s' make no time (want a date "
+					   "like 2024.01.02 and a time of day like 13:00:00)",
+					   L->ttext, L->ctext);
+	} else if (sa_time_is_slashed(L->ttext)) {
+		return sa_csv_fail(&L->pos, "'%s' is ambiguous, day or month first (write the date "
+				   "as 2024-01-02)", L->ttext);
+	} else if (sa_time_parse_bar(L->ttext, &L->t, &form, &L->tc)) {
+		return sa_csv_fail(&L->pos, "'%s' is not a time (write 2024-01-02T13:00:00Z or epoch "
+				   "seconds, in whole seconds)", L->ttext);
+	}
+	if (L->s->n == 0)
+		fmt->time_form = (int)form;
+}
+
+/* Bars strictly oldest first, or strictly newest first (reversed at the end). */
+static void check_order(struct load *L)
+{
+	const struct sa_ohlcv *s = L->s;
+	char now[21], prev[21];
+	int64_t last = s->n ? s->t[s->n - 1] : 0;
+
+	if (s->n == 0)
+		return;
+	if (L->t == last)
+		return sa_csv_fail(&L->pos, "time %s repeats the previous bar's (remove the duplicate)",
+				   sa_time_format(L->t, now));
+	if (s->n == 1 && L->t < last)
+		L->newest_first = true;
+	else if (!L->newest_first && L->t < last)
+		return sa_csv_fail(&L->pos, "time %s comes before the previous bar's %s (sort the file "
+				   "by time, oldest first)", sa_time_format(L->t, now),
+				   sa_time_format(last, prev));
+	else if (L->newest_first && L->t > last)
+		return sa_csv_fail(&L->pos, "time %s comes after the previous bar's %s, where the rows "
+				   "before run newest first (sort the file by time)",
+				   sa_time_format(L->t, now), sa_time_format(last, prev));
 }
 
 static void check_row(struct load *L)
 {
 	const double *v = L->v;
 	struct sa_ohlcv *s = L->s;
-	char now[21], prev[21];
 
 	for (int c = SA_BAR_OPEN; c <= SA_BAR_CLOSE; c++)
 		if (!(v[c] > 0))
@@ -189,13 +370,7 @@ static void check_row(struct load *L)
 				   "order the header says?)", v[SA_BAR_LOW]);
 	if (L->adjusted && !(v[SA_BAR_ADJ] > 0))
 		return sa_csv_fail(&L->pos, "adj close must be a finite positive price");
-	if (s->n > 0 && L->t == s->t[s->n - 1])
-		return sa_csv_fail(&L->pos, "time %s repeats the previous bar's (remove the duplicate)",
-				   sa_time_format(L->t, now));
-	if (s->n > 0 && L->t < s->t[s->n - 1])
-		return sa_csv_fail(&L->pos, "time %s comes before the previous bar's %s (sort the file "
-				   "by time, oldest first)", sa_time_format(L->t, now),
-				   sa_time_format(s->t[s->n - 1], prev));
+	check_order(L);
 }
 
 static void commit_row(struct load *L)
@@ -215,18 +390,14 @@ static void commit_row(struct load *L)
 	s->n++;
 }
 
-/* The first bar of a headerless file fixes the row width. */
-static void first_bar_shape(struct load *L)
+/* One bar read: checked, then kept. */
+static void take_bar(struct load *L)
 {
-	struct sa_ohlcv_format *fmt = &L->s->fmt;
-
-	if (L->col < 5)
-		return sa_csv_fail(&L->pos, "%d fields; a headerless kline row needs time, open, high, "
-				   "low, close (and volume)", L->col);
-	if (L->adjusted)
-		return sa_csv_fail(&L->pos, "ADJUSTED=1 needs a header with an 'Adj Close' column");
-	fmt->columns = L->col;
-	fmt->volume = L->col > SA_BAR_VOLUME;
+	read_time(L);
+	if (!L->pos.failed)
+		check_row(L);
+	if (!L->pos.failed)
+		commit_row(L);
 }
 
 static void on_row(int c, void *data)
@@ -237,20 +408,16 @@ static void on_row(int c, void *data)
 	(void)c;
 	if (L->pos.failed)
 		goto next;
-	if (L->pos.line == 1 && fmt->header) {
-		fmt->columns = L->col;
-		check_header(L);
-		goto next;
-	}
-	if (L->pos.line == 1)
-		first_bar_shape(L);
-	else if (L->col != fmt->columns)
+	if (L->pos.line == L->first_line) {
+		first_line(L);
+		if (fmt->header)
+			goto next;
+	} else if (L->col != fmt->columns) {
 		sa_csv_fail(&L->pos, "%d fields where the %s has %d", L->col,
 			    fmt->header ? "header" : "first row", fmt->columns);
+	}
 	if (!L->pos.failed)
-		check_row(L);
-	if (!L->pos.failed)
-		commit_row(L);
+		take_bar(L);
 next:
 	L->pos.line++;
 	L->col = 0;
@@ -276,29 +443,179 @@ static char sniff_delim(const char *buf, size_t len)
 	return cand[best];
 }
 
+/* The most delimiters of one kind in buf[0..len). */
+static size_t delims(const char *buf, size_t len)
+{
+	size_t n[3] = { 0 }, most = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n[0] += buf[i] == ',', n[1] += buf[i] == ';', n[2] += buf[i] == '\t';
+	for (int k = 0; k < 3; k++)
+		most = n[k] > most ? n[k] : most;
+	return most;
+}
+
+/* A first line with no delimiter before a line of a table (CryptoDataDownload's URL, a
+ * title): its length with the newline, its text (printable, at most 80 bytes) in said; or 0. */
+static size_t title_line(const char *buf, size_t len, char said[81])
+{
+	const char *nl = memchr(buf, '\n', len), *l2, *nl2;
+	size_t n1, k = 0;
+
+	if (!nl)
+		return 0;
+	n1 = (size_t)(nl - buf);
+	l2 = nl + 1;
+	nl2 = memchr(l2, '\n', len - n1 - 1);
+	if (delims(buf, n1) || delims(l2, nl2 ? (size_t)(nl2 - l2) : len - n1 - 1) < 4)
+		return 0;
+	for (size_t i = 0; i < n1 && k < 80; i++)
+		if (buf[i] != '\r')
+			said[k++] = buf[i] >= 0x20 && buf[i] < 0x7f ? buf[i] : '?';
+	said[k] = '\0';
+	if (!k)
+		snprintf(said, 81, "(an empty line)");
+	return n1 + 1;
+}
+
+static void reverse(struct sa_ohlcv *s)
+{
+	double *cols[] = { s->open, s->high, s->low, s->close, s->volume };
+
+	for (size_t i = 0, j = s->n - 1; i < j; i++, j--) {
+		int64_t t = s->t[i];
+
+		s->t[i] = s->t[j];
+		s->t[j] = t;
+		for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+			double x = cols[k][i];
+
+			cols[k][i] = cols[k][j];
+			cols[k][j] = x;
+		}
+	}
+	s->fmt.reversed = true;
+}
+
 static int parse_text(const char *buf, size_t len, const struct sa_ohlcv_opts *opts,
 		      struct sa_ohlcv *s, char *err, size_t errlen)
 {
-	struct load L = { .s = s, .pos = { .line = 1, .err = err, .errlen = errlen } };
+	struct load *L = calloc(1, sizeof(*L));
+	size_t skip;
+	int rc = -1;
 
-	L.adjusted = opts && opts->adjusted;
+	if (!L) {
+		sa_fmt(err, errlen, "out of memory");
+		return -1;
+	}
+	*L = (struct load){ .s = s, .first_line = 1, .pos = { .line = 1, .err = err, .errlen = errlen } };
+	L->adjusted = opts && opts->adjusted;
 	/* a byte-order mark, as spreadsheets write it */
 	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
 		buf += 3;
 		len -= 3;
 	}
+	skip = title_line(buf, len, s->fmt.skipped);
+	if (skip) {
+		buf += skip;
+		len -= skip;
+		L->first_line = L->pos.line = 2;
+	}
 	s->fmt.delim = sniff_delim(buf, len);
-	if (sa_csv_parse_delim(buf, len, s->fmt.delim, on_field, on_row, &L.pos))
-		return -1;
-	if (L.pos.line == 1) {
-		sa_fmt(err, errlen, "the file is empty (want %s)", WANT);
-		return -1;
+	if (sa_csv_parse_delim(buf, len, s->fmt.delim, on_field, on_row, &L->pos))
+		goto out;
+	if (L->pos.line == L->first_line) {
+		sa_fmt(err, errlen, "the file is empty (%s)", WANT);
+		goto out;
 	}
 	if (s->n < 2) {
 		sa_fmt(err, errlen, "at least 2 bars are needed, found %zu", s->n);
+		goto out;
+	}
+	if (L->newest_first)
+		reverse(s);
+	rc = sa_ohlcv_shape(s, L->first_line + (s->fmt.header ? 1 : 0), err, errlen);
+out:
+	free(L);
+	return rc;
+}
+
+/* One bar of freqtrade's JSON: [ms, open, high, low, close, volume]. */
+static int on_json_bar(void *arg, size_t i, const double v[6])
+{
+	static const char *const what[6] = { "time", "open", "high", "low", "close", "volume" };
+	struct load *L = arg;
+
+	L->pos.line = i + 1;
+	for (int k = 0; k < 6; k++)
+		if (!isfinite(v[k]))
+			sa_csv_fail(&L->pos, "%s %g is not a finite number", what[k], v[k]);
+	if (!L->pos.failed && (!(v[0] >= 0 && v[0] < 1e14) || fmod(v[0], 1000) != 0))
+		sa_csv_fail(&L->pos, "time %.17g is not a whole second in epoch milliseconds", v[0]);
+	if (L->pos.failed)
+		return -1;
+	L->t = (int64_t)(v[0] / 1000);
+	for (int f = SA_BAR_OPEN; f <= SA_BAR_VOLUME; f++)
+		L->v[f] = v[f];
+	if (L->s->n == 0)
+		L->s->fmt.time_form = SA_TIME_EPOCH_MS;
+	check_row(L);
+	if (!L->pos.failed)
+		commit_row(L);
+	return L->pos.failed ? -1 : 0;
+}
+
+/* "line N: ..." as "bar N: ...": a JSON file's bars are not its lines. */
+static void lines_as_bars(char *err)
+{
+	char tmp[512];
+
+	if (strncmp(err, "line ", 5))
+		return;
+	snprintf(tmp, sizeof(tmp), "bar %s", err + 5);
+	strcpy(err, tmp);
+}
+
+/* freqtrade's JSON OHLCV, bar by bar, through the checks every bar of a CSV passes. */
+static int parse_freqtrade(const char *buf, size_t len, const struct sa_ohlcv_opts *opts,
+			   struct sa_ohlcv *s, char *err, size_t errlen)
+{
+	struct load *L = calloc(1, sizeof(*L));
+	char why[512] = "";
+	int rc = -1;
+
+	if (!L) {
+		sa_fmt(err, errlen, "out of memory");
 		return -1;
 	}
-	return sa_ohlcv_shape(s, s->fmt.header ? 2 : 1, err, errlen);
+	*L = (struct load){ .s = s, .pos = { .line = 1, .err = why, .errlen = sizeof(why) } };
+	s->fmt.layout = SA_LAYOUT_FREQTRADE;
+	s->fmt.delim = ',';
+	s->fmt.columns = 6;
+	s->fmt.volume = true;
+	if (opts && opts->adjusted) {
+		sa_fmt(err, errlen, "ADJUSTED=1 needs a header with an 'Adj Close' column, which "
+		       "freqtrade's JSON has not");
+		goto out;
+	}
+	if (sa_freqtrade_bars(buf, len, on_json_bar, L, why, sizeof(why))) {
+		lines_as_bars(why);
+		sa_fmt(err, errlen, "%s", why);
+		goto out;
+	}
+	if (s->n < 2) {
+		sa_fmt(err, errlen, "at least 2 bars are needed, found %zu", s->n);
+		goto out;
+	}
+	if (L->newest_first)
+		reverse(s);
+	rc = sa_ohlcv_shape(s, 1, why, sizeof(why));
+	lines_as_bars(why);
+	if (rc)
+		sa_fmt(err, errlen, "%s", why);
+out:
+	free(L);
+	return rc;
 }
 
 int sa_ohlcv_parse_opts(const char *buf, size_t len, const struct sa_ohlcv_opts *opts,
@@ -306,7 +623,7 @@ int sa_ohlcv_parse_opts(const char *buf, size_t len, const struct sa_ohlcv_opts 
 {
 	char *plain = NULL;
 	size_t plain_len = 0;
-	char why[256];
+	char why[512];
 	int rc = -1;
 
 	memset(s, 0, sizeof(*s));
@@ -318,7 +635,17 @@ int sa_ohlcv_parse_opts(const char *buf, size_t len, const struct sa_ohlcv_opts 
 		buf = plain;
 		len = plain_len;
 	}
-	rc = parse_text(buf, len, opts, s, err, errlen);
+	switch (sa_data_kind(buf, len, why, sizeof(why))) {
+	case SA_DATA_FOREIGN:
+		sa_fmt(err, errlen, "%s", why);
+		break;
+	case SA_DATA_JSON:
+		rc = parse_freqtrade(buf, len, opts, s, err, errlen);
+		break;
+	default:
+		rc = parse_text(buf, len, opts, s, err, errlen);
+		break;
+	}
 	s->fmt.gzip = plain != NULL;
 out:
 	free(plain);

@@ -12,9 +12,18 @@
 enum sa_ohlcv_field { SA_BAR_TIME, SA_BAR_OPEN, SA_BAR_HIGH, SA_BAR_LOW, SA_BAR_CLOSE,
 		      SA_BAR_VOLUME, SA_BAR_ADJ, SA_BAR_FIELDS };
 
+/* How the file holds its bars. */
+enum sa_ohlcv_layout {
+	SA_LAYOUT_HEADER,      /* a header line names the columns */
+	SA_LAYOUT_KLINES,      /* headerless: time, o, h, l, c[, v], ... */
+	SA_LAYOUT_METATRADER,  /* headerless: date, time of day, o, h, l, c[, v] (MT4 History Center) */
+	SA_LAYOUT_FREQTRADE,   /* freqtrade's JSON OHLCV: [[ms, o, h, l, c, v], ...] */
+};
+
 /* What the loader found in the file, as fingerprint.json's data_format and the report say it. */
 struct sa_ohlcv_format {
-	bool header;           /* false: a headerless kline file (time, o, h, l, c[, v], ...) */
+	bool header;           /* false: a headerless file (klines, MetaTrader rows or JSON) */
+	int layout;            /* enum sa_ohlcv_layout */
 	char delim;            /* ',', ';' or '\t' */
 	bool gzip;             /* the file was gzip-compressed */
 	int time_form;         /* enum sa_time_form of the first bar */
@@ -23,6 +32,11 @@ struct sa_ohlcv_format {
 	int columns;           /* fields a row */
 	/* the header's name of each field, "" when absent (or headerless) */
 	char names[SA_BAR_FIELDS][SA_CSV_FIELD_MAX + 1];
+	bool joined;           /* the time is a date column and a time-of-day column joined */
+	char clock_name[SA_CSV_FIELD_MAX + 1];   /* the time-of-day column's name, "" when none */
+	char volume_left[SA_CSV_FIELD_MAX + 1];  /* another volume column, not used ("" none) */
+	char skipped[81];      /* a first line that is no part of the table, skipped ("" none) */
+	bool reversed;         /* the rows ran newest first: read in time order */
 	/* the shape of the series */
 	int64_t spacing_s;     /* median time between bars */
 	size_t gaps;           /* places where bars are missing at that spacing */
@@ -46,15 +60,20 @@ struct sa_ohlcv_opts {
 };
 
 /* Loads path, plain or gzip-compressed (told by its first bytes), bounded by SA_DATA_CAP
- * either way. The first line is a header, matched case-insensitively (time, timestamp, date,
- * datetime, open_time; open/o; high/h; low/l; close/c; volume/vol; adj close; other columns
- * ignored), or, when its first field is already a time, the first bar of a headerless kline
- * file. The delimiter (',', ';' or tab) is the one the first line uses most. Times: ISO-8601
- * (Z, an offset, a space for T, a date alone) or epoch s/ms/us; strictly increasing, one
- * spacing (whole multiples of the median: gaps are counted). Prices finite and positive,
- * high >= max(open, close), low <= min(open, close), volume >= 0; at least 2 bars. Returns 0
- * and fills *s (release with sa_ohlcv_release), or -1 with "line N: reason (hint)" in err and
- * *s empty. opts may be NULL (unadjusted). */
+ * either way. A first line without a delimiter before a table (a URL, a title) is skipped.
+ * The next line is a header, matched case-insensitively with any <> stripped (time,
+ * timestamp, date, datetime, open_time, gmt time; open/o; high/h; low/l; close/c; volume/vol,
+ * else the first "volume X", else tickvol; adj close; other columns ignored; a date column and
+ * a time column are joined), or, when its first field is already a time, the first bar of a
+ * headerless file: klines, or MetaTrader rows when a date alone is followed by a time of day.
+ * The delimiter (',', ';' or tab) is the one the first line uses most. Times: ISO-8601 (Z, an
+ * offset, a space for T, a date alone; dates also yyyy.mm.dd or dd.mm.yyyy) or epoch s/ms/us;
+ * strictly increasing, or strictly decreasing (then reversed), one spacing (whole multiples of
+ * the median: gaps are counted). Prices finite and positive, high >= max(open, close), low <=
+ * min(open, close), volume >= 0; at least 2 bars. freqtrade's JSON OHLCV is read too; a file
+ * of another kind (xlsx, Parquet, Feather, other JSON) is refused by name. Returns 0 and fills
+ * *s (release with sa_ohlcv_release), or -1 with "line N: reason (fix)" in err and *s empty.
+ * opts may be NULL (unadjusted). */
 int sa_ohlcv_load_opts(const char *path, const struct sa_ohlcv_opts *opts, struct sa_ohlcv *s,
 		       char *err, size_t errlen);
 

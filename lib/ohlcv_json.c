@@ -10,6 +10,26 @@ static const char *delim_name(char d)
 	return d == ';' ? ";" : d == '\t' ? "tab" : ",";
 }
 
+static const char *layout_name(int layout)
+{
+	static const char *const names[] = {
+		[SA_LAYOUT_HEADER] = "header",
+		[SA_LAYOUT_KLINES] = "headerless klines",
+		[SA_LAYOUT_METATRADER] = "headerless MetaTrader rows",
+		[SA_LAYOUT_FREQTRADE] = "freqtrade json",
+	};
+
+	return (unsigned)layout < sizeof(names) / sizeof(names[0]) ? names[layout] : "unknown";
+}
+
+static void add_text_or_null(cJSON *o, const char *key, const char *text)
+{
+	if (text[0])
+		cJSON_AddStringToObject(o, key, text);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
 static void add_columns(cJSON *o, const struct sa_ohlcv_format *f)
 {
 	static const char *const keys[SA_BAR_FIELDS] = { "time", "open", "high", "low", "close",
@@ -22,6 +42,8 @@ static void add_columns(cJSON *o, const struct sa_ohlcv_format *f)
 		else
 			cJSON_AddNullToObject(cols, keys[k]);
 	}
+	if (cols)
+		add_text_or_null(cols, "time_of_day", f->clock_name);
 }
 
 cJSON *sa_ohlcv_format_json(const struct sa_ohlcv *s)
@@ -32,12 +54,16 @@ cJSON *sa_ohlcv_format_json(const struct sa_ohlcv *s)
 
 	if (!o)
 		return NULL;
-	cJSON_AddStringToObject(o, "layout", f->header ? "header" : "headerless klines");
+	cJSON_AddStringToObject(o, "layout", layout_name(f->layout));
 	cJSON_AddStringToObject(o, "delimiter", delim_name(f->delim));
 	cJSON_AddBoolToObject(o, "gzip", f->gzip);
 	cJSON_AddStringToObject(o, "time_form", sa_time_form_name((enum sa_time_form)f->time_form));
 	cJSON_AddNumberToObject(o, "fields", f->columns);
 	add_columns(o, f);
+	cJSON_AddBoolToObject(o, "joined", f->joined);
+	add_text_or_null(o, "volume_left", f->volume_left);
+	add_text_or_null(o, "skipped_line", f->skipped);
+	cJSON_AddBoolToObject(o, "reversed", f->reversed);
 	cJSON_AddBoolToObject(o, "volume", f->volume);
 	cJSON_AddBoolToObject(o, "adjusted", f->adjusted);
 	cJSON_AddNumberToObject(o, "bars", (double)s->n);

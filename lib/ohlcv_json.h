@@ -8,7 +8,9 @@
 
 struct cJSON;
 
-/* data_format of a loaded series: layout, delimiter, gzip, time form, columns, volume,
+/* data_format of a loaded series: layout, delimiter, gzip, time form, columns (time_of_day:
+ * a time column joined to the date's), joined, volume_left (a volume column not used),
+ * skipped_line (a first line no part of the table), reversed (rows newest first), volume,
  * adjusted, bars, first, last, spacing_s, gaps, missing_bars, largest_gap_s. Returns a new
  * object (caller frees), or NULL when out of memory. */
 struct cJSON *sa_ohlcv_format_json(const struct sa_ohlcv *s);

@@ -159,9 +159,12 @@ int sa_ohlcv_shape(struct sa_ohlcv *s, size_t first_line, char *err, size_t errl
 		int64_t dt = s->t[i] - s->t[i - 1], k = multiple(dt, m);
 
 		if (!k) {
+			/* the later row of the file: bar i, or bar i - 1 when the rows were reversed */
+			size_t line = f->reversed ? first_line + s->n - i : first_line + i;
+
 			sa_fmt(err, errlen, "line %zu: %lld s after the previous bar, where the series "
-			       "steps by %lld s: mixed spacings make no series (resample the file to one "
-			       "bar size)", first_line + i, (long long)dt, (long long)m);
+			       "steps by %lld s: mixed spacings make no series "
+			       "(resample the file to one bar size)", line, (long long)dt, (long long)m);
 			return -1;
 		}
 		count_gap(f, s, i, k);

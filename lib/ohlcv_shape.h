@@ -15,7 +15,8 @@
  * for clocks that change with the season). In a session calendar a step from one day to a
  * later one that skips at most SA_HOLIDAY_WEEKDAYS weekdays is a closure (a weekend, a
  * holiday), not a gap; a longer one is a gap of the weekdays it skips (of its missing bars,
- * for bars shorter than a day). first_line is the file line of bar 0, for the message.
+ * for bars shorter than a day). first_line is the file line of the first row (bar 0, or the
+ * last bar when the rows were reversed), for the message.
  * Returns 0, or -1 with "line N: ..." in err. */
 int sa_ohlcv_shape(struct sa_ohlcv *s, size_t first_line, char *err, size_t errlen);
 

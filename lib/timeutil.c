@@ -151,9 +151,62 @@ static int parse_epoch(const char *s, int64_t *epoch, enum sa_time_form *form)
 	return -1;
 }
 
+static int all_digits(const char *s, int n)
+{
+	int v;
+
+	return digits(s, n, &v) == 0;
+}
+
+/* A dotted date, yyyy.mm.dd or dd.mm.yyyy, rewritten as yyyy-mm-dd followed by the rest of s
+ * into iso (at least 64 bytes). Returns the form, or -1 when s starts with no dotted date. */
+static int undot(const char *s, char iso[64])
+{
+	size_t n = strlen(s);
+
+	if (n >= 64 || n < 10)
+		return -1;
+	if (all_digits(s, 4) && s[4] == '.' && all_digits(s + 5, 2) && s[7] == '.' &&
+	    all_digits(s + 8, 2)) {
+		memcpy(iso, s, n + 1);
+		iso[4] = iso[7] = '-';
+		return SA_TIME_DOTTED;
+	}
+	if (all_digits(s, 2) && s[2] == '.' && all_digits(s + 3, 2) && s[5] == '.' &&
+	    all_digits(s + 6, 4)) {
+		memcpy(iso, s + 6, 4);
+		iso[4] = '-';
+		memcpy(iso + 5, s + 3, 2);
+		iso[7] = '-';
+		memcpy(iso + 8, s, 2);
+		memcpy(iso + 10, s + 10, n - 10 + 1);
+		return SA_TIME_DAY_FIRST;
+	}
+	return -1;
+}
+
+int sa_time_is_slashed(const char *s)
+{
+	size_t a = strspn(s, "0123456789"), b;
+
+	if (a < 1 || a > 4 || s[a] != '/')
+		return 0;
+	b = strspn(s + a + 1, "0123456789");
+	return b >= 1 && b <= 2 && s[a + 1 + b] == '/' && s[a + 2 + b] >= '0' && s[a + 2 + b] <= '9';
+}
+
 int sa_time_parse_bar(const char *s, int64_t *epoch, enum sa_time_form *form,
 		      struct sa_time_cache *c)
 {
+	char iso[64];
+	int dotted = undot(s, iso);
+
+	if (dotted >= 0) {
+		if (sa_time_parse_cached(iso, epoch, c))
+			return -1;
+		*form = (enum sa_time_form)dotted;
+		return 0;
+	}
 	if (s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9' && s[2] >= '0' &&
 	    s[2] <= '9' && s[3] >= '0' && s[3] <= '9' && s[4] == '-') {
 		if (sa_time_parse_cached(s, epoch, c))
@@ -173,6 +226,8 @@ const char *sa_time_form_name(enum sa_time_form form)
 		[SA_TIME_EPOCH_S] = "epoch seconds",
 		[SA_TIME_EPOCH_MS] = "epoch milliseconds",
 		[SA_TIME_EPOCH_US] = "epoch microseconds",
+		[SA_TIME_DOTTED] = "dotted date (yyyy.mm.dd)",
+		[SA_TIME_DAY_FIRST] = "day-first dotted date (dd.mm.yyyy)",
 	};
 
 	return (unsigned)form < sizeof(names) / sizeof(names[0]) ? names[form] : "unknown";

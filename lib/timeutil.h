@@ -28,13 +28,20 @@ enum sa_time_form {
 	SA_TIME_EPOCH_S,     /* 1704153600 */
 	SA_TIME_EPOCH_MS,    /* 1704153600000 */
 	SA_TIME_EPOCH_US,    /* 1704153600000000 */
+	SA_TIME_DOTTED,      /* 2024.01.02 13:00:00 (MetaTrader), or the date alone */
+	SA_TIME_DAY_FIRST,   /* 02.01.2024 13:00:00.000 (Dukascopy): day first, with dots */
 };
 
-/* A bar's time in any form above: ISO as sa_time_parse, or a count of whole seconds since the
+/* A bar's time in any form above: ISO as sa_time_parse (its date also written with dots,
+ * yyyy.mm.dd, or day first with dots, dd.mm.yyyy), or a count of whole seconds since the
  * epoch told apart by magnitude (seconds below 1e11, milliseconds below 1e14, microseconds
- * below 1e17; a fraction of a second is refused). Returns 0 with *epoch and *form, or -1. */
+ * below 1e17; a fraction of a second is refused). A slashed date (01/02/2024) is refused:
+ * nothing in it tells the day from the month. Returns 0 with *epoch and *form, or -1. */
 int sa_time_parse_bar(const char *s, int64_t *epoch, enum sa_time_form *form,
 		      struct sa_time_cache *c);
+
+/* True when s starts with a slashed date (01/02/2024, 2024/01/02): refused as ambiguous. */
+int sa_time_is_slashed(const char *s);
 
 /* The form's name as fingerprint.json and the report write it ("epoch milliseconds"). */
 const char *sa_time_form_name(enum sa_time_form form);

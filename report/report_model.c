@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "jsonio.h"
 #include "msg.h"
@@ -276,6 +277,8 @@ static void add_containment(cJSON *m, const struct rpt_input *in)
 	cJSON *c = cJSON_AddObjectToObject(m, "containment");
 	add_text(c, "status", run, "status");
 	add_text(c, "blocked", run, "blocked_actions");
+	if (sa_json_num(run, "nan_as_flat", 0) >= 1)
+		add_text(c, "nan_as_flat", run, "nan_as_flat");
 	add_cgroup(c, run);
 	add_kinds(c, in);
 	if (cJSON_IsString(get(run, "error")) && get(run, "error")->valuestring[0])
@@ -669,8 +672,8 @@ static void add_span(cJSON *to, const char *as, const cJSON *obj, const char *ke
 /* The header names the loader matched, "time=Date, open=Open, ...", or "by position". */
 static void add_data_columns(cJSON *to, const cJSON *fmt)
 {
-	static const char *const keys[] = { "time", "open", "high", "low", "close", "volume",
-					     "adj_close" };
+	static const char *const keys[] = { "time", "time_of_day", "open", "high", "low", "close",
+					     "volume", "adj_close" };
 	const cJSON *cols = get(fmt, "columns");
 	char buf[512] = "";
 	size_t used = 0;
@@ -683,6 +686,21 @@ static void add_data_columns(cJSON *to, const cJSON *fmt)
 						 used ? ", " : "", keys[k], v->valuestring);
 	}
 	cJSON_AddStringToObject(to, "columns", used ? buf : "by position (no header)");
+}
+
+/* Which volume column was read when the file has more than one: "from 'Volume BTC', the base
+ * asset's; 'Volume USDT' not used". Nothing when it had one. */
+static void add_volume_choice(cJSON *to, const cJSON *fmt)
+{
+	const cJSON *left = get(fmt, "volume_left"), *used = get(get(fmt, "columns"), "volume");
+	char buf[256];
+
+	if (!cJSON_IsString(left) || !cJSON_IsString(used))
+		return;
+	cJSON_AddStringToObject(to, "volume_choice",
+				sa_fmt(buf, sizeof buf, "from '%s'%s; '%s' not used", used->valuestring,
+				       strncasecmp(used->valuestring, "volume ", 7) ? "" :
+				       ", the base asset's", left->valuestring));
 }
 
 /* The data section: what fingerprint.json's data_format says the loader found. */
@@ -700,6 +718,11 @@ static void add_data(cJSON *m, const struct rpt_input *in)
 		add_text(o, keys[k], fmt, keys[k]);
 	}
 	add_data_columns(o, fmt);
+	add_volume_choice(o, fmt);
+	if (cJSON_IsString(get(fmt, "skipped_line")))
+		add_text(o, "skipped_line", fmt, "skipped_line");
+	cJSON_AddBoolToObject(o, "joined", cJSON_IsTrue(get(fmt, "joined")));
+	cJSON_AddBoolToObject(o, "reversed", cJSON_IsTrue(get(fmt, "reversed")));
 	add_span(o, "spacing", fmt, "spacing_s");
 	add_span(o, "largest_gap", fmt, "largest_gap_s");
 	cJSON_AddBoolToObject(o, "gzip", cJSON_IsTrue(get(fmt, "gzip")));

@@ -55,6 +55,7 @@ struct sbx_result {
 	enum sbx_status status;
 	size_t n;                  /* bars the run was given */
 	int8_t *signals;           /* n validated values in {-1,0,1} when status == SBX_OK, else NULL */
+	size_t nan_as_flat;        /* of them, the NaN or None values taken as flat (0) */
 	long wall_ms;
 	char error[1024];          /* why, when status != SBX_OK */
 	struct sbx_event *events;  /* containment events of this run, in order (a rule's latest

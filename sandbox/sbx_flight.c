@@ -309,7 +309,8 @@ static char *take_log(struct buf *b)
 	return s;
 }
 
-/* Takes an 'R' payload: exactly n bytes, each -1, 0 or 1, copied to r->signals. */
+/* Takes an 'R' payload: exactly n bytes, each -1, 0 or 1, copied to r->signals, or
+ * SBX_SIGNAL_NAN (the output's NaN or None), counted in r->nan_as_flat and taken as 0. */
 static void take_signals(struct flight *f, const char *p, size_t len)
 {
 	struct sbx_result *r = f->r;
@@ -321,7 +322,7 @@ static void take_signals(struct flight *f, const char *p, size_t len)
 		goto out;
 	}
 	for (size_t i = 0; i < f->n && bad == f->n; i++)
-		if ((int8_t)p[i] < -1 || (int8_t)p[i] > 1)
+		if (((int8_t)p[i] < -1 || (int8_t)p[i] > 1) && (int8_t)p[i] != SBX_SIGNAL_NAN)
 			bad = i;
 	if (bad < f->n) {
 		sa_fmt(r->error, sizeof r->error, "value %d at bar %zu is not -1, 0 or 1", (int8_t)p[bad], bad);
@@ -333,7 +334,13 @@ static void take_signals(struct flight *f, const char *p, size_t len)
 		sa_fmt(r->error, sizeof r->error, "out of memory");
 		goto out;
 	}
-	memcpy(r->signals, p, f->n);
+	r->nan_as_flat = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		bool nan = (int8_t)p[i] == SBX_SIGNAL_NAN;
+
+		r->signals[i] = nan ? 0 : (int8_t)p[i];
+		r->nan_as_flat += nan;
+	}
 	r->status = SBX_OK;
 out:
 	return;

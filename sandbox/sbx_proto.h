@@ -23,6 +23,10 @@ enum {
 };
 
 /* Result tags: 'R' then n int8 signals; 'E' error text; 'B' bad-output text; 'M' memory. */
+
+/* A signal byte that stands for NaN (or None) in signals()' output: the driver counts it and
+ * takes it as flat (0). Any other byte than -1, 0, 1 and this one is bad output. */
+#define SBX_SIGNAL_NAN (-128)
 enum {
 	SBX_TAG_RESULT = 'R',
 	SBX_TAG_ERROR = 'E',

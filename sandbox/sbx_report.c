@@ -91,6 +91,7 @@ cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim,
 		for (size_t i = 0; i < r->n; i++)
 			cJSON_AddItemToArray(sig, cJSON_CreateNumber(r->signals[i]));
 	cJSON_AddItemToObject(o, "signals", sig);
+	cJSON_AddNumberToObject(o, "nan_as_flat", r && r->signals ? (double)r->nan_as_flat : 0);
 	cJSON_AddNumberToObject(o, "blocked_actions", r ? (double)r->n_refusals : 0);
 	cJSON_AddItemToObject(o, "refusals", sbx_rules_json(r ? r->rules : NULL, r ? r->n_rules : 0));
 	add_limits(o, lim, cg);

@@ -25,7 +25,7 @@ static const char usage[] =
 	"content would not change. --stamps DIR also writes DIR/.knobs-<KNOB> for each knob\n"
 	"config.json holds, each only when that knob changed. `make help` lists the knobs.\n"
 	"--check-data loads the operator's OHLCV file with the stages' own loader and says why it\n"
-	"cannot be used, with the line and the format accepted, before any stage runs.\n"
+	"cannot be used, with the line and the fix, before any stage runs.\n"
 	"\n"
 	"exit: 0 written (or the data loads); 2 bad command line, a knob out of range or unusable\n"
 	"data; 3 cannot write\n";
@@ -123,16 +123,12 @@ static int write_stamps(const char *dir, const cJSON *c)
 	return rc;
 }
 
-/* What DATA must look like, for the message when it does not. */
-#define DATA_FORMAT "a csv (or a gzip of one) whose header names time, open, high, low and " \
-	"close (usual synonyms, any case; volume optional; ',', ';' or tab), or a headerless " \
-	"Binance/ccxt kline file; one bar a line, times ISO-8601 (an offset is converted to UTC), " \
-	"dates or epoch seconds or milliseconds, strictly increasing; prices finite positive plain " \
-	"decimals (no hex, no padding) with low <= open, close <= high; volume >= 0; at least 2 " \
-	"bars (README.md, 'Give real data')"
+/* Where the layouts read are listed, for the message when DATA is refused. */
+#define DATA_LAYOUTS "README.md, 'Give real data'"
 
 /* Loads the operator's data file as every stage would. Returns SA_EXIT_OK, or SA_EXIT_USAGE
- * with the loader's reason (its line number) and the accepted format printed. */
+ * with the loader's reason (its line number and the fix) printed, and where the layouts read
+ * are listed when the reason does not say it already. */
 static int check_data(const char *path, const cJSON *cfg)
 {
 	struct sa_ohlcv s = { 0 };
@@ -140,7 +136,8 @@ static int check_data(const char *path, const cJSON *cfg)
 	int rc = SA_EXIT_OK;
 
 	if (sa_ohlcv_load_config(path, cfg, &s, err, sizeof(err)) < 0) {
-		sa_error("DATA '%s' cannot be used: %s (accepted: %s)", path, err, DATA_FORMAT);
+		sa_error("DATA '%s' cannot be used: %s%s", path, err,
+			 strstr(err, "README") ? "" : " (the layouts read: " DATA_LAYOUTS ")");
 		rc = SA_EXIT_USAGE;
 	}
 	sa_ohlcv_release(&s);

@@ -122,6 +122,8 @@ static void load_run(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 
 	/* A killed or refused run is not "ok", yet its record is exactly what the veto needs. */
 	copy_str(f->run_status, sizeof f->run_status, status);
+	copy_str(f->run_error, sizeof f->run_error, sa_json_str(c, "error", ""));
+	f->run_error[strcspn(f->run_error, "\n")] = '\0';
 	if (status[0] && strcmp(status, "not_run") != 0)
 		f->strategy = true;
 	f->num.killed = strncmp(status, "killed_", 7) == 0;

@@ -288,6 +288,27 @@ static int failing_gates(const struct vd_result *r)
 	return n;
 }
 
+/* Why nothing could be judged: the run's own error when it stopped (the line it names, or
+ * the first bad value), else the replay's reason. */
+static void say_incomplete_why(struct text *t, const struct vd_facts *f)
+{
+	const char *e = f->run_error;
+	bool stopped = f->strategy && f->run_status[0] && strcmp(f->run_status, "ok") != 0 && e[0];
+
+	if (!strncmp(e, "BadOutput: ", 11))
+		e += 11;
+	if (stopped && !strcmp(f->run_status, "bad_output"))
+		add(t, "Incomplete: nothing could be judged, because signals(df) returned bad output: %s. ", e);
+	else if (stopped && (!strcmp(f->run_status, "error") || !strcmp(f->run_status, "crashed")))
+		add(t, "Incomplete: nothing could be judged, because the strategy stopped with an error: %s. ", e);
+	else if (stopped)
+		add(t, "Incomplete: nothing could be judged, because the strategy run ended as %s: %s. ",
+		    f->run_status, e);
+	else
+		add(t, "Incomplete: nothing could be judged, because %s. ",
+		    f->replay_reason[0] ? f->replay_reason : "no replay was made");
+}
+
 static void say_decision(struct text *t, const struct vd_facts *f, const struct vd_result *r)
 {
 	char why[VD_TEXT_MAX * 2];
@@ -298,8 +319,7 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 		    vd_veto_reason(f, r, VD_REJECTED_UNSAFE, why, sizeof why));
 		break;
 	case VD_INCOMPLETE:
-		add(t, "Incomplete: nothing could be judged, because %s. ",
-		    f->replay_reason[0] ? f->replay_reason : "no replay was made");
+		say_incomplete_why(t, f);
 		break;
 	case VD_REJECTED_LOOKAHEAD:
 		add(t, "Rejected for look-ahead: %s, so these trades could not have been taken in real time. ",
@@ -361,9 +381,9 @@ static void say_not_ready_fix(struct text *t, const struct vd_facts *f, const st
 static void say_incomplete_fix(struct text *t, const struct vd_facts *f)
 {
 	if (!strcmp(f->run_status, "bad_output"))
-		add(t, "Make signals(df) return one value per bar, each -1, 0 or +1, and audit again");
+		add(t, "Make signals(df) return one value per bar, each -1, 0 or +1 (NaN and None count as flat), and audit again");
 	else if (!strcmp(f->run_status, "error") || !strcmp(f->run_status, "crashed"))
-		add(t, "Fix the strategy so that signals(df) runs to the end (the run's error is in run.json and the report), and audit again");
+		add(t, "Fix what the error names so that signals(df) runs to the end, and audit again");
 	else if (f->strategy)
 		add(t, "The strategy's signals could not be used; fix what the reason names and audit again");
 	else

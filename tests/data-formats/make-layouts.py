@@ -70,6 +70,36 @@ def layouts(bars, out):
           [[t.strftime("%Y-%m-%d %H:%M")] + v for t, v in bars], sep="\t")
     with gzip.GzipFile(f"{out}/native.csv.gz", "wb", mtime=0) as g:
         g.write(open(f"{out}/native.csv", "rb").read())
+    # MetaTrader 5 "Export bars": tab, <> around the names, date and time in two columns,
+    # dotted dates; the real volume in <VOL> (taken over <TICKVOL>)
+    write(f"{out}/metatrader5.csv", [["<DATE>", "<TIME>", "<OPEN>", "<HIGH>", "<LOW>", "<CLOSE>",
+                                      "<TICKVOL>", "<VOL>", "<SPREAD>"]] +
+          [[t.strftime("%Y.%m.%d"), t.strftime("%H:%M:%S")] + v[:4] + [str(1000 + i), v[4], "2"]
+           for i, (t, v) in enumerate(bars)], sep="\t")
+    # the same with the <> taken out and commas, as a user first fixes it
+    write(f"{out}/metatrader5-plain.csv", [["DATE", "TIME", "OPEN", "HIGH", "LOW", "CLOSE",
+                                            "TICKVOL", "VOL", "SPREAD"]] +
+          [[t.strftime("%Y.%m.%d"), t.strftime("%H:%M:%S")] + v[:4] + [str(1000 + i), v[4], "2"]
+           for i, (t, v) in enumerate(bars)])
+    # MetaTrader 4 History Center export: no header, date and time of day, then o, h, l, c, v
+    write(f"{out}/metatrader4.csv", [[t.strftime("%Y.%m.%d"), t.strftime("%H:%M")] + v
+                                     for t, v in bars])
+    # Dukascopy: "Gmt time", day first with dots, milliseconds
+    write(f"{out}/dukascopy.csv", [["Gmt time", "Open", "High", "Low", "Close", "Volume"]] +
+          [[t.strftime("%d.%m.%Y %H:%M:%S.000")] + v for t, v in bars])
+    # CryptoDataDownload: its URL on the first line, newest first, a volume in each asset
+    write(f"{out}/cryptodatadownload.csv", [["https://www.CryptoDataDownload.com"],
+                                            ["unix", "date", "symbol", "open", "high", "low",
+                                             "close", "Volume BTC", "Volume USDT", "tradecount"]] +
+          [[str(epoch(t) * 1000), t.strftime("%Y-%m-%d %H:%M:%S"), "BTC/USDT"] + v +
+           ["%.2f" % (float(v[4]) * float(v[3])), str(100 + i)]
+           for i, (t, v) in reversed(list(enumerate(bars)))])
+    # freqtrade's download-data --data-format-ohlcv json (and jsongz): [[ms, o, h, l, c, v], ...]
+    text = "[" + ",".join("[%d,%s]" % (epoch(t) * 1000, ",".join(v)) for t, v in bars) + "]"
+    with open(f"{out}/freqtrade.json", "w") as f:
+        f.write(text)
+    with gzip.GzipFile(f"{out}/freqtrade.json.gz", "wb", mtime=0) as g:
+        g.write(text.encode())
     # no volume: the same prices, volume NaN for the strategy
     write(f"{out}/no-volume.csv", [["date", "open", "high", "low", "close"]] +
           [[t.strftime(day)] + v[:4] for t, v in bars])

@@ -48,6 +48,26 @@ fp $D/layouts/yahoo.csv
 expect_eq "yahoo: the Adj Close column is named" "Adj Close" "$(jget "$TMP/fp.json" data_format.columns.adj_close)"
 expect_eq "yahoo: unadjusted by default" false "$(jget "$TMP/fp.json" data_format.adjusted)"
 expect_eq "yahoo: one day apart" 86400 "$(jget "$TMP/fp.json" data_format.spacing_s)"
+fp $D/layouts/metatrader4.csv
+expect_eq "metatrader4: read by its shape" "headerless MetaTrader rows" "$(jget "$TMP/fp.json" data_format.layout)"
+expect_eq "metatrader4: date and time joined" true "$(jget "$TMP/fp.json" data_format.joined)"
+expect_eq "metatrader4: dotted dates" "dotted date (yyyy.mm.dd)" "$(jget "$TMP/fp.json" data_format.time_form)"
+fp $D/layouts/metatrader5.csv
+expect_eq "metatrader5: the time of day's column is named" "<TIME>" "$(jget "$TMP/fp.json" data_format.columns.time_of_day)"
+expect_eq "metatrader5: <VOL> over <TICKVOL>" "<TICKVOL>" "$(jget "$TMP/fp.json" data_format.volume_left)"
+fp $D/layouts/dukascopy.csv
+expect_eq "dukascopy: day first" "day-first dotted date (dd.mm.yyyy)" "$(jget "$TMP/fp.json" data_format.time_form)"
+fp $D/layouts/cryptodatadownload.csv
+expect_eq "cryptodatadownload: the URL line is skipped and said" "https://www.CryptoDataDownload.com" "$(jget "$TMP/fp.json" data_format.skipped_line)"
+expect_eq "cryptodatadownload: newest first, reversed" true "$(jget "$TMP/fp.json" data_format.reversed)"
+expect_eq "cryptodatadownload: the base asset's volume" "Volume BTC" "$(jget "$TMP/fp.json" data_format.columns.volume)"
+expect_eq "cryptodatadownload: the first bar in time" 2023-01-02T00:00:00Z "$(jget "$TMP/fp.json" data_first)"
+fp $D/layouts/freqtrade.json.gz
+expect_eq "freqtrade json: the layout is recorded" "freqtrade json" "$(jget "$TMP/fp.json" data_format.layout)"
+expect_eq "freqtrade json: gzip is recorded" true "$(jget "$TMP/fp.json" data_format.gzip)"
+fp $D/layouts/native.csv
+expect_eq "native: nothing skipped, nothing reversed" "null false" \
+	"$(jget "$TMP/fp.json" data_format.skipped_line) $(jget "$TMP/fp.json" data_format.reversed)"
 fp $D/layouts/no-volume.csv
 expect_eq "no volume is recorded" false "$(jget "$TMP/fp.json" data_format.volume)"
 "$BIN/config" ADJUSTED=1 -o "$TMP/adj.json" >/dev/null 2>&1
@@ -86,6 +106,17 @@ freqtrade.csv freqtrade csv
 tradingview.csv tradingview
 generic.csv column map
 LAYOUTS
+
+# the report's Data section says what the loader did with CryptoDataDownload's file
+rm -rf out/e2e15_cdd
+check "an audit on CryptoDataDownload's file exits 0" make --no-print-directory audit \
+	STRATEGY=$D/strategy.py DATA=$D/layouts/cryptodatadownload.csv NAME=e2e15_cdd LOOKAHEAD_MAX=5
+for said in "rows were newest first; read in time order" \
+	"the first line, no part of the table: <code>https://www.CryptoDataDownload.com</code>" \
+	"from &#39;Volume BTC&#39;, the base asset&#39;s; &#39;Volume USDT&#39; not used"; do
+	check "the Data section says: $said" grep -qF "$said" out/e2e15_cdd/report.html
+done
+rm -rf out/e2e15_cdd
 
 while IFS='|' read -r file said; do
 	case $file in '#'*|'') continue ;; esac

@@ -123,7 +123,15 @@ conv_case half 'x[3] = 1.5; return x' bad_output "value 1.5 at bar 3 is not -1, 
 conv_case wraps 'return np.where(np.arange(len(df)) == 7, 257, 1).astype(np.int16)' bad_output "value 257.0 at bar 7 is not -1, 0 or 1"
 conv_case minus_two 'x[0] = -2; return x.astype(np.int64)' bad_output "value -2.0 at bar 0 is not -1, 0 or 1"
 conv_case inf 'x[5] = np.inf; return x' bad_output "value inf at bar 5 is not -1, 0 or 1"
-conv_case nan_late 'x[199] = np.nan; return x.astype(np.float32)' bad_output "value nan at bar 199 is not -1, 0 or 1"
+expect_eq "convert inf: nothing is counted as flat" 0 "$(jget "$TMP/run.json" nan_as_flat)"
+conv_case nan_late 'x[199] = np.nan; return x.astype(np.float32)' ok 0
+expect_eq "convert nan_late: the NaN is counted as flat" 1 "$(jget "$TMP/run.json" nan_as_flat)"
+conv_case warmup 'x[:] = 1; x[:20] = np.nan; return x' ok 180
+expect_eq "convert warmup: twenty NaN bars counted as flat" 20 "$(jget "$TMP/run.json" nan_as_flat)"
+conv_case nones 'return [None] * 5 + [-1] * (len(df) - 5)' ok -195
+expect_eq "convert nones: None is flat too" 5 "$(jget "$TMP/run.json" nan_as_flat)"
+conv_case none_string 'return [None] * 5 + ["1"] * (len(df) - 5)' bad_output "signals() returned a str at bar 5, not a number"
+conv_case inf_after_nan 'x[0] = np.nan; x[1] = -np.inf; return x' bad_output "value -inf at bar 1 is not -1, 0 or 1"
 conv_case uint_two 'return np.full(len(df), 2, dtype=np.uint8)' bad_output "value 2.0 at bar 0 is not -1, 0 or 1"
 conv_case uint 'return np.ones(len(df), dtype=np.uint64)' ok 200
 conv_case uint_max 'return np.full(len(df), 2**64 - 1, dtype=np.uint64)' bad_output "value 1.8446744073709552e+19 at bar 0 is not -1, 0 or 1"
@@ -233,7 +241,6 @@ else
 fi
 bad_case short bad_output 'return [0] * (len(df) - 1)'
 bad_case two bad_output 'return [2] * len(df)'
-bad_case nan bad_output 'return np.full(len(df), np.nan)'
 bad_case strings bad_output 'return ["buy"] * len(df)'
 bad_case none bad_output 'return None'
 bad_case frame bad_output 'return df'

@@ -122,9 +122,9 @@ if make --no-print-directory audit STRATEGY=demos/honest.py DATA="$TMP/bad.csv" 
 else
 	ok "bad DATA stops make audit with a non-zero exit"
 fi
-grep -q "DATA '$TMP/bad.csv' cannot be used: line 51: open 'nan' is not a finite number (accepted: a csv (or a gzip of one) whose header names time, open, high, low and close" "$TMP/baddata.log" &&
-	ok "bad DATA: the loader's reason, its line and the accepted format" ||
-	not_ok "bad DATA: the loader's reason, its line and the accepted format" "$(tail -n 3 "$TMP/baddata.log")"
+grep -qx "config: DATA '$TMP/bad.csv' cannot be used: line 51: open 'nan' is not a finite number (the layouts read: README.md, 'Give real data')" "$TMP/baddata.log" &&
+	ok "bad DATA: the loader's reason, its line and a short pointer to the layouts" ||
+	not_ok "bad DATA: the loader's reason, its line and a short pointer to the layouts" "$(tail -n 3 "$TMP/baddata.log")"
 for f in run.json replay.json verdict.json; do
 	[ -e "$OUT/$f" ] && not_ok "bad DATA: no stage ran ($f exists)" || ok "bad DATA: no stage ran ($f absent)"
 done
@@ -150,5 +150,23 @@ expect_eq "a syntax error: nothing was judged, INCOMPLETE" INCOMPLETE "$(jget "$
 grep -q "Incomplete: nothing could be judged" "$OUT/verdict.json" && ok "a syntax error: the summary says so" ||
 	not_ok "a syntax error: the summary says so" "$(jget "$OUT/verdict.json" summary)"
 expect_eq "a syntax error: inspect gives its line" 1 "$(jget "$OUT/inspect.json" strategy.syntax_error.line)"
+grep -q "because the strategy stopped with an error: line 1: SyntaxError: " "$TMP/audit.log" &&
+	ok "a syntax error: the terminal names the error and its line" ||
+	not_ok "a syntax error: the terminal names the error and its line" "$(tail -n 1 "$TMP/audit.log")"
+expect_no_match "a syntax error: the terminal sends no one to run.json" "$TMP/audit.log" "in run.json" "see run.json"
+printf 'import numpy as np\ndef signals(df):\n    return np.sign(df["close"] - df["close"].rolling(20).mean())\n' >"$TMP/warmup.py"
+rm -rf "$OUT"
+check "an audit of a strategy with a NaN warm-up exits 0" audit STRATEGY="$TMP/warmup.py"
+expect_eq "NaN warm-up: the run is ok" ok "$(jget "$OUT/run.json" status)"
+expect_eq "NaN warm-up: the 19 bars before the mean are flat" 19 "$(jget "$OUT/run.json" nan_as_flat)"
+check "NaN warm-up: the report says so" grep -qF "signals() returned NaN or None on 19 bars" "$OUT/report.html"
+"$PY" -c 'import json, sys; s = json.load(open(sys.argv[1]))["signals"]; sys.exit(not (s[:19] == [0] * 19 and any(s[19:])))' "$OUT/run.json" &&
+	ok "NaN warm-up: flat on those bars, positions after" || not_ok "NaN warm-up: flat on those bars, positions after"
+printf 'import numpy as np\ndef signals(df):\n    x = np.zeros(len(df))\n    x[0] = np.inf\n    return x\n' >"$TMP/inf.py"
+rm -rf "$OUT"
+check "an audit of an inf signal exits 0" audit STRATEGY="$TMP/inf.py"
+grep -q "returned bad output: value inf at bar 0 is not -1, 0 or 1" "$TMP/audit.log" &&
+	ok "bad output: the terminal names the value and its bar" ||
+	not_ok "bad output: the terminal names the value and its bar" "$(tail -n 1 "$TMP/audit.log")"
 rm -rf "$OUT"
 finish

@@ -5,7 +5,7 @@
 S=${FUZZ_TEST_S:-30}
 
 check "the fuzz targets build (clang, -fsanitize=fuzzer)" make --no-print-directory fuzz-bins
-for t in fuzz_ohlcv fuzz_tradelog fuzz_gunzip; do
+for t in fuzz_ohlcv fuzz_freqtrade fuzz_tradelog fuzz_gunzip; do
 	if tests/fuzz/run "$S" "$t" >"$TMP/$t.out" 2>&1; then
 		ok "$t: $S s without a crash ($(cat "$TMP/$t.out"))"
 	else

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sa_ohlcv_opts opts = { .adjusted = size && (data[size - 1] & 1) };
 	struct sa_ohlcv s;
-	char err[512];
+	char err[512] = "";
 
 	check_number(data, size);
 	if (sa_ohlcv_parse_opts((const char *)data, size, &opts, &s, err, sizeof err) == 0) {
@@ -55,6 +55,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (s.n < 2 || s.fmt.spacing_s <= 0)
 			abort();
+		/* a skipped first line is said as printable text, and JSON is only read from '[' */
+		for (const char *c = s.fmt.skipped; *c; c++)
+			if (*c < 0x20 || *c > 0x7e)
+				abort();
+		if (s.fmt.layout == SA_LAYOUT_FREQTRADE && !memchr(data, '[', size))
+			abort();
+	} else if (!err[0]) {
+		abort();
 	}
 	sa_ohlcv_release(&s);
 	return 0;

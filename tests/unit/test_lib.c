@@ -239,7 +239,11 @@ static void test_ohlcv_rejects(void **state)
 		{ "tag,open,high,low,close,vol\n" ROW1, "line 1: no time column in the header" },
 		{ HDR ROW1 "2024-01-01T01:00:00Z,nan,102,100,101,12\n", "line 3: open 'nan' is not a finite number" },
 		{ HDR ROW1 "2024-01-01T01:00:00Z,100,102,100,101,inf\n", "line 3: volume 'inf'" },
-		{ HDR ROW1 "2023-12-31T23:00:00Z,100.5,102,100,101,12\n", "line 3: time 2023-12-31T23:00:00Z comes before the previous bar's" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,100,101,12\n2023-12-31T23:00:00Z,100.5,102,100,101,12\n", "line 4: time 2023-12-31T23:00:00Z comes before the previous bar's" },
+		{ HDR "2024-01-01T01:00:00Z,100.5,102,100,101,12\n" ROW1 "2024-01-01T02:00:00Z,100.5,102,100,101,12\n", "line 4: time 2024-01-01T02:00:00Z comes after the previous bar's 2024-01-01T00:00:00Z, where the rows before run newest first" },
+		{ HDR "2024-01-01T04:00:00Z,100.5,102,100,101,12\n2024-01-01T03:00:00Z,100.5,102,100,101,12\n2024-01-01T02:00:00Z,100.5,102,100,101,12\n2024-01-01T01:30:00Z,100.5,102,100,101,12\n", "line 5: 1800 s after the previous bar, where the series steps by 3600 s" },
+		{ "01/02/2024,100.5,102,100,101,12\n", "line 1: '01/02/2024' is ambiguous, day or month first" },
+		{ "date,time,open,high,low,close\n2024.01.01,25:00,100.5,102,100,101\n", "line 2: date '2024.01.01' and time '25:00' make no time" },
 		{ HDR ROW1 "2024-01-01T00:00:00Z,100.5,102,100,101,12\n", "line 3: time 2024-01-01T00:00:00Z repeats the previous bar's" },
 		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,100,100,101,12\n", "line 3: high 100 is below" },
 		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,101,101,12\n", "line 3: low 101 is above" },
@@ -293,7 +297,7 @@ static void test_ohlcv_nul_byte(void **state)
 
 	(void)state;
 	assert_int_equal(sa_ohlcv_parse(csv, sizeof csv - 1, &s, err, sizeof(err)), -1);
-	assert_string_equal(err, "line 3: field 5 is too long or holds a NUL byte");
+	assert_string_equal(err, "line 3: field 5 is longer than 63 bytes or holds a NUL byte (is this a CSV file?)");
 }
 
 static void test_tradelog(void **state)

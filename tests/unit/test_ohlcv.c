@@ -15,6 +15,7 @@
 
 #include "gunzip.h"
 #include "ohlcv.h"
+#include "ohlcv_bytes.h"
 #include "timeutil.h"
 
 #define LAYOUTS "tests/data-formats/layouts/"
@@ -60,6 +61,13 @@ static void test_layouts_same_bars(void **state)
 		{ "semicolon.csv", true, ';', false, true, SA_TIME_EPOCH_S },
 		{ "tab.tsv", true, '\t', false, true, SA_TIME_ISO },
 		{ "no-volume.csv", true, ',', false, false, SA_TIME_DATE },
+		{ "metatrader5.csv", true, '\t', false, true, SA_TIME_DOTTED },
+		{ "metatrader5-plain.csv", true, ',', false, true, SA_TIME_DOTTED },
+		{ "metatrader4.csv", false, ',', false, true, SA_TIME_DOTTED },
+		{ "dukascopy.csv", true, ',', false, true, SA_TIME_DAY_FIRST },
+		{ "cryptodatadownload.csv", true, ',', false, true, SA_TIME_ISO },
+		{ "freqtrade.json", false, ',', false, true, SA_TIME_EPOCH_MS },
+		{ "freqtrade.json.gz", false, ',', true, true, SA_TIME_EPOCH_MS },
 	};
 	struct sa_ohlcv native;
 
@@ -83,6 +91,91 @@ static void test_layouts_same_bars(void **state)
 		sa_ohlcv_release(&s);
 	}
 	sa_ohlcv_release(&native);
+}
+
+/* What the loader says it did with the layouts that need more than a header's names. */
+static void test_layout_said(void **state)
+{
+	struct sa_ohlcv s;
+
+	(void)state;
+	load_ok(LAYOUTS "metatrader5.csv", NULL, &s);
+	assert_int_equal(s.fmt.layout, SA_LAYOUT_HEADER);
+	assert_true(s.fmt.joined);
+	assert_string_equal(s.fmt.names[SA_BAR_TIME], "<DATE>");
+	assert_string_equal(s.fmt.clock_name, "<TIME>");
+	assert_string_equal(s.fmt.names[SA_BAR_VOLUME], "<VOL>");
+	assert_string_equal(s.fmt.volume_left, "<TICKVOL>");
+	assert_false(s.fmt.reversed);
+	sa_ohlcv_release(&s);
+	load_ok(LAYOUTS "metatrader4.csv", NULL, &s);
+	assert_int_equal(s.fmt.layout, SA_LAYOUT_METATRADER);
+	assert_true(s.fmt.joined);
+	assert_int_equal(s.fmt.columns, 7);
+	sa_ohlcv_release(&s);
+	load_ok(LAYOUTS "cryptodatadownload.csv", NULL, &s);
+	assert_string_equal(s.fmt.skipped, "https://www.CryptoDataDownload.com");
+	assert_true(s.fmt.reversed);
+	assert_string_equal(s.fmt.names[SA_BAR_VOLUME], "Volume BTC");
+	assert_string_equal(s.fmt.volume_left, "Volume USDT");
+	assert_string_equal(s.fmt.names[SA_BAR_TIME], "date");
+	sa_ohlcv_release(&s);
+	load_ok(LAYOUTS "native.csv", NULL, &s);
+	assert_false(s.fmt.joined || s.fmt.reversed || s.fmt.skipped[0] || s.fmt.volume_left[0]);
+	sa_ohlcv_release(&s);
+	{
+		static const char csv[] = "\r\ntime,open,high,low,close\n"
+					  "2024-01-01T00:00:00Z,10,11,9,10.5\n"
+					  "2024-01-01T01:00:00Z,10,11,9,10.5\n"
+					  "2024-01-01T03:00:00Z,10,11,9\n";
+		char err[256];
+
+		assert_int_equal(sa_ohlcv_parse(csv, sizeof csv - 1, &s, err, sizeof(err)), -1);
+		/* the lines are the file's, counted from the skipped one */
+		assert_string_equal(err, "line 5: 4 fields where the header has 5");
+		assert_int_equal(sa_ohlcv_parse(csv, sizeof csv - 30, &s, err, sizeof(err)), 0);
+		assert_string_equal(s.fmt.skipped, "(an empty line)");
+		sa_ohlcv_release(&s);
+	}
+}
+
+/* freqtrade's JSON: read one bar at a time, so a bar longer than a bar can be is refused
+ * where it stands, and the array must close where the bars end. */
+static void test_freqtrade_json(void **state)
+{
+	static const struct { const char *json, *err; } cases[] = {
+		{ " [ [3600000, 10, 11, 9, 10.5, 1] ,\n [7200000,10,11,9,10.5,1] ]\n", NULL },
+		{ "[]", "at least 2 bars are needed, found 0" },
+		{ "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5,1],]", "bar 3 is not [ms, open, high, low, close, volume]" },
+		{ "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5]]", "bar 2 is not [ms, open, high, low, close, volume]" },
+		{ "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5,1]] x", "bar 3: the JSON array does not close where it should (is the file cut short?)" },
+		{ "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5,1e999]]", "bar 2: volume inf is not a finite number" },
+		{ "[[7200000,10,11,9,10.5,1],[3600000,10,11,9,10.5,1],[10800000,10,11,9,10.5,1]]", "bar 3: time 1970-01-01T03:00:00Z comes after the previous bar's 1970-01-01T01:00:00Z, where the rows before run newest first (sort the file by time)" },
+		{ "[[3600000,10,11,9,10.5,1],[7200000,10,11,12,10.5,1]]", "bar 2: low 12 is above the open or the close (are the columns in the order the header says?)" },
+	};
+	char err[512], big[2048];
+	struct sa_ohlcv s;
+	int n;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		if (!cases[i].err) {
+			assert_int_equal(sa_ohlcv_parse(cases[i].json, strlen(cases[i].json), &s, err, sizeof(err)), 0);
+			assert_int_equal(s.n, 2);
+			assert_int_equal(s.fmt.layout, SA_LAYOUT_FREQTRADE);
+			sa_ohlcv_release(&s);
+			continue;
+		}
+		assert_int_equal(sa_ohlcv_parse(cases[i].json, strlen(cases[i].json), &s, err, sizeof(err)), -1);
+		if (strcmp(err, cases[i].err))
+			fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].err);
+	}
+	n = snprintf(big, sizeof(big), "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5,1");
+	memset(big + n, ' ', SA_FREQTRADE_BAR_MAX);
+	strcpy(big + n + SA_FREQTRADE_BAR_MAX, "]]");
+	assert_int_equal(sa_ohlcv_parse(big, strlen(big), &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "bar 2 is not [ms, open, high, low, close, volume]");
 }
 
 /* broken/errors.txt: "file|exact error" a line. */
@@ -274,6 +367,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layouts_same_bars),
+		cmocka_unit_test(test_layout_said),
+		cmocka_unit_test(test_freqtrade_json),
 		cmocka_unit_test(test_broken_files),
 		cmocka_unit_test(test_adjusted),
 		cmocka_unit_test(test_gaps_and_spacing),

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ohlcv.h"
+#include "ohlcv_json.h"
 #include "report_input.h"
 #include "report_model.h"
 
@@ -38,6 +40,73 @@ static void test_annualised_sharpe_says_per_bar(void **state)
 	cJSON_Delete(m);
 }
 
+/* The Data section of a real file's data_format: m->data (owned by the returned model). */
+static cJSON *data_model(const char *path)
+{
+	struct rpt_input in;
+	struct sa_ohlcv s;
+	char err[256];
+	cJSON *fp = cJSON_CreateObject(), *m;
+
+	memset(&in, 0, sizeof in);
+	assert_int_equal(sa_ohlcv_load(path, &s, err, sizeof err), 0);
+	cJSON_AddItemToObject(fp, "data_format", sa_ohlcv_format_json(&s));
+	sa_ohlcv_release(&s);
+	in.stage[RPT_FINGERPRINT].json = fp;
+	in.stage[RPT_FINGERPRINT].ok = true;
+	m = rpt_model_build(&in, "x");
+	cJSON_Delete(fp);
+	assert_non_null(cJSON_GetObjectItem(m, "data"));
+	return m;
+}
+
+/* The Data section says what the loader did beyond reading columns by name. */
+static void test_data_says_what_was_done(void **state)
+{
+	cJSON *m, *d;
+
+	(void)state;
+	m = data_model("tests/data-formats/layouts/cryptodatadownload.csv");
+	d = cJSON_GetObjectItem(m, "data");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(d, "reversed")));
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(d, "skipped_line")),
+			    "https://www.CryptoDataDownload.com");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(d, "volume_choice")),
+			    "from 'Volume BTC', the base asset's; 'Volume USDT' not used");
+	cJSON_Delete(m);
+	m = data_model("tests/data-formats/layouts/metatrader5.csv");
+	d = cJSON_GetObjectItem(m, "data");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(d, "joined")));
+	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(d, "reversed")));
+	assert_null(cJSON_GetObjectItem(d, "skipped_line"));
+	assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(d, "columns")),
+			       "time=<DATE>, time_of_day=<TIME>, open=<OPEN>"));
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(d, "volume_choice")),
+			    "from '<VOL>'; '<TICKVOL>' not used");
+	cJSON_Delete(m);
+}
+
+/* NaN or None taken as flat are said in the Containment section, with their count. */
+static void test_nan_as_flat_is_said(void **state)
+{
+	struct rpt_input in;
+	cJSON *run = cJSON_Parse("{\"status\": \"ok\", \"ok\": true, \"nan_as_flat\": 20}"), *m;
+
+	(void)state;
+	memset(&in, 0, sizeof in);
+	in.stage[RPT_RUN].json = run;
+	in.stage[RPT_RUN].ok = true;
+	m = rpt_model_build(&in, "x");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "containment"),
+								     "nan_as_flat")), "20");
+	cJSON_Delete(m);
+	cJSON_SetNumberValue(cJSON_GetObjectItem(run, "nan_as_flat"), 0);
+	m = rpt_model_build(&in, "x");
+	assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "containment"), "nan_as_flat"));
+	cJSON_Delete(m);
+	cJSON_Delete(run);
+}
+
 /* Percentages and numbers round as printed: no "-0.000" for a value that rounds to zero. */
 static void test_formats_have_no_negative_zero(void **state)
 {
@@ -64,6 +133,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_annualised_sharpe_says_per_bar),
 		cmocka_unit_test(test_formats_have_no_negative_zero),
+		cmocka_unit_test(test_data_says_what_was_done),
+		cmocka_unit_test(test_nan_as_flat_is_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -239,6 +239,17 @@ static void test_incomplete_says_what_to_fix(void **state)
 	vd_summary(&f, &r, buf, sizeof buf);
 	assert_non_null(strstr(buf, "Incomplete: nothing could be judged, because nothing to replay"));
 	assert_non_null(strstr(buf, "each -1, 0 or +1"));
+	/* the run's own error, with its line or its bad value, never a pointer to run.json */
+	strcpy(f.run_error, "BadOutput: value inf at bar 0 is not -1, 0 or 1");
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "Incomplete: nothing could be judged, because signals(df) returned "
+				    "bad output: value inf at bar 0 is not -1, 0 or 1. "));
+	strcpy(f.run_status, "error");
+	strcpy(f.run_error, "line 2: SyntaxError: expected ':'");
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "because the strategy stopped with an error: line 2: SyntaxError: "
+				    "expected ':'. Fix what the error names"));
+	assert_null(strstr(buf, "run.json"));
 }
 
 /* A profit that rests on the best few trades fails net_edge, and the reason says so. */
