@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "costs.h"
 #include "stats_tearsheet.h"
+#include "stats_tests.h"
 #include "stats_trials.h"
 #include "timeutil.h"
 
@@ -379,6 +380,12 @@ cJSON *st_stage(const struct st_stage_in *in)
 		st_trials_pbo(in->config, &fam, in->matrix, in->m_bars, in->m_cols, in->matrix_err,
 			      &pbo, pbo_why, sizeof(pbo_why)) == 0;
 	st_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, pbo_why);
+	if (st_tests_report(o, in, s.annual_factor) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+		why = "out of memory resampling the trades";
+		goto fail;
+	}
 	goto out;
 fail:
 	o = sa_json_stage("stats", 1);
