@@ -128,30 +128,112 @@ static void add_segment(const struct rows *r, size_t s, size_t len, double *acc)
 		acc[j] += r->pre[(s + len) * r->k + j] - r->pre[s * r->k + j];
 }
 
-/* One stationary-bootstrap resample: the mean of every column over the same index path. */
-static void resample_means(const struct rows *r, double p_new, gsl_rng *g, double *acc)
+/* Walks one stationary-bootstrap index path, calling seg(ctx, start, len) for each run of
+ * consecutive bars (a block, or a block's part before it wraps round). */
+static void walk_path(size_t n, double p_new, gsl_rng *g, void (*seg)(void *, size_t, size_t),
+		      void *ctx)
 {
-	size_t n = r->n, t = (size_t)gsl_rng_uniform_int(g, (unsigned long)n), start = t, len = 0;
+	size_t t = (size_t)gsl_rng_uniform_int(g, (unsigned long)n), start = t, len = 0;
 
-	for (size_t j = 0; j < r->k; j++)
-		acc[j] = 0.0;
 	for (size_t i = 0; i < n; i++) {
 		len++;
 		if (i + 1 == n)
 			break;
 		if (gsl_rng_uniform(g) < p_new) {
-			add_segment(r, start, len, acc);
+			seg(ctx, start, len);
 			t = start = (size_t)gsl_rng_uniform_int(g, (unsigned long)n);
 			len = 0;
 		} else if (++t == n) {
-			add_segment(r, start, len, acc);
+			seg(ctx, start, len);
 			t = start = 0;
 			len = 0;
 		}
 	}
-	add_segment(r, start, len, acc);
+	seg(ctx, start, len);
+}
+
+struct seg_sum {
+	const struct rows *r;
+	double *acc;
+};
+
+static void seg_sum(void *ctx, size_t s, size_t len)
+{
+	struct seg_sum *c = ctx;
+
+	add_segment(c->r, s, len, c->acc);
+}
+
+/* Long blocks: one resample's column means, each run of bars a difference of prefix sums. */
+static void means_by_segments(const struct rows *r, double p_new, gsl_rng *g, double *acc)
+{
+	struct seg_sum c = { r, acc };
+
 	for (size_t j = 0; j < r->k; j++)
-		acc[j] /= (double)n;
+		acc[j] = 0.0;
+	walk_path(r->n, p_new, g, seg_sum, &c);
+	for (size_t j = 0; j < r->k; j++)
+		acc[j] /= (double)r->n;
+}
+
+/* Resamples counted together when blocks are short: the family is read once per group. */
+#define GROUP 8
+
+static void seg_count(void *ctx, size_t s, size_t len)
+{
+	double *cnt = ctx;
+
+	for (size_t t = s; t < s + len; t++)
+		cnt[t] += 1.0;
+}
+
+/* Short blocks: up to GROUP resamples' column means (into acc, g_n rows of k) from how often
+ * each path visits each bar, the rows of the family streamed in order once for the group. */
+static void means_by_counts(const struct rows *r, double p_new, gsl_rng *g, size_t g_n,
+			    double *cnt, double *acc)
+{
+	size_t n = r->n, k = r->k;
+
+	for (size_t i = 0; i < g_n * n; i++)
+		cnt[i] = 0.0;
+	for (size_t i = 0; i < g_n * k; i++)
+		acc[i] = 0.0;
+	for (size_t q = 0; q < g_n; q++)
+		walk_path(n, p_new, g, seg_count, cnt + q * n);
+	for (size_t t = 0; t < n; t++) {
+		const double *row = r->x + t * k;
+
+		for (size_t q = 0; q < g_n; q++) {
+			double c = cnt[q * n + t], *a = acc + q * k;
+
+			if (c != 0.0)
+				for (size_t j = 0; j < k; j++)
+					a[j] += c * row[j];
+		}
+	}
+	for (size_t i = 0; i < g_n * k; i++)
+		acc[i] /= (double)n;
+}
+
+/* Every resample's column means into means (resamples rows of k), the paths drawn in order. */
+static int all_means(const struct rows *r, double block, gsl_rng *g, size_t resamples,
+		     double *means)
+{
+	double *cnt;
+
+	if (block >= SHORT_SEGMENT) {
+		for (size_t b = 0; b < resamples; b++)
+			means_by_segments(r, 1.0 / block, g, means + b * r->k);
+		return 0;
+	}
+	cnt = malloc(GROUP * r->n * sizeof *cnt);
+	if (!cnt)
+		return -1;
+	for (size_t b = 0; b < resamples; b += GROUP)
+		means_by_counts(r, 1.0 / block, g, resamples - b < GROUP ? resamples - b : GROUP, cnt,
+				means + b * r->k);
+	free(cnt);
+	return 0;
 }
 
 /* The three recentrings of Hansen (2005, section 2.3): lower max(d, 0), consistent d when its
@@ -257,8 +339,10 @@ int st_spa(const double *m, size_t n_bars, size_t n_cols, size_t resamples, unsi
 		goto out;
 	}
 	gsl_rng_set(g, seed);
-	for (size_t b = 0; b < resamples; b++)
-		resample_means(&r, 1.0 / block_length, g, means + b * n_cols);
+	if (all_means(&r, block_length, g, resamples, means) < 0) {
+		sa_fmt(why, whylen, "out of memory for SPA's resamples");
+		goto out;
+	}
 	if (studentise(m, means, n_bars, n_cols, resamples, d, om, out) == 0) {
 		sa_fmt(why, whylen, "every variant's returns are flat: nothing to test");
 		goto out;
