@@ -73,7 +73,8 @@ static void summarise(double *dd, double *ret, size_t b, size_t ruined, struct s
 	for (size_t k = 0; k < b; k++) {
 		d20 += dd[k] >= 0.20;
 		d50 += dd[k] >= 0.50;
-		below += dd[k] <= o->observed_max_drawdown;
+		/* the same fall in another order may differ in the last bit */
+		below += dd[k] <= o->observed_max_drawdown + 1e-12;
 	}
 	gsl_sort(dd, 1, b);
 	gsl_sort(ret, 1, b);
