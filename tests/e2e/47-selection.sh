@@ -126,6 +126,30 @@ assert abs(mc["drawdown_probability"]["50 %"] - np.mean(dds >= 0.5)) <= 0.03, mc
 assert abs(mc["observed_percentile"] - np.mean(dds <= dd)) <= 0.03, mc
 PYEOF
 
+check "the report's sentences carry stats.json's figures, and both charts are drawn and shown" \
+	"$PY" - "$OUT" <<'PYEOF'
+import json, os, re, sys
+out = sys.argv[1]
+s = json.load(open(out + "/stats.json"))
+html = re.sub(r"<[^>]+>", "", open(out + "/report.html").read())
+spa, wf, mc = s["spa"], s["walk_forward"], s["monte_carlo"]
+ran = s["variants"]["ran"]
+want = "The best of %d beats doing nothing with p = %.2f: %s" % (
+    ran, spa["p_value"], "no better than luck over %d tries" % ran if spa["p_value"] >= 0.05 else "better than luck")
+assert want in html, want
+want = "annualised Sharpe ratio of %.2f out of sample, against %.2f" % (wf["oos_sharpe_annualised"], wf["is_sharpe_annualised"])
+assert want in html, want
+assert "%.0f %% of the headline survives" % (100 * max(wf["efficiency"], 0)) in html
+assert "stretch by stretch: %s." % ", ".join(str(c) for c in wf["choices"]) in html
+want = "A drawdown of %.1f %% so far; 1 in 20 sequences of these trades falls %.1f %%" % (
+    100 * mc["observed_max_drawdown"], 100 * mc["max_drawdown"]["p95"])
+assert want in html, want
+for png in ("walkforward.png", "montecarlo.png"):
+    assert os.path.getsize(out + "/" + png) > 20000, png
+    assert 'src="%s"' % png in open(out + "/report.html").read(), png
+    assert png in open(out + "/sha256sums.txt").read(), png
+PYEOF
+
 "$BIN/config" -o "$TMP/config.json" WALKFORWARD_WINDOWS=3 MONTE_CARLO=200 >/dev/null
 "$BIN/stats" --replay "$OUT/replay.json" --variants "$OUT/variants.json" --config "$TMP/config.json" \
 	-o "$TMP/knobs.json"
