@@ -112,7 +112,11 @@ enum sa_knob_type {
 	  "stats",                                                                                   \
 	  "rolling Sharpe: bars per window (0: a quarter of the data)")                          \
 	X(BOOTSTRAP_SEED, "BOOTSTRAP_SEED", "tearsheet.bootstrap_seed", SA_KNOB_INT, 0,           \
-	  4294967295.0, "1", "stats", "Sharpe interval: seed of the block bootstrap's resamples")           \
+	  4294967295.0, "1", "stats", "seed of the bootstrap resamples (Sharpe interval, SPA, Monte Carlo)")           \
+	X(WALKFORWARD_WINDOWS, "WALKFORWARD_WINDOWS", "walk_forward.windows", SA_KNOB_INT, 1, 100,  \
+	  "5", "stats", "walk-forward: stretches the variants are chosen before and traded on")  \
+	X(MONTE_CARLO, "MONTE_CARLO", "monte_carlo.resamples", SA_KNOB_INT, 1, 100000, "1000",     \
+	  "stats", "Monte Carlo: resampled sequences of the closed trades")                     \
 	X(WARMUP_OFFSETS, "WARMUP_OFFSETS", "robust.warmup_offsets", SA_KNOB_STR, 1, 64,         \
 	  "10,25,50", "robust", "robust: warm-up re-runs start at these % of the bars (each 1-60)")       \
 	X(WARMUP_FLAG, "WARMUP_FLAG", "robust.warmup_flag", SA_KNOB_NUM, 0, 1, "0.01",               \

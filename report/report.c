@@ -15,6 +15,7 @@
 #include "report_pdf.h"
 #include "report_tearsheet.h"
 #include "report_tmpl.h"
+#include "report_tests.h"
 #include "report_trials.h"
 #include "report_xlsx.h"
 
@@ -129,6 +130,8 @@ static void draw_charts(const struct args *a, const struct rpt_input *in, const 
 	draw_robust_charts(a, in);
 	if (rpt_trials_charts(a->dir, in, err, sizeof err))
 		sa_die("%s", err);
+	if (rpt_tests_charts(a->dir, in, err, sizeof err))
+		sa_die("%s", err);
 }
 
 static void write_html(const struct args *a, const cJSON *model)
@@ -166,7 +169,7 @@ int main(int argc, char **argv)
 		sa_die("out of memory reading '%s'", a.dir);
 	draw_charts(&a, &in, &x);
 	cJSON *model = rpt_model_build(&in, a.name);
-	if (!model || rpt_trials_model(model, &in) || rpt_forward_model(model, &in))
+	if (!model || rpt_trials_model(model, &in) || rpt_forward_model(model, &in) || rpt_tests_model(model, &in))
 		sa_die("out of memory");
 	write_html(&a, model);
 	if (rpt_pdf_write(sa_fmt(path, sizeof path, "%s/report.pdf", a.dir), &in, &x, model, err, sizeof err))

@@ -18,6 +18,7 @@
 #include "stats_io.h"
 #include "stats_pbo.h"
 #include "stats_tearsheet.h"
+#include "stats_timing.h"
 #include "vmatrix.h"
 
 static const char usage[] =
@@ -25,6 +26,7 @@ static const char usage[] =
 	"             [--trades trades.csv] [--equity equity.csv] [--data ohlcv.csv --run run.json]\n"
 	"             [--variants variants.json] [--ledger ledger.json]\n"
 	"       stats --time-pbo BARSxVARIANTS [--config config.json]\n"
+	"       stats --time-spa BARSxVARIANTS|variant_returns.bin | --time-mc TRADES\n"
 	"\n"
 	"Computes the statistics of the replay's per-trade net returns: Sharpe, skew, kurtosis,\n"
 	"PSR, DSR (deflated for config trials), MinTRL, drawdown and cost sensitivity. trades.csv\n"
@@ -37,11 +39,14 @@ static const char usage[] =
 	"See pipeline/README.md.\n"
 	"--time-pbo times PBO by CSCV (PBO_BLOCKS from --config, else its default) over a seeded\n"
 	"matrix of Gaussian returns of that shape and prints the wall time; it writes no file.\n"
+	"--time-spa and --time-mc time SPA (over that matrix or seeded noise of that shape) and the\n"
+	"Monte Carlo of that many seeded trades the same way.\n"
 	"\n"
 	"exit: 0 output written (even with \"ok\": false), 2 usage, 3 broken (cannot write)\n";
 
 struct args {
 	const char *replay, *config, *out, *trades, *equity, *data, *run, *variants, *time_pbo, *ledger;
+	const char *time_spa, *time_mc;
 };
 
 static void parse_args(int argc, char **argv, struct args *a)
@@ -56,6 +61,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "variants", required_argument, NULL, 'v' },
 		{ "ledger", required_argument, NULL, 'l' },
 		{ "time-pbo", required_argument, NULL, 'T' },
+		{ "time-spa", required_argument, NULL, 'S' },
+		{ "time-mc", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -72,6 +79,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'v': a->variants = optarg; break;
 		case 'l': a->ledger = optarg; break;
 		case 'T': a->time_pbo = optarg; break;
+		case 'S': a->time_spa = optarg; break;
+		case 'M': a->time_mc = optarg; break;
 		case 'o': a->out = optarg; break;
 		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
 		default: sa_usage_die("unknown option");
@@ -79,7 +88,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 	}
 	if (optind < argc)
 		sa_usage_die("unexpected argument, '%s'", argv[optind]);
-	if (a->time_pbo)
+	if (a->time_pbo || a->time_spa || a->time_mc)
 		return;
 	if (!a->replay || !a->config || !a->out)
 		sa_usage_die("--replay, --config and -o are required");
@@ -298,6 +307,10 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &a);
 	if (a.time_pbo)
 		return time_pbo(&a);
+	if (a.time_spa)
+		return st_time_spa(a.time_spa);
+	if (a.time_mc)
+		return st_time_mc(a.time_mc);
 	load_all(&L, &a);
 	out = st_stage(&L.in);
 	if (sa_json_write(a.out, out) < 0)

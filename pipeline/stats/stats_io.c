@@ -13,6 +13,7 @@
 #include "costs.h"
 #include "stats_forward.h"
 #include "stats_tearsheet.h"
+#include "stats_tests.h"
 #include "stats_trials.h"
 #include "timeutil.h"
 
@@ -461,6 +462,12 @@ cJSON *st_stage(const struct st_stage_in *in)
 		cJSON_Delete(o);
 		o = NULL;
 		why = "out of memory scoring the bars since the first audit";
+		goto fail;
+	}
+	if (st_tests_report(o, in, s.annual_factor) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+		why = "out of memory resampling the trades";
 		goto fail;
 	}
 	goto out;

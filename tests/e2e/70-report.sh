@@ -133,7 +133,7 @@ done
 # HTML: the sections in order, each value escaped, no script.
 order=$(grep -o '<section id="[a-z]*"' "$A/report.html" | sed 's/.*id="\(.*\)"/\1/' | tr '\n' ' ')
 expect_eq "sections in the documented order" \
-	"verdict gates vetoes tearsheet containment lookahead robustness inspection costs statistics trials trades data fingerprint limitations " "$order"
+	"verdict gates vetoes tearsheet containment lookahead robustness inspection costs statistics trials selection trades data fingerprint limitations " "$order"
 expect_eq "no script element in the report" 0 "$(grep -ci '<script' "$A/report.html")"
 check "the verdict from verdict.json is in the banner" grep -q "<div class=\"verdict\">$(jget "$A/verdict.json" verdict)</div>" "$A/report.html"
 check "the strategy sha256 is in the fingerprint" grep -q "$(jget "$A/fingerprint.json" strategy_sha256)" "$A/report.html"

@@ -1,0 +1,351 @@
+/* report_tests.c - SPA, walk-forward selection and the Monte Carlo of the trades in the report:
+ * the sentences from stats.json, the charts recomputed from the bundle's files with the same
+ * library the stats stage used. */
+#include "report_tests.h"
+
+#include <cairo.h>
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonio.h"
+#include "msg.h"
+#include "report_chart.h"
+#include "report_model.h"
+#include "report_plot.h"
+#include "stats_montecarlo.h"
+#include "stats_walkforward.h"
+#include "vmatrix.h"
+
+static const cJSON *get(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* The panel's y range widened to hold v[0..n). */
+static void widen(struct panel *p, const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i])) {
+			p->ymin = fmin(p->ymin, v[i]);
+			p->ymax = fmax(p->ymax, v[i]);
+		}
+}
+
+/* A line through (x[i], y[i]). */
+static void line(cairo_t *cr, const struct panel *p, const double *x, const double *y, size_t n,
+		 struct rgb c, double width)
+{
+	rpt_set_rgb(cr, c);
+	cairo_set_line_width(cr, width);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	for (size_t i = 0; i < n; i++)
+		(i ? cairo_line_to : cairo_move_to)(cr, rpt_px_x(p, x[i]), rpt_px_y(p, y[i]));
+	cairo_stroke(cr);
+}
+
+/* --- walk-forward ------------------------------------------------------------------------- */
+
+struct wf_chart {
+	double *x, *oos, *hind;   /* n points: bar number, the two equity curves */
+	size_t n;
+	struct st_walkforward wf;
+};
+
+/* Recomputes the walk-forward of stats.json from the matrix variants.json names. Returns 0, or
+ * -1 with why. */
+static int wf_load(const char *dir, const struct rpt_input *in, struct wf_chart *c, char *why,
+		   size_t len)
+{
+	const cJSON *stats = rpt_stage_ok(in, RPT_STATS), *wf = get(stats, "walk_forward");
+	const char *name = sa_json_str(in->variants, "matrix", "");
+	char path[4096];
+	double *m = NULL;
+	size_t bars, cols;
+	int rc = -1;
+
+	if (!cJSON_IsObject(wf)) {
+		sa_fmt(why, len, "%s", sa_json_str(stats, "walk_forward_reason", "no walk-forward"));
+		return -1;
+	}
+	if (!*name || strchr(name, '/') || name[0] == '.') {
+		sa_fmt(why, len, "variants.json names no matrix file");
+		return -1;
+	}
+	if (vr_matrix_read(sa_fmt(path, sizeof path, "%s/%s", dir, name), &m, &bars, &cols, why,
+			   len) < 0)
+		return -1;
+	if (st_walkforward(m, bars, cols, (int)sa_json_num(wf, "windows", 0), &c->wf, why, len) < 0)
+		goto out;
+	c->n = bars - c->wf.start[0];
+	c->x = malloc(c->n * sizeof *c->x);
+	c->oos = malloc(c->n * sizeof *c->oos);
+	c->hind = malloc(c->n * sizeof *c->hind);
+	if (!c->x || !c->oos || !c->hind) {
+		sa_fmt(why, len, "out of memory");
+		goto out;
+	}
+	st_walkforward_curves(m, bars, &c->wf, c->oos, c->hind);
+	for (size_t i = 0; i < c->n; i++)
+		c->x[i] = (double)(c->wf.start[0] + i);
+	rc = 0;
+out:
+	free(m);
+	return rc;
+}
+
+static void draw_wf(cairo_t *cr, const struct wf_chart *c)
+{
+	struct panel p = { 78, 80, CW - 24, CH - 52, c->x[0], c->x[c->n - 1] + 1, 1, 1 };
+	static const char *const names[] = { "walk-forward: chosen before each stretch",
+					     "the best variant in hindsight" };
+	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.80, 0.45, 0.15 } };
+	static const int styles[] = { L_LINE, L_LINE };
+
+	widen(&p, c->oos, c->n);
+	widen(&p, c->hind, c->n);
+	rpt_nice_range(&p.ymin, &p.ymax, 5);
+	rpt_y_axis(cr, &p, 5, 1, "%.3g", false);
+	rpt_x_axis_numbers(cr, &p, 8, "%.0f");
+	rpt_set_rgb(cr, C_GRID);
+	cairo_set_line_width(cr, 1);
+	for (int w = 1; w < c->wf.windows; w++) {
+		cairo_move_to(cr, rpt_px_x(&p, (double)c->wf.start[w]), p.y0);
+		cairo_line_to(cr, rpt_px_x(&p, (double)c->wf.start[w]), p.y1);
+	}
+	cairo_stroke(cr);
+	line(cr, &p, c->x, c->hind, c->n, colors[1], 1.4);
+	line(cr, &p, c->x, c->oos, c->n, colors[0], 1.8);
+	rpt_frame(cr, &p);
+	rpt_legend(cr, 2, names, colors, styles);
+	rpt_set_rgb(cr, C_INK);
+	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false,
+		    "bar (grey lines: where a new choice is made)");
+	rpt_y_label(cr, &p, "net equity, from 1");
+}
+
+static int chart_wf(const char *dir, const struct rpt_input *in, char *err, size_t errlen)
+{
+	struct wf_chart c = { 0 };
+	char path[4096], why[512];
+	cairo_surface_t *sf;
+	cairo_t *cr = rpt_canvas(&sf);
+	int rc;
+
+	rpt_prep(cr);
+	rpt_title(cr, "Walk-forward selection",
+		  "the variant with the best Sharpe ratio on every bar so far, traded on the next stretch");
+	if (wf_load(dir, in, &c, why, sizeof why) == 0 && c.n >= 2)
+		draw_wf(cr, &c);
+	else
+		rpt_empty_note(cr, why);
+	rc = rpt_finish(cr, sf, sa_fmt(path, sizeof path, "%s/walkforward.png", dir), err, errlen);
+	free(c.x);
+	free(c.oos);
+	free(c.hind);
+	return rc;
+}
+
+/* --- Monte Carlo ------------------------------------------------------------------------- */
+
+static void draw_band(cairo_t *cr, const struct panel *p, const double *x, const double *fan,
+		      int lo, int hi, struct rgb c)
+{
+	rpt_set_rgb(cr, c);
+	for (size_t i = 0; i < ST_MC_FAN_POINTS; i++)
+		(i ? cairo_line_to : cairo_move_to)(cr, rpt_px_x(p, x[i]), rpt_px_y(p, fan[i * 5 + lo]));
+	for (size_t i = ST_MC_FAN_POINTS; i-- > 0;)
+		cairo_line_to(cr, rpt_px_x(p, x[i]), rpt_px_y(p, fan[i * 5 + hi]));
+	cairo_close_path(cr);
+	cairo_fill(cr);
+}
+
+static void draw_mc(cairo_t *cr, const double *r, size_t n, const double *fan)
+{
+	struct panel p = { 78, 80, CW - 24, CH - 52, 0, (double)n, 1, 1 };
+	static const char *const names[] = { "5th to 95th percentile", "25th to 75th", "median",
+					     "the trades in their real order" };
+	static const struct rgb colors[] = { { 0.80, 0.86, 0.94 }, { 0.58, 0.70, 0.87 },
+					     { 0.10, 0.30, 0.65 }, { 0.80, 0.20, 0.18 } };
+	static const int styles[] = { L_BOX, L_BOX, L_LINE, L_LINE };
+	double x[ST_MC_FAN_POINTS], med[ST_MC_FAN_POINTS], *ox = malloc((n + 1) * sizeof *ox);
+	double *oy = malloc((n + 1) * sizeof *oy), e = 1.0;
+
+	for (size_t i = 0; i < ST_MC_FAN_POINTS; i++) {
+		x[i] = (double)(i * n / (ST_MC_FAN_POINTS - 1));
+		med[i] = fan[i * 5 + 2];
+		p.ymin = fmin(p.ymin, fan[i * 5]);
+		p.ymax = fmax(p.ymax, fan[i * 5 + 4]);
+	}
+	for (size_t i = 0; ox && oy && i <= n; i++) {
+		if (i)
+			e = e > 0.0 && r[i - 1] > -1.0 ? e * (1.0 + r[i - 1]) : 0.0;
+		ox[i] = (double)i;
+		oy[i] = e;
+	}
+	if (ox && oy)
+		widen(&p, oy, n + 1);
+	rpt_nice_range(&p.ymin, &p.ymax, 5);
+	rpt_y_axis(cr, &p, 5, 1, "%.3g", false);
+	rpt_x_axis_numbers(cr, &p, 8, "%.0f");
+	draw_band(cr, &p, x, fan, 0, 4, colors[0]);
+	draw_band(cr, &p, x, fan, 1, 3, colors[1]);
+	line(cr, &p, x, med, ST_MC_FAN_POINTS, colors[2], 1.6);
+	if (ox && oy)
+		line(cr, &p, ox, oy, n + 1, colors[3], 1.6);
+	rpt_frame(cr, &p);
+	rpt_legend(cr, 4, names, colors, styles);
+	rpt_set_rgb(cr, C_INK);
+	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "closed trades");
+	rpt_y_label(cr, &p, "net equity, compounded from 1");
+	free(ox);
+	free(oy);
+}
+
+static int chart_mc(const char *dir, const struct rpt_input *in, char *err, size_t errlen)
+{
+	const cJSON *stats = rpt_stage_ok(in, RPT_STATS), *mc = get(stats, "monte_carlo");
+	double fan[ST_MC_FAN_POINTS * 5];
+	struct st_montecarlo out;
+	char path[4096], why[512], sub[160];
+	cairo_surface_t *sf;
+	cairo_t *cr = rpt_canvas(&sf);
+	double resamples = sa_json_num(mc, "resamples", 0);
+
+	rpt_prep(cr);
+	rpt_title(cr, "Monte Carlo of the trades", sa_fmt(sub, sizeof sub, "%.0f sequences of the "
+		  "closed trades drawn with replacement, compounded", resamples));
+	if (!cJSON_IsObject(mc))
+		rpt_empty_note(cr, sa_json_str(stats, "monte_carlo_reason", "no Monte Carlo"));
+	else if (st_montecarlo(in->returns.net, in->returns.n, (size_t)resamples,
+			       (unsigned long)sa_json_num(mc, "seed", 1), ST_MC_BOOTSTRAP, &out, fan,
+			       why, sizeof why) < 0)
+		rpt_empty_note(cr, why);
+	else
+		draw_mc(cr, in->returns.net, in->returns.n, fan);
+	return rpt_finish(cr, sf, sa_fmt(path, sizeof path, "%s/montecarlo.png", dir), err, errlen);
+}
+
+int rpt_tests_charts(const char *dir, const struct rpt_input *in, char *err, size_t errlen)
+{
+	return chart_wf(dir, in, err, errlen) < 0 ? -1 : chart_mc(dir, in, err, errlen);
+}
+
+/* --- the words ---------------------------------------------------------------------------- */
+
+static void add_fmt(cJSON *o, const char *key, const cJSON *v, int decimals)
+{
+	char buf[64];
+
+	cJSON_AddStringToObject(o, key, rpt_fmt_num(v, decimals, buf, sizeof buf));
+}
+
+static void add_spa(cJSON *model, const cJSON *stats)
+{
+	const cJSON *spa = get(stats, "spa");
+	double p = sa_json_num(spa, "p_value", NAN);
+	double ran = sa_json_num(get(stats, "variants"), "ran", 0);
+	char buf[400];
+	cJSON *o;
+
+	if (!cJSON_IsObject(spa)) {
+		cJSON_AddFalseToObject(model, "spa");
+		cJSON_AddStringToObject(model, "spa_reason", sa_json_str(stats, "spa_reason", "not computed"));
+		return;
+	}
+	o = cJSON_AddObjectToObject(model, "spa");
+	add_fmt(o, "p_value", get(spa, "p_value"), 2);
+	add_fmt(o, "p_lower", get(spa, "p_lower"), 2);
+	add_fmt(o, "p_upper", get(spa, "p_upper"), 2);
+	add_fmt(o, "reality_check_p", get(spa, "reality_check_p"), 2);
+	add_fmt(o, "block_length", get(spa, "block_length"), 1);
+	add_fmt(o, "resamples", get(spa, "resamples"), 0);
+	cJSON_AddStringToObject(o, "words", sa_fmt(buf, sizeof buf,
+		"The best of %.0f beats doing nothing with p = %.2f: %s.", ran, p,
+		p < 0.05 ? "better than luck would give over that many tries"
+			 : sa_fmt((char[96]){ 0 }, 96, "no better than luck over %.0f tries", ran)));
+}
+
+static void add_walk_forward(cJSON *model, const cJSON *stats)
+{
+	const cJSON *wf = get(stats, "walk_forward"), *c;
+	double oos = sa_json_num(wf, "oos_sharpe_annualised", NAN);
+	double is = sa_json_num(wf, "is_sharpe_annualised", NAN);
+	double eff = sa_json_num(wf, "efficiency", NAN);
+	char buf[400], list[256] = "", num[32];
+	cJSON *o;
+
+	if (!cJSON_IsObject(wf)) {
+		cJSON_AddFalseToObject(model, "walk_forward");
+		cJSON_AddStringToObject(model, "walk_forward_reason",
+					sa_json_str(stats, "walk_forward_reason", "not computed"));
+		return;
+	}
+	o = cJSON_AddObjectToObject(model, "walk_forward");
+	cJSON_ArrayForEach(c, get(wf, "choices")) {
+		sa_fmt(num, sizeof num, "%s%.0f", *list ? ", " : "", c->valuedouble);
+		if (strlen(list) + strlen(num) < sizeof list)
+			strcat(list, num);
+	}
+	add_fmt(o, "windows", get(wf, "windows"), 0);
+	cJSON_AddStringToObject(o, "choices", list);
+	add_fmt(o, "oos_sharpe_annualised", get(wf, "oos_sharpe_annualised"), 2);
+	add_fmt(o, "is_sharpe_annualised", get(wf, "is_sharpe_annualised"), 2);
+	cJSON_AddStringToObject(o, "oos_net_return", sa_fmt(num, sizeof num, "%.1f %%",
+				100 * sa_json_num(wf, "oos_net_return", NAN)));
+	if (isfinite(eff))
+		sa_fmt(buf, sizeof buf, "Chosen honestly, before each stretch, the family earns an "
+		       "annualised Sharpe ratio of %.2f out of sample, against %.2f for the variant "
+		       "that looks best in hindsight over the same bars: %.0f %% of the headline "
+		       "survives an honest selection.", oos, is, 100 * fmax(eff, 0.0));
+	else
+		sa_fmt(buf, sizeof buf, "Chosen honestly, before each stretch, the family earns an "
+		       "annualised Sharpe ratio of %.2f out of sample; the best variant in hindsight "
+		       "shows %.2f over the same bars, so there is no headline to keep.", oos, is);
+	cJSON_AddStringToObject(o, "words", buf);
+}
+
+static void add_monte_carlo(cJSON *model, const cJSON *stats)
+{
+	const cJSON *mc = get(stats, "monte_carlo"), *dd = get(mc, "max_drawdown");
+	const cJSON *ret = get(mc, "net_return"), *pr = get(mc, "drawdown_probability");
+	char buf[512];
+	cJSON *o;
+
+	if (!cJSON_IsObject(mc)) {
+		cJSON_AddFalseToObject(model, "monte_carlo");
+		cJSON_AddStringToObject(model, "monte_carlo_reason",
+					sa_json_str(stats, "monte_carlo_reason", "not computed"));
+		return;
+	}
+	o = cJSON_AddObjectToObject(model, "monte_carlo");
+	add_fmt(o, "resamples", get(mc, "resamples"), 0);
+	add_fmt(o, "trades", get(mc, "trades"), 0);
+	cJSON_AddStringToObject(o, "words", sa_fmt(buf, sizeof buf,
+		"A drawdown of %.1f %% so far; 1 in 20 sequences of these trades falls %.1f %%, and "
+		"1 in 100 falls %.1f %%. %.0f %% of the sequences fall no further than the real one did.",
+		100 * sa_json_num(mc, "observed_max_drawdown", NAN), 100 * sa_json_num(dd, "p95", NAN),
+		100 * sa_json_num(dd, "p99", NAN), 100 * sa_json_num(mc, "observed_percentile", NAN)));
+	cJSON_AddStringToObject(o, "range", sa_fmt(buf, sizeof buf,
+		"Their net return runs from %.1f %% (5th percentile) through %.1f %% (median) to "
+		"%.1f %% (95th); %.1f %% of them fall 20 %% or more, %.1f %% fall 50 %% or more, and "
+		"%.1f %% reach zero.", 100 * sa_json_num(ret, "p5", NAN),
+		100 * sa_json_num(ret, "p50", NAN), 100 * sa_json_num(ret, "p95", NAN),
+		100 * sa_json_num(pr, "20 %", NAN), 100 * sa_json_num(pr, "50 %", NAN),
+		100 * sa_json_num(mc, "ruin_probability", NAN)));
+}
+
+int rpt_tests_model(cJSON *model, const struct rpt_input *in)
+{
+	const cJSON *stats = rpt_stage_ok(in, RPT_STATS);
+
+	if (!model)
+		return -1;
+	add_spa(model, stats);
+	add_walk_forward(model, stats);
+	add_monte_carlo(model, stats);
+	return 0;
+}
