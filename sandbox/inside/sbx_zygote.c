@@ -152,7 +152,8 @@ static const char helper_src[] =
 	"    return [p for p in sys.path if p and os.path.isdir(p)]\n";
 
 /* Paths the runs may read besides sys.path: the shared libraries behind the interpreter and
- * numpy's extension modules, the loader cache, and time zone data. */
+ * numpy's extension modules, the loader cache, and time zone data. With sys.path they are
+ * Landlock's read roots and all the minimal root binds (sbx_root.c). */
 static const char *const lib_roots[] = {
 	"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64",
 	"/etc/ld.so.cache", "/usr/share/zoneinfo",
