@@ -110,10 +110,6 @@ static int bind_real(struct root_build *b, char *real)
 	struct stat st;
 	int fd;
 
-	if (b->n_bound == ROOT_BINDS_MAX) {
-		errno = E2BIG;
-		return fail(b, "too many read roots at", real);
-	}
 	if (stat(real, &st) < 0 || staged(b, real, dst) < 0 || make_parents(dst) < 0)
 		return fail(b, "cannot make the mount point of", real);
 	if (S_ISDIR(st.st_mode)) {
@@ -146,11 +142,15 @@ static int bind_roots(struct root_build *b, const char *const *roots, size_t n)
 	size_t m = 0;
 	int rc = 0;
 
-	for (size_t i = 0; i < n && m < ROOT_BINDS_MAX; i++) {
-		if ((real[m] = realpath(roots[i], NULL)))
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (m == ROOT_BINDS_MAX) {
+			errno = E2BIG;
+			rc = fail(b, "too many read roots at", roots[i]);
+		} else if ((real[m] = realpath(roots[i], NULL))) {
 			m++;
-		else if (errno != ENOENT && errno != ENOTDIR)
+		} else if (errno != ENOENT && errno != ENOTDIR) {
 			rc = fail(b, "cannot resolve", roots[i]);
+		}
 	}
 	qsort(real, m, sizeof *real, by_name);
 	for (size_t i = 0; i < m; i++) {
