@@ -62,9 +62,10 @@ static noreturn void zygote_child(int sync_r, int ctrl, int src, const char *exe
 	 * arrays fault in 2 MiB pieces) and keeps arrays up to 32 MiB there, never trimming it, so
 	 * an array a strategy frees is reused by its next instead of unmapped and faulted in afresh
 	 * (a run is short-lived: its memory goes back when it exits); every symbol bound once here,
-	 * not lazily by each run (a lazy binding writes a GOT page: a copy-on-write fault per run). */
+	 * not lazily by each run (a lazy binding writes a GOT page: a copy-on-write fault per run);
+	 * the time zone is UTC, not the host's (the interpreter reads it once, at start). */
 	char *argv[10], *envp[] = { "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1",
-		"MKL_NUM_THREADS=1", "LC_ALL=C.UTF-8",
+		"MKL_NUM_THREADS=1", "LC_ALL=C.UTF-8", "TZ=UTC",
 		"GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:"
 		"glibc.malloc.trim_threshold=268435456",
 		"LD_BIND_NOW=1", NULL };

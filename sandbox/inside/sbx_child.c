@@ -125,8 +125,9 @@ static void step_env(void)
 	Py_DECREF(os);
 }
 
-/* Step 4: a fresh tmpfs per run, sized to the budget, owned by the run's uid. It dies with the
- * run's mount namespace, so nothing a run writes can be seen by the next. */
+/* Step 4: a fresh tmpfs per run, sized to the budget, owned by the run's uid, over the minimal
+ * root's empty mount point (sbx_root.c; the root itself is read-only). It dies with the run's
+ * mount namespace, so nothing a run writes can be seen by the next. */
 static void step_scratch(const struct sbx_zstate *z)
 {
 	char opts[128];
@@ -214,10 +215,10 @@ static void step_limits(const struct sbx_zstate *z)
 		setup_fail(refused->name, strerror(errno));
 }
 
-/* Step 5b: no /proc. Whichever proc the zygote sees (its own PID namespace's, or the host's
- * where the host forbids a new one), a pid in it is a fork counter (the full run one number,
- * every later run another) or a host pid: the run's mount namespace gets an empty read-only
- * tmpfs over it instead (an inherited mount cannot be unmounted, but it can be covered), so
+/* Step 5b: no /proc. Whichever proc the minimal root holds (the zygote's PID namespace's, or
+ * the host's where the host forbids a new one; step 5 read the run's size there), a pid in it
+ * is a fork counter (the full run one number, every later run another) or a host pid: the
+ * run's mount namespace gets an empty read-only tmpfs over it instead (an inherited mount cannot be unmounted, but it can be covered), so
  * nothing about any process can be read or named through it. Landlock already refused reads
  * there; readlink('/proc/self') and access() it does not mediate. */
 static void step_no_proc(void)

@@ -25,6 +25,7 @@
 #include "sbx_arena.h"
 #include "sbx_hook.h"
 #include "sbx_preimport.h"
+#include "sbx_root.h"
 
 
 /* Trusted helpers, defined before any upload exists. They run inside a child after lockdown,
@@ -179,7 +180,8 @@ static const char helper_src[] =
 	"    return [p for p in sys.path if p and os.path.isdir(p)]\n";
 
 /* Paths the runs may read besides sys.path: the shared libraries behind the interpreter and
- * numpy's extension modules, the loader cache, and time zone data. */
+ * numpy's extension modules, the loader cache, and time zone data. With sys.path they are
+ * Landlock's read roots and all the minimal root binds (sbx_root.c). */
 static const char *const lib_roots[] = {
 	"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64",
 	"/etc/ld.so.cache", "/usr/share/zoneinfo",
@@ -557,6 +559,13 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 	}
 	if (collect_roots(&z) < 0) {
 		start_fail(ctrl_fd, "cannot list the interpreter's read-only roots");
+		goto out;
+	}
+	/* Once here, after the imports and before any run: every data zygote and run inherits a
+	 * root that holds the read roots (so a lazy import still finds its files) and nothing else
+	 * of the host. */
+	if (sbx_root_enter(z.roots, z.n_roots, SBX_SCRATCH, why, sizeof why) < 0) {
+		start_fail(ctrl_fd, "%s", why);
 		goto out;
 	}
 	/* Built once here rather than in every run: libseccomp's compilation costs a run
