@@ -7,6 +7,7 @@
 import gc
 import hashlib
 import os
+import posix
 import resource
 import sys
 import threading
@@ -30,6 +31,14 @@ def flags(a):
     return (f.owndata, f.writeable, f.c_contiguous, f.f_contiguous, f.aligned, a.strides[0] if a.ndim == 1 else a.strides)
 
 
+def exists(p):
+    try:
+        posix.stat(p)
+        return True
+    except OSError as e:
+        return "raised " + type(e).__name__
+
+
 def attempt(fn):
     try:
         return repr(fn())
@@ -41,8 +50,9 @@ def fact(df):
     block = df._mgr.blocks[0].values
     table = {
         "pid": lambda: (os.getpid(), os.getppid(), os.getpgrp(), os.getsid(0)),
-        # calls that raise no audit event, so the hook refuses nothing and the run is compared
-        "proc": lambda: (os.access("/proc", os.F_OK), os.access("/proc/self", os.F_OK),
+        # calls no layer refuses (posix.stat raises no audit event; a readlink of a name that is
+        # not there is let through), so the run is compared, not refused
+        "proc": lambda: (exists("/proc"), exists("/proc/self"),
                          attempt(lambda: os.readlink("/proc/self")),
                          attempt(lambda: os.readlink("/proc/thread-self"))),
         "frame_flags": lambda: (flags(df["close"].to_numpy()), flags(block), flags(df.index.asi8),
@@ -63,8 +73,8 @@ def fact(df):
                            resource.getrusage(resource.RUSAGE_SELF).ru_nswap),
         "descriptors": lambda: [attempt(lambda fd=fd: os.fstat(fd).st_mode) for fd in range(16)],
         "cwd": lambda: (os.getcwd(), sorted(os.listdir("."))),
-        "mounts": lambda: (tuple(os.statvfs("/tmp"))[:8], os.access("/", os.R_OK),
-                           os.access("/sys", os.F_OK), os.access("/dev/shm", os.W_OK)),
+        "mounts": lambda: (exists("/"), exists("/sys"), exists("/dev/shm"), exists("/dev/null"),
+                           posix.stat("/tmp").st_mode, posix.stat("/").st_mode),
         "uid": lambda: (os.getuid(), os.geteuid(), os.getgid(), os.getgroups(), os.getresuid()),
         "environment": lambda: (sorted(os.environ.items()), sys.argv, sys.flags, sys.path),
         "limits": lambda: [resource.getrlimit(r) for r in
