@@ -125,6 +125,44 @@ static void step_env(void)
 	Py_DECREF(os);
 }
 
+#ifndef __SANITIZE_ADDRESS__
+static long vm_bytes(void)
+{
+	FILE *fp = fopen("/proc/self/statm", "r");
+	long pages = 0;
+	if (fp) {
+		if (fscanf(fp, "%ld", &pages) != 1)
+			pages = 0;
+		fclose(fp);
+	}
+	return pages * sysconf(_SC_PAGESIZE);
+}
+#endif
+
+#ifndef __SANITIZE_ADDRESS__
+/* What the run maps when its setup begins (step 5 counts the address space from it), read
+ * before /proc is covered. */
+static long run_vm;
+#endif
+
+/* Step 4a: no /proc. Whichever proc the minimal root holds (the zygote's PID namespace's, or
+ * the host's where the host forbids a new one), a pid in it is a fork counter (the full run one
+ * number, every later run another) or a host pid: the run's mount namespace covers it with the
+ * root's own empty scratch mount point, bound read-only (an inherited mount cannot be
+ * unmounted, but it can be covered), so nothing about any process can be read or named through
+ * it. A bind, not a new file system: a new one would take a device number of its own, counted
+ * out by the kernel as mounts come and go (sandbox/README, What runs share). */
+static void step_no_proc(void)
+{
+#ifndef __SANITIZE_ADDRESS__
+	run_vm = vm_bytes();
+#endif
+	if (mount(SBX_SCRATCH, "/proc", NULL, MS_BIND, NULL) < 0 ||
+	    mount(NULL, "/proc", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  NULL) < 0)
+		setup_fail("cover /proc", strerror(errno));
+}
+
 /* Step 4: a fresh tmpfs per run, sized to the budget, owned by the run's uid, over the minimal
  * root's empty mount point (sbx_root.c; the root itself is read-only). It dies with the run's
  * mount namespace, so nothing a run writes can be seen by the next. */
@@ -138,6 +176,7 @@ static void step_scratch(const struct sbx_zstate *z)
 		 z->lim.scratch_mb, SBX_RUN_UID, SBX_RUN_UID);
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		setup_fail("scratch", strerror(errno));
+	step_no_proc();
 	if (mount("scratch", SBX_SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0)
 		setup_fail("scratch", strerror(errno));
 	if (chdir(SBX_SCRATCH) < 0)
@@ -168,19 +207,6 @@ static void step_scratch_witness(void)
 	close(fd);
 }
 
-#ifndef __SANITIZE_ADDRESS__
-static long vm_bytes(void)
-{
-	FILE *fp = fopen("/proc/self/statm", "r");
-	long pages = 0;
-	if (fp) {
-		if (fscanf(fp, "%ld", &pages) != 1)
-			pages = 0;
-		fclose(fp);
-	}
-	return pages * sysconf(_SC_PAGESIZE);
-}
-#endif
 
 /* One row of step 5: soft = hard, so nothing inside can raise it again. */
 #define FIXED(res, v) { res, #res, (v), (v) }
@@ -192,7 +218,7 @@ static void step_limits(const struct sbx_zstate *z)
 {
 	rlim_t nofile = (rlim_t)(z->lim.nofile < RUN_NOFILE_MIN ? RUN_NOFILE_MIN : z->lim.nofile);
 #ifndef __SANITIZE_ADDRESS__
-	rlim_t as = (rlim_t)vm_bytes() + ((rlim_t)z->lim.mem_mb << 20);
+	rlim_t as = (rlim_t)run_vm + ((rlim_t)z->lim.mem_mb << 20);
 #endif
 	const struct sa_rlimit limits[] = {
 		FIXED(RLIMIT_CORE, 0),
@@ -213,19 +239,6 @@ static void step_limits(const struct sbx_zstate *z)
 
 	if (sa_rlimits_set(limits, sizeof limits / sizeof limits[0], &refused) < 0)
 		setup_fail(refused->name, strerror(errno));
-}
-
-/* Step 5b: no /proc. Whichever proc the minimal root holds (the zygote's PID namespace's, or
- * the host's where the host forbids a new one; step 5 read the run's size there), a pid in it
- * is a fork counter (the full run one number, every later run another) or a host pid: the
- * run's mount namespace gets an empty read-only tmpfs over it instead (an inherited mount cannot be unmounted, but it can be covered), so
- * nothing about any process can be read or named through it. Landlock already refused reads
- * there; readlink('/proc/self') and access() it does not mediate. */
-static void step_no_proc(void)
-{
-	if (mount("noproc", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-		  "size=4k,nr_inodes=1,mode=0555") < 0)
-		setup_fail("cover /proc", strerror(errno));
 }
 
 /* Step 6: drop to an unprivileged uid inside the namespace; switching away from uid 0 clears
@@ -431,7 +444,6 @@ static void lock_down_and_run(const struct sbx_zstate *z, PyObject *df, PyObject
 	step_scratch(z);
 	step_scratch_witness();
 	step_limits(z);
-	step_no_proc();
 	step_identity();
 	step_no_new_privs();
 	step_landlock(z);
