@@ -13,6 +13,7 @@
 #include "timeutil.h"
 
 #define MAX_ROWS 50  /* trades, events, flags and mismatches listed in the page; all are in the xlsx */
+#define TAIL_ROWS 10 /* the last trades the PDF lists after the first ones */
 
 static const cJSON *get(const cJSON *obj, const char *key)
 {
@@ -515,31 +516,42 @@ static void add_stats(cJSON *m, const struct rpt_input *in)
 	stat_row(l, "Average bars held", rpt_fmt_num(get(st, "avg_bars_held"), 1, b, sizeof b), "how long a trade lasts");
 }
 
+/* One trade of trades.csv (row r) as the page shows it. */
+static cJSON *trade_row(const struct rpt_table *tb, size_t r)
+{
+	int ce = rpt_table_col(tb, "entry_time"), cx = rpt_table_col(tb, "exit_time"), cs = rpt_table_col(tb, "side");
+	int cg = rpt_table_col(tb, "gross_return"), cn = rpt_table_col(tb, "net_return"), cb = rpt_table_col(tb, "bars_held");
+	cJSON *row = cJSON_CreateObject(), num;
+	char b[64];
+	double x;
+
+	cJSON_AddStringToObject(row, "entry", rpt_table_get(tb, r, ce));
+	cJSON_AddStringToObject(row, "exit", rpt_table_get(tb, r, cx));
+	cJSON_AddStringToObject(row, "side", rpt_table_get(tb, r, cs));
+	cJSON_AddStringToObject(row, "bars", rpt_table_get(tb, r, cb));
+	memset(&num, 0, sizeof num);
+	num.type = cJSON_Number;
+	num.valuedouble = rpt_parse_num(rpt_table_get(tb, r, cg), &x) ? NAN : x;
+	cJSON_AddStringToObject(row, "gross", rpt_fmt_pct(&num, 3, b, sizeof b));
+	num.valuedouble = rpt_parse_num(rpt_table_get(tb, r, cn), &x) ? NAN : x;
+	cJSON_AddStringToObject(row, "net", rpt_fmt_pct(&num, 3, b, sizeof b));
+	cJSON_AddBoolToObject(row, "win", !isnan(num.valuedouble) && num.valuedouble > 0);
+	return row;
+}
+
+/* The first MAX_ROWS trades as "rows", and as "tail" the last TAIL_ROWS of those after the
+ * first TAIL_ROWS (the PDF lists both ends). */
 static void add_trades(cJSON *m, const struct rpt_input *in)
 {
 	const struct rpt_table *tb = &in->trades;
 	size_t n = tb->rows ? tb->rows - 1 : 0;
-	char b[64];
 	cJSON *o = cJSON_AddObjectToObject(m, "trades");
-	cJSON *list = cJSON_AddArrayToObject(o, "rows");
-	int ce = rpt_table_col(tb, "entry_time"), cx = rpt_table_col(tb, "exit_time"), cs = rpt_table_col(tb, "side");
-	int cg = rpt_table_col(tb, "gross_return"), cn = rpt_table_col(tb, "net_return"), cb = rpt_table_col(tb, "bars_held");
-	for (size_t r = 0; r < n && r < MAX_ROWS; r++) {
-		cJSON *row = cJSON_CreateObject(), num;
-		double x;
-		cJSON_AddStringToObject(row, "entry", rpt_table_get(tb, r, ce));
-		cJSON_AddStringToObject(row, "exit", rpt_table_get(tb, r, cx));
-		cJSON_AddStringToObject(row, "side", rpt_table_get(tb, r, cs));
-		cJSON_AddStringToObject(row, "bars", rpt_table_get(tb, r, cb));
-		memset(&num, 0, sizeof num);
-		num.type = cJSON_Number;
-		num.valuedouble = rpt_parse_num(rpt_table_get(tb, r, cg), &x) ? NAN : x;
-		cJSON_AddStringToObject(row, "gross", rpt_fmt_pct(&num, 3, b, sizeof b));
-		num.valuedouble = rpt_parse_num(rpt_table_get(tb, r, cn), &x) ? NAN : x;
-		cJSON_AddStringToObject(row, "net", rpt_fmt_pct(&num, 3, b, sizeof b));
-		cJSON_AddBoolToObject(row, "win", !isnan(num.valuedouble) && num.valuedouble > 0);
-		cJSON_AddItemToArray(list, row);
-	}
+	cJSON *list = cJSON_AddArrayToObject(o, "rows"), *tail = cJSON_AddArrayToObject(o, "tail");
+
+	for (size_t r = 0; r < n && r < MAX_ROWS; r++)
+		cJSON_AddItemToArray(list, trade_row(tb, r));
+	for (size_t r = n > 2 * TAIL_ROWS ? n - TAIL_ROWS : n; r < n; r++)
+		cJSON_AddItemToArray(tail, trade_row(tb, r));
 	cJSON_AddNumberToObject(o, "total", (double)n);
 	cJSON_AddNumberToObject(o, "shown", (double)(n < MAX_ROWS ? n : MAX_ROWS));
 	cJSON_AddBoolToObject(o, "more", n > MAX_ROWS);

@@ -49,11 +49,50 @@ check "no --data: the notes say why" grep -q '"benchmark_note":.*no price data' 
 check "report.pdf exists" test -s "$A/report.pdf"
 pdftotext -layout "$A/report.pdf" "$TMP/report.txt"
 check "pdftotext: the verdict is on the first page" sh -c "pdftotext -f 1 -l 1 '$A/report.pdf' - | grep -q '^$(jget "$A/verdict.json" verdict)\$'"
-check "pdftotext: the gates table is there" grep -q 'The six gates' "$TMP/report.txt"
-check "pdftotext: every page is numbered" sh -c "[ \$(grep -c 'page [0-9]' '$TMP/report.txt') -eq \$(pdfinfo '$A/report.pdf' | sed -n 's/^Pages: *//p') ]"
+check "pdftotext: the gates table is there" grep -q '^The gates$' "$TMP/report.txt"
+# the PDF is the whole report: every heading of the page is a heading of the PDF, in order
+sections_in_order() { # html pdf.txt: the page's h2 and h3 headings, each found in the text after the one before
+	"$PY" - "$1" "$2" <<'PYEOF'
+import html, re, sys
+page = open(sys.argv[1]).read().split("<main>", 1)[-1]
+heads = [html.unescape(h) for h in re.findall(r'<h[23](?: id="[^"]*")?>([^<]*)</h[23]>', page)]
+lines = [l.strip() for l in open(sys.argv[2])]
+at = 0
+for h in heads:
+    if h not in lines[at:]:
+        sys.exit("missing or out of order: %r" % h)
+    at = lines.index(h, at)
+print(len(heads), "headings")
+PYEOF
+}
+pdftotext "$A/report.pdf" "$TMP/report-plain.txt"
+check "pdftotext: every section of report.html is in the PDF, in its order" sections_in_order "$A/report.html" "$TMP/report.txt"
+check "pdftotext: the first and last trades are listed, with a pointer to trades.csv" \
+	sh -c "grep -q 'the first 10 and the last 10 are listed; all of them are in' '$TMP/report-plain.txt' && grep -q \"\$(tail -n 1 '$A/trades.csv' | cut -d, -f1)\" '$TMP/report-plain.txt'"
+check "pdftotext: the fingerprint's hashes are there" grep -q "$(jget "$A/fingerprint.json" data_sha256)" "$TMP/report-plain.txt"
+fill_check() { # pdf: no page but the last is left more than half empty
+	"$PY" - "$1" "$TMP/fill" <<'PYEOF'
+import glob, os, subprocess, sys
+os.makedirs(sys.argv[2], exist_ok=True)
+for f in glob.glob(sys.argv[2] + "/p*.pgm"):
+    os.remove(f)
+subprocess.run(["pdftoppm", "-r", "20", "-gray", sys.argv[1], sys.argv[2] + "/p"], check=True)
+pages = sorted(glob.glob(sys.argv[2] + "/p*.pgm"))
+for f in pages[:-1]:
+    magic, w, h, mx, px = open(f, "rb").read().split(maxsplit=4)
+    w, h = int(w), int(h)
+    top, foot = int(h * 48 / 841.89), int(h * 800 / 841.89)
+    last = max([y for y in range(top, foot) if min(px[y * w:(y + 1) * w]) < 200] or [top])
+    if (last - top) / (foot - top) < 0.5:
+        sys.exit("%s is more than half empty" % os.path.basename(f))
+print(len(pages), "pages")
+PYEOF
+}
+check "pdftoppm: no page but the last is half empty" fill_check "$A/report.pdf"
+check "pdftotext: every page is numbered" sh -c "[ \$(grep -c 'strataudit report: .* page [0-9][0-9]*$' '$TMP/report.txt') -eq \$(pdfinfo '$A/report.pdf' | sed -n 's/^Pages: *//p') ]"
 check "pdftotext: the benchmark sentence is there" grep -q 'Holding the instrument' "$TMP/report.txt"
 check "pdftotext: the drawdown, delay and monthly tables are there" \
-	sh -c "grep -q 'Drawdown episodes' '$TMP/report.txt' && grep -q 'Late fills' '$TMP/report.txt' && grep -q 'Monthly returns' '$TMP/report.txt'"
+	sh -c "grep -q 'The bad stretches' '$TMP/report.txt' && grep -q 'What if every fill came later' '$TMP/report.txt' && grep -q 'Which months made the money' '$TMP/report.txt'"
 check "pdfinfo: fixed creation date" sh -c "pdfinfo '$A/report.pdf' | grep -q '^CreationDate: *Sat Jan  1 00:00:00 2000'"
 pdftoppm -f 1 -l 1 -r 40 -gray "$A/report.pdf" "$TMP/page1"
 ink() { # pgm: the share of pixels darker than light grey, in per mille
@@ -125,7 +164,7 @@ check "XLSX: Drawdowns, Monthly, Delay and Benchmark hold stats.json's numbers" 
 # --- the page: one static page, verdict first, each new table and chart with its line ---
 check "the page reads verdict, then the tearsheet, then containment" "$PY" - "$A/report.html" <<'PYEOF'
 import sys
-h = open(sys.argv[1]).read()
+h = open(sys.argv[1]).read().split("<main>", 1)[-1]  # after the contents list
 order = ['id="verdict"', 'id="tearsheet"', 'Against simply holding', 'The bad stretches',
          'Which months made the money', 'Did the edge last', 'What if every fill came later',
          'How much more could costs rise', 'Trade statistics', 'id="containment"']
@@ -158,6 +197,10 @@ expect_eq "malicious: no 'missing or failed' box repeats it" 0 "$(grep -c 'class
 expect_eq "malicious: the replay's reason is said nowhere in the page" 0 "$(grep -c 'nothing to replay' "$M/report.html")"
 expect_eq "malicious: each gate points up instead of repeating" 6 "$(grep -c 'not measured: the audit stopped early (above)' "$M/report.html")"
 check "malicious: the PDF says it too" sh -c "pdftotext '$M/report.pdf' - | grep -q 'The audit stopped early'"
+pdftotext -layout "$M/report.pdf" "$TMP/malicious.txt"
+check "malicious: every section of its page is in its PDF" sections_in_order "$M/report.html" "$TMP/malicious.txt"
+check "malicious: the PDF names each kind of refusal" sh -c "for r in \$('$PY' -c \"import json; print(' '.join(sorted({e['rule'] for e in json.load(open('$M/run.json')).get('refusals', [])})))\"); do grep -q \"\$r\" '$TMP/malicious.txt' || exit 1; done"
+check "malicious: no page but the last is half empty" fill_check "$M/report.pdf"
 
 # --- inspect's SA101 claims no refusal the sandbox does not make ---
 printf 'import os\n\ndef signals(df):\n    return [0] * len(df)\n' >"$TMP/os.py"
