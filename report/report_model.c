@@ -476,6 +476,66 @@ static void stat_row(cJSON *list, const char *label, const char *value, const ch
 	cJSON_AddItemToArray(list, r);
 }
 
+/* The risk figures of stats.json (stats_metrics.h), as rows of the statistics table. */
+static void add_risk_rows(cJSON *l, const cJSON *st)
+{
+	char b[64];
+
+	stat_row(l, "CAGR", rpt_fmt_pct(get(st, "cagr"), 2, b, sizeof b),
+		 "the yearly rate that compounds to the net equity ratio over the period");
+	stat_row(l, "Volatility (annualised)", rpt_fmt_pct(get(st, "volatility_annualised"), 2, b, sizeof b),
+		 "sample standard deviation of per-bar net returns, times the square root of bars per year");
+	stat_row(l, "VaR 95 % (per bar)", rpt_fmt_pct(get(st, "var_95"), 3, b, sizeof b),
+		 "historical: one bar in twenty did this badly or worse (a loss is negative)");
+	stat_row(l, "CVaR 95 % (per bar)", rpt_fmt_pct(get(st, "cvar_95"), 3, b, sizeof b),
+		 "the mean of those worst bars: what a bad bar costs on average");
+	stat_row(l, "Best bar", rpt_fmt_pct(get(st, "best_bar"), 3, b, sizeof b), "the largest per-bar net return");
+	stat_row(l, "Worst bar", rpt_fmt_pct(get(st, "worst_bar"), 3, b, sizeof b), "the smallest per-bar net return");
+	stat_row(l, "Best month", rpt_fmt_pct(get(st, "best_month"), 2, b, sizeof b), "the best calendar month of net equity");
+	stat_row(l, "Worst month", rpt_fmt_pct(get(st, "worst_month"), 2, b, sizeof b), "the worst calendar month of net equity");
+}
+
+/* stats.json's long_short as one row per side. */
+static void add_long_short(cJSON *o, const cJSON *st)
+{
+	static const char *const sides[] = { "long", "short" };
+	cJSON *list = cJSON_AddArrayToObject(o, "long_short");
+	char b[64];
+
+	for (size_t k = 0; k < 2; k++) {
+		const cJSON *s = get(get(st, "long_short"), sides[k]);
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "side", sides[k]);
+		cJSON_AddStringToObject(r, "trades", rpt_fmt_num(get(s, "trades"), 0, b, sizeof b));
+		cJSON_AddStringToObject(r, "net_return", rpt_fmt_pct(get(s, "net_return"), 2, b, sizeof b));
+		cJSON_AddStringToObject(r, "win_rate", rpt_fmt_pct(get(s, "win_rate"), 1, b, sizeof b));
+		cJSON_AddStringToObject(r, "sharpe", rpt_fmt_num(get(s, "sharpe"), 4, b, sizeof b));
+		cJSON_AddItemToArray(list, r);
+	}
+}
+
+/* Each year's net return beside buy and hold's (stats.json yearly and yearly_benchmark). */
+static void add_years(cJSON *o, const cJSON *st)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "years");
+	const cJSON *y, *by;
+	char b[64];
+
+	cJSON_ArrayForEach(y, get(st, "yearly")) {
+		const cJSON *bench = NULL;
+		cJSON *r = cJSON_CreateObject();
+		cJSON_ArrayForEach(by, get(st, "yearly_benchmark"))
+			if (cJSON_IsNumber(get(by, "year")) && cJSON_IsNumber(get(y, "year")) &&
+			    get(by, "year")->valuedouble == get(y, "year")->valuedouble)
+				bench = get(by, "return");
+		cJSON_AddStringToObject(r, "year", rpt_fmt_num(get(y, "year"), 0, b, sizeof b));
+		cJSON_AddStringToObject(r, "strategy", rpt_fmt_pct(get(y, "return"), 2, b, sizeof b));
+		cJSON_AddStringToObject(r, "benchmark", rpt_fmt_pct(bench, 2, b, sizeof b));
+		cJSON_AddItemToArray(list, r);
+	}
+	cJSON_AddBoolToObject(o, "has_years", cJSON_GetArraySize(list) > 0);
+}
+
 static void add_stats(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
@@ -514,6 +574,9 @@ static void add_stats(cJSON *m, const struct rpt_input *in)
 	stat_row(l, "Profit factor", rpt_fmt_num(get(st, "profit_factor"), 3, b, sizeof b), "net gains divided by net losses");
 	stat_row(l, "Exposure", rpt_fmt_pct(get(st, "exposure"), 1, b, sizeof b), "share of bars with a position held");
 	stat_row(l, "Average bars held", rpt_fmt_num(get(st, "avg_bars_held"), 1, b, sizeof b), "how long a trade lasts");
+	add_risk_rows(l, st);
+	add_long_short(o, st);
+	add_years(o, st);
 }
 
 /* One trade of trades.csv (row r) as the page shows it. */

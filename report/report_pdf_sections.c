@@ -25,7 +25,8 @@ static void note(struct rpt_pdf *p, const char *text)
 
 /* --- the charts the PDF draws itself, as vectors --------------------------------------- */
 
-enum chart { CH_EQUITY, CH_UNDERWATER, CH_ROLLING, CH_DELAY, CH_COSTS, CH_RETURNS, CH_SIGNALS };
+enum chart { CH_EQUITY, CH_UNDERWATER, CH_ROLLING, CH_ROLLING_VOL, CH_DELAY, CH_COSTS, CH_RETURNS,
+	     CH_SIGNALS };
 
 struct chart_ctx {
 	const struct rpt_pdf_charts *d;
@@ -46,6 +47,10 @@ static void draw_one(cairo_t *cr, const void *ctx)
 	case CH_ROLLING:
 		rpt_draw_rolling(cr, d->in->equity.t, d->x->rolling, d->in->equity.n, d->x->window,
 				 d->x->sharpe_annualised, d->x->rolling_why);
+		break;
+	case CH_ROLLING_VOL:
+		rpt_draw_rolling_vol(cr, d->in->equity.t, d->x->rolling_vol, d->in->equity.n, d->x->window,
+				     d->x->volatility_annualised, d->x->rolling_why);
 		break;
 	case CH_DELAY:
 		rpt_draw_delay(cr, get(st, "delay_sensitivity"), st ? str(st, "delay_note") :
@@ -201,11 +206,20 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 	rpt_pdf_paraf(p, "Each month's return is the net equity at its last bar over the month before's "
 		      "(the first over the starting equity); the last column is the year's.");
 	monthly(p, t);
+	if (on(get(m, "stats"), "has_years")) {
+		static const struct rpt_pdf_col years[] = { { "year", "year", 0.2 },
+			{ "strategy (net)", "strategy", 0.4 }, { "buy and hold (net)", "benchmark", 0.4 } };
+		rpt_pdf_paraf(p, "Year by year beside buy and hold of the same data after the same costs:");
+		rpt_pdf_table(p, get(get(m, "stats"), "years"), years, NCOL(years), NULL);
+	}
 	rpt_pdf_heading(p, "Did the edge last", 1);
 	rpt_pdf_paraf(p, "The Sharpe ratio of per-bar net returns over a moving window of %s bars: a line "
 		      "that stays above zero is an edge that held; one tall hump is a lucky stretch.",
 		      str(t, "rolling_window"));
 	chart(p, d, CH_ROLLING);
+	rpt_pdf_paraf(p, "The volatility of per-bar net returns over the same window, annualised: where "
+		      "the risk taken rose or fell.");
+	chart(p, d, CH_ROLLING_VOL);
 	rpt_pdf_heading(p, "What if every fill came later", 1);
 	rpt_pdf_paraf(p, "%s", str(t, "delay_sentence")[0] ? str(t, "delay_sentence") : str(t, "delay_note"));
 	rpt_pdf_table(p, get(t, "delay"), delay, NCOL(delay), "No late-fill replay: the signals or the "
@@ -425,12 +439,17 @@ static void statistics(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_c
 {
 	static const struct rpt_pdf_col stats[] = { { "statistic", "label", 0.32 },
 		{ "value", "value", 0.16 }, { "what it means", "meaning", 0.52 } };
+	static const struct rpt_pdf_col sides[] = { { "side", "side", 0.16 }, { "trades", "trades", 0.16 },
+		{ "net return (compounded)", "net_return", 0.24 }, { "win rate", "win_rate", 0.2 },
+		{ "Sharpe ratio per trade", "sharpe", 0.24 } };
 	const cJSON *s = get(m, "stats");
 
 	rpt_pdf_heading(p, "Statistics", 1);
 	if (!on(s, "present"))
 		rpt_pdf_paraf(p, "stats.json is missing or failed; the figures below are not available.");
 	rpt_pdf_table(p, get(s, "rows"), stats, NCOL(stats), NULL);
+	rpt_pdf_heading(p, "Longs and shorts", 2);
+	rpt_pdf_table(p, get(s, "long_short"), sides, NCOL(sides), NULL);
 	chart(p, d, CH_RETURNS);
 }
 

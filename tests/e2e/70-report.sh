@@ -78,7 +78,7 @@ make_case "$B"
 check "report and bundle run on the fixture audit" render "$A" demo
 check "a second run in another directory succeeds" render "$B" demo
 
-for f in report.html report.pdf report.xlsx equity.png underwater.png rolling.png returns.png costs.png delay.png \
+for f in report.html report.pdf report.xlsx equity.png underwater.png rolling.png rolling_vol.png returns.png costs.png delay.png \
 	signals.png permutation.png warmup.png sha256sums.txt demo.zip; do
 	check "$f written" test -s "$A/$f"
 done
@@ -185,7 +185,7 @@ import openpyxl
 path, verdict = sys.argv[1], json.load(open(sys.argv[2]))
 wb = openpyxl.load_workbook(path)
 want = ["Summary", "Gates", "Trades", "Equity", "LookAhead", "Robustness", "Variants", "Containment",
-        "Inspection", "Drawdowns", "Monthly", "Delay", "Benchmark"]
+        "Inspection", "Metrics", "Drawdowns", "Monthly", "Delay", "Benchmark"]
 assert wb.sheetnames == want, wb.sheetnames
 g = wb["Gates"]
 rows = [r for r in g.iter_rows(min_row=2, values_only=True) if r[0] != "veto"]
@@ -220,12 +220,12 @@ else
 	chrome "file://$A/report.html" "$TMP/chrome.log" --window-size=1200,7000 --screenshot="$ROOT/$ART/report.png" >/dev/null
 	check "chromium took a screenshot" test -s "$ART/report.png"
 	expect_no_match "no console messages in chromium" "$TMP/chrome.log" CONSOLE
-	expect_eq "chromium loaded every image" "IMAGES 9/9" "$(images_loaded "$A")"
+	expect_eq "chromium loaded every image" "IMAGES 10/10" "$(images_loaded "$A")"
 	for w in 1280 375; do
 		expect_eq "at $w px nothing sticks out: no horizontal scrolling" "WIDTH $w" "$(page_width "$A" "$w")"
 	done
 	rm "$A/costs.png"
-	expect_eq "the image probe notices a missing image" "IMAGES 8/9" "$(images_loaded "$A")"
+	expect_eq "the image probe notices a missing image" "IMAGES 9/10" "$(images_loaded "$A")"
 fi
 check "the contents list links only to places in the page, and to every section" contents_check "$A/report.html"
 
@@ -261,7 +261,7 @@ if [ -n "$CHROMIUM" ]; then
 	chrome "file://$H/report.html" "$TMP/chrome-h.log" --window-size=1200,7000 --screenshot="$ROOT/$ART/report-hostile.png" >/dev/null
 	check "chromium took a screenshot of the hostile page" test -s "$ART/report-hostile.png"
 	expect_no_match "the hostile page logs nothing in chromium" "$TMP/chrome-h.log" CONSOLE
-	expect_eq "the hostile page has exactly the nine chart images" "IMAGES 9/9" "$(images_loaded "$H")"
+	expect_eq "the hostile page has exactly the ten chart images" "IMAGES 10/10" "$(images_loaded "$H")"
 fi
 
 # Missing and failed inputs are reported, never fatal.

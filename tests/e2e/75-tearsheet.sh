@@ -157,9 +157,45 @@ bm = {r[0]: r for r in rows("Benchmark")}
 for k in ("gross_return", "net_return", "max_drawdown", "sharpe_annualised"):
     assert near(bm[k][2], st["benchmark"][k]), k
 assert near(bm["excess_return"][2], st["benchmark"]["excess_return"])
+me = {r[0]: r[1] for r in rows("Metrics") if r[0]}
+for k in ("volatility_annualised", "var_95", "cvar_95", "best_bar", "worst_bar", "best_month", "worst_month", "cagr"):
+    assert near(me[k], st[k]), k
+for k in ("window", "min", "max", "last"):
+    assert near(me["rolling_volatility." + k], st["rolling_volatility"][k]), k
+ls = {r[3]: r for r in rows("Metrics") if r[3]}
+for side in ("long", "short"):
+    g, e = ls[side], st["long_short"][side]
+    assert g[4] == e["trades"] and all(e[k] is None and g[i] is None or near(g[i], e[k])
+                                       for i, k in ((5, "net_return"), (6, "win_rate"), (7, "sharpe"))), (g, e)
+ys = [r for r in rows("Metrics") if r[9] is not None]
+bench = {y["year"]: y["return"] for y in st["yearly_benchmark"]}
+assert len(ys) == len(st["yearly"]) and all(r[9] == y["year"] and near(r[10], y["return"]) and near(r[11], bench[y["year"]])
+                                            for r, y in zip(ys, st["yearly"])), ys
 PYEOF
 }
-check "XLSX: Drawdowns, Monthly, Delay and Benchmark hold stats.json's numbers" xlsx_tearsheet "$A/report.xlsx" "$A/stats.json"
+check "XLSX: Drawdowns, Monthly, Delay, Benchmark and Metrics hold stats.json's numbers" xlsx_tearsheet "$A/report.xlsx" "$A/stats.json"
+# the page and the PDF show the risk figures as stats.json has them
+risk_shown() { # html pdf.txt stats
+	"$PY" - "$1" "$2" "$3" <<'PYEOF'
+import html, json, re, sys
+page, pdf, st = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+pct = lambda x, d: "%.*f %%" % (d, 100 * x)
+want = {"VaR 95 % (per bar)": pct(st["var_95"], 3), "CVaR 95 % (per bar)": pct(st["cvar_95"], 3),
+        "Volatility (annualised)": pct(st["volatility_annualised"], 2), "Worst month": pct(st["worst_month"], 2)}
+for label, value in want.items():
+    row = re.search(r"<td>%s</td><td class=\"num\">([^<]*)</td>" % re.escape(html.escape(label)), page)
+    assert row, label
+    got = html.unescape(row.group(1))
+    assert got == value, (label, got, value)
+    assert label in pdf and got in pdf, (label, got)
+for side in ("long", "short"):
+    assert re.search(r"<tr><td>%s</td><td class=\"num\">%d</td>" % (side, st["long_short"][side]["trades"]), page), side
+assert "rolling_vol.png" in page and "Rolling volatility" in pdf and "Longs and shorts" in pdf
+assert "buy and hold (net)" in page and "buy and hold (net)" in pdf
+PYEOF
+}
+check "the page and the PDF show VaR, CVaR, volatility, the worst month, longs and shorts and the years" \
+	risk_shown "$A/report.html" "$TMP/report.txt" "$A/stats.json"
 
 # --- the page: one static page, verdict first, each new table and chart with its line ---
 check "the page reads verdict, then the tearsheet, then containment" "$PY" - "$A/report.html" <<'PYEOF'
