@@ -99,9 +99,11 @@ static void add_pbo(cJSON *t, const cJSON *stats)
 	add_fmt(t, "degradation_slope", cJSON_GetObjectItemCaseSensitive(pbo, "degradation_slope"), 3);
 	add_fmt(t, "blocks", cJSON_GetObjectItemCaseSensitive(pbo, "blocks"), 0);
 	add_fmt(t, "combinations", cJSON_GetObjectItemCaseSensitive(pbo, "combinations"), 0);
+	/* counted over the splits PBO was measured on, as the sentence beside it says them */
+	double splits = sa_json_num(pbo, "combinations", 0) >= 1 ? sa_json_num(pbo, "combinations", 0) : 10;
 	cJSON_AddStringToObject(t, "pbo_words", sa_fmt(buf, sizeof buf,
-		"In %.0f of 10 splits of the history, the variant that looked best in-sample ranked at "
-		"or below the median out of sample.", round(10 * v)));
+		"In %.0f of %.0f splits of the history, the variant that looked best in-sample ranked "
+		"at or below the median out of sample.", round(splits * v), splits));
 }
 
 static cJSON *variant_rows(const struct rpt_input *in)

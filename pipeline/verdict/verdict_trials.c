@@ -27,12 +27,15 @@ void vd_load_trials(const cJSON *stats, struct vd_facts *f)
 
 char *vd_pbo_words(const struct vd_facts *f, char *buf, size_t len)
 {
-	double in10 = round(10.0 * f->num.pbo);
+	/* counted over the splits PBO was measured on, so "PBO 0.01 over 12870 splits" never
+	 * reads "in 0 of 10" beside it */
+	double splits = f->pbo_combinations >= 1 ? f->pbo_combinations : 10;
+	double in = round(splits * f->num.pbo);
 
 	buf[0] = '\0';
 	if (isfinite(f->num.pbo))
-		snprintf(buf, len, "in %.0f of 10 splits of its history the variant that looked best "
-			 "in-sample ranked at or below the median out of sample", in10);
+		snprintf(buf, len, "in %.0f of %.0f splits of its history the variant that looked best "
+			 "in-sample ranked at or below the median out of sample", in, splits);
 	return buf;
 }
 
