@@ -620,11 +620,13 @@ static void add_trades(cJSON *m, const struct rpt_input *in)
 	cJSON_AddBoolToObject(o, "more", n > MAX_ROWS);
 }
 
-/* Each upload as the user named it, beside the safe NAME it was audited under. */
+/* Each upload as the user named it, beside the safe NAME it was audited under; "renamed" when
+ * a name held a character make and the shell cannot, so the upload was copied in. */
 static void add_uploads(cJSON *to, const cJSON *up)
 {
 	static const char *const kinds[] = { "strategy", "tradelog", "data" };
 	cJSON *list = cJSON_AddArrayToObject(to, "uploads");
+	bool renamed = false;
 
 	add_text(to, "audit_name", up, "name");
 	for (size_t k = 0; list && k < sizeof kinds / sizeof kinds[0]; k++) {
@@ -637,7 +639,12 @@ static void add_uploads(cJSON *to, const cJSON *up)
 		cJSON_AddStringToObject(row, "kind", kinds[k]);
 		cJSON_AddStringToObject(row, "file", v->valuestring);
 		cJSON_AddItemToArray(list, row);
+		/* the characters scripts/inputs takes as they are; any other means a safe copy */
+		if (v->valuestring[strspn(v->valuestring, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					  "0123456789._+-")])
+			renamed = true;
 	}
+	cJSON_AddBoolToObject(to, "renamed", renamed);
 }
 
 /* "python 3.11.2, numpy 1.24.2, ...": what the strategy ran against. */
@@ -714,6 +721,14 @@ static void add_data_columns(cJSON *to, const cJSON *fmt)
 	cJSON_AddStringToObject(to, "columns", used ? buf : "by position (no header)");
 }
 
+/* The delimiter in words: "delimiter ,;" read as two characters beside the semicolon after it. */
+static void add_delimiter(cJSON *to, const char *d)
+{
+	cJSON_AddStringToObject(to, "delimiter_name", !strcmp(d, ",") ? "comma (,)" :
+				!strcmp(d, ";") ? "semicolon (;)" : !strcmp(d, "tab") ? "tab" :
+				d[0] ? d : "n/a");
+}
+
 /* The data section: what fingerprint.json's data_format says the loader found. */
 static void add_data(cJSON *m, const struct rpt_input *in)
 {
@@ -729,6 +744,7 @@ static void add_data(cJSON *m, const struct rpt_input *in)
 		add_text(o, keys[k], fmt, keys[k]);
 	}
 	add_data_columns(o, fmt);
+	add_delimiter(o, sa_json_str(fmt, "delimiter", ""));
 	add_span(o, "spacing", fmt, "spacing_s");
 	add_span(o, "largest_gap", fmt, "largest_gap_s");
 	cJSON_AddBoolToObject(o, "gzip", cJSON_IsTrue(get(fmt, "gzip")));

@@ -543,7 +543,7 @@ static void data(struct rpt_pdf *p, const cJSON *m)
 		 on(d, "sessions") ? " (weekday sessions: weekends and market holidays of up to five "
 		 "weekdays in a row are closures, not gaps)" : "", str(d, "largest_gap"));
 	snprintf(layout, sizeof layout, "%s, delimiter %s%s; times as %s", str(d, "layout"),
-		 str(d, "delimiter"), on(d, "gzip") ? ", gzip-compressed" : "", str(d, "time_form"));
+		 str(d, "delimiter_name"), on(d, "gzip") ? ", gzip-compressed" : "", str(d, "time_form"));
 	snprintf(prices, sizeof prices, "%s", on(d, "adjusted") ? "adjusted: open, high, low and close "
 		 "scaled by Adj Close / Close, bar by bar" : "as written (not adjusted)");
 	pairs[n++] = "bars", pairs[n++] = bars;
@@ -572,6 +572,9 @@ static void fingerprint(struct rpt_pdf *p, const cJSON *m)
 		if (used < sizeof as)
 			used += (size_t)snprintf(as + used, sizeof as - used, "; %s uploaded as %s",
 						 str(u, "kind"), str(u, "file"));
+	if (on(f, "renamed") && used < sizeof as)
+		snprintf(as + used, sizeof as - used, " (a name make and the shell cannot hold is "
+			 "copied in under the safe one)");
 	pairs[n++] = "strategy sha256", pairs[n++] = str(f, "strategy_sha256");
 	pairs[n++] = "trade log sha256", pairs[n++] = str(f, "tradelog_sha256");
 	pairs[n++] = "data sha256", pairs[n++] = str(f, "data_sha256");

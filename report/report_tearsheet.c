@@ -135,11 +135,11 @@ char *rpt_say_breakeven(const cJSON *stats, char *buf, size_t len)
 		snprintf(buf, len, "No cost break-even: the trades paid no costs, so scaling them "
 			 "changes nothing.");
 	else if (be > 1)
-		snprintf(buf, len, "The edge survives up to %.2gx the configured costs (fees, slippage "
+		snprintf(buf, len, "The edge survives up to %.3gx the configured costs (fees, slippage "
 			 "and holding costs scaled together); beyond that the mean net trade loses.", be);
 	else
 		snprintf(buf, len, "The edge does not survive its own costs: the mean net trade is "
-			 "zero at %.2gx the configured costs.", be);
+			 "zero at %.3gx the configured costs.", be);
 	return buf;
 }
 

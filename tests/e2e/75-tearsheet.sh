@@ -196,6 +196,32 @@ PYEOF
 }
 check "the page and the PDF show VaR, CVaR, volatility, the worst month, longs and shorts and the years" \
 	risk_shown "$A/report.html" "$TMP/report.txt" "$A/stats.json"
+# glitches: each said once, and the same way everywhere
+check "the layout names the delimiter in words, in the page and the PDF" sh -c \
+	"grep -q 'delimiter comma (,); times as' '$A/report.html' && grep -q 'delimiter comma (,); times as' '$TMP/report.txt'"
+check "plain upload names: no note about copying under a safe name" sh -c \
+	"! grep -q 'cannot hold is copied in' '$A/report.html' && ! grep -q 'cannot hold is copied in' '$TMP/report.txt'"
+breakeven_same() { # html pdf.txt stats: the sentence's multiple is the chart's label, as stats.json rounds it
+	"$PY" - "$1" "$2" "$3" <<'PYEOF'
+import json, re, sys
+page, pdf, st = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+m = "%.3g" % st["breakeven_cost_multiple"]
+said = re.search(r"survives up to ([0-9.e+]+)x|zero at ([0-9.e+]+)x", page)
+assert said and m in said.groups(), (said and said.groups(), m)
+assert "break-even %sx" % m in pdf, m
+PYEOF
+}
+ticks_on_months() { # pdf.txt: the date axes of a two-year chart tick on the first of a month
+	"$PY" - "$1" <<'PYEOF'
+import re, sys
+axes = [l.split() for l in open(sys.argv[1]) if re.fullmatch(r"\s*(\d{4}-\d\d-\d\d\s+){2,}", l + " ")]
+assert len(axes) >= 5, axes
+bad = [d for a in axes for d in a if not d.endswith("-01")]
+assert not bad, bad
+PYEOF
+}
+check "date ticks fall on the first of a month" ticks_on_months "$TMP/report.txt"
+check "the break-even sentence gives the multiple the costs chart marks" breakeven_same "$A/report.html" "$TMP/report.txt" "$A/stats.json"
 
 # --- the page: one static page, verdict first, each new table and chart with its line ---
 check "the page reads verdict, then the tearsheet, then containment" "$PY" - "$A/report.html" <<'PYEOF'
