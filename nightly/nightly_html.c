@@ -66,6 +66,8 @@ static int row_value(FILE *fp, const struct nightly_row *r, const char *key, siz
 		sa_html_escape(fp, r->audited ? "audited" : "reused");
 	else if (IS("note"))
 		sa_html_escape(fp, r->note);
+	else if (IS("reason"))
+		sa_html_escape(fp, r->reason[0] ? r->reason : "-");
 	else if (IS("bundle_link")) {
 		if (r->bundle[0]) {
 			fputs("<a href=\"", fp);

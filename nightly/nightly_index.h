@@ -28,6 +28,7 @@ struct nightly_row {
 	enum nightly_news news;
 	char change[256];       /* for NIGHTLY_CHANGED: "verdict A -> B; code x -> y" */
 	char note[256];         /* why a row FAILED, or other plain remarks */
+	char reason[512];       /* why the verdict: the veto's finding, the error line, the failing gates */
 };
 
 struct nightly_index {
