@@ -247,6 +247,7 @@ static cJSON *row_json(const struct nightly_row *r)
 	add_str_or_null(o, "tool", r->key.tool);
 	add_str_or_null(o, "note", r->note);
 	add_str_or_null(o, "reason", r->reason);
+	add_str_or_null(o, "report", r->report);
 	return o;
 }
 

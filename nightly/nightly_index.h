@@ -23,6 +23,7 @@ struct nightly_row {
 	bool audited;           /* audited tonight (false: the earlier results were reused) */
 	int audit_rc;           /* exit status of the audit, 0 when reused */
 	char bundle[160];       /* relative to the night's folder, "" when there is none */
+	char report[200];       /* the bundle's report.html unpacked, relative to the night's folder, or "" */
 	char bundle_sha[65];
 	long long bundle_size;
 	enum nightly_news news;

@@ -107,6 +107,17 @@ for r in ix["rows"]:
     assert r.get("reason"), r["name"]
     assert "<td>" + r["reason"] + "</td>" in html.unescape(page), r["name"]
     assert "why: " + r["reason"] in txt, r["name"]' $D1
+check "each audited row links its report.html, unpacked with its charts beside the zip" "$PY" -c '
+import json, os, re, sys
+d = sys.argv[1]; ix = json.load(open(d + "/index.json")); page = open(d + "/index.html").read()
+for r in ix["rows"]:
+    if not r.get("bundle"):
+        continue
+    rep = r["report"]
+    assert rep == "reports/%s/report.html" % r["name"], rep
+    assert "<a href=\"%s\">report.html</a><br><a href=\"%s\">" % (rep, r["bundle"]) in page, r["name"]
+    imgs = re.findall(r"<img class=\"chart\" src=\"([^\"]+)\"", open(d + "/" + rep).read())
+    assert imgs and all(os.path.isfile(os.path.join(d, os.path.dirname(rep), i)) for i in imgs), (r["name"], imgs)' $D1
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$CHROMIUM" ]; then
 	sed 's|</body>|<script>addEventListener("load",function(){var m="";document.querySelectorAll("body *").forEach(function(e){if(e.clientWidth>0\&\&(e.getBoundingClientRect().right>1281\|\|e.scrollWidth>e.clientWidth+1))m+=" "+e.tagName;});document.title="WIDTH"+m;});</script></body>|' \
