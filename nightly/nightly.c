@@ -30,9 +30,10 @@ static const char usage_text[] =
 	"         are still in OUT, and the trial ledger places it as its ledger.json says.\n"
 	"done     records the audit's exit status in WORK.json and prints one progress line\n"
 	"         ('[done/total] name: VERDICT' on a terminal, a plain log line otherwise).\n"
-	"index    reads DIR/work/*.json, copies each bundle to DIR/bundles, records the night and\n"
-	"         each version's place in the trial ledger in DB (one transaction) and writes\n"
-	"         DIR/index.json, index.txt, index.html and index.xlsx.\n"
+	"index    reads DIR/work/*.json, copies each bundle to DIR/bundles and its report.html\n"
+	"         with its charts to DIR/reports/NAME, records the night and each version's place\n"
+	"         in the trial ledger in DB (one transaction) and writes DIR/index.json, index.txt,\n"
+	"         index.html and index.xlsx, each row saying why.\n"
 	"\n"
 	"exit: 0 done (a strategy without a verdict is a row, not a failure); 2 usage; 3 broken\n";
 
@@ -299,6 +300,34 @@ static void take_bundle(struct nightly_row *r, const char *dir, const char *nigh
 	sa_fmt(r->bundle, sizeof r->bundle, "bundles/%s.zip", r->name);
 }
 
+/* Unpacks the page of the bundle into the night's folder, reports/NAME/: report.html and the
+ * charts sha256sums.txt lists beside it, so the index links to a page that opens as it is. */
+static void take_report(struct nightly_row *r, const char *dir, const char *night_dir)
+{
+	char src[4096], dst[4096], line[512], file[256];
+	FILE *sums;
+	size_t cap = (size_t)64 << 20;
+	bool ok;
+
+	sa_fmt(dst, sizeof dst, "%s/reports/%s", night_dir, r->name);
+	sa_fmt(src, sizeof src, "%s/sha256sums.txt", dir);
+	if (!r->bundle[0] || sa_mkdirs(dst, 0755) != 0 || !(sums = fopen(src, "r")))
+		return;
+	ok = true;
+	while (ok && fgets(line, sizeof line, sums)) {
+		/* "<64 hex>  name": only the page and its PNGs, plain names */
+		if (sscanf(line, "%*64s %255s", file) != 1 || strchr(file, '/') ||
+		    (strcmp(file, "report.html") && !(strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png"))))
+			continue;
+		ok = sa_copy_file(sa_fmt(src, sizeof src, "%s/%s", dir, file),
+				  sa_fmt(dst, sizeof dst, "%s/reports/%s/%s", night_dir, r->name, file), cap) == 0;
+	}
+	fclose(sums);
+	sa_fmt(src, sizeof src, "%s/reports/%s/report.html", night_dir, r->name);
+	if (ok && access(src, R_OK) == 0)
+		sa_fmt(r->report, sizeof r->report, "reports/%s/report.html", r->name);
+}
+
 /* Builds one row from a work file. Returns 0, or -1 when the file is unusable. */
 static int row_from_work(struct nightly_row *r, const char *path, const struct args *a)
 {
@@ -331,6 +360,7 @@ static int row_from_work(struct nightly_row *r, const char *path, const struct a
 			sa_fmt(r->note, sizeof r->note, "the audit exited %d; see logs/%s.log", (int)rc, r->name);
 	}
 	take_bundle(r, dir, a->night_dir);
+	take_report(r, dir, a->night_dir);
 	ret = 0;
 out:
 	cJSON_Delete(w);

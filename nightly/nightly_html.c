@@ -70,7 +70,14 @@ static int row_value(FILE *fp, const struct nightly_row *r, const char *key, siz
 		sa_html_escape(fp, r->ledger);
 	else if (IS("forward"))
 		sa_html_escape(fp, r->forward);
+	else if (IS("reason"))
+		sa_html_escape(fp, r->reason[0] ? r->reason : "-");
 	else if (IS("bundle_link")) {
+		if (r->report[0]) {
+			fputs("<a href=\"", fp);
+			sa_html_escape(fp, r->report);
+			fputs("\">report.html</a><br>", fp);
+		}
 		if (r->bundle[0]) {
 			fputs("<a href=\"", fp);
 			sa_html_escape(fp, r->bundle);

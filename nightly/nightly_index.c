@@ -112,6 +112,83 @@ static void load_forward(struct nightly_row *r, const cJSON *f)
 		 sa_json_num(f, "trades", 0), 100 * lo, 100 * hi);
 }
 
+/* Appends text to buf (len bytes), cut to fit. */
+static void append(char *buf, size_t len, const char *text)
+{
+	size_t used = strlen(buf);
+
+	if (used + 1 < len)
+		snprintf(buf + used, len - used, "%s", text);
+}
+
+/* The first line of s, into buf. */
+static void first_line(char *buf, size_t len, const char *s)
+{
+	snprintf(buf, len, "%.*s", (int)strcspn(s, "\n"), s);
+}
+
+/* INCOMPLETE's cause: inspect.json's syntax error with its line, else run.json's error line
+ * (the one naming a line when there is one). */
+static void incomplete_reason(char *buf, size_t len, const char *dir)
+{
+	char path[4096], err[512], line[400];
+	cJSON *ins, *run;
+	const cJSON *se;
+	const char *e, *at;
+
+	sa_fmt(path, sizeof path, "%s/inspect.json", dir);
+	ins = sa_json_read(path, SA_JSON_CAP, err, sizeof err);
+	se = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ins, "strategy"), "syntax_error");
+	if (cJSON_IsObject(se)) {
+		snprintf(line, sizeof line, "SyntaxError at line %.0f: %.300s", sa_json_num(se, "line", 0),
+			 sa_json_str(se, "msg", "?"));
+		append(buf, len, line);
+		cJSON_Delete(ins);
+		return;
+	}
+	cJSON_Delete(ins);
+	sa_fmt(path, sizeof path, "%s/run.json", dir);
+	run = sa_json_read(path, SA_JSON_CAP, err, sizeof err);
+	e = sa_json_str(run, "error", "");
+	at = strstr(e, "line ");
+	while (at && at > e && at[-1] != '\n')
+		at--;
+	first_line(line, sizeof line, at ? at : e);
+	if (line[0])
+		append(buf, len, line);
+	cJSON_Delete(run);
+}
+
+/* Why the verdict, in one line: each veto's finding, INCOMPLETE's error line, else the gates
+ * that failed with why (or that every one passed). */
+static void load_reason(struct nightly_row *r, const cJSON *v, const char *dir)
+{
+	const cJSON *it;
+	char part[400];
+
+	r->reason[0] = '\0';
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(v, "vetoes")) {
+		snprintf(part, sizeof part, "%s%s: %s", r->reason[0] ? "; " : "", sa_json_str(it, "name", "veto"),
+			 sa_json_str(it, "reason", ""));
+		append(r->reason, sizeof r->reason, part);
+	}
+	if (r->reason[0])
+		return;
+	if (!strcmp(r->verdict, "INCOMPLETE")) {
+		incomplete_reason(r->reason, sizeof r->reason, dir);
+		return;
+	}
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(v, "gates")) {
+		if (sa_json_bool(it, "pass", true))
+			continue;
+		snprintf(part, sizeof part, "%sfails %s: %s", r->reason[0] ? "; " : "", sa_json_str(it, "name", "?"),
+			 sa_json_str(it, "why", ""));
+		append(r->reason, sizeof r->reason, part);
+	}
+	if (!r->reason[0])
+		append(r->reason, sizeof r->reason, "every gate passed");
+}
+
 void nightly_row_load_results(struct nightly_row *r, const char *dir)
 {
 	char path[4096], err[512];
@@ -132,6 +209,7 @@ void nightly_row_load_results(struct nightly_row *r, const char *dir)
 		goto out;
 	}
 	copy_verdict(r->gate_verdict, sizeof r->gate_verdict, sa_json_str(v, "gate_verdict", NULL));
+	load_reason(r, v, dir);
 	r->trades = sa_json_num(v, "trades", NAN);
 	r->blocked = json_count(v, "blocked_actions");
 	r->mismatches = json_count(v, "lookahead_mismatches");
@@ -193,6 +271,8 @@ static cJSON *row_json(const struct nightly_row *r)
 	add_str_or_null(o, "ledger", r->ledger);
 	add_str_or_null(o, "forward", r->forward);
 	cJSON_AddBoolToObject(o, "edge_decayed", r->edge_decayed);
+	add_str_or_null(o, "reason", r->reason);
+	add_str_or_null(o, "report", r->report);
 	return o;
 }
 
@@ -250,6 +330,8 @@ int nightly_index_write_text(const struct nightly_index *ix, const char *path)
 			fig(b5, sizeof b5, r->pbo, "%.2f"),
 			r->blocked < 0 ? 0 : r->blocked, r->mismatches < 0 ? 0 : r->mismatches,
 			news_text(r, news, sizeof news));
+		if (r->reason[0])
+			fprintf(a.fp, "%-24s why: %s\n", "", r->reason);
 		if (r->note[0])
 			fprintf(a.fp, "%-24s %s\n", "", r->note);
 		if (r->ledger[0])

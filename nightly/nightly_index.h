@@ -23,6 +23,7 @@ struct nightly_row {
 	bool audited;           /* audited tonight (false: the earlier results were reused) */
 	int audit_rc;           /* exit status of the audit, 0 when reused */
 	char bundle[160];       /* relative to the night's folder, "" when there is none */
+	char report[200];       /* the bundle's report.html unpacked, relative to the night's folder, or "" */
 	char bundle_sha[65];
 	long long bundle_size;
 	enum nightly_news news;
@@ -32,6 +33,7 @@ struct nightly_row {
 				   trials", "" without a trial ledger */
 	char forward[200];      /* the bars since the version's first audit, "" when none */
 	bool edge_decayed;      /* the forward return fell below its band */
+	char reason[512];       /* why the verdict: the veto's finding, the error line, the failing gates */
 };
 
 struct nightly_index {

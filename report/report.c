@@ -25,7 +25,7 @@ static const char usage[] =
 	"usage: report --dir out/NAME --name NAME --templates DIR [--data OHLCV.csv]\n"
 	"\n"
 	"Renders the audit in DIR as report.html (from TEMPLATES/report.html), the charts\n"
-	"equity.png, underwater.png, rolling.png, returns.png, costs.png, delay.png,\n"
+	"equity.png, underwater.png, rolling.png, rolling_vol.png, returns.png, costs.png, delay.png,\n"
 	"signals.png, permutation.png and warmup.png (and reconcile.png when a trade log was\n"
 	"reconciled with the code), report.pdf and report.xlsx, all inside DIR.\n"
 	"Missing or failed stage files are reported in the page, never fatal. --data gives the\n"
@@ -116,6 +116,9 @@ static void draw_charts(const struct args *a, const struct rpt_input *in, const 
 				 err, sizeof err) ||
 	    rpt_chart_rolling(sa_fmt(path, sizeof path, "%s/rolling.png", a->dir), in->equity.t, x->rolling,
 			      in->equity.n, x->window, x->sharpe_annualised, x->rolling_why, err, sizeof err) ||
+	    rpt_chart_rolling_vol(sa_fmt(path, sizeof path, "%s/rolling_vol.png", a->dir), in->equity.t,
+				  x->rolling_vol, in->equity.n, x->window, x->volatility_annualised,
+				  x->rolling_why, err, sizeof err) ||
 	    rpt_chart_delay(sa_fmt(path, sizeof path, "%s/delay.png", a->dir), delay, why_delay, err, sizeof err) ||
 	    rpt_chart_returns(sa_fmt(path, sizeof path, "%s/returns.png", a->dir), &in->returns, in->trades_reason, err, sizeof err) ||
 	    rpt_chart_costs(sa_fmt(path, sizeof path, "%s/costs.png", a->dir),

@@ -101,11 +101,12 @@ int rpt_chart_underwater(const char *path, const struct rpt_series *eq, const cJ
 	return rpt_finish(cr, sf, path, err, errlen);
 }
 
-static void draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, double headline)
+/* A rolling figure against time, with the whole period's as a dashed line; names[0] is the
+ * line's legend, names[1] the dashed one's. */
+static void draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, double headline,
+			 const char *const *names)
 {
 	struct panel p = { 78, 80, CW - 24, CH - 52, (double)t[0], (double)t[n - 1], DBL_MAX, -DBL_MAX };
-	static const char *const names[] = { "rolling Sharpe ratio (annualised)",
-					     "the whole period's" };
 	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.57, 0.60 } };
 	static const int styles[] = { L_LINE, L_DASH };
 	double dash[] = { 5, 3 };
@@ -167,13 +168,44 @@ void rpt_draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, 
 	rpt_prep(cr);
 	snprintf(sub, sizeof sub, "per-bar net returns over the last %zu bars at each bar, times "
 		 "sqrt(bars per year); time in UTC", window);
+	static const char *const names[] = { "rolling Sharpe ratio (annualised)", "the whole period's" };
+
 	rpt_title(cr, "Rolling Sharpe ratio", sub);
 	for (size_t i = 0; v && i < n; i++)
 		defined += isfinite(v[i]) != 0;
 	if (v && n >= 2 && defined)
-		draw_rolling(cr, t, v, n, headline);
+		draw_rolling(cr, t, v, n, headline, names);
 	else
 		rpt_empty_note(cr, why_missing && why_missing[0] ? why_missing : "no full window of equity");
+}
+
+void rpt_draw_rolling_vol(cairo_t *cr, const int64_t *t, const double *v, size_t n, size_t window,
+			  double headline, const char *why_missing)
+{
+	static const char *const names[] = { "rolling volatility (annualised)", "the whole period's" };
+	char sub[160];
+	size_t defined = 0;
+
+	rpt_prep(cr);
+	snprintf(sub, sizeof sub, "sample standard deviation of per-bar net returns over the last %zu "
+		 "bars, times sqrt(bars per year); time in UTC", window);
+	rpt_title(cr, "Rolling volatility", sub);
+	for (size_t i = 0; v && i < n; i++)
+		defined += isfinite(v[i]) != 0;
+	if (v && n >= 2 && defined)
+		draw_rolling(cr, t, v, n, headline, names);
+	else
+		rpt_empty_note(cr, why_missing && why_missing[0] ? why_missing : "no full window of equity");
+}
+
+int rpt_chart_rolling_vol(const char *path, const int64_t *t, const double *v, size_t n,
+			  size_t window, double headline, const char *why_missing, char *err,
+			  size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = rpt_canvas(&sf);
+	rpt_draw_rolling_vol(cr, t, v, n, window, headline, why_missing);
+	return rpt_finish(cr, sf, path, err, errlen);
 }
 
 int rpt_chart_rolling(const char *path, const int64_t *t, const double *v, size_t n, size_t window,

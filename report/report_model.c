@@ -14,6 +14,7 @@
 #include "timeutil.h"
 
 #define MAX_ROWS 50  /* trades, events, flags and mismatches listed in the page; all are in the xlsx */
+#define TAIL_ROWS 10 /* the last trades the PDF lists after the first ones */
 
 static const cJSON *get(const cJSON *obj, const char *key)
 {
@@ -519,6 +520,66 @@ static void add_dependence(cJSON *l, const cJSON *st)
 		 "as Bailey and Lopez de Prado publish them, counting every trade: higher when trades are dependent");
 }
 
+/* The risk figures of stats.json (stats_metrics.h), as rows of the statistics table. */
+static void add_risk_rows(cJSON *l, const cJSON *st)
+{
+	char b[64];
+
+	stat_row(l, "CAGR", rpt_fmt_pct(get(st, "cagr"), 2, b, sizeof b),
+		 "the yearly rate that compounds to the net equity ratio over the period");
+	stat_row(l, "Volatility (annualised)", rpt_fmt_pct(get(st, "volatility_annualised"), 2, b, sizeof b),
+		 "sample standard deviation of per-bar net returns, times the square root of bars per year");
+	stat_row(l, "VaR 95 % (per bar)", rpt_fmt_pct(get(st, "var_95"), 3, b, sizeof b),
+		 "historical: one bar in twenty did this badly or worse (a loss is negative)");
+	stat_row(l, "CVaR 95 % (per bar)", rpt_fmt_pct(get(st, "cvar_95"), 3, b, sizeof b),
+		 "the mean of those worst bars: what a bad bar costs on average");
+	stat_row(l, "Best bar", rpt_fmt_pct(get(st, "best_bar"), 3, b, sizeof b), "the largest per-bar net return");
+	stat_row(l, "Worst bar", rpt_fmt_pct(get(st, "worst_bar"), 3, b, sizeof b), "the smallest per-bar net return");
+	stat_row(l, "Best month", rpt_fmt_pct(get(st, "best_month"), 2, b, sizeof b), "the best calendar month of net equity");
+	stat_row(l, "Worst month", rpt_fmt_pct(get(st, "worst_month"), 2, b, sizeof b), "the worst calendar month of net equity");
+}
+
+/* stats.json's long_short as one row per side. */
+static void add_long_short(cJSON *o, const cJSON *st)
+{
+	static const char *const sides[] = { "long", "short" };
+	cJSON *list = cJSON_AddArrayToObject(o, "long_short");
+	char b[64];
+
+	for (size_t k = 0; k < 2; k++) {
+		const cJSON *s = get(get(st, "long_short"), sides[k]);
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "side", sides[k]);
+		cJSON_AddStringToObject(r, "trades", rpt_fmt_num(get(s, "trades"), 0, b, sizeof b));
+		cJSON_AddStringToObject(r, "net_return", rpt_fmt_pct(get(s, "net_return"), 2, b, sizeof b));
+		cJSON_AddStringToObject(r, "win_rate", rpt_fmt_pct(get(s, "win_rate"), 1, b, sizeof b));
+		cJSON_AddStringToObject(r, "sharpe", rpt_fmt_num(get(s, "sharpe"), 4, b, sizeof b));
+		cJSON_AddItemToArray(list, r);
+	}
+}
+
+/* Each year's net return beside buy and hold's (stats.json yearly and yearly_benchmark). */
+static void add_years(cJSON *o, const cJSON *st)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "years");
+	const cJSON *y, *by;
+	char b[64];
+
+	cJSON_ArrayForEach(y, get(st, "yearly")) {
+		const cJSON *bench = NULL;
+		cJSON *r = cJSON_CreateObject();
+		cJSON_ArrayForEach(by, get(st, "yearly_benchmark"))
+			if (cJSON_IsNumber(get(by, "year")) && cJSON_IsNumber(get(y, "year")) &&
+			    get(by, "year")->valuedouble == get(y, "year")->valuedouble)
+				bench = get(by, "return");
+		cJSON_AddStringToObject(r, "year", rpt_fmt_num(get(y, "year"), 0, b, sizeof b));
+		cJSON_AddStringToObject(r, "strategy", rpt_fmt_pct(get(y, "return"), 2, b, sizeof b));
+		cJSON_AddStringToObject(r, "benchmark", rpt_fmt_pct(bench, 2, b, sizeof b));
+		cJSON_AddItemToArray(list, r);
+	}
+	cJSON_AddBoolToObject(o, "has_years", cJSON_GetArraySize(list) > 0);
+}
+
 static void add_stats(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
@@ -562,43 +623,59 @@ static void add_stats(cJSON *m, const struct rpt_input *in)
 	stat_row(l, "Profit factor", rpt_fmt_num(get(st, "profit_factor"), 3, b, sizeof b), "net gains divided by net losses");
 	stat_row(l, "Exposure", rpt_fmt_pct(get(st, "exposure"), 1, b, sizeof b), "share of bars with a position held");
 	stat_row(l, "Average bars held", rpt_fmt_num(get(st, "avg_bars_held"), 1, b, sizeof b), "how long a trade lasts");
+	add_risk_rows(l, st);
+	add_long_short(o, st);
+	add_years(o, st);
 }
 
+/* One trade of trades.csv (row r) as the page shows it. */
+static cJSON *trade_row(const struct rpt_table *tb, size_t r)
+{
+	int ce = rpt_table_col(tb, "entry_time"), cx = rpt_table_col(tb, "exit_time"), cs = rpt_table_col(tb, "side");
+	int cg = rpt_table_col(tb, "gross_return"), cn = rpt_table_col(tb, "net_return"), cb = rpt_table_col(tb, "bars_held");
+	cJSON *row = cJSON_CreateObject(), num;
+	char b[64];
+	double x;
+
+	cJSON_AddStringToObject(row, "entry", rpt_table_get(tb, r, ce));
+	cJSON_AddStringToObject(row, "exit", rpt_table_get(tb, r, cx));
+	cJSON_AddStringToObject(row, "side", rpt_table_get(tb, r, cs));
+	cJSON_AddStringToObject(row, "bars", rpt_table_get(tb, r, cb));
+	memset(&num, 0, sizeof num);
+	num.type = cJSON_Number;
+	num.valuedouble = rpt_parse_num(rpt_table_get(tb, r, cg), &x) ? NAN : x;
+	cJSON_AddStringToObject(row, "gross", rpt_fmt_pct(&num, 3, b, sizeof b));
+	num.valuedouble = rpt_parse_num(rpt_table_get(tb, r, cn), &x) ? NAN : x;
+	cJSON_AddStringToObject(row, "net", rpt_fmt_pct(&num, 3, b, sizeof b));
+	cJSON_AddBoolToObject(row, "win", !isnan(num.valuedouble) && num.valuedouble > 0);
+	return row;
+}
+
+/* The first MAX_ROWS trades as "rows", and as "tail" the last TAIL_ROWS of those after the
+ * first TAIL_ROWS (the PDF lists both ends). */
 static void add_trades(cJSON *m, const struct rpt_input *in)
 {
 	const struct rpt_table *tb = &in->trades;
 	size_t n = tb->rows ? tb->rows - 1 : 0;
-	char b[64];
 	cJSON *o = cJSON_AddObjectToObject(m, "trades");
-	cJSON *list = cJSON_AddArrayToObject(o, "rows");
-	int ce = rpt_table_col(tb, "entry_time"), cx = rpt_table_col(tb, "exit_time"), cs = rpt_table_col(tb, "side");
-	int cg = rpt_table_col(tb, "gross_return"), cn = rpt_table_col(tb, "net_return"), cb = rpt_table_col(tb, "bars_held");
-	for (size_t r = 0; r < n && r < MAX_ROWS; r++) {
-		cJSON *row = cJSON_CreateObject(), num;
-		double x;
-		cJSON_AddStringToObject(row, "entry", rpt_table_get(tb, r, ce));
-		cJSON_AddStringToObject(row, "exit", rpt_table_get(tb, r, cx));
-		cJSON_AddStringToObject(row, "side", rpt_table_get(tb, r, cs));
-		cJSON_AddStringToObject(row, "bars", rpt_table_get(tb, r, cb));
-		memset(&num, 0, sizeof num);
-		num.type = cJSON_Number;
-		num.valuedouble = rpt_parse_num(rpt_table_get(tb, r, cg), &x) ? NAN : x;
-		cJSON_AddStringToObject(row, "gross", rpt_fmt_pct(&num, 3, b, sizeof b));
-		num.valuedouble = rpt_parse_num(rpt_table_get(tb, r, cn), &x) ? NAN : x;
-		cJSON_AddStringToObject(row, "net", rpt_fmt_pct(&num, 3, b, sizeof b));
-		cJSON_AddBoolToObject(row, "win", !isnan(num.valuedouble) && num.valuedouble > 0);
-		cJSON_AddItemToArray(list, row);
-	}
+	cJSON *list = cJSON_AddArrayToObject(o, "rows"), *tail = cJSON_AddArrayToObject(o, "tail");
+
+	for (size_t r = 0; r < n && r < MAX_ROWS; r++)
+		cJSON_AddItemToArray(list, trade_row(tb, r));
+	for (size_t r = n > 2 * TAIL_ROWS ? n - TAIL_ROWS : n; r < n; r++)
+		cJSON_AddItemToArray(tail, trade_row(tb, r));
 	cJSON_AddNumberToObject(o, "total", (double)n);
 	cJSON_AddNumberToObject(o, "shown", (double)(n < MAX_ROWS ? n : MAX_ROWS));
 	cJSON_AddBoolToObject(o, "more", n > MAX_ROWS);
 }
 
-/* Each upload as the user named it, beside the safe NAME it was audited under. */
+/* Each upload as the user named it, beside the safe NAME it was audited under; "renamed" when
+ * a name held a character make and the shell cannot, so the upload was copied in. */
 static void add_uploads(cJSON *to, const cJSON *up)
 {
 	static const char *const kinds[] = { "strategy", "tradelog", "data" };
 	cJSON *list = cJSON_AddArrayToObject(to, "uploads");
+	bool renamed = false;
 
 	add_text(to, "audit_name", up, "name");
 	for (size_t k = 0; list && k < sizeof kinds / sizeof kinds[0]; k++) {
@@ -611,7 +688,12 @@ static void add_uploads(cJSON *to, const cJSON *up)
 		cJSON_AddStringToObject(row, "kind", kinds[k]);
 		cJSON_AddStringToObject(row, "file", v->valuestring);
 		cJSON_AddItemToArray(list, row);
+		/* the characters scripts/inputs takes as they are; any other means a safe copy */
+		if (v->valuestring[strspn(v->valuestring, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					  "0123456789._+-")])
+			renamed = true;
 	}
+	cJSON_AddBoolToObject(to, "renamed", renamed);
 }
 
 /* "python 3.11.2, numpy 1.24.2, ...": what the strategy ran against. */
@@ -703,6 +785,14 @@ static void add_volume_choice(cJSON *to, const cJSON *fmt)
 				       ", the base asset's", left->valuestring));
 }
 
+/* The delimiter in words: "delimiter ,;" read as two characters beside the semicolon after it. */
+static void add_delimiter(cJSON *to, const char *d)
+{
+	cJSON_AddStringToObject(to, "delimiter_name", !strcmp(d, ",") ? "comma (,)" :
+				!strcmp(d, ";") ? "semicolon (;)" : !strcmp(d, "tab") ? "tab" :
+				d[0] ? d : "n/a");
+}
+
 /* The data section: what fingerprint.json's data_format says the loader found. */
 static void add_data(cJSON *m, const struct rpt_input *in)
 {
@@ -723,6 +813,7 @@ static void add_data(cJSON *m, const struct rpt_input *in)
 		add_text(o, "skipped_line", fmt, "skipped_line");
 	cJSON_AddBoolToObject(o, "joined", cJSON_IsTrue(get(fmt, "joined")));
 	cJSON_AddBoolToObject(o, "reversed", cJSON_IsTrue(get(fmt, "reversed")));
+	add_delimiter(o, sa_json_str(fmt, "delimiter", ""));
 	add_span(o, "spacing", fmt, "spacing_s");
 	add_span(o, "largest_gap", fmt, "largest_gap_s");
 	cJSON_AddBoolToObject(o, "gzip", cJSON_IsTrue(get(fmt, "gzip")));

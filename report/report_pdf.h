@@ -12,10 +12,11 @@
 /* The creation date written into the document information: fixed, so two runs match. */
 #define RPT_PDF_CREATED "2000-01-01T00:00:00Z"
 
-/* Writes path (through path.tmp and a rename): the verdict page (banner, summary, gates,
- * vetoes), then the charts two to a page and the main tables, every page numbered. model is
- * the page's template model (rpt_model_build), so the PDF says what the HTML says; in, x and
- * model are borrowed. Returns 0, or -1 with err set. */
+/* Writes path (through path.tmp and a rename): every section of the page in its order, flowed
+ * so a page is begun only when the next piece does not fit, every page numbered. model is the
+ * page's template model (rpt_model_build), so the PDF says what the HTML says; the charts the
+ * page shows only as PNGs are read from path's directory. in, x and model are borrowed.
+ * Returns 0, or -1 with err set. */
 int rpt_pdf_write(const char *path, const struct rpt_input *in, const struct rpt_extra *x,
 		  const cJSON *model, char *err, size_t errlen);
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,33 +149,71 @@ void rpt_x_axis_numbers(cairo_t *cr, const struct panel *p, int n, const char *f
 	}
 }
 
-/* Date ticks at whole days, weeks or months, labelled YYYY-MM-DD; the times are UTC. */
+/* One date tick: a grid line at t, with its label when labels is set. */
+static void date_tick(cairo_t *cr, const struct panel *p, double t, bool labels, bool hours)
+{
+	double x = rpt_px_x(p, t);
+	char iso[21], lab[21];
+
+	rpt_set_rgb(cr, C_GRID);
+	cairo_set_line_width(cr, 0.8);
+	cairo_move_to(cr, x, p->y0);
+	cairo_line_to(cr, x, p->y1);
+	cairo_stroke(cr);
+	if (!labels)
+		return;
+	sa_time_format((int64_t)t, iso);
+	snprintf(lab, sizeof lab, hours ? "%.10s %.5s" : "%.10s", iso, iso + 11);
+	rpt_set_rgb(cr, C_INK);
+	rpt_text_at(cr, x, p->y1 + 8, 0.5, 0, 11, false, lab);
+}
+
+/* The first of month m (months since year 0, UTC) in seconds since the epoch. */
+static double month_start(long m)
+{
+	struct tm tm = { .tm_year = (int)(m / 12) - 1900, .tm_mon = (int)(m % 12), .tm_mday = 1 };
+
+	return (double)timegm(&tm);
+}
+
+/* Ticks on the first of every step-th month (January, April, July and October for three). */
+static void month_ticks(cairo_t *cr, const struct panel *p, int step, bool labels)
+{
+	time_t t0 = (time_t)p->xmin;
+	struct tm tm;
+	long m;
+
+	gmtime_r(&t0, &tm);
+	m = (long)(tm.tm_year + 1900) * 12 + tm.tm_mon;
+	m += (step - m % step) % step;
+	for (; month_start(m) <= p->xmax; m += step)
+		if (month_start(m) >= p->xmin)
+			date_tick(cr, p, month_start(m), labels, false);
+}
+
+/* Date ticks on calendar boundaries, labelled YYYY-MM-DD (with the time under two days): whole
+ * hours, midnights, Mondays for weeks, the first of a month for months and years; UTC. */
 void rpt_x_axis_dates(cairo_t *cr, const struct panel *p, bool labels)
 {
-	static const double steps[] = { 3600, 6 * 3600, 86400, 2 * 86400, 7 * 86400, 14 * 86400,
-					30 * 86400, 61 * 86400, 91 * 86400, 182 * 86400, 365 * 86400,
-					730 * 86400 };
-	double span = p->xmax - p->xmin, st = steps[0];
+	static const double steps[] = { 3600, 6 * 3600, 86400, 2 * 86400, 7 * 86400, 14 * 86400 };
+	static const int months[] = { 1, 2, 3, 6, 12, 24, 60 };
+	/* 1970-01-05, the first Monday after the epoch, anchors the weekly ticks */
+	const double monday = 4 * 86400.0;
+	double span = p->xmax - p->xmin;
+
+	if (span / (14 * 86400) > 7) {
+		size_t i = 0;
+		while (i + 1 < sizeof months / sizeof months[0] && span / (months[i] * 30.44 * 86400) > 7)
+			i++;
+		month_ticks(cr, p, months[i], labels);
+		return;
+	}
+	double st = steps[0];
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0] && span / st > 7; i++)
 		st = steps[i];
-	double unit = st >= 86400 ? 86400 : 3600;
-	for (double v = ceil(p->xmin / st) * st; v <= p->xmax; v += st) {
-		double d = floor(v / unit) * unit, x = rpt_px_x(p, d);
-		char iso[21], lab[21];
-		if (d < p->xmin)
-			continue;
-		rpt_set_rgb(cr, C_GRID);
-		cairo_set_line_width(cr, 0.8);
-		cairo_move_to(cr, x, p->y0);
-		cairo_line_to(cr, x, p->y1);
-		cairo_stroke(cr);
-		if (!labels)
-			continue;
-		sa_time_format((int64_t)d, iso);
-		snprintf(lab, sizeof lab, unit < 86400 ? "%.10s %.5s" : "%.10s", iso, iso + 11);
-		rpt_set_rgb(cr, C_INK);
-		rpt_text_at(cr, x, p->y1 + 8, 0.5, 0, 11, false, lab);
-	}
+	double base = st >= 7 * 86400 ? monday : 0;
+	for (double v = base + ceil((p->xmin - base) / st) * st; v <= p->xmax; v += st)
+		date_tick(cr, p, v, labels, st < 86400);
 }
 
 /* One row of legend entries under the subtitle, above the plot, so it never hides data. */

@@ -11,6 +11,7 @@
 #include "msg.h"
 #include "costs.h"
 #include "report_model.h"
+#include "stats_metrics.h"
 #include "stats_tearsheet.h"
 
 static const cJSON *get(const cJSON *obj, const char *key)
@@ -53,7 +54,13 @@ int rpt_extra_build(struct rpt_extra *x, const struct rpt_input *in)
 			goto out;
 		st_rolling_sharpe(1.0, in->equity.net, in->equity.n, x->window,
 				  num(get(x->stats, "sharpe_annualised"), "factor"), x->rolling);
+		x->rolling_vol = malloc(in->equity.n * sizeof(*x->rolling_vol));
+		if (!x->rolling_vol)
+			goto out;
+		st_rolling_vol(1.0, in->equity.net, in->equity.n, x->window,
+			       num(get(x->stats, "sharpe_annualised"), "factor"), x->rolling_vol);
 	}
+	x->volatility_annualised = num(x->stats, "volatility_annualised");
 	rc = 0;
 out:
 	if (rc < 0)
@@ -65,6 +72,7 @@ void rpt_extra_release(struct rpt_extra *x)
 {
 	rp_result_release(&x->bench_run);
 	free(x->rolling);
+	free(x->rolling_vol);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -127,11 +135,11 @@ char *rpt_say_breakeven(const cJSON *stats, char *buf, size_t len)
 		snprintf(buf, len, "No cost break-even: the trades paid no costs, so scaling them "
 			 "changes nothing.");
 	else if (be > 1)
-		snprintf(buf, len, "The edge survives up to %.2gx the configured costs (fees, slippage "
+		snprintf(buf, len, "The edge survives up to %.3gx the configured costs (fees, slippage "
 			 "and holding costs scaled together); beyond that the mean net trade loses.", be);
 	else
 		snprintf(buf, len, "The edge does not survive its own costs: the mean net trade is "
-			 "zero at %.2gx the configured costs.", be);
+			 "zero at %.3gx the configured costs.", be);
 	return buf;
 }
 

@@ -14,6 +14,8 @@ struct rpt_extra {
 	struct rp_result bench_run;     /* the buy and hold replay; empty when it could not run */
 	struct rpt_series bench;        /* a view of bench_run's curve (t and net; borrowed) */
 	double *rolling;                /* equity.n values, NAN where no full window; or NULL */
+	double *rolling_vol;            /* the same for the rolling volatility; or NULL */
+	double volatility_annualised;   /* stats.json's, for its chart; or NAN */
 	size_t window;
 	char rolling_why[128];          /* why rolling is NULL */
 	double breakeven;               /* stats.json's breakeven_cost_multiple, or NAN */

@@ -505,9 +505,58 @@ static void write_benchmark(struct book *b, const cJSON *st)
 	put_json(ws, 5, 2, get(bm, "excess_return"), b->pct);
 }
 
+/* Sheet Metrics: the risk figures (stats_metrics.h), longs and shorts apart, and each year
+ * beside buy and hold's, all as stats.json has them. */
+static void write_metrics(struct book *b, const cJSON *st)
+{
+	static const char *const heads[] = { "figure", "value", "", "side", "trades", "net_return",
+		"win_rate", "sharpe", "", "year", "strategy", "buy_and_hold" };
+	static const double widths[] = { 26, 14, 3, 8, 8, 12, 10, 10, 3, 8, 12, 13 };
+	static const char *const keys[] = { "volatility_annualised", "var_95", "cvar_95", "best_bar",
+		"worst_bar", "best_month", "worst_month", "cagr" };
+	static const char *const rv[] = { "window", "min", "max", "last" };
+	static const char *const sides[] = { "long", "short" };
+	lxw_worksheet *ws = sheet(b, "Metrics", heads, 12, widths);
+	const cJSON *it, *by;
+	char label[64];
+	int r = 1;
+
+	if (!ws)
+		return;
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++, r++) {
+		worksheet_write_string(ws, (lxw_row_t)r, 0, keys[k], NULL);
+		put_json(ws, r, 1, get(st, keys[k]), b->pct);
+	}
+	for (size_t k = 0; k < 4; k++, r++) {
+		worksheet_write_string(ws, (lxw_row_t)r, 0, sa_fmt(label, sizeof label, "rolling_volatility.%s", rv[k]), NULL);
+		put_json(ws, r, 1, get(get(st, "rolling_volatility"), rv[k]), k ? b->pct : NULL);
+	}
+	for (int k = 0; k < 2; k++) {
+		const cJSON *sd = get(get(st, "long_short"), sides[k]);
+		worksheet_write_string(ws, (lxw_row_t)k + 1, 3, sides[k], NULL);
+		put_json(ws, k + 1, 4, get(sd, "trades"), NULL);
+		put_json(ws, k + 1, 5, get(sd, "net_return"), b->pct);
+		put_json(ws, k + 1, 6, get(sd, "win_rate"), b->pct);
+		put_json(ws, k + 1, 7, get(sd, "sharpe"), b->num);
+	}
+	r = 1;
+	cJSON_ArrayForEach(it, get(st, "yearly")) {
+		const cJSON *bench = NULL;
+		cJSON_ArrayForEach(by, get(st, "yearly_benchmark"))
+			if (cJSON_IsNumber(get(by, "year")) && cJSON_IsNumber(get(it, "year")) &&
+			    get(by, "year")->valuedouble == get(it, "year")->valuedouble)
+				bench = get(by, "return");
+		put_json(ws, r, 9, get(it, "year"), NULL);
+		put_json(ws, r, 10, get(it, "return"), b->pct);
+		put_json(ws, r++, 11, bench, b->pct);
+	}
+}
+
 static void write_tearsheet(struct book *b, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
+
+	write_metrics(b, st);
 
 	write_drawdowns(b, st);
 	write_monthly(b, st);

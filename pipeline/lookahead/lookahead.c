@@ -14,6 +14,7 @@
 #include "ohlcv.h"
 #include "ohlcv_json.h"
 #include "sbx.h"
+#include "sbx_progress.h"
 #include "sbx_stage.h"
 #include "timeutil.h"
 
@@ -45,11 +46,6 @@ struct job {
 /* How many refusals of the truncated runs lookahead.json lists (all are counted). */
 #define LA_MAX_EVENTS 50
 
-struct progress {
-	bool tty;
-	struct timespec start;
-};
-
 static void usage(FILE *fp)
 {
 	fprintf(fp,
@@ -70,35 +66,12 @@ static void usage(FILE *fp)
 		"             2 bad command line, 3 the tool itself could not work\n");
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-/* Runs done, elapsed and an estimate, on a terminal only: nothing in the JSON depends on it. */
-static void on_done(size_t done, size_t total, void *arg)
-{
-	const struct progress *p = arg;
-	double el;
-
-	if (!p->tty)
-		return;
-	el = seconds_since(&p->start);
-	fprintf(stderr, "\rlookahead: %zu/%zu runs, %.1f s, about %.1f s left   ", done, total, el,
-		done ? el / (double)done * (double)(total - done) : 0.0);
-	if (done == total)
-		fputc('\n', stderr);
-}
-
 /* What on_result needs: the job whose runs these are, where this pass's jobs start among them,
  * and the progress line. */
 struct collect {
 	struct job *j;
 	size_t base;
-	struct progress *prog;
+	struct sbx_progress *prog;
 };
 
 /* Counts a run that disagrees with the full run on a bar it saw, and drops the signals of one
@@ -119,7 +92,7 @@ static bool on_result(size_t i, struct sbx_result *r, size_t done, size_t total,
 			j->mismatches++;
 		}
 	}
-	on_done(c->base + done, j->pts.n, c->prog);
+	sbx_progress_done(c->base + done, j->pts.n, c->prog);
 	(void)total;
 	return false;
 }
@@ -178,7 +151,7 @@ static int plan(const struct sbx_stage_args *o, struct job *j, char *why, size_t
 static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	struct sbx_limits lim = j->conf.lim;
-	struct progress prog = {.tty = isatty(STDERR_FILENO) == 1};
+	struct sbx_progress prog;
 	char err[512];
 	size_t k = j->pts.n;
 	struct collect col = { j, 0, &prog };
@@ -190,7 +163,7 @@ static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, 
 	j->zyg = sbx_zygote_start(o->strategy, &lim, err, sizeof err);
 	if (!j->zyg)
 		return sbx_stage_fail(why, len, "the sandbox could not start: %s", err);
-	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	sbx_progress_start(&prog, "lookahead");
 	/* Pass by pass: once a pass ends with the leak established, no further pass runs. Where it
 	 * stops is a fact of the passes, the same on every machine, whichever run ended first. */
 	for (size_t lo = 0, hi; lo < k; lo = hi) {

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "robust_core.h"
 #include "sbx.h"
+#include "sbx_progress.h"
 #include "sbx_stage.h"
 #include "signals.h"
 
@@ -116,12 +117,16 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	return 0;
 }
 
-/* Runs k jobs within the stage's share of the time budget; counts those it cut short. */
-static int run_jobs(const struct sbx_stage_args *o, struct job *j, const struct sbx_job *jobs, size_t k,
-		    struct sbx_result *res, char *err, size_t errlen)
+/* Runs k jobs within the stage's share of the time budget, the batch's progress on stderr
+ * under label; counts those it cut short. */
+static int run_jobs(const struct sbx_stage_args *o, struct job *j, const char *label,
+		    const struct sbx_job *jobs, size_t k, struct sbx_result *res, char *err, size_t errlen)
 {
-	const struct sbx_batch_opts bo = { .jobs = o->jobs, .deadline_ms = j->deadline };
+	struct sbx_progress prog;
+	const struct sbx_batch_opts bo = { .jobs = o->jobs, .deadline_ms = j->deadline,
+					   .on_done = sbx_progress_done, .arg = &prog };
 
+	sbx_progress_start(&prog, label);
 	if (sbx_run_batch(j->zyg, jobs, k, &bo, res, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < k; i++)
@@ -165,7 +170,7 @@ static int run_warmup(const struct sbx_stage_args *o, struct job *j, char *why, 
 		view[i] = rb_suffix(&j->bars, rb_offset_bar(n, c->offset_pct[i]));
 		jobs[i] = (struct sbx_job){ .s = &view[i], .n_visible = view[i].n };
 	}
-	if (run_jobs(o, j, jobs, k, res, err, sizeof err) < 0)
+	if (run_jobs(o, j, "robust: warm-up", jobs, k, res, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < k; i++) {
 		const struct sbx_result *r = &res[i];
@@ -197,7 +202,7 @@ static int run_batch(const struct sbx_stage_args *o, struct job *j, gsl_rng *rng
 		}
 		jobs[i] = (struct sbx_job){ .s = &perm[i].s, .n_visible = perm[i].s.n };
 	}
-	if (run_jobs(o, j, jobs, k, res, err, sizeof err) < 0) {
+	if (run_jobs(o, j, "robust: permutation", jobs, k, res, err, sizeof err) < 0) {
 		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 		goto out;
 	}
@@ -290,7 +295,7 @@ static int run_hindsight(const struct sbx_stage_args *o, struct job *j, char *wh
 	rb_jitter_prices(&copy[1], h->jitter_size);
 	for (k = 0; k < 2; k++)
 		jobs[k] = (struct sbx_job){ .s = &copy[k].s, .n_visible = j->bars.n };
-	if (run_jobs(o, j, jobs, 2, res, err, sizeof err) < 0) {
+	if (run_jobs(o, j, "robust: hindsight", jobs, 2, res, err, sizeof err) < 0) {
 		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 		goto out;
 	}

@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "costs.h"
 #include "stats_forward.h"
+#include "stats_metrics.h"
 #include "stats_tearsheet.h"
 #include "stats_tests.h"
 #include "stats_trials.h"
@@ -378,7 +379,7 @@ static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_sum
 	    sa_config_int(in->config, SA_K_BOOTSTRAP_SEED, &seed, err, errlen) < 0)
 		return -1;
 	t.seed = (unsigned long)seed;
-	if (st_tearsheet(o, &t) < 0) {
+	if (st_tearsheet(o, &t) < 0 || st_metrics(o, &t) < 0) {
 		sa_fmt(err, errlen, "out of memory computing the tearsheet");
 		return -1;
 	}

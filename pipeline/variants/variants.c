@@ -14,6 +14,7 @@
 #include "ohlcv.h"
 #include "costs.h"
 #include "sbx.h"
+#include "sbx_progress.h"
 #include "sbx_stage.h"
 #include "sbx_report.h"
 #include "variants_core.h"
@@ -128,7 +129,8 @@ static int run_all(const struct sbx_stage_args *o, struct job *j, char *why, siz
 {
 	char err[512];
 	struct sbx_job *jobs = calloc(j->k ? j->k : 1, sizeof *jobs);
-	struct sbx_batch_opts bo = { .jobs = o->jobs };
+	struct sbx_progress prog;
+	struct sbx_batch_opts bo = { .jobs = o->jobs, .on_done = sbx_progress_done, .arg = &prog };
 	long long audit_s;
 	int rc;
 
@@ -146,6 +148,7 @@ static int run_all(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return sbx_stage_fail(why, len, "the sandbox could not start: %s", err);
 	}
 	bo.deadline_ms = sbx_budget_deadline((double)audit_s, VR_BUDGET_SHARE, o->started);
+	sbx_progress_start(&prog, "variants");
 	rc = sbx_run_batch(j->zyg, jobs, j->k, &bo, j->results, err, sizeof err);
 	free(jobs);
 	if (rc < 0)

@@ -20,8 +20,9 @@ char *vd_why_overfitting(const struct vd_facts *f, char *buf, size_t len);
  * unknown. Returns buf. */
 char *vd_variance_line(const struct vd_facts *f, char *buf, size_t len);
 
-/* What PBO means for this upload in plain words ("in 7 of 10 splits the variant that looked
- * best in-sample ranked at or below the median out of sample"), "" without a PBO. Returns buf. */
+/* What PBO means for this upload in plain words ("in 9009 of 12870 splits the variant that
+ * looked best in-sample ranked at or below the median out of sample", counted over the splits
+ * PBO was measured on; of 10 when their number is unknown), "" without a PBO. Returns buf. */
 char *vd_pbo_words(const struct vd_facts *f, char *buf, size_t len);
 
 #endif

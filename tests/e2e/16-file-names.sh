@@ -35,6 +35,8 @@ expect_eq "a space: the strategy as given" "my strategy.py" \
 expect_eq "a space: the safe name" e2e16_my_strategy "$(jget out/e2e16_my_strategy/fingerprint.json uploads.name)"
 grep -q 'strategy uploaded as <code>my strategy.py</code>' out/e2e16_my_strategy/report.html &&
 	ok "the report says what the upload was called" || not_ok "the report says what the upload was called"
+check "a space: the report says the upload was copied in under the safe name" \
+	grep -q 'my strategy.py</code>.*(a name make and the shell cannot hold is copied in under the safe one)' out/e2e16_my_strategy/report.html
 
 audit strat_v2 STRATEGY="$U/strat(v2).py" DATA="$U/BTC daily (yahoo).csv"
 expect_eq "parentheses: the data as given" "BTC daily (yahoo).csv" "$(jget out/strat_v2/fingerprint.json uploads.data)"

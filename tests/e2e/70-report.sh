@@ -33,13 +33,52 @@ images_loaded() { # dir
 	rm -f "$1/.probe.html"
 }
 
+# Loads a copy of the page that may run one inline script naming every element that reaches
+# past the page's width; prints "WIDTH w" and those elements. Headless windows are 500 px at
+# least, so a narrower width narrows the page inside a 500 px window (its media queries those
+# of a phone all the same).
+page_width() { # dir width
+	"$PY" - "$1" "$2" <<'PYEOF'
+import os, re, subprocess, sys
+d, w = sys.argv[1], int(sys.argv[2])
+s = open(d + "/report.html").read().replace("default-src 'none';", "default-src 'none'; script-src 'unsafe-inline';")
+if w < 500:
+    s = s.replace("</head>", "<style>html { width: %dpx; }</style></head>" % w)
+js = ('<script>addEventListener("load",function(){var m="";document.querySelectorAll("body *").forEach(function(e){'
+      'var r=e.getBoundingClientRect();if(e.clientWidth>0&&(r.right>@W@+1||e.scrollWidth>e.clientWidth+1))m+=" "+e.tagName+"."+e.className;});'
+      'document.title="WIDTH "+@W@+m.slice(0,300);});</script></body>').replace("@W@", str(w))
+open(d + "/.width.html", "w").write(s.replace("</body>", js))
+out = subprocess.run(["timeout", "120", os.environ["CHROMIUM"], "--headless", "--no-sandbox", "--disable-gpu",
+                      "--hide-scrollbars", "--virtual-time-budget=5000", "--window-size=%d,2000" % max(w, 500),
+                      "--dump-dom", "file://" + os.path.abspath(d) + "/.width.html"],
+                     capture_output=True, text=True).stdout
+os.remove(d + "/.width.html")
+m = re.search(r"<title>(WIDTH[^<]*)</title>", out)
+print(m.group(1) if m else "no title")
+PYEOF
+}
+# Every link of the contents list names an id of the page, and every section is linked.
+contents_check() { # html
+	"$PY" - "$1" <<'PYEOF'
+import re, sys
+s = open(sys.argv[1]).read()
+nav = re.search(r'<nav class="contents"[^>]*>(.*?)</nav>', s, re.S).group(1)
+links = re.findall(r'href="#([^"]+)"', nav)
+ids = set(re.findall(r' id="([^"]+)"', s))
+sections = re.findall(r'<section id="([^"]+)"', s)
+bad = [l for l in links if l not in ids] + [x for x in sections if x not in links and x != "tearsheet"]
+sys.exit("unmatched: %s" % bad if bad else 0)
+PYEOF
+}
+export CHROMIUM
+
 A=$TMP/a/demo B=$TMP/b/demo
 make_case "$A"
 make_case "$B"
 check "report and bundle run on the fixture audit" render "$A" demo
 check "a second run in another directory succeeds" render "$B" demo
 
-for f in report.html report.pdf report.xlsx equity.png underwater.png rolling.png returns.png costs.png delay.png \
+for f in report.html report.pdf report.xlsx equity.png underwater.png rolling.png rolling_vol.png returns.png costs.png delay.png \
 	signals.png permutation.png warmup.png sha256sums.txt demo.zip; do
 	check "$f written" test -s "$A/$f"
 done
@@ -146,7 +185,7 @@ import openpyxl
 path, verdict = sys.argv[1], json.load(open(sys.argv[2]))
 wb = openpyxl.load_workbook(path)
 want = ["Summary", "Gates", "Trades", "Equity", "LookAhead", "Robustness", "Variants", "Containment",
-        "Inspection", "Drawdowns", "Monthly", "Delay", "Benchmark"]
+        "Inspection", "Metrics", "Drawdowns", "Monthly", "Delay", "Benchmark"]
 assert wb.sheetnames == want, wb.sheetnames
 g = wb["Gates"]
 rows = [r for r in g.iter_rows(min_row=2, values_only=True) if r[0] != "veto"]
@@ -181,10 +220,14 @@ else
 	chrome "file://$A/report.html" "$TMP/chrome.log" --window-size=1200,7000 --screenshot="$ROOT/$ART/report.png" >/dev/null
 	check "chromium took a screenshot" test -s "$ART/report.png"
 	expect_no_match "no console messages in chromium" "$TMP/chrome.log" CONSOLE
-	expect_eq "chromium loaded every image" "IMAGES 9/9" "$(images_loaded "$A")"
+	expect_eq "chromium loaded every image" "IMAGES 10/10" "$(images_loaded "$A")"
+	for w in 1280 375; do
+		expect_eq "at $w px nothing sticks out: no horizontal scrolling" "WIDTH $w" "$(page_width "$A" "$w")"
+	done
 	rm "$A/costs.png"
-	expect_eq "the image probe notices a missing image" "IMAGES 8/9" "$(images_loaded "$A")"
+	expect_eq "the image probe notices a missing image" "IMAGES 9/10" "$(images_loaded "$A")"
 fi
+check "the contents list links only to places in the page, and to every section" contents_check "$A/report.html"
 
 # Hostile upload text: never markup, never a formula.
 H=$TMP/h/evil
@@ -218,7 +261,7 @@ if [ -n "$CHROMIUM" ]; then
 	chrome "file://$H/report.html" "$TMP/chrome-h.log" --window-size=1200,7000 --screenshot="$ROOT/$ART/report-hostile.png" >/dev/null
 	check "chromium took a screenshot of the hostile page" test -s "$ART/report-hostile.png"
 	expect_no_match "the hostile page logs nothing in chromium" "$TMP/chrome-h.log" CONSOLE
-	expect_eq "the hostile page has exactly the nine chart images" "IMAGES 9/9" "$(images_loaded "$H")"
+	expect_eq "the hostile page has exactly the ten chart images" "IMAGES 10/10" "$(images_loaded "$H")"
 fi
 
 # Missing and failed inputs are reported, never fatal.

@@ -49,11 +49,50 @@ check "no --data: the notes say why" grep -q '"benchmark_note":.*no price data' 
 check "report.pdf exists" test -s "$A/report.pdf"
 pdftotext -layout "$A/report.pdf" "$TMP/report.txt"
 check "pdftotext: the verdict is on the first page" sh -c "pdftotext -f 1 -l 1 '$A/report.pdf' - | grep -q '^$(jget "$A/verdict.json" verdict)\$'"
-check "pdftotext: the gates table is there" grep -q 'The six gates' "$TMP/report.txt"
-check "pdftotext: every page is numbered" sh -c "[ \$(grep -c 'page [0-9]' '$TMP/report.txt') -eq \$(pdfinfo '$A/report.pdf' | sed -n 's/^Pages: *//p') ]"
+check "pdftotext: the gates table is there" grep -q '^The gates$' "$TMP/report.txt"
+# the PDF is the whole report: every heading of the page is a heading of the PDF, in order
+sections_in_order() { # html pdf.txt: the page's h2 and h3 headings, each found in the text after the one before
+	"$PY" - "$1" "$2" <<'PYEOF'
+import html, re, sys
+page = open(sys.argv[1]).read().split("<main>", 1)[-1]
+heads = [html.unescape(h) for h in re.findall(r'<h[23](?: id="[^"]*")?>([^<]*)</h[23]>', page)]
+lines = [l.strip() for l in open(sys.argv[2])]
+at = 0
+for h in heads:
+    if h not in lines[at:]:
+        sys.exit("missing or out of order: %r" % h)
+    at = lines.index(h, at)
+print(len(heads), "headings")
+PYEOF
+}
+pdftotext "$A/report.pdf" "$TMP/report-plain.txt"
+check "pdftotext: every section of report.html is in the PDF, in its order" sections_in_order "$A/report.html" "$TMP/report.txt"
+check "pdftotext: the first and last trades are listed, with a pointer to trades.csv" \
+	sh -c "grep -q 'the first 10 and the last 10 are listed; all of them are in' '$TMP/report-plain.txt' && grep -q \"\$(tail -n 1 '$A/trades.csv' | cut -d, -f1)\" '$TMP/report-plain.txt'"
+check "pdftotext: the fingerprint's hashes are there" grep -q "$(jget "$A/fingerprint.json" data_sha256)" "$TMP/report-plain.txt"
+fill_check() { # pdf: no page but the last is left more than half empty
+	"$PY" - "$1" "$TMP/fill" <<'PYEOF'
+import glob, os, subprocess, sys
+os.makedirs(sys.argv[2], exist_ok=True)
+for f in glob.glob(sys.argv[2] + "/p*.pgm"):
+    os.remove(f)
+subprocess.run(["pdftoppm", "-r", "20", "-gray", sys.argv[1], sys.argv[2] + "/p"], check=True)
+pages = sorted(glob.glob(sys.argv[2] + "/p*.pgm"))
+for f in pages[:-1]:
+    magic, w, h, mx, px = open(f, "rb").read().split(maxsplit=4)
+    w, h = int(w), int(h)
+    top, foot = int(h * 48 / 841.89), int(h * 800 / 841.89)
+    last = max([y for y in range(top, foot) if min(px[y * w:(y + 1) * w]) < 200] or [top])
+    if (last - top) / (foot - top) < 0.5:
+        sys.exit("%s is more than half empty" % os.path.basename(f))
+print(len(pages), "pages")
+PYEOF
+}
+check "pdftoppm: no page but the last is half empty" fill_check "$A/report.pdf"
+check "pdftotext: every page is numbered" sh -c "[ \$(grep -c 'strataudit report: .* page [0-9][0-9]*$' '$TMP/report.txt') -eq \$(pdfinfo '$A/report.pdf' | sed -n 's/^Pages: *//p') ]"
 check "pdftotext: the benchmark sentence is there" grep -q 'Holding the instrument' "$TMP/report.txt"
 check "pdftotext: the drawdown, delay and monthly tables are there" \
-	sh -c "grep -q 'Drawdown episodes' '$TMP/report.txt' && grep -q 'Late fills' '$TMP/report.txt' && grep -q 'Monthly returns' '$TMP/report.txt'"
+	sh -c "grep -q 'The bad stretches' '$TMP/report.txt' && grep -q 'What if every fill came later' '$TMP/report.txt' && grep -q 'Which months made the money' '$TMP/report.txt'"
 check "pdfinfo: fixed creation date" sh -c "pdfinfo '$A/report.pdf' | grep -q '^CreationDate: *Sat Jan  1 00:00:00 2000'"
 pdftoppm -f 1 -l 1 -r 40 -gray "$A/report.pdf" "$TMP/page1"
 ink() { # pgm: the share of pixels darker than light grey, in per mille
@@ -118,14 +157,76 @@ bm = {r[0]: r for r in rows("Benchmark")}
 for k in ("gross_return", "net_return", "max_drawdown", "sharpe_annualised"):
     assert near(bm[k][2], st["benchmark"][k]), k
 assert near(bm["excess_return"][2], st["benchmark"]["excess_return"])
+me = {r[0]: r[1] for r in rows("Metrics") if r[0]}
+for k in ("volatility_annualised", "var_95", "cvar_95", "best_bar", "worst_bar", "best_month", "worst_month", "cagr"):
+    assert near(me[k], st[k]), k
+for k in ("window", "min", "max", "last"):
+    assert near(me["rolling_volatility." + k], st["rolling_volatility"][k]), k
+ls = {r[3]: r for r in rows("Metrics") if r[3]}
+for side in ("long", "short"):
+    g, e = ls[side], st["long_short"][side]
+    assert g[4] == e["trades"] and all(e[k] is None and g[i] is None or near(g[i], e[k])
+                                       for i, k in ((5, "net_return"), (6, "win_rate"), (7, "sharpe"))), (g, e)
+ys = [r for r in rows("Metrics") if r[9] is not None]
+bench = {y["year"]: y["return"] for y in st["yearly_benchmark"]}
+assert len(ys) == len(st["yearly"]) and all(r[9] == y["year"] and near(r[10], y["return"]) and near(r[11], bench[y["year"]])
+                                            for r, y in zip(ys, st["yearly"])), ys
 PYEOF
 }
-check "XLSX: Drawdowns, Monthly, Delay and Benchmark hold stats.json's numbers" xlsx_tearsheet "$A/report.xlsx" "$A/stats.json"
+check "XLSX: Drawdowns, Monthly, Delay, Benchmark and Metrics hold stats.json's numbers" xlsx_tearsheet "$A/report.xlsx" "$A/stats.json"
+# the page and the PDF show the risk figures as stats.json has them
+risk_shown() { # html pdf.txt stats
+	"$PY" - "$1" "$2" "$3" <<'PYEOF'
+import html, json, re, sys
+page, pdf, st = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+pct = lambda x, d: "%.*f %%" % (d, 100 * x)
+want = {"VaR 95 % (per bar)": pct(st["var_95"], 3), "CVaR 95 % (per bar)": pct(st["cvar_95"], 3),
+        "Volatility (annualised)": pct(st["volatility_annualised"], 2), "Worst month": pct(st["worst_month"], 2)}
+for label, value in want.items():
+    row = re.search(r"<td>%s</td><td class=\"num\">([^<]*)</td>" % re.escape(html.escape(label)), page)
+    assert row, label
+    got = html.unescape(row.group(1))
+    assert got == value, (label, got, value)
+    assert label in pdf and got in pdf, (label, got)
+for side in ("long", "short"):
+    assert re.search(r"<tr><td>%s</td><td class=\"num\">%d</td>" % (side, st["long_short"][side]["trades"]), page), side
+assert "rolling_vol.png" in page and "Rolling volatility" in pdf and "Longs and shorts" in pdf
+assert "buy and hold (net)" in page and "buy and hold (net)" in pdf
+PYEOF
+}
+check "the page and the PDF show VaR, CVaR, volatility, the worst month, longs and shorts and the years" \
+	risk_shown "$A/report.html" "$TMP/report.txt" "$A/stats.json"
+# glitches: each said once, and the same way everywhere
+check "the layout names the delimiter in words, in the page and the PDF" sh -c \
+	"grep -q 'delimiter comma (,); times as' '$A/report.html' && grep -q 'delimiter comma (,); times as' '$TMP/report.txt'"
+check "plain upload names: no note about copying under a safe name" sh -c \
+	"! grep -q 'cannot hold is copied in' '$A/report.html' && ! grep -q 'cannot hold is copied in' '$TMP/report.txt'"
+breakeven_same() { # html pdf.txt stats: the sentence's multiple is the chart's label, as stats.json rounds it
+	"$PY" - "$1" "$2" "$3" <<'PYEOF'
+import json, re, sys
+page, pdf, st = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+m = "%.3g" % st["breakeven_cost_multiple"]
+said = re.search(r"survives up to ([0-9.e+]+)x|zero at ([0-9.e+]+)x", page)
+assert said and m in said.groups(), (said and said.groups(), m)
+assert "break-even %sx" % m in pdf, m
+PYEOF
+}
+ticks_on_months() { # pdf.txt: the date axes of a two-year chart tick on the first of a month
+	"$PY" - "$1" <<'PYEOF'
+import re, sys
+axes = [l.split() for l in open(sys.argv[1]) if re.fullmatch(r"\s*(\d{4}-\d\d-\d\d\s+){2,}", l + " ")]
+assert len(axes) >= 5, axes
+bad = [d for a in axes for d in a if not d.endswith("-01")]
+assert not bad, bad
+PYEOF
+}
+check "date ticks fall on the first of a month" ticks_on_months "$TMP/report.txt"
+check "the break-even sentence gives the multiple the costs chart marks" breakeven_same "$A/report.html" "$TMP/report.txt" "$A/stats.json"
 
 # --- the page: one static page, verdict first, each new table and chart with its line ---
 check "the page reads verdict, then the tearsheet, then containment" "$PY" - "$A/report.html" <<'PYEOF'
 import sys
-h = open(sys.argv[1]).read()
+h = open(sys.argv[1]).read().split("<main>", 1)[-1]  # after the contents list
 order = ['id="verdict"', 'id="tearsheet"', 'Against simply holding', 'The bad stretches',
          'Which months made the money', 'Did the edge last', 'What if every fill came later',
          'How much more could costs rise', 'Trade statistics', 'id="containment"']
@@ -158,6 +259,10 @@ expect_eq "malicious: no 'missing or failed' box repeats it" 0 "$(grep -c 'class
 expect_eq "malicious: the replay's reason is said nowhere in the page" 0 "$(grep -c 'nothing to replay' "$M/report.html")"
 expect_eq "malicious: each gate points up instead of repeating" 6 "$(grep -c 'not measured: the audit stopped early (above)' "$M/report.html")"
 check "malicious: the PDF says it too" sh -c "pdftotext '$M/report.pdf' - | grep -q 'The audit stopped early'"
+pdftotext -layout "$M/report.pdf" "$TMP/malicious.txt"
+check "malicious: every section of its page is in its PDF" sections_in_order "$M/report.html" "$TMP/malicious.txt"
+check "malicious: the PDF names each kind of refusal" sh -c "for r in \$('$PY' -c \"import json; print(' '.join(sorted({e['rule'] for e in json.load(open('$M/run.json')).get('refusals', [])})))\"); do grep -q \"\$r\" '$TMP/malicious.txt' || exit 1; done"
+check "malicious: no page but the last is half empty" fill_check "$M/report.pdf"
 
 # --- inspect's SA101 claims no refusal the sandbox does not make ---
 printf 'import os\n\ndef signals(df):\n    return [0] * len(df)\n' >"$TMP/os.py"

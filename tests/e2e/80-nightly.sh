@@ -92,6 +92,43 @@ import sys, zipfile
 x = zipfile.ZipFile(sys.argv[1]).read("xl/sharedStrings.xml").decode()
 assert all(n in x for n in sys.argv[2:]), x' $D1/index.xlsx ${P}_honest ${P}_broken ${P}_hostile
 expect_eq "the mail was sent" true "$(jget $D1/mail.json ok)"
+# --- why each verdict: the error line with its number, the refusal, the failing gates
+reason() { "$PY" -c 'import json,sys; print(next(r.get("reason") or "" for r in json.load(open(sys.argv[1]))["rows"] if r["name"] == sys.argv[2]))' $D1/index.json "$1"; }
+case "$(reason ${P}_broken)" in *"SyntaxError at line 1"*) ok "INCOMPLETE's reason: the SyntaxError and its line" ;;
+	*) not_ok "INCOMPLETE's reason: the SyntaxError and its line" "$(reason ${P}_broken)" ;; esac
+case "$(reason ${P}_hostile)" in *"no network"*socket*) ok "the veto's reason names the rule and the action refused" ;;
+	*) not_ok "the veto's reason names the rule and the action refused" "$(reason ${P}_hostile)" ;; esac
+check "every row has a reason, shown in the why column of index.html and in index.txt" "$PY" -c '
+import html, json, sys
+ix = json.load(open(sys.argv[1] + "/index.json")); page = open(sys.argv[1] + "/index.html").read()
+txt = open(sys.argv[1] + "/index.txt").read()
+assert "<th>why</th>" in page
+for r in ix["rows"]:
+    assert r.get("reason"), r["name"]
+    assert "<td>" + r["reason"] + "</td>" in html.unescape(page), r["name"]
+    assert "why: " + r["reason"] in txt, r["name"]' $D1
+check "each audited row links its report.html, unpacked with its charts beside the zip" "$PY" -c '
+import json, os, re, sys
+d = sys.argv[1]; ix = json.load(open(d + "/index.json")); page = open(d + "/index.html").read()
+for r in ix["rows"]:
+    if not r.get("bundle"):
+        continue
+    rep = r["report"]
+    assert rep == "reports/%s/report.html" % r["name"], rep
+    assert "<a href=\"%s\">report.html</a><br><a href=\"%s\">" % (rep, r["bundle"]) in page, r["name"]
+    imgs = re.findall(r"<img class=\"chart\" src=\"([^\"]+)\"", open(d + "/" + rep).read())
+    assert imgs and all(os.path.isfile(os.path.join(d, os.path.dirname(rep), i)) for i in imgs), (r["name"], imgs)' $D1
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$CHROMIUM" ]; then
+	sed 's|</body>|<script>addEventListener("load",function(){var m="";document.querySelectorAll("body *").forEach(function(e){if(e.clientWidth>0\&\&(e.getBoundingClientRect().right>1281\|\|e.scrollWidth>e.clientWidth+1))m+=" "+e.tagName;});document.title="WIDTH"+m;});</script></body>|' \
+		$D1/index.html >$D1/.width.html
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=5000 \
+		--window-size=1280,1200 --dump-dom "file://$ROOT/$D1/.width.html" 2>/dev/null >"$TMP/width.dom"
+	rm -f $D1/.width.html
+	expect_eq "index.html fits 1280 px: nothing reaches past it" "WIDTH" "$(sed -n 's|.*<title>\(WIDTH[^<]*\)</title>.*|\1|p' "$TMP/width.dom")"
+else
+	not_ok "chromium is installed, to lay out index.html"
+fi
 
 # --- the message: summary in both parts, every bundle attached and intact
 cat >"$TMP/check_mail.py" <<'PYEOF'
@@ -106,6 +143,7 @@ want = {r['bundle'].split('/')[-1]: r['bundle_sha256'] for r in index['rows']}
 for r in index['rows']:
     assert r['name'] in text and r['verdict'] in text, r['name']
     assert r['name'] in html, r['name']
+    assert (r.get('reason') or '') in text, 'the text part says why ' + r['name']
 got = {}
 for part in msg.iter_attachments():
     data = part.get_payload(decode=True)

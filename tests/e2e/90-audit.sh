@@ -14,12 +14,30 @@ mtimes() { (cd "$OUT" && stat -c '%n %Y.%y' -- * | sort); }
 rm -rf "$OUT"
 check "make audit of the honest demo exits 0" audit STRATEGY=demos/honest.py TRIALS=3
 cp "$OUT/$N.zip" "$TMP/first.zip"
+cp "$OUT/lookahead.json" "$TMP/first-lookahead.json"
 grep -q "bundled synthetic data demonstrates the method" "$OUT/verdict.json" &&
 	ok "the default data: the summary says it is synthetic" ||
 	not_ok "the default data: the summary says it is synthetic"
 check "sha256sum -c --strict accepts the real bundle" sh -c "cd '$OUT' && sha256sum -c --strict --quiet sha256sums.txt"
 check "the zip holds every file the sums list" bash -c \
 	"unzip -Z1 '$OUT/$N.zip' | sed 's|^$N/||' | grep -vx sha256sums.txt | sort | diff - <(awk '{print \$2}' '$OUT/sha256sums.txt' | sort)"
+# progress off a terminal: a plain line at every tenth of each stage's runs, in the log only
+la_runs=$(jget "$OUT/lookahead.json" points_run)
+expect_eq "off a terminal: lookahead says each tenth once, ending at all its runs" \
+	"10 lookahead: 100 % ($la_runs/$la_runs runs)" \
+	"$(grep -c '^lookahead: [0-9]* % ([0-9]*/[0-9]* runs) after [0-9]* s' "$TMP/audit.log") $(grep -o '^lookahead: 100 % ([0-9/]* runs)' "$TMP/audit.log")"
+check "off a terminal: robust says its batches" sh -c \
+	"grep -q '^robust: warm-up: 100 % ' '$TMP/audit.log' && grep -q '^robust: permutation: 100 % ' '$TMP/audit.log'"
+"$BIN/inspect" --strategy demos/overfit.py -o "$TMP/overfit-inspect.json"
+"$BIN/variants" --strategy demos/overfit.py --inspect "$TMP/overfit-inspect.json" --data data/ohlcv.csv \
+	--config "$OUT/config.json" -o "$TMP/overfit-variants.json" --csv "$TMP/overfit-variants.csv" \
+	--matrix "$TMP/overfit-matrix.bin" 2>"$TMP/variants.err"
+v_runs=$(jget "$TMP/overfit-variants.json" count)
+check "off a terminal: variants says its tenths too, to stderr only" sh -c \
+	"grep -q '^variants: 100 % ($v_runs/$v_runs runs)' '$TMP/variants.err' && ! grep -q 'runs' '$TMP/overfit-variants.json' '$TMP/overfit-variants.csv'"
+check "off a terminal: an estimate of the time left" grep -q '^lookahead: 50 % .*, about [0-9]* \(s\|min\) left$' "$TMP/audit.log"
+check "off a terminal: no line is rewritten" sh -c "! grep -q \"\$(printf '\\r')\" '$TMP/audit.log'"
+expect_eq "the progress is in no file of the bundle" "" "$(grep -rlE '[0-9]+/[0-9]+ runs' "$OUT" || true)"
 rm -rf "$OUT"
 check "a second audit from nothing exits 0" audit STRATEGY=demos/honest.py TRIALS=3
 check "two audits of the same inputs give a byte-identical zip" cmp "$TMP/first.zip" "$OUT/$N.zip"
@@ -37,6 +55,21 @@ expect_eq "changing TRIALS reaches the verdict" 40 "$(jget "$OUT/verdict.json" t
 expect_eq "changing TRIALS does not re-run the sandbox" "$run_before" "$(stat -c %y "$OUT/run.json")"
 [ "$cfg_before" != "$(stat -c %y "$OUT/config.json")" ] && ok "changing TRIALS rewrites config.json" ||
 	not_ok "changing TRIALS rewrites config.json"
+
+# --- progress on a terminal, under make -s: one line rewritten in place per batch ------------
+if command -v script >/dev/null; then
+	rm -f "$OUT/lookahead.json"
+	script -qec "make -s --no-print-directory audit NAME=$N STRATEGY=demos/honest.py TRIALS=40 2>&1 >/dev/null" \
+		"$TMP/tty.log" >/dev/null 2>&1
+	check "on a terminal: lookahead rewrites its line to all its runs, then ends it" \
+		grep -q "$(printf '\r')lookahead: $la_runs/$la_runs runs, [0-9]* s, done$(printf '\033')\[K" "$TMP/tty.log"
+	check "on a terminal: the line carries an estimate of the time left" \
+		grep -q "$(printf '\r')lookahead: 1/$la_runs runs, [0-9]* s, about [0-9]* [smin]* left" "$TMP/tty.log"
+	check "on a terminal: no plain tenth lines" sh -c "! grep -q '^lookahead: [0-9]* % ' '$TMP/tty.log'"
+	check "on a terminal: lookahead.json the same as off it" cmp "$OUT/lookahead.json" "$TMP/first-lookahead.json"
+else
+	not_ok "script (util-linux) is installed, to give the audit a terminal"
+fi
 
 # --- the host stages under ASan+UBSan give the very same bytes --------------------------------
 A=build/asan/bin

@@ -312,6 +312,48 @@ def main():
     cagr = eq[-1] ** (1 / years_) - 1
     report("cagr from the net equity ratio over the years", close(st["cagr"], cagr, rel=1e-6))
     report("calmar = cagr / max_drawdown", close(st["calmar"], cagr / st["max_drawdown"], rel=1e-6))
+
+    # risk per bar, from equity.csv's net equity ratios (a loss is a negative return)
+    report("volatility_annualised = sample sd of per-bar returns x sqrt(bars per year)",
+           close(st["volatility_annualised"], float(ret.std(ddof=1)) * factor, rel=1e-6),
+           f"{st['volatility_annualised']} vs {float(ret.std(ddof=1)) * factor}")
+    var = float(np.quantile(ret.to_numpy(), 0.05))
+    cvar = float(ret[ret <= var].mean())
+    report("var_95: the 5 % quantile of per-bar returns", close(st["var_95"], var, rel=1e-6), f"{st['var_95']} vs {var}")
+    report("cvar_95: the mean of the bars at or below it", close(st["cvar_95"], cvar, rel=1e-6), f"{st['cvar_95']} vs {cvar}")
+    report("cvar_95 <= var_95 < 0 <= best_bar", st["cvar_95"] <= st["var_95"] < 0 <= st["best_bar"])
+    report("best_bar and worst_bar", close(st["best_bar"], float(ret.max())) and close(st["worst_bar"], float(ret.min())),
+           f"{st['best_bar']} {st['worst_bar']} vs {ret.max()} {ret.min()}")
+    report("best_month and worst_month from equity.csv",
+           close(st["best_month"], float(ref.max()), abs_=1e-9) and close(st["worst_month"], float(ref.min()), abs_=1e-9),
+           f"{st['best_month']} {st['worst_month']} vs {ref.max()} {ref.min()}")
+    rv = st["rolling_volatility"]
+    vroll = (ret.rolling(w).std(ddof=1) * factor).dropna()
+    report("rolling volatility over the rolling Sharpe's window: min, max and last",
+           rv["window"] == w and close(rv["min"], vroll.min(), rel=1e-5) and close(rv["max"], vroll.max(), rel=1e-5) and
+           close(rv["last"], vroll.iloc[-1], rel=1e-5), f"{rv} vs {vroll.min()} {vroll.max()} {vroll.iloc[-1]}")
+    # buy and hold's year by year, from its own equity marked at each close
+    by = pd.Series(beq, index=[iso(x)[:4] for x in t]).groupby(level=0).last()
+    byref = by / by.shift(1, fill_value=1.0) - 1
+    got_y = {str(y["year"]): y["return"] for y in st["yearly_benchmark"]}
+    report("yearly_benchmark: buy and hold's return per calendar year",
+           list(got_y) == list(byref.index) and all(close(got_y[k], float(v), rel=1e-6, abs_=1e-9) for k, v in byref.items()),
+           f"{got_y} vs {byref.to_dict()}")
+    report("yearly_benchmark compounds to the benchmark's net return",
+           close(np.prod([1 + v for v in got_y.values()]) - 1, b["net_return"], rel=1e-6))
+    # longs and shorts apart, from trades.csv in exit order
+    trx = tr.sort_values("exit_time", kind="stable")
+    for side in ("long", "short"):
+        x = trx.loc[trx["side"] == side, "net_return"].to_numpy()
+        got_s = st["long_short"][side]
+        want = [len(x), float(np.prod(1 + x) - 1) if len(x) else None,
+                float((x > 0).mean()) if len(x) else None,
+                float(x.mean() / x.std(ddof=1)) if len(x) > 1 and x.std(ddof=1) > 0 else None]
+        have = [got_s["trades"], got_s["net_return"], got_s["win_rate"], got_s["sharpe"]]
+        report(f"long_short.{side}: trades, net_return, win_rate, sharpe",
+               have[0] == want[0] and all((a is None and b_ is None) or (a is not None and b_ is not None and close(a, b_, rel=1e-6))
+                                          for a, b_ in zip(have[1:], want[1:])), f"{have} vs {want}")
+    report("long_short: every trade is a long or a short", st["long_short"]["long"]["trades"] + st["long_short"]["short"]["trades"] == len(tr))
     return 1 if failed else 0
 
 

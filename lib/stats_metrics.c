@@ -1,0 +1,235 @@
+/* stats_metrics.c - volatility, VaR and CVaR, best and worst bar and month, yearly returns
+ * beside buy and hold's, rolling volatility and the long/short split (stats_metrics.h). */
+#include "stats_metrics.h"
+
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jsonio.h"
+#include "stats_core.h"
+
+/* x rounded as every figure of stats.json is, or null when it is not a number. */
+static void add_num(cJSON *o, const char *key, double x)
+{
+	sa_json_add_num(o, key, x, ST_DIGITS);
+}
+
+/* The per-row net returns of eq (the first from 1.0), into a new array (caller frees). */
+static double *row_returns(const double *eq, size_t n)
+{
+	double *r = malloc((n ? n : 1) * sizeof(*r)), prev = 1.0;
+
+	for (size_t i = 0; r && i < n; i++) {
+		r[i] = prev > 0 ? eq[i] / prev - 1.0 : NAN;
+		prev = eq[i];
+	}
+	return r;
+}
+
+void st_rolling_vol(double start_eq, const double *eq, size_t n, size_t w, double factor,
+		    double *out)
+{
+	double sum = 0.0, ss = 0.0, prev = start_eq, *r = malloc((n ? n : 1) * sizeof(*r));
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = NAN;
+	if (!r || w < 2)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		r[i] = prev > 0 ? eq[i] / prev - 1.0 : 0.0;
+		prev = eq[i];
+	}
+	/* running sums over the window; the returns are centred on the first window's mean so
+	 * the sum of squares does not cancel away the variance */
+	double c = 0.0;
+	for (size_t k = 0; k < w && k < n; k++)
+		c += r[k] / (double)w;
+	for (size_t i = 0; i < n; i++) {
+		double x = r[i] - c;
+		sum += x;
+		ss += x * x;
+		if (i >= w) {
+			double y = r[i - w] - c;
+			sum -= y;
+			ss -= y * y;
+		}
+		if (i + 1 >= w) {
+			double var = (ss - sum * sum / (double)w) / (double)(w - 1);
+			out[i] = sqrt(var > 0 ? var : 0.0) * factor;
+		}
+	}
+out:
+	free(r);
+}
+
+int st_var_cvar(const double *x, size_t n, double level, double *var, double *cvar)
+{
+	double *s = n ? malloc(n * sizeof(*s)) : NULL, sum = 0.0;
+	size_t k = 0;
+
+	*var = *cvar = NAN;
+	if (!s)
+		return -1;
+	memcpy(s, x, n * sizeof(*s));
+	gsl_sort(s, 1, n);
+	*var = gsl_stats_quantile_from_sorted_data(s, 1, n, level);
+	for (; k < n && s[k] <= *var; k++)
+		sum += s[k];
+	*cvar = k ? sum / (double)k : *var;
+	free(s);
+	return 0;
+}
+
+static void add_bar_figures(cJSON *o, const struct st_tearsheet_in *in, const double *r)
+{
+	double var = NAN, cvar = NAN, best = NAN, worst = NAN, vol = NAN;
+	size_t n = in->n_eq;
+
+	if (r && n >= 2) {
+		vol = gsl_stats_sd(r, 1, n) * in->annual_factor;
+		st_var_cvar(r, n, ST_VAR_LEVEL, &var, &cvar);
+		best = gsl_stats_max(r, 1, n);
+		worst = gsl_stats_min(r, 1, n);
+	}
+	add_num(o, "volatility_annualised", vol);
+	add_num(o, "var_95", var);
+	add_num(o, "cvar_95", cvar);
+	add_num(o, "best_bar", best);
+	add_num(o, "worst_bar", worst);
+}
+
+static void add_months(cJSON *o)
+{
+	const cJSON *m;
+	double best = NAN, worst = NAN;
+
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(o, "monthly")) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, "return");
+		if (!cJSON_IsNumber(v))
+			continue;
+		if (isnan(best) || v->valuedouble > best)
+			best = v->valuedouble;
+		if (isnan(worst) || v->valuedouble < worst)
+			worst = v->valuedouble;
+	}
+	add_num(o, "best_month", best);
+	add_num(o, "worst_month", worst);
+}
+
+static int year_of(int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	return tm.tm_year + 1900;
+}
+
+/* Buy and hold's return per calendar year (UTC): its net equity at the year's last bar over
+ * the year before's, the first over the starting equity, as "yearly" is for the strategy. */
+static int add_yearly_benchmark(cJSON *o, const struct st_tearsheet_in *in)
+{
+	struct rp_result r;
+	cJSON *years;
+	double prev = 1.0;
+
+	if (!in->data) {
+		cJSON_AddNullToObject(o, "yearly_benchmark");
+		return 0;
+	}
+	if (st_benchmark_replay(in->data, &in->costs, &r) < 0)
+		return -1;
+	years = cJSON_AddArrayToObject(o, "yearly_benchmark");
+	for (size_t i = 0; i < r.n_eq; i++) {
+		int y = year_of(r.eq_time[i]);
+		if (i + 1 < r.n_eq && year_of(r.eq_time[i + 1]) == y)
+			continue;
+		cJSON *row = cJSON_CreateObject();
+		cJSON_AddNumberToObject(row, "year", y);
+		add_num(row, "return", prev > 0 ? r.eq_net[i] / prev - 1.0 : NAN);
+		cJSON_AddItemToArray(years, row);
+		prev = r.eq_net[i];
+	}
+	rp_result_release(&r);
+	return 0;
+}
+
+static void add_rolling_vol(cJSON *o, const struct st_tearsheet_in *in)
+{
+	size_t n = in->n_eq, w = st_rolling_window(in->rolling_knob, n);
+	double *v = malloc((n ? n : 1) * sizeof(*v)), lo = NAN, hi = NAN, last = NAN;
+	cJSON *rv = cJSON_AddObjectToObject(o, "rolling_volatility");
+
+	cJSON_AddNumberToObject(rv, "window", (double)w);
+	if (v && in->eq_per_bar) {
+		st_rolling_vol(1.0, in->eq_net, n, w, in->annual_factor, v);
+		for (size_t i = 0; i < n; i++) {
+			if (isnan(v[i]))
+				continue;
+			lo = isnan(lo) || v[i] < lo ? v[i] : lo;
+			hi = isnan(hi) || v[i] > hi ? v[i] : hi;
+			last = v[i];
+		}
+	}
+	add_num(rv, "min", lo);
+	add_num(rv, "max", hi);
+	add_num(rv, "last", last);
+	free(v);
+}
+
+/* One side's trades: how many, their net returns compounded in exit order, the share that
+ * won, and mean over sample standard deviation of their net returns. */
+static void add_side(cJSON *ls, const char *name, const struct st_tearsheet_in *in, int side)
+{
+	cJSON *o = cJSON_AddObjectToObject(ls, name);
+	double eq = 1.0, sum = 0.0, ss = 0.0, mean;
+	size_t n = 0, wins = 0;
+
+	for (size_t i = 0; i < in->n_trades; i++) {
+		const struct rp_trade *t = &in->trades[i];
+		if (t->side != side)
+			continue;
+		n++;
+		wins += t->net > 0;
+		eq *= 1.0 + t->net;
+		sum += t->net;
+	}
+	mean = n ? sum / (double)n : NAN;
+	for (size_t i = 0; i < in->n_trades; i++)
+		if (in->trades[i].side == side)
+			ss += (in->trades[i].net - mean) * (in->trades[i].net - mean);
+	cJSON_AddNumberToObject(o, "trades", (double)n);
+	add_num(o, "net_return", n ? eq - 1.0 : NAN);
+	add_num(o, "win_rate", n ? (double)wins / (double)n : NAN);
+	add_num(o, "sharpe", n >= 2 && ss > 0 ? mean / sqrt(ss / (double)(n - 1)) : NAN);
+}
+
+int st_metrics(cJSON *o, const struct st_tearsheet_in *in)
+{
+	double *r = in->eq_per_bar ? row_returns(in->eq_net, in->n_eq) : NULL;
+	cJSON *ls;
+
+	if (in->eq_per_bar && !r)
+		return -1;
+	add_bar_figures(o, in, r);
+	free(r);
+	add_months(o);
+	if (add_yearly_benchmark(o, in) < 0)
+		return -1;
+	add_rolling_vol(o, in);
+	ls = cJSON_AddObjectToObject(o, "long_short");
+	add_side(ls, "long", in, 1);
+	add_side(ls, "short", in, -1);
+	cJSON_AddStringToObject(o, "metrics_basis", "per-bar net returns eq[i] / eq[i-1] - 1 (the "
+		"first from 1): volatility_annualised their sample standard deviation times sqrt(bars "
+		"per year); var_95 their 5 % quantile (linear between order statistics) and cvar_95 the "
+		"mean of those at or below it, so a loss is negative; best_bar and worst_bar their "
+		"largest and smallest; best_month and worst_month of monthly; rolling_volatility over "
+		"rolling_sharpe's window; long_short per side of trades.csv: net returns compounded in "
+		"exit order, the share above zero, mean over sample standard deviation");
+	return 0;
+}
