@@ -497,6 +497,19 @@ static void reverse(struct sa_ohlcv *s)
 	s->fmt.reversed = true;
 }
 
+/* What every reader does with the bars it took: at least 2, in time order, then their shape
+ * (first_line is the file line of the first row, for the messages). Returns 0, or -1 with err. */
+static int finish_bars(struct sa_ohlcv *s, bool newest_first, size_t first_line, char *err, size_t errlen)
+{
+	if (s->n < 2) {
+		sa_fmt(err, errlen, "at least 2 bars are needed, found %zu", s->n);
+		return -1;
+	}
+	if (newest_first)
+		reverse(s);
+	return sa_ohlcv_shape(s, first_line, err, errlen);
+}
+
 static int parse_text(const char *buf, size_t len, const struct sa_ohlcv_opts *opts,
 		      struct sa_ohlcv *s, char *err, size_t errlen)
 {
@@ -528,13 +541,7 @@ static int parse_text(const char *buf, size_t len, const struct sa_ohlcv_opts *o
 		sa_fmt(err, errlen, "the file is empty (%s)", WANT);
 		goto out;
 	}
-	if (s->n < 2) {
-		sa_fmt(err, errlen, "at least 2 bars are needed, found %zu", s->n);
-		goto out;
-	}
-	if (L->newest_first)
-		reverse(s);
-	rc = sa_ohlcv_shape(s, L->first_line + (s->fmt.header ? 1 : 0), err, errlen);
+	rc = finish_bars(s, L->newest_first, L->first_line + (s->fmt.header ? 1 : 0), err, errlen);
 out:
 	free(L);
 	return rc;
@@ -603,13 +610,7 @@ static int parse_freqtrade(const char *buf, size_t len, const struct sa_ohlcv_op
 		sa_fmt(err, errlen, "%s", why);
 		goto out;
 	}
-	if (s->n < 2) {
-		sa_fmt(err, errlen, "at least 2 bars are needed, found %zu", s->n);
-		goto out;
-	}
-	if (L->newest_first)
-		reverse(s);
-	rc = sa_ohlcv_shape(s, 1, why, sizeof(why));
+	rc = finish_bars(s, L->newest_first, 1, why, sizeof(why));
 	lines_as_bars(why);
 	if (rc)
 		sa_fmt(err, errlen, "%s", why);

@@ -104,7 +104,7 @@ int rpt_chart_underwater(const char *path, const struct rpt_series *eq, const cJ
 /* A rolling figure against time, with the whole period's as a dashed line; names[0] is the
  * line's legend, names[1] the dashed one's. */
 static void draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, double headline,
-			 const char *const *names)
+			 const char *const *names, const char *y_label)
 {
 	struct panel p = { 78, 80, CW - 24, CH - 52, (double)t[0], (double)t[n - 1], DBL_MAX, -DBL_MAX };
 	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.57, 0.60 } };
@@ -156,27 +156,35 @@ static void draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t 
 	cairo_stroke(cr);
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 2, names, colors, styles);
-	rpt_y_label(cr, &p, "Sharpe ratio");
+	rpt_y_label(cr, &p, y_label);
+}
+
+/* A rolling figure's chart: the series against the whole period's figure, or why there is none. */
+static void rolling_chart(cairo_t *cr, const int64_t *t, const double *v, size_t n, double headline,
+			  const char *title, const char *sub, const char *const names[2], const char *y_label,
+			  const char *why_missing)
+{
+	size_t defined = 0;
+
+	rpt_prep(cr);
+	rpt_title(cr, title, sub);
+	for (size_t i = 0; v && i < n; i++)
+		defined += isfinite(v[i]) != 0;
+	if (v && n >= 2 && defined)
+		draw_rolling(cr, t, v, n, headline, names, y_label);
+	else
+		rpt_empty_note(cr, why_missing && why_missing[0] ? why_missing : "no full window of equity");
 }
 
 void rpt_draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, size_t window,
 		      double headline, const char *why_missing)
 {
+	static const char *const names[] = { "rolling Sharpe ratio (annualised)", "the whole period's" };
 	char sub[160];
-	size_t defined = 0;
 
-	rpt_prep(cr);
 	snprintf(sub, sizeof sub, "per-bar net returns over the last %zu bars at each bar, times "
 		 "sqrt(bars per year); time in UTC", window);
-	static const char *const names[] = { "rolling Sharpe ratio (annualised)", "the whole period's" };
-
-	rpt_title(cr, "Rolling Sharpe ratio", sub);
-	for (size_t i = 0; v && i < n; i++)
-		defined += isfinite(v[i]) != 0;
-	if (v && n >= 2 && defined)
-		draw_rolling(cr, t, v, n, headline, names);
-	else
-		rpt_empty_note(cr, why_missing && why_missing[0] ? why_missing : "no full window of equity");
+	rolling_chart(cr, t, v, n, headline, "Rolling Sharpe ratio", sub, names, "Sharpe ratio", why_missing);
 }
 
 void rpt_draw_rolling_vol(cairo_t *cr, const int64_t *t, const double *v, size_t n, size_t window,
@@ -184,18 +192,10 @@ void rpt_draw_rolling_vol(cairo_t *cr, const int64_t *t, const double *v, size_t
 {
 	static const char *const names[] = { "rolling volatility (annualised)", "the whole period's" };
 	char sub[160];
-	size_t defined = 0;
 
-	rpt_prep(cr);
 	snprintf(sub, sizeof sub, "sample standard deviation of per-bar net returns over the last %zu "
 		 "bars, times sqrt(bars per year); time in UTC", window);
-	rpt_title(cr, "Rolling volatility", sub);
-	for (size_t i = 0; v && i < n; i++)
-		defined += isfinite(v[i]) != 0;
-	if (v && n >= 2 && defined)
-		draw_rolling(cr, t, v, n, headline, names);
-	else
-		rpt_empty_note(cr, why_missing && why_missing[0] ? why_missing : "no full window of equity");
+	rolling_chart(cr, t, v, n, headline, "Rolling volatility", sub, names, "volatility", why_missing);
 }
 
 int rpt_chart_rolling_vol(const char *path, const int64_t *t, const double *v, size_t n,
