@@ -11,6 +11,10 @@
  * cJSON_Delete), or NULL when out of memory. */
 cJSON *rpt_model_build(const struct rpt_input *in, const char *name);
 
+/* Adds the Statistics section ("stats", "long_short", "years") to the model m
+ * (report_stats_model.c). */
+void rpt_stats_model(cJSON *m, const struct rpt_input *in);
+
 /* Formats x as a fixed-point percentage ("12.34 %"), or "n/a" when v is not a finite number.
  * Returns buf. */
 char *rpt_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len);

@@ -1,0 +1,176 @@
+/* report_stats_model.c - the report's Statistics section: the table of figures (with the
+ * concentration, dependence and risk rows), longs against shorts, and each year beside buy and
+ * hold. */
+#include "report_model.h"
+#include "report_tearsheet.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jsonio.h"
+#include "msg.h"
+
+static const cJSON *get(const cJSON *obj, const char *key)
+{
+	return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+static void stat_row(cJSON *list, const char *label, const char *value, const char *meaning)
+{
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddStringToObject(r, "label", label);
+	cJSON_AddStringToObject(r, "value", value);
+	cJSON_AddStringToObject(r, "meaning", meaning);
+	cJSON_AddItemToArray(list, r);
+}
+
+/* What the best trades carry (stats.json concentration; c NULL when absent). */
+static void add_concentration(cJSON *l, const cJSON *c)
+{
+	char b[64], p[32], d[32], label[96];
+	double k = sa_json_num(c, "removed", NAN);
+
+	stat_row(l, "Share of net profit, best trade", rpt_fmt_pct(get(c, "best_trade_share"), 1, b, sizeof b),
+		 "the best trade's part of the summed net returns (none when they do not sum to a profit)");
+	stat_row(l, "Share of net profit, best 5 % of trades", rpt_fmt_pct(get(c, "best_5pct_share"), 1, b, sizeof b),
+		 "the best max(1, ceil(5 %)) trades' part of the summed net returns");
+	if (isfinite(k))
+		snprintf(label, sizeof label, "Mean net return without the best %.0f trade%s", k, k == 1 ? "" : "s");
+	else
+		snprintf(label, sizeof label, "Mean net return without the best trades");
+	stat_row(l, label, rpt_fmt_pct(get(c, "mean_net_return_without"), 3, b, sizeof b),
+		 "the edge left when the best trades are taken out: net_edge needs it above zero");
+	snprintf(b, sizeof b, "%s / %s", rpt_fmt_num(get(c, "psr_without"), 3, p, sizeof p),
+		 rpt_fmt_num(get(c, "dsr_without"), 3, d, sizeof d));
+	stat_row(l, "PSR / DSR without them", b,
+		 "the same probabilities over the trades that are left");
+}
+
+/* Serial dependence: what it takes from the trades' count, and the figures without it. */
+static void add_dependence(cJSON *l, const cJSON *st)
+{
+	const cJSON *ac = get(st, "autocorrelation");
+	char b[64], p[32], d[32];
+
+	stat_row(l, "Effective trades", rpt_fmt_num(get(ac, "effective_trades"), 1, b, sizeof b),
+		 "how many independent trades the dependent ones are worth (trades over 1 + 2 x the Bartlett-weighted "
+		 "autocorrelations, never more than the trades): what the PSR, DSR and MinTRL count");
+	snprintf(b, sizeof b, "%s / %s", rpt_fmt_num(get(ac, "trades_lag1"), 3, p, sizeof p),
+		 rpt_fmt_num(get(ac, "bars_lag1"), 3, d, sizeof d));
+	stat_row(l, "Lag-1 autocorrelation, trades / bars", b,
+		 "how much each trade's (each bar's) net return follows the one before; 0 for independent ones");
+	snprintf(b, sizeof b, "%s / %s", rpt_fmt_num(get(st, "psr_iid"), 3, p, sizeof p),
+		 rpt_fmt_num(get(st, "dsr_iid"), 3, d, sizeof d));
+	stat_row(l, "PSR / DSR if every trade were independent", b,
+		 "as Bailey and Lopez de Prado publish them, counting every trade: higher when trades are dependent");
+}
+
+/* The risk figures of stats.json (stats_metrics.h), as rows of the statistics table. */
+static void add_risk_rows(cJSON *l, const cJSON *st)
+{
+	char b[64];
+
+	stat_row(l, "CAGR", rpt_fmt_pct(get(st, "cagr"), 2, b, sizeof b),
+		 "the yearly rate that compounds to the net equity ratio over the period");
+	stat_row(l, "Volatility (annualised)", rpt_fmt_pct(get(st, "volatility_annualised"), 2, b, sizeof b),
+		 "sample standard deviation of per-bar net returns, times the square root of bars per year");
+	stat_row(l, "VaR 95 % (per bar)", rpt_fmt_pct(get(st, "var_95"), 3, b, sizeof b),
+		 "historical: one bar in twenty did this badly or worse (a loss is negative)");
+	stat_row(l, "CVaR 95 % (per bar)", rpt_fmt_pct(get(st, "cvar_95"), 3, b, sizeof b),
+		 "the mean of those worst bars: what a bad bar costs on average");
+	stat_row(l, "Best bar", rpt_fmt_pct(get(st, "best_bar"), 3, b, sizeof b), "the largest per-bar net return");
+	stat_row(l, "Worst bar", rpt_fmt_pct(get(st, "worst_bar"), 3, b, sizeof b), "the smallest per-bar net return");
+	stat_row(l, "Best month", rpt_fmt_pct(get(st, "best_month"), 2, b, sizeof b), "the best calendar month of net equity");
+	stat_row(l, "Worst month", rpt_fmt_pct(get(st, "worst_month"), 2, b, sizeof b), "the worst calendar month of net equity");
+}
+
+/* stats.json's long_short as one row per side. */
+static void add_long_short(cJSON *o, const cJSON *st)
+{
+	static const char *const sides[] = { "long", "short" };
+	cJSON *list = cJSON_AddArrayToObject(o, "long_short");
+	char b[64];
+
+	for (size_t k = 0; k < 2; k++) {
+		const cJSON *s = get(get(st, "long_short"), sides[k]);
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "side", sides[k]);
+		cJSON_AddStringToObject(r, "trades", rpt_fmt_num(get(s, "trades"), 0, b, sizeof b));
+		cJSON_AddStringToObject(r, "net_return", rpt_fmt_pct(get(s, "net_return"), 2, b, sizeof b));
+		cJSON_AddStringToObject(r, "win_rate", rpt_fmt_pct(get(s, "win_rate"), 1, b, sizeof b));
+		cJSON_AddStringToObject(r, "sharpe", rpt_fmt_num(get(s, "sharpe"), 4, b, sizeof b));
+		cJSON_AddItemToArray(list, r);
+	}
+}
+
+/* Each year's net return beside buy and hold's (stats.json yearly and yearly_benchmark). */
+static void add_years(cJSON *o, const cJSON *st)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "years");
+	const cJSON *y, *by;
+	char b[64];
+
+	cJSON_ArrayForEach(y, get(st, "yearly")) {
+		const cJSON *bench = NULL;
+		cJSON *r = cJSON_CreateObject();
+		cJSON_ArrayForEach(by, get(st, "yearly_benchmark"))
+			if (cJSON_IsNumber(get(by, "year")) && cJSON_IsNumber(get(y, "year")) &&
+			    get(by, "year")->valuedouble == get(y, "year")->valuedouble)
+				bench = get(by, "return");
+		cJSON_AddStringToObject(r, "year", rpt_fmt_num(get(y, "year"), 0, b, sizeof b));
+		cJSON_AddStringToObject(r, "strategy", rpt_fmt_pct(get(y, "return"), 2, b, sizeof b));
+		cJSON_AddStringToObject(r, "benchmark", rpt_fmt_pct(bench, 2, b, sizeof b));
+		cJSON_AddItemToArray(list, r);
+	}
+	cJSON_AddBoolToObject(o, "has_years", cJSON_GetArraySize(list) > 0);
+}
+
+void rpt_stats_model(cJSON *m, const struct rpt_input *in)
+{
+	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
+	char b[64], b95[400];
+	cJSON *o = cJSON_AddObjectToObject(m, "stats");
+	cJSON_AddBoolToObject(o, "present", st != NULL);
+	cJSON *l = cJSON_AddArrayToObject(o, "rows");
+	stat_row(l, "Trades", rpt_fmt_num(get(st, "trades"), 0, b, sizeof b), "closed trades the statistics rest on");
+	stat_row(l, "Sharpe ratio (per trade)", rpt_fmt_num(get(st, "sharpe"), 4, b, sizeof b),
+		 "mean net return per trade divided by its standard deviation");
+	stat_row(l, "Sharpe ratio (per trade), 95 % interval", rpt_say_interval(st, b95, sizeof b95),
+		 "where the per-trade Sharpe ratio lies in 95 of 100 resamples of the trades in blocks, "
+		 "so runs of wins and losses stay together");
+	stat_row(l, "Sharpe ratio (annualised)", rpt_fmt_num(get(get(st, "sharpe_annualised"), "value"), 3, b, sizeof b),
+		 sa_json_bool(get(st, "sharpe_annualised"), "lo_corrected", false) ?
+		 "the Sharpe ratio of bar-by-bar net equity changes, scaled for a year with Lo's (2002) correction for dependent bars" :
+		 "the Sharpe ratio of bar-by-bar net equity changes, scaled by the square root of bars per year; not Lo-corrected: "
+		 "that scaling assumes independent bars (their lag-1 autocorrelation is below)");
+	stat_row(l, "PSR", rpt_fmt_num(get(st, "psr"), 3, b, sizeof b),
+		 "probability that the true Sharpe ratio is above zero, given skew, kurtosis and the effective number of trades");
+	stat_row(l, "DSR", rpt_fmt_num(get(st, "dsr"), 3, b, sizeof b),
+		 "the same probability, deflated for how many variants were tried");
+	add_dependence(l, st);
+	stat_row(l, "Trials", rpt_fmt_num(get(st, "trials"), 0, b, sizeof b), "variants tried, as declared");
+	stat_row(l, "SR* (expected best of the trials)", rpt_fmt_num(get(st, "sr0"), 4, b, sizeof b),
+		 "the Sharpe ratio the best of that many luck-only variants would show");
+	stat_row(l, "MinTRL", rpt_fmt_num(get(st, "min_trl"), 1, b, sizeof b),
+		 "trades needed before this Sharpe ratio is significant at 95 %");
+	stat_row(l, "Skew", rpt_fmt_num(get(st, "skew"), 3, b, sizeof b), "asymmetry of trade returns; negative means rare large losses");
+	stat_row(l, "Kurtosis", rpt_fmt_num(get(st, "kurtosis"), 3, b, sizeof b), "fatness of the tails (3 for a normal distribution)");
+	stat_row(l, "Net return (compounded)", rpt_fmt_pct(get(st, "net_return"), 2, b, sizeof b),
+		 "final net equity - 1: each trade's return applied to the equity at its entry");
+	stat_row(l, "Sum of per-trade net returns", rpt_fmt_pct(get(st, "sum_net_return"), 2, b, sizeof b),
+		 "the plain sum, per trade, not what an account would hold");
+	stat_row(l, "Ruined", sa_json_bool(st, "ruined", false) ? "yes" : "no",
+		 "whether compounded net equity reached zero (trading stops there)");
+	stat_row(l, "Max drawdown", rpt_fmt_pct(get(st, "max_drawdown"), 2, b, sizeof b),
+		 "deepest fall of compounded net equity from a peak, per bar (0 to 100 %)");
+	add_concentration(l, get(st, "concentration"));
+	stat_row(l, "Win rate", rpt_fmt_pct(get(st, "win_rate"), 1, b, sizeof b), "share of trades with a positive net return");
+	stat_row(l, "Profit factor", rpt_fmt_num(get(st, "profit_factor"), 3, b, sizeof b), "net gains divided by net losses");
+	stat_row(l, "Exposure", rpt_fmt_pct(get(st, "exposure"), 1, b, sizeof b), "share of bars with a position held");
+	stat_row(l, "Average bars held", rpt_fmt_num(get(st, "avg_bars_held"), 1, b, sizeof b), "how long a trade lasts");
+	add_risk_rows(l, st);
+	add_long_short(o, st);
+	add_years(o, st);
+}
+

@@ -1,0 +1,322 @@
+/* test_verdict_dir.c - the verdict stage over the stage files of a real directory: an empty one,
+ * a killed run with its events, the kinds of refusal summed over the stages, the look-ahead's
+ * findings and refusals, and the declared variants. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fileio.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "verdict_io.h"
+#include "verdict_rules.h"
+#include "verdict_text.h"
+
+#define assert_near_v(a, b) assert_true(fabs((a) - (b)) < 1e-12)
+
+/* Writes text to dir/name. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	assert_int_equal(sa_write_file(path, text, strlen(text)), 0);
+}
+
+static char *tmpdir(void)
+{
+	static char dir[64];
+
+	strcpy(dir, "/tmp/test_verdict.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+static void rmdir_all(const char *dir)
+{
+	static const char *const names[] = { "config.json", "inspect.json", "run.json",
+					     "events.jsonl", "lookahead.json", "variants.json", "replay.json",
+					     "stats.json" };
+	char path[512];
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static void test_empty_dir_still_decides(void **state)
+{
+	char *dir = tmpdir();
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+
+	(void)state;
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	/* no replay: nothing was judged */
+	assert_int_equal(r.verdict, VD_INCOMPLETE);
+	assert_false(f.num.stats_ok);
+	assert_int_equal(f.trials, 1);
+	assert_non_null(strstr(in.stats, "stats.json"));
+	rmdir_all(dir);
+}
+
+/* Every kind of refusal is named with its count, summed over the stages: a flood of one kind
+ * (here 300 forged records) does not hide the one real refusal of another. */
+static void test_refusal_kinds_named(void **state)
+{
+	char *dir = tmpdir();
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"ok\":true,\"trials\":1}");
+	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\","
+			     "\"blocked_actions\":301,\"refusals\":["
+			     "{\"rule\":\"the event channel carries sandbox records only\",\"count\":300,"
+			     "\"first\":{\"action\":\"forged_event\",\"detail\":\"x\"}},"
+			     "{\"rule\":\"no network\",\"count\":1,\"first\":{\"action\":\"socket.__new__\"}}]}");
+	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"blocked_actions\":2,"
+				   "\"refusals\":[{\"rule\":\"no network\",\"count\":2,"
+				   "\"first\":{\"action\":\"socket.connect\"}}]}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_REJECTED_UNSAFE);
+	assert_int_equal(f.num.blocked_actions, 303);
+	assert_int_equal(f.n_kinds, 2);
+	assert_int_equal(f.kinds[1].count, 3);
+	vd_veto_reason(&f, &r, VD_REJECTED_UNSAFE, buf, sizeof buf);
+	assert_non_null(strstr(buf, "300 by rule 'the event channel carries sandbox records only' (first: forged_event)"));
+	assert_non_null(strstr(buf, "3 by rule 'no network' (first: socket.__new__)"));
+	rmdir_all(dir);
+}
+
+static void test_dir_with_killed_run_and_events(void **state)
+{
+	char *dir = tmpdir();
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+	char buf[4096];
+	cJSON *v;
+
+	(void)state;
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"ok\":true,\"trials\":1,"
+				"\"gates\":{\"min_trades\":100,\"min_psr\":0.95,\"min_dsr\":0.95,\"max_dd\":0.25}}");
+	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":false,\"reason\":\"killed\","
+			     "\"status\":\"killed_wall_clock\",\"blocked_actions\":2}");
+	put(dir, "events.jsonl", "{\"seq\":1,\"action\":\"os.system\",\"rule\":\"no-spawn\"}\n"
+				 "not json at all\n{\"seq\":3,\"action\":\"socket.connect\",\"rule\":\"no-net\"}\n\n");
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":false,\"reason\":\"no trades to measure\"}");
+	put(dir, "lookahead.json", "{broken");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_REJECTED_UNSAFE);
+	assert_int_equal(f.num.blocked_actions, 3);
+	assert_true(f.num.killed);
+	assert_string_equal(f.first_action, "os.system");
+	assert_string_equal(in.stats, "no trades to measure");
+	assert_string_not_equal(in.lookahead, "ok");
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "refused 3 actions (first: os.system, by rule no-spawn)"));
+	assert_non_null(strstr(buf, "killed_wall_clock"));
+	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	assert_string_equal(sa_json_str(v, "verdict", ""), "REJECTED_UNSAFE");
+	assert_string_equal(sa_json_str(v, "gate_verdict", ""), "NOT_READY");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "vetoes")), 1);
+	/* no variants declared: the six gates, not the overfitting one */
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "gates")), VD_NGATES - 1);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "gates"), 2), "value")));
+	cJSON_Delete(v);
+	rmdir_all(dir);
+}
+
+static void test_dir_lookahead_from_files(void **state)
+{
+	char *dir = tmpdir();
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+
+	(void)state;
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":50,"
+				"\"gates\":{\"min_trades\":100,\"min_psr\":0.95,\"min_dsr\":0.95,\"max_dd\":0.25}}");
+	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
+	put(dir, "events.jsonl", "");
+	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":false,"
+				   "\"points_checked\":900,\"mismatch_count\":412,\"mismatches\":[{\"point\":17,"
+				   "\"bar\":16,\"time\":\"2024-01-01T16:00:00Z\",\"full\":1,\"truncated\":0}]}");
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":50,"
+			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.13,"
+			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001}}");
+	put(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\"}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
+	assert_int_equal(r.gate_verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_int_equal(f.trials, 50);
+	assert_int_equal(f.first_mismatch_bar, 16);
+	assert_int_equal(f.num.blocked_actions, 0);
+	rmdir_all(dir);
+}
+
+/* A strategy that behaves on the full history and reaches out only when shown less: the
+ * refusals exist only in lookahead.json, and they must veto all the same. */
+static void test_dir_lookahead_refusals_veto(void **state)
+{
+	char *dir = tmpdir();
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+	char why[512];
+
+	(void)state;
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":1}");
+	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
+	put(dir, "events.jsonl", "");
+	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
+				   "\"points_checked\":132,\"mismatch_count\":0,\"mismatches\":[],"
+				   "\"blocked_actions\":123}");
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":1,"
+			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0,"
+			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001}}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.gate_verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_int_equal(r.verdict, VD_REJECTED_UNSAFE);
+	assert_int_equal(f.num.blocked_actions, 123);
+	vd_veto_reason(&f, &r, VD_REJECTED_UNSAFE, why, sizeof why);
+	assert_non_null(strstr(why, "123 in the look-ahead re-runs"));
+	rmdir_all(dir);
+}
+
+/* Declared variants: trials and PBO come from stats.json, the overfitting gate joins what
+ * READY and WATCH need, and refusals in the variant runs veto the upload. */
+static void test_dir_variants(void **state)
+{
+	static const char stats[] =
+		"{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":40,"
+		"\"trials_source\":\"variants\",\"sr_variance_source\":\"variants\","
+		"\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
+		"\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001},"
+		"\"variants\":{\"declared\":true,\"count\":40,\"ran\":40},"
+		"\"pbo\":{\"value\":%s,\"blocks\":16,\"combinations\":12870}}";
+	char *dir = tmpdir(), buf[4096], why[512];
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+	cJSON *v;
+
+	(void)state;
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":3}");
+	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
+	put(dir, "events.jsonl", "");
+	put(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\"}");
+	put(dir, "variants.json", "{\"stage\":\"variants\",\"schema\":1,\"ok\":true,\"declared\":true,"
+				  "\"count\":40,\"ran\":40,\"blocked_actions\":0,\"complete\":true}");
+	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
+				   "\"complete\":true,\"points_checked\":200,\"points_run\":200}");
+	snprintf(buf, sizeof buf, stats, "0.7");
+	put(dir, "stats.json", buf);
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(f.trials, 40);
+	assert_int_equal(r.ngates, VD_NGATES);
+	assert_false(r.gates[VD_GATE_OVERFITTING].pass);
+	assert_int_equal(r.verdict, VD_NOT_READY);
+	vd_gate_why(&f, &r, VD_GATE_OVERFITTING, why, sizeof why);
+	assert_non_null(strstr(why, "in 70 of 100 splits"));
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "from the 40 declared variants themselves"));
+	assert_non_null(strstr(buf, "overfitting gate failed"));
+	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "gates")), VD_NGATES);
+	assert_string_equal(sa_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "gates"), 6), "name", ""),
+			    "overfitting");
+	cJSON_Delete(v);
+
+	/* below the threshold it passes, and every other gate passing makes READY */
+	snprintf(buf, sizeof buf, stats, "0.2");
+	put(dir, "stats.json", buf);
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
+	/* the gate reads the median over the block counts, and says how far they spread */
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":40,"
+		"\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
+		"\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,"
+		"\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001},"
+		"\"variants\":{\"declared\":true,\"count\":40,\"ran\":40},"
+		"\"pbo\":{\"value\":0.4571,\"value_at_blocks\":0.4166,\"blocks\":16,\"combinations\":12870,"
+		"\"by_blocks\":{\"8\":0.4571,\"10\":0.5198,\"12\":0.5032,\"14\":0.3995,\"16\":0.4166},"
+		"\"spread\":{\"min\":0.3995,\"max\":0.5198}}}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_true(r.gates[VD_GATE_OVERFITTING].pass);
+	assert_near_v(r.gates[VD_GATE_OVERFITTING].value, 0.4571);
+	vd_gate_why(&f, &r, VD_GATE_OVERFITTING, why, sizeof why);
+	assert_string_equal(why, "PBO 0.46, the median over 5 block counts from 8 to 16 (from 0.40 to "
+			    "0.52; 12870 splits at 16 blocks) of 40 variants: in 46 of 100 splits of its "
+			    "history the variant that looked best in-sample ranked at or below the median "
+			    "out of sample; below 0.50 needed");
+	/* unknown PBO with variants declared fails the gate */
+	snprintf(buf, sizeof buf, stats, "null");
+	put(dir, "stats.json", buf);
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_false(r.gates[VD_GATE_OVERFITTING].pass);
+
+	/* declared in inspect.json but never measured (the variants stage failed): the gate
+	 * still counts, and fails with the reason */
+	put(dir, "inspect.json", "{\"stage\":\"inspect\",\"schema\":1,\"ok\":true,\"strategy\":{\"present\":true,"
+				 "\"variants\":{\"declared\":true,\"count\":40}}}");
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":3,"
+			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
+			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001},\"pbo\":null,"
+			       "\"pbo_reason\":\"variants.json is unusable: missing\"}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.ngates, VD_NGATES);
+	assert_false(r.gates[VD_GATE_OVERFITTING].pass);
+	vd_gate_why(&f, &r, VD_GATE_OVERFITTING, why, sizeof why);
+	assert_non_null(strstr(why, "PBO not measured: variants.json is unusable"));
+	unlink(sa_fmt(buf, sizeof buf, "%s/inspect.json", dir));
+
+	/* a refusal in one variant run is a refusal of the upload */
+	put(dir, "variants.json", "{\"stage\":\"variants\",\"schema\":1,\"ok\":true,\"declared\":true,"
+				  "\"count\":40,\"ran\":39,\"blocked_actions\":2}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_REJECTED_UNSAFE);
+	vd_veto_reason(&f, &r, VD_REJECTED_UNSAFE, why, sizeof why);
+	assert_non_null(strstr(why, "2 in the runs of the declared variants"));
+	rmdir_all(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty_dir_still_decides),
+		cmocka_unit_test(test_refusal_kinds_named),
+		cmocka_unit_test(test_dir_with_killed_run_and_events),
+		cmocka_unit_test(test_dir_lookahead_from_files),
+		cmocka_unit_test(test_dir_lookahead_refusals_veto),
+		cmocka_unit_test(test_dir_variants),
+	};
+
+	sa_set_prog("test_verdict_dir");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
