@@ -170,7 +170,7 @@ static int search(struct search *q, double net1, bool ruined1, struct st_breakev
 	if (net_at(q, 0.0, &gross, NULL) < 0)
 		return -1;
 	if (!(gross > 0)) {
-		out->reason = "the gross return (no costs at all) is not positive: no cost multiple "
+		out->reason = "the gross return (no costs at all) is not positive, so no cost multiple "
 			      "leaves a profit";
 		return 0;
 	}
