@@ -448,7 +448,7 @@ static void add_sensitivity(cJSON *o, const cJSON *st)
 {
 	cJSON *sens = cJSON_AddArrayToObject(o, "sensitivity");
 	const cJSON *it;
-	char b[64];
+	char b[64], said[320];
 
 	cJSON_ArrayForEach(it, get(st, "cost_sensitivity")) {
 		cJSON *r = cJSON_CreateObject();
@@ -459,14 +459,18 @@ static void add_sensitivity(cJSON *o, const cJSON *st)
 		cJSON_AddStringToObject(r, "net", rpt_fmt_row_net(it, b, sizeof b));
 		cJSON_AddItemToArray(sens, r);
 	}
-	cJSON_AddStringToObject(o, "sensitivity_basis", !strcmp(sa_json_str(st, "cost_basis", ""),
-		"replayed") ? "Each multiple is a replay of the signals with every cost scaled by it, so "
-		"a path the account does not survive is ruined there (-100 %)." :
-		"The multiples rescale the costs of the trades as replayed (a trade log's are 0): a "
-		"mark below zero inside a trade cannot be seen that way.");
+	const char *basis = sa_json_str(st, "cost_basis", "");
+	cJSON_AddStringToObject(o, "sensitivity_basis", !strcmp(basis, "replayed") ? "Each multiple "
+		"is a replay of the signals with every cost scaled by it, so a path the account does "
+		"not survive is ruined there (-100 %)." : !strcmp(basis, "rescaled") ? "The multiples "
+		"rescale the costs of the trades as replayed (a trade log's are 0): a mark below zero "
+		"inside a trade cannot be seen that way." : "");
 	it = get(st, "breakeven_cost_multiple");
 	cJSON_AddStringToObject(o, "breakeven", rpt_fmt_multiple(is_num(it) ? it->valuedouble : NAN,
 				b, sizeof b));
+	cJSON_AddStringToObject(o, "breakeven_said", !st ? "" : is_num(it) ? sa_fmt(said, sizeof said,
+		"Break-even: %s the configured costs.", b) : sa_fmt(said, sizeof said, "No break-even: "
+		"%s.", sa_json_str(get(st, "breakeven"), "reason", "none was computed")));
 }
 
 static void add_costs(cJSON *m, const struct rpt_input *in)

@@ -397,8 +397,7 @@ static void costs(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts
 	} else {
 		rpt_pdf_paraf(p, "The replay is missing or failed: no costs could be computed.");
 	}
-	rpt_pdf_paraf(p, "%s Break-even: %s the configured costs.", str(c, "sensitivity_basis"),
-		      str(c, "breakeven"));
+	rpt_pdf_paraf(p, "%s %s", str(c, "sensitivity_basis"), str(c, "breakeven_said"));
 	rpt_pdf_table(p, get(c, "sensitivity"), sens, NCOL(sens), "No cost sensitivity in stats.json.");
 	note(p, "The chart scales fees, slippage, funding and borrow together, each point labelled with "
 	     "its compounded net return; the red line marks the break-even, where the compounded net "
