@@ -158,7 +158,10 @@ case $(jget "out/$R/verdict.json" summary) in
 "The account was ruined: compounded net equity reached zero at "*) ok "ruin: the verdict's first sentence says so" ;;
 *) not_ok "ruin: the verdict's first sentence says so" "$(jget "out/$R/verdict.json" summary)" ;;
 esac
-check "ruin: recomputed from trades.csv and equity.csv" "$PY" tests/recompute.py "out/$R"
+check "ruin: recomputed from trades.csv and equity.csv, late fills and cost multiples replayed" \
+	"$PY" tests/recompute.py "out/$R" "$TMP/up.csv"
+expect_eq "ruin: the late fills are ruined too, at -100 %" "true -1" \
+	"$(jget "out/$R/stats.json" delay_sensitivity.1.ruined) $(jget "out/$R/stats.json" delay_sensitivity.1.net_return)"
 
 # INCOMPLETE: a strategy whose output is not signals and no trade log; a trade log rescues it.
 printf 'def signals(df):\n    return "buy"\n' >"$TMP/words.py"
