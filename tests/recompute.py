@@ -3,6 +3,10 @@
 trades.csv and equity.csv, independently of the C code, and compares them with replay.json and
 stats.json. Every figure the report shows about returns must be recomputable from the bundle.
 
+Every annualised figure (sharpe_annualised, its Lo-corrected twin, volatility_annualised) is
+recomputed on the per-bar returns of the compounded net curve, eq[i] / eq[i-1] - 1 from 1, up to
+and including a ruin bar, and compared to 1e-9.
+
 usage: recompute.py DIR
 prints one line per figure checked; exits 0 when all agree, 1 when one does not, 2 on bad use.
 
@@ -198,6 +202,64 @@ def dependence(stats, nets, curve, per_bar):
     return out
 
 
+def near9(a, b):
+    """Within 1e-9, relative for figures above 1: stats.json carries 10 significant digits."""
+    return a is None and b is None or a is not None and b is not None and \
+        abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def bar_returns(curve):
+    """The per-bar returns of the compounded net curve from 1, up to and including the first
+    row at or below zero (ruin): the basis of every annualised figure."""
+    prev, out = 1.0, []
+    for x in curve:
+        if prev <= 0:
+            break
+        out.append(x / prev - 1)
+        prev = x
+    return out
+
+
+def lo_factor(r, q):
+    """Lo (2002) eq. 19 with its (q - k) weights, the sum stopped at n^(1/3) lags (below q):
+    (factor, lags, sum of (1 - k/q) rho_k), factor None when the radicand is not positive."""
+    n = len(r)
+    lags = min(max(1, round(n ** (1 / 3))), n - 2) if n >= 3 else 1
+    while lags > 1 and lags >= q:
+        lags -= 1
+    if n < 3:
+        return None, lags, None
+    rho = [autocorr(r, k) for k in range(1, lags + 1)]
+    radicand = q + 2 * math.fsum((q - k) * x for k, x in enumerate(rho, 1) if x is not None)
+    total = math.fsum((1 - k / q) * x for k, x in enumerate(rho, 1) if x is not None)
+    return (q / math.sqrt(radicand) if radicand > 0 else None), lags, total
+
+
+def annualised(stats, curve, times):
+    """sharpe_annualised, sharpe_annualised_lo and volatility_annualised from equity.csv alone,
+    on the per-bar returns of the compounded curve; as (key, got, want). The bar spacing is
+    equity.csv's own: its first to last time over the rows between."""
+    r = bar_returns(curve)
+    sa, lo = stats["sharpe_annualised"], stats.get("sharpe_annualised_lo") or {}
+    q = 365.25 * 86400 / ((times[-1] - times[0]) / (len(times) - 1))
+    mean, sd, _, _ = moments(r)
+    per_bar = mean / sd if len(r) >= 2 and sd > 1e-12 else None
+    factor, lags, total = lo_factor(r, q)
+    out = [("sharpe_annualised.bars_per_year", sa["bars_per_year"], q),
+           ("sharpe_annualised.factor", sa["factor"], math.sqrt(q)),
+           ("sharpe_annualised.per_bar (mean / sd of per-bar returns)", sa["per_bar"], per_bar),
+           ("sharpe_annualised.value = per_bar x sqrt(bars per year)", sa["value"],
+            None if per_bar is None else per_bar * math.sqrt(q)),
+           ("volatility_annualised = sd of per-bar returns x sqrt(bars per year)",
+            stats.get("volatility_annualised"), sd * math.sqrt(q) if len(r) >= 2 else None),
+           ("sharpe_annualised_lo.factor (Lo 2002, eq. 19)", lo.get("factor"), factor),
+           ("sharpe_annualised_lo.autocorrelation_sum", lo.get("autocorrelation_sum"), total),
+           ("sharpe_annualised_lo.value = per_bar x Lo's factor", lo.get("value"),
+            None if per_bar is None or factor is None else per_bar * factor)]
+    out.append(("sharpe_annualised_lo.lags = bars^(1/3) rounded", lo.get("lags"), lags))
+    return out
+
+
 def same(a, b):
     return a is None and b is None or a is not None and b is not None and near(a, b)
 
@@ -236,6 +298,12 @@ def main():
         good = same(got, want)
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {key}: {got!r} vs {want!r}")
+    if replay.get("equity_basis") == "bar" and len(curve) >= 2:
+        times = [epoch(r["time"]) for r in read_csv(f"{d}/equity.csv")]
+        for key, got, want in annualised(stats, curve, times):
+            good = got == want if key.endswith("lags = bars^(1/3) rounded") else near9(got, want)
+            bad += not good
+            print(f"{'ok' if good else 'MISMATCH'}: {key}: {got!r} vs {want!r}")
     edge = conc.get("edge_without")
     want_edge = (concentration(nets)["mean_net_return_without"] or 0) > 0
     bad += edge is not want_edge

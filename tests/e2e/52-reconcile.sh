@@ -159,6 +159,9 @@ case $(jget "out/$R/verdict.json" summary) in
 *) not_ok "ruin: the verdict's first sentence says so" "$(jget "out/$R/verdict.json" summary)" ;;
 esac
 check "ruin: recomputed from trades.csv and equity.csv" "$PY" tests/recompute.py "out/$R"
+# the per-bar figures stop at the ruin bar, which counts: none of the rows after it is a return
+check "ruin: the rolling and per-bar figures recomputed from equity.csv, to the ruin bar" \
+	"$PY" tests/e2e/tearsheet_check.py --per-bar "out/$R"
 
 # INCOMPLETE: a strategy whose output is not signals and no trade log; a trade log rescues it.
 printf 'def signals(df):\n    return "buy"\n' >"$TMP/words.py"
