@@ -491,8 +491,9 @@ static void trials(struct rpt_pdf *p, const cJSON *m)
 	rpt_pdf_png(p, "pbo.png");
 	rpt_pdf_table(p, get(t, "rows"), rows, NCOL(rows), NULL);
 	if (cJSON_IsObject(get(m, "spa")))
-		rpt_pdf_paraf(p, "%s Hansen's test for superior predictive ability over the variants' per-bar "
-			      "net returns, against staying flat: consistent p = %s (between %s and %s); White's "
+		rpt_pdf_paraf(p, "%s Hansen's test for superior predictive ability over the per-bar returns "
+			      "of each variant's compounded net equity, against staying flat: consistent "
+			      "p = %s (between %s and %s); White's "
 			      "Reality Check gives %s. %s stationary-bootstrap resamples, mean block length %s bars.",
 			      str(get(m, "spa"), "words"), str(get(m, "spa"), "p_value"), str(get(m, "spa"), "p_lower"),
 			      str(get(m, "spa"), "p_upper"), str(get(m, "spa"), "reality_check_p"),

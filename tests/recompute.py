@@ -5,7 +5,8 @@ stats.json. Every figure the report shows about returns must be recomputable fro
 
 Every annualised figure (sharpe_annualised, its Lo-corrected twin, volatility_annualised) is
 recomputed on the per-bar returns of the compounded net curve, eq[i] / eq[i-1] - 1 from 1, up to
-and including a ruin bar, and compared to 1e-9.
+and including a ruin bar, and compared to 1e-9; when the bundle holds the declared variants'
+variant_returns.bin, each column must compound to variants.csv's net return.
 
 usage: recompute.py DIR
 prints one line per figure checked; exits 0 when all agree, 1 when one does not, 2 on bad use.
@@ -25,6 +26,7 @@ gross_return - every cost, gross_return = side * (exit_px / entry_px - 1).
 import csv
 import json
 import math
+import struct
 import sys
 from datetime import datetime, timezone
 from statistics import NormalDist
@@ -260,6 +262,27 @@ def annualised(stats, curve, times):
     return out
 
 
+def variant_matrix(d):
+    """variant_returns.bin's columns, each the per-bar returns of a variant's compounded net
+    equity, compounded and set against variants.csv's net returns; as (what, got, want)."""
+    try:
+        raw = open(f"{d}/variant_returns.bin", "rb").read()
+        rows = [r for r in read_csv(f"{d}/variants.csv") if r["status"] == "ok"]
+    except FileNotFoundError:
+        return []
+    out = [("variant_returns.bin is version 2 (per-bar returns)", raw[:8] == b"SAVRET2\n", True)]
+    t, n = struct.unpack("<QQ", raw[8:24])
+    out.append(("variant_returns.bin: one column a variant that ran", n, len(rows)))
+    for j, row in enumerate(rows[:n]):
+        col = struct.unpack_from(f"<{t}d", raw, 24 + 8 * t * j)
+        eq = 1.0
+        for x in col:
+            eq *= 1 + x
+        out.append((f"variant {row['variant']}: its column compounds to variants.csv's net_return",
+                    eq - 1, float(row["net_return"])))
+    return out
+
+
 def same(a, b):
     return a is None and b is None or a is not None and b is not None and near(a, b)
 
@@ -304,6 +327,10 @@ def main():
             good = got == want if key.endswith("lags = bars^(1/3) rounded") else near9(got, want)
             bad += not good
             print(f"{'ok' if good else 'MISMATCH'}: {key}: {got!r} vs {want!r}")
+    for what, got, want in variant_matrix(d):
+        good = near9(got, want) if isinstance(want, float) else got == want
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {what}: {got!r} vs {want!r}")
     edge = conc.get("edge_without")
     want_edge = (concentration(nets)["mean_net_return_without"] or 0) > 0
     bad += edge is not want_edge
