@@ -44,7 +44,7 @@ struct st_lo {
 	double sharpe;       /* eta(q) sharpe_bar; NAN when undefined */
 	double factor;       /* eta(q); NAN when the radicand is not positive */
 	double rho_sum;      /* sum_{k=1}^{L} (1 - k / q) rho_k, the rho NAN-free */
-	size_t lags;         /* L */
+	size_t lags;         /* L; 0 when nothing was measured (no per-bar curve) */
 };
 
 /* Lo's annualised Sharpe ratio of returns r[0..n) whose per-bar Sharpe ratio is sharpe_bar,

@@ -262,7 +262,7 @@ static void per_bar_sharpe(const struct st_input *in, const double *r, size_t n,
 	struct st_annual a;
 
 	o->sharpe_bar = o->bars_per_year = o->annual_factor = o->sharpe_annualised = NAN;
-	o->lo = (struct st_lo){ NAN, NAN, NAN, st_dependence_lags(n) };
+	o->lo = (struct st_lo){ NAN, NAN, NAN, 0 };  /* no lags counted without a per-bar curve */
 	if (!in->eq_per_bar || n < 2 || !(in->bar_seconds > 0))
 		return;
 	o->bars_per_year = st_bars_per_year(in->bar_seconds);

@@ -209,7 +209,10 @@ static void add_annualised(cJSON *o, const struct st_summary *s)
 	lo = cJSON_AddObjectToObject(o, "sharpe_annualised_lo");
 	add_num(lo, "value", s->lo.sharpe);
 	add_num(lo, "factor", s->lo.factor);
-	cJSON_AddNumberToObject(lo, "lags", (double)s->lo.lags);
+	if (s->lo.lags)
+		cJSON_AddNumberToObject(lo, "lags", (double)s->lo.lags);
+	else
+		cJSON_AddNullToObject(lo, "lags");
 	add_num(lo, "autocorrelation_sum", s->lo.rho_sum);
 	cJSON_AddStringToObject(lo, "method", "Lo (2002) eq. 19: per_bar x q / sqrt(q + 2 sum_{k=1}^"
 				"{lags} (q - k) rho_k), q = bars_per_year, rho_k the lag-k autocorrelation "
