@@ -42,6 +42,17 @@ const char *rp_market_name(enum rp_market m)
 	return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "";
 }
 
+struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
+{
+	struct rp_costs x = *c;
+
+	x.fee_bps *= k;
+	x.slippage_bps *= k;
+	x.funding_bps_8h *= k;
+	x.borrow_bps_year *= k;
+	return x;
+}
+
 void rp_result_release(struct rp_result *r)
 {
 	if (!r)

@@ -117,13 +117,19 @@ int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct rp_result *r);
 
 /* The net return of t had the whole cost model been scaled by k (0 = no costs, 1 = as
- * replayed, 3 = triple). Every cost is linear in its bps figure, so this equals a full replay
- * with k times the costs; the unit tests hold it to that. Inline: the statistics call it for
- * every trade at every multiple. */
+ * replayed, 3 = triple). Every cost is linear in its bps figure, so this equals a replay with k
+ * times the costs (rp_costs_scaled) trade by trade, as long as no mark of the path reaches zero:
+ * a replay is ruined there and trades no more, which rescaled trades cannot see. So the
+ * statistics re-replay when they have the prices and the signals, and rescale with this only
+ * for a trade log. Inline: it is called for every trade at every multiple. */
 static inline double rp_net_at(const struct rp_trade *t, double k)
 {
 	return t->gross - k * (t->fees + t->slippage + t->funding + t->borrow);
 }
+
+/* c with every bps figure (fees, slippage, funding, borrow) times k >= 0, the market and
+ * funding_income as they are: the cost model a replay at k times the costs uses. */
+struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k);
 
 /* Frees everything in r and zeroes it. Safe on a zeroed or released struct. */
 void rp_result_release(struct rp_result *r);

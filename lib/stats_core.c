@@ -185,13 +185,14 @@ double st_max_drawdown(double start, const double *eq, size_t n)
 }
 
 /* The trades' returns x[0..n) compounded in order, less 1: -1 once the product reaches zero
- * (ruin: nothing is left to trade). */
-static double compounded(const double *x, size_t n)
+ * (ruin: nothing is left to trade; *ruined says so). */
+static double compounded(const double *x, size_t n, bool *ruined)
 {
 	double eq = 1.0;
 
 	for (size_t i = 0; i < n && eq > 0; i++)
 		eq *= 1.0 + x[i];
+	*ruined = !(eq > 0);
 	return eq > 0 ? eq - 1.0 : -1.0;
 }
 
@@ -207,7 +208,8 @@ static void sensitivity(const struct st_input *in, double k, double *buf, struct
 	s->sharpe = st_sharpe(&m);
 	s->psr = st_psr(s->sharpe, 0.0, (double)in->n_trades, m.skew, m.kurt);
 	s->sum_net_return = m.sum;
-	s->net_return = compounded(buf, in->n_trades);
+	s->trades = in->n_trades;
+	s->net_return = compounded(buf, in->n_trades, &s->ruined);
 }
 
 /* Per-trade counts and sums: win rate, profit factor, totals, holding time. */

@@ -77,10 +77,14 @@ struct st_input {
 #define ST_N_MULTIPLES 4
 #define ST_MIN_TRL_CONF 0.95
 
-/* net_return is compounded trade by trade in the trades' order (-1 at ruin); sum_net_return
- * is their plain sum. */
+/* One row of the cost sensitivity. net_return is compounded trade by trade in the trades' order
+ * (-1 at ruin, and ruined set); sum_net_return is their plain sum; trades how many count (a
+ * replayed row stops at ruin). st_summarise rescales the 1x trades (rp_net_at); the stats stage
+ * replaces the rows by replays at each multiple when it has the prices and the signals. */
 struct st_sensitivity {
 	double multiple, sharpe, psr, net_return, sum_net_return;
+	size_t trades;
+	bool ruined;
 };
 
 /* What the best trades carry: the k = max(1, ceil(5 % of n)) best net returns taken out, and

@@ -12,6 +12,7 @@
 #include "jsonio.h"
 #include "stats_annual.h"
 #include "stats_core.h"
+#include "stats_rerun.h"
 #include "timeutil.h"
 
 #define SECONDS_PER_YEAR (365.25 * 86400.0)
@@ -287,66 +288,29 @@ static int add_benchmark(cJSON *o, const struct st_tearsheet_in *in)
 	return 0;
 }
 
-/* --- late fills -------------------------------------------------------------------------- */
+/* --- late fills ---------------------------------------------------------------------- */
 
 static const int delays[ST_N_DELAYS] = { 1, 2, 3, 5 };
 
-static double trades_sharpe(const struct rp_trade *t, size_t n, double *sum)
-{
-	double *x = malloc((n ? n : 1) * sizeof(*x));
-	struct st_moments m;
-	double s = NAN;
-
-	*sum = 0.0;
-	if (!x)
-		return NAN;
-	for (size_t i = 0; i < n; i++) {
-		x[i] = t[i].net;
-		*sum += t[i].net;
-	}
-	st_moments(x, n, &m);
-	s = st_sharpe(&m);
-	free(x);
-	return s;
-}
-
-static void delay_row(cJSON *arr, int d, size_t trades, double sharpe, double net)
+/* One row of delay_sensitivity: every row on one basis, the replay's compounded net return
+ * (-1 at ruin) and the Sharpe ratio of its per-trade net returns. */
+static void delay_row(cJSON *arr, int d, const struct st_rerun *x)
 {
 	cJSON *row = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(row, "delay_bars", d);
-	cJSON_AddNumberToObject(row, "trades", (double)trades);
-	add_num(row, "sharpe", sharpe);
-	add_num(row, "net_return", net);
+	cJSON_AddNumberToObject(row, "trades", (double)x->trades);
+	add_num(row, "sharpe", x->sharpe);
+	add_num(row, "net_return", x->net_return);
+	cJSON_AddBoolToObject(row, "ruined", x->ruined);
 	cJSON_AddItemToArray(arr, row);
-}
-
-/* A fill at the open of bar t+d is the replay of the signals moved d-1 bars later: the replay
- * core's own next-bar fill does the rest, with the same costs. */
-static int delayed(const struct st_tearsheet_in *in, int d, cJSON *arr)
-{
-	size_t n = in->data->n, shift = (size_t)(d - 1);
-	int8_t *sig = calloc(n ? n : 1, 1);
-	struct rp_result r;
-	double sharpe, net;
-
-	if (!sig)
-		return -1;
-	if (shift < n)
-		memcpy(sig + shift, in->signals, n - shift);
-	if (rp_replay(in->data, sig, &in->costs, &r) < 0) {
-		free(sig);
-		return -1;
-	}
-	sharpe = trades_sharpe(r.trades, r.n_trades, &net);
-	delay_row(arr, d, r.n_trades, sharpe, net);
-	rp_result_release(&r);
-	free(sig);
-	return 0;
 }
 
 static int add_delays(cJSON *o, const struct st_tearsheet_in *in)
 {
+	/* t+1 is the replay already done: the headline, from the same trades.csv and equity.csv */
+	struct st_rerun x = { .trades = in->n_trades, .sharpe = in->sharpe,
+			      .net_return = in->net_return, .ruined = in->ruined };
 	cJSON *arr;
 
 	if (!in->data || !in->signals) {
@@ -357,26 +321,63 @@ static int add_delays(cJSON *o, const struct st_tearsheet_in *in)
 		return 0;
 	}
 	arr = cJSON_AddArrayToObject(o, "delay_sensitivity");
-	/* t+1 is the replay already done: the headline, from the same trades.csv. */
-	delay_row(arr, delays[0], in->n_trades, in->sharpe, in->net_return);
-	for (size_t k = 1; k < ST_N_DELAYS; k++)
-		if (delayed(in, delays[k], arr) < 0)
+	delay_row(arr, delays[0], &x);
+	/* A fill at the open of bar t+d is the replay of the signals moved d-1 bars later: the
+	 * replay core's own next-bar fill does the rest, with the same costs. */
+	for (size_t k = 1; k < ST_N_DELAYS; k++) {
+		if (st_rerun(in->data, in->signals, &in->costs, (size_t)(delays[k] - 1), 1.0, &x) < 0)
 			return -1;
+		delay_row(arr, delays[k], &x);
+	}
 	return 0;
 }
 
 /* --- costs, interval, trades -------------------------------------------------------------- */
 
-static void add_breakeven(cJSON *o, const struct st_tearsheet_in *in)
+/* Why there is no break-even without the prices and the signals to replay. */
+static const char *breakeven_unreplayed(const struct st_tearsheet_in *in)
 {
-	double gross = 0.0, costs = 0.0;
+	double costs = 0.0;
 
-	for (size_t i = 0; i < in->n_trades; i++) {
-		gross += in->trades[i].gross;
+	for (size_t i = 0; i < in->n_trades; i++)
 		costs += in->trades[i].fees + in->trades[i].slippage + in->trades[i].funding +
 			 in->trades[i].borrow;
-	}
-	add_num(o, "breakeven_cost_multiple", costs > 0 ? gross / costs : NAN);
+	if (!(costs > 0))
+		return "the trades paid no costs, so scaling them changes nothing";
+	if (!in->data)
+		return "no price data was given to the statistics, so nothing could be replayed at "
+		       "other costs";
+	return "no signals to replay at other costs";
+}
+
+/* breakeven_cost_multiple: the multiple of the whole cost model at which the re-replayed
+ * compounded net return is zero (st_breakeven), and breakeven, how it was found. */
+static int add_breakeven(cJSON *o, const struct st_tearsheet_in *in)
+{
+	struct st_breakeven be = { .multiple = NAN, .lo = NAN, .hi = NAN };
+	cJSON *b;
+
+	if (!in->data || !in->signals)
+		be.reason = breakeven_unreplayed(in);
+	else if (st_breakeven(in->data, in->signals, &in->costs, &be) < 0)
+		return -1;
+	add_num(o, "breakeven_cost_multiple", be.multiple);
+	b = cJSON_AddObjectToObject(o, "breakeven");
+	add_num(b, "multiple", be.multiple);
+	cJSON_AddStringToObject(b, "basis", "the multiple k of every cost (fees, slippage, funding, "
+				"borrow) at which a replay at k times the costs ends at zero compounded "
+				"net return; bracketed (0 to 1, or doubling from 1) and bisected, each "
+				"step a replay");
+	add_num(b, "tolerance", ST_BE_TOL);
+	add_num(b, "lo", be.lo);
+	add_num(b, "hi", be.hi);
+	cJSON_AddNumberToObject(b, "replays", (double)be.replays);
+	cJSON_AddBoolToObject(b, "at_ruin", isfinite(be.multiple) && be.at_ruin);
+	if (be.reason)
+		cJSON_AddStringToObject(b, "reason", be.reason);
+	else
+		cJSON_AddNullToObject(b, "reason");
+	return 0;
 }
 
 /* Why the bootstrap gives no interval, or NULL when it gives one. */
@@ -545,9 +546,8 @@ int st_tearsheet(cJSON *o, const struct st_tearsheet_in *in)
 		return -1;
 	add_drawdowns(o, in);
 	add_calendar(o, in);
-	if (add_rolling(o, in) < 0 || add_delays(o, in) < 0)
+	if (add_rolling(o, in) < 0 || add_delays(o, in) < 0 || add_breakeven(o, in) < 0)
 		return -1;
-	add_breakeven(o, in);
 	if (add_interval(o, in) < 0 || add_trade_stats(o, in) < 0)
 		return -1;
 	return 0;

@@ -73,6 +73,7 @@ struct st_tearsheet_in {
 	bool eq_per_bar;
 	double bar_seconds;
 	double max_drawdown, sharpe, net_return, annual_factor, sharpe_annualised;
+	bool ruined;                  /* the headline's net equity reached zero */
 	const struct sa_ohlcv *data;
 	const char *data_err;
 	const int8_t *signals;        /* data->n validated signals */
@@ -83,7 +84,8 @@ struct st_tearsheet_in {
 };
 
 /* Adds benchmark, drawdowns, monthly, yearly, rolling_sharpe, delay_sensitivity,
- * breakeven_cost_multiple, sharpe_ci95, trade_stats, sortino and calmar to o (stats.json).
+ * breakeven_cost_multiple and breakeven (stats_rerun.h: each late fill and each step of the
+ * break-even a replay of its own), sharpe_ci95, trade_stats, sortino and calmar to o (stats.json).
  * A figure that cannot be computed is null with a note beside it. Returns 0, or -1 when memory
  * ran out. */
 int st_tearsheet(cJSON *o, const struct st_tearsheet_in *in);

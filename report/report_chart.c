@@ -14,6 +14,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "report_chart.h"
+#include "report_figures.h"
 #include "report_plot.h"
 #include "timeutil.h"
 
@@ -177,24 +178,35 @@ int rpt_chart_returns(const char *path, const struct rpt_returns *r, const char 
 	return rpt_finish(cr, sf, path, err, errlen);
 }
 
-/* Reads the (multiple, sharpe, psr) triples that are all finite; returns how many. */
-static size_t cost_points(const cJSON *sens, double *m, double *s, double *q, size_t cap)
+/* The points of the costs chart: multiple, Sharpe ratio, PSR and the net return's label. */
+struct cost_points {
+	double m[64], s[64], q[64];
+	char net[64][40];
+	size_t n;
+};
+
+/* Reads the rows whose multiple and Sharpe ratio are finite into pts; returns how many. */
+static size_t cost_points(const cJSON *sens, struct cost_points *pts)
 {
-	size_t n = 0;
 	const cJSON *it;
+
+	pts->n = 0;
 	cJSON_ArrayForEach(it, sens) {
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(it, "multiple");
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(it, "sharpe");
 		const cJSON *c = cJSON_GetObjectItemCaseSensitive(it, "psr");
-		if (n < cap && cJSON_IsNumber(a) && cJSON_IsNumber(b) && isfinite(a->valuedouble) &&
+		size_t n = pts->n;
+		if (n < 64 && cJSON_IsNumber(a) && cJSON_IsNumber(b) && isfinite(a->valuedouble) &&
 		    isfinite(b->valuedouble)) {
-			m[n] = a->valuedouble;
-			s[n] = b->valuedouble;
-			q[n] = cJSON_IsNumber(c) && isfinite(c->valuedouble) ? c->valuedouble : NAN;
-			n++;
+			pts->m[n] = a->valuedouble;
+			pts->s[n] = b->valuedouble;
+			pts->q[n] = cJSON_IsNumber(c) && isfinite(c->valuedouble) ? c->valuedouble : NAN;
+			/* the table's figure, printed by the same formatter */
+			rpt_fmt_row_net(it, pts->net[n], sizeof pts->net[n]);
+			pts->n++;
 		}
 	}
-	return n;
+	return pts->n;
 }
 
 /* The break-even multiple as a dashed red line, or an arrow at the right edge when it lies
@@ -202,11 +214,12 @@ static size_t cost_points(const cJSON *sens, double *m, double *s, double *q, si
 static void mark_breakeven(cairo_t *cr, const struct panel *p, double be)
 {
 	double dash[] = { 2, 3 }, x = rpt_px_x(p, be);
-	char lab[64];
+	char lab[64], m[32];
 
 	if (!isfinite(be) || be < p->xmin)
 		return;
-	snprintf(lab, sizeof lab, be <= p->xmax ? "break-even %.3gx" : "break-even %.3gx ->", be);
+	rpt_fmt_multiple(be, m, sizeof m);
+	snprintf(lab, sizeof lab, be <= p->xmax ? "break-even %s" : "break-even %s ->", m);
 	rpt_set_rgb(cr, C_DD);
 	if (be <= p->xmax) {
 		cairo_set_line_width(cr, 1.6);
@@ -221,14 +234,17 @@ static void mark_breakeven(cairo_t *cr, const struct panel *p, double be)
 	}
 }
 
-static void draw_costs(cairo_t *cr, const double *m, const double *s, const double *q, size_t n,
-		       double breakeven)
+static void draw_costs(cairo_t *cr, const struct cost_points *pts, double breakeven)
 {
 	struct panel p = { 78, 80, CW - 70, CH - 52, DBL_MAX, -DBL_MAX, 0, 0 };
 	static const char *const names[] = { "Sharpe ratio per trade (left)", "PSR (right, 0 to 1)",
-					     "costs as configured" };
-	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.85, 0.50, 0.10 }, { 0.55, 0.57, 0.60 } };
-	static const int dashed[] = { L_LINE, L_DASH, L_DASH };
+					     "costs as configured", "net return (label)" };
+	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.85, 0.50, 0.10 },
+					     { 0.55, 0.57, 0.60 }, { 0.15, 0.16, 0.18 } };
+	static const int dashed[] = { L_LINE, L_DASH, L_DASH, L_BOX };
+	const double *m = pts->m, *s = pts->s, *q = pts->q;
+	size_t n = pts->n;
+
 	for (size_t i = 0; i < n; i++) {
 		p.xmin = fmin(p.xmin, m[i]);
 		p.xmax = fmax(p.xmax, m[i]);
@@ -238,6 +254,7 @@ static void draw_costs(cairo_t *cr, const double *m, const double *s, const doub
 	/* a break-even within twice the drawn multiples is shown in place, further ones by an arrow */
 	if (isfinite(breakeven) && breakeven > p.xmax && breakeven <= 2 * p.xmax)
 		p.xmax = breakeven;
+	p.ymax += 0.12 * (p.ymax - p.ymin);  /* room for the labels above the points */
 	rpt_nice_range(&p.xmin, &p.xmax, 6);
 	rpt_nice_range(&p.ymin, &p.ymax, 5);
 	struct panel r = p;
@@ -277,31 +294,38 @@ static void draw_costs(cairo_t *cr, const double *m, const double *s, const doub
 		(i ? cairo_line_to : cairo_move_to)(cr, rpt_px_x(&p, m[i]), rpt_px_y(&p, s[i]));
 	cairo_stroke(cr);
 	for (size_t i = 0; i < n; i++) {
+		rpt_set_rgb(cr, C_NET);
 		cairo_arc(cr, rpt_px_x(&p, m[i]), rpt_px_y(&p, s[i]), 4, 0, 2 * M_PI);
 		cairo_fill(cr);
+		/* a label at an edge of the panel runs inwards, not over the frame */
+		double ax = m[i] <= p.xmin ? 0.0 : m[i] >= p.xmax ? 1.0 : 0.5;
+		rpt_set_rgb(cr, C_INK);
+		rpt_text_at(cr, rpt_px_x(&p, m[i]) + (ax == 0.0 ? 4 : ax == 1.0 ? -4 : 0),
+			    rpt_px_y(&p, s[i]) - 10, ax, 1, 11, false, pts->net[i]);
 	}
 	mark_breakeven(cr, &p, breakeven);
 	rpt_frame(cr, &p);
-	rpt_legend(cr, 3, names, colors, dashed);
+	rpt_legend(cr, 4, names, colors, dashed);
 	rpt_set_rgb(cr, C_INK);
-	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "cost multiple (1x = fees, slippage and funding as configured)");
+	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "cost multiple (1x = fees, slippage, funding and borrow as configured)");
 }
 
 void rpt_draw_costs(cairo_t *cr, const cJSON *sens, double breakeven)
 {
-	double m[64], s[64], q[64];
-	size_t n = cJSON_IsArray(sens) ? cost_points(sens, m, s, q, 64) : 0;
-	char sub[160];
+	struct cost_points pts;
+	size_t n = cJSON_IsArray(sens) ? cost_points(sens, &pts) : 0;
+	char sub[160], m[32];
 
 	rpt_prep(cr);
 	if (isfinite(breakeven))
-		snprintf(sub, sizeof sub, "how the edge survives when every cost is scaled; the mean "
-			 "net trade is zero at %.3gx the configured costs", breakeven);
+		snprintf(sub, sizeof sub, "how the edge survives when every cost is scaled; the "
+			 "compounded net return is zero at %s the configured costs",
+			 rpt_fmt_multiple(breakeven, m, sizeof m));
 	else
 		snprintf(sub, sizeof sub, "how the edge survives when every cost is scaled");
 	rpt_title(cr, "Cost sensitivity", sub);
 	if (n >= 2)
-		draw_costs(cr, m, s, q, n, breakeven);
+		draw_costs(cr, &pts, breakeven);
 	else
 		rpt_empty_note(cr, sens ? "fewer than two cost points in stats.json" : "stats.json has no cost sensitivity");
 }

@@ -13,6 +13,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "report_chart.h"
+#include "report_figures.h"
 #include "report_plot.h"
 #include "timeutil.h"
 
@@ -217,8 +218,9 @@ int rpt_chart_rolling(const char *path, const int64_t *t, const double *v, size_
 	return rpt_finish(cr, sf, path, err, errlen);
 }
 
-/* The (delay_bars, sharpe, net_return) rows whose figures are finite; returns how many. */
-static size_t delay_points(const cJSON *rows, double *d, double *s, double *r, size_t cap)
+/* The (delay_bars, sharpe, net return's label) of the rows whose figures are finite; returns
+ * how many. The label is the table's figure, printed by the same formatter. */
+static size_t delay_points(const cJSON *rows, double *d, double *s, char (*r)[40], size_t cap)
 {
 	const cJSON *it;
 	size_t n = 0;
@@ -230,17 +232,17 @@ static size_t delay_points(const cJSON *rows, double *d, double *s, double *r, s
 		if (n < cap && cJSON_IsNumber(a) && cJSON_IsNumber(b) && cJSON_IsNumber(c)) {
 			d[n] = a->valuedouble;
 			s[n] = b->valuedouble;
-			r[n] = c->valuedouble;
+			rpt_fmt_row_net(it, r[n], sizeof r[n]);
 			n++;
 		}
 	}
 	return n;
 }
 
-static void draw_delay(cairo_t *cr, const double *d, const double *s, const double *r, size_t n)
+static void draw_delay(cairo_t *cr, const double *d, const double *s, char (*r)[40], size_t n)
 {
 	struct panel p = { 78, 80, CW - 70, CH - 52, 0, 0, DBL_MAX, -DBL_MAX };
-	static const char *const names[] = { "Sharpe ratio per trade", "net return (label)" };
+	static const char *const names[] = { "Sharpe ratio per trade", "net return, compounded (label)" };
 	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.15, 0.16, 0.18 } };
 	static const int styles[] = { L_LINE, L_BOX };
 	char lab[32];
@@ -274,9 +276,8 @@ static void draw_delay(cairo_t *cr, const double *d, const double *s, const doub
 		rpt_set_rgb(cr, C_NET);
 		cairo_arc(cr, rpt_px_x(&p, d[i]), rpt_px_y(&p, s[i]), 4, 0, 2 * M_PI);
 		cairo_fill(cr);
-		snprintf(lab, sizeof lab, "%+.1f %%", r[i] * 100);
 		rpt_set_rgb(cr, C_INK);
-		rpt_text_at(cr, rpt_px_x(&p, d[i]), rpt_px_y(&p, s[i]) - 10, 0.5, 1, 11, false, lab);
+		rpt_text_at(cr, rpt_px_x(&p, d[i]), rpt_px_y(&p, s[i]) - 10, 0.5, 1, 11, false, r[i]);
 	}
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 2, names, colors, styles);
@@ -286,11 +287,12 @@ static void draw_delay(cairo_t *cr, const double *d, const double *s, const doub
 
 void rpt_draw_delay(cairo_t *cr, const cJSON *rows, const char *why_missing)
 {
-	double d[16], s[16], r[16];
+	double d[16], s[16];
+	char r[16][40];
 	size_t n = cJSON_IsArray(rows) ? delay_points(rows, d, s, r, 16) : 0;
 
 	rpt_prep(cr);
-	rpt_title(cr, "Late fills", "the same signals filled one to four bars later, with the same costs");
+	rpt_title(cr, "Late fills", "the same signals filled one to four bars later, with the same costs, each a replay");
 	if (n >= 2)
 		draw_delay(cr, d, s, r, n);
 	else

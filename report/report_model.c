@@ -10,6 +10,7 @@
 
 #include "jsonio.h"
 #include "msg.h"
+#include "report_figures.h"
 #include "report_reconcile.h"
 #include "timeutil.h"
 
@@ -441,9 +442,40 @@ static void add_inspection(cJSON *m, const struct rpt_input *in)
 	}
 }
 
+/* The cost multiples' table, the figures as the costs chart labels them, the basis in words and
+ * the break-even as the sentences and the chart print it. */
+static void add_sensitivity(cJSON *o, const cJSON *st)
+{
+	cJSON *sens = cJSON_AddArrayToObject(o, "sensitivity");
+	const cJSON *it;
+	char b[64], said[320];
+
+	cJSON_ArrayForEach(it, get(st, "cost_sensitivity")) {
+		cJSON *r = cJSON_CreateObject();
+		add_num(r, "multiple", it, "multiple", 2);
+		add_num(r, "trades", it, "trades", 0);
+		cJSON_AddStringToObject(r, "sharpe", rpt_fmt_row_sharpe(it, b, sizeof b));
+		add_num(r, "psr", it, "psr", 3);
+		cJSON_AddStringToObject(r, "net", rpt_fmt_row_net(it, b, sizeof b));
+		cJSON_AddItemToArray(sens, r);
+	}
+	const char *basis = sa_json_str(st, "cost_basis", "");
+	cJSON_AddStringToObject(o, "sensitivity_basis", !strcmp(basis, "replayed") ? "Each multiple "
+		"is a replay of the signals with every cost scaled by it, so a path the account does "
+		"not survive is ruined there (-100 %)." : !strcmp(basis, "rescaled") ? "The multiples "
+		"rescale the costs of the trades as replayed (a trade log's are 0): a mark below zero "
+		"inside a trade cannot be seen that way." : "");
+	it = get(st, "breakeven_cost_multiple");
+	cJSON_AddStringToObject(o, "breakeven", rpt_fmt_multiple(is_num(it) ? it->valuedouble : NAN,
+				b, sizeof b));
+	cJSON_AddStringToObject(o, "breakeven_said", !st ? "" : is_num(it) ? sa_fmt(said, sizeof said,
+		"Break-even: %s the configured costs.", b) : sa_fmt(said, sizeof said, "No break-even: "
+		"%s.", sa_json_str(get(st, "breakeven"), "reason", "none was computed")));
+}
+
 static void add_costs(cJSON *m, const struct rpt_input *in)
 {
-	const cJSON *rp = rpt_stage_ok(in, RPT_REPLAY), *st = rpt_stage_ok(in, RPT_STATS), *it;
+	const cJSON *rp = rpt_stage_ok(in, RPT_REPLAY), *st = rpt_stage_ok(in, RPT_STATS);
 	const cJSON *cfg = get(rpt_stage_ok(in, RPT_CONFIG), "costs");
 	cJSON *o = cJSON_AddObjectToObject(m, "costs");
 	cJSON_AddBoolToObject(o, "present", rp != NULL);
@@ -460,14 +492,7 @@ static void add_costs(cJSON *m, const struct rpt_input *in)
 	add_text(o, "market", get(rp, "costs"), "market");
 	add_text(o, "market_reason", get(rp, "costs"), "market_reason");
 	add_text(o, "note", rp, "note");
-	cJSON *sens = cJSON_AddArrayToObject(o, "sensitivity");
-	cJSON_ArrayForEach(it, get(st, "cost_sensitivity")) {
-		cJSON *r = cJSON_CreateObject();
-		add_num(r, "multiple", it, "multiple", 2);
-		add_num(r, "sharpe", it, "sharpe", 4);
-		add_num(r, "psr", it, "psr", 3);
-		cJSON_AddItemToArray(sens, r);
-	}
+	add_sensitivity(o, st);
 }
 
 /* One trade of trades.csv (row r) as the page shows it. */

@@ -376,8 +376,9 @@ static void costs(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts
 	static const struct rpt_pdf_col sums[] = { { "gross return (compounded)", "gross_return", 0.2 },
 		{ "fees", "fees", 0.15 }, { "slippage", "slippage", 0.15 }, { "funding", "funding", 0.15 },
 		{ "borrow", "borrow", 0.15 }, { "net return (compounded)", "net_return", 0.2 } };
-	static const struct rpt_pdf_col sens[] = { { "cost multiple", "multiple", 0.3 },
-		{ "Sharpe ratio per trade", "sharpe", 0.4 }, { "PSR", "psr", 0.3 } };
+	static const struct rpt_pdf_col sens[] = { { "cost multiple", "multiple", 0.16 },
+		{ "trades", "trades", 0.12 }, { "Sharpe ratio per trade", "sharpe", 0.24 },
+		{ "PSR", "psr", 0.16 }, { "net return (compounded)", "net", 0.32 } };
 	const cJSON *c = get(m, "costs");
 	cJSON *one;
 
@@ -397,9 +398,11 @@ static void costs(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts
 	} else {
 		rpt_pdf_paraf(p, "The replay is missing or failed: no costs could be computed.");
 	}
+	rpt_pdf_paraf(p, "%s %s", str(c, "sensitivity_basis"), str(c, "breakeven_said"));
 	rpt_pdf_table(p, get(c, "sensitivity"), sens, NCOL(sens), "No cost sensitivity in stats.json.");
-	note(p, "The chart scales fees, slippage, funding and borrow together; the red line marks where "
-	     "the mean net trade reaches zero.");
+	note(p, "The chart scales fees, slippage, funding and borrow together, each point labelled with "
+	     "its compounded net return; the red line marks the break-even, where the compounded net "
+	     "return reaches zero.");
 	chart(p, d, CH_COSTS);
 }
 

@@ -10,6 +10,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "costs.h"
+#include "report_figures.h"
 #include "report_model.h"
 #include "stats_annual.h"
 #include "stats_metrics.h"
@@ -102,8 +103,8 @@ char *rpt_say_benchmark(const cJSON *stats, char *buf, size_t len)
 char *rpt_say_delay(const cJSON *stats, char *buf, size_t len)
 {
 	const cJSON *rows = get(stats, "delay_sensitivity"), *first, *last;
-	double s1, s5, n5;
-	char a[32];
+	double s1, s5;
+	char a[32], b[32], c[48];
 
 	buf[0] = '\0';
 	if (cJSON_GetArraySize(rows) < 2)
@@ -112,12 +113,14 @@ char *rpt_say_delay(const cJSON *stats, char *buf, size_t len)
 	last = cJSON_GetArrayItem(rows, cJSON_GetArraySize(rows) - 1);
 	s1 = num(first, "sharpe");
 	s5 = num(last, "sharpe");
-	n5 = num(last, "net_return");
 	if (!isfinite(s1) || !isfinite(s5))
 		return buf;
+	/* the figures as the table and the chart print them */
 	snprintf(buf, len, "Filled %.0f bars late instead of one, the Sharpe ratio per trade goes from "
-		 "%.3f to %.3f and the net return to %s: %s.", num(last, "delay_bars"), s1, s5,
-		 signed_pct(n5, a, sizeof a),
+		 "%s to %s and the compounded net return to %s: %s.", num(last, "delay_bars"),
+		 rpt_fmt_row_sharpe(first, a, sizeof a), rpt_fmt_row_sharpe(last, b, sizeof b),
+		 rpt_fmt_row_net(last, c, sizeof c),
+		 sa_json_bool(last, "ruined", false) ? "late, the account does not survive" :
 		 s5 >= 0.8 * s1 ? "the edge does not hang on filling at the very next open" :
 		 s5 > 0 ? "a late fill costs much of the edge, so execution speed matters" :
 		 "a late fill erases the edge: it lives only in the next bar");
@@ -126,19 +129,28 @@ char *rpt_say_delay(const cJSON *stats, char *buf, size_t len)
 
 char *rpt_say_breakeven(const cJSON *stats, char *buf, size_t len)
 {
+	const cJSON *info = get(stats, "breakeven");
 	double be = num(stats, "breakeven_cost_multiple");
+	bool ruin = sa_json_bool(info, "at_ruin", false);
+	char m[32];
 
-	if (!stats)
+	if (!stats) {
 		buf[0] = '\0';
-	else if (!isfinite(be))
-		snprintf(buf, len, "No cost break-even: the trades paid no costs, so scaling them "
-			 "changes nothing.");
+		return buf;
+	}
+	rpt_fmt_multiple(be, m, sizeof m);
+	if (!isfinite(be))
+		snprintf(buf, len, "No cost break-even: %s.", sa_json_str(info, "reason",
+			 "the trades paid no costs, so scaling them changes nothing"));
 	else if (be > 1)
-		snprintf(buf, len, "The edge survives up to %.3gx the configured costs (fees, slippage "
-			 "and holding costs scaled together); beyond that the mean net trade loses.", be);
+		snprintf(buf, len, "The edge survives up to %s the configured costs (fees, slippage "
+			 "and holding costs scaled together, each multiple replayed); beyond that %s.",
+			 m, ruin ? "the account is ruined: a close marks its equity at zero" :
+			 "the compounded net return is negative");
 	else
-		snprintf(buf, len, "The edge does not survive its own costs: the mean net trade is "
-			 "zero at %.3gx the configured costs.", be);
+		snprintf(buf, len, "The edge does not survive its own costs: %s at %s the "
+			 "configured costs.", ruin ? "the account is ruined" :
+			 "the compounded net return reaches zero", m);
 	return buf;
 }
 
@@ -319,8 +331,8 @@ static void add_delays(cJSON *t, const cJSON *st)
 			 num(it, "delay_bars") == 1 ? " (the audit's own)" : "");
 		add_str(r, "delay", b);
 		add_str(r, "trades", rpt_fmt_num(get(it, "trades"), 0, b, sizeof b));
-		add_str(r, "sharpe", rpt_fmt_num(get(it, "sharpe"), 4, b, sizeof b));
-		pct_cell(r, "net", get(it, "net_return"), 2);
+		add_str(r, "sharpe", rpt_fmt_row_sharpe(it, b, sizeof b));
+		add_str(r, "net", rpt_fmt_row_net(it, b, sizeof b));
 		cJSON_AddItemToArray(rows, r);
 	}
 	add_str(t, "delay_sentence", rpt_say_delay(st, b, sizeof b));

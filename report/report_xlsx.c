@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "report_reconcile.h"
 #include "text.h"
+#include "report_figures.h"
 #include "timeutil.h"
 
 #define XLSX_TEXT_MAX 32000  /* Excel refuses cells longer than 32767 characters */
@@ -19,6 +20,7 @@
 struct book {
 	lxw_workbook *wb;
 	lxw_format *head, *date, *pct, *num, *wrap, *bad, *good;
+	lxw_format *row_net, *row_sharpe;  /* a replayed row's net return and Sharpe, as the page */
 };
 
 /* A copy of s safe for a cell: valid UTF-8 (otherwise non-ASCII bytes become '?'), no control
@@ -407,8 +409,17 @@ static void write_variants(struct book *b, const struct rpt_input *in)
 	put_json(ws, 11, 8, get(stats, "sr0"), NULL);
 }
 
+/* An Excel number format with d decimals and a suffix ("0.00%", "0.0000", "0.0\"x\""). */
+static const char *decimals_format(char *buf, size_t len, int d, const char *suffix)
+{
+	sa_fmt(buf, len, "0%s%.*s%s", d > 0 ? "." : "", d, "000000000000", suffix);
+	return buf;
+}
+
 static void make_formats(struct book *b)
 {
+	char fmt[32];
+
 	b->head = workbook_add_format(b->wb);
 	format_set_bold(b->head);
 	format_set_bg_color(b->head, 0xE8ECF2);
@@ -424,6 +435,10 @@ static void make_formats(struct book *b)
 	b->bad = workbook_add_format(b->wb);
 	format_set_font_color(b->bad, 0x9C0006);
 	format_set_bg_color(b->bad, 0xFFC7CE);
+	b->row_net = workbook_add_format(b->wb);
+	format_set_num_format(b->row_net, decimals_format(fmt, sizeof fmt, RPT_ROW_NET_DECIMALS, "%"));
+	b->row_sharpe = workbook_add_format(b->wb);
+	format_set_num_format(b->row_sharpe, decimals_format(fmt, sizeof fmt, RPT_ROW_SHARPE_DECIMALS, ""));
 	b->good = workbook_add_format(b->wb);
 	format_set_font_color(b->good, 0x006100);
 	format_set_bg_color(b->good, 0xC6EFCE);
@@ -474,20 +489,58 @@ static void write_monthly(struct book *b, const cJSON *st)
 
 static void write_delay(struct book *b, const cJSON *st)
 {
-	static const char *const heads[] = { "delay_bars", "trades", "sharpe", "net_return" };
-	static const double widths[] = { 11, 8, 12, 12 };
-	lxw_worksheet *ws = sheet(b, "Delay", heads, 4, widths);
+	static const char *const heads[] = { "delay_bars", "trades", "sharpe", "net_return", "ruined" };
+	static const double widths[] = { 11, 8, 12, 12, 8 };
+	lxw_worksheet *ws = sheet(b, "Delay", heads, 5, widths);
 	const cJSON *it;
 	int r = 1;
 
 	cJSON_ArrayForEach(it, get(st, "delay_sensitivity")) {
 		put_json(ws, r, 0, get(it, "delay_bars"), NULL);
 		put_json(ws, r, 1, get(it, "trades"), NULL);
-		put_json(ws, r, 2, get(it, "sharpe"), b->num);
-		put_json(ws, r++, 3, get(it, "net_return"), b->pct);
+		put_json(ws, r, 2, get(it, "sharpe"), b->row_sharpe);
+		put_json(ws, r, 3, get(it, "net_return"), b->row_net);
+		put_json(ws, r++, 4, get(it, "ruined"), NULL);
 	}
 	if (r == 1)
 		put_text(ws, 1, 0, sa_json_str(st, "delay_note", "stats.json is missing or failed"), NULL);
+}
+
+/* Sheet Costs: each cost multiple's row, its basis, and the break-even in the decimals the page
+ * prints it with. */
+static void write_costs(struct book *b, const cJSON *st)
+{
+	static const char *const heads[] = { "multiple", "trades", "sharpe", "psr", "net_return",
+		"sum_net_return", "ruined" };
+	static const double widths[] = { 10, 8, 12, 12, 14, 15, 8 };
+	lxw_worksheet *ws = sheet(b, "Costs", heads, 7, widths);
+	const cJSON *it, *be = get(st, "breakeven_cost_multiple");
+	lxw_format *mf = workbook_add_format(b->wb);
+	char fmt[32];
+	int r = 1;
+
+	if (!ws)
+		return;
+	cJSON_ArrayForEach(it, get(st, "cost_sensitivity")) {
+		put_json(ws, r, 0, get(it, "multiple"), NULL);
+		put_json(ws, r, 1, get(it, "trades"), NULL);
+		put_json(ws, r, 2, get(it, "sharpe"), b->row_sharpe);
+		put_json(ws, r, 3, get(it, "psr"), b->num);
+		put_json(ws, r, 4, get(it, "net_return"), b->row_net);
+		put_json(ws, r, 5, get(it, "sum_net_return"), b->row_net);
+		put_json(ws, r++, 6, get(it, "ruined"), NULL);
+	}
+	r++;
+	worksheet_write_string(ws, (lxw_row_t)r, 0, "cost_basis", NULL);
+	put_json(ws, r++, 1, get(st, "cost_basis"), NULL);
+	worksheet_write_string(ws, (lxw_row_t)r, 0, "breakeven_cost_multiple", NULL);
+	if (mf)
+		format_set_num_format(mf, decimals_format(fmt, sizeof fmt, rpt_multiple_decimals(
+			cJSON_IsNumber(be) ? be->valuedouble : 0), "\"x\""));
+	if (cJSON_IsNumber(be))
+		put_json(ws, r++, 1, be, mf);
+	else
+		put_text(ws, r++, 1, sa_json_str(get(st, "breakeven"), "reason", "n/a"), NULL);
 }
 
 static void write_benchmark(struct book *b, const cJSON *st)
@@ -565,6 +618,7 @@ static void write_tearsheet(struct book *b, const struct rpt_input *in)
 	write_drawdowns(b, st);
 	write_monthly(b, st);
 	write_delay(b, st);
+	write_costs(b, st);
 	write_benchmark(b, st);
 }
 

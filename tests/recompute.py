@@ -8,8 +8,10 @@ recomputed on the per-bar returns of the compounded net curve, eq[i] / eq[i-1] -
 and including a ruin bar, and compared to 1e-9; when the bundle holds the declared variants'
 variant_returns.bin, each column must compound to variants.csv's net return.
 
-usage: recompute.py DIR
+usage: recompute.py DIR [DATA]
 prints one line per figure checked; exits 0 when all agree, 1 when one does not, 2 on bad use.
+With DATA (the price file the audit read) it replays run.json's signals bar by bar, as written
+out below, and checks every late-fill row, every replayed cost row and the break-even multiple.
 
 Conventions (pipeline/README.md): each trade's net return applies to the equity at its entry,
 so for trades that do not overlap (a replay of signals) the last net equity is the product of
@@ -22,16 +24,28 @@ multiple of 8 h since the epoch in [entry, exit), paid by either side unless fun
 (then signed: a long pays it, a short receives it); on stock and spot a short pays
 borrow_bps_year over 365 days of the time from entry to exit; fx pays neither. net_return =
 gross_return - every cost, gross_return = side * (exit_px / entry_px - 1).
+
+The replay (with DATA), bar by bar: the position held during bar j is the signal of bar j - 1
+(flat on bar 0), filled at open[j]; each unit traded pays fee and slippage; a held bar pays the
+funding instants in [t[j], t[j + 1]) and a short's borrow for t[j + 1] - t[j] (the last bar one
+spacing), both booked in that bar. Each close marks the open trade's equity, E_entry * (1 + side *
+(close / entry - 1) - its costs so far); at or below zero the account is ruined: the trade is closed
+at that close paying its exit, equity is 0 and nothing more trades. A position open at the last bar
+is closed at its close. A late fill by d bars replays the signals moved d - 1 bars later; a cost
+multiple k replays with every bps figure times k; the break-even is the k where the compounded net
+return crosses zero.
 """
 import csv
 import json
 import math
+import os
 import struct
 import sys
 from datetime import datetime, timezone
 from statistics import NormalDist
 
 TOL = 1e-8  # outputs carry 10 significant digits
+TOL_REPLAY = 1e-9  # a replayed row against its independent replay
 
 
 def near(a, b):
@@ -283,15 +297,171 @@ def variant_matrix(d):
     return out
 
 
+def load_bars(path):
+    """times, opens and closes of the price file: the bundled layout, or Stooq's Date,Open,..."""
+    t, o, c = [], [], []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            row = {k.lower(): v for k, v in row.items()}
+            when = row["time"] if "time" in row else row["date"]
+            t.append(epoch(when if "T" in when else when + "T00:00:00Z"))
+            o.append(float(row["open"]))
+            c.append(float(row["close"]))
+    return t, o, c
+
+
+def replay_bars(bars, signals, costs, k=1.0, delay=0):
+    """The replay written out again (the docstring above): the trades' net returns, the
+    compounded net return (-1 at ruin) and whether the account was ruined."""
+    t, o, c = bars
+    n = len(t)
+    late = [0] * delay + list(signals[:n - delay]) if delay else list(signals)
+    unit = k * (costs["fee_bps"] + costs["slippage_bps"]) / 1e4
+    rate = k * costs["funding_bps_8h"] / 1e4 if costs["market"] == "perp" else 0.0
+    fund = (lambda side: side * rate) if costs["funding_income"] else (lambda side: abs(rate))
+    borrow = k * costs["borrow_bps_year"] / 1e4 / (365 * 86400) if costs["market"] in ("stock", "spot") else 0.0
+    eq, side, nets, ruined = 1.0, 0, [], False
+    entry_eq = entry_px = paid = 0.0
+
+    def end(j):
+        return t[j + 1] if j + 1 < n else t[j] + (t[j] - t[j - 1])
+
+    def close(px):
+        nonlocal eq, side, ruined
+        net = side * (px / entry_px - 1) - paid - unit
+        nets.append(net)
+        eq = entry_eq * (1 + net)
+        side = 0
+        if eq <= 0:
+            eq, ruined = 0.0, True
+
+    for j in range(n):
+        p = late[j - 1] if j else 0
+        if p != side:
+            if side:
+                close(o[j])
+            if ruined:
+                break
+            if p:
+                side, entry_eq, entry_px, paid = p, eq, o[j], unit
+        if not side:
+            continue
+        paid += fund(side) * funding_instants(t[j], end(j))
+        if side < 0:
+            paid += borrow * (end(j) - t[j])
+        if j == n - 1:
+            close(c[j])
+        elif entry_eq * (1 + side * (c[j] / entry_px - 1) - paid) <= 0:
+            close(c[j])
+            eq, ruined = 0.0, True
+            break
+    return {"nets": nets, "net_return": eq - 1, "ruined": ruined}
+
+
+def sharpe_of(nets):
+    mean, sd, _, _ = moments(nets)
+    return mean / sd if len(nets) >= 2 and sd > 0 else None
+
+
+def psr_of(nets):
+    mean, sd, skew, kurt = moments(nets)
+    if len(nets) < 2 or not sd or math.isnan(skew):
+        return None
+    return psr(mean / sd, 0, len(nets), skew, kurt)
+
+
+def near_replay(a, b):
+    return a is None and b is None or a is not None and b is not None and \
+        abs(a - b) <= TOL_REPLAY * max(1.0, abs(b))
+
+
+def rerun_checks(stats, replay, trades, signals, bars):
+    """Every late-fill row, every cost row and the break-even, against replays written out
+    again (or, for rescaled cost rows, the 1x trades with their costs scaled); as (what, good)."""
+    out = []
+    costs = replay.get("costs", {})
+    basis = stats.get("cost_basis")
+    rows = stats.get("cost_sensitivity") or []
+    out.append(("cost_basis is replayed or rescaled", basis in ("replayed", "rescaled")))
+    if basis == "rescaled":
+        for r in rows:
+            k = r["multiple"]
+            nets = [float(x["gross_return"]) - k * math.fsum(float(x[c]) for c in ("fees", "slippage", "funding", "borrow"))
+                    for x in trades]
+            eq = compounded(nets)
+            out.append((f"cost {k:g}x (rescaled): net_return, ruined, sharpe, trades",
+                        near_replay(r["net_return"], eq - 1) and r.get("ruined") == (eq <= 0) and
+                        near_replay(r["sharpe"], sharpe_of(nets)) and r.get("trades") == len(nets)))
+    if bars is None or signals is None:
+        if basis == "replayed" or stats.get("delay_sensitivity"):
+            print("skip: no DATA given, so the replayed rows and the break-even are not checked")
+        return out
+    if basis == "replayed":
+        for r in rows:
+            k = r["multiple"]
+            x = replay_bars(bars, signals, costs, k)
+            good = (r.get("trades") == len(x["nets"]) and r.get("ruined") == x["ruined"] and
+                    near_replay(r["net_return"], x["net_return"]) and
+                    near_replay(r["sum_net_return"], math.fsum(x["nets"])) and
+                    near_replay(r["sharpe"], sharpe_of(x["nets"])) and near_replay(r["psr"], psr_of(x["nets"])))
+            print(f"# cost {k:g}x: {r} vs {len(x['nets'])} {x['net_return']!r} {x['ruined']} {sharpe_of(x['nets'])!r}")
+            out.append((f"cost {k:g}x replayed: trades, net_return, sum, ruined, sharpe, psr to 1e-9", good))
+            if k == 1:
+                out.append(("cost 1x is the headline: net_return, sharpe, ruined",
+                            r["net_return"] == stats["net_return"] and r["sharpe"] == stats["sharpe"] and
+                            r.get("ruined") == stats["ruined"]))
+    for r in stats.get("delay_sensitivity") or []:
+        d = r["delay_bars"]
+        x = replay_bars(bars, signals, costs, 1.0, d - 1)
+        good = (r.get("trades") == len(x["nets"]) and r.get("ruined") == x["ruined"] and
+                near_replay(r["net_return"], x["net_return"]) and near_replay(r["sharpe"], sharpe_of(x["nets"])))
+        print(f"# t+{d}: {r} vs {len(x['nets'])} {x['net_return']!r} {x['ruined']} {sharpe_of(x['nets'])!r}")
+        out.append((f"t+{d}: trades, compounded net_return, ruined, sharpe from a replay to 1e-9", good))
+    out += breakeven_checks(stats, costs, signals, bars)
+    return out
+
+
+def breakeven_checks(stats, costs, signals, bars):
+    """The break-even: the net return of a replay changes sign across it, within its tolerance;
+    or no figure, and the reason holds."""
+    be, info = stats.get("breakeven_cost_multiple"), stats.get("breakeven") or {}
+    if "breakeven" not in stats:
+        return [("stats.json has breakeven", False)]
+    net = lambda k: replay_bars(bars, signals, costs, k)["net_return"]
+    if be is None:
+        why = info.get("reason") or ""
+        gross, one = replay_bars(bars, signals, costs, 0.0), replay_bars(bars, signals, costs, 1.0)
+        holds = ("gross return" in why and gross["net_return"] <= 0 or
+                 "no trades" in why and not one["nets"] or
+                 "paid no costs" in why and costs["fee_bps"] + costs["slippage_bps"] == 0 or
+                 "FUNDING_INCOME" in why and costs["funding_income"] or "1e12" in why)
+        print(f"# break-even: none, {why!r}; gross {gross['net_return']!r}")
+        return [("no break-even, and its reason holds", bool(why) and holds)]
+    below, at, above = net(be * (1 - 1e-8)), net(be), net(be * (1 + 1e-8))
+    print(f"# break-even {be!r}: net {below!r} just below, {at!r} at, {above!r} just above")
+    out = [("break-even: the replayed net return is positive just below it and not above",
+            below > 0 >= above),
+           # lo and hi carry 10 significant digits: their width may be one unit of the last more
+           ("break-even: bracketed within its tolerance", info["lo"] <= be <= info["hi"] and
+            info["hi"] - info["lo"] <= (info["tolerance"] + 1e-9) * info["hi"])]
+    if info.get("at_ruin"):
+        out.append(("break-even at ruin: the replay just above it is ruined",
+                    replay_bars(bars, signals, costs, be * (1 + 1e-8))["ruined"]))
+    else:
+        out.append(("break-even: the replayed net return there is zero within 1e-7", abs(at) <= 1e-7))
+    return out
+
+
 def same(a, b):
     return a is None and b is None or a is not None and b is not None and near(a, b)
 
 
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[3], file=sys.stderr)
+    if len(sys.argv) not in (2, 3):
+        print(next(l for l in __doc__.splitlines() if l.startswith("usage:")), file=sys.stderr)
         return 2
     d = sys.argv[1]
+    bars = load_bars(sys.argv[2]) if len(sys.argv) == 3 else None
     replay = json.load(open(f"{d}/replay.json"))
     stats = json.load(open(f"{d}/stats.json"))
     trades = read_csv(f"{d}/trades.csv")
@@ -339,6 +509,11 @@ def main():
         agree = near(got, want)
         bad += not agree
         print(f"{'ok' if agree else 'MISMATCH'}: {what}: {got!r} vs {want!r}")
+    run = json.load(open(f"{d}/run.json")) if os.path.exists(f"{d}/run.json") else {}
+    signals = run.get("signals") if replay.get("mode") != "tradelog" else None
+    for what, good in rerun_checks(stats, replay, trades, signals, bars):
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {what}")
     dd = stats["max_drawdown"]
     in_range = 0 <= dd <= 1
     ruined = any(x <= 0 for x in curve)

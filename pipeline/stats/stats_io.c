@@ -13,6 +13,7 @@
 #include "costs.h"
 #include "stats_forward.h"
 #include "stats_metrics.h"
+#include "stats_rerun.h"
 #include "stats_tearsheet.h"
 #include "stats_tests.h"
 #include "stats_trials.h"
@@ -221,19 +222,22 @@ static void add_annualised(cJSON *o, const struct st_summary *s)
 				"autocorrelation_sum)); null when 1 + 2 autocorrelation_sum is not positive");
 }
 
-static void add_sensitivity(cJSON *o, const struct st_summary *s)
+static void add_sensitivity(cJSON *o, const struct st_summary *s, const char *basis)
 {
 	cJSON *arr = cJSON_AddArrayToObject(o, "cost_sensitivity");
 
 	for (size_t k = 0; k < ST_N_MULTIPLES; k++) {
 		cJSON *row = cJSON_CreateObject();
 		add_num(row, "multiple", s->cost[k].multiple);
+		cJSON_AddNumberToObject(row, "trades", (double)s->cost[k].trades);
 		add_num(row, "sharpe", s->cost[k].sharpe);
 		add_num(row, "psr", s->cost[k].psr);
 		add_num(row, "net_return", s->cost[k].net_return);
 		add_num(row, "sum_net_return", s->cost[k].sum_net_return);
+		cJSON_AddBoolToObject(row, "ruined", s->cost[k].ruined);
 		cJSON_AddItemToArray(arr, row);
 	}
+	cJSON_AddStringToObject(o, "cost_basis", basis);
 }
 
 /* What the best trades carry (stats_core.h), and whether an edge is left without them: the
@@ -272,7 +276,7 @@ static void add_ruin(cJSON *o, const cJSON *replay, const struct st_summary *s)
 		cJSON_AddNullToObject(o, "ruin_time");
 }
 
-cJSON *st_report(const cJSON *replay, const struct st_summary *s)
+cJSON *st_report(const cJSON *replay, const struct st_summary *s, const char *cost_basis)
 {
 	cJSON *o = sa_json_stage("stats", 1);
 
@@ -316,7 +320,7 @@ cJSON *st_report(const cJSON *replay, const struct st_summary *s)
 	add_num(o, "exposure", s->exposure);
 	add_num(o, "turnover", s->turnover);
 	add_annualised(o, s);
-	add_sensitivity(o, s);
+	add_sensitivity(o, s, cost_basis);
 	add_concentration(o, s);
 	add_notes(o, s);
 	return o;
@@ -367,6 +371,49 @@ static const char *first_problem(const struct st_stage_in *in, char *buf, size_t
 	return why;
 }
 
+/* Whether the trades are a replay of signals that are here with their prices, so that other
+ * conditions can be replayed too (a trade log's trades cannot be). */
+static bool replayable(const struct st_stage_in *in)
+{
+	return in->data && in->signals && strcmp(sa_json_str(in->replay, "mode", "signals"),
+						 "tradelog") != 0;
+}
+
+/* The cost rows on the replay's own basis when it can be replayed: the 1x row is the
+ * headline's (trades.csv and equity.csv), each other row a replay with every cost times its
+ * multiple (ruined there, -100 %, when the account does not survive it). Otherwise the rows
+ * st_summarise rescaled stay. Returns the basis, "replayed" or "rescaled", or NULL with the
+ * reason in err. */
+static const char *cost_rows(const struct st_stage_in *in, struct st_summary *s, char *err,
+			     size_t errlen)
+{
+	struct rp_costs c;
+
+	if (!replayable(in))
+		return "rescaled";
+	if (rp_read_costs(in->config, &c, err, errlen) < 0)
+		return NULL;
+	for (size_t k = 0; k < ST_N_MULTIPLES; k++) {
+		struct st_sensitivity *row = &s->cost[k];
+		struct st_rerun x;
+		if (row->multiple == 1.0) {
+			*row = (struct st_sensitivity){ .multiple = 1.0, .sharpe = s->sharpe,
+				.psr = s->psr_iid, .net_return = s->net_return,
+				.sum_net_return = s->sum_net_return, .trades = s->trades,
+				.ruined = s->ruined };
+			continue;
+		}
+		if (st_rerun(in->data, in->signals, &c, 0, row->multiple, &x) < 0) {
+			sa_fmt(err, errlen, "out of memory replaying at other costs");
+			return NULL;
+		}
+		*row = (struct st_sensitivity){ .multiple = row->multiple, .sharpe = x.sharpe,
+			.psr = x.psr, .net_return = x.net_return, .sum_net_return = x.sum_net_return,
+			.trades = x.trades, .ruined = x.ruined };
+	}
+	return "replayed";
+}
+
 /* The tearsheet's figures, added to o. Returns 0, or -1 with the reason in err. */
 static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_summary *s,
 		     char *err, size_t errlen)
@@ -377,6 +424,7 @@ static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_sum
 		.eq_per_bar = !strcmp(sa_json_str(in->replay, "equity_basis", "bar"), "bar"),
 		.bar_seconds = sa_json_num(in->replay, "bar_seconds", 0),
 		.max_drawdown = s->max_drawdown, .sharpe = s->sharpe, .net_return = s->net_return,
+		.ruined = s->ruined,
 		.annual_factor = s->annual_factor, .sharpe_annualised = s->sharpe_annualised,
 		.data = in->data, .data_err = in->data_err,
 		.signals = in->signals, .signals_err = in->signals_err,
@@ -428,7 +476,7 @@ cJSON *st_stage(const struct st_stage_in *in)
 	struct st_pbo pbo;
 	struct st_pbo_sweep sweep;
 	char buf[1024], err[512], pbo_why[512];
-	const char *why = first_problem(in, buf, sizeof(buf));
+	const char *why = first_problem(in, buf, sizeof(buf)), *cost_basis;
 	double knob_v;
 	bool has_pbo;
 	cJSON *o = NULL;
@@ -461,7 +509,12 @@ cJSON *st_stage(const struct st_stage_in *in)
 		why = "out of memory computing the statistics";
 		goto fail;
 	}
-	o = st_report(in->replay, &s);
+	cost_basis = cost_rows(in, &s, err, sizeof(err));
+	if (!cost_basis) {
+		why = err;
+		goto fail;
+	}
+	o = st_report(in->replay, &s, cost_basis);
 	if (tearsheet(o, in, &s, err, sizeof(err)) < 0) {
 		cJSON_Delete(o);
 		o = NULL;

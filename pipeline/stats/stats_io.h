@@ -27,8 +27,8 @@ int st_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *e
 		    size_t errlen);
 
 /* Builds stats.json (caller frees; never NULL) from the replay tree (borrowed), the trials
- * and the summary s. */
-cJSON *st_report(const cJSON *replay, const struct st_summary *s);
+ * and the summary s; cost_basis says how s's cost rows were made ("replayed" or "rescaled"). */
+cJSON *st_report(const cJSON *replay, const struct st_summary *s, const char *cost_basis);
 
 /* The stats stage's core: everything already read (all borrowed; a NULL tree or a non-empty
  * *_err means that input is unusable). Returns stats.json, "ok" false with the first reason

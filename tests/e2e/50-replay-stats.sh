@@ -46,6 +46,19 @@ expect_eq "win rate one in two" 0.5 "$(jget "$TMP/a/stats.json" win_rate)"
 expect_eq "no deflation with one trial" 0 "$(jget "$TMP/a/stats.json" sr0)"
 expect_eq "cost sensitivity at 0x is the gross compounded" 0.01960784314 \
 	"$(jget "$TMP/a/stats.json" cost_sensitivity.0.net_return)"
+expect_eq "without the prices the cost rows rescale the 1x trades" rescaled "$(jget "$TMP/a/stats.json" cost_basis)"
+stats --replay "$TMP/a/replay.json" --config "$CFG" --data "$DATA" --run $F/run.json -o "$TMP/a/stats-replayed.json"
+expect_eq "with the prices and the signals they are replayed" replayed "$(jget "$TMP/a/stats-replayed.json" cost_basis)"
+# no mark comes near zero here, so a replay at k times the costs is the rescaled trades
+for k in 0 2 3; do
+	check "${k}x replayed equals ${k}x rescaled on a path far from ruin" near \
+		"$(jget "$TMP/a/stats-replayed.json" cost_sensitivity.$k.net_return)" \
+		"$(jget "$TMP/a/stats.json" cost_sensitivity.$k.net_return)"
+done
+# by hand: (1 + g1 - k c1)(1 + g2 - k c2) = 1, with g1 = 101/102 - 1, c1 = 15 bp (fees, slippage,
+# one funding instant) and g2 = 1 - 98/101, c2 = 14 bp: the smaller root, k = 6.72258566
+check "the break-even by hand, within its tolerance" near \
+	"$(jget "$TMP/a/stats-replayed.json" breakeven_cost_multiple)" 6.722585659
 
 check "same inputs give byte-identical files" run_pair "$TMP/b" $F/run.json
 check "replay.json identical" cmp "$TMP/a/replay.json" "$TMP/b/replay.json"

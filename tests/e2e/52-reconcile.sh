@@ -158,7 +158,10 @@ case $(jget "out/$R/verdict.json" summary) in
 "The account was ruined: compounded net equity reached zero at "*) ok "ruin: the verdict's first sentence says so" ;;
 *) not_ok "ruin: the verdict's first sentence says so" "$(jget "out/$R/verdict.json" summary)" ;;
 esac
-check "ruin: recomputed from trades.csv and equity.csv" "$PY" tests/recompute.py "out/$R"
+check "ruin: recomputed from trades.csv and equity.csv, late fills and cost multiples replayed" \
+	"$PY" tests/recompute.py "out/$R" "$TMP/up.csv"
+expect_eq "ruin: the late fills are ruined too, at -100 %" "true -1" \
+	"$(jget "out/$R/stats.json" delay_sensitivity.1.ruined) $(jget "out/$R/stats.json" delay_sensitivity.1.net_return)"
 # the per-bar figures stop at the ruin bar, which counts: none of the rows after it is a return
 check "ruin: the rolling and per-bar figures recomputed from equity.csv, to the ruin bar" \
 	"$PY" tests/e2e/tearsheet_check.py --per-bar "out/$R"

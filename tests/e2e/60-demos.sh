@@ -38,8 +38,8 @@ while read -r demo trials verdict gate_verdict; do
 	expect_eq "$demo: verdict and gate verdict" "$verdict $gate_verdict" "$(verdict_of "$out")"
 	expect_eq "$demo: audit prints the verdict" 1 "$(grep -c "^verdict: $verdict " "$TMP/$demo.log")"
 	if [ -f "$out/stats.json" ] && [ "$(jget "$out/stats.json" ok)" = true ]; then
-		check "$demo: compounded equity and drawdown recomputed from trades.csv and equity.csv" \
-			"$PY" tests/recompute.py "$out"
+		check "$demo: compounded equity and drawdown recomputed from trades.csv and equity.csv, late fills and cost multiples replayed" \
+			"$PY" tests/recompute.py "$out" data/ohlcv.csv
 	fi
 	case $demo in
 	honest)

@@ -21,6 +21,8 @@ for demo in honest overfit; do
 	rc=$?
 	sed "s/^\(\(not \)\{0,1\}ok - \)/\1$demo: /" "$TMP/$demo.check"
 	[ "$rc" -eq 0 ] || not_ok "$demo: the independent check ran to the end" "$(tail -n 3 "$TMP/$demo.check")"
+	check "$demo: late fills, cost multiples and the break-even replayed again, to 1e-9" \
+		"$PY" tests/recompute.py "out/$name" "$DATA"
 done
 A=out/e2e-tearsheet-honest
 
@@ -152,7 +154,21 @@ yr = [r for r in rows("Monthly") if r[3] is not None]
 assert all(r[3] == y["year"] and near(r[4], y["return"]) for r, y in zip(yr, st["yearly"])), "yearly"
 de = rows("Delay")
 assert [r[0] for r in de] == [1, 2, 3, 5], de
-assert all(near(r[2], d["sharpe"]) and near(r[3], d["net_return"]) for r, d in zip(de, st["delay_sensitivity"]))
+assert all(near(r[2], d["sharpe"]) and near(r[3], d["net_return"]) and r[4] == d["ruined"]
+           for r, d in zip(de, st["delay_sensitivity"]))
+# the page's roundings: net returns to 0.01 %, Sharpe ratios to 4 decimals
+assert {wb["Delay"].cell(row=2, column=c).number_format for c in (3, 4)} == {"0.0000", "0.00%"}
+co = rows("Costs")
+rows_ = [r for r in co if isinstance(r[0], (int, float)) and not isinstance(r[0], bool)]
+assert [r[0] for r in rows_] == [c["multiple"] for c in st["cost_sensitivity"]], co
+for r, c in zip(rows_, st["cost_sensitivity"]):
+    assert r[1] == c["trades"] and near(r[2], c["sharpe"]) and near(r[4], c["net_return"]) and r[6] == c["ruined"], (r, c)
+meta = {r[0]: (i, r[1]) for i, r in enumerate(wb["Costs"].iter_rows(min_row=1, values_only=True)) if isinstance(r[0], str)}
+assert meta["cost_basis"][1] == st["cost_basis"]
+be_row = meta["breakeven_cost_multiple"][0] + 1
+assert near(wb["Costs"].cell(row=be_row, column=2).value, st["breakeven_cost_multiple"])
+be_fmt = wb["Costs"].cell(row=be_row, column=2).number_format
+assert be_fmt.endswith('"x"'), be_fmt
 bm = {r[0]: r for r in rows("Benchmark")}
 for k in ("gross_return", "net_return", "max_drawdown", "sharpe_annualised"):
     assert near(bm[k][2], st["benchmark"][k]), k
@@ -176,7 +192,7 @@ assert len(ys) == len(st["yearly"]) and all(r[9] == y["year"] and near(r[10], y[
                                             for r, y in zip(ys, st["yearly"])), ys
 PYEOF
 }
-check "XLSX: Drawdowns, Monthly, Delay, Benchmark and Metrics hold stats.json's numbers" xlsx_tearsheet "$A/report.xlsx" "$A/stats.json"
+check "XLSX: Drawdowns, Monthly, Delay, Costs, Benchmark and Metrics hold stats.json's numbers" xlsx_tearsheet "$A/report.xlsx" "$A/stats.json"
 # the page and the PDF show the risk figures as stats.json has them
 risk_shown() { # html pdf.txt stats
 	"$PY" - "$1" "$2" "$3" <<'PYEOF'
@@ -210,14 +226,39 @@ check "the layout names the delimiter in words, in the page and the PDF" sh -c \
 	"grep -q 'delimiter comma (,); times as' '$A/report.html' && grep -q 'delimiter comma (,); times as' '$TMP/report.txt'"
 check "plain upload names: no note about copying under a safe name" sh -c \
 	"! grep -q 'cannot hold is copied in' '$A/report.html' && ! grep -q 'cannot hold is copied in' '$TMP/report.txt'"
-breakeven_same() { # html pdf.txt stats: the sentence's multiple is the chart's label, as stats.json rounds it
-	"$PY" - "$1" "$2" "$3" <<'PYEOF'
-import json, re, sys
-page, pdf, st = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
-m = "%.3g" % st["breakeven_cost_multiple"]
-said = re.search(r"survives up to ([0-9.e+]+)x|zero at ([0-9.e+]+)x", page)
+breakeven_same() { # html pdf.txt stats xlsx: every place says the multiple one way
+	"$PY" - "$1" "$2" "$3" "$4" <<'PYEOF'
+import html, json, math, re, sys, openpyxl
+page, pdf, st = html.unescape(open(sys.argv[1]).read()), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+pdf = " ".join(pdf.split())
+be = st["breakeven_cost_multiple"]
+a = abs(be)
+# 0 decimals from 100 up, 1 from 10, 2 from 1, three significant figures below 1
+d = 0 if a >= 100 else 1 if a >= 10 else 2 if a >= 1 else 2 - math.floor(math.log10(a))
+m = "%.*fx" % (d, be)
+said = re.search(r"survives up to ([0-9.]+x)|at ([0-9.]+x) the configured", page)
 assert said and m in said.groups(), (said and said.groups(), m)
-assert "break-even %sx" % m in pdf, m
+assert "Break-even: %s the configured costs." % m in page, m
+assert "break-even %s" % m in pdf and "compounded net return is zero at %s" % m in pdf, m
+assert "Break-even: %s the configured costs." % m in pdf, m
+ws = openpyxl.load_workbook(sys.argv[4])["Costs"]
+cell = [r[1] for r in ws.iter_rows(min_row=1) if r[0].value == "breakeven_cost_multiple"][0]
+assert cell.number_format == ("0" + ("." + "0" * d if d else "") + '"x"'), (cell.number_format, d)
+PYEOF
+}
+delay_same() { # html pdf.txt stats: the late-fill sentence quotes the table's cells, the chart labels them so
+	"$PY" - "$1" "$2" "$3" <<'PYEOF'
+import html, json, re, sys
+page, pdf, st = html.unescape(open(sys.argv[1]).read()), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+pdf = " ".join(pdf.split())
+rows = re.findall(r"<tr><td>(t\+\d+)[^<]*</td><td class=\"num\">(\d+)</td><td class=\"num\">([^<]*)</td><td class=\"num\">([^<]*)</td></tr>", page)
+assert [r[0] for r in rows] == ["t+%d" % r["delay_bars"] for r in st["delay_sensitivity"]], rows
+for (_, trades, sharpe, net), r in zip(rows, st["delay_sensitivity"]):
+    assert sharpe == "%.4f" % r["sharpe"] and trades == str(r["trades"]), (sharpe, r)
+    assert net == "%.2f %%" % (100 * r["net_return"]) + (" (ruined)" if r["ruined"] else ""), (net, r)
+    assert net in pdf, net  # the chart's label and the PDF's table
+said = re.search(r"goes from (\S+) to (\S+) and the compounded net return to (.+?): ", page)
+assert said and said.groups() == (rows[0][2], rows[-1][2], rows[-1][3]), (said and said.groups(), rows)
 PYEOF
 }
 ticks_on_months() { # pdf.txt: the date axes of a two-year chart tick on the first of a month
@@ -230,7 +271,42 @@ assert not bad, bad
 PYEOF
 }
 check "date ticks fall on the first of a month" ticks_on_months "$TMP/report.txt"
-check "the break-even sentence gives the multiple the costs chart marks" breakeven_same "$A/report.html" "$TMP/report.txt" "$A/stats.json"
+check "the break-even multiple reads the same in the sentence, the Costs section, the chart, the PDF and the XLSX" \
+	breakeven_same "$A/report.html" "$TMP/report.txt" "$A/stats.json" "$A/report.xlsx"
+check "the late-fill sentence quotes the table's figures, and the chart labels them so" \
+	delay_same "$A/report.html" "$TMP/report.txt" "$A/stats.json"
+
+# --- a path ruined at 2x costs but not at 1x: replayed, 2x and 3x are -100 % and ruined ---
+D=out/e2e-tearsheet-dip
+rm -rf "$D"
+check "make-dip.py writes the dip's prices" "$PY" tests/fixtures/costs/make-dip.py "$TMP/dip.csv"
+check "dip: make audit with 10 % fees and 5 % slippage a side exits 0" \
+	make --no-print-directory audit STRATEGY=tests/fixtures/costs/dip.py DATA="$TMP/dip.csv" \
+	NAME=e2e-tearsheet-dip TRIALS=1 FEE_BPS=1000 SLIPPAGE_BPS=500 PERMUTATIONS=20 LOOKAHEAD_MAX=20
+expect_eq "dip: the cost rows are replayed" replayed "$(jget "$D/stats.json" cost_basis)"
+expect_eq "dip: 1x is not ruined" false "$(jget "$D/stats.json" cost_sensitivity.1.ruined)"
+check "dip: 1x makes money" "$PY" -c "assert $(jget "$D/stats.json" cost_sensitivity.1.net_return) > 0"
+for k in 2 3; do
+	expect_eq "dip: ${k}x is ruined" true "$(jget "$D/stats.json" cost_sensitivity.$k.ruined)"
+	expect_eq "dip: ${k}x loses everything, -100 %" -1 "$(jget "$D/stats.json" cost_sensitivity.$k.net_return)"
+done
+hidden() { # trades.csv: the 1x trades with their costs doubled never reach zero, compounded
+	"$PY" - "$1" <<'PYEOF'
+import csv, sys
+eq = 1.0
+for r in csv.DictReader(open(sys.argv[1])):
+    eq *= 1 + float(r["gross_return"]) - 2 * sum(float(r[k]) for k in ("fees", "slippage", "funding", "borrow"))
+assert 0 < eq < 1, eq
+print("rescaled 2x:", eq - 1)
+PYEOF
+}
+check "dip: rescaling the 1x trades to 2x would not have seen the ruin" hidden "$D/trades.csv"
+check "dip: every late fill, cost row and the break-even replayed again, to 1e-9" \
+	"$PY" tests/recompute.py "$D" "$TMP/dip.csv"
+expect_eq "dip: the page's cost table says ruined at 2x and 3x" 2 \
+	"$(grep -o '<td class="num">-100.00 % (ruined)</td></tr>' "$D/report.html" | wc -l)"
+check "dip: the PDF's cost table says it too" sh -c "pdftotext -layout '$D/report.pdf' - | grep -q -- '-100.00 % (ruined)'"
+rm -rf "$D"
 
 # --- the page: one static page, verdict first, each new table and chart with its line ---
 check "the page reads verdict, then the tearsheet, then containment" "$PY" - "$A/report.html" <<'PYEOF'

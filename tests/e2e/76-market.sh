@@ -42,8 +42,8 @@ grep -q 'Market: stock: the bars keep weekday sessions (none on a Saturday or Su
 grep -q 'weekday sessions: weekends and market holidays' "$OUT/report.html" &&
 	ok "the report's data section says weekends and holidays are closures" ||
 	not_ok "the report's data section says weekends and holidays are closures"
-"$PY" tests/recompute.py "$OUT" >"$TMP/recompute.out" 2>&1
-check "recompute.py: every figure and every trade's costs from the bundle" test $? -eq 0
+"$PY" tests/recompute.py "$OUT" "$DATA" >"$TMP/recompute.out" 2>&1
+check "recompute.py: every figure, every trade's costs, the late fills and cost multiples replayed" test $? -eq 0
 grep -q "every trade's borrow by the stock rules" "$TMP/recompute.out" && ok "recompute.py checks the borrow" ||
 	not_ok "recompute.py checks the borrow" "$(tail -n 3 "$TMP/recompute.out")"
 "$PY" tests/e2e/tearsheet_check.py "$OUT" "$DATA" >"$TMP/tear.out" 2>&1
@@ -55,21 +55,28 @@ sed 's/^\(\(not \)\{0,1\}ok - \)/\1stock: /' "$TMP/tear.out" | grep '^\(not \)\{
 replay_as() { # dir knobs...
 	local d=$1; shift
 	mkdir -p "$d"
+	cp "$OUT/run.json" "$d/run.json"
 	"$BIN/config" "$@" -o "$d/config.json" >/dev/null 2>&1 &&
-	"$BIN/replay" --run "$OUT/run.json" --data "$DATA" --config "$d/config.json" -o "$d/replay.json" \
+	"$BIN/replay" --run "$d/run.json" --data "$DATA" --config "$d/config.json" -o "$d/replay.json" \
 		--trades-out "$d/trades.csv" --equity-out "$d/equity.csv" >/dev/null 2>&1 &&
-	"$BIN/stats" --replay "$d/replay.json" --config "$d/config.json" --data "$DATA" -o "$d/stats.json" >/dev/null 2>&1
+	"$BIN/stats" --replay "$d/replay.json" --config "$d/config.json" --data "$DATA" --run "$d/run.json" \
+		-o "$d/stats.json" >/dev/null 2>&1
 }
 check "MARKET=perp replays" replay_as "$TMP/perp" MARKET=perp
 expect_eq "MARKET=perp: the market is set" "perp: set by MARKET; funding 1 bp per 8 h held, paid by either side, never income; no borrow" \
 	"$(jget "$TMP/perp/replay.json" costs.market_reason)"
 check "perp: every trade pays funding, shorts too: never income" \
 	awk -F, 'NR > 1 && !($10 > 0 && $11 == 0) { bad = 1 } END { exit bad }' "$TMP/perp/trades.csv"
-check "perp: recompute.py agrees" "$PY" tests/recompute.py "$TMP/perp"
+check "perp: recompute.py agrees, the replayed rows too" "$PY" tests/recompute.py "$TMP/perp" "$DATA"
 check "MARKET=perp FUNDING_INCOME=1 replays" replay_as "$TMP/income" MARKET=perp FUNDING_INCOME=1
 check "FUNDING_INCOME=1: a short receives the funding, a long pays it" \
 	awk -F, 'NR > 1 && (($3 == "short") != ($10 < 0)) { bad = 1 } END { exit bad }' "$TMP/income/trades.csv"
-check "income: recompute.py agrees" "$PY" tests/recompute.py "$TMP/income"
+check "income: recompute.py agrees, the replayed rows too" "$PY" tests/recompute.py "$TMP/income" "$DATA"
+expect_eq "income: no break-even, since funding can be income" null "$(jget "$TMP/income/stats.json" breakeven_cost_multiple)"
+case $(jget "$TMP/income/stats.json" breakeven.reason) in
+"funding is income in this cost model (FUNDING_INCOME)"*) ok "income: the break-even's reason says why" ;;
+*) not_ok "income: the break-even's reason says why" "$(jget "$TMP/income/stats.json" breakeven.reason)" ;;
+esac
 check "MARKET=fx replays" replay_as "$TMP/fx" MARKET=fx
 expect_eq "fx: neither funding nor borrow" "0 0" \
 	"$(jget "$TMP/fx/replay.json" costs.funding) $(jget "$TMP/fx/replay.json" costs.borrow)"

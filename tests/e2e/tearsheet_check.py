@@ -332,18 +332,25 @@ def main():
     for k in (2, 3, 5):
         late = replay(t, o, c, [0] * k + sig[:-k], fee, slip, fund, borrow)
         net = [x[0] for x in late]
-        report(f"t+{k}: trades, Sharpe and net return from a replay {k - 1} bar(s) later",
-               rows[k]["trades"] == len(late) and close(rows[k]["sharpe"], sharpe(net), rel=1e-6) and
-               close(rows[k]["net_return"], sum(net), rel=1e-6), f"{rows[k]} vs {len(late)} {sharpe(net)} {sum(net)}")
+        # a path with no ruin (this replay has no marks): the compounded product of its trades
+        report(f"t+{k}: trades, Sharpe and compounded net return from a replay {k - 1} bar(s) later",
+               not rows[k]["ruined"] and rows[k]["trades"] == len(late) and
+               close(rows[k]["sharpe"], sharpe(net), rel=1e-6) and
+               close(rows[k]["net_return"], float(np.prod(1 + np.array(net)) - 1), rel=1e-6),
+               f"{rows[k]} vs {len(late)} {sharpe(net)} {np.prod(1 + np.array(net)) - 1}")
 
-    # cost break-even: sum of gross over sum of costs
-    cost = (tr["fees"] + tr["slippage"] + tr["funding"] + tr["borrow"]).sum()
-    be = tr["gross_return"].sum() / cost if cost > 0 else None
-    report("breakeven_cost_multiple = sum gross / sum costs", close(st["breakeven_cost_multiple"], be, rel=1e-6),
-           f"{st['breakeven_cost_multiple']} vs {be}")
-    if be is not None:
-        at = (tr["gross_return"] - be * (tr["fees"] + tr["slippage"] + tr["funding"] + tr["borrow"])).mean()
-        report("at the break-even multiple the mean net trade is zero", abs(at) < 1e-9)
+    # cost break-even: where the compounded net return of the trades with their costs times k is
+    # zero (no mark of these paths comes near ruin); tests/recompute.py replays it bar by bar
+    be = st["breakeven_cost_multiple"]
+    cost = (tr["fees"] + tr["slippage"] + tr["funding"] + tr["borrow"]).to_numpy()
+    gross = tr["gross_return"].to_numpy()
+    at = lambda k: float(np.prod(1 + gross - k * cost) - 1)
+    if be is None:
+        report("no breakeven_cost_multiple: the gross return compounded is not positive, as the reason says",
+               at(0) <= 0 and "gross return" in (st["breakeven"]["reason"] or ""), f"{at(0)} {st['breakeven']}")
+    else:
+        report("breakeven_cost_multiple: the compounded net return changes sign across it",
+               at(be * (1 - 1e-8)) > 0 >= at(be * (1 + 1e-8)) and abs(at(be)) < 1e-7, f"{be}: {at(be)}")
 
     check_interval(st, cfg, tr)
 

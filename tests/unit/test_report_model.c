@@ -1,5 +1,7 @@
 /* test_report_model.c - the report's view model: what each row claims matches what was computed. */
+#include <math.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
@@ -7,8 +9,14 @@
 
 #include "ohlcv.h"
 #include "ohlcv_json.h"
+#include "report_figures.h"
 #include "report_input.h"
 #include "report_model.h"
+
+static const char *text_at(const cJSON *m, const char *section, const char *key)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, section), key));
+}
 
 /* The meaning given for the stats row labelled label, or NULL. */
 static const char *meaning_of(const cJSON *m, const char *label)
@@ -135,6 +143,64 @@ static void test_formats_have_no_negative_zero(void **state)
 	assert_string_equal(rpt_fmt_pct(NULL, 3, buf, sizeof buf), "n/a");
 }
 
+/* A cost multiple prints one way everywhere: three significant figures, no exponent. */
+static void test_multiple_format(void **state)
+{
+	static const struct { double x; const char *s; } rows[] = {
+		{ 23.456, "23.5x" }, { 7.7884, "7.79x" }, { 0.5234, "0.523x" }, { 0.041234, "0.0412x" },
+		{ 150.4, "150x" }, { 1234.6, "1235x" }, { 1.0, "1.00x" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		assert_string_equal(rpt_fmt_multiple(rows[i].x, buf, sizeof buf), rows[i].s);
+	assert_string_equal(rpt_fmt_multiple(NAN, buf, sizeof buf), "n/a");
+}
+
+/* What the sentences quote is what the tables show: the late fills' Sharpe ratios and net
+ * return, the break-even multiple; a ruined row says so in its cell. */
+static void test_text_quotes_the_tables(void **state)
+{
+	static const char stats[] = "{\"ok\": true, \"stage\": \"stats\", "
+		"\"delay_sensitivity\": [{\"delay_bars\": 1, \"trades\": 50, \"sharpe\": 0.33404511, "
+		"\"net_return\": 1.65077, \"ruined\": false}, {\"delay_bars\": 5, \"trades\": 3, "
+		"\"sharpe\": -0.71058, \"net_return\": -1, \"ruined\": true}], "
+		"\"cost_sensitivity\": [{\"multiple\": 1, \"trades\": 50, \"sharpe\": 0.334, \"psr\": 0.99, "
+		"\"net_return\": 1.65, \"ruined\": false}, {\"multiple\": 2, \"trades\": 3, \"sharpe\": -0.7, "
+		"\"psr\": 0.1, \"net_return\": -1, \"ruined\": true}], \"cost_basis\": \"replayed\", "
+		"\"breakeven_cost_multiple\": 23.456, \"breakeven\": {\"at_ruin\": false, \"reason\": null}}";
+	struct rpt_input in;
+	const cJSON *delay, *sens;
+	cJSON *m;
+	const char *said;
+	char want[64];
+
+	(void)state;
+	memset(&in, 0, sizeof in);
+	in.stage[RPT_STATS].json = cJSON_Parse(stats);
+	in.stage[RPT_STATS].ok = true;
+	m = rpt_model_build(&in, "x");
+	assert_non_null(m);
+	delay = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "tearsheet"), "delay");
+	said = text_at(m, "tearsheet", "delay_sentence");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(delay, 1), "net")),
+			    "-100.00 % (ruined)");
+	for (int i = 0; i < 2; i++) {
+		const char *sh = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(delay, i), "sharpe"));
+		assert_non_null(strstr(said, sh));
+	}
+	assert_non_null(strstr(said, "to -100.00 % (ruined):"));
+	sens = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "costs"), "sensitivity");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(sens, 1), "net")),
+			    "-100.00 % (ruined)");
+	assert_string_equal(text_at(m, "costs", "breakeven"), "23.5x");
+	snprintf(want, sizeof want, "survives up to %s the configured", text_at(m, "costs", "breakeven"));
+	assert_non_null(strstr(text_at(m, "tearsheet", "breakeven_sentence"), want));
+	cJSON_Delete(m);
+	cJSON_Delete(in.stage[RPT_STATS].json);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -142,6 +208,8 @@ int main(void)
 		cmocka_unit_test(test_formats_have_no_negative_zero),
 		cmocka_unit_test(test_data_says_what_was_done),
 		cmocka_unit_test(test_nan_as_flat_is_said),
+		cmocka_unit_test(test_multiple_format),
+		cmocka_unit_test(test_text_quotes_the_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
