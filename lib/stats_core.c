@@ -8,8 +8,6 @@
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_sort.h>
 
-#define SECONDS_PER_YEAR (365.25 * 86400.0)
-
 void st_moments(const double *x, size_t n, struct st_moments *m)
 {
 	double sum = 0.0, m2 = 0.0, m3 = 0.0, m4 = 0.0;
@@ -257,48 +255,24 @@ static void curve_end(const struct st_input *in, struct st_summary *o)
 		o->ruined = !(in->eq_net[i] > 0);
 }
 
-/* One pass over the net equity curve (from 1) for the figures that need no mean: the maximum
- * drawdown and the sum of the per-bar changes. Each is a chain of dependent steps, bound by
- * their latency rather than by memory, so side by side in one loop they cost about one. */
-static void curve_pass(const struct st_input *in, double *max_dd, double *sum_changes)
+/* The per-bar figures, from the per-bar returns of the compounded net curve r[0..n)
+ * (st_curve_returns): the Sharpe ratio annualised by sqrt(bars per year), and Lo's (2002)
+ * correction of that scaling beside it. NAN without a per-bar curve or a bar spacing. */
+static void per_bar_sharpe(const struct st_input *in, const double *r, size_t n,
+			   struct st_summary *o)
 {
-	struct drawdown d = { 1.0, 1.0, 0.0 };
-	double sum = 0.0, prev = 1.0;
-
-	for (size_t i = 0; i < in->n_eq; i++) {
-		double x = in->eq_net[i];
-		sum += x - prev;
-		prev = x;
-		dd_step(&d, x);
-	}
-	dd_settle(&d);
-	*max_dd = d.dd;
-	*sum_changes = sum;
-}
-
-/* Sharpe of per-bar net equity changes, annualised by sqrt(bars per year); sum is their sum,
- * from curve_pass. */
-static void per_bar_sharpe(const struct st_input *in, double sum, struct st_summary *o)
-{
-	double ss = 0.0, mean, sd, prev = 1.0;
-	size_t n = in->n_eq;
+	struct st_annual a;
 
 	o->sharpe_bar = o->bars_per_year = o->annual_factor = o->sharpe_annualised = NAN;
+	o->lo = (struct st_lo){ NAN, NAN, NAN, 0 };  /* no lags counted without a per-bar curve */
 	if (!in->eq_per_bar || n < 2 || !(in->bar_seconds > 0))
 		return;
-	mean = sum / (double)n;
-	for (size_t i = 0; i < n; i++) {
-		double d = in->eq_net[i] - prev - mean;
-		ss += d * d;
-		prev = in->eq_net[i];
-	}
-	sd = sqrt(ss / (double)(n - 1));
-	o->bars_per_year = SECONDS_PER_YEAR / in->bar_seconds;
+	o->bars_per_year = st_bars_per_year(in->bar_seconds);
 	o->annual_factor = sqrt(o->bars_per_year);
-	if (sd > 1e-15) {
-		o->sharpe_bar = mean / sd;
-		o->sharpe_annualised = o->sharpe_bar * o->annual_factor;
-	}
+	st_annualise(r, n, o->annual_factor, &a);
+	o->sharpe_bar = a.sharpe_bar;
+	o->sharpe_annualised = a.sharpe;
+	st_lo_annualise(r, n, a.sharpe_bar, o->bars_per_year, &o->lo);
 }
 
 /* V[SR] of the trials for a sample of t trades: measured or given when there is one; with only
@@ -339,36 +313,14 @@ static void probabilistic(const struct st_input *in, struct st_summary *o)
 			 &o->min_trl);
 }
 
-/* The per-bar returns of the compounded net curve (from 1) into r, up to ruin; how many. */
-static size_t bar_returns(const struct st_input *in, double *r)
+/* Serial dependence of the trades (x, their net returns in order) and of the bars (r[0..n),
+ * the per-bar returns of the net curve; none without a per-bar curve). */
+static void dependence(const struct st_input *in, const double *x, const double *r, size_t n,
+		       struct st_dependence *d)
 {
-	double prev = 1.0;
-	size_t n = 0;
-
-	for (size_t i = 0; i < in->n_eq && prev > 0; i++) {
-		r[n++] = in->eq_net[i] / prev - 1.0;
-		prev = in->eq_net[i];
-	}
-	return n;
-}
-
-/* Serial dependence of the trades (x, their net returns in order) and of the bars. Returns 0,
- * or -1 when memory ran out. */
-static int dependence(const struct st_input *in, const double *x, struct st_dependence *d)
-{
-	double *r = NULL;
-
 	d->trades_lag1 = st_autocorr(x, in->n_trades, 1);
 	d->effective_trades = st_effective_n(x, in->n_trades, &d->lags);
-	d->bars_lag1 = NAN;
-	if (!in->eq_per_bar || in->n_eq < 3)
-		return 0;
-	r = malloc(in->n_eq * sizeof(*r));
-	if (!r)
-		return -1;
-	d->bars_lag1 = st_autocorr(r, bar_returns(in, r), 1);
-	free(r);
-	return 0;
+	d->bars_lag1 = in->eq_per_bar ? st_autocorr(r, n, 1) : NAN;
 }
 
 size_t st_conc_removed(size_t n)
@@ -416,7 +368,8 @@ static void concentration(const struct st_input *in, double *x, size_t n, double
 int st_summarise(const struct st_input *in, struct st_summary *out)
 {
 	static const double multiples[ST_N_MULTIPLES] = { 0, 1, 2, 3 };
-	double *buf = NULL, sum_changes;
+	double *buf = NULL, *bars = NULL;
+	size_t n_bars = 0;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -428,8 +381,12 @@ int st_summarise(const struct st_input *in, struct st_summary *out)
 	out->psr_iid = out->dsr_iid = out->sr0_iid = out->v_sr_iid = out->min_trl_iid = NAN;
 	out->dep.trades_lag1 = out->dep.bars_lag1 = out->dep.effective_trades = NAN;
 	buf = malloc((in->n_trades ? in->n_trades : 1) * sizeof(*buf));
-	if (!buf || !(in->trials >= 1) || in->trials != floor(in->trials))
+	bars = malloc((in->n_eq ? in->n_eq : 1) * sizeof(*bars));
+	if (!buf || !bars || !(in->trials >= 1) || in->trials != floor(in->trials))
 		goto out;
+	/* every per-bar figure rests on the per-bar returns of the compounded net curve */
+	if (in->eq_per_bar)
+		n_bars = st_curve_returns(in->eq_net, in->n_eq, bars);
 	for (size_t k = 0; k < ST_N_MULTIPLES; k++)
 		sensitivity(in, multiples[k], buf, &out->cost[k]);
 	/* The headline figures are the 1x row's, from the same net returns. */
@@ -437,19 +394,19 @@ int st_summarise(const struct st_input *in, struct st_summary *out)
 		buf[i] = in->trades[i].net;
 	st_moments(buf, in->n_trades, &out->m);
 	out->sharpe = st_sharpe(&out->m);
-	if (dependence(in, buf, &out->dep) < 0)
-		goto out;
+	dependence(in, buf, bars, n_bars, &out->dep);
 	probabilistic(in, out);
 	trade_figures(in, out);
 	/* last: it sorts buf */
 	concentration(in, buf, in->n_trades, out->sum_net_return,
 		      in->n_trades ? out->dep.effective_trades / (double)in->n_trades : 1.0,
 		      &out->conc);
-	curve_pass(in, &out->max_drawdown, &sum_changes);
+	out->max_drawdown = st_max_drawdown(1.0, in->eq_net, in->n_eq);
 	curve_end(in, out);
-	per_bar_sharpe(in, sum_changes, out);
+	per_bar_sharpe(in, bars, n_bars, out);
 	rc = 0;
 out:
 	free(buf);
+	free(bars);
 	return rc;
 }

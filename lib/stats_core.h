@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "replay_core.h"
+#include "stats_annual.h"
 
 /* Significant digits of every statistic written (stats.json, the tearsheet). */
 #define ST_DIGITS 10
@@ -124,7 +125,10 @@ struct st_summary {
 	double sum_net_return, sum_gross_return;
 	bool ruined;                 /* the net equity curve reached zero */
 	double max_drawdown, win_rate, profit_factor, avg_bars_held, exposure, turnover;
+	/* per bar: of the per-bar returns of the compounded net curve (st_curve_returns), the
+	 * Sharpe ratio times sqrt(bars per year), and Lo's (2002) correction of that scaling */
 	double sharpe_bar, bars_per_year, annual_factor, sharpe_annualised;
+	struct st_lo lo;
 	struct st_sensitivity cost[ST_N_MULTIPLES];  /* 0x, 1x, 2x, 3x the cost model */
 	struct st_concentration conc;
 };

@@ -10,60 +10,13 @@
 #include <time.h>
 
 #include "jsonio.h"
+#include "stats_annual.h"
 #include "stats_core.h"
 
 /* x rounded as every figure of stats.json is, or null when it is not a number. */
 static void add_num(cJSON *o, const char *key, double x)
 {
 	sa_json_add_num(o, key, x, ST_DIGITS);
-}
-
-/* The per-row net returns of eq (the first from 1.0), into a new array (caller frees). */
-static double *row_returns(const double *eq, size_t n)
-{
-	double *r = malloc((n ? n : 1) * sizeof(*r)), prev = 1.0;
-
-	for (size_t i = 0; r && i < n; i++) {
-		r[i] = prev > 0 ? eq[i] / prev - 1.0 : NAN;
-		prev = eq[i];
-	}
-	return r;
-}
-
-void st_rolling_vol(double start_eq, const double *eq, size_t n, size_t w, double factor,
-		    double *out)
-{
-	double sum = 0.0, ss = 0.0, prev = start_eq, *r = malloc((n ? n : 1) * sizeof(*r));
-
-	for (size_t i = 0; i < n; i++)
-		out[i] = NAN;
-	if (!r || w < 2)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		r[i] = prev > 0 ? eq[i] / prev - 1.0 : 0.0;
-		prev = eq[i];
-	}
-	/* running sums over the window; the returns are centred on the first window's mean so
-	 * the sum of squares does not cancel away the variance */
-	double c = 0.0;
-	for (size_t k = 0; k < w && k < n; k++)
-		c += r[k] / (double)w;
-	for (size_t i = 0; i < n; i++) {
-		double x = r[i] - c;
-		sum += x;
-		ss += x * x;
-		if (i >= w) {
-			double y = r[i - w] - c;
-			sum -= y;
-			ss -= y * y;
-		}
-		if (i + 1 >= w) {
-			double var = (ss - sum * sum / (double)w) / (double)(w - 1);
-			out[i] = sqrt(var > 0 ? var : 0.0) * factor;
-		}
-	}
-out:
-	free(r);
 }
 
 int st_var_cvar(const double *x, size_t n, double level, double *var, double *cvar)
@@ -84,18 +37,19 @@ int st_var_cvar(const double *x, size_t n, double level, double *var, double *cv
 	return 0;
 }
 
-static void add_bar_figures(cJSON *o, const struct st_tearsheet_in *in, const double *r)
+/* The figures of the per-bar returns r[0..n) of the compounded net curve (st_curve_returns). */
+static void add_bar_figures(cJSON *o, const struct st_tearsheet_in *in, const double *r, size_t n)
 {
-	double var = NAN, cvar = NAN, best = NAN, worst = NAN, vol = NAN;
-	size_t n = in->n_eq;
+	double var = NAN, cvar = NAN, best = NAN, worst = NAN;
+	struct st_annual a = { .vol = NAN };
 
 	if (r && n >= 2) {
-		vol = gsl_stats_sd(r, 1, n) * in->annual_factor;
+		st_annualise(r, n, in->annual_factor, &a);
 		st_var_cvar(r, n, ST_VAR_LEVEL, &var, &cvar);
 		best = gsl_stats_max(r, 1, n);
 		worst = gsl_stats_min(r, 1, n);
 	}
-	add_num(o, "volatility_annualised", vol);
+	add_num(o, "volatility_annualised", a.vol);
 	add_num(o, "var_95", var);
 	add_num(o, "cvar_95", cvar);
 	add_num(o, "best_bar", best);
@@ -165,8 +119,7 @@ static void add_rolling_vol(cJSON *o, const struct st_tearsheet_in *in)
 	cJSON *rv = cJSON_AddObjectToObject(o, "rolling_volatility");
 
 	cJSON_AddNumberToObject(rv, "window", (double)w);
-	if (v && in->eq_per_bar) {
-		st_rolling_vol(1.0, in->eq_net, n, w, in->annual_factor, v);
+	if (v && in->eq_per_bar && st_rolling_annual(in->eq_net, n, w, in->annual_factor, NULL, v) == 0) {
 		for (size_t i = 0; i < n; i++) {
 			if (isnan(v[i]))
 				continue;
@@ -210,12 +163,12 @@ static void add_side(cJSON *ls, const char *name, const struct st_tearsheet_in *
 
 int st_metrics(cJSON *o, const struct st_tearsheet_in *in)
 {
-	double *r = in->eq_per_bar ? row_returns(in->eq_net, in->n_eq) : NULL;
+	double *r = in->eq_per_bar ? malloc((in->n_eq ? in->n_eq : 1) * sizeof(*r)) : NULL;
 	cJSON *ls;
 
 	if (in->eq_per_bar && !r)
 		return -1;
-	add_bar_figures(o, in, r);
+	add_bar_figures(o, in, r, r ? st_curve_returns(in->eq_net, in->n_eq, r) : 0);
 	free(r);
 	add_months(o);
 	if (add_yearly_benchmark(o, in) < 0)
@@ -224,12 +177,14 @@ int st_metrics(cJSON *o, const struct st_tearsheet_in *in)
 	ls = cJSON_AddObjectToObject(o, "long_short");
 	add_side(ls, "long", in, 1);
 	add_side(ls, "short", in, -1);
-	cJSON_AddStringToObject(o, "metrics_basis", "per-bar net returns eq[i] / eq[i-1] - 1 (the "
-		"first from 1): volatility_annualised their sample standard deviation times sqrt(bars "
-		"per year); var_95 their 5 % quantile (linear between order statistics) and cvar_95 the "
-		"mean of those at or below it, so a loss is negative; best_bar and worst_bar their "
-		"largest and smallest; best_month and worst_month of monthly; rolling_volatility over "
-		"rolling_sharpe's window; long_short per side of trades.csv: net returns compounded in "
-		"exit order, the share above zero, mean over sample standard deviation");
+	cJSON_AddStringToObject(o, "metrics_basis", "per-bar returns of compounded net equity, "
+		"eq[i] / eq[i-1] - 1 (the first over 1), up to and including a ruin bar (as "
+		"sharpe_annualised): volatility_annualised their sample standard deviation times "
+		"sqrt(bars per year); var_95 their 5 % quantile (linear between order statistics) and "
+		"cvar_95 the mean of those at or below it, so a loss is negative; best_bar and "
+		"worst_bar their largest and smallest; best_month and worst_month of monthly; "
+		"rolling_volatility over rolling_sharpe's window; long_short per side of trades.csv: "
+		"net returns compounded in exit order, the share above zero, mean over sample standard "
+		"deviation");
 	return 0;
 }

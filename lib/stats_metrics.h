@@ -12,20 +12,14 @@
 /* The quantile VaR and CVaR are taken at: the worst 5 % of bars. */
 #define ST_VAR_LEVEL 0.05
 
-/* Annualised volatility of eq's per-row changes (eq[i] / eq[i - 1] - 1, the first from
- * start_eq) over a window of w rows ending at each row, into out[0..n): the sample standard
- * deviation times factor (sqrt(rows per year)); NAN for the first w - 1 rows. */
-void st_rolling_vol(double start_eq, const double *eq, size_t n, size_t w, double factor,
-		    double *out);
-
 /* Historical VaR and CVaR of x[0..n) at level: *var the level quantile (linear between order
  * statistics, as GSL and numpy's default take it), *cvar the mean of the values at or below
  * it; both returns, so a loss is negative. Returns 0, or -1 (both NAN) when n is 0 or memory
  * ran out. */
 int st_var_cvar(const double *x, size_t n, double level, double *var, double *cvar);
 
-/* Adds volatility_annualised, var_95, cvar_95, best_bar, worst_bar (per-bar net returns of the
- * equity curve), best_month, worst_month (of o's "monthly", which st_tearsheet added),
+/* Adds volatility_annualised, var_95, cvar_95, best_bar, worst_bar (the per-bar returns of the
+ * compounded net curve, st_curve_returns), best_month, worst_month (of o's "monthly", which st_tearsheet added),
  * yearly_benchmark (buy and hold's return per calendar year, as "yearly" takes the
  * strategy's), rolling_volatility (window, min, max, last) and long_short ({long, short}:
  * trades, net_return, win_rate, sharpe) to o, with metrics_basis saying how each is taken.

@@ -10,6 +10,7 @@
 
 #include "csvtable.h"
 #include "jsonio.h"
+#include "stats_annual.h"
 #include "stats_core.h"
 #include "stats_rerun.h"
 #include "timeutil.h"
@@ -190,35 +191,6 @@ size_t st_rolling_window(long long knob, size_t n)
 	return w < 2 ? 2 : w;
 }
 
-void st_rolling_sharpe(double start_eq, const double *eq, size_t n, size_t w, double factor,
-		       double *out)
-{
-	double sum = 0.0, ss = 0.0, prev = start_eq;
-	double *ret = NULL;
-
-	ret = malloc((n ? n : 1) * sizeof(*ret));
-	for (size_t i = 0; i < n; i++) {
-		out[i] = NAN;
-		if (!ret)
-			continue;
-		ret[i] = prev > 0 ? eq[i] / prev - 1.0 : 0.0;
-		prev = eq[i];
-		sum += ret[i];
-		ss += ret[i] * ret[i];
-		if (i >= w) {
-			sum -= ret[i - w];
-			ss -= ret[i - w] * ret[i - w];
-		}
-		if (i + 1 >= w && w >= 2) {
-			double mean = sum / (double)w;
-			double var = (ss - sum * mean) / (double)(w - 1);
-			if (var > 1e-24)
-				out[i] = mean / sqrt(var) * factor;
-		}
-	}
-	free(ret);
-}
-
 static int add_rolling(cJSON *o, const struct st_tearsheet_in *in)
 {
 	cJSON *r = cJSON_AddObjectToObject(o, "rolling_sharpe");
@@ -228,8 +200,10 @@ static int add_rolling(cJSON *o, const struct st_tearsheet_in *in)
 	int rc = -1;
 
 	cJSON_AddNumberToObject(r, "window", (double)w);
-	cJSON_AddStringToObject(r, "basis", "per-bar net equity ratios over the window, times "
-				"sqrt(bars per year)");
+	cJSON_AddStringToObject(r, "basis", "the Sharpe ratio of the window's per-bar returns of "
+				"compounded net equity (as sharpe_annualised), times sqrt(bars per year); "
+				"none after a ruin bar, nor for a window whose standard deviation is at or "
+				"below 1e-12");
 	if (!in->eq_per_bar || !isfinite(in->annual_factor) || in->n_eq < w) {
 		cJSON_AddStringToObject(r, "note", "needs one equity row per bar, a known bar "
 					"spacing and at least one full window");
@@ -239,7 +213,8 @@ static int add_rolling(cJSON *o, const struct st_tearsheet_in *in)
 	v = malloc(in->n_eq * sizeof(*v));
 	if (!v)
 		goto out;
-	st_rolling_sharpe(1.0, in->eq_net, in->n_eq, w, in->annual_factor, v);
+	if (st_rolling_annual(in->eq_net, in->n_eq, w, in->annual_factor, v, NULL) < 0)
+		goto out;
 	for (size_t i = 0; i < in->n_eq; i++) {
 		if (!isfinite(v[i]))
 			continue;
@@ -280,23 +255,12 @@ out:
 	return rc;
 }
 
-/* Annualised Sharpe of an equity curve's per-row ratios (from 1), or NAN. */
+/* The annualised Sharpe ratio of a curve's per-bar returns (st_curve_annual), or NAN. */
 static double curve_sharpe(const double *eq, size_t n, double factor)
 {
-	double *ret = malloc((n ? n : 1) * sizeof(*ret)), prev = 1.0, s = NAN;
-	struct st_moments m;
+	struct st_annual a;
 
-	if (!ret || n < 2)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		ret[i] = prev > 0 ? eq[i] / prev - 1.0 : 0.0;
-		prev = eq[i];
-	}
-	st_moments(ret, n, &m);
-	s = st_sharpe(&m) * factor;
-out:
-	free(ret);
-	return s;
+	return st_curve_annual(eq, n, factor, &a) < 0 ? NAN : a.sharpe;
 }
 
 static int add_benchmark(cJSON *o, const struct st_tearsheet_in *in)

@@ -31,12 +31,6 @@ struct st_episode {
 size_t st_drawdown_episodes(double start_eq, const double *eq, size_t n, struct st_episode *ep,
 			    size_t max);
 
-/* Annualised Sharpe of eq's per-row changes over a window of w rows ending at each row, into
- * out[0..n) (NAN for the first w - 1 rows and for flat windows); factor is sqrt(rows per
- * year). The first change is from start_eq. */
-void st_rolling_sharpe(double start_eq, const double *eq, size_t n, size_t w, double factor,
-		       double *out);
-
 /* The window used when the knob says 0: a quarter of the rows, at least 2. */
 size_t st_rolling_window(long long knob, size_t n);
 

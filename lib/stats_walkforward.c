@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "msg.h"
+#include "stats_annual.h"
 #include "stats_core.h"
 
 /* Sharpe ratio of x[0..n), 0 when it is undefined (PBO's convention). */
@@ -57,22 +58,30 @@ void st_walkforward_curves(const double *m, size_t n_bars, const struct st_walkf
 	}
 }
 
-/* Sharpe and compounded return of the stitched returns and the hindsight column's. */
-static void score(const double *m, size_t n_bars, struct st_walkforward *wf, double *buf)
+/* The per-bar Sharpe ratio of a curve eq[0..n) compounded from 1, of its per-bar returns
+ * (st_curve_returns into r, so a ruin bar is the last that counts); 0 when it is undefined
+ * (PBO's convention). */
+static double curve_sharpe0(const double *eq, size_t n, double *r)
+{
+	struct st_annual a;
+
+	st_annualise(r, st_curve_returns(eq, n, r), 1.0, &a);
+	return isfinite(a.sharpe_bar) ? a.sharpe_bar : 0.0;
+}
+
+/* Sharpe and compounded return of the stitched choices and of the hindsight column, over the
+ * out-of-sample bars: each compounded from 1 into eq and hind (n_bars - start[0] each; r as
+ * many, for the returns). */
+static void score(const double *m, size_t n_bars, struct st_walkforward *wf, double *eq,
+		  double *hind, double *r)
 {
 	size_t n = n_bars - wf->start[0];
-	double e = 1.0, h = 1.0;
-	int w = 0;
 
-	for (size_t t = wf->start[0]; t < n_bars; t++) {
-		buf[t - wf->start[0]] = m[column_at(wf, t, &w) * n_bars + t];
-		e *= 1.0 + buf[t - wf->start[0]];
-		h *= 1.0 + m[wf->hindsight * n_bars + t];
-	}
-	wf->oos_sharpe = sharpe0(buf, n);
-	wf->oos_net_return = e - 1.0;
-	wf->is_sharpe = sharpe0(m + wf->hindsight * n_bars + wf->start[0], n);
-	wf->is_net_return = h - 1.0;
+	st_walkforward_curves(m, n_bars, wf, eq, hind);
+	wf->oos_sharpe = curve_sharpe0(eq, n, r);
+	wf->oos_net_return = eq[n - 1] - 1.0;
+	wf->is_sharpe = curve_sharpe0(hind, n, r);
+	wf->is_net_return = hind[n - 1] - 1.0;
 }
 
 int st_walkforward(const double *m, size_t n_bars, size_t n_cols, int windows,
@@ -97,12 +106,12 @@ int st_walkforward(const double *m, size_t n_bars, size_t n_cols, int windows,
 	for (int w = 0; w < windows; w++)
 		out->choices[w] = best_column(m, n_bars, n_cols, out->start[w]);
 	out->hindsight = best_column(m, n_bars, n_cols, n_bars);
-	buf = malloc((n_bars - out->start[0]) * sizeof *buf);
+	buf = malloc(3 * (n_bars - out->start[0]) * sizeof *buf);
 	if (!buf) {
 		sa_fmt(why, whylen, "out of memory for the walk-forward");
 		return -1;
 	}
-	score(m, n_bars, out, buf);
+	score(m, n_bars, out, buf, buf + (n_bars - out->start[0]), buf + 2 * (n_bars - out->start[0]));
 	free(buf);
 	return 0;
 }

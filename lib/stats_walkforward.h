@@ -15,8 +15,10 @@ struct st_walkforward {
 	size_t start[ST_WF_MAX_WINDOWS + 1];  /* stretch w covers bars [start[w], start[w + 1]) */
 	size_t choices[ST_WF_MAX_WINDOWS];    /* the column traded on stretch w */
 	size_t hindsight;                     /* the column with the best Sharpe on every bar */
-	/* per bar, over the out-of-sample bars only (start[0] on): mean / sd (ddof 1), and the
-	 * compounded return, of the stitched choices and of the hindsight column */
+	/* over the out-of-sample bars only (start[0] on), each compounded from 1: the per-bar
+	 * Sharpe ratio of its per-bar returns (st_curve_returns: up to and including a ruin bar;
+	 * mean / sd, ddof 1; 0 when undefined) and the compounded return, of the stitched choices
+	 * and of the hindsight column */
 	double oos_sharpe, oos_net_return, is_sharpe, is_net_return;
 };
 
@@ -24,7 +26,7 @@ struct st_walkforward {
  * first is only ever in-sample, and before each later one (a stretch) the column of m (n_cols
  * columns of n_bars, column-major) with the highest Sharpe ratio over bars [0, stretch start)
  * is chosen (mean / sd, ddof 1; 0 when sd is 0; the first on a tie, as PBO ranks). The matrix's
- * values are taken as per-bar returns and compounded: equity *= 1 + r. Returns 0, or -1 with
+ * values are per-bar returns (vmatrix.h) and compound: equity *= 1 + r. Returns 0, or -1 with
  * the reason in why: no column, windows outside [1, ST_WF_MAX_WINDOWS], or fewer than 2 bars
  * in a part. */
 int st_walkforward(const double *m, size_t n_bars, size_t n_cols, int windows,

@@ -54,6 +54,7 @@ int vr_matrix_read(const char *path, double **m, size_t *n_bars, size_t *n_cols,
 	unsigned char h[VR_HEADER_BYTES];
 	uint64_t t, n;
 	double *out = NULL;
+	size_t got;
 	int rc = -1;
 
 	*m = NULL;
@@ -61,8 +62,15 @@ int vr_matrix_read(const char *path, double **m, size_t *n_bars, size_t *n_cols,
 		sa_fmt(err, errlen, "cannot open '%s', %s", path, strerror(errno));
 		goto out;
 	}
-	if (fread(h, 1, sizeof h, fp) != sizeof h || memcmp(h, VR_MAGIC, 8) != 0) {
-		sa_fmt(err, errlen, "'%s' is not a variant return matrix", path);
+	got = fread(h, 1, sizeof h, fp);
+	if (got != sizeof h || memcmp(h, VR_MAGIC, 8) != 0) {
+		/* a short header is no matrix of either version */
+		if (got == sizeof h && memcmp(h, VR_MAGIC_V1, 8) == 0)
+			sa_fmt(err, errlen, "'%s' is a variant return matrix of version 1, per-bar "
+			       "equity changes rather than per-bar returns: rerun the variants stage",
+			       path);
+		else
+			sa_fmt(err, errlen, "'%s' is not a variant return matrix", path);
 		goto out;
 	}
 	t = get_u64(h + 8);
@@ -89,6 +97,11 @@ int vr_matrix_read(const char *path, double **m, size_t *n_bars, size_t *n_cols,
 #endif
 		if (!isfinite(out[i])) {
 			sa_fmt(err, errlen, "'%s' holds a value that is not a finite number", path);
+			goto out;
+		}
+		/* a compounded curve stops at zero: no bar loses more than everything */
+		if (out[i] < -1.0) {
+			sa_fmt(err, errlen, "'%s' holds a return below -1", path);
 			goto out;
 		}
 	}

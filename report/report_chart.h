@@ -62,7 +62,7 @@ void rpt_draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, 
 
 /* Sharpe ratio and net return against the fill delay: stats.json's delay_sensitivity rows. */
 /* rolling_vol.png: the annualised volatility over a moving window of bars (v as rolling.png's,
- * from st_rolling_vol), the whole period's as a dashed line; why_missing when there is none. */
+ * from st_rolling_annual), the whole period's as a dashed line; why_missing when there is none. */
 int rpt_chart_rolling_vol(const char *path, const int64_t *t, const double *v, size_t n,
 			  size_t window, double headline, const char *why_missing, char *err,
 			  size_t errlen);

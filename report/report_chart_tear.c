@@ -183,8 +183,8 @@ void rpt_draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, 
 	static const char *const names[] = { "rolling Sharpe ratio (annualised)", "the whole period's" };
 	char sub[160];
 
-	snprintf(sub, sizeof sub, "per-bar net returns over the last %zu bars at each bar, times "
-		 "sqrt(bars per year); time in UTC", window);
+	snprintf(sub, sizeof sub, "per-bar returns of compounded net equity over the last %zu bars, "
+		 "times sqrt(bars per year); time in UTC", window);
 	rolling_chart(cr, t, v, n, headline, "Rolling Sharpe ratio", sub, names, "Sharpe ratio", why_missing);
 }
 
@@ -194,8 +194,8 @@ void rpt_draw_rolling_vol(cairo_t *cr, const int64_t *t, const double *v, size_t
 	static const char *const names[] = { "rolling volatility (annualised)", "the whole period's" };
 	char sub[160];
 
-	snprintf(sub, sizeof sub, "sample standard deviation of per-bar net returns over the last %zu "
-		 "bars, times sqrt(bars per year); time in UTC", window);
+	snprintf(sub, sizeof sub, "standard deviation of per-bar returns of compounded net equity over "
+		 "the last %zu bars, times sqrt(bars per year); UTC", window);
 	rolling_chart(cr, t, v, n, headline, "Rolling volatility", sub, names, "volatility", why_missing);
 }
 

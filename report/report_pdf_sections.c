@@ -213,11 +213,12 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 		rpt_pdf_table(p, get(get(m, "stats"), "years"), years, NCOL(years), NULL);
 	}
 	rpt_pdf_heading(p, "Did the edge last", 1);
-	rpt_pdf_paraf(p, "The Sharpe ratio of per-bar net returns over a moving window of %s bars: a line "
+	rpt_pdf_paraf(p, "The Sharpe ratio of per-bar returns of compounded net equity over a moving window of %s "
+		      "bars, annualised as the whole period's: a line "
 		      "that stays above zero is an edge that held; one tall hump is a lucky stretch.",
 		      str(t, "rolling_window"));
 	chart(p, d, CH_ROLLING);
-	rpt_pdf_paraf(p, "The volatility of per-bar net returns over the same window, annualised: where "
+	rpt_pdf_paraf(p, "The volatility of the same per-bar returns over the same window, annualised: where "
 		      "the risk taken rose or fell.");
 	chart(p, d, CH_ROLLING_VOL);
 	rpt_pdf_heading(p, "What if every fill came later", 1);
@@ -493,8 +494,9 @@ static void trials(struct rpt_pdf *p, const cJSON *m)
 	rpt_pdf_png(p, "pbo.png");
 	rpt_pdf_table(p, get(t, "rows"), rows, NCOL(rows), NULL);
 	if (cJSON_IsObject(get(m, "spa")))
-		rpt_pdf_paraf(p, "%s Hansen's test for superior predictive ability over the variants' per-bar "
-			      "net returns, against staying flat: consistent p = %s (between %s and %s); White's "
+		rpt_pdf_paraf(p, "%s Hansen's test for superior predictive ability over the per-bar returns "
+			      "of each variant's compounded net equity, against staying flat: consistent "
+			      "p = %s (between %s and %s); White's "
 			      "Reality Check gives %s. %s stationary-bootstrap resamples, mean block length %s bars.",
 			      str(get(m, "spa"), "words"), str(get(m, "spa"), "p_value"), str(get(m, "spa"), "p_lower"),
 			      str(get(m, "spa"), "p_upper"), str(get(m, "spa"), "reality_check_p"),

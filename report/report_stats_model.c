@@ -66,6 +66,26 @@ static void add_dependence(cJSON *l, const cJSON *st)
 		 "as Bailey and Lopez de Prado publish them, counting every trade: higher when trades are dependent");
 }
 
+/* The annualised Sharpe ratio, and beside it the same scaled with Lo's (2002) correction. */
+static void add_annualised(cJSON *l, const cJSON *st)
+{
+	const cJSON *lo = get(st, "sharpe_annualised_lo");
+	char b[64], meaning[400];
+
+	stat_row(l, "Sharpe ratio (annualised)", rpt_fmt_num(get(get(st, "sharpe_annualised"), "value"), 3, b, sizeof b),
+		 sa_json_bool(get(st, "sharpe_annualised"), "lo_corrected", false) ?
+		 "the Sharpe ratio of per-bar returns of compounded net equity, scaled for a year with Lo's (2002) "
+		 "correction for dependent bars" :
+		 "the Sharpe ratio of per-bar returns of compounded net equity, scaled by the square root of bars per "
+		 "year; not Lo-corrected: that scaling assumes independent bars (Lo's correction is the next row)");
+	snprintf(meaning, sizeof meaning, "the same Sharpe ratio scaled for a year as Lo (2002) does for bars "
+		 "that follow each other, from their autocorrelations up to lag %.0f: lower than the row above when "
+		 "the bars' returns run in streaks, none when the correction is undefined",
+		 sa_json_num(lo, "lags", 0));
+	stat_row(l, "Sharpe ratio (annualised, Lo-corrected)", rpt_fmt_num(get(lo, "value"), 3, b, sizeof b),
+		 meaning);
+}
+
 /* The risk figures of stats.json (stats_metrics.h), as rows of the statistics table. */
 static void add_risk_rows(cJSON *l, const cJSON *st)
 {
@@ -74,7 +94,8 @@ static void add_risk_rows(cJSON *l, const cJSON *st)
 	stat_row(l, "CAGR", rpt_fmt_pct(get(st, "cagr"), 2, b, sizeof b),
 		 "the yearly rate that compounds to the net equity ratio over the period");
 	stat_row(l, "Volatility (annualised)", rpt_fmt_pct(get(st, "volatility_annualised"), 2, b, sizeof b),
-		 "sample standard deviation of per-bar net returns, times the square root of bars per year");
+		 "sample standard deviation of per-bar returns of compounded net equity, times the square root of bars "
+		 "per year");
 	stat_row(l, "VaR 95 % (per bar)", rpt_fmt_pct(get(st, "var_95"), 3, b, sizeof b),
 		 "historical: one bar in twenty did this badly or worse (a loss is negative)");
 	stat_row(l, "CVaR 95 % (per bar)", rpt_fmt_pct(get(st, "cvar_95"), 3, b, sizeof b),
@@ -139,11 +160,7 @@ void rpt_stats_model(cJSON *m, const struct rpt_input *in)
 	stat_row(l, "Sharpe ratio (per trade), 95 % interval", rpt_say_interval(st, b95, sizeof b95),
 		 "where the per-trade Sharpe ratio lies in 95 of 100 resamples of the trades in blocks, "
 		 "so runs of wins and losses stay together");
-	stat_row(l, "Sharpe ratio (annualised)", rpt_fmt_num(get(get(st, "sharpe_annualised"), "value"), 3, b, sizeof b),
-		 sa_json_bool(get(st, "sharpe_annualised"), "lo_corrected", false) ?
-		 "the Sharpe ratio of bar-by-bar net equity changes, scaled for a year with Lo's (2002) correction for dependent bars" :
-		 "the Sharpe ratio of bar-by-bar net equity changes, scaled by the square root of bars per year; not Lo-corrected: "
-		 "that scaling assumes independent bars (their lag-1 autocorrelation is below)");
+	add_annualised(l, st);
 	stat_row(l, "PSR", rpt_fmt_num(get(st, "psr"), 3, b, sizeof b),
 		 "probability that the true Sharpe ratio is above zero, given skew, kurtosis and the effective number of trades");
 	stat_row(l, "DSR", rpt_fmt_num(get(st, "dsr"), 3, b, sizeof b),

@@ -12,6 +12,7 @@
 #include "costs.h"
 #include "report_figures.h"
 #include "report_model.h"
+#include "stats_annual.h"
 #include "stats_metrics.h"
 #include "stats_tearsheet.h"
 
@@ -51,15 +52,13 @@ int rpt_extra_build(struct rpt_extra *x, const struct rpt_input *in)
 		       get(roll, "note")->valuestring : "no rolling Sharpe window in stats.json");
 	} else {
 		x->rolling = malloc(in->equity.n * sizeof(*x->rolling));
-		if (!x->rolling)
-			goto out;
-		st_rolling_sharpe(1.0, in->equity.net, in->equity.n, x->window,
-				  num(get(x->stats, "sharpe_annualised"), "factor"), x->rolling);
 		x->rolling_vol = malloc(in->equity.n * sizeof(*x->rolling_vol));
-		if (!x->rolling_vol)
+		/* the lines stats.json's rolling_sharpe and rolling_volatility summarise */
+		if (!x->rolling || !x->rolling_vol ||
+		    st_rolling_annual(in->equity.net, in->equity.n, x->window,
+				      num(get(x->stats, "sharpe_annualised"), "factor"), x->rolling,
+				      x->rolling_vol) < 0)
 			goto out;
-		st_rolling_vol(1.0, in->equity.net, in->equity.n, x->window,
-			       num(get(x->stats, "sharpe_annualised"), "factor"), x->rolling_vol);
 	}
 	x->volatility_annualised = num(x->stats, "volatility_annualised");
 	rc = 0;
@@ -234,7 +233,7 @@ static void add_benchmark(cJSON *t, const cJSON *st)
 	bench_row(rows, "gross return", st, b, "gross_return", true);
 	bench_row(rows, "net return", st, b, "net_return", true);
 	bench_row(rows, "max drawdown", st, b, "max_drawdown", true);
-	bench_row(rows, "Sharpe ratio (annualised)", st, b, "sharpe_annualised", false);
+	bench_row(rows, "Sharpe ratio (annualised, not Lo-corrected)", st, b, "sharpe_annualised", false);
 	pct_cell(t, "excess_return", get(b, "excess_return"), 2);
 	add_str(t, "benchmark_sentence", rpt_say_benchmark(st, s, sizeof s));
 }

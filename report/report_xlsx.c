@@ -127,6 +127,10 @@ static void write_summary(struct book *b, const struct rpt_input *in, const char
 	summary_row(b, ws, &r, "gross return", get(rp, "gross_return"), b->pct);
 	summary_row(b, ws, &r, "net return", get(rp, "net_return"), b->pct);
 	summary_row(b, ws, &r, "Sharpe ratio (per trade)", get(st, "sharpe"), b->num);
+	summary_row(b, ws, &r, "Sharpe ratio (annualised, not Lo-corrected)",
+		    get(get(st, "sharpe_annualised"), "value"), b->num);
+	summary_row(b, ws, &r, "Sharpe ratio (annualised, Lo-corrected)",
+		    get(get(st, "sharpe_annualised_lo"), "value"), b->num);
 	summary_row(b, ws, &r, "PSR", get(st, "psr"), b->num);
 	summary_row(b, ws, &r, "DSR", get(st, "dsr"), b->num);
 	summary_row(b, ws, &r, "PSR, every trade independent", get(st, "psr_iid"), b->num);

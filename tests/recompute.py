@@ -3,6 +3,11 @@
 trades.csv and equity.csv, independently of the C code, and compares them with replay.json and
 stats.json. Every figure the report shows about returns must be recomputable from the bundle.
 
+Every annualised figure (sharpe_annualised, its Lo-corrected twin, volatility_annualised) is
+recomputed on the per-bar returns of the compounded net curve, eq[i] / eq[i-1] - 1 from 1, up to
+and including a ruin bar, and compared to 1e-9; when the bundle holds the declared variants'
+variant_returns.bin, each column must compound to variants.csv's net return.
+
 usage: recompute.py DIR [DATA]
 prints one line per figure checked; exits 0 when all agree, 1 when one does not, 2 on bad use.
 With DATA (the price file the audit read) it replays run.json's signals bar by bar, as written
@@ -34,6 +39,7 @@ import csv
 import json
 import math
 import os
+import struct
 import sys
 from datetime import datetime, timezone
 from statistics import NormalDist
@@ -212,6 +218,85 @@ def dependence(stats, nets, curve, per_bar):
     return out
 
 
+def near9(a, b):
+    """Within 1e-9, relative for figures above 1: stats.json carries 10 significant digits."""
+    return a is None and b is None or a is not None and b is not None and \
+        abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def bar_returns(curve):
+    """The per-bar returns of the compounded net curve from 1, up to and including the first
+    row at or below zero (ruin): the basis of every annualised figure."""
+    prev, out = 1.0, []
+    for x in curve:
+        if prev <= 0:
+            break
+        out.append(x / prev - 1)
+        prev = x
+    return out
+
+
+def lo_factor(r, q):
+    """Lo (2002) eq. 19 with its (q - k) weights, the sum stopped at n^(1/3) lags (below q):
+    (factor, lags, sum of (1 - k/q) rho_k), factor None when the radicand is not positive."""
+    n = len(r)
+    lags = min(max(1, round(n ** (1 / 3))), n - 2) if n >= 3 else 1
+    while lags > 1 and lags >= q:
+        lags -= 1
+    if n < 3:
+        return None, lags, None
+    rho = [autocorr(r, k) for k in range(1, lags + 1)]
+    radicand = q + 2 * math.fsum((q - k) * x for k, x in enumerate(rho, 1) if x is not None)
+    total = math.fsum((1 - k / q) * x for k, x in enumerate(rho, 1) if x is not None)
+    return (q / math.sqrt(radicand) if radicand > 0 else None), lags, total
+
+
+def annualised(stats, curve, times):
+    """sharpe_annualised, sharpe_annualised_lo and volatility_annualised from equity.csv alone,
+    on the per-bar returns of the compounded curve; as (key, got, want). The bar spacing is
+    equity.csv's own: its first to last time over the rows between."""
+    r = bar_returns(curve)
+    sa, lo = stats["sharpe_annualised"], stats.get("sharpe_annualised_lo") or {}
+    q = 365.25 * 86400 / ((times[-1] - times[0]) / (len(times) - 1))
+    mean, sd, _, _ = moments(r)
+    per_bar = mean / sd if len(r) >= 2 and sd > 1e-12 else None
+    factor, lags, total = lo_factor(r, q)
+    out = [("sharpe_annualised.bars_per_year", sa["bars_per_year"], q),
+           ("sharpe_annualised.factor", sa["factor"], math.sqrt(q)),
+           ("sharpe_annualised.per_bar (mean / sd of per-bar returns)", sa["per_bar"], per_bar),
+           ("sharpe_annualised.value = per_bar x sqrt(bars per year)", sa["value"],
+            None if per_bar is None else per_bar * math.sqrt(q)),
+           ("volatility_annualised = sd of per-bar returns x sqrt(bars per year)",
+            stats.get("volatility_annualised"), sd * math.sqrt(q) if len(r) >= 2 else None),
+           ("sharpe_annualised_lo.factor (Lo 2002, eq. 19)", lo.get("factor"), factor),
+           ("sharpe_annualised_lo.autocorrelation_sum", lo.get("autocorrelation_sum"), total),
+           ("sharpe_annualised_lo.value = per_bar x Lo's factor", lo.get("value"),
+            None if per_bar is None or factor is None else per_bar * factor)]
+    out.append(("sharpe_annualised_lo.lags = bars^(1/3) rounded", lo.get("lags"), lags))
+    return out
+
+
+def variant_matrix(d):
+    """variant_returns.bin's columns, each the per-bar returns of a variant's compounded net
+    equity, compounded and set against variants.csv's net returns; as (what, got, want)."""
+    try:
+        raw = open(f"{d}/variant_returns.bin", "rb").read()
+        rows = [r for r in read_csv(f"{d}/variants.csv") if r["status"] == "ok"]
+    except FileNotFoundError:
+        return []
+    out = [("variant_returns.bin is version 2 (per-bar returns)", raw[:8] == b"SAVRET2\n", True)]
+    t, n = struct.unpack("<QQ", raw[8:24])
+    out.append(("variant_returns.bin: one column a variant that ran", n, len(rows)))
+    for j, row in enumerate(rows[:n]):
+        col = struct.unpack_from(f"<{t}d", raw, 24 + 8 * t * j)
+        eq = 1.0
+        for x in col:
+            eq *= 1 + x
+        out.append((f"variant {row['variant']}: its column compounds to variants.csv's net_return",
+                    eq - 1, float(row["net_return"])))
+    return out
+
+
 def load_bars(path):
     """times, opens and closes of the price file: the bundled layout, or Stooq's Date,Open,..."""
     t, o, c = [], [], []
@@ -373,7 +458,7 @@ def same(a, b):
 
 def main():
     if len(sys.argv) not in (2, 3):
-        print(__doc__.strip().splitlines()[3], file=sys.stderr)
+        print(next(l for l in __doc__.splitlines() if l.startswith("usage:")), file=sys.stderr)
         return 2
     d = sys.argv[1]
     bars = load_bars(sys.argv[2]) if len(sys.argv) == 3 else None
@@ -406,6 +491,16 @@ def main():
         good = same(got, want)
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {key}: {got!r} vs {want!r}")
+    if replay.get("equity_basis") == "bar" and len(curve) >= 2:
+        times = [epoch(r["time"]) for r in read_csv(f"{d}/equity.csv")]
+        for key, got, want in annualised(stats, curve, times):
+            good = got == want if key.endswith("lags = bars^(1/3) rounded") else near9(got, want)
+            bad += not good
+            print(f"{'ok' if good else 'MISMATCH'}: {key}: {got!r} vs {want!r}")
+    for what, got, want in variant_matrix(d):
+        good = near9(got, want) if isinstance(want, float) else got == want
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {what}: {got!r} vs {want!r}")
     edge = conc.get("edge_without")
     want_edge = (concentration(nets)["mean_net_return_without"] or 0) > 0
     bad += edge is not want_edge

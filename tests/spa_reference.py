@@ -8,7 +8,8 @@ White (2009) correction computed from its formulas, and omega from Hansen's kern
     spa_reference.py MATRIX.bin [RESAMPLES [SEED]]   prints the p-values as JSON
     spa_reference.py --write OUT.bin KIND BARS COLS SEED
                      writes a seeded family: KIND "winner" (one column earns a real edge) or
-                     "noise" (none does), AR(1) returns, in variant_returns.bin's layout
+                     "noise" (none does), AR(1) per-bar returns (each above -1, as a
+                     compounded curve's are), in variant_returns.bin's layout
 """
 import json
 import struct
@@ -16,11 +17,12 @@ import sys
 
 import numpy as np
 
-MAGIC = b"SAVRET1\n"
+MAGIC = b"SAVRET2\n"  # version 2: per-bar returns of each variant's compounded net equity
 
 
 def read_matrix(path):
     raw = open(path, "rb").read()
+    assert raw[:8] != b"SAVRET1\n", "a variant_returns.bin of version 1: equity changes, not returns"
     assert raw[:8] == MAGIC, "not a variant_returns.bin"
     t, n = struct.unpack("<QQ", raw[8:24])
     m = np.frombuffer(raw[24:], dtype="<f8")
@@ -45,6 +47,7 @@ def family(kind, t, n, seed):
 
     if kind == "winner":
         x[:, n // 2] += 0.15 * x[:, n // 2].std()
+    assert (x > -1).all(), "a per-bar return below -1"
     return x
 
 

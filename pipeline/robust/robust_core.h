@@ -97,9 +97,9 @@ int rb_perm_make(const struct sa_ohlcv *s, void *rng, size_t *order, struct rb_p
 /* Frees what p owns and zeroes it. Safe on a zeroed struct. */
 void rb_perm_release(struct rb_perm *p);
 
-/* The permutation test's statistic: the per-bar Sharpe ratio (mean / sd, ddof 1) of the gross
- * equity of signals replayed on s with no costs at all, into *sharpe (NAN when the curve has
- * no spread); *trades gets the trade count. Costs are left out on both sides because they
+/* The permutation test's statistic: the per-bar Sharpe ratio (mean / sd, ddof 1) of the per-bar
+ * returns (st_curve_returns) of the gross equity of signals replayed on s with no costs at all,
+ * into *sharpe (NAN when they have no spread); *trades gets the trade count. Costs are left out on both sides because they
  * depend on how often a run trades, and a strategy re-run on shuffled bars flips more often
  * than on the real ones: with costs in, a loser beats its shuffles by paying less. Per bar,
  * not per trade, because the shuffles change the number of trades and the bars are fixed.

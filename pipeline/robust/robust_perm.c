@@ -10,6 +10,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "robust_core.h"
+#include "stats_annual.h"
 #include "stats_core.h"
 
 int rb_perm_make(const struct sa_ohlcv *s, void *rng, size_t *order, struct rb_perm *p)
@@ -62,8 +63,8 @@ int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, double *sharpe, s
 {
 	static const struct rp_costs none = { 0 };
 	struct rp_result r;
-	struct st_moments m;
-	double *ret = NULL, prev = 1.0;
+	struct st_annual a;
+	double *ret = NULL;
 	int rc = -1;
 
 	*sharpe = NAN;
@@ -73,12 +74,9 @@ int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, double *sharpe, s
 	ret = malloc((r.n_eq ? r.n_eq : 1) * sizeof *ret);
 	if (!ret)
 		goto out;
-	for (size_t j = 0; j < r.n_eq; j++) {
-		ret[j] = prev > 0 ? r.eq_gross[j] / prev - 1.0 : 0.0;
-		prev = r.eq_gross[j];
-	}
-	st_moments(ret, r.n_eq, &m);
-	*sharpe = st_sharpe(&m);
+	/* the per-bar returns of compounded gross equity, on the basis of every per-bar figure */
+	st_annualise(ret, st_curve_returns(r.eq_gross, r.n_eq, ret), 1.0, &a);
+	*sharpe = a.sharpe_bar;
 	*trades = r.n_trades;
 	rc = 0;
 out:

@@ -10,30 +10,26 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "jsonio.h"
+#include "stats_annual.h"
 #include "stats_core.h"
 #include "timeutil.h"
 
-#define SECONDS_PER_YEAR (365.25 * 86400.0)
-
-/* Per-bar net equity returns after since, annualised (mean / sd with ddof 1). */
+/* The per-bar returns of the compounded net curve (st_curve_returns) at the rows from first
+ * on, annualised: the same basis as the whole curve's. NAN when there are fewer than 2 or
+ * memory ran out. */
 static double forward_sharpe(const struct st_forward_in *in, size_t first)
 {
-	double sum = 0.0, ss = 0.0, mean, sd;
-	size_t n = 0;
+	double *r = malloc((in->n_eq ? in->n_eq : 1) * sizeof *r);
+	struct st_annual a = { .sharpe = NAN };
+	size_t n;
 
-	if (first == 0 || !(in->bar_seconds > 0))
+	if (!r)
 		return NAN;
-	for (size_t i = first; i < in->n_eq; i++, n++)
-		sum += in->eq_net[i - 1] > 0 ? in->eq_net[i] / in->eq_net[i - 1] - 1.0 : 0.0;
-	if (n < 2)
-		return NAN;
-	mean = sum / (double)n;
-	for (size_t i = first; i < in->n_eq; i++) {
-		double r = in->eq_net[i - 1] > 0 ? in->eq_net[i] / in->eq_net[i - 1] - 1.0 : 0.0;
-		ss += (r - mean) * (r - mean);
-	}
-	sd = sqrt(ss / (double)(n - 1));
-	return sd > 1e-15 ? mean / sd * sqrt(SECONDS_PER_YEAR / in->bar_seconds) : NAN;
+	n = st_curve_returns(in->eq_net, in->n_eq, r);
+	if (first < n)
+		st_annualise(r + first, n - first, sqrt(st_bars_per_year(in->bar_seconds)), &a);
+	free(r);
+	return a.sharpe;
 }
 
 /* The 5-95 % band of compounding k trades drawn with replacement from the in-sample ones. */
@@ -148,7 +144,8 @@ int st_forward_report(cJSON *o, const cJSON *ledger, const struct st_forward_in 
 	cJSON_AddNumberToObject(w, "band_trades", (double)f.band_trades);
 	cJSON_AddNumberToObject(w, "band_resamples", ST_FORWARD_RESAMPLES);
 	cJSON_AddStringToObject(w, "basis", "trades entered after since, their net returns compounded; "
-				"the annualised Sharpe ratio of the per-bar net equity returns after since; band: "
+				"the annualised Sharpe ratio of the per-bar returns of compounded net equity after "
+				"since (as sharpe_annualised); band: "
 				"5 and 95 % of band_resamples compounded draws (with replacement, seeded by "
 				"BOOTSTRAP_SEED) of band_trades in-sample trades, the in-sample rate for that many bars");
 	return 0;

@@ -192,20 +192,34 @@ static void add_dependence(cJSON *o, const struct st_summary *s)
 
 static void add_annualised(cJSON *o, const struct st_summary *s)
 {
-	cJSON *a = cJSON_AddObjectToObject(o, "sharpe_annualised");
+	cJSON *a = cJSON_AddObjectToObject(o, "sharpe_annualised"), *lo;
 
 	add_num(a, "value", s->sharpe_annualised);
 	add_num(a, "factor", s->annual_factor);
 	add_num(a, "bars_per_year", s->bars_per_year);
 	add_num(a, "per_bar", s->sharpe_bar);
-	cJSON_AddStringToObject(a, "basis", "per-bar net equity changes times sqrt(bars per "
-				"year), bars per year = 365.25 days / mean bar spacing");
-	/* sqrt(bars per year) holds for independent bars only; the lag-1 autocorrelation of the
-	 * bars is beside it (autocorrelation.bars_lag1) */
+	cJSON_AddStringToObject(a, "basis", "per-bar returns of compounded net equity, eq[i] / "
+				"eq[i-1] - 1 (the first over 1), up to and including a ruin bar: mean / "
+				"sample standard deviation, times sqrt(bars per year), bars per year = "
+				"365.25 days / mean bar spacing");
+	/* sqrt(bars per year) holds for independent bars only: Lo's correction is beside it */
 	cJSON_AddBoolToObject(a, "lo_corrected", false);
 	cJSON_AddStringToObject(a, "lo_note", "not Lo (2002) corrected: the square-root-of-time "
-				"scaling assumes independent bar returns; autocorrelation.bars_lag1 says "
-				"how far they are from it");
+				"scaling assumes independent bar returns; sharpe_annualised_lo is the same "
+				"Sharpe ratio scaled with Lo's correction for their autocorrelation");
+	lo = cJSON_AddObjectToObject(o, "sharpe_annualised_lo");
+	add_num(lo, "value", s->lo.sharpe);
+	add_num(lo, "factor", s->lo.factor);
+	if (s->lo.lags)
+		cJSON_AddNumberToObject(lo, "lags", (double)s->lo.lags);
+	else
+		cJSON_AddNullToObject(lo, "lags");
+	add_num(lo, "autocorrelation_sum", s->lo.rho_sum);
+	cJSON_AddStringToObject(lo, "method", "Lo (2002) eq. 19: per_bar x q / sqrt(q + 2 sum_{k=1}^"
+				"{lags} (q - k) rho_k), q = bars_per_year, rho_k the lag-k autocorrelation "
+				"of the per-bar returns, lags = bars^(1/3) rounded (the rest taken as 0); "
+				"autocorrelation_sum = sum (1 - k / q) rho_k, so factor = sqrt(q / (1 + 2 "
+				"autocorrelation_sum)); null when 1 + 2 autocorrelation_sum is not positive");
 }
 
 static void add_sensitivity(cJSON *o, const struct st_summary *s, const char *basis)
@@ -294,7 +308,9 @@ cJSON *st_report(const cJSON *replay, const struct st_summary *s, const char *co
 	cJSON_AddStringToObject(o, "return_basis", "net_return and gross_return are compounded "
 				"(each trade's return applies to the equity at its entry); "
 				"sum_net_return and sum_gross_return add the per-trade returns; Sharpe, "
-				"PSR, DSR and MinTRL are per trade");
+				"PSR, DSR and MinTRL are per trade; every annualised figure (the Sharpe "
+				"ratio, the volatility, the rolling ones, the benchmark's) is of the "
+				"per-bar returns of compounded net equity");
 	add_ruin(o, replay, s);
 	add_num(o, "mean_gross_return", s->mean_gross_return);
 	add_num(o, "max_drawdown", s->max_drawdown);

@@ -7,12 +7,14 @@
 #include <string.h>
 
 #include "msg.h"
+#include "stats_annual.h"
 #include "stats_core.h"
 
 int vr_summarise(const struct rp_result *r, struct vr_variant *v, double *col, size_t n)
 {
 	struct st_moments m;
-	double *net = malloc((r->n_trades ? r->n_trades : 1) * sizeof *net), prev = 1.0;
+	double *net = malloc((r->n_trades ? r->n_trades : 1) * sizeof *net);
+	size_t k;
 
 	if (!net)
 		return -1;
@@ -22,12 +24,11 @@ int vr_summarise(const struct rp_result *r, struct vr_variant *v, double *col, s
 	v->trades = r->n_trades;
 	v->sharpe = st_sharpe(&m);
 	v->net_return = r->net_return;
-	for (size_t t = 0; t < n; t++) {
-		double e = t < r->n_eq ? r->eq_net[t] : prev;
-
-		col[t] = e - prev;
-		prev = e;
-	}
+	/* the per-bar returns of the compounded net curve, the basis of every per-bar figure; a
+	 * ruined curve, and bars past its end, move nothing */
+	k = st_curve_returns(r->eq_net, r->n_eq < n ? r->n_eq : n, col);
+	for (size_t t = k; t < n; t++)
+		col[t] = 0.0;
 	free(net);
 	return 0;
 }

@@ -24,11 +24,13 @@ struct vr_variant {
 	bool ran;              /* ok and replayed: in the matrix */
 	size_t trades;
 	double sharpe;         /* per trade, mean / sd (ddof 1); NAN when undefined */
-	double net_return;     /* sum of trade net returns */
+	double net_return;     /* the replay's: compounded net equity's end - 1 */
 };
 
-/* Summarises the replay r of one variant into v (trades, sharpe, net_return) and writes its
- * per-bar net returns into col[0..n) (n = r->n_eq). Returns 0, or -1 when memory ran out. */
+/* Summarises the replay r of one variant into v (trades, sharpe, net_return) and writes the
+ * per-bar returns of its compounded net equity into col[0..n) (n = r->n_eq; st_curve_returns,
+ * 0 after a ruin bar), so the column compounds to 1 + net_return. Returns 0, or -1 when memory
+ * ran out. */
 int vr_summarise(const struct rp_result *r, struct vr_variant *v, double *col, size_t n);
 
 /* Writes variants.csv: variant,params,status,trades,sharpe,net_return (variant numbered from

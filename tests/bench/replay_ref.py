@@ -99,7 +99,10 @@ def stats(net, net_eq, trials, bar_seconds):
     min_trl = 1 + v * (PHI.inv_cdf(0.95) / sr) ** 2 if sr > 0 else None
     peak = np.maximum.accumulate(np.concatenate(([1.0], net_eq)))[1:]
     mdd = float(((peak - net_eq) / peak).max())
-    r = np.diff(np.concatenate(([1.0], net_eq)))
+    # the per-bar returns of compounded net equity, up to and including a ruin bar
+    dead = np.flatnonzero(net_eq <= 0)
+    live = net_eq[:dead[0] + 1] if dead.size else net_eq
+    r = live / np.concatenate(([1.0], live[:-1])) - 1
     ann = r.mean() / r.std(ddof=1) * math.sqrt(365.25 * 86400 / bar_seconds)
     return dict(sharpe=sr, skew=skew, kurtosis=kurt, psr=psr, dsr=dsr, sr0=sr0,
                 min_trl=min_trl, max_drawdown=mdd, sharpe_annualised=ann)

@@ -59,18 +59,41 @@ rp = json.load(open(tmp + "/fam.replay.json")); v = json.load(open(tmp + "/fam.j
 assert v["trades"] == rp["trades"], (v, rp["trades"])
 assert abs(v["net_return"] - rp["net_return"]) < 1e-9, (v, rp["net_return"])
 PYEOF
-check "the matrix holds the three that ran, each column summing to its net return" "$PY" - "$TMP" <<'PYEOF'
-import json, sys, numpy as np
+check "the matrix holds the three that ran, each column the per-bar returns compounding to its net return" \
+	"$PY" - "$TMP" <<'PYEOF'
+import csv, json, math, sys, numpy as np
 tmp = sys.argv[1]
 raw = open(tmp + "/fam.bin", "rb").read()
-assert raw[:8] == b"SAVRET1\n"
+assert raw[:8] == b"SAVRET2\n", raw[:8]
 t, n = np.frombuffer(raw[8:24], "<u8")
 m = np.frombuffer(raw[24:], "<f8").reshape(int(n), int(t))
 v = [x for x in json.load(open(tmp + "/fam.json"))["variants"] if x["status"] == "ok"]
+rows = [r for r in csv.DictReader(open(tmp + "/fam.csv")) if r["status"] == "ok"]
 assert (n, t) == (3, 3000), (n, t)
-for col, x in zip(m, v):
-    assert abs(col.sum() - x["net_return"]) < 1e-9, (col.sum(), x["net_return"])
+for col, x, row in zip(m, v, rows):
+    grown = math.prod(1 + col) - 1
+    assert abs(grown - float(row["net_return"])) <= 1e-9 * max(1, abs(grown)), (grown, row["net_return"])
+    assert abs(grown - x["net_return"]) <= 1e-9 * max(1, abs(grown)), (grown, x["net_return"])
+    # returns, not changes: they no longer sum to it
+    assert abs(col.sum() - x["net_return"]) > 1e-6, (col.sum(), x["net_return"])
 PYEOF
+# variant 2 is the audited defaults: its column is the main replay's equity.csv, as returns
+check "variant 2's column: the per-bar returns of the main replay's compounded net equity" "$PY" - "$TMP" <<'PYEOF'
+import csv, sys, numpy as np
+tmp = sys.argv[1]
+raw = open(tmp + "/fam.bin", "rb").read()
+t, n = (int(x) for x in np.frombuffer(raw[8:24], "<u8"))
+col = np.frombuffer(raw[24:], "<f8").reshape(n, t)[1]
+eq = np.array([float(r["net_equity"]) for r in csv.DictReader(open(tmp + "/e.csv"))])
+want = eq / np.concatenate([[1.0], eq[:-1]]) - 1
+# equity.csv carries 10 significant digits, so each return to about 2e-10
+assert len(eq) == t and np.max(np.abs(col - want)) < 1e-9, np.max(np.abs(col - want))
+PYEOF
+# a matrix of the old layout (equity changes) is refused with the reason, never read as returns
+"$PY" -c 'import sys; b = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(b"SAVRET1\n" + b[8:])' \
+	"$TMP/fam.bin" "$TMP/old.bin"
+cp "$TMP/fam.json" "$TMP/oldfam.json"
+"$PY" -c 'import json, sys; v = json.load(open(sys.argv[1])); v["matrix"] = "old.bin"; json.dump(v, open(sys.argv[1], "w"))' "$TMP/oldfam.json"
 
 # --- stats from the family: trials = max(TRIALS, ran), V from the variants, PBO by CSCV
 cp $TMP/fam.run.json $TMP/run.json
@@ -116,6 +139,11 @@ printf 'not a matrix' >$TMP/fam.bin  # the file variants.json names
 expect_eq "a damaged matrix: the statistics stand, PBO says why" "true null" \
 	"$(jget $TMP/statsbad.json ok) $(jget $TMP/statsbad.json pbo)"
 check "the reason names the file" grep -q "not a variant return matrix" $TMP/statsbad.json
+"$BIN/stats" --replay $TMP/replay.json --variants $TMP/oldfam.json --config $TMP/config.json -o $TMP/statsold.json
+expect_eq "a version 1 matrix: the statistics stand, PBO says why" "true null" \
+	"$(jget $TMP/statsold.json ok) $(jget $TMP/statsold.json pbo)"
+check "the reason says it holds equity changes, not returns" \
+	grep -q "version 1, per-bar equity changes rather than per-bar returns" $TMP/statsold.json
 "$BIN/stats" --replay $TMP/replay.json --config $TMP/config.json -o $TMP/statsnull.json
 expect_eq "without variants: declared trials and the null variance 1/(T-1), T the effective trades" "2 declared null ok" \
 	"$(jget $TMP/statsnull.json trials) $(jget $TMP/statsnull.json trials_source) $(jget $TMP/statsnull.json sr_variance_source) $("$PY" -c '

@@ -162,6 +162,9 @@ check "ruin: recomputed from trades.csv and equity.csv, late fills and cost mult
 	"$PY" tests/recompute.py "out/$R" "$TMP/up.csv"
 expect_eq "ruin: the late fills are ruined too, at -100 %" "true -1" \
 	"$(jget "out/$R/stats.json" delay_sensitivity.1.ruined) $(jget "out/$R/stats.json" delay_sensitivity.1.net_return)"
+# the per-bar figures stop at the ruin bar, which counts: none of the rows after it is a return
+check "ruin: the rolling and per-bar figures recomputed from equity.csv, to the ruin bar" \
+	"$PY" tests/e2e/tearsheet_check.py --per-bar "out/$R"
 
 # INCOMPLETE: a strategy whose output is not signals and no trade log; a trade log rescues it.
 printf 'def signals(df):\n    return "buy"\n' >"$TMP/words.py"

@@ -82,4 +82,6 @@ expect_eq "correlated: the report shows both" 1 \
 	"$(grep -c 'PSR / DSR if every trade were independent</td><td class="num">0.989 / 0.989' "$d/report.html")"
 expect_eq "correlated: the annualised Sharpe says it is not Lo-corrected" false \
 	"$(jget "$d/stats.json" sharpe_annualised.lo_corrected)"
+expect_eq "correlated: a trade log has no per-bar curve, so no Lo-corrected figure and no lags counted" "null null" \
+	"$(jget "$d/stats.json" sharpe_annualised_lo.value) $(jget "$d/stats.json" sharpe_annualised_lo.lags)"
 finish

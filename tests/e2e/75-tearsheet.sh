@@ -178,6 +178,9 @@ for k in ("volatility_annualised", "var_95", "cvar_95", "best_bar", "worst_bar",
     assert near(me[k], st[k]), k
 for k in ("window", "min", "max", "last"):
     assert near(me["rolling_volatility." + k], st["rolling_volatility"][k]), k
+su = {r[0]: r[1] for r in rows("Summary") if r[0]}
+assert near(su["Sharpe ratio (annualised, not Lo-corrected)"], st["sharpe_annualised"]["value"]), su
+assert near(su["Sharpe ratio (annualised, Lo-corrected)"], st["sharpe_annualised_lo"]["value"]), su
 ls = {r[3]: r for r in rows("Metrics") if r[3]}
 for side in ("long", "short"):
     g, e = ls[side], st["long_short"][side]
@@ -197,15 +200,21 @@ import html, json, re, sys
 page, pdf, st = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
 pct = lambda x, d: "%.*f %%" % (d, 100 * x)
 want = {"VaR 95 % (per bar)": pct(st["var_95"], 3), "CVaR 95 % (per bar)": pct(st["cvar_95"], 3),
-        "Volatility (annualised)": pct(st["volatility_annualised"], 2), "Worst month": pct(st["worst_month"], 2)}
+        "Volatility (annualised)": pct(st["volatility_annualised"], 2), "Worst month": pct(st["worst_month"], 2),
+        "Sharpe ratio (annualised)": "%.3f" % st["sharpe_annualised"]["value"],
+        "Sharpe ratio (annualised, Lo-corrected)": "%.3f" % st["sharpe_annualised_lo"]["value"]}
 for label, value in want.items():
     row = re.search(r"<td>%s</td><td class=\"num\">([^<]*)</td>" % re.escape(html.escape(label)), page)
     assert row, label
     got = html.unescape(row.group(1))
     assert got == value, (label, got, value)
-    assert label in pdf and got in pdf, (label, got)
+    # a long label wraps in its cell: its first line and the value share a line
+    assert any(line.strip().startswith(label[:25]) and got in line for line in pdf.splitlines()), (label, got)
 for side in ("long", "short"):
     assert re.search(r"<tr><td>%s</td><td class=\"num\">%d</td>" % (side, st["long_short"][side]["trades"]), page), side
+# the annualised Sharpe ratio says it is not Lo-corrected, wherever it is shown, and on what basis
+assert "per-bar returns of compounded net equity, scaled by the square root of bars per year; not Lo-corrected" in page
+assert "Sharpe ratio (annualised, not Lo-corrected)" in page and "changes" not in re.sub(r"<[^>]+>", "", page).split("Sharpe ratio (annualised)")[1][:300]
 assert "rolling_vol.png" in page and "Rolling volatility" in pdf and "Longs and shorts" in pdf
 assert "buy and hold (net)" in page and "buy and hold (net)" in pdf
 PYEOF

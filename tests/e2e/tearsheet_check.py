@@ -5,6 +5,11 @@ one "ok - what" or "not ok - what" line per figure.
 
 usage: tearsheet_check.py AUDIT_DIR DATA_CSV
        tearsheet_check.py --interval AUDIT_DIR   (the bootstrap interval alone: a trade log)
+       tearsheet_check.py --per-bar AUDIT_DIR    (the rolling and per-bar figures alone)
+
+Every annualised figure (the benchmark's Sharpe ratio, the rolling Sharpe ratio and volatility,
+the whole period's volatility) is recomputed on the per-bar returns of compounded net equity,
+up to and including a ruin bar, and compared to 1e-9.
 """
 import csv
 import json
@@ -123,6 +128,34 @@ def bootstrap(net, blk, resamples):
     return srs[math.floor(0.025 * (resamples - 1))], srs[math.ceil(0.975 * (resamples - 1))], flat
 
 
+def close9(a, b):
+    """Within 1e-9, relative above 1: stats.json carries 10 significant digits."""
+    return close(a, b, rel=1e-9, abs_=1e-9)
+
+
+def curve_returns(eq):
+    """The per-bar returns of a curve compounded from 1, up to and including the first row at
+    or below zero (ruin): the basis of every annualised figure."""
+    eq = np.asarray(eq, float)
+    dead = np.flatnonzero(eq <= 0)
+    eq = eq[:dead[0] + 1] if dead.size else eq
+    return eq / np.concatenate([[1.0], eq[:-1]]) - 1
+
+
+def rolling(r, w, factor):
+    """Each window of w returns taken afresh (two passes, no running sums): the annualised
+    Sharpe ratio (None for a standard deviation at or below 1e-12) and volatility, by the row
+    the window ends on."""
+    sharpe, vol = [], []
+    view = np.lib.stride_tricks.sliding_window_view(r, w) if len(r) >= w else np.empty((0, w))
+    for at in range(0, len(view), 256):
+        chunk = view[at:at + 256]
+        m, sd = chunk.mean(axis=1), chunk.std(axis=1, ddof=1)
+        vol += list(sd * factor)
+        sharpe += [x / y * factor if y > 1e-12 else None for x, y in zip(m, sd)]
+    return sharpe, vol
+
+
 def ends_near(a, b):
     return a == b if math.isinf(a) or math.isinf(b) else abs(a - b) < 0.04
 
@@ -148,6 +181,40 @@ def episodes(eq):
         out.append(cur)
     out.sort(key=lambda e: (-e["depth"], e["start"]))
     return out[:5]
+
+
+def check_per_bar(st, cfg, eq, factor):
+    """Every per-bar figure on one basis, each recomputed from equity.csv's net equity: the
+    per-bar returns of the compounded curve up to and including a ruin bar; the rolling Sharpe
+    ratio and volatility with each window taken afresh, the whole period's volatility, VaR,
+    CVaR and the best and worst bar, all to 1e-9. Returns the window and the returns."""
+    rs = st["rolling_sharpe"]
+    knob = cfg.get("tearsheet", {}).get("rolling_window", 0)
+    w = knob if knob > 0 else max(2, len(eq) // 4)
+    report("rolling window: the knob, or a quarter of the data", rs["window"] == w, f"{rs['window']} vs {w}")
+    ret = pd.Series(curve_returns(eq))
+    rsh, rvol = rolling(ret.to_numpy(), w, factor)
+    roll = pd.Series([x for x in rsh if x is not None], dtype=float)
+    report("rolling Sharpe min, max and last, each window's per-bar returns afresh",
+           close9(rs["min"], roll.min()) and close9(rs["max"], roll.max()) and
+           close9(rs["last"], roll.iloc[-1]), f"{rs} vs {roll.min()} {roll.max()} {roll.iloc[-1]}")
+    report("rolling Sharpe share of positive windows", close9(rs["share_positive"], float((roll > 0).mean())),
+           f"{rs['share_positive']} vs {float((roll > 0).mean())}")
+    report("volatility_annualised = sample sd of per-bar returns x sqrt(bars per year)",
+           close9(st["volatility_annualised"], float(ret.std(ddof=1)) * factor),
+           f"{st['volatility_annualised']} vs {float(ret.std(ddof=1)) * factor}")
+    var = float(np.quantile(ret.to_numpy(), 0.05))
+    cvar = float(ret[ret <= var].mean())
+    report("var_95: the 5 % quantile of per-bar returns", close9(st["var_95"], var), f"{st['var_95']} vs {var}")
+    report("cvar_95: the mean of the bars at or below it", close9(st["cvar_95"], cvar), f"{st['cvar_95']} vs {cvar}")
+    report("best_bar and worst_bar", close9(st["best_bar"], float(ret.max())) and close9(st["worst_bar"], float(ret.min())),
+           f"{st['best_bar']} {st['worst_bar']} vs {ret.max()} {ret.min()}")
+    rv = st["rolling_volatility"]
+    vroll = pd.Series(rvol, dtype=float)
+    report("rolling volatility over the rolling Sharpe's window: min, max and last",
+           rv["window"] == w and close9(rv["min"], vroll.min()) and close9(rv["max"], vroll.max()) and
+           close9(rv["last"], vroll.iloc[-1]), f"{rv} vs {vroll.min()} {vroll.max()} {vroll.iloc[-1]}")
+    return w, ret
 
 
 def check_interval(st, cfg, tr):
@@ -212,9 +279,9 @@ def main():
     bdd = float(np.max(1 - beq / np.maximum.accumulate(np.maximum(beq, 1.0))))
     report("benchmark max_drawdown from its own equity", close(b["max_drawdown"], bdd, rel=1e-6),
            f"{b['max_drawdown']} vs {bdd}")
-    r = np.diff(np.concatenate([[1.0], beq])) / np.concatenate([[1.0], beq[:-1]])
-    report("benchmark sharpe_annualised from per-bar equity ratios",
-           close(b["sharpe_annualised"], sharpe(r) * factor, rel=1e-6), f"{b['sharpe_annualised']} vs {sharpe(r) * factor}")
+    br = curve_returns(beq)
+    report("benchmark sharpe_annualised: its per-bar returns (up to a ruin bar), as the strategy's",
+           close9(b["sharpe_annualised"], sharpe(br) * factor), f"{b['sharpe_annualised']} vs {sharpe(br) * factor}")
     report("benchmark excess_return = strategy net - holding net",
            close(b["excess_return"], st["net_return"] - b["net_return"]))
 
@@ -242,17 +309,7 @@ def main():
     comp = np.prod([1 + m["return"] for m in st["monthly"]]) - 1
     report("the months compound to the whole period's equity ratio", close(comp, eq[-1] - 1, rel=1e-6))
 
-    # rolling Sharpe of per-bar net returns
-    rs = st["rolling_sharpe"]
-    knob = cfg.get("tearsheet", {}).get("rolling_window", 0)
-    w = knob if knob > 0 else max(2, len(eq) // 4)
-    report("rolling window: the knob, or a quarter of the data", rs["window"] == w, f"{rs['window']} vs {w}")
-    ret = pd.Series(eq / np.concatenate([[1.0], eq[:-1]]) - 1)
-    roll = (ret.rolling(w).mean() / ret.rolling(w).std(ddof=1) * factor).dropna()
-    report("rolling Sharpe min, max and last",
-           close(rs["min"], roll.min(), rel=1e-5) and close(rs["max"], roll.max(), rel=1e-5) and
-           close(rs["last"], roll.iloc[-1], rel=1e-5), f"{rs} vs {roll.min()} {roll.max()} {roll.iloc[-1]}")
-    report("rolling Sharpe share of positive windows", close(rs["share_positive"], float((roll > 0).mean()), abs_=1e-3))
+    w, ret = check_per_bar(st, cfg, eq, factor)
 
     # late fills: the same signals, filled d bars after the bar they were computed on
     sig = run["signals"]
@@ -320,25 +377,10 @@ def main():
     report("cagr from the net equity ratio over the years", close(st["cagr"], cagr, rel=1e-6))
     report("calmar = cagr / max_drawdown", close(st["calmar"], cagr / st["max_drawdown"], rel=1e-6))
 
-    # risk per bar, from equity.csv's net equity ratios (a loss is a negative return)
-    report("volatility_annualised = sample sd of per-bar returns x sqrt(bars per year)",
-           close(st["volatility_annualised"], float(ret.std(ddof=1)) * factor, rel=1e-6),
-           f"{st['volatility_annualised']} vs {float(ret.std(ddof=1)) * factor}")
-    var = float(np.quantile(ret.to_numpy(), 0.05))
-    cvar = float(ret[ret <= var].mean())
-    report("var_95: the 5 % quantile of per-bar returns", close(st["var_95"], var, rel=1e-6), f"{st['var_95']} vs {var}")
-    report("cvar_95: the mean of the bars at or below it", close(st["cvar_95"], cvar, rel=1e-6), f"{st['cvar_95']} vs {cvar}")
     report("cvar_95 <= var_95 < 0 <= best_bar", st["cvar_95"] <= st["var_95"] < 0 <= st["best_bar"])
-    report("best_bar and worst_bar", close(st["best_bar"], float(ret.max())) and close(st["worst_bar"], float(ret.min())),
-           f"{st['best_bar']} {st['worst_bar']} vs {ret.max()} {ret.min()}")
     report("best_month and worst_month from equity.csv",
            close(st["best_month"], float(ref.max()), abs_=1e-9) and close(st["worst_month"], float(ref.min()), abs_=1e-9),
            f"{st['best_month']} {st['worst_month']} vs {ref.max()} {ref.min()}")
-    rv = st["rolling_volatility"]
-    vroll = (ret.rolling(w).std(ddof=1) * factor).dropna()
-    report("rolling volatility over the rolling Sharpe's window: min, max and last",
-           rv["window"] == w and close(rv["min"], vroll.min(), rel=1e-5) and close(rv["max"], vroll.max(), rel=1e-5) and
-           close(rv["last"], vroll.iloc[-1], rel=1e-5), f"{rv} vs {vroll.min()} {vroll.max()} {vroll.iloc[-1]}")
     # buy and hold's year by year, from its own equity marked at each close
     by = pd.Series(beq, index=[iso(x)[:4] for x in t]).groupby(level=0).last()
     byref = by / by.shift(1, fill_value=1.0) - 1
@@ -370,5 +412,16 @@ def interval_only(d):
     return 1 if failed else 0
 
 
+def per_bar_only(d):
+    """The per-bar figures alone, the bar spacing from equity.csv's own times."""
+    eqdf = pd.read_csv(f"{d}/equity.csv")
+    et = [epoch(s) for s in eqdf["time"]]
+    factor = math.sqrt(YEAR / ((et[-1] - et[0]) / (len(et) - 1)))
+    check_per_bar(json.load(open(f"{d}/stats.json")), json.load(open(f"{d}/config.json")),
+                  eqdf["net_equity"].to_numpy(), factor)
+    return 1 if failed else 0
+
+
 if __name__ == "__main__":
-    sys.exit(interval_only(sys.argv[2]) if sys.argv[1] == "--interval" else main())
+    modes = {"--interval": interval_only, "--per-bar": per_bar_only}
+    sys.exit(modes[sys.argv[1]](sys.argv[2]) if sys.argv[1] in modes else main())

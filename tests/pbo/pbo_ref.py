@@ -4,8 +4,10 @@ Probability of Backtest Overfitting" (2014), section 2.2, with numpy alone: it c
 themselves into blocks and computes each split's Sharpe ratios from the rows (no per-block sums),
 so it shares no shortcut with pipeline/stats/stats_pbo.c.
 
-usage: pbo_ref.py MATRIX S      MATRIX is a variant_returns.bin file (layout in
-                                lib/vmatrix.h)
+usage: pbo_ref.py MATRIX S      MATRIX is a variant_returns.bin file of version 2 (layout in
+                                lib/vmatrix.h): each column the per-bar returns of one variant's
+                                compounded net equity, so each split's Sharpe ratio is that of
+                                the returns on its rows
 prints one JSON object: value, combinations, prob_oos_loss, degradation_slope, and by_blocks
 {S': value} at S' = 8, 10, 12, 14, 16 and S (each where every block holds at least 10 bars)
 with their median, median.
@@ -22,12 +24,16 @@ import numpy as np
 
 def read_matrix(path):
     raw = open(path, "rb").read()
-    if raw[:8] != b"SAVRET1\n":
+    if raw[:8] == b"SAVRET1\n":
+        raise SystemExit("pbo_ref: %s holds per-bar equity changes (version 1), not returns" % path)
+    if raw[:8] != b"SAVRET2\n":
         raise SystemExit("pbo_ref: %s is not a variant return matrix" % path)
     t, n = np.frombuffer(raw[8:24], dtype="<u8")
     cols = np.frombuffer(raw[24:], dtype="<f8")
     if cols.size != t * n:
         raise SystemExit("pbo_ref: %s has the wrong length" % path)
+    if (cols < -1).any():
+        raise SystemExit("pbo_ref: %s holds a return below -1" % path)
     return cols.reshape(int(n), int(t)).T  # T x N, one column per variant
 
 

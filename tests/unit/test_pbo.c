@@ -303,11 +303,11 @@ static void test_against_numpy(void **state)
 	gsl_rng_free(r);
 }
 
-/* The matrix file: what is written reads back; a wrong magic, a short file and trailing bytes
- * are refused with a reason. */
+/* The matrix file: what is written reads back; a wrong magic, the version 1 layout (equity
+ * changes), a return below -1, a short file and trailing bytes are refused with a reason. */
 static void test_matrix_file(void **state)
 {
-	double m[6] = { 0.1, -0.2, 0.3, 0.0, 1e-9, -4 }, *back = NULL;
+	double m[6] = { 0.1, -0.2, 0.3, 0.0, 1e-9, -1 }, *back = NULL;
 	size_t bars = 0, n = 0;
 	char err[256];
 	const char *path;
@@ -334,6 +334,20 @@ static void test_matrix_file(void **state)
 	fclose(fp);
 	assert_int_equal(vr_matrix_read(path, &back, &bars, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "not a variant return matrix"));
+	/* the same bytes under the version 1 magic: per-bar changes, never read as returns */
+	unlink(path);
+	path = write_tmp(m, 3, 2);
+	fp = fopen(path, "r+b");
+	fputs("SAVRET1\n", fp);
+	fclose(fp);
+	assert_int_equal(vr_matrix_read(path, &back, &bars, &n, err, sizeof err), -1);
+	assert_non_null(strstr(err, "version 1, per-bar equity changes rather than per-bar returns"));
+	assert_null(back);
+	unlink(path);
+	m[5] = -4;
+	path = write_tmp(m, 3, 2);
+	assert_int_equal(vr_matrix_read(path, &back, &bars, &n, err, sizeof err), -1);
+	assert_non_null(strstr(err, "a return below -1"));
 	unlink(path);
 	assert_int_equal(vr_matrix_read(path, &back, &bars, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "cannot open"));

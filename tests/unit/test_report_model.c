@@ -29,8 +29,9 @@ static const char *meaning_of(const cJSON *m, const char *label)
 	return NULL;
 }
 
-/* The stats stage annualises the per-bar Sharpe ratio of net equity (stats_core.c,
- * per_bar_sharpe), not the per-trade one: the report must not say otherwise. */
+/* The stats stage annualises the per-bar Sharpe ratio of the returns of compounded net equity
+ * (stats_annual.h), not the per-trade one nor equity changes, and says it is not Lo-corrected
+ * with the corrected one beside it: the report must not say otherwise. */
 static void test_annualised_sharpe_says_per_bar(void **state)
 {
 	struct rpt_input in;
@@ -45,6 +46,12 @@ static void test_annualised_sharpe_says_per_bar(void **state)
 	assert_non_null(meaning);
 	assert_non_null(strstr(meaning, "bars per year"));
 	assert_null(strstr(meaning, "per-trade"));
+	assert_non_null(strstr(meaning, "per-bar returns of compounded net equity"));
+	assert_null(strstr(meaning, "changes"));
+	assert_non_null(strstr(meaning, "not Lo-corrected"));
+	meaning = meaning_of(m, "Sharpe ratio (annualised, Lo-corrected)");
+	assert_non_null(meaning);
+	assert_non_null(strstr(meaning, "Lo (2002)"));
 	cJSON_Delete(m);
 }
 

@@ -148,6 +148,27 @@ static void test_summary_figures(void **state)
 	assert_near(s.psr, s.psr_iid, 0);
 	assert_near(s.min_trl, s.min_trl_iid, 0);
 	assert_near(s.annual_factor, sqrt(8766), 1e-9);
+	/* annualised on the curve's per-bar returns (1.029 / 1 - 1, 1.018 / 1.029 - 1, ...), not its
+	 * changes (0.029, -0.011, ...) */
+	{
+		double r[4], mr = 0, ss = 0, prev = 1.0;
+
+		for (int i = 0; i < 4; i++) {
+			r[i] = eq[i] / prev - 1;
+			prev = eq[i];
+			mr += r[i] / 4;
+		}
+		for (int i = 0; i < 4; i++)
+			ss += (r[i] - mr) * (r[i] - mr);
+		assert_near(s.sharpe_bar, mr / sqrt(ss / 3), 1e-12);
+		assert_near(s.sharpe_annualised, mr / sqrt(ss / 3) * sqrt(8766), 1e-9);
+		/* Lo's correction over 4^(1/3) = 2 lags (rounded), each rho over one mean */
+		assert_int_equal(s.lo.lags, 2);
+		assert_near(s.lo.sharpe, s.sharpe_bar * s.lo.factor, 1e-12);
+		assert_near(s.lo.factor, sqrt(8766 / (1 + 2 * s.lo.rho_sum)), 1e-9);
+		assert_near(s.lo.rho_sum, (1 - 1 / 8766.0) * st_autocorr(r, 4, 1) +
+			    (1 - 2 / 8766.0) * st_autocorr(r, 4, 2), 1e-12);
+	}
 	/* Cost sensitivity: 1x is the headline, 0x the gross, more cost less Sharpe. */
 	assert_near(s.cost[1].sharpe, s.sharpe, 1e-12);
 	assert_near(s.cost[0].net_return, 1.03 * 0.99 * 1.02 * 0.995 - 1, 1e-12);
@@ -205,6 +226,11 @@ static void test_summary_ruined(void **state)
 	assert_near(s.max_drawdown, 1, 0);
 	assert_near(s.sum_net_return, -1.1, 1e-12);
 	assert_near(s.cost[1].net_return, -1, 0);
+	/* per bar, the ruin bar's -100 % is the last return that counts: (0.2, -1) */
+	in.eq_per_bar = true;
+	in.bar_seconds = 3600;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_near(s.sharpe_bar, (-0.4) / sqrt(2 * 0.6 * 0.6), 1e-12);
 }
 
 static void test_summary_degenerate(void **state)

@@ -1,5 +1,5 @@
-/* test_stats_metrics.c - historical VaR and CVaR, the rolling volatility and the long/short
- * split, each against a hand computation or a naive second one. */
+/* test_stats_metrics.c - historical VaR and CVaR, the per-bar figures of a ruined curve and the
+ * long/short split, each against a hand computation or a naive second one. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,29 +37,28 @@ static void test_var_cvar_by_hand(void **state)
 	assert_true(isnan(var) && isnan(cvar));
 }
 
-/* The running window against each window's sample standard deviation taken afresh. */
-static void test_rolling_vol_against_naive(void **state)
+/* A ruined curve: its per-bar figures are of its returns up to and including the ruin bar
+ * (0.1, -0.5, -1), not of the rows after it, and not of equity changes. */
+static void test_ruined_curve(void **state)
 {
-	enum { N = 300, W = 37 };
-	double eq[N], out[N], r[N], prev = 1.0;
+	double eq[5] = { 1.1, 0.55, 0.0, 0.0, 0.0 }, r[3] = { 0.1, -0.5, -1.0 }, m = -1.4 / 3, ss = 0;
+	int64_t et[5] = { 0, 3600, 7200, 10800, 14400 };
+	struct st_tearsheet_in in = { .eq_net = eq, .eq_time = et, .n_eq = 5, .eq_per_bar = true,
+				      .annual_factor = 2.0, .rolling_knob = 2 };
+	cJSON *o = cJSON_CreateObject(), *rv;
 
 	(void)state;
-	for (int i = 0; i < N; i++) {
-		eq[i] = 1000.0 * (1.0 + 0.3 * sin(i * 0.37) + 0.001 * i);
-		r[i] = eq[i] / prev - 1.0;
-		prev = eq[i];
-	}
-	st_rolling_vol(1.0, eq, N, W, 2.0, out);
-	for (int i = 0; i < W - 1; i++)
-		assert_true(isnan(out[i]));
-	for (int i = W - 1; i < N; i++) {
-		double m = 0, ss = 0;
-		for (int k = i + 1 - W; k <= i; k++)
-			m += r[k] / W;
-		for (int k = i + 1 - W; k <= i; k++)
-			ss += (r[k] - m) * (r[k] - m);
-		assert_near(out[i], 2.0 * sqrt(ss / (W - 1)), 1e-9 * (1 + out[i]));
-	}
+	for (int i = 0; i < 3; i++)
+		ss += (r[i] - m) * (r[i] - m);
+	assert_int_equal(st_metrics(o, &in), 0);
+	assert_near(cJSON_GetObjectItem(o, "volatility_annualised")->valuedouble, 2.0 * sqrt(ss / 2), 1e-9);
+	assert_near(cJSON_GetObjectItem(o, "worst_bar")->valuedouble, -1.0, 0);
+	assert_near(cJSON_GetObjectItem(o, "best_bar")->valuedouble, 0.1, 1e-12);
+	/* windows of 2: (0.1, -0.5) and (-0.5, -1); none after the ruin bar */
+	rv = cJSON_GetObjectItem(o, "rolling_volatility");
+	assert_near(cJSON_GetObjectItem(rv, "last")->valuedouble, 2.0 * 0.5 / sqrt(2.0), 1e-9);
+	assert_near(cJSON_GetObjectItem(rv, "max")->valuedouble, 2.0 * 0.6 / sqrt(2.0), 1e-9);
+	cJSON_Delete(o);
 }
 
 /* Three longs and one short: counted apart, compounded, won and Sharpe by hand. */
@@ -96,7 +95,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_var_cvar_by_hand),
-		cmocka_unit_test(test_rolling_vol_against_naive),
+		cmocka_unit_test(test_ruined_curve),
 		cmocka_unit_test(test_long_short_by_hand),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,12 +32,12 @@ static void bars(struct sa_ohlcv *s, int64_t *t, double *o, double *h, double *l
 	*s = (struct sa_ohlcv){ .n = N, .t = t, .open = o, .high = h, .low = l, .close = c, .volume = v };
 }
 
-/* The summary is the replay's: its trades, its net return, and a column whose bars sum to it
- * (the change of net equity bar by bar, bar 0 from 1). */
+/* The summary is the replay's: its trades, its net return, and a column whose bars compound to
+ * it (the per-bar returns of compounded net equity, bar 0 over 1). */
 static void test_summarise(void **state)
 {
 	int64_t t[N];
-	double o[N], h[N], l[N], c[N], v[N], col[N], sum = 0;
+	double o[N], h[N], l[N], c[N], v[N], col[N], prod = 1, prev = 1;
 	int8_t sig[N] = { 0, 1, 1, 1, 0, 0, -1, -1, 0, 1, 1, 0 };
 	struct sa_ohlcv s;
 	struct rp_costs costs = { .fee_bps = 5, .slippage_bps = 2 };
@@ -51,9 +51,13 @@ static void test_summarise(void **state)
 	assert_int_equal(var.trades, r.n_trades);
 	assert_int_equal(var.trades, 3);
 	assert_true(var.net_return == r.net_return);
-	for (size_t i = 0; i < N; i++)
-		sum += col[i];
-	assert_true(fabs(sum - r.net_return) < 1e-12);
+	for (size_t i = 0; i < N; i++) {
+		prod *= 1 + col[i];
+		/* a return, not a change of equity */
+		assert_true(fabs(col[i] - (r.eq_net[i] / prev - 1)) < 1e-15);
+		prev = r.eq_net[i];
+	}
+	assert_true(fabs(prod - 1 - r.net_return) < 1e-12);
 	assert_true(isfinite(var.sharpe));
 	rp_result_release(&r);
 
@@ -64,6 +68,24 @@ static void test_summarise(void **state)
 	assert_int_equal(vr_summarise(&r, &var, col, N), 0);
 	assert_int_equal(var.trades, 1);
 	assert_true(isnan(var.sharpe));
+	rp_result_release(&r);
+
+	/* a ruined variant: -100 % on its ruin bar, then nothing moves, and the column still
+	 * compounds to its net return of -1 */
+	costs.fee_bps = 6000;
+	memset(sig, 0, sizeof sig);
+	sig[2] = sig[3] = sig[4] = 1;
+	assert_int_equal(rp_replay(&s, sig, &costs, &r), 0);
+	assert_true(r.ruined);
+	assert_int_equal(vr_summarise(&r, &var, col, N), 0);
+	prod = 1;
+	for (size_t i = 0; i < N; i++)
+		prod *= 1 + col[i];
+	assert_true(prod == 0 && var.net_return == -1);
+	for (size_t i = 0; i < N; i++)
+		if (col[i] == -1)
+			for (size_t k = i + 1; k < N; k++)
+				assert_true(col[k] == 0);
 	rp_result_release(&r);
 }
 
