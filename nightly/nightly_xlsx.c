@@ -12,7 +12,7 @@
 #define FIXED_CREATED ((time_t)946684800)
 
 static const char *const headers[] = {
-	"strategy", "verdict", "gate verdict", "trades", "net Sharpe", "PSR", "DSR", "trials", "PBO",
+	"strategy", "verdict", "gate verdict", "why", "trades", "net Sharpe", "PSR", "DSR", "trials", "PBO",
 	"blocked actions", "look-ahead mismatches", "since last night", "change", "run", "bundle",
 	"bundle sha256", "code sha256", "note", "trial ledger", "since first audited",
 	"edge decayed",
@@ -33,6 +33,7 @@ static void put_row(lxw_worksheet *ws, lxw_row_t row, const struct nightly_row *
 	worksheet_write_string(ws, row, c++, r->name, NULL);
 	worksheet_write_string(ws, row, c++, r->verdict, NULL);
 	worksheet_write_string(ws, row, c++, r->gate_verdict, NULL);
+	worksheet_write_string(ws, row, c++, r->reason, NULL);
 	put_num(ws, row, c++, r->trades);
 	put_num(ws, row, c++, r->sharpe);
 	put_num(ws, row, c++, r->psr);

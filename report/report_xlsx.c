@@ -609,6 +609,61 @@ static void write_metrics(struct book *b, const cJSON *st)
 	}
 }
 
+/* Rows "prefix.key | value" for every number, string and list of numbers under o, depth first. */
+static void flat_rows(struct book *b, lxw_worksheet *ws, int *r, const char *prefix, const cJSON *o)
+{
+	const cJSON *it;
+	char label[160], list[1024];
+
+	cJSON_ArrayForEach(it, o) {
+		sa_fmt(label, sizeof label, "%s.%s", prefix, it->string ? it->string : "?");
+		if (cJSON_IsObject(it)) {
+			flat_rows(b, ws, r, label, it);
+			continue;
+		}
+		if (cJSON_IsArray(it)) {
+			const cJSON *x;
+			size_t at = 0;
+
+			list[0] = '\0';
+			cJSON_ArrayForEach(x, it)
+				if (cJSON_IsNumber(x) && at < sizeof list - 32)
+					at += (size_t)snprintf(list + at, sizeof list - at, "%s%g", at ? " " : "", x->valuedouble);
+			put_text(ws, *r, 0, label, NULL);
+			put_text(ws, (*r)++, 1, list, NULL);
+			continue;
+		}
+		put_text(ws, *r, 0, label, NULL);
+		put_json(ws, (*r)++, 1, it, b->num);
+	}
+}
+
+/* Sheet Selection: the strategy's own variants tested as a family (SPA), walk-forward, and the
+ * Monte Carlo of its trades, as stats.json has them; a test that could not run gives its reason. */
+static void write_selection(struct book *b, const cJSON *st)
+{
+	static const char *const heads[] = { "figure", "value" };
+	static const double widths[] = { 40, 60 };
+	static const char *const tests[] = { "spa", "walk_forward", "monte_carlo" };
+	lxw_worksheet *ws = sheet(b, "Selection", heads, 2, widths);
+	char reason[64];
+	int r = 1;
+
+	if (!ws)
+		return;
+	for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
+		const cJSON *t = get(st, tests[k]);
+
+		if (cJSON_IsObject(t)) {
+			flat_rows(b, ws, &r, tests[k], t);
+			continue;
+		}
+		put_text(ws, r, 0, sa_fmt(reason, sizeof reason, "%s_reason", tests[k]), NULL);
+		put_text(ws, r++, 1, cJSON_GetStringValue(get(st, reason)) ? cJSON_GetStringValue(get(st, reason)) :
+			 "not in stats.json", NULL);
+	}
+}
+
 static void write_tearsheet(struct book *b, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
@@ -620,6 +675,7 @@ static void write_tearsheet(struct book *b, const struct rpt_input *in)
 	write_delay(b, st);
 	write_costs(b, st);
 	write_benchmark(b, st);
+	write_selection(b, st);
 }
 
 int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *name, char *err, size_t errlen)

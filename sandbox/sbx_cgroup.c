@@ -15,6 +15,9 @@
 
 #define CG_ROOT "/sys/fs/cgroup"
 #define CG_PERIOD_US 100000
+/* A process's own weight: v1 cpu.shares, v2 cpu.weight, each hierarchy's default. */
+#define CG_V1_SHARES 1024LL
+#define CG_V2_WEIGHT 100LL
 
 static const char *const v1_controllers[SBX_CG_DIRS] = { "memory", "pids", "cpu" };
 
@@ -115,17 +118,20 @@ int sbx_cgroup_enter(struct sbx_cgroup *cg, pid_t pid)
 
 static int apply(struct sbx_cgroup *cg)
 {
-	char mem[32], pids[32], cpu[64];
+	char mem[32], pids[32], cpu[64], weight[32];
 	long long quota = (long long)(cg->cpus * CG_PERIOD_US + 0.5);
 
 	snprintf(mem, sizeof mem, "%lld", cg->mem_bytes);
 	snprintf(pids, sizeof pids, "%lld", cg->pids_max);
 	if (cg->version == 2) {
 		snprintf(cpu, sizeof cpu, "%lld %d", quota, CG_PERIOD_US);
+		snprintf(weight, sizeof weight, "%lld", cg->tasks * CG_V2_WEIGHT);
 		return put(cg->dir[0], "memory.max", mem) < 0 || put(cg->dir[0], "memory.swap.max", "0") < 0 ||
-		       put(cg->dir[0], "pids.max", pids) < 0 || put(cg->dir[0], "cpu.max", cpu) < 0 ? -1 : 0;
+		       put(cg->dir[0], "pids.max", pids) < 0 || put(cg->dir[0], "cpu.max", cpu) < 0 ||
+		       put(cg->dir[0], "cpu.weight", weight) < 0 ? -1 : 0;
 	}
 	snprintf(cpu, sizeof cpu, "%lld", quota);
+	snprintf(weight, sizeof weight, "%lld", cg->tasks * CG_V1_SHARES);
 	/* memsw (memory + swap) exists only where swap accounting is on; without swap it is moot.
 	 * It may never be below the memory limit: raised before it, lowered after it (one of the
 	 * two writes of memsw is refused, whichever way the limit moves). */
@@ -135,7 +141,8 @@ static int apply(struct sbx_cgroup *cg)
 	(void)put(cg->dir[0], "memory.memsw.limit_in_bytes", mem);
 	return put(cg->dir[1], "pids.max", pids) < 0 ||
 	       put(cg->dir[2], "cpu.cfs_period_us", "100000") < 0 ||
-	       put(cg->dir[2], "cpu.cfs_quota_us", cpu) < 0 ? -1 : 0;
+	       put(cg->dir[2], "cpu.cfs_quota_us", cpu) < 0 ||
+	       put(cg->dir[2], "cpu.shares", weight) < 0 ? -1 : 0;
 }
 
 int sbx_cgroup_limit(struct sbx_cgroup *cg, const struct sbx_limits *lim, int jobs, long long held_bytes)
@@ -151,6 +158,7 @@ int sbx_cgroup_limit(struct sbx_cgroup *cg, const struct sbx_limits *lim, int jo
 	cg->mem_bytes = cg->base_bytes + held_bytes + (long long)jobs * ((long long)lim->mem_mb << 20);
 	cg->pids_max = (long long)jobs * SBX_CG_PIDS_PER_RUN + 16;
 	cg->cpus = jobs * lim->cpus + SBX_CG_ZYGOTE_CPUS;
+	cg->tasks = jobs + 1;
 	if (apply(cg) < 0) {
 		fail(cg, "cannot set the cgroup's limits", errno);
 		return -1;

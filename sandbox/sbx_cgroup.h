@@ -22,6 +22,7 @@ struct sbx_cgroup {
 	long long mem_bytes;          /* memory limit applied */
 	long long pids_max;           /* process limit applied */
 	double cpus;                  /* CPU quota applied, in cores */
+	long long tasks;              /* the processes' weight it is given: jobs runs + the zygote */
 	char why[160];                /* when version == 0: why there is no cgroup */
 };
 
@@ -31,9 +32,12 @@ struct sbx_cgroup {
 int sbx_cgroup_enter(struct sbx_cgroup *cg, pid_t pid);
 
 /* Sets the limits for jobs runs at once: memory = what the warm zygote holds + held_bytes (the
- * bars the data zygotes hold) + jobs x MEM_MB (resident, scratch tmpfs included), pids = jobs x SBX_CG_PIDS_PER_RUN + 16, CPU = jobs x CPUS + SBX_CG_ZYGOTE_CPUS
- * cores. Returns 0,
- * or -1 (the cgroup is removed and cg->why says why). Safe when there is no cgroup. */
+ * bars the data zygotes hold) + jobs x MEM_MB (resident, scratch tmpfs included), pids = jobs x
+ * SBX_CG_PIDS_PER_RUN + 16, CPU = jobs x CPUS + SBX_CG_ZYGOTE_CPUS cores, and the scheduling
+ * weight of jobs + 1 processes: a cgroup competes for the CPU as one entity beside each process
+ * outside it, so with a single process's weight an audit's runs together got one process's
+ * share of a busy machine. Returns 0, or -1 (the cgroup is removed and cg->why says why). Safe
+ * when there is no cgroup. */
 int sbx_cgroup_limit(struct sbx_cgroup *cg, const struct sbx_limits *lim, int jobs, long long held_bytes);
 
 /* The cgroup's own count of processes the kernel killed at its memory limit; -1 without one. */

@@ -60,6 +60,8 @@ static void add_cgroup(cJSON *l, const struct sbx_limits *lim, const struct sbx_
 	cJSON_AddNumberToObject(c, "pids_per_run", SBX_CG_PIDS_PER_RUN);
 	cJSON_AddNumberToObject(c, "cpus_per_run", lim->cpus);
 	cJSON_AddNumberToObject(c, "cpus_zygote", SBX_CG_ZYGOTE_CPUS);
+	/* scheduled as jobs + 1 processes would be outside it: one process's weight a run */
+	cJSON_AddNumberToObject(c, "cpu_weight_per_run", cg->version == 2 ? 100 : 1024);
 }
 
 static void add_limits(cJSON *o, const struct sbx_limits *lim, const struct sbx_cgroup *cg)

@@ -146,6 +146,26 @@ static int plan(const struct sbx_stage_args *o, struct job *j, char *why, size_t
 	return 0;
 }
 
+/* Cuts the pass of jobs [lo, hi) again at the fixed price the runs before it cost, so its
+ * stretches take about equal time (the first pass's guess is for a strategy whose own compute
+ * is most of a run). */
+static void resplit(struct job *j, size_t lo, size_t hi, int jobs)
+{
+	size_t *bars = malloc(lo * sizeof *bars), m = 0;
+	double *ms = malloc(lo * sizeof *ms);
+
+	if (bars && ms) {
+		for (size_t i = 0; i < lo; i++)
+			if (j->results[i].status == SBX_OK) {
+				bars[m] = j->jobs[i].n_visible;
+				ms[m++] = (double)j->results[i].wall_ms;
+			}
+		la_split(&j->pts, j->order + lo, hi - lo, jobs, la_fixed_bars(bars, ms, m), j->slot + lo);
+	}
+	free(bars);
+	free(ms);
+}
+
 /* Runs every point in the sandbox as scheduled and turns the results into borrowed la_run
  * views, in point order. */
 static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
@@ -181,6 +201,8 @@ static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, 
 			continue;
 		}
 		col.base = lo;
+		if (lo > 0)
+			resplit(j, lo, hi, o->jobs);
 		bo.slot = j->slot + lo;
 		if (sbx_run_batch(j->zyg, j->jobs + lo, hi - lo, &bo, j->results + lo, err, sizeof err) < 0)
 			return sbx_stage_fail(why, len, "the sandbox failed: %s", err);

@@ -166,11 +166,12 @@ void la_points_release(struct la_points *p)
 	memset(p, 0, sizeof *p);
 }
 
-/* A run's cost grows with the bars it is shown, on top of a fixed price for its process. */
+/* The first pass's guess of a run's fixed price, in bars: later passes use what the runs before
+ * them cost (la_fixed_bars). */
 #define RUN_FIXED_BARS 2048.0
 
-/* The pass point i of k belongs to: 0 for every LA_PASS_STRIDE-th point and the last, then
- * each pass halves the stride. */
+/* The pass (0..LA_PASSES) of the i-th of k sorted points: 0 for every LA_PASS_STRIDE-th point and
+ * the last, then each pass halves the stride. */
 int la_pass_of(size_t i, size_t k)
 {
 	int pass = 0;
@@ -183,20 +184,53 @@ int la_pass_of(size_t i, size_t k)
 }
 
 /* Splits the points of one pass, taken[0..m) in time order, into jobs stretches of about equal
- * cost, and gives each stretch its slot. */
-static void split_pass(const struct la_points *p, const size_t *taken, size_t m, int jobs, int *slot)
+ * cost (a run's bars plus fixed bars), and gives each stretch its slot. */
+static void split_pass(const struct la_points *p, const size_t *taken, size_t m, int jobs,
+		       double fixed, int *slot)
 {
 	double total = 0, run = 0;
 
 	for (size_t i = 0; i < m; i++)
-		total += (double)p->t[taken[i]] + RUN_FIXED_BARS;
+		total += (double)p->t[taken[i]] + fixed;
 	for (size_t i = 0; i < m; i++) {
-		double cost = (double)p->t[taken[i]] + RUN_FIXED_BARS;
-		int s = (int)((run + cost / 2) / total * jobs);
+		double cost = (double)p->t[taken[i]] + fixed;
+		int s = total > 0 ? (int)((run + cost / 2) / total * jobs) : 0;
 
 		slot[i] = s < jobs ? s : jobs - 1;
 		run += cost;
 	}
+}
+
+void la_split(const struct la_points *p, const size_t *order, size_t m, int jobs, double fixed_bars,
+	      int *slot)
+{
+	split_pass(p, order, m, jobs, fixed_bars, slot);
+}
+
+double la_fixed_bars(const size_t *bars, const double *ms, size_t m)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0, b, a;
+
+	if (m < 2)
+		return RUN_FIXED_BARS;
+	for (size_t i = 0; i < m; i++) {
+		mx += (double)bars[i];
+		my += ms[i];
+	}
+	mx /= (double)m;
+	my /= (double)m;
+	for (size_t i = 0; i < m; i++) {
+		sxx += ((double)bars[i] - mx) * ((double)bars[i] - mx);
+		sxy += ((double)bars[i] - mx) * (ms[i] - my);
+	}
+	if (!(sxx > 0))
+		return RUN_FIXED_BARS;
+	b = sxy / sxx;
+	a = my - b * mx;
+	/* no growth with the bars: every run costs the same, so equal counts are equal cost */
+	if (!(b > 0))
+		return LA_FIXED_BARS_MAX;
+	return a <= 0 ? 0.0 : a / b < LA_FIXED_BARS_MAX ? a / b : LA_FIXED_BARS_MAX;
 }
 
 int la_schedule(const struct la_points *p, int jobs, size_t *order, int *slot)
@@ -213,7 +247,7 @@ int la_schedule(const struct la_points *p, int jobs, size_t *order, int *slot)
 		for (size_t i = 0; i < k; i++)
 			if (la_pass_of(i, k) == pass)
 				taken[m++] = i;
-		split_pass(p, taken, m, jobs, sl);
+		split_pass(p, taken, m, jobs, RUN_FIXED_BARS, sl);
 		for (size_t i = 0; i < m; i++) {
 			order[at] = taken[i];
 			slot[at++] = sl[i];

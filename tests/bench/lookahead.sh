@@ -2,8 +2,9 @@
 # lookahead.sh - look-ahead speed: the honest demo checked at every position change on the
 # default data, truncation runs per second for a cheap strategy, and beside both the naive
 # design's cost (a fresh interpreter importing pandas for every run).
-set -u
+set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 3
+. tests/bench/figure.sh
 BIN=${BIN:-build/rel/bin}
 DATA=${DATA:-data/ohlcv.csv}
 PY=/usr/bin/python3
@@ -46,12 +47,12 @@ done
 t1=$(now)
 naive=$("$PY" -c "print((float('$t1') - float('$t0')) / 5)")
 
-"$PY" - "$hp" "$hs" "$cp" "$cs" "$naive" <<'PYEOF'
+"$PY" - "$hp" "$hs" "$cp" "$cs" "$naive" <<'PYEOF' | bench_figures
 import sys
 hp, hs, cp, cs, naive = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
-print("lookahead honest demo: %d points in %.2f s (limit 3 s): %s; naive: %.1f s"
-      % (hp, hs, "ok" if hs <= 3 else "SLOW", hp * naive))
 rate = cp / cs if cs > 0 else 0
-print("lookahead throughput: %.0f runs/s (at least 50): %s; naive: %.1f runs/s"
-      % (rate, "ok" if rate >= 50 else "SLOW", 1 / naive if naive > 0 else 0))
+print("lookahead honest demo: %d points; naive: %.1f s, %.1f runs/s"
+      % (hp, hp * naive, 1 / naive if naive > 0 else 0))
+print("FIGURE|look-ahead check, honest demo (%d points)|%.2f s|<= 3 s|-|%d" % (hp, hs, hs <= 3))
+print("FIGURE|look-ahead throughput|%.0f runs/s|>= 50 runs/s|-|%d" % (rate, rate >= 50))
 PYEOF

@@ -4,6 +4,7 @@
 # under 64 MB on the demo; the sandbox (driver, zygote and runs) under its 1024 MB run budget.
 set -u
 cd "$(dirname "$0")/../.." || exit 3
+. tests/bench/figure.sh
 BIN=build/rel/bin
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -15,7 +16,8 @@ peak() {
 	shift 2
 	/usr/bin/time -f '%M' -o "$TMP/rss" "$@" >/dev/null 2>"$TMP/err"
 	kb=$(tail -n 1 "$TMP/rss")
-	printf '  %-34s %8.1f MB   (target < %d MB)\n' "$what" "$(awk "BEGIN { print $kb / 1024 }")" "$limit"
+	bench_figure "peak memory, $what" "$(awk "BEGIN { printf \"%.1f\", $kb / 1024 }") MB" "< $limit MB" "-" \
+		"$([ "$kb" -lt $((limit * 1024)) ] && echo 1)"
 	[ "$kb" -lt $((limit * 1024)) ] || status=1
 }
 

@@ -3,6 +3,7 @@
 # Renders the honest demo's bundle (audited first when out/honest does not exist yet).
 set -u
 cd "$(dirname "$0")/../.." || exit 3
+. tests/bench/figure.sh
 BIN=build/rel/bin
 src=out/honest data=data/ohlcv.csv
 if [ ! -f out/honest/verdict.json ]; then
@@ -20,4 +21,4 @@ for _ in 1 2 3; do
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
 done
-printf 'report bundle (%s): %d ms (target < 1000 ms)\n' "$src" "$best"
+bench_figure "report bundle ($src)" "$best ms" "< 1000 ms" "-" "$([ "$best" -lt 1000 ] && echo 1)"

@@ -2,8 +2,9 @@
 # robust.sh - the robust stage's cost: the honest demo on the default data with the default
 # knobs (3 warm-up runs, 100 permutations), its wall time against the target, and the cost per
 # sandboxed re-run.
-set -u
+set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 3
+. tests/bench/figure.sh
 BIN=${BIN:-build/rel/bin}
 DATA=${DATA:-data/ohlcv.csv}
 PY=/usr/bin/python3
@@ -22,7 +23,7 @@ t0=$(now)
 	--data "$DATA" --config "$TMP/config.json" --jobs "$jobs" -o "$TMP/robustness.json" 2>/dev/null
 t1=$(now)
 "$PY" - "$TMP/robustness.json" "$t0" "$t1" "$TARGET_S" "$jobs" "$(cat "$TMP/cpu")" \
-	"$(cut -d' ' -f1 /proc/loadavg)" <<'PYEOF'
+	"$(cut -d' ' -f1 /proc/loadavg)" <<'PYEOF' | bench_figures
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = float(sys.argv[3]) - float(sys.argv[2])
@@ -33,9 +34,8 @@ if not d.get("ok"):
 w, p = d["warmup"], d["permutation"]
 runs = len(w["offsets"]) + p["requested"]
 print(f"robust, honest demo, {d['n_bars']} bars, {len(w['offsets'])} warm-up runs + "
-      f"{p['requested']} permutations, {sys.argv[5]} at once: {s:.2f} s wall "
-      f"({s / runs * 1000:.1f} ms a run); target under {target:.0f} s: "
-      f"{'met' if s < target else 'MISSED'}")
+      f"{p['requested']} permutations, {sys.argv[5]} at once: {s / runs * 1000:.1f} ms a run")
+print(f"FIGURE|robustness re-runs, honest demo|{s:.2f} s|< {target:.0f} s|-|{int(s < target)}")
 user, sys_ = (float(x) for x in sys.argv[6].split())
 print(f"  CPU {user:.2f} s user + {sys_:.2f} s system (the stage, its zygote and every run); "
       f"load average {sys.argv[7]} when measured")

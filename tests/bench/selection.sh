@@ -3,8 +3,9 @@
 # overfit demo's 50 variants x 17 544 bars (its own variant_returns.bin, limit 1 s), and over
 # Gaussian noise of the same shape (where the block length is short and every bar is a block);
 # the Monte Carlo of 50 closed trades, 1000 resamples (limit 50 ms).
-set -u
+set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 3
+. tests/bench/figure.sh
 BIN=${BIN:-build/rel/bin}
 DATA=${DATA:-data/ohlcv.csv}
 PY=/usr/bin/python3
@@ -21,7 +22,7 @@ limit() {  # what line limit_ms: the CPU figure against the limit
 import re, sys
 what, line, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
 cpu = float(re.search(r"([0-9.]+) ms cpu", line).group(1))
-print("%s: %.1f ms cpu (limit %g ms): %s" % (what, cpu, limit, "ok" if cpu <= limit else "SLOW"))' "$@"
+print("FIGURE|%s|%.1f ms cpu|<= %g ms|-|%d" % (what, cpu, limit, cpu <= limit))' "$@" | bench_figures
 }
 out=$("$BIN/stats" --time-spa "$TMP/variant_returns.bin")
 echo "$out"

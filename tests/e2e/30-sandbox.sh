@@ -62,6 +62,31 @@ cgroups() { [ "$(id -u)" = 0 ] && { [ -w /sys/fs/cgroup/memory ] || grep -qw mem
 if cgroups; then
 	expect_eq "good: a cgroup as root" "64 1" "$(jget "$TMP/run.json" limits.cgroup.pids_per_run) $(jget "$TMP/run.json" limits.cgroup.cpus_per_run)"
 	expect_eq "good: the zygote's own CPU recorded" 1 "$(jget "$TMP/run.json" limits.cgroup.cpus_zygote)"
+	# scheduled as its processes would be outside it: a run and the zygote, two processes'
+	# weight (one would give every run of an audit a single process's share of a busy machine)
+	slow=$(strategy slow <<'PY'
+import time
+def signals(df):
+    time.sleep(1.5)
+    return [0] * len(df)
+PY
+)
+	"$SB" --strategy "$slow" --data "$TMP/bars.csv" --config "$TMP/config.json" -o "$TMP/slow.json" \
+		--events "$TMP/slow.jsonl" 2>/dev/null &
+	slow_pid=$!
+	weight=
+	for _ in $(seq 50); do
+		weight=$(cat "/sys/fs/cgroup/cpu/strataudit-$slow_pid/cpu.shares" \
+			"/sys/fs/cgroup/strataudit-$slow_pid/cpu.weight" 2>/dev/null | head -n 1)
+		[ -n "$weight" ] && [ "$weight" != 1024 ] && [ "$weight" != 100 ] && break
+		sleep 0.05
+	done
+	wait "$slow_pid"
+	expect_eq "good: the cgroup weighs as a run and the zygote" \
+		"$(jget "$TMP/slow.json" limits.cgroup.version | sed 's/^1$/2048/; s/^2$/200/')" "$weight"
+	expect_eq "good: the weight a run recorded" \
+		"$(jget "$TMP/slow.json" limits.cgroup.version | sed 's/^1$/1024/; s/^2$/100/')" \
+		"$(jget "$TMP/slow.json" limits.cgroup.cpu_weight_per_run)"
 	# the driver names its cgroup by its own pid: only this run's is looked for (another audit
 	# on the machine may hold one of its own)
 	expect_eq "good: the cgroup is removed after" "" \

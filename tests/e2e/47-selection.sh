@@ -22,6 +22,32 @@ assert s["resamples"] == 1000 and s["seed"] == 1 and s["benchmark"] == "flat", s
 assert 0 <= s["p_lower"] <= s["p_value"] <= s["p_upper"] <= 1, s
 PYEOF
 
+selection_check() {
+	"$PY" - "$1" "$2" <<'PYEOF'
+import json, sys, openpyxl
+st = json.load(open(sys.argv[2]))
+got = [tuple(r) for r in openpyxl.load_workbook(sys.argv[1])["Selection"].iter_rows(min_row=2, values_only=True)]
+def flat(prefix, o):
+    for k, v in o.items():
+        if isinstance(v, dict):
+            yield from flat(prefix + "." + k, v)
+        elif isinstance(v, list):
+            yield (prefix + "." + k, " ".join("%g" % x for x in v))
+        elif v is not None:
+            yield (prefix + "." + k, v)
+want = []
+for t in ("spa", "walk_forward", "monte_carlo"):
+    want += list(flat(t, st[t])) if isinstance(st.get(t), dict) else [(t + "_reason", st.get(t + "_reason") or "not in stats.json")]
+assert len(got) == len(want), (got, want)
+for g, w in zip(got, want):
+    assert g[0] == w[0], (g, w)
+    assert (abs(g[1] - w[1]) < 1e-12) if isinstance(w[1], float) else g[1] == w[1], (g, w)
+assert all(any(k.startswith(t + ".") for k, _ in want) for t in ("spa", "walk_forward", "monte_carlo")), want
+PYEOF
+}
+check "report.xlsx's Selection sheet holds stats.json's SPA, walk-forward and Monte Carlo (or why not)" \
+	selection_check "$OUT/report.xlsx" "$OUT/stats.json"
+
 # SPA on seeded families: the stats stage over the audit's own replay, the family swapped in
 for f in replay.json trades.csv equity.csv config.json; do cp "$OUT/$f" "$TMP/$f"; done
 spa_family() {  # kind seed -> $TMP/$1.stats.json and $TMP/$1.ref.json

@@ -185,7 +185,7 @@ import openpyxl
 path, verdict = sys.argv[1], json.load(open(sys.argv[2]))
 wb = openpyxl.load_workbook(path)
 want = ["Summary", "Gates", "Trades", "Equity", "LookAhead", "Robustness", "Variants", "Containment",
-        "Inspection", "Metrics", "Drawdowns", "Monthly", "Delay", "Costs", "Benchmark"]
+        "Inspection", "Metrics", "Drawdowns", "Monthly", "Delay", "Costs", "Benchmark", "Selection"]
 assert wb.sheetnames == want, wb.sheetnames
 g = wb["Gates"]
 rows = [r for r in g.iter_rows(min_row=2, values_only=True) if r[0] != "veto"]

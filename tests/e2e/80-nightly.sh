@@ -98,6 +98,15 @@ case "$(reason ${P}_broken)" in *"SyntaxError at line 1"*) ok "INCOMPLETE's reas
 	*) not_ok "INCOMPLETE's reason: the SyntaxError and its line" "$(reason ${P}_broken)" ;; esac
 case "$(reason ${P}_hostile)" in *"no network"*socket*) ok "the veto's reason names the rule and the action refused" ;;
 	*) not_ok "the veto's reason names the rule and the action refused" "$(reason ${P}_hostile)" ;; esac
+check "index.xlsx has each row's reason in its why column, as index.json" "$PY" - $D1/index.xlsx $D1/index.json <<'PYEOF'
+import json, sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1]).active
+rows = list(ws.iter_rows(values_only=True))
+why = rows[0].index("why")
+want = {r["name"]: r.get("reason") or "" for r in json.load(open(sys.argv[2]))["rows"]}
+got = {r[0]: r[why] or "" for r in rows[1:]}
+assert got == want, (got, want)
+PYEOF
 check "every row has a reason, shown in the why column of index.html and in index.txt" "$PY" -c '
 import html, json, sys
 ix = json.load(open(sys.argv[1] + "/index.json")); page = open(sys.argv[1] + "/index.html").read()

@@ -342,6 +342,48 @@ static void test_compare_newest_bar(void **state)
 	assert_non_null(strstr(buf, "not known yet"));
 }
 
+/* The fixed price of a run in bars, fitted from what runs cost, and a pass cut at it. */
+static void test_fixed_bars(void **state)
+{
+	static const size_t bars[] = { 100000, 300000, 500000, 900000 };
+	static const size_t same[] = { 5, 5, 5 };
+	double line[4], flat[4] = { 7, 7, 7, 7 }, falling[4];
+	enum { K = 100 };
+	static size_t t[K], order[K];
+	static int slot[K];
+	struct la_points p = {.n = K, .t = t, .candidates = K};
+	size_t n0 = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		line[i] = 13.0 + 26.0 * (double)bars[i] / 1e6;   /* 13 ms fixed, 26 ms a million bars */
+		falling[i] = -1.0 + 1e-5 * (double)bars[i];
+	}
+	assert_float_equal(la_fixed_bars(bars, line, 4), 500000.0, 1e-6);
+	assert_float_equal(la_fixed_bars(bars, flat, 4), LA_FIXED_BARS_MAX, 0);
+	assert_float_equal(la_fixed_bars(bars, falling, 4), 0.0, 0);
+	assert_float_equal(la_fixed_bars(bars, line, 1), 2048.0, 0);
+	assert_float_equal(la_fixed_bars(same, flat, 3), 2048.0, 0);
+	/* at a price far above the bars, the two stretches hold as many runs each */
+	for (size_t i = 0; i < K; i++) {
+		t[i] = 1000 * i;
+		order[i] = i;
+	}
+	la_split(&p, order, K, 2, LA_FIXED_BARS_MAX, slot);
+	for (size_t i = 0; i < K; i++) {
+		n0 += slot[i] == 0;
+		if (i)
+			assert_true(slot[i] >= slot[i - 1]);
+	}
+	assert_int_equal(n0, K / 2);
+	/* at no fixed price, the early stretch holds about 1/sqrt(2) of them (equal sums of bars) */
+	n0 = 0;
+	la_split(&p, order, K, 2, 0, slot);
+	for (size_t i = 0; i < K; i++)
+		n0 += slot[i] == 0;
+	assert_true(n0 >= 69 && n0 <= 72);
+}
+
 /* Coarse to fine: the first pass spans the whole history, and no two slots ever hold neighbours
  * of one pass; the schedule is a permutation of the points. */
 static void test_schedule(void **state)
@@ -603,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_compare_not_run),
 		cmocka_unit_test(test_compare_newest_bar),
 		cmocka_unit_test(test_schedule),
+		cmocka_unit_test(test_fixed_bars),
 		cmocka_unit_test(test_compare_unrepeatable),
 		cmocka_unit_test(test_compare_listing_capped),
 		cmocka_unit_test(test_explain_texts),
