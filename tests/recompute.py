@@ -195,13 +195,7 @@ def dependence(stats, nets, curve, per_bar):
     mean, sd, skew, kurt = moments(nets)
     out = [("autocorrelation.trades_lag1", ac.get("trades_lag1"), autocorr(nets, 1))]
     if per_bar:
-        prev, bars = 1.0, []
-        for x in curve:
-            if prev <= 0:
-                break
-            bars.append(x / prev - 1)
-            prev = x
-        out.append(("autocorrelation.bars_lag1", ac.get("bars_lag1"), autocorr(bars, 1)))
+        out.append(("autocorrelation.bars_lag1", ac.get("bars_lag1"), autocorr(bar_returns(curve), 1)))
     if len(nets) < 3 or not sd or math.isnan(skew):
         return out
     sr, n, t_eff = mean / sd, len(nets), effective(nets)
