@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 BARS=${BARS:-1000000}
 REPS=${REPS:-5}
-GZ_REPS=${GZ_REPS:-9}
+GZ_REPS=${GZ_REPS:-15}
 
 "$BIN/gendata" --bars "$BARS" --seed 5 -o "$TMP/bars.csv" || { not_ok "gendata"; finish; }
 "$PY" tests/data-formats/make-layouts.py "$TMP/bars.csv" "$TMP/l" || { not_ok "make-layouts"; finish; }
