@@ -183,10 +183,8 @@ int la_pass_of(size_t i, size_t k)
 	return pass;
 }
 
-/* Splits the points of one pass, taken[0..m) in time order, into jobs stretches of about equal
- * cost (a run's bars plus fixed bars), and gives each stretch its slot. */
-static void split_pass(const struct la_points *p, const size_t *taken, size_t m, int jobs,
-		       double fixed, int *slot)
+void la_split(const struct la_points *p, const size_t *taken, size_t m, int jobs, double fixed,
+	      int *slot)
 {
 	double total = 0, run = 0;
 
@@ -199,12 +197,6 @@ static void split_pass(const struct la_points *p, const size_t *taken, size_t m,
 		slot[i] = s < jobs ? s : jobs - 1;
 		run += cost;
 	}
-}
-
-void la_split(const struct la_points *p, const size_t *order, size_t m, int jobs, double fixed_bars,
-	      int *slot)
-{
-	split_pass(p, order, m, jobs, fixed_bars, slot);
 }
 
 double la_fixed_bars(const size_t *bars, const double *ms, size_t m)
@@ -247,7 +239,7 @@ int la_schedule(const struct la_points *p, int jobs, size_t *order, int *slot)
 		for (size_t i = 0; i < k; i++)
 			if (la_pass_of(i, k) == pass)
 				taken[m++] = i;
-		split_pass(p, taken, m, jobs, RUN_FIXED_BARS, sl);
+		la_split(p, taken, m, jobs, RUN_FIXED_BARS, sl);
 		for (size_t i = 0; i < m; i++) {
 			order[at] = taken[i];
 			slot[at++] = sl[i];
