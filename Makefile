@@ -318,10 +318,12 @@ nightly-one/%: FORCE
 	+$(Q)$(NIGHT_ENV) scripts/nightly one '$*'
 
 # --- tests -----------------------------------------------------------------------------------
+# The builds take the machine's cores unless make was given -j of its own.
+BUILD_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 test: build/.deps
-	$(Q)$(MAKE) --no-print-directory VARIANT=rel all data/ohlcv.csv
-	$(Q)$(MAKE) --no-print-directory VARIANT=asan all unit-bins
-	$(Q)$(MAKE) --no-print-directory fuzz-bins
+	$(Q)$(MAKE) --no-print-directory $(BUILD_J) VARIANT=rel all data/ohlcv.csv
+	$(Q)$(MAKE) --no-print-directory $(BUILD_J) VARIANT=asan all unit-bins
+	$(Q)$(MAKE) --no-print-directory $(BUILD_J) fuzz-bins
 	$(Q)tests/run-all
 
 unit-bins: $(UNIT_BINS)
@@ -339,12 +341,21 @@ bench: build/.deps
 FUZZ_DIR := build/fuzz
 FUZZ_TARGETS := $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_SRC := $(call room_src,$(LIB_ROOM))
-FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SAN := address,undefined -fno-sanitize-recover=all
+FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 
-$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard $(LIB_ROOM)/*.h)
+# The library is compiled once for every target, instrumented for coverage (fuzzer-no-link);
+# each target links it with libFuzzer's main.
+$(FUZZ_DIR)/obj/%.o: %.c $(wildcard $(LIB_ROOM)/*.h) Makefile
+	$(call say,FUZZCC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)clang -I$(LIB_ROOM) $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
+
+$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_OBJ) $(wildcard $(LIB_ROOM)/*.h)
 	$(call say,FUZZ,$@)
 	@mkdir -p $(dir $@)
-	$(Q)clang -I$(LIB_ROOM) $(CPPFLAGS) $(WARN) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LDLIBS)
+	$(Q)clang -I$(LIB_ROOM) $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< $(FUZZ_OBJ) \
+		$(LDLIBS)
 
 fuzz-bins: build/.deps $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 

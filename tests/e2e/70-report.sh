@@ -104,12 +104,13 @@ TZ=Asia/Tokyo "$BIN/bundle" --dir "$B" --name demo
 check "the zip does not depend on file times or the time zone" cmp "$A/demo.zip" "$B/demo.zip"
 
 # Charts: something is drawn inside each plot area. cairo's PNG is decoded here (zlib and the
-# five PNG row filters, no imaging library) and the coloured pixels inside the plot area are
+# five PNG row filters, numpy and no imaging library) and the coloured pixels inside the plot area are
 # counted: grid, frame, axis labels and the "Not drawn" box are grey, every data series is in
 # colour. A blank or data-less chart of the right size fails; a blank one is fed in to show it.
 chart_ink() { # png: prints "W H coloured"; exits 1 below 2000 coloured pixels (0.15% of the area)
 	"$PY" - "$1" <<'PYEOF'
 import struct, sys, zlib
+import numpy as np
 b = open(sys.argv[1], "rb").read()
 assert b[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
 i, idat, ihdr = 8, b"", None
@@ -124,29 +125,29 @@ w, h, depth, ctype, _, _, interlace = ihdr
 assert (w, h) == (2000, 1080), ("not the charts' size", w, h)
 assert depth == 8 and ctype in (2, 6) and interlace == 0, ("not 8-bit RGB/RGBA", depth, ctype, interlace)
 bpp = 3 if ctype == 2 else 4
-raw, stride = zlib.decompress(idat), w * bpp
-prev, rows = bytearray(stride), []
-for y in range(h):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for x in range(stride) if f else ():
-        a = line[x - bpp] if x >= bpp else 0
-        up, c = prev[x], prev[x - bpp] if x >= bpp else 0
-        if f == 1: line[x] = (line[x] + a) & 255
-        elif f == 2: line[x] = (line[x] + up) & 255
-        elif f == 3: line[x] = (line[x] + (a + up) // 2) & 255
-        elif f == 4:
-            pa, pb, pc = abs(up - c), abs(a - c), abs(a + up - 2 * c)
-            line[x] = (line[x] + (a if pa <= pb and pa <= pc else up if pb <= pc else c)) & 255
-        else: sys.exit("bad filter %d" % f)
-    rows.append(bytes(line))
-    prev = line
+raw = zlib.decompress(idat)
+assert len(raw) == h * (w * bpp + 1), "the image data is not the size of its rows"
+rows = np.frombuffer(raw, dtype=np.uint8).reshape(h, w * bpp + 1)
+filt, data = rows[:, 0].astype(np.int64), rows[:, 1:].reshape(h, w, bpp).astype(np.int64)
+assert filt.max() <= 4, "bad filter %d" % filt.max()
+# Each pixel is filtered against its left (a), upper (b) and upper-left (c) neighbours, so the
+# pixels on one anti-diagonal (y + x = d) depend only on earlier ones: decoded a diagonal at a
+# time, every row's own filter. out has a zero row above and a zero column left of the image.
+out = np.zeros((h + 1, w + 1, bpp), dtype=np.int64)
+for d in range(w + h - 1):
+    ys = np.arange(max(0, d - w + 1), min(h - 1, d) + 1)
+    xs = d - ys
+    a, up, c = out[ys + 1, xs], out[ys, xs + 1], out[ys, xs]
+    p = a + up - c
+    pa, pb, pc = np.abs(p - a), np.abs(p - up), np.abs(p - c)
+    paeth = np.where((pa <= pb) & (pa <= pc), a, np.where(pb <= pc, up, c))
+    f = filt[ys][:, None]
+    pred = np.select([f == 1, f == 2, f == 3, f == 4], [a, up, (a + up) // 2, paeth], 0)
+    out[ys + 1, xs + 1] = (data[ys, xs] + pred) & 255
+img = out[1:, 1:]
 # Inside every chart's frame: logical x 80..926, y 82..486, drawn at twice the density.
-coloured = 0
-for y in range(164, 972):
-    r = rows[y]
-    for x in range(160, 1852):
-        px = r[x * bpp:x * bpp + 3]
-        coloured += max(px) - min(px) > 24
+px = img[164:972, 160:1852, :3]
+coloured = int(np.count_nonzero(px.max(axis=2) - px.min(axis=2) > 24))
 print(w, h, coloured)
 sys.exit(coloured < 2000)
 PYEOF

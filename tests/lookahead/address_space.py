@@ -19,6 +19,7 @@
 # bar's (high, low) pair is adjacent in any row layout, (close, next close) in any column one.
 # Its own last bar must be found the same way, or it raises: a scan that sees nothing proves
 # nothing.
+import bisect
 import os
 import sys
 
@@ -105,17 +106,22 @@ def _pointer_pages(fd, start, end):
 
 def _map(fd, seeds):
     regions = []
+    starts = []
     todo = np.unique(np.array([s & ~(PAGE - 1) for s in seeds if LO <= s < HI], dtype=np.uint64))
     while len(todo):
         new = []
         for page in todo[~_covered(regions, todo)]:
             page = int(page)
-            if _covered(regions, np.array([page], dtype=np.uint64))[0]:
+            # a region found earlier in this pass may hold it: a bisection over the sorted,
+            # merged regions, rebuilt only when one is added
+            i = bisect.bisect_right(starts, page) - 1
+            if i >= 0 and page < regions[i][1]:
                 continue
             if _readable(fd, page, PAGE) != PAGE:
                 continue
             r = _region(fd, page)
             regions = _merged(regions + [r])
+            starts = [a for a, _ in regions]
             new.append(r)
         if not new:
             break
