@@ -309,6 +309,53 @@ static char *take_log(struct buf *b)
 	return s;
 }
 
+static inline bool bad_signal(int8_t v)
+{
+	return (v < -1 || v > 1) && v != SBX_SIGNAL_NAN;
+}
+
+/* Whether any of the n values is bad. Blocks of a fixed size with no early exit: the compiler
+ * takes each block many bytes at a time (a million-bar result is checked in every run). */
+#define SIGNAL_BLOCK 64
+static bool any_bad_signal(const char *p, size_t n)
+{
+	unsigned char any = 0;
+	size_t i = 0;
+
+	for (; i + SIGNAL_BLOCK <= n; i += SIGNAL_BLOCK)
+		for (size_t k = 0; k < SIGNAL_BLOCK; k++)
+			any |= (unsigned char)bad_signal((int8_t)p[i + k]);
+	for (; i < n; i++)
+		any |= (unsigned char)bad_signal((int8_t)p[i]);
+	return any != 0;
+}
+
+/* The n values into out, each NaN or None (SBX_SIGNAL_NAN) as 0; returns how many those were.
+ * Blocks as above. */
+static size_t copy_signals(int8_t *restrict out, const char *restrict p, size_t n)
+{
+	size_t i = 0, nans = 0;
+
+	for (; i + SIGNAL_BLOCK <= n; i += SIGNAL_BLOCK) {
+		unsigned char block = 0;
+
+		for (size_t k = 0; k < SIGNAL_BLOCK; k++) {
+			int8_t v = (int8_t)p[i + k];
+
+			out[i + k] = v == SBX_SIGNAL_NAN ? 0 : v;
+			block += (unsigned char)(v == SBX_SIGNAL_NAN);
+		}
+		nans += block;
+	}
+	for (; i < n; i++) {
+		int8_t v = (int8_t)p[i];
+
+		out[i] = v == SBX_SIGNAL_NAN ? 0 : v;
+		nans += v == SBX_SIGNAL_NAN;
+	}
+	return nans;
+}
+
 /* Takes an 'R' payload: exactly n bytes, each -1, 0 or 1, copied to r->signals, or
  * SBX_SIGNAL_NAN (the output's NaN or None), counted in r->nan_as_flat and taken as 0. */
 static void take_signals(struct flight *f, const char *p, size_t len)
@@ -321,9 +368,12 @@ static void take_signals(struct flight *f, const char *p, size_t len)
 		sa_fmt(r->error, sizeof r->error, "the result holds %zu values for %zu bars", len, f->n);
 		goto out;
 	}
-	for (size_t i = 0; i < f->n && bad == f->n; i++)
-		if (((int8_t)p[i] < -1 || (int8_t)p[i] > 1) && (int8_t)p[i] != SBX_SIGNAL_NAN)
-			bad = i;
+	/* one pass that can run many bytes at a time; the first bad value is looked for only when
+	 * there is one */
+	if (any_bad_signal(p, f->n))
+		for (size_t i = 0; i < f->n && bad == f->n; i++)
+			if (bad_signal((int8_t)p[i]))
+				bad = i;
 	if (bad < f->n) {
 		sa_fmt(r->error, sizeof r->error, "value %d at bar %zu is not -1, 0 or 1", (int8_t)p[bad], bad);
 		goto out;
@@ -334,13 +384,7 @@ static void take_signals(struct flight *f, const char *p, size_t len)
 		sa_fmt(r->error, sizeof r->error, "out of memory");
 		goto out;
 	}
-	r->nan_as_flat = 0;
-	for (size_t i = 0; i < f->n; i++) {
-		bool nan = (int8_t)p[i] == SBX_SIGNAL_NAN;
-
-		r->signals[i] = nan ? 0 : (int8_t)p[i];
-		r->nan_as_flat += nan;
-	}
+	r->nan_as_flat = copy_signals(r->signals, p, f->n);
 	r->status = SBX_OK;
 out:
 	return;
