@@ -25,12 +25,20 @@
 #include "msg.h"
 
 /* Reads what is there into b, keeping at most b->cap bytes; the rest is drained and dropped.
- * Closes *fd at end of file. */
+ * Closes *fd at end of file. What is kept is read straight into b (a result is a byte a bar);
+ * only what is dropped passes through a buffer of its own. */
 void sbx_flight_drain(int *fd, struct buf *b)
 {
 	char tmp[DRAIN_CHUNK];
 	for (;;) {
-		ssize_t got = read(*fd, tmp, sizeof tmp);
+		size_t room = b->len < b->cap ? b->cap - b->len : 0;
+
+		if (room && !b->p && !(b->p = malloc(b->cap + 1))) {
+			b->truncated = true;
+			b->cap = 0;
+			room = 0;
+		}
+		ssize_t got = room ? read(*fd, b->p + b->len, room) : read(*fd, tmp, sizeof tmp);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0 && errno == EAGAIN)
@@ -39,19 +47,10 @@ void sbx_flight_drain(int *fd, struct buf *b)
 			sbx_close_fd(fd);
 			return;
 		}
-		size_t keep = b->len < b->cap ? b->cap - b->len : 0;
-		if ((size_t)got > keep)
+		if (room)
+			b->len += (size_t)got;
+		else
 			b->truncated = true;
-		if (keep > (size_t)got)
-			keep = (size_t)got;
-		if (keep) {
-			if (!b->p && !(b->p = malloc(b->cap + 1))) {
-				b->truncated = true;
-				continue;
-			}
-			memcpy(b->p + b->len, tmp, keep);
-			b->len += keep;
-		}
 	}
 }
 
