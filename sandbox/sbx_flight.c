@@ -25,20 +25,17 @@
 #include "msg.h"
 
 /* Reads what is there into b, keeping at most b->cap bytes; the rest is drained and dropped.
- * Closes *fd at end of file. What is kept is read straight into b (a result is a byte a bar);
- * only what is dropped passes through a buffer of its own. */
+ * Closes *fd at end of file. b is allocated when its first bytes come (a run that prints
+ * nothing holds no log buffer); after that what is kept is read straight into it (a result is
+ * a byte a bar), and only the first read and what is dropped pass through a buffer of their own. */
 void sbx_flight_drain(int *fd, struct buf *b)
 {
 	char tmp[DRAIN_CHUNK];
 	for (;;) {
 		size_t room = b->len < b->cap ? b->cap - b->len : 0;
+		bool direct = room && b->p;
+		ssize_t got = direct ? read(*fd, b->p + b->len, room) : read(*fd, tmp, sizeof tmp);
 
-		if (room && !b->p && !(b->p = malloc(b->cap + 1))) {
-			b->truncated = true;
-			b->cap = 0;
-			room = 0;
-		}
-		ssize_t got = room ? read(*fd, b->p + b->len, room) : read(*fd, tmp, sizeof tmp);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0 && errno == EAGAIN)
@@ -47,10 +44,22 @@ void sbx_flight_drain(int *fd, struct buf *b)
 			sbx_close_fd(fd);
 			return;
 		}
-		if (room)
+		if (direct) {
 			b->len += (size_t)got;
-		else
+			continue;
+		}
+		size_t keep = room < (size_t)got ? room : (size_t)got;
+		if ((size_t)got > keep)
 			b->truncated = true;
+		if (!keep)
+			continue;
+		if (!b->p && !(b->p = malloc(b->cap + 1))) {
+			b->truncated = true;
+			b->cap = 0;
+			continue;
+		}
+		memcpy(b->p + b->len, tmp, keep);
+		b->len += keep;
 	}
 }
 
