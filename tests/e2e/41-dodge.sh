@@ -123,8 +123,8 @@ case $(la $N explanation) in
 *"Stopped after "*" mismatches: the leak is established."*) ok "the report says the leak is established" ;;
 *) not_ok "the report says the leak is established" "$(la $N explanation)" ;;
 esac
-# SANDBOX_JOBS only schedules, so make would keep the first lookahead.json: the check is re-run
-# from its removal, and its log must say it ran one run at a time
+# SANDBOX_JOBS only schedules, so make would keep the first lookahead.json: it is moved away, so
+# the check must run again (one run at a time) to bring it back
 mv "out/$N/lookahead.json" "$TMP/stop.json"
 audit demos/lookahead.py $N TRIALS=50 LOOKAHEAD_STOP_AFTER=8 SANDBOX_JOBS=1 >/dev/null
 check "one run at a time re-ran the check" test -s "out/$N/lookahead.json"

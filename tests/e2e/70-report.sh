@@ -103,8 +103,8 @@ touch -d '2011-11-11 11:11' "$B"/*.json
 TZ=Asia/Tokyo "$BIN/bundle" --dir "$B" --name demo
 check "the zip does not depend on file times or the time zone" cmp "$A/demo.zip" "$B/demo.zip"
 
-# Charts: something is drawn inside each plot area. cairo's PNG is decoded here (zlib and the
-# five PNG row filters, numpy and no imaging library) and the coloured pixels inside the plot area are
+# Charts: something is drawn inside each plot area. cairo's PNG is decoded here (zlib, numpy and
+# the five PNG row filters, no imaging library) and the coloured pixels inside the plot area are
 # counted: grid, frame, axis labels and the "Not drawn" box are grey, every data series is in
 # colour. A blank or data-less chart of the right size fails; a blank one is fed in to show it.
 chart_ink() { # png: prints "W H coloured"; exits 1 below 2000 coloured pixels (0.15% of the area)

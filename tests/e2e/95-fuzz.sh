@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 95-fuzz.sh - each libFuzzer target of the loaders (tests/fuzz/) for FUZZ_TEST_S seconds (30),
-# FUZZ_JOBS at once, seeded from tests/data-formats/: no crash, no leak, no undefined behaviour, and it ran.
+# FUZZ_JOBS at once, seeded from tests/data-formats/: no crash, no leak, no undefined behaviour,
+# and it ran.
 . "$(dirname "$0")/../lib.sh"
 S=${FUZZ_TEST_S:-30}
 
