@@ -162,7 +162,7 @@ static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct flig
 	f->out.cap = f->err.cap = LOG_CAP;
 	f->res.cap = n + RESULT_TEXT_MAX;
 	if (pipe2(data, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
-	    pipe2(res, O_CLOEXEC) < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ev) < 0)
+	    pipe2(res, O_CLOEXEC) < 0 || sbx_flight_channel(ev) < 0)
 		goto out;
 	/* The whole answer fits the result pipe (up to 1 MiB: a million bars), so a run writes it
 	 * in one go rather than waiting on the driver to drain each 64 KiB. Grown, never shrunk. */

@@ -9,7 +9,6 @@
 #include "sbx_rules.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -188,14 +187,6 @@ out:
 	return rc;
 }
 
-/* True once every writer of a SEQPACKET socket has gone: only then is a 0-byte read the end. */
-static bool hung_up(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN | POLLRDHUP };
-
-	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLRDHUP));
-}
-
 /* The descriptor a message carries (SCM_RIGHTS), or -1. Any beyond the first is closed. */
 static int passed_fd(struct msghdr *mh)
 {
@@ -231,12 +222,28 @@ static int take_passed(struct flight *f, int fd, const char *msg, size_t len, bo
 	return add_event(f, "forged_event", SBX_R_FORGED, "a descriptor arrived on the event channel");
 }
 
+int sbx_flight_channel(int ev[2])
+{
+	int e;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ev) < 0)
+		return -1;
+	if (setsockopt(ev[0], SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int)) == 0)
+		return 0;
+	e = errno;
+	sbx_close_fd(&ev[0]);
+	sbx_close_fd(&ev[1]);
+	errno = e;
+	return -1;
+}
+
 /* Takes every waiting event message; closes the channel once every writer has gone. Returns 0,
  * or -1 when an event could not be recorded. */
 int sbx_flight_read_events(struct flight *f)
 {
 	char msg[SBX_EVENT_MAX + 1];
-	char ctl[CMSG_SPACE(sizeof(int))];
+	/* The sender's credentials (SO_PASSCRED on this end, sbx_flight_open) and one descriptor. */
+	char ctl[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))];
 	int rc = 0;
 
 	while (rc == 0) {
@@ -259,8 +266,10 @@ int sbx_flight_read_events(struct flight *f)
 			continue;
 		}
 		/* An upload can send an empty message, which reads as 0 bytes like the end of the
-		 * channel; closing on it would let one write hide every later refusal. */
-		if (got == 0 && !hung_up(f->ev_r)) {
+		 * channel; closing on it would let one write hide every later refusal. Every message
+		 * carries its sender's credentials, so a 0-byte read without them is the end, and
+		 * one with them a message, whatever the run did before it exited. */
+		if (got == 0 && (mh.msg_controllen > 0 || (mh.msg_flags & MSG_CTRUNC))) {
 			rc = take_event(f, msg, 0);
 			continue;
 		}

@@ -51,6 +51,12 @@ struct flight {
  * closes *fd at end of file. */
 void sbx_flight_drain(int *fd, struct buf *b);
 
+/* Makes a run's events channel: ev[0] the driver's end, ev[1] the run's. Every message on it
+ * comes with its sender's credentials (SO_PASSCRED), an empty one too, which is how
+ * sbx_flight_read_events tells a message from the end. Returns 0, or -1 with errno set and
+ * nothing left open. */
+int sbx_flight_channel(int ev[2]);
+
 /* Takes the event lines waiting on the run's events pipe. Returns 0, or -1 when an event could
  * not be recorded for want of memory (the batch then fails rather than under-count). */
 int sbx_flight_read_events(struct flight *f);

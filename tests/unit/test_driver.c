@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -231,6 +232,57 @@ static void test_event_growth_without_memory(void **state)
 	sbx_result_release(&r);
 }
 
+/* The run sent an empty message, then a refusal, and exited before the driver read either:
+ * both are on record, and only then is the channel closed. */
+static void test_empty_message_before_exit(void **state)
+{
+	static const char sys[] = "os.system\x1fno process spawning\x1ftouch x";
+	struct flight f;
+	struct sbx_result r;
+	int ev[2];
+
+	(void)state;
+	ended(&f, &r, 0, "", 0);
+	assert_int_equal(sbx_flight_channel(ev), 0);
+	assert_int_equal(write(ev[1], "", 0), 0);
+	assert_int_equal(write(ev[1], sys, sizeof sys - 1), (ssize_t)(sizeof sys - 1));
+	assert_int_equal(write(ev[1], "", 0), 0);
+	close(ev[1]);
+	f.ev_r = ev[0];
+	assert_int_equal(sbx_flight_read_events(&f), 0);
+	assert_int_equal(f.ev_r, -1);
+	assert_int_equal(r.n_events, 3);
+	assert_string_equal(r.events[0].action, "forged_event");
+	assert_string_equal(r.events[1].action, "os.system");
+	assert_string_equal(r.events[1].detail, "touch x");
+	assert_string_equal(r.events[2].action, "forged_event");
+	free(f.res.p);
+	sbx_result_release(&r);
+}
+
+/* A run still alive: its empty message is taken and the channel stays open for the next. */
+static void test_empty_message_keeps_channel(void **state)
+{
+	struct flight f;
+	struct sbx_result r;
+	int ev[2];
+
+	(void)state;
+	ended(&f, &r, 0, "", 0);
+	assert_int_equal(sbx_flight_channel(ev), 0);
+	assert_int_equal(write(ev[1], "", 0), 0);
+	f.ev_r = ev[0];
+	assert_int_equal(sbx_flight_read_events(&f), 0);
+	assert_int_equal(f.ev_r, ev[0]);
+	assert_int_equal(r.n_events, 1);
+	close(ev[1]);
+	assert_int_equal(sbx_flight_read_events(&f), 0);
+	assert_int_equal(f.ev_r, -1);
+	assert_int_equal(r.n_events, 1);
+	free(f.res.p);
+	sbx_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +294,8 @@ int main(void)
 		cmocka_unit_test(test_events_parsed_and_capped),
 		cmocka_unit_test(test_rules_merged),
 		cmocka_unit_test(test_event_growth_without_memory),
+		cmocka_unit_test(test_empty_message_before_exit),
+		cmocka_unit_test(test_empty_message_keeps_channel),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
