@@ -12,8 +12,10 @@ int rpt_multiple_decimals(double x)
 {
 	double a = fabs(x);
 
-	if (!(a > 0) || !isfinite(a))
+	if (!isfinite(a))
 		return 0;
+	if (a == 0)
+		return 2;  /* "0.00x", as 1.00x and 2.00x beside it */
 	if (a >= 100)
 		return 0;
 	if (a >= 10)

@@ -452,7 +452,9 @@ static void add_sensitivity(cJSON *o, const cJSON *st)
 
 	cJSON_ArrayForEach(it, get(st, "cost_sensitivity")) {
 		cJSON *r = cJSON_CreateObject();
-		add_num(r, "multiple", it, "multiple", 2);
+		const cJSON *x = get(it, "multiple");
+		cJSON_AddStringToObject(r, "multiple", rpt_fmt_multiple(is_num(x) ? x->valuedouble : NAN,
+					b, sizeof b));
 		add_num(r, "trades", it, "trades", 0);
 		cJSON_AddStringToObject(r, "sharpe", rpt_fmt_row_sharpe(it, b, sizeof b));
 		add_num(r, "psr", it, "psr", 3);

@@ -78,10 +78,13 @@ void rpt_extra_release(struct rpt_extra *x)
 
 /* --- sentences ----------------------------------------------------------------------------- */
 
-/* "+117 %" or "-33.9 %": three significant figures, the sign always shown. */
-static char *signed_pct(double f, char *buf, size_t len)
+/* "+117.42 %" or "-33.90 %": as the benchmark table prints it, the sign always shown. */
+static char *signed_pct(const cJSON *v, char *buf, size_t len)
 {
-	snprintf(buf, len, "%+.3g %%", f * 100);
+	char b[48];
+
+	rpt_fmt_pct(v, 2, b, sizeof b);  /* the benchmark table's decimals */
+	snprintf(buf, len, "%s%s", b[0] != '-' && strcmp(b, "0.00 %") ? "+" : "", b);
 	return buf;
 }
 
@@ -89,13 +92,14 @@ char *rpt_say_benchmark(const cJSON *stats, char *buf, size_t len)
 {
 	const cJSON *b = get(stats, "benchmark");
 	double hold = num(b, "net_return"), made = num(stats, "net_return");
-	char a[32], c[32];
+	char a[64], c[64];
 
 	buf[0] = '\0';
 	if (isfinite(hold) && isfinite(made))
 		snprintf(buf, len, "Holding the instrument from the first fill to the last close would "
 			 "have made %s after the same costs; the strategy made %s, %s.",
-			 signed_pct(hold, a, sizeof a), signed_pct(made, c, sizeof c),
+			 signed_pct(get(b, "net_return"), a, sizeof a),
+			 signed_pct(get(stats, "net_return"), c, sizeof c),
 			 made > hold ? "so it beat simply holding" : "so simply holding did at least as well");
 	return buf;
 }

@@ -148,7 +148,7 @@ static void test_multiple_format(void **state)
 {
 	static const struct { double x; const char *s; } rows[] = {
 		{ 23.456, "23.5x" }, { 7.7884, "7.79x" }, { 0.5234, "0.523x" }, { 0.041234, "0.0412x" },
-		{ 150.4, "150x" }, { 1234.6, "1235x" }, { 1.0, "1.00x" },
+		{ 150.4, "150x" }, { 1234.6, "1235x" }, { 1.0, "1.00x" }, { 0.0, "0.00x" },
 	};
 	char buf[32];
 
@@ -169,9 +169,10 @@ static void test_text_quotes_the_tables(void **state)
 		"\"cost_sensitivity\": [{\"multiple\": 1, \"trades\": 50, \"sharpe\": 0.334, \"psr\": 0.99, "
 		"\"net_return\": 1.65, \"ruined\": false}, {\"multiple\": 2, \"trades\": 3, \"sharpe\": -0.7, "
 		"\"psr\": 0.1, \"net_return\": -1, \"ruined\": true}], \"cost_basis\": \"replayed\", "
-		"\"breakeven_cost_multiple\": 23.456, \"breakeven\": {\"at_ruin\": false, \"reason\": null}}";
+		"\"breakeven_cost_multiple\": 23.456, \"breakeven\": {\"at_ruin\": false, \"reason\": null}, "
+		"\"net_return\": 1.2345678, \"benchmark\": {\"net_return\": -0.0000001}}";
 	struct rpt_input in;
-	const cJSON *delay, *sens;
+	const cJSON *delay, *sens, *bench;
 	cJSON *m;
 	const char *said;
 	char want[64];
@@ -194,6 +195,14 @@ static void test_text_quotes_the_tables(void **state)
 	sens = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "costs"), "sensitivity");
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(sens, 1), "net")),
 			    "-100.00 % (ruined)");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(sens, 1), "multiple")),
+			    "2.00x");
+	/* the benchmark sentence quotes the net return row of the benchmark table, signed */
+	bench = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "tearsheet"), "benchmark"), 1);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(bench, "strategy")), "123.46 %");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(bench, "benchmark")), "0.00 %");
+	assert_non_null(strstr(text_at(m, "tearsheet", "benchmark_sentence"),
+			       "would have made 0.00 % after the same costs; the strategy made +123.46 %, so it beat"));
 	assert_string_equal(text_at(m, "costs", "breakeven"), "23.5x");
 	snprintf(want, sizeof want, "survives up to %s the configured", text_at(m, "costs", "breakeven"));
 	assert_non_null(strstr(text_at(m, "tearsheet", "breakeven_sentence"), want));
