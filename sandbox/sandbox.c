@@ -95,6 +95,9 @@ static int zygote_entry(int argc, char **argv)
 		return SA_EXIT_USAGE;
 	for (int i = 0; i < 7; i++)
 		v[i] = atoi(argv[i + 2]);
+	/* First over the read roots' resident copy, then again from it (sbx_zygote.c). */
+	if (strcmp(argv[1], "--zygote") == 0)
+		return sbx_zygote_resident(v[0], argv);
 	lim = (struct sbx_limits){ v[2], v[3], v[4], v[5], v[6], 0 };
 	return sbx_zygote_main(v[0], v[1], &lim);
 }
@@ -170,7 +173,7 @@ int main(int argc, char **argv)
 	char err[1024], why[1200];
 
 	sa_set_prog("sandbox");
-	if (argc >= 2 && strcmp(argv[1], "--zygote") == 0)
+	if (argc >= 2 && (strcmp(argv[1], "--zygote") == 0 || strcmp(argv[1], SBX_ZYGOTE_RESIDENT) == 0))
 		return zygote_entry(argc, argv);
 	parse(argc, argv, &o);
 	sbx_limits_default(&lim);

@@ -9,7 +9,7 @@
 
 #include "sbx.h"
 
-#define LOG_CAP ((size_t)64 * 1024)  /* bytes kept of a run's stdout, and of its stderr */
+#define LOG_CAP ((size_t)4096)  /* bytes kept of a run's stdout, and of its stderr: an excerpt */
 #define EVENTS_FIRST_CAP 8            /* events room for at first; most runs record none or a few */
 /* What a result may hold past its n signal bytes: the tag, or an error text (cut to
  * sizeof r->error when judged). */

@@ -2,6 +2,7 @@
  * new namespaces, mapped to an unprivileged uid, handed the upload's source. */
 #include "sbx.h"
 #include "sbx_launch.h"
+#include "sbx_mirror.h"
 #include "sbx_proto.h"
 
 #include <errno.h>
@@ -142,8 +143,40 @@ out:
 	return fd;
 }
 
-/* Waits for the zygote's ready message. Returns 0, or -1 with why it did not start in err: the
- * cause it sent, or that it died or stayed silent. */
+/* The zygote's read roots (one message, '\n' after each), answered with the directory of their
+ * resident copy, made now if no audit made it before. Returns 0, or -1 with why in err. */
+static int serve_mirror(int ctrl, char *err, size_t errlen)
+{
+	struct pollfd pf = { ctrl, POLLIN, 0 };
+	char text[SBX_ROOTS_TEXT_MAX + 1], dir[SBX_MIRROR_MAX], why[512] = "";
+	const char *roots[64];
+	size_t n = 0;
+	ssize_t got;
+
+	if (poll(&pf, 1, 1000) != 1 || (got = recv(ctrl, text, sizeof text - 1, 0)) <= 0) {
+		sa_fmt(err, errlen, "the sandbox zygote did not start: it named no read roots");
+		return -1;
+	}
+	text[got] = '\0';
+	for (char *s = text, *nl; n < sizeof roots / sizeof roots[0] && (nl = strchr(s, '\n')); s = nl + 1) {
+		*nl = '\0';
+		if (s[0] != '/' || strstr(s, "/.."))
+			break;  /* the zygote names absolute paths; anything else is not a root */
+		roots[n++] = s;
+	}
+	if (sbx_mirror_get(roots, n, dir, sizeof dir, why, sizeof why) < 0)
+		dir[0] = '\0';
+	(void)send(ctrl, dir[0] ? dir : "-", dir[0] ? strlen(dir) : 1, MSG_NOSIGNAL);
+	if (!dir[0]) {
+		sa_fmt(err, errlen, "the sandbox zygote did not start: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* Waits for the zygote's ready message, serving its question for the read roots' resident
+ * copy on the way. Returns 0, or -1 with why it did not start in err: the cause it sent, or
+ * that it died or stayed silent. */
 static int await_ready(int ctrl, char *err, size_t errlen)
 {
 	struct pollfd pf = { ctrl, POLLIN, 0 };
@@ -151,6 +184,7 @@ static int await_ready(int ctrl, char *err, size_t errlen)
 	char text[SBX_START_ERROR_MAX + 1];
 	ssize_t got;
 
+again:
 	if (poll(&pf, 1, ZYGOTE_START_S * 1000) != 1) {
 		sa_fmt(err, errlen, "the sandbox zygote did not start: no word from it in %d s", ZYGOTE_START_S);
 		return -1;
@@ -158,6 +192,11 @@ static int await_ready(int ctrl, char *err, size_t errlen)
 	got = recv(ctrl, &rep, sizeof rep, 0);
 	if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.kind == SBX_REP_STARTED && rep.id == 0)
 		return 0;
+	if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.kind == SBX_REP_ROOTS && rep.id == 0) {
+		if (serve_mirror(ctrl, err, errlen) < 0)
+			return -1;
+		goto again;
+	}
 	if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.kind == SBX_REP_FAILED &&
 	    poll(&pf, 1, 1000) == 1 && (got = recv(ctrl, text, sizeof text - 1, 0)) > 0) {
 		text[got] = '\0';

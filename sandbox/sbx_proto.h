@@ -95,6 +95,9 @@ enum sbx_rep_kind {
 	SBX_REP_STARTED = 1,  /* carries the run's pidfd (SCM_RIGHTS) */
 	SBX_REP_EXITED = 2,   /* wstatus and cpu_ms are set */
 	SBX_REP_FAILED = 3,   /* the zygote could not start the run; err is errno */
+	SBX_REP_ROOTS = 4,    /* id 0, before the ready reply: one message of the read roots
+			       * follows, '\n' between them; the driver answers with one message,
+			       * the directory of their resident copy (SBX_MIRROR_MAX bytes at most) */
 };
 
 /* Zygote -> driver. */
@@ -107,6 +110,9 @@ struct sbx_rep {
 	int32_t err;
 	int32_t pad;
 };
+
+#define SBX_ROOTS_TEXT_MAX 8192
+#define SBX_MIRROR_MAX 256
 
 /* Inside the namespaces: the zygote is uid 0 (an unused outside uid); runs drop to SBX_RUN_UID. */
 #define SBX_OUTSIDE_UID 100000

@@ -289,7 +289,7 @@ static void step_seccomp(const struct sbx_zstate *z)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGXFSZ, &sa, NULL) < 0)
 		setup_fail("seccomp", strerror(errno));
-	if (sbx_seccomp_install(&z->filter, SBX_FD_EVENTS) < 0)
+	if (sbx_seccomp_install(&z->filter, SBX_FD_EVENTS, (unsigned long)z->lim.mem_mb << 20) < 0)
 		setup_fail("seccomp", strerror(errno));
 }
 

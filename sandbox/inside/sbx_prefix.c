@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* What the data zygote holds: the rows received so far, and the runs it has forked. */
@@ -107,8 +108,49 @@ static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS])
 	sbx_child_run_cols(p->z, p->cols, p->have);
 }
 
-/* Forks a run of the bars held now, in its own PID, mount and IPC namespaces (as the clean
- * zygote's runs are). Returns 0 with the run recorded, or -1 with errno set. */
+/* Where a run's monotonic and boot-time clocks stand when it is forked: one second (the
+ * kernel refuses an offset that would put a clock below zero). */
+#define RUN_CLOCK_START_S 1
+
+/* RUN_CLOCK_START_S - now, as whole seconds and a nanosecond part in [0, 1 s). */
+static long long off_s(const struct timespec *now)
+{
+	return (long long)RUN_CLOCK_START_S - now->tv_sec - (now->tv_nsec ? 1 : 0);
+}
+
+static long off_ns(const struct timespec *now)
+{
+	return now->tv_nsec ? 1000000000L - now->tv_nsec : 0;
+}
+
+/* The next run's time namespace: its CLOCK_MONOTONIC and CLOCK_BOOTTIME start at
+ * RUN_CLOCK_START_S when it is forked, so they say how long the run has gone on, not how long
+ * the host has been up. The offsets can be set only before a process is in the namespace:
+ * a fresh one for each run. A kernel without time namespaces (before 5.6) keeps the host's
+ * clocks: returns 0 then too; -1 with errno set when the namespace could not be set. */
+static int new_clocks(void)
+{
+	struct timespec mono, boot;
+	char text[128];
+	int fd, n, rc = -1;
+
+	if (unshare(CLONE_NEWTIME) < 0)
+		return errno == EINVAL || errno == ENOSYS ? 0 : -1;
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	/* offset = start - now, as whole seconds and a non-negative nanosecond part */
+	n = snprintf(text, sizeof text, "monotonic %lld %ld\nboottime %lld %ld\n",
+		     off_s(&mono), off_ns(&mono), off_s(&boot), off_ns(&boot));
+	if ((fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (write(fd, text, (size_t)n) == n)
+		rc = 0;
+	close(fd);
+	return rc;
+}
+
+/* Forks a run of the bars held now, in its own PID, mount, IPC and time namespaces (as the
+ * clean zygote's runs are). Returns 0 with the run recorded, or -1 with errno set. */
 static int fork_run(struct prefix *p, uint32_t id, const int fds[SBX_RUN_FDS])
 {
 	pid_t pid;
@@ -118,6 +160,8 @@ static int fork_run(struct prefix *p, uint32_t id, const int fds[SBX_RUN_FDS])
 		errno = EAGAIN;
 		return -1;
 	}
+	if (new_clocks() < 0)
+		return -1;
 	pid = sbx_zygote_fork(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC, &pidfd);
 	if (pid == 0)
 		run_main(p, fds);

@@ -29,6 +29,7 @@ enum {
 
 struct root_build {
 	const char *base;              /* the new root's mount point, seen from the old root */
+	const char *mirror;            /* where each real path's resident copy lies beneath */
 	char *bound[ROOT_BINDS_MAX];   /* the real paths bound so far */
 	size_t n_bound;
 	char *err;
@@ -106,11 +107,15 @@ static int seal_bind(const char *dst)
  * mounts beneath it are locked to this namespace can only be bound with them (EINVAL alone). */
 static int bind_real(struct root_build *b, char *real)
 {
-	char dst[PATH_MAX];
+	char dst[PATH_MAX], src[PATH_MAX];
 	struct stat st;
 	int fd;
 
-	if (stat(real, &st) < 0 || staged(b, real, dst) < 0 || make_parents(dst) < 0)
+	if (snprintf(src, sizeof src, "%s%s", b->mirror, real) >= (int)sizeof src) {
+		errno = ENAMETOOLONG;
+		return fail(b, "cannot name the copy of", real);
+	}
+	if (stat(src, &st) < 0 || staged(b, real, dst) < 0 || make_parents(dst) < 0)
 		return fail(b, "cannot make the mount point of", real);
 	if (S_ISDIR(st.st_mode)) {
 		if (mkdir(dst, 0755) < 0 && errno != EEXIST)
@@ -120,8 +125,8 @@ static int bind_real(struct root_build *b, char *real)
 			return fail(b, "cannot make the mount point of", real);
 		close(fd);
 	}
-	if (mount(real, dst, NULL, MS_BIND, NULL) < 0 &&
-	    (errno != EINVAL || mount(real, dst, NULL, MS_BIND | MS_REC, NULL) < 0))
+	if (mount(src, dst, NULL, MS_BIND, NULL) < 0 &&
+	    (errno != EINVAL || mount(src, dst, NULL, MS_BIND | MS_REC, NULL) < 0))
 		return fail(b, "cannot bind", real);
 	if (seal_bind(dst) < 0)
 		return fail(b, "cannot make read-only", real);
@@ -277,11 +282,12 @@ static int enter(struct root_build *b)
 	return 0;
 }
 
-int sbx_root_enter(const char *const *roots, size_t n, const char *scratch, char *err, size_t errlen)
+int sbx_root_enter(const char *const *roots, size_t n, const char *mirror, const char *scratch,
+		   char *err, size_t errlen)
 {
 	/* Built on the scratch mount point: a directory the host has, and one the new root has
 	 * again (empty) for the runs' scratch. */
-	struct root_build b = { .base = scratch, .err = err, .errlen = errlen };
+	struct root_build b = { .base = scratch, .mirror = mirror, .err = err, .errlen = errlen };
 	int rc = -1;
 
 	if (mount("root", scratch, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,nr_inodes=1024,mode=0755") < 0) {

@@ -17,7 +17,12 @@
 #include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <sys/times.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -52,9 +57,12 @@ static const struct sbx_sc_rule policy[] = {
 	{ "pkey_mprotect", SBX_SC_TRAP, SBX_SCM_ALL, NO_EXEC_MEM, "making a page executable after writing it" },
 	{ "munmap", SBX_SC_ALLOW, SBX_SCM_ALL, "", "freeing arenas and arrays" },
 	{ "mremap", SBX_SC_ALLOW, SBX_SCM_ALL, "", "realloc of large arrays (keeps the protection)" },
-	{ "madvise", SBX_SC_ALLOW, SBX_SCM_ALL, "", "malloc trimming, numpy's huge-page hint" },
+	{ "madvise", SBX_SC_ALLOW, SBX_SCM_MADVISE_OK, "", "malloc trimming (DONTNEED, FREE), numpy's huge-page hint: advice about the run's own pages" },
+	{ "madvise", SBX_SC_TRAP, SBX_SCM_ALL, APART, "WILLNEED, COLD, PAGEOUT, POPULATE, REMOVE, MERGEABLE, COLLAPSE: evict, pre-fault or merge pages other runs read" },
 	{ "msync", SBX_SC_ALLOW, SBX_SCM_ALL, "", "numpy.memmap flush within scratch" },
 	{ "mincore", SBX_SC_TRAP, SBX_SCM_ALL, APART, "which file pages are cached tells one run what another read" },
+	{ "cachestat", SBX_SC_TRAP, SBX_SCM_ALL, APART, "as mincore, by file range" },
+	{ "readahead", SBX_SC_TRAP, SBX_SCM_ALL, APART, "fills the page cache other runs read" },
 	/* files: Landlock decides which; these are the calls that reach them */
 	{ "read", SBX_SC_ALLOW, SBX_SCM_ALL, "", "module sources, scratch files" },
 	{ "write", SBX_SC_ALLOW, SBX_SCM_ALL, "", "stdout, stderr, result, scratch" },
@@ -113,13 +121,16 @@ static const struct sbx_sc_rule policy[] = {
 	{ "fallocate", SBX_SC_ALLOW, SBX_SCM_ALL, "", "scratch files (bounded by RLIMIT_FSIZE)" },
 	{ "fsync", SBX_SC_ALLOW, SBX_SCM_ALL, "", "scratch files" },
 	{ "fdatasync", SBX_SC_ALLOW, SBX_SCM_ALL, "", "scratch files" },
-	{ "fadvise64", SBX_SC_ALLOW, SBX_SCM_ALL, "", "read-ahead hints" },
+	{ "fadvise64", SBX_SC_ALLOW, SBX_SCM_FADVISE_OK, "", "NORMAL, RANDOM, SEQUENTIAL: the run's own open file's read-ahead window" },
+	{ "fadvise64", SBX_SC_TRAP, SBX_SCM_ALL, APART, "WILLNEED reads pages in, DONTNEED evicts them, NOREUSE ages them: the page cache every run reads" },
 	{ "copy_file_range", SBX_SC_ALLOW, SBX_SCM_ALL, "", "shutil.copyfile in scratch" },
 	{ "sendfile", SBX_SC_ALLOW, SBX_SCM_ALL, "", "shutil.copyfile in scratch" },
 	{ "fcntl", SBX_SC_ALLOW, SBX_SCM_FCNTL_OK, "", "descriptor flags, duplicates and pipe sizes" },
 	{ "fcntl", SBX_SC_TRAP, SBX_SCM_ALL, APART, "record locks, leases and notices on files every run can open are channels between runs" },
-	{ "pipe", SBX_SC_ALLOW, SBX_SCM_ALL, "", "an in-process pipe reaches nobody" },
-	{ "pipe2", SBX_SC_ALLOW, SBX_SCM_ALL, "", "an in-process pipe reaches nobody" },
+	{ "pipe", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_NO_HOST_FACTS, "a pipe's inode number is a machine-wide counter (every pipe, socket and eventfd since boot)" },
+	{ "pipe2", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_NO_HOST_FACTS, "as pipe" },
+	{ "eventfd", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_NO_HOST_FACTS, "as pipe" },
+	{ "eventfd2", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_NO_HOST_FACTS, "as pipe" },
 	{ "poll", SBX_SC_ALLOW, SBX_SCM_ALL, "", "select on own descriptors" },
 	{ "ppoll", SBX_SC_ALLOW, SBX_SCM_ALL, "", "select on own descriptors" },
 	{ "select", SBX_SC_ALLOW, SBX_SCM_ALL, "", "time.sleep in older code, select" },
@@ -137,7 +148,7 @@ static const struct sbx_sc_rule policy[] = {
 	{ "time", SBX_SC_ALLOW, SBX_SCM_ALL, "", "time.time fallback" },
 	{ "nanosleep", SBX_SC_ALLOW, SBX_SCM_ALL, "", "time.sleep (the wall clock bounds it)" },
 	{ "clock_nanosleep", SBX_SC_ALLOW, SBX_SCM_ALL, "", "time.sleep" },
-	{ "times", SBX_SC_ALLOW, SBX_SCM_ALL, "", "os.times" },
+	{ "times", SBX_SC_FAKE, SBX_SCM_ALL, "", "os.times: answered from getrusage and the run's own monotonic clock (the kernel's answer counts ticks since boot)" },
 	{ "getrusage", SBX_SC_ALLOW, SBX_SCM_ALL, "", "resource.getrusage, time.process_time" },
 	/* who am I: reads only */
 	{ "getpid", SBX_SC_ALLOW, SBX_SCM_ALL, "", "os.getpid, tempfile names" },
@@ -153,8 +164,8 @@ static const struct sbx_sc_rule policy[] = {
 	{ "getpgrp", SBX_SC_ALLOW, SBX_SCM_ALL, "", "os.getpgrp" },
 	{ "getpgid", SBX_SC_ALLOW, SBX_SCM_ALL, "", "os.getpgid" },
 	{ "getsid", SBX_SC_ALLOW, SBX_SCM_ALL, "", "os.getsid" },
-	{ "uname", SBX_SC_ALLOW, SBX_SCM_ALL, "", "platform, os.uname (the UTS namespace's)" },
-	{ "sysinfo", SBX_SC_ALLOW, SBX_SCM_ALL, "", "glibc's memory queries" },
+	{ "uname", SBX_SC_FAKE, SBX_SCM_ALL, "", "platform, os.uname: one fixed answer (the kernel's release and build are the host's)" },
+	{ "sysinfo", SBX_SC_FAKE, SBX_SCM_ALL, "", "glibc's memory queries (os.sysconf): the run's memory budget, its own uptime; not the machine's RAM, load or process count" },
 	{ "getrlimit", SBX_SC_ALLOW, SBX_SCM_ALL, "", "resource.getrlimit" },
 	{ "prlimit64", SBX_SC_ALLOW, SBX_SCM_GET_LIMIT, "", "reading limits" },
 	{ "prlimit64", SBX_SC_TRAP, SBX_SCM_ALL, SBX_R_LIMITS, "reading limits is fine, setting them is not" },
@@ -330,15 +341,91 @@ size_t sbx_seccomp_event(long nr, char *buf, size_t len)
 	return at;
 }
 
-/* Async-signal-safe: formats into a stack buffer, sends one message, makes the call fail. */
+/* The answers of the SBX_SC_FAKE calls: the same in every run of every audit on any machine
+ * but for the run's own figures (its memory budget, its CPU time, its clock since it began,
+ * which the time namespace starts at the run). */
+static const struct utsname fixed_uts = { "Linux", "sandbox", "6.0.0", "#1 SMP", "x86_64", "(none)" };
+static unsigned long fake_mem_bytes;
+
+static long fake_uname(struct utsname *u)
+{
+	memcpy(u, &fixed_uts, sizeof *u);
+	return 0;
+}
+
+static long fake_sysinfo(struct sysinfo *si)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_BOOTTIME, &t);
+	memset(si, 0, sizeof *si);
+	si->uptime = t.tv_sec;
+	si->totalram = si->freeram = fake_mem_bytes;
+	si->procs = 1;
+	si->mem_unit = 1;
+	return 0;
+}
+
+/* os.times: the run's own CPU time in clock ticks (USER_HZ, 100 on Linux), its children none,
+ * and the elapsed count from its monotonic clock instead of the ticks since the host booted. */
+static long fake_times(struct tms *t)
+{
+	struct rusage ru;
+	struct timespec now;
+	long hz = 100;
+
+	if (t) {
+		getrusage(RUSAGE_SELF, &ru);
+		memset(t, 0, sizeof *t);
+		t->tms_utime = (clock_t)(ru.ru_utime.tv_sec * hz + ru.ru_utime.tv_usec / (1000000 / hz));
+		t->tms_stime = (clock_t)(ru.ru_stime.tv_sec * hz + ru.ru_stime.tv_usec / (1000000 / hz));
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec * hz + now.tv_nsec / (1000000000L / hz);
+}
+
+/* Answers a SBX_SC_FAKE call into the registers; returns 0 when nr is not one. */
+static int fake_call(long nr, ucontext_t *uc)
+{
+#if defined(__x86_64__)
+	greg_t *r = uc->uc_mcontext.gregs;
+	void *arg = (void *)r[REG_RDI];
+
+	switch (nr) {
+	case SYS_uname:
+		r[REG_RAX] = fake_uname(arg);
+		return 1;
+	case SYS_sysinfo:
+		r[REG_RAX] = fake_sysinfo(arg);
+		return 1;
+	case SYS_times:
+		r[REG_RAX] = fake_times(arg);
+		return 1;
+	default:
+		return 0;
+	}
+#else
+	(void)nr;
+	(void)uc;
+	return 0;
+#endif
+}
+
+/* Async-signal-safe: answers a normalised call, or formats into a stack buffer, sends one
+ * message, makes the call fail. */
 static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 {
 	char buf[SBX_EVENT_MAX];
-	size_t len = sbx_seccomp_event(si->si_syscall, buf, sizeof buf);
+	size_t len;
 	ucontext_t *uc = ctx;
 	int saved = errno;
 
 	(void)sig;
+	if (fake_call(si->si_syscall, uc)) {
+		errno = saved;
+		return;
+	}
+	len = sbx_seccomp_event(si->si_syscall, buf, sizeof buf);
 	if (trap_event_fd >= 0)
 		(void)send(trap_event_fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
 #if defined(__x86_64__)
@@ -361,6 +448,15 @@ static int add_allow(scmp_filter_ctx ctx, enum sbx_sc_match m, int nr, unsigned 
 		F_DUPFD_CLOEXEC, F_GETPIPE_SZ, F_SETPIPE_SZ };
 	static const unsigned long prctls[] = { PR_SET_NAME, PR_GET_NAME, PR_GET_DUMPABLE,
 		PR_GET_NO_NEW_PRIVS, PR_GET_SECCOMP, PR_GET_TIMERSLACK };
+	/* Advice about the caller's own mapping, which changes what no other process reads: glibc
+	 * frees (DONTNEED, FREE; on a file page DONTNEED drops the run's mapping, not the cached
+	 * page), huge pages, fork and dump flags, less read-ahead. Not WILLNEED, SEQUENTIAL and
+	 * POPULATE_* (they read file pages in), COLD, PAGEOUT, REMOVE (they evict them or punch
+	 * them out), MERGEABLE (KSM shares pages between processes), COLLAPSE, HWPOISON. */
+	static const unsigned long madvs[] = { MADV_NORMAL, MADV_RANDOM, MADV_DONTNEED, MADV_FREE,
+		MADV_DONTFORK, MADV_DOFORK, MADV_HUGEPAGE, MADV_NOHUGEPAGE, MADV_DONTDUMP, MADV_DODUMP };
+	/* What only the open file's own read-ahead state keeps (the run's own descriptor). */
+	static const unsigned long fadvs[] = { POSIX_FADV_NORMAL, POSIX_FADV_RANDOM, POSIX_FADV_SEQUENTIAL };
 	const unsigned long ns = CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET |
 				 CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
 	uint32_t a = SCMP_ACT_ALLOW;
@@ -427,6 +523,14 @@ static int add_allow(scmp_filter_ctx ctx, enum sbx_sc_match m, int nr, unsigned 
 	case SBX_SCM_EXISTS:
 		rc = seccomp_rule_add(ctx, a, nr, 2, SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, F_OK),
 				      SCMP_A3(SCMP_CMP_MASKED_EQ, 0xffffffffu, AT_EACCESS));
+		break;
+	case SBX_SCM_MADVISE_OK:
+		for (size_t i = 0; i < sizeof madvs / sizeof madvs[0] && (rc = 0) == 0; i++)
+			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, madvs[i]));
+		break;
+	case SBX_SCM_FADVISE_OK:
+		for (size_t i = 0; i < sizeof fadvs / sizeof fadvs[0] && (rc = 0) == 0; i++)
+			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A3(SCMP_CMP_MASKED_EQ, 0xffffffffu, fadvs[i]));
 		break;
 	case SBX_SCM_PRCTL_OK:
 		for (size_t i = 0; i < sizeof prctls / sizeof prctls[0] && (rc = 0) == 0; i++)
@@ -523,7 +627,8 @@ int sbx_seccomp_compile(int event_fd, struct sbx_seccomp_filter *f)
 	for (size_t i = 0; i < N_POLICY; i++) {
 		int nr = seccomp_syscall_resolve_name(policy[i].name);
 		policy_nr[i] = nr;
-		if (nr == __NR_SCMP_ERROR || nr < 0 || policy[i].action == SBX_SC_TRAP)
+		if (nr == __NR_SCMP_ERROR || nr < 0 || policy[i].action == SBX_SC_TRAP ||
+		    policy[i].action == SBX_SC_FAKE)
 			continue;  /* not on this architecture, or the default already */
 		if ((err = -add_rule(ctx, &policy[i], nr, event_fd)) != 0)
 			goto out;
@@ -540,7 +645,7 @@ out:
 	return rc;
 }
 
-int sbx_seccomp_install(const struct sbx_seccomp_filter *f, int event_fd)
+int sbx_seccomp_install(const struct sbx_seccomp_filter *f, int event_fd, unsigned long mem_bytes)
 {
 	struct sock_fprog prog = { f->len, f->insns };
 	struct sigaction sa;
@@ -554,6 +659,7 @@ int sbx_seccomp_install(const struct sbx_seccomp_filter *f, int event_fd)
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	trap_event_fd = event_fd;
+	fake_mem_bytes = mem_bytes;
 	if (sigaction(SIGSYS, &sa, NULL) < 0)
 		return -1;
 	/* What libseccomp's seccomp_load does with default attributes: no flags, this thread. */

@@ -11,6 +11,8 @@ enum sbx_sc_action {
 	SBX_SC_TRAP,    /* refused with EPERM and recorded as an event (SIGSYS handler); the
 			 * filter's default, so an entry only names the rule a refusal reports */
 	SBX_SC_ENOSYS,  /* refused silently with ENOSYS, so libc falls back (clone3) */
+	SBX_SC_FAKE,    /* trapped like SBX_SC_TRAP, but answered by the SIGSYS handler with values
+			 * that are the same in every run (nothing of the host), not recorded */
 };
 
 /* Which calls of the syscall an entry matches. */
@@ -33,6 +35,8 @@ enum sbx_sc_match {
 	SBX_SCM_EXISTS,         /* faccessat2(.., F_OK, AT_EACCESS): whether a name exists, as stat says */
 	SBX_SCM_FCNTL_OK,       /* descriptor flags, duplicates and pipe sizes: no locks, leases, notices */
 	SBX_SCM_FUTEX_OK,       /* private futexes, and shared waits only */
+	SBX_SCM_MADVISE_OK,     /* advice about the caller's own pages only: nothing evicted or read in */
+	SBX_SCM_FADVISE_OK,     /* NORMAL, RANDOM, SEQUENTIAL: the open file's own read-ahead window */
 };
 
 struct sbx_sc_rule {
@@ -59,10 +63,11 @@ struct sbx_seccomp_filter {
 int sbx_seccomp_compile(int event_fd, struct sbx_seccomp_filter *f);
 
 /* Loads f into the calling thread. Trapped calls fail with EPERM and are reported as one event
- * each on event_fd from a SIGSYS handler. Needs no_new_privs set first. Must be the last layer
+ * each on event_fd from a SIGSYS handler; the SBX_SC_FAKE calls are answered by it instead
+ * (sysinfo's memory figures are mem_bytes, the run's budget). Needs no_new_privs set first. Must be the last layer
  * installed: it forbids calls the earlier steps make. Returns 0, or -1 with errno set.
  * Allocates nothing. */
-int sbx_seccomp_install(const struct sbx_seccomp_filter *f, int event_fd);
+int sbx_seccomp_install(const struct sbx_seccomp_filter *f, int event_fd, unsigned long mem_bytes);
 
 /* Frees what f holds and zeroes it. Safe on a zeroed struct. */
 void sbx_seccomp_release(struct sbx_seccomp_filter *f);

@@ -14,9 +14,15 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -175,7 +181,11 @@ static const char helper_src[] =
 	"        return guarded\n"
 	"    os.stat, os.lstat = wrap(os.stat, 'os.stat'), wrap(os.lstat, 'os.stat')\n"
 	"    os.readlink = wrap(os.readlink, 'os.readlink')\n"
-	"    os.access = wrap(os.access, 'os.access')\n"
+	"    os.access = wrap(os.access, 'os.access')\n";
+
+/* The sys.path directories there are: the read roots beside lib_roots. */
+static const char roots_src[] =
+	"import os, sys\n"
 	"def roots():\n"
 	"    return [p for p in sys.path if p and os.path.isdir(p)]\n";
 
@@ -278,12 +288,14 @@ fail:
 /* The read-only roots: sys.path directories (resolved by the helper) plus lib_roots. */
 static int collect_roots(struct sbx_zstate *z)
 {
-	PyObject *list = PyRun_String("roots()", Py_eval_input, z->helpers, z->helpers);
+	PyObject *d = PyDict_New(), *r = NULL, *list = NULL;
 	size_t n_lib = sizeof lib_roots / sizeof lib_roots[0];
 	Py_ssize_t n;
 	int rc = -1;
 
-	if (!list || !PyList_Check(list))
+	if (!d || PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) < 0 ||
+	    !(r = PyRun_String(roots_src, Py_file_input, d, d)) ||
+	    !(list = PyRun_String("roots()", Py_eval_input, d, d)) || !PyList_Check(list))
 		goto out;
 	n = PyList_Size(list);
 	z->roots = calloc((size_t)n + n_lib, sizeof *z->roots);
@@ -301,6 +313,8 @@ out:
 	if (rc < 0)
 		PyErr_Print();
 	Py_XDECREF(list);
+	Py_XDECREF(r);
+	Py_XDECREF(d);
 	return rc;
 }
 
@@ -515,6 +529,62 @@ pid_t sbx_zygote_fork(unsigned long ns, int *pidfd)
 	return pid;
 }
 
+/* Sends the driver the read roots and takes back the directory of their resident copy
+ * (sbx_mirror.c, made on the host: a tmpfs directory the zygote's mount namespace shares).
+ * Returns 0 with mirror set, or -1. */
+static int ask_mirror(int ctrl, const struct sbx_zstate *z, char *mirror, size_t len)
+{
+	char text[SBX_ROOTS_TEXT_MAX];
+	struct pollfd pf = { ctrl, POLLIN, 0 };
+	size_t at = 0;
+	ssize_t got;
+
+	for (size_t i = 0; i < z->n_roots; i++) {
+		size_t l = strlen(z->roots[i]);
+		if (at + l + 1 > sizeof text)
+			return -1;
+		memcpy(text + at, z->roots[i], l);
+		at += l;
+		text[at++] = '\n';
+	}
+	reply(ctrl, 0, SBX_REP_ROOTS, 0, 0, 0, -1);
+	if (send(ctrl, text, at, MSG_NOSIGNAL) != (ssize_t)at || poll(&pf, 1, -1) != 1 ||
+	    (got = recv(ctrl, mirror, len - 1, 0)) <= 0)
+		return -1;
+	mirror[got] = '\0';
+	return mirror[0] == '/' ? 0 : -1;
+}
+
+/* Locks in memory every page of every file the zygote has mapped from outside the read roots'
+ * resident copy (on device mirror): this program itself and the locale's files, which the
+ * loader and libc map before anything else runs. A run touching a page of them for the first
+ * time so finds it resident and never reads it from disk, whoever read it before. Locks are
+ * the zygote's (a fork does not inherit them) and last as long as it does, which is as long
+ * as any of its runs; they fit in the default RLIMIT_MEMLOCK (8 MiB). Returns 0, or -1 with
+ * errno set. */
+static int lock_mapped_files(dev_t mirror)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[PATH_MAX + 128];
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	while (rc == 0 && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		unsigned maj, min;
+		char perms[8];
+		int path_at = 0;
+
+		if (sscanf(line, "%lx-%lx %7s %*s %x:%x %*s %n", &lo, &hi, perms, &maj, &min, &path_at) < 5 ||
+		    !path_at || line[path_at] != '/' || perms[0] != 'r' || makedev(maj, min) == mirror)
+			continue;
+		rc = mlock((void *)lo, hi - lo);
+	}
+	fclose(f);
+	return rc;
+}
+
 /* Why the zygote cannot start, told the driver on ctrl (a SBX_REP_FAILED reply, then the text as
  * one message) so it reaches run.json's reason, and printed as well. Returns -1. */
 static int start_fail(int ctrl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -536,6 +606,7 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 {
 	struct sbx_zstate z = { .lim = *lim };
 	char why[SBX_START_ERROR_MAX - 64];
+	struct stat mirror;
 	int rc = 1;
 
 	if (read_source(src_fd, &z) < 0) {
@@ -564,8 +635,14 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 	/* Once here, after the imports and before any run: every data zygote and run inherits a
 	 * root that holds the read roots (so a lazy import still finds its files) and nothing else
 	 * of the host. */
-	if (sbx_root_enter(z.roots, z.n_roots, SBX_SCRATCH, why, sizeof why) < 0) {
+	/* the roots are their resident copies already (sbx_zygote_resident) */
+	if (stat(lib_roots[0], &mirror) < 0 ||
+	    sbx_root_enter(z.roots, z.n_roots, "", SBX_SCRATCH, why, sizeof why) < 0) {
 		start_fail(ctrl_fd, "%s", why);
+		goto out;
+	}
+	if (lock_mapped_files(mirror.st_dev) < 0) {
+		start_fail(ctrl_fd, "cannot lock the interpreter's mapped files in memory, '%s'", strerror(errno));
 		goto out;
 	}
 	/* Built once here rather than in every run: libseccomp's compilation costs a run
@@ -584,4 +661,52 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 out:
 	sbx_seccomp_release(&z.filter);
 	return rc;
+}
+
+/* Binds each root's resident copy (beneath mirror) over the root, in this mount namespace. */
+static int bind_copies(const struct sbx_zstate *z, const char *mirror)
+{
+	for (size_t i = 0; i < z->n_roots; i++) {
+		char src[PATH_MAX], *real = realpath(z->roots[i], NULL);
+		int n;
+
+		if (!real)
+			continue;  /* a root the host does not have: Landlock and the root leave it out */
+		n = snprintf(src, sizeof src, "%s%s", mirror, real);
+		if (n < 0 || n >= (int)sizeof src || mount(src, real, NULL, MS_BIND, NULL) < 0) {
+			free(real);
+			return -1;
+		}
+		free(real);
+	}
+	return 0;
+}
+
+int sbx_zygote_resident(int ctrl_fd, char **argv)
+{
+	struct sbx_zstate z = { 0 };
+	char mirror[SBX_MIRROR_MAX];
+
+	if (py_init() < 0) {
+		start_fail(ctrl_fd, "cannot initialise python");
+		return 1;
+	}
+	if (collect_roots(&z) < 0) {
+		start_fail(ctrl_fd, "cannot list the interpreter's read-only roots");
+		return 1;
+	}
+	if (ask_mirror(ctrl_fd, &z, mirror, sizeof mirror) < 0) {
+		start_fail(ctrl_fd, "no resident copy of the read roots");
+		return 1;
+	}
+	if (bind_copies(&z, mirror) < 0) {
+		start_fail(ctrl_fd, "cannot bind the read roots' resident copy, '%s'", strerror(errno));
+		return 1;
+	}
+	/* The same descriptors (not close-on-exec), limits and environment: a new image over the
+	 * copies. */
+	argv[1] = SBX_ZYGOTE_RESIDENT;
+	execve("/proc/self/exe", argv, environ);
+	start_fail(ctrl_fd, "cannot run the zygote again, '%s'", strerror(errno));
+	return 1;
 }
