@@ -2,7 +2,8 @@
 # 31-hostile.sh - every upload in tests/hostile/ runs in the sandbox; each file's header says the
 # status and events it must earn ("# expect-status:", "# expect-action:", "# expect-event: ACTION |
 # RULE" for the exact action and rule, "# expect-detail: TEXT" for a kept record whose detail
-# holds TEXT, "# expect-signal-sum:", "# expect-stdout-max:"; "# repeat: N" runs it N times
+# holds TEXT, "# expect-signal-sum:", "# expect-stdout-max:", "# expect-stdout: LINE" for a
+# line the run printed (what it saw); "# repeat: N" runs it N times
 # from one zygote and judges the last), and after each run the host must be untouched: the
 # canary unchanged, nothing planted outside scratch, a world-writable file's timestamps
 # unchanged, no lock and no process left behind.
@@ -100,6 +101,11 @@ PYEOF
 		expect_eq "$name: signals carry nothing out" "$sum" \
 			"$("$PY" -c 'import json,sys; print(sum(abs(x) for x in json.load(open(sys.argv[1]))["signals"]))' "$TMP/run.json")"
 	fi
+	while read -r line; do
+		n=$("$PY" -c 'import json,sys; print(sys.argv[2] in json.load(open(sys.argv[1]))["stdout"].splitlines())' \
+			"$TMP/run.json" "$line" </dev/null)
+		if [ "$n" = True ]; then ok "$name: the run saw '$line'"; else not_ok "$name: the run saw '$line'" "$(jget "$TMP/run.json" stdout)"; fi
+	done < <(sed -n 's/^# expect-stdout: *//p' "$f")
 	cap=$(sed -n 's/^# expect-stdout-max: *//p' "$f")
 	if [ -n "$cap" ]; then
 		got=$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(max(len(d["stdout"]), len(d["stderr"])))' "$TMP/run.json")

@@ -84,6 +84,26 @@ for line in open(sys.argv[1]):
     if e["action"] == "seccomp.fcntl":
         print(e["action"], e["rule"]); break' "out/$N/events.jsonl")"
 
+# Relays through the page cache of a library every run may read. With eviction: refused.
+N=e2e-dodge-cache-relay
+expect_eq "a page-cache relay with eviction is refused and rejected as unsafe" \
+	REJECTED_UNSAFE "$(audit "$D/cache_relay.py" $N)"
+expect_eq "cache_relay: the refusal names the eviction and the rule" "seccomp.fadvise64 runs share nothing" \
+	"$("$PY" -c 'import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e["action"] == "seccomp.fadvise64":
+        print(e["action"], e["rule"]); break' "out/$N/events.jsonl")"
+# One-shot, no eviction: every page a run may read is resident, so the relay carries nothing
+# and the runs that needed it differ from the full run.
+N=e2e-dodge-oneshot
+expect_eq "a one-shot page-cache relay carries nothing: rejected for look-ahead" \
+	REJECTED_LOOKAHEAD "$(audit "$D/oneshot_relay.py" $N)"
+expect_eq "oneshot_relay: nothing was refused (it reads only), and the check found mismatches" "0 true" \
+	"$("$PY" -c 'import json, sys
+r, d = (json.load(open(p)) for p in sys.argv[1:])
+print(r["blocked_actions"], str(d["mismatch_count"] > 0).lower())' "out/$N/run.json" "out/$N/lookahead.json")"
+
 # A stall: every run sleeps just under the wall clock. The audit must end within AUDIT_S and a
 # small margin, say the check is unfinished, and not pass.
 sed "s/@STALL_S@/1.5/" "$D/stall.py" >"$TMP/stall.py"
