@@ -440,6 +440,19 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
  * anything). */
 #define FUTEX_CMD_PRIVATE 0xffu
 
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allows nr when its argument arg (0-5, its low 32 bits) is one of the n values. Returns 0, or
+ * libseccomp's negative errno. */
+static int allow_values(scmp_filter_ctx ctx, int nr, unsigned arg, const unsigned long *v, size_t n)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+				      (struct scmp_arg_cmp){ arg, SCMP_CMP_MASKED_EQ, 0xffffffffu, v[i] });
+	return rc;
+}
+
 /* The argument filters of the allowlist's partly allowed calls. */
 static int add_allow(scmp_filter_ctx ctx, enum sbx_sc_match m, int nr, unsigned fd)
 {
@@ -502,12 +515,10 @@ static int add_allow(scmp_filter_ctx ctx, enum sbx_sc_match m, int nr, unsigned 
 					      SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, 0));
 		break;
 	case SBX_SCM_IOCTL_OK:
-		for (size_t i = 0; i < sizeof ioctls / sizeof ioctls[0] && (rc = 0) == 0; i++)
-			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, ioctls[i]));
+		rc = allow_values(ctx, nr, 1, ioctls, N_OF(ioctls));
 		break;
 	case SBX_SCM_FCNTL_OK:
-		for (size_t i = 0; i < sizeof fcntls / sizeof fcntls[0] && (rc = 0) == 0; i++)
-			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, fcntls[i]));
+		rc = allow_values(ctx, nr, 1, fcntls, N_OF(fcntls));
 		break;
 	case SBX_SCM_FUTEX_OK:
 		/* Private futexes are keyed by the process's own memory. A shared one on a file
@@ -525,12 +536,10 @@ static int add_allow(scmp_filter_ctx ctx, enum sbx_sc_match m, int nr, unsigned 
 				      SCMP_A3(SCMP_CMP_MASKED_EQ, 0xffffffffu, AT_EACCESS));
 		break;
 	case SBX_SCM_MADVISE_OK:
-		for (size_t i = 0; i < sizeof madvs / sizeof madvs[0] && (rc = 0) == 0; i++)
-			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, madvs[i]));
+		rc = allow_values(ctx, nr, 2, madvs, N_OF(madvs));
 		break;
 	case SBX_SCM_FADVISE_OK:
-		for (size_t i = 0; i < sizeof fadvs / sizeof fadvs[0] && (rc = 0) == 0; i++)
-			rc = seccomp_rule_add(ctx, a, nr, 1, SCMP_A3(SCMP_CMP_MASKED_EQ, 0xffffffffu, fadvs[i]));
+		rc = allow_values(ctx, nr, 3, fadvs, N_OF(fadvs));
 		break;
 	case SBX_SCM_PRCTL_OK:
 		for (size_t i = 0; i < sizeof prctls / sizeof prctls[0] && (rc = 0) == 0; i++)
