@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -682,6 +683,23 @@ static int bind_copies(const struct sbx_zstate *z, const char *mirror)
 	return 0;
 }
 
+/* Turns address-space randomisation off for the next image (and every process it forks).
+ * CPython's type attribute cache files a lookup under bits 3-14 of the name's address, and each
+ * slot holds a reference to its name (to None while empty); sets and dicts keyed by an object
+ * hash its address. So which names stay alive, how many references None has and the order a
+ * set of types is walked in all follow the low bits of where the interpreter's objects lie:
+ * its arenas (on a 2 MiB boundary, sbx_arena.c) and the static objects of libpython and of
+ * every extension module. From the host's disk the loader's mappings of a large library start
+ * on a 2 MiB boundary; from the resident copy (tmpfs, no huge pages) on any page, a different
+ * one each start, and so would the count of live blocks a run can read. With no randomisation
+ * every zygote lays out its memory alike, whichever stage starts it. Returns 0, or -1 with
+ * errno set. */
+static int fixed_layout(void)
+{
+	int p = personality(0xffffffff);
+	return p < 0 || personality((unsigned long)p | ADDR_NO_RANDOMIZE) < 0 ? -1 : 0;
+}
+
 int sbx_zygote_resident(int ctrl_fd, char **argv)
 {
 	struct sbx_zstate z = { 0 };
@@ -701,6 +719,10 @@ int sbx_zygote_resident(int ctrl_fd, char **argv)
 	}
 	if (bind_copies(&z, mirror) < 0) {
 		start_fail(ctrl_fd, "cannot bind the read roots' resident copy, '%s'", strerror(errno));
+		return 1;
+	}
+	if (fixed_layout() < 0) {
+		start_fail(ctrl_fd, "cannot fix the zygote's memory layout, '%s'", strerror(errno));
 		return 1;
 	}
 	/* The same descriptors (not close-on-exec), limits and environment: a new image over the
