@@ -198,6 +198,33 @@ static const char *const lib_roots[] = {
 	"/etc/ld.so.cache", "/usr/share/zoneinfo",
 };
 
+/* Py_InitializeFromConfig with descriptors 0-2 on /dev/null, then put back. The standard
+ * streams are made over them at start and keep a mark of what they found: a text stream over a
+ * seekable file that is not at its start resets its encoder (one more reference to None). The
+ * zygote's are the stage's own (a terminal, a pipe, a log at any offset), so each stage would
+ * start an interpreter of its own; over /dev/null every start is alike. A descriptor that was
+ * closed stays on /dev/null. */
+static PyStatus init_over_null(const PyConfig *cfg)
+{
+	int saved[3], nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+	PyStatus st;
+
+	for (int fd = 0; fd < 3; fd++) {
+		saved[fd] = nul >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : -1;
+		if (nul >= 0)
+			(void)dup2(nul, fd);
+	}
+	st = Py_InitializeFromConfig(cfg);
+	for (int fd = 0; fd < 3; fd++)
+		if (saved[fd] >= 0) {
+			(void)dup2(saved[fd], fd);
+			close(saved[fd]);
+		}
+	if (nul >= 0)
+		close(nul);
+	return st;
+}
+
 static int py_init(void)
 {
 	PyConfig cfg;
@@ -221,7 +248,7 @@ static int py_init(void)
 	if (PyStatus_Exception(st))
 		goto out;
 	sbx_arena_install();
-	st = Py_InitializeFromConfig(&cfg);
+	st = init_over_null(&cfg);
 	if (PyStatus_Exception(st))
 		goto out;
 	rc = 0;
