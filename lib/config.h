@@ -143,6 +143,9 @@ enum sa_knob_type {
 	X(GATE_PBO, "GATE_PBO", "gates.max_pbo", SA_KNOB_NUM, 0, 1, "0.5",                           \
 	  "verdict",                                                                                 \
 	  "gate: probability of backtest overfitting below (only with VARIANTS)")                \
+	X(GATE_ALPHA_T, "GATE_ALPHA_T", "gates.min_alpha_t", SA_KNOB_NUM, 0, 100, "1.645",            \
+	  "verdict",                                                                                 \
+	  "gate: HAC t-statistic of the alpha over the instrument at least (one-sided; 1.645 = 5 %)") \
 	X(NARRATE_URL, "NARRATE_URL", "narration.url", SA_KNOB_STR, 0, 512, "",                      \
 	  "verdict",                                                                                 \
 	  "OpenAI-compatible chat endpoint that rewrites the summary (key: env LLM_API_KEY)")    \

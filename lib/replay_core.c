@@ -1,5 +1,6 @@
 /* replay_core.c - the honest replay: signals to fills, trades, costs, funding and equity. */
 #include "replay_core.h"
+#include "stats_overlap.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -550,17 +551,20 @@ static double equity_at(const struct rp_result *r, size_t k, int64_t at)
 	return lo ? r->eq_net[lo - 1] : 1.0;
 }
 
-/* The log's trades in exit order, compounded: each claimed return applies to the equity at
- * the trade's entry. Stops at ruin (equity at or below zero); returns how many rows were
- * written, and keeps in r only the trades those rows close. */
-static size_t log_curve(const struct sa_tradelog *log, const size_t *order, struct rp_result *r)
+/* The log's trades in exit order, compounded: each claimed return applies to the trade's
+ * share (share[i], stats_overlap.h: 1 / the most trades open at once in its life) of the
+ * equity at its entry, so concurrent trades are shares of one account. Stops at ruin (equity
+ * at or below zero); returns how many rows were written, and keeps in r only the trades those
+ * rows close. */
+static size_t log_curve(const struct sa_tradelog *log, const size_t *order, const double *share,
+			struct rp_result *r)
 {
 	double eq = 1.0;
 	size_t k;
 
 	for (k = 0; k < log->n; k++) {
 		const struct sa_trade *lt = &log->trades[order[k]];
-		eq += equity_at(r, k, lt->entry) * lt->ret;
+		eq += equity_at(r, k, lt->entry) * share[order[k]] * lt->ret;
 		r->eq_time_owned[k] = lt->exit;
 		r->eq_pos[k] = (int8_t)lt->side;
 		if (!(eq > 0)) {
@@ -575,19 +579,44 @@ static size_t log_curve(const struct sa_tradelog *log, const size_t *order, stru
 	return k;
 }
 
+/* Each log trade's share of the account (stats_overlap.h) into share[0..log->n). Returns 0,
+ * or -1 when memory ran out. */
+static int log_shares(const struct sa_tradelog *log, double *share)
+{
+	int64_t *entry = malloc((log->n + 1) * sizeof *entry);
+	int64_t *exit = malloc((log->n + 1) * sizeof *exit);
+	struct st_overlap o;
+	int rc = -1;
+
+	if (!entry || !exit)
+		goto out;
+	for (size_t i = 0; i < log->n; i++) {
+		entry[i] = log->trades[i].entry;
+		exit[i] = log->trades[i].exit;
+	}
+	rc = st_overlap_spans(entry, exit, log->n, &o, share);
+out:
+	free(entry);
+	free(exit);
+	return rc;
+}
+
 int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct rp_result *r)
 {
 	size_t *order = NULL, rows;
+	double *share = NULL;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	order = malloc((log->n ? log->n : 1) * sizeof(*order));
-	if (!order || trades_alloc(r, log->n) < 0 || columns_alloc(r, log->n, NULL) < 0)
+	share = malloc((log->n ? log->n : 1) * sizeof(*share));
+	if (!order || !share || trades_alloc(r, log->n) < 0 || columns_alloc(r, log->n, NULL) < 0 ||
+	    log_shares(log, share) < 0)
 		goto out;
 	for (size_t i = 0; i < log->n; i++)
 		order[i] = i;
 	qsort_r(order, log->n, sizeof(*order), by_exit, log->trades);
-	rows = log_curve(log, order, r);
+	rows = log_curve(log, order, share, r);
 	r->n_eq = rows;
 	/* After ruin nothing trades: the trades kept are those the curve closed, in log order. */
 	for (size_t i = 0; i < log->n; i++) {
@@ -613,6 +642,7 @@ int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct 
 	rc = 0;
 out:
 	free(order);
+	free(share);
 	if (rc < 0)
 		rp_result_release(r);
 	return rc;

@@ -111,8 +111,9 @@ int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 
 /* Turns a trade log into a result whose returns are the log's claims, trusted as given: gross
  * = net = the claimed return, costs 0, no prices. The equity curve has one row per trade in
- * exit order, compounded: each claim applies to the equity at the trade's entry (the curve's
- * last row at or before it). At ruin the curve stops, and only the trades it closed are kept. When s is not NULL, bars_held, bars_in_market and bar_seconds are taken from the
+ * exit order, compounded: each claim applies to the trade's share of the equity at its entry
+ * (the curve's last row at or before it; the share is 1 / the most trades open at once in its
+ * life, stats_overlap.h, so trades open together are shares of one account). At ruin the curve stops, and only the trades it closed are kept. When s is not NULL, bars_held, bars_in_market and bar_seconds are taken from the
  * data. Returns 0, or -1 when memory ran out. Caller releases r. */
 int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct rp_result *r);
 

@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "costs.h"
 #include "stats_forward.h"
+#include "stats_market.h"
 #include "stats_metrics.h"
 #include "stats_rerun.h"
 #include "stats_tearsheet.h"
@@ -174,6 +175,25 @@ static void add_notes(cJSON *o, const struct st_summary *s)
 			"is unbounded"));
 }
 
+/* Trades open at once: a log that enters the same trade three times carries one trade's
+ * evidence at three times the exposure. */
+static void add_overlap(cJSON *o, const struct st_summary *s)
+{
+	const struct st_overlap *v = &s->dep.overlap;
+	cJSON *a = cJSON_AddObjectToObject(o, "overlap");
+
+	cJSON_AddNumberToObject(a, "trades_overlapping", (double)v->trades_overlapping);
+	cJSON_AddNumberToObject(a, "max_concurrent", (double)v->max_concurrent);
+	add_num(a, "exposure_multiple", v->exposure_multiple);
+	add_num(a, "effective_trades", v->shares_sum);
+	cJSON_AddStringToObject(a, "method", "each trade open over [entry, exit); its share is 1 / "
+				"the most trades open at one instant of its life (itself included), so "
+				"the shares open at any instant add up to at most 1; effective_trades is "
+				"the sum of the shares; exposure_multiple the summed time in trades over "
+				"the time at least one is open; a trade log's compounded equity applies "
+				"each trade's return to its share of the equity at its entry");
+}
+
 /* Serial dependence, and what the PSR, DSR and MinTRL do about it. */
 static void add_dependence(cJSON *o, const struct st_summary *s)
 {
@@ -181,13 +201,19 @@ static void add_dependence(cJSON *o, const struct st_summary *s)
 
 	add_num(a, "trades_lag1", s->dep.trades_lag1);
 	add_num(a, "bars_lag1", s->dep.bars_lag1);
-	add_num(a, "effective_trades", s->dep.effective_trades);
+	add_num(a, "effective_trades", s->dep.autocorr_trades);
 	cJSON_AddNumberToObject(a, "lags", (double)s->dep.lags);
 	cJSON_AddStringToObject(a, "method", "effective sample size: trades / (1 + 2 sum over "
 				"k = 1..lags of (1 - k / (lags + 1)) rho_k), Bartlett weights (a "
 				"Newey-West long-run variance), lags = trades^(1/3) rounded (the bootstrap's "
-				"mean block), the denominator at least 1; psr, dsr and min_trl count effective_trades (the null V[SR] "
-				"too), psr_iid, dsr_iid and min_trl_iid every trade");
+				"mean block), the denominator at least 1");
+	add_overlap(o, s);
+	add_num(o, "effective_trades", s->dep.effective_trades);
+	cJSON_AddStringToObject(o, "effective_trades_basis", "the smaller of "
+				"autocorrelation.effective_trades and overlap.effective_trades (each "
+				"discounts the same dependence its own way; their product would count it "
+				"twice); psr, dsr, min_trl, the null V[SR] and the trades gate count it, "
+				"psr_iid, dsr_iid and min_trl_iid every trade");
 }
 
 static void add_annualised(cJSON *o, const struct st_summary *s)
@@ -521,6 +547,13 @@ cJSON *st_stage(const struct st_stage_in *in)
 		why = err;
 		goto fail;
 	}
+	st_tail_report(o, in, &s);
+	if (st_market_report(o, in) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+		why = "out of memory regressing on the instrument";
+		goto fail;
+	}
 	if (in->variants_err && *in->variants_err && !fam.declared)
 		sa_fmt(pbo_why, sizeof(pbo_why), "variants.json is unusable: %s", in->variants_err);
 	has_pbo = !(in->variants_err && *in->variants_err && !fam.declared) &&
@@ -528,6 +561,7 @@ cJSON *st_stage(const struct st_stage_in *in)
 			      &pbo, &sweep, pbo_why, sizeof(pbo_why)) == 0;
 	st_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, has_pbo ? &sweep : NULL, pbo_why);
 	st_trials_ledger_report(o, in->ledger);
+	st_trials_variance_report(o, &tr, s.v_sr, s.dep.effective_trades);
 	if (forward(o, in) < 0) {
 		cJSON_Delete(o);
 		o = NULL;
