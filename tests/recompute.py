@@ -198,12 +198,18 @@ def dependence(stats, nets, curve, per_bar):
         out.append(("autocorrelation.bars_lag1", ac.get("bars_lag1"), autocorr(bar_returns(curve), 1)))
     if len(nets) < 3 or not sd or math.isnan(skew):
         return out
-    sr, n, t_eff = mean / sd, len(nets), effective(nets)
-    out.append(("autocorrelation.effective_trades", ac.get("effective_trades"), t_eff))
+    sr, n, t_ac = mean / sd, len(nets), effective(nets)
+    out.append(("autocorrelation.effective_trades", ac.get("effective_trades"), t_ac))
+    # overlap-aware too: the smaller of the two counts (recompute_market.py recomputes the
+    # overlap's own figure from the trades' times)
+    t_eff = min(t_ac, (stats.get("overlap") or {}).get("effective_trades", t_ac))
+    out.append(("effective_trades", stats.get("effective_trades", t_eff), t_eff))
     z = NormalDist().inv_cdf(0.95)
     for suffix, t in (("", t_eff), ("_iid", float(n))):
+        # the trials' spread, never below the luck-only null 1 / (T - 1)
         given = stats["sr_variance_source"] != "null"
-        v = stats["sr_variance"] if given else 1 / (t - 1)
+        v = max(stats["variants"]["sharpe_sd"] ** 2 if stats["sr_variance_source"] == "variants"
+                else stats["sr_variance"] if given else 0.0, 1 / (t - 1))
         out.append((f"sr_variance{suffix}", stats[f"sr_variance{suffix}"], v))
         out.append((f"psr{suffix}", stats[f"psr{suffix}"], psr(sr, 0, t, skew, kurt)))
         out.append((f"dsr{suffix}", stats[f"dsr{suffix}"], psr(sr, sr0(v, stats["trials"]), t, skew, kurt)))

@@ -69,8 +69,8 @@ static void why_trades(struct text *t, const struct vd_facts *f)
 {
 	add(t, "%.0f closed trade%s", f->num.trades, plural(f->num.trades));
 	if (f->effective_trades > 0 && round(f->effective_trades) < f->num.trades)
-		add(t, ", worth %.0f independent one%s", floor(f->effective_trades),
-		    plural(floor(f->effective_trades)));
+		add(t, ", worth %.0f independent one%s", round(f->effective_trades),
+		    plural(round(f->effective_trades)));
 	if (f->overlapping > 0)
 		add(t, " (%.0f open beside another, up to %.0f at once: %.2fx the exposure of one "
 		    "account)", f->overlapping, f->max_concurrent, f->exposure_multiple);
@@ -375,7 +375,7 @@ static void say_watch(struct text *t, const struct vd_facts *f, const struct vd_
 	else if (!g[VD_GATE_ALPHA].pass)
 		add(t, "What it earns beyond holding the instrument cannot be judged (%s), so it cannot be READY_FOR_MICRO_LIVE. ",
 		    f->alpha_reason);
-	if (r->tail_capped || (f->num.tail_unseen && !thin))
+	if (f->num.tail_unseen)
 		add(t, "Its tail is unseen: %s; the pass would rest on a loss that has not come yet. ",
 		    f->tail_reason);
 }
