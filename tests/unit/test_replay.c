@@ -269,9 +269,10 @@ static void test_log_mode_trusts_claims(void **state)
 	assert_int_equal(rp_from_log(&log, &s, &r), 0);
 	assert_int_equal(r.n_trades, 3);
 	assert_near(r.sum_net_return, 0.015, EPS);
-	/* Each claim applies to the equity at its entry: the 07:00 trade was entered with the
-	 * 0.99 left after the 03:00 exit, the 02:00 one with the starting 1. */
-	assert_near(r.net_return, 0.995 + 0.99 * 0.02 - 1, EPS);
+	/* Each claim applies to its share of the equity at its entry: every trade is open beside
+	 * one other (01-03 with 02-08, 02-08 with 07-09), so each is half the account; the 07:00
+	 * trade was entered with the 0.995 left after the 03:00 exit, the 02:00 one with 1. */
+	assert_near(r.net_return, 1 - 0.5 * 0.01 + 0.5 * 0.005 + 0.995 * 0.5 * 0.02 - 1, EPS);
 	assert_near(r.fees + r.slippage + r.funding, 0, EPS);
 	assert_true(isnan(r.trades[0].entry_px));
 	/* Bars 1 and 2 from the second trade, 2..4 from the third: overlap counted once. */
@@ -279,9 +280,9 @@ static void test_log_mode_trusts_claims(void **state)
 	assert_int_equal(r.trades[1].bars_held, 2);
 	/* The curve follows exit order: 03:00, 08:00, 09:00. */
 	assert_int_equal(r.eq_time[0], T0 + 3 * H);
-	assert_near(r.eq_net[0], 0.99, EPS);
-	assert_near(r.eq_net[1], 0.995, EPS);
-	assert_near(r.eq_net[2], 0.995 + 0.99 * 0.02, EPS);
+	assert_near(r.eq_net[0], 0.995, EPS);
+	assert_near(r.eq_net[1], 0.9975, EPS);
+	assert_near(r.eq_net[2], 0.9975 + 0.995 * 0.5 * 0.02, EPS);
 	rp_result_release(&r);
 }
 
