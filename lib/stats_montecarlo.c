@@ -26,22 +26,6 @@ static void compound(const double *r, size_t n, double *eq)
 	}
 }
 
-/* n trades in stationary blocks of mean length block: each draw takes one uniform (a new
- * block or not), and a new block one more for its start. */
-static void draw_blocks(const double *r, size_t n, size_t block, gsl_rng *g, double *y)
-{
-	double p_new = 1.0 / (double)block;
-	size_t at = (size_t)gsl_rng_uniform_int(g, (unsigned long)n);
-
-	for (size_t i = 0; i < n; i++) {
-		y[i] = r[at];
-		if (gsl_rng_uniform(g) < p_new)
-			at = (size_t)gsl_rng_uniform_int(g, (unsigned long)n);
-		else
-			at = at + 1 == n ? 0 : at + 1;
-	}
-}
-
 /* The path's trades: n drawn with replacement, one at a time or in blocks, or the n permuted. */
 static void draw(const double *r, size_t n, enum st_mc_method method, size_t block, gsl_rng *g,
 		 double *y)
@@ -52,7 +36,7 @@ static void draw(const double *r, size_t n, enum st_mc_method method, size_t blo
 		return;
 	}
 	if (method == ST_MC_BLOCKS) {
-		draw_blocks(r, n, block, g, y);
+		st_stationary_resample(r, n, 1.0 / (double)block, g, y);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
