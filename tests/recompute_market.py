@@ -187,13 +187,15 @@ def mc_checks(stats, nets):
         return []
     (p50, p95), block = blocks_mc(nets, 2000, 7)
     got50, got95 = mc["max_drawdown"]["p50"], mc["max_drawdown"]["p95"]
-    # the Monte Carlo error of a quantile of 1000 and 2000 draws: a few per cent of its spread
-    tol = 0.06 * max(p95, 1e-9) + 1e-6
+    # the Monte Carlo error of a quantile of 1000 draws against one of 2000 (about three of its
+    # standard errors): far below the gap between blocks and iid draws of dependent trades
     return [("monte_carlo.method", mc["method"], "stationary_blocks"),
             ("monte_carlo.mean_block", mc["mean_block"], block),
             ("monte_carlo.observed_worst_trade", mc["observed_worst_trade"], min(nets)),
-            ("monte_carlo max_drawdown p50 within Monte Carlo error", abs(got50 - p50) <= tol, True),
-            ("monte_carlo max_drawdown p95 within Monte Carlo error", abs(got95 - p95) <= tol, True)]
+            ("monte_carlo max_drawdown p50 within Monte Carlo error",
+             abs(got50 - p50) <= 0.08 * p50 + 1e-6, True),
+            ("monte_carlo max_drawdown p95 within Monte Carlo error",
+             abs(got95 - p95) <= 0.12 * p95 + 1e-6, True)]
 
 
 def main():
