@@ -28,7 +28,7 @@ VARIANT ?= rel
 B := build/$(VARIANT)
 BIN := $(B)/bin
 
-PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl zlib libdeflate
+PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng imagequant xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl zlib libdeflate
 CC ?= cc
 OPT_rel := -O2 -g
 OPT_asan := -O1 -g
@@ -37,7 +37,7 @@ CFLAGS ?= $(OPT_$(VARIANT))
 SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -D_GNU_SOURCE -DSA_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lm
+LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lgomp -lm
 LDFLAGS_asan := -fsanitize=address,undefined
 LDFLAGS += $(LDFLAGS_$(VARIANT))
 

@@ -2,6 +2,7 @@
 #include "report_model.h"
 #include "report_tearsheet.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -758,6 +759,40 @@ static void add_data(cJSON *m, const struct rpt_input *in)
 	cJSON_AddBoolToObject(o, "sessions", !strcmp(sa_json_str(fmt, "calendar", ""), "weekday sessions"));
 }
 
+/* Whether the data's bars are a day or longer, each at midnight UTC: a time of day on them says
+ * nothing, so the page shows dates. */
+static bool daily_bars(const struct rpt_input *in)
+{
+	const cJSON *fmt = get(rpt_stage_ok(in, RPT_FINGERPRINT), "data_format");
+
+	return sa_json_num(fmt, "spacing_s", 0) >= 86400 &&
+	       strstr(sa_json_str(fmt, "first", ""), "T00:00:00Z") && strstr(sa_json_str(fmt, "last", ""), "T00:00:00Z");
+}
+
+/* Drops "T00:00:00Z" after every ISO date in the model's strings (tables and sentences alike). */
+static void dates_only(cJSON *node)
+{
+	cJSON *it;
+
+	if (cJSON_IsString(node)) {
+		char *s = node->valuestring, *w = s;
+
+		/* in place: what is kept is read back from what was written, the date just before */
+		for (const char *r = s; *r;) {
+			if (w - s >= 10 && !strncmp(r, "T00:00:00Z", 10) && w[-3] == '-' && w[-6] == '-' &&
+			    isdigit((unsigned char)w[-1]) && isdigit((unsigned char)w[-10])) {
+				r += 10;
+				continue;
+			}
+			*w++ = *r++;
+		}
+		*w = '\0';
+		return;
+	}
+	cJSON_ArrayForEach(it, node)
+		dates_only(it);
+}
+
 cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 {
 	cJSON *m = cJSON_CreateObject();
@@ -779,5 +814,7 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	add_fingerprint(m, in);
 	add_data(m, in);
 	cJSON_AddStringToObject(m, "version", SA_VERSION);
+	if (daily_bars(in))
+		dates_only(m);
 	return m;
 }

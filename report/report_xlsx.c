@@ -570,7 +570,8 @@ static void write_metrics(struct book *b, const cJSON *st)
 		"win_rate", "sharpe", "", "year", "strategy", "buy_and_hold" };
 	static const double widths[] = { 26, 14, 3, 8, 8, 12, 10, 10, 3, 8, 12, 13 };
 	static const char *const keys[] = { "volatility_annualised", "var_95", "cvar_95", "best_bar",
-		"worst_bar", "best_month", "worst_month", "cagr" };
+		"worst_bar", "best_month", "worst_month", "cagr", "omega", "tail_ratio", "best_day",
+		"worst_day" };
 	static const char *const rv[] = { "window", "min", "max", "last" };
 	static const char *const sides[] = { "long", "short" };
 	lxw_worksheet *ws = sheet(b, "Metrics", heads, 12, widths);
