@@ -419,6 +419,17 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 	return j;
 }
 
+/* The fill at bar j's open that turns position prev into p, if they differ. Returns false when
+ * it ruined the account (bars from j on are then flat). */
+static bool fill_at_open(struct pass *ps, int prev, int p, size_t j)
+{
+	if (p != prev)
+		change_position(ps, prev, p, j);
+	if (ps->ruined)
+		stop_trading(ps, j);
+	return !ps->ruined;
+}
+
 /* The last bar: no next open, so its funding runs to its close, and a position still open is
  * closed at that close so it is counted. */
 static void last_bar(struct pass *ps, int prev, size_t j)
@@ -426,12 +437,8 @@ static void last_bar(struct pass *ps, int prev, size_t j)
 	struct rp_result *r = ps->r;
 	int p = r->eq_pos[j];
 
-	if (p != prev)
-		change_position(ps, prev, p, j);
-	if (ps->ruined) {
-		stop_trading(ps, j);
+	if (!fill_at_open(ps, prev, p, j))
 		return;
-	}
 	if (p != 0)
 		r->bars_in_market++;
 	pay_funding(ps, p, j);
@@ -582,12 +589,8 @@ static void run_exits(struct pass *ps, const int8_t *signals)
 		int want = j ? signals[j - 1] : 0, before = j > 1 ? signals[j - 2] : 0;
 		int held = ps->open ? ps->open->side : 0;
 
-		if (want != before && want != held)
-			change_position(ps, held, want, j);
-		if (ps->ruined) {
-			stop_trading(ps, j);
+		if (!fill_at_open(ps, held, want != before ? want : held, j))
 			return;
-		}
 		if (!exits_bar(ps, j)) {
 			stop_trading(ps, j + 1);
 			return;
@@ -605,12 +608,8 @@ static void run_signals(struct pass *ps)
 
 	for (size_t j = 0, next; j + 1 < n; j = next) {
 		int p = r->eq_pos[j];
-		if (p != prev)
-			change_position(ps, prev, p, j);
-		if (ps->ruined) {
-			stop_trading(ps, j);
+		if (!fill_at_open(ps, prev, p, j))
 			return;
-		}
 		next = hold(ps, p, j, n - 1);
 		if (p != 0)
 			r->bars_in_market += next - j;
