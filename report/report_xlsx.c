@@ -184,8 +184,8 @@ static void write_trades(struct book *b, const struct rpt_input *in)
 {
 	static const char *const cols[] = { "entry_time", "exit_time", "side", "entry_px", "exit_px",
 					    "bars_held", "gross_return", "fees", "slippage", "funding",
-					    "borrow", "net_return" };
-	static const double w[] = { 17, 17, 7, 12, 12, 9, 13, 11, 11, 11, 11, 13 };
+					    "borrow", "net_return", "exit_reason" };
+	static const double w[] = { 17, 17, 7, 12, 12, 9, 13, 11, 11, 11, 11, 13, 13 };
 	enum { N_COLS = sizeof cols / sizeof cols[0] };
 	lxw_worksheet *ws = sheet(b, "Trades", cols, N_COLS, w);
 	const struct rpt_table *tb = &in->trades;
@@ -197,7 +197,7 @@ static void write_trades(struct book *b, const struct rpt_input *in)
 			double x;
 			if (c < 2)
 				put_time(b, ws, (int)r + 1, c, s);
-			else if (c != 2 && rpt_parse_num(s, &x) == 0)
+			else if (c != 2 && c != 12 && rpt_parse_num(s, &x) == 0)
 				worksheet_write_number(ws, (lxw_row_t)r + 1, (lxw_col_t)c, x,
 						       c >= 6 ? b->pct : c == 5 ? NULL : b->num);
 			else
