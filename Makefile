@@ -388,7 +388,7 @@ help: $(KNOBS_MK)
 	@echo '  make audit STRATEGY=x.py [TRADES=log.csv] [TRIALS=n]   audit one upload into out/NAME/'
 	@echo '  make demos                                             audit the four demos'
 	@echo '  make nightly STRATEGIES=dir [MAIL_TO=...]             audit a folder, index it, mail it'
-	@echo '  make calibrate [CALIBRATE_NULL=100 ...]                the auditor's error rates on known worlds'
+	@echo '  make calibrate [CALIBRATE_NULL=100 ...]                error rates measured on worlds of known truth'
 	@echo '  make test                                              all tests (unit tests under ASan+UBSan)'
 	@echo '  make bench                                             speed and memory figures'
 	@echo '  make fuzz [FUZZ_S=60]                                  fuzz each loader for FUZZ_S seconds'

@@ -172,7 +172,7 @@ enum sa_knob_type {
 	  "make calibrate: the seed every world is drawn from")                                    \
 	X(CALIBRATE_PERMUTATIONS, "CALIBRATE_PERMUTATIONS", NULL, SA_KNOB_MAKE, 0, 0, "20", "",       \
 	  "make calibrate: PERMUTATIONS of each audit (fewer keeps an audit cheap; no stage skipped)") \
-	X(CALIBRATE_LOOKAHEAD_MAX, "CALIBRATE_LOOKAHEAD_MAX", NULL, SA_KNOB_MAKE, 0, 0, "250", "",     \
+	X(CALIBRATE_LOOKAHEAD_MAX, "CALIBRATE_LOOKAHEAD_MAX", NULL, SA_KNOB_MAKE, 0, 0, "100", "",     \
 	  "make calibrate: LOOKAHEAD_MAX of the null and power audits (the look-ahead worlds: the default)") \
 	X(CALIBRATE_JOBS, "CALIBRATE_JOBS", NULL, SA_KNOB_MAKE, 0, 0, "cores", "",                    \
 	  "make calibrate: audits at once (each with SANDBOX_JOBS=1)")                             \
