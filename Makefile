@@ -101,7 +101,7 @@ ROOM_LIBS := $(foreach r,$(ROOMS),$(call room_lib,$(r)))
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all audit bench check-inputs clean demos deps fuzz fuzz-bins help nightly test test-unit \
+.PHONY: all audit bench calibrate check-inputs clean demos deps fuzz fuzz-bins help nightly test test-unit \
 	unit-bins FORCE
 
 all: $(BINS)
@@ -285,8 +285,15 @@ $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $
 	$(call say,STAGE,$@)
 	$(Q)$(R)/verdict --dir $(OUT) -o $@
 
+# The auditor's own error rates, as `make calibrate` last measured them (CALIBRATE_SUMMARY, a
+# committed file): the bundle carries its copy, and the report's Honest limitations quote it.
+CAL_SRC := $(wildcard $(CALIBRATE_SUMMARY))
+CAL_COPY := $(if $(CAL_SRC),$(OUT)/calibration.json)
+$(OUT)/calibration.json: $(CAL_SRC) | $(OUT)/.dir
+	$(Q)cp -f $< $@
+
 $(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(wildcard templates/*) \
-		$(call stamps,report) $(R)/report
+		$(CAL_COPY) $(call stamps,report) $(R)/report
 	$(call say,REPORT,$@)
 	$(Q)$(R)/report --dir $(OUT) --name '$(NAME)' --templates templates --data $(DATA)
 
@@ -302,6 +309,16 @@ demos: build/.deps
 	done
 
 FORCE:
+
+# --- calibration -----------------------------------------------------------------------------
+# The auditor's own error rates on worlds whose truth is known: every case audited with
+# `make audit` into out/<dir's name>-<id>/, the figures in $(CALIBRATE_DIR)/calibration.json
+# (scripts/calibrate has the worlds).
+CALIBRATE_ENV := $(foreach k,NULL BEST_OF POWER EDGES POWER_BARS LOOKAHEAD BARS SEED PERMUTATIONS \
+	LOOKAHEAD_MAX JOBS DIR SUMMARY,CALIBRATE_$(k)=$(call shq,$(CALIBRATE_$(k))))
+calibrate: build/.deps
+	$(Q)$(MAKE) --no-print-directory VARIANT=rel all
+	$(Q)$(CALIBRATE_ENV) MAKE='$(MAKE)' scripts/calibrate run
 
 # --- the nightly batch -----------------------------------------------------------------------
 # Every .py and .csv in STRATEGIES is one audit into out/NAME/ (NAME: its safe name), in parallel under
@@ -374,6 +391,7 @@ help: $(KNOBS_MK)
 	@echo '  make audit STRATEGY=x.py [TRADES=log.csv] [TRIALS=n]   audit one upload into out/NAME/'
 	@echo '  make demos                                             audit the four demos'
 	@echo '  make nightly STRATEGIES=dir [MAIL_TO=...]             audit a folder, index it, mail it'
+	@echo '  make calibrate [CALIBRATE_NULL=100 ...]                error rates measured on worlds of known truth'
 	@echo '  make test                                              all tests (unit tests under ASan+UBSan)'
 	@echo '  make bench                                             speed and memory figures'
 	@echo '  make fuzz [FUZZ_S=60]                                  fuzz each loader for FUZZ_S seconds'

@@ -153,7 +153,33 @@ enum sa_knob_type {
 	X(MAIL_TO, "MAIL_TO", NULL, SA_KNOB_MAKE, 0, 0, "", "", "nightly: where the bundles go")      \
 	X(MAIL_FROM, "MAIL_FROM", NULL, SA_KNOB_MAKE, 0, 0, "", "", "nightly: the sender")            \
 	X(SMTP_URL, "SMTP_URL", NULL, SA_KNOB_MAKE, 0, 0, "", "", "nightly: smtp:// or smtps:// server") \
-	X(FUZZ_S, "FUZZ_S", NULL, SA_KNOB_MAKE, 0, 0, "60", "", "make fuzz: seconds per loader")
+	X(FUZZ_S, "FUZZ_S", NULL, SA_KNOB_MAKE, 0, 0, "60", "", "make fuzz: seconds per loader")     \
+	X(CALIBRATE_NULL, "CALIBRATE_NULL", NULL, SA_KNOB_MAKE, 0, 0, "100", "",                      \
+	  "make calibrate: audits of rules with no edge on data with none (half of them best-of-K)") \
+	X(CALIBRATE_BEST_OF, "CALIBRATE_BEST_OF", NULL, SA_KNOB_MAKE, 0, 0, "10", "",                 \
+	  "make calibrate: K, the rules a best-of-K null case picks from (TRIALS=K, VARIANTS)")     \
+	X(CALIBRATE_POWER, "CALIBRATE_POWER", NULL, SA_KNOB_MAKE, 0, 0, "3", "",                      \
+	  "make calibrate: audits per power cell (an edge strength at a sample size)")             \
+	X(CALIBRATE_EDGES, "CALIBRATE_EDGES", NULL, SA_KNOB_MAKE, 0, 0, "0.1,0.2,0.3", "",            \
+	  "make calibrate: the power worlds' edges, each a per-trade Sharpe ratio built into the data") \
+	X(CALIBRATE_POWER_BARS, "CALIBRATE_POWER_BARS", NULL, SA_KNOB_MAKE, 0, 0, "1500,3000,6000", "", \
+	  "make calibrate: the power worlds' sample sizes, in hourly bars")                         \
+	X(CALIBRATE_LOOKAHEAD, "CALIBRATE_LOOKAHEAD", NULL, SA_KNOB_MAKE, 0, 0, "2", "",              \
+	  "make calibrate: look-ahead cases per family (four leaks, four causal look-alikes)")     \
+	X(CALIBRATE_BARS, "CALIBRATE_BARS", NULL, SA_KNOB_MAKE, 0, 0, "3000", "",                     \
+	  "make calibrate: hourly bars of each null and look-ahead world")                         \
+	X(CALIBRATE_SEED, "CALIBRATE_SEED", NULL, SA_KNOB_MAKE, 0, 0, "1", "",                        \
+	  "make calibrate: the seed every world is drawn from")                                    \
+	X(CALIBRATE_PERMUTATIONS, "CALIBRATE_PERMUTATIONS", NULL, SA_KNOB_MAKE, 0, 0, "20", "",       \
+	  "make calibrate: PERMUTATIONS of each audit (fewer keeps an audit cheap; no stage skipped)") \
+	X(CALIBRATE_LOOKAHEAD_MAX, "CALIBRATE_LOOKAHEAD_MAX", NULL, SA_KNOB_MAKE, 0, 0, "100", "",     \
+	  "make calibrate: LOOKAHEAD_MAX of the null and power audits (the look-ahead worlds: the default)") \
+	X(CALIBRATE_JOBS, "CALIBRATE_JOBS", NULL, SA_KNOB_MAKE, 0, 0, "cores", "",                    \
+	  "make calibrate: audits at once (each with SANDBOX_JOBS=1)")                             \
+	X(CALIBRATE_DIR, "CALIBRATE_DIR", NULL, SA_KNOB_MAKE, 0, 0, "out/calibrate", "",              \
+	  "make calibrate: the folder of cases/ and calibration.json")                             \
+	X(CALIBRATE_SUMMARY, "CALIBRATE_SUMMARY", NULL, SA_KNOB_MAKE, 0, 0, "data/calibration.json", "", \
+	  "make calibrate: the committed summary the report and README quote (empty: none)")
 
 enum sa_knob_id {
 #define SA_KNOB_ENUM(id, ...) SA_K_##id,

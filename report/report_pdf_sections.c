@@ -668,8 +668,10 @@ static void fingerprint(struct rpt_pdf *p, const cJSON *m)
 	     "sha256sum -c --strict sha256sums.txt.");
 }
 
-static void limitations(struct rpt_pdf *p)
+static void limitations(struct rpt_pdf *p, const cJSON *model)
 {
+	const cJSON *cal = cJSON_GetObjectItemCaseSensitive(model, "calibration");
+
 	static const char *const items[] = {
 		"A backtest is evidence about the past, on one data set. Passing every gate earns a small, "
 		"closely watched forward test, never a promise of profit.",
@@ -689,6 +691,7 @@ static void limitations(struct rpt_pdf *p)
 	rpt_pdf_heading(p, "Honest limitations", 1);
 	for (size_t k = 0; k < NCOL(items); k++)
 		rpt_pdf_paraf(p, "- %s", items[k]);
+	rpt_pdf_paraf(p, "- %s", str(cal, "words"));
 }
 
 void rpt_pdf_sections(struct rpt_pdf *p, const cJSON *model, const struct rpt_pdf_charts *d)
@@ -709,5 +712,5 @@ void rpt_pdf_sections(struct rpt_pdf *p, const cJSON *model, const struct rpt_pd
 	trades(p, model);
 	data(p, model);
 	fingerprint(p, model);
-	limitations(p);
+	limitations(p, model);
 }

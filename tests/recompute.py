@@ -553,6 +553,40 @@ def breakeven_checks(stats, costs, signals, bars, exits):
     return out
 
 
+def calibration_checks(d):
+    """The Honest limitations' sentence against the bundle's calibration.json: the rates and the
+    Clopper-Pearson interval recomputed from its counts (scipy's beta quantiles)."""
+    if not os.path.exists(f"{d}/calibration.json") or not os.path.exists(f"{d}/report.html"):
+        return []
+    import html
+    import re
+    from scipy.stats import beta
+    cal = json.load(open(f"{d}/calibration.json"))
+    page = open(f"{d}/report.html").read()
+    m = re.search(r'<li id="calibration">(.*?)</li>', page, re.S)
+    said = html.unescape(m.group(1)) if m else ""
+    n, la = cal["null"], cal["lookahead"]
+    x, t = n["ready"], n["audits"]
+    lo = 0.0 if x == 0 else beta.ppf(0.025, x, t - x + 1)
+    hi = 1.0 if x == t else beta.ppf(0.975, x + 1, t - x)
+    out = [("calibration ci95 is the Clopper-Pearson interval of ready/audits",
+            abs(lo - n["ci95"][0]) < 1e-5 and abs(hi - n["ci95"][1]) < 1e-5)]
+    for phrase in (f"on {t} strategies with no edge", f"came out {x} times ({x / t * 100:.1f} %",
+                   f"95 % interval {lo * 100:.1f}-{hi * 100:.1f} %",
+                   f"READY or WATCH {n['rate_ready_or_watch'] * 100:.1f} %",
+                   f"{la['caught']} of {la['leaks']} generated look-ahead leaks were rejected",
+                   f"{la['false_alarms']} of {la['causal']} causal look-alikes", cal["date"]):
+        out.append((f"the report's calibration sentence says '{phrase}'", phrase in said))
+    power = ""
+    for edge in dict.fromkeys(c["edge_sharpe"] for c in cal["power"]):
+        cells = [c for c in cal["power"] if c["edge_sharpe"] == edge]
+        power += (f"; a built-in per-trade Sharpe ratio of {edge:g} was READY in "
+                  f"{cells[0]['ready_rate'] * 100:.0f} % of audits at {cells[0]['bars']} bars"
+                  + "".join(f", {c['ready_rate'] * 100:.0f} % at {c['bars']}" for c in cells[1:]))
+    out.append(("the report's calibration sentence ends with the power table", said.endswith(power + ".")))
+    return out
+
+
 def same(a, b):
     return a is None and b is None or a is not None and b is not None and near(a, b)
 
@@ -614,6 +648,9 @@ def main():
     signals = run.get("signals") if replay.get("mode") != "tradelog" else None
     for what, good in rerun_checks(stats, replay, trades, signals, bars) + (
             exit_checks(replay, stats, trades, signals, bars) if replay.get("equity_basis") == "bar" else []):
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {what}")
+    for what, good in calibration_checks(d):
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     dd = stats["max_drawdown"]
