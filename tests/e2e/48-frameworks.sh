@@ -82,6 +82,16 @@ want = known.reindex(df.index).ffill().fillna(0).astype(int).values
 assert (s == want).all(), np.flatnonzero(s != want)[:5]
 PYEOF
 
+# --- backtesting.py's documented example on the data it ships, against its published figures
+"$BIN/config" -o "$TMP/free.json" FEE_BPS=0 SLIPPAGE_BPS=0 FUNDING_BPS_8H=0 BORROW_BPS_YEAR=0 >/dev/null
+G=tests/frameworks/goog_daily.csv
+"$BIN/sandbox" --strategy $S/bt_docs_smacross.py --data $G --config "$TMP/free.json" \
+	-o "$TMP/goog.run.json" --events "$TMP/goog.events.jsonl" >/dev/null 2>&1
+"$BIN/replay" --run "$TMP/goog.run.json" --data $G --config "$TMP/free.json" -o "$TMP/goog.replay.json" \
+	--trades-out "$TMP/goog.trades.csv" --equity-out "$TMP/goog.equity.csv" >/dev/null 2>&1
+check "backtesting.py's SmaCross on GOOG: trades, win rate, best, worst, mean, profit factor, exposure as published" \
+	"$PY" tests/frameworks/check_bt_docs.py "$TMP/goog.trades.csv" $G
+
 # --- whole audits
 audit() {
 	make --no-print-directory audit STRATEGY="$S/$1.py" DATA="$DATA" NAME="${P}_$1" TRIALS=1 \
