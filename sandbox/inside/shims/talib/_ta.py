@@ -150,29 +150,16 @@ def _tema(x, p):
     return [3.0 * e1[o1 + i] - 3.0 * e2[o2 + i] + e3[i] for i in range(len(e3))]
 
 
-def SMA(real, timeperiod=30):
-    p = _period(timeperiod)
-    return _run(lambda x: _sma(x, p), _arrays(real))
+def _average(core):
+    """An average of one input over timeperiod bars (default 30), TA-Lib's signature."""
+    def fn(real, timeperiod=30):
+        p = _period(timeperiod)
+        return _run(lambda x: core(x, p), _arrays(real))
+    return fn
 
 
-def EMA(real, timeperiod=30):
-    p = _period(timeperiod)
-    return _run(lambda x: _ema(x, p), _arrays(real))
-
-
-def WMA(real, timeperiod=30):
-    p = _period(timeperiod)
-    return _run(lambda x: _wma(x, p), _arrays(real))
-
-
-def DEMA(real, timeperiod=30):
-    p = _period(timeperiod)
-    return _run(lambda x: _dema(x, p), _arrays(real))
-
-
-def TEMA(real, timeperiod=30):
-    p = _period(timeperiod)
-    return _run(lambda x: _tema(x, p), _arrays(real))
+SMA, EMA, WMA = _average(_sma), _average(_ema), _average(_wma)
+DEMA, TEMA = _average(_dema), _average(_tema)
 
 
 def MA(real, timeperiod=30, matype=0):
@@ -257,16 +244,19 @@ def MACD(real, fastperiod=12, slowperiod=26, signalperiod=9):
     return _run(core, _arrays(real), 3)
 
 
-def _extremes(hi, lo, i, p):
-    return max(hi[i - p + 1:i + 1]), min(lo[i - p + 1:i + 1])
+def _windows(x, p):
+    """Every window of p bars of x, one a row (a view, no copy)."""
+    return np.lib.stride_tricks.sliding_window_view(np.asarray(x, dtype=np.float64), p)
 
 
 def _fastk(h, l, c, p):
+    if len(c) < p:
+        return []
+    hh, ll = _windows(h, p).max(axis=1), _windows(l, p).min(axis=1)
     out = []
-    for i in range(p - 1, len(c)):
-        hh, ll = _extremes(h, l, i, p)
-        diff = (hh - ll) / 100.0
-        out.append((c[i] - ll) / diff if diff != 0.0 else 0.0)
+    for cv, hv, lv in zip(c[p - 1:], hh.tolist(), ll.tolist()):
+        diff = (hv - lv) / 100.0
+        out.append((cv - lv) / diff if diff != 0.0 else 0.0)
     return out
 
 
@@ -295,20 +285,15 @@ def CCI(high, low, close, timeperiod=14):
     p = _period(timeperiod)
 
     def core(h, l, c):
-        tp = [(a + b + d) / 3.0 for a, b, d in zip(h, l, c)]
-        out = []
-        for i in range(p - 1, len(tp)):
-            w = tp[i - p + 1:i + 1]
-            avg = 0.0
-            for v in w:
-                avg += v
-            avg /= p
-            dev = 0.0
-            for v in w:
-                dev += abs(v - avg)
-            last = tp[i] - avg
-            out.append(last / (0.015 * (dev / p)) if last != 0.0 and dev != 0.0 else 0.0)
-        return out
+        tp = (np.asarray(h) + np.asarray(l) + np.asarray(c)) / 3.0
+        if len(tp) < p:
+            return []
+        w = _windows(tp, p)
+        avg = w.sum(axis=1) / p
+        dev = np.abs(w - avg[:, None]).sum(axis=1)
+        last = tp[p - 1:] - avg
+        ok = (last != 0.0) & (dev != 0.0)
+        return np.where(ok, last / np.where(ok, 0.015 * (dev / p), 1.0), 0.0).tolist()
     return _run(core, _arrays(high, low, close))
 
 
@@ -587,12 +572,12 @@ def OBV(real, volume):
 
 def MAX(real, timeperiod=30):
     p = _period(timeperiod)
-    return _run(lambda x: [max(x[i - p + 1:i + 1]) for i in range(p - 1, len(x))], _arrays(real))
+    return _run(lambda x: _windows(x, p).max(axis=1).tolist() if len(x) >= p else [], _arrays(real))
 
 
 def MIN(real, timeperiod=30):
     p = _period(timeperiod)
-    return _run(lambda x: [min(x[i - p + 1:i + 1]) for i in range(p - 1, len(x))], _arrays(real))
+    return _run(lambda x: _windows(x, p).min(axis=1).tolist() if len(x) >= p else [], _arrays(real))
 
 
 # name: (inputs, parameters with defaults in order, outputs); the abstract API reads this table

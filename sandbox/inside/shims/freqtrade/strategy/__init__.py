@@ -129,14 +129,16 @@ def informative(*args, **kwargs):
                        'other pairs or timeframes, and the audit gives a strategy its own bars only')
 
 
-def stoploss_from_open(*args, **kwargs):
-    raise NotSupported('stoploss_from_open is not supported: custom stoplosses are per-trade '
-                       'callbacks; declare stoploss as a constant')
+def _custom_stoploss_helper(name):
+    def refuse(*args, **kwargs):
+        raise NotSupported('%s is not supported: custom stoplosses are per-trade callbacks; '
+                           'declare stoploss as a constant' % name)
+    refuse.__name__ = name
+    return refuse
 
 
-def stoploss_from_absolute(*args, **kwargs):
-    raise NotSupported('stoploss_from_absolute is not supported: custom stoplosses are per-trade '
-                       'callbacks; declare stoploss as a constant')
+stoploss_from_open = _custom_stoploss_helper('stoploss_from_open')
+stoploss_from_absolute = _custom_stoploss_helper('stoploss_from_absolute')
 
 
 def timeframe_to_minutes(timeframe):
