@@ -49,6 +49,14 @@ for pair in "ft_pandas_ta:pandas_ta is not supported" "ft_custom_exit:CallbackEx
 done
 check "an unsupported import says what is supported" grep -q "talib, talib.abstract, qtpylib" $TMP/ft_pandas_ta.run.json
 
+# --- VARIANTS set a freqtrade strategy's parameters by name
+{ cat $S/ft_v2_meanrev.py; echo 'VARIANTS = [{"buy_rsi": 30}, {"buy_rsi": 35, "band_width": 2.5}, {"buy_rsi": 45}]'; } >"$TMP/fam.py"
+"$BIN/inspect" --strategy "$TMP/fam.py" -o "$TMP/fam.inspect.json"
+"$BIN/variants" --strategy "$TMP/fam.py" --inspect "$TMP/fam.inspect.json" --data "$DATA" \
+	--config "$TMP/config.json" --jobs 2 -o "$TMP/fam.json" --csv "$TMP/fam.csv" --matrix "$TMP/fam.bin" 2>/dev/null
+expect_eq "three freqtrade variants run, each its own trades" "3 3" \
+	"$(jget $TMP/fam.json ran) $("$PY" -c 'import csv,sys; print(len({r["trades"] for r in csv.DictReader(open(sys.argv[1]))}))' $TMP/fam.csv)"
+
 # --- freqtrade's rules and backtesting.py's fill, on fixed signals
 run $S/ft_rules_probe.py ftp
 check "freqtrade: start-up, exit beats entry, no re-entry on the exit candle, shorts" "$PY" - "$TMP/ftp.run.json" <<'PYEOF'
@@ -97,14 +105,18 @@ audit() {
 	make --no-print-directory audit STRATEGY="$S/$1.py" DATA="$DATA" NAME="${P}_$1" TRIALS=1 \
 		>"$TMP/$1.audit.log" 2>&1
 }
-for f in ft_v2_meanrev ft_minmax_bias ft_pandas_ta bt_sma_pair; do
+for f in ft_v2_meanrev ft_minmax_bias ft_pandas_ta bt_sma_pair ft_4h_on_1h; do
 	if audit $f; then ok "$f: make audit exits 0"; else not_ok "$f: make audit exits 0" "$(tail -n 5 $TMP/$f.audit.log)"; fi
 done
 V=out/${P}_ft_v2_meanrev/verdict.json
+check "the report says what ran: the freqtrade class, by freqtrade's rules, on its candles" \
+	grep -q "a freqtrade IStrategy, BandBounce, run by freqtrade&#39;s rules on 1h candles\|a freqtrade IStrategy, BandBounce, run by freqtrade's rules on 1h candles" out/${P}_ft_v2_meanrev/report.html
 expect_eq "the v2 freqtrade strategy is judged (not INCOMPLETE), with no look-ahead" "yes true 0" \
 	"$([ "$(jget $V verdict)" != INCOMPLETE ] && echo yes || echo no) $(jget out/${P}_ft_v2_meanrev/lookahead.json clean) $(jget out/${P}_ft_v2_meanrev/lookahead.json mismatch_count)"
 expect_eq "full-frame min/max normalisation in a freqtrade strategy is REJECTED_LOOKAHEAD" "REJECTED_LOOKAHEAD" \
 	"$(jget out/${P}_ft_minmax_bias/verdict.json verdict)"
+expect_eq "a resampled timeframe is clean of look-ahead: its candles are used from the bar that closes them" \
+	"true 0" "$(jget out/${P}_ft_4h_on_1h/lookahead.json clean) $(jget out/${P}_ft_4h_on_1h/lookahead.json mismatch_count)"
 expect_eq "pandas_ta is INCOMPLETE" "INCOMPLETE" "$(jget out/${P}_ft_pandas_ta/verdict.json verdict)"
 check "its verdict names pandas_ta" grep -q "pandas_ta is not supported" out/${P}_ft_pandas_ta/verdict.json
 expect_eq "the backtesting.py strategy is judged (not INCOMPLETE)" "yes" \
