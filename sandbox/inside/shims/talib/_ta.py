@@ -506,47 +506,36 @@ def SAR(high, low, acceleration=0.02, maximum=0.2):
         acc = mx
 
     def core(h, l):
+        # TA-Lib's two mirrored branches as one: the prices of a short are negated (exact in
+        # floating point, as are min, max and the update), so a short is a long in its frame
         n = len(h)
         if n < 2:
             return []
+
+        def frame(d, lo, hi, plo, phi):
+            return (lo, hi, plo, phi) if d > 0 else (-hi, -lo, -phi, -plo)
         af = acc
         down, up = l[0] - l[1], h[1] - h[0]
-        is_long = not (down > 0 and up < down)
-        if is_long:
-            ep, sar = h[1], l[0]
-        else:
-            ep, sar = l[1], h[0]
+        d = -1 if down > 0 and up < down else 1
+        ep, sar = (h[1], l[0]) if d > 0 else (-l[1], -h[0])
         new_lo, new_hi = l[1], h[1]
         out = []
         for i in range(1, n):
             prev_lo, prev_hi = new_lo, new_hi
             new_lo, new_hi = l[i], h[i]
-            if is_long:
-                if new_lo <= sar:
-                    is_long = False
-                    sar = max(ep, prev_hi, new_hi)
-                    out.append(sar)
-                    af, ep = acc, new_lo
-                    sar = max(sar + af * (ep - sar), prev_hi, new_hi)
-                else:
-                    out.append(sar)
-                    if new_hi > ep:
-                        ep = new_hi
-                        af = min(af + acc, mx)
-                    sar = min(sar + af * (ep - sar), prev_lo, new_lo)
+            fl, fh, fpl, fph = frame(d, new_lo, new_hi, prev_lo, prev_hi)
+            if fl <= sar:
+                stop = max(ep, fph, fh)
+                out.append(d * stop)
+                d = -d
+                fl, fh, fpl, fph = frame(d, new_lo, new_hi, prev_lo, prev_hi)
+                af, ep, sar = acc, fh, -stop
             else:
-                if new_hi >= sar:
-                    is_long = True
-                    sar = min(ep, prev_lo, new_lo)
-                    out.append(sar)
-                    af, ep = acc, new_hi
-                    sar = min(sar + af * (ep - sar), prev_lo, new_lo)
-                else:
-                    out.append(sar)
-                    if new_lo < ep:
-                        ep = new_lo
-                        af = min(af + acc, mx)
-                    sar = max(sar + af * (ep - sar), prev_hi, new_hi)
+                out.append(d * sar)
+                if fh > ep:
+                    ep = fh
+                    af = min(af + acc, mx)
+            sar = min(sar + af * (ep - sar), fpl, fl)
         return out
     return _run(core, _arrays(high, low))
 
