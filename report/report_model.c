@@ -464,13 +464,30 @@ static void add_robust(cJSON *m, const struct rpt_input *in)
 	add_text(o, "hindsight_reason", h, "reason");
 }
 
+/* What the sandbox ran, for a strategy written for a framework (inspect.json's strategy s). */
+static const char *framework_shape(const cJSON *s, char *buf, size_t len)
+{
+	const char *kind = sa_json_str(s, "framework", ""), *tf = sa_json_str(s, "timeframe", NULL);
+	const char *cls = sa_json_str(s, "framework_class", "?");
+
+	if (!strcmp(kind, "freqtrade") && tf)
+		return sa_fmt(buf, len, "a freqtrade IStrategy, %s, run by freqtrade's rules on %s candles "
+			      "(built inside the sandbox from the data's bars when those are finer)", cls, tf);
+	if (!strcmp(kind, "freqtrade"))
+		return sa_fmt(buf, len, "a freqtrade IStrategy, %s, run by freqtrade's rules on the data's bars", cls);
+	return sa_fmt(buf, len, "a backtesting.py Strategy, %s, its next() run bar by bar", cls);
+}
+
 static void add_inspection(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *ins = rpt_stage_ok(in, RPT_INSPECT), *s = get(ins, "strategy"), *it;
+	char buf[256];
 	cJSON *o = cJSON_AddObjectToObject(m, "inspection");
 	cJSON_AddBoolToObject(o, "present", ins != NULL);
 	add_text(o, "flag_count", ins, "flag_count");
-	if (cJSON_IsTrue(get(s, "shape_ok")))
+	if (cJSON_IsTrue(get(s, "shape_ok")) && cJSON_IsString(get(s, "framework")))
+		cJSON_AddStringToObject(o, "shape_reason", framework_shape(s, buf, sizeof buf));
+	else if (cJSON_IsTrue(get(s, "shape_ok")))
 		cJSON_AddStringToObject(o, "shape_reason", "a top-level signals(df) with one parameter");
 	else
 		add_text(o, "shape_reason", s, "shape_reason");

@@ -5,6 +5,7 @@
 
 #include "inspect_ast.h"
 #include "inspect_exits.h"
+#include "inspect_framework.h"
 #include "inspect_node.h"
 #include "inspect_norm.h"
 #include "inspect_rules.h"
@@ -472,6 +473,7 @@ static void check_shape(PyObject *module, cJSON *out)
 	char name[64], buf[256];
 	const char *why = NULL;
 	long assigned = 0;
+	cJSON *fw = inspect_framework(module);
 
 	if (body == NULL || !PyList_Check(body))
 		goto done;
@@ -500,9 +502,16 @@ static void check_shape(PyObject *module, cJSON *out)
 		why = fmt(buf, sizeof(buf), "'signals' at line %ld is async; write a plain def signals(df):", an_get_long(def, "lineno"));
 	else
 		why = signature_problem(def, buf, sizeof(buf));
+	/* a framework class is run by the sandbox's shims when there is no signals() */
+	if (def == NULL && fw != NULL)
+		why = NULL;
 done:
 	cJSON_AddBoolToObject(out, "has_signals", def != NULL);
-	cJSON_AddBoolToObject(out, "shape_ok", def != NULL && why == NULL);
+	cJSON_AddBoolToObject(out, "shape_ok", (def != NULL || fw != NULL) && why == NULL);
+	if (fw != NULL)
+		cJSON_AddItemToObject(out, "framework", fw);
+	else
+		cJSON_AddNullToObject(out, "framework");
 	if (why != NULL)
 		cJSON_AddStringToObject(out, "shape_reason", why);
 	else

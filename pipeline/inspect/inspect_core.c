@@ -66,6 +66,11 @@ cJSON *inspect_strategy_absent(void)
 	cJSON_AddItemToObject(s, "variants", take_variants(NULL));
 	cJSON_AddItemToObject(s, "exits", take_exits(NULL));
 	cJSON_AddNullToObject(s, "normalised");
+	cJSON_AddNullToObject(s, "framework");
+	cJSON_AddNullToObject(s, "framework_class");
+	cJSON_AddNullToObject(s, "timeframe");
+	cJSON_AddNullToObject(s, "startup_candle_count");
+	cJSON_AddNullToObject(s, "can_short");
 	cJSON_AddNullToObject(s, "error");
 	return s;
 }
@@ -373,6 +378,29 @@ static cJSON *take_exits(const cJSON *found)
 	return o;
 }
 
+/* strategy.framework and what the class declares as literals, from the child's finding: the
+ * framework "freqtrade" or "backtesting" (null for a signals(df) file), its class, timeframe,
+ * startup_candle_count and can_short (null where not declared as a literal). */
+static void take_framework(cJSON *s, const cJSON *found)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(found, "framework");
+	const char *kind = sa_json_str(f, "kind", "");
+	const cJSON *tf = cJSON_GetObjectItemCaseSensitive(f, "timeframe");
+	const cJSON *sc = cJSON_GetObjectItemCaseSensitive(f, "startup_candle_count");
+	const cJSON *cs = cJSON_GetObjectItemCaseSensitive(f, "can_short");
+	char text[128];
+	bool ok = !strcmp(kind, "freqtrade") || !strcmp(kind, "backtesting");
+
+	put_str(s, "framework", ok ? kind : NULL);
+	child_text(cJSON_GetObjectItemCaseSensitive(f, "class"), text, sizeof text);
+	put_str(s, "framework_class", ok && text[0] ? text : NULL);
+	child_text(tf, text, sizeof text);
+	put_str(s, "timeframe", ok && cJSON_IsString(tf) ? text : NULL);
+	put(s, "startup_candle_count", ok && cJSON_IsNumber(sc) && sc->valuedouble >= 0 &&
+	    sc->valuedouble < 1e6 ? cJSON_CreateNumber(sc->valuedouble) : cJSON_CreateNull());
+	put(s, "can_short", ok && cJSON_IsBool(cs) ? cJSON_CreateBool(cJSON_IsTrue(cs)) : cJSON_CreateNull());
+}
+
 /* True for 64 lowercase hex digits. */
 static bool is_sha256(const char *h)
 {
@@ -419,6 +447,7 @@ static const char *take_findings(cJSON *s, const cJSON *found, const char *buf, 
 	put(s, "variants", take_variants(found));
 	put(s, "exits", take_exits(found));
 	put(s, "normalised", take_normalised(found));
+	take_framework(s, found);
 	if (cJSON_IsObject(se)) {
 		long line = (long)sa_json_num(se, "line", 0), col = (long)sa_json_num(se, "col", 0);
 		cJSON *o = cJSON_CreateObject();

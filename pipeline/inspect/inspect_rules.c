@@ -60,6 +60,14 @@ static const char *const allowed_modules[] = {
 	"numbers", "operator", "statistics", "typing",
 };
 
+/* The frameworks' modules the sandbox provides itself (sandbox/inside/shims), and their
+ * submodules it does not: those are named by the run, with what is supported. */
+static const char *const framework_modules[] = { "backtesting", "freqtrade", "talib", "technical" };
+static const char *const framework_missing[] = {
+	"freqtrade.exchange", "freqtrade.freqai", "freqtrade.persistence", "technical.indicators",
+	"technical.util",
+};
+
 /* Modules that reach the system, other processes, the network, native code or the interpreter's
  * own machinery. Any module whose name starts with '_' (but __future__) is treated alike. */
 static const char *const forbidden_modules[] = {
@@ -185,6 +193,12 @@ const char *inspect_import_code(const char *module)
 	top[n] = '\0';
 	if (in_list(allowed_modules, COUNT(allowed_modules), top) || is_pylib(top))
 		goto out;
+	if (in_list(framework_modules, COUNT(framework_modules), top)) {
+		for (size_t i = 0; i < COUNT(framework_missing); i++)
+			if (!strncmp(module, framework_missing[i], strlen(framework_missing[i])))
+				code = "SA102";
+		goto out;
+	}
 	if (top[0] == '_' || in_list(forbidden_modules, COUNT(forbidden_modules), top))
 		code = "SA101";
 	else
