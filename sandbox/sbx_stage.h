@@ -28,6 +28,7 @@ enum {
 	SBX_STAGE_INSPECT = 2,  /* --inspect, required */
 	SBX_STAGE_TABLES = 4,   /* --csv and --matrix, required */
 	SBX_STAGE_TIMING = 8,   /* --timing */
+	SBX_STAGE_INSPECT_OPT = 16,  /* --inspect, optional */
 };
 
 /* One stage: its name (the program, and the "stage" of the JSON it writes), the options it
