@@ -54,12 +54,17 @@ struct job {
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: lookahead [--strategy FILE] --run run.json --data OHLCV.csv --config config.json\n"
-		"                 [--jobs N] [--started EPOCH] -o lookahead.json\n"
+		"usage: lookahead [--strategy FILE] --run run.json [--inspect inspect.json] --data OHLCV.csv\n"
+		"                 --config config.json [--jobs N] [--started EPOCH] -o lookahead.json\n"
 		"\n"
 		"Re-runs signals(df[:t+1]) in the sandbox at every bar t where the full-history position\n"
 		"changes, plus seeded random bars and the last bar (config lookahead.max caps the count),\n"
 		"and requires each truncated run to agree with run.json on every bar it saw.\n"
+		"Each run is given a window of the last lookahead.window bars up to its point (0: twice\n"
+		"what later starts need to agree with run.json, or inspect.json's startup_candle_count,\n"
+		"at least %d) and compared after its warm-up; one that disagrees or fails is run again\n"
+		"over the whole prefix, which alone decides. The window doubles for the later passes\n"
+		"when such a run agrees (the strategy remembers more than its window).\n"
 		"Each run is forked from a data zygote that has been sent the bars up to its point and no\n"
 		"further. Points go from coarse to fine over the whole history; the runs at once are far\n"
 		"apart in it. The stage stops after lookahead.stop_after mismatches, or when its share of\n"
@@ -68,7 +73,7 @@ static void usage(FILE *fp)
 		"and lookahead.json says \"ok\": false with the reason.\n"
 		"\n"
 		"exit status: 0 lookahead.json written (even when it says \"ok\": false or finds a leak),\n"
-		"             2 bad command line, 3 the tool itself could not work\n");
+		"             2 bad command line, 3 the tool itself could not work\n", LA_WINDOW_FLOOR);
 }
 
 /* What on_result needs: the job whose runs these are, where this pass's jobs start among them
