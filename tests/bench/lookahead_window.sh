@@ -12,7 +12,8 @@ cd "$(dirname "$0")/../.." || exit 3
 BIN=${BIN:-build/rel/bin}
 PY=/usr/bin/python3
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/strataudit-bench.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+bench_cg_init
+trap 'rm -rf "$TMP"; bench_cg_done' EXIT
 STRAT=demos/honest.py
 PHASES=${PHASES:-check audit run}
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -25,8 +26,6 @@ config() {
 	printf '{"stage": "config", "schema": 1, "lookahead": {"max": %s, "seed": 1}, "budget": {"audit_s": 7200},\n "limits": {"wall_s": 120, "cpu_s": 120, "mem_mb": 2048, "scratch_mb": 16, "nofile": 64}}\n' "$1" >"$TMP/config-$1.json"
 	echo "$TMP/config-$1.json"
 }
-# the whole machine's busy CPU seconds (every process of a check, whatever reaps it)
-busy_s() { awk '/^cpu / { print ($2 + $3 + $4 + $7 + $8) / 100 }' /proc/stat; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b / a }'; }
 
 for n in 100000 1000000; do
@@ -38,16 +37,16 @@ done
 # --- the check, every candidate, back to back ------------------------------------------------
 if has check; then
 	for n in 100000 1000000; do
-		a=$(busy_s) t0=$(now)
-		"$BIN/lookahead" --strategy "$STRAT" --run "$TMP/$n.run.json" --data "$TMP/$n.csv" \
+		a=$(bench_busy_s) t0=$(now)
+		bench_in_cg "$BIN/lookahead" --strategy "$STRAT" --run "$TMP/$n.run.json" --data "$TMP/$n.csv" \
 			--config "$(config 1000000)" --jobs "$jobs" -o "$TMP/$n.la.json" 2>/dev/null
-		t1=$(now) z=$(busy_s)
+		t1=$(now) z=$(bench_busy_s)
 		wall[n]=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 		"$PY" - "$TMP/$n.la.json" "$n" "${wall[n]}" "$a" "$z" "$(load)" <<'PYEOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 w = d["window"]
-print("lookahead check %7s bars: %s of %s candidates, %s s wall, %.1f s CPU (machine), window "
+print("lookahead check %7s bars: %s of %s candidates, %s s wall, %.1f s CPU, window "
       "%s bars (%s), %s confirmed on the prefix (%s leaks, %s memory), grown %s; load %s"
       % (sys.argv[2], d["points_checked"], d["candidate_points"], sys.argv[3],
          float(sys.argv[5]) - float(sys.argv[4]), w["bars"], w["source"], w["confirmations"],
@@ -96,57 +95,32 @@ PYEOF
 fi
 
 # --- one window run against a bare fork of the same window ----------------------------------
-# CPU of a check at 100 points minus one at 10 (every process: the machine's busy time), per
+# CPU of a check at 100 points minus one at 10 (every process of it: bench_busy_s), per
 # extra run, one run at a time, against a warm interpreter forking a bare child per run that
 # builds the window's frame and calls signals() (the floor). Median of REPS pairs.
 if has run; then
 	n=1000000
 	bars=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["window"]["bars"])' \
 		"$TMP/$n.la.json" 2>/dev/null || echo 1024)
-	runs=
-	for _ in $(seq "${REPS:-3}"); do
-		for max in 10 100; do
-			a=$(busy_s)
-			"$BIN/lookahead" --strategy "$STRAT" --run "$TMP/$n.run.json" --data "$TMP/$n.csv" \
-				--config "$(config $max)" --jobs 1 -o "$TMP/run-$max.json" 2>/dev/null
-			c[max]=$(awk -v a="$a" -v b="$(busy_s)" 'BEGIN { print b - a }')
+	for n in 100000 1000000; do
+		runs=
+		for _ in $(seq "${REPS:-3}"); do
+			for max in 10 100; do
+				a=$(bench_busy_s)
+				bench_in_cg "$BIN/lookahead" --strategy "$STRAT" --run "$TMP/$n.run.json" --data "$TMP/$n.csv" \
+					--config "$(config $max)" --jobs 1 -o "$TMP/run-$max.json" 2>/dev/null
+				c[max]=$(awk -v a="$a" -v b="$(bench_busy_s)" 'BEGIN { print b - a }')
+			done
+			runs="$runs $(awk -v lo="${c[10]}" -v hi="${c[100]}" 'BEGIN { print (hi - lo) / 90 * 1000 }')"
 		done
-		runs="$runs $(awk -v lo="${c[10]}" -v hi="${c[100]}" 'BEGIN { print (hi - lo) / 90 * 1000 }')"
+		run[n]=$(echo $runs | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }')
+		echo "window run, $n bars: ${run[n]} ms CPU (median of:$runs); load $(load)"
 	done
-	fork=$("$PY" - "$TMP/$n.csv" "$STRAT" "$bars" <<'PYEOF'
-import os, runpy, statistics, sys, time
-import numpy as np, pandas as pd
-sig = runpy.run_path(sys.argv[2])["signals"]
-raw = pd.read_csv(sys.argv[1]).iloc[-int(sys.argv[3]):]
-t = pd.to_datetime(raw["time"], utc=True).values.astype("int64")
-vals = raw[["open", "high", "low", "close", "volume"]].to_numpy(np.float64)
-def run():
-    idx = pd.DatetimeIndex(t.view("datetime64[ns]"), name="time").tz_localize("UTC")
-    df = pd.DataFrame(vals.copy(), index=idx, columns=["open", "high", "low", "close", "volume"])
-    return np.asarray(sig(df), dtype=np.int8).tobytes()
-per = []
-for _ in range(5):
-    c0 = os.times()
-    for _ in range(40):
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(r)
-            os.write(w, run())
-            os._exit(0)
-        os.close(w)
-        while os.read(r, 1 << 20):
-            pass
-        os.close(r)
-        os.waitpid(pid, 0)
-    c1 = os.times()
-    per.append(sum(c1[i] - c0[i] for i in range(4)) * 1000 / 40)
-print("%.2f" % statistics.median(per))
-PYEOF
-)
-	run=$(echo $runs | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }')
-	r=$(awk -v s="$run" -v f="$fork" 'BEGIN { printf "%.2f", s / f }')
-	echo "window run, $bars bars of 1M: $run ms CPU (median of:$runs), bare fork $fork ms; load $(load)"
+	fork=$("$PY" tests/bench/bare.py "$STRAT" "$TMP/1000000.csv" 40 fork "$bars" cpu)
+	r=$(awk -v s="${run[1000000]}" -v f="$fork" 'BEGIN { printf "%.2f", s / f }')
+	echo "bare fork of the last $bars bars of 1M, the same strategy: $fork ms CPU; load $(load)"
+	bench_figure "look-ahead window run, 1M bars over 100k" "$(ratio "${run[100000]}" "${run[1000000]}")x" \
+		"~1x" "-" "$(awk -v a="${run[100000]}" -v b="${run[1000000]}" 'BEGIN { print (b <= 1.25 * a) }')"
 	bench_figure "look-ahead window run over a bare fork of the same bars" "${r}x" "<= 1.25x" \
 		"$fork ms, a warm interpreter's bare fork per run" "$(awk -v r="$r" 'BEGIN { print (r <= 1.25) }')"
 fi

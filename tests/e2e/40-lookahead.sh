@@ -241,6 +241,25 @@ PYEOF
 )
 expect_eq "address scan: outside the sandbox, a slice's hidden bar is found" flipped "$found"
 
+# A window run holds exactly its own bars: window_bars.py raises unless every bar it is given
+# holds the values of its time, and signals from each bar's time alone, so each window of 64
+# bars agrees without a confirmation.
+sed 's/"seed": 1}/"seed": 1, "window": 64}/' "$AS/config.json" >"$AS/window.json"
+"$SBX" --strategy tests/lookahead/window_bars.py --data "$AS/bars.csv" --config "$AS/config.json" \
+	-o "$AS/wb.run.json" --events "$AS/wb.events.jsonl" >/dev/null 2>&1
+"$LA" --strategy tests/lookahead/window_bars.py --run "$AS/wb.run.json" --data "$AS/bars.csv" \
+	--config "$AS/window.json" --jobs 2 -o "$AS/wb.la.json" 2>/dev/null
+expect_eq "window: every run of 64 bars held exactly its bars and agreed unconfirmed" "true 6 64 0 0" \
+	"$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1])); w = d["window"]
+print(str(d["clean"]).lower(), d["points_checked"], w["bars"], w["confirmations"], d["failed_runs"])' "$AS/wb.la.json")"
+# ... and the check can fail: the same bars shifted by one hour fail in every run.
+sed 's/pd.Timestamp("2024-01-01", tz="UTC")/pd.Timestamp("2023-12-31 23:00", tz="UTC")/' \
+	tests/lookahead/window_bars.py >"$AS/wb_shifted.py"
+"$LA" --strategy "$AS/wb_shifted.py" --run "$AS/wb.run.json" --data "$AS/bars.csv" \
+	--config "$AS/window.json" --jobs 2 -o "$AS/wbs.la.json" 2>/dev/null
+expect_eq "window: bars that do not hold their own values are told" 6 "$(jget "$AS/wbs.la.json" failed_runs)"
+
 # Every layer holds in a run forked from the data zygote: each hostile upload that completes with
 # a recorded refusal in the sandbox earns the same refusal in its truncated runs (checked with
 # its full run's signals taken as flat, so the run is not skipped as contained).
