@@ -28,7 +28,7 @@ VARIANT ?= rel
 B := build/$(VARIANT)
 BIN := $(B)/bin
 
-PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl zlib libdeflate
+PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng imagequant xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl zlib libdeflate
 CC ?= cc
 OPT_rel := -O2 -g
 OPT_asan := -O1 -g
@@ -37,7 +37,7 @@ CFLAGS ?= $(OPT_$(VARIANT))
 SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -D_GNU_SOURCE -DSA_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lm
+LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lgomp -lm
 LDFLAGS_asan := -fsanitize=address,undefined
 LDFLAGS += $(LDFLAGS_$(VARIANT))
 
@@ -161,6 +161,9 @@ T_COPY := $(if $(TRADES),$(OUT)/tradelog.csv)
 UPLOADS := $(S_COPY) $(T_COPY)
 S_ARG := $(if $(STRATEGY),--strategy $(OUT)/strategy.py)
 T_ARG := $(if $(TRADES),--trades $(OUT)/tradelog.csv)
+# the strategy's declared exits, read by inspect, for every stage that replays its signals
+I_JSON := $(if $(STRATEGY),$(OUT)/inspect.json)
+I_ARG := $(if $(STRATEGY),--inspect $(OUT)/inspect.json)
 BUNDLE := $(OUT)/$(NAME).zip
 # KNOB='value' for every knob config.json holds, quoted for the shell
 KNOB_ARGS := $(foreach k,$(CONFIG_KNOBS),$(call shq,$(k)=$($(k))))
@@ -240,9 +243,9 @@ $(OUT)/lookahead.json: $(OUT)/run.json $(OUT)/inspect.json $(DATA) $(call stamps
 	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --inspect $(OUT)/inspect.json --data $(DATA) \
 		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
 
-$(OUT)/robustness.json: $(OUT)/run.json $(DATA) $(call stamps,robust) $(R)/robust
+$(OUT)/robustness.json: $(OUT)/run.json $(I_JSON) $(DATA) $(call stamps,robust) $(R)/robust
 	$(call say,STAGE,$@)
-	$(Q)$(R)/robust $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
+	$(Q)$(R)/robust $(S_ARG) $(I_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
 		--jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
 
 # Every parameter set the strategy declares in VARIANTS (inspect read them), each run in the
@@ -256,10 +259,10 @@ $(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs
 		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@ --csv $(OUT)/variants.csv \
 		--matrix $(OUT)/variant_returns.bin
 
-$(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(DATA) $(OUT)/.knobs-inputs \
+$(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(I_JSON) $(DATA) $(OUT)/.knobs-inputs \
 		$(call stamps,replay) $(R)/replay
 	$(call say,STAGE,$@)
-	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) --data $(DATA) --config $(OUT)/config.json \
+	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) $(I_ARG) --data $(DATA) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
 
 # Where this version stands in the trial ledger of the nightly's history (LEDGER): read every

@@ -172,6 +172,8 @@ int main(int argc, char **argv)
 		sa_die("out of memory reading '%s'", a.dir);
 	draw_charts(&a, &in, &x);
 	cJSON *model = rpt_model_build(&in, a.name);
+	if (model)
+		cJSON_AddBoolToObject(model, "equity_log", rpt_equity_log_axis(&in.equity, x.bench.n >= 2 ? &x.bench : NULL));
 	if (!model || rpt_trials_model(model, &in) || rpt_forward_model(model, &in) || rpt_tests_model(model, &in))
 		sa_die("out of memory");
 	write_html(&a, model);

@@ -46,6 +46,10 @@ static const struct inspect_rule rules[] = {
 	 "'%s' wraps the last bars around to the start; use shift"},
 	{"SA501", "warning", "malformed VARIANTS",
 	 "VARIANTS %s; the audit goes on with TRIALS alone"},
+	{"SA502", "error", "bad exit declaration",
+	 "%s; the replay refuses the signals until the exit is declared right"},
+	{"SA503", "warning", "exit not read",
+	 "%s"},
 };
 
 /* Standard-library modules a strategy may import: numeric work and pure helpers with no reach

@@ -507,7 +507,7 @@ static cJSON *check_stage(const struct sbx_stage_args *a, bool *broken)
 
 int main(int argc, char **argv)
 {
-	static const struct sbx_stage st = { "lookahead", SBX_STAGE_RUN | SBX_STAGE_INSPECT_OPT, usage,
+	static const struct sbx_stage st = { "lookahead", SBX_STAGE_RUN | SBX_STAGE_EXITS, usage,
 					      check_stage };
 
 	return sbx_stage_main(&st, argc, argv);

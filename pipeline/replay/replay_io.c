@@ -125,6 +125,22 @@ static void add_totals(cJSON *o, const struct rp_inputs *in, const struct rp_res
 	cJSON_AddNumberToObject(o, "equity_rows", (double)r->n_eq);
 }
 
+/* "exits" (the declaration replayed, as inspect.json has it, or null) and "exit_reasons", the
+ * trades by why they closed (a trade log's trades under "unknown"). */
+static void add_exits(cJSON *o, const struct rp_inputs *in, const struct rp_result *r, bool sig)
+{
+	cJSON *by = cJSON_CreateObject();
+
+	if (sig && in->exits && sa_json_bool(in->exits, "declared", false))
+		cJSON_AddItemToObject(o, "exits", cJSON_Duplicate(in->exits, true));
+	else
+		cJSON_AddNullToObject(o, "exits");
+	for (int k = RP_EXIT_SIGNAL; k < RP_EXIT_N; k++)
+		cJSON_AddNumberToObject(by, rp_exit_reason_name(k), (double)r->exits[k]);
+	cJSON_AddNumberToObject(by, "unknown", (double)r->exits[RP_EXIT_UNKNOWN]);
+	cJSON_AddItemToObject(o, "exit_reasons", by);
+}
+
 static void add_pair(cJSON *o, const struct rp_pair *p)
 {
 	if (p->line)
@@ -340,6 +356,7 @@ cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
 	cJSON_AddBoolToObject(o, "trusted_returns", !have_sig);
 	cJSON_AddStringToObject(o, "equity_basis", have_sig ? "bar" : "trade");
 	add_totals(o, in, r);
+	add_exits(o, in, r, have_sig);
 	if (have_sig && have_log) {
 		if (rp_reconcile(in->log, r, in->reconcile_bps / 1e4, &rec) < 0) {
 			cJSON_Delete(o);
@@ -357,7 +374,7 @@ cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
 	if (!in->data)
 		add_set_aside(o, "data_error", in->data_err);
 	cJSON_AddStringToObject(o, "note", have_sig ?
-		"Signals filled at the next bar's open; fees, slippage and the market's holding "
+		"Signals filled at the next bar's open, declared exits inside the bar; fees, slippage and the market's holding "
 		"costs (a perp's funding, a short's borrow) charged per the cost model; positions "
 		"open at the end closed at the last close." :
 		"Returns are the trade log's claims, trusted as given: costs cannot be verified "
@@ -399,7 +416,9 @@ static void put_trade(FILE *fp, const struct rp_trade *t)
 		fputc(',', fp);
 		put_num(fp, v[i]);
 	}
-	fprintf(fp, ",%d\n", t->open_at_end ? 1 : 0);
+	fprintf(fp, ",%d,", t->open_at_end ? 1 : 0);
+	sa_csv_write_text(fp, rp_exit_reason_name(t->exit_reason));
+	fputc('\n', fp);
 }
 
 int rp_write_trades(const char *path, const struct rp_result *r)
@@ -410,7 +429,7 @@ int rp_write_trades(const char *path, const struct rp_result *r)
 	if (sa_atomic_open(&a, path) < 0)
 		goto out;
 	fputs("entry_time,exit_time,side,entry_px,exit_px,bars_held,gross_return,fees,slippage,"
-	      "funding,borrow,net_return,open_at_end\n", a.fp);
+	      "funding,borrow,net_return,open_at_end,exit_reason\n", a.fp);
 	for (size_t i = 0; i < r->n_trades; i++)
 		put_trade(a.fp, &r->trades[i]);
 	rc = sa_atomic_commit(&a);

@@ -17,6 +17,7 @@
 #include "msg.h"
 #include "ohlcv.h"
 #include "config.h"
+#include "exits.h"
 #include "robust_core.h"
 #include "sbx.h"
 #include "sbx_progress.h"
@@ -31,7 +32,8 @@
 
 /* Everything one check holds, so a single out: label can release it. */
 struct job {
-	cJSON *cfg, *run, *events;
+	cJSON *cfg, *run, *events, *inspect;
+	struct rp_exits exits;
 	struct rb_config conf;
 	struct sa_ohlcv bars;
 	int8_t *full;
@@ -51,15 +53,16 @@ struct job {
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: robust [--strategy FILE] --run run.json --data OHLCV.csv --config config.json\n"
-		"              [--jobs N] [--started EPOCH] [--timing] -o robustness.json\n"
+		"usage: robust [--strategy FILE] [--inspect inspect.json] --run run.json --data OHLCV.csv\n"
+		"              --config config.json [--jobs N] [--started EPOCH] [--timing] -o robustness.json\n"
 		"\n"
 		"Warm-up: re-runs signals(df[k:]) in the sandbox for each start offset k (config\n"
 		"robust.warmup_offsets, %% of the bars) and compares each with run.json on the last %d %%\n"
 		"of bars. Permutation test: re-runs it on robust.permutations copies of the data whose\n"
 		"bar returns are shuffled (seeded by robust.seed), replays each with no costs (as the\n"
 		"real run is, for the ranking) and ranks the real per-bar gross Sharpe ratio among\n"
-		"theirs; the real net return is said beside it. Refusals in any run are recorded.\n"
+		"theirs; the real net return is said beside it. Every replay fills the exits the\n"
+		"strategy declares (--inspect). Refusals in any run are recorded.\n"
 		"Without a strategy, or when run.json is missing, failed or was contained, nothing is\n"
 		"run and robustness.json says \"ok\": false with the reason. --timing prints the wall\n"
 		"time on stderr (never into the file). The stage spends at most its share of\n"
@@ -82,6 +85,25 @@ static int full_signals(struct job *j, char *why, size_t len)
 	return -1;
 }
 
+/* The strategy's declared exits (--inspect), attached to the cost model: the permutation test
+ * replays with the same exits. Exits declared wrong stop the check, as they stop the replay. */
+static int read_exits(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
+{
+	char err[480];
+
+	if (!o->inspect)
+		return 0;
+	j->inspect = sa_json_read(o->inspect, SA_JSON_CAP, err, sizeof err);
+	if (!j->inspect)
+		return sbx_stage_fail(why, len, "inspect.json unusable (%s), so the declared exits are "
+				      "unknown; robustness was not checked", err);
+	if (rp_exits_from_json(rp_exits_of_inspect(j->inspect), &j->exits, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "the strategy's exits cannot be replayed: %s; "
+				      "robustness was not checked", err);
+	j->conf.costs.exits = &j->exits;
+	return 0;
+}
+
 /* Reads config, run.json and the data. Returns 0, or -1 with why. */
 static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
@@ -94,7 +116,7 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
 	if (!j->cfg)
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
-	if (rb_config_read(j->cfg, &j->conf, why, len) < 0)
+	if (rb_config_read(j->cfg, &j->conf, why, len) < 0 || read_exits(o, j, why, len) < 0)
 		return -1;
 	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
 	if (!j->run)
@@ -216,7 +238,7 @@ static int run_batch(const struct sbx_stage_args *o, struct job *j, gsl_rng *rng
 			/* cut short by the time budget: counted in not_run, not a failure */
 		} else if (r->status != SBX_OK || !r->signals || r->n != perm[i].s.n) {
 			j->perm.failed_runs++;
-		} else if (rb_sharpe(&perm[i].s, r->signals, &sr, &trades) < 0) {
+		} else if (rb_sharpe(&perm[i].s, r->signals, j->conf.costs.exits, &sr, &trades) < 0) {
 			sbx_stage_fail(why, len, "out of memory");
 		} else {
 			/* No trades, or no spread: no edge to rank, which is what 0 says. */
@@ -248,7 +270,7 @@ static int run_permutations(const struct sbx_stage_args *o, struct job *j, char 
 	}
 	gsl_rng_set(rng, j->conf.seed);
 	j->perm.requested = total;
-	if (rb_sharpe(&j->bars, j->full, &j->perm.real_sharpe, &j->perm.real_trades) < 0 ||
+	if (rb_sharpe(&j->bars, j->full, j->conf.costs.exits, &j->perm.real_sharpe, &j->perm.real_trades) < 0 ||
 	    rb_net_return(&j->bars, j->full, &j->conf.costs, &j->perm.real_net_return) < 0) {
 		sbx_stage_fail(why, len, "out of memory");
 		goto out;
@@ -341,6 +363,7 @@ static void job_release(struct job *j)
 	cJSON_Delete(j->events);
 	cJSON_Delete(j->run);
 	cJSON_Delete(j->cfg);
+	cJSON_Delete(j->inspect);
 }
 
 /* The whole check. Returns the robustness.json tree (caller frees); never NULL. */
@@ -390,7 +413,7 @@ static cJSON *check_stage(const struct sbx_stage_args *a, bool *broken)
 
 int main(int argc, char **argv)
 {
-	static const struct sbx_stage st = { "robust", SBX_STAGE_RUN | SBX_STAGE_TIMING, usage,
+	static const struct sbx_stage st = { "robust", SBX_STAGE_RUN | SBX_STAGE_TIMING | SBX_STAGE_EXITS, usage,
 					     check_stage };
 
 	return sbx_stage_main(&st, argc, argv);

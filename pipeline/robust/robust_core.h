@@ -103,8 +103,10 @@ void rb_perm_release(struct rb_perm *p);
  * depend on how often a run trades, and a strategy re-run on shuffled bars flips more often
  * than on the real ones: with costs in, a loser beats its shuffles by paying less. Per bar,
  * not per trade, because the shuffles change the number of trades and the bars are fixed.
- * Returns 0, or -1 when memory ran out. */
-int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, double *sharpe, size_t *trades);
+ * The declared exits x (NULL: none) fill as in every replay. Returns 0, or -1 when memory ran
+ * out. */
+int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_exits *x,
+	      double *sharpe, size_t *trades);
 
 /* The net return of signals replayed on s with costs c (the replay's), into *net. Returns 0,
  * or -1 when memory ran out. */

@@ -92,6 +92,23 @@ static void test_each_rule_fires(void **state)
 		{HEAD "VARIANTS = [{'n': 1e999}]\n" SIG, "SA501", 4},
 		{HEAD "VARIANTS = [{'not a name': 1}]\n" SIG, "SA501", 4},
 		{HEAD "VARIANTS: list = [{'n': 1}]\n" SIG, "SA501", 4},
+		{HEAD "STOP_LOSS = 0.05\n" SIG, "SA502", 4},
+		{HEAD "STOP_LOSS = -1.5\n" SIG, "SA502", 4},
+		{HEAD "TAKE_PROFIT = '3%'\n" SIG, "SA502", 4},
+		{HEAD "TAKE_PROFIT = -0.01\n" SIG, "SA502", 4},
+		{HEAD "TRAILING_STOP = True\n" SIG, "SA502", 4},
+		{HEAD "ROI = {-5: 0.01}\n" SIG, "SA502", 4},
+		{HEAD "ROI = {'soon': 0.01}\n" SIG, "SA502", 4},
+		{HEAD "ROI = {0: -2}\n" SIG, "SA502", 4},
+		{HEAD "ROI = [0.01]\n" SIG, "SA502", 4},
+		{HEAD "ROI = {0: 1e999}\n" SIG, "SA502", 4},
+		{HEAD "class S(IStrategy):\n    stoploss = 0.1\n" SIG, "SA502", 5},
+		{HEAD "class S(IStrategy):\n    stoploss = -0.1\n    trailing_stop = 'yes'\n" SIG, "SA502", 6},
+		{HEAD "class S(IStrategy):\n    trailing_stop = True\n" SIG, "SA502", 5},
+		{HEAD "STOP_LOSS = -0.1\nclass S(IStrategy):\n    stoploss = -0.1\n" SIG, "SA502", 6},
+		{HEAD "X = 1\nSTOP_LOSS = -X / 100\n" SIG, "SA503", 5},
+		{HEAD "STOP_LOSS = -0.1\nSTOP_LOSS += 0.01\n" SIG, "SA503", 5},
+		{HEAD "class S(IStrategy):\n    minimal_roi = make()\n" SIG, "SA503", 5},
 	};
 	char reason[600];
 

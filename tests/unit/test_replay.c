@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "exits.h"
 #include "jsonio.h"
 #include "replay_core.h"
 #include "replay_io.h"
@@ -516,6 +517,130 @@ static void test_stage_modes(void **state)
 	rp_result_release(&r);
 }
 
+/* A 1.5 % stop on the five bars: the long from open[1] = 102 stops at 100.47 when bar 2's low
+ * (100) reaches it, held through bar 2 (exit at bar 3's open time); then the signal's flip opens
+ * the short at open[3]. With the signal still long after the stop, nothing opens again. */
+static void test_exits_stop(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0);
+	const struct rp_exits x = { .stop_loss = 0.015 };
+	struct rp_costs c = costs;
+	static const int8_t still_long[5] = { 1, 1, 1, 1, 0 };
+	struct rp_result r;
+
+	(void)state;
+	c.exits = &x;
+	assert_int_equal(rp_replay(&s, sig5, &c, &r), 0);
+	assert_int_equal(r.n_trades, 2);
+	assert_near(r.trades[0].exit_px, 102 * (1 - 0.015), EPS);
+	assert_int_equal(r.trades[0].exit, t5[3]);
+	assert_int_equal(r.trades[0].bars_held, 2);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_STOP_LOSS);
+	assert_near(r.trades[0].net, 100.47 / 102 - 1 - 2 * 0.0007, 1e-12);
+	assert_int_equal(r.trades[1].entry, t5[3]);
+	assert_int_equal(r.trades[1].exit_reason, RP_EXIT_END);
+	assert_int_equal(r.exits[RP_EXIT_STOP_LOSS], 1);
+	assert_int_equal(r.eq_pos[2], 1);
+	rp_result_release(&r);
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_int_equal(r.eq_pos[3], 0);
+	assert_int_equal(r.eq_pos[4], 0);
+	assert_int_equal(r.bars_in_market, 2);
+	rp_result_release(&r);
+}
+
+/* Exits that declare nothing replay exactly as no exits: the same trades and curve, bit for bit. */
+static void test_exits_none(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0 + 6 * H);
+	const struct rp_exits none = { 0 };
+	struct rp_costs c = costs;
+	struct rp_result a, b;
+
+	(void)state;
+	c.exits = &none;
+	assert_int_equal(rp_replay(&s, sig5, &costs, &a), 0);
+	assert_int_equal(rp_replay(&s, sig5, &c, &b), 0);
+	assert_int_equal(a.n_trades, b.n_trades);
+	assert_memory_equal(a.trades, b.trades, a.n_trades * sizeof *a.trades);
+	assert_memory_equal(a.eq_net, b.eq_net, a.n_eq * sizeof *a.eq_net);
+	assert_memory_equal(a.eq_pos, b.eq_pos, a.n_eq);
+	rp_result_release(&a);
+	rp_result_release(&b);
+}
+
+/* freqtrade's trailing stop: 10 % until the best price gains more than 2 %, then 1 %, not moved
+ * before that (only_offset). Bar 1's high 105 (+2.9 %) moves it to 103.95; bar 2's open 104
+ * (+1.96 %) does not; bar 2's low 100 takes it. A target the same bar passes loses to it. */
+static void test_exits_trailing_offset(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0);
+	struct rp_exits x = { .stop_loss = 0.1, .trail = 0.1, .trail_positive = 0.01,
+			      .trail_offset = 0.02, .trail_only_offset = true };
+	struct rp_costs c = { .exits = &x };
+	static const int8_t still_long[5] = { 1, 1, 1, 1, 0 };
+	struct rp_result r;
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_near(r.trades[0].exit_px, 105 * 0.99, EPS);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_TRAILING_STOP);
+	rp_result_release(&r);
+	/* a take-profit of 1 % is passed by bar 1's high (105 > 103.02) before any stop */
+	x.take_profit = 0.01;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_near(r.trades[0].exit_px, 102 * 1.01, EPS);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_TAKE_PROFIT);
+	assert_int_equal(r.trades[0].exit, t5[2]);
+	rp_result_release(&r);
+	/* ROI steps by the minutes held at the bar's open: 50 % at once, -100 % (leave) after 2 h */
+	x = (struct rp_exits){ .n_roi = 2, .roi = { { 0, 0.5 }, { 120, -1 } } };
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_near(r.trades[0].exit_px, o5[3], EPS);
+	assert_int_equal(r.trades[0].exit, t5[3]);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_ROI);
+	rp_result_release(&r);
+}
+
+/* The host's own check of an exits object: ranges, order, and a declaration found bad. */
+static void test_exits_json(void **state)
+{
+	static const char *const bad[] = {
+		"{\"declared\": true, \"stop_loss\": 1.5}",
+		"{\"declared\": true, \"stop_loss\": 0}",
+		"{\"declared\": true, \"take_profit\": -1}",
+		"{\"declared\": true, \"roi\": [[30, 0.01], [0, 0.02]]}",
+		"{\"declared\": true, \"roi\": [[-1, 0.01]]}",
+		"{\"declared\": true, \"roi\": [[0, -2]]}",
+		"{\"declared\": true, \"trailing\": {\"positive\": 0.01}}",
+		"{\"declared\": true, \"error\": \"STOP_LOSS at line 1 is 0.05\"}",
+	};
+	struct rp_exits x;
+	char err[256];
+	cJSON *o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		o = cJSON_Parse(bad[i]);
+		if (rp_exits_from_json(o, &x, err, sizeof err) != -1)
+			fail_msg("accepted %s", bad[i]);
+		cJSON_Delete(o);
+	}
+	assert_string_equal(err, "STOP_LOSS at line 1 is 0.05");
+	o = cJSON_Parse("{\"declared\": true, \"stop_loss\": 0.02, \"roi\": [[0, 0.05], [60, 0]],"
+			" \"trailing\": {\"distance\": 0.02, \"positive\": null, \"offset\": 0,"
+			" \"only_offset\": false}}");
+	assert_int_equal(rp_exits_from_json(o, &x, err, sizeof err), 0);
+	assert_int_equal(x.n_roi, 2);
+	assert_near(x.trail, 0.02, 0);
+	assert_true(rp_exits_any(&x));
+	cJSON_Delete(o);
+	assert_int_equal(rp_exits_from_json(NULL, &x, err, sizeof err), 0);
+	assert_false(rp_exits_any(&x));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -535,6 +660,10 @@ int main(void)
 		cmocka_unit_test(test_hostile_run_json),
 		cmocka_unit_test(test_costs_from_config),
 		cmocka_unit_test(test_stage_modes),
+		cmocka_unit_test(test_exits_stop),
+		cmocka_unit_test(test_exits_none),
+		cmocka_unit_test(test_exits_trailing_offset),
+		cmocka_unit_test(test_exits_json),
 	};
 
 	return cmocka_run_group_tests_name("replay", tests, NULL, NULL);

@@ -196,7 +196,7 @@ static void test_perm_statistic(void **state)
 		mean += r[i] / 5;
 	for (int i = 0; i < 5; i++)
 		var += (r[i] - mean) * (r[i] - mean) / 4;
-	assert_int_equal(rb_sharpe(&s, sig, &sharpe, &trades), 0);
+	assert_int_equal(rb_sharpe(&s, sig, NULL, &sharpe, &trades), 0);
 	assert_int_equal(trades, 1);
 	assert_true(fabs(sharpe - mean / sqrt(var)) < 1e-12);
 	/* the net return is the replay's, with the costs: 105 / 101 - 1 - 4 % of fees and slippage */
