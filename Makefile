@@ -254,10 +254,10 @@ $(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(call stamps,sandbox) $
 	$(Q)$(R)/sandbox $(S_ARG) --data $(DATA) --config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ \
 		--events $(OUT)/events.jsonl --started $(AUDIT_T0)
 
-$(OUT)/lookahead.json: $(OUT)/run.json $(DATA) $(call stamps,lookahead) $(R)/lookahead
+$(OUT)/lookahead.json: $(OUT)/run.json $(OUT)/inspect.json $(DATA) $(call stamps,lookahead) $(R)/lookahead
 	$(call say,STAGE,$@)
-	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
-		--jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
+	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --inspect $(OUT)/inspect.json --data $(DATA) \
+		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
 
 $(OUT)/robustness.json: $(OUT)/run.json $(I_JSON) $(DATA) $(call stamps,robust) $(R)/robust
 	$(call say,STAGE,$@)

@@ -104,6 +104,10 @@ enum sa_knob_type {
 	  "look-ahead: seed of the random truncation points")                                    \
 	X(LOOKAHEAD_STOP_AFTER, "LOOKAHEAD_STOP_AFTER", "lookahead.stop_after", SA_KNOB_INT, 1,    \
 	  1e9, "32", "lookahead", "look-ahead: stop after this many mismatches (the leak is established)")    \
+	X(LOOKAHEAD_WINDOW, "LOOKAHEAD_WINDOW", "lookahead.window", SA_KNOB_INT, 0, 1e9, "0",       \
+	  "lookahead",                                                                               \
+	  "look-ahead: bars of history each truncated run is given (0: measured from the "         \
+	  "strategy's memory, at least 1024); a run that disagrees is confirmed on the whole prefix") \
 	X(AUDIT_S, "AUDIT_S", "budget.audit_s", SA_KNOB_INT, 10, 604800, "600",                      \
 	  "sandbox lookahead robust variants",                                                       \
 	  "every audit ends: seconds the stages that run the upload share; a check cut short "   \

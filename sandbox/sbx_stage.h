@@ -28,7 +28,8 @@ enum {
 	SBX_STAGE_INSPECT = 2,  /* --inspect, required */
 	SBX_STAGE_TABLES = 4,   /* --csv and --matrix, required */
 	SBX_STAGE_TIMING = 8,   /* --timing */
-	SBX_STAGE_EXITS = 16,   /* --inspect, optional (robust: the declared exits) */
+	SBX_STAGE_EXITS = 16,   /* --inspect, optional (robust: the declared exits; lookahead: a
+				 * declared startup_candle_count) */
 };
 
 /* One stage: its name (the program, and the "stage" of the JSON it writes), the options it
