@@ -478,7 +478,6 @@ static void add_sensitivity(cJSON *o, const cJSON *st)
 static void add_costs(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *rp = rpt_stage_ok(in, RPT_REPLAY), *st = rpt_stage_ok(in, RPT_STATS);
-	const cJSON *cfg = get(rpt_stage_ok(in, RPT_CONFIG), "costs");
 	cJSON *o = cJSON_AddObjectToObject(m, "costs");
 	cJSON_AddBoolToObject(o, "present", rp != NULL);
 	add_text(o, "mode", rp, "mode");
@@ -489,8 +488,9 @@ static void add_costs(cJSON *m, const struct rpt_input *in)
 	add_pct(o, "slippage", get(rp, "costs"), "slippage", 2);
 	add_pct(o, "funding", get(rp, "costs"), "funding", 2);
 	add_pct(o, "borrow", get(rp, "costs"), "borrow", 2);
-	add_text(o, "fee_bps", cfg, "fee_bps");
-	add_text(o, "slippage_bps", cfg, "slippage_bps");
+	add_text(o, "fee_bps", get(rp, "costs"), "fee_bps");
+	add_text(o, "slippage_bps", get(rp, "costs"), "slippage_bps");
+	add_text(o, "cost_source", get(rp, "costs"), "cost_source");
 	add_text(o, "market", get(rp, "costs"), "market");
 	add_text(o, "market_reason", get(rp, "costs"), "market_reason");
 	add_text(o, "note", rp, "note");

@@ -384,11 +384,11 @@ static void costs(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts
 
 	rpt_pdf_heading(p, "Costs", 1);
 	if (on(c, "present")) {
-		rpt_pdf_paraf(p, "Mode: %s%s. Costs as configured: fees %s bps and slippage %s bps per side. "
+		rpt_pdf_paraf(p, "Mode: %s%s. Costs: fees %s bps and slippage %s bps per side (%s). "
 			      "Market: %s. Fees, slippage, funding and borrow are sums per trade.",
 			      str(c, "mode"), on(c, "trusted_returns") ? " (returns taken from the uploaded "
 			      "trade log, trusted as given)" : "", str(c, "fee_bps"), str(c, "slippage_bps"),
-			      str(c, "market_reason"));
+			      str(c, "cost_source"), str(c, "market_reason"));
 		/* the one row of sums, as a table of one item */
 		one = cJSON_CreateArray();
 		if (one && cJSON_AddItemReferenceToArray(one, (cJSON *)c))
