@@ -37,6 +37,9 @@ enum sa_knob_type {
 	X(ADJUSTED, "ADJUSTED", "data.adjusted", SA_KNOB_INT, 0, 1, "0",                             \
 	  "fingerprint sandbox lookahead robust variants replay stats report",                       \
 	  "1: scale open, high, low, close by the data's Adj Close / Close, bar by bar")         \
+	X(JUMP_SIGMAS, "JUMP_SIGMAS", "data.jump_sigmas", SA_KNOB_NUM, 3, 1e6, "15",                \
+	  "fingerprint",                                                                             \
+	  "warn of a bar opening this many robust volatilities from the previous close (a split, a bad tick)") \
 	X(TRADES_COLUMNS, "TRADES_COLUMNS", "data.trades_columns", SA_KNOB_STR, 0, 512, "",          \
 	  "inspect replay",                                                                          \
 	  "trade-log column map: entry=COL,exit=COL,side=COL,return=COL (a trailing % on COL: percent)") \

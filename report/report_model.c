@@ -491,6 +491,9 @@ static void add_costs(cJSON *m, const struct rpt_input *in)
 	add_text(o, "fee_bps", get(rp, "costs"), "fee_bps");
 	add_text(o, "slippage_bps", get(rp, "costs"), "slippage_bps");
 	add_text(o, "cost_source", get(rp, "costs"), "cost_source");
+	cJSON_AddStringToObject(o, "price_step_warning",
+				sa_json_str(get(rp, "costs"), "price_step_warning", ""));
+	cJSON_AddStringToObject(o, "account", sa_json_str(get(rp, "account"), "statement", ""));
 	add_text(o, "market", get(rp, "costs"), "market");
 	add_text(o, "market_reason", get(rp, "costs"), "market_reason");
 	add_text(o, "note", rp, "note");
@@ -662,6 +665,21 @@ static void add_delimiter(cJSON *to, const char *d)
 				d[0] ? d : "n/a");
 }
 
+/* data_format's warnings as the Data section lists them. */
+static void add_data_warnings(cJSON *o, const cJSON *warnings)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "warnings");
+	const cJSON *w;
+
+	cJSON_ArrayForEach(w, warnings)
+		if (cJSON_IsString(w)) {
+			cJSON *item = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(item, "text", w->valuestring);
+			cJSON_AddItemToArray(list, item);
+		}
+}
+
 /* The data section: what fingerprint.json's data_format says the loader found. */
 static void add_data(cJSON *m, const struct rpt_input *in)
 {
@@ -689,6 +707,10 @@ static void add_data(cJSON *m, const struct rpt_input *in)
 	cJSON_AddBoolToObject(o, "no_volume", cJSON_IsFalse(get(fmt, "volume")));
 	cJSON_AddBoolToObject(o, "adjusted", cJSON_IsTrue(get(fmt, "adjusted")));
 	cJSON_AddBoolToObject(o, "sessions", !strcmp(sa_json_str(fmt, "calendar", ""), "weekday sessions"));
+	cJSON_AddBoolToObject(o, "fx_week", !strcmp(sa_json_str(fmt, "calendar", ""), "fx week"));
+	add_text(o, "bar", fmt, "bar");
+	cJSON_AddBoolToObject(o, "pandas_index", cJSON_IsTrue(get(fmt, "pandas_index")));
+	add_data_warnings(o, get(fmt, "warnings"));
 }
 
 cJSON *rpt_model_build(const struct rpt_input *in, const char *name)

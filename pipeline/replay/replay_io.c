@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "ohlcv_checks.h"
 #include "signals.h"
 #include "text.h"
 #include "timeutil.h"
@@ -106,6 +107,25 @@ static void cost_source(const struct rp_costs *c, enum rp_market m, char *buf, s
 		       name, up);
 }
 
+/* The data's price step against the slippage modelled: half a step is the least a fill can
+ * miss the quote by, so a slippage below it flatters the trades. */
+static void add_price_step(cJSON *costs, const struct sa_ohlcv *s, double slippage_bps)
+{
+	struct sa_ohlcv_checks k;
+	char text[400];
+
+	sa_ohlcv_check(s, INFINITY, &k);
+	add_num(costs, "price_step_bps", k.price_step_bps);
+	if (!(k.price_step_bps / 2 > slippage_bps))
+		return;
+	cJSON_AddStringToObject(costs, "price_step_warning", sa_fmt(text, sizeof text,
+		"the prices move in steps of %.3g bp (%.10g at the median close): half a step, "
+		"%.3g bp, is more than the %.3g bp of slippage modelled per side, so the fills are "
+		"better than the tick allows (SLIPPAGE_BPS=%.3g models half a step)",
+		k.price_step_bps, k.price_step, k.price_step_bps / 2, slippage_bps,
+		k.price_step_bps / 2));
+}
+
 static void add_costs(cJSON *o, const struct rp_inputs *in, const struct rp_result *r)
 {
 	cJSON *costs = cJSON_AddObjectToObject(o, "costs");
@@ -135,6 +155,8 @@ static void add_costs(cJSON *o, const struct rp_inputs *in, const struct rp_resu
 	add_num(costs, "funding", r->funding);
 	add_num(costs, "borrow", r->borrow);
 	add_num(costs, "total", r->fees + r->slippage + r->funding + r->borrow);
+	if (c && in->data)
+		add_price_step(costs, in->data, rp_slippage_bps(c, m));
 }
 
 /* Totals and counts every mode reports. */
@@ -371,6 +393,29 @@ static void add_account(cJSON *o, const struct sa_tradelog *log, const struct rp
 	cJSON_AddStringToObject(j, "statement", text);
 }
 
+/* A trade log scored on data the data must cover, from its first entry to its last exit, or
+ * its benchmark would hold over other bars. Returns true (and fails o) when it does not. */
+static bool refuse_uncovered(cJSON *o, const struct sa_tradelog *log, const struct sa_ohlcv *s)
+{
+	int64_t first = INT64_MAX, last = INT64_MIN, end;
+	char a[21], b[21], c[21], d[21], reason[512];
+
+	if (!log->n || s->n < 2)
+		return false;
+	for (size_t i = 0; i < log->n; i++) {
+		first = log->trades[i].entry < first ? log->trades[i].entry : first;
+		last = log->trades[i].exit > last ? log->trades[i].exit : last;
+	}
+	end = s->t[s->n - 1] + (s->t[s->n - 1] - s->t[s->n - 2]);
+	if (first >= s->t[0] && last <= end)
+		return false;
+	sa_json_fail(o, sa_fmt(reason, sizeof reason, "the data (%s to %s) does not cover the trade "
+		     "log (%s to %s): give DATA that holds the log's whole span, or leave DATA out to "
+		     "score the log alone", sa_time_format(s->t[0], a), sa_time_format(end, b),
+		     sa_time_format(first, c), sa_time_format(last, d)));
+	return true;
+}
+
 /* Records why an input was set aside although the stage could go on without it. */
 static void add_set_aside(cJSON *o, const char *key, const char *why)
 {
@@ -410,6 +455,8 @@ cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
 		fail_nothing(o, in);
 		goto out;
 	}
+	if (!have_sig && in->data && refuse_uncovered(o, in->log, in->data))
+		goto out;
 	if (have_sig)
 		rc = rp_replay(in->data, in->signals, in->costs, r);
 	else
