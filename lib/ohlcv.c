@@ -324,6 +324,12 @@ static void on_field(void *field, size_t len, void *data)
 	L->col++;
 }
 
+/* pandas writes a RangeIndex as 0, 1, 2: row numbers, never epoch times. */
+static bool index_is_number(enum sa_time_form form)
+{
+	return form == SA_TIME_EPOCH_S || form == SA_TIME_EPOCH_MS || form == SA_TIME_EPOCH_US;
+}
+
 /* This row's time from its text: the date and time-of-day columns joined when there are two. */
 static void read_time(struct load *L)
 {
@@ -341,7 +347,8 @@ static void read_time(struct load *L)
 	} else if (sa_time_is_slashed(L->ttext)) {
 		return sa_csv_fail(&L->pos, "'%s' is ambiguous, day or month first (write the date "
 				   "as 2024-01-02)", L->ttext);
-	} else if (sa_time_parse_bar(L->ttext, &L->t, &form, &L->tc) && fmt->index_time) {
+	} else if (fmt->index_time && (sa_time_parse_bar(L->ttext, &L->t, &form, &L->tc) ||
+				       index_is_number(form))) {
 		return sa_csv_fail(&L->pos, "'%s' in the first column, unnamed (pandas' index), is not "
 				   "a time (write the frame with its DatetimeIndex, or name the time "
 				   "column)", L->ttext);

@@ -509,6 +509,7 @@ int sa_tradelog_parse_any(const char *buf, size_t len, const char *colmap,
 		rc = parse_json(buf, len, log, err, errlen);
 	} else {
 		rc = parse_csv(buf, len, colmap, log, err, errlen);
+		log->account.claimed_profit_total = log->account.claimed_max_drawdown_account = NAN;
 	}
 	for (size_t i = 0; rc == 0 && !log->account.on && i < log->n; i++) {
 		log->trades[i].trade_ret = log->trades[i].ret;
