@@ -148,6 +148,7 @@ check "make audit TRADES=stake_log.json alone exits 0" make --no-print-directory
 expect_eq "alone: no benchmark" null "$(jget "out/$N/stats.json" benchmark)"
 expect_no_match "alone: no rolling charts in the report" "out/$N/report.html" "Did the edge last"
 expect_no_match "alone: no word of the bundled data" "out/$N/verdict.json" "bundled synthetic"
+check "alone: recompute.py agrees, the account figures too" "$PY" tests/recompute.py "out/$N"
 grep -q "Scored as an account: balance 1000" "out/$N/report.html" && ok "alone: the report states the account" ||
 	not_ok "alone: the report states the account"
 finish
