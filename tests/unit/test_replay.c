@@ -526,6 +526,16 @@ static void test_stage_modes(void **state)
 
 	in.signals = NULL;
 	in.signals_err = "the strategy run did not finish cleanly (status 'error')";
+	/* the log runs to 09:00, past the five bars' end at 05:00: its benchmark would lie */
+	o = rp_stage(&in, &r);
+	assert_false(sa_json_bool(o, "ok", true));
+	assert_string_equal(sa_json_str(o, "reason", ""), "the data (2024-01-01T00:00:00Z to "
+			    "2024-01-01T05:00:00Z) does not cover the trade log (2024-01-01T01:00:00Z to "
+			    "2024-01-01T09:00:00Z): give DATA that holds the log's whole span, or leave "
+			    "DATA out to score the log alone");
+	cJSON_Delete(o);
+	rp_result_release(&r);
+	in.data = NULL;  /* the log alone */
 	o = rp_stage(&in, &r);
 	assert_true(sa_json_bool(o, "ok", false));
 	assert_string_equal(sa_json_str(o, "mode", ""), "tradelog");
@@ -535,6 +545,7 @@ static void test_stage_modes(void **state)
 	cJSON_Delete(o);
 	rp_result_release(&r);
 
+	in.data = &s;
 	in.log = NULL;
 	in.log_err = "";
 	o = rp_stage(&in, &r);
