@@ -181,6 +181,12 @@ T_ARG := $(if $(TRADES),--trades $(OUT)/tradelog.csv)
 I_JSON := $(if $(STRATEGY),$(OUT)/inspect.json)
 I_ARG := $(if $(STRATEGY),--inspect $(OUT)/inspect.json)
 BUNDLE := $(OUT)/$(NAME).zip
+# A trade log without a strategy and without DATA stands alone: replay, stats and the report
+# get no bars (no benchmark, no price charts), never the bundled synthetic series. Whether
+# DATA was given is decided where make was first called (the audit's sub-makes get it given).
+DATA_GIVEN ?= $(if $(filter command line environment%,$(origin DATA)),1)
+LOG_ALONE := $(and $(TRADES),$(if $(STRATEGY),,1),$(if $(DATA_GIVEN),,1))
+D_ARG := $(if $(LOG_ALONE),,--data $(DATA))
 # KNOB='value' for every knob config.json holds, quoted for the shell
 KNOB_ARGS := $(foreach k,$(CONFIG_KNOBS),$(call shq,$(k)=$($(k))))
 
@@ -201,7 +207,7 @@ audit: build/.deps
 	$(Q)v=$$(scripts/inputs stage $(OUT) $(call shq,$(STRATEGY)) $(call shq,$(TRADES)) \
 		$(call shq,$(DATA))) || exit 2; eval "$$v"; \
 	set -- --no-print-directory VARIANT=rel NAME=$(NAME) STRATEGY="$$s" TRADES="$$t" DATA="$$d" \
-		AUDIT_T0=$(AUDIT_T0) $(AS_ARGS); \
+		AUDIT_T0=$(AUDIT_T0) DATA_GIVEN=$(DATA_GIVEN) $(AS_ARGS); \
 	$(MAKE) "$$@" check-inputs && $(MAKE) "$$@" $(BUNDLE)
 	$(Q)$(R)/verdict --print $(OUT)/verdict.json
 
@@ -278,7 +284,7 @@ $(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs
 $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(I_JSON) $(DATA) $(OUT)/.knobs-inputs \
 		$(call stamps,replay) $(R)/replay
 	$(call say,STAGE,$@)
-	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) $(I_ARG) --data $(DATA) --config $(OUT)/config.json \
+	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) $(I_ARG) $(D_ARG) --config $(OUT)/config.json \
 		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
 
 # Where this version stands in the trial ledger of the nightly's history (LEDGER): read every
@@ -292,7 +298,7 @@ $(OUT)/ledger.json: $(OUT)/inspect.json $(OUT)/fingerprint.json $(call stamps,le
 $(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(OUT)/ledger.json \
 		$(call stamps,stats) $(R)/stats
 	$(call say,STAGE,$@)
-	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) --config $(OUT)/config.json --data $(DATA) \
+	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) --config $(OUT)/config.json $(D_ARG) \
 		--run $(OUT)/run.json --ledger $(OUT)/ledger.json -o $@
 
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(V_JSON) \
@@ -311,7 +317,7 @@ $(OUT)/calibration.json: $(CAL_SRC) | $(OUT)/.dir
 $(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(wildcard templates/*) \
 		$(CAL_COPY) $(call stamps,report) $(R)/report
 	$(call say,REPORT,$@)
-	$(Q)$(R)/report --dir $(OUT) --name '$(NAME)' --templates templates --data $(DATA)
+	$(Q)$(R)/report --dir $(OUT) --name '$(NAME)' --templates templates $(D_ARG)
 
 $(BUNDLE): $(OUT)/report.html $(R)/bundle
 	$(call say,BUNDLE,$@)

@@ -37,6 +37,9 @@ enum sa_knob_type {
 	X(ADJUSTED, "ADJUSTED", "data.adjusted", SA_KNOB_INT, 0, 1, "0",                             \
 	  "fingerprint sandbox lookahead robust variants replay stats report",                       \
 	  "1: scale open, high, low, close by the data's Adj Close / Close, bar by bar")         \
+	X(JUMP_SIGMAS, "JUMP_SIGMAS", "data.jump_sigmas", SA_KNOB_NUM, 3, 1e6, "15",                \
+	  "fingerprint",                                                                             \
+	  "warn of a bar opening this many robust volatilities from the previous close (a split, a bad tick)") \
 	X(TRADES_COLUMNS, "TRADES_COLUMNS", "data.trades_columns", SA_KNOB_STR, 0, 512, "",          \
 	  "inspect replay",                                                                          \
 	  "trade-log column map: entry=COL,exit=COL,side=COL,return=COL (a trailing % on COL: percent)") \
@@ -54,12 +57,36 @@ enum sa_knob_type {
 	X(PBO_BLOCKS, "PBO_BLOCKS", "deflation.pbo_blocks", SA_KNOB_INT, 2, 20, "16",                \
 	  "stats",                                                                                   \
 	  "PBO: contiguous blocks the variants' returns are cut into (even)")                    \
-	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "5",                            \
+	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "",                             \
 	  "robust variants replay stats report",                                                     \
-	  "fees per side, in bps of the traded notional")                                        \
-	X(SLIPPAGE_BPS, "SLIPPAGE_BPS", "costs.slippage_bps", SA_KNOB_NUM, 0, 1000, "2",             \
+	  "fees per side, in bps of the traded notional (empty: the market's, FEE_BPS_<MARKET>)") \
+	X(SLIPPAGE_BPS, "SLIPPAGE_BPS", "costs.slippage_bps", SA_KNOB_NUM, 0, 1000, "",              \
 	  "robust variants replay stats report",                                                     \
-	  "slippage per side, in bps of the traded notional")                                    \
+	  "slippage per side, in bps of the traded notional (empty: SLIPPAGE_BPS_<MARKET>)")     \
+	X(FEE_BPS_PERP, "FEE_BPS_PERP", "costs.fee_bps_perp", SA_KNOB_NUM, 0, 1000, "5",            \
+	  "robust variants replay stats report",                                                     \
+	  "perp's fee per side unless FEE_BPS: a perpetual exchange's taker fee (Binance USD-M 0.05 %)") \
+	X(FEE_BPS_SPOT, "FEE_BPS_SPOT", "costs.fee_bps_spot", SA_KNOB_NUM, 0, 1000, "10",           \
+	  "robust variants replay stats report",                                                     \
+	  "spot's fee per side unless FEE_BPS: a spot exchange's taker fee (Binance spot 0.10 %)") \
+	X(FEE_BPS_STOCK, "FEE_BPS_STOCK", "costs.fee_bps_stock", SA_KNOB_NUM, 0, 1000, "1",         \
+	  "robust variants replay stats report",                                                     \
+	  "stock's fee per side unless FEE_BPS: a broker's commission (USD 0.005 a share of USD 50)") \
+	X(FEE_BPS_FX, "FEE_BPS_FX", "costs.fee_bps_fx", SA_KNOB_NUM, 0, 1000, "0",                  \
+	  "robust variants replay stats report",                                                     \
+	  "fx's fee per side unless FEE_BPS: none, a retail FX broker is paid in the spread")    \
+	X(SLIPPAGE_BPS_PERP, "SLIPPAGE_BPS_PERP", "costs.slippage_bps_perp", SA_KNOB_NUM, 0, 1000,  \
+	  "2", "robust variants replay stats report",                                            \
+	  "perp's slippage per side unless SLIPPAGE_BPS")                                        \
+	X(SLIPPAGE_BPS_SPOT, "SLIPPAGE_BPS_SPOT", "costs.slippage_bps_spot", SA_KNOB_NUM, 0, 1000,  \
+	  "2", "robust variants replay stats report",                                            \
+	  "spot's slippage per side unless SLIPPAGE_BPS")                                        \
+	X(SLIPPAGE_BPS_STOCK, "SLIPPAGE_BPS_STOCK", "costs.slippage_bps_stock", SA_KNOB_NUM, 0, 1000, \
+	  "2", "robust variants replay stats report",                                            \
+	  "stock's slippage per side unless SLIPPAGE_BPS: half a quoted spread of about 4 bp")   \
+	X(SLIPPAGE_BPS_FX, "SLIPPAGE_BPS_FX", "costs.slippage_bps_fx", SA_KNOB_NUM, 0, 1000, "0.5", \
+	  "robust variants replay stats report",                                                     \
+	  "fx's slippage per side unless SLIPPAGE_BPS: half a 1-pip EUR/USD spread (0.9 bp)")    \
 	X(FUNDING_BPS_8H, "FUNDING_BPS_8H", "costs.funding_bps_8h", SA_KNOB_NUM, -1000, 1000,    \
 	  "1", "robust variants replay stats report",                                            \
 	  "perp: funding per 8 h of held notional, in bps, paid by either side (see FUNDING_INCOME)") \
@@ -68,7 +95,7 @@ enum sa_knob_type {
 	  "1: funding is signed, a long pays FUNDING_BPS_8H and a short receives it; 0: never income") \
 	X(MARKET, "MARKET", "costs.market", SA_KNOB_STR, 0, 5, "",                                   \
 	  "robust variants replay stats report",                                                     \
-	  "perp, spot, stock or fx (empty: from the data's calendar, weekday sessions stock, else perp)") \
+	  "perp, spot, stock or fx (empty: from the data: a funding column or -futures perp, weekday sessions stock, the FX week fx, else spot)") \
 	X(BORROW_BPS_YEAR, "BORROW_BPS_YEAR", "costs.borrow_bps_year", SA_KNOB_NUM, 0, 100000, "30", \
 	  "robust variants replay stats report",                                                     \
 	  "stock, spot: borrow fee of a short, bps a year of its notional, for the time it is held") \

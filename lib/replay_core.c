@@ -32,7 +32,22 @@ enum rp_market rp_market_of(const struct rp_costs *c, const struct sa_ohlcv *s)
 {
 	if (c->market != RP_MARKET_AUTO)
 		return c->market;
-	return s->fmt.sessions ? RP_MARKET_STOCK : RP_MARKET_PERP;
+	if (s->fmt.perpetual[0])
+		return RP_MARKET_PERP;
+	if (s->fmt.sessions)
+		return RP_MARKET_STOCK;
+	return s->fmt.fx_week ? RP_MARKET_FX : RP_MARKET_SPOT;
+}
+
+double rp_fee_bps(const struct rp_costs *c, enum rp_market m)
+{
+	return isnan(c->fee_bps) && (unsigned)m < RP_MARKETS ? c->market_fee_bps[m] : c->fee_bps;
+}
+
+double rp_slippage_bps(const struct rp_costs *c, enum rp_market m)
+{
+	return isnan(c->slippage_bps) && (unsigned)m < RP_MARKETS ? c->market_slippage_bps[m] :
+	       c->slippage_bps;
 }
 
 const char *rp_market_name(enum rp_market m)
@@ -64,6 +79,10 @@ struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
 
 	x.fee_bps *= k;
 	x.slippage_bps *= k;
+	for (int m = 0; m < RP_MARKETS; m++) {
+		x.market_fee_bps[m] *= k;
+		x.market_slippage_bps[m] *= k;
+	}
 	x.funding_bps_8h *= k;
 	x.borrow_bps_year *= k;
 	return x;
@@ -630,7 +649,7 @@ int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 	bool borrows = market == RP_MARKET_STOCK || market == RP_MARKET_SPOT;
 	struct pass ps = {
 		.s = s, .r = r,
-		.fee = c->fee_bps / 1e4, .slip = c->slippage_bps / 1e4,
+		.fee = rp_fee_bps(c, market) / 1e4, .slip = rp_slippage_bps(c, market) / 1e4,
 		.funding_long = c->funding_income ? fund : fabs(fund),
 		.funding_short = c->funding_income ? -fund : fabs(fund),
 		.borrow_per_s = borrows ? c->borrow_bps_year / 1e4 / RP_YEAR_S : 0.0,
@@ -706,6 +725,25 @@ static size_t bars_covered(const struct sa_tradelog *log, const struct sa_ohlcv 
 		covered += in[j];
 	free(in);
 	return covered;
+}
+
+/* Trades that close at one time close together: the curve keeps one row per exit time, the
+ * equity after all of them (in-between rows would show an order the log does not have).
+ * Returns the rows kept. */
+static size_t one_row_per_time(struct rp_result *r, size_t rows)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < rows; i++) {
+		if (k && r->eq_time_owned[k - 1] == r->eq_time_owned[i])
+			k--;
+		r->eq_time_owned[k] = r->eq_time_owned[i];
+		r->eq_pos[k] = r->eq_pos[i];
+		r->eq_gross[k] = r->eq_gross[i];
+		r->eq_net[k] = r->eq_net[i];
+		k++;
+	}
+	return k;
 }
 
 /* Whether log trade i is among the first rows of order. */
@@ -785,7 +823,7 @@ int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct 
 		order[i] = i;
 	qsort_r(order, log->n, sizeof(*order), by_exit, log->trades);
 	rows = log_curve(log, order, r);
-	r->n_eq = rows;
+	r->n_eq = one_row_per_time(r, rows);
 	/* After ruin nothing trades: the trades kept are those the curve closed, in log order. */
 	for (size_t i = 0; i < log->n; i++) {
 		const struct sa_trade *lt = &log->trades[i];

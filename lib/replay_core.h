@@ -9,8 +9,9 @@
  *   unit traded pays fee_bps and slippage_bps of one unit of notional. A trade therefore pays
  *   2 * fee_bps and 2 * slippage_bps (entry and exit), as fractions of its unit notional.
  * - The market (rp_market_of) decides which holding cost applies: perp pays funding, stock and
- *   spot a short's borrow fee, fx neither. Unset, it follows the data's calendar: weekday
- *   sessions (sa_ohlcv_format.sessions) are stock, bars through weekends perp.
+ *   spot a short's borrow fee, fx neither; and, unless fee_bps and slippage_bps are set, the
+ *   fee and slippage (the market's defaults). Unset, it follows the data: a perpetual when the
+ *   data says so, weekday sessions stock, the FX week fx, bars around the clock spot.
  * - Funding (perp only) instants are 00:00, 08:00 and 16:00 UTC (multiples of 28800 s since the
  *   epoch). A position pays |funding_bps_8h| of its unit notional for each instant T that falls
  *   in a bar it is held during, that is entry <= T < exit: held after the fill at T's open
@@ -62,7 +63,8 @@
 #define RP_YEAR_S (365.0 * 86400.0)  /* the borrow fee's year */
 
 /* What is traded, which decides the holding costs. RP_MARKET_AUTO: from the data's calendar. */
-enum rp_market { RP_MARKET_AUTO, RP_MARKET_PERP, RP_MARKET_SPOT, RP_MARKET_STOCK, RP_MARKET_FX };
+enum rp_market { RP_MARKET_AUTO, RP_MARKET_PERP, RP_MARKET_SPOT, RP_MARKET_STOCK, RP_MARKET_FX,
+		 RP_MARKETS };
 
 /* Why a trade closed. RP_EXIT_UNKNOWN for a trade log's trades (the log does not say). */
 enum rp_exit_reason {
@@ -99,8 +101,9 @@ bool rp_exits_any(const struct rp_exits *x);
 
 /* The cost model, in basis points, and the exits the fills follow. */
 struct rp_costs {
-	double fee_bps;         /* per unit of notional traded */
-	double slippage_bps;    /* per unit of notional traded */
+	double fee_bps;         /* per unit of notional traded; NAN: the market's, below */
+	double slippage_bps;    /* per unit of notional traded; NAN: the market's, below */
+	double market_fee_bps[RP_MARKETS], market_slippage_bps[RP_MARKETS];  /* by enum rp_market */
 	double funding_bps_8h;  /* perp: per funding instant held, of the unit notional */
 	bool funding_income;    /* funding signed by side (a short can earn it); else always paid */
 	double borrow_bps_year; /* stock, spot: a short's borrow fee, a year of its notional */
@@ -108,9 +111,14 @@ struct rp_costs {
 	const struct rp_exits *exits;  /* borrowed; NULL or none declared: signal exits only */
 };
 
-/* The market a replay of s with c charges: c's, or when unset stock for weekday sessions and
- * perp otherwise. */
+/* The market a replay of s with c charges: c's, or when unset the data's: perp when it says so
+ * (sa_ohlcv_format.perpetual), stock for weekday sessions, fx for the FX week, else spot. */
 enum rp_market rp_market_of(const struct rp_costs *c, const struct sa_ohlcv *s);
+
+/* The fee and the slippage per side, in bps, a replay in market m charges: c's own when set,
+ * else market m's default. */
+double rp_fee_bps(const struct rp_costs *c, enum rp_market m);
+double rp_slippage_bps(const struct rp_costs *c, enum rp_market m);
 
 /* "perp", "spot", "stock", "fx" ("" for RP_MARKET_AUTO). */
 const char *rp_market_name(enum rp_market m);

@@ -563,7 +563,6 @@ static void add_sensitivity(cJSON *o, const cJSON *st)
 static void add_costs(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *rp = rpt_stage_ok(in, RPT_REPLAY), *st = rpt_stage_ok(in, RPT_STATS);
-	const cJSON *cfg = get(rpt_stage_ok(in, RPT_CONFIG), "costs");
 	cJSON *o = cJSON_AddObjectToObject(m, "costs");
 	cJSON_AddBoolToObject(o, "present", rp != NULL);
 	add_text(o, "mode", rp, "mode");
@@ -574,8 +573,12 @@ static void add_costs(cJSON *m, const struct rpt_input *in)
 	add_pct(o, "slippage", get(rp, "costs"), "slippage", 2);
 	add_pct(o, "funding", get(rp, "costs"), "funding", 2);
 	add_pct(o, "borrow", get(rp, "costs"), "borrow", 2);
-	add_text(o, "fee_bps", cfg, "fee_bps");
-	add_text(o, "slippage_bps", cfg, "slippage_bps");
+	add_text(o, "fee_bps", get(rp, "costs"), "fee_bps");
+	add_text(o, "slippage_bps", get(rp, "costs"), "slippage_bps");
+	add_text(o, "cost_source", get(rp, "costs"), "cost_source");
+	cJSON_AddStringToObject(o, "price_step_warning",
+				sa_json_str(get(rp, "costs"), "price_step_warning", ""));
+	cJSON_AddStringToObject(o, "account", sa_json_str(get(rp, "account"), "statement", ""));
 	add_text(o, "market", get(rp, "costs"), "market");
 	add_text(o, "market_reason", get(rp, "costs"), "market_reason");
 	add_text(o, "note", rp, "note");
@@ -797,6 +800,21 @@ static void add_delimiter(cJSON *to, const char *d)
 				d[0] ? d : "n/a");
 }
 
+/* data_format's warnings as the Data section lists them. */
+static void add_data_warnings(cJSON *o, const cJSON *warnings)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "warnings");
+	const cJSON *w;
+
+	cJSON_ArrayForEach(w, warnings)
+		if (cJSON_IsString(w)) {
+			cJSON *item = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(item, "text", w->valuestring);
+			cJSON_AddItemToArray(list, item);
+		}
+}
+
 /* The data section: what fingerprint.json's data_format says the loader found. */
 static void add_data(cJSON *m, const struct rpt_input *in)
 {
@@ -824,6 +842,10 @@ static void add_data(cJSON *m, const struct rpt_input *in)
 	cJSON_AddBoolToObject(o, "no_volume", cJSON_IsFalse(get(fmt, "volume")));
 	cJSON_AddBoolToObject(o, "adjusted", cJSON_IsTrue(get(fmt, "adjusted")));
 	cJSON_AddBoolToObject(o, "sessions", !strcmp(sa_json_str(fmt, "calendar", ""), "weekday sessions"));
+	cJSON_AddBoolToObject(o, "fx_week", !strcmp(sa_json_str(fmt, "calendar", ""), "fx week"));
+	add_text(o, "bar", fmt, "bar");
+	cJSON_AddBoolToObject(o, "pandas_index", cJSON_IsTrue(get(fmt, "pandas_index")));
+	add_data_warnings(o, get(fmt, "warnings"));
 }
 
 /* Whether the data's bars are a day or longer, each at midnight UTC: a time of day on them says

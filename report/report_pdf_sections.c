@@ -212,15 +212,17 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 		rpt_pdf_paraf(p, "Year by year beside buy and hold of the same data after the same costs:");
 		rpt_pdf_table(p, get(get(m, "stats"), "years"), years, NCOL(years), NULL);
 	}
-	rpt_pdf_heading(p, "Did the edge last", 1);
-	rpt_pdf_paraf(p, "The Sharpe ratio of per-bar returns of compounded net equity over a moving window of %s "
-		      "bars, annualised as the whole period's: a line "
-		      "that stays above zero is an edge that held; one tall hump is a lucky stretch.",
-		      str(t, "rolling_window"));
-	chart(p, d, CH_ROLLING);
-	rpt_pdf_paraf(p, "The volatility of the same per-bar returns over the same window, annualised: where "
-		      "the risk taken rose or fell.");
-	chart(p, d, CH_ROLLING_VOL);
+	if (on(t, "rolling")) {
+		rpt_pdf_heading(p, "Did the edge last", 1);
+		rpt_pdf_paraf(p, "The Sharpe ratio of per-bar returns of compounded net equity over a moving "
+			      "window of %s bars, annualised as the whole period's: a line that stays "
+			      "above zero is an edge that held; one tall hump is a lucky stretch.",
+			      str(t, "rolling_window"));
+		chart(p, d, CH_ROLLING);
+		rpt_pdf_paraf(p, "The volatility of the same per-bar returns over the same window, "
+			      "annualised: where the risk taken rose or fell.");
+		chart(p, d, CH_ROLLING_VOL);
+	}
 	rpt_pdf_heading(p, "What if every fill came later", 1);
 	rpt_pdf_paraf(p, "%s", str(t, "delay_sentence")[0] ? str(t, "delay_sentence") : str(t, "delay_note"));
 	rpt_pdf_table(p, get(t, "delay"), delay, NCOL(delay), "No late-fill replay: the signals or the "
@@ -401,11 +403,11 @@ static void costs(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts
 
 	rpt_pdf_heading(p, "Costs", 1);
 	if (on(c, "present")) {
-		rpt_pdf_paraf(p, "Mode: %s%s. Costs as configured: fees %s bps and slippage %s bps per side. "
+		rpt_pdf_paraf(p, "Mode: %s%s. Costs: fees %s bps and slippage %s bps per side (%s). "
 			      "Market: %s. Fees, slippage, funding and borrow are sums per trade.",
 			      str(c, "mode"), on(c, "trusted_returns") ? " (returns taken from the uploaded "
 			      "trade log, trusted as given)" : "", str(c, "fee_bps"), str(c, "slippage_bps"),
-			      str(c, "market_reason"));
+			      str(c, "cost_source"), str(c, "market_reason"));
 		/* the one row of sums, as a table of one item */
 		one = cJSON_CreateArray();
 		if (one && cJSON_AddItemReferenceToArray(one, (cJSON *)c))

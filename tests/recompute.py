@@ -591,6 +591,22 @@ def same(a, b):
     return a is None and b is None or a is not None and b is not None and near(a, b)
 
 
+def account_checks(account, curve):
+    """An account log: profit_total is the curve's end - 1 (balance + realised profit over the
+    balance), max_drawdown_account freqtrade's: the cumulative profit's deepest fall below its
+    running high (from the first close), over the balance at that high."""
+    balance = account["starting_balance"]
+    high, worst, at = None, 0.0, 0.0
+    for eq in curve:
+        cum = (eq - 1) * balance
+        high = cum if high is None or cum > high else high
+        if cum - high < worst:
+            worst, at = cum - high, high
+    return [("account profit_total = last net equity - 1", account["profit_total"], curve[-1] - 1),
+            ("account max_drawdown_account, freqtrade's definition", account["max_drawdown_account"],
+             -worst / (balance + at) if worst < 0 else 0.0)]
+
+
 def main():
     if len(sys.argv) not in (2, 3):
         print(next(l for l in __doc__.splitlines() if l.startswith("usage:")), file=sys.stderr)
@@ -616,6 +632,8 @@ def main():
     checks.append(("max_drawdown from equity.csv", stats["max_drawdown"], drawdown(curve)))
     if not replay.get("trusted_returns") and "market" in replay.get("costs", {}):
         checks += cost_checks(replay["costs"], trades)
+    if replay.get("account"):
+        checks += account_checks(replay["account"], curve)
     bad = 0
     conc = stats.get("concentration") or {}
     for key, want in concentration(nets).items():

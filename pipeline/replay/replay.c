@@ -19,12 +19,13 @@
 #include "tradelog_formats.h"
 
 static const char usage[] =
-	"usage: replay --run run.json [--trades tradelog.csv] [--inspect inspect.json] --data OHLCV.csv\n"
+	"usage: replay --run run.json [--trades tradelog.csv] [--inspect inspect.json] [--data OHLCV.csv]\n"
 	"              --config config.json -o replay.json --trades-out trades.csv\n"
 	"              --equity-out equity.csv [--timing]\n"
 	"\n"
 	"Replays the sandbox's signals with next-bar-open fills, fees, slippage and funding, or\n"
 	"audits a trade log's claimed returns (trusted as given), or both and reconciles them.\n"
+	"Without --data a trade log stands alone: no bars, no benchmark.\n"
 	"  --inspect  the strategy's declared exits (stop-loss, take-profit, trailing stop, ROI),\n"
 	"             filled inside the bar; a bad declaration sets the signals aside\n"
 	"Writes replay.json, trades.csv and equity.csv; see pipeline/README.md.\n"
@@ -71,8 +72,10 @@ static void parse_args(int argc, char **argv, struct args *a)
 	}
 	if (optind < argc)
 		sa_usage_die("unexpected argument, '%s'", argv[optind]);
-	if (!a->run || !a->data || !a->config || !a->out || !a->trades_out || !a->equity_out)
-		sa_usage_die("--run, --data, --config, -o, --trades-out and --equity-out are required");
+	if (!a->run || !a->config || !a->out || !a->trades_out || !a->equity_out)
+		sa_usage_die("--run, --config, -o, --trades-out and --equity-out are required");
+	if (!a->data && !a->trades)
+		sa_usage_die("--data is required unless a trade log (--trades) is scored alone");
 }
 
 static double clock_ms(clockid_t id)
@@ -185,7 +188,9 @@ static void load_all(struct loaded *L, const struct args *a, double load_ms[2])
 	load_config(L, a->config);
 	t0 = now_ms();
 	c0 = cpu_ms();
-	if (sa_ohlcv_load_config(a->data, L->cfg, &L->data, L->data_err, sizeof(L->data_err)) == 0)
+	if (!a->data)
+		sa_fmt(L->data_err, sizeof(L->data_err), "no price data: the trade log stands alone");
+	else if (sa_ohlcv_load_config(a->data, L->cfg, &L->data, L->data_err, sizeof(L->data_err)) == 0)
 		L->in.data = &L->data;
 	load_ms[0] = now_ms() - t0;
 	load_ms[1] = cpu_ms() - c0;

@@ -27,7 +27,8 @@
 		fail_msg("%s = %.15g, expected %.15g", #a, a_, b_); \
 } while (0)
 
-static const struct rp_costs costs = { .fee_bps = 5, .slippage_bps = 2, .funding_bps_8h = 1 };
+static const struct rp_costs costs = { .fee_bps = 5, .slippage_bps = 2, .funding_bps_8h = 1,
+				       .market = RP_MARKET_PERP };
 
 /* Five hourly bars from start; signals long, long, short, short, (flat, never traded). So the
  * position is 0, +1 (filled at open[1] = 102), +1, -1 (a flip at open[3] = 101), -1, still
@@ -180,19 +181,37 @@ static void test_borrow_on_stock(void **state)
 	rp_result_release(&r);
 }
 
-/* Unset, the market follows the calendar: weekday sessions are stock, else perp. */
+/* Unset, the market follows the data: a perpetual when it says so, weekday sessions stock, the
+ * FX week fx, else spot; and the fee and slippage follow the market unless set. */
 static void test_market_from_calendar(void **state)
 {
 	struct sa_ohlcv s = five_bars(T0);
 	struct rp_costs c = costs;
 
 	(void)state;
-	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_PERP);
+	c.market = RP_MARKET_AUTO;
+	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_SPOT);
+	s.fmt.fx_week = true;
+	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_FX);
 	s.fmt.sessions = true;
+	s.fmt.fx_week = false;
 	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_STOCK);
+	snprintf(s.fmt.perpetual, sizeof s.fmt.perpetual, "a funding column");
+	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_PERP);
 	c.market = RP_MARKET_SPOT;
 	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_SPOT);
 	assert_string_equal(rp_market_name(RP_MARKET_FX), "fx");
+	c.fee_bps = NAN;
+	c.market_fee_bps[RP_MARKET_FX] = 0;
+	c.market_fee_bps[RP_MARKET_SPOT] = 10;
+	c.market_slippage_bps[RP_MARKET_FX] = 0.5;
+	assert_true(rp_fee_bps(&c, RP_MARKET_FX) == 0);
+	assert_true(rp_fee_bps(&c, RP_MARKET_SPOT) == 10);
+	assert_true(rp_slippage_bps(&c, RP_MARKET_FX) == 2);  /* set: SLIPPAGE_BPS wins */
+	c.slippage_bps = NAN;
+	assert_true(rp_slippage_bps(&c, RP_MARKET_FX) == 0.5);
+	c = rp_costs_scaled(&c, 3);
+	assert_true(rp_fee_bps(&c, RP_MARKET_SPOT) == 30);
 }
 
 static void test_funding_instants(void **state)
@@ -241,7 +260,8 @@ static void test_cost_multiple_equals_replay(void **state)
 {
 	struct sa_ohlcv s = five_bars(T0 + 5 * H);
 	struct rp_result one, three;
-	struct rp_costs c3 = { .fee_bps = 15, .slippage_bps = 6, .funding_bps_8h = 3 };
+	struct rp_costs c3 = { .fee_bps = 15, .slippage_bps = 6, .funding_bps_8h = 3,
+			       .market = RP_MARKET_PERP };
 
 	(void)state;
 	assert_int_equal(rp_replay(&s, sig5, &costs, &one), 0);
@@ -254,10 +274,13 @@ static void test_cost_multiple_equals_replay(void **state)
 	rp_result_release(&three);
 }
 
+/* A log row: entry, exit, side, claimed return, line. */
+#define TR(e, x, sd, rt, ln) { .entry = (e), .exit = (x), .side = (sd), .ret = (rt), .line = (ln) }
+
 static struct sa_trade log_rows[3] = {
-	{ T0 + 7 * H, T0 + 9 * H, 1, 0.02, 2 },
-	{ T0 + 1 * H, T0 + 3 * H, -1, -0.01, 3 },
-	{ T0 + 2 * H, T0 + 8 * H, 1, 0.005, 4 },
+	TR(T0 + 7 * H, T0 + 9 * H, 1, 0.02, 2),
+	TR(T0 + 1 * H, T0 + 3 * H, -1, -0.01, 3),
+	TR(T0 + 2 * H, T0 + 8 * H, 1, 0.005, 4),
 };
 
 static void test_log_mode_trusts_claims(void **state)
@@ -297,8 +320,8 @@ static void test_reconcile(void **state)
 	(void)state;
 	assert_int_equal(rp_replay(&s, sig5, &costs, &r), 0);
 	for (int i = 0; i < 2; i++) {
-		honest[i] = (struct sa_trade){ r.trades[i].entry, r.trades[i].exit, r.trades[i].side,
-					       r.trades[i].net, (size_t)i + 2 };
+		honest[i] = (struct sa_trade)TR(r.trades[i].entry, r.trades[i].exit, r.trades[i].side,
+						r.trades[i].net, (size_t)i + 2);
 		inflated[i] = honest[i];
 		inflated[i].ret = r.trades[i].gross + 0.01;
 	}
@@ -387,8 +410,8 @@ static void test_ruin_stops_trading(void **state)
 static void test_log_ruin(void **state)
 {
 	struct sa_trade rows[3] = {
-		{ T0, T0 + H, 1, 0.1, 2 }, { T0 + H, T0 + 2 * H, -1, -0.99999, 3 },
-		{ T0 + 3 * H, T0 + 4 * H, 1, 0.5, 4 },
+		TR(T0, T0 + H, 1, 0.1, 2), TR(T0 + H, T0 + 2 * H, -1, -0.99999, 3),
+		TR(T0 + 3 * H, T0 + 4 * H, 1, 0.5, 4),
 	};
 	struct sa_tradelog log = { .n = 3, .trades = rows };
 	struct rp_result r;
@@ -457,10 +480,16 @@ static void test_costs_from_config(void **state)
 	assert_near(c.funding_bps_8h, -1, EPS);
 	assert_int_equal(rp_read_costs(neg, &c, err, sizeof(err)), -1);
 	assert_string_equal(err, "config.json: costs.fee_bps must be a number from 0 to 1000 (FEE_BPS)");
-	/* absent: the knob table's defaults, the same the Makefile would have passed */
+	/* absent: the knob table's defaults, the same the Makefile would have passed: the fee and
+	 * slippage unset, so each market's own */
 	assert_int_equal(rp_read_costs(none, &c, err, sizeof(err)), 0);
-	assert_near(c.fee_bps, 5, EPS);
-	assert_near(c.slippage_bps, 2, EPS);
+	assert_true(isnan(c.fee_bps) && isnan(c.slippage_bps));
+	assert_near(rp_fee_bps(&c, RP_MARKET_PERP), 5, EPS);
+	assert_near(rp_fee_bps(&c, RP_MARKET_SPOT), 10, EPS);
+	assert_near(rp_fee_bps(&c, RP_MARKET_STOCK), 1, EPS);
+	assert_near(rp_fee_bps(&c, RP_MARKET_FX), 0, EPS);
+	assert_near(rp_slippage_bps(&c, RP_MARKET_PERP), 2, EPS);
+	assert_near(rp_slippage_bps(&c, RP_MARKET_FX), 0.5, EPS);
 	assert_near(c.funding_bps_8h, 1, EPS);
 	assert_false(c.funding_income);
 	assert_near(c.borrow_bps_year, 30, EPS);
@@ -498,6 +527,16 @@ static void test_stage_modes(void **state)
 
 	in.signals = NULL;
 	in.signals_err = "the strategy run did not finish cleanly (status 'error')";
+	/* the log runs to 09:00, past the five bars' end at 05:00: its benchmark would lie */
+	o = rp_stage(&in, &r);
+	assert_false(sa_json_bool(o, "ok", true));
+	assert_string_equal(sa_json_str(o, "reason", ""), "the data (2024-01-01T00:00:00Z to "
+			    "2024-01-01T05:00:00Z) does not cover the trade log (2024-01-01T01:00:00Z to "
+			    "2024-01-01T09:00:00Z): give DATA that holds the log's whole span, or leave "
+			    "DATA out to score the log alone");
+	cJSON_Delete(o);
+	rp_result_release(&r);
+	in.data = NULL;  /* the log alone */
 	o = rp_stage(&in, &r);
 	assert_true(sa_json_bool(o, "ok", false));
 	assert_string_equal(sa_json_str(o, "mode", ""), "tradelog");
@@ -507,6 +546,7 @@ static void test_stage_modes(void **state)
 	cJSON_Delete(o);
 	rp_result_release(&r);
 
+	in.data = &s;
 	in.log = NULL;
 	in.log_err = "";
 	o = rp_stage(&in, &r);
