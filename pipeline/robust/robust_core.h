@@ -199,7 +199,9 @@ long rb_ticks_max(const struct sa_ohlcv *s, double tick);
 
 /* Moves every price of copy (open, high, low and close of every bar, each on its own) by 1 to
  * ticks_max whole ticks up or down, drawn with rng (a gsl_rng *); the prices stay on the grid,
- * high and low are widened to hold open and close, and no price falls to 0 or below. */
+ * high and low are widened to hold open and close, and no price falls to 0 or below. Each
+ * positive volume moves the same way by whole units of its own grid, up to a hundredth of the
+ * median volume. */
 void rb_nudge_ticks(struct rb_series *copy, double tick, long ticks_max, void *rng);
 
 /* The profit of signals replayed on s with costs c: the plain sum of the trades' net returns

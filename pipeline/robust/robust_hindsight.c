@@ -137,9 +137,25 @@ static double nudge(double x, double tick, long most, gsl_rng *rng)
 	return gsl_rng_uniform_int(rng, 2) && down > 0 ? down : up;
 }
 
+/* The volume's own nudge: 1 to this many units of its grid, a hundredth of its median. */
+static long volume_units(const struct sa_ohlcv *s, double unit)
+{
+	double *v = s->n ? malloc(s->n * sizeof *v) : NULL, most = 0;
+
+	if (v) {
+		memcpy(v, s->volume, s->n * sizeof *v);
+		gsl_sort(v, 1, s->n);
+		most = 0.01 * gsl_stats_median_from_sorted_data(v, 1, s->n) / unit;
+		free(v);
+	}
+	return most >= 2 && most < 1e9 ? (long)most : 2;
+}
+
 void rb_nudge_ticks(struct rb_series *copy, double tick, long ticks_max, void *rng)
 {
 	struct sa_ohlcv *s = &copy->s;
+	double vunit = rb_resolution(s->volume, s->n);
+	long vmost = volume_units(s, vunit);
 
 	/* each price on its own: no one factor, no one offset puts them back where they were */
 	for (size_t i = 0; i < s->n; i++) {
@@ -150,6 +166,9 @@ void rb_nudge_ticks(struct rb_series *copy, double tick, long ticks_max, void *r
 		s->close[i] = c;
 		s->high[i] = fmax(h, fmax(o, c));
 		s->low[i] = fmin(l, fmin(o, c));
+		/* the volume too, or a lookup of remembered volumes would stand in for the prices */
+		if (s->volume[i] > 0)
+			s->volume[i] = nudge(s->volume[i], vunit, vmost, rng);
 	}
 }
 
@@ -259,27 +278,21 @@ static void explain(const struct rb_hindsight *h, char *buf, size_t len)
 	char wk[64];
 
 	if (h->tick_flagged)
-		snprintf(buf, len, "The profit is remembered, not earned by a rule: a lookup of this "
-			 "data's own prices. With every price moved on its own by 1 to %ld ticks of %g "
-			 "(no common factor puts them back on their quotes) it keeps %.0f %% of its net "
-			 "profit (%+.1f %% summed over %zu trades), less than half. Nobody could have "
-			 "traded this without having seen the chart.", h->ticks_max, h->tick,
-			 100 * h->tick_kept, 100 * h->real_profit, h->real_trades);
+		snprintf(buf, len, "The profit is a lookup of this data's own prices: with every price "
+			 "moved on its own by 1 to %ld ticks of %g it keeps %.0f %% of its net profit of "
+			 "%+.1f %%. Nobody could have traded this without having seen the chart.",
+			 h->ticks_max, h->tick, 100 * h->tick_kept, 100 * h->real_profit);
 	else if (h->calendar_flagged)
-		snprintf(buf, len, "The profit is remembered, not earned by a rule: a list of this data's "
-			 "own %s. With the prices moved against the calendar by %s weeks (every date, "
-			 "weekday, hour and bar number kept, the prices at them changed) it keeps a median "
-			 "of %.0f %% of its net profit (%+.1f %% summed over %zu trades), less than half. "
-			 "Nobody could have traded this without having seen the chart.",
-			 h->later_start ? "bar numbers (started later, its trades move with the start)"
-					: "dates and times",
-			 weeks_list(h, wk, sizeof wk), 100 * h->rot_kept, 100 * h->real_profit,
-			 h->real_trades);
+		snprintf(buf, len, "The profit is a list of this data's own %s: with the prices moved "
+			 "against the calendar by %s weeks (every date, weekday and hour kept) it keeps a "
+			 "median of %.0f %% of its net profit of %+.1f %%. Nobody could have traded this "
+			 "without having seen the chart.", h->later_start ? "bar numbers" : "dates and times",
+			 weeks_list(h, wk, sizeof wk), 100 * h->rot_kept, 100 * h->real_profit);
 	else if (h->material && h->keyed_real)
-		snprintf(buf, len, "The profit is remembered, not earned by a rule: its trades are keyed "
-			 "to these bars. It trades %zu times on the real bars but a median of %zu times on "
-			 "copies with the same returns shuffled. Nobody could have traded this without "
-			 "having seen the chart.", h->real_trades, h->surrogate_median);
+		snprintf(buf, len, "The profit is keyed to these bars: it trades %zu times on the real "
+			 "bars but a median of %zu times on copies with the same returns shuffled. Nobody "
+			 "could have traded this without having seen the chart.", h->real_trades,
+			 h->surrogate_median);
 	else if (h->later_start)
 		snprintf(buf, len, "Started later in history it gives other signals on %.0f %% of the "
 			 "bars compared past its measured warm-up, far beyond a quarter: its signals are "

@@ -338,6 +338,7 @@ static void test_hindsight_ticks(void **state)
 		assert_true(y.s.high[i] >= fmax(y.s.open[i], y.s.close[i]));
 		assert_true(y.s.low[i] <= fmin(y.s.open[i], y.s.close[i]));
 		assert_true(y.s.open[i] != x.s.open[i]);
+		assert_true(y.s.volume[i] != x.s.volume[i] && y.s.volume[i] > 0);
 		if (fabs(y.s.close[i] / x.s.close[i] - f0) > 1e-9)
 			factor_differs = true;
 	}
