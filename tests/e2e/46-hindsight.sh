@@ -93,6 +93,7 @@ a = {r['entry_time'] for r in csv.DictReader(open('out/e2e-hindsight-busy/trades
 b = [r['entry_time'] for r in csv.DictReader(open('out/$N/trades.csv'))]
 print(str(sum(x in a for x in b) > len(b) / 2).lower())")"
 reason $N "a list of this data's own dates and times" "diluted: the veto names the dates"
+check "diluted: the shares kept recompute from robustness.json" "$PY" tests/recompute.py "out/$N"
 expect_eq "the busy causal rule alone is not flagged (its own verdict stands)" "NOT_READY false" \
 	"$got $(hs e2e-hindsight-busy flagged)"
 

@@ -51,6 +51,8 @@ expect_eq "honest: sealed.json holds no list (no trades, no bars)" "0" \
 	"$("$PY" -c 'import json, sys
 print(sum(isinstance(v, list) and len(v) > 0 for v in json.load(open(sys.argv[1])).values()))' out/$N/sealed.json)"
 
+check "honest: the sealed gate recomputes from sealed.json" "$PY" tests/recompute.py "out/$N"
+
 N=e2e-sealed-memory
 expect_eq "a list of remembered dates is still rejected" REJECTED_LOOKAHEAD \
 	"$(audit "$TMP/dates.py" $N "$TMP/sealed.csv")"
@@ -63,6 +65,7 @@ expect_eq "the sealed gate alone holds an honest rule whose edge fails there" "N
 	"$(audit demos/honest.py $N "$TMP/chop.csv") $(jget out/$N/verdict.json gate_verdict)"
 expect_eq "chop: the six gates pass in-sample, the sealed gate fails" \
 	"trades=false net_edge=true psr=true dsr=true track_record=true drawdown=true sealed=false" "$(gates $N)"
+check "chop: the sealed gate recomputes from sealed.json" "$PY" tests/recompute.py "out/$N"
 check "chop: the summary says why" grep -q "the edge does not hold there, so the verdict cannot pass" \
 	"out/$N/verdict.json"
 
