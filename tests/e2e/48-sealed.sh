@@ -66,7 +66,7 @@ expect_eq "the sealed gate alone holds an honest rule whose edge fails there" "N
 expect_eq "chop: the six gates pass in-sample, the sealed gate fails" \
 	"trades=false net_edge=true psr=true dsr=true track_record=true drawdown=true sealed=false" "$(gates $N)"
 check "chop: the sealed gate recomputes from sealed.json" "$PY" tests/recompute.py "out/$N"
-check "chop: the summary says why" grep -q "the edge does not hold there, so the verdict cannot pass" \
+check "chop: the summary says why" grep -q "the edge does not hold there (both must be above 0), so the verdict cannot pass" \
 	"out/$N/verdict.json"
 
 # without SEALED the same audit has no sealed gate and no sealed.json left behind

@@ -17,23 +17,17 @@ import datetime as dt
 import os
 import sys
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hindsight_gen  # noqa: E402
+
 HOLD = 30
 BEST = 91
 OVERLAY = 90
 
 
 def best_moves(close, count):
-    moves = sorted(range(len(close) - HOLD - 1), key=lambda i: close[i + HOLD + 1] / close[i + 1],
-                   reverse=True)
-    picked, taken = [], set()
-    for i in moves:                      # the best moves that do not overlap
-        if any(j in taken for j in range(i - HOLD, i + HOLD + 1)):
-            continue
-        picked.append(i)
-        taken.add(i)
-        if len(picked) == count:
-            break
-    return sorted(picked)
+    return hindsight_gen.best_moves(close, HOLD, count)
 
 
 def events(first_year, last_year):
