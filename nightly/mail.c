@@ -20,8 +20,9 @@ static const char usage_text[] =
 	"            [--credentials FILE] [--starttls] [--ca FILE]\n"
 	"\n"
 	"Sends one message: DIR/index.txt as text, DIR/index.html as HTML, DIR/index.xlsx and\n"
-	"DIR/index.html attached, and every bundle the index lists, base64-encoded. When the\n"
-	"message would exceed the cap (default 10485760 bytes) the bundles are left out and named.\n"
+	"DIR/index.html attached, and the bundles the index lists, base64-encoded, worst news\n"
+	"first, each while the message stays under the cap (default 10485760 bytes); those that\n"
+	"do not fit are named with their place in DIR/bundles.\n"
 	"The outcome is written to DIR/mail.json either way.\n"
 	"\n"
 	"Environment: MAIL_CAP, MAIL_RETRIES (3), MAIL_BACKOFF_MS (2000) as defaults for the options;\n"
@@ -174,6 +175,15 @@ static char *crlf(const char *s)
 	return out;
 }
 
+/* Whether the plan attaches the bundle the recipient sees as name. */
+static bool bundle_attached(const struct mail_plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->bundles[i].attach && strcmp(p->bundles[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 /* The text part: index.txt, what was left out, and each attachment's sha256. */
 static char *text_part(const char *index_txt, const struct mail_plan *p, const cJSON *ix)
 {
@@ -185,14 +195,15 @@ static char *text_part(const char *index_txt, const struct mail_plan *p, const c
 		return NULL;
 	snprintf(t, len, "%s", index_txt);
 	mail_plan_left_out_text(p, t, len);
-	if (p->over_cap || p->n == 0)
+	if (p->attached == 0)
 		return t;
 	snprintf(t + strlen(t), len - strlen(t), "\nAttached bundles (sha256):\n");
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(ix, "rows")) {
 		const char *sha = sa_json_str(r, "bundle_sha256", NULL), *b = sa_json_str(r, "bundle", NULL);
+		const char *name = b ? b + (strncmp(b, "bundles/", 8) ? 0 : 8) : NULL;
 
-		if (sha && b)
-			snprintf(t + strlen(t), len - strlen(t), "  %s  %s\n", sha, b + (strncmp(b, "bundles/", 8) ? 0 : 8));
+		if (sha && name && bundle_attached(p, name))
+			snprintf(t + strlen(t), len - strlen(t), "  %s  %s\n", sha, name);
 	}
 	return t;
 }
@@ -344,8 +355,8 @@ int main(int argc, char **argv)
 		rc = EXIT_NOT_SENT;
 		goto out;
 	}
-	printf("mail: sent to %s (%zu bundles attached%s)\n", a.to, plan.over_cap ? (size_t)0 : plan.n,
-	       plan.over_cap ? ", over the cap: index only" : "");
+	printf("mail: sent to %s (%zu of %zu bundles attached%s)\n", a.to, plan.attached, plan.n,
+	       plan.over_cap ? ", the rest over the cap" : "");
 	rc = SA_EXIT_OK;
 out:
 	memset(pass, 0, sizeof pass);

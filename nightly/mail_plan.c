@@ -1,4 +1,5 @@
-/* mail_plan.c - the size cap: everything, or the index alone and a list of what was left out. */
+/* mail_plan.c - the size cap: the index always, then each bundle in the index's order while the
+ * message stays under the cap, and a list of what was left out and where it is. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +34,19 @@ void mail_plan_decide(struct mail_plan *p)
 {
 	for (size_t i = 0; i < 2; i++)
 		p->index[i].attach = p->index[i].size >= 0 && p->index[i].path[0];
+	p->attached = 0;
 	for (size_t i = 0; i < p->n; i++)
+		p->bundles[i].attach = false;
+	/* worst news first, as the index lists them: a bundle that does not fit is skipped, and a
+	 * smaller one after it may still go */
+	for (size_t i = 0; i < p->n; i++) {
 		p->bundles[i].attach = true;
-	p->over_cap = mail_plan_size(p) > p->cap;
-	if (p->over_cap)
-		for (size_t i = 0; i < p->n; i++)
+		if (mail_plan_size(p) > p->cap)
 			p->bundles[i].attach = false;
+		else
+			p->attached++;
+	}
+	p->over_cap = p->attached < p->n;
 }
 
 char *mail_plan_left_out_text(const struct mail_plan *p, char *text, size_t len)
@@ -48,11 +56,13 @@ char *mail_plan_left_out_text(const struct mail_plan *p, char *text, size_t len)
 	if (!p->over_cap || p->n == 0)
 		return text;
 	snprintf(text + used, len - used,
-		 "\nThe bundles together exceed the %lld-byte mail cap, so only the index is "
-		 "attached. Left out:\n", p->cap);
+		 "\nThe bundles together exceed the %lld-byte mail cap: %zu of %zu %s attached. Left out, "
+		 "each kept in the night's folder:\n", p->cap, p->attached, p->n, p->attached == 1 ? "is" : "are");
 	for (size_t i = 0; i < p->n; i++) {
+		if (p->bundles[i].attach)
+			continue;
 		used = strlen(text);
-		snprintf(text + used, len - used, "  %s (%lld bytes)\n", p->bundles[i].name,
+		snprintf(text + used, len - used, "  bundles/%s (%lld bytes)\n", p->bundles[i].name,
 			 p->bundles[i].size);
 	}
 	return text;

@@ -18,6 +18,7 @@
 
 static const char usage_text[] =
 	"usage: nightly trials FILE [--default N]\n"
+	"       nightly data FILE [--default-data PATH]\n"
 	"       nightly decide --db DB --name NAME --dir OUT [--strategy PY] [--trades CSV]\n"
 	"                      --data CSV --config JSON --bin DIR -o WORK.json\n"
 	"       nightly done --work WORK.json --rc N --dir OUT --total N\n"
@@ -25,6 +26,8 @@ static const char usage_text[] =
 	"                     --template HTML\n"
 	"\n"
 	"trials   prints N from a '# trials: N' line in FILE's header, else the default (1).\n"
+	"data     prints PATH from a '# data: PATH' line in FILE's header (relative to FILE's\n"
+	"         folder unless absolute), else the default; exit 1 when the line is unusable.\n"
 	"decide   prints 'audit' or 'skip' and writes WORK.json: skip when the latest recorded\n"
 	"         audit of NAME had the same code, trade log, data, config and tool, its results\n"
 	"         are still in OUT, and the trial ledger places it as its ledger.json says.\n"
@@ -35,11 +38,12 @@ static const char usage_text[] =
 	"         in the trial ledger in DB (one transaction) and writes DIR/index.json, index.txt,\n"
 	"         index.html and index.xlsx, each row saying why.\n"
 	"\n"
-	"exit: 0 done (a strategy without a verdict is a row, not a failure); 2 usage; 3 broken\n";
+	"exit: 0 done (a strategy without a verdict is a row, not a failure); 1 an unusable\n"
+	"      '# data:' line; 2 usage; 3 broken\n";
 
 enum { OPT_DB = 256, OPT_NAME, OPT_DIR, OPT_STRATEGY, OPT_TRADES, OPT_DATA, OPT_CONFIG, OPT_BIN,
        OPT_WORK, OPT_RC, OPT_TOTAL, OPT_NIGHT, OPT_NIGHT_DIR, OPT_OUT_ROOT, OPT_TEMPLATE,
-       OPT_DEFAULT };
+       OPT_DEFAULT, OPT_DEFAULT_DATA };
 
 static const struct option long_opts[] = {
 	{"db", required_argument, NULL, OPT_DB}, {"name", required_argument, NULL, OPT_NAME},
@@ -52,13 +56,14 @@ static const struct option long_opts[] = {
 	{"out-root", required_argument, NULL, OPT_OUT_ROOT},
 	{"template", required_argument, NULL, OPT_TEMPLATE},
 	{"default", required_argument, NULL, OPT_DEFAULT},
+	{"default-data", required_argument, NULL, OPT_DEFAULT_DATA},
 	{"help", no_argument, NULL, 'h'}, {"output", required_argument, NULL, 'o'},
 	{NULL, 0, NULL, 0},
 };
 
 struct args {
 	const char *db, *name, *dir, *strategy, *trades, *data, *config, *bin, *work, *night,
-		*night_dir, *out_root, *tpl, *out;
+		*night_dir, *out_root, *tpl, *out, *def_data;
 	long rc, total, def;
 };
 
@@ -96,6 +101,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case OPT_OUT_ROOT: a->out_root = optarg; break;
 		case OPT_TEMPLATE: a->tpl = optarg; break;
 		case OPT_DEFAULT: a->def = parse_long(optarg, "--default"); break;
+		case OPT_DEFAULT_DATA: a->def_data = optarg; break;
 		case 'o': a->out = optarg; break;
 		case 'h': fputs(usage_text, stdout); exit(SA_EXIT_OK);
 		default: sa_usage_die("unknown option");
@@ -132,6 +138,26 @@ static int cmd_trials(int argc, char **argv, const struct args *a)
 	/* an unreadable upload is the audit's finding to report, not this step's */
 	printf("%ld\n", n);
 	free(buf);
+	return SA_EXIT_OK;
+}
+
+static int cmd_data(int argc, char **argv, const struct args *a)
+{
+	char *buf = NULL, path[4096];
+	size_t len = 0;
+	int found = 0;
+
+	if (optind + 1 >= argc)
+		sa_usage_die("data needs a FILE");
+	if (sa_read_file(argv[optind + 1], SA_UPLOAD_CAP, &buf, &len) == SA_READ_OK)
+		found = nightly_data_from_header(buf, len, argv[optind + 1], path, sizeof path);
+	free(buf);
+	if (found < 0) {
+		sa_error("'%s': its '# data:' line is no usable path (a control character, or too long)",
+			 argv[optind + 1]);
+		return 1;  /* the usage text's exit 1 */
+	}
+	printf("%s\n", found ? path : a->def_data ? a->def_data : "");
 	return SA_EXIT_OK;
 }
 
@@ -175,7 +201,7 @@ static int cmd_decide(const struct args *a)
 	struct nightly_key k;
 	char tool[96];
 	sqlite3 *db = NULL;
-	bool seen = false, moved = false;
+	bool seen = false, moved = false, data_ok;
 	int skip, rc = SA_EXIT_BROKEN;
 	cJSON *w = NULL;
 
@@ -183,13 +209,15 @@ static int cmd_decide(const struct args *a)
 	need(a->config, "--config"), need(a->bin, "--bin"), need(a->out, "-o");
 	if (!name_ok(a->name))
 		sa_usage_die("a strategy name may hold only letters, digits, '.', '_' and '-', '%s'", a->name);
+	/* a missing data file is the audit's to refuse, with its reason, and the night's row says so */
+	data_ok = access(a->data, R_OK) == 0;
 	if (nightly_tool_key(a->bin, SA_VERSION, tool) != 0 ||
-	    nightly_key_compute(&k, a->strategy, a->trades, a->data, a->config, tool) != 0)
+	    nightly_key_compute(&k, a->strategy, a->trades, data_ok ? a->data : NULL, a->config, tool) != 0)
 		goto out;
 	db = nightly_history_open(a->db);
 	if (!db || nightly_history_has_key(db, a->name, &k, &seen) != 0)
 		goto out;
-	skip = seen && results_present(a->dir, a->name, &k);
+	skip = data_ok && seen && results_present(a->dir, a->name, &k);
 	if (skip && nightly_history_ledger_moved(db, a->dir, a->name, &moved) != 0)
 		goto out;
 	skip = skip && !moved;
@@ -198,9 +226,11 @@ static int cmd_decide(const struct args *a)
 	cJSON_AddStringToObject(w, "name", a->name);
 	cJSON_AddStringToObject(w, "dir", a->dir);
 	cJSON_AddItemToObject(w, "key", key_json(&k));
+	cJSON_AddStringToObject(w, "data", a->data);
 	cJSON_AddStringToObject(w, "action", skip ? "skip" : "audit");
 	cJSON_AddStringToObject(w, "why", skip ? "code, trade log, data, config and tool are as last audited"
 					       : moved ? "the trial ledger has moved since: its lineage has more versions"
+					       : !data_ok ? "the data file cannot be read"
 					       : seen ? "the earlier results are no longer in place"
 						      : "first audit under this code, data, config and tool");
 	if (sa_json_write(a->out, w) != 0)
@@ -347,6 +377,7 @@ static int row_from_work(struct nightly_row *r, const char *path, const struct a
 	snprintf(r->key.data, sizeof r->key.data, "%s", sa_json_str(k, "data_sha256", ""));
 	snprintf(r->key.config, sizeof r->key.config, "%s", sa_json_str(k, "config_sha256", ""));
 	snprintf(r->key.tool, sizeof r->key.tool, "%s", sa_json_str(k, "tool", ""));
+	snprintf(r->data, sizeof r->data, "%s", sa_json_str(w, "data", ""));
 	r->audited = strcmp(sa_json_str(w, "action", ""), "audit") == 0;
 	rc = sa_json_num(w, "audit_rc", -1);
 	r->audit_rc = (int)rc;
@@ -356,9 +387,14 @@ static int row_from_work(struct nightly_row *r, const char *path, const struct a
 		snprintf(r->verdict, sizeof r->verdict, "FAILED");
 		if (rc < 0)
 			sa_fmt(r->note, sizeof r->note, "the audit did not finish");
+		else if (r->data[0] && access(r->data, R_OK) != 0)
+			sa_fmt(r->note, sizeof r->note, "no such data file, '%s'; see logs/%s.log", r->data, r->name);
 		else
 			sa_fmt(r->note, sizeof r->note, "the audit exited %d; see logs/%s.log", (int)rc, r->name);
 	}
+	/* a row without a verdict says why in the same place as every other row */
+	if (!strcmp(r->verdict, "FAILED") && !r->reason[0])
+		snprintf(r->reason, sizeof r->reason, "%s", r->note[0] ? r->note : "no verdict");
 	take_bundle(r, dir, a->night_dir);
 	take_report(r, dir, a->night_dir);
 	ret = 0;
@@ -414,12 +450,13 @@ static int record_rows(struct nightly_index *ix, const char *night, const char *
 
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return sa_error("cannot lock the history: %s", sqlite3_errmsg(db));
-	/* rows in name order, so two new versions of one lineage on one night number alike */
+	/* rows in name order, so two new versions of one lineage on one night number alike; the
+	 * ledger first, so a change of code names the version it made */
 	for (size_t i = 0; i < ix->n; i++)
-		if (nightly_history_compare(db, night, &ix->rows[i]) != 0 ||
-		    nightly_history_record(db, night, &ix->rows[i]) != 0 ||
-		    nightly_history_ledger(db, night, sa_fmt(dir, sizeof dir, "%s/%s", out_root, ix->rows[i].name),
-					   &ix->rows[i]) != 0)
+		if (nightly_history_ledger(db, night, sa_fmt(dir, sizeof dir, "%s/%s", out_root, ix->rows[i].name),
+					   &ix->rows[i]) != 0 ||
+		    nightly_history_compare(db, night, &ix->rows[i]) != 0 ||
+		    nightly_history_record(db, night, &ix->rows[i]) != 0)
 			goto out;
 	rc = 0;
 out:
@@ -487,10 +524,12 @@ int main(int argc, char **argv)
 	sa_set_prog("nightly");
 	parse_args(argc, argv, &a);
 	if (optind >= argc)
-		sa_usage_die("give a step: trials, decide, done or index");
+		sa_usage_die("give a step: trials, data, decide, done or index");
 	cmd = argv[optind];
 	if (strcmp(cmd, "trials") == 0)
 		return cmd_trials(argc, argv, &a);
+	if (strcmp(cmd, "data") == 0)
+		return cmd_data(argc, argv, &a);
 	if (strcmp(cmd, "decide") == 0)
 		return cmd_decide(&a);
 	if (strcmp(cmd, "done") == 0)

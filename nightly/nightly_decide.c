@@ -10,49 +10,41 @@
 #include "msg.h"
 #include "nightly_decide.h"
 
-/* Parses one header line; returns 1 with *trials set when it is a valid "# trials: N". */
-static int trials_line(const char *p, const char *end, long *trials)
+/* When the header line [p, end) is "# KEY: VALUE" (KEY case-insensitive), points *v at VALUE,
+ * its blanks trimmed, and returns its length; returns -1 otherwise. */
+static long header_value(const char *p, const char *end, const char *key, const char **v)
 {
-	char num[16];
-	size_t n = 0;
-	char *stop = NULL;
-	long v;
+	size_t klen = strlen(key);
 
 	p++; /* the '#' */
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	if (end - p < 6 || strncasecmp(p, "trials", 6) != 0)
-		return 0;
-	p += 6;
+	if ((size_t)(end - p) < klen || strncasecmp(p, key, klen) != 0)
+		return -1;
+	p += klen;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	if (p >= end || *p != ':')
-		return 0;
+		return -1;
 	p++;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	while (p < end && isdigit((unsigned char)*p) && n < sizeof num - 1)
-		num[n++] = *p++;
-	num[n] = '\0';
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-		p++;
-	if (n == 0 || p != end)
-		return 0;
-	errno = 0;
-	v = strtol(num, &stop, 10);
-	if (errno || *stop || v < 1 || v > 1000000)
-		return 0;
-	*trials = v;
-	return 1;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		end--;
+	*v = p;
+	return (long)(end - p);
 }
 
-int nightly_trials_from_header(const char *buf, size_t len, long *trials)
+/* Finds the first "# KEY: VALUE" line of the header (the leading lines that are blank or start
+ * with '#'). Returns VALUE's length with *v pointing into buf, or -1 when there is none. */
+static long header_find(const char *buf, size_t len, const char *key, const char **v)
 {
 	const char *p = buf, *end = buf + len;
 
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *s = p;
+		long n;
 
 		if (!eol)
 			eol = end;
@@ -60,11 +52,46 @@ int nightly_trials_from_header(const char *buf, size_t len, long *trials)
 			s++;
 		if (s < eol && *s != '#')
 			break; /* the header ends at the first line of code or data */
-		if (s < eol && trials_line(s, eol, trials))
-			return 1;
+		if (s < eol && (n = header_value(s, eol, key, v)) >= 0)
+			return n;
 		p = eol + 1;
 	}
-	return 0;
+	return -1;
+}
+
+int nightly_trials_from_header(const char *buf, size_t len, long *trials)
+{
+	const char *v = NULL;
+	long n = header_find(buf, len, "trials", &v), x;
+	char num[16];
+	char *stop = NULL;
+
+	if (n < 1 || n >= (long)sizeof num || strspn(v, "0123456789") < (size_t)n)
+		return 0;
+	memcpy(num, v, (size_t)n);
+	num[n] = '\0';
+	errno = 0;
+	x = strtol(num, &stop, 10);
+	if (errno || *stop || x < 1 || x > 1000000)
+		return 0;
+	*trials = x;
+	return 1;
+}
+
+int nightly_data_from_header(const char *buf, size_t len, const char *upload, char *path, size_t pathlen)
+{
+	const char *v = NULL, *slash = strrchr(upload, '/');
+	long n = header_find(buf, len, "data", &v);
+	int dirlen = slash ? (int)(slash - upload) : 0;
+
+	if (n < 1)
+		return 0;
+	for (long i = 0; i < n; i++)
+		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
+			return -1;
+	if (v[0] == '/' || !slash)
+		return snprintf(path, pathlen, "%.*s", (int)n, v) < (int)pathlen ? 1 : -1;
+	return snprintf(path, pathlen, "%.*s/%.*s", dirlen, upload, (int)n, v) < (int)pathlen ? 1 : -1;
 }
 
 int nightly_tool_key(const char *bindir, const char *version, char key[96])

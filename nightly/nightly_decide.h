@@ -23,6 +23,12 @@ struct nightly_key {
  * found, 0 when the header has no such line (or N is out of range). Never fails. */
 int nightly_trials_from_header(const char *buf, size_t len, long *trials);
 
+/* Finds a "# data: PATH" line in the file's header (as for trials) and writes into path the
+ * PATH as given when it is absolute, else relative to the folder of upload (the file's own
+ * path, borrowed). Returns 1 when found, 0 when the header has none, -1 when PATH holds a
+ * control character or does not fit pathlen. Never fails otherwise. */
+int nightly_data_from_header(const char *buf, size_t len, const char *upload, char *path, size_t pathlen);
+
 /* Computes the tool key from the binaries named in NIGHTLY_TOOL_BINS in bindir. A missing
  * binary counts as the text "missing", so the key still changes when it appears. Writes into
  * key (at least 96 bytes). Returns 0, or -1 with a message when a binary cannot be read. */

@@ -87,27 +87,21 @@ out:
 	return rc;
 }
 
-/* The first 12 hex digits, enough for a person to tell two versions apart. */
-static void short_sha(const char *sha, char out[13])
-{
-	snprintf(out, 13, "%.12s", *sha ? sha : "none");
-}
-
-/* Describes what changed between the earlier row (code, verdict) and r. */
+/* Describes what changed between the earlier row (code, verdict) and r: a new version of the
+ * code by its number in the trial ledger, as a person counts retunes. */
 static void describe_change(struct nightly_row *r, const char *old_code, const char *old_verdict)
 {
-	char a[13], b[13], vpart[96] = "", cpart[64] = "";
+	char vpart[96] = "", cpart[64] = "";
 	bool vdiff = strcmp(old_verdict, r->verdict) != 0, cdiff = strcmp(old_code, r->key.code) != 0;
 
 	r->news = vdiff || cdiff ? NIGHTLY_CHANGED : NIGHTLY_UNCHANGED;
 	r->change[0] = '\0';
 	if (vdiff)
 		snprintf(vpart, sizeof vpart, "verdict %s -> %s", old_verdict, r->verdict);
-	if (cdiff) {
-		short_sha(old_code, a);
-		short_sha(r->key.code, b);
-		snprintf(cpart, sizeof cpart, "code %s -> %s", a, b);
-	}
+	if (cdiff && r->version > 0)
+		snprintf(cpart, sizeof cpart, "code changed: version %ld", r->version);
+	else if (cdiff)
+		snprintf(cpart, sizeof cpart, "code changed");
 	snprintf(r->change, sizeof r->change, "%s%s%s", vpart, vdiff && cdiff ? "; " : "", cpart);
 }
 
@@ -215,6 +209,8 @@ int nightly_history_ledger(sqlite3 *db, const char *night, const char *dir, stru
 		goto out;
 	if (sa_ledger_record(db, r->name, night, &k, &v, why, sizeof why) != 0)
 		rc = sa_error("cannot record '%s' in the trial ledger: %s", r->name, why);
+	else
+		r->version = v.version;
 out:
 	cJSON_Delete(in);
 	cJSON_Delete(fp);

@@ -22,7 +22,8 @@ void nightly_history_close(sqlite3 *db);
 int nightly_history_has_key(sqlite3 *db, const char *name, const struct nightly_key *k, bool *found);
 
 /* Sets r->news and r->change by comparing r with the last night before `night` that holds the
- * same name, or else the same code sha (a renamed file is not new). Returns 0 or -1. */
+ * same name, or else the same code sha (a renamed file is not new); a change of code is named
+ * by r->version (set it first, nightly_history_ledger). Returns 0 or -1. */
 int nightly_history_compare(sqlite3 *db, const char *night, struct nightly_row *r);
 
 /* Records r as tonight's row (replacing an earlier row of the same night and name, but keeping
@@ -32,7 +33,8 @@ int nightly_history_record(sqlite3 *db, const char *night, struct nightly_row *r
 
 /* Records the version the audit in dir saw (its inspect.json and fingerprint.json) in the trial
  * ledger, within the caller's transaction; a row without a verdict or without parsed code
- * records nothing. Returns 0, or -1 with a message printed. */
+ * records nothing. Sets r->version to its number in the lineage. Returns 0, or -1 with a message
+ * printed. */
 int nightly_history_ledger(sqlite3 *db, const char *night, const char *dir, struct nightly_row *r);
 
 /* Whether the trial ledger would now place the audit in dir otherwise than its ledger.json

@@ -1,5 +1,6 @@
 /* nightly_html.c - filling the index template; every value passes through the HTML escaper. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +29,33 @@ static void count(char *buf, size_t len, long x)
 		snprintf(buf, len, "-");
 }
 
+/* Escapes s with a break opportunity (<wbr>) after each '_' and '/', so a long verdict or path
+ * wraps between its parts, never inside a word. */
+static void escape_breakable(FILE *fp, const char *s)
+{
+	char part[512];
+
+	while (*s) {
+		size_t n = strcspn(s, "_/");
+
+		n += s[n] != '\0';  /* the separator stays with the part before it */
+		snprintf(part, sizeof part, "%.*s", (int)(n < sizeof part ? n : sizeof part - 1), s);
+		sa_html_escape(fp, part);
+		if (s[n - 1] == '_' || s[n - 1] == '/')
+			fputs("<wbr>", fp);
+		s += n;
+	}
+}
+
+/* A fraction as a percentage, "-" when unknown. */
+static void pct(char *buf, size_t len, double x, bool sign)
+{
+	if (isfinite(x))
+		snprintf(buf, len, sign ? "%+.2f %%" : "%.2f %%", 100 * x);
+	else
+		snprintf(buf, len, "-");
+}
+
 /* Writes the value of a row key; returns 0 when the key is unknown. */
 static int row_value(FILE *fp, const struct nightly_row *r, const char *key, size_t klen)
 {
@@ -38,8 +66,34 @@ static int row_value(FILE *fp, const struct nightly_row *r, const char *key, siz
 		sa_html_escape(fp, r->name);
 	else if (IS("verdict"))
 		sa_html_escape(fp, r->verdict);
+	else if (IS("verdict_text"))
+		escape_breakable(fp, r->verdict);
 	else if (IS("gate_verdict"))
-		sa_html_escape(fp, r->gate_verdict[0] ? r->gate_verdict : "-");
+		escape_breakable(fp, r->gate_verdict[0] ? r->gate_verdict : "-");
+	else if (IS("gates_alone")) {
+		/* only where a veto or INCOMPLETE overrode the gates */
+		if (r->gate_verdict[0] && strcmp(r->gate_verdict, r->verdict) != 0) {
+			fputs("gates alone: ", fp);
+			escape_breakable(fp, r->gate_verdict);
+		}
+	}
+	else if (IS("net_return"))
+		pct(buf, sizeof buf, r->net_return, true), sa_html_escape(fp, buf);
+	else if (IS("max_drawdown"))
+		pct(buf, sizeof buf, r->max_drawdown, false), sa_html_escape(fp, buf);
+	else if (IS("data")) {
+		/* the file's name; its whole path is in index.json and index.xlsx */
+		const char *base = strrchr(r->data, '/');
+
+		escape_breakable(fp, r->data[0] ? (base ? base + 1 : r->data) : "-");
+		if (r->data_first[0]) {
+			fputs("<div class=\"note\">", fp);
+			sa_html_escape(fp, r->data_first);
+			fputs(" to ", fp);
+			sa_html_escape(fp, r->data_last);
+			fputs("</div>", fp);
+		}
+	}
 	else if (IS("trades"))
 		fig(buf, sizeof buf, r->trades, "%.0f"), sa_html_escape(fp, buf);
 	else if (IS("sharpe"))
@@ -82,7 +136,7 @@ static int row_value(FILE *fp, const struct nightly_row *r, const char *key, siz
 			fputs("<a href=\"", fp);
 			sa_html_escape(fp, r->bundle);
 			fputs("\">", fp);
-			sa_html_escape(fp, r->bundle);
+			escape_breakable(fp, r->bundle);
 			fputs("</a>", fp);
 		} else {
 			fputs("-", fp);

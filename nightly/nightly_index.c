@@ -64,6 +64,7 @@ struct nightly_row *nightly_index_add(struct nightly_index *ix)
 	memset(r, 0, sizeof *r);
 	snprintf(r->verdict, sizeof r->verdict, "FAILED");
 	r->trades = r->sharpe = r->psr = r->dsr = NAN;
+	r->sharpe_per_trade = r->net_return = r->max_drawdown = NAN;
 	r->blocked = r->mismatches = -1;
 	r->trials = 1;
 	r->pbo = NAN;
@@ -189,6 +190,33 @@ static void load_reason(struct nightly_row *r, const cJSON *v, const char *dir)
 		append(r->reason, sizeof r->reason, "every gate passed");
 }
 
+/* The data's first and last bar, as fingerprint.json records them. */
+static void load_data_span(struct nightly_row *r, const char *dir)
+{
+	char path[4096], err[256];
+	cJSON *fp = sa_json_read(sa_fmt(path, sizeof path, "%s/fingerprint.json", dir), SA_JSON_CAP, err, sizeof err);
+
+	snprintf(r->data_first, sizeof r->data_first, "%s", sa_json_str(fp, "data_first", ""));
+	snprintf(r->data_last, sizeof r->data_last, "%s", sa_json_str(fp, "data_last", ""));
+	cJSON_Delete(fp);
+}
+
+/* The figures of stats.json the index shows, the Sharpe ratio as the report's headline. */
+static void load_stats(struct nightly_row *r, const cJSON *s)
+{
+	r->sharpe = sa_json_num(cJSON_GetObjectItemCaseSensitive(s, "sharpe_annualised"), "value", NAN);
+	r->sharpe_per_trade = sa_json_num(s, "sharpe", NAN);
+	r->psr = sa_json_num(s, "psr", NAN);
+	r->dsr = sa_json_num(s, "dsr", NAN);
+	r->net_return = sa_json_num(s, "net_return", NAN);
+	r->max_drawdown = sa_json_num(s, "max_drawdown", NAN);
+	r->pbo = sa_json_num(cJSON_GetObjectItemCaseSensitive(s, "pbo"), "value", NAN);
+	if (!isfinite(r->trades))
+		r->trades = sa_json_num(s, "trades", NAN);
+	sa_ledger_sentence(s, r->ledger, sizeof r->ledger);
+	load_forward(r, cJSON_GetObjectItemCaseSensitive(s, "forward"));
+}
+
 void nightly_row_load_results(struct nightly_row *r, const char *dir)
 {
 	char path[4096], err[512];
@@ -217,17 +245,10 @@ void nightly_row_load_results(struct nightly_row *r, const char *dir)
 		r->trials = json_count(v, "trials");
 	sa_fmt(path, sizeof path, "%s/stats.json", dir);
 	s = sa_json_read_stage(path, &ok, err, sizeof err);
-	if (s && ok) {
-		r->sharpe = sa_json_num(s, "sharpe", NAN);
-		r->psr = sa_json_num(s, "psr", NAN);
-		r->dsr = sa_json_num(s, "dsr", NAN);
-		r->pbo = sa_json_num(cJSON_GetObjectItemCaseSensitive(s, "pbo"), "value", NAN);
-		if (!isfinite(r->trades))
-			r->trades = sa_json_num(s, "trades", NAN);
-		sa_ledger_sentence(s, r->ledger, sizeof r->ledger);
-		load_forward(r, cJSON_GetObjectItemCaseSensitive(s, "forward"));
-	}
+	if (s && ok)
+		load_stats(r, s);
 out:
+	load_data_span(r, dir);
 	cJSON_Delete(v);
 	cJSON_Delete(s);
 }
@@ -250,6 +271,9 @@ static cJSON *row_json(const struct nightly_row *r)
 	add_str_or_null(o, "gate_verdict", r->gate_verdict);
 	sa_json_add_num(o, "trades", r->trades, 10);
 	sa_json_add_num(o, "sharpe", r->sharpe, 6);
+	sa_json_add_num(o, "sharpe_per_trade", r->sharpe_per_trade, 6);
+	sa_json_add_num(o, "net_return", r->net_return, 10);
+	sa_json_add_num(o, "max_drawdown", r->max_drawdown, 10);
 	sa_json_add_num(o, "psr", r->psr, 6);
 	sa_json_add_num(o, "dsr", r->dsr, 6);
 	sa_json_add_num(o, "blocked_actions", r->blocked >= 0 ? (double)r->blocked : NAN, 12);
@@ -258,13 +282,20 @@ static cJSON *row_json(const struct nightly_row *r)
 	sa_json_add_num(o, "pbo", r->pbo, 6);
 	cJSON_AddStringToObject(o, "news", nightly_news_name(r->news));
 	add_str_or_null(o, "change", r->change);
+	if (r->version > 0)
+		cJSON_AddNumberToObject(o, "version", (double)r->version);
+	else
+		cJSON_AddNullToObject(o, "version");
 	cJSON_AddBoolToObject(o, "audited", r->audited);
 	add_str_or_null(o, "bundle", r->bundle);
 	add_str_or_null(o, "bundle_sha256", r->bundle_sha);
 	cJSON_AddNumberToObject(o, "bundle_size", (double)r->bundle_size);
 	add_str_or_null(o, "code_sha256", r->key.code);
 	add_str_or_null(o, "tradelog_sha256", r->key.tradelog);
+	add_str_or_null(o, "data", r->data);
 	add_str_or_null(o, "data_sha256", r->key.data);
+	add_str_or_null(o, "data_first", r->data_first);
+	add_str_or_null(o, "data_last", r->data_last);
 	add_str_or_null(o, "config_sha256", r->key.config);
 	add_str_or_null(o, "tool", r->key.tool);
 	add_str_or_null(o, "note", r->note);
@@ -311,27 +342,51 @@ static const char *news_text(const struct nightly_row *r, char *buf, size_t len)
 	return buf;
 }
 
+/* A fraction as a percentage for people, "-" when unknown. */
+static const char *pct(char *buf, size_t len, double x, bool sign)
+{
+	if (!isfinite(x))
+		return "-";
+	snprintf(buf, len, sign ? "%+.2f %%" : "%.2f %%", 100 * x);
+	return buf;
+}
+
+/* "data: prices.csv, 2024-01-01T00:00:00Z to 2025-12-31T23:00:00Z", or "" without a data file. */
+char *nightly_row_data_text(const struct nightly_row *r, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (r->data[0] && r->data_first[0])
+		snprintf(buf, len, "%s, %s to %s", r->data, r->data_first, r->data_last);
+	else if (r->data[0])
+		snprintf(buf, len, "%s", r->data);
+	return buf;
+}
+
 int nightly_index_write_text(const struct nightly_index *ix, const char *path)
 {
 	struct sa_atomic a = {0};
-	char summary[512], b1[32], b2[32], b3[32], b4[32], b5[32], news[300];
+	char summary[512], b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], news[300], data[400];
 
 	if (sa_atomic_open(&a, path) != 0)
 		return -1;
 	fprintf(a.fp, "strataudit nightly index\n%s\n\n", nightly_index_summary(ix, summary, sizeof summary));
-	fprintf(a.fp, "%-24s %-22s %7s %8s %6s %6s %6s %5s %7s %9s  %s\n", "strategy", "verdict",
-		"trades", "sharpe", "psr", "dsr", "trials", "pbo", "blocked", "lookahead", "news");
+	fprintf(a.fp, "%-24s %-22s %7s %8s %11s %9s %6s %6s %6s %5s %7s %9s  %s\n", "strategy", "verdict",
+		"trades", "sharpe", "net return", "drawdown", "psr", "dsr", "trials", "pbo", "blocked",
+		"lookahead", "news");
 	for (size_t i = 0; i < ix->n; i++) {
 		const struct nightly_row *r = &ix->rows[i];
 
-		fprintf(a.fp, "%-24s %-22s %7s %8s %6s %6s %6ld %5s %7ld %9ld  %s\n", r->name, r->verdict,
+		fprintf(a.fp, "%-24s %-22s %7s %8s %11s %9s %6s %6s %6ld %5s %7ld %9ld  %s\n", r->name, r->verdict,
 			fig(b1, sizeof b1, r->trades, "%.0f"), fig(b2, sizeof b2, r->sharpe, "%.3f"),
+			pct(b6, sizeof b6, r->net_return, true), pct(b7, sizeof b7, r->max_drawdown, false),
 			fig(b3, sizeof b3, r->psr, "%.3f"), fig(b4, sizeof b4, r->dsr, "%.3f"), r->trials,
 			fig(b5, sizeof b5, r->pbo, "%.2f"),
 			r->blocked < 0 ? 0 : r->blocked, r->mismatches < 0 ? 0 : r->mismatches,
 			news_text(r, news, sizeof news));
 		if (r->reason[0])
 			fprintf(a.fp, "%-24s why: %s\n", "", r->reason);
+		if (nightly_row_data_text(r, data, sizeof data)[0])
+			fprintf(a.fp, "%-24s data: %s\n", "", data);
 		if (r->note[0])
 			fprintf(a.fp, "%-24s %s\n", "", r->note);
 		if (r->ledger[0])
@@ -339,7 +394,8 @@ int nightly_index_write_text(const struct nightly_index *ix, const char *path)
 		if (r->forward[0])
 			fprintf(a.fp, "%-24s %s\n", "", r->forward);
 	}
-	fprintf(a.fp, "\nA verdict is evidence for a decision, never a promise of returns.\n");
+	fprintf(a.fp, "\nSharpe: the report's headline, annualised over per-bar returns. "
+		"A verdict is evidence for a decision, never a promise of returns.\n");
 	return sa_atomic_commit(&a);
 }
 

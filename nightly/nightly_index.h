@@ -15,7 +15,13 @@ struct nightly_row {
 	char name[128];
 	char verdict[32];       /* a verdict, or "FAILED" when the audit did not reach one */
 	char gate_verdict[32];  /* "" when unknown */
-	double trades, sharpe, psr, dsr;  /* NAN when unknown */
+	double trades, psr, dsr;  /* NAN when unknown */
+	double sharpe;          /* the report's headline: annualised, over per-bar returns; NAN when unknown */
+	double sharpe_per_trade;  /* what the deflation is computed on; NAN when unknown */
+	double net_return, max_drawdown;  /* compounded net return and worst fall, fractions; NAN when unknown */
+	char data[256];         /* the data file the audit was given, as given; "" when none */
+	char data_first[40], data_last[40];  /* its first and last bar (fingerprint.json), "" when unknown */
+	long version;           /* the version's number in its lineage (the trial ledger), 0 when unknown */
 	long blocked, mismatches;         /* -1 when unknown */
 	long trials;            /* the trials the DSR counted (declared, or the variants that ran) */
 	double pbo;             /* PBO over the declared variants; NAN when none or unknown */
@@ -71,6 +77,10 @@ void nightly_index_release(struct nightly_index *ix);
  * atomically into dir. Returns 0 or -1 with a message printed. */
 int nightly_index_write_json(const struct nightly_index *ix, const char *path);
 int nightly_index_write_text(const struct nightly_index *ix, const char *path);
+
+/* The row's data in a phrase: "prices.csv, FIRST to LAST" (the path as given, its first and last
+ * bar), or "" without a data file. Writes into buf (always terminated). Returns buf. */
+char *nightly_row_data_text(const struct nightly_row *r, char *buf, size_t len);
 
 /* Counts rows per verdict into a one-line summary ("3 strategies: 1 REJECTED_UNSAFE, 2
  * NOT_READY"). Writes into buf (always terminated). Returns buf. */

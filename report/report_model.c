@@ -158,6 +158,13 @@ static void add_verdict(cJSON *m, const struct rpt_input *in)
 				"No verdict could be reached: verdict.json is missing or failed. Nothing below is a recommendation.");
 	if (gate[0] && strcmp(gate, verdict) != 0)
 		cJSON_AddStringToObject(m, "gate_verdict", gate);
+	/* a rejection leads with its finding; the performance after it is a claim, not a record */
+	if (!strcmp(verdict, "REJECTED_LOOKAHEAD"))
+		cJSON_AddStringToObject(m, "rejected", "The look-ahead check above found signals that change when the "
+					"future is hidden: no one could have traded them.");
+	else if (!strcmp(verdict, "REJECTED_UNSAFE"))
+		cJSON_AddStringToObject(m, "rejected", "The sandbox refused what the upload tried (above), so "
+					"nothing it returned can be trusted.");
 	cJSON *gates = cJSON_AddArrayToObject(m, "gates");
 	const cJSON *g;
 	cJSON_ArrayForEach(g, get(v, "gates")) {
@@ -305,6 +312,77 @@ static void add_containment(cJSON *m, const struct rpt_input *in)
 	cJSON_AddBoolToObject(c, "more_events", n > MAX_ROWS);
 }
 
+/* The row of list for a mismatched bar, made on its first truncation point. */
+static cJSON *bar_row(cJSON *list, const cJSON *it)
+{
+	cJSON *r;
+	double bar = sa_json_num(it, "bar", NAN);
+
+	cJSON_ArrayForEach(r, list)
+		if (sa_json_num(r, "bar_n", NAN) == bar)
+			return r;
+	if (cJSON_GetArraySize(list) >= MAX_ROWS)
+		return NULL;
+	r = cJSON_CreateObject();
+	cJSON_AddNumberToObject(r, "bar_n", bar);
+	add_text(r, "bar", it, "bar");
+	add_text(r, "time", it, "time");
+	add_text(r, "full", it, "full");
+	add_text(r, "truncated", it, "truncated");
+	add_text(r, "first_point", it, "point");
+	cJSON_AddNumberToObject(r, "points_n", 0);
+	cJSON_AddItemToArray(list, r);
+	return r;
+}
+
+/* Each mismatched bar once: its signals, and the truncation points that saw it (a strategy
+ * that normalises by the whole frame differs at one early bar on every point). */
+static void add_mismatch_bars(cJSON *o, const cJSON *mismatches)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "mismatches"), *r;
+	const cJSON *it;
+	char buf[48];
+
+	cJSON_ArrayForEach(it, mismatches) {
+		if (!(r = bar_row(list, it)))
+			continue;
+		cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "points_n");
+		cJSON_SetNumberValue(n, n->valuedouble + 1);
+		cJSON_DeleteItemFromObjectCaseSensitive(r, "last_point");
+		add_text(r, "last_point", it, "point");
+		if (strcmp(cJSON_GetStringValue(get(r, "truncated")), sa_json_str(it, "truncated", "")) &&
+		    !get(r, "truncated_varies"))
+			cJSON_AddBoolToObject(r, "truncated_varies", true);
+	}
+	cJSON_ArrayForEach(r, list) {
+		double k = sa_json_num(r, "points_n", 0);
+
+		snprintf(buf, sizeof buf, "%.0f", k);
+		cJSON_AddStringToObject(r, "points", buf);
+		cJSON_AddBoolToObject(r, "many_points", k > 1);
+		cJSON_DeleteItemFromObjectCaseSensitive(r, "bar_n");
+		cJSON_DeleteItemFromObjectCaseSensitive(r, "points_n");
+	}
+}
+
+/* inspect's look-ahead hints (SA4xx), the static evidence beside the runs' */
+static void add_static_hints(cJSON *o, const cJSON *ins)
+{
+	cJSON *hints = cJSON_AddArrayToObject(o, "static_hints");
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, get(get(ins, "strategy"), "flags")) {
+		if (strncmp(sa_json_str(it, "code", ""), "SA4", 3) || cJSON_GetArraySize(hints) >= MAX_ROWS)
+			continue;
+		cJSON *r = cJSON_CreateObject();
+		static const char *const keys[] = { "code", "line", "message", "source" };
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+			add_text(r, keys[k], it, keys[k]);
+		cJSON_AddItemToArray(hints, r);
+	}
+	cJSON_AddBoolToObject(o, "has_static_hints", cJSON_GetArraySize(hints) > 0);
+}
+
 static void add_lookahead(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *la = rpt_stage_ok(in, RPT_LOOKAHEAD), *it;
@@ -331,19 +409,8 @@ static void add_lookahead(cJSON *m, const struct rpt_input *in)
 		add_text(r, "error", it, "error");
 		cJSON_AddItemToArray(failed, r);
 	}
-	cJSON *list = cJSON_AddArrayToObject(o, "mismatches");
-	int n = 0;
-	cJSON_ArrayForEach(it, get(la, "mismatches")) {
-		if (n++ >= MAX_ROWS)
-			break;
-		cJSON *r = cJSON_CreateObject();
-		add_text(r, "point", it, "point");
-		add_text(r, "bar", it, "bar");
-		add_text(r, "time", it, "time");
-		add_text(r, "full", it, "full");
-		add_text(r, "truncated", it, "truncated");
-		cJSON_AddItemToArray(list, r);
-	}
+	add_mismatch_bars(o, get(la, "mismatches"));
+	add_static_hints(o, rpt_stage_ok(in, RPT_INSPECT));
 }
 
 /* The robustness findings: shown beside the verdict, never scored. */

@@ -275,8 +275,11 @@ static void lookahead(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 {
 	static const struct rpt_pdf_col failed[] = { { "shown bars up to", "bar", 0.16 },
 		{ "time (UTC)", "time", 0.24 }, { "how it ended", "status", 0.16 }, { "error", "error", 0.44 } };
-	static const struct rpt_pdf_col mism[] = { { "truncation point", "point", 0.18 }, { "bar", "bar", 0.14 },
-		{ "time (UTC)", "time", 0.28 }, { "full history", "full", 0.2 }, { "truncated", "truncated", 0.2 } };
+	static const struct rpt_pdf_col mism[] = { { "bar", "bar", 0.12 }, { "time (UTC)", "time", 0.26 },
+		{ "full history", "full", 0.14 }, { "truncated", "truncated", 0.14 },
+		{ "truncation points", "points", 0.16 }, { "first point", "first_point", 0.18 } };
+	static const struct rpt_pdf_col hints[] = { { "line", "line", 0.08 }, { "code", "code", 0.1 },
+		{ "source", "source", 0.42 }, { "why it reads the future", "message", 0.4 } };
 	const cJSON *l = get(m, "lookahead");
 
 	rpt_pdf_heading(p, "Look-ahead", 1);
@@ -295,8 +298,22 @@ static void lookahead(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 			rpt_pdf_table(p, get(l, "failed"), failed, NCOL(failed), NULL);
 		rpt_pdf_table(p, get(l, "mismatches"), mism, NCOL(mism), "No truncated run gave different "
 			      "signals from the full-history run.");
+		if (cJSON_GetArraySize(get(l, "static_hints")) > 0) {
+			rpt_pdf_paraf(p, "Static inspection had already pointed at these lines:");
+			rpt_pdf_table(p, get(l, "static_hints"), hints, NCOL(hints), NULL);
+		}
 	}
 	chart(p, d, CH_SIGNALS);
+}
+
+/* After a rejection's finding: the heading that says what the performance below is. */
+static void rejected(struct rpt_pdf *p, const cJSON *m)
+{
+	if (!str(m, "rejected")[0])
+		return;
+	rpt_pdf_heading(p, "The backtest below could not have been traded", 1);
+	rpt_pdf_paraf(p, "%s Every figure from here on describes that backtest: read it as a record of "
+		      "what the upload claimed, not of what it would have earned.", str(m, "rejected"));
 }
 
 static void robustness(struct rpt_pdf *p, const cJSON *m)
@@ -678,9 +695,10 @@ static void limitations(struct rpt_pdf *p)
 void rpt_pdf_sections(struct rpt_pdf *p, const cJSON *model, const struct rpt_pdf_charts *d)
 {
 	verdict(p, model);
-	tearsheet(p, model, d);
 	containment(p, model);
 	lookahead(p, model, d);
+	rejected(p, model);
+	tearsheet(p, model, d);
 	robustness(p, model);
 	inspection(p, model);
 	costs(p, model, d);

@@ -87,4 +87,33 @@ done
 ok "every program links without --start-group (the Makefile passes none)"
 check "the Makefile passes no --start-group" test -z "$(grep -n 'start-group' Makefile)"
 
+# Every path a document names in backquotes under a project folder exists (a corpus file may be
+# named by its number, `tests/hostile/58`): a map that names what is gone misleads.
+docs=$("$PY" - <<'PYEOF'
+import glob, os, re
+docs = sorted(set(glob.glob("*.md") + glob.glob("*/README.md") + glob.glob("*/*/README.md") +
+                  glob.glob("*/*/*.md")))
+tok = re.compile(r"`((?:lib|pipeline|sandbox|report|nightly|templates|demos|data|tests|deploy|scripts)"
+                 r"/[A-Za-z0-9_./-]*)`")
+n, bad = 0, []
+for d in docs:
+    for i, line in enumerate(open(d, encoding="utf-8"), 1):
+        for m in tok.finditer(line):
+            p = m.group(1).rstrip("/.")
+            n += 1
+            head, base = os.path.split(p)
+            numbered = os.path.isdir(head) and any(f.startswith(base + "-") for f in os.listdir(head))
+            if not os.path.exists(p) and not numbered:
+                bad.append("%s:%d names %s, which does not exist" % (d, i, p))
+print(n)
+print("\n".join(bad))
+PYEOF
+)
+named=$(echo "$docs" | head -n 1)
+if [ "${named:-0}" -gt 100 ]; then ok "the documents' paths were read ($named)"
+else not_ok "the documents' paths were read" "only ${named:-0}"; fi
+missing=$(echo "$docs" | tail -n +2)
+if [ -z "$missing" ]; then ok "every path a document names exists"
+else not_ok "every path a document names exists" "$missing"; fi
+
 finish

@@ -57,6 +57,43 @@ m = re.search(r"<title>(WIDTH[^<]*)</title>", out)
 print(m.group(1) if m else "no title")
 PYEOF
 }
+# Loads a copy of the page with a script that names every table reaching past the block that
+# holds it, and measures the Statistics table's "what it means" column; prints "FIT" and those.
+table_fit() { # dir width
+	"$PY" - "$1" "$2" <<'PYEOF'
+import os, re, subprocess, sys
+d, w = sys.argv[1], int(sys.argv[2])
+s = open(d + "/report.html").read().replace("default-src 'none';", "default-src 'none'; script-src 'unsafe-inline';")
+if w < 500:
+    s = s.replace("</head>", "<style>html { width: %dpx; }</style></head>" % w)
+js = ('<script>addEventListener("load",function(){var m="";document.querySelectorAll("table").forEach(function(t){'
+      'var p=t.parentElement.getBoundingClientRect(),r=t.getBoundingClientRect();'
+      'if(r.right>p.right+1)m+=" over:"+(t.closest("section")||{}).id+":"+Math.round(r.right-p.right);});'
+      'var h=document.querySelector("#statistics table.stats th:nth-child(3)");'
+      'm+=" meaning:"+(h?Math.round(h.getBoundingClientRect().width):0);document.title="FIT"+m;});</script></body>')
+open(d + "/.fit.html", "w").write(s.replace("</body>", js))
+out = subprocess.run(["timeout", "120", os.environ["CHROMIUM"], "--headless", "--no-sandbox", "--disable-gpu",
+                      "--hide-scrollbars", "--virtual-time-budget=5000", "--window-size=%d,2000" % max(w, 500),
+                      "--dump-dom", "file://" + os.path.abspath(d) + "/.fit.html"], capture_output=True, text=True).stdout
+os.remove(d + "/.fit.html")
+m = re.search(r"<title>FIT([^<]*)</title>", out)
+if not m:
+    sys.exit("no title")
+over = [x for x in m.group(1).split() if x.startswith("over:")]
+meaning = int(m.group(1).split("meaning:")[1])
+need = 200 if w >= 1000 else 120
+print("FIT" if not over and meaning >= need else "FIT " + m.group(1).strip())
+PYEOF
+}
+# The order of the page's sections, by id.
+section_order() { # html
+	"$PY" - "$1" <<'PYEOF'
+import re, sys
+s = open(sys.argv[1]).read()
+print(" ".join(re.findall(r'<(?:section|div class="banner bad fiction") id="([^"]+)"', s)))
+PYEOF
+}
+
 # Every link of the contents list names an id of the page, and every section is linked.
 contents_check() { # html
 	"$PY" - "$1" <<'PYEOF'
@@ -173,7 +210,7 @@ done
 # HTML: the sections in order, each value escaped, no script.
 order=$(grep -o '<section id="[a-z]*"' "$A/report.html" | sed 's/.*id="\(.*\)"/\1/' | tr '\n' ' ')
 expect_eq "sections in the documented order" \
-	"verdict gates vetoes tearsheet containment lookahead robustness inspection costs statistics trials selection trades data fingerprint limitations " "$order"
+	"verdict gates vetoes containment lookahead tearsheet robustness inspection costs statistics trials selection trades data fingerprint limitations " "$order"
 expect_eq "no script element in the report" 0 "$(grep -ci '<script' "$A/report.html")"
 check "the verdict from verdict.json is in the banner" grep -q "<div class=\"verdict\">$(jget "$A/verdict.json" verdict)</div>" "$A/report.html"
 check "the strategy sha256 is in the fingerprint" grep -q "$(jget "$A/fingerprint.json" strategy_sha256)" "$A/report.html"
@@ -224,11 +261,34 @@ else
 	expect_eq "chromium loaded every image" "IMAGES 10/10" "$(images_loaded "$A")"
 	for w in 1280 375; do
 		expect_eq "at $w px nothing sticks out: no horizontal scrolling" "WIDTH $w" "$(page_width "$A" "$w")"
+		expect_eq "at $w px every table fits its column, and 'what it means' keeps its width" FIT \
+			"$(table_fit "$A" "$w")"
 	done
 	rm "$A/costs.png"
 	expect_eq "the image probe notices a missing image" "IMAGES 9/10" "$(images_loaded "$A")"
 fi
 check "the contents list links only to places in the page, and to every section" contents_check "$A/report.html"
+
+# A rejection leads with its finding: containment and look-ahead right after the verdict, then a
+# heading saying the performance below describes a backtest that could not have been traded.
+expect_eq "a report that passes its checks shows them before the performance, and no rejection heading" \
+	"verdict gates vetoes containment lookahead tearsheet" "$(section_order "$A/report.html" | cut -d' ' -f1-6)"
+for v in REJECTED_LOOKAHEAD REJECTED_UNSAFE; do
+	R=$TMP/r/$v
+	make_case "$R"
+	"$PY" - "$R/verdict.json" "$v" <<'PYEOF'
+import json, sys
+v = json.load(open(sys.argv[1])); v["verdict"] = sys.argv[2]
+json.dump(v, open(sys.argv[1], "w"))
+PYEOF
+	check "the report renders a $v verdict" render "$R" demo
+	expect_eq "$v leads with its finding, the performance after a heading that says it could not be traded" \
+		"verdict gates vetoes containment lookahead fiction tearsheet" "$(section_order "$R/report.html" | cut -d' ' -f1-7)"
+	check "$v: the PDF has the heading before the performance" sh -c \
+		"pdftotext '$R/report.pdf' - | tr '\n' ' ' | grep -q 'could not have been traded.*Against simply holding'"
+done
+expect_no_match "the look-ahead table lists each bar once, its headers aligned with its numbers" "$A/report.html" \
+	'<th>truncation point</th>'
 
 # Hostile upload text: never markup, never a formula.
 H=$TMP/h/evil

@@ -83,7 +83,8 @@ static void test_b64_size(void **state)
 
 static void test_cap_leaves_bundles_out(void **state)
 {
-	struct mail_file b[2] = {{.name = "x.zip", .size = 3000000}, {.name = "y.zip", .size = 3000000}};
+	struct mail_file b[3] = {{.name = "x.zip", .size = 3000000}, {.name = "y.zip", .size = 3000000},
+				 {.name = "z.zip", .size = 1000000}};
 	struct mail_plan p = {.bundles = b, .n = 2, .cap = MAIL_DEFAULT_CAP, .text_size = 1000, .html_size = 4000};
 	char text[1024] = "";
 
@@ -92,18 +93,57 @@ static void test_cap_leaves_bundles_out(void **state)
 	p.index[0].size = 6000;
 	mail_plan_decide(&p);
 	assert_false(p.over_cap);
+	assert_int_equal(p.attached, 2);
 	assert_true(b[0].attach && b[1].attach && p.index[0].attach);
 	assert_string_equal(mail_plan_left_out_text(&p, text, sizeof text), "");
 
-	b[1].size = 5000000; /* 8 MB raw is about 10.8 MB in base64: over the cap */
+	/* 8 MB raw is about 10.8 MB in base64: the second cannot go beside the first, but the
+	 * smaller third after it still fits */
+	b[1].size = 5000000;
+	p.n = 3;
 	mail_plan_decide(&p);
 	assert_true(p.over_cap);
-	assert_false(b[0].attach || b[1].attach);
+	assert_int_equal(p.attached, 2);
+	assert_true(b[0].attach && !b[1].attach && b[2].attach);
 	assert_true(p.index[0].attach);
 	assert_true(mail_plan_size(&p) < p.cap);
 	mail_plan_left_out_text(&p, text, sizeof text);
-	assert_non_null(strstr(text, "x.zip (3000000 bytes)"));
-	assert_non_null(strstr(text, "y.zip (5000000 bytes)"));
+	assert_non_null(strstr(text, "2 of 3 are attached"));
+	assert_non_null(strstr(text, "bundles/y.zip (5000000 bytes)"));
+	assert_null(strstr(text, "x.zip"));
+	assert_null(strstr(text, "z.zip"));
+
+	/* nothing fits beside the index: the index alone goes, every bundle named */
+	p.cap = 100000;
+	text[0] = '\0';
+	mail_plan_decide(&p);
+	assert_int_equal(p.attached, 0);
+	assert_false(b[0].attach || b[1].attach || b[2].attach);
+	assert_true(p.index[0].attach);
+	mail_plan_left_out_text(&p, text, sizeof text);
+	assert_non_null(strstr(text, "bundles/x.zip (3000000 bytes)"));
+	assert_non_null(strstr(text, "bundles/z.zip (1000000 bytes)"));
+}
+
+/* A "# data: PATH" header line: relative to the upload's folder, absolute as given. */
+static void test_data_header(void **state)
+{
+	static const char hdr[] = "# a strategy\n# trials: 4\n#  Data:  prices/eth.csv \r\nimport x\n# data: no.csv\n";
+	static const char bad[] = "# data: a\001b.csv\n";
+	char path[256];
+
+	(void)state;
+	assert_int_equal(nightly_data_from_header(hdr, strlen(hdr), "dir/s.py", path, sizeof path), 1);
+	assert_string_equal(path, "dir/prices/eth.csv");
+	assert_int_equal(nightly_data_from_header(hdr, strlen(hdr), "s.py", path, sizeof path), 1);
+	assert_string_equal(path, "prices/eth.csv");
+	assert_int_equal(nightly_data_from_header("# data: /srv/p.csv\n", strlen("# data: /srv/p.csv\n"), "dir/s.py", path, sizeof path), 1);
+	assert_string_equal(path, "/srv/p.csv");
+	/* after the header, a data line is code, not a header line */
+	assert_int_equal(nightly_data_from_header("x = 1\n# data: a.csv\n", strlen("x = 1\n# data: a.csv\n"), "s.py", path, sizeof path), 0);
+	assert_int_equal(nightly_data_from_header("# database: a.csv\n", strlen("# database: a.csv\n"), "s.py", path, sizeof path), 0);
+	assert_int_equal(nightly_data_from_header(bad, strlen(bad), "s.py", path, sizeof path), -1);
+	assert_int_equal(nightly_data_from_header(hdr, strlen(hdr), "dir/s.py", path, 8), -1);
 }
 
 int main(void)
@@ -113,6 +153,7 @@ int main(void)
 		cmocka_unit_test(test_worst_news_first),
 		cmocka_unit_test(test_b64_size),
 		cmocka_unit_test(test_cap_leaves_bundles_out),
+		cmocka_unit_test(test_data_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

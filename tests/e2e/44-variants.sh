@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 45-variants.sh - declared VARIANTS on real files through the real sandbox: each parameter set
+# 44-variants.sh - declared VARIANTS on real files through the real sandbox: each parameter set
 # run and replayed, a failing one left out, the parameters passed as data, a refusal in one
 # variant vetoing the upload, a malformed declaration carrying on with TRIALS, the stats and
 # the verdict they feed, and a nightly that counts them with no header line.
