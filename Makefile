@@ -55,7 +55,7 @@ say = $(if $(V),,@printf '  %-8s %s\n' $(1) $(2);)
 # its tests under tests/.
 LIB_ROOM := lib
 ROOMS := pipeline/config pipeline/fingerprint pipeline/inspect pipeline/ledger pipeline/lookahead \
-	pipeline/replay pipeline/robust pipeline/stats pipeline/variants pipeline/verdict report \
+	pipeline/replay pipeline/robust pipeline/sealed pipeline/stats pipeline/variants pipeline/verdict report \
 	nightly data sandbox sandbox/inside
 PROGS_pipeline/config := config
 PROGS_pipeline/fingerprint := fingerprint
@@ -64,6 +64,7 @@ PROGS_pipeline/ledger := ledger
 PROGS_pipeline/lookahead := lookahead
 PROGS_pipeline/replay := replay
 PROGS_pipeline/robust := robust
+PROGS_pipeline/sealed := sealed
 PROGS_pipeline/stats := stats
 PROGS_pipeline/variants := variants
 PROGS_pipeline/verdict := verdict
@@ -74,6 +75,7 @@ PROGS_data := gendata
 # the stages that run the upload go through the sandbox's driver
 USES_pipeline/lookahead := sandbox
 USES_pipeline/robust := sandbox
+USES_pipeline/sealed := sandbox
 USES_pipeline/variants := sandbox
 # the sandbox program is also the zygote's exec image: it links what runs inside the namespaces
 USES_sandbox := sandbox/inside
@@ -216,6 +218,7 @@ audit: build/.deps
 # upload is different: it is a finding, and the audit carries on.)
 check-inputs: $(OUT)/config.json
 	$(Q)$(R)/config --check-data '$(DATA)' $(KNOB_ARGS)
+	$(Q)$(if $(SEALED),$(R)/config --check-data $(call shq,$(SEALED)) $(KNOB_ARGS))
 
 $(OUT)/.dir:
 	@mkdir -p $(OUT) && touch $@
@@ -240,7 +243,7 @@ $(foreach k,$(CONFIG_KNOBS),$(OUT)/.knobs-$(k)): FORCE | $(OUT)/config.json
 stamps = $(addprefix $(OUT)/.knobs-,$(KNOBS_READ_$(1)))
 
 # which files: an older file named instead must still count as a change
-KNOBS_inputs := $(STRATEGY) $(TRADES) $(DATA) $(AS_STRATEGY) $(AS_TRADES) $(AS_DATA)
+KNOBS_inputs := $(STRATEGY) $(TRADES) $(DATA) $(SEALED) $(AS_STRATEGY) $(AS_TRADES) $(AS_DATA)
 $(OUT)/.knobs-inputs: FORCE | $(OUT)/.dir
 	$(Q)echo $(call shq,$(KNOBS_inputs)) | cmp -s - $@ || echo $(call shq,$(KNOBS_inputs)) >$@
 
@@ -281,6 +284,15 @@ $(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs
 		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@ --csv $(OUT)/variants.csv \
 		--matrix $(OUT)/variant_returns.bin
 
+# Sealed bars (SEALED, bars the uploader has never seen): the strategy run once on them and
+# scored there; sealed.json holds aggregates only, and the verdict reads it only when given.
+SL_JSON := $(if $(and $(SEALED),$(STRATEGY)),$(OUT)/sealed.json)
+SL_ARG := $(if $(SL_JSON),--sealed $(OUT)/sealed.json)
+$(OUT)/sealed.json: $(OUT)/run.json $(SEALED) $(call stamps,sealed) $(R)/sealed
+	$(call say,STAGE,$@)
+	$(Q)$(R)/sealed $(S_ARG) --run $(OUT)/run.json --data $(SEALED) --config $(OUT)/config.json \
+		--started $(AUDIT_T0) -o $@
+
 $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(I_JSON) $(DATA) $(OUT)/.knobs-inputs \
 		$(call stamps,replay) $(R)/replay
 	$(call say,STAGE,$@)
@@ -303,9 +315,9 @@ $(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(OUT)/l
 
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(V_JSON) \
 		$(OUT)/replay.json $(OUT)/robustness.json $(OUT)/stats.json $(OUT)/fingerprint.json \
-		$(OUT)/.knobs-inputs $(call stamps,verdict) $(R)/verdict
+		$(SL_JSON) $(OUT)/.knobs-inputs $(call stamps,verdict) $(R)/verdict
 	$(call say,STAGE,$@)
-	$(Q)$(R)/verdict --dir $(OUT) -o $@
+	$(Q)$(if $(SL_JSON),,rm -f $(OUT)/sealed.json;) $(R)/verdict --dir $(OUT) $(SL_ARG) -o $@
 
 # The auditor's own error rates, as `make calibrate` last measured them (CALIBRATE_SUMMARY, a
 # committed file): the bundle carries its copy, and the report's Honest limitations quote it.

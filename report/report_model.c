@@ -455,10 +455,10 @@ static void add_robust(cJSON *m, const struct rpt_input *in)
 	const cJSON *h = get(rb, "hindsight");
 	cJSON_AddBoolToObject(o, "hindsight_present", h != NULL);
 	cJSON_AddBoolToObject(o, "hindsight_flagged", sa_json_bool(h, "flagged", false));
-	add_text(o, "shift_weeks", get(h, "time_shift"), "weeks");
-	cJSON_AddStringToObject(o, "shift_kept", rpt_fmt_pct(get(get(h, "time_shift"), "trades_kept"), 0, buf, sizeof buf));
-	cJSON_AddStringToObject(o, "jitter_kept", rpt_fmt_pct(get(get(h, "jitter"), "trades_kept"), 0, buf, sizeof buf));
-	add_text(o, "jitter_size", get(h, "jitter"), "size");
+	cJSON_AddStringToObject(o, "hind_profit", rpt_fmt_pct(get(get(h, "real"), "net_profit"), 1, buf, sizeof buf));
+	cJSON_AddStringToObject(o, "calendar_kept", rpt_fmt_pct(get(get(h, "calendar"), "profit_kept"), 0, buf, sizeof buf));
+	cJSON_AddStringToObject(o, "tick_kept", rpt_fmt_pct(get(get(h, "ticks"), "profit_kept"), 0, buf, sizeof buf));
+	add_text(o, "ticks_max", get(h, "ticks"), "ticks_max");
 	add_text(o, "surrogate_median", get(h, "surrogate_trades"), "median");
 	add_text(o, "surrogate_real", get(h, "surrogate_trades"), "real");
 	add_text(o, "hindsight_reason", h, "reason");

@@ -331,7 +331,7 @@ static void robustness(struct rpt_pdf *p, const cJSON *m)
 		return;
 	}
 	rpt_pdf_paraf(p, "The warm-up and permutation findings are shown, not scored; hindsight is a veto "
-		      "(signals keyed to this data's own dates or prices), and a later start that changes a "
+		      "(a profit that only this data's own dates, prices or bars explain), and a later start that changes a "
 		      "quarter of the signals or more holds the verdict at NOT_READY.");
 	rpt_pdf_heading(p, "Warm-up", 2);
 	rpt_pdf_paraf(p, "%s Compared on the last %s bars; %s warm-up runs failed.",
@@ -355,13 +355,14 @@ static void robustness(struct rpt_pdf *p, const cJSON *m)
 	if (!on(r, "hindsight_present"))
 		return;
 	rpt_pdf_heading(p, "Hindsight", 2);
-	rpt_pdf_paraf(p, "%s Moved %s weeks (28 years: the calendar repeats), the same bars keep %s of its "
-		      "entries; with every price nudged by a relative %s, far below a tick, %s; on the "
-		      "shuffled copies it trades a median of %s times (against %s on the real bars).",
-		      on(r, "hindsight_flagged") ? "Keyed to this data: a veto." :
-		      "Not keyed to this data's dates or prices.", str(r, "shift_weeks"),
-		      str(r, "shift_kept"), str(r, "jitter_size"), str(r, "jitter_kept"),
-		      str(r, "surrogate_median"), str(r, "surrogate_real"));
+	rpt_pdf_paraf(p, "%s Its net profit, summed over its %s trades, is %s; with the prices moved "
+		      "against the calendar by whole weeks (every date, weekday and hour kept) it keeps %s "
+		      "of it, with every price moved on its own by 1 to %s ticks of its grid %s (judged "
+		      "only when the profit is material); on the shuffled copies it trades a median of %s "
+		      "times.", on(r, "hindsight_flagged") ? "Keyed to this data: a veto." :
+		      "Not keyed to this data's dates or prices.", str(r, "surrogate_real"),
+		      str(r, "hind_profit"), str(r, "calendar_kept"), str(r, "ticks_max"),
+		      str(r, "tick_kept"), str(r, "surrogate_median"));
 	rpt_pdf_paraf(p, "%s", str(r, "hindsight_reason"));
 }
 

@@ -41,6 +41,7 @@ import json
 import math
 import os
 import struct
+import statistics
 import sys
 from datetime import datetime, timezone
 from statistics import NormalDist
@@ -587,6 +588,36 @@ def calibration_checks(d):
     return out
 
 
+def hindsight_sealed_checks(d):
+    """robustness.json's hindsight shares from its own profits; the sealed gate from sealed.json."""
+    out = []
+    rb = json.load(open(f"{d}/robustness.json")) if os.path.exists(f"{d}/robustness.json") else {}
+    h = rb.get("hindsight")
+    if h and h["real"]["material"]:
+        real = h["real"]["net_profit"]
+        moved = sorted(x if x is not None else math.nan for x in h["calendar"]["net_profit"])
+        moved = [x for x in moved if not math.isnan(x)]
+        if moved:
+            out.append(("hindsight.calendar.profit_kept = median moved profit / real profit",
+                        abs(h["calendar"]["profit_kept"] - statistics.median(moved) / real) < 1e-4))
+        if h["ticks"]["net_profit"] is not None:
+            out.append(("hindsight.ticks.profit_kept = nudged profit / real profit",
+                        abs(h["ticks"]["profit_kept"] - h["ticks"]["net_profit"] / real) < 1e-4))
+        flag = any(k is not None and k < h["profit_threshold"] for k in
+                   (h["calendar"]["profit_kept"], h["ticks"]["profit_kept"])) or \
+            h["surrogate_trades"]["keyed_to_real_bars"]
+        out.append(("hindsight.flagged follows the shares kept", h["flagged"] == flag))
+    v = json.load(open(f"{d}/verdict.json")) if os.path.exists(f"{d}/verdict.json") else {}
+    gate = next((g for g in v.get("gates", []) if g["name"] == "sealed"), None)
+    if gate is not None:
+        sl = json.load(open(f"{d}/sealed.json"))
+        holds = bool(sl.get("trades")) and not sl.get("ruined") and \
+            (sl.get("mean_net_return") or 0) > 0 and (sl.get("net_return") or 0) > 0
+        out.append(("sealed gate = mean and total net return above 0 on sealed.json",
+                    gate["pass"] == holds == sl["edge_holds"]))
+    return out
+
+
 def same(a, b):
     return a is None and b is None or a is not None and b is not None and near(a, b)
 
@@ -669,6 +700,9 @@ def main():
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     for what, good in calibration_checks(d):
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {what}")
+    for what, good in hindsight_sealed_checks(d):
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     dd = stats["max_drawdown"]

@@ -85,6 +85,10 @@ void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struc
 	score_gates(n, th, r->gates);
 	r->ngates = n->variants ? VD_NGATES : VD_NGATES - 1;
 	r->gate_verdict = gates_alone(r->gates);
+	/* given sealed bars, the edge must hold there too: a gate of soundness, like net_edge */
+	r->sealed = (struct vd_gate_result){ n->sealed_mean_net, 0.0, !n->sealed_given || n->sealed_edge };
+	if (!r->sealed.pass)
+		r->gate_verdict = VD_NOT_READY;
 	r->veto_unsafe = n->blocked_actions > 0 || n->killed;
 	r->veto_lookahead = n->lookahead_mismatches > 0 || n->lookahead_failed > 0 || n->hindsight;
 	r->incomplete = !n->judged;

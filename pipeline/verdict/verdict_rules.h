@@ -58,6 +58,9 @@ struct vd_numbers {
 	bool ruined;               /* the compounded net equity reached zero */
 	bool variants;             /* the strategy declared VARIANTS: the overfitting gate counts */
 	double pbo;                /* their probability of backtest overfitting; NAN when unknown */
+	bool sealed_given;         /* SEALED bars were given: the sealed gate counts */
+	bool sealed_edge;          /* the net edge holds on them (sealed.json) */
+	double sealed_mean_net;    /* their mean net return per trade; NAN when unknown */
 };
 
 struct vd_gate_result {
@@ -74,6 +77,7 @@ struct vd_result {
 	bool incomplete;               /* nothing could be judged */
 	bool held_back;                /* the gates passed (READY or WATCH), but a check was
 					* unfinished, so the verdict is NOT_READY */
+	struct vd_gate_result sealed;  /* the sealed gate, counted only when sealed_given */
 };
 
 /* The knob table's default thresholds, for a verdict without a readable config.json. */
