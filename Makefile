@@ -288,9 +288,9 @@ $(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs
 # scored there; sealed.json holds aggregates only, and the verdict reads it only when given.
 SL_JSON := $(if $(and $(SEALED),$(STRATEGY)),$(OUT)/sealed.json)
 SL_ARG := $(if $(SL_JSON),--sealed $(OUT)/sealed.json)
-$(OUT)/sealed.json: $(OUT)/run.json $(SEALED) $(call stamps,sealed) $(R)/sealed
+$(OUT)/sealed.json: $(OUT)/run.json $(I_JSON) $(SEALED) $(call stamps,sealed) $(R)/sealed
 	$(call say,STAGE,$@)
-	$(Q)$(R)/sealed $(S_ARG) --run $(OUT)/run.json --data $(SEALED) --config $(OUT)/config.json \
+	$(Q)$(R)/sealed $(S_ARG) $(I_ARG) --run $(OUT)/run.json --data $(SEALED) --config $(OUT)/config.json \
 		--started $(AUDIT_T0) -o $@
 
 $(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(I_JSON) $(DATA) $(OUT)/.knobs-inputs \

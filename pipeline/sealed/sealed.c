@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "costs.h"
+#include "exits.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "ohlcv.h"
@@ -23,9 +24,10 @@
 #define SL_BUDGET_SHARE 0.1
 
 struct job {
-	cJSON *cfg, *run;
+	cJSON *cfg, *run, *inspect;
 	struct sa_ohlcv bars;
 	struct rp_costs costs;
+	struct rp_exits exits;
 	struct sbx_limits lim;
 	struct sbx_zygote *zyg;
 	struct sbx_result res;
@@ -37,7 +39,8 @@ struct job {
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: sealed --strategy FILE --run run.json --data SEALED.csv --config config.json\n"
+		"usage: sealed --strategy FILE [--inspect inspect.json] --run run.json --data SEALED.csv\n"
+		"              --config config.json\n"
 		"              [--started EPOCH] -o sealed.json\n"
 		"\n"
 		"Runs signals(df) once in the sandbox on the sealed bars (a full run: every bar seen)\n"
@@ -52,6 +55,25 @@ static void usage(FILE *fp)
 		"             2 bad command line, 3 the tool itself could not work\n");
 }
 
+/* The strategy's declared exits (--inspect), attached to the cost model: the sealed bars are
+ * filled as the audit's own are. Exits declared wrong stop the stage, as they stop the replay. */
+static int read_exits(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
+{
+	char err[480];
+
+	if (!o->inspect)
+		return 0;
+	j->inspect = sa_json_read(o->inspect, SA_JSON_CAP, err, sizeof err);
+	if (!j->inspect)
+		return sbx_stage_fail(why, len, "inspect.json unusable (%s), so the declared exits are "
+				      "unknown; the sealed bars were not scored", err);
+	if (rp_exits_from_json(rp_exits_of_inspect(j->inspect), &j->exits, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "the strategy's exits cannot be replayed: %s; the "
+				      "sealed bars were not scored", err);
+	j->costs.exits = &j->exits;
+	return 0;
+}
+
 static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
@@ -64,7 +86,7 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
 	if (!j->cfg)
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
-	if (rp_read_costs(j->cfg, &j->costs, why, len) < 0 ||
+	if (rp_read_costs(j->cfg, &j->costs, why, len) < 0 || read_exits(o, j, why, len) < 0 ||
 	    sbx_limits_from_config(j->cfg, &j->lim, why, len) < 0)
 		return -1;
 	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
@@ -156,12 +178,13 @@ static cJSON *check(const struct sbx_stage_args *o, bool *broken)
 	sa_ohlcv_release(&j.bars);
 	cJSON_Delete(j.run);
 	cJSON_Delete(j.cfg);
+	cJSON_Delete(j.inspect);
 	return res;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct sbx_stage st = { "sealed", SBX_STAGE_RUN, usage, check };
+	static const struct sbx_stage st = { "sealed", SBX_STAGE_RUN | SBX_STAGE_EXITS, usage, check };
 
 	return sbx_stage_main(&st, argc, argv);
 }
