@@ -93,7 +93,7 @@ static void add_risk_rows(cJSON *l, const cJSON *st)
 {
 	char b[64];
 
-	stat_row(l, "CAGR", rpt_fmt_pct(get(st, "cagr"), 2, b, sizeof b),
+	stat_row(l, "Annual return (CAGR)", rpt_fmt_pct(get(st, "cagr"), 2, b, sizeof b),
 		 "the yearly rate that compounds to the net equity ratio over the period");
 	stat_row(l, "Volatility (annualised)", rpt_fmt_pct(get(st, "volatility_annualised"), 2, b, sizeof b),
 		 "sample standard deviation of per-bar returns of compounded net equity, times the square root of bars "
@@ -104,6 +104,12 @@ static void add_risk_rows(cJSON *l, const cJSON *st)
 		 "the mean of those worst bars: what a bad bar costs on average");
 	stat_row(l, "Best bar", rpt_fmt_pct(get(st, "best_bar"), 3, b, sizeof b), "the largest per-bar net return");
 	stat_row(l, "Worst bar", rpt_fmt_pct(get(st, "worst_bar"), 3, b, sizeof b), "the smallest per-bar net return");
+	stat_row(l, "Omega ratio", rpt_fmt_num(get(st, "omega"), 3, b, sizeof b),
+		 "the per-bar gains over the per-bar losses: above 1 gains outweigh losses");
+	stat_row(l, "Tail ratio", rpt_fmt_num(get(st, "tail_ratio"), 3, b, sizeof b),
+		 "the 95th percentile of per-bar returns over the magnitude of the 5th: below 1 the bad tail is the longer");
+	stat_row(l, "Best day", rpt_fmt_pct(get(st, "best_day"), 2, b, sizeof b), "the best calendar day (UTC) of net equity");
+	stat_row(l, "Worst day", rpt_fmt_pct(get(st, "worst_day"), 2, b, sizeof b), "the worst calendar day (UTC) of net equity");
 	stat_row(l, "Best month", rpt_fmt_pct(get(st, "best_month"), 2, b, sizeof b), "the best calendar month of net equity");
 	stat_row(l, "Worst month", rpt_fmt_pct(get(st, "worst_month"), 2, b, sizeof b), "the worst calendar month of net equity");
 }

@@ -11,6 +11,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "costs.h"
+#include "exits.h"
 #include "stats_forward.h"
 #include "stats_market.h"
 #include "stats_metrics.h"
@@ -309,6 +310,10 @@ cJSON *st_report(const cJSON *replay, const struct st_summary *s, const char *co
 	cJSON_AddBoolToObject(o, "ok", true);
 	cJSON_AddStringToObject(o, "mode", sa_json_str(replay, "mode", "signals"));
 	cJSON_AddBoolToObject(o, "trusted_returns", sa_json_bool(replay, "trusted_returns", false));
+	/* the trades by why they closed, as the replay counted them (trades.csv exit_reason) */
+	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(replay, "exit_reasons")))
+		cJSON_AddItemToObject(o, "exit_reasons", cJSON_Duplicate(
+			cJSON_GetObjectItemCaseSensitive(replay, "exit_reasons"), true));
 	cJSON_AddNumberToObject(o, "trades", (double)s->trades);
 	add_num(o, "trials", s->trials);
 	add_num(o, "mean_net_return", s->mean_net_return);
@@ -405,6 +410,19 @@ static bool replayable(const struct st_stage_in *in)
 						 "tradelog") != 0;
 }
 
+/* The fills the replay made: config.json's cost model and the exits replay.json replayed (x
+ * holds them; c->exits points at it). Returns 0, or -1 with the reason in err. */
+static int replay_costs(const struct st_stage_in *in, struct rp_costs *c, struct rp_exits *x,
+			char *err, size_t errlen)
+{
+	if (rp_read_costs(in->config, c, err, errlen) < 0 ||
+	    rp_exits_from_json(cJSON_GetObjectItemCaseSensitive(in->replay, "exits"), x, err,
+			       errlen) < 0)
+		return -1;
+	c->exits = x;
+	return 0;
+}
+
 /* The cost rows on the replay's own basis when it can be replayed: the 1x row is the
  * headline's (trades.csv and equity.csv), each other row a replay with every cost times its
  * multiple (ruined there, -100 %, when the account does not survive it). Otherwise the rows
@@ -414,10 +432,11 @@ static const char *cost_rows(const struct st_stage_in *in, struct st_summary *s,
 			     size_t errlen)
 {
 	struct rp_costs c;
+	struct rp_exits exits;
 
 	if (!replayable(in))
 		return "rescaled";
-	if (rp_read_costs(in->config, &c, err, errlen) < 0)
+	if (replay_costs(in, &c, &exits, err, errlen) < 0)
 		return NULL;
 	for (size_t k = 0; k < ST_N_MULTIPLES; k++) {
 		struct st_sensitivity *row = &s->cost[k];
@@ -456,6 +475,7 @@ static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_sum
 		.signals = in->signals, .signals_err = in->signals_err,
 	};
 	long long seed;
+	struct rp_exits x;
 
 	/* The headline figures stand without it; the tearsheet needs the bars' times. */
 	if (!in->eq_time && in->n_eq > 0) {
@@ -464,7 +484,7 @@ static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_sum
 			"calendar returns or late fills"));
 		return 0;
 	}
-	if (rp_read_costs(in->config, &t.costs, err, errlen) < 0 ||
+	if (replay_costs(in, &t.costs, &x, err, errlen) < 0 ||
 	    sa_config_int(in->config, SA_K_ROLLING_WINDOW, &t.rolling_knob, err, errlen) < 0 ||
 	    sa_config_int(in->config, SA_K_BOOTSTRAP_SEED, &seed, err, errlen) < 0)
 		return -1;

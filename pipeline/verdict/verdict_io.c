@@ -287,6 +287,9 @@ static void load_replay(const char *dir, struct vd_facts *f, struct vd_inputs *i
 	const char *mode = sa_json_str(c, "mode", "");
 
 	f->trusted_returns = sa_json_bool(c, "trusted_returns", false);
+	/* a trade log scored alone, on no bars: the bundled series played no part */
+	if (ok && !strcmp(mode, "tradelog") && sa_json_num(c, "bars", 0) == 0)
+		f->synthetic_data = false;
 	if (strcmp(mode, "tradelog") == 0 || strcmp(mode, "both") == 0)
 		f->tradelog = true;
 	f->num.judged = ok;

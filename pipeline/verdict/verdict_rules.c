@@ -98,6 +98,10 @@ void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struc
 	r->tail_capped = n->stats_ok && n->tail_unseen && r->gate_verdict == VD_READY_FOR_MICRO_LIVE;
 	if (r->tail_capped)
 		r->gate_verdict = VD_WATCH;
+	/* given sealed bars, the edge must hold there too: a gate of soundness, like net_edge */
+	r->sealed = (struct vd_gate_result){ n->sealed_mean_net, 0.0, !n->sealed_given || n->sealed_edge };
+	if (!r->sealed.pass)
+		r->gate_verdict = VD_NOT_READY;
 	r->veto_unsafe = n->blocked_actions > 0 || n->killed;
 	r->veto_lookahead = n->lookahead_mismatches > 0 || n->lookahead_failed > 0 || n->hindsight;
 	r->incomplete = !n->judged;

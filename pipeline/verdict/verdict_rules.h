@@ -65,6 +65,9 @@ struct vd_numbers {
 	bool alpha_known;          /* the regression on the instrument was made */
 	double alpha, alpha_t;     /* its annualised alpha and HAC t-statistic */
 	bool tail_unseen;          /* no loss of the size the trades' own spread implies */
+	bool sealed_given;         /* SEALED bars were given: the sealed gate counts */
+	bool sealed_edge;          /* the net edge holds on them (sealed.json) */
+	double sealed_mean_net;    /* their mean net return per trade; NAN when unknown */
 };
 
 struct vd_gate_result {
@@ -82,6 +85,7 @@ struct vd_result {
 	bool held_back;                /* the gates passed (READY or WATCH), but a check was
 					* unfinished, so the verdict is NOT_READY */
 	bool tail_capped;              /* every gate passed but the tail is unseen: WATCH */
+	struct vd_gate_result sealed;  /* the sealed gate, counted only when sealed_given */
 };
 
 /* The knob table's default thresholds, for a verdict without a readable config.json. */

@@ -553,7 +553,8 @@ static void say_unfinished(struct text *t, const struct vd_facts *f)
 	if (!f->variants_complete)
 		add(t, "Not every declared variant ran before the time budget ran out, so the verdict is held at NOT_READY. ");
 	if (f->lookahead_complete && f->robust_complete && f->variants_complete) {
-		if (f->num.unreproducible)
+		/* a hindsight veto has said it already */
+		if (f->num.unreproducible && !f->num.hindsight)
 			add(t, "The verdict is held at NOT_READY: %s ", f->hindsight_reason);
 		return;
 	}
