@@ -17,6 +17,7 @@
 #define DEFAULT_BARS 17544L  /* 2024-01-01 to 2025-12-31, every hour */
 #define DEFAULT_START "2024-01-01"
 #define MAX_BARS 10000000L
+#define FUNDING_PERIOD_S 28800  /* a perpetual's funding instants: every 8 h from midnight UTC */
 
 /* The market model. Every constant is documented in data/README.md; change both together. */
 #define START_PRICE 40000.0
@@ -141,7 +142,9 @@ static int generate(FILE *fp, unsigned long seed, long n, time_t start)
 	if (!r)
 		goto out;
 	gsl_rng_set(r, seed);
-	if (fprintf(fp, "time,open,high,low,close,volume\n") < 0)
+	/* the funding column says the series is a perpetual's: the rate FUNDING_BPS_8H charges by
+	 * default, at each funding instant (00:00, 08:00, 16:00 UTC) */
+	if (fprintf(fp, "time,open,high,low,close,volume,funding_rate\n") < 0)
 		goto out;
 	for (long i = 0; i < n; i++) {
 		time_t t = start + (time_t)i * 3600;
@@ -149,8 +152,8 @@ static int generate(FILE *fp, unsigned long seed, long n, time_t start)
 		step(&m, r, &b);
 		gmtime_r(&t, &tm);
 		strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
-		if (fprintf(fp, "%s,%.2f,%.2f,%.2f,%.2f,%.3f\n", ts, b.open, b.high, b.low,
-			    b.close, b.volume) < 0)
+		if (fprintf(fp, "%s,%.2f,%.2f,%.2f,%.2f,%.3f,%s\n", ts, b.open, b.high, b.low,
+			    b.close, b.volume, t % FUNDING_PERIOD_S ? "0" : "0.0001") < 0)
 			goto out;
 	}
 	rc = 0;

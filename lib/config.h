@@ -34,9 +34,14 @@ enum sa_knob_type {
 	  "trade-log .csv: entry_time,exit_time,side,return")                                    \
 	X(DATA, "DATA", NULL, SA_KNOB_MAKE, 0, 0, "data/ohlcv.csv", "",                               \
 	  "OHLCV csv (the default is the bundled synthetic series)")                             \
+	X(SEALED, "SEALED", NULL, SA_KNOB_MAKE, 0, 0, "", "",                                         \
+	  "sealed OHLCV csv, read like DATA: the strategy is also run and scored there (aggregates only)") \
 	X(ADJUSTED, "ADJUSTED", "data.adjusted", SA_KNOB_INT, 0, 1, "0",                             \
-	  "fingerprint sandbox lookahead robust variants replay stats report",                       \
+	  "fingerprint sandbox lookahead robust sealed variants replay stats report",                       \
 	  "1: scale open, high, low, close by the data's Adj Close / Close, bar by bar")         \
+	X(JUMP_SIGMAS, "JUMP_SIGMAS", "data.jump_sigmas", SA_KNOB_NUM, 3, 1e6, "15",                \
+	  "fingerprint",                                                                             \
+	  "warn of a bar opening this many robust volatilities from the previous close (a split, a bad tick)") \
 	X(TRADES_COLUMNS, "TRADES_COLUMNS", "data.trades_columns", SA_KNOB_STR, 0, 512, "",          \
 	  "inspect replay",                                                                          \
 	  "trade-log column map: entry=COL,exit=COL,side=COL,return=COL (a trailing % on COL: percent)") \
@@ -54,44 +59,68 @@ enum sa_knob_type {
 	X(PBO_BLOCKS, "PBO_BLOCKS", "deflation.pbo_blocks", SA_KNOB_INT, 2, 20, "16",                \
 	  "stats",                                                                                   \
 	  "PBO: contiguous blocks the variants' returns are cut into (even)")                    \
-	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "5",                            \
-	  "robust variants replay stats report",                                                     \
-	  "fees per side, in bps of the traded notional")                                        \
-	X(SLIPPAGE_BPS, "SLIPPAGE_BPS", "costs.slippage_bps", SA_KNOB_NUM, 0, 1000, "2",             \
-	  "robust variants replay stats report",                                                     \
-	  "slippage per side, in bps of the traded notional")                                    \
+	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "",                             \
+	  "robust sealed variants replay stats report",                                                     \
+	  "fees per side, in bps of the traded notional (empty: the market's, FEE_BPS_<MARKET>)") \
+	X(SLIPPAGE_BPS, "SLIPPAGE_BPS", "costs.slippage_bps", SA_KNOB_NUM, 0, 1000, "",              \
+	  "robust sealed variants replay stats report",                                                     \
+	  "slippage per side, in bps of the traded notional (empty: SLIPPAGE_BPS_<MARKET>)")     \
+	X(FEE_BPS_PERP, "FEE_BPS_PERP", "costs.fee_bps_perp", SA_KNOB_NUM, 0, 1000, "5",            \
+	  "robust sealed variants replay stats report",                                                     \
+	  "perp's fee per side unless FEE_BPS: a perpetual exchange's taker fee (Binance USD-M 0.05 %)") \
+	X(FEE_BPS_SPOT, "FEE_BPS_SPOT", "costs.fee_bps_spot", SA_KNOB_NUM, 0, 1000, "10",           \
+	  "robust sealed variants replay stats report",                                                     \
+	  "spot's fee per side unless FEE_BPS: a spot exchange's taker fee (Binance spot 0.10 %)") \
+	X(FEE_BPS_STOCK, "FEE_BPS_STOCK", "costs.fee_bps_stock", SA_KNOB_NUM, 0, 1000, "1",         \
+	  "robust sealed variants replay stats report",                                                     \
+	  "stock's fee per side unless FEE_BPS: a broker's commission (USD 0.005 a share of USD 50)") \
+	X(FEE_BPS_FX, "FEE_BPS_FX", "costs.fee_bps_fx", SA_KNOB_NUM, 0, 1000, "0",                  \
+	  "robust sealed variants replay stats report",                                                     \
+	  "fx's fee per side unless FEE_BPS: none, a retail FX broker is paid in the spread")    \
+	X(SLIPPAGE_BPS_PERP, "SLIPPAGE_BPS_PERP", "costs.slippage_bps_perp", SA_KNOB_NUM, 0, 1000,  \
+	  "2", "robust sealed variants replay stats report",                                            \
+	  "perp's slippage per side unless SLIPPAGE_BPS")                                        \
+	X(SLIPPAGE_BPS_SPOT, "SLIPPAGE_BPS_SPOT", "costs.slippage_bps_spot", SA_KNOB_NUM, 0, 1000,  \
+	  "2", "robust sealed variants replay stats report",                                            \
+	  "spot's slippage per side unless SLIPPAGE_BPS")                                        \
+	X(SLIPPAGE_BPS_STOCK, "SLIPPAGE_BPS_STOCK", "costs.slippage_bps_stock", SA_KNOB_NUM, 0, 1000, \
+	  "2", "robust sealed variants replay stats report",                                            \
+	  "stock's slippage per side unless SLIPPAGE_BPS: half a quoted spread of about 4 bp")   \
+	X(SLIPPAGE_BPS_FX, "SLIPPAGE_BPS_FX", "costs.slippage_bps_fx", SA_KNOB_NUM, 0, 1000, "0.5", \
+	  "robust sealed variants replay stats report",                                                     \
+	  "fx's slippage per side unless SLIPPAGE_BPS: half a 1-pip EUR/USD spread (0.9 bp)")    \
 	X(FUNDING_BPS_8H, "FUNDING_BPS_8H", "costs.funding_bps_8h", SA_KNOB_NUM, -1000, 1000,    \
-	  "1", "robust variants replay stats report",                                            \
+	  "1", "robust sealed variants replay stats report",                                            \
 	  "perp: funding per 8 h of held notional, in bps, paid by either side (see FUNDING_INCOME)") \
 	X(FUNDING_INCOME, "FUNDING_INCOME", "costs.funding_income", SA_KNOB_INT, 0, 1, "0",          \
-	  "robust variants replay stats report",                                                     \
+	  "robust sealed variants replay stats report",                                                     \
 	  "1: funding is signed, a long pays FUNDING_BPS_8H and a short receives it; 0: never income") \
 	X(MARKET, "MARKET", "costs.market", SA_KNOB_STR, 0, 5, "",                                   \
-	  "robust variants replay stats report",                                                     \
-	  "perp, spot, stock or fx (empty: from the data's calendar, weekday sessions stock, else perp)") \
+	  "robust sealed variants replay stats report",                                                     \
+	  "perp, spot, stock or fx (empty: from the data: a funding column or -futures perp, weekday sessions stock, the FX week fx, else spot)") \
 	X(BORROW_BPS_YEAR, "BORROW_BPS_YEAR", "costs.borrow_bps_year", SA_KNOB_NUM, 0, 100000, "30", \
-	  "robust variants replay stats report",                                                     \
+	  "robust sealed variants replay stats report",                                                     \
 	  "stock, spot: borrow fee of a short, bps a year of its notional, for the time it is held") \
 	X(RECONCILE_BPS, "RECONCILE_BPS", "reconcile.bps", SA_KNOB_NUM, 0, 10000, "1",               \
 	  "replay",                                                                                  \
 	  "reconciliation: largest gap per trade, in bps, between a logged return and the replay") \
 	X(WALL_S, "WALL_S", "limits.wall_s", SA_KNOB_INT, 1, 3600, "20",                             \
-	  "sandbox lookahead robust variants",                                                       \
+	  "sandbox lookahead robust sealed variants",                                                       \
 	  "sandbox: wall-clock seconds per run")                                                 \
 	X(CPU_S, "CPU_S", "limits.cpu_s", SA_KNOB_INT, 1, 3600, "20",                                \
-	  "sandbox lookahead robust variants",                                                       \
+	  "sandbox lookahead robust sealed variants",                                                       \
 	  "sandbox: CPU seconds per run")                                                        \
 	X(MEM_MB, "MEM_MB", "limits.mem_mb", SA_KNOB_INT, 64, 65536, "1024",                         \
-	  "sandbox lookahead robust variants",                                                       \
+	  "sandbox lookahead robust sealed variants",                                                       \
 	  "sandbox: address space per run, MB")                                                  \
 	X(SCRATCH_MB, "SCRATCH_MB", "limits.scratch_mb", SA_KNOB_INT, 1, 4096, "16",                 \
-	  "sandbox lookahead robust variants",                                                       \
+	  "sandbox lookahead robust sealed variants",                                                       \
 	  "sandbox: scratch tmpfs per run, MB")                                                  \
 	X(NOFILE, "NOFILE", "limits.nofile", SA_KNOB_INT, 16, 4096, "64",                            \
-	  "sandbox lookahead robust variants",                                                       \
+	  "sandbox lookahead robust sealed variants",                                                       \
 	  "sandbox: open files per run")                                                         \
 	X(CPUS, "CPUS", "limits.cpus", SA_KNOB_NUM, 0.1, 64, "1.0",                                  \
-	  "sandbox lookahead robust variants",                                                       \
+	  "sandbox lookahead robust sealed variants",                                                       \
 	  "sandbox: CPU quota per run, cores (a cgroup's, where the machine allows one)")         \
 	X(SANDBOX_JOBS, "SANDBOX_JOBS", NULL, SA_KNOB_MAKE, 0, 0, "cores", "",                        \
 	  "sandbox runs at once (scheduling only: no result depends on it)")                     \
@@ -104,8 +133,12 @@ enum sa_knob_type {
 	  "look-ahead: seed of the random truncation points")                                    \
 	X(LOOKAHEAD_STOP_AFTER, "LOOKAHEAD_STOP_AFTER", "lookahead.stop_after", SA_KNOB_INT, 1,    \
 	  1e9, "32", "lookahead", "look-ahead: stop after this many mismatches (the leak is established)")    \
+	X(LOOKAHEAD_WINDOW, "LOOKAHEAD_WINDOW", "lookahead.window", SA_KNOB_INT, 0, 1e9, "0",       \
+	  "lookahead",                                                                               \
+	  "look-ahead: bars of history each truncated run is given (0: measured from the "         \
+	  "strategy's memory, at least 1024); a run that disagrees is confirmed on the whole prefix") \
 	X(AUDIT_S, "AUDIT_S", "budget.audit_s", SA_KNOB_INT, 10, 604800, "600",                      \
-	  "sandbox lookahead robust variants",                                                       \
+	  "sandbox lookahead robust sealed variants",                                                       \
 	  "every audit ends: seconds the stages that run the upload share; a check cut short "   \
 	  "is said, and its verdict cannot pass")                                                \
 	X(ROLLING_WINDOW, "ROLLING_WINDOW", "tearsheet.rolling_window", SA_KNOB_INT, 0, 1e9, "0",    \
@@ -143,6 +176,9 @@ enum sa_knob_type {
 	X(GATE_PBO, "GATE_PBO", "gates.max_pbo", SA_KNOB_NUM, 0, 1, "0.5",                           \
 	  "verdict",                                                                                 \
 	  "gate: probability of backtest overfitting below (only with VARIANTS)")                \
+	X(GATE_ALPHA_T, "GATE_ALPHA_T", "gates.min_alpha_t", SA_KNOB_NUM, 0, 100, "1.645",            \
+	  "verdict",                                                                                 \
+	  "gate: HAC t-statistic of the alpha over the instrument at least (one-sided; 1.645 = 5 %)") \
 	X(NARRATE_URL, "NARRATE_URL", "narration.url", SA_KNOB_STR, 0, 512, "",                      \
 	  "verdict",                                                                                 \
 	  "OpenAI-compatible chat endpoint that rewrites the summary (key: env LLM_API_KEY)")    \
@@ -153,7 +189,33 @@ enum sa_knob_type {
 	X(MAIL_TO, "MAIL_TO", NULL, SA_KNOB_MAKE, 0, 0, "", "", "nightly: where the bundles go")      \
 	X(MAIL_FROM, "MAIL_FROM", NULL, SA_KNOB_MAKE, 0, 0, "", "", "nightly: the sender")            \
 	X(SMTP_URL, "SMTP_URL", NULL, SA_KNOB_MAKE, 0, 0, "", "", "nightly: smtp:// or smtps:// server") \
-	X(FUZZ_S, "FUZZ_S", NULL, SA_KNOB_MAKE, 0, 0, "60", "", "make fuzz: seconds per loader")
+	X(FUZZ_S, "FUZZ_S", NULL, SA_KNOB_MAKE, 0, 0, "60", "", "make fuzz: seconds per loader")     \
+	X(CALIBRATE_NULL, "CALIBRATE_NULL", NULL, SA_KNOB_MAKE, 0, 0, "100", "",                      \
+	  "make calibrate: audits of rules with no edge on data with none (half of them best-of-K)") \
+	X(CALIBRATE_BEST_OF, "CALIBRATE_BEST_OF", NULL, SA_KNOB_MAKE, 0, 0, "10", "",                 \
+	  "make calibrate: K, the rules a best-of-K null case picks from (TRIALS=K, VARIANTS)")     \
+	X(CALIBRATE_POWER, "CALIBRATE_POWER", NULL, SA_KNOB_MAKE, 0, 0, "3", "",                      \
+	  "make calibrate: audits per power cell (an edge strength at a sample size)")             \
+	X(CALIBRATE_EDGES, "CALIBRATE_EDGES", NULL, SA_KNOB_MAKE, 0, 0, "0.1,0.2,0.3", "",            \
+	  "make calibrate: the power worlds' edges, each a per-trade Sharpe ratio built into the data") \
+	X(CALIBRATE_POWER_BARS, "CALIBRATE_POWER_BARS", NULL, SA_KNOB_MAKE, 0, 0, "1500,3000,6000", "", \
+	  "make calibrate: the power worlds' sample sizes, in hourly bars")                         \
+	X(CALIBRATE_LOOKAHEAD, "CALIBRATE_LOOKAHEAD", NULL, SA_KNOB_MAKE, 0, 0, "2", "",              \
+	  "make calibrate: look-ahead cases per family (four leaks, four causal look-alikes)")     \
+	X(CALIBRATE_BARS, "CALIBRATE_BARS", NULL, SA_KNOB_MAKE, 0, 0, "3000", "",                     \
+	  "make calibrate: hourly bars of each null and look-ahead world")                         \
+	X(CALIBRATE_SEED, "CALIBRATE_SEED", NULL, SA_KNOB_MAKE, 0, 0, "1", "",                        \
+	  "make calibrate: the seed every world is drawn from")                                    \
+	X(CALIBRATE_PERMUTATIONS, "CALIBRATE_PERMUTATIONS", NULL, SA_KNOB_MAKE, 0, 0, "20", "",       \
+	  "make calibrate: PERMUTATIONS of each audit (fewer keeps an audit cheap; no stage skipped)") \
+	X(CALIBRATE_LOOKAHEAD_MAX, "CALIBRATE_LOOKAHEAD_MAX", NULL, SA_KNOB_MAKE, 0, 0, "100", "",     \
+	  "make calibrate: LOOKAHEAD_MAX of the null and power audits (the look-ahead worlds: the default)") \
+	X(CALIBRATE_JOBS, "CALIBRATE_JOBS", NULL, SA_KNOB_MAKE, 0, 0, "cores", "",                    \
+	  "make calibrate: audits at once (each with SANDBOX_JOBS=1)")                             \
+	X(CALIBRATE_DIR, "CALIBRATE_DIR", NULL, SA_KNOB_MAKE, 0, 0, "out/calibrate", "",              \
+	  "make calibrate: the folder of cases/ and calibration.json")                             \
+	X(CALIBRATE_SUMMARY, "CALIBRATE_SUMMARY", NULL, SA_KNOB_MAKE, 0, 0, "data/calibration.json", "", \
+	  "make calibrate: the committed summary the report and README quote (empty: none)")
 
 enum sa_knob_id {
 #define SA_KNOB_ENUM(id, ...) SA_K_##id,

@@ -73,6 +73,10 @@ int sa_knob_parse(enum sa_knob_id k, const char *text, double *num, char *err, s
 		}
 		return 0;
 	}
+	if (!*text && !*r->def) {
+		*num = NAN;  /* a number left unset: its reader says what stands in */
+		return 0;
+	}
 	errno = 0;
 	x = sa_plain_number(text) ? strtod(text, &end) : NAN;
 	if (isnan(x) || *end || errno || !isfinite(x) || x < r->lo || x > r->hi ||

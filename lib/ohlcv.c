@@ -166,6 +166,18 @@ static void pick_volume(struct load *L, const int *cols, int n, char clean[][SA_
 	snprintf(fmt->names[SA_BAR_VOLUME], sizeof(fmt->names[0]), "%s", L->first[best]);
 }
 
+/* A funding column (funding, funding_rate, fundingRate) says the bars are a perpetual's. */
+static void note_funding(struct load *L, char clean[][SA_CSV_FIELD_MAX + 1])
+{
+	struct sa_ohlcv_format *fmt = &L->s->fmt;
+
+	for (int c = 0; c < fmt->columns && !fmt->perpetual[0]; c++)
+		if (!strcasecmp(clean[c], "funding") || !strcasecmp(clean[c], "funding_rate") ||
+		    !strcasecmp(clean[c], "fundingrate") || !strcasecmp(clean[c], "funding rate"))
+			snprintf(fmt->perpetual, sizeof fmt->perpetual, "a funding column, '%.40s'",
+				 L->first[c]);
+}
+
 /* The header's roles: one column a field (a date and a time column joined; the volume
  * chosen by rank), then the time and the four prices must be there. */
 static void resolve_header(struct load *L)
@@ -196,6 +208,15 @@ static void resolve_header(struct load *L)
 	}
 	if (L->pos.failed)
 		return;
+	if (n_times == 0 && (!clean[0][0] || !strcasecmp(clean[0], "unnamed: 0")) &&
+	    L->role[0] == ROLE_NONE) {
+		/* pandas' to_csv() writes its index first, its header field empty (or, read back and
+		 * written again, "Unnamed: 0"): the time when it parses as one (read_time says) */
+		times[n_times++] = 0;
+		L->role[0] = SA_BAR_TIME;
+		fmt->index_time = true;
+	}
+	note_funding(L, clean);
 	if (n_times == 2 && !join_time(L, times[0], times[1], clean[times[0]], clean[times[1]]))
 		return sa_csv_fail(&L->pos, "columns '%s' and '%s' both name the time (keep one, or "
 				   "name them date and time to join them)", L->first[times[0]],
@@ -303,6 +324,12 @@ static void on_field(void *field, size_t len, void *data)
 	L->col++;
 }
 
+/* pandas writes a RangeIndex as 0, 1, 2: row numbers, never epoch times. */
+static bool index_is_number(enum sa_time_form form)
+{
+	return form == SA_TIME_EPOCH_S || form == SA_TIME_EPOCH_MS || form == SA_TIME_EPOCH_US;
+}
+
 /* This row's time from its text: the date and time-of-day columns joined when there are two. */
 static void read_time(struct load *L)
 {
@@ -320,6 +347,11 @@ static void read_time(struct load *L)
 	} else if (sa_time_is_slashed(L->ttext)) {
 		return sa_csv_fail(&L->pos, "'%s' is ambiguous, day or month first (write the date "
 				   "as 2024-01-02)", L->ttext);
+	} else if (fmt->index_time && (sa_time_parse_bar(L->ttext, &L->t, &form, &L->tc) ||
+				       index_is_number(form))) {
+		return sa_csv_fail(&L->pos, "'%s' in the first column, unnamed (pandas' index), is not "
+				   "a time (write the frame with its DatetimeIndex, or name the time "
+				   "column)", L->ttext);
 	} else if (sa_time_parse_bar(L->ttext, &L->t, &form, &L->tc)) {
 		return sa_csv_fail(&L->pos, "'%s' is not a time (write 2024-01-02T13:00:00Z or epoch "
 				   "seconds, in whole seconds)", L->ttext);
@@ -660,6 +692,17 @@ int sa_ohlcv_parse(const char *buf, size_t len, struct sa_ohlcv *s, char *err, s
 	return sa_ohlcv_parse_opts(buf, len, NULL, s, err, errlen);
 }
 
+/* freqtrade names a futures pair's candles PAIR-TIMEFRAME-futures.EXT (BTC_USDT_USDT-1h-futures.json). */
+static void note_futures_name(const char *path, struct sa_ohlcv_format *fmt)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (!fmt->perpetual[0] && strstr(base, "-futures."))
+		snprintf(fmt->perpetual, sizeof fmt->perpetual, "the file name says futures, '%.40s'",
+			 base);
+}
+
 int sa_ohlcv_load_opts(const char *path, const struct sa_ohlcv_opts *opts, struct sa_ohlcv *s,
 		       char *err, size_t errlen)
 {
@@ -676,6 +719,8 @@ int sa_ohlcv_load_opts(const char *path, const struct sa_ohlcv_opts *opts, struc
 	}
 	rc = sa_ohlcv_parse_opts(buf, len, opts, s, err, errlen);
 	free(buf);
+	if (rc == 0)
+		note_futures_name(path, &s->fmt);
 	return rc;
 }
 

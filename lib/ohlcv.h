@@ -43,8 +43,20 @@ struct sa_ohlcv_format {
 	size_t missing_bars;   /* bars missing in all of them */
 	int64_t largest_gap_s; /* longest time between two bars */
 	bool sessions;         /* a session calendar: bars of a day or less over a week or more,
-				* none opening on a Saturday or Sunday (UTC) */
+				* none opening on a Saturday or Sunday (UTC); weekly or monthly bars
+				* on weekdays alone, some moved off their rhythm by a holiday */
+	bool fx_week;          /* the FX week: bars of less than a day over a week or more, none
+				* on a Saturday, Sunday's from 20:00 UTC, Friday's before 22:00 */
+	int period;            /* enum sa_bar_period: bars of a fixed step, or calendar weeks or months */
+	char bar[24];          /* the bar size: "1h", "5m", "1d", "1w", "1M" */
+	bool index_time;       /* the time is pandas' index column (its header "" or "Unnamed: 0") */
+	/* what says the data is a perpetual future ("" when nothing does): a funding column, or
+	 * freqtrade's "-futures" in the file name */
+	char perpetual[80];
 };
+
+/* How the bars step: by a fixed number of seconds, or by the calendar. */
+enum sa_bar_period { SA_PERIOD_FIXED, SA_PERIOD_WEEK, SA_PERIOD_MONTH };
 
 /* A bar series held as columns (struct of arrays). */
 struct sa_ohlcv {

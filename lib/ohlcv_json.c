@@ -70,7 +70,11 @@ cJSON *sa_ohlcv_format_json(const struct sa_ohlcv *s)
 	cJSON_AddStringToObject(o, "first", s->n ? sa_time_format(s->t[0], t) : "");
 	cJSON_AddStringToObject(o, "last", s->n ? sa_time_format(s->t[s->n - 1], t) : "");
 	cJSON_AddNumberToObject(o, "spacing_s", (double)f->spacing_s);
-	cJSON_AddStringToObject(o, "calendar", f->sessions ? "weekday sessions" : "every day");
+	cJSON_AddStringToObject(o, "bar", f->bar);
+	cJSON_AddStringToObject(o, "calendar", f->sessions ? "weekday sessions" :
+				f->fx_week ? "fx week" : "every day");
+	cJSON_AddBoolToObject(o, "pandas_index", f->index_time);
+	add_text_or_null(o, "perpetual", f->perpetual);
 	cJSON_AddNumberToObject(o, "gaps", (double)f->gaps);
 	cJSON_AddNumberToObject(o, "missing_bars", (double)f->missing_bars);
 	cJSON_AddNumberToObject(o, "largest_gap_s", (double)f->largest_gap_s);

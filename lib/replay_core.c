@@ -1,5 +1,6 @@
 /* replay_core.c - the honest replay: signals to fills, trades, costs, funding and equity. */
 #include "replay_core.h"
+#include "stats_overlap.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -32,7 +33,22 @@ enum rp_market rp_market_of(const struct rp_costs *c, const struct sa_ohlcv *s)
 {
 	if (c->market != RP_MARKET_AUTO)
 		return c->market;
-	return s->fmt.sessions ? RP_MARKET_STOCK : RP_MARKET_PERP;
+	if (s->fmt.perpetual[0])
+		return RP_MARKET_PERP;
+	if (s->fmt.sessions)
+		return RP_MARKET_STOCK;
+	return s->fmt.fx_week ? RP_MARKET_FX : RP_MARKET_SPOT;
+}
+
+double rp_fee_bps(const struct rp_costs *c, enum rp_market m)
+{
+	return isnan(c->fee_bps) && (unsigned)m < RP_MARKETS ? c->market_fee_bps[m] : c->fee_bps;
+}
+
+double rp_slippage_bps(const struct rp_costs *c, enum rp_market m)
+{
+	return isnan(c->slippage_bps) && (unsigned)m < RP_MARKETS ? c->market_slippage_bps[m] :
+	       c->slippage_bps;
 }
 
 const char *rp_market_name(enum rp_market m)
@@ -42,12 +58,32 @@ const char *rp_market_name(enum rp_market m)
 	return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "";
 }
 
+const char *rp_exit_reason_name(enum rp_exit_reason why)
+{
+	static const char *const names[RP_EXIT_N] = {
+		[RP_EXIT_UNKNOWN] = "", [RP_EXIT_SIGNAL] = "signal", [RP_EXIT_STOP_LOSS] = "stop_loss",
+		[RP_EXIT_TAKE_PROFIT] = "take_profit", [RP_EXIT_ROI] = "roi",
+		[RP_EXIT_TRAILING_STOP] = "trailing_stop", [RP_EXIT_END] = "end", [RP_EXIT_RUIN] = "ruin",
+	};
+
+	return (unsigned)why < RP_EXIT_N ? names[why] : "";
+}
+
+bool rp_exits_any(const struct rp_exits *x)
+{
+	return x && (x->stop_loss > 0 || x->take_profit > 0 || x->trail > 0 || x->n_roi > 0);
+}
+
 struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
 {
 	struct rp_costs x = *c;
 
 	x.fee_bps *= k;
 	x.slippage_bps *= k;
+	for (int m = 0; m < RP_MARKETS; m++) {
+		x.market_fee_bps[m] *= k;
+		x.market_slippage_bps[m] *= k;
+	}
 	x.funding_bps_8h *= k;
 	x.borrow_bps_year *= k;
 	return x;
@@ -177,6 +213,8 @@ struct pass {
 	double net_entry, gross_entry;   /* the equity the open trade was entered with */
 	double trade_costs;              /* the open trade's costs so far, fractions of its notional */
 	bool ruined;                     /* net equity reached zero: no more trading */
+	const struct rp_exits *x;        /* the declared exits, or NULL */
+	double stop, trail_stop, target; /* the open trade's levels; +-INFINITY when none */
 };
 
 /* One unit traded at the current fill: fee and slippage, booked to trade t and the curve. */
@@ -186,6 +224,17 @@ static void pay_unit(struct pass *ps, struct rp_trade *t)
 	t->slippage += ps->slip;
 	ps->trade_costs += ps->fee + ps->slip;
 	ps->r->units_traded += 1.0;
+}
+
+/* The open trade's stop and trailing stop at its entry (the target is per bar: roi_target). */
+static void arm_exits(struct pass *ps)
+{
+	const struct rp_exits *x = ps->x;
+	double e = ps->open->entry_px;
+	int side = ps->open->side;
+
+	ps->stop = x->stop_loss > 0 ? e * (1.0 - side * x->stop_loss) : -side * INFINITY;
+	ps->trail_stop = x->trail > 0 ? e * (1.0 - side * x->trail) : -side * INFINITY;
 }
 
 static void open_trade(struct pass *ps, int side, size_t j)
@@ -200,16 +249,21 @@ static void open_trade(struct pass *ps, int side, size_t j)
 	ps->gross_entry = ps->eq_gross;
 	ps->trade_costs = 0.0;
 	pay_unit(ps, t);
+	if (ps->x)
+		arm_exits(ps);
 }
 
 /* Closes the open trade at px, time at, after holding it through bar last_bar inclusive. Its
  * net return applies to the equity it was entered with; equity at or below zero is ruin. */
-static void close_trade(struct pass *ps, double px, int64_t at, size_t last_bar)
+static void close_trade(struct pass *ps, double px, int64_t at, size_t last_bar,
+			enum rp_exit_reason why)
 {
 	struct rp_trade *t = ps->open;
 	struct rp_result *r = ps->r;
 
 	pay_unit(ps, t);
+	t->exit_reason = (unsigned char)why;
+	r->exits[why]++;
 	t->exit = at;
 	t->exit_px = px;
 	t->bars_held = (long)(last_bar + 1 - ps->entry_bar);
@@ -237,7 +291,7 @@ static void close_trade(struct pass *ps, double px, int64_t at, size_t last_bar)
 static void change_position(struct pass *ps, int prev, int p, size_t j)
 {
 	if (prev != 0)
-		close_trade(ps, ps->s->open[j], ps->s->t[j], j - 1);
+		close_trade(ps, ps->s->open[j], ps->s->t[j], j - 1, RP_EXIT_SIGNAL);
 	if (p != 0 && !ps->ruined)
 		open_trade(ps, p, j);
 }
@@ -293,7 +347,7 @@ static void mark(struct pass *ps, size_t j)
  * the trade is closed there (paying its exit costs) and the bar shows what is left, nothing. */
 static void liquidate(struct pass *ps, size_t j)
 {
-	close_trade(ps, ps->s->close[j], bar_end(ps->s, j), j);
+	close_trade(ps, ps->s->close[j], bar_end(ps->s, j), j, RP_EXIT_RUIN);
 	ps->eq_net = 0.0;
 	ps->ruined = ps->r->ruined = true;
 	ps->r->ruin_time = bar_end(ps->s, j);
@@ -385,6 +439,17 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 	return j;
 }
 
+/* The fill at bar j's open that turns position prev into p, if they differ. Returns false when
+ * it ruined the account (bars from j on are then flat). */
+static bool fill_at_open(struct pass *ps, int prev, int p, size_t j)
+{
+	if (p != prev)
+		change_position(ps, prev, p, j);
+	if (ps->ruined)
+		stop_trading(ps, j);
+	return !ps->ruined;
+}
+
 /* The last bar: no next open, so its funding runs to its close, and a position still open is
  * closed at that close so it is counted. */
 static void last_bar(struct pass *ps, int prev, size_t j)
@@ -392,21 +457,189 @@ static void last_bar(struct pass *ps, int prev, size_t j)
 	struct rp_result *r = ps->r;
 	int p = r->eq_pos[j];
 
-	if (p != prev)
-		change_position(ps, prev, p, j);
-	if (ps->ruined) {
-		stop_trading(ps, j);
+	if (!fill_at_open(ps, prev, p, j))
 		return;
-	}
 	if (p != 0)
 		r->bars_in_market++;
 	pay_funding(ps, p, j);
 	if (ps->open) {
 		r->open_at_end = true;
 		ps->open->open_at_end = true;
-		close_trade(ps, ps->s->close[j], bar_end(ps->s, j), j);
+		close_trade(ps, ps->s->close[j], bar_end(ps->s, j), j, RP_EXIT_END);
 	}
 	mark(ps, j);
+}
+
+
+/* The trailing stop after the bar is known to have reached price p: p * (1 - d) for a long
+ * (p * (1 + d) a short), d by p's gain over the entry (struct rp_exits), never loosened. */
+static void trail_to(struct pass *ps, double p)
+{
+	const struct rp_exits *x = ps->x;
+	int side = ps->open->side;
+	double gain = side * (p / ps->open->entry_px - 1.0), d = x->trail, level;
+
+	if (!(x->trail > 0) || (x->trail_only_offset && gain < x->trail_offset))
+		return;
+	if (x->trail_positive > 0 && gain > x->trail_offset)
+		d = x->trail_positive;
+	level = p * (1.0 - side * d);
+	if (side * (level - ps->trail_stop) > 0)
+		ps->trail_stop = level;
+}
+
+/* The ROI table's return for a trade held minutes at a bar's open: the step with the largest
+ * minutes at or below it; NAN when no step applies yet. */
+static double roi_at(const struct rp_exits *x, double minutes)
+{
+	double ret = NAN;
+
+	for (size_t k = 0; k < x->n_roi && x->roi[k].minutes <= minutes; k++)
+		ret = x->roi[k].ret;
+	return ret;
+}
+
+/* The open trade's stop in bar j (the tighter of the fixed and the trailing one) and why it
+ * would fire. The trailing stop is the reason only when strictly tighter than the fixed one. */
+static double stop_level(const struct pass *ps, enum rp_exit_reason *why)
+{
+	int side = ps->open->side;
+
+	if (side * (ps->trail_stop - ps->stop) > 0) {
+		*why = RP_EXIT_TRAILING_STOP;
+		return ps->trail_stop;
+	}
+	*why = RP_EXIT_STOP_LOSS;
+	return ps->stop;
+}
+
+/* The open trade's target in bar j: the nearer of the take-profit and the ROI level at the
+ * minutes held at the bar's open (the take-profit when they are equal), and why. */
+static double target_level(const struct pass *ps, size_t j, enum rp_exit_reason *why)
+{
+	const struct rp_trade *t = ps->open;
+	int side = t->side;
+	double tp = ps->x->take_profit > 0 ? t->entry_px * (1.0 + side * ps->x->take_profit)
+					   : side * INFINITY;
+	double held = (double)((ps->s->t[j] - t->entry) / 60);
+	double ret = roi_at(ps->x, held);
+	double roi = isnan(ret) ? side * INFINITY : t->entry_px * (1.0 + side * ret);
+
+	*why = side * (roi - tp) < 0 ? RP_EXIT_ROI : RP_EXIT_TAKE_PROFIT;
+	return *why == RP_EXIT_ROI ? roi : tp;
+}
+
+/* Whether the open trade exits inside bar j, in the order replay_core.h gives: *px the fill
+ * (the level's price, or the open when the open is through it), *why, *at_open. Moves the
+ * trailing stop with the open first and, when the trade is still held, with the bar's best
+ * price last. */
+static bool exit_in_bar(struct pass *ps, size_t j, double *px, enum rp_exit_reason *why,
+			bool *at_open)
+{
+	const struct sa_ohlcv *s = ps->s;
+	int side = ps->open->side;
+	double o = s->open[j], worst = side > 0 ? s->low[j] : s->high[j];
+	double best = side > 0 ? s->high[j] : s->low[j];
+	enum rp_exit_reason stop_why, target_why;
+	double stop, target;
+
+	trail_to(ps, o);
+	stop = stop_level(ps, &stop_why);
+	target = target_level(ps, j, &target_why);
+	*at_open = true;
+	if (side * (o - stop) <= 0 || side * (o - target) > 0) {
+		*px = o;
+		*why = side * (o - stop) <= 0 ? stop_why : target_why;
+		return true;
+	}
+	*at_open = false;
+	if (side * (worst - stop) <= 0 || side * (best - target) > 0) {
+		*why = side * (worst - stop) <= 0 ? stop_why : target_why;
+		*px = *why == stop_why ? stop : target;
+		return true;
+	}
+	trail_to(ps, best);
+	return false;
+}
+
+/* Bar j of a replay with exits, after its open fill: the open trade's exits, the bar's funding
+ * and borrow, its mark and, on the last bar, the close of what is still open. Returns false
+ * once the account is ruined (the bars after j are then flat). */
+static bool exits_bar(struct pass *ps, size_t j)
+{
+	struct rp_result *r = ps->r;
+	const struct sa_ohlcv *s = ps->s;
+	int p = ps->open ? ps->open->side : 0;
+	enum rp_exit_reason why = RP_EXIT_UNKNOWN;
+	double px = 0;
+	bool at_open = false, exits = p && exit_in_bar(ps, j, &px, &why, &at_open);
+
+	r->eq_pos[j] = (int8_t)(exits && at_open ? 0 : p);
+	if (exits && at_open) {
+		close_trade(ps, px, s->t[j], j - 1, why);
+		p = 0;
+		if (ps->ruined) {
+			stop_trading(ps, j);
+			return false;
+		}
+	}
+	if (p)
+		r->bars_in_market++;
+	pay_funding(ps, p, j);
+	if (exits && !at_open) {
+		close_trade(ps, px, bar_end(s, j), j, why);
+	} else if (ps->open && j + 1 == s->n) {
+		r->open_at_end = true;
+		ps->open->open_at_end = true;
+		close_trade(ps, s->close[j], bar_end(s, j), j, RP_EXIT_END);
+	}
+	mark(ps, j);
+	if (ps->open && !(r->eq_net[j] > 0))
+		liquidate(ps, j);
+	return !ps->ruined;
+}
+
+/* The replay with exits, bar by bar: a fill at the open where the signal changes (after an
+ * exit inside a bar the position stays flat until then), then the bar's exits. */
+static void run_exits(struct pass *ps, const int8_t *signals)
+{
+	size_t n = ps->s->n;
+
+	for (size_t j = 0; j < n; j++) {
+		int want = j ? signals[j - 1] : 0, before = j > 1 ? signals[j - 2] : 0;
+		int held = ps->open ? ps->open->side : 0;
+
+		if (!fill_at_open(ps, held, want != before ? want : held, j))
+			return;
+		if (!exits_bar(ps, j)) {
+			stop_trading(ps, j + 1);
+			return;
+		}
+	}
+}
+
+/* The replay without exits, run by run: a fill where the position changes, then the bars it
+ * is held (hold), the last bar apart. */
+static void run_signals(struct pass *ps)
+{
+	struct rp_result *r = ps->r;
+	size_t n = ps->s->n;
+	int prev = 0;
+
+	for (size_t j = 0, next; j + 1 < n; j = next) {
+		int p = r->eq_pos[j];
+		if (!fill_at_open(ps, prev, p, j))
+			return;
+		next = hold(ps, p, j, n - 1);
+		if (p != 0)
+			r->bars_in_market += next - j;
+		if (ps->ruined) {
+			stop_trading(ps, next);
+			return;
+		}
+		prev = p;
+	}
+	last_bar(ps, prev, n - 1);
 }
 
 int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
@@ -417,14 +650,14 @@ int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 	bool borrows = market == RP_MARKET_STOCK || market == RP_MARKET_SPOT;
 	struct pass ps = {
 		.s = s, .r = r,
-		.fee = c->fee_bps / 1e4, .slip = c->slippage_bps / 1e4,
+		.fee = rp_fee_bps(c, market) / 1e4, .slip = rp_slippage_bps(c, market) / 1e4,
 		.funding_long = c->funding_income ? fund : fabs(fund),
 		.funding_short = c->funding_income ? -fund : fabs(fund),
 		.borrow_per_s = borrows ? c->borrow_bps_year / 1e4 / RP_YEAR_S : 0.0,
 		.eq_net = 1.0, .eq_gross = 1.0,
+		.x = rp_exits_any(c->exits) ? c->exits : NULL,
 	};
 	size_t n = s->n;
-	int prev = 0;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -436,26 +669,10 @@ int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 		goto out;
 	if (n) {
 		ps.next_funding = ceil_multiple(s->t[0], RP_FUNDING_PERIOD_S);
-		/* Run by run: a fill where the position changes, then the bars it is held. */
-		for (size_t j = 0, next; j + 1 < n; j = next) {
-			int p = r->eq_pos[j];
-			if (p != prev)
-				change_position(&ps, prev, p, j);
-			if (ps.ruined) {
-				stop_trading(&ps, j);
-				break;
-			}
-			next = hold(&ps, p, j, n - 1);
-			if (p != 0)
-				r->bars_in_market += next - j;
-			if (ps.ruined) {
-				stop_trading(&ps, next);
-				break;
-			}
-			prev = p;
-		}
-		if (!ps.ruined)
-			last_bar(&ps, prev, n - 1);
+		if (ps.x)
+			run_exits(&ps, signals);
+		else
+			run_signals(&ps);
 	}
 	r->gross_return = ps.eq_gross - 1.0;
 	r->net_return = ps.eq_net - 1.0;
@@ -511,6 +728,25 @@ static size_t bars_covered(const struct sa_tradelog *log, const struct sa_ohlcv 
 	return covered;
 }
 
+/* Trades that close at one time close together: the curve keeps one row per exit time, the
+ * equity after all of them (in-between rows would show an order the log does not have).
+ * Returns the rows kept. */
+static size_t one_row_per_time(struct rp_result *r, size_t rows)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < rows; i++) {
+		if (k && r->eq_time_owned[k - 1] == r->eq_time_owned[i])
+			k--;
+		r->eq_time_owned[k] = r->eq_time_owned[i];
+		r->eq_pos[k] = r->eq_pos[i];
+		r->eq_gross[k] = r->eq_gross[i];
+		r->eq_net[k] = r->eq_net[i];
+		k++;
+	}
+	return k;
+}
+
 /* Whether log trade i is among the first rows of order. */
 static bool closed_by(const size_t *order, size_t rows, size_t i)
 {
@@ -550,17 +786,20 @@ static double equity_at(const struct rp_result *r, size_t k, int64_t at)
 	return lo ? r->eq_net[lo - 1] : 1.0;
 }
 
-/* The log's trades in exit order, compounded: each claimed return applies to the equity at
- * the trade's entry. Stops at ruin (equity at or below zero); returns how many rows were
- * written, and keeps in r only the trades those rows close. */
-static size_t log_curve(const struct sa_tradelog *log, const size_t *order, struct rp_result *r)
+/* The log's trades in exit order, compounded: each claimed return applies to the trade's
+ * share (share[i], stats_overlap.h: 1 / the most trades open at once in its life) of the
+ * equity at its entry, so concurrent trades are shares of one account. Stops at ruin (equity
+ * at or below zero); returns how many rows were written, and keeps in r only the trades those
+ * rows close. */
+static size_t log_curve(const struct sa_tradelog *log, const size_t *order, const double *share,
+			struct rp_result *r)
 {
 	double eq = 1.0;
 	size_t k;
 
 	for (k = 0; k < log->n; k++) {
 		const struct sa_trade *lt = &log->trades[order[k]];
-		eq += equity_at(r, k, lt->entry) * lt->ret;
+		eq += equity_at(r, k, lt->entry) * share[order[k]] * lt->ret;
 		r->eq_time_owned[k] = lt->exit;
 		r->eq_pos[k] = (int8_t)lt->side;
 		if (!(eq > 0)) {
@@ -575,20 +814,45 @@ static size_t log_curve(const struct sa_tradelog *log, const size_t *order, stru
 	return k;
 }
 
+/* Each log trade's share of the account (stats_overlap.h) into share[0..log->n). Returns 0,
+ * or -1 when memory ran out. */
+static int log_shares(const struct sa_tradelog *log, double *share)
+{
+	int64_t *entry = malloc((log->n + 1) * sizeof *entry);
+	int64_t *exit = malloc((log->n + 1) * sizeof *exit);
+	struct st_overlap o;
+	int rc = -1;
+
+	if (!entry || !exit)
+		goto out;
+	for (size_t i = 0; i < log->n; i++) {
+		entry[i] = log->trades[i].entry;
+		exit[i] = log->trades[i].exit;
+	}
+	rc = st_overlap_spans(entry, exit, log->n, &o, share);
+out:
+	free(entry);
+	free(exit);
+	return rc;
+}
+
 int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct rp_result *r)
 {
 	size_t *order = NULL, rows;
+	double *share = NULL;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	order = malloc((log->n ? log->n : 1) * sizeof(*order));
-	if (!order || trades_alloc(r, log->n) < 0 || columns_alloc(r, log->n, NULL) < 0)
+	share = malloc((log->n ? log->n : 1) * sizeof(*share));
+	if (!order || !share || trades_alloc(r, log->n) < 0 || columns_alloc(r, log->n, NULL) < 0 ||
+	    log_shares(log, share) < 0)
 		goto out;
 	for (size_t i = 0; i < log->n; i++)
 		order[i] = i;
 	qsort_r(order, log->n, sizeof(*order), by_exit, log->trades);
-	rows = log_curve(log, order, r);
-	r->n_eq = rows;
+	rows = log_curve(log, order, share, r);
+	r->n_eq = one_row_per_time(r, rows);
 	/* After ruin nothing trades: the trades kept are those the curve closed, in log order. */
 	for (size_t i = 0; i < log->n; i++) {
 		const struct sa_trade *lt = &log->trades[i];
@@ -606,6 +870,7 @@ int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct 
 	}
 	r->gross_return = r->net_return = (rows ? r->eq_net[rows - 1] : 1.0) - 1.0;
 	r->units_traded = 2.0 * (double)r->n_trades;
+	r->exits[RP_EXIT_UNKNOWN] = r->n_trades;
 	if (s && s->n >= 2) {
 		r->bars_in_market = bars_covered(log, s);
 		r->bar_seconds = (double)(s->t[s->n - 1] - s->t[0]) / (double)(s->n - 1);
@@ -613,6 +878,7 @@ int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct 
 	rc = 0;
 out:
 	free(order);
+	free(share);
 	if (rc < 0)
 		rp_result_release(r);
 	return rc;

@@ -19,9 +19,7 @@ size_t st_bootstrap_block(size_t n)
 	return b ? b : 1;
 }
 
-/* One resample of x into y: a block starts at a uniform index and each next value continues it
- * (wrapping round) with probability 1 - 1/block, else a new block starts. */
-static void resample(const double *x, size_t n, double p_new, gsl_rng *r, double *y)
+void st_stationary_resample(const double *x, size_t n, double p_new, gsl_rng *r, double *y)
 {
 	size_t at = (size_t)gsl_rng_uniform_int(r, (unsigned long)n);
 
@@ -87,7 +85,7 @@ int st_bootstrap_sharpe(const double *x, size_t n, size_t block, unsigned long s
 		goto out;
 	gsl_rng_set(r, seed);
 	for (size_t k = 0; k < resamples; k++) {
-		resample(x, n, 1.0 / (double)block, r, y);
+		st_stationary_resample(x, n, 1.0 / (double)block, r, y);
 		sr[k] = resample_sharpe(y, n, b);
 	}
 	gsl_sort(sr, 1, resamples);

@@ -275,14 +275,23 @@ static void per_bar_sharpe(const struct st_input *in, const double *r, size_t n,
 	st_lo_annualise(r, n, a.sharpe_bar, o->bars_per_year, &o->lo);
 }
 
-/* V[SR] of the trials for a sample of t trades: measured or given when there is one; with only
- * a count, the null 1 / (t - 1), the variance of an estimated Sharpe ratio whose true value is
- * 0, whatever the skew and kurtosis. */
+double st_null_v_sr(double t)
+{
+	return t >= 2 ? 1.0 / (t - 1.0) : NAN;
+}
+
+/* V[SR] of the trials for a sample of t trades: the null 1 / (t - 1) (the variance of an
+ * estimated Sharpe ratio whose true value is 0, whatever the skew and kurtosis), or the
+ * measured or given spread when that is larger. A spread below the null says the trials are
+ * alike, not that fewer were tried: twins must not shrink the deflation below what the count
+ * of trials alone gives. */
 static double trials_v_sr(const struct st_input *in, double t)
 {
-	if (in->has_sr_variance)
+	double null = st_null_v_sr(t);
+
+	if (in->has_sr_variance && !(in->sr_variance < null))
 		return in->sr_variance;
-	return t >= 2 ? 1.0 / (t - 1.0) : NAN;
+	return null;
 }
 
 /* PSR, DSR and MinTRL from the 1x moments (2012 eqs. 11 and 13, 2014 eqs. 1 and 2), with t
@@ -315,12 +324,31 @@ static void probabilistic(const struct st_input *in, struct st_summary *o)
 
 /* Serial dependence of the trades (x, their net returns in order) and of the bars (r[0..n),
  * the per-bar returns of the net curve; none without a per-bar curve). */
-static void dependence(const struct st_input *in, const double *x, const double *r, size_t n,
-		       struct st_dependence *d)
+static int dependence(const struct st_input *in, const double *x, const double *r, size_t n,
+		      struct st_dependence *d)
 {
+	int64_t *entry = malloc((in->n_trades + 1) * sizeof *entry);
+	int64_t *exit = malloc((in->n_trades + 1) * sizeof *exit);
+	int rc = -1;
+
 	d->trades_lag1 = st_autocorr(x, in->n_trades, 1);
-	d->effective_trades = st_effective_n(x, in->n_trades, &d->lags);
+	d->autocorr_trades = st_effective_n(x, in->n_trades, &d->lags);
 	d->bars_lag1 = in->eq_per_bar ? st_autocorr(r, n, 1) : NAN;
+	if (!entry || !exit)
+		goto out;
+	for (size_t i = 0; i < in->n_trades; i++) {
+		entry[i] = in->trades[i].entry;
+		exit[i] = in->trades[i].exit;
+	}
+	if (st_overlap_spans(entry, exit, in->n_trades, &d->overlap, NULL) < 0)
+		goto out;
+	d->effective_trades = d->overlap.shares_sum < d->autocorr_trades ? d->overlap.shares_sum :
+				d->autocorr_trades;
+	rc = 0;
+out:
+	free(entry);
+	free(exit);
+	return rc;
 }
 
 size_t st_conc_removed(size_t n)
@@ -380,6 +408,7 @@ int st_summarise(const struct st_input *in, struct st_summary *out)
 	out->sharpe = out->psr = out->dsr = out->sr0 = out->v_sr = out->min_trl = NAN;
 	out->psr_iid = out->dsr_iid = out->sr0_iid = out->v_sr_iid = out->min_trl_iid = NAN;
 	out->dep.trades_lag1 = out->dep.bars_lag1 = out->dep.effective_trades = NAN;
+	out->dep.autocorr_trades = NAN;
 	buf = malloc((in->n_trades ? in->n_trades : 1) * sizeof(*buf));
 	bars = malloc((in->n_eq ? in->n_eq : 1) * sizeof(*bars));
 	if (!buf || !bars || !(in->trials >= 1) || in->trials != floor(in->trials))
@@ -394,7 +423,8 @@ int st_summarise(const struct st_input *in, struct st_summary *out)
 		buf[i] = in->trades[i].net;
 	st_moments(buf, in->n_trades, &out->m);
 	out->sharpe = st_sharpe(&out->m);
-	dependence(in, buf, bars, n_bars, &out->dep);
+	if (dependence(in, buf, bars, n_bars, &out->dep) < 0)
+		goto out;
 	probabilistic(in, out);
 	trade_figures(in, out);
 	/* last: it sorts buf */

@@ -9,6 +9,7 @@
 
 #include "replay_core.h"
 #include "stats_annual.h"
+#include "stats_overlap.h"
 
 /* Significant digits of every statistic written (stats.json, the tearsheet). */
 #define ST_DIGITS 10
@@ -37,6 +38,10 @@ double st_psr(double sr, double sr_star, double t, double skew, double kurt);
 /* SR0 = sqrt(V[SR]) ((1 - gamma) Phi^-1(1 - 1/N) + gamma Phi^-1(1 - 1/(N e))), 2014 eq. 2,
  * gamma Euler-Mascheroni; 0 when N = 1; NAN when N < 1 or V[SR] is not a finite >= 0. */
 double st_sr0(double v_sr, double n_trials);
+
+/* The luck-only V[SR] of t observations: 1 / (t - 1); NAN below 2. The DSR's V[SR] is never
+ * below it (a measured spread of the trials below it is raised to it). */
+double st_null_v_sr(double t);
 
 /* MinTRL = 1 + var_term * (Phi^-1(conf) / (SR - SR*))^2, 2012 eq. 13. NAN when SR <= SR*. */
 double st_min_trl(double sr, double sr_star, double skew, double kurt, double conf);
@@ -105,8 +110,13 @@ size_t st_conc_removed(size_t n);
  * of trades the PSR, DSR and MinTRL rest on. */
 struct st_dependence {
 	double trades_lag1, bars_lag1;  /* NAN where undefined (bars: no per-bar curve) */
-	double effective_trades;        /* st_effective_n of the net returns, in trade order */
+	double autocorr_trades;         /* st_effective_n of the net returns, in trade order */
 	size_t lags;                    /* the Bartlett window it used */
+	struct st_overlap overlap;      /* trades open at once (a log's pyramids) */
+	/* the smaller of autocorr_trades and overlap.shares_sum: each discounts the same
+	 * dependence its own way (identical trades entered together are also serially
+	 * correlated), so their product would count it twice */
+	double effective_trades;
 };
 
 struct st_summary {

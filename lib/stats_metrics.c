@@ -56,6 +56,70 @@ static void add_bar_figures(cJSON *o, const struct st_tearsheet_in *in, const do
 	add_num(o, "worst_bar", worst);
 }
 
+/* Omega at zero, gains over losses of r[0..n), and the tail ratio, the 95th percentile over
+ * the 5th's magnitude (linear between order statistics, as numpy's default): NAN when there
+ * is no loss (Omega) or the 5th percentile is zero (the tail ratio). */
+static void omega_tail(const double *r, size_t n, double *omega, double *tail)
+{
+	double up = 0, down = 0, *s = n >= 2 ? malloc(n * sizeof(*s)) : NULL, lo, hi;
+
+	*omega = *tail = NAN;
+	if (!s)
+		return;
+	for (size_t i = 0; i < n; i++)
+		r[i] > 0 ? (up += r[i]) : (down -= r[i]);
+	*omega = down > 0 ? up / down : NAN;
+	memcpy(s, r, n * sizeof(*s));
+	gsl_sort(s, 1, n);
+	lo = gsl_stats_quantile_from_sorted_data(s, 1, n, 0.05);
+	hi = gsl_stats_quantile_from_sorted_data(s, 1, n, 0.95);
+	*tail = lo != 0 ? fabs(hi) / fabs(lo) : NAN;
+	free(s);
+}
+
+/* The day's start (00:00 UTC) of t. */
+static int64_t day_of(int64_t t)
+{
+	return (t >= 0 ? t : t - 86399) / 86400;
+}
+
+/* The best and worst calendar day (UTC) of the compounded net curve: its equity at a day's
+ * last point over the day before's (the first day's over the starting 1). */
+static void best_worst_day(const struct st_tearsheet_in *in, double *best, double *worst)
+{
+	double prev = 1.0;
+
+	*best = *worst = NAN;
+	for (size_t i = 0; in->eq_time && i < in->n_eq; i++) {
+		double d;
+
+		if (i + 1 < in->n_eq && day_of(in->eq_time[i + 1]) == day_of(in->eq_time[i]))
+			continue;
+		if (!(prev > 0))
+			break;  /* ruined: no later day is a return */
+		d = in->eq_net[i] / prev - 1.0;
+		*best = isnan(*best) || d > *best ? d : *best;
+		*worst = isnan(*worst) || d < *worst ? d : *worst;
+		prev = in->eq_net[i];
+	}
+}
+
+/* annual_return (the CAGR, as quantstats and pyfolio name it), omega, tail_ratio, best_day and
+ * worst_day: the first page's figures of the tearsheets people read. */
+static void add_tearsheet_figures(cJSON *o, const struct st_tearsheet_in *in, const double *r, size_t n)
+{
+	double omega = NAN, tail = NAN, best = NAN, worst = NAN;
+
+	if (r && n >= 2)
+		omega_tail(r, n, &omega, &tail);
+	if (in->eq_per_bar)
+		best_worst_day(in, &best, &worst);
+	add_num(o, "omega", omega);
+	add_num(o, "tail_ratio", tail);
+	add_num(o, "best_day", best);
+	add_num(o, "worst_day", worst);
+}
+
 static void add_months(cJSON *o)
 {
 	const cJSON *m;
@@ -164,11 +228,14 @@ static void add_side(cJSON *ls, const char *name, const struct st_tearsheet_in *
 int st_metrics(cJSON *o, const struct st_tearsheet_in *in)
 {
 	double *r = in->eq_per_bar ? malloc((in->n_eq ? in->n_eq : 1) * sizeof(*r)) : NULL;
+	size_t n;
 	cJSON *ls;
 
 	if (in->eq_per_bar && !r)
 		return -1;
-	add_bar_figures(o, in, r, r ? st_curve_returns(in->eq_net, in->n_eq, r) : 0);
+	n = r ? st_curve_returns(in->eq_net, in->n_eq, r) : 0;
+	add_bar_figures(o, in, r, n);
+	add_tearsheet_figures(o, in, r, n);
 	free(r);
 	add_months(o);
 	if (add_yearly_benchmark(o, in) < 0)
@@ -182,7 +249,10 @@ int st_metrics(cJSON *o, const struct st_tearsheet_in *in)
 		"sharpe_annualised): volatility_annualised their sample standard deviation times "
 		"sqrt(bars per year); var_95 their 5 % quantile (linear between order statistics) and "
 		"cvar_95 the mean of those at or below it, so a loss is negative; best_bar and "
-		"worst_bar their largest and smallest; best_month and worst_month of monthly; "
+		"worst_bar their largest and smallest; omega their gains over their losses (threshold "
+		"0); tail_ratio their 95th percentile over the magnitude of their 5th; best_day and "
+		"worst_day the compounded curve's return over a calendar day (UTC), its last point over "
+		"the day before's; best_month and worst_month of monthly; "
 		"rolling_volatility over rolling_sharpe's window; long_short per side of trades.csv: "
 		"net returns compounded in exit order, the share above zero, mean over sample standard "
 		"deviation");

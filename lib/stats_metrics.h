@@ -19,7 +19,9 @@
 int st_var_cvar(const double *x, size_t n, double level, double *var, double *cvar);
 
 /* Adds volatility_annualised, var_95, cvar_95, best_bar, worst_bar (the per-bar returns of the
- * compounded net curve, st_curve_returns), best_month, worst_month (of o's "monthly", which st_tearsheet added),
+ * compounded net curve, st_curve_returns), omega (their gains over losses at 0), tail_ratio
+ * (their 95th percentile over the 5th's magnitude), best_day and worst_day (of the compounded
+ * curve by UTC calendar day), best_month, worst_month (of o's "monthly", which st_tearsheet added),
  * yearly_benchmark (buy and hold's return per calendar year, as "yearly" takes the
  * strategy's), rolling_volatility (window, min, max, last) and long_short ({long, short}:
  * trades, net_return, win_rate, sharpe) to o, with metrics_basis saying how each is taken.

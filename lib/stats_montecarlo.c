@@ -11,6 +11,7 @@
 
 #include "msg.h"
 #include "stats_core.h"
+#include "stats_tearsheet.h"
 
 static const double fan_q[5] = { 0.05, 0.25, 0.50, 0.75, 0.95 };
 
@@ -25,12 +26,17 @@ static void compound(const double *r, size_t n, double *eq)
 	}
 }
 
-/* The path's trades: n drawn with replacement, or the n permuted. */
-static void draw(const double *r, size_t n, enum st_mc_method method, gsl_rng *g, double *y)
+/* The path's trades: n drawn with replacement, one at a time or in blocks, or the n permuted. */
+static void draw(const double *r, size_t n, enum st_mc_method method, size_t block, gsl_rng *g,
+		 double *y)
 {
 	if (method == ST_MC_RESHUFFLE) {
 		memcpy(y, r, n * sizeof *y);
 		gsl_ran_shuffle(g, y, n, sizeof *y);
+		return;
+	}
+	if (method == ST_MC_BLOCKS) {
+		st_stationary_resample(r, n, 1.0 / (double)block, g, y);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -118,11 +124,16 @@ int st_montecarlo(const double *r, size_t n, size_t resamples, unsigned long see
 		goto out;
 	}
 	gsl_rng_set(g, seed);
+	out->mean_block = method == ST_MC_BLOCKS ? st_bootstrap_block(n) : 1;
+	out->observed_worst_trade = r[0];
+	for (size_t i = 1; i < n; i++)
+		if (r[i] < out->observed_worst_trade)
+			out->observed_worst_trade = r[i];
 	compound(r, n, eq);
 	out->observed_max_drawdown = st_max_drawdown(1.0, eq, n);
 	out->observed_net_return = eq[n - 1] - 1.0;
 	for (size_t k = 0; k < resamples; k++) {
-		draw(r, n, method, g, y);
+		draw(r, n, method, out->mean_block, g, y);
 		compound(y, n, eq);
 		dd[k] = st_max_drawdown(1.0, eq, n);
 		ret[k] = eq[n - 1] - 1.0;

@@ -9,7 +9,10 @@
 /* Points of the fan chart's bands along the trade count. */
 #define ST_MC_FAN_POINTS 101
 
-enum st_mc_method { ST_MC_BOOTSTRAP, ST_MC_RESHUFFLE };
+/* ST_MC_BOOTSTRAP draws trades one at a time (iid); ST_MC_BLOCKS in stationary blocks (Politis
+ * and Romano 1994) of mean length st_bootstrap_block(n), as the Sharpe ratio's bootstrap
+ * does, so runs of trades stay together; ST_MC_RESHUFFLE permutes them. */
+enum st_mc_method { ST_MC_BOOTSTRAP, ST_MC_RESHUFFLE, ST_MC_BLOCKS };
 
 struct st_montecarlo {
 	size_t resamples, trades;
@@ -20,11 +23,15 @@ struct st_montecarlo {
 	double observed_max_drawdown;         /* of the trades in their real order */
 	double observed_net_return;
 	double observed_percentile;           /* share of paths whose drawdown is at most it */
+	double observed_worst_trade;          /* no path can hold a worse trade than this */
+	size_t mean_block;                    /* ST_MC_BLOCKS' mean block; 1 otherwise */
 };
 
 /* Resamples the n net returns r (compounded: equity *= 1 + r, 0 from the first r <= -1 on)
  * resamples times with GSL's mt19937 seeded with seed: ST_MC_BOOTSTRAP draws n trades with
- * replacement, ST_MC_RESHUFFLE permutes them. Quantiles interpolate linearly between order
+ * replacement, ST_MC_BLOCKS n in stationary blocks (a block starts at a uniform trade, each next
+ * trade continues it, wrapping round, with probability 1 - 1 / mean_block), ST_MC_RESHUFFLE
+ * permutes them. Quantiles interpolate linearly between order
  * statistics (GSL's). fan, when not NULL, receives ST_MC_FAN_POINTS x 5 values: at trade
  * i (n) / (ST_MC_FAN_POINTS - 1), the 5th, 25th, 50th, 75th and 95th percentiles of the paths'
  * equity. Returns 0, or -1 with the reason in why: no trade, no resample, or no memory. */

@@ -239,6 +239,7 @@ out:
 int st_benchmark_replay(const struct sa_ohlcv *s, const struct rp_costs *c, struct rp_result *r)
 {
 	int8_t *sig = NULL;
+	struct rp_costs hold = *c;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -247,9 +248,11 @@ int st_benchmark_replay(const struct sa_ohlcv *s, const struct rp_costs *c, stru
 	sig = malloc(s->n);
 	if (!sig)
 		goto out;
-	/* Long from the first signal on: filled at bar 1's open, closed at the last close. */
+	/* Long from the first signal on: filled at bar 1's open, closed at the last close; held,
+	 * whatever exits the strategy declares. */
 	memset(sig, 1, s->n);
-	rc = rp_replay(s, sig, c, r);
+	hold.exits = NULL;
+	rc = rp_replay(s, sig, &hold, r);
 out:
 	free(sig);
 	return rc;

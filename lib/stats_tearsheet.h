@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
+#include <gsl/gsl_rng.h>
 
 #include "ohlcv.h"
 #include "replay_core.h"
@@ -61,6 +62,11 @@ int st_bootstrap_sharpe(const double *x, size_t n, size_t block, unsigned long s
 
 /* The mean block length used: n^(1/3) rounded, at least 1. */
 size_t st_bootstrap_block(size_t n);
+
+/* One stationary-bootstrap resample (Politis and Romano 1994) of x[0..n) into y[0..n): a block
+ * starts at a uniform index and each next value continues it (wrapping round) with probability
+ * 1 - p_new, else a new block starts; draws from r. */
+void st_stationary_resample(const double *x, size_t n, double p_new, gsl_rng *r, double *y);
 
 /* What the tearsheet is computed from (all borrowed; data and signals may be NULL, with the
  * reason in data_err and signals_err). */

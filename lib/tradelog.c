@@ -13,9 +13,11 @@
 #include "timeutil.h"
 #include "tradelog.h"
 
-enum { F_ENTRY, F_EXIT, F_SIDE, F_RETURN, NFIELDS };
+/* The four a row needs, then an account log's stake and profit (both or neither). */
+enum { F_ENTRY, F_EXIT, F_SIDE, F_RETURN, NREQUIRED, F_STAKE = NREQUIRED, F_PNL, NFIELDS };
 
-static const char *const field_names[NFIELDS] = { "entry_time", "exit_time", "side", "return" };
+static const char *const field_names[NFIELDS] = { "entry_time", "exit_time", "side", "return",
+						   "stake", "pnl" };
 
 #define MAX_COLS 64
 
@@ -78,6 +80,14 @@ static void data_field(struct load *L, int f, const char *text)
 		else if (t->ret <= -1)
 			sa_csv_fail(&L->pos, "return %g would lose more than everything (a fraction: -0.05 is -5 %%)", t->ret);
 		break;
+	case F_STAKE:
+		if (sa_csv_field_number(text, &t->stake) || !(t->stake > 0))
+			sa_csv_fail(&L->pos, "stake '%s' is not a positive number", text);
+		break;
+	case F_PNL:
+		if (sa_csv_field_number(text, &t->pnl))
+			sa_csv_fail(&L->pos, "pnl '%s' is not a finite number", text);
+		break;
 	}
 }
 
@@ -118,10 +128,15 @@ static int push(struct load *L)
 
 static void header_done(struct load *L)
 {
-	for (int f = 0; f < NFIELDS; f++)
+	for (int f = 0; f < NREQUIRED; f++)
 		if (!(L->seen & (1 << f)))
 			return sa_csv_fail(&L->pos, "missing column '%s' (want entry_time,exit_time,side,return; found %s)",
 				    field_names[f], L->log->columns[0] ? L->log->columns : "nothing");
+	if (!(L->seen & (1 << F_STAKE)) != !(L->seen & (1 << F_PNL)))
+		return sa_csv_fail(&L->pos, "a column '%s' without '%s': an account log gives both, "
+				   "each trade's stake and its profit", field_names[L->seen & (1 << F_STAKE) ?
+				   F_STAKE : F_PNL], field_names[L->seen & (1 << F_STAKE) ? F_PNL : F_STAKE]);
+	L->log->account.on = L->seen & (1 << F_STAKE);
 	L->seen = L->col; /* from here on: how many columns a row must have */
 }
 
@@ -145,6 +160,9 @@ static void on_row(int c, void *data)
 		goto next;
 	}
 	L->cur.line = L->pos.line;
+	L->cur.trade_ret = L->cur.ret;
+	if (!L->log->account.on)
+		L->cur.stake = L->cur.pnl = NAN;
 	if (push(L))
 		sa_csv_fail(&L->pos, "out of memory");
 next:

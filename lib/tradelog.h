@@ -2,14 +2,30 @@
 #ifndef SA_TRADELOG_H
 #define SA_TRADELOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct sa_trade {
 	int64_t entry, exit;  /* seconds since the epoch, UTC; exit >= entry */
 	int side;             /* +1 long, -1 short */
-	double ret;           /* claimed return as a fraction (0.01 = 1 %) */
+	double ret;           /* claimed return as a fraction (0.01 = 1 %); of the account at the
+			       * entry in an account log (sa_tradelog_to_account) */
 	size_t line;          /* the file's line it came from (1 is the header) */
+	double stake, pnl;    /* an account log's stake and profit in the account's currency
+			       * (NAN when the log has none) */
+	double trade_ret;     /* the return on the trade's own stake, as claimed */
+};
+
+/* An account-level log: trades with stakes on one balance. */
+struct sa_account {
+	bool on;              /* the log gives stakes and profits: scored as an account */
+	double balance;       /* the starting balance */
+	char balance_from[96];/* where it came from: the export's starting_balance, or the largest
+			       * sum of stakes held at once */
+	size_t most_open;     /* the most trades open at once */
+	/* what the export says of itself (NAN when it says nothing): freqtrade's figures */
+	double claimed_profit_total, claimed_max_drawdown_account;
 };
 
 struct sa_tradelog {
@@ -17,7 +33,15 @@ struct sa_tradelog {
 	struct sa_trade *trades;
 	char columns[256];    /* the header as found, for the inspect report */
 	char format[32];      /* the layout it was read as (tradelog_formats.h), "" when unknown */
+	struct sa_account account;
 };
+
+/* Turns a log with stakes into returns on the account: each trade's ret becomes its profit
+ * over the balance at its entry (the starting balance plus the profit of every trade closed
+ * by then), so compounding the returns at each entry's equity gives balance + realised profit.
+ * When the log gives no balance it is the largest sum of stakes open at once. Returns 0, or -1
+ * with the reason in err (a balance that is not positive). */
+int sa_tradelog_to_account(struct sa_tradelog *log, char *err, size_t errlen);
 
 /* Loads path: a header holding at least entry_time,exit_time,side,return (any order, extra
  * columns ignored); side is long/short (any case); return a plain finite fraction above -1.

@@ -333,6 +333,46 @@ static const cJSON *json_trades(const cJSON *root, char *err, size_t errlen)
 	return NULL;
 }
 
+/* freqtrade's stake_amount and profit_abs, when the export has both (NAN otherwise: a log
+ * that lacks them on any trade is scored per trade, not as an account). */
+static int json_stake(const cJSON *j, struct sa_trade *t, const char **why)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "stake_amount"),
+		    *pa = cJSON_GetObjectItemCaseSensitive(j, "profit_abs");
+
+	t->stake = t->pnl = NAN;
+	if (!cJSON_IsNumber(st) || !cJSON_IsNumber(pa))
+		return 0;
+	*why = "stake_amount should be a positive number and profit_abs a finite one";
+	if (!(st->valuedouble > 0) || !isfinite(pa->valuedouble))
+		return -1;
+	t->stake = st->valuedouble;
+	t->pnl = pa->valuedouble;
+	return 0;
+}
+
+/* What freqtrade's export says of the account: its starting balance and its own figures. */
+static void json_account(const cJSON *root, struct sa_tradelog *log)
+{
+	const cJSON *strategies = cJSON_GetObjectItemCaseSensitive(root, "strategy");
+	const cJSON *o = cJSON_IsObject(strategies) ? strategies->child : root;
+	const cJSON *sb = cJSON_GetObjectItemCaseSensitive(o, "starting_balance"),
+		    *pt = cJSON_GetObjectItemCaseSensitive(o, "profit_total"),
+		    *dd = cJSON_GetObjectItemCaseSensitive(o, "max_drawdown_account");
+	bool stakes = log->n > 0;
+
+	for (size_t i = 0; i < log->n; i++)
+		stakes &= !isnan(log->trades[i].stake);
+	log->account.on = stakes;
+	log->account.claimed_profit_total = cJSON_IsNumber(pt) ? pt->valuedouble : NAN;
+	log->account.claimed_max_drawdown_account = cJSON_IsNumber(dd) ? dd->valuedouble : NAN;
+	if (stakes && cJSON_IsNumber(sb) && sb->valuedouble > 0) {
+		log->account.balance = sb->valuedouble;
+		snprintf(log->account.balance_from, sizeof log->account.balance_from,
+			 "the export's starting_balance");
+	}
+}
+
 static int json_trade(const cJSON *j, struct sa_trade *t, const char **why)
 {
 	const cJSON *od = cJSON_GetObjectItemCaseSensitive(j, "open_date"),
@@ -350,9 +390,9 @@ static int json_trade(const cJSON *j, struct sa_trade *t, const char **why)
 	*why = "is_short should be true or false";
 	if (sh && !cJSON_IsBool(sh))
 		return -1;
-	t->ret = pr->valuedouble;
+	t->ret = t->trade_ret = pr->valuedouble;
 	t->side = cJSON_IsTrue(sh) ? -1 : 1;
-	return (*why = check_trade(t)) ? -1 : 0;
+	return (*why = check_trade(t)) ? -1 : json_stake(j, t, why);
 }
 
 static int parse_json(const char *buf, size_t len, struct sa_tradelog *log, char *err,
@@ -385,6 +425,9 @@ static int parse_json(const char *buf, size_t len, struct sa_tradelog *log, char
 		}
 	}
 	snprintf(log->columns, sizeof log->columns, "open_date,close_date,is_short,profit_ratio");
+	json_account(root, log);
+	if (log->account.on)
+		strcat(log->columns, ",stake_amount,profit_abs");
 	rc = 0;
 out:
 	cJSON_Delete(root);
@@ -466,7 +509,14 @@ int sa_tradelog_parse_any(const char *buf, size_t len, const char *colmap,
 		rc = parse_json(buf, len, log, err, errlen);
 	} else {
 		rc = parse_csv(buf, len, colmap, log, err, errlen);
+		log->account.claimed_profit_total = log->account.claimed_max_drawdown_account = NAN;
 	}
+	for (size_t i = 0; rc == 0 && !log->account.on && i < log->n; i++) {
+		log->trades[i].trade_ret = log->trades[i].ret;
+		log->trades[i].stake = log->trades[i].pnl = NAN;
+	}
+	if (rc == 0 && log->account.on)
+		rc = sa_tradelog_to_account(log, err, errlen);
 	if (rc) {
 		char fmt[sizeof log->format];
 

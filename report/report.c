@@ -8,6 +8,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "signals.h"
+#include "report_calibration.h"
 #include "report_chart.h"
 #include "report_input.h"
 #include "report_model.h"
@@ -29,7 +30,8 @@ static const char usage[] =
 	"signals.png, permutation.png and warmup.png (and reconcile.png when a trade log was\n"
 	"reconciled with the code), report.pdf and report.xlsx, all inside DIR.\n"
 	"Missing or failed stage files are reported in the page, never fatal. --data gives the\n"
-	"price series the signals chart is drawn on.\n"
+	"price series the signals chart is drawn on. DIR/calibration.json, when present, gives the\n"
+	"auditor's own error rates the Honest limitations quote (make calibrate measures them).\n"
 	"\n"
 	"exit codes: 0 report written (whatever the verdict), 2 bad command line,\n"
 	"            3 the report could not be written\n";
@@ -172,7 +174,10 @@ int main(int argc, char **argv)
 		sa_die("out of memory reading '%s'", a.dir);
 	draw_charts(&a, &in, &x);
 	cJSON *model = rpt_model_build(&in, a.name);
-	if (!model || rpt_trials_model(model, &in) || rpt_forward_model(model, &in) || rpt_tests_model(model, &in))
+	if (model)
+		cJSON_AddBoolToObject(model, "equity_log", rpt_equity_log_axis(&in.equity, x.bench.n >= 2 ? &x.bench : NULL));
+	if (!model || rpt_trials_model(model, &in) || rpt_forward_model(model, &in) || rpt_tests_model(model, &in) ||
+	    rpt_calibration_model(model, a.dir))
 		sa_die("out of memory");
 	write_html(&a, model);
 	if (rpt_pdf_write(sa_fmt(path, sizeof path, "%s/report.pdf", a.dir), &in, &x, model, err, sizeof err))

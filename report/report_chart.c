@@ -18,34 +18,100 @@
 #include "report_plot.h"
 #include "timeutil.h"
 
-static void draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct rpt_series *bench)
+bool rpt_equity_log_axis(const struct rpt_series *eq, const struct rpt_series *bench)
+{
+	double lo = DBL_MAX, hi = 0;
+
+	for (size_t i = 0; i < eq->n; i++) {
+		double v[2] = { eq->net[i], eq->gross[i] };
+		for (int k = 0; k < 2; k++)
+			if (v[k] > 0)
+				lo = fmin(lo, v[k]), hi = fmax(hi, v[k]);
+	}
+	for (size_t i = 0; bench && i < bench->n; i++)
+		if (bench->net[i] > 0)
+			lo = fmin(lo, bench->net[i]), hi = fmax(hi, bench->net[i]);
+	return hi > 0 && hi / lo > 10;
+}
+
+/* log10 of v (n values) into out, a value at or below zero (a ruined account) at floor. */
+static void log_copy(const double *v, size_t n, double floor, double *out)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = v[i] > 0 ? log10(v[i]) : floor;
+}
+
+/* The lines of the top panel, as drawn: log10 of each value on a log axis, else the values. */
+struct eq_lines {
+	const double *net, *gross, *bench;
+	double *own;  /* what eq_lines allocated, or NULL */
+};
+
+/* Fills *l for the panel and widens top's y range to hold every line. Returns 0 or -1. */
+static int eq_lines(struct eq_lines *l, struct panel *top, const struct rpt_series *eq,
+		    const struct rpt_series *bench, bool log_axis)
+{
+	size_t nb = bench ? bench->n : 0;
+
+	*l = (struct eq_lines){ eq->net, eq->gross, bench ? bench->net : NULL, NULL };
+	if (log_axis) {
+		double lo = DBL_MAX;
+
+		l->own = malloc((2 * eq->n + nb) * sizeof *l->own);
+		if (!l->own)
+			return -1;
+		for (size_t i = 0; i < eq->n; i++)
+			lo = fmin(lo, fmin(eq->net[i] > 0 ? eq->net[i] : DBL_MAX, eq->gross[i] > 0 ? eq->gross[i] : DBL_MAX));
+		for (size_t i = 0; i < nb; i++)
+			lo = fmin(lo, bench->net[i] > 0 ? bench->net[i] : DBL_MAX);
+		log_copy(eq->net, eq->n, log10(lo) - 0.3, l->own);
+		log_copy(eq->gross, eq->n, log10(lo) - 0.3, l->own + eq->n);
+		if (nb)
+			log_copy(bench->net, nb, log10(lo) - 0.3, l->own + 2 * eq->n);
+		*l = (struct eq_lines){ l->own, l->own + eq->n, nb ? l->own + 2 * eq->n : NULL, l->own };
+	}
+	for (size_t i = 0; i < eq->n; i++) {
+		top->ymin = fmin(top->ymin, fmin(l->net[i], l->gross[i]));
+		top->ymax = fmax(top->ymax, fmax(l->net[i], l->gross[i]));
+	}
+	for (size_t i = 0; i < nb; i++) {
+		top->ymin = fmin(top->ymin, l->bench[i]);
+		top->ymax = fmax(top->ymax, l->bench[i]);
+	}
+	if (log_axis) {
+		top->ymin = floor(top->ymin * 10) / 10 - 0.05;
+		top->ymax = ceil(top->ymax * 10) / 10 + 0.05;
+	} else {
+		rpt_nice_range(&top->ymin, &top->ymax, 5);
+	}
+	return 0;
+}
+
+static void draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct rpt_series *bench, bool log_axis)
 {
 	struct panel top = { 78, 80, CW - 24, 366, (double)eq->t[0], (double)eq->t[eq->n - 1], DBL_MAX, -DBL_MAX };
 	struct panel dd = { 78, 384, CW - 24, CH - 34, top.xmin, top.xmax, 0, 0 };
 	double *draw = malloc(eq->n * sizeof *draw), peak = -DBL_MAX;
+	struct eq_lines l = { 0 };
 	static const char *const names[] = { "net equity (after costs)", "gross equity (before costs)",
 					     "buy and hold (after costs)" };
 	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.60, 0.68 }, { 0.85, 0.50, 0.10 } };
 	static const int dashed[] = { L_LINE, L_DASH, L_LINE };
-	if (!draw)
-		return;
+	if (!draw || eq_lines(&l, &top, eq, bench, log_axis) != 0)
+		goto out;
 	if (top.xmax <= top.xmin)
 		top.xmax = dd.xmax = top.xmin + 3600;
 	for (size_t i = 0; i < eq->n; i++) {
-		top.ymin = fmin(top.ymin, fmin(eq->net[i], eq->gross[i]));
-		top.ymax = fmax(top.ymax, fmax(eq->net[i], eq->gross[i]));
 		peak = fmax(peak, eq->net[i]);
 		draw[i] = peak > 0 ? eq->net[i] / peak - 1 : 0;
 		dd.ymin = fmin(dd.ymin, draw[i]);
 	}
-	for (size_t i = 0; bench && i < bench->n; i++) {
-		top.ymin = fmin(top.ymin, bench->net[i]);
-		top.ymax = fmax(top.ymax, bench->net[i]);
-	}
-	rpt_nice_range(&top.ymin, &top.ymax, 5);
 	rpt_nice_range(&dd.ymin, &dd.ymax, 2);
 	dd.ymax = 0;
-	rpt_y_axis(cr, &top, 5, 1, "%.2f", false);
+	if (log_axis)
+		rpt_y_axis_log(cr, &top);
+	else
+		rpt_y_axis(cr, &top, 5, 1, "%.2f", false);
 	rpt_x_axis_dates(cr, &top, false);
 	rpt_y_axis(cr, &dd, 2, 100, "%.0f%%", false);
 	rpt_x_axis_dates(cr, &dd, true);
@@ -54,18 +120,18 @@ static void draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct r
 	rpt_set_rgb(cr, C_GROSS);
 	cairo_set_line_width(cr, 1.6);
 	cairo_set_dash(cr, dash, 2, 0);
-	rpt_polyline(cr, &top, eq->n, eq->t, eq->gross);
+	rpt_polyline(cr, &top, eq->n, eq->t, l.gross);
 	cairo_stroke(cr);
 	cairo_set_dash(cr, NULL, 0, 0);
 	if (bench) {
 		rpt_set_rgb(cr, C_PSR);
 		cairo_set_line_width(cr, 1.4);
-		rpt_polyline(cr, &top, bench->n, bench->t, bench->net);
+		rpt_polyline(cr, &top, bench->n, bench->t, l.bench);
 		cairo_stroke(cr);
 	}
 	rpt_set_rgb(cr, C_NET);
 	cairo_set_line_width(cr, 1.8);
-	rpt_polyline(cr, &top, eq->n, eq->t, eq->net);
+	rpt_polyline(cr, &top, eq->n, eq->t, l.net);
 	cairo_stroke(cr);
 	cairo_move_to(cr, rpt_px_x(&dd, dd.xmin), rpt_px_y(&dd, 0));
 	for (size_t i = 0; i < eq->n; i++)
@@ -81,20 +147,29 @@ static void draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct r
 	rpt_frame(cr, &dd);
 	rpt_legend(cr, bench ? 3 : 2, names, colors, dashed);
 	rpt_set_rgb(cr, C_INK);
-	rpt_y_label(cr, &top, "equity (start = 1)");
+	rpt_y_label(cr, &top, log_axis ? "equity (start = 1), log scale" : "equity (start = 1)");
 	rpt_y_label(cr, &dd, "drawdown");
+out:
+	free(l.own);
 	free(draw);
 }
 
 void rpt_draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct rpt_series *bench,
 		     const char *why_missing)
 {
+	const struct rpt_series *b = bench && bench->n >= 2 ? bench : NULL;
+	bool log_axis = eq && eq->n >= 2 && rpt_equity_log_axis(eq, b);
+
 	rpt_prep(cr);
 	rpt_title(cr, "Equity, net and gross of costs, with net drawdown",
-	      bench && bench->n >= 2 ? "time in UTC; fills at the next bar's open; buy and hold "
-	      "of the same data after the same costs beside it" : "time in UTC; fills at the next bar's open");
+	      b ? (log_axis ? "time in UTC; fills at the next bar's open; buy and hold of the same data "
+		   "after the same costs beside it; a log axis: the lines span more than 10x"
+		 : "time in UTC; fills at the next bar's open; buy and hold of the same data after "
+		   "the same costs beside it")
+		: log_axis ? "time in UTC; fills at the next bar's open; a log axis: the lines span more than 10x"
+			   : "time in UTC; fills at the next bar's open");
 	if (eq && eq->n >= 2)
-		draw_equity(cr, eq, bench && bench->n >= 2 ? bench : NULL);
+		draw_equity(cr, eq, b, log_axis);
 	else
 		rpt_empty_note(cr, eq && eq->n ? "fewer than two equity points" : why_missing);
 }

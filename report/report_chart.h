@@ -2,6 +2,7 @@
 #ifndef RPT_CHART_H
 #define RPT_CHART_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cairo.h>
@@ -22,6 +23,11 @@
 
 /* Net and gross equity over time, with buy and hold (bench, may be NULL) beside them and the
  * net drawdown in a panel below. */
+/* Whether the equity chart of eq beside bench (either may have no points; borrowed) is drawn
+ * on a log axis: its positive values span more than ten times over, where a linear axis
+ * flattens the smaller lines. */
+bool rpt_equity_log_axis(const struct rpt_series *eq, const struct rpt_series *bench);
+
 int rpt_chart_equity(const char *path, const struct rpt_series *eq, const struct rpt_series *bench,
 		     const char *why_missing, char *err, size_t errlen);
 void rpt_draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct rpt_series *bench,

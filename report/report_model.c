@@ -2,6 +2,7 @@
 #include "report_model.h"
 #include "report_tearsheet.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -454,22 +455,39 @@ static void add_robust(cJSON *m, const struct rpt_input *in)
 	const cJSON *h = get(rb, "hindsight");
 	cJSON_AddBoolToObject(o, "hindsight_present", h != NULL);
 	cJSON_AddBoolToObject(o, "hindsight_flagged", sa_json_bool(h, "flagged", false));
-	add_text(o, "shift_weeks", get(h, "time_shift"), "weeks");
-	cJSON_AddStringToObject(o, "shift_kept", rpt_fmt_pct(get(get(h, "time_shift"), "trades_kept"), 0, buf, sizeof buf));
-	cJSON_AddStringToObject(o, "jitter_kept", rpt_fmt_pct(get(get(h, "jitter"), "trades_kept"), 0, buf, sizeof buf));
-	add_text(o, "jitter_size", get(h, "jitter"), "size");
+	cJSON_AddStringToObject(o, "hind_profit", rpt_fmt_pct(get(get(h, "real"), "net_profit"), 1, buf, sizeof buf));
+	cJSON_AddStringToObject(o, "calendar_kept", rpt_fmt_pct(get(get(h, "calendar"), "profit_kept"), 0, buf, sizeof buf));
+	cJSON_AddStringToObject(o, "tick_kept", rpt_fmt_pct(get(get(h, "ticks"), "profit_kept"), 0, buf, sizeof buf));
+	add_text(o, "ticks_max", get(h, "ticks"), "ticks_max");
 	add_text(o, "surrogate_median", get(h, "surrogate_trades"), "median");
 	add_text(o, "surrogate_real", get(h, "surrogate_trades"), "real");
 	add_text(o, "hindsight_reason", h, "reason");
 }
 
+/* What the sandbox ran, for a strategy written for a framework (inspect.json's strategy s). */
+static const char *framework_shape(const cJSON *s, char *buf, size_t len)
+{
+	const char *kind = sa_json_str(s, "framework", ""), *tf = sa_json_str(s, "timeframe", NULL);
+	const char *cls = sa_json_str(s, "framework_class", "?");
+
+	if (!strcmp(kind, "freqtrade") && tf)
+		return sa_fmt(buf, len, "a freqtrade IStrategy, %s, run by freqtrade's rules on %s candles "
+			      "(built inside the sandbox from the data's bars when those are finer)", cls, tf);
+	if (!strcmp(kind, "freqtrade"))
+		return sa_fmt(buf, len, "a freqtrade IStrategy, %s, run by freqtrade's rules on the data's bars", cls);
+	return sa_fmt(buf, len, "a backtesting.py Strategy, %s, its next() run bar by bar", cls);
+}
+
 static void add_inspection(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *ins = rpt_stage_ok(in, RPT_INSPECT), *s = get(ins, "strategy"), *it;
+	char buf[256];
 	cJSON *o = cJSON_AddObjectToObject(m, "inspection");
 	cJSON_AddBoolToObject(o, "present", ins != NULL);
 	add_text(o, "flag_count", ins, "flag_count");
-	if (cJSON_IsTrue(get(s, "shape_ok")))
+	if (cJSON_IsTrue(get(s, "shape_ok")) && cJSON_IsString(get(s, "framework")))
+		cJSON_AddStringToObject(o, "shape_reason", framework_shape(s, buf, sizeof buf));
+	else if (cJSON_IsTrue(get(s, "shape_ok")))
 		cJSON_AddStringToObject(o, "shape_reason", "a top-level signals(df) with one parameter");
 	else
 		add_text(o, "shape_reason", s, "shape_reason");
@@ -545,7 +563,6 @@ static void add_sensitivity(cJSON *o, const cJSON *st)
 static void add_costs(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *rp = rpt_stage_ok(in, RPT_REPLAY), *st = rpt_stage_ok(in, RPT_STATS);
-	const cJSON *cfg = get(rpt_stage_ok(in, RPT_CONFIG), "costs");
 	cJSON *o = cJSON_AddObjectToObject(m, "costs");
 	cJSON_AddBoolToObject(o, "present", rp != NULL);
 	add_text(o, "mode", rp, "mode");
@@ -556,8 +573,12 @@ static void add_costs(cJSON *m, const struct rpt_input *in)
 	add_pct(o, "slippage", get(rp, "costs"), "slippage", 2);
 	add_pct(o, "funding", get(rp, "costs"), "funding", 2);
 	add_pct(o, "borrow", get(rp, "costs"), "borrow", 2);
-	add_text(o, "fee_bps", cfg, "fee_bps");
-	add_text(o, "slippage_bps", cfg, "slippage_bps");
+	add_text(o, "fee_bps", get(rp, "costs"), "fee_bps");
+	add_text(o, "slippage_bps", get(rp, "costs"), "slippage_bps");
+	add_text(o, "cost_source", get(rp, "costs"), "cost_source");
+	cJSON_AddStringToObject(o, "price_step_warning",
+				sa_json_str(get(rp, "costs"), "price_step_warning", ""));
+	cJSON_AddStringToObject(o, "account", sa_json_str(get(rp, "account"), "statement", ""));
 	add_text(o, "market", get(rp, "costs"), "market");
 	add_text(o, "market_reason", get(rp, "costs"), "market_reason");
 	add_text(o, "note", rp, "note");
@@ -577,6 +598,7 @@ static cJSON *trade_row(const struct rpt_table *tb, size_t r)
 	cJSON_AddStringToObject(row, "exit", rpt_table_get(tb, r, cx));
 	cJSON_AddStringToObject(row, "side", rpt_table_get(tb, r, cs));
 	cJSON_AddStringToObject(row, "bars", rpt_table_get(tb, r, cb));
+	cJSON_AddStringToObject(row, "why", rpt_table_get(tb, r, rpt_table_col(tb, "exit_reason")));
 	memset(&num, 0, sizeof num);
 	num.type = cJSON_Number;
 	num.valuedouble = rpt_parse_num(rpt_table_get(tb, r, cg), &x) ? NAN : x;
@@ -585,6 +607,54 @@ static cJSON *trade_row(const struct rpt_table *tb, size_t r)
 	cJSON_AddStringToObject(row, "net", rpt_fmt_pct(&num, 3, b, sizeof b));
 	cJSON_AddBoolToObject(row, "win", !isnan(num.valuedouble) && num.valuedouble > 0);
 	return row;
+}
+
+/* "exits": the exits the replay filled inside the bar, in words ("stop-loss 2 % below a long's
+ * entry, ..."), with what was declared and not read; "reasons": the trades by why they
+ * closed. Both left out when there is nothing to say. */
+static void add_exit_words(cJSON *o, const cJSON *rp)
+{
+	static const char *const names[][2] = {
+		{ "signal", "on a signal change" }, { "stop_loss", "at the stop-loss" },
+		{ "take_profit", "at the take-profit" }, { "roi", "at the ROI table" },
+		{ "trailing_stop", "at the trailing stop" }, { "end", "at the data's end" },
+		{ "ruin", "at ruin" },
+	};
+	const cJSON *x = get(rp, "exits"), *by = get(rp, "exit_reasons"), *t = get(x, "trailing"), *e;
+	char buf[1024] = "", part[160];
+	size_t n = 0;
+
+	if (get(x, "stop_loss") && cJSON_IsNumber(get(x, "stop_loss")))
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "stop-loss %.4g %%, ", 100 * get(x, "stop_loss")->valuedouble);
+	if (get(x, "take_profit") && cJSON_IsNumber(get(x, "take_profit")))
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "take-profit %.4g %%, ", 100 * get(x, "take_profit")->valuedouble);
+	if (cJSON_IsObject(t))
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "trailing stop %.4g %% from the best price%s, ",
+				      100 * sa_json_num(t, "distance", NAN), cJSON_IsNumber(get(t, "positive")) ?
+				      " (tighter past its offset)" : "");
+	cJSON_ArrayForEach(e, get(x, "roi"))
+		if (n < sizeof buf - 64)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "ROI %.4g %% from %.4g min, ",
+					      100 * cJSON_GetArrayItem(e, 1)->valuedouble,
+					      cJSON_GetArrayItem(e, 0)->valuedouble);
+	cJSON_ArrayForEach(e, get(x, "unread"))
+		if (n < sizeof buf - 80)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%.40s not read (not a literal), ",
+					      sa_json_str(e, "name", "?"));
+	if (n >= 2) {
+		buf[n - 2] = '\0';
+		cJSON_AddStringToObject(o, "exits", buf);
+	}
+	n = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		double c = sa_json_num(by, names[k][0], 0);
+		if (c > 0 && n < sizeof buf - sizeof part)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%.0f %s", n ? ", " : "", c,
+					      names[k][1]);
+	}
+	if (n && cJSON_IsObject(x))
+		cJSON_AddStringToObject(o, "reasons", buf);
 }
 
 /* The first MAX_ROWS trades as "rows", and as "tail" the last TAIL_ROWS of those after the
@@ -603,6 +673,7 @@ static void add_trades(cJSON *m, const struct rpt_input *in)
 	cJSON_AddNumberToObject(o, "total", (double)n);
 	cJSON_AddNumberToObject(o, "shown", (double)(n < MAX_ROWS ? n : MAX_ROWS));
 	cJSON_AddBoolToObject(o, "more", n > MAX_ROWS);
+	add_exit_words(o, rpt_stage_ok(in, RPT_REPLAY));
 }
 
 /* Each upload as the user named it, beside the safe NAME it was audited under; "renamed" when
@@ -729,6 +800,21 @@ static void add_delimiter(cJSON *to, const char *d)
 				d[0] ? d : "n/a");
 }
 
+/* data_format's warnings as the Data section lists them. */
+static void add_data_warnings(cJSON *o, const cJSON *warnings)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "warnings");
+	const cJSON *w;
+
+	cJSON_ArrayForEach(w, warnings)
+		if (cJSON_IsString(w)) {
+			cJSON *item = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(item, "text", w->valuestring);
+			cJSON_AddItemToArray(list, item);
+		}
+}
+
 /* The data section: what fingerprint.json's data_format says the loader found. */
 static void add_data(cJSON *m, const struct rpt_input *in)
 {
@@ -756,6 +842,44 @@ static void add_data(cJSON *m, const struct rpt_input *in)
 	cJSON_AddBoolToObject(o, "no_volume", cJSON_IsFalse(get(fmt, "volume")));
 	cJSON_AddBoolToObject(o, "adjusted", cJSON_IsTrue(get(fmt, "adjusted")));
 	cJSON_AddBoolToObject(o, "sessions", !strcmp(sa_json_str(fmt, "calendar", ""), "weekday sessions"));
+	cJSON_AddBoolToObject(o, "fx_week", !strcmp(sa_json_str(fmt, "calendar", ""), "fx week"));
+	add_text(o, "bar", fmt, "bar");
+	cJSON_AddBoolToObject(o, "pandas_index", cJSON_IsTrue(get(fmt, "pandas_index")));
+	add_data_warnings(o, get(fmt, "warnings"));
+}
+
+/* Whether the data's bars are a day or longer, each at midnight UTC: a time of day on them says
+ * nothing, so the page shows dates. */
+static bool daily_bars(const struct rpt_input *in)
+{
+	const cJSON *fmt = get(rpt_stage_ok(in, RPT_FINGERPRINT), "data_format");
+
+	return sa_json_num(fmt, "spacing_s", 0) >= 86400 &&
+	       strstr(sa_json_str(fmt, "first", ""), "T00:00:00Z") && strstr(sa_json_str(fmt, "last", ""), "T00:00:00Z");
+}
+
+/* Drops "T00:00:00Z" after every ISO date in the model's strings (tables and sentences alike). */
+static void dates_only(cJSON *node)
+{
+	cJSON *it;
+
+	if (cJSON_IsString(node)) {
+		char *s = node->valuestring, *w = s;
+
+		/* in place: what is kept is read back from what was written, the date just before */
+		for (const char *r = s; *r;) {
+			if (w - s >= 10 && !strncmp(r, "T00:00:00Z", 10) && w[-3] == '-' && w[-6] == '-' &&
+			    isdigit((unsigned char)w[-1]) && isdigit((unsigned char)w[-10])) {
+				r += 10;
+				continue;
+			}
+			*w++ = *r++;
+		}
+		*w = '\0';
+		return;
+	}
+	cJSON_ArrayForEach(it, node)
+		dates_only(it);
 }
 
 cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
@@ -779,5 +903,7 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	add_fingerprint(m, in);
 	add_data(m, in);
 	cJSON_AddStringToObject(m, "version", SA_VERSION);
+	if (daily_bars(in))
+		dates_only(m);
 	return m;
 }

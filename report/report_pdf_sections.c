@@ -212,15 +212,17 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 		rpt_pdf_paraf(p, "Year by year beside buy and hold of the same data after the same costs:");
 		rpt_pdf_table(p, get(get(m, "stats"), "years"), years, NCOL(years), NULL);
 	}
-	rpt_pdf_heading(p, "Did the edge last", 1);
-	rpt_pdf_paraf(p, "The Sharpe ratio of per-bar returns of compounded net equity over a moving window of %s "
-		      "bars, annualised as the whole period's: a line "
-		      "that stays above zero is an edge that held; one tall hump is a lucky stretch.",
-		      str(t, "rolling_window"));
-	chart(p, d, CH_ROLLING);
-	rpt_pdf_paraf(p, "The volatility of the same per-bar returns over the same window, annualised: where "
-		      "the risk taken rose or fell.");
-	chart(p, d, CH_ROLLING_VOL);
+	if (on(t, "rolling")) {
+		rpt_pdf_heading(p, "Did the edge last", 1);
+		rpt_pdf_paraf(p, "The Sharpe ratio of per-bar returns of compounded net equity over a moving "
+			      "window of %s bars, annualised as the whole period's: a line that stays "
+			      "above zero is an edge that held; one tall hump is a lucky stretch.",
+			      str(t, "rolling_window"));
+		chart(p, d, CH_ROLLING);
+		rpt_pdf_paraf(p, "The volatility of the same per-bar returns over the same window, "
+			      "annualised: where the risk taken rose or fell.");
+		chart(p, d, CH_ROLLING_VOL);
+	}
 	rpt_pdf_heading(p, "What if every fill came later", 1);
 	rpt_pdf_paraf(p, "%s", str(t, "delay_sentence")[0] ? str(t, "delay_sentence") : str(t, "delay_note"));
 	rpt_pdf_table(p, get(t, "delay"), delay, NCOL(delay), "No late-fill replay: the signals or the "
@@ -329,7 +331,7 @@ static void robustness(struct rpt_pdf *p, const cJSON *m)
 		return;
 	}
 	rpt_pdf_paraf(p, "The warm-up and permutation findings are shown, not scored; hindsight is a veto "
-		      "(signals keyed to this data's own dates or prices), and a later start that changes a "
+		      "(a profit that only this data's own dates, prices or bars explain), and a later start that changes a "
 		      "quarter of the signals or more holds the verdict at NOT_READY.");
 	rpt_pdf_heading(p, "Warm-up", 2);
 	rpt_pdf_paraf(p, "%s Compared on the last %s bars; %s warm-up runs failed.",
@@ -353,13 +355,14 @@ static void robustness(struct rpt_pdf *p, const cJSON *m)
 	if (!on(r, "hindsight_present"))
 		return;
 	rpt_pdf_heading(p, "Hindsight", 2);
-	rpt_pdf_paraf(p, "%s Moved %s weeks (28 years: the calendar repeats), the same bars keep %s of its "
-		      "entries; with every price nudged by a relative %s, far below a tick, %s; on the "
-		      "shuffled copies it trades a median of %s times (against %s on the real bars).",
-		      on(r, "hindsight_flagged") ? "Keyed to this data: a veto." :
-		      "Not keyed to this data's dates or prices.", str(r, "shift_weeks"),
-		      str(r, "shift_kept"), str(r, "jitter_size"), str(r, "jitter_kept"),
-		      str(r, "surrogate_median"), str(r, "surrogate_real"));
+	rpt_pdf_paraf(p, "%s Its net profit, summed over its %s trades, is %s; with the prices moved "
+		      "against the calendar by whole weeks (every date, weekday and hour kept) it keeps %s "
+		      "of it, with every price moved on its own by 1 to %s ticks of its grid %s (judged "
+		      "only when the profit is material); on the shuffled copies it trades a median of %s "
+		      "times.", on(r, "hindsight_flagged") ? "Keyed to this data: a veto." :
+		      "Not keyed to this data's dates or prices.", str(r, "surrogate_real"),
+		      str(r, "hind_profit"), str(r, "calendar_kept"), str(r, "ticks_max"),
+		      str(r, "tick_kept"), str(r, "surrogate_median"));
 	rpt_pdf_paraf(p, "%s", str(r, "hindsight_reason"));
 }
 
@@ -401,11 +404,11 @@ static void costs(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts
 
 	rpt_pdf_heading(p, "Costs", 1);
 	if (on(c, "present")) {
-		rpt_pdf_paraf(p, "Mode: %s%s. Costs as configured: fees %s bps and slippage %s bps per side. "
+		rpt_pdf_paraf(p, "Mode: %s%s. Costs: fees %s bps and slippage %s bps per side (%s). "
 			      "Market: %s. Fees, slippage, funding and borrow are sums per trade.",
 			      str(c, "mode"), on(c, "trusted_returns") ? " (returns taken from the uploaded "
 			      "trade log, trusted as given)" : "", str(c, "fee_bps"), str(c, "slippage_bps"),
-			      str(c, "market_reason"));
+			      str(c, "cost_source"), str(c, "market_reason"));
 		/* the one row of sums, as a table of one item */
 		one = cJSON_CreateArray();
 		if (one && cJSON_AddItemReferenceToArray(one, (cJSON *)c))
@@ -668,8 +671,10 @@ static void fingerprint(struct rpt_pdf *p, const cJSON *m)
 	     "sha256sum -c --strict sha256sums.txt.");
 }
 
-static void limitations(struct rpt_pdf *p)
+static void limitations(struct rpt_pdf *p, const cJSON *model)
 {
+	const cJSON *cal = cJSON_GetObjectItemCaseSensitive(model, "calibration");
+
 	static const char *const items[] = {
 		"A backtest is evidence about the past, on one data set. Passing every gate earns a small, "
 		"closely watched forward test, never a promise of profit.",
@@ -689,6 +694,7 @@ static void limitations(struct rpt_pdf *p)
 	rpt_pdf_heading(p, "Honest limitations", 1);
 	for (size_t k = 0; k < NCOL(items); k++)
 		rpt_pdf_paraf(p, "- %s", items[k]);
+	rpt_pdf_paraf(p, "- %s", str(cal, "words"));
 }
 
 void rpt_pdf_sections(struct rpt_pdf *p, const cJSON *model, const struct rpt_pdf_charts *d)
@@ -709,5 +715,5 @@ void rpt_pdf_sections(struct rpt_pdf *p, const cJSON *model, const struct rpt_pd
 	trades(p, model);
 	data(p, model);
 	fingerprint(p, model);
-	limitations(p);
+	limitations(p, model);
 }

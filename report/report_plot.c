@@ -1,7 +1,6 @@
 /* report_plot.c - the plotting kit of the report's charts: fixed page, font and palette,
  * panels and axes, legends and notes, a histogram, and a PNG writer with one fixed filter. */
 #include <fontconfig/fontconfig.h>
-#include <png.h>
 #include <cairo.h>
 #include <float.h>
 #include <math.h>
@@ -17,6 +16,7 @@
 #include "msg.h"
 #include "report_chart.h"
 #include "report_plot.h"
+#include "report_png.h"
 #include "timeutil.h"
 
 const struct rgb C_NET = { 0.10, 0.30, 0.65 }, C_GROSS = { 0.55, 0.60, 0.68 },
@@ -138,6 +138,29 @@ void rpt_y_axis(cairo_t *cr, const struct panel *p, int n, double scale, const c
 	}
 }
 
+void rpt_y_axis_log(cairo_t *cr, const struct panel *p)
+{
+	static const double steps[3] = { 1, 2, 5 };
+	int per = p->ymax - p->ymin > 4 ? 1 : 3;  /* too many decades: the powers alone */
+	char lab[32];
+
+	for (int e = (int)floor(p->ymin); e <= (int)ceil(p->ymax); e++)
+		for (int k = 0; k < per; k++) {
+			double v = steps[k] * pow(10, e), y = log10(v);
+
+			if (y < p->ymin || y > p->ymax)
+				continue;
+			rpt_set_rgb(cr, C_GRID);
+			cairo_set_line_width(cr, k ? 0.5 : 0.8);
+			cairo_move_to(cr, p->x0, rpt_px_y(p, y));
+			cairo_line_to(cr, p->x1, rpt_px_y(p, y));
+			cairo_stroke(cr);
+			rpt_set_rgb(cr, C_INK);
+			snprintf(lab, sizeof lab, v < 1 ? "%.2g" : "%.0f", v);
+			rpt_text_at(cr, p->x0 - 6, rpt_px_y(p, y), 1, 0.5, 11, false, lab);
+		}
+}
+
 void rpt_x_axis_numbers(cairo_t *cr, const struct panel *p, int n, const char *fmt)
 {
 	double st = nice_step(p->xmax - p->xmin, n);
@@ -254,53 +277,6 @@ void rpt_empty_note(cairo_t *cr, const char *why)
 	rpt_text_at(cr, CW / 2, CH / 2, 0.5, 0.5, 15, false, msg);
 }
 
-/* The rows of sf (RGB24: one native-endian 0x00RRGGBB word a pixel) as 8-bit RGB. libpng
- * longjmps here on error, so nothing this function changes after setjmp is read afterwards. */
-static int png_rows(png_structp png, png_infop info, FILE *fp, cairo_surface_t *sf, unsigned char *row)
-{
-	int w = cairo_image_surface_get_width(sf), h = cairo_image_surface_get_height(sf);
-	int stride = cairo_image_surface_get_stride(sf);
-	const unsigned char *data = cairo_image_surface_get_data(sf);
-
-	if (setjmp(png_jmpbuf(png)))
-		return -1;
-	png_init_io(png, fp);
-	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	/* One fixed filter and fast deflate: charts are mostly flat colour, where the adaptive
-	 * filter search and a high level buy a few per cent of size for several times the time. */
-	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
-	png_set_compression_level(png, 1);
-	png_write_info(png, info);
-	for (int y = 0; y < h; y++) {
-		const uint32_t *px = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
-		for (int x = 0; x < w; x++) {
-			row[3 * x] = (unsigned char)(px[x] >> 16);
-			row[3 * x + 1] = (unsigned char)(px[x] >> 8);
-			row[3 * x + 2] = (unsigned char)px[x];
-		}
-		png_write_row(png, row);
-	}
-	png_write_end(png, NULL);
-	return 0;
-}
-
-/* Writes sf as a PNG to fp with libpng. Returns 0 or -1. */
-static int write_png(FILE *fp, cairo_surface_t *sf)
-{
-	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-	png_infop info = png ? png_create_info_struct(png) : NULL;
-	unsigned char *row = malloc((size_t)cairo_image_surface_get_width(sf) * 3);
-	int rc = -1;
-
-	cairo_surface_flush(sf);
-	if (info && row && cairo_image_surface_get_format(sf) == CAIRO_FORMAT_RGB24)
-		rc = png_rows(png, info, fp, sf, row);
-	png_destroy_write_struct(&png, &info);
-	free(row);
-	return rc;
-}
-
 /* Writes the surface atomically and frees cr and sf whatever happens. */
 int rpt_finish(cairo_t *cr, cairo_surface_t *sf, const char *path, char *err, size_t errlen)
 {
@@ -316,7 +292,7 @@ int rpt_finish(cairo_t *cr, cairo_surface_t *sf, const char *path, char *err, si
 		sa_fmt(err, errlen, "cannot write '%s'", path);
 		goto out;
 	}
-	if (write_png(a.fp, sf) < 0) {
+	if (rpt_png_write(a.fp, sf) < 0) {
 		sa_atomic_abort(&a);
 		sa_fmt(err, errlen, "writing '%s': the PNG encoder failed", path);
 		goto out;

@@ -57,6 +57,11 @@ void rpt_frame(cairo_t *cr, const struct panel *p);
 /* Horizontal grid lines and y labels; fmt formats value * scale. */
 void rpt_y_axis(cairo_t *cr, const struct panel *p, int n, double scale, const char *fmt, bool right);
 
+/* Grid lines and labels of a log axis: the panel's y range is in log10 units, the ticks at 1, 2
+ * and 5 times each power of ten inside it (the powers alone when that gives too many),
+ * labelled with the values themselves. */
+void rpt_y_axis_log(cairo_t *cr, const struct panel *p);
+
 void rpt_x_axis_numbers(cairo_t *cr, const struct panel *p, int n, const char *fmt);
 
 /* Date ticks at whole days, weeks or months, labelled YYYY-MM-DD; the times are UTC. */

@@ -53,9 +53,11 @@ static void add_dependence(cJSON *l, const cJSON *st)
 	const cJSON *ac = get(st, "autocorrelation");
 	char b[64], p[32], d[32];
 
-	stat_row(l, "Effective trades", rpt_fmt_num(get(ac, "effective_trades"), 1, b, sizeof b),
-		 "how many independent trades the dependent ones are worth (trades over 1 + 2 x the Bartlett-weighted "
-		 "autocorrelations, never more than the trades): what the PSR, DSR and MinTRL count");
+	stat_row(l, "Effective trades", rpt_fmt_num(get(st, "effective_trades") ? get(st, "effective_trades") :
+						     get(ac, "effective_trades"), 1, b, sizeof b),
+		 "how many independent trades the dependent ones are worth: the smaller of the trades over 1 + 2 x the "
+		 "Bartlett-weighted autocorrelations and the sum of the trades' shares of the account when they overlap; "
+		 "what the trades gate, the PSR, DSR and MinTRL count");
 	snprintf(b, sizeof b, "%s / %s", rpt_fmt_num(get(ac, "trades_lag1"), 3, p, sizeof p),
 		 rpt_fmt_num(get(ac, "bars_lag1"), 3, d, sizeof d));
 	stat_row(l, "Lag-1 autocorrelation, trades / bars", b,
@@ -91,7 +93,7 @@ static void add_risk_rows(cJSON *l, const cJSON *st)
 {
 	char b[64];
 
-	stat_row(l, "CAGR", rpt_fmt_pct(get(st, "cagr"), 2, b, sizeof b),
+	stat_row(l, "Annual return (CAGR)", rpt_fmt_pct(get(st, "cagr"), 2, b, sizeof b),
 		 "the yearly rate that compounds to the net equity ratio over the period");
 	stat_row(l, "Volatility (annualised)", rpt_fmt_pct(get(st, "volatility_annualised"), 2, b, sizeof b),
 		 "sample standard deviation of per-bar returns of compounded net equity, times the square root of bars "
@@ -102,6 +104,12 @@ static void add_risk_rows(cJSON *l, const cJSON *st)
 		 "the mean of those worst bars: what a bad bar costs on average");
 	stat_row(l, "Best bar", rpt_fmt_pct(get(st, "best_bar"), 3, b, sizeof b), "the largest per-bar net return");
 	stat_row(l, "Worst bar", rpt_fmt_pct(get(st, "worst_bar"), 3, b, sizeof b), "the smallest per-bar net return");
+	stat_row(l, "Omega ratio", rpt_fmt_num(get(st, "omega"), 3, b, sizeof b),
+		 "the per-bar gains over the per-bar losses: above 1 gains outweigh losses");
+	stat_row(l, "Tail ratio", rpt_fmt_num(get(st, "tail_ratio"), 3, b, sizeof b),
+		 "the 95th percentile of per-bar returns over the magnitude of the 5th: below 1 the bad tail is the longer");
+	stat_row(l, "Best day", rpt_fmt_pct(get(st, "best_day"), 2, b, sizeof b), "the best calendar day (UTC) of net equity");
+	stat_row(l, "Worst day", rpt_fmt_pct(get(st, "worst_day"), 2, b, sizeof b), "the worst calendar day (UTC) of net equity");
 	stat_row(l, "Best month", rpt_fmt_pct(get(st, "best_month"), 2, b, sizeof b), "the best calendar month of net equity");
 	stat_row(l, "Worst month", rpt_fmt_pct(get(st, "worst_month"), 2, b, sizeof b), "the worst calendar month of net equity");
 }
@@ -147,6 +155,39 @@ static void add_years(cJSON *o, const cJSON *st)
 	cJSON_AddBoolToObject(o, "has_years", cJSON_GetArraySize(list) > 0);
 }
 
+/* Against the market, the tail and the overlap, one sentence each ("" when there is nothing). */
+static void add_market_notes(cJSON *o, const cJSON *st)
+{
+	const cJSON *b = get(st, "benchmark_relative"), *t = get(st, "tail"), *ov = get(st, "overlap");
+	char buf[700];
+
+	if (cJSON_IsObject(b))
+		sa_fmt(buf, sizeof buf, "Against the market: regressed bar by bar on the instrument's "
+		       "returns, beta %.2f (t %.1f) and alpha %+.1f %% a year (t %.2f, Newey-West "
+		       "errors); information ratio %.2f; %+.1f %% against holding it over the same bars.",
+		       sa_json_num(b, "beta", NAN), sa_json_num(b, "beta_t", NAN),
+		       100 * sa_json_num(b, "alpha_annualised", NAN), sa_json_num(b, "alpha_t", NAN),
+		       sa_json_num(b, "information_ratio", NAN), 100 * sa_json_num(b, "excess_return", NAN));
+	else
+		sa_fmt(buf, sizeof buf, "Against the market: not measured, %s.",
+		       sa_json_str(st, "benchmark_relative_reason", "no regression"));
+	cJSON_AddStringToObject(o, "market", st ? buf : "");
+	if (sa_json_bool(t, "unseen", false))
+		sa_fmt(buf, sizeof buf, "The tail is unseen: %s.", sa_json_str(t, "reason", ""));
+	else
+		buf[0] = '\0';
+	cJSON_AddStringToObject(o, "tail_note", buf);
+	if (sa_json_num(ov, "trades_overlapping", 0) > 0)
+		sa_fmt(buf, sizeof buf, "%.0f trades were open beside another, up to %.0f at once "
+		       "(%.2fx the exposure of one account while in the market): they count as %.1f "
+		       "independent trades, and the equity gives each its share of one account.",
+		       sa_json_num(ov, "trades_overlapping", NAN), sa_json_num(ov, "max_concurrent", NAN),
+		       sa_json_num(ov, "exposure_multiple", NAN), sa_json_num(ov, "effective_trades", NAN));
+	else
+		buf[0] = '\0';
+	cJSON_AddStringToObject(o, "overlap_note", buf);
+}
+
 void rpt_stats_model(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
@@ -169,8 +210,10 @@ void rpt_stats_model(cJSON *m, const struct rpt_input *in)
 	stat_row(l, "Trials", rpt_fmt_num(get(st, "trials"), 0, b, sizeof b), "variants tried, as declared");
 	stat_row(l, "SR* (expected best of the trials)", rpt_fmt_num(get(st, "sr0"), 4, b, sizeof b),
 		 "the Sharpe ratio the best of that many luck-only variants would show");
-	stat_row(l, "MinTRL", rpt_fmt_num(get(st, "min_trl"), 1, b, sizeof b),
-		 "trades needed before this Sharpe ratio is significant at 95 %");
+	stat_row(l, "MinTRL", sa_json_num(st, "min_trl", NAN) < 10 ? "fewer than 10" :
+		 rpt_fmt_num(get(st, "min_trl"), 1, b, sizeof b),
+		 "trades needed before this Sharpe ratio is significant at 95 % (an asymptotic formula: "
+		 "below 10 trades it says little)");
 	stat_row(l, "Skew", rpt_fmt_num(get(st, "skew"), 3, b, sizeof b), "asymmetry of trade returns; negative means rare large losses");
 	stat_row(l, "Kurtosis", rpt_fmt_num(get(st, "kurtosis"), 3, b, sizeof b), "fatness of the tails (3 for a normal distribution)");
 	stat_row(l, "Net return (compounded)", rpt_fmt_pct(get(st, "net_return"), 2, b, sizeof b),
@@ -189,5 +232,6 @@ void rpt_stats_model(cJSON *m, const struct rpt_input *in)
 	add_risk_rows(l, st);
 	add_long_short(o, st);
 	add_years(o, st);
+	add_market_notes(o, st);
 }
 

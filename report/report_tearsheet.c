@@ -390,4 +390,6 @@ void rpt_tearsheet_model(cJSON *m, const struct rpt_input *in)
 	add_str(t, "breakeven_sentence", rpt_say_breakeven(st, b, sizeof b));
 	add_str(t, "sharpe_ci95", rpt_say_interval(st, b, sizeof b));
 	add_str(t, "rolling_window", rpt_fmt_num(get(get(st, "rolling_sharpe"), "window"), 0, b, sizeof b));
+	/* a trade log scored alone has no bars to roll a window over */
+	cJSON_AddBoolToObject(t, "rolling", sa_json_num(rpt_stage_ok(in, RPT_REPLAY), "bars", 0) > 0);
 }

@@ -214,14 +214,17 @@ static int chart_mc(const char *dir, const struct rpt_input *in, char *err, size
 	cairo_surface_t *sf;
 	cairo_t *cr = rpt_canvas(&sf);
 	double resamples = sa_json_num(mc, "resamples", 0);
+	bool blocks = !strcmp(sa_json_str(mc, "method", ""), "stationary_blocks");
 
 	rpt_prep(cr);
 	rpt_title(cr, "Monte Carlo of the trades", sa_fmt(sub, sizeof sub, "%.0f sequences of the "
-		  "closed trades drawn with replacement, compounded", resamples));
+		  "closed trades drawn with replacement%s, compounded", resamples,
+		  blocks ? " in blocks" : ""));
 	if (!cJSON_IsObject(mc))
 		rpt_empty_note(cr, sa_json_str(stats, "monte_carlo_reason", "no Monte Carlo"));
 	else if (st_montecarlo(in->returns.net, in->returns.n, (size_t)resamples,
-			       (unsigned long)sa_json_num(mc, "seed", 1), ST_MC_BOOTSTRAP, &out, fan,
+			       (unsigned long)sa_json_num(mc, "seed", 1),
+			       blocks ? ST_MC_BLOCKS : ST_MC_BOOTSTRAP, &out, fan,
 			       why, sizeof why) < 0)
 		rpt_empty_note(cr, why);
 	else
@@ -308,6 +311,32 @@ static void add_walk_forward(cJSON *model, const cJSON *stats)
 	cJSON_AddStringToObject(o, "words", buf);
 }
 
+/* How the sequences were drawn, what a percentile of them means, and what no draw can show. */
+static void add_mc_method(cJSON *o, const cJSON *mc)
+{
+	const cJSON *iid = get(mc, "iid");
+	char buf[640];
+	bool blocks = !strcmp(sa_json_str(mc, "method", ""), "stationary_blocks");
+
+	if (blocks)
+		sa_fmt(buf, sizeof buf, "The sequences draw the trades in blocks of %.0f on average "
+		       "(a stationary bootstrap), so runs of good or bad trades stay together as they "
+		       "came; drawn one at a time instead, 1 in 20 would fall %.1f %% and %.0f %% no "
+		       "further than the real one.", sa_json_num(mc, "mean_block", NAN),
+		       100 * sa_json_num(get(iid, "max_drawdown"), "p95", NAN),
+		       100 * sa_json_num(iid, "observed_percentile", NAN));
+	else
+		sa_fmt(buf, sizeof buf, "The sequences draw the trades one at a time.");
+	cJSON_AddStringToObject(o, "method", buf);
+	cJSON_AddStringToObject(o, "percentile", "A percentile is a share of the simulated "
+				"sequences: the 95th percentile drawdown is the fall that 95 of every 100 "
+				"sequences of these same trades do not exceed.");
+	cJSON_AddStringToObject(o, "limit", sa_fmt(buf, sizeof buf, "Every sequence is made of the "
+				"trades already seen, so no band can show a loss larger than the worst "
+				"trade observed (%+.2f %%): a tail these trades have not met is not in "
+				"them.", 100 * sa_json_num(mc, "observed_worst_trade", NAN)));
+}
+
 static void add_monte_carlo(cJSON *model, const cJSON *stats)
 {
 	const cJSON *mc = get(stats, "monte_carlo"), *dd = get(mc, "max_drawdown");
@@ -336,6 +365,7 @@ static void add_monte_carlo(cJSON *model, const cJSON *stats)
 		100 * sa_json_num(ret, "p50", NAN), 100 * sa_json_num(ret, "p95", NAN),
 		100 * sa_json_num(pr, "20 %", NAN), 100 * sa_json_num(pr, "50 %", NAN),
 		100 * sa_json_num(mc, "ruin_probability", NAN)));
+	add_mc_method(o, mc);
 }
 
 int rpt_tests_model(cJSON *model, const struct rpt_input *in)

@@ -184,8 +184,8 @@ static void write_trades(struct book *b, const struct rpt_input *in)
 {
 	static const char *const cols[] = { "entry_time", "exit_time", "side", "entry_px", "exit_px",
 					    "bars_held", "gross_return", "fees", "slippage", "funding",
-					    "borrow", "net_return" };
-	static const double w[] = { 17, 17, 7, 12, 12, 9, 13, 11, 11, 11, 11, 13 };
+					    "borrow", "net_return", "exit_reason" };
+	static const double w[] = { 17, 17, 7, 12, 12, 9, 13, 11, 11, 11, 11, 13, 13 };
 	enum { N_COLS = sizeof cols / sizeof cols[0] };
 	lxw_worksheet *ws = sheet(b, "Trades", cols, N_COLS, w);
 	const struct rpt_table *tb = &in->trades;
@@ -197,7 +197,7 @@ static void write_trades(struct book *b, const struct rpt_input *in)
 			double x;
 			if (c < 2)
 				put_time(b, ws, (int)r + 1, c, s);
-			else if (c != 2 && rpt_parse_num(s, &x) == 0)
+			else if (c != 2 && c != 12 && rpt_parse_num(s, &x) == 0)
 				worksheet_write_number(ws, (lxw_row_t)r + 1, (lxw_col_t)c, x,
 						       c >= 6 ? b->pct : c == 5 ? NULL : b->num);
 			else
@@ -570,7 +570,8 @@ static void write_metrics(struct book *b, const cJSON *st)
 		"win_rate", "sharpe", "", "year", "strategy", "buy_and_hold" };
 	static const double widths[] = { 26, 14, 3, 8, 8, 12, 10, 10, 3, 8, 12, 13 };
 	static const char *const keys[] = { "volatility_annualised", "var_95", "cvar_95", "best_bar",
-		"worst_bar", "best_month", "worst_month", "cagr" };
+		"worst_bar", "best_month", "worst_month", "cagr", "omega", "tail_ratio", "best_day",
+		"worst_day" };
 	static const char *const rv[] = { "window", "min", "max", "last" };
 	static const char *const sides[] = { "long", "short" };
 	lxw_worksheet *ws = sheet(b, "Metrics", heads, 12, widths);

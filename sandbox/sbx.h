@@ -95,12 +95,14 @@ struct sbx_cgroup;
  * Borrowed. */
 const struct sbx_cgroup *sbx_zygote_cgroup(const struct sbx_zygote *z);
 
-/* One run of a batch: bars [0, n_visible) of its own series (borrowed). The run is sent those
- * bars and nothing else, so runs on different series (a suffix, a permuted copy) share a
- * zygote without sharing data. */
+/* One run of a batch: bars [first, n_visible) of its own series (borrowed; first is 0 for a
+ * prefix). The run is sent those bars and nothing else, so runs on different series (a suffix,
+ * a permuted copy) share a zygote without sharing data, and a run over a window of the last
+ * bars holds them exactly as a run over a series that begins at first would. */
 struct sbx_job {
 	const struct sa_ohlcv *s;
 	size_t n_visible;
+	size_t first;
 	const char *params;  /* NULL, or keyword arguments as for sbx_run_many_params (borrowed) */
 };
 
@@ -145,8 +147,9 @@ struct sbx_batch_opts {
 /* Runs k jobs. Every run is forked from a data zygote of its slot, a child of z that has been
  * sent the job's series in time order up to exactly the job's bars, so no later bar, and not
  * the series' length, is anywhere in the run's memory, and every run of every stage follows
- * one recipe. A slot starts a fresh data zygote when its next job has another series or fewer
- * bars than it was sent. A job not started (stopped, or past the deadline) is SBX_NOT_RUN with
+ * one recipe. A job with a window (first > 0) has the data zygote forget the bars before
+ * first, so neither are they. A slot starts a fresh data zygote when its next job has another
+ * series, fewer bars than it was sent, or a window that starts before the bars it holds. A job not started (stopped, or past the deadline) is SBX_NOT_RUN with
  * the reason. Returns 0 with every result filled, or -1 if the machinery failed or a job is
  * malformed (err says why; every result is then released). */
 int sbx_run_batch(struct sbx_zygote *z, const struct sbx_job *job, size_t k,

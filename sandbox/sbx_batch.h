@@ -16,7 +16,8 @@ struct sbx_slot {
 	int pidfd;                 /* the data zygote's, from the clean zygote */
 	uint32_t id;               /* the clean zygote's request id for it */
 	const struct sa_ohlcv *s;  /* the series it is being sent (borrowed) */
-	size_t sent;               /* bars of s sent so far */
+	size_t sent;               /* bars of s sent so far (or skipped: see base) */
+	size_t base;               /* the first of them it holds: it holds bars [base, sent) */
 };
 
 /* Starts a data zygote for series s on the clean zygote z. Returns 0 with sl filled, or -1
@@ -27,9 +28,11 @@ int sbx_slot_open(struct sbx_zygote *z, struct sbx_slot *sl, const struct sa_ohl
 /* Ends the slot's data zygote (and any run of it still going). Safe when none is open. */
 void sbx_slot_close(struct sbx_zygote *z, struct sbx_slot *sl);
 
-/* Sends the slot's data zygote the bars of its series up to n (not one more). Returns 0, or -1
+/* Gets the slot's data zygote to hold the bars [first, n) of its series (not one more, not one
+ * fewer): it forgets those before first and is sent the rest up to n; bars before first it was
+ * never sent are never sent. first must be >= sl->base and n >= sl->sent. Returns 0, or -1
  * (err says why). */
-int sbx_slot_send(struct sbx_slot *sl, size_t n, char *err, size_t errlen);
+int sbx_slot_send(struct sbx_slot *sl, size_t first, size_t n, char *err, size_t errlen);
 
 /* Sends a request with a run's SBX_RUN_FDS descriptors. Returns 0, or -1 with errno set. */
 int sbx_send_req(int ctrl, const struct sbx_req *req, const int fds[SBX_RUN_FDS]);

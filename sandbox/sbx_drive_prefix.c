@@ -93,7 +93,7 @@ int sbx_slot_open(struct sbx_zygote *z, struct sbx_slot *sl, const struct sa_ohl
 	sl->dz = (struct sbx_zygote){ .pid = -1, .ctrl = ch[0], .lim = z->lim, .next_id = 1 };
 	sl->id = req.id;
 	sl->s = s;
-	sl->sent = 0;
+	sl->sent = sl->base = 0;
 	ch[0] = -1;
 	rc = 0;
 out:
@@ -119,13 +119,38 @@ void sbx_slot_close(struct sbx_zygote *z, struct sbx_slot *sl)
 	sbx_close_fd(&sl->pidfd);
 	(void)await_reply(z, sl->id, SBX_REP_EXITED, err, sizeof err);
 	sl->s = NULL;
-	sl->sent = 0;
+	sl->sent = sl->base = 0;
 }
 
-int sbx_slot_send(struct sbx_slot *sl, size_t n, char *err, size_t errlen)
+/* Has the data zygote forget its m oldest bars. Returns 0, or -1 (err says why). */
+static int drop_bars(struct sbx_slot *sl, size_t m, char *err, size_t errlen)
+{
+	struct sbx_req req = { SBX_MAGIC_DROP, 0, m };
+	ssize_t w;
+
+	do
+		w = send(sl->dz.ctrl, &req, sizeof req, MSG_NOSIGNAL);
+	while (w < 0 && errno == EINTR);
+	if (w != (ssize_t)sizeof req) {
+		sa_fmt(err, errlen, "cannot tell the data zygote to forget bars, '%s'", strerror(errno));
+		return -1;
+	}
+	sl->base += m;
+	return 0;
+}
+
+int sbx_slot_send(struct sbx_slot *sl, size_t first, size_t n, char *err, size_t errlen)
 {
 	const struct sa_ohlcv *s = sl->s;
+	size_t held = (first < sl->sent ? first : sl->sent) - sl->base;
 	int rc = 0;
+
+	/* What it holds before the window goes first; bars that fall wholly before it are never
+	 * sent, so a window is sent its own bars and no earlier one. */
+	if (first > sl->base && held > 0 && drop_bars(sl, held, err, errlen) < 0)
+		return -1;
+	if (first > sl->sent)
+		sl->sent = sl->base = first;
 
 	/* Blocking: the data zygote only ever waits for the driver. */
 	while (sl->sent < n && rc == 0) {

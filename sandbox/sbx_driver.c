@@ -327,17 +327,18 @@ static size_t next_job(struct batch *b, int i)
 	return b->next[i];
 }
 
-/* Gets slot i's data zygote to hold exactly job j's bars: a fresh one when it has another series
- * or has been sent more. Returns 0, or -1 (err says why). */
+/* Gets slot i's data zygote to hold exactly job j's bars: a fresh one when it has another series,
+ * has been sent more, or has forgotten bars the job's window holds. Returns 0, or -1 (err says
+ * why). */
 static int ready_slot(struct batch *b, int i, const struct sbx_job *j, char *err, size_t errlen)
 {
 	struct sbx_slot *sl = &b->sl[i];
 
-	if (sl->dz.ctrl >= 0 && (sl->s != j->s || sl->sent > j->n_visible))
+	if (sl->dz.ctrl >= 0 && (sl->s != j->s || sl->sent > j->n_visible || sl->base > j->first))
 		sbx_slot_close(b->z, sl);
 	if (sl->dz.ctrl < 0 && sbx_slot_open(b->z, sl, j->s, err, errlen) < 0)
 		return -1;
-	return sbx_slot_send(sl, j->n_visible, err, errlen);
+	return sbx_slot_send(sl, j->first, j->n_visible, err, errlen);
 }
 
 /* Start: fills every free slot with its next run, unless the batch is stopping or past its
@@ -355,8 +356,8 @@ static int start_runs(struct batch *b, char *err, size_t errlen)
 			continue;
 		if (ready_slot(b, i, &b->job[j], err, errlen) < 0)
 			return -1;
-		if (launch(&b->sl[i].dz, &b->z->cg, &b->fl[i], j, b->job[j].n_visible, b->job[j].params,
-			   deadline, &b->results[j]) < 0) {
+		if (launch(&b->sl[i].dz, &b->z->cg, &b->fl[i], j, b->job[j].n_visible - b->job[j].first,
+			   b->job[j].params, deadline, &b->results[j]) < 0) {
 			sa_fmt(err, errlen, "cannot start a run, '%s'", strerror(errno));
 			return -1;
 		}
@@ -488,7 +489,7 @@ static void mark_unstarted(struct batch *b)
 		if (b->begun[j])
 			continue;
 		b->results[j].status = SBX_NOT_RUN;
-		b->results[j].n = b->job[j].n_visible;
+		b->results[j].n = b->job[j].n_visible - b->job[j].first;
 		sa_fmt(b->results[j].error, sizeof b->results[j].error, "%s", b->stop ? WHY_STOPPED : WHY_BUDGET);
 	}
 }
@@ -498,9 +499,9 @@ static int check_jobs(const struct sbx_job *job, size_t k, const struct sbx_batc
 		      char *err, size_t errlen)
 {
 	for (size_t i = 0; i < k; i++) {
-		if (!job[i].s || job[i].n_visible > job[i].s->n || job[i].n_visible == 0) {
-			sa_fmt(err, errlen, "run %zu asks for %zu bars of %zu", i, job[i].n_visible,
-			       job[i].s ? job[i].s->n : 0);
+		if (!job[i].s || job[i].n_visible > job[i].s->n || job[i].first >= job[i].n_visible) {
+			sa_fmt(err, errlen, "run %zu asks for bars [%zu, %zu) of %zu", i, job[i].first,
+			       job[i].n_visible, job[i].s ? job[i].s->n : 0);
 			return -1;
 		}
 		if (job[i].params && strlen(job[i].params) > SBX_PARAMS_MAX) {

@@ -11,6 +11,9 @@
 #define SBX_MAGIC_PREFIX 0x53425850u  /* "SBXP" */
 /* Driver -> data zygote: n more bars follow the header, as rows (below). */
 #define SBX_MAGIC_BARS 0x53425842u  /* "SBXB" */
+/* Driver -> data zygote: forget the n oldest bars held (a window's start moved on); what is
+ * left moves to the columns' start, so a later run is forked from bars held as any run's are. */
+#define SBX_MAGIC_DROP 0x53425844u  /* "SBXD" */
 
 /* Descriptors inside a run child, fixed so the recipe can close everything else. */
 enum {

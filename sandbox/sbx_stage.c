@@ -34,7 +34,7 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		case 'o': a->out = optarg; break;
 		case 'h': return 1;
 		case 'r': if (!(opt & SBX_STAGE_RUN)) return sa_error("unknown option --run"); a->run = optarg; break;
-		case 'i': if (!(opt & SBX_STAGE_INSPECT)) return sa_error("unknown option --inspect"); a->inspect = optarg; break;
+		case 'i': if (!(opt & (SBX_STAGE_INSPECT | SBX_STAGE_EXITS))) return sa_error("unknown option --inspect"); a->inspect = optarg; break;
 		case 'v': if (!(opt & SBX_STAGE_TABLES)) return sa_error("unknown option --csv"); a->csv = optarg; break;
 		case 'm': if (!(opt & SBX_STAGE_TABLES)) return sa_error("unknown option --matrix"); a->matrix = optarg; break;
 		case 't': if (!(opt & SBX_STAGE_TIMING)) return sa_error("unknown option --timing"); a->timing = true; break;

@@ -13,7 +13,7 @@
 struct sbx_stage_args {
 	const char *strategy;   /* --strategy: none uploaded when NULL */
 	const char *run;        /* --run run.json (the full run) */
-	const char *inspect;    /* --inspect inspect.json (variants: the declared VARIANTS) */
+	const char *inspect;    /* --inspect inspect.json (the declared VARIANTS and exits) */
 	const char *data, *config, *out;
 	const char *csv, *matrix;  /* --csv, --matrix (variants' tables) */
 	int jobs;               /* --jobs, runs at once (2 when not given) */
@@ -28,6 +28,8 @@ enum {
 	SBX_STAGE_INSPECT = 2,  /* --inspect, required */
 	SBX_STAGE_TABLES = 4,   /* --csv and --matrix, required */
 	SBX_STAGE_TIMING = 8,   /* --timing */
+	SBX_STAGE_EXITS = 16,   /* --inspect, optional (robust: the declared exits; lookahead: a
+				 * declared startup_candle_count) */
 };
 
 /* One stage: its name (the program, and the "stage" of the JSON it writes), the options it

@@ -31,7 +31,8 @@ funding instants in [t[j], t[j + 1]) and a short's borrow for t[j + 1] - t[j] (t
 spacing), both booked in that bar. Each close marks the open trade's equity, E_entry * (1 + side *
 (close / entry - 1) - its costs so far); at or below zero the account is ruined: the trade is closed
 at that close paying its exit, equity is 0 and nothing more trades. A position open at the last bar
-is closed at its close. A late fill by d bars replays the signals moved d - 1 bars later; a cost
+is closed at its close. Declared exits fill inside the bar (class Exits below); after one the
+position stays flat until the signal changes. A late fill by d bars replays the signals moved d - 1 bars later; a cost
 multiple k replays with every bps figure times k; the break-even is the k where the compounded net
 return crosses zero.
 """
@@ -40,6 +41,7 @@ import json
 import math
 import os
 import struct
+import statistics
 import sys
 from datetime import datetime, timezone
 from statistics import NormalDist
@@ -198,12 +200,18 @@ def dependence(stats, nets, curve, per_bar):
         out.append(("autocorrelation.bars_lag1", ac.get("bars_lag1"), autocorr(bar_returns(curve), 1)))
     if len(nets) < 3 or not sd or math.isnan(skew):
         return out
-    sr, n, t_eff = mean / sd, len(nets), effective(nets)
-    out.append(("autocorrelation.effective_trades", ac.get("effective_trades"), t_eff))
+    sr, n, t_ac = mean / sd, len(nets), effective(nets)
+    out.append(("autocorrelation.effective_trades", ac.get("effective_trades"), t_ac))
+    # overlap-aware too: the smaller of the two counts (recompute_market.py recomputes the
+    # overlap's own figure from the trades' times)
+    t_eff = min(t_ac, (stats.get("overlap") or {}).get("effective_trades", t_ac))
+    out.append(("effective_trades", stats.get("effective_trades", t_eff), t_eff))
     z = NormalDist().inv_cdf(0.95)
     for suffix, t in (("", t_eff), ("_iid", float(n))):
+        # the trials' spread, never below the luck-only null 1 / (T - 1)
         given = stats["sr_variance_source"] != "null"
-        v = stats["sr_variance"] if given else 1 / (t - 1)
+        v = max(stats["variants"]["sharpe_sd"] ** 2 if stats["sr_variance_source"] == "variants"
+                else stats["sr_variance"] if given else 0.0, 1 / (t - 1))
         out.append((f"sr_variance{suffix}", stats[f"sr_variance{suffix}"], v))
         out.append((f"psr{suffix}", stats[f"psr{suffix}"], psr(sr, 0, t, skew, kurt)))
         out.append((f"dsr{suffix}", stats[f"dsr{suffix}"], psr(sr, sr0(v, stats["trials"]), t, skew, kurt)))
@@ -292,8 +300,9 @@ def variant_matrix(d):
 
 
 def load_bars(path):
-    """times, opens and closes of the price file: the bundled layout, or Stooq's Date,Open,..."""
-    t, o, c = [], [], []
+    """times, opens, closes, highs and lows of the price file: the bundled layout, or Stooq's
+    Date,Open,..."""
+    t, o, c, h, lo = [], [], [], [], []
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
             row = {k.lower(): v for k, v in row.items()}
@@ -301,55 +310,157 @@ def load_bars(path):
             t.append(epoch(when if "T" in when else when + "T00:00:00Z"))
             o.append(float(row["open"]))
             c.append(float(row["close"]))
-    return t, o, c
+            h.append(float(row["high"]))
+            lo.append(float(row["low"]))
+    return t, o, c, h, lo
 
 
-def replay_bars(bars, signals, costs, k=1.0, delay=0):
-    """The replay written out again (the docstring above): the trades' net returns, the
-    compounded net return (-1 at ruin) and whether the account was ruined."""
-    t, o, c = bars
+class Exits:
+    """The declared exits (replay.json "exits"), filled inside the bar as the module docstring
+    says: the trail moves with the open; a stop the open is through, then a target the open is
+    past, fill at the open (the bar not held); then a stop the low (a short's high) reaches, then
+    a target the high (a short's low) passes, at the level, the bar held whole; then the trail
+    moves with the bar's best price. The ROI level of a bar: the step with the largest minutes
+    at or below the whole minutes held at the bar's open."""
+
+    def __init__(self, d):
+        tr = d.get("trailing") or {}
+        self.sl, self.tp = d.get("stop_loss") or 0.0, d.get("take_profit") or 0.0
+        self.trail, self.pos = tr.get("distance") or 0.0, tr.get("positive") or 0.0
+        self.off, self.only = tr.get("offset") or 0.0, bool(tr.get("only_offset"))
+        self.roi = [(float(m), float(r)) for m, r in d.get("roi") or []]
+
+    def arm(self, side, e):
+        inf = float("inf")
+        self.stop = e * (1.0 - side * self.sl) if self.sl else -side * inf
+        self.trailing = e * (1.0 - side * self.trail) if self.trail else -side * inf
+
+    def trail_to(self, side, e, p):
+        gain = side * (p / e - 1.0)
+        if not self.trail or (self.only and gain < self.off):
+            return
+        d = self.pos if self.pos and gain > self.off else self.trail
+        level = p * (1.0 - side * d)
+        if side * (level - self.trailing) > 0:
+            self.trailing = level
+
+    def levels(self, side, e, minutes):
+        inf = float("inf")
+        stop, sw = (self.trailing, "trailing_stop") if side * (self.trailing - self.stop) > 0 \
+            else (self.stop, "stop_loss")
+        tp = e * (1.0 + side * self.tp) if self.tp else side * inf
+        ret = [r for m, r in self.roi if m <= minutes]
+        roi = e * (1.0 + side * ret[-1]) if ret else side * inf
+        target, tw = (roi, "roi") if side * (roi - tp) < 0 else (tp, "take_profit")
+        return stop, sw, target, tw
+
+
+def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
+    """The replay written out again (the docstring above), with the declared exits (an Exits or
+    None): the trades (entry, exit, side, entry_px, exit_px, why, net), their net returns, the
+    compounded net return (-1 at ruin) and whether the account was ruined. After an exit inside a
+    bar the position stays flat until the signal changes."""
+    t, o, c, hi, lo = bars
     n = len(t)
     late = [0] * delay + list(signals[:n - delay]) if delay else list(signals)
     unit = k * (costs["fee_bps"] + costs["slippage_bps"]) / 1e4
     rate = k * costs["funding_bps_8h"] / 1e4 if costs["market"] == "perp" else 0.0
     fund = (lambda side: side * rate) if costs["funding_income"] else (lambda side: abs(rate))
     borrow = k * costs["borrow_bps_year"] / 1e4 / (365 * 86400) if costs["market"] in ("stock", "spot") else 0.0
-    eq, side, nets, ruined = 1.0, 0, [], False
+    eq, side, trades, ruined = 1.0, 0, [], False
     entry_eq = entry_px = paid = 0.0
+    entry_t = 0
 
     def end(j):
         return t[j + 1] if j + 1 < n else t[j] + (t[j] - t[j - 1])
 
-    def close(px):
+    def close(px, at, why):
         nonlocal eq, side, ruined
         net = side * (px / entry_px - 1) - paid - unit
-        nets.append(net)
+        trades.append({"entry": entry_t, "exit": at, "side": side, "entry_px": entry_px,
+                       "exit_px": px, "why": why, "net": net})
         eq = entry_eq * (1 + net)
         side = 0
         if eq <= 0:
             eq, ruined = 0.0, True
 
+    def inside(j):
+        """(px, why, at_open) when the open trade exits in bar j, else None."""
+        exits.trail_to(side, entry_px, o[j])
+        stop, sw, target, tw = exits.levels(side, entry_px, (t[j] - entry_t) // 60)
+        if side * (o[j] - stop) <= 0:
+            return o[j], sw, True
+        if side * (o[j] - target) > 0:
+            return o[j], tw, True
+        worst, best = (lo[j], hi[j]) if side > 0 else (hi[j], lo[j])
+        if side * (worst - stop) <= 0:
+            return stop, sw, False
+        if side * (best - target) > 0:
+            return target, tw, False
+        exits.trail_to(side, entry_px, best)
+        return None
+
     for j in range(n):
-        p = late[j - 1] if j else 0
-        if p != side:
+        want, before = late[j - 1] if j else 0, late[j - 2] if j > 1 else 0
+        if want != before and want != side:
             if side:
-                close(o[j])
+                close(o[j], t[j], "signal")
             if ruined:
                 break
-            if p:
-                side, entry_eq, entry_px, paid = p, eq, o[j], unit
+            if want:
+                side, entry_eq, entry_px, paid, entry_t = want, eq, o[j], unit, t[j]
+                if exits:
+                    exits.arm(side, entry_px)
         if not side:
+            continue
+        hit = inside(j) if exits else None
+        if hit and hit[2]:
+            close(hit[0], t[j], hit[1])
+            if ruined:
+                break
             continue
         paid += fund(side) * funding_instants(t[j], end(j))
         if side < 0:
             paid += borrow * (end(j) - t[j])
-        if j == n - 1:
-            close(c[j])
+        if hit:
+            close(hit[0], end(j), hit[1])
+            if ruined:
+                break
+        elif j == n - 1:
+            close(c[j], end(j), "end")
         elif entry_eq * (1 + side * (c[j] / entry_px - 1) - paid) <= 0:
-            close(c[j])
+            close(c[j], end(j), "ruin")
             eq, ruined = 0.0, True
             break
-    return {"nets": nets, "net_return": eq - 1, "ruined": ruined}
+    return {"trades": trades, "nets": [x["net"] for x in trades], "net_return": eq - 1,
+            "ruined": ruined}
+
+
+def exit_checks(replay, stats, trades, signals, bars):
+    """Every trade of trades.csv against the replay written out again with its exits: times,
+    side, reason, entry and exit prices and net return to 1e-9; and the counts by reason."""
+    out = []
+    counts = {}
+    for x in trades:
+        counts[x.get("exit_reason", "")] = counts.get(x.get("exit_reason", ""), 0) + 1
+    by = stats.get("exit_reasons") or {}
+    out.append(("stats exit_reasons count trades.csv's exit_reason", all(
+        by.get(k or "unknown", 0) == v for k, v in counts.items()) and sum(by.values()) == len(trades)))
+    if bars is None or signals is None:
+        return out
+    ex = replay.get("exits")
+    x = replay_bars(bars, signals, replay["costs"], 1.0, 0, Exits(ex) if ex else None)
+    out.append((f"{len(trades)} trades, as the replay written out again makes", len(x["trades"]) == len(trades)))
+    rel = lambda a, b: abs(a - b) <= 1e-9 * max(1.0, abs(b))
+    for i, (got, want) in enumerate(zip(trades, x["trades"])):
+        good = (epoch(got["entry_time"]) == want["entry"] and epoch(got["exit_time"]) == want["exit"] and
+                got["side"] == ("long" if want["side"] > 0 else "short") and
+                got["exit_reason"] == want["why"] and rel(float(got["entry_px"]), want["entry_px"]) and
+                rel(float(got["exit_px"]), want["exit_px"]) and abs(float(got["net_return"]) - want["net"]) <= 1e-9)
+        if not good:
+            print(f"# trade {i + 1}: {dict(got)} vs {want}")
+        out.append((f"trade {i + 1} ({want['why']}): times, side, reason, prices and net return to 1e-9", good))
+    return out
 
 
 def sharpe_of(nets):
@@ -374,6 +485,8 @@ def rerun_checks(stats, replay, trades, signals, bars):
     again (or, for rescaled cost rows, the 1x trades with their costs scaled); as (what, good)."""
     out = []
     costs = replay.get("costs", {})
+    ex = replay.get("exits")
+    exits = (lambda: Exits(ex)) if ex else (lambda: None)
     basis = stats.get("cost_basis")
     rows = stats.get("cost_sensitivity") or []
     out.append(("cost_basis is replayed or rescaled", basis in ("replayed", "rescaled")))
@@ -393,7 +506,7 @@ def rerun_checks(stats, replay, trades, signals, bars):
     if basis == "replayed":
         for r in rows:
             k = r["multiple"]
-            x = replay_bars(bars, signals, costs, k)
+            x = replay_bars(bars, signals, costs, k, 0, exits())
             good = (r.get("trades") == len(x["nets"]) and r.get("ruined") == x["ruined"] and
                     near_replay(r["net_return"], x["net_return"]) and
                     near_replay(r["sum_net_return"], math.fsum(x["nets"])) and
@@ -406,25 +519,26 @@ def rerun_checks(stats, replay, trades, signals, bars):
                             r.get("ruined") == stats["ruined"]))
     for r in stats.get("delay_sensitivity") or []:
         d = r["delay_bars"]
-        x = replay_bars(bars, signals, costs, 1.0, d - 1)
+        x = replay_bars(bars, signals, costs, 1.0, d - 1, exits())
         good = (r.get("trades") == len(x["nets"]) and r.get("ruined") == x["ruined"] and
                 near_replay(r["net_return"], x["net_return"]) and near_replay(r["sharpe"], sharpe_of(x["nets"])))
         print(f"# t+{d}: {r} vs {len(x['nets'])} {x['net_return']!r} {x['ruined']} {sharpe_of(x['nets'])!r}")
         out.append((f"t+{d}: trades, compounded net_return, ruined, sharpe from a replay to 1e-9", good))
-    out += breakeven_checks(stats, costs, signals, bars)
+    out += breakeven_checks(stats, costs, signals, bars, exits)
     return out
 
 
-def breakeven_checks(stats, costs, signals, bars):
+def breakeven_checks(stats, costs, signals, bars, exits):
     """The break-even: the net return of a replay changes sign across it, within its tolerance;
     or no figure, and the reason holds."""
     be, info = stats.get("breakeven_cost_multiple"), stats.get("breakeven") or {}
     if "breakeven" not in stats:
         return [("stats.json has breakeven", False)]
-    net = lambda k: replay_bars(bars, signals, costs, k)["net_return"]
+    net = lambda k: replay_bars(bars, signals, costs, k, 0, exits())["net_return"]
     if be is None:
         why = info.get("reason") or ""
-        gross, one = replay_bars(bars, signals, costs, 0.0), replay_bars(bars, signals, costs, 1.0)
+        gross, one = (replay_bars(bars, signals, costs, 0.0, 0, exits()),
+                      replay_bars(bars, signals, costs, 1.0, 0, exits()))
         holds = ("gross return" in why and gross["net_return"] <= 0 or
                  "no trades" in why and not one["nets"] or
                  "paid no costs" in why and costs["fee_bps"] + costs["slippage_bps"] == 0 or
@@ -440,14 +554,94 @@ def breakeven_checks(stats, costs, signals, bars):
             info["hi"] - info["lo"] <= (info["tolerance"] + 1e-9) * info["hi"])]
     if info.get("at_ruin"):
         out.append(("break-even at ruin: the replay just above it is ruined",
-                    replay_bars(bars, signals, costs, be * (1 + 1e-8))["ruined"]))
+                    replay_bars(bars, signals, costs, be * (1 + 1e-8), 0, exits())["ruined"]))
     else:
         out.append(("break-even: the replayed net return there is zero within 1e-7", abs(at) <= 1e-7))
     return out
 
 
+def calibration_checks(d):
+    """The Honest limitations' sentence against the bundle's calibration.json: the rates and the
+    Clopper-Pearson interval recomputed from its counts (scipy's beta quantiles)."""
+    if not os.path.exists(f"{d}/calibration.json") or not os.path.exists(f"{d}/report.html"):
+        return []
+    import html
+    import re
+    from scipy.stats import beta
+    cal = json.load(open(f"{d}/calibration.json"))
+    page = open(f"{d}/report.html").read()
+    m = re.search(r'<li id="calibration">(.*?)</li>', page, re.S)
+    said = html.unescape(m.group(1)) if m else ""
+    n, la = cal["null"], cal["lookahead"]
+    x, t = n["ready"], n["audits"]
+    lo = 0.0 if x == 0 else beta.ppf(0.025, x, t - x + 1)
+    hi = 1.0 if x == t else beta.ppf(0.975, x + 1, t - x)
+    out = [("calibration ci95 is the Clopper-Pearson interval of ready/audits",
+            abs(lo - n["ci95"][0]) < 1e-5 and abs(hi - n["ci95"][1]) < 1e-5)]
+    for phrase in (f"on {t} strategies with no edge", f"came out {x} times ({x / t * 100:.1f} %",
+                   f"95 % interval {lo * 100:.1f}-{hi * 100:.1f} %",
+                   f"READY or WATCH {n['rate_ready_or_watch'] * 100:.1f} %",
+                   f"{la['caught']} of {la['leaks']} generated look-ahead leaks were rejected",
+                   f"{la['false_alarms']} of {la['causal']} causal look-alikes", cal["date"]):
+        out.append((f"the report's calibration sentence says '{phrase}'", phrase in said))
+    power = ""
+    for edge in dict.fromkeys(c["edge_sharpe"] for c in cal["power"]):
+        cells = [c for c in cal["power"] if c["edge_sharpe"] == edge]
+        power += (f"; a built-in per-trade Sharpe ratio of {edge:g} was READY in "
+                  f"{cells[0]['ready_rate'] * 100:.0f} % of audits at {cells[0]['bars']} bars"
+                  + "".join(f", {c['ready_rate'] * 100:.0f} % at {c['bars']}" for c in cells[1:]))
+    out.append(("the report's calibration sentence ends with the power table", said.endswith(power + ".")))
+    return out
+
+
+def hindsight_sealed_checks(d):
+    """robustness.json's hindsight shares from its own profits; the sealed gate from sealed.json."""
+    out = []
+    rb = json.load(open(f"{d}/robustness.json")) if os.path.exists(f"{d}/robustness.json") else {}
+    h = rb.get("hindsight")
+    if h and h["real"]["material"]:
+        real = h["real"]["net_profit"]
+        moved = sorted(x if x is not None else math.nan for x in h["calendar"]["net_profit"])
+        moved = [x for x in moved if not math.isnan(x)]
+        if moved:
+            out.append(("hindsight.calendar.profit_kept = median moved profit / real profit",
+                        abs(h["calendar"]["profit_kept"] - statistics.median(moved) / real) < 1e-4))
+        if h["ticks"]["net_profit"] is not None:
+            out.append(("hindsight.ticks.profit_kept = nudged profit / real profit",
+                        abs(h["ticks"]["profit_kept"] - h["ticks"]["net_profit"] / real) < 1e-4))
+        flag = any(k is not None and k < h["profit_threshold"] for k in
+                   (h["calendar"]["profit_kept"], h["ticks"]["profit_kept"])) or \
+            h["surrogate_trades"]["keyed_to_real_bars"]
+        out.append(("hindsight.flagged follows the shares kept", h["flagged"] == flag))
+    v = json.load(open(f"{d}/verdict.json")) if os.path.exists(f"{d}/verdict.json") else {}
+    gate = next((g for g in v.get("gates", []) if g["name"] == "sealed"), None)
+    if gate is not None:
+        sl = json.load(open(f"{d}/sealed.json"))
+        holds = bool(sl.get("trades")) and not sl.get("ruined") and \
+            (sl.get("mean_net_return") or 0) > 0 and (sl.get("net_return") or 0) > 0
+        out.append(("sealed gate = mean and total net return above 0 on sealed.json",
+                    gate["pass"] == holds == sl["edge_holds"]))
+    return out
+
+
 def same(a, b):
     return a is None and b is None or a is not None and b is not None and near(a, b)
+
+
+def account_checks(account, curve):
+    """An account log: profit_total is the curve's end - 1 (balance + realised profit over the
+    balance), max_drawdown_account freqtrade's: the cumulative profit's deepest fall below its
+    running high (from the first close), over the balance at that high."""
+    balance = account["starting_balance"]
+    high, worst, at = None, 0.0, 0.0
+    for eq in curve:
+        cum = (eq - 1) * balance
+        high = cum if high is None or cum > high else high
+        if cum - high < worst:
+            worst, at = cum - high, high
+    return [("account profit_total = last net equity - 1", account["profit_total"], curve[-1] - 1),
+            ("account max_drawdown_account, freqtrade's definition", account["max_drawdown_account"],
+             -worst / (balance + at) if worst < 0 else 0.0)]
 
 
 def main():
@@ -475,6 +669,8 @@ def main():
     checks.append(("max_drawdown from equity.csv", stats["max_drawdown"], drawdown(curve)))
     if not replay.get("trusted_returns") and "market" in replay.get("costs", {}):
         checks += cost_checks(replay["costs"], trades)
+    if replay.get("account"):
+        checks += account_checks(replay["account"], curve)
     bad = 0
     conc = stats.get("concentration") or {}
     for key, want in concentration(nets).items():
@@ -505,7 +701,14 @@ def main():
         print(f"{'ok' if agree else 'MISMATCH'}: {what}: {got!r} vs {want!r}")
     run = json.load(open(f"{d}/run.json")) if os.path.exists(f"{d}/run.json") else {}
     signals = run.get("signals") if replay.get("mode") != "tradelog" else None
-    for what, good in rerun_checks(stats, replay, trades, signals, bars):
+    for what, good in rerun_checks(stats, replay, trades, signals, bars) + (
+            exit_checks(replay, stats, trades, signals, bars) if replay.get("equity_basis") == "bar" else []):
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {what}")
+    for what, good in calibration_checks(d):
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {what}")
+    for what, good in hindsight_sealed_checks(d):
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     dd = stats["max_drawdown"]

@@ -11,9 +11,11 @@
 
 #include "fileio.h"
 #include "fingerprint_libs.h"
+#include "config.h"
 #include "jsonio.h"
 #include "msg.h"
 #include "ohlcv.h"
+#include "ohlcv_checks.h"
 #include "ohlcv_json.h"
 #include "timeutil.h"
 
@@ -63,6 +65,24 @@ static bool is_synthetic(const char *sums, const char *hex)
 	yes = len >= 64 && !memcmp(text, hex, 64) && (len == 64 || text[64] == ' ');
 	free(text);
 	return yes;
+}
+
+/* data_format, with the series' checks: its price step and the warnings it earns. */
+static void add_data_format(cJSON *fp, const struct sa_ohlcv *s, const cJSON *cfg)
+{
+	cJSON *f = sa_ohlcv_format_json(s);
+	struct sa_ohlcv_checks c;
+	double n_sigmas = 15;
+	char err[256];
+
+	if (!f)
+		return;
+	(void)sa_config_num(cfg, SA_K_JUMP_SIGMAS, &n_sigmas, err, sizeof err);
+	sa_ohlcv_check(s, n_sigmas, &c);
+	sa_json_add_num(f, "price_step", c.price_step, 10);
+	sa_json_add_num(f, "price_step_bps", c.price_step_bps, 6);
+	cJSON_AddItemToObject(f, "warnings", sa_ohlcv_warnings_json(s, &c, n_sigmas));
+	cJSON_AddItemToObject(fp, "data_format", f);
 }
 
 /* uploads: the audit's name and each upload's file name as given (no folder). */
@@ -117,7 +137,7 @@ static cJSON *fingerprint_build(const char *strategy, const char *trades, const 
 	cJSON_AddNumberToObject(fp, "data_bars", (double)s.n);
 	cJSON_AddStringToObject(fp, "data_first", sa_time_format(s.t[0], t));
 	cJSON_AddStringToObject(fp, "data_last", sa_time_format(s.t[s.n - 1], t));
-	cJSON_AddItemToObject(fp, "data_format", sa_ohlcv_format_json(&s));
+	add_data_format(fp, &s, cfg);
 	sa_ohlcv_release(&s);
 	cJSON_AddBoolToObject(fp, "ok", 1);
 out:

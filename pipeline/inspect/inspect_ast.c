@@ -4,9 +4,12 @@
 #include <Python.h>
 
 #include "inspect_ast.h"
+#include "inspect_exits.h"
+#include "inspect_framework.h"
 #include "inspect_node.h"
 #include "inspect_norm.h"
 #include "inspect_rules.h"
+#include "jsonio.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -26,6 +29,24 @@ struct walk {
 };
 
 /* Records a flag at node; for an attribute, at its name. */
+/* A flag at line and col (the parser's 0-based byte offset). */
+static void add_flag_at(struct walk *w, const char *code, long line, long col, const char *detail)
+{
+	cJSON *f;
+
+	if (w->nflags >= INSPECT_MAX_FLAGS) {
+		w->truncated = true;
+		return;
+	}
+	f = cJSON_CreateObject();
+	cJSON_AddStringToObject(f, "code", code);
+	cJSON_AddNumberToObject(f, "line", (double)line);
+	cJSON_AddNumberToObject(f, "col", (double)col);
+	cJSON_AddStringToObject(f, "detail", detail);
+	cJSON_AddItemToArray(w->flags, f);
+	w->nflags++;
+}
+
 static void add_flag(struct walk *w, const char *code, PyObject *node, const char *detail)
 {
 	cJSON *f;
@@ -452,6 +473,7 @@ static void check_shape(PyObject *module, cJSON *out)
 	char name[64], buf[256];
 	const char *why = NULL;
 	long assigned = 0;
+	cJSON *fw = inspect_framework(module);
 
 	if (body == NULL || !PyList_Check(body))
 		goto done;
@@ -480,9 +502,16 @@ static void check_shape(PyObject *module, cJSON *out)
 		why = fmt(buf, sizeof(buf), "'signals' at line %ld is async; write a plain def signals(df):", an_get_long(def, "lineno"));
 	else
 		why = signature_problem(def, buf, sizeof(buf));
+	/* a framework class is run by the sandbox's shims when there is no signals() */
+	if (def == NULL && fw != NULL)
+		why = NULL;
 done:
 	cJSON_AddBoolToObject(out, "has_signals", def != NULL);
-	cJSON_AddBoolToObject(out, "shape_ok", def != NULL && why == NULL);
+	cJSON_AddBoolToObject(out, "shape_ok", (def != NULL || fw != NULL) && why == NULL);
+	if (fw != NULL)
+		cJSON_AddItemToObject(out, "framework", fw);
+	else
+		cJSON_AddNullToObject(out, "framework");
 	if (why != NULL)
 		cJSON_AddStringToObject(out, "shape_reason", why);
 	else
@@ -585,6 +614,30 @@ out:
 	Py_XDECREF(r);
 	Py_XDECREF(run);
 	Py_XDECREF(g);
+}
+
+/* Adds "exits" (inspect_exits.h) to out, or null when the reader failed; a declaration found
+ * bad is the flag SA502 where it is, each value that is not a literal SA503. */
+static void check_exits(struct walk *w, PyObject *module, cJSON *out)
+{
+	cJSON *x = inspect_exits_read(module);
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(x, "error"), *u;
+
+	if (cJSON_IsString(e))
+		add_flag_at(w, "SA502", (long)sa_json_num(x, "error_line", 0),
+			    (long)sa_json_num(x, "error_col", 0), e->valuestring);
+	cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(x, "unread")) {
+		char what[200];
+
+		snprintf(what, sizeof what, "%.40s %.150s", sa_json_str(u, "name", "?"),
+			 sa_json_str(u, "why", "is not read"));
+		add_flag_at(w, "SA503", (long)sa_json_num(u, "line", 0), (long)sa_json_num(u, "col", 0),
+			    what);
+	}
+	if (x)
+		cJSON_AddItemToObject(out, "exits", x);
+	else
+		cJSON_AddNullToObject(out, "exits");
 }
 
 /* Turns the parser's exception into findings: a SyntaxError (with IndentationError and
@@ -693,6 +746,7 @@ cJSON *inspect_ast_findings(const char *src)
 		cJSON_AddNullToObject(out, "normalised");
 	check_shape(tree, out);
 	check_variants(&w, tree, out);
+	check_exits(&w, tree, out);
 done:
 	cJSON_AddItemToObject(out, "flags", w.flags);
 	w.flags = NULL;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "exits.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "text.h"
@@ -30,6 +31,7 @@ static void put(cJSON *obj, const char *key, cJSON *item)
 }
 
 static cJSON *take_variants(const cJSON *found);
+static cJSON *take_exits(const cJSON *found);
 
 static void put_num(cJSON *obj, const char *key, double x)
 {
@@ -62,7 +64,13 @@ cJSON *inspect_strategy_absent(void)
 	cJSON_AddArrayToObject(s, "flags");
 	cJSON_AddBoolToObject(s, "flags_truncated", false);
 	cJSON_AddItemToObject(s, "variants", take_variants(NULL));
+	cJSON_AddItemToObject(s, "exits", take_exits(NULL));
 	cJSON_AddNullToObject(s, "normalised");
+	cJSON_AddNullToObject(s, "framework");
+	cJSON_AddNullToObject(s, "framework_class");
+	cJSON_AddNullToObject(s, "timeframe");
+	cJSON_AddNullToObject(s, "startup_candle_count");
+	cJSON_AddNullToObject(s, "can_short");
 	cJSON_AddNullToObject(s, "error");
 	return s;
 }
@@ -307,6 +315,92 @@ static cJSON *take_variants(const cJSON *found)
 	return o;
 }
 
+/* A fraction of the exits, or null when not declared (0). */
+static void put_fraction(cJSON *o, const char *key, double x)
+{
+	put(o, key, x > 0 ? cJSON_CreateNumber(x) : cJSON_CreateNull());
+}
+
+/* The exits read back from the host's own check (rp_exits_from_json): numbers in range only. */
+static void put_exit_levels(cJSON *o, const struct rp_exits *x)
+{
+	cJSON *roi = cJSON_CreateArray();
+
+	put_fraction(o, "stop_loss", x->stop_loss);
+	put_fraction(o, "take_profit", x->take_profit);
+	if (x->trail > 0) {
+		cJSON *t = cJSON_CreateObject();
+		put_fraction(t, "distance", x->trail);
+		put_fraction(t, "positive", x->trail_positive);
+		cJSON_AddNumberToObject(t, "offset", x->trail_offset);
+		put_bool(t, "only_offset", x->trail_only_offset);
+		put(o, "trailing", t);
+	} else {
+		put(o, "trailing", cJSON_CreateNull());
+	}
+	for (size_t k = 0; k < x->n_roi; k++) {
+		const double step[2] = { x->roi[k].minutes, x->roi[k].ret };
+		cJSON_AddItemToArray(roi, cJSON_CreateDoubleArray(step, 2));
+	}
+	put(o, "roi", roi);
+}
+
+/* strategy.exits from the child's finding: {declared, source, class, line, stop_loss,
+ * take_profit, trailing, roi, error, unread [{name, line, why}]}. */
+static cJSON *take_exits(const cJSON *found)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(found, "exits"), *u;
+	struct rp_exits ex;
+	char err[320], text[320];
+	cJSON *o = cJSON_CreateObject(), *unread = cJSON_CreateArray();
+	bool declared = sa_json_bool(x, "declared", false);
+	int bad = rp_exits_from_json(x, &ex, err, sizeof err);
+
+	put_bool(o, "declared", declared);
+	put_str(o, "source", !declared ? NULL :
+		strcmp(sa_json_str(x, "source", ""), "freqtrade") ? "constants" : "freqtrade");
+	child_text(cJSON_GetObjectItemCaseSensitive(x, "class"), text, sizeof text);
+	put_str(o, "class", declared && text[0] ? text : NULL);
+	put(o, "line", declared ? cJSON_CreateNumber(sa_json_num(x, "line", 0)) : cJSON_CreateNull());
+	put_exit_levels(o, &ex);
+	child_text(&(cJSON){ .type = cJSON_String, .valuestring = err }, text, sizeof text);
+	put_str(o, "error", bad < 0 ? text : NULL);
+	cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(x, "unread")) {
+		cJSON *row = cJSON_CreateObject();
+		child_text(cJSON_GetObjectItemCaseSensitive(u, "name"), text, sizeof text);
+		put_str(row, "name", text);
+		cJSON_AddNumberToObject(row, "line", sa_json_num(u, "line", 0));
+		child_text(cJSON_GetObjectItemCaseSensitive(u, "why"), text, sizeof text);
+		put_str(row, "why", text);
+		cJSON_AddItemToArray(unread, row);
+	}
+	put(o, "unread", unread);
+	return o;
+}
+
+/* strategy.framework and what the class declares as literals, from the child's finding: the
+ * framework "freqtrade" or "backtesting" (null for a signals(df) file), its class, timeframe,
+ * startup_candle_count and can_short (null where not declared as a literal). */
+static void take_framework(cJSON *s, const cJSON *found)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(found, "framework");
+	const char *kind = sa_json_str(f, "kind", "");
+	const cJSON *tf = cJSON_GetObjectItemCaseSensitive(f, "timeframe");
+	const cJSON *sc = cJSON_GetObjectItemCaseSensitive(f, "startup_candle_count");
+	const cJSON *cs = cJSON_GetObjectItemCaseSensitive(f, "can_short");
+	char text[128];
+	bool ok = !strcmp(kind, "freqtrade") || !strcmp(kind, "backtesting");
+
+	put_str(s, "framework", ok ? kind : NULL);
+	child_text(cJSON_GetObjectItemCaseSensitive(f, "class"), text, sizeof text);
+	put_str(s, "framework_class", ok && text[0] ? text : NULL);
+	child_text(tf, text, sizeof text);
+	put_str(s, "timeframe", ok && cJSON_IsString(tf) ? text : NULL);
+	put(s, "startup_candle_count", ok && cJSON_IsNumber(sc) && sc->valuedouble >= 0 &&
+	    sc->valuedouble < 1e6 ? cJSON_CreateNumber(sc->valuedouble) : cJSON_CreateNull());
+	put(s, "can_short", ok && cJSON_IsBool(cs) ? cJSON_CreateBool(cJSON_IsTrue(cs)) : cJSON_CreateNull());
+}
+
 /* True for 64 lowercase hex digits. */
 static bool is_sha256(const char *h)
 {
@@ -351,7 +445,9 @@ static const char *take_findings(cJSON *s, const cJSON *found, const char *buf, 
 	put(s, "flags", finish_flags(cJSON_GetObjectItemCaseSensitive(found, "flags"), buf, &L));
 	put_bool(s, "flags_truncated", sa_json_bool(found, "truncated", false));
 	put(s, "variants", take_variants(found));
+	put(s, "exits", take_exits(found));
 	put(s, "normalised", take_normalised(found));
+	take_framework(s, found);
 	if (cJSON_IsObject(se)) {
 		long line = (long)sa_json_num(se, "line", 0), col = (long)sa_json_num(se, "col", 0);
 		cJSON *o = cJSON_CreateObject();

@@ -46,6 +46,10 @@ static const struct inspect_rule rules[] = {
 	 "'%s' wraps the last bars around to the start; use shift"},
 	{"SA501", "warning", "malformed VARIANTS",
 	 "VARIANTS %s; the audit goes on with TRIALS alone"},
+	{"SA502", "error", "bad exit declaration",
+	 "%s; the replay refuses the signals until the exit is declared right"},
+	{"SA503", "warning", "exit not read",
+	 "%s"},
 };
 
 /* Standard-library modules a strategy may import: numeric work and pure helpers with no reach
@@ -54,6 +58,14 @@ static const char *const allowed_modules[] = {
 	"__future__", "abc", "array", "bisect", "cmath", "collections", "copy", "dataclasses",
 	"datetime", "decimal", "enum", "fractions", "functools", "heapq", "itertools", "math",
 	"numbers", "operator", "statistics", "typing",
+};
+
+/* The frameworks' modules the sandbox provides itself (sandbox/inside/shims), and their
+ * submodules it does not: those are named by the run, with what is supported. */
+static const char *const framework_modules[] = { "backtesting", "freqtrade", "talib", "technical" };
+static const char *const framework_missing[] = {
+	"freqtrade.exchange", "freqtrade.freqai", "freqtrade.persistence", "technical.indicators",
+	"technical.util",
 };
 
 /* Modules that reach the system, other processes, the network, native code or the interpreter's
@@ -181,6 +193,12 @@ const char *inspect_import_code(const char *module)
 	top[n] = '\0';
 	if (in_list(allowed_modules, COUNT(allowed_modules), top) || is_pylib(top))
 		goto out;
+	if (in_list(framework_modules, COUNT(framework_modules), top)) {
+		for (size_t i = 0; i < COUNT(framework_missing); i++)
+			if (!strncmp(module, framework_missing[i], strlen(framework_missing[i])))
+				code = "SA102";
+		goto out;
+	}
 	if (top[0] == '_' || in_list(forbidden_modules, COUNT(forbidden_modules), top))
 		code = "SA101";
 	else

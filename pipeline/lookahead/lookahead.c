@@ -41,6 +41,11 @@ struct job {
 	long blocked;
 	struct sbx_rule_count *rules;  /* the truncated runs' refusals per rule */
 	size_t n_rules;
+	struct la_window win;
+	struct sbx_result *prefix;  /* prefix[i]: the whole-prefix run that decided job i's window */
+	bool *confirmed;          /* prefix[i] holds that run */
+	size_t first_traded;      /* the full run's first non-flat bar (n when none) */
+	size_t startup;           /* inspect.json's startup_candle_count, 0 when none */
 };
 
 /* How many refusals of the truncated runs lookahead.json lists (all are counted). */
@@ -49,12 +54,17 @@ struct job {
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: lookahead [--strategy FILE] --run run.json --data OHLCV.csv --config config.json\n"
-		"                 [--jobs N] [--started EPOCH] -o lookahead.json\n"
+		"usage: lookahead [--strategy FILE] --run run.json [--inspect inspect.json] --data OHLCV.csv\n"
+		"                 --config config.json [--jobs N] [--started EPOCH] -o lookahead.json\n"
 		"\n"
 		"Re-runs signals(df[:t+1]) in the sandbox at every bar t where the full-history position\n"
 		"changes, plus seeded random bars and the last bar (config lookahead.max caps the count),\n"
 		"and requires each truncated run to agree with run.json on every bar it saw.\n"
+		"Each run is given a window of the last lookahead.window bars up to its point (0: twice\n"
+		"what later starts need to agree with run.json, or inspect.json's startup_candle_count,\n"
+		"at least %d) and compared after its warm-up; one that disagrees or fails is run again\n"
+		"over the whole prefix, which alone decides. The window doubles for the later passes\n"
+		"when such a run agrees (the strategy remembers more than its window).\n"
 		"Each run is forked from a data zygote that has been sent the bars up to its point and no\n"
 		"further. Points go from coarse to fine over the whole history; the runs at once are far\n"
 		"apart in it. The stage stops after lookahead.stop_after mismatches, or when its share of\n"
@@ -63,38 +73,63 @@ static void usage(FILE *fp)
 		"and lookahead.json says \"ok\": false with the reason.\n"
 		"\n"
 		"exit status: 0 lookahead.json written (even when it says \"ok\": false or finds a leak),\n"
-		"             2 bad command line, 3 the tool itself could not work\n");
+		"             2 bad command line, 3 the tool itself could not work\n", LA_WINDOW_FLOOR);
 }
 
-/* What on_result needs: the job whose runs these are, where this pass's jobs start among them,
- * and the progress line. */
+/* What on_result needs: the job whose runs these are, where this pass's jobs start among them
+ * (or, for the whole-prefix runs that confirm windows, which job each is: map), and the
+ * progress line. */
 struct collect {
 	struct job *j;
 	size_t base;
+	const size_t *map;
 	struct sbx_progress *prog;
 };
 
-/* Counts a run that disagrees with the full run on a bar it saw, and drops the signals of one
- * that agrees everywhere (its view is the full run's own), so an audit of a million bars never
- * holds every run's signals at once. Never stops a pass: where a check stops must not depend
- * on which run finished first. */
+/* Counts a whole-prefix run that disagrees with the full run on a bar it saw, and drops the
+ * signals of a run that agrees (its view is the full run's own), so an audit of a million bars
+ * never holds every run's signals at once. A window that disagrees is no finding: it is run
+ * again over the whole prefix, so its signals go too. Never stops a pass: where a check stops
+ * must not depend on which run finished first. */
 static bool on_result(size_t i, struct sbx_result *r, size_t done, size_t total, void *arg)
 {
 	struct collect *c = arg;
 	struct job *j = c->j;
+	size_t at = c->map ? c->map[i] : c->base + i;
+	size_t first = c->map ? 0 : j->jobs[at].first, t = j->jobs[at].n_visible - 1;
 
-	if (r->status == SBX_OK && r->signals && r->n <= j->bars.n) {
-		if (memcmp(r->signals, j->full, r->n) == 0) {
-			free(r->signals);
-			r->signals = NULL;
-			j->agrees[c->base + i] = true;
-		} else {
+	if (r->status == SBX_OK && r->signals) {
+		if (la_window_agrees(j->full, t, first, j->win.warm, r->signals, r->n)) {
+			j->agrees[at] = true;
+		} else if (first == 0) {
 			j->mismatches++;
+			return false;
 		}
+		free(r->signals);
+		r->signals = NULL;
 	}
-	sbx_progress_done(c->base + done, j->pts.n, c->prog);
+	if (!c->map)
+		sbx_progress_done(c->base + done, j->pts.n, c->prog);
 	(void)total;
 	return false;
+}
+
+/* The warm-up a framework strategy declares (freqtrade's startup_candle_count), when
+ * inspect.json was given and states one. Returns 0, or -1 with why. */
+static int read_startup(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
+{
+	char err[512];
+	cJSON *ins, *n;
+
+	if (!o->inspect)
+		return 0;
+	if (!(ins = sa_json_read(o->inspect, SA_JSON_CAP, err, sizeof err)))
+		return sbx_stage_fail(why, len, "inspect.json unusable: %s", err);
+	n = cJSON_GetObjectItemCaseSensitive(ins, "startup_candle_count");
+	if (cJSON_IsNumber(n) && n->valuedouble >= 0 && n->valuedouble < 1e9)
+		j->startup = (size_t)n->valuedouble;
+	cJSON_Delete(ins);
+	return 0;
 }
 
 /* Reads config, run.json and the data, and picks the points. Returns 0, or -1 with why. */
@@ -123,7 +158,9 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	if (la_points_choose(j->full, j->bars.n, j->conf.max, j->conf.seed, LA_RANDOM_POINTS,
 			     &j->pts) < 0)
 		return sbx_stage_fail(why, len, "could not choose truncation points");
-	return 0;
+	for (j->first_traded = 0; j->first_traded < j->bars.n && j->full[j->first_traded] == 0;)
+		j->first_traded++;
+	return read_startup(o, j, why, len);
 }
 
 /* The schedule: job i is the run at point order[i], in slot[i]. Returns 0, or -1 with why. */
@@ -137,7 +174,10 @@ static int plan(const struct sbx_stage_args *o, struct job *j, char *why, size_t
 	j->order = calloc(k, sizeof *j->order);
 	j->slot = calloc(k, sizeof *j->slot);
 	j->jobs = calloc(k, sizeof *j->jobs);
-	if (!j->results || !j->runs || !j->agrees || !j->order || !j->slot || !j->jobs ||
+	j->prefix = calloc(k, sizeof *j->prefix);
+	j->confirmed = calloc(k, sizeof *j->confirmed);
+	if (!j->results || !j->runs || !j->agrees || !j->order || !j->slot || !j->jobs || !j->prefix ||
+	    !j->confirmed ||
 	    la_schedule(&j->pts, o->jobs, j->order, j->slot) < 0)
 		return sbx_stage_fail(why, len, "out of memory");
 	for (size_t i = 0; i < k; i++)
@@ -157,7 +197,7 @@ static void resplit(struct job *j, size_t lo, size_t hi, int jobs)
 	if (bars && ms) {
 		for (size_t i = 0; i < lo; i++)
 			if (j->results[i].status == SBX_OK) {
-				bars[m] = j->jobs[i].n_visible;
+				bars[m] = j->jobs[i].n_visible - j->jobs[i].first;
 				ms[m++] = (double)j->results[i].wall_ms;
 			}
 		la_split(&j->pts, j->order + lo, hi - lo, jobs, la_fixed_bars(bars, ms, m), j->slot + lo);
@@ -166,15 +206,174 @@ static void resplit(struct job *j, size_t lo, size_t hi, int jobs)
 	free(ms);
 }
 
-/* Runs every point in the sandbox as scheduled and turns the results into borrowed la_run
- * views, in point order. */
+/* Adds a run's refusals to the stage's. Returns 0, or -1 out of memory. */
+static int count_refusals(struct job *j, const struct sbx_result *r)
+{
+	j->blocked += r->n_refusals;
+	return sbx_rules_merge(&j->rules, &j->n_rules, r);
+}
+
+/* The window's size, before the first pass: from LOOKAHEAD_WINDOW, or measured from the
+ * strategy itself. LA_PROBES runs started later in the history, each over up to LA_PROBE_BARS
+ * bars, say how many bars a later start needs before its signals agree with the full run; one
+ * that fails says nothing, so its whole length counts. No probe is run when every window would
+ * hold the whole prefix anyway. Returns 0, or -1 with why. */
+static int measure_window(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
+{
+	struct sbx_job pj[LA_PROBES];
+	struct sbx_result pr[LA_PROBES] = {0};
+	struct sbx_batch_opts bo = { .jobs = o->jobs, .deadline_ms = j->deadline };
+	size_t n = j->bars.n, memory = 0;
+	char err[512];
+	int rc = 0;
+
+	if ((j->conf.window == 0 && n <= LA_WINDOW_FLOOR) || (j->conf.window > 0 && j->conf.window >= n)) {
+		la_window_choose(&j->win, j->conf.window, j->startup, 0);
+		return 0;
+	}
+	for (size_t i = 0; i < LA_PROBES; i++) {
+		size_t first = n * (i + 1) / (LA_PROBES + 1);
+
+		pj[i] = (struct sbx_job){ .s = &j->bars, .first = first,
+			.n_visible = n - first < LA_PROBE_BARS ? n : first + LA_PROBE_BARS };
+	}
+	if (sbx_run_batch(j->zyg, pj, LA_PROBES, &bo, pr, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "the sandbox failed: %s", err);
+	for (size_t i = 0; i < LA_PROBES; i++) {
+		size_t need = pr[i].status == SBX_OK && pr[i].signals && pr[i].n == pj[i].n_visible - pj[i].first
+			      ? la_probe_memory(j->full, pj[i].first, pr[i].signals, pr[i].n) : pr[i].n;
+
+		memory = need > memory ? need : memory;
+		if (count_refusals(j, &pr[i]) < 0)
+			rc = sbx_stage_fail(why, len, "out of memory counting refusals");
+		sbx_result_release(&pr[i]);
+	}
+	la_window_choose(&j->win, j->conf.window, j->startup, memory);
+	return rc;
+}
+
+/* Orders idx[0..m) (jobs of one pass) by their points, so a slot's stretch is in time order. */
+static void sort_by_point(const struct job *j, size_t *idx, size_t m)
+{
+	for (size_t a = 1; a < m; a++)
+		for (size_t b = a; b > 0 && j->order[idx[b - 1]] > j->order[idx[b]]; b--) {
+			size_t x = idx[b];
+
+			idx[b] = idx[b - 1];
+			idx[b - 1] = x;
+		}
+}
+
+/* How the whole-prefix run of job i settled its window: a leak, the strategy's memory (it
+ * agreed), or neither (not run, or a failure in the flat warm-up, which is no finding). */
+static void tally_confirmation(struct job *j, size_t i, size_t *memory)
+{
+	const struct sbx_result *r = &j->prefix[i];
+	size_t t = j->jobs[i].n_visible - 1;
+
+	if (r->status == SBX_NOT_RUN)
+		return;
+	j->win.confirmations++;
+	if (j->agrees[i]) {
+		j->win.memory_mismatches++;
+		(*memory)++;
+	} else if (r->status == SBX_OK || t >= j->first_traded) {
+		j->win.confirmed_leaks++;
+	}
+}
+
+/* Runs again over the whole prefix every window of the pass [lo, hi) that disagreed with the
+ * full run or failed; that run alone decides the point. Grows the window when one of them
+ * agreed (the window was shorter than the strategy's memory). Returns 0, or -1 with why. */
+static int confirm_pass(const struct sbx_stage_args *o, struct job *j, size_t lo, size_t hi,
+			struct sbx_progress *prog, char *why, size_t len)
+{
+	size_t m = 0, memory = 0, *idx = malloc((hi - lo) * sizeof *idx), *pt = NULL;
+	struct sbx_job *cj = malloc((hi - lo) * sizeof *cj);
+	struct sbx_result *cr = calloc(hi - lo, sizeof *cr);
+	int *slot = malloc((hi - lo) * sizeof *slot), rc = -1;
+	struct collect col = { j, 0, idx, prog };
+	struct sbx_batch_opts bo = { .jobs = o->jobs, .deadline_ms = j->deadline, .on_result = on_result,
+				     .arg = &col };
+	char err[512];
+
+	if (!idx || !cj || !cr || !slot || !(pt = malloc((hi - lo) * sizeof *pt))) {
+		sbx_stage_fail(why, len, "out of memory");
+		goto out;
+	}
+	for (size_t i = lo; i < hi; i++) {
+		if (j->jobs[i].first == 0 || j->agrees[i] || j->results[i].status == SBX_NOT_RUN)
+			continue;
+		if (j->results[i].status != SBX_OK)
+			j->win.failed_windows++;
+		idx[m++] = i;
+	}
+	sort_by_point(j, idx, m);
+	for (size_t i = 0; i < m; i++) {
+		cj[i] = (struct sbx_job){ .s = &j->bars, .n_visible = j->jobs[idx[i]].n_visible };
+		pt[i] = j->order[idx[i]];
+	}
+	la_split(&j->pts, pt, m, o->jobs, 0, slot);
+	bo.slot = slot;
+	if (m > 0 && sbx_run_batch(j->zyg, cj, m, &bo, cr, err, sizeof err) < 0) {
+		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
+		goto out;
+	}
+	for (size_t i = 0; i < m; i++) {
+		j->prefix[idx[i]] = cr[i];
+		j->confirmed[idx[i]] = true;
+		tally_confirmation(j, idx[i], &memory);
+	}
+	if (memory > 0 && hi < j->pts.n)
+		la_window_grow(&j->win, hi);
+	rc = 0;
+out:
+	free(idx);
+	free(pt);
+	free(cj);
+	free(cr);
+	free(slot);
+	return rc;
+}
+
+/* Marks the jobs of a pass [lo, hi) not run: the leak was established before it. */
+static void skip_pass(struct job *j, size_t lo, size_t hi)
+{
+	for (size_t i = lo; i < hi; i++) {
+		j->results[i] = (struct sbx_result){ .status = SBX_NOT_RUN, .n = j->jobs[i].n_visible };
+		snprintf(j->results[i].error, sizeof j->results[i].error,
+			 "not run: the leak was established before this pass");
+	}
+}
+
+/* Turns the results into borrowed la_run views, in point order: the whole-prefix run where a
+ * window was confirmed, the full run's own signals where a run agreed with it. */
+static int take_views(struct job *j, char *why, size_t len)
+{
+	for (size_t i = 0; i < j->pts.n; i++) {
+		const struct sbx_result *w = &j->results[i];
+		const struct sbx_result *r = j->confirmed[i] ? &j->prefix[i] : w;
+		const int8_t *sig = j->agrees[i] ? j->full : r->signals;
+
+		j->runs[j->order[i]] = (struct la_run){ .ok = r->status == SBX_OK && sig,
+			.not_run = r->status == SBX_NOT_RUN,
+			.n = j->agrees[i] ? j->jobs[i].n_visible : r->n, .signals = sig,
+			.status = sbx_status_name(r->status), .error = r->error };
+		if (count_refusals(j, w) < 0 || (j->confirmed[i] && count_refusals(j, &j->prefix[i]) < 0))
+			return sbx_stage_fail(why, len, "out of memory counting refusals");
+	}
+	return 0;
+}
+
+/* Runs every point in the sandbox as scheduled, each over its window (confirmed over the whole
+ * prefix where it disagreed or failed), and turns the results into borrowed la_run views. */
 static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	struct sbx_limits lim = j->conf.lim;
 	struct sbx_progress prog;
 	char err[512];
 	size_t k = j->pts.n;
-	struct collect col = { j, 0, &prog };
+	struct collect col = { j, 0, NULL, &prog };
 	struct sbx_batch_opts bo = { .jobs = o->jobs, .on_result = on_result, .arg = &col };
 
 	if (plan(o, j, why, len) < 0)
@@ -183,6 +382,8 @@ static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, 
 	j->zyg = sbx_zygote_start(o->strategy, &lim, err, sizeof err);
 	if (!j->zyg)
 		return sbx_stage_fail(why, len, "the sandbox could not start: %s", err);
+	if (measure_window(o, j, why, len) < 0)
+		return -1;
 	sbx_progress_start(&prog, "lookahead");
 	/* Pass by pass: once a pass ends with the leak established, no further pass runs. Where it
 	 * stops is a fact of the passes, the same on every machine, whichever run ended first. */
@@ -193,32 +394,21 @@ static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, 
 			;
 		if (j->mismatches >= j->conf.stop_after) {
 			j->stopped = true;
-			for (size_t i = lo; i < hi; i++) {
-				j->results[i] = (struct sbx_result){ .status = SBX_NOT_RUN, .n = j->jobs[i].n_visible };
-				snprintf(j->results[i].error, sizeof j->results[i].error,
-					 "not run: the leak was established before this pass");
-			}
+			skip_pass(j, lo, hi);
 			continue;
 		}
+		for (size_t i = lo; i < hi; i++)
+			j->jobs[i].first = la_window_first(&j->win, j->jobs[i].n_visible - 1);
 		col.base = lo;
 		if (lo > 0)
 			resplit(j, lo, hi, o->jobs);
 		bo.slot = j->slot + lo;
 		if (sbx_run_batch(j->zyg, j->jobs + lo, hi - lo, &bo, j->results + lo, err, sizeof err) < 0)
 			return sbx_stage_fail(why, len, "the sandbox failed: %s", err);
+		if (confirm_pass(o, j, lo, hi, &prog, why, len) < 0)
+			return -1;
 	}
-	for (size_t i = 0; i < k; i++) {
-		const struct sbx_result *r = &j->results[i];
-		const int8_t *sig = j->agrees[i] ? j->full : r->signals;
-
-		j->runs[j->order[i]] = (struct la_run){ .ok = r->status == SBX_OK && sig,
-			.not_run = r->status == SBX_NOT_RUN, .n = r->n, .signals = sig,
-			.status = sbx_status_name(r->status), .error = r->error };
-		j->blocked += r->n_refusals;
-		if (sbx_rules_merge(&j->rules, &j->n_rules, r) < 0)
-			return sbx_stage_fail(why, len, "out of memory counting refusals");
-	}
-	return 0;
+	return take_views(j, why, len);
 }
 
 static void job_release(struct job *j)
@@ -232,6 +422,11 @@ static void job_release(struct job *j)
 	free(j->agrees);
 	free(j->order);
 	free(j->slot);
+	if (j->prefix)
+		for (size_t i = 0; i < j->pts.n; i++)
+			sbx_result_release(&j->prefix[i]);
+	free(j->prefix);
+	free(j->confirmed);
 	free(j->jobs);
 	free(j->rules);
 	la_points_release(&j->pts);
@@ -291,6 +486,7 @@ static cJSON *check(const struct sbx_stage_args *o)
 		rep.stopped = LA_STOP_BUDGET;
 	res = la_report_json(&rep, j.bars.t, j.bars.n);
 	/* A run that reaches for something only when shown less history is worth knowing about. */
+	cJSON_AddItemToObject(res, "window", la_window_json(&j.win));
 	cJSON_AddNumberToObject(res, "blocked_actions", (double)j.blocked);
 	cJSON_AddItemToObject(res, "refusals", sbx_rules_json(j.rules, j.n_rules));
 	add_events(res, &j);
@@ -311,7 +507,8 @@ static cJSON *check_stage(const struct sbx_stage_args *a, bool *broken)
 
 int main(int argc, char **argv)
 {
-	static const struct sbx_stage st = { "lookahead", SBX_STAGE_RUN, usage, check_stage };
+	static const struct sbx_stage st = { "lookahead", SBX_STAGE_RUN | SBX_STAGE_EXITS, usage,
+					      check_stage };
 
 	return sbx_stage_main(&st, argc, argv);
 }

@@ -72,6 +72,59 @@ void la_split(const struct la_points *p, const size_t *order, size_t m, int jobs
  * its passes are contiguous in it. */
 int la_pass_of(size_t i, size_t k);
 
+/* The window: a truncated run at t is given the last bars up to t, [first, t], and compared
+ * with the full run on those after its warm-up; one that disagrees there or fails is run
+ * again over the whole prefix [0, t], and only that run decides. A window that starts at bar
+ * 0 is the whole prefix. */
+#define LA_WINDOW_FLOOR 1024   /* the fewest bars a measured window holds */
+#define LA_PROBES 3            /* later starts run to measure the strategy's memory */
+#define LA_PROBE_BARS 8192     /* bars each of them runs over, at most */
+
+struct la_window {
+	size_t bars;               /* bars a window holds now */
+	size_t warm;               /* of them, the first not compared (the measured memory) */
+	size_t initial;            /* bars before any growth */
+	size_t initial_warm;       /* its warm-up then */
+	const char *source;        /* "knob", "measured", "startup_candle_count" or "floor" (static) */
+	size_t measured;           /* bars the later starts needed to agree with the full run */
+	size_t startup;            /* startup_candle_count as declared, 0 when none */
+	size_t confirmations;      /* window runs run again over the whole prefix */
+	size_t confirmed_leaks;    /* of them, the prefix run disagreed too or failed as a finding */
+	size_t memory_mismatches;  /* of them, the prefix run agreed: the window was too short */
+	size_t failed_windows;     /* window runs that failed (each confirmed) */
+	size_t grown;              /* times the window doubled */
+	size_t grown_at;           /* points run before the first growth */
+};
+
+/* The first bar of w's window for a run at point t (0: the whole prefix). */
+size_t la_window_first(const struct la_window *w, size_t t);
+
+/* True when a run over bars [first, t] that returned sig[0..len) agrees with the full run: on
+ * every bar for a whole prefix (first 0), after its first warm bars for a window (on its last
+ * bar at least). False when sig is NULL or len is not the window's. */
+bool la_window_agrees(const int8_t *full, size_t t, size_t first, size_t warm, const int8_t *sig,
+		      size_t len);
+
+/* How many bars a run started at bar start (its len signals sig) needed before its signals
+ * agreed with the full run to its end: one past its last disagreeing bar, 0 when none. */
+size_t la_probe_memory(const int8_t *full, size_t start, const int8_t *sig, size_t len);
+
+/* Sets *w's size from knob (LOOKAHEAD_WINDOW, 0 = measured), startup (startup_candle_count, 0
+ * when none) and memory (what the later starts needed): twice the larger memory, at least
+ * LA_WINDOW_FLOOR, or the knob's bars; the warm-up is the memory, at most half the window. The
+ * counts are left as they are. */
+void la_window_choose(struct la_window *w, size_t knob, size_t startup, size_t memory);
+
+/* Doubles the window (its warm-up becomes its first half) for the runs from point at on. */
+void la_window_grow(struct la_window *w, size_t at);
+
+/* The window's sentence for lookahead.json: its size and why, its confirmations and growth.
+ * Returns buf (always NUL-terminated). */
+char *la_window_note(const struct la_window *w, char *buf, size_t len);
+
+/* lookahead.json's window object. Caller frees. */
+cJSON *la_window_json(const struct la_window *w);
+
 /* What one truncated run gave back, as the host saw it. Every pointer is borrowed. */
 struct la_run {
 	bool ok;                /* the run completed and returned valid signals */
@@ -152,11 +205,12 @@ struct la_config {
 	size_t max;
 	unsigned long seed;
 	size_t stop_after;      /* LOOKAHEAD_STOP_AFTER: mismatches that establish a leak */
+	size_t window;          /* LOOKAHEAD_WINDOW: bars a window holds, 0 = measured */
 	double audit_s;         /* AUDIT_S: the audit's time budget */
 	struct sbx_limits lim;  /* as the sandbox stage reads them */
 };
 
-/* Reads lookahead {max, seed, stop_after}, budget {audit_s} and limits {...} from a config tree, with defaults for what is
+/* Reads lookahead {max, seed, stop_after, window}, budget {audit_s} and limits {...} from a config tree, with defaults for what is
  * absent. Returns 0, or -1 with a reason in why when a value is present but unusable. */
 int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whylen);
 

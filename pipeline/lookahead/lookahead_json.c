@@ -13,9 +13,10 @@
 
 int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whylen)
 {
-	long long max, seed, stop_after, audit_s;
+	long long max, seed, stop_after, audit_s, window;
 
 	if (sa_config_int(cfg, SA_K_LOOKAHEAD_MAX, &max, why, whylen) < 0 ||
+	    sa_config_int(cfg, SA_K_LOOKAHEAD_WINDOW, &window, why, whylen) < 0 ||
 	    sa_config_int(cfg, SA_K_LOOKAHEAD_SEED, &seed, why, whylen) < 0 ||
 	    sa_config_int(cfg, SA_K_LOOKAHEAD_STOP_AFTER, &stop_after, why, whylen) < 0 ||
 	    sa_config_int(cfg, SA_K_AUDIT_S, &audit_s, why, whylen) < 0)
@@ -23,6 +24,7 @@ int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whyl
 	c->max = (size_t)max;
 	c->seed = (unsigned long)seed;
 	c->stop_after = (size_t)stop_after;
+	c->window = (size_t)window;
 	c->audit_s = (double)audit_s;
 	/* The sandbox stage's own reader: both stages run the upload under the same limits. */
 	return sbx_limits_from_config(cfg, &c->lim, why, whylen);
@@ -137,5 +139,24 @@ cJSON *la_report_json(const struct la_report *rep, const int64_t *times, size_t 
 	for (size_t i = 0; i < rep->n_failures; i++)
 		cJSON_AddItemToArray(fs, failure_json(&rep->failures[i], times, n));
 	cJSON_AddStringToObject(o, "explanation", la_explain(rep, times, n, text, sizeof text));
+	return o;
+}
+
+cJSON *la_window_json(const struct la_window *w)
+{
+	cJSON *o = cJSON_CreateObject();
+	char note[768];
+
+	cJSON_AddNumberToObject(o, "bars", (double)w->initial);
+	cJSON_AddStringToObject(o, "source", w->source ? w->source : "floor");
+	cJSON_AddNumberToObject(o, "warmup", (double)w->initial_warm);
+	cJSON_AddNumberToObject(o, "measured", (double)w->measured);
+	cJSON_AddNumberToObject(o, "confirmations", (double)w->confirmations);
+	cJSON_AddNumberToObject(o, "confirmed_leaks", (double)w->confirmed_leaks);
+	cJSON_AddNumberToObject(o, "memory_mismatches", (double)w->memory_mismatches);
+	cJSON_AddNumberToObject(o, "failed_windows", (double)w->failed_windows);
+	cJSON_AddNumberToObject(o, "grown", (double)w->grown);
+	cJSON_AddNumberToObject(o, "bars_final", (double)w->bars);
+	cJSON_AddStringToObject(o, "note", la_window_note(w, note, sizeof note));
 	return o;
 }

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "exits.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
@@ -18,11 +19,15 @@
 #include "tradelog_formats.h"
 
 static const char usage[] =
-	"usage: replay --run run.json [--trades tradelog.csv] --data OHLCV.csv --config config.json\n"
-	"              -o replay.json --trades-out trades.csv --equity-out equity.csv [--timing]\n"
+	"usage: replay --run run.json [--trades tradelog.csv] [--inspect inspect.json] [--data OHLCV.csv]\n"
+	"              --config config.json -o replay.json --trades-out trades.csv\n"
+	"              --equity-out equity.csv [--timing]\n"
 	"\n"
 	"Replays the sandbox's signals with next-bar-open fills, fees, slippage and funding, or\n"
 	"audits a trade log's claimed returns (trusted as given), or both and reconciles them.\n"
+	"Without --data a trade log stands alone: no bars, no benchmark.\n"
+	"  --inspect  the strategy's declared exits (stop-loss, take-profit, trailing stop, ROI),\n"
+	"             filled inside the bar; a bad declaration sets the signals aside\n"
 	"Writes replay.json, trades.csv and equity.csv; see pipeline/README.md.\n"
 	"  --timing   print to stderr how long loading (wall and CPU time) and the computation\n"
 	"             (replay plus the statistics core) took; never written into any output\n"
@@ -30,7 +35,7 @@ static const char usage[] =
 	"exit: 0 output written (even with \"ok\": false), 2 usage, 3 broken (cannot write)\n";
 
 struct args {
-	const char *run, *trades, *data, *config, *out, *trades_out, *equity_out;
+	const char *run, *trades, *inspect, *data, *config, *out, *trades_out, *equity_out;
 	int timing;
 };
 
@@ -39,6 +44,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 	static const struct option opts[] = {
 		{ "run", required_argument, NULL, 'r' },
 		{ "trades", required_argument, NULL, 't' },
+		{ "inspect", required_argument, NULL, 'i' },
 		{ "data", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "trades-out", required_argument, NULL, 'T' },
@@ -53,6 +59,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		switch (c) {
 		case 'r': a->run = optarg; break;
 		case 't': a->trades = optarg; break;
+		case 'i': a->inspect = optarg; break;
 		case 'd': a->data = optarg; break;
 		case 'c': a->config = optarg; break;
 		case 'o': a->out = optarg; break;
@@ -65,8 +72,10 @@ static void parse_args(int argc, char **argv, struct args *a)
 	}
 	if (optind < argc)
 		sa_usage_die("unexpected argument, '%s'", argv[optind]);
-	if (!a->run || !a->data || !a->config || !a->out || !a->trades_out || !a->equity_out)
-		sa_usage_die("--run, --data, --config, -o, --trades-out and --equity-out are required");
+	if (!a->run || !a->config || !a->out || !a->trades_out || !a->equity_out)
+		sa_usage_die("--run, --config, -o, --trades-out and --equity-out are required");
+	if (!a->data && !a->trades)
+		sa_usage_die("--data is required unless a trade log (--trades) is scored alone");
 }
 
 static double clock_ms(clockid_t id)
@@ -91,8 +100,9 @@ static double cpu_ms(void)
 
 /* Everything main loads, so one function can release it. */
 struct loaded {
-	cJSON *cfg, *run;
+	cJSON *cfg, *run, *inspect;
 	struct rp_costs costs;
+	struct rp_exits exits;
 	struct sa_ohlcv data;
 	int8_t *signals;
 	struct sa_tradelog log;
@@ -130,6 +140,29 @@ static void load_signals(struct loaded *L, const char *path)
 		L->in.signals = L->signals;
 }
 
+/* The declared exits, attached to the cost model. Exits that cannot be known (inspect.json
+ * unusable) or were declared wrong set the signals aside: replayed without them, the trades
+ * would not be the strategy's. */
+static void load_exits(struct loaded *L, const char *path)
+{
+	char err[480];
+
+	if (!path || !L->in.signals)
+		return;
+	L->inspect = sa_json_read(path, SA_JSON_CAP, err, sizeof(err));
+	L->in.exits = rp_exits_of_inspect(L->inspect);
+	if (!L->inspect)
+		sa_fmt(L->sig_err, sizeof(L->sig_err), "inspect.json: %s, so the declared exits are unknown", err);
+	else if (rp_exits_from_json(L->in.exits, &L->exits, err, sizeof(err)) < 0)
+		sa_fmt(L->sig_err, sizeof(L->sig_err), "the strategy's exits cannot be replayed: %s", err);
+	else {
+		L->costs.exits = &L->exits;
+		return;
+	}
+	L->in.signals = NULL;
+	L->in.exits = NULL;
+}
+
 static void load_tradelog(struct loaded *L, const char *path)
 {
 	char err[480];
@@ -155,12 +188,15 @@ static void load_all(struct loaded *L, const struct args *a, double load_ms[2])
 	load_config(L, a->config);
 	t0 = now_ms();
 	c0 = cpu_ms();
-	if (sa_ohlcv_load_config(a->data, L->cfg, &L->data, L->data_err, sizeof(L->data_err)) == 0)
+	if (!a->data)
+		sa_fmt(L->data_err, sizeof(L->data_err), "no price data: the trade log stands alone");
+	else if (sa_ohlcv_load_config(a->data, L->cfg, &L->data, L->data_err, sizeof(L->data_err)) == 0)
 		L->in.data = &L->data;
 	load_ms[0] = now_ms() - t0;
 	load_ms[1] = cpu_ms() - c0;
 	L->in.data_err = L->data_err;
 	load_signals(L, a->run);
+	load_exits(L, a->inspect);
 	load_tradelog(L, a->trades);
 }
 
@@ -168,6 +204,7 @@ static void release_all(struct loaded *L)
 {
 	cJSON_Delete(L->cfg);
 	cJSON_Delete(L->run);
+	cJSON_Delete(L->inspect);
 	sa_ohlcv_release(&L->data);
 	free(L->signals);
 	sa_tradelog_release(&L->log);

@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "ohlcv_checks.h"
 #include "signals.h"
 #include "text.h"
 #include "timeutil.h"
@@ -44,21 +45,32 @@ static void add_num(cJSON *o, const char *key, double x)
 	sa_json_add_num(o, key, x, RP_DIGITS);
 }
 
+/* Why the market is what it is, from the data when MARKET is unset. */
+static const char *market_why(const struct rp_costs *c, const struct sa_ohlcv *s, char *buf,
+			      size_t len)
+{
+	if (c->market != RP_MARKET_AUTO)
+		return "set by MARKET";
+	if (!s)
+		return "MARKET is unset and there are no bars to tell the market by";
+	if (s->fmt.perpetual[0])
+		return sa_fmt(buf, len, "the data says it is a perpetual future (%s)", s->fmt.perpetual);
+	if (s->fmt.sessions)
+		return "the bars keep weekday sessions (none on a Saturday or Sunday)";
+	if (s->fmt.fx_week)
+		return "the bars keep the FX week (from Sunday evening to Friday evening UTC, closed "
+		       "on Saturday)";
+	return "the bars run through weekends, around the clock, and nothing says perpetual (a "
+	       "funding column, a -futures file name, or MARKET=perp)";
+}
+
 /* Why the market is what it is, and what it charges while a position is held. */
 static void market_reason(const struct rp_costs *c, const struct sa_ohlcv *s, enum rp_market m,
 			  char *buf, size_t len)
 {
-	char held[160];
-	const char *why;
+	char held[160], perp[128];
+	const char *why = market_why(c, s, perp, sizeof perp);
 
-	if (c->market != RP_MARKET_AUTO)
-		why = "set by MARKET";
-	else if (!s)
-		why = "MARKET is unset and there are no bars to tell the calendar by";
-	else if (s->fmt.sessions)
-		why = "the bars keep weekday sessions (none on a Saturday or Sunday)";
-	else
-		why = "the bars run through weekends, around the clock";
 	if (m == RP_MARKET_PERP && c->funding_income)
 		sa_fmt(held, sizeof held, "funding %g bp per 8 h held, signed: a long pays it, a short "
 		       "receives it (FUNDING_INCOME=1); no borrow", c->funding_bps_8h);
@@ -73,25 +85,69 @@ static void market_reason(const struct rp_costs *c, const struct sa_ohlcv *s, en
 	sa_fmt(buf, len, "%s: %s; %s", rp_market_name(m), why, held);
 }
 
+/* Where the fee and slippage figures come from: the knobs set, or market m's defaults. */
+static void cost_source(const struct rp_costs *c, enum rp_market m, char *buf, size_t len)
+{
+	char up[8];
+	const char *name = rp_market_name(m);
+	size_t k;
+
+	for (k = 0; name[k] && k + 1 < sizeof up; k++)
+		up[k] = (char)(name[k] - 'a' + 'A');
+	up[k] = '\0';
+	if (!isnan(c->fee_bps) && !isnan(c->slippage_bps))
+		sa_fmt(buf, len, "set by FEE_BPS and SLIPPAGE_BPS");
+	else if (isnan(c->fee_bps) && isnan(c->slippage_bps))
+		sa_fmt(buf, len, "%s's defaults, FEE_BPS_%s and SLIPPAGE_BPS_%s", name, up, up);
+	else if (isnan(c->fee_bps))
+		sa_fmt(buf, len, "the fee %s's default (FEE_BPS_%s), the slippage set by SLIPPAGE_BPS",
+		       name, up);
+	else
+		sa_fmt(buf, len, "the fee set by FEE_BPS, the slippage %s's default (SLIPPAGE_BPS_%s)",
+		       name, up);
+}
+
+/* The data's price step against the slippage modelled: half a step is the least a fill can
+ * miss the quote by, so a slippage below it flatters the trades. */
+static void add_price_step(cJSON *costs, const struct sa_ohlcv *s, double slippage_bps)
+{
+	struct sa_ohlcv_checks k;
+	char text[400];
+
+	sa_ohlcv_check(s, INFINITY, &k);
+	add_num(costs, "price_step_bps", k.price_step_bps);
+	if (!(k.price_step_bps / 2 > slippage_bps))
+		return;
+	cJSON_AddStringToObject(costs, "price_step_warning", sa_fmt(text, sizeof text,
+		"the prices move in steps of %.3g bp (%.10g at the median close): half a step, "
+		"%.3g bp, is more than the %.3g bp of slippage modelled per side, so the fills are "
+		"better than the tick allows (SLIPPAGE_BPS=%.3g models half a step)",
+		k.price_step_bps, k.price_step, k.price_step_bps / 2, slippage_bps,
+		k.price_step_bps / 2));
+}
+
 static void add_costs(cJSON *o, const struct rp_inputs *in, const struct rp_result *r)
 {
 	cJSON *costs = cJSON_AddObjectToObject(o, "costs");
 	const struct rp_costs *c = in->costs;
+	enum rp_market m = RP_MARKET_AUTO;
 
 	if (c) {
-		enum rp_market m = in->data ? rp_market_of(c, in->data) : c->market;
-		char why[320];
+		char why[400], src[160];
 
+		m = in->data ? rp_market_of(c, in->data) : c->market;
 		if (m == RP_MARKET_AUTO)
 			m = RP_MARKET_PERP;
 		market_reason(c, in->data, m, why, sizeof why);
+		cost_source(c, m, src, sizeof src);
 		cJSON_AddStringToObject(costs, "market", rp_market_name(m));
 		cJSON_AddBoolToObject(costs, "market_from_calendar", c->market == RP_MARKET_AUTO);
 		cJSON_AddStringToObject(costs, "market_reason", why);
+		cJSON_AddStringToObject(costs, "cost_source", src);
 		cJSON_AddBoolToObject(costs, "funding_income", c->funding_income);
 	}
-	add_num(costs, "fee_bps", c ? c->fee_bps : NAN);
-	add_num(costs, "slippage_bps", c ? c->slippage_bps : NAN);
+	add_num(costs, "fee_bps", c ? rp_fee_bps(c, m) : NAN);
+	add_num(costs, "slippage_bps", c ? rp_slippage_bps(c, m) : NAN);
 	add_num(costs, "funding_bps_8h", c ? c->funding_bps_8h : NAN);
 	add_num(costs, "borrow_bps_year", c ? c->borrow_bps_year : NAN);
 	add_num(costs, "fees", r->fees);
@@ -99,6 +155,8 @@ static void add_costs(cJSON *o, const struct rp_inputs *in, const struct rp_resu
 	add_num(costs, "funding", r->funding);
 	add_num(costs, "borrow", r->borrow);
 	add_num(costs, "total", r->fees + r->slippage + r->funding + r->borrow);
+	if (c && in->data)
+		add_price_step(costs, in->data, rp_slippage_bps(c, m));
 }
 
 /* Totals and counts every mode reports. */
@@ -123,6 +181,22 @@ static void add_totals(cJSON *o, const struct rp_inputs *in, const struct rp_res
 	add_num(o, "bar_seconds", r->bar_seconds > 0 ? r->bar_seconds : NAN);
 	cJSON_AddBoolToObject(o, "open_at_end", r->open_at_end);
 	cJSON_AddNumberToObject(o, "equity_rows", (double)r->n_eq);
+}
+
+/* "exits" (the declaration replayed, as inspect.json has it, or null) and "exit_reasons", the
+ * trades by why they closed (a trade log's trades under "unknown"). */
+static void add_exits(cJSON *o, const struct rp_inputs *in, const struct rp_result *r, bool sig)
+{
+	cJSON *by = cJSON_CreateObject();
+
+	if (sig && in->exits && sa_json_bool(in->exits, "declared", false))
+		cJSON_AddItemToObject(o, "exits", cJSON_Duplicate(in->exits, true));
+	else
+		cJSON_AddNullToObject(o, "exits");
+	for (int k = RP_EXIT_SIGNAL; k < RP_EXIT_N; k++)
+		cJSON_AddNumberToObject(by, rp_exit_reason_name(k), (double)r->exits[k]);
+	cJSON_AddNumberToObject(by, "unknown", (double)r->exits[RP_EXIT_UNKNOWN]);
+	cJSON_AddItemToObject(o, "exit_reasons", by);
 }
 
 static void add_pair(cJSON *o, const struct rp_pair *p)
@@ -288,6 +362,76 @@ static void add_out_of_span(cJSON *o, const struct sa_tradelog *log, const struc
 			"no replay can confirm them", n, n == 1 ? "" : "s", line));
 }
 
+/* freqtrade's max_drawdown_account on the account curve r (one row per exit time): the
+ * cumulative profit's deepest fall below its running high (the high starting at the first
+ * close), over the balance at that high. 0 when nothing fell. */
+static double account_drawdown(const struct rp_result *r, double balance)
+{
+	double high = 0, worst = 0, at_high = 0;
+
+	for (size_t k = 0; k < r->n_eq; k++) {
+		double cum = (r->eq_net[k] - 1.0) * balance;
+
+		if (k == 0 || cum > high)
+			high = cum;
+		if (cum - high < worst) {
+			worst = cum - high;
+			at_high = high;
+		}
+	}
+	return worst < 0 ? -worst / (balance + at_high) : 0.0;
+}
+
+/* An account log's figures beside the ones its export states (freqtrade's profit_total and
+ * max_drawdown_account), and the statement the report shows. */
+static void add_account(cJSON *o, const struct sa_tradelog *log, const struct rp_result *r)
+{
+	const struct sa_account *a = &log->account;
+	cJSON *j = cJSON_AddObjectToObject(o, "account");
+	double profit = r->net_return, dd = account_drawdown(r, a->balance);
+	char text[640], said[320] = "";
+
+	add_num(j, "starting_balance", a->balance);
+	cJSON_AddStringToObject(j, "balance_from", a->balance_from);
+	cJSON_AddNumberToObject(j, "most_open", (double)a->most_open);
+	add_num(j, "profit_total", profit);
+	add_num(j, "max_drawdown_account", dd);
+	add_num(j, "claimed_profit_total", a->claimed_profit_total);
+	add_num(j, "claimed_max_drawdown_account", a->claimed_max_drawdown_account);
+	if (!isnan(a->claimed_profit_total) || !isnan(a->claimed_max_drawdown_account))
+		sa_fmt(said, sizeof said, "; the export itself says profit_total %+.2f %% and "
+		       "max_drawdown_account %.2f %%", 100 * a->claimed_profit_total,
+		       100 * a->claimed_max_drawdown_account);
+	sa_fmt(text, sizeof text, "Scored as an account: balance %.10g (%s), up to %zu trades open at "
+	       "once, each trade's profit a share of the account at its entry; here profit_total "
+	       "%+.2f %% and max_drawdown_account %.2f %%%s", a->balance, a->balance_from,
+	       a->most_open, 100 * profit, 100 * dd, said);
+	cJSON_AddStringToObject(j, "statement", text);
+}
+
+/* A trade log scored on data the data must cover, from its first entry to its last exit, or
+ * its benchmark would hold over other bars. Returns true (and fails o) when it does not. */
+static bool refuse_uncovered(cJSON *o, const struct sa_tradelog *log, const struct sa_ohlcv *s)
+{
+	int64_t first = INT64_MAX, last = INT64_MIN, end;
+	char a[21], b[21], c[21], d[21], reason[512];
+
+	if (!log->n || s->n < 2)
+		return false;
+	for (size_t i = 0; i < log->n; i++) {
+		first = log->trades[i].entry < first ? log->trades[i].entry : first;
+		last = log->trades[i].exit > last ? log->trades[i].exit : last;
+	}
+	end = s->t[s->n - 1] + (s->t[s->n - 1] - s->t[s->n - 2]);
+	if (first >= s->t[0] && last <= end)
+		return false;
+	sa_json_fail(o, sa_fmt(reason, sizeof reason, "the data (%s to %s) does not cover the trade "
+		     "log (%s to %s): give DATA that holds the log's whole span, or leave DATA out to "
+		     "score the log alone", sa_time_format(s->t[0], a), sa_time_format(end, b),
+		     sa_time_format(first, c), sa_time_format(last, d)));
+	return true;
+}
+
 /* Records why an input was set aside although the stage could go on without it. */
 static void add_set_aside(cJSON *o, const char *key, const char *why)
 {
@@ -327,6 +471,8 @@ cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
 		fail_nothing(o, in);
 		goto out;
 	}
+	if (!have_sig && in->data && refuse_uncovered(o, in->log, in->data))
+		goto out;
 	if (have_sig)
 		rc = rp_replay(in->data, in->signals, in->costs, r);
 	else
@@ -340,6 +486,7 @@ cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
 	cJSON_AddBoolToObject(o, "trusted_returns", !have_sig);
 	cJSON_AddStringToObject(o, "equity_basis", have_sig ? "bar" : "trade");
 	add_totals(o, in, r);
+	add_exits(o, in, r, have_sig);
 	if (have_sig && have_log) {
 		if (rp_reconcile(in->log, r, in->reconcile_bps / 1e4, &rec) < 0) {
 			cJSON_Delete(o);
@@ -349,6 +496,8 @@ cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
 		}
 		add_reconcile(o, &rec);
 	}
+	if (have_log && !have_sig && in->log->account.on)
+		add_account(o, in->log, r);
 	add_out_of_span(o, have_log ? in->log : NULL, in->data);
 	if (!have_sig)
 		add_set_aside(o, "signals_error", in->signals_err);
@@ -357,7 +506,7 @@ cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
 	if (!in->data)
 		add_set_aside(o, "data_error", in->data_err);
 	cJSON_AddStringToObject(o, "note", have_sig ?
-		"Signals filled at the next bar's open; fees, slippage and the market's holding "
+		"Signals filled at the next bar's open, declared exits inside the bar; fees, slippage and the market's holding "
 		"costs (a perp's funding, a short's borrow) charged per the cost model; positions "
 		"open at the end closed at the last close." :
 		"Returns are the trade log's claims, trusted as given: costs cannot be verified "
@@ -399,7 +548,9 @@ static void put_trade(FILE *fp, const struct rp_trade *t)
 		fputc(',', fp);
 		put_num(fp, v[i]);
 	}
-	fprintf(fp, ",%d\n", t->open_at_end ? 1 : 0);
+	fprintf(fp, ",%d,", t->open_at_end ? 1 : 0);
+	sa_csv_write_text(fp, rp_exit_reason_name(t->exit_reason));
+	fputc('\n', fp);
 }
 
 int rp_write_trades(const char *path, const struct rp_result *r)
@@ -410,7 +561,7 @@ int rp_write_trades(const char *path, const struct rp_result *r)
 	if (sa_atomic_open(&a, path) < 0)
 		goto out;
 	fputs("entry_time,exit_time,side,entry_px,exit_px,bars_held,gross_return,fees,slippage,"
-	      "funding,borrow,net_return,open_at_end\n", a.fp);
+	      "funding,borrow,net_return,open_at_end,exit_reason\n", a.fp);
 	for (size_t i = 0; i < r->n_trades; i++)
 		put_trade(a.fp, &r->trades[i]);
 	rc = sa_atomic_commit(&a);

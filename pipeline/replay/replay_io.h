@@ -32,6 +32,8 @@ struct rp_inputs {
 	const struct sa_ohlcv *data;      /* NULL when the data did not load */
 	const char *data_err;
 	const int8_t *signals;            /* validated, data->n values; NULL when unusable */
+	const cJSON *exits;               /* the declared exits (inspect.json's), checked and in
+					   * costs->exits; NULL when none were read */
 	const char *signals_err;
 	const struct sa_tradelog *log;    /* NULL when not uploaded or not loadable */
 	const char *log_err;

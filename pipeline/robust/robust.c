@@ -17,6 +17,7 @@
 #include "msg.h"
 #include "ohlcv.h"
 #include "config.h"
+#include "exits.h"
 #include "robust_core.h"
 #include "sbx.h"
 #include "sbx_progress.h"
@@ -31,7 +32,8 @@
 
 /* Everything one check holds, so a single out: label can release it. */
 struct job {
-	cJSON *cfg, *run, *events;
+	cJSON *cfg, *run, *events, *inspect;
+	struct rp_exits exits;
 	struct rb_config conf;
 	struct sa_ohlcv bars;
 	int8_t *full;
@@ -51,15 +53,16 @@ struct job {
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: robust [--strategy FILE] --run run.json --data OHLCV.csv --config config.json\n"
-		"              [--jobs N] [--started EPOCH] [--timing] -o robustness.json\n"
+		"usage: robust [--strategy FILE] [--inspect inspect.json] --run run.json --data OHLCV.csv\n"
+		"              --config config.json [--jobs N] [--started EPOCH] [--timing] -o robustness.json\n"
 		"\n"
 		"Warm-up: re-runs signals(df[k:]) in the sandbox for each start offset k (config\n"
 		"robust.warmup_offsets, %% of the bars) and compares each with run.json on the last %d %%\n"
 		"of bars. Permutation test: re-runs it on robust.permutations copies of the data whose\n"
 		"bar returns are shuffled (seeded by robust.seed), replays each with no costs (as the\n"
 		"real run is, for the ranking) and ranks the real per-bar gross Sharpe ratio among\n"
-		"theirs; the real net return is said beside it. Refusals in any run are recorded.\n"
+		"theirs; the real net return is said beside it. Every replay fills the exits the\n"
+		"strategy declares (--inspect). Refusals in any run are recorded.\n"
 		"Without a strategy, or when run.json is missing, failed or was contained, nothing is\n"
 		"run and robustness.json says \"ok\": false with the reason. --timing prints the wall\n"
 		"time on stderr (never into the file). The stage spends at most its share of\n"
@@ -82,6 +85,25 @@ static int full_signals(struct job *j, char *why, size_t len)
 	return -1;
 }
 
+/* The strategy's declared exits (--inspect), attached to the cost model: the permutation test
+ * replays with the same exits. Exits declared wrong stop the check, as they stop the replay. */
+static int read_exits(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
+{
+	char err[480];
+
+	if (!o->inspect)
+		return 0;
+	j->inspect = sa_json_read(o->inspect, SA_JSON_CAP, err, sizeof err);
+	if (!j->inspect)
+		return sbx_stage_fail(why, len, "inspect.json unusable (%s), so the declared exits are "
+				      "unknown; robustness was not checked", err);
+	if (rp_exits_from_json(rp_exits_of_inspect(j->inspect), &j->exits, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "the strategy's exits cannot be replayed: %s; "
+				      "robustness was not checked", err);
+	j->conf.costs.exits = &j->exits;
+	return 0;
+}
+
 /* Reads config, run.json and the data. Returns 0, or -1 with why. */
 static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
@@ -94,7 +116,7 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
 	if (!j->cfg)
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
-	if (rb_config_read(j->cfg, &j->conf, why, len) < 0)
+	if (rb_config_read(j->cfg, &j->conf, why, len) < 0 || read_exits(o, j, why, len) < 0)
 		return -1;
 	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
 	if (!j->run)
@@ -179,9 +201,14 @@ static int run_warmup(const struct sbx_stage_args *o, struct job *j, char *why, 
 		rb_warm_compare(j->full, n, n - view[i].n, c->offset_pct[i], ok ? r->signals : NULL,
 				r->n, sbx_status_name(r->status), r->error, &j->warm.run[i]);
 		take_events(j, sa_fmt(name, sizeof name, "warmup %d%%", c->offset_pct[i]), r);
-		sbx_result_release(&res[i]);
 	}
 	rb_warm_finish(&j->warm, c->flag_share);
+	/* a later start is judged only past one warm-up, measured on the earliest start */
+	rb_warm_measure(&j->warm);
+	for (size_t i = 0; i < k; i++) {
+		rb_later_compare(j->full, n, res[i].signals, j->warm.warmup_bars, &j->warm.run[i]);
+		sbx_result_release(&res[i]);
+	}
 	return 0;
 }
 
@@ -216,7 +243,7 @@ static int run_batch(const struct sbx_stage_args *o, struct job *j, gsl_rng *rng
 			/* cut short by the time budget: counted in not_run, not a failure */
 		} else if (r->status != SBX_OK || !r->signals || r->n != perm[i].s.n) {
 			j->perm.failed_runs++;
-		} else if (rb_sharpe(&perm[i].s, r->signals, &sr, &trades) < 0) {
+		} else if (rb_sharpe(&perm[i].s, r->signals, j->conf.costs.exits, &sr, &trades) < 0) {
 			sbx_stage_fail(why, len, "out of memory");
 		} else {
 			/* No trades, or no spread: no edge to rank, which is what 0 says. */
@@ -248,7 +275,7 @@ static int run_permutations(const struct sbx_stage_args *o, struct job *j, char 
 	}
 	gsl_rng_set(rng, j->conf.seed);
 	j->perm.requested = total;
-	if (rb_sharpe(&j->bars, j->full, &j->perm.real_sharpe, &j->perm.real_trades) < 0 ||
+	if (rb_sharpe(&j->bars, j->full, j->conf.costs.exits, &j->perm.real_sharpe, &j->perm.real_trades) < 0 ||
 	    rb_net_return(&j->bars, j->full, &j->conf.costs, &j->perm.real_net_return) < 0) {
 		sbx_stage_fail(why, len, "out of memory");
 		goto out;
@@ -267,67 +294,106 @@ out:
 	return rc;
 }
 
-/* Hindsight: the same bars 28 years on, and the same bars nudged far below a tick in price,
- * each run once; the share of the full run's entries each keeps. */
+/* Fills the copies the hindsight runs see: the prices moved against the calendar by whole weeks,
+ * then every price nudged by whole ticks. Returns how many copies, 0 when memory ran out. */
+static size_t hindsight_copies(struct job *j, struct rb_series *copy)
+{
+	struct rb_hindsight *h = &j->hind;
+	size_t k = 0, n = j->bars.n, period;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	h->week_bars = rb_week_bars(&j->bars);
+	period = h->week_bars && n > 1 ? (n - 1) / h->week_bars * h->week_bars : 0;
+	h->n_rot = period ? rb_rotation_weeks(period / h->week_bars, h->rot_weeks) : 0;
+	h->tick = rb_resolution(j->bars.close, n);
+	h->ticks_max = rb_ticks_max(&j->bars, h->tick);
+	if (!rng)
+		return 0;
+	for (; k < h->n_rot; k++) {
+		if (rb_series_copy(&j->bars, &copy[k]) < 0)
+			goto out;
+		rb_rotate_prices(&j->bars, (size_t)h->rot_weeks[k] * h->week_bars, period, &copy[k]);
+	}
+	if (rb_series_copy(&j->bars, &copy[k]) < 0)
+		goto out;
+	gsl_rng_set(rng, j->conf.seed);
+	rb_nudge_ticks(&copy[k++], h->tick, h->ticks_max, rng);
+out:
+	gsl_rng_free(rng);
+	return k == h->n_rot + 1 ? k : 0;
+}
+
+/* One hindsight run's profit on its copy: 0 when it failed where the real run did not (fail
+ * closed: on the same bars moved in time or a few ticks away it could not trade at all), NAN
+ * when the budget cut it short (unfinished, not judged). */
+static int hindsight_profit(struct job *j, const struct sa_ohlcv *s, const struct sbx_result *r,
+			    double *profit, char *status)
+{
+	size_t trades;
+	double t;
+
+	snprintf(status, 32, "%s", sbx_status_name(r->status));
+	*profit = NAN;
+	if (r->status == SBX_OK && r->signals && r->n == s->n)
+		return rb_profit(s, r->signals, &j->conf.costs, profit, &trades, &t);
+	if (r->status != SBX_NOT_RUN)
+		*profit = 0;
+	return 0;
+}
+
+/* Hindsight: the real run's profit, and the profit each perturbed copy leaves it. */
 static int run_hindsight(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	struct rb_hindsight *h = &j->hind;
-	struct rb_series copy[2] = {0};
-	struct sbx_job jobs[2] = {0};
-	struct sbx_result res[2];
-	double *kept[2] = { &h->shift_kept, &h->jitter_kept };
-	char *status[2] = { h->shift_status, h->jitter_status };
-	static const char *const names[2] = { "hindsight: shifted in time", "hindsight: nudged in price" };
-	char err[512];
-	size_t k = 0;
+	struct rb_series copy[RB_ROTATIONS + 1] = {0};
+	struct sbx_job jobs[RB_ROTATIONS + 1] = {0};
+	struct sbx_result res[RB_ROTATIONS + 1];
+	char err[512], name[48];
+	size_t k, ran = 0;
 	int rc = -1;
 
-	h->shift_kept = h->jitter_kept = NAN;
-	snprintf(h->shift_status, sizeof h->shift_status, "not_run");
-	snprintf(h->jitter_status, sizeof h->jitter_status, "not_run");
-	h->weeks = rb_shift_weeks(&j->bars);
-	h->jitter_size = rb_jitter_size(&j->bars, &h->jitter_resolution);
-	if (rb_series_copy(&j->bars, &copy[0]) < 0 || rb_series_copy(&j->bars, &copy[1]) < 0) {
+	h->tick_profit = NAN;
+	snprintf(h->tick_status, sizeof h->tick_status, "not_run");
+	if (rb_profit(&j->bars, j->full, &j->conf.costs, &h->real_profit, &h->real_trades,
+		      &h->real_t) < 0 || (ran = hindsight_copies(j, copy)) == 0) {
 		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
-	rb_shift_times(&copy[0], h->weeks);
-	rb_jitter_prices(&copy[1], h->jitter_size);
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < ran; k++)
 		jobs[k] = (struct sbx_job){ .s = &copy[k].s, .n_visible = j->bars.n };
-	if (run_jobs(o, j, "robust: hindsight", jobs, 2, res, err, sizeof err) < 0) {
+	if (run_jobs(o, j, "robust: hindsight", jobs, ran, res, err, sizeof err) < 0) {
 		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 		goto out;
 	}
-	for (k = 0; k < 2; k++) {
-		take_events(j, names[k], &res[k]);
-		snprintf(status[k], 32, "%s", sbx_status_name(res[k].status));
-		if (k == 0 && h->weeks == 0)
-			snprintf(status[k], 32, "no_calendar_room");
-		else if (res[k].status == SBX_OK && res[k].signals && res[k].n == j->bars.n)
-			*kept[k] = rb_entries_kept(j->full, res[k].signals, j->bars.n, &h->entries);
-		else if (res[k].status != SBX_NOT_RUN)
-			/* fail closed: on the same bars at another date, or a hair away in price, it could
-			 * not trade at all; a run the budget cut short is unfinished, not judged */
-			*kept[k] = 0;
+	rc = 0;
+	for (k = 0; k < ran; k++) {
+		bool tick = k == h->n_rot;
+
+		if (tick)
+			snprintf(name, sizeof name, "hindsight: nudged by ticks");
+		else
+			snprintf(name, sizeof name, "hindsight: moved %ld weeks", h->rot_weeks[k]);
+		take_events(j, name, &res[k]);
+		if (hindsight_profit(j, &copy[k].s, &res[k], tick ? &h->tick_profit : &h->rot_profit[k],
+				     tick ? h->tick_status : h->rot_status[k]) < 0)
+			rc = sbx_stage_fail(why, len, "out of memory");
 		sbx_result_release(&res[k]);
 	}
-	(void)rb_entries_kept(j->full, j->full, j->bars.n, &h->entries);
-	rc = 0;
 out:
-	rb_series_release(&copy[0]);
-	rb_series_release(&copy[1]);
+	for (k = 0; k <= RB_ROTATIONS; k++)
+		rb_series_release(&copy[k]);
 	return rc;
 }
 
-/* The largest warm-up disagreement, NAN when no warm-up run completed. */
+/* The largest disagreement past one measured warm-up, NAN when no start was judged. */
 static double warm_worst(const struct rb_warmup *w)
 {
 	double worst = NAN;
 
 	for (size_t i = 0; i < w->n_runs; i++)
-		if (w->run[i].ok && (isnan(worst) || w->run[i].disagreement > worst))
-			worst = w->run[i].disagreement;
+		if (w->run[i].ok && isfinite(w->run[i].later_disagreement) &&
+		    (isnan(worst) || w->run[i].later_disagreement > worst))
+			worst = w->run[i].later_disagreement;
 	return worst;
 }
 
@@ -341,6 +407,7 @@ static void job_release(struct job *j)
 	cJSON_Delete(j->events);
 	cJSON_Delete(j->run);
 	cJSON_Delete(j->cfg);
+	cJSON_Delete(j->inspect);
 }
 
 /* The whole check. Returns the robustness.json tree (caller frees); never NULL. */
@@ -358,7 +425,7 @@ static cJSON *check(const struct sbx_stage_args *o)
 		sbx_stage_fail(why, sizeof why, "out of memory counting refusals");
 		goto out;
 	}
-	rb_hindsight_finish(&j.hind, j.perm.trades, j.perm.runs, j.perm.real_trades, warm_worst(&j.warm));
+	rb_hindsight_finish(&j.hind, j.perm.trades, j.perm.runs, warm_worst(&j.warm), j.warm.warmup_bars);
 	res = sa_json_stage("robust", RB_SCHEMA);
 	cJSON_AddBoolToObject(res, "ok", true);
 	/* Every run made: a finding resting on fewer runs than asked cannot let a verdict pass. */
@@ -390,7 +457,7 @@ static cJSON *check_stage(const struct sbx_stage_args *a, bool *broken)
 
 int main(int argc, char **argv)
 {
-	static const struct sbx_stage st = { "robust", SBX_STAGE_RUN | SBX_STAGE_TIMING, usage,
+	static const struct sbx_stage st = { "robust", SBX_STAGE_RUN | SBX_STAGE_TIMING | SBX_STAGE_EXITS, usage,
 					     check_stage };
 
 	return sbx_stage_main(&st, argc, argv);

@@ -62,6 +62,9 @@ struct rb_warm_run {
 	size_t n_spans;         /* runs of consecutive differing bars, at most RB_MAX_SPANS */
 	size_t spans[RB_MAX_SPANS][2];  /* [first, last] bar of each */
 	size_t spans_total;     /* every span, listed or not */
+	size_t settled;         /* the first bar from which it agrees with the full run to the end */
+	size_t later_from;      /* the later-start check compares bars [later_from, n) */
+	double later_disagreement;  /* their share that differs; NAN when not judged */
 };
 
 struct rb_warmup {
@@ -72,6 +75,7 @@ struct rb_warmup {
 	long first_bar;         /* the earliest differing bar over every offset, -1 when none */
 	int first_pct;          /* the offset it was found at */
 	bool flagged;           /* any offset's disagreement above the flag share */
+	long warmup_bars;       /* the measured warm-up (rb_warm_measure), -1 when not measured */
 };
 
 /* Compares run sig (len signals over bars [offset, n)) with the full run full[0..n) on the
@@ -81,6 +85,18 @@ void rb_warm_compare(const int8_t *full, size_t n, size_t offset, int pct, const
 
 /* Sets w's totals (failed runs, the first disagreement, flagged) from its runs. */
 void rb_warm_finish(struct rb_warmup *w, double flag_share);
+
+/* The warm-up measured on the earliest completed start: the bars after it until it agrees with
+ * the full run to the end, when that comes before the compared tail; -1 otherwise (a run that
+ * never settles has no warm-up to grant). Sets w->warmup_bars and returns it. */
+long rb_warm_measure(struct rb_warmup *w);
+
+/* The later-start check of one completed run r (sig its signals over bars [r->offset, n)):
+ * the share of bars differing from the full run on [max(tail, offset + warmup), n), past one
+ * measured warm-up (warmup -1 or 0: the tail as it is); not judged (NAN) when fewer than
+ * RB_LATER_MIN_SHARE of the bars are left. */
+void rb_later_compare(const int8_t *full, size_t n, const int8_t *sig, long warmup,
+		      struct rb_warm_run *r);
 
 /* A permuted copy of a series: the log returns of close shuffled, each bar's open, high and low
  * kept in proportion to its own close and its volume moved with it; bar 0 and the times stay.
@@ -103,8 +119,10 @@ void rb_perm_release(struct rb_perm *p);
  * depend on how often a run trades, and a strategy re-run on shuffled bars flips more often
  * than on the real ones: with costs in, a loser beats its shuffles by paying less. Per bar,
  * not per trade, because the shuffles change the number of trades and the bars are fixed.
- * Returns 0, or -1 when memory ran out. */
-int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, double *sharpe, size_t *trades);
+ * The declared exits x (NULL: none) fill as in every replay. Returns 0, or -1 when memory ran
+ * out. */
+int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_exits *x,
+	      double *sharpe, size_t *trades);
 
 /* The net return of signals replayed on s with costs c (the replay's), into *net. Returns 0,
  * or -1 when memory ran out. */
@@ -138,16 +156,18 @@ cJSON *rb_perm_json(const struct rb_permtest *p, unsigned long seed);
 
 /* --- hindsight (robust_hindsight.c) -------------------------------------------------------- */
 
-#define RB_SHIFT_WEEKS 1461            /* 28 years: the calendar repeats, weekdays and leap days too */
-#define RB_JITTER_OF_RESOLUTION 0.6    /* the price nudge, in the data's own price resolution */
-#define RB_JITTER_FLOOR 1e-9           /* and never less than this part of the price */
-#define RB_KEPT_FLAG 0.5               /* hindsight when fewer entries than this share survive */
-#define RB_HINDSIGHT_MIN_ENTRIES 10    /* too few entries to judge below this */
+#define RB_ROTATIONS 3                 /* runs with the prices moved against the calendar */
+#define RB_ROTATION_QUARTER 13         /* whole quarters of weeks when the data holds a year */
+#define RB_NUDGE_OF_RANGE 0.05         /* the largest tick nudge: this share of the median bar range */
+#define RB_PROFIT_FLAG 0.5             /* hindsight when less than this share of the profit survives */
+#define RB_HINDSIGHT_MIN_TRADES 10     /* too few trades to judge below this */
+#define RB_MATERIAL_P 0.95             /* a material profit: t of its trades >= this normal quantile */
 #define RB_LATER_START_FLAG 0.25       /* a later start disagreeing on more of the tail than this */
+#define RB_LATER_MIN_SHARE 0.05        /* a later start is judged on at least this share of the bars */
 #define RB_KEYED_MIN_TRADES 10         /* "keyed to the real bars" needs this many real trades */
 #define RB_KEYED_SHARE 0.1             /* and the copies' median trades below this share of them */
 
-/* A series of its own: every column owned (times too), for the shifted and nudged copies. */
+/* A series of its own: every column owned (times too), for the moved and nudged copies. */
 struct rb_series {
 	struct sa_ohlcv s;
 	int64_t *t;
@@ -158,38 +178,64 @@ struct rb_series {
 int rb_series_copy(const struct sa_ohlcv *s, struct rb_series *out);
 void rb_series_release(struct rb_series *s);
 
-/* The time shift for s: +RB_SHIFT_WEEKS, or -RB_SHIFT_WEEKS when later would leave 1901-2099,
- * 0 when neither fits. */
-long rb_shift_weeks(const struct sa_ohlcv *s);
-void rb_shift_times(struct rb_series *s, long weeks);
+/* The bars one week takes at the start of s (its first bar's week), 0 when s is shorter. */
+size_t rb_week_bars(const struct sa_ohlcv *s);
+
+/* The whole-week shifts for a history of `weeks` whole weeks into shift[RB_ROTATIONS]: a quarter,
+ * a half and three quarters of it, in whole quarters of a year (13 weeks) when it holds a year.
+ * Returns how many (distinct, each 1..weeks-1), 0 when weeks < 2. */
+size_t rb_rotation_weeks(size_t weeks, long *shift);
+
+/* Moves the prices of copy (a copy of s) against its calendar: bar i of the first 1 + period bars
+ * takes the close-to-close return, bar shape (open, high, low in proportion to the close) and
+ * volume of bar 1 + (i - 1 + shift) mod period; later bars keep theirs; the times stay. With
+ * shift and period whole weeks of bars, every bar keeps its weekday and hour. */
+void rb_rotate_prices(const struct sa_ohlcv *s, size_t shift, size_t period, struct rb_series *copy);
 
 /* The coarsest 10^-d (d = 0..8) every x is a whole multiple of (1e-8 for finer data). */
 double rb_resolution(const double *x, size_t n);
 
-/* The relative price nudge for s: RB_JITTER_OF_RESOLUTION of its resolution at its lowest price,
- * at least RB_JITTER_FLOOR; *resolution gets the resolution. */
-double rb_jitter_size(const struct sa_ohlcv *s, double *resolution);
-void rb_jitter_prices(struct rb_series *s, double rel);
+/* The largest nudge in ticks for s: RB_NUDGE_OF_RANGE of its median bar range (high - low), at
+ * least 2 ticks. */
+long rb_ticks_max(const struct sa_ohlcv *s, double tick);
 
-/* The share of full's entries (a bar where the position becomes non-flat or flips) that other
- * makes on the same bar from the same position; NAN when full has none. *entries gets them. */
-double rb_entries_kept(const int8_t *full, const int8_t *other, size_t n, size_t *entries);
+/* Moves every price of copy (open, high, low and close of every bar, each on its own) by 1 to
+ * ticks_max whole ticks up or down, drawn with rng (a gsl_rng *); the prices stay on the grid,
+ * high and low are widened to hold open and close, and no price falls to 0 or below. Each
+ * positive volume moves the same way by whole units of its own grid, up to a hundredth of the
+ * median volume. */
+void rb_nudge_ticks(struct rb_series *copy, double tick, long ticks_max, void *rng);
+
+/* The profit of signals replayed on s with costs c: the plain sum of the trades' net returns
+ * (a unit stake per trade) into *profit, the trades into *trades, the t statistic of the
+ * per-trade net returns into *t (NAN under 2 trades or no spread). Returns 0, or -1 when memory
+ * ran out. */
+int rb_profit(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+	      double *profit, size_t *trades, double *t);
 
 struct rb_hindsight {
-	long weeks;
-	double shift_kept, jitter_kept;     /* NAN when the run did not give signals */
-	char shift_status[32], jitter_status[32];
-	double jitter_size, jitter_resolution;
-	size_t entries;                     /* entries of the full run */
-	size_t real_trades, surrogate_runs, surrogate_median, surrogate_min;
-	double later_worst;                 /* the warm-up check's largest disagreement */
-	bool shift_flagged, jitter_flagged, keyed_real, later_start;
-	bool flagged;                       /* keyed to this data's dates or prices: a veto */
+	double real_profit, real_t;         /* the real run's (rb_profit) */
+	size_t real_trades;
+	bool material;                      /* enough trades, profit > 0, t >= the quantile */
+	size_t week_bars, n_rot;
+	long rot_weeks[RB_ROTATIONS];
+	double rot_profit[RB_ROTATIONS];    /* NAN when not run; 0 when the run failed */
+	char rot_status[RB_ROTATIONS][32];
+	double rot_kept;                    /* the median share kept, NAN when not judged */
+	double tick, tick_profit, tick_kept;
+	long ticks_max;
+	char tick_status[32];
+	size_t surrogate_runs, surrogate_median, surrogate_min;
+	double later_worst;                 /* the warm-up check's largest disagreement past one warm-up */
+	long warmup_bars;                   /* the measured warm-up, -1 when not measured */
+	bool calendar_flagged, tick_flagged, keyed_real, later_start;
+	bool flagged;                       /* keyed to this data's dates, prices or bars: a veto */
 };
 
-/* Sets the surrogate figures from the permuted runs' trade counts, and every flag. */
+/* Sets the shares kept, the surrogate figures from the permuted runs' trade counts, and every
+ * flag, from the profits already filled in. */
 void rb_hindsight_finish(struct rb_hindsight *h, const size_t *perm_trades, size_t runs,
-			 size_t real_trades, double later_worst);
+			 double later_worst, long warmup_bars);
 
 /* The hindsight object of robustness.json, with its plain reason. Caller frees. */
 cJSON *rb_hindsight_json(const struct rb_hindsight *h);

@@ -1,16 +1,23 @@
-/* robust_hindsight.c - hindsight is look-ahead too: could the rule have been traded by someone
- * who had not seen this history? The same bars 28 years later (every weekday, date, month and
- * leap day where it was), the same bars a hair's breadth away in price, the permuted copies'
- * trades, and a later start: a rule of the market keeps its trades, a list of remembered dates,
- * prices or bar numbers loses them. */
+/* robust_hindsight.c - hindsight is look-ahead too: could the profit have been earned by someone
+ * who had not seen this history? Each check perturbs what a memory keys on and keeps what a rule
+ * may use, and weighs what survives by profit: the prices moved against the calendar by whole
+ * weeks (every date, weekday and hour kept, the prices at them changed), every price moved on
+ * its own by whole ticks of its grid, the permuted copies' trades, and a later start judged past
+ * one measured warm-up. A rule of the market keeps its profit; a memory of this chart loses it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "jsonio.h"
 #include "robust_core.h"
+
+#define WEEK_S (7 * 86400)
 
 int rb_series_copy(const struct sa_ohlcv *s, struct rb_series *out)
 {
@@ -41,31 +48,51 @@ void rb_series_release(struct rb_series *s)
 	memset(s, 0, sizeof *s);
 }
 
-static int year_of(int64_t t)
+size_t rb_week_bars(const struct sa_ohlcv *s)
 {
-	time_t tt = (time_t)t;
-	struct tm tm;
+	size_t k = 0;
 
-	return gmtime_r(&tt, &tm) ? tm.tm_year + 1900 : 0;
-}
-
-long rb_shift_weeks(const struct sa_ohlcv *s)
-{
-	/* Between 1901 and 2099 the calendar repeats every 28 years, weekdays and leap days
-	 * included (no century year in between skips its leap day). */
-	if (s->n == 0)
+	if (s->n == 0 || s->t[s->n - 1] < s->t[0] + WEEK_S)
 		return 0;
-	if (year_of(s->t[s->n - 1]) + 28 <= 2099)
-		return RB_SHIFT_WEEKS;
-	if (year_of(s->t[0]) - 28 >= 1901)
-		return -RB_SHIFT_WEEKS;
-	return 0;
+	while (k < s->n && s->t[k] < s->t[0] + WEEK_S)
+		k++;
+	return k;
 }
 
-void rb_shift_times(struct rb_series *s, long weeks)
+size_t rb_rotation_weeks(size_t weeks, long *shift)
 {
-	for (size_t i = 0; i < s->s.n; i++)
-		s->t[i] += (int64_t)weeks * 7 * 86400;
+	/* whole quarters keep each date within a day or two of where it was (a turn of the month
+	 * stays a turn of the month); shorter histories move by whole weeks */
+	size_t unit = weeks >= 4 * RB_ROTATION_QUARTER ? RB_ROTATION_QUARTER : 1, k = 0;
+
+	if (weeks < 2)
+		return 0;
+	for (size_t j = 1; j <= RB_ROTATIONS; j++) {
+		size_t w = unit * (size_t)lround((double)(j * weeks) / (4.0 * (double)unit));
+
+		if (w < 1)
+			w = 1;
+		if (w >= weeks || (k && (size_t)shift[k - 1] >= w))
+			continue;
+		shift[k++] = (long)w;
+	}
+	return k;
+}
+
+void rb_rotate_prices(const struct sa_ohlcv *s, size_t shift, size_t period, struct rb_series *copy)
+{
+	struct sa_ohlcv *c = &copy->s;
+
+	for (size_t i = 1; i < s->n; i++) {
+		size_t src = i <= period ? 1 + (i - 1 + shift) % period : i;
+		double close = c->close[i - 1] * (s->close[src] / s->close[src - 1]);
+
+		c->close[i] = close;
+		c->open[i] = close * (s->open[src] / s->close[src]);
+		c->high[i] = close * (s->high[src] / s->close[src]);
+		c->low[i] = close * (s->low[src] / s->close[src]);
+		c->volume[i] = s->volume[src];
+	}
 }
 
 double rb_resolution(const double *x, size_t n)
@@ -87,46 +114,92 @@ double rb_resolution(const double *x, size_t n)
 	return 1e-8;
 }
 
-double rb_jitter_size(const struct sa_ohlcv *s, double *resolution)
+long rb_ticks_max(const struct sa_ohlcv *s, double tick)
 {
-	double lowest = INFINITY, rel;
+	double *range = s->n ? malloc(s->n * sizeof *range) : NULL, ticks = 0;
 
-	*resolution = rb_resolution(s->close, s->n);
-	for (size_t i = 0; i < s->n; i++)
-		if (s->low[i] < lowest)
-			lowest = s->low[i];
-	if (!(lowest > 0))
-		return RB_JITTER_FLOOR;
-	/* 0.6 of the data's own resolution at its lowest price, so every price moves off the grid it
-	 * was quoted on (a lookup of remembered quotes misses) and none moves near a tick's size */
-	rel = RB_JITTER_OF_RESOLUTION * *resolution / lowest;
-	return rel > RB_JITTER_FLOOR ? rel : RB_JITTER_FLOOR;
-}
-
-void rb_jitter_prices(struct rb_series *s, double rel)
-{
-	size_t n = s->s.n;
-
-	/* every price scaled by one factor: ratios, returns and comparisons of prices with prices
-	 * are what they were; only where a price sits on its grid changes */
-	for (size_t i = 0; i < 4 * n; i++)
-		s->cols[i] *= 1 + rel;
-}
-
-double rb_entries_kept(const int8_t *full, const int8_t *other, size_t n, size_t *entries)
-{
-	size_t e = 0, kept = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int prev = i ? full[i - 1] : 0, oprev = i ? other[i - 1] : 0;
-
-		if (full[i] == 0 || full[i] == prev)
-			continue;
-		e++;
-		kept += other[i] == full[i] && oprev == prev;
+	if (range) {
+		for (size_t i = 0; i < s->n; i++)
+			range[i] = s->high[i] - s->low[i];
+		gsl_sort(range, 1, s->n);
+		ticks = RB_NUDGE_OF_RANGE * gsl_stats_median_from_sorted_data(range, 1, s->n) / tick;
+		free(range);
 	}
-	*entries = e;
-	return e ? (double)kept / (double)e : NAN;
+	return ticks >= 2 && ticks < 1e9 ? (long)ticks : 2;
+}
+
+/* x moved by 1..most whole ticks, up or down, kept on the grid and above 0. */
+static double nudge(double x, double tick, long most, gsl_rng *rng)
+{
+	long k = 1 + (long)gsl_rng_uniform_int(rng, (unsigned long)most);
+	double on = nearbyint(x / tick), up = (on + (double)k) * tick, down = (on - (double)k) * tick;
+
+	return gsl_rng_uniform_int(rng, 2) && down > 0 ? down : up;
+}
+
+/* The volume's own nudge: 1 to this many units of its grid, a hundredth of its median. */
+static long volume_units(const struct sa_ohlcv *s, double unit)
+{
+	double *v = s->n ? malloc(s->n * sizeof *v) : NULL, most = 0;
+
+	if (v) {
+		memcpy(v, s->volume, s->n * sizeof *v);
+		gsl_sort(v, 1, s->n);
+		most = 0.01 * gsl_stats_median_from_sorted_data(v, 1, s->n) / unit;
+		free(v);
+	}
+	return most >= 2 && most < 1e9 ? (long)most : 2;
+}
+
+void rb_nudge_ticks(struct rb_series *copy, double tick, long ticks_max, void *rng)
+{
+	struct sa_ohlcv *s = &copy->s;
+	double vunit = rb_resolution(s->volume, s->n);
+	long vmost = volume_units(s, vunit);
+
+	/* each price on its own: no one factor, no one offset puts them back where they were */
+	for (size_t i = 0; i < s->n; i++) {
+		double o = nudge(s->open[i], tick, ticks_max, rng), h = nudge(s->high[i], tick, ticks_max, rng);
+		double l = nudge(s->low[i], tick, ticks_max, rng), c = nudge(s->close[i], tick, ticks_max, rng);
+
+		s->open[i] = o;
+		s->close[i] = c;
+		s->high[i] = fmax(h, fmax(o, c));
+		s->low[i] = fmin(l, fmin(o, c));
+		/* the volume too, or a lookup of remembered volumes would stand in for the prices */
+		if (s->volume[i] > 0)
+			s->volume[i] = nudge(s->volume[i], vunit, vmost, rng);
+	}
+}
+
+int rb_profit(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+	      double *profit, size_t *trades, double *t)
+{
+	struct rp_result r;
+	double *net;
+
+	*profit = *t = NAN;
+	*trades = 0;
+	if (rp_replay(s, signals, c, &r) < 0)
+		return -1;
+	net = malloc((r.n_trades ? r.n_trades : 1) * sizeof *net);
+	if (!net) {
+		rp_result_release(&r);
+		return -1;
+	}
+	for (size_t i = 0; i < r.n_trades; i++)
+		net[i] = r.trades[i].net;
+	*profit = r.sum_net_return;
+	*trades = r.n_trades;
+	if (r.n_trades >= 2) {
+		double sd = gsl_stats_sd(net, 1, r.n_trades);
+
+		if (sd > 0)
+			*t = gsl_stats_mean(net, 1, r.n_trades) / sd * sqrt((double)r.n_trades);
+	}
+	free(net);
+	rp_result_release(&r);
+	return 0;
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -136,86 +209,160 @@ static int cmp_size(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void rb_hindsight_finish(struct rb_hindsight *h, const size_t *perm_trades, size_t runs,
-			 size_t real_trades, double later_worst)
+/* The median share of the real profit the completed rotations kept, NAN when none completed. */
+static double rotation_kept(const struct rb_hindsight *h)
+{
+	double kept[RB_ROTATIONS];
+	size_t k = 0;
+
+	for (size_t i = 0; i < h->n_rot; i++)
+		if (isfinite(h->rot_profit[i]))
+			kept[k++] = h->rot_profit[i] / h->real_profit;
+	if (k == 0)
+		return NAN;
+	gsl_sort(kept, 1, k);
+	return gsl_stats_median_from_sorted_data(kept, 1, k);
+}
+
+static void surrogates(struct rb_hindsight *h, const size_t *perm_trades, size_t runs)
 {
 	size_t *t = runs ? malloc(runs * sizeof *t) : NULL;
 
-	h->real_trades = real_trades;
 	h->surrogate_runs = 0;
-	if (t) {
-		memcpy(t, perm_trades, runs * sizeof *t);
-		qsort(t, runs, sizeof *t, cmp_size);
-		h->surrogate_runs = runs;
-		h->surrogate_min = t[0];
-		h->surrogate_median = t[runs / 2];
-		free(t);
-	}
-	/* a rule of the market trades on the shuffled bars too; one keyed to these bars does not */
-	h->keyed_real = h->surrogate_runs > 0 && real_trades >= RB_KEYED_MIN_TRADES &&
-			(double)h->surrogate_median < RB_KEYED_SHARE * (double)real_trades;
-	h->shift_flagged = isfinite(h->shift_kept) && h->entries >= RB_HINDSIGHT_MIN_ENTRIES &&
-			   h->shift_kept < RB_KEPT_FLAG;
-	h->jitter_flagged = isfinite(h->jitter_kept) && h->entries >= RB_HINDSIGHT_MIN_ENTRIES &&
-			    h->jitter_kept < RB_KEPT_FLAG;
-	h->flagged = h->shift_flagged || h->jitter_flagged;
+	if (!t)
+		return;
+	memcpy(t, perm_trades, runs * sizeof *t);
+	qsort(t, runs, sizeof *t, cmp_size);
+	h->surrogate_runs = runs;
+	h->surrogate_min = t[0];
+	h->surrogate_median = t[runs / 2];
+	free(t);
+}
+
+void rb_hindsight_finish(struct rb_hindsight *h, const size_t *perm_trades, size_t runs,
+			 double later_worst, long warmup_bars)
+{
+	surrogates(h, perm_trades, runs);
+	/* only a profit the gates could credit is judged: noise has nothing to keep */
+	h->material = h->real_trades >= RB_HINDSIGHT_MIN_TRADES && h->real_profit > 0 &&
+		      isfinite(h->real_t) && h->real_t >= gsl_cdf_ugaussian_Pinv(RB_MATERIAL_P);
+	h->rot_kept = h->material ? rotation_kept(h) : NAN;
+	h->tick_kept = h->material && isfinite(h->tick_profit) ? h->tick_profit / h->real_profit : NAN;
+	h->calendar_flagged = isfinite(h->rot_kept) && h->rot_kept < RB_PROFIT_FLAG;
+	h->tick_flagged = isfinite(h->tick_kept) && h->tick_kept < RB_PROFIT_FLAG;
+	/* a rule of the market trades on the shuffled bars too; one keyed to these bars does not
+	 * (a prices lookup finds none of its quotes there) */
+	h->keyed_real = h->surrogate_runs > 0 && h->real_trades >= RB_KEYED_MIN_TRADES &&
+			(double)h->surrogate_median < RB_KEYED_SHARE * (double)h->real_trades;
+	h->flagged = h->calendar_flagged || h->tick_flagged || (h->material && h->keyed_real);
 	h->later_worst = later_worst;
+	h->warmup_bars = warmup_bars;
 	h->later_start = isfinite(later_worst) && later_worst > RB_LATER_START_FLAG;
 }
 
-/* The plain sentence, for the verdict and the report. */
-static void explain(const struct rb_hindsight *h, char *buf, size_t len)
+/* "26, 52 and 78" into buf. */
+static const char *weeks_list(const struct rb_hindsight *h, char *buf, size_t len)
 {
-	if (h->shift_flagged)
-		snprintf(buf, len, "The signals are a list of this data's own dates: moved %s 28 years "
-			 "(%ld weeks: every weekday, date and hour where it was), the same bars keep only "
-			 "%.0f %% of its %zu entries. Nobody could have traded this without having seen the "
-			 "chart.", h->weeks > 0 ? "later by" : "earlier by", labs(h->weeks),
-			 100 * h->shift_kept, h->entries);
-	else if (h->jitter_flagged)
-		snprintf(buf, len, "The signals are a lookup of this data's own prices: with every price "
-			 "moved by a part in %.0f (at least %.2g of its quoted resolution), far below any tick, the "
-			 "same bars keep only %.0f %% of its %zu entries. Nobody could have traded this "
-			 "without having seen the chart.", 1 / h->jitter_size, RB_JITTER_OF_RESOLUTION,
-			 100 * h->jitter_kept, h->entries);
-	else if (h->later_start)
-		snprintf(buf, len, "Started later in history it gives other signals on %.0f %% of the "
-			 "compared bars, far beyond what an indicator's warm-up explains (a quarter at "
-			 "most: a warm-up touches the first bars after the start, the compared bars are "
-			 "the last %d %% of history): the signals depend on where the file starts, so the "
-			 "backtest cannot be reproduced live.", 100 * h->later_worst, RB_TAIL_PCT);
-	else if (h->keyed_real)
-		snprintf(buf, len, "It trades %zu times on the real bars but a median of %zu times on "
-			 "copies with the same returns shuffled: its trades are keyed to this history.",
-			 h->real_trades, h->surrogate_median);
-	else
-		snprintf(buf, len, "Moved 28 years (%ld weeks, every weekday and date where it was), or "
-			 "nudged far below a tick in price, the same bars keep its trades: nothing here is "
-			 "keyed to this data's own dates or prices.", labs(h->weeks));
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < h->n_rot && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%ld",
+					 i == 0 ? "" : i + 1 == h->n_rot ? " and " : ", ", h->rot_weeks[i]);
+	return buf;
 }
 
-static void add_kept(cJSON *o, const char *key, double kept)
+/* The plain sentence, for the verdict and the report: which memory, by how much. */
+static void explain(const struct rb_hindsight *h, char *buf, size_t len)
 {
-	if (isfinite(kept))
-		cJSON_AddNumberToObject(o, key, round(kept * 1e6) / 1e6);
+	char wk[64];
+
+	if (h->tick_flagged)
+		snprintf(buf, len, "The profit is a lookup of this data's own prices: with every price "
+			 "moved on its own by 1 to %ld ticks of %g it keeps %.0f %% of its net profit of "
+			 "%+.1f %%. Nobody could have traded this without having seen the chart.",
+			 h->ticks_max, h->tick, 100 * h->tick_kept, 100 * h->real_profit);
+	else if (h->calendar_flagged)
+		snprintf(buf, len, "The profit is a list of this data's own %s: with the prices moved "
+			 "against the calendar by %s weeks (every date, weekday and hour kept) it keeps a "
+			 "median of %.0f %% of its net profit of %+.1f %%. Nobody could have traded this "
+			 "without having seen the chart.", h->later_start ? "bar numbers" : "dates and times",
+			 weeks_list(h, wk, sizeof wk), 100 * h->rot_kept, 100 * h->real_profit);
+	else if (h->material && h->keyed_real)
+		snprintf(buf, len, "The profit is keyed to these bars: it trades %zu times on the real "
+			 "bars but a median of %zu times on copies with the same returns shuffled. Nobody "
+			 "could have traded this without having seen the chart.", h->real_trades,
+			 h->surrogate_median);
+	else if (h->later_start)
+		snprintf(buf, len, "Started later in history it gives other signals on %.0f %% of the "
+			 "bars compared past its measured warm-up, far beyond a quarter: its signals are "
+			 "keyed to bar numbers, where the file starts, so the backtest cannot be reproduced "
+			 "live.", 100 * h->later_worst);
+	else if (!h->material)
+		snprintf(buf, len, "Its net profit (%+.1f %% summed over %zu trades) is not material "
+			 "(at least %d trades and a t statistic of at least %.3g), so there is no profit for "
+			 "a memory to explain; nothing here is judged keyed to this data.",
+			 isfinite(h->real_profit) ? 100 * h->real_profit : 0.0, h->real_trades,
+			 RB_HINDSIGHT_MIN_TRADES, gsl_cdf_ugaussian_Pinv(RB_MATERIAL_P));
+	else
+		snprintf(buf, len, "With the prices moved against the calendar by %s weeks it keeps a "
+			 "median of %.0f %% of its net profit, with every price moved by 1 to %ld ticks "
+			 "%.0f %%: nothing here is keyed to this data's own dates or prices.",
+			 weeks_list(h, wk, sizeof wk), 100 * (isfinite(h->rot_kept) ? h->rot_kept : 1),
+			 h->ticks_max, 100 * (isfinite(h->tick_kept) ? h->tick_kept : 1));
+}
+
+static void add_share(cJSON *o, const char *key, double x)
+{
+	if (isfinite(x))
+		cJSON_AddNumberToObject(o, key, round(x * 1e6) / 1e6);
 	else
 		cJSON_AddNullToObject(o, key);
 }
 
+static void rotation_json(cJSON *o, const struct rb_hindsight *h)
+{
+	cJSON *cal = cJSON_AddObjectToObject(o, "calendar"), *w, *p, *st;
+
+	cJSON_AddNumberToObject(cal, "week_bars", (double)h->week_bars);
+	w = cJSON_AddArrayToObject(cal, "weeks");
+	p = cJSON_AddArrayToObject(cal, "net_profit");
+	st = cJSON_AddArrayToObject(cal, "status");
+	for (size_t i = 0; i < h->n_rot; i++) {
+		cJSON_AddItemToArray(w, cJSON_CreateNumber((double)h->rot_weeks[i]));
+		cJSON_AddItemToArray(p, isfinite(h->rot_profit[i]) ?
+				     cJSON_CreateNumber(round(h->rot_profit[i] * 1e6) / 1e6) : cJSON_CreateNull());
+		cJSON_AddItemToArray(st, cJSON_CreateString(h->rot_status[i]));
+	}
+	add_share(cal, "profit_kept", h->rot_kept);
+	cJSON_AddBoolToObject(cal, "flagged", h->calendar_flagged);
+}
+
+static void ticks_json(cJSON *o, const struct rb_hindsight *h)
+{
+	cJSON *tk = cJSON_AddObjectToObject(o, "ticks");
+
+	cJSON_AddNumberToObject(tk, "tick", h->tick);
+	cJSON_AddNumberToObject(tk, "ticks_max", (double)h->ticks_max);
+	add_share(tk, "net_profit", h->tick_profit);
+	cJSON_AddStringToObject(tk, "status", h->tick_status);
+	add_share(tk, "profit_kept", h->tick_kept);
+	cJSON_AddBoolToObject(tk, "flagged", h->tick_flagged);
+}
+
 cJSON *rb_hindsight_json(const struct rb_hindsight *h)
 {
-	cJSON *o = cJSON_CreateObject(), *ts, *jit, *sur, *ls;
-	char text[640];
+	cJSON *o = cJSON_CreateObject(), *real, *sur, *ls;
+	char text[768];
 
-	ts = cJSON_AddObjectToObject(o, "time_shift");
-	cJSON_AddNumberToObject(ts, "weeks", (double)h->weeks);
-	add_kept(ts, "trades_kept", h->shift_kept);
-	cJSON_AddStringToObject(ts, "status", h->shift_status);
-	jit = cJSON_AddObjectToObject(o, "jitter");
-	sa_json_add_num(jit, "size", h->jitter_size, 6);
-	cJSON_AddNumberToObject(jit, "resolution", h->jitter_resolution);
-	add_kept(jit, "trades_kept", h->jitter_kept);
-	cJSON_AddStringToObject(jit, "status", h->jitter_status);
+	real = cJSON_AddObjectToObject(o, "real");
+	add_share(real, "net_profit", h->real_profit);
+	cJSON_AddNumberToObject(real, "trades", (double)h->real_trades);
+	sa_json_add_num(real, "t_stat", h->real_t, 6);
+	sa_json_add_num(real, "t_threshold", gsl_cdf_ugaussian_Pinv(RB_MATERIAL_P), 6);
+	cJSON_AddBoolToObject(real, "material", h->material);
+	rotation_json(o, h);
+	ticks_json(o, h);
 	sur = cJSON_AddObjectToObject(o, "surrogate_trades");
 	cJSON_AddNumberToObject(sur, "runs", (double)h->surrogate_runs);
 	if (h->surrogate_runs) {
@@ -228,11 +375,14 @@ cJSON *rb_hindsight_json(const struct rb_hindsight *h)
 	cJSON_AddNumberToObject(sur, "real", (double)h->real_trades);
 	cJSON_AddBoolToObject(sur, "keyed_to_real_bars", h->keyed_real);
 	ls = cJSON_AddObjectToObject(o, "later_start");
-	add_kept(ls, "worst_disagreement", h->later_worst);
+	add_share(ls, "worst_disagreement", h->later_worst);
+	if (h->warmup_bars >= 0)
+		cJSON_AddNumberToObject(ls, "measured_warmup_bars", (double)h->warmup_bars);
+	else
+		cJSON_AddNullToObject(ls, "measured_warmup_bars");
 	cJSON_AddNumberToObject(ls, "threshold", RB_LATER_START_FLAG);
 	cJSON_AddBoolToObject(ls, "flagged", h->later_start);
-	cJSON_AddNumberToObject(o, "entries", (double)h->entries);
-	cJSON_AddNumberToObject(o, "kept_threshold", RB_KEPT_FLAG);
+	cJSON_AddNumberToObject(o, "profit_threshold", RB_PROFIT_FLAG);
 	cJSON_AddBoolToObject(o, "flagged", h->flagged);
 	explain(h, text, sizeof text);
 	cJSON_AddStringToObject(o, "reason", text);

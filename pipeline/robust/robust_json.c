@@ -42,6 +42,11 @@ static cJSON *warm_run_json(const struct rb_warm_run *r, const int64_t *t, size_
 		cJSON_AddItemToArray(spans, s);
 	}
 	cJSON_AddNumberToObject(o, "spans_total", (double)r->spans_total);
+	if (r->ok) {
+		cJSON_AddNumberToObject(o, "settled_bar", (double)r->settled);
+		cJSON_AddNumberToObject(o, "later_from", (double)r->later_from);
+	}
+	sa_json_add_num(o, "later_disagreement", r->later_disagreement, 6);
 	return o;
 }
 
@@ -108,6 +113,10 @@ cJSON *rb_warmup_json(const struct rb_warmup *w, double flag, const int64_t *t)
 		cJSON_AddNullToObject(o, "first_disagreement");
 	}
 	cJSON_AddBoolToObject(o, "flagged", w->flagged);
+	if (w->warmup_bars >= 0)
+		cJSON_AddNumberToObject(o, "measured_warmup_bars", (double)w->warmup_bars);
+	else
+		cJSON_AddNullToObject(o, "measured_warmup_bars");
 	sa_json_add_num(o, "flag_above", flag, 6);
 	cJSON_AddNumberToObject(o, "failed_runs", (double)w->failed_runs);
 	warm_explain(w, flag, t, text, sizeof text);

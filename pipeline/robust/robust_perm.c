@@ -59,9 +59,10 @@ void rb_perm_release(struct rb_perm *p)
 	memset(p, 0, sizeof *p);
 }
 
-int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, double *sharpe, size_t *trades)
+int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_exits *x,
+	      double *sharpe, size_t *trades)
 {
-	static const struct rp_costs none = { 0 };
+	const struct rp_costs none = { .exits = x };
 	struct rp_result r;
 	struct st_annual a;
 	double *ret = NULL;

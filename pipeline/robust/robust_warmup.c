@@ -131,6 +131,45 @@ void rb_warm_compare(const int8_t *full, size_t n, size_t offset, int pct, const
 		prev = (long)b;
 	}
 	w->disagreement = n > tail ? (double)w->differing / (double)(n - tail) : 0.0;
+	w->settled = n;
+	while (w->settled > offset && sig[w->settled - 1 - offset] == full[w->settled - 1])
+		w->settled--;
+	w->later_from = tail;
+	w->later_disagreement = w->disagreement;
+}
+
+long rb_warm_measure(struct rb_warmup *w)
+{
+	w->warmup_bars = -1;
+	for (size_t i = 0; i < w->n_runs; i++) {
+		const struct rb_warm_run *r = &w->run[i];
+
+		if (!r->ok)
+			continue;
+		if (r->settled <= w->tail_start)
+			w->warmup_bars = (long)(r->settled - r->offset);
+		break;
+	}
+	return w->warmup_bars;
+}
+
+void rb_later_compare(const int8_t *full, size_t n, const int8_t *sig, long warmup,
+		      struct rb_warm_run *r)
+{
+	size_t from = rb_tail_start(n), differing = 0;
+
+	if (!r->ok)
+		return;
+	if (warmup > 0 && r->offset + (size_t)warmup > from)
+		from = r->offset + (size_t)warmup;
+	r->later_from = from;
+	r->later_disagreement = NAN;
+	/* too few bars left past the warm-up to say anything about them */
+	if (from >= n || (double)(n - from) < RB_LATER_MIN_SHARE * (double)n)
+		return;
+	for (size_t b = from; b < n; b++)
+		differing += sig[b - r->offset] != full[b];
+	r->later_disagreement = (double)differing / (double)(n - from);
 }
 
 void rb_warm_finish(struct rb_warmup *w, double flag_share)

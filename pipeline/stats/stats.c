@@ -116,7 +116,7 @@ struct loaded {
 	struct rp_trade *trades;
 	double *eq;
 	int64_t *eq_time;
-	struct sa_ohlcv data;
+	struct sa_ohlcv data, span;  /* span: a view of data over a trade log's own span */
 	int8_t *signals;
 	char replay_err[512], config_err[512], trades_err[512], equity_err[512];
 	char data_err[512], signals_err[512];
@@ -195,6 +195,36 @@ static void load_ledger(struct loaded *L, const char *path)
 		L->in.ledger = L->ledger;
 }
 
+/* A trade log scored on data: the benchmark holds over the log's own span, from its first
+ * entry to its last exit (the bars at or after the entry, before the exit), not the data's. */
+static void log_span(struct loaded *L)
+{
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	size_t a = 0, b;
+
+	if (!L->in.data || !L->trades || !L->in.n_trades)
+		return;
+	for (size_t i = 0; i < L->in.n_trades; i++) {
+		first = L->trades[i].entry < first ? L->trades[i].entry : first;
+		last = L->trades[i].exit > last ? L->trades[i].exit : last;
+	}
+	while (a < L->data.n && L->data.t[a] < first)
+		a++;
+	for (b = a; b < L->data.n && L->data.t[b] <= last; b++)
+		;
+	if (b - a < 2)
+		return;
+	L->span = L->data;
+	L->span.n = b - a;
+	L->span.t += a;
+	L->span.open += a;
+	L->span.high += a;
+	L->span.low += a;
+	L->span.close += a;
+	L->span.volume += a;
+	L->in.data = &L->span;
+}
+
 static void load_all(struct loaded *L, const struct args *a)
 {
 	char tp[4096], ep[4096];
@@ -210,6 +240,8 @@ static void load_all(struct loaded *L, const struct args *a)
 	if (L->replay && ok)
 		load_csvs(L, a->trades ? a->trades : beside(a->replay, "trades.csv", tp, sizeof(tp)),
 			  a->equity ? a->equity : beside(a->replay, "equity.csv", ep, sizeof(ep)));
+	if (!strcmp(sa_json_str(L->replay, "mode", ""), "tradelog"))
+		log_span(L);
 	if (a->variants)
 		load_variants(L, a->variants);
 	if (a->ledger)

@@ -11,7 +11,9 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "costs.h"
+#include "exits.h"
 #include "stats_forward.h"
+#include "stats_market.h"
 #include "stats_metrics.h"
 #include "stats_rerun.h"
 #include "stats_tearsheet.h"
@@ -174,6 +176,25 @@ static void add_notes(cJSON *o, const struct st_summary *s)
 			"is unbounded"));
 }
 
+/* Trades open at once: a log that enters the same trade three times carries one trade's
+ * evidence at three times the exposure. */
+static void add_overlap(cJSON *o, const struct st_summary *s)
+{
+	const struct st_overlap *v = &s->dep.overlap;
+	cJSON *a = cJSON_AddObjectToObject(o, "overlap");
+
+	cJSON_AddNumberToObject(a, "trades_overlapping", (double)v->trades_overlapping);
+	cJSON_AddNumberToObject(a, "max_concurrent", (double)v->max_concurrent);
+	add_num(a, "exposure_multiple", v->exposure_multiple);
+	add_num(a, "effective_trades", v->shares_sum);
+	cJSON_AddStringToObject(a, "method", "each trade open over [entry, exit); its share is 1 / "
+				"the most trades open at one instant of its life (itself included), so "
+				"the shares open at any instant add up to at most 1; effective_trades is "
+				"the sum of the shares; exposure_multiple the summed time in trades over "
+				"the time at least one is open; a trade log's compounded equity applies "
+				"each trade's return to its share of the equity at its entry");
+}
+
 /* Serial dependence, and what the PSR, DSR and MinTRL do about it. */
 static void add_dependence(cJSON *o, const struct st_summary *s)
 {
@@ -181,13 +202,19 @@ static void add_dependence(cJSON *o, const struct st_summary *s)
 
 	add_num(a, "trades_lag1", s->dep.trades_lag1);
 	add_num(a, "bars_lag1", s->dep.bars_lag1);
-	add_num(a, "effective_trades", s->dep.effective_trades);
+	add_num(a, "effective_trades", s->dep.autocorr_trades);
 	cJSON_AddNumberToObject(a, "lags", (double)s->dep.lags);
 	cJSON_AddStringToObject(a, "method", "effective sample size: trades / (1 + 2 sum over "
 				"k = 1..lags of (1 - k / (lags + 1)) rho_k), Bartlett weights (a "
 				"Newey-West long-run variance), lags = trades^(1/3) rounded (the bootstrap's "
-				"mean block), the denominator at least 1; psr, dsr and min_trl count effective_trades (the null V[SR] "
-				"too), psr_iid, dsr_iid and min_trl_iid every trade");
+				"mean block), the denominator at least 1");
+	add_overlap(o, s);
+	add_num(o, "effective_trades", s->dep.effective_trades);
+	cJSON_AddStringToObject(o, "effective_trades_basis", "the smaller of "
+				"autocorrelation.effective_trades and overlap.effective_trades (each "
+				"discounts the same dependence its own way; their product would count it "
+				"twice); psr, dsr, min_trl, the null V[SR] and the trades gate count it, "
+				"psr_iid, dsr_iid and min_trl_iid every trade");
 }
 
 static void add_annualised(cJSON *o, const struct st_summary *s)
@@ -283,6 +310,10 @@ cJSON *st_report(const cJSON *replay, const struct st_summary *s, const char *co
 	cJSON_AddBoolToObject(o, "ok", true);
 	cJSON_AddStringToObject(o, "mode", sa_json_str(replay, "mode", "signals"));
 	cJSON_AddBoolToObject(o, "trusted_returns", sa_json_bool(replay, "trusted_returns", false));
+	/* the trades by why they closed, as the replay counted them (trades.csv exit_reason) */
+	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(replay, "exit_reasons")))
+		cJSON_AddItemToObject(o, "exit_reasons", cJSON_Duplicate(
+			cJSON_GetObjectItemCaseSensitive(replay, "exit_reasons"), true));
 	cJSON_AddNumberToObject(o, "trades", (double)s->trades);
 	add_num(o, "trials", s->trials);
 	add_num(o, "mean_net_return", s->mean_net_return);
@@ -379,6 +410,19 @@ static bool replayable(const struct st_stage_in *in)
 						 "tradelog") != 0;
 }
 
+/* The fills the replay made: config.json's cost model and the exits replay.json replayed (x
+ * holds them; c->exits points at it). Returns 0, or -1 with the reason in err. */
+static int replay_costs(const struct st_stage_in *in, struct rp_costs *c, struct rp_exits *x,
+			char *err, size_t errlen)
+{
+	if (rp_read_costs(in->config, c, err, errlen) < 0 ||
+	    rp_exits_from_json(cJSON_GetObjectItemCaseSensitive(in->replay, "exits"), x, err,
+			       errlen) < 0)
+		return -1;
+	c->exits = x;
+	return 0;
+}
+
 /* The cost rows on the replay's own basis when it can be replayed: the 1x row is the
  * headline's (trades.csv and equity.csv), each other row a replay with every cost times its
  * multiple (ruined there, -100 %, when the account does not survive it). Otherwise the rows
@@ -388,10 +432,11 @@ static const char *cost_rows(const struct st_stage_in *in, struct st_summary *s,
 			     size_t errlen)
 {
 	struct rp_costs c;
+	struct rp_exits exits;
 
 	if (!replayable(in))
 		return "rescaled";
-	if (rp_read_costs(in->config, &c, err, errlen) < 0)
+	if (replay_costs(in, &c, &exits, err, errlen) < 0)
 		return NULL;
 	for (size_t k = 0; k < ST_N_MULTIPLES; k++) {
 		struct st_sensitivity *row = &s->cost[k];
@@ -430,6 +475,7 @@ static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_sum
 		.signals = in->signals, .signals_err = in->signals_err,
 	};
 	long long seed;
+	struct rp_exits x;
 
 	/* The headline figures stand without it; the tearsheet needs the bars' times. */
 	if (!in->eq_time && in->n_eq > 0) {
@@ -438,7 +484,7 @@ static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_sum
 			"calendar returns or late fills"));
 		return 0;
 	}
-	if (rp_read_costs(in->config, &t.costs, err, errlen) < 0 ||
+	if (replay_costs(in, &t.costs, &x, err, errlen) < 0 ||
 	    sa_config_int(in->config, SA_K_ROLLING_WINDOW, &t.rolling_knob, err, errlen) < 0 ||
 	    sa_config_int(in->config, SA_K_BOOTSTRAP_SEED, &seed, err, errlen) < 0)
 		return -1;
@@ -521,6 +567,13 @@ cJSON *st_stage(const struct st_stage_in *in)
 		why = err;
 		goto fail;
 	}
+	st_tail_report(o, in, &s);
+	if (st_market_report(o, in) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+		why = "out of memory regressing on the instrument";
+		goto fail;
+	}
 	if (in->variants_err && *in->variants_err && !fam.declared)
 		sa_fmt(pbo_why, sizeof(pbo_why), "variants.json is unusable: %s", in->variants_err);
 	has_pbo = !(in->variants_err && *in->variants_err && !fam.declared) &&
@@ -528,6 +581,7 @@ cJSON *st_stage(const struct st_stage_in *in)
 			      &pbo, &sweep, pbo_why, sizeof(pbo_why)) == 0;
 	st_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, has_pbo ? &sweep : NULL, pbo_why);
 	st_trials_ledger_report(o, in->ledger);
+	st_trials_variance_report(o, &tr, s.v_sr, s.dep.effective_trades);
 	if (forward(o, in) < 0) {
 		cJSON_Delete(o);
 		o = NULL;

@@ -129,15 +129,31 @@ static void add_quantiles(cJSON *b, const char *key, const char *const *names, c
 		sa_json_add_num(q, names[i], v[i], ST_DIGITS);
 }
 
-static int add_monte_carlo(cJSON *o, const struct st_stage_in *in, unsigned long seed)
+/* One resampling's figures into b. */
+static void add_mc_figures(cJSON *b, const struct st_montecarlo *mc)
 {
 	static const char *const dd_names[] = { "p50", "p95", "p99" };
 	static const char *const ret_names[] = { "p5", "p50", "p95" };
-	struct st_montecarlo mc;
+	cJSON *p;
+
+	add_quantiles(b, "max_drawdown", dd_names, (double[]){ mc->dd_p50, mc->dd_p95, mc->dd_p99 });
+	add_quantiles(b, "net_return", ret_names, (double[]){ mc->ret_p5, mc->ret_p50, mc->ret_p95 });
+	sa_json_add_num(b, "ruin_probability", mc->ruin_probability, ST_DIGITS);
+	p = cJSON_AddObjectToObject(b, "drawdown_probability");
+	sa_json_add_num(p, "20 %", mc->dd_prob_20, ST_DIGITS);
+	sa_json_add_num(p, "50 %", mc->dd_prob_50, ST_DIGITS);
+	sa_json_add_num(b, "observed_percentile", mc->observed_percentile, ST_DIGITS);
+}
+
+/* The bands by stationary blocks of trades (runs of trades stay together, as the trades'
+ * dependence has them), the iid draws beside them, one seed for both. */
+static int add_monte_carlo(cJSON *o, const struct st_stage_in *in, unsigned long seed)
+{
+	struct st_montecarlo mc, iid;
 	char why[512];
 	long long n;
 	double *r;
-	cJSON *b, *p;
+	cJSON *b;
 
 	if (sa_config_int(in->config, SA_K_MONTE_CARLO, &n, why, sizeof why) < 0) {
 		add_null(o, "monte_carlo", "monte_carlo_reason", why);
@@ -146,7 +162,9 @@ static int add_monte_carlo(cJSON *o, const struct st_stage_in *in, unsigned long
 	r = trade_returns(in);
 	if (!r)
 		return -1;
-	if (st_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BOOTSTRAP, &mc, NULL, why,
+	if (st_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BLOCKS, &mc, NULL, why,
+			  sizeof why) < 0 ||
+	    st_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BOOTSTRAP, &iid, NULL, why,
 			  sizeof why) < 0) {
 		free(r);
 		add_null(o, "monte_carlo", "monte_carlo_reason", why);
@@ -155,17 +173,20 @@ static int add_monte_carlo(cJSON *o, const struct st_stage_in *in, unsigned long
 	free(r);
 	b = cJSON_AddObjectToObject(o, "monte_carlo");
 	cJSON_AddNumberToObject(b, "resamples", (double)mc.resamples);
-	cJSON_AddStringToObject(b, "method", "bootstrap");
+	cJSON_AddStringToObject(b, "method", "stationary_blocks");
+	cJSON_AddNumberToObject(b, "mean_block", (double)mc.mean_block);
+	cJSON_AddStringToObject(b, "method_note", "the bands are of sequences of the closed trades "
+				"drawn with replacement in stationary blocks (Politis and Romano 1994) of "
+				"mean length trades^(1/3) rounded, the Sharpe ratio bootstrap's mean block, "
+				"so runs of trades stay together; iid holds the same figures for trades "
+				"drawn one at a time, from the same seed; no sequence can hold a trade "
+				"worse than observed_worst_trade");
 	cJSON_AddNumberToObject(b, "seed", (double)seed);
 	cJSON_AddNumberToObject(b, "trades", (double)mc.trades);
-	add_quantiles(b, "max_drawdown", dd_names, (double[]){ mc.dd_p50, mc.dd_p95, mc.dd_p99 });
-	add_quantiles(b, "net_return", ret_names, (double[]){ mc.ret_p5, mc.ret_p50, mc.ret_p95 });
-	sa_json_add_num(b, "ruin_probability", mc.ruin_probability, ST_DIGITS);
-	p = cJSON_AddObjectToObject(b, "drawdown_probability");
-	sa_json_add_num(p, "20 %", mc.dd_prob_20, ST_DIGITS);
-	sa_json_add_num(p, "50 %", mc.dd_prob_50, ST_DIGITS);
+	add_mc_figures(b, &mc);
 	sa_json_add_num(b, "observed_max_drawdown", mc.observed_max_drawdown, ST_DIGITS);
-	sa_json_add_num(b, "observed_percentile", mc.observed_percentile, ST_DIGITS);
+	sa_json_add_num(b, "observed_worst_trade", mc.observed_worst_trade, ST_DIGITS);
+	add_mc_figures(cJSON_AddObjectToObject(b, "iid"), &iid);
 	cJSON_AddNullToObject(o, "monte_carlo_reason");
 	return 0;
 }

@@ -179,3 +179,29 @@ void st_trials_ledger_report(cJSON *o, const cJSON *ledger)
 	cJSON_AddStringToObject(l, "first_seen", sa_json_str(ledger, "first_seen", ""));
 	cJSON_AddNumberToObject(l, "trials", sa_json_num(ledger, "trials", 0));
 }
+
+void st_trials_variance_report(cJSON *o, const struct st_trials *t, double v_used, double t_eff)
+{
+	double null = st_null_v_sr(t_eff);
+	const char *src, *why;
+	char buf[400];
+
+	if (!t->has_v) {
+		src = "null";
+		why = "no spread of the trials' Sharpe ratios was measured or given: the luck-only "
+		      "null 1 / (T - 1) of the effective trades";
+	} else if (v_used == t->v && !(t->v < null)) {
+		src = !strcmp(t->v_source, "knob") ? "knob" : "measured";
+		why = sa_fmt(buf, sizeof buf, "the %s spread of the trials' Sharpe ratios (%.3g) is at "
+			     "least the luck-only null 1 / (T - 1) = %.3g", !strcmp(src, "knob") ?
+			     "given (TRIALS_SR_VARIANCE)" : "declared variants' measured", t->v, null);
+	} else {
+		src = "null_floor";
+		why = sa_fmt(buf, sizeof buf, "the %s spread of the trials' Sharpe ratios (%.3g) is "
+			     "below the luck-only null 1 / (T - 1) = %.3g: trials alike are no fewer "
+			     "trials, so the deflation for %.0f trials uses the null", !strcmp(t->v_source,
+			     "knob") ? "given" : "measured", t->v, null, t->trials);
+	}
+	cJSON_AddStringToObject(o, "trials_variance_source", src);
+	cJSON_AddStringToObject(o, "trials_variance_reason", why);
+}

@@ -62,4 +62,9 @@ int st_trials_pbo(const cJSON *config, const struct st_family *f, const double *
 void st_trials_report(cJSON *o, const struct st_trials *t, const struct st_family *f,
 		      const struct st_pbo *p, const struct st_pbo_sweep *sw, const char *why);
 
+/* Adds trials_variance_source ("measured", "knob", "null_floor" or "null") and
+ * trials_variance_reason to a stats.json tree: which V[SR] the DSR used (v_used, at t_eff
+ * effective trades) and why. A spread below the luck-only null is raised to it ("null_floor"). */
+void st_trials_variance_report(cJSON *o, const struct st_trials *t, double v_used, double t_eff);
+
 #endif

@@ -17,6 +17,7 @@
 #include "sbx_progress.h"
 #include "sbx_stage.h"
 #include "sbx_report.h"
+#include "exits.h"
 #include "variants_core.h"
 
 /* The share of the audit's time budget (AUDIT_S) this stage may spend. */
@@ -28,6 +29,7 @@ struct job {
 	const cJSON *params;          /* borrowed from insp */
 	struct sbx_limits lim;
 	struct rp_costs costs;
+	struct rp_exits exits;        /* the declared exits, every variant's (costs.exits) */
 	struct sa_ohlcv bars;
 	size_t k, ran;
 	char **text;                  /* each variant's compact JSON */
@@ -55,7 +57,8 @@ static void usage(FILE *fp)
 		"\n"
 		"Runs signals(df, **params) in the sandbox for every parameter set the strategy declares\n"
 		"in VARIANTS (as inspect.json read it, never by running the file), each a fresh run with\n"
-		"the limits of the main run, replays each with the config's costs, and writes one row a\n"
+		"the limits of the main run, replays each with the config's costs and the declared exits,\n"
+		"and writes one row a\n"
 		"variant to variants.csv and the per-bar net returns of those that ran to the matrix.\n"
 		"Without VARIANTS nothing runs: variants.json says \"declared\": false. The stage spends\n"
 		"at most its share of budget.audit_s (from --started, the audit's start); variants it\n"
@@ -103,6 +106,10 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	if (sbx_limits_from_config(j->cfg, &j->lim, err, sizeof err) < 0 ||
 	    rp_read_costs(j->cfg, &j->costs, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
+	if (rp_exits_from_json(rp_exits_of_inspect(j->insp), &j->exits, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "the strategy's exits cannot be replayed: %s; the "
+				      "variants were not run", err);
+	j->costs.exits = &j->exits;
 	if (sa_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
 	j->text = calloc(j->k, sizeof *j->text);

@@ -12,6 +12,7 @@
 #include "verdict_io.h"
 #include "verdict_llm.h"
 #include "verdict_rules.h"
+#include "verdict_sealed.h"
 #include "verdict_text.h"
 
 #define SUMMARY_MAX 4096
@@ -19,15 +20,18 @@
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: verdict --dir out/NAME -o verdict.json\n"
+		"usage: verdict --dir out/NAME [--sealed sealed.json] -o verdict.json\n"
 		"       verdict --print verdict.json\n"
 		"\n"
 		"Reads config.json, fingerprint.json, inspect.json, run.json, events.jsonl,\n"
 		"lookahead.json, variants.json, replay.json and stats.json from the directory (any may\n"
 		"be missing or failed), scores the gates (six; seven when the strategy declares\n"
 		"VARIANTS), applies the unsafe and look-ahead vetoes and writes verdict.json. --print\n"
-		"shows a written verdict for people. When fingerprint.json says the data is the bundled\n"
-		"synthetic series, the summary says a result on it demonstrates the method only.\n"
+		"shows a written verdict for people. With --sealed (SEALED bars were given), the\n"
+		"sealed gate counts: the net edge must hold on them too (a mean net return per trade\n"
+		"and a total net return above 0), or the verdict cannot pass. When fingerprint.json\n"
+		"says the data is the bundled synthetic series, the summary says a result on it\n"
+		"demonstrates the method only.\n"
 		"\n"
 		"With narration.url in config.json (NARRATE_URL) and LLM_API_KEY in the environment, an\n"
 		"OpenAI-compatible chat endpoint may reword the summary from the numbers; on any failure\n"
@@ -60,19 +64,24 @@ out:
 	cJSON_Delete(config);
 }
 
-static int write_verdict(const char *dir, const char *out)
+static int write_verdict(const char *dir, const char *sealed, const char *out)
 {
 	struct vd_facts f;
 	struct vd_inputs in;
 	struct vd_result r;
+	struct vd_sealed sl = { 0 };
 	static char summary[SUMMARY_MAX];
 	cJSON *v;
 	int rc;
 
 	vd_load_dir(dir, &f, &in);
+	if (sealed)
+		vd_sealed_load(sealed, &sl, &f.num);
 	vd_decide(&f.num, &f.th, &r);
 	vd_summary(&f, &r, summary, sizeof summary);
+	vd_sealed_say(&sl, &r, summary, sizeof summary);
 	v = vd_to_json(&f, &r, &in, summary, "numbers");
+	vd_sealed_json(v, &sl, &r);
 	narrate(dir, v);
 	rc = sa_json_write(out, v);
 	cJSON_Delete(v);
@@ -103,18 +112,20 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "dir", required_argument, NULL, 'd' },
+		{ "sealed", required_argument, NULL, 's' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "print", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dir = NULL, *out = NULL, *print = NULL;
+	const char *dir = NULL, *out = NULL, *print = NULL, *sealed = NULL;
 	int c;
 
 	sa_set_prog("verdict");
-	while ((c = getopt_long(argc, argv, "d:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:o:s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': dir = optarg; break;
+		case 's': sealed = optarg; break;
 		case 'o': out = optarg; break;
 		case 'p': print = optarg; break;
 		case 'h': usage(stdout); return SA_EXIT_OK;
@@ -130,7 +141,7 @@ int main(int argc, char **argv)
 	}
 	if (!dir || !out)
 		sa_usage_die("give --dir and -o");
-	if (write_verdict(dir, out) < 0)
+	if (write_verdict(dir, sealed, out) < 0)
 		return SA_EXIT_BROKEN;
 	return SA_EXIT_OK;
 }

@@ -51,6 +51,7 @@ static void load_config(const char *dir, struct vd_facts *f, struct vd_inputs *i
 	    sa_config_num(c, SA_K_GATE_DSR, &f->th.min_dsr, err, sizeof err) < 0 ||
 	    sa_config_num(c, SA_K_GATE_MAX_DD, &f->th.max_dd, err, sizeof err) < 0 ||
 	    sa_config_num(c, SA_K_GATE_PBO, &f->th.max_pbo, err, sizeof err) < 0 ||
+	    sa_config_num(c, SA_K_GATE_ALPHA_T, &f->th.min_alpha_t, err, sizeof err) < 0 ||
 	    sa_config_int(c, SA_K_TRIALS, &trials, err, sizeof err) < 0) {
 		copy_str(in->config, sizeof in->config, err);
 		f->th = vd_default_thresholds();
@@ -286,6 +287,9 @@ static void load_replay(const char *dir, struct vd_facts *f, struct vd_inputs *i
 	const char *mode = sa_json_str(c, "mode", "");
 
 	f->trusted_returns = sa_json_bool(c, "trusted_returns", false);
+	/* a trade log scored alone, on no bars: the bundled series played no part */
+	if (ok && !strcmp(mode, "tradelog") && sa_json_num(c, "bars", 0) == 0)
+		f->synthetic_data = false;
 	if (strcmp(mode, "tradelog") == 0 || strcmp(mode, "both") == 0)
 		f->tradelog = true;
 	f->num.judged = ok;
@@ -304,6 +308,32 @@ static void load_concentration(const cJSON *c, struct vd_numbers *n)
 	n->mean_net_without = sa_json_num(c, "mean_net_return_without", NAN);
 	n->conc_removed = sa_json_num(c, "removed", NAN);
 	n->top_share = sa_json_num(c, "best_5pct_share", NAN);
+}
+
+/* stats.json benchmark_relative, tail and overlap: against the market, the tail met or not,
+ * trades open at once. */
+static void load_market(const cJSON *c, struct vd_facts *f)
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "benchmark_relative");
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(c, "tail");
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(c, "overlap");
+	struct vd_numbers *n = &f->num;
+
+	n->alpha_known = cJSON_IsObject(b) && isfinite(sa_json_num(b, "alpha_t", NAN));
+	n->alpha = sa_json_num(b, "alpha_annualised", NAN);
+	n->alpha_t = sa_json_num(b, "alpha_t", NAN);
+	f->beta = sa_json_num(b, "beta", NAN);
+	f->beta_t = sa_json_num(b, "beta_t", NAN);
+	f->excess_return = sa_json_num(b, "excess_return", NAN);
+	copy_str(f->alpha_reason, sizeof f->alpha_reason,
+		 sa_json_str(c, "benchmark_relative_reason", "not measured"));
+	n->tail_unseen = sa_json_bool(t, "unseen", false);
+	copy_str(f->tail_reason, sizeof f->tail_reason, sa_json_str(t, "reason", ""));
+	f->losing_trades = sa_json_num(t, "losing_trades", NAN);
+	f->overlapping = sa_json_num(o, "trades_overlapping", 0);
+	f->max_concurrent = sa_json_num(o, "max_concurrent", NAN);
+	f->exposure_multiple = sa_json_num(o, "exposure_multiple", NAN);
+	f->overlap_trades = sa_json_num(o, "effective_trades", NAN);
 }
 
 static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in)
@@ -332,6 +362,11 @@ static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in
 	f->dsr_iid = sa_json_num(c, "dsr_iid", NAN);
 	ac = cJSON_GetObjectItemCaseSensitive(c, "autocorrelation");
 	f->effective_trades = sa_json_num(ac, "effective_trades", NAN);
+	f->autocorr_trades = f->effective_trades;
+	/* the count the gates use: serial dependence and overlap both (older files: the first) */
+	n->effective_trades = sa_json_num(c, "effective_trades", f->effective_trades);
+	f->effective_trades = n->effective_trades;
+	load_market(c, f);
 	f->trades_lag1 = sa_json_num(ac, "trades_lag1", NAN);
 	vd_load_trials(c, f);
 	n->mean_net = sa_json_num(c, "mean_net_return", NAN);
@@ -356,6 +391,9 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	f->num.min_trl = f->num.max_dd = f->sharpe = f->sr0 = NAN;
 	f->psr_iid = f->dsr_iid = f->effective_trades = f->trades_lag1 = NAN;
 	f->num.pbo = NAN;
+	f->num.effective_trades = f->num.alpha = f->num.alpha_t = NAN;
+	f->beta = f->beta_t = f->excess_return = f->losing_trades = NAN;
+	f->max_concurrent = f->exposure_multiple = f->overlap_trades = f->autocorr_trades = NAN;
 	load_config(dir, f, in);
 	load_fingerprint(dir, f);
 	load_inspect(dir, f, in);

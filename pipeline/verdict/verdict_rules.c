@@ -1,4 +1,4 @@
-/* verdict_rules.c - the six readiness gates (seven with declared variants) and the verdict precedence, as a pure function. */
+/* verdict_rules.c - the seven readiness gates (eight with declared variants) and the verdict precedence, as a pure function. */
 #include <math.h>
 
 #include "config.h"
@@ -22,6 +22,7 @@ struct vd_thresholds vd_default_thresholds(void)
 		.min_dsr = knob_default(SA_K_GATE_DSR),
 		.max_dd = knob_default(SA_K_GATE_MAX_DD),
 		.max_pbo = knob_default(SA_K_GATE_PBO),
+		.min_alpha_t = knob_default(SA_K_GATE_ALPHA_T),
 	};
 
 	return th;
@@ -46,7 +47,9 @@ static void score_gates(const struct vd_numbers *n, const struct vd_thresholds *
 	bool have = n->stats_ok;
 	double nan = NAN;
 
-	g[VD_GATE_TRADES] = at_least(have ? n->trades : nan, th->min_trades);
+	/* trades that run together or are open at once are one trade's evidence, not several */
+	g[VD_GATE_TRADES] = at_least(have ? (isnan(n->effective_trades) ? n->trades :
+					    n->effective_trades) : nan, th->min_trades);
 	g[VD_GATE_NET_EDGE].value = have ? n->mean_net : nan;
 	g[VD_GATE_NET_EDGE].threshold = 0.0;
 	/* an edge that is gone without the best few trades rests on luck (an unknown one fails) */
@@ -61,6 +64,11 @@ static void score_gates(const struct vd_numbers *n, const struct vd_thresholds *
 	g[VD_GATE_DRAWDOWN] = at_most(have ? n->max_dd : nan, th->max_dd);
 	if (n->ruined)
 		g[VD_GATE_DRAWDOWN].pass = false;
+	/* a positive alpha, significant one-sided; none measured (a trade log alone) fails */
+	g[VD_GATE_ALPHA].value = have && n->alpha_known ? n->alpha_t : nan;
+	g[VD_GATE_ALPHA].threshold = th->min_alpha_t;
+	g[VD_GATE_ALPHA].pass = have && n->alpha_known && n->alpha > 0.0 &&
+				n->alpha_t >= th->min_alpha_t;
 	g[VD_GATE_OVERFITTING].value = have && n->variants ? n->pbo : nan;
 	g[VD_GATE_OVERFITTING].threshold = th->max_pbo;
 	g[VD_GATE_OVERFITTING].pass = !n->variants || (have && n->pbo < th->max_pbo);
@@ -71,7 +79,8 @@ static enum vd_verdict gates_alone(const struct vd_gate_result *g)
 	/* without variants the overfitting gate passes by construction and is not shown */
 	bool sound = g[VD_GATE_NET_EDGE].pass && g[VD_GATE_PSR].pass && g[VD_GATE_DSR].pass &&
 		     g[VD_GATE_DRAWDOWN].pass && g[VD_GATE_OVERFITTING].pass;
-	bool enough = g[VD_GATE_TRADES].pass && g[VD_GATE_TRACK_RECORD].pass;
+	bool enough = g[VD_GATE_TRADES].pass && g[VD_GATE_TRACK_RECORD].pass &&
+		      g[VD_GATE_ALPHA].pass;
 
 	if (sound && enough)
 		return VD_READY_FOR_MICRO_LIVE;
@@ -85,6 +94,14 @@ void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struc
 	score_gates(n, th, r->gates);
 	r->ngates = n->variants ? VD_NGATES : VD_NGATES - 1;
 	r->gate_verdict = gates_alone(r->gates);
+	/* a pass that rests on a tail not yet met is not evidence enough */
+	r->tail_capped = n->stats_ok && n->tail_unseen && r->gate_verdict == VD_READY_FOR_MICRO_LIVE;
+	if (r->tail_capped)
+		r->gate_verdict = VD_WATCH;
+	/* given sealed bars, the edge must hold there too: a gate of soundness, like net_edge */
+	r->sealed = (struct vd_gate_result){ n->sealed_mean_net, 0.0, !n->sealed_given || n->sealed_edge };
+	if (!r->sealed.pass)
+		r->gate_verdict = VD_NOT_READY;
 	r->veto_unsafe = n->blocked_actions > 0 || n->killed;
 	r->veto_lookahead = n->lookahead_mismatches > 0 || n->lookahead_failed > 0 || n->hindsight;
 	r->incomplete = !n->judged;
@@ -124,6 +141,7 @@ const char *vd_gate_name(enum vd_gate g)
 		[VD_GATE_DSR] = "dsr",
 		[VD_GATE_TRACK_RECORD] = "track_record",
 		[VD_GATE_DRAWDOWN] = "drawdown",
+		[VD_GATE_ALPHA] = "alpha",
 		[VD_GATE_OVERFITTING] = "overfitting",
 	};
 	return (unsigned)g < VD_NGATES ? names[g] : "unknown";

@@ -1,4 +1,4 @@
-/* verdict_rules.h - the six readiness gates (seven with declared variants) and the verdict precedence, as a pure function. */
+/* verdict_rules.h - the seven readiness gates (eight with declared variants) and the verdict precedence, as a pure function. */
 #ifndef SA_VERDICT_RULES_H
 #define SA_VERDICT_RULES_H
 
@@ -20,7 +20,8 @@ enum vd_gate {
 	VD_GATE_DSR,
 	VD_GATE_TRACK_RECORD,
 	VD_GATE_DRAWDOWN,
-	VD_GATE_OVERFITTING,   /* only when the strategy declares VARIANTS */
+	VD_GATE_ALPHA,         /* what it earns beyond holding the instrument */
+	VD_GATE_OVERFITTING,   /* only when the strategy declares VARIANTS: kept last */
 	VD_NGATES,
 };
 
@@ -31,6 +32,7 @@ struct vd_thresholds {
 	double min_dsr;     /* DSR(trials) needed */
 	double max_dd;      /* largest tolerated drawdown, a fraction */
 	double max_pbo;     /* PBO must be below it (only with declared variants) */
+	double min_alpha_t; /* the alpha's HAC t-statistic needed (one-sided) */
 };
 
 /* Everything the verdict depends on, as numbers. A statistic that is unknown is NAN, and a gate
@@ -38,6 +40,8 @@ struct vd_thresholds {
 struct vd_numbers {
 	bool stats_ok;             /* stats.json was present and ok */
 	double trades;             /* closed trades */
+	double effective_trades;   /* what they count as independent ones (serial dependence and
+				    * overlap); the trades gate counts these; NAN: the trades */
 	double mean_net;           /* mean net return per trade */
 	double net_return;         /* total net return */
 	double mean_net_without;   /* mean net return without the best trades (stats.json
@@ -58,6 +62,12 @@ struct vd_numbers {
 	bool ruined;               /* the compounded net equity reached zero */
 	bool variants;             /* the strategy declared VARIANTS: the overfitting gate counts */
 	double pbo;                /* their probability of backtest overfitting; NAN when unknown */
+	bool alpha_known;          /* the regression on the instrument was made */
+	double alpha, alpha_t;     /* its annualised alpha and HAC t-statistic */
+	bool tail_unseen;          /* no loss of the size the trades' own spread implies */
+	bool sealed_given;         /* SEALED bars were given: the sealed gate counts */
+	bool sealed_edge;          /* the net edge holds on them (sealed.json) */
+	double sealed_mean_net;    /* their mean net return per trade; NAN when unknown */
 };
 
 struct vd_gate_result {
@@ -74,13 +84,17 @@ struct vd_result {
 	bool incomplete;               /* nothing could be judged */
 	bool held_back;                /* the gates passed (READY or WATCH), but a check was
 					* unfinished, so the verdict is NOT_READY */
+	bool tail_capped;              /* every gate passed but the tail is unseen: WATCH */
+	struct vd_gate_result sealed;  /* the sealed gate, counted only when sealed_given */
 };
 
 /* The knob table's default thresholds, for a verdict without a readable config.json. */
 struct vd_thresholds vd_default_thresholds(void);
 
 /* Scores the gates and applies the precedence: REJECTED_UNSAFE, INCOMPLETE (nothing judged),
- * REJECTED_LOOKAHEAD, READY_FOR_MICRO_LIVE, WATCH, NOT_READY. A ruined account fails net_edge
+ * REJECTED_LOOKAHEAD, READY_FOR_MICRO_LIVE, WATCH, NOT_READY. READY needs every gate; one
+ * whose net_edge, psr, dsr, drawdown (and overfitting) pass is WATCH, so a return that is the
+ * market's (alpha fails, or cannot be judged) or an unseen tail is WATCH at best. A ruined account fails net_edge
  * and drawdown whatever their numbers say; net_edge also needs an edge without the best trades
  * (a positive mean_net_without), so no verdict rests on a few lucky trades. Pure: never fails, allocates nothing. */
 void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struct vd_result *r);

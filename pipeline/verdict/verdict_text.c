@@ -49,7 +49,10 @@ static const char *plural(double n)
 /* Trades still needed to clear both evidence gates at the present quality; 0 when none. */
 static double trades_short(const struct vd_facts *f)
 {
-	double need = f->th.min_trades;
+	/* the trades gate counts independent trades: as many raw trades, at this dependence */
+	double per = f->effective_trades > 0 && f->effective_trades < f->num.trades ?
+		     f->num.trades / f->effective_trades : 1.0;
+	double need = ceil(f->th.min_trades * per);
 
 	if (isfinite(f->num.min_trl) && f->num.min_trl > need)
 		need = ceil(f->num.min_trl);
@@ -64,8 +67,28 @@ static const char *cost_basis(const struct vd_facts *f)
 
 static void why_trades(struct text *t, const struct vd_facts *f)
 {
-	add(t, "%.0f closed trade%s, at least %.0f needed to count as evidence", f->num.trades,
-	    plural(f->num.trades), f->th.min_trades);
+	add(t, "%.0f closed trade%s", f->num.trades, plural(f->num.trades));
+	if (f->effective_trades > 0 && round(f->effective_trades) < f->num.trades)
+		add(t, ", worth %.0f independent one%s", round(f->effective_trades),
+		    plural(round(f->effective_trades)));
+	if (f->overlapping > 0)
+		add(t, " (%.0f open beside another, up to %.0f at once: %.2fx the exposure of one "
+		    "account)", f->overlapping, f->max_concurrent, f->exposure_multiple);
+	add(t, ", at least %.0f needed to count as evidence", f->th.min_trades);
+}
+
+/* The annualised alpha and its test, or why none was measured. */
+static void why_alpha(struct text *t, const struct vd_facts *f)
+{
+	const struct vd_numbers *n = &f->num;
+
+	if (!n->alpha_known) {
+		add(t, "cannot be judged: %s", f->alpha_reason);
+		return;
+	}
+	add(t, "alpha %+.1f %% a year beyond holding the instrument (HAC t %.2f, %.3f needed, "
+	    "one-sided), beta %.2f (t %.1f)", pct(n->alpha), n->alpha_t, f->th.min_alpha_t, f->beta,
+	    f->beta_t);
 }
 
 /* net_edge failed on the edge without the best trades alone. */
@@ -131,6 +154,10 @@ static void why_track_record(struct text *t, const struct vd_facts *f)
 	if (!isfinite(f->num.min_trl))
 		add(t, "%.0f trades, but with no positive Sharpe ratio no track record is long enough",
 		    f->num.trades);
+	else if (f->num.min_trl < 10)
+		add(t, "%.0f trades against a minimum track record of fewer than 10 at 95 %% "
+		    "confidence (the formula is asymptotic: below 10 trades it says little)",
+		    f->num.trades);
 	else
 		add(t, "%.0f trades against a minimum track record of %.0f at 95 %% confidence",
 		    f->num.trades, ceil(f->num.min_trl));
@@ -160,6 +187,7 @@ char *vd_gate_why(const struct vd_facts *f, const struct vd_result *r, enum vd_g
 	case VD_GATE_DSR: why_dsr(&t, f); break;
 	case VD_GATE_TRACK_RECORD: why_track_record(&t, f); break;
 	case VD_GATE_DRAWDOWN: why_drawdown(&t, f); break;
+	case VD_GATE_ALPHA: why_alpha(&t, f); break;
 	case VD_GATE_OVERFITTING: vd_why_overfitting(f, buf, len); break;
 	default: add(&t, "unknown gate"); break;
 	}
@@ -309,6 +337,49 @@ static void say_incomplete_why(struct text *t, const struct vd_facts *f)
 		    f->replay_reason[0] ? f->replay_reason : "no replay was made");
 }
 
+/* Under this many trades no wording credits an edge: the sample is too small to judge. */
+#define VD_FEW_TRADES 30
+
+/* The shuffle test ran and cannot tell the timing from luck: then no sentence credits an edge. */
+static bool luck_says_no(const struct vd_facts *f)
+{
+	return f->robust_ok && f->perm_ok && f->perm_p > 0.05;
+}
+
+/* WATCH, by what held it there: too few trades, a return that is the market's, a tail not yet
+ * met. The edge is credited only where the sample and the shuffle test allow it. */
+static void say_watch(struct text *t, const struct vd_facts *f, const struct vd_result *r)
+{
+	const struct vd_gate_result *g = r->gates;
+	char why[VD_TEXT_MAX * 2];
+	bool thin = !g[VD_GATE_TRADES].pass || !g[VD_GATE_TRACK_RECORD].pass;
+
+	if (f->num.trades < VD_FEW_TRADES)
+		add(t, "The sample is too small to judge: %.0f trade%s (PSR %.3f, DSR %.3f, worst drawdown %.1f %%) cannot tell an edge from luck. ",
+		    f->num.trades, plural(f->num.trades), f->num.psr, f->num.dsr, pct(f->num.max_dd));
+	else if (luck_says_no(f))
+		add(t, "The gates on its returns pass (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the shuffle test below cannot tell its timing from luck. ",
+		    f->num.psr, f->num.dsr, pct(f->num.max_dd));
+	else if (thin)
+		add(t, "The edge looks sound after costs (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the evidence is thin: %s. ",
+		    f->num.psr, f->num.dsr, pct(f->num.max_dd),
+		    vd_gate_why(f, r, g[VD_GATE_TRADES].pass ? VD_GATE_TRACK_RECORD : VD_GATE_TRADES,
+				why, sizeof why));
+	else
+		add(t, "Its returns pass the gates on returns (PSR %.3f, DSR %.3f, worst drawdown %.1f %%). ",
+		    f->num.psr, f->num.dsr, pct(f->num.max_dd));
+	if (!g[VD_GATE_ALPHA].pass && f->num.alpha_known)
+		add(t, "Against the market its return is the market's: beta %.2f (t %.1f), alpha %+.1f %% a year (t %.2f, %.3f needed), %+.1f %% against holding the instrument. ",
+		    f->beta, f->beta_t, pct(f->num.alpha), f->num.alpha_t, f->th.min_alpha_t,
+		    pct(f->excess_return));
+	else if (!g[VD_GATE_ALPHA].pass)
+		add(t, "What it earns beyond holding the instrument cannot be judged (%s), so it cannot be READY_FOR_MICRO_LIVE. ",
+		    f->alpha_reason);
+	if (f->num.tail_unseen)
+		add(t, "Its tail is unseen: %s; the pass would rest on a loss that has not come yet. ",
+		    f->tail_reason);
+}
+
 static void say_decision(struct text *t, const struct vd_facts *f, const struct vd_result *r)
 {
 	char why[VD_TEXT_MAX * 2];
@@ -326,14 +397,17 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 		    vd_veto_reason(f, r, VD_REJECTED_LOOKAHEAD, why, sizeof why));
 		break;
 	case VD_READY_FOR_MICRO_LIVE:
-		add(t, "All %s gates pass: the edge survives costs (PSR %.3f, DSR %.3f) over enough trades. ",
-		    r->ngates == VD_NGATES ? "seven" : "six", f->num.psr, f->num.dsr);
+		if (luck_says_no(f))
+			add(t, "All %s gates pass (PSR %.3f, DSR %.3f, alpha %+.1f %% a year, t %.2f), though the shuffle test below does not back its timing. ",
+			    r->ngates == VD_NGATES ? "eight" : "seven", f->num.psr, f->num.dsr,
+			    pct(f->num.alpha), f->num.alpha_t);
+		else
+			add(t, "All %s gates pass: the edge survives costs (PSR %.3f, DSR %.3f) over enough trades, and beyond holding the instrument (alpha %+.1f %% a year, t %.2f). ",
+			    r->ngates == VD_NGATES ? "eight" : "seven", f->num.psr, f->num.dsr,
+			    pct(f->num.alpha), f->num.alpha_t);
 		break;
 	case VD_WATCH:
-		add(t, "The edge looks sound after costs (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the evidence is thin: %s. ",
-		    f->num.psr, f->num.dsr, pct(f->num.max_dd),
-		    vd_gate_why(f, r, r->gates[VD_GATE_TRADES].pass ? VD_GATE_TRACK_RECORD : VD_GATE_TRADES,
-				why, sizeof why));
+		say_watch(t, f, r);
 		break;
 	default:
 		if (!f->num.stats_ok) {
@@ -391,6 +465,24 @@ static void say_incomplete_fix(struct text *t, const struct vd_facts *f)
 	add(t, f->tradelog ? "; the trade log could not be used either. " : ", or give a trade log to score. ");
 }
 
+/* What would lift a WATCH: more trades, a return of its own, a sample that holds a stress. */
+static void say_watch_change(struct text *t, const struct vd_facts *f, const struct vd_result *r)
+{
+	const struct vd_gate_result *g = r->gates;
+
+	if (!g[VD_GATE_TRADES].pass || !g[VD_GATE_TRACK_RECORD].pass)
+		add(t, "About %.0f more trade%s at this quality would clear the evidence gates. ",
+		    trades_short(f), plural(trades_short(f)));
+	if (!g[VD_GATE_ALPHA].pass && f->num.alpha_known)
+		add(t, "A return beyond what holding the instrument gives (a positive alpha with t of at least %.3f) is what would change that; holding the market is cheaper. ",
+		    f->th.min_alpha_t);
+	else if (!g[VD_GATE_ALPHA].pass)
+		add(t, "The strategy's code audited on the bars it traded would let its return be set against the market's. ");
+	if (f->num.tail_unseen)
+		add(t, "A sample that holds a market stress (a crash, a volatility spike), or about %.0f trades (three times these, by the rule of three), would show whether its losses come and how large. ",
+		    3.0 * f->num.trades);
+}
+
 static void say_change(struct text *t, const struct vd_facts *f, const struct vd_result *r)
 {
 	switch (r->verdict) {
@@ -409,8 +501,7 @@ static void say_change(struct text *t, const struct vd_facts *f, const struct vd
 		say_incomplete_fix(t, f);
 		break;
 	case VD_WATCH:
-		add(t, "About %.0f more trade%s at this quality would clear the evidence gates. ",
-		    trades_short(f), plural(trades_short(f)));
+		say_watch_change(t, f, r);
 		break;
 	case VD_NOT_READY:
 		say_not_ready_fix(t, f, r);
@@ -462,7 +553,8 @@ static void say_unfinished(struct text *t, const struct vd_facts *f)
 	if (!f->variants_complete)
 		add(t, "Not every declared variant ran before the time budget ran out, so the verdict is held at NOT_READY. ");
 	if (f->lookahead_complete && f->robust_complete && f->variants_complete) {
-		if (f->num.unreproducible)
+		/* a hindsight veto has said it already */
+		if (f->num.unreproducible && !f->num.hindsight)
 			add(t, "The verdict is held at NOT_READY: %s ", f->hindsight_reason);
 		return;
 	}

@@ -65,7 +65,16 @@ struct vd_facts {
 	long trials;
 	double sharpe, sr0;             /* per-trade Sharpe and the deflation benchmark */
 	double psr_iid, dsr_iid;        /* the same with every trade independent */
-	double effective_trades;        /* what the PSR and DSR count under serial dependence */
+	double effective_trades;        /* what the PSR, DSR and trades gate count (serial
+					 * dependence and overlap) */
+	double autocorr_trades;         /* serial dependence alone */
+	double beta, beta_t;            /* against the instrument; NAN when unknown */
+	double excess_return;           /* compounded, less the instrument's */
+	char alpha_reason[VD_TEXT_MAX * 2]; /* why the regression was not made */
+	char tail_reason[VD_TEXT_MAX * 2];  /* stats.json tail.reason */
+	double losing_trades;
+	double overlapping;             /* trades open beside another */
+	double max_concurrent, exposure_multiple, overlap_trades;
 	double trades_lag1;             /* the trades' lag-1 autocorrelation; NAN when unknown */
 	char stats_reason[VD_TEXT_MAX]; /* why there are no statistics, "" when there are */
 	bool synthetic_data;            /* the bars are the bundled synthetic series */

@@ -335,6 +335,28 @@ static void flush_stdio(const struct sbx_zstate *z)
 	PyErr_Clear();
 }
 
+/* A framework class's signals(df) (sbx_shims.h), borrowed from g, or NULL when the upload defines
+ * none or no shim was loaded; a framework it cannot run ends the run with the shim's sentence. */
+static PyObject *framework_signals(const struct sbx_zstate *z, PyObject *g)
+{
+	PyObject *adapt = PyDict_GetItemString(z->helpers, "adapt"), *fn;
+
+	if (!adapt)
+		return NULL;
+	fn = PyObject_CallOneArg(adapt, g);
+	if (!fn)
+		finish_error(z);
+	if (fn == Py_None) {
+		Py_DECREF(fn);
+		return NULL;
+	}
+	/* kept alive by g, which lives until the run exits */
+	if (PyDict_SetItemString(g, "__framework_signals__", fn) < 0)
+		finish_error(z);
+	Py_DECREF(fn);
+	return fn;
+}
+
 /* Step 11: the upload, in a fresh module namespace that holds nothing but builtins. */
 static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, PyObject *params, size_t n)
 {
@@ -350,8 +372,11 @@ static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, PyObject
 	if (!r)
 		finish_error(z);
 	fn = PyDict_GetItemString(g, "signals");
+	if (!fn)
+		fn = framework_signals(z, g);
 	if (!fn || !PyCallable_Check(fn)) {
-		static const char msg[] = "the strategy defines no callable signals(df)";
+		static const char msg[] = "the strategy defines no callable signals(df), and no freqtrade "
+					  "IStrategy or backtesting.py Strategy subclass";
 		put_result(SBX_TAG_ERROR, msg, sizeof msg - 1);
 		_exit(SBX_EXIT_DONE);
 	}

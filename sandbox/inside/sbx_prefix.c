@@ -78,7 +78,8 @@ static int recv_msg(struct prefix *p, struct sbx_req *req, int fds[SBX_RUN_FDS],
 	if ((size_t)got < sizeof *req || (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
 	    (req->magic == SBX_MAGIC_BARS && (*nfd != 0 || m != req->n || payload != m * SBX_BAR_BYTES)) ||
 	    (req->magic == SBX_MAGIC && (*nfd != SBX_RUN_FDS || payload != 0)) ||
-	    (req->magic != SBX_MAGIC && req->magic != SBX_MAGIC_BARS)) {
+	    (req->magic == SBX_MAGIC_DROP && (*nfd != 0 || payload != 0 || req->n > p->have)) ||
+	    (req->magic != SBX_MAGIC && req->magic != SBX_MAGIC_BARS && req->magic != SBX_MAGIC_DROP)) {
 		for (size_t i = 1; i < msg.msg_iovlen; i++)
 			memset(iov[i].iov_base, 0, iov[i].iov_len);
 		for (int i = 0; i < *nfd; i++)
@@ -174,8 +175,23 @@ static int fork_run(struct prefix *p, uint32_t id, const int fds[SBX_RUN_FDS])
 	return 0;
 }
 
-/* Takes one driver message: rows are kept, a fork request for exactly the bars held becomes a
- * run. Returns 0, or -1 when the driver has hung up. */
+/* Forgets the m oldest bars held: the rest move to the columns' start and the places they
+ * leave are zeroed, so the columns hold what a data zygote sent only the rest would hold. */
+static void drop_bars(struct prefix *p, size_t m)
+{
+	size_t keep = p->have - m;
+
+	for (int c = 0; c < SBX_BAR_COLUMNS; c++) {
+		char *col = p->cols + (size_t)c * SBX_PREFIX_CAP * SBX_VALUE_BYTES;
+
+		memmove(col, col + m * SBX_VALUE_BYTES, keep * SBX_VALUE_BYTES);
+		memset(col + keep * SBX_VALUE_BYTES, 0, m * SBX_VALUE_BYTES);
+	}
+	p->have = keep;
+}
+
+/* Takes one driver message: rows are kept, a drop forgets the oldest, a fork request for
+ * exactly the bars held becomes a run. Returns 0, or -1 when the driver has hung up. */
 static int take_msg(struct prefix *p)
 {
 	struct sbx_req req;
@@ -192,6 +208,10 @@ static int take_msg(struct prefix *p)
 			if (__builtin_mul_overflow(t[i], (int64_t)1000000000, &t[i]))
 				t[i] = INT64_MIN;  /* NaT: the loader never passes a time this far out */
 		p->have += (size_t)req.n;
+		return 0;
+	}
+	if (req.magic == SBX_MAGIC_DROP) {
+		drop_bars(p, (size_t)req.n);
 		return 0;
 	}
 	/* A run is forked only from exactly its prefix: never from more bars than it may see. */

@@ -33,6 +33,7 @@
 #include "sbx_hook.h"
 #include "sbx_preimport.h"
 #include "sbx_root.h"
+#include "sbx_shims.h"
 
 
 /* Trusted helpers, defined before any upload exists. They run inside a child after lockdown,
@@ -651,6 +652,11 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 		goto out;
 	}
 	(void)sbx_preimport(z.src, z.src_len);
+	/* The framework shims are trusted code like numpy: imported here, before any upload. */
+	if (sbx_shims_load(z.helpers, z.src, z.src_len) < 0) {
+		start_fail(ctrl_fd, "cannot load the framework shims (freqtrade, talib, backtesting)");
+		goto out;
+	}
 	/* Once here, so the runs fork from a module table without them (each run checks again). */
 	if (sbx_hook_purge_modules() < 0) {
 		start_fail(ctrl_fd, "cannot drop the blocklisted modules from sys.modules");

@@ -27,3 +27,29 @@ bench_figures() {
 		esac
 	done
 }
+
+# CPU of a command and of everything it starts, whatever reaps it: a cpuacct cgroup where the
+# machine has one (the sandbox moves its zygote into its own memory, pids and cpu cgroups, not
+# this hierarchy), else the whole machine's busy time from /proc/stat (coarser: other work on
+# the machine counts too). The processes' own rusage undercounts: runs reaped by a zygote that
+# is killed at the end are never summed.
+#
+# bench_cg_init: makes the cgroup (BENCH_CG, empty when there is none); the caller's EXIT trap
+# removes it with bench_cg_done.
+bench_cg_init() {
+	BENCH_CG=
+	if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpuacct ]; then
+		BENCH_CG=/sys/fs/cgroup/cpuacct/strataudit-bench-$$
+		mkdir -p "$BENCH_CG" || BENCH_CG=
+	fi
+}
+bench_cg_done() { [ -n "${BENCH_CG:-}" ] && rmdir "$BENCH_CG" 2>/dev/null; return 0; }
+# bench_busy_s: CPU seconds so far, of the cgroup or the whole machine
+bench_busy_s() {
+	if [ -n "${BENCH_CG:-}" ]; then awk '{ print $1 / 1e9 }' "$BENCH_CG/cpuacct.usage"
+	else awk '/^cpu / { print ($2 + $3 + $4 + $7 + $8) / 100 }' /proc/stat; fi
+}
+# bench_in_cg CMD...: runs CMD inside the cgroup
+bench_in_cg() {
+	sh -c '[ -n "$1" ] && echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "${BENCH_CG:-}" "$@"
+}

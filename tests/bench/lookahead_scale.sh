@@ -21,36 +21,25 @@ STRAT=demos/honest.py
 jobs=$(nproc 2>/dev/null || echo 2)
 REPS=${REPS:-5}
 
-# config MAX: a config with lookahead.max MAX
+# config MAX [WINDOW]: a config with lookahead.max MAX and lookahead.window WINDOW (0, the
+# measured window, when not given; the per-run figures below are of whole-prefix runs, so they
+# keep their meaning: tests/bench/lookahead_window.sh measures the window runs)
 config() {
-	printf '{"stage": "config", "schema": 1, "lookahead": {"max": %s, "seed": 1}, "budget": {"audit_s": 7200},\n "limits": {"wall_s": 120, "cpu_s": 120, "mem_mb": 2048, "scratch_mb": 16, "nofile": 64}}\n' "$1" >"$TMP/config-$1.json"
-	echo "$TMP/config-$1.json"
+	printf '{"stage": "config", "schema": 1, "lookahead": {"max": %s, "seed": 1, "window": %s}, "budget": {"audit_s": 7200},\n "limits": {"wall_s": 120, "cpu_s": 120, "mem_mb": 2048, "scratch_mb": 16, "nofile": 64}}\n' "$1" "${2:-0}" >"$TMP/config-$1-${2:-0}.json"
+	echo "$TMP/config-$1-${2:-0}.json"
 }
 
-# CPU of a command and of everything it starts, whatever reaps it: a cpuacct cgroup where the
-# machine has one (the sandbox moves its zygote into its own memory, pids and cpu cgroups, not
-# this hierarchy), else the whole machine's busy time from /proc/stat (coarser). The processes'
-# own rusage undercounts: runs reaped by a zygote that is killed at the end are never summed.
-CG=
-if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpuacct ]; then
-	CG=/sys/fs/cgroup/cpuacct/strataudit-bench-$$
-	mkdir -p "$CG" || CG=
-	trap 'rm -rf "$TMP"; [ -n "$CG" ] && rmdir "$CG" 2>/dev/null' EXIT
-fi
-busy_s() {
-	if [ -n "$CG" ]; then awk '{ print $1 / 1e9 }' "$CG/cpuacct.usage"
-	else awk '/^cpu / { print ($2 + $3 + $4 + $7 + $8) / 100 }' /proc/stat; fi
-}
+bench_cg_init
+trap 'rm -rf "$TMP"; bench_cg_done' EXIT
 
 # cpu N MAX: CPU seconds (user + sys, every process) of one check at MAX points
 cpu() {
 	local n=$1 max=$2 a z
 	shift 2
-	a=$(busy_s)
-	sh -c '[ -n "$1" ] && echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$CG" \
-		"$BIN/lookahead" "$@" --strategy "$STRAT" --run "$TMP/$n.run.json" --data "$TMP/$n.csv" \
-		--config "$(config "$max")" --jobs 1 -o "$TMP/$n.la.json" >/dev/null 2>&1
-	z=$(busy_s)
+	a=$(bench_busy_s)
+	bench_in_cg "$BIN/lookahead" "$@" --strategy "$STRAT" --run "$TMP/$n.run.json" --data "$TMP/$n.csv" \
+		--config "$(config "$max" 1000000000)" --jobs 1 -o "$TMP/$n.la.json" >/dev/null 2>&1
+	z=$(bench_busy_s)
 	"$PY" -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]))' "$a" "$z"
 }
 

@@ -32,39 +32,8 @@ parallel=$("$BIN/sandbox" --strategy "$TMP/strategy.py" --data "$TMP/bars.csv" -
 	sed -n 's/.*: \([0-9.]*\) ms per run/\1/p')
 
 # bare MODE: ms a run of the strategy in a warm interpreter, MODE "call" (no sandbox) or "fork" (a
-# bare child forked per run, sending its int8 signals back through a pipe: the floor). Each
-# builds its DataFrame once per call, as the sandbox does from bytes.
-bare() {
-	"$PY" - "$TMP/strategy.py" "$TMP/bars.csv" "$RUNS" "$1" <<'PY'
-import os, sys, time, runpy, pandas as pd, numpy as np
-sig = runpy.run_path(sys.argv[1])["signals"]
-raw = pd.read_csv(sys.argv[2])
-t = pd.to_datetime(raw["time"], utc=True).values.astype("int64")
-vals = raw[["open", "high", "low", "close", "volume"]].to_numpy(np.float64)
-n, fork = int(sys.argv[3]), sys.argv[4] == "fork"
-def run():
-    idx = pd.DatetimeIndex(t.view("datetime64[ns]"), name="time").tz_localize("UTC")
-    df = pd.DataFrame(vals.copy(), index=idx, columns=["open", "high", "low", "close", "volume"])
-    return np.asarray(sig(df), dtype=np.int8).tobytes()
-t0 = time.perf_counter()
-for _ in range(n):
-    if not fork:
-        run()
-        continue
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        os.write(w, run())
-        os._exit(0)
-    os.close(w)
-    while os.read(r, 1 << 20):
-        pass
-    os.close(r)
-    os.waitpid(pid, 0)
-print("%.2f" % ((time.perf_counter() - t0) * 1000 / n))
-PY
-}
+# bare child forked per run, sending its int8 signals back through a pipe: the floor).
+bare() { "$PY" tests/bench/bare.py "$TMP/strategy.py" "$TMP/bars.csv" "$RUNS" "$1"; }
 bare=$(bare call)
 forked=$(bare fork)
 

@@ -30,7 +30,7 @@ expect_eq "--bars counts rows" 501 "$(wc -l <"$TMP/a.csv")"
 "$BIN/gendata" --start 2025-03-01 --bars 3 -o "$TMP/s.csv"
 expect_eq "--start sets the first bar" "2025-03-01T02:00:00Z" "$(sed -n 4p "$TMP/s.csv" | cut -d, -f1)"
 
-expect_eq "header" "time,open,high,low,close,volume" "$(head -n1 "$TMP/default.csv")"
+expect_eq "header" "time,open,high,low,close,volume,funding_rate" "$(head -n1 "$TMP/default.csv")"
 expect_eq "two years of hourly bars" 17544 "$(($(wc -l <"$TMP/default.csv") - 1))"
 expect_eq "first bar" "2024-01-01T00:00:00Z" "$(sed -n 2p "$TMP/default.csv" | cut -d, -f1)"
 expect_eq "last bar" "2025-12-31T23:00:00Z" "$(tail -n1 "$TMP/default.csv" | cut -d, -f1)"
@@ -90,8 +90,10 @@ import csv, math, sys
 from datetime import datetime
 rows = list(csv.reader(open(sys.argv[1])))[1:]
 prev = None
-for i, (t, o, h, l, c, v) in enumerate(rows, start=2):
+for i, (t, o, h, l, c, v, fr) in enumerate(rows, start=2):
     o, h, l, c, v = map(float, (o, h, l, c, v))
+    # the funding column marks a perpetual: the default rate at 00:00, 08:00, 16:00 UTC
+    assert fr == ("0.0001" if t[11:13] in ("00", "08", "16") else "0"), f"line {i}: funding_rate"
     ts = datetime.strptime(t, "%Y-%m-%dT%H:%M:%SZ")
     assert prev is None or (ts - prev).total_seconds() == 3600, f"line {i}: not one hour after"
     assert all(math.isfinite(x) and x > 0 for x in (o, h, l, c)), f"line {i}: price"

@@ -120,6 +120,68 @@ while read -r file want; do
 	expect_eq "corpus $file is $want" "$want" "$(outcome "$name")"
 done <tests/lookahead/expected.txt
 
+# The window against the whole prefix: the same check with every run over the whole prefix
+# (LOOKAHEAD_WINDOW past the bars) must give the same findings, mismatch bars and verdicts as
+# the windowed one; unseeded_random.py's runs are not repeatable, so only its verdict is.
+# A window forced shorter (128 bars, shorter than many strategies' memory) must give the same
+# verdicts: a window that disagrees or fails is only ever confirmed on the whole prefix.
+for w in 128 1000000000; do
+	sed "s/\"seed\": 1}/\"seed\": 1, \"window\": $w}/" "$TMP/config.json" >"$TMP/window$w.json"
+done
+# findings A B: the findings of two lookahead.json files, equal or where they differ
+findings() {
+	"$PY" - "$1" "$2" <<'PYEOF'
+import json, sys
+keys = ["ok", "clean", "complete", "repeatable", "newest_bar_only", "stopped", "points_checked",
+        "points_run", "points_not_run", "mismatch_count", "first_mismatch", "mismatches",
+        "failed_count", "failed", "failed_runs", "failures", "explanation"]
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+print(" ".join(k for k in keys if a.get(k) != b.get(k)) or "same")
+PYEOF
+}
+confirmed=0 windows_used=0
+while read -r file want; do
+	case $file in '#'* | '') continue ;; esac
+	name=$(echo "$file" | tr '/.' '__')
+	for w in 128 1000000000; do
+		"$LA" --strategy "tests/lookahead/$file" --run "$TMP/$name.run.json" --data "$DATA" \
+			--config "$TMP/window$w.json" --jobs 2 -o "$TMP/$name.w$w.json" 2>/dev/null
+	done
+	if [ "$file" = leaky/unseeded_random.py ]; then
+		expect_eq "window: $file has the whole prefix's verdict" \
+			"$(jget "$TMP/$name.w1000000000.json" clean)" "$(jget "$TMP/$name.la.json" clean)"
+	else
+		expect_eq "window: $file has the whole prefix's findings" same \
+			"$(findings "$TMP/$name.la.json" "$TMP/$name.w1000000000.json")"
+	fi
+	expect_eq "window of 128 bars: $file has the whole prefix's verdict" \
+		"$(jget "$TMP/$name.w1000000000.json" clean)" "$(jget "$TMP/$name.w128.json" clean)"
+	expect_eq "whole prefix: $file was given no window" "1000000000 0" \
+		"$(jget "$TMP/$name.w1000000000.json" window.bars) $(jget "$TMP/$name.w1000000000.json" window.confirmations)"
+	confirmed=$((confirmed + $(jget "$TMP/$name.la.json" window.confirmations)))
+	[ "$(jget "$TMP/$name.la.json" window.bars)" -lt 1500 ] && windows_used=$((windows_used + 1))
+done <tests/lookahead/expected.txt
+check "window: the corpus's checks ran windows ($windows_used) and confirmed some ($confirmed)" \
+	test "$windows_used" -ge 20 -a "$confirmed" -ge 20
+
+# Long memory is no leak: a count since the first bar disagrees in every window; each is
+# confirmed on the whole prefix, which agrees, and the window grows for the rest of the pass.
+m=$TMP/memory_cumulative_parity_py.w128.json
+expect_eq "long memory: not flagged, its windows confirmed as memory, the window grown" \
+	"true true true true" "$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1])); w = d["window"]
+print(str(d["clean"]).lower(), str(w["confirmations"] > 0).lower(),
+      str(w["memory_mismatches"] == w["confirmations"] and w["confirmed_leaks"] == 0).lower(),
+      str(w["grown"] > 0 and w["bars_final"] > w["bars"] and "grew" in w["note"]).lower())' "$m")"
+# A strategy that raises when given fewer bars than it wants: its failed windows are confirmed
+# on the whole prefix (which shows its peek), never passed and never findings of their own.
+m=$TMP/leaky_raises_when_short_py.w128.json
+expect_eq "raises when short: its failed windows are confirmed, and the prefix shows the peek" \
+	"false true true 0" "$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1])); w = d["window"]
+print(str(d["clean"]).lower(), str(w["failed_windows"] > 0).lower(),
+      str(w["confirmed_leaks"] > 0 and d["mismatch_count"] > 0).lower(), d["failed_count"])' "$m")"
+
 # Leak-proof, shown directly: the strategy that reverses every signal once it finds more bars
 # than it was given must behave exactly like the same strategy without the search.
 snoop=causal_snoops_for_hidden_bars_py
@@ -178,6 +240,25 @@ print("flipped" if s.signals(full.iloc[:150])[-1] != (149 // 17) % 2 else "not f
 PYEOF
 )
 expect_eq "address scan: outside the sandbox, a slice's hidden bar is found" flipped "$found"
+
+# A window run holds exactly its own bars: window_bars.py raises unless every bar it is given
+# holds the values of its time, and signals from each bar's time alone, so each window of 64
+# bars agrees without a confirmation.
+sed 's/"seed": 1}/"seed": 1, "window": 64}/' "$AS/config.json" >"$AS/window.json"
+"$SBX" --strategy tests/lookahead/window_bars.py --data "$AS/bars.csv" --config "$AS/config.json" \
+	-o "$AS/wb.run.json" --events "$AS/wb.events.jsonl" >/dev/null 2>&1
+"$LA" --strategy tests/lookahead/window_bars.py --run "$AS/wb.run.json" --data "$AS/bars.csv" \
+	--config "$AS/window.json" --jobs 2 -o "$AS/wb.la.json" 2>/dev/null
+expect_eq "window: every run of 64 bars held exactly its bars and agreed unconfirmed" "true 6 64 0 0" \
+	"$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1])); w = d["window"]
+print(str(d["clean"]).lower(), d["points_checked"], w["bars"], w["confirmations"], d["failed_runs"])' "$AS/wb.la.json")"
+# ... and the check can fail: the same bars shifted by one hour fail in every run.
+sed 's/pd.Timestamp("2024-01-01", tz="UTC")/pd.Timestamp("2023-12-31 23:00", tz="UTC")/' \
+	tests/lookahead/window_bars.py >"$AS/wb_shifted.py"
+"$LA" --strategy "$AS/wb_shifted.py" --run "$AS/wb.run.json" --data "$AS/bars.csv" \
+	--config "$AS/window.json" --jobs 2 -o "$AS/wbs.la.json" 2>/dev/null
+expect_eq "window: bars that do not hold their own values are told" 6 "$(jget "$AS/wbs.la.json" failed_runs)"
 
 # Every layer holds in a run forked from the data zygote: each hostile upload that completes with
 # a recorded refusal in the sandbox earns the same refusal in its truncated runs (checked with

@@ -35,6 +35,35 @@ PYEOF
 )"
 done
 
+# A window run is one more run of the same recipe: each fact's hash, keyed to each bar's hour so
+# a window's bars carry it as the full run's do, must agree in every window of 100 bars with no
+# run confirmed on the prefix (a fact that told a window apart would need the prefix to decide).
+sed 's/"stop_after": 32}/"stop_after": 32, "window": 100}/' "$TMP/config.json" >"$TMP/window.json"
+for fact in pid proc frame_flags frame_base frame_types gc blocks rusage descriptors cwd mounts \
+	uid environment limits threads modules; do
+	{ sed "s/@FACT@/$fact/" "$D/observe.py"; cat <<'PYEOF'
+
+
+def signals(df):  # the hash spread over every bar, by the bar's own hour
+    digest = hashlib.sha256(repr(fact(df)).encode()).digest()
+    bits = np.unpackbits(np.frombuffer(digest[:8], dtype=np.uint8))
+    return np.where(bits[(df.index.asi8 // 3_600_000_000_000) % 64] == 1, 1, -1)
+PYEOF
+	} >"$TMP/window_$fact.py"
+	"$SBX" --strategy "$TMP/window_$fact.py" --data "$TMP/bars.csv" --config "$TMP/config.json" \
+		-o "$TMP/w$fact.run.json" --events "$TMP/w$fact.events.jsonl" >/dev/null 2>&1
+	"$LA" --strategy "$TMP/window_$fact.py" --run "$TMP/w$fact.run.json" --data "$TMP/bars.csv" \
+		--config "$TMP/window.json" --jobs 2 -o "$TMP/w$fact.la.json" 2>/dev/null
+	expect_eq "fact '$fact' is the same in every window run as in the full run" "ok true 40 100 0" \
+		"$("$PY" - "$TMP/w$fact.run.json" "$TMP/w$fact.la.json" <<'PYEOF'
+import json, sys
+r, d = (json.load(open(p)) for p in sys.argv[1:])
+print(r["status"], str(d.get("clean")).lower(), d.get("points_checked"), d["window"]["bars"],
+      d["window"]["confirmations"])
+PYEOF
+)"
+done
+
 # --- whole audits: what each cheat earns --------------------------------------------------
 # audit FILE NAME [KNOB=value...]: make audit into out/NAME; prints the verdict line's verdict
 audit() {

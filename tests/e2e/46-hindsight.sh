@@ -15,52 +15,110 @@ audit() {
 }
 hs() { jget "out/$1/robustness.json" "hindsight.$2"; }
 
+# kept NAME: the median share of the real net profit the moved copies kept, recomputed from
+# robustness.json's own figures
+kept() {
+	"$PY" -c 'import json, statistics, sys
+h = json.load(open(sys.argv[1]))["hindsight"]
+print("%.2f" % (statistics.median(h["calendar"]["net_profit"]) / h["real"]["net_profit"]))' \
+		"out/$1/robustness.json"
+}
+# reason NAME PATTERN WHAT: the veto's sentence names the memory
+reason() {
+	case $(jget "out/$1/verdict.json" vetoes.0.reason) in
+	*$2*"Nobody could have traded this without having seen the chart"*) ok "$3" ;;
+	*) not_ok "$3" "$(jget "out/$1/verdict.json" vetoes.0.reason)" ;;
+	esac
+}
+
 N=e2e-hindsight-dates
 expect_eq "a list of the data's best dates is rejected for look-ahead" REJECTED_LOOKAHEAD \
 	"$(audit "$TMP/dates.py" $N)"
 expect_eq "dates: every truncated re-run agreed (it reads no future bar)" true \
 	"$(jget "out/$N/lookahead.json" clean)"
-expect_eq "dates: moved 28 years it keeps none of its entries" "1461 0 true" \
-	"$(hs $N time_shift.weeks) $(hs $N time_shift.trades_kept) $(hs $N flagged)"
-case $(jget "out/$N/verdict.json" vetoes.0.reason) in
-*"a list of this data's own dates"*"Nobody could have traded this without having seen the chart"*)
-	ok "dates: the veto says it in plain words" ;;
-*) not_ok "dates: the veto says it in plain words" "$(jget "out/$N/verdict.json" vetoes.0.reason)" ;;
-esac
+expect_eq "dates: material, moved against the calendar it keeps under half its profit" "true true true" \
+	"$(hs $N real.material) $(hs $N calendar.flagged) $("$PY" -c "print(str($(kept $N) < 0.5).lower())")"
+reason $N "a list of this data's own dates and times" "dates: the veto says it in plain words"
 check "dates: the report shows the hindsight numbers" grep -q "Keyed to this data: a veto." "out/$N/report.html"
 
 N=e2e-hindsight-prices
 expect_eq "a lookup of the data's exact closes is rejected for look-ahead" REJECTED_LOOKAHEAD \
 	"$(audit "$TMP/prices.py" $N)"
-expect_eq "prices: the time shift keeps its trades, the price nudge does not" "1 true" \
-	"$(hs $N time_shift.trades_kept) $("$PY" -c 'import json, sys
-h = json.load(open(sys.argv[1]))["hindsight"]
-print(str(h["jitter"]["trades_kept"] < 0.5 and h["flagged"]).lower())' "out/$N/robustness.json")"
-case $(jget "out/$N/verdict.json" vetoes.0.reason) in
-*"a lookup of this data's own prices"*) ok "prices: the veto names the lookup" ;;
-*) not_ok "prices: the veto names the lookup" "$(jget "out/$N/verdict.json" vetoes.0.reason)" ;;
-esac
+expect_eq "prices: the ticks take its profit, and it trades on no shuffled copy" "true true" \
+	"$(hs $N ticks.flagged) $(hs $N surrogate_trades.keyed_to_real_bars)"
+reason $N "a lookup of this data's own prices" "prices: the veto names the lookup"
 
 N=e2e-hindsight-bars
-got=$(audit "$TMP/bar_numbers.py" $N)
-expect_eq "a schedule of bar numbers does not pass" NOT_READY "$got"
-expect_eq "bar numbers: both nudges keep it, a later start does not" "1 1 true false" \
-	"$(hs $N time_shift.trades_kept) $(hs $N jitter.trades_kept) $(hs $N later_start.flagged) $(hs $N flagged)"
-expect_eq "bar numbers: the gates would pass it; the verdict is held back" "READY_FOR_MICRO_LIVE true" \
-	"$(jget "out/$N/verdict.json" gate_verdict) $(jget "out/$N/verdict.json" held_back)"
-case $(jget "out/$N/verdict.json" summary) in
-*"held at NOT_READY: Started later in history it gives other signals"*) ok "bar numbers: the summary says why" ;;
-*) not_ok "bar numbers: the summary says why" "$(jget "out/$N/verdict.json" summary)" ;;
-esac
+expect_eq "a schedule of bar numbers is rejected for look-ahead" REJECTED_LOOKAHEAD \
+	"$(audit "$TMP/bar_numbers.py" $N)"
+expect_eq "bar numbers: the ticks keep it; the calendar move and a later start do not" "false true true" \
+	"$(hs $N ticks.flagged) $(hs $N calendar.flagged) $(hs $N later_start.flagged)"
+reason $N "a list of this data's own bar numbers" "bar numbers: the veto names them"
 
-# Failing is not escaping: the dates list that raises when it sees a year it was not shown.
-sed 's/^def signals(df):$/def signals(df):\n    if df.index[0].year > 2030:\n        raise ValueError("not my chart")/' \
-	"$TMP/dates.py" >"$TMP/dates_raise.py"
+# Failing is not escaping: the dates list that raises when a bar it saw has another close.
+t=$(sed -n 5002p data/ohlcv.csv | cut -d, -f1) c=$(sed -n 5002p data/ohlcv.csv | cut -d, -f5)
+sed "s/^def signals(df):\$/def signals(df):\n    seen = df.index == pd.Timestamp('$t')\n    if seen.any() and round(float(df['close'][seen].iloc[0]), 2) != $c:\n        raise ValueError('not my chart')/" \
+	"$TMP/dates.py" | sed 's/^import numpy as np$/import numpy as np\nimport pandas as pd/' >"$TMP/dates_raise.py"
 N=e2e-hindsight-raise
-expect_eq "a cheat that raises on the moved copy is rejected all the same" REJECTED_LOOKAHEAD \
+expect_eq "a cheat that raises on the moved copies is rejected all the same" REJECTED_LOOKAHEAD \
 	"$(audit "$TMP/dates_raise.py" $N)"
-expect_eq "raise: the moved run failed and counts as keeping nothing" "error 0" \
-	"$(hs $N time_shift.status) $(hs $N time_shift.trades_kept)"
+expect_eq "raise: the moved runs failed and count as keeping nothing" "error 0" \
+	"$(hs $N calendar.status.0) $(hs $N calendar.net_profit.0)"
+
+# --- the memories the older checks preserved (tests/lookahead/dodge/memory_gen.py) ----------
+"$PY" "$D/memory_gen.py" data/ohlcv.csv "$TMP" || exit 3
+
+N=e2e-hindsight-table
+expect_eq "a month-day hour weekday table (it survives a 28-year shift) is rejected" REJECTED_LOOKAHEAD \
+	"$(audit "$TMP/calendar_table.py" $N)"
+expect_eq "table: its entries come from no future bar; the calendar move takes its profit" "true true" \
+	"$(jget "out/$N/lookahead.json" clean) $(hs $N calendar.flagged)"
+reason $N "a list of this data's own dates and times" "table: the veto names the dates"
+
+N=e2e-hindsight-grid
+expect_eq "a price key that divides out one common factor is rejected" REJECTED_LOOKAHEAD \
+	"$(audit "$TMP/grid_key.py" $N)"
+expect_eq "grid: moved by whole ticks on their own, its quotes are gone" "true true" \
+	"$(hs $N ticks.flagged) $("$PY" -c "import json; print(str(json.load(open('out/$N/robustness.json'))['hindsight']['ticks']['profit_kept'] < 0.5).lower())")"
+reason $N "a lookup of this data's own prices" "grid: the veto names the lookup"
+
+N=e2e-hindsight-busy
+got=$(audit "$TMP/busy_causal.py" $N)
+N=e2e-hindsight-diluted
+expect_eq "remembered dates over a busy causal rule are rejected: profit is weighed, not entries" \
+	"REJECTED_LOOKAHEAD true" "$(audit "$TMP/diluted.py" $N) $(hs $N calendar.flagged)"
+expect_eq "diluted: most of its trades are the causal rule's (entered where it enters)" true \
+	"$("$PY" -c "import csv
+a = {r['entry_time'] for r in csv.DictReader(open('out/e2e-hindsight-busy/trades.csv'))}
+b = [r['entry_time'] for r in csv.DictReader(open('out/$N/trades.csv'))]
+print(str(sum(x in a for x in b) > len(b) / 2).lower())")"
+reason $N "a list of this data's own dates and times" "diluted: the veto names the dates"
+check "diluted: the shares kept recompute from robustness.json" "$PY" tests/recompute.py "out/$N"
+expect_eq "the busy causal rule alone is not flagged (its own verdict stands)" "NOT_READY false" \
+	"$got $(hs e2e-hindsight-busy flagged)"
+
+N=e2e-hindsight-events
+got=$(audit "$TMP/event_calendar.py" $N)
+expect_eq "a rule at release times from a calendar published in advance is not flagged" "false" \
+	"$(hs $N flagged)"
+expect_eq "events: its verdict is the gates' own" "$(jget "out/$N/verdict.json" gate_verdict)" "$got"
+expect_eq "events: moved against the calendar it keeps its profit (it earns from the bars)" true \
+	"$("$PY" -c "print(str($(kept $N) >= 0.5).lower())")"
+
+N=e2e-hindsight-vol300
+expect_eq "the honest rule with a 300-day volatility filter stays WATCH" WATCH \
+	"$(audit "$TMP/vol_warmup.py" $N)"
+expect_eq "vol300: a later start judged past its measured warm-up (over 300 days of bars)" "false true" \
+	"$(hs $N later_start.flagged) $("$PY" -c "import json
+print(str(json.load(open('out/$N/robustness.json'))['hindsight']['later_start']['measured_warmup_bars'] > 6900).lower())")"
+expect_eq "vol300: a material profit that the moves keep" "true false" "$(hs $N real.material) $(hs $N flagged)"
+
+for c in turn_of_month calendar_hours; do
+	N=e2e-hindsight-$c
+	got=$(audit tests/lookahead/causal/$c.py $N)
+	expect_eq "$c: no hindsight flag through the whole audit, its verdict the gates' own" \
+		"false $(jget "out/$N/verdict.json" gate_verdict)" "$(hs $N flagged) $got"
+done
 
 # --- no false alarms: the causal corpus through the sandbox and the robust stage -------------
 head -n 1501 data/ohlcv.csv >"$TMP/bars.csv"

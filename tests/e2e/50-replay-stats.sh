@@ -28,10 +28,10 @@ expect_eq "replay says ok" true "$(jget "$TMP/a/replay.json" ok)"
 expect_eq "two trades (a long, then a flip to short)" 2 "$(jget "$TMP/a/replay.json" trades)"
 expect_eq "four units traded (the flip counts two)" 4 "$(jget "$TMP/a/replay.json" units_traded)"
 expect_eq "the long pays the 08:00 funding" \
-	"2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.009803921569,0.001,0.0004,0.0001,0,-0.01130392157,0" \
+	"2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.009803921569,0.001,0.0004,0.0001,0,-0.01130392157,0,signal" \
 	"$(sed -n 2p "$TMP/a/trades.csv")"
 expect_eq "the short is closed at the last close and flagged" \
-	"2024-01-01T09:00:00Z,2024-01-01T11:00:00Z,short,101,98,2,0.0297029703,0.001,0.0004,0,0,0.0283029703,1" \
+	"2024-01-01T09:00:00Z,2024-01-01T11:00:00Z,short,101,98,2,0.0297029703,0.001,0.0004,0,0,0.0283029703,1,end" \
 	"$(sed -n 3p "$TMP/a/trades.csv")"
 # compounded: (101/102) x (1 + 1 - 98/101) gross, (1 - 0.0113039) x (1 + 0.0283030) net
 expect_eq "net equity ends at the product of (1 + net return)" \

@@ -140,8 +140,8 @@ touch -d '2011-11-11 11:11' "$B"/*.json
 TZ=Asia/Tokyo "$BIN/bundle" --dir "$B" --name demo
 check "the zip does not depend on file times or the time zone" cmp "$A/demo.zip" "$B/demo.zip"
 
-# Charts: something is drawn inside each plot area. cairo's PNG is decoded here (zlib, numpy and
-# the five PNG row filters, no imaging library) and the coloured pixels inside the plot area are
+# Charts: something is drawn inside each plot area. The chart PNG is decoded here (zlib, numpy,
+# the five PNG row filters and the palette, no imaging library) and the coloured pixels inside the plot area are
 # counted: grid, frame, axis labels and the "Not drawn" box are grey, every data series is in
 # colour. A blank or data-less chart of the right size fails; a blank one is fed in to show it.
 chart_ink() { # png: prints "W H coloured"; exits 1 below 2000 coloured pixels (0.15% of the area)
@@ -150,18 +150,21 @@ import struct, sys, zlib
 import numpy as np
 b = open(sys.argv[1], "rb").read()
 assert b[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-i, idat, ihdr = 8, b"", None
+i, idat, ihdr, plte = 8, b"", None, None
 while i < len(b):
     n, t = struct.unpack(">I4s", b[i:i + 8])
     if t == b"IHDR":
         ihdr = struct.unpack(">IIBBBBB", b[i + 8:i + 8 + n])
+    elif t == b"PLTE":
+        plte = np.frombuffer(b[i + 8:i + 8 + n], dtype=np.uint8).reshape(-1, 3).astype(np.int64)
     elif t == b"IDAT":
         idat += b[i + 8:i + 8 + n]
     i += 12 + n
 w, h, depth, ctype, _, _, interlace = ihdr
 assert (w, h) == (2000, 1080), ("not the charts' size", w, h)
-assert depth == 8 and ctype in (2, 6) and interlace == 0, ("not 8-bit RGB/RGBA", depth, ctype, interlace)
-bpp = 3 if ctype == 2 else 4
+assert depth == 8 and ctype in (2, 3, 6) and interlace == 0, ("not 8-bit RGB/RGBA/palette", depth, ctype, interlace)
+assert ctype != 3 or plte is not None, "a palette image without its palette"
+bpp = {2: 3, 3: 1, 6: 4}[ctype]
 raw = zlib.decompress(idat)
 assert len(raw) == h * (w * bpp + 1), "the image data is not the size of its rows"
 rows = np.frombuffer(raw, dtype=np.uint8).reshape(h, w * bpp + 1)
@@ -182,6 +185,9 @@ for d in range(w + h - 1):
     pred = np.select([f == 1, f == 2, f == 3, f == 4], [a, up, (a + up) // 2, paeth], 0)
     out[ys + 1, xs + 1] = (data[ys, xs] + pred) & 255
 img = out[1:, 1:]
+if ctype == 3:
+    assert img.max() < len(plte), "a pixel names no colour of the palette"
+    img = plte[img[:, :, 0]]
 # Inside every chart's frame: logical x 80..926, y 82..486, drawn at twice the density.
 px = img[164:972, 160:1852, :3]
 coloured = int(np.count_nonzero(px.max(axis=2) - px.min(axis=2) > 24))

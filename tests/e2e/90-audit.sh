@@ -206,4 +206,43 @@ grep -q "returned bad output: value inf at bar 0 is not -1, 0 or 1" "$TMP/audit.
 	ok "bad output: the terminal names the value and its bar" ||
 	not_ok "bad output: the terminal names the value and its bar" "$(tail -n 1 "$TMP/audit.log")"
 rm -rf "$OUT"
+# --- 2 000 daily bars: the bundle stays under 1 MB (its charts are palette PNGs) --------------
+"$PY" - "$TMP/daily.csv" <<'PYEOF'
+import datetime, sys
+import numpy as np
+# a seeded random walk of daily sessions, as a real market's closes are
+rng = np.random.default_rng(3)
+c = 100 * np.exp(np.cumsum(rng.normal(0.0004, 0.015, 2000)))
+o = np.r_[100, c[:-1]] * np.exp(rng.normal(0, 0.002, 2000))
+with open(sys.argv[1], "w") as f:
+    f.write("Date,Open,High,Low,Close,Volume\n")
+    d = datetime.date(2015, 1, 1)
+    for i in range(2000):
+        f.write("%s,%.4f,%.4f,%.4f,%.4f,1000\n" % (d + datetime.timedelta(days=i), o[i], max(o[i], c[i]) * 1.004,
+                                                    min(o[i], c[i]) * 0.996, c[i]))
+PYEOF
+rm -rf "$OUT"
+check "an audit of 2 000 daily bars exits 0" audit STRATEGY=demos/honest.py DATA="$TMP/daily.csv"
+size=$(stat -c %s "$OUT/$N.zip")
+if [ "$size" -lt 1000000 ]; then ok "2 000 daily bars: the bundle is under 1 MB ($size bytes)"
+else not_ok "2 000 daily bars: the bundle is under 1 MB" "$size bytes"; fi
+expect_no_match "2 000 daily bars: the page prints dates, not midnights" "$OUT/report.html" "T00:00:00Z"
+check "2 000 daily bars: the trades table still dates every trade" grep -q '<td class="mono">2015-0[1-9]-[0-3][0-9]</td>' "$OUT/report.html"
+expect_no_match "2 000 daily bars spanning less than 10x: a linear equity axis" "$OUT/report.html" "equity axis is logarithmic"
+# a market that rises some 30 times over: buy and hold beside the strategy on a log axis
+"$PY" - "$TMP/daily.csv" "$TMP/rising.csv" <<'PYEOF'
+import sys
+rows = open(sys.argv[1]).read().splitlines()
+with open(sys.argv[2], "w") as f:
+    f.write(rows[0] + "\n")
+    for i, r in enumerate(rows[1:]):
+        d, *px, v = r.split(",")
+        g = 1.0017 ** i
+        f.write(",".join([d] + ["%.4f" % (float(x) * g) for x in px] + [v]) + "\n")
+PYEOF
+rm -rf "$OUT"
+check "an audit of a rising daily market exits 0" audit STRATEGY=demos/honest.py DATA="$TMP/rising.csv"
+check "a market that rises over 10x: the equity chart is on a log axis, and the page says so" \
+	grep -q "The equity axis is logarithmic" "$OUT/report.html"
+rm -rf "$OUT"
 finish

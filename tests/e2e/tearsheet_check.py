@@ -183,6 +183,27 @@ def episodes(eq):
     return out[:5]
 
 
+def check_tearsheet_figures(st, ret, eqdf):
+    """Omega, the tail ratio and the best and worst calendar day, as quantstats and pyfolio
+    define them, from the per-bar returns and equity.csv's days."""
+    r = ret.to_numpy()
+    down = float(-r[r < 0].sum())
+    omega = float(r[r > 0].sum()) / down if down > 0 else None
+    q05, q95 = float(np.percentile(r, 5)), float(np.percentile(r, 95))
+    tail = abs(q95) / abs(q05) if q05 != 0 else None
+    ok = lambda a, b: (a is None and b is None) or (a is not None and b is not None and close9(a, b))
+    report("omega: per-bar gains over per-bar losses", ok(st.get("omega"), omega), f"{st.get('omega')} vs {omega}")
+    report("tail_ratio: the 95th percentile over the 5th's magnitude", ok(st.get("tail_ratio"), tail),
+           f"{st.get('tail_ratio')} vs {tail}")
+    day_end = eqdf.assign(d=eqdf["time"].str[:10]).groupby("d", sort=True)["net_equity"].last().to_numpy()
+    prev = np.concatenate([[1.0], day_end[:-1]])
+    keep = np.concatenate([[True], np.cumprod(day_end[:-1] > 0).astype(bool)])
+    days = (day_end / prev - 1.0)[keep & (prev > 0)]
+    report("best_day and worst_day: the compounded curve by calendar day",
+           close9(st["best_day"], float(days.max())) and close9(st["worst_day"], float(days.min())),
+           f"{st['best_day']} {st['worst_day']} vs {days.max()} {days.min()}")
+
+
 def check_per_bar(st, cfg, eq, factor):
     """Every per-bar figure on one basis, each recomputed from equity.csv's net equity: the
     per-bar returns of the compounded curve up to and including a ruin bar; the rolling Sharpe
@@ -310,6 +331,7 @@ def main():
     report("the months compound to the whole period's equity ratio", close(comp, eq[-1] - 1, rel=1e-6))
 
     w, ret = check_per_bar(st, cfg, eq, factor)
+    check_tearsheet_figures(st, ret, eqdf)
 
     # late fills: the same signals, filled d bars after the bar they were computed on
     sig = run["signals"]
@@ -417,8 +439,9 @@ def per_bar_only(d):
     eqdf = pd.read_csv(f"{d}/equity.csv")
     et = [epoch(s) for s in eqdf["time"]]
     factor = math.sqrt(YEAR / ((et[-1] - et[0]) / (len(et) - 1)))
-    check_per_bar(json.load(open(f"{d}/stats.json")), json.load(open(f"{d}/config.json")),
-                  eqdf["net_equity"].to_numpy(), factor)
+    st = json.load(open(f"{d}/stats.json"))
+    _, ret = check_per_bar(st, json.load(open(f"{d}/config.json")), eqdf["net_equity"].to_numpy(), factor)
+    check_tearsheet_figures(st, ret, eqdf)
     return 1 if failed else 0
 
 

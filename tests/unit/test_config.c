@@ -13,7 +13,7 @@
 
 #include "config.h"
 
-static const char *const stages[] = { "fingerprint", "inspect", "ledger", "sandbox", "lookahead", "robust",
+static const char *const stages[] = { "fingerprint", "inspect", "ledger", "sandbox", "lookahead", "robust", "sealed",
 				      "variants", "replay", "stats", "verdict", "report" };
 
 static int is_stage(const char *w, size_t n)

@@ -51,7 +51,7 @@ static void test_each_rule_fires(void **state)
 		{HEAD "import os.path as p\n" SIG, "SA101", 4},
 		{HEAD "import _posixsubprocess\n" SIG, "SA101", 4},
 		{HEAD "import numpy, ctypes\n" SIG, "SA101", 4},
-		{HEAD "import scipy.stats, talib\n" SIG, "SA102", 4},
+		{HEAD "import scipy.stats, pandas_ta\n" SIG, "SA102", 4},
 		{HEAD "from . import helper\n" SIG, "SA103", 4},
 		{HEAD SIG "x = eval('1')\n", "SA201", 6},
 		{HEAD SIG "exec('x = 1')\n", "SA201", 6},
@@ -92,6 +92,23 @@ static void test_each_rule_fires(void **state)
 		{HEAD "VARIANTS = [{'n': 1e999}]\n" SIG, "SA501", 4},
 		{HEAD "VARIANTS = [{'not a name': 1}]\n" SIG, "SA501", 4},
 		{HEAD "VARIANTS: list = [{'n': 1}]\n" SIG, "SA501", 4},
+		{HEAD "STOP_LOSS = 0.05\n" SIG, "SA502", 4},
+		{HEAD "STOP_LOSS = -1.5\n" SIG, "SA502", 4},
+		{HEAD "TAKE_PROFIT = '3%'\n" SIG, "SA502", 4},
+		{HEAD "TAKE_PROFIT = -0.01\n" SIG, "SA502", 4},
+		{HEAD "TRAILING_STOP = True\n" SIG, "SA502", 4},
+		{HEAD "ROI = {-5: 0.01}\n" SIG, "SA502", 4},
+		{HEAD "ROI = {'soon': 0.01}\n" SIG, "SA502", 4},
+		{HEAD "ROI = {0: -2}\n" SIG, "SA502", 4},
+		{HEAD "ROI = [0.01]\n" SIG, "SA502", 4},
+		{HEAD "ROI = {0: 1e999}\n" SIG, "SA502", 4},
+		{HEAD "class S(IStrategy):\n    stoploss = 0.1\n" SIG, "SA502", 5},
+		{HEAD "class S(IStrategy):\n    stoploss = -0.1\n    trailing_stop = 'yes'\n" SIG, "SA502", 6},
+		{HEAD "class S(IStrategy):\n    trailing_stop = True\n" SIG, "SA502", 5},
+		{HEAD "STOP_LOSS = -0.1\nclass S(IStrategy):\n    stoploss = -0.1\n" SIG, "SA502", 6},
+		{HEAD "X = 1\nSTOP_LOSS = -X / 100\n" SIG, "SA503", 5},
+		{HEAD "STOP_LOSS = -0.1\nSTOP_LOSS += 0.01\n" SIG, "SA503", 5},
+		{HEAD "class S(IStrategy):\n    minimal_roi = make()\n" SIG, "SA503", 5},
 	};
 	char reason[600];
 
@@ -154,6 +171,52 @@ static void test_variants(void **state)
 	assert_true(sa_json_bool(s, "shape_ok", false));
 	cJSON_Delete(s);
 	free(big);
+}
+
+/* A framework class with no signals(): its kind, class and literal declarations; a Strategy base
+ * counts only where backtesting is imported; a value that is not a literal is null. */
+static void test_framework(void **state)
+{
+	static const struct {
+		const char *src, *kind, *cls, *tf;
+		int startup;
+		bool shape_ok;
+	} rows[] = {
+		{ "from freqtrade.strategy import IStrategy\nimport talib.abstract as ta\n"
+		  "class A(IStrategy):\n    timeframe = '4h'\n    startup_candle_count: int = 30\n"
+		  "    can_short = True\n", "freqtrade", "A", "4h", 30, true },
+		{ "import freqtrade.strategy as fs\nTF = '1h'\nclass B(fs.IStrategy):\n    timeframe = TF\n",
+		  "freqtrade", "B", NULL, -1, true },
+		{ "from backtesting import Strategy\nclass C(Strategy):\n    def next(self):\n        pass\n",
+		  "backtesting", "C", NULL, -1, true },
+		{ "class Strategy:\n    pass\nclass D(Strategy):\n    pass\n", NULL, NULL, NULL, -1, false },
+	};
+	char reason[600];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		cJSON *s = run(rows[i].src, reason, sizeof(reason));
+		const cJSON *sc = cJSON_GetObjectItemCaseSensitive(s, "startup_candle_count");
+
+		assert_int_equal(sa_json_bool(s, "shape_ok", !rows[i].shape_ok), rows[i].shape_ok);
+		if (rows[i].kind) {
+			assert_string_equal(sa_json_str(s, "framework", ""), rows[i].kind);
+			assert_string_equal(sa_json_str(s, "framework_class", ""), rows[i].cls);
+			assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(s, "shape_reason")));
+		} else {
+			assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(s, "framework")));
+		}
+		if (rows[i].tf)
+			assert_string_equal(sa_json_str(s, "timeframe", ""), rows[i].tf);
+		else
+			assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(s, "timeframe")));
+		if (rows[i].startup >= 0)
+			assert_int_equal((int)sa_json_num(s, "startup_candle_count", -1), rows[i].startup);
+		else
+			assert_true(cJSON_IsNull(sc));
+		assert_int_equal(count(s, "SA102", 0), 0);
+		cJSON_Delete(s);
+	}
 }
 
 static void test_false_positives(void **state)
@@ -382,7 +445,11 @@ static void test_rule_table(void **state)
 	assert_null(inspect_import_code("numpy.linalg"));
 	assert_string_equal(inspect_import_code("os"), "SA101");
 	assert_null(inspect_import_code("sklearn.linear_model"));
-	assert_string_equal(inspect_import_code("talib"), "SA102");
+	assert_string_equal(inspect_import_code("pandas_ta"), "SA102");
+	/* the frameworks the sandbox provides, but not their submodules it does not */
+	assert_null(inspect_import_code("talib.abstract"));
+	assert_null(inspect_import_code("freqtrade.vendor.qtpylib.indicators"));
+	assert_string_equal(inspect_import_code("technical.indicators"), "SA102");
 	assert_true(inspect_is_dunder("__class__"));
 	assert_false(inspect_is_dunder("__main__"));
 	assert_false(inspect_is_dunder("__ x__"));
@@ -456,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_each_rule_fires),
 		cmocka_unit_test(test_false_positives),
 		cmocka_unit_test(test_variants),
+		cmocka_unit_test(test_framework),
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_flag_fields),
 		cmocka_unit_test(test_bad_sources),

@@ -579,12 +579,14 @@ static void test_config(void **state)
 	assert_int_equal(c.max, 1000000);  /* the knob table's default */
 	assert_int_equal(c.seed, 1);
 	assert_int_equal(c.lim.mem_mb, 1024);
+	assert_int_equal(c.window, 0);      /* measured */
 	cJSON_Delete(j);
-	j = parse("{\"lookahead\":{\"max\":50,\"seed\":9},\"limits\":{\"wall_s\":3}}");
+	j = parse("{\"lookahead\":{\"max\":50,\"seed\":9,\"window\":300},\"limits\":{\"wall_s\":3}}");
 	assert_int_equal(la_config_read(j, &c, why, sizeof why), 0);
 	assert_int_equal(c.max, 50);
 	assert_int_equal(c.seed, 9);
 	assert_int_equal(c.lim.wall_s, 3);
+	assert_int_equal(c.window, 300);
 	cJSON_Delete(j);
 	j = parse("{\"lookahead\":{\"max\":0}}");
 	assert_int_equal(la_config_read(j, &c, why, sizeof why), -1);
@@ -599,6 +601,75 @@ static void test_config(void **state)
 	assert_int_equal(la_config_read(j, &c, why, sizeof why), -1);
 	assert_string_equal(why, "config.json: limits.mem_mb must be a whole number from 64 to 65536 (MEM_MB)");
 	cJSON_Delete(j);
+}
+
+/* The window a run at t is given, and what of it is compared. */
+static void test_window_compare(void **state)
+{
+	int8_t full[10] = {0, 1, 1, -1, -1, 0, 1, 1, 0, 0};
+	int8_t sig[10];
+	struct la_window w = { .bars = 4, .warm = 2 };
+
+	(void)state;
+	assert_int_equal(la_window_first(&w, 2), 0);   /* fewer bars than a window: the prefix */
+	assert_int_equal(la_window_first(&w, 3), 0);
+	assert_int_equal(la_window_first(&w, 9), 6);
+	/* a window over [6, 9]: its first two bars are warm-up, the last two compared */
+	memcpy(sig, (int8_t[]){ 0, 0, 0, 0 }, 4);
+	assert_true(la_window_agrees(full, 9, 6, 2, sig, 4));
+	sig[3] = 1;
+	assert_false(la_window_agrees(full, 9, 6, 2, sig, 4));
+	/* the wrong length, or no signals, never agrees */
+	assert_false(la_window_agrees(full, 9, 6, 2, sig, 3));
+	assert_false(la_window_agrees(full, 9, 6, 2, NULL, 4));
+	/* a whole prefix is compared on every bar, warm-up or not */
+	memcpy(sig, full, 10);
+	sig[0] = 1;
+	assert_false(la_window_agrees(full, 9, 0, 2, sig, 10));
+	sig[0] = 0;
+	assert_true(la_window_agrees(full, 9, 0, 2, sig, 10));
+	/* a warm-up as long as the window still compares its last bar */
+	memcpy(sig, (int8_t[]){ 1, 1, 1, 1 }, 4);
+	assert_false(la_window_agrees(full, 9, 6, 9, sig, 4));
+	sig[3] = 0;
+	assert_true(la_window_agrees(full, 9, 6, 9, sig, 4));
+}
+
+/* How many bars a later start needs, and the window chosen from it. */
+static void test_window_choose(void **state)
+{
+	int8_t full[8] = {1, 1, 0, 0, -1, -1, 0, 1};
+	int8_t late[5] = {0, -1, -1, 0, 1};   /* started at bar 3, agreeing from its first bar */
+	struct la_window w = {0};
+
+	(void)state;
+	assert_int_equal(la_probe_memory(full, 3, late, 5), 0);
+	late[0] = 1;
+	assert_int_equal(la_probe_memory(full, 3, late, 5), 1);
+	late[3] = 1;
+	assert_int_equal(la_probe_memory(full, 3, late, 5), 4);
+	la_window_choose(&w, 0, 0, 10);
+	assert_int_equal(w.bars, LA_WINDOW_FLOOR);
+	assert_int_equal(w.warm, 10);
+	assert_string_equal(w.source, "floor");
+	la_window_choose(&w, 0, 0, 3000);
+	assert_int_equal(w.bars, 6000);
+	assert_int_equal(w.warm, 3000);
+	assert_string_equal(w.source, "measured");
+	la_window_choose(&w, 0, 5000, 3000);
+	assert_int_equal(w.bars, 10000);
+	assert_string_equal(w.source, "startup_candle_count");
+	la_window_choose(&w, 64, 0, 3000);
+	assert_int_equal(w.bars, 64);
+	assert_int_equal(w.warm, 32);   /* never more than half the window */
+	assert_string_equal(w.source, "knob");
+	la_window_grow(&w, 100);
+	la_window_grow(&w, 200);
+	assert_int_equal(w.bars, 256);
+	assert_int_equal(w.warm, 128);
+	assert_int_equal(w.grown, 2);
+	assert_int_equal(w.grown_at, 100);
+	assert_int_equal(w.initial, 64);
 }
 
 static void test_report_json(void **state)
@@ -652,6 +723,8 @@ int main(void)
 		cmocka_unit_test(test_full_signals),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_report_json),
+		cmocka_unit_test(test_window_compare),
+		cmocka_unit_test(test_window_choose),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -363,6 +363,79 @@ static void test_gzip_bound(void **state)
 	free(plain);
 }
 
+#define CAL "tests/fixtures/calendar/"
+
+/* Bars by their calendar: the FX week, holiday weeks, months; pandas' index; a perpetual told
+ * by its funding column or its -futures name (tests/fixtures/calendar/make-calendar.py). */
+static void test_calendars(void **state)
+{
+	struct sa_ohlcv s;
+
+	(void)state;
+	load_ok(CAL "fx_week.csv", NULL, &s);
+	assert_true(s.fmt.fx_week);
+	assert_false(s.fmt.sessions);
+	assert_true(s.fmt.index_time);
+	assert_string_equal(s.fmt.bar, "1h");
+	assert_int_equal(s.fmt.gaps, 0);  /* the weekends are closures */
+	sa_ohlcv_release(&s);
+	load_ok(CAL "weekly_holiday.csv", NULL, &s);
+	assert_int_equal(s.fmt.period, SA_PERIOD_WEEK);
+	assert_string_equal(s.fmt.bar, "1w");
+	assert_true(s.fmt.sessions);
+	assert_int_equal(s.fmt.gaps, 0);
+	sa_ohlcv_release(&s);
+	load_ok(CAL "monthly.csv", NULL, &s);
+	assert_int_equal(s.n, 36);
+	assert_string_equal(s.fmt.bar, "1M");
+	assert_true(s.fmt.sessions);
+	assert_int_equal(s.fmt.gaps, 0);
+	sa_ohlcv_release(&s);
+	load_ok(CAL "unnamed_index.csv", NULL, &s);
+	assert_true(s.fmt.index_time);
+	assert_string_equal(s.fmt.bar, "1d");
+	assert_false(s.fmt.fx_week || s.fmt.sessions);
+	assert_string_equal(s.fmt.perpetual, "");
+	sa_ohlcv_release(&s);
+	load_ok(CAL "funding.csv", NULL, &s);
+	assert_string_equal(s.fmt.perpetual, "a funding column, 'fundingRate'");
+	sa_ohlcv_release(&s);
+	load_ok(CAL "futures_1h-futures.csv", NULL, &s);
+	assert_string_equal(s.fmt.perpetual, "the file name says futures, 'futures_1h-futures.csv'");
+	sa_ohlcv_release(&s);
+}
+
+static void parse_fails(const char *text, const char *want)
+{
+	struct sa_ohlcv s;
+	char err[512];
+
+	assert_int_equal(sa_ohlcv_parse(text, strlen(text), &s, err, sizeof err), -1);
+	assert_string_equal(err, want);
+}
+
+static void test_calendar_refusals(void **state)
+{
+	struct sa_ohlcv s;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(sa_ohlcv_load(CAL "index_not_time.csv", &s, err, sizeof err), -1);
+	assert_string_equal(err, "line 2: '0' in the first column, unnamed (pandas' index), is not a "
+			    "time (write the frame with its DatetimeIndex, or name the time column)");
+	/* a day's bar among weeks is no week */
+	parse_fails("date,open,high,low,close\n2024-01-01,1,1,1,1\n2024-01-08,1,1,1,1\n"
+		    "2024-01-15,1,1,1,1\n2024-01-16,1,1,1,1\n2024-01-22,1,1,1,1\n",
+		    "line 5: 86400 s after the previous bar, where the series steps by calendar weeks: "
+		    "mixed spacings make no series (resample the file to one bar size)");
+	/* two months in one is no month */
+	parse_fails("date,open,high,low,close\n2024-01-01,1,1,1,1\n2024-02-01,1,1,1,1\n"
+		    "2024-03-01,1,1,1,1\n2024-04-01,1,1,1,1\n2024-05-01,1,1,1,1\n2024-06-03,1,1,1,1\n"
+		    "2024-06-17,1,1,1,1\n2024-07-01,1,1,1,1\n",
+		    "line 8: 1209600 s after the previous bar, where the series steps by calendar months: "
+		    "mixed spacings make no series (resample the file to one bar size)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +448,8 @@ int main(void)
 		cmocka_unit_test(test_session_calendar),
 		cmocka_unit_test(test_epoch_magnitude),
 		cmocka_unit_test(test_gzip_bound),
+		cmocka_unit_test(test_calendars),
+		cmocka_unit_test(test_calendar_refusals),
 	};
 
 	return cmocka_run_group_tests_name("ohlcv", tests, NULL, NULL);

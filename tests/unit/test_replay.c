@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "exits.h"
 #include "jsonio.h"
 #include "replay_core.h"
 #include "replay_io.h"
@@ -26,7 +27,8 @@
 		fail_msg("%s = %.15g, expected %.15g", #a, a_, b_); \
 } while (0)
 
-static const struct rp_costs costs = { .fee_bps = 5, .slippage_bps = 2, .funding_bps_8h = 1 };
+static const struct rp_costs costs = { .fee_bps = 5, .slippage_bps = 2, .funding_bps_8h = 1,
+				       .market = RP_MARKET_PERP };
 
 /* Five hourly bars from start; signals long, long, short, short, (flat, never traded). So the
  * position is 0, +1 (filled at open[1] = 102), +1, -1 (a flip at open[3] = 101), -1, still
@@ -179,19 +181,37 @@ static void test_borrow_on_stock(void **state)
 	rp_result_release(&r);
 }
 
-/* Unset, the market follows the calendar: weekday sessions are stock, else perp. */
+/* Unset, the market follows the data: a perpetual when it says so, weekday sessions stock, the
+ * FX week fx, else spot; and the fee and slippage follow the market unless set. */
 static void test_market_from_calendar(void **state)
 {
 	struct sa_ohlcv s = five_bars(T0);
 	struct rp_costs c = costs;
 
 	(void)state;
-	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_PERP);
+	c.market = RP_MARKET_AUTO;
+	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_SPOT);
+	s.fmt.fx_week = true;
+	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_FX);
 	s.fmt.sessions = true;
+	s.fmt.fx_week = false;
 	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_STOCK);
+	snprintf(s.fmt.perpetual, sizeof s.fmt.perpetual, "a funding column");
+	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_PERP);
 	c.market = RP_MARKET_SPOT;
 	assert_int_equal(rp_market_of(&c, &s), RP_MARKET_SPOT);
 	assert_string_equal(rp_market_name(RP_MARKET_FX), "fx");
+	c.fee_bps = NAN;
+	c.market_fee_bps[RP_MARKET_FX] = 0;
+	c.market_fee_bps[RP_MARKET_SPOT] = 10;
+	c.market_slippage_bps[RP_MARKET_FX] = 0.5;
+	assert_true(rp_fee_bps(&c, RP_MARKET_FX) == 0);
+	assert_true(rp_fee_bps(&c, RP_MARKET_SPOT) == 10);
+	assert_true(rp_slippage_bps(&c, RP_MARKET_FX) == 2);  /* set: SLIPPAGE_BPS wins */
+	c.slippage_bps = NAN;
+	assert_true(rp_slippage_bps(&c, RP_MARKET_FX) == 0.5);
+	c = rp_costs_scaled(&c, 3);
+	assert_true(rp_fee_bps(&c, RP_MARKET_SPOT) == 30);
 }
 
 static void test_funding_instants(void **state)
@@ -240,7 +260,8 @@ static void test_cost_multiple_equals_replay(void **state)
 {
 	struct sa_ohlcv s = five_bars(T0 + 5 * H);
 	struct rp_result one, three;
-	struct rp_costs c3 = { .fee_bps = 15, .slippage_bps = 6, .funding_bps_8h = 3 };
+	struct rp_costs c3 = { .fee_bps = 15, .slippage_bps = 6, .funding_bps_8h = 3,
+			       .market = RP_MARKET_PERP };
 
 	(void)state;
 	assert_int_equal(rp_replay(&s, sig5, &costs, &one), 0);
@@ -253,10 +274,13 @@ static void test_cost_multiple_equals_replay(void **state)
 	rp_result_release(&three);
 }
 
+/* A log row: entry, exit, side, claimed return, line. */
+#define TR(e, x, sd, rt, ln) { .entry = (e), .exit = (x), .side = (sd), .ret = (rt), .line = (ln) }
+
 static struct sa_trade log_rows[3] = {
-	{ T0 + 7 * H, T0 + 9 * H, 1, 0.02, 2 },
-	{ T0 + 1 * H, T0 + 3 * H, -1, -0.01, 3 },
-	{ T0 + 2 * H, T0 + 8 * H, 1, 0.005, 4 },
+	TR(T0 + 7 * H, T0 + 9 * H, 1, 0.02, 2),
+	TR(T0 + 1 * H, T0 + 3 * H, -1, -0.01, 3),
+	TR(T0 + 2 * H, T0 + 8 * H, 1, 0.005, 4),
 };
 
 static void test_log_mode_trusts_claims(void **state)
@@ -269,9 +293,10 @@ static void test_log_mode_trusts_claims(void **state)
 	assert_int_equal(rp_from_log(&log, &s, &r), 0);
 	assert_int_equal(r.n_trades, 3);
 	assert_near(r.sum_net_return, 0.015, EPS);
-	/* Each claim applies to the equity at its entry: the 07:00 trade was entered with the
-	 * 0.99 left after the 03:00 exit, the 02:00 one with the starting 1. */
-	assert_near(r.net_return, 0.995 + 0.99 * 0.02 - 1, EPS);
+	/* Each claim applies to its share of the equity at its entry: every trade is open beside
+	 * one other (01-03 with 02-08, 02-08 with 07-09), so each is half the account; the 07:00
+	 * trade was entered with the 0.995 left after the 03:00 exit, the 02:00 one with 1. */
+	assert_near(r.net_return, 1 - 0.5 * 0.01 + 0.5 * 0.005 + 0.995 * 0.5 * 0.02 - 1, EPS);
 	assert_near(r.fees + r.slippage + r.funding, 0, EPS);
 	assert_true(isnan(r.trades[0].entry_px));
 	/* Bars 1 and 2 from the second trade, 2..4 from the third: overlap counted once. */
@@ -279,9 +304,9 @@ static void test_log_mode_trusts_claims(void **state)
 	assert_int_equal(r.trades[1].bars_held, 2);
 	/* The curve follows exit order: 03:00, 08:00, 09:00. */
 	assert_int_equal(r.eq_time[0], T0 + 3 * H);
-	assert_near(r.eq_net[0], 0.99, EPS);
-	assert_near(r.eq_net[1], 0.995, EPS);
-	assert_near(r.eq_net[2], 0.995 + 0.99 * 0.02, EPS);
+	assert_near(r.eq_net[0], 0.995, EPS);
+	assert_near(r.eq_net[1], 0.9975, EPS);
+	assert_near(r.eq_net[2], 0.9975 + 0.995 * 0.5 * 0.02, EPS);
 	rp_result_release(&r);
 }
 
@@ -296,8 +321,8 @@ static void test_reconcile(void **state)
 	(void)state;
 	assert_int_equal(rp_replay(&s, sig5, &costs, &r), 0);
 	for (int i = 0; i < 2; i++) {
-		honest[i] = (struct sa_trade){ r.trades[i].entry, r.trades[i].exit, r.trades[i].side,
-					       r.trades[i].net, (size_t)i + 2 };
+		honest[i] = (struct sa_trade)TR(r.trades[i].entry, r.trades[i].exit, r.trades[i].side,
+						r.trades[i].net, (size_t)i + 2);
 		inflated[i] = honest[i];
 		inflated[i].ret = r.trades[i].gross + 0.01;
 	}
@@ -386,8 +411,8 @@ static void test_ruin_stops_trading(void **state)
 static void test_log_ruin(void **state)
 {
 	struct sa_trade rows[3] = {
-		{ T0, T0 + H, 1, 0.1, 2 }, { T0 + H, T0 + 2 * H, -1, -0.99999, 3 },
-		{ T0 + 3 * H, T0 + 4 * H, 1, 0.5, 4 },
+		TR(T0, T0 + H, 1, 0.1, 2), TR(T0 + H, T0 + 2 * H, -1, -0.99999, 3),
+		TR(T0 + 3 * H, T0 + 4 * H, 1, 0.5, 4),
 	};
 	struct sa_tradelog log = { .n = 3, .trades = rows };
 	struct rp_result r;
@@ -456,10 +481,16 @@ static void test_costs_from_config(void **state)
 	assert_near(c.funding_bps_8h, -1, EPS);
 	assert_int_equal(rp_read_costs(neg, &c, err, sizeof(err)), -1);
 	assert_string_equal(err, "config.json: costs.fee_bps must be a number from 0 to 1000 (FEE_BPS)");
-	/* absent: the knob table's defaults, the same the Makefile would have passed */
+	/* absent: the knob table's defaults, the same the Makefile would have passed: the fee and
+	 * slippage unset, so each market's own */
 	assert_int_equal(rp_read_costs(none, &c, err, sizeof(err)), 0);
-	assert_near(c.fee_bps, 5, EPS);
-	assert_near(c.slippage_bps, 2, EPS);
+	assert_true(isnan(c.fee_bps) && isnan(c.slippage_bps));
+	assert_near(rp_fee_bps(&c, RP_MARKET_PERP), 5, EPS);
+	assert_near(rp_fee_bps(&c, RP_MARKET_SPOT), 10, EPS);
+	assert_near(rp_fee_bps(&c, RP_MARKET_STOCK), 1, EPS);
+	assert_near(rp_fee_bps(&c, RP_MARKET_FX), 0, EPS);
+	assert_near(rp_slippage_bps(&c, RP_MARKET_PERP), 2, EPS);
+	assert_near(rp_slippage_bps(&c, RP_MARKET_FX), 0.5, EPS);
 	assert_near(c.funding_bps_8h, 1, EPS);
 	assert_false(c.funding_income);
 	assert_near(c.borrow_bps_year, 30, EPS);
@@ -497,6 +528,16 @@ static void test_stage_modes(void **state)
 
 	in.signals = NULL;
 	in.signals_err = "the strategy run did not finish cleanly (status 'error')";
+	/* the log runs to 09:00, past the five bars' end at 05:00: its benchmark would lie */
+	o = rp_stage(&in, &r);
+	assert_false(sa_json_bool(o, "ok", true));
+	assert_string_equal(sa_json_str(o, "reason", ""), "the data (2024-01-01T00:00:00Z to "
+			    "2024-01-01T05:00:00Z) does not cover the trade log (2024-01-01T01:00:00Z to "
+			    "2024-01-01T09:00:00Z): give DATA that holds the log's whole span, or leave "
+			    "DATA out to score the log alone");
+	cJSON_Delete(o);
+	rp_result_release(&r);
+	in.data = NULL;  /* the log alone */
 	o = rp_stage(&in, &r);
 	assert_true(sa_json_bool(o, "ok", false));
 	assert_string_equal(sa_json_str(o, "mode", ""), "tradelog");
@@ -506,6 +547,7 @@ static void test_stage_modes(void **state)
 	cJSON_Delete(o);
 	rp_result_release(&r);
 
+	in.data = &s;
 	in.log = NULL;
 	in.log_err = "";
 	o = rp_stage(&in, &r);
@@ -514,6 +556,130 @@ static void test_stage_modes(void **state)
 	assert_int_equal(r.n_trades, 0);
 	cJSON_Delete(o);
 	rp_result_release(&r);
+}
+
+/* A 1.5 % stop on the five bars: the long from open[1] = 102 stops at 100.47 when bar 2's low
+ * (100) reaches it, held through bar 2 (exit at bar 3's open time); then the signal's flip opens
+ * the short at open[3]. With the signal still long after the stop, nothing opens again. */
+static void test_exits_stop(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0);
+	const struct rp_exits x = { .stop_loss = 0.015 };
+	struct rp_costs c = costs;
+	static const int8_t still_long[5] = { 1, 1, 1, 1, 0 };
+	struct rp_result r;
+
+	(void)state;
+	c.exits = &x;
+	assert_int_equal(rp_replay(&s, sig5, &c, &r), 0);
+	assert_int_equal(r.n_trades, 2);
+	assert_near(r.trades[0].exit_px, 102 * (1 - 0.015), EPS);
+	assert_int_equal(r.trades[0].exit, t5[3]);
+	assert_int_equal(r.trades[0].bars_held, 2);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_STOP_LOSS);
+	assert_near(r.trades[0].net, 100.47 / 102 - 1 - 2 * 0.0007, 1e-12);
+	assert_int_equal(r.trades[1].entry, t5[3]);
+	assert_int_equal(r.trades[1].exit_reason, RP_EXIT_END);
+	assert_int_equal(r.exits[RP_EXIT_STOP_LOSS], 1);
+	assert_int_equal(r.eq_pos[2], 1);
+	rp_result_release(&r);
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_int_equal(r.eq_pos[3], 0);
+	assert_int_equal(r.eq_pos[4], 0);
+	assert_int_equal(r.bars_in_market, 2);
+	rp_result_release(&r);
+}
+
+/* Exits that declare nothing replay exactly as no exits: the same trades and curve, bit for bit. */
+static void test_exits_none(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0 + 6 * H);
+	const struct rp_exits none = { 0 };
+	struct rp_costs c = costs;
+	struct rp_result a, b;
+
+	(void)state;
+	c.exits = &none;
+	assert_int_equal(rp_replay(&s, sig5, &costs, &a), 0);
+	assert_int_equal(rp_replay(&s, sig5, &c, &b), 0);
+	assert_int_equal(a.n_trades, b.n_trades);
+	assert_memory_equal(a.trades, b.trades, a.n_trades * sizeof *a.trades);
+	assert_memory_equal(a.eq_net, b.eq_net, a.n_eq * sizeof *a.eq_net);
+	assert_memory_equal(a.eq_pos, b.eq_pos, a.n_eq);
+	rp_result_release(&a);
+	rp_result_release(&b);
+}
+
+/* freqtrade's trailing stop: 10 % until the best price gains more than 2 %, then 1 %, not moved
+ * before that (only_offset). Bar 1's high 105 (+2.9 %) moves it to 103.95; bar 2's open 104
+ * (+1.96 %) does not; bar 2's low 100 takes it. A target the same bar passes loses to it. */
+static void test_exits_trailing_offset(void **state)
+{
+	struct sa_ohlcv s = five_bars(T0);
+	struct rp_exits x = { .stop_loss = 0.1, .trail = 0.1, .trail_positive = 0.01,
+			      .trail_offset = 0.02, .trail_only_offset = true };
+	struct rp_costs c = { .exits = &x };
+	static const int8_t still_long[5] = { 1, 1, 1, 1, 0 };
+	struct rp_result r;
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_near(r.trades[0].exit_px, 105 * 0.99, EPS);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_TRAILING_STOP);
+	rp_result_release(&r);
+	/* a take-profit of 1 % is passed by bar 1's high (105 > 103.02) before any stop */
+	x.take_profit = 0.01;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_near(r.trades[0].exit_px, 102 * 1.01, EPS);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_TAKE_PROFIT);
+	assert_int_equal(r.trades[0].exit, t5[2]);
+	rp_result_release(&r);
+	/* ROI steps by the minutes held at the bar's open: 50 % at once, -100 % (leave) after 2 h */
+	x = (struct rp_exits){ .n_roi = 2, .roi = { { 0, 0.5 }, { 120, -1 } } };
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_near(r.trades[0].exit_px, o5[3], EPS);
+	assert_int_equal(r.trades[0].exit, t5[3]);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_ROI);
+	rp_result_release(&r);
+}
+
+/* The host's own check of an exits object: ranges, order, and a declaration found bad. */
+static void test_exits_json(void **state)
+{
+	static const char *const bad[] = {
+		"{\"declared\": true, \"stop_loss\": 1.5}",
+		"{\"declared\": true, \"stop_loss\": 0}",
+		"{\"declared\": true, \"take_profit\": -1}",
+		"{\"declared\": true, \"roi\": [[30, 0.01], [0, 0.02]]}",
+		"{\"declared\": true, \"roi\": [[-1, 0.01]]}",
+		"{\"declared\": true, \"roi\": [[0, -2]]}",
+		"{\"declared\": true, \"trailing\": {\"positive\": 0.01}}",
+		"{\"declared\": true, \"error\": \"STOP_LOSS at line 1 is 0.05\"}",
+	};
+	struct rp_exits x;
+	char err[256];
+	cJSON *o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		o = cJSON_Parse(bad[i]);
+		if (rp_exits_from_json(o, &x, err, sizeof err) != -1)
+			fail_msg("accepted %s", bad[i]);
+		cJSON_Delete(o);
+	}
+	assert_string_equal(err, "STOP_LOSS at line 1 is 0.05");
+	o = cJSON_Parse("{\"declared\": true, \"stop_loss\": 0.02, \"roi\": [[0, 0.05], [60, 0]],"
+			" \"trailing\": {\"distance\": 0.02, \"positive\": null, \"offset\": 0,"
+			" \"only_offset\": false}}");
+	assert_int_equal(rp_exits_from_json(o, &x, err, sizeof err), 0);
+	assert_int_equal(x.n_roi, 2);
+	assert_near(x.trail, 0.02, 0);
+	assert_true(rp_exits_any(&x));
+	cJSON_Delete(o);
+	assert_int_equal(rp_exits_from_json(NULL, &x, err, sizeof err), 0);
+	assert_false(rp_exits_any(&x));
 }
 
 int main(void)
@@ -535,6 +701,10 @@ int main(void)
 		cmocka_unit_test(test_hostile_run_json),
 		cmocka_unit_test(test_costs_from_config),
 		cmocka_unit_test(test_stage_modes),
+		cmocka_unit_test(test_exits_stop),
+		cmocka_unit_test(test_exits_none),
+		cmocka_unit_test(test_exits_trailing_offset),
+		cmocka_unit_test(test_exits_json),
 	};
 
 	return cmocka_run_group_tests_name("replay", tests, NULL, NULL);

@@ -175,8 +175,6 @@ static void test_perm_finish(void **state)
 	rb_permtest_release(&t);
 }
 
-/* The hindsight core: entries kept, the data's price resolution, the calendar's 28-year room,
- * and the flags. */
 /* The statistic is the per-bar Sharpe ratio of gross equity, with no costs: long from bar 1's
  * open, the curve is 1, c1 / o1, c2 / o1, ...; its per-bar returns 0, c1 / o1 - 1, c2 / c1 - 1. */
 static void test_perm_statistic(void **state)
@@ -196,7 +194,7 @@ static void test_perm_statistic(void **state)
 		mean += r[i] / 5;
 	for (int i = 0; i < 5; i++)
 		var += (r[i] - mean) * (r[i] - mean) / 4;
-	assert_int_equal(rb_sharpe(&s, sig, &sharpe, &trades), 0);
+	assert_int_equal(rb_sharpe(&s, sig, NULL, &sharpe, &trades), 0);
 	assert_int_equal(trades, 1);
 	assert_true(fabs(sharpe - mean / sqrt(var)) < 1e-12);
 	/* the net return is the replay's, with the costs: 105 / 101 - 1 - 4 % of fees and slippage */
@@ -250,48 +248,208 @@ static void test_perm_words(void **state)
 	rb_permtest_release(&t);
 }
 
-static void test_hindsight_core(void **state)
+/* Hourly bars over w weeks and one bar more, 24/7 from a Monday, closes on the cent grid. */
+static void hourly(struct rb_series *x, size_t weeks)
 {
-	static const int8_t full[10] = { 0, 1, 1, 0, -1, -1, 1, 0, 0, 1 };
-	static const int8_t same[10] = { 0, 1, 1, 0, -1, -1, 1, 0, 0, 1 };
-	static const int8_t late[10] = { 0, 0, 1, 0, -1, -1, 1, 0, 0, 0 };
-	static const double cents[3] = { 40000.01, 39999.5, 40001 }, fine[2] = { 1.123456789, 2 };
-	int64_t t2024[1] = { 1704067200 }, t2080[1] = { 3471292800 };
-	struct sa_ohlcv s2024 = { .n = 1, .t = t2024 }, s2080 = { .n = 1, .t = t2080 };
-	struct rb_hindsight h = { 0 };
-	size_t perm[5] = { 0, 0, 1, 0, 2 }, entries = 0;
+	size_t n = weeks * 168 + 1;
+	struct sa_ohlcv s = { .n = n };
+	int64_t *t = malloc(n * sizeof *t);
+	double *c = malloc(5 * n * sizeof *c);
+
+	for (size_t i = 0; i < n; i++) {
+		t[i] = 1704067200 + (int64_t)i * 3600;   /* 2024-01-01, a Monday */
+		c[3 * n + i] = nearbyint(100 * (40000 + 300 * sin((double)i / 37) + (double)(i % 11))) / 100;
+		c[i] = i ? c[3 * n + i - 1] : c[3 * n];
+		c[n + i] = fmax(c[i], c[3 * n + i]) + 5;
+		c[2 * n + i] = fmin(c[i], c[3 * n + i]) - 5;
+		c[4 * n + i] = 1 + (double)i;
+	}
+	s.t = t;
+	s.open = c;
+	s.high = c + n;
+	s.low = c + 2 * n;
+	s.close = c + 3 * n;
+	s.volume = c + 4 * n;
+	assert_int_equal(rb_series_copy(&s, x), 0);
+	free(t);
+	free(c);
+}
+
+/* The calendar kept, the prices at it moved: whole weeks of shift, each bar given the return,
+ * shape and volume of the bar the shift names (so the same hour of the same weekday). */
+static void test_hindsight_rotation(void **state)
+{
+	struct rb_series x, y;
+	long shift[RB_ROTATIONS];
+	size_t period, wb;
 
 	(void)state;
-	/* entries: bar 1 (long), 4 (short), 6 (flip), 9 (long) */
-	assert_true(rb_entries_kept(full, same, 10, &entries) == 1.0);
-	assert_int_equal(entries, 4);
-	/* a day late at bar 1 (from flat at bar 1: missed), bar 9 missed: half kept */
-	assert_true(rb_entries_kept(full, late, 10, &entries) == 0.5);
-	assert_true(isnan(rb_entries_kept(same + 7, same + 7, 2, &entries)));
-	assert_true(rb_resolution(cents, 3) == 0.01);
-	assert_true(rb_resolution(fine, 2) == 1e-8);
-	assert_int_equal(rb_shift_weeks(&s2024), RB_SHIFT_WEEKS);
-	assert_int_equal(rb_shift_weeks(&s2080), -RB_SHIFT_WEEKS);
-	/* keyed: 40 real trades, the copies a median of 0; kept 0 under the shift: flagged */
-	h.entries = 40;
-	h.shift_kept = 0;
-	h.jitter_kept = 1;
-	rb_hindsight_finish(&h, perm, 5, 40, 0.01);
-	assert_true(h.flagged && h.shift_flagged && !h.jitter_flagged && h.keyed_real);
-	assert_int_equal(h.surrogate_median, 0);
-	assert_int_equal(h.surrogate_min, 0);
-	assert_false(h.later_start);
-	/* too few entries to judge, and a later start past a quarter */
-	h.entries = 5;
-	rb_hindsight_finish(&h, perm, 5, 40, 0.4);
+	assert_int_equal(rb_rotation_weeks(104, shift), 3);
+	assert_true(shift[0] == 26 && shift[1] == 52 && shift[2] == 78);
+	assert_int_equal(rb_rotation_weeks(8, shift), 3);
+	assert_true(shift[0] == 2 && shift[1] == 4 && shift[2] == 6);
+	assert_int_equal(rb_rotation_weeks(2, shift), 1);
+	assert_int_equal(shift[0], 1);
+	assert_int_equal(rb_rotation_weeks(1, shift), 0);
+	hourly(&x, 4);
+	assert_int_equal(rb_series_copy(&x.s, &y), 0);
+	wb = rb_week_bars(&x.s);
+	assert_int_equal(wb, 168);
+	period = (x.s.n - 1) / wb * wb;
+	rb_rotate_prices(&x.s, wb, period, &y);
+	for (size_t i = 1; i < x.s.n; i++) {
+		size_t src = 1 + (i - 1 + wb) % period;
+
+		assert_true(y.s.t[i] == x.s.t[i]);
+		assert_true(fabs(y.s.close[i] / y.s.close[i - 1] - x.s.close[src] / x.s.close[src - 1]) < 1e-12);
+		assert_true(fabs(y.s.high[i] / y.s.close[i] - x.s.high[src] / x.s.close[src]) < 1e-12);
+		assert_true(y.s.volume[i] == x.s.volume[src]);
+		/* a whole week away: the same hour of the same weekday */
+		assert_int_equal((x.s.t[src] - x.s.t[i]) % (7 * 86400), 0);
+	}
+	/* a price memory keyed on the first week finds other prices there */
+	assert_true(y.s.close[5] != x.s.close[5]);
+	rb_series_release(&y);
+	rb_series_release(&x);
+}
+
+/* Every price moved by 1 to k whole ticks on its own: on the grid, never where it was, no one
+ * factor restores them, high and low still hold open and close. */
+static void test_hindsight_ticks(void **state)
+{
+	struct rb_series x, y;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double f0;
+	bool factor_differs = false;
+
+	(void)state;
+	hourly(&x, 1);
+	assert_int_equal(rb_series_copy(&x.s, &y), 0);
+	assert_true(rb_resolution(x.s.close, x.s.n) == 0.01);
+	/* the median range is 10 + |open - close|: a twentieth of it, in cents */
+	assert_true(rb_ticks_max(&x.s, 0.01) >= 50);
+	rb_nudge_ticks(&y, 0.01, 3, rng);
+	f0 = y.s.close[0] / x.s.close[0];
+	for (size_t i = 0; i < x.s.n; i++) {
+		double k = (y.s.close[i] - x.s.close[i]) / 0.01;
+
+		assert_true(fabs(k) >= 1 - 1e-6 && fabs(k) <= 3 + 1e-6);
+		assert_true(fabs(k - nearbyint(k)) < 1e-6);
+		assert_true(y.s.high[i] >= fmax(y.s.open[i], y.s.close[i]));
+		assert_true(y.s.low[i] <= fmin(y.s.open[i], y.s.close[i]));
+		assert_true(y.s.open[i] != x.s.open[i]);
+		assert_true(y.s.volume[i] != x.s.volume[i] && y.s.volume[i] > 0);
+		if (fabs(y.s.close[i] / x.s.close[i] - f0) > 1e-9)
+			factor_differs = true;
+	}
+	assert_true(factor_differs);
+	gsl_rng_free(rng);
+	rb_series_release(&y);
+	rb_series_release(&x);
+}
+
+/* The flags weigh profit: a material profit that keeps less than half under a perturbation is
+ * flagged, naming the memory; an immaterial one is never judged. */
+static void test_hindsight_core(void **state)
+{
+	struct rb_hindsight h = { 0 };
+	size_t perm[5] = { 0, 0, 1, 0, 2 }, busy[3] = { 50, 60, 70 };
+	cJSON *j;
+
+	(void)state;
+	h.real_trades = 40;
+	h.real_profit = 0.8;
+	h.real_t = 3;
+	h.n_rot = 3;
+	h.rot_weeks[0] = 26, h.rot_weeks[1] = 52, h.rot_weeks[2] = 78;
+	h.rot_profit[0] = 0.9, h.rot_profit[1] = 0.2, h.rot_profit[2] = 0.3;
+	h.tick_profit = 0.79;
+	/* the median rotation keeps 0.3 / 0.8 of the profit: a list of dates */
+	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
+	assert_true(h.material && h.calendar_flagged && !h.tick_flagged && h.flagged);
+	assert_true(fabs(h.rot_kept - 0.375) < 1e-12);
+	j = rb_hindsight_json(&h);
+	assert_non_null(strstr(cJSON_GetObjectItem(j, "reason")->valuestring, "own dates and times"));
+	cJSON_Delete(j);
+	/* one rotation failing counts as 0, the other two keep: the median keeps */
+	h.rot_profit[0] = 0, h.rot_profit[1] = 0.7, h.rot_profit[2] = 0.75;
+	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
 	assert_false(h.flagged);
+	/* the ticks lose it: a lookup of prices, named as such */
+	h.tick_profit = 0.1;
+	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
+	assert_true(h.tick_flagged && h.flagged);
+	j = rb_hindsight_json(&h);
+	assert_non_null(strstr(cJSON_GetObjectItem(j, "reason")->valuestring, "own prices"));
+	cJSON_Delete(j);
+	/* keyed to the real bars: the copies' median 0 of 40 real trades */
+	h.tick_profit = 0.8;
+	rb_hindsight_finish(&h, perm, 5, 0.01, 100);
+	assert_true(h.keyed_real && h.flagged);
+	assert_int_equal(h.surrogate_median, 0);
+	/* a profit under the t threshold (1.645) is not judged however little it keeps */
+	h.real_t = 1.5;
+	h.rot_profit[1] = h.rot_profit[2] = -1;
+	rb_hindsight_finish(&h, perm, 5, 0.4, -1);
+	assert_false(h.material || h.flagged);
 	assert_true(h.later_start);
+	/* too few trades, or a loss: nothing to judge */
+	h.real_t = 5;
+	h.real_trades = 9;
+	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
+	assert_false(h.material);
+	h.real_trades = 40;
+	h.real_profit = -0.2;
+	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
+	assert_false(h.material);
+}
+
+/* A later start is judged past one warm-up measured on the earliest start. */
+static void test_later_start(void **state)
+{
+	int8_t full[100], a[90], b[50];
+	struct rb_warmup w = {0};
+
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		full[i] = (int8_t)(i % 7 < 3 ? 1 : -1);
+	/* started at bar 10, it is flat for its first 30 bars, then agrees to the end */
+	memcpy(a, full + 10, 90);
+	memset(a, 0, 30);
+	/* started at bar 50 (after the tail start, 60, less than a warm-up), flat until bar 80 */
+	memcpy(b, full + 50, 50);
+	memset(b, 0, 30);
+	w.n_bars = 100;
+	w.tail_start = rb_tail_start(100);
+	w.n_runs = 2;
+	rb_warm_compare(full, 100, 10, 10, a, 90, "ok", NULL, &w.run[0]);
+	rb_warm_compare(full, 50 + 50, 50, 50, b, 50, "ok", NULL, &w.run[1]);
+	/* on the tail as it stands, the later start differs on 20 of its 40 bars */
+	assert_true(w.run[1].disagreement > 0.25);
+	assert_true(rb_warm_measure(&w) >= 28 && w.warmup_bars <= 30);
+	rb_later_compare(full, 100, a, w.warmup_bars, &w.run[0]);
+	rb_later_compare(full, 100, b, w.warmup_bars, &w.run[1]);
+	assert_int_equal(w.run[0].later_from, 60);
+	assert_true(w.run[0].later_disagreement == 0);
+	assert_true(w.run[1].later_from >= 78 && w.run[1].later_disagreement <= 2.0 / 20);
+	/* a run that never settles grants no warm-up: the tail is judged as it stands */
+	for (int i = 0; i < 90; i += 9)
+		a[i] = (int8_t)-full[10 + i];
+	a[89] = (int8_t)-full[99];
+	rb_warm_compare(full, 100, 10, 10, a, 90, "ok", NULL, &w.run[0]);
+	assert_int_equal(rb_warm_measure(&w), -1);
+	rb_later_compare(full, 100, b, w.warmup_bars, &w.run[1]);
+	assert_int_equal(w.run[1].later_from, 60);
+	assert_true(w.run[1].later_disagreement > 0.25);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hindsight_core),
+		cmocka_unit_test(test_hindsight_rotation),
+		cmocka_unit_test(test_hindsight_ticks),
+		cmocka_unit_test(test_later_start),
 		cmocka_unit_test(test_offsets_parse),
 		cmocka_unit_test(test_tail_and_offsets),
 		cmocka_unit_test(test_warm_compare),

@@ -18,6 +18,9 @@
 #include "stats_forward.h"
 #include "stats_io.h"
 #include "stats_trials.h"
+#include "stats_beta.h"
+#include "stats_montecarlo.h"
+#include "stats_overlap.h"
 
 #define assert_near(a, b, eps) do { \
 	double a_ = (a), b_ = (b); \
@@ -190,12 +193,17 @@ static void test_summary_figures(void **state)
 					      0.5772156649015329 * 2.4393139538578943), 1e-9);
 	assert_near(s.dsr, st_psr(s.sharpe, s.sr0, 4, s.m.skew, s.m.kurt), 1e-15);
 
-	/* A variance given (measured from variants, or the knob) replaces the null. */
+	/* A variance given (measured from variants, or the knob) replaces the null when it is
+	 * larger; one below it (twins) is raised to it: alike trials are no fewer trials. */
 	in.has_sr_variance = true;
 	in.sr_variance = 0.5 / 250.0;
 	assert_int_equal(st_summarise(&in, &s), 0);
-	assert_near(s.v_sr, 0.002, 1e-18);
-	assert_near(s.sr0, st_sr0(0.002, 50), 1e-15);
+	assert_near(s.v_sr, 1.0 / 3.0, 1e-15);
+	assert_near(s.dsr, st_psr(s.sharpe, st_sr0(1.0 / 3.0, 50), 4, s.m.skew, s.m.kurt), 1e-15);
+	in.sr_variance = 0.5;
+	assert_int_equal(st_summarise(&in, &s), 0);
+	assert_near(s.v_sr, 0.5, 1e-18);
+	assert_near(s.sr0, st_sr0(0.5, 50), 1e-15);
 }
 
 /* The paper's example through the whole summary: 1250 daily returns, SR 2.5 / sqrt(250),
@@ -559,6 +567,90 @@ static void test_trials_ledger(void **state)
 	cJSON_Delete(l);
 }
 
+
+/* Overlap by hand: a trade entered three times (0, 10, 20 minutes), the same exit, then one
+ * alone; a trade exiting when the next enters does not overlap it. */
+static void test_overlap_by_hand(void **state)
+{
+	const int64_t entry[] = { 0, 600, 1200, 3600, 7200 };
+	const int64_t exit[] = { 3600, 3600, 3600, 7200, 7200 };
+	double share[5];
+	struct st_overlap o;
+
+	(void)state;
+	assert_int_equal(st_overlap_spans(entry, exit, 5, &o, share), 0);
+	assert_int_equal(o.trades_overlapping, 3);
+	assert_int_equal(o.max_concurrent, 3);
+	for (int i = 0; i < 3; i++)
+		assert_near(share[i], 1.0 / 3.0, 1e-15);
+	assert_near(share[3], 1.0, 0);
+	assert_near(share[4], 1.0, 0);  /* open at no instant */
+	assert_near(o.shares_sum, 3.0, 1e-12);
+	/* held 3600 + 3000 + 2400 + 3600 over 7200 s in the market */
+	assert_near(o.exposure_multiple, 12600.0 / 7200.0, 1e-12);
+	/* none overlapping: every share 1, the multiple 1 */
+	assert_int_equal(st_overlap_spans(entry + 3, exit + 3, 1, &o, share), 0);
+	assert_int_equal(o.trades_overlapping, 0);
+	assert_near(o.exposure_multiple, 1.0, 0);
+}
+
+/* The regression recovers a planted beta and alpha; a return that is all beta has no alpha. */
+static void test_beta_planted(void **state)
+{
+	enum { N = 4000 };
+	static double r[N], m[N];
+	struct st_beta b;
+	unsigned x = 12345;
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		double u, v;
+		x = x * 1103515245u + 12345u;
+		u = (double)(x >> 8) / 16777216.0 - 0.5;
+		x = x * 1103515245u + 12345u;
+		v = (double)(x >> 8) / 16777216.0 - 0.5;
+		m[i] = 0.01 * u;
+		r[i] = 0.0005 + 0.8 * m[i] + 0.002 * v;
+	}
+	assert_int_equal(st_beta(r, m, N, 252, &b), 0);
+	assert_near(b.beta, 0.8, 0.01);
+	assert_near(b.alpha_bar, 0.0005, 0.00005);
+	assert_near(b.alpha_annualised, 252 * b.alpha_bar, 1e-12);
+	assert_true(b.alpha_t > 20 && b.beta_t > 100);
+	assert_int_equal(b.lags, 16);
+	for (int i = 0; i < N; i++)
+		r[i] = 0.8 * m[i];
+	assert_int_equal(st_beta(r, m, N, 252, &b), 0);
+	assert_near(b.beta, 0.8, 1e-9);
+	assert_near(b.alpha_bar, 0.0, 1e-12);
+	/* no spread in the market: nothing to regress on */
+	for (int i = 0; i < N; i++)
+		m[i] = 0.001;
+	assert_int_equal(st_beta(r, m, N, 252, &b), -1);
+	assert_true(isnan(b.beta));
+}
+
+/* Blocks keep runs together: trades in runs of losses give deeper drawdowns by blocks than
+ * drawn one at a time, and no path holds a trade worse than the worst seen. */
+static void test_montecarlo_blocks(void **state)
+{
+	enum { N = 216 };
+	static double r[N];
+	struct st_montecarlo b, iid;
+	char why[256];
+
+	(void)state;
+	for (int i = 0; i < N; i++)
+		r[i] = (i / 6) % 2 ? -0.01 : 0.012;
+	assert_int_equal(st_montecarlo(r, N, 2000, 3, ST_MC_BLOCKS, &b, NULL, why, sizeof why), 0);
+	assert_int_equal(st_montecarlo(r, N, 2000, 3, ST_MC_BOOTSTRAP, &iid, NULL, why, sizeof why), 0);
+	assert_int_equal(b.mean_block, 6);
+	assert_int_equal(iid.mean_block, 1);
+	assert_near(b.observed_worst_trade, -0.01, 0);
+	assert_true(b.dd_p50 > iid.dd_p50);
+	assert_true(b.observed_percentile < iid.observed_percentile);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +671,9 @@ int main(void)
 		cmocka_unit_test(test_stage_reasons),
 		cmocka_unit_test(test_forward_by_hand),
 		cmocka_unit_test(test_trials_ledger),
+		cmocka_unit_test(test_overlap_by_hand),
+		cmocka_unit_test(test_beta_planted),
+		cmocka_unit_test(test_montecarlo_blocks),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -30,12 +30,14 @@ static struct vd_numbers good(void)
 		.mean_net_without = 0.003, .conc_removed = 15, .top_share = 0.2,
 		.psr = 0.999, .dsr = 0.99, .min_trl = 40, .max_dd = 0.08,
 		.blocked_actions = 0, .killed = false, .lookahead_mismatches = 0, .judged = true,
+		.effective_trades = NAN, .alpha_known = true, .alpha = 0.12, .alpha_t = 3.0,
 	};
 	return n;
 }
 
 enum field { F_NONE, F_TRADES, F_MEAN, F_NET, F_PSR, F_DSR, F_MINTRL, F_DD, F_BLOCKED, F_KILLED,
-	     F_LOOKAHEAD, F_NOSTATS, F_UNJUDGED, F_RUINED, F_WITHOUT };
+	     F_LOOKAHEAD, F_NOSTATS, F_UNJUDGED, F_RUINED, F_WITHOUT, F_EFFECTIVE, F_ALPHA, F_ALPHA_T,
+	     F_NO_ALPHA, F_TAIL };
 
 struct change {
 	enum field field;
@@ -66,6 +68,11 @@ static void apply(struct vd_numbers *n, const struct change *c)
 	case F_UNJUDGED: n->judged = false; n->stats_ok = false; break;
 	case F_RUINED: n->ruined = true; break;
 	case F_WITHOUT: n->mean_net_without = c->value; break;
+	case F_EFFECTIVE: n->effective_trades = c->value; break;
+	case F_ALPHA: n->alpha = c->value; break;
+	case F_ALPHA_T: n->alpha_t = c->value; break;
+	case F_NO_ALPHA: n->alpha_known = false; n->alpha = n->alpha_t = NAN; break;
+	case F_TAIL: n->tail_unseen = true; break;
 	case F_NONE: break;
 	}
 }
@@ -121,6 +128,16 @@ static const struct row rows[] = {
 	{ "drawdown 0.25 passes", { { F_DD, 0.25 } }, R, R, -1 },
 	{ "drawdown just over fails", { { F_DD, 0.2500001 } }, N, N, VD_GATE_DRAWDOWN },
 	{ "drawdown unknown fails", { { F_DD, NAN } }, N, N, VD_GATE_DRAWDOWN },
+	/* what READY must mean beyond the returns */
+	{ "alpha t at the threshold passes", { { F_ALPHA_T, 1.645 } }, R, R, -1 },
+	{ "alpha t just under is watch", { { F_ALPHA_T, 1.6449 } }, W, W, VD_GATE_ALPHA },
+	{ "a negative alpha is watch, whatever its t", { { F_ALPHA, -0.05 }, { F_ALPHA_T, 5 } }, W, W, VD_GATE_ALPHA },
+	{ "an alpha that cannot be judged is watch", { { F_NO_ALPHA, 0 } }, W, W, VD_GATE_ALPHA },
+	{ "beta with a failing dsr is not ready", { { F_ALPHA_T, 0.1 }, { F_DSR, 0.5 } }, N, N, -1 },
+	{ "an unseen tail caps at watch", { { F_TAIL, 1 } }, W, W, -1 },
+	{ "an unseen tail with a failing psr is not ready", { { F_TAIL, 1 }, { F_PSR, 0.5 } }, N, N, VD_GATE_PSR },
+	{ "300 trades worth 99 independent ones are watch", { { F_EFFECTIVE, 99 } }, W, W, VD_GATE_TRADES },
+	{ "300 trades worth 100 independent ones pass", { { F_EFFECTIVE, 100 } }, R, R, -1 },
 };
 
 static void test_rules_table(void **state)

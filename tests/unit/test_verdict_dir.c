@@ -159,7 +159,8 @@ static void test_dir_lookahead_from_files(void **state)
 	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":false,"
 				   "\"points_checked\":900,\"mismatch_count\":412,\"mismatches\":[{\"point\":17,"
 				   "\"bar\":16,\"time\":\"2024-01-01T16:00:00Z\",\"full\":1,\"truncated\":0}]}");
-	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":50,"
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
+		"\"trades\":1065,\"trials\":50,"
 			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.13,"
 			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001}}");
 	put(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\"}");
@@ -190,7 +191,8 @@ static void test_dir_lookahead_refusals_veto(void **state)
 	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
 				   "\"points_checked\":132,\"mismatch_count\":0,\"mismatches\":[],"
 				   "\"blocked_actions\":123}");
-	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":1,"
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
+		"\"trades\":1065,\"trials\":1,"
 			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0,"
 			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001}}");
 	vd_load_dir(dir, &f, &in);
@@ -208,7 +210,8 @@ static void test_dir_lookahead_refusals_veto(void **state)
 static void test_dir_variants(void **state)
 {
 	static const char stats[] =
-		"{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":40,"
+		"{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
+		"\"trades\":1065,\"trials\":40,"
 		"\"trials_source\":\"variants\",\"sr_variance_source\":\"variants\","
 		"\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
 		"\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001},"
@@ -244,7 +247,7 @@ static void test_dir_variants(void **state)
 	assert_non_null(strstr(buf, "overfitting gate failed"));
 	v = vd_to_json(&f, &r, &in, buf, "numbers");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "gates")), VD_NGATES);
-	assert_string_equal(sa_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "gates"), 6), "name", ""),
+	assert_string_equal(sa_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "gates"), VD_GATE_OVERFITTING), "name", ""),
 			    "overfitting");
 	cJSON_Delete(v);
 
@@ -255,7 +258,8 @@ static void test_dir_variants(void **state)
 	vd_decide(&f.num, &f.th, &r);
 	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
 	/* the gate reads the median over the block counts, and says how far they spread */
-	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":40,"
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
+		"\"trades\":1065,\"trials\":40,"
 		"\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
 		"\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,"
 		"\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001},"
@@ -283,7 +287,8 @@ static void test_dir_variants(void **state)
 	 * still counts, and fails with the reason */
 	put(dir, "inspect.json", "{\"stage\":\"inspect\",\"schema\":1,\"ok\":true,\"strategy\":{\"present\":true,"
 				 "\"variants\":{\"declared\":true,\"count\":40}}}");
-	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":1065,\"trials\":3,"
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
+		"\"trades\":1065,\"trials\":3,"
 			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
 			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001},\"pbo\":null,"
 			       "\"pbo_reason\":\"variants.json is unusable: missing\"}");

@@ -1,6 +1,6 @@
 import numpy as np
 import os
-from talib import abstract
+from finta import TA
 
 
 def signals(df):

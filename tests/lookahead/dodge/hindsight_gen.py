@@ -12,21 +12,26 @@ HOLD = 24
 BEST = 132
 
 
+def best_moves(close, hold, count):
+    """The bars before the count best hold-bar moves of close that do not overlap, in order."""
+    moves = sorted(range(len(close) - hold - 1), key=lambda i: close[i + hold + 1] / close[i + 1],
+                   reverse=True)
+    picked, taken = [], set()
+    for i in moves:
+        if any(j in taken for j in range(i - hold, i + hold + 1)):
+            continue
+        picked.append(i)
+        taken.add(i)
+        if len(picked) == count:
+            break
+    return sorted(picked)
+
+
 def main(data, outdir):
     rows = list(csv.DictReader(open(data)))
     close = [float(r["close"]) for r in rows]
     times = [r["time"] for r in rows]
-    moves = sorted(range(len(close) - HOLD - 1), key=lambda i: close[i + HOLD + 1] / close[i + 1],
-                   reverse=True)
-    picked, taken = [], set()
-    for i in moves:                      # the best moves that do not overlap
-        if any(j in taken for j in range(i - HOLD, i + HOLD + 1)):
-            continue
-        picked.append(i)
-        taken.add(i)
-        if len(picked) == BEST:
-            break
-    picked.sort()
+    picked = best_moves(close, HOLD, BEST)
     body = {
         "dates.py": ("KEYS = %r\n" % sorted(times[i][:16] for i in picked),
                      "df.index.strftime('%Y-%m-%dT%H:%M')"),

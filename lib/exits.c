@@ -1,0 +1,97 @@
+/* exits.c - the declared exits read back from JSON and checked (exits.h). */
+#include "exits.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "jsonio.h"
+#include "msg.h"
+
+/* o[key] as a number in (0, hi], or [0, hi] when zero_ok; 0 when absent or null. Returns 0 or
+ * -1. */
+static int fraction(const cJSON *o, const char *key, bool zero_ok, double hi, double *out,
+		    char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	*out = 0.0;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsNumber(v) || !((zero_ok ? v->valuedouble >= 0 : v->valuedouble > 0) &&
+				    v->valuedouble <= hi)) {
+		sa_fmt(err, errlen, "exits: %s is not a number in %s0, %g]", key, zero_ok ? "[" : "(", hi);
+		return -1;
+	}
+	*out = v->valuedouble;
+	return 0;
+}
+
+static int trailing(const cJSON *t, struct rp_exits *x, char *err, size_t errlen)
+{
+	const cJSON *only = cJSON_GetObjectItemCaseSensitive(t, "only_offset");
+
+	if (!t || cJSON_IsNull(t))
+		return 0;
+	if (fraction(t, "distance", false, 1, &x->trail, err, errlen) < 0 ||
+	    fraction(t, "positive", false, 1, &x->trail_positive, err, errlen) < 0 ||
+	    fraction(t, "offset", true, 1e12, &x->trail_offset, err, errlen) < 0)
+		return -1;
+	if (!(x->trail > 0) || (only && !cJSON_IsBool(only))) {
+		sa_fmt(err, errlen, "exits: trailing needs a distance in (0, 1] and only_offset a boolean");
+		return -1;
+	}
+	x->trail_only_offset = cJSON_IsTrue(only);
+	return 0;
+}
+
+static int roi(const cJSON *a, struct rp_exits *x, char *err, size_t errlen)
+{
+	const cJSON *step;
+
+	if (!a || cJSON_IsNull(a))
+		return 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > RP_ROI_MAX) {
+		sa_fmt(err, errlen, "exits: roi is not a list of at most %d steps", RP_ROI_MAX);
+		return -1;
+	}
+	cJSON_ArrayForEach(step, a) {
+		const cJSON *m = cJSON_GetArrayItem(step, 0), *r = cJSON_GetArrayItem(step, 1);
+		if (cJSON_GetArraySize(step) != 2 || !cJSON_IsNumber(m) || !cJSON_IsNumber(r) ||
+		    !(m->valuedouble >= 0 && m->valuedouble < 1e12) ||
+		    !(r->valuedouble >= -1 && r->valuedouble < 1e12) ||
+		    (x->n_roi && !(m->valuedouble > x->roi[x->n_roi - 1].minutes))) {
+			sa_fmt(err, errlen, "exits: roi step %zu is not [minutes >= 0, return >= -1] "
+			       "with minutes ascending", x->n_roi + 1);
+			return -1;
+		}
+		x->roi[x->n_roi++] = (struct rp_roi_step){ m->valuedouble, r->valuedouble };
+	}
+	return 0;
+}
+
+int rp_exits_from_json(const cJSON *o, struct rp_exits *x, char *err, size_t errlen)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "error");
+
+	memset(x, 0, sizeof(*x));
+	if (!o || !sa_json_bool(o, "declared", false))
+		return 0;
+	if (cJSON_IsString(e)) {
+		sa_fmt(err, errlen, "%s", e->valuestring);
+		return -1;
+	}
+	if (fraction(o, "stop_loss", false, 1, &x->stop_loss, err, errlen) < 0 ||
+	    fraction(o, "take_profit", false, 1e12, &x->take_profit, err, errlen) < 0 ||
+	    trailing(cJSON_GetObjectItemCaseSensitive(o, "trailing"), x, err, errlen) < 0 ||
+	    roi(cJSON_GetObjectItemCaseSensitive(o, "roi"), x, err, errlen) < 0) {
+		memset(x, 0, sizeof(*x));
+		return -1;
+	}
+	return 0;
+}
+
+const cJSON *rp_exits_of_inspect(const cJSON *inspect)
+{
+	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(inspect, "strategy"),
+						"exits");
+}

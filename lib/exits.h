@@ -1,0 +1,25 @@
+/* exits.h - the exits a strategy declares (stop-loss, take-profit, trailing stop, ROI table),
+ * read from the "exits" object the inspect stage writes (inspect.json strategy.exits, carried
+ * on in replay.json exits), checked again as hostile, for every stage that replays. */
+#ifndef SA_EXITS_H
+#define SA_EXITS_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "replay_core.h"
+
+/* Fills x (zeroed first) from an exits object (borrowed): {declared, stop_loss, take_profit,
+ * trailing {distance, positive, offset, only_offset} | null, roi [[minutes, return], ...],
+ * error}. NULL or not declared: no exits, 0. Returns -1 with the reason in err when the
+ * declaration was found bad ("error") or a value is out of its range: a stop-loss or trailing
+ * distance not in (0, 1], a take-profit not above 0, a negative trail offset, ROI
+ * minutes negative or not ascending, a ROI return below -1 or not finite, more than
+ * RP_ROI_MAX steps. */
+int rp_exits_from_json(const cJSON *o, struct rp_exits *x, char *err, size_t errlen);
+
+/* The exits object of an inspect.json tree (borrowed): strategy.exits, or NULL. */
+const cJSON *rp_exits_of_inspect(const cJSON *inspect);
+
+#endif

@@ -1,0 +1,221 @@
+"""backtesting (backtesting.py): Strategy and Backtest as far as an audit runs them. next() runs
+bar by bar; buy(), sell() and position.close() become the position held from the next bar's
+open, which is backtesting.py's own fill. A Backtest(...) in the file is read for its strategy
+and exclusive_orders only: the audit's data, costs and statistics are its own."""
+import numpy as np
+import pandas as pd
+
+from sa_frameworks import NotSupported
+
+__version__ = 'strataudit'
+_declared = []
+
+
+class _Array(np.ndarray):
+    """A column of self.data: an array, with .s (a Series on the bars' index) as backtesting.py's."""
+    def __array_finalize__(self, obj):
+        self._index = getattr(obj, '_index', None)
+
+    @property
+    def s(self):
+        return pd.Series(np.asarray(self), index=self._index[:len(self)])
+
+    def to_series(self):
+        return self.s
+
+
+class _Indicator(_Array):
+    pass
+
+
+class _Data:
+    """self.data: the bars up to the current one (all of them during init)."""
+    def __init__(self, df):
+        self._df = df
+        self._index = df.index
+        self._cols = {}
+        for src, name in (('open', 'Open'), ('high', 'High'), ('low', 'Low'), ('close', 'Close'),
+                          ('volume', 'Volume')):
+            a = df[src].to_numpy(dtype=np.float64).view(_Array)
+            a._index = df.index
+            self._cols[name] = a
+        self._len = len(df)
+
+    def _set_length(self, n):
+        self._len = n
+
+    def __len__(self):
+        return self._len
+
+    def __getattr__(self, name):
+        cols = self.__dict__.get('_cols', {})
+        if name in cols:
+            return cols[name][:self._len]
+        raise AttributeError('self.data has no column %r: it has Open, High, Low, Close, Volume' % name)
+
+    @property
+    def index(self):
+        return self._index[:self._len]
+
+    @property
+    def df(self):
+        d = self._df.iloc[:self._len]
+        return pd.DataFrame({k: d[s] for k, s in (('Open', 'open'), ('High', 'high'), ('Low', 'low'),
+                                                   ('Close', 'close'), ('Volume', 'volume'))})
+
+
+class _Trade:
+    def __init__(self, broker):
+        self._broker = broker
+
+    @property
+    def is_long(self):
+        return self._broker.state > 0
+
+    @property
+    def is_short(self):
+        return self._broker.state < 0
+
+    @property
+    def size(self):
+        return self._broker.state
+
+    @property
+    def entry_bar(self):
+        return self._broker.entry_bar
+
+    @property
+    def entry_price(self):
+        return float(self._broker.data._cols['Open'][self._broker.entry_bar])
+
+    @property
+    def pl_pct(self):
+        if not self._broker.state:
+            return 0.0
+        last = float(self._broker.data.Close[-1])
+        return self._broker.state * (last / self.entry_price - 1)
+
+    def close(self, portion=1.0):
+        self._broker.close_order()
+
+
+class _Position(_Trade):
+    def __bool__(self):
+        return self._broker.state != 0
+
+
+class _Broker:
+    def __init__(self, data, exclusive):
+        self.data = data
+        self.exclusive = exclusive
+        self.state = 0
+        self.entry_bar = None
+        self.orders = []
+
+    def order(self, side, size, limit, stop, sl, tp):
+        if limit is not None or stop is not None:
+            raise NotSupported('backtesting.py limit= and stop= orders are not supported: the audit '
+                               'fills every order at the next bar\'s open')
+        if sl is not None or tp is not None:
+            raise NotSupported('backtesting.py orders with sl= or tp= are not supported: a per-order '
+                               'price cannot cross the sandbox as a position per bar; declare '
+                               'STOP_LOSS and TAKE_PROFIT as constant fractions instead')
+        if self.exclusive:
+            self.orders = ['close']
+        self.orders.append(side)
+
+    def close_order(self):
+        self.orders.insert(0, 'close')
+
+    def fill(self, bar):
+        """The orders of bar - 1's next(), filled at bar's open, in backtesting.py's order."""
+        before = self.state
+        for o in self.orders:
+            if o == 'close':
+                self.state = 0
+            elif self.state == 0 or self.exclusive:
+                self.state = 1 if o == 'buy' else -1
+            # else: an order against the open trade without exclusive_orders; at its default size
+            # backtesting.py has no margin left for it, and cancels it
+        self.orders = []
+        if self.state and self.state != before:
+            self.entry_bar = bar
+
+
+class Strategy:
+    """Subclass it with init() and next(), as for backtesting.py."""
+    def __init__(self, broker, data, params):
+        self._broker = broker
+        self.data = data
+        for k, v in params.items():
+            if not hasattr(self, k):
+                raise AttributeError('strategy has no parameter %r to set' % k)
+            setattr(self, k, v)
+
+    def I(self, func, *args, name=None, plot=True, overlay=None, color=None, scatter=False, **kwargs):
+        value = func(*args, **kwargs)
+        if isinstance(value, pd.DataFrame):
+            value = value.to_numpy(dtype=float).T
+        value = np.asarray(value, dtype=float)
+        if value.ndim == 0 or value.shape[-1] != len(self.data):
+            raise ValueError('self.I(%s): the indicator must have one value per bar (%d), not shape %s'
+                             % (getattr(func, '__name__', 'func'), len(self.data), value.shape))
+        out = value.view(_Indicator)
+        out._index = self.data._index
+        return out
+
+    def init(self):
+        pass
+
+    def next(self):
+        pass
+
+    def buy(self, *, size=0.9999, limit=None, stop=None, sl=None, tp=None, tag=None):
+        self._broker.order('buy', size, limit, stop, sl, tp)
+
+    def sell(self, *, size=0.9999, limit=None, stop=None, sl=None, tp=None, tag=None):
+        self._broker.order('sell', size, limit, stop, sl, tp)
+
+    @property
+    def position(self):
+        return _Position(self._broker)
+
+    @property
+    def trades(self):
+        return (_Trade(self._broker),) if self._broker.state else ()
+
+    @property
+    def orders(self):
+        return tuple(self._broker.orders)
+
+    @property
+    def closed_trades(self):
+        raise NotSupported('self.closed_trades is not supported: the audit replays the trades itself')
+
+    @property
+    def equity(self):
+        raise NotSupported('self.equity is not supported: positions are whole, so equity is the '
+                           'audit\'s own figure')
+
+
+class Backtest:
+    """Read for its strategy and exclusive_orders; running it in the file does nothing."""
+    def __init__(self, data, strategy, *, cash=10000, commission=0.0, margin=1.0,
+                 trade_on_close=False, hedging=False, exclusive_orders=False, **kwargs):
+        if trade_on_close:
+            raise NotSupported('Backtest(trade_on_close=True) is not supported: the audit fills a '
+                               'signal at the next bar\'s open')
+        if hedging:
+            raise NotSupported('Backtest(hedging=True) is not supported: one position at a time')
+        self.strategy = strategy
+        self.exclusive_orders = bool(exclusive_orders)
+        _declared.append(self)
+
+    def run(self, **kwargs):
+        return pd.Series(dtype=object)
+
+    def optimize(self, *args, **kwargs):
+        return pd.Series(dtype=object)
+
+    def plot(self, *args, **kwargs):
+        return None

@@ -1,0 +1,2 @@
+"""freqtrade, as far as a strategy file needs it: freqtrade.strategy and qtpylib."""
+__version__ = 'strataudit'

@@ -1,0 +1,275 @@
+"""sa_frameworks - a freqtrade IStrategy or a backtesting.py Strategy, audited as written: adapt()
+finds the class in the upload's namespace and returns a signals(df, **params) that runs it by its
+framework's rules into one position per bar (+1, -1, 0), the only thing that leaves the sandbox.
+What a framework does that a position per bar cannot carry is refused with NotSupported, one
+sentence naming it and what is supported."""
+import sys
+
+import numpy as np
+import pandas as pd
+
+PAIR = 'ASSET/QUOTE'
+SUPPORTED_FREQTRADE = ('freqtrade strategies may use freqtrade.strategy (IStrategy, the parameter '
+                       'classes at their defaults), talib, talib.abstract, qtpylib '
+                       '(freqtrade.vendor.qtpylib.indicators, technical.qtpylib), numpy and pandas')
+
+
+class NotSupported(ImportError):
+    """What the audit cannot run, said in one sentence."""
+
+
+# --- imports the sandbox names instead of failing on --------------------------------------------
+
+UNSUPPORTED_MODULES = {
+    'ta': 'the ta library',
+    'pandas_ta': 'pandas_ta',
+    'technical.indicators': 'technical.indicators',
+    'technical.util': 'technical.util (resampling helpers)',
+    'finta': 'finta',
+    'tulipy': 'tulipy',
+    'freqtrade.persistence': 'freqtrade.persistence (Trade objects exist only for per-trade callbacks)',
+    'freqtrade.exchange': 'freqtrade.exchange',
+    'freqtrade.freqai': 'FreqAI',
+}
+
+
+class UnsupportedFinder:
+    """A meta-path finder that answers an import of a library the sandbox does not provide with
+    NotSupported naming it, instead of a bare ModuleNotFoundError."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        for mod, what in UNSUPPORTED_MODULES.items():
+            if name == mod or name.startswith(mod + '.'):
+                raise NotSupported('%s is not supported in the sandbox: %s' % (what, SUPPORTED_FREQTRADE))
+        return None
+
+
+def install():
+    """Puts the finder at the end of sys.meta_path (a module that exists is found first)."""
+    if UnsupportedFinder not in sys.meta_path:
+        sys.meta_path.append(UnsupportedFinder)
+
+
+# --- timeframes ---------------------------------------------------------------------------------
+
+_UNITS = {'m': 60, 'h': 3600, 'd': 86400, 'w': 604800}
+
+
+def timeframe_seconds(tf):
+    """'5m' -> 300, freqtrade's notation; NotSupported for anything else."""
+    s = str(tf).strip()
+    if len(s) >= 2 and s[:-1].isdigit() and s[-1] in _UNITS and int(s[:-1]) > 0:
+        return int(s[:-1]) * _UNITS[s[-1]]
+    raise NotSupported('timeframe %r is not supported: use minutes, hours, days or weeks '
+                       '(1m, 5m, 1h, 4h, 1d, 1w)' % (tf,))
+
+
+def _bar_ns(index):
+    """The data's bar: the smallest step between two bars (gaps make steps longer, never shorter)."""
+    t = index.asi8
+    if len(t) < 2:
+        return None
+    d = np.diff(t)
+    d = d[d > 0]
+    return int(d.min()) if len(d) else None
+
+
+def candles(df, tf):
+    """The bars as the strategy's candles when its timeframe is coarser than the data's, and for
+    each bar the candle whose close it is at or after (-1 before the first). A candle is used from
+    the bar that ends it, by the clock alone: the bars from its start to its end have happened, so
+    a run cut at any bar sees the same candles up to it. Returns (frame, owner) or (df, None)."""
+    if tf is None:
+        return df, None
+    tf_ns = timeframe_seconds(tf) * 1000000000
+    bar = _bar_ns(df.index)
+    if bar is None or bar == tf_ns:
+        return df, None
+    if tf_ns < bar:
+        raise NotSupported('the strategy\'s timeframe %s is finer than the data\'s bars (%d s): give '
+                           'it bars of %s or finer' % (tf, bar // 1000000000, tf))
+    if tf_ns % bar:
+        raise NotSupported('the strategy\'s timeframe %s is not a whole number of the data\'s bars '
+                           '(%d s)' % (tf, bar // 1000000000))
+    t = df.index.asi8
+    g = df.groupby(t - t % tf_ns, sort=True)
+    frame = g.agg({'open': 'first', 'high': 'max', 'low': 'min', 'close': 'last', 'volume': 'sum'})
+    keys = frame.index.to_numpy(dtype=np.int64)
+    done = keys + tf_ns <= t[-1] + bar
+    frame, keys = frame[done], keys[done]
+    frame.index = pd.DatetimeIndex(keys.view('datetime64[ns]'), name='time').tz_localize('UTC')
+    owner = np.searchsorted(keys + tf_ns, t + bar, side='right') - 1
+    return frame, owner
+
+
+def spread(pos, owner, n):
+    """Candle positions back onto the data's bars."""
+    if owner is None:
+        return pos
+    out = np.zeros(n, dtype=np.int8)
+    ok = owner >= 0
+    out[ok] = np.asarray(pos, dtype=np.int8)[owner[ok]]
+    return out
+
+
+# --- finding the class --------------------------------------------------------------------------
+
+def _classes(g, base):
+    own = [v for v in g.values() if isinstance(v, type) and issubclass(v, base) and v is not base and
+           getattr(v, '__module__', None) == 'strategy']
+    return [c for c in own if not any(o is not c and issubclass(o, c) for o in own)]
+
+
+def adapt(g):
+    """signals(df, **params) for the framework class the upload defines, or None when it defines
+    none. NotSupported when it defines several, or when its framework is not imported."""
+    fq = sys.modules.get('freqtrade.strategy')
+    bt = sys.modules.get('backtesting')
+    found = []
+    if fq is not None:
+        found += [('freqtrade', c) for c in _classes(g, fq.IStrategy)]
+    if bt is not None:
+        found += [('backtesting', c) for c in _classes(g, bt.Strategy)]
+    if not found:
+        return None
+    if len(found) > 1:
+        raise NotSupported('the file defines %d strategy classes (%s): the audit runs one strategy '
+                           'a file' % (len(found), ', '.join(c.__name__ for _, c in found)))
+    kind, cls = found[0]
+    if kind == 'freqtrade':
+        return lambda df, **params: run_freqtrade(cls, df, params)
+    exclusive = False
+    for b in bt._declared:
+        if b.strategy is cls:
+            exclusive = b.exclusive_orders
+    return lambda df, **params: run_backtesting(cls, df, params, exclusive)
+
+
+# --- freqtrade ----------------------------------------------------------------------------------
+
+_CALLBACKS = ('custom_exit', 'custom_sell', 'custom_entry_price', 'custom_exit_price',
+              'confirm_trade_entry', 'confirm_trade_exit', 'adjust_trade_position',
+              'custom_stake_amount', 'leverage', 'order_filled', 'adjust_entry_price')
+
+
+def _check_freqtrade(cls, st):
+    base = sys.modules['freqtrade.strategy'].IStrategy
+    for name in _CALLBACKS:
+        if getattr(cls, name, None) is not None and not hasattr(base, name):
+            raise NotSupported('%s.%s is not supported: per-trade callbacks cannot run from a '
+                               'position per bar; minimal_roi, stoploss and trailing_stop are read as '
+                               'declared constants, and entries and exits from the signal columns'
+                               % (cls.__name__, name))
+    if getattr(cls, 'custom_stoploss', None) is not None and st.use_custom_stoploss:
+        raise NotSupported('%s.custom_stoploss is not supported: it is a per-trade callback; set '
+                           'use_custom_stoploss = False and declare stoploss as a constant' % cls.__name__)
+    if st.informative_pairs():
+        raise NotSupported('informative pairs are not supported (%s.informative_pairs returns some): '
+                           'the audit gives a strategy its own pair\'s bars only' % cls.__name__)
+
+
+def _set_params(st, params):
+    base = sys.modules['freqtrade.strategy'].BaseParameter
+    for k, v in params.items():
+        cur = getattr(st, k, None)
+        if isinstance(cur, base):
+            p = type(cur).__new__(type(cur))
+            p.__dict__.update(cur.__dict__)
+            p.value = v
+            setattr(st, k, p)
+        else:
+            setattr(st, k, v)
+
+
+def _frame(df):
+    d = pd.DataFrame({'date': df.index, 'open': df['open'].to_numpy(), 'high': df['high'].to_numpy(),
+                      'low': df['low'].to_numpy(), 'close': df['close'].to_numpy(),
+                      'volume': df['volume'].to_numpy()})
+    return d
+
+
+def _column(d, names, n):
+    for name in names:
+        if name in d.columns:
+            v = pd.to_numeric(d[name], errors='coerce').to_numpy(dtype=float)
+            if len(v) != n:
+                raise ValueError('column %r has %d rows for %d candles' % (name, len(v), n))
+            return v == 1
+    return np.zeros(n, dtype=bool)
+
+
+def _frame_back(d, name, n):
+    if not isinstance(d, pd.DataFrame):
+        raise TypeError('%s must return the dataframe, not %s' % (name, type(d).__name__))
+    if len(d) != n:
+        raise ValueError('%s returned %d rows for %d candles; freqtrade strategies must keep every '
+                         'row' % (name, len(d), n))
+    return d
+
+
+def freqtrade_positions(el, xl, es, xs, start):
+    """freqtrade's backtest per candle, one trade at a time: a flat book enters on an entry signal
+    that no exit (nor the other side's entry) cancels; an open trade leaves on its exit signal
+    unless its entry signal is also set; a trade that leaves on a candle does not re-enter on
+    it. The position decided on a candle's close is held from the next open."""
+    n = len(el)
+    out = np.zeros(n, dtype=np.int8)
+    pos = 0
+    for i in range(start, n):
+        if pos == 0:
+            if el[i] and not xl[i] and not es[i]:
+                pos = 1
+            elif es[i] and not xs[i] and not el[i]:
+                pos = -1
+        elif pos == 1:
+            if xl[i] and not el[i]:
+                pos = 0
+        elif xs[i] and not es[i]:
+            pos = 0
+        out[i] = pos
+    return out
+
+
+def run_freqtrade(cls, df, params):
+    st = cls({'timeframe': cls.timeframe, 'stake_currency': 'QUOTE', 'runmode': 'backtest'})
+    _set_params(st, params)
+    _check_freqtrade(cls, st)
+    bars, owner = candles(df, st.timeframe)
+    n = len(bars)
+    meta = {'pair': PAIR}
+    d = _frame_back(st.populate_indicators(_frame(bars), meta), 'populate_indicators', n)
+    d = _frame_back(st.populate_entry_trend(d, meta), 'populate_entry_trend', n)
+    d = _frame_back(st.populate_exit_trend(d, meta), 'populate_exit_trend', n)
+    el = _column(d, ('enter_long', 'buy'), n)
+    xl = _column(d, ('exit_long', 'sell'), n)
+    es = _column(d, ('enter_short',), n) if st.can_short else np.zeros(n, dtype=bool)
+    xs = _column(d, ('exit_short',), n) if st.can_short else np.zeros(n, dtype=bool)
+    start = max(0, int(st.startup_candle_count or 0))
+    return spread(freqtrade_positions(el, xl, es, xs, start), owner, len(df))
+
+
+# --- backtesting.py -----------------------------------------------------------------------------
+
+def run_backtesting(cls, df, params, exclusive):
+    bt = sys.modules['backtesting']
+    data = bt._Data(df)
+    broker = bt._Broker(data, exclusive)
+    st = cls(broker, data, params)
+    st.init()
+    inds = [(k, v) for k, v in st.__dict__.items() if isinstance(v, bt._Indicator)]
+    # backtesting.py's own start: the first bar every indicator has a value, plus one
+    start = 1 + max((int(np.isnan(v.astype(float)).argmin(axis=-1).max()) for _, v in inds), default=0)
+    n = len(df)
+    out = np.zeros(n, dtype=np.int8)
+    for i in range(start, n):
+        data._set_length(i + 1)
+        for k, v in inds:
+            setattr(st, k, v[..., :i + 1])
+        broker.fill(i)
+        out[i - 1] = broker.state
+        st.next()
+    if n and start < n:
+        broker.fill(n)
+        out[n - 1] = broker.state
+    return out

@@ -1,0 +1,1 @@
+"""technical: only its qtpylib module (technical.indicators is not provided)."""

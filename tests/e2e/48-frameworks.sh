@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# 48-frameworks.sh - strategies written for freqtrade and backtesting.py, audited unchanged: the
+# sandbox's talib against TA-Lib's own outputs, each framework's rules on fixed signals, a
+# timeframe resampled by the clock, what is not supported named in one sentence, and whole
+# audits through `make audit` (a biased freqtrade strategy rejected for look-ahead).
+. "$(dirname "$0")/../lib.sh"
+
+S=tests/frameworks/strategies
+P=e2e48
+DATA=$TMP/bars.csv
+head -n 3001 data/ohlcv.csv >"$DATA"
+"$BIN/config" -o "$TMP/config.json" >/dev/null
+cleanup() { rm -rf out/${P}_* "$TMP"; }
+trap cleanup EXIT
+
+# run FILE NAME: the sandbox's full run of FILE on the 3000 bars, into $TMP/NAME.run.json
+run() {
+	"$BIN/sandbox" --strategy "$1" --data "$DATA" --config "$TMP/config.json" \
+		-o "$TMP/$2.run.json" --events "$TMP/$2.events.jsonl" >"$TMP/$2.log" 2>&1
+}
+
+check "talib matches TA-Lib (talib-web) to 1e-9 on every golden case" "$PY" tests/frameworks/check_talib.py
+
+# --- inspect knows the framework and what it declares
+"$BIN/inspect" --strategy $S/ft_v3_trend_short.py -o "$TMP/i.json"
+expect_eq "inspect: a freqtrade IStrategy is a strategy, with its declarations" \
+	"true freqtrade TwoSidedTrend 1h 60 true 0" \
+	"$(jget $TMP/i.json strategy.shape_ok) $(jget $TMP/i.json strategy.framework) $(jget $TMP/i.json strategy.framework_class) $(jget $TMP/i.json strategy.timeframe) $(jget $TMP/i.json strategy.startup_candle_count) $(jget $TMP/i.json strategy.can_short) $("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["strategy"]["flags"]))' $TMP/i.json)"
+"$BIN/inspect" --strategy $S/bt_sma_pair.py -o "$TMP/i.json"
+expect_eq "inspect: a backtesting.py Strategy is a strategy" "true backtesting MovingPair" \
+	"$(jget $TMP/i.json strategy.shape_ok) $(jget $TMP/i.json strategy.framework) $(jget $TMP/i.json strategy.framework_class)"
+"$BIN/inspect" --strategy demos/honest.py -o "$TMP/i.json"
+expect_eq "inspect: a signals(df) file has no framework" "null" "$(jget $TMP/i.json strategy.framework)"
+
+# --- every strategy of the folder runs, or is refused with its sentence
+for f in ft_v2_meanrev ft_v3_trend_short ft_4h_on_1h ft_minmax_bias bt_sma_pair bt_breakout_exclusive; do
+	run $S/$f.py $f
+	expect_eq "$f runs in the sandbox and trades" "ok yes" \
+		"$(jget $TMP/$f.run.json status) $("$PY" -c 'import json,sys; s=json.load(open(sys.argv[1]))["signals"]; print("yes" if len(set(s)) > 1 and len(s) == 3000 else "no")' $TMP/$f.run.json)"
+done
+expect_eq "the short strategy goes short" "yes" \
+	"$("$PY" -c 'import json,sys; print("yes" if -1 in json.load(open(sys.argv[1]))["signals"] else "no")' $TMP/ft_v3_trend_short.run.json)"
+for pair in "ft_pandas_ta:pandas_ta is not supported" "ft_custom_exit:CallbackExit.custom_exit is not supported" \
+	"bt_bracket:orders with sl= or tp= are not supported"; do
+	f=${pair%%:*}
+	run $S/$f.py $f
+	expect_eq "$f: an error naming what is not supported" "error yes" \
+		"$(jget $TMP/$f.run.json status) $(grep -qF "${pair#*:}" $TMP/$f.run.json && echo yes || echo no)"
+done
+check "an unsupported import says what is supported" grep -q "talib, talib.abstract, qtpylib" $TMP/ft_pandas_ta.run.json
+
+# --- VARIANTS set a freqtrade strategy's parameters by name
+{ cat $S/ft_v2_meanrev.py; echo 'VARIANTS = [{"buy_rsi": 30}, {"buy_rsi": 35, "band_width": 2.5}, {"buy_rsi": 45}]'; } >"$TMP/fam.py"
+"$BIN/inspect" --strategy "$TMP/fam.py" -o "$TMP/fam.inspect.json"
+"$BIN/variants" --strategy "$TMP/fam.py" --inspect "$TMP/fam.inspect.json" --data "$DATA" \
+	--config "$TMP/config.json" --jobs 2 -o "$TMP/fam.json" --csv "$TMP/fam.csv" --matrix "$TMP/fam.bin" 2>/dev/null
+expect_eq "three freqtrade variants run, each its own trades" "3 3" \
+	"$(jget $TMP/fam.json ran) $("$PY" -c 'import csv,sys; print(len({r["trades"] for r in csv.DictReader(open(sys.argv[1]))}))' $TMP/fam.csv)"
+
+# --- freqtrade's rules and backtesting.py's fill, on fixed signals
+run $S/ft_rules_probe.py ftp
+check "freqtrade: start-up, exit beats entry, no re-entry on the exit candle, shorts" "$PY" - "$TMP/ftp.run.json" <<'PYEOF'
+import json, sys
+s = json.load(open(sys.argv[1]))["signals"]
+want = [0] * len(s)
+for a, b, v in ((50, 60, 1), (90, 95, 1), (100, 110, -1), (120, 130, 1), (131, 140, -1)):
+    want[a:b] = [v] * (b - a)
+assert s == want, [(i, x, y) for i, (x, y) in enumerate(zip(s, want)) if x != y][:5]
+PYEOF
+run $S/bt_rules_probe.py btp
+check "backtesting.py: an order fills at the next open; a buy against a short is not filled" "$PY" - "$TMP/btp.run.json" <<'PYEOF'
+import json, sys
+s = json.load(open(sys.argv[1]))["signals"]
+want = [0] * len(s)
+for a, b, v in ((100, 150, 1), (200, 300, -1), (350, 400, 1)):
+    want[a:b] = [v] * (b - a)
+assert s == want, [(i, x, y) for i, (x, y) in enumerate(zip(s, want)) if x != y][:5]
+PYEOF
+run $S/ft_candle_colour.py colour
+check "a 4h strategy on 1h bars: each bar holds the last closed candle's position (pandas' resample)" \
+	"$PY" - "$TMP/colour.run.json" "$DATA" <<'PYEOF'
+import json, sys
+import numpy as np, pandas as pd
+s = np.array(json.load(open(sys.argv[1]))["signals"])
+df = pd.read_csv(sys.argv[2], index_col=0, parse_dates=True)
+c = df.resample("4h", origin="epoch").agg({"open": "first", "close": "last"})
+# the candle starting at T is known from the bar at T + 3h (its last hour) on
+known = pd.Series((c["close"] > c["open"]).astype(int).values, index=c.index + pd.Timedelta("3h"))
+want = known.reindex(df.index).ffill().fillna(0).astype(int).values
+assert (s == want).all(), np.flatnonzero(s != want)[:5]
+PYEOF
+
+# --- backtesting.py's documented example on the data it ships, against its published figures
+"$BIN/config" -o "$TMP/free.json" FEE_BPS=0 SLIPPAGE_BPS=0 FUNDING_BPS_8H=0 BORROW_BPS_YEAR=0 >/dev/null
+G=tests/frameworks/goog_daily.csv
+"$BIN/sandbox" --strategy $S/bt_docs_smacross.py --data $G --config "$TMP/free.json" \
+	-o "$TMP/goog.run.json" --events "$TMP/goog.events.jsonl" >/dev/null 2>&1
+"$BIN/replay" --run "$TMP/goog.run.json" --data $G --config "$TMP/free.json" -o "$TMP/goog.replay.json" \
+	--trades-out "$TMP/goog.trades.csv" --equity-out "$TMP/goog.equity.csv" >/dev/null 2>&1
+check "backtesting.py's SmaCross on GOOG: trades, win rate, best, worst, mean, profit factor, exposure as published" \
+	"$PY" tests/frameworks/check_bt_docs.py "$TMP/goog.trades.csv" $G
+
+# --- whole audits
+audit() {
+	make --no-print-directory audit STRATEGY="$S/$1.py" DATA="$DATA" NAME="${P}_$1" TRIALS=1 \
+		>"$TMP/$1.audit.log" 2>&1
+}
+for f in ft_v2_meanrev ft_minmax_bias ft_pandas_ta bt_sma_pair ft_4h_on_1h; do
+	if audit $f; then ok "$f: make audit exits 0"; else not_ok "$f: make audit exits 0" "$(tail -n 5 $TMP/$f.audit.log)"; fi
+done
+V=out/${P}_ft_v2_meanrev/verdict.json
+check "the report says what ran: the freqtrade class, by freqtrade's rules, on its candles" \
+	grep -q "a freqtrade IStrategy, BandBounce, run by freqtrade&#39;s rules on 1h candles\|a freqtrade IStrategy, BandBounce, run by freqtrade's rules on 1h candles" out/${P}_ft_v2_meanrev/report.html
+expect_eq "the v2 freqtrade strategy is judged (not INCOMPLETE), with no look-ahead" "yes true 0" \
+	"$([ "$(jget $V verdict)" != INCOMPLETE ] && echo yes || echo no) $(jget out/${P}_ft_v2_meanrev/lookahead.json clean) $(jget out/${P}_ft_v2_meanrev/lookahead.json mismatch_count)"
+expect_eq "full-frame min/max normalisation in a freqtrade strategy is REJECTED_LOOKAHEAD" "REJECTED_LOOKAHEAD" \
+	"$(jget out/${P}_ft_minmax_bias/verdict.json verdict)"
+expect_eq "a resampled timeframe is clean of look-ahead: its candles are used from the bar that closes them" \
+	"true 0" "$(jget out/${P}_ft_4h_on_1h/lookahead.json clean) $(jget out/${P}_ft_4h_on_1h/lookahead.json mismatch_count)"
+expect_eq "pandas_ta is INCOMPLETE" "INCOMPLETE" "$(jget out/${P}_ft_pandas_ta/verdict.json verdict)"
+check "its verdict names pandas_ta" grep -q "pandas_ta is not supported" out/${P}_ft_pandas_ta/verdict.json
+expect_eq "the backtesting.py strategy is judged (not INCOMPLETE)" "yes" \
+	"$([ "$(jget out/${P}_bt_sma_pair/verdict.json verdict)" != INCOMPLETE ] && echo yes || echo no)"
+check "its warm-up and permutation runs ran" "$PY" -c '
+import json, sys; r = json.load(open(sys.argv[1])); assert r.get("ok"), r' out/${P}_bt_sma_pair/robustness.json
+exit $T_FAILED

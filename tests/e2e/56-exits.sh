@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# 56-exits.sh - declared exits replayed inside the bar: fixed stop and target (a gap through the
+# stop, a bar that reaches both, a short's stop, a target at its price and through a gap), a ROI
+# table (a step that comes in at a bar's open, a touch in the entry bar), a trailing stop (moved
+# from the bar's high only after its low is checked; in the bar and through a gap; a short's) and
+# a freqtrade class's exits, each trade recomputed by tests/recompute.py's own replay to 1e-9;
+# bad declarations end as a finding with their reason, not a crash.
+. "$(dirname "$0")/../lib.sh"
+F=tests/fixtures/exits
+
+# stage NAME BARS: inspect F/NAME.py, then replay and stats with F/run_BARS.json into TMP/NAME.
+stage() {
+	local d=$TMP/$1 data=$F/bars_$2.csv
+	mkdir -p "$d" && cp "$F/run_$2.json" "$d/run.json" &&
+	"$BIN/inspect" --strategy "$F/$1.py" -o "$d/inspect.json" &&
+	"$BIN/replay" --run "$d/run.json" --inspect "$d/inspect.json" --data "$data" \
+		--config "$F/config.json" -o "$d/replay.json" --trades-out "$d/trades.csv" \
+		--equity-out "$d/equity.csv" &&
+	"$BIN/stats" --replay "$d/replay.json" --config "$F/config.json" --data "$data" \
+		--run "$d/run.json" -o "$d/stats.json"
+}
+# trade NAME K: columns entry,exit,side,entry_px,exit_px,bars_held,exit_reason of trade K.
+trade() { sed -n "$(($2 + 1))p" "$TMP/$1/trades.csv" | cut -d, -f1-6,14; }
+
+check "fixed stop and target: inspect, replay and stats run" stage fixed a
+expect_eq "the exits are read as literals" '{"declared": true, "source": "constants", "class": null, "line": 2, "stop_loss": 0.02, "take_profit": 0.03, "trailing": null, "roi": [], "error": null, "unread": []}' \
+	"$(jget "$TMP/fixed/inspect.json" strategy.exits)"
+expect_eq "a gap through the stop fills at the open, at the bar's open time" \
+	"2024-01-01T01:00:00Z,2024-01-01T03:00:00Z,long,100,97,2,stop_loss" "$(trade fixed 1)"
+expect_eq "flat after the stop until the signal changes (no re-entry at 04:00 though still long)" \
+	"2024-01-01T06:00:00Z,2024-01-01T08:00:00Z,long,100,98,2,stop_loss" "$(trade fixed 2)"
+expect_eq "a short's stop fills at its price when the high reaches it" \
+	"2024-01-01T08:00:00Z,2024-01-01T10:00:00Z,short,101,103.02,2,stop_loss" "$(trade fixed 3)"
+expect_eq "a short's target fills at its price" \
+	"2024-01-01T12:00:00Z,2024-01-01T14:00:00Z,short,100,97,2,take_profit" "$(trade fixed 4)"
+expect_eq "a gap through the target fills at the open" \
+	"2024-01-01T15:00:00Z,2024-01-01T16:00:00Z,long,100,104,1,take_profit" "$(trade fixed 5)"
+expect_eq "what is still open at the end closes at the last close" \
+	"2024-01-01T18:00:00Z,2024-01-01T20:00:00Z,long,104,104.4,2,end" "$(trade fixed 6)"
+expect_eq "stats.json counts the trades by exit reason" \
+	'{"signal": 0, "stop_loss": 3, "take_profit": 2, "roi": 0, "trailing_stop": 0, "end": 1, "ruin": 0, "unknown": 0}' \
+	"$(jget "$TMP/fixed/stats.json" exit_reasons)"
+check "recompute.py: every trade, cost row, late fill and the break-even agree" \
+	"$PY" tests/recompute.py "$TMP/fixed" $F/bars_a.csv
+
+check "ROI table and trailing stop: inspect, replay and stats run" stage roi_trail b
+expect_eq "a ROI step that comes in at the bar's open fills at the open" \
+	"2024-01-01T01:00:00Z,2024-01-01T03:00:00Z,long,100,101.2,2,roi" "$(trade roi_trail 1)"
+expect_eq "a ROI level the entry bar's high passes fills at the level" \
+	"2024-01-01T05:00:00Z,2024-01-01T06:00:00Z,long,100,105,1,roi" "$(trade roi_trail 2)"
+expect_eq "the trail moves from a high only after the bar's low: no exit at 09:00, out at 10:00" \
+	"2024-01-01T08:00:00Z,2024-01-01T11:00:00Z,long,100,100.45,3,trailing_stop" "$(trade roi_trail 3)"
+expect_eq "a gap through the trailing stop fills at the open" \
+	"2024-01-01T13:00:00Z,2024-01-01T14:00:00Z,long,100,98,1,trailing_stop" "$(trade roi_trail 4)"
+expect_eq "a short's trailing stop follows the lows" \
+	"2024-01-01T15:00:00Z,2024-01-01T17:00:00Z,short,98,98.43,2,trailing_stop" "$(trade roi_trail 5)"
+expect_eq "and no trade after it while the signal stays short" 6 "$(wc -l <"$TMP/roi_trail/trades.csv")"
+check "recompute.py agrees on the ROI and trailing exits" "$PY" tests/recompute.py "$TMP/roi_trail" $F/bars_b.csv
+
+check "a freqtrade class's exits: inspect, replay and stats run" stage freqtrade b
+expect_eq "stoploss, minimal_roi and the trailing attributes are read from the class body" \
+	'{"declared": true, "source": "freqtrade", "class": "Strategy001", "line": 6, "stop_loss": 0.1, "take_profit": null, "trailing": {"distance": 0.1, "positive": 0.01, "offset": 0.02, "only_offset": true}, "roi": [[0, 0.04], [60, 0.02]], "error": null, "unread": []}' \
+	"$(jget "$TMP/freqtrade/inspect.json" strategy.exits)"
+expect_eq "past the offset the stop trails 1 % below the high" \
+	"2024-01-01T08:00:00Z,2024-01-01T10:00:00Z,long,100,100.98,2,trailing_stop" "$(trade freqtrade 3)"
+check "recompute.py agrees on the freqtrade exits" "$PY" tests/recompute.py "$TMP/freqtrade" $F/bars_b.csv
+
+# A value that is not a literal is named, and the replay runs without it.
+check "a computed stop-loss: inspect and replay run" stage unread a
+expect_eq "it is named as not read (SA503), not guessed" \
+	"SA503 3 STOP_LOSS is not a literal (a number, a dict or True/False written out), so it is not read: the replay runs without it" \
+	"$("$PY" -c 'import json, sys
+f = [x for x in json.load(open(sys.argv[1]))["strategy"]["flags"] if x["code"] == "SA503"][0]
+print(f["code"], f["line"], f["message"])' "$TMP/unread/inspect.json")"
+expect_eq "the take-profit alone is replayed" \
+	'{"declared": true, "source": "constants", "class": null, "line": 3, "stop_loss": null, "take_profit": 0.03, "trailing": null, "roi": [], "error": null, "unread": [{"name": "STOP_LOSS", "line": 3, "why": "is not a literal (a number, a dict or True/False written out), so it is not read: the replay runs without it"}]}' \
+	"$(jget "$TMP/unread/replay.json" exits)"
+
+# Bad declarations: a finding with the reason, the signals set aside, no crash.
+for bad in "bad_positive_stop:STOP_LOSS at line 1 is 0.05: it must be a negative fraction of the entry price, at least -1 (-0.05 is 5 % against the entry)" \
+	"bad_roi_minute:ROI at line 1 has the minute -5: minutes held cannot be negative" \
+	"bad_string:TAKE_PROFIT at line 1 is '3%', not a number" \
+	"bad_freqtrade_stop:stoploss at line 5 is 0.1: it must be a negative fraction of the entry price, at least -1 (-0.05 is 5 % against the entry)"; do
+	name=${bad%%:*} why=${bad#*:}
+	d=$TMP/$name
+	mkdir -p "$d"
+	"$BIN/inspect" --strategy "$F/$name.py" -o "$d/inspect.json"
+	expect_eq "$name: inspect flags SA502 with the reason" "SA502 error $why" \
+		"$("$PY" -c 'import json, sys
+f = [x for x in json.load(open(sys.argv[1]))["strategy"]["flags"] if x["code"] == "SA502"]
+print(f[0]["code"], f[0]["severity"], f[0]["message"].split("; the replay")[0] if f else "none")' "$d/inspect.json")"
+	"$BIN/replay" --run $F/run_a.json --inspect "$d/inspect.json" --data $F/bars_a.csv --config $F/config.json \
+		-o "$d/replay.json" --trades-out "$d/trades.csv" --equity-out "$d/equity.csv"
+	expect_eq "$name: the replay exits 0 and refuses with the reason" \
+		"false nothing to replay: the strategy's exits cannot be replayed: $why" \
+		"$(jget "$d/replay.json" ok) $(jget "$d/replay.json" reason)"
+done
+
+# The whole audit: a bad declaration ends INCOMPLETE, saying why.
+N=e2e-exits-bad-$$
+check "make audit with a positive stop-loss runs to a verdict" \
+	make -s audit STRATEGY=$F/bad_positive_stop.py NAME=$N PERMUTATIONS=2 LOOKAHEAD_MAX=4
+expect_eq "the verdict is INCOMPLETE" INCOMPLETE "$(jget "out/$N/verdict.json" verdict)"
+expect_eq "the summary says which exit is wrong" true \
+	"$("$PY" -c 'import json, sys; print(str("STOP_LOSS at line 1 is 0.05" in json.load(open(sys.argv[1]))["summary"]).lower())' "out/$N/verdict.json")"
+rm -rf "out/$N"
+finish
