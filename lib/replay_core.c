@@ -814,15 +814,22 @@ static size_t log_curve(const struct sa_tradelog *log, const size_t *order, cons
 	return k;
 }
 
-/* Each log trade's share of the account (stats_overlap.h) into share[0..log->n). Returns 0,
- * or -1 when memory ran out. */
+/* Each log trade's share of the account (stats_overlap.h) into share[0..log->n); an account
+ * log's returns are already of the whole account (sa_tradelog_to_account), each share 1.
+ * Returns 0, or -1 when memory ran out. */
 static int log_shares(const struct sa_tradelog *log, double *share)
 {
-	int64_t *entry = malloc((log->n + 1) * sizeof *entry);
-	int64_t *exit = malloc((log->n + 1) * sizeof *exit);
+	int64_t *entry = NULL, *exit = NULL;
 	struct st_overlap o;
 	int rc = -1;
 
+	if (log->account.on) {
+		for (size_t i = 0; i < log->n; i++)
+			share[i] = 1.0;
+		return 0;
+	}
+	entry = malloc((log->n + 1) * sizeof *entry);
+	exit = malloc((log->n + 1) * sizeof *exit);
 	if (!entry || !exit)
 		goto out;
 	for (size_t i = 0; i < log->n; i++) {
