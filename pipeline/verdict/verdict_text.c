@@ -570,10 +570,15 @@ static void say_caveats(struct text *t, const struct vd_facts *f, const struct v
 		add(t, "Look-ahead could not be checked, so the signals are unproven. ");
 	if (r->held_back && !r->veto_unsafe)
 		say_unfinished(t, f);
-	if (f->synthetic_data)
+	/* a passing audit is spoken of only where the gates passed */
+	if (r->verdict != VD_READY_FOR_MICRO_LIVE && r->verdict != VD_WATCH) {
+		if (f->synthetic_data)
+			add(t, "A result on the bundled synthetic data demonstrates the method, not a market.");
+	} else if (f->synthetic_data) {
 		add(t, "A passing audit is a reason to forward-test small, never a promise of profit, and a result on the bundled synthetic data demonstrates the method, not a market.");
-	else
+	} else {
 		add(t, "A passing audit is a reason to forward-test small, never a promise of profit: how a strategy did on past bars does not promise the next ones.");
+	}
 }
 
 /* Both uploaded and the log departs from the code: say so, and how. */

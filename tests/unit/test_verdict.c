@@ -525,6 +525,43 @@ static void test_summary_lookahead_names_gate_verdict(void **state)
 	assert_non_null(strstr(buf, "would have said READY_FOR_MICRO_LIVE"));
 }
 
+/* The passing-audit sentence only where the gates passed; "synthetic" only on the bundled data. */
+static void test_caveat_fits_the_verdict(void **state)
+{
+	struct vd_facts f = facts(good());
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_non_null(strstr(buf, "A passing audit is a reason to forward-test small"));
+	assert_null(strstr(buf, "synthetic"));
+	f.synthetic_data = true;
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "the bundled synthetic data demonstrates the method"));
+	f.num.lookahead_mismatches = 3;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
+	assert_null(strstr(buf, "passing audit"));
+	assert_non_null(strstr(buf, "A result on the bundled synthetic data demonstrates the method"));
+	f.num.lookahead_mismatches = 0;
+	f.num.dsr = 0.2;
+	f.synthetic_data = false;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_NOT_READY);
+	assert_null(strstr(buf, "passing audit"));
+	assert_null(strstr(buf, "synthetic"));
+	f.num.blocked_actions = 2;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_REJECTED_UNSAFE);
+	assert_null(strstr(buf, "passing audit"));
+}
+
 static void test_summary_tiny_buffer_truncates(void **state)
 {
 	struct vd_facts f = facts(good());
@@ -606,6 +643,7 @@ int main(void)
 		cmocka_unit_test(test_summary_dsr_prices_the_trials),
 		cmocka_unit_test(test_summary_permutation_words),
 		cmocka_unit_test(test_summary_lookahead_names_gate_verdict),
+		cmocka_unit_test(test_caveat_fits_the_verdict),
 		cmocka_unit_test(test_summary_tiny_buffer_truncates),
 		cmocka_unit_test(test_llm_accept),
 		cmocka_unit_test(test_llm_offline_and_failure),
