@@ -245,8 +245,8 @@ char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum v
 			    "that had not happened yet", f->num.lookahead_mismatches > 0 ? "; " : "",
 			    f->num.lookahead_failed, f->num.lookahead_failed == 1 ? "y" : "ies");
 		if (strcmp(f->lookahead_stopped, "mismatches") == 0)
-			add(&t, "; stopped after %ld mismatches: the leak is established",
-			    f->num.lookahead_mismatches);
+			add(&t, "; stopped after %ld mismatch%s: the leak is established",
+			    f->num.lookahead_mismatches, f->num.lookahead_mismatches == 1 ? "" : "es");
 		if (f->num.hindsight) {
 			size_t n = strlen(f->hindsight_reason);
 
@@ -490,12 +490,16 @@ static void say_change(struct text *t, const struct vd_facts *f, const struct vd
 		add(t, "Remove everything that is not computing signals (shell, processes, network, files) and audit again; nothing else here can be trusted until then. ");
 		break;
 	case VD_REJECTED_LOOKAHEAD:
-		if (f->num.hindsight && f->num.lookahead_mismatches + f->num.lookahead_failed == 0)
-			add(t, "The gates alone would have said %s, which is why the veto exists; write a rule that reads the bars, not a list of moments remembered from this chart, and audit it on other data too. ",
-			    vd_verdict_name(r->gate_verdict));
+		/* the veto is what stands between a leak and a pass only where the gates passed */
+		if (r->gate_verdict == VD_NOT_READY)
+			add(t, "The gates alone would also have said NOT_READY; ");
 		else
-			add(t, "The gates alone would have said %s, which is why the veto exists; make each signal use only bars up to its own close and audit again. ",
+			add(t, "The gates alone would have said %s, which is why the veto exists; ",
 			    vd_verdict_name(r->gate_verdict));
+		if (f->num.hindsight && f->num.lookahead_mismatches + f->num.lookahead_failed == 0)
+			add(t, "write a rule that reads the bars, not a list of moments remembered from this chart, and audit it on other data too. ");
+		else
+			add(t, "make each signal use only bars up to its own close and audit again. ");
 		break;
 	case VD_INCOMPLETE:
 		say_incomplete_fix(t, f);
@@ -568,7 +572,8 @@ static void say_caveats(struct text *t, const struct vd_facts *f, const struct v
 	/* Under the unsafe veto nothing the strategy produced counts, checked or not. */
 	if (f->strategy && !f->lookahead_ok && !r->veto_unsafe)
 		add(t, "Look-ahead could not be checked, so the signals are unproven. ");
-	if (r->held_back && !r->veto_unsafe)
+	/* a proven leak ends the look-ahead check early by design, and the veto says so */
+	if (r->held_back && !r->veto_unsafe && !r->veto_lookahead)
 		say_unfinished(t, f);
 	/* a passing audit is spoken of only where the gates passed */
 	if (r->verdict != VD_READY_FOR_MICRO_LIVE && r->verdict != VD_WATCH) {

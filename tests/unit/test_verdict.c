@@ -562,6 +562,39 @@ static void test_caveat_fits_the_verdict(void **state)
 	assert_null(strstr(buf, "passing audit"));
 }
 
+/* A leak under gates that failed anyway: no "which is why the veto exists"; a leak that ended
+ * the check early is not also "unfinished". */
+static void test_lookahead_veto_words(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	n.dsr = 0.2;
+	n.lookahead_mismatches = 5;
+	f = facts(n);
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
+	assert_null(strstr(buf, "which is why the veto exists"));
+	assert_non_null(strstr(buf, "The gates alone would also have said NOT_READY; make each signal"));
+	f.num.dsr = 0.99;
+	f.num.unfinished = true;
+	f.lookahead_complete = false;
+	f.robust_complete = f.variants_complete = true;
+	f.lookahead_run = 400;
+	strcpy(f.lookahead_stopped, "mismatches");
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_true(r.held_back);
+	assert_non_null(strstr(buf, "which is why the veto exists"));
+	assert_non_null(strstr(buf, "stopped after 5 mismatches: the leak is established"));
+	assert_null(strstr(buf, "held at NOT_READY"));
+	assert_null(strstr(buf, "unfinished"));
+}
+
 static void test_summary_tiny_buffer_truncates(void **state)
 {
 	struct vd_facts f = facts(good());
@@ -644,6 +677,7 @@ int main(void)
 		cmocka_unit_test(test_summary_permutation_words),
 		cmocka_unit_test(test_summary_lookahead_names_gate_verdict),
 		cmocka_unit_test(test_caveat_fits_the_verdict),
+		cmocka_unit_test(test_lookahead_veto_words),
 		cmocka_unit_test(test_summary_tiny_buffer_truncates),
 		cmocka_unit_test(test_llm_accept),
 		cmocka_unit_test(test_llm_offline_and_failure),
