@@ -422,6 +422,23 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 	}
 }
 
+/* net_edge failed: the reason it failed, not always the costs. */
+static void say_net_edge_fix(struct text *t, const struct vd_facts *f)
+{
+	const struct vd_numbers *n = &f->num;
+
+	if (n->ruined || !(n->mean_net > 0 && n->net_return > 0))
+		add(t, "After costs there is no edge to measure; a signal that trades less, or earns more per trade, would be needed. ");
+	else if (n->conc_removed >= n->trades)
+		add(t, "With %.0f trade%s the edge rests on the best one alone; more trades, each judged on its own, would be needed. ",
+		    n->trades, plural(n->trades));
+	else if (isfinite(n->mean_net_without))
+		add(t, "Without its best %.0f trade%s the edge is gone (the rest average %+.3f %%); a signal whose profit does not rest on a few trades would be needed. ",
+		    n->conc_removed, plural(n->conc_removed), pct(n->mean_net_without));
+	else
+		add(t, "The edge without its best trades could not be measured; more trades would be needed. ");
+}
+
 static void say_not_ready_fix(struct text *t, const struct vd_facts *f, const struct vd_result *r)
 {
 	const struct vd_gate_result *g = r->gates;
@@ -429,7 +446,7 @@ static void say_not_ready_fix(struct text *t, const struct vd_facts *f, const st
 	if (!f->num.stats_ok) {
 		add(t, "Fix that and audit again. ");
 	} else if (!g[VD_GATE_NET_EDGE].pass) {
-		add(t, "After costs there is no edge to measure; a signal that trades less, or earns more per trade, would be needed. ");
+		say_net_edge_fix(t, f);
 	} else if (!g[VD_GATE_DSR].pass) {
 		add(t, "The best of %ld unskilled variants would show a Sharpe ratio of about %.3f per trade by luck alone, and this one shows %.3f",
 		    f->trials, f->sr0, f->sharpe);

@@ -562,6 +562,40 @@ static void test_caveat_fits_the_verdict(void **state)
 	assert_null(strstr(buf, "passing audit"));
 }
 
+/* net_edge failed on concentration or on one trade: that reason, not "no edge after costs". */
+static void test_net_edge_fix_says_its_reason(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	n.mean_net = 0.0082;
+	n.net_return = 0.12;
+	n.mean_net_without = -0.0004;
+	f = facts(n);
+	vd_decide(&f.num, &f.th, &r);
+	assert_false(r.gates[VD_GATE_NET_EDGE].pass);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_null(strstr(buf, "no edge to measure"));
+	assert_non_null(strstr(buf, "Without its best 15 trades the edge is gone (the rest average -0.040 %)"));
+	f.num.trades = 1;
+	f.num.conc_removed = 1;
+	f.num.mean_net = f.num.net_return = 0.0328;
+	f.num.mean_net_without = NAN;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_null(strstr(buf, "no edge to measure"));
+	assert_non_null(strstr(buf, "With 1 trade the edge rests on the best one alone"));
+	f.num.mean_net = -0.001;   /* the costs took it: then it is said */
+	f.num.net_return = -0.05;
+	f.num.trades = 300;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "After costs there is no edge to measure"));
+}
+
 /* A leak under gates that failed anyway: no "which is why the veto exists"; a leak that ended
  * the check early is not also "unfinished". */
 static void test_lookahead_veto_words(void **state)
@@ -677,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_summary_permutation_words),
 		cmocka_unit_test(test_summary_lookahead_names_gate_verdict),
 		cmocka_unit_test(test_caveat_fits_the_verdict),
+		cmocka_unit_test(test_net_edge_fix_says_its_reason),
 		cmocka_unit_test(test_lookahead_veto_words),
 		cmocka_unit_test(test_summary_tiny_buffer_truncates),
 		cmocka_unit_test(test_llm_accept),
