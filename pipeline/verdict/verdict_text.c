@@ -46,6 +46,22 @@ static const char *plural(double n)
 	return n == 1.0 ? "" : "s";
 }
 
+/* A ratio to three decimals, or "not measurable" where it is not a number: never "nan". */
+struct fig {
+	char s[24];
+};
+
+static struct fig fig3(double x)
+{
+	struct fig r;
+
+	if (isfinite(x))
+		snprintf(r.s, sizeof r.s, "%.3f", x);
+	else
+		snprintf(r.s, sizeof r.s, "not measurable");
+	return r;
+}
+
 /* Trades still needed to clear both evidence gates at the present quality; 0 when none. */
 static double trades_short(const struct vd_facts *f)
 {
@@ -137,14 +153,14 @@ static void say_dependence(struct text *t, const struct vd_facts *f, double iid)
 
 static void why_psr(struct text *t, const struct vd_facts *f)
 {
-	add(t, "PSR %.3f: the probability that the true Sharpe ratio is above zero, %.2f needed",
-	    f->num.psr, f->th.min_psr);
+	add(t, "PSR %s: the probability that the true Sharpe ratio is above zero, %.2f needed",
+	    fig3(f->num.psr).s, f->th.min_psr);
 	say_dependence(t, f, f->psr_iid);
 }
 
 static void why_dsr(struct text *t, const struct vd_facts *f)
 {
-	add(t, "DSR %.3f after deflating for %ld trial%s, %.2f needed", f->num.dsr, f->trials,
+	add(t, "DSR %s after deflating for %ld trial%s, %.2f needed", fig3(f->num.dsr).s, f->trials,
 	    plural((double)f->trials), f->th.min_dsr);
 	say_dependence(t, f, f->dsr_iid);
 }
@@ -152,15 +168,15 @@ static void why_dsr(struct text *t, const struct vd_facts *f)
 static void why_track_record(struct text *t, const struct vd_facts *f)
 {
 	if (!isfinite(f->num.min_trl))
-		add(t, "%.0f trades, but with no positive Sharpe ratio no track record is long enough",
-		    f->num.trades);
+		add(t, "%.0f trade%s, but with no positive Sharpe ratio no track record is long enough",
+		    f->num.trades, plural(f->num.trades));
 	else if (f->num.min_trl < 10)
-		add(t, "%.0f trades against a minimum track record of fewer than 10 at 95 %% "
+		add(t, "%.0f trade%s against a minimum track record of fewer than 10 at 95 %% "
 		    "confidence (the formula is asymptotic: below 10 trades it says little)",
-		    f->num.trades);
+		    f->num.trades, plural(f->num.trades));
 	else
-		add(t, "%.0f trades against a minimum track record of %.0f at 95 %% confidence",
-		    f->num.trades, ceil(f->num.min_trl));
+		add(t, "%.0f trade%s against a minimum track record of %.0f at 95 %% confidence",
+		    f->num.trades, plural(f->num.trades), ceil(f->num.min_trl));
 }
 
 static void why_drawdown(struct text *t, const struct vd_facts *f)
@@ -355,8 +371,9 @@ static void say_watch(struct text *t, const struct vd_facts *f, const struct vd_
 	bool thin = !g[VD_GATE_TRADES].pass || !g[VD_GATE_TRACK_RECORD].pass;
 
 	if (f->num.trades < VD_FEW_TRADES)
-		add(t, "The sample is too small to judge: %.0f trade%s (PSR %.3f, DSR %.3f, worst drawdown %.1f %%) cannot tell an edge from luck. ",
-		    f->num.trades, plural(f->num.trades), f->num.psr, f->num.dsr, pct(f->num.max_dd));
+		add(t, "The sample is too small to judge: %.0f trade%s (PSR %s, DSR %s, worst drawdown %.1f %%) cannot tell an edge from luck. ",
+		    f->num.trades, plural(f->num.trades), fig3(f->num.psr).s, fig3(f->num.dsr).s,
+		    pct(f->num.max_dd));
 	else if (luck_says_no(f))
 		add(t, "The gates on its returns pass (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the shuffle test below cannot tell its timing from luck. ",
 		    f->num.psr, f->num.dsr, pct(f->num.max_dd));
@@ -422,6 +439,17 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 	}
 }
 
+/* PSR failed: how many trades at this quality would clear it, when any would. */
+static void say_psr_fix(struct text *t, const struct vd_facts *f)
+{
+	if (isfinite(f->num.min_trl) && isfinite(f->sharpe))
+		add(t, "The Sharpe ratio of %.3f per trade is too weak for this many trades to rule out luck; about %.0f trades at this quality would be needed. ",
+		    f->sharpe, ceil(f->num.min_trl));
+	else
+		add(t, "The Sharpe ratio per trade (%s) is too weak for any number of trades at this quality to rule out luck. ",
+		    fig3(f->sharpe).s);
+}
+
 /* net_edge failed: the reason it failed, not always the costs. */
 static void say_net_edge_fix(struct text *t, const struct vd_facts *f)
 {
@@ -458,8 +486,7 @@ static void say_not_ready_fix(struct text *t, const struct vd_facts *f, const st
 						   : "; fresh data, not more variants, is what would change that. ",
 			    f->trials);
 	} else if (!g[VD_GATE_PSR].pass) {
-		add(t, "The Sharpe ratio of %.3f per trade is too weak for this many trades to rule out luck; about %.0f trades at this quality would be needed. ",
-		    f->sharpe, isfinite(f->num.min_trl) ? ceil(f->num.min_trl) : 0.0);
+		say_psr_fix(t, f);
 	} else if (!g[VD_GATE_OVERFITTING].pass) {
 		add(t, "Picking the best of these variants picks luck more often than not; a rule chosen before looking, tested on fresh data, would be needed. ");
 	} else if (!g[VD_GATE_DRAWDOWN].pass) {

@@ -596,6 +596,46 @@ static void test_net_edge_fix_says_its_reason(void **state)
 	assert_non_null(strstr(buf, "After costs there is no edge to measure"));
 }
 
+/* One trade: no "nan" figure, no "1 trades". */
+static void test_one_trade_words(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096], why[512];
+
+	(void)state;
+	n.trades = 1;
+	n.conc_removed = 1;
+	n.mean_net_without = n.psr = n.dsr = n.min_trl = NAN;
+	f = facts(n);
+	f.sharpe = NAN;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	for (int g = 0; g < VD_NGATES; g++) {
+		vd_gate_why(&f, &r, (enum vd_gate)g, why, sizeof why);
+		assert_null(strstr(why, "nan"));
+		assert_null(strstr(why, "1 trades"));
+	}
+	vd_gate_why(&f, &r, VD_GATE_PSR, why, sizeof why);
+	assert_non_null(strstr(why, "PSR not measurable"));
+	vd_gate_why(&f, &r, VD_GATE_TRACK_RECORD, why, sizeof why);
+	assert_non_null(strstr(why, "1 trade, but"));
+	assert_null(strstr(buf, "nan"));
+	assert_null(strstr(buf, "1 trades"));
+	/* a failing PSR with no Sharpe ratio names no count of trades it cannot know */
+	f.num.trades = 300;
+	f.num.conc_removed = 15;
+	f.num.mean_net_without = 0.003;
+	f.num.dsr = 0.99;
+	f.num.psr = 0.5;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_false(r.gates[VD_GATE_PSR].pass);
+	assert_null(strstr(buf, "nan"));
+	assert_null(strstr(buf, "about 0 trades"));
+}
+
 /* A leak under gates that failed anyway: no "which is why the veto exists"; a leak that ended
  * the check early is not also "unfinished". */
 static void test_lookahead_veto_words(void **state)
@@ -712,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_summary_lookahead_names_gate_verdict),
 		cmocka_unit_test(test_caveat_fits_the_verdict),
 		cmocka_unit_test(test_net_edge_fix_says_its_reason),
+		cmocka_unit_test(test_one_trade_words),
 		cmocka_unit_test(test_lookahead_veto_words),
 		cmocka_unit_test(test_summary_tiny_buffer_truncates),
 		cmocka_unit_test(test_llm_accept),
