@@ -476,11 +476,15 @@ static void say_not_ready_fix(struct text *t, const struct vd_facts *f, const st
 	} else if (!g[VD_GATE_NET_EDGE].pass) {
 		say_net_edge_fix(t, f);
 	} else if (!g[VD_GATE_DSR].pass) {
-		add(t, "The best of %ld unskilled variants would show a Sharpe ratio of about %.3f per trade by luck alone, and this one shows %.3f",
-		    f->trials, f->sr0, f->sharpe);
+		if (f->trials > 1)
+			add(t, "The best of %ld unskilled variants would show a Sharpe ratio of about %.3f per trade by luck alone, and this one shows %.3f",
+			    f->trials, f->sr0, f->sharpe);
+		else
+			add(t, "With one trial no luck of choosing is priced in (an unskilled strategy would show a Sharpe ratio of about %.3f per trade), and this one shows %.3f",
+			    f->sr0, f->sharpe);
 		if (f->sharpe > f->sr0)
-			add(t, ", not far enough above it for %.0f trades to tell skill from luck; fresh data, not more variants, is what would change that. ",
-			    f->num.trades);
+			add(t, ", not far enough above it for %.0f trade%s to tell skill from luck; fresh data, not more variants, is what would change that. ",
+			    f->num.trades, plural(f->num.trades));
 		else
 			add(t, g[VD_GATE_PSR].pass ? ", so it looks good only until the %ld trials are counted; fresh data, not more variants, is what would change that. "
 						   : "; fresh data, not more variants, is what would change that. ",

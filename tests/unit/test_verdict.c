@@ -636,6 +636,28 @@ static void test_one_trade_words(void **state)
 	assert_null(strstr(buf, "about 0 trades"));
 }
 
+/* One trial: no "best of 1 unskilled variants". */
+static void test_dsr_fix_one_trial(void **state)
+{
+	struct vd_facts f = facts(good());
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	f.trials = 1;
+	f.num.dsr = 0.5;
+	f.sharpe = 0.08;
+	f.sr0 = 0.0;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_false(r.gates[VD_GATE_DSR].pass);
+	assert_null(strstr(buf, "best of 1 "));
+	assert_non_null(strstr(buf, "With one trial no luck of choosing is priced in"));
+	f.trials = 3;
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "The best of 3 unskilled variants"));
+}
+
 /* A leak under gates that failed anyway: no "which is why the veto exists"; a leak that ended
  * the check early is not also "unfinished". */
 static void test_lookahead_veto_words(void **state)
@@ -753,6 +775,7 @@ int main(void)
 		cmocka_unit_test(test_caveat_fits_the_verdict),
 		cmocka_unit_test(test_net_edge_fix_says_its_reason),
 		cmocka_unit_test(test_one_trade_words),
+		cmocka_unit_test(test_dsr_fix_one_trial),
 		cmocka_unit_test(test_lookahead_veto_words),
 		cmocka_unit_test(test_summary_tiny_buffer_truncates),
 		cmocka_unit_test(test_llm_accept),
