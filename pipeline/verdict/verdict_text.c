@@ -378,7 +378,8 @@ static void say_watch(struct text *t, const struct vd_facts *f, const struct vd_
 		add(t, "The gates on its returns pass (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the shuffle test below cannot tell its timing from luck. ",
 		    f->num.psr, f->num.dsr, pct(f->num.max_dd));
 	else if (thin)
-		add(t, "The edge looks sound after costs (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the evidence is thin: %s. ",
+		add(t, "The edge looks sound %s (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the evidence is thin: %s. ",
+		    f->trusted_returns ? "on the trade log's own returns" : "after costs",
 		    f->num.psr, f->num.dsr, pct(f->num.max_dd),
 		    vd_gate_why(f, r, g[VD_GATE_TRADES].pass ? VD_GATE_TRACK_RECORD : VD_GATE_TRADES,
 				why, sizeof why));
@@ -419,9 +420,10 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 			    r->ngates == VD_NGATES ? "eight" : "seven", f->num.psr, f->num.dsr,
 			    pct(f->num.alpha), f->num.alpha_t);
 		else
-			add(t, "All %s gates pass: the edge survives costs (PSR %.3f, DSR %.3f) over enough trades, and beyond holding the instrument (alpha %+.1f %% a year, t %.2f). ",
-			    r->ngates == VD_NGATES ? "eight" : "seven", f->num.psr, f->num.dsr,
-			    pct(f->num.alpha), f->num.alpha_t);
+			add(t, "All %s gates pass: the edge %s (PSR %.3f, DSR %.3f) over enough trades, and beyond holding the instrument (alpha %+.1f %% a year, t %.2f). ",
+			    r->ngates == VD_NGATES ? "eight" : "seven",
+			    f->trusted_returns ? "holds on the returns as the trade log states them" :
+			    "survives costs", f->num.psr, f->num.dsr, pct(f->num.alpha), f->num.alpha_t);
 		break;
 	case VD_WATCH:
 		say_watch(t, f, r);

@@ -658,6 +658,27 @@ static void test_dsr_fix_one_trial(void **state)
 	assert_non_null(strstr(buf, "The best of 3 unskilled variants"));
 }
 
+/* A trade log's own returns: no claim that the edge survives costs it cannot show. */
+static void test_trade_log_does_not_claim_costs(void **state)
+{
+	struct vd_facts f = facts(good());
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	f.strategy = false;
+	f.tradelog = f.trusted_returns = true;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_non_null(strstr(buf, "cannot be seen"));
+	assert_null(strstr(buf, "survives costs"));
+	assert_non_null(strstr(buf, "holds on the returns as the trade log states them"));
+	f.trusted_returns = false;
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "survives costs"));
+}
+
 /* A leak under gates that failed anyway: no "which is why the veto exists"; a leak that ended
  * the check early is not also "unfinished". */
 static void test_lookahead_veto_words(void **state)
@@ -776,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_net_edge_fix_says_its_reason),
 		cmocka_unit_test(test_one_trade_words),
 		cmocka_unit_test(test_dsr_fix_one_trial),
+		cmocka_unit_test(test_trade_log_does_not_claim_costs),
 		cmocka_unit_test(test_lookahead_veto_words),
 		cmocka_unit_test(test_summary_tiny_buffer_truncates),
 		cmocka_unit_test(test_llm_accept),
