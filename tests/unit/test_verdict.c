@@ -525,6 +525,193 @@ static void test_summary_lookahead_names_gate_verdict(void **state)
 	assert_non_null(strstr(buf, "would have said READY_FOR_MICRO_LIVE"));
 }
 
+/* The passing-audit sentence only where the gates passed; "synthetic" only on the bundled data. */
+static void test_caveat_fits_the_verdict(void **state)
+{
+	struct vd_facts f = facts(good());
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_non_null(strstr(buf, "A passing audit is a reason to forward-test small"));
+	assert_null(strstr(buf, "synthetic"));
+	f.synthetic_data = true;
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "the bundled synthetic data demonstrates the method"));
+	f.num.lookahead_mismatches = 3;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
+	assert_null(strstr(buf, "passing audit"));
+	assert_non_null(strstr(buf, "A result on the bundled synthetic data demonstrates the method"));
+	f.num.lookahead_mismatches = 0;
+	f.num.dsr = 0.2;
+	f.synthetic_data = false;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_NOT_READY);
+	assert_null(strstr(buf, "passing audit"));
+	assert_null(strstr(buf, "synthetic"));
+	f.num.blocked_actions = 2;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_REJECTED_UNSAFE);
+	assert_null(strstr(buf, "passing audit"));
+}
+
+/* net_edge failed on concentration or on one trade: that reason, not "no edge after costs". */
+static void test_net_edge_fix_says_its_reason(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	n.mean_net = 0.0082;
+	n.net_return = 0.12;
+	n.mean_net_without = -0.0004;
+	f = facts(n);
+	vd_decide(&f.num, &f.th, &r);
+	assert_false(r.gates[VD_GATE_NET_EDGE].pass);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_null(strstr(buf, "no edge to measure"));
+	assert_non_null(strstr(buf, "Without its best 15 trades the edge is gone (the rest average -0.040 %)"));
+	f.num.trades = 1;
+	f.num.conc_removed = 1;
+	f.num.mean_net = f.num.net_return = 0.0328;
+	f.num.mean_net_without = NAN;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_null(strstr(buf, "no edge to measure"));
+	assert_non_null(strstr(buf, "With 1 trade the edge rests on the best one alone"));
+	f.num.mean_net = -0.001;   /* the costs took it: then it is said */
+	f.num.net_return = -0.05;
+	f.num.trades = 300;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "After costs there is no edge to measure"));
+}
+
+/* One trade: no "nan" figure, no "1 trades". */
+static void test_one_trade_words(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096], why[512];
+
+	(void)state;
+	n.trades = 1;
+	n.conc_removed = 1;
+	n.mean_net_without = n.psr = n.dsr = n.min_trl = NAN;
+	f = facts(n);
+	f.sharpe = NAN;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	for (int g = 0; g < VD_NGATES; g++) {
+		vd_gate_why(&f, &r, (enum vd_gate)g, why, sizeof why);
+		assert_null(strstr(why, "nan"));
+		assert_null(strstr(why, "1 trades"));
+	}
+	vd_gate_why(&f, &r, VD_GATE_PSR, why, sizeof why);
+	assert_non_null(strstr(why, "PSR not measurable"));
+	vd_gate_why(&f, &r, VD_GATE_TRACK_RECORD, why, sizeof why);
+	assert_non_null(strstr(why, "1 trade, but"));
+	assert_null(strstr(buf, "nan"));
+	assert_null(strstr(buf, "1 trades"));
+	/* a failing PSR with no Sharpe ratio names no count of trades it cannot know */
+	f.num.trades = 300;
+	f.num.conc_removed = 15;
+	f.num.mean_net_without = 0.003;
+	f.num.dsr = 0.99;
+	f.num.psr = 0.5;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_false(r.gates[VD_GATE_PSR].pass);
+	assert_null(strstr(buf, "nan"));
+	assert_null(strstr(buf, "about 0 trades"));
+}
+
+/* One trial: no "best of 1 unskilled variants". */
+static void test_dsr_fix_one_trial(void **state)
+{
+	struct vd_facts f = facts(good());
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	f.trials = 1;
+	f.num.dsr = 0.5;
+	f.sharpe = 0.08;
+	f.sr0 = 0.0;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_false(r.gates[VD_GATE_DSR].pass);
+	assert_null(strstr(buf, "best of 1 "));
+	assert_non_null(strstr(buf, "With one trial no luck of choosing is priced in"));
+	f.trials = 3;
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "The best of 3 unskilled variants"));
+}
+
+/* A trade log's own returns: no claim that the edge survives costs it cannot show. */
+static void test_trade_log_does_not_claim_costs(void **state)
+{
+	struct vd_facts f = facts(good());
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	f.strategy = false;
+	f.tradelog = f.trusted_returns = true;
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_non_null(strstr(buf, "cannot be seen"));
+	assert_null(strstr(buf, "survives costs"));
+	assert_non_null(strstr(buf, "holds on the returns as the trade log states them"));
+	f.trusted_returns = false;
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "survives costs"));
+}
+
+/* A leak under gates that failed anyway: no "which is why the veto exists"; a leak that ended
+ * the check early is not also "unfinished". */
+static void test_lookahead_veto_words(void **state)
+{
+	struct vd_numbers n = good();
+	struct vd_facts f;
+	struct vd_result r;
+	char buf[4096];
+
+	(void)state;
+	n.dsr = 0.2;
+	n.lookahead_mismatches = 5;
+	f = facts(n);
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
+	assert_null(strstr(buf, "which is why the veto exists"));
+	assert_non_null(strstr(buf, "The gates alone would also have said NOT_READY; make each signal"));
+	f.num.dsr = 0.99;
+	f.num.unfinished = true;
+	f.lookahead_complete = false;
+	f.robust_complete = f.variants_complete = true;
+	f.lookahead_run = 400;
+	strcpy(f.lookahead_stopped, "mismatches");
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_true(r.held_back);
+	assert_non_null(strstr(buf, "which is why the veto exists"));
+	assert_non_null(strstr(buf, "stopped after 5 mismatches: the leak is established"));
+	assert_null(strstr(buf, "held at NOT_READY"));
+	assert_null(strstr(buf, "unfinished"));
+}
+
 static void test_summary_tiny_buffer_truncates(void **state)
 {
 	struct vd_facts f = facts(good());
@@ -606,6 +793,12 @@ int main(void)
 		cmocka_unit_test(test_summary_dsr_prices_the_trials),
 		cmocka_unit_test(test_summary_permutation_words),
 		cmocka_unit_test(test_summary_lookahead_names_gate_verdict),
+		cmocka_unit_test(test_caveat_fits_the_verdict),
+		cmocka_unit_test(test_net_edge_fix_says_its_reason),
+		cmocka_unit_test(test_one_trade_words),
+		cmocka_unit_test(test_dsr_fix_one_trial),
+		cmocka_unit_test(test_trade_log_does_not_claim_costs),
+		cmocka_unit_test(test_lookahead_veto_words),
 		cmocka_unit_test(test_summary_tiny_buffer_truncates),
 		cmocka_unit_test(test_llm_accept),
 		cmocka_unit_test(test_llm_offline_and_failure),
