@@ -89,6 +89,15 @@ struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
 	return x;
 }
 
+double *rp_trade_nets(const struct rp_result *r)
+{
+	double *net = malloc((r->n_trades ? r->n_trades : 1) * sizeof *net);
+
+	for (size_t i = 0; net && i < r->n_trades; i++)
+		net[i] = r->trades[i].net;
+	return net;
+}
+
 void rp_result_release(struct rp_result *r)
 {
 	if (!r)
