@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
 
@@ -94,4 +95,25 @@ const cJSON *rp_exits_of_inspect(const cJSON *inspect)
 {
 	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(inspect, "strategy"),
 						"exits");
+}
+
+int rp_exits_read_inspect(const char *path, struct rp_exits *x, char *err, size_t errlen)
+{
+	char why[400];
+	cJSON *ins = sa_json_read(path, SA_JSON_CAP, why, sizeof why);
+	int rc = -1;
+
+	memset(x, 0, sizeof *x);
+	if (!ins) {
+		sa_fmt(err, errlen, "inspect.json unusable (%s), so the declared exits are unknown", why);
+		goto out;
+	}
+	if (rp_exits_from_json(rp_exits_of_inspect(ins), x, why, sizeof why) < 0) {
+		sa_fmt(err, errlen, "the strategy's exits cannot be replayed: %s", why);
+		goto out;
+	}
+	rc = 0;
+out:
+	cJSON_Delete(ins);
+	return rc;
 }

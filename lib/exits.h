@@ -22,4 +22,9 @@ int rp_exits_from_json(const cJSON *o, struct rp_exits *x, char *err, size_t err
 /* The exits object of an inspect.json tree (borrowed): strategy.exits, or NULL. */
 const cJSON *rp_exits_of_inspect(const cJSON *inspect);
 
+/* Reads the exits an inspect.json file at path declares into x (zeroed first; a file without
+ * any: none). Returns 0, or -1 with the reason in err: the file unusable, or the exits bad as
+ * rp_exits_from_json says. Holds nothing of the file after it returns. */
+int rp_exits_read_inspect(const char *path, struct rp_exits *x, char *err, size_t errlen);
+
 #endif

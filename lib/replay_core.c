@@ -1,6 +1,6 @@
 /* replay_core.c - the honest replay: signals to fills, trades, costs, funding and equity. */
 #include "replay_core.h"
-#include "stats_overlap.h"
+#include "replay_alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -89,6 +89,15 @@ struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
 	return x;
 }
 
+double *rp_trade_nets(const struct rp_result *r)
+{
+	double *net = malloc((r->n_trades ? r->n_trades : 1) * sizeof *net);
+
+	for (size_t i = 0; net && i < r->n_trades; i++)
+		net[i] = r->trades[i].net;
+	return net;
+}
+
 void rp_result_release(struct rp_result *r)
 {
 	if (!r)
@@ -123,9 +132,7 @@ static void *column_alloc(size_t bytes)
 	return p;
 }
 
-/* Allocates an equity curve of n_eq rows, with its own time column unless times are borrowed.
- * Returns 0 or -1. */
-static int columns_alloc(struct rp_result *r, size_t n_eq, const int64_t *times)
+int rp_columns_alloc(struct rp_result *r, size_t n_eq, const int64_t *times)
 {
 	if (!times)
 		times = r->eq_time_owned = column_alloc(n_eq * sizeof(*r->eq_time_owned));
@@ -139,8 +146,7 @@ static int columns_alloc(struct rp_result *r, size_t n_eq, const int64_t *times)
 	return 0;
 }
 
-/* The trade array, uninitialised: every trade is written whole when it is made. */
-static int trades_alloc(struct rp_result *r, size_t n_trades)
+int rp_trades_alloc(struct rp_result *r, size_t n_trades)
 {
 	r->trades = column_alloc(n_trades * sizeof(*r->trades));
 	return r->trades ? 0 : -1;
@@ -662,10 +668,10 @@ int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 
 	memset(r, 0, sizeof(*r));
 	r->market = market;
-	if (columns_alloc(r, n, s->t) < 0)
+	if (rp_columns_alloc(r, n, s->t) < 0)
 		goto out;
 	positions(r->eq_pos, signals, n);
-	if (trades_alloc(r, count_opens(r->eq_pos, n)) < 0)
+	if (rp_trades_alloc(r, count_opens(r->eq_pos, n)) < 0)
 		goto out;
 	if (n) {
 		ps.next_funding = ceil_multiple(s->t[0], RP_FUNDING_PERIOD_S);
@@ -682,356 +688,5 @@ int rp_replay(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 out:
 	if (rc < 0)
 		rp_result_release(r);
-	return rc;
-}
-
-/* First bar with t >= at (s->n when none). */
-static size_t bar_at_or_after(const struct sa_ohlcv *s, int64_t at)
-{
-	size_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->t[mid] < at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Bars whose open time falls in [entry, exit), when the data is known. */
-static long bars_between(const struct sa_ohlcv *s, int64_t entry, int64_t exit)
-{
-	if (!s || s->n == 0)
-		return -1;
-	return (long)(bar_at_or_after(s, exit) - bar_at_or_after(s, entry));
-}
-
-/* Bars covered by at least one logged trade, so overlapping trades are not double counted. */
-static size_t bars_covered(const struct sa_tradelog *log, const struct sa_ohlcv *s)
-{
-	size_t covered = 0;
-	unsigned char *in = calloc(s->n ? s->n : 1, 1);
-
-	if (!in)
-		return 0;
-	for (size_t i = 0; i < log->n; i++) {
-		size_t a = bar_at_or_after(s, log->trades[i].entry);
-		size_t b = bar_at_or_after(s, log->trades[i].exit);
-		for (size_t j = a; j < b; j++)
-			in[j] = 1;
-	}
-	for (size_t j = 0; j < s->n; j++)
-		covered += in[j];
-	free(in);
-	return covered;
-}
-
-/* Trades that close at one time close together: the curve keeps one row per exit time, the
- * equity after all of them (in-between rows would show an order the log does not have).
- * Returns the rows kept. */
-static size_t one_row_per_time(struct rp_result *r, size_t rows)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < rows; i++) {
-		if (k && r->eq_time_owned[k - 1] == r->eq_time_owned[i])
-			k--;
-		r->eq_time_owned[k] = r->eq_time_owned[i];
-		r->eq_pos[k] = r->eq_pos[i];
-		r->eq_gross[k] = r->eq_gross[i];
-		r->eq_net[k] = r->eq_net[i];
-		k++;
-	}
-	return k;
-}
-
-/* Whether log trade i is among the first rows of order. */
-static bool closed_by(const size_t *order, size_t rows, size_t i)
-{
-	for (size_t k = 0; k < rows; k++)
-		if (order[k] == i)
-			return true;
-	return false;
-}
-
-/* Orders trade indexes by exit time, then entry time, then log order (stable and total). */
-static int by_exit(const void *a, const void *b, void *base)
-{
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct sa_trade *x = (const struct sa_trade *)base + i;
-	const struct sa_trade *y = (const struct sa_trade *)base + j;
-
-	if (x->exit != y->exit)
-		return x->exit < y->exit ? -1 : 1;
-	if (x->entry != y->entry)
-		return x->entry < y->entry ? -1 : 1;
-	return i < j ? -1 : (i > j);
-}
-
-/* The equity after the first k rows of a per-exit curve at time at: the last row with time
- * <= at, or the starting 1 when there is none. */
-static double equity_at(const struct rp_result *r, size_t k, int64_t at)
-{
-	size_t lo = 0, hi = k;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->eq_time_owned[mid] <= at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? r->eq_net[lo - 1] : 1.0;
-}
-
-/* The log's trades in exit order, compounded: each claimed return applies to the trade's
- * share (share[i], stats_overlap.h: 1 / the most trades open at once in its life) of the
- * equity at its entry, so concurrent trades are shares of one account. Stops at ruin (equity
- * at or below zero); returns how many rows were written, and keeps in r only the trades those
- * rows close. */
-static size_t log_curve(const struct sa_tradelog *log, const size_t *order, const double *share,
-			struct rp_result *r)
-{
-	double eq = 1.0;
-	size_t k;
-
-	for (k = 0; k < log->n; k++) {
-		const struct sa_trade *lt = &log->trades[order[k]];
-		eq += equity_at(r, k, lt->entry) * share[order[k]] * lt->ret;
-		r->eq_time_owned[k] = lt->exit;
-		r->eq_pos[k] = (int8_t)lt->side;
-		if (!(eq > 0)) {
-			eq = 0.0;
-			r->ruined = true;
-			r->ruin_time = lt->exit;
-		}
-		r->eq_gross[k] = r->eq_net[k] = eq;
-		if (r->ruined)
-			return k + 1;
-	}
-	return k;
-}
-
-/* Each log trade's share of the account (stats_overlap.h) into share[0..log->n). Returns 0,
- * or -1 when memory ran out. */
-static int log_shares(const struct sa_tradelog *log, double *share)
-{
-	int64_t *entry = malloc((log->n + 1) * sizeof *entry);
-	int64_t *exit = malloc((log->n + 1) * sizeof *exit);
-	struct st_overlap o;
-	int rc = -1;
-
-	if (!entry || !exit)
-		goto out;
-	for (size_t i = 0; i < log->n; i++) {
-		entry[i] = log->trades[i].entry;
-		exit[i] = log->trades[i].exit;
-	}
-	rc = st_overlap_spans(entry, exit, log->n, &o, share);
-out:
-	free(entry);
-	free(exit);
-	return rc;
-}
-
-int rp_from_log(const struct sa_tradelog *log, const struct sa_ohlcv *s, struct rp_result *r)
-{
-	size_t *order = NULL, rows;
-	double *share = NULL;
-	int rc = -1;
-
-	memset(r, 0, sizeof(*r));
-	order = malloc((log->n ? log->n : 1) * sizeof(*order));
-	share = malloc((log->n ? log->n : 1) * sizeof(*share));
-	if (!order || !share || trades_alloc(r, log->n) < 0 || columns_alloc(r, log->n, NULL) < 0 ||
-	    log_shares(log, share) < 0)
-		goto out;
-	for (size_t i = 0; i < log->n; i++)
-		order[i] = i;
-	qsort_r(order, log->n, sizeof(*order), by_exit, log->trades);
-	rows = log_curve(log, order, share, r);
-	r->n_eq = one_row_per_time(r, rows);
-	/* After ruin nothing trades: the trades kept are those the curve closed, in log order. */
-	for (size_t i = 0; i < log->n; i++) {
-		const struct sa_trade *lt = &log->trades[i];
-		if (r->ruined && (lt->exit > r->ruin_time ||
-				  (lt->exit == r->ruin_time && !closed_by(order, rows, i))))
-			continue;
-		r->trades[r->n_trades++] = (struct rp_trade){
-			.entry = lt->entry, .exit = lt->exit, .side = lt->side,
-			.entry_px = NAN, .exit_px = NAN,
-			.bars_held = bars_between(s, lt->entry, lt->exit),
-			.gross = lt->ret, .net = lt->ret,
-		};
-		r->sum_gross_return += lt->ret;
-		r->sum_net_return += lt->ret;
-	}
-	r->gross_return = r->net_return = (rows ? r->eq_net[rows - 1] : 1.0) - 1.0;
-	r->units_traded = 2.0 * (double)r->n_trades;
-	r->exits[RP_EXIT_UNKNOWN] = r->n_trades;
-	if (s && s->n >= 2) {
-		r->bars_in_market = bars_covered(log, s);
-		r->bar_seconds = (double)(s->t[s->n - 1] - s->t[0]) / (double)(s->n - 1);
-	}
-	rc = 0;
-out:
-	free(order);
-	free(share);
-	if (rc < 0)
-		rp_result_release(r);
-	return rc;
-}
-
-/* First replay trade with entry >= at (trades are in entry order). */
-static size_t first_entry_from(const struct rp_result *rp, int64_t at)
-{
-	size_t lo = 0, hi = rp->n_trades;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (rp->trades[mid].entry < at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int64_t abs_diff(int64_t a, int64_t b)
-{
-	return a > b ? a - b : b - a;
-}
-
-/* The nearest unused replay trade of this side whose entry is within win seconds of lt's,
- * the earliest among equals; rp->n_trades when none. */
-static size_t nearest_unused(const struct rp_result *rp, const unsigned char *used,
-			     const struct sa_trade *lt, int64_t win)
-{
-	size_t best = rp->n_trades;
-
-	for (size_t j = first_entry_from(rp, lt->entry - win);
-	     j < rp->n_trades && rp->trades[j].entry <= lt->entry + win; j++) {
-		if (used[j] || rp->trades[j].side != lt->side)
-			continue;
-		if (best == rp->n_trades ||
-		    abs_diff(rp->trades[j].entry, lt->entry) < abs_diff(rp->trades[best].entry, lt->entry))
-			best = j;
-	}
-	return best;
-}
-
-/* Keeps the RP_WORST largest gaps, largest first (ties: the earlier trade stays ahead). */
-static void keep_worst(struct rp_reconcile *o, const struct rp_pair *p)
-{
-	size_t k = o->n_worst < RP_WORST ? o->n_worst++ : RP_WORST;
-
-	if (k == RP_WORST && !(fabs(p->gap) > fabs(o->worst[RP_WORST - 1].gap)))
-		return;
-	if (k == RP_WORST)
-		k = RP_WORST - 1;
-	while (k > 0 && fabs(p->gap) > fabs(o->worst[k - 1].gap)) {
-		o->worst[k] = o->worst[k - 1];
-		k--;
-	}
-	o->worst[k] = *p;
-}
-
-/* The pair for claimed trade lt and its match t (NULL when unmatched). */
-static struct rp_pair make_pair(const struct sa_trade *lt, const struct rp_trade *t)
-{
-	struct rp_pair p = {
-		.line = lt->line, .entry = lt->entry, .exit = lt->exit, .side = lt->side,
-		.claimed = lt->ret, .replayed = t ? t->net : NAN,
-		.gap = t ? lt->ret - t->net : NAN, .replay_exit = t ? t->exit : 0,
-	};
-	return p;
-}
-
-/* Mean, sd (ddof 1) and t statistic of the matched gaps, from their sum and sum of squares
- * about the mean. */
-static void gap_moments(struct rp_reconcile *o, const double *gaps)
-{
-	double ss = 0.0, sum = 0.0;
-	size_t n = o->matched;
-
-	o->mean_gap = o->sd_gap = o->t_gap = NAN;
-	if (n == 0)
-		return;
-	for (size_t i = 0; i < n; i++)
-		sum += gaps[i];
-	o->mean_gap = sum / (double)n;
-	if (n < 2)
-		return;
-	for (size_t i = 0; i < n; i++)
-		ss += (gaps[i] - o->mean_gap) * (gaps[i] - o->mean_gap);
-	o->sd_gap = sqrt(ss / (double)(n - 1));
-	if (o->sd_gap > 0)
-		o->t_gap = o->mean_gap / (o->sd_gap / sqrt((double)n));
-}
-
-/* The replay trades no claimed trade matched. */
-static void count_replay_only(const struct rp_result *rp, const unsigned char *used,
-			      struct rp_reconcile *o)
-{
-	for (size_t j = 0; j < rp->n_trades; j++) {
-		const struct rp_trade *t = &rp->trades[j];
-		if (used[j])
-			continue;
-		if (o->replay_only++ == 0)
-			o->first_replay_only = (struct rp_pair){
-				.entry = t->entry, .exit = t->exit, .side = t->side,
-				.claimed = NAN, .replayed = t->net, .gap = NAN, .replay_exit = t->exit,
-			};
-	}
-}
-
-int rp_reconcile(const struct sa_tradelog *log, const struct rp_result *replay, double tolerance,
-		 struct rp_reconcile *out)
-{
-	unsigned char *used = calloc(replay->n_trades ? replay->n_trades : 1, 1);
-	double *gaps = malloc((log->n ? log->n : 1) * sizeof(*gaps));
-	int64_t win = replay->bar_seconds > 0 ? (int64_t)llround(replay->bar_seconds) : 0;
-	int rc = -1;
-
-	memset(out, 0, sizeof(*out));
-	if (!used || !gaps)
-		goto out;
-	out->claimed_trades = log->n;
-	out->replay_trades = replay->n_trades;
-	out->tolerance = tolerance;
-	for (size_t i = 0; i < log->n; i++) {
-		const struct sa_trade *lt = &log->trades[i];
-		size_t j = nearest_unused(replay, used, lt, win);
-		const struct rp_trade *t = j < replay->n_trades ? &replay->trades[j] : NULL;
-		struct rp_pair p = make_pair(lt, t);
-
-		out->claimed_total += lt->ret;
-		if (!t) {
-			if (out->claimed_only++ == 0)
-				out->first_claimed_only = p;
-			continue;
-		}
-		used[j] = 1;
-		gaps[out->matched++] = p.gap;
-		if (abs_diff(t->exit, lt->exit) > win && out->exit_mismatches++ == 0)
-			out->first_exit_mismatch = p;
-		if (!(fabs(p.gap) <= tolerance))
-			out->gaps_over++;
-		keep_worst(out, &p);
-	}
-	count_replay_only(replay, used, out);
-	gap_moments(out, gaps);
-	out->replay_total = replay->sum_net_return;
-	out->claimed_mean = log->n ? out->claimed_total / (double)log->n : NAN;
-	out->replay_mean = replay->n_trades ? replay->sum_net_return / (double)replay->n_trades : NAN;
-	out->total_difference = out->claimed_total - out->replay_total;
-	out->consistent = out->claimed_only == 0 && out->replay_only == 0 &&
-		out->exit_mismatches == 0 && out->gaps_over == 0;
-	rc = 0;
-out:
-	free(used);
-	free(gaps);
 	return rc;
 }

@@ -188,6 +188,10 @@ static inline double rp_net_at(const struct rp_trade *t, double k)
  * funding_income and the exits as they are: the cost model a replay at k times the costs uses. */
 struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k);
 
+/* The trades' net returns in trade order, a new array of r->n_trades (at least one slot, so
+ * never NULL for none). Caller frees; NULL when memory ran out. */
+double *rp_trade_nets(const struct rp_result *r);
+
 /* Frees everything in r and zeroes it. Safe on a zeroed or released struct. */
 void rp_result_release(struct rp_result *r);
 

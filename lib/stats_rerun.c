@@ -10,13 +10,11 @@
 /* Sharpe and PSR of the replay's per-trade net returns. Returns 0 or -1 (memory). */
 static int trade_figures(const struct rp_result *r, struct st_rerun *out)
 {
-	double *x = malloc((r->n_trades ? r->n_trades : 1) * sizeof(*x));
+	double *x = rp_trade_nets(r);
 	struct st_moments m;
 
 	if (!x)
 		return -1;
-	for (size_t i = 0; i < r->n_trades; i++)
-		x[i] = r->trades[i].net;
 	st_moments(x, r->n_trades, &m);
 	out->sharpe = st_sharpe(&m);
 	out->psr = st_psr(out->sharpe, 0.0, (double)r->n_trades, m.skew, m.kurt);

@@ -15,6 +15,17 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name);
  * (report_stats_model.c). */
 void rpt_stats_model(cJSON *m, const struct rpt_input *in);
 
+/* Adds the Fingerprint and Data sections ("fingerprint", "data") to the model m
+ * (report_data_model.c). */
+void rpt_data_model(cJSON *m, const struct rpt_input *in);
+
+/* obj[key], or NULL when obj is not an object. */
+const cJSON *rpt_get(const cJSON *obj, const char *key);
+
+/* Adds a copy of obj[key] to `to` as `as`, as text: strings as they are, numbers and bools
+ * printed, else "n/a". */
+void rpt_add_text(cJSON *to, const char *as, const cJSON *obj, const char *key);
+
 /* Formats x as a fixed-point percentage ("12.34 %"), or "n/a" when v is not a finite number.
  * Returns buf. */
 char *rpt_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len);

@@ -337,9 +337,29 @@ static void add_mc_method(cJSON *o, const cJSON *mc)
 				"them.", 100 * sa_json_num(mc, "observed_worst_trade", NAN)));
 }
 
+/* The drawdown so far is the drawdown gate's figure (bar by bar); the sequences compare closed
+ * trades only, so that figure is named beside it when it prints otherwise. */
+static char *mc_words(const cJSON *stats, const cJSON *mc, char *buf, size_t len)
+{
+	const cJSON *dd = get(mc, "max_drawdown");
+	double gate = 100 * sa_json_num(stats, "max_drawdown", NAN);
+	double closed = 100 * sa_json_num(mc, "observed_max_drawdown", NAN);
+	char side[96] = "";
+
+	if (!isfinite(gate))
+		gate = closed;
+	else if (isfinite(closed) && fabs(gate - closed) >= 0.05)
+		sa_fmt(side, sizeof side, " (%.1f %% on closed trades alone, the measure the sequences "
+		       "share)", closed);
+	return sa_fmt(buf, len, "A drawdown of %.1f %% so far%s; 1 in 20 sequences of these trades "
+		      "falls %.1f %%, and 1 in 100 falls %.1f %%. %.0f %% of the sequences fall no "
+		      "further than the real one did.", gate, side, 100 * sa_json_num(dd, "p95", NAN),
+		      100 * sa_json_num(dd, "p99", NAN), 100 * sa_json_num(mc, "observed_percentile", NAN));
+}
+
 static void add_monte_carlo(cJSON *model, const cJSON *stats)
 {
-	const cJSON *mc = get(stats, "monte_carlo"), *dd = get(mc, "max_drawdown");
+	const cJSON *mc = get(stats, "monte_carlo");
 	const cJSON *ret = get(mc, "net_return"), *pr = get(mc, "drawdown_probability");
 	char buf[512];
 	cJSON *o;
@@ -353,11 +373,7 @@ static void add_monte_carlo(cJSON *model, const cJSON *stats)
 	o = cJSON_AddObjectToObject(model, "monte_carlo");
 	add_fmt(o, "resamples", get(mc, "resamples"), 0);
 	add_fmt(o, "trades", get(mc, "trades"), 0);
-	cJSON_AddStringToObject(o, "words", sa_fmt(buf, sizeof buf,
-		"A drawdown of %.1f %% so far; 1 in 20 sequences of these trades falls %.1f %%, and "
-		"1 in 100 falls %.1f %%. %.0f %% of the sequences fall no further than the real one did.",
-		100 * sa_json_num(mc, "observed_max_drawdown", NAN), 100 * sa_json_num(dd, "p95", NAN),
-		100 * sa_json_num(dd, "p99", NAN), 100 * sa_json_num(mc, "observed_percentile", NAN)));
+	cJSON_AddStringToObject(o, "words", mc_words(stats, mc, buf, sizeof buf));
 	cJSON_AddStringToObject(o, "range", sa_fmt(buf, sizeof buf,
 		"Their net return runs from %.1f %% (5th percentile) through %.1f %% (median) to "
 		"%.1f %% (95th); %.1f %% of them fall 20 %% or more, %.1f %% fall 50 %% or more, and "

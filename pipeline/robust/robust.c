@@ -32,7 +32,7 @@
 
 /* Everything one check holds, so a single out: label can release it. */
 struct job {
-	cJSON *cfg, *run, *events, *inspect;
+	cJSON *cfg, *run, *events;
 	struct rp_exits exits;
 	struct rb_config conf;
 	struct sa_ohlcv bars;
@@ -93,13 +93,8 @@ static int read_exits(const struct sbx_stage_args *o, struct job *j, char *why, 
 
 	if (!o->inspect)
 		return 0;
-	j->inspect = sa_json_read(o->inspect, SA_JSON_CAP, err, sizeof err);
-	if (!j->inspect)
-		return sbx_stage_fail(why, len, "inspect.json unusable (%s), so the declared exits are "
-				      "unknown; robustness was not checked", err);
-	if (rp_exits_from_json(rp_exits_of_inspect(j->inspect), &j->exits, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "the strategy's exits cannot be replayed: %s; "
-				      "robustness was not checked", err);
+	if (rp_exits_read_inspect(o->inspect, &j->exits, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "%s; robustness was not checked", err);
 	j->conf.costs.exits = &j->exits;
 	return 0;
 }
@@ -407,7 +402,6 @@ static void job_release(struct job *j)
 	cJSON_Delete(j->events);
 	cJSON_Delete(j->run);
 	cJSON_Delete(j->cfg);
-	cJSON_Delete(j->inspect);
 }
 
 /* The whole check. Returns the robustness.json tree (caller frees); never NULL. */

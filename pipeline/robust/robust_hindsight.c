@@ -182,13 +182,11 @@ int rb_profit(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_c
 	*trades = 0;
 	if (rp_replay(s, signals, c, &r) < 0)
 		return -1;
-	net = malloc((r.n_trades ? r.n_trades : 1) * sizeof *net);
+	net = rp_trade_nets(&r);
 	if (!net) {
 		rp_result_release(&r);
 		return -1;
 	}
-	for (size_t i = 0; i < r.n_trades; i++)
-		net[i] = r.trades[i].net;
 	*profit = r.sum_net_return;
 	*trades = r.n_trades;
 	if (r.n_trades >= 2) {

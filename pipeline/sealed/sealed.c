@@ -24,7 +24,7 @@
 #define SL_BUDGET_SHARE 0.1
 
 struct job {
-	cJSON *cfg, *run, *inspect;
+	cJSON *cfg, *run;
 	struct sa_ohlcv bars;
 	struct rp_costs costs;
 	struct rp_exits exits;
@@ -63,13 +63,8 @@ static int read_exits(const struct sbx_stage_args *o, struct job *j, char *why, 
 
 	if (!o->inspect)
 		return 0;
-	j->inspect = sa_json_read(o->inspect, SA_JSON_CAP, err, sizeof err);
-	if (!j->inspect)
-		return sbx_stage_fail(why, len, "inspect.json unusable (%s), so the declared exits are "
-				      "unknown; the sealed bars were not scored", err);
-	if (rp_exits_from_json(rp_exits_of_inspect(j->inspect), &j->exits, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "the strategy's exits cannot be replayed: %s; the "
-				      "sealed bars were not scored", err);
+	if (rp_exits_read_inspect(o->inspect, &j->exits, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "%s; the sealed bars were not scored", err);
 	j->costs.exits = &j->exits;
 	return 0;
 }
@@ -178,7 +173,6 @@ static cJSON *check(const struct sbx_stage_args *o, bool *broken)
 	sa_ohlcv_release(&j.bars);
 	cJSON_Delete(j.run);
 	cJSON_Delete(j.cfg);
-	cJSON_Delete(j.inspect);
 	return res;
 }
 

@@ -18,15 +18,13 @@ int sl_score(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_co
 	out->bars = s->n;
 	if (rp_replay(s, signals, c, &r) < 0)
 		return -1;
-	net = malloc((r.n_trades ? r.n_trades : 1) * sizeof *net);
+	net = rp_trade_nets(&r);
 	if (!net) {
 		rp_result_release(&r);
 		return -1;
 	}
-	for (size_t i = 0; i < r.n_trades; i++) {
-		net[i] = r.trades[i].net;
+	for (size_t i = 0; i < r.n_trades; i++)
 		out->wins += net[i] > 0;
-	}
 	st_moments(net, r.n_trades, &m);
 	out->trades = r.n_trades;
 	out->net_return = r.net_return;

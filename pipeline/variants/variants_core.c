@@ -13,13 +13,11 @@
 int vr_summarise(const struct rp_result *r, struct vr_variant *v, double *col, size_t n)
 {
 	struct st_moments m;
-	double *net = malloc((r->n_trades ? r->n_trades : 1) * sizeof *net);
+	double *net = rp_trade_nets(r);
 	size_t k;
 
 	if (!net)
 		return -1;
-	for (size_t i = 0; i < r->n_trades; i++)
-		net[i] = r->trades[i].net;
 	st_moments(net, r->n_trades, &m);
 	v->trades = r->n_trades;
 	v->sharpe = st_sharpe(&m);

@@ -46,6 +46,22 @@ static const char *plural(double n)
 	return n == 1.0 ? "" : "s";
 }
 
+/* A ratio to three decimals, or "not measurable" where it is not a number: never "nan". */
+struct fig {
+	char s[24];
+};
+
+static struct fig fig3(double x)
+{
+	struct fig r;
+
+	if (isfinite(x))
+		snprintf(r.s, sizeof r.s, "%.3f", x);
+	else
+		snprintf(r.s, sizeof r.s, "not measurable");
+	return r;
+}
+
 /* Trades still needed to clear both evidence gates at the present quality; 0 when none. */
 static double trades_short(const struct vd_facts *f)
 {
@@ -137,14 +153,14 @@ static void say_dependence(struct text *t, const struct vd_facts *f, double iid)
 
 static void why_psr(struct text *t, const struct vd_facts *f)
 {
-	add(t, "PSR %.3f: the probability that the true Sharpe ratio is above zero, %.2f needed",
-	    f->num.psr, f->th.min_psr);
+	add(t, "PSR %s: the probability that the true Sharpe ratio is above zero, %.2f needed",
+	    fig3(f->num.psr).s, f->th.min_psr);
 	say_dependence(t, f, f->psr_iid);
 }
 
 static void why_dsr(struct text *t, const struct vd_facts *f)
 {
-	add(t, "DSR %.3f after deflating for %ld trial%s, %.2f needed", f->num.dsr, f->trials,
+	add(t, "DSR %s after deflating for %ld trial%s, %.2f needed", fig3(f->num.dsr).s, f->trials,
 	    plural((double)f->trials), f->th.min_dsr);
 	say_dependence(t, f, f->dsr_iid);
 }
@@ -152,15 +168,15 @@ static void why_dsr(struct text *t, const struct vd_facts *f)
 static void why_track_record(struct text *t, const struct vd_facts *f)
 {
 	if (!isfinite(f->num.min_trl))
-		add(t, "%.0f trades, but with no positive Sharpe ratio no track record is long enough",
-		    f->num.trades);
+		add(t, "%.0f trade%s, but with no positive Sharpe ratio no track record is long enough",
+		    f->num.trades, plural(f->num.trades));
 	else if (f->num.min_trl < 10)
-		add(t, "%.0f trades against a minimum track record of fewer than 10 at 95 %% "
+		add(t, "%.0f trade%s against a minimum track record of fewer than 10 at 95 %% "
 		    "confidence (the formula is asymptotic: below 10 trades it says little)",
-		    f->num.trades);
+		    f->num.trades, plural(f->num.trades));
 	else
-		add(t, "%.0f trades against a minimum track record of %.0f at 95 %% confidence",
-		    f->num.trades, ceil(f->num.min_trl));
+		add(t, "%.0f trade%s against a minimum track record of %.0f at 95 %% confidence",
+		    f->num.trades, plural(f->num.trades), ceil(f->num.min_trl));
 }
 
 static void why_drawdown(struct text *t, const struct vd_facts *f)
@@ -245,8 +261,8 @@ char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum v
 			    "that had not happened yet", f->num.lookahead_mismatches > 0 ? "; " : "",
 			    f->num.lookahead_failed, f->num.lookahead_failed == 1 ? "y" : "ies");
 		if (strcmp(f->lookahead_stopped, "mismatches") == 0)
-			add(&t, "; stopped after %ld mismatches: the leak is established",
-			    f->num.lookahead_mismatches);
+			add(&t, "; stopped after %ld mismatch%s: the leak is established",
+			    f->num.lookahead_mismatches, f->num.lookahead_mismatches == 1 ? "" : "es");
 		if (f->num.hindsight) {
 			size_t n = strlen(f->hindsight_reason);
 
@@ -355,13 +371,15 @@ static void say_watch(struct text *t, const struct vd_facts *f, const struct vd_
 	bool thin = !g[VD_GATE_TRADES].pass || !g[VD_GATE_TRACK_RECORD].pass;
 
 	if (f->num.trades < VD_FEW_TRADES)
-		add(t, "The sample is too small to judge: %.0f trade%s (PSR %.3f, DSR %.3f, worst drawdown %.1f %%) cannot tell an edge from luck. ",
-		    f->num.trades, plural(f->num.trades), f->num.psr, f->num.dsr, pct(f->num.max_dd));
+		add(t, "The sample is too small to judge: %.0f trade%s (PSR %s, DSR %s, worst drawdown %.1f %%) cannot tell an edge from luck. ",
+		    f->num.trades, plural(f->num.trades), fig3(f->num.psr).s, fig3(f->num.dsr).s,
+		    pct(f->num.max_dd));
 	else if (luck_says_no(f))
 		add(t, "The gates on its returns pass (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the shuffle test below cannot tell its timing from luck. ",
 		    f->num.psr, f->num.dsr, pct(f->num.max_dd));
 	else if (thin)
-		add(t, "The edge looks sound after costs (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the evidence is thin: %s. ",
+		add(t, "The edge looks sound %s (PSR %.3f, DSR %.3f, worst drawdown %.1f %%), but the evidence is thin: %s. ",
+		    f->trusted_returns ? "on the trade log's own returns" : "after costs",
 		    f->num.psr, f->num.dsr, pct(f->num.max_dd),
 		    vd_gate_why(f, r, g[VD_GATE_TRADES].pass ? VD_GATE_TRACK_RECORD : VD_GATE_TRADES,
 				why, sizeof why));
@@ -402,9 +420,10 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 			    r->ngates == VD_NGATES ? "eight" : "seven", f->num.psr, f->num.dsr,
 			    pct(f->num.alpha), f->num.alpha_t);
 		else
-			add(t, "All %s gates pass: the edge survives costs (PSR %.3f, DSR %.3f) over enough trades, and beyond holding the instrument (alpha %+.1f %% a year, t %.2f). ",
-			    r->ngates == VD_NGATES ? "eight" : "seven", f->num.psr, f->num.dsr,
-			    pct(f->num.alpha), f->num.alpha_t);
+			add(t, "All %s gates pass: the edge %s (PSR %.3f, DSR %.3f) over enough trades, and beyond holding the instrument (alpha %+.1f %% a year, t %.2f). ",
+			    r->ngates == VD_NGATES ? "eight" : "seven",
+			    f->trusted_returns ? "holds on the returns as the trade log states them" :
+			    "survives costs", f->num.psr, f->num.dsr, pct(f->num.alpha), f->num.alpha_t);
 		break;
 	case VD_WATCH:
 		say_watch(t, f, r);
@@ -422,6 +441,34 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 	}
 }
 
+/* PSR failed: how many trades at this quality would clear it, when any would. */
+static void say_psr_fix(struct text *t, const struct vd_facts *f)
+{
+	if (isfinite(f->num.min_trl) && isfinite(f->sharpe))
+		add(t, "The Sharpe ratio of %.3f per trade is too weak for this many trades to rule out luck; about %.0f trades at this quality would be needed. ",
+		    f->sharpe, ceil(f->num.min_trl));
+	else
+		add(t, "The Sharpe ratio per trade (%s) is too weak for any number of trades at this quality to rule out luck. ",
+		    fig3(f->sharpe).s);
+}
+
+/* net_edge failed: the reason it failed, not always the costs. */
+static void say_net_edge_fix(struct text *t, const struct vd_facts *f)
+{
+	const struct vd_numbers *n = &f->num;
+
+	if (n->ruined || !(n->mean_net > 0 && n->net_return > 0))
+		add(t, "After costs there is no edge to measure; a signal that trades less, or earns more per trade, would be needed. ");
+	else if (n->conc_removed >= n->trades)
+		add(t, "With %.0f trade%s the edge rests on the best one alone; more trades, each judged on its own, would be needed. ",
+		    n->trades, plural(n->trades));
+	else if (isfinite(n->mean_net_without))
+		add(t, "Without its best %.0f trade%s the edge is gone (the rest average %+.3f %%); a signal whose profit does not rest on a few trades would be needed. ",
+		    n->conc_removed, plural(n->conc_removed), pct(n->mean_net_without));
+	else
+		add(t, "The edge without its best trades could not be measured; more trades would be needed. ");
+}
+
 static void say_not_ready_fix(struct text *t, const struct vd_facts *f, const struct vd_result *r)
 {
 	const struct vd_gate_result *g = r->gates;
@@ -429,20 +476,23 @@ static void say_not_ready_fix(struct text *t, const struct vd_facts *f, const st
 	if (!f->num.stats_ok) {
 		add(t, "Fix that and audit again. ");
 	} else if (!g[VD_GATE_NET_EDGE].pass) {
-		add(t, "After costs there is no edge to measure; a signal that trades less, or earns more per trade, would be needed. ");
+		say_net_edge_fix(t, f);
 	} else if (!g[VD_GATE_DSR].pass) {
-		add(t, "The best of %ld unskilled variants would show a Sharpe ratio of about %.3f per trade by luck alone, and this one shows %.3f",
-		    f->trials, f->sr0, f->sharpe);
+		if (f->trials > 1)
+			add(t, "The best of %ld unskilled variants would show a Sharpe ratio of about %.3f per trade by luck alone, and this one shows %.3f",
+			    f->trials, f->sr0, f->sharpe);
+		else
+			add(t, "With one trial no luck of choosing is priced in (an unskilled strategy would show a Sharpe ratio of about %.3f per trade), and this one shows %.3f",
+			    f->sr0, f->sharpe);
 		if (f->sharpe > f->sr0)
-			add(t, ", not far enough above it for %.0f trades to tell skill from luck; fresh data, not more variants, is what would change that. ",
-			    f->num.trades);
+			add(t, ", not far enough above it for %.0f trade%s to tell skill from luck; fresh data, not more variants, is what would change that. ",
+			    f->num.trades, plural(f->num.trades));
 		else
 			add(t, g[VD_GATE_PSR].pass ? ", so it looks good only until the %ld trials are counted; fresh data, not more variants, is what would change that. "
 						   : "; fresh data, not more variants, is what would change that. ",
 			    f->trials);
 	} else if (!g[VD_GATE_PSR].pass) {
-		add(t, "The Sharpe ratio of %.3f per trade is too weak for this many trades to rule out luck; about %.0f trades at this quality would be needed. ",
-		    f->sharpe, isfinite(f->num.min_trl) ? ceil(f->num.min_trl) : 0.0);
+		say_psr_fix(t, f);
 	} else if (!g[VD_GATE_OVERFITTING].pass) {
 		add(t, "Picking the best of these variants picks luck more often than not; a rule chosen before looking, tested on fresh data, would be needed. ");
 	} else if (!g[VD_GATE_DRAWDOWN].pass) {
@@ -490,12 +540,16 @@ static void say_change(struct text *t, const struct vd_facts *f, const struct vd
 		add(t, "Remove everything that is not computing signals (shell, processes, network, files) and audit again; nothing else here can be trusted until then. ");
 		break;
 	case VD_REJECTED_LOOKAHEAD:
-		if (f->num.hindsight && f->num.lookahead_mismatches + f->num.lookahead_failed == 0)
-			add(t, "The gates alone would have said %s, which is why the veto exists; write a rule that reads the bars, not a list of moments remembered from this chart, and audit it on other data too. ",
-			    vd_verdict_name(r->gate_verdict));
+		/* the veto is what stands between a leak and a pass only where the gates passed */
+		if (r->gate_verdict == VD_NOT_READY)
+			add(t, "The gates alone would also have said NOT_READY; ");
 		else
-			add(t, "The gates alone would have said %s, which is why the veto exists; make each signal use only bars up to its own close and audit again. ",
+			add(t, "The gates alone would have said %s, which is why the veto exists; ",
 			    vd_verdict_name(r->gate_verdict));
+		if (f->num.hindsight && f->num.lookahead_mismatches + f->num.lookahead_failed == 0)
+			add(t, "write a rule that reads the bars, not a list of moments remembered from this chart, and audit it on other data too. ");
+		else
+			add(t, "make each signal use only bars up to its own close and audit again. ");
 		break;
 	case VD_INCOMPLETE:
 		say_incomplete_fix(t, f);
@@ -568,12 +622,18 @@ static void say_caveats(struct text *t, const struct vd_facts *f, const struct v
 	/* Under the unsafe veto nothing the strategy produced counts, checked or not. */
 	if (f->strategy && !f->lookahead_ok && !r->veto_unsafe)
 		add(t, "Look-ahead could not be checked, so the signals are unproven. ");
-	if (r->held_back && !r->veto_unsafe)
+	/* a proven leak ends the look-ahead check early by design, and the veto says so */
+	if (r->held_back && !r->veto_unsafe && !r->veto_lookahead)
 		say_unfinished(t, f);
-	if (f->synthetic_data)
+	/* a passing audit is spoken of only where the gates passed */
+	if (r->verdict != VD_READY_FOR_MICRO_LIVE && r->verdict != VD_WATCH) {
+		if (f->synthetic_data)
+			add(t, "A result on the bundled synthetic data demonstrates the method, not a market.");
+	} else if (f->synthetic_data) {
 		add(t, "A passing audit is a reason to forward-test small, never a promise of profit, and a result on the bundled synthetic data demonstrates the method, not a market.");
-	else
+	} else {
 		add(t, "A passing audit is a reason to forward-test small, never a promise of profit: how a strategy did on past bars does not promise the next ones.");
+	}
 }
 
 /* Both uploaded and the log departs from the code: say so, and how. */

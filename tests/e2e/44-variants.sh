@@ -194,7 +194,7 @@ make --no-print-directory audit STRATEGY="$TMP/${P}_sly.py" DATA="$DATA" LOOKAHE
 expect_eq "the main run itself was clean" 0 "$(jget out/${P}_sly/run.json blocked_actions)"
 expect_eq "the variant's refusal vetoes the upload" REJECTED_UNSAFE "$(jget out/${P}_sly/verdict.json verdict)"
 check "the veto says where the refusal happened" grep -q "in the runs of the declared variants" out/${P}_sly/verdict.json
-expect_eq "seven gates with variants declared" "7 overfitting" \
+expect_eq "eight gates with variants declared (the six, alpha, overfitting)" "8 overfitting" \
 	"$(jget out/${P}_sly/verdict.json gates | "$PY" -c 'import json,sys; g=json.load(sys.stdin); print(len(g), g[-1]["name"])')"
 check "the bundle carries variants.csv, the matrix and the Trials charts" "$PY" -c '
 import sys, zipfile

@@ -309,12 +309,12 @@ check "dip: the PDF's cost table says it too" sh -c "pdftotext -layout '$D/repor
 rm -rf "$D"
 
 # --- the page: one static page, verdict first, each new table and chart with its line ---
-check "the page reads verdict, then the tearsheet, then containment" "$PY" - "$A/report.html" <<'PYEOF'
+check "the page reads verdict, then the checks, then the tearsheet" "$PY" - "$A/report.html" <<'PYEOF'
 import sys
 h = open(sys.argv[1]).read().split("<main>", 1)[-1]  # after the contents list
-order = ['id="verdict"', 'id="tearsheet"', 'Against simply holding', 'The bad stretches',
-         'Which months made the money', 'Did the edge last', 'What if every fill came later',
-         'How much more could costs rise', 'Trade statistics', 'id="containment"']
+order = ['id="verdict"', 'id="containment"', 'id="lookahead"', 'id="tearsheet"', 'Against simply holding',
+         'The bad stretches', 'Which months made the money', 'Did the edge last',
+         'What if every fill came later', 'How much more could costs rise', 'Trade statistics']
 at = [h.find(s) for s in order]
 sys.exit(0 if all(a >= 0 for a in at) and at == sorted(at) else 1)
 PYEOF
@@ -342,7 +342,7 @@ reason=$(jget "$M/run.json" reason 2>/dev/null)
 check "malicious: the page says the audit stopped early" grep -q 'The audit stopped early at run.json' "$M/report.html"
 expect_eq "malicious: no 'missing or failed' box repeats it" 0 "$(grep -c 'class="missing"' "$M/report.html")"
 expect_eq "malicious: the replay's reason is said nowhere in the page" 0 "$(grep -c 'nothing to replay' "$M/report.html")"
-expect_eq "malicious: each gate points up instead of repeating" 6 "$(grep -c 'not measured: the audit stopped early (above)' "$M/report.html")"
+expect_eq "malicious: each gate points up instead of repeating" 7 "$(grep -c 'not measured: the audit stopped early (above)' "$M/report.html")"
 check "malicious: the PDF says it too" sh -c "pdftotext '$M/report.pdf' - | grep -q 'The audit stopped early'"
 pdftotext -layout "$M/report.pdf" "$TMP/malicious.txt"
 check "malicious: every section of its page is in its PDF" sections_in_order "$M/report.html" "$TMP/malicious.txt"

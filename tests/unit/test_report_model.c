@@ -12,6 +12,7 @@
 #include "report_figures.h"
 #include "report_input.h"
 #include "report_model.h"
+#include "report_tests.h"
 
 static const char *text_at(const cJSON *m, const char *section, const char *key)
 {
@@ -210,6 +211,32 @@ static void test_text_quotes_the_tables(void **state)
 	cJSON_Delete(in.stage[RPT_STATS].json);
 }
 
+/* The Monte Carlo's drawdown so far is the drawdown gate's figure, the closed trades' one beside
+ * it when the two differ. */
+static void test_monte_carlo_quotes_the_gate(void **state)
+{
+	static const char stats[] = "{\"ok\": true, \"stage\": \"stats\", \"max_drawdown\": 0.123, "
+		"\"monte_carlo\": {\"resamples\": 1000, \"trades\": 40, \"observed_max_drawdown\": 0.118, "
+		"\"observed_percentile\": 0.6, \"max_drawdown\": {\"p50\": 0.1, \"p95\": 0.2, "
+		"\"p99\": 0.3}, \"net_return\": {\"p5\": -0.1, \"p50\": 0.1, \"p95\": 0.3}, "
+		"\"drawdown_probability\": {\"20 %\": 0.05, \"50 %\": 0.0}, \"ruin_probability\": 0}}";
+	struct rpt_input in;
+	cJSON *m;
+	const char *said;
+
+	(void)state;
+	memset(&in, 0, sizeof in);
+	in.stage[RPT_STATS].json = cJSON_Parse(stats);
+	in.stage[RPT_STATS].ok = true;
+	m = cJSON_CreateObject();
+	assert_int_equal(rpt_tests_model(m, &in), 0);
+	said = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "monte_carlo"), "words"));
+	assert_non_null(said);
+	assert_non_null(strstr(said, "A drawdown of 12.3 % so far (11.8 % on closed trades alone"));
+	cJSON_Delete(m);
+	cJSON_Delete(in.stage[RPT_STATS].json);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_nan_as_flat_is_said),
 		cmocka_unit_test(test_multiple_format),
 		cmocka_unit_test(test_text_quotes_the_tables),
+		cmocka_unit_test(test_monte_carlo_quotes_the_gate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,197 @@
+/* report_data_model.c - the report's Fingerprint and Data sections: what was uploaded, the
+ * libraries the run had, the fingerprint, and the series' span, columns and warnings. */
+#include "report_model.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "jsonio.h"
+#include "msg.h"
+#include "report_input.h"
+
+#define get rpt_get
+#define add_text rpt_add_text
+
+static bool is_num(const cJSON *v)
+{
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble);
+}
+
+static void add_uploads(cJSON *to, const cJSON *up)
+{
+	static const char *const kinds[] = { "strategy", "tradelog", "data" };
+	cJSON *list = cJSON_AddArrayToObject(to, "uploads");
+	bool renamed = false;
+
+	add_text(to, "audit_name", up, "name");
+	for (size_t k = 0; list && k < sizeof kinds / sizeof kinds[0]; k++) {
+		const cJSON *v = get(up, kinds[k]);
+		cJSON *row;
+
+		if (!cJSON_IsString(v))
+			continue;
+		row = cJSON_CreateObject();
+		cJSON_AddStringToObject(row, "kind", kinds[k]);
+		cJSON_AddStringToObject(row, "file", v->valuestring);
+		cJSON_AddItemToArray(list, row);
+		/* the characters scripts/inputs takes as they are; any other means a safe copy */
+		if (v->valuestring[strspn(v->valuestring, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					  "0123456789._+-")])
+			renamed = true;
+	}
+	cJSON_AddBoolToObject(to, "renamed", renamed);
+}
+
+/* "python 3.11.2, numpy 1.24.2, ...": what the strategy ran against. */
+static void add_libraries(cJSON *to, const cJSON *libs)
+{
+	char buf[512] = "";
+	size_t used = 0;
+	const cJSON *v;
+
+	if (!cJSON_IsObject(libs))
+		libs = NULL;
+	cJSON_ArrayForEach(v, libs) {
+		if (used < sizeof buf)
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s %s", used ? ", " : "",
+						 v->string, cJSON_IsString(v) ? v->valuestring
+									      : "(not installed)");
+	}
+	cJSON_AddStringToObject(to, "libraries", used ? buf : "n/a");
+}
+
+static void add_fingerprint(cJSON *m, const struct rpt_input *in)
+{
+	const cJSON *fp = in->stage[RPT_FINGERPRINT].json;
+	cJSON *o = cJSON_AddObjectToObject(m, "fingerprint");
+	static const char *const keys[] = { "strategy_sha256", "tradelog_sha256", "data_sha256",
+					    "config_sha256", "tool_version", "data_bars", "data_first",
+					    "data_last" };
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		add_text(o, keys[k], fp, keys[k]);
+	add_text(o, "trials", rpt_stage_ok(in, RPT_CONFIG), "trials");
+	add_uploads(o, get(fp, "uploads"));
+	add_libraries(o, get(fp, "libraries"));
+}
+
+/* A span of seconds for people: "1 d", "4 h", "15 min", "90 s". */
+static void add_span(cJSON *to, const char *as, const cJSON *obj, const char *key)
+{
+	const cJSON *v = get(obj, key);
+	static const struct { long long unit; const char *name; } units[] = {
+		{ 86400, "d" }, { 3600, "h" }, { 60, "min" }, { 1, "s" },
+	};
+	char buf[64];
+	long long x;
+
+	if (!is_num(v) || v->valuedouble < 1 || v->valuedouble > 1e15) {
+		cJSON_AddStringToObject(to, as, "n/a");
+		return;
+	}
+	x = (long long)v->valuedouble;
+	for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+		if (x % units[u].unit == 0) {
+			cJSON_AddStringToObject(to, as, sa_fmt(buf, sizeof buf, "%lld %s",
+							       x / units[u].unit, units[u].name));
+			return;
+		}
+}
+
+/* The header names the loader matched, "time=Date, open=Open, ...", or "by position". */
+static void add_data_columns(cJSON *to, const cJSON *fmt)
+{
+	static const char *const keys[] = { "time", "time_of_day", "open", "high", "low", "close",
+					     "volume", "adj_close" };
+	const cJSON *cols = get(fmt, "columns");
+	char buf[512] = "";
+	size_t used = 0;
+
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		const cJSON *v = get(cols, keys[k]);
+
+		if (cJSON_IsString(v) && used < sizeof buf)
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s=%s",
+						 used ? ", " : "", keys[k], v->valuestring);
+	}
+	cJSON_AddStringToObject(to, "columns", used ? buf : "by position (no header)");
+}
+
+/* Which volume column was read when the file has more than one: "from 'Volume BTC', the base
+ * asset's; 'Volume USDT' not used". Nothing when it had one. */
+static void add_volume_choice(cJSON *to, const cJSON *fmt)
+{
+	const cJSON *left = get(fmt, "volume_left"), *used = get(get(fmt, "columns"), "volume");
+	char buf[256];
+
+	if (!cJSON_IsString(left) || !cJSON_IsString(used))
+		return;
+	cJSON_AddStringToObject(to, "volume_choice",
+				sa_fmt(buf, sizeof buf, "from '%s'%s; '%s' not used", used->valuestring,
+				       strncasecmp(used->valuestring, "volume ", 7) ? "" :
+				       ", the base asset's", left->valuestring));
+}
+
+/* The delimiter in words: "delimiter ,;" read as two characters beside the semicolon after it. */
+static void add_delimiter(cJSON *to, const char *d)
+{
+	cJSON_AddStringToObject(to, "delimiter_name", !strcmp(d, ",") ? "comma (,)" :
+				!strcmp(d, ";") ? "semicolon (;)" : !strcmp(d, "tab") ? "tab" :
+				d[0] ? d : "n/a");
+}
+
+/* data_format's warnings as the Data section lists them. */
+static void add_data_warnings(cJSON *o, const cJSON *warnings)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "warnings");
+	const cJSON *w;
+
+	cJSON_ArrayForEach(w, warnings)
+		if (cJSON_IsString(w)) {
+			cJSON *item = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(item, "text", w->valuestring);
+			cJSON_AddItemToArray(list, item);
+		}
+}
+
+/* The data section: what fingerprint.json's data_format says the loader found. */
+static void add_data(cJSON *m, const struct rpt_input *in)
+{
+	const cJSON *fmt = get(rpt_stage_ok(in, RPT_FINGERPRINT), "data_format");
+	cJSON *o;
+
+	if (!cJSON_IsObject(fmt))
+		return;
+	o = cJSON_AddObjectToObject(m, "data");
+	for (size_t k = 0; k < 8; k++) {
+		static const char *const keys[] = { "layout", "delimiter", "time_form", "bars",
+						    "first", "last", "gaps", "missing_bars" };
+		add_text(o, keys[k], fmt, keys[k]);
+	}
+	add_data_columns(o, fmt);
+	add_volume_choice(o, fmt);
+	if (cJSON_IsString(get(fmt, "skipped_line")))
+		add_text(o, "skipped_line", fmt, "skipped_line");
+	cJSON_AddBoolToObject(o, "joined", cJSON_IsTrue(get(fmt, "joined")));
+	cJSON_AddBoolToObject(o, "reversed", cJSON_IsTrue(get(fmt, "reversed")));
+	add_delimiter(o, sa_json_str(fmt, "delimiter", ""));
+	add_span(o, "spacing", fmt, "spacing_s");
+	add_span(o, "largest_gap", fmt, "largest_gap_s");
+	cJSON_AddBoolToObject(o, "gzip", cJSON_IsTrue(get(fmt, "gzip")));
+	cJSON_AddBoolToObject(o, "no_volume", cJSON_IsFalse(get(fmt, "volume")));
+	cJSON_AddBoolToObject(o, "adjusted", cJSON_IsTrue(get(fmt, "adjusted")));
+	cJSON_AddBoolToObject(o, "sessions", !strcmp(sa_json_str(fmt, "calendar", ""), "weekday sessions"));
+	cJSON_AddBoolToObject(o, "fx_week", !strcmp(sa_json_str(fmt, "calendar", ""), "fx week"));
+	add_text(o, "bar", fmt, "bar");
+	cJSON_AddBoolToObject(o, "pandas_index", cJSON_IsTrue(get(fmt, "pandas_index")));
+	add_data_warnings(o, get(fmt, "warnings"));
+}
+
+void rpt_data_model(cJSON *m, const struct rpt_input *in)
+{
+	add_fingerprint(m, in);
+	add_data(m, in);
+}
