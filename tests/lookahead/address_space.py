@@ -56,7 +56,12 @@ def _region(fd, page):
         got = _readable(fd, end, CHUNK)
         end += got
         if got < CHUNK:
-            return start, end
+            break
+    # a chunk past the top of the user address space is refused whole (EFAULT, not a short
+    # copy), and a stack laid out without randomisation ends right there: the rest by pages
+    while _readable(fd, end, PAGE) == PAGE:
+        end += PAGE
+    return start, end
 
 
 def _merged(regions):
