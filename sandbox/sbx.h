@@ -75,15 +75,10 @@ struct sbx_zygote;
 struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_limits *lim,
 				    char *err, size_t errlen);
 
-/* Runs signals() on bars [0, n_visible) of s in a fresh child of the zygote, with layers 2-5
- * installed before the upload is loaded. Blocks until the run ends. Returns 0 with *r filled
- * (whatever the status), or -1 if the sandbox machinery itself failed (err says why). */
-int sbx_run(struct sbx_zygote *z, const struct sa_ohlcv *s, size_t n_visible,
-	    struct sbx_result *r, char *err, size_t errlen);
-
-/* Runs k prefixes (n_visible[i] bars each) with up to jobs runs at once; results[i] matches
- * n_visible[i]. on_done, when not NULL, is called after each run completes (for progress).
- * Returns 0, or -1 if the machinery failed. */
+/* Runs signals() on k prefixes (bars [0, n_visible[i]) of s each), each in a fresh child of the
+ * zygote with layers 2-5 installed before the upload is loaded, up to jobs runs at once;
+ * results[i] matches n_visible[i] (whatever its status). on_done, when not NULL, is called
+ * after each run completes (for progress). Returns 0, or -1 if the machinery failed. */
 int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
 		 size_t k, int jobs, struct sbx_result *results,
 		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
@@ -103,25 +98,10 @@ struct sbx_job {
 	const struct sa_ohlcv *s;
 	size_t n_visible;
 	size_t first;
-	const char *params;  /* NULL, or keyword arguments as for sbx_run_many_params (borrowed) */
+	const char *params;  /* NULL, or the text of a JSON object (at most SBX_PARAMS_MAX bytes,
+			      borrowed) whose members the run passes as signals(df, **params): plain
+			      data, parsed with the json module before the upload is loaded */
 };
-
-/* Runs k jobs with up to jobs runs at once; results[i] matches job[i]. on_done as for
- * sbx_run_many. Returns 0, or -1 if the machinery failed or a job asks for more bars than its
- * series holds (err says why; every result is then released). */
-int sbx_run_jobs(struct sbx_zygote *z, const struct sbx_job *job, size_t k, int jobs,
-		 struct sbx_result *results,
-		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
-		 char *err, size_t errlen);
-
-/* The same, with keyword arguments: params[i], when params and params[i] are not NULL, is the
- * text of a JSON object (at most SBX_PARAMS_MAX bytes, borrowed) whose members run i passes as
- * signals(df, **params[i]). The text is plain data: the run parses it with the json module
- * before the upload is loaded. Returns 0, or -1 if the machinery failed or a text is too long. */
-int sbx_run_many_params(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
-			const char *const *params, size_t k, int jobs, struct sbx_result *results,
-			void (*on_done)(size_t done, size_t total, void *arg), void *arg,
-			char *err, size_t errlen);
 
 /* Called as each run of a batch ends: results[i] (r) is filled, done of total are. The callee
  * may take what r holds (free r->signals and set it NULL, say) and keep only a summary, so a

@@ -575,48 +575,23 @@ out:
 	return rc;
 }
 
-int sbx_run_jobs(struct sbx_zygote *z, const struct sbx_job *job, size_t k, int jobs,
-		 struct sbx_result *results,
-		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
-		 char *err, size_t errlen)
-{
-	const struct sbx_batch_opts o = { .jobs = jobs, .on_done = on_done, .arg = arg };
-
-	return sbx_run_batch(z, job, k, &o, results, err, errlen);
-}
-
-int sbx_run_many_params(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
-			const char *const *params, size_t k, int jobs, struct sbx_result *results,
-			void (*on_done)(size_t done, size_t total, void *arg), void *arg,
-			char *err, size_t errlen)
-{
-	struct sbx_job *job = calloc(k ? k : 1, sizeof *job);
-	int rc = -1;
-
-	if (!job) {
-		memset(results, 0, k * sizeof *results);
-		sa_fmt(err, errlen, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < k; i++)
-		job[i] = (struct sbx_job){ .s = s, .n_visible = n_visible[i],
-					   .params = params ? params[i] : NULL };
-	rc = sbx_run_jobs(z, job, k, jobs, results, on_done, arg, err, errlen);
-out:
-	free(job);
-	return rc;
-}
-
 int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
 		 size_t k, int jobs, struct sbx_result *results,
 		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 		 char *err, size_t errlen)
 {
-	return sbx_run_many_params(z, s, n_visible, NULL, k, jobs, results, on_done, arg, err, errlen);
-}
+	const struct sbx_batch_opts o = { .jobs = jobs, .on_done = on_done, .arg = arg };
+	struct sbx_job *job = calloc(k ? k : 1, sizeof *job);
+	int rc;
 
-int sbx_run(struct sbx_zygote *z, const struct sa_ohlcv *s, size_t n_visible,
-	    struct sbx_result *r, char *err, size_t errlen)
-{
-	return sbx_run_many(z, s, &n_visible, 1, 1, r, NULL, NULL, err, errlen);
+	if (!job) {
+		memset(results, 0, k * sizeof *results);
+		sa_fmt(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < k; i++)
+		job[i] = (struct sbx_job){ .s = s, .n_visible = n_visible[i] };
+	rc = sbx_run_batch(z, job, k, &o, results, err, errlen);
+	free(job);
+	return rc;
 }
