@@ -56,7 +56,7 @@ say = $(if $(V),,@printf '  %-8s %s\n' $(1) $(2);)
 LIB_ROOM := lib
 ROOMS := pipeline/config pipeline/fingerprint pipeline/inspect pipeline/ledger pipeline/lookahead \
 	pipeline/replay pipeline/robust pipeline/sealed pipeline/stats pipeline/variants pipeline/verdict report \
-	nightly data sandbox sandbox/inside
+	nightly data sandbox sandbox/inside sandbox/wire
 PROGS_pipeline/config := config
 PROGS_pipeline/fingerprint := fingerprint
 PROGS_pipeline/inspect := inspect
@@ -72,15 +72,18 @@ PROGS_sandbox := sandbox
 PROGS_report := bundle report
 PROGS_nightly := mail nightly
 PROGS_data := gendata
-# the stages that run the upload go through the sandbox's driver
-USES_pipeline/lookahead := sandbox
-USES_pipeline/robust := sandbox
-USES_pipeline/sealed := sandbox
-USES_pipeline/variants := sandbox
+# the stages that run the upload go through the sandbox's driver (sbx.h, which names the wire's
+# limits and job count)
+USES_pipeline/lookahead := sandbox sandbox/wire
+USES_pipeline/robust := sandbox sandbox/wire
+USES_pipeline/sealed := sandbox sandbox/wire
+USES_pipeline/variants := sandbox sandbox/wire
 # the sandbox program is also the zygote's exec image: it links what runs inside the namespaces
-USES_sandbox := sandbox/inside
-# inside the namespaces: the driver's public types and the wire between the two (headers only)
-USES_sandbox/inside := sandbox
+USES_sandbox := sandbox/inside sandbox/wire
+# inside the namespaces: its own headers, lib/'s and the wire, nothing of the host side
+USES_sandbox/inside := sandbox/wire
+# (sandbox/wire: the wire between the host and the run, headers only, including no header of
+# the project)
 # the unit tests reach every room
 USES_tests/unit := $(ROOMS)
 

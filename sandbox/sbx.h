@@ -10,16 +10,7 @@
 #include <stdio.h>
 
 #include "ohlcv.h"
-
-/* Per-run limits. */
-struct sbx_limits {
-	int wall_s;      /* wall clock per run; the driver SIGKILLs the run's namespace after it */
-	int cpu_s;       /* RLIMIT_CPU */
-	int mem_mb;      /* RLIMIT_AS */
-	int scratch_mb;  /* RLIMIT_FSIZE and the scratch directory's budget */
-	int nofile;      /* RLIMIT_NOFILE */
-	double cpus;     /* CPU quota per run, in cores (the cgroup's; host side only) */
-};
+#include "sbx_proto.h"  /* the limits and the job count, shared with the runs */
 
 /* How a run ended. */
 enum sbx_status {
@@ -145,10 +136,6 @@ long sbx_budget_deadline(double budget_s, double share, long long started);
 
 /* Parses a --started value: seconds since the epoch, 0 or more. Returns 0, or -1. */
 int sbx_parse_started(const char *text, long long *started);
-
-/* Runs in flight at once on one zygote: the driver never starts more (sbx_run_many clamps to
- * it), and the zygote answers a request past it with SBX_REP_FAILED (EAGAIN). */
-#define SBX_MAX_JOBS 64
 
 /* Parses a --jobs value: a whole number from 1 to the most runs a batch holds at once
  * (SBX_MAX_JOBS). Every stage that drives the sandbox reads its --jobs through this, so they

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdnoreturn.h>
 
-#include "sbx.h"
+#include "sbx_proto.h"
 #include "sbx_seccomp.h"
 
 /* What a run child inherits from the zygote. Everything is owned by the zygote. */

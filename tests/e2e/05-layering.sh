@@ -116,4 +116,37 @@ missing=$(echo "$docs" | tail -n +2)
 if [ -z "$missing" ]; then ok "every path a document names exists"
 else not_ok "every path a document names exists" "$missing"; fi
 
+# --- the wire between the host and the run ------------------------------------------------------
+# sandbox/wire/sbx_proto.h stands alone (no header of the project: only <...> ones), the wire's
+# headers include only each other, and nothing inside the namespaces includes a header of the
+# host side (sandbox/): what crosses is the wire alone.
+wire=$("$PY" - <<'PYEOF'
+import glob, os, re
+inc = re.compile(r'\s*#\s*include\s+"([^"]+)"')
+host = {os.path.basename(f) for f in glob.glob("sandbox/*.h")}
+wire = {os.path.basename(f) for f in glob.glob("sandbox/wire/*.h")}
+bad, n = [], 0
+for f in sorted(glob.glob("sandbox/wire/*.h")):
+    for i, line in enumerate(open(f, encoding="utf-8"), 1):
+        m = inc.match(line)
+        if m and m.group(1) not in wire:
+            bad.append("%s:%d includes %s, not of the wire" % (f, i, m.group(1)))
+for f in sorted(glob.glob("sandbox/inside/*.[ch]")):
+    for i, line in enumerate(open(f, encoding="utf-8"), 1):
+        m = inc.match(line)
+        if m:
+            n += 1
+            if m.group(1) in host:
+                bad.append("%s:%d includes %s, of the host side" % (f, i, m.group(1)))
+print(n if "sbx_proto.h" in wire else 0)
+print("\n".join(bad))
+PYEOF
+)
+if [ "$(echo "$wire" | head -n 1)" -gt 20 ]; then ok "the wire and the inside's includes were read"
+else not_ok "the wire and the inside's includes were read" "$(echo "$wire" | head -n 1)"; fi
+if [ -z "$(echo "$wire" | tail -n +2)" ]; then ok "the wire includes nothing of the project, the inside nothing of the host"
+else not_ok "the wire includes nothing of the project, the inside nothing of the host" "$(echo "$wire" | tail -n +2)"; fi
+check "sandbox/inside uses no room but the wire (its Makefile line)" \
+	test "$(sed -n 's/^USES_sandbox\/inside := //p' Makefile)" = sandbox/wire
+
 finish

@@ -1,5 +1,7 @@
-/* sbx_proto.h - what the driver, the zygote and a run child say to each other: the control
- * messages, the fixed descriptor numbers inside a run, and the result and event framing. */
+/* sbx_proto.h - what the driver, the zygote and a run child say to each other: the limits a
+ * run gets, the control messages, the fixed descriptor numbers inside a run, and the result
+ * and event framing. The wire stands alone: it includes no header of the project, and the
+ * code inside the namespaces (sandbox/inside/) sees no host header but it. */
 #ifndef SBX_PROTO_H
 #define SBX_PROTO_H
 
@@ -63,9 +65,21 @@ enum {
  * it stays under a socket's default buffer. */
 #define SBX_BARS_CHUNK 2048
 
-/* SBX_MAX_JOBS, the runs in flight at once on one zygote, is in sbx.h: the stages' --jobs
- * stops there too. */
-#include "sbx.h"
+/* Per-run limits. */
+struct sbx_limits {
+	int wall_s;      /* wall clock per run; the driver SIGKILLs the run's namespace after it */
+	int cpu_s;       /* RLIMIT_CPU */
+	int mem_mb;      /* RLIMIT_AS */
+	int scratch_mb;  /* RLIMIT_FSIZE and the scratch directory's budget */
+	int nofile;      /* RLIMIT_NOFILE */
+	double cpus;     /* CPU quota per run, in cores (the cgroup's; host side only) */
+};
+
+/* Runs in flight at once on one zygote: the driver never starts more (sbx_run_many clamps to
+ * it; the stages' --jobs stops there too), and the zygote answers a request past it with
+ * SBX_REP_FAILED (EAGAIN). */
+#define SBX_MAX_JOBS 64
+
 
 /* How a process on the far side of the pipes exits. A run child's outcome travels on
  * SBX_FD_RESULT, not in its exit code: these only say why a run may have sent nothing, and the
