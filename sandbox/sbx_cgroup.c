@@ -1,6 +1,6 @@
 /* sbx_cgroup.c - the zygote's cgroup: v2 when /sys/fs/cgroup is the unified hierarchy with the
  * memory, pids and cpu controllers, else v1's memory, pids and cpu hierarchies. */
-#include "sbx_cgroup.h"
+#include "sbx_cgroup_int.h"
 #include "sbx.h"
 
 #include <errno.h>

@@ -3,8 +3,8 @@
  * its fork is asked for), and ends it when the slot needs another series, an earlier prefix,
  * or the batch is done. Every run of every stage is forked from one of these. */
 #include "sbx.h"
-#include "sbx_batch.h"
-#include "sbx_launch.h"
+#include "sbx_batch_int.h"
+#include "sbx_launch_int.h"
 #include "sbx_proto.h"
 
 #include <errno.h>

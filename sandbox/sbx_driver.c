@@ -3,10 +3,10 @@
  * batch's deadline, and everything that comes back validated. Never runs Python. Results are
  * released and written in sbx_result.c. */
 #include "sbx.h"
-#include "sbx_batch.h"
-#include "sbx_cgroup.h"
-#include "sbx_flight.h"
-#include "sbx_launch.h"
+#include "sbx_batch_int.h"
+#include "sbx_cgroup_int.h"
+#include "sbx_flight_int.h"
+#include "sbx_launch_int.h"
 #include "sbx_proto.h"
 
 #include <errno.h>

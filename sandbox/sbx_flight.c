@@ -2,9 +2,9 @@
  * to a cap, events parsed and checked), and the verdict on how it ended. Never trusts a byte
  * of it: every text is cleaned, every count bounded. */
 #include "sbx.h"
-#include "sbx_batch.h"
-#include "sbx_cgroup.h"
-#include "sbx_flight.h"
+#include "sbx_batch_int.h"
+#include "sbx_cgroup_int.h"
+#include "sbx_flight_int.h"
 #include "sbx_proto.h"
 #include "sbx_rules.h"
 

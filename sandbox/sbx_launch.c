@@ -1,8 +1,8 @@
 /* sbx_launch.c - the host side's start and stop of a zygote: the sandbox program re-executed in
  * new namespaces, mapped to an unprivileged uid, handed the upload's source. */
 #include "sbx.h"
-#include "sbx_launch.h"
-#include "sbx_mirror.h"
+#include "sbx_launch_int.h"
+#include "sbx_mirror_int.h"
 #include "sbx_proto.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* sbx_mirror.c - the read roots copied once into a tmpfs directory named by their content,
  * verified and kept: a page of it is never cold (no disk behind it), so no run can tell
  * whether another run read it, and no run can evict it for another (nothing to evict to). */
-#include "sbx_mirror.h"
+#include "sbx_mirror_int.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "sbx_cgroup.h"
+#include "sbx_cgroup_int.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"

@@ -149,4 +149,13 @@ else not_ok "the wire includes nothing of the project, the inside nothing of the
 check "sandbox/inside uses no room but the wire (its Makefile line)" \
 	test "$(sed -n 's/^USES_sandbox\/inside := //p' Makefile)" = sandbox/wire
 
+# --- the sandbox's public headers apart from its private ones ----------------------------------
+# A stage sees sbx.h, sbx_stage.h, sbx_report.h and sbx_progress.h; sandbox/*_int.h are the host
+# side's own (the unit tests may reach them): no other room includes one.
+priv=$(cd sandbox && ls ./*_int.h | sed 's|^\./||')
+leaks=$(for h in $priv; do grep -rln "#include \"$h\"" --include=*.c --include=*.h . |
+	grep -v -e '^\./sandbox/[^/]*$' -e '^\./tests/unit/' -e '^\./build/'; done)
+check "the sandbox's private headers were found" test "$(echo "$priv" | wc -w)" -ge 4
+check "no room outside sandbox/ includes a private sandbox header" test -z "$leaks"
+
 finish

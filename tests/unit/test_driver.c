@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "sbx.h"
-#include "sbx_launch.h"
+#include "sbx_launch_int.h"
 #include "sbx_proto.h"
 #include "fileio.h"
 #include "msg.h"

@@ -1,4 +1,4 @@
-/* sbx_batch.h - inside the sandbox room: the driver's batch of runs (sbx_driver.c) and the data
+/* sbx_batch_int.h - inside the sandbox room: the driver's batch of runs (sbx_driver.c) and the data
  * zygotes its slots fork them from (sbx_drive_prefix.c). */
 #ifndef SBX_BATCH_H
 #define SBX_BATCH_H
@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "sbx.h"
-#include "sbx_launch.h"
+#include "sbx_launch_int.h"
 #include "sbx_proto.h"
 
 /* A slot of a batch: one run at a time, each forked from the slot's own data zygote, which

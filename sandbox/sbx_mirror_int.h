@@ -1,4 +1,4 @@
-/* sbx_mirror.h - the host side's resident copy of the read roots: one tmpfs directory per
+/* sbx_mirror_int.h - the host side's resident copy of the read roots: one tmpfs directory per
  * content, made once by the first audit that needs it and kept for every later one, so no
  * page a run may read is ever cold. */
 #ifndef SBX_MIRROR_H

@@ -1,4 +1,4 @@
-/* sbx_flight.h - inside the sandbox room: one run in flight, as the driver holds it, and what
+/* sbx_flight_int.h - inside the sandbox room: one run in flight, as the driver holds it, and what
  * sbx_flight.c makes of what it sends back. */
 #ifndef SBX_FLIGHT_H
 #define SBX_FLIGHT_H

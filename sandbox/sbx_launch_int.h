@@ -1,4 +1,4 @@
-/* sbx_launch.h - what the driver knows of a started zygote (private to the sandbox's host side). */
+/* sbx_launch_int.h - what the driver knows of a started zygote (private to the host side). */
 #ifndef SBX_LAUNCH_H
 #define SBX_LAUNCH_H
 
@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 #include "sbx.h"
-#include "sbx_cgroup.h"
+#include "sbx_cgroup_int.h"
 
 /* A zygote the driver started: its pid (pid 1 of the zygote's namespaces, as the driver sees
  * it), the control socket runs are requested on, the limits every run gets, and the cgroup

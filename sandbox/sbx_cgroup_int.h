@@ -1,4 +1,4 @@
-/* sbx_cgroup.h - one cgroup per zygote (all of an audit stage's runs), where the machine lets
+/* sbx_cgroup_int.h - one cgroup per zygote (all of an audit stage's runs), where the machine lets
  * the driver write one: resident memory, process count and a CPU quota. */
 #ifndef SBX_CGROUP_H
 #define SBX_CGROUP_H
