@@ -12,6 +12,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "report_figures.h"
+#include "report_fmt.h"
 #include "report_reconcile.h"
 #include "timeutil.h"
 
@@ -26,32 +27,7 @@ const cJSON *rpt_get(const cJSON *obj, const char *key)
 #define get rpt_get
 #define add_text rpt_add_text
 
-static bool is_num(const cJSON *v)
-{
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble);
-}
-
-char *rpt_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len)
-{
-	if (is_num(v)) {
-		double pct = v->valuedouble * 100;
-
-		/* a tiny negative must not print as "-0.000 %" */
-		snprintf(buf, len, "%.*f %%", decimals, fabs(pct) < 0.5 * pow(10, -decimals) ? 0.0 : pct);
-	}
-	else
-		snprintf(buf, len, "n/a");
-	return buf;
-}
-
-char *rpt_fmt_num(const cJSON *v, int decimals, char *buf, size_t len)
-{
-	if (is_num(v))
-		snprintf(buf, len, "%.*f", decimals, fabs(v->valuedouble) < 0.5 * pow(10, -decimals) ? 0.0 : v->valuedouble);
-	else
-		snprintf(buf, len, "n/a");
-	return buf;
-}
+#define is_num rpt_is_num
 
 void rpt_add_text(cJSON *to, const char *as, const cJSON *obj, const char *key)
 {

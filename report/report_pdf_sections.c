@@ -525,7 +525,7 @@ static void trials(struct rpt_pdf *p, const cJSON *m)
 		rpt_pdf_paraf(p, "SPA was not computed: %s.", str(m, "spa_reason"));
 }
 
-/* Walk-forward selection over the variants and the Monte Carlo of the trades (report_tests.c). */
+/* Walk-forward selection over the variants and the Monte Carlo of the trades (report_checks.c). */
 static void selection(struct rpt_pdf *p, const cJSON *m)
 {
 	const cJSON *wf = get(m, "walk_forward"), *mc = get(m, "monte_carlo");

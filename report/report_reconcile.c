@@ -11,7 +11,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "replay_core.h"
-#include "report_model.h"
+#include "report_fmt.h"
 #include "timeutil.h"
 #include "tradelog.h"
 

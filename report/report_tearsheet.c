@@ -11,7 +11,7 @@
 #include "msg.h"
 #include "costs.h"
 #include "report_figures.h"
-#include "report_model.h"
+#include "report_fmt.h"
 #include "stats_annual.h"
 #include "stats_metrics.h"
 #include "stats_tearsheet.h"

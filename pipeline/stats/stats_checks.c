@@ -1,6 +1,6 @@
-/* stats_tests.c - SPA, walk-forward selection and the Monte Carlo of the trades, into
+/* stats_checks.c - SPA, walk-forward selection and the Monte Carlo of the trades, into
  * stats.json. */
-#include "stats_tests.h"
+#include "stats_checks.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -191,7 +191,7 @@ static int add_monte_carlo(cJSON *o, const struct st_stage_in *in, unsigned long
 	return 0;
 }
 
-int st_tests_report(cJSON *o, const struct st_stage_in *in, double annual_factor)
+int st_checks_report(cJSON *o, const struct st_stage_in *in, double annual_factor)
 {
 	long long seed;
 	char why[512];

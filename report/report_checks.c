@@ -1,7 +1,7 @@
-/* report_tests.c - SPA, walk-forward selection and the Monte Carlo of the trades in the report:
+/* report_checks.c - SPA, walk-forward selection and the Monte Carlo of the trades in the report:
  * the sentences from stats.json, the charts recomputed from the bundle's files with the same
  * library the stats stage used. */
-#include "report_tests.h"
+#include "report_checks.h"
 
 #include <cairo.h>
 #include <float.h>
@@ -14,7 +14,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "report_chart.h"
-#include "report_model.h"
+#include "report_fmt.h"
 #include "report_plot.h"
 #include "stats_montecarlo.h"
 #include "stats_walkforward.h"
@@ -232,7 +232,7 @@ static int chart_mc(const char *dir, const struct rpt_input *in, char *err, size
 	return rpt_finish(cr, sf, sa_fmt(path, sizeof path, "%s/montecarlo.png", dir), err, errlen);
 }
 
-int rpt_tests_charts(const char *dir, const struct rpt_input *in, char *err, size_t errlen)
+int rpt_checks_charts(const char *dir, const struct rpt_input *in, char *err, size_t errlen)
 {
 	return chart_wf(dir, in, err, errlen) < 0 ? -1 : chart_mc(dir, in, err, errlen);
 }
@@ -384,7 +384,7 @@ static void add_monte_carlo(cJSON *model, const cJSON *stats)
 	add_mc_method(o, mc);
 }
 
-int rpt_tests_model(cJSON *model, const struct rpt_input *in)
+int rpt_checks_model(cJSON *model, const struct rpt_input *in)
 {
 	const cJSON *stats = rpt_stage_ok(in, RPT_STATS);
 
