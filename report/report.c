@@ -75,7 +75,7 @@ static void draw_reconcile(const struct args *a, const struct rpt_input *in)
 	struct rpt_series claimed, replayed;
 	char path[4096], err[512], why[512];
 
-	if (rpt_reconcile_curves(in, a->dir, &claimed, &replayed, why, sizeof why) == 0 &&
+	if (rpt_reconcile_curves(in, &claimed, &replayed, why, sizeof why) == 0 &&
 	    rpt_chart_reconcile(sa_fmt(path, sizeof path, "%s/reconcile.png", a->dir), &claimed,
 				&replayed, err, sizeof err))
 		sa_die("%s", err);

@@ -10,9 +10,9 @@
 
 #include "report_input.h"
 
-/* Draws dir/walkforward.png and dir/montecarlo.png from the bundle's own files (the variants'
- * matrix, trades.csv) and stats.json's walk_forward and monte_carlo; each says why when there
- * is nothing to draw. Returns 0, or -1 with err set when a file could not be written. */
+/* Draws dir/walkforward.png and dir/montecarlo.png from the stats stage's walkforward.csv and
+ * montecarlo_fan.csv (the real order of the trades from trades.csv) and stats.json's
+ * walk_forward and monte_carlo; each says why when there is nothing to draw. Returns 0, or -1 with err set when a file could not be written. */
 int rpt_checks_charts(const char *dir, const struct rpt_input *in, char *err, size_t errlen);
 
 /* Adds "spa", "walk_forward" and "monte_carlo" to the template context model: false, or the

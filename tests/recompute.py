@@ -12,6 +12,8 @@ usage: recompute.py DIR [DATA]
 prints one line per figure checked; exits 0 when all agree, 1 when one does not, 2 on bad use.
 With DATA (the price file the audit read) it replays run.json's signals bar by bar, as written
 out below, and checks every late-fill row, every replayed cost row and the break-even multiple.
+The curve files the report draws (benchmark.csv, rolling.csv, walkforward.csv,
+montecarlo_fan.csv, reconcile.csv) are recomputed by recompute_curves.py, beside this file.
 
 Conventions (pipeline/README.md): each trade's net return applies to the equity at its entry,
 so for trades that do not overlap (a replay of signals) the last net equity is the product of
@@ -45,6 +47,8 @@ import statistics
 import sys
 from datetime import datetime, timezone
 from statistics import NormalDist
+
+from recompute_curves import curve_checks
 
 TOL = 1e-8  # outputs carry 10 significant digits
 TOL_REPLAY = 1e-9  # a replayed row against its independent replay
@@ -706,6 +710,9 @@ def main():
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     for what, good in calibration_checks(d):
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {what}")
+    for what, good in curve_checks(d, bars, replay, stats):
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     for what, good in hindsight_sealed_checks(d):
