@@ -18,6 +18,13 @@ static bool on(const cJSON *o, const char *key)
 	return cJSON_IsTrue(get(o, key));
 }
 
+/* The PDF's columns of a shared table (report_columns.h), into out[0..n). */
+static void pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out)
+{
+	for (size_t k = 0; k < n; k++)
+		out[k] = t[k].pdf;
+}
+
 static void note(struct rpt_pdf *p, const char *text)
 {
 	rpt_pdf_para(p, text, 8.5, false, true);
@@ -432,9 +439,7 @@ static void reconcile(struct rpt_pdf *p, const cJSON *m)
 		{ "replayed trades", "replay_trades", 0.14 }, { "matched one to one", "matched", 0.15 },
 		{ "claimed only", "claimed_only", 0.14 }, { "replayed only", "replay_only", 0.14 },
 		{ "exits that differ", "exit_mismatches", 0.14 }, { "gaps over tolerance", "gaps_over_tolerance", 0.15 } };
-	static const struct rpt_pdf_col worst[] = { { "log line", "line", 0.08 }, { "entry (UTC)", "entry", 0.17 },
-		{ "side", "side", 0.07 }, { "exit in the log", "exit", 0.17 }, { "exit in the replay", "replay_exit", 0.17 },
-		{ "claimed", "claimed", 0.11 }, { "replayed", "replayed", 0.11 }, { "gap", "gap", 0.12 } };
+	struct rpt_pdf_col worst[RPT_WORST_COLS];
 	const cJSON *r = get(m, "reconcile"), *it;
 	cJSON *one;
 
@@ -453,6 +458,7 @@ static void reconcile(struct rpt_pdf *p, const cJSON *m)
 		      "(t = %s), standard deviation %s. Sum of the claims %s, of the replay %s (plain sums, "
 		      "per trade).", str(r, "tolerance"), str(r, "mean_gap"), str(r, "t_gap"),
 		      str(r, "sd_gap"), str(r, "claimed_total"), str(r, "replay_total"));
+	pdf_cols(rpt_worst_cols, RPT_WORST_COLS, worst);
 	rpt_pdf_table(p, get(r, "worst"), worst, NCOL(worst), "No trade matched: nothing to compare "
 		      "return by return.");
 	note(p, "The ten largest gaps; every figure is in report.xlsx (sheet Reconcile) and replay.json.");
@@ -479,9 +485,7 @@ static void statistics(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_c
 
 static void trials(struct rpt_pdf *p, const cJSON *m)
 {
-	static const struct rpt_pdf_col rows[] = { { "variant", "variant", 0.1 }, { "params", "params", 0.3 },
-		{ "status", "status", 0.15 }, { "trades", "trades", 0.12 },
-		{ "Sharpe ratio per trade", "sharpe", 0.17 }, { "net return", "net_return", 0.16 } };
+	struct rpt_pdf_col rows[RPT_VARIANT_COLS];
 	const cJSON *t = get(m, "trials");
 
 	rpt_pdf_heading(p, "Trials", 1);
@@ -512,6 +516,7 @@ static void trials(struct rpt_pdf *p, const cJSON *m)
 	else
 		rpt_pdf_paraf(p, "PBO was not computed: %s.", str(t, "pbo_reason"));
 	rpt_pdf_png(p, "pbo.png");
+	pdf_cols(rpt_variant_cols, RPT_VARIANT_COLS, rows);
 	rpt_pdf_table(p, get(t, "rows"), rows, NCOL(rows), NULL);
 	if (cJSON_IsObject(get(m, "spa")))
 		rpt_pdf_paraf(p, "%s Hansen's test for superior predictive ability over the per-bar returns "

@@ -10,6 +10,7 @@
 
 #include "jsonio.h"
 #include "msg.h"
+#include "report_columns.h"
 #include "report_fmt.h"
 #include "timeutil.h"
 
@@ -119,23 +120,22 @@ static void sheet_row(lxw_worksheet *ws, int r, const char *label, const cJSON *
 		worksheet_write_boolean(ws, (lxw_row_t)r, 1, cJSON_IsTrue(v), NULL);
 }
 
+/* The worst gaps, one row each under rpt_worst_cols' headers. */
 static int sheet_worst(lxw_worksheet *ws, int r, lxw_format *head, lxw_format *pct, const cJSON *rc)
 {
-	static const char *const heads[] = { "line", "entry_time", "side", "exit_time",
-					     "replay_exit_time", "claimed", "replayed", "gap" };
 	const cJSON *w;
 
-	for (int c = 0; c < 8; c++)
-		worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, heads[c], head);
+	for (int c = 0; c < RPT_WORST_COLS; c++)
+		worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, rpt_worst_cols[c].column, head);
 	r++;
 	cJSON_ArrayForEach(w, get(rc, "worst")) {
-		for (int c = 0; c < 8; c++) {
-			const cJSON *v = get(w, heads[c]);
+		for (int c = 0; c < RPT_WORST_COLS; c++) {
+			const cJSON *v = get(w, rpt_worst_cols[c].column);
 			if (cJSON_IsString(v))
 				worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, v->valuestring, NULL);
 			else if (cJSON_IsNumber(v))
 				worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v->valuedouble,
-						       c >= 5 ? pct : NULL);
+						       rpt_worst_cols[c].cell == RPT_CELL_PCT ? pct : NULL);
 		}
 		r++;
 	}

@@ -1,5 +1,6 @@
 /* report_xlsx.c - writes report.xlsx: one sheet per section, numbers as numbers, text as text. */
 #include "report_xlsx.h"
+#include "report_columns.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -363,28 +364,34 @@ static void write_inspection(struct book *b, const struct rpt_input *in)
 	}
 }
 
-/* One row a declared variant, as in variants.csv, then the PBO figures beside them. */
+/* One row a declared variant, as in variants.csv (rpt_variant_cols), then the PBO figures
+ * beside them. */
 static void write_variants(struct book *b, const struct rpt_input *in)
 {
-	static const char *const cols[] = { "variant", "params", "status", "trades", "sharpe",
-					    "net_return" };
 	static const char *const keys[] = { "value", "blocks", "combinations", "prob_oos_loss",
 					    "degradation_slope" };
-	static const double w[] = { 9, 60, 16, 9, 12, 12 };
-	lxw_worksheet *ws = sheet(b, "Variants", cols, 6, w);
+	const char *cols[RPT_VARIANT_COLS];
+	double w[RPT_VARIANT_COLS];
+	lxw_worksheet *ws;
 	const struct rpt_table *tb = &in->variant_rows;
 	const cJSON *stats = rpt_stage_ok(in, RPT_STATS), *pbo = get(stats, "pbo");
 
+	for (int c = 0; c < RPT_VARIANT_COLS; c++) {
+		cols[c] = rpt_variant_cols[c].column;
+		w[c] = rpt_variant_cols[c].xlsx_width;
+	}
+	ws = sheet(b, "Variants", cols, RPT_VARIANT_COLS, w);
 	if (!ws)
 		return;
 	for (size_t r = 0; tb->rows && r < tb->rows - 1; r++)
-		for (int c = 0; c < 6; c++) {
+		for (int c = 0; c < RPT_VARIANT_COLS; c++) {
 			const char *s = rpt_table_get(tb, r, rpt_table_col(tb, cols[c]));
+			enum rpt_cell k = rpt_variant_cols[c].cell;
 			double x;
 
-			if ((c == 0 || c >= 3) && rpt_parse_num(s, &x) == 0)
+			if (k != RPT_CELL_TEXT && rpt_parse_num(s, &x) == 0)
 				worksheet_write_number(ws, (lxw_row_t)r + 1, (lxw_col_t)c, x,
-						       c == 5 ? b->pct : c == 4 ? b->num : NULL);
+						       k == RPT_CELL_PCT ? b->pct : k == RPT_CELL_NUM ? b->num : NULL);
 			else
 				put_text(ws, (int)r + 1, c, s, NULL);
 		}
