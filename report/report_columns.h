@@ -13,10 +13,12 @@ struct rpt_pdf_col {
 	double width;
 };
 
-/* How the XLSX writes a cell: text as it is, or a number plain, with decimals, or as a
- * percentage. */
-enum rpt_cell { RPT_CELL_TEXT, RPT_CELL_COUNT, RPT_CELL_NUM, RPT_CELL_PCT };
+/* How the XLSX writes a cell: text or a time as it is, or a number plain, with decimals, as a
+ * percentage, or as a replayed row's Sharpe ratio or net return (report_figures.h). */
+enum rpt_cell { RPT_CELL_TEXT, RPT_CELL_TIME, RPT_CELL_COUNT, RPT_CELL_NUM, RPT_CELL_PCT,
+		RPT_CELL_ROW_SHARPE, RPT_CELL_ROW_NET };
 
+/* One column; pdf.key NULL: the XLSX's alone. */
 struct rpt_col {
 	struct rpt_pdf_col pdf;
 	const char *column;     /* the XLSX's header: the stage file's column or key */
@@ -32,5 +34,17 @@ extern const struct rpt_col rpt_variant_cols[RPT_VARIANT_COLS];
  * "reconcile.worst". */
 #define RPT_WORST_COLS 8
 extern const struct rpt_col rpt_worst_cols[RPT_WORST_COLS];
+
+/* The drawdown episodes: stats.json's drawdowns (ranked), the model's "tearsheet.drawdowns". */
+#define RPT_DRAWDOWN_COLS 6
+extern const struct rpt_col rpt_drawdown_cols[RPT_DRAWDOWN_COLS];
+
+/* The late fills: stats.json's delay_sensitivity, the model's "tearsheet.delay". */
+#define RPT_DELAY_COLS 5
+extern const struct rpt_col rpt_delay_cols[RPT_DELAY_COLS];
+
+/* The cost multiples: stats.json's cost_sensitivity, the model's "costs.sensitivity". */
+#define RPT_COST_COLS 7
+extern const struct rpt_col rpt_cost_cols[RPT_COST_COLS];
 
 #endif

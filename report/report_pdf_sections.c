@@ -18,11 +18,16 @@ static bool on(const cJSON *o, const char *key)
 	return cJSON_IsTrue(get(o, key));
 }
 
-/* The PDF's columns of a shared table (report_columns.h), into out[0..n). */
-static void pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out)
+/* The PDF's columns of a shared table (report_columns.h), into out; returns how many (the
+ * XLSX's own columns are left out). */
+static size_t pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out)
 {
-	for (size_t k = 0; k < n; k++)
-		out[k] = t[k].pdf;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].pdf.key)
+			out[k++] = t[i].pdf;
+	return k;
 }
 
 static void note(struct rpt_pdf *p, const char *text)
@@ -184,12 +189,9 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 {
 	static const struct rpt_pdf_col bench[] = { { "", "label", 0.4 }, { "strategy", "strategy", 0.3 },
 		{ "buy and hold", "benchmark", 0.3 } };
-	static const struct rpt_pdf_col dd[] = { { "#", "rank", 0.05 }, { "start (peak)", "start", 0.24 },
-		{ "trough", "trough", 0.24 }, { "recovered", "end", 0.24 }, { "depth", "depth", 0.11 },
-		{ "bars", "bars", 0.12 } };
-	static const struct rpt_pdf_col delay[] = { { "fill at the open of", "delay", 0.34 },
-		{ "trades", "trades", 0.2 }, { "Sharpe ratio per trade", "sharpe", 0.23 },
-		{ "net return", "net", 0.23 } };
+	struct rpt_pdf_col dd[RPT_DRAWDOWN_COLS], delay[RPT_DELAY_COLS];
+	size_t n_dd = pdf_cols(rpt_drawdown_cols, RPT_DRAWDOWN_COLS, dd);
+	size_t n_delay = pdf_cols(rpt_delay_cols, RPT_DELAY_COLS, delay);
 	static const struct rpt_pdf_col stats[] = { { "statistic", "label", 0.32 },
 		{ "value", "value", 0.16 }, { "what it means", "meaning", 0.52 } };
 	const cJSON *t = get(m, "tearsheet");
@@ -207,7 +209,7 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 	rpt_pdf_heading(p, "The bad stretches", 1);
 	rpt_pdf_paraf(p, "The five deepest falls of net equity from a peak, deepest first: how deep, and "
 		      "how long until equity was back (the first is the max drawdown).");
-	rpt_pdf_table(p, get(t, "drawdowns"), dd, NCOL(dd), "Net equity never fell below its running peak.");
+	rpt_pdf_table(p, get(t, "drawdowns"), dd, n_dd, "Net equity never fell below its running peak.");
 	chart(p, d, CH_UNDERWATER);
 	rpt_pdf_heading(p, "Which months made the money", 1);
 	rpt_pdf_paraf(p, "Each month's return is the net equity at its last bar over the month before's "
@@ -232,7 +234,7 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 	}
 	rpt_pdf_heading(p, "What if every fill came later", 1);
 	rpt_pdf_paraf(p, "%s", str(t, "delay_sentence")[0] ? str(t, "delay_sentence") : str(t, "delay_note"));
-	rpt_pdf_table(p, get(t, "delay"), delay, NCOL(delay), "No late-fill replay: the signals or the "
+	rpt_pdf_table(p, get(t, "delay"), delay, n_delay, "No late-fill replay: the signals or the "
 		      "price data did not reach the statistics.");
 	chart(p, d, CH_DELAY);
 	rpt_pdf_heading(p, "How much more could costs rise", 1);
@@ -403,9 +405,8 @@ static void costs(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts
 	static const struct rpt_pdf_col sums[] = { { "gross return (compounded)", "gross_return", 0.2 },
 		{ "fees", "fees", 0.15 }, { "slippage", "slippage", 0.15 }, { "funding", "funding", 0.15 },
 		{ "borrow", "borrow", 0.15 }, { "net return (compounded)", "net_return", 0.2 } };
-	static const struct rpt_pdf_col sens[] = { { "cost multiple", "multiple", 0.16 },
-		{ "trades", "trades", 0.12 }, { "Sharpe ratio per trade", "sharpe", 0.24 },
-		{ "PSR", "psr", 0.16 }, { "net return (compounded)", "net", 0.32 } };
+	struct rpt_pdf_col sens[RPT_COST_COLS];
+	size_t n_sens = pdf_cols(rpt_cost_cols, RPT_COST_COLS, sens);
 	const cJSON *c = get(m, "costs");
 	cJSON *one;
 
@@ -426,7 +427,7 @@ static void costs(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts
 		rpt_pdf_paraf(p, "The replay is missing or failed: no costs could be computed.");
 	}
 	rpt_pdf_paraf(p, "%s %s", str(c, "sensitivity_basis"), str(c, "breakeven_said"));
-	rpt_pdf_table(p, get(c, "sensitivity"), sens, NCOL(sens), "No cost sensitivity in stats.json.");
+	rpt_pdf_table(p, get(c, "sensitivity"), sens, n_sens, "No cost sensitivity in stats.json.");
 	note(p, "The chart scales fees, slippage, funding and borrow together, each point labelled with "
 	     "its compounded net return; the red line marks the break-even, where the compounded net "
 	     "return reaches zero.");
