@@ -1,10 +1,12 @@
-/* report_columns.h - the tables the PDF and the XLSX both show, one row a column: what the PDF
- * titles it and prints (a model key), and which raw column of the stage file the XLSX writes in
- * its place, how, and how wide. Each renderer walks the same rows. */
+/* report_columns.h - the tables the page, the PDF and the XLSX all show, one row a column: the
+ * title the page and the PDF give it and the model key they print, the page's cell class, and
+ * which raw column of the stage file the XLSX writes in its place, how, and how wide. Each
+ * renderer walks the same rows. */
 #ifndef RPT_COLUMNS_H
 #define RPT_COLUMNS_H
 
 #include <stddef.h>
+#include <cjson/cJSON.h>
 
 /* A PDF table column: its title, the model key of its cell, and its width as a share of the
  * text width. Every cell wraps inside its column. */
@@ -24,6 +26,7 @@ struct rpt_col {
 	const char *column;     /* the XLSX's header: the stage file's column or key */
 	enum rpt_cell cell;
 	double xlsx_width;      /* 0: the sheet's own */
+	const char *html_class; /* the page's td class, "" for none */
 };
 
 /* The declared variants: variants.csv's columns, the model's "trials.rows". */
@@ -46,5 +49,11 @@ extern const struct rpt_col rpt_delay_cols[RPT_DELAY_COLS];
 /* The cost multiples: stats.json's cost_sensitivity, the model's "costs.sensitivity". */
 #define RPT_COST_COLS 7
 extern const struct rpt_col rpt_cost_cols[RPT_COST_COLS];
+
+/* Adds to the template model m "cols" {drawdowns, delay, costs, worst, variants}, each the list
+ * of its columns' {title}, and to every row of the tables the page draws cell by cell
+ * (tearsheet.drawdowns, tearsheet.delay, costs.sensitivity, reconcile.worst) "cells", its
+ * values in column order as {text, cls}. Returns 0, or -1 when out of memory. */
+int rpt_columns_model(cJSON *m);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "jsonio.h"
 #include "msg.h"
+#include "report_columns.h"
 #include "report_figures.h"
 #include "report_fmt.h"
 #include "report_reconcile.h"
@@ -712,5 +713,9 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	cJSON_AddStringToObject(m, "version", SA_VERSION);
 	if (daily_bars(in))
 		dates_only(m);
+	if (rpt_columns_model(m) < 0) {
+		cJSON_Delete(m);
+		return NULL;
+	}
 	return m;
 }
