@@ -45,10 +45,9 @@ import os
 import struct
 import statistics
 import sys
-from datetime import datetime, timezone
 from statistics import NormalDist
 
-from recompute_curves import curve_checks
+from recompute_curves import curve_checks, epoch, funding_instants
 
 TOL = 1e-8  # outputs carry 10 significant digits
 TOL_REPLAY = 1e-9  # a replayed row against its independent replay
@@ -61,16 +60,6 @@ def near(a, b):
 def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
-
-
-def epoch(s):
-    return int(datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp())
-
-
-def funding_instants(a, b):
-    """multiples of 8 h since the epoch in [a, b)"""
-    first = -(-a // 28800) * 28800
-    return 0 if first >= b else (b - 1 - first) // 28800 + 1
 
 
 def cost_checks(costs, trades):

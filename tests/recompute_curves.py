@@ -145,7 +145,7 @@ def walkforward_checks(d, stats):
     start = [(w + 1) * n // (windows + 1) for w in range(windows)] + [n]
     ok_cols = [v for v in __import__("json").load(open(f"{d}/variants.json"))["variants"]
                if v.get("status") == "ok"]
-    choices, oos, hind = [], [], []
+    choices, oos = [], []
     for w in range(windows):
         scores = [sharpe(c[:start[w]]) for c in cols]
         choices.append(scores.index(max(scores)))
