@@ -182,8 +182,9 @@ def fan_checks(d, stats, nets):
     ret = mc["net_return"]
     return [("montecarlo_fan.csv: 101 points at trade i n / 100",
              [int(r["trade"]) for r in got] == [i * n // 100 for i in range(101)]),
+            # the same equity reached in another order of trades may differ in the last bit
             ("montecarlo_fan.csv: the bands in order at every point",
-             all(a <= b for p in q for a, b in zip(p, p[1:]))),
+             all(a <= b + 1e-12 * max(1.0, abs(b)) for p in q for a, b in zip(p, p[1:]))),
             ("montecarlo_fan.csv: every band at 1 before the first trade", q[0] == [1.0] * 5),
             ("montecarlo_fan.csv: the last point's percentiles are stats.json's net_return + 1",
              near(q[-1][0] - 1, ret["p5"]) and near(q[-1][2] - 1, ret["p50"]) and
