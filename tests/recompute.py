@@ -602,8 +602,17 @@ def hindsight_sealed_checks(d):
         if h["ticks"]["net_profit"] is not None:
             out.append(("hindsight.ticks.profit_kept = nudged profit / real profit",
                         abs(h["ticks"]["profit_kept"] - h["ticks"]["net_profit"] / real) < 1e-4))
-        flag = any(k is not None and k < h["profit_threshold"] for k in
-                   (h["calendar"]["profit_kept"], h["ticks"]["profit_kept"])) or \
+        pos = h["calendar"]["positions"]
+        if pos["held_bars"]:
+            out.append(("hindsight.calendar.positions.stayed_share = stayed_bars / held_bars",
+                        abs(pos["stayed_share"] - pos["stayed_bars"] / pos["held_bars"]) < 1e-6))
+        stayed = pos["stayed_share"] is not None and (
+            pos["stayed_share"] >= pos["share_threshold"] or
+            (pos["stayed_z"] is not None and pos["stayed_z"] >= pos["z_threshold"]))
+        out.append(("hindsight.calendar.positions.stayed_put follows its share and z", pos["stayed_put"] == stayed))
+        cal = h["calendar"]["profit_kept"]
+        flag = (cal is not None and cal < h["profit_threshold"] and stayed) or \
+            (h["ticks"]["profit_kept"] is not None and h["ticks"]["profit_kept"] < h["profit_threshold"]) or \
             h["surrogate_trades"]["keyed_to_real_bars"]
         out.append(("hindsight.flagged follows the shares kept", h["flagged"] == flag))
     v = json.load(open(f"{d}/verdict.json")) if os.path.exists(f"{d}/verdict.json") else {}
