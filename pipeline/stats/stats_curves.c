@@ -21,12 +21,15 @@ struct ctx {
 	const cJSON *stats;
 };
 
-/* A number cell: 17 significant digits, empty when not finite. */
+/* A number cell: 10 significant digits, as equity.csv's (a relative error below 5e-11: far
+ * finer than a pixel of any chart drawn from it and than the 1e-9 its recomputation checks;
+ * the full 17 made a bundle of 2 000 bars 2 % larger for digits nothing reads), empty when not
+ * finite. */
 static void put_num(FILE *fp, const char *sep, double x)
 {
 	fputs(sep, fp);
 	if (isfinite(x))
-		fprintf(fp, "%.17g", x == 0 ? 0.0 : x);
+		fprintf(fp, "%.10g", x == 0 ? 0.0 : x);
 }
 
 static void put_time(FILE *fp, int64_t t)

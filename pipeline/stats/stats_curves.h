@@ -1,5 +1,5 @@
 /* stats_curves.h - the curves the report draws, written beside stats.json as CSV files with a
- * header (every number with 17 significant digits, so a reader gets the very doubles): the buy
+ * header (every number with 10 significant digits, as equity.csv): the buy
  * and hold equity (benchmark.csv), the rolling Sharpe ratio and volatility (rolling.csv), the
  * walk-forward's two equity curves (walkforward.csv) and the Monte Carlo's fan
  * (montecarlo_fan.csv). A file with nothing to hold is its header alone; stats.json says why.

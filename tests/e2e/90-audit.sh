@@ -211,8 +211,8 @@ grep -q "returned bad output: value inf at bar 0 is not -1, 0 or 1" "$TMP/audit.
 	ok "bad output: the terminal names the value and its bar" ||
 	not_ok "bad output: the terminal names the value and its bar" "$(tail -n 1 "$TMP/audit.log")"
 rm -rf "$OUT"
-# --- 2 000 daily bars: the bundle stays under 1.1 MB (its charts are palette PNGs; the curve
-# files the charts are drawn from, 17 significant digits a number, add about 60 kB) ----------
+# --- 2 000 daily bars: the bundle stays under 1 MB (its charts are palette PNGs; the curve
+# files the charts are drawn from, 10 significant digits a number, add about 40 kB) ----------
 "$PY" - "$TMP/daily.csv" <<'PYEOF'
 import datetime, sys
 import numpy as np
@@ -230,8 +230,8 @@ PYEOF
 rm -rf "$OUT"
 check "an audit of 2 000 daily bars exits 0" audit STRATEGY=demos/honest.py DATA="$TMP/daily.csv"
 size=$(stat -c %s "$OUT/$N.zip")
-if [ "$size" -lt 1100000 ]; then ok "2 000 daily bars: the bundle is under 1.1 MB ($size bytes)"
-else not_ok "2 000 daily bars: the bundle is under 1.1 MB" "$size bytes"; fi
+if [ "$size" -lt 1000000 ]; then ok "2 000 daily bars: the bundle is under 1 MB ($size bytes)"
+else not_ok "2 000 daily bars: the bundle is under 1 MB" "$size bytes"; fi
 expect_no_match "2 000 daily bars: the page prints dates, not midnights" "$OUT/report.html" "T00:00:00Z"
 check "2 000 daily bars: the trades table still dates every trade" grep -q '<td class="mono">2015-0[1-9]-[0-3][0-9]</td>' "$OUT/report.html"
 # a market that rises some 30 times over: buy and hold beside the strategy on a log axis
