@@ -296,11 +296,14 @@ $(OUT)/sealed.json: $(OUT)/run.json $(I_JSON) $(SEALED) $(call stamps,sealed) $(
 	$(Q)$(R)/sealed $(S_ARG) $(I_ARG) --run $(OUT)/run.json --data $(SEALED) --config $(OUT)/config.json \
 		--started $(AUDIT_T0) -o $@
 
-$(OUT)/replay.json: $(OUT)/run.json $(T_COPY) $(I_JSON) $(DATA) $(OUT)/.knobs-inputs \
+# reconcile.csv: the claimed and the replayed equity of a reconciliation (a header alone when
+# no trade log was set against the strategy); one recipe writes both files (a grouped target).
+$(OUT)/replay.json $(OUT)/reconcile.csv &: $(OUT)/run.json $(T_COPY) $(I_JSON) $(DATA) $(OUT)/.knobs-inputs \
 		$(call stamps,replay) $(R)/replay
-	$(call say,STAGE,$@)
+	$(call say,STAGE,$(OUT)/replay.json)
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) $(I_ARG) $(D_ARG) --config $(OUT)/config.json \
-		-o $@ --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv
+		-o $(OUT)/replay.json --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv \
+		--reconcile-out $(OUT)/reconcile.csv
 
 # Where this version stands in the trial ledger of the nightly's history (LEDGER): read every
 # time, since the history grows outside make, and rewritten only when it changed. The nightly
@@ -310,11 +313,16 @@ $(OUT)/ledger.json: $(OUT)/inspect.json $(OUT)/fingerprint.json $(call stamps,le
 		--fingerprint $(OUT)/fingerprint.json --name '$(NAME)' --night '$(LEDGER_NIGHT)' \
 		--if-changed -o $@
 
-$(OUT)/stats.json: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(OUT)/ledger.json \
+# The curves the report draws, written by the stats recipe beside stats.json (a grouped
+# target: a missing one makes the recipe run again).
+ST_CURVES := $(addprefix $(OUT)/,benchmark.csv rolling.csv walkforward.csv montecarlo_fan.csv)
+$(OUT)/stats.json $(ST_CURVES) &: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(OUT)/ledger.json \
 		$(call stamps,stats) $(R)/stats
-	$(call say,STAGE,$@)
+	$(call say,STAGE,$(OUT)/stats.json)
 	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) --config $(OUT)/config.json $(D_ARG) \
-		--run $(OUT)/run.json --ledger $(OUT)/ledger.json -o $@
+		--run $(OUT)/run.json --ledger $(OUT)/ledger.json -o $(OUT)/stats.json \
+		--benchmark-out $(OUT)/benchmark.csv --rolling-out $(OUT)/rolling.csv \
+		--walkforward-out $(OUT)/walkforward.csv --fan-out $(OUT)/montecarlo_fan.csv
 
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(V_JSON) \
 		$(OUT)/replay.json $(OUT)/robustness.json $(OUT)/stats.json $(OUT)/fingerprint.json \
@@ -330,7 +338,7 @@ $(OUT)/calibration.json: $(CAL_SRC) | $(OUT)/.dir
 	$(Q)cp -f $< $@
 
 $(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(wildcard templates/*) \
-		$(CAL_COPY) $(call stamps,report) $(R)/report
+		$(ST_CURVES) $(OUT)/reconcile.csv $(CAL_COPY) $(call stamps,report) $(R)/report
 	$(call say,REPORT,$@)
 	$(Q)$(R)/report --dir $(OUT) --name '$(NAME)' --templates templates $(D_ARG)
 

@@ -16,7 +16,7 @@
 #include "report_pdf.h"
 #include "report_tearsheet.h"
 #include "report_tmpl.h"
-#include "report_tests.h"
+#include "report_checks.h"
 #include "report_trials.h"
 #include "report_xlsx.h"
 
@@ -28,7 +28,9 @@ static const char usage[] =
 	"Renders the audit in DIR as report.html (from TEMPLATES/report.html), the charts\n"
 	"equity.png, underwater.png, rolling.png, rolling_vol.png, returns.png, costs.png, delay.png,\n"
 	"signals.png, permutation.png and warmup.png (and reconcile.png when a trade log was\n"
-	"reconciled with the code), report.pdf and report.xlsx, all inside DIR.\n"
+	"reconciled with the code), report.pdf and report.xlsx, all inside DIR. It runs no\n"
+	"replay or statistics: the curves come from the stages' benchmark.csv, rolling.csv, walkforward.csv,\n"
+	"montecarlo_fan.csv and reconcile.csv, the figures from their JSON.\n"
 	"Missing or failed stage files are reported in the page, never fatal. --data gives the\n"
 	"price series the signals chart is drawn on. DIR/calibration.json, when present, gives the\n"
 	"auditor's own error rates the Honest limitations quote (make calibrate measures them).\n"
@@ -75,7 +77,7 @@ static void draw_reconcile(const struct args *a, const struct rpt_input *in)
 	struct rpt_series claimed, replayed;
 	char path[4096], err[512], why[512];
 
-	if (rpt_reconcile_curves(in, a->dir, &claimed, &replayed, why, sizeof why) == 0 &&
+	if (rpt_reconcile_curves(in, &claimed, &replayed, why, sizeof why) == 0 &&
 	    rpt_chart_reconcile(sa_fmt(path, sizeof path, "%s/reconcile.png", a->dir), &claimed,
 				&replayed, err, sizeof err))
 		sa_die("%s", err);
@@ -135,7 +137,7 @@ static void draw_charts(const struct args *a, const struct rpt_input *in, const 
 	draw_robust_charts(a, in);
 	if (rpt_trials_charts(a->dir, in, err, sizeof err))
 		sa_die("%s", err);
-	if (rpt_tests_charts(a->dir, in, err, sizeof err))
+	if (rpt_checks_charts(a->dir, in, err, sizeof err))
 		sa_die("%s", err);
 }
 
@@ -176,7 +178,7 @@ int main(int argc, char **argv)
 	cJSON *model = rpt_model_build(&in, a.name);
 	if (model)
 		cJSON_AddBoolToObject(model, "equity_log", rpt_equity_log_axis(&in.equity, x.bench.n >= 2 ? &x.bench : NULL));
-	if (!model || rpt_trials_model(model, &in) || rpt_forward_model(model, &in) || rpt_tests_model(model, &in) ||
+	if (!model || rpt_trials_model(model, &in) || rpt_forward_model(model, &in) || rpt_checks_model(model, &in) ||
 	    rpt_calibration_model(model, a.dir))
 		sa_die("out of memory");
 	write_html(&a, model);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "jsonio.h"
-#include "report_model.h"
+#include "report_fmt.h"
 
 int rpt_multiple_decimals(double x)
 {

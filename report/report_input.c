@@ -27,6 +27,14 @@ static const char *const stage_files[RPT_NFILES] = {
 	[RPT_VERDICT] = "verdict.json",
 };
 
+static const char *const curve_files[RPT_NCURVES] = {
+	[RPT_BENCHMARK] = "benchmark.csv",
+	[RPT_ROLLING] = "rolling.csv",
+	[RPT_WALKFORWARD] = "walkforward.csv",
+	[RPT_FAN] = "montecarlo_fan.csv",
+	[RPT_RECONCILE] = "reconcile.csv",
+};
+
 /* Rows are collected as strings while the shared table reader streams: cells grow by one
  * row at a time, row 0 being the header. */
 struct table_acc {
@@ -308,6 +316,61 @@ static int load_variants(struct rpt_input *in, const char *dir)
 			  sizeof in->variants_reason);
 }
 
+/* A column's cells one by one through parse; 0, or -1 with err. */
+static int table_column(const struct rpt_table *tb, const char *name, char *err, size_t errlen,
+			int (*parse)(const char *, void *, size_t), void *out)
+{
+	int c = rpt_table_col(tb, name);
+
+	if (c < 0) {
+		sa_fmt(err, errlen, "no column %s", name);
+		return -1;
+	}
+	for (size_t r = 0; tb->rows && r < tb->rows - 1; r++)
+		if (parse(rpt_table_get(tb, r, c), out, r)) {
+			sa_fmt(err, errlen, "line %zu: %s is not valid", r + 2, name);
+			return -1;
+		}
+	return 0;
+}
+
+static int parse_num_cell(const char *s, void *out, size_t r)
+{
+	double *v = out;
+
+	if (!*s) {
+		v[r] = NAN;
+		return 0;
+	}
+	return rpt_parse_num(s, &v[r]);
+}
+
+static int parse_time_cell(const char *s, void *out, size_t r)
+{
+	return sa_time_parse(s, &((int64_t *)out)[r]) ? -1 : 0;
+}
+
+int rpt_table_nums(const struct rpt_table *tb, const char *name, double *out, char *err,
+		   size_t errlen)
+{
+	return table_column(tb, name, err, errlen, parse_num_cell, out);
+}
+
+int rpt_table_times(const struct rpt_table *tb, const char *name, int64_t *out, char *err,
+		    size_t errlen)
+{
+	return table_column(tb, name, err, errlen, parse_time_cell, out);
+}
+
+static int load_curves(struct rpt_input *in, const char *dir)
+{
+	for (int k = 0; k < RPT_NCURVES; k++)
+		if (load_table(dir, curve_files[k], &in->curve[k], in->curve_reason[k],
+			       sizeof in->curve_reason[k]))
+			return -1;
+	return 0;
+}
+
 int rpt_input_load(struct rpt_input *in, const char *dir, const char *data_path)
 {
 	memset(in, 0, sizeof *in);
@@ -315,7 +378,7 @@ int rpt_input_load(struct rpt_input *in, const char *dir, const char *data_path)
 		load_stage(&in->stage[f], dir, stage_files[f]);
 	if (load_events(in, dir) || load_source(in, dir) ||
 	    load_table(dir, "trades.csv", &in->trades, in->trades_reason, sizeof in->trades_reason) ||
-	    load_returns(in) || load_equity(in, dir) || load_variants(in, dir))
+	    load_returns(in) || load_equity(in, dir) || load_variants(in, dir) || load_curves(in, dir))
 		return -1;
 	load_data(in, data_path);
 	return 0;
@@ -328,6 +391,8 @@ void rpt_input_release(struct rpt_input *in)
 	cJSON_Delete(in->events);
 	rpt_table_release(&in->trades);
 	rpt_table_release(&in->variant_rows);
+	for (int k = 0; k < RPT_NCURVES; k++)
+		rpt_table_release(&in->curve[k]);
 	cJSON_Delete(in->variants);
 	rpt_series_release(&in->equity);
 	free(in->returns.net);

@@ -50,6 +50,10 @@ struct rpt_returns {
 	double *net, *gross;
 };
 
+/* The curves the stages wrote for the report to draw (pipeline/README.md): benchmark.csv,
+ * rolling.csv, walkforward.csv, montecarlo_fan.csv (stats) and reconcile.csv (replay). */
+enum rpt_curve { RPT_BENCHMARK, RPT_ROLLING, RPT_WALKFORWARD, RPT_FAN, RPT_RECONCILE, RPT_NCURVES };
+
 struct rpt_input {
 	struct rpt_stage stage[RPT_NFILES];
 	cJSON *events;             /* array of event objects; empty when events.jsonl is absent */
@@ -66,6 +70,8 @@ struct rpt_input {
 	cJSON *variants;           /* variants.json when it parsed, else NULL */
 	struct rpt_table variant_rows;  /* variants.csv */
 	char variants_reason[256]; /* why variants.csv is unusable; empty when it loaded */
+	struct rpt_table curve[RPT_NCURVES];      /* each curve file as read; empty when unusable */
+	char curve_reason[RPT_NCURVES][256];      /* why, "" when it loaded */
 };
 
 /* Loads every file of the audit in dir, plus the OHLCV csv at data_path (may be NULL). A missing
@@ -89,6 +95,15 @@ int rpt_table_col(const struct rpt_table *tb, const char *name);
 
 /* The cell at data row r (0 = first row after the header) and column c; "" when c < 0. */
 const char *rpt_table_get(const struct rpt_table *tb, size_t r, int c);
+
+/* Column name of tb's data rows as numbers into out[0..rows - 1), an empty cell as NAN.
+ * Returns 0, or -1 with err naming the column or the first bad line. */
+int rpt_table_nums(const struct rpt_table *tb, const char *name, double *out, char *err,
+		   size_t errlen);
+
+/* The same for a column of times (sa_time_parse). */
+int rpt_table_times(const struct rpt_table *tb, const char *name, int64_t *out, char *err,
+		    size_t errlen);
 
 /* Builds the equity series from an equity.csv table. Returns 0, or -1 with err naming the first
  * bad line; *s is empty then. Release with rpt_series_release. */

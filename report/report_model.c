@@ -11,7 +11,9 @@
 
 #include "jsonio.h"
 #include "msg.h"
+#include "report_columns.h"
 #include "report_figures.h"
+#include "report_fmt.h"
 #include "report_reconcile.h"
 #include "timeutil.h"
 
@@ -26,32 +28,7 @@ const cJSON *rpt_get(const cJSON *obj, const char *key)
 #define get rpt_get
 #define add_text rpt_add_text
 
-static bool is_num(const cJSON *v)
-{
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble);
-}
-
-char *rpt_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len)
-{
-	if (is_num(v)) {
-		double pct = v->valuedouble * 100;
-
-		/* a tiny negative must not print as "-0.000 %" */
-		snprintf(buf, len, "%.*f %%", decimals, fabs(pct) < 0.5 * pow(10, -decimals) ? 0.0 : pct);
-	}
-	else
-		snprintf(buf, len, "n/a");
-	return buf;
-}
-
-char *rpt_fmt_num(const cJSON *v, int decimals, char *buf, size_t len)
-{
-	if (is_num(v))
-		snprintf(buf, len, "%.*f", decimals, fabs(v->valuedouble) < 0.5 * pow(10, -decimals) ? 0.0 : v->valuedouble);
-	else
-		snprintf(buf, len, "n/a");
-	return buf;
-}
+#define is_num rpt_is_num
 
 void rpt_add_text(cJSON *to, const char *as, const cJSON *obj, const char *key)
 {
@@ -736,5 +713,9 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	cJSON_AddStringToObject(m, "version", SA_VERSION);
 	if (daily_bars(in))
 		dates_only(m);
+	if (rpt_columns_model(m) < 0) {
+		cJSON_Delete(m);
+		return NULL;
+	}
 	return m;
 }

@@ -26,11 +26,4 @@ const cJSON *rpt_get(const cJSON *obj, const char *key);
  * printed, else "n/a". */
 void rpt_add_text(cJSON *to, const char *as, const cJSON *obj, const char *key);
 
-/* Formats x as a fixed-point percentage ("12.34 %"), or "n/a" when v is not a finite number.
- * Returns buf. */
-char *rpt_fmt_pct(const cJSON *v, int decimals, char *buf, size_t len);
-
-/* Formats a number with decimals places, or "n/a". Returns buf. */
-char *rpt_fmt_num(const cJSON *v, int decimals, char *buf, size_t len);
-
 #endif

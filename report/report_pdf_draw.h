@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+#include "report_columns.h"
 #include "report_input.h"
 #include "report_tearsheet.h"
 
@@ -30,12 +31,6 @@ struct rpt_pdf {
 	double indent;      /* paragraphs start this far in from both margins */
 };
 
-/* A table column: its title, the model key of its cell, and its width as a share of the
- * text width. Every cell wraps inside its column. */
-struct rpt_pdf_col {
-	const char *title, *key;
-	double width;
-};
 
 /* The model's string at key, or "" (obj and the result are borrowed). */
 const char *rpt_pdf_str(const cJSON *obj, const char *key);

@@ -18,6 +18,18 @@ static bool on(const cJSON *o, const char *key)
 	return cJSON_IsTrue(get(o, key));
 }
 
+/* The PDF's columns of a shared table (report_columns.h), into out; returns how many (the
+ * XLSX's own columns are left out). */
+static size_t pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].pdf.key)
+			out[k++] = t[i].pdf;
+	return k;
+}
+
 static void note(struct rpt_pdf *p, const char *text)
 {
 	rpt_pdf_para(p, text, 8.5, false, true);
@@ -177,12 +189,9 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 {
 	static const struct rpt_pdf_col bench[] = { { "", "label", 0.4 }, { "strategy", "strategy", 0.3 },
 		{ "buy and hold", "benchmark", 0.3 } };
-	static const struct rpt_pdf_col dd[] = { { "#", "rank", 0.05 }, { "start (peak)", "start", 0.24 },
-		{ "trough", "trough", 0.24 }, { "recovered", "end", 0.24 }, { "depth", "depth", 0.11 },
-		{ "bars", "bars", 0.12 } };
-	static const struct rpt_pdf_col delay[] = { { "fill at the open of", "delay", 0.34 },
-		{ "trades", "trades", 0.2 }, { "Sharpe ratio per trade", "sharpe", 0.23 },
-		{ "net return", "net", 0.23 } };
+	struct rpt_pdf_col dd[RPT_DRAWDOWN_COLS], delay[RPT_DELAY_COLS];
+	size_t n_dd = pdf_cols(rpt_drawdown_cols, RPT_DRAWDOWN_COLS, dd);
+	size_t n_delay = pdf_cols(rpt_delay_cols, RPT_DELAY_COLS, delay);
 	static const struct rpt_pdf_col stats[] = { { "statistic", "label", 0.32 },
 		{ "value", "value", 0.16 }, { "what it means", "meaning", 0.52 } };
 	const cJSON *t = get(m, "tearsheet");
@@ -200,7 +209,7 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 	rpt_pdf_heading(p, "The bad stretches", 1);
 	rpt_pdf_paraf(p, "The five deepest falls of net equity from a peak, deepest first: how deep, and "
 		      "how long until equity was back (the first is the max drawdown).");
-	rpt_pdf_table(p, get(t, "drawdowns"), dd, NCOL(dd), "Net equity never fell below its running peak.");
+	rpt_pdf_table(p, get(t, "drawdowns"), dd, n_dd, "Net equity never fell below its running peak.");
 	chart(p, d, CH_UNDERWATER);
 	rpt_pdf_heading(p, "Which months made the money", 1);
 	rpt_pdf_paraf(p, "Each month's return is the net equity at its last bar over the month before's "
@@ -225,7 +234,7 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 	}
 	rpt_pdf_heading(p, "What if every fill came later", 1);
 	rpt_pdf_paraf(p, "%s", str(t, "delay_sentence")[0] ? str(t, "delay_sentence") : str(t, "delay_note"));
-	rpt_pdf_table(p, get(t, "delay"), delay, NCOL(delay), "No late-fill replay: the signals or the "
+	rpt_pdf_table(p, get(t, "delay"), delay, n_delay, "No late-fill replay: the signals or the "
 		      "price data did not reach the statistics.");
 	chart(p, d, CH_DELAY);
 	rpt_pdf_heading(p, "How much more could costs rise", 1);
@@ -396,9 +405,8 @@ static void costs(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts
 	static const struct rpt_pdf_col sums[] = { { "gross return (compounded)", "gross_return", 0.2 },
 		{ "fees", "fees", 0.15 }, { "slippage", "slippage", 0.15 }, { "funding", "funding", 0.15 },
 		{ "borrow", "borrow", 0.15 }, { "net return (compounded)", "net_return", 0.2 } };
-	static const struct rpt_pdf_col sens[] = { { "cost multiple", "multiple", 0.16 },
-		{ "trades", "trades", 0.12 }, { "Sharpe ratio per trade", "sharpe", 0.24 },
-		{ "PSR", "psr", 0.16 }, { "net return (compounded)", "net", 0.32 } };
+	struct rpt_pdf_col sens[RPT_COST_COLS];
+	size_t n_sens = pdf_cols(rpt_cost_cols, RPT_COST_COLS, sens);
 	const cJSON *c = get(m, "costs");
 	cJSON *one;
 
@@ -419,7 +427,7 @@ static void costs(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts
 		rpt_pdf_paraf(p, "The replay is missing or failed: no costs could be computed.");
 	}
 	rpt_pdf_paraf(p, "%s %s", str(c, "sensitivity_basis"), str(c, "breakeven_said"));
-	rpt_pdf_table(p, get(c, "sensitivity"), sens, NCOL(sens), "No cost sensitivity in stats.json.");
+	rpt_pdf_table(p, get(c, "sensitivity"), sens, n_sens, "No cost sensitivity in stats.json.");
 	note(p, "The chart scales fees, slippage, funding and borrow together, each point labelled with "
 	     "its compounded net return; the red line marks the break-even, where the compounded net "
 	     "return reaches zero.");
@@ -432,9 +440,7 @@ static void reconcile(struct rpt_pdf *p, const cJSON *m)
 		{ "replayed trades", "replay_trades", 0.14 }, { "matched one to one", "matched", 0.15 },
 		{ "claimed only", "claimed_only", 0.14 }, { "replayed only", "replay_only", 0.14 },
 		{ "exits that differ", "exit_mismatches", 0.14 }, { "gaps over tolerance", "gaps_over_tolerance", 0.15 } };
-	static const struct rpt_pdf_col worst[] = { { "log line", "line", 0.08 }, { "entry (UTC)", "entry", 0.17 },
-		{ "side", "side", 0.07 }, { "exit in the log", "exit", 0.17 }, { "exit in the replay", "replay_exit", 0.17 },
-		{ "claimed", "claimed", 0.11 }, { "replayed", "replayed", 0.11 }, { "gap", "gap", 0.12 } };
+	struct rpt_pdf_col worst[RPT_WORST_COLS];
 	const cJSON *r = get(m, "reconcile"), *it;
 	cJSON *one;
 
@@ -453,6 +459,7 @@ static void reconcile(struct rpt_pdf *p, const cJSON *m)
 		      "(t = %s), standard deviation %s. Sum of the claims %s, of the replay %s (plain sums, "
 		      "per trade).", str(r, "tolerance"), str(r, "mean_gap"), str(r, "t_gap"),
 		      str(r, "sd_gap"), str(r, "claimed_total"), str(r, "replay_total"));
+	pdf_cols(rpt_worst_cols, RPT_WORST_COLS, worst);
 	rpt_pdf_table(p, get(r, "worst"), worst, NCOL(worst), "No trade matched: nothing to compare "
 		      "return by return.");
 	note(p, "The ten largest gaps; every figure is in report.xlsx (sheet Reconcile) and replay.json.");
@@ -479,9 +486,7 @@ static void statistics(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_c
 
 static void trials(struct rpt_pdf *p, const cJSON *m)
 {
-	static const struct rpt_pdf_col rows[] = { { "variant", "variant", 0.1 }, { "params", "params", 0.3 },
-		{ "status", "status", 0.15 }, { "trades", "trades", 0.12 },
-		{ "Sharpe ratio per trade", "sharpe", 0.17 }, { "net return", "net_return", 0.16 } };
+	struct rpt_pdf_col rows[RPT_VARIANT_COLS];
 	const cJSON *t = get(m, "trials");
 
 	rpt_pdf_heading(p, "Trials", 1);
@@ -512,6 +517,7 @@ static void trials(struct rpt_pdf *p, const cJSON *m)
 	else
 		rpt_pdf_paraf(p, "PBO was not computed: %s.", str(t, "pbo_reason"));
 	rpt_pdf_png(p, "pbo.png");
+	pdf_cols(rpt_variant_cols, RPT_VARIANT_COLS, rows);
 	rpt_pdf_table(p, get(t, "rows"), rows, NCOL(rows), NULL);
 	if (cJSON_IsObject(get(m, "spa")))
 		rpt_pdf_paraf(p, "%s Hansen's test for superior predictive ability over the per-bar returns "
@@ -525,7 +531,7 @@ static void trials(struct rpt_pdf *p, const cJSON *m)
 		rpt_pdf_paraf(p, "SPA was not computed: %s.", str(m, "spa_reason"));
 }
 
-/* Walk-forward selection over the variants and the Monte Carlo of the trades (report_tests.c). */
+/* Walk-forward selection over the variants and the Monte Carlo of the trades (report_checks.c). */
 static void selection(struct rpt_pdf *p, const cJSON *m)
 {
 	const cJSON *wf = get(m, "walk_forward"), *mc = get(m, "monte_carlo");

@@ -1,4 +1,5 @@
-/* report_reconcile.c - the section "The log against the code": model, sheet and curves. */
+/* report_reconcile.c - the section "The log against the code": model, sheet, and the curves of
+ * the replay stage's reconcile.csv. */
 #include "report_reconcile.h"
 
 #include <math.h>
@@ -6,14 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "jsonio.h"
 #include "msg.h"
-#include "replay_core.h"
-#include "report_model.h"
+#include "report_columns.h"
+#include "report_fmt.h"
 #include "timeutil.h"
-#include "tradelog.h"
 
 /* The reconciliation object of replay.json, or NULL when there is none. */
 static const cJSON *reconcile_of(const struct rpt_input *in)
@@ -121,23 +120,22 @@ static void sheet_row(lxw_worksheet *ws, int r, const char *label, const cJSON *
 		worksheet_write_boolean(ws, (lxw_row_t)r, 1, cJSON_IsTrue(v), NULL);
 }
 
+/* The worst gaps, one row each under rpt_worst_cols' headers. */
 static int sheet_worst(lxw_worksheet *ws, int r, lxw_format *head, lxw_format *pct, const cJSON *rc)
 {
-	static const char *const heads[] = { "line", "entry_time", "side", "exit_time",
-					     "replay_exit_time", "claimed", "replayed", "gap" };
 	const cJSON *w;
 
-	for (int c = 0; c < 8; c++)
-		worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, heads[c], head);
+	for (int c = 0; c < RPT_WORST_COLS; c++)
+		worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, rpt_worst_cols[c].column, head);
 	r++;
 	cJSON_ArrayForEach(w, get(rc, "worst")) {
-		for (int c = 0; c < 8; c++) {
-			const cJSON *v = get(w, heads[c]);
+		for (int c = 0; c < RPT_WORST_COLS; c++) {
+			const cJSON *v = get(w, rpt_worst_cols[c].column);
 			if (cJSON_IsString(v))
 				worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, v->valuestring, NULL);
 			else if (cJSON_IsNumber(v))
 				worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v->valuedouble,
-						       c >= 5 ? pct : NULL);
+						       rpt_worst_cols[c].cell == RPT_CELL_PCT ? pct : NULL);
 		}
 		r++;
 	}
@@ -178,103 +176,57 @@ int rpt_reconcile_sheet(lxw_workbook *wb, lxw_format *head, lxw_format *pct,
 	return 0;
 }
 
-/* The trades of trades.csv as a log of their net returns, to compound as the claims are. */
-static int table_as_log(const struct rpt_table *tb, struct sa_tradelog *log, char *why, size_t len)
+/* The rows of reconcile.csv whose curve is name, as a series. Returns 0, or -1 with why. */
+static int curve_of(const struct rpt_table *tb, const char *name, struct rpt_series *s, char *why,
+		    size_t len)
 {
-	int ce = rpt_table_col(tb, "entry_time"), cx = rpt_table_col(tb, "exit_time");
-	int cs = rpt_table_col(tb, "side"), cn = rpt_table_col(tb, "net_return");
-	size_t n = tb->rows ? tb->rows - 1 : 0;
+	size_t n = tb->rows ? tb->rows - 1 : 0, k = 0;
+	int cc = rpt_table_col(tb, "curve"), ct = rpt_table_col(tb, "time");
+	int cn = rpt_table_col(tb, "net_equity");
 
-	memset(log, 0, sizeof *log);
-	log->trades = calloc(n ? n : 1, sizeof *log->trades);
-	if (!log->trades) {
+	memset(s, 0, sizeof *s);
+	s->t = malloc((n ? n : 1) * sizeof *s->t);
+	s->net = malloc((n ? n : 1) * sizeof *s->net);
+	if (!s->t || !s->net) {
 		sa_fmt(why, len, "out of memory");
 		return -1;
 	}
 	for (size_t r = 0; r < n; r++) {
-		struct sa_trade *t = &log->trades[r];
-		if (sa_time_parse(rpt_table_get(tb, r, ce), &t->entry) ||
-		    sa_time_parse(rpt_table_get(tb, r, cx), &t->exit) ||
-		    rpt_parse_num(rpt_table_get(tb, r, cn), &t->ret)) {
-			sa_fmt(why, len, "trades.csv row %zu is not a trade", r + 1);
+		if (strcmp(rpt_table_get(tb, r, cc), name))
+			continue;
+		if (sa_time_parse(rpt_table_get(tb, r, ct), &s->t[k]) ||
+		    rpt_parse_num(rpt_table_get(tb, r, cn), &s->net[k])) {
+			sa_fmt(why, len, "reconcile.csv line %zu is not a point of a curve", r + 2);
 			return -1;
 		}
-		t->side = strcasecmp(rpt_table_get(tb, r, cs), "short") ? 1 : -1;
-		t->line = r + 2;
+		k++;
 	}
-	log->n = n;
-	return 0;
+	s->n = k;
+	if (k == 0)
+		sa_fmt(why, len, "reconcile.csv %s", cc < 0 || ct < 0 || cn < 0 ?
+		       "lacks its columns" : "holds no curve");
+	return k ? 0 : -1;
 }
 
-/* The compounded curve of log as a series starting at 1 at start. */
-static int curve_of(const struct sa_tradelog *log, int64_t start, struct rpt_series *s)
-{
-	struct rp_result r;
-	int rc = -1;
-
-	memset(s, 0, sizeof *s);
-	if (rp_from_log(log, NULL, &r) < 0)
-		return -1;
-	s->t = malloc((r.n_eq + 1) * sizeof *s->t);
-	s->net = malloc((r.n_eq + 1) * sizeof *s->net);
-	if (!s->t || !s->net)
-		goto out;
-	s->t[0] = start;
-	s->net[0] = 1.0;
-	for (size_t k = 0; k < r.n_eq; k++) {
-		s->t[k + 1] = r.eq_time[k];
-		s->net[k + 1] = r.eq_net[k];
-	}
-	s->n = r.n_eq + 1;
-	rc = 0;
-out:
-	rp_result_release(&r);
-	return rc;
-}
-
-static int64_t first_entry(const struct sa_tradelog *a, const struct sa_tradelog *b)
-{
-	int64_t t = INT64_MAX;
-
-	for (size_t i = 0; i < a->n; i++)
-		t = a->trades[i].entry < t ? a->trades[i].entry : t;
-	for (size_t i = 0; i < b->n; i++)
-		t = b->trades[i].entry < t ? b->trades[i].entry : t;
-	return t == INT64_MAX ? 0 : t;
-}
-
-int rpt_reconcile_curves(const struct rpt_input *in, const char *dir, struct rpt_series *claimed,
+int rpt_reconcile_curves(const struct rpt_input *in, struct rpt_series *claimed,
 			 struct rpt_series *replayed, char *why, size_t whylen)
 {
-	struct sa_tradelog log = { 0 }, rep = { 0 };
-	char path[4096], err[512];
-	int rc = -1;
-	int64_t start;
+	const struct rpt_table *tb = &in->curve[RPT_RECONCILE];
 
 	memset(claimed, 0, sizeof *claimed);
 	memset(replayed, 0, sizeof *replayed);
 	if (!reconcile_of(in)) {
 		sa_fmt(why, whylen, "no trade log was reconciled with a replay");
-		goto out;
+		return -1;
 	}
-	if (sa_tradelog_load(sa_fmt(path, sizeof path, "%s/tradelog.csv", dir), &log, err, sizeof err)) {
-		sa_fmt(why, whylen, "tradelog.csv: %s", err);
-		goto out;
+	if (in->curve_reason[RPT_RECONCILE][0]) {
+		sa_fmt(why, whylen, "%s", in->curve_reason[RPT_RECONCILE]);
+		return -1;
 	}
-	if (table_as_log(&in->trades, &rep, why, whylen))
-		goto out;
-	start = first_entry(&log, &rep);
-	if (curve_of(&log, start, claimed) || curve_of(&rep, start, replayed)) {
-		sa_fmt(why, whylen, "out of memory");
-		goto out;
-	}
-	rc = 0;
-out:
-	sa_tradelog_release(&log);
-	sa_tradelog_release(&rep);
-	if (rc) {
+	if (curve_of(tb, "claimed", claimed, why, whylen) || curve_of(tb, "replayed", replayed, why, whylen)) {
 		rpt_series_release(claimed);
 		rpt_series_release(replayed);
+		return -1;
 	}
-	return rc;
+	return 0;
 }

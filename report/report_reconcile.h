@@ -20,11 +20,11 @@ void rpt_reconcile_model(cJSON *m, const struct rpt_input *in);
 int rpt_reconcile_sheet(lxw_workbook *wb, lxw_format *head, lxw_format *pct,
 			const struct rpt_input *in);
 
-/* The claimed equity (dir/tradelog.csv, the upload) and the replayed one (in's trades.csv net
- * returns), each compounded on the equity at a trade's entry, one point per exit (a start at 1
- * before the first). Returns 0 with both filled (release with rpt_series_release), or -1 with
- * the reason in why (no reconciliation, an unreadable file, out of memory). */
-int rpt_reconcile_curves(const struct rpt_input *in, const char *dir, struct rpt_series *claimed,
+/* The claimed equity and the replayed one, as the replay stage wrote them into reconcile.csv
+ * (each compounded on the equity at a trade's entry, one point per exit, a start at 1 before
+ * the first). Returns 0 with both filled (release with rpt_series_release), or -1 with the
+ * reason in why (no reconciliation, an unreadable file, out of memory). */
+int rpt_reconcile_curves(const struct rpt_input *in, struct rpt_series *claimed,
 			 struct rpt_series *replayed, char *why, size_t whylen);
 
 #endif

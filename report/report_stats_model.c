@@ -2,6 +2,7 @@
  * concentration, dependence and risk rows), longs against shorts, and each year beside buy and
  * hold. */
 #include "report_model.h"
+#include "report_fmt.h"
 #include "report_tearsheet.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 /* report_tearsheet.c - benchmark, drawdown episodes, calendar returns, late fills, cost
- * break-even and trade statistics: the curves the charts need and the page's tables. */
+ * break-even and trade statistics: the curves the charts need, read from the stats stage's
+ * benchmark.csv and rolling.csv, and the page's tables. */
 #include "report_tearsheet.h"
 
 #include <math.h>
@@ -9,12 +10,8 @@
 
 #include "jsonio.h"
 #include "msg.h"
-#include "costs.h"
 #include "report_figures.h"
-#include "report_model.h"
-#include "stats_annual.h"
-#include "stats_metrics.h"
-#include "stats_tearsheet.h"
+#include "report_fmt.h"
 
 static const cJSON *get(const cJSON *obj, const char *key)
 {
@@ -28,37 +25,68 @@ static double num(const cJSON *obj, const char *key)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
+/* The buy and hold curve of benchmark.csv (the stats stage's), when it has rows. */
+static int load_bench(struct rpt_extra *x, const struct rpt_input *in)
+{
+	const struct rpt_table *tb = &in->curve[RPT_BENCHMARK];
+	size_t n = tb->rows ? tb->rows - 1 : 0;
+	char err[160];
+
+	if (n == 0)
+		return 0;
+	x->bench.t = malloc(n * sizeof *x->bench.t);
+	x->bench.net = malloc(n * sizeof *x->bench.net);
+	if (!x->bench.t || !x->bench.net)
+		return -1;
+	if (rpt_table_times(tb, "time", x->bench.t, err, sizeof err) == 0 &&
+	    rpt_table_nums(tb, "net_equity", x->bench.net, err, sizeof err) == 0)
+		x->bench.n = n;
+	return 0;
+}
+
+/* The rolling Sharpe ratio and volatility of rolling.csv, one value an equity row. */
+static int load_rolling(struct rpt_extra *x, const struct rpt_input *in)
+{
+	const struct rpt_table *tb = &in->curve[RPT_ROLLING];
+	char err[160];
+
+	if (!tb->rows || tb->rows - 1 != in->equity.n) {
+		sa_fmt(x->rolling_why, sizeof(x->rolling_why), "rolling.csv %s", in->curve_reason[RPT_ROLLING][0] ?
+		       in->curve_reason[RPT_ROLLING] : "does not hold one row an equity row");
+		return 0;
+	}
+	x->rolling = malloc(in->equity.n * sizeof(*x->rolling));
+	x->rolling_vol = malloc(in->equity.n * sizeof(*x->rolling_vol));
+	if (!x->rolling || !x->rolling_vol)
+		return -1;
+	if (rpt_table_nums(tb, "rolling_sharpe", x->rolling, err, sizeof err) ||
+	    rpt_table_nums(tb, "rolling_volatility", x->rolling_vol, err, sizeof err)) {
+		sa_fmt(x->rolling_why, sizeof(x->rolling_why), "rolling.csv %s", err);
+		free(x->rolling);
+		free(x->rolling_vol);
+		x->rolling = x->rolling_vol = NULL;
+	}
+	return 0;
+}
+
 int rpt_extra_build(struct rpt_extra *x, const struct rpt_input *in)
 {
-	const cJSON *cfg = rpt_stage_ok(in, RPT_CONFIG), *roll;
-	struct rp_costs costs;
-	char err[256];
+	const cJSON *roll;
 	int rc = -1;
 
 	memset(x, 0, sizeof(*x));
 	x->stats = rpt_stage_ok(in, RPT_STATS);
 	x->breakeven = num(x->stats, "breakeven_cost_multiple");
 	x->sharpe_annualised = num(get(x->stats, "sharpe_annualised"), "value");
-	if (cfg && in->data.n >= 2 && rp_read_costs(cfg, &costs, err, sizeof(err)) == 0) {
-		if (st_benchmark_replay(&in->data, &costs, &x->bench_run) < 0)
-			goto out;
-		x->bench = (struct rpt_series){ .n = x->bench_run.n_eq,
-			.t = (int64_t *)x->bench_run.eq_time, .net = x->bench_run.eq_net };
-	}
+	if (load_bench(x, in) < 0)
+		goto out;
 	roll = get(x->stats, "rolling_sharpe");
 	x->window = (size_t)fmax(0, num(roll, "window"));
 	if (!x->stats || x->window < 2 || get(roll, "note") || in->equity.n < x->window) {
 		sa_fmt(x->rolling_why, sizeof(x->rolling_why), "%s", cJSON_IsString(get(roll, "note")) ?
 		       get(roll, "note")->valuestring : "no rolling Sharpe window in stats.json");
-	} else {
-		x->rolling = malloc(in->equity.n * sizeof(*x->rolling));
-		x->rolling_vol = malloc(in->equity.n * sizeof(*x->rolling_vol));
-		/* the lines stats.json's rolling_sharpe and rolling_volatility summarise */
-		if (!x->rolling || !x->rolling_vol ||
-		    st_rolling_annual(in->equity.net, in->equity.n, x->window,
-				      num(get(x->stats, "sharpe_annualised"), "factor"), x->rolling,
-				      x->rolling_vol) < 0)
-			goto out;
+	} else if (load_rolling(x, in) < 0) {
+		goto out;
 	}
 	x->volatility_annualised = num(x->stats, "volatility_annualised");
 	rc = 0;
@@ -70,7 +98,7 @@ out:
 
 void rpt_extra_release(struct rpt_extra *x)
 {
-	rp_result_release(&x->bench_run);
+	rpt_series_release(&x->bench);
 	free(x->rolling);
 	free(x->rolling_vol);
 	memset(x, 0, sizeof(*x));

@@ -6,13 +6,11 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-#include "replay_core.h"
 #include "report_input.h"
 
 /* What the charts and the PDF draw besides the stage files. Release with rpt_extra_release. */
 struct rpt_extra {
-	struct rp_result bench_run;     /* the buy and hold replay; empty when it could not run */
-	struct rpt_series bench;        /* a view of bench_run's curve (t and net; borrowed) */
+	struct rpt_series bench;        /* benchmark.csv's buy and hold (t and net); empty when none */
 	double *rolling;                /* equity.n values, NAN where no full window; or NULL */
 	double *rolling_vol;            /* the same for the rolling volatility; or NULL */
 	double volatility_annualised;   /* stats.json's, for its chart; or NAN */
@@ -23,9 +21,9 @@ struct rpt_extra {
 	const cJSON *stats;             /* borrowed from the input; NULL when stats failed */
 };
 
-/* Computes x from in (borrowed; x borrows from it, so release x first). The buy and hold is the
- * same replay the stats stage ran (same data, same costs from config.json), the rolling Sharpe
- * the same function with stats.json's window. Returns 0, or -1 when memory ran out. */
+/* Fills x from in (borrowed; x borrows from it, so release x first): the buy and hold of
+ * benchmark.csv and the rolling figures of rolling.csv, both written by the stats stage, and
+ * stats.json's figures the charts quote. Returns 0, or -1 when memory ran out. */
 int rpt_extra_build(struct rpt_extra *x, const struct rpt_input *in);
 void rpt_extra_release(struct rpt_extra *x);
 

@@ -13,7 +13,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "report_chart.h"
-#include "report_model.h"
+#include "report_fmt.h"
 
 /* The Sharpe ratios of the variants that ran, from variants.csv. *n is 0 when none. */
 static double *ran_sharpes(const struct rpt_input *in, size_t *n)

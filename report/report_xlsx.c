@@ -1,5 +1,6 @@
 /* report_xlsx.c - writes report.xlsx: one sheet per section, numbers as numbers, text as text. */
 #include "report_xlsx.h"
+#include "report_columns.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -92,6 +93,39 @@ static lxw_worksheet *sheet(struct book *b, const char *name, const char *const 
 static const cJSON *get(const cJSON *o, const char *k)
 {
 	return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
+}
+
+/* A sheet headed by a shared table's XLSX columns (report_columns.h). */
+static lxw_worksheet *table_sheet(struct book *b, const char *name, const struct rpt_col *t, int n)
+{
+	const char *heads[16];
+	double widths[16];
+
+	for (int c = 0; c < n && c < 16; c++) {
+		heads[c] = t[c].column;
+		widths[c] = t[c].xlsx_width;
+	}
+	return sheet(b, name, heads, n < 16 ? n : 16, widths);
+}
+
+/* The number format of a cell kind (NULL: the default). */
+static lxw_format *cell_format(const struct book *b, enum rpt_cell k)
+{
+	switch (k) {
+	case RPT_CELL_NUM: return b->num;
+	case RPT_CELL_PCT: return b->pct;
+	case RPT_CELL_ROW_SHARPE: return b->row_sharpe;
+	case RPT_CELL_ROW_NET: return b->row_net;
+	default: return NULL;
+	}
+}
+
+/* One row of a shared table from the JSON object it, each cell put_json with its kind's format. */
+static void json_row(const struct book *b, lxw_worksheet *ws, int r, const struct rpt_col *t, int n,
+		     const cJSON *it)
+{
+	for (int c = 0; c < n; c++)
+		put_json(ws, r, c, get(it, t[c].column), cell_format(b, t[c].cell));
 }
 
 static void summary_row(struct book *b, lxw_worksheet *ws, int *r, const char *label, const cJSON *v, lxw_format *f)
@@ -363,28 +397,34 @@ static void write_inspection(struct book *b, const struct rpt_input *in)
 	}
 }
 
-/* One row a declared variant, as in variants.csv, then the PBO figures beside them. */
+/* One row a declared variant, as in variants.csv (rpt_variant_cols), then the PBO figures
+ * beside them. */
 static void write_variants(struct book *b, const struct rpt_input *in)
 {
-	static const char *const cols[] = { "variant", "params", "status", "trades", "sharpe",
-					    "net_return" };
 	static const char *const keys[] = { "value", "blocks", "combinations", "prob_oos_loss",
 					    "degradation_slope" };
-	static const double w[] = { 9, 60, 16, 9, 12, 12 };
-	lxw_worksheet *ws = sheet(b, "Variants", cols, 6, w);
+	const char *cols[RPT_VARIANT_COLS];
+	double w[RPT_VARIANT_COLS];
+	lxw_worksheet *ws;
 	const struct rpt_table *tb = &in->variant_rows;
 	const cJSON *stats = rpt_stage_ok(in, RPT_STATS), *pbo = get(stats, "pbo");
 
+	for (int c = 0; c < RPT_VARIANT_COLS; c++) {
+		cols[c] = rpt_variant_cols[c].column;
+		w[c] = rpt_variant_cols[c].xlsx_width;
+	}
+	ws = sheet(b, "Variants", cols, RPT_VARIANT_COLS, w);
 	if (!ws)
 		return;
 	for (size_t r = 0; tb->rows && r < tb->rows - 1; r++)
-		for (int c = 0; c < 6; c++) {
+		for (int c = 0; c < RPT_VARIANT_COLS; c++) {
 			const char *s = rpt_table_get(tb, r, rpt_table_col(tb, cols[c]));
+			enum rpt_cell k = rpt_variant_cols[c].cell;
 			double x;
 
-			if ((c == 0 || c >= 3) && rpt_parse_num(s, &x) == 0)
+			if (k != RPT_CELL_TEXT && rpt_parse_num(s, &x) == 0)
 				worksheet_write_number(ws, (lxw_row_t)r + 1, (lxw_col_t)c, x,
-						       c == 5 ? b->pct : c == 4 ? b->num : NULL);
+						       k == RPT_CELL_PCT ? b->pct : k == RPT_CELL_NUM ? b->num : NULL);
 			else
 				put_text(ws, (int)r + 1, c, s, NULL);
 		}
@@ -448,9 +488,7 @@ static void make_formats(struct book *b)
 
 static void write_drawdowns(struct book *b, const cJSON *st)
 {
-	static const char *const heads[] = { "rank", "start", "trough", "end", "depth", "bars" };
-	static const double widths[] = { 6, 18, 18, 18, 10, 8 };
-	lxw_worksheet *ws = sheet(b, "Drawdowns", heads, 6, widths);
+	lxw_worksheet *ws = table_sheet(b, "Drawdowns", rpt_drawdown_cols, RPT_DRAWDOWN_COLS);
 	const cJSON *ep;
 	int r = 1;
 
@@ -489,19 +527,12 @@ static void write_monthly(struct book *b, const cJSON *st)
 
 static void write_delay(struct book *b, const cJSON *st)
 {
-	static const char *const heads[] = { "delay_bars", "trades", "sharpe", "net_return", "ruined" };
-	static const double widths[] = { 11, 8, 12, 12, 8 };
-	lxw_worksheet *ws = sheet(b, "Delay", heads, 5, widths);
+	lxw_worksheet *ws = table_sheet(b, "Delay", rpt_delay_cols, RPT_DELAY_COLS);
 	const cJSON *it;
 	int r = 1;
 
-	cJSON_ArrayForEach(it, get(st, "delay_sensitivity")) {
-		put_json(ws, r, 0, get(it, "delay_bars"), NULL);
-		put_json(ws, r, 1, get(it, "trades"), NULL);
-		put_json(ws, r, 2, get(it, "sharpe"), b->row_sharpe);
-		put_json(ws, r, 3, get(it, "net_return"), b->row_net);
-		put_json(ws, r++, 4, get(it, "ruined"), NULL);
-	}
+	cJSON_ArrayForEach(it, get(st, "delay_sensitivity"))
+		json_row(b, ws, r++, rpt_delay_cols, RPT_DELAY_COLS, it);
 	if (r == 1)
 		put_text(ws, 1, 0, sa_json_str(st, "delay_note", "stats.json is missing or failed"), NULL);
 }
@@ -510,10 +541,7 @@ static void write_delay(struct book *b, const cJSON *st)
  * prints it with. */
 static void write_costs(struct book *b, const cJSON *st)
 {
-	static const char *const heads[] = { "multiple", "trades", "sharpe", "psr", "net_return",
-		"sum_net_return", "ruined" };
-	static const double widths[] = { 10, 8, 12, 12, 14, 15, 8 };
-	lxw_worksheet *ws = sheet(b, "Costs", heads, 7, widths);
+	lxw_worksheet *ws = table_sheet(b, "Costs", rpt_cost_cols, RPT_COST_COLS);
 	const cJSON *it, *be = get(st, "breakeven_cost_multiple");
 	lxw_format *mf = workbook_add_format(b->wb);
 	char fmt[32];
@@ -521,15 +549,8 @@ static void write_costs(struct book *b, const cJSON *st)
 
 	if (!ws)
 		return;
-	cJSON_ArrayForEach(it, get(st, "cost_sensitivity")) {
-		put_json(ws, r, 0, get(it, "multiple"), NULL);
-		put_json(ws, r, 1, get(it, "trades"), NULL);
-		put_json(ws, r, 2, get(it, "sharpe"), b->row_sharpe);
-		put_json(ws, r, 3, get(it, "psr"), b->num);
-		put_json(ws, r, 4, get(it, "net_return"), b->row_net);
-		put_json(ws, r, 5, get(it, "sum_net_return"), b->row_net);
-		put_json(ws, r++, 6, get(it, "ruined"), NULL);
-	}
+	cJSON_ArrayForEach(it, get(st, "cost_sensitivity"))
+		json_row(b, ws, r++, rpt_cost_cols, RPT_COST_COLS, it);
 	r++;
 	worksheet_write_string(ws, (lxw_row_t)r, 0, "cost_basis", NULL);
 	put_json(ws, r++, 1, get(st, "cost_basis"), NULL);

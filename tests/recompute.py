@@ -12,6 +12,8 @@ usage: recompute.py DIR [DATA]
 prints one line per figure checked; exits 0 when all agree, 1 when one does not, 2 on bad use.
 With DATA (the price file the audit read) it replays run.json's signals bar by bar, as written
 out below, and checks every late-fill row, every replayed cost row and the break-even multiple.
+The curve files the report draws (benchmark.csv, rolling.csv, walkforward.csv,
+montecarlo_fan.csv, reconcile.csv) are recomputed by recompute_curves.py, beside this file.
 
 Conventions (pipeline/README.md): each trade's net return applies to the equity at its entry,
 so for trades that do not overlap (a replay of signals) the last net equity is the product of
@@ -43,8 +45,9 @@ import os
 import struct
 import statistics
 import sys
-from datetime import datetime, timezone
 from statistics import NormalDist
+
+from recompute_curves import curve_checks, epoch, funding_instants
 
 TOL = 1e-8  # outputs carry 10 significant digits
 TOL_REPLAY = 1e-9  # a replayed row against its independent replay
@@ -57,16 +60,6 @@ def near(a, b):
 def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
-
-
-def epoch(s):
-    return int(datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp())
-
-
-def funding_instants(a, b):
-    """multiples of 8 h since the epoch in [a, b)"""
-    first = -(-a // 28800) * 28800
-    return 0 if first >= b else (b - 1 - first) // 28800 + 1
 
 
 def cost_checks(costs, trades):
@@ -609,8 +602,17 @@ def hindsight_sealed_checks(d):
         if h["ticks"]["net_profit"] is not None:
             out.append(("hindsight.ticks.profit_kept = nudged profit / real profit",
                         abs(h["ticks"]["profit_kept"] - h["ticks"]["net_profit"] / real) < 1e-4))
-        flag = any(k is not None and k < h["profit_threshold"] for k in
-                   (h["calendar"]["profit_kept"], h["ticks"]["profit_kept"])) or \
+        pos = h["calendar"]["positions"]
+        if pos["held_bars"]:
+            out.append(("hindsight.calendar.positions.stayed_share = stayed_bars / held_bars",
+                        abs(pos["stayed_share"] - pos["stayed_bars"] / pos["held_bars"]) < 1e-6))
+        stayed = pos["stayed_share"] is not None and (
+            pos["stayed_share"] >= pos["share_threshold"] or
+            (pos["stayed_z"] is not None and pos["stayed_z"] >= pos["z_threshold"]))
+        out.append(("hindsight.calendar.positions.stayed_put follows its share and z", pos["stayed_put"] == stayed))
+        cal = h["calendar"]["profit_kept"]
+        flag = (cal is not None and cal < h["profit_threshold"] and stayed) or \
+            (h["ticks"]["profit_kept"] is not None and h["ticks"]["profit_kept"] < h["profit_threshold"]) or \
             h["surrogate_trades"]["keyed_to_real_bars"]
         out.append(("hindsight.flagged follows the shares kept", h["flagged"] == flag))
     v = json.load(open(f"{d}/verdict.json")) if os.path.exists(f"{d}/verdict.json") else {}
@@ -706,6 +708,9 @@ def main():
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     for what, good in calibration_checks(d):
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {what}")
+    for what, good in curve_checks(d, bars, replay, stats):
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     for what, good in hindsight_sealed_checks(d):

@@ -14,6 +14,7 @@
 #include "ohlcv_json.h"
 #include "replay_core.h"
 #include "replay_io.h"
+#include "replay_curves.h"
 #include "stats_core.h"
 #include "tradelog.h"
 #include "tradelog_formats.h"
@@ -21,7 +22,7 @@
 static const char usage[] =
 	"usage: replay --run run.json [--trades tradelog.csv] [--inspect inspect.json] [--data OHLCV.csv]\n"
 	"              --config config.json -o replay.json --trades-out trades.csv\n"
-	"              --equity-out equity.csv [--timing]\n"
+	"              --equity-out equity.csv [--reconcile-out reconcile.csv] [--timing]\n"
 	"\n"
 	"Replays the sandbox's signals with next-bar-open fills, fees, slippage and funding, or\n"
 	"audits a trade log's claimed returns (trusted as given), or both and reconciles them.\n"
@@ -29,6 +30,8 @@ static const char usage[] =
 	"  --inspect  the strategy's declared exits (stop-loss, take-profit, trailing stop, ROI),\n"
 	"             filled inside the bar; a bad declaration sets the signals aside\n"
 	"Writes replay.json, trades.csv and equity.csv; see pipeline/README.md.\n"
+	"  --reconcile-out  the claimed and the replayed equity curves of a reconciliation (its\n"
+	"             header alone when no trade log was reconciled with the signals)\n"
 	"  --timing   print to stderr how long loading (wall and CPU time) and the computation\n"
 	"             (replay plus the statistics core) took; never written into any output\n"
 	"\n"
@@ -36,6 +39,7 @@ static const char usage[] =
 
 struct args {
 	const char *run, *trades, *inspect, *data, *config, *out, *trades_out, *equity_out;
+	const char *reconcile_out;
 	int timing;
 };
 
@@ -49,6 +53,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "config", required_argument, NULL, 'c' },
 		{ "trades-out", required_argument, NULL, 'T' },
 		{ "equity-out", required_argument, NULL, 'E' },
+		{ "reconcile-out", required_argument, NULL, 'R' },
 		{ "timing", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -65,6 +70,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'o': a->out = optarg; break;
 		case 'T': a->trades_out = optarg; break;
 		case 'E': a->equity_out = optarg; break;
+		case 'R': a->reconcile_out = optarg; break;
 		case 'm': a->timing = 1; break;
 		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
 		default: sa_usage_die("unknown option");
@@ -250,6 +256,8 @@ int main(int argc, char **argv)
 	if (a.timing)
 		report_timing(&L, load_ms);
 	if (rp_write_trades(a.trades_out, &r) < 0 || rp_write_equity(a.equity_out, &r) < 0 ||
+	    (a.reconcile_out && rp_write_reconcile(a.reconcile_out,
+			cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(out, "reconcile")), L.in.log, &r) < 0) ||
 	    sa_json_write(a.out, out) < 0)
 		goto out;
 	rc = SA_EXIT_OK;

@@ -318,42 +318,58 @@ out:
 	return k == h->n_rot + 1 ? k : 0;
 }
 
-/* One hindsight run's profit on its copy: 0 when it failed where the real run did not (fail
+/* One hindsight run on its copy: its profit, 0 when it failed where the real run did not (fail
  * closed: on the same bars moved in time or a few ticks away it could not trade at all), NAN
- * when the budget cut it short (unfinished, not judged). */
-static int hindsight_profit(struct job *j, const struct sa_ohlcv *s, const struct sbx_result *r,
-			    double *profit, char *status)
+ * when the budget cut it short (unfinished, not judged); on a moved copy (stay not NULL) the
+ * bars where it holds another position than the real run are cleared in stay (a run that
+ * failed showed no position that moved). */
+static int hindsight_run(struct job *j, const struct sa_ohlcv *s, const struct sbx_result *r,
+			 const struct rp_result *real, unsigned char *stay, double *profit, char *status)
 {
+	struct rp_result m;
 	size_t trades;
 	double t;
+	int rc;
 
 	snprintf(status, 32, "%s", sbx_status_name(r->status));
 	*profit = NAN;
-	if (r->status == SBX_OK && r->signals && r->n == s->n)
-		return rb_profit(s, r->signals, &j->conf.costs, profit, &trades, &t);
-	if (r->status != SBX_NOT_RUN)
-		*profit = 0;
-	return 0;
+	if (r->status != SBX_OK || !r->signals || r->n != s->n) {
+		if (r->status != SBX_NOT_RUN)
+			*profit = 0;
+		return 0;
+	}
+	if (rp_replay(s, r->signals, &j->conf.costs, &m) < 0)
+		return -1;
+	rc = rb_profit_of(&m, profit, &trades, &t);
+	if (stay)
+		rb_stay_mark(real, &m, stay);
+	rp_result_release(&m);
+	return rc;
 }
 
-/* Hindsight: the real run's profit, and the profit each perturbed copy leaves it. */
+/* Hindsight: the real run's profit, the profit each perturbed copy leaves it, and where the
+ * moved runs hold the real run's positions. */
 static int run_hindsight(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	struct rb_hindsight *h = &j->hind;
 	struct rb_series copy[RB_ROTATIONS + 1] = {0};
 	struct sbx_job jobs[RB_ROTATIONS + 1] = {0};
 	struct sbx_result res[RB_ROTATIONS + 1];
+	struct rp_result real = {0};
+	unsigned char *stay = malloc(j->bars.n ? j->bars.n : 1);
 	char err[512], name[48];
 	size_t k, ran = 0;
 	int rc = -1;
 
-	h->tick_profit = NAN;
+	h->tick_profit = h->stay_share = h->stay_z = NAN;
 	snprintf(h->tick_status, sizeof h->tick_status, "not_run");
-	if (rb_profit(&j->bars, j->full, &j->conf.costs, &h->real_profit, &h->real_trades,
-		      &h->real_t) < 0 || (ran = hindsight_copies(j, copy)) == 0) {
+	if (!stay || rp_replay(&j->bars, j->full, &j->conf.costs, &real) < 0 ||
+	    rb_profit_of(&real, &h->real_profit, &h->real_trades, &h->real_t) < 0 ||
+	    (ran = hindsight_copies(j, copy)) == 0) {
 		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
+	memset(stay, 1, j->bars.n);
 	for (k = 0; k < ran; k++)
 		jobs[k] = (struct sbx_job){ .s = &copy[k].s, .n_visible = j->bars.n };
 	if (run_jobs(o, j, "robust: hindsight", jobs, ran, res, err, sizeof err) < 0) {
@@ -369,14 +385,19 @@ static int run_hindsight(const struct sbx_stage_args *o, struct job *j, char *wh
 		else
 			snprintf(name, sizeof name, "hindsight: moved %ld weeks", h->rot_weeks[k]);
 		take_events(j, name, &res[k]);
-		if (hindsight_profit(j, &copy[k].s, &res[k], tick ? &h->tick_profit : &h->rot_profit[k],
-				     tick ? h->tick_status : h->rot_status[k]) < 0)
+		if (hindsight_run(j, &copy[k].s, &res[k], &real, tick ? NULL : stay,
+				  tick ? &h->tick_profit : &h->rot_profit[k],
+				  tick ? h->tick_status : h->rot_status[k]) < 0)
 			rc = sbx_stage_fail(why, len, "out of memory");
 		sbx_result_release(&res[k]);
 	}
+	if (rc == 0 && h->n_rot > 0 && rb_stay_measure(&real, stay, h) < 0)
+		rc = sbx_stage_fail(why, len, "out of memory");
 out:
 	for (k = 0; k <= RB_ROTATIONS; k++)
 		rb_series_release(&copy[k]);
+	rp_result_release(&real);
+	free(stay);
 	return rc;
 }
 

@@ -166,6 +166,8 @@ cJSON *rb_perm_json(const struct rb_permtest *p, unsigned long seed);
 #define RB_LATER_MIN_SHARE 0.05        /* a later start is judged on at least this share of the bars */
 #define RB_KEYED_MIN_TRADES 10         /* "keyed to the real bars" needs this many real trades */
 #define RB_KEYED_SHARE 0.1             /* and the copies' median trades below this share of them */
+#define RB_STAY_SHARE 0.9              /* positions stayed put: at this share of the held bars ... */
+#define RB_STAY_Z 3.0                  /* ... or earning this many standard errors beyond their share */
 
 /* A series of its own: every column owned (times too), for the moved and nudged copies. */
 struct rb_series {
@@ -213,6 +215,9 @@ void rb_nudge_ticks(struct rb_series *copy, double tick, long ticks_max, void *r
 int rb_profit(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 	      double *profit, size_t *trades, double *t);
 
+/* rb_profit's figures of a replay already made. Returns 0, or -1 when memory ran out. */
+int rb_profit_of(const struct rp_result *r, double *profit, size_t *trades, double *t);
+
 struct rb_hindsight {
 	double real_profit, real_t;         /* the real run's (rb_profit) */
 	size_t real_trades;
@@ -222,6 +227,9 @@ struct rb_hindsight {
 	double rot_profit[RB_ROTATIONS];    /* NAN when not run; 0 when the run failed */
 	char rot_status[RB_ROTATIONS][32];
 	double rot_kept;                    /* the median share kept, NAN when not judged */
+	size_t stay_bars, stay_held;        /* the real run's held bars; those every move held alike */
+	double stay_share, stay_z;          /* their share (NAN with none held); z (rb_stay_measure) */
+	bool stayed_put;                    /* the positions stayed where they were under the moves */
 	double tick, tick_profit, tick_kept;
 	long ticks_max;
 	char tick_status[32];
@@ -232,8 +240,23 @@ struct rb_hindsight {
 	bool flagged;                       /* keyed to this data's dates, prices or bars: a veto */
 };
 
+/* Marks which of the real run's bars the moved run holds the same position at: stay[i] (1 for
+ * every bar before the first moved run) is cleared where moved->eq_pos[i] differs from
+ * real->eq_pos[i], so after every moved run it is 1 where all of them agree. */
+void rb_stay_mark(const struct rp_result *real, const struct rp_result *moved, unsigned char *stay);
+
+/* The real run's bars held in a position (eq_pos not 0), the share of them every moved run held
+ * the same way (stay), and how far the per-bar net returns (st_curve_returns of eq_net) of those
+ * bars exceed what as many held bars drawn at random would earn, in standard errors of that
+ * draw (NAN when none or all stayed, or the returns have no spread), into h->stay_*. Returns 0,
+ * or -1 when memory ran out. */
+int rb_stay_measure(const struct rp_result *real, const unsigned char *stay, struct rb_hindsight *h);
+
 /* Sets the shares kept, the surrogate figures from the permuted runs' trade counts, and every
- * flag, from the profits already filled in. */
+ * flag, from the profits and positions already filled in. The calendar move flags a material
+ * profit only when it keeps less than RB_PROFIT_FLAG of it while its positions stayed put
+ * (stay_share at least RB_STAY_SHARE, or stay_z at least RB_STAY_Z): a memory of dates trades
+ * the same dates whatever the prices, a rule's positions follow the moved prices. */
 void rb_hindsight_finish(struct rb_hindsight *h, const size_t *perm_trades, size_t runs,
 			 double later_worst, long warmup_bars);
 

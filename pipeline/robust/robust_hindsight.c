@@ -16,6 +16,7 @@
 
 #include "jsonio.h"
 #include "robust_core.h"
+#include "stats_annual.h"
 
 #define WEEK_S (7 * 86400)
 
@@ -172,31 +173,81 @@ void rb_nudge_ticks(struct rb_series *copy, double tick, long ticks_max, void *r
 	}
 }
 
+int rb_profit_of(const struct rp_result *r, double *profit, size_t *trades, double *t)
+{
+	double *net = rp_trade_nets(r);
+
+	*profit = *t = NAN;
+	*trades = 0;
+	if (!net)
+		return -1;
+	*profit = r->sum_net_return;
+	*trades = r->n_trades;
+	if (r->n_trades >= 2) {
+		double sd = gsl_stats_sd(net, 1, r->n_trades);
+
+		if (sd > 0)
+			*t = gsl_stats_mean(net, 1, r->n_trades) / sd * sqrt((double)r->n_trades);
+	}
+	free(net);
+	return 0;
+}
+
 int rb_profit(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 	      double *profit, size_t *trades, double *t)
 {
 	struct rp_result r;
-	double *net;
+	int rc;
 
 	*profit = *t = NAN;
 	*trades = 0;
 	if (rp_replay(s, signals, c, &r) < 0)
 		return -1;
-	net = rp_trade_nets(&r);
-	if (!net) {
-		rp_result_release(&r);
-		return -1;
-	}
-	*profit = r.sum_net_return;
-	*trades = r.n_trades;
-	if (r.n_trades >= 2) {
-		double sd = gsl_stats_sd(net, 1, r.n_trades);
-
-		if (sd > 0)
-			*t = gsl_stats_mean(net, 1, r.n_trades) / sd * sqrt((double)r.n_trades);
-	}
-	free(net);
+	rc = rb_profit_of(&r, profit, trades, t);
 	rp_result_release(&r);
+	return rc;
+}
+
+void rb_stay_mark(const struct rp_result *real, const struct rp_result *moved, unsigned char *stay)
+{
+	size_t n = real->n_eq < moved->n_eq ? real->n_eq : moved->n_eq;
+
+	for (size_t i = 0; i < real->n_eq; i++)
+		if (i >= n || moved->eq_pos[i] != real->eq_pos[i])
+			stay[i] = 0;
+}
+
+int rb_stay_measure(const struct rp_result *real, const unsigned char *stay, struct rb_hindsight *h)
+{
+	double *r = malloc((real->n_eq ? real->n_eq : 1) * sizeof *r), sum = 0, kept = 0, f;
+	size_t k;
+
+	h->stay_bars = h->stay_held = 0;
+	h->stay_share = h->stay_z = NAN;
+	if (!r)
+		return -1;
+	/* the held bars' net returns, packed in place (past a ruin there are none) */
+	k = st_curve_returns(real->eq_net, real->n_eq, r);
+	for (size_t i = 0; i < k; i++) {
+		if (real->eq_pos[i] == 0)
+			continue;
+		sum += r[i];
+		if (stay[i])
+			kept += r[i], h->stay_held++;
+		r[h->stay_bars++] = r[i];
+	}
+	if (h->stay_bars)
+		h->stay_share = (double)h->stay_held / (double)h->stay_bars;
+	/* as many held bars drawn at random without replacement earn f * sum, with a variance of
+	 * f (1 - f) N s^2 (s^2 the held bars' variance, ddof 1): the stayed bars' excess over it */
+	f = h->stay_share;
+	if (h->stay_bars >= 2 && f > 0 && f < 1) {
+		double var = gsl_stats_variance(r, 1, h->stay_bars);
+
+		if (var > 0)
+			h->stay_z = (kept - f * sum) / sqrt(f * (1 - f) * (double)h->stay_bars * var);
+	}
+	free(r);
 	return 0;
 }
 
@@ -246,7 +297,11 @@ void rb_hindsight_finish(struct rb_hindsight *h, const size_t *perm_trades, size
 		      isfinite(h->real_t) && h->real_t >= gsl_cdf_ugaussian_Pinv(RB_MATERIAL_P);
 	h->rot_kept = h->material ? rotation_kept(h) : NAN;
 	h->tick_kept = h->material && isfinite(h->tick_profit) ? h->tick_profit / h->real_profit : NAN;
-	h->calendar_flagged = isfinite(h->rot_kept) && h->rot_kept < RB_PROFIT_FLAG;
+	/* lost profit alone is no memory: any rule's profit changes with the prices, but a memory
+	 * of dates keeps its positions where they were, all of them or those that earned the profit */
+	h->stayed_put = isfinite(h->stay_share) && (h->stay_share >= RB_STAY_SHARE ||
+						    (isfinite(h->stay_z) && h->stay_z >= RB_STAY_Z));
+	h->calendar_flagged = isfinite(h->rot_kept) && h->rot_kept < RB_PROFIT_FLAG && h->stayed_put;
 	h->tick_flagged = isfinite(h->tick_kept) && h->tick_kept < RB_PROFIT_FLAG;
 	/* a rule of the market trades on the shuffled bars too; one keyed to these bars does not
 	 * (a prices lookup finds none of its quotes there) */
@@ -270,10 +325,21 @@ static const char *weeks_list(const struct rb_hindsight *h, char *buf, size_t le
 	return buf;
 }
 
+/* How the positions stayed put, in words, into buf. */
+static const char *stayed_words(const struct rb_hindsight *h, char *buf, size_t len)
+{
+	if (h->stay_share >= RB_STAY_SHARE)
+		snprintf(buf, len, "the same at %.0f %% of the bars it held", 100 * h->stay_share);
+	else
+		snprintf(buf, len, "the same at %.0f %% of the bars it held, earning %.1f standard "
+			 "errors more than as many at random", 100 * h->stay_share, h->stay_z);
+	return buf;
+}
+
 /* The plain sentence, for the verdict and the report: which memory, by how much. */
 static void explain(const struct rb_hindsight *h, char *buf, size_t len)
 {
-	char wk[64];
+	char wk[64], st[160];
 
 	if (h->tick_flagged)
 		snprintf(buf, len, "The profit is a lookup of this data's own prices: with every price "
@@ -282,10 +348,11 @@ static void explain(const struct rb_hindsight *h, char *buf, size_t len)
 			 h->ticks_max, h->tick, 100 * h->tick_kept, 100 * h->real_profit);
 	else if (h->calendar_flagged)
 		snprintf(buf, len, "The profit is a list of this data's own %s: with the prices moved "
-			 "against the calendar by %s weeks (every date, weekday and hour kept) it keeps a "
-			 "median of %.0f %% of its net profit of %+.1f %%. Nobody could have traded this "
-			 "without having seen the chart.", h->later_start ? "bar numbers" : "dates and times",
-			 weeks_list(h, wk, sizeof wk), 100 * h->rot_kept, 100 * h->real_profit);
+			 "against the calendar by %s weeks (every date, weekday and hour kept) its positions "
+			 "stayed where they were (%s) and it keeps a median of %.0f %% of its net profit of "
+			 "%+.1f %%. Nobody could have traded this without having seen the chart.",
+			 h->later_start ? "bar numbers" : "dates and times", weeks_list(h, wk, sizeof wk),
+			 stayed_words(h, st, sizeof st), 100 * h->rot_kept, 100 * h->real_profit);
 	else if (h->material && h->keyed_real)
 		snprintf(buf, len, "The profit is keyed to these bars: it trades %zu times on the real "
 			 "bars but a median of %zu times on copies with the same returns shuffled. Nobody "
@@ -302,6 +369,15 @@ static void explain(const struct rb_hindsight *h, char *buf, size_t len)
 			 "a memory to explain; nothing here is judged keyed to this data.",
 			 isfinite(h->real_profit) ? 100 * h->real_profit : 0.0, h->real_trades,
 			 RB_HINDSIGHT_MIN_TRADES, gsl_cdf_ugaussian_Pinv(RB_MATERIAL_P));
+	else if (isfinite(h->rot_kept) && h->rot_kept < RB_PROFIT_FLAG)
+		snprintf(buf, len, "With the prices moved against the calendar by %s weeks it keeps a "
+			 "median of %.0f %% of its net profit, but its positions moved with the prices, as "
+			 "a rule's do and a memory of dates' do not (the same at %.0f %% of the bars it held, "
+			 "%+.1f standard errors from as many at random); with every price moved by 1 to %ld "
+			 "ticks it keeps %.0f %%: nothing here is keyed to this data's own dates or prices.",
+			 weeks_list(h, wk, sizeof wk), 100 * h->rot_kept, 100 * h->stay_share,
+			 isfinite(h->stay_z) ? h->stay_z : 0.0, h->ticks_max,
+			 100 * (isfinite(h->tick_kept) ? h->tick_kept : 1));
 	else
 		snprintf(buf, len, "With the prices moved against the calendar by %s weeks it keeps a "
 			 "median of %.0f %% of its net profit, with every price moved by 1 to %ld ticks "
@@ -316,6 +392,20 @@ static void add_share(cJSON *o, const char *key, double x)
 		cJSON_AddNumberToObject(o, key, round(x * 1e6) / 1e6);
 	else
 		cJSON_AddNullToObject(o, key);
+}
+
+/* Where the positions were under the moves: a memory keeps them, a rule's follow the prices. */
+static void positions_json(cJSON *cal, const struct rb_hindsight *h)
+{
+	cJSON *p = cJSON_AddObjectToObject(cal, "positions");
+
+	cJSON_AddNumberToObject(p, "held_bars", (double)h->stay_bars);
+	cJSON_AddNumberToObject(p, "stayed_bars", (double)h->stay_held);
+	add_share(p, "stayed_share", h->stay_share);
+	sa_json_add_num(p, "stayed_z", h->stay_z, 6);
+	cJSON_AddNumberToObject(p, "share_threshold", RB_STAY_SHARE);
+	cJSON_AddNumberToObject(p, "z_threshold", RB_STAY_Z);
+	cJSON_AddBoolToObject(p, "stayed_put", h->stayed_put);
 }
 
 static void rotation_json(cJSON *o, const struct rb_hindsight *h)
@@ -333,6 +423,7 @@ static void rotation_json(cJSON *o, const struct rb_hindsight *h)
 		cJSON_AddItemToArray(st, cJSON_CreateString(h->rot_status[i]));
 	}
 	add_share(cal, "profit_kept", h->rot_kept);
+	positions_json(cal, h);
 	cJSON_AddBoolToObject(cal, "flagged", h->calendar_flagged);
 }
 

@@ -15,6 +15,7 @@
 #include "ohlcv.h"
 #include "ohlcv_json.h"
 #include "signals.h"
+#include "stats_curves.h"
 #include "stats_io.h"
 #include "stats_pbo.h"
 #include "stats_tearsheet.h"
@@ -25,6 +26,8 @@ static const char usage[] =
 	"usage: stats --replay replay.json --config config.json -o stats.json\n"
 	"             [--trades trades.csv] [--equity equity.csv] [--data ohlcv.csv --run run.json]\n"
 	"             [--variants variants.json] [--ledger ledger.json]\n"
+	"             [--benchmark-out benchmark.csv] [--rolling-out rolling.csv]\n"
+	"             [--walkforward-out walkforward.csv] [--fan-out montecarlo_fan.csv]\n"
 	"       stats --time-pbo BARSxVARIANTS [--config config.json]\n"
 	"       stats --time-spa BARSxVARIANTS|variant_returns.bin | --time-mc TRADES\n"
 	"\n"
@@ -37,6 +40,9 @@ static const char usage[] =
 	"variants, and PBO by CSCV from their return matrix (the file variants.json names, beside\n"
 	"it). With --ledger, trials are at least the trial ledger's count for the strategy's lineage,\n"
 	"and a version audited before on shorter data has the bars since scored apart (forward).\n"
+	"The --*-out files hold the curves the report draws: buy and hold, the rolling Sharpe ratio\n"
+	"and volatility, the walk-forward's equity and the Monte Carlo's fan (a header alone when\n"
+	"there is none; stats.json says why).\n"
 	"See pipeline/README.md.\n"
 	"--time-pbo times PBO by CSCV (PBO_BLOCKS from --config, else its default) over a seeded\n"
 	"matrix of Gaussian returns of that shape and prints the wall time; it writes no file.\n"
@@ -48,6 +54,7 @@ static const char usage[] =
 struct args {
 	const char *replay, *config, *out, *trades, *equity, *data, *run, *variants, *time_pbo, *ledger;
 	const char *time_spa, *time_mc;
+	struct st_curve_paths curves;
 };
 
 static void parse_args(int argc, char **argv, struct args *a)
@@ -64,6 +71,10 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "time-pbo", required_argument, NULL, 'T' },
 		{ "time-spa", required_argument, NULL, 'S' },
 		{ "time-mc", required_argument, NULL, 'M' },
+		{ "benchmark-out", required_argument, NULL, 'B' },
+		{ "rolling-out", required_argument, NULL, 'R' },
+		{ "walkforward-out", required_argument, NULL, 'W' },
+		{ "fan-out", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -82,6 +93,10 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'T': a->time_pbo = optarg; break;
 		case 'S': a->time_spa = optarg; break;
 		case 'M': a->time_mc = optarg; break;
+		case 'B': a->curves.benchmark = optarg; break;
+		case 'R': a->curves.rolling = optarg; break;
+		case 'W': a->curves.walkforward = optarg; break;
+		case 'F': a->curves.fan = optarg; break;
 		case 'o': a->out = optarg; break;
 		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
 		default: sa_usage_die("unknown option");
@@ -333,6 +348,8 @@ int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	struct loaded L = { 0 };
+	static struct st_curves curves;
+	char err[512];
 	cJSON *out = NULL;
 	int rc = SA_EXIT_BROKEN;
 
@@ -345,7 +362,11 @@ int main(int argc, char **argv)
 	if (a.time_mc)
 		return st_time_mc(a.time_mc);
 	load_all(&L, &a);
+	L.in.curves = &curves;
 	out = st_stage(&L.in);
+	/* the buy and hold over the whole series, as the equity chart sets it beside the strategy */
+	if (st_write_curves(&a.curves, &L.in, L.in.data ? &L.data : NULL, out, err, sizeof err) < 0)
+		sa_die("%s", err);
 	if (sa_json_write(a.out, out) < 0)
 		goto out;
 	rc = SA_EXIT_OK;

@@ -17,7 +17,7 @@
 #include "stats_metrics.h"
 #include "stats_rerun.h"
 #include "stats_tearsheet.h"
-#include "stats_tests.h"
+#include "stats_checks.h"
 #include "stats_trials.h"
 #include "timeutil.h"
 
@@ -588,7 +588,7 @@ cJSON *st_stage(const struct st_stage_in *in)
 		why = "out of memory scoring the bars since the first audit";
 		goto fail;
 	}
-	if (st_tests_report(o, in, s.annual_factor) < 0) {
+	if (st_checks_report(o, in, s.annual_factor) < 0) {
 		cJSON_Delete(o);
 		o = NULL;
 		why = "out of memory resampling the trades";

@@ -10,6 +10,8 @@
 
 #include "replay_core.h"
 #include "stats_core.h"
+#include "stats_montecarlo.h"
+#include "stats_walkforward.h"
 
 /* Reads "trials" from a config tree (borrowed): an integer >= 1. Returns 0, or -1 with a
  * reason in err (missing, not a number, 0, fractional). */
@@ -29,6 +31,15 @@ int st_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *e
 /* Builds stats.json (caller frees; never NULL) from the replay tree (borrowed), the trials
  * and the summary s; cost_basis says how s's cost rows were made ("replayed" or "rescaled"). */
 cJSON *st_report(const cJSON *replay, const struct st_summary *s, const char *cost_basis);
+
+/* What the curve files draw that stats.json summarises: the walk-forward's stretches and
+ * choices, and the Monte Carlo's fan (ST_MC_FAN_POINTS rows of the 5th, 25th, 50th, 75th and
+ * 95th percentiles), each with whether it was computed. */
+struct st_curves {
+	bool has_wf, has_fan;
+	struct st_walkforward wf;
+	double fan[ST_MC_FAN_POINTS * 5];
+};
 
 /* The stats stage's core: everything already read (all borrowed; a NULL tree or a non-empty
  * *_err means that input is unusable). Returns stats.json, "ok" false with the first reason
@@ -59,6 +70,9 @@ struct st_stage_in {
 	const char *matrix_err;
 	/* ledger.json when the trial ledger was used (NULL otherwise) */
 	const cJSON *ledger;
+	/* when not NULL, receives the walk-forward and the Monte Carlo fan behind stats.json's
+	 * figures, for the curve files (stats_curves.h) */
+	struct st_curves *curves;
 };
 cJSON *st_stage(const struct st_stage_in *in);
 

@@ -430,7 +430,8 @@ static void add_gates(cJSON *root, const struct vd_facts *f, const struct vd_res
 static void add_veto(cJSON *arr, const char *name, const struct vd_facts *f,
 		     const struct vd_result *r, enum vd_verdict v)
 {
-	char why[VD_TEXT_MAX * 2];
+	/* room for the hindsight reason whole, after the look-ahead clauses */
+	char why[VD_TEXT_MAX * 5];
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "name", name);

@@ -400,7 +400,8 @@ static void say_watch(struct text *t, const struct vd_facts *f, const struct vd_
 
 static void say_decision(struct text *t, const struct vd_facts *f, const struct vd_result *r)
 {
-	char why[VD_TEXT_MAX * 2];
+	/* room for the hindsight reason whole, after the look-ahead clauses */
+	char why[VD_TEXT_MAX * 5];
 
 	switch (r->verdict) {
 	case VD_REJECTED_UNSAFE:

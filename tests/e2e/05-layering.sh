@@ -158,4 +158,28 @@ leaks=$(for h in $priv; do grep -rln "#include \"$h\"" --include=*.c --include=*
 check "the sandbox's private headers were found" test "$(echo "$priv" | wc -w)" -ge 4
 check "no room outside sandbox/ includes a private sandbox header" test -z "$leaks"
 
+# --- the report only reads and draws ---------------------------------------------------------
+# Nothing under report/ calls a replay or statistics computation: every curve it draws is a
+# file a stage wrote. The computations are the functions the library's replay, cost, variant
+# matrix and statistics objects define (wherever lib/ keeps them); no object of a report/
+# source may need one of them.
+RB=${BIN%/bin}
+computations=$(find "$RB/lib" -name '*.o' | grep -E '/(replay|stats|costs|vmatrix)[^/]*\.o$' |
+	xargs -r nm --defined-only 2>/dev/null | awk '$2 == "T" { print $3 }' | sort -u)
+n_comp=$(echo "$computations" | grep -c .)
+if [ "$n_comp" -gt 20 ]; then ok "the library's replay and statistics functions were listed ($n_comp)"
+else not_ok "the library's replay and statistics functions were listed" "only $n_comp"; fi
+calls=""
+n_obj=0
+for src in report/*.c; do
+	obj=$RB/report/$(basename "${src%.c}").o
+	[ -f "$obj" ] || { calls="$calls $obj is not built;"; continue; }
+	n_obj=$((n_obj + 1))
+	bad=$(nm --undefined-only "$obj" | awk '{ print $2 }' | sort -u | comm -12 - <(echo "$computations"))
+	[ -z "$bad" ] || calls="$calls $(basename "$obj"): $(echo $bad);"
+done
+expect_eq "every report/ source's object was read" "$(ls report/*.c | wc -l)" "$n_obj"
+if [ -z "$calls" ]; then ok "no report/ object calls a replay or statistics computation"
+else not_ok "no report/ object calls a replay or statistics computation" "$calls"; fi
+
 finish

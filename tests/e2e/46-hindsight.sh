@@ -39,6 +39,8 @@ expect_eq "dates: every truncated re-run agreed (it reads no future bar)" true \
 expect_eq "dates: material, moved against the calendar it keeps under half its profit" "true true true" \
 	"$(hs $N real.material) $(hs $N calendar.flagged) $("$PY" -c "print(str($(kept $N) < 0.5).lower())")"
 reason $N "a list of this data's own dates and times" "dates: the veto says it in plain words"
+expect_eq "dates: its positions stayed put under the moves (it trades the same dates whatever the prices)" \
+	"1 true" "$(hs $N calendar.positions.stayed_share) $(hs $N calendar.positions.stayed_put)"
 check "dates: the report shows the hindsight numbers" grep -q "Keyed to this data: a veto." "out/$N/report.html"
 
 N=e2e-hindsight-prices
@@ -93,6 +95,10 @@ a = {r['entry_time'] for r in csv.DictReader(open('out/e2e-hindsight-busy/trades
 b = [r['entry_time'] for r in csv.DictReader(open('out/$N/trades.csv'))]
 print(str(sum(x in a for x in b) > len(b) / 2).lower())")"
 reason $N "a list of this data's own dates and times" "diluted: the veto names the dates"
+expect_eq "diluted: most positions moved (the busy rule's), the stayed ones earned the profit (z >= 3)" \
+	"true true" "$("$PY" -c "import json
+p = json.load(open('out/$N/robustness.json'))['hindsight']['calendar']['positions']
+print(str(p['stayed_share'] < p['share_threshold']).lower(), str(p['stayed_z'] >= p['z_threshold'] and p['stayed_put']).lower())")"
 check "diluted: the shares kept recompute from robustness.json" "$PY" tests/recompute.py "out/$N"
 expect_eq "the busy causal rule alone is not flagged (its own verdict stands)" "NOT_READY false" \
 	"$got $(hs e2e-hindsight-busy flagged)"

@@ -89,16 +89,19 @@ if [ -x "$A/replay" ]; then
 		--data data/ohlcv.csv --config "$D/config.json" -o "$D/variants.json" --csv "$D/variants.csv" \
 		--matrix "$D/variant_returns.bin"
 	check "asan: replay" "$A/replay" --run "$D/run.json" --inspect "$D/inspect.json" --data data/ohlcv.csv --config "$D/config.json" \
-		-o "$D/replay.json" --trades-out "$D/trades.csv" --equity-out "$D/equity.csv"
+		-o "$D/replay.json" --trades-out "$D/trades.csv" --equity-out "$D/equity.csv" \
+		--reconcile-out "$D/reconcile.csv"
 	# the history an earlier nightly left is read by both builds, as the Makefile reads it
 	check "asan: ledger" "$A/ledger" --config "$D/config.json" --inspect "$D/inspect.json" \
 		--fingerprint "$D/fingerprint.json" --name "$N" --night '' -o "$D/ledger.json"
 	check "asan: stats" "$A/stats" --replay "$D/replay.json" --variants "$D/variants.json" \
 		--config "$D/config.json" --data data/ohlcv.csv --run "$D/run.json" --ledger "$D/ledger.json" \
-		-o "$D/stats.json"
+		-o "$D/stats.json" --benchmark-out "$D/benchmark.csv" --rolling-out "$D/rolling.csv" \
+		--walkforward-out "$D/walkforward.csv" --fan-out "$D/montecarlo_fan.csv"
 	check "asan: verdict" "$A/verdict" --dir "$D" -o "$D/verdict.json"
 	check "asan: report" "$A/report" --dir "$D" --name "$N" --templates templates --data data/ohlcv.csv
 	for f in inspect.json ledger.json variants.json variants.csv replay.json trades.csv equity.csv stats.json verdict.json \
+		reconcile.csv benchmark.csv rolling.csv walkforward.csv montecarlo_fan.csv \
 		report.html report.xlsx report.pdf equity.png; do
 		check "asan build writes the same $f as the rel build" cmp "$OUT/$f" "$D/$f"
 	done
@@ -208,7 +211,8 @@ grep -q "returned bad output: value inf at bar 0 is not -1, 0 or 1" "$TMP/audit.
 	ok "bad output: the terminal names the value and its bar" ||
 	not_ok "bad output: the terminal names the value and its bar" "$(tail -n 1 "$TMP/audit.log")"
 rm -rf "$OUT"
-# --- 2 000 daily bars: the bundle stays under 1 MB (its charts are palette PNGs) --------------
+# --- 2 000 daily bars: the bundle stays under 1 MB (its charts are palette PNGs; the curve
+# files the charts are drawn from, 10 significant digits a number, add about 40 kB) ----------
 "$PY" - "$TMP/daily.csv" <<'PYEOF'
 import datetime, sys
 import numpy as np

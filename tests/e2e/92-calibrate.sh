@@ -81,15 +81,18 @@ PYEOF
 # the figures.
 expect_eq "every generated leak is rejected for look-ahead" "4 4" \
 	"$(jget $DIR/calibration.json lookahead.caught) $(jget $DIR/calibration.json lookahead.leaks)"
-# A causal look-alike rejected is a false alarm the figures count; the small run's seed 7 holds
-# one (a z-score against an expanding mean whose lucky in-sample profit the hindsight check's
-# calendar moves do not keep: README, Honest limitations), so the count is checked, not zero.
-check "the false alarms are the causal look-alikes rejected for look-ahead" "$PY" - "$DIR/calibration.json" <<'PYEOF'
+# A causal look-alike rejected is a false alarm: none on these seeds. The z-score against an
+# expanding mean at seed 7 loses its lucky in-sample profit under the hindsight check's calendar
+# moves, but its positions move with the prices, so it is judged by the gates, not as a memory.
+check "no causal look-alike is rejected for look-ahead (the false alarms counted are its cases')" \
+	"$PY" - "$DIR/calibration.json" <<'PYEOF'
 import json, sys
 c = json.load(open(sys.argv[1]))
-rej = sum(1 for x in c["cases"] if x["kind"] == "causal" and x["verdict"] == "REJECTED_LOOKAHEAD")
-assert c["lookahead"]["false_alarms"] == rej <= 1, (c["lookahead"], rej)
+rej = [x["id"] for x in c["cases"] if x["kind"] == "causal" and x["verdict"] == "REJECTED_LOOKAHEAD"]
+assert c["lookahead"]["false_alarms"] == len(rej) == 0, (c["lookahead"], rej)
 PYEOF
+expect_eq "the z-score look-alike: its positions moved, not kept in place, so the calendar does not flag it" \
+	"false false" "$(jget out/e2e-calibrate-causal-full-frame-000/robustness.json hindsight.calendar.positions.stayed_put) $(jget out/e2e-calibrate-causal-full-frame-000/robustness.json hindsight.flagged)"
 
 # One case of each kind audited again by hand, with the command the case folder names.
 "$PY" - "$DIR/calibration.json" >"$TMP/pick" <<'PYEOF'

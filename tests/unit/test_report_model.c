@@ -12,7 +12,8 @@
 #include "report_figures.h"
 #include "report_input.h"
 #include "report_model.h"
-#include "report_tests.h"
+#include "report_fmt.h"
+#include "report_checks.h"
 
 static const char *text_at(const cJSON *m, const char *section, const char *key)
 {
@@ -229,7 +230,7 @@ static void test_monte_carlo_quotes_the_gate(void **state)
 	in.stage[RPT_STATS].json = cJSON_Parse(stats);
 	in.stage[RPT_STATS].ok = true;
 	m = cJSON_CreateObject();
-	assert_int_equal(rpt_tests_model(m, &in), 0);
+	assert_int_equal(rpt_checks_model(m, &in), 0);
 	said = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "monte_carlo"), "words"));
 	assert_non_null(said);
 	assert_non_null(strstr(said, "A drawdown of 12.3 % so far (11.8 % on closed trades alone"));

@@ -364,13 +364,34 @@ static void test_hindsight_core(void **state)
 	h.rot_weeks[0] = 26, h.rot_weeks[1] = 52, h.rot_weeks[2] = 78;
 	h.rot_profit[0] = 0.9, h.rot_profit[1] = 0.2, h.rot_profit[2] = 0.3;
 	h.tick_profit = 0.79;
-	/* the median rotation keeps 0.3 / 0.8 of the profit: a list of dates */
+	h.stay_share = 1, h.stay_z = NAN;
+	/* the median rotation keeps 0.3 / 0.8 of the profit, its positions where they were: dates */
 	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
 	assert_true(h.material && h.calendar_flagged && !h.tick_flagged && h.flagged);
 	assert_true(fabs(h.rot_kept - 0.375) < 1e-12);
 	j = rb_hindsight_json(&h);
 	assert_non_null(strstr(cJSON_GetObjectItem(j, "reason")->valuestring, "own dates and times"));
 	cJSON_Delete(j);
+	/* the same profit lost with the positions moved with the prices: a rule, not a memory */
+	h.stay_share = 0.05, h.stay_z = 0.4;
+	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
+	assert_true(h.material && !h.stayed_put && !h.calendar_flagged && !h.flagged);
+	j = rb_hindsight_json(&h);
+	assert_non_null(strstr(cJSON_GetObjectItem(j, "reason")->valuestring, "positions moved with the prices"));
+	cJSON_Delete(j);
+	/* few positions stayed, but they earned the profit (a memory diluted by a busy rule) */
+	h.stay_share = 0.4, h.stay_z = 6;
+	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
+	assert_true(h.stayed_put && h.calendar_flagged && h.flagged);
+	j = rb_hindsight_json(&h);
+	assert_non_null(strstr(cJSON_GetObjectItem(j, "reason")->valuestring, "standard errors more"));
+	cJSON_Delete(j);
+	h.stay_z = RB_STAY_Z - 0.01;
+	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
+	assert_false(h.calendar_flagged);
+	h.stay_share = RB_STAY_SHARE, h.stay_z = NAN;
+	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
+	assert_true(h.calendar_flagged);
 	/* one rotation failing counts as 0, the other two keep: the median keeps */
 	h.rot_profit[0] = 0, h.rot_profit[1] = 0.7, h.rot_profit[2] = 0.75;
 	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
@@ -402,6 +423,46 @@ static void test_hindsight_core(void **state)
 	h.real_profit = -0.2;
 	rb_hindsight_finish(&h, busy, 3, 0.01, 100);
 	assert_false(h.material);
+}
+
+/* Where the positions stayed: cleared where any moved run holds another; the share of the held
+ * bars and the stayed bars' excess over as many drawn at random, in its standard errors. */
+static void test_stay_measure(void **state)
+{
+	int8_t pos[10] = { 1, 1, 1, 1, 0, 0, -1, -1, -1, -1 }, a[10], b[10];
+	double eq[10], ret[10] = { 0.02, 0.03, -0.01, 0.01, 0, 0, 0.02, -0.01, 0.01, 0 };
+	struct rp_result real = { .n_eq = 10, .eq_pos = pos, .eq_net = eq }, m1 = real, m2 = real;
+	struct rb_hindsight h = { 0 };
+	unsigned char stay[10];
+	double kept = 0.02 + 0.03 + 0.02, sum = 0, mean, ss = 0, f = 3.0 / 8, z;
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		eq[i] = (i ? eq[i - 1] : 1.0) * (1 + ret[i]);
+	memcpy(a, pos, 10), memcpy(b, pos, 10);
+	a[2] = a[3] = 0, a[7] = 1;     /* the first move holds bars 0, 1, 6, 8, 9 alike */
+	b[8] = b[9] = 0;               /* the second 0 to 7 */
+	m1.eq_pos = a, m2.eq_pos = b;
+	memset(stay, 1, sizeof stay);
+	rb_stay_mark(&real, &m1, stay);
+	rb_stay_mark(&real, &m2, stay);
+	assert_int_equal(rb_stay_measure(&real, stay, &h), 0);
+	/* held: 0-3 and 6-9 (8 bars); stayed through both: 0, 1 and 6 */
+	assert_int_equal(h.stay_bars, 8);
+	assert_int_equal(h.stay_held, 3);
+	assert_true(fabs(h.stay_share - f) < 1e-12);
+	for (int i = 0; i < 10; i++)
+		sum += pos[i] ? ret[i] : 0;
+	mean = sum / 8;
+	for (int i = 0; i < 10; i++)
+		ss += pos[i] ? (ret[i] - mean) * (ret[i] - mean) : 0;
+	z = (kept - f * sum) / sqrt(f * (1 - f) * 8 * ss / 7);
+	assert_true(fabs(h.stay_z - z) < 1e-9 && h.stay_z > 1);
+	/* every position stayed: the share is 1 and there is no draw to compare with */
+	memset(stay, 1, sizeof stay);
+	rb_stay_mark(&real, &real, stay);
+	assert_int_equal(rb_stay_measure(&real, stay, &h), 0);
+	assert_true(h.stay_share == 1 && isnan(h.stay_z));
 }
 
 /* A later start is judged past one warm-up measured on the earliest start. */
@@ -447,6 +508,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hindsight_core),
+		cmocka_unit_test(test_stay_measure),
 		cmocka_unit_test(test_hindsight_rotation),
 		cmocka_unit_test(test_hindsight_ticks),
 		cmocka_unit_test(test_later_start),

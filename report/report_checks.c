@@ -1,7 +1,7 @@
-/* report_tests.c - SPA, walk-forward selection and the Monte Carlo of the trades in the report:
- * the sentences from stats.json, the charts recomputed from the bundle's files with the same
- * library the stats stage used. */
-#include "report_tests.h"
+/* report_checks.c - SPA, walk-forward selection and the Monte Carlo of the trades in the report:
+ * the sentences from stats.json, the charts drawn from the stats stage's walkforward.csv and
+ * montecarlo_fan.csv. */
+#include "report_checks.h"
 
 #include <cairo.h>
 #include <float.h>
@@ -14,11 +14,8 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "report_chart.h"
-#include "report_model.h"
+#include "report_fmt.h"
 #include "report_plot.h"
-#include "stats_montecarlo.h"
-#include "stats_walkforward.h"
-#include "vmatrix.h"
 
 static const cJSON *get(const cJSON *o, const char *key)
 {
@@ -52,48 +49,59 @@ static void line(cairo_t *cr, const struct panel *p, const double *x, const doub
 struct wf_chart {
 	double *x, *oos, *hind;   /* n points: bar number, the two equity curves */
 	size_t n;
-	struct st_walkforward wf;
+	int windows;
+	double *start;            /* windows bars: where each stretch begins */
 };
 
-/* Recomputes the walk-forward of stats.json from the matrix variants.json names. Returns 0, or
- * -1 with why. */
-static int wf_load(const char *dir, const struct rpt_input *in, struct wf_chart *c, char *why,
-		   size_t len)
+/* The first bar of each stretch after the first, from walkforward.csv's window column (the
+ * bar after the last when a stretch holds none). */
+static void wf_starts(struct wf_chart *c, const double *win)
+{
+	for (int w = 0; w < c->windows; w++) {
+		c->start[w] = c->x[c->n - 1] + 1;
+		for (size_t i = 0; i < c->n; i++)
+			if (win[i] >= w) {
+				c->start[w] = c->x[i];
+				break;
+			}
+	}
+}
+
+/* Reads the walk-forward's curves from walkforward.csv (the stats stage's). Returns 0, or -1
+ * with why. */
+static int wf_load(const struct rpt_input *in, struct wf_chart *c, char *why, size_t len)
 {
 	const cJSON *stats = rpt_stage_ok(in, RPT_STATS), *wf = get(stats, "walk_forward");
-	const char *name = sa_json_str(in->variants, "matrix", "");
-	char path[4096];
-	double *m = NULL;
-	size_t bars, cols;
+	const struct rpt_table *tb = &in->curve[RPT_WALKFORWARD];
+	double *win = NULL;
 	int rc = -1;
 
 	if (!cJSON_IsObject(wf)) {
 		sa_fmt(why, len, "%s", sa_json_str(stats, "walk_forward_reason", "no walk-forward"));
 		return -1;
 	}
-	if (!*name || strchr(name, '/') || name[0] == '.') {
-		sa_fmt(why, len, "variants.json names no matrix file");
+	c->n = tb->rows ? tb->rows - 1 : 0;
+	c->windows = (int)fmax(0, fmin(sa_json_num(wf, "windows", 0), (double)c->n));
+	if (c->n < 2) {
+		sa_fmt(why, len, "walkforward.csv %s", in->curve_reason[RPT_WALKFORWARD][0] ?
+		       in->curve_reason[RPT_WALKFORWARD] : "holds no curve");
 		return -1;
 	}
-	if (vr_matrix_read(sa_fmt(path, sizeof path, "%s/%s", dir, name), &m, &bars, &cols, why,
-			   len) < 0)
-		return -1;
-	if (st_walkforward(m, bars, cols, (int)sa_json_num(wf, "windows", 0), &c->wf, why, len) < 0)
-		goto out;
-	c->n = bars - c->wf.start[0];
 	c->x = malloc(c->n * sizeof *c->x);
 	c->oos = malloc(c->n * sizeof *c->oos);
 	c->hind = malloc(c->n * sizeof *c->hind);
-	if (!c->x || !c->oos || !c->hind) {
+	c->start = malloc((c->windows ? c->windows : 1) * sizeof *c->start);
+	win = malloc(c->n * sizeof *win);
+	if (!c->x || !c->oos || !c->hind || !c->start || !win)
 		sa_fmt(why, len, "out of memory");
-		goto out;
+	else if (rpt_table_nums(tb, "bar", c->x, why, len) == 0 &&
+		 rpt_table_nums(tb, "window", win, why, len) == 0 &&
+		 rpt_table_nums(tb, "oos_equity", c->oos, why, len) == 0 &&
+		 rpt_table_nums(tb, "hindsight_equity", c->hind, why, len) == 0) {
+		wf_starts(c, win);
+		rc = 0;
 	}
-	st_walkforward_curves(m, bars, &c->wf, c->oos, c->hind);
-	for (size_t i = 0; i < c->n; i++)
-		c->x[i] = (double)(c->wf.start[0] + i);
-	rc = 0;
-out:
-	free(m);
+	free(win);
 	return rc;
 }
 
@@ -112,9 +120,9 @@ static void draw_wf(cairo_t *cr, const struct wf_chart *c)
 	rpt_x_axis_numbers(cr, &p, 8, "%.0f");
 	rpt_set_rgb(cr, C_GRID);
 	cairo_set_line_width(cr, 1);
-	for (int w = 1; w < c->wf.windows; w++) {
-		cairo_move_to(cr, rpt_px_x(&p, (double)c->wf.start[w]), p.y0);
-		cairo_line_to(cr, rpt_px_x(&p, (double)c->wf.start[w]), p.y1);
+	for (int w = 1; w < c->windows; w++) {
+		cairo_move_to(cr, rpt_px_x(&p, c->start[w]), p.y0);
+		cairo_line_to(cr, rpt_px_x(&p, c->start[w]), p.y1);
 	}
 	cairo_stroke(cr);
 	line(cr, &p, c->x, c->hind, c->n, colors[1], 1.4);
@@ -130,7 +138,7 @@ static void draw_wf(cairo_t *cr, const struct wf_chart *c)
 static int chart_wf(const char *dir, const struct rpt_input *in, char *err, size_t errlen)
 {
 	struct wf_chart c = { 0 };
-	char path[4096], why[512];
+	char path[4096], why[512] = "";
 	cairo_surface_t *sf;
 	cairo_t *cr = rpt_canvas(&sf);
 	int rc;
@@ -138,7 +146,7 @@ static int chart_wf(const char *dir, const struct rpt_input *in, char *err, size
 	rpt_prep(cr);
 	rpt_title(cr, "Walk-forward selection",
 		  "the variant with the best Sharpe ratio on every bar so far, traded on the next stretch");
-	if (wf_load(dir, in, &c, why, sizeof why) == 0 && c.n >= 2)
+	if (wf_load(in, &c, why, sizeof why) == 0)
 		draw_wf(cr, &c);
 	else
 		rpt_empty_note(cr, why);
@@ -146,24 +154,32 @@ static int chart_wf(const char *dir, const struct rpt_input *in, char *err, size
 	free(c.x);
 	free(c.oos);
 	free(c.hind);
+	free(c.start);
 	return rc;
 }
 
 /* --- Monte Carlo ------------------------------------------------------------------------- */
 
-static void draw_band(cairo_t *cr, const struct panel *p, const double *x, const double *fan,
-		      int lo, int hi, struct rgb c)
+/* The fan of montecarlo_fan.csv: pts points, at trade x[i], the 5th, 25th, 50th, 75th and
+ * 95th percentiles in fan[i * 5 ..]. */
+struct fan {
+	size_t pts;
+	double *x, *q;
+};
+
+static void draw_band(cairo_t *cr, const struct panel *p, const struct fan *f, int lo, int hi,
+		      struct rgb c)
 {
 	rpt_set_rgb(cr, c);
-	for (size_t i = 0; i < ST_MC_FAN_POINTS; i++)
-		(i ? cairo_line_to : cairo_move_to)(cr, rpt_px_x(p, x[i]), rpt_px_y(p, fan[i * 5 + lo]));
-	for (size_t i = ST_MC_FAN_POINTS; i-- > 0;)
-		cairo_line_to(cr, rpt_px_x(p, x[i]), rpt_px_y(p, fan[i * 5 + hi]));
+	for (size_t i = 0; i < f->pts; i++)
+		(i ? cairo_line_to : cairo_move_to)(cr, rpt_px_x(p, f->x[i]), rpt_px_y(p, f->q[i * 5 + lo]));
+	for (size_t i = f->pts; i-- > 0;)
+		cairo_line_to(cr, rpt_px_x(p, f->x[i]), rpt_px_y(p, f->q[i * 5 + hi]));
 	cairo_close_path(cr);
 	cairo_fill(cr);
 }
 
-static void draw_mc(cairo_t *cr, const double *r, size_t n, const double *fan)
+static void draw_mc(cairo_t *cr, const double *r, size_t n, const struct fan *f)
 {
 	struct panel p = { 78, 80, CW - 24, CH - 52, 0, (double)n, 1, 1 };
 	static const char *const names[] = { "5th to 95th percentile", "25th to 75th", "median",
@@ -171,14 +187,14 @@ static void draw_mc(cairo_t *cr, const double *r, size_t n, const double *fan)
 	static const struct rgb colors[] = { { 0.80, 0.86, 0.94 }, { 0.58, 0.70, 0.87 },
 					     { 0.10, 0.30, 0.65 }, { 0.80, 0.20, 0.18 } };
 	static const int styles[] = { L_BOX, L_BOX, L_LINE, L_LINE };
-	double x[ST_MC_FAN_POINTS], med[ST_MC_FAN_POINTS], *ox = malloc((n + 1) * sizeof *ox);
+	double *med = malloc(f->pts * sizeof *med), *ox = malloc((n + 1) * sizeof *ox);
 	double *oy = malloc((n + 1) * sizeof *oy), e = 1.0;
 
-	for (size_t i = 0; i < ST_MC_FAN_POINTS; i++) {
-		x[i] = (double)(i * n / (ST_MC_FAN_POINTS - 1));
-		med[i] = fan[i * 5 + 2];
-		p.ymin = fmin(p.ymin, fan[i * 5]);
-		p.ymax = fmax(p.ymax, fan[i * 5 + 4]);
+	for (size_t i = 0; i < f->pts; i++) {
+		if (med)
+			med[i] = f->q[i * 5 + 2];
+		p.ymin = fmin(p.ymin, f->q[i * 5]);
+		p.ymax = fmax(p.ymax, f->q[i * 5 + 4]);
 	}
 	for (size_t i = 0; ox && oy && i <= n; i++) {
 		if (i)
@@ -191,9 +207,10 @@ static void draw_mc(cairo_t *cr, const double *r, size_t n, const double *fan)
 	rpt_nice_range(&p.ymin, &p.ymax, 5);
 	rpt_y_axis(cr, &p, 5, 1, "%.3g", false);
 	rpt_x_axis_numbers(cr, &p, 8, "%.0f");
-	draw_band(cr, &p, x, fan, 0, 4, colors[0]);
-	draw_band(cr, &p, x, fan, 1, 3, colors[1]);
-	line(cr, &p, x, med, ST_MC_FAN_POINTS, colors[2], 1.6);
+	draw_band(cr, &p, f, 0, 4, colors[0]);
+	draw_band(cr, &p, f, 1, 3, colors[1]);
+	if (med)
+		line(cr, &p, f->x, med, f->pts, colors[2], 1.6);
 	if (ox && oy)
 		line(cr, &p, ox, oy, n + 1, colors[3], 1.6);
 	rpt_frame(cr, &p);
@@ -201,20 +218,53 @@ static void draw_mc(cairo_t *cr, const double *r, size_t n, const double *fan)
 	rpt_set_rgb(cr, C_INK);
 	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "closed trades");
 	rpt_y_label(cr, &p, "net equity, compounded from 1");
+	free(med);
 	free(ox);
 	free(oy);
+}
+
+/* Reads montecarlo_fan.csv (the stats stage's). Returns 0, or -1 with why. */
+static int fan_load(const struct rpt_input *in, struct fan *f, char *why, size_t len)
+{
+	static const char *const cols[] = { "p5", "p25", "p50", "p75", "p95" };
+	const struct rpt_table *tb = &in->curve[RPT_FAN];
+	double *v;
+
+	f->pts = tb->rows ? tb->rows - 1 : 0;
+	if (f->pts < 2) {
+		sa_fmt(why, len, "montecarlo_fan.csv %s", in->curve_reason[RPT_FAN][0] ?
+		       in->curve_reason[RPT_FAN] : "holds no fan");
+		return -1;
+	}
+	f->x = malloc(f->pts * sizeof *f->x);
+	f->q = malloc(f->pts * 5 * sizeof *f->q);
+	v = malloc(f->pts * sizeof *v);
+	if (!f->x || !f->q || !v || rpt_table_nums(tb, "trade", f->x, why, len)) {
+		free(v);
+		return -1;
+	}
+	for (int q = 0; q < 5; q++) {
+		if (rpt_table_nums(tb, cols[q], v, why, len)) {
+			free(v);
+			return -1;
+		}
+		for (size_t i = 0; i < f->pts; i++)
+			f->q[i * 5 + q] = v[i];
+	}
+	free(v);
+	return 0;
 }
 
 static int chart_mc(const char *dir, const struct rpt_input *in, char *err, size_t errlen)
 {
 	const cJSON *stats = rpt_stage_ok(in, RPT_STATS), *mc = get(stats, "monte_carlo");
-	double fan[ST_MC_FAN_POINTS * 5];
-	struct st_montecarlo out;
-	char path[4096], why[512], sub[160];
+	struct fan f = { 0 };
+	char path[4096], why[512] = "out of memory", sub[160];
 	cairo_surface_t *sf;
 	cairo_t *cr = rpt_canvas(&sf);
 	double resamples = sa_json_num(mc, "resamples", 0);
 	bool blocks = !strcmp(sa_json_str(mc, "method", ""), "stationary_blocks");
+	int rc;
 
 	rpt_prep(cr);
 	rpt_title(cr, "Monte Carlo of the trades", sa_fmt(sub, sizeof sub, "%.0f sequences of the "
@@ -222,17 +272,17 @@ static int chart_mc(const char *dir, const struct rpt_input *in, char *err, size
 		  blocks ? " in blocks" : ""));
 	if (!cJSON_IsObject(mc))
 		rpt_empty_note(cr, sa_json_str(stats, "monte_carlo_reason", "no Monte Carlo"));
-	else if (st_montecarlo(in->returns.net, in->returns.n, (size_t)resamples,
-			       (unsigned long)sa_json_num(mc, "seed", 1),
-			       blocks ? ST_MC_BLOCKS : ST_MC_BOOTSTRAP, &out, fan,
-			       why, sizeof why) < 0)
+	else if (fan_load(in, &f, why, sizeof why) < 0)
 		rpt_empty_note(cr, why);
 	else
-		draw_mc(cr, in->returns.net, in->returns.n, fan);
-	return rpt_finish(cr, sf, sa_fmt(path, sizeof path, "%s/montecarlo.png", dir), err, errlen);
+		draw_mc(cr, in->returns.net, in->returns.n, &f);
+	rc = rpt_finish(cr, sf, sa_fmt(path, sizeof path, "%s/montecarlo.png", dir), err, errlen);
+	free(f.x);
+	free(f.q);
+	return rc;
 }
 
-int rpt_tests_charts(const char *dir, const struct rpt_input *in, char *err, size_t errlen)
+int rpt_checks_charts(const char *dir, const struct rpt_input *in, char *err, size_t errlen)
 {
 	return chart_wf(dir, in, err, errlen) < 0 ? -1 : chart_mc(dir, in, err, errlen);
 }
@@ -384,7 +434,7 @@ static void add_monte_carlo(cJSON *model, const cJSON *stats)
 	add_mc_method(o, mc);
 }
 
-int rpt_tests_model(cJSON *model, const struct rpt_input *in)
+int rpt_checks_model(cJSON *model, const struct rpt_input *in)
 {
 	const cJSON *stats = rpt_stage_ok(in, RPT_STATS);
 

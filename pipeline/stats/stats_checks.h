@@ -1,8 +1,8 @@
-/* stats_tests.h - the tests run on the strategy itself, written into stats.json: Hansen's SPA
+/* stats_checks.h - the tests run on the strategy itself, written into stats.json: Hansen's SPA
  * and walk-forward selection over the declared variants' return matrix, and a Monte Carlo of
  * the closed trades. */
-#ifndef STATS_TESTS_H
-#define STATS_TESTS_H
+#ifndef STATS_CHECKS_H
+#define STATS_CHECKS_H
 
 #include <cjson/cJSON.h>
 
@@ -13,6 +13,6 @@
  * MONTE_CARLO and BOOTSTRAP_SEED come from in->config; annual_factor is sqrt(bars a year) (NAN
  * when unknown: the annualised Sharpe ratios are then null). Returns 0, or -1 when out of
  * memory. */
-int st_tests_report(cJSON *o, const struct st_stage_in *in, double annual_factor);
+int st_checks_report(cJSON *o, const struct st_stage_in *in, double annual_factor);
 
 #endif

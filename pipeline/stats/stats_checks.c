@@ -1,6 +1,6 @@
-/* stats_tests.c - SPA, walk-forward selection and the Monte Carlo of the trades, into
+/* stats_checks.c - SPA, walk-forward selection and the Monte Carlo of the trades, into
  * stats.json. */
-#include "stats_tests.h"
+#include "stats_checks.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -109,6 +109,10 @@ static void add_walk_forward(cJSON *o, const struct st_stage_in *in, double fact
 	sa_json_add_num(b, "efficiency", w.is_sharpe > 0.0 ? w.oos_sharpe / w.is_sharpe : NAN,
 			ST_DIGITS);
 	cJSON_AddNullToObject(o, "walk_forward_reason");
+	if (in->curves) {
+		in->curves->wf = w;
+		in->curves->has_wf = true;
+	}
 }
 
 /* The closed trades' net returns, in trades.csv's order (caller frees). */
@@ -162,8 +166,8 @@ static int add_monte_carlo(cJSON *o, const struct st_stage_in *in, unsigned long
 	r = trade_returns(in);
 	if (!r)
 		return -1;
-	if (st_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BLOCKS, &mc, NULL, why,
-			  sizeof why) < 0 ||
+	if (st_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BLOCKS, &mc,
+			  in->curves ? in->curves->fan : NULL, why, sizeof why) < 0 ||
 	    st_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BOOTSTRAP, &iid, NULL, why,
 			  sizeof why) < 0) {
 		free(r);
@@ -188,10 +192,12 @@ static int add_monte_carlo(cJSON *o, const struct st_stage_in *in, unsigned long
 	sa_json_add_num(b, "observed_worst_trade", mc.observed_worst_trade, ST_DIGITS);
 	add_mc_figures(cJSON_AddObjectToObject(b, "iid"), &iid);
 	cJSON_AddNullToObject(o, "monte_carlo_reason");
+	if (in->curves)
+		in->curves->has_fan = true;
 	return 0;
 }
 
-int st_tests_report(cJSON *o, const struct st_stage_in *in, double annual_factor)
+int st_checks_report(cJSON *o, const struct st_stage_in *in, double annual_factor)
 {
 	long long seed;
 	char why[512];
