@@ -60,46 +60,46 @@ enum sa_knob_type {
 	  "stats",                                                                                   \
 	  "PBO: contiguous blocks the variants' returns are cut into (even)")                    \
 	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "",                             \
-	  "robust sealed variants replay stats report",                                                     \
+	  "robust sealed variants replay stats",                          \
 	  "fees per side, in bps of the traded notional (empty: the market's, FEE_BPS_<MARKET>)") \
 	X(SLIPPAGE_BPS, "SLIPPAGE_BPS", "costs.slippage_bps", SA_KNOB_NUM, 0, 1000, "",              \
-	  "robust sealed variants replay stats report",                                                     \
+	  "robust sealed variants replay stats",                          \
 	  "slippage per side, in bps of the traded notional (empty: SLIPPAGE_BPS_<MARKET>)")     \
 	X(FEE_BPS_PERP, "FEE_BPS_PERP", "costs.fee_bps_perp", SA_KNOB_NUM, 0, 1000, "5",            \
-	  "robust sealed variants replay stats report",                                                     \
+	  "robust sealed variants replay stats",                          \
 	  "perp's fee per side unless FEE_BPS: a perpetual exchange's taker fee (Binance USD-M 0.05 %)") \
 	X(FEE_BPS_SPOT, "FEE_BPS_SPOT", "costs.fee_bps_spot", SA_KNOB_NUM, 0, 1000, "10",           \
-	  "robust sealed variants replay stats report",                                                     \
+	  "robust sealed variants replay stats",                          \
 	  "spot's fee per side unless FEE_BPS: a spot exchange's taker fee (Binance spot 0.10 %)") \
 	X(FEE_BPS_STOCK, "FEE_BPS_STOCK", "costs.fee_bps_stock", SA_KNOB_NUM, 0, 1000, "1",         \
-	  "robust sealed variants replay stats report",                                                     \
+	  "robust sealed variants replay stats",                          \
 	  "stock's fee per side unless FEE_BPS: a broker's commission (USD 0.005 a share of USD 50)") \
 	X(FEE_BPS_FX, "FEE_BPS_FX", "costs.fee_bps_fx", SA_KNOB_NUM, 0, 1000, "0",                  \
-	  "robust sealed variants replay stats report",                                                     \
+	  "robust sealed variants replay stats",                          \
 	  "fx's fee per side unless FEE_BPS: none, a retail FX broker is paid in the spread")    \
 	X(SLIPPAGE_BPS_PERP, "SLIPPAGE_BPS_PERP", "costs.slippage_bps_perp", SA_KNOB_NUM, 0, 1000,  \
-	  "2", "robust sealed variants replay stats report",                                            \
+	  "2", "robust sealed variants replay stats",                          \
 	  "perp's slippage per side unless SLIPPAGE_BPS")                                        \
 	X(SLIPPAGE_BPS_SPOT, "SLIPPAGE_BPS_SPOT", "costs.slippage_bps_spot", SA_KNOB_NUM, 0, 1000,  \
-	  "2", "robust sealed variants replay stats report",                                            \
+	  "2", "robust sealed variants replay stats",                          \
 	  "spot's slippage per side unless SLIPPAGE_BPS")                                        \
 	X(SLIPPAGE_BPS_STOCK, "SLIPPAGE_BPS_STOCK", "costs.slippage_bps_stock", SA_KNOB_NUM, 0, 1000, \
-	  "2", "robust sealed variants replay stats report",                                            \
+	  "2", "robust sealed variants replay stats",                          \
 	  "stock's slippage per side unless SLIPPAGE_BPS: half a quoted spread of about 4 bp")   \
 	X(SLIPPAGE_BPS_FX, "SLIPPAGE_BPS_FX", "costs.slippage_bps_fx", SA_KNOB_NUM, 0, 1000, "0.5", \
-	  "robust sealed variants replay stats report",                                                     \
+	  "robust sealed variants replay stats",                          \
 	  "fx's slippage per side unless SLIPPAGE_BPS: half a 1-pip EUR/USD spread (0.9 bp)")    \
 	X(FUNDING_BPS_8H, "FUNDING_BPS_8H", "costs.funding_bps_8h", SA_KNOB_NUM, -1000, 1000,    \
-	  "1", "robust sealed variants replay stats report",                                            \
+	  "1", "robust sealed variants replay stats",                          \
 	  "perp: funding per 8 h of held notional, in bps, paid by either side (see FUNDING_INCOME)") \
 	X(FUNDING_INCOME, "FUNDING_INCOME", "costs.funding_income", SA_KNOB_INT, 0, 1, "0",          \
-	  "robust sealed variants replay stats report",                                                     \
+	  "robust sealed variants replay stats",                          \
 	  "1: funding is signed, a long pays FUNDING_BPS_8H and a short receives it; 0: never income") \
 	X(MARKET, "MARKET", "costs.market", SA_KNOB_STR, 0, 5, "",                                   \
-	  "robust sealed variants replay stats report",                                                     \
+	  "robust sealed variants replay stats",                          \
 	  "perp, spot, stock or fx (empty: from the data: a funding column or -futures perp, weekday sessions stock, the FX week fx, else spot)") \
 	X(BORROW_BPS_YEAR, "BORROW_BPS_YEAR", "costs.borrow_bps_year", SA_KNOB_NUM, 0, 100000, "30", \
-	  "robust sealed variants replay stats report",                                                     \
+	  "robust sealed variants replay stats",                          \
 	  "stock, spot: borrow fee of a short, bps a year of its notional, for the time it is held") \
 	X(RECONCILE_BPS, "RECONCILE_BPS", "reconcile.bps", SA_KNOB_NUM, 0, 10000, "1",               \
 	  "replay",                                                                                  \
