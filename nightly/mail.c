@@ -123,7 +123,7 @@ static long long file_size(const char *path)
 }
 
 /* Fills the plan's files from index.json (its rows are already worst news first). */
-static int plan_from_index(struct mail_plan *p, const cJSON *ix, const char *dir)
+static int plan_from_index(struct nightly_mail_plan *p, const cJSON *ix, const char *dir)
 {
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(ix, "rows"), *r;
 	static const char *const index_names[2] = {"index.xlsx", "index.html"};
@@ -138,7 +138,7 @@ static int plan_from_index(struct mail_plan *p, const cJSON *ix, const char *dir
 		return sa_error("out of memory");
 	cJSON_ArrayForEach(r, rows) {
 		const char *b = sa_json_str(r, "bundle", NULL), *slash;
-		struct mail_file *f = &p->bundles[p->n];
+		struct nightly_mail_file *f = &p->bundles[p->n];
 
 		/* only a plain "bundles/NAME.zip" from our own index is ever opened */
 		if (!b || strncmp(b, "bundles/", 8) != 0 || strstr(b, "..") || strchr(b + 8, '/'))
@@ -176,7 +176,7 @@ static char *crlf(const char *s)
 }
 
 /* Whether the plan attaches the bundle the recipient sees as name. */
-static bool bundle_attached(const struct mail_plan *p, const char *name)
+static bool bundle_attached(const struct nightly_mail_plan *p, const char *name)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (p->bundles[i].attach && strcmp(p->bundles[i].name, name) == 0)
@@ -185,7 +185,7 @@ static bool bundle_attached(const struct mail_plan *p, const char *name)
 }
 
 /* The text part: index.txt, what was left out, and each attachment's sha256. */
-static char *text_part(const char *index_txt, const struct mail_plan *p, const cJSON *ix)
+static char *text_part(const char *index_txt, const struct nightly_mail_plan *p, const cJSON *ix)
 {
 	size_t len = strlen(index_txt) + 512 + (p->n + 1) * 400;
 	char *t = malloc(len);
@@ -194,7 +194,7 @@ static char *text_part(const char *index_txt, const struct mail_plan *p, const c
 	if (!t)
 		return NULL;
 	snprintf(t, len, "%s", index_txt);
-	mail_plan_left_out_text(p, t, len);
+	nightly_mail_plan_left_out_text(p, t, len);
 	if (p->attached == 0)
 		return t;
 	snprintf(t + strlen(t), len - strlen(t), "\nAttached bundles (sha256):\n");
@@ -209,7 +209,7 @@ static char *text_part(const char *index_txt, const struct mail_plan *p, const c
 }
 
 /* The HTML part: index.html with the left-out note before </body>. */
-static char *html_part(const char *index_html, const struct mail_plan *p)
+static char *html_part(const char *index_html, const struct nightly_mail_plan *p)
 {
 	size_t len = strlen(index_html) + 512 + (p->n + 1) * 400;
 	char *h = malloc(len), *note = malloc(len);
@@ -220,7 +220,7 @@ static char *html_part(const char *index_html, const struct mail_plan *p)
 	if (!h || !note)
 		goto fail;
 	note[0] = '\0';
-	mail_plan_left_out_text(p, note, len);
+	nightly_mail_plan_left_out_text(p, note, len);
 	fp = fmemopen(h, len, "w");
 	if (!fp)
 		goto fail;
@@ -255,7 +255,7 @@ static char *read_night_file(const char *dir, const char *name)
 }
 
 /* The outcome, kept beside the night's results. */
-static int write_result(const char *dir, const struct mail_plan *p, const struct mail_result *res,
+static int write_result(const char *dir, const struct nightly_mail_plan *p, const struct nightly_mail_result *res,
 			const struct args *a)
 {
 	cJSON *o = sa_json_stage("mail", 1), *att, *left;
@@ -266,11 +266,11 @@ static int write_result(const char *dir, const struct mail_plan *p, const struct
 	if (!res->ok)
 		cJSON_AddStringToObject(o, "reason", res->reason);
 	cJSON_AddStringToObject(o, "to", a->to);
-	cJSON_AddStringToObject(o, "server", mail_url_public(a->url, where, sizeof where));
+	cJSON_AddStringToObject(o, "server", nightly_mail_url_public(a->url, where, sizeof where));
 	cJSON_AddNumberToObject(o, "attempts", res->attempts);
 	cJSON_AddNumberToObject(o, "smtp_code", (double)res->smtp_code);
 	cJSON_AddNumberToObject(o, "cap", (double)p->cap);
-	cJSON_AddNumberToObject(o, "estimated_size", (double)mail_plan_size(p));
+	cJSON_AddNumberToObject(o, "estimated_size", (double)nightly_mail_plan_size(p));
 	att = cJSON_AddArrayToObject(o, "attached");
 	left = cJSON_AddArrayToObject(o, "left_out");
 	for (size_t i = 0; i < 2; i++)
@@ -284,11 +284,11 @@ static int write_result(const char *dir, const struct mail_plan *p, const struct
 }
 
 /* Credentials from the file, else the environment; never echoed anywhere. */
-static int load_credentials(const struct args *a, struct mail_config *cfg, char *user, size_t ulen,
+static int load_credentials(const struct args *a, struct nightly_mail_config *cfg, char *user, size_t ulen,
 			    char *pass, size_t plen)
 {
 	if (a->credentials) {
-		if (mail_read_credentials(a->credentials, user, ulen, pass, plen) != 0)
+		if (nightly_mail_read_credentials(a->credentials, user, ulen, pass, plen) != 0)
 			return -1;
 		cfg->user = user;
 		cfg->password = pass;
@@ -302,10 +302,10 @@ static int load_credentials(const struct args *a, struct mail_config *cfg, char 
 int main(int argc, char **argv)
 {
 	struct args a = {0};
-	struct mail_plan plan = {0};
-	struct mail_config cfg = {0};
-	struct mail_result res = {0};
-	struct mail_message msg = {0};
+	struct nightly_mail_plan plan = {0};
+	struct nightly_mail_config cfg = {0};
+	struct nightly_mail_result res = {0};
+	struct nightly_mail_message msg = {0};
 	char err[512], path[4096], subject[768], user[256] = "", pass[512] = "";
 	char *txt = NULL, *html = NULL, *text = NULL, *hpart = NULL;
 	cJSON *ix = NULL;
@@ -325,7 +325,7 @@ int main(int argc, char **argv)
 		goto out;
 	plan.text_size = (long long)strlen(txt);
 	plan.html_size = (long long)strlen(html);
-	mail_plan_decide(&plan);
+	nightly_mail_plan_decide(&plan);
 	text = text_part(txt, &plan, ix);
 	hpart = html_part(html, &plan);
 	if (text && hpart) {
@@ -342,12 +342,12 @@ int main(int argc, char **argv)
 	}
 	sa_fmt(subject, sizeof subject, "strataudit night%s%s: %s", a.night ? " " : "", a.night ? a.night : "",
 	       sa_json_str(ix, "summary", "index"));
-	cfg = (struct mail_config){.url = a.url, .from = a.from, .to = a.to, .ca = a.ca,
+	cfg = (struct nightly_mail_config){.url = a.url, .from = a.from, .to = a.to, .ca = a.ca,
 				   .starttls = a.starttls, .retries = (int)a.retries, .backoff_ms = a.backoff_ms};
 	if (load_credentials(&a, &cfg, user, sizeof user, pass, sizeof pass) != 0)
 		goto out;
-	msg = (struct mail_message){.subject = subject, .text = text, .html = hpart, .plan = &plan};
-	mail_send(&cfg, &msg, &res);
+	msg = (struct nightly_mail_message){.subject = subject, .text = text, .html = hpart, .plan = &plan};
+	nightly_mail_send(&cfg, &msg, &res);
 	if (write_result(a.night_dir, &plan, &res, &a) != 0)
 		goto out;
 	if (!res.ok) {
@@ -360,7 +360,7 @@ int main(int argc, char **argv)
 	rc = SA_EXIT_OK;
 out:
 	memset(pass, 0, sizeof pass);
-	mail_plan_release(&plan);
+	nightly_mail_plan_release(&plan);
 	cJSON_Delete(ix);
 	free(txt);
 	free(html);

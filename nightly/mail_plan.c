@@ -9,28 +9,28 @@
 /* Headers, boundaries and the part headers of one attachment, generously. */
 #define PART_OVERHEAD 512
 
-long long mail_b64_size(long long n)
+long long nightly_mail_b64_size(long long n)
 {
 	long long enc = (n + 2) / 3 * 4;
 
 	return enc + (enc + 75) / 76 * 2;
 }
 
-long long mail_plan_size(const struct mail_plan *p)
+long long nightly_mail_plan_size(const struct nightly_mail_plan *p)
 {
 	/* the text and HTML parts go quoted-printable: at worst three bytes for one */
 	long long total = 2048 + 3 * (p->text_size + p->html_size);
 
 	for (size_t i = 0; i < 2; i++)
 		if (p->index[i].attach)
-			total += PART_OVERHEAD + mail_b64_size(p->index[i].size);
+			total += PART_OVERHEAD + nightly_mail_b64_size(p->index[i].size);
 	for (size_t i = 0; i < p->n; i++)
 		if (p->bundles[i].attach)
-			total += PART_OVERHEAD + mail_b64_size(p->bundles[i].size);
+			total += PART_OVERHEAD + nightly_mail_b64_size(p->bundles[i].size);
 	return total;
 }
 
-void mail_plan_decide(struct mail_plan *p)
+void nightly_mail_plan_decide(struct nightly_mail_plan *p)
 {
 	for (size_t i = 0; i < 2; i++)
 		p->index[i].attach = p->index[i].size >= 0 && p->index[i].path[0];
@@ -41,7 +41,7 @@ void mail_plan_decide(struct mail_plan *p)
 	 * smaller one after it may still go */
 	for (size_t i = 0; i < p->n; i++) {
 		p->bundles[i].attach = true;
-		if (mail_plan_size(p) > p->cap)
+		if (nightly_mail_plan_size(p) > p->cap)
 			p->bundles[i].attach = false;
 		else
 			p->attached++;
@@ -49,7 +49,7 @@ void mail_plan_decide(struct mail_plan *p)
 	p->over_cap = p->attached < p->n;
 }
 
-char *mail_plan_left_out_text(const struct mail_plan *p, char *text, size_t len)
+char *nightly_mail_plan_left_out_text(const struct nightly_mail_plan *p, char *text, size_t len)
 {
 	size_t used = strlen(text);
 
@@ -68,7 +68,7 @@ char *mail_plan_left_out_text(const struct mail_plan *p, char *text, size_t len)
 	return text;
 }
 
-void mail_plan_release(struct mail_plan *p)
+void nightly_mail_plan_release(struct nightly_mail_plan *p)
 {
 	free(p->bundles);
 	p->bundles = NULL;

@@ -9,7 +9,7 @@
 #include "mail_send.h"
 #include "msg.h"
 
-char *mail_url_public(const char *url, char *buf, size_t len)
+char *nightly_mail_url_public(const char *url, char *buf, size_t len)
 {
 	CURLU *u = curl_url();
 	char *scheme = NULL, *host = NULL, *port = NULL;
@@ -30,7 +30,7 @@ out:
 	return buf;
 }
 
-int mail_read_credentials(const char *path, char *user, size_t ulen, char *password, size_t plen)
+int nightly_mail_read_credentials(const char *path, char *user, size_t ulen, char *password, size_t plen)
 {
 	char *buf = NULL, *colon, *eol;
 	size_t len;
@@ -73,7 +73,7 @@ static int add_body(curl_mime *alt, const char *data, const char *type)
 }
 
 /* Adds one file, base64-encoded by curl, as an attachment named name. */
-static int add_file(curl_mime *mime, const struct mail_file *f, const char *type)
+static int add_file(curl_mime *mime, const struct nightly_mail_file *f, const char *type)
 {
 	curl_mimepart *part = curl_mime_addpart(mime);
 
@@ -94,11 +94,11 @@ static const char *type_of(const char *name)
 }
 
 /* The whole message: multipart/mixed of (text | html alternative) and the attachments. */
-static curl_mime *build_mime(CURL *curl, const struct mail_message *msg)
+static curl_mime *build_mime(CURL *curl, const struct nightly_mail_message *msg)
 {
 	curl_mime *mime = curl_mime_init(curl), *alt = curl_mime_init(curl);
 	curl_mimepart *part;
-	const struct mail_plan *p = msg->plan;
+	const struct nightly_mail_plan *p = msg->plan;
 
 	if (!mime || !alt || add_body(alt, msg->text, "text/plain; charset=utf-8") ||
 	    add_body(alt, msg->html, "text/html; charset=utf-8"))
@@ -175,7 +175,7 @@ static void date_header(char *buf, size_t len)
 }
 
 /* One attempt. Returns the curl result; *code gets the server's last reply code. */
-static CURLcode attempt(const struct mail_config *cfg, const struct mail_message *msg, long *code,
+static CURLcode attempt(const struct nightly_mail_config *cfg, const struct nightly_mail_message *msg, long *code,
 			char *errbuf)
 {
 	CURL *curl = curl_easy_init();
@@ -231,7 +231,7 @@ static void pause_ms(long ms)
 		;
 }
 
-int mail_send(const struct mail_config *cfg, const struct mail_message *msg, struct mail_result *res)
+int nightly_mail_send(const struct nightly_mail_config *cfg, const struct nightly_mail_message *msg, struct nightly_mail_result *res)
 {
 	char errbuf[CURL_ERROR_SIZE], where[256];
 	long wait = cfg->backoff_ms;
@@ -252,7 +252,7 @@ int mail_send(const struct mail_config *cfg, const struct mail_message *msg, str
 		if (res->smtp_code >= 500 && res->smtp_code < 600)
 			break; /* a permanent refusal: asking again gets the same answer */
 	}
-	mail_url_public(cfg->url, where, sizeof where);
+	nightly_mail_url_public(cfg->url, where, sizeof where);
 	if (res->smtp_code >= 500 && res->smtp_code < 600)
 		sa_fmt(res->reason, sizeof res->reason, "%s refused the message with %ld (%s)", where,
 		       res->smtp_code, errbuf[0] ? errbuf : curl_easy_strerror(c));

@@ -8,7 +8,7 @@
 
 #include "mail_plan.h"
 
-struct mail_config {
+struct nightly_mail_config {
 	const char *url;        /* smtp://host[:port] or smtps://host[:port] */
 	const char *from;
 	const char *to;         /* one or more addresses, comma-separated */
@@ -19,13 +19,13 @@ struct mail_config {
 	long backoff_ms;        /* wait before the first retry; doubles each time */
 };
 
-struct mail_message {
+struct nightly_mail_message {
 	const char *subject;
 	const char *text, *html;  /* NUL-terminated bodies */
-	const struct mail_plan *plan;  /* the attachments: index files and bundles marked attach */
+	const struct nightly_mail_plan *plan;  /* the attachments: index files and bundles marked attach */
 };
 
-struct mail_result {
+struct nightly_mail_result {
 	bool ok;
 	int attempts;
 	long smtp_code;      /* the server's last reply code, 0 when none */
@@ -34,14 +34,14 @@ struct mail_result {
 
 /* Sends msg as configured. Returns 0 when the server accepted it, -1 otherwise; res says how
  * it went either way. A 5xx reply is permanent and not retried; anything else is retried. */
-int mail_send(const struct mail_config *cfg, const struct mail_message *msg, struct mail_result *res);
+int nightly_mail_send(const struct nightly_mail_config *cfg, const struct nightly_mail_message *msg, struct nightly_mail_result *res);
 
 /* The URL's scheme, host and port only ("smtp://host:25"), so a message never shows a
  * password written into the URL. Writes into buf (always terminated). Returns buf. */
-char *mail_url_public(const char *url, char *buf, size_t len);
+char *nightly_mail_url_public(const char *url, char *buf, size_t len);
 
 /* Reads credentials "user:password" from the first line of path into user and password.
  * Returns 0, or -1 with a message naming the file (never its contents). */
-int mail_read_credentials(const char *path, char *user, size_t ulen, char *password, size_t plen);
+int nightly_mail_read_credentials(const char *path, char *user, size_t ulen, char *password, size_t plen);
 
 #endif

@@ -24,7 +24,7 @@ sqlite3 *nightly_history_open(const char *path)
 	char *err = NULL, why[1400];
 
 	/* checked whole first: a damaged history is refused with its path and the fix */
-	if (sa_ledger_open(path, true, &db, why, sizeof why) != 0) {
+	if (da_ledger_open(path, true, &db, why, sizeof why) != 0) {
 		sa_error("%s", why);
 		goto fail;
 	}
@@ -197,17 +197,17 @@ int nightly_history_ledger(sqlite3 *db, const char *night, const char *dir, stru
 {
 	char path[4096], err[512], why[1024];
 	cJSON *in = NULL, *fp = NULL;
-	struct sa_ledger_key k;
-	struct sa_ledger_view v;
+	struct da_ledger_key k;
+	struct da_ledger_view v;
 	int rc = 0;
 
 	if (strcmp(r->verdict, "FAILED") == 0)
 		goto out;
 	in = sa_json_read(sa_fmt(path, sizeof path, "%s/inspect.json", dir), SA_JSON_CAP, err, sizeof err);
 	fp = sa_json_read(sa_fmt(path, sizeof path, "%s/fingerprint.json", dir), SA_JSON_CAP, err, sizeof err);
-	if (sa_ledger_key_read(in, fp, &k, why, sizeof why) != NULL)
+	if (da_ledger_key_read(in, fp, &k, why, sizeof why) != NULL)
 		goto out;
-	if (sa_ledger_record(db, r->name, night, &k, &v, why, sizeof why) != 0)
+	if (da_ledger_record(db, r->name, night, &k, &v, why, sizeof why) != 0)
 		rc = sa_error("cannot record '%s' in the trial ledger: %s", r->name, why);
 	else
 		r->version = v.version;
@@ -221,21 +221,21 @@ int nightly_history_ledger_moved(sqlite3 *db, const char *dir, const char *name,
 {
 	char path[4096], err[512], why[1024];
 	cJSON *in = NULL, *fp = NULL, *lj = NULL;
-	struct sa_ledger_key k;
-	struct sa_ledger_view v;
+	struct da_ledger_key k;
+	struct da_ledger_view v;
 	int rc = -1;
 
 	*moved = false;
 	in = sa_json_read(sa_fmt(path, sizeof path, "%s/inspect.json", dir), SA_JSON_CAP, err, sizeof err);
 	fp = sa_json_read(sa_fmt(path, sizeof path, "%s/fingerprint.json", dir), SA_JSON_CAP, err, sizeof err);
 	lj = sa_json_read(sa_fmt(path, sizeof path, "%s/ledger.json", dir), SA_JSON_CAP, err, sizeof err);
-	if (sa_ledger_key_read(in, fp, &k, why, sizeof why) != NULL) {
+	if (da_ledger_key_read(in, fp, &k, why, sizeof why) != NULL) {
 		/* no code the ledger counts: nothing of it can have moved (nor can since, the
 		 * data's last bar at the first audit, without new data, which re-audits anyway) */
 		rc = 0;
 		goto out;
 	}
-	if (sa_ledger_view(db, name, &k, "", &v, why, sizeof why) != 0) {
+	if (da_ledger_view(db, name, &k, "", &v, why, sizeof why) != 0) {
 		sa_error("%s", why);
 		goto out;
 	}

@@ -213,7 +213,7 @@ static void load_stats(struct nightly_row *r, const cJSON *s)
 	r->pbo = sa_json_num(cJSON_GetObjectItemCaseSensitive(s, "pbo"), "value", NAN);
 	if (!isfinite(r->trades))
 		r->trades = sa_json_num(s, "trades", NAN);
-	sa_ledger_sentence(s, r->ledger, sizeof r->ledger);
+	da_ledger_sentence(s, r->ledger, sizeof r->ledger);
 	load_forward(r, cJSON_GetObjectItemCaseSensitive(s, "forward"));
 }
 

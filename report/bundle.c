@@ -46,14 +46,14 @@ int main(int argc, char **argv)
 {
 	const char *dir = NULL, *name = NULL;
 	char zipname[1024], zippath[4096], err[1024];
-	struct bd_list list;
+	struct rpt_list list;
 	sa_set_prog("bundle");
 	parse_args(argc, argv, &dir, &name);
 	sa_fmt(zipname, sizeof zipname, "%s.zip", name);
 	sa_fmt(zippath, sizeof zippath, "%s/%s", dir, zipname);
-	if (bd_list_dir(dir, zipname, &list, err, sizeof err) || bd_write_sums(dir, &list, err, sizeof err) ||
-	    bd_write_zip(dir, zippath, name, &list, err, sizeof err))
+	if (rpt_list_dir(dir, zipname, &list, err, sizeof err) || rpt_write_sums(dir, &list, err, sizeof err) ||
+	    rpt_write_zip(dir, zippath, name, &list, err, sizeof err))
 		sa_die("%s", err);
-	bd_list_release(&list);
+	rpt_list_release(&list);
 	return SA_EXIT_OK;
 }

@@ -38,7 +38,7 @@ static bool wanted(const char *dir, const char *name, const char *zipname)
 	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int push(struct bd_list *list, size_t *cap, const char *name)
+static int push(struct rpt_list *list, size_t *cap, const char *name)
 {
 	if (list->n == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 32;
@@ -54,7 +54,7 @@ static int push(struct bd_list *list, size_t *cap, const char *name)
 	return 0;
 }
 
-int bd_list_dir(const char *dir, const char *zipname, struct bd_list *list, char *err, size_t errlen)
+int rpt_list_dir(const char *dir, const char *zipname, struct rpt_list *list, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -83,11 +83,11 @@ out:
 	if (d)
 		closedir(d);
 	if (rc)
-		bd_list_release(list);
+		rpt_list_release(list);
 	return rc;
 }
 
-void bd_list_release(struct bd_list *list)
+void rpt_list_release(struct rpt_list *list)
 {
 	for (size_t i = 0; i < list->n; i++)
 		free(list->names[i]);
@@ -95,7 +95,7 @@ void bd_list_release(struct bd_list *list)
 	memset(list, 0, sizeof *list);
 }
 
-int bd_write_sums(const char *dir, const struct bd_list *list, char *err, size_t errlen)
+int rpt_write_sums(const char *dir, const struct rpt_list *list, char *err, size_t errlen)
 {
 	char path[4096], hex[65];
 	struct sa_atomic a = { 0 };
@@ -144,7 +144,7 @@ static int add_entry(zip_t *z, const char *dir, const char *prefix, const char *
 	return 0;
 }
 
-int bd_write_zip(const char *dir, const char *zippath, const char *prefix, const struct bd_list *list,
+int rpt_write_zip(const char *dir, const char *zippath, const char *prefix, const struct rpt_list *list,
 		 char *err, size_t errlen)
 {
 	int zerr = 0, rc = -1;

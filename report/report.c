@@ -109,7 +109,7 @@ static void draw_charts(const struct args *a, const struct rpt_input *in, const 
 
 	/* The same check the replay made: a bad array is refused, never rounded into a chart. */
 	if (run)
-		sa_run_signals(run, in->data.n, 0, &sig, why_sig, sizeof why_sig);
+		da_run_signals(run, in->data.n, 0, &sig, why_sig, sizeof why_sig);
 	const cJSON *delay = stats ? cJSON_GetObjectItemCaseSensitive(stats, "delay_sensitivity") : NULL;
 	const char *why_delay = stats ? sa_json_str(stats, "delay_note", "") : "stats.json is missing or failed";
 

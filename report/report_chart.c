@@ -117,19 +117,19 @@ static void draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct r
 	rpt_x_axis_dates(cr, &dd, true);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 	double dash[] = { 5, 3 };
-	rpt_set_rgb(cr, C_GROSS);
+	rpt_set_rgb(cr, RPT_GROSS);
 	cairo_set_line_width(cr, 1.6);
 	cairo_set_dash(cr, dash, 2, 0);
 	rpt_polyline(cr, &top, eq->n, eq->t, l.gross);
 	cairo_stroke(cr);
 	cairo_set_dash(cr, NULL, 0, 0);
 	if (bench) {
-		rpt_set_rgb(cr, C_PSR);
+		rpt_set_rgb(cr, RPT_PSR);
 		cairo_set_line_width(cr, 1.4);
 		rpt_polyline(cr, &top, bench->n, bench->t, l.bench);
 		cairo_stroke(cr);
 	}
-	rpt_set_rgb(cr, C_NET);
+	rpt_set_rgb(cr, RPT_NET);
 	cairo_set_line_width(cr, 1.8);
 	rpt_polyline(cr, &top, eq->n, eq->t, l.net);
 	cairo_stroke(cr);
@@ -138,15 +138,15 @@ static void draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct r
 		cairo_line_to(cr, rpt_px_x(&dd, (double)eq->t[i]), rpt_px_y(&dd, draw[i]));
 	cairo_line_to(cr, rpt_px_x(&dd, dd.xmax), rpt_px_y(&dd, 0));
 	cairo_close_path(cr);
-	cairo_set_source_rgba(cr, C_DD.r, C_DD.g, C_DD.b, 0.35);
+	cairo_set_source_rgba(cr, RPT_DD.r, RPT_DD.g, RPT_DD.b, 0.35);
 	cairo_fill_preserve(cr);
-	rpt_set_rgb(cr, C_DD);
+	rpt_set_rgb(cr, RPT_DD);
 	cairo_set_line_width(cr, 1);
 	cairo_stroke(cr);
 	rpt_frame(cr, &top);
 	rpt_frame(cr, &dd);
 	rpt_legend(cr, bench ? 3 : 2, names, colors, dashed);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	rpt_y_label(cr, &top, log_axis ? "equity (start = 1), log scale" : "equity (start = 1)");
 	rpt_y_label(cr, &dd, "drawdown");
 out:
@@ -205,15 +205,15 @@ static void draw_returns(cairo_t *cr, const struct rpt_returns *r)
 	rpt_nice_range(&p.ymin, &p.ymax, 5);
 	p.ymin = 0;
 	rpt_y_axis(cr, &p, 5, 1, "%.0f", false);
-	rpt_draw_hist(cr, &p, r->net, r->n, bins, p.xmin, width, true, C_NET);
-	rpt_draw_hist(cr, &p, r->gross, r->n, bins, p.xmin, width, false, C_GROSS);
+	rpt_draw_hist(cr, &p, r->net, r->n, bins, p.xmin, width, true, RPT_NET);
+	rpt_draw_hist(cr, &p, r->gross, r->n, bins, p.xmin, width, false, RPT_GROSS);
 	double dash[] = { 5, 3 };
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	cairo_set_line_width(cr, 1);
 	cairo_move_to(cr, rpt_px_x(&p, 0), p.y0);
 	cairo_line_to(cr, rpt_px_x(&p, 0), p.y1);
 	cairo_stroke(cr);
-	rpt_set_rgb(cr, C_DD);
+	rpt_set_rgb(cr, RPT_DD);
 	cairo_set_line_width(cr, 1.6);
 	cairo_set_dash(cr, dash, 2, 0);
 	cairo_move_to(cr, rpt_px_x(&p, mean), p.y0);
@@ -227,7 +227,7 @@ static void draw_returns(cairo_t *cr, const struct rpt_returns *r)
 	rpt_x_axis_numbers(cr, &pct, 8, "%.3g%%");
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 3, names, colors, dashed);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "return per trade");
 	rpt_y_label(cr, &p, "trades");
 }
@@ -295,7 +295,7 @@ static void mark_breakeven(cairo_t *cr, const struct panel *p, double be)
 		return;
 	rpt_fmt_multiple(be, m, sizeof m);
 	snprintf(lab, sizeof lab, be <= p->xmax ? "break-even %s" : "break-even %s ->", m);
-	rpt_set_rgb(cr, C_DD);
+	rpt_set_rgb(cr, RPT_DD);
 	if (be <= p->xmax) {
 		cairo_set_line_width(cr, 1.6);
 		cairo_set_dash(cr, dash, 2, 0);
@@ -346,12 +346,12 @@ static void draw_costs(cairo_t *cr, const struct cost_points *pts, double breake
 	cairo_line_to(cr, rpt_px_x(&p, 1), p.y1);
 	cairo_stroke(cr);
 	if (p.ymin < 0 && p.ymax > 0) {
-		rpt_set_rgb(cr, C_INK);
+		rpt_set_rgb(cr, RPT_INK);
 		cairo_move_to(cr, p.x0, rpt_px_y(&p, 0));
 		cairo_line_to(cr, p.x1, rpt_px_y(&p, 0));
 		cairo_stroke(cr);
 	}
-	rpt_set_rgb(cr, C_PSR);
+	rpt_set_rgb(cr, RPT_PSR);
 	cairo_set_line_width(cr, 2);
 	for (size_t i = 0, k = 0; i < n; i++) {
 		if (isnan(q[i]))
@@ -363,25 +363,25 @@ static void draw_costs(cairo_t *cr, const struct cost_points *pts, double breake
 	}
 	cairo_stroke(cr);
 	cairo_set_dash(cr, NULL, 0, 0);
-	rpt_set_rgb(cr, C_NET);
+	rpt_set_rgb(cr, RPT_NET);
 	cairo_set_line_width(cr, 2.2);
 	for (size_t i = 0; i < n; i++)
 		(i ? cairo_line_to : cairo_move_to)(cr, rpt_px_x(&p, m[i]), rpt_px_y(&p, s[i]));
 	cairo_stroke(cr);
 	for (size_t i = 0; i < n; i++) {
-		rpt_set_rgb(cr, C_NET);
+		rpt_set_rgb(cr, RPT_NET);
 		cairo_arc(cr, rpt_px_x(&p, m[i]), rpt_px_y(&p, s[i]), 4, 0, 2 * M_PI);
 		cairo_fill(cr);
 		/* a label at an edge of the panel runs inwards, not over the frame */
 		double ax = m[i] <= p.xmin ? 0.0 : m[i] >= p.xmax ? 1.0 : 0.5;
-		rpt_set_rgb(cr, C_INK);
+		rpt_set_rgb(cr, RPT_INK);
 		rpt_text_at(cr, rpt_px_x(&p, m[i]) + (ax == 0.0 ? 4 : ax == 1.0 ? -4 : 0),
 			    rpt_px_y(&p, s[i]) - 10, ax, 1, 11, false, pts->net[i]);
 	}
 	mark_breakeven(cr, &p, breakeven);
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 4, names, colors, dashed);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "cost multiple (1x = fees, slippage, funding and borrow as configured)");
 }
 
@@ -414,7 +414,7 @@ int rpt_chart_costs(const char *path, const cJSON *sens, double breakeven, char 
 }
 
 /* Shades each run of equal, non-flat signals (px->n of them). */
-static void shade_positions(cairo_t *cr, const struct panel *p, const struct sa_ohlcv *px,
+static void shade_positions(cairo_t *cr, const struct panel *p, const struct da_ohlcv *px,
 			    const int8_t *sig)
 {
 	size_t n = px->n;
@@ -427,7 +427,7 @@ static void shade_positions(cairo_t *cr, const struct panel *p, const struct sa_
 		if (sig[i] != 0) {
 			double x0 = fmax(p->x0, rpt_px_x(p, (double)px->t[i] - half));
 			double x1 = fmin(p->x1, rpt_px_x(p, (double)px->t[j] + half));
-			rpt_set_rgb(cr, sig[i] > 0 ? C_LONG : C_SHORT);
+			rpt_set_rgb(cr, sig[i] > 0 ? RPT_LONG : RPT_SHORT);
 			cairo_rectangle(cr, x0, p->y0, x1 - x0, p->y1 - p->y0);
 			cairo_fill(cr);
 		}
@@ -435,7 +435,7 @@ static void shade_positions(cairo_t *cr, const struct panel *p, const struct sa_
 	}
 }
 
-static void mark_mismatches(cairo_t *cr, const struct panel *p, const struct sa_ohlcv *px,
+static void mark_mismatches(cairo_t *cr, const struct panel *p, const struct da_ohlcv *px,
 			    const cJSON *mismatches)
 {
 	const cJSON *it;
@@ -445,7 +445,7 @@ static void mark_mismatches(cairo_t *cr, const struct panel *p, const struct sa_
 			continue;
 		size_t i = (size_t)bar->valuedouble;
 		double x = rpt_px_x(p, (double)px->t[i]), y = rpt_px_y(p, px->close[i]);
-		rpt_set_rgb(cr, C_DD);
+		rpt_set_rgb(cr, RPT_DD);
 		cairo_set_line_width(cr, 1.2);
 		cairo_move_to(cr, x, p->y0);
 		cairo_line_to(cr, x, p->y1);
@@ -458,7 +458,7 @@ static void mark_mismatches(cairo_t *cr, const struct panel *p, const struct sa_
 	}
 }
 
-static void draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *sig,
+static void draw_signals(cairo_t *cr, const struct da_ohlcv *px, const int8_t *sig,
 			 const cJSON *mismatches)
 {
 	struct panel p = { 78, 80, CW - 24, CH - 52, (double)px->t[0], (double)px->t[px->n - 1], DBL_MAX, -DBL_MAX };
@@ -475,7 +475,7 @@ static void draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *s
 		shade_positions(cr, &p, px, sig);
 	rpt_y_axis(cr, &p, 5, 1, "%.6g", false);
 	rpt_x_axis_dates(cr, &p, true);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	cairo_set_line_width(cr, 1.2);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 	rpt_polyline(cr, &p, px->n, px->t, px->close);
@@ -487,7 +487,7 @@ static void draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *s
 	rpt_y_label(cr, &p, "close");
 }
 
-void rpt_draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *sig,
+void rpt_draw_signals(cairo_t *cr, const struct da_ohlcv *px, const int8_t *sig,
 		      const char *why_no_signals, const cJSON *mismatches, const char *why_missing)
 {
 	char sub[200];
@@ -505,7 +505,7 @@ void rpt_draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *sig,
 		rpt_empty_note(cr, why_missing);
 }
 
-int rpt_chart_signals(const char *path, const struct sa_ohlcv *px, const int8_t *sig,
+int rpt_chart_signals(const char *path, const struct da_ohlcv *px, const int8_t *sig,
 		     const char *why_no_signals, const cJSON *mismatches, const char *why_missing,
 		     char *err, size_t errlen)
 {

@@ -46,10 +46,10 @@ void rpt_draw_costs(cairo_t *cr, const cJSON *sens, double breakeven);
 /* The close price with the position shaded (sig: px->n validated signals, or NULL with
  * why_no_signals saying why) and each look-ahead mismatch (lookahead.json's mismatches array,
  * may be NULL) marked. */
-int rpt_chart_signals(const char *path, const struct sa_ohlcv *px, const int8_t *sig,
+int rpt_chart_signals(const char *path, const struct da_ohlcv *px, const int8_t *sig,
 		     const char *why_no_signals, const cJSON *mismatches, const char *why_missing,
 		     char *err, size_t errlen);
-void rpt_draw_signals(cairo_t *cr, const struct sa_ohlcv *px, const int8_t *sig,
+void rpt_draw_signals(cairo_t *cr, const struct da_ohlcv *px, const int8_t *sig,
 		      const char *why_no_signals, const cJSON *mismatches, const char *why_missing);
 
 /* The net curve's fall below its running peak, with stats.json's drawdowns episodes (may be

@@ -62,7 +62,7 @@ static void draw_permutation(cairo_t *cr, const double *v, size_t n, double real
 	rpt_x_axis_numbers(cr, &p, 8, "%.3g");
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 2, names, colors, style);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "per-bar Sharpe ratio before costs");
 	rpt_y_label(cr, &p, "permuted runs");
 }
@@ -107,12 +107,12 @@ static void draw_warmup(cairo_t *cr, const cJSON *runs, double first, double las
 
 		/* green where the run agrees with the full run, grey where it could not be compared */
 		if (cJSON_IsNumber(dis))
-			rpt_set_rgb(cr, C_LONG);
+			rpt_set_rgb(cr, RPT_LONG);
 		else
-			rpt_set_rgb(cr, C_GRID);
+			rpt_set_rgb(cr, RPT_GRID);
 		cairo_rectangle(cr, p.x0, y0 + 6, p.x1 - p.x0, y1 - y0 - 12);
 		cairo_fill(cr);
-		rpt_set_rgb(cr, C_DD);
+		rpt_set_rgb(cr, RPT_DD);
 		cJSON_ArrayForEach(span, cJSON_GetObjectItemCaseSensitive(run, "spans")) {
 			const cJSON *a = cJSON_GetArrayItem(span, 0), *b = cJSON_GetArrayItem(span, 1);
 			if (!cJSON_IsNumber(a) || !cJSON_IsNumber(b))
@@ -122,7 +122,7 @@ static void draw_warmup(cairo_t *cr, const cJSON *runs, double first, double las
 			cairo_rectangle(cr, xa, y0 + 6, fmax(1, xb - xa), y1 - y0 - 12);
 		}
 		cairo_fill(cr);
-		rpt_set_rgb(cr, C_INK);
+		rpt_set_rgb(cr, RPT_INK);
 		snprintf(label, sizeof label, "start %d %%", cJSON_IsNumber(pct) ? pct->valueint : 0);
 		rpt_text_at(cr, p.x0 - 8, (y0 + y1) / 2 - 7, 1, 0.5, 12, true, label);
 		if (cJSON_IsNumber(dis))
@@ -134,7 +134,7 @@ static void draw_warmup(cairo_t *cr, const cJSON *runs, double first, double las
 	}
 	rpt_x_axis_numbers(cr, &p, 8, "%.0f");
 	rpt_frame(cr, &p);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "bar of the compared tail");
 }
 
@@ -207,7 +207,7 @@ static void draw_variants(cairo_t *cr, double *sr, size_t n, double audited, dou
 				fabs(rpt_px_y(&p, sr[i]) - y0));
 	}
 	cairo_fill(cr);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	cairo_set_line_width(cr, 1);
 	cairo_move_to(cr, p.x0, rpt_px_y(&p, 0));
 	cairo_line_to(cr, p.x1, rpt_px_y(&p, 0));
@@ -218,7 +218,7 @@ static void draw_variants(cairo_t *cr, double *sr, size_t n, double audited, dou
 	h_marker(cr, &p, sr0, colors[2], true, lab);
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 3, names, colors, style);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "declared variants that ran, from the lowest Sharpe ratio per trade to the highest");
 }
 
@@ -260,14 +260,14 @@ static void draw_pbo(cairo_t *cr, const cJSON *pbo)
 	cJSON_ArrayForEach(c, counts) {
 		double x0 = rpt_px_x(&p, lo + b * width), x1 = rpt_px_x(&p, lo + (b + 1) * width);
 		double y = cJSON_IsNumber(c) ? c->valuedouble : 0;
-		struct rgb col = lo + (b + 0.5) * width <= 0 ? C_DD : C_NET;
+		struct rgb col = lo + (b + 0.5) * width <= 0 ? RPT_DD : RPT_NET;
 
 		cairo_set_source_rgba(cr, col.r, col.g, col.b, 0.75);
 		cairo_rectangle(cr, x0 + 0.5, rpt_px_y(&p, y), x1 - x0 - 1, rpt_px_y(&p, 0) - rpt_px_y(&p, y));
 		cairo_fill(cr);
 		b++;
 	}
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	cairo_set_line_width(cr, 1.5);
 	cairo_move_to(cr, rpt_px_x(&p, 0), p.y0);
 	cairo_line_to(cr, rpt_px_x(&p, 0), p.y1);

@@ -36,11 +36,11 @@ static void shade_episodes(cairo_t *cr, const struct panel *p, const cJSON *epis
 	cJSON_ArrayForEach(ep, episodes) {
 		double a = episode_time(ep, "start", p->xmin), b = episode_time(ep, "end", p->xmax);
 		double x0 = rpt_px_x(p, fmax(a, p->xmin)), x1 = rpt_px_x(p, fmin(b, p->xmax));
-		cairo_set_source_rgba(cr, C_PSR.r, C_PSR.g, C_PSR.b, 0.16);
+		cairo_set_source_rgba(cr, RPT_PSR.r, RPT_PSR.g, RPT_PSR.b, 0.16);
 		cairo_rectangle(cr, x0, p->y0, fmax(1, x1 - x0), p->y1 - p->y0);
 		cairo_fill(cr);
 		snprintf(lab, sizeof lab, "%d", ++k);
-		rpt_set_rgb(cr, C_INK);
+		rpt_set_rgb(cr, RPT_INK);
 		rpt_text_at(cr, (x0 + x1) / 2, p->y0 + 6, 0.5, 0, 11, true, lab);
 	}
 }
@@ -73,7 +73,7 @@ static void draw_underwater(cairo_t *cr, const struct rpt_series *eq, const cJSO
 		cairo_line_to(cr, rpt_px_x(&p, (double)eq->t[i]), rpt_px_y(&p, uw[i]));
 	cairo_line_to(cr, rpt_px_x(&p, p.xmax), rpt_px_y(&p, 0));
 	cairo_close_path(cr);
-	cairo_set_source_rgba(cr, C_DD.r, C_DD.g, C_DD.b, 0.55);
+	cairo_set_source_rgba(cr, RPT_DD.r, RPT_DD.g, RPT_DD.b, 0.55);
 	cairo_fill(cr);
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 2, names, colors, styles);
@@ -130,7 +130,7 @@ static void draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t 
 	rpt_nice_range(&p.ymin, &p.ymax, 5);
 	rpt_y_axis(cr, &p, 5, 1, "%.3g", false);
 	rpt_x_axis_dates(cr, &p, true);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	cairo_set_line_width(cr, 1);
 	cairo_move_to(cr, p.x0, rpt_px_y(&p, 0));
 	cairo_line_to(cr, p.x1, rpt_px_y(&p, 0));
@@ -143,7 +143,7 @@ static void draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t 
 		cairo_stroke(cr);
 		cairo_set_dash(cr, NULL, 0, 0);
 	}
-	rpt_set_rgb(cr, C_NET);
+	rpt_set_rgb(cr, RPT_NET);
 	cairo_set_line_width(cr, 1.6);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 	for (size_t i = 0; i < n; i++) {
@@ -258,7 +258,7 @@ static void draw_delay(cairo_t *cr, const double *d, const double *s, char (*r)[
 	p.ymax += 0.12 * (p.ymax - p.ymin);  /* room for the labels above the points */
 	rpt_nice_range(&p.ymin, &p.ymax, 5);
 	rpt_y_axis(cr, &p, 5, 1, "%.3g", false);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	for (size_t i = 0; i < n; i++) {
 		snprintf(lab, sizeof lab, "t+%.0f", d[i]);
 		rpt_text_at(cr, rpt_px_x(&p, d[i]), p.y1 + 8, 0.5, 0, 11, false, lab);
@@ -267,16 +267,16 @@ static void draw_delay(cairo_t *cr, const double *d, const double *s, char (*r)[
 	cairo_move_to(cr, p.x0, rpt_px_y(&p, 0));
 	cairo_line_to(cr, p.x1, rpt_px_y(&p, 0));
 	cairo_stroke(cr);
-	rpt_set_rgb(cr, C_NET);
+	rpt_set_rgb(cr, RPT_NET);
 	cairo_set_line_width(cr, 2.2);
 	for (size_t i = 0; i < n; i++)
 		(i ? cairo_line_to : cairo_move_to)(cr, rpt_px_x(&p, d[i]), rpt_px_y(&p, s[i]));
 	cairo_stroke(cr);
 	for (size_t i = 0; i < n; i++) {
-		rpt_set_rgb(cr, C_NET);
+		rpt_set_rgb(cr, RPT_NET);
 		cairo_arc(cr, rpt_px_x(&p, d[i]), rpt_px_y(&p, s[i]), 4, 0, 2 * M_PI);
 		cairo_fill(cr);
-		rpt_set_rgb(cr, C_INK);
+		rpt_set_rgb(cr, RPT_INK);
 		rpt_text_at(cr, rpt_px_x(&p, d[i]), rpt_px_y(&p, s[i]) - 10, 0.5, 1, 11, false, r[i]);
 	}
 	rpt_frame(cr, &p);

@@ -118,7 +118,7 @@ static void draw_wf(cairo_t *cr, const struct wf_chart *c)
 	rpt_nice_range(&p.ymin, &p.ymax, 5);
 	rpt_y_axis(cr, &p, 5, 1, "%.3g", false);
 	rpt_x_axis_numbers(cr, &p, 8, "%.0f");
-	rpt_set_rgb(cr, C_GRID);
+	rpt_set_rgb(cr, RPT_GRID);
 	cairo_set_line_width(cr, 1);
 	for (int w = 1; w < c->windows; w++) {
 		cairo_move_to(cr, rpt_px_x(&p, c->start[w]), p.y0);
@@ -129,7 +129,7 @@ static void draw_wf(cairo_t *cr, const struct wf_chart *c)
 	line(cr, &p, c->x, c->oos, c->n, colors[0], 1.8);
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 2, names, colors, styles);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false,
 		    "bar (grey lines: where a new choice is made)");
 	rpt_y_label(cr, &p, "net equity, from 1");
@@ -215,7 +215,7 @@ static void draw_mc(cairo_t *cr, const double *r, size_t n, const struct fan *f)
 		line(cr, &p, ox, oy, n + 1, colors[3], 1.6);
 	rpt_frame(cr, &p);
 	rpt_legend(cr, 4, names, colors, styles);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	rpt_text_at(cr, (p.x0 + p.x1) / 2, CH - 20, 0.5, 0, 12, false, "closed trades");
 	rpt_y_label(cr, &p, "net equity, compounded from 1");
 	free(med);

@@ -301,7 +301,7 @@ static void load_data(struct rpt_input *in, const char *data_path)
 		sa_fmt(in->data_reason, sizeof in->data_reason, "no price data was given to the report");
 		return;
 	}
-	if (sa_ohlcv_load_config(data_path, in->stage[RPT_CONFIG].json, &in->data, err, sizeof err))
+	if (da_ohlcv_load_config(data_path, in->stage[RPT_CONFIG].json, &in->data, err, sizeof err))
 		sa_fmt(in->data_reason, sizeof in->data_reason, "price data unusable: %s", err);
 }
 
@@ -398,7 +398,7 @@ void rpt_input_release(struct rpt_input *in)
 	free(in->returns.net);
 	free(in->returns.gross);
 	free(in->source);
-	sa_ohlcv_release(&in->data);
+	da_ohlcv_release(&in->data);
 	memset(in, 0, sizeof *in);
 }
 

@@ -65,7 +65,7 @@ struct rpt_input {
 	struct rpt_returns returns;
 	char *source;              /* the uploaded strategy.py, NUL-terminated, or NULL */
 	char source_reason[256];
-	struct sa_ohlcv data;
+	struct da_ohlcv data;
 	char data_reason[256];     /* empty when data holds the price series */
 	cJSON *variants;           /* variants.json when it parsed, else NULL */
 	struct rpt_table variant_rows;  /* variants.csv */

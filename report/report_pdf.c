@@ -57,7 +57,7 @@ int rpt_pdf_write(const char *path, const struct rpt_input *in, const struct rpt
 	int rc = -1;
 
 	if (run)
-		sa_run_signals(run, in->data.n, 0, &sig, why_sig, sizeof why_sig);
+		da_run_signals(run, in->data.n, 0, &sig, why_sig, sizeof why_sig);
 	/* the charts the page shows as PNGs only are read from beside the PDF */
 	snprintf(dir, sizeof dir, "%s", path);
 	slash = strrchr(dir, '/');

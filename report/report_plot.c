@@ -19,10 +19,10 @@
 #include "report_png.h"
 #include "timeutil.h"
 
-const struct rgb C_NET = { 0.10, 0.30, 0.65 }, C_GROSS = { 0.55, 0.60, 0.68 },
-			C_DD = { 0.80, 0.20, 0.18 }, C_GRID = { 0.88, 0.89, 0.91 },
-			C_INK = { 0.15, 0.16, 0.18 }, C_LONG = { 0.80, 0.93, 0.82 },
-			C_SHORT = { 0.98, 0.84, 0.84 }, C_PSR = { 0.85, 0.50, 0.10 };
+const struct rgb RPT_NET = { 0.10, 0.30, 0.65 }, RPT_GROSS = { 0.55, 0.60, 0.68 },
+			RPT_DD = { 0.80, 0.20, 0.18 }, RPT_GRID = { 0.88, 0.89, 0.91 },
+			RPT_INK = { 0.15, 0.16, 0.18 }, RPT_LONG = { 0.80, 0.93, 0.82 },
+			RPT_SHORT = { 0.98, 0.84, 0.84 }, RPT_PSR = { 0.85, 0.50, 0.10 };
 
 double rpt_px_x(const struct panel *p, double x)
 {
@@ -79,7 +79,7 @@ void rpt_text_at(cairo_t *cr, double x, double y, double ax, double ay, double s
 
 void rpt_title(cairo_t *cr, const char *main, const char *sub)
 {
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	rpt_text_at(cr, 24, 16, 0, 0, 17, true, main);
 	if (sub) {
 		cairo_set_source_rgb(cr, 0.40, 0.42, 0.46);
@@ -123,13 +123,13 @@ void rpt_y_axis(cairo_t *cr, const struct panel *p, int n, double scale, const c
 	for (double v = ceil(p->ymin / st - 1e-9) * st; v <= p->ymax + st * 1e-9; v += st) {
 		double y = rpt_px_y(p, v);
 		if (!right) {
-			rpt_set_rgb(cr, C_GRID);
+			rpt_set_rgb(cr, RPT_GRID);
 			cairo_set_line_width(cr, 0.8);
 			cairo_move_to(cr, p->x0, y);
 			cairo_line_to(cr, p->x1, y);
 			cairo_stroke(cr);
 		}
-		rpt_set_rgb(cr, C_INK);
+		rpt_set_rgb(cr, RPT_INK);
 		snprintf(lab, sizeof lab, fmt, fabs(v) < st * 1e-6 ? 0.0 : v * scale);
 		if (right)
 			rpt_text_at(cr, p->x1 + 6, y, 0, 0.5, 11, false, lab);
@@ -150,12 +150,12 @@ void rpt_y_axis_log(cairo_t *cr, const struct panel *p)
 
 			if (y < p->ymin || y > p->ymax)
 				continue;
-			rpt_set_rgb(cr, C_GRID);
+			rpt_set_rgb(cr, RPT_GRID);
 			cairo_set_line_width(cr, k ? 0.5 : 0.8);
 			cairo_move_to(cr, p->x0, rpt_px_y(p, y));
 			cairo_line_to(cr, p->x1, rpt_px_y(p, y));
 			cairo_stroke(cr);
-			rpt_set_rgb(cr, C_INK);
+			rpt_set_rgb(cr, RPT_INK);
 			snprintf(lab, sizeof lab, v < 1 ? "%.2g" : "%.0f", v);
 			rpt_text_at(cr, p->x0 - 6, rpt_px_y(p, y), 1, 0.5, 11, false, lab);
 		}
@@ -165,7 +165,7 @@ void rpt_x_axis_numbers(cairo_t *cr, const struct panel *p, int n, const char *f
 {
 	double st = nice_step(p->xmax - p->xmin, n);
 	char lab[32];
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	for (double v = ceil(p->xmin / st - 1e-9) * st; v <= p->xmax + st * 1e-9; v += st) {
 		snprintf(lab, sizeof lab, fmt, fabs(v) < st * 1e-6 ? 0.0 : v);
 		rpt_text_at(cr, rpt_px_x(p, v), p->y1 + 8, 0.5, 0, 11, false, lab);
@@ -178,7 +178,7 @@ static void date_tick(cairo_t *cr, const struct panel *p, double t, bool labels,
 	double x = rpt_px_x(p, t);
 	char iso[21], lab[21];
 
-	rpt_set_rgb(cr, C_GRID);
+	rpt_set_rgb(cr, RPT_GRID);
 	cairo_set_line_width(cr, 0.8);
 	cairo_move_to(cr, x, p->y0);
 	cairo_line_to(cr, x, p->y1);
@@ -187,7 +187,7 @@ static void date_tick(cairo_t *cr, const struct panel *p, double t, bool labels,
 		return;
 	sa_time_format((int64_t)t, iso);
 	snprintf(lab, sizeof lab, hours ? "%.10s %.5s" : "%.10s", iso, iso + 11);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	rpt_text_at(cr, x, p->y1 + 8, 0.5, 0, 11, false, lab);
 }
 
@@ -259,7 +259,7 @@ void rpt_legend(cairo_t *cr, int n, const char *const *names, const struct rgb *
 			cairo_stroke(cr);
 			cairo_set_dash(cr, NULL, 0, 0);
 		}
-		rpt_set_rgb(cr, C_INK);
+		rpt_set_rgb(cr, RPT_INK);
 		rpt_text_at(cr, x + 28, y, 0, 0.5, 12, false, names[i]);
 		cairo_text_extents(cr, names[i], &te);
 		x += 28 + te.x_advance + 22;
@@ -273,7 +273,7 @@ void rpt_empty_note(cairo_t *cr, const char *why)
 	cairo_set_source_rgb(cr, 0.96, 0.96, 0.97);
 	cairo_rectangle(cr, 24, 80, CW - 48, CH - 110);
 	cairo_fill(cr);
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	rpt_text_at(cr, CW / 2, CH / 2, 0.5, 0.5, 15, false, msg);
 }
 
@@ -309,7 +309,7 @@ out:
 
 void rpt_y_label(cairo_t *cr, const struct panel *p, const char *s)
 {
-	rpt_set_rgb(cr, C_INK);
+	rpt_set_rgb(cr, RPT_INK);
 	cairo_save(cr);
 	cairo_translate(cr, 18, (p->y0 + p->y1) / 2);
 	cairo_rotate(cr, -M_PI / 2);

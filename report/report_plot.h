@@ -20,7 +20,7 @@
 struct rgb {
 	double r, g, b;
 };
-extern const struct rgb C_NET, C_GROSS, C_DD, C_GRID, C_INK, C_LONG, C_SHORT, C_PSR;
+extern const struct rgb RPT_NET, RPT_GROSS, RPT_DD, RPT_GRID, RPT_INK, RPT_LONG, RPT_SHORT, RPT_PSR;
 
 /* A plot area in logical pixels and the data range it shows. */
 struct panel {

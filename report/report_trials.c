@@ -227,7 +227,7 @@ int rpt_trials_model(cJSON *model, const struct rpt_input *in)
 	cJSON_AddBoolToObject(t, "any_failed", sa_json_num(in->variants, "failed", 0) > 0);
 	add_fmt(t, "trials", cJSON_GetObjectItemCaseSensitive(stats, "trials"), 0);
 	cJSON_AddStringToObject(t, "trials_source", trials_source_words(sa_json_str(stats, "trials_source", "")));
-	cJSON_AddStringToObject(t, "ledger_line", sa_ledger_sentence(stats, buf, sizeof buf));
+	cJSON_AddStringToObject(t, "ledger_line", da_ledger_sentence(stats, buf, sizeof buf));
 	cJSON_AddStringToObject(t, "variance_line", variance_line(stats, buf, sizeof buf));
 	add_fmt(t, "sr_variance", cJSON_GetObjectItemCaseSensitive(stats, "sr_variance"), 6);
 	add_fmt(t, "sr0", cJSON_GetObjectItemCaseSensitive(stats, "sr0"), 3);

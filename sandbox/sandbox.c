@@ -97,9 +97,9 @@ static int zygote_entry(int argc, char **argv)
 		v[i] = atoi(argv[i + 2]);
 	/* First over the read roots' resident copy, then again from it (sbx_zygote.c). */
 	if (strcmp(argv[1], "--zygote") == 0)
-		return sbx_zygote_resident(v[0], argv);
+		return sbi_zygote_resident(v[0], argv);
 	lim = (struct sbx_limits){ v[2], v[3], v[4], v[5], v[6], 0 };
-	return sbx_zygote_main(v[0], v[1], &lim);
+	return sbi_zygote_main(v[0], v[1], &lim);
 }
 
 /* The zygote whose cgroup run.json reports; NULL until it has started. */
@@ -124,7 +124,7 @@ static long ms_now(void)
 }
 
 /* Runs the full run o->repeat times (o->jobs at once) and keeps the last result in *r. */
-static int run_repeated(struct sbx_zygote *z, const struct sa_ohlcv *bars, const struct opts *o,
+static int run_repeated(struct sbx_zygote *z, const struct da_ohlcv *bars, const struct opts *o,
 			struct sbx_result *r, char *err, size_t errlen)
 {
 	size_t k = (size_t)o->repeat, *n = NULL;
@@ -166,7 +166,7 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .jobs = 1, .repeat = 1 };
 	struct sbx_limits lim;
-	struct sa_ohlcv bars = { 0 };
+	struct da_ohlcv bars = { 0 };
 	struct sbx_result r = { 0 };
 	struct sbx_zygote *z = NULL;
 	cJSON *config = NULL;
@@ -199,7 +199,7 @@ int main(int argc, char **argv)
 		sa_die("%s", err);
 	}
 	started = z;
-	if (sa_ohlcv_load_config(o.data, config, &bars, err, sizeof err) < 0) {
+	if (da_ohlcv_load_config(o.data, config, &bars, err, sizeof err) < 0) {
 		write_outputs(&o, NULL, &lim, sa_fmt(why, sizeof why, "data '%s': %s", o.data, err));
 		goto out;
 	}
@@ -216,7 +216,7 @@ int main(int argc, char **argv)
 out:
 	sbx_zygote_stop(z);
 	sbx_result_release(&r);
-	sa_ohlcv_release(&bars);
+	da_ohlcv_release(&bars);
 	cJSON_Delete(config);
 	return SA_EXIT_OK;
 }

@@ -70,7 +70,7 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
  * zygote with layers 2-5 installed before the upload is loaded, up to jobs runs at once;
  * results[i] matches n_visible[i] (whatever its status). on_done, when not NULL, is called
  * after each run completes (for progress). Returns 0, or -1 if the machinery failed. */
-int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+int sbx_run_many(struct sbx_zygote *z, const struct da_ohlcv *s, const size_t *n_visible,
 		 size_t k, int jobs, struct sbx_result *results,
 		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 		 char *err, size_t errlen);
@@ -86,7 +86,7 @@ const struct sbx_cgroup *sbx_zygote_cgroup(const struct sbx_zygote *z);
  * a permuted copy) share a zygote without sharing data, and a run over a window of the last
  * bars holds them exactly as a run over a series that begins at first would. */
 struct sbx_job {
-	const struct sa_ohlcv *s;
+	const struct da_ohlcv *s;
 	size_t n_visible;
 	size_t first;
 	const char *params;  /* NULL, or the text of a JSON object (at most SBX_PARAMS_MAX bytes,

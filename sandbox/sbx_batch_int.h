@@ -15,14 +15,14 @@ struct sbx_slot {
 	struct sbx_zygote dz;      /* the data zygote's channel; dz.ctrl < 0 when none is open */
 	int pidfd;                 /* the data zygote's, from the clean zygote */
 	uint32_t id;               /* the clean zygote's request id for it */
-	const struct sa_ohlcv *s;  /* the series it is being sent (borrowed) */
+	const struct da_ohlcv *s;  /* the series it is being sent (borrowed) */
 	size_t sent;               /* bars of s sent so far (or skipped: see base) */
 	size_t base;               /* the first of them it holds: it holds bars [base, sent) */
 };
 
 /* Starts a data zygote for series s on the clean zygote z. Returns 0 with sl filled, or -1
  * (err says why; sl untouched but for its pidfd, -1). */
-int sbx_slot_open(struct sbx_zygote *z, struct sbx_slot *sl, const struct sa_ohlcv *s, char *err,
+int sbx_slot_open(struct sbx_zygote *z, struct sbx_slot *sl, const struct da_ohlcv *s, char *err,
 		  size_t errlen);
 
 /* Ends the slot's data zygote (and any run of it still going). Safe when none is open. */

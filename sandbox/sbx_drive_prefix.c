@@ -61,7 +61,7 @@ static int await_reply(struct sbx_zygote *z, uint32_t id, int kind, char *err, s
 	return rc;
 }
 
-int sbx_slot_open(struct sbx_zygote *z, struct sbx_slot *sl, const struct sa_ohlcv *s, char *err,
+int sbx_slot_open(struct sbx_zygote *z, struct sbx_slot *sl, const struct da_ohlcv *s, char *err,
 		  size_t errlen)
 {
 	int ch[2] = { -1, -1 }, rc = -1;
@@ -141,7 +141,7 @@ static int drop_bars(struct sbx_slot *sl, size_t m, char *err, size_t errlen)
 
 int sbx_slot_send(struct sbx_slot *sl, size_t first, size_t n, char *err, size_t errlen)
 {
-	const struct sa_ohlcv *s = sl->s;
+	const struct da_ohlcv *s = sl->s;
 	size_t held = (first < sl->sent ? first : sl->sent) - sl->base;
 	int rc = 0;
 

@@ -575,7 +575,7 @@ out:
 	return rc;
 }
 
-int sbx_run_many(struct sbx_zygote *z, const struct sa_ohlcv *s, const size_t *n_visible,
+int sbx_run_many(struct sbx_zygote *z, const struct da_ohlcv *s, const size_t *n_visible,
 		 size_t k, int jobs, struct sbx_result *results,
 		 void (*on_done)(size_t done, size_t total, void *arg), void *arg,
 		 char *err, size_t errlen)

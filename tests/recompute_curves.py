@@ -19,7 +19,7 @@ from the bundle's own files (tests/recompute.py calls curve_checks):
 - reconcile.csv: tradelog.csv's claims and trades.csv's net returns, each compounded in exit
   order from 1 at the first entry of either, one row per exit time (the last of trades closing
   together), when no two trades of a curve overlap (an overlap shares the account, see
-  lib/replay_log.c; then only the row count is checked).
+  pipeline/replay/replay_log.c; then only the row count is checked).
 """
 import csv
 import math

@@ -1,5 +1,5 @@
 /* config.c - writes config.json from the knobs (NAME=value, checked against the knob table in
- * lib/config.h), and one stamp file per knob, so make re-runs only the
+ * lib/base/config.h), and one stamp file per knob, so make re-runs only the
  * stages a changed knob affects. */
 #include <getopt.h>
 #include <stdbool.h>
@@ -131,16 +131,16 @@ static int write_stamps(const char *dir, const cJSON *c)
  * are listed when the reason does not say it already. */
 static int check_data(const char *path, const cJSON *cfg)
 {
-	struct sa_ohlcv s = { 0 };
+	struct da_ohlcv s = { 0 };
 	char err[512];
 	int rc = SA_EXIT_OK;
 
-	if (sa_ohlcv_load_config(path, cfg, &s, err, sizeof(err)) < 0) {
+	if (da_ohlcv_load_config(path, cfg, &s, err, sizeof(err)) < 0) {
 		sa_error("DATA '%s' cannot be used: %s%s", path, err,
 			 strstr(err, "README") ? "" : " (the layouts read: " DATA_LAYOUTS ")");
 		rc = SA_EXIT_USAGE;
 	}
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	return rc;
 }
 

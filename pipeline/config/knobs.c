@@ -1,4 +1,4 @@
-/* knobs.c - prints the knob table (lib/config.h) for make: `knobs make` writes the
+/* knobs.c - prints the knob table (lib/base/config.h) for make: `knobs make` writes the
  * Makefile's defaults and knob lists (build/knobs.mk), `knobs help` the lines of `make help`.
  * Built with libc alone, before any package is installed. */
 #include <stdio.h>
@@ -48,7 +48,7 @@ static int holds(const char *list, const char *word)
 
 static void print_make(void)
 {
-	puts("# build/knobs.mk - made by build/knobs from lib/config.h; do not edit.");
+	puts("# build/knobs.mk - made by build/knobs from lib/base/config.h; do not edit.");
 	for (size_t i = 0; i < SA_K_COUNT; i++) {
 		printf("%s ?= ", sa_knobs[i].make);
 		print_default(&sa_knobs[i]);

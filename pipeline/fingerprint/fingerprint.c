@@ -68,20 +68,20 @@ static bool is_synthetic(const char *sums, const char *hex)
 }
 
 /* data_format, with the series' checks: its price step and the warnings it earns. */
-static void add_data_format(cJSON *fp, const struct sa_ohlcv *s, const cJSON *cfg)
+static void add_data_format(cJSON *fp, const struct da_ohlcv *s, const cJSON *cfg)
 {
-	cJSON *f = sa_ohlcv_format_json(s);
-	struct sa_ohlcv_checks c;
+	cJSON *f = da_ohlcv_format_json(s);
+	struct da_ohlcv_checks c;
 	double n_sigmas = 15;
 	char err[256];
 
 	if (!f)
 		return;
 	(void)sa_config_num(cfg, SA_K_JUMP_SIGMAS, &n_sigmas, err, sizeof err);
-	sa_ohlcv_check(s, n_sigmas, &c);
+	da_ohlcv_check(s, n_sigmas, &c);
 	sa_json_add_num(f, "price_step", c.price_step, 10);
 	sa_json_add_num(f, "price_step_bps", c.price_step_bps, 6);
-	cJSON_AddItemToObject(f, "warnings", sa_ohlcv_warnings_json(s, &c, n_sigmas));
+	cJSON_AddItemToObject(f, "warnings", da_ohlcv_warnings_json(s, &c, n_sigmas));
 	cJSON_AddItemToObject(fp, "data_format", f);
 }
 
@@ -115,7 +115,7 @@ static cJSON *fingerprint_build(const char *strategy, const char *trades, const 
 				const char *config, const char *synthetic)
 {
 	cJSON *fp = sa_json_stage("fingerprint", SCHEMA), *cfg = NULL;
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	char err[512], t[21];
 
 	if (add_sha(fp, "strategy_sha256", strategy, err, sizeof(err)) ||
@@ -130,7 +130,7 @@ static cJSON *fingerprint_build(const char *strategy, const char *trades, const 
 					   cJSON_GetObjectItemCaseSensitive(fp, "data_sha256")->valuestring));
 	cJSON_AddStringToObject(fp, "tool_version", SA_VERSION);
 	if (!(cfg = sa_json_read(config, SA_JSON_CAP, err, sizeof(err))) ||
-	    sa_ohlcv_load_config(data, cfg, &s, err, sizeof(err))) {
+	    da_ohlcv_load_config(data, cfg, &s, err, sizeof(err))) {
 		sa_json_fail(fp, err);
 		goto out;
 	}
@@ -138,7 +138,7 @@ static cJSON *fingerprint_build(const char *strategy, const char *trades, const 
 	cJSON_AddStringToObject(fp, "data_first", sa_time_format(s.t[0], t));
 	cJSON_AddStringToObject(fp, "data_last", sa_time_format(s.t[s.n - 1], t));
 	add_data_format(fp, &s, cfg);
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	cJSON_AddBoolToObject(fp, "ok", 1);
 out:
 	cJSON_Delete(cfg);

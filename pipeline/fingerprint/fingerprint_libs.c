@@ -49,8 +49,8 @@ static PyObject *call_versions(void)
 
 	if (!d || !names || PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) < 0)
 		goto out;
-	for (int i = 0; sa_pylibs[i].module; i++) {
-		PyObject *s = PyUnicode_FromString(sa_pylibs[i].distribution);
+	for (int i = 0; da_pylibs[i].module; i++) {
+		PyObject *s = PyUnicode_FromString(da_pylibs[i].distribution);
 
 		if (!s || PyList_Append(names, s) < 0) {
 			Py_XDECREF(s);
@@ -124,8 +124,8 @@ cJSON *fp_libraries(void)
 	f = fdopen(p[0], "r");
 	if ((o = cJSON_CreateObject())) {
 		add_version(o, "python", f);
-		for (int i = 0; sa_pylibs[i].module; i++)
-			add_version(o, sa_pylibs[i].module, f);
+		for (int i = 0; da_pylibs[i].module; i++)
+			add_version(o, da_pylibs[i].module, f);
 	}
 	if (f)
 		fclose(f);

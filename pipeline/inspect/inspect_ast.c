@@ -61,14 +61,14 @@ static void add_flag(struct walk *w, const char *code, PyObject *node, const cha
 	}
 	f = cJSON_CreateObject();
 	cJSON_AddStringToObject(f, "code", code);
-	if (an_is(node, "Attribute") && an_get_str(node, "attr", attr, sizeof(attr)) &&
-	    (end = an_get_long(node, "end_col_offset")) >= (long)strlen(attr)) {
+	if (inspect_is(node, "Attribute") && inspect_get_str(node, "attr", attr, sizeof(attr)) &&
+	    (end = inspect_get_long(node, "end_col_offset")) >= (long)strlen(attr)) {
 		/* Point at the attribute's name, not at the start of the chain before it. */
-		line = an_get_long(node, "end_lineno");
+		line = inspect_get_long(node, "end_lineno");
 		col = end - (long)strlen(attr);
 	} else {
-		line = an_get_long(node, "lineno");
-		col = an_get_long(node, "col_offset");
+		line = inspect_get_long(node, "lineno");
+		col = inspect_get_long(node, "col_offset");
 	}
 	cJSON_AddNumberToObject(f, "line", (double)line);
 	cJSON_AddNumberToObject(f, "col", (double)col);
@@ -87,14 +87,14 @@ static bool is_windowed(PyObject *e)
 
 	Py_INCREF(cur);
 	for (int i = 0; i < EXPR_DEPTH && !win; i++) {
-		if (an_is(cur, "Call")) {
-			func = an_get(cur, "func");
-			if (func != NULL && an_is(func, "Attribute") && an_get_str(func, "attr", attr, sizeof(attr)))
+		if (inspect_is(cur, "Call")) {
+			func = inspect_get(cur, "func");
+			if (func != NULL && inspect_is(func, "Attribute") && inspect_get_str(func, "attr", attr, sizeof(attr)))
 				win = inspect_is_window(attr);
 			next = func;
 			func = NULL;
-		} else if (an_is(cur, "Attribute") || an_is(cur, "Subscript")) {
-			next = an_get(cur, "value");
+		} else if (inspect_is(cur, "Attribute") || inspect_is(cur, "Subscript")) {
+			next = inspect_get(cur, "value");
 		} else {
 			break;
 		}
@@ -117,22 +117,22 @@ static PyObject *reducer_column(PyObject *e, char *name, size_t len)
 	PyObject *func = NULL, *recv = NULL, *axis = NULL, *col = NULL;
 	char mod[16];
 
-	if (!an_is(e, "Call"))
+	if (!inspect_is(e, "Call"))
 		goto out;
-	func = an_get(e, "func");
-	if (func == NULL || !an_is(func, "Attribute") || !an_get_str(func, "attr", name, len) ||
+	func = inspect_get(e, "func");
+	if (func == NULL || !inspect_is(func, "Attribute") || !inspect_get_str(func, "attr", name, len) ||
 	    !inspect_is_reducer(name))
 		goto out;
-	axis = an_keyword_value(e, "axis");
+	axis = inspect_keyword_value(e, "axis");
 	if (axis == NULL && strcmp(name, "quantile") != 0)
-		axis = an_first_arg(e);
-	if (axis != NULL && (an_is_int_const(axis, 1) || an_is_str_const(axis, across)))
+		axis = inspect_first_arg(e);
+	if (axis != NULL && (inspect_is_int_const(axis, 1) || inspect_is_str_const(axis, across)))
 		goto out;
-	recv = an_get(func, "value");
-	if (recv != NULL && an_is(recv, "Name") && an_get_str(recv, "id", mod, sizeof(mod)) &&
+	recv = inspect_get(func, "value");
+	if (recv != NULL && inspect_is(recv, "Name") && inspect_get_str(recv, "id", mod, sizeof(mod)) &&
 	    (strcmp(mod, "np") == 0 || strcmp(mod, "numpy") == 0)) {
 		Py_DECREF(recv);
-		recv = an_first_arg(e);
+		recv = inspect_first_arg(e);
 	}
 	if (recv == NULL || is_windowed(recv))
 		goto out;
@@ -149,12 +149,12 @@ out:
 static bool normalises(PyObject *a, PyObject *b, char *name, size_t len)
 {
 	PyObject *col = reducer_column(b, name, len);
-	bool hit = col != NULL && an_contains_expr(a, col, 0);
+	bool hit = col != NULL && inspect_contains_expr(a, col, 0);
 
 	Py_XDECREF(col);
 	if (!hit) {
 		col = reducer_column(a, name, len);
-		hit = col != NULL && an_contains_expr(b, col, 0);
+		hit = col != NULL && inspect_contains_expr(b, col, 0);
 		Py_XDECREF(col);
 	}
 	return hit;
@@ -162,7 +162,7 @@ static bool normalises(PyObject *a, PyObject *b, char *name, size_t len)
 
 static void check_import(struct walk *w, PyObject *node)
 {
-	PyObject *names = an_get(node, "names");
+	PyObject *names = inspect_get(node, "names");
 	char mod[256];
 	const char *code;
 
@@ -170,7 +170,7 @@ static void check_import(struct walk *w, PyObject *node)
 		goto out;
 	for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names); i++) {
 		PyObject *alias = PyList_GET_ITEM(names, i);
-		if (an_get_str(alias, "name", mod, sizeof(mod)) && (code = inspect_import_code(mod)))
+		if (inspect_get_str(alias, "name", mod, sizeof(mod)) && (code = inspect_import_code(mod)))
 			add_flag(w, code, alias, mod);
 	}
 out:
@@ -179,11 +179,11 @@ out:
 
 static void check_import_from(struct walk *w, PyObject *node)
 {
-	long level = an_get_long(node, "level");
+	long level = inspect_get_long(node, "level");
 	char mod[256] = "", rel[300];
 	const char *code;
 
-	an_get_str(node, "module", mod, sizeof(mod));
+	inspect_get_str(node, "module", mod, sizeof(mod));
 	if (level > 0) {
 		snprintf(rel, sizeof(rel), "%.*s%s", (int)(level < 8 ? level : 8), "........", mod);
 		add_flag(w, "SA103", node, rel);
@@ -198,7 +198,7 @@ static void check_name(struct walk *w, PyObject *node)
 	const char *code;
 	PyObject *key = NULL;
 
-	if (!an_get_str(node, "id", id, sizeof(id)) || !(code = inspect_name_code(id)))
+	if (!inspect_get_str(node, "id", id, sizeof(id)) || !(code = inspect_name_code(id)))
 		goto out;
 	/* open, input and help are ordinary variable names too ("open = df['open']"); a file that
 	 * binds one uses its own. eval, getattr and the rest have no innocent rebinding. */
@@ -218,34 +218,34 @@ static void check_attribute(struct walk *w, PyObject *node)
 	char attr[128];
 	const char *code;
 
-	if (an_get_str(node, "attr", attr, sizeof(attr)) && (code = inspect_attr_code(attr)))
+	if (inspect_get_str(node, "attr", attr, sizeof(attr)) && (code = inspect_attr_code(attr)))
 		add_flag(w, code, node, attr);
 }
 
 static void check_call(struct walk *w, PyObject *node)
 {
 	static const char *const backward[] = {"backfill", "bfill", NULL};
-	PyObject *func = an_get(node, "func"), *a = NULL;
+	PyObject *func = inspect_get(node, "func"), *a = NULL;
 	char attr[128], detail[160];
 	const char *code;
 
-	if (func == NULL || !an_is(func, "Attribute") || !an_get_str(func, "attr", attr, sizeof(attr)))
+	if (func == NULL || !inspect_is(func, "Attribute") || !inspect_get_str(func, "attr", attr, sizeof(attr)))
 		goto out;
 	if ((code = inspect_method_code(attr)))
 		add_flag(w, code, func, attr);
 	if (strcmp(attr, "shift") == 0) {
-		a = an_first_arg(node);
+		a = inspect_first_arg(node);
 		if (a == NULL)
-			a = an_keyword_value(node, "periods");
-		if (an_is_negative(a))
+			a = inspect_keyword_value(node, "periods");
+		if (inspect_is_negative(a))
 			add_flag(w, "SA401", func, attr);
 	} else if (strcmp(attr, "rolling") == 0) {
-		a = an_keyword_value(node, "center");
-		if (a != NULL && an_is_const(a, Py_True))
+		a = inspect_keyword_value(node, "center");
+		if (a != NULL && inspect_is_const(a, Py_True))
 			add_flag(w, "SA402", func, attr);
 	} else if (!inspect_method_code(attr)) {
-		a = an_keyword_value(node, "method");
-		if (a != NULL && an_is_str_const(a, backward)) {
+		a = inspect_keyword_value(node, "method");
+		if (a != NULL && inspect_is_str_const(a, backward)) {
 			snprintf(detail, sizeof(detail), "%s(method=bfill)", attr);
 			add_flag(w, "SA403", func, detail);
 		}
@@ -265,17 +265,17 @@ static bool check_norm(struct walk *w, PyObject *node)
 
 	if (w->norm_off > 0)
 		goto out;
-	if (an_is(node, "BinOp")) {
-		op = an_get(node, "op");
-		if (!an_is(op, "Sub") && !an_is(op, "Div"))
+	if (inspect_is(node, "BinOp")) {
+		op = inspect_get(node, "op");
+		if (!inspect_is(op, "Sub") && !inspect_is(op, "Div"))
 			goto out;
-		a = an_get(node, "left");
-		b = an_get(node, "right");
+		a = inspect_get(node, "left");
+		b = inspect_get(node, "right");
 	} else {
-		list = an_get(node, "comparators");
+		list = inspect_get(node, "comparators");
 		if (list == NULL || !PyList_Check(list) || PyList_GET_SIZE(list) != 1)
 			goto out;
-		a = an_get(node, "left");
+		a = inspect_get(node, "left");
 		b = PyList_GET_ITEM(list, 0);
 		Py_INCREF(b);
 	}
@@ -298,7 +298,7 @@ static void check_constant(struct walk *w, PyObject *node)
 
 	if (node == w->bare_string)
 		return;
-	if (an_get_str(node, "value", s, sizeof(s)) && inspect_is_dunder(s))
+	if (inspect_get_str(node, "value", s, sizeof(s)) && inspect_is_dunder(s))
 		add_flag(w, "SA303", node, s);
 }
 
@@ -306,10 +306,10 @@ static void check_constant(struct walk *w, PyObject *node)
  * flagged: it is prose, like a comment. */
 static void note_bare_string(struct walk *w, PyObject *node)
 {
-	PyObject *v = an_get(node, "value");
+	PyObject *v = inspect_get(node, "value");
 
-	if (v != NULL && an_is(v, "Constant")) {
-		PyObject *s = an_get(v, "value");
+	if (v != NULL && inspect_is(v, "Constant")) {
+		PyObject *s = inspect_get(v, "value");
 		if (s != NULL && PyUnicode_Check(s))
 			w->bare_string = v;
 		Py_XDECREF(s);
@@ -320,7 +320,7 @@ static void note_bare_string(struct walk *w, PyObject *node)
 /* Applies the rules to one node. Returns true if the node's children must not get SA404. */
 static bool check(struct walk *w, PyObject *node)
 {
-	const char *k = an_kind(node);
+	const char *k = inspect_kind(node);
 	bool quiet = false;
 
 	if (strcmp(k, "Import") == 0)
@@ -344,7 +344,7 @@ static bool check(struct walk *w, PyObject *node)
 
 static void bind(struct walk *w, PyObject *node, const char *field)
 {
-	PyObject *v = an_get(node, field);
+	PyObject *v = inspect_get(node, field);
 
 	if (v != NULL && PyUnicode_Check(v) && PySet_Add(w->bound, v) < 0)
 		PyErr_Clear();
@@ -356,15 +356,15 @@ static void collect(struct walk *w, PyObject *node)
 {
 	PyObject *ctx = NULL;
 
-	if (an_is(node, "Name")) {
-		ctx = an_get(node, "ctx");
-		if (!an_is(ctx, "Load"))
+	if (inspect_is(node, "Name")) {
+		ctx = inspect_get(node, "ctx");
+		if (!inspect_is(ctx, "Load"))
 			bind(w, node, "id");
-	} else if (an_is(node, "FunctionDef") || an_is(node, "AsyncFunctionDef") || an_is(node, "ClassDef")) {
+	} else if (inspect_is(node, "FunctionDef") || inspect_is(node, "AsyncFunctionDef") || inspect_is(node, "ClassDef")) {
 		bind(w, node, "name");
-	} else if (an_is(node, "arg")) {
+	} else if (inspect_is(node, "arg")) {
 		bind(w, node, "arg");
-	} else if (an_is(node, "alias")) {
+	} else if (inspect_is(node, "alias")) {
 		bind(w, node, "asname");
 		bind(w, node, "name");
 	}
@@ -395,7 +395,7 @@ static void walk(struct walk *w, PyObject *node)
 		quiet = check(w, node);
 	if (quiet)
 		w->norm_off++;
-	an_each_child(node, walk_child, w);
+	inspect_each_child(node, walk_child, w);
 	if (quiet)
 		w->norm_off--;
 out:
@@ -405,20 +405,20 @@ out:
 /* Why def signals is not callable as signals(df), or NULL when it is. */
 static const char *signature_problem(PyObject *def, char *buf, size_t len)
 {
-	PyObject *args = an_get(def, "args"), *pos = NULL, *posonly = NULL, *vararg = NULL;
+	PyObject *args = inspect_get(def, "args"), *pos = NULL, *posonly = NULL, *vararg = NULL;
 	PyObject *kwonly = NULL, *kwdef = NULL;
 	const char *why = NULL;
 	Py_ssize_t n = 0;
-	long line = an_get_long(def, "lineno");
+	long line = inspect_get_long(def, "lineno");
 	char name[64];
 
 	if (args == NULL)
 		goto out;
-	pos = an_get(args, "args");
-	posonly = an_get(args, "posonlyargs");
-	vararg = an_get(args, "vararg");
-	kwonly = an_get(args, "kwonlyargs");
-	kwdef = an_get(args, "kw_defaults");
+	pos = inspect_get(args, "args");
+	posonly = inspect_get(args, "posonlyargs");
+	vararg = inspect_get(args, "vararg");
+	kwonly = inspect_get(args, "kwonlyargs");
+	kwdef = inspect_get(args, "kw_defaults");
 	n = (pos && PyList_Check(pos) ? PyList_GET_SIZE(pos) : 0) +
 	    (posonly && PyList_Check(posonly) ? PyList_GET_SIZE(posonly) : 0);
 	if (vararg != NULL && vararg != Py_None) {
@@ -436,7 +436,7 @@ static const char *signature_problem(PyObject *def, char *buf, size_t len)
 	for (Py_ssize_t i = 0; kwonly && kwdef && PyList_Check(kwonly) && PyList_Check(kwdef) &&
 			       i < PyList_GET_SIZE(kwonly) && i < PyList_GET_SIZE(kwdef); i++) {
 		if (PyList_GET_ITEM(kwdef, i) == Py_None &&
-		    an_get_str(PyList_GET_ITEM(kwonly, i), "arg", name, sizeof(name))) {
+		    inspect_get_str(PyList_GET_ITEM(kwonly, i), "arg", name, sizeof(name))) {
 			snprintf(buf, len, "'signals' at line %ld has a required keyword-only parameter '%s'; it is called as signals(df)",
 				 line, name);
 			why = buf;
@@ -469,7 +469,7 @@ static const char *fmt(char *buf, size_t len, const char *f, ...)
  * last top-level definition wins, as it does when Python runs the file. */
 static void check_shape(PyObject *module, cJSON *out)
 {
-	PyObject *body = an_get(module, "body"), *def = NULL;
+	PyObject *body = inspect_get(module, "body"), *def = NULL;
 	char name[64], buf[256];
 	const char *why = NULL;
 	long assigned = 0;
@@ -479,16 +479,16 @@ static void check_shape(PyObject *module, cJSON *out)
 		goto done;
 	for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++) {
 		PyObject *st = PyList_GET_ITEM(body, i);
-		if ((an_is(st, "FunctionDef") || an_is(st, "AsyncFunctionDef") || an_is(st, "ClassDef")) &&
-		    an_get_str(st, "name", name, sizeof(name)) && strcmp(name, "signals") == 0)
+		if ((inspect_is(st, "FunctionDef") || inspect_is(st, "AsyncFunctionDef") || inspect_is(st, "ClassDef")) &&
+		    inspect_get_str(st, "name", name, sizeof(name)) && strcmp(name, "signals") == 0)
 			def = st;
-		else if (an_is(st, "Assign") || an_is(st, "AnnAssign") || an_is(st, "AugAssign")) {
-			PyObject *v = an_is(st, "Assign") ? an_get(st, "targets") : an_get(st, "target");
+		else if (inspect_is(st, "Assign") || inspect_is(st, "AnnAssign") || inspect_is(st, "AugAssign")) {
+			PyObject *v = inspect_is(st, "Assign") ? inspect_get(st, "targets") : inspect_get(st, "target");
 			PyObject *one = v != NULL && PyList_Check(v) && PyList_GET_SIZE(v) == 1
 				? PyList_GET_ITEM(v, 0) : v;
-			if (one != NULL && an_is(one, "Name") && an_get_str(one, "id", name, sizeof(name)) &&
+			if (one != NULL && inspect_is(one, "Name") && inspect_get_str(one, "id", name, sizeof(name)) &&
 			    strcmp(name, "signals") == 0)
-				assigned = an_get_long(st, "lineno");
+				assigned = inspect_get_long(st, "lineno");
 			Py_XDECREF(v);
 		}
 	}
@@ -496,10 +496,10 @@ static void check_shape(PyObject *module, cJSON *out)
 		why = fmt(buf, sizeof(buf), "'signals' is assigned at line %ld, not defined with def; write def signals(df):", assigned);
 	else if (def == NULL)
 		why = "no top-level 'def signals(df)'; the sandbox calls signals(df) and finds nothing";
-	else if (an_is(def, "ClassDef"))
-		why = fmt(buf, sizeof(buf), "'signals' at line %ld is a class; write def signals(df):", an_get_long(def, "lineno"));
-	else if (an_is(def, "AsyncFunctionDef"))
-		why = fmt(buf, sizeof(buf), "'signals' at line %ld is async; write a plain def signals(df):", an_get_long(def, "lineno"));
+	else if (inspect_is(def, "ClassDef"))
+		why = fmt(buf, sizeof(buf), "'signals' at line %ld is a class; write def signals(df):", inspect_get_long(def, "lineno"));
+	else if (inspect_is(def, "AsyncFunctionDef"))
+		why = fmt(buf, sizeof(buf), "'signals' at line %ld is async; write a plain def signals(df):", inspect_get_long(def, "lineno"));
 	else
 		why = signature_problem(def, buf, sizeof(buf));
 	/* a framework class is run by the sandbox's shims when there is no signals() */
@@ -592,7 +592,7 @@ static void check_variants(struct walk *w, PyObject *module, cJSON *out)
 			for (Py_ssize_t i = 0; i < PyList_GET_SIZE(at); i++) {
 				PyObject *st = PyList_GET_ITEM(at, i);
 
-				if (an_get_long(st, "lineno") == line) {
+				if (inspect_get_long(st, "lineno") == line) {
 					add_flag(w, "SA501", st, why ? why : "is malformed");
 					break;
 				}
@@ -655,9 +655,9 @@ static void record_parse_error(cJSON *out)
 		snprintf(name, sizeof(name), "%s", ((PyTypeObject *)type)->tp_name);
 	if (value != NULL && PyErr_GivenExceptionMatches(type, PyExc_SyntaxError)) {
 		cJSON *se = cJSON_AddObjectToObject(out, "syntax_error");
-		an_get_text(value, "msg", msg, sizeof(msg));
-		cJSON_AddNumberToObject(se, "line", (double)an_get_long(value, "lineno"));
-		cJSON_AddNumberToObject(se, "col", (double)an_get_long(value, "offset"));
+		inspect_get_text(value, "msg", msg, sizeof(msg));
+		cJSON_AddNumberToObject(se, "line", (double)inspect_get_long(value, "lineno"));
+		cJSON_AddNumberToObject(se, "col", (double)inspect_get_long(value, "offset"));
 		cJSON_AddStringToObject(se, "msg", msg);
 		goto out;
 	}
@@ -701,8 +701,8 @@ int inspect_ast_init(void)
 	mod = PyImport_ImportModule("_ast");
 	if (mod == NULL)
 		goto out;
-	an_ast_base = PyObject_GetAttrString(mod, "AST");
-	if (an_ast_base == NULL)
+	inspect_ast_base = PyObject_GetAttrString(mod, "AST");
+	if (inspect_ast_base == NULL)
 		goto out;
 	rc = 0;
 out:

@@ -573,7 +573,7 @@ out:
 static cJSON *column_list(const char *columns)
 {
 	cJSON *a = cJSON_CreateArray();
-	char name[sizeof(((struct sa_tradelog *)0)->columns)];
+	char name[sizeof(((struct da_tradelog *)0)->columns)];
 
 	while (*columns != '\0') {
 		size_t n = strcspn(columns, ",");
@@ -611,7 +611,7 @@ static void add_loader_error(cJSON *t, const char *err)
 /* The loader checks each row; the order of rows is checked here: a log whose entries go back in
  * time was edited or merged, and replaying it in file order would be wrong. Data row i is on
  * line i + 2, counted as the loader counts (one record a line). */
-static long first_backwards(const struct sa_tradelog *log)
+static long first_backwards(const struct da_tradelog *log)
 {
 	for (size_t i = 1; i < log->n; i++)
 		if (log->trades[i].entry < log->trades[i - 1].entry)
@@ -628,7 +628,7 @@ cJSON *inspect_tradelog_buf_map(const char *buf, size_t len, const char *colmap,
 				size_t reasonlen)
 {
 	cJSON *t = inspect_tradelog_absent();
-	struct sa_tradelog log = {0};
+	struct da_tradelog log = {0};
 	char err[512];
 	int bad = 0;
 	long back;
@@ -646,7 +646,7 @@ cJSON *inspect_tradelog_buf_map(const char *buf, size_t len, const char *colmap,
 		add_error(t, bad, err);
 		goto fail;
 	}
-	if (sa_tradelog_parse_any(buf, len, colmap, &log, err, sizeof(err)) != 0) {
+	if (da_tradelog_parse_any(buf, len, colmap, &log, err, sizeof(err)) != 0) {
 		put(t, "format", cJSON_CreateString(log.format));
 		put(t, "columns", column_list(log.columns));
 		add_loader_error(t, err);
@@ -675,7 +675,7 @@ fail:
 			snprintf(reason, reasonlen, "trade log: %s", sa_json_str(e, "message", ""));
 	}
 out:
-	sa_tradelog_release(&log);
+	da_tradelog_release(&log);
 	return t;
 }
 

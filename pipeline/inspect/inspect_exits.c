@@ -3,7 +3,7 @@
 #include "inspect_exits.h"
 
 /* Every check of a declaration is here, once, in the words the report quotes; the host checks
- * the ranges of what comes back again (lib/exits.h). */
+ * the ranges of what comes back again (lib/replay/exits.h). */
 static const char exits_py[] =
 	"import ast as _a, json as _j, math as _m\n"
 	"OWN = ('STOP_LOSS', 'TAKE_PROFIT', 'TRAILING_STOP', 'ROI')\n"

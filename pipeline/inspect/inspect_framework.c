@@ -14,11 +14,11 @@ static bool imports(PyObject *body, const char *name)
 		PyObject *st = PyList_GET_ITEM(body, i), *names;
 		bool hit = false;
 
-		if (an_is(st, "ImportFrom") && an_get_str(st, "module", mod, sizeof mod))
+		if (inspect_is(st, "ImportFrom") && inspect_get_str(st, "module", mod, sizeof mod))
 			hit = !strncmp(mod, name, n) && (mod[n] == '\0' || mod[n] == '.');
-		else if (an_is(st, "Import") && (names = an_get(st, "names")) != NULL) {
+		else if (inspect_is(st, "Import") && (names = inspect_get(st, "names")) != NULL) {
 			for (Py_ssize_t k = 0; PyList_Check(names) && k < PyList_GET_SIZE(names); k++)
-				if (an_get_str(PyList_GET_ITEM(names, k), "name", mod, sizeof mod) &&
+				if (inspect_get_str(PyList_GET_ITEM(names, k), "name", mod, sizeof mod) &&
 				    !strncmp(mod, name, n) && (mod[n] == '\0' || mod[n] == '.'))
 					hit = true;
 			Py_DECREF(names);
@@ -34,16 +34,16 @@ static bool base_named(PyObject *base, const char *name)
 {
 	char id[64];
 
-	if (an_is(base, "Name"))
-		return an_get_str(base, "id", id, sizeof id) && !strcmp(id, name);
-	if (an_is(base, "Attribute"))
-		return an_get_str(base, "attr", id, sizeof id) && !strcmp(id, name);
+	if (inspect_is(base, "Name"))
+		return inspect_get_str(base, "id", id, sizeof id) && !strcmp(id, name);
+	if (inspect_is(base, "Attribute"))
+		return inspect_get_str(base, "attr", id, sizeof id) && !strcmp(id, name);
 	return false;
 }
 
 static const char *framework_of(PyObject *cls, bool backtesting)
 {
-	PyObject *bases = an_get(cls, "bases");
+	PyObject *bases = inspect_get(cls, "bases");
 	const char *kind = NULL;
 
 	for (Py_ssize_t i = 0; bases && PyList_Check(bases) && i < PyList_GET_SIZE(bases); i++) {
@@ -60,19 +60,19 @@ static const char *framework_of(PyObject *cls, bool backtesting)
 /* One class-level literal: name = value, as JSON (null when absent or not a literal of the type). */
 static void put_literal(cJSON *o, PyObject *cls, const char *name, char type)
 {
-	PyObject *body = an_get(cls, "body"), *value = NULL;
+	PyObject *body = inspect_get(cls, "body"), *value = NULL;
 	char id[64];
 
 	for (Py_ssize_t i = 0; body && PyList_Check(body) && i < PyList_GET_SIZE(body); i++) {
 		PyObject *st = PyList_GET_ITEM(body, i), *targets, *t;
-		if (!an_is(st, "Assign") && !an_is(st, "AnnAssign"))
+		if (!inspect_is(st, "Assign") && !inspect_is(st, "AnnAssign"))
 			continue;
-		targets = an_is(st, "Assign") ? an_get(st, "targets") : an_get(st, "target");
+		targets = inspect_is(st, "Assign") ? inspect_get(st, "targets") : inspect_get(st, "target");
 		t = targets && PyList_Check(targets) && PyList_GET_SIZE(targets) == 1 ?
 			PyList_GET_ITEM(targets, 0) : targets;
-		if (t && an_is(t, "Name") && an_get_str(t, "id", id, sizeof id) && !strcmp(id, name)) {
-			PyObject *v = an_get(st, "value");
-			PyObject *c = v && an_is(v, "Constant") ? an_get(v, "value") : NULL;
+		if (t && inspect_is(t, "Name") && inspect_get_str(t, "id", id, sizeof id) && !strcmp(id, name)) {
+			PyObject *v = inspect_get(st, "value");
+			PyObject *c = v && inspect_is(v, "Constant") ? inspect_get(v, "value") : NULL;
 			Py_XDECREF(value);
 			value = c;
 			Py_XDECREF(v);
@@ -95,7 +95,7 @@ static void put_literal(cJSON *o, PyObject *cls, const char *name, char type)
 
 cJSON *inspect_framework(PyObject *module)
 {
-	PyObject *body = an_get(module, "body"), *found = NULL;
+	PyObject *body = inspect_get(module, "body"), *found = NULL;
 	const char *kind = NULL;
 	char name[128];
 	cJSON *o = NULL;
@@ -106,17 +106,17 @@ cJSON *inspect_framework(PyObject *module)
 	/* the last top-level class wins, as when Python runs the file */
 	for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++) {
 		PyObject *st = PyList_GET_ITEM(body, i);
-		const char *k = an_is(st, "ClassDef") ? framework_of(st, bt) : NULL;
+		const char *k = inspect_is(st, "ClassDef") ? framework_of(st, bt) : NULL;
 		if (k) {
 			kind = k;
 			found = st;
 		}
 	}
-	if (!found || !an_get_str(found, "name", name, sizeof name) || !(o = cJSON_CreateObject()))
+	if (!found || !inspect_get_str(found, "name", name, sizeof name) || !(o = cJSON_CreateObject()))
 		goto out;
 	cJSON_AddStringToObject(o, "kind", kind);
 	cJSON_AddStringToObject(o, "class", name);
-	cJSON_AddNumberToObject(o, "line", (double)an_get_long(found, "lineno"));
+	cJSON_AddNumberToObject(o, "line", (double)inspect_get_long(found, "lineno"));
 	put_literal(o, found, "timeframe", 's');
 	put_literal(o, found, "startup_candle_count", 'i');
 	put_literal(o, found, "can_short", 'b');

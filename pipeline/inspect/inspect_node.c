@@ -10,10 +10,10 @@
 #include <string.h>
 
 /* ast.AST, the base of every node; set once by inspect_ast_init in the parsing child. */
-PyObject *an_ast_base;
+PyObject *inspect_ast_base;
 
 /* The node's class name ("Import"), whether the type was named "Import" or "ast.Import". */
-const char *an_kind(PyObject *node)
+const char *inspect_kind(PyObject *node)
 {
 	const char *n = Py_TYPE(node)->tp_name;
 	const char *dot = strrchr(n, '.');
@@ -21,14 +21,14 @@ const char *an_kind(PyObject *node)
 	return dot ? dot + 1 : n;
 }
 
-bool an_is(PyObject *node, const char *k)
+bool inspect_is(PyObject *node, const char *k)
 {
-	return node != NULL && strcmp(an_kind(node), k) == 0;
+	return node != NULL && strcmp(inspect_kind(node), k) == 0;
 }
 
-bool an_is_node(PyObject *o)
+bool inspect_is_node(PyObject *o)
 {
-	int r = PyObject_IsInstance(o, an_ast_base);
+	int r = PyObject_IsInstance(o, inspect_ast_base);
 
 	if (r < 0)
 		PyErr_Clear();
@@ -36,7 +36,7 @@ bool an_is_node(PyObject *o)
 }
 
 /* A new reference to node.name, or NULL with the error cleared. */
-PyObject *an_get(PyObject *node, const char *name)
+PyObject *inspect_get(PyObject *node, const char *name)
 {
 	PyObject *v = PyObject_GetAttrString(node, name);
 
@@ -46,9 +46,9 @@ PyObject *an_get(PyObject *node, const char *name)
 }
 
 /* node.name as UTF-8 into buf. False when missing, not a str, or longer than buf. */
-bool an_get_str(PyObject *node, const char *name, char *buf, size_t len)
+bool inspect_get_str(PyObject *node, const char *name, char *buf, size_t len)
 {
-	PyObject *v = an_get(node, name);
+	PyObject *v = inspect_get(node, name);
 	bool ok = false;
 	const char *s;
 	Py_ssize_t n;
@@ -71,9 +71,9 @@ out:
 
 /* node.name as UTF-8 into buf, cut at a character boundary when longer. False when missing
  * or not a str. */
-bool an_get_text(PyObject *node, const char *name, char *buf, size_t len)
+bool inspect_get_text(PyObject *node, const char *name, char *buf, size_t len)
 {
-	PyObject *v = an_get(node, name);
+	PyObject *v = inspect_get(node, name);
 	const char *s = v != NULL && PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
 	size_t n = 0;
 
@@ -93,9 +93,9 @@ bool an_get_text(PyObject *node, const char *name, char *buf, size_t len)
 }
 
 /* node.name as a C long, or -1 when missing or not an int (line and column fields). */
-long an_get_long(PyObject *node, const char *name)
+long inspect_get_long(PyObject *node, const char *name)
 {
-	PyObject *v = an_get(node, name);
+	PyObject *v = inspect_get(node, name);
 	long x = -1;
 
 	if (v != NULL && PyLong_Check(v)) {
@@ -109,9 +109,9 @@ long an_get_long(PyObject *node, const char *name)
 
 /* Calls fn on every child node of node (fields holding a node or a list of nodes), in field
  * order. Returns false if fn asked to stop. */
-bool an_each_child(PyObject *node, an_child_fn fn, void *ctx)
+bool inspect_each_child(PyObject *node, an_child_fn fn, void *ctx)
 {
-	PyObject *fields = an_get((PyObject *)Py_TYPE(node), "_fields");
+	PyObject *fields = inspect_get((PyObject *)Py_TYPE(node), "_fields");
 	bool go = true;
 
 	if (fields == NULL || !PyTuple_Check(fields))
@@ -125,10 +125,10 @@ bool an_each_child(PyObject *node, an_child_fn fn, void *ctx)
 		if (PyList_Check(v)) {
 			for (Py_ssize_t j = 0; go && j < PyList_GET_SIZE(v); j++) {
 				PyObject *item = PyList_GET_ITEM(v, j);
-				if (an_is_node(item))
+				if (inspect_is_node(item))
 					go = fn(ctx, item);
 			}
-		} else if (an_is_node(v)) {
+		} else if (inspect_is_node(v)) {
 			go = fn(ctx, v);
 		}
 		Py_DECREF(v);
@@ -139,9 +139,9 @@ out:
 }
 
 /* A new reference to the value of keyword argument name in call, or NULL. */
-PyObject *an_keyword_value(PyObject *call, const char *name)
+PyObject *inspect_keyword_value(PyObject *call, const char *name)
 {
-	PyObject *kws = an_get(call, "keywords");
+	PyObject *kws = inspect_get(call, "keywords");
 	PyObject *val = NULL;
 	char arg[64];
 
@@ -149,8 +149,8 @@ PyObject *an_keyword_value(PyObject *call, const char *name)
 		goto out;
 	for (Py_ssize_t i = 0; val == NULL && i < PyList_GET_SIZE(kws); i++) {
 		PyObject *kw = PyList_GET_ITEM(kws, i);
-		if (an_get_str(kw, "arg", arg, sizeof(arg)) && strcmp(arg, name) == 0)
-			val = an_get(kw, "value");
+		if (inspect_get_str(kw, "arg", arg, sizeof(arg)) && strcmp(arg, name) == 0)
+			val = inspect_get(kw, "value");
 	}
 out:
 	Py_XDECREF(kws);
@@ -158,9 +158,9 @@ out:
 }
 
 /* A new reference to the first positional argument of call, or NULL. */
-PyObject *an_first_arg(PyObject *call)
+PyObject *inspect_first_arg(PyObject *call)
 {
-	PyObject *args = an_get(call, "args");
+	PyObject *args = inspect_get(call, "args");
 	PyObject *a = NULL;
 
 	if (args != NULL && PyList_Check(args) && PyList_GET_SIZE(args) > 0) {
@@ -172,28 +172,28 @@ PyObject *an_first_arg(PyObject *call)
 }
 
 /* True if e is a literal constant equal to value (identity for True/False/None). */
-bool an_is_const(PyObject *e, PyObject *value)
+bool inspect_is_const(PyObject *e, PyObject *value)
 {
 	PyObject *v;
 	bool r = false;
 
-	if (!an_is(e, "Constant"))
+	if (!inspect_is(e, "Constant"))
 		return false;
-	v = an_get(e, "value");
+	v = inspect_get(e, "value");
 	r = v == value;
 	Py_XDECREF(v);
 	return r;
 }
 
 /* True if e is the integer literal n. */
-bool an_is_int_const(PyObject *e, long n)
+bool inspect_is_int_const(PyObject *e, long n)
 {
 	PyObject *v;
 	bool r = false;
 
-	if (!an_is(e, "Constant"))
+	if (!inspect_is(e, "Constant"))
 		return false;
-	v = an_get(e, "value");
+	v = inspect_get(e, "value");
 	if (v != NULL && PyLong_Check(v) && !PyBool_Check(v)) {
 		r = PyLong_AsLong(v) == n;
 		PyErr_Clear();
@@ -203,11 +203,11 @@ bool an_is_int_const(PyObject *e, long n)
 }
 
 /* True if e is a string constant equal to one of the NULL-terminated list. */
-bool an_is_str_const(PyObject *e, const char *const *list)
+bool inspect_is_str_const(PyObject *e, const char *const *list)
 {
 	char s[32];
 
-	if (!an_is(e, "Constant") || !an_get_str(e, "value", s, sizeof(s)))
+	if (!inspect_is(e, "Constant") || !inspect_get_str(e, "value", s, sizeof(s)))
 		return false;
 	for (; *list != NULL; list++)
 		if (strcmp(*list, s) == 0)
@@ -216,18 +216,18 @@ bool an_is_str_const(PyObject *e, const char *const *list)
 }
 
 /* True for -expr or a negative numeric literal. */
-bool an_is_negative(PyObject *e)
+bool inspect_is_negative(PyObject *e)
 {
 	PyObject *x = NULL;
 	bool neg = false;
 
 	if (e == NULL)
 		goto out;
-	if (an_is(e, "UnaryOp")) {
-		x = an_get(e, "op");
-		neg = an_is(x, "USub");
-	} else if (an_is(e, "Constant")) {
-		x = an_get(e, "value");
+	if (inspect_is(e, "UnaryOp")) {
+		x = inspect_get(e, "op");
+		neg = inspect_is(x, "USub");
+	} else if (inspect_is(e, "Constant")) {
+		x = inspect_get(e, "value");
 		if (x != NULL && (PyLong_Check(x) || PyFloat_Check(x)) && !PyBool_Check(x)) {
 			PyObject *zero = PyLong_FromLong(0);
 			neg = zero != NULL && PyObject_RichCompareBool(x, zero, Py_LT) == 1;
@@ -241,34 +241,34 @@ out:
 }
 
 /* Structural equality of two small expressions: names, attributes, subscripts, constants. */
-bool an_same_expr(PyObject *a, PyObject *b, int depth)
+bool inspect_same_expr(PyObject *a, PyObject *b, int depth)
 {
 	PyObject *x = NULL, *y = NULL, *p = NULL, *q = NULL;
 	char s[128], t[128];
 	bool same = false;
 
-	if (depth > EXPR_DEPTH || strcmp(an_kind(a), an_kind(b)) != 0)
+	if (depth > EXPR_DEPTH || strcmp(inspect_kind(a), inspect_kind(b)) != 0)
 		goto out;
-	if (an_is(a, "Name")) {
-		same = an_get_str(a, "id", s, sizeof(s)) && an_get_str(b, "id", t, sizeof(t)) && strcmp(s, t) == 0;
-	} else if (an_is(a, "Constant")) {
-		x = an_get(a, "value");
-		y = an_get(b, "value");
+	if (inspect_is(a, "Name")) {
+		same = inspect_get_str(a, "id", s, sizeof(s)) && inspect_get_str(b, "id", t, sizeof(t)) && strcmp(s, t) == 0;
+	} else if (inspect_is(a, "Constant")) {
+		x = inspect_get(a, "value");
+		y = inspect_get(b, "value");
 		same = x != NULL && y != NULL && Py_TYPE(x) == Py_TYPE(y) &&
 		       PyObject_RichCompareBool(x, y, Py_EQ) == 1;
 		PyErr_Clear();
-	} else if (an_is(a, "Attribute")) {
-		x = an_get(a, "value");
-		y = an_get(b, "value");
-		same = an_get_str(a, "attr", s, sizeof(s)) && an_get_str(b, "attr", t, sizeof(t)) &&
-		       strcmp(s, t) == 0 && x != NULL && y != NULL && an_same_expr(x, y, depth + 1);
-	} else if (an_is(a, "Subscript")) {
-		x = an_get(a, "value");
-		y = an_get(b, "value");
-		p = an_get(a, "slice");
-		q = an_get(b, "slice");
+	} else if (inspect_is(a, "Attribute")) {
+		x = inspect_get(a, "value");
+		y = inspect_get(b, "value");
+		same = inspect_get_str(a, "attr", s, sizeof(s)) && inspect_get_str(b, "attr", t, sizeof(t)) &&
+		       strcmp(s, t) == 0 && x != NULL && y != NULL && inspect_same_expr(x, y, depth + 1);
+	} else if (inspect_is(a, "Subscript")) {
+		x = inspect_get(a, "value");
+		y = inspect_get(b, "value");
+		p = inspect_get(a, "slice");
+		q = inspect_get(b, "slice");
 		same = x != NULL && y != NULL && p != NULL && q != NULL &&
-		       an_same_expr(x, y, depth + 1) && an_same_expr(p, q, depth + 1);
+		       inspect_same_expr(x, y, depth + 1) && inspect_same_expr(p, q, depth + 1);
 	}
 out:
 	Py_XDECREF(x);
@@ -287,15 +287,15 @@ struct contains {
 static bool contains_child(void *ctx, PyObject *child);
 
 /* True if needle occurs (structurally) anywhere in hay. */
-bool an_contains_expr(PyObject *hay, PyObject *needle, int depth)
+bool inspect_contains_expr(PyObject *hay, PyObject *needle, int depth)
 {
 	struct contains c = {needle, depth, false};
 
 	if (depth > EXPR_DEPTH)
 		return false;
-	if (an_same_expr(hay, needle, 0))
+	if (inspect_same_expr(hay, needle, 0))
 		return true;
-	an_each_child(hay, contains_child, &c);
+	inspect_each_child(hay, contains_child, &c);
 	return c.found;
 }
 
@@ -303,6 +303,6 @@ static bool contains_child(void *ctx, PyObject *child)
 {
 	struct contains *c = ctx;
 
-	c->found = an_contains_expr(child, c->needle, c->depth + 1);
+	c->found = inspect_contains_expr(child, c->needle, c->depth + 1);
 	return !c->found;
 }

@@ -15,56 +15,56 @@
 typedef bool (*an_child_fn)(void *ctx, PyObject *child);
 
 /* ast.AST, the base of every node; set once by inspect_ast_init in the parsing child. */
-extern PyObject *an_ast_base;
+extern PyObject *inspect_ast_base;
 
 /* The node's class name ("Import"), whether the type was named "Import" or "ast.Import". */
-const char *an_kind(PyObject *node);
+const char *inspect_kind(PyObject *node);
 
 /* True if node is an AST node of class k. */
-bool an_is(PyObject *node, const char *k);
+bool inspect_is(PyObject *node, const char *k);
 
 /* True if o is an AST node (not a list, str or constant value). */
-bool an_is_node(PyObject *o);
+bool inspect_is_node(PyObject *o);
 
 /* A new reference to node.name, or NULL with the error cleared. */
-PyObject *an_get(PyObject *node, const char *name);
+PyObject *inspect_get(PyObject *node, const char *name);
 
 /* node.name as UTF-8 into buf. False when missing, not a str, or longer than buf. */
-bool an_get_str(PyObject *node, const char *name, char *buf, size_t len);
+bool inspect_get_str(PyObject *node, const char *name, char *buf, size_t len);
 
 /* node.name as UTF-8 into buf, cut at a character boundary when longer. False when missing
  * or not a str. */
-bool an_get_text(PyObject *node, const char *name, char *buf, size_t len);
+bool inspect_get_text(PyObject *node, const char *name, char *buf, size_t len);
 
 /* node.name as a C long, or -1 when missing or not an int (line and column fields). */
-long an_get_long(PyObject *node, const char *name);
+long inspect_get_long(PyObject *node, const char *name);
 
 /* Calls fn on every child node of node (fields holding a node or a list of nodes), in field
  * order. Returns false if fn asked to stop. */
-bool an_each_child(PyObject *node, an_child_fn fn, void *ctx);
+bool inspect_each_child(PyObject *node, an_child_fn fn, void *ctx);
 
 /* A new reference to the value of keyword argument name in call, or NULL. */
-PyObject *an_keyword_value(PyObject *call, const char *name);
+PyObject *inspect_keyword_value(PyObject *call, const char *name);
 
 /* A new reference to the first positional argument of call, or NULL. */
-PyObject *an_first_arg(PyObject *call);
+PyObject *inspect_first_arg(PyObject *call);
 
 /* True if e is a literal constant equal to value (identity for True/False/None). */
-bool an_is_const(PyObject *e, PyObject *value);
+bool inspect_is_const(PyObject *e, PyObject *value);
 
 /* True if e is the integer literal n. */
-bool an_is_int_const(PyObject *e, long n);
+bool inspect_is_int_const(PyObject *e, long n);
 
 /* True if e is a string constant equal to one of the NULL-terminated list. */
-bool an_is_str_const(PyObject *e, const char *const *list);
+bool inspect_is_str_const(PyObject *e, const char *const *list);
 
 /* True for -expr or a negative numeric literal. */
-bool an_is_negative(PyObject *e);
+bool inspect_is_negative(PyObject *e);
 
 /* Structural equality of two small expressions: names, attributes, subscripts, constants. */
-bool an_same_expr(PyObject *a, PyObject *b, int depth);
+bool inspect_same_expr(PyObject *a, PyObject *b, int depth);
 
 /* True if needle occurs (structurally) anywhere in hay. */
-bool an_contains_expr(PyObject *hay, PyObject *needle, int depth);
+bool inspect_contains_expr(PyObject *hay, PyObject *needle, int depth);
 
 #endif

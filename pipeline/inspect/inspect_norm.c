@@ -128,11 +128,11 @@ static void node(struct norm *nm, PyObject *n);
 /* True for a bare string statement: a docstring, not code. */
 static bool is_docstring(PyObject *stmt)
 {
-	PyObject *v = an_is(stmt, "Expr") ? an_get(stmt, "value") : NULL, *c = NULL;
+	PyObject *v = inspect_is(stmt, "Expr") ? inspect_get(stmt, "value") : NULL, *c = NULL;
 	bool yes = false;
 
-	if (v && an_is(v, "Constant")) {
-		c = an_get(v, "value");
+	if (v && inspect_is(v, "Constant")) {
+		c = inspect_get(v, "value");
 		yes = c && PyUnicode_Check(c);
 	}
 	Py_XDECREF(c);
@@ -144,9 +144,9 @@ static bool is_docstring(PyObject *stmt)
  * attribute, a module, a keyword argument, an imported name) are what they say. */
 static bool numbered_field(PyObject *owner, const char *field)
 {
-	if (an_is(owner, "alias"))
+	if (inspect_is(owner, "alias"))
 		return strcmp(field, "asname") == 0;
-	return strcmp(field, "id") == 0 || strcmp(field, "arg") == 0 ? !an_is(owner, "keyword")
+	return strcmp(field, "id") == 0 || strcmp(field, "arg") == 0 ? !inspect_is(owner, "keyword")
 	       : strcmp(field, "name") == 0 || strcmp(field, "names") == 0;
 }
 
@@ -163,7 +163,7 @@ static void value(struct norm *nm, PyObject *owner, const char *field, PyObject 
 			both(nm, ",");
 		}
 		both(nm, "]");
-	} else if (an_is_node(v)) {
+	} else if (inspect_is_node(v)) {
 		node(nm, v);
 	} else if (PyUnicode_Check(v)) {
 		identifier(nm, v, numbered_field(owner, field));
@@ -183,14 +183,14 @@ static void value(struct norm *nm, PyObject *owner, const char *field, PyObject 
 /* A negated or plus-signed number literal, written as one constant. Returns true when n is one. */
 static bool signed_number(struct norm *nm, PyObject *n)
 {
-	PyObject *op = an_is(n, "UnaryOp") ? an_get(n, "op") : NULL, *arg = NULL, *v = NULL;
+	PyObject *op = inspect_is(n, "UnaryOp") ? inspect_get(n, "op") : NULL, *arg = NULL, *v = NULL;
 	bool yes = false;
 
-	if (op && (an_is(op, "USub") || an_is(op, "UAdd"))) {
-		arg = an_get(n, "operand");
-		v = arg && an_is(arg, "Constant") ? an_get(arg, "value") : NULL;
+	if (op && (inspect_is(op, "USub") || inspect_is(op, "UAdd"))) {
+		arg = inspect_get(n, "operand");
+		v = arg && inspect_is(arg, "Constant") ? inspect_get(arg, "value") : NULL;
 		if (v && !PyBool_Check(v) && (PyLong_Check(v) || PyFloat_Check(v) || PyComplex_Check(v))) {
-			constant(nm, v, an_is(op, "USub") ? "-" : "+");
+			constant(nm, v, inspect_is(op, "USub") ? "-" : "+");
 			yes = true;
 		}
 	}
@@ -203,9 +203,9 @@ static bool signed_number(struct norm *nm, PyObject *n)
 static void node(struct norm *nm, PyObject *n)
 {
 	PyObject *fields = NULL;
-	const char *kind = an_kind(n);
-	bool has_body = an_is(n, "Module") || an_is(n, "FunctionDef") || an_is(n, "AsyncFunctionDef") ||
-			an_is(n, "ClassDef");
+	const char *kind = inspect_kind(n);
+	bool has_body = inspect_is(n, "Module") || inspect_is(n, "FunctionDef") || inspect_is(n, "AsyncFunctionDef") ||
+			inspect_is(n, "ClassDef");
 
 	if (++nm->depth > INSPECT_MAX_DEPTH) {
 		nm->failed = true;
@@ -213,8 +213,8 @@ static void node(struct norm *nm, PyObject *n)
 	}
 	if (signed_number(nm, n))
 		goto out;
-	if (an_is(n, "Constant")) {
-		PyObject *v = an_get(n, "value");
+	if (inspect_is(n, "Constant")) {
+		PyObject *v = inspect_get(n, "value");
 
 		if (v)
 			constant(nm, v, "");
@@ -225,7 +225,7 @@ static void node(struct norm *nm, PyObject *n)
 	}
 	both(nm, kind);
 	both(nm, "(");
-	fields = an_get((PyObject *)Py_TYPE(n), "_fields");
+	fields = inspect_get((PyObject *)Py_TYPE(n), "_fields");
 	for (Py_ssize_t i = 0; fields && PyTuple_Check(fields) && i < PyTuple_GET_SIZE(fields) && !nm->failed; i++) {
 		PyObject *f = PyTuple_GET_ITEM(fields, i), *v;
 		const char *fname = PyUnicode_AsUTF8(f);

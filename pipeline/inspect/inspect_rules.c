@@ -175,8 +175,8 @@ char *inspect_rule_message(const struct inspect_rule *r, const char *detail, cha
 /* One of the third-party libraries the sandbox provides (pylibs.h). */
 static bool is_pylib(const char *top)
 {
-	for (int i = 0; sa_pylibs[i].module; i++)
-		if (!strcmp(sa_pylibs[i].module, top))
+	for (int i = 0; da_pylibs[i].module; i++)
+		if (!strcmp(da_pylibs[i].module, top))
 			return true;
 	return false;
 }

@@ -64,7 +64,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 
 /* The key of this version from inspect.json and fingerprint.json. Returns NULL, or why the
  * ledger does not apply. */
-static const char *read_key(const struct args *a, struct sa_ledger_key *k, char *why, size_t len)
+static const char *read_key(const struct args *a, struct da_ledger_key *k, char *why, size_t len)
 {
 	char err[512];
 	cJSON *in = sa_json_read(a->inspect, SA_JSON_CAP, err, sizeof err);
@@ -74,13 +74,13 @@ static const char *read_key(const struct args *a, struct sa_ledger_key *k, char 
 	if (!in || !fp)
 		reason = sa_fmt(why, len, "inspect.json or fingerprint.json is unusable: %s", err);
 	else
-		reason = sa_ledger_key_read(in, fp, k, why, len);
+		reason = da_ledger_key_read(in, fp, k, why, len);
 	cJSON_Delete(in);
 	cJSON_Delete(fp);
 	return reason;
 }
 
-static void add_view(cJSON *o, const struct sa_ledger_key *k, const struct sa_ledger_view *v)
+static void add_view(cJSON *o, const struct da_ledger_key *k, const struct da_ledger_view *v)
 {
 	cJSON *key = cJSON_AddObjectToObject(o, "key");
 
@@ -107,8 +107,8 @@ static int build(cJSON *o, const struct args *a, char *err, size_t errlen)
 	char cerr[512], why[512], today[16];
 	cJSON *cfg = sa_json_read(a->config, SA_JSON_CAP, cerr, sizeof cerr);
 	const char *path = NULL, *skip = NULL;
-	struct sa_ledger_key k;
-	struct sa_ledger_view v;
+	struct da_ledger_key k;
+	struct da_ledger_view v;
 	sqlite3 *db = NULL;
 	int rc = -1;
 
@@ -120,7 +120,7 @@ static int build(cJSON *o, const struct args *a, char *err, size_t errlen)
 	if (!*path)
 		skip = "LEDGER is empty: no trial ledger is read";
 	else if ((skip = read_key(a, &k, why, sizeof why)) == NULL) {
-		if (sa_ledger_open(path, false, &db, err, errlen) != 0)
+		if (da_ledger_open(path, false, &db, err, errlen) != 0)
 			goto out;
 		if (!db)
 			skip = sa_fmt(why, sizeof why, "no history at '%s' yet", path);
@@ -133,7 +133,7 @@ static int build(cJSON *o, const struct args *a, char *err, size_t errlen)
 	}
 	/* a lineage new tonight is first seen tonight, or on the data's last day: never the clock */
 	snprintf(today, sizeof today, "%.10s", a->night ? a->night : k.data_last);
-	if (sa_ledger_view(db, a->name, &k, today, &v, err, errlen) != 0)
+	if (da_ledger_view(db, a->name, &k, today, &v, err, errlen) != 0)
 		goto out;
 	cJSON_AddNullToObject(o, "reason");
 	add_view(o, &k, &v);

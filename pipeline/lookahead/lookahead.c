@@ -25,7 +25,7 @@
 struct job {
 	cJSON *cfg, *run;
 	struct la_config conf;
-	struct sa_ohlcv bars;
+	struct da_ohlcv bars;
 	int8_t *full;
 	struct la_points pts;
 	struct sbx_result *results;
@@ -148,7 +148,7 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
 	if (!j->run)
 		return sbx_stage_fail(why, len, "run.json unusable (%s); look-ahead was not checked", err);
-	if (sa_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
+	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
 	if (la_full_signals(j->run, j->bars.n, &j->full, why, len) < 0)
 		return -1;
@@ -431,7 +431,7 @@ static void job_release(struct job *j)
 	free(j->rules);
 	la_points_release(&j->pts);
 	free(j->full);
-	sa_ohlcv_release(&j->bars);
+	da_ohlcv_release(&j->bars);
 	cJSON_Delete(j->run);
 	cJSON_Delete(j->cfg);
 }

@@ -109,9 +109,9 @@ struct loaded {
 	cJSON *cfg, *run, *inspect;
 	struct rp_costs costs;
 	struct rp_exits exits;
-	struct sa_ohlcv data;
+	struct da_ohlcv data;
 	int8_t *signals;
-	struct sa_tradelog log;
+	struct da_tradelog log;
 	char cfg_err[512], data_err[512], sig_err[512], log_err[512];
 	struct rp_inputs in;
 };
@@ -142,7 +142,7 @@ static void load_signals(struct loaded *L, const char *path)
 	L->run = sa_json_read(path, SA_JSON_CAP, err, sizeof(err));
 	if (!L->run)
 		sa_fmt(L->sig_err, sizeof(L->sig_err), "run.json: %s", err);
-	else if (rp_read_signals(L->run, L->data.n, &L->signals, L->sig_err, sizeof(L->sig_err)) == 0)
+	else if (rpl_read_signals(L->run, L->data.n, &L->signals, L->sig_err, sizeof(L->sig_err)) == 0)
 		L->in.signals = L->signals;
 }
 
@@ -179,7 +179,7 @@ static void load_tradelog(struct loaded *L, const char *path)
 		return;
 	if (L->cfg && sa_config_str(L->cfg, SA_K_TRADES_COLUMNS, &colmap, err, sizeof(err)))
 		sa_fmt(L->log_err, sizeof(L->log_err), "config.json %s", err);
-	else if (sa_tradelog_load_any(path, colmap, &L->log, err, sizeof(err)) == 0)
+	else if (da_tradelog_load_any(path, colmap, &L->log, err, sizeof(err)) == 0)
 		L->in.log = &L->log;
 	else
 		sa_fmt(L->log_err, sizeof(L->log_err), "tradelog.csv %s", err);
@@ -196,7 +196,7 @@ static void load_all(struct loaded *L, const struct args *a, double load_ms[2])
 	c0 = cpu_ms();
 	if (!a->data)
 		sa_fmt(L->data_err, sizeof(L->data_err), "no price data: the trade log stands alone");
-	else if (sa_ohlcv_load_config(a->data, L->cfg, &L->data, L->data_err, sizeof(L->data_err)) == 0)
+	else if (da_ohlcv_load_config(a->data, L->cfg, &L->data, L->data_err, sizeof(L->data_err)) == 0)
 		L->in.data = &L->data;
 	load_ms[0] = now_ms() - t0;
 	load_ms[1] = cpu_ms() - c0;
@@ -211,9 +211,9 @@ static void release_all(struct loaded *L)
 	cJSON_Delete(L->cfg);
 	cJSON_Delete(L->run);
 	cJSON_Delete(L->inspect);
-	sa_ohlcv_release(&L->data);
+	da_ohlcv_release(&L->data);
 	free(L->signals);
-	sa_tradelog_release(&L->log);
+	da_tradelog_release(&L->log);
 }
 
 /* The compute half of the benchmark: replay and the statistics core, as the stats stage
@@ -252,11 +252,11 @@ int main(int argc, char **argv)
 	sa_set_prog("replay");
 	parse_args(argc, argv, &a);
 	load_all(&L, &a, load_ms);
-	out = rp_stage(&L.in, &r);
+	out = rpl_stage(&L.in, &r);
 	if (a.timing)
 		report_timing(&L, load_ms);
-	if (rp_write_trades(a.trades_out, &r) < 0 || rp_write_equity(a.equity_out, &r) < 0 ||
-	    (a.reconcile_out && rp_write_reconcile(a.reconcile_out,
+	if (rpl_write_trades(a.trades_out, &r) < 0 || rpl_write_equity(a.equity_out, &r) < 0 ||
+	    (a.reconcile_out && rpl_write_reconcile(a.reconcile_out,
 			cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(out, "reconcile")), L.in.log, &r) < 0) ||
 	    sa_json_write(a.out, out) < 0)
 		goto out;

@@ -22,14 +22,14 @@ static double as_written(double x)
 }
 
 /* The replay's trades as a log of their net returns, in trades.csv's order. */
-static int replay_as_log(const struct rp_result *r, struct sa_tradelog *log)
+static int replay_as_log(const struct rp_result *r, struct da_tradelog *log)
 {
 	memset(log, 0, sizeof *log);
 	log->trades = calloc(r->n_trades ? r->n_trades : 1, sizeof *log->trades);
 	if (!log->trades)
 		return -1;
 	for (size_t i = 0; i < r->n_trades; i++) {
-		struct sa_trade *t = &log->trades[i];
+		struct da_trade *t = &log->trades[i];
 		t->entry = r->trades[i].entry;
 		t->exit = r->trades[i].exit;
 		t->side = r->trades[i].side < 0 ? -1 : 1;
@@ -40,7 +40,7 @@ static int replay_as_log(const struct rp_result *r, struct sa_tradelog *log)
 	return 0;
 }
 
-static int64_t first_entry(const struct sa_tradelog *a, const struct sa_tradelog *b)
+static int64_t first_entry(const struct da_tradelog *a, const struct da_tradelog *b)
 {
 	int64_t t = INT64_MAX;
 
@@ -62,11 +62,11 @@ static void put_row(FILE *fp, const char *curve, int64_t t, double net)
 }
 
 /* One curve: 1 at start, then the compounded equity at each exit time. */
-static int curve_rows(FILE *fp, const char *curve, const struct sa_tradelog *log, int64_t start)
+static int curve_rows(FILE *fp, const char *curve, const struct da_tradelog *log, int64_t start)
 {
 	struct rp_result c;
 
-	if (rp_from_log(log, NULL, &c) < 0)
+	if (rpl_from_log(log, NULL, &c) < 0)
 		return -1;
 	put_row(fp, curve, start, 1.0);
 	for (size_t k = 0; k < c.n_eq; k++)
@@ -75,11 +75,11 @@ static int curve_rows(FILE *fp, const char *curve, const struct sa_tradelog *log
 	return 0;
 }
 
-int rp_write_reconcile(const char *path, bool reconciled, const struct sa_tradelog *log,
+int rpl_write_reconcile(const char *path, bool reconciled, const struct da_tradelog *log,
 		       const struct rp_result *r)
 {
 	struct sa_atomic a = { 0 };
-	struct sa_tradelog rep = { 0 };
+	struct da_tradelog rep = { 0 };
 	int rc = -1;
 
 	if (sa_atomic_open(&a, path) < 0)
@@ -97,6 +97,6 @@ int rp_write_reconcile(const char *path, bool reconciled, const struct sa_tradel
 	rc = sa_atomic_commit(&a);
 out:
 	sa_atomic_abort(&a);
-	sa_tradelog_release(&rep);
+	da_tradelog_release(&rep);
 	return rc;
 }

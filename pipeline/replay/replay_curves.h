@@ -1,11 +1,12 @@
 /* replay_curves.h - reconcile.csv, the two equity curves the reconciliation set side by
- * side: the log's claims and the code's replay, each compounded alike (rp_from_log). */
+ * side: the log's claims and the code's replay, each compounded alike (rpl_from_log). */
 #ifndef REPLAY_CURVES_H
 #define REPLAY_CURVES_H
 
 #include <stdbool.h>
 
 #include "replay_core.h"
+#include "replay_log.h"
 #include "tradelog.h"
 
 /* Writes path atomically: the header "curve,time,net_equity", then, when reconciled (a trade
@@ -13,7 +14,7 @@
  * "claimed" (log's returns) and then of curve "replayed" (r's net returns as trades.csv prints
  * them), each starting at 1 at the first entry of either and holding one row per exit time,
  * every number with 17 significant digits. Returns 0, or -1 (cannot write, out of memory). */
-int rp_write_reconcile(const char *path, bool reconciled, const struct sa_tradelog *log,
+int rpl_write_reconcile(const char *path, bool reconciled, const struct da_tradelog *log,
 		       const struct rp_result *r);
 
 #endif

@@ -11,16 +11,17 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "ohlcv_checks.h"
+#include "replay_log.h"
 #include "signals.h"
 #include "text.h"
 #include "timeutil.h"
 
-int rp_read_signals(const cJSON *run, size_t n_bars, int8_t **signals, char *err,
+int rpl_read_signals(const cJSON *run, size_t n_bars, int8_t **signals, char *err,
 		    size_t errlen)
 {
 	size_t used;
 
-	if (sa_run_signals(run, n_bars, 0, signals, err, errlen) == 0)
+	if (da_run_signals(run, n_bars, 0, signals, err, errlen) == 0)
 		return 0;
 	used = strlen(err);
 	if (strncmp(err, "the strategy run did not finish", 31) == 0 || strncmp(err, "run.json has no", 15) == 0)
@@ -46,7 +47,7 @@ static void add_num(cJSON *o, const char *key, double x)
 }
 
 /* Why the market is what it is, from the data when MARKET is unset. */
-static const char *market_why(const struct rp_costs *c, const struct sa_ohlcv *s, char *buf,
+static const char *market_why(const struct rp_costs *c, const struct da_ohlcv *s, char *buf,
 			      size_t len)
 {
 	if (c->market != RP_MARKET_AUTO)
@@ -65,7 +66,7 @@ static const char *market_why(const struct rp_costs *c, const struct sa_ohlcv *s
 }
 
 /* Why the market is what it is, and what it charges while a position is held. */
-static void market_reason(const struct rp_costs *c, const struct sa_ohlcv *s, enum rp_market m,
+static void market_reason(const struct rp_costs *c, const struct da_ohlcv *s, enum rp_market m,
 			  char *buf, size_t len)
 {
 	char held[160], perp[128];
@@ -109,12 +110,12 @@ static void cost_source(const struct rp_costs *c, enum rp_market m, char *buf, s
 
 /* The data's price step against the slippage modelled: half a step is the least a fill can
  * miss the quote by, so a slippage below it flatters the trades. */
-static void add_price_step(cJSON *costs, const struct sa_ohlcv *s, double slippage_bps)
+static void add_price_step(cJSON *costs, const struct da_ohlcv *s, double slippage_bps)
 {
-	struct sa_ohlcv_checks k;
+	struct da_ohlcv_checks k;
 	char text[400];
 
-	sa_ohlcv_check(s, INFINITY, &k);
+	da_ohlcv_check(s, INFINITY, &k);
 	add_num(costs, "price_step_bps", k.price_step_bps);
 	if (!(k.price_step_bps / 2 > slippage_bps))
 		return;
@@ -199,7 +200,7 @@ static void add_exits(cJSON *o, const struct rp_inputs *in, const struct rp_resu
 	cJSON_AddItemToObject(o, "exit_reasons", by);
 }
 
-static void add_pair(cJSON *o, const struct rp_pair *p)
+static void add_pair(cJSON *o, const struct rpl_pair *p)
 {
 	if (p->line)
 		cJSON_AddNumberToObject(o, "line", (double)p->line);
@@ -215,7 +216,7 @@ static void add_pair(cJSON *o, const struct rp_pair *p)
 }
 
 /* "the 2024-03-22 short": the day of a trade's entry and its side. */
-static const char *trade_name(const struct rp_pair *p, char *buf, size_t len)
+static const char *trade_name(const struct rpl_pair *p, char *buf, size_t len)
 {
 	char t[21];
 
@@ -225,10 +226,10 @@ static const char *trade_name(const struct rp_pair *p, char *buf, size_t len)
 
 /* The plain statements naming how the log departs from the code, one a reason; none when it
  * is consistent. Each goes into arr and its code into codes. */
-static void say_lies(cJSON *arr, cJSON *codes, const struct rp_reconcile *rc)
+static void say_lies(cJSON *arr, cJSON *codes, const struct rpl_reconcile *rc)
 {
 	char text[512], name[64], a[21], b[21];
-	const struct rp_pair *p;
+	const struct rpl_pair *p;
 
 	if (rc->gaps_over && rc->n_worst) {
 		p = &rc->worst[0];
@@ -276,7 +277,7 @@ static void say_lies(cJSON *arr, cJSON *codes, const struct rp_reconcile *rc)
 }
 
 /* The one paragraph the report and the verdict quote. */
-static void add_statement(cJSON *j, const cJSON *lies, const struct rp_reconcile *rc)
+static void add_statement(cJSON *j, const cJSON *lies, const struct rpl_reconcile *rc)
 {
 	char text[2048];
 	size_t used;
@@ -302,7 +303,7 @@ out:
 	cJSON_AddStringToObject(j, "statement", text);
 }
 
-static void add_reconcile(cJSON *o, const struct rp_reconcile *rc)
+static void add_reconcile(cJSON *o, const struct rpl_reconcile *rc)
 {
 	cJSON *j = cJSON_AddObjectToObject(o, "reconcile");
 	cJSON *worst, *lies, *codes;
@@ -340,7 +341,7 @@ static void add_reconcile(cJSON *o, const struct rp_reconcile *rc)
 
 /* Trades of the log that lie entirely outside the data's span: named in a note, not refused,
  * since a trade-log audit needs no data. */
-static void add_out_of_span(cJSON *o, const struct sa_tradelog *log, const struct sa_ohlcv *s)
+static void add_out_of_span(cJSON *o, const struct da_tradelog *log, const struct da_ohlcv *s)
 {
 	int64_t first, end;
 	size_t n = 0, line = 0;
@@ -384,9 +385,9 @@ static double account_drawdown(const struct rp_result *r, double balance)
 
 /* An account log's figures beside the ones its export states (freqtrade's profit_total and
  * max_drawdown_account), and the statement the report shows. */
-static void add_account(cJSON *o, const struct sa_tradelog *log, const struct rp_result *r)
+static void add_account(cJSON *o, const struct da_tradelog *log, const struct rp_result *r)
 {
-	const struct sa_account *a = &log->account;
+	const struct da_account *a = &log->account;
 	cJSON *j = cJSON_AddObjectToObject(o, "account");
 	double profit = r->net_return, dd = account_drawdown(r, a->balance);
 	char text[640], said[320] = "";
@@ -411,7 +412,7 @@ static void add_account(cJSON *o, const struct sa_tradelog *log, const struct rp
 
 /* A trade log scored on data the data must cover, from its first entry to its last exit, or
  * its benchmark would hold over other bars. Returns true (and fails o) when it does not. */
-static bool refuse_uncovered(cJSON *o, const struct sa_tradelog *log, const struct sa_ohlcv *s)
+static bool refuse_uncovered(cJSON *o, const struct da_tradelog *log, const struct da_ohlcv *s)
 {
 	int64_t first = INT64_MAX, last = INT64_MIN, end;
 	char a[21], b[21], c[21], d[21], reason[512];
@@ -457,12 +458,12 @@ static void fail_nothing(cJSON *o, const struct rp_inputs *in)
 	sa_json_fail(o, reason);
 }
 
-cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
+cJSON *rpl_stage(const struct rp_inputs *in, struct rp_result *r)
 {
 	cJSON *o = sa_json_stage("replay", 1);
 	bool have_sig = in->costs && in->data && in->signals;
 	bool have_log = in->costs && in->log;
-	struct rp_reconcile rec;
+	struct rpl_reconcile rec;
 	const char *mode = have_sig && have_log ? "both" : have_sig ? "signals" : "tradelog";
 	int rc = 0;
 
@@ -476,7 +477,7 @@ cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
 	if (have_sig)
 		rc = rp_replay(in->data, in->signals, in->costs, r);
 	else
-		rc = rp_from_log(in->log, in->data, r);
+		rc = rpl_from_log(in->log, in->data, r);
 	if (rc < 0) {
 		sa_json_fail(o, "out of memory during the replay");
 		goto out;
@@ -488,7 +489,7 @@ cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r)
 	add_totals(o, in, r);
 	add_exits(o, in, r, have_sig);
 	if (have_sig && have_log) {
-		if (rp_reconcile(in->log, r, in->reconcile_bps / 1e4, &rec) < 0) {
+		if (rpl_reconcile(in->log, r, in->reconcile_bps / 1e4, &rec) < 0) {
 			cJSON_Delete(o);
 			o = sa_json_stage("replay", 1);
 			sa_json_fail(o, "out of memory during the reconciliation");
@@ -553,7 +554,7 @@ static void put_trade(FILE *fp, const struct rp_trade *t)
 	fputc('\n', fp);
 }
 
-int rp_write_trades(const char *path, const struct rp_result *r)
+int rpl_write_trades(const char *path, const struct rp_result *r)
 {
 	struct sa_atomic a = { 0 };
 	int rc = -1;
@@ -570,7 +571,7 @@ out:
 	return rc;
 }
 
-int rp_write_equity(const char *path, const struct rp_result *r)
+int rpl_write_equity(const char *path, const struct rp_result *r)
 {
 	struct sa_atomic a = { 0 };
 	int rc = -1;

@@ -20,7 +20,7 @@
  * "n_bars" equal to n_bars, and "signals" an array of n_bars integers each -1, 0 or 1.
  * Returns 0 and a new array in *signals (caller frees), or -1 with the reason in err and
  * *signals NULL. */
-int rp_read_signals(const cJSON *run, size_t n_bars, int8_t **signals, char *err,
+int rpl_read_signals(const cJSON *run, size_t n_bars, int8_t **signals, char *err,
 		    size_t errlen);
 
 /* What the stage was given, each already loaded or with the reason it could not be. All
@@ -29,13 +29,13 @@ int rp_read_signals(const cJSON *run, size_t n_bars, int8_t **signals, char *err
 struct rp_inputs {
 	const struct rp_costs *costs;     /* NULL when config.json was unusable */
 	const char *config_err;
-	const struct sa_ohlcv *data;      /* NULL when the data did not load */
+	const struct da_ohlcv *data;      /* NULL when the data did not load */
 	const char *data_err;
 	const int8_t *signals;            /* validated, data->n values; NULL when unusable */
 	const cJSON *exits;               /* the declared exits (inspect.json's), checked and in
 					   * costs->exits; NULL when none were read */
 	const char *signals_err;
-	const struct sa_tradelog *log;    /* NULL when not uploaded or not loadable */
+	const struct da_tradelog *log;    /* NULL when not uploaded or not loadable */
 	const char *log_err;
 	double reconcile_bps;             /* knob RECONCILE_BPS: the largest gap per trade */
 };
@@ -44,11 +44,11 @@ struct rp_inputs {
  * (caller releases with rp_result_release; zeroed when nothing could be replayed) and returns
  * the replay.json tree (caller frees). Never NULL (aborts on out of memory, like
  * sa_json_stage); "ok" false with a reason when neither input is usable. */
-cJSON *rp_stage(const struct rp_inputs *in, struct rp_result *r);
+cJSON *rpl_stage(const struct rp_inputs *in, struct rp_result *r);
 
 /* Writes trades.csv / equity.csv for r atomically (headers only when r is empty). Return 0,
  * or -1 with a message printed. */
-int rp_write_trades(const char *path, const struct rp_result *r);
-int rp_write_equity(const char *path, const struct rp_result *r);
+int rpl_write_trades(const char *path, const struct rp_result *r);
+int rpl_write_equity(const char *path, const struct rp_result *r);
 
 #endif

@@ -35,7 +35,7 @@ struct job {
 	cJSON *cfg, *run, *events;
 	struct rp_exits exits;
 	struct rb_config conf;
-	struct sa_ohlcv bars;
+	struct da_ohlcv bars;
 	int8_t *full;
 	struct sbx_zygote *zyg;
 	struct rb_warmup warm;
@@ -78,7 +78,7 @@ static int full_signals(struct job *j, char *why, size_t len)
 {
 	size_t used;
 
-	if (sa_run_signals(j->run, j->bars.n, SA_RUN_UNCONTAINED, &j->full, why, len) == 0)
+	if (da_run_signals(j->run, j->bars.n, SA_RUN_UNCONTAINED, &j->full, why, len) == 0)
 		return 0;
 	used = strlen(why);
 	snprintf(why + used, len - used, "; robustness was not checked");
@@ -116,7 +116,7 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
 	if (!j->run)
 		return sbx_stage_fail(why, len, "run.json unusable (%s); robustness was not checked", err);
-	if (sa_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
+	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
 	if (full_signals(j, why, len) < 0)
 		return -1;
@@ -173,7 +173,7 @@ static void take_events(struct job *j, const char *run, const struct sbx_result 
 static int run_warmup(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	struct rb_config *c = &j->conf;
-	struct sa_ohlcv view[RB_MAX_OFFSETS];
+	struct da_ohlcv view[RB_MAX_OFFSETS];
 	struct sbx_job jobs[RB_MAX_OFFSETS] = {0};
 	struct sbx_result res[RB_MAX_OFFSETS];
 	size_t n = j->bars.n, k = c->n_offsets;
@@ -323,7 +323,7 @@ out:
  * when the budget cut it short (unfinished, not judged); on a moved copy (stay not NULL) the
  * bars where it holds another position than the real run are cleared in stay (a run that
  * failed showed no position that moved). */
-static int hindsight_run(struct job *j, const struct sa_ohlcv *s, const struct sbx_result *r,
+static int hindsight_run(struct job *j, const struct da_ohlcv *s, const struct sbx_result *r,
 			 const struct rp_result *real, unsigned char *stay, double *profit, char *status)
 {
 	struct rp_result m;
@@ -419,7 +419,7 @@ static void job_release(struct job *j)
 	rb_permtest_release(&j->perm);
 	free(j->full);
 	free(j->rules);
-	sa_ohlcv_release(&j->bars);
+	da_ohlcv_release(&j->bars);
 	cJSON_Delete(j->events);
 	cJSON_Delete(j->run);
 	cJSON_Delete(j->cfg);

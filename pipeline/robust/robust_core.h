@@ -47,7 +47,7 @@ size_t rb_tail_start(size_t n);
 size_t rb_offset_bar(size_t n, int pct);
 
 /* A view of bars [k, s->n) of s: every column borrowed, nothing copied. */
-struct sa_ohlcv rb_suffix(const struct sa_ohlcv *s, size_t k);
+struct da_ohlcv rb_suffix(const struct da_ohlcv *s, size_t k);
 
 /* One warm-up run compared with the full run on the tail. */
 struct rb_warm_run {
@@ -102,13 +102,13 @@ void rb_later_compare(const int8_t *full, size_t n, const int8_t *sig, long warm
  * kept in proportion to its own close and its volume moved with it; bar 0 and the times stay.
  * The times are borrowed from the original; the price columns are owned. */
 struct rb_perm {
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	double *cols;   /* the five owned columns, one allocation */
 };
 
 /* Fills *p with a permutation of s drawn with rng (a gsl_rng *, passed as void * so this header
  * needs no GSL). order is scratch of s->n - 1 entries. Returns 0, or -1 when memory ran out. */
-int rb_perm_make(const struct sa_ohlcv *s, void *rng, size_t *order, struct rb_perm *p);
+int rb_perm_make(const struct da_ohlcv *s, void *rng, size_t *order, struct rb_perm *p);
 
 /* Frees what p owns and zeroes it. Safe on a zeroed struct. */
 void rb_perm_release(struct rb_perm *p);
@@ -121,12 +121,12 @@ void rb_perm_release(struct rb_perm *p);
  * not per trade, because the shuffles change the number of trades and the bars are fixed.
  * The declared exits x (NULL: none) fill as in every replay. Returns 0, or -1 when memory ran
  * out. */
-int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_exits *x,
+int rb_sharpe(const struct da_ohlcv *s, const int8_t *signals, const struct rp_exits *x,
 	      double *sharpe, size_t *trades);
 
 /* The net return of signals replayed on s with costs c (the replay's), into *net. Returns 0,
  * or -1 when memory ran out. */
-int rb_net_return(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+int rb_net_return(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 		  double *net);
 
 /* What the permutation test found. null[] holds one Sharpe per completed run. */
@@ -171,17 +171,17 @@ cJSON *rb_perm_json(const struct rb_permtest *p, unsigned long seed);
 
 /* A series of its own: every column owned (times too), for the moved and nudged copies. */
 struct rb_series {
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	int64_t *t;
 	double *cols;
 };
 
 /* Copies s into *out. Returns 0, or -1 when memory ran out. */
-int rb_series_copy(const struct sa_ohlcv *s, struct rb_series *out);
+int rb_series_copy(const struct da_ohlcv *s, struct rb_series *out);
 void rb_series_release(struct rb_series *s);
 
 /* The bars one week takes at the start of s (its first bar's week), 0 when s is shorter. */
-size_t rb_week_bars(const struct sa_ohlcv *s);
+size_t rb_week_bars(const struct da_ohlcv *s);
 
 /* The whole-week shifts for a history of `weeks` whole weeks into shift[RB_ROTATIONS]: a quarter,
  * a half and three quarters of it, in whole quarters of a year (13 weeks) when it holds a year.
@@ -192,14 +192,14 @@ size_t rb_rotation_weeks(size_t weeks, long *shift);
  * takes the close-to-close return, bar shape (open, high, low in proportion to the close) and
  * volume of bar 1 + (i - 1 + shift) mod period; later bars keep theirs; the times stay. With
  * shift and period whole weeks of bars, every bar keeps its weekday and hour. */
-void rb_rotate_prices(const struct sa_ohlcv *s, size_t shift, size_t period, struct rb_series *copy);
+void rb_rotate_prices(const struct da_ohlcv *s, size_t shift, size_t period, struct rb_series *copy);
 
 /* The coarsest 10^-d (d = 0..8) every x is a whole multiple of (1e-8 for finer data). */
 double rb_resolution(const double *x, size_t n);
 
 /* The largest nudge in ticks for s: RB_NUDGE_OF_RANGE of its median bar range (high - low), at
  * least 2 ticks. */
-long rb_ticks_max(const struct sa_ohlcv *s, double tick);
+long rb_ticks_max(const struct da_ohlcv *s, double tick);
 
 /* Moves every price of copy (open, high, low and close of every bar, each on its own) by 1 to
  * ticks_max whole ticks up or down, drawn with rng (a gsl_rng *); the prices stay on the grid,
@@ -212,7 +212,7 @@ void rb_nudge_ticks(struct rb_series *copy, double tick, long ticks_max, void *r
  * (a unit stake per trade) into *profit, the trades into *trades, the t statistic of the
  * per-trade net returns into *t (NAN under 2 trades or no spread). Returns 0, or -1 when memory
  * ran out. */
-int rb_profit(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+int rb_profit(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 	      double *profit, size_t *trades, double *t);
 
 /* rb_profit's figures of a replay already made. Returns 0, or -1 when memory ran out. */

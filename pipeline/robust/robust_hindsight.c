@@ -20,7 +20,7 @@
 
 #define WEEK_S (7 * 86400)
 
-int rb_series_copy(const struct sa_ohlcv *s, struct rb_series *out)
+int rb_series_copy(const struct da_ohlcv *s, struct rb_series *out)
 {
 	size_t n = s->n;
 
@@ -36,7 +36,7 @@ int rb_series_copy(const struct sa_ohlcv *s, struct rb_series *out)
 	memcpy(out->cols + 2 * n, s->low, n * sizeof *out->cols);
 	memcpy(out->cols + 3 * n, s->close, n * sizeof *out->cols);
 	memcpy(out->cols + 4 * n, s->volume, n * sizeof *out->cols);
-	out->s = (struct sa_ohlcv){ .n = n, .t = out->t, .open = out->cols, .high = out->cols + n,
+	out->s = (struct da_ohlcv){ .n = n, .t = out->t, .open = out->cols, .high = out->cols + n,
 		.low = out->cols + 2 * n, .close = out->cols + 3 * n, .volume = out->cols + 4 * n,
 		.fmt = s->fmt };
 	return 0;
@@ -49,7 +49,7 @@ void rb_series_release(struct rb_series *s)
 	memset(s, 0, sizeof *s);
 }
 
-size_t rb_week_bars(const struct sa_ohlcv *s)
+size_t rb_week_bars(const struct da_ohlcv *s)
 {
 	size_t k = 0;
 
@@ -80,9 +80,9 @@ size_t rb_rotation_weeks(size_t weeks, long *shift)
 	return k;
 }
 
-void rb_rotate_prices(const struct sa_ohlcv *s, size_t shift, size_t period, struct rb_series *copy)
+void rb_rotate_prices(const struct da_ohlcv *s, size_t shift, size_t period, struct rb_series *copy)
 {
-	struct sa_ohlcv *c = &copy->s;
+	struct da_ohlcv *c = &copy->s;
 
 	for (size_t i = 1; i < s->n; i++) {
 		size_t src = i <= period ? 1 + (i - 1 + shift) % period : i;
@@ -115,7 +115,7 @@ double rb_resolution(const double *x, size_t n)
 	return 1e-8;
 }
 
-long rb_ticks_max(const struct sa_ohlcv *s, double tick)
+long rb_ticks_max(const struct da_ohlcv *s, double tick)
 {
 	double *range = s->n ? malloc(s->n * sizeof *range) : NULL, ticks = 0;
 
@@ -139,7 +139,7 @@ static double nudge(double x, double tick, long most, gsl_rng *rng)
 }
 
 /* The volume's own nudge: 1 to this many units of its grid, a hundredth of its median. */
-static long volume_units(const struct sa_ohlcv *s, double unit)
+static long volume_units(const struct da_ohlcv *s, double unit)
 {
 	double *v = s->n ? malloc(s->n * sizeof *v) : NULL, most = 0;
 
@@ -154,7 +154,7 @@ static long volume_units(const struct sa_ohlcv *s, double unit)
 
 void rb_nudge_ticks(struct rb_series *copy, double tick, long ticks_max, void *rng)
 {
-	struct sa_ohlcv *s = &copy->s;
+	struct da_ohlcv *s = &copy->s;
 	double vunit = rb_resolution(s->volume, s->n);
 	long vmost = volume_units(s, vunit);
 
@@ -193,7 +193,7 @@ int rb_profit_of(const struct rp_result *r, double *profit, size_t *trades, doub
 	return 0;
 }
 
-int rb_profit(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+int rb_profit(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 	      double *profit, size_t *trades, double *t)
 {
 	struct rp_result r;

@@ -13,7 +13,7 @@
 #include "stats_annual.h"
 #include "stats_core.h"
 
-int rb_perm_make(const struct sa_ohlcv *s, void *rng, size_t *order, struct rb_perm *p)
+int rb_perm_make(const struct da_ohlcv *s, void *rng, size_t *order, struct rb_perm *p)
 {
 	size_t n = s->n;
 	double *o, *h, *l, *c, *v;
@@ -46,7 +46,7 @@ int rb_perm_make(const struct sa_ohlcv *s, void *rng, size_t *order, struct rb_p
 		l[j] = c[j] * (s->low[i] / s->close[i]);
 		v[j] = s->volume[i];
 	}
-	p->s = (struct sa_ohlcv){ .n = n, .t = s->t, .open = o, .high = h, .low = l, .close = c,
+	p->s = (struct da_ohlcv){ .n = n, .t = s->t, .open = o, .high = h, .low = l, .close = c,
 		.volume = v, .fmt = s->fmt };
 	rc = 0;
 out:
@@ -59,7 +59,7 @@ void rb_perm_release(struct rb_perm *p)
 	memset(p, 0, sizeof *p);
 }
 
-int rb_sharpe(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_exits *x,
+int rb_sharpe(const struct da_ohlcv *s, const int8_t *signals, const struct rp_exits *x,
 	      double *sharpe, size_t *trades)
 {
 	const struct rp_costs none = { .exits = x };
@@ -86,7 +86,7 @@ out:
 	return rc;
 }
 
-int rb_net_return(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+int rb_net_return(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 		  double *net)
 {
 	struct rp_result r;

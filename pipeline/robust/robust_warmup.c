@@ -77,11 +77,11 @@ size_t rb_offset_bar(size_t n, int pct)
 	return n * (size_t)pct / 100;
 }
 
-struct sa_ohlcv rb_suffix(const struct sa_ohlcv *s, size_t k)
+struct da_ohlcv rb_suffix(const struct da_ohlcv *s, size_t k)
 {
 	if (k > s->n)
 		k = s->n;
-	return (struct sa_ohlcv){ .n = s->n - k, .t = s->t + k, .open = s->open + k,
+	return (struct da_ohlcv){ .n = s->n - k, .t = s->t + k, .open = s->open + k,
 		.high = s->high + k, .low = s->low + k, .close = s->close + k,
 		.volume = s->volume + k };
 }

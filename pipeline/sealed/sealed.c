@@ -25,7 +25,7 @@
 
 struct job {
 	cJSON *cfg, *run;
-	struct sa_ohlcv bars;
+	struct da_ohlcv bars;
 	struct rp_costs costs;
 	struct rp_exits exits;
 	struct sbx_limits lim;
@@ -88,12 +88,12 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	if (!j->run)
 		return sbx_stage_fail(why, len, "run.json unusable (%s); the sealed bars were not run", err);
 	/* a refused upload is not run again, on any data */
-	rc = sa_run_signals(j->run, (size_t)fmax(0, sa_json_num(j->run, "n_bars", 0)),
+	rc = da_run_signals(j->run, (size_t)fmax(0, sa_json_num(j->run, "n_bars", 0)),
 			    SA_RUN_UNCONTAINED, &full, why, len);
 	free(full);
 	if (rc < 0)
 		return -1;
-	if (sa_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
+	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "sealed data unusable: %s", err);
 	return 0;
 }
@@ -170,7 +170,7 @@ static cJSON *check(const struct sbx_stage_args *o, bool *broken)
 		sbx_result_release(&j.res);
 	sbx_zygote_stop(j.zyg);
 	free(j.rules);
-	sa_ohlcv_release(&j.bars);
+	da_ohlcv_release(&j.bars);
 	cJSON_Delete(j.run);
 	cJSON_Delete(j.cfg);
 	return res;

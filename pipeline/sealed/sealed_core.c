@@ -7,7 +7,7 @@
 #include "sealed_core.h"
 #include "stats_core.h"
 
-int sl_score(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+int sl_score(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 	     struct sl_score *out)
 {
 	struct rp_result r;

@@ -29,7 +29,7 @@ struct sl_score {
 
 /* Replays signals (one valid value a bar of s) with costs c and fills *out. Returns 0, or -1
  * when memory ran out. */
-int sl_score(const struct sa_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+int sl_score(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 	     struct sl_score *out);
 
 /* The aggregates as JSON members of o. */

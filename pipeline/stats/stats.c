@@ -54,7 +54,7 @@ static const char usage[] =
 struct args {
 	const char *replay, *config, *out, *trades, *equity, *data, *run, *variants, *time_pbo, *ledger;
 	const char *time_spa, *time_mc;
-	struct st_curve_paths curves;
+	struct sts_curve_paths curves;
 };
 
 static void parse_args(int argc, char **argv, struct args *a)
@@ -131,11 +131,11 @@ struct loaded {
 	struct rp_trade *trades;
 	double *eq;
 	int64_t *eq_time;
-	struct sa_ohlcv data, span;  /* span: a view of data over a trade log's own span */
+	struct da_ohlcv data, span;  /* span: a view of data over a trade log's own span */
 	int8_t *signals;
 	char replay_err[512], config_err[512], trades_err[512], equity_err[512];
 	char data_err[512], signals_err[512];
-	struct st_stage_in in;
+	struct sts_stage_in in;
 };
 
 /* Reads a capped file and hands it to parse; failures become err. */
@@ -155,10 +155,10 @@ static void load_csvs(struct loaded *L, const char *trades_path, const char *equ
 
 	L->trades_buf = read_capped(trades_path, "trades.csv", &len, L->trades_err, sizeof(L->trades_err));
 	if (L->trades_buf)
-		st_parse_trades(L->trades_buf, len, &L->trades, &L->in.n_trades, L->trades_err,
+		sts_parse_trades(L->trades_buf, len, &L->trades, &L->in.n_trades, L->trades_err,
 				sizeof(L->trades_err));
 	L->equity_buf = read_capped(equity_path, "equity.csv", &len, L->equity_err, sizeof(L->equity_err));
-	if (L->equity_buf && st_parse_equity(L->equity_buf, len, &L->eq, &L->in.n_eq, L->equity_err,
+	if (L->equity_buf && sts_parse_equity(L->equity_buf, len, &L->eq, &L->in.n_eq, L->equity_err,
 					      sizeof(L->equity_err)) == 0)
 		st_parse_equity_times(L->equity_buf, len, L->in.n_eq, &L->eq_time, L->equity_err,
 				      sizeof(L->equity_err));
@@ -181,7 +181,7 @@ static void load_tearsheet(struct loaded *L, const char *data, const char *run)
 		sa_fmt(L->data_err, sizeof(L->data_err), "no price data was given to the statistics");
 		return;
 	}
-	if (sa_ohlcv_load_config(data, L->config, &L->data, err, sizeof(err)) < 0) {
+	if (da_ohlcv_load_config(data, L->config, &L->data, err, sizeof(err)) < 0) {
 		sa_fmt(L->data_err, sizeof(L->data_err), "the price data: %s", err);
 		return;
 	}
@@ -191,7 +191,7 @@ static void load_tearsheet(struct loaded *L, const char *data, const char *run)
 	L->run = sa_json_read(run, SA_JSON_CAP, err, sizeof(err));
 	if (!L->run)
 		sa_fmt(L->signals_err, sizeof(L->signals_err), "run.json: %s", err);
-	else if (sa_run_signals(L->run, L->data.n, 0, &L->signals, L->signals_err,
+	else if (da_run_signals(L->run, L->data.n, 0, &L->signals, L->signals_err,
 				sizeof(L->signals_err)) == 0)
 		L->in.signals = L->signals;
 }
@@ -281,7 +281,7 @@ static void load_variants(struct loaded *L, const char *path)
 		sa_fmt(L->matrix_err, sizeof(L->matrix_err), "variants.json names no matrix file");
 		return;
 	}
-	if (vr_matrix_read(beside(path, name, mp, sizeof(mp)), &L->matrix, &L->in.m_bars,
+	if (da_vmatrix_read(beside(path, name, mp, sizeof(mp)), &L->matrix, &L->in.m_bars,
 			   &L->in.m_cols, L->matrix_err, sizeof(L->matrix_err)) == 0)
 		L->in.matrix = L->matrix;
 }
@@ -294,7 +294,7 @@ static void release_all(struct loaded *L)
 	cJSON_Delete(L->replay);
 	cJSON_Delete(L->config);
 	cJSON_Delete(L->run);
-	sa_ohlcv_release(&L->data);
+	da_ohlcv_release(&L->data);
 	free(L->signals);
 	free(L->eq_time);
 	free(L->trades_buf);
@@ -311,7 +311,7 @@ static int time_pbo(const struct args *a)
 	long long blocks = 16;
 	char tail = 0, err[512];
 	cJSON *cfg = a->config ? sa_json_read(a->config, SA_JSON_CAP, err, sizeof(err)) : NULL;
-	struct st_pbo p;
+	struct sts_pbo p;
 	struct timespec t0, t1, c0, c1;
 	gsl_rng *r;
 	double *m;
@@ -330,7 +330,7 @@ static int time_pbo(const struct args *a)
 		m[i] = gsl_ran_gaussian(r, 0.01);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
-	if (st_pbo_cscv(m, (size_t)bars, (size_t)cols, (int)blocks, &p, err, sizeof(err)) < 0)
+	if (sts_pbo_cscv(m, (size_t)bars, (size_t)cols, (int)blocks, &p, err, sizeof(err)) < 0)
 		sa_die("%s", err);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -348,7 +348,7 @@ int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	struct loaded L = { 0 };
-	static struct st_curves curves;
+	static struct sts_curves curves;
 	char err[512];
 	cJSON *out = NULL;
 	int rc = SA_EXIT_BROKEN;
@@ -358,14 +358,14 @@ int main(int argc, char **argv)
 	if (a.time_pbo)
 		return time_pbo(&a);
 	if (a.time_spa)
-		return st_time_spa(a.time_spa);
+		return sts_time_spa(a.time_spa);
 	if (a.time_mc)
-		return st_time_mc(a.time_mc);
+		return sts_time_mc(a.time_mc);
 	load_all(&L, &a);
 	L.in.curves = &curves;
-	out = st_stage(&L.in);
+	out = sts_stage(&L.in);
 	/* the buy and hold over the whole series, as the equity chart sets it beside the strategy */
-	if (st_write_curves(&a.curves, &L.in, L.in.data ? &L.data : NULL, out, err, sizeof err) < 0)
+	if (sts_write_curves(&a.curves, &L.in, L.in.data ? &L.data : NULL, out, err, sizeof err) < 0)
 		sa_die("%s", err);
 	if (sa_json_write(a.out, out) < 0)
 		goto out;

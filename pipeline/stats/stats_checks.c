@@ -17,7 +17,7 @@
 
 /* The matrix, when the family was declared and its matrix matches variants.json; else NULL
  * with why. */
-static const double *family_matrix(const struct st_stage_in *in, char *why, size_t len)
+static const double *family_matrix(const struct sts_stage_in *in, char *why, size_t len)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(in->variants, "variants"), *v;
 	size_t ran = 0;
@@ -60,14 +60,14 @@ static void add_null(cJSON *o, const char *key, const char *reason_key, const ch
 	cJSON_AddStringToObject(o, reason_key, why);
 }
 
-static void add_spa(cJSON *o, const struct st_stage_in *in, unsigned long seed)
+static void add_spa(cJSON *o, const struct sts_stage_in *in, unsigned long seed)
 {
 	char why[512];
 	const double *m = family_matrix(in, why, sizeof why);
-	struct st_spa s;
+	struct sts_spa s;
 	cJSON *b;
 
-	if (!m || st_spa(m, in->m_bars, in->m_cols, ST_SPA_RESAMPLES, seed, 0.0, &s, why,
+	if (!m || sts_spa(m, in->m_bars, in->m_cols, ST_SPA_RESAMPLES, seed, 0.0, &s, why,
 			 sizeof why) < 0) {
 		add_null(o, "spa", "spa_reason", why);
 		return;
@@ -84,17 +84,17 @@ static void add_spa(cJSON *o, const struct st_stage_in *in, unsigned long seed)
 	cJSON_AddNullToObject(o, "spa_reason");
 }
 
-static void add_walk_forward(cJSON *o, const struct st_stage_in *in, double factor)
+static void add_walk_forward(cJSON *o, const struct sts_stage_in *in, double factor)
 {
 	char why[512];
 	const double *m = family_matrix(in, why, sizeof why);
-	struct st_walkforward w;
+	struct sts_walkforward w;
 	long long windows;
 	cJSON *b, *ch;
 
 	if (m && sa_config_int(in->config, SA_K_WALKFORWARD_WINDOWS, &windows, why, sizeof why) < 0)
 		m = NULL;
-	if (!m || st_walkforward(m, in->m_bars, in->m_cols, (int)windows, &w, why, sizeof why) < 0) {
+	if (!m || sts_walkforward(m, in->m_bars, in->m_cols, (int)windows, &w, why, sizeof why) < 0) {
 		add_null(o, "walk_forward", "walk_forward_reason", why);
 		return;
 	}
@@ -116,7 +116,7 @@ static void add_walk_forward(cJSON *o, const struct st_stage_in *in, double fact
 }
 
 /* The closed trades' net returns, in trades.csv's order (caller frees). */
-static double *trade_returns(const struct st_stage_in *in)
+static double *trade_returns(const struct sts_stage_in *in)
 {
 	double *r = malloc((in->n_trades ? in->n_trades : 1) * sizeof *r);
 
@@ -134,7 +134,7 @@ static void add_quantiles(cJSON *b, const char *key, const char *const *names, c
 }
 
 /* One resampling's figures into b. */
-static void add_mc_figures(cJSON *b, const struct st_montecarlo *mc)
+static void add_mc_figures(cJSON *b, const struct sts_montecarlo *mc)
 {
 	static const char *const dd_names[] = { "p50", "p95", "p99" };
 	static const char *const ret_names[] = { "p5", "p50", "p95" };
@@ -151,9 +151,9 @@ static void add_mc_figures(cJSON *b, const struct st_montecarlo *mc)
 
 /* The bands by stationary blocks of trades (runs of trades stay together, as the trades'
  * dependence has them), the iid draws beside them, one seed for both. */
-static int add_monte_carlo(cJSON *o, const struct st_stage_in *in, unsigned long seed)
+static int add_monte_carlo(cJSON *o, const struct sts_stage_in *in, unsigned long seed)
 {
-	struct st_montecarlo mc, iid;
+	struct sts_montecarlo mc, iid;
 	char why[512];
 	long long n;
 	double *r;
@@ -166,9 +166,9 @@ static int add_monte_carlo(cJSON *o, const struct st_stage_in *in, unsigned long
 	r = trade_returns(in);
 	if (!r)
 		return -1;
-	if (st_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BLOCKS, &mc,
+	if (sts_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BLOCKS, &mc,
 			  in->curves ? in->curves->fan : NULL, why, sizeof why) < 0 ||
-	    st_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BOOTSTRAP, &iid, NULL, why,
+	    sts_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BOOTSTRAP, &iid, NULL, why,
 			  sizeof why) < 0) {
 		free(r);
 		add_null(o, "monte_carlo", "monte_carlo_reason", why);
@@ -197,7 +197,7 @@ static int add_monte_carlo(cJSON *o, const struct st_stage_in *in, unsigned long
 	return 0;
 }
 
-int st_checks_report(cJSON *o, const struct st_stage_in *in, double annual_factor)
+int sts_checks_report(cJSON *o, const struct sts_stage_in *in, double annual_factor)
 {
 	long long seed;
 	char why[512];

@@ -13,6 +13,6 @@
  * MONTE_CARLO and BOOTSTRAP_SEED come from in->config; annual_factor is sqrt(bars a year) (NAN
  * when unknown: the annualised Sharpe ratios are then null). Returns 0, or -1 when out of
  * memory. */
-int st_checks_report(cJSON *o, const struct st_stage_in *in, double annual_factor);
+int sts_checks_report(cJSON *o, const struct sts_stage_in *in, double annual_factor);
 
 #endif

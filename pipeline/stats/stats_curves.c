@@ -16,8 +16,8 @@
 
 /* What every file is written from (all borrowed). */
 struct ctx {
-	const struct st_stage_in *in;
-	const struct sa_ohlcv *data;
+	const struct sts_stage_in *in;
+	const struct da_ohlcv *data;
 	const cJSON *stats;
 };
 
@@ -55,7 +55,7 @@ static double num(const cJSON *o, const char *key)
  * a bar, when there are bars and costs. */
 static int benchmark_rows(FILE *fp, const struct ctx *x)
 {
-	const struct sa_ohlcv *data = x->data;
+	const struct da_ohlcv *data = x->data;
 	const cJSON *config = x->in->config;
 	struct rp_costs costs;
 	struct rp_result r;
@@ -80,7 +80,7 @@ static int benchmark_rows(FILE *fp, const struct ctx *x)
  * window with its annualisation factor: one row an equity row, empty before a full window. */
 static int rolling_rows(FILE *fp, const struct ctx *x)
 {
-	const struct st_stage_in *in = x->in;
+	const struct sts_stage_in *in = x->in;
 	const cJSON *stats = x->stats;
 	const cJSON *roll = get(stats, "rolling_sharpe");
 	size_t w = (size_t)fmax(0, num(roll, "window"));
@@ -113,8 +113,8 @@ static int rolling_rows(FILE *fp, const struct ctx *x)
  * start[0] on; window is the stretch a bar belongs to (0 the first traded one). */
 static int walkforward_rows(FILE *fp, const struct ctx *x)
 {
-	const struct st_stage_in *in = x->in;
-	const struct st_curves *c = in->curves;
+	const struct sts_stage_in *in = x->in;
+	const struct sts_curves *c = in->curves;
 	size_t n;
 	double *oos, *hind;
 	int w = 0;
@@ -130,7 +130,7 @@ static int walkforward_rows(FILE *fp, const struct ctx *x)
 		free(hind);
 		return -1;
 	}
-	st_walkforward_curves(in->matrix, in->m_bars, &c->wf, oos, hind);
+	sts_walkforward_curves(in->matrix, in->m_bars, &c->wf, oos, hind);
 	for (size_t i = 0; i < n; i++) {
 		size_t bar = c->wf.start[0] + i;
 		while (w + 1 < c->wf.windows && bar >= c->wf.start[w + 1])
@@ -149,8 +149,8 @@ static int walkforward_rows(FILE *fp, const struct ctx *x)
  * sequences' compounded equity. */
 static int fan_rows(FILE *fp, const struct ctx *x)
 {
-	const struct st_stage_in *in = x->in;
-	const struct st_curves *c = in->curves;
+	const struct sts_stage_in *in = x->in;
+	const struct sts_curves *c = in->curves;
 
 	fputs("trade,p5,p25,p50,p75,p95\n", fp);
 	if (!c || !c->has_fan)
@@ -181,8 +181,8 @@ static int write_one(const char *path, int (*rows)(FILE *, const struct ctx *),
 	return rc;
 }
 
-int st_write_curves(const struct st_curve_paths *p, const struct st_stage_in *in,
-		    const struct sa_ohlcv *data, const cJSON *stats, char *err, size_t errlen)
+int sts_write_curves(const struct sts_curve_paths *p, const struct sts_stage_in *in,
+		    const struct da_ohlcv *data, const cJSON *stats, char *err, size_t errlen)
 {
 	const struct ctx x = { in, data, stats };
 

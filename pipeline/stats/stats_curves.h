@@ -14,15 +14,15 @@
 #include "stats_io.h"
 
 /* Where each file goes; a NULL path is not written. */
-struct st_curve_paths {
+struct sts_curve_paths {
 	const char *benchmark, *rolling, *walkforward, *fan;
 };
 
 /* Writes the files of p (atomically) from the stage's inputs (in, with in->curves filled by
- * st_stage), the whole price series data (NULL when none: the benchmark then has no rows) and
+ * sts_stage), the whole price series data (NULL when none: the benchmark then has no rows) and
  * stats.json's tree (the rolling window and annualisation factor as it prints them). Returns
  * 0, or -1 with err naming the file that could not be written. */
-int st_write_curves(const struct st_curve_paths *p, const struct st_stage_in *in,
-		    const struct sa_ohlcv *data, const cJSON *stats, char *err, size_t errlen);
+int sts_write_curves(const struct sts_curve_paths *p, const struct sts_stage_in *in,
+		    const struct da_ohlcv *data, const cJSON *stats, char *err, size_t errlen);
 
 #endif

@@ -17,7 +17,7 @@
 /* The per-bar returns of the compounded net curve (st_curve_returns) at the rows from first
  * on, annualised: the same basis as the whole curve's. NAN when there are fewer than 2 or
  * memory ran out. */
-static double forward_sharpe(const struct st_forward_in *in, size_t first)
+static double forward_sharpe(const struct sts_forward_in *in, size_t first)
 {
 	double *r = malloc((in->n_eq ? in->n_eq : 1) * sizeof *r);
 	struct st_annual a = { .sharpe = NAN };
@@ -33,7 +33,7 @@ static double forward_sharpe(const struct st_forward_in *in, size_t first)
 }
 
 /* The 5-95 % band of compounding k trades drawn with replacement from the in-sample ones. */
-static int band(const struct st_forward_in *in, size_t n_in, size_t k, struct st_forward *f)
+static int band(const struct sts_forward_in *in, size_t n_in, size_t k, struct sts_forward *f)
 {
 	double *y = malloc(ST_FORWARD_RESAMPLES * sizeof *y);
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -59,12 +59,12 @@ out:
 	return rc;
 }
 
-int st_forward(const struct st_forward_in *in, struct st_forward *f)
+int sts_forward(const struct sts_forward_in *in, struct sts_forward *f)
 {
 	size_t first = in->n_eq;
 	double eq = 1.0;
 
-	*f = (struct st_forward){ .band_lo = NAN, .band_hi = NAN, .net_return = NAN };
+	*f = (struct sts_forward){ .band_lo = NAN, .band_hi = NAN, .net_return = NAN };
 	for (size_t i = 0; i < in->n_eq; i++)
 		if (in->eq_time[i] > in->since) {
 			first = i;
@@ -105,10 +105,10 @@ static double rounded(double x)
 	return strtod(buf, NULL);
 }
 
-int st_forward_report(cJSON *o, const cJSON *ledger, const struct st_forward_in *base)
+int sts_forward_report(cJSON *o, const cJSON *ledger, const struct sts_forward_in *base)
 {
-	struct st_forward_in in = *base;
-	struct st_forward f;
+	struct sts_forward_in in = *base;
+	struct sts_forward f;
 	const char *since = sa_json_str(ledger, "since", NULL);
 	cJSON *w, *b;
 	int got;
@@ -117,7 +117,7 @@ int st_forward_report(cJSON *o, const cJSON *ledger, const struct st_forward_in 
 		cJSON_AddNullToObject(o, "forward");
 		return 0;
 	}
-	got = st_forward(&in, &f);
+	got = sts_forward(&in, &f);
 	if (got < 0)
 		return -1;
 	if (got == 0) {

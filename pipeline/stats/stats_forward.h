@@ -12,7 +12,7 @@
 /* Resamples of the in-sample trades behind the band. */
 #define ST_FORWARD_RESAMPLES 2000
 
-struct st_forward_in {
+struct sts_forward_in {
 	int64_t since;                  /* the data's last bar at the version's first audit */
 	const struct rp_trade *trades;  /* all of them, in entry order */
 	size_t n_trades;
@@ -23,7 +23,7 @@ struct st_forward_in {
 	unsigned long seed;
 };
 
-struct st_forward {
+struct sts_forward {
 	size_t bars, trades;            /* bars after since; trades entered after since */
 	size_t in_bars, in_trades;      /* bars and trades up to since */
 	double net_return;              /* the forward trades' net returns, compounded */
@@ -35,10 +35,10 @@ struct st_forward {
 
 /* Scores the bars after in->since. Returns 1 with *f filled, 0 when there are none (the data
  * has not grown since), -1 when out of memory. */
-int st_forward(const struct st_forward_in *in, struct st_forward *f);
+int sts_forward(const struct sts_forward_in *in, struct sts_forward *f);
 
 /* Adds "forward" to a stats.json tree from the ledger's since (ledger.json, borrowed; NULL or
  * no since: null) and the replay's files. Returns 0, or -1 when out of memory. */
-int st_forward_report(cJSON *o, const cJSON *ledger, const struct st_forward_in *base);
+int sts_forward_report(cJSON *o, const cJSON *ledger, const struct sts_forward_in *base);
 
 #endif

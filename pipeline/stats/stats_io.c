@@ -85,7 +85,7 @@ static int trade_row(struct sa_csv_table *tb, void *arg)
 	return 0;
 }
 
-int st_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_t *n,
+int sts_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_t *n,
 		    char *err, size_t errlen)
 {
 	struct growth g = { .size = sizeof(struct rp_trade) };
@@ -118,7 +118,7 @@ static int equity_row(struct sa_csv_table *tb, void *arg)
 	return sa_csv_table_num(tb, 0, false, x);
 }
 
-int st_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *err,
+int sts_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *err,
 		    size_t errlen)
 {
 	struct growth g = { .size = sizeof(double) };
@@ -137,7 +137,7 @@ int st_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *e
 	return 0;
 }
 
-int st_read_trials(const cJSON *cfg, double *trials, char *err, size_t errlen)
+int sts_read_trials(const cJSON *cfg, double *trials, char *err, size_t errlen)
 {
 	return sa_config_num(cfg, SA_K_TRIALS, trials, err, errlen);
 }
@@ -303,7 +303,7 @@ static void add_ruin(cJSON *o, const cJSON *replay, const struct st_summary *s)
 		cJSON_AddNullToObject(o, "ruin_time");
 }
 
-cJSON *st_report(const cJSON *replay, const struct st_summary *s, const char *cost_basis)
+cJSON *sts_report(const cJSON *replay, const struct st_summary *s, const char *cost_basis)
 {
 	cJSON *o = sa_json_stage("stats", 1);
 
@@ -359,7 +359,7 @@ cJSON *st_report(const cJSON *replay, const struct st_summary *s, const char *co
 
 /* trades.csv and equity.csv are found by place, so check they come from this replay.json:
  * the same counts and the same net total. Returns NULL or the reason in buf. */
-static const char *mismatch(const struct st_stage_in *in, char *buf, size_t len)
+static const char *mismatch(const struct sts_stage_in *in, char *buf, size_t len)
 {
 	/* a replay.json from before compounding has only the sum, as net_return */
 	double claimed = sa_json_num(in->replay, "sum_net_return",
@@ -382,7 +382,7 @@ static const char *mismatch(const struct st_stage_in *in, char *buf, size_t len)
 }
 
 /* The first unusable input, as a reason; NULL when all are usable. */
-static const char *first_problem(const struct st_stage_in *in, char *buf, size_t len)
+static const char *first_problem(const struct sts_stage_in *in, char *buf, size_t len)
 {
 	const char *why = NULL;
 
@@ -404,7 +404,7 @@ static const char *first_problem(const struct st_stage_in *in, char *buf, size_t
 
 /* Whether the trades are a replay of signals that are here with their prices, so that other
  * conditions can be replayed too (a trade log's trades cannot be). */
-static bool replayable(const struct st_stage_in *in)
+static bool replayable(const struct sts_stage_in *in)
 {
 	return in->data && in->signals && strcmp(sa_json_str(in->replay, "mode", "signals"),
 						 "tradelog") != 0;
@@ -412,7 +412,7 @@ static bool replayable(const struct st_stage_in *in)
 
 /* The fills the replay made: config.json's cost model and the exits replay.json replayed (x
  * holds them; c->exits points at it). Returns 0, or -1 with the reason in err. */
-static int replay_costs(const struct st_stage_in *in, struct rp_costs *c, struct rp_exits *x,
+static int replay_costs(const struct sts_stage_in *in, struct rp_costs *c, struct rp_exits *x,
 			char *err, size_t errlen)
 {
 	if (rp_read_costs(in->config, c, err, errlen) < 0 ||
@@ -428,7 +428,7 @@ static int replay_costs(const struct st_stage_in *in, struct rp_costs *c, struct
  * multiple (ruined there, -100 %, when the account does not survive it). Otherwise the rows
  * st_summarise rescaled stay. Returns the basis, "replayed" or "rescaled", or NULL with the
  * reason in err. */
-static const char *cost_rows(const struct st_stage_in *in, struct st_summary *s, char *err,
+static const char *cost_rows(const struct sts_stage_in *in, struct st_summary *s, char *err,
 			     size_t errlen)
 {
 	struct rp_costs c;
@@ -460,7 +460,7 @@ static const char *cost_rows(const struct st_stage_in *in, struct st_summary *s,
 }
 
 /* The tearsheet's figures, added to o. Returns 0, or -1 with the reason in err. */
-static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_summary *s,
+static int tearsheet(cJSON *o, const struct sts_stage_in *in, const struct st_summary *s,
 		     char *err, size_t errlen)
 {
 	struct st_tearsheet_in t = {
@@ -489,7 +489,7 @@ static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_sum
 	    sa_config_int(in->config, SA_K_BOOTSTRAP_SEED, &seed, err, errlen) < 0)
 		return -1;
 	t.seed = (unsigned long)seed;
-	if (st_tearsheet(o, &t) < 0 || st_metrics(o, &t) < 0) {
+	if (st_tearsheet(o, &t) < 0 || sts_metrics(o, &t) < 0) {
 		sa_fmt(err, errlen, "out of memory computing the tearsheet");
 		return -1;
 	}
@@ -497,9 +497,9 @@ static int tearsheet(cJSON *o, const struct st_stage_in *in, const struct st_sum
 }
 
 /* stats.json "forward": the bars since this version's first audit, when the ledger knows it. */
-static int forward(cJSON *o, const struct st_stage_in *in)
+static int forward(cJSON *o, const struct sts_stage_in *in)
 {
-	struct st_forward_in f = {
+	struct sts_forward_in f = {
 		.trades = in->trades, .n_trades = in->n_trades, .eq_net = in->eq_net,
 		.eq_time = in->eq_time, .n_eq = in->n_eq,
 		.bar_seconds = sa_json_num(in->replay, "bar_seconds", 0),
@@ -510,17 +510,17 @@ static int forward(cJSON *o, const struct st_stage_in *in)
 	if (in->ledger && sa_config_int(in->config, SA_K_BOOTSTRAP_SEED, &seed, err, sizeof(err)) < 0)
 		seed = 0;
 	f.seed = (unsigned long)seed;
-	return st_forward_report(o, in->ledger, &f);
+	return sts_forward_report(o, in->ledger, &f);
 }
 
-cJSON *st_stage(const struct st_stage_in *in)
+cJSON *sts_stage(const struct sts_stage_in *in)
 {
 	struct st_input si = { 0 };
 	struct st_summary s;
-	struct st_family fam = { 0 };
-	struct st_trials tr;
-	struct st_pbo pbo;
-	struct st_pbo_sweep sweep;
+	struct sts_family fam = { 0 };
+	struct sts_trials tr;
+	struct sts_pbo pbo;
+	struct sts_pbo_sweep sweep;
 	char buf[1024], err[512], pbo_why[512];
 	const char *why = first_problem(in, buf, sizeof(buf)), *cost_basis;
 	double knob_v;
@@ -529,17 +529,17 @@ cJSON *st_stage(const struct st_stage_in *in)
 
 	if (why)
 		goto fail;
-	if (st_read_trials(in->config, &si.trials, err, sizeof(err)) < 0 ||
+	if (sts_read_trials(in->config, &si.trials, err, sizeof(err)) < 0 ||
 	    sa_config_num(in->config, SA_K_TRIALS_SR_VARIANCE, &knob_v, err, sizeof(err)) < 0) {
 		why = err;
 		goto fail;
 	}
-	if (st_family_read(in->variants, &fam) < 0) {
+	if (sts_family_read(in->variants, &fam) < 0) {
 		why = "out of memory reading the variants";
 		goto fail;
 	}
-	st_trials_choose(si.trials, knob_v, &fam, &tr);
-	st_trials_ledger(in->ledger, &tr);
+	sts_trials_choose(si.trials, knob_v, &fam, &tr);
+	sts_trials_ledger(in->ledger, &tr);
 	si.trials = tr.trials;
 	si.has_sr_variance = tr.has_v;
 	si.sr_variance = tr.v;
@@ -560,15 +560,15 @@ cJSON *st_stage(const struct st_stage_in *in)
 		why = err;
 		goto fail;
 	}
-	o = st_report(in->replay, &s, cost_basis);
+	o = sts_report(in->replay, &s, cost_basis);
 	if (tearsheet(o, in, &s, err, sizeof(err)) < 0) {
 		cJSON_Delete(o);
 		o = NULL;
 		why = err;
 		goto fail;
 	}
-	st_tail_report(o, in, &s);
-	if (st_market_report(o, in) < 0) {
+	sts_tail_report(o, in, &s);
+	if (sts_market_report(o, in) < 0) {
 		cJSON_Delete(o);
 		o = NULL;
 		why = "out of memory regressing on the instrument";
@@ -577,18 +577,18 @@ cJSON *st_stage(const struct st_stage_in *in)
 	if (in->variants_err && *in->variants_err && !fam.declared)
 		sa_fmt(pbo_why, sizeof(pbo_why), "variants.json is unusable: %s", in->variants_err);
 	has_pbo = !(in->variants_err && *in->variants_err && !fam.declared) &&
-		st_trials_pbo(in->config, &fam, in->matrix, in->m_bars, in->m_cols, in->matrix_err,
+		sts_trials_pbo(in->config, &fam, in->matrix, in->m_bars, in->m_cols, in->matrix_err,
 			      &pbo, &sweep, pbo_why, sizeof(pbo_why)) == 0;
-	st_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, has_pbo ? &sweep : NULL, pbo_why);
-	st_trials_ledger_report(o, in->ledger);
-	st_trials_variance_report(o, &tr, s.v_sr, s.dep.effective_trades);
+	sts_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, has_pbo ? &sweep : NULL, pbo_why);
+	sts_trials_ledger_report(o, in->ledger);
+	sts_trials_variance_report(o, &tr, s.v_sr, s.dep.effective_trades);
 	if (forward(o, in) < 0) {
 		cJSON_Delete(o);
 		o = NULL;
 		why = "out of memory scoring the bars since the first audit";
 		goto fail;
 	}
-	if (st_checks_report(o, in, s.annual_factor) < 0) {
+	if (sts_checks_report(o, in, s.annual_factor) < 0) {
 		cJSON_Delete(o);
 		o = NULL;
 		why = "out of memory resampling the trades";
@@ -599,6 +599,6 @@ fail:
 	o = sa_json_stage("stats", 1);
 	sa_json_fail(o, why);
 out:
-	st_family_release(&fam);
+	sts_family_release(&fam);
 	return o;
 }

@@ -15,36 +15,36 @@
 
 /* Reads "trials" from a config tree (borrowed): an integer >= 1. Returns 0, or -1 with a
  * reason in err (missing, not a number, 0, fractional). */
-int st_read_trials(const cJSON *cfg, double *trials, char *err, size_t errlen);
+int sts_read_trials(const cJSON *cfg, double *trials, char *err, size_t errlen);
 
 /* Parses a trades.csv buffer written by replay (columns found by name; empty prices and
  * bars_held allowed, every return finite). Returns 0 and a new array in *trades (caller
  * frees) with its length in *n, or -1 with "trades.csv line N: reason" in err. */
-int st_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_t *n,
+int sts_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_t *n,
 		    char *err, size_t errlen);
 
 /* Parses an equity.csv buffer: the net_equity column, every value finite. Returns 0 and a new
  * array in *eq (caller frees), or -1 with "equity.csv line N: reason" in err. */
-int st_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *err,
+int sts_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *err,
 		    size_t errlen);
 
 /* Builds stats.json (caller frees; never NULL) from the replay tree (borrowed), the trials
  * and the summary s; cost_basis says how s's cost rows were made ("replayed" or "rescaled"). */
-cJSON *st_report(const cJSON *replay, const struct st_summary *s, const char *cost_basis);
+cJSON *sts_report(const cJSON *replay, const struct st_summary *s, const char *cost_basis);
 
 /* What the curve files draw that stats.json summarises: the walk-forward's stretches and
  * choices, and the Monte Carlo's fan (ST_MC_FAN_POINTS rows of the 5th, 25th, 50th, 75th and
  * 95th percentiles), each with whether it was computed. */
-struct st_curves {
+struct sts_curves {
 	bool has_wf, has_fan;
-	struct st_walkforward wf;
+	struct sts_walkforward wf;
 	double fan[ST_MC_FAN_POINTS * 5];
 };
 
 /* The stats stage's core: everything already read (all borrowed; a NULL tree or a non-empty
  * *_err means that input is unusable). Returns stats.json, "ok" false with the first reason
  * when an input is unusable. Caller frees. */
-struct st_stage_in {
+struct sts_stage_in {
 	const cJSON *replay;
 	const char *replay_err;
 	const cJSON *config;
@@ -57,7 +57,7 @@ struct st_stage_in {
 	size_t n_eq;
 	const char *equity_err;
 	/* For the tearsheet's benchmark and late fills; NULL with a reason when unusable. */
-	const struct sa_ohlcv *data;
+	const struct da_ohlcv *data;
 	const char *data_err;
 	const int8_t *signals;    /* data->n validated signals */
 	const char *signals_err;
@@ -72,8 +72,8 @@ struct st_stage_in {
 	const cJSON *ledger;
 	/* when not NULL, receives the walk-forward and the Monte Carlo fan behind stats.json's
 	 * figures, for the curve files (stats_curves.h) */
-	struct st_curves *curves;
+	struct sts_curves *curves;
 };
-cJSON *st_stage(const struct st_stage_in *in);
+cJSON *sts_stage(const struct sts_stage_in *in);
 
 #endif

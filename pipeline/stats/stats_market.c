@@ -21,7 +21,7 @@ static void add_num(cJSON *o, const char *key, double x)
 }
 
 /* Why the regression cannot be made, or NULL when it can. */
-static const char *unjudgeable(const struct st_stage_in *in)
+static const char *unjudgeable(const struct sts_stage_in *in)
 {
 	if (strcmp(sa_json_str(in->replay, "equity_basis", "bar"), "bar") != 0)
 		return "no per-bar equity curve: a trade log's returns are marked at its exits only, "
@@ -38,7 +38,7 @@ static const char *unjudgeable(const struct st_stage_in *in)
 	return NULL;
 }
 
-static void add_beta(cJSON *o, const struct st_beta *b)
+static void add_beta(cJSON *o, const struct sts_beta *b)
 {
 	cJSON *a = cJSON_AddObjectToObject(o, "benchmark_relative");
 
@@ -64,11 +64,11 @@ static void add_beta(cJSON *o, const struct st_beta *b)
 	cJSON_AddNullToObject(o, "benchmark_relative_reason");
 }
 
-int st_market_report(cJSON *o, const struct st_stage_in *in)
+int sts_market_report(cJSON *o, const struct sts_stage_in *in)
 {
 	const char *why = unjudgeable(in);
 	double *r = NULL, *m = NULL;
-	struct st_beta b;
+	struct sts_beta b;
 	size_t k;
 	int rc = -1;
 
@@ -85,7 +85,7 @@ int st_market_report(cJSON *o, const struct st_stage_in *in)
 	k = st_curve_returns(in->eq_net, in->n_eq, r);
 	for (size_t i = 1; i < k; i++)
 		m[i] = in->data->close[i] / in->data->close[i - 1] - 1.0;
-	if (k < 4 || st_beta(r + 1, m + 1, k - 1,
+	if (k < 4 || sts_beta(r + 1, m + 1, k - 1,
 			     st_bars_per_year(sa_json_num(in->replay, "bar_seconds", 0)), &b) < 0) {
 		cJSON_AddNullToObject(o, "benchmark_relative");
 		cJSON_AddStringToObject(o, "benchmark_relative_reason", "the instrument's returns have "
@@ -101,7 +101,7 @@ out:
 }
 
 /* The worst net return of the trades, and how many lost. */
-static double worst_trade(const struct st_stage_in *in, size_t *losing)
+static double worst_trade(const struct sts_stage_in *in, size_t *losing)
 {
 	double w = INFINITY;
 
@@ -123,7 +123,7 @@ static const char tail_rule[] =
 	"of selling insurance before its claim comes (a short-volatility book), and resampling "
 	"such trades can never show a loss it never met";
 
-void st_tail_report(cJSON *o, const struct st_stage_in *in, const struct st_summary *s)
+void sts_tail_report(cJSON *o, const struct sts_stage_in *in, const struct st_summary *s)
 {
 	cJSON *a = cJSON_AddObjectToObject(o, "tail");
 	size_t n = in->n_trades, losing;

@@ -12,11 +12,11 @@
  * information_ratio, r_squared, lags, method} to o, or null with benchmark_relative_reason
  * (no per-bar curve, as for a trade log; no price data; a curve not on the data's bars).
  * Returns 0, or -1 when memory ran out. */
-int st_market_report(cJSON *o, const struct st_stage_in *in);
+int sts_market_report(cJSON *o, const struct sts_stage_in *in);
 
 /* Adds tail {losing_trades, worst_trade, win_rate, implied_worst, z, unseen, reason, rule} to o:
  * whether the trades have met a loss of the size their own volatility implies (s, the
  * summary, borrowed). */
-void st_tail_report(cJSON *o, const struct st_stage_in *in, const struct st_summary *s);
+void sts_tail_report(cJSON *o, const struct sts_stage_in *in, const struct st_summary *s);
 
 #endif

@@ -88,7 +88,7 @@ static void tied_best(const struct cscv *c, size_t best, double *w, double *y)
 }
 
 /* One split, mask = the in-sample blocks. */
-static void one_split(struct cscv *c, uint32_t mask, struct st_pbo *out)
+static void one_split(struct cscv *c, uint32_t mask, struct sts_pbo *out)
 {
 	double w, logit, x, y, n_in = 0;
 	size_t best = 0;
@@ -161,17 +161,17 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int st_pbo_sweep(const double *m, size_t n_bars, size_t n_cols, int knob, struct st_pbo *at_knob,
-		 struct st_pbo_sweep *sw, char *why, size_t whylen)
+int sts_pbo_sweep(const double *m, size_t n_bars, size_t n_cols, int knob, struct sts_pbo *at_knob,
+		 struct sts_pbo_sweep *sw, char *why, size_t whylen)
 {
 	int s[ST_PBO_SWEEP_MAX];
 	size_t n = sweep_blocks(knob, s);
 	double sorted[ST_PBO_SWEEP_MAX];
-	struct st_pbo p;
+	struct sts_pbo p;
 
 	memset(sw, 0, sizeof *sw);
 	sw->median = sw->min = sw->max = NAN;
-	if (st_pbo_cscv(m, n_bars, n_cols, knob, at_knob, why, whylen) < 0)
+	if (sts_pbo_cscv(m, n_bars, n_cols, knob, at_knob, why, whylen) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		char ignored[160];
@@ -179,7 +179,7 @@ int st_pbo_sweep(const double *m, size_t n_bars, size_t n_cols, int knob, struct
 		if (s[i] == knob)
 			p = *at_knob;
 		else if (n_bars / (size_t)s[i] < ST_PBO_MIN_BLOCK_BARS ||
-			 st_pbo_cscv(m, n_bars, n_cols, s[i], &p, ignored, sizeof ignored) < 0)
+			 sts_pbo_cscv(m, n_bars, n_cols, s[i], &p, ignored, sizeof ignored) < 0)
 			continue;  /* T does not allow it */
 		sw->blocks[sw->n] = s[i];
 		sw->value[sw->n] = p.value;
@@ -192,7 +192,7 @@ int st_pbo_sweep(const double *m, size_t n_bars, size_t n_cols, int knob, struct
 	return 0;
 }
 
-int st_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct st_pbo *out,
+int sts_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct sts_pbo *out,
 		char *why, size_t whylen)
 {
 	struct cscv c = { .n = n_cols, .s = (size_t)s };

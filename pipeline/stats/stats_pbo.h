@@ -11,7 +11,7 @@
 /* Logit histogram bins, over [-ln N, ln N] (every logit lies there). */
 #define ST_PBO_BINS 20
 
-struct st_pbo {
+struct sts_pbo {
 	double value;             /* share of splits whose in-sample best ranks at or below the
 				   * out-of-sample median: logit <= 0 */
 	int blocks;               /* S */
@@ -32,7 +32,7 @@ struct st_pbo {
  * sums of squares are taken per block once, so each split costs O(s N).
  * Returns 0 with *out filled, or -1 with the reason in why: fewer than 2 variants, s odd or
  * below 2 or above 20, fewer than ST_PBO_MIN_BLOCK_BARS bars per block, or no memory. */
-int st_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct st_pbo *out,
+int sts_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct sts_pbo *out,
 		char *why, size_t whylen);
 
 /* The block counts a PBO is measured at (and PBO_BLOCKS beside them), where T allows. */
@@ -40,7 +40,7 @@ int st_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct st_
 #define ST_PBO_SWEEP_MAX 6
 
 /* PBO at several block counts: one count flips a verdict the others would not give. */
-struct st_pbo_sweep {
+struct sts_pbo_sweep {
 	size_t n;                        /* block counts measured */
 	int blocks[ST_PBO_SWEEP_MAX];    /* ascending */
 	double value[ST_PBO_SWEEP_MAX];
@@ -49,8 +49,8 @@ struct st_pbo_sweep {
 
 /* CSCV at knob blocks into *at_knob (every detail), and at each count of ST_PBO_SWEEP with at
  * least ST_PBO_MIN_BLOCK_BARS bars a block, into *sw with their median. Returns 0, or -1 with
- * the reason in why when CSCV at knob itself cannot be made (as st_pbo_cscv). */
-int st_pbo_sweep(const double *m, size_t n_bars, size_t n_cols, int knob, struct st_pbo *at_knob,
-		 struct st_pbo_sweep *sw, char *why, size_t whylen);
+ * the reason in why when CSCV at knob itself cannot be made (as sts_pbo_cscv). */
+int sts_pbo_sweep(const double *m, size_t n_bars, size_t n_cols, int knob, struct sts_pbo *at_knob,
+		 struct sts_pbo_sweep *sw, char *why, size_t whylen);
 
 #endif

@@ -53,13 +53,13 @@ static double *noise(size_t n, double sd)
 	return m;
 }
 
-int st_time_spa(const char *what)
+int sts_time_spa(const char *what)
 {
 	unsigned long long bars = 0, cols = 0;
 	size_t nb, nc;
 	char tail = 0, err[512];
 	double *m = NULL, wall, cpu;
-	struct st_spa s;
+	struct sts_spa s;
 	struct clocks c;
 
 	if (sscanf(what, "%llux%llu%c", &bars, &cols, &tail) == 2 && bars >= 2 && cols >= 1 &&
@@ -67,11 +67,11 @@ int st_time_spa(const char *what)
 		nb = (size_t)bars;
 		nc = (size_t)cols;
 		m = noise(nb * nc, 0.01);
-	} else if (vr_matrix_read(what, &m, &nb, &nc, err, sizeof err) < 0) {
+	} else if (da_vmatrix_read(what, &m, &nb, &nc, err, sizeof err) < 0) {
 		sa_usage_die("--time-spa wants BARSxVARIANTS or a variant_returns.bin: %s", err);
 	}
 	start(&c);
-	if (st_spa(m, nb, nc, ST_SPA_RESAMPLES, 1, 0.0, &s, err, sizeof err) < 0)
+	if (sts_spa(m, nb, nc, ST_SPA_RESAMPLES, 1, 0.0, &s, err, sizeof err) < 0)
 		sa_die("%s", err);
 	cpu = stop(&c, &wall);
 	printf("spa: %zu bars x %zu variants, %zu resamples, block %.1f: %.1f ms wall, %.1f ms cpu "
@@ -80,23 +80,23 @@ int st_time_spa(const char *what)
 	return SA_EXIT_OK;
 }
 
-int st_time_mc(const char *trades)
+int sts_time_mc(const char *trades)
 {
 	unsigned long long n = 0;
 	char tail = 0, err[512];
 	double *r, fan[ST_MC_FAN_POINTS * 5], wall, wall_fan, cpu, cpu_fan;
-	struct st_montecarlo mc;
+	struct sts_montecarlo mc;
 	struct clocks c;
 
 	if (sscanf(trades, "%llu%c", &n, &tail) != 1 || n < 1 || n > 10000000)
 		sa_usage_die("--time-mc wants a number of trades, '%s'", trades);
 	r = noise((size_t)n, 0.02);
 	start(&c);
-	if (st_montecarlo(r, (size_t)n, 1000, 1, ST_MC_BOOTSTRAP, &mc, NULL, err, sizeof err) < 0)
+	if (sts_montecarlo(r, (size_t)n, 1000, 1, ST_MC_BOOTSTRAP, &mc, NULL, err, sizeof err) < 0)
 		sa_die("%s", err);
 	cpu = stop(&c, &wall);
 	start(&c);
-	if (st_montecarlo(r, (size_t)n, 1000, 1, ST_MC_BOOTSTRAP, &mc, fan, err, sizeof err) < 0)
+	if (sts_montecarlo(r, (size_t)n, 1000, 1, ST_MC_BOOTSTRAP, &mc, fan, err, sizeof err) < 0)
 		sa_die("%s", err);
 	cpu_fan = stop(&c, &wall_fan);
 	printf("monte carlo: %llu trades, 1000 resamples: %.2f ms wall, %.2f ms cpu; with the fan's "

@@ -5,10 +5,10 @@
 
 /* --time-spa: SPA (ST_SPA_RESAMPLES resamples) over a variant_returns.bin, or over seeded
  * Gaussian returns when what is BARSxVARIANTS. Prints one line. Returns the exit code. */
-int st_time_spa(const char *what);
+int sts_time_spa(const char *what);
 
 /* --time-mc: the Monte Carlo of TRADES seeded Gaussian trade returns, 1000 resamples, with and
  * without the fan chart's bands. Prints one line. Returns the exit code. */
-int st_time_mc(const char *trades);
+int sts_time_mc(const char *trades);
 
 #endif

@@ -11,7 +11,7 @@
 #include "msg.h"
 #include "stats_io.h"
 
-int st_family_read(const cJSON *variants, struct st_family *f)
+int sts_family_read(const cJSON *variants, struct sts_family *f)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(variants, "variants"), *v;
 
@@ -36,14 +36,14 @@ int st_family_read(const cJSON *variants, struct st_family *f)
 	return 0;
 }
 
-void st_family_release(struct st_family *f)
+void sts_family_release(struct sts_family *f)
 {
 	free(f->sharpe);
 	memset(f, 0, sizeof *f);
 }
 
-void st_trials_choose(double declared, double knob_v, const struct st_family *f,
-		      struct st_trials *t)
+void sts_trials_choose(double declared, double knob_v, const struct sts_family *f,
+		      struct sts_trials *t)
 {
 	struct st_moments m;
 
@@ -68,7 +68,7 @@ void st_trials_choose(double declared, double knob_v, const struct st_family *f,
 	}
 }
 
-static void add_sweep(cJSON *b, const struct st_pbo *p, const struct st_pbo_sweep *sw)
+static void add_sweep(cJSON *b, const struct sts_pbo *p, const struct sts_pbo_sweep *sw)
 {
 	cJSON *by = cJSON_AddObjectToObject(b, "by_blocks"), *spread;
 	char key[16];
@@ -87,7 +87,7 @@ static void add_sweep(cJSON *b, const struct st_pbo *p, const struct st_pbo_swee
 				"prob_oos_loss, degradation_slope and logit_histogram are at PBO_BLOCKS");
 }
 
-static void add_pbo(cJSON *o, const struct st_pbo *p, const struct st_pbo_sweep *sw)
+static void add_pbo(cJSON *o, const struct sts_pbo *p, const struct sts_pbo_sweep *sw)
 {
 	cJSON *b = cJSON_AddObjectToObject(o, "pbo"), *h, *counts;
 
@@ -105,8 +105,8 @@ static void add_pbo(cJSON *o, const struct st_pbo *p, const struct st_pbo_sweep 
 		cJSON_AddItemToArray(counts, cJSON_CreateNumber((double)p->hist[i]));
 }
 
-void st_trials_report(cJSON *o, const struct st_trials *t, const struct st_family *f,
-		      const struct st_pbo *p, const struct st_pbo_sweep *sw, const char *why)
+void sts_trials_report(cJSON *o, const struct sts_trials *t, const struct sts_family *f,
+		      const struct sts_pbo *p, const struct sts_pbo_sweep *sw, const char *why)
 {
 	cJSON *v = cJSON_AddObjectToObject(o, "variants");
 	struct st_moments m;
@@ -129,9 +129,9 @@ void st_trials_report(cJSON *o, const struct st_trials *t, const struct st_famil
 	}
 }
 
-int st_trials_pbo(const cJSON *config, const struct st_family *f, const double *m,
-		  size_t m_bars, size_t m_cols, const char *matrix_err, struct st_pbo *p,
-		  struct st_pbo_sweep *sw, char *why, size_t whylen)
+int sts_trials_pbo(const cJSON *config, const struct sts_family *f, const double *m,
+		  size_t m_bars, size_t m_cols, const char *matrix_err, struct sts_pbo *p,
+		  struct sts_pbo_sweep *sw, char *why, size_t whylen)
 {
 	long long blocks;
 
@@ -151,10 +151,10 @@ int st_trials_pbo(const cJSON *config, const struct st_family *f, const double *
 	}
 	if (sa_config_int(config, SA_K_PBO_BLOCKS, &blocks, why, whylen) < 0)
 		return -1;
-	return st_pbo_sweep(m, m_bars, m_cols, (int)blocks, p, sw, why, whylen);
+	return sts_pbo_sweep(m, m_bars, m_cols, (int)blocks, p, sw, why, whylen);
 }
 
-void st_trials_ledger(const cJSON *ledger, struct st_trials *t)
+void sts_trials_ledger(const cJSON *ledger, struct sts_trials *t)
 {
 	double n = sa_json_num(ledger, "trials", 0);
 
@@ -164,7 +164,7 @@ void st_trials_ledger(const cJSON *ledger, struct st_trials *t)
 	}
 }
 
-void st_trials_ledger_report(cJSON *o, const cJSON *ledger)
+void sts_trials_ledger_report(cJSON *o, const cJSON *ledger)
 {
 	cJSON *l;
 
@@ -180,7 +180,7 @@ void st_trials_ledger_report(cJSON *o, const cJSON *ledger)
 	cJSON_AddNumberToObject(l, "trials", sa_json_num(ledger, "trials", 0));
 }
 
-void st_trials_variance_report(cJSON *o, const struct st_trials *t, double v_used, double t_eff)
+void sts_trials_variance_report(cJSON *o, const struct sts_trials *t, double v_used, double t_eff)
 {
 	double null = st_null_v_sr(t_eff);
 	const char *src, *why;

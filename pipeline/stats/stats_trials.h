@@ -11,7 +11,7 @@
 #include "stats_pbo.h"
 
 /* The family as variants.json describes it (borrowed tree). */
-struct st_family {
+struct sts_family {
 	bool declared;       /* VARIANTS was declared and read */
 	bool usable;         /* variants.json is ok */
 	size_t count, ran;   /* declared, and run and replayed */
@@ -20,12 +20,12 @@ struct st_family {
 };
 
 /* Reads the family from a variants.json tree (NULL: no file, as for a trade log). Returns 0,
- * or -1 when memory ran out. Release with st_family_release. */
-int st_family_read(const cJSON *variants, struct st_family *f);
-void st_family_release(struct st_family *f);
+ * or -1 when memory ran out. Release with sts_family_release. */
+int sts_family_read(const cJSON *variants, struct sts_family *f);
+void sts_family_release(struct sts_family *f);
 
 /* The trials and the V[SR] of the DSR. */
-struct st_trials {
+struct sts_trials {
 	double trials;              /* max(TRIALS, variants that ran) */
 	const char *trials_source;  /* "declared", "variants" or "ledger" */
 	bool has_v;                 /* false: the null 1 / (T - 1), from the trade count */
@@ -36,35 +36,35 @@ struct st_trials {
 /* Chooses them: trials from the count the user declared and the variants that ran (variants
  * when they are at least as many); V from the variants' Sharpe ratios (sample variance, ddof 1,
  * at least 2), else the knob when it is above 0, else the null. */
-void st_trials_choose(double declared, double knob_v, const struct st_family *f,
-		      struct st_trials *t);
+void sts_trials_choose(double declared, double knob_v, const struct sts_family *f,
+		      struct sts_trials *t);
 
 /* Raises t's trials to the trial ledger's count for the lineage (ledger.json, borrowed; NULL:
  * none) when that is larger, with trials_source "ledger". */
-void st_trials_ledger(const cJSON *ledger, struct st_trials *t);
+void sts_trials_ledger(const cJSON *ledger, struct sts_trials *t);
 
 /* Adds "ledger" {lineage, version, versions, first_seen, trials} to a stats.json tree, or null
  * when no ledger was used. */
-void st_trials_ledger_report(cJSON *o, const cJSON *ledger);
+void sts_trials_ledger_report(cJSON *o, const cJSON *ledger);
 
 /* PBO of the family from its return matrix (m_cols columns of m_bars; NULL with matrix_err
  * when unreadable): its details at PBO_BLOCKS from config into *p, its value at every block
- * count of the sweep into *sw (st_pbo_sweep). Returns 0, or -1 with why: no variants, an
- * unreadable matrix, one that does not match variants.json, or st_pbo_cscv's. */
-int st_trials_pbo(const cJSON *config, const struct st_family *f, const double *m,
-		  size_t m_bars, size_t m_cols, const char *matrix_err, struct st_pbo *p,
-		  struct st_pbo_sweep *sw, char *why, size_t whylen);
+ * count of the sweep into *sw (sts_pbo_sweep). Returns 0, or -1 with why: no variants, an
+ * unreadable matrix, one that does not match variants.json, or sts_pbo_cscv's. */
+int sts_trials_pbo(const cJSON *config, const struct sts_family *f, const double *m,
+		  size_t m_bars, size_t m_cols, const char *matrix_err, struct sts_pbo *p,
+		  struct sts_pbo_sweep *sw, char *why, size_t whylen);
 
 /* Adds trials_source, sr_variance_source, variants {declared, count, ran, failed, sharpe_sd}
  * and pbo (the object, or null with pbo_reason) to a stats.json tree: pbo.value is the sweep's
  * median, the rest is at PBO_BLOCKS. p and sw are NULL when PBO was not computed; why then
  * says why. */
-void st_trials_report(cJSON *o, const struct st_trials *t, const struct st_family *f,
-		      const struct st_pbo *p, const struct st_pbo_sweep *sw, const char *why);
+void sts_trials_report(cJSON *o, const struct sts_trials *t, const struct sts_family *f,
+		      const struct sts_pbo *p, const struct sts_pbo_sweep *sw, const char *why);
 
 /* Adds trials_variance_source ("measured", "knob", "null_floor" or "null") and
  * trials_variance_reason to a stats.json tree: which V[SR] the DSR used (v_used, at t_eff
  * effective trades) and why. A spread below the luck-only null is raised to it ("null_floor"). */
-void st_trials_variance_report(cJSON *o, const struct st_trials *t, double v_used, double t_eff);
+void sts_trials_variance_report(cJSON *o, const struct sts_trials *t, double v_used, double t_eff);
 
 #endif

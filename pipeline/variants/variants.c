@@ -30,7 +30,7 @@ struct job {
 	struct sbx_limits lim;
 	struct rp_costs costs;
 	struct rp_exits exits;        /* the declared exits, every variant's (costs.exits) */
-	struct sa_ohlcv bars;
+	struct da_ohlcv bars;
 	size_t k, ran;
 	char **text;                  /* each variant's compact JSON */
 	size_t *n_visible;
@@ -110,7 +110,7 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return sbx_stage_fail(why, len, "the strategy's exits cannot be replayed: %s; the "
 				      "variants were not run", err);
 	j->costs.exits = &j->exits;
-	if (sa_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
+	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
 	j->text = calloc(j->k, sizeof *j->text);
 	j->n_visible = calloc(j->k, sizeof *j->n_visible);
@@ -204,7 +204,7 @@ static void job_release(struct job *j)
 	free(j->v);
 	free(j->matrix);
 	free(j->rules);
-	sa_ohlcv_release(&j->bars);
+	da_ohlcv_release(&j->bars);
 	cJSON_Delete(j->insp);
 	cJSON_Delete(j->cfg);
 }
@@ -285,7 +285,7 @@ static int write_tables(const struct sbx_stage_args *o, const struct job *j, boo
 	}
 	if (sa_atomic_commit(&a) < 0 || sa_atomic_open(&a, o->matrix) < 0)
 		return -1;
-	if (vr_matrix_write(a.fp, j->matrix, ran ? j->bars.n : 0, ran) < 0) {
+	if (da_vmatrix_write(a.fp, j->matrix, ran ? j->bars.n : 0, ran) < 0) {
 		sa_atomic_abort(&a);
 		return -1;
 	}

@@ -128,7 +128,7 @@ static void load_run(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	if (status[0] && strcmp(status, "not_run") != 0)
 		f->strategy = true;
 	f->num.killed = strncmp(status, "killed_", 7) == 0;
-	f->num.blocked_actions = sa_run_blocked(c);
+	f->num.blocked_actions = da_run_blocked(c);
 	add_kinds(f, c);
 	cJSON_Delete(c);
 }

@@ -104,7 +104,7 @@ static int region_map(void)
 	return 0;
 }
 
-void sbx_arena_install(void)
+void sbi_arena_install(void)
 {
 	PyObjectArenaAllocator a = { NULL, arena_alloc, arena_free };
 
@@ -116,7 +116,7 @@ void sbx_arena_install(void)
 /* The top chunk (mallinfo2's keepcost is its size, and it ends at the break) is moved by one
  * block held for good, so the next chunk carved from it starts its memory on a boundary. The
  * block is address space only: malloc writes its header, nothing touches the rest. */
-void sbx_heap_align(void)
+void sbi_heap_align(void)
 {
 	struct mallinfo2 mi = mallinfo2();
 	uintptr_t top = (uintptr_t)sbrk(0) - mi.keepcost;

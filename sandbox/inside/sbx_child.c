@@ -166,7 +166,7 @@ static void step_no_proc(void)
 /* Step 4: a fresh tmpfs per run, sized to the budget, owned by the run's uid, over the minimal
  * root's empty mount point (sbx_root.c; the root itself is read-only). It dies with the run's
  * mount namespace, so nothing a run writes can be seen by the next. */
-static void step_scratch(const struct sbx_zstate *z)
+static void step_scratch(const struct sbi_zstate *z)
 {
 	char opts[128];
 
@@ -214,7 +214,7 @@ static void step_scratch_witness(void)
 /* Step 5: every limit or no run (sa_rlimits_set stops at the first refused). CPU at the hard
  * limit is SIGKILL (a pid 1 ignores SIGXCPU); the address space counts from what the warm
  * interpreter already maps. */
-static void step_limits(const struct sbx_zstate *z)
+static void step_limits(const struct sbi_zstate *z)
 {
 	rlim_t nofile = (rlim_t)(z->lim.nofile < RUN_NOFILE_MIN ? RUN_NOFILE_MIN : z->lim.nofile);
 #ifndef __SANITIZE_ADDRESS__
@@ -260,10 +260,10 @@ static void step_no_new_privs(void)
 }
 
 /* Step 8: the file system as the upload will see it. */
-static void step_landlock(const struct sbx_zstate *z)
+static void step_landlock(const struct sbi_zstate *z)
 {
 	char err[256];
-	if (sbx_landlock_apply(z->roots, z->n_roots, SBX_SCRATCH, err, sizeof err) < 0)
+	if (sbi_landlock_apply(z->roots, z->n_roots, SBX_SCRATCH, err, sizeof err) < 0)
 		setup_fail("landlock", err);
 }
 
@@ -281,7 +281,7 @@ static void on_sigxfsz(int sig)
 /* Step 9: the syscall filter goes last among the kernel layers because it forbids what the
  * steps above needed (mount, setresuid, setrlimit, sigaction on guarded signals). The zygote
  * compiled it; loading it here is one system call. */
-static void step_seccomp(const struct sbx_zstate *z)
+static void step_seccomp(const struct sbi_zstate *z)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -289,22 +289,22 @@ static void step_seccomp(const struct sbx_zstate *z)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGXFSZ, &sa, NULL) < 0)
 		setup_fail("seccomp", strerror(errno));
-	if (sbx_seccomp_install(&z->filter, SBX_FD_EVENTS, (unsigned long)z->lim.mem_mb << 20) < 0)
+	if (sbi_seccomp_install(&z->filter, SBX_FD_EVENTS, (unsigned long)z->lim.mem_mb << 20) < 0)
 		setup_fail("seccomp", strerror(errno));
 }
 
 /* Step 10: the tripwire, armed from C so nothing in Python ran without it. The blocklisted
  * modules numpy and pandas loaded go first: an import served from sys.modules raises no event. */
-static void step_hook(const struct sbx_zstate *z)
+static void step_hook(const struct sbi_zstate *z)
 {
-	if (sbx_hook_purge_modules() < 0)
+	if (sbi_hook_purge_modules() < 0)
 		setup_fail("audit hook", "could not drop blocklisted modules from sys.modules");
-	if (sbx_hook_install(SBX_FD_EVENTS, SBX_SCRATCH, z->roots, z->n_roots) < 0)
+	if (sbi_hook_install(SBX_FD_EVENTS, SBX_SCRATCH, z->roots, z->n_roots) < 0)
 		setup_fail("audit hook", "PySys_AddAuditHook failed");
 }
 
 /* The upload's error, as text, and the tag it earns. */
-static noreturn void finish_error(const struct sbx_zstate *z)
+static noreturn void finish_error(const struct sbi_zstate *z)
 {
 	PyObject *type, *val, *tb, *describe, *text;
 	const char *s;
@@ -327,7 +327,7 @@ static noreturn void finish_error(const struct sbx_zstate *z)
 	_exit(SBX_EXIT_DONE);
 }
 
-static void flush_stdio(const struct sbx_zstate *z)
+static void flush_stdio(const struct sbi_zstate *z)
 {
 	PyObject *r = PyRun_String("sys.stdout.flush()\nsys.stderr.flush()\n", Py_file_input,
 				   z->helpers, z->helpers);
@@ -337,7 +337,7 @@ static void flush_stdio(const struct sbx_zstate *z)
 
 /* A framework class's signals(df) (sbx_shims.h), borrowed from g, or NULL when the upload defines
  * none or no shim was loaded; a framework it cannot run ends the run with the shim's sentence. */
-static PyObject *framework_signals(const struct sbx_zstate *z, PyObject *g)
+static PyObject *framework_signals(const struct sbi_zstate *z, PyObject *g)
 {
 	PyObject *adapt = PyDict_GetItemString(z->helpers, "adapt"), *fn;
 
@@ -358,7 +358,7 @@ static PyObject *framework_signals(const struct sbx_zstate *z, PyObject *g)
 }
 
 /* Step 11: the upload, in a fresh module namespace that holds nothing but builtins. */
-static noreturn void step_run(const struct sbx_zstate *z, PyObject *df, PyObject *params, size_t n)
+static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject *params, size_t n)
 {
 	PyObject *g = PyDict_New(), *code = NULL, *r = NULL, *fn, *out = NULL, *conv, *idx;
 
@@ -431,7 +431,7 @@ static void step_params(PyObject **params)
  * data zygote before it: a frame built there would change the data zygote's interpreter (its
  * collector's counts, its allocator's free lists, where the next object lands) once per run,
  * and a run could count the runs forked before it. */
-static PyObject *step_frame_cols(const struct sbx_zstate *z, char *cols, size_t n)
+static PyObject *step_frame_cols(const struct sbi_zstate *z, char *cols, size_t n)
 {
 	size_t gap = SBX_PREFIX_CAP * SBX_VALUE_BYTES;
 	PyObject *build = PyDict_GetItemString(z->helpers, "build_cols");
@@ -450,10 +450,10 @@ static PyObject *step_frame_cols(const struct sbx_zstate *z, char *cols, size_t 
 	return df;
 }
 
-static noreturn void lock_down_and_run(const struct sbx_zstate *z, PyObject *df, PyObject *params,
+static noreturn void lock_down_and_run(const struct sbi_zstate *z, PyObject *df, PyObject *params,
 					size_t n);
 
-void sbx_child_run_cols(const struct sbx_zstate *z, char *cols, size_t n)
+void sbi_child_run_cols(const struct sbi_zstate *z, char *cols, size_t n)
 {
 	PyObject *df, *params;
 
@@ -463,7 +463,7 @@ void sbx_child_run_cols(const struct sbx_zstate *z, char *cols, size_t n)
 }
 
 /* Steps 3-11, the same for every run; params (or NULL) are the keyword arguments of signals(). */
-static void lock_down_and_run(const struct sbx_zstate *z, PyObject *df, PyObject *params, size_t n)
+static void lock_down_and_run(const struct sbi_zstate *z, PyObject *df, PyObject *params, size_t n)
 {
 	step_env();
 	step_scratch(z);

@@ -26,8 +26,8 @@
 /* Modules an upload may not import, by top-level name: each is a door to native code, raw
  * memory or new processes (subprocess itself stays: Popen raises its own event, and the
  * _posixsubprocess under it is blocked). Already loaded ones are dropped from sys.modules before the upload
- * loads (sbx_hook_purge_modules), so an import cannot find a cached copy. */
-static const struct sbx_hook_block blocked[] = {
+ * loads (sbi_hook_purge_modules), so an import cannot find a cached copy. */
+static const struct sbi_hook_block blocked[] = {
 	{ "ctypes", NO_NATIVE },
 	{ "_ctypes", NO_NATIVE },
 	{ "_ctypes_test", NO_NATIVE },
@@ -49,7 +49,7 @@ static const struct sbx_hook_block blocked[] = {
 
 /* Checked in order; a prefix entry ends in '.'. Events absent here are allowed: imports
  * outside the blocklist, compile and exec of the upload's own code, sys._getframe (pandas uses it for warnings). */
-static const struct sbx_hook_rule rules[] = {
+static const struct sbi_hook_rule rules[] = {
 	{ "os.system", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
 	{ "os.exec", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
 	{ "os.spawn", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
@@ -112,9 +112,9 @@ static const struct sbx_hook_rule rules[] = {
 	{ "sqlite3.connect", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
 };
 
-const struct sbx_hook_rule *sbx_hook_lookup(const char *event)
+const struct sbi_hook_rule *sbi_hook_lookup(const char *event)
 {
-	static const struct sbx_hook_rule allow = { "", SBX_HOOK_ALLOW, NULL, { 0, 0 } };
+	static const struct sbi_hook_rule allow = { "", SBX_HOOK_ALLOW, NULL, { 0, 0 } };
 
 	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
 		size_t len = strlen(rules[i].event);
@@ -125,7 +125,7 @@ const struct sbx_hook_rule *sbx_hook_lookup(const char *event)
 	return &allow;
 }
 
-const char *sbx_hook_blocked(const char *module)
+const char *sbi_hook_blocked(const char *module)
 {
 	size_t len = strcspn(module, ".");
 
@@ -143,7 +143,7 @@ static bool under(const char *real, const char *root)
 	return strncmp(real, root, len) == 0 && (real[len] == '\0' || real[len] == '/');
 }
 
-bool sbx_path_within(const char *path, const char *cwd, const char *root)
+bool sbi_path_within(const char *path, const char *cwd, const char *root)
 {
 	char joined[PATH_MAX], real[PATH_MAX], *slash;
 	bool ok = false;
@@ -225,7 +225,7 @@ static bool in_scratch(const char *path)
 	char cwd[PATH_MAX];
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, hk.scratch);
-	return sbx_path_within(path, cwd, hk.scratch);
+	return sbi_path_within(path, cwd, hk.scratch);
 }
 
 /* The name itself, not what a symlink there points to: its directory resolved, then the last
@@ -239,7 +239,7 @@ static bool link_within(const char *path, const char *cwd, const char *root)
 		return false;
 	slash = strrchr(joined, '/');
 	if (!slash || slash[1] == '\0' || strcmp(slash + 1, ".") == 0 || strcmp(slash + 1, "..") == 0)
-		return sbx_path_within(path, cwd, root);
+		return sbi_path_within(path, cwd, root);
 	*slash = '\0';
 	if (!realpath(joined[0] ? joined : "/", dir) ||
 	    (size_t)snprintf(joined, sizeof joined, "%s/%s", strcmp(dir, "/") ? dir : "", slash + 1) >= sizeof joined)
@@ -264,7 +264,7 @@ static bool in_roots(const char *path, bool (*within)(const char *, const char *
 
 static bool readable(const char *path)
 {
-	return in_roots(path, sbx_path_within);
+	return in_roots(path, sbi_path_within);
 }
 
 /* A symlink itself (readlink) must sit in scratch or a read root, wherever it points. */
@@ -322,7 +322,7 @@ enum where { FROM_CWD, IN_SCRATCH_DIR, REFUSED };
  * scratch only when the directory is on scratch's file system and the name never climbs
  * ("..", shutil.rmtree's own walk of a tree in scratch); any other is refused, so a decoy
  * in the working directory cannot stand in for what the descriptor reaches. */
-static enum where resolved_from(const struct sbx_hook_rule *r, int which, PyObject *args, const char *path)
+static enum where resolved_from(const struct sbi_hook_rule *r, int which, PyObject *args, const char *path)
 {
 	unsigned at = r->dir_fd[which];
 	PyObject *o;
@@ -352,7 +352,7 @@ static int check_import(PyObject *args)
 {
 	PyObject *m = PyTuple_Check(args) && PyTuple_Size(args) > 0 ? PyTuple_GetItem(args, 0) : NULL;
 	const char *name = m && PyUnicode_Check(m) ? PyUnicode_AsUTF8(m) : NULL;
-	const char *rule = name ? sbx_hook_blocked(name) : NULL;
+	const char *rule = name ? sbi_hook_blocked(name) : NULL;
 
 	PyErr_Clear();
 	return rule ? refuse("import", rule, name) : 0;
@@ -360,7 +360,7 @@ static int check_import(PyObject *args)
 
 /* A read of a name (listing, stat, readlink, chdir) must stay where open() may read; None means
  * the working directory, a descriptor was judged when it was opened. */
-static int check_read(const char *event, const struct sbx_hook_rule *r, PyObject *args)
+static int check_read(const char *event, const struct sbi_hook_rule *r, PyObject *args)
 {
 	PyObject *o = PyTuple_Check(args) && PyTuple_Size(args) > 0 ? PyTuple_GetItem(args, 0) : NULL;
 	char path[PATH_MAX];
@@ -388,7 +388,7 @@ static int check_read(const char *event, const struct sbx_hook_rule *r, PyObject
 	return readable(path) ? 0 : refuse(event, r->rule, path);
 }
 
-static int check_paths(const char *event, const struct sbx_hook_rule *r, PyObject *args)
+static int check_paths(const char *event, const struct sbi_hook_rule *r, PyObject *args)
 {
 	char path[PATH_MAX];
 	Py_ssize_t n = PyTuple_Check(args) ? PyTuple_Size(args) : 0;
@@ -414,7 +414,7 @@ static int check_paths(const char *event, const struct sbx_hook_rule *r, PyObjec
 	return 0;
 }
 
-static int check_symlink(const char *event, const struct sbx_hook_rule *r, PyObject *args)
+static int check_symlink(const char *event, const struct sbi_hook_rule *r, PyObject *args)
 {
 	char src[PATH_MAX], dst[PATH_MAX], target[PATH_MAX * 2], *slash;
 
@@ -448,7 +448,7 @@ static int check_symlink(const char *event, const struct sbx_hook_rule *r, PyObj
 
 static int hook(const char *event, PyObject *args, void *data)
 {
-	const struct sbx_hook_rule *r = sbx_hook_lookup(event);
+	const struct sbi_hook_rule *r = sbi_hook_lookup(event);
 	(void)data;
 
 	switch (r->kind) {
@@ -477,7 +477,7 @@ static int hook(const char *event, PyObject *args, void *data)
 	return 0;
 }
 
-int sbx_hook_purge_modules(void)
+int sbi_hook_purge_modules(void)
 {
 	PyObject *mods = PySys_GetObject("modules");  /* borrowed */
 	PyObject *key, *val, *doomed = PyList_New(0);
@@ -490,7 +490,7 @@ int sbx_hook_purge_modules(void)
 	 * pages (no copy-on-write) for the thousand modules it keeps; only matches are held. */
 	while (PyDict_Next(mods, &pos, &key, &val)) {
 		const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
-		if (name && sbx_hook_blocked(name) && PyList_Append(doomed, key) < 0)
+		if (name && sbi_hook_blocked(name) && PyList_Append(doomed, key) < 0)
 			goto out;
 	}
 	for (Py_ssize_t i = 0; i < PyList_GET_SIZE(doomed); i++)
@@ -503,7 +503,7 @@ out:
 	return rc;
 }
 
-int sbx_hook_install(int event_fd, const char *scratch, const char *const *read_roots, size_t n)
+int sbi_hook_install(int event_fd, const char *scratch, const char *const *read_roots, size_t n)
 {
 	struct stat st;
 	int rc = -1;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* How the hook treats one audit event. */
-enum sbx_hook_kind {
+enum sbi_hook_kind {
 	SBX_HOOK_ALLOW,
 	SBX_HOOK_REFUSE,       /* always refused */
 	SBX_HOOK_OPEN,         /* "open": writes must stay in scratch, reads in the read roots */
@@ -17,9 +17,9 @@ enum sbx_hook_kind {
 	SBX_HOOK_READ,         /* listing or stat of a name: it must be readable (read roots) */
 };
 
-struct sbx_hook_rule {
+struct sbi_hook_rule {
 	const char *event;     /* exact name, or a prefix ending in '.' */
-	enum sbx_hook_kind kind;
+	enum sbi_hook_kind kind;
 	const char *rule;      /* the named rule an event reports */
 	/* Where the dir_fd of the first and of the second path argument sits among the event's
 	 * arguments, counted from 1; 0 when it has none. A relative name is resolved from it. */
@@ -27,29 +27,29 @@ struct sbx_hook_rule {
 };
 
 /* One module an upload may not import (its top-level name) and the rule its refusal names. */
-struct sbx_hook_block {
+struct sbi_hook_block {
 	const char *module;
 	const char *rule;
 };
 
 /* The rule that refuses importing module (dotted: its top-level name decides), or NULL. */
-const char *sbx_hook_blocked(const char *module);
+const char *sbi_hook_blocked(const char *module);
 
 /* Drops every blocklisted module (and its submodules) from sys.modules, so an import of one
  * raises the audit event instead of returning the cached copy. Returns 0, or -1. */
-int sbx_hook_purge_modules(void);
+int sbi_hook_purge_modules(void);
 
 /* The rule for an audit event name; kind SBX_HOOK_ALLOW (rule NULL) when none matches.
  * Borrowed, static. */
-const struct sbx_hook_rule *sbx_hook_lookup(const char *event);
+const struct sbi_hook_rule *sbi_hook_lookup(const char *event);
 
 /* True if path (absolute, or relative to cwd) resolves, through any symlinks that exist, to
  * root or below it. A path that does not exist yet is judged by its parent directory. */
-bool sbx_path_within(const char *path, const char *cwd, const char *root);
+bool sbi_path_within(const char *path, const char *cwd, const char *root);
 
 /* Arms the hook (PySys_AddAuditHook) in the calling interpreter. Refusals raise PermissionError
  * and send one event to event_fd. scratch and read_roots are copied. Returns 0, or -1 when the
  * hook could not be added. */
-int sbx_hook_install(int event_fd, const char *scratch, const char *const *read_roots, size_t n);
+int sbi_hook_install(int event_fd, const char *scratch, const char *const *read_roots, size_t n);
 
 #endif

@@ -30,7 +30,7 @@ struct ll_ruleset_attr {
 
 #define LL_FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 
-int sbx_landlock_abi(void)
+int sbi_landlock_abi(void)
 {
 	long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
 	return v < 0 ? 0 : (int)v;
@@ -67,10 +67,10 @@ static int add_path(int ruleset, const char *path, uint64_t access)
 	return rc;
 }
 
-int sbx_landlock_apply(const char *const *ro, size_t n, const char *rw, char *err, size_t errlen)
+int sbi_landlock_apply(const char *const *ro, size_t n, const char *rw, char *err, size_t errlen)
 {
 	struct ll_ruleset_attr attr = { 0 };
-	int abi = sbx_landlock_abi(), ruleset = -1, rc = -1;
+	int abi = sbi_landlock_abi(), ruleset = -1, rc = -1;
 	size_t attr_size = sizeof attr;
 	uint64_t fs;
 

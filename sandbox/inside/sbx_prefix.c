@@ -25,7 +25,7 @@
 
 /* What the data zygote holds: the rows received so far, and the runs it has forked. */
 struct prefix {
-	const struct sbx_zstate *z;
+	const struct sbi_zstate *z;
 	int chan;             /* the driver's channel: bars, fork requests, replies */
 	char *cols;           /* SBX_PREFIX_RESERVE bytes reserved: the columns, have bars each */
 	size_t have;          /* bars received: the only length this process knows */
@@ -97,7 +97,7 @@ static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS])
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), col = SBX_PREFIX_CAP * SBX_VALUE_BYTES;
 	size_t keep = (p->have * SBX_VALUE_BYTES + page - 1) / page * page;
 
-	if (sbx_zygote_place_fds(fds) < 0)
+	if (sbi_zygote_place_fds(fds) < 0)
 		_exit(SBX_EXIT_NO_FDS);
 	syscall(SYS_close_range, SBX_RUN_FDS, ~0U, 0);
 	for (size_t c = 0; c < SBX_BAR_COLUMNS; c++)
@@ -105,8 +105,8 @@ static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS])
 			_exit(SBX_EXIT_SETUP_FAILED);
 	/* Python's after-fork work in this child may have taken from malloc's top: back onto a
 	 * huge-page boundary, so the upload's first large array starts on one in every run. */
-	sbx_heap_align();
-	sbx_child_run_cols(p->z, p->cols, p->have);
+	sbi_heap_align();
+	sbi_child_run_cols(p->z, p->cols, p->have);
 }
 
 /* Where a run's monotonic and boot-time clocks stand when it is forked: one second (the
@@ -163,7 +163,7 @@ static int fork_run(struct prefix *p, uint32_t id, const int fds[SBX_RUN_FDS])
 	}
 	if (new_clocks() < 0)
 		return -1;
-	pid = sbx_zygote_fork(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC, &pidfd);
+	pid = sbi_zygote_fork(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC, &pidfd);
 	if (pid == 0)
 		run_main(p, fds);
 	if (pid < 0)
@@ -216,11 +216,11 @@ static int take_msg(struct prefix *p)
 	}
 	/* A run is forked only from exactly its prefix: never from more bars than it may see. */
 	if (req.n != p->have)
-		sbx_zygote_reply(p->chan, req.id, SBX_REP_FAILED, 0, 0, EINVAL, -1);
+		sbi_zygote_reply(p->chan, req.id, SBX_REP_FAILED, 0, 0, EINVAL, -1);
 	else if (fork_run(p, req.id, fds) < 0)
-		sbx_zygote_reply(p->chan, req.id, SBX_REP_FAILED, 0, 0, errno, -1);
+		sbi_zygote_reply(p->chan, req.id, SBX_REP_FAILED, 0, 0, errno, -1);
 	else
-		sbx_zygote_reply(p->chan, req.id, SBX_REP_STARTED, 0, 0, 0, p->pidfd[p->nk - 1]);
+		sbi_zygote_reply(p->chan, req.id, SBX_REP_STARTED, 0, 0, 0, p->pidfd[p->nk - 1]);
 	for (int i = 0; i < nfd; i++)
 		close(fds[i]);
 	return 0;
@@ -234,7 +234,7 @@ static void reap(struct prefix *p, size_t i)
 
 	if (wait4(p->pid[i], &st, 0, &ru) != p->pid[i])
 		return;
-	sbx_zygote_reply(p->chan, p->id[i], SBX_REP_EXITED, st,
+	sbi_zygote_reply(p->chan, p->id[i], SBX_REP_EXITED, st,
 			 (int64_t)ru.ru_utime.tv_sec * 1000 + ru.ru_utime.tv_usec / 1000 +
 			 (int64_t)ru.ru_stime.tv_sec * 1000 + ru.ru_stime.tv_usec / 1000, 0, -1);
 	close(p->pidfd[i]);
@@ -273,7 +273,7 @@ static void serve(struct prefix *p)
 }
 
 /* The data zygote's main: it keeps stdio and the channel, reserves the rows, serves, exits. */
-static noreturn void prefix_main(const struct sbx_zstate *z, int chan)
+static noreturn void prefix_main(const struct sbi_zstate *z, int chan)
 {
 	struct prefix p = { .z = z, .chan = 3 };
 
@@ -290,14 +290,14 @@ static noreturn void prefix_main(const struct sbx_zstate *z, int chan)
 	(void)madvise(p.cols, SBX_PREFIX_RESERVE, MADV_HUGEPAGE);
 	/* Python's after-fork work in this process may have taken from malloc's top: back onto a
 	 * huge-page boundary, as the zygote left it, before the first run is forked from here. */
-	sbx_heap_align();
+	sbi_heap_align();
 	serve(&p);
 	_exit(SBX_EXIT_DONE);
 }
 
-int sbx_prefix_start(const struct sbx_zstate *z, int chan, pid_t *pid, int *pidfd)
+int sbi_prefix_start(const struct sbi_zstate *z, int chan, pid_t *pid, int *pidfd)
 {
-	pid_t kid = sbx_zygote_fork(0, pidfd);
+	pid_t kid = sbi_zygote_fork(0, pidfd);
 
 	if (kid == 0)
 		prefix_main(z, chan);

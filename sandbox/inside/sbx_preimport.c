@@ -34,7 +34,7 @@ static int holds(const char *src, size_t len, const char *word)
 	return memmem(src, len, word, strlen(word)) != NULL;
 }
 
-int sbx_preimport(const char *src, size_t len)
+int sbi_preimport(const char *src, size_t len)
 {
 	int n = 0;
 

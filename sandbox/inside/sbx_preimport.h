@@ -9,6 +9,6 @@
  * import after lockdown, once per truncated re-run. The source is only searched, never run. A
  * module that fails to import is skipped (the run meets the same error itself). Returns the
  * number imported. */
-int sbx_preimport(const char *src, size_t len);
+int sbi_preimport(const char *src, size_t len);
 
 #endif

@@ -282,7 +282,7 @@ static int enter(struct root_build *b)
 	return 0;
 }
 
-int sbx_root_enter(const char *const *roots, size_t n, const char *mirror, const char *scratch,
+int sbi_root_enter(const char *const *roots, size_t n, const char *mirror, const char *scratch,
 		   char *err, size_t errlen)
 {
 	/* Built on the scratch mount point: a directory the host has, and one the new root has

@@ -12,7 +12,7 @@
  * again), /dev/null, a /proc of this PID namespace (each run covers it), an empty mount point
  * at scratch, and nothing else. The host's root is detached. Returns 0, or -1 with the step
  * and its cause in err. */
-int sbx_root_enter(const char *const *roots, size_t n, const char *mirror, const char *scratch,
+int sbi_root_enter(const char *const *roots, size_t n, const char *mirror, const char *scratch,
 		   char *err, size_t errlen);
 
 #endif

@@ -46,7 +46,7 @@
  * causal, leaky, demo and hostile corpora), plus what the interpreter and the loader call on
  * paths those corpora did not take (imports after lockdown, tracebacks, threads, sleeps).
  * Trap entries change nothing in the filter; they name the rule a refusal reports. */
-static const struct sbx_sc_rule policy[] = {
+static const struct sbi_sc_rule policy[] = {
 	/* memory: W^X, an executable page only ever comes from a file the loader maps */
 	{ "brk", SBX_SC_ALLOW, SBX_SCM_ALL, "", "the heap" },
 	{ "mmap", SBX_SC_ALLOW, SBX_SCM_MMAP, "", "arenas, arrays; PROT_EXEC only of a file, never writable too (extension modules)" },
@@ -304,7 +304,7 @@ static int trap_event_fd = -1;
 #define MAX_NR 512
 static char *nr_name[MAX_NR];
 
-const struct sbx_sc_rule *sbx_seccomp_policy(size_t *n)
+const struct sbi_sc_rule *sbi_seccomp_policy(size_t *n)
 {
 	*n = N_POLICY;
 	return policy;
@@ -318,7 +318,7 @@ static size_t cat(char *buf, size_t at, size_t len, const char *s)
 	return at;
 }
 
-size_t sbx_seccomp_event(long nr, char *buf, size_t len)
+size_t sbi_seccomp_event(long nr, char *buf, size_t len)
 {
 	const char *name = nr >= 0 && nr < MAX_NR && nr_name[nr] ? nr_name[nr] : "unknown";
 	const char *rule = NOT_LISTED;
@@ -425,7 +425,7 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 		errno = saved;
 		return;
 	}
-	len = sbx_seccomp_event(si->si_syscall, buf, sizeof buf);
+	len = sbi_seccomp_event(si->si_syscall, buf, sizeof buf);
 	if (trap_event_fd >= 0)
 		(void)send(trap_event_fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
 #if defined(__x86_64__)
@@ -454,7 +454,7 @@ static int allow_values(scmp_filter_ctx ctx, int nr, unsigned arg, const unsigne
 }
 
 /* The argument filters of the allowlist's partly allowed calls. */
-static int add_allow(scmp_filter_ctx ctx, enum sbx_sc_match m, int nr, unsigned fd)
+static int add_allow(scmp_filter_ctx ctx, enum sbi_sc_match m, int nr, unsigned fd)
 {
 	static const unsigned long ioctls[] = { TCGETS, TIOCGWINSZ, FIOCLEX, FIONCLEX, FIONREAD, FIONBIO };
 	static const unsigned long fcntls[] = { F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL,
@@ -551,7 +551,7 @@ static int add_allow(scmp_filter_ctx ctx, enum sbx_sc_match m, int nr, unsigned 
 	return rc;
 }
 
-static int add_rule(scmp_filter_ctx ctx, const struct sbx_sc_rule *r, int nr, int event_fd)
+static int add_rule(scmp_filter_ctx ctx, const struct sbi_sc_rule *r, int nr, int event_fd)
 {
 	uint32_t act = r->action == SBX_SC_ALLOW ? SCMP_ACT_ALLOW :
 		       r->action == SBX_SC_ENOSYS ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ERRNO(EPERM);
@@ -584,7 +584,7 @@ static int add_rule(scmp_filter_ctx ctx, const struct sbx_sc_rule *r, int nr, in
 }
 
 /* The filter libseccomp built, read back as raw BPF from an anonymous file. */
-static int export_filter(scmp_filter_ctx ctx, struct sbx_seccomp_filter *f)
+static int export_filter(scmp_filter_ctx ctx, struct sbi_seccomp_filter *f)
 {
 	int fd = memfd_create("sbx-seccomp", MFD_CLOEXEC), rc = -1, err;
 	off_t size;
@@ -613,12 +613,12 @@ out:
 	err = errno;
 	close(fd);
 	if (rc < 0)
-		sbx_seccomp_release(f);
+		sbi_seccomp_release(f);
 	errno = err;
 	return rc;
 }
 
-int sbx_seccomp_compile(int event_fd, struct sbx_seccomp_filter *f)
+int sbi_seccomp_compile(int event_fd, struct sbi_seccomp_filter *f)
 {
 	scmp_filter_ctx ctx = NULL;
 	int rc = -1, err = EINVAL;
@@ -654,7 +654,7 @@ out:
 	return rc;
 }
 
-int sbx_seccomp_install(const struct sbx_seccomp_filter *f, int event_fd, unsigned long mem_bytes)
+int sbi_seccomp_install(const struct sbi_seccomp_filter *f, int event_fd, unsigned long mem_bytes)
 {
 	struct sock_fprog prog = { f->len, f->insns };
 	struct sigaction sa;
@@ -675,7 +675,7 @@ int sbx_seccomp_install(const struct sbx_seccomp_filter *f, int event_fd, unsign
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
 }
 
-void sbx_seccomp_release(struct sbx_seccomp_filter *f)
+void sbi_seccomp_release(struct sbi_seccomp_filter *f)
 {
 	free(f->insns);
 	memset(f, 0, sizeof *f);

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /* What a policy entry does to a matching call. */
-enum sbx_sc_action {
+enum sbi_sc_action {
 	SBX_SC_ALLOW,   /* on the allowlist (for the calls its match selects) */
 	SBX_SC_TRAP,    /* refused with EPERM and recorded as an event (SIGSYS handler); the
 			 * filter's default, so an entry only names the rule a refusal reports */
@@ -16,7 +16,7 @@ enum sbx_sc_action {
 };
 
 /* Which calls of the syscall an entry matches. */
-enum sbx_sc_match {
+enum sbi_sc_match {
 	SBX_SCM_ALL,
 	SBX_SCM_FD_A0,          /* first argument is the events descriptor */
 	SBX_SCM_FD_A1,          /* second argument is the events descriptor */
@@ -39,20 +39,20 @@ enum sbx_sc_match {
 	SBX_SCM_FADVISE_OK,     /* NORMAL, RANDOM, SEQUENTIAL: the open file's own read-ahead window */
 };
 
-struct sbx_sc_rule {
+struct sbi_sc_rule {
 	const char *name;          /* syscall name as libseccomp spells it */
-	enum sbx_sc_action action;
-	enum sbx_sc_match match;
+	enum sbi_sc_action action;
+	enum sbi_sc_match match;
 	const char *rule;          /* the named rule an event reports */
 	const char *why;           /* why a strategy needs it (allowed) or never does (refused) */
 };
 
 /* The policy table, and its length. Borrowed, static. */
-const struct sbx_sc_rule *sbx_seccomp_policy(size_t *n);
+const struct sbi_sc_rule *sbi_seccomp_policy(size_t *n);
 
 /* A compiled filter: raw classic BPF, loaded with one seccomp() call. */
-struct sbx_seccomp_filter {
-	struct sock_filter *insns;  /* owned: release with sbx_seccomp_release */
+struct sbi_seccomp_filter {
+	struct sock_filter *insns;  /* owned: release with sbi_seccomp_release */
 	unsigned short len;
 };
 
@@ -60,20 +60,20 @@ struct sbx_seccomp_filter {
  * number it will have in every run), and resolves the table's syscall numbers for the SIGSYS
  * handler. Runs once, in the zygote, so a run pays for loading the filter, not for building
  * it. Returns 0, or -1 with errno set. */
-int sbx_seccomp_compile(int event_fd, struct sbx_seccomp_filter *f);
+int sbi_seccomp_compile(int event_fd, struct sbi_seccomp_filter *f);
 
 /* Loads f into the calling thread. Trapped calls fail with EPERM and are reported as one event
  * each on event_fd from a SIGSYS handler; the SBX_SC_FAKE calls are answered by it instead
  * (sysinfo's memory figures are mem_bytes, the run's budget). Needs no_new_privs set first. Must be the last layer
  * installed: it forbids calls the earlier steps make. Returns 0, or -1 with errno set.
  * Allocates nothing. */
-int sbx_seccomp_install(const struct sbx_seccomp_filter *f, int event_fd, unsigned long mem_bytes);
+int sbi_seccomp_install(const struct sbi_seccomp_filter *f, int event_fd, unsigned long mem_bytes);
 
 /* Frees what f holds and zeroes it. Safe on a zeroed struct. */
-void sbx_seccomp_release(struct sbx_seccomp_filter *f);
+void sbi_seccomp_release(struct sbi_seccomp_filter *f);
 
 /* Formats an event message for a trapped syscall number into buf (async-signal-safe). Returns
  * the length written. */
-size_t sbx_seccomp_event(long nr, char *buf, size_t len);
+size_t sbi_seccomp_event(long nr, char *buf, size_t len);
 
 #endif

@@ -45,11 +45,11 @@ static int names_framework(const char *src, size_t len)
 
 static PyObject *rows(void)
 {
-	PyObject *list = PyList_New((Py_ssize_t)sbx_n_shims);
+	PyObject *list = PyList_New((Py_ssize_t)sbi_n_shims);
 
-	for (size_t i = 0; list && i < sbx_n_shims; i++) {
-		PyObject *row = Py_BuildValue("(sis)", sbx_shims[i].module, sbx_shims[i].package,
-					      sbx_shims[i].src);
+	for (size_t i = 0; list && i < sbi_n_shims; i++) {
+		PyObject *row = Py_BuildValue("(sis)", sbi_shims[i].module, sbi_shims[i].package,
+					      sbi_shims[i].src);
 		if (!row) {
 			Py_CLEAR(list);
 			break;
@@ -59,7 +59,7 @@ static PyObject *rows(void)
 	return list;
 }
 
-int sbx_shims_load(void *helpers, const char *src, size_t len)
+int sbi_shims_load(void *helpers, const char *src, size_t len)
 {
 	PyObject *d = NULL, *r = NULL, *load, *table = NULL, *adapt = NULL;
 	int rc = -1;

@@ -6,15 +6,15 @@
 #include <stddef.h>
 
 /* One module of sandbox/inside/shims/, its source embedded at build time (scripts/embed-py). */
-struct sbx_shim {
+struct sbi_shim {
 	const char *module;  /* dotted name: "talib.abstract" */
 	int package;         /* 1 for a package's __init__.py */
 	const char *src;
 };
 
 /* The table, in name order (generated into the build tree from the .py files). */
-extern const struct sbx_shim sbx_shims[];
-extern const size_t sbx_n_shims;
+extern const struct sbi_shim sbi_shims[];
+extern const size_t sbi_n_shims;
 
 /* In the zygote, when src[0..len) names a framework (its words are searched, never run): puts a
  * finder for the shims first on sys.meta_path, imports every shim (so no run imports one after
@@ -22,6 +22,6 @@ extern const size_t sbx_n_shims;
  * class into signals(df) as helpers["adapt"] (helpers: the zygote's dict of trusted helpers,
  * borrowed). Returns 1 when loaded, 0 when the source names no framework, -1 when a shim fails
  * (a Python error is printed; the shims are trusted code, so that is the tool's fault). */
-int sbx_shims_load(void *helpers, const char *src, size_t len);
+int sbi_shims_load(void *helpers, const char *src, size_t len);
 
 #endif

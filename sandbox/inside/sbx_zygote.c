@@ -248,7 +248,7 @@ static int py_init(void)
 	st = PyConfig_SetString(&cfg, &cfg.program_name, L"python3");
 	if (PyStatus_Exception(st))
 		goto out;
-	sbx_arena_install();
+	sbi_arena_install();
 	st = init_over_null(&cfg);
 	if (PyStatus_Exception(st))
 		goto out;
@@ -315,7 +315,7 @@ fail:
 }
 
 /* The read-only roots: sys.path directories (resolved by the helper) plus lib_roots. */
-static int collect_roots(struct sbx_zstate *z)
+static int collect_roots(struct sbi_zstate *z)
 {
 	PyObject *d = PyDict_New(), *r = NULL, *list = NULL;
 	size_t n_lib = sizeof lib_roots / sizeof lib_roots[0];
@@ -347,7 +347,7 @@ out:
 	return rc;
 }
 
-static int read_source(int fd, struct sbx_zstate *z)
+static int read_source(int fd, struct sbi_zstate *z)
 {
 	char *buf = malloc(SA_UPLOAD_CAP + 1);
 	size_t len = 0;
@@ -456,7 +456,7 @@ static int place_fds(const int fds[SBX_RUN_FDS])
 /* Serves the driver: each request starts a data zygote (sbx_prefix.c) on the channel it
  * carries, and every run is forked from one of those, so all runs follow one recipe. A request
  * of any other kind is refused. */
-static void serve(int ctrl, const struct sbx_zstate *z)
+static void serve(int ctrl, const struct sbi_zstate *z)
 {
 	struct child kids[SBX_MAX_JOBS];
 	struct pollfd pf[SBX_MAX_JOBS + 1];
@@ -501,7 +501,7 @@ static void serve(int ctrl, const struct sbx_zstate *z)
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, EAGAIN, -1);
 			} else if (req.magic != SBX_MAGIC_PREFIX) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, EINVAL, -1);
-			} else if (sbx_prefix_start(z, fds[0], &kids[nk].pid, &kids[nk].pidfd) < 0) {
+			} else if (sbi_prefix_start(z, fds[0], &kids[nk].pid, &kids[nk].pidfd) < 0) {
 				reply(ctrl, req.id, SBX_REP_FAILED, 0, 0, errno, -1);
 			} else {
 				kids[nk].id = req.id;
@@ -519,17 +519,17 @@ static void serve(int ctrl, const struct sbx_zstate *z)
 	}
 }
 
-void sbx_zygote_reply(int ctrl, uint32_t id, int kind, int wstatus, int64_t cpu_ms, int err, int pass_fd)
+void sbi_zygote_reply(int ctrl, uint32_t id, int kind, int wstatus, int64_t cpu_ms, int err, int pass_fd)
 {
 	reply(ctrl, id, kind, wstatus, cpu_ms, err, pass_fd);
 }
 
-int sbx_zygote_place_fds(const int fds[SBX_RUN_FDS])
+int sbi_zygote_place_fds(const int fds[SBX_RUN_FDS])
 {
 	return place_fds(fds);
 }
 
-pid_t sbx_zygote_fork(unsigned long ns, int *pidfd)
+pid_t sbi_zygote_fork(unsigned long ns, int *pidfd)
 {
 	pid_t pid;
 	int err;
@@ -561,7 +561,7 @@ pid_t sbx_zygote_fork(unsigned long ns, int *pidfd)
 /* Sends the driver the read roots and takes back the directory of their resident copy
  * (sbx_mirror.c, made on the host: a tmpfs directory the zygote's mount namespace shares).
  * Returns 0 with mirror set, or -1. */
-static int ask_mirror(int ctrl, const struct sbx_zstate *z, char *mirror, size_t len)
+static int ask_mirror(int ctrl, const struct sbi_zstate *z, char *mirror, size_t len)
 {
 	char text[SBX_ROOTS_TEXT_MAX];
 	struct pollfd pf = { ctrl, POLLIN, 0 };
@@ -631,9 +631,9 @@ static int start_fail(int ctrl, const char *fmt, ...)
 	return -1;
 }
 
-int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
+int sbi_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 {
-	struct sbx_zstate z = { .lim = *lim };
+	struct sbi_zstate z = { .lim = *lim };
 	char why[SBX_START_ERROR_MAX - 64];
 	struct stat mirror;
 	int rc = 1;
@@ -651,14 +651,14 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 		start_fail(ctrl_fd, "cannot import numpy and pandas: %s", why[0] ? why : "no detail");
 		goto out;
 	}
-	(void)sbx_preimport(z.src, z.src_len);
+	(void)sbi_preimport(z.src, z.src_len);
 	/* The framework shims are trusted code like numpy: imported here, before any upload. */
-	if (sbx_shims_load(z.helpers, z.src, z.src_len) < 0) {
+	if (sbi_shims_load(z.helpers, z.src, z.src_len) < 0) {
 		start_fail(ctrl_fd, "cannot load the framework shims (freqtrade, talib, backtesting)");
 		goto out;
 	}
 	/* Once here, so the runs fork from a module table without them (each run checks again). */
-	if (sbx_hook_purge_modules() < 0) {
+	if (sbi_hook_purge_modules() < 0) {
 		start_fail(ctrl_fd, "cannot drop the blocklisted modules from sys.modules");
 		goto out;
 	}
@@ -669,9 +669,9 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 	/* Once here, after the imports and before any run: every data zygote and run inherits a
 	 * root that holds the read roots (so a lazy import still finds its files) and nothing else
 	 * of the host. */
-	/* the roots are their resident copies already (sbx_zygote_resident) */
+	/* the roots are their resident copies already (sbi_zygote_resident) */
 	if (stat(lib_roots[0], &mirror) < 0 ||
-	    sbx_root_enter(z.roots, z.n_roots, "", SBX_SCRATCH, why, sizeof why) < 0) {
+	    sbi_root_enter(z.roots, z.n_roots, "", SBX_SCRATCH, why, sizeof why) < 0) {
 		start_fail(ctrl_fd, "%s", why);
 		goto out;
 	}
@@ -681,24 +681,24 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 	}
 	/* Built once here rather than in every run: libseccomp's compilation costs a run
 	 * milliseconds and hundreds of copy-on-write faults; the result is the same for all. */
-	if (sbx_seccomp_compile(SBX_FD_EVENTS, &z.filter) < 0) {
+	if (sbi_seccomp_compile(SBX_FD_EVENTS, &z.filter) < 0) {
 		start_fail(ctrl_fd, "cannot compile the seccomp filter, '%s'", strerror(errno));
 		goto out;
 	}
 	/* Every object so far moves to the permanent generation: a run's collections then never
 	 * walk (and copy-on-write) the warm interpreter's pages. */
 	Py_XDECREF(PyRun_String("freeze()", Py_eval_input, z.helpers, z.helpers));
-	sbx_heap_align();
+	sbi_heap_align();
 	reply(ctrl_fd, 0, SBX_REP_STARTED, 0, 0, 0, -1);
 	serve(ctrl_fd, &z);
 	rc = 0;
 out:
-	sbx_seccomp_release(&z.filter);
+	sbi_seccomp_release(&z.filter);
 	return rc;
 }
 
 /* Binds each root's resident copy (beneath mirror) over the root, in this mount namespace. */
-static int bind_copies(const struct sbx_zstate *z, const char *mirror)
+static int bind_copies(const struct sbi_zstate *z, const char *mirror)
 {
 	for (size_t i = 0; i < z->n_roots; i++) {
 		char src[PATH_MAX], *real = realpath(z->roots[i], NULL);
@@ -733,9 +733,9 @@ static int fixed_layout(void)
 	return p < 0 || personality((unsigned long)p | ADDR_NO_RANDOMIZE) < 0 ? -1 : 0;
 }
 
-int sbx_zygote_resident(int ctrl_fd, char **argv)
+int sbi_zygote_resident(int ctrl_fd, char **argv)
 {
-	struct sbx_zstate z = { 0 };
+	struct sbi_zstate z = { 0 };
 	char mirror[SBX_MIRROR_MAX];
 
 	if (py_init() < 0) {

@@ -10,21 +10,21 @@
 #include "sbx_seccomp.h"
 
 /* What a run child inherits from the zygote. Everything is owned by the zygote. */
-struct sbx_zstate {
+struct sbi_zstate {
 	void *helpers;               /* PyObject *: the dict of trusted helper functions */
 	const char *src;             /* the upload's source, read but never run in the zygote */
 	size_t src_len;
 	struct sbx_limits lim;
 	const char **roots;          /* read-only paths: the interpreter, its packages, libraries */
 	size_t n_roots;
-	struct sbx_seccomp_filter filter;  /* compiled once for the events descriptor of a run */
+	struct sbi_seccomp_filter filter;  /* compiled once for the events descriptor of a run */
 };
 
 /* The zygote's main: initialises CPython, imports numpy and pandas, reads the source from
  * src_fd, compiles the seccomp filter, reports ready on ctrl_fd, then starts a data zygote
  * (sbx_prefix.h) for each request until the driver hangs up; every run is forked from one.
  * Runs as pid 1 of its namespaces. Returns the process exit code. */
-int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim);
+int sbi_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim);
 
 /* The zygote's first argument once it runs over the read roots' resident copy. */
 #define SBX_ZYGOTE_RESIDENT "--zygote-resident"
@@ -35,6 +35,6 @@ int sbx_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim);
  * rest of argv: so every file the zygote then maps, the loader's libraries included, and every
  * file a run may read, is a page of tmpfs, never cold. Returns only on failure (told the
  * driver), with the exit status. */
-int sbx_zygote_resident(int ctrl_fd, char **argv);
+int sbi_zygote_resident(int ctrl_fd, char **argv);
 
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # 05-layering.sh - the walls where the data flows: every #include "..." of a room's sources
-# resolves to its own room, lib/, or a room its Makefile USES_ line names; lib/ includes nothing
-# of the project and prints nothing (its errors go back to the caller, mains print); no stage
+# resolves to its own room, lib/, or a room its Makefile USES_ line names; a layer of lib/
+# includes only itself and the layers below it (its USES_ line), nothing else of the project, and
+# prints nothing (its errors go back to the caller, mains print); no stage
 # includes another stage; the sandbox's host modules include nothing of what runs inside the
 # namespaces (only the sandbox program, which is also the zygote's exec image, links it).
 . "$(dirname "$0")/../lib.sh"
@@ -11,10 +12,10 @@ import glob, os, re, sys
 
 mk = open("Makefile").read().replace("\\\n", " ")
 rooms = re.search(r"^ROOMS := (.*)$", mk, re.M).group(1).split()
-lib = re.search(r"^LIB_ROOM := (\S+)", mk, re.M).group(1)
-uses = {r: set() for r in rooms}
-progs = {r: set() for r in rooms}
-for r in rooms:
+layers = re.search(r"^LIB_LAYERS := (.*)$", mk, re.M).group(1).split()
+uses = {r: set() for r in rooms + layers}
+progs = {r: set() for r in rooms + layers}
+for r in rooms + layers:
     m = re.search(r"^USES_%s := (.*)$" % re.escape(r), mk, re.M)
     if m:
         uses[r] = set(m.group(1).split())
@@ -26,14 +27,14 @@ def files(room):
     return sorted(glob.glob(room + "/*.c") + glob.glob(room + "/*.h"))
 
 where = {}  # header name -> the room holding it
-for r in rooms + [lib]:
+for r in rooms + layers:
     for f in glob.glob(r + "/*.h"):
         where.setdefault(os.path.basename(f), set()).add(r)
 
 problems = []
 checked = 0
-for r in rooms + [lib]:
-    allowed = {r, lib} | uses.get(r, set())
+for r in rooms + layers:
+    allowed = {r} | uses[r] | (set() if r in layers else set(layers))
     for f in files(r):
         for line_no, line in enumerate(open(f, encoding="utf-8"), 1):
             m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
@@ -44,8 +45,9 @@ for r in rooms + [lib]:
             homes = where.get(os.path.basename(inc), set())
             if not homes:
                 problems.append("%s:%d includes %s, which no room holds" % (f, line_no, inc))
-            elif r == lib and homes != {lib}:
-                problems.append("%s:%d: lib/ includes %s of %s" % (f, line_no, inc, sorted(homes)))
+            elif r in layers and not homes <= allowed:
+                problems.append("%s:%d: %s includes %s of %s, not a layer below it (%s)"
+                                % (f, line_no, r, inc, sorted(homes), sorted(allowed)))
             elif not homes & allowed:
                 problems.append("%s:%d: %s includes %s of %s (allowed: %s)"
                                 % (f, line_no, r, inc, sorted(homes), sorted(allowed)))
@@ -58,7 +60,7 @@ for r in rooms + [lib]:
 # printing helpers and is the one exception.
 printing = re.compile(r"\b(printf|puts|perror|sa_error|sa_warn|sa_die|sa_usage_die)\s*\(|"
                       r"\bfprintf\s*\(\s*std(err|out)\b|\bf?putc?\s*\([^)]*std(err|out)")
-for f in sorted(glob.glob(lib + "/*.c")):
+for f in sorted(sum((glob.glob(l + "/*.c") for l in layers), [])):
     if os.path.basename(f) == "msg.c":
         continue
     for line_no, line in enumerate(open(f, encoding="utf-8"), 1):
@@ -66,6 +68,11 @@ for f in sorted(glob.glob(lib + "/*.c")):
         if printing.search(code) and not code.lstrip().startswith(("*", "/*")):
             problems.append("%s:%d: lib/ prints: %s" % (f, line_no, line.strip()))
 
+# a layer's USES_ line names only layers below it: the chain has no arrow back up
+for i, l in enumerate(layers):
+    if not uses[l] <= set(layers[i + 1:]):
+        problems.append("USES_%s names %s, not below it in LIB_LAYERS"
+                        % (l, sorted(uses[l] - set(layers[i + 1:]))))
 print(checked)
 for p in problems:
     print(p)
@@ -181,5 +188,52 @@ done
 expect_eq "every report/ source's object was read" "$(ls report/*.c | wc -l)" "$n_obj"
 if [ -z "$calls" ]; then ok "no report/ object calls a replay or statistics computation"
 else not_ok "no report/ object calls a replay or statistics computation" "$calls"; fi
+
+# --- one prefix per folder, and folders of a size a reader can hold ----------------------------
+# HACKING.md's table gives each folder its prefix: every global an archive of the build defines
+# begins with its folder's (case aside), every archive has a row, no two rows share a prefix or
+# begin one another's, so a name says where it lives. No folder holds more than 30 C files.
+names=$("$PY" - "$RB" <<'PYEOF'
+import glob, os, re, subprocess, sys
+rb = sys.argv[1]
+table = {}
+for line in open("HACKING.md", encoding="utf-8"):
+    for folder, prefix in re.findall(r"\|\s*`([a-z/]+)`\s*\|\s*`([A-Za-z]+_)`\s*\|", line):
+        table[folder] = prefix
+bad, n = [], 0
+pre = sorted(table.items(), key=lambda kv: kv[1])
+for i, (f1, p1) in enumerate(pre):
+    for f2, p2 in pre[i + 1:]:
+        if p2.lower().startswith(p1.lower()) or p1.lower().startswith(p2.lower()):
+            bad.append("%s's %s and %s's %s overlap" % (f1, p1, f2, p2))
+for a in sorted(glob.glob(rb + "/**/lib*.a", recursive=True)):
+    folder = os.path.relpath(os.path.dirname(a), rb)
+    if folder not in table:
+        bad.append("%s: no prefix for %s in HACKING.md" % (a, folder))
+        continue
+    out = subprocess.run(["nm", "-g", "--defined-only", a], capture_output=True, text=True).stdout
+    for l in out.splitlines():
+        f = l.split()
+        if len(f) != 3:
+            continue
+        n += 1
+        if not f[2].lower().startswith(table[folder].lower()):
+            bad.append("%s defines %s, not %s..." % (folder, f[2], table[folder]))
+for d in sorted({os.path.dirname(c) for c in glob.glob("**/*.c", recursive=True)}):
+    if d.startswith(("build", "out")):
+        continue
+    k = len(glob.glob(d + "/*.c"))
+    if k > 30:
+        bad.append("%s holds %d C files (at most 30)" % (d, k))
+print(len(table), n)
+print("\n".join(bad))
+PYEOF
+)
+read -r n_rows n_syms <<<"$(echo "$names" | head -n 1)"
+if [ "${n_rows:-0}" -ge 15 ] && [ "${n_syms:-0}" -gt 300 ]; then
+	ok "HACKING.md's prefixes ($n_rows) and the archives' symbols ($n_syms) were read"
+else not_ok "HACKING.md's prefixes and the archives' symbols were read" "$n_rows rows, $n_syms symbols"; fi
+if [ -z "$(echo "$names" | tail -n +2)" ]; then ok "one prefix per folder, no two alike, no folder over 30 C files"
+else not_ok "one prefix per folder, no two alike, no folder over 30 C files" "$(echo "$names" | tail -n +2)"; fi
 
 finish

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t last = size;
 
 	err[0] = '\0';
-	if (sa_freqtrade_bars((const char *)data, size, on_bar, &s, err, sizeof err) == 0) {
+	if (da_freqtrade_bars((const char *)data, size, on_bar, &s, err, sizeof err) == 0) {
 		/* "[0,0,0,0,0,0]," is the shortest a bar can be written, 14 bytes with its comma */
 		if (s.bars > size / 13)
 			abort();

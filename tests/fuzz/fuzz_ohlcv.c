@@ -40,12 +40,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct sa_ohlcv_opts opts = { .adjusted = size && (data[size - 1] & 1) };
-	struct sa_ohlcv s;
+	struct da_ohlcv_opts opts = { .adjusted = size && (data[size - 1] & 1) };
+	struct da_ohlcv s;
 	char err[512] = "";
 
 	check_number(data, size);
-	if (sa_ohlcv_parse_opts((const char *)data, size, &opts, &s, err, sizeof err) == 0) {
+	if (da_ohlcv_parse_opts((const char *)data, size, &opts, &s, err, sizeof err) == 0) {
 		for (size_t i = 0; i < s.n; i++) {
 			if ((i && s.t[i] <= s.t[i - 1]) || !(s.open[i] > 0) || !(s.low[i] > 0) ||
 			    s.high[i] < s.open[i] || s.high[i] < s.close[i] || s.low[i] > s.open[i] ||
@@ -64,6 +64,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (!err[0]) {
 		abort();
 	}
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	return 0;
 }

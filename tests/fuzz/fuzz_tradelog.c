@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *buf = (const char *)data;
 	char map[600] = "";
-	struct sa_tradelog log;
+	struct da_tradelog log;
 	char err[512];
 
 	if (size > 4 && !memcmp(buf, "map:", 4)) {
@@ -28,11 +28,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		buf += 4 + n + (nl != NULL);
 		size -= 4 + n + (nl != NULL);
 	}
-	if (sa_tradelog_parse_any(buf, size, map, &log, err, sizeof err) == 0)
+	if (da_tradelog_parse_any(buf, size, map, &log, err, sizeof err) == 0)
 		for (size_t i = 0; i < log.n; i++)
 			if (log.trades[i].exit < log.trades[i].entry || !(log.trades[i].ret > -1) ||
 			    (log.trades[i].side != 1 && log.trades[i].side != -1))
 				abort();
-	sa_tradelog_release(&log);
+	da_tradelog_release(&log);
 	return 0;
 }

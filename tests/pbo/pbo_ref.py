@@ -5,7 +5,7 @@ themselves into blocks and computes each split's Sharpe ratios from the rows (no
 so it shares no shortcut with pipeline/stats/stats_pbo.c.
 
 usage: pbo_ref.py MATRIX S      MATRIX is a variant_returns.bin file of version 2 (layout in
-                                lib/vmatrix.h): each column the per-bar returns of one variant's
+                                lib/data/vmatrix.h): each column the per-bar returns of one variant's
                                 compounded net equity, so each split's Sharpe ratio is that of
                                 the returns on its rows
 prints one JSON object: value, combinations, prob_oos_loss, degradation_slope, and by_blocks

@@ -56,7 +56,7 @@ static int have_thp(void)
 static int setup(void **state)
 {
 	(void)state;
-	sbx_arena_install();
+	sbi_arena_install();
 	PyObject_GetArenaAllocator(&arenas);
 	region_base = arenas.alloc(arenas.ctx, MIB);
 	if (!region_base || (uintptr_t)region_base % (2 * MIB))

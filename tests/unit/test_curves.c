@@ -53,15 +53,15 @@ static void test_rolling_by_hand(void **state)
 	static const int64_t t[] = { 0, 3600, 7200, 10800, 14400 };
 	cJSON *stats = cJSON_Parse("{\"ok\": true, \"rolling_sharpe\": {\"window\": 3}, "
 				   "\"sharpe_annualised\": {\"factor\": 2}}");
-	struct st_stage_in in = { .eq_net = eq, .eq_time = t, .n_eq = 5 };
-	struct st_curve_paths p = { 0 };
+	struct sts_stage_in in = { .eq_net = eq, .eq_time = t, .n_eq = 5 };
+	struct sts_curve_paths p = { 0 };
 	char path[256], err[256], *buf, **l;
 	size_t n;
 	double r[5], s, v;
 
 	(void)state;
 	p.rolling = path_of("rolling.csv", path, sizeof path);
-	assert_int_equal(st_write_curves(&p, &in, NULL, stats, err, sizeof err), 0);
+	assert_int_equal(sts_write_curves(&p, &in, NULL, stats, err, sizeof err), 0);
 	l = lines_of(path, &n, &buf);
 	assert_int_equal(n, 6);
 	assert_string_equal(l[0], "time,rolling_sharpe,rolling_volatility");
@@ -86,10 +86,10 @@ static void test_nothing_to_hold(void **state)
 {
 	/* no price data, stats failed, no walk-forward or fan: each file is its header alone */
 	cJSON *stats = cJSON_Parse("{\"ok\": false}");
-	struct st_curves c = { 0 };
-	struct st_stage_in in = { .curves = &c };
+	struct sts_curves c = { 0 };
+	struct sts_stage_in in = { .curves = &c };
 	char b[256], r[256], w[256], f[256], err[256], *buf, **l;
-	struct st_curve_paths p = { path_of("benchmark.csv", b, sizeof b),
+	struct sts_curve_paths p = { path_of("benchmark.csv", b, sizeof b),
 				    path_of("rolling.csv", r, sizeof r),
 				    path_of("walkforward.csv", w, sizeof w),
 				    path_of("montecarlo_fan.csv", f, sizeof f) };
@@ -100,7 +100,7 @@ static void test_nothing_to_hold(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(st_write_curves(&p, &in, NULL, stats, err, sizeof err), 0);
+	assert_int_equal(sts_write_curves(&p, &in, NULL, stats, err, sizeof err), 0);
 	for (int k = 0; k < 4; k++) {
 		l = lines_of(paths[k], &n, &buf);
 		assert_int_equal(n, 1);
@@ -110,7 +110,7 @@ static void test_nothing_to_hold(void **state)
 	}
 	/* a directory that is not there is a clear error naming the file */
 	p.benchmark = "/nonexistent-dir/benchmark.csv";
-	assert_int_equal(st_write_curves(&p, &in, NULL, stats, err, sizeof err), -1);
+	assert_int_equal(sts_write_curves(&p, &in, NULL, stats, err, sizeof err), -1);
 	assert_non_null(strstr(err, "/nonexistent-dir/benchmark.csv"));
 	cJSON_Delete(stats);
 }
@@ -119,15 +119,15 @@ static void test_walkforward_stretches(void **state)
 {
 	/* 6 bars, 1 column of 0.1 a bar, stretches from bars 2 and 4 */
 	static const double m[] = { 0.1, 0.1, 0.1, 0.1, 0.1, 0.1 };
-	struct st_curves c = { .has_wf = true, .wf = { .windows = 2, .start = { 2, 4, 6 } } };
-	struct st_stage_in in = { .curves = &c, .matrix = m, .m_bars = 6, .m_cols = 1 };
-	struct st_curve_paths p = { 0 };
+	struct sts_curves c = { .has_wf = true, .wf = { .windows = 2, .start = { 2, 4, 6 } } };
+	struct sts_stage_in in = { .curves = &c, .matrix = m, .m_bars = 6, .m_cols = 1 };
+	struct sts_curve_paths p = { 0 };
 	char path[256], err[256], *buf, **l;
 	size_t n;
 
 	(void)state;
 	p.walkforward = path_of("walkforward.csv", path, sizeof path);
-	assert_int_equal(st_write_curves(&p, &in, NULL, NULL, err, sizeof err), 0);
+	assert_int_equal(sts_write_curves(&p, &in, NULL, NULL, err, sizeof err), 0);
 	l = lines_of(path, &n, &buf);
 	assert_int_equal(n, 5);
 	assert_string_equal(l[1], "2,0,1.1,1.1");
@@ -141,9 +141,9 @@ static void test_reconcile_curves(void **state)
 {
 	/* the log claims +10 % then -10 %; the replay made +10 % and +0.1234567890123 % (printed
 	 * in trades.csv to 10 digits, so compounded as 0.001234567890) */
-	struct sa_trade lt[] = { { .entry = 0, .exit = 3600, .side = 1, .ret = 0.1 },
+	struct da_trade lt[] = { { .entry = 0, .exit = 3600, .side = 1, .ret = 0.1 },
 				 { .entry = 7200, .exit = 10800, .side = -1, .ret = -0.1 } };
-	struct sa_tradelog log = { .n = 2, .trades = lt };
+	struct da_tradelog log = { .n = 2, .trades = lt };
 	struct rp_trade rt[] = { { .entry = 0, .exit = 3600, .side = 1, .net = 0.1 },
 				 { .entry = 7200, .exit = 10800, .side = -1, .net = 0.001234567890123 } };
 	struct rp_result r = { .trades = rt, .n_trades = 2 };
@@ -151,7 +151,7 @@ static void test_reconcile_curves(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(rp_write_reconcile(path_of("reconcile.csv", path, sizeof path), true, &log, &r), 0);
+	assert_int_equal(rpl_write_reconcile(path_of("reconcile.csv", path, sizeof path), true, &log, &r), 0);
 	l = lines_of(path, &n, &buf);
 	assert_int_equal(n, 7);
 	assert_string_equal(l[0], "curve,time,net_equity");
@@ -165,7 +165,7 @@ static void test_reconcile_curves(void **state)
 	free(l);
 	free(buf);
 	/* not reconciled: the header alone */
-	assert_int_equal(rp_write_reconcile(path, false, NULL, &r), 0);
+	assert_int_equal(rpl_write_reconcile(path, false, NULL, &r), 0);
 	l = lines_of(path, &n, &buf);
 	assert_int_equal(n, 1);
 	free(l);

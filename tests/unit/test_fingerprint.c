@@ -45,10 +45,10 @@ static void test_libraries(void **state)
 	assert_true(cJSON_IsString(py));
 	/* the interpreter the sandbox embeds, not whichever python3 is first on PATH */
 	assert_string_equal(py->valuestring, PY_VERSION);
-	for (int i = 0; sa_pylibs[i].module; i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, sa_pylibs[i].module);
+	for (int i = 0; da_pylibs[i].module; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, da_pylibs[i].module);
 
-		outside_version(sa_pylibs[i].distribution, want, sizeof want);
+		outside_version(da_pylibs[i].distribution, want, sizeof want);
 		if (want[0]) {
 			assert_true(cJSON_IsString(v));
 			assert_string_equal(v->valuestring, want);

@@ -37,9 +37,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct sa_ledger_key key(char v, char s, long variants, const char *last)
+static struct da_ledger_key key(char v, char s, long variants, const char *last)
 {
-	struct sa_ledger_key k;
+	struct da_ledger_key k;
 
 	memset(k.version, v, 64);
 	k.version[64] = '\0';
@@ -51,13 +51,13 @@ static struct sa_ledger_key key(char v, char s, long variants, const char *last)
 }
 
 /* Records name with k on night and checks lineage, version, versions and trials. */
-static void record(sqlite3 *db, const char *name, const char *night, struct sa_ledger_key k,
+static void record(sqlite3 *db, const char *name, const char *night, struct da_ledger_key k,
 		   const char *lineage, long version, long versions, long trials)
 {
-	struct sa_ledger_view v;
+	struct da_ledger_view v;
 	char err[512];
 
-	assert_int_equal(sa_ledger_record(db, name, night, &k, &v, err, sizeof err), 0);
+	assert_int_equal(da_ledger_record(db, name, night, &k, &v, err, sizeof err), 0);
 	assert_string_equal(v.lineage, lineage);
 	assert_int_equal(v.version, version);
 	assert_int_equal(v.versions, versions);
@@ -67,15 +67,15 @@ static void record(sqlite3 *db, const char *name, const char *night, struct sa_l
 static void test_lineages(void **state)
 {
 	sqlite3 *db = NULL, *ro = NULL;
-	struct sa_ledger_view v;
-	struct sa_ledger_key k;
+	struct da_ledger_view v;
+	struct da_ledger_key k;
 	char err[1024];
 
 	(void)state;
-	assert_int_equal(sa_ledger_open(dbpath, false, &ro, err, sizeof err), 0);
+	assert_int_equal(da_ledger_open(dbpath, false, &ro, err, sizeof err), 0);
 	assert_null(ro);  /* no history yet: nothing to read, nothing created */
 	assert_int_equal(access(dbpath, F_OK), -1);
-	assert_int_equal(sa_ledger_open(dbpath, true, &db, err, sizeof err), 0);
+	assert_int_equal(da_ledger_open(dbpath, true, &db, err, sizeof err), 0);
 	/* night 1: two strategies of different structure, two lineages */
 	record(db, "trend", "2099-03-01", key('a', 'A', 0, "2024-01-10T00:00:00Z"), "trend", 1, 1, 1);
 	record(db, "other", "2099-03-01", key('o', 'O', 0, "2024-01-10T00:00:00Z"), "other", 1, 1, 1);
@@ -93,17 +93,17 @@ static void test_lineages(void **state)
 	sqlite3_close(db);
 
 	/* read-only views: a known version keeps its first audit's last bar as since */
-	assert_int_equal(sa_ledger_open(dbpath, false, &ro, err, sizeof err), 0);
+	assert_int_equal(da_ledger_open(dbpath, false, &ro, err, sizeof err), 0);
 	assert_non_null(ro);
 	k = key('b', 'A', 0, "2024-02-01T00:00:00Z");
-	assert_int_equal(sa_ledger_view(ro, "trend", &k, "2099-03-04", &v, err, sizeof err), 0);
+	assert_int_equal(da_ledger_view(ro, "trend", &k, "2099-03-04", &v, err, sizeof err), 0);
 	assert_true(v.known);
 	assert_string_equal(v.since, "2024-01-11T00:00:00Z");
 	assert_string_equal(v.first_seen, "2099-03-01");
 	assert_int_equal(v.versions, 3);
 	/* a version not yet recorded is counted as the next one, with no since */
 	k = key('d', 'A', 0, "2024-02-01T00:00:00Z");
-	assert_int_equal(sa_ledger_view(ro, "elsewhere", &k, "2099-03-04", &v, err, sizeof err), 0);
+	assert_int_equal(da_ledger_view(ro, "elsewhere", &k, "2099-03-04", &v, err, sizeof err), 0);
 	assert_false(v.known);
 	assert_string_equal(v.lineage, "trend");
 	assert_int_equal(v.version, 4);
@@ -122,12 +122,12 @@ static void test_damaged(void **state)
 	assert_non_null(fp);
 	fputs("this is not a database, but it is someone's history file\n", fp);
 	fclose(fp);
-	assert_int_equal(sa_ledger_open(dbpath, true, &db, err, sizeof err), -1);
+	assert_int_equal(da_ledger_open(dbpath, true, &db, err, sizeof err), -1);
 	assert_null(db);
 	assert_non_null(strstr(err, dbpath));
 	assert_non_null(strstr(err, "damaged"));
 	assert_non_null(strstr(err, "move it aside"));
-	assert_int_equal(sa_ledger_open(dbpath, false, &db, err, sizeof err), -1);
+	assert_int_equal(da_ledger_open(dbpath, false, &db, err, sizeof err), -1);
 	/* never recreated: the file is as it was */
 	fp = fopen(dbpath, "rb");
 	assert_non_null(fp);

@@ -218,15 +218,15 @@ static void test_long_line_scan(void **state)
 static void test_ohlcv_valid(void **state)
 {
 	const char csv[] = HDR ROW1 ROW2;
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	char err[256];
 
 	(void)state;
-	assert_int_equal(sa_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), 0);
+	assert_int_equal(da_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), 0);
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.t[1] - s.t[0], 3600);
 	assert_true(s.close[0] == 100.5 && s.high[1] == 102 && s.volume[1] == 12);
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	assert_null(s.t);
 }
 
@@ -262,10 +262,10 @@ static void test_ohlcv_rejects(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct sa_ohlcv s;
+		struct da_ohlcv s;
 
 		err[0] = '\0';
-		assert_int_equal(sa_ohlcv_parse(bad[i].csv, strlen(bad[i].csv), &s, err, sizeof(err)), -1);
+		assert_int_equal(da_ohlcv_parse(bad[i].csv, strlen(bad[i].csv), &s, err, sizeof(err)), -1);
 		if (strncmp(err, bad[i].err, strlen(bad[i].err)))
 			fail_msg("case %zu: got '%s', want '%s...'", i, err, bad[i].err);
 		assert_int_equal(s.n, 0);
@@ -276,14 +276,14 @@ static void test_ohlcv_long_field(void **state)
 {
 	size_t big = 10 * 1024 * 1024;
 	char *csv = malloc(big + 200), err[256];
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	int n;
 
 	(void)state;
 	n = sprintf(csv, HDR ROW1 "2024-01-01T01:00:00Z,");
 	memset(csv + n, '7', big);
 	strcpy(csv + n + big, ",102,100,101,12\n");
-	assert_int_equal(sa_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), -1);
+	assert_int_equal(da_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), -1);
 	assert_string_equal(err, "line 3: longer than 4096 bytes; not a csv this tool reads");
 	free(csv);
 }
@@ -293,10 +293,10 @@ static void test_ohlcv_nul_byte(void **state)
 {
 	static const char csv[] = HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,100,101\0junk,12\n";
 	char err[256];
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 
 	(void)state;
-	assert_int_equal(sa_ohlcv_parse(csv, sizeof csv - 1, &s, err, sizeof(err)), -1);
+	assert_int_equal(da_ohlcv_parse(csv, sizeof csv - 1, &s, err, sizeof(err)), -1);
 	assert_string_equal(err, "line 3: field 5 is longer than 63 bytes or holds a NUL byte (is this a CSV file?)");
 }
 
@@ -331,19 +331,19 @@ static void test_tradelog(void **state)
 		  "line 3: return 1e+200 takes the compounded equity past 1e300" },
 		{ "", "the file is empty" },
 	};
-	struct sa_tradelog log;
+	struct da_tradelog log;
 	char err[256];
 
 	(void)state;
-	assert_int_equal(sa_tradelog_parse(ok, strlen(ok), &log, err, sizeof(err)), 0);
+	assert_int_equal(da_tradelog_parse(ok, strlen(ok), &log, err, sizeof(err)), 0);
 	assert_int_equal(log.n, 2);
 	assert_int_equal(log.trades[1].side, -1);
 	assert_true(log.trades[0].ret == 0.01 && log.trades[0].exit - log.trades[0].entry == 5 * 3600);
 	assert_string_equal(log.columns, "side,entry_time,exit_time,return,note");
-	sa_tradelog_release(&log);
+	da_tradelog_release(&log);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		assert_int_equal(sa_tradelog_parse(bad[i].csv, strlen(bad[i].csv), &log, err, sizeof(err)), -1);
+		assert_int_equal(da_tradelog_parse(bad[i].csv, strlen(bad[i].csv), &log, err, sizeof(err)), -1);
 		if (strncmp(err, bad[i].err, strlen(bad[i].err)))
 			fail_msg("case %zu: got '%s', want '%s...'", i, err, bad[i].err);
 	}

@@ -75,39 +75,39 @@ static void test_worst_news_first(void **state)
 static void test_b64_size(void **state)
 {
 	(void)state;
-	assert_int_equal(mail_b64_size(0), 0);
-	assert_int_equal(mail_b64_size(1), 4 + 2);
-	assert_int_equal(mail_b64_size(57), 76 + 2);   /* one full line */
-	assert_int_equal(mail_b64_size(58), 80 + 4);   /* spills onto a second line */
+	assert_int_equal(nightly_mail_b64_size(0), 0);
+	assert_int_equal(nightly_mail_b64_size(1), 4 + 2);
+	assert_int_equal(nightly_mail_b64_size(57), 76 + 2);   /* one full line */
+	assert_int_equal(nightly_mail_b64_size(58), 80 + 4);   /* spills onto a second line */
 }
 
 static void test_cap_leaves_bundles_out(void **state)
 {
-	struct mail_file b[3] = {{.name = "x.zip", .size = 3000000}, {.name = "y.zip", .size = 3000000},
+	struct nightly_mail_file b[3] = {{.name = "x.zip", .size = 3000000}, {.name = "y.zip", .size = 3000000},
 				 {.name = "z.zip", .size = 1000000}};
-	struct mail_plan p = {.bundles = b, .n = 2, .cap = MAIL_DEFAULT_CAP, .text_size = 1000, .html_size = 4000};
+	struct nightly_mail_plan p = {.bundles = b, .n = 2, .cap = MAIL_DEFAULT_CAP, .text_size = 1000, .html_size = 4000};
 	char text[1024] = "";
 
 	(void)state;
 	strcpy(p.index[0].path, "index.xlsx");
 	p.index[0].size = 6000;
-	mail_plan_decide(&p);
+	nightly_mail_plan_decide(&p);
 	assert_false(p.over_cap);
 	assert_int_equal(p.attached, 2);
 	assert_true(b[0].attach && b[1].attach && p.index[0].attach);
-	assert_string_equal(mail_plan_left_out_text(&p, text, sizeof text), "");
+	assert_string_equal(nightly_mail_plan_left_out_text(&p, text, sizeof text), "");
 
 	/* 8 MB raw is about 10.8 MB in base64: the second cannot go beside the first, but the
 	 * smaller third after it still fits */
 	b[1].size = 5000000;
 	p.n = 3;
-	mail_plan_decide(&p);
+	nightly_mail_plan_decide(&p);
 	assert_true(p.over_cap);
 	assert_int_equal(p.attached, 2);
 	assert_true(b[0].attach && !b[1].attach && b[2].attach);
 	assert_true(p.index[0].attach);
-	assert_true(mail_plan_size(&p) < p.cap);
-	mail_plan_left_out_text(&p, text, sizeof text);
+	assert_true(nightly_mail_plan_size(&p) < p.cap);
+	nightly_mail_plan_left_out_text(&p, text, sizeof text);
 	assert_non_null(strstr(text, "2 of 3 are attached"));
 	assert_non_null(strstr(text, "bundles/y.zip (5000000 bytes)"));
 	assert_null(strstr(text, "x.zip"));
@@ -116,11 +116,11 @@ static void test_cap_leaves_bundles_out(void **state)
 	/* nothing fits beside the index: the index alone goes, every bundle named */
 	p.cap = 100000;
 	text[0] = '\0';
-	mail_plan_decide(&p);
+	nightly_mail_plan_decide(&p);
 	assert_int_equal(p.attached, 0);
 	assert_false(b[0].attach || b[1].attach || b[2].attach);
 	assert_true(p.index[0].attach);
-	mail_plan_left_out_text(&p, text, sizeof text);
+	nightly_mail_plan_left_out_text(&p, text, sizeof text);
 	assert_non_null(strstr(text, "bundles/x.zip (3000000 bytes)"));
 	assert_non_null(strstr(text, "bundles/z.zip (1000000 bytes)"));
 }

@@ -21,16 +21,16 @@
 #define LAYOUTS "tests/data-formats/layouts/"
 #define BROKEN "tests/data-formats/broken/"
 
-static void load_ok(const char *path, const struct sa_ohlcv_opts *o, struct sa_ohlcv *s)
+static void load_ok(const char *path, const struct da_ohlcv_opts *o, struct da_ohlcv *s)
 {
 	char err[512];
 
-	if (sa_ohlcv_load_opts(path, o, s, err, sizeof(err)))
+	if (da_ohlcv_load_opts(path, o, s, err, sizeof(err)))
 		fail_msg("%s: %s", path, err);
 }
 
 /* Same times and the same doubles, bit for bit; volume too unless the layout has none. */
-static void assert_same_bars(const struct sa_ohlcv *a, const struct sa_ohlcv *b, const char *name)
+static void assert_same_bars(const struct da_ohlcv *a, const struct da_ohlcv *b, const char *name)
 {
 	if (a->n != b->n)
 		fail_msg("%s: %zu bars, native has %zu", name, b->n, a->n);
@@ -69,14 +69,14 @@ static void test_layouts_same_bars(void **state)
 		{ "freqtrade.json", false, ',', false, true, SA_TIME_EPOCH_MS },
 		{ "freqtrade.json.gz", false, ',', true, true, SA_TIME_EPOCH_MS },
 	};
-	struct sa_ohlcv native;
+	struct da_ohlcv native;
 
 	(void)state;
 	load_ok(LAYOUTS "native.csv", NULL, &native);
 	assert_int_equal(native.n, 300);
 	for (size_t i = 0; i < sizeof(lay) / sizeof(lay[0]); i++) {
 		char path[256];
-		struct sa_ohlcv s;
+		struct da_ohlcv s;
 
 		snprintf(path, sizeof(path), LAYOUTS "%s", lay[i].file);
 		load_ok(path, NULL, &s);
@@ -88,15 +88,15 @@ static void test_layouts_same_bars(void **state)
 		assert_int_equal(s.fmt.time_form, lay[i].form);
 		assert_int_equal(s.fmt.spacing_s, 86400);
 		assert_int_equal(s.fmt.gaps, 0);
-		sa_ohlcv_release(&s);
+		da_ohlcv_release(&s);
 	}
-	sa_ohlcv_release(&native);
+	da_ohlcv_release(&native);
 }
 
 /* What the loader says it did with the layouts that need more than a header's names. */
 static void test_layout_said(void **state)
 {
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 
 	(void)state;
 	load_ok(LAYOUTS "metatrader5.csv", NULL, &s);
@@ -107,22 +107,22 @@ static void test_layout_said(void **state)
 	assert_string_equal(s.fmt.names[SA_BAR_VOLUME], "<VOL>");
 	assert_string_equal(s.fmt.volume_left, "<TICKVOL>");
 	assert_false(s.fmt.reversed);
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	load_ok(LAYOUTS "metatrader4.csv", NULL, &s);
 	assert_int_equal(s.fmt.layout, SA_LAYOUT_METATRADER);
 	assert_true(s.fmt.joined);
 	assert_int_equal(s.fmt.columns, 7);
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	load_ok(LAYOUTS "cryptodatadownload.csv", NULL, &s);
 	assert_string_equal(s.fmt.skipped, "https://www.CryptoDataDownload.com");
 	assert_true(s.fmt.reversed);
 	assert_string_equal(s.fmt.names[SA_BAR_VOLUME], "Volume BTC");
 	assert_string_equal(s.fmt.volume_left, "Volume USDT");
 	assert_string_equal(s.fmt.names[SA_BAR_TIME], "date");
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	load_ok(LAYOUTS "native.csv", NULL, &s);
 	assert_false(s.fmt.joined || s.fmt.reversed || s.fmt.skipped[0] || s.fmt.volume_left[0]);
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	{
 		static const char csv[] = "\r\ntime,open,high,low,close\n"
 					  "2024-01-01T00:00:00Z,10,11,9,10.5\n"
@@ -130,12 +130,12 @@ static void test_layout_said(void **state)
 					  "2024-01-01T03:00:00Z,10,11,9\n";
 		char err[256];
 
-		assert_int_equal(sa_ohlcv_parse(csv, sizeof csv - 1, &s, err, sizeof(err)), -1);
+		assert_int_equal(da_ohlcv_parse(csv, sizeof csv - 1, &s, err, sizeof(err)), -1);
 		/* the lines are the file's, counted from the skipped one */
 		assert_string_equal(err, "line 5: 4 fields where the header has 5");
-		assert_int_equal(sa_ohlcv_parse(csv, sizeof csv - 30, &s, err, sizeof(err)), 0);
+		assert_int_equal(da_ohlcv_parse(csv, sizeof csv - 30, &s, err, sizeof(err)), 0);
 		assert_string_equal(s.fmt.skipped, "(an empty line)");
-		sa_ohlcv_release(&s);
+		da_ohlcv_release(&s);
 	}
 }
 
@@ -154,27 +154,27 @@ static void test_freqtrade_json(void **state)
 		{ "[[3600000,10,11,9,10.5,1],[7200000,10,11,12,10.5,1]]", "bar 2: low 12 is above the open or the close (are the columns in the order the header says?)" },
 	};
 	char err[512], big[2048];
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	int n;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
 		if (!cases[i].err) {
-			assert_int_equal(sa_ohlcv_parse(cases[i].json, strlen(cases[i].json), &s, err, sizeof(err)), 0);
+			assert_int_equal(da_ohlcv_parse(cases[i].json, strlen(cases[i].json), &s, err, sizeof(err)), 0);
 			assert_int_equal(s.n, 2);
 			assert_int_equal(s.fmt.layout, SA_LAYOUT_FREQTRADE);
-			sa_ohlcv_release(&s);
+			da_ohlcv_release(&s);
 			continue;
 		}
-		assert_int_equal(sa_ohlcv_parse(cases[i].json, strlen(cases[i].json), &s, err, sizeof(err)), -1);
+		assert_int_equal(da_ohlcv_parse(cases[i].json, strlen(cases[i].json), &s, err, sizeof(err)), -1);
 		if (strcmp(err, cases[i].err))
 			fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].err);
 	}
 	n = snprintf(big, sizeof(big), "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5,1");
 	memset(big + n, ' ', SA_FREQTRADE_BAR_MAX);
 	strcpy(big + n + SA_FREQTRADE_BAR_MAX, "]]");
-	assert_int_equal(sa_ohlcv_parse(big, strlen(big), &s, err, sizeof(err)), -1);
+	assert_int_equal(da_ohlcv_parse(big, strlen(big), &s, err, sizeof(err)), -1);
 	assert_string_equal(err, "bar 2 is not [ms, open, high, low, close, volume]");
 }
 
@@ -189,7 +189,7 @@ static void test_broken_files(void **state)
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f)) {
 		char *bar = strchr(line, '|'), path[1100], err[512];
-		struct sa_ohlcv s;
+		struct da_ohlcv s;
 
 		if (line[0] == '#' || !bar)
 			continue;
@@ -197,7 +197,7 @@ static void test_broken_files(void **state)
 		bar[1 + strcspn(bar + 1, "\n")] = '\0';
 		snprintf(path, sizeof(path), BROKEN "%s", line);
 		err[0] = '\0';
-		assert_int_equal(sa_ohlcv_load(path, &s, err, sizeof(err)), -1);
+		assert_int_equal(da_ohlcv_load(path, &s, err, sizeof(err)), -1);
 		if (strcmp(err, bar + 1))
 			fail_msg("%s: got '%s', want '%s'", line, err, bar + 1);
 		assert_int_equal(s.n, 0);
@@ -213,21 +213,21 @@ static void test_adjusted(void **state)
 			   "2024-01-01,100,110,90,100,50,7\n"
 			   "2024-01-02,100,110,90,105,52.5,8\n";
 	const char no_adj[] = "date,open,high,low,close\n2024-01-01,100,110,90,100\n2024-01-02,1,2,1,1\n";
-	struct sa_ohlcv_opts adj = { .adjusted = true };
-	struct sa_ohlcv s;
+	struct da_ohlcv_opts adj = { .adjusted = true };
+	struct da_ohlcv s;
 	char err[256];
 
 	(void)state;
-	assert_int_equal(sa_ohlcv_parse_opts(csv, strlen(csv), NULL, &s, err, sizeof(err)), 0);
+	assert_int_equal(da_ohlcv_parse_opts(csv, strlen(csv), NULL, &s, err, sizeof(err)), 0);
 	assert_true(s.close[0] == 100 && s.open[1] == 100 && !s.fmt.adjusted);
 	assert_string_equal(s.fmt.names[SA_BAR_ADJ], "Adj Close");
-	sa_ohlcv_release(&s);
-	assert_int_equal(sa_ohlcv_parse_opts(csv, strlen(csv), &adj, &s, err, sizeof(err)), 0);
+	da_ohlcv_release(&s);
+	assert_int_equal(da_ohlcv_parse_opts(csv, strlen(csv), &adj, &s, err, sizeof(err)), 0);
 	assert_true(s.fmt.adjusted);
 	assert_true(s.open[0] == 50 && s.high[0] == 55 && s.low[0] == 45 && s.close[0] == 50);
 	assert_true(s.close[1] == 52.5 && s.open[1] == 50 && s.volume[1] == 8);
-	sa_ohlcv_release(&s);
-	assert_int_equal(sa_ohlcv_parse_opts(no_adj, strlen(no_adj), &adj, &s, err, sizeof(err)), -1);
+	da_ohlcv_release(&s);
+	assert_int_equal(da_ohlcv_parse_opts(no_adj, strlen(no_adj), &adj, &s, err, sizeof(err)), -1);
 	assert_string_equal(err, "line 1: ADJUSTED=1 but the header has no 'Adj Close' column");
 }
 
@@ -237,16 +237,16 @@ static void test_gaps_and_spacing(void **state)
 	const char csv[] = "t,time,open,high,low,close\n"
 			   "x,1704067200,1,1,1,1\nx,1704070800,1,1,1,1\nx,1704081600,1,1,1,1\n"
 			   "x,1704085200,1,1,1,1\nx,1704092400,1,1,1,1\nx,1704096000,1,1,1,1\n";
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	char err[256];
 
 	(void)state;
-	assert_int_equal(sa_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), 0);
+	assert_int_equal(da_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), 0);
 	assert_int_equal(s.fmt.spacing_s, 3600);
 	assert_int_equal(s.fmt.gaps, 2);
 	assert_int_equal(s.fmt.missing_bars, 3);
 	assert_int_equal(s.fmt.largest_gap_s, 3 * 3600);
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 }
 
 /* Daily bars from Monday 2024-01-01 for the weekdays of three weeks, one closure given: the
@@ -255,7 +255,7 @@ static void test_session_calendar(void **state)
 {
 	const char *holiday = "2024-01-15";
 	char csv[1024] = "Date,Open,High,Low,Close,Volume\n";
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	char err[256];
 
 	(void)state;
@@ -268,28 +268,28 @@ static void test_session_calendar(void **state)
 		snprintf(row, sizeof row, "%s,1,1,1,1,1\n", day);
 		strcat(csv, row);
 	}
-	assert_int_equal(sa_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), 0);
+	assert_int_equal(da_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), 0);
 	assert_int_equal(s.fmt.spacing_s, 86400);
 	assert_true(s.fmt.sessions);
 	assert_int_equal(s.fmt.gaps, 0);
 	assert_int_equal(s.fmt.missing_bars, 0);
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	/* six weekdays skipped (Tuesday 2 to Thursday 11) is more than a holiday week: a gap */
 	const char gap[] = "Date,Open,High,Low,Close\n2024-01-01,1,1,1,1\n2024-01-02,1,1,1,1\n"
 			   "2024-01-11,1,1,1,1\n2024-01-12,1,1,1,1\n2024-01-15,1,1,1,1\n";
-	assert_int_equal(sa_ohlcv_parse(gap, strlen(gap), &s, err, sizeof(err)), 0);
+	assert_int_equal(da_ohlcv_parse(gap, strlen(gap), &s, err, sizeof(err)), 0);
 	assert_true(s.fmt.sessions);
 	assert_int_equal(s.fmt.gaps, 1);
 	assert_int_equal(s.fmt.missing_bars, 6);
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	/* a bar on a Saturday: not a session calendar, and the missing days are gaps again */
 	const char sat[] = "Date,Open,High,Low,Close\n2024-01-01,1,1,1,1\n2024-01-02,1,1,1,1\n"
 			   "2024-01-05,1,1,1,1\n2024-01-06,1,1,1,1\n2024-01-09,1,1,1,1\n";
-	assert_int_equal(sa_ohlcv_parse(sat, strlen(sat), &s, err, sizeof(err)), 0);
+	assert_int_equal(da_ohlcv_parse(sat, strlen(sat), &s, err, sizeof(err)), 0);
 	assert_false(s.fmt.sessions);
 	assert_int_equal(s.fmt.gaps, 2);
 	assert_int_equal(s.fmt.missing_bars, 4);
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 }
 
 static void test_epoch_magnitude(void **state)
@@ -369,7 +369,7 @@ static void test_gzip_bound(void **state)
  * by its funding column or its -futures name (tests/fixtures/calendar/make-calendar.py). */
 static void test_calendars(void **state)
 {
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 
 	(void)state;
 	load_ok(CAL "fx_week.csv", NULL, &s);
@@ -378,49 +378,49 @@ static void test_calendars(void **state)
 	assert_true(s.fmt.index_time);
 	assert_string_equal(s.fmt.bar, "1h");
 	assert_int_equal(s.fmt.gaps, 0);  /* the weekends are closures */
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	load_ok(CAL "weekly_holiday.csv", NULL, &s);
 	assert_int_equal(s.fmt.period, SA_PERIOD_WEEK);
 	assert_string_equal(s.fmt.bar, "1w");
 	assert_true(s.fmt.sessions);
 	assert_int_equal(s.fmt.gaps, 0);
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	load_ok(CAL "monthly.csv", NULL, &s);
 	assert_int_equal(s.n, 36);
 	assert_string_equal(s.fmt.bar, "1M");
 	assert_true(s.fmt.sessions);
 	assert_int_equal(s.fmt.gaps, 0);
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	load_ok(CAL "unnamed_index.csv", NULL, &s);
 	assert_true(s.fmt.index_time);
 	assert_string_equal(s.fmt.bar, "1d");
 	assert_false(s.fmt.fx_week || s.fmt.sessions);
 	assert_string_equal(s.fmt.perpetual, "");
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	load_ok(CAL "funding.csv", NULL, &s);
 	assert_string_equal(s.fmt.perpetual, "a funding column, 'fundingRate'");
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 	load_ok(CAL "futures_1h-futures.csv", NULL, &s);
 	assert_string_equal(s.fmt.perpetual, "the file name says futures, 'futures_1h-futures.csv'");
-	sa_ohlcv_release(&s);
+	da_ohlcv_release(&s);
 }
 
 static void parse_fails(const char *text, const char *want)
 {
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	char err[512];
 
-	assert_int_equal(sa_ohlcv_parse(text, strlen(text), &s, err, sizeof err), -1);
+	assert_int_equal(da_ohlcv_parse(text, strlen(text), &s, err, sizeof err), -1);
 	assert_string_equal(err, want);
 }
 
 static void test_calendar_refusals(void **state)
 {
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	char err[512];
 
 	(void)state;
-	assert_int_equal(sa_ohlcv_load(CAL "index_not_time.csv", &s, err, sizeof err), -1);
+	assert_int_equal(da_ohlcv_load(CAL "index_not_time.csv", &s, err, sizeof err), -1);
 	assert_string_equal(err, "line 2: '0' in the first column, unnamed (pandas' index), is not a "
 			    "time (write the frame with its DatetimeIndex, or name the time column)");
 	/* a day's bar among weeks is no week */

@@ -41,14 +41,14 @@ static void alternate(double *m, size_t bars, size_t j, size_t lo, size_t hi, do
 static void test_by_hand_two_blocks(void **state)
 {
 	double m[40];
-	struct st_pbo p;
+	struct sts_pbo p;
 	char why[128];
 
 	(void)state;
 	alternate(m, 20, 0, 0, 10, 0.03125, 0.0);
 	alternate(m, 20, 0, 10, 20, -0.03125, 0.0);
 	alternate(m, 20, 1, 0, 20, 0.015625, -0.015625);
-	assert_int_equal(st_pbo_cscv(m, 20, 2, 2, &p, why, sizeof why), 0);
+	assert_int_equal(sts_pbo_cscv(m, 20, 2, 2, &p, why, sizeof why), 0);
 	assert_int_equal((int)p.combinations, 2);
 	assert_near(p.value, 1.0, 0);
 	assert_near(p.prob_oos_loss, 0.5, 0);
@@ -63,13 +63,13 @@ static void test_by_hand_two_blocks(void **state)
 static void test_by_hand_dominant(void **state)
 {
 	double m[80];
-	struct st_pbo p;
+	struct sts_pbo p;
 	char why[128];
 
 	(void)state;
 	alternate(m, 40, 0, 0, 40, 0.02, 0.0);
 	alternate(m, 40, 1, 0, 40, 0.01, -0.01);
-	assert_int_equal(st_pbo_cscv(m, 40, 2, 4, &p, why, sizeof why), 0);
+	assert_int_equal(sts_pbo_cscv(m, 40, 2, 4, &p, why, sizeof why), 0);
 	assert_int_equal((int)p.combinations, 6);
 	assert_near(p.value, 0.0, 0);
 	assert_near(p.prob_oos_loss, 0.0, 0);
@@ -82,13 +82,13 @@ static void test_by_hand_dominant(void **state)
 static void test_by_hand_ties(void **state)
 {
 	double m[3 * 20];
-	struct st_pbo p;
+	struct sts_pbo p;
 	char why[128];
 
 	(void)state;
 	for (size_t j = 0; j < 3; j++)
 		alternate(m, 20, j, 0, 20, 0.01, -0.005);
-	assert_int_equal(st_pbo_cscv(m, 20, 3, 2, &p, why, sizeof why), 0);
+	assert_int_equal(sts_pbo_cscv(m, 20, 3, 2, &p, why, sizeof why), 0);
 	assert_near(p.value, 1.0, 0);
 }
 
@@ -102,7 +102,7 @@ static double *noise(gsl_rng *r, size_t bars, size_t n, double sd);
 static void test_ties_in_sample_share(void **state)
 {
 	double m[3 * 20];
-	struct st_pbo p;
+	struct sts_pbo p;
 	char why[128];
 
 	(void)state;
@@ -115,7 +115,7 @@ static void test_ties_in_sample_share(void **state)
 		alternate(m, 20, a, 10, 20, 0.001, -0.005);
 		alternate(m, 20, b, 10, 20, 0.02, -0.005);
 		alternate(m, 20, 2, 10, 20, 0.01, -0.005);
-		assert_int_equal(st_pbo_cscv(m, 20, 3, 2, &p, why, sizeof why), 0);
+		assert_int_equal(sts_pbo_cscv(m, 20, 3, 2, &p, why, sizeof why), 0);
 		assert_near(p.value, 0.5, 0);
 	}
 }
@@ -125,19 +125,19 @@ static void test_sweep(void **state)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	double *m, at[5];
-	struct st_pbo p, q;
-	struct st_pbo_sweep sw;
+	struct sts_pbo p, q;
+	struct sts_pbo_sweep sw;
 	char why[128];
 	static const int want[5] = { 8, 10, 12, 14, 16 };
 
 	(void)state;
 	gsl_rng_set(r, 3);
 	m = noise(r, 200, 6, 0.01);
-	assert_int_equal(st_pbo_sweep(m, 200, 6, 16, &p, &sw, why, sizeof why), 0);
+	assert_int_equal(sts_pbo_sweep(m, 200, 6, 16, &p, &sw, why, sizeof why), 0);
 	assert_int_equal(sw.n, 5);
 	for (int i = 0; i < 5; i++) {
 		assert_int_equal(sw.blocks[i], want[i]);
-		assert_int_equal(st_pbo_cscv(m, 200, 6, want[i], &q, why, sizeof why), 0);
+		assert_int_equal(sts_pbo_cscv(m, 200, 6, want[i], &q, why, sizeof why), 0);
 		assert_near(sw.value[i], q.value, 0);
 		at[i] = q.value;
 	}
@@ -154,15 +154,15 @@ static void test_sweep(void **state)
 	assert_near(sw.min, at[0], 0);
 	assert_near(sw.max, at[4], 0);
 	/* a knob outside the sweep joins it */
-	assert_int_equal(st_pbo_sweep(m, 200, 6, 4, &p, &sw, why, sizeof why), 0);
+	assert_int_equal(sts_pbo_sweep(m, 200, 6, 4, &p, &sw, why, sizeof why), 0);
 	assert_int_equal(sw.n, 6);
 	assert_int_equal(sw.blocks[0], 4);
 	/* 100 bars allow 8 and 10 (12 would hold 8 bars a block): the median of two */
-	assert_int_equal(st_pbo_sweep(m, 100, 6, 8, &p, &sw, why, sizeof why), 0);
+	assert_int_equal(sts_pbo_sweep(m, 100, 6, 8, &p, &sw, why, sizeof why), 0);
 	assert_int_equal(sw.n, 2);
 	assert_near(sw.median, (sw.value[0] + sw.value[1]) / 2, 1e-15);
 	/* a knob T does not allow gives no PBO, as CSCV alone */
-	assert_int_equal(st_pbo_sweep(m, 100, 6, 16, &p, &sw, why, sizeof why), -1);
+	assert_int_equal(sts_pbo_sweep(m, 100, 6, 16, &p, &sw, why, sizeof why), -1);
 	assert_non_null(strstr(why, "fewer than 10 bars"));
 	free(m);
 	gsl_rng_free(r);
@@ -185,19 +185,19 @@ static void test_noise_and_dominant(void **state)
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	size_t bars = 16 * 250, n = 50;
 	double *m;
-	struct st_pbo p;
+	struct sts_pbo p;
 	char why[128];
 
 	(void)state;
 	gsl_rng_set(r, 7);
 	m = noise(r, bars, n, 0.01);
-	assert_int_equal(st_pbo_cscv(m, bars, n, 16, &p, why, sizeof why), 0);
+	assert_int_equal(sts_pbo_cscv(m, bars, n, 16, &p, why, sizeof why), 0);
 	assert_int_equal((int)p.combinations, 12870);
 	assert_true(p.value > 0.35 && p.value < 0.65);
 	assert_true(p.prob_oos_loss > 0.3 && p.prob_oos_loss < 0.7);
 	for (size_t t = 0; t < bars; t++)
 		m[7 * bars + t] += 0.004;   /* variant 8: mean 0.4 sd per bar */
-	assert_int_equal(st_pbo_cscv(m, bars, n, 16, &p, why, sizeof why), 0);
+	assert_int_equal(sts_pbo_cscv(m, bars, n, 16, &p, why, sizeof why), 0);
 	assert_true(p.value < 0.02);
 	assert_true(p.prob_oos_loss < 0.02);
 	free(m);
@@ -207,19 +207,19 @@ static void test_noise_and_dominant(void **state)
 static void test_refusals(void **state)
 {
 	double m[2 * 40] = { 0 };
-	struct st_pbo p;
+	struct sts_pbo p;
 	char why[128];
 
 	(void)state;
-	assert_int_equal(st_pbo_cscv(m, 40, 1, 2, &p, why, sizeof why), -1);
+	assert_int_equal(sts_pbo_cscv(m, 40, 1, 2, &p, why, sizeof why), -1);
 	assert_non_null(strstr(why, "at least 2 variants"));
 	assert_true(isnan(p.value));
-	assert_int_equal(st_pbo_cscv(m, 40, 2, 3, &p, why, sizeof why), -1);
+	assert_int_equal(sts_pbo_cscv(m, 40, 2, 3, &p, why, sizeof why), -1);
 	assert_non_null(strstr(why, "even"));
-	assert_int_equal(st_pbo_cscv(m, 40, 2, 22, &p, why, sizeof why), -1);
-	assert_int_equal(st_pbo_cscv(m, 40, 2, 8, &p, why, sizeof why), -1);
+	assert_int_equal(sts_pbo_cscv(m, 40, 2, 22, &p, why, sizeof why), -1);
+	assert_int_equal(sts_pbo_cscv(m, 40, 2, 8, &p, why, sizeof why), -1);
 	assert_non_null(strstr(why, "fewer than 10 bars"));
-	assert_int_equal(st_pbo_cscv(m, 40, 2, 4, &p, why, sizeof why), 0);
+	assert_int_equal(sts_pbo_cscv(m, 40, 2, 4, &p, why, sizeof why), 0);
 }
 
 /* Writes m to a temporary matrix file; returns its path (static). */
@@ -234,7 +234,7 @@ static const char *write_tmp(const double *m, size_t bars, size_t n)
 	assert_true(fd >= 0);
 	fp = fdopen(fd, "wb");
 	assert_non_null(fp);
-	assert_int_equal(vr_matrix_write(fp, m, bars, n), 0);
+	assert_int_equal(da_vmatrix_write(fp, m, bars, n), 0);
 	assert_int_equal(fclose(fp), 0);
 	return path;
 }
@@ -258,7 +258,7 @@ static void test_against_numpy(void **state)
 		size_t bars = shapes[k][0], n = shapes[k][1];
 		int s = (int)shapes[k][2];
 		double *m = noise(r, bars, n, 0.01);
-		struct st_pbo p;
+		struct sts_pbo p;
 		char why[128];
 		const char *path;
 		FILE *pp;
@@ -279,16 +279,16 @@ static void test_against_numpy(void **state)
 		unlink(path);
 		j = cJSON_Parse(out);
 		assert_non_null(j);
-		assert_int_equal(st_pbo_cscv(m, bars, n, s, &p, why, sizeof why), 0);
+		assert_int_equal(sts_pbo_cscv(m, bars, n, s, &p, why, sizeof why), 0);
 		assert_int_equal((int)p.combinations, (int)sa_json_num(j, "combinations", -1));
 		assert_near(p.value, sa_json_num(j, "value", NAN), 1e-12);
 		assert_near(p.prob_oos_loss, sa_json_num(j, "prob_oos_loss", NAN), 1e-12);
 		assert_near(p.degradation_slope, sa_json_num(j, "degradation_slope", NAN), 1e-9);
 		{
-			struct st_pbo_sweep sw;
-			struct st_pbo at;
+			struct sts_pbo_sweep sw;
+			struct sts_pbo at;
 
-			assert_int_equal(st_pbo_sweep(m, bars, n, s, &at, &sw, why, sizeof why), 0);
+			assert_int_equal(sts_pbo_sweep(m, bars, n, s, &at, &sw, why, sizeof why), 0);
 			assert_near(sw.median, sa_json_num(j, "median", NAN), 1e-12);
 			for (size_t i = 0; i < sw.n; i++) {
 				char key[8];
@@ -315,7 +315,7 @@ static void test_matrix_file(void **state)
 
 	(void)state;
 	path = write_tmp(m, 3, 2);
-	assert_int_equal(vr_matrix_read(path, &back, &bars, &n, err, sizeof err), 0);
+	assert_int_equal(da_vmatrix_read(path, &back, &bars, &n, err, sizeof err), 0);
 	assert_int_equal((int)bars, 3);
 	assert_int_equal((int)n, 2);
 	assert_memory_equal(back, m, sizeof m);
@@ -323,16 +323,16 @@ static void test_matrix_file(void **state)
 	fp = fopen(path, "ab");
 	fputc('x', fp);
 	fclose(fp);
-	assert_int_equal(vr_matrix_read(path, &back, &bars, &n, err, sizeof err), -1);
+	assert_int_equal(da_vmatrix_read(path, &back, &bars, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "bytes after"));
 	assert_null(back);
 	assert_int_equal(truncate(path, 30), 0);
-	assert_int_equal(vr_matrix_read(path, &back, &bars, &n, err, sizeof err), -1);
+	assert_int_equal(da_vmatrix_read(path, &back, &bars, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "ends early"));
 	fp = fopen(path, "wb");
 	fputs("time,open\n1,2\n3,4\n5,6\n7,8\n", fp);
 	fclose(fp);
-	assert_int_equal(vr_matrix_read(path, &back, &bars, &n, err, sizeof err), -1);
+	assert_int_equal(da_vmatrix_read(path, &back, &bars, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "not a variant return matrix"));
 	/* the same bytes under the version 1 magic: per-bar changes, never read as returns */
 	unlink(path);
@@ -340,16 +340,16 @@ static void test_matrix_file(void **state)
 	fp = fopen(path, "r+b");
 	fputs("SAVRET1\n", fp);
 	fclose(fp);
-	assert_int_equal(vr_matrix_read(path, &back, &bars, &n, err, sizeof err), -1);
+	assert_int_equal(da_vmatrix_read(path, &back, &bars, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "version 1, per-bar equity changes rather than per-bar returns"));
 	assert_null(back);
 	unlink(path);
 	m[5] = -4;
 	path = write_tmp(m, 3, 2);
-	assert_int_equal(vr_matrix_read(path, &back, &bars, &n, err, sizeof err), -1);
+	assert_int_equal(da_vmatrix_read(path, &back, &bars, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "a return below -1"));
 	unlink(path);
-	assert_int_equal(vr_matrix_read(path, &back, &bars, &n, err, sizeof err), -1);
+	assert_int_equal(da_vmatrix_read(path, &back, &bars, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "cannot open"));
 }
 

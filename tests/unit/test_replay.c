@@ -14,6 +14,7 @@
 #include "exits.h"
 #include "jsonio.h"
 #include "replay_core.h"
+#include "replay_log.h"
 #include "replay_io.h"
 
 #define H 3600
@@ -41,18 +42,18 @@ static double c5[5] = { 102, 104, 101, 99, 98 };
 static double v5[5] = { 1, 1, 1, 1, 1 };
 static const int8_t sig5[5] = { 1, 1, -1, -1, 0 };
 
-static struct sa_ohlcv five_bars(int64_t start)
+static struct da_ohlcv five_bars(int64_t start)
 {
 	for (int i = 0; i < 5; i++)
 		t5[i] = start + i * H;
-	return (struct sa_ohlcv){ .n = 5, .t = t5, .open = o5, .high = h5, .low = l5,
+	return (struct da_ohlcv){ .n = 5, .t = t5, .open = o5, .high = h5, .low = l5,
 				  .close = c5, .volume = v5 };
 }
 
 /* Starting at 06:00 the 08:00 funding instant falls inside the long (bar 2). */
 static void test_five_bars_by_hand(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0 + 6 * H);
+	struct da_ohlcv s = five_bars(T0 + 6 * H);
 	struct rp_result r;
 	const struct rp_trade *a, *b;
 
@@ -118,7 +119,7 @@ static void test_five_bars_by_hand(void **state)
  * (holds that bar, so it pays the funding: never income by default). */
 static void test_funding_at_the_flip(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0 + 5 * H);
+	struct da_ohlcv s = five_bars(T0 + 5 * H);
 	struct rp_result r;
 
 	(void)state;
@@ -136,7 +137,7 @@ static void test_funding_at_the_flip(void **state)
  * receive it. Without the flag a negative rate is still paid by every side. */
 static void test_funding_income(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0 + 5 * H);
+	struct da_ohlcv s = five_bars(T0 + 5 * H);
 	struct rp_costs signed_ = costs, neg = costs;
 	struct rp_result r;
 
@@ -157,7 +158,7 @@ static void test_funding_income(void **state)
  * none. fx pays neither. */
 static void test_borrow_on_stock(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0 + 5 * H);
+	struct da_ohlcv s = five_bars(T0 + 5 * H);
 	struct rp_costs stock = costs, fx = costs;
 	struct rp_result r;
 	double borrow = 30 / 1e4 * (2.0 * H) / (365.0 * 86400.0);
@@ -185,7 +186,7 @@ static void test_borrow_on_stock(void **state)
  * FX week fx, else spot; and the fee and slippage follow the market unless set. */
 static void test_market_from_calendar(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0);
+	struct da_ohlcv s = five_bars(T0);
 	struct rp_costs c = costs;
 
 	(void)state;
@@ -228,7 +229,7 @@ static void test_funding_instants(void **state)
 
 static void test_all_flat_gives_no_trades(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0);
+	struct da_ohlcv s = five_bars(T0);
 	static const int8_t flat[5] = { 0 };
 	struct rp_result r;
 
@@ -245,7 +246,7 @@ static void test_all_flat_gives_no_trades(void **state)
 /* The last bar's signal has no next open: it is never traded. */
 static void test_last_signal_not_traded(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0);
+	struct da_ohlcv s = five_bars(T0);
 	static const int8_t late[5] = { 0, 0, 0, 0, 1 };
 	struct rp_result r;
 
@@ -258,7 +259,7 @@ static void test_last_signal_not_traded(void **state)
 /* Scaling the costs by k after the fact equals replaying with k times the cost model. */
 static void test_cost_multiple_equals_replay(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0 + 5 * H);
+	struct da_ohlcv s = five_bars(T0 + 5 * H);
 	struct rp_result one, three;
 	struct rp_costs c3 = { .fee_bps = 15, .slippage_bps = 6, .funding_bps_8h = 3,
 			       .market = RP_MARKET_PERP };
@@ -277,7 +278,7 @@ static void test_cost_multiple_equals_replay(void **state)
 /* A log row: entry, exit, side, claimed return, line. */
 #define TR(e, x, sd, rt, ln) { .entry = (e), .exit = (x), .side = (sd), .ret = (rt), .line = (ln) }
 
-static struct sa_trade log_rows[3] = {
+static struct da_trade log_rows[3] = {
 	TR(T0 + 7 * H, T0 + 9 * H, 1, 0.02, 2),
 	TR(T0 + 1 * H, T0 + 3 * H, -1, -0.01, 3),
 	TR(T0 + 2 * H, T0 + 8 * H, 1, 0.005, 4),
@@ -285,12 +286,12 @@ static struct sa_trade log_rows[3] = {
 
 static void test_log_mode_trusts_claims(void **state)
 {
-	struct sa_tradelog log = { .n = 3, .trades = log_rows };
-	struct sa_ohlcv s = five_bars(T0);
+	struct da_tradelog log = { .n = 3, .trades = log_rows };
+	struct da_ohlcv s = five_bars(T0);
 	struct rp_result r;
 
 	(void)state;
-	assert_int_equal(rp_from_log(&log, &s, &r), 0);
+	assert_int_equal(rpl_from_log(&log, &s, &r), 0);
 	assert_int_equal(r.n_trades, 3);
 	assert_near(r.sum_net_return, 0.015, EPS);
 	/* Each claim applies to its share of the equity at its entry: every trade is open beside
@@ -312,27 +313,27 @@ static void test_log_mode_trusts_claims(void **state)
 
 static void test_reconcile(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0 + 6 * H);
+	struct da_ohlcv s = five_bars(T0 + 6 * H);
 	struct rp_result r;
-	struct sa_trade honest[2], inflated[2];
-	struct sa_tradelog log = { .n = 2, .trades = honest };
-	struct rp_reconcile rec;
+	struct da_trade honest[2], inflated[2];
+	struct da_tradelog log = { .n = 2, .trades = honest };
+	struct rpl_reconcile rec;
 
 	(void)state;
 	assert_int_equal(rp_replay(&s, sig5, &costs, &r), 0);
 	for (int i = 0; i < 2; i++) {
-		honest[i] = (struct sa_trade)TR(r.trades[i].entry, r.trades[i].exit, r.trades[i].side,
+		honest[i] = (struct da_trade)TR(r.trades[i].entry, r.trades[i].exit, r.trades[i].side,
 						r.trades[i].net, (size_t)i + 2);
 		inflated[i] = honest[i];
 		inflated[i].ret = r.trades[i].gross + 0.01;
 	}
-	assert_int_equal(rp_reconcile(&log, &r, 1e-4, &rec), 0);
+	assert_int_equal(rpl_reconcile(&log, &r, 1e-4, &rec), 0);
 	assert_int_equal(rec.matched, 2);
 	assert_true(rec.consistent);
 	assert_near(rec.total_difference, 0, EPS);
 
 	log.trades = inflated;
-	assert_int_equal(rp_reconcile(&log, &r, 1e-4, &rec), 0);
+	assert_int_equal(rpl_reconcile(&log, &r, 1e-4, &rec), 0);
 	assert_int_equal(rec.matched, 2);
 	assert_false(rec.consistent);
 	assert_near(rec.total_difference, 0.0029 + 0.02, EPS);
@@ -344,7 +345,7 @@ static void test_reconcile(void **state)
 
 	/* A claimed trade the code never made does not match, and the code's short is left out. */
 	inflated[1].side = 1;
-	assert_int_equal(rp_reconcile(&log, &r, 1e-4, &rec), 0);
+	assert_int_equal(rpl_reconcile(&log, &r, 1e-4, &rec), 0);
 	assert_int_equal(rec.matched, 1);
 	assert_int_equal(rec.claimed_only, 1);
 	assert_int_equal(rec.replay_only, 1);
@@ -355,7 +356,7 @@ static void test_reconcile(void **state)
 	honest[0].entry += H;
 	honest[1].exit += 3 * H;
 	log.trades = honest;
-	assert_int_equal(rp_reconcile(&log, &r, 1e-4, &rec), 0);
+	assert_int_equal(rpl_reconcile(&log, &r, 1e-4, &rec), 0);
 	assert_int_equal(rec.matched, 2);
 	assert_int_equal(rec.exit_mismatches, 1);
 	assert_int_equal(rec.first_exit_mismatch.line, 3);
@@ -367,7 +368,7 @@ static void test_reconcile(void **state)
 	/* One to one: the same trade twice matches once. */
 	honest[1] = honest[0];
 	log.trades = honest;
-	assert_int_equal(rp_reconcile(&log, &r, 1e-4, &rec), 0);
+	assert_int_equal(rpl_reconcile(&log, &r, 1e-4, &rec), 0);
 	assert_int_equal(rec.matched, 1);
 	assert_int_equal(rec.claimed_only, 1);
 	assert_int_equal(rec.replay_only, 1);
@@ -382,7 +383,7 @@ static void test_ruin_stops_trading(void **state)
 	static double o[5] = { 100, 100, 240, 100, 100 }, c[5] = { 100, 250, 100, 100, 100 };
 	static double hi[5] = { 100, 250, 240, 100, 100 }, lo[5] = { 100, 100, 100, 100, 100 };
 	static const int8_t sig[5] = { -1, -1, 1, 1, 0 };
-	struct sa_ohlcv s = five_bars(T0);
+	struct da_ohlcv s = five_bars(T0);
 	struct rp_result r;
 
 	(void)state;
@@ -410,20 +411,20 @@ static void test_ruin_stops_trading(void **state)
  * is not counted. */
 static void test_log_ruin(void **state)
 {
-	struct sa_trade rows[3] = {
+	struct da_trade rows[3] = {
 		TR(T0, T0 + H, 1, 0.1, 2), TR(T0 + H, T0 + 2 * H, -1, -0.99999, 3),
 		TR(T0 + 3 * H, T0 + 4 * H, 1, 0.5, 4),
 	};
-	struct sa_tradelog log = { .n = 3, .trades = rows };
+	struct da_tradelog log = { .n = 3, .trades = rows };
 	struct rp_result r;
 
 	(void)state;
 	rows[1].ret = -0.999;          /* close to everything, not all of it */
-	assert_int_equal(rp_from_log(&log, NULL, &r), 0);
+	assert_int_equal(rpl_from_log(&log, NULL, &r), 0);
 	assert_false(r.ruined);
 	rp_result_release(&r);
 	rows[1].ret = -1.2;            /* a short's loss past everything, as given */
-	assert_int_equal(rp_from_log(&log, NULL, &r), 0);
+	assert_int_equal(rpl_from_log(&log, NULL, &r), 0);
 	assert_true(r.ruined);
 	assert_int_equal(r.ruin_time, T0 + 2 * H);
 	assert_int_equal(r.n_eq, 2);
@@ -454,14 +455,14 @@ static void test_hostile_run_json(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		cJSON *run = cJSON_Parse(bad[i].json);
 		assert_non_null(run);
-		assert_int_equal(rp_read_signals(run, 5, &sig, err, sizeof(err)), -1);
+		assert_int_equal(rpl_read_signals(run, 5, &sig, err, sizeof(err)), -1);
 		assert_null(sig);
 		if (!strstr(err, bad[i].why))
 			fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].why);
 		cJSON_Delete(run);
 	}
 	cJSON *good = cJSON_Parse("{\"ok\":true,\"status\":\"ok\",\"n_bars\":5,\"signals\":[0,1,-1,1.0,-0]}");
-	assert_int_equal(rp_read_signals(good, 5, &sig, err, sizeof(err)), 0);
+	assert_int_equal(rpl_read_signals(good, 5, &sig, err, sizeof(err)), 0);
 	assert_int_equal(sig[2], -1);
 	assert_int_equal(sig[3], 1);
 	free(sig);
@@ -512,14 +513,14 @@ static void test_costs_from_config(void **state)
 /* The stage core picks the mode from what is usable and says why when nothing is. */
 static void test_stage_modes(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0);
-	struct sa_tradelog log = { .n = 3, .trades = log_rows };
+	struct da_ohlcv s = five_bars(T0);
+	struct da_tradelog log = { .n = 3, .trades = log_rows };
 	struct rp_inputs in = { .costs = &costs, .data = &s, .signals = sig5, .log = &log };
 	struct rp_result r;
 	cJSON *o;
 
 	(void)state;
-	o = rp_stage(&in, &r);
+	o = rpl_stage(&in, &r);
 	assert_string_equal(sa_json_str(o, "mode", ""), "both");
 	assert_false(sa_json_bool(o, "trusted_returns", true));
 	assert_non_null(cJSON_GetObjectItem(o, "reconcile"));
@@ -529,7 +530,7 @@ static void test_stage_modes(void **state)
 	in.signals = NULL;
 	in.signals_err = "the strategy run did not finish cleanly (status 'error')";
 	/* the log runs to 09:00, past the five bars' end at 05:00: its benchmark would lie */
-	o = rp_stage(&in, &r);
+	o = rpl_stage(&in, &r);
 	assert_false(sa_json_bool(o, "ok", true));
 	assert_string_equal(sa_json_str(o, "reason", ""), "the data (2024-01-01T00:00:00Z to "
 			    "2024-01-01T05:00:00Z) does not cover the trade log (2024-01-01T01:00:00Z to "
@@ -538,7 +539,7 @@ static void test_stage_modes(void **state)
 	cJSON_Delete(o);
 	rp_result_release(&r);
 	in.data = NULL;  /* the log alone */
-	o = rp_stage(&in, &r);
+	o = rpl_stage(&in, &r);
 	assert_true(sa_json_bool(o, "ok", false));
 	assert_string_equal(sa_json_str(o, "mode", ""), "tradelog");
 	assert_true(sa_json_bool(o, "trusted_returns", false));
@@ -550,7 +551,7 @@ static void test_stage_modes(void **state)
 	in.data = &s;
 	in.log = NULL;
 	in.log_err = "";
-	o = rp_stage(&in, &r);
+	o = rpl_stage(&in, &r);
 	assert_false(sa_json_bool(o, "ok", true));
 	assert_non_null(strstr(sa_json_str(o, "reason", ""), "status 'error'"));
 	assert_int_equal(r.n_trades, 0);
@@ -563,7 +564,7 @@ static void test_stage_modes(void **state)
  * the short at open[3]. With the signal still long after the stop, nothing opens again. */
 static void test_exits_stop(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0);
+	struct da_ohlcv s = five_bars(T0);
 	const struct rp_exits x = { .stop_loss = 0.015 };
 	struct rp_costs c = costs;
 	static const int8_t still_long[5] = { 1, 1, 1, 1, 0 };
@@ -594,7 +595,7 @@ static void test_exits_stop(void **state)
 /* Exits that declare nothing replay exactly as no exits: the same trades and curve, bit for bit. */
 static void test_exits_none(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0 + 6 * H);
+	struct da_ohlcv s = five_bars(T0 + 6 * H);
 	const struct rp_exits none = { 0 };
 	struct rp_costs c = costs;
 	struct rp_result a, b;
@@ -616,7 +617,7 @@ static void test_exits_none(void **state)
  * (+1.96 %) does not; bar 2's low 100 takes it. A target the same bar passes loses to it. */
 static void test_exits_trailing_offset(void **state)
 {
-	struct sa_ohlcv s = five_bars(T0);
+	struct da_ohlcv s = five_bars(T0);
 	struct rp_exits x = { .stop_loss = 0.1, .trail = 0.1, .trail_positive = 0.01,
 			      .trail_offset = 0.02, .trail_only_offset = true };
 	struct rp_costs c = { .exits = &x };

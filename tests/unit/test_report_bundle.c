@@ -59,43 +59,43 @@ static int teardown(void **state)
 
 static void test_list_skips_what_is_not_bundle(void **state)
 {
-	struct bd_list l;
+	struct rpt_list l;
 	char err[256];
-	assert_int_equal(bd_list_dir(*state, "demo.zip", &l, err, sizeof err), 0);
+	assert_int_equal(rpt_list_dir(*state, "demo.zip", &l, err, sizeof err), 0);
 	assert_int_equal(l.n, 2);
 	assert_string_equal(l.names[0], "a.txt");
 	assert_string_equal(l.names[1], "b.json");
-	bd_list_release(&l);
+	rpt_list_release(&l);
 }
 
 static void test_sums_format(void **state)
 {
-	struct bd_list l;
+	struct rpt_list l;
 	char err[256], path[512];
 	size_t len;
-	assert_int_equal(bd_list_dir(*state, "demo.zip", &l, err, sizeof err), 0);
-	assert_int_equal(bd_write_sums(*state, &l, err, sizeof err), 0);
+	assert_int_equal(rpt_list_dir(*state, "demo.zip", &l, err, sizeof err), 0);
+	assert_int_equal(rpt_write_sums(*state, &l, err, sizeof err), 0);
 	snprintf(path, sizeof path, "%s/sha256sums.txt", (char *)*state);
 	char *got = slurp(path, &len);
 	assert_string_equal(got,
 		"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  a.txt\n"
 		"ca3d163bab055381827226140568f3bef7eaac187cebd76878e0b63e9e442356  b.json\n");
 	free(got);
-	bd_list_release(&l);
+	rpt_list_release(&l);
 }
 
 static void test_zip_sorted_fixed_and_reproducible(void **state)
 {
-	struct bd_list l;
+	struct rpt_list l;
 	char err[256], z1[512], z2[512];
 	size_t n1, n2;
 	snprintf(z1, sizeof z1, "%s/demo.zip", (char *)*state);
 	snprintf(z2, sizeof z2, "%s/again.zip.tmp", (char *)*state);
-	assert_int_equal(bd_list_dir(*state, "demo.zip", &l, err, sizeof err), 0);
-	assert_int_equal(bd_write_sums(*state, &l, err, sizeof err), 0);
-	assert_int_equal(bd_write_zip(*state, z1, "demo", &l, err, sizeof err), 0);
+	assert_int_equal(rpt_list_dir(*state, "demo.zip", &l, err, sizeof err), 0);
+	assert_int_equal(rpt_write_sums(*state, &l, err, sizeof err), 0);
+	assert_int_equal(rpt_write_zip(*state, z1, "demo", &l, err, sizeof err), 0);
 	sleep(1);
-	assert_int_equal(bd_write_zip(*state, z2, "demo", &l, err, sizeof err), 0);
+	assert_int_equal(rpt_write_zip(*state, z2, "demo", &l, err, sizeof err), 0);
 	char *a = slurp(z1, &n1), *b = slurp(z2, &n2);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(a, b, n1);
@@ -116,17 +116,17 @@ static void test_zip_sorted_fixed_and_reproducible(void **state)
 		assert_int_equal(tm.tm_yday, 0);
 	}
 	zip_close(z);
-	bd_list_release(&l);
+	rpt_list_release(&l);
 }
 
 static void test_refuses_unprintable_names(void **state)
 {
-	struct bd_list l;
+	struct rpt_list l;
 	char err[256];
 	put(*state, "bad\nname", "x");
-	assert_int_equal(bd_list_dir(*state, "demo.zip", &l, err, sizeof err), -1);
+	assert_int_equal(rpt_list_dir(*state, "demo.zip", &l, err, sizeof err), -1);
 	assert_non_null(strstr(err, "newline or backslash"));
-	assert_int_equal(bd_list_dir("/nonexistent/dir", "x.zip", &l, err, sizeof err), -1);
+	assert_int_equal(rpt_list_dir("/nonexistent/dir", "x.zip", &l, err, sizeof err), -1);
 }
 
 int main(void)

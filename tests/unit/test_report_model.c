@@ -61,14 +61,14 @@ static void test_annualised_sharpe_says_per_bar(void **state)
 static cJSON *data_model(const char *path)
 {
 	struct rpt_input in;
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	char err[256];
 	cJSON *fp = cJSON_CreateObject(), *m;
 
 	memset(&in, 0, sizeof in);
-	assert_int_equal(sa_ohlcv_load(path, &s, err, sizeof err), 0);
-	cJSON_AddItemToObject(fp, "data_format", sa_ohlcv_format_json(&s));
-	sa_ohlcv_release(&s);
+	assert_int_equal(da_ohlcv_load(path, &s, err, sizeof err), 0);
+	cJSON_AddItemToObject(fp, "data_format", da_ohlcv_format_json(&s));
+	da_ohlcv_release(&s);
 	in.stage[RPT_FINGERPRINT].json = fp;
 	in.stage[RPT_FINGERPRINT].ok = true;
 	m = rpt_model_build(&in, "x");

@@ -27,7 +27,7 @@
 struct series {
 	int64_t t[MAXB];
 	double o[MAXB], h[MAXB], l[MAXB], c[MAXB], v[MAXB];
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 };
 
 static void make(struct series *x, const double *o, const double *c, size_t n)
@@ -40,7 +40,7 @@ static void make(struct series *x, const double *o, const double *c, size_t n)
 		x->l[i] = fmin(o[i], c[i]);
 		x->v[i] = 1;
 	}
-	x->s = (struct sa_ohlcv){ .n = n, .t = x->t, .open = x->o, .high = x->h, .low = x->l,
+	x->s = (struct da_ohlcv){ .n = n, .t = x->t, .open = x->o, .high = x->h, .low = x->l,
 				  .close = x->c, .volume = x->v };
 }
 

@@ -101,7 +101,7 @@ static void test_perm_make(void **state)
 	enum { N = 200 };
 	static int64_t t[N];
 	static double o[N], h[N], l[N], c[N], v[N];
-	struct sa_ohlcv s = { .n = N, .t = t, .open = o, .high = h, .low = l, .close = c, .volume = v };
+	struct da_ohlcv s = { .n = N, .t = t, .open = o, .high = h, .low = l, .close = c, .volume = v };
 	size_t order[N];
 	struct rb_perm p;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -183,7 +183,7 @@ static void test_perm_statistic(void **state)
 	static double o[5] = { 100, 101, 103, 102, 104 }, c[5] = { 101, 103, 102, 104, 105 };
 	static double v[5] = { 1, 1, 1, 1, 1 };
 	static const int8_t sig[5] = { 1, 1, 1, 1, 1 };
-	struct sa_ohlcv s = { .n = 5, .t = t, .open = o, .high = c, .low = o, .close = c, .volume = v };
+	struct da_ohlcv s = { .n = 5, .t = t, .open = o, .high = c, .low = o, .close = c, .volume = v };
 	double r[5] = { 0, 103.0 / 101 - 1, 102.0 / 103 - 1, 104.0 / 102 - 1, 105.0 / 104 - 1 };
 	double mean = 0, var = 0, sharpe, net;
 	struct rp_costs costly = { .fee_bps = 100, .slippage_bps = 100, .funding_bps_8h = 50 };
@@ -252,7 +252,7 @@ static void test_perm_words(void **state)
 static void hourly(struct rb_series *x, size_t weeks)
 {
 	size_t n = weeks * 168 + 1;
-	struct sa_ohlcv s = { .n = n };
+	struct da_ohlcv s = { .n = n };
 	int64_t *t = malloc(n * sizeof *t);
 	double *c = malloc(5 * n * sizeof *c);
 

@@ -50,12 +50,12 @@ static void test_block_length(void **state)
 	double flat[100] = { 0 };
 
 	(void)state;
-	assert_true(st_pw_block_length(iid, 4000) < 4.0);
-	assert_true(st_pw_block_length(ar, 4000) > 15.0);
+	assert_true(sts_pw_block_length(iid, 4000) < 4.0);
+	assert_true(sts_pw_block_length(ar, 4000) > 15.0);
 	/* at most min(3 sqrt(n), n / 3) */
-	assert_true(st_pw_block_length(ar, 4000) <= ceil(3 * sqrt(4000.0)));
-	assert_near(st_pw_block_length(flat, 100), 1.0, 0);
-	assert_near(st_pw_block_length(iid, 3), 1.0, 0);
+	assert_true(sts_pw_block_length(ar, 4000) <= ceil(3 * sqrt(4000.0)));
+	assert_near(sts_pw_block_length(flat, 100), 1.0, 0);
+	assert_near(sts_pw_block_length(iid, 3), 1.0, 0);
 	free(iid);
 	free(ar);
 }
@@ -63,7 +63,7 @@ static void test_block_length(void **state)
 static void test_spa_winner_and_noise(void **state)
 {
 	double *win = family(2000, 20, 0.3, 7, 10, 0.002), *noise = NULL, mean_p = 0.0;
-	struct st_spa a, b, again;
+	struct sts_spa a, b, again;
 	char why[256];
 
 	(void)state;
@@ -71,26 +71,26 @@ static void test_spa_winner_and_noise(void **state)
 	 * families stays well above a winner's */
 	for (unsigned long seed = 20; seed < 28; seed++) {
 		noise = family(2000, 20, 0.3, seed, 99, 0);
-		assert_int_equal(st_spa(noise, 2000, 20, 500, 1, 0.0, &b, why, sizeof why), 0);
+		assert_int_equal(sts_spa(noise, 2000, 20, 500, 1, 0.0, &b, why, sizeof why), 0);
 		assert_true(b.p_lower <= b.p_value && b.p_value <= b.p_upper);
 		mean_p += b.p_value / 8;
 		free(noise);
 	}
 	assert_true(mean_p >= 0.3);
 	noise = family(2000, 20, 0.3, 11, 99, 0);
-	assert_int_equal(st_spa(win, 2000, 20, 1000, 1, 0.0, &a, why, sizeof why), 0);
+	assert_int_equal(sts_spa(win, 2000, 20, 1000, 1, 0.0, &a, why, sizeof why), 0);
 	assert_true(a.p_value <= 0.01);
 	assert_true(a.reality_check_p <= 0.05);
 	assert_int_equal((int)a.best, 10);
-	assert_int_equal(st_spa(noise, 2000, 20, 1000, 1, 0.0, &b, why, sizeof why), 0);
+	assert_int_equal(sts_spa(noise, 2000, 20, 1000, 1, 0.0, &b, why, sizeof why), 0);
 	assert_int_equal((int)b.resamples, 1000);
 	/* seeded: the same inputs give the same figures */
-	assert_int_equal(st_spa(noise, 2000, 20, 1000, 1, 0.0, &again, why, sizeof why), 0);
+	assert_int_equal(sts_spa(noise, 2000, 20, 1000, 1, 0.0, &again, why, sizeof why), 0);
 	assert_near(again.p_value, b.p_value, 0);
 	assert_near(again.block_length, b.block_length, 0);
 	/* short blocks (counted eight resamples at a time) and long ones (prefix sums) agree */
-	assert_int_equal(st_spa(noise, 2000, 20, 1000, 1, 7.9, &a, why, sizeof why), 0);
-	assert_int_equal(st_spa(noise, 2000, 20, 1000, 1, 8.0, &again, why, sizeof why), 0);
+	assert_int_equal(sts_spa(noise, 2000, 20, 1000, 1, 7.9, &a, why, sizeof why), 0);
+	assert_int_equal(sts_spa(noise, 2000, 20, 1000, 1, 8.0, &again, why, sizeof why), 0);
 	assert_true(fabs(a.p_value - again.p_value) <= 0.06);
 	free(win);
 	free(noise);
@@ -99,15 +99,15 @@ static void test_spa_winner_and_noise(void **state)
 static void test_spa_refusals(void **state)
 {
 	double flat[200] = { 0 }, one[2] = { 0.1, 0.2 };
-	struct st_spa s;
+	struct sts_spa s;
 	char why[256];
 
 	(void)state;
-	assert_int_equal(st_spa(flat, 100, 2, 100, 1, 0.0, &s, why, sizeof why), -1);
+	assert_int_equal(sts_spa(flat, 100, 2, 100, 1, 0.0, &s, why, sizeof why), -1);
 	assert_non_null(strstr(why, "flat"));
-	assert_int_equal(st_spa(one, 1, 2, 100, 1, 0.0, &s, why, sizeof why), -1);
+	assert_int_equal(sts_spa(one, 1, 2, 100, 1, 0.0, &s, why, sizeof why), -1);
 	assert_non_null(strstr(why, "at least 2 bars"));
-	assert_int_equal(st_spa(one, 2, 1, 0, 1, 0.0, &s, why, sizeof why), -1);
+	assert_int_equal(sts_spa(one, 2, 1, 0, 1, 0.0, &s, why, sizeof why), -1);
 }
 
 /* Three variants, 12 bars, 2 stretches: parts [0,4) [4,8) [8,12). Column 0 earns in the first
@@ -122,11 +122,11 @@ static void test_walkforward_by_hand(void **state)
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	};
 	double oos[8], hind[8], want = 1.0, hw = 1.0;
-	struct st_walkforward w;
+	struct sts_walkforward w;
 	char why[256];
 
 	(void)state;
-	assert_int_equal(st_walkforward(m, 12, 3, 2, &w, why, sizeof why), 0);
+	assert_int_equal(sts_walkforward(m, 12, 3, 2, &w, why, sizeof why), 0);
 	assert_int_equal((int)w.start[0], 4);
 	assert_int_equal((int)w.start[1], 8);
 	assert_int_equal((int)w.start[2], 12);
@@ -142,28 +142,28 @@ static void test_walkforward_by_hand(void **state)
 	assert_near(w.oos_net_return, want - 1, 1e-15);
 	assert_near(w.is_net_return, hw - 1, 1e-15);
 	assert_true(w.oos_sharpe < w.is_sharpe);
-	st_walkforward_curves(m, 12, &w, oos, hind);
+	sts_walkforward_curves(m, 12, &w, oos, hind);
 	assert_near(oos[7], want, 1e-15);
 	assert_near(hind[7], hw, 1e-15);
 	/* refusals: too many stretches for the bars, none, no variant */
-	assert_int_equal(st_walkforward(m, 12, 3, 6, &w, why, sizeof why), -1);
+	assert_int_equal(sts_walkforward(m, 12, 3, 6, &w, why, sizeof why), -1);
 	assert_non_null(strstr(why, "cannot be cut"));
-	assert_int_equal(st_walkforward(m, 12, 3, 0, &w, why, sizeof why), -1);
-	assert_int_equal(st_walkforward(m, 12, 0, 2, &w, why, sizeof why), -1);
+	assert_int_equal(sts_walkforward(m, 12, 3, 0, &w, why, sizeof why), -1);
+	assert_int_equal(sts_walkforward(m, 12, 0, 2, &w, why, sizeof why), -1);
 }
 
 static void test_montecarlo_known(void **state)
 {
 	double same[50], fan[ST_MC_FAN_POINTS * 5], mixed[4] = { 0.1, -0.2, 0.05, 0.3 };
 	double ruin[3] = { 0.1, -1.0, 0.1 };
-	struct st_montecarlo mc;
+	struct sts_montecarlo mc;
 	char why[256];
 
 	(void)state;
 	for (int i = 0; i < 50; i++)
 		same[i] = 0.01;
 	/* every path of 50 equal trades is the same: no drawdown, one return */
-	assert_int_equal(st_montecarlo(same, 50, 200, 1, ST_MC_BOOTSTRAP, &mc, fan, why, sizeof why), 0);
+	assert_int_equal(sts_montecarlo(same, 50, 200, 1, ST_MC_BOOTSTRAP, &mc, fan, why, sizeof why), 0);
 	assert_near(mc.dd_p99, 0, 0);
 	assert_near(mc.ret_p5, pow(1.01, 50) - 1, 1e-12);
 	assert_near(mc.ret_p95, pow(1.01, 50) - 1, 1e-12);
@@ -171,7 +171,7 @@ static void test_montecarlo_known(void **state)
 	assert_near(fan[(ST_MC_FAN_POINTS - 1) * 5 + 2], pow(1.01, 50), 1e-12);
 	assert_near(mc.ruin_probability, 0, 0);
 	/* reshuffles keep the product: every path ends at the real net return */
-	assert_int_equal(st_montecarlo(mixed, 4, 300, 1, ST_MC_RESHUFFLE, &mc, NULL, why, sizeof why), 0);
+	assert_int_equal(sts_montecarlo(mixed, 4, 300, 1, ST_MC_RESHUFFLE, &mc, NULL, why, sizeof why), 0);
 	assert_near(mc.ret_p5, mc.observed_net_return, 1e-12);
 	assert_near(mc.ret_p95, 1.1 * 0.8 * 1.05 * 1.3 - 1, 1e-12);
 	assert_near(mc.observed_max_drawdown, 0.2, 1e-12);
@@ -179,10 +179,10 @@ static void test_montecarlo_known(void **state)
 	assert_near(mc.dd_p99, 0.2, 1e-12);
 	assert_near(mc.observed_percentile, 1.0, 0);
 	/* a trade losing everything: paths drawing it are ruined (1 - (2/3)^3 of them) */
-	assert_int_equal(st_montecarlo(ruin, 3, 20000, 5, ST_MC_BOOTSTRAP, &mc, NULL, why, sizeof why), 0);
+	assert_int_equal(sts_montecarlo(ruin, 3, 20000, 5, ST_MC_BOOTSTRAP, &mc, NULL, why, sizeof why), 0);
 	assert_near(mc.ruin_probability, 1 - pow(2.0 / 3, 3), 0.015);
 	assert_near(mc.dd_prob_50, mc.ruin_probability, 0);
-	assert_int_equal(st_montecarlo(ruin, 0, 10, 5, ST_MC_BOOTSTRAP, &mc, NULL, why, sizeof why), -1);
+	assert_int_equal(sts_montecarlo(ruin, 0, 10, 5, ST_MC_BOOTSTRAP, &mc, NULL, why, sizeof why), -1);
 	assert_non_null(strstr(why, "no closed trades"));
 }
 

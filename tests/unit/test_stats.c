@@ -402,7 +402,7 @@ static void test_trials_config(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		cJSON *c = cJSON_Parse(cases[i].json);
-		assert_int_equal(st_read_trials(c, &n, err, sizeof(err)), cases[i].rc);
+		assert_int_equal(sts_read_trials(c, &n, err, sizeof(err)), cases[i].rc);
 		if (cases[i].rc && !strstr(err, cases[i].why))
 			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].why);
 		cJSON_Delete(c);
@@ -423,7 +423,7 @@ static void test_parse_trades(void **state)
 	sa_fmt(buf, sizeof(buf), "%s%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,0,-0.0113,0\n",
 	       "2024-01-02T00:00:00Z,2024-01-02T05:00:00Z,short,,,,0.02,0,0,0,0.00002,0.01998,1\n");
-	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), 0);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(t[0].entry, 1704092400);
 	assert_near(t[0].funding, 0.0001, 0);
@@ -436,7 +436,7 @@ static void test_parse_trades(void **state)
 
 	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,0,nan,0\n");
-	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 2: net_return is not a finite number");
 	assert_null(t);
 
@@ -444,16 +444,16 @@ static void test_parse_trades(void **state)
 	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,"
 	       "0,-0.0113,0,2030-01-01T00:00:00Z\n");
-	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 2: 14 fields where the header has 13");
 	assert_null(t);
 
 	sa_fmt(buf, sizeof(buf), "entry_time,side\n");
-	assert_int_equal(st_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 1: no column 'exit_time'");
 
 	/* A header alone is zero trades, not an error. */
-	assert_int_equal(st_parse_trades(trades_head, strlen(trades_head), &t, &n, err, sizeof(err)), 0);
+	assert_int_equal(sts_parse_trades(trades_head, strlen(trades_head), &t, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
 	free(t);
 }
@@ -465,24 +465,24 @@ static void test_stage_reasons(void **state)
 	cJSON *failed = cJSON_Parse("{\"stage\":\"replay\",\"ok\":false,\"reason\":\"no data\"}");
 	cJSON *cfg0 = cJSON_Parse("{\"trials\":0}");
 	cJSON *cfg = cJSON_Parse("{\"trials\":3}");
-	struct st_stage_in in = { .replay = replay, .config = cfg0 };
+	struct sts_stage_in in = { .replay = replay, .config = cfg0 };
 	cJSON *o;
 
 	(void)state;
-	o = st_stage(&in);
+	o = sts_stage(&in);
 	assert_false(sa_json_bool(o, "ok", true));
 	assert_non_null(strstr(sa_json_str(o, "reason", ""), "trials"));
 	cJSON_Delete(o);
 
 	in.replay = failed;
-	o = st_stage(&in);
+	o = sts_stage(&in);
 	assert_string_equal(sa_json_str(o, "reason", ""), "the replay did not succeed: no data");
 	cJSON_Delete(o);
 
 	/* Zero trades with a good config: ok, nulls and a note saying why. */
 	in.replay = replay;
 	in.config = cfg;
-	o = st_stage(&in);
+	o = sts_stage(&in);
 	assert_true(sa_json_bool(o, "ok", false));
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "sharpe")));
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "notes")), 1);
@@ -493,7 +493,7 @@ static void test_stage_reasons(void **state)
 	struct rp_trade stray = trade(0.01, 0.001, 1);
 	in.trades = &stray;
 	in.n_trades = 1;
-	o = st_stage(&in);
+	o = sts_stage(&in);
 	assert_false(sa_json_bool(o, "ok", true));
 	assert_string_equal(sa_json_str(o, "reason", ""), "trades.csv holds 1 trades but replay.json "
 			    "says 0: the files are not from the same replay");
@@ -513,15 +513,15 @@ static void test_forward_by_hand(void **state)
 				 { .entry = 6 * 3600, .net = 0.03 }, { .entry = 8 * 3600, .net = -0.02 } };
 	double eq[10] = { 1, 1.01, 1.02, 1.0, 1.01, 1.01, 1.03, 1.04, 1.02, 1.0094 };
 	int64_t tm[10];
-	struct st_forward_in in = { .since = 5 * 3600, .trades = t, .n_trades = 4, .eq_net = eq,
+	struct sts_forward_in in = { .since = 5 * 3600, .trades = t, .n_trades = 4, .eq_net = eq,
 				    .eq_time = tm, .n_eq = 10, .bar_seconds = 3600, .seed = 7 };
-	struct st_forward f, g;
+	struct sts_forward f, g;
 	double r[4], mean = 0, ss = 0;
 
 	(void)state;
 	for (int i = 0; i < 10; i++)
 		tm[i] = (int64_t)i * 3600;
-	assert_int_equal(st_forward(&in, &f), 1);
+	assert_int_equal(sts_forward(&in, &f), 1);
 	assert_int_equal(f.bars, 4);
 	assert_int_equal(f.in_bars, 6);
 	assert_int_equal(f.trades, 2);
@@ -540,29 +540,29 @@ static void test_forward_by_hand(void **state)
 	assert_near(f.band_hi, 0.02, 1e-12);
 	assert_int_equal(f.inside, 1);
 	/* seeded: the same band again */
-	assert_int_equal(st_forward(&in, &g), 1);
+	assert_int_equal(sts_forward(&in, &g), 1);
 	assert_memory_equal(&f.band_lo, &g.band_lo, sizeof f.band_lo);
 	/* no bars since: nothing to score */
 	in.since = 9 * 3600;
-	assert_int_equal(st_forward(&in, &f), 0);
+	assert_int_equal(sts_forward(&in, &f), 0);
 }
 
 /* The ledger raises the trials only when its count is larger. */
 static void test_trials_ledger(void **state)
 {
 	cJSON *l = cJSON_Parse("{\"trials\": 7, \"lineage\": \"x\"}");
-	struct st_trials t = { .trials = 3, .trials_source = "declared" };
+	struct sts_trials t = { .trials = 3, .trials_source = "declared" };
 
 	(void)state;
-	st_trials_ledger(l, &t);
+	sts_trials_ledger(l, &t);
 	assert_near(t.trials, 7, 0);
 	assert_string_equal(t.trials_source, "ledger");
 	t.trials = 9;
 	t.trials_source = "variants";
-	st_trials_ledger(l, &t);
+	sts_trials_ledger(l, &t);
 	assert_near(t.trials, 9, 0);
 	assert_string_equal(t.trials_source, "variants");
-	st_trials_ledger(NULL, &t);
+	sts_trials_ledger(NULL, &t);
 	assert_string_equal(t.trials_source, "variants");
 	cJSON_Delete(l);
 }
@@ -599,7 +599,7 @@ static void test_beta_planted(void **state)
 {
 	enum { N = 4000 };
 	static double r[N], m[N];
-	struct st_beta b;
+	struct sts_beta b;
 	unsigned x = 12345;
 
 	(void)state;
@@ -612,7 +612,7 @@ static void test_beta_planted(void **state)
 		m[i] = 0.01 * u;
 		r[i] = 0.0005 + 0.8 * m[i] + 0.002 * v;
 	}
-	assert_int_equal(st_beta(r, m, N, 252, &b), 0);
+	assert_int_equal(sts_beta(r, m, N, 252, &b), 0);
 	assert_near(b.beta, 0.8, 0.01);
 	assert_near(b.alpha_bar, 0.0005, 0.00005);
 	assert_near(b.alpha_annualised, 252 * b.alpha_bar, 1e-12);
@@ -620,13 +620,13 @@ static void test_beta_planted(void **state)
 	assert_int_equal(b.lags, 16);
 	for (int i = 0; i < N; i++)
 		r[i] = 0.8 * m[i];
-	assert_int_equal(st_beta(r, m, N, 252, &b), 0);
+	assert_int_equal(sts_beta(r, m, N, 252, &b), 0);
 	assert_near(b.beta, 0.8, 1e-9);
 	assert_near(b.alpha_bar, 0.0, 1e-12);
 	/* no spread in the market: nothing to regress on */
 	for (int i = 0; i < N; i++)
 		m[i] = 0.001;
-	assert_int_equal(st_beta(r, m, N, 252, &b), -1);
+	assert_int_equal(sts_beta(r, m, N, 252, &b), -1);
 	assert_true(isnan(b.beta));
 }
 
@@ -636,14 +636,14 @@ static void test_montecarlo_blocks(void **state)
 {
 	enum { N = 216 };
 	static double r[N];
-	struct st_montecarlo b, iid;
+	struct sts_montecarlo b, iid;
 	char why[256];
 
 	(void)state;
 	for (int i = 0; i < N; i++)
 		r[i] = (i / 6) % 2 ? -0.01 : 0.012;
-	assert_int_equal(st_montecarlo(r, N, 2000, 3, ST_MC_BLOCKS, &b, NULL, why, sizeof why), 0);
-	assert_int_equal(st_montecarlo(r, N, 2000, 3, ST_MC_BOOTSTRAP, &iid, NULL, why, sizeof why), 0);
+	assert_int_equal(sts_montecarlo(r, N, 2000, 3, ST_MC_BLOCKS, &b, NULL, why, sizeof why), 0);
+	assert_int_equal(sts_montecarlo(r, N, 2000, 3, ST_MC_BOOTSTRAP, &iid, NULL, why, sizeof why), 0);
 	assert_int_equal(b.mean_block, 6);
 	assert_int_equal(iid.mean_block, 1);
 	assert_near(b.observed_worst_trade, -0.01, 0);

@@ -27,13 +27,13 @@ static void test_var_cvar_by_hand(void **state)
 	(void)state;
 	for (int i = 0; i < 20; i++)
 		x[i] = ((i * 7) % 20 - 10) / 100.0;
-	assert_int_equal(st_var_cvar(x, 20, 0.05, &var, &cvar), 0);
+	assert_int_equal(sts_var_cvar(x, 20, 0.05, &var, &cvar), 0);
 	assert_near(var, -0.10 + 0.95 * 0.01, 1e-15);
 	assert_near(cvar, -0.10, 1e-15);  /* only the worst is at or below it */
-	assert_int_equal(st_var_cvar(x, 20, 0.25, &var, &cvar), 0);
+	assert_int_equal(sts_var_cvar(x, 20, 0.25, &var, &cvar), 0);
 	assert_near(var, -0.10 + 4.75 * 0.01, 1e-15);
 	assert_near(cvar, (-0.10 - 0.09 - 0.08 - 0.07 - 0.06) / 5, 1e-15);
-	assert_int_equal(st_var_cvar(x, 0, 0.05, &var, &cvar), -1);
+	assert_int_equal(sts_var_cvar(x, 0, 0.05, &var, &cvar), -1);
 	assert_true(isnan(var) && isnan(cvar));
 }
 
@@ -50,7 +50,7 @@ static void test_ruined_curve(void **state)
 	(void)state;
 	for (int i = 0; i < 3; i++)
 		ss += (r[i] - m) * (r[i] - m);
-	assert_int_equal(st_metrics(o, &in), 0);
+	assert_int_equal(sts_metrics(o, &in), 0);
 	assert_near(cJSON_GetObjectItem(o, "volatility_annualised")->valuedouble, 2.0 * sqrt(ss / 2), 1e-9);
 	assert_near(cJSON_GetObjectItem(o, "worst_bar")->valuedouble, -1.0, 0);
 	assert_near(cJSON_GetObjectItem(o, "best_bar")->valuedouble, 0.1, 1e-12);
@@ -76,7 +76,7 @@ static void test_long_short_by_hand(void **state)
 	double m = 0.04, sd = sqrt((0.06 * 0.06 + 0.06 * 0.06 + 0.0) / 2);
 
 	(void)state;
-	assert_int_equal(st_metrics(o, &in), 0);
+	assert_int_equal(sts_metrics(o, &in), 0);
 	l = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "long_short"), "long");
 	s = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "long_short"), "short");
 	assert_int_equal(cJSON_GetObjectItem(l, "trades")->valuedouble, 3);

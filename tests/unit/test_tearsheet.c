@@ -138,7 +138,7 @@ static void test_benchmark_by_hand(void **state)
 	int64_t t[3] = { 3600, 7200, 10800 };
 	double o[3] = { 100, 101, 104 }, h[3] = { 102, 105, 110 }, l[3] = { 99, 100, 103 };
 	double c[3] = { 101, 104, 108 }, v[3] = { 1, 1, 1 };
-	struct sa_ohlcv s = { .n = 3, .t = t, .open = o, .high = h, .low = l, .close = c, .volume = v };
+	struct da_ohlcv s = { .n = 3, .t = t, .open = o, .high = h, .low = l, .close = c, .volume = v };
 	struct rp_costs k = { .fee_bps = 5, .slippage_bps = 2, .funding_bps_8h = 1 };
 	struct rp_result r;
 

@@ -15,12 +15,12 @@
 #define TRADES "tests/data-formats/trades/"
 #define MAP "entry=opened,exit=closed,side=direction,return=pnl_pct%"
 
-static void load_ok(const char *file, const char *map, struct sa_tradelog *log)
+static void load_ok(const char *file, const char *map, struct da_tradelog *log)
 {
 	char path[256], err[512];
 
 	snprintf(path, sizeof path, TRADES "%s", file);
-	if (sa_tradelog_load_any(path, map, log, err, sizeof err))
+	if (da_tradelog_load_any(path, map, log, err, sizeof err))
 		fail_msg("%s: %s", file, err);
 }
 
@@ -33,19 +33,19 @@ static void test_layouts_same_trades(void **state)
 		{ "generic.csv", MAP, "column map" },
 		{ "native.csv", "", "native" },
 	};
-	struct sa_tradelog native;
+	struct da_tradelog native;
 
 	(void)state;
 	load_ok("native.csv", NULL, &native);
 	assert_int_equal(native.n, 5);
 	for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++) {
-		struct sa_tradelog log;
+		struct da_tradelog log;
 
 		load_ok(lay[i].file, lay[i].map, &log);
 		assert_string_equal(log.format, lay[i].format);
 		assert_int_equal(log.n, native.n);
 		for (size_t k = 0; k < log.n; k++) {
-			const struct sa_trade *a = &native.trades[k], *b = &log.trades[k];
+			const struct da_trade *a = &native.trades[k], *b = &log.trades[k];
 
 			if (a->entry != b->entry || a->exit != b->exit || a->side != b->side)
 				fail_msg("%s: trade %zu differs", lay[i].file, k + 1);
@@ -54,9 +54,9 @@ static void test_layouts_same_trades(void **state)
 				fail_msg("%s: trade %zu returns %.17g, native %.17g", lay[i].file, k + 1,
 					 b->ret, a->ret);
 		}
-		sa_tradelog_release(&log);
+		da_tradelog_release(&log);
 	}
-	sa_tradelog_release(&native);
+	da_tradelog_release(&native);
 }
 
 static void test_broken_exports(void **state)
@@ -86,15 +86,15 @@ static void test_broken_exports(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		struct sa_tradelog log;
+		struct da_tradelog log;
 		char err[512] = "";
 
-		assert_int_equal(sa_tradelog_parse_any(bad[i].text, strlen(bad[i].text), bad[i].map, &log,
+		assert_int_equal(da_tradelog_parse_any(bad[i].text, strlen(bad[i].text), bad[i].map, &log,
 						       err, sizeof err), -1);
 		if (strcmp(err, bad[i].err))
 			fail_msg("case %zu: got '%s', want '%s'", i, err, bad[i].err);
 		assert_int_equal(log.n, 0);
-		sa_tradelog_release(&log);
+		da_tradelog_release(&log);
 	}
 }
 

@@ -19,7 +19,7 @@
 enum { N = 12 };
 
 /* Twelve hourly bars drifting up, with a known open and close each. */
-static void bars(struct sa_ohlcv *s, int64_t *t, double *o, double *h, double *l, double *c, double *v)
+static void bars(struct da_ohlcv *s, int64_t *t, double *o, double *h, double *l, double *c, double *v)
 {
 	for (size_t i = 0; i < N; i++) {
 		t[i] = 1704067200 + (int64_t)i * 3600;
@@ -29,7 +29,7 @@ static void bars(struct sa_ohlcv *s, int64_t *t, double *o, double *h, double *l
 		l[i] = o[i] - 0.25;
 		v[i] = 1;
 	}
-	*s = (struct sa_ohlcv){ .n = N, .t = t, .open = o, .high = h, .low = l, .close = c, .volume = v };
+	*s = (struct da_ohlcv){ .n = N, .t = t, .open = o, .high = h, .low = l, .close = c, .volume = v };
 }
 
 /* The summary is the replay's: its trades, its net return, and a column whose bars compound to
@@ -39,7 +39,7 @@ static void test_summarise(void **state)
 	int64_t t[N];
 	double o[N], h[N], l[N], c[N], v[N], col[N], prod = 1, prev = 1;
 	int8_t sig[N] = { 0, 1, 1, 1, 0, 0, -1, -1, 0, 1, 1, 0 };
-	struct sa_ohlcv s;
+	struct da_ohlcv s;
 	struct rp_costs costs = { .fee_bps = 5, .slippage_bps = 2 };
 	struct rp_result r = { 0 };
 	struct vr_variant var = { 0 };
@@ -124,16 +124,16 @@ static void test_matrix_file(void **state)
 
 	(void)state;
 	assert_non_null(fp);
-	assert_int_equal(vr_matrix_write(fp, m, 3, 2), 0);
+	assert_int_equal(da_vmatrix_write(fp, m, 3, 2), 0);
 	fclose(fp);
-	assert_int_equal(vr_matrix_read(path, &back, &bars, &cols, err, sizeof err), 0);
+	assert_int_equal(da_vmatrix_read(path, &back, &bars, &cols, err, sizeof err), 0);
 	assert_int_equal(bars, 3);
 	assert_int_equal(cols, 2);
 	assert_memory_equal(back, m, sizeof m);
 	free(back);
 	assert_int_equal(truncate(path, VR_HEADER_BYTES + 8), 0);
 	back = NULL;
-	assert_int_equal(vr_matrix_read(path, &back, &bars, &cols, err, sizeof err), -1);
+	assert_int_equal(da_vmatrix_read(path, &back, &bars, &cols, err, sizeof err), -1);
 	assert_null(back);
 	assert_true(strlen(err) > 0);
 	unlink(path);

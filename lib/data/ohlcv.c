@@ -1,0 +1,741 @@
+/* ohlcv.c - loads and validates an OHLCV file with libcsv, one column array per field: the
+ * layouts users have (header synonyms, a date and a time column joined, headerless klines and
+ * MetaTrader rows, ',' ';' or tab, a title line, newest first, gzip; freqtrade's JSON through
+ * ohlcv_bytes.c), one series. */
+#include <ctype.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "csvfield.h"
+#include "fileio.h"
+#include "gunzip.h"
+#include "msg.h"
+#include "ohlcv.h"
+#include "ohlcv_bytes.h"
+#include "ohlcv_shape.h"
+#include "timeutil.h"
+
+#define OHLCV_COLS_MAX 64  /* widest row accepted */
+#define ROLE_NONE (-1)
+#define ROLE_CLOCK SA_BAR_FIELDS  /* the time of day, joined to the date column's */
+
+#define WANT "the layouts read are in the README's table, 'Give real data'"
+
+static const char *const field_names[SA_BAR_FIELDS] = { "time", "open", "high", "low", "close",
+							 "volume", "adj close" };
+
+/* Header names a field goes by, compared case-insensitively after trimming spaces and <>. */
+static const char *const synonyms[SA_BAR_FIELDS][9] = {
+	[SA_BAR_TIME] = { "time", "timestamp", "date", "datetime", "open_time", "open time",
+			  "date_time", "gmt time", NULL },
+	[SA_BAR_OPEN] = { "open", "o", NULL },
+	[SA_BAR_HIGH] = { "high", "h", NULL },
+	[SA_BAR_LOW] = { "low", "l", NULL },
+	[SA_BAR_CLOSE] = { "close", "c", NULL },
+	[SA_BAR_VOLUME] = { "volume", "vol", "tickvol", "tick volume", "tick_volume", NULL },
+	[SA_BAR_ADJ] = { "adj close", "adj_close", "adjclose", "adjusted close",
+			 "adjusted_close", NULL },
+};
+
+struct load {
+	struct sa_csv_pos pos;  /* first: the shared driver passes &pos as data */
+	struct da_ohlcv *s;
+	bool adjusted;
+	size_t cap;        /* allocated rows */
+	size_t first_line; /* the file line of the table's first line (2 after a skipped title) */
+	int col;           /* field index within the row */
+	int role[OHLCV_COLS_MAX];  /* column -> enum da_ohlcv_field, ROLE_CLOCK or ROLE_NONE */
+	/* the first line's fields, kept until it is known to be a header or a bar */
+	char first[OHLCV_COLS_MAX][SA_CSV_FIELD_MAX + 1];
+	char ttext[SA_CSV_FIELD_MAX + 1], ctext[SA_CSV_FIELD_MAX + 1];  /* this row's time */
+	bool have[SA_BAR_FIELDS];
+	bool newest_first; /* the second bar came before the first */
+	int64_t t;         /* this row's values, committed at end of row */
+	double v[SA_BAR_FIELDS];
+	struct sa_time_cache tc;
+};
+
+static int grow(struct load *L)
+{
+	struct da_ohlcv *s = L->s;
+	size_t cap = L->cap ? L->cap * 2 : 4096;
+	double **cols[] = { &s->open, &s->high, &s->low, &s->close, &s->volume };
+	int64_t *t = realloc(s->t, cap * sizeof(*t));
+
+	if (!t)
+		return -1;
+	s->t = t;
+	sa_hint_hugepages(t + L->cap, (cap - L->cap) * sizeof(*t));
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		double *p = realloc(*cols[i], cap * sizeof(double));
+
+		if (!p)
+			return -1;
+		*cols[i] = p;
+		sa_hint_hugepages(p + L->cap, (cap - L->cap) * sizeof(double));
+	}
+	L->cap = cap;
+	return 0;
+}
+
+/* name without the spaces around it and MetaTrader's <>, into out. */
+static void clean_name(const char *name, char out[SA_CSV_FIELD_MAX + 1])
+{
+	size_t len;
+
+	while (*name == ' ')
+		name++;
+	len = strlen(name);
+	while (len && name[len - 1] == ' ')
+		len--;
+	if (len >= 2 && name[0] == '<' && name[len - 1] == '>') {
+		name++;
+		len -= 2;
+	}
+	memcpy(out, name, len);
+	out[len] = '\0';
+}
+
+/* The field a (clean) header name stands for, or ROLE_NONE. A "volume X" column (X an asset,
+ * as CryptoDataDownload names them) is a volume too. */
+static int role_of(const char *name)
+{
+	for (int f = 0; f < SA_BAR_FIELDS; f++)
+		for (int k = 0; synonyms[f][k]; k++)
+			if (!strcasecmp(name, synonyms[f][k]))
+				return f;
+	if (!strncasecmp(name, "volume ", 7) && name[7])
+		return SA_BAR_VOLUME;
+	return ROLE_NONE;
+}
+
+/* How much a volume column is preferred, lower first: volume/vol, the first "volume X" (the
+ * base asset: CryptoDataDownload writes it before the quote's), tick volume. */
+static int volume_rank(const char *name)
+{
+	if (!strcasecmp(name, "volume") || !strcasecmp(name, "vol"))
+		return 0;
+	return strncasecmp(name, "volume ", 7) ? 2 : 1;
+}
+
+static bool is_date_name(const char *name)
+{
+	return !strcasecmp(name, "date") || !strcasecmp(name, "day");
+}
+
+/* A date column and a "time" column: the time is the two joined. Returns true when joined. */
+static bool join_time(struct load *L, int a, int b, const char *na, const char *nb)
+{
+	struct da_ohlcv_format *fmt = &L->s->fmt;
+	int date = is_date_name(na) && !strcasecmp(nb, "time") ? a :
+		   is_date_name(nb) && !strcasecmp(na, "time") ? b : -1;
+	int clock = date == a ? b : a;
+
+	if (date < 0)
+		return false;
+	L->role[date] = SA_BAR_TIME;
+	L->role[clock] = ROLE_CLOCK;
+	snprintf(fmt->names[SA_BAR_TIME], sizeof(fmt->names[0]), "%s", L->first[date]);
+	snprintf(fmt->clock_name, sizeof(fmt->clock_name), "%s", L->first[clock]);
+	fmt->joined = true;
+	return true;
+}
+
+/* Picks the volume column among cols[0..n) by rank; the first other one is said. */
+static void pick_volume(struct load *L, const int *cols, int n, char clean[][SA_CSV_FIELD_MAX + 1])
+{
+	struct da_ohlcv_format *fmt = &L->s->fmt;
+	int best = -1;
+
+	for (int k = 0; k < n; k++) {
+		if (best < 0 || volume_rank(clean[cols[k]]) < volume_rank(clean[best]))
+			best = cols[k];
+		L->role[cols[k]] = ROLE_NONE;
+	}
+	if (best < 0)
+		return;
+	for (int k = 0; k < n && !fmt->volume_left[0]; k++)
+		if (cols[k] != best)
+			snprintf(fmt->volume_left, sizeof(fmt->volume_left), "%s", L->first[cols[k]]);
+	L->role[best] = SA_BAR_VOLUME;
+	L->have[SA_BAR_VOLUME] = true;
+	snprintf(fmt->names[SA_BAR_VOLUME], sizeof(fmt->names[0]), "%s", L->first[best]);
+}
+
+/* A funding column (funding, funding_rate, fundingRate) says the bars are a perpetual's. */
+static void note_funding(struct load *L, char clean[][SA_CSV_FIELD_MAX + 1])
+{
+	struct da_ohlcv_format *fmt = &L->s->fmt;
+
+	for (int c = 0; c < fmt->columns && !fmt->perpetual[0]; c++)
+		if (!strcasecmp(clean[c], "funding") || !strcasecmp(clean[c], "funding_rate") ||
+		    !strcasecmp(clean[c], "fundingrate") || !strcasecmp(clean[c], "funding rate"))
+			snprintf(fmt->perpetual, sizeof fmt->perpetual, "a funding column, '%.40s'",
+				 L->first[c]);
+}
+
+/* The header's roles: one column a field (a date and a time column joined; the volume
+ * chosen by rank), then the time and the four prices must be there. */
+static void resolve_header(struct load *L)
+{
+	struct da_ohlcv_format *fmt = &L->s->fmt;
+	char clean[OHLCV_COLS_MAX][SA_CSV_FIELD_MAX + 1];
+	int seen[SA_BAR_FIELDS], times[2], vols[OHLCV_COLS_MAX], n_times = 0, n_vols = 0;
+
+	for (int f = 0; f < SA_BAR_FIELDS; f++)
+		seen[f] = -1;
+	for (int c = 0; c < fmt->columns && !L->pos.failed; c++) {
+		int f;
+
+		clean_name(L->first[c], clean[c]);
+		f = L->role[c] = role_of(clean[c]);
+		if (f == SA_BAR_VOLUME)
+			vols[n_vols++] = c;
+		else if (f == SA_BAR_TIME && n_times == 2)
+			sa_csv_fail(&L->pos, "columns '%s', '%s' and '%s' all name the time (keep one)",
+				    L->first[times[0]], L->first[times[1]], L->first[c]);
+		else if (f == SA_BAR_TIME)
+			times[n_times++] = c;
+		else if (f != ROLE_NONE && seen[f] >= 0)
+			sa_csv_fail(&L->pos, "columns '%s' and '%s' both name the %s (keep one)",
+				    L->first[seen[f]], L->first[c], field_names[f]);
+		if (f != ROLE_NONE)
+			seen[f] = c;
+	}
+	if (L->pos.failed)
+		return;
+	if (n_times == 0 && (!clean[0][0] || !strcasecmp(clean[0], "unnamed: 0")) &&
+	    L->role[0] == ROLE_NONE) {
+		/* pandas' to_csv() writes its index first, its header field empty (or, read back and
+		 * written again, "Unnamed: 0"): the time when it parses as one (read_time says) */
+		times[n_times++] = 0;
+		L->role[0] = SA_BAR_TIME;
+		fmt->index_time = true;
+	}
+	note_funding(L, clean);
+	if (n_times == 2 && !join_time(L, times[0], times[1], clean[times[0]], clean[times[1]]))
+		return sa_csv_fail(&L->pos, "columns '%s' and '%s' both name the time (keep one, or "
+				   "name them date and time to join them)", L->first[times[0]],
+				   L->first[times[1]]);
+	if (n_times == 1)
+		snprintf(fmt->names[SA_BAR_TIME], sizeof(fmt->names[0]), "%s", L->first[times[0]]);
+	L->have[SA_BAR_TIME] = n_times > 0;
+	pick_volume(L, vols, n_vols, clean);
+	for (int f = SA_BAR_OPEN; f < SA_BAR_FIELDS; f++)
+		if (f != SA_BAR_VOLUME && seen[f] >= 0) {
+			L->have[f] = true;
+			snprintf(fmt->names[f], sizeof(fmt->names[0]), "%s", L->first[seen[f]]);
+		}
+	if (!L->have[SA_BAR_TIME] && sa_time_is_slashed(L->first[0]))
+		return sa_csv_fail(&L->pos, "'%s' is ambiguous, day or month first (write the date "
+				   "as 2024-01-02)", L->first[0]);
+	for (int f = SA_BAR_TIME; f <= SA_BAR_CLOSE; f++)
+		if (!L->have[f])
+			return sa_csv_fail(&L->pos, "no %s column in the header (%s)", field_names[f], WANT);
+	if (L->adjusted && !L->have[SA_BAR_ADJ])
+		return sa_csv_fail(&L->pos, "ADJUSTED=1 but the header has no 'Adj Close' column");
+	fmt->volume = L->have[SA_BAR_VOLUME];
+	fmt->adjusted = L->adjusted;
+}
+
+/* "13:00" or "13:00:00": a time of day, as MetaTrader writes it beside the date. */
+static bool is_clock(const char *s)
+{
+	size_t n = strlen(s);
+
+	return (n == 5 || n == 8) && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1]) &&
+	       s[2] == ':' && isdigit((unsigned char)s[3]) && isdigit((unsigned char)s[4]) &&
+	       (n == 5 || (s[5] == ':' && isdigit((unsigned char)s[6]) && isdigit((unsigned char)s[7])));
+}
+
+static void on_value(struct load *L, int f, const char *text)
+{
+	if (f == SA_BAR_TIME)
+		memcpy(L->ttext, text, sizeof(L->ttext));
+	else if (f == ROLE_CLOCK)
+		memcpy(L->ctext, text, sizeof(L->ctext));
+	else if (sa_csv_field_number(text, &L->v[f]))
+		sa_csv_fail(&L->pos, "%s '%s' is not a finite number", field_names[f], text);
+}
+
+/* A headerless file's first bar fixes its shape: klines (time, o, h, l, c[, v], ...), or
+ * MetaTrader's rows (a date alone, a time of day, o, h, l, c[, v]). */
+static void headerless(struct load *L)
+{
+	struct da_ohlcv_format *fmt = &L->s->fmt;
+	bool mt = strlen(L->first[0]) == 10 && L->col > 1 && is_clock(L->first[1]);
+	int skip = mt ? 1 : 0;
+
+	fmt->layout = mt ? SA_LAYOUT_METATRADER : SA_LAYOUT_KLINES;
+	fmt->joined = mt;
+	for (int c = 0; c < OHLCV_COLS_MAX; c++)
+		L->role[c] = c <= SA_BAR_VOLUME + skip ? c - skip : ROLE_NONE;
+	L->role[0] = SA_BAR_TIME;
+	if (mt)
+		L->role[1] = ROLE_CLOCK;
+	if (L->col < 5 + skip)
+		return sa_csv_fail(&L->pos, "%d fields; a headerless %s row needs %stime, open, high, "
+				   "low, close (and volume)", L->col, mt ? "MetaTrader" : "kline",
+				   mt ? "date, " : "");
+	if (L->adjusted)
+		return sa_csv_fail(&L->pos, "ADJUSTED=1 needs a header with an 'Adj Close' column");
+	fmt->columns = L->col;
+	fmt->volume = L->col > SA_BAR_VOLUME + skip;
+	for (int c = 0; c < L->col && !L->pos.failed; c++)
+		if (L->role[c] != ROLE_NONE)
+			on_value(L, L->role[c], L->first[c]);
+}
+
+/* The table's first line: a header, or, when its first field is already a time, a bar. */
+static void first_line(struct load *L)
+{
+	int64_t t;
+	enum sa_time_form form;
+	struct da_ohlcv_format *fmt = &L->s->fmt;
+
+	fmt->header = sa_time_parse_bar(L->first[0], &t, &form, &L->tc) != 0;
+	fmt->columns = L->col;
+	if (fmt->header)
+		resolve_header(L);
+	else
+		headerless(L);
+}
+
+static void on_field(void *field, size_t len, void *data)
+{
+	struct load *L = data;
+	char text[SA_CSV_FIELD_MAX + 1];
+
+	if (L->pos.failed)
+		return;
+	if (L->col >= OHLCV_COLS_MAX)
+		return sa_csv_fail(&L->pos, "more than %d fields", OHLCV_COLS_MAX);
+	if (sa_csv_field_text(&L->pos, field, len, text, sizeof(text)))
+		return sa_csv_fail(&L->pos, "field %d is longer than %d bytes or holds a NUL byte "
+				   "(is this a CSV file?)", L->col + 1, SA_CSV_FIELD_MAX);
+	if (L->pos.line == L->first_line)
+		memcpy(L->first[L->col], text, sizeof(text));
+	else if (L->role[L->col] != ROLE_NONE)
+		on_value(L, L->role[L->col], text);
+	L->col++;
+}
+
+/* pandas writes a RangeIndex as 0, 1, 2: row numbers, never epoch times. */
+static bool index_is_number(enum sa_time_form form)
+{
+	return form == SA_TIME_EPOCH_S || form == SA_TIME_EPOCH_MS || form == SA_TIME_EPOCH_US;
+}
+
+/* This row's time from its text: the date and time-of-day columns joined when there are two. */
+static void read_time(struct load *L)
+{
+	struct da_ohlcv_format *fmt = &L->s->fmt;
+	char joined[2 * SA_CSV_FIELD_MAX + 2];
+	enum sa_time_form form;
+
+	if (fmt->joined) {
+		snprintf(joined, sizeof(joined), "%s %s", L->ttext, L->ctext);
+		if (strlen(L->ttext) != 10 || !L->ctext[0] || strlen(joined) > SA_CSV_FIELD_MAX ||
+		    sa_time_parse_bar(joined, &L->t, &form, &L->tc))
+			return sa_csv_fail(&L->pos, "date '%s' and time '%s' make no time (want a date "
+					   "like 2024.01.02 and a time of day like 13:00:00)",
+					   L->ttext, L->ctext);
+	} else if (sa_time_is_slashed(L->ttext)) {
+		return sa_csv_fail(&L->pos, "'%s' is ambiguous, day or month first (write the date "
+				   "as 2024-01-02)", L->ttext);
+	} else if (fmt->index_time && (sa_time_parse_bar(L->ttext, &L->t, &form, &L->tc) ||
+				       index_is_number(form))) {
+		return sa_csv_fail(&L->pos, "'%s' in the first column, unnamed (pandas' index), is not "
+				   "a time (write the frame with its DatetimeIndex, or name the time "
+				   "column)", L->ttext);
+	} else if (sa_time_parse_bar(L->ttext, &L->t, &form, &L->tc)) {
+		return sa_csv_fail(&L->pos, "'%s' is not a time (write 2024-01-02T13:00:00Z or epoch "
+				   "seconds, in whole seconds)", L->ttext);
+	}
+	if (L->s->n == 0)
+		fmt->time_form = (int)form;
+}
+
+/* Bars strictly oldest first, or strictly newest first (reversed at the end). */
+static void check_order(struct load *L)
+{
+	const struct da_ohlcv *s = L->s;
+	char now[21], prev[21];
+	int64_t last = s->n ? s->t[s->n - 1] : 0;
+
+	if (s->n == 0)
+		return;
+	if (L->t == last)
+		return sa_csv_fail(&L->pos, "time %s repeats the previous bar's (remove the duplicate)",
+				   sa_time_format(L->t, now));
+	if (s->n == 1 && L->t < last)
+		L->newest_first = true;
+	else if (!L->newest_first && L->t < last)
+		return sa_csv_fail(&L->pos, "time %s comes before the previous bar's %s (sort the file "
+				   "by time, oldest first)", sa_time_format(L->t, now),
+				   sa_time_format(last, prev));
+	else if (L->newest_first && L->t > last)
+		return sa_csv_fail(&L->pos, "time %s comes after the previous bar's %s, where the rows "
+				   "before run newest first (sort the file by time)",
+				   sa_time_format(L->t, now), sa_time_format(last, prev));
+}
+
+static void check_row(struct load *L)
+{
+	const double *v = L->v;
+	struct da_ohlcv *s = L->s;
+
+	for (int c = SA_BAR_OPEN; c <= SA_BAR_CLOSE; c++)
+		if (!(v[c] > 0))
+			return sa_csv_fail(&L->pos, "%s must be a finite positive price", field_names[c]);
+	if (s->fmt.volume && !(v[SA_BAR_VOLUME] >= 0))
+		return sa_csv_fail(&L->pos, "volume must not be negative");
+	if (v[SA_BAR_HIGH] < v[SA_BAR_OPEN] || v[SA_BAR_HIGH] < v[SA_BAR_CLOSE])
+		return sa_csv_fail(&L->pos, "high %g is below the open or the close (are the columns in the "
+				   "order the header says?)", v[SA_BAR_HIGH]);
+	if (v[SA_BAR_LOW] > v[SA_BAR_OPEN] || v[SA_BAR_LOW] > v[SA_BAR_CLOSE])
+		return sa_csv_fail(&L->pos, "low %g is above the open or the close (are the columns in the "
+				   "order the header says?)", v[SA_BAR_LOW]);
+	if (L->adjusted && !(v[SA_BAR_ADJ] > 0))
+		return sa_csv_fail(&L->pos, "adj close must be a finite positive price");
+	check_order(L);
+}
+
+static void commit_row(struct load *L)
+{
+	struct da_ohlcv *s = L->s;
+	/* adj close / close per bar: a positive factor keeps high >= open, close >= low */
+	double k = L->adjusted ? L->v[SA_BAR_ADJ] / L->v[SA_BAR_CLOSE] : 1.0;
+
+	if (s->n == L->cap && grow(L))
+		return sa_csv_fail(&L->pos, "out of memory");
+	s->t[s->n] = L->t;
+	s->open[s->n] = L->adjusted ? L->v[SA_BAR_OPEN] * k : L->v[SA_BAR_OPEN];
+	s->high[s->n] = L->adjusted ? L->v[SA_BAR_HIGH] * k : L->v[SA_BAR_HIGH];
+	s->low[s->n] = L->adjusted ? L->v[SA_BAR_LOW] * k : L->v[SA_BAR_LOW];
+	s->close[s->n] = L->adjusted ? L->v[SA_BAR_CLOSE] * k : L->v[SA_BAR_CLOSE];
+	s->volume[s->n] = s->fmt.volume ? L->v[SA_BAR_VOLUME] : NAN;
+	s->n++;
+}
+
+/* One bar read: checked, then kept. */
+static void take_bar(struct load *L)
+{
+	read_time(L);
+	if (!L->pos.failed)
+		check_row(L);
+	if (!L->pos.failed)
+		commit_row(L);
+}
+
+static void on_row(int c, void *data)
+{
+	struct load *L = data;
+	struct da_ohlcv_format *fmt = &L->s->fmt;
+
+	(void)c;
+	if (L->pos.failed)
+		goto next;
+	if (L->pos.line == L->first_line) {
+		first_line(L);
+		if (fmt->header)
+			goto next;
+	} else if (L->col != fmt->columns) {
+		sa_csv_fail(&L->pos, "%d fields where the %s has %d", L->col,
+			    fmt->header ? "header" : "first row", fmt->columns);
+	}
+	if (!L->pos.failed)
+		take_bar(L);
+next:
+	L->pos.line++;
+	L->col = 0;
+}
+
+/* The delimiter the first line uses most (outside quotes): ',', ';' or a tab. */
+static char sniff_delim(const char *buf, size_t len)
+{
+	size_t n[3] = { 0 };
+	const char cand[3] = { ',', ';', '\t' };
+	bool quoted = false;
+	int best = 0;
+
+	for (size_t i = 0; i < len && buf[i] != '\n'; i++) {
+		if (buf[i] == '"')
+			quoted = !quoted;
+		for (int k = 0; k < 3 && !quoted; k++)
+			n[k] += buf[i] == cand[k];
+	}
+	for (int k = 1; k < 3; k++)
+		if (n[k] > n[best])
+			best = k;
+	return cand[best];
+}
+
+/* The most delimiters of one kind in buf[0..len). */
+static size_t delims(const char *buf, size_t len)
+{
+	size_t n[3] = { 0 }, most = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n[0] += buf[i] == ',', n[1] += buf[i] == ';', n[2] += buf[i] == '\t';
+	for (int k = 0; k < 3; k++)
+		most = n[k] > most ? n[k] : most;
+	return most;
+}
+
+/* A first line with no delimiter before a line of a table (CryptoDataDownload's URL, a
+ * title): its length with the newline, its text (printable, at most 80 bytes) in said; or 0. */
+static size_t title_line(const char *buf, size_t len, char said[81])
+{
+	const char *nl = memchr(buf, '\n', len), *l2, *nl2;
+	size_t n1, k = 0;
+
+	if (!nl)
+		return 0;
+	n1 = (size_t)(nl - buf);
+	l2 = nl + 1;
+	nl2 = memchr(l2, '\n', len - n1 - 1);
+	if (delims(buf, n1) || delims(l2, nl2 ? (size_t)(nl2 - l2) : len - n1 - 1) < 4)
+		return 0;
+	for (size_t i = 0; i < n1 && k < 80; i++)
+		if (buf[i] != '\r')
+			said[k++] = buf[i] >= 0x20 && buf[i] < 0x7f ? buf[i] : '?';
+	said[k] = '\0';
+	if (!k)
+		snprintf(said, 81, "(an empty line)");
+	return n1 + 1;
+}
+
+static void reverse(struct da_ohlcv *s)
+{
+	double *cols[] = { s->open, s->high, s->low, s->close, s->volume };
+
+	for (size_t i = 0, j = s->n - 1; i < j; i++, j--) {
+		int64_t t = s->t[i];
+
+		s->t[i] = s->t[j];
+		s->t[j] = t;
+		for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+			double x = cols[k][i];
+
+			cols[k][i] = cols[k][j];
+			cols[k][j] = x;
+		}
+	}
+	s->fmt.reversed = true;
+}
+
+/* What every reader does with the bars it took: at least 2, in time order, then their shape
+ * (first_line is the file line of the first row, for the messages). Returns 0, or -1 with err. */
+static int finish_bars(struct da_ohlcv *s, bool newest_first, size_t first_line, char *err, size_t errlen)
+{
+	if (s->n < 2) {
+		sa_fmt(err, errlen, "at least 2 bars are needed, found %zu", s->n);
+		return -1;
+	}
+	if (newest_first)
+		reverse(s);
+	return da_ohlcv_shape(s, first_line, err, errlen);
+}
+
+static int parse_text(const char *buf, size_t len, const struct da_ohlcv_opts *opts,
+		      struct da_ohlcv *s, char *err, size_t errlen)
+{
+	struct load *L = calloc(1, sizeof(*L));
+	size_t skip;
+	int rc = -1;
+
+	if (!L) {
+		sa_fmt(err, errlen, "out of memory");
+		return -1;
+	}
+	*L = (struct load){ .s = s, .first_line = 1, .pos = { .line = 1, .err = err, .errlen = errlen } };
+	L->adjusted = opts && opts->adjusted;
+	/* a byte-order mark, as spreadsheets write it */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		buf += 3;
+		len -= 3;
+	}
+	skip = title_line(buf, len, s->fmt.skipped);
+	if (skip) {
+		buf += skip;
+		len -= skip;
+		L->first_line = L->pos.line = 2;
+	}
+	s->fmt.delim = sniff_delim(buf, len);
+	if (sa_csv_parse_delim(buf, len, s->fmt.delim, on_field, on_row, &L->pos))
+		goto out;
+	if (L->pos.line == L->first_line) {
+		sa_fmt(err, errlen, "the file is empty (%s)", WANT);
+		goto out;
+	}
+	rc = finish_bars(s, L->newest_first, L->first_line + (s->fmt.header ? 1 : 0), err, errlen);
+out:
+	free(L);
+	return rc;
+}
+
+/* One bar of freqtrade's JSON: [ms, open, high, low, close, volume]. */
+static int on_json_bar(void *arg, size_t i, const double v[6])
+{
+	static const char *const what[6] = { "time", "open", "high", "low", "close", "volume" };
+	struct load *L = arg;
+
+	L->pos.line = i + 1;
+	for (int k = 0; k < 6; k++)
+		if (!isfinite(v[k]))
+			sa_csv_fail(&L->pos, "%s %g is not a finite number", what[k], v[k]);
+	if (!L->pos.failed && (!(v[0] >= 0 && v[0] < 1e14) || fmod(v[0], 1000) != 0))
+		sa_csv_fail(&L->pos, "time %.17g is not a whole second in epoch milliseconds", v[0]);
+	if (L->pos.failed)
+		return -1;
+	L->t = (int64_t)(v[0] / 1000);
+	for (int f = SA_BAR_OPEN; f <= SA_BAR_VOLUME; f++)
+		L->v[f] = v[f];
+	if (L->s->n == 0)
+		L->s->fmt.time_form = SA_TIME_EPOCH_MS;
+	check_row(L);
+	if (!L->pos.failed)
+		commit_row(L);
+	return L->pos.failed ? -1 : 0;
+}
+
+/* "line N: ..." as "bar N: ...": a JSON file's bars are not its lines. */
+static void lines_as_bars(char *err)
+{
+	char tmp[512];
+
+	if (strncmp(err, "line ", 5))
+		return;
+	snprintf(tmp, sizeof(tmp), "bar %s", err + 5);
+	strcpy(err, tmp);
+}
+
+/* freqtrade's JSON OHLCV, bar by bar, through the checks every bar of a CSV passes. */
+static int parse_freqtrade(const char *buf, size_t len, const struct da_ohlcv_opts *opts,
+			   struct da_ohlcv *s, char *err, size_t errlen)
+{
+	struct load *L = calloc(1, sizeof(*L));
+	char why[512] = "";
+	int rc = -1;
+
+	if (!L) {
+		sa_fmt(err, errlen, "out of memory");
+		return -1;
+	}
+	*L = (struct load){ .s = s, .pos = { .line = 1, .err = why, .errlen = sizeof(why) } };
+	s->fmt.layout = SA_LAYOUT_FREQTRADE;
+	s->fmt.delim = ',';
+	s->fmt.columns = 6;
+	s->fmt.volume = true;
+	if (opts && opts->adjusted) {
+		sa_fmt(err, errlen, "ADJUSTED=1 needs a header with an 'Adj Close' column, which "
+		       "freqtrade's JSON has not");
+		goto out;
+	}
+	if (da_freqtrade_bars(buf, len, on_json_bar, L, why, sizeof(why))) {
+		lines_as_bars(why);
+		sa_fmt(err, errlen, "%s", why);
+		goto out;
+	}
+	rc = finish_bars(s, L->newest_first, 1, why, sizeof(why));
+	lines_as_bars(why);
+	if (rc)
+		sa_fmt(err, errlen, "%s", why);
+out:
+	free(L);
+	return rc;
+}
+
+int da_ohlcv_parse_opts(const char *buf, size_t len, const struct da_ohlcv_opts *opts,
+			struct da_ohlcv *s, char *err, size_t errlen)
+{
+	char *plain = NULL;
+	size_t plain_len = 0;
+	char why[512];
+	int rc = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (sa_is_gzip(buf, len)) {
+		if (sa_gunzip(buf, len, SA_DATA_CAP, &plain, &plain_len, why, sizeof(why))) {
+			sa_fmt(err, errlen, "gzip: %s", why);
+			goto out;
+		}
+		buf = plain;
+		len = plain_len;
+	}
+	switch (da_data_kind(buf, len, why, sizeof(why))) {
+	case SA_DATA_FOREIGN:
+		sa_fmt(err, errlen, "%s", why);
+		break;
+	case SA_DATA_JSON:
+		rc = parse_freqtrade(buf, len, opts, s, err, errlen);
+		break;
+	default:
+		rc = parse_text(buf, len, opts, s, err, errlen);
+		break;
+	}
+	s->fmt.gzip = plain != NULL;
+out:
+	free(plain);
+	if (rc)
+		da_ohlcv_release(s);
+	return rc;
+}
+
+int da_ohlcv_parse(const char *buf, size_t len, struct da_ohlcv *s, char *err, size_t errlen)
+{
+	return da_ohlcv_parse_opts(buf, len, NULL, s, err, errlen);
+}
+
+/* freqtrade names a futures pair's candles PAIR-TIMEFRAME-futures.EXT (BTC_USDT_USDT-1h-futures.json). */
+static void note_futures_name(const char *path, struct da_ohlcv_format *fmt)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (!fmt->perpetual[0] && strstr(base, "-futures."))
+		snprintf(fmt->perpetual, sizeof fmt->perpetual, "the file name says futures, '%.40s'",
+			 base);
+}
+
+int da_ohlcv_load_opts(const char *path, const struct da_ohlcv_opts *opts, struct da_ohlcv *s,
+		       char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len;
+	enum sa_read_status st;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	st = sa_read_file(path, SA_DATA_CAP, &buf, &len);
+	if (st != SA_READ_OK) {
+		sa_read_strerror(st, path, SA_DATA_CAP, err, errlen);
+		return -1;
+	}
+	rc = da_ohlcv_parse_opts(buf, len, opts, s, err, errlen);
+	free(buf);
+	if (rc == 0)
+		note_futures_name(path, &s->fmt);
+	return rc;
+}
+
+int da_ohlcv_load(const char *path, struct da_ohlcv *s, char *err, size_t errlen)
+{
+	return da_ohlcv_load_opts(path, NULL, s, err, errlen);
+}
+
+void da_ohlcv_release(struct da_ohlcv *s)
+{
+	free(s->t);
+	free(s->open);
+	free(s->high);
+	free(s->low);
+	free(s->close);
+	free(s->volume);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,103 @@
+/* ohlcv.h - the OHLCV series and its validating loader (libcsv), for the files users have. */
+#ifndef SA_OHLCV_H
+#define SA_OHLCV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "csvfield.h"
+
+/* The fields of a bar, in the order a headerless (kline) file holds them. */
+enum da_ohlcv_field { SA_BAR_TIME, SA_BAR_OPEN, SA_BAR_HIGH, SA_BAR_LOW, SA_BAR_CLOSE,
+		      SA_BAR_VOLUME, SA_BAR_ADJ, SA_BAR_FIELDS };
+
+/* How the file holds its bars. */
+enum da_ohlcv_layout {
+	SA_LAYOUT_HEADER,      /* a header line names the columns */
+	SA_LAYOUT_KLINES,      /* headerless: time, o, h, l, c[, v], ... */
+	SA_LAYOUT_METATRADER,  /* headerless: date, time of day, o, h, l, c[, v] (MT4 History Center) */
+	SA_LAYOUT_FREQTRADE,   /* freqtrade's JSON OHLCV: [[ms, o, h, l, c, v], ...] */
+};
+
+/* What the loader found in the file, as fingerprint.json's data_format and the report say it. */
+struct da_ohlcv_format {
+	bool header;           /* false: a headerless file (klines, MetaTrader rows or JSON) */
+	int layout;            /* enum da_ohlcv_layout */
+	char delim;            /* ',', ';' or '\t' */
+	bool gzip;             /* the file was gzip-compressed */
+	int time_form;         /* enum sa_time_form of the first bar */
+	bool volume;           /* false: no volume column, volume is NaN */
+	bool adjusted;         /* prices scaled by adj close / close */
+	int columns;           /* fields a row */
+	/* the header's name of each field, "" when absent (or headerless) */
+	char names[SA_BAR_FIELDS][SA_CSV_FIELD_MAX + 1];
+	bool joined;           /* the time is a date column and a time-of-day column joined */
+	char clock_name[SA_CSV_FIELD_MAX + 1];   /* the time-of-day column's name, "" when none */
+	char volume_left[SA_CSV_FIELD_MAX + 1];  /* another volume column, not used ("" none) */
+	char skipped[81];      /* a first line that is no part of the table, skipped ("" none) */
+	bool reversed;         /* the rows ran newest first: read in time order */
+	/* the shape of the series */
+	int64_t spacing_s;     /* median time between bars */
+	size_t gaps;           /* places where bars are missing at that spacing */
+	size_t missing_bars;   /* bars missing in all of them */
+	int64_t largest_gap_s; /* longest time between two bars */
+	bool sessions;         /* a session calendar: bars of a day or less over a week or more,
+				* none opening on a Saturday or Sunday (UTC); weekly or monthly bars
+				* on weekdays alone, some moved off their rhythm by a holiday */
+	bool fx_week;          /* the FX week: bars of less than a day over a week or more, none
+				* on a Saturday, Sunday's from 20:00 UTC, Friday's before 22:00 */
+	int period;            /* enum da_bar_period: bars of a fixed step, or calendar weeks or months */
+	char bar[24];          /* the bar size: "1h", "5m", "1d", "1w", "1M" */
+	bool index_time;       /* the time is pandas' index column (its header "" or "Unnamed: 0") */
+	/* what says the data is a perpetual future ("" when nothing does): a funding column, or
+	 * freqtrade's "-futures" in the file name */
+	char perpetual[80];
+};
+
+/* How the bars step: by a fixed number of seconds, or by the calendar. */
+enum da_bar_period { SA_PERIOD_FIXED, SA_PERIOD_WEEK, SA_PERIOD_MONTH };
+
+/* A bar series held as columns (struct of arrays). */
+struct da_ohlcv {
+	size_t n;
+	int64_t *t;  /* bar open time, seconds since the epoch, UTC, strictly increasing */
+	double *open, *high, *low, *close, *volume;  /* volume NaN when the file has none */
+	struct da_ohlcv_format fmt;
+};
+
+/* How to read prices. */
+struct da_ohlcv_opts {
+	bool adjusted;  /* scale open, high, low, close by adj close / close (needs that column) */
+};
+
+/* Loads path, plain or gzip-compressed (told by its first bytes), bounded by SA_DATA_CAP
+ * either way. A first line without a delimiter before a table (a URL, a title) is skipped.
+ * The next line is a header, matched case-insensitively with any <> stripped (time,
+ * timestamp, date, datetime, open_time, gmt time; open/o; high/h; low/l; close/c; volume/vol,
+ * else the first "volume X", else tickvol; adj close; other columns ignored; a date column and
+ * a time column are joined), or, when its first field is already a time, the first bar of a
+ * headerless file: klines, or MetaTrader rows when a date alone is followed by a time of day.
+ * The delimiter (',', ';' or tab) is the one the first line uses most. Times: ISO-8601 (Z, an
+ * offset, a space for T, a date alone; dates also yyyy.mm.dd or dd.mm.yyyy) or epoch s/ms/us;
+ * strictly increasing, or strictly decreasing (then reversed), one spacing (whole multiples of
+ * the median: gaps are counted). Prices finite and positive, high >= max(open, close), low <=
+ * min(open, close), volume >= 0; at least 2 bars. freqtrade's JSON OHLCV is read too; a file
+ * of another kind (xlsx, Parquet, Feather, other JSON) is refused by name. Returns 0 and fills
+ * *s (release with da_ohlcv_release), or -1 with "line N: reason (fix)" in err and *s empty.
+ * opts may be NULL (unadjusted). */
+int da_ohlcv_load_opts(const char *path, const struct da_ohlcv_opts *opts, struct da_ohlcv *s,
+		       char *err, size_t errlen);
+
+/* da_ohlcv_load_opts with prices as written. */
+int da_ohlcv_load(const char *path, struct da_ohlcv *s, char *err, size_t errlen);
+
+/* The same from a buffer in memory (len bytes, plain or gzip). */
+int da_ohlcv_parse_opts(const char *buf, size_t len, const struct da_ohlcv_opts *opts,
+			struct da_ohlcv *s, char *err, size_t errlen);
+int da_ohlcv_parse(const char *buf, size_t len, struct da_ohlcv *s, char *err, size_t errlen);
+
+/* Frees the columns and zeroes *s. Safe on a zeroed or released struct. */
+void da_ohlcv_release(struct da_ohlcv *s);
+
+#endif

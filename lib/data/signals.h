@@ -1,0 +1,34 @@
+/* signals.h - the one check of what crosses the trust boundary: a run's signals array, and the
+ * one reader of run.json's full run that every stage and the report go through. */
+#ifndef SA_SIGNALS_H
+#define SA_SIGNALS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+/* Reads arr (borrowed; a run.json "signals" array) as exactly n_bars signals, each a JSON
+ * number equal to -1, 0 or 1; anything else (a string, 0.5, 2, too few, too many) is refused,
+ * never rounded. Returns 0 and a new array in *out (n_bars bytes, caller frees), or -1 with
+ * *out NULL and "run.json ..." in err. */
+int da_signals_read(const cJSON *arr, size_t n_bars, int8_t **out, char *err, size_t errlen);
+
+/* The refusals run.json records: blocked_actions as a count (the number, or the length of a
+ * list an older writer gave). 0 when absent; never negative. */
+long da_run_blocked(const cJSON *run);
+
+/* What a reader of run.json needs of the full run (flags of da_run_signals). */
+enum {
+	SA_RUN_UNCONTAINED = 1,  /* also refuse a run the sandbox contained: it is never run again */
+};
+
+/* Takes the full run's signals out of run.json (borrowed): it must say it finished (status
+ * "ok" and ok true), over n_bars bars (its n_bars), with one valid signal a bar; with
+ * SA_RUN_UNCONTAINED, it must also have been refused nothing. Returns 0 with *sig (n_bars
+ * bytes, caller frees), or -1 with *sig NULL and the reason in why ("the strategy run did not
+ * finish cleanly (status 'error')", ...), to which the caller adds what follows from it. */
+int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *why,
+		   size_t whylen);
+
+#endif
