@@ -65,7 +65,7 @@ static void read_exact(char *p, size_t len)
 	size_t got = 0;
 
 	while (got < len) {
-		ssize_t r = read(SBX_FD_DATA, p + got, len - got);
+		ssize_t r = read(SBX_FD_PARAMS, p + got, len - got);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -420,7 +420,7 @@ static void step_params(PyObject **params)
 
 	*params = read_params();
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (devnull < 0 || dup2(devnull, SBX_FD_DATA) < 0)
+	if (devnull < 0 || dup2(devnull, SBX_FD_PARAMS) < 0)
 		setup_fail("read parameters", strerror(errno));
 	close(devnull);
 }

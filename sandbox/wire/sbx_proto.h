@@ -19,7 +19,8 @@
 
 /* Descriptors inside a run child, fixed so the recipe can close everything else. */
 enum {
-	SBX_FD_DATA = 0,    /* bars in: t int64[n], then open high low close volume float64[n] */
+	SBX_FD_PARAMS = 0,  /* the run's keyword arguments, JSON text (the bars are already in the
+	                     * run's memory, forked from the data zygote), then /dev/null */
 	SBX_FD_OUT = 1,     /* stdout, capped by the driver */
 	SBX_FD_ERR = 2,     /* stderr, capped by the driver */
 	SBX_FD_RESULT = 3,  /* one tag byte then the payload (below) */
