@@ -69,7 +69,7 @@ def choose_build_cols():
     if same:
         build_cols = build_cols_direct
     return same
-SIGNAL_NAN = -128  # SBX_SIGNAL_NAN: a NaN or None the conversion found (sbx_flight.c)
+SIGNAL_NAN = -128  # SBX_SIGNAL_NAN (sbx_proto.h): a NaN or None the conversion found
 # An object array (a list with None in it, a Series of object dtype) as float64, None as NaN;
 # anything but a number is refused.
 def none_as_nan(a):

@@ -250,11 +250,13 @@ class ToInt8Refuses(unittest.TestCase):
         class Hostile:
             def __array__(self, *a):
                 raise RuntimeError('no')
-        self.refused(Hostile(), 1, 'signals() returned something that is not an array: RuntimeError')
+        self.refused(Hostile(), 1,
+                     'signals() returned something that is not an array: RuntimeError')
 
     def test_not_numbers(self):
         self.refused(['1', '0'], 2, 'signals() returned values of type <U1, not numbers')
-        self.refused(np.array([1j, 0]), 2, 'signals() returned values of type complex128, not numbers')
+        self.refused(np.array([1j, 0]), 2,
+                     'signals() returned values of type complex128, not numbers')
         self.refused(np.array(['2020-01-01'], dtype='datetime64[D]'), 1,
                      'signals() returned values of type datetime64[D], not numbers')
         self.refused([1, 'a', None], 3, 'signals() returned a str at bar 1, not a number')
@@ -264,7 +266,8 @@ class ToInt8Refuses(unittest.TestCase):
 
     def test_values_off_the_three(self):
         self.refused([0, 0.5], 2, 'value 0.5 at bar 1 is not -1, 0 or 1')
-        self.refused(np.array([1.0, 0.0, 1.0000001]), 3, 'value 1.0000001 at bar 2 is not -1, 0 or 1')
+        self.refused(np.array([1.0, 0.0, 1.0000001]), 3,
+                     'value 1.0000001 at bar 2 is not -1, 0 or 1')
         self.refused([2, 0], 2, 'value 2.0 at bar 0 is not -1, 0 or 1')
         self.refused(np.array([1, 2, -3]), 3, 'value 2.0 at bar 1 is not -1, 0 or 1')
         self.refused(np.array([0, -3]), 2, 'value -3.0 at bar 1 is not -1, 0 or 1')
@@ -272,7 +275,8 @@ class ToInt8Refuses(unittest.TestCase):
         self.refused([0.0, float('inf')], 2, 'value inf at bar 1 is not -1, 0 or 1')
         self.refused([float('-inf')], 1, 'value -inf at bar 0 is not -1, 0 or 1')
         self.refused(pd.Series([1.0, 0.5]), 2, 'value 0.5 at bar 1 is not -1, 0 or 1')
-        self.refused([np.int64(1), None, np.float32(0.5)], 3, 'value 0.5 at bar 2 is not -1, 0 or 1')
+        self.refused([np.int64(1), None, np.float32(0.5)], 3,
+                     'value 0.5 at bar 2 is not -1, 0 or 1')
         self.refused([10 ** 30, None], 2, 'value 1e+30 at bar 0 is not -1, 0 or 1')
         self.refused([10 ** 400, None], 2, 'value %r at bar 0 is not -1, 0 or 1' % 10 ** 400)
         # a NaN does not hide a bad value after it
