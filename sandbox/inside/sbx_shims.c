@@ -5,35 +5,11 @@
 
 #include <string.h>
 
+#include "sbx_pysrc.h"
 #include "sbx_shims.h"
 
 /* Words that make the zygote load the shims: a framework's import names. */
 static const char *const triggers[] = { "freqtrade", "talib", "qtpylib", "backtesting", "technical" };
-
-/* The finder and loader: modules come from the table, compiled under a "<name>" file name, which
- * linecache never tries to open. */
-static const char loader_src[] =
-	"import sys, importlib.util\n"
-	"class ShimFinder:\n"
-	"    def __init__(self, table):\n"
-	"        self.table = table\n"
-	"    def find_spec(self, name, path=None, target=None):\n"
-	"        if name not in self.table:\n"
-	"            return None\n"
-	"        return importlib.util.spec_from_loader(name, self, origin='<%s>' % name,\n"
-	"                                               is_package=bool(self.table[name][0]))\n"
-	"    def create_module(self, spec):\n"
-	"        return None\n"
-	"    def exec_module(self, module):\n"
-	"        src = self.table[module.__name__][1]\n"
-	"        exec(compile(src, '<%s>' % module.__name__, 'exec'), module.__dict__)\n"
-	"def load(rows):\n"
-	"    sys.meta_path.insert(0, ShimFinder({n: (p, s) for n, p, s in rows}))\n"
-	"    for n, _, _ in rows:\n"
-	"        __import__(n)\n"
-	"    fw = sys.modules['sa_frameworks']\n"
-	"    fw.install()\n"
-	"    return fw.adapt\n";
 
 static int names_framework(const char *src, size_t len)
 {
@@ -59,14 +35,18 @@ static PyObject *rows(void)
 	return list;
 }
 
+/* The finder and loader (py/sa_shim_loader.py) run into a dict of their own; its load(rows)
+ * puts the finder first on sys.meta_path and imports every shim. */
 int sbi_shims_load(void *helpers, const char *src, size_t len)
 {
+	const char *loader_src = sbi_pysrc_find("sa_shim_loader");
 	PyObject *d = NULL, *r = NULL, *load, *table = NULL, *adapt = NULL;
 	int rc = -1;
 
 	if (!names_framework(src, len))
 		return 0;
-	if (!(d = PyDict_New()) || PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) < 0)
+	if (!loader_src || !(d = PyDict_New()) ||
+	    PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) < 0)
 		goto out;
 	if (!(r = PyRun_String(loader_src, Py_file_input, d, d)))
 		goto out;

@@ -32,164 +32,9 @@
 #include "sbx_arena.h"
 #include "sbx_hook.h"
 #include "sbx_preimport.h"
+#include "sbx_pysrc.h"
 #include "sbx_root.h"
 #include "sbx_shims.h"
-
-
-/* Trusted helpers, defined before any upload exists. They run inside a child after lockdown,
- * so an upload that patches numpy can only lie about its own output, which the driver
- * validates anyway. */
-static const char helper_src[] =
-	"import sys, os, traceback\n"
-	"import numpy as np\n"
-	"import pandas as pd\n"
-	"class BadOutput(Exception):\n"
-	"    pass\n"
-	"COLS = ('open', 'high', 'low', 'close', 'volume')\n"
-	"def build(raw, n):\n"
-	"    m = memoryview(raw)\n"
-	"    t = np.frombuffer(m, dtype='<i8', count=n, offset=0) * np.int64(1000000000)\n"
-	"    block = np.frombuffer(m, dtype='<f8', count=5 * n, offset=8 * n).reshape(5, n).T.copy()\n"
-	"    m.release()\n"
-	"    idx = pd.DatetimeIndex(t.view('datetime64[ns]'), name='time').tz_localize('UTC')\n"
-	"    return pd.DataFrame(block, index=idx, columns=list(COLS), copy=False)\n"
-	"UTC = pd.DatetimeTZDtype(tz='UTC')\n"
-	"def build_cols(tv, pv, n, cap):\n"
-	"    t = np.frombuffer(tv, dtype='<i8', count=n).view('datetime64[ns]')\n"
-	"    block = np.ndarray((5, n), dtype='<f8', buffer=pv, strides=(8 * cap, 8))\n"
-	"    arr = pd.arrays.DatetimeArray(t, dtype=UTC, copy=False)\n"
-	"    idx = pd.DatetimeIndex(arr, name='time', copy=False)\n"
-	"    return pd.DataFrame(block.T, index=idx, columns=list(COLS), copy=False)\n"
-	/* The same frame through pandas' own constructors for trusted data (no inference, no
-	 * validation): in a freshly forked run the public path above touches about 1 ms more of
-	 * pandas' pages, each a copy-on-write fault. Used only if it builds what the public path
-	 * builds (choose_build_cols, in the zygote). */
-	"try:\n"
-	"    from pandas.core.internals import BlockManager\n"
-	"    from pandas.core.internals.blocks import new_block\n"
-	"    from pandas._libs.internals import BlockPlacement\n"
-	"except ImportError:\n"
-	"    BlockManager = None\n"
-	"def build_cols_direct(tv, pv, n, cap):\n"
-	"    t = np.frombuffer(tv, dtype='<i8', count=n).view('datetime64[ns]')\n"
-	"    block = np.ndarray((5, n), dtype='<f8', buffer=pv, strides=(8 * cap, 8))\n"
-	"    arr = pd.arrays.DatetimeArray._simple_new(t, dtype=UTC)\n"
-	"    idx = pd.DatetimeIndex._simple_new(arr, name='time')\n"
-	"    blk = new_block(block, BlockPlacement(slice(0, 5)), ndim=2)\n"
-	"    return pd.DataFrame(BlockManager((blk,), [COLS_INDEX.copy(), idx], verify_integrity=False))\n"
-	"def choose_build_cols():\n"
-	"    global build_cols, COLS_INDEX\n"
-	"    cap, n = 4, 3\n"
-	"    buf = bytearray(6 * cap * 8)\n"
-	"    np.frombuffer(buf, dtype='<i8', count=n)[:] = np.arange(n) * 3600 * 1000000000\n"
-	"    np.frombuffer(buf, dtype='<f8')[cap:] = np.arange(5 * cap) / 8 + 1\n"
-	"    tv, pv = memoryview(buf)[: 8 * n], memoryview(buf)[8 * cap: 8 * (5 * cap + n)]\n"
-	"    a = build_cols(tv, pv, n, cap)\n"
-	"    try:\n"
-	"        COLS_INDEX = pd.Index(list(COLS))\n"
-	"        b = build_cols_direct(tv, pv, n, cap)\n"
-	"        same = (a.equals(b) and a.index.equals(b.index) and a.index.dtype == b.index.dtype and\n"
-	"                a.index.name == b.index.name and a.index.freq == b.index.freq and\n"
-	"                list(a.columns) == list(b.columns) and list(a.dtypes) == list(b.dtypes) and\n"
-	"                b._mgr.nblocks == 1 and np.shares_memory(b['close'].to_numpy(), pv))\n"
-	"    except Exception:\n"
-	"        same = False\n"
-	"    if same:\n"
-	"        build_cols = build_cols_direct\n"
-	"    return same\n"
-	"SIGNAL_NAN = -128\n"  /* SBX_SIGNAL_NAN */
-	"def none_as_nan(a):\n"
-	"    out = np.empty(a.shape[0])\n"
-	"    for i, v in enumerate(a.tolist()):\n"
-	"        if v is None:\n"
-	"            out[i] = np.nan\n"
-	"        elif isinstance(v, (int, float, np.integer, np.floating, np.bool_)):\n"
-	"            try:\n"
-	"                out[i] = v\n"
-	"            except OverflowError:\n"
-	"                raise BadOutput('value %r at bar %d is not -1, 0 or 1' % (v, i)) from None\n"
-	"        else:\n"
-	"            raise BadOutput('signals() returned a %s at bar %d, not a number' % (type(v).__name__, i))\n"
-	"    return out\n"
-	"def to_int8(x, n, idx=None):\n"
-	"    if isinstance(x, pd.DataFrame):\n"
-	"        raise BadOutput('signals() returned a DataFrame, not one value per bar')\n"
-	"    if x is None:\n"
-	"        raise BadOutput('signals() returned None')\n"
-	"    if (isinstance(x, pd.Series) and idx is not None and\n"
-	"            not isinstance(x.index, pd.RangeIndex) and not x.index.equals(idx)):\n"
-	"        raise BadOutput('signals() returned a Series whose index is not df.index; '\n"
-	"                        'keep df.index or return the values in bar order')\n"
-	"    try:\n"
-	"        a = np.asarray(x)\n"
-	"    except Exception as e:\n"
-	"        raise BadOutput('signals() returned something that is not an array: %s' % type(e).__name__)\n"
-	"    if a.ndim != 1:\n"
-	"        raise BadOutput('signals() returned %d dimensions, not 1' % a.ndim)\n"
-	"    if a.shape[0] != n:\n"
-	"        raise BadOutput('signals() returned %d values for %d bars' % (a.shape[0], n))\n"
-	"    if a.dtype.kind == 'O':\n"
-	"        a = none_as_nan(a)\n"
-	"    if a.dtype.kind not in 'biuf':\n"
-	"        raise BadOutput('signals() returned values of type %s, not numbers' % a.dtype)\n"
-	"    with np.errstate(all='ignore'):\n"
-	"        nan = np.isnan(a) if a.dtype.kind == 'f' else None\n"
-	"        if nan is not None and nan.any():\n"
-	"            a = np.where(nan, 0.0, a)\n"
-	"        else:\n"
-	"            nan = None\n"
-	"        s = a.astype(np.int8)\n"
-	"        if a.dtype.kind == 'b' or n == 0:\n"
-	"            return s\n"
-	"        lo, hi = a.min(), a.max()\n"
-	"        if lo >= -1 and hi <= 1 and (a.dtype.kind != 'f' or np.array_equal(s, a)):\n"
-	"            if nan is not None:\n"
-	"                s[nan] = SIGNAL_NAN\n"
-	"            return s\n"
-	"        bad = (s != a) | (a < -1) | (a > 1)\n"
-	"    i = int(np.argmax(bad))\n"
-	"    raise BadOutput('value %r at bar %d is not -1, 0 or 1' % (float(a[i]), i))\n"
-	"def describe(e):\n"
-	"    where = ''\n"
-	"    for fr in traceback.extract_tb(e.__traceback__):\n"
-	"        if fr.filename == 'strategy.py':\n"
-	"            where = 'line %d: ' % fr.lineno\n"
-	"    try:\n"
-	"        msg = str(e)\n"
-	"        if (isinstance(e, SyntaxError) and e.filename == 'strategy.py' and\n"
-	"                type(e.lineno) is int and type(e.msg) is str):\n"
-	"            where, msg = 'line %d: ' % e.lineno, e.msg\n"
-	"    except BaseException:\n"
-	"        msg = '(unprintable)'\n"
-	"    return '%s%s: %s' % (where, type(e).__name__, msg[:800])\n"
-	"def sample():\n"
-	"    import struct\n"
-	"    return struct.pack('<3q', 0, 3600, 7200) + struct.pack('<15d', *([1.0] * 15))\n"
-	"def warm():\n"
-	"    df = build(sample(), 3)\n"
-	"    s = df['close'].rolling(2).mean().diff().shift(1).fillna(0.0)\n"
-	"    to_int8(np.sign(s).astype(int).values, 3)\n"
-	"    to_int8(list(np.sign(s)), 3)\n"
-	"    df.ewm(span=2).mean(); df.pct_change(); df['close'].ge(df['open']).astype(int)\n"
-	"def freeze():\n"
-	"    import gc\n"
-	"    gc.collect()\n"
-	"    gc.freeze()\n"
-	"def guard_stat():\n"
-	"    def wrap(f, event):\n"
-	"        def guarded(path, *a, **k):\n"
-	"            sys.audit(event, path, k.get('dir_fd'))\n"
-	"            return f(path, *a, **k)\n"
-	"        return guarded\n"
-	"    os.stat, os.lstat = wrap(os.stat, 'os.stat'), wrap(os.lstat, 'os.stat')\n"
-	"    os.readlink = wrap(os.readlink, 'os.readlink')\n"
-	"    os.access = wrap(os.access, 'os.access')\n";
-
-/* The sys.path directories there are: the read roots beside lib_roots. */
-static const char roots_src[] =
-	"import os, sys\n"
-	"def roots():\n"
-	"    return [p for p in sys.path if p and os.path.isdir(p)]\n";
 
 /* Paths the runs may read besides sys.path: the shared libraries behind the interpreter and
  * numpy's extension modules, the loader cache, and time zone data. With sys.path they are
@@ -279,11 +124,19 @@ static void py_cause(char *buf, size_t len)
 	PyErr_Restore(type, val, tb);
 }
 
+/* The trusted helpers (py/sa_helpers.py), defined before any upload exists, in a dict of their
+ * own that becomes z.helpers. They run inside a child after lockdown, so an upload that patches
+ * numpy can only lie about its own output, which the driver validates anyway. */
 static PyObject *load_helpers(char *why, size_t whylen)
 {
-	PyObject *d = PyDict_New(), *r = NULL;
+	const char *helper_src = sbi_pysrc_find("sa_helpers");
+	PyObject *d, *r = NULL;
 
-	if (!d)
+	if (!helper_src) {
+		snprintf(why, whylen, "the binary holds no sa_helpers.py");
+		return NULL;
+	}
+	if (!(d = PyDict_New()))
 		return NULL;
 	if (PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) < 0)
 		goto fail;
@@ -314,15 +167,16 @@ fail:
 	return NULL;
 }
 
-/* The read-only roots: sys.path directories (resolved by the helper) plus lib_roots. */
+/* The read-only roots: sys.path directories (resolved by py/sa_roots.py) plus lib_roots. */
 static int collect_roots(struct sbi_zstate *z)
 {
+	const char *roots_src = sbi_pysrc_find("sa_roots");
 	PyObject *d = PyDict_New(), *r = NULL, *list = NULL;
 	size_t n_lib = sizeof lib_roots / sizeof lib_roots[0];
 	Py_ssize_t n;
 	int rc = -1;
 
-	if (!d || PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) < 0 ||
+	if (!roots_src || !d || PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) < 0 ||
 	    !(r = PyRun_String(roots_src, Py_file_input, d, d)) ||
 	    !(list = PyRun_String("roots()", Py_eval_input, d, d)) || !PyList_Check(list))
 		goto out;

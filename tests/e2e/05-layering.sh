@@ -4,7 +4,8 @@
 # includes only itself and the layers below it (its USES_ line), nothing else of the project, and
 # prints nothing (its errors go back to the caller, mains print); no stage
 # includes another stage; the sandbox's host modules include nothing of what runs inside the
-# namespaces (only the sandbox program, which is also the zygote's exec image, links it).
+# namespaces (only the sandbox program, which is also the zygote's exec image, links it); the
+# Python the sandbox binary embeds compiles and passes pyflakes.
 . "$(dirname "$0")/../lib.sh"
 
 report=$("$PY" - <<'PYEOF'
@@ -164,6 +165,27 @@ leaks=$(for h in $priv; do grep -rln "#include \"$h\"" --include=*.c --include=*
 	grep -v -e '^\./sandbox/[^/]*$' -e '^\./tests/unit/' -e '^\./build/'; done)
 check "the sandbox's private headers were found" test "$(echo "$priv" | wc -w)" -ge 4
 check "no room outside sandbox/ includes a private sandbox header" test -z "$leaks"
+
+# --- the Python embedded in the sandbox binary -------------------------------------------------
+# scripts/embed-py builds sandbox/inside/py/ (the zygote's helpers, its read roots, the shims'
+# loader) and sandbox/inside/shims/ into the binary: each file compiles (py_compile, its cache
+# under $TMP, never the checkout) and pyflakes finds nothing in it. A shim re-exports its
+# framework's names (freqtrade.strategy's datetime and DataFrame, technical.qtpylib's star
+# import), so there, and only there, pyflakes' unused-import and star-import notes are expected.
+embedded=$(find sandbox/inside/py sandbox/inside/shims -name '*.py' | LC_ALL=C sort)
+n_py=$(echo "$embedded" | grep -c .)
+if [ "$n_py" -ge 10 ] && echo "$embedded" | grep -qx sandbox/inside/py/sa_helpers.py; then
+	ok "the embedded Python files were listed ($n_py)"
+else not_ok "the embedded Python files were listed" "only $n_py"; fi
+# shellcheck disable=SC2086  # one name a word: the paths hold no space
+check "every embedded Python file compiles" env PYTHONPYCACHEPREFIX="$TMP/pycache" "$PY" -m py_compile $embedded
+check "pyflakes is installed (python3-pyflakes)" "$PY" -m pyflakes --version
+"$PY" -m pyflakes sandbox/inside/py >"$TMP/flakes-py" 2>&1
+expect_eq "pyflakes finds nothing in sandbox/inside/py" "" "$(cat "$TMP/flakes-py")"
+"$PY" -m pyflakes sandbox/inside/shims >"$TMP/flakes-shims" 2>&1
+flakes=$(grep -v -e ' imported but unused$' -e ' used; unable to detect undefined names$' "$TMP/flakes-shims")
+expect_eq "pyflakes finds nothing in the shims but their re-exports" "" "$flakes"
+check "pyflakes reads the shims (it notes their re-exports)" test -s "$TMP/flakes-shims"
 
 # --- the report only reads and draws ---------------------------------------------------------
 # Nothing under report/ calls a replay or statistics computation: every curve it draws is a

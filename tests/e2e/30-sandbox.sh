@@ -166,14 +166,11 @@ conv_case bools 'return np.arange(len(df)) % 2 == 0' ok 100
 conv_case negzero 'return -x' ok 0
 conv_case float32 'return np.where(np.arange(len(df)) < 50, -1.0, 1.0).astype(np.float32)' ok 100
 # A truncated run's frame comes through pandas' direct constructors only when they build what
-# the public constructor builds: the zygote's own helpers, read from sandbox/inside/sbx_zygote.c, choose
+# the public constructor builds: the zygote's own helpers, read from sandbox/inside/py/sa_helpers.py, choose
 # the direct path as it stands and keep the public one when it raises or builds another index.
-builder=$("$PY" - sandbox/inside/sbx_zygote.c <<'PYEOF'
-import re, sys
-src = open(sys.argv[1]).read()
-body = src[src.index("static const char helper_src[] ="):]
-body = body[: body.index(";\n")]
-code = "".join(bytes(p, "utf-8").decode("unicode_escape") for p in re.findall(r'"((?:[^"\\]|\\.)*)"', body))
+builder=$("$PY" - sandbox/inside/py/sa_helpers.py <<'PYEOF'
+import sys
+code = open(sys.argv[1], encoding="ascii").read()
 def fresh():
     d = {}
     exec(code, d)
