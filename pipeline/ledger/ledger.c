@@ -74,7 +74,7 @@ static const char *read_key(const struct args *a, struct sa_ledger_key *k, char 
 	if (!in || !fp)
 		reason = sa_fmt(why, len, "inspect.json or fingerprint.json is unusable: %s", err);
 	else
-		reason = sa_ledger_key_read(in, fp, k, why, len);
+		reason = sa_ledger_key_read(in, fp, k, why, len) ? why : NULL;
 	cJSON_Delete(in);
 	cJSON_Delete(fp);
 	return reason;
