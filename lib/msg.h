@@ -18,10 +18,12 @@ void sa_set_prog(const char *name);
 const char *sa_prog(void);
 
 /* The error contract. Library code prints nothing: a function that can fail takes the caller's
- * (char *err, size_t errlen) and reports a failure by returning -1 (or NULL), with err holding
- * one NUL-terminated lowercase sentence that names its subject ("cannot write 'x.json': No space
- * left on device"). The caller prints it (a main: sa_die("...: %s", err)) or, in a stage, puts it
- * into the JSON "reason"; `why` is the name stages give that user-facing reason text. */
+ * (char *err, size_t errlen) and reports a failure by returning -1 (or NULL, or the failure
+ * value its header names), with err holding one NUL-terminated lowercase sentence that names its
+ * subject ("cannot write 'x.json': No space left on device"). The caller prints it (a main:
+ * sa_die("...: %s", err)) or, in a stage, puts it into the JSON "reason"; `why` is the name the
+ * stages give that user-facing reason text. sa_read_file alone returns a status instead, which
+ * sa_read_strerror words into the caller's buffer. */
 
 /* Prints "prog: message\n" to stderr and returns -1; for mains. */
 int sa_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
