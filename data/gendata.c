@@ -177,6 +177,7 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	time_t start;
 	struct sa_atomic a;
+	char err[1024];
 	char *end;
 	int c;
 
@@ -216,13 +217,13 @@ int main(int argc, char **argv)
 		sa_usage_die("unexpected argument, '%s'", argv[optind]);
 	if (!out)
 		sa_usage_die("give the output file with -o");
-	if (sa_atomic_open(&a, out) < 0)
-		return SA_EXIT_BROKEN;
+	if (sa_atomic_open(&a, out, err, sizeof err) < 0)
+		sa_die("%s", err);
 	if (generate(a.fp, seed, bars, start) < 0) {
 		sa_atomic_abort(&a);
 		sa_die("cannot write, '%s'", out);
 	}
-	if (sa_atomic_commit(&a) < 0)
-		return SA_EXIT_BROKEN;
+	if (sa_atomic_commit(&a, err, sizeof err) < 0)
+		sa_die("%s", err);
 	return SA_EXIT_OK;
 }

@@ -259,7 +259,7 @@ static int write_result(const char *dir, const struct nightly_mail_plan *p, cons
 			const struct args *a)
 {
 	cJSON *o = sa_json_stage("mail", 1), *att, *left;
-	char path[4096], where[256];
+	char path[4096], where[256], err[1024];
 	int rc;
 
 	cJSON_AddBoolToObject(o, "ok", res->ok);
@@ -278,7 +278,9 @@ static int write_result(const char *dir, const struct nightly_mail_plan *p, cons
 			cJSON_AddItemToArray(att, cJSON_CreateString(p->index[i].name));
 	for (size_t i = 0; i < p->n; i++)
 		cJSON_AddItemToArray(p->bundles[i].attach ? att : left, cJSON_CreateString(p->bundles[i].name));
-	rc = sa_json_write(sa_fmt(path, sizeof path, "%s/mail.json", dir), o);
+	rc = sa_json_write(sa_fmt(path, sizeof path, "%s/mail.json", dir), o, err, sizeof err);
+	if (rc)
+		sa_error("%s", err);
 	cJSON_Delete(o);
 	return rc;
 }

@@ -199,7 +199,7 @@ static cJSON *key_json(const struct nightly_key *k)
 static int cmd_decide(const struct args *a)
 {
 	struct nightly_key k;
-	char tool[96];
+	char tool[96], err[1024];
 	sqlite3 *db = NULL;
 	bool seen = false, moved = false, data_ok;
 	int skip, rc = SA_EXIT_BROKEN;
@@ -233,8 +233,10 @@ static int cmd_decide(const struct args *a)
 					       : !data_ok ? "the data file cannot be read"
 					       : seen ? "the earlier results are no longer in place"
 						      : "first audit under this code, data, config and tool");
-	if (sa_json_write(a->out, w) != 0)
+	if (sa_json_write(a->out, w, err, sizeof err) != 0) {
+		sa_error("%s", err);
 		goto out;
+	}
 	puts(skip ? "skip" : "audit");
 	rc = SA_EXIT_OK;
 out:
@@ -289,8 +291,10 @@ static int cmd_done(const struct args *a)
 	}
 	cJSON_DeleteItemFromObjectCaseSensitive(w, "audit_rc");
 	cJSON_AddNumberToObject(w, "audit_rc", (double)a->rc);
-	if (sa_json_write(a->work, w) != 0)
+	if (sa_json_write(a->work, w, err, sizeof err) != 0) {
+		sa_error("%s", err);
 		goto out;
+	}
 	memset(&r, 0, sizeof r);
 	nightly_row_load_results(&r, a->dir);
 	if (a->rc != 0)
@@ -308,16 +312,23 @@ out:
 }
 
 /* Copies the audit's bundle into the night's folder, so the night keeps what it mailed even
- * after a later night re-audits the strategy. */
+ * after a later night re-audits the strategy. A bundle that is there but cannot be copied is
+ * warned about. */
 static void take_bundle(struct nightly_row *r, const char *dir, const char *night_dir)
 {
-	char src[4096], dst[4096];
+	char src[4096], dst[4096], err[1024];
+	bool taken;
 	FILE *fp;
 
 	sa_fmt(src, sizeof src, "%s/%s.zip", dir, r->name);
 	sa_fmt(dst, sizeof dst, "%s/bundles/%s.zip", night_dir, r->name);
-	if (access(src, R_OK) != 0 || sa_copy_file(src, dst, (size_t)1 << 31) != 0 ||
-	    sa_sha256_file(dst, r->bundle_sha) != 0) {
+	taken = access(src, R_OK) == 0;
+	if (taken && (sa_copy_file(src, dst, (size_t)1 << 31, err, sizeof err) != 0 ||
+		      sa_sha256_file(dst, r->bundle_sha, err, sizeof err) != 0)) {
+		sa_warn("%s: the night keeps no bundle of it: %s", r->name, err);
+		taken = false;
+	}
+	if (!taken) {
 		if (!r->note[0])
 			sa_fmt(r->note, sizeof r->note, "no bundle");
 		return;
@@ -331,17 +342,24 @@ static void take_bundle(struct nightly_row *r, const char *dir, const char *nigh
 }
 
 /* Unpacks the page of the bundle into the night's folder, reports/NAME/: report.html and the
- * charts sha256sums.txt lists beside it, so the index links to a page that opens as it is. */
+ * charts sha256sums.txt lists beside it, so the index links to a page that opens as it is. A
+ * page that cannot be copied is warned about, and the index links to none. */
 static void take_report(struct nightly_row *r, const char *dir, const char *night_dir)
 {
-	char src[4096], dst[4096], line[512], file[256];
+	char src[4096], dst[4096], line[512], file[256], err[1024];
 	FILE *sums;
 	size_t cap = (size_t)64 << 20;
 	bool ok;
 
 	sa_fmt(dst, sizeof dst, "%s/reports/%s", night_dir, r->name);
 	sa_fmt(src, sizeof src, "%s/sha256sums.txt", dir);
-	if (!r->bundle[0] || sa_mkdirs(dst, 0755) != 0 || !(sums = fopen(src, "r")))
+	if (!r->bundle[0])
+		return;
+	if (sa_mkdirs(dst, 0755, err, sizeof err) != 0) {
+		sa_warn("%s: the index links to no page of it: %s", r->name, err);
+		return;
+	}
+	if (!(sums = fopen(src, "r")))
 		return;
 	ok = true;
 	while (ok && fgets(line, sizeof line, sums)) {
@@ -350,9 +368,12 @@ static void take_report(struct nightly_row *r, const char *dir, const char *nigh
 		    (strcmp(file, "report.html") && !(strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png"))))
 			continue;
 		ok = sa_copy_file(sa_fmt(src, sizeof src, "%s/%s", dir, file),
-				  sa_fmt(dst, sizeof dst, "%s/reports/%s/%s", night_dir, r->name, file), cap) == 0;
+				  sa_fmt(dst, sizeof dst, "%s/reports/%s/%s", night_dir, r->name, file), cap,
+				  err, sizeof err) == 0;
 	}
 	fclose(sums);
+	if (!ok)
+		sa_warn("%s: the index links to no page of it: %s", r->name, err);
 	sa_fmt(src, sizeof src, "%s/reports/%s/report.html", night_dir, r->name);
 	if (ok && access(src, R_OK) == 0)
 		sa_fmt(r->report, sizeof r->report, "reports/%s/report.html", r->name);
@@ -491,15 +512,18 @@ out:
 static int cmd_index(const struct args *a)
 {
 	struct nightly_index ix = {0};
-	char path[4096], summary[512];
+	char path[4096], summary[512], err[1024];
 	sqlite3 *db = NULL;
 	int rc = SA_EXIT_BROKEN;
 
 	need(a->db, "--db"), need(a->night, "--night"), need(a->night_dir, "--night-dir");
 	need(a->out_root, "--out-root"), need(a->tpl, "--template");
 	snprintf(ix.night, sizeof ix.night, "%s", a->night);
-	if (sa_mkdirs(sa_fmt(path, sizeof path, "%s/bundles", a->night_dir), 0755) != 0 ||
-	    load_rows(&ix, a) != 0)
+	if (sa_mkdirs(sa_fmt(path, sizeof path, "%s/bundles", a->night_dir), 0755, err, sizeof err) != 0) {
+		sa_error("%s", err);
+		goto out;
+	}
+	if (load_rows(&ix, a) != 0)
 		goto out;
 	db = nightly_history_open(a->db);
 	if (!db || record_rows(&ix, a->night, a->out_root, db) != 0)

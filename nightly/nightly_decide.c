@@ -99,7 +99,7 @@ int nightly_tool_key(const char *bindir, const char *version, char key[96])
 	char list[] = NIGHTLY_TOOL_BINS;
 	char *sums = NULL, *save = NULL, *name;
 	size_t cap = 1024, used = 0;
-	char path[4096], hex[65], all[65];
+	char path[4096], hex[65], all[65], err[1024];
 	int rc = -1;
 
 	sums = calloc(1, cap);
@@ -111,15 +111,19 @@ int nightly_tool_key(const char *bindir, const char *version, char key[96])
 		sa_fmt(path, sizeof path, "%s/%s", bindir, name);
 		if (access(path, F_OK) != 0)
 			snprintf(hex, sizeof hex, "missing");
-		else if (sa_sha256_file(path, hex) != 0)
+		else if (sa_sha256_file(path, hex, err, sizeof err) != 0) {
+			sa_error("%s", err);
 			goto out;
+		}
 		n = snprintf(sums + used, cap - used, "%s %s\n", hex, name);
 		if (n < 0 || (size_t)n >= cap - used)
 			goto out;
 		used += (size_t)n;
 	}
-	if (sa_sha256_buf(sums, used, all) < 0)
+	if (sa_sha256_buf(sums, used, all, err, sizeof err) < 0) {
+		sa_error("%s", err);
 		goto out;
+	}
 	snprintf(key, 96, "%.24s/%s", version, all);
 	rc = 0;
 out:
@@ -127,13 +131,18 @@ out:
 	return rc;
 }
 
-/* Hashes path into hex, or leaves "" when path is NULL or empty. */
+/* Hashes path into hex, or leaves "" when path is NULL or empty. Returns 0, or -1 with a
+ * message printed. */
 static int sha_or_empty(const char *path, char hex[65])
 {
+	char err[1024];
+
 	hex[0] = '\0';
 	if (!path || !*path)
 		return 0;
-	return sa_sha256_file(path, hex);
+	if (sa_sha256_file(path, hex, err, sizeof err) != 0)
+		return sa_error("%s", err);
+	return 0;
 }
 
 int nightly_key_compute(struct nightly_key *k, const char *strategy, const char *tradelog,

@@ -205,7 +205,7 @@ int nightly_history_ledger(sqlite3 *db, const char *night, const char *dir, stru
 		goto out;
 	in = sa_json_read(sa_fmt(path, sizeof path, "%s/inspect.json", dir), SA_JSON_CAP, err, sizeof err);
 	fp = sa_json_read(sa_fmt(path, sizeof path, "%s/fingerprint.json", dir), SA_JSON_CAP, err, sizeof err);
-	if (da_ledger_key_read(in, fp, &k, why, sizeof why) != NULL)
+	if (da_ledger_key_read(in, fp, &k, why, sizeof why) != 0)
 		goto out;
 	if (da_ledger_record(db, r->name, night, &k, &v, why, sizeof why) != 0)
 		rc = sa_error("cannot record '%s' in the trial ledger: %s", r->name, why);
@@ -229,7 +229,7 @@ int nightly_history_ledger_moved(sqlite3 *db, const char *dir, const char *name,
 	in = sa_json_read(sa_fmt(path, sizeof path, "%s/inspect.json", dir), SA_JSON_CAP, err, sizeof err);
 	fp = sa_json_read(sa_fmt(path, sizeof path, "%s/fingerprint.json", dir), SA_JSON_CAP, err, sizeof err);
 	lj = sa_json_read(sa_fmt(path, sizeof path, "%s/ledger.json", dir), SA_JSON_CAP, err, sizeof err);
-	if (da_ledger_key_read(in, fp, &k, why, sizeof why) != NULL) {
+	if (da_ledger_key_read(in, fp, &k, why, sizeof why) != 0) {
 		/* no code the ledger counts: nothing of it can have moved (nor can since, the
 		 * data's last bar at the first audit, without new data, which re-audits anyway) */
 		rc = 0;

@@ -188,6 +188,7 @@ int nightly_html_write(const struct nightly_index *ix, const char *tpl, size_t l
 {
 	const char *ro = memmem(tpl, len, ROW_OPEN, strlen(ROW_OPEN)), *rc = NULL, *body, *after;
 	struct sa_atomic a = {0};
+	char err[1024];
 
 	if (ro)
 		rc = memmem(ro, len - (size_t)(ro - tpl), ROW_CLOSE, strlen(ROW_CLOSE));
@@ -195,11 +196,13 @@ int nightly_html_write(const struct nightly_index *ix, const char *tpl, size_t l
 		return sa_error("the index template has no '%s' ... '%s' block", ROW_OPEN, ROW_CLOSE);
 	body = ro + strlen(ROW_OPEN);
 	after = rc + strlen(ROW_CLOSE);
-	if (sa_atomic_open(&a, path) != 0)
-		return -1;
+	if (sa_atomic_open(&a, path, err, sizeof err) != 0)
+		return sa_error("%s", err);
 	render(a.fp, tpl, (size_t)(ro - tpl), ix, NULL);
 	for (size_t i = 0; i < ix->n; i++)
 		render(a.fp, body, (size_t)(rc - body), ix, &ix->rows[i]);
 	render(a.fp, after, len - (size_t)(after - tpl), ix, NULL);
-	return sa_atomic_commit(&a);
+	if (sa_atomic_commit(&a, err, sizeof err) != 0)
+		return sa_error("%s", err);
+	return 0;
 }

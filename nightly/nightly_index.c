@@ -310,7 +310,7 @@ static cJSON *row_json(const struct nightly_row *r)
 int nightly_index_write_json(const struct nightly_index *ix, const char *path)
 {
 	cJSON *root = sa_json_stage("nightly", 1), *rows;
-	char summary[512];
+	char summary[512], err[1024];
 	int rc;
 
 	cJSON_AddBoolToObject(root, "ok", 1);
@@ -319,7 +319,9 @@ int nightly_index_write_json(const struct nightly_index *ix, const char *path)
 	rows = cJSON_AddArrayToObject(root, "rows");
 	for (size_t i = 0; i < ix->n; i++)
 		cJSON_AddItemToArray(rows, row_json(&ix->rows[i]));
-	rc = sa_json_write(path, root);
+	rc = sa_json_write(path, root, err, sizeof err);
+	if (rc)
+		sa_error("%s", err);
 	cJSON_Delete(root);
 	return rc;
 }
@@ -366,9 +368,10 @@ int nightly_index_write_text(const struct nightly_index *ix, const char *path)
 {
 	struct sa_atomic a = {0};
 	char summary[512], b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], news[300], data[400];
+	char err[1024];
 
-	if (sa_atomic_open(&a, path) != 0)
-		return -1;
+	if (sa_atomic_open(&a, path, err, sizeof err) != 0)
+		return sa_error("%s", err);
 	fprintf(a.fp, "strataudit nightly index\n%s\n\n", nightly_index_summary(ix, summary, sizeof summary));
 	fprintf(a.fp, "%-24s %-22s %7s %8s %11s %9s %6s %6s %6s %5s %7s %9s  %s\n", "strategy", "verdict",
 		"trades", "sharpe", "net return", "drawdown", "psr", "dsr", "trials", "pbo", "blocked",
@@ -396,7 +399,9 @@ int nightly_index_write_text(const struct nightly_index *ix, const char *path)
 	}
 	fprintf(a.fp, "\nSharpe: the report's headline, annualised over per-bar returns. "
 		"A verdict is evidence for a decision, never a promise of returns.\n");
-	return sa_atomic_commit(&a);
+	if (sa_atomic_commit(&a, err, sizeof err) != 0)
+		return sa_error("%s", err);
+	return 0;
 }
 
 char *nightly_index_summary(const struct nightly_index *ix, char *buf, size_t len)

@@ -100,22 +100,18 @@ int rpt_write_sums(const char *dir, const struct rpt_list *list, char *err, size
 	char path[4096], hex[65];
 	struct sa_atomic a = { 0 };
 	int rc = -1;
-	if (sa_atomic_open(&a, sa_fmt(path, sizeof path, "%s/%s", dir, SUMS))) {
-		sa_fmt(err, errlen, "cannot write '%s'", path);
+	if (sa_atomic_open(&a, sa_fmt(path, sizeof path, "%s/%s", dir, SUMS), err, errlen))
 		goto out;
-	}
 	for (size_t i = 0; i < list->n; i++) {
-		if (sa_sha256_file(sa_fmt(path, sizeof path, "%s/%s", dir, list->names[i]), hex)) {
-			sa_fmt(err, errlen, "cannot hash '%s'", path);
+		if (sa_sha256_file(sa_fmt(path, sizeof path, "%s/%s", dir, list->names[i]), hex, err,
+				   errlen)) {
 			sa_atomic_abort(&a);
 			goto out;
 		}
 		fprintf(a.fp, "%s  %s\n", hex, list->names[i]);
 	}
-	if (sa_atomic_commit(&a)) {
-		sa_fmt(err, errlen, "cannot write '%s/%s'", dir, SUMS);
+	if (sa_atomic_commit(&a, err, errlen))
 		goto out;
-	}
 	rc = 0;
 out:
 	return rc;

@@ -151,14 +151,14 @@ static void write_html(const struct args *a, const cJSON *model)
 	enum sa_read_status st = sa_read_file(path, TEMPLATE_CAP, &tmpl, &len);
 	if (st != SA_READ_OK)
 		sa_die("%s", sa_read_strerror(st, path, TEMPLATE_CAP, msg, sizeof msg));
-	if (sa_atomic_open(&out, sa_fmt(path, sizeof path, "%s/report.html", a->dir)))
-		sa_die("cannot write the report, '%s'", path);
+	if (sa_atomic_open(&out, sa_fmt(path, sizeof path, "%s/report.html", a->dir), err, sizeof err))
+		sa_die("cannot write the report: %s", err);
 	if (rpt_tmpl_render(out.fp, tmpl, model, err, sizeof err)) {
 		sa_atomic_abort(&out);
 		sa_die("template %s/report.html: %s", a->templates, err);
 	}
-	if (sa_atomic_commit(&out))
-		sa_die("cannot write the report, '%s'", path);
+	if (sa_atomic_commit(&out, err, sizeof err))
+		sa_die("cannot write the report: %s", err);
 	free(tmpl);
 }
 

@@ -65,10 +65,8 @@ int rpt_pdf_write(const char *path, const struct rpt_input *in, const struct rpt
 		*slash = '\0';
 	else
 		snprintf(dir, sizeof dir, ".");
-	if (sa_atomic_open(&a, path)) {
-		sa_fmt(err, errlen, "cannot write '%s'", path);
+	if (sa_atomic_open(&a, path, err, errlen))
 		goto out;
-	}
 	sf = cairo_pdf_surface_create_for_stream(to_file, a.fp, RPT_PW, RPT_PH);
 	metadata(sf, rpt_pdf_str(model, "name"));
 	cr = cairo_create(sf);
@@ -84,10 +82,8 @@ int rpt_pdf_write(const char *path, const struct rpt_input *in, const struct rpt
 		sa_fmt(err, errlen, "drawing '%s': %s", path, cairo_status_to_string(st));
 		goto out;
 	}
-	if (sa_atomic_commit(&a)) {
-		sa_fmt(err, errlen, "cannot write '%s'", path);
+	if (sa_atomic_commit(&a, err, errlen))
 		goto out;
-	}
 	rc = 0;
 out:
 	free(sig);

@@ -288,19 +288,15 @@ int rpt_finish(cairo_t *cr, cairo_surface_t *sf, const char *path, char *err, si
 		sa_fmt(err, errlen, "drawing '%s': %s", path, cairo_status_to_string(st));
 		goto out;
 	}
-	if (sa_atomic_open(&a, path)) {
-		sa_fmt(err, errlen, "cannot write '%s'", path);
+	if (sa_atomic_open(&a, path, err, errlen))
 		goto out;
-	}
 	if (rpt_png_write(a.fp, sf) < 0) {
 		sa_atomic_abort(&a);
 		sa_fmt(err, errlen, "writing '%s': the PNG encoder failed", path);
 		goto out;
 	}
-	if (sa_atomic_commit(&a)) {
-		sa_fmt(err, errlen, "cannot write '%s'", path);
+	if (sa_atomic_commit(&a, err, errlen))
 		goto out;
-	}
 	rc = 0;
 out:
 	cairo_surface_destroy(sf);

@@ -109,9 +109,12 @@ static void write_outputs(const struct opts *o, const struct sbx_result *r,
 			  const struct sbx_limits *lim, const char *reason)
 {
 	cJSON *run = sbx_run_json(r, lim, started ? sbx_zygote_cgroup(started) : NULL, reason);
-	if (sbx_events_file(o->events, r) < 0 || sa_json_write(o->out, run) < 0) {
+	char err[1024];
+
+	if (sbx_events_file(o->events, r, err, sizeof err) < 0 ||
+	    sa_json_write(o->out, run, err, sizeof err) < 0) {
 		cJSON_Delete(run);
-		sa_die("cannot write '%s'", o->out);
+		sa_die("%s", err);
 	}
 	cJSON_Delete(run);
 }

@@ -106,18 +106,19 @@ cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim,
 	return o;
 }
 
-int sbx_events_file(const char *path, const struct sbx_result *r)
+int sbx_events_file(const char *path, const struct sbx_result *r, char *err, size_t errlen)
 {
 	struct sa_atomic a;
 	long seq = 0;
 
-	if (sa_atomic_open(&a, path) < 0)
+	if (sa_atomic_open(&a, path, err, errlen) < 0)
 		return -1;
 	if (r && sbx_events_write(a.fp, r, &seq) < 0) {
+		sa_fmt(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		sa_atomic_abort(&a);
-		return sa_error("cannot write '%s'", path);
+		return -1;
 	}
-	return sa_atomic_commit(&a);
+	return sa_atomic_commit(&a, err, errlen);
 }
 
 int sbx_parse_jobs(const char *text, int *jobs)

@@ -21,7 +21,7 @@ cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim,
 		    const struct sbx_cgroup *cg, const char *reason);
 
 /* Writes r's events to path atomically as JSON lines numbered from 1 (an empty file when r is
- * NULL). Returns 0 or -1 with a message printed. */
-int sbx_events_file(const char *path, const struct sbx_result *r);
+ * NULL). Returns 0, or -1 with the reason in err. */
+int sbx_events_file(const char *path, const struct sbx_result *r, char *err, size_t errlen);
 
 #endif

@@ -76,7 +76,7 @@ int sbx_stage_main(const struct sbx_stage *st, int argc, char **argv)
 {
 	struct sbx_stage_args a;
 	struct timespec t0, t1;
-	bool broken = false;
+	char err[1024] = "";
 	cJSON *res;
 	int rc;
 
@@ -89,18 +89,16 @@ int sbx_stage_main(const struct sbx_stage *st, int argc, char **argv)
 	if (rc < 0)
 		sa_usage_die("bad command line");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	res = st->check(&a, &broken);
+	res = st->check(&a, err, sizeof err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (a.timing)
 		fprintf(stderr, "%s: %.3f s\n", st->name, (double)(t1.tv_sec - t0.tv_sec) +
 			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	if (broken || !res) {
-		cJSON_Delete(res);
-		sa_die("could not write the tables of '%s'", a.out);
-	}
-	rc = sa_json_write(a.out, res);
+	if (!res)
+		sa_die("could not write the tables of '%s': %s", a.out, err);
+	rc = sa_json_write(a.out, res, err, sizeof err);
 	cJSON_Delete(res);
 	if (rc < 0)
-		sa_die("could not write '%s'", a.out);
+		sa_die("%s", err);
 	return SA_EXIT_OK;
 }

@@ -5,6 +5,7 @@
 #define SBX_STAGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -33,14 +34,14 @@ enum {
 };
 
 /* One stage: its name (the program, and the "stage" of the JSON it writes), the options it
- * takes, its usage text, and its work: check() returns the output tree (never NULL; a check
- * that could not be made is "ok": false with the reason), or NULL with *broken set when the tool
- * itself could not work (a table it could not write). */
+ * takes, its usage text, and its work: check() returns the output tree (a check that could not
+ * be made is "ok": false with the reason), or NULL with the reason in err when the tool itself
+ * could not work (a table it could not write). */
 struct sbx_stage {
 	const char *name;
 	unsigned options;
 	void (*usage)(FILE *fp);
-	cJSON *(*check)(const struct sbx_stage_args *a, bool *broken);
+	cJSON *(*check)(const struct sbx_stage_args *a, char *err, size_t errlen);
 };
 
 /* The whole main: parses the command line (--help prints the usage and exits 0; a bad line

@@ -120,7 +120,7 @@ const char *sa_read_strerror(enum sa_read_status st, const char *path, size_t ca
 	return msg;
 }
 
-int sa_atomic_open(struct sa_atomic *a, const char *path)
+int sa_atomic_open(struct sa_atomic *a, const char *path, char *err, size_t errlen)
 {
 	size_t n = strlen(path);
 
@@ -129,7 +129,8 @@ int sa_atomic_open(struct sa_atomic *a, const char *path)
 	a->tmp = malloc(n + 5);
 	if (!a->path || !a->tmp) {
 		sa_atomic_abort(a);
-		return sa_fail("out of memory");
+		sa_fmt(err, errlen, "out of memory opening '%s'", path);
+		return -1;
 	}
 	memcpy(a->tmp, path, n);
 	memcpy(a->tmp + n, ".tmp", 5);
@@ -138,7 +139,8 @@ int sa_atomic_open(struct sa_atomic *a, const char *path)
 		int e = errno;
 
 		sa_atomic_abort(a);
-		return sa_fail("cannot write '%s': %s", path, strerror(e));
+		sa_fmt(err, errlen, "cannot write '%s': %s", path, strerror(e));
+		return -1;
 	}
 	return 0;
 }
@@ -151,24 +153,26 @@ static void atomic_release(struct sa_atomic *a)
 	a->fp = NULL;
 }
 
-int sa_atomic_commit(struct sa_atomic *a)
+int sa_atomic_commit(struct sa_atomic *a, char *err, size_t errlen)
 {
 	int rc = -1;
 
-	if (!a->fp)
+	if (!a->fp) {
+		sa_fmt(err, errlen, "cannot write '%s': it was not opened", a->path ? a->path : "");
 		goto out;
+	}
 	if (fflush(a->fp) != 0 || ferror(a->fp)) {
-		sa_fail("cannot write '%s': %s", a->path, strerror(errno));
+		sa_fmt(err, errlen, "cannot write '%s': %s", a->path, strerror(errno));
 		goto out;
 	}
 	if (fclose(a->fp) != 0) {
 		a->fp = NULL;
-		sa_fail("cannot write '%s': %s", a->path, strerror(errno));
+		sa_fmt(err, errlen, "cannot write '%s': %s", a->path, strerror(errno));
 		goto out;
 	}
 	a->fp = NULL;
 	if (rename(a->tmp, a->path) != 0) {
-		sa_fail("cannot rename '%s' to '%s': %s", a->tmp, a->path, strerror(errno));
+		sa_fmt(err, errlen, "cannot rename '%s' to '%s': %s", a->tmp, a->path, strerror(errno));
 		goto out;
 	}
 	rc = 0;
@@ -189,31 +193,33 @@ void sa_atomic_abort(struct sa_atomic *a)
 	atomic_release(a);
 }
 
-int sa_write_file(const char *path, const void *buf, size_t len)
+int sa_write_file(const char *path, const void *buf, size_t len, char *err, size_t errlen)
 {
 	struct sa_atomic a;
 
-	if (sa_atomic_open(&a, path))
+	if (sa_atomic_open(&a, path, err, errlen))
 		return -1;
 	if (len && fwrite(buf, 1, len, a.fp) != len) {
-		sa_fail("cannot write '%s': %s", path, strerror(errno));
+		sa_fmt(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		sa_atomic_abort(&a);
 		return -1;
 	}
-	return sa_atomic_commit(&a);
+	return sa_atomic_commit(&a, err, errlen);
 }
 
-int sa_copy_file(const char *src, const char *dst, size_t cap)
+int sa_copy_file(const char *src, const char *dst, size_t cap, char *err, size_t errlen)
 {
-	char *buf = NULL, msg[512];
+	char *buf = NULL;
 	size_t len;
 	enum sa_read_status st;
 	int rc;
 
 	st = sa_read_file(src, cap, &buf, &len);
-	if (st != SA_READ_OK)
-		return sa_fail("%s", sa_read_strerror(st, src, cap, msg, sizeof(msg)));
-	rc = sa_write_file(dst, buf, len);
+	if (st != SA_READ_OK) {
+		sa_read_strerror(st, src, cap, err, errlen);
+		return -1;
+	}
+	rc = sa_write_file(dst, buf, len, err, errlen);
 	free(buf);
 	return rc;
 }
@@ -229,19 +235,21 @@ static void hex_of(const unsigned char *md, unsigned n, char hex[65])
 	hex[64] = '\0';
 }
 
-int sa_sha256_buf(const void *buf, size_t len, char hex[65])
+int sa_sha256_buf(const void *buf, size_t len, char hex[65], char *err, size_t errlen)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned n = 0;
 
 	hex[0] = '\0';
-	if (!EVP_Digest(buf, len, md, &n, EVP_sha256(), NULL) || n != 32)
-		return sa_fail("cannot compute a sha256 of %zu bytes", len);
+	if (!EVP_Digest(buf, len, md, &n, EVP_sha256(), NULL) || n != 32) {
+		sa_fmt(err, errlen, "cannot compute a sha256 of %zu bytes", len);
+		return -1;
+	}
 	hex_of(md, n, hex);
 	return 0;
 }
 
-int sa_sha256_file(const char *path, char hex[65])
+int sa_sha256_file(const char *path, char hex[65], char *err, size_t errlen)
 {
 	unsigned char md[EVP_MAX_MD_SIZE], chunk[1 << 16];
 	unsigned n = 0;
@@ -252,25 +260,25 @@ int sa_sha256_file(const char *path, char hex[65])
 
 	fp = fopen(path, "rb");
 	if (!fp) {
-		sa_fail("cannot read '%s': %s", path, strerror(errno));
+		sa_fmt(err, errlen, "cannot read '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	ctx = EVP_MD_CTX_new();
 	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
-		sa_fail("cannot start sha256");
+		sa_fmt(err, errlen, "cannot start the sha256 of '%s'", path);
 		goto out;
 	}
 	while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0)
 		if (!EVP_DigestUpdate(ctx, chunk, got)) {
-			sa_fail("cannot compute the sha256 of '%s'", path);
+			sa_fmt(err, errlen, "cannot compute the sha256 of '%s'", path);
 			goto out;
 		}
 	if (ferror(fp)) {
-		sa_fail("cannot read '%s': %s", path, strerror(errno));
+		sa_fmt(err, errlen, "cannot read '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (!EVP_DigestFinal_ex(ctx, md, &n) || n != 32) {
-		sa_fail("cannot compute the sha256 of '%s'", path);
+		sa_fmt(err, errlen, "cannot compute the sha256 of '%s'", path);
 		goto out;
 	}
 	hex_of(md, n, hex);
@@ -282,16 +290,19 @@ out:
 	return rc;
 }
 
-int sa_mkdirs(const char *path, unsigned mode)
+int sa_mkdirs(const char *path, unsigned mode, char *err, size_t errlen)
 {
 	char *p = strdup(path);
 	int rc = -1;
 
-	if (!p)
-		return sa_fail("out of memory");
+	if (!p) {
+		sa_fmt(err, errlen, "out of memory creating '%s'", path);
+		return -1;
+	}
 	if (!*p) {
 		free(p);
-		return sa_fail("cannot create a directory with an empty name");
+		sa_fmt(err, errlen, "cannot create a directory with an empty name");
+		return -1;
 	}
 	for (char *s = p + 1; ; s++) {
 		if (*s == '/' || *s == '\0') {
@@ -299,7 +310,7 @@ int sa_mkdirs(const char *path, unsigned mode)
 
 			*s = '\0';
 			if (mkdir(p, mode) != 0 && errno != EEXIST) {
-				sa_fail("cannot create directory '%s': %s", p, strerror(errno));
+				sa_fmt(err, errlen, "cannot create directory '%s': %s", p, strerror(errno));
 				goto out;
 			}
 			*s = c;

@@ -41,26 +41,29 @@ struct sa_atomic {
 	char *tmp;
 };
 
-/* Opens path.tmp for writing. Returns 0, or -1 with a message printed. */
-int sa_atomic_open(struct sa_atomic *a, const char *path);
+/* Opens path.tmp for writing. Returns 0, or -1 with the reason in err ("cannot write 'x':
+ * Permission denied"). */
+int sa_atomic_open(struct sa_atomic *a, const char *path, char *err, size_t errlen);
 /* Flushes, closes and renames over the target: a reader sees the old file or the new one,
- * never half of one. Returns 0, or -1 (the tmp file is removed). Always releases a. */
-int sa_atomic_commit(struct sa_atomic *a);
+ * never half of one. Returns 0, or -1 with the reason in err (the tmp file is removed).
+ * Always releases a. */
+int sa_atomic_commit(struct sa_atomic *a, char *err, size_t errlen);
 /* Closes and removes the tmp file. Safe on an unopened or released struct. */
 void sa_atomic_abort(struct sa_atomic *a);
 
-/* Writes len bytes to path atomically. Returns 0 or -1 with a message printed. */
-int sa_write_file(const char *path, const void *buf, size_t len);
+/* Writes len bytes to path atomically. Returns 0, or -1 with the reason in err. */
+int sa_write_file(const char *path, const void *buf, size_t len, char *err, size_t errlen);
 
-/* Copies src to dst atomically, reading at most cap bytes. Returns 0 or -1. */
-int sa_copy_file(const char *src, const char *dst, size_t cap);
+/* Copies src to dst atomically, reading at most cap bytes. Returns 0, or -1 with the reason
+ * in err. */
+int sa_copy_file(const char *src, const char *dst, size_t cap, char *err, size_t errlen);
 
 /* Lowercase hex SHA-256 (OpenSSL EVP) of a buffer or of a whole file, into hex[65].
- * Each returns 0, or -1 with a message printed (sa_sha256_buf then leaves hex as ""). */
-int sa_sha256_buf(const void *buf, size_t len, char hex[65]);
-int sa_sha256_file(const char *path, char hex[65]);
+ * Each returns 0, or -1 with the reason in err (sa_sha256_buf then leaves hex as ""). */
+int sa_sha256_buf(const void *buf, size_t len, char hex[65], char *err, size_t errlen);
+int sa_sha256_file(const char *path, char hex[65], char *err, size_t errlen);
 
-/* mkdir -p. Returns 0 or -1 with a message printed. */
-int sa_mkdirs(const char *path, unsigned mode);
+/* mkdir -p. Returns 0, or -1 with the reason in err. */
+int sa_mkdirs(const char *path, unsigned mode, char *err, size_t errlen);
 
 #endif

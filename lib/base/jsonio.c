@@ -1,4 +1,5 @@
 /* jsonio.c - stage JSON files: capped reads, strict parses, atomic pretty writes. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,10 +58,8 @@ cJSON *sa_json_read_stage(const char *path, bool *ok, char *err, size_t errlen)
 
 static void *must(void *p)
 {
-	if (!p) {
-		sa_fail("out of memory");
+	if (!p)
 		abort();
-	}
 	return p;
 }
 
@@ -73,42 +72,45 @@ cJSON *sa_json_stage(const char *stage, int schema)
 	return o;
 }
 
-void sa_json_fail(cJSON *obj, const char *reason)
+void sa_json_fail(cJSON *obj, const char *text)
 {
 	cJSON_DeleteItemFromObjectCaseSensitive(obj, "ok");
 	cJSON_DeleteItemFromObjectCaseSensitive(obj, "reason");
 	cJSON_AddBoolToObject(obj, "ok", 0);
-	cJSON_AddStringToObject(obj, "reason", reason);
+	cJSON_AddStringToObject(obj, "reason", text);
 }
 
-int sa_json_write(const char *path, const cJSON *obj)
+int sa_json_write(const char *path, const cJSON *obj, char *err, size_t errlen)
 {
 	char *text = cJSON_Print(obj);
 	struct sa_atomic a;
 	int rc = -1;
 
-	if (!text)
-		return sa_fail("out of memory printing '%s'", path);
-	if (sa_atomic_open(&a, path))
+	if (!text) {
+		sa_fmt(err, errlen, "out of memory printing '%s'", path);
+		return -1;
+	}
+	if (sa_atomic_open(&a, path, err, errlen))
 		goto out;
 	if (fputs(text, a.fp) == EOF || fputc('\n', a.fp) == EOF) {
+		sa_fmt(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		sa_atomic_abort(&a);
-		sa_fail("cannot write '%s'", path);
 		goto out;
 	}
-	rc = sa_atomic_commit(&a);
+	rc = sa_atomic_commit(&a, err, errlen);
 out:
 	cJSON_free(text);
 	return rc;
 }
 
-int sa_json_write_fail(const char *path, const char *stage, int schema, const char *reason)
+int sa_json_write_fail(const char *path, const char *stage, int schema, const char *text,
+		       char *err, size_t errlen)
 {
 	cJSON *o = sa_json_stage(stage, schema);
 	int rc;
 
-	sa_json_fail(o, reason);
-	rc = sa_json_write(path, o);
+	sa_json_fail(o, text);
+	rc = sa_json_write(path, o, err, errlen);
 	cJSON_Delete(o);
 	return rc;
 }

@@ -18,15 +18,18 @@ cJSON *sa_json_read_stage(const char *path, bool *ok, char *err, size_t errlen);
 /* A new object {"stage": stage, "schema": schema}. Caller frees. Never NULL (aborts on OOM). */
 cJSON *sa_json_stage(const char *stage, int schema);
 
-/* Sets "ok": false and "reason": reason on obj (replacing any earlier values). */
-void sa_json_fail(cJSON *obj, const char *reason);
+/* Sets "ok": false and "reason": text on obj (replacing any earlier values). */
+void sa_json_fail(cJSON *obj, const char *text);
 
 /* Writes obj to path atomically, pretty-printed, ending in a newline. Numbers are printed by
- * cJSON; the caller rounds where reproducibility needs it. Returns 0 or -1 with a message. */
-int sa_json_write(const char *path, const cJSON *obj);
+ * cJSON; the caller rounds where reproducibility needs it. Returns 0, or -1 with the reason in
+ * err. */
+int sa_json_write(const char *path, const cJSON *obj, char *err, size_t errlen);
 
-/* Writes {"stage", "schema", "ok": false, "reason"} to path. Returns 0 or -1. */
-int sa_json_write_fail(const char *path, const char *stage, int schema, const char *reason);
+/* Writes {"stage", "schema", "ok": false, "reason": text} to path. Returns 0, or -1 with the
+ * reason in err. */
+int sa_json_write_fail(const char *path, const char *stage, int schema, const char *text,
+		       char *err, size_t errlen);
 
 /* Typed getters that never crash on a wrong type: they return def when the key is missing or
  * of another type. The string is borrowed from obj. */

@@ -7,9 +7,6 @@
 
 static const char *prog = "strataudit";
 
-/* The calling thread's last library failure, not yet printed. */
-static _Thread_local char cause[512];
-
 void sa_set_prog(const char *name)
 {
 	const char *slash;
@@ -27,34 +24,11 @@ const char *sa_prog(void)
 	return prog;
 }
 
-int sa_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cause, sizeof cause, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-const char *sa_cause(void)
-{
-	return cause;
-}
-
-void sa_cause_clear(void)
-{
-	cause[0] = '\0';
-}
-
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s", prog, prefix);
 	vfprintf(stderr, fmt, ap);
-	if (cause[0])
-		fprintf(stderr, ": %s", cause);
 	fputc('\n', stderr);
-	cause[0] = '\0';
 }
 
 int sa_error(const char *fmt, ...)

@@ -17,22 +17,21 @@ enum {
 void sa_set_prog(const char *name);
 const char *sa_prog(void);
 
-/* Library code prints nothing: it records why it failed and returns -1, `return sa_fail(...)`.
- * The record is the calling thread's, replaced by the next failure; sa_cause() reads it ("" when
- * there is none) and sa_cause_clear() empties it. A caller that puts the failure into a JSON
- * "reason" quotes sa_cause(); the printing helpers below add it themselves. */
-int sa_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-const char *sa_cause(void);
-void sa_cause_clear(void);
+/* The error contract. Library code prints nothing: a function that can fail takes the caller's
+ * (char *err, size_t errlen) and reports a failure by returning -1 (or NULL, or the failure
+ * value its header names), with err holding one NUL-terminated lowercase sentence that names its
+ * subject ("cannot write 'x.json': No space left on device"). The caller prints it (a main:
+ * sa_die("...: %s", err)) or, in a stage, puts it into the JSON "reason"; `why` is the name the
+ * stages give that user-facing reason text. sa_read_file alone returns a status instead, which
+ * sa_read_strerror words into the caller's buffer. */
 
-/* Prints "prog: message\n" to stderr and returns -1; for mains. When a library failure was
- * recorded and not yet printed, the line ends ": cause" and the record is emptied. */
+/* Prints "prog: message\n" to stderr and returns -1; for mains. */
 int sa_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "prog: warning: message\n" to stderr. */
 void sa_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Prints "prog: message\n" (with the recorded cause, as sa_error) and exits SA_EXIT_BROKEN.
+/* Prints "prog: message\n" and exits SA_EXIT_BROKEN.
  * Only main() calls this. */
 noreturn void sa_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -24,21 +24,21 @@ static int fail(char *err, size_t errlen, const char *what, sqlite3 *db)
 }
 
 /* "ok" from PRAGMA quick_check, or the first problem it names. Returns 0 when sound. */
-static int check_sound(sqlite3 *db, char *why, size_t whylen)
+static int check_sound(sqlite3 *db, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
 	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
-		snprintf(why, whylen, "%s", sqlite3_errmsg(db));
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 		goto out;
 	}
 	if (sqlite3_step(st) != SQLITE_ROW) {
-		snprintf(why, whylen, "%s", sqlite3_errmsg(db));
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 		goto out;
 	}
-	snprintf(why, whylen, "%s", (const char *)sqlite3_column_text(st, 0));
-	rc = strcmp(why, "ok") == 0 ? 0 : -1;
+	snprintf(err, errlen, "%s", (const char *)sqlite3_column_text(st, 0));
+	rc = strcmp(err, "ok") == 0 ? 0 : -1;
 out:
 	sqlite3_finalize(st);
 	return rc;
@@ -46,7 +46,7 @@ out:
 
 int da_ledger_open(const char *path, bool create, sqlite3 **db, char *err, size_t errlen)
 {
-	char why[256];
+	char damage[256];
 	int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
 
 	*db = NULL;
@@ -59,10 +59,10 @@ int da_ledger_open(const char *path, bool create, sqlite3 **db, char *err, size_
 	}
 	/* parallel audits read while the index step writes; wait rather than fail on a lock */
 	sqlite3_busy_timeout(*db, 30000);
-	if (check_sound(*db, why, sizeof why) != 0) {
+	if (check_sound(*db, damage, sizeof damage) != 0) {
 		snprintf(err, errlen, "the history '%s' is damaged (%s) and is left as it is (hint: "
 			 "restore it from a backup, or move it aside to start a new history: "
-			 "mv '%s' '%s.damaged')", path, why, path, path);
+			 "mv '%s' '%s.damaged')", path, damage, path, path);
 		goto fail;
 	}
 	if (create && da_ledger_schema(*db, err, errlen) != 0)
@@ -246,8 +246,8 @@ int da_ledger_record(sqlite3 *db, const char *name, const char *night, const str
 			  " DO UPDATE SET lineage = excluded.lineage", nm, NULL, 0, err, errlen);
 }
 
-const char *da_ledger_key_read(const cJSON *inspect, const cJSON *fingerprint,
-			       struct da_ledger_key *k, char *why, size_t whylen)
+int da_ledger_key_read(const cJSON *inspect, const cJSON *fingerprint, struct da_ledger_key *k,
+		       char *err, size_t errlen)
 {
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(inspect, "strategy");
 	const cJSON *n = cJSON_GetObjectItemCaseSensitive(s, "normalised");
@@ -256,22 +256,22 @@ const char *da_ledger_key_read(const cJSON *inspect, const cJSON *fingerprint,
 
 	memset(k, 0, sizeof *k);
 	if (!inspect || !fingerprint) {
-		snprintf(why, whylen, "inspect.json or fingerprint.json is unusable");
-		return why;
+		snprintf(err, errlen, "inspect.json or fingerprint.json is unusable");
+		return -1;
 	}
 	if (!cJSON_IsObject(n)) {
-		snprintf(why, whylen, "no strategy code was parsed: the ledger counts versions of code");
-		return why;
+		snprintf(err, errlen, "no strategy code was parsed: the ledger counts versions of code");
+		return -1;
 	}
 	if (!*last) {
-		snprintf(why, whylen, "fingerprint.json names no last bar of the data");
-		return why;
+		snprintf(err, errlen, "fingerprint.json names no last bar of the data");
+		return -1;
 	}
 	snprintf(k->version, sizeof k->version, "%s", sa_json_str(n, "version_sha256", ""));
 	snprintf(k->structure, sizeof k->structure, "%s", sa_json_str(n, "structure_sha256", ""));
 	snprintf(k->data_last, sizeof k->data_last, "%s", last);
 	k->variants = (long)sa_json_num(v, "count", 0);
-	return NULL;
+	return 0;
 }
 
 char *da_ledger_sentence(const cJSON *stats, char *buf, size_t len)

@@ -35,9 +35,9 @@ struct da_ledger_view {
 };
 
 /* The key of the version an audit saw, from its inspect.json and fingerprint.json (borrowed
- * trees). Returns NULL, or why the ledger does not apply (in why). */
-const char *da_ledger_key_read(const cJSON *inspect, const cJSON *fingerprint,
-			       struct da_ledger_key *k, char *why, size_t whylen);
+ * trees). Returns 0, or -1 with why the ledger does not apply in err. */
+int da_ledger_key_read(const cJSON *inspect, const cJSON *fingerprint, struct da_ledger_key *k,
+		       char *err, size_t errlen);
 
 /* "version 7 of this strategy since 2099-03-01: deflated for 7 trials" from a stats.json tree
  * (borrowed) into buf; "" when it holds no ledger. Returns buf. */

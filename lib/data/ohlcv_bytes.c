@@ -33,27 +33,27 @@ static bool holds(const char *buf, size_t len, const char *what)
 	return false;
 }
 
-enum da_data_kind da_data_kind(const char *buf, size_t len, char *why, size_t whylen)
+enum da_data_kind da_data_kind(const char *buf, size_t len, char *err, size_t errlen)
 {
 	const char *p = skip_space(buf, buf + len);
 
 	if (starts(buf, len, "PK\x03\x04", 4) && (holds(buf, len, "xl/") ||
 						   holds(buf, len, "[Content_Types].xml")))
-		sa_fmt(why, whylen, "this is an Excel workbook (.xlsx): save it as CSV (File, Save As, "
+		sa_fmt(err, errlen, "this is an Excel workbook (.xlsx): save it as CSV (File, Save As, "
 		       "CSV) and give that file");
 	else if (starts(buf, len, "PK\x03\x04", 4))
-		sa_fmt(why, whylen, "this is a zip archive, not a CSV: unzip it and give the CSV inside");
+		sa_fmt(err, errlen, "this is a zip archive, not a CSV: unzip it and give the CSV inside");
 	else if (starts(buf, len, "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", 8))
-		sa_fmt(why, whylen, "this is an Excel 97-2003 workbook (.xls): save it as CSV and give "
+		sa_fmt(err, errlen, "this is an Excel 97-2003 workbook (.xls): save it as CSV and give "
 		       "that file");
 	else if (starts(buf, len, "PAR1", 4))
-		sa_fmt(why, whylen, "this is a Parquet file, which the loader does not read: write it as "
+		sa_fmt(err, errlen, "this is a Parquet file, which the loader does not read: write it as "
 		       "CSV (pandas: pd.read_parquet(f).to_csv(\"prices.csv\"))");
 	else if (starts(buf, len, "ARROW1", 6) || starts(buf, len, "FEA1", 4))
-		sa_fmt(why, whylen, "this is a Feather (Arrow) file, which the loader does not read: "
+		sa_fmt(err, errlen, "this is a Feather (Arrow) file, which the loader does not read: "
 		       "write it as CSV (pandas: pd.read_feather(f).to_csv(\"prices.csv\"))");
 	else if (p < buf + len && *p == '{')
-		sa_fmt(why, whylen, "this is a JSON object, but not %s", FREQTRADE_WANT);
+		sa_fmt(err, errlen, "this is a JSON object, but not %s", FREQTRADE_WANT);
 	else
 		return p < buf + len && *p == '[' ? SA_DATA_JSON : SA_DATA_TEXT;
 	return SA_DATA_FOREIGN;

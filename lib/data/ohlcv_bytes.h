@@ -9,11 +9,11 @@
 enum da_data_kind {
 	SA_DATA_TEXT,     /* for the CSV reader */
 	SA_DATA_JSON,     /* starts with '[': freqtrade's layout, or refused by the JSON reader */
-	SA_DATA_FOREIGN,  /* a kind of file the loader does not read: why names it and the fix */
+	SA_DATA_FOREIGN,  /* a kind of file the loader does not read: err names it and the fix */
 };
 
-/* The kind of buf[0..len) (already decompressed); for SA_DATA_FOREIGN one sentence in why. */
-enum da_data_kind da_data_kind(const char *buf, size_t len, char *why, size_t whylen);
+/* The kind of buf[0..len) (already decompressed); for SA_DATA_FOREIGN one sentence in err. */
+enum da_data_kind da_data_kind(const char *buf, size_t len, char *err, size_t errlen);
 
 /* Longest bar of freqtrade's JSON read: one [ms, o, h, l, c, v] is parsed at a time. */
 #define SA_FREQTRADE_BAR_MAX 512

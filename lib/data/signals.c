@@ -52,8 +52,8 @@ long da_run_blocked(const cJSON *run)
 	return 0;
 }
 
-int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *why,
-		   size_t whylen)
+int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *err,
+		   size_t errlen)
 {
 	const char *status = sa_json_str(run, "status", NULL);
 	double claimed = sa_json_num(run, "n_bars", -1);
@@ -61,22 +61,22 @@ int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig
 
 	*sig = NULL;
 	if (!status) {
-		sa_fmt(why, whylen, "run.json has no \"status\" (status 'missing')");
+		sa_fmt(err, errlen, "run.json has no \"status\" (status 'missing')");
 		return -1;
 	}
 	if (strcmp(status, "ok") != 0 || !sa_json_bool(run, "ok", false)) {
-		sa_fmt(why, whylen, "the strategy run did not finish cleanly (status '%.40s')", status);
+		sa_fmt(err, errlen, "the strategy run did not finish cleanly (status '%.40s')", status);
 		return -1;
 	}
 	if ((flags & SA_RUN_UNCONTAINED) && blocked > 0) {
-		sa_fmt(why, whylen, "the strategy run was contained (%ld blocked action%s), so the upload "
+		sa_fmt(err, errlen, "the strategy run was contained (%ld blocked action%s), so the upload "
 		       "is not run again", blocked, blocked == 1 ? "" : "s");
 		return -1;
 	}
 	if (claimed != (double)n_bars) {
-		sa_fmt(why, whylen, "run.json n_bars is %g but the data has %zu bars", claimed, n_bars);
+		sa_fmt(err, errlen, "run.json n_bars is %g but the data has %zu bars", claimed, n_bars);
 		return -1;
 	}
-	return da_signals_read(cJSON_GetObjectItemCaseSensitive(run, "signals"), n_bars, sig, why,
-			       whylen);
+	return da_signals_read(cJSON_GetObjectItemCaseSensitive(run, "signals"), n_bars, sig, err,
+			       errlen);
 }

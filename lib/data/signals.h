@@ -26,9 +26,9 @@ enum {
 /* Takes the full run's signals out of run.json (borrowed): it must say it finished (status
  * "ok" and ok true), over n_bars bars (its n_bars), with one valid signal a bar; with
  * SA_RUN_UNCONTAINED, it must also have been refused nothing. Returns 0 with *sig (n_bars
- * bytes, caller frees), or -1 with *sig NULL and the reason in why ("the strategy run did not
+ * bytes, caller frees), or -1 with *sig NULL and the reason in err ("the strategy run did not
  * finish cleanly (status 'error')", ...), to which the caller adds what follows from it. */
-int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *why,
-		   size_t whylen);
+int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *err,
+		   size_t errlen);
 
 #endif

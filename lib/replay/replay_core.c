@@ -58,7 +58,7 @@ const char *rp_market_name(enum rp_market m)
 	return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "";
 }
 
-const char *rp_exit_reason_name(enum rp_exit_reason why)
+const char *rp_exit_reason_name(enum rp_exit_reason e)
 {
 	static const char *const names[RP_EXIT_N] = {
 		[RP_EXIT_UNKNOWN] = "", [RP_EXIT_SIGNAL] = "signal", [RP_EXIT_STOP_LOSS] = "stop_loss",
@@ -66,7 +66,7 @@ const char *rp_exit_reason_name(enum rp_exit_reason why)
 		[RP_EXIT_TRAILING_STOP] = "trailing_stop", [RP_EXIT_END] = "end", [RP_EXIT_RUIN] = "ruin",
 	};
 
-	return (unsigned)why < RP_EXIT_N ? names[why] : "";
+	return (unsigned)e < RP_EXIT_N ? names[e] : "";
 }
 
 bool rp_exits_any(const struct rp_exits *x)

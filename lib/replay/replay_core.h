@@ -72,7 +72,7 @@ enum rp_exit_reason {
 };
 
 /* "", "signal", "stop_loss", "take_profit", "roi", "trailing_stop", "end", "ruin". */
-const char *rp_exit_reason_name(enum rp_exit_reason why);
+const char *rp_exit_reason_name(enum rp_exit_reason e);
 
 #define RP_ROI_MAX 64
 

@@ -72,11 +72,12 @@ static cJSON *config_build(const char *const vals[SA_K_COUNT], char *err, size_t
 	return c;
 }
 
-/* Writes text and a newline to path, or leaves path alone when it already holds exactly that. */
+/* Writes text and a newline to path, or leaves path alone when it already holds exactly that.
+ * Returns 0, or -1 with a message printed. */
 static int write_line_if_changed(const char *path, const char *text)
 {
 	size_t n = strlen(text), oldlen = 0;
-	char *old = NULL, *line = malloc(n + 1);
+	char *old = NULL, *line = malloc(n + 1), err[1024];
 	int rc = 0;
 
 	if (!line)
@@ -85,7 +86,9 @@ static int write_line_if_changed(const char *path, const char *text)
 	line[n] = '\n';
 	if (sa_read_file(path, SA_JSON_CAP, &old, &oldlen) != SA_READ_OK || oldlen != n + 1 ||
 	    memcmp(old, line, n + 1))
-		rc = sa_write_file(path, line, n + 1);
+		rc = sa_write_file(path, line, n + 1, err, sizeof err);
+	if (rc)
+		sa_error("%s", err);
 	free(old);
 	free(line);
 	return rc;
@@ -192,8 +195,15 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	text = cJSON_Print(c);
-	if (!text || (if_changed ? write_line_if_changed(out, text) : sa_json_write(out, c)) < 0)
+	if (!text)
 		goto out;
+	if (if_changed) {
+		if (write_line_if_changed(out, text) < 0)
+			goto out;
+	} else if (sa_json_write(out, c, err, sizeof err) < 0) {
+		sa_error("%s", err);
+		goto out;
+	}
 	if (stamps && write_stamps(stamps, c) < 0)
 		goto out;
 	rc = SA_EXIT_OK;

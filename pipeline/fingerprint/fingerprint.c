@@ -43,10 +43,8 @@ static int add_sha(cJSON *fp, const char *key, const char *path, char *err, size
 		cJSON_AddNullToObject(fp, key);
 		return 0;
 	}
-	if (sa_sha256_file(path, hex)) {
-		sa_fmt(err, errlen, "cannot read '%s'", path);
+	if (sa_sha256_file(path, hex, err, errlen))
 		return -1;
-	}
 	cJSON_AddStringToObject(fp, key, hex);
 	return 0;
 }
@@ -163,6 +161,7 @@ int main(int argc, char **argv)
 		   *synthetic = NULL, *name = NULL;
 	char *given[8];
 	int n_given = 0;
+	char err[1024];
 	cJSON *fp;
 	int o, rc;
 
@@ -191,7 +190,9 @@ int main(int argc, char **argv)
 	add_uploads(fp, name, given, n_given);
 	if (!cJSON_AddItemToObject(fp, "libraries", fp_libraries()))
 		cJSON_AddNullToObject(fp, "libraries");
-	rc = sa_json_write(out, fp);
+	rc = sa_json_write(out, fp, err, sizeof err);
 	cJSON_Delete(fp);
-	return rc ? SA_EXIT_BROKEN : SA_EXIT_OK;
+	if (rc)
+		sa_die("%s", err);
+	return SA_EXIT_OK;
 }

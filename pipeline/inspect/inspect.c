@@ -88,8 +88,8 @@ int main(int argc, char **argv)
 	tradelog = a.trades ? inspect_tradelog_file(a.trades, colmap, treason, sizeof(treason))
 			    : inspect_tradelog_absent();
 	doc = inspect_report(strategy, sreason, tradelog, treason);
-	if (sa_json_write(a.out, doc) != 0)
-		sa_die("cannot write '%s'", a.out);
+	if (sa_json_write(a.out, doc, err, sizeof err) != 0)
+		sa_die("%s", err);
 	cJSON_Delete(doc);
 	cJSON_Delete(cfg);
 	if (broken)

@@ -253,7 +253,7 @@ out:
 cJSON *inspect_norm(PyObject *tree, PyObject *bound)
 {
 	struct norm nm = { .bound = bound, .number = PyDict_New() };
-	char v[65] = "", s[65] = "";
+	char v[65] = "", s[65] = "", err[128];
 	cJSON *o = NULL;
 
 	if (!nm.number)
@@ -261,8 +261,10 @@ cJSON *inspect_norm(PyObject *tree, PyObject *bound)
 	node(&nm, tree);
 	if (nm.failed || nm.version.failed || nm.structure.failed || !nm.version.s || !nm.structure.s)
 		goto out;
-	if (sa_sha256_buf(nm.version.s, nm.version.n, v) != 0 ||
-	    sa_sha256_buf(nm.structure.s, nm.structure.n, s) != 0)
+	/* a hash that cannot be computed (out of memory in OpenSSL) leaves no normalised code,
+	 * as any other failure here */
+	if (sa_sha256_buf(nm.version.s, nm.version.n, v, err, sizeof err) != 0 ||
+	    sa_sha256_buf(nm.structure.s, nm.structure.n, s, err, sizeof err) != 0)
 		goto out;
 	o = cJSON_CreateObject();
 	if (o) {

@@ -74,7 +74,7 @@ static const char *read_key(const struct args *a, struct da_ledger_key *k, char 
 	if (!in || !fp)
 		reason = sa_fmt(why, len, "inspect.json or fingerprint.json is unusable: %s", err);
 	else
-		reason = da_ledger_key_read(in, fp, k, why, len);
+		reason = da_ledger_key_read(in, fp, k, why, len) ? why : NULL;
 	cJSON_Delete(in);
 	cJSON_Delete(fp);
 	return reason;
@@ -144,10 +144,11 @@ out:
 	return rc;
 }
 
-/* Writes o unless --if-changed and the file already holds it. Returns 0 or -1. */
+/* Writes o unless --if-changed and the file already holds it. Returns 0, or -1 with a message
+ * printed. */
 static int write_out(const struct args *a, const cJSON *o)
 {
-	char *text = cJSON_Print(o), *old = NULL;
+	char *text = cJSON_Print(o), *old = NULL, err[1024];
 	size_t n = text ? strlen(text) : 0, oldlen = 0;
 	int rc = -1;
 
@@ -156,8 +157,8 @@ static int write_out(const struct args *a, const cJSON *o)
 	if (a->if_changed && sa_read_file(a->out, SA_JSON_CAP, &old, &oldlen) == SA_READ_OK &&
 	    oldlen == n + 1 && memcmp(old, text, n) == 0 && old[n] == '\n')
 		rc = 0;
-	else
-		rc = sa_json_write(a->out, o);
+	else if ((rc = sa_json_write(a->out, o, err, sizeof err)) != 0)
+		sa_error("%s", err);
 	free(old);
 	cJSON_free(text);
 	return rc;

@@ -499,9 +499,9 @@ out:
 	return res;
 }
 
-static cJSON *check_stage(const struct sbx_stage_args *a, bool *broken)
+static cJSON *check_stage(const struct sbx_stage_args *a, char *err, size_t errlen)
 {
-	(void)broken;
+	(void)err, (void)errlen;
 	return check(a);
 }
 

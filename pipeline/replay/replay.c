@@ -247,6 +247,7 @@ int main(int argc, char **argv)
 	struct rp_result r = { 0 };
 	cJSON *out = NULL;
 	double load_ms[2] = { 0, 0 };
+	char err[1024] = "";
 	int rc = SA_EXIT_BROKEN;
 
 	sa_set_prog("replay");
@@ -255,10 +256,12 @@ int main(int argc, char **argv)
 	out = rpl_stage(&L.in, &r);
 	if (a.timing)
 		report_timing(&L, load_ms);
-	if (rpl_write_trades(a.trades_out, &r) < 0 || rpl_write_equity(a.equity_out, &r) < 0 ||
+	if (rpl_write_trades(a.trades_out, &r, err, sizeof err) < 0 ||
+	    rpl_write_equity(a.equity_out, &r, err, sizeof err) < 0 ||
 	    (a.reconcile_out && rpl_write_reconcile(a.reconcile_out,
-			cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(out, "reconcile")), L.in.log, &r) < 0) ||
-	    sa_json_write(a.out, out) < 0)
+			cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(out, "reconcile")), L.in.log, &r,
+			err, sizeof err) < 0) ||
+	    sa_json_write(a.out, out, err, sizeof err) < 0)
 		goto out;
 	rc = SA_EXIT_OK;
 out:
@@ -266,6 +269,6 @@ out:
 	rp_result_release(&r);
 	release_all(&L);
 	if (rc != SA_EXIT_OK)
-		sa_die("cannot write the replay outputs, '%s'", a.out);
+		sa_die("cannot write the replay outputs: %s", err);
 	return rc;
 }

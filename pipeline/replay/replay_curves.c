@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "msg.h"
 #include "replay_io.h"
 #include "timeutil.h"
 
@@ -76,25 +77,30 @@ static int curve_rows(FILE *fp, const char *curve, const struct da_tradelog *log
 }
 
 int rpl_write_reconcile(const char *path, bool reconciled, const struct da_tradelog *log,
-		       const struct rp_result *r)
+		       const struct rp_result *r, char *err, size_t errlen)
 {
 	struct sa_atomic a = { 0 };
 	struct da_tradelog rep = { 0 };
 	int rc = -1;
 
-	if (sa_atomic_open(&a, path) < 0)
+	if (sa_atomic_open(&a, path, err, errlen) < 0)
 		goto out;
 	fputs("curve,time,net_equity\n", a.fp);
 	if (reconciled) {
 		int64_t start;
-		if (!log || replay_as_log(r, &rep) < 0)
+		if (!log || replay_as_log(r, &rep) < 0) {
+			sa_fmt(err, errlen, "cannot write '%s': %s", path,
+			       log ? "out of memory" : "no trade log to reconcile");
 			goto out;
+		}
 		start = first_entry(log, &rep);
 		if (curve_rows(a.fp, "claimed", log, start) < 0 ||
-		    curve_rows(a.fp, "replayed", &rep, start) < 0)
+		    curve_rows(a.fp, "replayed", &rep, start) < 0) {
+			sa_fmt(err, errlen, "cannot write '%s': out of memory", path);
 			goto out;
+		}
 	}
-	rc = sa_atomic_commit(&a);
+	rc = sa_atomic_commit(&a, err, errlen);
 out:
 	sa_atomic_abort(&a);
 	da_tradelog_release(&rep);

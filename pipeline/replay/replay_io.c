@@ -554,29 +554,29 @@ static void put_trade(FILE *fp, const struct rp_trade *t)
 	fputc('\n', fp);
 }
 
-int rpl_write_trades(const char *path, const struct rp_result *r)
+int rpl_write_trades(const char *path, const struct rp_result *r, char *err, size_t errlen)
 {
 	struct sa_atomic a = { 0 };
 	int rc = -1;
 
-	if (sa_atomic_open(&a, path) < 0)
+	if (sa_atomic_open(&a, path, err, errlen) < 0)
 		goto out;
 	fputs("entry_time,exit_time,side,entry_px,exit_px,bars_held,gross_return,fees,slippage,"
 	      "funding,borrow,net_return,open_at_end,exit_reason\n", a.fp);
 	for (size_t i = 0; i < r->n_trades; i++)
 		put_trade(a.fp, &r->trades[i]);
-	rc = sa_atomic_commit(&a);
+	rc = sa_atomic_commit(&a, err, errlen);
 out:
 	sa_atomic_abort(&a);
 	return rc;
 }
 
-int rpl_write_equity(const char *path, const struct rp_result *r)
+int rpl_write_equity(const char *path, const struct rp_result *r, char *err, size_t errlen)
 {
 	struct sa_atomic a = { 0 };
 	int rc = -1;
 
-	if (sa_atomic_open(&a, path) < 0)
+	if (sa_atomic_open(&a, path, err, errlen) < 0)
 		goto out;
 	fputs("time,position,gross_equity,net_equity\n", a.fp);
 	for (size_t i = 0; i < r->n_eq; i++) {
@@ -587,7 +587,7 @@ int rpl_write_equity(const char *path, const struct rp_result *r)
 		put_num(a.fp, r->eq_net[i]);
 		fputc('\n', a.fp);
 	}
-	rc = sa_atomic_commit(&a);
+	rc = sa_atomic_commit(&a, err, errlen);
 out:
 	sa_atomic_abort(&a);
 	return rc;

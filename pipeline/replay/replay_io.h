@@ -47,8 +47,8 @@ struct rp_inputs {
 cJSON *rpl_stage(const struct rp_inputs *in, struct rp_result *r);
 
 /* Writes trades.csv / equity.csv for r atomically (headers only when r is empty). Return 0,
- * or -1 with a message printed. */
-int rpl_write_trades(const char *path, const struct rp_result *r);
-int rpl_write_equity(const char *path, const struct rp_result *r);
+ * or -1 with the reason in err. */
+int rpl_write_trades(const char *path, const struct rp_result *r, char *err, size_t errlen);
+int rpl_write_equity(const char *path, const struct rp_result *r, char *err, size_t errlen);
 
 #endif

@@ -152,13 +152,13 @@ static cJSON *score(struct job *j, char *why, size_t len)
 	return res;
 }
 
-static cJSON *check(const struct sbx_stage_args *o, bool *broken)
+static cJSON *check(const struct sbx_stage_args *o, char *err, size_t errlen)
 {
 	static struct job j;
 	char why[768] = "";
 	cJSON *res = NULL;
 
-	(void)broken;
+	(void)err, (void)errlen;
 	memset(&j, 0, sizeof j);
 	if (prepare(o, &j, why, sizeof why) == 0 && run_once(o, &j, why, sizeof why) == 0)
 		res = score(&j, why, sizeof why);

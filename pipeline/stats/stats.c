@@ -367,13 +367,13 @@ int main(int argc, char **argv)
 	/* the buy and hold over the whole series, as the equity chart sets it beside the strategy */
 	if (sts_write_curves(&a.curves, &L.in, L.in.data ? &L.data : NULL, out, err, sizeof err) < 0)
 		sa_die("%s", err);
-	if (sa_json_write(a.out, out) < 0)
+	if (sa_json_write(a.out, out, err, sizeof err) < 0)
 		goto out;
 	rc = SA_EXIT_OK;
 out:
 	cJSON_Delete(out);
 	release_all(&L);
 	if (rc != SA_EXIT_OK)
-		sa_die("cannot write the statistics, '%s'", a.out);
+		sa_die("cannot write the statistics: %s", err);
 	return rc;
 }

@@ -173,11 +173,13 @@ static int write_one(const char *path, int (*rows)(FILE *, const struct ctx *),
 
 	if (!path)
 		return 0;
-	if (sa_atomic_open(&a, path) == 0 && rows(a.fp, x) == 0)
-		rc = sa_atomic_commit(&a);
+	if (sa_atomic_open(&a, path, err, errlen) < 0)
+		return -1;
+	if (rows(a.fp, x) == 0)
+		rc = sa_atomic_commit(&a, err, errlen);
+	else
+		sa_fmt(err, errlen, "cannot write '%s': out of memory", path);
 	sa_atomic_abort(&a);
-	if (rc < 0)
-		sa_fmt(err, errlen, "cannot write '%s'", path);
 	return rc;
 }
 

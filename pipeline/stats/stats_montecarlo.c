@@ -97,8 +97,8 @@ static void summarise(double *dd, double *ret, size_t b, size_t ruined, struct s
 }
 
 int sts_montecarlo(const double *r, size_t n, size_t resamples, unsigned long seed,
-		  enum sts_mc_method method, struct sts_montecarlo *out, double *fan, char *why,
-		  size_t whylen)
+		  enum sts_mc_method method, struct sts_montecarlo *out, double *fan, char *err,
+		  size_t errlen)
 {
 	double *y = NULL, *eq = NULL, *dd = NULL, *ret = NULL, *pts = NULL, *col = NULL;
 	size_t ruined = 0;
@@ -109,7 +109,7 @@ int sts_montecarlo(const double *r, size_t n, size_t resamples, unsigned long se
 	out->resamples = resamples;
 	out->trades = n;
 	if (n == 0 || resamples == 0) {
-		sa_fmt(why, whylen, "no closed trades to resample");
+		sa_fmt(err, errlen, "no closed trades to resample");
 		return -1;
 	}
 	y = malloc(n * sizeof *y);
@@ -120,7 +120,7 @@ int sts_montecarlo(const double *r, size_t n, size_t resamples, unsigned long se
 	col = fan ? malloc(resamples * sizeof *col) : NULL;
 	g = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!y || !eq || !dd || !ret || (fan && (!pts || !col)) || !g) {
-		sa_fmt(why, whylen, "out of memory for the Monte Carlo of the trades");
+		sa_fmt(err, errlen, "out of memory for the Monte Carlo of the trades");
 		goto out;
 	}
 	gsl_rng_set(g, seed);

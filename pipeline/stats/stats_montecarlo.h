@@ -34,9 +34,9 @@ struct sts_montecarlo {
  * permutes them. Quantiles interpolate linearly between order
  * statistics (GSL's). fan, when not NULL, receives ST_MC_FAN_POINTS x 5 values: at trade
  * i (n) / (ST_MC_FAN_POINTS - 1), the 5th, 25th, 50th, 75th and 95th percentiles of the paths'
- * equity. Returns 0, or -1 with the reason in why: no trade, no resample, or no memory. */
+ * equity. Returns 0, or -1 with the reason in err: no trade, no resample, or no memory. */
 int sts_montecarlo(const double *r, size_t n, size_t resamples, unsigned long seed,
-		  enum sts_mc_method method, struct sts_montecarlo *out, double *fan, char *why,
-		  size_t whylen);
+		  enum sts_mc_method method, struct sts_montecarlo *out, double *fan, char *err,
+		  size_t errlen);
 
 #endif

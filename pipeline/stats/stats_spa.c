@@ -309,7 +309,7 @@ static size_t studentise(const double *m, const double *means, size_t n, size_t 
 }
 
 int sts_spa(const double *m, size_t n_bars, size_t n_cols, size_t resamples, unsigned long seed,
-	   double block_length, struct sts_spa *out, char *why, size_t whylen)
+	   double block_length, struct sts_spa *out, char *err, size_t errlen)
 {
 	struct rows r = { 0 };
 	double *means = NULL, *d = NULL, *om = NULL;
@@ -320,7 +320,7 @@ int sts_spa(const double *m, size_t n_bars, size_t n_cols, size_t resamples, uns
 				.reality_check_p = NAN, .statistic = NAN, .block_length = NAN,
 				.resamples = resamples, .seed = seed };
 	if (n_bars < 2 || n_cols == 0 || resamples == 0) {
-		sa_fmt(why, whylen, "SPA needs at least 2 bars, a variant and a resample (%zu bars, %zu "
+		sa_fmt(err, errlen, "SPA needs at least 2 bars, a variant and a resample (%zu bars, %zu "
 		       "variants)", n_bars, n_cols);
 		return -1;
 	}
@@ -335,16 +335,16 @@ int sts_spa(const double *m, size_t n_bars, size_t n_cols, size_t resamples, uns
 	om = malloc(n_cols * sizeof *om);
 	g = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!means || !d || !om || !g || rows_init(&r, m, n_bars, n_cols) < 0) {
-		sa_fmt(why, whylen, "out of memory for SPA's resamples");
+		sa_fmt(err, errlen, "out of memory for SPA's resamples");
 		goto out;
 	}
 	gsl_rng_set(g, seed);
 	if (all_means(&r, block_length, g, resamples, means) < 0) {
-		sa_fmt(why, whylen, "out of memory for SPA's resamples");
+		sa_fmt(err, errlen, "out of memory for SPA's resamples");
 		goto out;
 	}
 	if (studentise(m, means, n_bars, n_cols, resamples, d, om, out) == 0) {
-		sa_fmt(why, whylen, "every variant's returns are flat: nothing to test");
+		sa_fmt(err, errlen, "every variant's returns are flat: nothing to test");
 		goto out;
 	}
 	p_values(means, resamples, n_cols, d, om, (double)n_bars, out);

@@ -35,9 +35,9 @@ struct sts_spa {
  * resamples are stationary-bootstrap index paths (GSL's mt19937 seeded with seed; a block
  * continues with probability 1 - 1/block_length, else a new one starts at a uniform bar,
  * wrapping round at the end), the same paths for every column. block_length <= 0 chooses it
- * with sts_pw_block_length. Returns 0 with *out filled, or -1 with the reason in why: fewer
+ * with sts_pw_block_length. Returns 0 with *out filled, or -1 with the reason in err: fewer
  * than 2 bars or no column, no resample, or no memory. */
 int sts_spa(const double *m, size_t n_bars, size_t n_cols, size_t resamples, unsigned long seed,
-	   double block_length, struct sts_spa *out, char *why, size_t whylen);
+	   double block_length, struct sts_spa *out, char *err, size_t errlen);
 
 #endif

@@ -85,18 +85,18 @@ static void score(const double *m, size_t n_bars, struct sts_walkforward *wf, do
 }
 
 int sts_walkforward(const double *m, size_t n_bars, size_t n_cols, int windows,
-		   struct sts_walkforward *out, char *why, size_t whylen)
+		   struct sts_walkforward *out, char *err, size_t errlen)
 {
 	size_t parts = (size_t)windows + 1;
 	double *buf;
 
 	if (n_cols == 0 || windows < 1 || windows > ST_WF_MAX_WINDOWS) {
-		sa_fmt(why, whylen, "walk-forward needs a variant and 1 to %d stretches (%zu variants, "
+		sa_fmt(err, errlen, "walk-forward needs a variant and 1 to %d stretches (%zu variants, "
 		       "%d stretches)", ST_WF_MAX_WINDOWS, n_cols, windows);
 		return -1;
 	}
 	if (n_bars < 2 * parts) {
-		sa_fmt(why, whylen, "%zu bars cannot be cut into %zu parts of 2 bars or more", n_bars,
+		sa_fmt(err, errlen, "%zu bars cannot be cut into %zu parts of 2 bars or more", n_bars,
 		       parts);
 		return -1;
 	}
@@ -108,7 +108,7 @@ int sts_walkforward(const double *m, size_t n_bars, size_t n_cols, int windows,
 	out->hindsight = best_column(m, n_bars, n_cols, n_bars);
 	buf = malloc(3 * (n_bars - out->start[0]) * sizeof *buf);
 	if (!buf) {
-		sa_fmt(why, whylen, "out of memory for the walk-forward");
+		sa_fmt(err, errlen, "out of memory for the walk-forward");
 		return -1;
 	}
 	score(m, n_bars, out, buf, buf + (n_bars - out->start[0]), buf + 2 * (n_bars - out->start[0]));

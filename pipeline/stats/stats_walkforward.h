@@ -27,10 +27,10 @@ struct sts_walkforward {
  * columns of n_bars, column-major) with the highest Sharpe ratio over bars [0, stretch start)
  * is chosen (mean / sd, ddof 1; 0 when sd is 0; the first on a tie, as PBO ranks). The matrix's
  * values are per-bar returns (vmatrix.h) and compound: equity *= 1 + r. Returns 0, or -1 with
- * the reason in why: no column, windows outside [1, ST_WF_MAX_WINDOWS], or fewer than 2 bars
+ * the reason in err: no column, windows outside [1, ST_WF_MAX_WINDOWS], or fewer than 2 bars
  * in a part. */
 int sts_walkforward(const double *m, size_t n_bars, size_t n_cols, int windows,
-		   struct sts_walkforward *out, char *why, size_t whylen);
+		   struct sts_walkforward *out, char *err, size_t errlen);
 
 /* The stitched out-of-sample equity and the hindsight column's, from 1 at bar start[0], into
  * oos and hind (n_bars - start[0] values each, caller's). */

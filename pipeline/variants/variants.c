@@ -1,5 +1,6 @@
 /* variants.c - runs every declared variant of a strategy in the sandbox, replays each with the
  * audit's costs, and writes variants.json, variants.csv and the per-bar return matrix. */
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -270,31 +271,34 @@ static cJSON *family_json(const struct sbx_stage_args *o, const struct job *j)
 }
 
 /* Writes the CSV and the matrix (ran columns; none when nothing ran); a family that could not
- * be run (failed) leaves both empty. Returns 0 or -1. */
-static int write_tables(const struct sbx_stage_args *o, const struct job *j, bool failed)
+ * be run (failed) leaves both empty. Returns 0, or -1 with the reason in err. */
+static int write_tables(const struct sbx_stage_args *o, const struct job *j, bool failed,
+			char *err, size_t errlen)
 {
 	size_t k = failed ? 0 : j->k, ran = failed ? 0 : j->ran;
 
 	struct sa_atomic a = {0};
 
-	if (sa_atomic_open(&a, o->csv) < 0)
+	if (sa_atomic_open(&a, o->csv, err, errlen) < 0)
 		return -1;
 	if (vr_csv_write(a.fp, j->v, k) < 0) {
+		sa_fmt(err, errlen, "cannot write '%s': %s", o->csv, strerror(errno));
 		sa_atomic_abort(&a);
 		return -1;
 	}
-	if (sa_atomic_commit(&a) < 0 || sa_atomic_open(&a, o->matrix) < 0)
+	if (sa_atomic_commit(&a, err, errlen) < 0 || sa_atomic_open(&a, o->matrix, err, errlen) < 0)
 		return -1;
 	if (da_vmatrix_write(a.fp, j->matrix, ran ? j->bars.n : 0, ran) < 0) {
+		sa_fmt(err, errlen, "cannot write '%s': %s", o->matrix, strerror(errno));
 		sa_atomic_abort(&a);
 		return -1;
 	}
-	return sa_atomic_commit(&a);
+	return sa_atomic_commit(&a, err, errlen);
 }
 
-/* The whole family. Returns 0 with *res (caller frees; never NULL), or -1 when a table could
- * not be written. */
-static int family(const struct sbx_stage_args *o, cJSON **res)
+/* The whole family. Returns 0 with *res (caller frees; never NULL), or -1 with the reason in
+ * err when a table could not be written. */
+static int family(const struct sbx_stage_args *o, cJSON **res, char *err, size_t errlen)
 {
 	struct job j = {0};
 	char why[768];
@@ -314,16 +318,19 @@ static int family(const struct sbx_stage_args *o, cJSON **res)
 		*res = sa_json_stage("variants", VR_SCHEMA);
 		sa_json_fail(*res, why);
 	}
-	rc = write_tables(o, &j, failed);
+	rc = write_tables(o, &j, failed, err, errlen);
 	job_release(&j);
 	return rc;
 }
 
-static cJSON *check_stage(const struct sbx_stage_args *a, bool *broken)
+static cJSON *check_stage(const struct sbx_stage_args *a, char *err, size_t errlen)
 {
 	cJSON *res = NULL;
 
-	*broken = family(a, &res) < 0;
+	if (family(a, &res, err, errlen) < 0) {
+		cJSON_Delete(res);
+		return NULL;
+	}
 	return res;
 }
 

@@ -64,7 +64,9 @@ out:
 	cJSON_Delete(config);
 }
 
-static int write_verdict(const char *dir, const char *sealed, const char *out)
+/* Decides and writes verdict.json to out. Returns 0, or -1 with the reason in err. */
+static int write_verdict(const char *dir, const char *sealed, const char *out, char *err,
+			 size_t errlen)
 {
 	struct vd_facts f;
 	struct vd_inputs in;
@@ -83,7 +85,7 @@ static int write_verdict(const char *dir, const char *sealed, const char *out)
 	v = vd_to_json(&f, &r, &in, summary, "numbers");
 	vd_sealed_json(v, &sl, &r);
 	narrate(dir, v);
-	rc = sa_json_write(out, v);
+	rc = sa_json_write(out, v, err, errlen);
 	cJSON_Delete(v);
 	return rc;
 }
@@ -119,6 +121,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *out = NULL, *print = NULL, *sealed = NULL;
+	char err[1024];
 	int c;
 
 	sa_set_prog("verdict");
@@ -141,7 +144,7 @@ int main(int argc, char **argv)
 	}
 	if (!dir || !out)
 		sa_usage_die("give --dir and -o");
-	if (write_verdict(dir, sealed, out) < 0)
-		return SA_EXIT_BROKEN;
+	if (write_verdict(dir, sealed, out, err, sizeof err) < 0)
+		sa_die("%s", err);
 	return SA_EXIT_OK;
 }

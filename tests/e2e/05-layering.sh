@@ -124,6 +124,51 @@ missing=$(echo "$docs" | tail -n +2)
 if [ -z "$missing" ]; then ok "every path a document names exists"
 else not_ok "every path a document names exists" "$missing"; fi
 
+# --- one error contract -----------------------------------------------------------------------
+# A library function that can fail takes the caller's (char *err, size_t errlen) (lib/base/msg.h): no
+# thread-local cause (sa_fail, sa_cause) anywhere in the project, and no lib/ header declares a
+# parameter under the stages' names for their JSON "reason" text (why, reason and their lengths).
+contract=$("$PY" - "$0" <<'PYEOF'
+import os, re, sys
+
+me = os.path.normpath(sys.argv[1])
+layers = re.search(r"^LIB_LAYERS := (.*)$", open("Makefile").read(), re.M).group(1).split()
+cause = re.compile(r"\bsa_(fail|cause|cause_clear)\b")
+# a parameter: a type's last word or a '*', the name, maybe "[...]", then ',' or ')'
+param = re.compile(r"(?:\*|\b\w+)\s*\b(why|whylen|reason|reasonlen)\b\s*(?:\[[^\]]*\])?\s*[,)]")
+bad, n_files, n_headers, n_err = [], 0, 0, 0
+for top, dirs, names in os.walk("."):
+    dirs[:] = [d for d in dirs if d not in (".git", "build", "out")]
+    for name in names:
+        path = os.path.normpath(os.path.join(top, name))
+        if path == me or not (name.endswith((".c", ".h", ".md", ".py", ".sh", ".mk")) or name == "Makefile"):
+            continue
+        n_files += 1
+        text = open(path, encoding="utf-8", errors="replace").read()
+        for i, line in enumerate(text.split("\n"), 1):
+            if cause.search(line):
+                bad.append("%s:%d: %s" % (path, i, line.strip()))
+        if not (os.path.dirname(path) in layers and name.endswith(".h")):
+            continue
+        n_headers += 1
+        # comments, strings and preprocessor lines (with their continuations) as blanks
+        blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))
+        code = re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', blank, text, flags=re.S)
+        code = re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", blank, code, flags=re.M)
+        n_err += len(re.findall(r"char\s*\*\s*err\s*,\s*size_t\s+errlen\b", code))
+        for m in param.finditer(code):
+            bad.append("%s:%d declares a parameter '%s'" % (path, code.count("\n", 0, m.start()) + 1, m.group(1)))
+print(n_files, n_headers, n_err)
+print("\n".join(bad))
+PYEOF
+)
+read -r n_files n_headers n_err <<<"$(echo "$contract" | head -n 1)"
+if [ "${n_files:-0}" -gt 300 ] && [ "${n_headers:-0}" -ge 25 ] && [ "${n_err:-0}" -gt 30 ]; then
+	ok "the sources and lib/'s headers were read ($n_files files, $n_headers headers, $n_err (err, errlen) pairs)"
+else not_ok "the sources and lib/'s headers were read" "$n_files files, $n_headers headers, $n_err pairs"; fi
+if [ -z "$(echo "$contract" | tail -n +2)" ]; then ok "no sa_fail or sa_cause, and lib/'s failures go through (err, errlen)"
+else not_ok "no sa_fail or sa_cause, and lib/'s failures go through (err, errlen)" "$(echo "$contract" | tail -n +2)"; fi
+
 # --- the wire between the host and the run ------------------------------------------------------
 # sandbox/wire/sbx_proto.h stands alone (no header of the project: only <...> ones), the wire's
 # headers include only each other, and nothing inside the namespaces includes a header of the

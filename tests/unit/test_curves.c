@@ -2,6 +2,7 @@
  * (empty cells before a full window, 17 digits that read back as the very doubles), the
  * walk-forward's stretch column, a header alone when there is nothing to hold, and
  * reconcile.csv's two curves compounded exit by exit. */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -112,6 +113,7 @@ static void test_nothing_to_hold(void **state)
 	p.benchmark = "/nonexistent-dir/benchmark.csv";
 	assert_int_equal(sts_write_curves(&p, &in, NULL, stats, err, sizeof err), -1);
 	assert_non_null(strstr(err, "/nonexistent-dir/benchmark.csv"));
+	assert_non_null(strstr(err, strerror(ENOENT)));
 	cJSON_Delete(stats);
 }
 
@@ -147,11 +149,12 @@ static void test_reconcile_curves(void **state)
 	struct rp_trade rt[] = { { .entry = 0, .exit = 3600, .side = 1, .net = 0.1 },
 				 { .entry = 7200, .exit = 10800, .side = -1, .net = 0.001234567890123 } };
 	struct rp_result r = { .trades = rt, .n_trades = 2 };
-	char path[256], *buf, **l, want[64];
+	char path[256], *buf, **l, want[64], err[512];
 	size_t n;
 
 	(void)state;
-	assert_int_equal(rpl_write_reconcile(path_of("reconcile.csv", path, sizeof path), true, &log, &r), 0);
+	assert_int_equal(rpl_write_reconcile(path_of("reconcile.csv", path, sizeof path), true, &log, &r,
+					    err, sizeof err), 0);
 	l = lines_of(path, &n, &buf);
 	assert_int_equal(n, 7);
 	assert_string_equal(l[0], "curve,time,net_equity");
@@ -165,11 +168,16 @@ static void test_reconcile_curves(void **state)
 	free(l);
 	free(buf);
 	/* not reconciled: the header alone */
-	assert_int_equal(rpl_write_reconcile(path, false, NULL, &r), 0);
+	assert_int_equal(rpl_write_reconcile(path, false, NULL, &r, err, sizeof err), 0);
 	l = lines_of(path, &n, &buf);
 	assert_int_equal(n, 1);
 	free(l);
 	free(buf);
+	/* a directory that is not there: the reason names the file and the cause */
+	assert_int_equal(rpl_write_reconcile("/nonexistent-dir/reconcile.csv", false, NULL, &r, err,
+					    sizeof err), -1);
+	assert_non_null(strstr(err, "cannot write '/nonexistent-dir/reconcile.csv'"));
+	assert_non_null(strstr(err, strerror(ENOENT)));
 }
 
 static int setup(void **state)

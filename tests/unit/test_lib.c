@@ -413,7 +413,7 @@ static void test_read_cap_and_json(void **state)
 	sa_json_add_num(j, "pi", 3.14159265358979, 4);
 	sa_json_add_num(j, "nan", 0.0 / 0.0, 4);
 	sa_json_fail(j, "because");
-	assert_int_equal(sa_json_write(path, j), 0);
+	assert_int_equal(sa_json_write(path, j, err, sizeof(err)), 0);
 	cJSON_Delete(j);
 	j = sa_json_read_stage(path, &ok, err, sizeof(err));
 	assert_non_null(j);
@@ -429,16 +429,21 @@ static void test_read_cap_and_json(void **state)
 
 /* --- atomic writes that fail --------------------------------------------------------------- */
 
-/* stderr goes to a file between capture_begin and capture_end, which returns the cause the
- * library recorded (sa_cause) when it printed nothing, and "printed: ..." when it printed: the
- * library's errors go back to the caller, never to the terminal. */
+/* stderr goes to a file between capture_begin and capture_end, which returns the caller's err
+ * buffer when the library printed nothing, and "printed: ..." when it printed: the library's
+ * errors go back to the caller, in err, never to the terminal. capture_begin fills err with a
+ * marker, so a failure that leaves err alone shows as "unset". */
 static int saved_stderr = -1;
 static char captured[4096];
 
-static void capture_begin(void)
+#define ERR_UNSET "unset"
+
+static void capture_begin(char *err, size_t errlen)
 {
 	char path[] = "/tmp/sa-test-err-XXXXXX";
 	int fd = mkstemp(path);
+
+	snprintf(err, errlen, "%s", ERR_UNSET);
 
 	assert_true(fd >= 0);
 	unlink(path);
@@ -447,10 +452,9 @@ static void capture_begin(void)
 	assert_true(saved_stderr >= 0);
 	assert_int_equal(dup2(fd, 2), 2);
 	close(fd);
-	sa_cause_clear();
 }
 
-static const char *capture_end(void)
+static const char *capture_end(const char *err)
 {
 	ssize_t n;
 
@@ -463,7 +467,7 @@ static const char *capture_end(void)
 		memcpy(captured, "printed: ", 9);
 		captured[9 + n] = '\0';
 	} else {
-		snprintf(captured, sizeof captured, "%s", sa_cause());
+		snprintf(captured, sizeof captured, "%s", err);
 	}
 	return captured;
 }
@@ -471,10 +475,12 @@ static const char *capture_end(void)
 /* A scratch directory holding "old" (the file a failed write must leave alone). */
 static void scratch_with_old(char dir[64], char old[96])
 {
+	char err[512];
+
 	strcpy(dir, "/tmp/sa-test-dir-XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	snprintf(old, 96, "%s/old.json", dir);
-	assert_int_equal(sa_write_file(old, "old bytes\n", 10), 0);
+	assert_int_equal(sa_write_file(old, "old bytes\n", 10, err, sizeof err), 0);
 }
 
 /* The target still holds exactly "old bytes\n" and no .tmp file was left beside it. */
@@ -497,17 +503,18 @@ static void scratch_remove(const char *dir, const char *old)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* msg holds a and b, and is a message of the project's style: it starts in lowercase. */
 static void assert_says(const char *msg, const char *a, const char *b)
 {
-	if (!strstr(msg, a) || !strstr(msg, b))
-		fail_msg("expected '%s' and '%s' in: %s", a, b, msg);
+	if (!strstr(msg, a) || !strstr(msg, b) || !(msg[0] >= 'a' && msg[0] <= 'z'))
+		fail_msg("expected a lowercase message with '%s' and '%s': %s", a, b, msg);
 }
 
 /* A file-size limit (RLIMIT_FSIZE, SIGXFSZ ignored): both a big fwrite and a commit whose last
  * buffer cannot be flushed fail with EFBIG; the old file stays whole. Root is no exception. */
 static void test_atomic_write_file_size_limit(void **state)
 {
-	char dir[64], old[96], big[65536], msg1[sizeof captured];
+	char dir[64], old[96], big[65536], msg1[sizeof captured], err[512];
 	struct rlimit was, lim;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, prev;
 	struct sa_atomic a;
@@ -523,16 +530,16 @@ static void test_atomic_write_file_size_limit(void **state)
 	assert_int_equal(sigaction(SIGXFSZ, &ign, &prev), 0);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
 	/* Nothing may fail an assert under the limit: it would stay on for the later tests. */
-	capture_begin();
-	rc1 = sa_write_file(old, big, sizeof big);
-	snprintf(msg1, sizeof msg1, "%s", capture_end());
+	capture_begin(err, sizeof err);
+	rc1 = sa_write_file(old, big, sizeof big, err, sizeof err);
+	snprintf(msg1, sizeof msg1, "%s", capture_end(err));
 	/* Small writes that stay in stdio's buffer until the commit flushes them. */
-	open_rc = sa_atomic_open(&a, old);
+	open_rc = sa_atomic_open(&a, old, err, sizeof err);
 	for (int i = 0; !open_rc && i < 8; i++)
 		wrote += (int)fwrite(big, 1, 1000, a.fp);
-	capture_begin();
-	rc2 = open_rc ? 0 : sa_atomic_commit(&a);
-	msg2 = capture_end();
+	capture_begin(err, sizeof err);
+	rc2 = open_rc ? 0 : sa_atomic_commit(&a, err, sizeof err);
+	msg2 = capture_end(err);
 	setrlimit(RLIMIT_FSIZE, &was);
 	sigaction(SIGXFSZ, &prev, NULL);
 
@@ -548,28 +555,55 @@ static void test_atomic_write_file_size_limit(void **state)
 }
 
 /* A directory that does not exist, and a "directory" that is a file: nothing is written and
- * the message names the path and the reason. */
+ * err says "cannot write 'path': reason". The JSON writer, the copy, the hash and mkdir -p say
+ * so the same way. */
 static void test_atomic_write_bad_directory(void **state)
 {
-	char dir[64], old[96], path[160];
+	char dir[64], old[96], path[160], want[200], hex[65], err[512];
+	cJSON *j = sa_json_stage("t", 1);
 	const char *msg;
 	int rc;
 
 	(void)state;
 	scratch_with_old(dir, old);
 	snprintf(path, sizeof path, "%s/missing/new.json", dir);
-	capture_begin();
-	rc = sa_write_file(path, "new\n", 4);
-	msg = capture_end();
+	snprintf(want, sizeof want, "cannot write '%s': ", path);
+	capture_begin(err, sizeof err);
+	rc = sa_write_file(path, "new\n", 4, err, sizeof err);
+	msg = capture_end(err);
 	assert_int_equal(rc, -1);
-	assert_says(msg, path, strerror(ENOENT));
+	assert_says(msg, want, strerror(ENOENT));
+	capture_begin(err, sizeof err);
+	rc = sa_json_write(path, j, err, sizeof err);
+	msg = capture_end(err);
+	assert_int_equal(rc, -1);
+	assert_says(msg, want, strerror(ENOENT));
+	capture_begin(err, sizeof err);
+	rc = sa_copy_file(old, path, 4096, err, sizeof err);
+	msg = capture_end(err);
+	assert_int_equal(rc, -1);
+	assert_says(msg, want, strerror(ENOENT));
+	capture_begin(err, sizeof err);
+	rc = sa_sha256_file(path, hex, err, sizeof err);
+	msg = capture_end(err);
+	assert_int_equal(rc, -1);
+	snprintf(want, sizeof want, "cannot read '%s': ", path);
+	assert_says(msg, want, strerror(ENOENT));
 
 	snprintf(path, sizeof path, "%s/new.json", old);
-	capture_begin();
-	rc = sa_write_file(path, "new\n", 4);
-	msg = capture_end();
+	snprintf(want, sizeof want, "cannot write '%s': ", path);
+	capture_begin(err, sizeof err);
+	rc = sa_write_file(path, "new\n", 4, err, sizeof err);
+	msg = capture_end(err);
 	assert_int_equal(rc, -1);
-	assert_says(msg, path, strerror(ENOTDIR));
+	assert_says(msg, want, strerror(ENOTDIR));
+	snprintf(path, sizeof path, "%s/sub", old);
+	capture_begin(err, sizeof err);
+	rc = sa_mkdirs(path, 0700, err, sizeof err);
+	msg = capture_end(err);
+	assert_int_equal(rc, -1);
+	assert_says(msg, "cannot create directory", strerror(ENOTDIR));
+	cJSON_Delete(j);
 	assert_old_kept(old);
 	scratch_remove(dir, old);
 }
@@ -578,7 +612,7 @@ static void test_atomic_write_bad_directory(void **state)
  * the .tmp file is removed. */
 static void test_atomic_write_rename_refused(void **state)
 {
-	char dir[64], old[96], target[112], tmp[120];
+	char dir[64], old[96], target[112], tmp[120], err[512];
 	const char *msg;
 	int rc;
 
@@ -588,9 +622,9 @@ static void test_atomic_write_rename_refused(void **state)
 	assert_int_equal(mkdir(target, 0700), 0);
 	snprintf(tmp, sizeof tmp, "%s/target/old.json", dir);
 	assert_int_equal(rename(old, tmp), 0);
-	capture_begin();
-	rc = sa_write_file(target, "new\n", 4);
-	msg = capture_end();
+	capture_begin(err, sizeof err);
+	rc = sa_write_file(target, "new\n", 4, err, sizeof err);
+	msg = capture_end(err);
 	assert_int_equal(rc, -1);
 	assert_says(msg, "cannot rename", strerror(EISDIR));
 	assert_old_kept(tmp);
@@ -607,7 +641,7 @@ static void test_atomic_write_rename_refused(void **state)
  * done the test is skipped, saying why. */
 static void test_atomic_write_read_only_dir(void **state)
 {
-	char dir[64], old[96];
+	char dir[64], old[96], err[512], want[128];
 	const char *msg, *why = NULL;
 	int rc;
 
@@ -630,25 +664,26 @@ static void test_atomic_write_read_only_dir(void **state)
 		scratch_remove(dir, old);
 		skip();
 	}
-	capture_begin();
-	rc = sa_write_file(old, "new bytes\n", 10);
-	msg = capture_end();
+	capture_begin(err, sizeof err);
+	rc = sa_write_file(old, "new bytes\n", 10, err, sizeof err);
+	msg = capture_end(err);
 	if (geteuid() != 0)
 		chmod(dir, 0700);
 	else
 		assert_int_equal(umount2(dir, 0), 0);
 	assert_int_equal(rc, -1);
-	assert_says(msg, old, strerror(geteuid() != 0 ? EACCES : EROFS));
+	snprintf(want, sizeof want, "cannot write '%s': ", old);
+	assert_says(msg, want, strerror(geteuid() != 0 ? EACCES : EROFS));
 	assert_old_kept(old);
 	scratch_remove(dir, old);
 }
 
 static void test_sha256(void **state)
 {
-	char hex[65];
+	char hex[65], err[64];
 
 	(void)state;
-	assert_int_equal(sa_sha256_buf("abc", 3, hex), 0);
+	assert_int_equal(sa_sha256_buf("abc", 3, hex, err, sizeof err), 0);
 	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 

@@ -25,10 +25,11 @@
 /* Writes text to dir/name. */
 static void put(const char *dir, const char *name, const char *text)
 {
-	char path[512];
+	char path[512], err[1024];
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	assert_int_equal(sa_write_file(path, text, strlen(text)), 0);
+	if (sa_write_file(path, text, strlen(text), err, sizeof err) != 0)
+		fail_msg("%s", err);
 }
 
 static char *tmpdir(void)
