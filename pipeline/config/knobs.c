@@ -29,10 +29,12 @@ static void print_default(const struct sa_knob *r)
 	fputs(r->def, stdout);
 }
 
-/* The stages a knob can be read by, in pipeline order: the Makefile's STAMPS_<stage> lists. */
+/* The stages a knob can be read by, in pipeline order: each one's KNOBS_READ_<stage> list of
+ * build/knobs.mk, from which the Makefile makes its stamps. A stage missing here has no stamps:
+ * a knob it reads would not re-run it (17-knob-readers traces every stage, sealed included). */
 static const char *const stages[] = {
-	"fingerprint", "inspect", "ledger", "sandbox", "lookahead", "robust", "variants", "replay",
-	"stats", "verdict", "report",
+	"fingerprint", "inspect", "ledger", "sandbox", "lookahead", "robust", "sealed", "variants",
+	"replay", "stats", "verdict", "report",
 };
 
 /* Whether the space-separated list holds word. */

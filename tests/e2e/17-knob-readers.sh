@@ -8,12 +8,15 @@
 N=e2e-knob-readers
 OUT=out/$N
 head -n 1501 data/ohlcv.csv >"$TMP/bars.csv"
-# A strategy with declared variants and a trade log beside it: every stage reads what it can.
+{ head -n 1 data/ohlcv.csv; sed -n 1502,2501p data/ohlcv.csv; } >"$TMP/sealed.csv"
+# A strategy with declared variants, a trade log beside it and sealed bars: every stage runs and
+# reads what it can.
 audit() { make --no-print-directory audit STRATEGY=demos/overfit.py TRADES=tests/fixtures/replay/tradelog_honest.csv \
-	DATA="$TMP/bars.csv" NAME=$N TRIALS=3 PERMUTATIONS=10 "$@" >"$TMP/audit.log" 2>&1; }
+	DATA="$TMP/bars.csv" SEALED="$TMP/sealed.csv" NAME=$N TRIALS=3 PERMUTATIONS=10 "$@" >"$TMP/audit.log" 2>&1; }
 rm -rf "$OUT"
 SA_KNOB_TRACE=$TMP/trace audit
 expect_eq "the traced audit exits 0" 0 $?
+check "the traced audit ran every stage, sealed included" grep -q '^sealed ' "$TMP/trace"
 
 got=$("$PY" - "$TMP/trace" build/knobs.mk <<'PYEOF'
 import re, sys
