@@ -51,8 +51,8 @@ say = $(if $(V),,@printf '  %-8s %s\n' $(1) $(2);)
 # use the library and the sandbox, never another stage: they meet in JSON files
 # (tests/e2e/05-layering.sh checks every include against these lines).
 # Adding a stage: make pipeline/<stage>/ with <stage>.c, add it to ROOMS with its PROGS_ line
-# (and USES_ := sandbox if it runs the upload), add its rule in the audit section below, and
-# its tests under tests/.
+# (and USES_pipeline/<stage> := sandbox sandbox/wire if it runs the upload), its name in stages[]
+# of pipeline/config/knobs.c, its rule in the audit section below, and its tests (HACKING.md).
 # The shared library, lib/, is four layers, each a folder archived as lib<layer>.a with one
 # prefix (HACKING.md): base (messages, files, JSON, CSV, time, knobs: sa_), data (the loaders of
 # bars, trade logs, signals, the ledger: da_), replay (costs, declared exits, the replay core:
@@ -166,8 +166,8 @@ $(GEN_OBJS_sandbox/inside): $(B)/gen/%.o: $(B)/gen/%.c
 $(foreach r,$(ROOMS) $(LIB_LAYERS),$(if $(call room_lib,$(r)),$(eval $(call lib_rule,$(r)))))
 $(foreach r,$(ROOMS),$(foreach p,$(PROGS_$(r)),$(eval $(call prog_rule,$(r),$(p)))))
 
-# ROOMS lists the users before what they use (stages, then the sandbox, then lib), so one
-# pass of the linker resolves every room's archive.
+# ROOMS lists the users before what they use (stages, report, nightly, then the sandbox), and
+# lib/'s archives follow in LIB_ARCHIVES, so one pass of the linker resolves every archive.
 $(B)/tests/%: $(B)/tests/unit/%.o $(ROOM_LIBS) $(LIB_ARCHIVES)
 	$(call say,LD,$@)
 	@mkdir -p $(dir $@)

@@ -48,7 +48,7 @@ struct eq_lines {
 };
 
 /* Fills *l for the panel and widens top's y range to hold every line. Returns 0 or -1. */
-static int eq_lines(struct eq_lines *l, struct panel *top, const struct rpt_series *eq,
+static int eq_lines(struct eq_lines *l, struct rpt_panel *top, const struct rpt_series *eq,
 		    const struct rpt_series *bench, bool log_axis)
 {
 	size_t nb = bench ? bench->n : 0;
@@ -89,13 +89,13 @@ static int eq_lines(struct eq_lines *l, struct panel *top, const struct rpt_seri
 
 static void draw_equity(cairo_t *cr, const struct rpt_series *eq, const struct rpt_series *bench, bool log_axis)
 {
-	struct panel top = { 78, 80, CW - 24, 366, (double)eq->t[0], (double)eq->t[eq->n - 1], DBL_MAX, -DBL_MAX };
-	struct panel dd = { 78, 384, CW - 24, CH - 34, top.xmin, top.xmax, 0, 0 };
+	struct rpt_panel top = { 78, 80, CW - 24, 366, (double)eq->t[0], (double)eq->t[eq->n - 1], DBL_MAX, -DBL_MAX };
+	struct rpt_panel dd = { 78, 384, CW - 24, CH - 34, top.xmin, top.xmax, 0, 0 };
 	double *draw = malloc(eq->n * sizeof *draw), peak = -DBL_MAX;
 	struct eq_lines l = { 0 };
 	static const char *const names[] = { "net equity (after costs)", "gross equity (before costs)",
 					     "buy and hold (after costs)" };
-	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.60, 0.68 }, { 0.85, 0.50, 0.10 } };
+	static const struct rpt_rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.60, 0.68 }, { 0.85, 0.50, 0.10 } };
 	static const int dashed[] = { L_LINE, L_DASH, L_LINE };
 	if (!draw || eq_lines(&l, &top, eq, bench, log_axis) != 0)
 		goto out;
@@ -185,12 +185,12 @@ int rpt_chart_equity(const char *path, const struct rpt_series *eq, const struct
 
 static void draw_returns(cairo_t *cr, const struct rpt_returns *r)
 {
-	struct panel p = { 78, 80, CW - 24, CH - 52, DBL_MAX, -DBL_MAX, 0, 1 };
+	struct rpt_panel p = { 78, 80, CW - 24, CH - 52, DBL_MAX, -DBL_MAX, 0, 1 };
 	double mean = 0;
 	int bins = (int)fmin(60, fmax(10, ceil(sqrt((double)r->n) * 2)));
 	static const char *const names[] = { "net return per trade", "gross return per trade",
 					     "mean net return" };
-	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.60, 0.68 }, { 0.80, 0.20, 0.18 } };
+	static const struct rpt_rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.60, 0.68 }, { 0.80, 0.20, 0.18 } };
 	static const int dashed[] = { L_BOX, L_LINE, L_DASH };
 	for (size_t i = 0; i < r->n; i++) {
 		p.xmin = fmin(p.xmin, fmin(r->net[i], r->gross[i]));
@@ -221,7 +221,7 @@ static void draw_returns(cairo_t *cr, const struct rpt_returns *r)
 	cairo_stroke(cr);
 	cairo_set_dash(cr, NULL, 0, 0);
 	/* the axis shows percent while the data are fractions */
-	struct panel pct = p;
+	struct rpt_panel pct = p;
 	pct.xmin *= 100;
 	pct.xmax *= 100;
 	rpt_x_axis_numbers(cr, &pct, 8, "%.3g%%");
@@ -286,7 +286,7 @@ static size_t cost_points(const cJSON *sens, struct cost_points *pts)
 
 /* The break-even multiple as a dashed red line, or an arrow at the right edge when it lies
  * beyond the drawn multiples. */
-static void mark_breakeven(cairo_t *cr, const struct panel *p, double be)
+static void mark_breakeven(cairo_t *cr, const struct rpt_panel *p, double be)
 {
 	double dash[] = { 2, 3 }, x = rpt_px_x(p, be);
 	char lab[64], m[32];
@@ -311,10 +311,10 @@ static void mark_breakeven(cairo_t *cr, const struct panel *p, double be)
 
 static void draw_costs(cairo_t *cr, const struct cost_points *pts, double breakeven)
 {
-	struct panel p = { 78, 80, CW - 70, CH - 52, DBL_MAX, -DBL_MAX, 0, 0 };
+	struct rpt_panel p = { 78, 80, CW - 70, CH - 52, DBL_MAX, -DBL_MAX, 0, 0 };
 	static const char *const names[] = { "Sharpe ratio per trade (left)", "PSR (right, 0 to 1)",
 					     "costs as configured", "net return (label)" };
-	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.85, 0.50, 0.10 },
+	static const struct rpt_rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.85, 0.50, 0.10 },
 					     { 0.55, 0.57, 0.60 }, { 0.15, 0.16, 0.18 } };
 	static const int dashed[] = { L_LINE, L_DASH, L_DASH, L_BOX };
 	const double *m = pts->m, *s = pts->s, *q = pts->q;
@@ -332,7 +332,7 @@ static void draw_costs(cairo_t *cr, const struct cost_points *pts, double breake
 	p.ymax += 0.12 * (p.ymax - p.ymin);  /* room for the labels above the points */
 	rpt_nice_range(&p.xmin, &p.xmax, 6);
 	rpt_nice_range(&p.ymin, &p.ymax, 5);
-	struct panel r = p;
+	struct rpt_panel r = p;
 	r.ymin = 0;
 	r.ymax = 1;
 	rpt_y_axis(cr, &p, 5, 1, "%.3g", false);
@@ -414,7 +414,7 @@ int rpt_chart_costs(const char *path, const cJSON *sens, double breakeven, char 
 }
 
 /* Shades each run of equal, non-flat signals (px->n of them). */
-static void shade_positions(cairo_t *cr, const struct panel *p, const struct da_ohlcv *px,
+static void shade_positions(cairo_t *cr, const struct rpt_panel *p, const struct da_ohlcv *px,
 			    const int8_t *sig)
 {
 	size_t n = px->n;
@@ -435,7 +435,7 @@ static void shade_positions(cairo_t *cr, const struct panel *p, const struct da_
 	}
 }
 
-static void mark_mismatches(cairo_t *cr, const struct panel *p, const struct da_ohlcv *px,
+static void mark_mismatches(cairo_t *cr, const struct rpt_panel *p, const struct da_ohlcv *px,
 			    const cJSON *mismatches)
 {
 	const cJSON *it;
@@ -461,9 +461,9 @@ static void mark_mismatches(cairo_t *cr, const struct panel *p, const struct da_
 static void draw_signals(cairo_t *cr, const struct da_ohlcv *px, const int8_t *sig,
 			 const cJSON *mismatches)
 {
-	struct panel p = { 78, 80, CW - 24, CH - 52, (double)px->t[0], (double)px->t[px->n - 1], DBL_MAX, -DBL_MAX };
+	struct rpt_panel p = { 78, 80, CW - 24, CH - 52, (double)px->t[0], (double)px->t[px->n - 1], DBL_MAX, -DBL_MAX };
 	static const char *const names[] = { "close price", "long", "short", "look-ahead mismatch" };
-	static const struct rgb colors[] = { { 0.15, 0.16, 0.18 }, { 0.80, 0.93, 0.82 }, { 0.98, 0.84, 0.84 },
+	static const struct rpt_rgb colors[] = { { 0.15, 0.16, 0.18 }, { 0.80, 0.93, 0.82 }, { 0.98, 0.84, 0.84 },
 					     { 0.80, 0.20, 0.18 } };
 	static const int styles[] = { L_LINE, L_BOX, L_BOX, L_LINE };
 	for (size_t i = 0; i < px->n; i++) {

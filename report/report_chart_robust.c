@@ -33,10 +33,10 @@ static double *json_numbers(const cJSON *arr, size_t *n)
 
 static void draw_permutation(cairo_t *cr, const double *v, size_t n, double real)
 {
-	struct panel p = { 78, 80, CW - 24, CH - 52, real, real, 0, 1 };
+	struct rpt_panel p = { 78, 80, CW - 24, CH - 52, real, real, 0, 1 };
 	int bins = (int)fmin(40, fmax(10, ceil(sqrt((double)n) * 2)));
 	static const char *const names[] = { "Sharpe ratio on permuted bars", "the real Sharpe ratio" };
-	static const struct rgb colors[] = { { 0.55, 0.60, 0.68 }, { 0.80, 0.20, 0.18 } };
+	static const struct rpt_rgb colors[] = { { 0.55, 0.60, 0.68 }, { 0.80, 0.20, 0.18 } };
 	static const int style[] = { L_BOX, L_LINE };
 
 	for (size_t i = 0; i < n; i++) {
@@ -95,7 +95,7 @@ int rpt_chart_permutation(const char *path, const cJSON *perm, const char *why_m
  * a red bar on its row. */
 static void draw_warmup(cairo_t *cr, const cJSON *runs, double first, double last)
 {
-	struct panel p = { 120, 80, CW - 24, CH - 52, first, last + 1, 0, 1 };
+	struct rpt_panel p = { 120, 80, CW - 24, CH - 52, first, last + 1, 0, 1 };
 	int rows = cJSON_GetArraySize(runs), r = 0;
 	const cJSON *run, *span;
 	char label[48];
@@ -158,7 +158,7 @@ int rpt_chart_warmup(const char *path, const cJSON *warm, const char *why_missin
 }
 
 /* A dashed or solid horizontal marker across panel p at y, labelled at the right end. */
-static void h_marker(cairo_t *cr, const struct panel *p, double y, struct rgb c, bool dashed,
+static void h_marker(cairo_t *cr, const struct rpt_panel *p, double y, struct rpt_rgb c, bool dashed,
 		     const char *label)
 {
 	double dash[] = { 6, 4 };
@@ -184,9 +184,9 @@ static int cmp_double(const void *a, const void *b)
 
 static void draw_variants(cairo_t *cr, double *sr, size_t n, double audited, double sr0)
 {
-	struct panel p = { 78, 80, CW - 24, CH - 52, 0, (double)n, DBL_MAX, -DBL_MAX };
+	struct rpt_panel p = { 78, 80, CW - 24, CH - 52, 0, (double)n, DBL_MAX, -DBL_MAX };
 	static const char *const names[] = { "variants, sorted", "the audited strategy", "SR0: the best of them by luck alone" };
-	static const struct rgb colors[] = { { 0.55, 0.60, 0.68 }, { 0.10, 0.30, 0.65 }, { 0.80, 0.20, 0.18 } };
+	static const struct rpt_rgb colors[] = { { 0.55, 0.60, 0.68 }, { 0.10, 0.30, 0.65 }, { 0.80, 0.20, 0.18 } };
 	static const int style[] = { L_BOX, L_LINE, L_DASH };
 	char lab[64];
 
@@ -246,7 +246,7 @@ static void draw_pbo(cairo_t *cr, const cJSON *pbo)
 	const cJSON *counts = cJSON_GetObjectItemCaseSensitive(h, "counts"), *c;
 	double lo = sa_json_num(h, "lo", -1), hi = sa_json_num(h, "hi", 1), top = 1;
 	int bins = cJSON_GetArraySize(counts), b = 0;
-	struct panel p = { 78, 80, CW - 24, CH - 52, lo, hi, 0, 1 };
+	struct rpt_panel p = { 78, 80, CW - 24, CH - 52, lo, hi, 0, 1 };
 	double width = (hi - lo) / (bins ? bins : 1);
 	char lab[96];
 
@@ -260,7 +260,7 @@ static void draw_pbo(cairo_t *cr, const cJSON *pbo)
 	cJSON_ArrayForEach(c, counts) {
 		double x0 = rpt_px_x(&p, lo + b * width), x1 = rpt_px_x(&p, lo + (b + 1) * width);
 		double y = cJSON_IsNumber(c) ? c->valuedouble : 0;
-		struct rgb col = lo + (b + 0.5) * width <= 0 ? RPT_DD : RPT_NET;
+		struct rpt_rgb col = lo + (b + 0.5) * width <= 0 ? RPT_DD : RPT_NET;
 
 		cairo_set_source_rgba(cr, col.r, col.g, col.b, 0.75);
 		cairo_rectangle(cr, x0 + 0.5, rpt_px_y(&p, y), x1 - x0 - 1, rpt_px_y(&p, 0) - rpt_px_y(&p, y));

@@ -27,7 +27,7 @@ static double episode_time(const cJSON *ep, const char *key, double def)
 }
 
 /* Shades and numbers the episodes (stats.json's drawdowns, deepest first). */
-static void shade_episodes(cairo_t *cr, const struct panel *p, const cJSON *episodes)
+static void shade_episodes(cairo_t *cr, const struct rpt_panel *p, const cJSON *episodes)
 {
 	const cJSON *ep;
 	int k = 0;
@@ -47,11 +47,11 @@ static void shade_episodes(cairo_t *cr, const struct panel *p, const cJSON *epis
 
 static void draw_underwater(cairo_t *cr, const struct rpt_series *eq, const cJSON *episodes)
 {
-	struct panel p = { 78, 80, CW - 24, CH - 52, (double)eq->t[0], (double)eq->t[eq->n - 1], 0, 0 };
+	struct rpt_panel p = { 78, 80, CW - 24, CH - 52, (double)eq->t[0], (double)eq->t[eq->n - 1], 0, 0 };
 	double *uw = malloc(eq->n * sizeof *uw), peak = 1.0;
 	static const char *const names[] = { "net drawdown from the running peak",
 					     "the five deepest episodes, numbered deepest first" };
-	static const struct rgb colors[] = { { 0.80, 0.20, 0.18 }, { 0.96, 0.86, 0.74 } };
+	static const struct rpt_rgb colors[] = { { 0.80, 0.20, 0.18 }, { 0.96, 0.86, 0.74 } };
 	static const int styles[] = { L_BOX, L_BOX };
 
 	if (!uw)
@@ -107,8 +107,8 @@ int rpt_chart_underwater(const char *path, const struct rpt_series *eq, const cJ
 static void draw_rolling(cairo_t *cr, const int64_t *t, const double *v, size_t n, double headline,
 			 const char *const *names, const char *y_label)
 {
-	struct panel p = { 78, 80, CW - 24, CH - 52, (double)t[0], (double)t[n - 1], DBL_MAX, -DBL_MAX };
-	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.57, 0.60 } };
+	struct rpt_panel p = { 78, 80, CW - 24, CH - 52, (double)t[0], (double)t[n - 1], DBL_MAX, -DBL_MAX };
+	static const struct rpt_rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.55, 0.57, 0.60 } };
 	static const int styles[] = { L_LINE, L_DASH };
 	double dash[] = { 5, 3 };
 	bool pen = false;
@@ -241,9 +241,9 @@ static size_t delay_points(const cJSON *rows, double *d, double *s, char (*r)[40
 
 static void draw_delay(cairo_t *cr, const double *d, const double *s, char (*r)[40], size_t n)
 {
-	struct panel p = { 78, 80, CW - 70, CH - 52, 0, 0, DBL_MAX, -DBL_MAX };
+	struct rpt_panel p = { 78, 80, CW - 70, CH - 52, 0, 0, DBL_MAX, -DBL_MAX };
 	static const char *const names[] = { "Sharpe ratio per trade", "net return, compounded (label)" };
-	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.15, 0.16, 0.18 } };
+	static const struct rpt_rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.15, 0.16, 0.18 } };
 	static const int styles[] = { L_LINE, L_BOX };
 	char lab[32];
 
@@ -310,9 +310,9 @@ int rpt_chart_delay(const char *path, const cJSON *rows, const char *why_missing
 
 static void draw_reconcile(cairo_t *cr, const struct rpt_series *a, const struct rpt_series *b)
 {
-	struct panel p = { 78, 80, CW - 24, CH - 34, DBL_MAX, -DBL_MAX, DBL_MAX, -DBL_MAX };
+	struct rpt_panel p = { 78, 80, CW - 24, CH - 34, DBL_MAX, -DBL_MAX, DBL_MAX, -DBL_MAX };
 	static const char *const names[] = { "claimed by the trade log", "replayed from the code" };
-	static const struct rgb colors[] = { { 0.80, 0.20, 0.18 }, { 0.10, 0.30, 0.65 } };
+	static const struct rpt_rgb colors[] = { { 0.80, 0.20, 0.18 }, { 0.10, 0.30, 0.65 } };
 	static const int dashed[] = { L_DASH, L_LINE };
 	const struct rpt_series *s[2] = { a, b };
 	double dash[] = { 5, 3 };

@@ -23,7 +23,7 @@ static const cJSON *get(const cJSON *o, const char *key)
 }
 
 /* The panel's y range widened to hold v[0..n). */
-static void widen(struct panel *p, const double *v, size_t n)
+static void widen(struct rpt_panel *p, const double *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(v[i])) {
@@ -33,8 +33,8 @@ static void widen(struct panel *p, const double *v, size_t n)
 }
 
 /* A line through (x[i], y[i]). */
-static void line(cairo_t *cr, const struct panel *p, const double *x, const double *y, size_t n,
-		 struct rgb c, double width)
+static void line(cairo_t *cr, const struct rpt_panel *p, const double *x, const double *y, size_t n,
+		 struct rpt_rgb c, double width)
 {
 	rpt_set_rgb(cr, c);
 	cairo_set_line_width(cr, width);
@@ -107,10 +107,10 @@ static int wf_load(const struct rpt_input *in, struct wf_chart *c, char *why, si
 
 static void draw_wf(cairo_t *cr, const struct wf_chart *c)
 {
-	struct panel p = { 78, 80, CW - 24, CH - 52, c->x[0], c->x[c->n - 1] + 1, 1, 1 };
+	struct rpt_panel p = { 78, 80, CW - 24, CH - 52, c->x[0], c->x[c->n - 1] + 1, 1, 1 };
 	static const char *const names[] = { "walk-forward: chosen before each stretch",
 					     "the best variant in hindsight" };
-	static const struct rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.80, 0.45, 0.15 } };
+	static const struct rpt_rgb colors[] = { { 0.10, 0.30, 0.65 }, { 0.80, 0.45, 0.15 } };
 	static const int styles[] = { L_LINE, L_LINE };
 
 	widen(&p, c->oos, c->n);
@@ -167,8 +167,8 @@ struct fan {
 	double *x, *q;
 };
 
-static void draw_band(cairo_t *cr, const struct panel *p, const struct fan *f, int lo, int hi,
-		      struct rgb c)
+static void draw_band(cairo_t *cr, const struct rpt_panel *p, const struct fan *f, int lo, int hi,
+		      struct rpt_rgb c)
 {
 	rpt_set_rgb(cr, c);
 	for (size_t i = 0; i < f->pts; i++)
@@ -181,10 +181,10 @@ static void draw_band(cairo_t *cr, const struct panel *p, const struct fan *f, i
 
 static void draw_mc(cairo_t *cr, const double *r, size_t n, const struct fan *f)
 {
-	struct panel p = { 78, 80, CW - 24, CH - 52, 0, (double)n, 1, 1 };
+	struct rpt_panel p = { 78, 80, CW - 24, CH - 52, 0, (double)n, 1, 1 };
 	static const char *const names[] = { "5th to 95th percentile", "25th to 75th", "median",
 					     "the trades in their real order" };
-	static const struct rgb colors[] = { { 0.80, 0.86, 0.94 }, { 0.58, 0.70, 0.87 },
+	static const struct rpt_rgb colors[] = { { 0.80, 0.86, 0.94 }, { 0.58, 0.70, 0.87 },
 					     { 0.10, 0.30, 0.65 }, { 0.80, 0.20, 0.18 } };
 	static const int styles[] = { L_BOX, L_BOX, L_LINE, L_LINE };
 	double *med = malloc(f->pts * sizeof *med), *ox = malloc((n + 1) * sizeof *ox);

@@ -19,22 +19,22 @@
 #include "report_png.h"
 #include "timeutil.h"
 
-const struct rgb RPT_NET = { 0.10, 0.30, 0.65 }, RPT_GROSS = { 0.55, 0.60, 0.68 },
+const struct rpt_rgb RPT_NET = { 0.10, 0.30, 0.65 }, RPT_GROSS = { 0.55, 0.60, 0.68 },
 			RPT_DD = { 0.80, 0.20, 0.18 }, RPT_GRID = { 0.88, 0.89, 0.91 },
 			RPT_INK = { 0.15, 0.16, 0.18 }, RPT_LONG = { 0.80, 0.93, 0.82 },
 			RPT_SHORT = { 0.98, 0.84, 0.84 }, RPT_PSR = { 0.85, 0.50, 0.10 };
 
-double rpt_px_x(const struct panel *p, double x)
+double rpt_px_x(const struct rpt_panel *p, double x)
 {
 	return p->x0 + (x - p->xmin) / (p->xmax - p->xmin) * (p->x1 - p->x0);
 }
 
-double rpt_px_y(const struct panel *p, double y)
+double rpt_px_y(const struct rpt_panel *p, double y)
 {
 	return p->y1 - (y - p->ymin) / (p->ymax - p->ymin) * (p->y1 - p->y0);
 }
 
-void rpt_set_rgb(cairo_t *cr, struct rgb c)
+void rpt_set_rgb(cairo_t *cr, struct rpt_rgb c)
 {
 	cairo_set_source_rgb(cr, c.r, c.g, c.b);
 }
@@ -107,7 +107,7 @@ void rpt_nice_range(double *lo, double *hi, int n)
 	*hi = ceil(*hi / st) * st;
 }
 
-void rpt_frame(cairo_t *cr, const struct panel *p)
+void rpt_frame(cairo_t *cr, const struct rpt_panel *p)
 {
 	cairo_set_line_width(cr, 1);
 	cairo_set_source_rgb(cr, 0.55, 0.57, 0.60);
@@ -116,7 +116,7 @@ void rpt_frame(cairo_t *cr, const struct panel *p)
 }
 
 /* Horizontal grid lines and y labels; fmt formats value * scale. */
-void rpt_y_axis(cairo_t *cr, const struct panel *p, int n, double scale, const char *fmt, bool right)
+void rpt_y_axis(cairo_t *cr, const struct rpt_panel *p, int n, double scale, const char *fmt, bool right)
 {
 	double st = nice_step(p->ymax - p->ymin, n);
 	char lab[32];
@@ -138,7 +138,7 @@ void rpt_y_axis(cairo_t *cr, const struct panel *p, int n, double scale, const c
 	}
 }
 
-void rpt_y_axis_log(cairo_t *cr, const struct panel *p)
+void rpt_y_axis_log(cairo_t *cr, const struct rpt_panel *p)
 {
 	static const double steps[3] = { 1, 2, 5 };
 	int per = p->ymax - p->ymin > 4 ? 1 : 3;  /* too many decades: the powers alone */
@@ -161,7 +161,7 @@ void rpt_y_axis_log(cairo_t *cr, const struct panel *p)
 		}
 }
 
-void rpt_x_axis_numbers(cairo_t *cr, const struct panel *p, int n, const char *fmt)
+void rpt_x_axis_numbers(cairo_t *cr, const struct rpt_panel *p, int n, const char *fmt)
 {
 	double st = nice_step(p->xmax - p->xmin, n);
 	char lab[32];
@@ -173,7 +173,7 @@ void rpt_x_axis_numbers(cairo_t *cr, const struct panel *p, int n, const char *f
 }
 
 /* One date tick: a grid line at t, with its label when labels is set. */
-static void date_tick(cairo_t *cr, const struct panel *p, double t, bool labels, bool hours)
+static void date_tick(cairo_t *cr, const struct rpt_panel *p, double t, bool labels, bool hours)
 {
 	double x = rpt_px_x(p, t);
 	char iso[21], lab[21];
@@ -200,7 +200,7 @@ static double month_start(long m)
 }
 
 /* Ticks on the first of every step-th month (January, April, July and October for three). */
-static void month_ticks(cairo_t *cr, const struct panel *p, int step, bool labels)
+static void month_ticks(cairo_t *cr, const struct rpt_panel *p, int step, bool labels)
 {
 	time_t t0 = (time_t)p->xmin;
 	struct tm tm;
@@ -216,7 +216,7 @@ static void month_ticks(cairo_t *cr, const struct panel *p, int step, bool label
 
 /* Date ticks on calendar boundaries, labelled YYYY-MM-DD (with the time under two days): whole
  * hours, midnights, Mondays for weeks, the first of a month for months and years; UTC. */
-void rpt_x_axis_dates(cairo_t *cr, const struct panel *p, bool labels)
+void rpt_x_axis_dates(cairo_t *cr, const struct rpt_panel *p, bool labels)
 {
 	static const double steps[] = { 3600, 6 * 3600, 86400, 2 * 86400, 7 * 86400, 14 * 86400 };
 	static const int months[] = { 1, 2, 3, 6, 12, 24, 60 };
@@ -240,7 +240,7 @@ void rpt_x_axis_dates(cairo_t *cr, const struct panel *p, bool labels)
 }
 
 /* One row of legend entries under the subtitle, above the plot, so it never hides data. */
-void rpt_legend(cairo_t *cr, int n, const char *const *names, const struct rgb *colors,
+void rpt_legend(cairo_t *cr, int n, const char *const *names, const struct rpt_rgb *colors,
 		   const int *style)
 {
 	double x = 78, y = 62;
@@ -303,7 +303,7 @@ out:
 	return rc;
 }
 
-void rpt_y_label(cairo_t *cr, const struct panel *p, const char *s)
+void rpt_y_label(cairo_t *cr, const struct rpt_panel *p, const char *s)
 {
 	rpt_set_rgb(cr, RPT_INK);
 	cairo_save(cr);
@@ -313,7 +313,7 @@ void rpt_y_label(cairo_t *cr, const struct panel *p, const char *s)
 	cairo_restore(cr);
 }
 
-void rpt_polyline(cairo_t *cr, const struct panel *p, size_t n, const int64_t *t, const double *y)
+void rpt_polyline(cairo_t *cr, const struct rpt_panel *p, size_t n, const int64_t *t, const double *y)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0)
@@ -323,8 +323,8 @@ void rpt_polyline(cairo_t *cr, const struct panel *p, size_t n, const int64_t *t
 	}
 }
 
-void rpt_draw_hist(cairo_t *cr, const struct panel *p, const double *v, size_t n, int bins,
-		      double lo, double width, bool filled, struct rgb c)
+void rpt_draw_hist(cairo_t *cr, const struct rpt_panel *p, const double *v, size_t n, int bins,
+		      double lo, double width, bool filled, struct rpt_rgb c)
 {
 	int *count = calloc((size_t)bins, sizeof *count);
 	if (!count)

@@ -17,13 +17,13 @@
 #define DENSITY 2.0
 #define FONT "DejaVu Sans"
 
-struct rgb {
+struct rpt_rgb {
 	double r, g, b;
 };
-extern const struct rgb RPT_NET, RPT_GROSS, RPT_DD, RPT_GRID, RPT_INK, RPT_LONG, RPT_SHORT, RPT_PSR;
+extern const struct rpt_rgb RPT_NET, RPT_GROSS, RPT_DD, RPT_GRID, RPT_INK, RPT_LONG, RPT_SHORT, RPT_PSR;
 
 /* A plot area in logical pixels and the data range it shows. */
-struct panel {
+struct rpt_panel {
 	double x0, y0, x1, y1;
 	double xmin, xmax, ymin, ymax;
 };
@@ -31,11 +31,11 @@ struct panel {
 /* Legend entry styles. */
 enum { L_LINE, L_DASH, L_BOX };
 
-double rpt_px_x(const struct panel *p, double x);
+double rpt_px_x(const struct rpt_panel *p, double x);
 
-double rpt_px_y(const struct panel *p, double y);
+double rpt_px_y(const struct rpt_panel *p, double y);
 
-void rpt_set_rgb(cairo_t *cr, struct rgb c);
+void rpt_set_rgb(cairo_t *cr, struct rpt_rgb c);
 
 /* Fixed font options: no hinting and grey antialiasing, so the local fontconfig settings do not
  * change the pixels; a white CW x CH page under the chart. */
@@ -52,23 +52,23 @@ void rpt_title(cairo_t *cr, const char *main, const char *sub);
 /* Widens [lo, hi] to whole steps and a non-empty range. */
 void rpt_nice_range(double *lo, double *hi, int n);
 
-void rpt_frame(cairo_t *cr, const struct panel *p);
+void rpt_frame(cairo_t *cr, const struct rpt_panel *p);
 
 /* Horizontal grid lines and y labels; fmt formats value * scale. */
-void rpt_y_axis(cairo_t *cr, const struct panel *p, int n, double scale, const char *fmt, bool right);
+void rpt_y_axis(cairo_t *cr, const struct rpt_panel *p, int n, double scale, const char *fmt, bool right);
 
 /* Grid lines and labels of a log axis: the panel's y range is in log10 units, the ticks at 1, 2
  * and 5 times each power of ten inside it (the powers alone when that gives too many),
  * labelled with the values themselves. */
-void rpt_y_axis_log(cairo_t *cr, const struct panel *p);
+void rpt_y_axis_log(cairo_t *cr, const struct rpt_panel *p);
 
-void rpt_x_axis_numbers(cairo_t *cr, const struct panel *p, int n, const char *fmt);
+void rpt_x_axis_numbers(cairo_t *cr, const struct rpt_panel *p, int n, const char *fmt);
 
 /* Date ticks at whole days, weeks or months, labelled YYYY-MM-DD; the times are UTC. */
-void rpt_x_axis_dates(cairo_t *cr, const struct panel *p, bool labels);
+void rpt_x_axis_dates(cairo_t *cr, const struct rpt_panel *p, bool labels);
 
 /* One row of legend entries under the subtitle, above the plot, so it never hides data. */
-void rpt_legend(cairo_t *cr, int n, const char *const *names, const struct rgb *colors,
+void rpt_legend(cairo_t *cr, int n, const char *const *names, const struct rpt_rgb *colors,
 		   const int *style);
 
 void rpt_empty_note(cairo_t *cr, const char *why);
@@ -76,16 +76,16 @@ void rpt_empty_note(cairo_t *cr, const char *why);
 /* Writes the surface atomically and frees cr and sf whatever happens. */
 int rpt_finish(cairo_t *cr, cairo_surface_t *sf, const char *path, char *err, size_t errlen);
 
-void rpt_polyline(cairo_t *cr, const struct panel *p, size_t n, const int64_t *t, const double *y);
+void rpt_polyline(cairo_t *cr, const struct rpt_panel *p, size_t n, const int64_t *t, const double *y);
 
-void rpt_draw_hist(cairo_t *cr, const struct panel *p, const double *v, size_t n, int bins,
-		      double lo, double width, bool filled, struct rgb c);
+void rpt_draw_hist(cairo_t *cr, const struct rpt_panel *p, const double *v, size_t n, int bins,
+		      double lo, double width, bool filled, struct rpt_rgb c);
 
 int rpt_max_count(const double *v, size_t n, int bins, double lo, double width);
 
 void rpt_chart_cleanup(void);
 
 /* A y-axis label, rotated, centred on the panel at the page's left edge. */
-void rpt_y_label(cairo_t *cr, const struct panel *p, const char *s);
+void rpt_y_label(cairo_t *cr, const struct rpt_panel *p, const char *s);
 
 #endif

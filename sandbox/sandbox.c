@@ -176,7 +176,7 @@ int main(int argc, char **argv)
 	char err[1024], why[1200];
 
 	sa_set_prog("sandbox");
-	if (argc >= 2 && (strcmp(argv[1], "--zygote") == 0 || strcmp(argv[1], SBX_ZYGOTE_RESIDENT) == 0))
+	if (argc >= 2 && (strcmp(argv[1], "--zygote") == 0 || strcmp(argv[1], SBI_ZYGOTE_RESIDENT) == 0))
 		return zygote_entry(argc, argv);
 	parse(argc, argv, &o);
 	sbx_limits_default(&lim);

@@ -76,7 +76,7 @@ int sbx_parse_started(const char *text, long long *started)
 }
 
 /* Sends the run its keyword arguments: their length, then their text (its bars it has already). */
-static void feed(struct flight *f)
+static void feed(struct sbx_flight *f)
 {
 	const void *part[2] = { &f->params_len, f->params };
 
@@ -141,7 +141,7 @@ int sbx_recv_rep(int ctrl, struct sbx_rep *rep, int *fd)
 	}
 }
 
-static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct flight *f, size_t idx,
+static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct sbx_flight *f, size_t idx,
 		  size_t n, const char *params, long deadline, struct sbx_result *r)
 {
 	int data[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, res[2] = { -1, -1 };
@@ -208,10 +208,10 @@ out:
 }
 
 
-static void on_reply(struct flight *fl, int jobs, const struct sbx_rep *rep, int pidfd)
+static void on_reply(struct sbx_flight *fl, int jobs, const struct sbx_rep *rep, int pidfd)
 {
 	for (int i = 0; i < jobs; i++) {
-		struct flight *f = &fl[i];
+		struct sbx_flight *f = &fl[i];
 		if (!f->used || f->id != rep->id)
 			continue;
 		if (rep->kind == SBX_REP_STARTED && pidfd >= 0 && f->pidfd < 0) {
@@ -238,7 +238,7 @@ static void on_reply(struct flight *fl, int jobs, const struct sbx_rep *rep, int
 }
 
 /* Reads every waiting zygote message. Returns -1 when the zygote hung up. */
-static int read_ctrl(int ctrl, struct flight *fl, int jobs)
+static int read_ctrl(int ctrl, struct sbx_flight *fl, int jobs)
 {
 	struct sbx_rep rep;
 	int pidfd, r;
@@ -248,16 +248,16 @@ static int read_ctrl(int ctrl, struct flight *fl, int jobs)
 	return r < 0 && errno == EAGAIN ? 0 : -1;
 }
 
-static void kill_run(struct flight *f)
+static void kill_run(struct sbx_flight *f)
 {
 	if (f->pidfd >= 0)
 		(void)syscall(SYS_pidfd_send_signal, f->pidfd, SIGKILL, NULL, 0);
 }
 
-static void abandon(struct flight *fl, int jobs)
+static void abandon(struct sbx_flight *fl, int jobs)
 {
 	for (int i = 0; i < jobs; i++) {
-		struct flight *f = &fl[i];
+		struct sbx_flight *f = &fl[i];
 		if (!f->used)
 			continue;
 		kill_run(f);
@@ -297,7 +297,7 @@ struct batch {
 	bool stop;                        /* on_result asked for no further run */
 	int jobs;                         /* slots, 1..SBX_MAX_JOBS */
 	struct sbx_slot sl[SBX_MAX_JOBS];
-	struct flight fl[SBX_MAX_JOBS];
+	struct sbx_flight fl[SBX_MAX_JOBS];
 	struct pollfd pf[WATCH_MAX];
 	int slot_of[WATCH_MAX];           /* whose descriptor pf[i] is */
 	int *fdp[WATCH_MAX];              /* the field that holds it: a flight's, or a slot's channel */
@@ -375,7 +375,7 @@ static int poll_runs(struct batch *b, char *err, size_t errlen)
 
 	b->n = 0;
 	for (int i = 0; i < b->jobs; i++) {
-		struct flight *f = &b->fl[i];
+		struct sbx_flight *f = &b->fl[i];
 
 		watch(b, i, &b->sl[i].dz.ctrl, POLLIN);
 		if (!f->used)
@@ -406,7 +406,7 @@ static int dispatch(struct batch *b, char *err, size_t errlen)
 {
 	for (nfds_t i = 0; i < b->n; i++) {
 		int s = b->slot_of[i], *fd = b->fdp[i];
-		struct flight *f = &b->fl[s];
+		struct sbx_flight *f = &b->fl[s];
 
 		if (!b->pf[i].revents || *fd < 0 || fd == &b->sl[s].dz.ctrl)
 			continue;
@@ -442,7 +442,7 @@ static int reap_runs(struct batch *b, char *err, size_t errlen)
 	long now = sbx_now_ms();
 
 	for (int i = 0; i < b->jobs; i++) {
-		struct flight *f = &b->fl[i];
+		struct sbx_flight *f = &b->fl[i];
 
 		if (f->used && !f->exited && !f->failed && !f->killed_wall && !f->cut &&
 		    now >= f->deadline && f->pidfd >= 0) {

@@ -27,7 +27,7 @@
  * Closes *fd at end of file. b is allocated when its first bytes come (a run that prints
  * nothing holds no log buffer); after that what is kept is read straight into it (a result is
  * a byte a bar), and only the first read and what is dropped pass through a buffer of their own. */
-void sbx_flight_drain(int *fd, struct buf *b)
+void sbx_flight_drain(int *fd, struct sbx_buf *b)
 {
 	char tmp[DRAIN_CHUNK];
 	for (;;) {
@@ -102,7 +102,7 @@ static struct sbx_rule_count *rule_count(struct sbx_result *r, const char *rule)
 }
 
 /* Room for one more kept event. Returns it, or NULL out of memory. */
-static struct sbx_event *next_slot(struct flight *f)
+static struct sbx_event *next_slot(struct sbx_flight *f)
 {
 	struct sbx_result *r = f->r;
 
@@ -134,7 +134,7 @@ static struct sbx_event *last_kept(struct sbx_result *r, const char *rule)
  * when there is no memory for it, with the record as it was. A dropped event would
  * under-count what the run tried, so every caller passes the -1 up and the batch fails rather
  * than report a cleaner run than happened. */
-static __attribute__((warn_unused_result)) int add_event(struct flight *f, const char *action,
+static __attribute__((warn_unused_result)) int add_event(struct sbx_flight *f, const char *action,
 							 const char *rule, const char *detail)
 {
 	struct sbx_result *r = f->r;
@@ -160,7 +160,7 @@ static __attribute__((warn_unused_result)) int add_event(struct flight *f, const
 
 /* One event message from inside. Hostile until parsed: three fields, capped, printable, and a
  * rule the sandbox has. Returns 0, or -1 when the event could not be recorded (add_event). */
-static int take_event(struct flight *f, const char *msg, size_t len)
+static int take_event(struct sbx_flight *f, const char *msg, size_t len)
 {
 	char action[64], rule[64], detail[256], why[256];
 	const char *a = msg, *end = msg + len, *s1, *s2;
@@ -211,7 +211,7 @@ static int passed_fd(struct msghdr *mh)
 /* The setup's scratch descriptor, when it is the channel's first message and says so; anything
  * else carrying a descriptor is a forgery (the descriptor closed). Returns 0, or -1 as
  * add_event. */
-static int take_passed(struct flight *f, int fd, const char *msg, size_t len, bool first)
+static int take_passed(struct sbx_flight *f, int fd, const char *msg, size_t len, bool first)
 {
 	if (first && f->scratch_fd < 0 && len == sizeof SBX_SCRATCH_MSG - 1 &&
 	    memcmp(msg, SBX_SCRATCH_MSG, len) == 0) {
@@ -239,10 +239,10 @@ int sbx_flight_channel(int ev[2])
 
 /* Takes every waiting event message; closes the channel once every writer has gone. Returns 0,
  * or -1 when an event could not be recorded. */
-int sbx_flight_read_events(struct flight *f)
+int sbx_flight_read_events(struct sbx_flight *f)
 {
 	char msg[SBX_EVENT_MAX + 1];
-	/* The sender's credentials (SO_PASSCRED on this end, sbx_flight_open) and one descriptor. */
+	/* The sender's credentials (SO_PASSCRED on this end, sbx_flight_channel) and one descriptor. */
 	char ctl[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))];
 	int rc = 0;
 
@@ -286,7 +286,7 @@ int sbx_flight_read_events(struct flight *f)
  * setup sent, so no signal the run can block or ignore decides whether an overrun is on record:
  * the tmpfs is the budget (a file reaches the file size limit just as it fills it). Returns 0,
  * or -1 as add_event. */
-static int judge_scratch(struct flight *f, const struct sbx_limits *lim)
+static int judge_scratch(struct sbx_flight *f, const struct sbx_limits *lim)
 {
 	struct statfs st;
 	char detail[160];
@@ -305,12 +305,12 @@ static int judge_scratch(struct flight *f, const struct sbx_limits *lim)
 
 /* Writes the next piece of the bars: t, then the five price columns, each n values, then the
  * length of the keyword arguments and their text. */
-bool sbx_flight_finished(const struct flight *f)
+bool sbx_flight_finished(const struct sbx_flight *f)
 {
 	return (f->exited || f->failed) && f->out_r < 0 && f->err_r < 0 && f->res_r < 0 && f->ev_r < 0;
 }
 
-static char *take_log(struct buf *b)
+static char *take_log(struct sbx_buf *b)
 {
 	char *s = b->p ? b->p : calloc(1, 1);
 	/* Logs go into JSON: keep printable ASCII, newlines and tabs, nothing a reader could trip
@@ -375,7 +375,7 @@ static size_t copy_signals(int8_t *restrict out, const char *restrict p, size_t 
 
 /* Takes an 'R' payload: exactly n bytes, each -1, 0 or 1, copied to r->signals, or
  * SBX_SIGNAL_NAN (the output's NaN or None), counted in r->nan_as_flat and taken as 0. */
-static void take_signals(struct flight *f, const char *p, size_t len)
+static void take_signals(struct sbx_flight *f, const char *p, size_t len)
 {
 	struct sbx_result *r = f->r;
 	size_t bad = f->n;
@@ -409,7 +409,7 @@ out:
 
 /* Validates what came back: a tag, then signals or a text. Returns 0, or -1 when the event it
  * earns could not be recorded. */
-static int judge_result(struct flight *f, const struct sbx_limits *lim)
+static int judge_result(struct sbx_flight *f, const struct sbx_limits *lim)
 {
 	struct sbx_result *r = f->r;
 	const char *p = f->res.p;
@@ -451,7 +451,7 @@ out:
 
 /* Fills the run's result from how it ended and frees the slot. Returns 0, or -1 when an event
  * it earned could not be recorded (the result is filled all the same). */
-int sbx_flight_judge(struct flight *f, const struct sbx_limits *lim)
+int sbx_flight_judge(struct sbx_flight *f, const struct sbx_limits *lim)
 {
 	struct sbx_result *r = f->r;
 	char detail[96];

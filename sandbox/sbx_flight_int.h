@@ -16,13 +16,13 @@
 #define RESULT_TEXT_MAX 1024
 #define DRAIN_CHUNK 16384             /* bytes per read() from a run's pipe */
 
-struct buf {
+struct sbx_buf {
 	char *p;
 	size_t len, cap;
 	bool truncated;
 };
 
-struct flight {
+struct sbx_flight {
 	bool used;
 	size_t idx;
 	uint32_t id;
@@ -42,14 +42,14 @@ struct flight {
 	int64_t cpu_ms;
 	long long oom_kills;       /* the cgroup's count when the run started (-1: no cgroup) */
 	const struct sbx_cgroup *cg;
-	struct buf out, err, res;
+	struct sbx_buf out, err, res;
 	struct sbx_result *r;
 	size_t ev_cap;
 };
 
 /* Reads what is there into b, keeping at most b->cap bytes (the rest is drained and dropped);
  * closes *fd at end of file. */
-void sbx_flight_drain(int *fd, struct buf *b);
+void sbx_flight_drain(int *fd, struct sbx_buf *b);
 
 /* Makes a run's events channel: ev[0] the driver's end, ev[1] the run's. Every message on it
  * comes with its sender's credentials (SO_PASSCRED), an empty one too, which is how
@@ -59,13 +59,13 @@ int sbx_flight_channel(int ev[2]);
 
 /* Takes the event lines waiting on the run's events pipe. Returns 0, or -1 when an event could
  * not be recorded for want of memory (the batch then fails rather than under-count). */
-int sbx_flight_read_events(struct flight *f);
+int sbx_flight_read_events(struct sbx_flight *f);
 
 /* True when the run has ended (or never started) and every pipe of it is closed. */
-bool sbx_flight_finished(const struct flight *f);
+bool sbx_flight_finished(const struct sbx_flight *f);
 
 /* Fills the run's result from how it ended and frees the slot. Returns 0, or -1 when an event
  * it earned could not be recorded (the result is filled all the same). */
-int sbx_flight_judge(struct flight *f, const struct sbx_limits *lim);
+int sbx_flight_judge(struct sbx_flight *f, const struct sbx_limits *lim);
 
 #endif

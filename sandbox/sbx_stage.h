@@ -1,4 +1,4 @@
-/* sbx_stage.h - the skeleton the stages that run the upload share (lookahead, robust, variants):
+/* sbx_stage.h - the skeleton the stages that run the upload share (lookahead, robust, sealed, variants):
  * one command line, one way to say why a check could not be made, one main. Each stage keeps
  * only what it does with its runs. */
 #ifndef SBX_STAGE_H

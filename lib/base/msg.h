@@ -22,8 +22,10 @@ const char *sa_prog(void);
  * value its header names), with err holding one NUL-terminated lowercase sentence that names its
  * subject ("cannot write 'x.json': No space left on device"). The caller prints it (a main:
  * sa_die("...: %s", err)) or, in a stage, puts it into the JSON "reason"; `why` is the name the
- * stages give that user-facing reason text. sa_read_file alone returns a status instead, which
- * sa_read_strerror words into the caller's buffer. */
+ * stages give that user-facing reason text. Some do without the buffer: a function whose only failure is running out of memory, or a parser whose -1 means
+ * "not this form" (sa_time_parse), returns -1 alone; sa_rlimits_set reports the refused row
+ * and errno; sa_csv_table_parse words its failure into the table's position; sa_read_file
+ * returns a status, which sa_read_strerror words into the caller's buffer. */
 
 /* Prints "prog: message\n" to stderr and returns -1; for mains. */
 int sa_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -31,8 +33,8 @@ int sa_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "prog: warning: message\n" to stderr. */
 void sa_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Prints "prog: message\n" and exits SA_EXIT_BROKEN.
- * Only main() calls this. */
+/* Prints "prog: message\n" and exits SA_EXIT_BROKEN. Only a program's main, or the main body it
+ * hands over to (sbx_stage_main), calls this. */
 noreturn void sa_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "prog: message\n" and exits SA_EXIT_USAGE, with a hint to run --help. */

@@ -21,23 +21,23 @@
 
 #define OHLCV_COLS_MAX 64  /* widest row accepted */
 #define ROLE_NONE (-1)
-#define ROLE_CLOCK SA_BAR_FIELDS  /* the time of day, joined to the date column's */
+#define ROLE_CLOCK DA_BAR_FIELDS  /* the time of day, joined to the date column's */
 
 #define WANT "the layouts read are in the README's table, 'Give real data'"
 
-static const char *const field_names[SA_BAR_FIELDS] = { "time", "open", "high", "low", "close",
+static const char *const field_names[DA_BAR_FIELDS] = { "time", "open", "high", "low", "close",
 							 "volume", "adj close" };
 
 /* Header names a field goes by, compared case-insensitively after trimming spaces and <>. */
-static const char *const synonyms[SA_BAR_FIELDS][9] = {
-	[SA_BAR_TIME] = { "time", "timestamp", "date", "datetime", "open_time", "open time",
+static const char *const synonyms[DA_BAR_FIELDS][9] = {
+	[DA_BAR_TIME] = { "time", "timestamp", "date", "datetime", "open_time", "open time",
 			  "date_time", "gmt time", NULL },
-	[SA_BAR_OPEN] = { "open", "o", NULL },
-	[SA_BAR_HIGH] = { "high", "h", NULL },
-	[SA_BAR_LOW] = { "low", "l", NULL },
-	[SA_BAR_CLOSE] = { "close", "c", NULL },
-	[SA_BAR_VOLUME] = { "volume", "vol", "tickvol", "tick volume", "tick_volume", NULL },
-	[SA_BAR_ADJ] = { "adj close", "adj_close", "adjclose", "adjusted close",
+	[DA_BAR_OPEN] = { "open", "o", NULL },
+	[DA_BAR_HIGH] = { "high", "h", NULL },
+	[DA_BAR_LOW] = { "low", "l", NULL },
+	[DA_BAR_CLOSE] = { "close", "c", NULL },
+	[DA_BAR_VOLUME] = { "volume", "vol", "tickvol", "tick volume", "tick_volume", NULL },
+	[DA_BAR_ADJ] = { "adj close", "adj_close", "adjclose", "adjusted close",
 			 "adjusted_close", NULL },
 };
 
@@ -52,10 +52,10 @@ struct load {
 	/* the first line's fields, kept until it is known to be a header or a bar */
 	char first[OHLCV_COLS_MAX][SA_CSV_FIELD_MAX + 1];
 	char ttext[SA_CSV_FIELD_MAX + 1], ctext[SA_CSV_FIELD_MAX + 1];  /* this row's time */
-	bool have[SA_BAR_FIELDS];
+	bool have[DA_BAR_FIELDS];
 	bool newest_first; /* the second bar came before the first */
 	int64_t t;         /* this row's values, committed at end of row */
-	double v[SA_BAR_FIELDS];
+	double v[DA_BAR_FIELDS];
 	struct sa_time_cache tc;
 };
 
@@ -104,12 +104,12 @@ static void clean_name(const char *name, char out[SA_CSV_FIELD_MAX + 1])
  * as CryptoDataDownload names them) is a volume too. */
 static int role_of(const char *name)
 {
-	for (int f = 0; f < SA_BAR_FIELDS; f++)
+	for (int f = 0; f < DA_BAR_FIELDS; f++)
 		for (int k = 0; synonyms[f][k]; k++)
 			if (!strcasecmp(name, synonyms[f][k]))
 				return f;
 	if (!strncasecmp(name, "volume ", 7) && name[7])
-		return SA_BAR_VOLUME;
+		return DA_BAR_VOLUME;
 	return ROLE_NONE;
 }
 
@@ -137,9 +137,9 @@ static bool join_time(struct load *L, int a, int b, const char *na, const char *
 
 	if (date < 0)
 		return false;
-	L->role[date] = SA_BAR_TIME;
+	L->role[date] = DA_BAR_TIME;
 	L->role[clock] = ROLE_CLOCK;
-	snprintf(fmt->names[SA_BAR_TIME], sizeof(fmt->names[0]), "%s", L->first[date]);
+	snprintf(fmt->names[DA_BAR_TIME], sizeof(fmt->names[0]), "%s", L->first[date]);
 	snprintf(fmt->clock_name, sizeof(fmt->clock_name), "%s", L->first[clock]);
 	fmt->joined = true;
 	return true;
@@ -161,9 +161,9 @@ static void pick_volume(struct load *L, const int *cols, int n, char clean[][SA_
 	for (int k = 0; k < n && !fmt->volume_left[0]; k++)
 		if (cols[k] != best)
 			snprintf(fmt->volume_left, sizeof(fmt->volume_left), "%s", L->first[cols[k]]);
-	L->role[best] = SA_BAR_VOLUME;
-	L->have[SA_BAR_VOLUME] = true;
-	snprintf(fmt->names[SA_BAR_VOLUME], sizeof(fmt->names[0]), "%s", L->first[best]);
+	L->role[best] = DA_BAR_VOLUME;
+	L->have[DA_BAR_VOLUME] = true;
+	snprintf(fmt->names[DA_BAR_VOLUME], sizeof(fmt->names[0]), "%s", L->first[best]);
 }
 
 /* A funding column (funding, funding_rate, fundingRate) says the bars are a perpetual's. */
@@ -184,21 +184,21 @@ static void resolve_header(struct load *L)
 {
 	struct da_ohlcv_format *fmt = &L->s->fmt;
 	char clean[OHLCV_COLS_MAX][SA_CSV_FIELD_MAX + 1];
-	int seen[SA_BAR_FIELDS], times[2], vols[OHLCV_COLS_MAX], n_times = 0, n_vols = 0;
+	int seen[DA_BAR_FIELDS], times[2], vols[OHLCV_COLS_MAX], n_times = 0, n_vols = 0;
 
-	for (int f = 0; f < SA_BAR_FIELDS; f++)
+	for (int f = 0; f < DA_BAR_FIELDS; f++)
 		seen[f] = -1;
 	for (int c = 0; c < fmt->columns && !L->pos.failed; c++) {
 		int f;
 
 		clean_name(L->first[c], clean[c]);
 		f = L->role[c] = role_of(clean[c]);
-		if (f == SA_BAR_VOLUME)
+		if (f == DA_BAR_VOLUME)
 			vols[n_vols++] = c;
-		else if (f == SA_BAR_TIME && n_times == 2)
+		else if (f == DA_BAR_TIME && n_times == 2)
 			sa_csv_fail(&L->pos, "columns '%s', '%s' and '%s' all name the time (keep one)",
 				    L->first[times[0]], L->first[times[1]], L->first[c]);
-		else if (f == SA_BAR_TIME)
+		else if (f == DA_BAR_TIME)
 			times[n_times++] = c;
 		else if (f != ROLE_NONE && seen[f] >= 0)
 			sa_csv_fail(&L->pos, "columns '%s' and '%s' both name the %s (keep one)",
@@ -213,7 +213,7 @@ static void resolve_header(struct load *L)
 		/* pandas' to_csv() writes its index first, its header field empty (or, read back and
 		 * written again, "Unnamed: 0"): the time when it parses as one (read_time says) */
 		times[n_times++] = 0;
-		L->role[0] = SA_BAR_TIME;
+		L->role[0] = DA_BAR_TIME;
 		fmt->index_time = true;
 	}
 	note_funding(L, clean);
@@ -222,23 +222,23 @@ static void resolve_header(struct load *L)
 				   "name them date and time to join them)", L->first[times[0]],
 				   L->first[times[1]]);
 	if (n_times == 1)
-		snprintf(fmt->names[SA_BAR_TIME], sizeof(fmt->names[0]), "%s", L->first[times[0]]);
-	L->have[SA_BAR_TIME] = n_times > 0;
+		snprintf(fmt->names[DA_BAR_TIME], sizeof(fmt->names[0]), "%s", L->first[times[0]]);
+	L->have[DA_BAR_TIME] = n_times > 0;
 	pick_volume(L, vols, n_vols, clean);
-	for (int f = SA_BAR_OPEN; f < SA_BAR_FIELDS; f++)
-		if (f != SA_BAR_VOLUME && seen[f] >= 0) {
+	for (int f = DA_BAR_OPEN; f < DA_BAR_FIELDS; f++)
+		if (f != DA_BAR_VOLUME && seen[f] >= 0) {
 			L->have[f] = true;
 			snprintf(fmt->names[f], sizeof(fmt->names[0]), "%s", L->first[seen[f]]);
 		}
-	if (!L->have[SA_BAR_TIME] && sa_time_is_slashed(L->first[0]))
+	if (!L->have[DA_BAR_TIME] && sa_time_is_slashed(L->first[0]))
 		return sa_csv_fail(&L->pos, "'%s' is ambiguous, day or month first (write the date "
 				   "as 2024-01-02)", L->first[0]);
-	for (int f = SA_BAR_TIME; f <= SA_BAR_CLOSE; f++)
+	for (int f = DA_BAR_TIME; f <= DA_BAR_CLOSE; f++)
 		if (!L->have[f])
 			return sa_csv_fail(&L->pos, "no %s column in the header (%s)", field_names[f], WANT);
-	if (L->adjusted && !L->have[SA_BAR_ADJ])
+	if (L->adjusted && !L->have[DA_BAR_ADJ])
 		return sa_csv_fail(&L->pos, "ADJUSTED=1 but the header has no 'Adj Close' column");
-	fmt->volume = L->have[SA_BAR_VOLUME];
+	fmt->volume = L->have[DA_BAR_VOLUME];
 	fmt->adjusted = L->adjusted;
 }
 
@@ -254,7 +254,7 @@ static bool is_clock(const char *s)
 
 static void on_value(struct load *L, int f, const char *text)
 {
-	if (f == SA_BAR_TIME)
+	if (f == DA_BAR_TIME)
 		memcpy(L->ttext, text, sizeof(L->ttext));
 	else if (f == ROLE_CLOCK)
 		memcpy(L->ctext, text, sizeof(L->ctext));
@@ -270,11 +270,11 @@ static void headerless(struct load *L)
 	bool mt = strlen(L->first[0]) == 10 && L->col > 1 && is_clock(L->first[1]);
 	int skip = mt ? 1 : 0;
 
-	fmt->layout = mt ? SA_LAYOUT_METATRADER : SA_LAYOUT_KLINES;
+	fmt->layout = mt ? DA_LAYOUT_METATRADER : DA_LAYOUT_KLINES;
 	fmt->joined = mt;
 	for (int c = 0; c < OHLCV_COLS_MAX; c++)
-		L->role[c] = c <= SA_BAR_VOLUME + skip ? c - skip : ROLE_NONE;
-	L->role[0] = SA_BAR_TIME;
+		L->role[c] = c <= DA_BAR_VOLUME + skip ? c - skip : ROLE_NONE;
+	L->role[0] = DA_BAR_TIME;
 	if (mt)
 		L->role[1] = ROLE_CLOCK;
 	if (L->col < 5 + skip)
@@ -284,7 +284,7 @@ static void headerless(struct load *L)
 	if (L->adjusted)
 		return sa_csv_fail(&L->pos, "ADJUSTED=1 needs a header with an 'Adj Close' column");
 	fmt->columns = L->col;
-	fmt->volume = L->col > SA_BAR_VOLUME + skip;
+	fmt->volume = L->col > DA_BAR_VOLUME + skip;
 	for (int c = 0; c < L->col && !L->pos.failed; c++)
 		if (L->role[c] != ROLE_NONE)
 			on_value(L, L->role[c], L->first[c]);
@@ -389,18 +389,18 @@ static void check_row(struct load *L)
 	const double *v = L->v;
 	struct da_ohlcv *s = L->s;
 
-	for (int c = SA_BAR_OPEN; c <= SA_BAR_CLOSE; c++)
+	for (int c = DA_BAR_OPEN; c <= DA_BAR_CLOSE; c++)
 		if (!(v[c] > 0))
 			return sa_csv_fail(&L->pos, "%s must be a finite positive price", field_names[c]);
-	if (s->fmt.volume && !(v[SA_BAR_VOLUME] >= 0))
+	if (s->fmt.volume && !(v[DA_BAR_VOLUME] >= 0))
 		return sa_csv_fail(&L->pos, "volume must not be negative");
-	if (v[SA_BAR_HIGH] < v[SA_BAR_OPEN] || v[SA_BAR_HIGH] < v[SA_BAR_CLOSE])
+	if (v[DA_BAR_HIGH] < v[DA_BAR_OPEN] || v[DA_BAR_HIGH] < v[DA_BAR_CLOSE])
 		return sa_csv_fail(&L->pos, "high %g is below the open or the close (are the columns in the "
-				   "order the header says?)", v[SA_BAR_HIGH]);
-	if (v[SA_BAR_LOW] > v[SA_BAR_OPEN] || v[SA_BAR_LOW] > v[SA_BAR_CLOSE])
+				   "order the header says?)", v[DA_BAR_HIGH]);
+	if (v[DA_BAR_LOW] > v[DA_BAR_OPEN] || v[DA_BAR_LOW] > v[DA_BAR_CLOSE])
 		return sa_csv_fail(&L->pos, "low %g is above the open or the close (are the columns in the "
-				   "order the header says?)", v[SA_BAR_LOW]);
-	if (L->adjusted && !(v[SA_BAR_ADJ] > 0))
+				   "order the header says?)", v[DA_BAR_LOW]);
+	if (L->adjusted && !(v[DA_BAR_ADJ] > 0))
 		return sa_csv_fail(&L->pos, "adj close must be a finite positive price");
 	check_order(L);
 }
@@ -409,16 +409,16 @@ static void commit_row(struct load *L)
 {
 	struct da_ohlcv *s = L->s;
 	/* adj close / close per bar: a positive factor keeps high >= open, close >= low */
-	double k = L->adjusted ? L->v[SA_BAR_ADJ] / L->v[SA_BAR_CLOSE] : 1.0;
+	double k = L->adjusted ? L->v[DA_BAR_ADJ] / L->v[DA_BAR_CLOSE] : 1.0;
 
 	if (s->n == L->cap && grow(L))
 		return sa_csv_fail(&L->pos, "out of memory");
 	s->t[s->n] = L->t;
-	s->open[s->n] = L->adjusted ? L->v[SA_BAR_OPEN] * k : L->v[SA_BAR_OPEN];
-	s->high[s->n] = L->adjusted ? L->v[SA_BAR_HIGH] * k : L->v[SA_BAR_HIGH];
-	s->low[s->n] = L->adjusted ? L->v[SA_BAR_LOW] * k : L->v[SA_BAR_LOW];
-	s->close[s->n] = L->adjusted ? L->v[SA_BAR_CLOSE] * k : L->v[SA_BAR_CLOSE];
-	s->volume[s->n] = s->fmt.volume ? L->v[SA_BAR_VOLUME] : NAN;
+	s->open[s->n] = L->adjusted ? L->v[DA_BAR_OPEN] * k : L->v[DA_BAR_OPEN];
+	s->high[s->n] = L->adjusted ? L->v[DA_BAR_HIGH] * k : L->v[DA_BAR_HIGH];
+	s->low[s->n] = L->adjusted ? L->v[DA_BAR_LOW] * k : L->v[DA_BAR_LOW];
+	s->close[s->n] = L->adjusted ? L->v[DA_BAR_CLOSE] * k : L->v[DA_BAR_CLOSE];
+	s->volume[s->n] = s->fmt.volume ? L->v[DA_BAR_VOLUME] : NAN;
 	s->n++;
 }
 
@@ -594,7 +594,7 @@ static int on_json_bar(void *arg, size_t i, const double v[6])
 	if (L->pos.failed)
 		return -1;
 	L->t = (int64_t)(v[0] / 1000);
-	for (int f = SA_BAR_OPEN; f <= SA_BAR_VOLUME; f++)
+	for (int f = DA_BAR_OPEN; f <= DA_BAR_VOLUME; f++)
 		L->v[f] = v[f];
 	if (L->s->n == 0)
 		L->s->fmt.time_form = SA_TIME_EPOCH_MS;
@@ -628,7 +628,7 @@ static int parse_freqtrade(const char *buf, size_t len, const struct da_ohlcv_op
 		return -1;
 	}
 	*L = (struct load){ .s = s, .pos = { .line = 1, .err = why, .errlen = sizeof(why) } };
-	s->fmt.layout = SA_LAYOUT_FREQTRADE;
+	s->fmt.layout = DA_LAYOUT_FREQTRADE;
 	s->fmt.delim = ',';
 	s->fmt.columns = 6;
 	s->fmt.volume = true;
@@ -669,10 +669,10 @@ int da_ohlcv_parse_opts(const char *buf, size_t len, const struct da_ohlcv_opts 
 		len = plain_len;
 	}
 	switch (da_data_kind(buf, len, why, sizeof(why))) {
-	case SA_DATA_FOREIGN:
+	case DA_DATA_FOREIGN:
 		sa_fmt(err, errlen, "%s", why);
 		break;
-	case SA_DATA_JSON:
+	case DA_DATA_JSON:
 		rc = parse_freqtrade(buf, len, opts, s, err, errlen);
 		break;
 	default:

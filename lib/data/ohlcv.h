@@ -9,15 +9,15 @@
 #include "csvfield.h"
 
 /* The fields of a bar, in the order a headerless (kline) file holds them. */
-enum da_ohlcv_field { SA_BAR_TIME, SA_BAR_OPEN, SA_BAR_HIGH, SA_BAR_LOW, SA_BAR_CLOSE,
-		      SA_BAR_VOLUME, SA_BAR_ADJ, SA_BAR_FIELDS };
+enum da_ohlcv_field { DA_BAR_TIME, DA_BAR_OPEN, DA_BAR_HIGH, DA_BAR_LOW, DA_BAR_CLOSE,
+		      DA_BAR_VOLUME, DA_BAR_ADJ, DA_BAR_FIELDS };
 
 /* How the file holds its bars. */
 enum da_ohlcv_layout {
-	SA_LAYOUT_HEADER,      /* a header line names the columns */
-	SA_LAYOUT_KLINES,      /* headerless: time, o, h, l, c[, v], ... */
-	SA_LAYOUT_METATRADER,  /* headerless: date, time of day, o, h, l, c[, v] (MT4 History Center) */
-	SA_LAYOUT_FREQTRADE,   /* freqtrade's JSON OHLCV: [[ms, o, h, l, c, v], ...] */
+	DA_LAYOUT_HEADER,      /* a header line names the columns */
+	DA_LAYOUT_KLINES,      /* headerless: time, o, h, l, c[, v], ... */
+	DA_LAYOUT_METATRADER,  /* headerless: date, time of day, o, h, l, c[, v] (MT4 History Center) */
+	DA_LAYOUT_FREQTRADE,   /* freqtrade's JSON OHLCV: [[ms, o, h, l, c, v], ...] */
 };
 
 /* What the loader found in the file, as fingerprint.json's data_format and the report say it. */
@@ -31,7 +31,7 @@ struct da_ohlcv_format {
 	bool adjusted;         /* prices scaled by adj close / close */
 	int columns;           /* fields a row */
 	/* the header's name of each field, "" when absent (or headerless) */
-	char names[SA_BAR_FIELDS][SA_CSV_FIELD_MAX + 1];
+	char names[DA_BAR_FIELDS][SA_CSV_FIELD_MAX + 1];
 	bool joined;           /* the time is a date column and a time-of-day column joined */
 	char clock_name[SA_CSV_FIELD_MAX + 1];   /* the time-of-day column's name, "" when none */
 	char volume_left[SA_CSV_FIELD_MAX + 1];  /* another volume column, not used ("" none) */
@@ -56,7 +56,7 @@ struct da_ohlcv_format {
 };
 
 /* How the bars step: by a fixed number of seconds, or by the calendar. */
-enum da_bar_period { SA_PERIOD_FIXED, SA_PERIOD_WEEK, SA_PERIOD_MONTH };
+enum da_bar_period { DA_PERIOD_FIXED, DA_PERIOD_WEEK, DA_PERIOD_MONTH };
 
 /* A bar series held as columns (struct of arrays). */
 struct da_ohlcv {

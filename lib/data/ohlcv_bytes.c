@@ -55,8 +55,8 @@ enum da_data_kind da_data_kind(const char *buf, size_t len, char *err, size_t er
 	else if (p < buf + len && *p == '{')
 		sa_fmt(err, errlen, "this is a JSON object, but not %s", FREQTRADE_WANT);
 	else
-		return p < buf + len && *p == '[' ? SA_DATA_JSON : SA_DATA_TEXT;
-	return SA_DATA_FOREIGN;
+		return p < buf + len && *p == '[' ? DA_DATA_JSON : DA_DATA_TEXT;
+	return DA_DATA_FOREIGN;
 }
 
 /* One bar, [ms, o, h, l, c, v], into v. Returns 0, or -1 when it is no such array. */
@@ -75,10 +75,10 @@ static int bar_values(const cJSON *a, double v[6])
 	return 0;
 }
 
-/* Parses the bar at p (at most SA_FREQTRADE_BAR_MAX bytes) into v; *stop after it. */
+/* Parses the bar at p (at most DA_FREQTRADE_BAR_MAX bytes) into v; *stop after it. */
 static int parse_bar(const char *p, const char *end, const char **stop, double v[6])
 {
-	size_t n = (size_t)(end - p) < SA_FREQTRADE_BAR_MAX ? (size_t)(end - p) : SA_FREQTRADE_BAR_MAX;
+	size_t n = (size_t)(end - p) < DA_FREQTRADE_BAR_MAX ? (size_t)(end - p) : DA_FREQTRADE_BAR_MAX;
 	cJSON *a = cJSON_ParseWithLengthOpts(p, n, stop, 0);
 	int rc = a ? bar_values(a, v) : -1;
 

@@ -106,7 +106,7 @@ cJSON *da_ohlcv_warnings_json(const struct da_ohlcv *s, const struct da_ohlcv_ch
 		       "from the previous close; the largest on %.10s, %+.1f %% (%.0f times): likely a "
 		       "split or a bad tick%s", c->jumps, c->jumps == 1 ? "" : "s",
 		       c->jumps == 1 ? "s" : "", n_sigmas, day, 100 * c->jump_move, c->jump_sigmas,
-		       s->fmt.names[SA_BAR_ADJ][0] && !s->fmt.adjusted ?
+		       s->fmt.names[DA_BAR_ADJ][0] && !s->fmt.adjusted ?
 		       " (the file has an Adj Close column: ADJUSTED=1 reads prices adjusted)" : "");
 		cJSON_AddItemToArray(a, cJSON_CreateString(text));
 	}

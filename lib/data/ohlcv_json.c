@@ -13,10 +13,10 @@ static const char *delim_name(char d)
 static const char *layout_name(int layout)
 {
 	static const char *const names[] = {
-		[SA_LAYOUT_HEADER] = "header",
-		[SA_LAYOUT_KLINES] = "headerless klines",
-		[SA_LAYOUT_METATRADER] = "headerless MetaTrader rows",
-		[SA_LAYOUT_FREQTRADE] = "freqtrade json",
+		[DA_LAYOUT_HEADER] = "header",
+		[DA_LAYOUT_KLINES] = "headerless klines",
+		[DA_LAYOUT_METATRADER] = "headerless MetaTrader rows",
+		[DA_LAYOUT_FREQTRADE] = "freqtrade json",
 	};
 
 	return (unsigned)layout < sizeof(names) / sizeof(names[0]) ? names[layout] : "unknown";
@@ -32,11 +32,11 @@ static void add_text_or_null(cJSON *o, const char *key, const char *text)
 
 static void add_columns(cJSON *o, const struct da_ohlcv_format *f)
 {
-	static const char *const keys[SA_BAR_FIELDS] = { "time", "open", "high", "low", "close",
+	static const char *const keys[DA_BAR_FIELDS] = { "time", "open", "high", "low", "close",
 							  "volume", "adj_close" };
 	cJSON *cols = cJSON_AddObjectToObject(o, "columns");
 
-	for (int k = 0; cols && k < SA_BAR_FIELDS; k++) {
+	for (int k = 0; cols && k < DA_BAR_FIELDS; k++) {
 		if (f->names[k][0])
 			cJSON_AddStringToObject(cols, keys[k], f->names[k]);
 		else

@@ -131,10 +131,10 @@ static int64_t month_of(int64_t t, int *mday)
 static int period_of(int64_t m)
 {
 	if (m >= 6 * DAY_S && m <= 8 * DAY_S)
-		return SA_PERIOD_WEEK;
+		return DA_PERIOD_WEEK;
 	if (m >= 27 * DAY_S && m <= 32 * DAY_S)
-		return SA_PERIOD_MONTH;
-	return SA_PERIOD_FIXED;
+		return DA_PERIOD_MONTH;
+	return DA_PERIOD_FIXED;
 }
 
 /* How many bars of the calendar the step from a to b spans, or 0 when it is none: weeks
@@ -145,7 +145,7 @@ static int64_t calendar_steps(int period, int64_t a, int64_t b)
 	int64_t dt = b - a, k, off;
 	int da, db;
 
-	if (period == SA_PERIOD_WEEK) {
+	if (period == DA_PERIOD_WEEK) {
 		k = (dt + WEEK_S / 2) / WEEK_S;
 		off = dt - k * WEEK_S;
 		return k >= 1 && off <= 3 * DAY_S + 3600 && off >= -3 * DAY_S - 3600 ? k : 0;
@@ -183,9 +183,9 @@ static bool calendar_sessions(const struct da_ohlcv *s, int period)
 		return false;
 	month_of(s->t[0], &mday0);
 	for (size_t i = 1; i < s->n; i++) {
-		if (period == SA_PERIOD_WEEK && (s->t[i] - s->t[i - 1]) % WEEK_S)
+		if (period == DA_PERIOD_WEEK && (s->t[i] - s->t[i - 1]) % WEEK_S)
 			return true;
-		if (period == SA_PERIOD_MONTH && (month_of(s->t[i], &mday), mday != mday0))
+		if (period == DA_PERIOD_MONTH && (month_of(s->t[i], &mday), mday != mday0))
 			return true;
 	}
 	return false;
@@ -195,7 +195,7 @@ static bool calendar_sessions(const struct da_ohlcv *s, int period)
  * weekly or monthly bars by calendar_sessions. */
 static bool session_calendar(const struct da_ohlcv *s, int64_t m, int period)
 {
-	if (period != SA_PERIOD_FIXED)
+	if (period != DA_PERIOD_FIXED)
 		return calendar_sessions(s, period);
 	if (m > DAY_S || s->t[s->n - 1] - s->t[0] < 7 * DAY_S)
 		return false;
@@ -226,9 +226,9 @@ static void bar_label(struct da_ohlcv_format *f)
 {
 	int64_t m = f->spacing_s;
 
-	if (f->period == SA_PERIOD_MONTH)
+	if (f->period == DA_PERIOD_MONTH)
 		snprintf(f->bar, sizeof f->bar, "1M");
-	else if (f->period == SA_PERIOD_WEEK)
+	else if (f->period == DA_PERIOD_WEEK)
 		snprintf(f->bar, sizeof f->bar, "1w");
 	else if (m % DAY_S == 0)
 		snprintf(f->bar, sizeof f->bar, "%lldd", (long long)(m / DAY_S));
@@ -254,9 +254,9 @@ static void count_gap(struct da_ohlcv_format *f, const struct da_ohlcv *s, size_
 {
 	int64_t a = day_of(s->t[i - 1]), b = day_of(s->t[i]), skipped, dt = s->t[i] - s->t[i - 1];
 
-	if (f->sessions && b > a && f->period == SA_PERIOD_FIXED) {
+	if (f->sessions && b > a && f->period == DA_PERIOD_FIXED) {
 		skipped = weekdays_between(a, b);
-		if (skipped <= SA_HOLIDAY_WEEKDAYS)
+		if (skipped <= DA_HOLIDAY_WEEKDAYS)
 			return;
 		f->gaps++;
 		f->missing_bars += f->spacing_s >= DAY_S - 3600 ? (size_t)skipped : (size_t)(k - 1);
@@ -281,10 +281,10 @@ static void mixed(const struct da_ohlcv *s, size_t first_line, size_t i, char *e
 	size_t line = f->reversed ? first_line + s->n - i : first_line + i;
 	char by[40];
 
-	if (f->period == SA_PERIOD_FIXED)
+	if (f->period == DA_PERIOD_FIXED)
 		snprintf(by, sizeof by, "%lld s", (long long)f->spacing_s);
 	else
-		snprintf(by, sizeof by, "calendar %s", f->period == SA_PERIOD_WEEK ? "weeks" : "months");
+		snprintf(by, sizeof by, "calendar %s", f->period == DA_PERIOD_WEEK ? "weeks" : "months");
 	sa_fmt(err, errlen, "line %zu: %lld s after the previous bar, where the series steps by %s: "
 	       "mixed spacings make no series (resample the file to one bar size)", line,
 	       (long long)(s->t[i] - s->t[i - 1]), by);
@@ -308,7 +308,7 @@ int da_ohlcv_shape(struct da_ohlcv *s, size_t first_line, char *err, size_t errl
 	bar_label(f);
 	for (size_t i = 1; i < s->n; i++) {
 		int64_t dt = s->t[i] - s->t[i - 1];
-		int64_t k = f->period == SA_PERIOD_FIXED ? multiple(dt, m) :
+		int64_t k = f->period == DA_PERIOD_FIXED ? multiple(dt, m) :
 			    calendar_steps(f->period, s->t[i - 1], s->t[i]);
 
 		if (!k) {

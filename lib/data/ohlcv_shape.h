@@ -8,12 +8,12 @@
 #include "ohlcv.h"
 
 /* Weekdays a market may close for in a row (a holiday week, as Shanghai's Golden Week). */
-#define SA_HOLIDAY_WEEKDAYS 5
+#define DA_HOLIDAY_WEEKDAYS 5
 
 /* Sets s->fmt's spacing_s (the median step), sessions, gaps, missing_bars and largest_gap_s.
  * Every step must be a whole multiple of the median (within an hour for daily or longer bars,
  * for clocks that change with the season). In a session calendar a step from one day to a
- * later one that skips at most SA_HOLIDAY_WEEKDAYS weekdays is a closure (a weekend, a
+ * later one that skips at most DA_HOLIDAY_WEEKDAYS weekdays is a closure (a weekend, a
  * holiday), not a gap; a longer one is a gap of the weekdays it skips (of its missing bars,
  * for bars shorter than a day). first_line is the file line of the first row (bar 0, or the
  * last bar when the rows were reversed), for the message.

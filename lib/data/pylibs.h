@@ -14,6 +14,6 @@ struct da_pylib {
 extern const struct da_pylib da_pylibs[];
 
 /* The list above as text, for messages (a literal, so it can join a format). */
-#define SA_PYLIBS_TEXT_SHORT "numpy, pandas, scipy, statsmodels, sklearn"
+#define DA_PYLIBS_TEXT_SHORT "numpy, pandas, scipy, statsmodels, sklearn"
 
 #endif

@@ -68,7 +68,7 @@ int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig
 		sa_fmt(err, errlen, "the strategy run did not finish cleanly (status '%.40s')", status);
 		return -1;
 	}
-	if ((flags & SA_RUN_UNCONTAINED) && blocked > 0) {
+	if ((flags & DA_RUN_UNCONTAINED) && blocked > 0) {
 		sa_fmt(err, errlen, "the strategy run was contained (%ld blocked action%s), so the upload "
 		       "is not run again", blocked, blocked == 1 ? "" : "s");
 		return -1;

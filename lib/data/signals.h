@@ -20,12 +20,12 @@ long da_run_blocked(const cJSON *run);
 
 /* What a reader of run.json needs of the full run (flags of da_run_signals). */
 enum {
-	SA_RUN_UNCONTAINED = 1,  /* also refuse a run the sandbox contained: it is never run again */
+	DA_RUN_UNCONTAINED = 1,  /* also refuse a run the sandbox contained: it is never run again */
 };
 
 /* Takes the full run's signals out of run.json (borrowed): it must say it finished (status
  * "ok" and ok true), over n_bars bars (its n_bars), with one valid signal a bar; with
- * SA_RUN_UNCONTAINED, it must also have been refused nothing. Returns 0 with *sig (n_bars
+ * DA_RUN_UNCONTAINED, it must also have been refused nothing. Returns 0 with *sig (n_bars
  * bytes, caller frees), or -1 with *sig NULL and the reason in err ("the strategy run did not
  * finish cleanly (status 'error')", ...), to which the caller adds what follows from it. */
 int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *err,

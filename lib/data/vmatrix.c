@@ -30,7 +30,7 @@ static uint64_t get_u64(const unsigned char *b)
 
 int da_vmatrix_write(FILE *fp, const double *m, size_t n_bars, size_t n_cols)
 {
-	if (fwrite(VR_MAGIC, 1, 8, fp) != 8 || put_u64(fp, n_bars) < 0 || put_u64(fp, n_cols) < 0)
+	if (fwrite(DA_MAGIC, 1, 8, fp) != 8 || put_u64(fp, n_bars) < 0 || put_u64(fp, n_cols) < 0)
 		return -1;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* an empty family writes the header alone (and m may be NULL then) */
@@ -51,7 +51,7 @@ int da_vmatrix_read(const char *path, double **m, size_t *n_bars, size_t *n_cols
 		   size_t errlen)
 {
 	FILE *fp = fopen(path, "rb");
-	unsigned char h[VR_HEADER_BYTES];
+	unsigned char h[DA_HEADER_BYTES];
 	uint64_t t, n;
 	double *out = NULL;
 	size_t got;
@@ -63,9 +63,9 @@ int da_vmatrix_read(const char *path, double **m, size_t *n_bars, size_t *n_cols
 		goto out;
 	}
 	got = fread(h, 1, sizeof h, fp);
-	if (got != sizeof h || memcmp(h, VR_MAGIC, 8) != 0) {
+	if (got != sizeof h || memcmp(h, DA_MAGIC, 8) != 0) {
 		/* a short header is no matrix of either version */
-		if (got == sizeof h && memcmp(h, VR_MAGIC_V1, 8) == 0)
+		if (got == sizeof h && memcmp(h, DA_MAGIC_V1, 8) == 0)
 			sa_fmt(err, errlen, "'%s' is a variant return matrix of version 1, per-bar "
 			       "equity changes rather than per-bar returns: rerun the variants stage",
 			       path);
@@ -75,7 +75,7 @@ int da_vmatrix_read(const char *path, double **m, size_t *n_bars, size_t *n_cols
 	}
 	t = get_u64(h + 8);
 	n = get_u64(h + 16);
-	if (t > VR_MAX_CELLS || n > VR_MAX_CELLS || (n && t > VR_MAX_CELLS / n)) {
+	if (t > DA_MAX_CELLS || n > DA_MAX_CELLS || (n && t > DA_MAX_CELLS / n)) {
 		sa_fmt(err, errlen, "'%s' claims %llu x %llu values, more than this reads", path,
 		       (unsigned long long)t, (unsigned long long)n);
 		goto out;

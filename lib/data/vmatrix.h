@@ -16,11 +16,11 @@
  *   prod (1 + r), to the variant's net return + 1.
  * Version 1 ("SAVRET1\n") held per-bar equity changes, which sum rather than compound: it is
  * refused with that reason, never read as returns. */
-#define VR_MAGIC "SAVRET2\n"
-#define VR_MAGIC_V1 "SAVRET1\n"
-#define VR_HEADER_BYTES 24
+#define DA_MAGIC "SAVRET2\n"
+#define DA_MAGIC_V1 "SAVRET1\n"
+#define DA_HEADER_BYTES 24
 /* The largest matrix read back: 64 M values (512 MB) */
-#define VR_MAX_CELLS (64u << 20)
+#define DA_MAX_CELLS (64u << 20)
 
 /* Writes the matrix (n_cols columns of n_bars values, column-major) to fp in the layout above.
  * Returns 0 or -1. */

@@ -1,6 +1,6 @@
 /* costs.h - the cost model as config.json gives it: fees and slippage per side, the market and
  * its holding costs (a perp's funding per 8 h, a short's borrow on stock and spot), read once
- * for every stage that replays (replay, robust, variants, stats). */
+ * for every stage that replays (replay, robust, sealed, variants, stats). */
 #ifndef SA_COSTS_H
 #define SA_COSTS_H
 

@@ -1,5 +1,5 @@
-/* replay_core.h - signals to positions, fills, trades, costs, funding and equity; trade-log
- * audits and their reconciliation with an honest replay. Pure computation: no I/O, no exit.
+/* replay_core.h - signals to positions, fills, trades, costs, funding and equity, and the result
+ * a trade log's replay fills too (pipeline/replay/replay_log.c). Pure computation: no I/O, no exit.
  *
  * Conventions (also in pipeline/README.md, "Replay conventions"):
  * - The signal of bar i is known at bar i's close, so the position held during bar i+1 is

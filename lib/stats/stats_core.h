@@ -51,7 +51,7 @@ double st_min_trl(double sr, double sr_star, double skew, double kurt, double co
 double st_autocorr(const double *x, size_t n, size_t k);
 
 /* How many lags the dependence counts: n^(1/3) rounded, the mean block the bootstrap interval
- * keeps together (st_bootstrap_block), at least 1 and below n - 1. */
+ * keeps together (the stats stage's sts_bootstrap_block), at least 1 and below n - 1. */
 size_t st_dependence_lags(size_t n);
 
 /* The effective sample size of x[0..n) under serial dependence: n / (1 + 2 sum_{k=1..L}

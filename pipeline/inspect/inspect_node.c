@@ -109,7 +109,7 @@ long inspect_get_long(PyObject *node, const char *name)
 
 /* Calls fn on every child node of node (fields holding a node or a list of nodes), in field
  * order. Returns false if fn asked to stop. */
-bool inspect_each_child(PyObject *node, an_child_fn fn, void *ctx)
+bool inspect_each_child(PyObject *node, inspect_child_fn fn, void *ctx)
 {
 	PyObject *fields = inspect_get((PyObject *)Py_TYPE(node), "_fields");
 	bool go = true;

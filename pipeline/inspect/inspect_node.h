@@ -12,7 +12,7 @@
 #define EXPR_DEPTH 32
 
 /* Called for each child node; return false to stop the walk. */
-typedef bool (*an_child_fn)(void *ctx, PyObject *child);
+typedef bool (*inspect_child_fn)(void *ctx, PyObject *child);
 
 /* ast.AST, the base of every node; set once by inspect_ast_init in the parsing child. */
 extern PyObject *inspect_ast_base;
@@ -41,7 +41,7 @@ long inspect_get_long(PyObject *node, const char *name);
 
 /* Calls fn on every child node of node (fields holding a node or a list of nodes), in field
  * order. Returns false if fn asked to stop. */
-bool inspect_each_child(PyObject *node, an_child_fn fn, void *ctx);
+bool inspect_each_child(PyObject *node, inspect_child_fn fn, void *ctx);
 
 /* A new reference to the value of keyword argument name in call, or NULL. */
 PyObject *inspect_keyword_value(PyObject *call, const char *name);

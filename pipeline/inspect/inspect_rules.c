@@ -12,7 +12,7 @@ static const struct inspect_rule rules[] = {
 	{"SA101", "error", "forbidden import",
 	 "import of '%s' is not allowed in a strategy: the import itself may succeed, but the sandbox refuses what it reaches (processes, files outside scratch, the network, native code); a strategy needs only df and numeric libraries"},
 	{"SA102", "warning", "module not available",
-	 "import of '%s': the sandbox has no such module; a strategy may import " SA_PYLIBS_TEXT_SHORT
+	 "import of '%s': the sandbox has no such module; a strategy may import " DA_PYLIBS_TEXT_SHORT
 	 " and math, statistics, datetime, collections, itertools, functools, typing, ..."},
 	{"SA103", "warning", "relative import",
 	 "relative import '%s': a strategy is one file; import only numeric libraries"},

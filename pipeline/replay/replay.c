@@ -113,7 +113,7 @@ struct loaded {
 	int8_t *signals;
 	struct da_tradelog log;
 	char cfg_err[512], data_err[512], sig_err[512], log_err[512];
-	struct rp_inputs in;
+	struct rpl_inputs in;
 };
 
 static void load_config(struct loaded *L, const char *path)

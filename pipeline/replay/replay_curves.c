@@ -12,13 +12,13 @@
 #include "replay_io.h"
 #include "timeutil.h"
 
-/* x as trades.csv prints it (RP_DIGITS significant digits) and a reader parses it back: the
+/* x as trades.csv prints it (RPL_DIGITS significant digits) and a reader parses it back: the
  * replayed curve is the one recomputable from trades.csv. */
 static double as_written(double x)
 {
 	char buf[64];
 
-	snprintf(buf, sizeof buf, "%.*g", RP_DIGITS, x == 0 ? 0.0 : x);
+	snprintf(buf, sizeof buf, "%.*g", RPL_DIGITS, x == 0 ? 0.0 : x);
 	return strtod(buf, NULL);
 }
 

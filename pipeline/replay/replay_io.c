@@ -40,10 +40,10 @@ static void add_time(cJSON *o, const char *key, bool known, int64_t t)
 		cJSON_AddNullToObject(o, key);
 }
 
-/* Adds n with RP_DIGITS significant digits. */
+/* Adds n with RPL_DIGITS significant digits. */
 static void add_num(cJSON *o, const char *key, double x)
 {
-	sa_json_add_num(o, key, x, RP_DIGITS);
+	sa_json_add_num(o, key, x, RPL_DIGITS);
 }
 
 /* Why the market is what it is, from the data when MARKET is unset. */
@@ -127,7 +127,7 @@ static void add_price_step(cJSON *costs, const struct da_ohlcv *s, double slippa
 		k.price_step_bps / 2));
 }
 
-static void add_costs(cJSON *o, const struct rp_inputs *in, const struct rp_result *r)
+static void add_costs(cJSON *o, const struct rpl_inputs *in, const struct rp_result *r)
 {
 	cJSON *costs = cJSON_AddObjectToObject(o, "costs");
 	const struct rp_costs *c = in->costs;
@@ -161,7 +161,7 @@ static void add_costs(cJSON *o, const struct rp_inputs *in, const struct rp_resu
 }
 
 /* Totals and counts every mode reports. */
-static void add_totals(cJSON *o, const struct rp_inputs *in, const struct rp_result *r)
+static void add_totals(cJSON *o, const struct rpl_inputs *in, const struct rp_result *r)
 {
 	size_t bars = in->data ? in->data->n : 0;
 
@@ -186,7 +186,7 @@ static void add_totals(cJSON *o, const struct rp_inputs *in, const struct rp_res
 
 /* "exits" (the declaration replayed, as inspect.json has it, or null) and "exit_reasons", the
  * trades by why they closed (a trade log's trades under "unknown"). */
-static void add_exits(cJSON *o, const struct rp_inputs *in, const struct rp_result *r, bool sig)
+static void add_exits(cJSON *o, const struct rpl_inputs *in, const struct rp_result *r, bool sig)
 {
 	cJSON *by = cJSON_CreateObject();
 
@@ -441,7 +441,7 @@ static void add_set_aside(cJSON *o, const char *key, const char *why)
 }
 
 /* The reason when nothing can be replayed: every input's own reason, joined. */
-static void fail_nothing(cJSON *o, const struct rp_inputs *in)
+static void fail_nothing(cJSON *o, const struct rpl_inputs *in)
 {
 	char reason[1024];
 
@@ -458,7 +458,7 @@ static void fail_nothing(cJSON *o, const struct rp_inputs *in)
 	sa_json_fail(o, reason);
 }
 
-cJSON *rpl_stage(const struct rp_inputs *in, struct rp_result *r)
+cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r)
 {
 	cJSON *o = sa_json_stage("replay", 1);
 	bool have_sig = in->costs && in->data && in->signals;
@@ -520,7 +520,7 @@ out:
 static void put_num(FILE *fp, double x)
 {
 	if (isfinite(x))
-		fprintf(fp, "%.*g", RP_DIGITS, x == 0 ? 0.0 : x);
+		fprintf(fp, "%.*g", RPL_DIGITS, x == 0 ? 0.0 : x);
 }
 
 static void put_time(FILE *fp, int64_t t)

@@ -13,7 +13,7 @@
 #include "tradelog.h"
 
 /* Significant digits of every number replay writes (JSON and CSV). */
-#define RP_DIGITS 10
+#define RPL_DIGITS 10
 
 
 /* Validates a run.json tree (borrowed) against n_bars bars of data: "ok" true, "status" "ok",
@@ -26,7 +26,7 @@ int rpl_read_signals(const cJSON *run, size_t n_bars, int8_t **signals, char *er
 /* What the stage was given, each already loaded or with the reason it could not be. All
  * borrowed. A NULL pointer means absent or unusable; its *_err says why ("" when simply not
  * uploaded). */
-struct rp_inputs {
+struct rpl_inputs {
 	const struct rp_costs *costs;     /* NULL when config.json was unusable */
 	const char *config_err;
 	const struct da_ohlcv *data;      /* NULL when the data did not load */
@@ -44,7 +44,7 @@ struct rp_inputs {
  * (caller releases with rp_result_release; zeroed when nothing could be replayed) and returns
  * the replay.json tree (caller frees). Never NULL (aborts on out of memory, like
  * sa_json_stage); "ok" false with a reason when neither input is usable. */
-cJSON *rpl_stage(const struct rp_inputs *in, struct rp_result *r);
+cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r);
 
 /* Writes trades.csv / equity.csv for r atomically (headers only when r is empty). Return 0,
  * or -1 with the reason in err. */

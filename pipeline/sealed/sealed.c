@@ -89,7 +89,7 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return sbx_stage_fail(why, len, "run.json unusable (%s); the sealed bars were not run", err);
 	/* a refused upload is not run again, on any data */
 	rc = da_run_signals(j->run, (size_t)fmax(0, sa_json_num(j->run, "n_bars", 0)),
-			    SA_RUN_UNCONTAINED, &full, why, len);
+			    DA_RUN_UNCONTAINED, &full, why, len);
 	free(full);
 	if (rc < 0)
 		return -1;

@@ -160,7 +160,7 @@ static void load_csvs(struct loaded *L, const char *trades_path, const char *equ
 	L->equity_buf = read_capped(equity_path, "equity.csv", &len, L->equity_err, sizeof(L->equity_err));
 	if (L->equity_buf && sts_parse_equity(L->equity_buf, len, &L->eq, &L->in.n_eq, L->equity_err,
 					      sizeof(L->equity_err)) == 0)
-		st_parse_equity_times(L->equity_buf, len, L->in.n_eq, &L->eq_time, L->equity_err,
+		sts_parse_equity_times(L->equity_buf, len, L->in.n_eq, &L->eq_time, L->equity_err,
 				      sizeof(L->equity_err));
 	L->in.eq_time = L->eq_time;
 	L->in.trades = L->trades;

@@ -12,14 +12,14 @@
 
 #include "stats_core.h"
 
-size_t st_bootstrap_block(size_t n)
+size_t sts_bootstrap_block(size_t n)
 {
 	size_t b = (size_t)lround(cbrt((double)n));
 
 	return b ? b : 1;
 }
 
-void st_stationary_resample(const double *x, size_t n, double p_new, gsl_rng *r, double *y)
+void sts_stationary_resample(const double *x, size_t n, double p_new, gsl_rng *r, double *y)
 {
 	size_t at = (size_t)gsl_rng_uniform_int(r, (unsigned long)n);
 
@@ -34,7 +34,7 @@ void st_stationary_resample(const double *x, size_t n, double p_new, gsl_rng *r,
 
 /* The Sharpe ratio of one resample, counted in b when it has no spread: -inf for a losing
  * mean (the worst Sharpe ratio, not a gap), +inf for a winning one, 0 for a flat one. */
-static double resample_sharpe(const double *y, size_t n, struct st_boot *b)
+static double resample_sharpe(const double *y, size_t n, struct sts_boot *b)
 {
 	struct st_moments m;
 	double s;
@@ -67,8 +67,8 @@ static double quantile(const double *sorted, size_t n, double p, bool lower)
 	return sorted[i < n ? i : n - 1];
 }
 
-int st_bootstrap_sharpe(const double *x, size_t n, size_t block, unsigned long seed,
-			size_t resamples, struct st_boot *b)
+int sts_bootstrap_sharpe(const double *x, size_t n, size_t block, unsigned long seed,
+			size_t resamples, struct sts_boot *b)
 {
 	double *y = NULL, *sr = NULL;
 	gsl_rng *r = NULL;
@@ -76,7 +76,7 @@ int st_bootstrap_sharpe(const double *x, size_t n, size_t block, unsigned long s
 
 	memset(b, 0, sizeof(*b));
 	b->lo = b->hi = NAN;
-	if (n < ST_BOOT_MIN_TRADES || block == 0 || resamples == 0)
+	if (n < STS_BOOT_MIN_TRADES || block == 0 || resamples == 0)
 		goto out;
 	y = malloc(n * sizeof(*y));
 	sr = malloc(resamples * sizeof(*sr));
@@ -85,7 +85,7 @@ int st_bootstrap_sharpe(const double *x, size_t n, size_t block, unsigned long s
 		goto out;
 	gsl_rng_set(r, seed);
 	for (size_t k = 0; k < resamples; k++) {
-		st_stationary_resample(x, n, 1.0 / (double)block, r, y);
+		sts_stationary_resample(x, n, 1.0 / (double)block, r, y);
 		sr[k] = resample_sharpe(y, n, b);
 	}
 	gsl_sort(sr, 1, resamples);

@@ -67,7 +67,7 @@ static void add_spa(cJSON *o, const struct sts_stage_in *in, unsigned long seed)
 	struct sts_spa s;
 	cJSON *b;
 
-	if (!m || sts_spa(m, in->m_bars, in->m_cols, ST_SPA_RESAMPLES, seed, 0.0, &s, why,
+	if (!m || sts_spa(m, in->m_bars, in->m_cols, STS_SPA_RESAMPLES, seed, 0.0, &s, why,
 			 sizeof why) < 0) {
 		add_null(o, "spa", "spa_reason", why);
 		return;
@@ -166,9 +166,9 @@ static int add_monte_carlo(cJSON *o, const struct sts_stage_in *in, unsigned lon
 	r = trade_returns(in);
 	if (!r)
 		return -1;
-	if (sts_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BLOCKS, &mc,
+	if (sts_montecarlo(r, in->n_trades, (size_t)n, seed, STS_MC_BLOCKS, &mc,
 			  in->curves ? in->curves->fan : NULL, why, sizeof why) < 0 ||
-	    sts_montecarlo(r, in->n_trades, (size_t)n, seed, ST_MC_BOOTSTRAP, &iid, NULL, why,
+	    sts_montecarlo(r, in->n_trades, (size_t)n, seed, STS_MC_BOOTSTRAP, &iid, NULL, why,
 			  sizeof why) < 0) {
 		free(r);
 		add_null(o, "monte_carlo", "monte_carlo_reason", why);

@@ -51,7 +51,7 @@ static double num(const cJSON *o, const char *key)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-/* Buy and hold over the whole series, with config.json's costs (st_benchmark_replay): one row
+/* Buy and hold over the whole series, with config.json's costs (sts_benchmark_replay): one row
  * a bar, when there are bars and costs. */
 static int benchmark_rows(FILE *fp, const struct ctx *x)
 {
@@ -65,7 +65,7 @@ static int benchmark_rows(FILE *fp, const struct ctx *x)
 	if (!data || data->n < 2 || !sa_json_bool(config, "ok", false) ||
 	    rp_read_costs(config, &costs, err, sizeof err) < 0)
 		return 0;
-	if (st_benchmark_replay(data, &costs, &r) < 0)
+	if (sts_benchmark_replay(data, &costs, &r) < 0)
 		return -1;
 	for (size_t i = 0; i < r.n_eq; i++) {
 		put_time(fp, r.eq_time[i]);
@@ -145,7 +145,7 @@ static int walkforward_rows(FILE *fp, const struct ctx *x)
 	return 0;
 }
 
-/* The Monte Carlo's bands: at trade i n / (ST_MC_FAN_POINTS - 1), the percentiles of the
+/* The Monte Carlo's bands: at trade i n / (STS_MC_FAN_POINTS - 1), the percentiles of the
  * sequences' compounded equity. */
 static int fan_rows(FILE *fp, const struct ctx *x)
 {
@@ -155,8 +155,8 @@ static int fan_rows(FILE *fp, const struct ctx *x)
 	fputs("trade,p5,p25,p50,p75,p95\n", fp);
 	if (!c || !c->has_fan)
 		return 0;
-	for (size_t i = 0; i < ST_MC_FAN_POINTS; i++) {
-		fprintf(fp, "%zu", i * in->n_trades / (ST_MC_FAN_POINTS - 1));
+	for (size_t i = 0; i < STS_MC_FAN_POINTS; i++) {
+		fprintf(fp, "%zu", i * in->n_trades / (STS_MC_FAN_POINTS - 1));
 		for (int q = 0; q < 5; q++)
 			put_num(fp, ",", c->fan[i * 5 + q]);
 		fputc('\n', fp);

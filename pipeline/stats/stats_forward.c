@@ -35,23 +35,23 @@ static double forward_sharpe(const struct sts_forward_in *in, size_t first)
 /* The 5-95 % band of compounding k trades drawn with replacement from the in-sample ones. */
 static int band(const struct sts_forward_in *in, size_t n_in, size_t k, struct sts_forward *f)
 {
-	double *y = malloc(ST_FORWARD_RESAMPLES * sizeof *y);
+	double *y = malloc(STS_FORWARD_RESAMPLES * sizeof *y);
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	int rc = -1;
 
 	if (!y || !r)
 		goto out;
 	gsl_rng_set(r, in->seed);
-	for (size_t b = 0; b < ST_FORWARD_RESAMPLES; b++) {
+	for (size_t b = 0; b < STS_FORWARD_RESAMPLES; b++) {
 		double eq = 1.0;
 
 		for (size_t j = 0; j < k; j++)
 			eq *= 1.0 + in->trades[gsl_rng_uniform_int(r, (unsigned long)n_in)].net;
 		y[b] = eq - 1.0;
 	}
-	gsl_sort(y, 1, ST_FORWARD_RESAMPLES);
-	f->band_lo = gsl_stats_quantile_from_sorted_data(y, 1, ST_FORWARD_RESAMPLES, 0.05);
-	f->band_hi = gsl_stats_quantile_from_sorted_data(y, 1, ST_FORWARD_RESAMPLES, 0.95);
+	gsl_sort(y, 1, STS_FORWARD_RESAMPLES);
+	f->band_lo = gsl_stats_quantile_from_sorted_data(y, 1, STS_FORWARD_RESAMPLES, 0.05);
+	f->band_hi = gsl_stats_quantile_from_sorted_data(y, 1, STS_FORWARD_RESAMPLES, 0.95);
 	rc = 0;
 out:
 	gsl_rng_free(r);
@@ -142,7 +142,7 @@ int sts_forward_report(cJSON *o, const cJSON *ledger, const struct sts_forward_i
 	cJSON_AddNumberToObject(w, "in_sample_bars", (double)f.in_bars);
 	cJSON_AddNumberToObject(w, "in_sample_trades", (double)f.in_trades);
 	cJSON_AddNumberToObject(w, "band_trades", (double)f.band_trades);
-	cJSON_AddNumberToObject(w, "band_resamples", ST_FORWARD_RESAMPLES);
+	cJSON_AddNumberToObject(w, "band_resamples", STS_FORWARD_RESAMPLES);
 	cJSON_AddStringToObject(w, "basis", "trades entered after since, their net returns compounded; "
 				"the annualised Sharpe ratio of the per-bar returns of compounded net equity after "
 				"since (as sharpe_annualised); band: "

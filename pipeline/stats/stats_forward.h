@@ -10,7 +10,7 @@
 #include "replay_core.h"
 
 /* Resamples of the in-sample trades behind the band. */
-#define ST_FORWARD_RESAMPLES 2000
+#define STS_FORWARD_RESAMPLES 2000
 
 struct sts_forward_in {
 	int64_t since;                  /* the data's last bar at the version's first audit */

@@ -440,7 +440,7 @@ static const char *cost_rows(const struct sts_stage_in *in, struct st_summary *s
 		return NULL;
 	for (size_t k = 0; k < ST_N_MULTIPLES; k++) {
 		struct st_sensitivity *row = &s->cost[k];
-		struct st_rerun x;
+		struct sts_rerun x;
 		if (row->multiple == 1.0) {
 			*row = (struct st_sensitivity){ .multiple = 1.0, .sharpe = s->sharpe,
 				.psr = s->psr_iid, .net_return = s->net_return,
@@ -448,7 +448,7 @@ static const char *cost_rows(const struct sts_stage_in *in, struct st_summary *s
 				.ruined = s->ruined };
 			continue;
 		}
-		if (st_rerun(in->data, in->signals, &c, 0, row->multiple, &x) < 0) {
+		if (sts_rerun(in->data, in->signals, &c, 0, row->multiple, &x) < 0) {
 			sa_fmt(err, errlen, "out of memory replaying at other costs");
 			return NULL;
 		}
@@ -463,7 +463,7 @@ static const char *cost_rows(const struct sts_stage_in *in, struct st_summary *s
 static int tearsheet(cJSON *o, const struct sts_stage_in *in, const struct st_summary *s,
 		     char *err, size_t errlen)
 {
-	struct st_tearsheet_in t = {
+	struct sts_tearsheet_in t = {
 		.trades = in->trades, .n_trades = in->n_trades, .eq_net = in->eq_net,
 		.eq_time = in->eq_time, .n_eq = in->n_eq,
 		.eq_per_bar = !strcmp(sa_json_str(in->replay, "equity_basis", "bar"), "bar"),
@@ -489,7 +489,7 @@ static int tearsheet(cJSON *o, const struct sts_stage_in *in, const struct st_su
 	    sa_config_int(in->config, SA_K_BOOTSTRAP_SEED, &seed, err, errlen) < 0)
 		return -1;
 	t.seed = (unsigned long)seed;
-	if (st_tearsheet(o, &t) < 0 || sts_metrics(o, &t) < 0) {
+	if (sts_tearsheet(o, &t) < 0 || sts_metrics(o, &t) < 0) {
 		sa_fmt(err, errlen, "out of memory computing the tearsheet");
 		return -1;
 	}

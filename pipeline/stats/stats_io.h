@@ -33,12 +33,12 @@ int sts_parse_equity(const char *buf, size_t len, double **eq, size_t *n, char *
 cJSON *sts_report(const cJSON *replay, const struct st_summary *s, const char *cost_basis);
 
 /* What the curve files draw that stats.json summarises: the walk-forward's stretches and
- * choices, and the Monte Carlo's fan (ST_MC_FAN_POINTS rows of the 5th, 25th, 50th, 75th and
+ * choices, and the Monte Carlo's fan (STS_MC_FAN_POINTS rows of the 5th, 25th, 50th, 75th and
  * 95th percentiles), each with whether it was computed. */
 struct sts_curves {
 	bool has_wf, has_fan;
 	struct sts_walkforward wf;
-	double fan[ST_MC_FAN_POINTS * 5];
+	double fan[STS_MC_FAN_POINTS * 5];
 };
 
 /* The stats stage's core: everything already read (all borrowed; a NULL tree or a non-empty

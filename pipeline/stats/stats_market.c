@@ -13,7 +13,7 @@
 #include "stats_beta.h"
 
 /* Win rate at or above which a sample of small wins is read as a short-volatility profile. */
-#define ST_TAIL_WIN_RATE 0.9
+#define STS_TAIL_WIN_RATE 0.9
 
 static void add_num(cJSON *o, const char *key, double x)
 {
@@ -141,7 +141,7 @@ void sts_tail_report(cJSON *o, const struct sts_stage_in *in, const struct st_su
 		why = sa_fmt(buf, sizeof buf, "no trade of %zu lost: a loss rarer than one trade in "
 			     "about %.0f could still be unseen (the rule of three, 95 %%)", n,
 			     ceil((double)n / 3.0));
-	} else if (n >= 2 && s->win_rate >= ST_TAIL_WIN_RATE && isfinite(implied) &&
+	} else if (n >= 2 && s->win_rate >= STS_TAIL_WIN_RATE && isfinite(implied) &&
 		   worst > implied) {
 		unseen = true;
 		why = sa_fmt(buf, sizeof buf, "%.0f %% of the trades won and the worst lost only "

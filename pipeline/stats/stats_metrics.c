@@ -38,14 +38,14 @@ int sts_var_cvar(const double *x, size_t n, double level, double *var, double *c
 }
 
 /* The figures of the per-bar returns r[0..n) of the compounded net curve (st_curve_returns). */
-static void add_bar_figures(cJSON *o, const struct st_tearsheet_in *in, const double *r, size_t n)
+static void add_bar_figures(cJSON *o, const struct sts_tearsheet_in *in, const double *r, size_t n)
 {
 	double var = NAN, cvar = NAN, best = NAN, worst = NAN;
 	struct st_annual a = { .vol = NAN };
 
 	if (r && n >= 2) {
 		st_annualise(r, n, in->annual_factor, &a);
-		sts_var_cvar(r, n, ST_VAR_LEVEL, &var, &cvar);
+		sts_var_cvar(r, n, STS_VAR_LEVEL, &var, &cvar);
 		best = gsl_stats_max(r, 1, n);
 		worst = gsl_stats_min(r, 1, n);
 	}
@@ -85,7 +85,7 @@ static int64_t day_of(int64_t t)
 
 /* The best and worst calendar day (UTC) of the compounded net curve: its equity at a day's
  * last point over the day before's (the first day's over the starting 1). */
-static void best_worst_day(const struct st_tearsheet_in *in, double *best, double *worst)
+static void best_worst_day(const struct sts_tearsheet_in *in, double *best, double *worst)
 {
 	double prev = 1.0;
 
@@ -106,7 +106,7 @@ static void best_worst_day(const struct st_tearsheet_in *in, double *best, doubl
 
 /* annual_return (the CAGR, as quantstats and pyfolio name it), omega, tail_ratio, best_day and
  * worst_day: the first page's figures of the tearsheets people read. */
-static void add_tearsheet_figures(cJSON *o, const struct st_tearsheet_in *in, const double *r, size_t n)
+static void add_tearsheet_figures(cJSON *o, const struct sts_tearsheet_in *in, const double *r, size_t n)
 {
 	double omega = NAN, tail = NAN, best = NAN, worst = NAN;
 
@@ -149,7 +149,7 @@ static int year_of(int64_t t)
 
 /* Buy and hold's return per calendar year (UTC): its net equity at the year's last bar over
  * the year before's, the first over the starting equity, as "yearly" is for the strategy. */
-static int add_yearly_benchmark(cJSON *o, const struct st_tearsheet_in *in)
+static int add_yearly_benchmark(cJSON *o, const struct sts_tearsheet_in *in)
 {
 	struct rp_result r;
 	cJSON *years;
@@ -159,7 +159,7 @@ static int add_yearly_benchmark(cJSON *o, const struct st_tearsheet_in *in)
 		cJSON_AddNullToObject(o, "yearly_benchmark");
 		return 0;
 	}
-	if (st_benchmark_replay(in->data, &in->costs, &r) < 0)
+	if (sts_benchmark_replay(in->data, &in->costs, &r) < 0)
 		return -1;
 	years = cJSON_AddArrayToObject(o, "yearly_benchmark");
 	for (size_t i = 0; i < r.n_eq; i++) {
@@ -176,9 +176,9 @@ static int add_yearly_benchmark(cJSON *o, const struct st_tearsheet_in *in)
 	return 0;
 }
 
-static void add_rolling_vol(cJSON *o, const struct st_tearsheet_in *in)
+static void add_rolling_vol(cJSON *o, const struct sts_tearsheet_in *in)
 {
-	size_t n = in->n_eq, w = st_rolling_window(in->rolling_knob, n);
+	size_t n = in->n_eq, w = sts_rolling_window(in->rolling_knob, n);
 	double *v = malloc((n ? n : 1) * sizeof(*v)), lo = NAN, hi = NAN, last = NAN;
 	cJSON *rv = cJSON_AddObjectToObject(o, "rolling_volatility");
 
@@ -200,7 +200,7 @@ static void add_rolling_vol(cJSON *o, const struct st_tearsheet_in *in)
 
 /* One side's trades: how many, their net returns compounded in exit order, the share that
  * won, and mean over sample standard deviation of their net returns. */
-static void add_side(cJSON *ls, const char *name, const struct st_tearsheet_in *in, int side)
+static void add_side(cJSON *ls, const char *name, const struct sts_tearsheet_in *in, int side)
 {
 	cJSON *o = cJSON_AddObjectToObject(ls, name);
 	double eq = 1.0, sum = 0.0, ss = 0.0, mean;
@@ -225,7 +225,7 @@ static void add_side(cJSON *ls, const char *name, const struct st_tearsheet_in *
 	add_num(o, "sharpe", n >= 2 && ss > 0 ? mean / sqrt(ss / (double)(n - 1)) : NAN);
 }
 
-int sts_metrics(cJSON *o, const struct st_tearsheet_in *in)
+int sts_metrics(cJSON *o, const struct sts_tearsheet_in *in)
 {
 	double *r = in->eq_per_bar ? malloc((in->n_eq ? in->n_eq : 1) * sizeof(*r)) : NULL;
 	size_t n;

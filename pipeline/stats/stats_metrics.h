@@ -10,7 +10,7 @@
 #include "stats_tearsheet.h"
 
 /* The quantile VaR and CVaR are taken at: the worst 5 % of bars. */
-#define ST_VAR_LEVEL 0.05
+#define STS_VAR_LEVEL 0.05
 
 /* Historical VaR and CVaR of x[0..n) at level: *var the level quantile (linear between order
  * statistics, as GSL and numpy's default take it), *cvar the mean of the values at or below
@@ -21,11 +21,11 @@ int sts_var_cvar(const double *x, size_t n, double level, double *var, double *c
 /* Adds volatility_annualised, var_95, cvar_95, best_bar, worst_bar (the per-bar returns of the
  * compounded net curve, st_curve_returns), omega (their gains over losses at 0), tail_ratio
  * (their 95th percentile over the 5th's magnitude), best_day and worst_day (of the compounded
- * curve by UTC calendar day), best_month, worst_month (of o's "monthly", which st_tearsheet added),
+ * curve by UTC calendar day), best_month, worst_month (of o's "monthly", which sts_tearsheet added),
  * yearly_benchmark (buy and hold's return per calendar year, as "yearly" takes the
  * strategy's), rolling_volatility (window, min, max, last) and long_short ({long, short}:
  * trades, net_return, win_rate, sharpe) to o, with metrics_basis saying how each is taken.
  * A figure that cannot be computed is null. Returns 0, or -1 when memory ran out. */
-int sts_metrics(cJSON *o, const struct st_tearsheet_in *in);
+int sts_metrics(cJSON *o, const struct sts_tearsheet_in *in);
 
 #endif

@@ -30,13 +30,13 @@ static void compound(const double *r, size_t n, double *eq)
 static void draw(const double *r, size_t n, enum sts_mc_method method, size_t block, gsl_rng *g,
 		 double *y)
 {
-	if (method == ST_MC_RESHUFFLE) {
+	if (method == STS_MC_RESHUFFLE) {
 		memcpy(y, r, n * sizeof *y);
 		gsl_ran_shuffle(g, y, n, sizeof *y);
 		return;
 	}
-	if (method == ST_MC_BLOCKS) {
-		st_stationary_resample(r, n, 1.0 / (double)block, g, y);
+	if (method == STS_MC_BLOCKS) {
+		sts_stationary_resample(r, n, 1.0 / (double)block, g, y);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -51,20 +51,20 @@ static double quantile(double *v, size_t n, double q)
 /* A path's equity at the fan's points, into at[0..ST_MC_FAN_POINTS). */
 static void fan_sample(const double *eq, size_t n, double *at)
 {
-	for (size_t p = 0; p < ST_MC_FAN_POINTS; p++) {
-		size_t i = p * n / (ST_MC_FAN_POINTS - 1);
+	for (size_t p = 0; p < STS_MC_FAN_POINTS; p++) {
+		size_t i = p * n / (STS_MC_FAN_POINTS - 1);
 
 		at[p] = i == 0 ? 1.0 : eq[i - 1];
 	}
 }
 
-/* Each fan point's percentiles over the paths (pts: b rows of ST_MC_FAN_POINTS), sorting a
+/* Each fan point's percentiles over the paths (pts: b rows of STS_MC_FAN_POINTS), sorting a
  * column at a time in col. */
 static void fan_bands(const double *pts, size_t b, double *col, double *fan)
 {
-	for (size_t p = 0; p < ST_MC_FAN_POINTS; p++) {
+	for (size_t p = 0; p < STS_MC_FAN_POINTS; p++) {
 		for (size_t k = 0; k < b; k++)
-			col[k] = pts[k * ST_MC_FAN_POINTS + p];
+			col[k] = pts[k * STS_MC_FAN_POINTS + p];
 		gsl_sort(col, 1, b);
 		for (int q = 0; q < 5; q++)
 			fan[p * 5 + q] = quantile(col, b, fan_q[q]);
@@ -116,7 +116,7 @@ int sts_montecarlo(const double *r, size_t n, size_t resamples, unsigned long se
 	eq = malloc(n * sizeof *eq);
 	dd = malloc(resamples * sizeof *dd);
 	ret = malloc(resamples * sizeof *ret);
-	pts = fan ? malloc(resamples * ST_MC_FAN_POINTS * sizeof *pts) : NULL;
+	pts = fan ? malloc(resamples * STS_MC_FAN_POINTS * sizeof *pts) : NULL;
 	col = fan ? malloc(resamples * sizeof *col) : NULL;
 	g = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!y || !eq || !dd || !ret || (fan && (!pts || !col)) || !g) {
@@ -124,7 +124,7 @@ int sts_montecarlo(const double *r, size_t n, size_t resamples, unsigned long se
 		goto out;
 	}
 	gsl_rng_set(g, seed);
-	out->mean_block = method == ST_MC_BLOCKS ? st_bootstrap_block(n) : 1;
+	out->mean_block = method == STS_MC_BLOCKS ? sts_bootstrap_block(n) : 1;
 	out->observed_worst_trade = r[0];
 	for (size_t i = 1; i < n; i++)
 		if (r[i] < out->observed_worst_trade)
@@ -139,7 +139,7 @@ int sts_montecarlo(const double *r, size_t n, size_t resamples, unsigned long se
 		ret[k] = eq[n - 1] - 1.0;
 		ruined += eq[n - 1] <= 0.0;
 		if (fan)
-			fan_sample(eq, n, pts + k * ST_MC_FAN_POINTS);
+			fan_sample(eq, n, pts + k * STS_MC_FAN_POINTS);
 	}
 	if (fan)
 		fan_bands(pts, resamples, col, fan);

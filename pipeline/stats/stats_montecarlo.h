@@ -7,12 +7,12 @@
 #include <stddef.h>
 
 /* Points of the fan chart's bands along the trade count. */
-#define ST_MC_FAN_POINTS 101
+#define STS_MC_FAN_POINTS 101
 
-/* ST_MC_BOOTSTRAP draws trades one at a time (iid); ST_MC_BLOCKS in stationary blocks (Politis
- * and Romano 1994) of mean length st_bootstrap_block(n), as the Sharpe ratio's bootstrap
- * does, so runs of trades stay together; ST_MC_RESHUFFLE permutes them. */
-enum sts_mc_method { ST_MC_BOOTSTRAP, ST_MC_RESHUFFLE, ST_MC_BLOCKS };
+/* STS_MC_BOOTSTRAP draws trades one at a time (iid); STS_MC_BLOCKS in stationary blocks (Politis
+ * and Romano 1994) of mean length sts_bootstrap_block(n), as the Sharpe ratio's bootstrap
+ * does, so runs of trades stay together; STS_MC_RESHUFFLE permutes them. */
+enum sts_mc_method { STS_MC_BOOTSTRAP, STS_MC_RESHUFFLE, STS_MC_BLOCKS };
 
 struct sts_montecarlo {
 	size_t resamples, trades;
@@ -24,16 +24,16 @@ struct sts_montecarlo {
 	double observed_net_return;
 	double observed_percentile;           /* share of paths whose drawdown is at most it */
 	double observed_worst_trade;          /* no path can hold a worse trade than this */
-	size_t mean_block;                    /* ST_MC_BLOCKS' mean block; 1 otherwise */
+	size_t mean_block;                    /* STS_MC_BLOCKS' mean block; 1 otherwise */
 };
 
 /* Resamples the n net returns r (compounded: equity *= 1 + r, 0 from the first r <= -1 on)
- * resamples times with GSL's mt19937 seeded with seed: ST_MC_BOOTSTRAP draws n trades with
- * replacement, ST_MC_BLOCKS n in stationary blocks (a block starts at a uniform trade, each next
- * trade continues it, wrapping round, with probability 1 - 1 / mean_block), ST_MC_RESHUFFLE
+ * resamples times with GSL's mt19937 seeded with seed: STS_MC_BOOTSTRAP draws n trades with
+ * replacement, STS_MC_BLOCKS n in stationary blocks (a block starts at a uniform trade, each next
+ * trade continues it, wrapping round, with probability 1 - 1 / mean_block), STS_MC_RESHUFFLE
  * permutes them. Quantiles interpolate linearly between order
- * statistics (GSL's). fan, when not NULL, receives ST_MC_FAN_POINTS x 5 values: at trade
- * i (n) / (ST_MC_FAN_POINTS - 1), the 5th, 25th, 50th, 75th and 95th percentiles of the paths'
+ * statistics (GSL's). fan, when not NULL, receives STS_MC_FAN_POINTS x 5 values: at trade
+ * i (n) / (STS_MC_FAN_POINTS - 1), the 5th, 25th, 50th, 75th and 95th percentiles of the paths'
  * equity. Returns 0, or -1 with the reason in err: no trade, no resample, or no memory. */
 int sts_montecarlo(const double *r, size_t n, size_t resamples, unsigned long seed,
 		  enum sts_mc_method method, struct sts_montecarlo *out, double *fan, char *err,

@@ -119,9 +119,9 @@ static void one_split(struct cscv *c, uint32_t mask, struct sts_pbo *out)
 	c->overfit += logit <= 0;
 	{
 		double span = out->hist_hi - out->hist_lo;
-		long bin = span > 0 ? (long)floor((logit - out->hist_lo) / span * ST_PBO_BINS) : 0;
+		long bin = span > 0 ? (long)floor((logit - out->hist_lo) / span * STS_PBO_BINS) : 0;
 
-		bin = bin < 0 ? 0 : bin >= ST_PBO_BINS ? ST_PBO_BINS - 1 : bin;
+		bin = bin < 0 ? 0 : bin >= STS_PBO_BINS ? STS_PBO_BINS - 1 : bin;
 		out->hist[bin]++;
 	}
 	c->splits++;
@@ -133,10 +133,10 @@ static int fail(char *why, size_t len, const char *msg, int rc)
 	return rc;
 }
 
-/* The block counts a sweep tries: ST_PBO_SWEEP and knob, sorted, once each, into s. */
+/* The block counts a sweep tries: STS_PBO_SWEEP and knob, sorted, once each, into s. */
 static size_t sweep_blocks(int knob, int *s)
 {
-	static const int base[] = ST_PBO_SWEEP;
+	static const int base[] = STS_PBO_SWEEP;
 	size_t n = 0;
 	bool placed = false;
 
@@ -164,9 +164,9 @@ static int cmp_double(const void *a, const void *b)
 int sts_pbo_sweep(const double *m, size_t n_bars, size_t n_cols, int knob, struct sts_pbo *at_knob,
 		 struct sts_pbo_sweep *sw, char *why, size_t whylen)
 {
-	int s[ST_PBO_SWEEP_MAX];
+	int s[STS_PBO_SWEEP_MAX];
 	size_t n = sweep_blocks(knob, s);
-	double sorted[ST_PBO_SWEEP_MAX];
+	double sorted[STS_PBO_SWEEP_MAX];
 	struct sts_pbo p;
 
 	memset(sw, 0, sizeof *sw);
@@ -178,7 +178,7 @@ int sts_pbo_sweep(const double *m, size_t n_bars, size_t n_cols, int knob, struc
 
 		if (s[i] == knob)
 			p = *at_knob;
-		else if (n_bars / (size_t)s[i] < ST_PBO_MIN_BLOCK_BARS ||
+		else if (n_bars / (size_t)s[i] < STS_PBO_MIN_BLOCK_BARS ||
 			 sts_pbo_cscv(m, n_bars, n_cols, s[i], &p, ignored, sizeof ignored) < 0)
 			continue;  /* T does not allow it */
 		sw->blocks[sw->n] = s[i];
@@ -206,9 +206,9 @@ int sts_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct st
 		return fail(why, whylen, "PBO needs at least 2 variants that ran", -1);
 	if (s < 2 || s > 20 || s % 2)
 		return fail(why, whylen, "PBO_BLOCKS must be even, from 2 to 20", -1);
-	if (n_bars / (size_t)s < ST_PBO_MIN_BLOCK_BARS) {
+	if (n_bars / (size_t)s < STS_PBO_MIN_BLOCK_BARS) {
 		sa_fmt(why, whylen, "%zu bars make blocks of fewer than %d bars at PBO_BLOCKS=%d",
-		       n_bars, ST_PBO_MIN_BLOCK_BARS, s);
+		       n_bars, STS_PBO_MIN_BLOCK_BARS, s);
 		return -1;
 	}
 	c.sum = malloc(c.s * c.n * sizeof *c.sum);

@@ -7,9 +7,9 @@
 #include <stddef.h>
 
 /* A block must hold at least this many bars for its Sharpe ratios to mean anything. */
-#define ST_PBO_MIN_BLOCK_BARS 10
+#define STS_PBO_MIN_BLOCK_BARS 10
 /* Logit histogram bins, over [-ln N, ln N] (every logit lies there). */
-#define ST_PBO_BINS 20
+#define STS_PBO_BINS 20
 
 struct sts_pbo {
 	double value;             /* share of splits whose in-sample best ranks at or below the
@@ -19,7 +19,7 @@ struct sts_pbo {
 	double prob_oos_loss;     /* share of splits whose in-sample best has OOS Sharpe < 0 */
 	double degradation_slope; /* OLS slope of the best's OOS Sharpe on its IS Sharpe */
 	double hist_lo, hist_hi;  /* the histogram's range */
-	size_t hist[ST_PBO_BINS]; /* logits per bin */
+	size_t hist[STS_PBO_BINS]; /* logits per bin */
 };
 
 /* CSCV over m, n_cols columns of n_bars per-bar returns each (column-major: column j holds
@@ -31,24 +31,24 @@ struct sts_pbo {
  * sample, w (and the out-of-sample Sharpe ratio) is the mean over them, whatever their order. Sums and
  * sums of squares are taken per block once, so each split costs O(s N).
  * Returns 0 with *out filled, or -1 with the reason in why: fewer than 2 variants, s odd or
- * below 2 or above 20, fewer than ST_PBO_MIN_BLOCK_BARS bars per block, or no memory. */
+ * below 2 or above 20, fewer than STS_PBO_MIN_BLOCK_BARS bars per block, or no memory. */
 int sts_pbo_cscv(const double *m, size_t n_bars, size_t n_cols, int s, struct sts_pbo *out,
 		char *why, size_t whylen);
 
 /* The block counts a PBO is measured at (and PBO_BLOCKS beside them), where T allows. */
-#define ST_PBO_SWEEP { 8, 10, 12, 14, 16 }
-#define ST_PBO_SWEEP_MAX 6
+#define STS_PBO_SWEEP { 8, 10, 12, 14, 16 }
+#define STS_PBO_SWEEP_MAX 6
 
 /* PBO at several block counts: one count flips a verdict the others would not give. */
 struct sts_pbo_sweep {
 	size_t n;                        /* block counts measured */
-	int blocks[ST_PBO_SWEEP_MAX];    /* ascending */
-	double value[ST_PBO_SWEEP_MAX];
+	int blocks[STS_PBO_SWEEP_MAX];    /* ascending */
+	double value[STS_PBO_SWEEP_MAX];
 	double median, min, max;         /* over value[0..n) */
 };
 
-/* CSCV at knob blocks into *at_knob (every detail), and at each count of ST_PBO_SWEEP with at
- * least ST_PBO_MIN_BLOCK_BARS bars a block, into *sw with their median. Returns 0, or -1 with
+/* CSCV at knob blocks into *at_knob (every detail), and at each count of STS_PBO_SWEEP with at
+ * least STS_PBO_MIN_BLOCK_BARS bars a block, into *sw with their median. Returns 0, or -1 with
  * the reason in why when CSCV at knob itself cannot be made (as sts_pbo_cscv). */
 int sts_pbo_sweep(const double *m, size_t n_bars, size_t n_cols, int knob, struct sts_pbo *at_knob,
 		 struct sts_pbo_sweep *sw, char *why, size_t whylen);

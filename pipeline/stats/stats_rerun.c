@@ -8,7 +8,7 @@
 #include "stats_core.h"
 
 /* Sharpe and PSR of the replay's per-trade net returns. Returns 0 or -1 (memory). */
-static int trade_figures(const struct rp_result *r, struct st_rerun *out)
+static int trade_figures(const struct rp_result *r, struct sts_rerun *out)
 {
 	double *x = rp_trade_nets(r);
 	struct st_moments m;
@@ -43,13 +43,13 @@ static int replay_at(const struct da_ohlcv *s, const int8_t *signals, const stru
 	return rc;
 }
 
-int st_rerun(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
-	     size_t delay, double k, struct st_rerun *out)
+int sts_rerun(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+	     size_t delay, double k, struct sts_rerun *out)
 {
 	struct rp_result r;
 	int rc = -1;
 
-	*out = (struct st_rerun){ .sharpe = NAN, .psr = NAN, .net_return = NAN,
+	*out = (struct sts_rerun){ .sharpe = NAN, .psr = NAN, .net_return = NAN,
 				  .sum_net_return = NAN };
 	if (replay_at(s, signals, c, delay, k, &r) < 0)
 		return -1;
@@ -113,11 +113,11 @@ static const char *no_breakeven(const struct da_ohlcv *s, const struct rp_costs 
 	return NULL;
 }
 
-/* Bisects [lo, hi] (net > 0 at lo, <= 0 at hi, ruined there or not) to ST_BE_TOL; the net
+/* Bisects [lo, hi] (net > 0 at lo, <= 0 at hi, ruined there or not) to STS_BE_TOL; the net
  * return is monotone in k (above), so the crossing stays inside. Returns 0 or -1 (memory). */
-static int bisect(struct search *q, bool ruined_hi, struct st_breakeven *out)
+static int bisect(struct search *q, bool ruined_hi, struct sts_breakeven *out)
 {
-	while (out->hi - out->lo > ST_BE_TOL * out->hi) {
+	while (out->hi - out->lo > STS_BE_TOL * out->hi) {
 		double mid = out->lo + (out->hi - out->lo) / 2, net;
 		bool ruined;
 		if (net_at(q, mid, &net, &ruined) < 0)
@@ -136,9 +136,9 @@ static int bisect(struct search *q, bool ruined_hi, struct st_breakeven *out)
 
 /* Brackets the crossing from the net return at 1x: [0, 1] when 1x already loses, else
  * doubling from 1 until a multiple loses. Returns 0 (out->reason set when nothing loses up to
- * ST_BE_MAX), or -1 (memory). */
+ * STS_BE_MAX), or -1 (memory). */
 static int bracket(struct search *q, double net1, bool ruined1, bool *ruined_hi,
-		   struct st_breakeven *out)
+		   struct sts_breakeven *out)
 {
 	double net = net1;
 
@@ -146,7 +146,7 @@ static int bracket(struct search *q, double net1, bool ruined1, bool *ruined_hi,
 	out->hi = 1.0;
 	*ruined_hi = ruined1;
 	while (net > 0) {
-		if (out->hi >= ST_BE_MAX) {
+		if (out->hi >= STS_BE_MAX) {
 			out->lo = out->hi = NAN;
 			out->reason = "the net return stays positive up to 1e12 times the costs";
 			return 0;
@@ -160,7 +160,7 @@ static int bracket(struct search *q, double net1, bool ruined1, bool *ruined_hi,
 }
 
 /* The search once the 1x replay allows one. Returns 0 or -1 (memory). */
-static int search(struct search *q, double net1, bool ruined1, struct st_breakeven *out)
+static int search(struct search *q, double net1, bool ruined1, struct sts_breakeven *out)
 {
 	double gross;
 	bool ruined_hi;
@@ -177,8 +177,8 @@ static int search(struct search *q, double net1, bool ruined1, struct st_breakev
 	return out->reason ? 0 : bisect(q, ruined_hi, out);
 }
 
-int st_breakeven(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
-		 struct st_breakeven *out)
+int sts_breakeven(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+		 struct sts_breakeven *out)
 {
 	struct search q = { .s = s, .signals = signals, .c = c, .replays = 1 };
 	struct rp_result r1;
@@ -186,7 +186,7 @@ int st_breakeven(const struct da_ohlcv *s, const int8_t *signals, const struct r
 	bool ruined1;
 	int rc = 0;
 
-	*out = (struct st_breakeven){ .multiple = NAN, .lo = NAN, .hi = NAN };
+	*out = (struct sts_breakeven){ .multiple = NAN, .lo = NAN, .hi = NAN };
 	if (replay_at(s, signals, c, 0, 1.0, &r1) < 0)
 		return -1;
 	net1 = r1.net_return;

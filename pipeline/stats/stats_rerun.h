@@ -15,7 +15,7 @@
 #include "replay_core.h"
 
 /* One replay summarised: a row of cost_sensitivity or delay_sensitivity. */
-struct st_rerun {
+struct sts_rerun {
 	size_t trades;
 	double sharpe, psr;        /* of the per-trade net returns: mean / sd (ddof 1), PSR(0) with
 				    * every trade independent (2012 eq. 11); NAN where undefined */
@@ -27,16 +27,16 @@ struct st_rerun {
 /* Replays signals (s->n validated values) delay bars later (a fill at the open of bar t + 1 +
  * delay for the signal of bar t's close; the first delay bars flat) with every cost of c times k
  * (rp_costs_scaled), into out. Returns 0, or -1 when memory ran out (out is then NANs). */
-int st_rerun(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
-	     size_t delay, double k, struct st_rerun *out);
+int sts_rerun(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+	     size_t delay, double k, struct sts_rerun *out);
 
-/* The break-even search stops when its bracket [lo, hi] is narrower than ST_BE_TOL times hi,
+/* The break-even search stops when its bracket [lo, hi] is narrower than STS_BE_TOL times hi,
  * and gives its midpoint: within half of that of the multiple where the net return crosses 0. */
-#define ST_BE_TOL 1e-9
+#define STS_BE_TOL 1e-9
 /* Doubling past this without the net return reaching zero gives no figure. */
-#define ST_BE_MAX 1e12
+#define STS_BE_MAX 1e12
 
-struct st_breakeven {
+struct sts_breakeven {
 	double multiple;      /* NAN when there is none (reason says why) */
 	double lo, hi;        /* the last bracket: net return > 0 at lo, <= 0 at hi */
 	size_t replays;       /* replays run to find it */
@@ -46,12 +46,12 @@ struct st_breakeven {
 };
 
 /* The multiple k of the whole cost model c at which the compounded net return of the replay of
- * signals on s is zero: bracketed (0 to 1, or doubling from 1) and bisected to ST_BE_TOL, each
+ * signals on s is zero: bracketed (0 to 1, or doubling from 1) and bisected to STS_BE_TOL, each
  * step a replay at k times the costs. No figure, with the reason, when there are no trades, the
  * trades paid no costs, the gross return (k = 0) is not positive, funding is income (then the
- * net return need not fall as k grows), or it stays positive up to ST_BE_MAX. Returns 0, or -1
+ * net return need not fall as k grows), or it stays positive up to STS_BE_MAX. Returns 0, or -1
  * when memory ran out. */
-int st_breakeven(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
-		 struct st_breakeven *out);
+int sts_breakeven(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+		 struct sts_breakeven *out);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 /* Resamples the stats stage draws. */
-#define ST_SPA_RESAMPLES 1000
+#define STS_SPA_RESAMPLES 1000
 
 /* The Politis-White mean block length of the stationary bootstrap for one series x[0..n)
  * (PPW 2009's corrected D_SB = 2 g(0)^2): the flat-top lag window of bandwidth M = 2 m^, where

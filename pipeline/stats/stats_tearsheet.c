@@ -33,11 +33,11 @@ static void add_time(cJSON *o, const char *key, int64_t t)
 /* --- drawdown episodes ------------------------------------------------------------------- */
 
 struct episodes {
-	struct st_episode *v;
+	struct sts_episode *v;
 	size_t n, cap;
 };
 
-static int push_episode(struct episodes *e, const struct st_episode *x)
+static int push_episode(struct episodes *e, const struct sts_episode *x)
 {
 	if (e->n == e->cap) {
 		size_t cap = e->cap ? 2 * e->cap : 64;
@@ -54,7 +54,7 @@ static int push_episode(struct episodes *e, const struct st_episode *x)
 /* Deepest first; the earlier episode first among equals, so the order is reproducible. */
 static int by_depth(const void *a, const void *b)
 {
-	const struct st_episode *x = a, *y = b;
+	const struct sts_episode *x = a, *y = b;
 
 	if (x->depth != y->depth)
 		return x->depth < y->depth ? 1 : -1;
@@ -62,7 +62,7 @@ static int by_depth(const void *a, const void *b)
 }
 
 /* Closes the open episode ep at row end (NO_END: the data ran out at row last). */
-static void close_episode(struct st_episode *ep, double peak, double low, size_t end, size_t last)
+static void close_episode(struct sts_episode *ep, double peak, double low, size_t end, size_t last)
 {
 	/* The same expression as the maximum drawdown's, so the deepest depth equals it exactly. */
 	ep->depth = (peak - low) / peak;
@@ -70,18 +70,18 @@ static void close_episode(struct st_episode *ep, double peak, double low, size_t
 	ep->bars = (end == NO_END ? last : end) - ep->start;
 }
 
-static int push_closed(struct episodes *e, struct st_episode *ep, double peak, double low,
+static int push_closed(struct episodes *e, struct sts_episode *ep, double peak, double low,
 		       size_t end, size_t last)
 {
 	close_episode(ep, peak, low, end, last);
 	return push_episode(e, ep);
 }
 
-size_t st_drawdown_episodes(double start_eq, const double *eq, size_t n, struct st_episode *out,
+size_t sts_drawdown_episodes(double start_eq, const double *eq, size_t n, struct sts_episode *out,
 			    size_t max)
 {
 	struct episodes all = { 0 };
-	struct st_episode cur = { 0 };
+	struct sts_episode cur = { 0 };
 	double peak = start_eq, low = start_eq;
 	size_t peak_at = 0, got = 0;
 	bool open = false;
@@ -95,7 +95,7 @@ size_t st_drawdown_episodes(double start_eq, const double *eq, size_t n, struct 
 			peak = low = x;
 			peak_at = i;
 		} else if (!open) {
-			cur = (struct st_episode){ .start = peak_at, .trough = i };
+			cur = (struct sts_episode){ .start = peak_at, .trough = i };
 			low = x;
 			open = true;
 		} else if (x < low) {
@@ -115,10 +115,10 @@ out:
 	return got;
 }
 
-static void add_drawdowns(cJSON *o, const struct st_tearsheet_in *in)
+static void add_drawdowns(cJSON *o, const struct sts_tearsheet_in *in)
 {
-	struct st_episode ep[ST_N_EPISODES];
-	size_t n = st_drawdown_episodes(1.0, in->eq_net, in->n_eq, ep, ST_N_EPISODES);
+	struct sts_episode ep[STS_N_EPISODES];
+	size_t n = sts_drawdown_episodes(1.0, in->eq_net, in->n_eq, ep, STS_N_EPISODES);
 	cJSON *arr = cJSON_AddArrayToObject(o, "drawdowns");
 
 	for (size_t k = 0; k < n; k++) {
@@ -151,7 +151,7 @@ static int month_key(int64_t t, int *year)
 
 /* One return per calendar month (UTC) and per year: the net equity at the period's last row
  * over the previous period's (the first over the starting equity). */
-static void add_calendar(cJSON *o, const struct st_tearsheet_in *in)
+static void add_calendar(cJSON *o, const struct sts_tearsheet_in *in)
 {
 	cJSON *months = cJSON_AddArrayToObject(o, "monthly");
 	cJSON *years = cJSON_AddArrayToObject(o, "yearly");
@@ -184,17 +184,17 @@ static void add_calendar(cJSON *o, const struct st_tearsheet_in *in)
 
 /* --- rolling Sharpe ---------------------------------------------------------------------- */
 
-size_t st_rolling_window(long long knob, size_t n)
+size_t sts_rolling_window(long long knob, size_t n)
 {
 	size_t w = knob > 0 ? (size_t)knob : n / 4;
 
 	return w < 2 ? 2 : w;
 }
 
-static int add_rolling(cJSON *o, const struct st_tearsheet_in *in)
+static int add_rolling(cJSON *o, const struct sts_tearsheet_in *in)
 {
 	cJSON *r = cJSON_AddObjectToObject(o, "rolling_sharpe");
-	size_t w = st_rolling_window(in->rolling_knob, in->n_eq), defined = 0, above = 0;
+	size_t w = sts_rolling_window(in->rolling_knob, in->n_eq), defined = 0, above = 0;
 	double lo = INFINITY, hi = -INFINITY, last = NAN;
 	double *v = NULL;
 	int rc = -1;
@@ -236,7 +236,7 @@ out:
 
 /* --- benchmark --------------------------------------------------------------------------- */
 
-int st_benchmark_replay(const struct da_ohlcv *s, const struct rp_costs *c, struct rp_result *r)
+int sts_benchmark_replay(const struct da_ohlcv *s, const struct rp_costs *c, struct rp_result *r)
 {
 	int8_t *sig = NULL;
 	struct rp_costs hold = *c;
@@ -266,7 +266,7 @@ static double curve_sharpe(const double *eq, size_t n, double factor)
 	return st_curve_annual(eq, n, factor, &a) < 0 ? NAN : a.sharpe;
 }
 
-static int add_benchmark(cJSON *o, const struct st_tearsheet_in *in)
+static int add_benchmark(cJSON *o, const struct sts_tearsheet_in *in)
 {
 	struct rp_result r;
 	cJSON *b;
@@ -277,7 +277,7 @@ static int add_benchmark(cJSON *o, const struct st_tearsheet_in *in)
 					in->data_err : "no price data was given to the statistics");
 		return 0;
 	}
-	if (st_benchmark_replay(in->data, &in->costs, &r) < 0)
+	if (sts_benchmark_replay(in->data, &in->costs, &r) < 0)
 		return -1;
 	b = cJSON_AddObjectToObject(o, "benchmark");
 	cJSON_AddStringToObject(b, "basis", "long from bar 1's open to the last close, paying the "
@@ -293,11 +293,11 @@ static int add_benchmark(cJSON *o, const struct st_tearsheet_in *in)
 
 /* --- late fills ---------------------------------------------------------------------- */
 
-static const int delays[ST_N_DELAYS] = { 1, 2, 3, 5 };
+static const int delays[STS_N_DELAYS] = { 1, 2, 3, 5 };
 
 /* One row of delay_sensitivity: every row on one basis, the replay's compounded net return
  * (-1 at ruin) and the Sharpe ratio of its per-trade net returns. */
-static void delay_row(cJSON *arr, int d, const struct st_rerun *x)
+static void delay_row(cJSON *arr, int d, const struct sts_rerun *x)
 {
 	cJSON *row = cJSON_CreateObject();
 
@@ -309,10 +309,10 @@ static void delay_row(cJSON *arr, int d, const struct st_rerun *x)
 	cJSON_AddItemToArray(arr, row);
 }
 
-static int add_delays(cJSON *o, const struct st_tearsheet_in *in)
+static int add_delays(cJSON *o, const struct sts_tearsheet_in *in)
 {
 	/* t+1 is the replay already done: the headline, from the same trades.csv and equity.csv */
-	struct st_rerun x = { .trades = in->n_trades, .sharpe = in->sharpe,
+	struct sts_rerun x = { .trades = in->n_trades, .sharpe = in->sharpe,
 			      .net_return = in->net_return, .ruined = in->ruined };
 	cJSON *arr;
 
@@ -327,8 +327,8 @@ static int add_delays(cJSON *o, const struct st_tearsheet_in *in)
 	delay_row(arr, delays[0], &x);
 	/* A fill at the open of bar t+d is the replay of the signals moved d-1 bars later: the
 	 * replay core's own next-bar fill does the rest, with the same costs. */
-	for (size_t k = 1; k < ST_N_DELAYS; k++) {
-		if (st_rerun(in->data, in->signals, &in->costs, (size_t)(delays[k] - 1), 1.0, &x) < 0)
+	for (size_t k = 1; k < STS_N_DELAYS; k++) {
+		if (sts_rerun(in->data, in->signals, &in->costs, (size_t)(delays[k] - 1), 1.0, &x) < 0)
 			return -1;
 		delay_row(arr, delays[k], &x);
 	}
@@ -338,7 +338,7 @@ static int add_delays(cJSON *o, const struct st_tearsheet_in *in)
 /* --- costs, interval, trades -------------------------------------------------------------- */
 
 /* Why there is no break-even without the prices and the signals to replay. */
-static const char *breakeven_unreplayed(const struct st_tearsheet_in *in)
+static const char *breakeven_unreplayed(const struct sts_tearsheet_in *in)
 {
 	double costs = 0.0;
 
@@ -354,15 +354,15 @@ static const char *breakeven_unreplayed(const struct st_tearsheet_in *in)
 }
 
 /* breakeven_cost_multiple: the multiple of the whole cost model at which the re-replayed
- * compounded net return is zero (st_breakeven), and breakeven, how it was found. */
-static int add_breakeven(cJSON *o, const struct st_tearsheet_in *in)
+ * compounded net return is zero (sts_breakeven), and breakeven, how it was found. */
+static int add_breakeven(cJSON *o, const struct sts_tearsheet_in *in)
 {
-	struct st_breakeven be = { .multiple = NAN, .lo = NAN, .hi = NAN };
+	struct sts_breakeven be = { .multiple = NAN, .lo = NAN, .hi = NAN };
 	cJSON *b;
 
 	if (!in->data || !in->signals)
 		be.reason = breakeven_unreplayed(in);
-	else if (st_breakeven(in->data, in->signals, &in->costs, &be) < 0)
+	else if (sts_breakeven(in->data, in->signals, &in->costs, &be) < 0)
 		return -1;
 	add_num(o, "breakeven_cost_multiple", be.multiple);
 	b = cJSON_AddObjectToObject(o, "breakeven");
@@ -371,7 +371,7 @@ static int add_breakeven(cJSON *o, const struct st_tearsheet_in *in)
 				"borrow) at which a replay at k times the costs ends at zero compounded "
 				"net return; bracketed (0 to 1, or doubling from 1) and bisected, each "
 				"step a replay");
-	add_num(b, "tolerance", ST_BE_TOL);
+	add_num(b, "tolerance", STS_BE_TOL);
 	add_num(b, "lo", be.lo);
 	add_num(b, "hi", be.hi);
 	cJSON_AddNumberToObject(b, "replays", (double)be.replays);
@@ -384,11 +384,11 @@ static int add_breakeven(cJSON *o, const struct st_tearsheet_in *in)
 }
 
 /* Why the bootstrap gives no interval, or NULL when it gives one. */
-static const char *no_interval(size_t n, int rc, const struct st_boot *b, char *buf, size_t len)
+static const char *no_interval(size_t n, int rc, const struct sts_boot *b, char *buf, size_t len)
 {
-	if (n < ST_BOOT_MIN_TRADES)
+	if (n < STS_BOOT_MIN_TRADES)
 		snprintf(buf, len, "too few trades for an interval: %zu, at least %d needed", n,
-			 ST_BOOT_MIN_TRADES);
+			 STS_BOOT_MIN_TRADES);
 	else if (rc < 0)
 		snprintf(buf, len, "the bootstrap could not run");
 	else if (b->lo == b->hi)
@@ -410,12 +410,12 @@ static void add_end(cJSON *ci, const char *key, double x, bool shown)
 	cJSON_AddBoolToObject(ci, name, shown && isinf(x));
 }
 
-static int add_interval(cJSON *o, const struct st_tearsheet_in *in)
+static int add_interval(cJSON *o, const struct sts_tearsheet_in *in)
 {
 	cJSON *ci = cJSON_AddObjectToObject(o, "sharpe_ci95"), *flat;
-	size_t n = in->n_trades, block = st_bootstrap_block(n);
+	size_t n = in->n_trades, block = sts_bootstrap_block(n);
 	double *x = malloc((n ? n : 1) * sizeof(*x));
-	struct st_boot b;
+	struct sts_boot b;
 	const char *why;
 	char buf[160];
 	int rc;
@@ -424,7 +424,7 @@ static int add_interval(cJSON *o, const struct st_tearsheet_in *in)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		x[i] = in->trades[i].net;
-	rc = st_bootstrap_sharpe(x, n, block, in->seed, ST_BOOT_RESAMPLES, &b);
+	rc = sts_bootstrap_sharpe(x, n, block, in->seed, STS_BOOT_RESAMPLES, &b);
 	why = no_interval(n, rc, &b, buf, sizeof buf);
 	add_end(ci, "lo", b.lo, !why);
 	add_end(ci, "hi", b.hi, !why);
@@ -434,9 +434,9 @@ static int add_interval(cJSON *o, const struct st_tearsheet_in *in)
 		cJSON_AddNullToObject(ci, "reason");
 	cJSON_AddStringToObject(ci, "method", "stationary block bootstrap of per-trade net returns");
 	cJSON_AddNumberToObject(ci, "block_length", (double)block);
-	cJSON_AddNumberToObject(ci, "resamples", ST_BOOT_RESAMPLES);
+	cJSON_AddNumberToObject(ci, "resamples", STS_BOOT_RESAMPLES);
 	cJSON_AddNumberToObject(ci, "seed", (double)in->seed);
-	cJSON_AddNumberToObject(ci, "min_trades", ST_BOOT_MIN_TRADES);
+	cJSON_AddNumberToObject(ci, "min_trades", STS_BOOT_MIN_TRADES);
 	flat = cJSON_AddObjectToObject(ci, "no_spread");
 	cJSON_AddNumberToObject(flat, "negative", (double)b.flat_negative);
 	cJSON_AddNumberToObject(flat, "zero", (double)b.flat_zero);
@@ -496,7 +496,7 @@ static double ratio(double a, size_t b)
 }
 
 /* Compound annual growth of the net curve over the years it spans, or NAN. */
-static double cagr(const struct st_tearsheet_in *in)
+static double cagr(const struct sts_tearsheet_in *in)
 {
 	double years;
 
@@ -509,7 +509,7 @@ static double cagr(const struct st_tearsheet_in *in)
 	return years > 0 ? pow(in->eq_net[in->n_eq - 1], 1.0 / years) - 1.0 : NAN;
 }
 
-static int add_trade_stats(cJSON *o, const struct st_tearsheet_in *in)
+static int add_trade_stats(cJSON *o, const struct sts_tearsheet_in *in)
 {
 	struct trade_tally k = { .big_w = -INFINITY, .big_l = INFINITY };
 	struct rp_trade *t = malloc((in->n_trades ? in->n_trades : 1) * sizeof(*t));
@@ -543,7 +543,7 @@ static int add_trade_stats(cJSON *o, const struct st_tearsheet_in *in)
 	return 0;
 }
 
-int st_tearsheet(cJSON *o, const struct st_tearsheet_in *in)
+int sts_tearsheet(cJSON *o, const struct sts_tearsheet_in *in)
 {
 	if (add_benchmark(o, in) < 0)
 		return -1;
@@ -580,7 +580,7 @@ static int time_row(struct sa_csv_table *tb, void *arg)
 	return 0;
 }
 
-int st_parse_equity_times(const char *buf, size_t len, size_t n, int64_t **times, char *err,
+int sts_parse_equity_times(const char *buf, size_t len, size_t n, int64_t **times, char *err,
 			  size_t errlen)
 {
 	static const char *const cols[] = { "time" };

@@ -15,12 +15,12 @@
 #include "ohlcv.h"
 #include "replay_core.h"
 
-#define ST_N_EPISODES 5
-#define ST_N_DELAYS 4
-#define ST_BOOT_RESAMPLES 2000
+#define STS_N_EPISODES 5
+#define STS_N_DELAYS 4
+#define STS_BOOT_RESAMPLES 2000
 
 /* One drawdown episode of a curve: indexes into it. end is (size_t)-1 when not recovered. */
-struct st_episode {
+struct sts_episode {
 	size_t start, trough, end;
 	double depth;  /* 1 - trough / peak */
 	size_t bars;   /* start to end, or to the last row when not recovered */
@@ -29,25 +29,25 @@ struct st_episode {
 /* The deepest episodes of eq[0..n) (the peak starts at start_eq, before row 0), deepest first,
  * at most max of them, into ep. Returns how many. An episode starts at its peak's row (row 0
  * when the peak is the starting equity) and ends at the first row back at or above the peak. */
-size_t st_drawdown_episodes(double start_eq, const double *eq, size_t n, struct st_episode *ep,
+size_t sts_drawdown_episodes(double start_eq, const double *eq, size_t n, struct sts_episode *ep,
 			    size_t max);
 
 /* The window used when the knob says 0: a quarter of the rows, at least 2. */
-size_t st_rolling_window(long long knob, size_t n);
+size_t sts_rolling_window(long long knob, size_t n);
 
 /* Buy and hold of s: long from bar 1's open to the last close, costs as a long pays them,
  * replayed by rp_replay into r (caller releases). Returns 0, or -1 when out of memory or s has
  * fewer than 2 bars. */
-int st_benchmark_replay(const struct da_ohlcv *s, const struct rp_costs *c, struct rp_result *r);
+int sts_benchmark_replay(const struct da_ohlcv *s, const struct rp_costs *c, struct rp_result *r);
 
 /* Fewer trades than this give no bootstrap interval: a handful of values has too few distinct
  * resamples for a 2.5 % tail (two trades have three), and the interval would only repeat them. */
-#define ST_BOOT_MIN_TRADES 10
+#define STS_BOOT_MIN_TRADES 10
 
 /* What a bootstrap of the Sharpe ratio found. Every resample counts: one with no spread has
  * Sharpe -INFINITY when its mean loses (the worst there is), +INFINITY when it gains, 0 when it
  * is flat, so lo or hi is infinite when its quantile falls among them. */
-struct st_boot {
+struct sts_boot {
 	double lo, hi;                          /* the 2.5 % and 97.5 % quantiles; NAN on -1 */
 	size_t flat_negative, flat_zero, flat_positive;  /* resamples with no spread, by mean */
 };
@@ -56,21 +56,21 @@ struct st_boot {
  * x[0..n): resamples series of n by blocks of geometric length with mean block, GSL's MT19937
  * seeded with seed, into b. A quantile whose interpolation would touch an infinite neighbour is
  * the order statistic on the side of its tail (lo the lower, hi the upper). Returns 0, or -1
- * when n < ST_BOOT_MIN_TRADES, block or resamples is 0, or memory ran out (lo and hi NAN). */
-int st_bootstrap_sharpe(const double *x, size_t n, size_t block, unsigned long seed,
-			size_t resamples, struct st_boot *b);
+ * when n < STS_BOOT_MIN_TRADES, block or resamples is 0, or memory ran out (lo and hi NAN). */
+int sts_bootstrap_sharpe(const double *x, size_t n, size_t block, unsigned long seed,
+			size_t resamples, struct sts_boot *b);
 
 /* The mean block length used: n^(1/3) rounded, at least 1. */
-size_t st_bootstrap_block(size_t n);
+size_t sts_bootstrap_block(size_t n);
 
 /* One stationary-bootstrap resample (Politis and Romano 1994) of x[0..n) into y[0..n): a block
  * starts at a uniform index and each next value continues it (wrapping round) with probability
  * 1 - p_new, else a new block starts; draws from r. */
-void st_stationary_resample(const double *x, size_t n, double p_new, gsl_rng *r, double *y);
+void sts_stationary_resample(const double *x, size_t n, double p_new, gsl_rng *r, double *y);
 
 /* What the tearsheet is computed from (all borrowed; data and signals may be NULL, with the
  * reason in data_err and signals_err). */
-struct st_tearsheet_in {
+struct sts_tearsheet_in {
 	const struct rp_trade *trades;
 	size_t n_trades;
 	const double *eq_net;
@@ -94,11 +94,11 @@ struct st_tearsheet_in {
  * break-even a replay of its own), sharpe_ci95, trade_stats, sortino and calmar to o (stats.json).
  * A figure that cannot be computed is null with a note beside it. Returns 0, or -1 when memory
  * ran out. */
-int st_tearsheet(cJSON *o, const struct st_tearsheet_in *in);
+int sts_tearsheet(cJSON *o, const struct sts_tearsheet_in *in);
 
 /* Parses equity.csv's time column (n rows, as sts_parse_equity counted them) into a new array
  * (caller frees). Returns 0, or -1 with "equity.csv line N: reason" in err. */
-int st_parse_equity_times(const char *buf, size_t len, size_t n, int64_t **times, char *err,
+int sts_parse_equity_times(const char *buf, size_t len, size_t n, int64_t **times, char *err,
 			  size_t errlen);
 
 #endif

@@ -63,7 +63,7 @@ int sts_time_spa(const char *what)
 	struct clocks c;
 
 	if (sscanf(what, "%llux%llu%c", &bars, &cols, &tail) == 2 && bars >= 2 && cols >= 1 &&
-	    bars <= VR_MAX_CELLS / cols) {
+	    bars <= DA_MAX_CELLS / cols) {
 		nb = (size_t)bars;
 		nc = (size_t)cols;
 		m = noise(nb * nc, 0.01);
@@ -71,7 +71,7 @@ int sts_time_spa(const char *what)
 		sa_usage_die("--time-spa wants BARSxVARIANTS or a variant_returns.bin: %s", err);
 	}
 	start(&c);
-	if (sts_spa(m, nb, nc, ST_SPA_RESAMPLES, 1, 0.0, &s, err, sizeof err) < 0)
+	if (sts_spa(m, nb, nc, STS_SPA_RESAMPLES, 1, 0.0, &s, err, sizeof err) < 0)
 		sa_die("%s", err);
 	cpu = stop(&c, &wall);
 	printf("spa: %zu bars x %zu variants, %zu resamples, block %.1f: %.1f ms wall, %.1f ms cpu "
@@ -84,7 +84,7 @@ int sts_time_mc(const char *trades)
 {
 	unsigned long long n = 0;
 	char tail = 0, err[512];
-	double *r, fan[ST_MC_FAN_POINTS * 5], wall, wall_fan, cpu, cpu_fan;
+	double *r, fan[STS_MC_FAN_POINTS * 5], wall, wall_fan, cpu, cpu_fan;
 	struct sts_montecarlo mc;
 	struct clocks c;
 
@@ -92,11 +92,11 @@ int sts_time_mc(const char *trades)
 		sa_usage_die("--time-mc wants a number of trades, '%s'", trades);
 	r = noise((size_t)n, 0.02);
 	start(&c);
-	if (sts_montecarlo(r, (size_t)n, 1000, 1, ST_MC_BOOTSTRAP, &mc, NULL, err, sizeof err) < 0)
+	if (sts_montecarlo(r, (size_t)n, 1000, 1, STS_MC_BOOTSTRAP, &mc, NULL, err, sizeof err) < 0)
 		sa_die("%s", err);
 	cpu = stop(&c, &wall);
 	start(&c);
-	if (sts_montecarlo(r, (size_t)n, 1000, 1, ST_MC_BOOTSTRAP, &mc, fan, err, sizeof err) < 0)
+	if (sts_montecarlo(r, (size_t)n, 1000, 1, STS_MC_BOOTSTRAP, &mc, fan, err, sizeof err) < 0)
 		sa_die("%s", err);
 	cpu_fan = stop(&c, &wall_fan);
 	printf("monte carlo: %llu trades, 1000 resamples: %.2f ms wall, %.2f ms cpu; with the fan's "

@@ -3,7 +3,7 @@
 #ifndef STATS_TIMING_H
 #define STATS_TIMING_H
 
-/* --time-spa: SPA (ST_SPA_RESAMPLES resamples) over a variant_returns.bin, or over seeded
+/* --time-spa: SPA (STS_SPA_RESAMPLES resamples) over a variant_returns.bin, or over seeded
  * Gaussian returns when what is BARSxVARIANTS. Prints one line. Returns the exit code. */
 int sts_time_spa(const char *what);
 

@@ -101,7 +101,7 @@ static void add_pbo(cJSON *o, const struct sts_pbo *p, const struct sts_pbo_swee
 	sa_json_add_num(h, "lo", p->hist_lo, ST_DIGITS);
 	sa_json_add_num(h, "hi", p->hist_hi, ST_DIGITS);
 	counts = cJSON_AddArrayToObject(h, "counts");
-	for (int i = 0; i < ST_PBO_BINS; i++)
+	for (int i = 0; i < STS_PBO_BINS; i++)
 		cJSON_AddItemToArray(counts, cJSON_CreateNumber((double)p->hist[i]));
 }
 

@@ -90,9 +90,9 @@ int sts_walkforward(const double *m, size_t n_bars, size_t n_cols, int windows,
 	size_t parts = (size_t)windows + 1;
 	double *buf;
 
-	if (n_cols == 0 || windows < 1 || windows > ST_WF_MAX_WINDOWS) {
+	if (n_cols == 0 || windows < 1 || windows > STS_WF_MAX_WINDOWS) {
 		sa_fmt(err, errlen, "walk-forward needs a variant and 1 to %d stretches (%zu variants, "
-		       "%d stretches)", ST_WF_MAX_WINDOWS, n_cols, windows);
+		       "%d stretches)", STS_WF_MAX_WINDOWS, n_cols, windows);
 		return -1;
 	}
 	if (n_bars < 2 * parts) {

@@ -8,12 +8,12 @@
 #include <stddef.h>
 
 /* At most this many stretches. */
-#define ST_WF_MAX_WINDOWS 100
+#define STS_WF_MAX_WINDOWS 100
 
 struct sts_walkforward {
 	int windows;
-	size_t start[ST_WF_MAX_WINDOWS + 1];  /* stretch w covers bars [start[w], start[w + 1]) */
-	size_t choices[ST_WF_MAX_WINDOWS];    /* the column traded on stretch w */
+	size_t start[STS_WF_MAX_WINDOWS + 1];  /* stretch w covers bars [start[w], start[w + 1]) */
+	size_t choices[STS_WF_MAX_WINDOWS];    /* the column traded on stretch w */
 	size_t hindsight;                     /* the column with the best Sharpe on every bar */
 	/* over the out-of-sample bars only (start[0] on), each compounded from 1: the per-bar
 	 * Sharpe ratio of its per-bar returns (st_curve_returns: up to and including a ruin bar;
@@ -27,7 +27,7 @@ struct sts_walkforward {
  * columns of n_bars, column-major) with the highest Sharpe ratio over bars [0, stretch start)
  * is chosen (mean / sd, ddof 1; 0 when sd is 0; the first on a tie, as PBO ranks). The matrix's
  * values are per-bar returns (vmatrix.h) and compound: equity *= 1 + r. Returns 0, or -1 with
- * the reason in err: no column, windows outside [1, ST_WF_MAX_WINDOWS], or fewer than 2 bars
+ * the reason in err: no column, windows outside [1, STS_WF_MAX_WINDOWS], or fewer than 2 bars
  * in a part. */
 int sts_walkforward(const double *m, size_t n_bars, size_t n_cols, int windows,
 		   struct sts_walkforward *out, char *err, size_t errlen);

@@ -50,71 +50,72 @@ static const struct sbi_hook_block blocked[] = {
 /* Checked in order; a prefix entry ends in '.'. Events absent here are allowed: imports
  * outside the blocklist, compile and exec of the upload's own code, sys._getframe (pandas uses it for warnings). */
 static const struct sbi_hook_rule rules[] = {
-	{ "os.system", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
-	{ "os.exec", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
-	{ "os.spawn", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
-	{ "os.posix_spawn", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
-	{ "os.fork", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
-	{ "os.forkpty", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
-	{ "os.startfile", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
-	{ "subprocess.Popen", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
-	{ "pty.spawn", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
-	{ "webbrowser.open", SBX_HOOK_REFUSE, NO_PROC, { 0, 0 } },
-	{ "os.kill", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS, { 0, 0 } },
-	{ "os.killpg", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS, { 0, 0 } },
-	{ "signal.pthread_kill", SBX_HOOK_REFUSE, SBX_R_NO_SIGNALS, { 0, 0 } },
-	{ "socket.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
-	{ "urllib.Request", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
-	{ "http.client.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
-	{ "ftplib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
-	{ "smtplib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
-	{ "imaplib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
-	{ "poplib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
-	{ "nntplib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
-	{ "telnetlib.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
-	{ "syslog.", SBX_HOOK_REFUSE, NO_NET, { 0, 0 } },
-	{ "ctypes.", SBX_HOOK_REFUSE, NO_NATIVE, { 0, 0 } },
+	{ "os.system", SBI_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.exec", SBI_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.spawn", SBI_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.posix_spawn", SBI_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.fork", SBI_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.forkpty", SBI_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.startfile", SBI_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "subprocess.Popen", SBI_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "pty.spawn", SBI_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "webbrowser.open", SBI_HOOK_REFUSE, NO_PROC, { 0, 0 } },
+	{ "os.kill", SBI_HOOK_REFUSE, SBX_R_NO_SIGNALS, { 0, 0 } },
+	{ "os.killpg", SBI_HOOK_REFUSE, SBX_R_NO_SIGNALS, { 0, 0 } },
+	{ "signal.pthread_kill", SBI_HOOK_REFUSE, SBX_R_NO_SIGNALS, { 0, 0 } },
+	{ "socket.", SBI_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "urllib.Request", SBI_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "http.client.", SBI_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "ftplib.", SBI_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "smtplib.", SBI_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "imaplib.", SBI_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "poplib.", SBI_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "nntplib.", SBI_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "telnetlib.", SBI_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "syslog.", SBI_HOOK_REFUSE, NO_NET, { 0, 0 } },
+	{ "ctypes.", SBI_HOOK_REFUSE, NO_NATIVE, { 0, 0 } },
 	/* the mmap module is blocklisted, but numpy and pandas keep their own reference to it */
-	{ "mmap.__new__", SBX_HOOK_REFUSE, NO_MAP, { 0, 0 } },
-	{ "cffi.", SBX_HOOK_REFUSE, NO_NATIVE, { 0, 0 } },
-	{ "sys.addaudithook", SBX_HOOK_REFUSE, FIXED, { 0, 0 } },
-	{ "sys._current_frames", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
-	{ "gc.get_objects", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
-	{ "gc.get_referrers", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
-	{ "gc.get_referents", SBX_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
-	{ "resource.setrlimit", SBX_HOOK_REFUSE, SBX_R_LIMITS, { 0, 0 } },
-	{ "resource.prlimit", SBX_HOOK_REFUSE, SBX_R_LIMITS, { 0, 0 } },
-	{ "open", SBX_HOOK_OPEN, NULL, { 0, 0 } },
-	{ "import", SBX_HOOK_IMPORT, NULL, { 0, 0 } },
+	{ "mmap.__new__", SBI_HOOK_REFUSE, NO_MAP, { 0, 0 } },
+	{ "cffi.", SBI_HOOK_REFUSE, NO_NATIVE, { 0, 0 } },
+	{ "sys.addaudithook", SBI_HOOK_REFUSE, FIXED, { 0, 0 } },
+	{ "sys._current_frames", SBI_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
+	{ "gc.get_objects", SBI_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
+	{ "gc.get_referrers", SBI_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
+	{ "gc.get_referents", SBI_HOOK_REFUSE, SBX_R_NO_CLIMB, { 0, 0 } },
+	{ "resource.setrlimit", SBI_HOOK_REFUSE, SBX_R_LIMITS, { 0, 0 } },
+	{ "resource.prlimit", SBI_HOOK_REFUSE, SBX_R_LIMITS, { 0, 0 } },
+	{ "open", SBI_HOOK_OPEN, NULL, { 0, 0 } },
+	{ "import", SBI_HOOK_IMPORT, NULL, { 0, 0 } },
 	/* None names the working directory; the audit events' own argument order places dir_fd */
-	{ "os.listdir", SBX_HOOK_READ, READS, { 0, 0 } },
-	{ "os.scandir", SBX_HOOK_READ, READS, { 0, 0 } },
-	{ "os.chdir", SBX_HOOK_READ, READS, { 0, 0 } },
-	/* raised by the guards of os.stat, os.lstat, os.readlink, os.access (sbx_zygote.c): path, dir_fd */
-	{ "os.stat", SBX_HOOK_READ, READS, { 2, 0 } },
-	{ "os.readlink", SBX_HOOK_READ, READS, { 2, 0 } },
-	{ "os.access", SBX_HOOK_READ, READS, { 2, 0 } },
-	{ "os.symlink", SBX_HOOK_SYMLINK, IN_SCRATCH, { 0, 3 } },
-	{ "os.remove", SBX_HOOK_PATHS, IN_SCRATCH, { 2, 0 } },
-	{ "os.rmdir", SBX_HOOK_PATHS, IN_SCRATCH, { 2, 0 } },
-	{ "os.rename", SBX_HOOK_PATHS, IN_SCRATCH, { 3, 4 } },
-	{ "os.link", SBX_HOOK_PATHS, IN_SCRATCH, { 3, 4 } },
-	{ "os.truncate", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
-	{ "os.chmod", SBX_HOOK_PATHS, IN_SCRATCH, { 3, 0 } },
-	{ "os.chown", SBX_HOOK_PATHS, IN_SCRATCH, { 4, 0 } },
-	{ "os.chflags", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
-	{ "os.mkdir", SBX_HOOK_PATHS, IN_SCRATCH, { 3, 0 } },
-	{ "os.utime", SBX_HOOK_PATHS, IN_SCRATCH, { 4, 0 } },
-	{ "os.setxattr", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
-	{ "os.removexattr", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
-	{ "shutil.rmtree", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
-	{ "shutil.chown", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
-	{ "sqlite3.connect", SBX_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "os.listdir", SBI_HOOK_READ, READS, { 0, 0 } },
+	{ "os.scandir", SBI_HOOK_READ, READS, { 0, 0 } },
+	{ "os.chdir", SBI_HOOK_READ, READS, { 0, 0 } },
+	/* raised by the guards of os.stat, os.lstat, os.readlink, os.access (guard_stat in
+	 * py/sa_helpers.py, armed by sbx_zygote.c): path, dir_fd */
+	{ "os.stat", SBI_HOOK_READ, READS, { 2, 0 } },
+	{ "os.readlink", SBI_HOOK_READ, READS, { 2, 0 } },
+	{ "os.access", SBI_HOOK_READ, READS, { 2, 0 } },
+	{ "os.symlink", SBI_HOOK_SYMLINK, IN_SCRATCH, { 0, 3 } },
+	{ "os.remove", SBI_HOOK_PATHS, IN_SCRATCH, { 2, 0 } },
+	{ "os.rmdir", SBI_HOOK_PATHS, IN_SCRATCH, { 2, 0 } },
+	{ "os.rename", SBI_HOOK_PATHS, IN_SCRATCH, { 3, 4 } },
+	{ "os.link", SBI_HOOK_PATHS, IN_SCRATCH, { 3, 4 } },
+	{ "os.truncate", SBI_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "os.chmod", SBI_HOOK_PATHS, IN_SCRATCH, { 3, 0 } },
+	{ "os.chown", SBI_HOOK_PATHS, IN_SCRATCH, { 4, 0 } },
+	{ "os.chflags", SBI_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "os.mkdir", SBI_HOOK_PATHS, IN_SCRATCH, { 3, 0 } },
+	{ "os.utime", SBI_HOOK_PATHS, IN_SCRATCH, { 4, 0 } },
+	{ "os.setxattr", SBI_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "os.removexattr", SBI_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "shutil.rmtree", SBI_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "shutil.chown", SBI_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
+	{ "sqlite3.connect", SBI_HOOK_PATHS, IN_SCRATCH, { 0, 0 } },
 };
 
 const struct sbi_hook_rule *sbi_hook_lookup(const char *event)
 {
-	static const struct sbi_hook_rule allow = { "", SBX_HOOK_ALLOW, NULL, { 0, 0 } };
+	static const struct sbi_hook_rule allow = { "", SBI_HOOK_ALLOW, NULL, { 0, 0 } };
 
 	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
 		size_t len = strlen(rules[i].event);
@@ -452,9 +453,9 @@ static int hook(const char *event, PyObject *args, void *data)
 	(void)data;
 
 	switch (r->kind) {
-	case SBX_HOOK_ALLOW:
+	case SBI_HOOK_ALLOW:
 		return 0;
-	case SBX_HOOK_REFUSE: {
+	case SBI_HOOK_REFUSE: {
 		PyObject *s = args ? PyObject_Repr(args) : NULL;
 		const char *d = s ? PyUnicode_AsUTF8(s) : NULL;
 		int rc;
@@ -463,15 +464,15 @@ static int hook(const char *event, PyObject *args, void *data)
 		Py_XDECREF(s);
 		return rc;
 	}
-	case SBX_HOOK_OPEN:
+	case SBI_HOOK_OPEN:
 		return check_open(args);
-	case SBX_HOOK_PATHS:
+	case SBI_HOOK_PATHS:
 		return check_paths(event, r, args);
-	case SBX_HOOK_SYMLINK:
+	case SBI_HOOK_SYMLINK:
 		return check_symlink(event, r, args);
-	case SBX_HOOK_IMPORT:
+	case SBI_HOOK_IMPORT:
 		return check_import(args);
-	case SBX_HOOK_READ:
+	case SBI_HOOK_READ:
 		return check_read(event, r, args);
 	}
 	return 0;

@@ -8,13 +8,13 @@
 
 /* How the hook treats one audit event. */
 enum sbi_hook_kind {
-	SBX_HOOK_ALLOW,
-	SBX_HOOK_REFUSE,       /* always refused */
-	SBX_HOOK_OPEN,         /* "open": writes must stay in scratch, reads in the read roots */
-	SBX_HOOK_PATHS,        /* its first path arguments must stay in scratch */
-	SBX_HOOK_SYMLINK,      /* os.symlink(src, dst): both ends must stay in scratch */
-	SBX_HOOK_IMPORT,       /* "import": the module must not be on the blocklist */
-	SBX_HOOK_READ,         /* listing or stat of a name: it must be readable (read roots) */
+	SBI_HOOK_ALLOW,
+	SBI_HOOK_REFUSE,       /* always refused */
+	SBI_HOOK_OPEN,         /* "open": writes must stay in scratch, reads in the read roots */
+	SBI_HOOK_PATHS,        /* its first path arguments must stay in scratch */
+	SBI_HOOK_SYMLINK,      /* os.symlink(src, dst): both ends must stay in scratch */
+	SBI_HOOK_IMPORT,       /* "import": the module must not be on the blocklist */
+	SBI_HOOK_READ,         /* listing or stat of a name: it must be readable (read roots) */
 };
 
 struct sbi_hook_rule {
@@ -39,7 +39,7 @@ const char *sbi_hook_blocked(const char *module);
  * raises the audit event instead of returning the cached copy. Returns 0, or -1. */
 int sbi_hook_purge_modules(void);
 
-/* The rule for an audit event name; kind SBX_HOOK_ALLOW (rule NULL) when none matches.
+/* The rule for an audit event name; kind SBI_HOOK_ALLOW (rule NULL) when none matches.
  * Borrowed, static. */
 const struct sbi_hook_rule *sbi_hook_lookup(const char *event);
 

@@ -9,7 +9,7 @@
 
 /* A module is imported ahead when the source holds both words: the library's name and the
  * submodule's (a false match costs start-up time, a miss costs each run the import). numpy
- * and pandas are always imported (sbx_zygote.c's helpers). */
+ * and pandas are always imported (py/sa_helpers.py). */
 static const struct {
 	const char *lib, *word, *module;
 } table[] = {

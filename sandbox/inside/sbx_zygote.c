@@ -614,7 +614,7 @@ int sbi_zygote_resident(int ctrl_fd, char **argv)
 	}
 	/* The same descriptors (not close-on-exec), limits and environment: a new image over the
 	 * copies. */
-	argv[1] = SBX_ZYGOTE_RESIDENT;
+	argv[1] = SBI_ZYGOTE_RESIDENT;
 	execve("/proc/self/exe", argv, environ);
 	start_fail(ctrl_fd, "cannot run the zygote again, '%s'", strerror(errno));
 	return 1;

@@ -27,11 +27,11 @@ struct sbi_zstate {
 int sbi_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim);
 
 /* The zygote's first argument once it runs over the read roots' resident copy. */
-#define SBX_ZYGOTE_RESIDENT "--zygote-resident"
+#define SBI_ZYGOTE_RESIDENT "--zygote-resident"
 
 /* The zygote's first step: starts the interpreter only to list the read roots, asks the driver
  * on ctrl_fd for their resident copy (sbx_mirror.c), binds each copy over its root in this
- * (private) mount namespace, and executes this program again as SBX_ZYGOTE_RESIDENT with the
+ * (private) mount namespace, and executes this program again as SBI_ZYGOTE_RESIDENT with the
  * rest of argv: so every file the zygote then maps, the loader's libraries included, and every
  * file a run may read, is a page of tmpfs, never cold. Returns only on failure (told the
  * driver), with the exit status. */

@@ -1,5 +1,5 @@
 /* fuzz_freqtrade.c - libFuzzer target: freqtrade's JSON OHLCV reader on any bytes. Each bar it
- * hands over is six numbers cJSON parsed from at most SA_FREQTRADE_BAR_MAX bytes, so there are
+ * hands over is six numbers cJSON parsed from at most DA_FREQTRADE_BAR_MAX bytes, so there are
  * never more bars than the text has room for; an accepted text closes its array last. */
 #include <stddef.h>
 #include <stdint.h>

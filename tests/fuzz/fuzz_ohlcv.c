@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (const char *c = s.fmt.skipped; *c; c++)
 			if (*c < 0x20 || *c > 0x7e)
 				abort();
-		if (s.fmt.layout == SA_LAYOUT_FREQTRADE && !memchr(data, '[', size))
+		if (s.fmt.layout == DA_LAYOUT_FREQTRADE && !memchr(data, '[', size))
 			abort();
 	} else if (!err[0]) {
 		abort();

@@ -40,7 +40,7 @@ static const struct sbx_limits lim = { .wall_s = 20, .cpu_s = 20, .mem_mb = 1024
 				       .scratch_mb = 16, .nofile = 64 };
 
 /* A run of n bars that exited 0 and sent what on its result pipe. */
-static void ended(struct flight *f, struct sbx_result *r, size_t n, const char *what, size_t len)
+static void ended(struct sbx_flight *f, struct sbx_result *r, size_t n, const char *what, size_t len)
 {
 	memset(f, 0, sizeof *f);
 	memset(r, 0, sizeof *r);
@@ -58,7 +58,7 @@ static void ended(struct flight *f, struct sbx_result *r, size_t n, const char *
 static void test_signals_taken(void **state)
 {
 	static const char res[] = { SBX_TAG_RESULT, -1, 0, 1 };
-	struct flight f;
+	struct sbx_flight f;
 	struct sbx_result r;
 
 	(void)state;
@@ -74,7 +74,7 @@ static void test_signals_taken(void **state)
 static void test_bad_value_refused(void **state)
 {
 	static const char res[] = { SBX_TAG_RESULT, 0, 2, 0 };
-	struct flight f;
+	struct sbx_flight f;
 	struct sbx_result r;
 
 	(void)state;
@@ -89,7 +89,7 @@ static void test_bad_value_refused(void **state)
 static void test_memory_event(void **state)
 {
 	static const char res[] = "MMemoryError";
-	struct flight f;
+	struct sbx_flight f;
 	struct sbx_result r;
 
 	(void)state;
@@ -109,7 +109,7 @@ static void test_memory_event(void **state)
 static void test_memory_event_without_memory(void **state)
 {
 	static const char res[] = "MMemoryError";
-	struct flight f;
+	struct sbx_flight f;
 	struct sbx_result r;
 
 	(void)state;
@@ -126,7 +126,7 @@ static void test_memory_event_without_memory(void **state)
 
 static void test_wall_clock_event_without_memory(void **state)
 {
-	struct flight f;
+	struct sbx_flight f;
 	struct sbx_result r;
 
 	(void)state;
@@ -145,7 +145,7 @@ static void test_events_parsed_and_capped(void **state)
 	static const char last[] = "os.system\x1fno process spawning\x1fthe real one";
 	static const char net[] = "socket.__new__\x1fno network\x1f(2, 1)";
 	static const char invented[] = "os.system\x1fno reason at all\x1fx";
-	struct flight f;
+	struct sbx_flight f;
 	struct sbx_result r;
 
 	(void)state;
@@ -187,7 +187,7 @@ static void test_rules_merged(void **state)
 	static const char a[] = "open\x1fwrites stay in scratch\x1f/etc/a";
 	static const char b[] = "open\x1fwrites stay in scratch\x1f/etc/b";
 	static const char n[] = "socket.__new__\x1fno network\x1f()";
-	struct flight f;
+	struct sbx_flight f;
 	struct sbx_result r1, r2;
 	struct sbx_rule_count *acc = NULL;
 	size_t n_acc = 0;
@@ -217,7 +217,7 @@ static void test_rules_merged(void **state)
 static void test_event_growth_without_memory(void **state)
 {
 	static const char ok[] = "open\x1fwrites stay in scratch\x1f/etc/x";
-	struct flight f;
+	struct sbx_flight f;
 	struct sbx_result r;
 
 	(void)state;
@@ -237,7 +237,7 @@ static void test_event_growth_without_memory(void **state)
 static void test_empty_message_before_exit(void **state)
 {
 	static const char sys[] = "os.system\x1fno process spawning\x1ftouch x";
-	struct flight f;
+	struct sbx_flight f;
 	struct sbx_result r;
 	int ev[2];
 
@@ -263,7 +263,7 @@ static void test_empty_message_before_exit(void **state)
 /* A run still alive: its empty message is taken and the channel stays open for the next. */
 static void test_empty_message_keeps_channel(void **state)
 {
-	struct flight f;
+	struct sbx_flight f;
 	struct sbx_result r;
 	int ev[2];
 

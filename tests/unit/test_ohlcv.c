@@ -100,25 +100,25 @@ static void test_layout_said(void **state)
 
 	(void)state;
 	load_ok(LAYOUTS "metatrader5.csv", NULL, &s);
-	assert_int_equal(s.fmt.layout, SA_LAYOUT_HEADER);
+	assert_int_equal(s.fmt.layout, DA_LAYOUT_HEADER);
 	assert_true(s.fmt.joined);
-	assert_string_equal(s.fmt.names[SA_BAR_TIME], "<DATE>");
+	assert_string_equal(s.fmt.names[DA_BAR_TIME], "<DATE>");
 	assert_string_equal(s.fmt.clock_name, "<TIME>");
-	assert_string_equal(s.fmt.names[SA_BAR_VOLUME], "<VOL>");
+	assert_string_equal(s.fmt.names[DA_BAR_VOLUME], "<VOL>");
 	assert_string_equal(s.fmt.volume_left, "<TICKVOL>");
 	assert_false(s.fmt.reversed);
 	da_ohlcv_release(&s);
 	load_ok(LAYOUTS "metatrader4.csv", NULL, &s);
-	assert_int_equal(s.fmt.layout, SA_LAYOUT_METATRADER);
+	assert_int_equal(s.fmt.layout, DA_LAYOUT_METATRADER);
 	assert_true(s.fmt.joined);
 	assert_int_equal(s.fmt.columns, 7);
 	da_ohlcv_release(&s);
 	load_ok(LAYOUTS "cryptodatadownload.csv", NULL, &s);
 	assert_string_equal(s.fmt.skipped, "https://www.CryptoDataDownload.com");
 	assert_true(s.fmt.reversed);
-	assert_string_equal(s.fmt.names[SA_BAR_VOLUME], "Volume BTC");
+	assert_string_equal(s.fmt.names[DA_BAR_VOLUME], "Volume BTC");
 	assert_string_equal(s.fmt.volume_left, "Volume USDT");
-	assert_string_equal(s.fmt.names[SA_BAR_TIME], "date");
+	assert_string_equal(s.fmt.names[DA_BAR_TIME], "date");
 	da_ohlcv_release(&s);
 	load_ok(LAYOUTS "native.csv", NULL, &s);
 	assert_false(s.fmt.joined || s.fmt.reversed || s.fmt.skipped[0] || s.fmt.volume_left[0]);
@@ -163,7 +163,7 @@ static void test_freqtrade_json(void **state)
 		if (!cases[i].err) {
 			assert_int_equal(da_ohlcv_parse(cases[i].json, strlen(cases[i].json), &s, err, sizeof(err)), 0);
 			assert_int_equal(s.n, 2);
-			assert_int_equal(s.fmt.layout, SA_LAYOUT_FREQTRADE);
+			assert_int_equal(s.fmt.layout, DA_LAYOUT_FREQTRADE);
 			da_ohlcv_release(&s);
 			continue;
 		}
@@ -172,8 +172,8 @@ static void test_freqtrade_json(void **state)
 			fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].err);
 	}
 	n = snprintf(big, sizeof(big), "[[3600000,10,11,9,10.5,1],[7200000,10,11,9,10.5,1");
-	memset(big + n, ' ', SA_FREQTRADE_BAR_MAX);
-	strcpy(big + n + SA_FREQTRADE_BAR_MAX, "]]");
+	memset(big + n, ' ', DA_FREQTRADE_BAR_MAX);
+	strcpy(big + n + DA_FREQTRADE_BAR_MAX, "]]");
 	assert_int_equal(da_ohlcv_parse(big, strlen(big), &s, err, sizeof(err)), -1);
 	assert_string_equal(err, "bar 2 is not [ms, open, high, low, close, volume]");
 }
@@ -220,7 +220,7 @@ static void test_adjusted(void **state)
 	(void)state;
 	assert_int_equal(da_ohlcv_parse_opts(csv, strlen(csv), NULL, &s, err, sizeof(err)), 0);
 	assert_true(s.close[0] == 100 && s.open[1] == 100 && !s.fmt.adjusted);
-	assert_string_equal(s.fmt.names[SA_BAR_ADJ], "Adj Close");
+	assert_string_equal(s.fmt.names[DA_BAR_ADJ], "Adj Close");
 	da_ohlcv_release(&s);
 	assert_int_equal(da_ohlcv_parse_opts(csv, strlen(csv), &adj, &s, err, sizeof(err)), 0);
 	assert_true(s.fmt.adjusted);
@@ -380,7 +380,7 @@ static void test_calendars(void **state)
 	assert_int_equal(s.fmt.gaps, 0);  /* the weekends are closures */
 	da_ohlcv_release(&s);
 	load_ok(CAL "weekly_holiday.csv", NULL, &s);
-	assert_int_equal(s.fmt.period, SA_PERIOD_WEEK);
+	assert_int_equal(s.fmt.period, DA_PERIOD_WEEK);
 	assert_string_equal(s.fmt.bar, "1w");
 	assert_true(s.fmt.sessions);
 	assert_int_equal(s.fmt.gaps, 0);

@@ -74,7 +74,7 @@ static void test_by_hand_dominant(void **state)
 	assert_near(p.value, 0.0, 0);
 	assert_near(p.prob_oos_loss, 0.0, 0);
 	assert_true(isnan(p.degradation_slope));
-	assert_int_equal((int)p.hist[ST_PBO_BINS - 1], 6);
+	assert_int_equal((int)p.hist[STS_PBO_BINS - 1], 6);
 }
 
 /* Three identical columns: the first wins in-sample, and out of sample all three tie at the

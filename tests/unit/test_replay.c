@@ -515,7 +515,7 @@ static void test_stage_modes(void **state)
 {
 	struct da_ohlcv s = five_bars(T0);
 	struct da_tradelog log = { .n = 3, .trades = log_rows };
-	struct rp_inputs in = { .costs = &costs, .data = &s, .signals = sig5, .log = &log };
+	struct rpl_inputs in = { .costs = &costs, .data = &s, .signals = sig5, .log = &log };
 	struct rp_result r;
 	cJSON *o;
 

@@ -68,11 +68,11 @@ static void test_rerun_is_the_replay(void **state)
 	struct rp_costs c = { .fee_bps = 5, .slippage_bps = 2, .funding_bps_8h = 1 };
 	struct rp_costs c3 = { .fee_bps = 15, .slippage_bps = 6, .funding_bps_8h = 3 };
 	struct rp_result r;
-	struct st_rerun row;
+	struct sts_rerun row;
 
 	(void)state;
 	random_path(&x, sig, 600, 11);
-	assert_int_equal(st_rerun(&x.s, sig, &c, 0, 3.0, &row), 0);
+	assert_int_equal(sts_rerun(&x.s, sig, &c, 0, 3.0, &row), 0);
 	assert_int_equal(rp_replay(&x.s, sig, &c3, &r), 0);
 	assert_int_equal(row.trades, r.n_trades);
 	assert_true(row.net_return == r.net_return);
@@ -81,7 +81,7 @@ static void test_rerun_is_the_replay(void **state)
 	rp_result_release(&r);
 	memset(late, 0, sizeof late);
 	memcpy(late + 2, sig, 598);
-	assert_int_equal(st_rerun(&x.s, sig, &c, 2, 1.0, &row), 0);
+	assert_int_equal(sts_rerun(&x.s, sig, &c, 2, 1.0, &row), 0);
 	assert_int_equal(rp_replay(&x.s, late, &c, &r), 0);
 	assert_int_equal(row.trades, r.n_trades);
 	assert_true(row.net_return == r.net_return);
@@ -98,7 +98,7 @@ static void test_ruin_rescaling_cannot_see(void **state)
 	static struct series x;
 	struct rp_costs k = { .fee_bps = 1000, .slippage_bps = 500 };
 	struct rp_result r;
-	struct st_rerun one, two, three;
+	struct sts_rerun one, two, three;
 
 	(void)state;
 	make(&x, o, c, 5);
@@ -107,9 +107,9 @@ static void test_ruin_rescaling_cannot_see(void **state)
 	assert_false(r.ruined);
 	assert_near(r.net_return, -0.3, 1e-12);
 	assert_near(rp_net_at(&r.trades[0], 2), -0.6, 1e-12);  /* what rescaling says */
-	assert_int_equal(st_rerun(&x.s, sig, &k, 0, 1.0, &one), 0);
-	assert_int_equal(st_rerun(&x.s, sig, &k, 0, 2.0, &two), 0);
-	assert_int_equal(st_rerun(&x.s, sig, &k, 0, 3.0, &three), 0);
+	assert_int_equal(sts_rerun(&x.s, sig, &k, 0, 1.0, &one), 0);
+	assert_int_equal(sts_rerun(&x.s, sig, &k, 0, 2.0, &two), 0);
+	assert_int_equal(sts_rerun(&x.s, sig, &k, 0, 3.0, &three), 0);
 	assert_false(one.ruined);
 	assert_true(two.ruined && three.ruined);
 	assert_true(two.net_return == -1.0 && three.net_return == -1.0);
@@ -127,23 +127,23 @@ static void test_breakeven_by_hand(void **state)
 	struct rp_costs k = { .fee_bps = 5, .slippage_bps = 2 };
 	double a = 1 + (110.0 / 100 - 1), b = 1 + (103.0 / 100 - 1), cost = 2 * 7e-4;
 	double want = ((a + b) - sqrt((a + b) * (a + b) - 4 * (a * b - 1))) / (2 * cost);
-	struct st_breakeven be;
-	struct st_rerun at;
+	struct sts_breakeven be;
+	struct sts_rerun at;
 
 	(void)state;
 	make(&x, o, c, 7);
-	assert_int_equal(st_breakeven(&x.s, sig, &k, &be), 0);
+	assert_int_equal(sts_breakeven(&x.s, sig, &k, &be), 0);
 	assert_null(be.reason);
-	assert_near(be.multiple, want, ST_BE_TOL * want);
-	assert_true(be.lo < want && want <= be.hi && be.hi - be.lo <= ST_BE_TOL * be.hi);
+	assert_near(be.multiple, want, STS_BE_TOL * want);
+	assert_true(be.lo < want && want <= be.hi && be.hi - be.lo <= STS_BE_TOL * be.hi);
 	assert_false(be.at_ruin);
-	assert_int_equal(st_rerun(&x.s, sig, &k, 0, be.multiple, &at), 0);
+	assert_int_equal(sts_rerun(&x.s, sig, &k, 0, be.multiple, &at), 0);
 	assert_near(at.net_return, 0, 1e-7);
 	/* below 1x: the same trades with 100 times the costs lose at 1x */
 	k.fee_bps *= 100;
 	k.slippage_bps *= 100;
-	assert_int_equal(st_breakeven(&x.s, sig, &k, &be), 0);
-	assert_near(be.multiple, want / 100, ST_BE_TOL * want);
+	assert_int_equal(sts_breakeven(&x.s, sig, &k, &be), 0);
+	assert_near(be.multiple, want / 100, STS_BE_TOL * want);
 	assert_true(be.hi <= 1.0);
 }
 
@@ -156,11 +156,11 @@ static void test_breakeven_at_ruin(void **state)
 	static const int8_t sig[] = { 1, 1, 0, 0, 0 };
 	static struct series x;
 	struct rp_costs k = { .fee_bps = 1000, .slippage_bps = 500 };
-	struct st_breakeven be;
+	struct sts_breakeven be;
 
 	(void)state;
 	make(&x, o, c, 5);
-	assert_int_equal(st_breakeven(&x.s, sig, &k, &be), 0);
+	assert_int_equal(sts_breakeven(&x.s, sig, &k, &be), 0);
 	assert_null(be.reason);
 	assert_near(be.multiple, 0.2 / 0.15, 1e-8);
 	assert_true(be.at_ruin);
@@ -176,17 +176,17 @@ static void test_breakeven_reasons(void **state)
 	struct rp_costs k = { .fee_bps = 5, .slippage_bps = 2 }, none = { 0 };
 	struct rp_costs income = { .fee_bps = 5, .funding_bps_8h = 1, .funding_income = true,
 				   .market = RP_MARKET_PERP };
-	struct st_breakeven be;
+	struct sts_breakeven be;
 
 	(void)state;
 	make(&x, o, c, 5);
-	assert_int_equal(st_breakeven(&x.s, flat, &k, &be), 0);
+	assert_int_equal(sts_breakeven(&x.s, flat, &k, &be), 0);
 	assert_true(isnan(be.multiple) && strstr(be.reason, "no trades"));
-	assert_int_equal(st_breakeven(&x.s, lng, &none, &be), 0);
+	assert_int_equal(sts_breakeven(&x.s, lng, &none, &be), 0);
 	assert_true(isnan(be.multiple) && strstr(be.reason, "paid no costs"));
-	assert_int_equal(st_breakeven(&x.s, shrt, &k, &be), 0);
+	assert_int_equal(sts_breakeven(&x.s, shrt, &k, &be), 0);
 	assert_true(isnan(be.multiple) && strstr(be.reason, "gross return"));
-	assert_int_equal(st_breakeven(&x.s, lng, &income, &be), 0);
+	assert_int_equal(sts_breakeven(&x.s, lng, &income, &be), 0);
 	assert_true(isnan(be.multiple) && strstr(be.reason, "FUNDING_INCOME"));
 }
 
@@ -201,8 +201,8 @@ static void test_net_falls_with_costs(void **state)
 	(void)state;
 	random_path(&x, sig, 3000, 5);
 	for (double k = 0; k <= 200; k += 2.5) {
-		struct st_rerun row;
-		assert_int_equal(st_rerun(&x.s, sig, &c, 0, k, &row), 0);
+		struct sts_rerun row;
+		assert_int_equal(sts_rerun(&x.s, sig, &c, 0, k, &row), 0);
 		assert_true(row.net_return <= prev);
 		assert_true(!row.ruined || row.net_return == -1.0);
 		prev = row.net_return;

@@ -154,7 +154,7 @@ static void test_walkforward_by_hand(void **state)
 
 static void test_montecarlo_known(void **state)
 {
-	double same[50], fan[ST_MC_FAN_POINTS * 5], mixed[4] = { 0.1, -0.2, 0.05, 0.3 };
+	double same[50], fan[STS_MC_FAN_POINTS * 5], mixed[4] = { 0.1, -0.2, 0.05, 0.3 };
 	double ruin[3] = { 0.1, -1.0, 0.1 };
 	struct sts_montecarlo mc;
 	char why[256];
@@ -163,15 +163,15 @@ static void test_montecarlo_known(void **state)
 	for (int i = 0; i < 50; i++)
 		same[i] = 0.01;
 	/* every path of 50 equal trades is the same: no drawdown, one return */
-	assert_int_equal(sts_montecarlo(same, 50, 200, 1, ST_MC_BOOTSTRAP, &mc, fan, why, sizeof why), 0);
+	assert_int_equal(sts_montecarlo(same, 50, 200, 1, STS_MC_BOOTSTRAP, &mc, fan, why, sizeof why), 0);
 	assert_near(mc.dd_p99, 0, 0);
 	assert_near(mc.ret_p5, pow(1.01, 50) - 1, 1e-12);
 	assert_near(mc.ret_p95, pow(1.01, 50) - 1, 1e-12);
 	assert_near(fan[0], 1.0, 0);
-	assert_near(fan[(ST_MC_FAN_POINTS - 1) * 5 + 2], pow(1.01, 50), 1e-12);
+	assert_near(fan[(STS_MC_FAN_POINTS - 1) * 5 + 2], pow(1.01, 50), 1e-12);
 	assert_near(mc.ruin_probability, 0, 0);
 	/* reshuffles keep the product: every path ends at the real net return */
-	assert_int_equal(sts_montecarlo(mixed, 4, 300, 1, ST_MC_RESHUFFLE, &mc, NULL, why, sizeof why), 0);
+	assert_int_equal(sts_montecarlo(mixed, 4, 300, 1, STS_MC_RESHUFFLE, &mc, NULL, why, sizeof why), 0);
 	assert_near(mc.ret_p5, mc.observed_net_return, 1e-12);
 	assert_near(mc.ret_p95, 1.1 * 0.8 * 1.05 * 1.3 - 1, 1e-12);
 	assert_near(mc.observed_max_drawdown, 0.2, 1e-12);
@@ -179,10 +179,10 @@ static void test_montecarlo_known(void **state)
 	assert_near(mc.dd_p99, 0.2, 1e-12);
 	assert_near(mc.observed_percentile, 1.0, 0);
 	/* a trade losing everything: paths drawing it are ruined (1 - (2/3)^3 of them) */
-	assert_int_equal(sts_montecarlo(ruin, 3, 20000, 5, ST_MC_BOOTSTRAP, &mc, NULL, why, sizeof why), 0);
+	assert_int_equal(sts_montecarlo(ruin, 3, 20000, 5, STS_MC_BOOTSTRAP, &mc, NULL, why, sizeof why), 0);
 	assert_near(mc.ruin_probability, 1 - pow(2.0 / 3, 3), 0.015);
 	assert_near(mc.dd_prob_50, mc.ruin_probability, 0);
-	assert_int_equal(sts_montecarlo(ruin, 0, 10, 5, ST_MC_BOOTSTRAP, &mc, NULL, why, sizeof why), -1);
+	assert_int_equal(sts_montecarlo(ruin, 0, 10, 5, STS_MC_BOOTSTRAP, &mc, NULL, why, sizeof why), -1);
 	assert_non_null(strstr(why, "no closed trades"));
 }
 

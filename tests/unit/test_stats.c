@@ -642,8 +642,8 @@ static void test_montecarlo_blocks(void **state)
 	(void)state;
 	for (int i = 0; i < N; i++)
 		r[i] = (i / 6) % 2 ? -0.01 : 0.012;
-	assert_int_equal(sts_montecarlo(r, N, 2000, 3, ST_MC_BLOCKS, &b, NULL, why, sizeof why), 0);
-	assert_int_equal(sts_montecarlo(r, N, 2000, 3, ST_MC_BOOTSTRAP, &iid, NULL, why, sizeof why), 0);
+	assert_int_equal(sts_montecarlo(r, N, 2000, 3, STS_MC_BLOCKS, &b, NULL, why, sizeof why), 0);
+	assert_int_equal(sts_montecarlo(r, N, 2000, 3, STS_MC_BOOTSTRAP, &iid, NULL, why, sizeof why), 0);
 	assert_int_equal(b.mean_block, 6);
 	assert_int_equal(iid.mean_block, 1);
 	assert_near(b.observed_worst_trade, -0.01, 0);

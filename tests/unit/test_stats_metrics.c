@@ -43,7 +43,7 @@ static void test_ruined_curve(void **state)
 {
 	double eq[5] = { 1.1, 0.55, 0.0, 0.0, 0.0 }, r[3] = { 0.1, -0.5, -1.0 }, m = -1.4 / 3, ss = 0;
 	int64_t et[5] = { 0, 3600, 7200, 10800, 14400 };
-	struct st_tearsheet_in in = { .eq_net = eq, .eq_time = et, .n_eq = 5, .eq_per_bar = true,
+	struct sts_tearsheet_in in = { .eq_net = eq, .eq_time = et, .n_eq = 5, .eq_per_bar = true,
 				      .annual_factor = 2.0, .rolling_knob = 2 };
 	cJSON *o = cJSON_CreateObject(), *rv;
 
@@ -70,7 +70,7 @@ static void test_long_short_by_hand(void **state)
 	};
 	double eq[2] = { 1.0, 1.0 };
 	int64_t et[2] = { 0, 3600 };
-	struct st_tearsheet_in in = { .trades = t, .n_trades = 4, .eq_net = eq, .eq_time = et,
+	struct sts_tearsheet_in in = { .trades = t, .n_trades = 4, .eq_net = eq, .eq_time = et,
 				      .n_eq = 2, .eq_per_bar = true, .annual_factor = 1.0 };
 	cJSON *o = cJSON_CreateObject(), *l, *s;
 	double m = 0.04, sd = sqrt((0.06 * 0.06 + 0.06 * 0.06 + 0.0) / 2);

@@ -24,8 +24,8 @@
 static void test_episodes_by_hand(void **state)
 {
 	static const double eq[] = { 1.1, 1.0, 1.2, 0.9, 1.0, 1.3, 1.25 };
-	struct st_episode ep[5];
-	size_t n = st_drawdown_episodes(1.0, eq, 7, ep, 5);
+	struct sts_episode ep[5];
+	size_t n = sts_drawdown_episodes(1.0, eq, 7, ep, 5);
 
 	(void)state;
 	assert_int_equal(n, 3);
@@ -41,7 +41,7 @@ static void test_episodes_by_hand(void **state)
 	assert_int_equal(ep[2].end, (size_t)-1);  /* not recovered */
 	assert_int_equal(ep[2].bars, 1);
 	assert_near(ep[2].depth, 0.05 / 1.3, 1e-15);
-	assert_int_equal(st_drawdown_episodes(1.0, eq, 7, ep, 1), 1);
+	assert_int_equal(sts_drawdown_episodes(1.0, eq, 7, ep, 1), 1);
 	assert_near(ep[0].depth, 0.25, 1e-15);
 }
 
@@ -50,16 +50,16 @@ static void test_episodes_from_start(void **state)
 {
 	static const double eq[] = { 0.9, 0.8, 1.0, 1.0 };
 	static const double flat[] = { 1.0, 1.0, 1.1 };
-	struct st_episode ep[5];
+	struct sts_episode ep[5];
 
 	(void)state;
-	assert_int_equal(st_drawdown_episodes(1.0, eq, 4, ep, 5), 1);
+	assert_int_equal(sts_drawdown_episodes(1.0, eq, 4, ep, 5), 1);
 	assert_int_equal(ep[0].start, 0);
 	assert_int_equal(ep[0].trough, 1);
 	assert_int_equal(ep[0].end, 2);
 	assert_near(ep[0].depth, 0.2, 1e-15);
-	assert_int_equal(st_drawdown_episodes(1.0, flat, 3, ep, 5), 0);
-	assert_int_equal(st_drawdown_episodes(1.0, NULL, 0, ep, 5), 0);
+	assert_int_equal(sts_drawdown_episodes(1.0, flat, 3, ep, 5), 0);
+	assert_int_equal(sts_drawdown_episodes(1.0, NULL, 0, ep, 5), 0);
 }
 
 /* The rolling window: the knob, else a quarter of the rows, at least 2 (the windows themselves:
@@ -67,47 +67,47 @@ static void test_episodes_from_start(void **state)
 static void test_rolling_window(void **state)
 {
 	(void)state;
-	assert_int_equal(st_rolling_window(0, 1000), 250);
-	assert_int_equal(st_rolling_window(60, 1000), 60);
-	assert_int_equal(st_rolling_window(0, 3), 2);
+	assert_int_equal(sts_rolling_window(0, 1000), 250);
+	assert_int_equal(sts_rolling_window(60, 1000), 60);
+	assert_int_equal(sts_rolling_window(0, 3), 2);
 }
 
 static void test_bootstrap_seeded(void **state)
 {
 	double x[60], c[12];
-	struct st_boot b1, b2, b3;
+	struct sts_boot b1, b2, b3;
 	struct st_moments m;
 
 	(void)state;
 	for (int i = 0; i < 60; i++)
 		x[i] = sin(i * 1.7) * 0.02 + 0.004;
-	assert_int_equal(st_bootstrap_sharpe(x, 60, 4, 1, 2000, &b1), 0);
-	assert_int_equal(st_bootstrap_sharpe(x, 60, 4, 1, 2000, &b2), 0);
-	assert_int_equal(st_bootstrap_sharpe(x, 60, 4, 2, 2000, &b3), 0);
+	assert_int_equal(sts_bootstrap_sharpe(x, 60, 4, 1, 2000, &b1), 0);
+	assert_int_equal(sts_bootstrap_sharpe(x, 60, 4, 1, 2000, &b2), 0);
+	assert_int_equal(sts_bootstrap_sharpe(x, 60, 4, 2, 2000, &b3), 0);
 	assert_true(b1.lo == b2.lo && b1.hi == b2.hi);
 	assert_true(b1.lo != b3.lo || b1.hi != b3.hi);
 	st_moments(x, 60, &m);
 	assert_true(b1.lo < st_sharpe(&m) && st_sharpe(&m) < b1.hi);
 	assert_int_equal(b1.flat_negative + b1.flat_zero + b1.flat_positive, 0);
 	/* too few trades for an interval: none, not a width of 0 */
-	assert_int_equal(st_bootstrap_sharpe(x, 2, 1, 1, 2000, &b1), -1);
+	assert_int_equal(sts_bootstrap_sharpe(x, 2, 1, 1, 2000, &b1), -1);
 	assert_true(isnan(b1.lo) && isnan(b1.hi));
-	assert_int_equal(st_bootstrap_sharpe(x, ST_BOOT_MIN_TRADES - 1, 2, 1, 2000, &b1), -1);
-	assert_int_equal(st_bootstrap_sharpe(x, ST_BOOT_MIN_TRADES, 2, 1, 2000, &b1), 0);
+	assert_int_equal(sts_bootstrap_sharpe(x, STS_BOOT_MIN_TRADES - 1, 2, 1, 2000, &b1), -1);
+	assert_int_equal(sts_bootstrap_sharpe(x, STS_BOOT_MIN_TRADES, 2, 1, 2000, &b1), 0);
 	/* no spread at all: every resample counts, at the sign of its mean */
 	for (int i = 0; i < 12; i++)
 		c[i] = -0.01;
-	assert_int_equal(st_bootstrap_sharpe(c, 12, 2, 1, 100, &b1), 0);
+	assert_int_equal(sts_bootstrap_sharpe(c, 12, 2, 1, 100, &b1), 0);
 	assert_int_equal(b1.flat_negative, 100);
 	assert_true(b1.lo == -INFINITY && b1.hi == -INFINITY);
 	for (int i = 0; i < 12; i++)
 		c[i] = 0.0;
-	assert_int_equal(st_bootstrap_sharpe(c, 12, 2, 1, 100, &b1), 0);
+	assert_int_equal(sts_bootstrap_sharpe(c, 12, 2, 1, 100, &b1), 0);
 	assert_int_equal(b1.flat_zero, 100);
 	assert_true(b1.lo == 0 && b1.hi == 0);
-	assert_int_equal(st_bootstrap_block(50), 4);
-	assert_int_equal(st_bootstrap_block(1), 1);
-	assert_int_equal(st_bootstrap_block(0), 1);
+	assert_int_equal(sts_bootstrap_block(50), 4);
+	assert_int_equal(sts_bootstrap_block(1), 1);
+	assert_int_equal(sts_bootstrap_block(0), 1);
 }
 
 /* One winner among losers: the resamples that miss it lose with no spread, the worst Sharpe
@@ -115,14 +115,14 @@ static void test_bootstrap_seeded(void **state)
 static void test_bootstrap_one_winner(void **state)
 {
 	double x[151];
-	struct st_boot b;
+	struct sts_boot b;
 	struct st_moments m;
 
 	(void)state;
 	for (int i = 0; i < 151; i++)
 		x[i] = i == 75 ? 0.3 : -0.0001;
 	st_moments(x, 151, &m);
-	assert_int_equal(st_bootstrap_sharpe(x, 151, 5, 1, 2000, &b), 0);
+	assert_int_equal(sts_bootstrap_sharpe(x, 151, 5, 1, 2000, &b), 0);
 	/* P(a resample misses the one winner) is about (1 - 1/151)^151 = 0.37 for single draws */
 	assert_true(b.flat_negative > 400 && b.flat_negative < 1000);
 	assert_true(b.lo == -INFINITY);
@@ -143,7 +143,7 @@ static void test_benchmark_by_hand(void **state)
 	struct rp_result r;
 
 	(void)state;
-	assert_int_equal(st_benchmark_replay(&s, &k, &r), 0);
+	assert_int_equal(sts_benchmark_replay(&s, &k, &r), 0);
 	assert_int_equal(r.n_trades, 1);
 	assert_int_equal(r.trades[0].side, 1);
 	assert_near(r.trades[0].gross, 108.0 / 101.0 - 1, 1e-15);
@@ -151,7 +151,7 @@ static void test_benchmark_by_hand(void **state)
 	assert_near(r.eq_net[2], 1 + r.net_return, 1e-15);
 	rp_result_release(&r);
 	s.n = 1;
-	assert_int_equal(st_benchmark_replay(&s, &k, &r), -1);
+	assert_int_equal(sts_benchmark_replay(&s, &k, &r), -1);
 }
 
 int main(void)

@@ -131,7 +131,7 @@ static void test_matrix_file(void **state)
 	assert_int_equal(cols, 2);
 	assert_memory_equal(back, m, sizeof m);
 	free(back);
-	assert_int_equal(truncate(path, VR_HEADER_BYTES + 8), 0);
+	assert_int_equal(truncate(path, DA_HEADER_BYTES + 8), 0);
 	back = NULL;
 	assert_int_equal(da_vmatrix_read(path, &back, &bars, &cols, err, sizeof err), -1);
 	assert_null(back);
