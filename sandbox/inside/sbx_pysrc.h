@@ -20,4 +20,9 @@ extern const size_t sbi_n_pysrcs;
 /* The source of sandbox/inside/py/<module>.py, or NULL when the table holds no such file. */
 const char *sbi_pysrc_find(const char *module);
 
+/* Runs sandbox/inside/py/<module>.py into a new dict holding only __builtins__ and what the file
+ * defines: a new reference (a PyObject *, the caller's), or NULL with the Python error set (a
+ * RuntimeError when the table holds no such file). Needs the interpreter and its lock. */
+void *sbi_pysrc_run(const char *module);
+
 #endif

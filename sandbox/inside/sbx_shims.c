@@ -39,16 +39,12 @@ static PyObject *rows(void)
  * puts the finder first on sys.meta_path and imports every shim. */
 int sbi_shims_load(void *helpers, const char *src, size_t len)
 {
-	const char *loader_src = sbi_pysrc_find("sa_shim_loader");
-	PyObject *d = NULL, *r = NULL, *load, *table = NULL, *adapt = NULL;
+	PyObject *d = NULL, *load, *table = NULL, *adapt = NULL;
 	int rc = -1;
 
 	if (!names_framework(src, len))
 		return 0;
-	if (!loader_src || !(d = PyDict_New()) ||
-	    PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) < 0)
-		goto out;
-	if (!(r = PyRun_String(loader_src, Py_file_input, d, d)))
+	if (!(d = sbi_pysrc_run("sa_shim_loader")))
 		goto out;
 	load = PyDict_GetItemString(d, "load");
 	if (!load || !(table = rows()) || !(adapt = PyObject_CallOneArg(load, table)))
@@ -61,7 +57,6 @@ out:
 		PyErr_Print();
 	Py_XDECREF(adapt);
 	Py_XDECREF(table);
-	Py_XDECREF(r);
 	Py_XDECREF(d);
 	return rc;
 }

@@ -129,21 +129,13 @@ static void py_cause(char *buf, size_t len)
  * numpy can only lie about its own output, which the driver validates anyway. */
 static PyObject *load_helpers(char *why, size_t whylen)
 {
-	const char *helper_src = sbi_pysrc_find("sa_helpers");
-	PyObject *d, *r = NULL;
+	PyObject *d = sbi_pysrc_run("sa_helpers"), *r;
 
-	if (!helper_src) {
-		snprintf(why, whylen, "the binary holds no sa_helpers.py");
+	if (!d) {
+		py_cause(why, whylen);
+		PyErr_Print();
 		return NULL;
 	}
-	if (!(d = PyDict_New()))
-		return NULL;
-	if (PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) < 0)
-		goto fail;
-	r = PyRun_String(helper_src, Py_file_input, d, d);
-	if (!r)
-		goto fail;
-	Py_DECREF(r);
 	r = PyRun_String("warm()", Py_eval_input, d, d);
 	if (!r)
 		goto fail;
@@ -170,15 +162,12 @@ fail:
 /* The read-only roots: sys.path directories (resolved by py/sa_roots.py) plus lib_roots. */
 static int collect_roots(struct sbi_zstate *z)
 {
-	const char *roots_src = sbi_pysrc_find("sa_roots");
-	PyObject *d = PyDict_New(), *r = NULL, *list = NULL;
+	PyObject *d = sbi_pysrc_run("sa_roots"), *list = NULL;
 	size_t n_lib = sizeof lib_roots / sizeof lib_roots[0];
 	Py_ssize_t n;
 	int rc = -1;
 
-	if (!roots_src || !d || PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins()) < 0 ||
-	    !(r = PyRun_String(roots_src, Py_file_input, d, d)) ||
-	    !(list = PyRun_String("roots()", Py_eval_input, d, d)) || !PyList_Check(list))
+	if (!d || !(list = PyRun_String("roots()", Py_eval_input, d, d)) || !PyList_Check(list))
 		goto out;
 	n = PyList_Size(list);
 	z->roots = calloc((size_t)n + n_lib, sizeof *z->roots);
@@ -196,7 +185,6 @@ out:
 	if (rc < 0)
 		PyErr_Print();
 	Py_XDECREF(list);
-	Py_XDECREF(r);
 	Py_XDECREF(d);
 	return rc;
 }
