@@ -45,7 +45,9 @@ struct sbx_rule_count {
 struct sbx_result {
 	enum sbx_status status;
 	size_t n;                  /* bars the run was given */
-	int8_t *signals;           /* n validated values in {-1,0,1} when status == SBX_OK, else NULL */
+	int8_t *signals;           /* n validated values in {-1,0,1} when status == SBX_OK, else NULL;
+				    * a live run's first decided values whatever its status */
+	size_t decided;            /* a live run's decisions made (its signals' valid values) */
 	size_t nan_as_flat;        /* of them, the NaN or None values taken as flat (0) */
 	long wall_ms;
 	char error[1024];          /* why, when status != SBX_OK */
@@ -92,6 +94,12 @@ struct sbx_job {
 	const char *params;  /* NULL, or the text of a JSON object (at most SBX_PARAMS_MAX bytes,
 			      borrowed) whose members the run passes as signals(df, **params): plain
 			      data, parsed with the json module before the upload is loaded */
+	/* A live run (0: none): forked holding bars [first, n_visible), it decides bar
+	 * n_visible - 1, then is sent bars n_visible .. live_end - 1 one at a time, each only after
+	 * it has answered for the one before, and decides each on at most live_window bars up to
+	 * it. Its result holds live_end - n_visible + 1 decisions, one a bar, in bar order. */
+	size_t live_end;
+	size_t live_window;
 };
 
 /* Called as each run of a batch ends: results[i] (r) is filled, done of total are. The callee

@@ -75,14 +75,25 @@ int sbx_parse_started(const char *text, long long *started)
 	return 0;
 }
 
-/* Sends the run its keyword arguments: their length, then their text (its bars it has already). */
+static void kill_run(struct sbx_flight *f);
+
+/* Sends the run its keyword arguments: their length, then their text (its bars it has already);
+ * a live run then its window, and after that each bar queued in f->pend. */
 static void feed(struct sbx_flight *f)
 {
-	const void *part[2] = { &f->params_len, f->params };
+	const void *part[4] = { &f->params_len, f->params, &f->live_window, f->pend };
+	int parts = f->live ? 4 : 2;
 
-	while (f->data_w >= 0 && f->col < 2) {
-		size_t total = f->col == 0 ? sizeof f->params_len : f->params_len;
-		ssize_t w = total == f->off ? 0 :
+	while (f->data_w >= 0 && f->col < parts) {
+		size_t total = f->col == 0 ? sizeof f->params_len : f->col == 1 ? f->params_len :
+			       f->col == 2 ? sizeof f->live_window : f->pend_len;
+		ssize_t w;
+
+		if (f->col == 3)
+			f->off = f->pend_off;
+		if (f->col == 3 && f->off == total)
+			return;  /* no bar waiting: the next comes with the run's answer */
+		w = total == f->off ? 0 :
 			write(f->data_w, (const char *)part[f->col] + f->off, total - f->off);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -93,12 +104,49 @@ static void feed(struct sbx_flight *f)
 			return;
 		}
 		f->off += (size_t)w;
+		if (f->col == 3) {
+			f->pend_off = f->off;
+			continue;
+		}
 		if (f->off == total) {
 			f->col++;
 			f->off = 0;
 		}
 	}
 	sbx_close_fd(&f->data_w);
+}
+
+/* A live run answered: queue the next bar (the wall clock starts again for it), end the feed
+ * when every bar is answered, or kill a run that broke the wire. */
+static void live_pace(struct sbx_flight *f, long wall_ms)
+{
+	switch (sbx_flight_live_step(f)) {
+	case SBX_LIVE_FEED: {
+		const struct da_ohlcv *s = f->live_s;
+		size_t i = f->live_next++;
+		double v[SBX_BAR_COLUMNS - 1] = { s->open[i], s->high[i], s->low[i], s->close[i], s->volume[i] };
+		int64_t t = s->t[i];
+
+		memcpy(f->pend, &t, sizeof t);
+		memcpy(f->pend + sizeof t, v, sizeof v);
+		f->pend_len = sizeof f->pend;
+		f->pend_off = 0;
+		f->live_sent++;
+		if (!f->cut_at || sbx_now_ms() + wall_ms < f->cut_at)
+			f->deadline = sbx_now_ms() + wall_ms;
+		feed(f);
+		break;
+	}
+	case SBX_LIVE_END:
+		sbx_close_fd(&f->data_w);
+		break;
+	case SBX_LIVE_BROKEN:
+		kill_run(f);
+		sbx_close_fd(&f->data_w);
+		break;
+	case SBX_LIVE_WAIT:
+		break;
+	}
 }
 
 int sbx_send_req(int ctrl, const struct sbx_req *req, const int fds[SBX_RUN_FDS])
@@ -142,8 +190,10 @@ int sbx_recv_rep(int ctrl, struct sbx_rep *rep, int *fd)
 }
 
 static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct sbx_flight *f, size_t idx,
-		  size_t n, const char *params, long deadline, struct sbx_result *r)
+		  const struct sbx_job *j, long deadline, struct sbx_result *r)
 {
+	size_t n = j->live_end ? j->live_end - j->n_visible + 1 : j->n_visible - j->first;
+	const char *params = j->params;
 	int data[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, res[2] = { -1, -1 };
 	int ev[2] = { -1, -1 }, rc = -1;
 
@@ -156,11 +206,18 @@ static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct sbx_
 	f->params_len = params ? (uint32_t)strlen(params) : 0;
 	f->r = r;
 	f->id = z->next_id++;
+	if (j->live_end) {
+		f->live = true;
+		f->live_window = (uint32_t)j->live_window;
+		f->live_s = j->s;
+		f->live_next = j->n_visible;
+		f->live_total = j->live_end - j->n_visible;
+	}
 	/* -1 until the channels exist: a failure below must not have abandon() close fd 0. */
 	f->data_w = f->out_r = f->err_r = f->res_r = f->ev_r = f->pidfd = f->scratch_fd = -1;
 	r->n = n;
 	f->out.cap = f->err.cap = LOG_CAP;
-	f->res.cap = n + RESULT_TEXT_MAX;
+	f->res.cap = (f->live ? n * SBX_LIVE_ANSWER_BYTES + SBX_LIVE_ANSWER_BYTES : n) + RESULT_TEXT_MAX;
 	if (pipe2(data, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
 	    pipe2(res, O_CLOEXEC) < 0 || sbx_flight_channel(ev) < 0)
 		goto out;
@@ -179,7 +236,7 @@ static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct sbx_
 	for (int i = 0; i < SBX_RUN_FDS; i++)
 		(void)fcntl(mine[i], F_SETFL, O_NONBLOCK);
 	{
-		struct sbx_req req = { SBX_MAGIC, f->id, n };
+		struct sbx_req req = { j->live_end ? SBX_MAGIC_LIVE : SBX_MAGIC, f->id, j->n_visible - j->first };
 		int theirs[SBX_RUN_FDS] = { data[0], out[1], err[1], res[1], ev[1] };
 		if (sbx_send_req(z->ctrl, &req, theirs) < 0)
 			goto out;
@@ -356,8 +413,7 @@ static int start_runs(struct batch *b, char *err, size_t errlen)
 			continue;
 		if (ready_slot(b, i, &b->job[j], err, errlen) < 0)
 			return -1;
-		if (launch(&b->sl[i].dz, &b->z->cg, &b->fl[i], j, b->job[j].n_visible - b->job[j].first,
-			   b->job[j].params, deadline, &b->results[j]) < 0) {
+		if (launch(&b->sl[i].dz, &b->z->cg, &b->fl[i], j, &b->job[j], deadline, &b->results[j]) < 0) {
 			sa_fmt(err, errlen, "cannot start a run, '%s'", strerror(errno));
 			return -1;
 		}
@@ -380,7 +436,9 @@ static int poll_runs(struct batch *b, char *err, size_t errlen)
 		watch(b, i, &b->sl[i].dz.ctrl, POLLIN);
 		if (!f->used)
 			continue;
-		watch(b, i, &f->data_w, POLLOUT);
+		/* a live run's feed is written when it has answered, not whenever the pipe has room */
+		if (!f->live || f->col < 3 || f->pend_off < f->pend_len)
+			watch(b, i, &f->data_w, POLLOUT);
 		watch(b, i, &f->out_r, POLLIN);
 		watch(b, i, &f->err_r, POLLIN);
 		watch(b, i, &f->res_r, POLLIN);
@@ -416,8 +474,11 @@ static int dispatch(struct batch *b, char *err, size_t errlen)
 			sbx_flight_drain(fd, &f->out);
 		else if (fd == &f->err_r)
 			sbx_flight_drain(fd, &f->err);
-		else if (fd == &f->res_r)
+		else if (fd == &f->res_r) {
 			sbx_flight_drain(fd, &f->res);
+			if (f->live)
+				live_pace(f, (long)b->sl[s].dz.lim.wall_s * 1000L);
+		}
 		else if (fd == &f->ev_r && sbx_flight_read_events(f) < 0) {
 			sa_fmt(err, errlen, "out of memory recording a run's events");
 			return -1;
@@ -489,7 +550,8 @@ static void mark_unstarted(struct batch *b)
 		if (b->begun[j])
 			continue;
 		b->results[j].status = SBX_NOT_RUN;
-		b->results[j].n = b->job[j].n_visible - b->job[j].first;
+		b->results[j].n = b->job[j].live_end ? b->job[j].live_end - b->job[j].n_visible + 1 :
+				  b->job[j].n_visible - b->job[j].first;
 		sa_fmt(b->results[j].error, sizeof b->results[j].error, "%s", b->stop ? WHY_STOPPED : WHY_BUDGET);
 	}
 }
@@ -506,6 +568,13 @@ static int check_jobs(const struct sbx_job *job, size_t k, const struct sbx_batc
 		}
 		if (job[i].params && strlen(job[i].params) > SBX_PARAMS_MAX) {
 			sa_fmt(err, errlen, "run %zu's keyword arguments exceed %d bytes", i, SBX_PARAMS_MAX);
+			return -1;
+		}
+		if (job[i].live_end && (job[i].live_end < job[i].n_visible || job[i].live_end > job[i].s->n ||
+					job[i].live_window < 1 || job[i].live_window > SBX_LIVE_WINDOW_MAX ||
+					job[i].n_visible - job[i].first > job[i].live_window)) {
+			sa_fmt(err, errlen, "live run %zu asks for bars [%zu, %zu) on a window of %zu", i,
+			       job[i].n_visible, job[i].live_end, job[i].live_window);
 			return -1;
 		}
 		if (o->slot && (o->slot[i] < 0 || o->slot[i] >= jobs)) {

@@ -407,6 +407,131 @@ out:
 	return;
 }
 
+/* The k-th answer of a live stream at q: its number and its value. */
+static uint32_t answer_seq(const char *q)
+{
+	uint32_t seq;
+
+	memcpy(&seq, q, sizeof seq);
+	return seq;
+}
+
+enum sbx_live_step sbx_flight_live_step(struct sbx_flight *f)
+{
+	const char *p = f->res.p;
+	size_t len = f->res.len;
+
+	if (f->live_stopped || f->live_bad[0])
+		return f->live_bad[0] ? SBX_LIVE_BROKEN : SBX_LIVE_WAIT;
+	if (len == 0 || p[0] != SBX_TAG_LIVE)
+		return SBX_LIVE_WAIT;  /* nothing yet, or a result of another kind: judged at the end */
+	for (; f->live_scanned + SBX_LIVE_ANSWER_BYTES <= len - 1; f->live_scanned += SBX_LIVE_ANSWER_BYTES) {
+		const char *q = p + 1 + f->live_scanned;
+		size_t k = f->live_scanned / SBX_LIVE_ANSWER_BYTES;
+		uint32_t seq = answer_seq(q);
+		int8_t v = (int8_t)q[sizeof seq];
+
+		if (seq == SBX_LIVE_STOP) {
+			f->live_stopped = true;
+			return SBX_LIVE_WAIT;
+		}
+		if (k > f->live_sent) {
+			sa_fmt(f->live_bad, sizeof f->live_bad, "the live run answered for bar %zu before it was "
+			       "sent (answer %zu of %zu)", f->live_next, k + 1, f->n);
+			return SBX_LIVE_BROKEN;
+		}
+		if (seq != k) {
+			sa_fmt(f->live_bad, sizeof f->live_bad, "the live run's answer %zu was numbered %u: an "
+			       "answer given twice or out of turn", k + 1, seq);
+			return SBX_LIVE_BROKEN;
+		}
+		if (bad_signal(v)) {
+			sa_fmt(f->live_bad, sizeof f->live_bad, "the live run answered %d for bar %zu: not -1, 0 or 1",
+			       v, f->live_next - 1);
+			return SBX_LIVE_BROKEN;
+		}
+	}
+	if (f->live_scanned / SBX_LIVE_ANSWER_BYTES < f->live_sent + 1)
+		return SBX_LIVE_WAIT;
+	return f->live_sent < f->live_total ? SBX_LIVE_FEED : SBX_LIVE_END;
+}
+
+/* A live run's decisions, whatever its status: the answers in turn before the stream's stop (or
+ * end), up to n and never past the last bar sent, each checked as an 'R' payload's value, into
+ * r->signals (n long, zero past them) and r->decided. Returns the offset in p where the answers
+ * in turn end (len when every byte was one). */
+static size_t take_live(struct sbx_flight *f, const char *p, size_t len)
+{
+	struct sbx_result *r = f->r;
+	size_t k = 0, most = f->live_sent + 1 < f->n ? f->live_sent + 1 : f->n;
+
+	free(r->signals);
+	r->signals = calloc(f->n ? f->n : 1, 1);
+	r->decided = 0;
+	if (!r->signals)
+		return len;
+	for (; (k + 1) * SBX_LIVE_ANSWER_BYTES <= len && k < most; k++) {
+		const char *q = p + k * SBX_LIVE_ANSWER_BYTES;
+		int8_t v = (int8_t)q[sizeof(uint32_t)];
+
+		if (answer_seq(q) != k || bad_signal(v))
+			break;
+		r->signals[k] = v == SBX_SIGNAL_NAN ? 0 : v;
+		r->nan_as_flat += v == SBX_SIGNAL_NAN;
+	}
+	r->decided = k;
+	return k * SBX_LIVE_ANSWER_BYTES;
+}
+
+static int judge_result(struct sbx_flight *f, const struct sbx_limits *lim);
+
+/* Judges a live stream: every decision answered, or why not (the stream's own error after its
+ * stop, a broken wire, an end before the last bar). Returns 0, or -1 as add_event. */
+static int judge_live(struct sbx_flight *f, const struct sbx_limits *lim, const char *p, size_t len)
+{
+	struct sbx_result *r = f->r;
+	size_t at = take_live(f, p, len), stop = SBX_LIVE_ANSWER_BYTES;
+	int rc = 0;
+
+	if (!r->signals) {
+		r->status = SBX_ERROR;
+		sa_fmt(r->error, sizeof r->error, "out of memory");
+	} else if (f->live_bad[0]) {
+		r->status = SBX_BAD_OUTPUT;
+		sa_fmt(r->error, sizeof r->error, "%s", f->live_bad);
+	} else if (at + stop < len && answer_seq(p + at) == SBX_LIVE_STOP) {
+		/* the tail is an ordinary result: judged as one, the decisions kept */
+		int8_t *sig = r->signals;
+		size_t decided = r->decided, nans = r->nan_as_flat;
+		struct sbx_buf whole = f->res;
+
+		r->signals = NULL;
+		f->res.p = (char *)p + at + stop;
+		f->res.len = len - at - stop;
+		f->live = false;  /* the tail is judged as any run's result */
+		rc = judge_result(f, lim);
+		f->live = true;
+		f->res = whole;
+		if (r->status == SBX_OK)
+			r->status = SBX_BAD_OUTPUT;  /* a second result inside a live stream */
+		free(r->signals);
+		r->signals = sig;
+		r->decided = decided;
+		r->nan_as_flat = nans;
+	} else if (at < len) {
+		r->status = SBX_BAD_OUTPUT;
+		sa_fmt(r->error, sizeof r->error, "the live run sent %zu bytes that are no answer in turn after "
+		       "its %zu decisions", len - at, r->decided);
+	} else if (r->decided < f->n) {
+		r->status = SBX_BAD_OUTPUT;
+		sa_fmt(r->error, sizeof r->error, "the live run ended after %zu of %zu decisions (exit status %d)",
+		       r->decided, f->n, WEXITSTATUS(f->wstatus));
+	} else {
+		r->status = SBX_OK;
+	}
+	return rc;
+}
+
 /* Validates what came back: a tag, then signals or a text. Returns 0, or -1 when the event it
  * earns could not be recorded. */
 static int judge_result(struct sbx_flight *f, const struct sbx_limits *lim)
@@ -428,7 +553,20 @@ static int judge_result(struct sbx_flight *f, const struct sbx_limits *lim)
 	copy_clean(text, sizeof text, p + 1, len - 1);
 	switch (p[0]) {
 	case SBX_TAG_RESULT:
+		if (f->live) {
+			r->status = SBX_BAD_OUTPUT;
+			sa_fmt(r->error, sizeof r->error, "a live run sent a whole result, not one answer a bar");
+			break;
+		}
 		take_signals(f, p + 1, len - 1);
+		break;
+	case SBX_TAG_LIVE:
+		if (!f->live) {
+			r->status = SBX_BAD_OUTPUT;
+			sa_fmt(r->error, sizeof r->error, "a run sent a live stream it was not asked for");
+			break;
+		}
+		rc = judge_live(f, lim, p + 1, len - 1);
 		break;
 	case SBX_TAG_MEMORY:
 		r->status = SBX_KILLED_MEMORY;
@@ -500,6 +638,12 @@ int sbx_flight_judge(struct sbx_flight *f, const struct sbx_limits *lim)
 		       WTERMSIG(f->wstatus), strsignal(WTERMSIG(f->wstatus)), (long long)f->cpu_ms);
 	} else {
 		rc = judge_result(f, lim);
+	}
+	if (f->live && !r->signals && f->res.len > 1 && f->res.p[0] == SBX_TAG_LIVE)
+		(void)take_live(f, f->res.p + 1, f->res.len - 1);  /* what it decided before it ended */
+	if (f->live && f->live_bad[0] && r->status != SBX_BAD_OUTPUT) {
+		r->status = SBX_BAD_OUTPUT;
+		sa_fmt(r->error, sizeof r->error, "%s", f->live_bad);
 	}
 	if (judge_scratch(f, lim) < 0)
 		rc = -1;

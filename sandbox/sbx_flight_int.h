@@ -45,7 +45,27 @@ struct sbx_flight {
 	struct sbx_buf out, err, res;
 	struct sbx_result *r;
 	size_t ev_cap;
+	/* A live run (sbx_proto.h, the live replay): n is its decisions, one for the bar held at
+	 * the fork and one for each of the live_total bars fed after it, one at a time. */
+	bool live;
+	uint32_t live_window;
+	const struct da_ohlcv *live_s;  /* borrowed: the series the bars come from */
+	size_t live_next;          /* the series' index of the next bar to feed */
+	size_t live_total, live_sent;
+	size_t live_scanned;       /* result bytes checked so far (after the tag) */
+	bool live_stopped;         /* the run stopped its stream (SBX_LIVE_STOP) */
+	char live_bad[160];        /* why the stream broke the wire (empty when it did not) */
+	char pend[SBX_LIVE_BAR_BYTES];
+	size_t pend_len, pend_off;
 };
+
+/* A live run's answers so far: checks the bytes the result buffer gained (each a decision, or
+ * the stop of the stream), and says what the driver does next: LIVE_WAIT for the answer to the
+ * bar sent, LIVE_FEED to send the next bar, LIVE_END when every bar is answered, LIVE_BROKEN
+ * when the run broke the wire (f->live_bad says how: an answer before its bar, a value other
+ * than -1, 0, 1 or NaN). */
+enum sbx_live_step { SBX_LIVE_WAIT, SBX_LIVE_FEED, SBX_LIVE_END, SBX_LIVE_BROKEN };
+enum sbx_live_step sbx_flight_live_step(struct sbx_flight *f);
 
 /* Reads what is there into b, keeping at most b->cap bytes (the rest is drained and dropped);
  * closes *fd at end of file. */

@@ -11,12 +11,15 @@
 #include "sbx_seccomp.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -35,10 +38,14 @@ enum {
 	RUN_NOFILE_MIN = 16,  /* floor under the NOFILE knob: stdio, the five channels, imports */
 };
 
-static void put_result(char tag, const void *buf, size_t len)
+/* A live run has begun its stream of decisions (SBX_TAG_LIVE sent): a tagged result after it
+ * must first stop the stream (the number SBX_LIVE_STOP). */
+static bool live_streaming;
+
+static void put_raw(const void *buf, size_t len)
 {
 	const char *p = buf;
-	(void)!write(SBX_FD_RESULT, &tag, 1);
+
 	while (len > 0) {
 		ssize_t w = write(SBX_FD_RESULT, p, len);
 		if (w < 0 && errno == EINTR)
@@ -48,6 +55,19 @@ static void put_result(char tag, const void *buf, size_t len)
 		p += w;
 		len -= (size_t)w;
 	}
+}
+
+static void put_result(char tag, const void *buf, size_t len)
+{
+	if (live_streaming) {
+		char stop[SBX_LIVE_ANSWER_BYTES] = { 0 };
+		uint32_t seq = SBX_LIVE_STOP;
+
+		memcpy(stop, &seq, sizeof seq);
+		put_raw(stop, sizeof stop);
+	}
+	put_raw(&tag, 1);
+	put_raw(buf, len);
 }
 
 /* Reports why setup failed and exits; the upload has not been loaded. */
@@ -475,4 +495,220 @@ static void lock_down_and_run(const struct sbi_zstate *z, PyObject *df, PyObject
 	step_seccomp(z);
 	step_hook(z);
 	step_run(z, df, params, n);
+}
+
+/* The live replay (sbx_proto.h): descriptor 0 stays the driver's, bringing one bar after each
+ * answer. */
+
+/* Reads exactly len bytes of descriptor 0. Returns 1, or 0 at its end (the driver has no
+ * further bar, or hung up mid-bar: either way there is nothing more to decide). */
+static int read_feed(char *p, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t r = read(SBX_FD_PARAMS, p + got, len - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 0;
+		got += (size_t)r;
+	}
+	return 1;
+}
+
+/* Step 1 of a live run: the keyword arguments and the window; descriptor 0 is kept. */
+static size_t step_live_params(PyObject **params)
+{
+	uint32_t window = 0;
+
+	*params = read_params();
+	read_exact((char *)&window, sizeof window);
+	if (window == 0 || window > SBX_LIVE_WINDOW_MAX)
+		setup_fail("read parameters", "a live window out of range");
+	return window;
+}
+
+/* A live run's bars: SBX_BAR_COLUMNS columns of cap values each, one after another in one
+ * allocation of its own (the data zygote's reservation is unmapped: a run maps nothing it was
+ * not sent), doubled when full. */
+struct live_cols {
+	char *p;
+	size_t cap;
+};
+
+/* Moves the n bars of the data zygote's columns into lc, with room for as many again, and
+ * unmaps the columns. */
+static void live_cols_take(struct live_cols *lc, char *cols, size_t n)
+{
+	size_t col = SBX_PREFIX_CAP * SBX_VALUE_BYTES;
+
+	lc->cap = n < 2048 ? 4096 : 2 * n;
+	lc->p = calloc(SBX_BAR_COLUMNS * lc->cap, SBX_VALUE_BYTES);
+	if (!lc->p)
+		setup_fail("live columns", "out of memory");
+	for (size_t c = 0; c < SBX_BAR_COLUMNS; c++)
+		memcpy(lc->p + c * lc->cap * SBX_VALUE_BYTES, cols + c * col, n * SBX_VALUE_BYTES);
+	if (munmap(cols, SBX_PREFIX_RESERVE) < 0)
+		setup_fail("live columns", strerror(errno));
+}
+
+/* Room for bar n: doubles lc when it is full. Returns 0, or -1 out of memory. */
+static int live_cols_room(struct live_cols *lc, size_t n)
+{
+	size_t cap = 2 * lc->cap;
+	char *p;
+
+	if (n < lc->cap)
+		return 0;
+	if (!(p = calloc(SBX_BAR_COLUMNS * cap, SBX_VALUE_BYTES)))
+		return -1;
+	for (size_t c = 0; c < SBX_BAR_COLUMNS; c++)
+		memcpy(p + c * cap * SBX_VALUE_BYTES, lc->p + c * lc->cap * SBX_VALUE_BYTES, n * SBX_VALUE_BYTES);
+	free(lc->p);
+	lc->p = p;
+	lc->cap = cap;
+	return 0;
+}
+
+/* The frame of the last bars up to bar n (at most window of them), a copy of its own, so what a
+ * call writes into its frame never reaches the next call's. A new reference, or NULL with the
+ * exception set. */
+static PyObject *live_frame(const struct sbi_zstate *z, const struct live_cols *lc, size_t n, size_t window)
+{
+	char *cols = lc->p;
+	size_t gap = lc->cap * SBX_VALUE_BYTES, lo = n > window ? n - window : 0, m = n - lo;
+	PyObject *build = PyDict_GetItemString(z->helpers, "build_cols");
+	PyObject *t = PyMemoryView_FromMemory(cols + lo * SBX_VALUE_BYTES, (Py_ssize_t)(m * SBX_VALUE_BYTES),
+					      PyBUF_WRITE);
+	PyObject *px = PyMemoryView_FromMemory(cols + gap + lo * SBX_VALUE_BYTES,
+					       (Py_ssize_t)(4 * gap + m * SBX_VALUE_BYTES), PyBUF_WRITE);
+	PyObject *df = build && t && px ?
+		PyObject_CallFunction(build, "OOnn", t, px, (Py_ssize_t)m, (Py_ssize_t)lc->cap) : NULL;
+	PyObject *copy = df ? PyObject_CallMethod(df, "copy", NULL) : NULL;
+
+	Py_XDECREF(t);
+	Py_XDECREF(px);
+	Py_XDECREF(df);
+	return copy;
+}
+
+/* Appends one bar of the feed (time in seconds, then the five prices and volume) as bar n of the
+ * columns, the time in nanoseconds as the data zygote holds it. */
+static void live_append(const struct live_cols *lc, size_t n, const char *bar)
+{
+	int64_t t;
+
+	memcpy(&t, bar, sizeof t);
+	if (__builtin_mul_overflow(t, (int64_t)1000000000, &t))
+		t = INT64_MIN;
+	memcpy(lc->p + n * SBX_VALUE_BYTES, &t, sizeof t);
+	for (size_t c = 1; c < SBX_BAR_COLUMNS; c++)
+		memcpy(lc->p + (c * lc->cap + n) * SBX_VALUE_BYTES, bar + c * SBX_VALUE_BYTES, SBX_VALUE_BYTES);
+}
+
+/* One decision: signals() on the frame, checked whole as a full run's output is, the newest
+ * bar's value answered. Ends the run (finish_error) when the upload fails. */
+static void live_decide(const struct sbi_zstate *z, PyObject *fn, PyObject *params, PyObject *flush,
+			const struct live_cols *lc, size_t n, size_t window, uint32_t seq)
+{
+	PyObject *df = live_frame(z, lc, n, window), *idx, *out, *b, *r;
+	Py_ssize_t m;
+	Py_buffer v;
+	char ans[SBX_LIVE_ANSWER_BYTES];
+
+	if (!df)
+		finish_error(z);
+	idx = PyObject_GetAttrString(df, "index");
+	m = idx ? PyObject_Length(idx) : -1;
+	if (m < 1)
+		finish_error(z);
+	if (params) {
+		PyObject *args = PyTuple_Pack(1, df);
+
+		out = args ? PyObject_Call(fn, args, params) : NULL;
+		Py_XDECREF(args);
+	} else {
+		out = PyObject_CallOneArg(fn, df);
+	}
+	if (!out)
+		finish_error(z);
+	r = PyEval_EvalCode(flush, z->helpers, z->helpers);
+	Py_XDECREF(r);
+	PyErr_Clear();
+	b = PyObject_CallFunction(PyDict_GetItemString(z->helpers, "to_int8"), "OnO", out, m, idx);
+	if (!b || PyObject_GetBuffer(b, &v, PyBUF_C_CONTIGUOUS) < 0 || v.len != m)
+		finish_error(z);
+	memcpy(ans, &seq, sizeof seq);
+	ans[sizeof seq] = ((const char *)v.buf)[m - 1];
+	PyBuffer_Release(&v);
+	Py_DECREF(b);
+	Py_DECREF(out);
+	Py_DECREF(idx);
+	Py_DECREF(df);
+	put_raw(ans, sizeof ans);
+}
+
+/* Step 11 of a live run: the upload loaded once, then a decision for each bar as it comes. */
+static noreturn void step_run_live(const struct sbi_zstate *z, struct live_cols *lc, size_t n, size_t window,
+				   PyObject *params)
+{
+	PyObject *g = PyDict_New(), *code, *r, *fn, *flush;
+	static const char tag = SBX_TAG_LIVE;
+	char bar[SBX_LIVE_BAR_BYTES];
+
+	flush = Py_CompileString("sys.stdout.flush()\nsys.stderr.flush()\n", "<flush>", Py_file_input);
+	if (!flush || !g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0 ||
+	    PyDict_SetItemString(g, "__name__", PyUnicode_FromString("strategy")) < 0)
+		finish_error(z);
+	code = Py_CompileString(z->src, "strategy.py", Py_file_input);
+	if (!code)
+		finish_error(z);
+	r = PyEval_EvalCode(code, g, g);
+	if (!r)
+		finish_error(z);
+	fn = PyDict_GetItemString(g, "signals");
+	if (!fn)
+		fn = framework_signals(z, g);
+	if (!fn || !PyCallable_Check(fn)) {
+		static const char msg[] = "the strategy defines no callable signals(df), and no freqtrade "
+					  "IStrategy or backtesting.py Strategy subclass";
+		put_result(SBX_TAG_ERROR, msg, sizeof msg - 1);
+		_exit(SBX_EXIT_DONE);
+	}
+	put_raw(&tag, 1);
+	live_streaming = true;
+	for (uint32_t seq = 0;; seq++) {
+		live_decide(z, fn, params, flush, lc, n, window, seq);
+		if (!read_feed(bar, sizeof bar))
+			break;
+		if (live_cols_room(lc, n) < 0) {
+			PyErr_NoMemory();
+			finish_error(z);
+		}
+		live_append(lc, n++, bar);
+	}
+	_exit(SBX_EXIT_DONE);
+}
+
+void sbi_child_run_live(const struct sbi_zstate *z, char *cols, size_t n)
+{
+	struct sbi_zstate live = *z;
+	struct live_cols lc;
+	PyObject *params;
+	size_t window = step_live_params(&params);
+
+	live_cols_take(&lc, cols, n);
+	/* Many bars, each held to the wall clock by the driver: the CPU limit is the whole run's. */
+	live.lim.cpu_s = SBX_LIVE_CPU_S;
+	step_env();
+	step_scratch(&live);
+	step_scratch_witness();
+	step_limits(&live);
+	step_identity();
+	step_no_new_privs();
+	step_landlock(&live);
+	step_seccomp(&live);
+	step_hook(&live);
+	step_run_live(&live, &lc, n, window, params);
 }

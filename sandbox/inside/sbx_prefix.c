@@ -77,9 +77,10 @@ static int recv_msg(struct prefix *p, struct sbx_req *req, int fds[SBX_RUN_FDS],
 	payload = (size_t)got > sizeof *req ? (size_t)got - sizeof *req : 0;
 	if ((size_t)got < sizeof *req || (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
 	    (req->magic == SBX_MAGIC_BARS && (*nfd != 0 || m != req->n || payload != m * SBX_BAR_BYTES)) ||
-	    (req->magic == SBX_MAGIC && (*nfd != SBX_RUN_FDS || payload != 0)) ||
+	    ((req->magic == SBX_MAGIC || req->magic == SBX_MAGIC_LIVE) && (*nfd != SBX_RUN_FDS || payload != 0)) ||
 	    (req->magic == SBX_MAGIC_DROP && (*nfd != 0 || payload != 0 || req->n > p->have)) ||
-	    (req->magic != SBX_MAGIC && req->magic != SBX_MAGIC_BARS && req->magic != SBX_MAGIC_DROP)) {
+	    (req->magic != SBX_MAGIC && req->magic != SBX_MAGIC_LIVE && req->magic != SBX_MAGIC_BARS &&
+	     req->magic != SBX_MAGIC_DROP)) {
 		for (size_t i = 1; i < msg.msg_iovlen; i++)
 			memset(iov[i].iov_base, 0, iov[i].iov_len);
 		for (int i = 0; i < *nfd; i++)
@@ -91,8 +92,9 @@ static int recv_msg(struct prefix *p, struct sbx_req *req, int fds[SBX_RUN_FDS],
 }
 
 /* The run's side of the fork: its five descriptors on 0..4 and no other (the driver's channel,
- * which still queues later bars, is closed), and no page of any column past its last bar. */
-static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS])
+ * which still queues later bars, is closed), and no page of any column past its last bar. A
+ * live run moves its bars into columns of its own and unmaps the reservation. */
+static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS], bool live)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), col = SBX_PREFIX_CAP * SBX_VALUE_BYTES;
 	size_t keep = (p->have * SBX_VALUE_BYTES + page - 1) / page * page;
@@ -100,6 +102,10 @@ static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS])
 	if (sbi_zygote_place_fds(fds) < 0)
 		_exit(SBX_EXIT_NO_FDS);
 	syscall(SYS_close_range, SBX_RUN_FDS, ~0U, 0);
+	if (live) {
+		sbi_heap_align();
+		sbi_child_run_live(p->z, p->cols, p->have);
+	}
 	for (size_t c = 0; c < SBX_BAR_COLUMNS; c++)
 		if (munmap(p->cols + c * col + keep, col - keep) < 0)
 			_exit(SBX_EXIT_SETUP_FAILED);
@@ -152,7 +158,7 @@ static int new_clocks(void)
 
 /* Forks a run of the bars held now, in its own PID, mount, IPC and time namespaces (as the
  * clean zygote's runs are). Returns 0 with the run recorded, or -1 with errno set. */
-static int fork_run(struct prefix *p, uint32_t id, const int fds[SBX_RUN_FDS])
+static int fork_run(struct prefix *p, uint32_t id, const int fds[SBX_RUN_FDS], bool live)
 {
 	pid_t pid;
 	int pidfd;
@@ -165,7 +171,7 @@ static int fork_run(struct prefix *p, uint32_t id, const int fds[SBX_RUN_FDS])
 		return -1;
 	pid = sbi_zygote_fork(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC, &pidfd);
 	if (pid == 0)
-		run_main(p, fds);
+		run_main(p, fds, live);
 	if (pid < 0)
 		return -1;
 	p->pid[p->nk] = pid;
@@ -217,7 +223,7 @@ static int take_msg(struct prefix *p)
 	/* A run is forked only from exactly its prefix: never from more bars than it may see. */
 	if (req.n != p->have)
 		sbi_zygote_reply(p->chan, req.id, SBX_REP_FAILED, 0, 0, EINVAL, -1);
-	else if (fork_run(p, req.id, fds) < 0)
+	else if (fork_run(p, req.id, fds, req.magic == SBX_MAGIC_LIVE) < 0)
 		sbi_zygote_reply(p->chan, req.id, SBX_REP_FAILED, 0, 0, errno, -1);
 	else
 		sbi_zygote_reply(p->chan, req.id, SBX_REP_STARTED, 0, 0, 0, p->pidfd[p->nk - 1]);

@@ -17,6 +17,32 @@
  * left moves to the columns' start, so a later run is forked from bars held as any run's are. */
 #define SBX_MAGIC_DROP 0x53425844u  /* "SBXD" */
 
+/* Driver -> data zygote: fork a live run of the n bars held (the live replay, below). */
+#define SBX_MAGIC_LIVE 0x5342584cu  /* "SBXL" */
+
+/* The live replay: a live run decides one bar at a time, as a live bot's loop does. Descriptor
+ * 0 brings, after the keyword arguments, a uint32 window (the most bars a decision sees), then
+ * one bar at a time (SBX_LIVE_BAR_BYTES: t as int64 seconds, then open, high, low, close,
+ * volume as float64), each sent by the driver only once the run has answered for the bar
+ * before it, so no bar after the one being decided exists anywhere in the run. The result
+ * descriptor carries SBX_TAG_LIVE, then one answer a decision, SBX_LIVE_ANSWER_BYTES each: the
+ * decision's number (uint32, host byte order: 0 for the last bar held at the fork, k for the
+ * k-th bar sent after it) and its value (-1, 0, 1 or SBX_SIGNAL_NAN). The number is the host's
+ * own count echoed, so an answer given twice or early is seen at the next answer, whatever
+ * arrives when; it carries nothing the host does not check. A run that cannot go on sends the
+ * number SBX_LIVE_STOP and then an ordinary tagged error ('E', 'B' or 'M' and a text). End of
+ * file on descriptor 0 ends the run. An answer for a bar not yet sent, a number out of turn or a
+ * value other than those four is bad output; a bar not answered within the wall clock is killed
+ * there. At most 2 bits a bar cross back. */
+#define SBX_TAG_LIVE 'L'
+#define SBX_LIVE_ANSWER_BYTES 5
+#define SBX_LIVE_STOP 0xffffffffu
+#define SBX_LIVE_BAR_BYTES SBX_BAR_BYTES
+/* The most bars a live decision sees: its window is at most this (the driver's knob is lower). */
+#define SBX_LIVE_WINDOW_MAX ((uint32_t)1 << 24)
+/* A live run's CPU limit: it lives for many bars, each held to the wall clock instead. */
+#define SBX_LIVE_CPU_S 604800
+
 /* Descriptors inside a run child, fixed so the recipe can close everything else. */
 enum {
 	SBX_FD_PARAMS = 0,  /* the run's keyword arguments, JSON text (the bars are already in the
