@@ -137,6 +137,10 @@ enum sa_knob_type {
 	  "lookahead",                                                                               \
 	  "look-ahead: bars of history each truncated run is given (0: measured from the "         \
 	  "strategy's memory, at least 1024); a run that disagrees is confirmed on the whole prefix") \
+	X(LIVE_BARS, "LIVE_BARS", "lookahead.live_bars", SA_KNOB_INT, 1, 1e9, "1000000",              \
+	  "lookahead",                                                                               \
+	  "live replay: bars decided live, each with only the bars up to it (every bar up to a "   \
+	  "million); past it, and past the time budget, a sample drawn from a secret seed")        \
 	X(AUDIT_S, "AUDIT_S", "budget.audit_s", SA_KNOB_INT, 10, 604800, "600",                      \
 	  "sandbox lookahead robust sealed variants",                                                       \
 	  "every audit ends: seconds the stages that run the upload share; a check cut short "   \

@@ -46,6 +46,7 @@ struct job {
 	bool *confirmed;          /* prefix[i] holds that run */
 	size_t first_traded;      /* the full run's first non-flat bar (n when none) */
 	size_t startup;           /* inspect.json's startup_candle_count, 0 when none */
+	struct la_live live;      /* the live replay */
 };
 
 /* How many refusals of the truncated runs lookahead.json lists (all are counted). */
@@ -365,25 +366,48 @@ static int take_views(struct job *j, char *why, size_t len)
 	return 0;
 }
 
+/* The schedule, the zygote and the window: what the live replay and the points share. Returns 0,
+ * or -1 with why. */
+static int start(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
+{
+	struct sbx_limits lim = j->conf.lim;
+	char err[512];
+
+	if (plan(o, j, why, len) < 0)
+		return -1;
+	j->zyg = sbx_zygote_start(o->strategy, &lim, err, sizeof err);
+	if (!j->zyg)
+		return sbx_stage_fail(why, len, "the sandbox could not start: %s", err);
+	return measure_window(o, j, why, len);
+}
+
+/* The live replay first: it alone decides what the backtest would have done live. */
+static int run_live(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
+{
+	if (la_live_run(j->zyg, &j->bars, j->full, j->first_traded, &j->conf, j->win.bars, o->jobs,
+			j->deadline, &j->live, why, len) < 0)
+		return -1;
+	j->blocked += j->live.blocked;
+	{
+		struct sbx_result all = { .rules = j->live.rules, .n_rules = j->live.n_rules };
+
+		if (sbx_rules_merge(&j->rules, &j->n_rules, &all) < 0)
+			return sbx_stage_fail(why, len, "out of memory counting refusals");
+	}
+	return 0;
+}
+
 /* Runs every point in the sandbox as scheduled, each over its window (confirmed over the whole
  * prefix where it disagreed or failed), and turns the results into borrowed la_run views. */
 static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
-	struct sbx_limits lim = j->conf.lim;
 	struct sbx_progress prog;
 	char err[512];
 	size_t k = j->pts.n;
 	struct collect col = { j, 0, NULL, &prog };
 	struct sbx_batch_opts bo = { .jobs = o->jobs, .on_result = on_result, .arg = &col };
 
-	if (plan(o, j, why, len) < 0)
-		return -1;
 	bo.deadline_ms = j->deadline;
-	j->zyg = sbx_zygote_start(o->strategy, &lim, err, sizeof err);
-	if (!j->zyg)
-		return sbx_stage_fail(why, len, "the sandbox could not start: %s", err);
-	if (measure_window(o, j, why, len) < 0)
-		return -1;
 	sbx_progress_start(&prog, "lookahead");
 	/* Pass by pass: once a pass ends with the leak established, no further pass runs. Where it
 	 * stops is a fact of the passes, the same on every machine, whichever run ended first. */
@@ -430,6 +454,7 @@ static void job_release(struct job *j)
 	free(j->jobs);
 	free(j->rules);
 	la_points_release(&j->pts);
+	la_live_release(&j->live);
 	free(j->full);
 	da_ohlcv_release(&j->bars);
 	cJSON_Delete(j->run);
@@ -473,7 +498,8 @@ static cJSON *check(const struct sbx_stage_args *o)
 	char why[768];
 	cJSON *res = NULL;
 
-	if (prepare(o, &j, why, sizeof why) < 0 || run_points(o, &j, why, sizeof why) < 0)
+	if (prepare(o, &j, why, sizeof why) < 0 || start(o, &j, why, sizeof why) < 0 ||
+	    run_live(o, &j, why, sizeof why) < 0 || run_points(o, &j, why, sizeof why) < 0)
 		goto out;
 	if (la_compare(j.full, j.bars.n, &j.pts, j.runs, &rep) < 0) {
 		snprintf(why, sizeof why, "a truncation point lies outside the data");
@@ -485,6 +511,7 @@ static cJSON *check(const struct sbx_stage_args *o)
 	else if (rep.points_not_run > 0 && sbx_clock_ms() >= j.deadline)
 		rep.stopped = LA_STOP_BUDGET;
 	res = la_report_json(&rep, j.bars.t, j.bars.n);
+	la_live_merge(res, &j.live, j.bars.t);
 	/* A run that reaches for something only when shown less history is worth knowing about. */
 	cJSON_AddItemToObject(res, "window", la_window_json(&j.win));
 	cJSON_AddNumberToObject(res, "blocked_actions", (double)j.blocked);

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "ohlcv.h"
 #include "sbx.h"
 
 #define LA_SCHEMA 1
@@ -206,6 +207,7 @@ struct la_config {
 	unsigned long seed;
 	size_t stop_after;      /* LOOKAHEAD_STOP_AFTER: mismatches that establish a leak */
 	size_t window;          /* LOOKAHEAD_WINDOW: bars a window holds, 0 = measured */
+	size_t live_bars;       /* LIVE_BARS: bars decided live at most (the live replay) */
 	double audit_s;         /* AUDIT_S: the audit's time budget */
 	struct sbx_limits lim;  /* as the sandbox stage reads them */
 };
@@ -224,5 +226,84 @@ int la_full_signals(const cJSON *run, size_t n_bars, int8_t **sig, char *why, si
  * no mismatch and no failure that is a finding; complete, every point checked. Returns a new
  * tree (caller frees with cJSON_Delete). */
 cJSON *la_report_json(const struct la_report *rep, const int64_t *times, size_t n);
+
+/* The live replay: every bar decided as a live bot would decide it, from the bars up to it and
+ * nothing else. A live run is one sandboxed process fed one bar at a time (sbx_job.live_end),
+ * which answers for a bar before the next exists for it; each decision sees the last window
+ * bars (the measured window). A decision that differs from the full-history run is run again
+ * over the whole prefix: where that agrees with the full run the window was shorter than the
+ * strategy's memory (the prefix's decision is the live one, and the window grows for another
+ * replay); where it disagrees the backtest used bars that had not happened: a leak. Bars past
+ * LIVE_BARS or the time budget are sampled with a seed drawn for this audit alone. */
+#define LA_LIVE_CONFIRM 32      /* differing decisions confirmed on the whole prefix, at most */
+#define LA_LIVE_GROW 3          /* replays with a doubled window, at most */
+#define LA_LIVE_SAMPLE 299      /* sampled bars: a veto on 1 % of them is missed with p < 0.05 */
+#define LA_LIVE_SHARE 0.01      /* the share of bars the sample's bound is stated for */
+#define LA_LIVE_LISTED 10       /* differences listed in lookahead.json */
+#define LA_LIVE_SPREAD 8        /* stretches a slot's budget is cut into when not every bar fits */
+
+/* What one bar's live decision came to. */
+enum la_live_state {
+	LA_LIVE_UNDECIDED = 0,  /* not decided live (past the budget): the backtest's value is scored */
+	LA_LIVE_AGREE,          /* decided live, the same as the backtest */
+	LA_LIVE_DIFFER,         /* decided live otherwise, not confirmed on the whole prefix */
+	LA_LIVE_LEAK,           /* the whole prefix disagrees with the backtest too: look-ahead */
+	LA_LIVE_MEMORY,         /* the whole prefix agrees with the backtest: the window was short */
+	LA_LIVE_SAMPLED,        /* past the budget, drawn and decided on its window: agrees */
+};
+
+struct la_live_failure {
+	size_t bar;
+	char status[32];
+	char error[240];
+};
+
+struct la_live {
+	bool ran;               /* the replay was attempted (a strategy, a full run) */
+	size_t n;               /* bars */
+	size_t window;          /* bars a decision saw at most, after any growth */
+	size_t grown;           /* replays with a doubled window */
+	size_t budget;          /* LIVE_BARS */
+	size_t runs;            /* live runs started */
+	size_t decided;         /* bars decided live (each bar once) */
+	size_t differing, leaks, memory, unconfirmed;
+	size_t confirmations;   /* whole-prefix runs */
+	size_t sample_drawn, sample_disagree;
+	bool cut;               /* the time budget ended the replay before every planned bar */
+	size_t failed_runs;
+	struct la_live_failure failures[LA_FAILED_SHOWN];
+	size_t n_failures;
+	int8_t *backtest;       /* borrowed: the full run's n signals */
+	int8_t *sig;            /* n: the decisions scored (live where decided, else the backtest's) */
+	uint8_t *state;         /* n: enum la_live_state */
+	long blocked;           /* refusals in the live runs */
+	struct sbx_rule_count *rules;
+	size_t n_rules;
+};
+
+/* The stretches of the first replay: [lo[i], hi[i]) for i < *k, in time order, every bar when
+ * n <= budget (one stretch a slot), else jobs * LA_LIVE_SPREAD stretches spread evenly over the
+ * history holding budget bars in all. lo and hi hold jobs * LA_LIVE_SPREAD entries. */
+void la_live_plan(size_t n, size_t budget, int jobs, size_t *lo, size_t *hi, size_t *k);
+
+/* Runs the live replay on z (bars, the full run's signals full, the window measured for the
+ * truncated runs, first_traded the full run's first non-flat bar) until deadline. Fills *lv
+ * (release with la_live_release). Returns 0, or -1 with why when the sandbox itself failed. */
+int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full, size_t first_traded,
+		const struct la_config *c, size_t window, int jobs, long deadline, struct la_live *lv,
+		char *why, size_t len);
+
+/* True when every bar was decided live or sampled, and no live run failed. */
+bool la_live_complete(const struct la_live *lv);
+
+/* lookahead.json's live object (signals included). Caller frees. */
+cJSON *la_live_json(const struct la_live *lv, const int64_t *times);
+
+/* Adds lv to the points' lookahead.json res: its "live" object; a confirmed leak makes res not
+ * clean (mismatch_count stays the truncated runs'); res is complete only when lv is; the explanation
+ * begins with what the live replay found. */
+void la_live_merge(cJSON *res, const struct la_live *lv, const int64_t *times);
+
+void la_live_release(struct la_live *lv);
 
 #endif

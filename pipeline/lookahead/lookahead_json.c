@@ -13,9 +13,10 @@
 
 int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whylen)
 {
-	long long max, seed, stop_after, audit_s, window;
+	long long max, seed, stop_after, audit_s, window, live_bars;
 
 	if (sa_config_int(cfg, SA_K_LOOKAHEAD_MAX, &max, why, whylen) < 0 ||
+	    sa_config_int(cfg, SA_K_LIVE_BARS, &live_bars, why, whylen) < 0 ||
 	    sa_config_int(cfg, SA_K_LOOKAHEAD_WINDOW, &window, why, whylen) < 0 ||
 	    sa_config_int(cfg, SA_K_LOOKAHEAD_SEED, &seed, why, whylen) < 0 ||
 	    sa_config_int(cfg, SA_K_LOOKAHEAD_STOP_AFTER, &stop_after, why, whylen) < 0 ||
@@ -25,6 +26,7 @@ int la_config_read(const cJSON *cfg, struct la_config *c, char *why, size_t whyl
 	c->seed = (unsigned long)seed;
 	c->stop_after = (size_t)stop_after;
 	c->window = (size_t)window;
+	c->live_bars = (size_t)live_bars;
 	c->audit_s = (double)audit_s;
 	/* The sandbox stage's own reader: both stages run the upload under the same limits. */
 	return sbx_limits_from_config(cfg, &c->lim, why, whylen);

@@ -704,6 +704,84 @@ static void test_report_json(void **state)
 	cJSON_Delete(j);
 }
 
+/* The live replay's stretches: every bar once when the budget holds them, one stretch a slot;
+ * past the budget, the budget's bars in stretches spread over the whole history. */
+static void test_live_plan(void **state)
+{
+	size_t lo[4 * LA_LIVE_SPREAD], hi[4 * LA_LIVE_SPREAD], k, total = 0;
+	(void)state;
+
+	la_live_plan(1001, 5000, 2, lo, hi, &k);
+	assert_int_equal(k, 2);
+	assert_int_equal(lo[0], 0);
+	assert_int_equal(hi[0], lo[1]);
+	assert_int_equal(hi[1], 1001);
+	la_live_plan(3, 5000, 4, lo, hi, &k);  /* fewer bars than slots */
+	assert_int_equal(k, 3);
+	assert_int_equal(hi[2], 3);
+	la_live_plan(100000, 1000, 2, lo, hi, &k);
+	assert_int_equal(k, 2 * LA_LIVE_SPREAD);
+	for (size_t i = 0; i < k; i++) {
+		assert_true(hi[i] > lo[i]);
+		if (i > 0)
+			assert_true(lo[i] >= hi[i - 1]);
+		total += hi[i] - lo[i];
+	}
+	assert_int_equal(total, 1000);
+	assert_true(lo[k - 1] >= 90000);  /* the last stretch is near the end of the history */
+}
+
+/* What the live replay adds to lookahead.json: a leak makes it unclean and is counted; an
+ * undecided bar without its sample leaves it incomplete; the signals are the scored ones. */
+static void test_live_merge(void **state)
+{
+	int64_t times[6] = { 0, 3600, 7200, 10800, 14400, 18000 };
+	int8_t full[6] = { 0, 1, 1, 0, -1, 0 }, sig[6] = { 0, 1, 0, 0, -1, 0 };
+	uint8_t st[6] = { LA_LIVE_AGREE, LA_LIVE_AGREE, LA_LIVE_LEAK, LA_LIVE_AGREE, LA_LIVE_AGREE,
+			  LA_LIVE_UNDECIDED };
+	struct la_live lv = { .ran = true, .n = 6, .window = 1024, .decided = 5, .differing = 1,
+			      .leaks = 1, .backtest = full, .sig = sig, .state = st };
+	cJSON *res = cJSON_CreateObject(), *live, *a;
+	(void)state;
+
+	cJSON_AddBoolToObject(res, "clean", true);
+	cJSON_AddBoolToObject(res, "complete", true);
+	cJSON_AddNumberToObject(res, "mismatch_count", 0);
+	cJSON_AddStringToObject(res, "explanation", "points said nothing.");
+	la_live_merge(res, &lv, times);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(res, "clean")));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(res, "complete")));
+	assert_int_equal(cJSON_GetObjectItem(res, "mismatch_count")->valueint, 0);  /* the points' own */
+	assert_non_null(strstr(cJSON_GetObjectItem(res, "explanation")->valuestring,
+			       "at bar 2 (1970-01-01T02:00:00Z) the backtest was long, while with only the past it was flat"));
+	live = cJSON_GetObjectItem(res, "live");
+	assert_int_equal(cJSON_GetObjectItem(live, "confirmed_leaks")->valueint, 1);
+	a = cJSON_GetObjectItem(live, "signals");
+	assert_int_equal(cJSON_GetArraySize(a), 6);
+	assert_int_equal(cJSON_GetArrayItem(a, 2)->valueint, 0);
+	a = cJSON_GetObjectItem(live, "first_differences");
+	assert_int_equal(cJSON_GetArraySize(a), 1);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(a, 0), "confirmed")->valuestring, "leak");
+	assert_false(cJSON_IsNull(cJSON_GetObjectItem(live, "sample")));
+	cJSON_Delete(res);
+
+	/* every bar decided, nothing differing: clean stays, complete stays, no sample */
+	st[2] = LA_LIVE_AGREE;
+	st[5] = LA_LIVE_AGREE;
+	sig[2] = 1;
+	lv.decided = 6;
+	lv.differing = lv.leaks = 0;
+	res = cJSON_CreateObject();
+	cJSON_AddBoolToObject(res, "clean", true);
+	cJSON_AddBoolToObject(res, "complete", true);
+	cJSON_AddNumberToObject(res, "mismatch_count", 0);
+	la_live_merge(res, &lv, times);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(res, "clean")));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(res, "complete")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(res, "live"), "sample")));
+	cJSON_Delete(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -725,6 +803,8 @@ int main(void)
 		cmocka_unit_test(test_report_json),
 		cmocka_unit_test(test_window_compare),
 		cmocka_unit_test(test_window_choose),
+		cmocka_unit_test(test_live_plan),
+		cmocka_unit_test(test_live_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

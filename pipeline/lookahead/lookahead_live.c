@@ -1,0 +1,515 @@
+/* lookahead_live.c - the live replay: every bar decided by a sandboxed process that is fed one
+ * bar at a time and has only the past, compared with the full-history backtest. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "jsonio.h"
+#include "lookahead_core.h"
+#include "msg.h"
+#include "sbx_stage.h"
+#include "timeutil.h"
+
+void la_live_plan(size_t n, size_t budget, int jobs, size_t *lo, size_t *hi, size_t *k)
+{
+	size_t parts = (size_t)(jobs < 1 ? 1 : jobs);
+
+	if (n > budget)
+		parts *= LA_LIVE_SPREAD;
+	if (parts > n)
+		parts = n ? n : 1;
+	*k = 0;
+	for (size_t i = 0; i < parts; i++) {
+		size_t a = n * i / parts, b = n * (i + 1) / parts;
+
+		if (n > budget) {
+			size_t take = budget * (i + 1) / parts - budget * i / parts;
+
+			b = a + take < b ? a + take : b;
+		}
+		if (b > a) {
+			lo[*k] = a;
+			hi[*k] = b;
+			(*k)++;
+		}
+	}
+}
+
+/* A generator seeded from the kernel for this audit alone: what it draws is written nowhere
+ * before the stage ends, so no upload can know which bars it will be asked about. */
+static gsl_rng *secret_rng(void)
+{
+	unsigned long seed = 0;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+	if (r) {
+		if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+			seed ^= (unsigned long)sbx_clock_ms() * 2654435761u;
+		gsl_rng_set(r, seed);
+	}
+	return r;
+}
+
+static int merge_refusals(struct la_live *lv, const struct sbx_result *r)
+{
+	lv->blocked += r->n_refusals;
+	return sbx_rules_merge(&lv->rules, &lv->n_rules, r);
+}
+
+static void note_failure(struct la_live *lv, size_t bar, const struct sbx_result *r)
+{
+	lv->failed_runs++;
+	if (lv->n_failures < LA_FAILED_SHOWN) {
+		struct la_live_failure *f = &lv->failures[lv->n_failures++];
+
+		f->bar = bar;
+		snprintf(f->status, sizeof f->status, "%s", sbx_status_name(r->status));
+		snprintf(f->error, sizeof f->error, "%.239s", r->error);
+	}
+}
+
+/* Takes a live run's decisions for bars [a, a + decided): each differs or agrees. */
+static void take_decisions(struct la_live *lv, size_t a, const struct sbx_result *r)
+{
+	for (size_t i = 0; i < r->decided && a + i < lv->n; i++) {
+		size_t t = a + i;
+
+		if (lv->state[t] != LA_LIVE_UNDECIDED)
+			continue;
+		lv->sig[t] = r->signals[i];
+		lv->state[t] = r->signals[i] == lv->backtest[t] ? LA_LIVE_AGREE : LA_LIVE_DIFFER;
+	}
+}
+
+/* One replay over the planned stretches with the current window. Returns 0, or -1 (why). */
+static int replay(struct sbx_zygote *z, const struct da_ohlcv *bars, const struct la_config *c, int jobs,
+		  long deadline, struct la_live *lv, char *why, size_t len)
+{
+	size_t cap = (size_t)(jobs < 1 ? 1 : jobs) * LA_LIVE_SPREAD, k = 0;
+	size_t *lo = calloc(cap, sizeof *lo), *hi = calloc(cap, sizeof *hi);
+	struct sbx_job *job = calloc(cap, sizeof *job);
+	struct sbx_result *res = calloc(cap, sizeof *res);
+	int *slot = calloc(cap, sizeof *slot), rc = -1;
+	struct sbx_batch_opts bo = { .jobs = jobs, .deadline_ms = deadline };
+	char err[512];
+
+	if (!lo || !hi || !job || !res || !slot) {
+		sbx_stage_fail(why, len, "out of memory");
+		goto out;
+	}
+	la_live_plan(lv->n, c->live_bars, jobs, lo, hi, &k);
+	for (size_t i = 0; i < k; i++) {
+		size_t w = lv->window;
+
+		job[i] = (struct sbx_job){ .s = bars, .first = lo[i] + 1 > w ? lo[i] + 1 - w : 0,
+			.n_visible = lo[i] + 1, .live_end = hi[i], .live_window = w };
+		slot[i] = (int)(i * (size_t)jobs / k);
+	}
+	bo.slot = slot;
+	if (sbx_run_batch(z, job, k, &bo, res, err, sizeof err) < 0) {
+		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
+		goto out;
+	}
+	for (size_t i = 0; i < k; i++) {
+		const struct sbx_result *r = &res[i];
+
+		lv->runs += r->status != SBX_NOT_RUN || r->decided > 0;
+		if (r->signals)
+			take_decisions(lv, lo[i], r);
+		if (r->status == SBX_NOT_RUN)
+			lv->cut = true;  /* cut short by the time budget, or never started */
+		else if (r->status != SBX_OK)
+			note_failure(lv, lo[i] + r->decided, r);
+		if (merge_refusals(lv, r) < 0) {
+			sbx_stage_fail(why, len, "out of memory counting refusals");
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; res && i < k; i++)
+		sbx_result_release(&res[i]);
+	free(lo);
+	free(hi);
+	free(job);
+	free(res);
+	free(slot);
+	return rc;
+}
+
+/* Draws up to m of the bars whose state is from (all when fewer), in time order, into out.
+ * Returns how many. */
+static size_t draw(const struct la_live *lv, uint8_t from, gsl_rng *rng, size_t m, size_t first_n,
+		   size_t *out)
+{
+	size_t have = 0, k = 0;
+
+	for (size_t t = 0; t < lv->n; t++)
+		have += lv->state[t] == from;
+	for (size_t t = 0, seen = 0; t < lv->n && k < m; t++) {
+		if (lv->state[t] != from)
+			continue;
+		/* the first first_n always, the rest by selection sampling (Knuth's algorithm S) */
+		if (seen < first_n || have - seen <= m - k ||
+		    (rng && gsl_rng_uniform(rng) * (double)(have - seen) < (double)(m - k)))
+			out[k++] = t;
+		seen++;
+	}
+	return k;
+}
+
+/* Runs the whole prefix up to each bar of at[0..m) and settles it: the backtest's value there
+ * is a leak or the window's memory. Returns 0, or -1 (why). */
+static int confirm(struct sbx_zygote *z, const struct da_ohlcv *bars, int jobs, long deadline,
+		   size_t first_traded, const size_t *at, size_t m, struct la_live *lv, char *why, size_t len)
+{
+	struct sbx_job *job = calloc(m ? m : 1, sizeof *job);
+	struct sbx_result *res = calloc(m ? m : 1, sizeof *res);
+	struct sbx_batch_opts bo = { .jobs = jobs, .deadline_ms = deadline };
+	char err[512];
+	int rc = -1;
+
+	if (!job || !res) {
+		sbx_stage_fail(why, len, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < m; i++)
+		job[i] = (struct sbx_job){ .s = bars, .n_visible = at[i] + 1 };
+	if (m > 0 && sbx_run_batch(z, job, m, &bo, res, err, sizeof err) < 0) {
+		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
+		goto out;
+	}
+	for (size_t i = 0; i < m; i++) {
+		const struct sbx_result *r = &res[i];
+		size_t t = at[i];
+
+		if (r->status == SBX_NOT_RUN)
+			continue;
+		lv->confirmations++;
+		if (r->status == SBX_OK && r->signals && r->n == t + 1) {
+			lv->sig[t] = r->signals[t];
+			lv->state[t] = r->signals[t] == lv->backtest[t] ? LA_LIVE_MEMORY : LA_LIVE_LEAK;
+		} else if (t >= first_traded) {
+			/* the backtest traded on a bar the strategy cannot decide from its past */
+			note_failure(lv, t, r);
+			lv->state[t] = LA_LIVE_LEAK;
+		}
+		if (merge_refusals(lv, r) < 0) {
+			sbx_stage_fail(why, len, "out of memory counting refusals");
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; res && i < m; i++)
+		sbx_result_release(&res[i]);
+	free(job);
+	free(res);
+	return rc;
+}
+
+/* Differences on a window that held the whole prefix are the prefix's own: leaks at once. */
+static void settle_whole_prefix(struct la_live *lv)
+{
+	for (size_t t = 0; t < lv->n && t < lv->window; t++)
+		if (lv->state[t] == LA_LIVE_DIFFER)
+			lv->state[t] = LA_LIVE_LEAK;
+}
+
+static size_t count(const struct la_live *lv, uint8_t st)
+{
+	size_t k = 0;
+
+	for (size_t t = 0; t < lv->n; t++)
+		k += lv->state[t] == st;
+	return k;
+}
+
+/* Decides the sampled bars past the budget, each on its window, and confirms a disagreement on
+ * the whole prefix. Returns 0, or -1 (why). */
+static int sample(struct sbx_zygote *z, const struct da_ohlcv *bars, int jobs, long deadline,
+		  size_t first_traded, gsl_rng *rng, struct la_live *lv, char *why, size_t len)
+{
+	size_t at[LA_LIVE_SAMPLE], m = draw(lv, LA_LIVE_UNDECIDED, rng, LA_LIVE_SAMPLE, 0, at), k = 0;
+	size_t differ[LA_LIVE_SAMPLE];
+	struct sbx_job job[LA_LIVE_SAMPLE];
+	struct sbx_result *res = calloc(m ? m : 1, sizeof *res);
+	struct sbx_batch_opts bo = { .jobs = jobs, .deadline_ms = deadline };
+	char err[512];
+	int rc = -1;
+
+	if (!res)
+		return sbx_stage_fail(why, len, "out of memory");
+	for (size_t i = 0; i < m; i++)
+		job[i] = (struct sbx_job){ .s = bars, .n_visible = at[i] + 1,
+			.first = at[i] + 1 > lv->window ? at[i] + 1 - lv->window : 0 };
+	if (m > 0 && sbx_run_batch(z, job, m, &bo, res, err, sizeof err) < 0) {
+		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
+		goto out;
+	}
+	for (size_t i = 0; i < m; i++) {
+		const struct sbx_result *r = &res[i];
+		size_t t = at[i];
+
+		if (r->status == SBX_NOT_RUN)
+			continue;
+		lv->sample_drawn++;
+		if (r->status != SBX_OK || !r->signals || r->n == 0) {
+			note_failure(lv, t, r);
+			differ[k++] = t;
+		} else if (r->signals[r->n - 1] != lv->backtest[t]) {
+			lv->sample_disagree++;
+			differ[k++] = t;
+		} else {
+			lv->state[t] = LA_LIVE_SAMPLED;
+		}
+		if (merge_refusals(lv, r) < 0) {
+			sbx_stage_fail(why, len, "out of memory counting refusals");
+			goto out;
+		}
+	}
+	rc = confirm(z, bars, jobs, deadline, first_traded, differ, k, lv, why, len);
+out:
+	for (size_t i = 0; i < m; i++)
+		sbx_result_release(&res[i]);
+	free(res);
+	return rc;
+}
+
+/* Forgets the window's decisions (not the confirmed ones) for a replay with a wider window. */
+static void forget_window(struct la_live *lv)
+{
+	for (size_t t = 0; t < lv->n; t++)
+		if (lv->state[t] == LA_LIVE_AGREE || lv->state[t] == LA_LIVE_DIFFER) {
+			lv->state[t] = LA_LIVE_UNDECIDED;
+			lv->sig[t] = lv->backtest[t];
+		}
+}
+
+int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full, size_t first_traded,
+		const struct la_config *c, size_t window, int jobs, long deadline, struct la_live *lv,
+		char *why, size_t len)
+{
+	gsl_rng *rng = secret_rng();
+	size_t at[LA_LIVE_CONFIRM];
+	int rc = -1;
+
+	lv->ran = true;
+	lv->n = bars->n;
+	lv->budget = c->live_bars;
+	lv->backtest = full;
+	lv->window = window < 1 ? 1 : window;
+	lv->sig = malloc(lv->n ? lv->n : 1);
+	lv->state = calloc(lv->n ? lv->n : 1, 1);
+	if (!rng || !lv->sig || !lv->state) {
+		sbx_stage_fail(why, len, "out of memory");
+		goto out;
+	}
+	memcpy(lv->sig, full, lv->n);
+	for (;;) {
+		size_t m;
+
+		if (replay(z, bars, c, jobs, deadline, lv, why, len) < 0)
+			goto out;
+		settle_whole_prefix(lv);
+		m = draw(lv, LA_LIVE_DIFFER, rng, LA_LIVE_CONFIRM, LA_LIVE_CONFIRM / 2, at);
+		if (confirm(z, bars, jobs, deadline, first_traded, at, m, lv, why, len) < 0)
+			goto out;
+		/* the window was short of the strategy's memory and nothing leaked: widen it */
+		if (count(lv, LA_LIVE_LEAK) > 0 || count(lv, LA_LIVE_DIFFER) == 0 ||
+		    count(lv, LA_LIVE_MEMORY) == 0 || lv->grown >= LA_LIVE_GROW || lv->window >= lv->n ||
+		    sbx_clock_ms() >= deadline)
+			break;
+		lv->window = lv->window * 2 < lv->n ? lv->window * 2 : lv->n;
+		lv->grown++;
+		forget_window(lv);
+	}
+	lv->decided = lv->n - count(lv, LA_LIVE_UNDECIDED);
+	if (count(lv, LA_LIVE_UNDECIDED) > 0 && count(lv, LA_LIVE_LEAK) == 0 &&
+	    sample(z, bars, jobs, deadline, first_traded, rng, lv, why, len) < 0)
+		goto out;
+	lv->differing = count(lv, LA_LIVE_DIFFER) + count(lv, LA_LIVE_LEAK) + count(lv, LA_LIVE_MEMORY);
+	lv->leaks = count(lv, LA_LIVE_LEAK);
+	lv->memory = count(lv, LA_LIVE_MEMORY);
+	lv->unconfirmed = count(lv, LA_LIVE_DIFFER);
+	rc = 0;
+out:
+	gsl_rng_free(rng);
+	return rc;
+}
+
+bool la_live_complete(const struct la_live *lv)
+{
+	size_t undecided = 0;
+
+	for (size_t t = 0; lv->state && t < lv->n; t++)
+		undecided += lv->state[t] == LA_LIVE_UNDECIDED;
+	return lv->ran && lv->failed_runs == 0 && (undecided == 0 || lv->sample_drawn >= LA_LIVE_SAMPLE ||
+						    lv->sample_drawn >= undecided);
+}
+
+static const char *state_word(uint8_t st)
+{
+	return st == LA_LIVE_LEAK ? "leak" : st == LA_LIVE_MEMORY ? "memory" : "unconfirmed";
+}
+
+static cJSON *differences_json(const struct la_live *lv, const int64_t *times)
+{
+	cJSON *a = cJSON_CreateArray();
+	char buf[21];
+	size_t k = 0;
+
+	for (size_t t = 0; a && t < lv->n && k < LA_LIVE_LISTED; t++) {
+		uint8_t st = lv->state[t];
+		cJSON *o;
+
+		if (st != LA_LIVE_DIFFER && st != LA_LIVE_LEAK && st != LA_LIVE_MEMORY)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "bar", (double)t);
+		cJSON_AddStringToObject(o, "time", sa_time_format(times[t], buf));
+		cJSON_AddNumberToObject(o, "backtest", lv->backtest[t]);
+		cJSON_AddNumberToObject(o, "live", lv->sig[t]);
+		cJSON_AddStringToObject(o, "confirmed", state_word(st));
+		cJSON_AddItemToArray(a, o);
+		k++;
+	}
+	return a;
+}
+
+static cJSON *sample_json(const struct la_live *lv)
+{
+	cJSON *o;
+
+	if (lv->sample_drawn == 0 && lv->decided == lv->n)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "drawn", (double)lv->sample_drawn);
+	cJSON_AddNumberToObject(o, "disagreeing", (double)lv->sample_disagree);
+	cJSON_AddNumberToObject(o, "share", LA_LIVE_SHARE);
+	/* the chance that a veto on the share of the undecided bars shows in none of the draws */
+	sa_json_add_num(o, "confidence", 1.0 - pow(1.0 - LA_LIVE_SHARE, (double)lv->sample_drawn), 4);
+	return o;
+}
+
+static cJSON *failures_json(const struct la_live *lv, const int64_t *times)
+{
+	cJSON *a = cJSON_CreateArray();
+	char buf[21];
+
+	for (size_t i = 0; a && i < lv->n_failures; i++) {
+		const struct la_live_failure *f = &lv->failures[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(o, "bar", (double)f->bar);
+		if (f->bar < lv->n)
+			cJSON_AddStringToObject(o, "time", sa_time_format(times[f->bar], buf));
+		else
+			cJSON_AddNullToObject(o, "time");
+		cJSON_AddStringToObject(o, "status", f->status);
+		cJSON_AddStringToObject(o, "error", f->error);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+cJSON *la_live_json(const struct la_live *lv, const int64_t *times)
+{
+	cJSON *o = cJSON_CreateObject(), *sig;
+
+	cJSON_AddBoolToObject(o, "ok", lv->ran);
+	cJSON_AddNullToObject(o, "reason");
+	cJSON_AddNumberToObject(o, "bars", (double)lv->n);
+	cJSON_AddNumberToObject(o, "decided", (double)lv->decided);
+	cJSON_AddBoolToObject(o, "complete", la_live_complete(lv));
+	cJSON_AddNumberToObject(o, "budget", (double)lv->budget);
+	cJSON_AddBoolToObject(o, "cut_short", lv->cut);
+	cJSON_AddNumberToObject(o, "window", (double)lv->window);
+	cJSON_AddNumberToObject(o, "window_grown", (double)lv->grown);
+	cJSON_AddNumberToObject(o, "runs", (double)lv->runs);
+	cJSON_AddNumberToObject(o, "differing", (double)lv->differing);
+	cJSON_AddNumberToObject(o, "confirmed_leaks", (double)lv->leaks);
+	cJSON_AddNumberToObject(o, "memory_mismatches", (double)lv->memory);
+	cJSON_AddNumberToObject(o, "unconfirmed", (double)lv->unconfirmed);
+	cJSON_AddNumberToObject(o, "confirmations", (double)lv->confirmations);
+	cJSON_AddItemToObject(o, "first_differences", differences_json(lv, times));
+	cJSON_AddItemToObject(o, "sample", sample_json(lv));
+	cJSON_AddNumberToObject(o, "failed_runs", (double)lv->failed_runs);
+	cJSON_AddItemToObject(o, "failures", failures_json(lv, times));
+	cJSON_AddNumberToObject(o, "blocked_actions", (double)lv->blocked);
+	sig = cJSON_AddArrayToObject(o, "signals");
+	for (size_t t = 0; sig && t < lv->n; t++)
+		cJSON_AddItemToArray(sig, cJSON_CreateNumber(lv->sig[t]));
+	return o;
+}
+
+/* The live replay's sentence: what it decided and what it found. Returns buf. */
+static char *live_sentence(const struct la_live *lv, const int64_t *times, char *buf, size_t len)
+{
+	char when[21];
+	size_t first = lv->n;
+
+	for (size_t t = 0; t < lv->n && first == lv->n; t++)
+		if (lv->state[t] == LA_LIVE_LEAK)
+			first = t;
+	if (first < lv->n && lv->sig[first] != lv->backtest[first])
+		return sa_fmt(buf, len, "Decided bar by bar with only the past, as a live bot would, the "
+			      "strategy disagreed with its own backtest on %zu bar%s (%zu confirmed on the whole "
+			      "history up to the bar): at bar %zu (%s) the backtest was %s, while with only the "
+			      "past it was %s. ", lv->differing, lv->differing == 1 ? "" : "s", lv->leaks, first,
+			      sa_time_format(times[first], when), la_signal_word(lv->backtest[first]),
+			      la_signal_word(lv->sig[first]));
+	if (first < lv->n)
+		return sa_fmt(buf, len, "Decided bar by bar with only the past, as a live bot would, the "
+			      "strategy could not decide bar %zu (%s), where its backtest held a position. ",
+			      first, sa_time_format(times[first], when));
+	if (lv->failed_runs > 0)
+		return sa_fmt(buf, len, "The live replay did not finish: %s at bar %zu (%s). ",
+			      lv->failures[0].status, lv->failures[0].bar, lv->failures[0].error);
+	if (lv->decided < lv->n)
+		return sa_fmt(buf, len, "%zu of %zu bars were decided bar by bar with only the past, as a live "
+			      "bot would; of the rest, %zu drawn from a seed of this audit alone were decided on "
+			      "their window, %zu otherwise than the backtest. ", lv->decided, lv->n,
+			      lv->sample_drawn, lv->sample_disagree);
+	return sa_fmt(buf, len, "Every one of the %zu bars was decided again with only the bars up to it, "
+		      "as a live bot would (at most %zu bars a decision)%s, and %s. ", lv->n, lv->window,
+		      lv->memory > 0 ? ", the window widened where the strategy remembered more" : "",
+		      lv->unconfirmed > 0 ? "the decisions that differed could not be settled" :
+		      "each agreed with the backtest");
+}
+
+/* Sets res's key to item, replacing the one there. */
+static void set_item(cJSON *res, const char *key, cJSON *item)
+{
+	if (cJSON_HasObjectItem(res, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(res, key, item);
+	else
+		cJSON_AddItemToObject(res, key, item);
+}
+
+void la_live_merge(cJSON *res, const struct la_live *lv, const int64_t *times)
+{
+	char text[1024], both[4096];
+	const char *expl = sa_json_str(res, "explanation", "");
+
+	if (!lv->ran)
+		return;
+	if (lv->leaks > 0)
+		set_item(res, "clean", cJSON_CreateFalse());
+	if (!la_live_complete(lv))
+		set_item(res, "complete", cJSON_CreateFalse());
+	snprintf(both, sizeof both, "%s%s", live_sentence(lv, times, text, sizeof text), expl);
+	set_item(res, "explanation", cJSON_CreateString(both));
+	cJSON_AddItemToObject(res, "live", la_live_json(lv, times));
+}
+
+void la_live_release(struct la_live *lv)
+{
+	free(lv->sig);
+	free(lv->state);
+	free(lv->rules);
+	memset(lv, 0, sizeof *lv);
+}
