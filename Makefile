@@ -311,12 +311,19 @@ $(OUT)/sealed.json: $(OUT)/run.json $(I_JSON) $(SEALED) $(call stamps,sealed) $(
 
 # reconcile.csv: the claimed and the replayed equity of a reconciliation (a header alone when
 # no trade log was set against the strategy); one recipe writes both files (a grouped target).
-$(OUT)/replay.json $(OUT)/reconcile.csv &: $(OUT)/run.json $(T_COPY) $(I_JSON) $(DATA) $(OUT)/.knobs-inputs \
-		$(call stamps,replay) $(R)/replay
+# With a strategy the replay scores the live decisions (lookahead.json's live.signals, each bar
+# decided with only the bars up to it) and replays run.json's full-history backtest beside
+# them into backtest_equity.csv; the stats replay the scored signals again from the same file.
+LA_JSON := $(if $(STRATEGY),$(OUT)/lookahead.json)
+LA_ARG := $(if $(STRATEGY),--lookahead $(OUT)/lookahead.json)
+BT_CSV := $(if $(STRATEGY),$(OUT)/backtest_equity.csv)
+BT_ARG := $(if $(STRATEGY),--backtest-equity-out $(OUT)/backtest_equity.csv)
+$(OUT)/replay.json $(OUT)/reconcile.csv $(BT_CSV) &: $(OUT)/run.json $(LA_JSON) $(T_COPY) $(I_JSON) $(DATA) \
+		$(OUT)/.knobs-inputs $(call stamps,replay) $(R)/replay
 	$(call say,STAGE,$(OUT)/replay.json)
 	$(Q)$(R)/replay --run $(OUT)/run.json $(T_ARG) $(I_ARG) $(D_ARG) --config $(OUT)/config.json \
 		-o $(OUT)/replay.json --trades-out $(OUT)/trades.csv --equity-out $(OUT)/equity.csv \
-		--reconcile-out $(OUT)/reconcile.csv
+		--reconcile-out $(OUT)/reconcile.csv $(LA_ARG) $(BT_ARG)
 
 # Where this version stands in the trial ledger of the nightly's history (LEDGER): read every
 # time, since the history grows outside make, and rewritten only when it changed. The nightly
@@ -329,11 +336,11 @@ $(OUT)/ledger.json: $(OUT)/inspect.json $(OUT)/fingerprint.json $(call stamps,le
 # The curves the report draws, written by the stats recipe beside stats.json (a grouped
 # target: a missing one makes the recipe run again).
 ST_CURVES := $(addprefix $(OUT)/,benchmark.csv rolling.csv walkforward.csv montecarlo_fan.csv)
-$(OUT)/stats.json $(ST_CURVES) &: $(OUT)/replay.json $(OUT)/run.json $(DATA) $(V_JSON) $(OUT)/ledger.json \
-		$(call stamps,stats) $(R)/stats
+$(OUT)/stats.json $(ST_CURVES) &: $(OUT)/replay.json $(OUT)/run.json $(LA_JSON) $(DATA) $(V_JSON) \
+		$(OUT)/ledger.json $(call stamps,stats) $(R)/stats
 	$(call say,STAGE,$(OUT)/stats.json)
 	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) --config $(OUT)/config.json $(D_ARG) \
-		--run $(OUT)/run.json --ledger $(OUT)/ledger.json -o $(OUT)/stats.json \
+		--run $(OUT)/run.json $(LA_ARG) --ledger $(OUT)/ledger.json -o $(OUT)/stats.json \
 		--benchmark-out $(OUT)/benchmark.csv --rolling-out $(OUT)/rolling.csv \
 		--walkforward-out $(OUT)/walkforward.csv --fan-out $(OUT)/montecarlo_fan.csv
 
@@ -351,7 +358,7 @@ $(OUT)/calibration.json: $(CAL_SRC) | $(OUT)/.dir
 	$(Q)cp -f $< $@
 
 $(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(wildcard templates/*) \
-		$(ST_CURVES) $(OUT)/reconcile.csv $(CAL_COPY) $(call stamps,report) $(R)/report
+		$(ST_CURVES) $(OUT)/reconcile.csv $(BT_CSV) $(CAL_COPY) $(call stamps,report) $(R)/report
 	$(call say,REPORT,$@)
 	$(Q)$(R)/report --dir $(OUT) --name '$(NAME)' --templates templates $(D_ARG)
 

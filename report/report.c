@@ -11,6 +11,7 @@
 #include "report_calibration.h"
 #include "report_chart.h"
 #include "report_input.h"
+#include "report_live.h"
 #include "report_model.h"
 #include "report_reconcile.h"
 #include "report_pdf.h"
@@ -28,9 +29,10 @@ static const char usage[] =
 	"Renders the audit in DIR as report.html (from TEMPLATES/report.html), the charts\n"
 	"equity.png, underwater.png, rolling.png, rolling_vol.png, returns.png, costs.png, delay.png,\n"
 	"signals.png, permutation.png and warmup.png (and reconcile.png when a trade log was\n"
-	"reconciled with the code), report.pdf and report.xlsx, all inside DIR. It runs no\n"
+	"reconciled with the code, live.png when the replay says what it scored: a strategy's\n"
+	"live decisions against its backtest), report.pdf and report.xlsx, all inside DIR. It runs no\n"
 	"replay or statistics: the curves come from the stages' benchmark.csv, rolling.csv, walkforward.csv,\n"
-	"montecarlo_fan.csv and reconcile.csv, the figures from their JSON.\n"
+	"montecarlo_fan.csv, reconcile.csv, equity.csv and backtest_equity.csv, the figures from their JSON.\n"
 	"Missing or failed stage files are reported in the page, never fatal. --data gives the\n"
 	"price series the signals chart is drawn on. DIR/calibration.json, when present, gives the\n"
 	"auditor's own error rates the Honest limitations quote (make calibrate measures them).\n"
@@ -85,6 +87,18 @@ static void draw_reconcile(const struct args *a, const struct rpt_input *in)
 	rpt_series_release(&replayed);
 }
 
+/* live.png, when the replay says what it scored (a strategy's audit): the backtest's curve
+ * (backtest_equity.csv) and the live decisions' (equity.csv), or why they are not both there. */
+static void draw_live(const struct args *a, const struct rpt_input *in, const struct rpt_extra *x)
+{
+	char path[4096], err[512];
+
+	if (rpt_live_present(in) &&
+	    rpt_chart_live(sa_fmt(path, sizeof path, "%s/live.png", a->dir), &x->backtest, &in->equity,
+			   x->live_why, err, sizeof err))
+		sa_die("%s", err);
+}
+
 static void draw_robust_charts(const struct args *a, const struct rpt_input *in)
 {
 	char path[4096], err[512];
@@ -133,6 +147,7 @@ static void draw_charts(const struct args *a, const struct rpt_input *in, const 
 			     in->data_reason, err, sizeof err))
 		sa_die("%s", err);
 	free(sig);
+	draw_live(a, in, x);
 	draw_reconcile(a, in);
 	draw_robust_charts(a, in);
 	if (rpt_trials_charts(a->dir, in, err, sizeof err))

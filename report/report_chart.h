@@ -84,6 +84,15 @@ void rpt_draw_delay(cairo_t *cr, const cJSON *rows, const char *why_missing);
 int rpt_chart_reconcile(const char *path, const struct rpt_series *claimed,
 			const struct rpt_series *replayed, char *err, size_t errlen);
 
+/* Live against the backtest: the backtest's net equity (backtest_equity.csv, dashed, "what the
+ * backtest claimed") and the live decisions' (equity.csv, "what it would have done live"), each
+ * compounded, on one time axis; why_missing (not empty) is shown instead when the live decisions
+ * were not scored. */
+int rpt_chart_live(const char *path, const struct rpt_series *backtest, const struct rpt_series *live,
+		   const char *why_missing, char *err, size_t errlen);
+void rpt_draw_live(cairo_t *cr, const struct rpt_series *backtest, const struct rpt_series *live,
+		   const char *why_missing);
+
 /* The permuted Sharpe ratios (robustness.json's permutation object, may be NULL) as a histogram,
  * the real one marked. */
 int rpt_chart_permutation(const char *path, const cJSON *perm, const char *why_missing,

@@ -1,5 +1,5 @@
-/* report_chart_tear.c - the tearsheet's charts: underwater, rolling Sharpe, delay and the
- * reconciliation of a claimed log. */
+/* report_chart_tear.c - the tearsheet's charts: underwater, rolling Sharpe, delay, the
+ * reconciliation of a claimed log and the live decisions against the backtest. */
 #include <cairo.h>
 #include <float.h>
 #include <math.h>
@@ -308,14 +308,15 @@ int rpt_chart_delay(const char *path, const cJSON *rows, const char *why_missing
 	return rpt_finish(cr, sf, path, err, errlen);
 }
 
-static void draw_reconcile(cairo_t *cr, const struct rpt_series *a, const struct rpt_series *b)
+/* Two net equity curves on one time axis, a dashed (names[0]) and a solid one (names[1]). */
+static void draw_two(cairo_t *cr, const struct rpt_series *a, const struct rpt_series *b,
+		     const char *const names[2])
 {
 	struct rpt_panel p = { 78, 80, CW - 24, CH - 34, DBL_MAX, -DBL_MAX, DBL_MAX, -DBL_MAX };
-	static const char *const names[] = { "claimed by the trade log", "replayed from the code" };
 	static const struct rpt_rgb colors[] = { { 0.80, 0.20, 0.18 }, { 0.10, 0.30, 0.65 } };
 	static const int dashed[] = { L_DASH, L_LINE };
 	const struct rpt_series *s[2] = { a, b };
-	double dash[] = { 5, 3 };
+	double dash[] = { 5, 3 }, pad;
 
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; i < s[k]->n; i++) {
@@ -326,6 +327,10 @@ static void draw_reconcile(cairo_t *cr, const struct rpt_series *a, const struct
 		}
 	if (p.xmax <= p.xmin)
 		p.xmax = p.xmin + 3600;
+	/* a margin, so a line along the lowest or highest value is not hidden in the frame */
+	pad = 0.02 * (p.ymax - p.ymin);
+	p.ymin -= pad;
+	p.ymax += pad;
 	rpt_nice_range(&p.ymin, &p.ymax, 5);
 	rpt_y_axis(cr, &p, 5, 1, "%.2f", false);
 	rpt_x_axis_dates(cr, &p, true);
@@ -345,14 +350,41 @@ static void draw_reconcile(cairo_t *cr, const struct rpt_series *a, const struct
 int rpt_chart_reconcile(const char *path, const struct rpt_series *claimed,
 			const struct rpt_series *replayed, char *err, size_t errlen)
 {
+	static const char *const names[] = { "claimed by the trade log", "replayed from the code" };
 	cairo_surface_t *sf;
 	cairo_t *cr = rpt_canvas(&sf);
 
 	rpt_title(cr, "The log against the code: net equity, compounded",
 	      "the log's claimed returns and the code's replay, each applied to the equity at entry");
 	if (claimed->n >= 2 || replayed->n >= 2)
-		draw_reconcile(cr, claimed, replayed);
+		draw_two(cr, claimed, replayed, names);
 	else
 		rpt_empty_note(cr, "no trades on either side");
+	return rpt_finish(cr, sf, path, err, errlen);
+}
+
+void rpt_draw_live(cairo_t *cr, const struct rpt_series *backtest, const struct rpt_series *live,
+		   const char *why_missing)
+{
+	static const char *const names[] = { "what the backtest claimed", "what it would have done live" };
+
+	rpt_prep(cr);
+	rpt_title(cr, "Live against the backtest: net equity, compounded",
+		  "the same costs and rules; live, each bar decided with only the bars up to it");
+	if (why_missing && why_missing[0])
+		rpt_empty_note(cr, why_missing);
+	else if (backtest->n >= 2 && live->n >= 2)
+		draw_two(cr, backtest, live, names);
+	else
+		rpt_empty_note(cr, "fewer than two equity rows to draw");
+}
+
+int rpt_chart_live(const char *path, const struct rpt_series *backtest, const struct rpt_series *live,
+		   const char *why_missing, char *err, size_t errlen)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr = rpt_canvas(&sf);
+
+	rpt_draw_live(cr, backtest, live, why_missing);
 	return rpt_finish(cr, sf, path, err, errlen);
 }

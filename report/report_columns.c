@@ -50,6 +50,14 @@ const struct rpt_col rpt_cost_cols[RPT_COST_COLS] = {
 	{ { NULL, NULL, 0 }, "ruined", RPT_CELL_COUNT, 8, "" },
 };
 
+const struct rpt_col rpt_live_cols[RPT_LIVE_COLS] = {
+	{ { "bar", "bar", 0.1 }, "bar", RPT_CELL_COUNT, 10, "num" },
+	{ { "time (UTC)", "time", 0.22 }, "time", RPT_CELL_TEXT, 22, "mono" },
+	{ { "the backtest (full history)", "backtest", 0.17 }, "backtest", RPT_CELL_COUNT, 10, "" },
+	{ { "live (only the past)", "live", 0.17 }, "live", RPT_CELL_COUNT, 10, "" },
+	{ { "confirmed", "confirmed", 0.34 }, "confirmed", RPT_CELL_TEXT, 14, "" },
+};
+
 static const cJSON *at(const cJSON *o, const char *a, const char *b)
 {
 	const cJSON *x = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, a) : NULL;
@@ -115,6 +123,7 @@ int rpt_columns_model(cJSON *m)
 		{ "delay", "tearsheet", "delay", rpt_delay_cols, RPT_DELAY_COLS },
 		{ "costs", "costs", "sensitivity", rpt_cost_cols, RPT_COST_COLS },
 		{ "worst", "reconcile", "worst", rpt_worst_cols, RPT_WORST_COLS },
+		{ "live", "live", "first_differences", rpt_live_cols, RPT_LIVE_COLS },
 		{ "variants", NULL, NULL, rpt_variant_cols, RPT_VARIANT_COLS },
 	};
 	cJSON *cols = cJSON_AddObjectToObject(m, "cols");

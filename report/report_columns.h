@@ -50,9 +50,15 @@ extern const struct rpt_col rpt_delay_cols[RPT_DELAY_COLS];
 #define RPT_COST_COLS 7
 extern const struct rpt_col rpt_cost_cols[RPT_COST_COLS];
 
-/* Adds to the template model m "cols" {drawdowns, delay, costs, worst, variants}, each the list
- * of its columns' {title}, and to every row of the tables the page draws cell by cell
- * (tearsheet.drawdowns, tearsheet.delay, costs.sensitivity, reconcile.worst) "cells", its
+/* The first bars where the live decision differs from the backtest's: lookahead.json's
+ * live.first_differences, the model's "live.first_differences". */
+#define RPT_LIVE_COLS 5
+extern const struct rpt_col rpt_live_cols[RPT_LIVE_COLS];
+
+/* Adds to the template model m "cols" {drawdowns, delay, costs, worst, live, variants}, each the
+ * list of its columns' {title}, and to every row of the tables the page draws cell by cell
+ * (tearsheet.drawdowns, tearsheet.delay, costs.sensitivity, reconcile.worst,
+ * live.first_differences) "cells", its
  * values in column order as {text, cls}. Returns 0, or -1 when out of memory. */
 int rpt_columns_model(cJSON *m);
 

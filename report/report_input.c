@@ -33,6 +33,7 @@ static const char *const curve_files[RPT_NCURVES] = {
 	[RPT_WALKFORWARD] = "walkforward.csv",
 	[RPT_FAN] = "montecarlo_fan.csv",
 	[RPT_RECONCILE] = "reconcile.csv",
+	[RPT_BACKTEST] = "backtest_equity.csv",
 };
 
 /* Rows are collected as strings while the shared table reader streams: cells grow by one

@@ -51,8 +51,10 @@ struct rpt_returns {
 };
 
 /* The curves the stages wrote for the report to draw (pipeline/README.md): benchmark.csv,
- * rolling.csv, walkforward.csv, montecarlo_fan.csv (stats) and reconcile.csv (replay). */
-enum rpt_curve { RPT_BENCHMARK, RPT_ROLLING, RPT_WALKFORWARD, RPT_FAN, RPT_RECONCILE, RPT_NCURVES };
+ * rolling.csv, walkforward.csv, montecarlo_fan.csv (stats), reconcile.csv and
+ * backtest_equity.csv (replay). */
+enum rpt_curve { RPT_BENCHMARK, RPT_ROLLING, RPT_WALKFORWARD, RPT_FAN, RPT_RECONCILE, RPT_BACKTEST,
+		 RPT_NCURVES };
 
 struct rpt_input {
 	struct rpt_stage stage[RPT_NFILES];

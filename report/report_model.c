@@ -14,6 +14,7 @@
 #include "report_columns.h"
 #include "report_figures.h"
 #include "report_fmt.h"
+#include "report_live.h"
 #include "report_reconcile.h"
 #include "timeutil.h"
 
@@ -145,6 +146,9 @@ static void add_verdict(cJSON *m, const struct rpt_input *in)
 	else if (!strcmp(verdict, "REJECTED_UNSAFE"))
 		cJSON_AddStringToObject(m, "rejected", "The sandbox refused what the upload tried (above), so "
 					"nothing it returned can be trusted.");
+	/* the figures below then score what it would have done live, not the backtest */
+	cJSON_AddBoolToObject(m, "rejected_live", !strcmp(verdict, "REJECTED_LOOKAHEAD") &&
+			      !strcmp(sa_json_str(rpt_stage_ok(in, RPT_REPLAY), "scored", ""), "live"));
 	cJSON *gates = cJSON_AddArrayToObject(m, "gates");
 	const cJSON *g;
 	cJSON_ArrayForEach(g, get(v, "gates")) {
@@ -702,6 +706,7 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	add_stopped(m, in);
 	add_containment(m, in);
 	add_lookahead(m, in);
+	rpt_live_model(m, in);
 	add_robust(m, in);
 	add_inspection(m, in);
 	add_costs(m, in);

@@ -38,7 +38,7 @@ static void note(struct rpt_pdf *p, const char *text)
 /* --- the charts the PDF draws itself, as vectors --------------------------------------- */
 
 enum chart { CH_EQUITY, CH_UNDERWATER, CH_ROLLING, CH_ROLLING_VOL, CH_DELAY, CH_COSTS, CH_RETURNS,
-	     CH_SIGNALS };
+	     CH_SIGNALS, CH_LIVE };
 
 struct chart_ctx {
 	const struct rpt_pdf_charts *d;
@@ -74,6 +74,7 @@ static void draw_one(cairo_t *cr, const void *ctx)
 		rpt_draw_signals(cr, &d->in->data, d->sig, d->why_sig,
 				 cJSON_IsObject(la) ? get(la, "mismatches") : NULL, d->in->data_reason);
 		break;
+	case CH_LIVE: rpt_draw_live(cr, &d->x->backtest, &d->in->equity, d->x->live_why); break;
 	}
 }
 
@@ -317,11 +318,57 @@ static void lookahead(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 	chart(p, d, CH_SIGNALS);
 }
 
+/* The live decisions against the backtest: what the difference is worth, how the bars were
+ * decided, the first bars that differ, and the two curves (live.png's, drawn as vectors). */
+static void live(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts *d)
+{
+	static const struct rpt_pdf_col sides[] = { { "", "label", 0.4 },
+		{ "the backtest (full history)", "backtest", 0.3 }, { "live (only the past)", "live", 0.3 } };
+	struct rpt_pdf_col first[RPT_LIVE_COLS];
+	const cJSON *l = get(m, "live");
+	cJSON *rows, *r;
+
+	if (!on(l, "present"))
+		return;
+	rpt_pdf_heading(p, "Live against the backtest", 1);
+	rpt_pdf_paraf(p, "%s", str(l, "worth"));
+	if (str(l, "decided")[0])
+		rpt_pdf_paraf(p, "%s", str(l, "decided"));
+	if (on(l, "scored_live") && (rows = cJSON_CreateArray())) {
+		static const char *const what[][3] = { { "net return (compounded)", "net_return_backtest",
+			"net_return_live" }, { "trades", "trades_backtest", "trades_live" } };
+		for (size_t k = 0; k < NCOL(what) && (r = cJSON_CreateObject()); k++) {
+			cJSON_AddItemToArray(rows, r);
+			cJSON_AddStringToObject(r, "label", what[k][0]);
+			cJSON_AddStringToObject(r, "backtest", str(l, what[k][1]));
+			cJSON_AddStringToObject(r, "live", str(l, what[k][2]));
+		}
+		rpt_pdf_table(p, rows, sides, NCOL(sides), NULL);
+		cJSON_Delete(rows);
+	}
+	if (on(l, "has_first")) {
+		rpt_pdf_paraf(p, "%s", str(l, "first_said"));
+		rpt_pdf_table(p, get(l, "first_differences"), first, pdf_cols(rpt_live_cols, RPT_LIVE_COLS, first),
+			      NULL);
+		note(p, "The first bars (up to ten) whose live decision differs from the backtest's, as "
+		     "lookahead.json lists them; they are in report.xlsx too (sheet Live).");
+	}
+	chart(p, d, CH_LIVE);
+}
+
 /* After a rejection's finding: the heading that says what the performance below is. */
 static void rejected(struct rpt_pdf *p, const cJSON *m)
 {
 	if (!str(m, "rejected")[0])
 		return;
+	if (on(m, "rejected_live")) {
+		rpt_pdf_heading(p, "The backtest could not have been traded", 1);
+		rpt_pdf_paraf(p, "%s Every figure from here on scores the live decisions, each bar decided "
+			      "with only the bars up to it, as the section above sets them beside the "
+			      "backtest: read them as what the upload would have done, not as a reason to "
+			      "trade it.", str(m, "rejected"));
+		return;
+	}
 	rpt_pdf_heading(p, "The backtest below could not have been traded", 1);
 	rpt_pdf_paraf(p, "%s Every figure from here on describes that backtest: read it as a record of "
 		      "what the upload claimed, not of what it would have earned.", str(m, "rejected"));
@@ -689,8 +736,10 @@ static void limitations(struct rpt_pdf *p, const cJSON *model)
 		"position, market impact, gaps and outages are not modelled.",
 		"The Deflated Sharpe Ratio and the PBO are only as honest as the variants declared. "
 		"Variants tried and not declared make every figure here look better than it is.",
-		"The look-ahead check compares truncated re-runs at a sample of bars; a peek that never "
-		"changes a sampled signal can go unseen.",
+		"Each bar is decided live, with only the bars up to it, as far as the budget allows "
+		"(LIVE_BARS, AUDIT_S); past it only a sample of the bars is checked, and a peek that acts "
+		"on too few of them to show in the sample can go unseen there (the live section says how "
+		"many bars were decided and what the sample would catch).",
 		"A trade log is taken at its word: its returns are not replayed against prices unless "
 		"signals were uploaded as well.",
 		"The sandbox contains the strategy for this audit; it says nothing about how the code "
@@ -708,6 +757,7 @@ void rpt_pdf_sections(struct rpt_pdf *p, const cJSON *model, const struct rpt_pd
 	verdict(p, model);
 	containment(p, model);
 	lookahead(p, model, d);
+	live(p, model, d);
 	rejected(p, model);
 	tearsheet(p, model, d);
 	robustness(p, model);

@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "report_figures.h"
 #include "report_fmt.h"
+#include "report_live.h"
 
 static const cJSON *get(const cJSON *obj, const char *key)
 {
@@ -89,6 +90,9 @@ int rpt_extra_build(struct rpt_extra *x, const struct rpt_input *in)
 		goto out;
 	}
 	x->volatility_annualised = num(x->stats, "volatility_annualised");
+	if (rpt_live_backtest(in, &x->backtest, x->live_why, sizeof x->live_why) == 0 &&
+	    in->equity_reason[0])
+		sa_fmt(x->live_why, sizeof x->live_why, "%s", in->equity_reason);
 	rc = 0;
 out:
 	if (rc < 0)
@@ -99,6 +103,7 @@ out:
 void rpt_extra_release(struct rpt_extra *x)
 {
 	rpt_series_release(&x->bench);
+	rpt_series_release(&x->backtest);
 	free(x->rolling);
 	free(x->rolling_vol);
 	memset(x, 0, sizeof(*x));

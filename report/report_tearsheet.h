@@ -19,11 +19,15 @@ struct rpt_extra {
 	double breakeven;               /* stats.json's breakeven_cost_multiple, or NAN */
 	double sharpe_annualised;       /* the headline, for the rolling chart; or NAN */
 	const cJSON *stats;             /* borrowed from the input; NULL when stats failed */
+	struct rpt_series backtest;     /* backtest_equity.csv, beside the live decisions; empty when
+					 * they were not scored (report_live.h) */
+	char live_why[320];             /* why live.png draws no curves ("" when it draws them) */
 };
 
 /* Fills x from in (borrowed; x borrows from it, so release x first): the buy and hold of
- * benchmark.csv and the rolling figures of rolling.csv, both written by the stats stage, and
- * stats.json's figures the charts quote. Returns 0, or -1 when memory ran out. */
+ * benchmark.csv and the rolling figures of rolling.csv, both written by the stats stage,
+ * stats.json's figures the charts quote, and the backtest's curve beside the live decisions
+ * (the replay stage's backtest_equity.csv). Returns 0, or -1 when memory ran out. */
 int rpt_extra_build(struct rpt_extra *x, const struct rpt_input *in);
 void rpt_extra_release(struct rpt_extra *x);
 

@@ -11,6 +11,7 @@
 
 #include "jsonio.h"
 #include "msg.h"
+#include "report_live.h"
 #include "report_reconcile.h"
 #include "text.h"
 #include "report_figures.h"
@@ -726,6 +727,12 @@ int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *nam
 	write_trades(&b, in);
 	write_equity(&b, in);
 	write_lookahead(&b, in);
+	if (rpt_live_sheet(b.wb, b.head, b.pct, in)) {
+		sa_fmt(err, errlen, "cannot add the sheet Live to '%s'", tmp);
+		workbook_close(b.wb);
+		remove(tmp);
+		goto out;
+	}
 	write_robust(&b, in);
 	write_variants(&b, in);
 	write_containment(&b, in);

@@ -10,8 +10,13 @@ variant_returns.bin, each column must compound to variants.csv's net return.
 
 usage: recompute.py DIR [DATA]
 prints one line per figure checked; exits 0 when all agree, 1 when one does not, 2 on bad use.
-With DATA (the price file the audit read) it replays run.json's signals bar by bar, as written
+With DATA (the price file the audit read) it replays the scored signals bar by bar, as written
 out below, and checks every late-fill row, every replayed cost row and the break-even multiple.
+The scored signals are run.json's, or lookahead.json's live.signals when replay.json says
+"scored": "live" (each bar decided with only the bars up to it); then the full-history backtest
+the replay set beside them is recomputed from backtest_equity.csv (its net and gross returns,
+the difference from the live net return in equity.csv, the bars whose decisions differ, and
+with DATA a replay of run.json's signals), and the bundle's sums must list it.
 The curve files the report draws (benchmark.csv, rolling.csv, walkforward.csv,
 montecarlo_fan.csv, reconcile.csv) are recomputed by recompute_curves.py, beside this file.
 
@@ -553,6 +558,57 @@ def breakeven_checks(stats, costs, signals, bars, exits):
     return out
 
 
+def live_checks(d, replay, curve, run, bars):
+    """The live decisions against the backtest (replay.json "scored", "backtest",
+    "live_vs_backtest") from backtest_equity.csv, equity.csv, run.json and lookahead.json; with
+    DATA the backtest replayed again from run.json's signals. As (what, good)."""
+    if "scored" not in replay:
+        return []
+    out = []
+    rows = read_csv(f"{d}/backtest_equity.csv") if os.path.exists(f"{d}/backtest_equity.csv") else None
+    out.append(("backtest_equity.csv is there beside replay.json's scored", rows is not None))
+    if rows is None:
+        return out
+    eq_rows = read_csv(f"{d}/equity.csv")
+    net = [float(r["net_equity"]) for r in rows]
+    gross = [float(r["gross_equity"]) for r in rows]
+    bt = replay.get("backtest") or {}
+    out.append(("backtest_equity.csv has equity.csv's columns and times",
+                list(rows[0].keys()) == list(eq_rows[0].keys()) and
+                [r["time"] for r in rows] == [r["time"] for r in eq_rows]))
+    out.append(("backtest.net_return = backtest_equity.csv's last net equity - 1",
+                near(bt.get("net_return"), net[-1] - 1)))
+    out.append(("backtest.gross_return = backtest_equity.csv's last gross equity - 1",
+                near(bt.get("gross_return"), gross[-1] - 1)))
+    d_lb = replay.get("live_vs_backtest")
+    if replay["scored"] != "live":
+        out.append(("scored backtest: backtest_equity.csv is equity.csv, no live_vs_backtest",
+                    rows == eq_rows and d_lb is None and bt.get("trades") == replay.get("trades")))
+        return out
+    la = json.load(open(f"{d}/lookahead.json")).get("live") or {}
+    live, full = la.get("signals") or [], run.get("signals") or []
+    differing = sum(a != b for a, b in zip(live, full))
+    out += [("live_vs_backtest.net_return_live = equity.csv's last net equity - 1",
+             near(d_lb["net_return_live"], curve[-1] - 1) and near(replay["net_return"], curve[-1] - 1)),
+            ("live_vs_backtest.net_return_backtest = backtest_equity.csv's last net equity - 1",
+             near(d_lb["net_return_backtest"], net[-1] - 1)),
+            ("live_vs_backtest.difference = backtest less live net return, each compounded",
+             near(d_lb["difference"], (net[-1] - 1) - (curve[-1] - 1))),
+            ("live_vs_backtest.differing_bars counts the bars whose live.signals differ from run.json's",
+             len(live) == len(full) > 0 and d_lb["differing_bars"] == differing ==
+             la.get("differing", differing))]
+    if bars is not None:
+        ex = replay.get("exits")
+        x = replay_bars(bars, full, replay["costs"], 1.0, 0, Exits(ex) if ex else None)
+        print(f"# backtest replayed: {len(x['nets'])} trades, {x['net_return']!r} vs {bt}")
+        out.append(("backtest: run.json's signals replayed again give its trades and net return to 1e-9",
+                    bt.get("trades") == len(x["nets"]) and near_replay(bt.get("net_return"), x["net_return"])))
+    if os.path.exists(f"{d}/sha256sums.txt"):
+        out.append(("the bundle's sums list backtest_equity.csv", any(
+            l.split()[-1] == "backtest_equity.csv" for l in open(f"{d}/sha256sums.txt") if l.strip())))
+    return out
+
+
 def calibration_checks(d):
     """The Honest limitations' sentence against the bundle's calibration.json: the rates and the
     Clopper-Pearson interval recomputed from its counts (scipy's beta quantiles)."""
@@ -703,8 +759,12 @@ def main():
         print(f"{'ok' if agree else 'MISMATCH'}: {what}: {got!r} vs {want!r}")
     run = json.load(open(f"{d}/run.json")) if os.path.exists(f"{d}/run.json") else {}
     signals = run.get("signals") if replay.get("mode") != "tradelog" else None
+    if replay.get("scored") == "live":
+        # every figure scores the live decisions: they are the signals replayed again
+        signals = (json.load(open(f"{d}/lookahead.json")).get("live") or {}).get("signals")
     for what, good in rerun_checks(stats, replay, trades, signals, bars) + (
-            exit_checks(replay, stats, trades, signals, bars) if replay.get("equity_basis") == "bar" else []):
+            exit_checks(replay, stats, trades, signals, bars) if replay.get("equity_basis") == "bar" else []) + \
+            live_checks(d, replay, curve, run, bars):
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     for what, good in calibration_checks(d):

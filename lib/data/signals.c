@@ -6,7 +6,10 @@
 #include "jsonio.h"
 #include "signals.h"
 
-int da_signals_read(const cJSON *arr, size_t n_bars, int8_t **out, char *err, size_t errlen)
+/* Reads arr as exactly n_bars signals, each -1, 0 or 1; err names it by what (a file and its
+ * field: "run.json", "lookahead.json live.signals") and its items by item ("signal", "value"). */
+static int read_array(const cJSON *arr, size_t n_bars, const char *what, const char *item,
+		      int8_t **out, char *err, size_t errlen)
 {
 	const cJSON *v;
 	int8_t *sig = NULL;
@@ -15,8 +18,8 @@ int da_signals_read(const cJSON *arr, size_t n_bars, int8_t **out, char *err, si
 
 	*out = NULL;
 	if (!cJSON_IsArray(arr) || (size_t)cJSON_GetArraySize(arr) != n_bars) {
-		sa_fmt(err, errlen, "run.json holds %d signals for %zu bars of data; one per bar is needed",
-		       cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0, n_bars);
+		sa_fmt(err, errlen, "%s holds %d %ss for %zu bars of data; one per bar is needed",
+		       what, cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0, item, n_bars);
 		goto out;
 	}
 	sig = malloc(n_bars ? n_bars : 1);
@@ -28,7 +31,7 @@ int da_signals_read(const cJSON *arr, size_t n_bars, int8_t **out, char *err, si
 		double x = cJSON_IsNumber(v) ? v->valuedouble : 0.5;
 
 		if (x != -1.0 && x != 0.0 && x != 1.0) {
-			sa_fmt(err, errlen, "run.json signal %zu is not -1, 0 or 1", i);
+			sa_fmt(err, errlen, "%s %s %zu is not -1, 0 or 1", what, item, i);
 			goto out;
 		}
 		sig[i++] = (int8_t)x;
@@ -39,6 +42,11 @@ int da_signals_read(const cJSON *arr, size_t n_bars, int8_t **out, char *err, si
 out:
 	free(sig);
 	return rc;
+}
+
+int da_signals_read(const cJSON *arr, size_t n_bars, int8_t **out, char *err, size_t errlen)
+{
+	return read_array(arr, n_bars, "run.json", "signal", out, err, errlen);
 }
 
 long da_run_blocked(const cJSON *run)
@@ -79,4 +87,41 @@ int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig
 	}
 	return da_signals_read(cJSON_GetObjectItemCaseSensitive(run, "signals"), n_bars, sig, err,
 			       errlen);
+}
+
+int da_live_signals(const cJSON *lookahead, size_t n_bars, int8_t **sig, char *err, size_t errlen)
+{
+	const cJSON *live = cJSON_GetObjectItemCaseSensitive(lookahead, "live");
+	const cJSON *ok = cJSON_GetObjectItemCaseSensitive(live, "ok");
+
+	*sig = NULL;
+	if (!cJSON_IsObject(lookahead)) {
+		sa_fmt(err, errlen, "lookahead.json is not a JSON object");
+		return DA_LIVE_ERROR;
+	}
+	if (!live || cJSON_IsNull(live)) {
+		if (sa_json_bool(lookahead, "ok", false))
+			sa_fmt(err, errlen, "lookahead.json has no live object: no bar was decided live");
+		else
+			sa_fmt(err, errlen, "lookahead.json has no live object: the look-ahead stage "
+			       "failed (%.300s)", sa_json_str(lookahead, "reason", "no reason given"));
+		return DA_LIVE_NONE;
+	}
+	if (!cJSON_IsObject(live)) {
+		sa_fmt(err, errlen, "lookahead.json live is not an object");
+		return DA_LIVE_ERROR;
+	}
+	if (!cJSON_IsBool(ok)) {
+		sa_fmt(err, errlen, "lookahead.json live.ok is not true or false");
+		return DA_LIVE_ERROR;
+	}
+	if (cJSON_IsFalse(ok)) {
+		sa_fmt(err, errlen, "the live replay could not run (lookahead.json live.reason: %.300s)",
+		       sa_json_str(live, "reason", "none given"));
+		return DA_LIVE_NONE;
+	}
+	if (read_array(cJSON_GetObjectItemCaseSensitive(live, "signals"), n_bars,
+		       "lookahead.json live.signals", "value", sig, err, errlen) < 0)
+		return DA_LIVE_ERROR;
+	return DA_LIVE_OK;
 }

@@ -31,4 +31,21 @@ enum {
 int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *err,
 		   size_t errlen);
 
+/* What lookahead.json's "live" object gives a stage that scores it (da_live_signals). */
+enum da_live {
+	DA_LIVE_ERROR = -1, /* a live object that is not what it must be: an error, never a default */
+	DA_LIVE_NONE = 0,   /* no usable live object: no "live", or live.ok false */
+	DA_LIVE_OK = 1,     /* live.ok true and live.signals valid */
+};
+
+/* Takes the live decisions (each bar decided with only the bars up to it) out of a
+ * lookahead.json tree (borrowed). DA_LIVE_OK with *sig (n_bars bytes, caller frees) when "live"
+ * is an object with "ok" true and "signals" exactly n_bars values, each -1, 0 or 1;
+ * DA_LIVE_NONE with why in err when there is no usable live object ("live" absent or null,
+ * or its "ok" false: its "reason" quoted); DA_LIVE_ERROR with err naming the file and field
+ * ("lookahead.json live.signals holds 4 values for 5 bars ...") for anything else (a tree that
+ * is no object, a live that is no object, an ok that is no boolean, a bad signals array). *sig is
+ * NULL unless DA_LIVE_OK. */
+int da_live_signals(const cJSON *lookahead, size_t n_bars, int8_t **sig, char *err, size_t errlen);
+
 #endif

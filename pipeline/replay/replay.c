@@ -15,6 +15,7 @@
 #include "replay_core.h"
 #include "replay_io.h"
 #include "replay_curves.h"
+#include "replay_live.h"
 #include "stats_core.h"
 #include "tradelog.h"
 #include "tradelog_formats.h"
@@ -22,7 +23,8 @@
 static const char usage[] =
 	"usage: replay --run run.json [--trades tradelog.csv] [--inspect inspect.json] [--data OHLCV.csv]\n"
 	"              --config config.json -o replay.json --trades-out trades.csv\n"
-	"              --equity-out equity.csv [--reconcile-out reconcile.csv] [--timing]\n"
+	"              --equity-out equity.csv [--reconcile-out reconcile.csv]\n"
+	"              [--lookahead lookahead.json --backtest-equity-out backtest_equity.csv] [--timing]\n"
 	"\n"
 	"Replays the sandbox's signals with next-bar-open fills, fees, slippage and funding, or\n"
 	"audits a trade log's claimed returns (trusted as given), or both and reconciles them.\n"
@@ -32,6 +34,11 @@ static const char usage[] =
 	"Writes replay.json, trades.csv and equity.csv; see pipeline/README.md.\n"
 	"  --reconcile-out  the claimed and the replayed equity curves of a reconciliation (its\n"
 	"             header alone when no trade log was reconciled with the signals)\n"
+	"  --lookahead  scores the live decisions (lookahead.json live.signals, each bar decided\n"
+	"             with only the bars up to it) when live.ok is true, and replays run.json's\n"
+	"             full-history signals beside them into --backtest-equity-out (equity.csv's\n"
+	"             columns); without a usable live object the backtest is scored and replay.json\n"
+	"             says why; a malformed one makes the replay fail (\"ok\": false) naming the field\n"
 	"  --timing   print to stderr how long loading (wall and CPU time) and the computation\n"
 	"             (replay plus the statistics core) took; never written into any output\n"
 	"\n"
@@ -39,7 +46,7 @@ static const char usage[] =
 
 struct args {
 	const char *run, *trades, *inspect, *data, *config, *out, *trades_out, *equity_out;
-	const char *reconcile_out;
+	const char *reconcile_out, *lookahead, *backtest_out;
 	int timing;
 };
 
@@ -54,6 +61,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "trades-out", required_argument, NULL, 'T' },
 		{ "equity-out", required_argument, NULL, 'E' },
 		{ "reconcile-out", required_argument, NULL, 'R' },
+		{ "lookahead", required_argument, NULL, 'l' },
+		{ "backtest-equity-out", required_argument, NULL, 'B' },
 		{ "timing", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -71,6 +80,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'T': a->trades_out = optarg; break;
 		case 'E': a->equity_out = optarg; break;
 		case 'R': a->reconcile_out = optarg; break;
+		case 'l': a->lookahead = optarg; break;
+		case 'B': a->backtest_out = optarg; break;
 		case 'm': a->timing = 1; break;
 		case 'h': fputs(usage, stdout); exit(SA_EXIT_OK);
 		default: sa_usage_die("unknown option");
@@ -82,6 +93,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		sa_usage_die("--run, --config, -o, --trades-out and --equity-out are required");
 	if (!a->data && !a->trades)
 		sa_usage_die("--data is required unless a trade log (--trades) is scored alone");
+	if (!a->lookahead != !a->backtest_out)
+		sa_usage_die("--lookahead and --backtest-equity-out go together");
 }
 
 static double clock_ms(clockid_t id)
@@ -106,13 +119,13 @@ static double cpu_ms(void)
 
 /* Everything main loads, so one function can release it. */
 struct loaded {
-	cJSON *cfg, *run, *inspect;
+	cJSON *cfg, *run, *inspect, *lookahead;
 	struct rp_costs costs;
 	struct rp_exits exits;
 	struct da_ohlcv data;
-	int8_t *signals;
+	int8_t *signals, *live;
 	struct da_tradelog log;
-	char cfg_err[512], data_err[512], sig_err[512], log_err[512];
+	char cfg_err[512], data_err[512], sig_err[512], log_err[512], live_err[512];
 	struct rpl_inputs in;
 };
 
@@ -169,6 +182,17 @@ static void load_exits(struct loaded *L, const char *path)
 	L->in.exits = NULL;
 }
 
+/* The live decisions, when lookahead.json was given and there are signals to set them against. */
+static void load_live(struct loaded *L, const char *path)
+{
+	char err[480];
+
+	if (!path || !L->in.signals)
+		return;
+	L->lookahead = sa_json_read(path, SA_JSON_CAP, err, sizeof(err));
+	rpl_read_live(L->lookahead, err, L->data.n, &L->in, &L->live, L->live_err, sizeof(L->live_err));
+}
+
 static void load_tradelog(struct loaded *L, const char *path)
 {
 	char err[480];
@@ -203,6 +227,7 @@ static void load_all(struct loaded *L, const struct args *a, double load_ms[2])
 	L->in.data_err = L->data_err;
 	load_signals(L, a->run);
 	load_exits(L, a->inspect);
+	load_live(L, a->lookahead);
 	load_tradelog(L, a->trades);
 }
 
@@ -211,8 +236,10 @@ static void release_all(struct loaded *L)
 	cJSON_Delete(L->cfg);
 	cJSON_Delete(L->run);
 	cJSON_Delete(L->inspect);
+	cJSON_Delete(L->lookahead);
 	da_ohlcv_release(&L->data);
 	free(L->signals);
+	free(L->live);
 	da_tradelog_release(&L->log);
 }
 
@@ -244,7 +271,7 @@ int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	struct loaded L = { 0 };
-	struct rp_result r = { 0 };
+	struct rp_result r = { 0 }, bt = { 0 };
 	cJSON *out = NULL;
 	double load_ms[2] = { 0, 0 };
 	char err[1024] = "";
@@ -253,11 +280,13 @@ int main(int argc, char **argv)
 	sa_set_prog("replay");
 	parse_args(argc, argv, &a);
 	load_all(&L, &a, load_ms);
-	out = rpl_stage(&L.in, &r);
+	out = rpl_stage(&L.in, &r, &bt);
 	if (a.timing)
 		report_timing(&L, load_ms);
 	if (rpl_write_trades(a.trades_out, &r, err, sizeof err) < 0 ||
 	    rpl_write_equity(a.equity_out, &r, err, sizeof err) < 0 ||
+	    (a.backtest_out && rpl_write_equity(a.backtest_out, rpl_live_scored(&L.in) ? &bt : &r,
+						err, sizeof err) < 0) ||
 	    (a.reconcile_out && rpl_write_reconcile(a.reconcile_out,
 			cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(out, "reconcile")), L.in.log, &r,
 			err, sizeof err) < 0) ||
@@ -267,6 +296,7 @@ int main(int argc, char **argv)
 out:
 	cJSON_Delete(out);
 	rp_result_release(&r);
+	rp_result_release(&bt);
 	release_all(&L);
 	if (rc != SA_EXIT_OK)
 		sa_die("cannot write the replay outputs: %s", err);

@@ -11,6 +11,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "ohlcv_checks.h"
+#include "replay_live.h"
 #include "replay_log.h"
 #include "signals.h"
 #include "text.h"
@@ -458,24 +459,41 @@ static void fail_nothing(cJSON *o, const struct rpl_inputs *in)
 	sa_json_fail(o, reason);
 }
 
-cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r)
+static const char log_note[] =
+	"Returns are the trade log's claims, trusted as given: costs cannot be verified because no "
+	"code was replayed, so every figure is only as honest as the log.";
+static const char live_note[] =
+	"The signals scored are the live decisions, each bar decided with only the bars up to it "
+	"(lookahead.json live.signals); the full-history backtest is replayed beside them with the "
+	"same costs (backtest_equity.csv). Signals filled at the next bar's open, declared exits "
+	"inside the bar; fees, slippage and the market's holding costs (a perp's funding, a short's "
+	"borrow) charged per the cost model; positions open at the end closed at the last close.";
+
+cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r, struct rp_result *backtest)
 {
 	cJSON *o = sa_json_stage("replay", 1);
 	bool have_sig = in->costs && in->data && in->signals;
 	bool have_log = in->costs && in->log;
 	struct rpl_reconcile rec;
 	const char *mode = have_sig && have_log ? "both" : have_sig ? "signals" : "tradelog";
+	char reason[640];
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
+	memset(backtest, 0, sizeof(*backtest));
 	if (!have_sig && !have_log) {
 		fail_nothing(o, in);
+		goto out;
+	}
+	if (have_sig && in->live_asked && in->live_state == DA_LIVE_ERROR) {
+		sa_json_fail(o, sa_fmt(reason, sizeof reason, "the live decisions cannot be scored: %s",
+				       in->live_err));
 		goto out;
 	}
 	if (!have_sig && in->data && refuse_uncovered(o, in->log, in->data))
 		goto out;
 	if (have_sig)
-		rc = rp_replay(in->data, in->signals, in->costs, r);
+		rc = rpl_replay_scored(in, r, backtest);
 	else
 		rc = rpl_from_log(in->log, in->data, r);
 	if (rc < 0) {
@@ -486,6 +504,8 @@ cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r)
 	cJSON_AddStringToObject(o, "mode", mode);
 	cJSON_AddBoolToObject(o, "trusted_returns", !have_sig);
 	cJSON_AddStringToObject(o, "equity_basis", have_sig ? "bar" : "trade");
+	if (have_sig)
+		rpl_add_live(o, in, r, backtest);
 	add_totals(o, in, r);
 	add_exits(o, in, r, have_sig);
 	if (have_sig && have_log) {
@@ -506,12 +526,10 @@ cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r)
 		add_set_aside(o, "tradelog_error", in->log_err);
 	if (!in->data)
 		add_set_aside(o, "data_error", in->data_err);
-	cJSON_AddStringToObject(o, "note", have_sig ?
+	cJSON_AddStringToObject(o, "note", !have_sig ? log_note : rpl_live_scored(in) ? live_note :
 		"Signals filled at the next bar's open, declared exits inside the bar; fees, slippage and the market's holding "
 		"costs (a perp's funding, a short's borrow) charged per the cost model; positions "
-		"open at the end closed at the last close." :
-		"Returns are the trade log's claims, trusted as given: costs cannot be verified "
-		"because no code was replayed, so every figure is only as honest as the log.");
+		"open at the end closed at the last close.");
 out:
 	return o;
 }

@@ -3,6 +3,7 @@
 #ifndef REPLAY_IO_H
 #define REPLAY_IO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
@@ -35,6 +36,14 @@ struct rpl_inputs {
 	const cJSON *exits;               /* the declared exits (inspect.json's), checked and in
 					   * costs->exits; NULL when none were read */
 	const char *signals_err;
+	/* The live decisions (lookahead.json "live", --lookahead): live_asked when the file was
+	 * given; live_state DA_LIVE_OK (live holds data->n decisions, scored instead of signals,
+	 * which are then replayed beside them as the backtest), DA_LIVE_NONE (signals scored,
+	 * live_err says why) or DA_LIVE_ERROR (the stage fails with live_err: never a default). */
+	bool live_asked;
+	int live_state;
+	const int8_t *live;
+	const char *live_err;
 	const struct da_tradelog *log;    /* NULL when not uploaded or not loadable */
 	const char *log_err;
 	double reconcile_bps;             /* knob RECONCILE_BPS: the largest gap per trade */
@@ -43,8 +52,12 @@ struct rpl_inputs {
 /* The replay stage's core: picks the mode (signals, tradelog, both), replays or audits into r
  * (caller releases with rp_result_release; zeroed when nothing could be replayed) and returns
  * the replay.json tree (caller frees). Never NULL (aborts on out of memory, like
- * sa_json_stage); "ok" false with a reason when neither input is usable. */
-cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r);
+ * sa_json_stage); "ok" false with a reason when neither input is usable, or when the live
+ * decisions were asked for and are unusable. When the live decisions are scored (replay.json
+ * "scored": "live"), backtest gets the replay of the full-history signals (in->signals) with
+ * the same costs and exits; else it is zeroed and r is the backtest's own replay. The caller
+ * releases backtest too. */
+cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r, struct rp_result *backtest);
 
 /* Writes trades.csv / equity.csv for r atomically (headers only when r is empty). Return 0,
  * or -1 with the reason in err. */

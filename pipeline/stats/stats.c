@@ -25,6 +25,7 @@
 static const char usage[] =
 	"usage: stats --replay replay.json --config config.json -o stats.json\n"
 	"             [--trades trades.csv] [--equity equity.csv] [--data ohlcv.csv --run run.json]\n"
+	"             [--lookahead lookahead.json]\n"
 	"             [--variants variants.json] [--ledger ledger.json]\n"
 	"             [--benchmark-out benchmark.csv] [--rolling-out rolling.csv]\n"
 	"             [--walkforward-out walkforward.csv] [--fan-out montecarlo_fan.csv]\n"
@@ -36,6 +37,9 @@ static const char usage[] =
 	"and equity.csv are found beside replay.json unless given. With --data (and --run for the\n"
 	"signals) it adds the tearsheet: a buy and hold benchmark and fills one to four bars late,\n"
 	"and replays the signals at 0, 2 and 3 times the costs and to the cost break-even.\n"
+	"The signals are those the replay scored: run.json's, or, when replay.json says \"scored\":\n"
+	"\"live\", the live decisions in --lookahead (lookahead.json live.signals); without them\n"
+	"the signals are not replayed again, and stats.json says why.\n"
 	"With --variants, trials and the variance of their Sharpe ratios come from the declared\n"
 	"variants, and PBO by CSCV from their return matrix (the file variants.json names, beside\n"
 	"it). With --ledger, trials are at least the trial ledger's count for the strategy's lineage,\n"
@@ -53,7 +57,7 @@ static const char usage[] =
 
 struct args {
 	const char *replay, *config, *out, *trades, *equity, *data, *run, *variants, *time_pbo, *ledger;
-	const char *time_spa, *time_mc;
+	const char *time_spa, *time_mc, *lookahead;
 	struct sts_curve_paths curves;
 };
 
@@ -68,6 +72,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "run", required_argument, NULL, 'u' },
 		{ "variants", required_argument, NULL, 'v' },
 		{ "ledger", required_argument, NULL, 'l' },
+		{ "lookahead", required_argument, NULL, 'L' },
 		{ "time-pbo", required_argument, NULL, 'T' },
 		{ "time-spa", required_argument, NULL, 'S' },
 		{ "time-mc", required_argument, NULL, 'M' },
@@ -90,6 +95,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'u': a->run = optarg; break;
 		case 'v': a->variants = optarg; break;
 		case 'l': a->ledger = optarg; break;
+		case 'L': a->lookahead = optarg; break;
 		case 'T': a->time_pbo = optarg; break;
 		case 'S': a->time_spa = optarg; break;
 		case 'M': a->time_mc = optarg; break;
@@ -124,7 +130,7 @@ static const char *beside(const char *file, const char *name, char *buf, size_t 
 
 /* Everything main reads, released in one place. */
 struct loaded {
-	cJSON *replay, *config, *run, *variants, *ledger;
+	cJSON *replay, *config, *run, *variants, *ledger, *lookahead;
 	double *matrix;
 	char variants_err[512], matrix_err[512];
 	char *trades_buf, *equity_buf;
@@ -169,8 +175,36 @@ static void load_csvs(struct loaded *L, const char *trades_path, const char *equ
 	L->in.equity_err = L->equity_err;
 }
 
+/* The signals the replay scored: the live decisions when replay.json says "scored": "live"
+ * (lookahead.json's, read the replay's way), in place of run.json's; without them none. */
+static void scored_signals(struct loaded *L, const char *lookahead)
+{
+	char err[480];
+	int8_t *live = NULL;
+	int rc;
+
+	if (strcmp(sa_json_str(L->replay, "scored", ""), "live"))
+		return;
+	if (!lookahead) {
+		sa_fmt(L->signals_err, sizeof(L->signals_err), "replay.json scored the live decisions, "
+		       "and no lookahead.json was given to replay them again");
+		rc = DA_LIVE_ERROR;
+	} else if (!(L->lookahead = sa_json_read(lookahead, SA_JSON_CAP, err, sizeof(err)))) {
+		sa_fmt(L->signals_err, sizeof(L->signals_err), "lookahead.json: %s", err);
+		rc = DA_LIVE_ERROR;
+	} else {
+		rc = da_live_signals(L->lookahead, L->data.n, &live, err, sizeof(err));
+		if (rc != DA_LIVE_OK)
+			sa_fmt(L->signals_err, sizeof(L->signals_err), "replay.json scored the live "
+			       "decisions, but %s", err);
+	}
+	free(L->signals);
+	L->signals = rc == DA_LIVE_OK ? live : NULL;
+	L->in.signals = L->signals;
+}
+
 /* The price series and the signals, for the benchmark and the late fills; each optional. */
-static void load_tearsheet(struct loaded *L, const char *data, const char *run)
+static void load_tearsheet(struct loaded *L, const char *data, const char *run, const char *lookahead)
 {
 	char err[480];
 
@@ -192,8 +226,10 @@ static void load_tearsheet(struct loaded *L, const char *data, const char *run)
 	if (!L->run)
 		sa_fmt(L->signals_err, sizeof(L->signals_err), "run.json: %s", err);
 	else if (da_run_signals(L->run, L->data.n, 0, &L->signals, L->signals_err,
-				sizeof(L->signals_err)) == 0)
+				sizeof(L->signals_err)) == 0) {
 		L->in.signals = L->signals;
+		scored_signals(L, lookahead);
+	}
 }
 
 static void load_variants(struct loaded *L, const char *path);
@@ -251,7 +287,7 @@ static void load_all(struct loaded *L, const struct args *a)
 	L->in.replay_err = L->replay_err;
 	L->in.config = L->config;
 	L->in.config_err = L->config_err;
-	load_tearsheet(L, a->data, a->run);
+	load_tearsheet(L, a->data, a->run, a->lookahead);
 	if (L->replay && ok)
 		load_csvs(L, a->trades ? a->trades : beside(a->replay, "trades.csv", tp, sizeof(tp)),
 			  a->equity ? a->equity : beside(a->replay, "equity.csv", ep, sizeof(ep)));
@@ -294,6 +330,7 @@ static void release_all(struct loaded *L)
 	cJSON_Delete(L->replay);
 	cJSON_Delete(L->config);
 	cJSON_Delete(L->run);
+	cJSON_Delete(L->lookahead);
 	da_ohlcv_release(&L->data);
 	free(L->signals);
 	free(L->eq_time);

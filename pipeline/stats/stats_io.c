@@ -310,6 +310,9 @@ cJSON *sts_report(const cJSON *replay, const struct st_summary *s, const char *c
 	cJSON_AddBoolToObject(o, "ok", true);
 	cJSON_AddStringToObject(o, "mode", sa_json_str(replay, "mode", "signals"));
 	cJSON_AddBoolToObject(o, "trusted_returns", sa_json_bool(replay, "trusted_returns", false));
+	/* whose decisions the figures are: the live ones or the full-history backtest's */
+	if (sa_json_str(replay, "scored", NULL))
+		cJSON_AddStringToObject(o, "scored", sa_json_str(replay, "scored", ""));
 	/* the trades by why they closed, as the replay counted them (trades.csv exit_reason) */
 	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(replay, "exit_reasons")))
 		cJSON_AddItemToObject(o, "exit_reasons", cJSON_Duplicate(

@@ -201,6 +201,9 @@ static void load_lookahead(const char *dir, struct vd_facts *f, struct vd_inputs
 		copy_str(f->first_mismatch_time, sizeof f->first_mismatch_time,
 			 sa_json_str(first, "time", ""));
 	}
+	/* every bar decided with only the bars up to it: a confirmed difference is a leak */
+	vd_live_from_lookahead(&f->live, c);
+	f->num.live_leaks = f->live.ok ? f->live.leaks : 0;
 	cJSON_Delete(c);
 }
 
@@ -299,6 +302,7 @@ static void load_replay(const char *dir, struct vd_facts *f, struct vd_inputs *i
 	copy_str(f->signals_reason, sizeof f->signals_reason, sa_json_str(c, "signals_error", ""));
 	if (ok)
 		load_reconcile(cJSON_GetObjectItemCaseSensitive(c, "reconcile"), f);
+	vd_live_from_replay(&f->live, c);
 	cJSON_Delete(c);
 }
 
@@ -430,8 +434,8 @@ static void add_gates(cJSON *root, const struct vd_facts *f, const struct vd_res
 static void add_veto(cJSON *arr, const char *name, const struct vd_facts *f,
 		     const struct vd_result *r, enum vd_verdict v)
 {
-	/* room for the hindsight reason whole, after the look-ahead clauses */
-	char why[VD_TEXT_MAX * 5];
+	/* room for the live replay's words and the hindsight reason whole, with the others */
+	char why[VD_TEXT_MAX * 10];
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "name", name);
@@ -507,6 +511,7 @@ cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const str
 	cJSON_AddNumberToObject(root, "lookahead_mismatches", (double)f->num.lookahead_mismatches);
 	cJSON_AddNumberToObject(root, "lookahead_failed", (double)f->num.lookahead_failed);
 	add_robust(root, f);
+	vd_live_json(root, &f->live);
 	sa_json_add_num(root, "trades", f->num.stats_ok ? f->num.trades : 0, 12);
 	cJSON_AddNumberToObject(root, "trials", (double)f->trials);
 	cJSON_AddStringToObject(root, "summary", summary);

@@ -103,7 +103,8 @@ void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struc
 	if (!r->sealed.pass)
 		r->gate_verdict = VD_NOT_READY;
 	r->veto_unsafe = n->blocked_actions > 0 || n->killed;
-	r->veto_lookahead = n->lookahead_mismatches > 0 || n->lookahead_failed > 0 || n->hindsight;
+	r->veto_lookahead = n->lookahead_mismatches > 0 || n->lookahead_failed > 0 || n->hindsight ||
+			    n->live_leaks > 0;
 	r->incomplete = !n->judged;
 	/* A verdict resting on an unfinished check never passes. */
 	r->held_back = (n->unfinished || n->unreproducible) && r->gate_verdict != VD_NOT_READY;

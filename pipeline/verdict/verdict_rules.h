@@ -54,6 +54,9 @@ struct vd_numbers {
 	long lookahead_mismatches; /* truncated re-runs that disagreed with the full run */
 	long lookahead_failed;     /* truncated re-runs that could not run where the full run had
 				    * traded: the signal needs bars that had not happened */
+	long live_leaks;           /* bars decided live (with only the bars up to each) whose
+				    * decision differs from the backtest's, confirmed as look-ahead
+				    * by a run on the whole prefix (lookahead.json live) */
 	bool unfinished;           /* a check that runs the upload (look-ahead, robustness,
 				    * variants) was cut short or could not be made: no pass */
 	bool hindsight;            /* the signals are keyed to this data's own dates or prices */

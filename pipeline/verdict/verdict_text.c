@@ -130,6 +130,10 @@ static void why_concentrated(struct text *t, const struct vd_facts *f)
 
 static void why_net_edge(struct text *t, const struct vd_facts *f, bool pass)
 {
+	if (!(f->num.trades > 0) || isnan(f->num.mean_net)) {
+		add(t, "no closed trades, so no net return to measure");
+		return;
+	}
 	add(t, "mean net return %+.3f %% per trade, %+.2f %% compounded in total, %s",
 	    pct(f->num.mean_net), pct(f->num.net_return), cost_basis(f));
 	if (f->num.ruined)
@@ -226,6 +230,39 @@ static void add_kinds(struct text *t, const struct vd_facts *f)
 		add(t, ", %ld by other rules", f->kinds_more);
 }
 
+/* The look-ahead veto's clauses, each after a "; ": the live decisions that differ (their
+ * first bars and what the difference is worth), the truncated re-runs, hindsight. */
+static void lookahead_reason(struct text *t, const struct vd_facts *f)
+{
+	char live[VD_TEXT_MAX * 5];
+	const char *sep = *vd_live_veto(&f->live, live, sizeof live) ? "; " : "";
+
+	add(t, "%s", live);
+	if (f->num.lookahead_mismatches > 0) {
+		add(t, "%s%ld of %ld truncated re-runs gave different signals from the full run", sep,
+		    f->num.lookahead_mismatches, f->lookahead_points);
+		if (f->first_mismatch_bar >= 0)
+			add(t, ", first at bar %ld (%s)", f->first_mismatch_bar, f->first_mismatch_time);
+		sep = "; ";
+	}
+	if (f->num.lookahead_failed > 0) {
+		add(t, "%son %ld shorter histor%s the strategy could not run at all: it needs bars "
+		    "that had not happened yet", sep, f->num.lookahead_failed,
+		    f->num.lookahead_failed == 1 ? "y" : "ies");
+		sep = "; ";
+	}
+	if (strcmp(f->lookahead_stopped, "mismatches") == 0)
+		add(t, "; stopped after %ld mismatch%s: the leak is established",
+		    f->num.lookahead_mismatches, f->num.lookahead_mismatches == 1 ? "" : "es");
+	if (f->num.hindsight) {
+		size_t n = strlen(f->hindsight_reason);
+
+		/* one clause of a sentence: without the reason's own full stop */
+		add(t, "%shindsight: %.*s", sep,
+		    (int)(n && f->hindsight_reason[n - 1] == '.' ? n - 1 : n), f->hindsight_reason);
+	}
+}
+
 char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum vd_verdict veto,
 		     char *buf, size_t len)
 {
@@ -250,27 +287,7 @@ char *vd_veto_reason(const struct vd_facts *f, const struct vd_result *r, enum v
 			add(&t, "%sthe run was stopped at a limit (%s)",
 			    f->num.blocked_actions > 0 ? " and " : "", f->run_status);
 	} else if (veto == VD_REJECTED_LOOKAHEAD && r->veto_lookahead) {
-		if (f->num.lookahead_mismatches > 0) {
-			add(&t, "%ld of %ld truncated re-runs gave different signals from the full run",
-			    f->num.lookahead_mismatches, f->lookahead_points);
-			if (f->first_mismatch_bar >= 0)
-				add(&t, ", first at bar %ld (%s)", f->first_mismatch_bar, f->first_mismatch_time);
-		}
-		if (f->num.lookahead_failed > 0)
-			add(&t, "%son %ld shorter histor%s the strategy could not run at all: it needs bars "
-			    "that had not happened yet", f->num.lookahead_mismatches > 0 ? "; " : "",
-			    f->num.lookahead_failed, f->num.lookahead_failed == 1 ? "y" : "ies");
-		if (strcmp(f->lookahead_stopped, "mismatches") == 0)
-			add(&t, "; stopped after %ld mismatch%s: the leak is established",
-			    f->num.lookahead_mismatches, f->num.lookahead_mismatches == 1 ? "" : "es");
-		if (f->num.hindsight) {
-			size_t n = strlen(f->hindsight_reason);
-
-			/* one clause of a sentence: without the reason's own full stop */
-			add(&t, "%shindsight: %.*s", f->num.lookahead_mismatches + f->num.lookahead_failed > 0 ?
-			    "; " : "", (int)(n && f->hindsight_reason[n - 1] == '.' ? n - 1 : n),
-			    f->hindsight_reason);
-		}
+		lookahead_reason(&t, f);
 	}
 	return buf;
 }
@@ -291,6 +308,8 @@ static void say_trials(struct text *t, const struct vd_facts *f)
 
 static void say_checked(struct text *t, const struct vd_facts *f)
 {
+	char clause[VD_TEXT_MAX * 6];
+
 	if (f->strategy && f->run_status[0] && strcmp(f->run_status, "ok") == 0)
 		add(t, "The strategy ran in the sandbox and its signals were replayed with next-bar-open fills");
 	else if (f->strategy)
@@ -307,6 +326,8 @@ static void say_checked(struct text *t, const struct vd_facts *f)
 	if (f->lookahead_ok)
 		add(t, "; %ld truncated re-run%s hunted for look-ahead", f->lookahead_points,
 		    plural((double)f->lookahead_points));
+	if (f->strategy && *vd_live_clause(&f->live, clause, sizeof clause))
+		add(t, "; %s", clause);
 	add(t, ". ");
 	say_trials(t, f);
 }
@@ -400,8 +421,8 @@ static void say_watch(struct text *t, const struct vd_facts *f, const struct vd_
 
 static void say_decision(struct text *t, const struct vd_facts *f, const struct vd_result *r)
 {
-	/* room for the hindsight reason whole, after the look-ahead clauses */
-	char why[VD_TEXT_MAX * 5];
+	/* room for the live replay's words and the hindsight reason whole, with the others */
+	char why[VD_TEXT_MAX * 10];
 
 	switch (r->verdict) {
 	case VD_REJECTED_UNSAFE:
@@ -412,8 +433,12 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 		say_incomplete_why(t, f);
 		break;
 	case VD_REJECTED_LOOKAHEAD:
-		add(t, "Rejected for look-ahead: %s, so these trades could not have been taken in real time. ",
-		    vd_veto_reason(f, r, VD_REJECTED_LOOKAHEAD, why, sizeof why));
+		if (f->live.scored)
+			add(t, "Rejected for look-ahead: %s, so the backtest's trades could not have been taken in real time (the figures score the live decisions). ",
+			    vd_veto_reason(f, r, VD_REJECTED_LOOKAHEAD, why, sizeof why));
+		else
+			add(t, "Rejected for look-ahead: %s, so these trades could not have been taken in real time. ",
+			    vd_veto_reason(f, r, VD_REJECTED_LOOKAHEAD, why, sizeof why));
 		break;
 	case VD_READY_FOR_MICRO_LIVE:
 		if (luck_says_no(f))
@@ -547,7 +572,8 @@ static void say_change(struct text *t, const struct vd_facts *f, const struct vd
 		else
 			add(t, "The gates alone would have said %s, which is why the veto exists; ",
 			    vd_verdict_name(r->gate_verdict));
-		if (f->num.hindsight && f->num.lookahead_mismatches + f->num.lookahead_failed == 0)
+		if (f->num.hindsight &&
+		    f->num.lookahead_mismatches + f->num.lookahead_failed + f->num.live_leaks == 0)
 			add(t, "write a rule that reads the bars, not a list of moments remembered from this chart, and audit it on other data too. ");
 		else
 			add(t, "make each signal use only bars up to its own close and audit again. ");

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "verdict_live.h"
 #include "verdict_rules.h"
 
 #define VD_TEXT_MAX 160
@@ -50,6 +51,8 @@ struct vd_facts {
 	double pbo_counts;              /* how many block counts (stats.json pbo.by_blocks) */
 	double pbo_s_lo, pbo_s_hi;      /* the fewest and most blocks among them */
 	char pbo_reason[VD_TEXT_MAX];   /* why PBO is null, "" when it is not */
+	struct vd_live live;            /* the live replay (lookahead.json live) and the backtest
+					 * beside it (replay.json) */
 	long first_mismatch_bar;        /* -1 when none */
 	char first_mismatch_time[32];
 	char first_action[64];          /* first refusal, "" when none */

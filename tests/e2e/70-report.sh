@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 70-report: the report bundle (HTML, PNG, XLSX, sums, zip) is complete, reproducible, opens in
-# real readers and shows hostile upload text as text.
+# real readers, sets the live decisions beside the backtest, and shows hostile upload text as
+# text.
 . "$(dirname "$0")/../lib.sh"
 
 FIX=tests/fixtures/report
@@ -295,6 +296,128 @@ PYEOF
 done
 expect_no_match "the look-ahead table lists each bar once, its headers aligned with its numbers" "$A/report.html" \
 	'<th>truncation point</th>'
+
+# Live against the backtest: the live decisions scored (replay.json "scored"), the backtest's
+# curve beside them (backtest_equity.csv), the first bars that differ (lookahead.json live), in
+# the page, the PDF, the XLSX and the bundle; and, when the live decisions were not scored, why.
+L=$TMP/l/demo
+make_case "$L"
+"$PY" - "$L" REJECTED_LOOKAHEAD <<'PYEOF'
+import csv, json, sys
+d, verdict = sys.argv[1], sys.argv[2]
+rows = list(csv.DictReader(open(d + "/equity.csv")))
+with open(d + "/backtest_equity.csv", "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(["time", "position", "gross_equity", "net_equity"])
+    for i, r in enumerate(rows):
+        k = 1 + 0.4 * i / (len(rows) - 1)
+        w.writerow([r["time"], r["position"], "%.10g" % (float(r["gross_equity"]) * k), "%.10g" % (float(r["net_equity"]) * k)])
+live, back = float(rows[-1]["net_equity"]) - 1, float(rows[-1]["net_equity"]) * 1.4 - 1
+rp = json.load(open(d + "/replay.json"))
+rp.update({"net_return": live, "scored": "live", "scored_reason": None,
+           "backtest": {"trades": 41, "net_return": back, "gross_return": 0.5},
+           "live_vs_backtest": {"differing_bars": 12, "net_return_live": live, "net_return_backtest": back,
+                                "difference": back - live}})
+json.dump(rp, open(d + "/replay.json", "w"))
+la = json.load(open(d + "/lookahead.json"))
+la["live"] = {"ok": True, "reason": None, "bars": 1500, "decided": 1200, "complete": False, "window": 1024,
+              "differing": 12, "confirmed_leaks": 3, "memory_mismatches": 1,
+              "first_differences": [{"bar": 812, "time": "2024-02-03T20:00:00Z", "backtest": 1, "live": 0, "confirmed": "leak"},
+                                    {"bar": 901, "time": "2024-02-07T13:00:00Z", "backtest": -1, "live": 1, "confirmed": "memory"}],
+              "sample": {"drawn": 299, "disagreeing": 0, "share": 0.01, "confidence": 0.95}, "signals": []}
+json.dump(la, open(d + "/lookahead.json", "w"))
+v = json.load(open(d + "/verdict.json"))
+v["verdict"] = verdict
+json.dump(v, open(d + "/verdict.json", "w"))
+PYEOF
+check "report and bundle run with the live decisions scored" render "$L" demo
+check "live.png written" test -s "$L/live.png"
+if chart_ink "$L/live.png" >"$TMP/ink.out" 2>&1; then
+	ok "live.png has both curves drawn inside its plot area ($(cut -d' ' -f3 "$TMP/ink.out") coloured pixels)"
+else
+	not_ok "live.png has both curves drawn inside its plot area" "$(tail -n 3 "$TMP/ink.out")"
+fi
+expect_eq "the live section follows the look-ahead's, then the heading over the performance" \
+	"verdict gates vetoes containment lookahead live fiction tearsheet" "$(section_order "$L/report.html" | cut -d' ' -f1-8)"
+check "the contents list links the live section too" contents_check "$L/report.html"
+live_page() {
+	"$PY" - "$1" <<'PYEOF'
+import html, json, re, sys
+d = sys.argv[1]
+page = html.unescape(open(d + "/report.html").read())
+sec = re.search(r'<section id="live">(.*?)</section>', page, re.S).group(1)
+rp = json.load(open(d + "/replay.json"))
+lb = rp["live_vs_backtest"]
+want = ["what the backtest's sight of bars it could not have had is worth",
+        "makes %.2f %% net over 32 trades" % (100 * lb["net_return_live"]),
+        "claims %.2f %% over 41 trades" % (100 * lb["net_return_backtest"]),
+        "is %+.2f %%" % (100 * lb["difference"]), "12 bars were decided differently",
+        "1200 of the 1500 bars were decided live",
+        "299 of them, drawn from a secret seed, found 0 that disagree: a look-ahead acting on 1 % of the bars "
+        "would have been caught with 95 % confidence",
+        "The first: at bar 812 (2024-02-03T20:00:00Z) the backtest went long, while with only the past it stayed flat.",
+        '<td class="num">901</td><td class="mono">2024-02-07T13:00:00Z</td><td>short</td><td>long</td><td>the window\'s memory</td>',
+        'src="live.png"']
+bad = [w for w in want if w not in sec]
+if "Every figure from here on scores the live decisions" not in page:
+    bad.append("the heading over the performance says the figures score the live decisions")
+print("; ".join(bad) if bad else "ok")
+PYEOF
+}
+expect_eq "the page says what the difference is worth, how the bars were decided, the first bars with both decisions" \
+	ok "$(live_page "$L")"
+check "the PDF has the section and the first bar with both decisions" sh -c \
+	"pdftotext '$L/report.pdf' - | tr '\n' ' ' | grep -q 'Live against the backtest.*The first: at bar 812 (2024-02-03T20:00:00Z) the backtest went long, while with only the past it stayed flat.*The backtest could not have been traded'"
+live_xlsx() {
+	"$PY" - "$1" <<'PYEOF'
+import json, sys
+import openpyxl
+d = sys.argv[1]
+wb = openpyxl.load_workbook(d + "/report.xlsx")
+names = wb.sheetnames
+assert names.index("Live") == names.index("LookAhead") + 1, names
+rows = {r[0]: r[1] for r in wb["Live"].iter_rows(min_row=2, values_only=True) if r[0]}
+rp = json.load(open(d + "/replay.json"))
+for k, v in rp["live_vs_backtest"].items():
+    assert abs(rows["live_vs_backtest." + k] - v) <= 1e-12 * max(1, abs(v)), (k, rows.get("live_vs_backtest." + k), v)
+assert rows["backtest.trades"] == 41 and rows["scored"] == "live", rows
+assert rows["live.decided"] == 1200 and rows["live.sample.drawn"] == 299, rows
+first = [r for r in wb["Live"].iter_rows(values_only=True) if r[0] == 812]
+assert first and first[0][1:5] == ("2024-02-03T20:00:00Z", 1, 0, "leak"), first
+assert wb["Live"].freeze_panes == "A2"
+print("ok")
+PYEOF
+}
+expect_eq "the XLSX has the sheet Live after LookAhead, its figures replay.json's and lookahead.json's" ok \
+	"$(live_xlsx "$L" 2>&1 | tail -n 1)"
+check "the bundle's sums list backtest_equity.csv" grep -q '  backtest_equity.csv$' "$L/sha256sums.txt"
+check "the zip holds backtest_equity.csv and live.png" sh -c \
+	"unzip -Z1 '$L/demo.zip' | grep -qx demo/backtest_equity.csv && unzip -Z1 '$L/demo.zip' | grep -qx demo/live.png"
+check "the sums of the live bundle verify" sh -c "cd '$L' && sha256sum -c --strict --quiet sha256sums.txt"
+if [ -n "$CHROMIUM" ]; then
+	expect_eq "chromium loaded every image of the live page" "IMAGES 11/11" "$(images_loaded "$L")"
+	expect_eq "at 375 px the live page's tables fit" FIT "$(table_fit "$L" 375)"
+fi
+# the live decisions not scored: the section says why, the chart draws no curve
+N=$TMP/n/demo
+make_case "$N"
+"$PY" - "$N/replay.json" <<'PYEOF'
+import json, sys
+rp = json.load(open(sys.argv[1]))
+rp.update({"scored": "backtest", "scored_reason": "lookahead.json has no live object: no bar was decided live",
+           "backtest": {"trades": 32, "net_return": rp["net_return"], "gross_return": rp["gross_return"]},
+           "live_vs_backtest": None})
+json.dump(rp, open(sys.argv[1], "w"))
+PYEOF
+cp "$N/equity.csv" "$N/backtest_equity.csv"
+check "report and bundle run with the backtest scored" render "$N" demo
+check "the section says why the live decisions were not scored" grep -q \
+	"The live decisions were not scored: lookahead.json has no live object: no bar was decided live." "$N/report.html"
+if chart_ink "$N/live.png" >"$TMP/ink.out" 2>&1; then
+	not_ok "live.png then draws no curve" "$(cat "$TMP/ink.out")"
+else
+	ok "live.png then draws no curve ($(tail -n 1 "$TMP/ink.out"))"
+fi
 
 # Hostile upload text: never markup, never a formula.
 H=$TMP/h/evil

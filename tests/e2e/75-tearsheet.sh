@@ -34,7 +34,8 @@ c = json.load(open(sys.argv[1]))
 c.setdefault("tearsheet", {})["bootstrap_seed"] = int(sys.argv[3])
 json.dump(c, open(sys.argv[2], "w"))
 PYEOF
-	"$BIN/stats" --replay "$A/replay.json" --config "$TMP/cfg-$1.json" --data "$DATA" --run "$A/run.json" -o "$2"
+	"$BIN/stats" --replay "$A/replay.json" --config "$TMP/cfg-$1.json" --data "$DATA" --run "$A/run.json" \
+		--lookahead "$A/lookahead.json" -o "$2"
 }
 seeded 1 "$TMP/s1.json" && seeded 2 "$TMP/s2.json"
 expect_eq "seed 1 (the default) gives the bundle's interval" "$(jget "$A/stats.json" sharpe_ci95)" "$(jget "$TMP/s1.json" sharpe_ci95)"

@@ -333,8 +333,11 @@ def main():
     w, ret = check_per_bar(st, cfg, eq, factor)
     check_tearsheet_figures(st, ret, eqdf)
 
-    # late fills: the same signals, filled d bars after the bar they were computed on
+    # late fills: the same signals, filled d bars after the bar they were computed on (the
+    # scored ones: lookahead.json's live decisions when replay.json says it scored them)
     sig = run["signals"]
+    if json.load(open(f"{d}/replay.json")).get("scored") == "live":
+        sig = json.load(open(f"{d}/lookahead.json"))["live"]["signals"]
     headline = replay(t, o, c, [0] + sig[:-1], fee, slip, fund, borrow)
     report("the re-written replay reproduces trades.csv (so it can judge the others)",
            len(headline) == len(tr) and all(close(a[0], b_, rel=1e-6, abs_=1e-9)

@@ -14,8 +14,10 @@
 #include "exits.h"
 #include "jsonio.h"
 #include "replay_core.h"
+#include "replay_live.h"
 #include "replay_log.h"
 #include "replay_io.h"
+#include "signals.h"
 
 #define H 3600
 #define T0 1704067200 /* 2024-01-01T00:00:00Z, a funding instant */
@@ -516,21 +518,22 @@ static void test_stage_modes(void **state)
 	struct da_ohlcv s = five_bars(T0);
 	struct da_tradelog log = { .n = 3, .trades = log_rows };
 	struct rpl_inputs in = { .costs = &costs, .data = &s, .signals = sig5, .log = &log };
-	struct rp_result r;
+	struct rp_result r, bt;
 	cJSON *o;
 
 	(void)state;
-	o = rpl_stage(&in, &r);
+	o = rpl_stage(&in, &r, &bt);
 	assert_string_equal(sa_json_str(o, "mode", ""), "both");
 	assert_false(sa_json_bool(o, "trusted_returns", true));
 	assert_non_null(cJSON_GetObjectItem(o, "reconcile"));
 	cJSON_Delete(o);
 	rp_result_release(&r);
+	rp_result_release(&bt);
 
 	in.signals = NULL;
 	in.signals_err = "the strategy run did not finish cleanly (status 'error')";
 	/* the log runs to 09:00, past the five bars' end at 05:00: its benchmark would lie */
-	o = rpl_stage(&in, &r);
+	o = rpl_stage(&in, &r, &bt);
 	assert_false(sa_json_bool(o, "ok", true));
 	assert_string_equal(sa_json_str(o, "reason", ""), "the data (2024-01-01T00:00:00Z to "
 			    "2024-01-01T05:00:00Z) does not cover the trade log (2024-01-01T01:00:00Z to "
@@ -538,8 +541,9 @@ static void test_stage_modes(void **state)
 			    "DATA out to score the log alone");
 	cJSON_Delete(o);
 	rp_result_release(&r);
+	rp_result_release(&bt);
 	in.data = NULL;  /* the log alone */
-	o = rpl_stage(&in, &r);
+	o = rpl_stage(&in, &r, &bt);
 	assert_true(sa_json_bool(o, "ok", false));
 	assert_string_equal(sa_json_str(o, "mode", ""), "tradelog");
 	assert_true(sa_json_bool(o, "trusted_returns", false));
@@ -547,16 +551,157 @@ static void test_stage_modes(void **state)
 	assert_non_null(strstr(sa_json_str(o, "signals_error", ""), "status 'error'"));
 	cJSON_Delete(o);
 	rp_result_release(&r);
+	rp_result_release(&bt);
 
 	in.data = &s;
 	in.log = NULL;
 	in.log_err = "";
-	o = rpl_stage(&in, &r);
+	o = rpl_stage(&in, &r, &bt);
 	assert_false(sa_json_bool(o, "ok", true));
 	assert_non_null(strstr(sa_json_str(o, "reason", ""), "status 'error'"));
 	assert_int_equal(r.n_trades, 0);
 	cJSON_Delete(o);
 	rp_result_release(&r);
+	rp_result_release(&bt);
+}
+
+/* lookahead.json's live object: every way it can be wrong is an error naming the file and the
+ * field; an absent one, or one that could not run, scores the backtest and says why. */
+static void test_read_live(void **state)
+{
+	static const struct { const char *json; int state; const char *why; } cases[] = {
+		{ "{\"ok\":true,\"clean\":true}", DA_LIVE_NONE, "has no live object: no bar was decided live" },
+		{ "{\"ok\":false,\"reason\":\"boom\"}", DA_LIVE_NONE, "the look-ahead stage failed (boom)" },
+		{ "{\"ok\":true,\"live\":null}", DA_LIVE_NONE, "has no live object" },
+		{ "{\"ok\":true,\"live\":{\"ok\":false,\"reason\":\"the bot died\"}}", DA_LIVE_NONE,
+		  "the live replay could not run (lookahead.json live.reason: the bot died)" },
+		{ "{\"ok\":true,\"live\":[1]}", DA_LIVE_ERROR, "lookahead.json live is not an object" },
+		{ "{\"ok\":true,\"live\":{\"ok\":1,\"signals\":[0,0,0,0,0]}}", DA_LIVE_ERROR,
+		  "lookahead.json live.ok is not true or false" },
+		{ "{\"ok\":true,\"live\":{\"ok\":true}}", DA_LIVE_ERROR,
+		  "lookahead.json live.signals holds 0 values for 5 bars of data; one per bar is needed" },
+		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signals\":[0,1,-1,0]}}", DA_LIVE_ERROR,
+		  "lookahead.json live.signals holds 4 values for 5 bars of data" },
+		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signals\":[0,1,2,0,0]}}", DA_LIVE_ERROR,
+		  "lookahead.json live.signals value 2 is not -1, 0 or 1" },
+		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signals\":[0,1,\"-1\",0,0]}}", DA_LIVE_ERROR,
+		  "lookahead.json live.signals value 2 is not -1, 0 or 1" },
+		{ "[1,2]", DA_LIVE_ERROR, "lookahead.json is not a JSON object" },
+		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signals\":[0,1,-1,-0,1.0]}}", DA_LIVE_OK, "" },
+	};
+	char err[256];
+	int8_t *live;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cJSON *la = cJSON_Parse(cases[i].json);
+		struct rpl_inputs in = { 0 };
+
+		assert_non_null(la);
+		rpl_read_live(la, "", 5, &in, &live, err, sizeof(err));
+		assert_true(in.live_asked);
+		if (in.live_state != cases[i].state || !strstr(err, cases[i].why))
+			fail_msg("case %zu: state %d, '%s'; wanted %d, '%s'", i, in.live_state, err,
+				 cases[i].state, cases[i].why);
+		assert_true((live != NULL) == (cases[i].state == DA_LIVE_OK));
+		if (live) {
+			assert_int_equal(live[2], -1);
+			assert_int_equal(live[4], 1);
+			assert_ptr_equal(in.live, live);
+		}
+		free(live);
+		cJSON_Delete(la);
+	}
+	/* a file that could not be read is an error too, never a quiet backtest */
+	struct rpl_inputs in = { 0 };
+	rpl_read_live(NULL, "cannot read 'x': No such file", 5, &in, &live, err, sizeof(err));
+	assert_int_equal(in.live_state, DA_LIVE_ERROR);
+	assert_string_equal(err, "lookahead.json: cannot read 'x': No such file");
+	assert_null(live);
+}
+
+/* The live decisions scored: bar 1 decided flat with only the past, where the backtest stayed
+ * long. The live long exits at open[2] = 104 instead of flipping at open[3] = 101; the backtest
+ * is replayed beside it with the same costs, and replay.json says what the difference is worth. */
+static void test_stage_live(void **state)
+{
+	static const int8_t live5[5] = { 1, 0, -1, -1, 0 };
+	struct da_ohlcv s = five_bars(T0);
+	struct rpl_inputs in = { .costs = &costs, .data = &s, .signals = sig5, .live_asked = true,
+				 .live_state = DA_LIVE_OK, .live = live5 };
+	struct rp_result r, bt, want_live, want_bt;
+	const cJSON *b, *d;
+	cJSON *o;
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, live5, &costs, &want_live), 0);
+	assert_int_equal(rp_replay(&s, sig5, &costs, &want_bt), 0);
+	o = rpl_stage(&in, &r, &bt);
+	assert_true(sa_json_bool(o, "ok", false));
+	assert_string_equal(sa_json_str(o, "scored", ""), "live");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "scored_reason")));
+	assert_int_equal(r.n_trades, 2);
+	assert_near(r.trades[0].exit_px, 104, 0);
+	assert_near(r.trades[1].entry_px, 101, 0);
+	/* gross by hand: (104 / 102) x (1 + 1 - 98 / 101) */
+	assert_near(r.gross_return, 104.0 / 102 * (2 - 98.0 / 101) - 1, 1e-12);
+	assert_near(r.net_return, want_live.net_return, 0);
+	assert_near(bt.net_return, want_bt.net_return, 0);
+	assert_int_equal(bt.n_eq, 5);
+	assert_near(sa_json_num(o, "net_return", NAN), want_live.net_return, 1e-9);
+	b = cJSON_GetObjectItem(o, "backtest");
+	assert_int_equal((int)sa_json_num(b, "trades", -1), 2);
+	assert_near(sa_json_num(b, "net_return", NAN), want_bt.net_return, 1e-9);
+	assert_near(sa_json_num(b, "gross_return", NAN), want_bt.gross_return, 1e-9);
+	d = cJSON_GetObjectItem(o, "live_vs_backtest");
+	assert_int_equal((int)sa_json_num(d, "differing_bars", -1), 1);
+	assert_near(sa_json_num(d, "net_return_live", NAN), want_live.net_return, 1e-9);
+	assert_near(sa_json_num(d, "net_return_backtest", NAN), want_bt.net_return, 1e-9);
+	assert_near(sa_json_num(d, "difference", NAN), want_bt.net_return - want_live.net_return, 1e-9);
+	assert_true(want_bt.net_return != want_live.net_return);
+	assert_non_null(strstr(sa_json_str(o, "note", ""), "live decisions"));
+	cJSON_Delete(o);
+	rp_result_release(&r);
+	rp_result_release(&bt);
+
+	/* no usable live object: the backtest is scored and is its own backtest */
+	in.live_state = DA_LIVE_NONE;
+	in.live = NULL;
+	in.live_err = "lookahead.json has no live object: no bar was decided live";
+	o = rpl_stage(&in, &r, &bt);
+	assert_string_equal(sa_json_str(o, "scored", ""), "backtest");
+	assert_string_equal(sa_json_str(o, "scored_reason", ""), in.live_err);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "live_vs_backtest")));
+	assert_near(sa_json_num(cJSON_GetObjectItem(o, "backtest"), "net_return", NAN), want_bt.net_return, 1e-9);
+	assert_near(r.net_return, want_bt.net_return, 0);
+	assert_int_equal(bt.n_eq, 0);
+	cJSON_Delete(o);
+	rp_result_release(&r);
+	rp_result_release(&bt);
+
+	/* a malformed live object fails the stage with the field named, nothing replayed */
+	in.live_state = DA_LIVE_ERROR;
+	in.live_err = "lookahead.json live.signals value 2 is not -1, 0 or 1";
+	o = rpl_stage(&in, &r, &bt);
+	assert_false(sa_json_bool(o, "ok", true));
+	assert_string_equal(sa_json_str(o, "reason", ""), "the live decisions cannot be scored: "
+			    "lookahead.json live.signals value 2 is not -1, 0 or 1");
+	assert_int_equal(r.n_eq, 0);
+	cJSON_Delete(o);
+	rp_result_release(&r);
+	rp_result_release(&bt);
+
+	/* without --lookahead (a trade log's audit, or before the live replay) nothing is added */
+	in.live_asked = false;
+	o = rpl_stage(&in, &r, &bt);
+	assert_true(sa_json_bool(o, "ok", false));
+	assert_null(cJSON_GetObjectItem(o, "scored"));
+	assert_null(cJSON_GetObjectItem(o, "backtest"));
+	cJSON_Delete(o);
+	rp_result_release(&r);
+	rp_result_release(&bt);
+	rp_result_release(&want_live);
+	rp_result_release(&want_bt);
 }
 
 /* A 1.5 % stop on the five bars: the long from open[1] = 102 stops at 100.47 when bar 2's low
@@ -702,6 +847,8 @@ int main(void)
 		cmocka_unit_test(test_hostile_run_json),
 		cmocka_unit_test(test_costs_from_config),
 		cmocka_unit_test(test_stage_modes),
+		cmocka_unit_test(test_read_live),
+		cmocka_unit_test(test_stage_live),
 		cmocka_unit_test(test_exits_stop),
 		cmocka_unit_test(test_exits_none),
 		cmocka_unit_test(test_exits_trailing_offset),

@@ -238,6 +238,62 @@ static void test_monte_carlo_quotes_the_gate(void **state)
 	cJSON_Delete(in.stage[RPT_STATS].json);
 }
 
+/* Live against the backtest: the section exists when replay.json says what it scored; it quotes
+ * replay.json's figures (never computes one), names the first bar with both decisions from
+ * lookahead.json, and, when the live decisions were not scored, says why. */
+static void test_live_section(void **state)
+{
+	struct rpt_input in;
+	const cJSON *l, *row;
+	cJSON *m, *rp, *la;
+
+	(void)state;
+	memset(&in, 0, sizeof in);
+	m = rpt_model_build(&in, "x");
+	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "live"), "present")));
+	cJSON_Delete(m);
+	rp = cJSON_Parse("{\"stage\":\"replay\",\"ok\":true,\"trades\":40,\"scored\":\"live\","
+			 "\"backtest\":{\"trades\":423,\"net_return\":0.406,\"gross_return\":0.9},"
+			 "\"live_vs_backtest\":{\"differing_bars\":12,\"net_return_live\":0.032,"
+			 "\"net_return_backtest\":0.406,\"difference\":0.374}}");
+	la = cJSON_Parse("{\"stage\":\"lookahead\",\"ok\":true,\"live\":{\"ok\":true,\"bars\":17544,"
+			 "\"decided\":17544,\"complete\":true,\"window\":1024,\"differing\":12,"
+			 "\"confirmed_leaks\":3,\"memory_mismatches\":0,\"first_differences\":[{\"bar\":812,"
+			 "\"time\":\"2023-02-03T20:00:00Z\",\"backtest\":1,\"live\":0,\"confirmed\":\"leak\"}]}}");
+	in.stage[RPT_REPLAY] = (struct rpt_stage){ .file = "replay.json", .json = rp, .ok = true };
+	in.stage[RPT_LOOKAHEAD] = (struct rpt_stage){ .file = "lookahead.json", .json = la, .ok = true };
+	m = rpt_model_build(&in, "x");
+	l = cJSON_GetObjectItem(m, "live");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(l, "present")));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(l, "scored_live")));
+	assert_string_equal(text_at(m, "live", "difference"), "37.40 %");
+	assert_string_equal(text_at(m, "live", "net_return_backtest"), "40.60 %");
+	assert_string_equal(text_at(m, "live", "trades_backtest"), "423");
+	assert_non_null(strstr(text_at(m, "live", "worth"), "makes 3.20 % net over 40 trades; the "
+			       "full-history backtest its author saw claims 40.60 % over 423 trades"));
+	assert_non_null(strstr(text_at(m, "live", "worth"), "is +37.40 %"));
+	assert_string_equal(text_at(m, "live", "first_said"), "The first: at bar 812 "
+			    "(2023-02-03T20:00:00Z) the backtest went long, while with only the past it "
+			    "stayed flat.");
+	assert_non_null(strstr(text_at(m, "live", "decided"), "Every one of the 17544 bars was decided live"));
+	row = cJSON_GetArrayItem(cJSON_GetObjectItem(l, "first_differences"), 0);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(row, "backtest")), "long");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(row, "live")), "flat");
+	/* the shared columns give the page its cells, in rpt_live_cols' order */
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(row, "cells")), 5);
+	cJSON_Delete(m);
+
+	cJSON_ReplaceItemInObject(rp, "scored", cJSON_CreateString("backtest"));
+	cJSON_AddStringToObject(rp, "scored_reason", "the live replay could not run (the bot died)");
+	m = rpt_model_build(&in, "x");
+	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "live"), "scored_live")));
+	assert_non_null(strstr(text_at(m, "live", "worth"), "The live decisions were not scored: the "
+			       "live replay could not run (the bot died)."));
+	cJSON_Delete(m);
+	cJSON_Delete(rp);
+	cJSON_Delete(la);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_multiple_format),
 		cmocka_unit_test(test_text_quotes_the_tables),
 		cmocka_unit_test(test_monte_carlo_quotes_the_gate),
+		cmocka_unit_test(test_live_section),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /* test_verdict_dir.c - the verdict stage over the stage files of a real directory: an empty one,
  * a killed run with its events, the kinds of refusal summed over the stages, the look-ahead's
- * findings and refusals, and the declared variants. */
+ * findings and refusals, the live replay's, and the declared variants. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -312,6 +312,126 @@ static void test_dir_variants(void **state)
 	rmdir_all(dir);
 }
 
+/* The live replay (lookahead.json live): a confirmed leak vetoes where no truncated re-run saw
+ * one, and the veto names the first bars with both decisions and what the difference is worth
+ * (replay.json); with bars past the budget, how many were decided live and the sample's bound
+ * are said in one clause, in the summary and in verdict.json. */
+static void test_dir_live(void **state)
+{
+	static const char live[] =
+		"{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":%s,\"complete\":true,"
+		"\"points_checked\":200,\"points_run\":200,\"mismatch_count\":0,\"mismatches\":[],"
+		"\"live\":{\"ok\":true,\"reason\":null,\"bars\":17544,\"decided\":%s,\"complete\":%s,"
+		"\"window\":1024,\"differing\":12,\"confirmed_leaks\":%s,\"memory_mismatches\":0,"
+		"\"unconfirmed\":9,\"failed_runs\":0,"
+		"\"first_differences\":[{\"bar\":700,\"time\":\"2023-01-30T04:00:00Z\",\"backtest\":-1,"
+		"\"live\":1,\"confirmed\":\"memory\"},{\"bar\":812,\"time\":\"2023-02-03T20:00:00Z\","
+		"\"backtest\":1,\"live\":0,\"confirmed\":\"leak\"},{\"bar\":901,\"time\":\"2023-02-07T13:00:00Z\","
+		"\"backtest\":0,\"live\":-1,\"confirmed\":\"leak\"}],"
+		"\"sample\":%s,\"signals\":[]}}";
+	char *dir = tmpdir(), buf[4096], why[2048];
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+	const cJSON *l;
+	cJSON *v;
+
+	(void)state;
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":1}");
+	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
+	put(dir, "events.jsonl", "");
+	put(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\","
+				"\"scored\":\"live\",\"live_vs_backtest\":{\"differing_bars\":12,"
+				"\"net_return_live\":0.032,\"net_return_backtest\":0.406,\"difference\":0.374}}");
+	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
+		"\"trades\":1065,\"trials\":1,"
+			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0,"
+			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001}}");
+	snprintf(buf, sizeof buf, live, "false", "17544", "true", "3", "null");
+	put(dir, "lookahead.json", buf);
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(f.num.live_leaks, 3);
+	assert_int_equal(r.gate_verdict, VD_READY_FOR_MICRO_LIVE);
+	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
+	vd_veto_reason(&f, &r, VD_REJECTED_LOOKAHEAD, why, sizeof why);
+	assert_string_equal(why, "decided bar by bar with only the past, 12 bars differ from the "
+			    "backtest's decisions, 3 of them confirmed as look-ahead by a re-run on the "
+			    "whole history up to the bar: at bar 812 (2023-02-03T20:00:00Z) the backtest "
+			    "went long, while with only the past it stayed flat; at bar 901 "
+			    "(2023-02-07T13:00:00Z) the backtest stayed flat, while with only the past it "
+			    "went short; the backtest claims a net return of +40.60 %, the live decisions "
+			    "make +3.20 %");
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "; every one of its 17544 bars was decided live, with only the bars up to it."));
+	assert_non_null(strstr(buf, "Rejected for look-ahead: decided bar by bar"));
+	assert_non_null(strstr(buf, "the figures score the live decisions"));
+	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	l = cJSON_GetObjectItem(v, "live");
+	assert_int_equal((int)sa_json_num(l, "confirmed_leaks", -1), 3);
+	assert_true(sa_json_bool(l, "complete", false));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(l, "sample")));
+	assert_near_v(sa_json_num(l, "net_return_backtest", NAN), 0.406);
+	assert_non_null(strstr(sa_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "vetoes"), 0),
+					   "reason", ""), "at bar 812 (2023-02-03T20:00:00Z)"));
+	cJSON_Delete(v);
+
+	/* past the budget: how many bars were decided live, and the sample's bound, in one
+	 * clause; differences, none confirmed, are no veto (the live decisions are scored) */
+	snprintf(buf, sizeof buf, live, "true", "12000", "false", "0",
+		 "{\"drawn\":299,\"disagreeing\":0,\"share\":0.01,\"confidence\":0.95}");
+	put(dir, "lookahead.json", buf);
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
+	vd_summary(&f, &r, buf, sizeof buf);
+	static const char clause[] = "12000 of its 17544 bars were decided live, with only the bars "
+		"up to each (the rest take the backtest's decisions), and 299 of the rest drawn from a "
+		"secret seed found 0 that disagree: a look-ahead acting on 1 % of the bars would have "
+		"been caught with 95 % confidence; 12 bars decided live differ from the backtest, none "
+		"confirmed as look-ahead, and the statistics score the live decisions";
+	assert_non_null(strstr(buf, clause));
+	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	l = cJSON_GetObjectItem(v, "live");
+	assert_string_equal(sa_json_str(l, "clause", ""), clause);
+	assert_false(sa_json_bool(l, "complete", true));
+	assert_int_equal((int)sa_json_num(l, "decided", -1), 12000);
+	assert_int_equal((int)sa_json_num(cJSON_GetObjectItem(l, "sample"), "drawn", -1), 299);
+	cJSON_Delete(v);
+
+	/* every bar decided, but not every difference settled: said, not "every bar" alone */
+	snprintf(buf, sizeof buf, live, "false", "17544", "false", "3", "null");
+	put(dir, "lookahead.json", buf);
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "; every one of its 17544 bars was decided live, with only the bars "
+			       "up to it, but the live check is incomplete (9 differences from the "
+			       "backtest left unconfirmed, 0 live runs failed)."));
+
+	/* the live replay could not run: said, and the backtest's decisions are what was scored */
+	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
+				   "\"complete\":true,\"points_checked\":200,\"points_run\":200,"
+				   "\"live\":{\"ok\":false,\"reason\":\"the bot answered twice\"}}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_non_null(strstr(buf, "the live replay could not run (the bot answered twice), so the "
+			    "backtest's decisions were scored"));
+	/* no live object (a file from before the live replay): nothing said, null in verdict.json */
+	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
+				   "\"complete\":true,\"points_checked\":200,\"points_run\":200}");
+	vd_load_dir(dir, &f, &in);
+	vd_decide(&f.num, &f.th, &r);
+	vd_summary(&f, &r, buf, sizeof buf);
+	assert_null(strstr(buf, "decided live"));
+	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(v, "live")));
+	cJSON_Delete(v);
+	rmdir_all(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_dir_lookahead_from_files),
 		cmocka_unit_test(test_dir_lookahead_refusals_veto),
 		cmocka_unit_test(test_dir_variants),
+		cmocka_unit_test(test_dir_live),
 	};
 
 	sa_set_prog("test_verdict_dir");

@@ -1,0 +1,219 @@
+/* verdict_live.c - the live replay in the verdict's words and numbers (verdict_live.h). */
+#include "verdict_live.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jsonio.h"
+#include "msg.h"
+
+/* A count from a stage file, clamped to [0, 1e12]; 0 when absent. */
+static long count_of(const cJSON *o, const char *key)
+{
+	return (long)fmax(0, fmin(1e12, sa_json_num(o, key, 0)));
+}
+
+/* A decision of first_differences: -1, 0 or 1, else 2 (not a decision). */
+static int decision_of(const cJSON *o, const char *key)
+{
+	double x = sa_json_num(o, key, NAN);
+
+	return x == -1 || x == 0 || x == 1 ? (int)x : 2;
+}
+
+static void read_first(struct vd_live *l, const cJSON *list)
+{
+	const cJSON *d;
+
+	cJSON_ArrayForEach(d, list) {
+		struct vd_live_diff *x = &l->first[l->n_first];
+
+		if (l->n_first == VD_LIVE_FIRST)
+			break;
+		x->bar = (long)fmax(-1, fmin(1e12, sa_json_num(d, "bar", -1)));
+		x->backtest = decision_of(d, "backtest");
+		x->live = decision_of(d, "live");
+		if (x->bar < 0 || x->backtest > 1 || x->live > 1)
+			continue;
+		snprintf(x->time, sizeof x->time, "%s", sa_json_str(d, "time", ""));
+		snprintf(x->confirmed, sizeof x->confirmed, "%s", sa_json_str(d, "confirmed", "unconfirmed"));
+		l->n_first++;
+	}
+}
+
+static void read_sample(struct vd_live *l, const cJSON *s)
+{
+	l->sampled = cJSON_IsObject(s);
+	if (!l->sampled)
+		return;
+	l->drawn = count_of(s, "drawn");
+	l->disagreeing = count_of(s, "disagreeing");
+	l->share = sa_json_num(s, "share", NAN);
+	l->confidence = sa_json_num(s, "confidence", NAN);
+	if (!(l->share > 0 && l->share <= 1 && l->confidence > 0 && l->confidence <= 1))
+		l->sampled = false;
+}
+
+void vd_live_from_lookahead(struct vd_live *l, const cJSON *la)
+{
+	const cJSON *live = cJSON_GetObjectItemCaseSensitive(la, "live");
+
+	l->net_backtest = l->net_live = NAN;
+	l->present = cJSON_IsObject(live);
+	if (!l->present)
+		return;
+	l->ok = sa_json_bool(live, "ok", false);
+	if (!l->ok) {
+		snprintf(l->reason, sizeof l->reason, "%s", sa_json_str(live, "reason", "no reason given"));
+		return;
+	}
+	l->bars = count_of(live, "bars");
+	l->decided = count_of(live, "decided");
+	l->complete = sa_json_bool(live, "complete", false);
+	l->differing = count_of(live, "differing");
+	l->leaks = count_of(live, "confirmed_leaks");
+	l->memory = count_of(live, "memory_mismatches");
+	l->unconfirmed = count_of(live, "unconfirmed");
+	l->failed = count_of(live, "failed_runs");
+	read_sample(l, cJSON_GetObjectItemCaseSensitive(live, "sample"));
+	read_first(l, cJSON_GetObjectItemCaseSensitive(live, "first_differences"));
+}
+
+void vd_live_from_replay(struct vd_live *l, const cJSON *rp)
+{
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(rp, "live_vs_backtest");
+
+	l->scored = sa_json_bool(rp, "ok", false) && !strcmp(sa_json_str(rp, "scored", ""), "live");
+	l->net_backtest = l->scored ? sa_json_num(d, "net_return_backtest", NAN) : NAN;
+	l->net_live = l->scored ? sa_json_num(d, "net_return_live", NAN) : NAN;
+}
+
+/* A bounded appender, as verdict_text.c's. */
+__attribute__((format(printf, 3, 4))) static void add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+static const char *did(int d)
+{
+	return d > 0 ? "went long" : d < 0 ? "went short" : "stayed flat";
+}
+
+static const char *plural(long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* How many bars were decided live: every one (and what left the check incomplete, if
+ * anything), or how many and what the sample of the rest would catch. */
+static void say_decided(const struct vd_live *l, char *buf, size_t len)
+{
+	if (l->decided >= l->bars) {
+		add(buf, len, "every one of its %ld bars was decided live, with only the bars up to it",
+		    l->bars);
+		if (!l->complete)
+			add(buf, len, ", but the live check is incomplete (%ld difference%s from the "
+			    "backtest left unconfirmed, %ld live run%s failed)", l->unconfirmed,
+			    plural(l->unconfirmed), l->failed, plural(l->failed));
+		return;
+	}
+	add(buf, len, "%ld of its %ld bars were decided live, with only the bars up to each (the rest "
+	    "take the backtest's decisions", l->decided, l->bars);
+	if (l->sampled)
+		add(buf, len, "), and %ld of the rest drawn from a secret seed found %ld that disagree: a "
+		    "look-ahead acting on %g %% of the bars would have been caught with %g %% "
+		    "confidence", l->drawn, l->disagreeing, 100 * l->share, 100 * l->confidence);
+	else
+		add(buf, len, ", unsampled, so a look-ahead acting only there is unchecked)");
+}
+
+char *vd_live_clause(const struct vd_live *l, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!l->present)
+		return buf;
+	if (!l->ok) {
+		add(buf, len, "the live replay could not run (%s), so the backtest's decisions were "
+		    "scored", l->reason);
+		return buf;
+	}
+	say_decided(l, buf, len);
+	if (l->differing > 0 && l->leaks == 0)
+		add(buf, len, "; %ld bar%s decided live differ%s from the backtest, none confirmed as "
+		    "look-ahead, and the statistics score the live decisions", l->differing,
+		    plural(l->differing), l->differing == 1 ? "s" : "");
+	return buf;
+}
+
+static void name_one(const struct vd_live_diff *x, bool first, char *buf, size_t len)
+{
+	add(buf, len, "%sat bar %ld (%s) the backtest %s, while with only the past it %s",
+	    first ? ": " : "; ", x->bar, x->time, did(x->backtest), did(x->live));
+}
+
+/* The first differences to name: the first confirmed leaks listed, else the first listed. */
+static void name_first(const struct vd_live *l, char *buf, size_t len)
+{
+	size_t named = 0;
+
+	for (size_t k = 0; k < l->n_first && named < VD_LIVE_NAMED; k++)
+		if (!strcmp(l->first[k].confirmed, "leak"))
+			name_one(&l->first[k], named++ == 0, buf, len);
+	if (!named && l->n_first)
+		name_one(&l->first[0], true, buf, len);
+}
+
+char *vd_live_veto(const struct vd_live *l, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!l->present || !l->ok || l->leaks == 0)
+		return buf;
+	add(buf, len, "decided bar by bar with only the past, %ld bar%s differ%s from the backtest's "
+	    "decisions, %ld of them confirmed as look-ahead by a re-run on the whole history up to "
+	    "the bar", l->differing, plural(l->differing), l->differing == 1 ? "s" : "", l->leaks);
+	name_first(l, buf, len);
+	if (isfinite(l->net_backtest) && isfinite(l->net_live))
+		add(buf, len, "; the backtest claims a net return of %+.2f %%, the live decisions make "
+		    "%+.2f %%", 100 * l->net_backtest, 100 * l->net_live);
+	return buf;
+}
+
+void vd_live_json(cJSON *root, const struct vd_live *l)
+{
+	cJSON *o, *s;
+	char clause[1024];
+
+	if (!l->present) {
+		cJSON_AddNullToObject(root, "live");
+		return;
+	}
+	o = cJSON_AddObjectToObject(root, "live");
+	cJSON_AddBoolToObject(o, "ok", l->ok);
+	cJSON_AddNumberToObject(o, "bars", (double)l->bars);
+	cJSON_AddNumberToObject(o, "decided", (double)l->decided);
+	cJSON_AddBoolToObject(o, "complete", l->complete);
+	cJSON_AddNumberToObject(o, "differing", (double)l->differing);
+	cJSON_AddNumberToObject(o, "confirmed_leaks", (double)l->leaks);
+	if (l->sampled) {
+		s = cJSON_AddObjectToObject(o, "sample");
+		cJSON_AddNumberToObject(s, "drawn", (double)l->drawn);
+		cJSON_AddNumberToObject(s, "disagreeing", (double)l->disagreeing);
+		sa_json_add_num(s, "share", l->share, 6);
+		sa_json_add_num(s, "confidence", l->confidence, 6);
+	} else {
+		cJSON_AddNullToObject(o, "sample");
+	}
+	cJSON_AddBoolToObject(o, "scored", l->scored);
+	sa_json_add_num(o, "net_return_backtest", l->net_backtest, 10);
+	sa_json_add_num(o, "net_return_live", l->net_live, 10);
+	cJSON_AddStringToObject(o, "clause", vd_live_clause(l, clause, sizeof clause));
+}
