@@ -3,7 +3,9 @@
 
 usage: make-layouts.py BARS.csv OUTDIR
 
-BARS.csv is the native layout (time,open,high,low,close,volume, ISO-8601 UTC). Each layout
+BARS.csv is the native layout (time,open,high,low,close,volume, ISO-8601 UTC), as
+tests/data-formats/bars.csv; the columns gendata writes after those six (funding_rate, a
+perpetual's funding) are read past and left out, since no layout below carries them. Each layout
 holds the same bars, with the numbers' text unchanged, so each must load to the same doubles.
 The date-only layouts (yahoo, no-volume) write the time too when the bars are intraday.
 """
@@ -16,14 +18,20 @@ import sys
 import pandas as pd
 
 
+OHLCV = ["time", "open", "high", "low", "close", "volume"]
+EXTRA = ["funding_rate"]  # what may follow the six, in this order (gendata's series)
+
+
 def read_bars(path):
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["time", "open", "high", "low", "close", "volume"], rows[0]
+    head = rows[0]
+    assert head[:6] == OHLCV and head[6:] == EXTRA[:len(head) - 6], head
     out = []
-    for r in rows[1:]:
+    for i, r in enumerate(rows[1:], 2):
+        assert len(r) == len(head), "line %d: %d fields for %d columns" % (i, len(r), len(head))
         t = dt.datetime.strptime(r[0], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
-        out.append((t, r[1:]))
+        out.append((t, r[1:6]))
     return out
 
 
