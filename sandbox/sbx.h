@@ -46,7 +46,8 @@ struct sbx_result {
 	enum sbx_status status;
 	size_t n;                  /* bars the run was given */
 	int8_t *signals;           /* n validated values in {-1,0,1} when status == SBX_OK, else NULL;
-				    * a live run's first decided values whatever its status */
+				    * a live run's first decided values whatever its status, each
+				    * -1, 0, 1 or SBX_LIVE_RAISED (the upload failed at that bar) */
 	size_t decided;            /* a live run's decisions made (its signals' valid values) */
 	size_t nan_as_flat;        /* of them, the NaN or None values taken as flat (0) */
 	long wall_ms;

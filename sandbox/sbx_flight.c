@@ -445,7 +445,7 @@ enum sbx_live_step sbx_flight_live_step(struct sbx_flight *f)
 			       "answer given twice or out of turn", k + 1, seq);
 			return SBX_LIVE_BROKEN;
 		}
-		if (bad_signal(v)) {
+		if (bad_signal(v) && v != SBX_LIVE_RAISED) {
 			sa_fmt(f->live_bad, sizeof f->live_bad, "the live run answered %d for bar %zu: not -1, 0 or 1",
 			       v, f->live_next - 1);
 			return SBX_LIVE_BROKEN;
@@ -457,8 +457,8 @@ enum sbx_live_step sbx_flight_live_step(struct sbx_flight *f)
 }
 
 /* A live run's decisions, whatever its status: the answers in turn before the stream's stop (or
- * end), up to n and never past the last bar sent, each checked as an 'R' payload's value, into
- * r->signals (n long, zero past them) and r->decided. Returns the offset in p where the answers
+ * end), up to n and never past the last bar sent, each checked as an 'R' payload's value (or
+ * SBX_LIVE_RAISED, kept as it is), into r->signals (n long, zero past them) and r->decided. Returns the offset in p where the answers
  * in turn end (len when every byte was one). */
 static size_t take_live(struct sbx_flight *f, const char *p, size_t len)
 {
@@ -474,7 +474,7 @@ static size_t take_live(struct sbx_flight *f, const char *p, size_t len)
 		const char *q = p + k * SBX_LIVE_ANSWER_BYTES;
 		int8_t v = (int8_t)q[sizeof(uint32_t)];
 
-		if (answer_seq(q) != k || bad_signal(v))
+		if (answer_seq(q) != k || (bad_signal(v) && v != SBX_LIVE_RAISED))
 			break;
 		r->signals[k] = v == SBX_SIGNAL_NAN ? 0 : v;
 		r->nan_as_flat += v == SBX_SIGNAL_NAN;

@@ -242,7 +242,8 @@ static int measure_window(const struct sbx_stage_args *o, struct job *j, char *w
 		return sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < LA_PROBES; i++) {
 		size_t need = pr[i].status == SBX_OK && pr[i].signals && pr[i].n == pj[i].n_visible - pj[i].first
-			      ? la_probe_memory(j->full, pj[i].first, pr[i].signals, pr[i].n) : pr[i].n;
+			      ? la_probe_memory(j->full, pj[i].first, pr[i].signals, pr[i].n,
+						pj[i].n_visible < n ? LA_PROBE_TAIL : 0) : pr[i].n;
 
 		memory = need > memory ? need : memory;
 		if (count_refusals(j, &pr[i]) < 0)

@@ -80,6 +80,8 @@ int la_pass_of(size_t i, size_t k);
 #define LA_WINDOW_FLOOR 1024   /* the fewest bars a measured window holds */
 #define LA_PROBES 3            /* later starts run to measure the strategy's memory */
 #define LA_PROBE_BARS 8192     /* bars each of them runs over, at most */
+#define LA_PROBE_TAIL 64       /* the last bars of a probe that ends before the history, not
+				* compared: a peek's horizon, not the strategy's memory */
 
 struct la_window {
 	size_t bars;               /* bars a window holds now */
@@ -107,8 +109,10 @@ bool la_window_agrees(const int8_t *full, size_t t, size_t first, size_t warm, c
 		      size_t len);
 
 /* How many bars a run started at bar start (its len signals sig) needed before its signals
- * agreed with the full run to its end: one past its last disagreeing bar, 0 when none. */
-size_t la_probe_memory(const int8_t *full, size_t start, const int8_t *sig, size_t len);
+ * agreed with the full run to its end: one past its last disagreeing bar, 0 when none. Its last
+ * tail bars are not looked at: a run that ends before the history does disagrees there when the
+ * strategy peeks (the bars it would peek at are not in it), which is no memory. */
+size_t la_probe_memory(const int8_t *full, size_t start, const int8_t *sig, size_t len, size_t tail);
 
 /* Sets *w's size from knob (LOOKAHEAD_WINDOW, 0 = measured), startup (startup_candle_count, 0
  * when none) and memory (what the later starts needed): twice the larger memory, at least
@@ -240,7 +244,11 @@ cJSON *la_report_json(const struct la_report *rep, const int64_t *times, size_t 
 #define LA_LIVE_SAMPLE 299      /* sampled bars: a veto on 1 % of them is missed with p < 0.05 */
 #define LA_LIVE_SHARE 0.01      /* the share of bars the sample's bound is stated for */
 #define LA_LIVE_LISTED 10       /* differences listed in lookahead.json */
-#define LA_LIVE_SPREAD 8        /* stretches a slot's budget is cut into when not every bar fits */
+#define LA_LIVE_STRETCHES 8     /* live runs over the history, each after its own warm-up (so
+				 * many whatever the cores: the same decisions on every machine) */
+#define LA_LIVE_SPREAD 8        /* stretches each of those is cut into when not every bar fits */
+#define LA_LIVE_REPLAY_SHARE 0.75  /* of the time left, what a replay may spend: the rest is the
+				    * confirmations' and the sample's */
 
 /* What one bar's live decision came to. */
 enum la_live_state {
@@ -267,24 +275,29 @@ struct la_live {
 	size_t runs;            /* live runs started */
 	size_t decided;         /* bars decided live (each bar once) */
 	size_t differing, leaks, memory, unconfirmed;
+	size_t unsettled;       /* of the unconfirmed, bars the live bot decided (not raised): while
+				 * any is left the check is not complete */
 	size_t confirmations;   /* whole-prefix runs */
 	size_t sample_drawn, sample_disagree;
 	bool cut;               /* the time budget ended the replay before every planned bar */
+	size_t raised;          /* decisions where the upload raised: no position taken */
 	size_t failed_runs;
 	struct la_live_failure failures[LA_FAILED_SHOWN];
 	size_t n_failures;
 	int8_t *backtest;       /* borrowed: the full run's n signals */
 	int8_t *sig;            /* n: the decisions scored (live where decided, else the backtest's) */
 	uint8_t *state;         /* n: enum la_live_state */
+	uint8_t *raised_at;     /* n: the live decision there raised (taken as flat) */
 	long blocked;           /* refusals in the live runs */
 	struct sbx_rule_count *rules;
 	size_t n_rules;
 };
 
-/* The stretches of the first replay: [lo[i], hi[i]) for i < *k, in time order, every bar when
- * n <= budget (one stretch a slot), else jobs * LA_LIVE_SPREAD stretches spread evenly over the
- * history holding budget bars in all. lo and hi hold jobs * LA_LIVE_SPREAD entries. */
-void la_live_plan(size_t n, size_t budget, int jobs, size_t *lo, size_t *hi, size_t *k);
+/* The stretches of a replay: [lo[i], hi[i]) for i < *k, in time order, every bar when
+ * n <= budget (LA_LIVE_STRETCHES stretches, fewer for fewer bars), else LA_LIVE_STRETCHES *
+ * LA_LIVE_SPREAD stretches spread evenly over the history holding budget bars in all. lo and
+ * hi hold LA_LIVE_STRETCHES * LA_LIVE_SPREAD entries. */
+void la_live_plan(size_t n, size_t budget, size_t *lo, size_t *hi, size_t *k);
 
 /* Runs the live replay on z (bars, the full run's signals full, the window measured for the
  * truncated runs, first_traded the full run's first non-flat bar) until deadline. Fills *lv
@@ -293,14 +306,17 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 		const struct la_config *c, size_t window, int jobs, long deadline, struct la_live *lv,
 		char *why, size_t len);
 
-/* True when every bar was decided live or sampled, and no live run failed. */
+/* True when every bar was decided live or sampled, no live run failed, and every bar the live
+ * bot decided otherwise than the backtest was settled (a leak or the window's memory), unless a
+ * leak is proven. */
 bool la_live_complete(const struct la_live *lv);
 
 /* lookahead.json's live object (signals included). Caller frees. */
 cJSON *la_live_json(const struct la_live *lv, const int64_t *times);
 
 /* Adds lv to the points' lookahead.json res: its "live" object; a confirmed leak makes res not
- * clean (mismatch_count stays the truncated runs'); res is complete only when lv is; the explanation
+ * clean (mismatch_count stays the truncated runs'); res is complete when lv is (the truncated
+ * runs, cut short or not, confirm it); the explanation
  * begins with what the live replay found. */
 void la_live_merge(cJSON *res, const struct la_live *lv, const int64_t *times);
 

@@ -13,9 +13,9 @@
 #include "sbx_stage.h"
 #include "timeutil.h"
 
-void la_live_plan(size_t n, size_t budget, int jobs, size_t *lo, size_t *hi, size_t *k)
+void la_live_plan(size_t n, size_t budget, size_t *lo, size_t *hi, size_t *k)
 {
-	size_t parts = (size_t)(jobs < 1 ? 1 : jobs);
+	size_t parts = LA_LIVE_STRETCHES;
 
 	if (n > budget)
 		parts *= LA_LIVE_SPREAD;
@@ -77,10 +77,16 @@ static void take_decisions(struct la_live *lv, size_t a, const struct sbx_result
 	for (size_t i = 0; i < r->decided && a + i < lv->n; i++) {
 		size_t t = a + i;
 
+		int8_t v = r->signals[i];
+
 		if (lv->state[t] != LA_LIVE_UNDECIDED)
 			continue;
-		lv->sig[t] = r->signals[i];
-		lv->state[t] = r->signals[i] == lv->backtest[t] ? LA_LIVE_AGREE : LA_LIVE_DIFFER;
+		/* a bar the strategy could not decide from its past holds no position: where the
+		 * backtest held one there, the whole prefix settles it as any difference */
+		lv->raised += v == SBX_LIVE_RAISED;
+		lv->raised_at[t] = v == SBX_LIVE_RAISED;
+		lv->sig[t] = v == SBX_LIVE_RAISED ? 0 : v;
+		lv->state[t] = lv->sig[t] == lv->backtest[t] ? LA_LIVE_AGREE : LA_LIVE_DIFFER;
 	}
 }
 
@@ -88,7 +94,7 @@ static void take_decisions(struct la_live *lv, size_t a, const struct sbx_result
 static int replay(struct sbx_zygote *z, const struct da_ohlcv *bars, const struct la_config *c, int jobs,
 		  long deadline, struct la_live *lv, char *why, size_t len)
 {
-	size_t cap = (size_t)(jobs < 1 ? 1 : jobs) * LA_LIVE_SPREAD, k = 0;
+	size_t cap = LA_LIVE_STRETCHES * LA_LIVE_SPREAD, k = 0;
 	size_t *lo = calloc(cap, sizeof *lo), *hi = calloc(cap, sizeof *hi);
 	struct sbx_job *job = calloc(cap, sizeof *job);
 	struct sbx_result *res = calloc(cap, sizeof *res);
@@ -100,13 +106,13 @@ static int replay(struct sbx_zygote *z, const struct da_ohlcv *bars, const struc
 		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
-	la_live_plan(lv->n, c->live_bars, jobs, lo, hi, &k);
+	la_live_plan(lv->n, c->live_bars, lo, hi, &k);
 	for (size_t i = 0; i < k; i++) {
 		size_t w = lv->window;
 
 		job[i] = (struct sbx_job){ .s = bars, .first = lo[i] + 1 > w ? lo[i] + 1 - w : 0,
 			.n_visible = lo[i] + 1, .live_end = hi[i], .live_window = w };
-		slot[i] = (int)(i * (size_t)jobs / k);
+		slot[i] = (int)(i * (size_t)(jobs < 1 ? 1 : jobs) / k);
 	}
 	bo.slot = slot;
 	if (sbx_run_batch(z, job, k, &bo, res, err, sizeof err) < 0) {
@@ -215,7 +221,7 @@ out:
 static void settle_whole_prefix(struct la_live *lv)
 {
 	for (size_t t = 0; t < lv->n && t < lv->window; t++)
-		if (lv->state[t] == LA_LIVE_DIFFER)
+		if (lv->state[t] == LA_LIVE_DIFFER && !lv->raised_at[t])
 			lv->state[t] = LA_LIVE_LEAK;
 }
 
@@ -225,6 +231,16 @@ static size_t count(const struct la_live *lv, uint8_t st)
 
 	for (size_t t = 0; t < lv->n; t++)
 		k += lv->state[t] == st;
+	return k;
+}
+
+/* Bars still differing, unconfirmed, that the strategy did decide (not raised). */
+static size_t count_decided_differ(const struct la_live *lv)
+{
+	size_t k = 0;
+
+	for (size_t t = 0; t < lv->n; t++)
+		k += lv->state[t] == LA_LIVE_DIFFER && !lv->raised_at[t];
 	return k;
 }
 
@@ -286,14 +302,24 @@ static void forget_window(struct la_live *lv)
 		if (lv->state[t] == LA_LIVE_AGREE || lv->state[t] == LA_LIVE_DIFFER) {
 			lv->state[t] = LA_LIVE_UNDECIDED;
 			lv->sig[t] = lv->backtest[t];
+			lv->raised_at[t] = 0;
 		}
+}
+
+/* The replay's own deadline: a share of the time left, so the confirmations and the sample of
+ * what it could not decide still fit before the stage's. */
+static long replay_deadline(long deadline)
+{
+	long now = sbx_clock_ms();
+
+	return deadline <= 0 ? 0 : now + (long)((double)(deadline - now) * LA_LIVE_REPLAY_SHARE);
 }
 
 int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full, size_t first_traded,
 		const struct la_config *c, size_t window, int jobs, long deadline, struct la_live *lv,
 		char *why, size_t len)
 {
-	gsl_rng *rng = secret_rng();
+	gsl_rng *rng = NULL;
 	size_t at[LA_LIVE_CONFIRM];
 	int rc = -1;
 
@@ -301,10 +327,11 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 	lv->n = bars->n;
 	lv->budget = c->live_bars;
 	lv->backtest = full;
-	lv->window = window < 1 ? 1 : window;
+	lv->window = window < 1 ? 1 : window < bars->n ? window : bars->n ? bars->n : 1;
 	lv->sig = malloc(lv->n ? lv->n : 1);
 	lv->state = calloc(lv->n ? lv->n : 1, 1);
-	if (!rng || !lv->sig || !lv->state) {
+	lv->raised_at = calloc(lv->n ? lv->n : 1, 1);
+	if (!lv->sig || !lv->state || !lv->raised_at) {
 		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
@@ -312,15 +339,18 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 	for (;;) {
 		size_t m;
 
-		if (replay(z, bars, c, jobs, deadline, lv, why, len) < 0)
+		if (replay(z, bars, c, jobs, replay_deadline(deadline), lv, why, len) < 0)
 			goto out;
 		settle_whole_prefix(lv);
-		m = draw(lv, LA_LIVE_DIFFER, rng, LA_LIVE_CONFIRM, LA_LIVE_CONFIRM / 2, at);
+		/* the first differing bars in time order: the same ones on every machine */
+		m = draw(lv, LA_LIVE_DIFFER, NULL, LA_LIVE_CONFIRM, LA_LIVE_CONFIRM, at);
 		if (confirm(z, bars, jobs, deadline, first_traded, at, m, lv, why, len) < 0)
 			goto out;
-		/* the window was short of the strategy's memory and nothing leaked: widen it */
-		if (count(lv, LA_LIVE_LEAK) > 0 || count(lv, LA_LIVE_DIFFER) == 0 ||
-		    count(lv, LA_LIVE_MEMORY) == 0 || lv->grown >= LA_LIVE_GROW || lv->window >= lv->n ||
+		/* A leak is proven; or every difference left is a bar the live bot could not decide
+		 * (a wider window cannot help it); or the window holds every bar (a difference is then
+		 * the whole prefix's: a leak); or the time is spent. Else the window was short of the
+		 * strategy's memory: widen it and decide again. */
+		if (count(lv, LA_LIVE_LEAK) > 0 || count_decided_differ(lv) == 0 || lv->window >= lv->n ||
 		    sbx_clock_ms() >= deadline)
 			break;
 		lv->window = lv->window * 2 < lv->n ? lv->window * 2 : lv->n;
@@ -328,13 +358,19 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 		forget_window(lv);
 	}
 	lv->decided = lv->n - count(lv, LA_LIVE_UNDECIDED);
-	if (count(lv, LA_LIVE_UNDECIDED) > 0 && count(lv, LA_LIVE_LEAK) == 0 &&
-	    sample(z, bars, jobs, deadline, first_traded, rng, lv, why, len) < 0)
-		goto out;
+	if (count(lv, LA_LIVE_UNDECIDED) > 0 && count(lv, LA_LIVE_LEAK) == 0) {
+		if (!(rng = secret_rng())) {
+			sbx_stage_fail(why, len, "out of memory");
+			goto out;
+		}
+		if (sample(z, bars, jobs, deadline, first_traded, rng, lv, why, len) < 0)
+			goto out;
+	}
 	lv->differing = count(lv, LA_LIVE_DIFFER) + count(lv, LA_LIVE_LEAK) + count(lv, LA_LIVE_MEMORY);
 	lv->leaks = count(lv, LA_LIVE_LEAK);
 	lv->memory = count(lv, LA_LIVE_MEMORY);
 	lv->unconfirmed = count(lv, LA_LIVE_DIFFER);
+	lv->unsettled = count_decided_differ(lv);
 	rc = 0;
 out:
 	gsl_rng_free(rng);
@@ -347,8 +383,9 @@ bool la_live_complete(const struct la_live *lv)
 
 	for (size_t t = 0; lv->state && t < lv->n; t++)
 		undecided += lv->state[t] == LA_LIVE_UNDECIDED;
-	return lv->ran && lv->failed_runs == 0 && (undecided == 0 || lv->sample_drawn >= LA_LIVE_SAMPLE ||
-						    lv->sample_drawn >= undecided);
+	/* once a leak is proven, a difference left unsettled changes nothing the check says */
+	return lv->ran && lv->failed_runs == 0 && (lv->unsettled == 0 || lv->leaks > 0) &&
+	       (undecided == 0 || lv->sample_drawn >= LA_LIVE_SAMPLE || lv->sample_drawn >= undecided);
 }
 
 static const char *state_word(uint8_t st)
@@ -434,9 +471,11 @@ cJSON *la_live_json(const struct la_live *lv, const int64_t *times)
 	cJSON_AddNumberToObject(o, "confirmed_leaks", (double)lv->leaks);
 	cJSON_AddNumberToObject(o, "memory_mismatches", (double)lv->memory);
 	cJSON_AddNumberToObject(o, "unconfirmed", (double)lv->unconfirmed);
+	cJSON_AddNumberToObject(o, "unsettled", (double)lv->unsettled);
 	cJSON_AddNumberToObject(o, "confirmations", (double)lv->confirmations);
 	cJSON_AddItemToObject(o, "first_differences", differences_json(lv, times));
 	cJSON_AddItemToObject(o, "sample", sample_json(lv));
+	cJSON_AddNumberToObject(o, "raised", (double)lv->raised);
 	cJSON_AddNumberToObject(o, "failed_runs", (double)lv->failed_runs);
 	cJSON_AddItemToObject(o, "failures", failures_json(lv, times));
 	cJSON_AddNumberToObject(o, "blocked_actions", (double)lv->blocked);
@@ -449,36 +488,40 @@ cJSON *la_live_json(const struct la_live *lv, const int64_t *times)
 /* The live replay's sentence: what it decided and what it found. Returns buf. */
 static char *live_sentence(const struct la_live *lv, const int64_t *times, char *buf, size_t len)
 {
-	char when[21];
+	char when[21], raised[160] = "";
 	size_t first = lv->n;
 
 	for (size_t t = 0; t < lv->n && first == lv->n; t++)
 		if (lv->state[t] == LA_LIVE_LEAK)
 			first = t;
+	if (lv->raised > 0)
+		sa_fmt(raised, sizeof raised, " It raised at %zu bar%s of the live replay, which a live bot "
+		       "would have traded flat.", lv->raised, lv->raised == 1 ? "" : "s");
 	if (first < lv->n && lv->sig[first] != lv->backtest[first])
 		return sa_fmt(buf, len, "Decided bar by bar with only the past, as a live bot would, the "
-			      "strategy disagreed with its own backtest on %zu bar%s (%zu confirmed on the whole "
-			      "history up to the bar): at bar %zu (%s) the backtest was %s, while with only the "
-			      "past it was %s. ", lv->differing, lv->differing == 1 ? "" : "s", lv->leaks, first,
-			      sa_time_format(times[first], when), la_signal_word(lv->backtest[first]),
-			      la_signal_word(lv->sig[first]));
+			      "strategy disagreed with its own backtest, confirmed on the whole history up to the "
+			      "bar: at bar %zu (%s) the backtest was %s, while with only the past it was %s.%s ",
+			      first, sa_time_format(times[first], when), la_signal_word(lv->backtest[first]),
+			      la_signal_word(lv->sig[first]), raised);
 	if (first < lv->n)
 		return sa_fmt(buf, len, "Decided bar by bar with only the past, as a live bot would, the "
-			      "strategy could not decide bar %zu (%s), where its backtest held a position. ",
-			      first, sa_time_format(times[first], when));
+			      "strategy could not decide bar %zu (%s), where its backtest held a position.%s ",
+			      first, sa_time_format(times[first], when), raised);
 	if (lv->failed_runs > 0)
-		return sa_fmt(buf, len, "The live replay did not finish: %s at bar %zu (%s). ",
-			      lv->failures[0].status, lv->failures[0].bar, lv->failures[0].error);
+		return sa_fmt(buf, len, "The live replay did not finish: %s at bar %zu (%s).%s ",
+			      lv->failures[0].status, lv->failures[0].bar, lv->failures[0].error, raised);
+	if (lv->unsettled > 0)
+		return sa_fmt(buf, len, "Decided bar by bar with only the past, as a live bot would, the "
+			      "strategy disagreed with its backtest on %zu bar%s that could not be settled in "
+			      "the time given (a window of %zu bars): the check is not complete.%s ",
+			      lv->unsettled, lv->unsettled == 1 ? "" : "s", lv->window, raised);
 	if (lv->decided < lv->n)
 		return sa_fmt(buf, len, "%zu of %zu bars were decided bar by bar with only the past, as a live "
 			      "bot would; of the rest, %zu drawn from a seed of this audit alone were decided on "
-			      "their window, %zu otherwise than the backtest. ", lv->decided, lv->n,
-			      lv->sample_drawn, lv->sample_disagree);
+			      "their window, %zu otherwise than the backtest.%s ", lv->decided, lv->n,
+			      lv->sample_drawn, lv->sample_disagree, raised);
 	return sa_fmt(buf, len, "Every one of the %zu bars was decided again with only the bars up to it, "
-		      "as a live bot would (at most %zu bars a decision)%s, and %s. ", lv->n, lv->window,
-		      lv->memory > 0 ? ", the window widened where the strategy remembered more" : "",
-		      lv->unconfirmed > 0 ? "the decisions that differed could not be settled" :
-		      "each agreed with the backtest");
+		      "as a live bot would, and each agreed with the backtest.%s ", lv->n, raised);
 }
 
 /* Sets res's key to item, replacing the one there. */
@@ -499,8 +542,9 @@ void la_live_merge(cJSON *res, const struct la_live *lv, const int64_t *times)
 		return;
 	if (lv->leaks > 0)
 		set_item(res, "clean", cJSON_CreateFalse());
-	if (!la_live_complete(lv))
-		set_item(res, "complete", cJSON_CreateFalse());
+	/* The live replay is the check: when it decided every bar (or sampled what its budget left),
+	 * the truncated runs confirm it, and a budget that cut them short leaves nothing unchecked. */
+	set_item(res, "complete", la_live_complete(lv) ? cJSON_CreateTrue() : cJSON_CreateFalse());
 	snprintf(both, sizeof both, "%s%s", live_sentence(lv, times, text, sizeof text), expl);
 	set_item(res, "explanation", cJSON_CreateString(both));
 	cJSON_AddItemToObject(res, "live", la_live_json(lv, times));
@@ -510,6 +554,7 @@ void la_live_release(struct la_live *lv)
 {
 	free(lv->sig);
 	free(lv->state);
+	free(lv->raised_at);
 	free(lv->rules);
 	memset(lv, 0, sizeof *lv);
 }

@@ -25,9 +25,9 @@ bool la_window_agrees(const int8_t *full, size_t t, size_t first, size_t warm, c
 	return memcmp(sig + from, full + first + from, len - from) == 0;
 }
 
-size_t la_probe_memory(const int8_t *full, size_t start, const int8_t *sig, size_t len)
+size_t la_probe_memory(const int8_t *full, size_t start, const int8_t *sig, size_t len, size_t tail)
 {
-	for (size_t k = len; k-- > 0;)
+	for (size_t k = len > tail ? len - tail : 0; k-- > 0;)
 		if (sig[k] != full[start + k])
 			return k + 1;
 	return 0;

@@ -607,22 +607,16 @@ static void live_append(const struct live_cols *lc, size_t n, const char *bar)
 		memcpy(lc->p + (c * lc->cap + n) * SBX_VALUE_BYTES, bar + c * SBX_VALUE_BYTES, SBX_VALUE_BYTES);
 }
 
-/* One decision: signals() on the frame, checked whole as a full run's output is, the newest
- * bar's value answered. Ends the run (finish_error) when the upload fails. */
-static void live_decide(const struct sbi_zstate *z, PyObject *fn, PyObject *params, PyObject *flush,
-			const struct live_cols *lc, size_t n, size_t window, uint32_t seq)
+/* signals() on one frame, its whole output checked by to_int8 as a full run's is: the newest
+ * bar's value, or SBX_LIVE_RAISED when the upload raised or gave a bad output for this bar (a
+ * live bot whose strategy fails at a bar takes no position on it and goes on to the next). */
+static int8_t live_value(const struct sbi_zstate *z, PyObject *fn, PyObject *params, PyObject *flush,
+			 PyObject *df, PyObject *idx, Py_ssize_t m)
 {
-	PyObject *df = live_frame(z, lc, n, window), *idx, *out, *b, *r;
-	Py_ssize_t m;
+	PyObject *out, *b, *r;
 	Py_buffer v;
-	char ans[SBX_LIVE_ANSWER_BYTES];
+	int8_t val = SBX_LIVE_RAISED;
 
-	if (!df)
-		finish_error(z);
-	idx = PyObject_GetAttrString(df, "index");
-	m = idx ? PyObject_Length(idx) : -1;
-	if (m < 1)
-		finish_error(z);
 	if (params) {
 		PyObject *args = PyTuple_Pack(1, df);
 
@@ -631,19 +625,41 @@ static void live_decide(const struct sbi_zstate *z, PyObject *fn, PyObject *para
 	} else {
 		out = PyObject_CallOneArg(fn, df);
 	}
-	if (!out)
-		finish_error(z);
 	r = PyEval_EvalCode(flush, z->helpers, z->helpers);
 	Py_XDECREF(r);
-	PyErr_Clear();
+	if (!out) {
+		PyErr_Clear();
+		return val;
+	}
 	b = PyObject_CallFunction(PyDict_GetItemString(z->helpers, "to_int8"), "OnO", out, m, idx);
-	if (!b || PyObject_GetBuffer(b, &v, PyBUF_C_CONTIGUOUS) < 0 || v.len != m)
+	if (b && PyObject_GetBuffer(b, &v, PyBUF_C_CONTIGUOUS) == 0) {
+		if (v.len == m)
+			val = ((const int8_t *)v.buf)[m - 1];
+		PyBuffer_Release(&v);
+	}
+	PyErr_Clear();
+	Py_XDECREF(b);
+	Py_DECREF(out);
+	return val;
+}
+
+/* One decision: the frame of the last bars up to bar n, the upload's value for its newest bar,
+ * answered with its number. Ends the run (finish_error) only when the frame cannot be built. */
+static void live_decide(const struct sbi_zstate *z, PyObject *fn, PyObject *params, PyObject *flush,
+			const struct live_cols *lc, size_t n, size_t window, uint32_t seq)
+{
+	PyObject *df = live_frame(z, lc, n, window), *idx;
+	Py_ssize_t m;
+	char ans[SBX_LIVE_ANSWER_BYTES];
+
+	if (!df)
+		finish_error(z);
+	idx = PyObject_GetAttrString(df, "index");
+	m = idx ? PyObject_Length(idx) : -1;
+	if (m < 1)
 		finish_error(z);
 	memcpy(ans, &seq, sizeof seq);
-	ans[sizeof seq] = ((const char *)v.buf)[m - 1];
-	PyBuffer_Release(&v);
-	Py_DECREF(b);
-	Py_DECREF(out);
+	ans[sizeof seq] = (char)live_value(z, fn, params, flush, df, idx, m);
 	Py_DECREF(idx);
 	Py_DECREF(df);
 	put_raw(ans, sizeof ans);

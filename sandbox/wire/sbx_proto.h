@@ -27,15 +27,18 @@
  * before it, so no bar after the one being decided exists anywhere in the run. The result
  * descriptor carries SBX_TAG_LIVE, then one answer a decision, SBX_LIVE_ANSWER_BYTES each: the
  * decision's number (uint32, host byte order: 0 for the last bar held at the fork, k for the
- * k-th bar sent after it) and its value (-1, 0, 1 or SBX_SIGNAL_NAN). The number is the host's
+ * k-th bar sent after it) and its value (-1, 0, 1, SBX_SIGNAL_NAN, or SBX_LIVE_RAISED when the
+ * upload raised or gave a bad output at that bar: a live bot takes no position on a bar its
+ * strategy could not decide, and goes on to the next). The number is the host's
  * own count echoed, so an answer given twice or early is seen at the next answer, whatever
  * arrives when; it carries nothing the host does not check. A run that cannot go on sends the
  * number SBX_LIVE_STOP and then an ordinary tagged error ('E', 'B' or 'M' and a text). End of
  * file on descriptor 0 ends the run. An answer for a bar not yet sent, a number out of turn or a
  * value other than those four is bad output; a bar not answered within the wall clock is killed
- * there. At most 2 bits a bar cross back. */
+ * there. At most 3 bits a bar cross back (five values). */
 #define SBX_TAG_LIVE 'L'
 #define SBX_LIVE_ANSWER_BYTES 5
+#define SBX_LIVE_RAISED (-127)
 #define SBX_LIVE_STOP 0xffffffffu
 #define SBX_LIVE_BAR_BYTES SBX_BAR_BYTES
 /* The most bars a live decision sees: its window is at most this (the driver's knob is lower). */

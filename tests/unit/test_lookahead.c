@@ -643,11 +643,14 @@ static void test_window_choose(void **state)
 	struct la_window w = {0};
 
 	(void)state;
-	assert_int_equal(la_probe_memory(full, 3, late, 5), 0);
+	assert_int_equal(la_probe_memory(full, 3, late, 5, 0), 0);
 	late[0] = 1;
-	assert_int_equal(la_probe_memory(full, 3, late, 5), 1);
+	assert_int_equal(la_probe_memory(full, 3, late, 5, 0), 1);
 	late[3] = 1;
-	assert_int_equal(la_probe_memory(full, 3, late, 5), 4);
+	assert_int_equal(la_probe_memory(full, 3, late, 5, 0), 4);
+	/* a difference in the tail of a probe that ends early is a peek's horizon, not memory */
+	assert_int_equal(la_probe_memory(full, 3, late, 5, 2), 1);
+	assert_int_equal(la_probe_memory(full, 3, late, 5, 9), 0);
 	la_window_choose(&w, 0, 0, 10);
 	assert_int_equal(w.bars, LA_WINDOW_FLOOR);
 	assert_int_equal(w.warm, 10);
@@ -708,19 +711,20 @@ static void test_report_json(void **state)
  * past the budget, the budget's bars in stretches spread over the whole history. */
 static void test_live_plan(void **state)
 {
-	size_t lo[4 * LA_LIVE_SPREAD], hi[4 * LA_LIVE_SPREAD], k, total = 0;
+	size_t lo[LA_LIVE_STRETCHES * LA_LIVE_SPREAD], hi[LA_LIVE_STRETCHES * LA_LIVE_SPREAD], k, total = 0;
 	(void)state;
 
-	la_live_plan(1001, 5000, 2, lo, hi, &k);
-	assert_int_equal(k, 2);
+	la_live_plan(1001, 5000, lo, hi, &k);
+	assert_int_equal(k, LA_LIVE_STRETCHES);
 	assert_int_equal(lo[0], 0);
-	assert_int_equal(hi[0], lo[1]);
-	assert_int_equal(hi[1], 1001);
-	la_live_plan(3, 5000, 4, lo, hi, &k);  /* fewer bars than slots */
+	for (size_t i = 1; i < k; i++)
+		assert_int_equal(hi[i - 1], lo[i]);
+	assert_int_equal(hi[k - 1], 1001);
+	la_live_plan(3, 5000, lo, hi, &k);  /* fewer bars than stretches */
 	assert_int_equal(k, 3);
 	assert_int_equal(hi[2], 3);
-	la_live_plan(100000, 1000, 2, lo, hi, &k);
-	assert_int_equal(k, 2 * LA_LIVE_SPREAD);
+	la_live_plan(100000, 1000, lo, hi, &k);
+	assert_int_equal(k, LA_LIVE_STRETCHES * LA_LIVE_SPREAD);
 	for (size_t i = 0; i < k; i++) {
 		assert_true(hi[i] > lo[i]);
 		if (i > 0)
@@ -728,7 +732,7 @@ static void test_live_plan(void **state)
 		total += hi[i] - lo[i];
 	}
 	assert_int_equal(total, 1000);
-	assert_true(lo[k - 1] >= 90000);  /* the last stretch is near the end of the history */
+	assert_true(lo[k - 1] >= 98000);  /* the last stretch is near the end of the history */
 }
 
 /* What the live replay adds to lookahead.json: a leak makes it unclean and is counted; an
@@ -738,9 +742,9 @@ static void test_live_merge(void **state)
 	int64_t times[6] = { 0, 3600, 7200, 10800, 14400, 18000 };
 	int8_t full[6] = { 0, 1, 1, 0, -1, 0 }, sig[6] = { 0, 1, 0, 0, -1, 0 };
 	uint8_t st[6] = { LA_LIVE_AGREE, LA_LIVE_AGREE, LA_LIVE_LEAK, LA_LIVE_AGREE, LA_LIVE_AGREE,
-			  LA_LIVE_UNDECIDED };
+			  LA_LIVE_UNDECIDED }, raised[6] = { 0 };
 	struct la_live lv = { .ran = true, .n = 6, .window = 1024, .decided = 5, .differing = 1,
-			      .leaks = 1, .backtest = full, .sig = sig, .state = st };
+			      .leaks = 1, .backtest = full, .sig = sig, .state = st, .raised_at = raised };
 	cJSON *res = cJSON_CreateObject(), *live, *a;
 	(void)state;
 

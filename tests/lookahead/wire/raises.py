@@ -1,5 +1,6 @@
-# Expected: error "boom at call 50". The bot raises mid-stream: its error comes back after its
-# stream stops, and the decisions before it are kept.
+# Expected: raised. The bot raises at its 50th decision of each live run: a live bot whose
+# strategy cannot decide a bar takes no position on it and goes on, so the run carries on to its
+# last bar, the bar is counted in live.raised and taken flat (here the backtest is flat too).
 import numpy as np
 
 calls = [0]
