@@ -132,8 +132,9 @@ static void live_pace(struct sbx_flight *f, long wall_ms)
 		f->pend_len = sizeof f->pend;
 		f->pend_off = 0;
 		f->live_sent++;
-		if (!f->cut_at || sbx_now_ms() + wall_ms < f->cut_at)
-			f->deadline = sbx_now_ms() + wall_ms;
+		f->deadline = sbx_now_ms() + wall_ms;
+		if (f->batch_deadline > 0 && f->batch_deadline < f->deadline)
+			f->deadline = f->cut_at = f->batch_deadline;  /* cut short there, not judged */
 		feed(f);
 		break;
 	}
@@ -247,6 +248,7 @@ static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct sbx_
 	f->deadline = f->start + (long)z->lim.wall_s * 1000L;
 	/* Past the batch's deadline the run is cut short, not judged at the wall clock. */
 	f->cut_at = deadline > 0 && deadline < f->deadline ? deadline : 0;
+	f->batch_deadline = deadline;
 	if (f->cut_at)
 		f->deadline = f->cut_at;
 	rc = 0;

@@ -30,7 +30,9 @@
 void sbx_flight_drain(int *fd, struct sbx_buf *b)
 {
 	char tmp[DRAIN_CHUNK];
-	for (;;) {
+	/* at most so many reads a turn: a pipe kept full cannot hold the driver here, past the
+	 * clocks it keeps; what is left is read on the next turn */
+	for (int reads = 0; reads < DRAIN_READS; reads++) {
 		size_t room = b->len < b->cap ? b->cap - b->len : 0;
 		bool direct = room && b->p;
 		ssize_t got = direct ? read(*fd, b->p + b->len, room) : read(*fd, tmp, sizeof tmp);
@@ -453,7 +455,15 @@ enum sbx_live_step sbx_flight_live_step(struct sbx_flight *f)
 	}
 	if (f->live_scanned / SBX_LIVE_ANSWER_BYTES < f->live_sent + 1)
 		return SBX_LIVE_WAIT;
-	return f->live_sent < f->live_total ? SBX_LIVE_FEED : SBX_LIVE_END;
+	if (f->live_sent == f->live_total)
+		return SBX_LIVE_END;
+	/* the bar before is answered: it must have been written whole, on a feed still open */
+	if (f->pend_off < f->pend_len || f->data_w < 0) {
+		sa_fmt(f->live_bad, sizeof f->live_bad, "the live run answered for bar %zu before its feed "
+		       "took that bar whole", f->live_next - 1);
+		return SBX_LIVE_BROKEN;
+	}
+	return SBX_LIVE_FEED;
 }
 
 /* A live run's decisions, whatever its status: the answers in turn before the stream's stop (or
@@ -463,7 +473,9 @@ enum sbx_live_step sbx_flight_live_step(struct sbx_flight *f)
 static size_t take_live(struct sbx_flight *f, const char *p, size_t len)
 {
 	struct sbx_result *r = f->r;
-	size_t k = 0, most = f->live_sent + 1 < f->n ? f->live_sent + 1 : f->n;
+	/* the bars written whole: a bar still in the driver's buffer was not sent */
+	size_t sent = f->live_sent - (f->pend_off < f->pend_len ? 1 : 0);
+	size_t k = 0, most = sent + 1 < f->n ? sent + 1 : f->n;
 
 	free(r->signals);
 	r->signals = calloc(f->n ? f->n : 1, 1);
@@ -512,8 +524,10 @@ static int judge_live(struct sbx_flight *f, const struct sbx_limits *lim, const 
 		rc = judge_result(f, lim);
 		f->live = true;
 		f->res = whole;
-		if (r->status == SBX_OK)
+		if (r->status == SBX_OK) {
 			r->status = SBX_BAD_OUTPUT;  /* a second result inside a live stream */
+			sa_fmt(r->error, sizeof r->error, "the live run sent a whole result inside its stream");
+		}
 		free(r->signals);
 		r->signals = sig;
 		r->decided = decided;
@@ -620,7 +634,8 @@ int sbx_flight_judge(struct sbx_flight *f, const struct sbx_limits *lim)
 			       sa_fmt(detail, sizeof detail, "killed by the kernel at the cgroup limit (%d MB a run, resident)",
 				      lim->mem_mb));
 	} else if (WIFSIGNALED(f->wstatus) && (WTERMSIG(f->wstatus) == SIGXCPU ||
-		   (WTERMSIG(f->wstatus) == SIGKILL && f->cpu_ms * 2 >= (int64_t)lim->cpu_s * 1000))) {
+		   (WTERMSIG(f->wstatus) == SIGKILL &&
+		    f->cpu_ms * 2 >= (int64_t)(f->live ? SBX_LIVE_CPU_S : lim->cpu_s) * 1000))) {
 		/* Nothing but the CPU limit sends SIGKILL here (not us: that is the wall clock), and
 		 * rusage lags the kernel's precise count, so half the limit is proof enough. */
 		r->status = SBX_KILLED_CPU;

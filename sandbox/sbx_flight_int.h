@@ -15,6 +15,7 @@
  * sizeof r->error when judged). */
 #define RESULT_TEXT_MAX 1024
 #define DRAIN_CHUNK 16384             /* bytes per read() from a run's pipe */
+#define DRAIN_READS 64                /* reads of one pipe a turn of the driver's loop, at most */
 
 struct sbx_buf {
 	char *p;
@@ -36,6 +37,8 @@ struct sbx_flight {
 	uint32_t params_len;
 	long start, deadline;
 	long cut_at;          /* the batch's deadline when it falls before the wall clock's, else 0 */
+	long batch_deadline;  /* the batch's deadline (0: none): a live run's wall clock, restarted
+			       * for each bar, never reaches past it */
 	bool exited, killed_wall, failed;
 	bool cut;             /* killed at cut_at: cut short, not judged */
 	int wstatus, fail_errno;

@@ -275,8 +275,7 @@ struct la_live {
 	size_t runs;            /* live runs started */
 	size_t decided;         /* bars decided live (each bar once) */
 	size_t differing, leaks, memory, unconfirmed;
-	size_t unsettled;       /* of the unconfirmed, bars the live bot decided (not raised): while
-				 * any is left the check is not complete */
+	size_t unsettled;       /* of the unconfirmed, bars the live bot decided (not raised) */
 	size_t confirmations;   /* whole-prefix runs */
 	size_t sample_drawn, sample_disagree;
 	bool cut;               /* the time budget ended the replay before every planned bar */
@@ -306,9 +305,8 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 		const struct la_config *c, size_t window, int jobs, long deadline, struct la_live *lv,
 		char *why, size_t len);
 
-/* True when every bar was decided live or sampled, no live run failed, and every bar the live
- * bot decided otherwise than the backtest was settled (a leak or the window's memory), unless a
- * leak is proven. */
+/* True when every bar was decided live or sampled and no live run failed (a difference left
+ * unsettled is reported, and the live decision scored: it was made with only the past). */
 bool la_live_complete(const struct la_live *lv);
 
 /* lookahead.json's live object (signals included). Caller frees. */

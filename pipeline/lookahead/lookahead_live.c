@@ -83,7 +83,6 @@ static void take_decisions(struct la_live *lv, size_t a, const struct sbx_result
 			continue;
 		/* a bar the strategy could not decide from its past holds no position: where the
 		 * backtest held one there, the whole prefix settles it as any difference */
-		lv->raised += v == SBX_LIVE_RAISED;
 		lv->raised_at[t] = v == SBX_LIVE_RAISED;
 		lv->sig[t] = v == SBX_LIVE_RAISED ? 0 : v;
 		lv->state[t] = lv->sig[t] == lv->backtest[t] ? LA_LIVE_AGREE : LA_LIVE_DIFFER;
@@ -125,7 +124,9 @@ static int replay(struct sbx_zygote *z, const struct da_ohlcv *bars, const struc
 		lv->runs += r->status != SBX_NOT_RUN || r->decided > 0;
 		if (r->signals)
 			take_decisions(lv, lo[i], r);
-		if (r->status == SBX_NOT_RUN)
+		if (r->status == SBX_NOT_RUN && strstr(r->error, "could not start"))
+			note_failure(lv, lo[i] + r->decided, r);  /* the zygote failed, not the clock */
+		else if (r->status == SBX_NOT_RUN)
 			lv->cut = true;  /* cut short by the time budget, or never started */
 		else if (r->status != SBX_OK)
 			note_failure(lv, lo[i] + r->decided, r);
@@ -215,14 +216,6 @@ out:
 	free(job);
 	free(res);
 	return rc;
-}
-
-/* Differences on a window that held the whole prefix are the prefix's own: leaks at once. */
-static void settle_whole_prefix(struct la_live *lv)
-{
-	for (size_t t = 0; t < lv->n && t < lv->window; t++)
-		if (lv->state[t] == LA_LIVE_DIFFER && !lv->raised_at[t])
-			lv->state[t] = LA_LIVE_LEAK;
 }
 
 static size_t count(const struct la_live *lv, uint8_t st)
@@ -328,6 +321,8 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 	lv->budget = c->live_bars;
 	lv->backtest = full;
 	lv->window = window < 1 ? 1 : window < bars->n ? window : bars->n ? bars->n : 1;
+	if (lv->window > SBX_LIVE_WINDOW_MAX)
+		lv->window = SBX_LIVE_WINDOW_MAX;
 	lv->sig = malloc(lv->n ? lv->n : 1);
 	lv->state = calloc(lv->n ? lv->n : 1, 1);
 	lv->raised_at = calloc(lv->n ? lv->n : 1, 1);
@@ -341,8 +336,9 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 
 		if (replay(z, bars, c, jobs, replay_deadline(deadline), lv, why, len) < 0)
 			goto out;
-		settle_whole_prefix(lv);
-		/* the first differing bars in time order: the same ones on every machine */
+		/* The first differing bars in time order (the same ones on every machine), each run
+		 * again over the whole prefix in a fresh process: even where the window held every bar,
+		 * a live run that keeps state between its calls is not the backtest's process. */
 		m = draw(lv, LA_LIVE_DIFFER, NULL, LA_LIVE_CONFIRM, LA_LIVE_CONFIRM, at);
 		if (confirm(z, bars, jobs, deadline, first_traded, at, m, lv, why, len) < 0)
 			goto out;
@@ -351,9 +347,15 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 		 * the whole prefix's: a leak); or the time is spent. Else the window was short of the
 		 * strategy's memory: widen it and decide again. */
 		if (count(lv, LA_LIVE_LEAK) > 0 || count_decided_differ(lv) == 0 || lv->window >= lv->n ||
-		    sbx_clock_ms() >= deadline)
+		    lv->window >= SBX_LIVE_WINDOW_MAX)
 			break;
+		if (sbx_clock_ms() >= deadline) {
+			lv->cut = true;  /* the time, not the strategy, ended the widening */
+			break;
+		}
 		lv->window = lv->window * 2 < lv->n ? lv->window * 2 : lv->n;
+		if (lv->window > SBX_LIVE_WINDOW_MAX)
+			lv->window = SBX_LIVE_WINDOW_MAX;
 		lv->grown++;
 		forget_window(lv);
 	}
@@ -371,6 +373,8 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 	lv->memory = count(lv, LA_LIVE_MEMORY);
 	lv->unconfirmed = count(lv, LA_LIVE_DIFFER);
 	lv->unsettled = count_decided_differ(lv);
+	for (size_t t = 0; t < lv->n; t++)
+		lv->raised += lv->raised_at[t];
 	rc = 0;
 out:
 	gsl_rng_free(rng);
@@ -383,8 +387,9 @@ bool la_live_complete(const struct la_live *lv)
 
 	for (size_t t = 0; lv->state && t < lv->n; t++)
 		undecided += lv->state[t] == LA_LIVE_UNDECIDED;
-	/* once a leak is proven, a difference left unsettled changes nothing the check says */
-	return lv->ran && lv->failed_runs == 0 && (lv->unsettled == 0 || lv->leaks > 0) &&
+	/* A difference left unsettled leaves nothing unchecked: the live decision is what is
+	 * scored, and it was made with only the past whatever made it differ. */
+	return lv->ran && lv->failed_runs == 0 &&
 	       (undecided == 0 || lv->sample_drawn >= LA_LIVE_SAMPLE || lv->sample_drawn >= undecided);
 }
 
@@ -512,14 +517,20 @@ static char *live_sentence(const struct la_live *lv, const int64_t *times, char 
 			      lv->failures[0].status, lv->failures[0].bar, lv->failures[0].error, raised);
 	if (lv->unsettled > 0)
 		return sa_fmt(buf, len, "Decided bar by bar with only the past, as a live bot would, the "
-			      "strategy disagreed with its backtest on %zu bar%s that could not be settled in "
-			      "the time given (a window of %zu bars): the check is not complete.%s ",
-			      lv->unsettled, lv->unsettled == 1 ? "" : "s", lv->window, raised);
+			      "strategy disagreed with its backtest on %zu bar%s that no re-run on the whole "
+			      "history showed to be look-ahead (a memory longer than the window, or state kept "
+			      "between calls): the live decisions are the ones scored.%s ",
+			      lv->unsettled, lv->unsettled == 1 ? "" : "s", raised);
 	if (lv->decided < lv->n)
 		return sa_fmt(buf, len, "%zu of %zu bars were decided bar by bar with only the past, as a live "
 			      "bot would; of the rest, %zu drawn from a seed of this audit alone were decided on "
 			      "their window, %zu otherwise than the backtest.%s ", lv->decided, lv->n,
 			      lv->sample_drawn, lv->sample_disagree, raised);
+	if (lv->memory > 0)
+		return sa_fmt(buf, len, "Every one of the %zu bars was decided again with only the bars up to "
+			      "it, as a live bot would; each agreed with the backtest, or (%zu bar%s) agreed once "
+			      "decided again on the whole history in a fresh process.%s ", lv->n, lv->memory,
+			      lv->memory == 1 ? "" : "s", raised);
 	return sa_fmt(buf, len, "Every one of the %zu bars was decided again with only the bars up to it, "
 		      "as a live bot would, and each agreed with the backtest.%s ", lv->n, raised);
 }
