@@ -377,10 +377,12 @@ static PyObject *framework_signals(const struct sbi_zstate *z, PyObject *g)
 	return fn;
 }
 
-/* Step 11: the upload, in a fresh module namespace that holds nothing but builtins. */
-static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject *params, size_t n)
+/* The upload run as a module in a fresh namespace that holds nothing but builtins, and its
+ * signals(df) (or a framework class's, sbx_shims.h): borrowed from that namespace, which lives
+ * until the run exits. A strategy with neither ends the run with the sentence that says so. */
+static PyObject *load_upload(const struct sbi_zstate *z)
 {
-	PyObject *g = PyDict_New(), *code = NULL, *r = NULL, *fn, *out = NULL, *conv, *idx;
+	PyObject *g = PyDict_New(), *code, *r, *fn;
 
 	if (!g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0 ||
 	    PyDict_SetItemString(g, "__name__", PyUnicode_FromString("strategy")) < 0)
@@ -400,6 +402,15 @@ static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject
 		put_result(SBX_TAG_ERROR, msg, sizeof msg - 1);
 		_exit(SBX_EXIT_DONE);
 	}
+	(void)r;  /* kept, as the module's namespace is, for the run's life */
+	return fn;
+}
+
+/* Step 11: the upload, then signals() on the whole frame. */
+static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject *params, size_t n)
+{
+	PyObject *fn = load_upload(z), *out = NULL, *conv, *idx;
+
 	/* Held before the upload runs: it may rebind df.index, not the bars' own index. */
 	idx = PyObject_GetAttrString(df, "index");
 	if (!idx)
@@ -669,29 +680,14 @@ static void live_decide(const struct sbi_zstate *z, PyObject *fn, PyObject *para
 static noreturn void step_run_live(const struct sbi_zstate *z, struct live_cols *lc, size_t n, size_t window,
 				   PyObject *params)
 {
-	PyObject *g = PyDict_New(), *code, *r, *fn, *flush;
+	PyObject *fn, *flush;
 	static const char tag = SBX_TAG_LIVE;
 	char bar[SBX_LIVE_BAR_BYTES];
 
 	flush = Py_CompileString("sys.stdout.flush()\nsys.stderr.flush()\n", "<flush>", Py_file_input);
-	if (!flush || !g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0 ||
-	    PyDict_SetItemString(g, "__name__", PyUnicode_FromString("strategy")) < 0)
+	if (!flush)
 		finish_error(z);
-	code = Py_CompileString(z->src, "strategy.py", Py_file_input);
-	if (!code)
-		finish_error(z);
-	r = PyEval_EvalCode(code, g, g);
-	if (!r)
-		finish_error(z);
-	fn = PyDict_GetItemString(g, "signals");
-	if (!fn)
-		fn = framework_signals(z, g);
-	if (!fn || !PyCallable_Check(fn)) {
-		static const char msg[] = "the strategy defines no callable signals(df), and no freqtrade "
-					  "IStrategy or backtesting.py Strategy subclass";
-		put_result(SBX_TAG_ERROR, msg, sizeof msg - 1);
-		_exit(SBX_EXIT_DONE);
-	}
+	fn = load_upload(z);
 	put_raw(&tag, 1);
 	live_streaming = true;
 	for (uint32_t seq = 0;; seq++) {

@@ -84,7 +84,7 @@ print(str(d["failed_count"] > 0 and d["mismatch_count"] == 0 and d["clean"] is F
           and len(d["failed"]) > 0 and "IndexError" in d["failed"][0]["error"]
           and d["failed"][0]["time"].startswith("20")).lower())' "out/$N/lookahead.json")"
 case $(la $N explanation) in
-"On "*" shorter histories the strategy could not run at all: it needs bars that had not happened yet."*)
+*"On "*" shorter histories the strategy could not run at all: it needs bars that had not happened yet."*)
 	ok "fails_short: the explanation says it plainly" ;;
 *) not_ok "fails_short: the explanation says it plainly" "$(la $N explanation)" ;;
 esac
