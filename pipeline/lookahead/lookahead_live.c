@@ -89,22 +89,66 @@ static void take_decisions(struct la_live *lv, size_t a, const struct sbx_result
 	}
 }
 
+/* What one run of a batch comes to, taken in job order once the batch has ended (never in the
+ * order runs ended, so what is found and listed is the same on every machine). */
+typedef void la_live_take(struct la_live *lv, size_t i, const struct sbx_result *r, void *ctx);
+
+/* Runs the m jobs (slot as sbx_batch_opts' slot, or NULL) until deadline, gives each result to
+ * take and counts its refusals, then releases them. Returns 0, or -1 (why). */
+static int run_jobs(struct sbx_zygote *z, const struct sbx_job *job, size_t m, const int *slot, int jobs,
+		    long deadline, struct la_live *lv, la_live_take *take, void *ctx, char *why, size_t len)
+{
+	struct sbx_result *res = calloc(m ? m : 1, sizeof *res);
+	struct sbx_batch_opts bo = { .jobs = jobs, .slot = slot, .deadline_ms = deadline };
+	char err[512];
+	int rc = -1;
+
+	if (!res)
+		return sbx_stage_fail(why, len, "out of memory");
+	if (m > 0 && sbx_run_batch(z, job, m, &bo, res, err, sizeof err) < 0) {
+		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
+		goto out;
+	}
+	for (size_t i = 0; i < m; i++) {
+		take(lv, i, &res[i], ctx);
+		if (merge_refusals(lv, &res[i]) < 0) {
+			sbx_stage_fail(why, len, "out of memory counting refusals");
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < m; i++)
+		sbx_result_release(&res[i]);
+	free(res);
+	return rc;
+}
+
+/* A live run over the stretch that starts at ((const size_t *)lo)[i]. */
+static void take_stretch(struct la_live *lv, size_t i, const struct sbx_result *r, void *lo)
+{
+	size_t a = ((const size_t *)lo)[i];
+
+	lv->runs += r->status != SBX_NOT_RUN || r->decided > 0;
+	if (r->signals)
+		take_decisions(lv, a, r);
+	if (r->status == SBX_NOT_RUN && strstr(r->error, "could not start"))
+		note_failure(lv, a + r->decided, r);  /* the zygote failed, not the clock */
+	else if (r->status == SBX_NOT_RUN)
+		lv->cut = true;  /* cut short by the time budget, or never started */
+	else if (r->status != SBX_OK)
+		note_failure(lv, a + r->decided, r);
+}
+
 /* One replay over the planned stretches with the current window. Returns 0, or -1 (why). */
 static int replay(struct sbx_zygote *z, const struct da_ohlcv *bars, const struct la_config *c, int jobs,
 		  long deadline, struct la_live *lv, char *why, size_t len)
 {
-	size_t cap = LA_LIVE_STRETCHES * LA_LIVE_SPREAD, k = 0;
-	size_t *lo = calloc(cap, sizeof *lo), *hi = calloc(cap, sizeof *hi);
-	struct sbx_job *job = calloc(cap, sizeof *job);
-	struct sbx_result *res = calloc(cap, sizeof *res);
-	int *slot = calloc(cap, sizeof *slot), rc = -1;
-	struct sbx_batch_opts bo = { .jobs = jobs, .deadline_ms = deadline };
-	char err[512];
+	size_t k = 0;
+	size_t lo[LA_LIVE_STRETCHES * LA_LIVE_SPREAD], hi[LA_LIVE_STRETCHES * LA_LIVE_SPREAD];
+	struct sbx_job job[LA_LIVE_STRETCHES * LA_LIVE_SPREAD];
+	int slot[LA_LIVE_STRETCHES * LA_LIVE_SPREAD];
 
-	if (!lo || !hi || !job || !res || !slot) {
-		sbx_stage_fail(why, len, "out of memory");
-		goto out;
-	}
 	la_live_plan(lv->n, c->live_bars, lo, hi, &k);
 	for (size_t i = 0; i < k; i++) {
 		size_t w = lv->window;
@@ -113,38 +157,7 @@ static int replay(struct sbx_zygote *z, const struct da_ohlcv *bars, const struc
 			.n_visible = lo[i] + 1, .live_end = hi[i], .live_window = w };
 		slot[i] = (int)(i * (size_t)(jobs < 1 ? 1 : jobs) / k);
 	}
-	bo.slot = slot;
-	if (sbx_run_batch(z, job, k, &bo, res, err, sizeof err) < 0) {
-		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
-		goto out;
-	}
-	for (size_t i = 0; i < k; i++) {
-		const struct sbx_result *r = &res[i];
-
-		lv->runs += r->status != SBX_NOT_RUN || r->decided > 0;
-		if (r->signals)
-			take_decisions(lv, lo[i], r);
-		if (r->status == SBX_NOT_RUN && strstr(r->error, "could not start"))
-			note_failure(lv, lo[i] + r->decided, r);  /* the zygote failed, not the clock */
-		else if (r->status == SBX_NOT_RUN)
-			lv->cut = true;  /* cut short by the time budget, or never started */
-		else if (r->status != SBX_OK)
-			note_failure(lv, lo[i] + r->decided, r);
-		if (merge_refusals(lv, r) < 0) {
-			sbx_stage_fail(why, len, "out of memory counting refusals");
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	for (size_t i = 0; res && i < k; i++)
-		sbx_result_release(&res[i]);
-	free(lo);
-	free(hi);
-	free(job);
-	free(res);
-	free(slot);
-	return rc;
+	return run_jobs(z, job, k, slot, jobs, deadline, lv, take_stretch, lo, why, len);
 }
 
 /* Draws up to m of the bars whose state is from (all when fewer), in time order, into out.
@@ -168,53 +181,45 @@ static size_t draw(const struct la_live *lv, uint8_t from, gsl_rng *rng, size_t 
 	return k;
 }
 
-/* Runs the whole prefix up to each bar of at[0..m) and settles it: the backtest's value there
- * is a leak or the window's memory. Returns 0, or -1 (why). */
+struct la_confirm {
+	const size_t *at;
+	size_t first_traded;
+};
+
+/* A whole-prefix run up to bar ((struct la_confirm *)ctx)->at[i]: the backtest's value there is
+ * a leak or the window's memory. */
+static void take_confirm(struct la_live *lv, size_t i, const struct sbx_result *r, void *ctx)
+{
+	const struct la_confirm *c = ctx;
+	size_t t = c->at[i];
+
+	if (r->status == SBX_NOT_RUN)
+		return;
+	lv->confirmations++;
+	if (r->status == SBX_OK && r->signals && r->n == t + 1) {
+		lv->sig[t] = r->signals[t];
+		lv->state[t] = r->signals[t] == lv->backtest[t] ? LA_LIVE_MEMORY : LA_LIVE_LEAK;
+	} else if (t >= c->first_traded) {
+		/* the backtest traded on a bar the strategy cannot decide from its past */
+		note_failure(lv, t, r);
+		lv->state[t] = LA_LIVE_LEAK;
+	}
+}
+
+/* Runs the whole prefix up to each bar of at[0..m) and settles it. Returns 0, or -1 (why). */
 static int confirm(struct sbx_zygote *z, const struct da_ohlcv *bars, int jobs, long deadline,
 		   size_t first_traded, const size_t *at, size_t m, struct la_live *lv, char *why, size_t len)
 {
 	struct sbx_job *job = calloc(m ? m : 1, sizeof *job);
-	struct sbx_result *res = calloc(m ? m : 1, sizeof *res);
-	struct sbx_batch_opts bo = { .jobs = jobs, .deadline_ms = deadline };
-	char err[512];
-	int rc = -1;
+	struct la_confirm ctx = { at, first_traded };
+	int rc;
 
-	if (!job || !res) {
-		sbx_stage_fail(why, len, "out of memory");
-		goto out;
-	}
+	if (!job)
+		return sbx_stage_fail(why, len, "out of memory");
 	for (size_t i = 0; i < m; i++)
 		job[i] = (struct sbx_job){ .s = bars, .n_visible = at[i] + 1 };
-	if (m > 0 && sbx_run_batch(z, job, m, &bo, res, err, sizeof err) < 0) {
-		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
-		goto out;
-	}
-	for (size_t i = 0; i < m; i++) {
-		const struct sbx_result *r = &res[i];
-		size_t t = at[i];
-
-		if (r->status == SBX_NOT_RUN)
-			continue;
-		lv->confirmations++;
-		if (r->status == SBX_OK && r->signals && r->n == t + 1) {
-			lv->sig[t] = r->signals[t];
-			lv->state[t] = r->signals[t] == lv->backtest[t] ? LA_LIVE_MEMORY : LA_LIVE_LEAK;
-		} else if (t >= first_traded) {
-			/* the backtest traded on a bar the strategy cannot decide from its past */
-			note_failure(lv, t, r);
-			lv->state[t] = LA_LIVE_LEAK;
-		}
-		if (merge_refusals(lv, r) < 0) {
-			sbx_stage_fail(why, len, "out of memory counting refusals");
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	for (size_t i = 0; res && i < m; i++)
-		sbx_result_release(&res[i]);
+	rc = run_jobs(z, job, m, NULL, jobs, deadline, lv, take_confirm, &ctx, why, len);
 	free(job);
-	free(res);
 	return rc;
 }
 
@@ -237,55 +242,47 @@ static size_t count_decided_differ(const struct la_live *lv)
 	return k;
 }
 
+struct la_sample {
+	const size_t *at;
+	size_t differ[LA_LIVE_SAMPLE];  /* drawn bars that disagreed or failed, to confirm */
+	size_t k;
+};
+
+/* A window run at the drawn bar ((struct la_sample *)ctx)->at[i]. */
+static void take_sample(struct la_live *lv, size_t i, const struct sbx_result *r, void *ctx)
+{
+	struct la_sample *c = ctx;
+	size_t t = c->at[i];
+
+	if (r->status == SBX_NOT_RUN)
+		return;
+	lv->sample_drawn++;
+	if (r->status != SBX_OK || !r->signals || r->n == 0) {
+		note_failure(lv, t, r);
+		c->differ[c->k++] = t;
+	} else if (r->signals[r->n - 1] != lv->backtest[t]) {
+		lv->sample_disagree++;
+		c->differ[c->k++] = t;
+	} else {
+		lv->state[t] = LA_LIVE_SAMPLED;
+	}
+}
+
 /* Decides the sampled bars past the budget, each on its window, and confirms a disagreement on
  * the whole prefix. Returns 0, or -1 (why). */
 static int sample(struct sbx_zygote *z, const struct da_ohlcv *bars, int jobs, long deadline,
 		  size_t first_traded, gsl_rng *rng, struct la_live *lv, char *why, size_t len)
 {
-	size_t at[LA_LIVE_SAMPLE], m = draw(lv, LA_LIVE_UNDECIDED, rng, LA_LIVE_SAMPLE, 0, at), k = 0;
-	size_t differ[LA_LIVE_SAMPLE];
+	size_t at[LA_LIVE_SAMPLE], m = draw(lv, LA_LIVE_UNDECIDED, rng, LA_LIVE_SAMPLE, 0, at);
 	struct sbx_job job[LA_LIVE_SAMPLE];
-	struct sbx_result *res = calloc(m ? m : 1, sizeof *res);
-	struct sbx_batch_opts bo = { .jobs = jobs, .deadline_ms = deadline };
-	char err[512];
-	int rc = -1;
+	struct la_sample ctx = { .at = at };
 
-	if (!res)
-		return sbx_stage_fail(why, len, "out of memory");
 	for (size_t i = 0; i < m; i++)
 		job[i] = (struct sbx_job){ .s = bars, .n_visible = at[i] + 1,
 			.first = at[i] + 1 > lv->window ? at[i] + 1 - lv->window : 0 };
-	if (m > 0 && sbx_run_batch(z, job, m, &bo, res, err, sizeof err) < 0) {
-		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
-		goto out;
-	}
-	for (size_t i = 0; i < m; i++) {
-		const struct sbx_result *r = &res[i];
-		size_t t = at[i];
-
-		if (r->status == SBX_NOT_RUN)
-			continue;
-		lv->sample_drawn++;
-		if (r->status != SBX_OK || !r->signals || r->n == 0) {
-			note_failure(lv, t, r);
-			differ[k++] = t;
-		} else if (r->signals[r->n - 1] != lv->backtest[t]) {
-			lv->sample_disagree++;
-			differ[k++] = t;
-		} else {
-			lv->state[t] = LA_LIVE_SAMPLED;
-		}
-		if (merge_refusals(lv, r) < 0) {
-			sbx_stage_fail(why, len, "out of memory counting refusals");
-			goto out;
-		}
-	}
-	rc = confirm(z, bars, jobs, deadline, first_traded, differ, k, lv, why, len);
-out:
-	for (size_t i = 0; i < m; i++)
-		sbx_result_release(&res[i]);
-	free(res);
-	return rc;
+	if (run_jobs(z, job, m, NULL, jobs, deadline, lv, take_sample, &ctx, why, len) < 0)
+		return -1;
+	return confirm(z, bars, jobs, deadline, first_traded, ctx.differ, ctx.k, lv, why, len);
 }
 
 /* Forgets the window's decisions (not the confirmed ones) for a replay with a wider window. */

@@ -79,8 +79,9 @@ static noreturn void setup_fail(const char *step, const char *why)
 	_exit(SBX_EXIT_SETUP_FAILED);
 }
 
-/* Reads exactly len bytes of descriptor 0 into p, or fails the setup. */
-static void read_exact(char *p, size_t len)
+/* Reads exactly len bytes of descriptor 0. Returns 1, or 0 at its end (for a live run: the
+ * driver has no further bar, or hung up mid-bar; either way there is nothing more to decide). */
+static int read_feed(char *p, size_t len)
 {
 	size_t got = 0;
 
@@ -89,9 +90,17 @@ static void read_exact(char *p, size_t len)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
-			setup_fail("read parameters", "short data pipe");
+			return 0;
 		got += (size_t)r;
 	}
+	return 1;
+}
+
+/* Reads exactly len bytes of descriptor 0 into p, or fails the setup. */
+static void read_exact(char *p, size_t len)
+{
+	if (!read_feed(p, len))
+		setup_fail("read parameters", "short data pipe");
 }
 
 /* The keyword arguments behind the bars: JSON text parsed by the json module (trusted code,
@@ -483,6 +492,7 @@ static PyObject *step_frame_cols(const struct sbi_zstate *z, char *cols, size_t 
 
 static noreturn void lock_down_and_run(const struct sbi_zstate *z, PyObject *df, PyObject *params,
 					size_t n);
+static void lock_down(const struct sbi_zstate *z);
 
 void sbi_child_run_cols(const struct sbi_zstate *z, char *cols, size_t n)
 {
@@ -496,6 +506,13 @@ void sbi_child_run_cols(const struct sbi_zstate *z, char *cols, size_t n)
 /* Steps 3-11, the same for every run; params (or NULL) are the keyword arguments of signals(). */
 static void lock_down_and_run(const struct sbi_zstate *z, PyObject *df, PyObject *params, size_t n)
 {
+	lock_down(z);
+	step_run(z, df, params, n);
+}
+
+/* Steps 3-10, the same for every run, the live ones too. */
+static void lock_down(const struct sbi_zstate *z)
+{
 	step_env();
 	step_scratch(z);
 	step_scratch_witness();
@@ -505,28 +522,10 @@ static void lock_down_and_run(const struct sbi_zstate *z, PyObject *df, PyObject
 	step_landlock(z);
 	step_seccomp(z);
 	step_hook(z);
-	step_run(z, df, params, n);
 }
 
 /* The live replay (sbx_proto.h): descriptor 0 stays the driver's, bringing one bar after each
  * answer. */
-
-/* Reads exactly len bytes of descriptor 0. Returns 1, or 0 at its end (the driver has no
- * further bar, or hung up mid-bar: either way there is nothing more to decide). */
-static int read_feed(char *p, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t r = read(SBX_FD_PARAMS, p + got, len - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return 0;
-		got += (size_t)r;
-	}
-	return 1;
-}
 
 /* Step 1 of a live run: the keyword arguments and the window; descriptor 0 is kept. */
 static size_t step_live_params(PyObject **params)
@@ -713,14 +712,6 @@ void sbi_child_run_live(const struct sbi_zstate *z, char *cols, size_t n)
 	live_cols_take(&lc, cols, n);
 	/* Many bars, each held to the wall clock by the driver: the CPU limit is the whole run's. */
 	live.lim.cpu_s = SBX_LIVE_CPU_S;
-	step_env();
-	step_scratch(&live);
-	step_scratch_witness();
-	step_limits(&live);
-	step_identity();
-	step_no_new_privs();
-	step_landlock(&live);
-	step_seccomp(&live);
-	step_hook(&live);
+	lock_down(&live);
 	step_run_live(&live, &lc, n, window, params);
 }
