@@ -36,6 +36,7 @@ struct job {
 	struct sbx_job *jobs;
 	size_t mismatches;  /* seen so far, as results come */
 	bool stopped;       /* stopped on proof */
+	bool cross_check;   /* the live replay settled every bar: the points' first pass alone ran */
 	long deadline;
 	struct sbx_zygote *zyg;
 	long blocked;
@@ -338,13 +339,12 @@ out:
 	return rc;
 }
 
-/* Marks the jobs of a pass [lo, hi) not run: the leak was established before it. */
-static void skip_pass(struct job *j, size_t lo, size_t hi)
+/* Marks the jobs of a pass [lo, hi) not run, saying why. */
+static void skip_pass(struct job *j, size_t lo, size_t hi, const char *why)
 {
 	for (size_t i = lo; i < hi; i++) {
 		j->results[i] = (struct sbx_result){ .status = SBX_NOT_RUN, .n = j->jobs[i].n_visible };
-		snprintf(j->results[i].error, sizeof j->results[i].error,
-			 "not run: the leak was established before this pass");
+		snprintf(j->results[i].error, sizeof j->results[i].error, "not run: %s", why);
 	}
 }
 
@@ -398,6 +398,16 @@ static int run_live(const struct sbx_stage_args *o, struct job *j, char *why, si
 	return 0;
 }
 
+/* True when every run of the jobs [0, lo) agreed with the full run (over its window, or over the
+ * whole prefix that confirmed it). */
+static bool all_agreed(const struct job *j, size_t lo)
+{
+	for (size_t i = 0; i < lo; i++)
+		if (!j->agrees[i])
+			return false;
+	return true;
+}
+
 /* Runs every point in the sandbox as scheduled, each over its window (confirmed over the whole
  * prefix where it disagreed or failed), and turns the results into borrowed la_run views. */
 static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
@@ -419,7 +429,14 @@ static int run_points(const struct sbx_stage_args *o, struct job *j, char *why, 
 			;
 		if (j->mismatches >= j->conf.stop_after) {
 			j->stopped = true;
-			skip_pass(j, lo, hi);
+			skip_pass(j, lo, hi, "the leak was established before this pass");
+			continue;
+		}
+		/* After a first pass that agreed everywhere, a live replay that settled every bar has
+		 * checked what the later passes would. */
+		if (j->cross_check || (lo > 0 && all_agreed(j, lo) && la_live_settled(&j->live))) {
+			j->cross_check = true;
+			skip_pass(j, lo, hi, "the live replay had settled every bar");
 			continue;
 		}
 		for (size_t i = lo; i < hi; i++)
@@ -509,6 +526,8 @@ static cJSON *check(const struct sbx_stage_args *o)
 	rep.stop_after = j.conf.stop_after;
 	if (j.stopped && rep.points_not_run > 0)
 		rep.stopped = LA_STOP_MISMATCHES;
+	else if (j.cross_check && rep.points_not_run > 0)
+		rep.stopped = LA_STOP_LIVE;
 	else if (rep.points_not_run > 0 && sbx_clock_ms() >= j.deadline)
 		rep.stopped = LA_STOP_BUDGET;
 	res = la_report_json(&rep, j.bars.t, j.bars.n);

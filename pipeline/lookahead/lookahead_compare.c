@@ -224,6 +224,11 @@ static void explain_stop(const struct la_report *rep, char *buf, size_t len)
 			 "checked (spread evenly over the history), so the check is unfinished and the "
 			 "verdict cannot pass; a faster strategy or a larger AUDIT_S would finish it.",
 			 rep->points_checked, rep->points_run);
+	else if (rep->stopped == LA_STOP_LIVE)
+		snprintf(buf + used, len - used, " The live replay had decided every bar with only the "
+			 "past, each as the backtest did, so the truncated re-runs stopped after their first "
+			 "pass: %zu of %zu points, spread evenly over the history, as a cross-check.",
+			 rep->points_run - rep->points_not_run, rep->points_run);
 	else if (rep->points_not_run > 0)
 		snprintf(buf + used, len - used, " %zu of %zu re-runs could not be started, so the "
 			 "check is unfinished.", rep->points_not_run, rep->points_run);

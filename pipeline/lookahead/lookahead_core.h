@@ -181,7 +181,7 @@ struct la_report {
 	size_t n_failures;
 	struct la_failure failures[LA_LISTED_MAX];
 	/* How the check ended early, if it did: set by the caller after la_compare. */
-	enum la_stop { LA_STOP_NONE, LA_STOP_MISMATCHES, LA_STOP_BUDGET } stopped;
+	enum la_stop { LA_STOP_NONE, LA_STOP_MISMATCHES, LA_STOP_BUDGET, LA_STOP_LIVE } stopped;
 	size_t stop_after;            /* LOOKAHEAD_STOP_AFTER, for the sentence */
 };
 
@@ -308,6 +308,11 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 /* True when every bar was decided live or sampled and no live run failed (a difference left
  * unsettled is reported, and the live decision scored: it was made with only the past). */
 bool la_live_complete(const struct la_live *lv);
+
+/* True when the live replay settled every bar itself: each decided live (none sampled), no live
+ * run failed, and every bar agreed with the backtest or was shown to be the strategy's memory.
+ * The truncated runs after their first pass would then only check again what it checked. */
+bool la_live_settled(const struct la_live *lv);
 
 /* lookahead.json's live object (signals included). Caller frees. */
 cJSON *la_live_json(const struct la_live *lv, const int64_t *times);

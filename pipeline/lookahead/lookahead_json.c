@@ -79,7 +79,8 @@ static cJSON *failure_json(const struct la_failure *f, const int64_t *times, siz
 
 static const char *stop_name(enum la_stop st)
 {
-	return st == LA_STOP_MISMATCHES ? "mismatches" : st == LA_STOP_BUDGET ? "budget" : NULL;
+	return st == LA_STOP_MISMATCHES ? "mismatches" : st == LA_STOP_BUDGET ? "budget" :
+	       st == LA_STOP_LIVE ? "live" : NULL;
 }
 
 /* The failed runs that are findings: the bar (the last the run saw), its time and the error. */

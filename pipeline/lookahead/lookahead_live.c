@@ -390,6 +390,12 @@ bool la_live_complete(const struct la_live *lv)
 	       (undecided == 0 || lv->sample_drawn >= LA_LIVE_SAMPLE || lv->sample_drawn >= undecided);
 }
 
+bool la_live_settled(const struct la_live *lv)
+{
+	return lv->ran && lv->n > 0 && lv->decided == lv->n && lv->failed_runs == 0 && lv->leaks == 0 &&
+	       lv->unconfirmed == 0;
+}
+
 static const char *state_word(uint8_t st)
 {
 	return st == LA_LIVE_LEAK ? "leak" : st == LA_LIVE_MEMORY ? "memory" : "unconfirmed";

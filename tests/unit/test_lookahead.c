@@ -786,6 +786,41 @@ static void test_live_merge(void **state)
 	cJSON_Delete(res);
 }
 
+/* When the live replay settles every bar, the truncated runs stop after their first pass and say
+ * why; a sampled bar, a failed live run, a leak or a difference left unconfirmed keeps them going. */
+static void test_live_settled(void **state)
+{
+	struct la_live lv = { .ran = true, .n = 100, .decided = 100, .differing = 3, .memory = 3 };
+	struct la_report rep = { .points_run = 40, .points_checked = 2, .points_not_run = 38,
+				 .candidate_points = 40, .stopped = LA_STOP_LIVE };
+	int64_t times[100] = { 0 };
+	char buf[1024];
+	cJSON *j;
+	(void)state;
+
+	assert_true(la_live_settled(&lv));
+	lv.decided = 99;
+	assert_false(la_live_settled(&lv));  /* a bar only sampled */
+	lv.decided = 100;
+	lv.failed_runs = 1;
+	assert_false(la_live_settled(&lv));
+	lv.failed_runs = 0;
+	lv.leaks = 1;
+	assert_false(la_live_settled(&lv));
+	lv.leaks = 0;
+	lv.unconfirmed = 1;
+	assert_false(la_live_settled(&lv));
+	lv.unconfirmed = 0;
+	lv.ran = false;
+	assert_false(la_live_settled(&lv));
+
+	la_explain(&rep, times, 100, buf, sizeof buf);
+	assert_non_null(strstr(buf, "stopped after their first pass: 2 of 40 points"));
+	j = la_report_json(&rep, times, 100);
+	assert_string_equal(cJSON_GetObjectItem(j, "stopped")->valuestring, "live");
+	cJSON_Delete(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -809,6 +844,7 @@ int main(void)
 		cmocka_unit_test(test_window_choose),
 		cmocka_unit_test(test_live_plan),
 		cmocka_unit_test(test_live_merge),
+		cmocka_unit_test(test_live_settled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
