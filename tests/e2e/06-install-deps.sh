@@ -20,6 +20,41 @@ files = sorted(set(glob.glob("tests/e2e/*.sh") + glob.glob("tests/bench/*.sh") +
 place = re.compile(r"(?:^|[|;&(`]|\$\(|\b(?:then|do|else|if|while|until|time|exec|command -v|xargs(?: -[\w-]+)*)\s)"
                    r"\s*(?:[A-Z_]+=\S*\s+)*([a-z][\w.+-]*)(?=\s|$|\))")
 py_call = re.compile(r"subprocess\.(?:run|call|check_call|check_output|Popen)\(\[\s*[\"']([a-z][\w.+-]*)[\"']")
+def walk_quotes(s, quoted):
+    """A line's code with the text of its quoted strings blanked (a $( ) inside double quotes
+    is code again), and whether it ends inside a single-quoted string, given whether it began
+    inside one."""
+    stack, out, i = ["", "'"] if quoted else [""], [], 0
+    while i < len(s):
+        c, top = s[i], stack[-1]
+        keep = top in ("", "(")
+        if top == "'":
+            if c == "'":
+                stack.pop()
+        elif c == "\\":
+            out.append(" ")
+            i += 1
+        elif c == "'" and top != '"':
+            stack.append("'")
+        elif c == '"':
+            if top == '"':
+                stack.pop()
+            else:
+                stack.append('"')
+        elif s.startswith("$(", i):
+            stack.append("(")
+            out.append("$")
+            i += 1
+            c, keep = "(", True
+        elif c == ")" and top == "(":
+            stack.pop()
+        elif c == "#" and top in ("", "(") and (i == 0 or s[i - 1] in " \t;"):
+            break
+        out.append(c if keep else " ")
+        i += 1
+    return "".join(out), "'" in stack
+
+
 calls = {}
 for f in files:
     if not os.path.isfile(f):
@@ -41,8 +76,7 @@ for f in files:
         if s.startswith("#") and not quoted:
             continue
         was_quoted = quoted
-        if re.sub(r'"(?:[^"\\]|\\.)*"', "", s).count("'") % 2:
-            quoted = not quoted
+        code, quoted = walk_quotes(s, quoted)
         if was_quoted:
             continue
         m = re.search(r"<<-?\s*['\"]?(\w+)['\"]?", s)
@@ -53,7 +87,7 @@ for f in files:
             continue
         # a command line given to a shell as a string
         inner = [m.group(1) for m in re.finditer(r"\bsh -c [\"']\s*(.*)", s)]
-        for w in place.findall(s) + [w for t in inner for w in place.findall(t)]:
+        for w in place.findall(code) + [w for t in inner for w in place.findall(t)]:
             calls.setdefault(w, set()).add(f)
 builtins = set(subprocess.run(["bash", "-c", "compgen -b; compgen -k"], capture_output=True, text=True).stdout.split())
 
