@@ -689,42 +689,6 @@ static void lines_as_bars(char *err)
 	strcpy(err, tmp);
 }
 
-/* freqtrade's JSON OHLCV, bar by bar, through the checks every bar of a CSV passes. */
-static int parse_freqtrade(const char *buf, size_t len, const struct da_ohlcv_opts *opts,
-			   struct da_ohlcv *s, char *err, size_t errlen)
-{
-	struct load *L = calloc(1, sizeof(*L));
-	char why[512] = "";
-	int rc = -1;
-
-	if (!L) {
-		sa_fmt(err, errlen, "out of memory");
-		return -1;
-	}
-	*L = (struct load){ .s = s, .pos = { .line = 1, .err = why, .errlen = sizeof(why) } };
-	s->fmt.layout = DA_LAYOUT_FREQTRADE;
-	s->fmt.delim = ',';
-	s->fmt.columns = 6;
-	s->fmt.volume = true;
-	if (opts && opts->adjusted) {
-		sa_fmt(err, errlen, "ADJUSTED=1 needs a header with an 'Adj Close' column, which "
-		       "freqtrade's JSON has not");
-		goto out;
-	}
-	if (da_freqtrade_bars(buf, len, on_json_bar, L, why, sizeof(why))) {
-		lines_as_bars(why);
-		sa_fmt(err, errlen, "%s", why);
-		goto out;
-	}
-	rc = finish_bars(s, L->newest_first, 1, why, sizeof(why));
-	lines_as_bars(why);
-	if (rc)
-		sa_fmt(err, errlen, "%s", why);
-out:
-	free(L);
-	return rc;
-}
-
 /* One bar of freqtrade's Feather: as one of its JSON, but a volume all missing (NaN from the
  * first bar on) is read as no volume. */
 static int on_feather_bar(void *arg, size_t i, const double v[6])
@@ -740,12 +704,13 @@ static int on_feather_bar(void *arg, size_t i, const double v[6])
 	return on_json_bar(arg, i, w);
 }
 
-/* freqtrade's Feather OHLCV, bar by bar, through the checks every bar of a CSV passes. */
-static int parse_feather(const char *buf, size_t len, const struct da_ohlcv_opts *opts,
-			 struct da_ohlcv *s, char *err, size_t errlen)
+/* freqtrade's JSON or Feather OHLCV, bar by bar, through the checks every bar of a CSV passes. */
+static int parse_freqtrade(const char *buf, size_t len, const struct da_ohlcv_opts *opts,
+			   bool feather, struct da_ohlcv *s, char *err, size_t errlen)
 {
 	struct load *L = calloc(1, sizeof(*L));
 	struct da_feather_info info;
+	const char *kind = feather ? "feather: " : "";
 	char why[512] = "";
 	int rc = -1;
 
@@ -754,26 +719,27 @@ static int parse_feather(const char *buf, size_t len, const struct da_ohlcv_opts
 		return -1;
 	}
 	*L = (struct load){ .s = s, .pos = { .line = 1, .err = why, .errlen = sizeof(why) } };
-	s->fmt.layout = DA_LAYOUT_FEATHER;
+	s->fmt.layout = feather ? DA_LAYOUT_FEATHER : DA_LAYOUT_FREQTRADE;
 	s->fmt.delim = ',';
 	s->fmt.columns = 6;
 	s->fmt.volume = true;
 	if (opts && opts->adjusted) {
 		sa_fmt(err, errlen, "ADJUSTED=1 needs a header with an 'Adj Close' column, which "
-		       "freqtrade's Feather file has not");
+		       "freqtrade's %s has not", feather ? "Feather file" : "JSON");
 		goto out;
 	}
-	if (da_feather_bars(buf, len, SA_DATA_CAP, &info, on_feather_bar, L, why, sizeof(why))) {
+	if (feather ? da_feather_bars(buf, len, SA_DATA_CAP, &info, on_feather_bar, L, why, sizeof(why))
+		    : da_freqtrade_bars(buf, len, on_json_bar, L, why, sizeof(why))) {
 		lines_as_bars(why);
-		sa_fmt(err, errlen, "feather: %s", why);
+		sa_fmt(err, errlen, "%s%s", kind, why);
 		goto out;
 	}
-	for (int k = DA_BAR_TIME; k <= DA_BAR_VOLUME; k++)
+	for (int k = DA_BAR_TIME; feather && k <= DA_BAR_VOLUME; k++)
 		snprintf(s->fmt.names[k], sizeof s->fmt.names[k], "%s", info.names[k]);
 	rc = finish_bars(s, L->newest_first, 1, why, sizeof(why));
 	lines_as_bars(why);
 	if (rc)
-		sa_fmt(err, errlen, "feather: %s", why);
+		sa_fmt(err, errlen, "%s%s", kind, why);
 out:
 	free(L);
 	return rc;
@@ -801,10 +767,10 @@ int da_ohlcv_parse_opts(const char *buf, size_t len, const struct da_ohlcv_opts 
 		sa_fmt(err, errlen, "%s", why);
 		break;
 	case DA_DATA_JSON:
-		rc = parse_freqtrade(buf, len, opts, s, err, errlen);
+		rc = parse_freqtrade(buf, len, opts, false, s, err, errlen);
 		break;
 	case DA_DATA_FEATHER:
-		rc = parse_feather(buf, len, opts, s, err, errlen);
+		rc = parse_freqtrade(buf, len, opts, true, s, err, errlen);
 		break;
 	default:
 		rc = parse_text(buf, len, opts, s, err, errlen);
