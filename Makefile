@@ -28,7 +28,7 @@ VARIANT ?= rel
 B := build/$(VARIANT)
 BIN := $(B)/bin
 
-PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng imagequant xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl zlib libdeflate
+PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng imagequant xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl zlib libdeflate liblz4 libzstd
 CC ?= cc
 OPT_rel := -O2 -g
 OPT_asan := -O1 -g

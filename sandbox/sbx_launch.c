@@ -13,12 +13,14 @@
 #include <linux/sched.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,17 +32,42 @@
 
 /* --- starting the zygote ------------------------------------------------------------------ */
 
-/* The sandbox program sits beside whichever program links this module. */
-static int zygote_exe(char *buf, size_t len)
+/* The sandbox program sits beside whichever program links this module. Opened here, while
+ * every directory on its way may still be passed: the zygote runs it through this descriptor
+ * after it has become the sandbox's user, who may not enter the checkout (a clone under a home
+ * of mode 0700). Returns the descriptor, or -1 with why in err. */
+static int zygote_exe_open(char *err, size_t errlen)
 {
-	char self[PATH_MAX];
+	char self[PATH_MAX], exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n < 0)
+	struct stat st;
+	int fd;
+
+	if (n < 0) {
+		sa_fmt(err, errlen, "cannot find the sandbox program: '/proc/self/exe', '%s'", strerror(errno));
 		return -1;
+	}
 	self[n] = '\0';
-	if ((size_t)snprintf(buf, len, "%s/sandbox", dirname(self)) >= len)
+	if ((size_t)snprintf(exe, sizeof exe, "%s/sandbox", dirname(self)) >= sizeof exe) {
+		sa_fmt(err, errlen, "cannot find the sandbox program beside this one: its path is too long");
 		return -1;
-	return access(buf, X_OK);
+	}
+	fd = open(exe, O_PATH | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		sa_fmt(err, errlen, "cannot find the sandbox program beside this one, '%s'", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* The file itself, unlike the directories on its way, is checked against the sandbox's
+	 * user when the zygote runs it: it must be executable by others. */
+	if (!S_ISREG(st.st_mode) || !(st.st_mode & S_IXOTH)) {
+		sa_fmt(err, errlen, "the sandbox program beside this one is not executable by the "
+		       "sandbox's user (mode %04o; it needs o+x)", (unsigned)(st.st_mode & 07777));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static int write_file(const char *path, const char *text)
@@ -54,9 +81,27 @@ static int write_file(const char *path, const char *text)
 	return rc;
 }
 
+/* The launcher's child cannot become the zygote: says why on stderr and to the driver (the
+ * zygote's own failed-start message), so run.json names the step. */
+static noreturn void child_fail(int ctrl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static noreturn void child_fail(int ctrl, const char *fmt, ...)
+{
+	struct sbx_rep rep = { SBX_MAGIC, 0, SBX_REP_FAILED, 0, 0, errno, 0 };
+	char text[SBX_START_ERROR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	sa_error("zygote: %s", text);
+	if (send(ctrl, &rep, sizeof rep, MSG_NOSIGNAL) == (ssize_t)sizeof rep)
+		(void)send(ctrl, text, strlen(text), MSG_NOSIGNAL);
+	_exit(SBX_EXIT_NO_ZYGOTE);
+}
+
 /* Runs in the new namespaces before exec: become uid 0 of the new user namespace (an unused
  * uid outside), die with the driver, and make our mounts private so nothing propagates back. */
-static noreturn void zygote_child(int sync_r, int ctrl, int src, const char *exe, const struct sbx_limits *lim)
+static noreturn void zygote_child(int sync_r, int ctrl, int src, int exe, const struct sbx_limits *lim)
 {
 	char a[7][24], c = 0;
 	/* One thread per math library; malloc advises huge pages for its heap (a run's large
@@ -73,21 +118,17 @@ static noreturn void zygote_child(int sync_r, int ctrl, int src, const char *exe
 
 	if (read(sync_r, &c, 1) != 1 || c != 'g')
 		_exit(SBX_EXIT_NO_ZYGOTE);
-	if (setresgid(0, 0, 0) < 0 || setgroups(0, NULL) < 0 || setresuid(0, 0, 0) < 0) {
-		sa_error("zygote: cannot take the namespace's uid 0, '%s'", strerror(errno));
-		_exit(SBX_EXIT_NO_ZYGOTE);
-	}
+	if (setresgid(0, 0, 0) < 0 || setgroups(0, NULL) < 0 || setresuid(0, 0, 0) < 0)
+		child_fail(ctrl, "user namespace: cannot take the namespace's uid 0, '%s'", strerror(errno));
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
-		sa_error("zygote: cannot set up the mount namespace, '%s'", strerror(errno));
-		_exit(SBX_EXIT_NO_ZYGOTE);
-	}
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		child_fail(ctrl, "mount namespace: cannot make the mounts private, '%s'", strerror(errno));
 	(void)sethostname("sandbox", 7);
 	/* A proc that shows only this PID namespace; if the host forbids it the old one stays,
 	 * and Landlock keeps runs out of /proc either way. */
 	(void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	if (fcntl(ctrl, F_SETFD, 0) < 0 || fcntl(src, F_SETFD, 0) < 0)
-		_exit(SBX_EXIT_NO_ZYGOTE);
+		child_fail(ctrl, "cannot pass the control channel on, '%s'", strerror(errno));
 	snprintf(a[0], sizeof a[0], "%d", ctrl);
 	snprintf(a[1], sizeof a[1], "%d", src);
 	snprintf(a[2], sizeof a[2], "%d", lim->wall_s);
@@ -101,10 +142,10 @@ static noreturn void zygote_child(int sync_r, int ctrl, int src, const char *exe
 		argv[i + 2] = a[i];
 	argv[9] = NULL;
 	/* A fresh image: nothing the caller had in memory (market data above all) reaches the
-	 * zygote or any run forked from it. */
-	execve(exe, argv, envp);
-	sa_error("zygote: cannot run '%s', '%s'", exe, strerror(errno));
-	_exit(SBX_EXIT_NO_ZYGOTE);
+	 * zygote or any run forked from it. Run through the descriptor the driver opened: no
+	 * directory on the program's path is looked up again, so none need let this uid pass. */
+	execveat(exe, "", argv, envp, AT_EMPTY_PATH);
+	child_fail(ctrl, "cannot run the sandbox program as the sandbox's user, '%s'", strerror(errno));
 }
 
 static int map_ids(pid_t pid)
@@ -215,14 +256,11 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
 {
 	struct sbx_zygote *z = NULL;
 	struct sbx_cgroup cg = { 0 };
-	char exe[PATH_MAX];
-	int sv[2] = { -1, -1 }, sync[2] = { -1, -1 }, src = -1;
+	int sv[2] = { -1, -1 }, sync[2] = { -1, -1 }, src = -1, exe = -1;
 	pid_t pid = -1;
 
-	if (zygote_exe(exe, sizeof exe) < 0) {
-		sa_fmt(err, errlen, "cannot find the sandbox program beside this one");
+	if ((exe = zygote_exe_open(err, errlen)) < 0)
 		goto fail;
-	}
 	if ((src = source_memfd(strategy_path, err, errlen)) < 0)
 		goto fail;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 || pipe2(sync, O_CLOEXEC) < 0) {
@@ -265,6 +303,7 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
 	*z = (struct sbx_zygote){ .pid = pid, .ctrl = sv[0], .lim = *lim, .next_id = 1, .cg = cg };
 	close(sync[1]);
 	close(src);
+	close(exe);
 	return z;
 fail:
 	if (pid > 0) {
@@ -280,6 +319,8 @@ fail:
 	}
 	if (src >= 0)
 		close(src);
+	if (exe >= 0)
+		close(exe);
 	return NULL;
 }
 

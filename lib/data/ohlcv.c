@@ -1,7 +1,7 @@
 /* ohlcv.c - loads and validates an OHLCV file with libcsv, one column array per field: the
  * layouts users have (header synonyms, a date and a time column joined, headerless klines and
  * MetaTrader rows, ',' ';' or tab, a title line, newest first, gzip; freqtrade's JSON through
- * ohlcv_bytes.c), one series. */
+ * ohlcv_bytes.c, its Feather through ohlcv_feather.c), one series. */
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
@@ -16,6 +16,7 @@
 #include "msg.h"
 #include "ohlcv.h"
 #include "ohlcv_bytes.h"
+#include "ohlcv_feather.h"
 #include "ohlcv_shape.h"
 #include "timeutil.h"
 
@@ -54,6 +55,8 @@ struct load {
 	char ttext[SA_CSV_FIELD_MAX + 1], ctext[SA_CSV_FIELD_MAX + 1];  /* this row's time */
 	bool have[DA_BAR_FIELDS];
 	bool newest_first; /* the second bar came before the first */
+	bool yfinance;     /* yfinance's header: lines 2 and 3 after the first are no bars */
+	char index_name[SA_CSV_FIELD_MAX + 1];  /* yfinance's third line: the time column's name */
 	int64_t t;         /* this row's values, committed at end of row */
 	double v[DA_BAR_FIELDS];
 	struct sa_time_cache tc;
@@ -178,6 +181,20 @@ static void note_funding(struct load *L, char clean[][SA_CSV_FIELD_MAX + 1])
 				 L->first[c]);
 }
 
+/* A header of trades: a price and an amount (a trade's size), no open or close. */
+static bool names_trades(char clean[][SA_CSV_FIELD_MAX + 1], int n)
+{
+	static const char *const sizes[] = { "amount", "qty", "quantity", "size", "vol", "volume" };
+	bool price = false, size = false;
+
+	for (int c = 0; c < n; c++) {
+		price |= !strcmp(clean[c], "price");
+		for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+			size |= !strcmp(clean[c], sizes[k]);
+	}
+	return price && size;
+}
+
 /* The header's roles: one column a field (a date and a time column joined; the volume
  * chosen by rank), then the time and the four prices must be there. */
 static void resolve_header(struct load *L)
@@ -188,6 +205,8 @@ static void resolve_header(struct load *L)
 
 	for (int f = 0; f < DA_BAR_FIELDS; f++)
 		seen[f] = -1;
+	if (L->yfinance)  /* "Price" heads the fields' names; the time's is on the third line */
+		memcpy(L->first[0], L->index_name, sizeof(L->first[0]));
 	for (int c = 0; c < fmt->columns && !L->pos.failed; c++) {
 		int f;
 
@@ -233,6 +252,8 @@ static void resolve_header(struct load *L)
 	if (!L->have[DA_BAR_TIME] && sa_time_is_slashed(L->first[0]))
 		return sa_csv_fail(&L->pos, "'%s' is ambiguous, day or month first (write the date "
 				   "as 2024-01-02)", L->first[0]);
+	if (!L->have[DA_BAR_OPEN] && !L->have[DA_BAR_CLOSE] && names_trades(clean, fmt->columns))
+		return sa_csv_fail(&L->pos, DA_TRADES_NOT_BARS, "a price and an amount a row");
 	for (int f = DA_BAR_TIME; f <= DA_BAR_CLOSE; f++)
 		if (!L->have[f])
 			return sa_csv_fail(&L->pos, "no %s column in the header (%s)", field_names[f], WANT);
@@ -277,6 +298,9 @@ static void headerless(struct load *L)
 	L->role[0] = DA_BAR_TIME;
 	if (mt)
 		L->role[1] = ROLE_CLOCK;
+	if (!mt && L->col == 3)  /* Kraken's trade history: time, price, volume */
+		return sa_csv_fail(&L->pos, DA_TRADES_NOT_BARS, "time, price, amount a row, as "
+				   "Kraken's trade history");
 	if (L->col < 5 + skip)
 		return sa_csv_fail(&L->pos, "%d fields; a headerless %s row needs %stime, open, high, "
 				   "low, close (and volume)", L->col, mt ? "MetaTrader" : "kline",
@@ -298,11 +322,18 @@ static void first_line(struct load *L)
 	struct da_ohlcv_format *fmt = &L->s->fmt;
 
 	fmt->header = sa_time_parse_bar(L->first[0], &t, &form, &L->tc) != 0;
+	fmt->header_rows = !fmt->header ? 0 : L->yfinance ? 3 : 1;
 	fmt->columns = L->col;
 	if (fmt->header)
 		resolve_header(L);
 	else
 		headerless(L);
+}
+
+/* Lines 2 and 3 of yfinance's header. */
+static bool yfinance_row(const struct load *L)
+{
+	return L->yfinance && L->pos.line > L->first_line && L->pos.line <= L->first_line + 2;
 }
 
 static void on_field(void *field, size_t len, void *data)
@@ -319,6 +350,8 @@ static void on_field(void *field, size_t len, void *data)
 				   "(is this a CSV file?)", L->col + 1, SA_CSV_FIELD_MAX);
 	if (L->pos.line == L->first_line)
 		memcpy(L->first[L->col], text, sizeof(text));
+	else if (yfinance_row(L))
+		;  /* the Ticker and the index's name: no bar */
 	else if (L->role[L->col] != ROLE_NONE)
 		on_value(L, L->role[L->col], text);
 	L->col++;
@@ -444,6 +477,8 @@ static void on_row(int c, void *data)
 		first_line(L);
 		if (fmt->header)
 			goto next;
+	} else if (yfinance_row(L)) {
+		goto next;
 	} else if (L->col != fmt->columns) {
 		sa_csv_fail(&L->pos, "%d fields where the %s has %d", L->col,
 			    fmt->header ? "header" : "first row", fmt->columns);
@@ -510,6 +545,44 @@ static size_t title_line(const char *buf, size_t len, char said[81])
 	return n1 + 1;
 }
 
+/* The line at p (up to its newline) in out, at most outlen - 1 bytes, '\r' dropped; returns
+ * where the next line starts, or NULL at the end of buf. */
+static const char *line_at(const char *p, const char *end, char *out, size_t outlen)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	size_t k = 0;
+
+	for (const char *q = p; q < (nl ? nl : end) && k + 1 < outlen; q++)
+		if (*q != '\r')
+			out[k++] = *q;
+	out[k] = '\0';
+	return nl ? nl + 1 : NULL;
+}
+
+/* yfinance's download(...).to_csv(): "Price" then the fields' names, "Ticker" then the
+ * symbol's in each, the index's name ("Date", "Datetime") then empty fields. Returns true with
+ * the index's name in name. */
+static bool yfinance_header(const char *buf, size_t len, char delim, char name[SA_CSV_FIELD_MAX + 1])
+{
+	const char *end = buf + len, *p = buf;
+	char l[3][SA_CSV_FIELD_MAX + 1];
+	size_t n;
+
+	for (int k = 0; k < 3; k++)
+		if (!p || !(p = line_at(p, end, l[k], sizeof l[k])))
+			return false;
+	n = strcspn(l[2], (char[]){ delim, '\0' });
+	if (strncasecmp(l[0], "price", 5) || l[0][5] != delim || strncasecmp(l[1], "ticker", 6) ||
+	    l[1][6] != delim || n == 0 || n > SA_CSV_FIELD_MAX)
+		return false;
+	for (const char *q = l[2] + n; *q; q++)
+		if (*q != delim)
+			return false;  /* the third line holds the index's name alone */
+	memcpy(name, l[2], n);
+	name[n] = '\0';
+	return true;
+}
+
 static void reverse(struct da_ohlcv *s)
 {
 	double *cols[] = { s->open, s->high, s->low, s->close, s->volume };
@@ -567,13 +640,14 @@ static int parse_text(const char *buf, size_t len, const struct da_ohlcv_opts *o
 		L->first_line = L->pos.line = 2;
 	}
 	s->fmt.delim = sniff_delim(buf, len);
+	L->yfinance = yfinance_header(buf, len, s->fmt.delim, L->index_name);
 	if (sa_csv_parse_delim(buf, len, s->fmt.delim, on_field, on_row, &L->pos))
 		goto out;
 	if (L->pos.line == L->first_line) {
 		sa_fmt(err, errlen, "the file is empty (%s)", WANT);
 		goto out;
 	}
-	rc = finish_bars(s, L->newest_first, L->first_line + (s->fmt.header ? 1 : 0), err, errlen);
+	rc = finish_bars(s, L->newest_first, L->first_line + (size_t)s->fmt.header_rows, err, errlen);
 out:
 	free(L);
 	return rc;
@@ -615,11 +689,28 @@ static void lines_as_bars(char *err)
 	strcpy(err, tmp);
 }
 
-/* freqtrade's JSON OHLCV, bar by bar, through the checks every bar of a CSV passes. */
+/* One bar of freqtrade's Feather: as one of its JSON, but a volume all missing (NaN from the
+ * first bar on) is read as no volume. */
+static int on_feather_bar(void *arg, size_t i, const double v[6])
+{
+	struct load *L = arg;
+	double w[6];
+
+	memcpy(w, v, sizeof w);
+	if (i == 0 && isnan(v[5]))
+		L->s->fmt.volume = false;
+	if (!L->s->fmt.volume && isnan(v[5]))
+		w[5] = 0;  /* not kept: commit_row stores NaN for a series without volume */
+	return on_json_bar(arg, i, w);
+}
+
+/* freqtrade's JSON or Feather OHLCV, bar by bar, through the checks every bar of a CSV passes. */
 static int parse_freqtrade(const char *buf, size_t len, const struct da_ohlcv_opts *opts,
-			   struct da_ohlcv *s, char *err, size_t errlen)
+			   bool feather, struct da_ohlcv *s, char *err, size_t errlen)
 {
 	struct load *L = calloc(1, sizeof(*L));
+	struct da_feather_info info;
+	const char *kind = feather ? "feather: " : "";
 	char why[512] = "";
 	int rc = -1;
 
@@ -628,24 +719,27 @@ static int parse_freqtrade(const char *buf, size_t len, const struct da_ohlcv_op
 		return -1;
 	}
 	*L = (struct load){ .s = s, .pos = { .line = 1, .err = why, .errlen = sizeof(why) } };
-	s->fmt.layout = DA_LAYOUT_FREQTRADE;
+	s->fmt.layout = feather ? DA_LAYOUT_FEATHER : DA_LAYOUT_FREQTRADE;
 	s->fmt.delim = ',';
 	s->fmt.columns = 6;
 	s->fmt.volume = true;
 	if (opts && opts->adjusted) {
 		sa_fmt(err, errlen, "ADJUSTED=1 needs a header with an 'Adj Close' column, which "
-		       "freqtrade's JSON has not");
+		       "freqtrade's %s has not", feather ? "Feather file" : "JSON");
 		goto out;
 	}
-	if (da_freqtrade_bars(buf, len, on_json_bar, L, why, sizeof(why))) {
+	if (feather ? da_feather_bars(buf, len, SA_DATA_CAP, &info, on_feather_bar, L, why, sizeof(why))
+		    : da_freqtrade_bars(buf, len, on_json_bar, L, why, sizeof(why))) {
 		lines_as_bars(why);
-		sa_fmt(err, errlen, "%s", why);
+		sa_fmt(err, errlen, "%s%s", kind, why);
 		goto out;
 	}
+	for (int k = DA_BAR_TIME; feather && k <= DA_BAR_VOLUME; k++)
+		snprintf(s->fmt.names[k], sizeof s->fmt.names[k], "%s", info.names[k]);
 	rc = finish_bars(s, L->newest_first, 1, why, sizeof(why));
 	lines_as_bars(why);
 	if (rc)
-		sa_fmt(err, errlen, "%s", why);
+		sa_fmt(err, errlen, "%s%s", kind, why);
 out:
 	free(L);
 	return rc;
@@ -673,7 +767,10 @@ int da_ohlcv_parse_opts(const char *buf, size_t len, const struct da_ohlcv_opts 
 		sa_fmt(err, errlen, "%s", why);
 		break;
 	case DA_DATA_JSON:
-		rc = parse_freqtrade(buf, len, opts, s, err, errlen);
+		rc = parse_freqtrade(buf, len, opts, false, s, err, errlen);
+		break;
+	case DA_DATA_FEATHER:
+		rc = parse_freqtrade(buf, len, opts, true, s, err, errlen);
 		break;
 	default:
 		rc = parse_text(buf, len, opts, s, err, errlen);

@@ -12,17 +12,23 @@
 enum da_ohlcv_field { DA_BAR_TIME, DA_BAR_OPEN, DA_BAR_HIGH, DA_BAR_LOW, DA_BAR_CLOSE,
 		      DA_BAR_VOLUME, DA_BAR_ADJ, DA_BAR_FIELDS };
 
+/* What the loaders say of a file of trades, one row a trade (%s: what a row holds). */
+#define DA_TRADES_NOT_BARS "this is a file of trades (%s), not bars: make candles of the " \
+	"strategy's timeframe from it first (freqtrade: trades-to-ohlcv)"
+
 /* How the file holds its bars. */
 enum da_ohlcv_layout {
 	DA_LAYOUT_HEADER,      /* a header line names the columns */
 	DA_LAYOUT_KLINES,      /* headerless: time, o, h, l, c[, v], ... */
 	DA_LAYOUT_METATRADER,  /* headerless: date, time of day, o, h, l, c[, v] (MT4 History Center) */
 	DA_LAYOUT_FREQTRADE,   /* freqtrade's JSON OHLCV: [[ms, o, h, l, c, v], ...] */
+	DA_LAYOUT_FEATHER,     /* freqtrade's Feather OHLCV: an Arrow IPC file, LZ4, ZSTD or plain */
 };
 
 /* What the loader found in the file, as fingerprint.json's data_format and the report say it. */
 struct da_ohlcv_format {
 	bool header;           /* false: a headerless file (klines, MetaTrader rows or JSON) */
+	int header_rows;       /* lines of header: 1, 3 for yfinance's (Price, Ticker, Date), 0 none */
 	int layout;            /* enum da_ohlcv_layout */
 	char delim;            /* ',', ';' or '\t' */
 	bool gzip;             /* the file was gzip-compressed */
@@ -73,7 +79,8 @@ struct da_ohlcv_opts {
 
 /* Loads path, plain or gzip-compressed (told by its first bytes), bounded by SA_DATA_CAP
  * either way. A first line without a delimiter before a table (a URL, a title) is skipped.
- * The next line is a header, matched case-insensitively with any <> stripped (time,
+ * The next line is a header (or yfinance's three: Price and the fields, Ticker, the index's
+ * name), matched case-insensitively with any <> stripped (time,
  * timestamp, date, datetime, open_time, gmt time; open/o; high/h; low/l; close/c; volume/vol,
  * else the first "volume X", else tickvol; adj close; other columns ignored; a date column and
  * a time column are joined), or, when its first field is already a time, the first bar of a
@@ -82,8 +89,8 @@ struct da_ohlcv_opts {
  * offset, a space for T, a date alone; dates also yyyy.mm.dd or dd.mm.yyyy) or epoch s/ms/us;
  * strictly increasing, or strictly decreasing (then reversed), one spacing (whole multiples of
  * the median: gaps are counted). Prices finite and positive, high >= max(open, close), low <=
- * min(open, close), volume >= 0; at least 2 bars. freqtrade's JSON OHLCV is read too; a file
- * of another kind (xlsx, Parquet, Feather, other JSON) is refused by name. Returns 0 and fills
+ * min(open, close), volume >= 0; at least 2 bars. freqtrade's JSON and Feather OHLCV are read
+ * too; a file of another kind (xlsx, Parquet, Feather version 1, other JSON) is refused by name. Returns 0 and fills
  * *s (release with da_ohlcv_release), or -1 with "line N: reason (fix)" in err and *s empty.
  * opts may be NULL (unadjusted). */
 int da_ohlcv_load_opts(const char *path, const struct da_ohlcv_opts *opts, struct da_ohlcv *s,

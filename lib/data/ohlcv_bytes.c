@@ -49,8 +49,10 @@ enum da_data_kind da_data_kind(const char *buf, size_t len, char *err, size_t er
 	else if (starts(buf, len, "PAR1", 4))
 		sa_fmt(err, errlen, "this is a Parquet file, which the loader does not read: write it as "
 		       "CSV (pandas: pd.read_parquet(f).to_csv(\"prices.csv\"))");
-	else if (starts(buf, len, "ARROW1", 6) || starts(buf, len, "FEA1", 4))
-		sa_fmt(err, errlen, "this is a Feather (Arrow) file, which the loader does not read: "
+	else if (starts(buf, len, "ARROW1", 6))
+		return DA_DATA_FEATHER;
+	else if (starts(buf, len, "FEA1", 4))
+		sa_fmt(err, errlen, "this is a Feather version 1 file, which the loader does not read: "
 		       "write it as CSV (pandas: pd.read_feather(f).to_csv(\"prices.csv\"))");
 	else if (p < buf + len && *p == '{')
 		sa_fmt(err, errlen, "this is a JSON object, but not %s", FREQTRADE_WANT);

@@ -1,6 +1,6 @@
 /* ohlcv_bytes.h - a data file told by its first bytes: text for the CSV reader, freqtrade's
  * JSON OHLCV (read with cJSON, one bar at a time), or a kind of file the loader names and
- * refuses (an Excel workbook, Parquet, Feather, other JSON). */
+ * refuses (an Excel workbook, Parquet, Feather version 1, other JSON). */
 #ifndef SA_OHLCV_BYTES_H
 #define SA_OHLCV_BYTES_H
 
@@ -9,6 +9,7 @@
 enum da_data_kind {
 	DA_DATA_TEXT,     /* for the CSV reader */
 	DA_DATA_JSON,     /* starts with '[': freqtrade's layout, or refused by the JSON reader */
+	DA_DATA_FEATHER,  /* an Arrow IPC file (Feather version 2): ohlcv_feather.c reads it */
 	DA_DATA_FOREIGN,  /* a kind of file the loader does not read: err names it and the fix */
 };
 

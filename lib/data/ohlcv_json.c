@@ -17,6 +17,7 @@ static const char *layout_name(int layout)
 		[DA_LAYOUT_KLINES] = "headerless klines",
 		[DA_LAYOUT_METATRADER] = "headerless MetaTrader rows",
 		[DA_LAYOUT_FREQTRADE] = "freqtrade json",
+		[DA_LAYOUT_FEATHER] = "freqtrade feather",
 	};
 
 	return (unsigned)layout < sizeof(names) / sizeof(names[0]) ? names[layout] : "unknown";
@@ -55,6 +56,7 @@ cJSON *da_ohlcv_format_json(const struct da_ohlcv *s)
 	if (!o)
 		return NULL;
 	cJSON_AddStringToObject(o, "layout", layout_name(f->layout));
+	cJSON_AddNumberToObject(o, "header_rows", f->header_rows);
 	cJSON_AddStringToObject(o, "delimiter", delim_name(f->delim));
 	cJSON_AddBoolToObject(o, "gzip", f->gzip);
 	cJSON_AddStringToObject(o, "time_form", sa_time_form_name((enum sa_time_form)f->time_form));

@@ -17,6 +17,8 @@ import sys
 
 import pandas as pd
 
+import feather
+
 
 OHLCV = ["time", "open", "high", "low", "close", "volume"]
 EXTRA = ["funding_rate"]  # what may follow the six, in this order (gendata's series)
@@ -108,6 +110,21 @@ def layouts(bars, out):
         f.write(text)
     with gzip.GzipFile(f"{out}/freqtrade.json.gz", "wb", mtime=0) as g:
         g.write(text.encode())
+    # freqtrade's download-data default, feather: pandas' to_feather of date (ns, UTC) and five
+    # float64 columns, its buffers LZ4-framed (freqtrade's choice); ZSTD and plain beside it,
+    # the plain one in batches of 100 rows
+    times = [epoch(t) * 1000000000 for t, _ in bars]
+    cols = [(name, [float(v[k]) for _, v in bars]) for k, name in enumerate(OHLCV[1:])]
+    feather.write(f"{out}/freqtrade.feather", times, cols, codec="lz4")
+    feather.write(f"{out}/freqtrade-zstd.feather", times, cols, codec="zstd")
+    feather.write(f"{out}/freqtrade-plain.feather", times, cols, rows_per_batch=100)
+    # yfinance's download(...).to_csv(): three header rows (Price with the fields, Ticker, the
+    # index's name) before the bars, columns in yfinance's order
+    write(f"{out}/yfinance.csv", [["Price", "Close", "High", "Low", "Open", "Volume"],
+                                  ["Ticker"] + ["BTC-USD"] * 5,
+                                  ["Date" if daily else "Datetime", "", "", "", "", ""]] +
+          [[t.strftime("%Y-%m-%d") if daily else t.strftime("%Y-%m-%d %H:%M:%S+00:00"),
+            v[3], v[1], v[2], v[0], v[4]] for t, v in bars])
     # no volume: the same prices, volume NaN for the strategy
     write(f"{out}/no-volume.csv", [["date", "open", "high", "low", "close"]] +
           [[t.strftime(day)] + v[:4] for t, v in bars])

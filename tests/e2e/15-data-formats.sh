@@ -65,6 +65,30 @@ expect_eq "cryptodatadownload: the first bar in time" 2023-01-02T00:00:00Z "$(jg
 fp $D/layouts/freqtrade.json.gz
 expect_eq "freqtrade json: the layout is recorded" "freqtrade json" "$(jget "$TMP/fp.json" data_format.layout)"
 expect_eq "freqtrade json: gzip is recorded" true "$(jget "$TMP/fp.json" data_format.gzip)"
+for f in freqtrade.feather freqtrade-zstd.feather freqtrade-plain.feather; do
+	fp $D/layouts/$f
+	expect_eq "$f: read as freqtrade's feather, its columns named" "freqtrade feather date close 300" \
+		"$(jget "$TMP/fp.json" data_format.layout) $(jget "$TMP/fp.json" data_format.columns.time) $(jget "$TMP/fp.json" data_format.columns.close) $(jget "$TMP/fp.json" data_format.bars)"
+done
+fp $D/layouts/yfinance.csv
+expect_eq "yfinance: three header rows, the time column named by the third" "header 3 Date" \
+	"$(jget "$TMP/fp.json" data_format.layout) $(jget "$TMP/fp.json" data_format.header_rows) $(jget "$TMP/fp.json" data_format.columns.time)"
+# freqtrade's own files (its tests/testdata): the same candles as feather (LZ4) and as json.gz
+F=$D/freqtrade
+fp $F/XRP_USDT_USDT-1h-futures.feather
+expect_eq "freqtrade's feather: 100 hourly bars, a perpetual by its name" \
+	"freqtrade feather 100 1h 2021-11-17T01:00:00Z true" \
+	"$(jget "$TMP/fp.json" data_format.layout) $(jget "$TMP/fp.json" data_format.bars) $(jget "$TMP/fp.json" data_format.bar) $(jget "$TMP/fp.json" data_format.first) $(jget "$TMP/fp.json" data_format.volume)"
+check "freqtrade's feather audits" audit "$TMP/ft-feather" $F/XRP_USDT_USDT-1h-futures.feather
+check "freqtrade's json.gz of the same candles audits" audit "$TMP/ft-json" $F/XRP_USDT_USDT-1h-futures.json.gz
+expect_eq "freqtrade's feather: the same signals as its json.gz" "$(signals "$TMP/ft-json/run.json")" \
+	"$(signals "$TMP/ft-feather/run.json")"
+check "freqtrade's feather: byte-identical trades to its json.gz" cmp "$TMP/ft-json/trades.csv" "$TMP/ft-feather/trades.csv"
+check "freqtrade's feather: byte-identical stats.json to its json.gz" cmp "$TMP/ft-json/stats.json" "$TMP/ft-feather/stats.json"
+fp $F/UNITTEST_USDT_USDT-1h-mark.feather
+expect_eq "freqtrade's mark candles: read, their volume (all missing) as none" "true false 100" \
+	"$(jget "$TMP/fp.json" ok) $(jget "$TMP/fp.json" data_format.volume) $(jget "$TMP/fp.json" data_format.bars)"
+
 fp $D/layouts/native.csv
 expect_eq "native: nothing skipped, nothing reversed" "null false" \
 	"$(jget "$TMP/fp.json" data_format.skipped_line) $(jget "$TMP/fp.json" data_format.reversed)"

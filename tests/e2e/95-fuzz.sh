@@ -7,8 +7,8 @@ S=${FUZZ_TEST_S:-30}
 
 check "the fuzz targets build (clang, -fsanitize=fuzzer)" make --no-print-directory fuzz-bins
 # every target at once, FUZZ_JOBS at a time (tests/fuzz/run); each judged on its own line
-tests/fuzz/run "$S" fuzz_ohlcv fuzz_freqtrade fuzz_tradelog fuzz_gunzip >"$TMP/all.out" 2>&1
-for t in fuzz_ohlcv fuzz_freqtrade fuzz_tradelog fuzz_gunzip; do
+tests/fuzz/run "$S" fuzz_ohlcv fuzz_freqtrade fuzz_feather fuzz_tradelog fuzz_gunzip >"$TMP/all.out" 2>&1
+for t in fuzz_ohlcv fuzz_freqtrade fuzz_feather fuzz_tradelog fuzz_gunzip; do
 	line=$(grep "^$t " "$TMP/all.out")
 	case $line in
 	*" ok, "*) ok "$t: $S s without a crash ($line)" ;;

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <zlib.h>
 
+#include "fileio.h"
 #include "gunzip.h"
 #include "ohlcv.h"
 #include "ohlcv_bytes.h"
@@ -68,6 +69,10 @@ static void test_layouts_same_bars(void **state)
 		{ "cryptodatadownload.csv", true, ',', false, true, SA_TIME_ISO },
 		{ "freqtrade.json", false, ',', false, true, SA_TIME_EPOCH_MS },
 		{ "freqtrade.json.gz", false, ',', true, true, SA_TIME_EPOCH_MS },
+		{ "freqtrade.feather", false, ',', false, true, SA_TIME_EPOCH_MS },
+		{ "freqtrade-zstd.feather", false, ',', false, true, SA_TIME_EPOCH_MS },
+		{ "freqtrade-plain.feather", false, ',', false, true, SA_TIME_EPOCH_MS },
+		{ "yfinance.csv", true, ',', false, true, SA_TIME_DATE },
 	};
 	struct da_ohlcv native;
 
@@ -91,6 +96,43 @@ static void test_layouts_same_bars(void **state)
 		da_ohlcv_release(&s);
 	}
 	da_ohlcv_release(&native);
+}
+
+/* freqtrade's feather, damaged: cut at every length and with each byte of its footer and
+ * first batch's metadata changed, it loads or is refused with a reason, never read past its end
+ * (ASan watches). */
+static void test_feather_damaged(void **state)
+{
+	char *buf = NULL, err[512];
+	size_t len = 0;
+	struct da_ohlcv s;
+
+	(void)state;
+	assert_int_equal(sa_read_file(LAYOUTS "freqtrade.feather", SA_DATA_CAP, &buf, &len), SA_READ_OK);
+	for (size_t cut = 0; cut < len; cut += cut < 64 ? 1 : 97) {
+		char *part = malloc(cut ? cut : 1);
+
+		assert_non_null(part);
+		memcpy(part, buf, cut);
+		err[0] = '\0';
+		assert_int_equal(da_ohlcv_parse(part, cut, &s, err, sizeof(err)), -1);
+		assert_true(err[0] != '\0');
+		free(part);
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (i >= 600 && i < len - 700)
+			continue;  /* the schema message and first batch's metadata; the footer */
+		for (int x = 1; x < 256; x <<= 1) {
+			buf[i] ^= (char)x;
+			err[0] = '\0';
+			if (da_ohlcv_parse(buf, len, &s, err, sizeof(err)) == 0)
+				da_ohlcv_release(&s);
+			else
+				assert_true(err[0] != '\0');
+			buf[i] ^= (char)x;
+		}
+	}
+	free(buf);
 }
 
 /* What the loader says it did with the layouts that need more than a header's names. */
@@ -440,6 +482,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layouts_same_bars),
+		cmocka_unit_test(test_feather_damaged),
 		cmocka_unit_test(test_layout_said),
 		cmocka_unit_test(test_freqtrade_json),
 		cmocka_unit_test(test_broken_files),
