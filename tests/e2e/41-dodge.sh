@@ -38,7 +38,9 @@ done
 # A window run is one more run of the same recipe: each fact's hash, keyed to each bar's hour so
 # a window's bars carry it as the full run's do, must agree in every window of 100 bars with no
 # run confirmed on the prefix (a fact that told a window apart would need the prefix to decide).
-sed 's/"stop_after": 32}/"stop_after": 32, "window": 100}/' "$TMP/config.json" >"$TMP/window.json"
+# The live replay decides 399 of the 400 bars (one sampled), so it never settles every bar and
+# all 40 truncated runs are run, not only their first pass.
+sed 's/"stop_after": 32}/"stop_after": 32, "window": 100, "live_bars": 399}/' "$TMP/config.json" >"$TMP/window.json"
 for fact in pid proc frame_flags frame_base frame_types gc blocks rusage descriptors cwd mounts \
 	uid environment limits threads modules; do
 	{ sed "s/@FACT@/$fact/" "$D/observe.py"; cat <<'PYEOF'
