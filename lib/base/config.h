@@ -89,6 +89,9 @@ enum sa_knob_type {
 	X(SLIPPAGE_BPS_FX, "SLIPPAGE_BPS_FX", "costs.slippage_bps_fx", SA_KNOB_NUM, 0, 1000, "0.5", \
 	  "robust sealed variants replay stats",                          \
 	  "fx's slippage per side unless SLIPPAGE_BPS: half a 1-pip EUR/USD spread (0.9 bp)")    \
+	X(SPREAD_FLOOR, "SPREAD_FLOOR", "costs.spread_floor", SA_KNOB_NUM, 0, 10, "1",               \
+	  "robust sealed variants replay stats",                          \
+	  "slippage per side is at least this times half the spread the bars imply (the least of Roll's, Corwin-Schultz's and Abdi-Ranaldo's estimates); 0: no floor") \
 	X(FUNDING_BPS_8H, "FUNDING_BPS_8H", "costs.funding_bps_8h", SA_KNOB_NUM, -1000, 1000,    \
 	  "1", "robust sealed variants replay stats",                          \
 	  "perp: funding per 8 h of held notional, in bps, paid by either side (see FUNDING_INCOME)") \

@@ -47,8 +47,11 @@ double rp_fee_bps(const struct rp_costs *c, enum rp_market m)
 
 double rp_slippage_bps(const struct rp_costs *c, enum rp_market m)
 {
-	return isnan(c->slippage_bps) && (unsigned)m < RP_MARKETS ? c->market_slippage_bps[m] :
-	       c->slippage_bps;
+	double own = isnan(c->slippage_bps) && (unsigned)m < RP_MARKETS ? c->market_slippage_bps[m] :
+		     c->slippage_bps;
+
+	/* a fill is never better than the half spread the bars themselves imply */
+	return c->spread_floor_bps > own ? c->spread_floor_bps : own;
 }
 
 const char *rp_market_name(enum rp_market m)
@@ -86,6 +89,7 @@ struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
 	}
 	x.funding_bps_8h *= k;
 	x.borrow_bps_year *= k;
+	x.spread_floor_bps *= k;
 	return x;
 }
 

@@ -16,6 +16,7 @@
 #include "stats_market.h"
 #include "stats_metrics.h"
 #include "stats_rerun.h"
+#include "stats_spread.h"
 #include "stats_tearsheet.h"
 #include "stats_checks.h"
 #include "stats_trials.h"
@@ -423,6 +424,8 @@ static int replay_costs(const struct sts_stage_in *in, struct rp_costs *c, struc
 			       errlen) < 0)
 		return -1;
 	c->exits = x;
+	/* the replay's floor: slippage never below half the spread these bars imply */
+	rp_costs_floor(c, in->data, NULL);
 	return 0;
 }
 
@@ -499,6 +502,25 @@ static int tearsheet(cJSON *o, const struct sts_stage_in *in, const struct st_su
 	return 0;
 }
 
+/* stats.json tradeable_prices and bounce: the replay's own floor, its fills moved a bar. */
+static int spread(cJSON *o, const struct sts_stage_in *in, double net_return, char *err,
+		  size_t errlen)
+{
+	struct rp_costs c;
+	struct rp_exits x;
+	bool replays = replayable(in);
+
+	if (!in->data)
+		return sts_spread_report(o, NULL, NULL, NULL, NAN, in->data_err);
+	if (replay_costs(in, &c, &x, err, errlen) < 0)
+		return -1;
+	if (sts_spread_report(o, in->data, replays ? in->signals : NULL, &c, net_return, NULL) < 0) {
+		sa_fmt(err, errlen, "out of memory replaying the fills a bar later");
+		return -1;
+	}
+	return 0;
+}
+
 /* stats.json "forward": the bars since this version's first audit, when the ledger knows it. */
 static int forward(cJSON *o, const struct sts_stage_in *in)
 {
@@ -565,6 +587,12 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 	}
 	o = sts_report(in->replay, &s, cost_basis);
 	if (tearsheet(o, in, &s, err, sizeof(err)) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+		why = err;
+		goto fail;
+	}
+	if (spread(o, in, s.net_return, err, sizeof(err)) < 0) {
 		cJSON_Delete(o);
 		o = NULL;
 		why = err;
