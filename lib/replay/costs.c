@@ -193,7 +193,7 @@ void rp_costs_floor(struct rp_costs *c, const struct da_ohlcv *s, const struct r
 	struct rp_spread own;
 
 	c->spread_floor_bps = 0.0;
-	if (!(c->spread_floor > 0))
+	if (!(c->spread_floor > 0) || (!s && !e))
 		return;
 	if (!e) {
 		rp_spread_estimate(s, &own);

@@ -37,7 +37,8 @@ struct rp_spread {
 void rp_spread_estimate(const struct da_ohlcv *s, struct rp_spread *e);
 
 /* Sets c->spread_floor_bps to c->spread_floor times half the spread s implies (e's estimate,
- * or computed when e is NULL), in bps; 0 when it cannot be estimated or no floor is asked. */
+ * or computed when e is NULL), in bps; 0 when it cannot be estimated (s and e NULL: no bars)
+ * or no floor is asked. */
 void rp_costs_floor(struct rp_costs *c, const struct da_ohlcv *s, const struct rp_spread *e);
 
 #endif
