@@ -18,7 +18,10 @@ prints one line per figure checked; exits 0 when all agree, 1 when one does not,
   their lag; zero_returns: the share of closes equal to the one before.
 - the floor: replay.json's slippage_bps is max(the configured slippage, SPREAD_FLOOR x half the
   estimate in bps), and slippage_floored says which.
-- bounce: the sign changes and inside_bounce follow from stats.json's own net returns.
+- stale: returns_lag1 above 2 / sqrt(bars) or a tenth of the closes unchanged; bounces: returns_lag1
+  below -2 / sqrt(bars).
+- bounce: the sign changes and inside_bounce follow from stats.json's own net returns (a late
+  fill's sign change counts on bars that bounce).
 """
 import json
 import math
@@ -64,6 +67,13 @@ def estimates(df):
     }
 
 
+def flags(e, bars):
+    return {
+        "stale": e["returns_lag1"] > 2 / math.sqrt(bars) or e["zero_returns_share"] >= 0.1,
+        "bounces": e["returns_lag1"] < -2 / math.sqrt(bars),
+    }
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
@@ -82,12 +92,18 @@ def main():
         print(("ok   " if ok else "FAIL ") + what)
         bad += not ok
 
+    if tp is None and replay.get("bars", 0) == 0:
+        say(bool(stats.get("tradeable_prices_reason")) and stats.get("bounce") is None,
+            "no bars replayed: tradeable_prices null, with its reason")
+        return 1 if bad else 0
     if not isinstance(tp, dict):
         say(False, "stats.json has tradeable_prices")
         return 1
     want = estimates(df)
     for key, v in want.items():
         say(near(tp.get(key), v), "%s: stats.json %s, recomputed %.12g" % (key, tp.get(key), v))
+    for key, v in flags(want, len(df)).items():
+        say(tp.get(key) == v, "%s: stats.json %s, recomputed %s" % (key, tp.get(key), v))
     share = cfg["costs"].get("spread_floor", 1)
     floor = share * want["spread_estimate"] / 2 * 1e4
     costs = replay["costs"]
@@ -100,7 +116,8 @@ def main():
     b = stats.get("bounce")
     if isinstance(b, dict):
         head, late, at_conf = b["net_return"], b["net_return_one_bar_later"], b["net_return_configured_slippage"]
-        late_flip = head is not None and late is not None and head > 0 and late <= 0
+        late_flip = tp["bounces"] and head is not None and late is not None and head > 0 and late <= 0
+        say(b["bars_bounce"] == tp["bounces"], "bars_bounce is tradeable_prices.bounces")
         spread_flip = at_conf is not None and head is not None and at_conf > 0 and head <= 0
         say(near(head, stats["net_return"]), "bounce net_return is the headline's")
         delays = {r["delay_bars"]: r["net_return"] for r in stats.get("delay_sensitivity") or []}

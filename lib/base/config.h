@@ -56,6 +56,9 @@ enum sa_knob_type {
 	X(LEDGER, "LEDGER", "deflation.ledger", SA_KNOB_STR, 0, 1024, "out/nightly/history.sqlite", \
 	  "ledger",                                                                                  \
 	  "the nightly's history whose trial ledger counts this strategy's versions (empty: off)") \
+	X(HYPEROPT_EPOCHS, "HYPEROPT_EPOCHS", "deflation.hyperopt_epochs", SA_KNOB_INT, 1, 1e9, "100", \
+	  "stats",                                                                                   \
+	  "points of a freqtrade hyperopt space counted as trials (freqtrade's default --epochs), at most the points the space holds") \
 	X(PBO_BLOCKS, "PBO_BLOCKS", "deflation.pbo_blocks", SA_KNOB_INT, 2, 20, "16",                \
 	  "stats",                                                                                   \
 	  "PBO: contiguous blocks the variants' returns are cut into (even)")                    \

@@ -21,6 +21,13 @@ static bool stale(const struct rp_spread *e)
 	return e->returns_lag1 > 2.0 / sqrt((double)e->bars) || e->zero_returns >= 0.1;
 }
 
+/* Returns that undo the last one beyond what chance gives (two standard errors of a lag-1
+ * autocorrelation): the closes bounce between two sides of a spread. */
+static bool bounces(const struct rp_spread *e)
+{
+	return e->returns_lag1 < -2.0 / sqrt((double)e->bars);
+}
+
 static void add_prices(cJSON *o, const struct da_ohlcv *s, const struct rp_costs *c)
 {
 	cJSON *t = cJSON_AddObjectToObject(o, "tradeable_prices");
@@ -43,20 +50,23 @@ static void add_prices(cJSON *o, const struct da_ohlcv *s, const struct rp_costs
 	add_num(t, "returns_lag1", e.returns_lag1);
 	add_num(t, "zero_returns_share", e.zero_returns);
 	cJSON_AddBoolToObject(t, "stale", stale(&e));
+	cJSON_AddBoolToObject(t, "bounces", bounces(&e));
 	cJSON_AddStringToObject(t, "method",
 		"spreads as fractions of the price: Roll 1984 (2 sqrt(-cov) of lag-1 log returns), "
 		"Corwin-Schultz 2012 (two-bar high-low, gaps removed, negatives 0, mean), "
 		"Abdi-Ranaldo 2017 (close against the mid-range of its bar and the next); the "
 		"estimate is the least of them; slippage per side is at least spread_floor x half "
 		"of it; stale: lag-1 autocorrelation of returns above 2 / sqrt(bars), or 10 % of "
-		"closes unchanged");
+		"closes unchanged; bounces: below -2 / sqrt(bars)");
 }
 
-static void add_bounce(cJSON *o, double net, const struct sts_rerun *late,
+static void add_bounce(cJSON *o, double net, bool bars_bounce, const struct sts_rerun *late,
 		       const struct sts_rerun *conf)
 {
 	cJSON *b = cJSON_AddObjectToObject(o, "bounce");
-	bool late_flip = net > 0 && !(late->net_return > 0);
+	/* an edge of one bar's timing (an hour's drift) also dies a bar late: on bars that do not
+	 * bounce that is timing, not a bounce */
+	bool late_flip = bars_bounce && net > 0 && !(late->net_return > 0);
 	bool spread_flip = conf->net_return > 0 && !(net > 0);
 
 	add_num(b, "net_return", net);
@@ -65,10 +75,12 @@ static void add_bounce(cJSON *o, double net, const struct sts_rerun *late,
 	cJSON_AddBoolToObject(b, "sign_changes_late", late_flip);
 	cJSON_AddBoolToObject(b, "sign_changes_spread", spread_flip);
 	cJSON_AddBoolToObject(b, "inside_bounce", late_flip || spread_flip);
+	cJSON_AddBoolToObject(b, "bars_bounce", bars_bounce);
 	cJSON_AddStringToObject(b, "rule",
-		"inside_bounce: a positive net return that is not positive when every fill is one "
-		"bar later (at the open of t+2), or one positive at the configured slippage that is "
-		"not at the slippage the estimated spread sets; such an edge cannot be READY");
+		"inside_bounce: on bars that bounce (tradeable_prices.bounces), a positive net return "
+		"that is not positive when every fill is one bar later (at the open of t+2); or one "
+		"positive at the configured slippage that is not at the slippage the estimated "
+		"spread sets; such an edge cannot be READY");
 }
 
 int sts_spread_report(cJSON *o, const struct da_ohlcv *s, const int8_t *signals,
@@ -76,6 +88,7 @@ int sts_spread_report(cJSON *o, const struct da_ohlcv *s, const int8_t *signals,
 {
 	struct sts_rerun late, conf;
 	struct rp_costs own;
+	struct rp_spread e;
 
 	if (!s) {
 		cJSON_AddNullToObject(o, "tradeable_prices");
@@ -95,6 +108,7 @@ int sts_spread_report(cJSON *o, const struct da_ohlcv *s, const int8_t *signals,
 	own.spread_floor_bps = 0.0;
 	if (sts_rerun(s, signals, c, 1, 1.0, &late) < 0 || sts_rerun(s, signals, &own, 0, 1.0, &conf) < 0)
 		return -1;
-	add_bounce(o, net_return, &late, &conf);
+	rp_spread_estimate(s, &e);
+	add_bounce(o, net_return, bounces(&e), &late, &conf);
 	return 0;
 }
