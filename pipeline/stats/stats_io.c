@@ -549,6 +549,8 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 	char buf[1024], err[512], pbo_why[512];
 	const char *why = first_problem(in, buf, sizeof(buf)), *cost_basis;
 	double knob_v;
+	long long epochs;
+	struct sts_search search;
 	bool has_pbo;
 	cJSON *o = NULL;
 
@@ -565,6 +567,11 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 	}
 	sts_trials_choose(si.trials, knob_v, &fam, &tr);
 	sts_trials_ledger(in->ledger, &tr);
+	if (sa_config_int(in->config, SA_K_HYPEROPT_EPOCHS, &epochs, err, sizeof(err)) < 0) {
+		why = err;
+		goto fail;
+	}
+	sts_trials_search(in->inspect, in->run, (double)epochs, &tr, &search);
 	si.trials = tr.trials;
 	si.has_sr_variance = tr.has_v;
 	si.sr_variance = tr.v;
@@ -612,6 +619,7 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 			      &pbo, &sweep, pbo_why, sizeof(pbo_why)) == 0;
 	sts_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, has_pbo ? &sweep : NULL, pbo_why);
 	sts_trials_ledger_report(o, in->ledger);
+	sts_trials_search_report(o, &search);
 	sts_trials_variance_report(o, &tr, s.v_sr, s.dep.effective_trades);
 	if (forward(o, in) < 0) {
 		cJSON_Delete(o);

@@ -419,6 +419,7 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	f->beta = f->beta_t = f->excess_return = f->losing_trades = NAN;
 	f->spread_estimate = f->slippage_bps = f->returns_lag1 = f->zero_returns = NAN;
 	f->bounce_late = f->bounce_configured = NAN;
+	f->search_hyperopt_grid = f->search_optimize_grid = f->search_counted = NAN;
 	f->max_concurrent = f->exposure_multiple = f->overlap_trades = f->autocorr_trades = NAN;
 	load_config(dir, f, in);
 	load_fingerprint(dir, f);

@@ -299,6 +299,8 @@ static void say_trials(struct text *t, const struct vd_facts *f)
 
 	if (!f->num.stats_ok)
 		return;
+	if (*vd_search_line(f, line, sizeof line))
+		add(t, "%s ", line);
 	if (*vd_variance_line(f, line, sizeof line))
 		add(t, "%s ", line);
 	if (*vd_pbo_words(f, line, sizeof line))
