@@ -147,6 +147,9 @@ eq = math.prod(1 + float(r["return"]) for r in csv.DictReader(open(sys.argv[2]))
 assert abs(s["net_return"] - (eq - 1)) < 1e-4, (s["net_return"], eq - 1)
 PYEOF
 expect_eq "pyramided: not READY" WATCH "$(jget $d/verdict.json verdict)"
+check "pyramided: the Monte Carlo compounds the trades on the headline's account, as shares" "$PY" -c \
+	'import json,sys; s=json.load(open(sys.argv[1])); m=s["monte_carlo"]; r=(1+m["net_return"]["p50"])/(1+s["net_return"]); assert m["basis"] == "account_shares" and 0.8 < r < 1.25, (r, m["net_return"], s["net_return"])' \
+	"$d/stats.json"
 
 # --- fourteen trades -----------------------------------------------------------------------
 d=out/e2e-ready-fourteen
