@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "inspect_node.h"
 #include "jsonio.h"
 #include "text.h"
 
@@ -72,23 +73,7 @@ static const char hyperopt_py[] =
 
 cJSON *inspect_hyperopt_read(PyObject *module)
 {
-	PyObject *g = PyDict_New(), *run = NULL, *fn, *r = NULL;
-	const char *text;
-	cJSON *out = NULL;
-
-	if (!g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0)
-		goto out;
-	run = PyRun_String(hyperopt_py, Py_file_input, g, g);
-	fn = run ? PyDict_GetItemString(g, "hyperopt") : NULL;
-	r = fn ? PyObject_CallFunction(fn, "Oi", module, INSPECT_MAX_PARAMS) : NULL;
-	text = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
-	out = text ? cJSON_Parse(text) : NULL;
-out:
-	PyErr_Clear();
-	Py_XDECREF(r);
-	Py_XDECREF(run);
-	Py_XDECREF(g);
-	return out;
+	return inspect_py_json(hyperopt_py, "hyperopt", module, INSPECT_MAX_PARAMS);
 }
 
 /* One parameter rebuilt from the child's, or NULL when it is not one. */
