@@ -44,6 +44,7 @@ int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen
 {
 	long long income;
 	const char *market;
+	double min_commission, stake;
 
 	if (sa_config_num(cfg, SA_K_FEE_BPS, &c->fee_bps, err, errlen) < 0 ||
 	    sa_config_num(cfg, SA_K_SLIPPAGE_BPS, &c->slippage_bps, err, errlen) < 0 ||
@@ -51,10 +52,13 @@ int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen
 	    sa_config_int(cfg, SA_K_FUNDING_INCOME, &income, err, errlen) < 0 ||
 	    sa_config_num(cfg, SA_K_BORROW_BPS_YEAR, &c->borrow_bps_year, err, errlen) < 0 ||
 	    sa_config_num(cfg, SA_K_SPREAD_FLOOR, &c->spread_floor, err, errlen) < 0 ||
+	    sa_config_num(cfg, SA_K_MIN_COMMISSION_STOCK, &min_commission, err, errlen) < 0 ||
+	    sa_config_num(cfg, SA_K_STAKE, &stake, err, errlen) < 0 ||
 	    sa_config_str(cfg, SA_K_MARKET, &market, err, errlen) < 0)
 		return -1;
 	c->funding_income = income != 0;
 	c->spread_floor_bps = 0.0;
+	c->min_fee_bps_stock = min_commission / stake * 1e4;
 	if (read_market_defaults(cfg, c, err, errlen) < 0)
 		return -1;
 	if (market_of(market, &c->market) < 0) {

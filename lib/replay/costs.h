@@ -10,7 +10,8 @@
 
 #include "replay_core.h"
 
-/* Reads costs {fee_bps, slippage_bps, funding_bps_8h, funding_income, borrow_bps_year, market}
+/* Reads costs {fee_bps, slippage_bps, funding_bps_8h, funding_income, borrow_bps_year, market,
+ * spread_floor, min_commission_stock, stake}
  * from a config tree (borrowed), each checked against its knob's range (the row's default when
  * absent); market stays RP_MARKET_AUTO when unset. Returns 0, or -1 with the reason in err. */
 int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen);

@@ -106,6 +106,8 @@ struct rp_costs {
 	double funding_bps_8h;  /* perp: per funding instant held, of the unit notional */
 	bool funding_income;    /* funding signed by side (a short can earn it); else always paid */
 	double borrow_bps_year; /* stock, spot: a short's borrow fee, a year of its notional */
+	double min_fee_bps_stock; /* stock: the fee per side is at least this, the minimum
+				   * commission an order pays over its stake, in bps (0: none) */
 	double spread_floor;    /* SPREAD_FLOOR: the share of half the bars' estimated spread that
 				 * slippage is never below (0: no floor) */
 	double spread_floor_bps; /* that floor in bps per side, for the bars rp_costs_floor saw
@@ -119,7 +121,8 @@ struct rp_costs {
 enum rp_market rp_market_of(const struct rp_costs *c, const struct da_ohlcv *s);
 
 /* The fee and the slippage per side, in bps, a replay in market m charges: c's own when set,
- * else market m's default; the slippage never below c->spread_floor_bps. */
+ * else market m's default; a stock's fee never below c->min_fee_bps_stock, the slippage never
+ * below c->spread_floor_bps. */
 double rp_fee_bps(const struct rp_costs *c, enum rp_market m);
 double rp_slippage_bps(const struct rp_costs *c, enum rp_market m);
 

@@ -149,6 +149,22 @@ static void add_floor(cJSON *costs, const struct rp_costs *c, enum rp_market m)
 			"the quote", c->spread_floor_bps, configured, c->spread_floor));
 }
 
+/* A stock's minimum commission per order as bps of the stake, and a sentence where it is what
+ * was charged. */
+static void add_min_fee(cJSON *costs, const struct rp_costs *c)
+{
+	struct rp_costs own = *c;
+	char text[300];
+
+	own.min_fee_bps_stock = 0.0;
+	add_num(costs, "fee_minimum_bps", c->min_fee_bps_stock);
+	if (c->min_fee_bps_stock > rp_fee_bps(&own, RP_MARKET_STOCK))
+		cJSON_AddStringToObject(costs, "fee_note", sa_fmt(text, sizeof text,
+			"fee %.3g bp per side, not the %.3g bp configured: the minimum commission of an "
+			"order (MIN_COMMISSION_STOCK) over its stake (STAKE)", c->min_fee_bps_stock,
+			rp_fee_bps(&own, RP_MARKET_STOCK)));
+}
+
 static void add_costs(cJSON *o, const struct rpl_inputs *in, const struct rp_result *r)
 {
 	cJSON *costs = cJSON_AddObjectToObject(o, "costs");
@@ -173,6 +189,8 @@ static void add_costs(cJSON *o, const struct rpl_inputs *in, const struct rp_res
 	add_num(costs, "slippage_bps", c ? rp_slippage_bps(c, m) : NAN);
 	if (c)
 		add_floor(costs, c, m);
+	if (c && m == RP_MARKET_STOCK)
+		add_min_fee(costs, c);
 	add_num(costs, "funding_bps_8h", c ? c->funding_bps_8h : NAN);
 	add_num(costs, "borrow_bps_year", c ? c->borrow_bps_year : NAN);
 	add_num(costs, "fees", r->fees);

@@ -477,7 +477,7 @@ static void test_costs_from_config(void **state)
 	cJSON *ok = cJSON_Parse("{\"costs\":{\"fee_bps\":5,\"slippage_bps\":2,\"funding_bps_8h\":-1}}");
 	cJSON *neg = cJSON_Parse("{\"costs\":{\"fee_bps\":-5,\"slippage_bps\":2,\"funding_bps_8h\":1}}");
 	cJSON *none = cJSON_Parse("{\"trials\":1}");
-	struct rp_costs c;
+	struct rp_costs c, twice;
 	char err[256];
 
 	(void)state;
@@ -505,6 +505,17 @@ static void test_costs_from_config(void **state)
 	assert_int_equal(c.market, RP_MARKET_FX);
 	assert_true(c.funding_income);
 	cJSON_Delete(ok);
+	/* a stock order pays at least the minimum commission over its stake: USD 1 on USD 1000 is
+	 * 10 bp a side, above the 1 bp fee; other markets, and larger stakes, are untouched */
+	ok = cJSON_Parse("{\"costs\":{\"min_commission_stock\":1,\"stake\":1000}}");
+	assert_int_equal(rp_read_costs(ok, &c, err, sizeof(err)), 0);
+	assert_near(rp_fee_bps(&c, RP_MARKET_STOCK), 10, EPS);
+	assert_near(rp_fee_bps(&c, RP_MARKET_PERP), 5, EPS);
+	twice = rp_costs_scaled(&c, 2);
+	assert_near(rp_fee_bps(&twice, RP_MARKET_STOCK), 20, EPS);
+	cJSON_Delete(ok);
+	assert_int_equal(rp_read_costs(none, &c, err, sizeof(err)), 0);
+	assert_near(rp_fee_bps(&c, RP_MARKET_STOCK), 1, EPS);
 	ok = cJSON_Parse("{\"costs\":{\"market\":\"bond\"}}");
 	assert_int_equal(rp_read_costs(ok, &c, err, sizeof(err)), -1);
 	assert_string_equal(err, "config.json: costs.market 'bond' is not one of: perp spot stock fx (MARKET)");
