@@ -337,10 +337,11 @@ $(OUT)/ledger.json: $(OUT)/inspect.json $(OUT)/fingerprint.json $(call stamps,le
 # target: a missing one makes the recipe run again).
 ST_CURVES := $(addprefix $(OUT)/,benchmark.csv rolling.csv walkforward.csv montecarlo_fan.csv)
 $(OUT)/stats.json $(ST_CURVES) &: $(OUT)/replay.json $(OUT)/run.json $(LA_JSON) $(DATA) $(V_JSON) \
-		$(OUT)/ledger.json $(call stamps,stats) $(R)/stats
+		$(OUT)/ledger.json $(OUT)/inspect.json $(call stamps,stats) $(R)/stats
 	$(call say,STAGE,$(OUT)/stats.json)
 	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) --config $(OUT)/config.json $(D_ARG) \
-		--run $(OUT)/run.json $(LA_ARG) --ledger $(OUT)/ledger.json -o $(OUT)/stats.json \
+		--run $(OUT)/run.json $(LA_ARG) --ledger $(OUT)/ledger.json --inspect $(OUT)/inspect.json \
+		-o $(OUT)/stats.json \
 		--benchmark-out $(OUT)/benchmark.csv --rolling-out $(OUT)/rolling.csv \
 		--walkforward-out $(OUT)/walkforward.csv --fan-out $(OUT)/montecarlo_fan.csv
 

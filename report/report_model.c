@@ -561,6 +561,8 @@ static void add_costs(cJSON *m, const struct rpt_input *in)
 	add_text(o, "cost_source", get(rp, "costs"), "cost_source");
 	cJSON_AddStringToObject(o, "price_step_warning",
 				sa_json_str(get(rp, "costs"), "price_step_warning", ""));
+	cJSON_AddStringToObject(o, "slippage_note",
+				sa_json_str(get(rp, "costs"), "slippage_note", ""));
 	cJSON_AddStringToObject(o, "account", sa_json_str(get(rp, "account"), "statement", ""));
 	add_text(o, "market", get(rp, "costs"), "market");
 	add_text(o, "market_reason", get(rp, "costs"), "market_reason");

@@ -469,6 +469,8 @@ static void costs(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_charts
 		if (one && cJSON_AddItemReferenceToArray(one, (cJSON *)c))
 			rpt_pdf_table(p, one, sums, NCOL(sums), NULL);
 		cJSON_Delete(one);
+		if (str(c, "slippage_note")[0])
+			note(p, str(c, "slippage_note"));
 		note(p, str(c, "note"));
 	} else {
 		rpt_pdf_paraf(p, "The replay is missing or failed: no costs could be computed.");
@@ -526,6 +528,10 @@ static void statistics(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_c
 	if (!on(s, "present"))
 		rpt_pdf_paraf(p, "stats.json is missing or failed; the figures below are not available.");
 	rpt_pdf_table(p, get(s, "rows"), stats, NCOL(stats), NULL);
+	if (str(s, "prices_note")[0])
+		rpt_pdf_paraf(p, "%s", str(s, "prices_note"));
+	if (str(s, "bounce_note")[0])
+		rpt_pdf_paraf(p, "%s", str(s, "bounce_note"));
 	rpt_pdf_heading(p, "Longs and shorts", 2);
 	rpt_pdf_table(p, get(s, "long_short"), sides, NCOL(sides), NULL);
 	chart(p, d, CH_RETURNS);

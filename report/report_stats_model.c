@@ -189,6 +189,46 @@ static void add_market_notes(cJSON *o, const cJSON *st)
 	cJSON_AddStringToObject(o, "overlap_note", buf);
 }
 
+/* The prices the trades were filled at: the spread the bars imply, their staleness, the floor
+ * on slippage, and the fills one bar later ("" when stats.json has none). */
+static void add_prices_notes(cJSON *o, const cJSON *st)
+{
+	const cJSON *t = get(st, "tradeable_prices"), *b = get(st, "bounce");
+	bool floored = sa_json_bool(t, "slippage_floored", false);
+	char buf[900], tail[300];
+
+	buf[0] = '\0';
+	if (cJSON_IsObject(t)) {
+		if (floored)
+			sa_fmt(tail, sizeof tail, "raised from the %.3g bp configured to half that spread",
+			       sa_json_num(t, "slippage_configured_bps", NAN));
+		else
+			sa_fmt(tail, sizeof tail, "as configured, at least half that spread");
+		sa_fmt(buf, sizeof buf, "Tradeable prices: the bars imply a spread of %.3g bp (Roll %.3g, "
+		       "Corwin-Schultz %.3g, Abdi-Ranaldo %.3g bp; the least of the three is taken); the "
+		       "slippage charged is %.3g bp per side, %s. Lag-1 autocorrelation of the returns "
+		       "%+.3f, %.2f %% of closes unchanged%s.",
+		       1e4 * sa_json_num(t, "spread_estimate", NAN), 1e4 * sa_json_num(t, "roll_spread", NAN),
+		       1e4 * sa_json_num(t, "corwin_schultz_spread", NAN),
+		       1e4 * sa_json_num(t, "abdi_ranaldo_spread", NAN), sa_json_num(t, "slippage_bps", NAN),
+		       tail, sa_json_num(t, "returns_lag1", NAN), 100 * sa_json_num(t, "zero_returns_share", NAN),
+		       sa_json_bool(t, "stale", false) ? ": the prices are stale, closes that lag the market "
+		       "are not prices anyone could trade at" : "");
+	}
+	cJSON_AddStringToObject(o, "prices_note", buf);
+	buf[0] = '\0';
+	if (cJSON_IsObject(b))
+		sa_fmt(buf, sizeof buf, "%s %+.2f %% as filled, %+.2f %% with every fill one bar later, "
+		       "%+.2f %% at the configured slippage.",
+		       sa_json_bool(b, "inside_bounce", false) ? "Its edge lives inside one bar's bounce:" :
+		       "Filled later or at the configured slippage:",
+		       100 * sa_json_num(b, "net_return", NAN),
+		       100 * sa_json_num(b, "net_return_one_bar_later", NAN),
+		       100 * sa_json_num(b, "net_return_configured_slippage", NAN));
+	cJSON_AddStringToObject(o, "bounce_note", buf);
+	cJSON_AddBoolToObject(o, "inside_bounce", sa_json_bool(b, "inside_bounce", false));
+}
+
 void rpt_stats_model(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
@@ -234,5 +274,6 @@ void rpt_stats_model(cJSON *m, const struct rpt_input *in)
 	add_long_short(o, st);
 	add_years(o, st);
 	add_market_notes(o, st);
+	add_prices_notes(o, st);
 }
 

@@ -15,7 +15,8 @@ prints one line per figure checked; exits 0 when all agree, 1 when one does not,
   life; a trade log's equity applies each claim to its share of the equity at its entry.
 - trials_variance_source: "null_floor" exactly when the measured spread is below 1 / (T - 1).
 - tail: no loss, or >= 90 % wins and the worst above mean - z sd, z = Phi^-1(1 - 1/(n + 1)).
-- monte_carlo: stationary blocks of mean trades^(1/3) rounded, redrawn here with numpy's own
+- monte_carlo: each trade's net return on its share of the account (1 / the most open at once
+  in its life), in stationary blocks of mean trades^(1/3) rounded, redrawn here with numpy's own
   generator (another stream): the bands must agree within their Monte Carlo error.
 """
 import csv
@@ -181,16 +182,20 @@ def blocks_mc(nets, resamples, seed):
     return np.quantile(dds, [0.5, 0.95]), block
 
 
-def mc_checks(stats, nets):
+def mc_checks(stats, trades, nets):
     mc = stats.get("monte_carlo")
     if not mc or len(nets) < 2:
         return []
+    # on the headline's account: each trade on its share of it
+    most = overlap(trades)[0]
+    nets = [x / m for x, m in zip(nets, most)]
     (p50, p95), block = blocks_mc(nets, 2000, 7)
     got50, got95 = mc["max_drawdown"]["p50"], mc["max_drawdown"]["p95"]
     # the Monte Carlo error of a quantile of 1000 draws against one of 2000 (about three of its
     # standard errors): far below the gap between blocks and iid draws of dependent trades
     return [("monte_carlo.method", mc["method"], "stationary_blocks"),
             ("monte_carlo.mean_block", mc["mean_block"], block),
+            ("monte_carlo.basis", mc.get("basis"), "account_shares"),
             ("monte_carlo.observed_worst_trade", mc["observed_worst_trade"], min(nets)),
             ("monte_carlo max_drawdown p50 within Monte Carlo error",
              abs(got50 - p50) <= 0.08 * p50 + 1e-6, True),
@@ -210,7 +215,7 @@ def main():
     curve = [float(r["net_equity"]) for r in eqrows]
     nets = [float(r["net_return"]) for r in trades]
     checks = overlap_checks(stats, replay, trades, curve) + variance_checks(stats) + \
-        tail_checks(stats, nets) + mc_checks(stats, nets)
+        tail_checks(stats, nets) + mc_checks(stats, trades, nets)
     if len(sys.argv) == 3 and replay.get("equity_basis") == "bar":
         checks += market(stats, curve, [epoch(r["time"]) for r in eqrows], sys.argv[2])
     bad = 0

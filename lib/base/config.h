@@ -56,6 +56,9 @@ enum sa_knob_type {
 	X(LEDGER, "LEDGER", "deflation.ledger", SA_KNOB_STR, 0, 1024, "out/nightly/history.sqlite", \
 	  "ledger",                                                                                  \
 	  "the nightly's history whose trial ledger counts this strategy's versions (empty: off)") \
+	X(HYPEROPT_EPOCHS, "HYPEROPT_EPOCHS", "deflation.hyperopt_epochs", SA_KNOB_INT, 1, 1e9, "100", \
+	  "stats",                                                                                   \
+	  "points of a freqtrade hyperopt space counted as trials (freqtrade's default --epochs), at most the points the space holds") \
 	X(PBO_BLOCKS, "PBO_BLOCKS", "deflation.pbo_blocks", SA_KNOB_INT, 2, 20, "16",                \
 	  "stats",                                                                                   \
 	  "PBO: contiguous blocks the variants' returns are cut into (even)")                    \
@@ -89,6 +92,15 @@ enum sa_knob_type {
 	X(SLIPPAGE_BPS_FX, "SLIPPAGE_BPS_FX", "costs.slippage_bps_fx", SA_KNOB_NUM, 0, 1000, "0.5", \
 	  "robust sealed variants replay stats",                          \
 	  "fx's slippage per side unless SLIPPAGE_BPS: half a 1-pip EUR/USD spread (0.9 bp)")    \
+	X(MIN_COMMISSION_STOCK, "MIN_COMMISSION_STOCK", "costs.min_commission_stock", SA_KNOB_NUM, 0, 1000, "1", \
+	  "robust sealed variants replay stats",                          \
+	  "stock: the least commission an order pays, in the stake's currency (Interactive Brokers' fixed pricing: USD 1); the fee per side is at least it over STAKE") \
+	X(STAKE, "STAKE", "costs.stake", SA_KNOB_NUM, 1, 1e12, "10000",                            \
+	  "robust sealed variants replay stats",                          \
+	  "the notional of one order, in the stake's currency, that MIN_COMMISSION_STOCK is set against") \
+	X(SPREAD_FLOOR, "SPREAD_FLOOR", "costs.spread_floor", SA_KNOB_NUM, 0, 10, "1",               \
+	  "robust sealed variants replay stats",                          \
+	  "slippage per side is at least this times half the spread the bars imply (the least of Roll's, Corwin-Schultz's and Abdi-Ranaldo's estimates); 0: no floor") \
 	X(FUNDING_BPS_8H, "FUNDING_BPS_8H", "costs.funding_bps_8h", SA_KNOB_NUM, -1000, 1000,    \
 	  "1", "robust sealed variants replay stats",                          \
 	  "perp: funding per 8 h of held notional, in bps, paid by either side (see FUNDING_INCOME)") \

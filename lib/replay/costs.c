@@ -2,6 +2,7 @@
 #include "costs.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "config.h"
@@ -43,15 +44,21 @@ int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen
 {
 	long long income;
 	const char *market;
+	double min_commission, stake;
 
 	if (sa_config_num(cfg, SA_K_FEE_BPS, &c->fee_bps, err, errlen) < 0 ||
 	    sa_config_num(cfg, SA_K_SLIPPAGE_BPS, &c->slippage_bps, err, errlen) < 0 ||
 	    sa_config_num(cfg, SA_K_FUNDING_BPS_8H, &c->funding_bps_8h, err, errlen) < 0 ||
 	    sa_config_int(cfg, SA_K_FUNDING_INCOME, &income, err, errlen) < 0 ||
 	    sa_config_num(cfg, SA_K_BORROW_BPS_YEAR, &c->borrow_bps_year, err, errlen) < 0 ||
+	    sa_config_num(cfg, SA_K_SPREAD_FLOOR, &c->spread_floor, err, errlen) < 0 ||
+	    sa_config_num(cfg, SA_K_MIN_COMMISSION_STOCK, &min_commission, err, errlen) < 0 ||
+	    sa_config_num(cfg, SA_K_STAKE, &stake, err, errlen) < 0 ||
 	    sa_config_str(cfg, SA_K_MARKET, &market, err, errlen) < 0)
 		return -1;
 	c->funding_income = income != 0;
+	c->spread_floor_bps = 0.0;
+	c->min_fee_bps_stock = min_commission / stake * 1e4;
 	if (read_market_defaults(cfg, c, err, errlen) < 0)
 		return -1;
 	if (market_of(market, &c->market) < 0) {
@@ -60,4 +67,142 @@ int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen
 		return -1;
 	}
 	return 0;
+}
+
+/* --- the spread the bars imply ------------------------------------------------------- */
+
+static bool bar_usable(const struct da_ohlcv *s, size_t i)
+{
+	return s->close[i] > 0 && s->high[i] > 0 && s->low[i] > 0 && s->high[i] >= s->low[i] &&
+	       isfinite(s->close[i]) && isfinite(s->high[i]) && isfinite(s->low[i]);
+}
+
+/* Roll (1984) and the staleness figures, from the close-to-close returns. */
+static void roll_and_staleness(const struct da_ohlcv *s, struct rp_spread *e)
+{
+	double sum_l = 0, sum_r = 0, sum_lr = 0, sum_ll = 0, sum_rr = 0, zeros = 0, m = 0;
+	double cov, var_l, var_r;
+
+	for (size_t i = 2; i < s->n; i++) {
+		double a = log(s->close[i - 1] / s->close[i - 2]);  /* r_t-1 */
+		double b = log(s->close[i] / s->close[i - 1]);      /* r_t */
+
+		sum_l += a;
+		sum_r += b;
+		sum_lr += a * b;
+		m++;
+	}
+	if (m < 2)
+		return;
+	cov = (sum_lr - sum_l * sum_r / m) / (m - 1);
+	e->roll = cov < 0 ? 2.0 * sqrt(-cov) : 0.0;
+	/* the staleness figures on simple returns, the lag-1 autocorrelation as a Pearson r */
+	sum_l = sum_r = sum_lr = 0;
+	m = 0;
+	for (size_t i = 2; i < s->n; i++) {
+		double a = s->close[i - 1] / s->close[i - 2] - 1, b = s->close[i] / s->close[i - 1] - 1;
+
+		sum_l += a;
+		sum_r += b;
+		sum_lr += a * b;
+		sum_ll += a * a;
+		sum_rr += b * b;
+		m++;
+	}
+	cov = sum_lr - sum_l * sum_r / m;
+	var_l = sum_ll - sum_l * sum_l / m;
+	var_r = sum_rr - sum_r * sum_r / m;
+	e->returns_lag1 = var_l > 0 && var_r > 0 ? cov / sqrt(var_l * var_r) : NAN;
+	for (size_t i = 1; i < s->n; i++)
+		zeros += s->close[i] == s->close[i - 1];
+	e->zero_returns = zeros / (double)(s->n - 1);
+}
+
+/* Corwin and Schultz (2012): the two-bar estimate of eq. 14 for bars i-1 and i. */
+static double cs_pair(const struct da_ohlcv *s, size_t i)
+{
+	const double k = 3.0 - 2.0 * M_SQRT2;
+	double h0 = s->high[i - 1], l0 = s->low[i - 1], h1 = s->high[i], l1 = s->low[i];
+	double c0 = s->close[i - 1], beta, gamma, alpha, shift = 0;
+
+	/* section 3.2: a gap between the bars is not spread, so bar i is moved back to the close */
+	if (l1 > c0)
+		shift = l1 - c0;
+	else if (h1 < c0)
+		shift = h1 - c0;
+	h1 -= shift;
+	l1 -= shift;
+	beta = pow(log(h0 / l0), 2) + pow(log(h1 / l1), 2);
+	gamma = pow(log(fmax(h0, h1) / fmin(l0, l1)), 2);
+	alpha = (sqrt(2.0 * beta) - sqrt(beta)) / k - sqrt(gamma / k);
+	return fmax(0.0, 2.0 * (exp(alpha) - 1.0) / (1.0 + exp(alpha)));
+}
+
+/* Corwin-Schultz and Abdi-Ranaldo, from highs, lows and closes. */
+static void range_estimates(const struct da_ohlcv *s, struct rp_spread *e)
+{
+	double cs = 0, ar = 0, m = 0;
+
+	for (size_t i = 1; i < s->n; i++) {
+		double c = log(s->close[i - 1]);
+		double eta0 = (log(s->high[i - 1]) + log(s->low[i - 1])) / 2;
+		double eta1 = (log(s->high[i]) + log(s->low[i])) / 2;
+
+		cs += cs_pair(s, i);
+		ar += (c - eta0) * (c - eta1);
+		m++;
+	}
+	if (m < 2)
+		return;
+	e->corwin_schultz = cs / m;
+	e->abdi_ranaldo = sqrt(fmax(0.0, 4.0 * ar / m));
+}
+
+/* The smallest defined value of v, NAN when none is. */
+static double least_defined(const double *v, size_t n)
+{
+	double x = NAN;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]) && !(v[i] >= x))
+			x = v[i];
+	return x;
+}
+
+void rp_spread_estimate(const struct da_ohlcv *s, struct rp_spread *e)
+{
+	double v[3];
+
+	*e = (struct rp_spread){ 0, NAN, NAN, NAN, NAN, NAN, NAN };
+	for (size_t i = 0; i < s->n; i++)
+		if (!bar_usable(s, i))
+			return;
+	e->bars = s->n;
+	if (s->n < 3)
+		return;
+	roll_and_staleness(s, e);
+	range_estimates(s, e);
+	v[0] = e->roll;
+	v[1] = e->corwin_schultz;
+	v[2] = e->abdi_ranaldo;
+	/* Each estimator alone mistakes something else for a spread: Roll any mean reversion
+	 * (and noise: a covariance is negative half the time without a spread), Corwin-Schultz
+	 * the range of a bar sampled on an unbroken walk; the spread the three agree on is the
+	 * least of them. */
+	e->estimate = least_defined(v, 3);
+}
+
+void rp_costs_floor(struct rp_costs *c, const struct da_ohlcv *s, const struct rp_spread *e)
+{
+	struct rp_spread own;
+
+	c->spread_floor_bps = 0.0;
+	if (!(c->spread_floor > 0) || (!s && !e))
+		return;
+	if (!e) {
+		rp_spread_estimate(s, &own);
+		e = &own;
+	}
+	if (e->estimate > 0)
+		c->spread_floor_bps = c->spread_floor * e->estimate / 2 * 1e4;
 }

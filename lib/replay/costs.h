@@ -10,9 +10,36 @@
 
 #include "replay_core.h"
 
-/* Reads costs {fee_bps, slippage_bps, funding_bps_8h, funding_income, borrow_bps_year, market}
+/* Reads costs {fee_bps, slippage_bps, funding_bps_8h, funding_income, borrow_bps_year, market,
+ * spread_floor, min_commission_stock, stake}
  * from a config tree (borrowed), each checked against its knob's range (the row's default when
  * absent); market stays RP_MARKET_AUTO when unset. Returns 0, or -1 with the reason in err. */
 int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen);
+
+/* What the bars say about the prices they record: the bid-ask spread they imply and how stale
+ * they are. Spreads are fractions of the price (0.01: 1 %), NAN when the bars cannot give one. */
+struct rp_spread {
+	size_t bars;            /* bars with positive prices, in order */
+	double roll;            /* Roll (1984): 2 sqrt(-cov(r_t, r_t-1)) of the close-to-close log
+				 * returns, 0 when the covariance is not negative */
+	double corwin_schultz;  /* Corwin and Schultz (2012, eq. 14, negative two-bar estimates set
+				 * to 0, the overnight gap adjusted as in their section 3.2), the mean
+				 * over consecutive pairs of bars */
+	double abdi_ranaldo;    /* Abdi and Ranaldo (2017, eq. 10): sqrt(max(0, 4 mean((c_t - eta_t)
+				 * (c_t - eta_t+1)))), c the log close, eta the log mid-range */
+	double estimate;        /* the least of the three: the spread they all find; NAN when
+				 * none is defined */
+	double returns_lag1;    /* lag-1 autocorrelation of the close-to-close simple returns */
+	double zero_returns;    /* share of bars whose close equals the previous bar's */
+};
+
+/* Estimates the spread and the staleness of s's bars into e. Needs 3 bars with positive
+ * prices for any figure (else NAN). Never fails, allocates nothing. */
+void rp_spread_estimate(const struct da_ohlcv *s, struct rp_spread *e);
+
+/* Sets c->spread_floor_bps to c->spread_floor times half the spread s implies (e's estimate,
+ * or computed when e is NULL), in bps; 0 when it cannot be estimated (s and e NULL: no bars)
+ * or no floor is asked. */
+void rp_costs_floor(struct rp_costs *c, const struct da_ohlcv *s, const struct rp_spread *e);
 
 #endif

@@ -42,13 +42,19 @@ enum rp_market rp_market_of(const struct rp_costs *c, const struct da_ohlcv *s)
 
 double rp_fee_bps(const struct rp_costs *c, enum rp_market m)
 {
-	return isnan(c->fee_bps) && (unsigned)m < RP_MARKETS ? c->market_fee_bps[m] : c->fee_bps;
+	double fee = isnan(c->fee_bps) && (unsigned)m < RP_MARKETS ? c->market_fee_bps[m] : c->fee_bps;
+
+	/* a stock order pays at least the broker's minimum commission, whatever its size */
+	return m == RP_MARKET_STOCK && c->min_fee_bps_stock > fee ? c->min_fee_bps_stock : fee;
 }
 
 double rp_slippage_bps(const struct rp_costs *c, enum rp_market m)
 {
-	return isnan(c->slippage_bps) && (unsigned)m < RP_MARKETS ? c->market_slippage_bps[m] :
-	       c->slippage_bps;
+	double own = isnan(c->slippage_bps) && (unsigned)m < RP_MARKETS ? c->market_slippage_bps[m] :
+		     c->slippage_bps;
+
+	/* a fill is never better than the half spread the bars themselves imply */
+	return c->spread_floor_bps > own ? c->spread_floor_bps : own;
 }
 
 const char *rp_market_name(enum rp_market m)
@@ -86,6 +92,8 @@ struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
 	}
 	x.funding_bps_8h *= k;
 	x.borrow_bps_year *= k;
+	x.spread_floor_bps *= k;
+	x.min_fee_bps_stock *= k;
 	return x;
 }
 

@@ -106,6 +106,12 @@ struct rp_costs {
 	double funding_bps_8h;  /* perp: per funding instant held, of the unit notional */
 	bool funding_income;    /* funding signed by side (a short can earn it); else always paid */
 	double borrow_bps_year; /* stock, spot: a short's borrow fee, a year of its notional */
+	double min_fee_bps_stock; /* stock: the fee per side is at least this, the minimum
+				   * commission an order pays over its stake, in bps (0: none) */
+	double spread_floor;    /* SPREAD_FLOOR: the share of half the bars' estimated spread that
+				 * slippage is never below (0: no floor) */
+	double spread_floor_bps; /* that floor in bps per side, for the bars rp_costs_floor saw
+				  * (0 until then): rp_slippage_bps charges at least this */
 	enum rp_market market;
 	const struct rp_exits *exits;  /* borrowed; NULL or none declared: signal exits only */
 };
@@ -115,7 +121,8 @@ struct rp_costs {
 enum rp_market rp_market_of(const struct rp_costs *c, const struct da_ohlcv *s);
 
 /* The fee and the slippage per side, in bps, a replay in market m charges: c's own when set,
- * else market m's default. */
+ * else market m's default; a stock's fee never below c->min_fee_bps_stock, the slippage never
+ * below c->spread_floor_bps. */
 double rp_fee_bps(const struct rp_costs *c, enum rp_market m);
 double rp_slippage_bps(const struct rp_costs *c, enum rp_market m);
 
@@ -175,7 +182,7 @@ static inline double rp_net_at(const struct rp_trade *t, double k)
 	return t->gross - k * (t->fees + t->slippage + t->funding + t->borrow);
 }
 
-/* c with every bps figure (fees, slippage, funding, borrow) times k >= 0, the market,
+/* c with every bps figure (fees, slippage and its floor, funding, borrow) times k >= 0, the market,
  * funding_income and the exits as they are: the cost model a replay at k times the costs uses. */
 struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k);
 

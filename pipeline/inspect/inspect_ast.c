@@ -5,6 +5,7 @@
 
 #include "inspect_ast.h"
 #include "inspect_exits.h"
+#include "inspect_hyperopt.h"
 #include "inspect_framework.h"
 #include "inspect_node.h"
 #include "inspect_norm.h"
@@ -616,6 +617,15 @@ out:
 	Py_XDECREF(g);
 }
 
+/* Adds "hyperopt" (inspect_hyperopt.h) to out when the module declares a parameter. */
+static void check_hyperopt(PyObject *module, cJSON *out)
+{
+	cJSON *h = inspect_hyperopt_read(module);
+
+	if (h)
+		cJSON_AddItemToObject(out, "hyperopt", h);
+}
+
 /* Adds "exits" (inspect_exits.h) to out, or null when the reader failed; a declaration found
  * bad is the flag SA502 where it is, each value that is not a literal SA503. */
 static void check_exits(struct walk *w, PyObject *module, cJSON *out)
@@ -747,6 +757,7 @@ cJSON *inspect_ast_findings(const char *src)
 	check_shape(tree, out);
 	check_variants(&w, tree, out);
 	check_exits(&w, tree, out);
+	check_hyperopt(tree, out);
 done:
 	cJSON_AddItemToObject(out, "flags", w.flags);
 	w.flags = NULL;

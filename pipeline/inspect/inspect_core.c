@@ -2,6 +2,7 @@
  * UTF-8), the parse and walk in a child, then the flags made readable against the source. */
 #include "inspect_core.h"
 #include "inspect_ast.h"
+#include "inspect_hyperopt.h"
 #include "inspect_rules.h"
 
 #include <stdint.h>
@@ -65,6 +66,7 @@ cJSON *inspect_strategy_absent(void)
 	cJSON_AddBoolToObject(s, "flags_truncated", false);
 	cJSON_AddItemToObject(s, "variants", take_variants(NULL));
 	cJSON_AddItemToObject(s, "exits", take_exits(NULL));
+	cJSON_AddItemToObject(s, "hyperopt_space", inspect_hyperopt_take(NULL));
 	cJSON_AddNullToObject(s, "normalised");
 	cJSON_AddNullToObject(s, "framework");
 	cJSON_AddNullToObject(s, "framework_class");
@@ -446,6 +448,7 @@ static const char *take_findings(cJSON *s, const cJSON *found, const char *buf, 
 	put_bool(s, "flags_truncated", sa_json_bool(found, "truncated", false));
 	put(s, "variants", take_variants(found));
 	put(s, "exits", take_exits(found));
+	put(s, "hyperopt_space", inspect_hyperopt_take(found));
 	put(s, "normalised", take_normalised(found));
 	take_framework(s, found);
 	if (cJSON_IsObject(se)) {

@@ -306,3 +306,26 @@ static bool contains_child(void *ctx, PyObject *child)
 	c->found = inspect_contains_expr(child, c->needle, c->depth + 1);
 	return !c->found;
 }
+
+cJSON *inspect_py_json(const char *src, const char *fn, PyObject *module, int arg)
+{
+	PyObject *g = PyDict_New(), *run = NULL, *f, *r = NULL;
+	const char *text;
+	cJSON *out = NULL;
+
+	if (!g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0)
+		goto out;
+	run = PyRun_String(src, Py_file_input, g, g);
+	f = run ? PyDict_GetItemString(g, fn) : NULL;
+	if (f)
+		r = arg >= 0 ? PyObject_CallFunction(f, "Oi", module, arg) :
+			       PyObject_CallFunctionObjArgs(f, module, NULL);
+	text = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
+	out = text ? cJSON_Parse(text) : NULL;
+out:
+	PyErr_Clear();
+	Py_XDECREF(r);
+	Py_XDECREF(run);
+	Py_XDECREF(g);
+	return out;
+}

@@ -7,6 +7,7 @@
 #include <Python.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <cjson/cJSON.h>
 
 /* How deep the structural comparisons of the normalisation hint may look. */
 #define EXPR_DEPTH 32
@@ -66,5 +67,11 @@ bool inspect_same_expr(PyObject *a, PyObject *b, int depth);
 
 /* True if needle occurs (structurally) anywhere in hay. */
 bool inspect_contains_expr(PyObject *hay, PyObject *needle, int depth);
+
+/* Runs src (trusted helper code, in a fresh namespace with the builtins) and calls its function
+ * fn with module (borrowed), and the int arg too when arg >= 0; the str it returns parsed as
+ * JSON. A new tree (caller frees), or NULL when the helper failed, returned None or not JSON
+ * (the Python error cleared). */
+cJSON *inspect_py_json(const char *src, const char *fn, PyObject *module, int arg);
 
 #endif

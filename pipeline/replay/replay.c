@@ -222,6 +222,9 @@ static void load_all(struct loaded *L, const struct args *a, double load_ms[2])
 		sa_fmt(L->data_err, sizeof(L->data_err), "no price data: the trade log stands alone");
 	else if (da_ohlcv_load_config(a->data, L->cfg, &L->data, L->data_err, sizeof(L->data_err)) == 0)
 		L->in.data = &L->data;
+	/* fills never better than the half spread these bars imply */
+	if (L->in.data && L->in.costs)
+		rp_costs_floor(&L->costs, L->in.data, NULL);
 	load_ms[0] = now_ms() - t0;
 	load_ms[1] = cpu_ms() - c0;
 	L->in.data_err = L->data_err;

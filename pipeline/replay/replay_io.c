@@ -128,6 +128,43 @@ static void add_price_step(cJSON *costs, const struct da_ohlcv *s, double slippa
 		k.price_step_bps / 2));
 }
 
+/* The slippage as configured beside the floor the bars' spread sets, and a sentence where the
+ * floor is what was charged. */
+static void add_floor(cJSON *costs, const struct rp_costs *c, enum rp_market m)
+{
+	struct rp_costs own = *c;
+	double configured;
+	char text[400];
+
+	own.spread_floor_bps = 0.0;
+	configured = rp_slippage_bps(&own, m);
+	add_num(costs, "slippage_configured_bps", configured);
+	add_num(costs, "slippage_floor_bps", c->spread_floor_bps);
+	cJSON_AddBoolToObject(costs, "slippage_floored", c->spread_floor_bps > configured);
+	if (c->spread_floor_bps > configured)
+		cJSON_AddStringToObject(costs, "slippage_note", sa_fmt(text, sizeof text,
+			"slippage %.3g bp per side, not the %.3g bp configured: half the spread the "
+			"bars imply (the least of the Roll, Corwin-Schultz and Abdi-Ranaldo estimates, "
+			"stats.json tradeable_prices), times SPREAD_FLOOR=%g; no fill is better than "
+			"the quote", c->spread_floor_bps, configured, c->spread_floor));
+}
+
+/* A stock's minimum commission per order as bps of the stake, and a sentence where it is what
+ * was charged. */
+static void add_min_fee(cJSON *costs, const struct rp_costs *c)
+{
+	struct rp_costs own = *c;
+	char text[300];
+
+	own.min_fee_bps_stock = 0.0;
+	add_num(costs, "fee_minimum_bps", c->min_fee_bps_stock);
+	if (c->min_fee_bps_stock > rp_fee_bps(&own, RP_MARKET_STOCK))
+		cJSON_AddStringToObject(costs, "fee_note", sa_fmt(text, sizeof text,
+			"fee %.3g bp per side, not the %.3g bp configured: the minimum commission of an "
+			"order (MIN_COMMISSION_STOCK) over its stake (STAKE)", c->min_fee_bps_stock,
+			rp_fee_bps(&own, RP_MARKET_STOCK)));
+}
+
 static void add_costs(cJSON *o, const struct rpl_inputs *in, const struct rp_result *r)
 {
 	cJSON *costs = cJSON_AddObjectToObject(o, "costs");
@@ -150,6 +187,10 @@ static void add_costs(cJSON *o, const struct rpl_inputs *in, const struct rp_res
 	}
 	add_num(costs, "fee_bps", c ? rp_fee_bps(c, m) : NAN);
 	add_num(costs, "slippage_bps", c ? rp_slippage_bps(c, m) : NAN);
+	if (c)
+		add_floor(costs, c, m);
+	if (c && m == RP_MARKET_STOCK)
+		add_min_fee(costs, c);
 	add_num(costs, "funding_bps_8h", c ? c->funding_bps_8h : NAN);
 	add_num(costs, "borrow_bps_year", c ? c->borrow_bps_year : NAN);
 	add_num(costs, "fees", r->fees);

@@ -95,6 +95,7 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return -1;
 	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "sealed data unusable: %s", err);
+	rp_costs_floor(&j->costs, &j->bars, NULL);
 	return 0;
 }
 

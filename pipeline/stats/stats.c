@@ -26,7 +26,7 @@ static const char usage[] =
 	"usage: stats --replay replay.json --config config.json -o stats.json\n"
 	"             [--trades trades.csv] [--equity equity.csv] [--data ohlcv.csv --run run.json]\n"
 	"             [--lookahead lookahead.json]\n"
-	"             [--variants variants.json] [--ledger ledger.json]\n"
+	"             [--variants variants.json] [--ledger ledger.json] [--inspect inspect.json]\n"
 	"             [--benchmark-out benchmark.csv] [--rolling-out rolling.csv]\n"
 	"             [--walkforward-out walkforward.csv] [--fan-out montecarlo_fan.csv]\n"
 	"       stats --time-pbo BARSxVARIANTS [--config config.json]\n"
@@ -44,6 +44,9 @@ static const char usage[] =
 	"variants, and PBO by CSCV from their return matrix (the file variants.json names, beside\n"
 	"it). With --ledger, trials are at least the trial ledger's count for the strategy's lineage,\n"
 	"and a version audited before on shorter data has the bars since scored apart (forward).\n"
+	"With --inspect, trials are at least the search the file declares: a freqtrade hyperopt\n"
+	"space (inspect.json strategy.hyperopt_space, at most HYPEROPT_EPOCHS of its points), and\n"
+	"the grid an optimize() call searched (run.json declared_search).\n"
 	"The --*-out files hold the curves the report draws: buy and hold, the rolling Sharpe ratio\n"
 	"and volatility, the walk-forward's equity and the Monte Carlo's fan (a header alone when\n"
 	"there is none; stats.json says why).\n"
@@ -57,7 +60,7 @@ static const char usage[] =
 
 struct args {
 	const char *replay, *config, *out, *trades, *equity, *data, *run, *variants, *time_pbo, *ledger;
-	const char *time_spa, *time_mc, *lookahead;
+	const char *time_spa, *time_mc, *lookahead, *inspect;
 	struct sts_curve_paths curves;
 };
 
@@ -73,6 +76,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "variants", required_argument, NULL, 'v' },
 		{ "ledger", required_argument, NULL, 'l' },
 		{ "lookahead", required_argument, NULL, 'L' },
+		{ "inspect", required_argument, NULL, 'I' },
 		{ "time-pbo", required_argument, NULL, 'T' },
 		{ "time-spa", required_argument, NULL, 'S' },
 		{ "time-mc", required_argument, NULL, 'M' },
@@ -96,6 +100,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'v': a->variants = optarg; break;
 		case 'l': a->ledger = optarg; break;
 		case 'L': a->lookahead = optarg; break;
+		case 'I': a->inspect = optarg; break;
 		case 'T': a->time_pbo = optarg; break;
 		case 'S': a->time_spa = optarg; break;
 		case 'M': a->time_mc = optarg; break;
@@ -130,7 +135,7 @@ static const char *beside(const char *file, const char *name, char *buf, size_t 
 
 /* Everything main reads, released in one place. */
 struct loaded {
-	cJSON *replay, *config, *run, *variants, *ledger, *lookahead;
+	cJSON *replay, *config, *run, *variants, *ledger, *lookahead, *inspect;
 	double *matrix;
 	char variants_err[512], matrix_err[512];
 	char *trades_buf, *equity_buf;
@@ -246,6 +251,21 @@ static void load_ledger(struct loaded *L, const char *path)
 		L->in.ledger = L->ledger;
 }
 
+/* The searches the upload declares: inspect.json's hyperopt space and run.json's
+ * declared_search (read here too when --data was not given). A file that cannot be read
+ * declares nothing; stats.json says which were read. */
+static void load_search(struct loaded *L, const char *inspect, const char *run)
+{
+	char err[512];
+	bool ok;
+
+	L->inspect = sa_json_read_stage(inspect, &ok, err, sizeof(err));
+	L->in.inspect = L->inspect && ok ? L->inspect : NULL;
+	if (!L->run && run)
+		L->run = sa_json_read(run, SA_JSON_CAP, err, sizeof(err));
+	L->in.run = L->run;
+}
+
 /* A trade log scored on data: the benchmark holds over the log's own span, from its first
  * entry to its last exit (the bars at or after the entry, before the exit), not the data's. */
 static void log_span(struct loaded *L)
@@ -297,6 +317,8 @@ static void load_all(struct loaded *L, const struct args *a)
 		load_variants(L, a->variants);
 	if (a->ledger)
 		load_ledger(L, a->ledger);
+	if (a->inspect)
+		load_search(L, a->inspect, a->run);
 }
 
 /* variants.json and the return matrix it names, beside it. */
@@ -326,6 +348,7 @@ static void release_all(struct loaded *L)
 {
 	cJSON_Delete(L->variants);
 	cJSON_Delete(L->ledger);
+	cJSON_Delete(L->inspect);
 	free(L->matrix);
 	cJSON_Delete(L->replay);
 	cJSON_Delete(L->config);

@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "stats_core.h"
 #include "stats_montecarlo.h"
+#include "stats_overlap.h"
 #include "stats_spa.h"
 #include "stats_walkforward.h"
 
@@ -116,12 +117,35 @@ static void add_walk_forward(cJSON *o, const struct sts_stage_in *in, double fac
 }
 
 /* The closed trades' net returns, in trades.csv's order (caller frees). */
+/* The trades' net returns on the headline's account: each times its share of it (1 / the most
+ * trades open at once in its life, lib/stats/stats_overlap.h), so trades open together are
+ * shares of one account, as the headline compounds them, not each a full-account bet. A new
+ * array (caller frees), or NULL when memory ran out. */
 static double *trade_returns(const struct sts_stage_in *in)
 {
-	double *r = malloc((in->n_trades ? in->n_trades : 1) * sizeof *r);
+	size_t n = in->n_trades ? in->n_trades : 1;
+	double *r = malloc(n * sizeof *r), *share = malloc(n * sizeof *share);
+	int64_t *entry = malloc(n * sizeof *entry), *exit = malloc(n * sizeof *exit);
+	struct st_overlap ov;
 
-	for (size_t i = 0; r && i < in->n_trades; i++)
-		r[i] = in->trades[i].net;
+	if (!r || !share || !entry || !exit)
+		goto fail;
+	for (size_t i = 0; i < in->n_trades; i++) {
+		entry[i] = in->trades[i].entry;
+		exit[i] = in->trades[i].exit;
+	}
+	if (st_overlap_spans(entry, exit, in->n_trades, &ov, share) < 0)
+		goto fail;
+	for (size_t i = 0; i < in->n_trades; i++)
+		r[i] = in->trades[i].net * share[i];
+	goto out;
+fail:
+	free(r);
+	r = NULL;
+out:
+	free(share);
+	free(entry);
+	free(exit);
 	return r;
 }
 
@@ -183,8 +207,12 @@ static int add_monte_carlo(cJSON *o, const struct sts_stage_in *in, unsigned lon
 				"drawn with replacement in stationary blocks (Politis and Romano 1994) of "
 				"mean length trades^(1/3) rounded, the Sharpe ratio bootstrap's mean block, "
 				"so runs of trades stay together; iid holds the same figures for trades "
-				"drawn one at a time, from the same seed; no sequence can hold a trade "
+				"drawn one at a time, from the same seed; each trade's net return on the "
+				"headline's account, times its share of it (1 / the most trades open at "
+				"once in its life, overlap), so trades open together are shares of one "
+				"account, not each a full-account bet; no sequence can hold a trade "
 				"worse than observed_worst_trade");
+	cJSON_AddStringToObject(b, "basis", "account_shares");
 	cJSON_AddNumberToObject(b, "seed", (double)seed);
 	cJSON_AddNumberToObject(b, "trades", (double)mc.trades);
 	add_mc_figures(b, &mc);

@@ -16,6 +16,7 @@
 #include "stats_market.h"
 #include "stats_metrics.h"
 #include "stats_rerun.h"
+#include "stats_spread.h"
 #include "stats_tearsheet.h"
 #include "stats_checks.h"
 #include "stats_trials.h"
@@ -423,6 +424,8 @@ static int replay_costs(const struct sts_stage_in *in, struct rp_costs *c, struc
 			       errlen) < 0)
 		return -1;
 	c->exits = x;
+	/* the replay's floor: slippage never below half the spread these bars imply */
+	rp_costs_floor(c, in->data, NULL);
 	return 0;
 }
 
@@ -499,6 +502,25 @@ static int tearsheet(cJSON *o, const struct sts_stage_in *in, const struct st_su
 	return 0;
 }
 
+/* stats.json tradeable_prices and bounce: the replay's own floor, its fills moved a bar. */
+static int spread(cJSON *o, const struct sts_stage_in *in, double net_return, char *err,
+		  size_t errlen)
+{
+	struct rp_costs c;
+	struct rp_exits x;
+	bool replays = replayable(in);
+
+	if (!in->data)
+		return sts_spread_report(o, NULL, NULL, NULL, NAN, in->data_err);
+	if (replay_costs(in, &c, &x, err, errlen) < 0)
+		return -1;
+	if (sts_spread_report(o, in->data, replays ? in->signals : NULL, &c, net_return, NULL) < 0) {
+		sa_fmt(err, errlen, "out of memory replaying the fills a bar later");
+		return -1;
+	}
+	return 0;
+}
+
 /* stats.json "forward": the bars since this version's first audit, when the ledger knows it. */
 static int forward(cJSON *o, const struct sts_stage_in *in)
 {
@@ -527,6 +549,8 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 	char buf[1024], err[512], pbo_why[512];
 	const char *why = first_problem(in, buf, sizeof(buf)), *cost_basis;
 	double knob_v;
+	long long epochs;
+	struct sts_search search;
 	bool has_pbo;
 	cJSON *o = NULL;
 
@@ -543,6 +567,11 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 	}
 	sts_trials_choose(si.trials, knob_v, &fam, &tr);
 	sts_trials_ledger(in->ledger, &tr);
+	if (sa_config_int(in->config, SA_K_HYPEROPT_EPOCHS, &epochs, err, sizeof(err)) < 0) {
+		why = err;
+		goto fail;
+	}
+	sts_trials_search(in->inspect, in->run, (double)epochs, &tr, &search);
 	si.trials = tr.trials;
 	si.has_sr_variance = tr.has_v;
 	si.sr_variance = tr.v;
@@ -570,6 +599,12 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 		why = err;
 		goto fail;
 	}
+	if (spread(o, in, s.net_return, err, sizeof(err)) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+		why = err;
+		goto fail;
+	}
 	sts_tail_report(o, in, &s);
 	if (sts_market_report(o, in) < 0) {
 		cJSON_Delete(o);
@@ -584,6 +619,7 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 			      &pbo, &sweep, pbo_why, sizeof(pbo_why)) == 0;
 	sts_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, has_pbo ? &sweep : NULL, pbo_why);
 	sts_trials_ledger_report(o, in->ledger);
+	sts_trials_search_report(o, &search);
 	sts_trials_variance_report(o, &tr, s.v_sr, s.dep.effective_trades);
 	if (forward(o, in) < 0) {
 		cJSON_Delete(o);

@@ -70,6 +70,9 @@ struct sts_stage_in {
 	const char *matrix_err;
 	/* ledger.json when the trial ledger was used (NULL otherwise) */
 	const cJSON *ledger;
+	/* inspect.json (its strategy.hyperopt_space) and run.json (its declared_search), the
+	 * searches the upload declares; NULL when not given */
+	const cJSON *inspect, *run;
 	/* when not NULL, receives the walk-forward and the Monte Carlo fan behind stats.json's
 	 * figures, for the curve files (stats_curves.h) */
 	struct sts_curves *curves;

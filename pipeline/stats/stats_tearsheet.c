@@ -242,6 +242,8 @@ int sts_benchmark_replay(const struct da_ohlcv *s, const struct rp_costs *c, str
 	struct rp_costs hold = *c;
 	int rc = -1;
 
+	/* buy and hold crosses the spread once, at the cost model as configured */
+	hold.spread_floor_bps = 0.0;
 	memset(r, 0, sizeof(*r));
 	if (s->n < 2)
 		goto out;

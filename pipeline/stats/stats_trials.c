@@ -205,3 +205,57 @@ void sts_trials_variance_report(cJSON *o, const struct sts_trials *t, double v_u
 	cJSON_AddStringToObject(o, "trials_variance_source", src);
 	cJSON_AddStringToObject(o, "trials_variance_reason", why);
 }
+
+/* run.json declared_search: a count, or an object holding one as "grid"; NAN when absent. */
+static double optimize_grid(const cJSON *run)
+{
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(run, "declared_search");
+	double n = cJSON_IsObject(d) ? sa_json_num(d, "grid", NAN) : sa_json_num(run, "declared_search", NAN);
+
+	return n >= 1 && isfinite(n) ? floor(n) : NAN;
+}
+
+void sts_trials_search(const cJSON *inspect, const cJSON *run, double epochs,
+		       struct sts_trials *t, struct sts_search *s)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(inspect, "strategy");
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(st, "hyperopt_space");
+	double grid = sa_json_num(h, "grid", INFINITY), n = optimize_grid(run);
+
+	memset(s, 0, sizeof *s);
+	s->epochs = epochs;
+	s->hyperopt = sa_json_bool(h, "declared", false);
+	s->hyperopt_grid = s->hyperopt ? (grid >= 1 ? grid : INFINITY) : NAN;
+	s->optimize = !isnan(n);
+	s->optimize_grid = n;
+	/* a hyperopt run tries its epochs' points, never more than the space holds */
+	if (s->hyperopt)
+		s->counted = fmin(s->hyperopt_grid, epochs);
+	if (s->optimize && n > s->counted)
+		s->counted = n;
+	if (s->counted > t->trials) {
+		t->trials = s->counted;
+		t->trials_source = "declared_search";
+	}
+}
+
+void sts_trials_search_report(cJSON *o, const struct sts_search *s)
+{
+	cJSON *d;
+
+	if (!s->hyperopt && !s->optimize) {
+		cJSON_AddNullToObject(o, "declared_search");
+		return;
+	}
+	d = cJSON_AddObjectToObject(o, "declared_search");
+	cJSON_AddBoolToObject(d, "hyperopt", s->hyperopt);
+	/* a continuous range: no count of points (null) */
+	sa_json_add_num(d, "hyperopt_grid", isfinite(s->hyperopt_grid) ? s->hyperopt_grid : NAN, ST_DIGITS);
+	sa_json_add_num(d, "hyperopt_epochs", s->hyperopt ? s->epochs : NAN, ST_DIGITS);
+	sa_json_add_num(d, "optimize_grid", s->optimize_grid, ST_DIGITS);
+	sa_json_add_num(d, "counted", s->counted, ST_DIGITS);
+	cJSON_AddStringToObject(d, "rule",
+		"counted = max(min(hyperopt_grid, hyperopt_epochs), optimize_grid): a hyperopt run "
+		"tries HYPEROPT_EPOCHS points of its space (freqtrade's default --epochs), an "
+		"optimize() call every point of its grid; the trials are at least counted");
+}

@@ -27,7 +27,7 @@ void sts_family_release(struct sts_family *f);
 /* The trials and the V[SR] of the DSR. */
 struct sts_trials {
 	double trials;              /* max(TRIALS, variants that ran) */
-	const char *trials_source;  /* "declared", "variants" or "ledger" */
+	const char *trials_source;  /* "declared", "variants", "ledger" or "declared_search" */
 	bool has_v;                 /* false: the null 1 / (T - 1), from the trade count */
 	double v;
 	const char *v_source;       /* "variants", "knob" or "null" */
@@ -42,6 +42,27 @@ void sts_trials_choose(double declared, double knob_v, const struct sts_family *
 /* Raises t's trials to the trial ledger's count for the lineage (ledger.json, borrowed; NULL:
  * none) when that is larger, with trials_source "ledger". */
 void sts_trials_ledger(const cJSON *ledger, struct sts_trials *t);
+
+/* The searches an upload declares. */
+struct sts_search {
+	bool hyperopt;          /* inspect.json declares a freqtrade hyperopt space */
+	double hyperopt_grid;   /* its points; INFINITY when a range is continuous or unknown */
+	double epochs;          /* HYPEROPT_EPOCHS: the points a hyperopt run tries */
+	bool optimize;          /* run.json gives declared_search: an optimize() grid it ran */
+	double optimize_grid;
+	double counted;         /* min(hyperopt_grid, epochs), or optimize_grid, the larger;
+				 * 0 when nothing is declared */
+};
+
+/* Reads the declared searches (inspect.json and run.json trees, borrowed; NULL: none) into s
+ * and raises t's trials to s->counted when that is larger, with trials_source
+ * "declared_search": the trials are at least what the file says was searched. */
+void sts_trials_search(const cJSON *inspect, const cJSON *run, double epochs,
+		       struct sts_trials *t, struct sts_search *s);
+
+/* Adds "declared_search" {hyperopt, hyperopt_parameters, hyperopt_grid, hyperopt_epochs,
+ * optimize_grid, counted} to a stats.json tree, or null when the file declares no search. */
+void sts_trials_search_report(cJSON *o, const struct sts_search *s);
 
 /* Adds "ledger" {lineage, version, versions, first_seen, trials} to a stats.json tree, or null
  * when no ledger was used. */

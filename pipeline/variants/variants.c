@@ -113,6 +113,7 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	j->costs.exits = &j->exits;
 	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
+	rp_costs_floor(&j->costs, &j->bars, NULL);
 	j->text = calloc(j->k, sizeof *j->text);
 	j->n_visible = calloc(j->k, sizeof *j->n_visible);
 	j->results = calloc(j->k, sizeof *j->results);

@@ -340,6 +340,25 @@ static void load_market(const cJSON *c, struct vd_facts *f)
 	f->overlap_trades = sa_json_num(o, "effective_trades", NAN);
 }
 
+/* stats.json tradeable_prices and bounce: prices anyone could trade at (absent: unknown, no
+ * rule applies). */
+static void load_prices(const cJSON *c, struct vd_facts *f)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(c, "tradeable_prices");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "bounce");
+
+	f->spread_estimate = sa_json_num(p, "spread_estimate", NAN);
+	f->slippage_bps = sa_json_num(p, "slippage_bps", NAN);
+	f->returns_lag1 = sa_json_num(p, "returns_lag1", NAN);
+	f->zero_returns = sa_json_num(p, "zero_returns_share", NAN);
+	f->num.stale = sa_json_bool(p, "stale", false);
+	f->bounce_late = sa_json_num(b, "net_return_one_bar_later", NAN);
+	f->bounce_configured = sa_json_num(b, "net_return_configured_slippage", NAN);
+	f->sign_changes_late = sa_json_bool(b, "sign_changes_late", false);
+	f->sign_changes_spread = sa_json_bool(b, "sign_changes_spread", false);
+	f->num.inside_bounce = sa_json_bool(b, "inside_bounce", false);
+}
+
 static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
 	bool ok;
@@ -371,6 +390,7 @@ static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in
 	n->effective_trades = sa_json_num(c, "effective_trades", f->effective_trades);
 	f->effective_trades = n->effective_trades;
 	load_market(c, f);
+	load_prices(c, f);
 	f->trades_lag1 = sa_json_num(ac, "trades_lag1", NAN);
 	vd_load_trials(c, f);
 	n->mean_net = sa_json_num(c, "mean_net_return", NAN);
@@ -397,6 +417,9 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	f->num.pbo = NAN;
 	f->num.effective_trades = f->num.alpha = f->num.alpha_t = NAN;
 	f->beta = f->beta_t = f->excess_return = f->losing_trades = NAN;
+	f->spread_estimate = f->slippage_bps = f->returns_lag1 = f->zero_returns = NAN;
+	f->bounce_late = f->bounce_configured = NAN;
+	f->search_hyperopt_grid = f->search_optimize_grid = f->search_counted = NAN;
 	f->max_concurrent = f->exposure_multiple = f->overlap_trades = f->autocorr_trades = NAN;
 	load_config(dir, f, in);
 	load_fingerprint(dir, f);
@@ -475,6 +498,17 @@ static void add_robust(cJSON *root, const struct vd_facts *f)
 	cJSON_AddBoolToObject(o, "changes_verdict", f->num.hindsight || f->num.unreproducible);
 }
 
+/* The prices rules as the verdict applied them. */
+static void add_prices(cJSON *root, const struct vd_facts *f, const struct vd_result *r)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "tradeable_prices");
+
+	cJSON_AddBoolToObject(o, "inside_bounce", f->num.inside_bounce);
+	cJSON_AddBoolToObject(o, "stale", f->num.stale);
+	cJSON_AddBoolToObject(o, "bounce_capped", r->bounce_capped);
+	cJSON_AddBoolToObject(o, "stale_capped", r->stale_capped);
+}
+
 /* Which checks that run the upload did not finish, and whether that held the verdict back. */
 static void add_unfinished(cJSON *root, const struct vd_facts *f, const struct vd_result *r)
 {
@@ -511,6 +545,7 @@ cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const str
 	cJSON_AddNumberToObject(root, "lookahead_mismatches", (double)f->num.lookahead_mismatches);
 	cJSON_AddNumberToObject(root, "lookahead_failed", (double)f->num.lookahead_failed);
 	add_robust(root, f);
+	add_prices(root, f, r);
 	vd_live_json(root, &f->live);
 	sa_json_add_num(root, "trades", f->num.stats_ok ? f->num.trades : 0, 12);
 	cJSON_AddNumberToObject(root, "trials", (double)f->trials);

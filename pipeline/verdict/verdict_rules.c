@@ -98,6 +98,14 @@ void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struc
 	r->tail_capped = n->stats_ok && n->tail_unseen && r->gate_verdict == VD_READY_FOR_MICRO_LIVE;
 	if (r->tail_capped)
 		r->gate_verdict = VD_WATCH;
+	/* prices no one could trade at: closes that lag the market can be watched, not traded */
+	r->stale_capped = n->stats_ok && n->stale && r->gate_verdict == VD_READY_FOR_MICRO_LIVE;
+	if (r->stale_capped)
+		r->gate_verdict = VD_WATCH;
+	/* an edge that a fill one bar later, or the spread, turns into a loss is not sound */
+	r->bounce_capped = n->stats_ok && n->inside_bounce && r->gate_verdict != VD_NOT_READY;
+	if (r->bounce_capped)
+		r->gate_verdict = VD_NOT_READY;
 	/* given sealed bars, the edge must hold there too: a gate of soundness, like net_edge */
 	r->sealed = (struct vd_gate_result){ n->sealed_mean_net, 0.0, !n->sealed_given || n->sealed_edge };
 	if (!r->sealed.pass)

@@ -68,6 +68,10 @@ struct vd_numbers {
 	bool alpha_known;          /* the regression on the instrument was made */
 	double alpha, alpha_t;     /* its annualised alpha and HAC t-statistic */
 	bool tail_unseen;          /* no loss of the size the trades' own spread implies */
+	bool inside_bounce;        /* a positive net return that is not positive filled one bar
+				    * later, or at the slippage the bars' spread sets (stats.json
+				    * bounce.inside_bounce): not an edge anyone could trade */
+	bool stale;                /* the bars' prices lag the market (tradeable_prices.stale) */
 	bool sealed_given;         /* SEALED bars were given: the sealed gate counts */
 	bool sealed_edge;          /* the net edge holds on them (sealed.json) */
 	double sealed_mean_net;    /* their mean net return per trade; NAN when unknown */
@@ -88,6 +92,9 @@ struct vd_result {
 	bool held_back;                /* the gates passed (READY or WATCH), but a check was
 					* unfinished, so the verdict is NOT_READY */
 	bool tail_capped;              /* every gate passed but the tail is unseen: WATCH */
+	bool bounce_capped;            /* READY or WATCH by the gates, but the edge lives inside
+					* one bar's bounce: NOT_READY */
+	bool stale_capped;             /* READY by the gates, on stale prices: WATCH */
 	struct vd_gate_result sealed;  /* the sealed gate, counted only when sealed_given */
 };
 
@@ -99,7 +106,9 @@ struct vd_thresholds vd_default_thresholds(void);
  * whose net_edge, psr, dsr, drawdown (and overfitting) pass is WATCH, so a return that is the
  * market's (alpha fails, or cannot be judged) or an unseen tail is WATCH at best. A ruined account fails net_edge
  * and drawdown whatever their numbers say; net_edge also needs an edge without the best trades
- * (a positive mean_net_without), so no verdict rests on a few lucky trades. Pure: never fails, allocates nothing. */
+ * (a positive mean_net_without), so no verdict rests on a few lucky trades. An edge inside one
+ * bar's bounce is NOT_READY whatever the gates say, and one on stale prices WATCH at best.
+ * Pure: never fails, allocates nothing. */
 void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struct vd_result *r);
 
 /* Static names ("READY_FOR_MICRO_LIVE", "net_edge"). Never NULL. */

@@ -299,6 +299,8 @@ static void say_trials(struct text *t, const struct vd_facts *f)
 
 	if (!f->num.stats_ok)
 		return;
+	if (*vd_search_line(f, line, sizeof line))
+		add(t, "%s ", line);
 	if (*vd_variance_line(f, line, sizeof line))
 		add(t, "%s ", line);
 	if (*vd_pbo_words(f, line, sizeof line))
@@ -460,11 +462,34 @@ static void say_decision(struct text *t, const struct vd_facts *f, const struct 
 			    f->stats_reason[0] ? f->stats_reason : "no trades were replayed");
 			break;
 		}
+		/* every gate passed, and a rule on the prices said no: say_prices says which */
+		if (failing_gates(r) == 0)
+			break;
 		add(t, "Not ready: the ");
 		say_failing_gates(t, r);
 		add(t, " gate%s failed. ", failing_gates(r) == 1 ? "" : "s");
 		break;
 	}
+}
+
+/* The prices the trades were filled at: an edge inside one bar's bounce, or stale closes. */
+static void say_prices(struct text *t, const struct vd_facts *f, const struct vd_result *r)
+{
+	if (!f->num.stats_ok || r->veto_unsafe || r->incomplete)
+		return;
+	if (f->num.inside_bounce) {
+		add(t, "Its edge lives inside one bar's bounce: %+.1f %% as filled",
+		    pct(f->num.net_return));
+		if (f->sign_changes_late)
+			add(t, ", %+.1f %% filled one bar later", pct(f->bounce_late));
+		if (f->sign_changes_spread)
+			add(t, ", and %+.1f %% at the configured slippage, which is below half the %.3g bp spread the bars imply (%.3g bp a side charged)",
+			    pct(f->bounce_configured), 1e4 * f->spread_estimate, f->slippage_bps);
+		add(t, "; no one could trade at those prices, so it cannot be READY_FOR_MICRO_LIVE. ");
+	}
+	if (f->num.stale)
+		add(t, "Its prices are stale (lag-1 autocorrelation of the returns %+.2f, %.1f %% of closes unchanged): closes that lag the market are not prices anyone could trade at, so it cannot be READY_FOR_MICRO_LIVE. ",
+		    f->returns_lag1, pct(f->zero_returns));
 }
 
 /* PSR failed: how many trades at this quality would clear it, when any would. */
@@ -684,6 +709,7 @@ char *vd_summary(const struct vd_facts *f, const struct vd_result *r, char *buf,
 		    f->ruin_time[0] ? " at " : "", f->ruin_time);
 	say_checked(&t, f);
 	say_decision(&t, f, r);
+	say_prices(&t, f, r);
 	say_log(&t, f, r);
 	say_change(&t, f, r);
 	say_robust(&t, f, r);

@@ -76,6 +76,13 @@ struct vd_facts {
 	char alpha_reason[VD_TEXT_MAX * 2]; /* why the regression was not made */
 	char tail_reason[VD_TEXT_MAX * 2];  /* stats.json tail.reason */
 	double losing_trades;
+	/* stats.json declared_search; NAN when the file declares none */
+	bool search_hyperopt;
+	double search_hyperopt_grid, search_optimize_grid, search_counted;
+	/* stats.json tradeable_prices and bounce; NAN when unknown */
+	double spread_estimate, slippage_bps, returns_lag1, zero_returns;
+	double bounce_late, bounce_configured;
+	bool sign_changes_late, sign_changes_spread;
 	double overlapping;             /* trades open beside another */
 	double max_concurrent, exposure_multiple, overlap_trades;
 	double trades_lag1;             /* the trades' lag-1 autocorrelation; NAN when unknown */

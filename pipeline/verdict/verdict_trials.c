@@ -30,6 +30,15 @@ static void load_sweep(const cJSON *pbo, struct vd_facts *f)
 	}
 }
 
+/* stats.json declared_search: the searches the file itself declares (NAN when none). */
+static void load_search(const cJSON *d, struct vd_facts *f)
+{
+	f->search_hyperopt = sa_json_bool(d, "hyperopt", false);
+	f->search_hyperopt_grid = sa_json_num(d, "hyperopt_grid", NAN);
+	f->search_optimize_grid = sa_json_num(d, "optimize_grid", NAN);
+	f->search_counted = sa_json_num(d, "counted", NAN);
+}
+
 void vd_load_trials(const cJSON *stats, struct vd_facts *f)
 {
 	const cJSON *pbo = cJSON_GetObjectItemCaseSensitive(stats, "pbo");
@@ -46,6 +55,7 @@ void vd_load_trials(const cJSON *stats, struct vd_facts *f)
 	f->num.pbo = cJSON_IsObject(pbo) ? sa_json_num(pbo, "value", NAN) : NAN;
 	f->pbo_combinations = cJSON_IsObject(pbo) ? sa_json_num(pbo, "combinations", 0) : 0;
 	load_sweep(pbo, f);
+	load_search(cJSON_GetObjectItemCaseSensitive(stats, "declared_search"), f);
 	snprintf(f->pbo_reason, sizeof f->pbo_reason, "%s", sa_json_str(stats, "pbo_reason", ""));
 }
 
@@ -92,5 +102,25 @@ char *vd_variance_line(const struct vd_facts *f, char *buf, size_t len)
 	else if (strcmp(f->v_source, "null") == 0)
 		snprintf(buf, len, "With only a count of trials, the deflation assumed the spread of "
 			 "Sharpe ratios that pure luck gives over %.0f trades.", f->num.trades);
+	return buf;
+}
+
+char *vd_search_line(const struct vd_facts *f, char *buf, size_t len)
+{
+	char hyp[200] = "", opt[120] = "";
+
+	buf[0] = '\0';
+	if (!(f->search_counted >= 1))
+		return buf;
+	if (f->search_hyperopt && isfinite(f->search_hyperopt_grid))
+		snprintf(hyp, sizeof hyp, "a freqtrade hyperopt space of %.0f points",
+			 f->search_hyperopt_grid);
+	else if (f->search_hyperopt)
+		snprintf(hyp, sizeof hyp, "a freqtrade hyperopt space with a continuous range");
+	if (isfinite(f->search_optimize_grid))
+		snprintf(opt, sizeof opt, "an optimize() grid of %.0f", f->search_optimize_grid);
+	snprintf(buf, len, "The file declares a search (%s%s%s), so the deflation counts at least "
+		 "%.0f trials%s.", hyp, hyp[0] && opt[0] ? " and " : "", opt, f->search_counted,
+		 strcmp(f->trials_source, "declared_search") == 0 ? ", more than TRIALS said" : "");
 	return buf;
 }

@@ -25,4 +25,7 @@ char *vd_variance_line(const struct vd_facts *f, char *buf, size_t len);
  * PBO was measured on; of 10 when their number is unknown), "" without a PBO. Returns buf. */
 char *vd_pbo_words(const struct vd_facts *f, char *buf, size_t len);
 
+/* The sentence on the search the file declares (stats.json declared_search), "" when none. */
+char *vd_search_line(const struct vd_facts *f, char *buf, size_t len);
+
 #endif

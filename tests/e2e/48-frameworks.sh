@@ -113,6 +113,14 @@ check "the report says what ran: the freqtrade class, by freqtrade's rules, on i
 	grep -q "a freqtrade IStrategy, BandBounce, run by freqtrade&#39;s rules on 1h candles\|a freqtrade IStrategy, BandBounce, run by freqtrade's rules on 1h candles" out/${P}_ft_v2_meanrev/report.html
 expect_eq "the v2 freqtrade strategy is judged (not INCOMPLETE), with no look-ahead" "yes true 0" \
 	"$([ "$(jget $V verdict)" != INCOMPLETE ] && echo yes || echo no) $(jget out/${P}_ft_v2_meanrev/lookahead.json clean) $(jget out/${P}_ft_v2_meanrev/lookahead.json mismatch_count)"
+# its hyperopt space, IntParameter(15, 40) x DecimalParameter(1.5, 3.0) at 3 decimals, is a
+# search the file declares: 26 x 1501 points, of which a hyperopt run tries HYPEROPT_EPOCHS
+expect_eq "the hyperopt space is read from the file: 26 x 1501 points" "true 39026" \
+	"$(jget out/${P}_ft_v2_meanrev/inspect.json strategy.hyperopt_space.declared) $(jget out/${P}_ft_v2_meanrev/inspect.json strategy.hyperopt_space.grid)"
+expect_eq "audited with TRIALS=1, the deflation counts the 100 epochs of its declared search" "100 declared_search 100" \
+	"$(jget out/${P}_ft_v2_meanrev/stats.json trials) $(jget out/${P}_ft_v2_meanrev/stats.json trials_source) $(jget out/${P}_ft_v2_meanrev/stats.json declared_search.counted)"
+check "the verdict says the file declares a search" grep -q "The file declares a search (a freqtrade hyperopt space of 39026 points)" "$V"
+expect_eq "a backtesting.py strategy that calls no optimize() declares no search" "null" "$(jget out/${P}_bt_sma_pair/stats.json declared_search)"
 expect_eq "full-frame min/max normalisation in a freqtrade strategy is REJECTED_LOOKAHEAD" "REJECTED_LOOKAHEAD" \
 	"$(jget out/${P}_ft_minmax_bias/verdict.json verdict)"
 expect_eq "a resampled timeframe is clean of look-ahead: its candles are used from the bar that closes them" \

@@ -8,6 +8,11 @@
 #   shortvol.csv                 150 small wins, no loss: the tail is unseen, never READY
 #   pyramided.csv                50 trades entered three times each: 50 trades of evidence
 #   fourteen.csv                 14 winners: too few to call anything sound
+#   reversal.py on bounce.csv    a one-bar reversal on last trades bouncing across a 1 % spread:
+#                                its edge lives inside one bar's bounce, never READY
+#   momentum.py on stale.csv     one-session momentum on stale closes (lag-1 autocorrelation
+#                                0.6): every gate passes, WATCH at best
+# and the prices recomputed by tests/recompute_spread.py.
 . "$(dirname "$0")/../lib.sh"
 unset LLM_API_KEY
 F=tests/fixtures/ready
@@ -27,6 +32,8 @@ audit() {
 	check "$name: overlap, tail, V[SR], Monte Carlo by blocks and the market regression recomputed" \
 		"$PY" tests/recompute_market.py "out/$name" "$data"
 	check "$name: the headline figures recomputed" "$PY" tests/recompute.py "out/$name"
+	check "$name: the spread, the staleness, the slippage floor and the bounce recomputed" \
+		"$PY" tests/recompute_spread.py "out/$name" "$data"
 }
 
 # gate DIR NAME FIELD: one field of one gate of verdict.json.
@@ -51,6 +58,37 @@ audit e2e-ready-planted STRATEGY=$F/planted.py DATA="$TMP/planted.csv"
 expect_eq "planted: a real edge reaches READY_FOR_MICRO_LIVE" READY_FOR_MICRO_LIVE "$(jget $d/verdict.json verdict)"
 expect_eq "planted: its alpha over the instrument is significant" true "$(gate $d alpha pass)"
 expect_eq "planted: the bands are drawn by stationary blocks" stationary_blocks "$(jget $d/stats.json monte_carlo.method)"
+expect_eq "planted: its edge does not live inside one bar's bounce" false "$(jget $d/stats.json bounce.inside_bounce)"
+
+# --- a bid-ask bounce ----------------------------------------------------------------------
+d=out/e2e-ready-bounce
+audit e2e-ready-bounce STRATEGY=$F/reversal.py DATA="$TMP/bounce.csv"
+check "bounce: every estimator finds a spread near the 1 % built in" "$PY" -c \
+	'import json,sys; t=json.load(open(sys.argv[1]))["tradeable_prices"]; assert all(0.008 < t[k] < 0.0105 for k in ("roll_spread", "corwin_schultz_spread", "abdi_ranaldo_spread")), t' \
+	"$d/stats.json"
+expect_eq "bounce: the slippage is floored at half the spread" true "$(jget $d/replay.json costs.slippage_floored)"
+check "bounce: at the configured slippage the paper edge is large" "$PY" -c \
+	'import json,sys; b=json.load(open(sys.argv[1]))["bounce"]; assert b["net_return_configured_slippage"] > 10 and b["net_return"] < 0, b' \
+	"$d/stats.json"
+expect_eq "bounce: its edge lives inside one bar's bounce" true "$(jget $d/stats.json bounce.inside_bounce)"
+expect_eq "bounce: NOT_READY" NOT_READY "$(jget $d/verdict.json verdict)"
+expect_eq "bounce: the verdict says why" true "$(summary_has $d "Its edge lives inside one bar's bounce")"
+check "bounce: the report states the spread the bars imply" grep -q "Tradeable prices" "$d/report.html"
+d=out/e2e-ready-bounce-nofloor
+audit e2e-ready-bounce-nofloor STRATEGY=$F/reversal.py DATA="$TMP/bounce.csv" SPREAD_FLOOR=0
+expect_eq "bounce, SPREAD_FLOOR=0: the slippage is the configured one" "2 false" \
+	"$(jget $d/replay.json costs.slippage_bps) $(jget $d/replay.json costs.slippage_floored)"
+expect_eq "bounce, SPREAD_FLOOR=0: filled one bar later its edge changes sign" true "$(jget $d/stats.json bounce.sign_changes_late)"
+expect_eq "bounce, SPREAD_FLOOR=0: still NOT_READY, whatever the gates" "NOT_READY" "$(jget $d/verdict.json verdict)"
+
+# --- stale prices --------------------------------------------------------------------------
+d=out/e2e-ready-stale
+audit e2e-ready-stale STRATEGY=$F/momentum.py DATA="$TMP/stale.csv"
+expect_eq "stale: the prices are stale" true "$(jget $d/stats.json tradeable_prices.stale)"
+expect_eq "stale: every gate passes" READY_FOR_MICRO_LIVE_all "$(
+	"$PY" -c 'import json,sys; v=json.load(open(sys.argv[1])); print("READY_FOR_MICRO_LIVE_all" if all(g["pass"] for g in v["gates"]) else v["gates"])' "$d/verdict.json")"
+expect_eq "stale: WATCH, not READY" WATCH "$(jget $d/verdict.json verdict)"
+expect_eq "stale: the verdict says the prices are stale" true "$(summary_has $d "Its prices are stale")"
 
 # --- twin variants with many trials --------------------------------------------------------
 d=out/e2e-ready-twins
@@ -109,6 +147,9 @@ eq = math.prod(1 + float(r["return"]) for r in csv.DictReader(open(sys.argv[2]))
 assert abs(s["net_return"] - (eq - 1)) < 1e-4, (s["net_return"], eq - 1)
 PYEOF
 expect_eq "pyramided: not READY" WATCH "$(jget $d/verdict.json verdict)"
+check "pyramided: the Monte Carlo compounds the trades on the headline's account, as shares" "$PY" -c \
+	'import json,sys; s=json.load(open(sys.argv[1])); m=s["monte_carlo"]; r=(1+m["net_return"]["p50"])/(1+s["net_return"]); assert m["basis"] == "account_shares" and 0.8 < r < 1.25, (r, m["net_return"], s["net_return"])' \
+	"$d/stats.json"
 
 # --- fourteen trades -----------------------------------------------------------------------
 d=out/e2e-ready-fourteen

@@ -85,6 +85,16 @@ check "BORROW_BPS_YEAR=300 replays" replay_as "$TMP/b300" BORROW_BPS_YEAR=300
 a, b = (json.load(open(p))["costs"]["borrow"] for p in sys.argv[1:])
 sys.exit(abs(b - 10 * a) > 1e-9)' "$OUT/replay.json" "$TMP/b300/replay.json"
 check "ten times the borrow rate, ten times the borrow" test $? -eq 0
+# the minimum commission of a stock order over a micro-live stake: USD 1 on USD 1000 is 10 bp a
+# side, above the 1 bp fee; on the default USD 10 000 stake it is the fee itself
+expect_eq "the default stake: the minimum commission is the 1 bp fee" "1 1" \
+	"$(jget "$OUT/replay.json" costs.fee_bps) $(jget "$OUT/replay.json" costs.fee_minimum_bps)"
+check "STAKE=1000 replays" replay_as "$TMP/stake" STAKE=1000
+expect_eq "STAKE=1000: the fee per side is the USD 1 minimum over the stake" 10 "$(jget "$TMP/stake/replay.json" costs.fee_bps)"
+check "STAKE=1000: the replay says the minimum is what was charged" grep -q "the minimum commission of an order" "$TMP/stake/replay.json"
+check "STAKE=1000: every trade pays 10 bp a side in fees" \
+	awk -F, 'NR > 1 && ($8 < 0.0019999 || $8 > 0.0020001) { bad = 1 } END { exit bad }' "$TMP/stake/trades.csv"
+check "stake: recompute.py agrees, the replayed rows too" "$PY" tests/recompute.py "$TMP/stake" "$DATA"
 "$BIN/config" MARKET=bond -o "$TMP/bad.json" >"$TMP/bad.out" 2>&1
 expect_eq "MARKET=bond is refused" 2 $?
 grep -q "MARKET 'bond' should be one of: perp spot stock fx" "$TMP/bad.out" && ok "MARKET=bond: says the choices" ||

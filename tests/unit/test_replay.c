@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "costs.h"
 #include "exits.h"
 #include "jsonio.h"
 #include "replay_core.h"
@@ -476,7 +477,7 @@ static void test_costs_from_config(void **state)
 	cJSON *ok = cJSON_Parse("{\"costs\":{\"fee_bps\":5,\"slippage_bps\":2,\"funding_bps_8h\":-1}}");
 	cJSON *neg = cJSON_Parse("{\"costs\":{\"fee_bps\":-5,\"slippage_bps\":2,\"funding_bps_8h\":1}}");
 	cJSON *none = cJSON_Parse("{\"trials\":1}");
-	struct rp_costs c;
+	struct rp_costs c, twice;
 	char err[256];
 
 	(void)state;
@@ -504,12 +505,122 @@ static void test_costs_from_config(void **state)
 	assert_int_equal(c.market, RP_MARKET_FX);
 	assert_true(c.funding_income);
 	cJSON_Delete(ok);
+	/* a stock order pays at least the minimum commission over its stake: USD 1 on USD 1000 is
+	 * 10 bp a side, above the 1 bp fee; other markets, and larger stakes, are untouched */
+	ok = cJSON_Parse("{\"costs\":{\"min_commission_stock\":1,\"stake\":1000}}");
+	assert_int_equal(rp_read_costs(ok, &c, err, sizeof(err)), 0);
+	assert_near(rp_fee_bps(&c, RP_MARKET_STOCK), 10, EPS);
+	assert_near(rp_fee_bps(&c, RP_MARKET_PERP), 5, EPS);
+	twice = rp_costs_scaled(&c, 2);
+	assert_near(rp_fee_bps(&twice, RP_MARKET_STOCK), 20, EPS);
+	cJSON_Delete(ok);
+	assert_int_equal(rp_read_costs(none, &c, err, sizeof(err)), 0);
+	assert_near(rp_fee_bps(&c, RP_MARKET_STOCK), 1, EPS);
 	ok = cJSON_Parse("{\"costs\":{\"market\":\"bond\"}}");
 	assert_int_equal(rp_read_costs(ok, &c, err, sizeof(err)), -1);
 	assert_string_equal(err, "config.json: costs.market 'bond' is not one of: perp spot stock fx (MARKET)");
 	cJSON_Delete(ok);
 	cJSON_Delete(neg);
 	cJSON_Delete(none);
+}
+
+/* A seeded coin for the spread tests (a 64-bit LCG's top bit). */
+static int coin(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (int)(*x >> 63);
+}
+
+enum { SPREAD_N = 4000 };
+static int64_t st[SPREAD_N];
+static double so[SPREAD_N], sh[SPREAD_N], sl[SPREAD_N], sc[SPREAD_N], sv[SPREAD_N];
+
+static struct da_ohlcv spread_bars(size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		st[i] = T0 + (int64_t)i * H;
+		sv[i] = 1;
+	}
+	return (struct da_ohlcv){ .n = n, .t = st, .open = so, .high = sh, .low = sl, .close = sc,
+				  .volume = sv };
+}
+
+/* Last trades at a constant mid's bid or ask, 1 % apart, the side a coin: each estimator
+ * finds the 1 % (Corwin-Schultz and Abdi-Ranaldo exactly, by their algebra on a bar spanning
+ * bid to ask; Roll within its sampling error), and the floor charges half of the least. */
+static void test_spread_of_a_bounce(void **state)
+{
+	uint64_t x = 7;
+	struct da_ohlcv s = spread_bars(SPREAD_N);
+	struct rp_spread e;
+	struct rp_costs c = costs;
+
+	(void)state;
+	for (size_t i = 0; i < SPREAD_N; i++) {
+		sc[i] = coin(&x) ? 100.5 : 99.5;
+		so[i] = i ? sc[i - 1] : sc[i];
+		sh[i] = 100.5;
+		sl[i] = 99.5;
+	}
+	rp_spread_estimate(&s, &e);
+	assert_int_equal(e.bars, SPREAD_N);
+	assert_near(e.abdi_ranaldo, log(100.5 / 99.5), 1e-9);
+	assert_near(e.corwin_schultz, 2 * (exp(log(100.5 / 99.5)) - 1) / (1 + exp(log(100.5 / 99.5))), 1e-9);
+	assert_near(e.roll, 0.01, 0.001);
+	assert_near(e.estimate, fmin(e.roll, fmin(e.corwin_schultz, e.abdi_ranaldo)), 0);
+	assert_near(e.returns_lag1, -0.5, 0.05);
+	c.spread_floor = 1;
+	rp_costs_floor(&c, &s, &e);
+	assert_near(c.spread_floor_bps, e.estimate / 2 * 1e4, 1e-9);
+	assert_near(rp_slippage_bps(&c, RP_MARKET_PERP), c.spread_floor_bps, 0);
+	assert_near(rp_costs_scaled(&c, 3).spread_floor_bps, 3 * c.spread_floor_bps, 1e-9);
+	c.spread_floor = 0;
+	rp_costs_floor(&c, &s, NULL);
+	assert_near(rp_slippage_bps(&c, RP_MARKET_PERP), 2, 0);
+	/* a floor below the configured slippage changes nothing */
+	c.spread_floor = 1e-3;
+	rp_costs_floor(&c, &s, NULL);
+	assert_near(rp_slippage_bps(&c, RP_MARKET_PERP), 2, 0);
+}
+
+/* Flat prices: no spread, every return zero; stale returns: a lag-1 autocorrelation near the
+ * 0.6 they were built with; and what no estimate can come from. */
+static void test_spread_flat_stale_and_unusable(void **state)
+{
+	uint64_t x = 11;
+	struct da_ohlcv s = spread_bars(SPREAD_N);
+	struct rp_spread e;
+	double r = 0, px = 100;
+
+	(void)state;
+	for (size_t i = 0; i < SPREAD_N; i++)
+		so[i] = sh[i] = sl[i] = sc[i] = 50;
+	rp_spread_estimate(&s, &e);
+	assert_near(e.roll, 0, 0);
+	assert_near(e.corwin_schultz, 0, 0);
+	assert_near(e.abdi_ranaldo, 0, 0);
+	assert_near(e.zero_returns, 1, 0);
+	assert_true(isnan(e.returns_lag1));
+	for (size_t i = 0; i < SPREAD_N; i++) {
+		r = 0.6 * r + (coin(&x) ? 0.01 : -0.01);
+		so[i] = px;
+		px *= exp(r);
+		sc[i] = px;
+		sh[i] = fmax(so[i], sc[i]);
+		sl[i] = fmin(so[i], sc[i]);
+	}
+	rp_spread_estimate(&s, &e);
+	assert_near(e.returns_lag1, 0.6, 0.05);
+	assert_near(e.roll, 0, 0);
+	assert_near(e.zero_returns, 0, 0);
+	s.n = 2;
+	rp_spread_estimate(&s, &e);
+	assert_true(isnan(e.estimate) && isnan(e.roll) && isnan(e.returns_lag1));
+	s.n = SPREAD_N;
+	sc[17] = 0;
+	rp_spread_estimate(&s, &e);
+	assert_int_equal(e.bars, 0);
+	assert_true(isnan(e.estimate));
 }
 
 /* The stage core picks the mode from what is usable and says why when nothing is. */
@@ -846,6 +957,8 @@ int main(void)
 		cmocka_unit_test(test_log_ruin),
 		cmocka_unit_test(test_hostile_run_json),
 		cmocka_unit_test(test_costs_from_config),
+		cmocka_unit_test(test_spread_of_a_bounce),
+		cmocka_unit_test(test_spread_flat_stale_and_unusable),
 		cmocka_unit_test(test_stage_modes),
 		cmocka_unit_test(test_read_live),
 		cmocka_unit_test(test_stage_live),

@@ -567,6 +567,57 @@ static void test_trials_ledger(void **state)
 	cJSON_Delete(l);
 }
 
+/* The searches a file declares: a hyperopt space counts its epochs' points, never more than it
+ * holds, a continuous one its epochs; an optimize() grid every point; the larger of the two
+ * raises the trials, and a smaller one leaves them. */
+static void test_trials_declared_search(void **state)
+{
+	cJSON *small = cJSON_Parse("{\"strategy\": {\"hyperopt_space\": {\"declared\": true, \"grid\": 26}}}");
+	cJSON *big = cJSON_Parse("{\"strategy\": {\"hyperopt_space\": {\"declared\": true, \"grid\": 1664}}}");
+	cJSON *real = cJSON_Parse("{\"strategy\": {\"hyperopt_space\": {\"declared\": true, \"grid\": null}}}");
+	cJSON *none = cJSON_Parse("{\"strategy\": {\"hyperopt_space\": {\"declared\": false, \"grid\": null}}}");
+	cJSON *run = cJSON_Parse("{\"declared_search\": 250}");
+	cJSON *run_obj = cJSON_Parse("{\"declared_search\": {\"grid\": 40}}");
+	cJSON *bad = cJSON_Parse("{\"declared_search\": -3}");
+	struct sts_trials t = { .trials = 3, .trials_source = "declared" };
+	struct sts_search s;
+
+	(void)state;
+	sts_trials_search(small, NULL, 100, &t, &s);
+	assert_near(s.counted, 26, 0);
+	assert_near(t.trials, 26, 0);
+	assert_string_equal(t.trials_source, "declared_search");
+	t = (struct sts_trials){ .trials = 3, .trials_source = "declared" };
+	sts_trials_search(big, NULL, 100, &t, &s);
+	assert_near(t.trials, 100, 0);
+	t = (struct sts_trials){ .trials = 3, .trials_source = "declared" };
+	sts_trials_search(real, NULL, 100, &t, &s);
+	assert_true(isinf(s.hyperopt_grid));
+	assert_near(t.trials, 100, 0);
+	t = (struct sts_trials){ .trials = 3, .trials_source = "declared" };
+	sts_trials_search(big, run, 100, &t, &s);
+	assert_near(s.optimize_grid, 250, 0);
+	assert_near(t.trials, 250, 0);
+	t = (struct sts_trials){ .trials = 500, .trials_source = "variants" };
+	sts_trials_search(small, run_obj, 100, &t, &s);
+	assert_near(s.counted, 40, 0);
+	assert_near(t.trials, 500, 0);
+	assert_string_equal(t.trials_source, "variants");
+	t = (struct sts_trials){ .trials = 1, .trials_source = "declared" };
+	sts_trials_search(none, bad, 100, &t, &s);
+	assert_false(s.hyperopt || s.optimize);
+	assert_near(t.trials, 1, 0);
+	assert_string_equal(t.trials_source, "declared");
+	sts_trials_search(NULL, NULL, 100, &t, &s);
+	assert_near(s.counted, 0, 0);
+	cJSON_Delete(small);
+	cJSON_Delete(big);
+	cJSON_Delete(real);
+	cJSON_Delete(none);
+	cJSON_Delete(run);
+	cJSON_Delete(run_obj);
+	cJSON_Delete(bad);
+}
 
 /* Overlap by hand: a trade entered three times (0, 10, 20 minutes), the same exit, then one
  * alone; a trade exiting when the next enters does not overlap it. */
@@ -671,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_stage_reasons),
 		cmocka_unit_test(test_forward_by_hand),
 		cmocka_unit_test(test_trials_ledger),
+		cmocka_unit_test(test_trials_declared_search),
 		cmocka_unit_test(test_overlap_by_hand),
 		cmocka_unit_test(test_beta_planted),
 		cmocka_unit_test(test_montecarlo_blocks),

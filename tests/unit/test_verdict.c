@@ -25,7 +25,7 @@
 
 enum field { F_NONE, F_TRADES, F_MEAN, F_NET, F_PSR, F_DSR, F_MINTRL, F_DD, F_BLOCKED, F_KILLED,
 	     F_LOOKAHEAD, F_NOSTATS, F_UNJUDGED, F_RUINED, F_WITHOUT, F_EFFECTIVE, F_ALPHA, F_ALPHA_T,
-	     F_NO_ALPHA, F_TAIL };
+	     F_NO_ALPHA, F_TAIL, F_BOUNCE, F_STALE };
 
 struct change {
 	enum field field;
@@ -61,6 +61,8 @@ static void apply(struct vd_numbers *n, const struct change *c)
 	case F_ALPHA_T: n->alpha_t = c->value; break;
 	case F_NO_ALPHA: n->alpha_known = false; n->alpha = n->alpha_t = NAN; break;
 	case F_TAIL: n->tail_unseen = true; break;
+	case F_BOUNCE: n->inside_bounce = true; break;
+	case F_STALE: n->stale = true; break;
 	case F_NONE: break;
 	}
 }
@@ -124,6 +126,12 @@ static const struct row rows[] = {
 	{ "beta with a failing dsr is not ready", { { F_ALPHA_T, 0.1 }, { F_DSR, 0.5 } }, N, N, -1 },
 	{ "an unseen tail caps at watch", { { F_TAIL, 1 } }, W, W, -1 },
 	{ "an unseen tail with a failing psr is not ready", { { F_TAIL, 1 }, { F_PSR, 0.5 } }, N, N, VD_GATE_PSR },
+	{ "an edge inside one bar's bounce is not ready", { { F_BOUNCE, 1 } }, N, N, -1 },
+	{ "a bounce with too few trades is not ready either", { { F_BOUNCE, 1 }, { F_TRADES, 50 }, { F_MINTRL, 10 } }, N, N, -1 },
+	{ "a bounce under a look-ahead mismatch: the veto, the gates not ready", { { F_BOUNCE, 1 }, { F_LOOKAHEAD, 1 } }, L, N, -1 },
+	{ "stale prices cap at watch", { { F_STALE, 1 } }, W, W, -1 },
+	{ "stale prices with too few trades stay watch", { { F_STALE, 1 }, { F_TRADES, 50 }, { F_MINTRL, 10 } }, W, W, VD_GATE_TRADES },
+	{ "stale prices and a bounce are not ready", { { F_STALE, 1 }, { F_BOUNCE, 1 } }, N, N, -1 },
 	{ "300 trades worth 99 independent ones are watch", { { F_EFFECTIVE, 99 } }, W, W, VD_GATE_TRADES },
 	{ "300 trades worth 100 independent ones pass", { { F_EFFECTIVE, 100 } }, R, R, -1 },
 };
