@@ -154,6 +154,8 @@ enum sa_knob_type {
 	  "5", "stats", "walk-forward: stretches the variants are chosen before and traded on")  \
 	X(MONTE_CARLO, "MONTE_CARLO", "monte_carlo.resamples", SA_KNOB_INT, 1, 100000, "1000",     \
 	  "stats", "Monte Carlo: resampled sequences of the closed trades")                     \
+	X(STAKE, "STAKE", "tearsheet.stake", SA_KNOB_NUM, 1e-6, 1e15, "1000", "stats",              \
+	  "starting balance in stake currency: the report's start and final balance (as freqtrade's)") \
 	X(WARMUP_OFFSETS, "WARMUP_OFFSETS", "robust.warmup_offsets", SA_KNOB_STR, 1, 64,         \
 	  "10,25,50", "robust", "robust: warm-up re-runs start at these % of the bars (each 1-60)")       \
 	X(WARMUP_FLAG, "WARMUP_FLAG", "robust.warmup_flag", SA_KNOB_NUM, 0, 1, "0.01",               \
