@@ -14,6 +14,7 @@
 #include "report_columns.h"
 #include "report_figures.h"
 #include "report_fmt.h"
+#include "report_freqtrade.h"
 #include "report_live.h"
 #include "report_reconcile.h"
 #include "timeutil.h"
@@ -713,6 +714,7 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	rpt_reconcile_model(m, in);
 	rpt_stats_model(m, in);
 	rpt_tearsheet_model(m, in);
+	rpt_freqtrade_model(m, in);
 	add_trades(m, in);
 	rpt_data_model(m, in);
 	cJSON_AddStringToObject(m, "version", SA_VERSION);

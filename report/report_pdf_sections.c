@@ -7,6 +7,7 @@
 
 #include "jsonio.h"
 #include "report_chart.h"
+#include "report_freqtrade.h"
 
 #define get rpt_pdf_get
 #define str rpt_pdf_str
@@ -760,6 +761,7 @@ void rpt_pdf_sections(struct rpt_pdf *p, const cJSON *model, const struct rpt_pd
 	live(p, model, d);
 	rejected(p, model);
 	tearsheet(p, model, d);
+	rpt_freqtrade_pdf(p, model);
 	robustness(p, model);
 	inspection(p, model);
 	costs(p, model, d);

@@ -11,6 +11,7 @@
 
 #include "jsonio.h"
 #include "msg.h"
+#include "report_freqtrade.h"
 #include "report_live.h"
 #include "report_reconcile.h"
 #include "text.h"
@@ -744,6 +745,12 @@ int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *nam
 		goto out;
 	}
 	write_tearsheet(&b, in);
+	if (rpt_freqtrade_sheets(b.wb, b.head, b.pct, in)) {
+		sa_fmt(err, errlen, "cannot add freqtrade's sheets to '%s'", tmp);
+		workbook_close(b.wb);
+		remove(tmp);
+		goto out;
+	}
 	lxw_error e = workbook_close(b.wb);
 	b.wb = NULL;
 	if (e != LXW_NO_ERROR) {

@@ -205,9 +205,9 @@ int sts_freqtrade_report(cJSON *o, const struct sts_stage_in *in, double net_ret
 	}
 	cJSON_AddItemToObject(o, "by_exit_reason", ex);
 	cJSON_AddItemToObject(o, "by_entry_tag", tag);
-	cJSON_AddStringToObject(o, "entry_tag_note", "no entry tags were recorded: only the "
+	cJSON_AddStringToObject(o, "entry_tag_note", "No entry tag was recorded: only the "
 				"strategy's signals leave the sandbox, and a trade log's tags are not "
-				"read, so every trade is untagged (freqtrade's OTHER)");
+				"read, so every trade is untagged (freqtrade's OTHER).");
 	cJSON_AddNumberToObject(o, "max_consecutive_wins", (double)wins);
 	cJSON_AddNumberToObject(o, "max_consecutive_losses", (double)losses);
 	market_change(o, in);

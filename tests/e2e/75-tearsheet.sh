@@ -194,6 +194,51 @@ assert len(ys) == len(st["yearly"]) and all(r[9] == y["year"] and near(r[10], y[
 PYEOF
 }
 check "XLSX: Drawdowns, Monthly, Delay, Costs, Benchmark and Metrics hold stats.json's numbers" xlsx_tearsheet "$A/report.xlsx" "$A/stats.json"
+# freqtrade's tables: one table a sheet, filtered over exactly its rows, stats.json's numbers
+xlsx_freqtrade() { # xlsx stats
+	"$PY" - "$1" "$2" <<'PYEOF'
+import json, sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+st = json.load(open(sys.argv[2]))
+cols = ["key", "trades", "mean_return", "sum_return", "mean_bars_held", "wins", "draws", "losses"]
+for sheet, key in (("Exit reasons", "by_exit_reason"), ("Entry tags", "by_entry_tag")):
+    ws = wb[sheet]
+    got = list(ws.iter_rows(values_only=True))
+    assert list(got[0]) == cols, got[0]
+    assert ws.auto_filter.ref == "A1:H%d" % (len(st[key]) + 1), (sheet, ws.auto_filter.ref)
+    assert len(got) == len(st[key]) + 1, (sheet, len(got))
+    for g, e in zip(got[1:], st[key]):
+        assert (g[0] or "") == e["key"] and list(g[1:]) == [e[c] for c in cols[1:]], (g, e)
+ws = wb["Account"]
+acc = {r[0]: r[1] for r in ws.iter_rows(min_row=2, values_only=True)}
+assert ws.auto_filter.ref == "A1:B%d" % (len(acc) + 1), ws.auto_filter.ref
+for k in ("starting_balance", "final_balance", "profit_abs"):
+    assert acc["balance." + k] == st["balance"][k], k
+for k in ("market_change", "max_consecutive_wins", "max_consecutive_losses"):
+    assert acc[k] == st[k], k
+print(len(st["by_exit_reason"]), "exit reasons")
+PYEOF
+}
+check "XLSX: Exit reasons, Entry tags and Account each one filtered table of stats.json's numbers" \
+	xlsx_freqtrade "$A/report.xlsx" "$A/stats.json"
+# the page and the PDF print each exit reason's row and the account as stats.json has them
+freqtrade_shown() { # html pdf.txt stats
+	"$PY" - "$1" "$2" "$3" <<'PYEOF'
+import html, json, re, sys
+page = html.unescape(re.sub(r"<[^>]+>", " ", open(sys.argv[1]).read().split('<section id="freqtrade">')[1].split("</section>")[0]))
+pdf = open(sys.argv[2]).read().split("As freqtrade reports it")[1]
+st = json.load(open(sys.argv[3]))
+for text, where in ((re.sub(r"\s+", " ", page), "page"), (re.sub(r"\s+", " ", pdf), "pdf")):
+    for r in st["by_exit_reason"]:
+        row = "%s %d %.3f %% %.2f %%" % (r["key"], r["trades"], 100 * r["mean_return"], 100 * r["sum_return"])
+        assert row in text, (where, row)
+    bal = "ends at %.2f" % st["balance"]["final_balance"]
+    assert bal in text, (where, bal)
+    assert "Most losses in a row %d trade" % st["max_consecutive_losses"] in text, where
+PYEOF
+}
+check "the page and the PDF: freqtrade's tables, each exit reason and the final balance" \
+	freqtrade_shown "$A/report.html" "$TMP/report.txt" "$A/stats.json"
 # the page and the PDF show the risk figures as stats.json has them
 risk_shown() { # html pdf.txt stats
 	"$PY" - "$1" "$2" "$3" <<'PYEOF'
