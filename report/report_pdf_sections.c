@@ -133,8 +133,8 @@ static void banner(struct rpt_pdf *p, const cJSON *m)
 
 static void verdict(struct rpt_pdf *p, const cJSON *m)
 {
-	static const struct rpt_pdf_col gates[] = { { "gate", "name", 0.15 }, { "value", "value", 0.12 },
-		{ "threshold", "threshold", 0.12 }, { "result", "pass", 0.08 }, { "why", "why", 0.53 } };
+	static const struct rpt_pdf_col gates[] = { { "gate", "name", 0.13 }, { "value", "value", 0.11 },
+		{ "threshold", "threshold", 0.13 }, { "result", "result", 0.2 }, { "why", "why", 0.43 } };
 	static const struct rpt_pdf_col vetoes[] = { { "veto", "name", 0.2 }, { "reason", "reason", 0.8 } };
 	const cJSON *it;
 
@@ -265,10 +265,8 @@ static void containment(struct rpt_pdf *p, const cJSON *m)
 		rpt_pdf_paraf(p, "Error reported by the run:");
 		note(p, str(c, "error"));
 	}
-	if (str(c, "stderr")[0]) {
-		rpt_pdf_paraf(p, "Standard error of the run (capped):");
-		note(p, str(c, "stderr"));
-	}
+	if (str(c, "stderr")[0]) /* the text itself is in run.json, as the page folds it away */
+		rpt_pdf_paraf(p, "%s The text is in run.json (\"stderr\").", str(c, "stderr_summary"));
 	if (on(c, "has_kinds")) {
 		rpt_pdf_table(p, get(c, "kinds"), kinds, NCOL(kinds), NULL);
 		note(p, "Every refusal is counted under its rule, in the full run and the re-runs; the "
