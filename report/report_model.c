@@ -775,12 +775,14 @@ static void add_trades(cJSON *m, const struct rpt_input *in)
 	size_t n = tb->rows ? tb->rows - 1 : 0;
 	cJSON *o = cJSON_AddObjectToObject(m, "trades");
 	cJSON *list = cJSON_AddArrayToObject(o, "rows"), *tail = cJSON_AddArrayToObject(o, "tail");
+	char words[48];
 
 	for (size_t r = 0; r < n && r < MAX_ROWS; r++)
 		cJSON_AddItemToArray(list, trade_row(tb, r));
 	for (size_t r = n > 2 * TAIL_ROWS ? n - TAIL_ROWS : n; r < n; r++)
 		cJSON_AddItemToArray(tail, trade_row(tb, r));
 	cJSON_AddNumberToObject(o, "total", (double)n);
+	cJSON_AddStringToObject(o, "total_words", sa_fmt(words, sizeof words, "%zu closed trade%s", n, n == 1 ? "" : "s"));
 	cJSON_AddNumberToObject(o, "shown", (double)(n < MAX_ROWS ? n : MAX_ROWS));
 	cJSON_AddBoolToObject(o, "more", n > MAX_ROWS);
 	add_exit_words(o, rpt_stage_ok(in, RPT_REPLAY));

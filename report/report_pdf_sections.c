@@ -223,6 +223,10 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 		rpt_pdf_paraf(p, "Year by year beside buy and hold of the same data after the same costs:");
 		rpt_pdf_table(p, get(get(m, "stats"), "years"), years, NCOL(years), NULL);
 	}
+	if (on(t, "rolling_section") && !on(t, "rolling")) {
+		rpt_pdf_heading(p, "Did the edge last", 1);
+		rpt_pdf_paraf(p, "%s", str(t, "rolling_note"));
+	}
 	if (on(t, "rolling")) {
 		rpt_pdf_heading(p, "Did the edge last", 1);
 		rpt_pdf_paraf(p, "The Sharpe ratio of per-bar returns of compounded net equity over a moving "
@@ -623,9 +627,9 @@ static void forward(struct rpt_pdf *p, const cJSON *m)
 
 /* --- trades, data, fingerprint ----------------------------------------------------------- */
 
-static const struct rpt_pdf_col trade_cols[] = { { "entry (UTC)", "entry", 0.24 },
-	{ "exit (UTC)", "exit", 0.24 }, { "side", "side", 0.1 }, { "bars", "bars", 0.1 },
-	{ "gross", "gross", 0.16 }, { "net", "net", 0.16 } };
+static const struct rpt_pdf_col trade_cols[] = { { "entry (UTC)", "entry", 0.21 },
+	{ "exit (UTC)", "exit", 0.21 }, { "side", "side", 0.08 }, { "bars", "bars", 0.08 },
+	{ "exit reason", "why", 0.16 }, { "gross", "gross", 0.13 }, { "net", "net", 0.13 } };
 
 /* Rows [from, to) of the model's trade rows, as a table. */
 static void trade_rows(struct rpt_pdf *p, const cJSON *rows, int from, int to)
@@ -647,8 +651,8 @@ static void trades(struct rpt_pdf *p, const cJSON *m)
 	rpt_pdf_heading(p, "Trades", 1);
 	if (total <= 2 * TRADES_EACH_END) {
 		if (total)
-			rpt_pdf_paraf(p, "%d closed trades, all listed; they are in trades.csv and "
-				      "report.xlsx.", total);
+			rpt_pdf_paraf(p, "%d closed trade%s, all listed; %s in trades.csv and "
+				      "report.xlsx.", total, total == 1 ? "" : "s", total == 1 ? "it is" : "they are");
 		trade_rows(p, rows, 0, shown);
 		return;
 	}

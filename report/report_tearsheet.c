@@ -376,6 +376,8 @@ static void add_delays(cJSON *t, const cJSON *st)
 	add_str(t, "delay_note", sa_json_str(st, "delay_note", ""));
 }
 
+#define RPT_ROLLING_MIN_TRADES 5  /* trades a rolling window holds on average, at least */
+
 static void trade_row(cJSON *rows, const char *label, const char *value, const char *meaning)
 {
 	cJSON *r = cJSON_CreateObject();
@@ -405,6 +407,29 @@ static void add_trade_stats(cJSON *t, const cJSON *st)
 	trade_row(rows, "Calmar ratio", rpt_fmt_num(get(st, "calmar"), 3, b, sizeof b), "compound annual growth of net equity over the max drawdown");
 }
 
+/* Whether the rolling Sharpe ratio is drawn ("rolling"): a trade log scored alone has no bars
+ * to roll a window over, and a window holding fewer than RPT_ROLLING_MIN_TRADES trades on
+ * average gives a Sharpe ratio that swings on each one; then "rolling_note" says so instead,
+ * "rolling_section" whether the heading is there at all. */
+static void add_rolling(cJSON *t, const cJSON *st, const cJSON *rp)
+{
+	double bars = sa_json_num(rp, "bars", 0), trades = sa_json_num(st, "trades", 0);
+	double window = sa_json_num(get(st, "rolling_sharpe"), "window", NAN);
+	double per = bars > 0 && isfinite(window) ? trades * window / bars : NAN;
+	bool drawn = bars > 0 && !(per < RPT_ROLLING_MIN_TRADES);
+	char b[400];
+
+	cJSON_AddBoolToObject(t, "rolling", drawn);
+	cJSON_AddBoolToObject(t, "rolling_section", bars > 0);
+	if (drawn || !(bars > 0))
+		return;
+	sa_fmt(b, sizeof b, "The rolling Sharpe ratio is not drawn: its window of %.0f bars holds %.1f "
+	       "trade%s on average (%.0f trade%s over %.0f bars), too few for a Sharpe ratio that does "
+	       "not swing on each one; at least %d a window are wanted.", window, per,
+	       per == 1 ? "" : "s", trades, trades == 1 ? "" : "s", bars, RPT_ROLLING_MIN_TRADES);
+	cJSON_AddStringToObject(t, "rolling_note", b);
+}
+
 void rpt_tearsheet_model(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
@@ -423,6 +448,5 @@ void rpt_tearsheet_model(cJSON *m, const struct rpt_input *in)
 	add_str(t, "breakeven_sentence", rpt_say_breakeven(st, b, sizeof b));
 	add_str(t, "sharpe_ci95", rpt_say_interval(st, b, sizeof b));
 	add_str(t, "rolling_window", rpt_fmt_num(get(get(st, "rolling_sharpe"), "window"), 0, b, sizeof b));
-	/* a trade log scored alone has no bars to roll a window over */
-	cJSON_AddBoolToObject(t, "rolling", sa_json_num(rpt_stage_ok(in, RPT_REPLAY), "bars", 0) > 0);
+	add_rolling(t, st, rpt_stage_ok(in, RPT_REPLAY));
 }

@@ -468,6 +468,23 @@ check "the printed text folds under a summary counting each kind of warning" \
 check "the PDF says the summary, and where the text is, not the text" sh -c \
 	"pdftotext '$W/report.pdf' - | tr '\n' ' ' | grep -q 'among them 3 PerformanceWarnings and 1 FutureWarning. The text is in run.json' &&
 	 ! pdftotext '$W/report.pdf' - | grep -q 'frame\[c\] = x'"
+# A chart is drawn only when its sample supports it: a rolling Sharpe ratio over a window that
+# holds a trade or two is said to be too thin, not drawn.
+S=$TMP/s/sparse
+make_case "$S"
+"$PY" - "$S/stats.json" <<'PYEOF'
+import json, sys
+st = json.load(open(sys.argv[1]))
+st["trades"] = 4
+st["rolling_sharpe"] = {"window": 375, "basis": "bars", "min": -10.2, "max": 9.8, "last": 1.0, "share_positive": 0.5}
+json.dump(st, open(sys.argv[1], "w"))
+PYEOF
+check "the report renders a strategy of 4 trades" render "$S" sparse
+check "4 trades: the rolling Sharpe ratio is said to be too thin, not drawn" sh -c \
+	"grep -q 'The rolling Sharpe ratio is not drawn: its window of 375 bars holds 1.0 trade on average (4 trades over 1500 bars)' '$S/report.html' &&
+	 ! grep -q 'src=\"rolling.png\"' '$S/report.html' &&
+	 pdftotext '$S/report.pdf' - | tr '\n' ' ' | grep -q 'The rolling Sharpe ratio is not drawn'"
+check "32 trades: the rolling Sharpe ratio is drawn" grep -q 'src="rolling.png"' "$A/report.html"
 gate_words() { # html verdict
 	"$PY" - "$1" "$2" <<'PYEOF'
 import html, json, re, sys

@@ -381,6 +381,13 @@ static void test_live_section(void **state)
 	assert_non_null(strstr(text_at(m, "live", "worth"), "The live decisions were not scored: the "
 			       "live replay could not run (the bot died)."));
 	cJSON_Delete(m);
+	/* a count agrees with its noun */
+	cJSON_ReplaceItemInObject(rp, "scored", cJSON_CreateString("live"));
+	cJSON_SetNumberValue(cJSON_GetObjectItem(rp, "trades"), 1);
+	m = rpt_model_build(&in, "x");
+	assert_non_null(strstr(text_at(m, "live", "worth"), "makes 3.20 % net over 1 trade; the "
+			       "full-history backtest its author saw claims 40.60 % over 423 trades"));
+	cJSON_Delete(m);
 	cJSON_Delete(rp);
 	cJSON_Delete(la);
 }
