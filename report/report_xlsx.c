@@ -596,6 +596,9 @@ static void write_metrics(struct book *b, const cJSON *st)
 		"worst_bar", "best_month", "worst_month", "cagr", "omega", "tail_ratio", "best_day",
 		"worst_day" };
 	static const char *const rv[] = { "window", "min", "max", "last" };
+	static const char *const quant[] = { "kelly", "ulcer_index", "recovery_factor" };
+	static const char *const durs[] = { "bars", "hours" };
+	static const char *const qs[] = { "min", "p25", "median", "p75", "max", "mean" };
 	static const char *const sides[] = { "long", "short" };
 	lxw_worksheet *ws = sheet(b, "Metrics", heads, 12, widths);
 	const cJSON *it, *by;
@@ -608,6 +611,16 @@ static void write_metrics(struct book *b, const cJSON *st)
 		worksheet_write_string(ws, (lxw_row_t)r, 0, keys[k], NULL);
 		put_json(ws, r, 1, get(st, keys[k]), b->pct);
 	}
+	for (size_t k = 0; k < sizeof quant / sizeof quant[0]; k++, r++) {
+		worksheet_write_string(ws, (lxw_row_t)r, 0, quant[k], NULL);
+		put_json(ws, r, 1, get(st, quant[k]), k < 2 ? b->pct : b->num);
+	}
+	for (size_t k = 0; k < sizeof durs / sizeof durs[0]; k++)
+		for (size_t q = 0; q < sizeof qs / sizeof qs[0]; q++, r++) {
+			worksheet_write_string(ws, (lxw_row_t)r, 0, sa_fmt(label, sizeof label,
+					       "trade_durations.%s.%s", durs[k], qs[q]), NULL);
+			put_json(ws, r, 1, get(get(get(st, "trade_durations"), durs[k]), qs[q]), NULL);
+		}
 	for (size_t k = 0; k < 4; k++, r++) {
 		worksheet_write_string(ws, (lxw_row_t)r, 0, sa_fmt(label, sizeof label, "rolling_volatility.%s", rv[k]), NULL);
 		put_json(ws, r, 1, get(get(st, "rolling_volatility"), rv[k]), k ? b->pct : NULL);

@@ -14,6 +14,7 @@
 #include "exits.h"
 #include "stats_forward.h"
 #include "stats_freqtrade.h"
+#include "stats_quant.h"
 #include "stats_market.h"
 #include "stats_metrics.h"
 #include "stats_rerun.h"
@@ -585,6 +586,13 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 		goto fail;
 	}
 	sts_tail_report(o, in, &s);
+	if (sts_quant_report(o, in->trades, in->n_trades, in->eq_net, in->n_eq, s.net_return,
+			     s.max_drawdown) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+		why = "out of memory measuring the trades' durations";
+		goto fail;
+	}
 	if (sts_freqtrade_report(o, in, s.net_return, err, sizeof(err)) < 0) {
 		cJSON_Delete(o);
 		o = NULL;

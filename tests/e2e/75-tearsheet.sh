@@ -239,6 +239,29 @@ PYEOF
 }
 check "the page and the PDF: freqtrade's tables, each exit reason and the final balance" \
 	freqtrade_shown "$A/report.html" "$TMP/report.txt" "$A/stats.json"
+# quantstats' figures: the page and the PDF print them as stats.json has them, the XLSX holds them
+quant_shown() { # html pdf.txt stats xlsx
+	"$PY" - "$1" "$2" "$3" "$4" <<'PYEOF'
+import html, json, re, sys, openpyxl
+st = json.load(open(sys.argv[3]))
+page = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", open(sys.argv[1]).read())))
+pdf = re.sub(r"\s+", " ", open(sys.argv[2]).read())
+b = st["trade_durations"]["bars"]
+rows = ["Kelly fraction %.1f %%" % (100 * st["kelly"]), "Ulcer index %.2f %%" % (100 * st["ulcer_index"]),
+        "Recovery factor %.2f" % st["recovery_factor"],
+        "Trade length, bars median %.0f; middle half %.0f to %.0f; all %.0f to %.0f" % (b["median"], b["p25"], b["p75"], b["min"], b["max"])]
+for r in rows:
+    assert r in page, ("page", r)
+for r in rows[:3]:  # the PDF wraps the longer value inside its narrow column
+    assert r in pdf, ("pdf", r)
+me = {r[0]: r[1] for r in openpyxl.load_workbook(sys.argv[4])["Metrics"].iter_rows(min_row=2, values_only=True) if r[0]}
+for k in ("kelly", "ulcer_index", "recovery_factor"):
+    assert me[k] == st[k], k
+assert me["trade_durations.hours.median"] == st["trade_durations"]["hours"]["median"]
+PYEOF
+}
+check "the page, the PDF and the XLSX: Kelly, ulcer index, recovery factor and trade lengths as stats.json has them" \
+	quant_shown "$A/report.html" "$TMP/report.txt" "$A/stats.json" "$A/report.xlsx"
 # the page and the PDF show the risk figures as stats.json has them
 risk_shown() { # html pdf.txt stats
 	"$PY" - "$1" "$2" "$3" <<'PYEOF'

@@ -17,6 +17,7 @@
 #include "stats_core.h"
 #include "stats_forward.h"
 #include "stats_freqtrade.h"
+#include "stats_quant.h"
 #include "ohlcv.h"
 #include "stats_io.h"
 #include "stats_trials.h"
@@ -732,6 +733,47 @@ static void test_freqtrade_tables(void **state)
 	cJSON_Delete(cfg);
 }
 
+/* quantstats' figures by hand: Kelly from the wins and losses (a flat trade is neither), the ulcer
+ * index of a curve (to and including ruin), quantiles between order statistics, durations. */
+static void test_quant_by_hand(void **state)
+{
+	const double r[] = { 0.1, -0.05, 0.02, 0, -0.01 }, only_wins[] = { 0.1, 0.2 };
+	const double eq[] = { 1, 1.1, 0.99, 1.21, 1.1 }, ruin[] = { 1, 0.5, 0, 0 };
+	const double sorted[] = { 1, 2, 4, 8 };
+	struct rp_trade t[3] = {
+		{ .entry = 0, .exit = 7200, .bars_held = 2, .net = 0.01 },
+		{ .entry = 0, .exit = 3600, .bars_held = 1, .net = -0.02 },
+		{ .entry = 0, .exit = 36000, .bars_held = -1, .net = 0.03 },
+	};
+	cJSON *o = cJSON_CreateObject();
+	const cJSON *d;
+	double dd = 1.1 / 1.21 - 1;
+
+	(void)state;
+	assert_near(sts_kelly(r, 5), 0.25, 1e-12);  /* payoff 0.06 / 0.03 = 2, win rate 1/2 */
+	assert_true(isnan(sts_kelly(only_wins, 2)));
+	assert_near(sts_ulcer(eq, 5), sqrt((0.01 + dd * dd) / 4), 1e-12);
+	assert_near(sts_ulcer(ruin, 4), sqrt(1.25 / 2), 1e-12);
+	assert_true(isnan(sts_ulcer(eq, 1)));
+	assert_near(sts_quantile_sorted(sorted, 4, 0.5), 3, 1e-12);
+	assert_near(sts_quantile_sorted(sorted, 4, 0.25), 1.75, 1e-12);
+	assert_near(sts_quantile_sorted(sorted, 4, 1), 8, 1e-12);
+	assert_int_equal(sts_quant_report(o, t, 3, eq, 5, 0.1, 0.2), 0);
+	assert_near(cJSON_GetObjectItem(o, "recovery_factor")->valuedouble, 0.5, 1e-12);
+	d = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "trade_durations"), "bars");
+	assert_near(cJSON_GetObjectItem(d, "median")->valuedouble, 1.5, 1e-12);
+	assert_near(cJSON_GetObjectItem(d, "max")->valuedouble, 2, 1e-12);
+	d = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "trade_durations"), "hours");
+	assert_near(cJSON_GetObjectItem(d, "median")->valuedouble, 2, 1e-12);
+	assert_near(cJSON_GetObjectItem(d, "mean")->valuedouble, 13.0 / 3, 1e-9);
+	cJSON_Delete(o);
+	o = cJSON_CreateObject();
+	assert_int_equal(sts_quant_report(o, t, 0, eq, 5, 0, 0), 0);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "recovery_factor")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "trade_durations"), "bars")));
+	cJSON_Delete(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -756,6 +798,7 @@ int main(void)
 		cmocka_unit_test(test_beta_planted),
 		cmocka_unit_test(test_montecarlo_blocks),
 		cmocka_unit_test(test_freqtrade_tables),
+		cmocka_unit_test(test_quant_by_hand),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
