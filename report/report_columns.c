@@ -71,6 +71,16 @@ const struct rpt_col rpt_live_cols[RPT_LIVE_COLS] = {
 const struct rpt_col rpt_exit_cols[RPT_TAG_COLS] = { TAG_COLS("exit reason") };
 const struct rpt_col rpt_tag_cols[RPT_TAG_COLS] = { TAG_COLS("entry tag") };
 
+size_t rpt_pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].pdf.key)
+			out[k++] = t[i].pdf;
+	return k;
+}
+
 static const cJSON *at(const cJSON *o, const char *a, const char *b)
 {
 	const cJSON *x = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, a) : NULL;

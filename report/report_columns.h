@@ -62,6 +62,9 @@ extern const struct rpt_col rpt_live_cols[RPT_LIVE_COLS];
 extern const struct rpt_col rpt_exit_cols[RPT_TAG_COLS];
 extern const struct rpt_col rpt_tag_cols[RPT_TAG_COLS];
 
+/* The PDF's columns of t[0..n) into out (the XLSX's own columns left out); returns how many. */
+size_t rpt_pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out);
+
 /* Adds to the template model m "cols" {drawdowns, delay, costs, worst, live, variants, exits, tags}, each the
  * list of its columns' {title}, and to every row of the tables the page draws cell by cell
  * (tearsheet.drawdowns, tearsheet.delay, costs.sensitivity, reconcile.worst,

@@ -131,16 +131,6 @@ void rpt_freqtrade_model(cJSON *m, const struct rpt_input *in)
 
 /* --- the PDF ---------------------------------------------------------------------------- */
 
-static size_t pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (t[i].pdf.key)
-			out[k++] = t[i].pdf;
-	return k;
-}
-
 void rpt_freqtrade_pdf(struct rpt_pdf *p, const cJSON *m)
 {
 	static const struct rpt_pdf_col stats[] = { { "figure", "label", 0.26 },
@@ -154,10 +144,10 @@ void rpt_freqtrade_pdf(struct rpt_pdf *p, const cJSON *m)
 	rpt_pdf_paraf(p, "%s", rpt_pdf_str(o, "sentence"));
 	rpt_pdf_table(p, rpt_pdf_get(o, "rows"), stats, sizeof stats / sizeof stats[0], NULL);
 	rpt_pdf_heading(p, "By exit reason", 2);
-	rpt_pdf_table(p, rpt_pdf_get(o, "by_exit_reason"), c, pdf_cols(rpt_exit_cols, RPT_TAG_COLS, c),
+	rpt_pdf_table(p, rpt_pdf_get(o, "by_exit_reason"), c, rpt_pdf_cols(rpt_exit_cols, RPT_TAG_COLS, c),
 		      "No closed trade.");
 	rpt_pdf_heading(p, "By entry tag", 2);
-	rpt_pdf_table(p, rpt_pdf_get(o, "by_entry_tag"), c, pdf_cols(rpt_tag_cols, RPT_TAG_COLS, c),
+	rpt_pdf_table(p, rpt_pdf_get(o, "by_entry_tag"), c, rpt_pdf_cols(rpt_tag_cols, RPT_TAG_COLS, c),
 		      "No closed trade.");
 	rpt_pdf_para(p, rpt_pdf_str(o, "entry_tag_note"), 8.5, false, true);
 }

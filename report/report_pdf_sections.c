@@ -19,17 +19,7 @@ static bool on(const cJSON *o, const char *key)
 	return cJSON_IsTrue(get(o, key));
 }
 
-/* The PDF's columns of a shared table (report_columns.h), into out; returns how many (the
- * XLSX's own columns are left out). */
-static size_t pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (t[i].pdf.key)
-			out[k++] = t[i].pdf;
-	return k;
-}
+#define pdf_cols rpt_pdf_cols
 
 static void note(struct rpt_pdf *p, const char *text)
 {
