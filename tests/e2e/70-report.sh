@@ -255,7 +255,7 @@ import openpyxl
 path, verdict = sys.argv[1], json.load(open(sys.argv[2]))
 wb = openpyxl.load_workbook(path)
 want = ["Summary", "Gates", "Trades", "Equity", "LookAhead", "Robustness", "Variants", "Containment",
-        "Inspection", "Metrics", "Drawdowns", "Monthly", "Delay", "Costs", "Benchmark", "Selection",
+        "Inspection", "Metrics", "Long short", "Drawdowns", "Monthly", "Yearly", "Delay", "Costs", "Benchmark", "Selection",
         "Exit reasons", "Entry tags", "Account"]
 assert wb.sheetnames == want, wb.sheetnames
 g = wb["Gates"]

@@ -151,8 +151,10 @@ for r, e in zip(dd, st["drawdowns"]):
 mo = [r for r in rows("Monthly") if r[0]]
 assert [r[0] for r in mo] == [m["month"] for m in st["monthly"]], "Monthly months"
 assert all(near(r[1], m["return"]) for r, m in zip(mo, st["monthly"])), "Monthly returns"
-yr = [r for r in rows("Monthly") if r[3] is not None]
-assert all(r[3] == y["year"] and near(r[4], y["return"]) for r, y in zip(yr, st["yearly"])), "yearly"
+assert all(len(r) == 2 for r in wb["Monthly"].iter_rows(values_only=True)), "Monthly holds one table"
+for name in ("Monthly", "Yearly", "Long short", "Metrics", "Drawdowns", "Delay"):
+    ws = wb[name]
+    assert ws.auto_filter.ref == "A1:%s%d" % (chr(64 + ws.max_column), ws.max_row), (name, ws.auto_filter.ref)
 de = rows("Delay")
 assert [r[0] for r in de] == [1, 2, 3, 5], de
 assert all(near(r[2], d["sharpe"]) and near(r[3], d["net_return"]) and r[4] == d["ruined"]
@@ -182,14 +184,14 @@ for k in ("window", "min", "max", "last"):
 su = {r[0]: r[1] for r in rows("Summary") if r[0]}
 assert near(su["Sharpe ratio (annualised, not Lo-corrected)"], st["sharpe_annualised"]["value"]), su
 assert near(su["Sharpe ratio (annualised, Lo-corrected)"], st["sharpe_annualised_lo"]["value"]), su
-ls = {r[3]: r for r in rows("Metrics") if r[3]}
+ls = {r[0]: r for r in rows("Long short")}
 for side in ("long", "short"):
     g, e = ls[side], st["long_short"][side]
-    assert g[4] == e["trades"] and all(e[k] is None and g[i] is None or near(g[i], e[k])
-                                       for i, k in ((5, "net_return"), (6, "win_rate"), (7, "sharpe"))), (g, e)
-ys = [r for r in rows("Metrics") if r[9] is not None]
+    assert g[1] == e["trades"] and all(e[k] is None and g[i] is None or near(g[i], e[k])
+                                       for i, k in ((2, "net_return"), (3, "win_rate"), (4, "sharpe"))), (g, e)
+ys = rows("Yearly")
 bench = {y["year"]: y["return"] for y in st["yearly_benchmark"]}
-assert len(ys) == len(st["yearly"]) and all(r[9] == y["year"] and near(r[10], y["return"]) and near(r[11], bench[y["year"]])
+assert len(ys) == len(st["yearly"]) and all(r[0] == y["year"] and near(r[1], y["return"]) and near(r[2], bench[y["year"]])
                                             for r, y in zip(ys, st["yearly"])), ys
 PYEOF
 }
