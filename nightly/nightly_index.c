@@ -107,10 +107,11 @@ static void load_forward(struct nightly_row *r, const cJSON *f)
 		hi = cJSON_GetArrayItem(band, 1)->valuedouble;
 	}
 	r->edge_decayed = isfinite(net) && isfinite(lo) && net < lo;
-	snprintf(r->forward, sizeof r->forward, "%s%.0f bars since %s: %+.2f %% net over %.0f trades, "
+	snprintf(r->forward, sizeof r->forward, "%s%.0f bar%s since %s: %+.2f %% net over %.0f trade%s, "
 		 "band %+.2f to %+.2f %%", r->edge_decayed ? "edge decayed: " : "",
-		 sa_json_num(f, "bars", 0), sa_json_str(f, "since", "?"), 100 * net,
-		 sa_json_num(f, "trades", 0), 100 * lo, 100 * hi);
+		 sa_json_num(f, "bars", 0), sa_json_num(f, "bars", 0) == 1 ? "" : "s",
+		 sa_json_str(f, "since", "?"), 100 * net,
+		 sa_json_num(f, "trades", 0), sa_json_num(f, "trades", 0) == 1 ? "" : "s", 100 * lo, 100 * hi);
 }
 
 /* Appends text to buf (len bytes), cut to fit. */

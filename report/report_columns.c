@@ -58,6 +58,29 @@ const struct rpt_col rpt_live_cols[RPT_LIVE_COLS] = {
 	{ { "confirmed", "confirmed", 0.34 }, "confirmed", RPT_CELL_TEXT, 14, "" },
 };
 
+#define TAG_COLS(first)                                                                        \
+	{ { first, "key", 0.22 }, "key", RPT_CELL_TEXT, 16, "" },                                  \
+	{ { "trades", "trades", 0.09 }, "trades", RPT_CELL_COUNT, 8, "num" },                      \
+	{ { "mean net return", "mean_return", 0.14 }, "mean_return", RPT_CELL_PCT, 14, "num" },    \
+	{ { "summed net return", "sum_return", 0.14 }, "sum_return", RPT_CELL_PCT, 14, "num" },    \
+	{ { "mean bars held", "mean_bars_held", 0.13 }, "mean_bars_held", RPT_CELL_NUM, 14, "num" }, \
+	{ { "wins", "wins", 0.09 }, "wins", RPT_CELL_COUNT, 7, "num" },                            \
+	{ { "draws", "draws", 0.09 }, "draws", RPT_CELL_COUNT, 7, "num" },                         \
+	{ { "losses", "losses", 0.1 }, "losses", RPT_CELL_COUNT, 7, "num" }
+
+const struct rpt_col rpt_exit_cols[RPT_TAG_COLS] = { TAG_COLS("exit reason") };
+const struct rpt_col rpt_tag_cols[RPT_TAG_COLS] = { TAG_COLS("entry tag") };
+
+size_t rpt_pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].pdf.key)
+			out[k++] = t[i].pdf;
+	return k;
+}
+
 static const cJSON *at(const cJSON *o, const char *a, const char *b)
 {
 	const cJSON *x = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, a) : NULL;
@@ -125,6 +148,8 @@ int rpt_columns_model(cJSON *m)
 		{ "worst", "reconcile", "worst", rpt_worst_cols, RPT_WORST_COLS },
 		{ "live", "live", "first_differences", rpt_live_cols, RPT_LIVE_COLS },
 		{ "variants", NULL, NULL, rpt_variant_cols, RPT_VARIANT_COLS },
+		{ "exits", "freqtrade", "by_exit_reason", rpt_exit_cols, RPT_TAG_COLS },
+		{ "tags", "freqtrade", "by_entry_tag", rpt_tag_cols, RPT_TAG_COLS },
 	};
 	cJSON *cols = cJSON_AddObjectToObject(m, "cols");
 

@@ -55,10 +55,20 @@ extern const struct rpt_col rpt_cost_cols[RPT_COST_COLS];
 #define RPT_LIVE_COLS 5
 extern const struct rpt_col rpt_live_cols[RPT_LIVE_COLS];
 
-/* Adds to the template model m "cols" {drawdowns, delay, costs, worst, live, variants}, each the
+/* freqtrade's tables: stats.json's by_exit_reason and by_entry_tag, the model's
+ * "freqtrade.by_exit_reason" and "freqtrade.by_entry_tag"; the same columns but the first's
+ * title. */
+#define RPT_TAG_COLS 8
+extern const struct rpt_col rpt_exit_cols[RPT_TAG_COLS];
+extern const struct rpt_col rpt_tag_cols[RPT_TAG_COLS];
+
+/* The PDF's columns of t[0..n) into out (the XLSX's own columns left out); returns how many. */
+size_t rpt_pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out);
+
+/* Adds to the template model m "cols" {drawdowns, delay, costs, worst, live, variants, exits, tags}, each the
  * list of its columns' {title}, and to every row of the tables the page draws cell by cell
  * (tearsheet.drawdowns, tearsheet.delay, costs.sensitivity, reconcile.worst,
- * live.first_differences) "cells", its
+ * live.first_differences, freqtrade.by_exit_reason, freqtrade.by_entry_tag) "cells", its
  * values in column order as {text, cls}. Returns 0, or -1 when out of memory. */
 int rpt_columns_model(cJSON *m);
 

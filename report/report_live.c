@@ -73,6 +73,15 @@ static char *count(const cJSON *o, const char *key, char *buf, size_t len)
 	return rpt_fmt_num(get(o, key), 0, buf, len);
 }
 
+/* A count of trades with its noun: "1 trade", "50 trades". */
+static char *trades(const cJSON *o, char *buf, size_t len)
+{
+	char n[48];
+
+	return sa_fmt(buf, len, "%s trade%s", count(o, "trades", n, sizeof n),
+		      sa_json_num(o, "trades", NAN) == 1 ? "" : "s");
+}
+
 /* What the difference is worth, or why the live decisions were not scored. */
 static void say_worth(cJSON *o, const cJSON *rp)
 {
@@ -87,18 +96,18 @@ static void say_worth(cJSON *o, const cJSON *rp)
 	} else if (sa_json_num(d, "differing_bars", NAN) == 0) {
 		sa_fmt(text, sizeof text, "Decided bar by bar with only the bars up to each, as a live "
 		       "bot decides, the strategy takes the backtest's decision on every bar: the two "
-		       "curves are one, %s net over %s trades.", pct(d, "net_return_live", nl, sizeof nl),
-		       count(rp, "trades", tl, sizeof tl));
+		       "curves are one, %s net over %s.", pct(d, "net_return_live", nl, sizeof nl),
+		       trades(rp, tl, sizeof tl));
 	} else {
 		sa_fmt(diff, sizeof diff, isfinite(x) ? "%+.2f %%" : "n/a", 100 * x);
 		sa_fmt(text, sizeof text, "Decided bar by bar with only the bars up to each, as a live "
-		       "bot decides, the strategy makes %s net over %s trades; the full-history backtest "
-		       "its author saw claims %s over %s trades, with the same costs and rules. The "
+		       "bot decides, the strategy makes %s net over %s; the full-history backtest "
+		       "its author saw claims %s over %s, with the same costs and rules. The "
 		       "difference, the backtest's net return less the live one's (each compounded), is "
 		       "%s: what the backtest's sight of bars it could not have had is worth. %s bars "
 		       "were decided differently; every figure of this report scores the live decisions.",
-		       pct(d, "net_return_live", nl, sizeof nl), count(rp, "trades", tl, sizeof tl),
-		       pct(d, "net_return_backtest", nb, sizeof nb), count(bt, "trades", tb, sizeof tb),
+		       pct(d, "net_return_live", nl, sizeof nl), trades(rp, tl, sizeof tl),
+		       pct(d, "net_return_backtest", nb, sizeof nb), trades(bt, tb, sizeof tb),
 		       diff, count(d, "differing_bars", n, sizeof n));
 	}
 	cJSON_AddStringToObject(o, "worth", text);

@@ -14,6 +14,7 @@
 #include "report_columns.h"
 #include "report_figures.h"
 #include "report_fmt.h"
+#include "report_freqtrade.h"
 #include "report_live.h"
 #include "report_reconcile.h"
 #include "timeutil.h"
@@ -128,6 +129,62 @@ static void add_missing(cJSON *m, const struct rpt_input *in)
 	}
 }
 
+/* A gate's test in words: how its value must stand to its threshold, and what a failure means
+ * (the why column says it with the figures). */
+static const struct gate_words {
+	const char *name, *cmp, *fails;
+} gate_words[] = {
+	{ "trades", "at least", "too few trades to count as evidence" },
+	{ "net_edge", "above", "no edge left after costs" },
+	{ "psr", "at least", "the Sharpe ratio may be luck" },
+	{ "dsr", "at least", "the Sharpe ratio may be luck among the trials" },
+	{ "track_record", "at least", "the track record is too short" },
+	{ "drawdown", "at most", "equity fell too far" },
+	{ "alpha", "at least", "no significant return beyond holding the instrument" },
+	{ "overfitting", "below", "the choice of variant is likely overfit" },
+};
+
+/* o's "threshold" prefixed with the gate's comparison, and "result": "pass", or "fail: " and
+ * what failed. g is verdict.json's gate (borrowed). */
+static void gate_result(cJSON *o, const cJSON *g, const char *name, bool pass)
+{
+	const struct gate_words *w = NULL;
+	const char *th = sa_json_str(o, "threshold", "n/a"), *fails;
+	char buf[200];
+
+	for (size_t k = 0; k < sizeof gate_words / sizeof gate_words[0]; k++)
+		if (!strcmp(gate_words[k].name, name))
+			w = &gate_words[k];
+	if (w && strcmp(th, "n/a")) {
+		sa_fmt(buf, sizeof buf, "%s %s", w->cmp, th);
+		cJSON_ReplaceItemInObjectCaseSensitive(o, "threshold", cJSON_CreateString(buf));
+	}
+	fails = w ? w->fails : "below its threshold";
+	if (!is_num(get(g, "value")))
+		fails = "not measured";
+	else if (!strcmp(name, "net_edge") && get(g, "value")->valuedouble > sa_json_num(g, "threshold", 0))
+		/* the mean clears the bar: what failed is the edge without the best trades, or ruin */
+		fails = strstr(sa_json_str(g, "why", ""), "ruined") ? "the account was ruined" :
+			"the edge rests on the best trades";
+	else if (!strcmp(name, "drawdown") && strstr(sa_json_str(g, "why", ""), "ruined"))
+		fails = "the account was ruined";
+	if (pass)
+		cJSON_AddStringToObject(o, "result", "pass");
+	else
+		cJSON_AddStringToObject(o, "result", sa_fmt(buf, sizeof buf, "fail: %s", fails));
+}
+
+/* Whether any gate of verdict.json has a measured value. */
+static bool gates_measured(const cJSON *v)
+{
+	const cJSON *g;
+
+	cJSON_ArrayForEach(g, get(v, "gates"))
+		if (is_num(get(g, "value")))
+			return true;
+	return false;
+}
+
 static void add_verdict(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *v = rpt_stage_ok(in, RPT_VERDICT);
@@ -137,7 +194,8 @@ static void add_verdict(cJSON *m, const struct rpt_input *in)
 	cJSON_AddStringToObject(m, "verdict_class", verdict_class(verdict));
 	cJSON_AddStringToObject(m, "summary", v ? sa_json_str(v, "summary", "") :
 				"No verdict could be reached: verdict.json is missing or failed. Nothing below is a recommendation.");
-	if (gate[0] && strcmp(gate, verdict) != 0)
+	/* what the gates alone would have said, unless nothing was measured for them to say it */
+	if (gate[0] && strcmp(gate, verdict) != 0 && gates_measured(v))
 		cJSON_AddStringToObject(m, "gate_verdict", gate);
 	/* a rejection leads with its finding; the performance after it is a claim, not a record */
 	if (!strcmp(verdict, "REJECTED_LOOKAHEAD"))
@@ -165,6 +223,7 @@ static void add_verdict(cJSON *m, const struct rpt_input *in)
 			add_num(o, "threshold", g, "threshold", dec);
 		}
 		cJSON_AddBoolToObject(o, "pass", sa_json_bool(g, "pass", false));
+		gate_result(o, g, name, sa_json_bool(g, "pass", false));
 		if (stopped_early(in) && !strncmp(sa_json_str(g, "why", ""), "not measured", 12))
 			cJSON_AddStringToObject(o, "why", "not measured: the audit stopped early (above)");
 		else
@@ -264,6 +323,71 @@ static void add_kinds(cJSON *c, const struct rpt_input *in)
 	cJSON_AddBoolToObject(c, "has_kinds", cJSON_GetArraySize(kinds) > 0);
 }
 
+/* The Python warnings in a run's standard error, by category, in the order first met. */
+#define WARN_KINDS 6
+struct warn_count {
+	char name[48];
+	size_t n;
+};
+
+/* The category of a warning line ("file:12: PerformanceWarning: text"), into name; 0 if none. */
+static int warning_of(const char *line, size_t len, char *name, size_t namelen)
+{
+	for (size_t i = 0; i + 9 <= len; i++) {
+		size_t a = i;
+
+		if (memcmp(line + i, "Warning: ", 9))
+			continue;
+		while (a > 0 && (isalnum((unsigned char)line[a - 1]) || line[a - 1] == '_'))
+			a--;
+		if (a == i || !isupper((unsigned char)line[a]) || i + 7 - a >= namelen)
+			continue;
+		memcpy(name, line + a, i + 7 - a);
+		name[i + 7 - a] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+/* One line on what the run printed to standard error: its lines and, when it holds Python
+ * warnings, how many of each kind ("412 PerformanceWarnings"), so the text itself can fold away. */
+static void stderr_summary(cJSON *c, const char *text)
+{
+	struct warn_count w[WARN_KINDS] = { 0 };
+	size_t lines = 0, kinds = 0, other = 0, at = 0;
+	char name[48], line[600];
+
+	for (const char *p = text, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		size_t k;
+
+		nl = strchr(p, '\n');
+		lines++;
+		if (!warning_of(p, nl ? (size_t)(nl - p) : strlen(p), name, sizeof name))
+			continue;
+		for (k = 0; k < kinds && strcmp(w[k].name, name); k++)
+			;
+		if (k == kinds && kinds < WARN_KINDS)
+			snprintf(w[kinds++].name, sizeof w[0].name, "%s", name);
+		if (k < kinds)
+			w[k].n++;
+		else
+			other++;
+	}
+	/* the sandbox keeps an excerpt of the log: the counts are of what it kept */
+	at = (size_t)snprintf(line, sizeof line, "The run's standard error, as far as the sandbox kept "
+			      "it: %zu line%s%s", lines, lines == 1 ? "" : "s", kinds ? ", among them " : ".");
+	for (size_t k = 0; k < kinds && at < sizeof line; k++)
+		at += (size_t)snprintf(line + at, sizeof line - at, "%s%zu %s%s",
+				       k == 0 ? "" : k + 1 == kinds && !other ? " and " : ", ",
+				       w[k].n, w[k].name, w[k].n == 1 ? "" : "s");
+	if (other && at < sizeof line)
+		at += (size_t)snprintf(line + at, sizeof line - at, " and %zu warning%s of other kinds",
+				       other, other == 1 ? "" : "s");
+	if (kinds && at < sizeof line)
+		snprintf(line + at, sizeof line - at, ".");
+	cJSON_AddStringToObject(c, "stderr_summary", line);
+}
+
 static void add_containment(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *run = in->stage[RPT_RUN].json, *e;
@@ -277,7 +401,10 @@ static void add_containment(cJSON *m, const struct rpt_input *in)
 	if (cJSON_IsString(get(run, "error")) && get(run, "error")->valuestring[0])
 		add_text(c, "error", run, "error");
 	if (cJSON_IsString(get(run, "stderr")) && get(run, "stderr")->valuestring[0])
+	{
 		add_text(c, "stderr", run, "stderr");
+		stderr_summary(c, get(run, "stderr")->valuestring);
+	}
 	cJSON *ev = cJSON_AddArrayToObject(c, "events");
 	int n = 0;
 	cJSON_ArrayForEach(e, in->events) {
@@ -650,12 +777,14 @@ static void add_trades(cJSON *m, const struct rpt_input *in)
 	size_t n = tb->rows ? tb->rows - 1 : 0;
 	cJSON *o = cJSON_AddObjectToObject(m, "trades");
 	cJSON *list = cJSON_AddArrayToObject(o, "rows"), *tail = cJSON_AddArrayToObject(o, "tail");
+	char words[48];
 
 	for (size_t r = 0; r < n && r < MAX_ROWS; r++)
 		cJSON_AddItemToArray(list, trade_row(tb, r));
 	for (size_t r = n > 2 * TAIL_ROWS ? n - TAIL_ROWS : n; r < n; r++)
 		cJSON_AddItemToArray(tail, trade_row(tb, r));
 	cJSON_AddNumberToObject(o, "total", (double)n);
+	cJSON_AddStringToObject(o, "total_words", sa_fmt(words, sizeof words, "%zu closed trade%s", n, n == 1 ? "" : "s"));
 	cJSON_AddNumberToObject(o, "shown", (double)(n < MAX_ROWS ? n : MAX_ROWS));
 	cJSON_AddBoolToObject(o, "more", n > MAX_ROWS);
 	add_exit_words(o, rpt_stage_ok(in, RPT_REPLAY));
@@ -715,6 +844,7 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 	rpt_reconcile_model(m, in);
 	rpt_stats_model(m, in);
 	rpt_tearsheet_model(m, in);
+	rpt_freqtrade_model(m, in);
 	add_trades(m, in);
 	rpt_data_model(m, in);
 	cJSON_AddStringToObject(m, "version", SA_VERSION);

@@ -7,6 +7,7 @@
 
 #include "jsonio.h"
 #include "report_chart.h"
+#include "report_freqtrade.h"
 
 #define get rpt_pdf_get
 #define str rpt_pdf_str
@@ -18,17 +19,7 @@ static bool on(const cJSON *o, const char *key)
 	return cJSON_IsTrue(get(o, key));
 }
 
-/* The PDF's columns of a shared table (report_columns.h), into out; returns how many (the
- * XLSX's own columns are left out). */
-static size_t pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (t[i].pdf.key)
-			out[k++] = t[i].pdf;
-	return k;
-}
+#define pdf_cols rpt_pdf_cols
 
 static void note(struct rpt_pdf *p, const char *text)
 {
@@ -132,8 +123,8 @@ static void banner(struct rpt_pdf *p, const cJSON *m)
 
 static void verdict(struct rpt_pdf *p, const cJSON *m)
 {
-	static const struct rpt_pdf_col gates[] = { { "gate", "name", 0.15 }, { "value", "value", 0.12 },
-		{ "threshold", "threshold", 0.12 }, { "result", "pass", 0.08 }, { "why", "why", 0.53 } };
+	static const struct rpt_pdf_col gates[] = { { "gate", "name", 0.13 }, { "value", "value", 0.11 },
+		{ "threshold", "threshold", 0.13 }, { "result", "result", 0.2 }, { "why", "why", 0.43 } };
 	static const struct rpt_pdf_col vetoes[] = { { "veto", "name", 0.2 }, { "reason", "reason", 0.8 } };
 	const cJSON *it;
 
@@ -222,6 +213,10 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 		rpt_pdf_paraf(p, "Year by year beside buy and hold of the same data after the same costs:");
 		rpt_pdf_table(p, get(get(m, "stats"), "years"), years, NCOL(years), NULL);
 	}
+	if (on(t, "rolling_section") && !on(t, "rolling")) {
+		rpt_pdf_heading(p, "Did the edge last", 1);
+		rpt_pdf_paraf(p, "%s", str(t, "rolling_note"));
+	}
 	if (on(t, "rolling")) {
 		rpt_pdf_heading(p, "Did the edge last", 1);
 		rpt_pdf_paraf(p, "The Sharpe ratio of per-bar returns of compounded net equity over a moving "
@@ -264,10 +259,8 @@ static void containment(struct rpt_pdf *p, const cJSON *m)
 		rpt_pdf_paraf(p, "Error reported by the run:");
 		note(p, str(c, "error"));
 	}
-	if (str(c, "stderr")[0]) {
-		rpt_pdf_paraf(p, "Standard error of the run (capped):");
-		note(p, str(c, "stderr"));
-	}
+	if (str(c, "stderr")[0]) /* the text itself is in run.json, as the page folds it away */
+		rpt_pdf_paraf(p, "%s The text is in run.json (\"stderr\").", str(c, "stderr_summary"));
 	if (on(c, "has_kinds")) {
 		rpt_pdf_table(p, get(c, "kinds"), kinds, NCOL(kinds), NULL);
 		note(p, "Every refusal is counted under its rule, in the full run and the re-runs; the "
@@ -630,9 +623,9 @@ static void forward(struct rpt_pdf *p, const cJSON *m)
 
 /* --- trades, data, fingerprint ----------------------------------------------------------- */
 
-static const struct rpt_pdf_col trade_cols[] = { { "entry (UTC)", "entry", 0.24 },
-	{ "exit (UTC)", "exit", 0.24 }, { "side", "side", 0.1 }, { "bars", "bars", 0.1 },
-	{ "gross", "gross", 0.16 }, { "net", "net", 0.16 } };
+static const struct rpt_pdf_col trade_cols[] = { { "entry (UTC)", "entry", 0.21 },
+	{ "exit (UTC)", "exit", 0.21 }, { "side", "side", 0.08 }, { "bars", "bars", 0.08 },
+	{ "exit reason", "why", 0.16 }, { "gross", "gross", 0.13 }, { "net", "net", 0.13 } };
 
 /* Rows [from, to) of the model's trade rows, as a table. */
 static void trade_rows(struct rpt_pdf *p, const cJSON *rows, int from, int to)
@@ -654,8 +647,8 @@ static void trades(struct rpt_pdf *p, const cJSON *m)
 	rpt_pdf_heading(p, "Trades", 1);
 	if (total <= 2 * TRADES_EACH_END) {
 		if (total)
-			rpt_pdf_paraf(p, "%d closed trades, all listed; they are in trades.csv and "
-				      "report.xlsx.", total);
+			rpt_pdf_paraf(p, "%d closed trade%s, all listed; %s in trades.csv and "
+				      "report.xlsx.", total, total == 1 ? "" : "s", total == 1 ? "it is" : "they are");
 		trade_rows(p, rows, 0, shown);
 		return;
 	}
@@ -766,6 +759,7 @@ void rpt_pdf_sections(struct rpt_pdf *p, const cJSON *model, const struct rpt_pd
 	live(p, model, d);
 	rejected(p, model);
 	tearsheet(p, model, d);
+	rpt_freqtrade_pdf(p, model);
 	robustness(p, model);
 	inspection(p, model);
 	costs(p, model, d);

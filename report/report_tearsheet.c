@@ -376,6 +376,8 @@ static void add_delays(cJSON *t, const cJSON *st)
 	add_str(t, "delay_note", sa_json_str(st, "delay_note", ""));
 }
 
+#define RPT_ROLLING_MIN_TRADES 5  /* trades a rolling window holds on average, at least */
+
 static void trade_row(cJSON *rows, const char *label, const char *value, const char *meaning)
 {
 	cJSON *r = cJSON_CreateObject();
@@ -384,6 +386,41 @@ static void trade_row(cJSON *rows, const char *label, const char *value, const c
 	add_str(r, "value", value);
 	add_str(r, "meaning", meaning);
 	cJSON_AddItemToArray(rows, r);
+}
+
+/* "median 12; middle half 4 to 30; all 1 to 96" of a trade_durations spread, or "n/a". */
+static const char *say_spread(const cJSON *d, int dec, char *buf, size_t len)
+{
+	char md[32], lo[32], hi[32], mn[32], mx[32];
+
+	if (!cJSON_IsObject(d))
+		return sa_fmt(buf, len, "n/a");
+	return sa_fmt(buf, len, "median %s; middle half %s to %s; all %s to %s",
+		      rpt_fmt_num(get(d, "median"), dec, md, sizeof md), rpt_fmt_num(get(d, "p25"), dec, lo, sizeof lo),
+		      rpt_fmt_num(get(d, "p75"), dec, hi, sizeof hi), rpt_fmt_num(get(d, "min"), dec, mn, sizeof mn),
+		      rpt_fmt_num(get(d, "max"), dec, mx, sizeof mx));
+}
+
+/* quantstats' figures (stats.json kelly, ulcer_index, recovery_factor, trade_durations). */
+static void add_quant_rows(cJSON *rows, const cJSON *st)
+{
+	const cJSON *d = get(st, "trade_durations");
+	char b[160];
+
+	trade_row(rows, "Kelly fraction", rpt_fmt_pct(get(st, "kelly"), 1, b, sizeof b),
+		  "the share of the account a trade would stake to grow it fastest, from the win rate and "
+		  "the mean win over the mean loss (quantstats' rule); above zero the trades have an edge, "
+		  "and a full Kelly stake is far riskier than its estimate's error allows");
+	trade_row(rows, "Ulcer index", rpt_fmt_pct(get(st, "ulcer_index"), 2, b, sizeof b),
+		  "the root mean square of net equity's falls from its peak: how deep and how long the "
+		  "drawdowns are, together");
+	trade_row(rows, "Recovery factor", rpt_fmt_num(get(st, "recovery_factor"), 2, b, sizeof b),
+		  "the compounded net return over the max drawdown: how many times over the worst fall "
+		  "was made back");
+	trade_row(rows, "Trade length, bars", say_spread(get(d, "bars"), 0, b, sizeof b),
+		  "bars each trade was held: the median, the middle half, and the shortest to the longest");
+	trade_row(rows, "Trade length, hours", say_spread(get(d, "hours"), 1, b, sizeof b),
+		  "hours from each trade's entry to its exit, the same way");
 }
 
 static void add_trade_stats(cJSON *t, const cJSON *st)
@@ -403,6 +440,30 @@ static void add_trade_stats(cJSON *t, const cJSON *st)
 	trade_row(rows, "Expectancy", rpt_fmt_pct(get(ts, "expectancy"), 3, b, sizeof b), "what a trade makes on average, after costs");
 	trade_row(rows, "Sortino ratio (per trade)", rpt_fmt_num(get(st, "sortino"), 3, b, sizeof b), "mean net return over the downside deviation: only losses count as risk");
 	trade_row(rows, "Calmar ratio", rpt_fmt_num(get(st, "calmar"), 3, b, sizeof b), "compound annual growth of net equity over the max drawdown");
+	add_quant_rows(rows, st);
+}
+
+/* Whether the rolling Sharpe ratio is drawn ("rolling"): a trade log scored alone has no bars
+ * to roll a window over, and a window holding fewer than RPT_ROLLING_MIN_TRADES trades on
+ * average gives a Sharpe ratio that swings on each one; then "rolling_note" says so instead,
+ * "rolling_section" whether the heading is there at all. */
+static void add_rolling(cJSON *t, const cJSON *st, const cJSON *rp)
+{
+	double bars = sa_json_num(rp, "bars", 0), trades = sa_json_num(st, "trades", 0);
+	double window = sa_json_num(get(st, "rolling_sharpe"), "window", NAN);
+	double per = bars > 0 && isfinite(window) ? trades * window / bars : NAN;
+	bool drawn = bars > 0 && !(per < RPT_ROLLING_MIN_TRADES);
+	char b[400];
+
+	cJSON_AddBoolToObject(t, "rolling", drawn);
+	cJSON_AddBoolToObject(t, "rolling_section", bars > 0);
+	if (drawn || !(bars > 0))
+		return;
+	sa_fmt(b, sizeof b, "The rolling Sharpe ratio is not drawn: its window of %.0f bars holds %.1f "
+	       "trade%s on average (%.0f trade%s over %.0f bars), too few for a Sharpe ratio that does "
+	       "not swing on each one; at least %d a window are wanted.", window, per,
+	       per == 1 ? "" : "s", trades, trades == 1 ? "" : "s", bars, RPT_ROLLING_MIN_TRADES);
+	cJSON_AddStringToObject(t, "rolling_note", b);
 }
 
 void rpt_tearsheet_model(cJSON *m, const struct rpt_input *in)
@@ -423,6 +484,5 @@ void rpt_tearsheet_model(cJSON *m, const struct rpt_input *in)
 	add_str(t, "breakeven_sentence", rpt_say_breakeven(st, b, sizeof b));
 	add_str(t, "sharpe_ci95", rpt_say_interval(st, b, sizeof b));
 	add_str(t, "rolling_window", rpt_fmt_num(get(get(st, "rolling_sharpe"), "window"), 0, b, sizeof b));
-	/* a trade log scored alone has no bars to roll a window over */
-	cJSON_AddBoolToObject(t, "rolling", sa_json_num(rpt_stage_ok(in, RPT_REPLAY), "bars", 0) > 0);
+	add_rolling(t, st, rpt_stage_ok(in, RPT_REPLAY));
 }

@@ -81,8 +81,8 @@ static const char *variance_line(const cJSON *stats, char *buf, size_t len)
 			      "TRIALS_SR_VARIANCE, for trials run elsewhere.");
 	if (strcmp(src, "null") == 0)
 		return sa_fmt(buf, len, "With only a count of trials, the spread of Sharpe ratios was "
-			      "taken as what pure luck gives over %.0f trades.",
-			      sa_json_num(stats, "trades", 0));
+			      "taken as what pure luck gives over %.0f trade%s.",
+			      sa_json_num(stats, "trades", 0), sa_json_num(stats, "trades", 0) == 1 ? "" : "s");
 	return sa_fmt(buf, len, "No statistics: the deflation was not computed.");
 }
 

@@ -11,6 +11,7 @@
 
 #include "jsonio.h"
 #include "msg.h"
+#include "report_freqtrade.h"
 #include "report_live.h"
 #include "report_reconcile.h"
 #include "text.h"
@@ -107,6 +108,13 @@ static lxw_worksheet *table_sheet(struct book *b, const char *name, const struct
 		widths[c] = t[c].xlsx_width;
 	}
 	return sheet(b, name, heads, n < 16 ? n : 16, widths);
+}
+
+/* A filter over a sheet's one table: the header row and the rows up to last. */
+static void filter(lxw_worksheet *ws, int last, int cols)
+{
+	if (ws)
+		worksheet_autofilter(ws, 0, 0, (lxw_row_t)(last > 0 ? last : 0), (lxw_col_t)(cols - 1));
 }
 
 /* The number format of a cell kind (NULL: the default). */
@@ -505,13 +513,14 @@ static void write_drawdowns(struct book *b, const cJSON *st)
 		put_json(ws, r, 5, get(ep, "bars"), NULL);
 		r++;
 	}
+	filter(ws, r - 1, RPT_DRAWDOWN_COLS);
 }
 
 static void write_monthly(struct book *b, const cJSON *st)
 {
-	static const char *const heads[] = { "month", "return", "", "year", "return" };
-	static const double widths[] = { 10, 12, 3, 8, 12 };
-	lxw_worksheet *ws = sheet(b, "Monthly", heads, 5, widths);
+	static const char *const heads[] = { "month", "return" };
+	static const double widths[] = { 10, 12 };
+	lxw_worksheet *ws = sheet(b, "Monthly", heads, 2, widths);
 	const cJSON *it;
 	int r = 1;
 
@@ -519,11 +528,49 @@ static void write_monthly(struct book *b, const cJSON *st)
 		put_text(ws, r, 0, sa_json_str(it, "month", ""), NULL);
 		put_json(ws, r++, 1, get(it, "return"), b->pct);
 	}
-	r = 1;
+	filter(ws, r - 1, 2);
+}
+
+/* Sheet Yearly: each year's net return beside buy and hold's (stats.json yearly and
+ * yearly_benchmark). */
+static void write_yearly(struct book *b, const cJSON *st)
+{
+	static const char *const heads[] = { "year", "strategy", "buy_and_hold" };
+	static const double widths[] = { 8, 12, 13 };
+	lxw_worksheet *ws = sheet(b, "Yearly", heads, 3, widths);
+	const cJSON *it, *by;
+	int r = 1;
+
 	cJSON_ArrayForEach(it, get(st, "yearly")) {
-		put_json(ws, r, 3, get(it, "year"), NULL);
-		put_json(ws, r++, 4, get(it, "return"), b->pct);
+		const cJSON *bench = NULL;
+		cJSON_ArrayForEach(by, get(st, "yearly_benchmark"))
+			if (cJSON_IsNumber(get(by, "year")) && cJSON_IsNumber(get(it, "year")) &&
+			    get(by, "year")->valuedouble == get(it, "year")->valuedouble)
+				bench = get(by, "return");
+		put_json(ws, r, 0, get(it, "year"), NULL);
+		put_json(ws, r, 1, get(it, "return"), b->pct);
+		put_json(ws, r++, 2, bench, b->pct);
 	}
+	filter(ws, r - 1, 3);
+}
+
+/* Sheet Long short: each side's trades, as stats.json long_short has them. */
+static void write_sides(struct book *b, const cJSON *st)
+{
+	static const char *const heads[] = { "side", "trades", "net_return", "win_rate", "sharpe" };
+	static const double widths[] = { 8, 8, 12, 10, 10 };
+	static const char *const sides[] = { "long", "short" };
+	lxw_worksheet *ws = sheet(b, "Long short", heads, 5, widths);
+
+	for (int k = 0; ws && k < 2; k++) {
+		const cJSON *sd = get(get(st, "long_short"), sides[k]);
+		worksheet_write_string(ws, (lxw_row_t)k + 1, 0, sides[k], NULL);
+		put_json(ws, k + 1, 1, get(sd, "trades"), NULL);
+		put_json(ws, k + 1, 2, get(sd, "net_return"), b->pct);
+		put_json(ws, k + 1, 3, get(sd, "win_rate"), b->pct);
+		put_json(ws, k + 1, 4, get(sd, "sharpe"), b->num);
+	}
+	filter(ws, 2, 5);
 }
 
 static void write_delay(struct book *b, const cJSON *st)
@@ -536,6 +583,8 @@ static void write_delay(struct book *b, const cJSON *st)
 		json_row(b, ws, r++, rpt_delay_cols, RPT_DELAY_COLS, it);
 	if (r == 1)
 		put_text(ws, 1, 0, sa_json_str(st, "delay_note", "stats.json is missing or failed"), NULL);
+	else
+		filter(ws, r - 1, RPT_DELAY_COLS);
 }
 
 /* Sheet Costs: each cost multiple's row, its basis, and the break-even in the decimals the page
@@ -584,20 +633,20 @@ static void write_benchmark(struct book *b, const cJSON *st)
 	put_json(ws, 5, 2, get(bm, "excess_return"), b->pct);
 }
 
-/* Sheet Metrics: the risk figures (stats_metrics.h), longs and shorts apart, and each year
- * beside buy and hold's, all as stats.json has them. */
+/* Sheet Metrics: the risk figures (stats_metrics.h) and quantstats' extras as stats.json has
+ * them, one figure a row (longs and shorts, and the years, have sheets of their own). */
 static void write_metrics(struct book *b, const cJSON *st)
 {
-	static const char *const heads[] = { "figure", "value", "", "side", "trades", "net_return",
-		"win_rate", "sharpe", "", "year", "strategy", "buy_and_hold" };
-	static const double widths[] = { 26, 14, 3, 8, 8, 12, 10, 10, 3, 8, 12, 13 };
+	static const char *const heads[] = { "figure", "value" };
+	static const double widths[] = { 30, 14 };
 	static const char *const keys[] = { "volatility_annualised", "var_95", "cvar_95", "best_bar",
 		"worst_bar", "best_month", "worst_month", "cagr", "omega", "tail_ratio", "best_day",
 		"worst_day" };
 	static const char *const rv[] = { "window", "min", "max", "last" };
-	static const char *const sides[] = { "long", "short" };
-	lxw_worksheet *ws = sheet(b, "Metrics", heads, 12, widths);
-	const cJSON *it, *by;
+	static const char *const quant[] = { "kelly", "ulcer_index", "recovery_factor" };
+	static const char *const durs[] = { "bars", "hours" };
+	static const char *const qs[] = { "min", "p25", "median", "p75", "max", "mean" };
+	lxw_worksheet *ws = sheet(b, "Metrics", heads, 2, widths);
 	char label[64];
 	int r = 1;
 
@@ -607,29 +656,21 @@ static void write_metrics(struct book *b, const cJSON *st)
 		worksheet_write_string(ws, (lxw_row_t)r, 0, keys[k], NULL);
 		put_json(ws, r, 1, get(st, keys[k]), b->pct);
 	}
+	for (size_t k = 0; k < sizeof quant / sizeof quant[0]; k++, r++) {
+		worksheet_write_string(ws, (lxw_row_t)r, 0, quant[k], NULL);
+		put_json(ws, r, 1, get(st, quant[k]), k < 2 ? b->pct : b->num);
+	}
+	for (size_t k = 0; k < sizeof durs / sizeof durs[0]; k++)
+		for (size_t q = 0; q < sizeof qs / sizeof qs[0]; q++, r++) {
+			worksheet_write_string(ws, (lxw_row_t)r, 0, sa_fmt(label, sizeof label,
+					       "trade_durations.%s.%s", durs[k], qs[q]), NULL);
+			put_json(ws, r, 1, get(get(get(st, "trade_durations"), durs[k]), qs[q]), NULL);
+		}
 	for (size_t k = 0; k < 4; k++, r++) {
 		worksheet_write_string(ws, (lxw_row_t)r, 0, sa_fmt(label, sizeof label, "rolling_volatility.%s", rv[k]), NULL);
 		put_json(ws, r, 1, get(get(st, "rolling_volatility"), rv[k]), k ? b->pct : NULL);
 	}
-	for (int k = 0; k < 2; k++) {
-		const cJSON *sd = get(get(st, "long_short"), sides[k]);
-		worksheet_write_string(ws, (lxw_row_t)k + 1, 3, sides[k], NULL);
-		put_json(ws, k + 1, 4, get(sd, "trades"), NULL);
-		put_json(ws, k + 1, 5, get(sd, "net_return"), b->pct);
-		put_json(ws, k + 1, 6, get(sd, "win_rate"), b->pct);
-		put_json(ws, k + 1, 7, get(sd, "sharpe"), b->num);
-	}
-	r = 1;
-	cJSON_ArrayForEach(it, get(st, "yearly")) {
-		const cJSON *bench = NULL;
-		cJSON_ArrayForEach(by, get(st, "yearly_benchmark"))
-			if (cJSON_IsNumber(get(by, "year")) && cJSON_IsNumber(get(it, "year")) &&
-			    get(by, "year")->valuedouble == get(it, "year")->valuedouble)
-				bench = get(by, "return");
-		put_json(ws, r, 9, get(it, "year"), NULL);
-		put_json(ws, r, 10, get(it, "return"), b->pct);
-		put_json(ws, r++, 11, bench, b->pct);
-	}
+	filter(ws, r - 1, 2);
 }
 
 /* Rows "prefix.key | value" for every number, string and list of numbers under o, depth first. */
@@ -692,9 +733,11 @@ static void write_tearsheet(struct book *b, const struct rpt_input *in)
 	const cJSON *st = rpt_stage_ok(in, RPT_STATS);
 
 	write_metrics(b, st);
+	write_sides(b, st);
 
 	write_drawdowns(b, st);
 	write_monthly(b, st);
+	write_yearly(b, st);
 	write_delay(b, st);
 	write_costs(b, st);
 	write_benchmark(b, st);
@@ -744,6 +787,12 @@ int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *nam
 		goto out;
 	}
 	write_tearsheet(&b, in);
+	if (rpt_freqtrade_sheets(b.wb, b.head, b.pct, in)) {
+		sa_fmt(err, errlen, "cannot add freqtrade's sheets to '%s'", tmp);
+		workbook_close(b.wb);
+		remove(tmp);
+		goto out;
+	}
 	lxw_error e = workbook_close(b.wb);
 	b.wb = NULL;
 	if (e != LXW_NO_ERROR) {

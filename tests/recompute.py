@@ -18,7 +18,10 @@ the replay set beside them is recomputed from backtest_equity.csv (its net and g
 the difference from the live net return in equity.csv, the bars whose decisions differ, and
 with DATA a replay of run.json's signals), and the bundle's sums must list it.
 The curve files the report draws (benchmark.csv, rolling.csv, walkforward.csv,
-montecarlo_fan.csv, reconcile.csv) are recomputed by recompute_curves.py, beside this file.
+montecarlo_fan.csv, reconcile.csv) are recomputed by recompute_curves.py, beside this file,
+and the tables freqtrade's backtest report prints (by_exit_reason, by_entry_tag, the longest
+runs, market_change, balance) by recompute_freqtrade.py, and quantstats' Kelly, ulcer index,
+recovery factor and trade durations by recompute_quant.py.
 
 Conventions (pipeline/README.md): each trade's net return applies to the equity at its entry,
 so for trades that do not overlap (a replay of signals) the last net equity is the product of
@@ -53,6 +56,8 @@ import sys
 from statistics import NormalDist
 
 from recompute_curves import curve_checks, epoch, funding_instants
+from recompute_freqtrade import freqtrade_checks
+from recompute_quant import quant_checks
 
 TOL = 1e-8  # outputs carry 10 significant digits
 TOL_REPLAY = 1e-9  # a replayed row against its independent replay
@@ -771,6 +776,10 @@ def main():
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     for what, good in curve_checks(d, bars, replay, stats):
+        bad += not good
+        print(f"{'ok' if good else 'MISMATCH'}: {what}")
+    for what, good in freqtrade_checks(d, stats, trades, curve, bars, replay.get("mode") == "tradelog") + \
+            quant_checks(stats, trades, curve):
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     for what, good in hindsight_sealed_checks(d):

@@ -97,7 +97,7 @@ enum sa_knob_type {
 	  "stock: the least commission an order pays, in the stake's currency (Interactive Brokers' fixed pricing: USD 1); the fee per side is at least it over STAKE") \
 	X(STAKE, "STAKE", "costs.stake", SA_KNOB_NUM, 1, 1e12, "10000",                            \
 	  "robust sealed variants replay stats",                          \
-	  "the notional of one order, in the stake's currency, that MIN_COMMISSION_STOCK is set against") \
+	  "the account in the stake's currency: the notional of one order, that MIN_COMMISSION_STOCK is set against, and the report's starting balance (as freqtrade's)") \
 	X(SPREAD_FLOOR, "SPREAD_FLOOR", "costs.spread_floor", SA_KNOB_NUM, 0, 10, "1",               \
 	  "robust sealed variants replay stats",                          \
 	  "slippage per side is at least this times half the spread the bars imply (the least of Roll's, Corwin-Schultz's and Abdi-Ranaldo's estimates); 0: no floor") \

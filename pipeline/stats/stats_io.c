@@ -13,6 +13,8 @@
 #include "costs.h"
 #include "exits.h"
 #include "stats_forward.h"
+#include "stats_freqtrade.h"
+#include "stats_quant.h"
 #include "stats_market.h"
 #include "stats_metrics.h"
 #include "stats_rerun.h"
@@ -42,11 +44,23 @@ static void *grow_one(struct growth *g)
 }
 
 enum { T_ENTRY, T_EXIT, T_SIDE, T_EPX, T_XPX, T_BARS, T_GROSS, T_FEES, T_SLIP, T_FUND, T_BORROW,
-       T_NET, T_END, T_N };
+       T_NET, T_END, T_REASON, T_N };
 static const char *const trade_cols[T_N] = {
 	"entry_time", "exit_time", "side", "entry_px", "exit_px", "bars_held", "gross_return",
-	"fees", "slippage", "funding", "borrow", "net_return", "open_at_end",
+	"fees", "slippage", "funding", "borrow", "net_return", "open_at_end", "exit_reason",
 };
+
+/* exit_reason by its name in trades.csv ("" when unknown, as in a trade log). */
+static int trade_reason(struct sa_csv_table *tb, struct rp_trade *t)
+{
+	for (int e = 0; e < RP_EXIT_N; e++)
+		if (!strcmp(tb->vals[T_REASON], rp_exit_reason_name(e))) {
+			t->exit_reason = (unsigned char)e;
+			return 0;
+		}
+	sa_csv_table_fail(tb, "exit_reason is not one the replay writes, '%s'", tb->vals[T_REASON]);
+	return -1;
+}
 
 static int trade_times(struct sa_csv_table *tb, struct rp_trade *t)
 {
@@ -79,7 +93,8 @@ static int trade_row(struct sa_csv_table *tb, void *arg)
 	    sa_csv_table_num(tb, T_GROSS, false, &t->gross) < 0 || sa_csv_table_num(tb, T_FEES, false, &t->fees) < 0 ||
 	    sa_csv_table_num(tb, T_SLIP, false, &t->slippage) < 0 ||
 	    sa_csv_table_num(tb, T_FUND, false, &t->funding) < 0 ||
-	    sa_csv_table_num(tb, T_BORROW, false, &t->borrow) < 0 || sa_csv_table_num(tb, T_NET, false, &t->net) < 0)
+	    sa_csv_table_num(tb, T_BORROW, false, &t->borrow) < 0 || sa_csv_table_num(tb, T_NET, false, &t->net) < 0 ||
+	    trade_reason(tb, t) < 0)
 		return -1;
 	t->bars_held = isfinite(bars) && bars >= 0 ? (long)bars : -1;
 	t->open_at_end = !strcmp(tb->vals[T_END], "1");
@@ -606,6 +621,19 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 		goto fail;
 	}
 	sts_tail_report(o, in, &s);
+	if (sts_quant_report(o, in->trades, in->n_trades, in->eq_net, in->n_eq, s.net_return,
+			     s.max_drawdown) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+		why = "out of memory measuring the trades' durations";
+		goto fail;
+	}
+	if (sts_freqtrade_report(o, in, s.net_return, err, sizeof(err)) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+		why = err;
+		goto fail;
+	}
 	if (sts_market_report(o, in) < 0) {
 		cJSON_Delete(o);
 		o = NULL;

@@ -17,6 +17,24 @@ static void copy_str(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src ? src : "");
 }
 
+void vd_first_line(char *dst, size_t len, const char *src)
+{
+	size_t n = strcspn(src ? src : "", "\n"), cut;
+
+	src = src ? src : "";
+	if (n < len) {
+		snprintf(dst, len, "%.*s", (int)n, src);
+		return;
+	}
+	/* too long: cut after the last whole word that leaves room for the mark, never inside one */
+	for (cut = len - 7; cut > 0 && src[cut] != ' '; cut--)
+		;
+	while (cut > 0 && (src[cut - 1] == ' ' || src[cut - 1] == ',' || src[cut - 1] == ';' ||
+			   src[cut - 1] == ':'))
+		cut--;
+	snprintf(dst, len, "%.*s [...]", (int)cut, src);
+}
+
 /* Reads dir/name as a stage file; records "ok", "missing" or the reason in status. Returns the
  * tree whether or not it says ok (caller frees), or NULL when there is nothing to read. */
 static cJSON *read_stage(const char *dir, const char *name, bool *ok, char *status, size_t len)
@@ -123,8 +141,7 @@ static void load_run(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 
 	/* A killed or refused run is not "ok", yet its record is exactly what the veto needs. */
 	copy_str(f->run_status, sizeof f->run_status, status);
-	copy_str(f->run_error, sizeof f->run_error, sa_json_str(c, "error", ""));
-	f->run_error[strcspn(f->run_error, "\n")] = '\0';
+	vd_first_line(f->run_error, sizeof f->run_error, sa_json_str(c, "error", ""));
 	if (status[0] && strcmp(status, "not_run") != 0)
 		f->strategy = true;
 	f->num.killed = strncmp(status, "killed_", 7) == 0;

@@ -19,6 +19,10 @@ struct vd_inputs {
  * recorded in *in ("ok", "missing", or the reason) and the facts say "unknown". Never fails. */
 void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in);
 
+/* The first line of src into dst (len bytes); a line too long for it is cut after its last
+ * whole word that fits and ends " [...]", so no sentence quoting it stops inside a word. */
+void vd_first_line(char *dst, size_t len, const char *src);
+
 /* Builds the verdict.json tree from the facts, the decision and the summary text (borrowed).
  * summary_source names who wrote the summary ("numbers" or "narration"). Caller frees. */
 cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const struct vd_inputs *in,

@@ -39,9 +39,9 @@ static void why(const struct vd_sealed *s, char *buf, size_t len)
 	else if (!isfinite(s->trades) || s->trades < 1)
 		snprintf(buf, len, "no trade on the %.0f sealed bars", s->bars);
 	else
-		snprintf(buf, len, "on the %.0f sealed bars, %.0f trades: mean net return %.4f %% per "
+		snprintf(buf, len, "on the %.0f sealed bars, %.0f trade%s: mean net return %.4f %% per "
 			 "trade, %+.1f %% in all; the edge %s there (both must be above 0)", s->bars,
-			 s->trades, 100 * s->mean_net, 100 * s->net_return,
+			 s->trades, s->trades == 1 ? "" : "s", 100 * s->mean_net, 100 * s->net_return,
 			 s->edge_holds ? "holds" : "does not hold");
 }
 

@@ -20,7 +20,7 @@ struct vd_facts {
 	bool tradelog;                  /* a trade log was uploaded */
 	bool trusted_returns;           /* replayed returns came from the trade log as given */
 	char run_status[32];            /* run.json status, "" when unknown */
-	char run_error[VD_TEXT_MAX];    /* run.json error, its first line (cut), "" when none */
+	char run_error[VD_TEXT_MAX];    /* run.json error, its first line (vd_first_line), "" when none */
 	bool lookahead_ok;              /* lookahead.json present and ok */
 	long lookahead_points;          /* truncated re-runs compared */
 	long lookahead_run;             /* truncation points chosen */

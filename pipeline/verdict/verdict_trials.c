@@ -101,7 +101,8 @@ char *vd_variance_line(const struct vd_facts *f, char *buf, size_t len)
 			 "TRIALS_SR_VARIANCE, as given for trials run elsewhere.");
 	else if (strcmp(f->v_source, "null") == 0)
 		snprintf(buf, len, "With only a count of trials, the deflation assumed the spread of "
-			 "Sharpe ratios that pure luck gives over %.0f trades.", f->num.trades);
+			 "Sharpe ratios that pure luck gives over %.0f trade%s.", f->num.trades,
+			 f->num.trades == 1 ? "" : "s");
 	return buf;
 }
 

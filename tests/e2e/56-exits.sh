@@ -42,6 +42,11 @@ expect_eq "stats.json counts the trades by exit reason" \
 	"$(jget "$TMP/fixed/stats.json" exit_reasons)"
 check "recompute.py: every trade, cost row, late fill and the break-even agree" \
 	"$PY" tests/recompute.py "$TMP/fixed" $F/bars_a.csv
+by_exit() { "$PY" -c 'import json, sys
+print(" ".join("%s:%d/%d/%d/%d" % (r["key"], r["trades"], r["wins"], r["draws"], r["losses"])
+               for r in json.load(open(sys.argv[1]))["by_exit_reason"]))' "$1"; }
+expect_eq "stats.json by_exit_reason: each reason's trades, wins, draws and losses, most summed return first" \
+	"take_profit:2/2/0/0 end:1/1/0/0 stop_loss:3/0/0/3" "$(by_exit "$TMP/fixed/stats.json")"
 
 check "ROI table and trailing stop: inspect, replay and stats run" stage roi_trail b
 expect_eq "a ROI step that comes in at the bar's open fills at the open" \

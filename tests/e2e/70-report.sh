@@ -86,6 +86,31 @@ need = 200 if w >= 1000 else 120
 print("FIT" if not over and meaning >= need else "FIT " + m.group(1).strip())
 PYEOF
 }
+# Loads a copy of the page with a script that counts the words of prose broken across two lines
+# (a break after a hyphen is a word's own; pre, code, hashes and folded-away text are not prose);
+# prints "BREAKS n" and the first of them.
+word_breaks() { # dir width
+	"$PY" - "$1" "$2" <<'PYEOF'
+import os, re, subprocess, sys
+d, w = sys.argv[1], int(sys.argv[2])
+s = open(d + "/report.html").read().replace("default-src 'none';", "default-src 'none'; script-src 'unsafe-inline';")
+if w < 500:
+    s = s.replace("</head>", "<style>html { width: %dpx; }</style></head>" % w)
+js = ('<script>addEventListener("load",function(){var m=[],n=0,tw=document.createTreeWalker(document.body,NodeFilter.SHOW_TEXT);'
+      'while(tw.nextNode()){var t=tw.currentNode,p=t.parentElement;if(!p||p.closest("pre,code,.hash,details:not([open])"))continue;'
+      'var re=/[^\\s-]+-?/g,x;while((x=re.exec(t.data))){var r=document.createRange();r.setStart(t,x.index);r.setEnd(t,x.index+x[0].length);'
+      'var tops={},k=0;Array.prototype.forEach.call(r.getClientRects(),function(c){var y=Math.round(c.top);if(c.width>0&&!tops[y]){tops[y]=1;k++;}});'
+      'if(k>1){n++;if(m.length<8)m.push(x[0]);}}}'
+      'document.title="BREAKS "+n+(m.length?" "+m.join(" "):"");});</script></body>')
+open(d + "/.breaks.html", "w").write(s.replace("</body>", js))
+out = subprocess.run(["timeout", "120", os.environ["CHROMIUM"], "--headless", "--no-sandbox", "--disable-gpu",
+                      "--hide-scrollbars", "--virtual-time-budget=5000", "--window-size=%d,2000" % max(w, 500),
+                      "--dump-dom", "file://" + os.path.abspath(d) + "/.breaks.html"], capture_output=True, text=True).stdout
+os.remove(d + "/.breaks.html")
+m = re.search(r"<title>(BREAKS[^<]*)</title>", out)
+print(m.group(1) if m else "no title")
+PYEOF
+}
 # The order of the page's sections, by id.
 section_order() { # html
 	"$PY" - "$1" <<'PYEOF'
@@ -217,7 +242,7 @@ done
 # HTML: the sections in order, each value escaped, no script.
 order=$(grep -o '<section id="[a-z]*"' "$A/report.html" | sed 's/.*id="\(.*\)"/\1/' | tr '\n' ' ')
 expect_eq "sections in the documented order" \
-	"verdict gates vetoes containment lookahead tearsheet robustness inspection costs statistics trials selection trades data fingerprint limitations " "$order"
+	"verdict gates vetoes containment lookahead tearsheet freqtrade robustness inspection costs statistics trials selection trades data fingerprint limitations " "$order"
 expect_eq "no script element in the report" 0 "$(grep -ci '<script' "$A/report.html")"
 check "the verdict from verdict.json is in the banner" grep -q "<div class=\"verdict\">$(jget "$A/verdict.json" verdict)</div>" "$A/report.html"
 check "the strategy sha256 is in the fingerprint" grep -q "$(jget "$A/fingerprint.json" strategy_sha256)" "$A/report.html"
@@ -230,7 +255,8 @@ import openpyxl
 path, verdict = sys.argv[1], json.load(open(sys.argv[2]))
 wb = openpyxl.load_workbook(path)
 want = ["Summary", "Gates", "Trades", "Equity", "LookAhead", "Robustness", "Variants", "Containment",
-        "Inspection", "Metrics", "Drawdowns", "Monthly", "Delay", "Costs", "Benchmark", "Selection"]
+        "Inspection", "Metrics", "Long short", "Drawdowns", "Monthly", "Yearly", "Delay", "Costs", "Benchmark", "Selection",
+        "Exit reasons", "Entry tags", "Account"]
 assert wb.sheetnames == want, wb.sheetnames
 g = wb["Gates"]
 rows = [r for r in g.iter_rows(min_row=2, values_only=True) if r[0] != "veto"]
@@ -270,7 +296,12 @@ else
 		expect_eq "at $w px nothing sticks out: no horizontal scrolling" "WIDTH $w" "$(page_width "$A" "$w")"
 		expect_eq "at $w px every table fits its column, and 'what it means' keeps its width" FIT \
 			"$(table_fit "$A" "$w")"
+		expect_eq "at $w px no word of prose breaks in the middle" "BREAKS 0" "$(word_breaks "$A" "$w")"
 	done
+	# the probe sees a break: cells forced to cut their words
+	mkdir -p "$TMP/wb" && sed 's|</head>|<style>td { word-break: break-all; }</style></head>|' "$A/report.html" >"$TMP/wb/report.html"
+	got=$(word_breaks "$TMP/wb" 375)
+	check "the word-break probe notices words cut at 375 px (${got%% *} ${got#* })" test "$got" != "BREAKS 0"
 	rm "$A/costs.png"
 	expect_eq "the image probe notices a missing image" "IMAGES 9/10" "$(images_loaded "$A")"
 fi
@@ -418,6 +449,58 @@ if chart_ink "$N/live.png" >"$TMP/ink.out" 2>&1; then
 else
 	ok "live.png then draws no curve ($(tail -n 1 "$TMP/ink.out"))"
 fi
+
+# What the run printed folds away under one line that counts it; a gate's result says in words
+# what failed, its threshold how the value must stand to it.
+W=$TMP/w/noisy
+make_case "$W"
+"$PY" - "$W/run.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+warn = "strategy.py:9: PerformanceWarning: DataFrame is highly fragmented.\n  frame[c] = x\n"
+r["stderr"] = warn * 3 + "strategy.py:12: FutureWarning: fillna(method=) is deprecated\n"
+json.dump(r, open(sys.argv[1], "w"))
+PYEOF
+check "the report renders a run that printed warnings" render "$W" noisy
+summary="The run&#39;s standard error, as far as the sandbox kept it: 7 lines, among them 3 PerformanceWarnings and 1 FutureWarning."
+check "the printed text folds under a summary counting each kind of warning" \
+	grep -q "<details class=\"log\"><summary>$summary Open to read it.</summary><pre>strategy.py:9: PerformanceWarning" "$W/report.html"
+check "the PDF says the summary, and where the text is, not the text" sh -c \
+	"pdftotext '$W/report.pdf' - | tr '\n' ' ' | grep -q 'among them 3 PerformanceWarnings and 1 FutureWarning. The text is in run.json' &&
+	 ! pdftotext '$W/report.pdf' - | grep -q 'frame\[c\] = x'"
+# A chart is drawn only when its sample supports it: a rolling Sharpe ratio over a window that
+# holds a trade or two is said to be too thin, not drawn.
+S=$TMP/s/sparse
+make_case "$S"
+"$PY" - "$S/stats.json" <<'PYEOF'
+import json, sys
+st = json.load(open(sys.argv[1]))
+st["trades"] = 4
+st["rolling_sharpe"] = {"window": 375, "basis": "bars", "min": -10.2, "max": 9.8, "last": 1.0, "share_positive": 0.5}
+json.dump(st, open(sys.argv[1], "w"))
+PYEOF
+check "the report renders a strategy of 4 trades" render "$S" sparse
+check "4 trades: the rolling Sharpe ratio is said to be too thin, not drawn" sh -c \
+	"grep -q 'The rolling Sharpe ratio is not drawn: its window of 375 bars holds 1.0 trade on average (4 trades over 1500 bars)' '$S/report.html' &&
+	 ! grep -q 'src=\"rolling.png\"' '$S/report.html' &&
+	 pdftotext '$S/report.pdf' - | tr '\n' ' ' | grep -q 'The rolling Sharpe ratio is not drawn'"
+check "32 trades: the rolling Sharpe ratio is drawn" grep -q 'src="rolling.png"' "$A/report.html"
+gate_words() { # html verdict
+	"$PY" - "$1" "$2" <<'PYEOF'
+import html, json, re, sys
+page = open(sys.argv[1]).read().split('<section id="gates">')[1].split("</section>")[0]
+rows = re.findall(r"<tr><td class=\"mono\">([^<]*)</td><td class=\"num\">([^<]*)</td><td class=\"num\">([^<]*)</td>\s*"
+                  r"<td><span class=\"(pass|fail)\">([^<]*)</span></td>", page)
+gates = json.load(open(sys.argv[2]))["gates"]
+assert len(rows) == len(gates), (rows, len(gates))
+for (name, value, threshold, cls, result), g in zip(rows, gates):
+    assert name == g["name"] and cls == ("pass" if g["pass"] else "fail"), (name, cls, g)
+    assert result == "pass" if g["pass"] else result.startswith("fail: ") and len(result) > 12, result
+    assert re.match(r"(at least|at most|above|below) ", html.unescape(threshold)), threshold
+print(len(rows), "gates")
+PYEOF
+}
+check "each gate's result says what failed, its threshold how to pass" gate_words "$A/report.html" "$A/verdict.json"
 
 # Hostile upload text: never markup, never a formula.
 H=$TMP/h/evil

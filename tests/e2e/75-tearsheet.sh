@@ -151,8 +151,10 @@ for r, e in zip(dd, st["drawdowns"]):
 mo = [r for r in rows("Monthly") if r[0]]
 assert [r[0] for r in mo] == [m["month"] for m in st["monthly"]], "Monthly months"
 assert all(near(r[1], m["return"]) for r, m in zip(mo, st["monthly"])), "Monthly returns"
-yr = [r for r in rows("Monthly") if r[3] is not None]
-assert all(r[3] == y["year"] and near(r[4], y["return"]) for r, y in zip(yr, st["yearly"])), "yearly"
+assert all(len(r) == 2 for r in wb["Monthly"].iter_rows(values_only=True)), "Monthly holds one table"
+for name in ("Monthly", "Yearly", "Long short", "Metrics", "Drawdowns", "Delay"):
+    ws = wb[name]
+    assert ws.auto_filter.ref == "A1:%s%d" % (chr(64 + ws.max_column), ws.max_row), (name, ws.auto_filter.ref)
 de = rows("Delay")
 assert [r[0] for r in de] == [1, 2, 3, 5], de
 assert all(near(r[2], d["sharpe"]) and near(r[3], d["net_return"]) and r[4] == d["ruined"]
@@ -182,18 +184,86 @@ for k in ("window", "min", "max", "last"):
 su = {r[0]: r[1] for r in rows("Summary") if r[0]}
 assert near(su["Sharpe ratio (annualised, not Lo-corrected)"], st["sharpe_annualised"]["value"]), su
 assert near(su["Sharpe ratio (annualised, Lo-corrected)"], st["sharpe_annualised_lo"]["value"]), su
-ls = {r[3]: r for r in rows("Metrics") if r[3]}
+ls = {r[0]: r for r in rows("Long short")}
 for side in ("long", "short"):
     g, e = ls[side], st["long_short"][side]
-    assert g[4] == e["trades"] and all(e[k] is None and g[i] is None or near(g[i], e[k])
-                                       for i, k in ((5, "net_return"), (6, "win_rate"), (7, "sharpe"))), (g, e)
-ys = [r for r in rows("Metrics") if r[9] is not None]
+    assert g[1] == e["trades"] and all(e[k] is None and g[i] is None or near(g[i], e[k])
+                                       for i, k in ((2, "net_return"), (3, "win_rate"), (4, "sharpe"))), (g, e)
+ys = rows("Yearly")
 bench = {y["year"]: y["return"] for y in st["yearly_benchmark"]}
-assert len(ys) == len(st["yearly"]) and all(r[9] == y["year"] and near(r[10], y["return"]) and near(r[11], bench[y["year"]])
+assert len(ys) == len(st["yearly"]) and all(r[0] == y["year"] and near(r[1], y["return"]) and near(r[2], bench[y["year"]])
                                             for r, y in zip(ys, st["yearly"])), ys
 PYEOF
 }
 check "XLSX: Drawdowns, Monthly, Delay, Costs, Benchmark and Metrics hold stats.json's numbers" xlsx_tearsheet "$A/report.xlsx" "$A/stats.json"
+# freqtrade's tables: one table a sheet, filtered over exactly its rows, stats.json's numbers
+xlsx_freqtrade() { # xlsx stats
+	"$PY" - "$1" "$2" <<'PYEOF'
+import json, sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+st = json.load(open(sys.argv[2]))
+cols = ["key", "trades", "mean_return", "sum_return", "mean_bars_held", "wins", "draws", "losses"]
+for sheet, key in (("Exit reasons", "by_exit_reason"), ("Entry tags", "by_entry_tag")):
+    ws = wb[sheet]
+    got = list(ws.iter_rows(values_only=True))
+    assert list(got[0]) == cols, got[0]
+    assert ws.auto_filter.ref == "A1:H%d" % (len(st[key]) + 1), (sheet, ws.auto_filter.ref)
+    assert len(got) == len(st[key]) + 1, (sheet, len(got))
+    for g, e in zip(got[1:], st[key]):
+        assert (g[0] or "") == e["key"] and list(g[1:]) == [e[c] for c in cols[1:]], (g, e)
+ws = wb["Account"]
+acc = {r[0]: r[1] for r in ws.iter_rows(min_row=2, values_only=True)}
+assert ws.auto_filter.ref == "A1:B%d" % (len(acc) + 1), ws.auto_filter.ref
+for k in ("starting_balance", "final_balance", "profit_abs"):
+    assert acc["balance." + k] == st["balance"][k], k
+for k in ("market_change", "max_consecutive_wins", "max_consecutive_losses"):
+    assert acc[k] == st[k], k
+print(len(st["by_exit_reason"]), "exit reasons")
+PYEOF
+}
+check "XLSX: Exit reasons, Entry tags and Account each one filtered table of stats.json's numbers" \
+	xlsx_freqtrade "$A/report.xlsx" "$A/stats.json"
+# the page and the PDF print each exit reason's row and the account as stats.json has them
+freqtrade_shown() { # html pdf.txt stats
+	"$PY" - "$1" "$2" "$3" <<'PYEOF'
+import html, json, re, sys
+page = html.unescape(re.sub(r"<[^>]+>", " ", open(sys.argv[1]).read().split('<section id="freqtrade">')[1].split("</section>")[0]))
+pdf = open(sys.argv[2]).read().split("As freqtrade reports it")[1]
+st = json.load(open(sys.argv[3]))
+for text, where in ((re.sub(r"\s+", " ", page), "page"), (re.sub(r"\s+", " ", pdf), "pdf")):
+    for r in st["by_exit_reason"]:
+        row = "%s %d %.3f %% %.2f %%" % (r["key"], r["trades"], 100 * r["mean_return"], 100 * r["sum_return"])
+        assert row in text, (where, row)
+    bal = "ends at %.2f" % st["balance"]["final_balance"]
+    assert bal in text, (where, bal)
+    assert "Most losses in a row %d trade" % st["max_consecutive_losses"] in text, where
+PYEOF
+}
+check "the page and the PDF: freqtrade's tables, each exit reason and the final balance" \
+	freqtrade_shown "$A/report.html" "$TMP/report.txt" "$A/stats.json"
+# quantstats' figures: the page and the PDF print them as stats.json has them, the XLSX holds them
+quant_shown() { # html pdf.txt stats xlsx
+	"$PY" - "$1" "$2" "$3" "$4" <<'PYEOF'
+import html, json, re, sys, openpyxl
+st = json.load(open(sys.argv[3]))
+page = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", open(sys.argv[1]).read())))
+pdf = re.sub(r"\s+", " ", open(sys.argv[2]).read())
+b = st["trade_durations"]["bars"]
+rows = ["Kelly fraction %.1f %%" % (100 * st["kelly"]), "Ulcer index %.2f %%" % (100 * st["ulcer_index"]),
+        "Recovery factor %.2f" % st["recovery_factor"],
+        "Trade length, bars median %.0f; middle half %.0f to %.0f; all %.0f to %.0f" % (b["median"], b["p25"], b["p75"], b["min"], b["max"])]
+for r in rows:
+    assert r in page, ("page", r)
+for r in rows[:3]:  # the PDF wraps the longer value inside its narrow column
+    assert r in pdf, ("pdf", r)
+me = {r[0]: r[1] for r in openpyxl.load_workbook(sys.argv[4])["Metrics"].iter_rows(min_row=2, values_only=True) if r[0]}
+for k in ("kelly", "ulcer_index", "recovery_factor"):
+    assert me[k] == st[k], k
+assert me["trade_durations.hours.median"] == st["trade_durations"]["hours"]["median"]
+PYEOF
+}
+check "the page, the PDF and the XLSX: Kelly, ulcer index, recovery factor and trade lengths as stats.json has them" \
+	quant_shown "$A/report.html" "$TMP/report.txt" "$A/stats.json" "$A/report.xlsx"
 # the page and the PDF show the risk figures as stats.json has them
 risk_shown() { # html pdf.txt stats
 	"$PY" - "$1" "$2" "$3" <<'PYEOF'

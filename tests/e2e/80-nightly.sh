@@ -170,7 +170,7 @@ txt = open(sys.argv[1] + "/index.txt").read()
 assert "<th>why</th>" in page
 for r in ix["rows"]:
     assert r.get("reason"), r["name"]
-    assert "<td class=\"why\">" + r["reason"] + "</td>" in html.unescape(page), r["name"]
+    assert "<td class=\"why\" data-label=\"why\">" + r["reason"] + "</td>" in html.unescape(page), r["name"]
     assert "why: " + r["reason"] in txt, r["name"]' $D1
 check "each audited row links its report.html, unpacked with its charts beside the zip" "$PY" -c '
 import json, os, re, sys
@@ -191,6 +191,15 @@ if [ -n "$CHROMIUM" ]; then
 		--window-size=1280,1200 --dump-dom "file://$ROOT/$D1/.width.html" 2>/dev/null >"$TMP/width.dom"
 	rm -f $D1/.width.html
 	expect_eq "index.html fits 1280 px: nothing reaches past it" "WIDTH" "$(sed -n 's|.*<title>\(WIDTH[^<]*\)</title>.*|\1|p' "$TMP/width.dom")"
+	# a phone: headless windows are 500 px at least, so the page itself is narrowed to 375 px
+	sed -e 's|</head>|<style>html { width: 375px; }</style></head>|' \
+		-e 's|</body>|<script>addEventListener("load",function(){var m="";document.querySelectorAll("body *").forEach(function(e){if(e.clientWidth>0\&\&(e.getBoundingClientRect().right>376\|\|e.scrollWidth>e.clientWidth+1))m+=" "+e.tagName;});document.title="WIDTH"+m;});</script></body>|' \
+		$D1/index.html >$D1/.width.html
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=5000 \
+		--window-size=500,1200 --dump-dom "file://$ROOT/$D1/.width.html" 2>/dev/null >"$TMP/width375.dom"
+	rm -f $D1/.width.html
+	expect_eq "index.html fits 375 px: each strategy a card, nothing reaches past it" "WIDTH" \
+		"$(sed -n 's|.*<title>\(WIDTH[^<]*\)</title>.*|\1|p' "$TMP/width375.dom")"
 	# every word of a header and of a verdict on one line: a word broken across lines has a
 	# range with more than one line box
 	sed 's|</body>|<script>addEventListener("load",function(){var m="";document.querySelectorAll("th, td:nth-child(2)").forEach(function(c){var t=c.textContent,re=/[A-Za-z]+/g,w;var n=c.firstChild;while(n\&\&n.nodeType!=3)n=n.firstChild;if(!n)return;while((w=re.exec(n.data))){var r=document.createRange();r.setStart(n,w.index);r.setEnd(n,w.index+w[0].length);var ys={};Array.prototype.forEach.call(r.getClientRects(),function(b){ys[Math.round(b.top)]=1;});if(Object.keys(ys).length>1)m+=" "+w[0];}});document.title="WORDS"+m;});</script></body>|' \

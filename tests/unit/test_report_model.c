@@ -124,6 +124,97 @@ static void test_nan_as_flat_is_said(void **state)
 	cJSON_Delete(run);
 }
 
+/* What the run printed to standard error is summed up in one line: its lines and its Python
+ * warnings by kind, each count agreeing with its noun. */
+static void test_stderr_summary(void **state)
+{
+	static const struct {
+		const char *log, *want;
+	} cases[] = {
+		{ "s.py:9: PerformanceWarning: DataFrame is highly fragmented.\n  df[c] = x\n"
+		  "s.py:9: PerformanceWarning: DataFrame is highly fragmented.\n  df[c] = x\n"
+		  "s.py:12: FutureWarning: Series.fillna with 'method' is deprecated\n",
+		  "The run's standard error, as far as the sandbox kept it: 5 lines, among them "
+		  "2 PerformanceWarnings and 1 FutureWarning." },
+		{ "hello\n", "The run's standard error, as far as the sandbox kept it: 1 line." },
+		{ "a: AWarning: x\nb: BWarning: x\nc: CWarning: x\nd: DWarning: x\ne: EWarning: x\n"
+		  "f: FWarning: x\ng: GWarning: x\nWarning: no kind\n",
+		  "The run's standard error, as far as the sandbox kept it: 8 lines, among them "
+		  "1 AWarning, 1 BWarning, 1 CWarning, 1 DWarning, 1 EWarning, 1 FWarning and 1 "
+		  "warning of other kinds." },
+	};
+	struct rpt_input in;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		cJSON *run = cJSON_CreateObject(), *m;
+
+		cJSON_AddStringToObject(run, "status", "ok");
+		cJSON_AddStringToObject(run, "stderr", cases[k].log);
+		memset(&in, 0, sizeof in);
+		in.stage[RPT_RUN].json = run;
+		in.stage[RPT_RUN].ok = true;
+		m = rpt_model_build(&in, "x");
+		assert_string_equal(text_at(m, "containment", "stderr_summary"), cases[k].want);
+		cJSON_Delete(m);
+		cJSON_Delete(run);
+	}
+}
+
+/* A gate row says in words what failed: a mean net return above its threshold that fails says
+ * the edge rests on the best trades, not "6.383 % vs 0.0 %: fail"; and an INCOMPLETE verdict
+ * whose gates measured nothing does not say what the gates alone would have said. */
+static void test_gate_words(void **state)
+{
+	cJSON *v = cJSON_Parse("{\"stage\": \"verdict\", \"ok\": true, \"verdict\": \"NOT_READY\", "
+		"\"gate_verdict\": \"NOT_READY\", \"gates\": ["
+		"{\"name\": \"net_edge\", \"value\": 0.06383, \"threshold\": 0, \"pass\": false, "
+		"\"why\": \"mean net return +6.383 % per trade; without the best 1 trade the rest average -0.1 %\"},"
+		"{\"name\": \"trades\", \"value\": 50, \"threshold\": 100, \"pass\": false, \"why\": \"50\"},"
+		"{\"name\": \"drawdown\", \"value\": 0.04, \"threshold\": 0.3, \"pass\": true, \"why\": \"4 %\"}]}");
+	const cJSON *g;
+	struct rpt_input in;
+	cJSON *m;
+
+	(void)state;
+	memset(&in, 0, sizeof in);
+	in.stage[RPT_VERDICT].json = v;
+	in.stage[RPT_VERDICT].ok = true;
+	m = rpt_model_build(&in, "x");
+	g = cJSON_GetArrayItem(cJSON_GetObjectItem(m, "gates"), 0);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g, "threshold")), "above 0.0 %");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g, "result")),
+			    "fail: the edge rests on the best trades");
+	g = cJSON_GetArrayItem(cJSON_GetObjectItem(m, "gates"), 1);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g, "threshold")), "at least 100");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g, "result")),
+			    "fail: too few trades to count as evidence");
+	g = cJSON_GetArrayItem(cJSON_GetObjectItem(m, "gates"), 2);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g, "threshold")), "at most 30.0 %");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g, "result")), "pass");
+	cJSON_Delete(m);
+	cJSON_Delete(v);
+
+	v = cJSON_Parse("{\"stage\": \"verdict\", \"ok\": true, \"verdict\": \"INCOMPLETE\", "
+		"\"gate_verdict\": \"NOT_READY\", \"gates\": [{\"name\": \"psr\", \"value\": null, "
+		"\"threshold\": 0.95, \"pass\": false, \"why\": \"not measured: no trades\"}]}");
+	in.stage[RPT_VERDICT].json = v;
+	m = rpt_model_build(&in, "x");
+	assert_null(cJSON_GetObjectItem(m, "gate_verdict"));
+	g = cJSON_GetArrayItem(cJSON_GetObjectItem(m, "gates"), 0);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g, "result")), "fail: not measured");
+	cJSON_Delete(m);
+	cJSON_Delete(v);
+	v = cJSON_Parse("{\"stage\": \"verdict\", \"ok\": true, \"verdict\": \"INCOMPLETE\", "
+		"\"gate_verdict\": \"NOT_READY\", \"gates\": [{\"name\": \"psr\", \"value\": 0.5, "
+		"\"threshold\": 0.95, \"pass\": false, \"why\": \"PSR 0.500\"}]}");
+	in.stage[RPT_VERDICT].json = v;
+	m = rpt_model_build(&in, "x");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(m, "gate_verdict")), "NOT_READY");
+	cJSON_Delete(m);
+	cJSON_Delete(v);
+}
+
 /* Percentages and numbers round as printed: no "-0.000" for a value that rounds to zero. */
 static void test_formats_have_no_negative_zero(void **state)
 {
@@ -290,6 +381,13 @@ static void test_live_section(void **state)
 	assert_non_null(strstr(text_at(m, "live", "worth"), "The live decisions were not scored: the "
 			       "live replay could not run (the bot died)."));
 	cJSON_Delete(m);
+	/* a count agrees with its noun */
+	cJSON_ReplaceItemInObject(rp, "scored", cJSON_CreateString("live"));
+	cJSON_SetNumberValue(cJSON_GetObjectItem(rp, "trades"), 1);
+	m = rpt_model_build(&in, "x");
+	assert_non_null(strstr(text_at(m, "live", "worth"), "makes 3.20 % net over 1 trade; the "
+			       "full-history backtest its author saw claims 40.60 % over 423 trades"));
+	cJSON_Delete(m);
 	cJSON_Delete(rp);
 	cJSON_Delete(la);
 }
@@ -301,6 +399,8 @@ int main(void)
 		cmocka_unit_test(test_formats_have_no_negative_zero),
 		cmocka_unit_test(test_data_says_what_was_done),
 		cmocka_unit_test(test_nan_as_flat_is_said),
+		cmocka_unit_test(test_stderr_summary),
+		cmocka_unit_test(test_gate_words),
 		cmocka_unit_test(test_multiple_format),
 		cmocka_unit_test(test_text_quotes_the_tables),
 		cmocka_unit_test(test_monte_carlo_quotes_the_gate),

@@ -55,6 +55,27 @@ static void rmdir_all(const char *dir)
 	rmdir(dir);
 }
 
+/* A run's error line too long to quote whole is cut after a whole word and marked, never inside
+ * a word ("the parameter classes ."); a short one is quoted as it is, up to its first newline. */
+static void test_error_line_cut_at_a_word(void **state)
+{
+	const char *long_err = "line 3: ImportError: cannot import name 'DecimalParameter' from "
+		"'freqtrade.strategy': the shim holds IStrategy and its parameter classes, as far as an "
+		"audit runs them, and not this one";
+	char buf[160];
+
+	(void)state;
+	vd_first_line(buf, sizeof buf, long_err);
+	assert_true(strlen(buf) < sizeof buf);
+	assert_string_equal(buf + strlen(buf) - 6, " [...]");
+	assert_int_equal(strncmp(buf, long_err, strlen(buf) - 6), 0);
+	assert_true(long_err[strlen(buf) - 6] == ' ' || long_err[strlen(buf) - 6] == ',');
+	vd_first_line(buf, sizeof buf, "line 1: NameError: name 'x' is not defined\nTraceback");
+	assert_string_equal(buf, "line 1: NameError: name 'x' is not defined");
+	vd_first_line(buf, sizeof buf, NULL);
+	assert_string_equal(buf, "");
+}
+
 static void test_empty_dir_still_decides(void **state)
 {
 	char *dir = tmpdir();
@@ -436,6 +457,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty_dir_still_decides),
+		cmocka_unit_test(test_error_line_cut_at_a_word),
 		cmocka_unit_test(test_refusal_kinds_named),
 		cmocka_unit_test(test_dir_with_killed_run_and_events),
 		cmocka_unit_test(test_dir_lookahead_from_files),

@@ -1,0 +1,215 @@
+/* stats_freqtrade.c - the tables of freqtrade's backtest report, from trades.csv and the prices. */
+#include "stats_freqtrade.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "ohlcv.h"
+#include "stats_core.h"
+
+void sts_ft_row_add(struct sts_ft_row *row, double r, long bars)
+{
+	row->trades++;
+	row->sum_return += r;
+	if (r > 0)
+		row->wins++;
+	else if (r < 0)
+		row->losses++;
+	else
+		row->draws++;
+	if (bars >= 0) {
+		row->bars_known++;
+		row->sum_bars += (double)bars;
+	}
+}
+
+/* Trades by entry time, then by their place in trades.csv, so equal entries keep their order. */
+struct ordered {
+	int64_t entry;
+	size_t at;
+};
+
+static int by_entry(const void *a, const void *b)
+{
+	const struct ordered *x = a, *y = b;
+
+	if (x->entry != y->entry)
+		return x->entry < y->entry ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+int sts_ft_streaks(const struct rp_trade *t, size_t n, size_t *wins, size_t *losses)
+{
+	struct ordered *o = n ? malloc(n * sizeof(*o)) : NULL;
+	size_t run = 0;
+	int last = 0;  /* 1 win, -1 loss, 0 none yet */
+
+	*wins = *losses = 0;
+	if (!n)
+		return 0;
+	if (!o)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		o[i] = (struct ordered){ t[i].entry, i };
+	qsort(o, n, sizeof(*o), by_entry);
+	for (size_t i = 0; i < n; i++) {
+		int kind = t[o[i].at].net > 0 ? 1 : -1;
+
+		run = kind == last ? run + 1 : 1;
+		last = kind;
+		if (kind > 0 && run > *wins)
+			*wins = run;
+		if (kind < 0 && run > *losses)
+			*losses = run;
+	}
+	free(o);
+	return 0;
+}
+
+/* A table's row with its key, for sorting. */
+struct keyed {
+	const char *key;
+	struct sts_ft_row row;
+};
+
+static int by_sum_desc(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->row.sum_return != y->row.sum_return)
+		return x->row.sum_return > y->row.sum_return ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static cJSON *row_json(const struct keyed *k)
+{
+	cJSON *r = cJSON_CreateObject();
+	const struct sts_ft_row *w = &k->row;
+
+	if (!r)
+		return NULL;
+	cJSON_AddStringToObject(r, "key", k->key);
+	cJSON_AddNumberToObject(r, "trades", (double)w->trades);
+	sa_json_add_num(r, "mean_return", w->trades ? w->sum_return / (double)w->trades : NAN, ST_DIGITS);
+	sa_json_add_num(r, "sum_return", w->sum_return, ST_DIGITS);
+	sa_json_add_num(r, "mean_bars_held", w->bars_known ? w->sum_bars / (double)w->bars_known : NAN,
+			ST_DIGITS);
+	cJSON_AddNumberToObject(r, "wins", (double)w->wins);
+	cJSON_AddNumberToObject(r, "draws", (double)w->draws);
+	cJSON_AddNumberToObject(r, "losses", (double)w->losses);
+	return r;
+}
+
+/* The rows of k[0..n) that hold trades, most summed return first, as an array. */
+static cJSON *table_json(struct keyed *k, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	if (!a)
+		return NULL;
+	qsort(k, n, sizeof(*k), by_sum_desc);
+	for (size_t i = 0; i < n; i++) {
+		cJSON *r;
+
+		if (!k[i].row.trades)
+			continue;
+		if (!(r = row_json(&k[i]))) {
+			cJSON_Delete(a);
+			return NULL;
+		}
+		cJSON_AddItemToArray(a, r);
+	}
+	return a;
+}
+
+/* by_exit_reason: replay's exit reasons by name; a trade log's, which it does not say, are
+ * "unknown", as replay.json's exit_reasons counts them. */
+static cJSON *exit_table(const struct rp_trade *t, size_t n)
+{
+	struct keyed k[RP_EXIT_N];
+
+	for (int e = 0; e < RP_EXIT_N; e++)
+		k[e] = (struct keyed){ e == RP_EXIT_UNKNOWN ? "unknown" : rp_exit_reason_name(e), { 0 } };
+	for (size_t i = 0; i < n; i++) {
+		unsigned e = t[i].exit_reason < RP_EXIT_N ? t[i].exit_reason : RP_EXIT_UNKNOWN;
+		sts_ft_row_add(&k[e].row, t[i].net, t[i].bars_held);
+	}
+	return table_json(k, RP_EXIT_N);
+}
+
+/* by_entry_tag: no tag reaches the stats (only the upload's signals leave the sandbox, and a
+ * trade log's tag column is not read), so every trade is in the untagged row, "" (freqtrade
+ * prints it OTHER). */
+static cJSON *tag_table(const struct rp_trade *t, size_t n)
+{
+	struct keyed k = { "", { 0 } };
+
+	for (size_t i = 0; i < n; i++)
+		sts_ft_row_add(&k.row, t[i].net, t[i].bars_held);
+	return table_json(&k, 1);
+}
+
+/* market_change: the instrument's close at the last bar over its close at the first - 1, over
+ * the bars the audit scored (a trade log's own span), as freqtrade's market change of one pair. */
+static void market_change(cJSON *o, const struct sts_stage_in *in)
+{
+	const struct da_ohlcv *d = in->data;
+
+	if (!d || d->n < 2 || !(d->close[0] > 0)) {
+		cJSON_AddNullToObject(o, "market_change");
+		cJSON_AddStringToObject(o, "market_change_note",
+					d ? "the first close is not positive" :
+					in->data_err && *in->data_err ? in->data_err : "no price data");
+		return;
+	}
+	sa_json_add_num(o, "market_change", d->close[d->n - 1] / d->close[0] - 1.0, ST_DIGITS);
+}
+
+static int balance(cJSON *o, const struct sts_stage_in *in, double net_return, char *err,
+		   size_t errlen)
+{
+	cJSON *b;
+	double stake;
+
+	if (sa_config_num(in->config, SA_K_STAKE, &stake, err, errlen) < 0)
+		return -1;
+	if (!(b = cJSON_AddObjectToObject(o, "balance")))
+		goto oom;
+	sa_json_add_num(b, "stake", stake, ST_DIGITS);
+	sa_json_add_num(b, "starting_balance", stake, ST_DIGITS);
+	sa_json_add_num(b, "final_balance", stake * (1.0 + net_return), ST_DIGITS);
+	sa_json_add_num(b, "profit_abs", stake * net_return, ST_DIGITS);
+	cJSON_AddStringToObject(b, "basis", "the whole balance in every trade at the replay's unit "
+				"notional, compounded: final_balance = stake x (1 + net_return)");
+	return 0;
+oom:
+	sa_fmt(err, errlen, "out of memory");
+	return -1;
+}
+
+int sts_freqtrade_report(cJSON *o, const struct sts_stage_in *in, double net_return, char *err,
+			 size_t errlen)
+{
+	cJSON *ex = exit_table(in->trades, in->n_trades), *tag = tag_table(in->trades, in->n_trades);
+	size_t wins, losses;
+
+	if (!ex || !tag || sts_ft_streaks(in->trades, in->n_trades, &wins, &losses) < 0) {
+		cJSON_Delete(ex);
+		cJSON_Delete(tag);
+		sa_fmt(err, errlen, "out of memory tabling the trades");
+		return -1;
+	}
+	cJSON_AddItemToObject(o, "by_exit_reason", ex);
+	cJSON_AddItemToObject(o, "by_entry_tag", tag);
+	cJSON_AddStringToObject(o, "entry_tag_note", "No entry tag was recorded: only the "
+				"strategy's signals leave the sandbox, and a trade log's tags are not "
+				"read, so every trade is untagged (freqtrade's OTHER).");
+	cJSON_AddNumberToObject(o, "max_consecutive_wins", (double)wins);
+	cJSON_AddNumberToObject(o, "max_consecutive_losses", (double)losses);
+	market_change(o, in);
+	return balance(o, in, net_return, err, errlen);
+}
