@@ -11,10 +11,12 @@ D=tests/lookahead/dodge
 
 # --- no fact a run can learn about itself tells a truncated run from the full one -----------
 # observe.py writes a hash of one fact into its first 64 signals; a fact that differed between
-# the full run and a truncated one would be a mismatch on a bar both saw.
+# the full run and a truncated one would be a mismatch on a bar both saw. The live replay decides
+# 399 of the 400 bars (one sampled), so it never settles every bar and all 40 truncated runs are
+# run, not only their first pass.
 head -n 401 data/ohlcv.csv >"$TMP/bars.csv"
 cat >"$TMP/config.json" <<'EOF'
-{"stage": "config", "schema": 1, "lookahead": {"max": 40, "seed": 1, "stop_after": 32},
+{"stage": "config", "schema": 1, "lookahead": {"max": 40, "seed": 1, "live_bars": 399, "stop_after": 32},
  "budget": {"audit_s": 600},
  "limits": {"wall_s": 20, "cpu_s": 20, "mem_mb": 1024, "scratch_mb": 16, "nofile": 64}}
 EOF
@@ -38,9 +40,7 @@ done
 # A window run is one more run of the same recipe: each fact's hash, keyed to each bar's hour so
 # a window's bars carry it as the full run's do, must agree in every window of 100 bars with no
 # run confirmed on the prefix (a fact that told a window apart would need the prefix to decide).
-# The live replay decides 399 of the 400 bars (one sampled), so it never settles every bar and
-# all 40 truncated runs are run, not only their first pass.
-sed 's/"stop_after": 32}/"stop_after": 32, "window": 100, "live_bars": 399}/' "$TMP/config.json" >"$TMP/window.json"
+sed 's/"stop_after": 32}/"stop_after": 32, "window": 100}/' "$TMP/config.json" >"$TMP/window.json"
 for fact in pid proc frame_flags frame_base frame_types gc blocks rusage descriptors cwd mounts \
 	uid environment limits threads modules; do
 	{ sed "s/@FACT@/$fact/" "$D/observe.py"; cat <<'PYEOF'
