@@ -44,9 +44,12 @@ for f in tests/lookahead/wire/*.py; do
 	expect_eq "$name: the stage ends and writes its file" "0 true" "$rc $(jget "$TMP/$name.la.json" ok)"
 	expect_eq "$name: the check is incomplete" "false false" \
 		"$(jget "$TMP/$name.la.json" complete) $(live "$TMP/$name.la.json" complete)"
+	# a bot's other reading of the same fault, where the order the driver reads in decides it
+	also=$(sed -n 's/^# Also: "\(.*\)"\..*/\1/p' "$f" | head -n 1)
 	got="$(live "$TMP/$name.la.json" failures.0.status)|$(live "$TMP/$name.la.json" failures.0.error)"
 	case $got in
 	"${want%%|*}|"*"${want#*|}"*) ok "$name: named failure ${want%%|*}" ;;
+	"${want%%|*}|"*"${also:-${want#*|}}"*) ok "$name: named failure ${want%%|*}" ;;
 	*) not_ok "$name: named failure ${want%%|*}" "$got" ;;
 	esac
 	# each of the eight live runs broke at its 50th decision: no decision past it is counted

@@ -2,6 +2,8 @@
 # decision it writes a well-formed answer of its own (numbered as the host numbers it) on the
 # result descriptor, then the loop's answer follows with the same number. The driver counts its
 # own bars, not the bot's answers: the second answer is out of turn, whenever the driver reads it.
+# Also: "before it was sent". When both answers reach the driver in one read, before it has sent
+# the next bar, the second is an answer for a bar not yet sent: the same fault, named so.
 import os
 import struct
 import numpy as np
