@@ -70,7 +70,7 @@ struct vd_numbers {
 	bool tail_unseen;          /* no loss of the size the trades' own spread implies */
 	bool sealed_given;         /* SEALED bars were given: the sealed gate counts */
 	bool sealed_edge;          /* the net edge holds on them (sealed.json) */
-	double sealed_mean_net;    /* their mean net return per trade; NAN when unknown */
+	double sealed_value;       /* 1 when the edge holds there, 0 when not, NAN when unknown */
 };
 
 struct vd_gate_result {
