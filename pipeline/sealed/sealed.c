@@ -98,18 +98,39 @@ static int read_open(const struct sbx_stage_args *o, struct job *j, char *why, s
 	return 0;
 }
 
+/* The sha256 of config.json's knobs but the budget's own (a budget changed later leaves each
+ * audit its place). */
+static int knobs_hash(const cJSON *cfg, char hex[65], char *err, size_t len)
+{
+	cJSON *c = cJSON_Duplicate(cfg, true);
+	char *text;
+	int rc = -1;
+
+	if (c) {
+		cJSON_DeleteItemFromObjectCaseSensitive(c, "sealed");
+		text = cJSON_PrintUnformatted(c);
+		if (text)
+			rc = sa_sha256_buf(text, strlen(text), hex, err, len);
+		cJSON_free(text);
+		cJSON_Delete(c);
+	}
+	if (rc < 0 && !*err)
+		snprintf(err, len, "out of memory");
+	return rc;
+}
+
 /* The audit's identity: every byte that can change its answer (the upload, the knobs, the open
  * score), so no two different audits share a place in the budget or their noise. */
 static int identify(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
-	char h[3][65], err[512], both[3 * 65];
+	char h[3][65], err[512] = "", both[3 * 65];
 	cJSON *in = o->inspect ? sa_json_read(o->inspect, SA_JSON_CAP, err, sizeof err) : NULL;
 	const cJSON *n = cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(in, "strategy"), "normalised");
 	const char *structure = sa_json_str(n, "structure_sha256", "");
 
 	if (sa_sha256_file(o->strategy, h[0], err, sizeof err) < 0 ||
-	    sa_sha256_file(o->config, h[1], err, sizeof err) < 0 ||
+	    knobs_hash(j->cfg, h[1], err, sizeof err) < 0 ||
 	    sa_sha256_file(o->replay, h[2], err, sizeof err) < 0 ||
 	    sa_sha256_file(o->data, j->audit.set, err, sizeof err) < 0) {
 		cJSON_Delete(in);

@@ -7,6 +7,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "fileio.h"
 #include "ledger.h"
 #include "sealed_budget.h"
 
@@ -26,8 +27,15 @@ static int db_fail(sqlite3 *db, const char *what, char *err, size_t errlen)
 
 int sl_budget_open(const char *path, sqlite3 **db, char *err, size_t errlen)
 {
-	char *e = NULL;
+	char *e = NULL, dir[1100];
+	const char *slash = strrchr(path, '/');
 
+	/* the history's folder, as the nightly makes it */
+	if (slash && slash > path) {
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+		if (sa_mkdirs(dir, 0755, err, errlen) < 0)
+			return -1;
+	}
 	if (da_ledger_open(path, true, db, err, errlen) < 0)
 		return -1;
 	if (sqlite3_exec(*db, schema_sql, NULL, NULL, &e) != SQLITE_OK) {

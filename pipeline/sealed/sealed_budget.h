@@ -20,7 +20,7 @@
 /* One audit on a sealed set. */
 struct sl_audit {
 	char set[65];       /* the sealed file's sha256 */
-	char id[65];        /* the audit: sha256 of the upload's bytes, config.json and replay.json */
+	char id[65];        /* the audit: sha256 of the upload, the knobs but the budget, replay.json */
 	char lineage[65];   /* the upload's structure (inspect.json: its code, constants abstracted) */
 };
 
