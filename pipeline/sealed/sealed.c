@@ -182,6 +182,8 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
 	if (!j->run)
 		return sbx_stage_fail(why, len, "run.json unusable (%s); the sealed bars were not run", err);
+	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "sealed data unusable: %s", err);
 	/* a refused upload is not run again, on any data */
 	rc = da_run_signals(j->run, (size_t)fmax(0, sa_json_num(j->run, "n_bars", 0)),
 			    DA_RUN_UNCONTAINED, &full, why, len);
@@ -190,8 +192,6 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		j->outcome = SL_NOT_RUN;
 		return 1;
 	}
-	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "sealed data unusable: %s", err);
 	if (read_open(o, j, why, len) < 0 || identify(o, j, why, len) < 0 || take_budget(j, why, len) < 0)
 		return -1;
 	if (j->budget.spent) {

@@ -153,46 +153,10 @@ static int place(sqlite3 *db, const struct sl_audit *a, long budget, struct sl_b
 	return b->used < 0 || b->lineage_used < 0 ? -1 : 0;
 }
 
-int sl_budget_take(sqlite3 *db, const struct sl_audit *a, long budget, struct sl_budget *b,
-		   char *err, size_t errlen)
+/* Ends the transaction begun before rc was reached: committed when rc is 0, else rolled back
+ * with why in err. Returns 0 or -1. */
+static int end_tx(sqlite3 *db, int rc, char *err, size_t errlen)
 {
-	memset(b, 0, sizeof *b);
-	b->budget = budget;
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, "locked", err, errlen);
-	if (set_key(db, a->set, b->key) < 0 || place(db, a, budget, b) < 0) {
-		db_fail(db, "read", err, errlen);
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, "written", err, errlen);
-	return 0;
-}
-
-int sl_budget_record(sqlite3 *db, const struct sl_audit *a, enum sl_outcome o,
-		     const struct sbx_rule_count *rules, size_t n_rules, char *err, size_t errlen)
-{
-	sqlite3_stmt *st;
-	int rc = 0;
-
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, "locked", err, errlen);
-	if (exec_one(db, "UPDATE sealed_audits SET outcome = ?3 WHERE set_sha256 = ?1 AND audit = ?2",
-		     a->set, a->id, sl_outcome_name(o)) < 0)
-		rc = -1;
-	for (size_t i = 0; rc == 0 && i < n_rules; i++) {
-		/* the rule's name is the sandbox's own text (sbx_rules.h), never the upload's */
-		st = prep(db, "INSERT OR REPLACE INTO sealed_refusals (set_sha256, audit, rule, count) "
-			  "VALUES (?, ?, ?, ?)", a->set, a->id, rules[i].rule);
-		if (!st)
-			rc = -1;
-		else {
-			sqlite3_bind_int64(st, 4, rules[i].count);
-			rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-			sqlite3_finalize(st);
-		}
-	}
 	if (rc < 0) {
 		db_fail(db, "written", err, errlen);
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
@@ -201,6 +165,47 @@ int sl_budget_record(sqlite3 *db, const struct sl_audit *a, enum sl_outcome o,
 	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, "written", err, errlen);
 	return 0;
+}
+
+int sl_budget_take(sqlite3 *db, const struct sl_audit *a, long budget, struct sl_budget *b,
+		   char *err, size_t errlen)
+{
+	memset(b, 0, sizeof *b);
+	b->budget = budget;
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, "locked", err, errlen);
+	return end_tx(db, set_key(db, a->set, b->key) < 0 || place(db, a, budget, b) < 0 ? -1 : 0,
+		      err, errlen);
+}
+
+/* One rule's count of refusals. Returns 0 or -1. */
+static int record_rule(sqlite3 *db, const struct sl_audit *a, const struct sbx_rule_count *r)
+{
+	/* the rule's name is the sandbox's own text (sbx_rules.h), never the upload's */
+	sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO sealed_refusals (set_sha256, audit, rule, "
+				"count) VALUES (?, ?, ?, ?)", a->set, a->id, r->rule);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 4, r->count);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int sl_budget_record(sqlite3 *db, const struct sl_audit *a, enum sl_outcome o,
+		     const struct sbx_rule_count *rules, size_t n_rules, char *err, size_t errlen)
+{
+	int rc;
+
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, "locked", err, errlen);
+	rc = exec_one(db, "UPDATE sealed_audits SET outcome = ?3 WHERE set_sha256 = ?1 AND audit = ?2",
+		      a->set, a->id, sl_outcome_name(o));
+	for (size_t i = 0; rc == 0 && i < n_rules; i++)
+		rc = record_rule(db, a, &rules[i]);
+	return end_tx(db, rc, err, errlen);
 }
 
 /* A uniform in (0, 1) from eight bytes: 53 bits, centred in their cell. */
