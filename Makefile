@@ -328,8 +328,10 @@ $(OUT)/replay.json $(OUT)/reconcile.csv $(BT_CSV) &: $(OUT)/run.json $(LA_JSON) 
 
 # Where this version stands in the trial ledger of the nightly's history (LEDGER): read every
 # time, since the history grows outside make, and rewritten only when it changed. The nightly
-# names the night (LEDGER_NIGHT), the day a lineage new tonight is first seen.
-$(OUT)/ledger.json: $(OUT)/inspect.json $(OUT)/fingerprint.json $(call stamps,ledger) $(R)/ledger FORCE
+# names the night (LEDGER_NIGHT), the day a lineage new tonight is first seen. After the sealed
+# stage, which may make the history (its budgets live there), so a second make reads the same.
+$(OUT)/ledger.json: $(OUT)/inspect.json $(OUT)/fingerprint.json $(call stamps,ledger) $(R)/ledger FORCE \
+		| $(SL_JSON)
 	$(Q)$(R)/ledger --config $(OUT)/config.json --inspect $(OUT)/inspect.json \
 		--fingerprint $(OUT)/fingerprint.json --name '$(NAME)' --night '$(LEDGER_NIGHT)' \
 		--if-changed -o $@

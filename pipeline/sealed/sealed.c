@@ -98,40 +98,62 @@ static int read_open(const struct sbx_stage_args *o, struct job *j, char *why, s
 	return 0;
 }
 
-/* The sha256 of config.json's knobs but the budget's own (a budget changed later leaves each
- * audit its place). */
-static int knobs_hash(const cJSON *cfg, char hex[65], char *err, size_t len)
+/* Whether knob k is read by this stage and can change its answer (the budget and the history's
+ * place cannot). */
+static bool answers_with(enum sa_knob_id k)
 {
-	cJSON *c = cJSON_Duplicate(cfg, true);
-	char *text;
-	int rc = -1;
+	char pad[512];
 
-	if (c) {
-		cJSON_DeleteItemFromObjectCaseSensitive(c, "sealed");
-		text = cJSON_PrintUnformatted(c);
-		if (text)
-			rc = sa_sha256_buf(text, strlen(text), hex, err, len);
-		cJSON_free(text);
-		cJSON_Delete(c);
-	}
-	if (rc < 0 && !*err)
-		snprintf(err, len, "out of memory");
-	return rc;
+	snprintf(pad, sizeof pad, " %s ", sa_knobs[k].readers);
+	return sa_knobs[k].path && strstr(pad, " sealed ") && k != SA_K_SEALED_BUDGET && k != SA_K_LEDGER;
 }
 
-/* The audit's identity: every byte that can change its answer (the upload, the knobs, the open
- * score), so no two different audits share a place in the budget or their noise. */
+/* The value at a knob's "key" or "group.key" in config.json (borrowed), or NULL. */
+static const cJSON *at(const cJSON *cfg, const char *path)
+{
+	char group[128];
+	const char *dot = strchr(path, '.');
+
+	if (!dot)
+		return cJSON_GetObjectItemCaseSensitive(cfg, path);
+	snprintf(group, sizeof group, "%.*s", (int)(dot - path), path);
+	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cfg, group), dot + 1);
+}
+
+/* The sha256 of what the answer rests on besides the upload: the knobs this stage reads (as
+ * config.json holds them) and the open edge. A knob no run here reads (a gate, the trials, the
+ * budget) leaves each audit its place and its noise. */
+static int answer_hash(const struct job *j, char hex[65], char *err, size_t len)
+{
+	char text[8192], *v;
+	size_t used = (size_t)snprintf(text, sizeof text, "open %.17g %d\n", j->open_mean, j->open_holds);
+
+	for (int k = 0; k < SA_K_COUNT && used < sizeof text; k++) {
+		if (!answers_with((enum sa_knob_id)k))
+			continue;
+		v = cJSON_PrintUnformatted(at(j->cfg, sa_knobs[k].path));
+		used += (size_t)snprintf(text + used, sizeof text - used, "%s=%s\n", sa_knobs[k].path,
+					 v ? v : "null");
+		cJSON_free(v);
+	}
+	if (used >= sizeof text)
+		return snprintf(err, len, "the knobs do not fit"), -1;
+	return sa_sha256_buf(text, used, hex, err, len);
+}
+
+/* The audit's identity: every byte that can change its answer (the upload, the knobs this stage
+ * reads, the open edge), so no two different audits share a place in the budget or their noise,
+ * and the same audit, made again, keeps both. */
 static int identify(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
-	char h[3][65], err[512] = "", both[3 * 65];
+	char h[2][65], err[512] = "", both[2 * 65];
 	cJSON *in = o->inspect ? sa_json_read(o->inspect, SA_JSON_CAP, err, sizeof err) : NULL;
 	const cJSON *n = cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(in, "strategy"), "normalised");
 	const char *structure = sa_json_str(n, "structure_sha256", "");
 
 	if (sa_sha256_file(o->strategy, h[0], err, sizeof err) < 0 ||
-	    knobs_hash(j->cfg, h[1], err, sizeof err) < 0 ||
-	    sa_sha256_file(o->replay, h[2], err, sizeof err) < 0 ||
+	    answer_hash(j, h[1], err, sizeof err) < 0 ||
 	    sa_sha256_file(o->data, j->audit.set, err, sizeof err) < 0) {
 		cJSON_Delete(in);
 		return sbx_stage_fail(why, len, "cannot hash the audit's files: %s", err);
@@ -139,7 +161,7 @@ static int identify(const struct sbx_stage_args *o, struct job *j, char *why, si
 	/* a lineage is the code with its constants abstracted; without it, the upload itself */
 	snprintf(j->audit.lineage, sizeof j->audit.lineage, "%s", strlen(structure) == 64 ? structure : h[0]);
 	cJSON_Delete(in);
-	snprintf(both, sizeof both, "%s%s%s", h[0], h[1], h[2]);
+	snprintf(both, sizeof both, "%s%s", h[0], h[1]);
 	if (sa_sha256_buf(both, strlen(both), j->audit.id, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "cannot hash the audit: %s", err);
 	return 0;

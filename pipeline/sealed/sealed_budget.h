@@ -20,7 +20,7 @@
 /* One audit on a sealed set. */
 struct sl_audit {
 	char set[65];       /* the sealed file's sha256 */
-	char id[65];        /* the audit: sha256 of the upload, the knobs but the budget, replay.json */
+	char id[65];        /* the audit: sha256 of the upload, the knobs the stage reads, the open edge */
 	char lineage[65];   /* the upload's structure (inspect.json: its code, constants abstracted) */
 };
 

@@ -57,8 +57,8 @@ expect_eq "TRIALS re-runs stats, the verdict and the report" \
 	"$N.zip fingerprint.json report.html stats.json verdict.json " "$(rerun GATE_PSR=0.9 TRIALS=5)"
 expect_eq "WARMUP_FLAG re-runs the robustness check, not the sandbox" \
 	"$N.zip fingerprint.json report.html robustness.json verdict.json " "$(rerun GATE_PSR=0.9 TRIALS=5 WARMUP_FLAG=0.02)"
-expect_eq "RECONCILE_BPS re-runs the replay and what is made from it" \
-	"$N.zip fingerprint.json replay.json report.html stats.json verdict.json " \
+expect_eq "RECONCILE_BPS re-runs the replay and what is made from it (sealed.json: the open edge)" \
+	"$N.zip fingerprint.json replay.json report.html sealed.json stats.json verdict.json " \
 	"$(rerun GATE_PSR=0.9 TRIALS=5 WARMUP_FLAG=0.02 RECONCILE_BPS=2)"
 
 rm -rf "$OUT"
