@@ -10,9 +10,10 @@ OUT=out/$N
 head -n 1501 data/ohlcv.csv >"$TMP/bars.csv"
 { head -n 1 data/ohlcv.csv; sed -n 1502,2501p data/ohlcv.csv; } >"$TMP/sealed.csv"
 # A strategy with declared variants, a trade log beside it and sealed bars: every stage runs and
-# reads what it can.
+# reads what it can (the sealed budget kept in a history of this test's own).
 audit() { make --no-print-directory audit STRATEGY=demos/overfit.py TRADES=tests/fixtures/replay/tradelog_honest.csv \
-	DATA="$TMP/bars.csv" SEALED="$TMP/sealed.csv" NAME=$N TRIALS=3 PERMUTATIONS=10 "$@" >"$TMP/audit.log" 2>&1; }
+	DATA="$TMP/bars.csv" SEALED="$TMP/sealed.csv" LEDGER="$TMP/history.sqlite" NAME=$N TRIALS=3 PERMUTATIONS=10 \
+	"$@" >"$TMP/audit.log" 2>&1; }
 rm -rf "$OUT"
 SA_KNOB_TRACE=$TMP/trace audit
 expect_eq "the traced audit exits 0" 0 $?
