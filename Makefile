@@ -301,13 +301,14 @@ $(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs
 		--matrix $(OUT)/variant_returns.bin
 
 # Sealed bars (SEALED, bars the uploader has never seen): the strategy run once on them and
-# scored there; sealed.json holds aggregates only, and the verdict reads it only when given.
+# scored there; sealed.json holds one outcome of a reusable holdout against replay.json's open
+# edge, within the set's budget in the ledger's history, and the verdict reads it only when given.
 SL_JSON := $(if $(and $(SEALED),$(STRATEGY)),$(OUT)/sealed.json)
 SL_ARG := $(if $(SL_JSON),--sealed $(OUT)/sealed.json)
-$(OUT)/sealed.json: $(OUT)/run.json $(I_JSON) $(SEALED) $(call stamps,sealed) $(R)/sealed
+$(OUT)/sealed.json: $(OUT)/run.json $(OUT)/replay.json $(I_JSON) $(SEALED) $(call stamps,sealed) $(R)/sealed
 	$(call say,STAGE,$@)
-	$(Q)$(R)/sealed $(S_ARG) $(I_ARG) --run $(OUT)/run.json --data $(SEALED) --config $(OUT)/config.json \
-		--started $(AUDIT_T0) -o $@
+	$(Q)$(R)/sealed $(S_ARG) $(I_ARG) --run $(OUT)/run.json --replay $(OUT)/replay.json --data $(SEALED) \
+		--config $(OUT)/config.json --started $(AUDIT_T0) -o $@
 
 # reconcile.csv: the claimed and the replayed equity of a reconciliation (a header alone when
 # no trade log was set against the strategy); one recipe writes both files (a grouped target).
@@ -327,8 +328,10 @@ $(OUT)/replay.json $(OUT)/reconcile.csv $(BT_CSV) &: $(OUT)/run.json $(LA_JSON) 
 
 # Where this version stands in the trial ledger of the nightly's history (LEDGER): read every
 # time, since the history grows outside make, and rewritten only when it changed. The nightly
-# names the night (LEDGER_NIGHT), the day a lineage new tonight is first seen.
-$(OUT)/ledger.json: $(OUT)/inspect.json $(OUT)/fingerprint.json $(call stamps,ledger) $(R)/ledger FORCE
+# names the night (LEDGER_NIGHT), the day a lineage new tonight is first seen. After the sealed
+# stage, which may make the history (its budgets live there), so a second make reads the same.
+$(OUT)/ledger.json: $(OUT)/inspect.json $(OUT)/fingerprint.json $(call stamps,ledger) $(R)/ledger FORCE \
+		| $(SL_JSON)
 	$(Q)$(R)/ledger --config $(OUT)/config.json --inspect $(OUT)/inspect.json \
 		--fingerprint $(OUT)/fingerprint.json --name '$(NAME)' --night '$(LEDGER_NIGHT)' \
 		--if-changed -o $@

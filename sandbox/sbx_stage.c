@@ -20,6 +20,7 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		{"output", required_argument, NULL, 'o'},   {"csv", required_argument, NULL, 'v'},
 		{"matrix", required_argument, NULL, 'm'},   {"started", required_argument, NULL, 'S'},
 		{"timing", no_argument, NULL, 't'},         {"help", no_argument, NULL, 'h'},
+		{"replay", required_argument, NULL, 'p'},
 		{NULL, 0, NULL, 0},
 	};
 	unsigned opt = st->options;
@@ -37,6 +38,7 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		case 'i': if (!(opt & (SBX_STAGE_INSPECT | SBX_STAGE_EXITS))) return sa_error("unknown option --inspect"); a->inspect = optarg; break;
 		case 'v': if (!(opt & SBX_STAGE_TABLES)) return sa_error("unknown option --csv"); a->csv = optarg; break;
 		case 'm': if (!(opt & SBX_STAGE_TABLES)) return sa_error("unknown option --matrix"); a->matrix = optarg; break;
+		case 'p': if (!(opt & SBX_STAGE_REPLAY)) return sa_error("unknown option --replay"); a->replay = optarg; break;
 		case 't': if (!(opt & SBX_STAGE_TIMING)) return sa_error("unknown option --timing"); a->timing = true; break;
 		case 'j':
 			if (sbx_parse_jobs(optarg, &a->jobs) < 0)
@@ -57,6 +59,8 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		return sa_error("--run is required");
 	if ((opt & SBX_STAGE_INSPECT) && !a->inspect)
 		return sa_error("--inspect is required");
+	if ((opt & SBX_STAGE_REPLAY) && !a->replay)
+		return sa_error("--replay is required");
 	if ((opt & SBX_STAGE_TABLES) && (!a->csv || !a->matrix))
 		return sa_error("--csv and --matrix are required");
 	return 0;

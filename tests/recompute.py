@@ -680,10 +680,17 @@ def hindsight_sealed_checks(d):
     gate = next((g for g in v.get("gates", []) if g["name"] == "sealed"), None)
     if gate is not None:
         sl = json.load(open(f"{d}/sealed.json"))
-        holds = bool(sl.get("trades")) and not sl.get("ruined") and \
-            (sl.get("mean_net_return") or 0) > 0 and (sl.get("net_return") or 0) > 0
-        out.append(("sealed gate = mean and total net return above 0 on sealed.json",
-                    gate["pass"] == holds == sl["edge_holds"]))
+        holds = sl.get("ok") is True and sl.get("outcome") in ("weaker", "as_open", "stronger")
+        out.append(("sealed gate = an outcome of sealed.json where the edge holds",
+                    gate["pass"] == holds == bool(sl.get("edge_holds"))))
+        told = {"outcome", "edge_holds", "complete", "refused", "bars", "bound_bits", "budget",
+                "reason", "stage", "schema", "ok"}
+        out.append(("sealed.json carries the outcome, the bound and the budget, nothing more",
+                    set(sl) <= told and set(sl.get("budget", {})) <= {"used", "of", "lineage_used", "spent"}))
+        outcomes = ["failed", "cut_short", "refused", "fails", "weaker", "as_open", "stronger"]
+        if sl.get("ok"):
+            out.append(("sealed.json bound_bits = log2 of the outcomes a run can steer",
+                        abs(sl["bound_bits"] - math.log2(len(outcomes))) < 1e-3))
     return out
 
 

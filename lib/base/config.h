@@ -36,6 +36,8 @@ enum sa_knob_type {
 	  "OHLCV csv (the default is the bundled synthetic series)")                             \
 	X(SEALED, "SEALED", NULL, SA_KNOB_MAKE, 0, 0, "", "",                                         \
 	  "sealed OHLCV csv, read like DATA: the strategy is also run and scored there (aggregates only)") \
+	X(SEALED_BUDGET, "SEALED_BUDGET", "sealed.budget", SA_KNOB_INT, 1, 1000, "5", "sealed",        \
+	  "audits a sealed set answers (the ledger counts them by the set's sha256); then it is spent") \
 	X(ADJUSTED, "ADJUSTED", "data.adjusted", SA_KNOB_INT, 0, 1, "0",                             \
 	  "fingerprint sandbox lookahead robust sealed variants replay stats report",                       \
 	  "1: scale open, high, low, close by the data's Adj Close / Close, bar by bar")         \
@@ -54,7 +56,7 @@ enum sa_knob_type {
 	  "0", "stats", "variance of the trials' per-trade Sharpe ratios, for trials run elsewhere " \
 	  "(0: measured from VARIANTS, else 1/(T-1))")                                           \
 	X(LEDGER, "LEDGER", "deflation.ledger", SA_KNOB_STR, 0, 1024, "out/nightly/history.sqlite", \
-	  "ledger",                                                                                  \
+	  "ledger sealed",                                                                                  \
 	  "the nightly's history whose trial ledger counts this strategy's versions (empty: off)") \
 	X(HYPEROPT_EPOCHS, "HYPEROPT_EPOCHS", "deflation.hyperopt_epochs", SA_KNOB_INT, 1, 1e9, "100", \
 	  "stats",                                                                                   \

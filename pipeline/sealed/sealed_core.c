@@ -1,9 +1,10 @@
-/* sealed_core.c - the sealed bars' aggregates and their gate. */
+/* sealed_core.c - the sealed bars' score and what of it is told back. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonio.h"
+#include <gsl/gsl_cdf.h>
+
 #include "sealed_core.h"
 #include "stats_core.h"
 
@@ -11,49 +12,67 @@ int sl_score(const struct da_ohlcv *s, const int8_t *signals, const struct rp_co
 	     struct sl_score *out)
 {
 	struct rp_result r;
-	struct st_moments m;
-	double *net;
 
 	memset(out, 0, sizeof *out);
 	out->bars = s->n;
 	if (rp_replay(s, signals, c, &r) < 0)
 		return -1;
-	net = rp_trade_nets(&r);
-	if (!net) {
-		rp_result_release(&r);
-		return -1;
-	}
-	for (size_t i = 0; i < r.n_trades; i++)
-		out->wins += net[i] > 0;
-	st_moments(net, r.n_trades, &m);
 	out->trades = r.n_trades;
 	out->net_return = r.net_return;
-	out->gross_return = r.gross_return;
-	out->mean_net = r.n_trades ? m.mean : NAN;
-	out->sharpe = st_sharpe(&m);
-	out->psr = st_psr(out->sharpe, 0, (double)r.n_trades, m.skew, m.kurt);
-	out->max_drawdown = st_max_drawdown(1, r.eq_net, r.n_eq);
-	out->costs = r.fees + r.slippage + r.funding + r.borrow;
+	out->mean_net = r.n_trades ? r.sum_net_return / (double)r.n_trades : NAN;
 	out->ruined = r.ruined;
 	/* the in-sample net_edge gate's test, on bars no memory of the chart has seen */
 	out->edge_holds = r.n_trades > 0 && !r.ruined && out->mean_net > 0 && r.net_return > 0;
-	free(net);
 	rp_result_release(&r);
 	return 0;
 }
 
-void sl_score_json(const struct sl_score *sc, cJSON *o)
+static const char *const names[SL_OUTCOMES] = {
+	[SL_SPENT] = "spent", [SL_NOT_RUN] = "not_run", [SL_FAILED] = "failed",
+	[SL_CUT_SHORT] = "cut_short", [SL_REFUSED] = "refused", [SL_FAILS] = "fails",
+	[SL_WEAKER] = "weaker", [SL_AS_OPEN] = "as_open", [SL_STRONGER] = "stronger",
+};
+
+const char *sl_outcome_name(enum sl_outcome o)
 {
-	cJSON_AddNumberToObject(o, "bars", (double)sc->bars);
-	cJSON_AddNumberToObject(o, "trades", (double)sc->trades);
-	cJSON_AddNumberToObject(o, "winning_trades", (double)sc->wins);
-	sa_json_add_num(o, "net_return", sc->net_return, ST_DIGITS);
-	sa_json_add_num(o, "gross_return", sc->gross_return, ST_DIGITS);
-	sa_json_add_num(o, "mean_net_return", sc->mean_net, ST_DIGITS);
-	sa_json_add_num(o, "sharpe_per_trade", sc->sharpe, ST_DIGITS);
-	sa_json_add_num(o, "psr", sc->psr, ST_DIGITS);
-	sa_json_add_num(o, "max_drawdown", sc->max_drawdown, ST_DIGITS);
-	sa_json_add_num(o, "costs", sc->costs, ST_DIGITS);
-	cJSON_AddBoolToObject(o, "ruined", sc->ruined);
-	cJSON_AddBoolToObject(o, "edge_holds", sc->edge_holds);
+	return o < SL_OUTCOMES ? names[o] : "unknown";
+}
+
+bool sl_outcome_holds(enum sl_outcome o)
+{
+	return o == SL_WEAKER || o == SL_AS_OPEN || o == SL_STRONGER;
+}
+
+double sl_bound_bits(void)
+{
+	return log2((double)SL_STEERABLE);
+}
+
+double sl_query(const struct sl_score *sc, double open_mean)
+{
+	double unit = isfinite(open_mean) && open_mean > 0 ? open_mean : SL_FLOOR;
+
+	if (!sc->edge_holds)
+		return -1;
+	return fmin(3, fmax(-1, sc->mean_net / unit));
+}
+
+/* A Laplace draw of scale b from a uniform u in (0, 1). */
+static double laplace(double u, double b)
+{
+	return gsl_cdf_laplace_Pinv(u, b);
+}
+
+enum sl_outcome sl_release(double q, bool open_holds, const struct sl_draws *d)
+{
+	double open = open_holds ? 1 : -1, z = open;
+	double noisy_t = SL_THRESHOLD + laplace(d->gamma, 2 * SL_SIGMA);
+
+	if (fabs(q - open) > noisy_t + laplace(d->eta, 4 * SL_SIGMA))
+		z = q + laplace(d->xi, SL_SIGMA);
+	if (!(z > 0))
+		return SL_FAILS;
+	if (z <= 0.5)
+		return SL_WEAKER;
+	return z <= 1.5 ? SL_AS_OPEN : SL_STRONGER;
 }

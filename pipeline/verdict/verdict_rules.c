@@ -107,7 +107,7 @@ void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struc
 	if (r->bounce_capped)
 		r->gate_verdict = VD_NOT_READY;
 	/* given sealed bars, the edge must hold there too: a gate of soundness, like net_edge */
-	r->sealed = (struct vd_gate_result){ n->sealed_mean_net, 0.0, !n->sealed_given || n->sealed_edge };
+	r->sealed = (struct vd_gate_result){ n->sealed_value, 1.0, !n->sealed_given || n->sealed_edge };
 	if (!r->sealed.pass)
 		r->gate_verdict = VD_NOT_READY;
 	r->veto_unsafe = n->blocked_actions > 0 || n->killed;

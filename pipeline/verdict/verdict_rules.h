@@ -74,7 +74,7 @@ struct vd_numbers {
 	bool stale;                /* the bars' prices lag the market (tradeable_prices.stale) */
 	bool sealed_given;         /* SEALED bars were given: the sealed gate counts */
 	bool sealed_edge;          /* the net edge holds on them (sealed.json) */
-	double sealed_mean_net;    /* their mean net return per trade; NAN when unknown */
+	double sealed_value;       /* 1 when the edge holds there, 0 when not, NAN when unknown */
 };
 
 struct vd_gate_result {

@@ -11,43 +11,63 @@ void vd_sealed_load(const char *path, struct vd_sealed *s, struct vd_numbers *n)
 {
 	char err[VD_TEXT_MAX] = "";
 	cJSON *c = sa_json_read_stage(path, &s->ok, err, sizeof err);
-	double blocked = sa_json_num(c, "blocked_actions", 0);
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "budget");
 
 	s->given = n->sealed_given = true;
 	snprintf(s->status, sizeof s->status, "%s", s->ok ? "ok" : err[0] ? err : "missing");
+	snprintf(s->outcome, sizeof s->outcome, "%s", s->ok ? sa_json_str(c, "outcome", "") : "");
 	s->bars = sa_json_num(c, "bars", NAN);
-	s->trades = sa_json_num(c, "trades", NAN);
-	s->net_return = sa_json_num(c, "net_return", NAN);
-	s->mean_net = sa_json_num(c, "mean_net_return", NAN);
-	s->psr = sa_json_num(c, "psr", NAN);
-	s->max_dd = sa_json_num(c, "max_drawdown", NAN);
+	s->bound_bits = sa_json_num(c, "bound_bits", NAN);
+	s->used = sa_json_num(b, "used", NAN);
+	s->of = sa_json_num(b, "of", NAN);
+	s->lineage_used = sa_json_num(b, "lineage_used", NAN);
+	s->spent = s->ok && sa_json_bool(b, "spent", false);
 	s->edge_holds = s->ok && sa_json_bool(c, "edge_holds", false);
 	n->sealed_edge = s->edge_holds;
-	n->sealed_mean_net = s->ok ? s->mean_net : NAN;
-	/* a refusal on the sealed bars is a refusal of the upload, like any other run's */
-	if (s->ok && blocked > 0 && blocked < 1e9)
-		n->blocked_actions += (long)blocked;
+	n->sealed_value = s->ok ? (s->edge_holds ? 1 : 0) : NAN;
+	/* a refusal on the sealed bars is a refusal of the upload, like any other run's (counted
+	 * once: how many is kept in the ledger's history, not told back) */
+	if (s->ok && sa_json_bool(c, "refused", false))
+		n->blocked_actions += 1;
 	if (s->ok && !sa_json_bool(c, "complete", false))
 		n->unfinished = true;
 	cJSON_Delete(c);
+}
+
+/* "the edge holds, as on the open data" from the outcome. */
+static const char *told(const char *outcome)
+{
+	static const struct { const char *name, *text; } t[] = {
+		{ "spent", "the sealed set has answered its budget of audits and is spent: fresh sealed bars are needed" },
+		{ "not_run", "the strategy was not run there (it did not finish uncontained on the audit's data)" },
+		{ "failed", "the strategy gave no valid signals there" },
+		{ "cut_short", "the run there was stopped at a time limit" },
+		{ "refused", "the sandbox refused an action of the run there" },
+		{ "fails", "the edge does not hold" },
+		{ "weaker", "the edge holds, well under the open data's" },
+		{ "as_open", "the edge holds, as on the open data" },
+		{ "stronger", "the edge holds, well above the open data's" },
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (!strcmp(outcome, t[i].name))
+			return t[i].text;
+	return "its outcome is unknown";
 }
 
 static void why(const struct vd_sealed *s, char *buf, size_t len)
 {
 	if (!s->ok)
 		snprintf(buf, len, "the sealed bars could not be scored: %s", s->status);
-	else if (!isfinite(s->trades) || s->trades < 1)
-		snprintf(buf, len, "no trade on the %.0f sealed bars", s->bars);
 	else
-		snprintf(buf, len, "on the %.0f sealed bars, %.0f trade%s: mean net return %.4f %% per "
-			 "trade, %+.1f %% in all; the edge %s there (both must be above 0)", s->bars,
-			 s->trades, s->trades == 1 ? "" : "s", 100 * s->mean_net, 100 * s->net_return,
-			 s->edge_holds ? "holds" : "does not hold");
+		snprintf(buf, len, "on the %.0f sealed bars, %s (audit %.0f of the set's budget of %.0f, "
+			 "%.0f of them this lineage's; at most %.2f bits of the sealed bars told back an audit)",
+			 s->bars, told(s->outcome), s->used, s->of, s->lineage_used, s->bound_bits);
 }
 
 void vd_sealed_json(cJSON *v, const struct vd_sealed *s, const struct vd_result *r)
 {
-	cJSON *gates = cJSON_GetObjectItemCaseSensitive(v, "gates"), *g, *o;
+	cJSON *gates = cJSON_GetObjectItemCaseSensitive(v, "gates"), *g, *o, *b;
 	char text[VD_TEXT_MAX * 2];
 
 	if (!s->given)
@@ -62,13 +82,15 @@ void vd_sealed_json(cJSON *v, const struct vd_sealed *s, const struct vd_result 
 	cJSON_AddItemToArray(gates, g);
 	o = cJSON_AddObjectToObject(v, "sealed");
 	cJSON_AddStringToObject(o, "status", s->status);
+	cJSON_AddStringToObject(o, "outcome", s->outcome);
 	sa_json_add_num(o, "bars", s->bars, 10);
-	sa_json_add_num(o, "trades", s->trades, 10);
-	sa_json_add_num(o, "net_return", s->net_return, 10);
-	sa_json_add_num(o, "mean_net_return", s->mean_net, 10);
-	sa_json_add_num(o, "psr", s->psr, 10);
-	sa_json_add_num(o, "max_drawdown", s->max_dd, 10);
+	sa_json_add_num(o, "bound_bits", s->bound_bits, 4);
 	cJSON_AddBoolToObject(o, "edge_holds", s->edge_holds);
+	b = cJSON_AddObjectToObject(o, "budget");
+	sa_json_add_num(b, "used", s->used, 10);
+	sa_json_add_num(b, "of", s->of, 10);
+	sa_json_add_num(b, "lineage_used", s->lineage_used, 10);
+	cJSON_AddBoolToObject(b, "spent", s->spent);
 }
 
 void vd_sealed_say(const struct vd_sealed *s, const struct vd_result *r, char *buf, size_t len)

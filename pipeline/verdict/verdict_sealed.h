@@ -1,5 +1,6 @@
 /* verdict_sealed.h - the sealed gate: when SEALED bars were given, the strategy's net edge must
- * hold on them too. Read from sealed.json, added to verdict.json beside the other gates. */
+ * hold on them too. Read from sealed.json (one outcome of a reusable holdout, and the sealed
+ * set's budget), added to verdict.json beside the other gates. */
 #ifndef SA_VERDICT_SEALED_H
 #define SA_VERDICT_SEALED_H
 
@@ -11,21 +12,24 @@
 #include "verdict_rules.h"
 #include "verdict_text.h"
 
-/* What sealed.json says, aggregates only. */
+/* What sealed.json says: an outcome, never a figure of the sealed bars. */
 struct vd_sealed {
 	bool given;              /* --sealed was passed: the gate counts */
 	bool ok;                 /* sealed.json present and ok */
 	char status[VD_TEXT_MAX];  /* "ok", "missing" or the reason */
-	double bars, trades, net_return, mean_net, psr, max_dd;  /* NAN when unknown */
-	bool edge_holds;
+	char outcome[32];        /* "as_open", "fails", "spent", ... ("" when not ok) */
+	double bars, bound_bits; /* NAN when unknown */
+	double used, of, lineage_used;  /* the set's budget; NAN when unknown */
+	bool edge_holds, spent;
 };
 
-/* Reads sealed.json at path into *s and sets n's sealed facts (given, the edge, its refusals
+/* Reads sealed.json at path into *s and sets n's sealed facts (given, the edge, a refusal
  * joined to blocked_actions, an unfinished run to unfinished). Never fails: a missing or broken
  * file fails the gate. */
 void vd_sealed_load(const char *path, struct vd_sealed *s, struct vd_numbers *n);
 
-/* Adds the sealed gate to verdict.json's "gates" and a "sealed" object of aggregates. */
+/* Adds the sealed gate to verdict.json's "gates" and a "sealed" object (the outcome, the bound,
+ * the budget). */
 void vd_sealed_json(cJSON *v, const struct vd_sealed *s, const struct vd_result *r);
 
 /* Appends the sealed gate's sentence to the summary in buf (len bytes in all). */

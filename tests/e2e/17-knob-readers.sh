@@ -10,9 +10,10 @@ OUT=out/$N
 head -n 1501 data/ohlcv.csv >"$TMP/bars.csv"
 { head -n 1 data/ohlcv.csv; sed -n 1502,2501p data/ohlcv.csv; } >"$TMP/sealed.csv"
 # A strategy with declared variants, a trade log beside it and sealed bars: every stage runs and
-# reads what it can.
+# reads what it can (the sealed budget kept in a history of this test's own).
 audit() { make --no-print-directory audit STRATEGY=demos/overfit.py TRADES=tests/fixtures/replay/tradelog_honest.csv \
-	DATA="$TMP/bars.csv" SEALED="$TMP/sealed.csv" NAME=$N TRIALS=3 PERMUTATIONS=10 "$@" >"$TMP/audit.log" 2>&1; }
+	DATA="$TMP/bars.csv" SEALED="$TMP/sealed.csv" LEDGER="$TMP/history.sqlite" NAME=$N TRIALS=3 PERMUTATIONS=10 \
+	"$@" >"$TMP/audit.log" 2>&1; }
 rm -rf "$OUT"
 SA_KNOB_TRACE=$TMP/trace audit
 expect_eq "the traced audit exits 0" 0 $?
@@ -57,8 +58,8 @@ expect_eq "TRIALS re-runs stats, the verdict and the report" \
 	"$N.zip fingerprint.json report.html stats.json verdict.json " "$(rerun GATE_PSR=0.9 TRIALS=5)"
 expect_eq "WARMUP_FLAG re-runs the robustness check, not the sandbox" \
 	"$N.zip fingerprint.json report.html robustness.json verdict.json " "$(rerun GATE_PSR=0.9 TRIALS=5 WARMUP_FLAG=0.02)"
-expect_eq "RECONCILE_BPS re-runs the replay and what is made from it" \
-	"$N.zip fingerprint.json replay.json report.html stats.json verdict.json " \
+expect_eq "RECONCILE_BPS re-runs the replay and what is made from it (sealed.json: the open edge)" \
+	"$N.zip fingerprint.json replay.json report.html sealed.json stats.json verdict.json " \
 	"$(rerun GATE_PSR=0.9 TRIALS=5 WARMUP_FLAG=0.02 RECONCILE_BPS=2)"
 
 rm -rf "$OUT"

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # 49-sealed.sh - SEALED bars: the strategy is also run and scored on bars it has never seen, the
-# bundle shows only their aggregates, and the sealed gate (its net edge must hold there) counts.
-# A memory of the chart passes the gates in-sample and fails there; an honest rule holds.
+# bundle tells back one of seven outcomes of a reusable holdout (at most 2.81 bits an audit), the
+# sealed gate counts, and a set answers a budget of audits. A memory of the chart passes the
+# gates in-sample and fails there; an honest rule holds; uploads that try to carry the sealed bars
+# out (refused paths, trade counts, timing, returns, drawdowns) get nothing past the outcome.
 . "$(dirname "$0")/../lib.sh"
 unset LLM_API_KEY
+F=tests/fixtures/sealed
 
-# a year of other bars from the same generator (seed 23, from 2026), and a year of chop: a price
-# pulled back to one level every hour, where a trend-follower pays its costs for nothing
+# a year of other bars from the same generator (seed 23, from 2026), a second sealed set with
+# other bars at the same times (seed 24), and a year of chop: a price pulled back to one level
+# every hour, where a trend-follower pays its costs for nothing
 "$BIN/gendata" --seed 23 --bars 8760 --start 2026-01-01 -o "$TMP/sealed.csv" >/dev/null || exit 3
+"$BIN/gendata" --seed 24 --bars 8760 --start 2026-01-01 -o "$TMP/other.csv" >/dev/null || exit 3
 "$PY" - "$TMP/chop.csv" <<'PYEOF' || exit 3
 import datetime as dt, random, sys
 random.seed(7)
@@ -21,11 +26,13 @@ with open(sys.argv[1], "w") as f:
             "%Y-%m-%dT%H:%M:%SZ"), o, hi, lo, p, 1000 + random.random() * 500))
 PYEOF
 "$PY" tests/lookahead/dodge/hindsight_gen.py data/ohlcv.csv "$TMP" || exit 3
+"$PY" "$F/coarse_memory_gen.py" data/ohlcv.csv "$TMP/coarse_memory.py" || exit 3
 
-# audit FILE NAME [SEALED]: make audit into out/NAME; prints the verdict
+# audit FILE NAME [SEALED [LEDGER [BUDGET]]]: make audit into out/NAME (the sealed budget kept in
+# this test's own history); prints the verdict
 audit() {
 	make --no-print-directory audit STRATEGY="$1" NAME="$2" TRIALS=3 PERMUTATIONS=20 \
-		${3:+SEALED="$3"} >"$TMP/$2.log" 2>&1
+		${3:+SEALED="$3"} LEDGER="${4:-$TMP/history.sqlite}" ${5:+SEALED_BUDGET="$5"} >"$TMP/$2.log" 2>&1
 	sed -n 's/^verdict: \([A-Z_]*\) .*/\1/p' "$TMP/$2.log"
 }
 # gates NAME: "name=pass ..." for every gate of verdict.json
@@ -34,32 +41,49 @@ gates() {
 print(" ".join("%s=%s" % (g["name"], str(g["pass"]).lower()) for g in json.load(open(sys.argv[1]))["gates"]))' \
 		"out/$1/verdict.json"
 }
+sealed_gate() { gates "$1" | sed -n 's/.*sealed=\([a-z]*\).*/\1/p'; }
+# told NAME: sealed.json's outcome, edge and budget
+told() {
+	echo "$(jget "out/$1/sealed.json" outcome) $(jget "out/$1/sealed.json" edge_holds)" \
+		"$(jget "out/$1/sealed.json" budget.used)/$(jget "out/$1/sealed.json" budget.of)"
+}
 
 N=e2e-sealed-honest
 expect_eq "the honest demo holds on sealed bars: WATCH as without them" WATCH \
 	"$(audit demos/honest.py $N "$TMP/sealed.csv")"
-expect_eq "honest: the sealed gate passes" "true" "$(gates $N | sed -n 's/.*sealed=\([a-z]*\).*/\1/p')"
-expect_eq "honest: sealed.json is aggregates of a full run on the sealed bars" "ok 8760 true" \
-	"$(jget out/$N/sealed.json status) $(jget out/$N/sealed.json bars) $(jget out/$N/sealed.json edge_holds)"
-check "honest: the summary says what the sealed bars gave" grep -q "Sealed data: on the 8760 sealed bars" \
+expect_eq "honest: the sealed gate passes" "true" "$(sealed_gate $N)"
+expect_eq "honest: its edge there is told as the open one's, the set's first audit" "as_open true 1/5" "$(told $N)"
+expect_eq "honest: sealed.json states the bound (log2 7 bits) and the set's size" "2.807 8760" \
+	"$(jget out/$N/sealed.json bound_bits) $(jget out/$N/sealed.json bars)"
+check "honest: the summary says what the sealed bars gave and the budget used" grep -q \
+	"Sealed data: on the 8760 sealed bars, the edge holds, as on the open data (audit 1 of the set's budget of 5" \
 	"out/$N/verdict.json"
-# nothing of the sealed set but aggregates: none of its times (2026, hourly) in any file of the
+check "honest: the report says it too" grep -q "audit 1 of the set&#39;s budget of 5\|audit 1 of the set's budget of 5" \
+	"out/$N/report.html"
+# nothing of the sealed set but the outcome: none of its times (2026, hourly) in any file of the
 # bundle (a date alone may be the calibration's, which the limitations quote)
 check "honest: no time of the sealed bars in the bundle" sh -c "! grep -rlE '2026-[01][0-9]-[0-3][0-9][T ][0-2][0-9]:' out/$N/ \
 	--include='*.json' --include='*.csv' --include='*.html' --include='*.txt' --include='*.xlsx'"
-expect_eq "honest: sealed.json holds no list (no trades, no bars)" "0" \
-	"$("$PY" -c 'import json, sys
-print(sum(isinstance(v, list) and len(v) > 0 for v in json.load(open(sys.argv[1])).values()))' out/$N/sealed.json)"
-
 check "honest: the sealed gate recomputes from sealed.json" "$PY" tests/recompute.py "out/$N"
+# the same audit again (another bundle name) keeps its place in the budget and its answer
+expect_eq "honest again: the same audit is the same answer, still the set's first" "as_open true 1/5" \
+	"$(audit demos/honest.py e2e-sealed-again "$TMP/sealed.csv" >/dev/null; told e2e-sealed-again)"
+check "honest again: its sealed.json is byte for byte the first's" cmp out/$N/sealed.json out/e2e-sealed-again/sealed.json
 
 N=e2e-sealed-memory
 expect_eq "a list of remembered dates is still rejected" REJECTED_LOOKAHEAD \
 	"$(audit "$TMP/dates.py" $N "$TMP/sealed.csv")"
 expect_eq "memory: every in-sample gate passes but the count of independent trades, the sealed gate does not" \
 	"trades=false net_edge=true psr=true dsr=true track_record=true drawdown=true alpha=true sealed=false" "$(gates $N)"
-expect_eq "memory: on the sealed bars its remembered dates never come" "0 false" \
-	"$(jget out/$N/sealed.json trades) $(jget out/$N/sealed.json edge_holds)"
+expect_eq "memory: on the sealed bars its remembered dates never come: it fails there" "fails false 2/5" "$(told $N)"
+
+N=e2e-sealed-coarse
+expect_eq "a memory coarser than the nudges beside a busy rule fails on fresh bars: NOT_READY" NOT_READY \
+	"$(audit "$TMP/coarse_memory.py" $N "$TMP/sealed.csv")"
+expect_eq "coarse: every in-sample gate passes, no veto; the sealed gate alone fails" \
+	"trades=true net_edge=true psr=true dsr=true track_record=true drawdown=true alpha=true sealed=false 0" \
+	"$(gates $N) $("$PY" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["vetoes"]))' out/$N/verdict.json)"
+expect_eq "coarse: on the sealed bars the busy rule alone is left, and fails" fails "$(jget out/$N/sealed.json outcome)"
 
 N=e2e-sealed-chop
 expect_eq "the sealed gate alone holds an honest rule whose edge fails there" "NOT_READY NOT_READY" \
@@ -67,10 +91,79 @@ expect_eq "the sealed gate alone holds an honest rule whose edge fails there" "N
 expect_eq "chop: the in-sample gates but trades pass, the sealed gate fails" \
 	"trades=false net_edge=true psr=true dsr=true track_record=true drawdown=true alpha=true sealed=false" "$(gates $N)"
 check "chop: the sealed gate recomputes from sealed.json" "$PY" tests/recompute.py "out/$N"
-check "chop: the summary says why" grep -q "the edge does not hold there (both must be above 0), so the verdict cannot pass" \
+check "chop: the summary says why" grep -q "the edge does not hold (audit 1 of the set's budget of 5.*, so the verdict cannot pass" \
 	"out/$N/verdict.json"
 
+# --- uploads that try to carry the sealed bars out, decoded -------------------------------------
+# Each is audited against the sealed set and against the other one (other bars, the same times),
+# in a history of their own; decode.py reads every byte of both bundles: whatever differs is all
+# a bundle carries of the sealed bars.
+D="$TMP/decoded.sqlite"
+# with_ledger PATH OUT: the honest audit's config.json with LEDGER=PATH
+with_ledger() {
+	"$PY" -c 'import json, sys
+c = json.load(open(sys.argv[1])); c["deflation"]["ledger"] = sys.argv[2]; json.dump(c, open(sys.argv[3], "w"))' \
+		out/e2e-sealed-honest/config.json "$1" "$2"
+}
+# the history exists before the decoded audits (as it does once any sealed audit has run; its
+# being there shows in ledger.json): one sealed run of the honest demo on the chop, a third set
+with_ledger "$D" "$TMP/decoded.json"
+"$BIN/sealed" --strategy demos/honest.py --run out/e2e-sealed-honest/run.json --replay out/e2e-sealed-honest/replay.json \
+	--data "$TMP/chop.csv" --config "$TMP/decoded.json" -o "$TMP/decoded-sealed.json"
+expect_eq "the decoding history is made by a sealed run" "true fails" \
+	"$(jget "$TMP/decoded-sealed.json" ok) $(jget "$TMP/decoded-sealed.json" outcome)"
+# decoded FILE NAME: audits FILE against both sets; prints decode.py's line
+decoded() {
+	audit "$1" "$2" "$TMP/sealed.csv" "$D" >/dev/null
+	rm -rf "$TMP/$2.a" && cp -r "out/$2" "$TMP/$2.a"
+	audit "$1" "$2" "$TMP/other.csv" "$D" >/dev/null
+	"$PY" "$F/decode.py" "$TMP/$2.a" "out/$2"
+}
+N=e2e-sealed-paths
+got=$(decoded $F/leak_paths.py $N)
+expect_eq "refused paths spelling the sealed days: refused, told as refused only" "refused true REJECTED_UNSAFE" \
+	"$(jget out/$N/sealed.json outcome) $(jget out/$N/sealed.json refused) $(jget out/$N/verdict.json verdict)"
+expect_eq "paths: the two sets' bundles are the same, byte for byte" identical "$got"
+# the paths it builds: "/sealedleak-" then each sealed day's date, direction and close
+check "paths: no path it chose in the bundle, the logs or the ledger's history" sh -c \
+	"! grep -ralE 'sealedleak-[0-9]' out/$N $TMP/$N.a $TMP/$N.log $D"
+expect_eq "paths: the ledger's history counts its refusals per rule, for the operator" "writes stay in scratch" \
+	"$("$PY" -c 'import sqlite3, sys
+print(",".join(r for r, in sqlite3.connect(sys.argv[1]).execute("SELECT DISTINCT rule FROM sealed_refusals")))' "$D")"
+
+N=e2e-sealed-trades
+# what its trades spell on each set: 100 + the first close mod 128 trades (7 bits)
+codes=$("$PY" -c 'import csv, sys
+sys.path.insert(0, sys.argv[1])
+import leak_trades
+print(" ".join(str(leak_trades.code([float(next(csv.DictReader(open(f)))["close"])])) for f in sys.argv[2:]))' \
+	"$F" "$TMP/sealed.csv" "$TMP/other.csv")
+expect_eq "trades: its code differs on the two sets (the bars differ where it looks)" "94 32" "$codes"
+got=$(decoded $F/leak_trades.py $N)
+case $got in
+identical | "outcome only: "*) ok "trades: counts, timing, returns and drawdowns carry nothing past the outcome ($got)" ;;
+*) not_ok "trades: counts, timing, returns and drawdowns carry nothing past the outcome" "$got" ;;
+esac
+check "trades: the bundle holds no count of the sealed trades" sh -c "! grep -q '\"trades\"' out/$N/sealed.json"
+
+# the budget: the set has answered two audits in that history; with a budget of two it is spent
+N=e2e-sealed-spent
+expect_eq "past the budget the set is spent: the sealed gate fails and asks for fresh bars" \
+	"NOT_READY spent false 2/2 false" "$(audit demos/honest.py $N "$TMP/sealed.csv" "$D" 2) $(told $N) $(sealed_gate $N)"
+check "spent: the summary asks for fresh sealed bars" grep -q "is spent: fresh sealed bars are needed" "out/$N/verdict.json"
+expect_eq "spent: an audit the set answered before keeps its place and its answer" \
+	"$(jget "$TMP/e2e-sealed-trades.a/sealed.json" outcome) $(jget "$TMP/e2e-sealed-trades.a/sealed.json" budget.used)/2" \
+	"$(audit $F/leak_trades.py e2e-sealed-kept "$TMP/sealed.csv" "$D" 2 >/dev/null; jget out/e2e-sealed-kept/sealed.json outcome) $(jget out/e2e-sealed-kept/sealed.json budget.used)/2"
+
+# no history to keep the budget and the key in: the stage refuses, the gate fails
+with_ledger "" "$TMP/noledger.json"
+"$BIN/sealed" --strategy demos/honest.py --run out/e2e-sealed-honest/run.json --replay out/e2e-sealed-honest/replay.json \
+	--data "$TMP/sealed.csv" --config "$TMP/noledger.json" -o "$TMP/noledger-sealed.json"
+expect_eq "without LEDGER a sealed audit is refused with the reason" "false" "$(jget "$TMP/noledger-sealed.json" ok)"
+check "no ledger: the reason says why" grep -q "SEALED needs LEDGER" "$TMP/noledger-sealed.json"
+
 # without SEALED the same audit has no sealed gate and no sealed.json left behind
+N=e2e-sealed-chop
 expect_eq "without SEALED, no sealed gate" "WATCH absent" \
 	"$(audit demos/honest.py $N) $(gates $N | grep -q sealed= && echo present || echo absent)"
 check "without SEALED, the old sealed.json is gone" test ! -e "out/$N/sealed.json"
@@ -78,7 +171,7 @@ check "without SEALED, the old sealed.json is gone" test ! -e "out/$N/sealed.jso
 # a sealed file the loader refuses stops the audit before any stage runs, with its reason
 printf 'time,open\nnot a time,1\n' >"$TMP/bad.csv"
 make --no-print-directory audit STRATEGY=demos/honest.py NAME=e2e-sealed-bad SEALED="$TMP/bad.csv" \
-	>"$TMP/bad.log" 2>&1
+	LEDGER="$TMP/history.sqlite" >"$TMP/bad.log" 2>&1
 expect_eq "a bad SEALED file is refused before the audit" "2" "$([ -e out/e2e-sealed-bad/run.json ] && echo ran || echo 2)"
 check "bad: the reason names the file" grep -q "bad.csv" "$TMP/bad.log"
 

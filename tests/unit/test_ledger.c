@@ -1,6 +1,7 @@
 /* test_ledger.c - the trial ledger's lineage rule on a real SQLite file: the same version under
  * another name, a retune of the same file, a renamed copy with new constants, an unrelated
- * strategy, each version's declared variants, and a damaged history refused. */
+ * strategy, each version's declared variants, and a damaged history refused. The sealed sets'
+ * budgets and keys in the same history, and the reusable holdout's answers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -11,8 +12,11 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "ledger.h"
+#include "sealed_budget.h"
+#include "sealed_core.h"
 
 static char dbpath[64];
 
@@ -135,11 +139,129 @@ static void test_damaged(void **state)
 	fclose(fp);
 }
 
+static struct sl_audit sealed_audit(char set, char id, char lineage)
+{
+	struct sl_audit a;
+
+	memset(a.set, set, 64);
+	a.set[64] = '\0';
+	memset(a.id, id, 64);
+	a.id[64] = '\0';
+	memset(a.lineage, lineage, 64);
+	a.lineage[64] = '\0';
+	return a;
+}
+
+/* Takes a's place with budget and checks used, lineage_used and spent. */
+static void take(sqlite3 *db, char set, char id, char lineage, long budget, long used,
+		 long lineage_used, bool spent, struct sl_budget *b)
+{
+	struct sl_audit a = sealed_audit(set, id, lineage);
+	char err[512];
+
+	assert_int_equal(sl_budget_take(db, &a, budget, b, err, sizeof err), 0);
+	assert_int_equal(b->used, used);
+	assert_int_equal(b->lineage_used, lineage_used);
+	assert_int_equal(b->spent, spent);
+}
+
+static void test_sealed_budget(void **state)
+{
+	sqlite3 *db = NULL, *again = NULL;
+	struct sl_budget b1, b, other;
+	struct sl_audit a1 = sealed_audit('S', '1', 'L'), a2 = sealed_audit('S', '2', 'L');
+	struct sl_draws d1, d1b, d2;
+	struct sbx_rule_count rules[1] = { { .rule = "writes stay in scratch", .count = 7 } };
+	char err[512];
+	sqlite3_stmt *st;
+
+	(void)state;
+	assert_int_equal(sl_budget_open(dbpath, &db, err, sizeof err), 0);
+	take(db, 'S', '1', 'L', 2, 1, 1, false, &b1);
+	take(db, 'S', '1', 'L', 2, 1, 1, false, &b);           /* the same audit keeps its place */
+	assert_memory_equal(b.key, b1.key, SL_KEY_BYTES);
+	take(db, 'S', '2', 'L', 2, 2, 2, false, &b);           /* a retune: the lineage's second */
+	take(db, 'S', '3', 'M', 2, 2, 0, true, &b);            /* past the budget: spent, not placed */
+	take(db, 'S', '3', 'M', 2, 2, 0, true, &b);            /* and stays spent */
+	take(db, 'S', '1', 'L', 2, 1, 1, false, &b);           /* an earlier audit keeps its answer */
+	take(db, 'T', '3', 'M', 2, 1, 1, false, &other);       /* another set: its own count and key */
+	assert_memory_not_equal(other.key, b1.key, SL_KEY_BYTES);
+	/* the key outlives the process: a reopened history gives the same noise */
+	sqlite3_close(db);
+	assert_int_equal(sl_budget_open(dbpath, &again, err, sizeof err), 0);
+	take(again, 'S', '1', 'L', 2, 1, 1, false, &b);
+	assert_memory_equal(b.key, b1.key, SL_KEY_BYTES);
+	assert_int_equal(sl_budget_draws(&b1, &a1, &d1), 0);
+	assert_int_equal(sl_budget_draws(&b, &a1, &d1b), 0);
+	assert_int_equal(sl_budget_draws(&b1, &a2, &d2), 0);
+	assert_memory_equal(&d1, &d1b, sizeof d1);
+	assert_true(d1.gamma != d2.gamma && d1.eta != d2.eta && d1.xi != d2.xi);
+	assert_true(d1.gamma > 0 && d1.gamma < 1 && d1.eta > 0 && d1.eta < 1 && d1.xi > 0 && d1.xi < 1);
+	/* the outcome and the refusals counted per rule, for the operator */
+	assert_int_equal(sl_budget_record(again, &a1, SL_REFUSED, rules, 1, err, sizeof err), 0);
+	assert_int_equal(sqlite3_prepare_v2(again, "SELECT a.outcome, r.rule, r.count FROM sealed_audits a "
+		"JOIN sealed_refusals r USING (set_sha256, audit)", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "refused");
+	assert_string_equal((const char *)sqlite3_column_text(st, 1), "writes stay in scratch");
+	assert_int_equal(sqlite3_column_int(st, 2), 7);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	sqlite3_close(again);
+}
+
+/* Every draw on a grid of uniforms gives the outcome want for the query q. */
+static void always(double q, bool open_holds, enum sl_outcome want)
+{
+	static const double u[] = { 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99 };
+
+	for (size_t i = 0; i < 7; i++)
+		for (size_t j = 0; j < 7; j++)
+			for (size_t k = 0; k < 7; k++) {
+				struct sl_draws d = { u[i], u[j], u[k] };
+
+				assert_int_equal(sl_release(q, open_holds, &d), want);
+			}
+}
+
+static void test_sealed_holdout(void **state)
+{
+	struct sl_score none = { .bars = 100 }, sc = { .bars = 100, .trades = 10, .net_return = 0.05,
+						      .mean_net = 0.002, .edge_holds = true };
+	struct sl_draws mid = { 0.5, 0.5, 0.5 };
+
+	(void)state;
+	/* the query: the sealed edge in units of the open one, -1 where it does not hold */
+	assert_true(sl_query(&none, 0.001) == -1);
+	assert_true(fabs(sl_query(&sc, 0.001) - 2) < 1e-12);
+	assert_true(sl_query(&sc, 0.0001) == 3);                          /* clamped */
+	assert_true(fabs(sl_query(&sc, -0.01) - 0.002 / SL_FLOOR) > 0);  /* no open edge: the floor's unit */
+	assert_true(sl_query(&sc, -0.01) == 3);
+	/* no edge on the sealed bars fails, whatever the noise; an edge like the open one holds as
+	 * the open one, whatever the noise */
+	always(-1, true, SL_FAILS);
+	always(1, true, SL_AS_OPEN);
+	always(-1, false, SL_FAILS);
+	/* within the threshold the open answer is told, not the sealed value */
+	assert_int_equal(sl_release(1.3, true, &mid), SL_AS_OPEN);
+	assert_int_equal(sl_release(0.7, true, &mid), SL_AS_OPEN);
+	/* beyond it, the sealed value's bucket */
+	assert_int_equal(sl_release(0.3, true, &mid), SL_WEAKER);
+	assert_int_equal(sl_release(2.5, true, &mid), SL_STRONGER);
+	assert_int_equal(sl_release(-0.2, true, &mid), SL_FAILS);
+	/* the bound: seven outcomes a run can steer */
+	assert_true(fabs(sl_bound_bits() - log2(7)) < 1e-12);
+	assert_string_equal(sl_outcome_name(SL_AS_OPEN), "as_open");
+	assert_true(sl_outcome_holds(SL_WEAKER) && !sl_outcome_holds(SL_SPENT) && !sl_outcome_holds(SL_REFUSED));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_lineages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sealed_budget, setup, teardown),
+		cmocka_unit_test(test_sealed_holdout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
