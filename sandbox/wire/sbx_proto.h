@@ -122,6 +122,13 @@ enum sbx_exit {
 	SBX_EXIT_NO_ZYGOTE = 125,    /* the launcher's child could not become the zygote (stderr) */
 };
 
+/* The zygote's source descriptor (a sealed memfd the launcher fills from the upload): a uint32
+ * length of the strategy's source (host byte order), the source, then the rest, at most
+ * SBX_PARAMS_FILE_MAX bytes: the text of freqtrade's parameter file beside the strategy (the
+ * strategy's path with the ending .json), empty when there is none. Trusted code parses it
+ * before the upload loads (the framework shims); it is the uploader's as the source is. */
+#define SBX_PARAMS_FILE_MAX 65536
+
 /* After the bars, the data pipe carries the keyword arguments of signals(df, **params): a
  * uint32 length (host byte order, 0 for none) then that many bytes of a JSON object, parsed by
  * trusted code before the upload loads. */
