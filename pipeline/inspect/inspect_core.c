@@ -2,6 +2,7 @@
  * UTF-8), the parse and walk in a child, then the flags made readable against the source. */
 #include "inspect_core.h"
 #include "inspect_ast.h"
+#include "inspect_params.h"
 #include "inspect_rules.h"
 
 #include <stdint.h>
@@ -71,6 +72,7 @@ cJSON *inspect_strategy_absent(void)
 	cJSON_AddNullToObject(s, "timeframe");
 	cJSON_AddNullToObject(s, "startup_candle_count");
 	cJSON_AddNullToObject(s, "can_short");
+	cJSON_AddNullToObject(s, "parameters");
 	cJSON_AddNullToObject(s, "error");
 	return s;
 }
@@ -448,6 +450,8 @@ static const char *take_findings(cJSON *s, const cJSON *found, const char *buf, 
 	put(s, "exits", take_exits(found));
 	put(s, "normalised", take_normalised(found));
 	take_framework(s, found);
+	put(s, "parameters", strcmp(sa_json_str(s, "framework", ""), "freqtrade") ? cJSON_CreateNull() :
+	    inspect_params_take(found));
 	if (cJSON_IsObject(se)) {
 		long line = (long)sa_json_num(se, "line", 0), col = (long)sa_json_num(se, "col", 0);
 		cJSON *o = cJSON_CreateObject();
@@ -558,6 +562,7 @@ cJSON *inspect_strategy_file(const char *path, const struct inspect_limits *lim,
 	*broken = false;
 	if (st == SA_READ_OK) {
 		s = inspect_strategy_buf(buf, len, lim, reason, reasonlen, broken);
+		inspect_params_file(s, path);
 		goto out;
 	}
 	s = inspect_strategy_absent();
