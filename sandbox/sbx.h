@@ -69,6 +69,12 @@ struct sbx_zygote;
 struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_limits *lim,
 				    char *err, size_t errlen);
 
+/* Whether the upload at strategy_path is too large to stage for a zygote: the strategy over
+ * SA_STRATEGY_CAP, or freqtrade's parameter file beside it over SBX_PARAMS_FILE_MAX. That is the
+ * upload's finding, not the tool's failure: returns 1 with it in why, else 0 (a file that cannot
+ * be read otherwise is sbx_zygote_start's to report). */
+int sbx_upload_too_big(const char *strategy_path, char *why, size_t whylen);
+
 /* Runs signals() on k prefixes (bars [0, n_visible[i]) of s each), each in a fresh child of the
  * zygote with layers 2-5 installed before the upload is loaded, up to jobs runs at once;
  * results[i] matches n_visible[i] (whatever its status). on_done, when not NULL, is called

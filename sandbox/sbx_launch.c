@@ -19,6 +19,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -120,13 +121,26 @@ static int map_ids(pid_t pid)
 }
 
 /* freqtrade's parameter file for the strategy at path: the path with its ending replaced by
- * .json (Path.with_suffix, as freqtrade's load_params_from_file names it), in a fresh buffer
- * (caller frees); NULL with *len 0 when there is none. Returns 0, or -1 with why in err. */
-static int params_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+ * .json (Path.with_suffix, as freqtrade's load_params_from_file names it). A fresh string
+ * (caller frees), or NULL when out of memory. */
+static char *params_path(const char *path)
 {
 	const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
 	size_t stem = dot && dot > (slash ? slash + 1 : path) ? (size_t)(dot - path) : strlen(path);
 	char *json = malloc(stem + sizeof ".json");
+
+	if (json) {
+		memcpy(json, path, stem);
+		memcpy(json + stem, ".json", sizeof ".json");
+	}
+	return json;
+}
+
+/* The parameter file's text for the strategy at path in a fresh buffer (caller frees); NULL
+ * with *len 0 when there is none. Returns 0, or -1 with why in err. */
+static int params_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+{
+	char *json = params_path(path);
 	enum sa_read_status st;
 	int rc = -1;
 
@@ -136,13 +150,31 @@ static int params_file(const char *path, char **buf, size_t *len, char *err, siz
 		sa_fmt(err, errlen, "out of memory");
 		return -1;
 	}
-	memcpy(json, path, stem);
-	memcpy(json + stem, ".json", sizeof ".json");
 	st = sa_read_file(json, SBX_PARAMS_FILE_MAX, buf, len);
 	if (st == SA_READ_OK || st == SA_READ_MISSING)
 		rc = 0;
 	else
 		sa_read_strerror(st, json, SBX_PARAMS_FILE_MAX, err, errlen);
+	free(json);
+	return rc;
+}
+
+int sbx_upload_too_big(const char *strategy_path, char *why, size_t whylen)
+{
+	char *json = params_path(strategy_path);
+	struct stat sb;
+	int rc = 0;
+
+	if (stat(strategy_path, &sb) == 0 && S_ISREG(sb.st_mode) && (size_t)sb.st_size > SA_STRATEGY_CAP) {
+		sa_fmt(why, whylen, "the strategy file is %lld bytes; strategy uploads are capped at %zu "
+		       "bytes (%zu MB)", (long long)sb.st_size, SA_STRATEGY_CAP, SA_STRATEGY_CAP >> 20);
+		rc = 1;
+	} else if (json && stat(json, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		   (size_t)sb.st_size > SBX_PARAMS_FILE_MAX) {
+		sa_fmt(why, whylen, "the strategy's parameter file is %lld bytes; it is capped at %d "
+		       "bytes", (long long)sb.st_size, SBX_PARAMS_FILE_MAX);
+		rc = 1;
+	}
 	free(json);
 	return rc;
 }
@@ -153,12 +185,12 @@ static int source_memfd(const char *path, char *err, size_t errlen)
 {
 	char *buf = NULL, *pbuf = NULL;
 	size_t len = 0, plen = 0;
-	enum sa_read_status st = sa_read_file(path, SA_UPLOAD_CAP, &buf, &len);
+	enum sa_read_status st = sa_read_file(path, SA_STRATEGY_CAP, &buf, &len);
 	uint32_t n32;
 	int fd = -1;
 
 	if (st != SA_READ_OK) {
-		sa_read_strerror(st, path, SA_UPLOAD_CAP, err, errlen);
+		sa_read_strerror(st, path, SA_STRATEGY_CAP, err, errlen);
 		goto out;
 	}
 	if (params_file(path, &pbuf, &plen, err, errlen) < 0)

@@ -194,7 +194,7 @@ out:
  * does not fit what was read, is refused. Returns 0 or -1. */
 static int read_source(int fd, struct sbi_zstate *z)
 {
-	const size_t cap = sizeof(uint32_t) + SA_UPLOAD_CAP + SBX_PARAMS_FILE_MAX;
+	const size_t cap = sizeof(uint32_t) + SA_STRATEGY_CAP + SBX_PARAMS_FILE_MAX;
 	char *buf = malloc(cap + 2), *params = NULL;
 	size_t len = 0, plen;
 	uint32_t n32;
@@ -213,7 +213,7 @@ static int read_source(int fd, struct sbi_zstate *z)
 	if (len > cap || len < sizeof n32)
 		goto out;
 	memcpy(&n32, buf, sizeof n32);
-	if (n32 > SA_UPLOAD_CAP || n32 > len - sizeof n32 ||
+	if (n32 > SA_STRATEGY_CAP || n32 > len - sizeof n32 ||
 	    (plen = len - sizeof n32 - n32) > SBX_PARAMS_FILE_MAX || !(params = malloc(plen + 1)))
 		goto out;
 	memcpy(params, buf + sizeof n32 + n32, plen);

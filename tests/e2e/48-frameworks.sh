@@ -99,6 +99,27 @@ sed -e 's/^from freqtrade.persistence import Trade$/&\nfrom freqtrade.rpc import
 run "$TMP/alone/rpc.py" rpc
 check "another freqtrade module is refused by its name" grep -qF "freqtrade.rpc is not supported" $TMP/rpc.run.json
 
+# --- big files: a framework file of several MB (freqtrade's most used community strategies are,
+# with hundreds of conditions chained by &) is audited; one over the cap is a finding
+"$PY" - $S/ft_v2_meanrev.py "$TMP/big_mb.py" <<'PYEOF'
+import sys
+src = open(sys.argv[1]).read()
+chain = " &\n".join(["            (dataframe['volume'] >= 0)"] * 700)
+src = src.replace("            dataframe['volume'] > 0,\n", "            dataframe['volume'] > 0,\n            (\n" + chain + "\n            ),\n")
+pad = "".join("# %06d: comment lines, as a large strategy carries them\n" % i for i in range(60000))
+open(sys.argv[2], "w").write(src + pad)
+PYEOF
+run "$TMP/big_mb.py" big_mb
+run $S/ft_v2_meanrev.py v2_small
+expect_eq "a 3.5 MB freqtrade file with 700 chained conditions runs, as its small self does" \
+	"yes same" "$([ "$(stat -c %s "$TMP/big_mb.py")" -gt 3400000 ] && echo yes || echo no) $(same $TMP/big_mb.run.json $TMP/v2_small.run.json)"
+"$BIN/inspect" --strategy "$TMP/big_mb.py" -o "$TMP/big_mb.i.json"
+expect_eq "inspect reads it whole" "true freqtrade" "$(jget $TMP/big_mb.i.json strategy.shape_ok) $(jget $TMP/big_mb.i.json strategy.framework)"
+{ cat $S/ft_v2_meanrev.py; "$PY" -c 'import sys; sys.stdout.write(("# " + "x" * 78 + "\n") * 110000)'; } >"$TMP/over_cap.py"
+run "$TMP/over_cap.py" over_cap
+expect_eq "the sandbox records a file over the cap as the run's finding, and exits 0" "not_run yes" \
+	"$(jget $TMP/over_cap.run.json status) $(grep -qF "strategy uploads are capped at 8388608 bytes" $TMP/over_cap.run.json && echo yes || echo no)"
+
 # --- freqtrade's rules and backtesting.py's fill, on fixed signals
 run $S/ft_rules_probe.py ftp
 check "freqtrade: start-up, exit beats entry, no re-entry on the exit candle, shorts" "$PY" - "$TMP/ftp.run.json" <<'PYEOF'
@@ -150,6 +171,12 @@ audit() {
 for f in ft_v2_meanrev ft_minmax_bias ft_pandas_ta bt_sma_pair ft_4h_on_1h ft_hyper_tuned; do
 	if audit $f; then ok "$f: make audit exits 0"; else not_ok "$f: make audit exits 0" "$(tail -n 5 $TMP/$f.audit.log)"; fi
 done
+cp "$TMP/over_cap.py" "$TMP/over_cap_audit.py"
+if make --no-print-directory audit STRATEGY="$TMP/over_cap_audit.py" DATA="$DATA" NAME="${P}_over_cap" TRIALS=1 \
+	>"$TMP/over_cap.audit.log" 2>&1; then ok "over the cap: make audit exits 0"
+else not_ok "over the cap: make audit exits 0" "$(tail -n 5 $TMP/over_cap.audit.log)"; fi
+expect_eq "over the cap: INCOMPLETE, the verdict names the cap, and a bundle" "INCOMPLETE yes yes" \
+	"$(jget out/${P}_over_cap/verdict.json verdict) $(grep -qF "capped at 8388608 bytes" out/${P}_over_cap/verdict.json && echo yes || echo no) $([ -s out/${P}_over_cap/${P}_over_cap.zip ] && echo yes || echo no)"
 V=out/${P}_ft_v2_meanrev/verdict.json
 check "the report says what ran: the freqtrade class, by freqtrade's rules, on its candles" \
 	grep -q "a freqtrade IStrategy, BandBounce, run by freqtrade&#39;s rules on 1h candles\|a freqtrade IStrategy, BandBounce, run by freqtrade's rules on 1h candles" out/${P}_ft_v2_meanrev/report.html
