@@ -50,6 +50,8 @@ struct sbx_result {
 				    * -1, 0, 1 or SBX_LIVE_RAISED (the upload failed at that bar) */
 	size_t decided;            /* a live run's decisions made (its signals' valid values) */
 	size_t nan_as_flat;        /* of them, the NaN or None values taken as flat (0) */
+	long declared_search;      /* parameter combinations the file's own search declared
+				    * (backtesting.py's optimize()), 0 when it declared none */
 	long wall_ms;
 	char error[1024];          /* why, when status != SBX_OK */
 	struct sbx_event *events;  /* containment events of this run, in order (a rule's latest

@@ -57,7 +57,11 @@ enum {
 	SBX_RUN_FDS = 5,
 };
 
-/* Result tags: 'R' then n int8 signals; 'E' error text; 'B' bad-output text; 'M' memory. */
+/* Result tags: 'R' then n int8 signals, and after them, when the upload declared a parameter
+ * search (a backtesting.py optimize() call in the file), a uint32 (host byte order): how many
+ * combinations it searched, 1 to SBX_SEARCH_MAX; 'E' error text; 'B' bad-output text; 'M'
+ * memory. */
+#define SBX_SEARCH_MAX 100000000u
 
 /* A signal byte that stands for NaN (or None) in signals()' output: the driver counts it and
  * takes it as flat (0). Any other byte than -1, 0, 1 and this one is bad output. */

@@ -120,6 +120,24 @@ run "$TMP/over_cap.py" over_cap
 expect_eq "the sandbox records a file over the cap as the run's finding, and exits 0" "not_run yes" \
 	"$(jget $TMP/over_cap.run.json status) $(grep -qF "strategy uploads are capped at 8388608 bytes" $TMP/over_cap.run.json && echo yes || echo no)"
 
+# --- backtesting.py's optimize(): it returns what backtesting.py returns (the file reads its
+# heatmap on), its grid is counted as declared trials (run.json declared_search, the same subset
+# backtesting.py draws), and the bars' dates are a DatetimeIndex
+run $S/bt_grid_search.py grid
+expect_eq "a file that calls optimize() and reads its heatmap runs and trades" "ok yes" \
+	"$(jget $TMP/grid.run.json status) $("$PY" -c 'import json,sys; s=json.load(open(sys.argv[1]))["signals"]; print("yes" if len(set(s)) > 1 else "no")' $TMP/grid.run.json)"
+expect_eq "declared_search: the combinations backtesting.py's grid search tries" \
+	"$("$PY" - <<'PYEOF'
+import itertools
+import numpy as np
+grid = itertools.product(range(10, 60, 10), range(40, 160, 20), range(10, 30, 5), range(5, 20, 5))
+ok = [c for c in grid if c[3] < c[2] < c[0] < c[1]]
+draw = np.random.default_rng(7).random
+print(sum(1 for c in ok if draw() <= 60 / len(ok)))
+PYEOF
+)" "$(jget $TMP/grid.run.json declared_search)"
+expect_eq "a file without a search declares none" "null" "$(jget $TMP/ht.run.json declared_search)"
+
 # --- freqtrade's rules and backtesting.py's fill, on fixed signals
 run $S/ft_rules_probe.py ftp
 check "freqtrade: start-up, exit beats entry, no re-entry on the exit candle, shorts" "$PY" - "$TMP/ftp.run.json" <<'PYEOF'
