@@ -95,6 +95,10 @@ check "inspect names the refused file" grep -qF "freqtrade refuses it" "$TMP/h_o
 sed -e 's/^    def populate_indicators(self, dataframe: DataFrame, metadata: dict) -> DataFrame:$/&\n        Trade.get_trades_proxy(is_open=True)/' $H >"$TMP/alone/proxy.py"
 run "$TMP/alone/proxy.py" proxy
 check "a trade-database query is refused by name" grep -qF "Trade.get_trades_proxy is not supported" $TMP/proxy.run.json
+sed -e 's/^        assert timeframe_to_minutes(self.timeframe) == 60$/&\n        assert self.dp.current_whitelist() == [metadata["pair"]]/' $H >"$TMP/alone/whitelist.py"
+run "$TMP/alone/whitelist.py" whitelist
+expect_eq "self.dp.current_whitelist() is the audited pair alone" "1 ok" \
+	"$(grep -c current_whitelist "$TMP/alone/whitelist.py") $(jget $TMP/whitelist.run.json status)"
 sed -e 's/^from freqtrade.persistence import Trade$/&\nfrom freqtrade.rpc import RPCManager/' $H >"$TMP/alone/rpc.py"
 run "$TMP/alone/rpc.py" rpc
 check "another freqtrade module is refused by its name" grep -qF "freqtrade.rpc is not supported" $TMP/rpc.run.json

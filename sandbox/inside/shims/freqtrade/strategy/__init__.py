@@ -187,8 +187,13 @@ class IStrategy(HyperStrategyMixin):
 
 
 class _DataProvider:
-    """self.dp: nothing beyond the strategy's own bars exists in the sandbox."""
+    """self.dp: nothing beyond the strategy's own bars exists in the sandbox; the whitelist is
+    the audited pair alone."""
     runmode = type('RunMode', (), {'value': 'backtest'})()
+
+    def current_whitelist(self):
+        import sa_frameworks
+        return [sa_frameworks.PAIR]
 
     def __getattr__(self, name):
         raise NotSupported('self.dp.%s is not supported: the audit gives a strategy its own pair\'s '
