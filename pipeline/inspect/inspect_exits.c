@@ -1,6 +1,7 @@
 /* inspect_exits.c - the declared exits, read from the tree with ast.literal_eval (it evaluates
  * literals only, never a call or a name) and checked, handed back as JSON text. */
 #include "inspect_exits.h"
+#include "inspect_node.h"
 
 /* Every check of a declaration is here, once, in the words the report quotes; the host checks
  * the ranges of what comes back again (lib/replay/exits.h). */
@@ -150,21 +151,5 @@ static const char exits_py[] =
 
 cJSON *inspect_exits_read(PyObject *module)
 {
-	PyObject *g = PyDict_New(), *run = NULL, *fn, *r = NULL;
-	const char *text;
-	cJSON *out = NULL;
-
-	if (!g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0)
-		goto out;
-	run = PyRun_String(exits_py, Py_file_input, g, g);
-	fn = run ? PyDict_GetItemString(g, "exits") : NULL;
-	r = fn ? PyObject_CallFunction(fn, "O", module) : NULL;
-	text = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
-	out = text ? cJSON_Parse(text) : NULL;
-out:
-	PyErr_Clear();
-	Py_XDECREF(r);
-	Py_XDECREF(run);
-	Py_XDECREF(g);
-	return out;
+	return inspect_py_json(exits_py, "exits", module);
 }

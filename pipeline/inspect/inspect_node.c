@@ -5,6 +5,8 @@
 
 #include "inspect_node.h"
 
+#include <cjson/cJSON.h>
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -305,4 +307,25 @@ static bool contains_child(void *ctx, PyObject *child)
 
 	c->found = inspect_contains_expr(child, c->needle, c->depth + 1);
 	return !c->found;
+}
+
+struct cJSON *inspect_py_json(const char *code, const char *fn, PyObject *node)
+{
+	PyObject *g = PyDict_New(), *run = NULL, *f, *r = NULL;
+	const char *text;
+	cJSON *out = NULL;
+
+	if (!g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0)
+		goto out;
+	run = PyRun_String(code, Py_file_input, g, g);
+	f = run ? PyDict_GetItemString(g, fn) : NULL;
+	r = f ? PyObject_CallFunction(f, "O", node) : NULL;
+	text = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
+	out = text ? cJSON_Parse(text) : NULL;
+out:
+	PyErr_Clear();
+	Py_XDECREF(r);
+	Py_XDECREF(run);
+	Py_XDECREF(g);
+	return out;
 }

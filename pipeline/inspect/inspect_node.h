@@ -26,6 +26,11 @@ bool inspect_is(PyObject *node, const char *k);
 /* True if o is an AST node (not a list, str or constant value). */
 bool inspect_is_node(PyObject *o);
 
+/* Runs code (trusted Python of this stage) in a fresh namespace, calls its function fn with node
+ * and parses the JSON text it returns: a new object (caller frees, cJSON_Delete), or NULL when
+ * any step failed (the Python error cleared). */
+struct cJSON *inspect_py_json(const char *code, const char *fn, PyObject *node);
+
 /* A new reference to node.name, or NULL with the error cleared. */
 PyObject *inspect_get(PyObject *node, const char *name);
 

@@ -2,6 +2,7 @@
  * the parsing child (literals only, never a call or a name), then given the values freqtrade's
  * backtest gives them, the parameter file beside the strategy included, in the parent. */
 #include "inspect_params.h"
+#include "inspect_node.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -97,23 +98,7 @@ static const char params_py[] =
 
 cJSON *inspect_params_read(PyObject *module)
 {
-	PyObject *g = PyDict_New(), *run = NULL, *fn, *r = NULL;
-	const char *text;
-	cJSON *out = NULL;
-
-	if (!g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0)
-		goto out;
-	run = PyRun_String(params_py, Py_file_input, g, g);
-	fn = run ? PyDict_GetItemString(g, "params") : NULL;
-	r = fn ? PyObject_CallFunction(fn, "O", module) : NULL;
-	text = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
-	out = text ? cJSON_Parse(text) : NULL;
-out:
-	PyErr_Clear();
-	Py_XDECREF(r);
-	Py_XDECREF(run);
-	Py_XDECREF(g);
-	return out;
+	return inspect_py_json(params_py, "params", module);
 }
 
 /* A copy of a parameter value the child or the file gave: a finite number, a bool, a short
