@@ -425,7 +425,9 @@ static uint32_t declared_search(void)
 	PyObject *v = bt ? PyObject_GetAttrString(bt, "_declared_search") : NULL;
 	uint32_t n = 0;
 
-	if (v && PyLong_CheckExact(v)) {
+	/* PyLong_Check reads the type's flags; PyLong_CheckExact would name PyLong_Type, and a
+	 * reference from the binary moves the type into it (a copy relocation) */
+	if (v && PyLong_Check(v)) {
 		long x = PyLong_AsLong(v);
 		n = x >= 1 && x <= (long)SBX_SEARCH_MAX ? (uint32_t)x : 0;
 	}
