@@ -239,8 +239,13 @@ check-inputs: $(OUT)/config.json
 $(OUT)/.dir:
 	@mkdir -p $(OUT) && touch $@
 
-$(OUT)/strategy.py: $(STRATEGY) $(OUT)/.knobs-inputs
+# freqtrade's parameter file beside a strategy (its name ending in .json, as freqtrade looks for
+# it) travels with the copy, as strategy.json beside strategy.py: the sandbox applies it, inspect
+# reports what it sets, the bundle carries it.
+S_PARAMS := $(if $(STRATEGY),$(wildcard $(basename $(STRATEGY)).json))
+$(OUT)/strategy.py: $(STRATEGY) $(S_PARAMS) $(OUT)/.knobs-inputs
 	$(Q)cp -f $< $@
+	$(Q)$(if $(S_PARAMS),cp -f $(call shq,$(S_PARAMS)) $(OUT)/strategy.json,rm -f $(OUT)/strategy.json)
 $(OUT)/tradelog.csv: $(TRADES) $(OUT)/.knobs-inputs
 	$(Q)cp -f $< $@
 
@@ -259,7 +264,7 @@ $(foreach k,$(CONFIG_KNOBS),$(OUT)/.knobs-$(k)): FORCE | $(OUT)/config.json
 stamps = $(addprefix $(OUT)/.knobs-,$(KNOBS_READ_$(1)))
 
 # which files: an older file named instead must still count as a change
-KNOBS_inputs := $(STRATEGY) $(TRADES) $(DATA) $(SEALED) $(AS_STRATEGY) $(AS_TRADES) $(AS_DATA)
+KNOBS_inputs := $(STRATEGY) $(S_PARAMS) $(TRADES) $(DATA) $(SEALED) $(AS_STRATEGY) $(AS_TRADES) $(AS_DATA)
 $(OUT)/.knobs-inputs: FORCE | $(OUT)/.dir
 	$(Q)echo $(call shq,$(KNOBS_inputs)) | cmp -s - $@ || echo $(call shq,$(KNOBS_inputs)) >$@
 

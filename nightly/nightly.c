@@ -132,7 +132,7 @@ static int cmd_trials(int argc, char **argv, const struct args *a)
 
 	if (optind + 1 >= argc)
 		sa_usage_die("trials needs a FILE");
-	st = sa_read_file(argv[optind + 1], SA_UPLOAD_CAP, &buf, &len);
+	st = sa_read_file(argv[optind + 1], SA_STRATEGY_CAP, &buf, &len);
 	if (st == SA_READ_OK)
 		nightly_trials_from_header(buf, len, &n);
 	/* an unreadable upload is the audit's finding to report, not this step's */
@@ -149,7 +149,7 @@ static int cmd_data(int argc, char **argv, const struct args *a)
 
 	if (optind + 1 >= argc)
 		sa_usage_die("data needs a FILE");
-	if (sa_read_file(argv[optind + 1], SA_UPLOAD_CAP, &buf, &len) == SA_READ_OK)
+	if (sa_read_file(argv[optind + 1], SA_STRATEGY_CAP, &buf, &len) == SA_READ_OK)
 		found = nightly_data_from_header(buf, len, argv[optind + 1], path, sizeof path);
 	free(buf);
 	if (found < 0) {

@@ -291,7 +291,7 @@ static int load_equity(struct rpt_input *in, const char *dir)
 static int load_source(struct rpt_input *in, const char *dir)
 {
 	size_t len = 0;
-	return read_capped(dir, "strategy.py", SA_UPLOAD_CAP, &in->source, &len, in->source_reason,
+	return read_capped(dir, "strategy.py", SA_STRATEGY_CAP, &in->source, &len, in->source_reason,
 			   sizeof in->source_reason);
 }
 

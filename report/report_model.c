@@ -588,6 +588,53 @@ static const char *framework_shape(const cJSON *s, char *buf, size_t len)
 	return sa_fmt(buf, len, "a backtesting.py Strategy, %s, its next() run bar by bar", cls);
 }
 
+/* Appends one value of a parameter as the report prints it. */
+static void param_value(const cJSON *v, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+
+	if (cJSON_IsBool(v))
+		snprintf(buf + n, len - n, "%s", cJSON_IsTrue(v) ? "True" : "False");
+	else if (cJSON_IsNumber(v))
+		snprintf(buf + n, len - n, "%.10g", v->valuedouble);
+	else if (cJSON_IsString(v))
+		snprintf(buf + n, len - n, "'%s'", v->valuestring);
+	else
+		snprintf(buf + n, len - n, "(not a literal)");
+}
+
+/* The parameter values a freqtrade strategy ran with, each with where it came from, and what its
+ * parameter file set (inspect.json's strategy.parameters), as one sentence; NULL when it has
+ * none. */
+static const char *framework_params(const cJSON *p, char *buf, size_t len)
+{
+	const cJSON *v, *f;
+	const char *file = sa_json_str(p, "file", NULL), *ferr = sa_json_str(p, "file_error", NULL);
+	size_t n;
+	int k = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(v, get(p, "values")) {
+		const char *from = sa_json_str(v, "from", "default");
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "%s%s = ", k++ ? ", " : "", sa_json_str(v, "name", "?"));
+		param_value(get(v, "value"), buf, len);
+		n = strlen(buf);
+		snprintf(buf + n, len - n, " (%s)", !strcmp(from, "file") ? "parameter file" : from);
+	}
+	n = strlen(buf);
+	if (file && ferr)
+		snprintf(buf + n, len - n, "%sthe parameter file %s is not applied: %s", k ? "; " : "", file, ferr);
+	else if (file && cJSON_GetArraySize(get(p, "exits_from_file")) > 0) {
+		snprintf(buf + n, len - n, "%sthe parameter file %s also sets", k ? "; " : "", file);
+		cJSON_ArrayForEach(f, get(p, "exits_from_file")) {
+			n = strlen(buf);
+			snprintf(buf + n, len - n, " %s%s", cJSON_IsString(f) ? f->valuestring : "?", f->next ? "," : "");
+		}
+	}
+	return buf[0] ? buf : NULL;
+}
+
 static void add_inspection(cJSON *m, const struct rpt_input *in)
 {
 	const cJSON *ins = rpt_stage_ok(in, RPT_INSPECT), *s = get(ins, "strategy"), *it;
@@ -595,8 +642,13 @@ static void add_inspection(cJSON *m, const struct rpt_input *in)
 	cJSON *o = cJSON_AddObjectToObject(m, "inspection");
 	cJSON_AddBoolToObject(o, "present", ins != NULL);
 	add_text(o, "flag_count", ins, "flag_count");
-	if (cJSON_IsTrue(get(s, "shape_ok")) && cJSON_IsString(get(s, "framework")))
+	if (cJSON_IsTrue(get(s, "shape_ok")) && cJSON_IsString(get(s, "framework"))) {
+		char pbuf[4096];
+		const char *ps = framework_params(get(s, "parameters"), pbuf, sizeof pbuf);
 		cJSON_AddStringToObject(o, "shape_reason", framework_shape(s, buf, sizeof buf));
+		if (ps)
+			cJSON_AddStringToObject(o, "framework_params", ps);
+	}
 	else if (cJSON_IsTrue(get(s, "shape_ok")))
 		cJSON_AddStringToObject(o, "shape_reason", "a top-level signals(df) with one parameter");
 	else

@@ -428,6 +428,8 @@ static void inspection(struct rpt_pdf *p, const cJSON *m)
 		return;
 	}
 	rpt_pdf_paraf(p, "%s flags. Shape: %s", str(s, "flag_count"), str(s, "shape_reason"));
+	if (get(s, "framework_params"))
+		rpt_pdf_paraf(p, "Parameters that ran: %s", str(s, "framework_params"));
 	if (se)
 		rpt_pdf_paraf(p, "Syntax error at line %s, column %s: %s", str(se, "line"), str(se, "col"),
 			      str(se, "msg"));

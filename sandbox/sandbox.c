@@ -195,6 +195,11 @@ int main(int argc, char **argv)
 		write_outputs(&o, NULL, &lim, "no strategy was uploaded");
 		goto out;
 	}
+	/* An upload too large to run is a finding the verdict reports, not the tool's failure. */
+	if (sbx_upload_too_big(o.strategy, why, sizeof why)) {
+		write_outputs(&o, NULL, &lim, why);
+		goto out;
+	}
 	write_outputs(&o, NULL, &lim, "the run did not finish");
 	/* The zygote starts before the data is loaded (and from a fresh exec image anyway). */
 	if (!(z = sbx_zygote_start(o.strategy, &lim, err, sizeof err))) {

@@ -50,6 +50,8 @@ struct sbx_result {
 				    * -1, 0, 1 or SBX_LIVE_RAISED (the upload failed at that bar) */
 	size_t decided;            /* a live run's decisions made (its signals' valid values) */
 	size_t nan_as_flat;        /* of them, the NaN or None values taken as flat (0) */
+	long declared_search;      /* parameter combinations the file's own search declared
+				    * (backtesting.py's optimize()), 0 when it declared none */
 	long wall_ms;
 	char error[1024];          /* why, when status != SBX_OK */
 	struct sbx_event *events;  /* containment events of this run, in order (a rule's latest
@@ -68,6 +70,12 @@ struct sbx_zygote;
  * Returns the zygote (stop with sbx_zygote_stop), or NULL with the reason in err. */
 struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_limits *lim,
 				    char *err, size_t errlen);
+
+/* Whether the upload at strategy_path is too large to stage for a zygote: the strategy over
+ * SA_STRATEGY_CAP, or freqtrade's parameter file beside it over SBX_PARAMS_FILE_MAX. That is the
+ * upload's finding, not the tool's failure: returns 1 with it in why, else 0 (a file that cannot
+ * be read otherwise is sbx_zygote_start's to report). */
+int sbx_upload_too_big(const char *strategy_path, char *why, size_t whylen);
 
 /* Runs signals() on k prefixes (bars [0, n_visible[i]) of s each), each in a fresh child of the
  * zygote with layers 2-5 installed before the upload is loaded, up to jobs runs at once;

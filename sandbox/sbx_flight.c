@@ -376,13 +376,25 @@ static size_t copy_signals(int8_t *restrict out, const char *restrict p, size_t 
 }
 
 /* Takes an 'R' payload: exactly n bytes, each -1, 0 or 1, copied to r->signals, or
- * SBX_SIGNAL_NAN (the output's NaN or None), counted in r->nan_as_flat and taken as 0. */
+ * SBX_SIGNAL_NAN (the output's NaN or None), counted in r->nan_as_flat and taken as 0; then,
+ * when there is one, the declared search's size (1 to SBX_SEARCH_MAX) into r->declared_search. */
 static void take_signals(struct sbx_flight *f, const char *p, size_t len)
 {
 	struct sbx_result *r = f->r;
 	size_t bad = f->n;
+	uint32_t search;
 
 	r->status = SBX_BAD_OUTPUT;
+	if (len == f->n + sizeof search) {
+		memcpy(&search, p + f->n, sizeof search);
+		if (search < 1 || search > SBX_SEARCH_MAX) {
+			sa_fmt(r->error, sizeof r->error, "the declared search of %u combinations is out of "
+			       "range (1 to %u)", search, SBX_SEARCH_MAX);
+			goto out;
+		}
+		r->declared_search = (long)search;
+		len = f->n;
+	}
 	if (len != f->n) {
 		sa_fmt(r->error, sizeof r->error, "the result holds %zu values for %zu bars", len, f->n);
 		goto out;

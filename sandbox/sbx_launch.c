@@ -160,19 +160,86 @@ static int map_ids(pid_t pid)
 	return write_file(path, map);
 }
 
+/* freqtrade's parameter file for the strategy at path: the path with its ending replaced by
+ * .json (Path.with_suffix, as freqtrade's load_params_from_file names it). A fresh string
+ * (caller frees), or NULL when out of memory. */
+static char *params_path(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+	size_t stem = dot && dot > (slash ? slash + 1 : path) ? (size_t)(dot - path) : strlen(path);
+	char *json = malloc(stem + sizeof ".json");
+
+	if (json) {
+		memcpy(json, path, stem);
+		memcpy(json + stem, ".json", sizeof ".json");
+	}
+	return json;
+}
+
+/* The parameter file's text for the strategy at path in a fresh buffer (caller frees); NULL
+ * with *len 0 when there is none. Returns 0, or -1 with why in err. */
+static int params_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+{
+	char *json = params_path(path);
+	enum sa_read_status st;
+	int rc = -1;
+
+	*buf = NULL;
+	*len = 0;
+	if (!json) {
+		sa_fmt(err, errlen, "out of memory");
+		return -1;
+	}
+	st = sa_read_file(json, SBX_PARAMS_FILE_MAX, buf, len);
+	if (st == SA_READ_OK || st == SA_READ_MISSING)
+		rc = 0;
+	else
+		sa_read_strerror(st, json, SBX_PARAMS_FILE_MAX, err, errlen);
+	free(json);
+	return rc;
+}
+
+int sbx_upload_too_big(const char *strategy_path, char *why, size_t whylen)
+{
+	char *json = params_path(strategy_path);
+	struct stat sb;
+	int rc = 0;
+
+	if (stat(strategy_path, &sb) == 0 && S_ISREG(sb.st_mode) && (size_t)sb.st_size > SA_STRATEGY_CAP) {
+		sa_fmt(why, whylen, "the strategy file is %lld bytes; strategy uploads are capped at %zu "
+		       "bytes (%zu MB)", (long long)sb.st_size, SA_STRATEGY_CAP, SA_STRATEGY_CAP >> 20);
+		rc = 1;
+	} else if (json && stat(json, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		   (size_t)sb.st_size > SBX_PARAMS_FILE_MAX) {
+		sa_fmt(why, whylen, "the strategy's parameter file is %lld bytes; it is capped at %d "
+		       "bytes", (long long)sb.st_size, SBX_PARAMS_FILE_MAX);
+		rc = 1;
+	}
+	free(json);
+	return rc;
+}
+
+/* A sealed memfd of the source descriptor's framing (sbx_proto.h): the source's length, the
+ * source, the parameter file's text. Returns the descriptor, or -1 with why in err. */
 static int source_memfd(const char *path, char *err, size_t errlen)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	enum sa_read_status st = sa_read_file(path, SA_UPLOAD_CAP, &buf, &len);
+	char *buf = NULL, *pbuf = NULL;
+	size_t len = 0, plen = 0;
+	enum sa_read_status st = sa_read_file(path, SA_STRATEGY_CAP, &buf, &len);
+	uint32_t n32;
 	int fd = -1;
 
 	if (st != SA_READ_OK) {
-		sa_read_strerror(st, path, SA_UPLOAD_CAP, err, errlen);
+		sa_read_strerror(st, path, SA_STRATEGY_CAP, err, errlen);
 		goto out;
 	}
+	if (params_file(path, &pbuf, &plen, err, errlen) < 0)
+		goto out;
+	n32 = (uint32_t)len;
 	fd = memfd_create("strategy", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) < 0 ||
+	if (fd < 0 || write(fd, &n32, sizeof n32) != (ssize_t)sizeof n32 ||
+	    write(fd, buf, len) != (ssize_t)len || (plen && write(fd, pbuf, plen) != (ssize_t)plen) ||
+	    lseek(fd, 0, SEEK_SET) < 0 ||
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
 		sa_fmt(err, errlen, "cannot stage the strategy source, '%s'", strerror(errno));
 		if (fd >= 0)
@@ -180,6 +247,7 @@ static int source_memfd(const char *path, char *err, size_t errlen)
 		fd = -1;
 	}
 out:
+	free(pbuf);
 	free(buf);
 	return fd;
 }

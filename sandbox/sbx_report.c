@@ -94,6 +94,10 @@ cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim,
 			cJSON_AddItemToArray(sig, cJSON_CreateNumber(r->signals[i]));
 	cJSON_AddItemToObject(o, "signals", sig);
 	cJSON_AddNumberToObject(o, "nan_as_flat", r && r->signals ? (double)r->nan_as_flat : 0);
+	if (r && r->signals && r->declared_search > 0)
+		cJSON_AddNumberToObject(o, "declared_search", (double)r->declared_search);
+	else
+		cJSON_AddNullToObject(o, "declared_search");
 	cJSON_AddNumberToObject(o, "blocked_actions", r ? (double)r->n_refusals : 0);
 	cJSON_AddItemToObject(o, "refusals", sbx_rules_json(r ? r->rules : NULL, r ? r->n_rules : 0));
 	add_limits(o, lim, cg);

@@ -6,7 +6,10 @@
 #include <stdio.h>
 
 /* Caps on what a stage will read, chosen so no upload or stage file can exhaust memory. */
-#define SA_UPLOAD_CAP ((size_t)256 * 1024)          /* an uploaded .py or trade log */
+#define SA_UPLOAD_CAP ((size_t)256 * 1024)          /* an uploaded trade log, a template */
+/* An uploaded strategy .py: freqtrade's most used community strategies are several MB of
+ * source (NostalgiaForInfinityX7 is 3.4 MB); a larger file is a finding, never a crash. */
+#define SA_STRATEGY_CAP ((size_t)8 * 1024 * 1024)
 #define SA_JSON_CAP ((size_t)64 * 1024 * 1024)      /* any stage JSON file */
 #define SA_DATA_CAP ((size_t)1024 * 1024 * 1024)    /* an OHLCV csv */
 #define SA_TRADELOG_CAP ((size_t)64 * 1024 * 1024)  /* a trade log in an export format */

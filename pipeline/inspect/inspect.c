@@ -16,7 +16,7 @@
 static const char usage[] =
 	"usage: inspect [--strategy FILE.py] [--trades FILE] [--config config.json] -o inspect.json\n"
 	"\n"
-	"Reads the strategy and/or trade log (each at most 256 KB) and writes inspect.json: size,\n"
+	"Reads the strategy (at most 8 MB) and/or trade log (64 MB) and writes inspect.json: size,\n"
 	"UTF-8, lines; a parse with the embedded CPython parser in a child under CPU and memory\n"
 	"limits (the upload is never imported or run); whether it defines signals(df); red flags\n"
 	"with stable codes (pipeline/inspect/INSPECT.md); for a trade log, columns, rows and errors.\n"

@@ -6,6 +6,7 @@
 #include "inspect_ast.h"
 #include "inspect_exits.h"
 #include "inspect_hyperopt.h"
+#include "inspect_params.h"
 #include "inspect_framework.h"
 #include "inspect_node.h"
 #include "inspect_norm.h"
@@ -758,6 +759,8 @@ cJSON *inspect_ast_findings(const char *src)
 	check_variants(&w, tree, out);
 	check_exits(&w, tree, out);
 	check_hyperopt(tree, out);
+	if (!cJSON_AddItemToObject(out, "parameters", inspect_params_read(tree)))
+		cJSON_AddNullToObject(out, "parameters");
 done:
 	cJSON_AddItemToObject(out, "flags", w.flags);
 	w.flags = NULL;

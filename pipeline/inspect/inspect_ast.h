@@ -6,9 +6,10 @@
 
 #include <cjson/cJSON.h>
 
-/* The walker refuses a tree nested deeper than this: no real strategy comes near it, and a
- * bounded depth bounds the C stack the walk can use. */
-#define INSPECT_MAX_DEPTH 400
+/* The walker refuses a tree nested deeper than this: a bounded depth bounds the C stack the walk
+ * can use. Real strategies chain hundreds of conditions with & and | (each a level: freqtrade's
+ * NostalgiaForInfinityX7 reaches 639), so the bound leaves them room three times over. */
+#define INSPECT_MAX_DEPTH 2000
 /* VARIANTS may declare at most this many parameter sets. */
 #define INSPECT_MAX_VARIANTS 1000
 /* At most this many flags are kept; more sets "truncated". */

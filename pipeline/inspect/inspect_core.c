@@ -3,6 +3,7 @@
 #include "inspect_core.h"
 #include "inspect_ast.h"
 #include "inspect_hyperopt.h"
+#include "inspect_params.h"
 #include "inspect_rules.h"
 
 #include <stdint.h>
@@ -73,6 +74,7 @@ cJSON *inspect_strategy_absent(void)
 	cJSON_AddNullToObject(s, "timeframe");
 	cJSON_AddNullToObject(s, "startup_candle_count");
 	cJSON_AddNullToObject(s, "can_short");
+	cJSON_AddNullToObject(s, "parameters");
 	cJSON_AddNullToObject(s, "error");
 	return s;
 }
@@ -451,6 +453,8 @@ static const char *take_findings(cJSON *s, const cJSON *found, const char *buf, 
 	put(s, "hyperopt_space", inspect_hyperopt_take(found));
 	put(s, "normalised", take_normalised(found));
 	take_framework(s, found);
+	put(s, "parameters", strcmp(sa_json_str(s, "framework", ""), "freqtrade") ? cJSON_CreateNull() :
+	    inspect_params_take(found));
 	if (cJSON_IsObject(se)) {
 		long line = (long)sa_json_num(se, "line", 0), col = (long)sa_json_num(se, "col", 0);
 		cJSON *o = cJSON_CreateObject();
@@ -535,17 +539,18 @@ out:
 }
 
 /* A reason for an upload that could not be read; size from stat when the file is too big. */
-static void read_problem(enum sa_read_status st, const char *path, cJSON *obj, char *why, size_t whylen)
+static void read_problem(enum sa_read_status st, const char *path, size_t cap, cJSON *obj, char *why,
+			 size_t whylen)
 {
 	struct stat sb;
 
 	if (st == SA_READ_TOOBIG && stat(path, &sb) == 0) {
 		put_bool(obj, "present", true);
 		put_num(obj, "size", (double)sb.st_size);
-		snprintf(why, whylen, "the file is %lld bytes; uploads are capped at %zu bytes (256 KB)",
-			 (long long)sb.st_size, SA_UPLOAD_CAP);
+		snprintf(why, whylen, "the file is %lld bytes; uploads of its kind are capped at %zu bytes (%zu MB)",
+			 (long long)sb.st_size, cap, cap >> 20);
 	} else {
-		sa_read_strerror(st, path, SA_UPLOAD_CAP, why, whylen);
+		sa_read_strerror(st, path, cap, why, whylen);
 	}
 	put_str(obj, "error", why);
 }
@@ -555,16 +560,17 @@ cJSON *inspect_strategy_file(const char *path, const struct inspect_limits *lim,
 {
 	char *buf = NULL, why[512];
 	size_t len = 0;
-	enum sa_read_status st = sa_read_file(path, SA_UPLOAD_CAP, &buf, &len);
+	enum sa_read_status st = sa_read_file(path, SA_STRATEGY_CAP, &buf, &len);
 	cJSON *s;
 
 	*broken = false;
 	if (st == SA_READ_OK) {
 		s = inspect_strategy_buf(buf, len, lim, reason, reasonlen, broken);
+		inspect_params_file(s, path);
 		goto out;
 	}
 	s = inspect_strategy_absent();
-	read_problem(st, path, s, why, sizeof(why));
+	read_problem(st, path, SA_STRATEGY_CAP, s, why, sizeof(why));
 	snprintf(reason, reasonlen, "strategy: %s", why);
 	*broken = st == SA_READ_NOMEM;
 out:
@@ -694,7 +700,7 @@ cJSON *inspect_tradelog_file(const char *path, const char *colmap, char *reason,
 		goto out;
 	}
 	t = inspect_tradelog_absent();
-	read_problem(st, path, t, why, sizeof(why));
+	read_problem(st, path, SA_TRADELOG_CAP, t, why, sizeof(why));
 	cJSON_DeleteItemFromObjectCaseSensitive(t, "error");
 	add_error(t, 0, why);
 	snprintf(reason, reasonlen, "trade log: %s", why);

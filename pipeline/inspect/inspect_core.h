@@ -20,7 +20,7 @@
 cJSON *inspect_strategy_buf(const char *buf, size_t len, const struct inspect_limits *lim,
 			    char *reason, size_t reasonlen, bool *broken);
 
-/* Same for a file: reads it capped at SA_UPLOAD_CAP; a missing, unreadable or oversized file
+/* Same for a file: reads it capped at SA_STRATEGY_CAP; a missing, unreadable or oversized file
  * is a reason, not a failure. */
 cJSON *inspect_strategy_file(const char *path, const struct inspect_limits *lim,
 			     char *reason, size_t reasonlen, bool *broken);

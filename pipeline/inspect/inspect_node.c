@@ -5,6 +5,8 @@
 
 #include "inspect_node.h"
 
+#include <cjson/cJSON.h>
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>

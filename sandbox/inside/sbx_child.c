@@ -415,10 +415,32 @@ static PyObject *load_upload(const struct sbi_zstate *z)
 	return fn;
 }
 
+/* The parameter combinations the file's backtesting.py optimize() calls searched (the shim's
+ * count, sbx_proto.h), 0 when none: read before the values are checked, as whatever it reads
+ * may be the upload's. */
+static uint32_t declared_search(void)
+{
+	PyObject *mods = PySys_GetObject("modules");  /* borrowed */
+	PyObject *bt = mods && PyDict_Check(mods) ? PyDict_GetItemString(mods, "backtesting") : NULL;
+	PyObject *v = bt ? PyObject_GetAttrString(bt, "_declared_search") : NULL;
+	uint32_t n = 0;
+
+	/* PyLong_Check reads the type's flags; PyLong_CheckExact would name PyLong_Type, and a
+	 * reference from the binary moves the type into it (a copy relocation) */
+	if (v && PyLong_Check(v)) {
+		long x = PyLong_AsLong(v);
+		n = x >= 1 && x <= (long)SBX_SEARCH_MAX ? (uint32_t)x : 0;
+	}
+	Py_XDECREF(v);
+	PyErr_Clear();
+	return n;
+}
+
 /* Step 11: the upload, then signals() on the whole frame. */
 static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject *params, size_t n)
 {
 	PyObject *fn = load_upload(z), *out = NULL, *conv, *idx;
+	uint32_t search;
 
 	/* Held before the upload runs: it may rebind df.index, not the bars' own index. */
 	idx = PyObject_GetAttrString(df, "index");
@@ -437,6 +459,7 @@ static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject
 	/* Flushed first: sys.stdout may be the upload's object, and nothing of the upload runs
 	 * between the check of the values and their sending. */
 	flush_stdio(z);
+	search = declared_search();
 	conv = PyDict_GetItemString(z->helpers, "to_int8");
 	{
 		/* n int8 values (to_int8 checked the length), sent from the array's own buffer */
@@ -446,6 +469,8 @@ static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject
 		if (!b || PyObject_GetBuffer(b, &v, PyBUF_C_CONTIGUOUS) < 0)
 			finish_error(z);
 		put_result(SBX_TAG_RESULT, v.buf, (size_t)v.len);
+		if (search)
+			put_raw(&search, sizeof search);
 		PyBuffer_Release(&v);
 		Py_DECREF(b);
 	}

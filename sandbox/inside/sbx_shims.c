@@ -35,11 +35,11 @@ static PyObject *rows(void)
 	return list;
 }
 
-/* The finder and loader (py/sa_shim_loader.py) run into a dict of their own; its load(rows)
- * puts the finder first on sys.meta_path and imports every shim. */
-int sbi_shims_load(void *helpers, const char *src, size_t len)
+/* The finder and loader (py/sa_shim_loader.py) run into a dict of their own; its
+ * load(rows, params_file) puts the finder first on sys.meta_path and imports every shim. */
+int sbi_shims_load(void *helpers, const char *src, size_t len, const char *params, size_t plen)
 {
-	PyObject *d = NULL, *load, *table = NULL, *adapt = NULL;
+	PyObject *d = NULL, *load, *table = NULL, *adapt = NULL, *ptext = NULL;
 	int rc = -1;
 
 	if (!names_framework(src, len))
@@ -47,7 +47,10 @@ int sbi_shims_load(void *helpers, const char *src, size_t len)
 	if (!(d = sbi_pysrc_run("sa_shim_loader")))
 		goto out;
 	load = PyDict_GetItemString(d, "load");
-	if (!load || !(table = rows()) || !(adapt = PyObject_CallOneArg(load, table)))
+	/* undecodable bytes become U+FFFD: the shim then reads no JSON, as freqtrade would not */
+	if (!load || !(table = rows()) ||
+	    !(ptext = plen ? PyUnicode_DecodeUTF8(params, (Py_ssize_t)plen, "replace") : Py_NewRef(Py_None)) ||
+	    !(adapt = PyObject_CallFunctionObjArgs(load, table, ptext, NULL)))
 		goto out;
 	if (PyDict_SetItemString((PyObject *)helpers, "adapt", adapt) < 0)
 		goto out;
@@ -55,6 +58,7 @@ int sbi_shims_load(void *helpers, const char *src, size_t len)
 out:
 	if (rc < 0)
 		PyErr_Print();
+	Py_XDECREF(ptext);
 	Py_XDECREF(adapt);
 	Py_XDECREF(table);
 	Py_XDECREF(d);

@@ -20,8 +20,9 @@ extern const size_t sbi_n_shims;
  * finder for the shims first on sys.meta_path, imports every shim (so no run imports one after
  * lockdown and no run reads a file for them), and stores the adapter that turns a framework
  * class into signals(df) as helpers["adapt"] (helpers: the zygote's dict of trusted helpers,
- * borrowed). Returns 1 when loaded, 0 when the source names no framework, -1 when a shim fails
+ * borrowed). params[0..plen) is the text of freqtrade's parameter file beside the strategy
+ * (sbx_proto.h; plen 0 when none), handed to the shims. Returns 1 when loaded, 0 when the source names no framework, -1 when a shim fails
  * (a Python error is printed; the shims are trusted code, so that is the tool's fault). */
-int sbi_shims_load(void *helpers, const char *src, size_t len);
+int sbi_shims_load(void *helpers, const char *src, size_t len, const char *params, size_t plen);
 
 #endif

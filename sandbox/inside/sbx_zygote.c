@@ -189,30 +189,45 @@ out:
 	return rc;
 }
 
+/* The source descriptor (sbx_proto.h): the source's length, the source, the parameter file's
+ * text. Both are kept NUL-terminated in z; anything longer than their caps, or a length that
+ * does not fit what was read, is refused. Returns 0 or -1. */
 static int read_source(int fd, struct sbi_zstate *z)
 {
-	char *buf = malloc(SA_UPLOAD_CAP + 1);
-	size_t len = 0;
+	const size_t cap = sizeof(uint32_t) + SA_STRATEGY_CAP + SBX_PARAMS_FILE_MAX;
+	char *buf = malloc(cap + 2), *params = NULL;
+	size_t len = 0, plen;
+	uint32_t n32;
 	ssize_t got;
 	int rc = -1;
 
 	if (!buf)
 		goto out;
-	while (len <= SA_UPLOAD_CAP && (got = read(fd, buf + len, SA_UPLOAD_CAP + 1 - len)) != 0) {
+	while (len <= cap && (got = read(fd, buf + len, cap + 1 - len)) != 0) {
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
 			goto out;
 		len += (size_t)got;
 	}
-	if (len > SA_UPLOAD_CAP)
+	if (len > cap || len < sizeof n32)
 		goto out;
-	buf[len] = '\0';
+	memcpy(&n32, buf, sizeof n32);
+	if (n32 > SA_STRATEGY_CAP || n32 > len - sizeof n32 ||
+	    (plen = len - sizeof n32 - n32) > SBX_PARAMS_FILE_MAX || !(params = malloc(plen + 1)))
+		goto out;
+	memcpy(params, buf + sizeof n32 + n32, plen);
+	params[plen] = '\0';
+	memmove(buf, buf + sizeof n32, n32);
+	buf[n32] = '\0';
 	z->src = buf;
-	z->src_len = len;
-	buf = NULL;
+	z->src_len = n32;
+	z->params_file = params;
+	z->params_file_len = plen;
+	buf = params = NULL;
 	rc = 0;
 out:
+	free(params);
 	free(buf);
 	return rc;
 }
@@ -495,7 +510,7 @@ int sbi_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 	}
 	(void)sbi_preimport(z.src, z.src_len);
 	/* The framework shims are trusted code like numpy: imported here, before any upload. */
-	if (sbi_shims_load(z.helpers, z.src, z.src_len) < 0) {
+	if (sbi_shims_load(z.helpers, z.src, z.src_len, z.params_file, z.params_file_len) < 0) {
 		start_fail(ctrl_fd, "cannot load the framework shims (freqtrade, talib, backtesting)");
 		goto out;
 	}

@@ -14,6 +14,8 @@ struct sbi_zstate {
 	void *helpers;               /* PyObject *: the dict of trusted helper functions */
 	const char *src;             /* the upload's source, read but never run in the zygote */
 	size_t src_len;
+	const char *params_file;     /* freqtrade's parameter file beside it, "" when none */
+	size_t params_file_len;
 	struct sbx_limits lim;
 	const char **roots;          /* read-only paths: the interpreter, its packages, libraries */
 	size_t n_roots;

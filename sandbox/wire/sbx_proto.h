@@ -57,7 +57,11 @@ enum {
 	SBX_RUN_FDS = 5,
 };
 
-/* Result tags: 'R' then n int8 signals; 'E' error text; 'B' bad-output text; 'M' memory. */
+/* Result tags: 'R' then n int8 signals, and after them, when the upload declared a parameter
+ * search (a backtesting.py optimize() call in the file), a uint32 (host byte order): how many
+ * combinations it searched, 1 to SBX_SEARCH_MAX; 'E' error text; 'B' bad-output text; 'M'
+ * memory. */
+#define SBX_SEARCH_MAX 100000000u
 
 /* A signal byte that stands for NaN (or None) in signals()' output: the driver counts it and
  * takes it as flat (0). Any other byte than -1, 0, 1 and this one is bad output. */
@@ -121,6 +125,13 @@ enum sbx_exit {
 	SBX_EXIT_SETUP_FAILED = 121, /* a recipe step failed before the upload loaded ('E' result) */
 	SBX_EXIT_NO_ZYGOTE = 125,    /* the launcher's child could not become the zygote (stderr) */
 };
+
+/* The zygote's source descriptor (a sealed memfd the launcher fills from the upload): a uint32
+ * length of the strategy's source (host byte order), the source, then the rest, at most
+ * SBX_PARAMS_FILE_MAX bytes: the text of freqtrade's parameter file beside the strategy (the
+ * strategy's path with the ending .json), empty when there is none. Trusted code parses it
+ * before the upload loads (the framework shims); it is the uploader's as the source is. */
+#define SBX_PARAMS_FILE_MAX 65536
 
 /* After the bars, the data pipe carries the keyword arguments of signals(df, **params): a
  * uint32 length (host byte order, 0 for none) then that many bytes of a JSON object, parsed by

@@ -60,9 +60,9 @@ bad() {
 : >"$TMP/empty.py"
 bad empty --strategy "$TMP/empty.py" "the file is empty"
 
-{ echo 'def signals(df):'; echo '    return [0] * len(df)'; head -c 307200 /dev/zero | tr '\0' '#'; } >"$TMP/big.py"
-bad big-300k --strategy "$TMP/big.py" "capped at 262144 bytes"
-expect_eq "big-300k: the size is reported" 307242 "$(jget "$TMP/big-300k.json" strategy.size)"
+{ echo 'def signals(df):'; echo '    return [0] * len(df)'; head -c 9437184 /dev/zero | tr '\0' '#'; } >"$TMP/big.py"
+bad big-9m --strategy "$TMP/big.py" "capped at 8388608 bytes (8 MB)"
+expect_eq "big-9m: the size is reported" 9437226 "$(jget "$TMP/big-9m.json" strategy.size)"
 
 head -c 4096 /bin/ls >"$TMP/binary.py"
 bad binary --strategy "$TMP/binary.py" "binary file"

@@ -57,6 +57,91 @@ check "an unsupported import says what is supported" grep -q "talib, talib.abstr
 expect_eq "three freqtrade variants run, each its own trades" "3 3" \
 	"$(jget $TMP/fam.json ran) $("$PY" -c 'import csv,sys; print(len({r["trades"] for r in csv.DictReader(open(sys.argv[1]))}))' $TMP/fam.csv)"
 
+# --- freqtrade's module paths and its parameters as its backtest loads them: the parameter file
+# beside the strategy over buy_params / sell_params over the defaults (load=False keeps the default)
+H=$S/ft_hyper_tuned.py
+"$BIN/inspect" --strategy $H -o "$TMP/h.json"
+expect_eq "inspect: each parameter's value and where it came from" \
+	"buy_rsi=28:file buy_ema=30:buy_params buy_trend=sma:buy_params buy_margin=1:default sell_rsi=55:file cooldown=3:protection_params" \
+	"$("$PY" -c 'import json,sys; p=json.load(open(sys.argv[1]))["strategy"]["parameters"]; print(" ".join("%s=%s:%s" % (v["name"], v["value"], v["from"]) for v in p["values"]))' $TMP/h.json)"
+expect_eq "inspect: the parameter file's roi and stoploss replace the class's" \
+	"ft_hyper_tuned.json roi,stoploss 0.07 [[0, 0.04], [60, 0.015]]" \
+	"$("$PY" -c 'import json,sys; s=json.load(open(sys.argv[1]))["strategy"]; p=s["parameters"]; print(p["file"], ",".join(p["exits_from_file"]), s["exits"]["stop_loss"], s["exits"]["roi"])' $TMP/h.json)"
+# pin FILE VALUES...: FILE's class with its defaults replaced and buy_params/sell_params removed
+pin() {
+	sed -e 's/default=35)/default='"$2"')/' -e 's/default=50,/default=30,/' -e "s/default='ema',/default='sma',/" \
+		-e 's/default=64,/default='"$3"',/' -e '/^    buy_params = /d' -e '/^    sell_params = /d' "$1"
+}
+mkdir -p "$TMP/alone" "$TMP/pinned" "$TMP/other"
+cp $H "$TMP/alone/ft_hyper_tuned.py"
+pin $H 28 55 >"$TMP/pinned/file.py"
+pin $H 22 60 >"$TMP/pinned/given.py"
+run $H ht
+run "$TMP/alone/ft_hyper_tuned.py" ht_alone
+run "$TMP/pinned/file.py" ht_file
+run "$TMP/pinned/given.py" ht_given
+same() { "$PY" -c 'import json,sys; a,b=(json.load(open(f))["signals"] for f in sys.argv[1:3]); print("same" if a == b and len(set(a)) > 1 else "differ")' "$1" "$2"; }
+expect_eq "freqtrade's import paths load (strategy.interface, strategy.hyper, persistence, exchange)" "ok" "$(jget $TMP/ht.run.json status)"
+expect_eq "with its parameter file the run is the class with the file's values as defaults" "same" "$(same $TMP/ht.run.json $TMP/ht_file.run.json)"
+expect_eq "without it, buy_params and sell_params run" "same" "$(same $TMP/ht_alone.run.json $TMP/ht_given.run.json)"
+expect_eq "the two differ: the file changed what ran" "differ" "$(same $TMP/ht.run.json $TMP/ht_alone.run.json)"
+cp $H "$TMP/other/ft_hyper_tuned.py"
+sed 's/"HyperTuned"/"SomeoneElse"/' $S/ft_hyper_tuned.json >"$TMP/other/ft_hyper_tuned.json"
+run "$TMP/other/ft_hyper_tuned.py" ht_other
+expect_eq "a parameter file for another class is refused, as freqtrade refuses it" "error yes" \
+	"$(jget $TMP/ht_other.run.json status) $(grep -qF "is for 'SomeoneElse', not 'HyperTuned'" $TMP/ht_other.run.json && echo yes || echo no)"
+"$BIN/inspect" --strategy "$TMP/other/ft_hyper_tuned.py" -o "$TMP/h_other.json"
+check "inspect names the refused file" grep -qF "freqtrade refuses it" "$TMP/h_other.json"
+sed -e 's/^    def populate_indicators(self, dataframe: DataFrame, metadata: dict) -> DataFrame:$/&\n        Trade.get_trades_proxy(is_open=True)/' $H >"$TMP/alone/proxy.py"
+run "$TMP/alone/proxy.py" proxy
+check "a trade-database query is refused by name" grep -qF "Trade.get_trades_proxy is not supported" $TMP/proxy.run.json
+sed -e 's/^        assert timeframe_to_minutes(self.timeframe) == 60$/&\n        assert self.dp.current_whitelist() == [metadata["pair"]]/' $H >"$TMP/alone/whitelist.py"
+run "$TMP/alone/whitelist.py" whitelist
+expect_eq "self.dp.current_whitelist() is the audited pair alone" "1 ok" \
+	"$(grep -c current_whitelist "$TMP/alone/whitelist.py") $(jget $TMP/whitelist.run.json status)"
+sed -e 's/^from freqtrade.persistence import Trade$/&\nfrom freqtrade.rpc import RPCManager/' $H >"$TMP/alone/rpc.py"
+run "$TMP/alone/rpc.py" rpc
+check "another freqtrade module is refused by its name" grep -qF "freqtrade.rpc is not supported" $TMP/rpc.run.json
+
+# --- big files: a framework file of several MB (freqtrade's most used community strategies are,
+# with hundreds of conditions chained by &) is audited; one over the cap is a finding
+"$PY" - $S/ft_v2_meanrev.py "$TMP/big_mb.py" <<'PYEOF'
+import sys
+src = open(sys.argv[1]).read()
+chain = " &\n".join(["            (dataframe['volume'] >= 0)"] * 700)
+src = src.replace("            dataframe['volume'] > 0,\n", "            dataframe['volume'] > 0,\n            (\n" + chain + "\n            ),\n")
+pad = "".join("# %06d: comment lines, as a large strategy carries them\n" % i for i in range(60000))
+open(sys.argv[2], "w").write(src + pad)
+PYEOF
+run "$TMP/big_mb.py" big_mb
+run $S/ft_v2_meanrev.py v2_small
+expect_eq "a 3.5 MB freqtrade file with 700 chained conditions runs, as its small self does" \
+	"yes same" "$([ "$(stat -c %s "$TMP/big_mb.py")" -gt 3400000 ] && echo yes || echo no) $(same $TMP/big_mb.run.json $TMP/v2_small.run.json)"
+"$BIN/inspect" --strategy "$TMP/big_mb.py" -o "$TMP/big_mb.i.json"
+expect_eq "inspect reads it whole" "true freqtrade" "$(jget $TMP/big_mb.i.json strategy.shape_ok) $(jget $TMP/big_mb.i.json strategy.framework)"
+{ cat $S/ft_v2_meanrev.py; "$PY" -c 'import sys; sys.stdout.write(("# " + "x" * 78 + "\n") * 110000)'; } >"$TMP/over_cap.py"
+run "$TMP/over_cap.py" over_cap
+expect_eq "the sandbox records a file over the cap as the run's finding, and exits 0" "not_run yes" \
+	"$(jget $TMP/over_cap.run.json status) $(grep -qF "strategy uploads are capped at 8388608 bytes" $TMP/over_cap.run.json && echo yes || echo no)"
+
+# --- backtesting.py's optimize(): it returns what backtesting.py returns (the file reads its
+# heatmap on), its grid is counted as declared trials (run.json declared_search, the same subset
+# backtesting.py draws), and the bars' dates are a DatetimeIndex
+run $S/bt_grid_search.py grid
+expect_eq "a file that calls optimize() and reads its heatmap runs and trades" "ok yes" \
+	"$(jget $TMP/grid.run.json status) $("$PY" -c 'import json,sys; s=json.load(open(sys.argv[1]))["signals"]; print("yes" if len(set(s)) > 1 else "no")' $TMP/grid.run.json)"
+expect_eq "declared_search: the combinations backtesting.py's grid search tries" \
+	"$("$PY" - <<'PYEOF'
+import itertools
+import numpy as np
+grid = itertools.product(range(10, 60, 10), range(40, 160, 20), range(10, 30, 5), range(5, 20, 5))
+ok = [c for c in grid if c[3] < c[2] < c[0] < c[1]]
+draw = np.random.default_rng(7).random
+print(sum(1 for c in ok if draw() <= 60 / len(ok)))
+PYEOF
+)" "$(jget $TMP/grid.run.json declared_search)"
+expect_eq "a file without a search declares none" "null" "$(jget $TMP/ht.run.json declared_search)"
+
 # --- freqtrade's rules and backtesting.py's fill, on fixed signals
 run $S/ft_rules_probe.py ftp
 check "freqtrade: start-up, exit beats entry, no re-entry on the exit candle, shorts" "$PY" - "$TMP/ftp.run.json" <<'PYEOF'
@@ -105,12 +190,21 @@ audit() {
 	make --no-print-directory audit STRATEGY="$S/$1.py" DATA="$DATA" NAME="${P}_$1" TRIALS=1 \
 		>"$TMP/$1.audit.log" 2>&1
 }
-for f in ft_v2_meanrev ft_minmax_bias ft_pandas_ta bt_sma_pair ft_4h_on_1h; do
+for f in ft_v2_meanrev ft_minmax_bias ft_pandas_ta bt_sma_pair ft_4h_on_1h ft_hyper_tuned; do
 	if audit $f; then ok "$f: make audit exits 0"; else not_ok "$f: make audit exits 0" "$(tail -n 5 $TMP/$f.audit.log)"; fi
 done
+cp "$TMP/over_cap.py" "$TMP/over_cap_audit.py"
+if make --no-print-directory audit STRATEGY="$TMP/over_cap_audit.py" DATA="$DATA" NAME="${P}_over_cap" TRIALS=1 \
+	>"$TMP/over_cap.audit.log" 2>&1; then ok "over the cap: make audit exits 0"
+else not_ok "over the cap: make audit exits 0" "$(tail -n 5 $TMP/over_cap.audit.log)"; fi
+expect_eq "over the cap: INCOMPLETE, the verdict names the cap, and a bundle" "INCOMPLETE yes yes" \
+	"$(jget out/${P}_over_cap/verdict.json verdict) $(grep -qF "capped at 8388608 bytes" out/${P}_over_cap/verdict.json && echo yes || echo no) $([ -s out/${P}_over_cap/${P}_over_cap.zip ] && echo yes || echo no)"
 V=out/${P}_ft_v2_meanrev/verdict.json
 check "the report says what ran: the freqtrade class, by freqtrade's rules, on its candles" \
 	grep -q "a freqtrade IStrategy, BandBounce, run by freqtrade&#39;s rules on 1h candles\|a freqtrade IStrategy, BandBounce, run by freqtrade's rules on 1h candles" out/${P}_ft_v2_meanrev/report.html
+check "the report says which parameter values ran and where each came from" \
+	grep -q "Parameters that ran: buy_rsi = 28 (parameter file), buy_ema = 30 (buy_params), .* the parameter file strategy.json also sets roi, stoploss" out/${P}_ft_hyper_tuned/report.html
+check "the bundle carries the parameter file" unzip -l out/${P}_ft_hyper_tuned/${P}_ft_hyper_tuned.zip "*/strategy.json"
 expect_eq "the v2 freqtrade strategy is judged (not INCOMPLETE), with no look-ahead" "yes true 0" \
 	"$([ "$(jget $V verdict)" != INCOMPLETE ] && echo yes || echo no) $(jget out/${P}_ft_v2_meanrev/lookahead.json clean) $(jget out/${P}_ft_v2_meanrev/lookahead.json mismatch_count)"
 # its hyperopt space, IntParameter(15, 40) x DecimalParameter(1.5, 3.0) at 3 decimals, is a

@@ -473,6 +473,58 @@ static void norm_of(const char *src, char v[65], char st[65])
 /* The lineage rule's inputs: comments, formatting, docstrings and the names the file binds never
  * change the version; a constant changes the version, not the structure; a different call or an
  * interface name changes the structure. */
+/* A freqtrade class's parameters: the space from space= or the name's prefix, the value from
+ * <space>_params over the literal default, load=False keeping the default, a default that is
+ * not a literal null; no parameters for a file that is not a freqtrade class. */
+static void test_parameters(void **state)
+{
+	static const char src[] =
+		"from freqtrade.strategy import IStrategy, IntParameter, DecimalParameter, BooleanParameter\n"
+		"from freqtrade.strategy import CategoricalParameter\n"
+		"N = 5\n"
+		"class A(IStrategy):\n"
+		"    buy_params = {'buy_a': 7, 'kind': 'ema', 'keep': 9}\n"
+		"    sell_params = {'sell_b': 0.25}\n"
+		"    buy_a = IntParameter(1, 10, default=3)\n"
+		"    kind = CategoricalParameter(['sma', 'ema'], space='buy')\n"
+		"    keep = IntParameter(1, 10, default=4, space='buy', load=False)\n"
+		"    sell_b = DecimalParameter(0.1, 0.5, default=0.12345, decimals=2)\n"
+		"    loose = BooleanParameter()\n"
+		"    computed = IntParameter(1, 10, default=N, space='sell')\n";
+	static const struct { const char *name, *space, *value, *from; } want[] = {
+		{ "buy_a", "buy", "7", "buy_params" },
+		{ "kind", "buy", "\"ema\"", "buy_params" },
+		{ "keep", "buy", "4", "default" },
+		{ "sell_b", "sell", "0.25", "sell_params" },
+		{ "loose", NULL, "true", "default" },
+		{ "computed", "sell", "null", "default" },
+	};
+	char reason[600];
+	cJSON *s = run(src, reason, sizeof(reason)), *t;
+	const cJSON *values = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(s, "parameters"), "values");
+
+	(void)state;
+	assert_int_equal(cJSON_GetArraySize(values), (int)(sizeof want / sizeof want[0]));
+	for (int i = 0; i < cJSON_GetArraySize(values); i++) {
+		const cJSON *v = cJSON_GetArrayItem(values, i), *sp = cJSON_GetObjectItemCaseSensitive(v, "space");
+		char *text = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(v, "value"));
+
+		assert_string_equal(sa_json_str(v, "name", ""), want[i].name);
+		if (want[i].space)
+			assert_string_equal(sp->valuestring, want[i].space);
+		else
+			assert_true(cJSON_IsNull(sp));
+		assert_string_equal(text, want[i].value);
+		assert_string_equal(sa_json_str(v, "from", ""), want[i].from);
+		free(text);
+	}
+	cJSON_Delete(s);
+	t = run(HEAD SIG, reason, sizeof(reason));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(t, "parameters")));
+	cJSON_Delete(t);
+}
+
 static void test_normalised(void **state)
 {
 	static const char base[] =
@@ -531,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_child_limits),
 		cmocka_unit_test(test_tradelog),
 		cmocka_unit_test(test_normalised),
+		cmocka_unit_test(test_parameters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,7 +72,7 @@ static void test_the_zygote_finds_its_three(void **state)
 	(void)state;
 	assert_non_null(strstr(sbi_pysrc_find("sa_helpers"), "\ndef to_int8(x, n, idx=None):\n"));
 	assert_non_null(strstr(sbi_pysrc_find("sa_roots"), "\ndef roots():\n"));
-	assert_non_null(strstr(sbi_pysrc_find("sa_shim_loader"), "\ndef load(rows):\n"));
+	assert_non_null(strstr(sbi_pysrc_find("sa_shim_loader"), "\ndef load(rows, params_file=None):\n"));
 	assert_null(sbi_pysrc_find("sa_helper"));
 	assert_null(sbi_pysrc_find("sa_helpers.py"));
 	assert_null(sbi_pysrc_find(""));

@@ -18,11 +18,13 @@ class ShimFinder:
         src = self.table[module.__name__][1]
         exec(compile(src, '<%s>' % module.__name__, 'exec'), module.__dict__)
 # Puts the finder of the (name, is_package, source) rows first on sys.meta_path, imports every
-# row, installs the framework shims and returns their adapter.
-def load(rows):
+# row, installs the framework shims, hands them the parameter file's text (None when there is
+# none) and returns their adapter.
+def load(rows, params_file=None):
     sys.meta_path.insert(0, ShimFinder({n: (p, s) for n, p, s in rows}))
     for n, _, _ in rows:
         __import__(n)
     fw = sys.modules['sa_frameworks']
     fw.install()
+    fw.set_params_file(params_file)
     return fw.adapt

@@ -10,8 +10,10 @@ import pandas as pd
 
 PAIR = 'ASSET/QUOTE'
 SUPPORTED_FREQTRADE = ('freqtrade strategies may use freqtrade.strategy (IStrategy, the parameter '
-                       'classes at their defaults), talib, talib.abstract, qtpylib '
-                       '(freqtrade.vendor.qtpylib.indicators, technical.qtpylib), numpy and pandas')
+                       'classes with their buy_params, sell_params and parameter file), '
+                       'freqtrade.persistence\'s types, freqtrade.exchange\'s timeframe helpers, '
+                       'talib, talib.abstract, qtpylib (freqtrade.vendor.qtpylib.indicators, '
+                       'technical.qtpylib), numpy and pandas')
 
 
 class NotSupported(ImportError):
@@ -27,9 +29,8 @@ UNSUPPORTED_MODULES = {
     'technical.util': 'technical.util (resampling helpers)',
     'finta': 'finta',
     'tulipy': 'tulipy',
-    'freqtrade.persistence': 'freqtrade.persistence (Trade objects exist only for per-trade callbacks)',
-    'freqtrade.exchange': 'freqtrade.exchange',
     'freqtrade.freqai': 'FreqAI',
+    'freqtrade': None,  # any other module of freqtrade, named as imported
 }
 
 
@@ -41,7 +42,8 @@ class UnsupportedFinder:
     def find_spec(name, path=None, target=None):
         for mod, what in UNSUPPORTED_MODULES.items():
             if name == mod or name.startswith(mod + '.'):
-                raise NotSupported('%s is not supported in the sandbox: %s' % (what, SUPPORTED_FREQTRADE))
+                raise NotSupported('%s is not supported in the sandbox: %s'
+                                   % (what or name, SUPPORTED_FREQTRADE))
         return None
 
 
@@ -169,6 +171,55 @@ def _check_freqtrade(cls, st):
                            'the audit gives a strategy its own pair\'s bars only' % cls.__name__)
 
 
+PARAMS_FILE = None
+
+
+def set_params_file(text):
+    """The text of the strategy's parameter file (freqtrade's `<file>.json` beside the strategy,
+    staged by the trusted launcher), or None when there is none."""
+    global PARAMS_FILE
+    PARAMS_FILE = text
+
+
+def params_from_file(cls):
+    """The parameter file's "params" for cls, as freqtrade's load_params_from_file reads it: a
+    file that is not a JSON object is ignored (freqtrade warns and runs without it); one written for
+    another strategy is refused, as freqtrade refuses it."""
+    if not PARAMS_FILE:
+        return {}
+    import json
+    try:
+        d = json.loads(PARAMS_FILE)
+    except ValueError:
+        return {}
+    if not isinstance(d, dict):
+        return {}
+    if d.get('strategy_name') != cls.__name__:
+        raise NotSupported('the parameter file beside the strategy is for %r, not %r: freqtrade '
+                           'refuses it ("Invalid parameter file provided"); name the class in its '
+                           'strategy_name or remove the file' % (d.get('strategy_name'), cls.__name__))
+    p = d.get('params', {})
+    if not isinstance(p, dict):
+        raise NotSupported('the parameter file\'s "params" is not an object')
+    return p
+
+
+def _load_file_settings(st, p):
+    """The file's roi, stoploss and trailing settings on the instance, as freqtrade's
+    ft_load_params_from_file sets them (the host's replay reads the same from the file)."""
+    if 'roi' in p:
+        st.minimal_roi = p['roi']
+    sl = p.get('stoploss') or {}
+    if isinstance(sl, dict) and 'stoploss' in sl:
+        st.stoploss = sl['stoploss']
+    tr = p.get('trailing') or {}
+    if isinstance(tr, dict):
+        for k in ('trailing_stop', 'trailing_stop_positive', 'trailing_stop_positive_offset',
+                  'trailing_only_offset_is_reached'):
+            if k in tr:
+                setattr(st, k, tr[k])
+
+
 def _set_params(st, params):
     base = sys.modules['freqtrade.strategy'].BaseParameter
     for k, v in params.items():
@@ -233,6 +284,9 @@ def freqtrade_positions(el, xl, es, xs, start):
 
 def run_freqtrade(cls, df, params):
     st = cls({'timeframe': cls.timeframe, 'stake_currency': 'QUOTE', 'runmode': 'backtest'})
+    filed = params_from_file(cls)
+    _load_file_settings(st, filed)
+    st.ft_load_hyper_params(filed)
     _set_params(st, params)
     _check_freqtrade(cls, st)
     bars, owner = candles(df, st.timeframe)

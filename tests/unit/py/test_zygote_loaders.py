@@ -71,13 +71,16 @@ class ShimLoader(unittest.TestCase):
         rows = [
             ('sa_frameworks', 0, 'installed = []\n'
                                  'def install():\n    installed.append(1)\n'
+                                 'given = []\n'
+                                 'def set_params_file(t):\n    given.append(t)\n'
                                  'def adapt(x):\n    return ("adapted", x)\n'),
             ('zz_pkg', 1, 'X = 1\n'),
             ('zz_pkg.mod', 0, 'from zz_pkg import X\nY = X + 1\ndef f():\n    return Y\n'),
         ]
-        adapt = load('sa_shim_loader')['load'](rows)
+        adapt = load('sa_shim_loader')['load'](rows, '{"strategy_name": "S"}')
         self.assertEqual(adapt(3), ('adapted', 3))
         self.assertEqual(sys.modules['sa_frameworks'].installed, [1])
+        self.assertEqual(sys.modules['sa_frameworks'].given, ['{"strategy_name": "S"}'])
         self.assertEqual(type(sys.meta_path[0]).__name__, 'ShimFinder')
         mod = sys.modules['zz_pkg.mod']
         self.assertEqual(mod.Y, 2)

@@ -9,6 +9,19 @@ from sa_frameworks import NotSupported
 
 __version__ = 'strataudit'
 _declared = []
+# How many parameter combinations the file's optimize() calls searched, summed (None: no call):
+# each is a trial the audit counts (run.json declared_search).
+_declared_search = None
+
+# The fields of backtesting.py's run() and optimize() statistics, in its order.
+STATS_KEYS = ('Start', 'End', 'Duration', 'Exposure Time [%]', 'Equity Final [$]',
+              'Equity Peak [$]', 'Commissions [$]', 'Return [%]', 'Buy & Hold Return [%]',
+              'Return (Ann.) [%]', 'Volatility (Ann.) [%]', 'CAGR [%]', 'Sharpe Ratio',
+              'Sortino Ratio', 'Calmar Ratio', 'Alpha [%]', 'Beta', 'Max. Drawdown [%]',
+              'Avg. Drawdown [%]', 'Max. Drawdown Duration', 'Avg. Drawdown Duration', '# Trades',
+              'Win Rate [%]', 'Best Trade [%]', 'Worst Trade [%]', 'Avg. Trade [%]',
+              'Max. Trade Duration', 'Avg. Trade Duration', 'Profit Factor', 'Expectancy [%]',
+              'SQN', 'Kelly Criterion', '_strategy', '_equity_curve', '_trades')
 
 
 class _Array(np.ndarray):
@@ -211,11 +224,94 @@ class Backtest:
         self.exclusive_orders = bool(exclusive_orders)
         _declared.append(self)
 
-    def run(self, **kwargs):
-        return pd.Series(dtype=object)
+    def _stats(self, params):
+        """A statistics Series with backtesting.py's fields: the audit computes the figures
+        itself, outside the sandbox, so inside they are NaN; _strategy is the class with
+        params."""
+        st = pd.Series(np.nan, index=list(STATS_KEYS), dtype=object)
+        st['_strategy'] = type(self.strategy.__name__, (self.strategy,), dict(params))
+        st['_equity_curve'] = pd.DataFrame(columns=['Equity', 'DrawdownPct', 'DrawdownDuration'])
+        st['_trades'] = pd.DataFrame(columns=['Size', 'EntryBar', 'ExitBar', 'EntryPrice',
+                                              'ExitPrice', 'PnL', 'ReturnPct', 'EntryTime',
+                                              'ExitTime', 'Duration'])
+        return st
 
-    def optimize(self, *args, **kwargs):
-        return pd.Series(dtype=object)
+    def run(self, **kwargs):
+        return self._stats(kwargs)
+
+    def optimize(self, *, maximize='SQN', method='grid', max_tries=None, constraint=None,
+                 return_heatmap=False, return_optimization=False, random_state=None, **kwargs):
+        """backtesting.py's optimize(), as far as the audit needs it: the parameter combinations
+        its grid search would try (the admissible ones; with max_tries, the same random subset,
+        drawn with random_state as backtesting.py draws it) are counted as declared trials;
+        returns what it returns (the statistics, and with return_heatmap a Series of the
+        combinations tried, by parameter), with the figures NaN: the audit runs the strategy at
+        its declared defaults and computes every figure itself."""
+        global _declared_search
+        combos = _grid(kwargs, method, max_tries, constraint, maximize, return_optimization,
+                       random_state)
+        _declared_search = (_declared_search or 0) + len(combos)
+        stats = self._stats(combos[0])
+        if not return_heatmap:
+            return stats
+        names = list(kwargs)
+        heatmap = pd.Series(np.nan, name=maximize if isinstance(maximize, str) else 'custom',
+                            index=pd.MultiIndex.from_tuples([tuple(c.values()) for c in combos],
+                                                            names=names))
+        return stats, heatmap
 
     def plot(self, *args, **kwargs):
         return None
+
+
+class _Combo(dict):
+    """A combination of parameter values, read by attribute in a constraint (p.n1 < p.n2)."""
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _values(v):
+    return v if isinstance(v, (list, tuple, range, np.ndarray, pd.Index)) else (v,)
+
+
+def _grid(kwargs, method, max_tries, constraint, maximize, return_optimization, random_state):
+    """The parameter combinations backtesting.py's grid search tries, in its order: every
+    combination of the values (the keyword arguments' order) that passes constraint; with
+    max_tries (a count, or a fraction in (0, 1]) each is kept when a draw of
+    numpy.random.default_rng(random_state) is at most the fraction of the grid it asks for.
+    Without random_state backtesting.py's subset is random; the audit draws it with 0, so the
+    count is the same from run to run."""
+    import itertools
+    if method != 'grid':
+        raise NotSupported('optimize(method=%r) is not supported: its search depends on a model '
+                           'fitted to the results; use method="grid", whose combinations the '
+                           'audit counts as trials' % (method,))
+    if return_optimization:
+        raise NotSupported('optimize(return_optimization=True) is not supported: it needs '
+                           'method="sambo"')
+    if not kwargs:
+        raise ValueError('Need some strategy parameters to optimize')
+    if isinstance(maximize, str) and maximize not in STATS_KEYS:
+        raise ValueError('`maximize`, if str, must match a key in pd.Series result of '
+                         'backtest.run()')
+    names = list(kwargs)
+    grids = [list(_values(kwargs[k])) for k in names]
+    for k, g in zip(names, grids):
+        if not g:
+            raise ValueError("Optimization variable '%s' is passed no optimization values: "
+                             "%s=%r" % (k, k, kwargs[k]))
+    ok = constraint if constraint is not None else (lambda p: True)
+    every = [_Combo(zip(names, c)) for c in itertools.product(*grids)]
+    size = len(every)
+    if size < 10000 and constraint is not None:
+        size = sum(1 for c in every if ok(c))
+    frac = (1 if max_tries is None else max_tries if 0 < max_tries <= 1 else
+            max_tries / size if size else 1)
+    draw = np.random.default_rng(0 if random_state is None else random_state).random
+    combos = [dict(c) for c in every if ok(c) and draw() <= frac]
+    if not combos:
+        raise ValueError('No admissible parameter combinations to test')
+    return combos

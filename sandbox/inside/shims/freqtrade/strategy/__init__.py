@@ -1,23 +1,44 @@
 """freqtrade.strategy: IStrategy and its parameter classes, as far as an audit runs them. A
-parameter is its default (the hyperopt spaces are not searched); what needs a live exchange,
-other pairs or per-trade callbacks is refused with a sentence naming it (sa_frameworks)."""
+parameter takes its value as freqtrade's backtest gives it (HyperStrategyMixin): the strategy's
+parameter file (`<file>.json` beside it, its "params"), then the class's buy_params,
+sell_params and protection_params, then the parameter's default; the hyperopt spaces are not
+searched. What needs a live exchange, other pairs or per-trade callbacks is refused with a
+sentence naming it (sa_frameworks)."""
 from datetime import datetime, timedelta, timezone  # noqa: F401  (strategies import these from here)
 
 from pandas import DataFrame  # noqa: F401
 
+from freqtrade.exchange import (timeframe_to_minutes, timeframe_to_msecs,  # noqa: F401
+                                timeframe_to_next_date, timeframe_to_prev_date,
+                                timeframe_to_seconds)
+from freqtrade.persistence import Order, PairLocks, Trade  # noqa: F401
 from sa_frameworks import NotSupported
+
+SPACES = ('buy', 'sell', 'protection')
 
 
 class BaseParameter:
+    """A hyperoptable value: its space ('buy', 'sell', 'protection') is space= or the prefix of
+    the attribute's name; load=False keeps the default whatever the parameter files say."""
+    in_space = False
+
     def __init__(self, *, default=None, space=None, optimize=True, load=True, **kwargs):
+        if 'name' in kwargs:
+            raise ValueError('Name is determined by parameter field name and can not be specified '
+                             'manually.')
         self.default = default
         self.value = default
+        self.category = space
         self.space = space
         self.optimize = optimize
         self.load = load
+        self.name = None
 
     def __repr__(self):
         return '%s(%r)' % (type(self).__name__, self.value)
+
+    def can_optimize(self):
+        return False
 
 
 class NumericParameter(BaseParameter):
@@ -25,13 +46,14 @@ class NumericParameter(BaseParameter):
         if high is None:
             low, high = low
         self.low, self.high = low, high
-        super().__init__(default=default, space=space, optimize=optimize, load=load)
+        super().__init__(default=default, space=space, optimize=optimize, load=load, **kwargs)
 
 
 class IntParameter(NumericParameter):
     @property
     def range(self):
-        return range(self.low, self.high + 1)
+        """The one value a backtest uses (freqtrade gives the whole range only to hyperopt)."""
+        return range(self.value, self.value + 1)
 
 
 class RealParameter(NumericParameter):
@@ -43,6 +65,10 @@ class DecimalParameter(NumericParameter):
         self.decimals = decimals
         super().__init__(low, high, default=round(default, decimals), **kwargs)
 
+    @property
+    def range(self):
+        return [self.value]
+
 
 class CategoricalParameter(BaseParameter):
     def __init__(self, categories, *, default=None, **kwargs):
@@ -51,7 +77,7 @@ class CategoricalParameter(BaseParameter):
 
     @property
     def range(self):
-        return self.categories
+        return [self.value]
 
 
 class BooleanParameter(CategoricalParameter):
@@ -59,7 +85,57 @@ class BooleanParameter(CategoricalParameter):
         super().__init__([True, False], default=default, **kwargs)
 
 
-class IStrategy:
+def detect_parameters(obj, category):
+    """(name, parameter) of obj's parameters of one space, as freqtrade finds them: every
+    attribute (inherited ones too) that is a parameter whose space is category, or that has no
+    space and whose name starts with category + '_'."""
+    for name in dir(obj):
+        if name.startswith('__'):
+            continue
+        attr = getattr(obj, name)
+        if not isinstance(attr, BaseParameter):
+            continue
+        if name.startswith(category + '_') and attr.category is not None and attr.category != category:
+            raise NotSupported('the parameter %s is declared in space %r but named for %r: '
+                               'freqtrade refuses it ("Inconclusive parameter name")'
+                               % (name, attr.category, category))
+        if attr.category == category or (attr.category is None and name.startswith(category + '_')):
+            yield name, attr
+
+
+class HyperStrategyMixin:
+    """Loads the parameters' values as freqtrade's backtest does (ft_load_hyper_params): for each
+    space, the parameter file's values over the class's <space>_params over the defaults."""
+
+    def ft_load_hyper_params(self, from_file=None):
+        """Sets every parameter of the three spaces on this instance (a copy of the class's, so
+        the class keeps its defaults) and returns {space: {name: value}} of what was set, with
+        the source of each value ('file', '<space>_params' or 'default')."""
+        applied = {}
+        from_file = from_file or {}
+        for space in SPACES:
+            given = dict(getattr(self, space + '_params', None) or {})
+            filed = from_file.get(space) or {}
+            if not isinstance(filed, dict):
+                raise NotSupported('the parameter file\'s "%s" is not an object of parameter '
+                                   'values' % space)
+            for name, attr in detect_parameters(self, space):
+                p = type(attr).__new__(type(attr))
+                p.__dict__.update(attr.__dict__)
+                p.name = name
+                if p.category is None:
+                    p.category = space
+                src = 'default'
+                if p.load and name in filed:
+                    p.value, src = filed[name], 'file'
+                elif p.load and name in given:
+                    p.value, src = given[name], space + '_params'
+                setattr(self, name, p)
+                applied.setdefault(space, {})[name] = (p.value, src)
+        return applied
+
+
+class IStrategy(HyperStrategyMixin):
     """The base class; a strategy overrides populate_indicators and the entry and exit methods."""
     INTERFACE_VERSION = 3
     minimal_roi = {}
@@ -111,8 +187,13 @@ class IStrategy:
 
 
 class _DataProvider:
-    """self.dp: nothing beyond the strategy's own bars exists in the sandbox."""
+    """self.dp: nothing beyond the strategy's own bars exists in the sandbox; the whitelist is
+    the audited pair alone."""
     runmode = type('RunMode', (), {'value': 'backtest'})()
+
+    def current_whitelist(self):
+        import sa_frameworks
+        return [sa_frameworks.PAIR]
 
     def __getattr__(self, name):
         raise NotSupported('self.dp.%s is not supported: the audit gives a strategy its own pair\'s '
@@ -139,13 +220,3 @@ def _custom_stoploss_helper(name):
 
 stoploss_from_open = _custom_stoploss_helper('stoploss_from_open')
 stoploss_from_absolute = _custom_stoploss_helper('stoploss_from_absolute')
-
-
-def timeframe_to_minutes(timeframe):
-    import sa_frameworks
-    return sa_frameworks.timeframe_seconds(timeframe) // 60
-
-
-def timeframe_to_seconds(timeframe):
-    import sa_frameworks
-    return sa_frameworks.timeframe_seconds(timeframe)
