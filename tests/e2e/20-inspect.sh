@@ -6,9 +6,13 @@
 INSPECT=$BIN/inspect
 
 # --- golden files: same input, byte-identical output -----------------------------------------
+# Each inspected as a copy of its own: beside the file, NAME.json is the golden output, which
+# inspect would read as a freqtrade class's parameter file (freqtrade's own convention).
+mkdir -p "$TMP/golden"
 for py in tests/golden/inspect/*.py; do
 	name=$(basename "$py" .py)
-	"$INSPECT" --strategy "$py" -o "$TMP/$name.json" 2>"$TMP/$name.err"
+	cp "$py" "$TMP/golden/$name.py"
+	"$INSPECT" --strategy "$TMP/golden/$name.py" -o "$TMP/$name.json" 2>"$TMP/$name.err"
 	expect_eq "golden $name: exit 0" 0 $?
 	check "golden $name: matches byte for byte" cmp "tests/golden/inspect/$name.json" "$TMP/$name.json"
 done
