@@ -10,6 +10,7 @@
 #include "jsonio.h"
 #include "lookahead_core.h"
 #include "msg.h"
+#include "sbx_progress.h"
 #include "sbx_stage.h"
 #include "timeutil.h"
 
@@ -93,18 +94,26 @@ static void take_decisions(struct la_live *lv, size_t a, const struct sbx_result
  * order runs ended, so what is found and listed is the same on every machine). */
 typedef void la_live_take(struct la_live *lv, size_t i, const struct sbx_result *r, void *ctx);
 
-/* Runs the m jobs (slot as sbx_batch_opts' slot, or NULL) until deadline, gives each result to
- * take and counts its refusals, then releases them. Returns 0, or -1 (why). */
+/* Runs the m jobs (slot as sbx_batch_opts' slot, or NULL) until deadline, saying its progress on
+ * stderr under label when not NULL, gives each result to take and counts its refusals, then
+ * releases them. Returns 0, or -1 (why). */
 static int run_jobs(struct sbx_zygote *z, const struct sbx_job *job, size_t m, const int *slot, int jobs,
-		    long deadline, struct la_live *lv, la_live_take *take, void *ctx, char *why, size_t len)
+		    long deadline, const char *label, struct la_live *lv, la_live_take *take, void *ctx,
+		    char *why, size_t len)
 {
 	struct sbx_result *res = calloc(m ? m : 1, sizeof *res);
+	struct sbx_progress prog;
 	struct sbx_batch_opts bo = { .jobs = jobs, .slot = slot, .deadline_ms = deadline };
 	char err[512];
 	int rc = -1;
 
 	if (!res)
 		return sbx_stage_fail(why, len, "out of memory");
+	if (label) {
+		sbx_progress_start(&prog, label);
+		bo.on_done = sbx_progress_done;
+		bo.arg = &prog;
+	}
 	if (m > 0 && sbx_run_batch(z, job, m, &bo, res, err, sizeof err) < 0) {
 		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 		goto out;
@@ -157,7 +166,7 @@ static int replay(struct sbx_zygote *z, const struct da_ohlcv *bars, const struc
 			.n_visible = lo[i] + 1, .live_end = hi[i], .live_window = w };
 		slot[i] = (int)(i * (size_t)(jobs < 1 ? 1 : jobs) / k);
 	}
-	return run_jobs(z, job, k, slot, jobs, deadline, lv, take_stretch, lo, why, len);
+	return run_jobs(z, job, k, slot, jobs, deadline, "lookahead: live replay", lv, take_stretch, lo, why, len);
 }
 
 /* Draws up to m of the bars whose state is from (all when fewer), in time order, into out.
@@ -218,7 +227,7 @@ static int confirm(struct sbx_zygote *z, const struct da_ohlcv *bars, int jobs, 
 		return sbx_stage_fail(why, len, "out of memory");
 	for (size_t i = 0; i < m; i++)
 		job[i] = (struct sbx_job){ .s = bars, .n_visible = at[i] + 1 };
-	rc = run_jobs(z, job, m, NULL, jobs, deadline, lv, take_confirm, &ctx, why, len);
+	rc = run_jobs(z, job, m, NULL, jobs, deadline, NULL, lv, take_confirm, &ctx, why, len);
 	free(job);
 	return rc;
 }
@@ -280,7 +289,7 @@ static int sample(struct sbx_zygote *z, const struct da_ohlcv *bars, int jobs, l
 	for (size_t i = 0; i < m; i++)
 		job[i] = (struct sbx_job){ .s = bars, .n_visible = at[i] + 1,
 			.first = at[i] + 1 > lv->window ? at[i] + 1 - lv->window : 0 };
-	if (run_jobs(z, job, m, NULL, jobs, deadline, lv, take_sample, &ctx, why, len) < 0)
+	if (run_jobs(z, job, m, NULL, jobs, deadline, NULL, lv, take_sample, &ctx, why, len) < 0)
 		return -1;
 	return confirm(z, bars, jobs, deadline, first_traded, ctx.differ, ctx.k, lv, why, len);
 }

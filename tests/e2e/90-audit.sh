@@ -22,10 +22,11 @@ check "sha256sum -c --strict accepts the real bundle" sh -c "cd '$OUT' && sha256
 check "the zip holds every file the sums list" bash -c \
 	"unzip -Z1 '$OUT/$N.zip' | sed 's|^$N/||' | grep -vx sha256sums.txt | sort | diff - <(awk '{print \$2}' '$OUT/sha256sums.txt' | sort)"
 # progress off a terminal: a plain line at every tenth of each stage's runs, in the log only
-la_runs=$(jget "$OUT/lookahead.json" points_run)
-expect_eq "off a terminal: lookahead says each tenth once, ending at all its runs" \
-	"10 lookahead: 100 % ($la_runs/$la_runs runs)" \
-	"$(grep -c '^lookahead: [0-9]* % ([0-9]*/[0-9]* runs) after [0-9]* s' "$TMP/audit.log") $(grep -o '^lookahead: 100 % ([0-9/]* runs)' "$TMP/audit.log")"
+# (the look-ahead stage's long batch is the live replay, a handful of runs: a line for each)
+la_runs=$(jget "$OUT/lookahead.json" live.runs)
+expect_eq "off a terminal: the live replay says each of its runs once, ending at all of them" \
+	"$la_runs lookahead: live replay: 100 % ($la_runs/$la_runs runs)" \
+	"$(grep -c '^lookahead: live replay: [0-9]* % ([0-9]*/[0-9]* runs) after [0-9]* s' "$TMP/audit.log") $(grep -o '^lookahead: live replay: 100 % ([0-9/]* runs)' "$TMP/audit.log")"
 check "off a terminal: robust says its batches" sh -c \
 	"grep -q '^robust: warm-up: 100 % ' '$TMP/audit.log' && grep -q '^robust: permutation: 100 % ' '$TMP/audit.log'"
 "$BIN/inspect" --strategy demos/overfit.py -o "$TMP/overfit-inspect.json"
@@ -35,7 +36,7 @@ check "off a terminal: robust says its batches" sh -c \
 v_runs=$(jget "$TMP/overfit-variants.json" count)
 check "off a terminal: variants says its tenths too, to stderr only" sh -c \
 	"grep -q '^variants: 100 % ($v_runs/$v_runs runs)' '$TMP/variants.err' && ! grep -q 'runs' '$TMP/overfit-variants.json' '$TMP/overfit-variants.csv'"
-check "off a terminal: an estimate of the time left" grep -q '^lookahead: 50 % .*, about [0-9]* \(s\|min\) left$' "$TMP/audit.log"
+check "off a terminal: an estimate of the time left" grep -q '^lookahead: live replay: 50 % .*, about [0-9]* \(s\|min\) left$' "$TMP/audit.log"
 check "off a terminal: no line is rewritten" sh -c "! grep -q \"\$(printf '\\r')\" '$TMP/audit.log'"
 expect_eq "the progress is in no file of the bundle" "" "$(grep -rlE '[0-9]+/[0-9]+ runs' "$OUT" || true)"
 rm -rf "$OUT"
@@ -61,11 +62,11 @@ if command -v script >/dev/null; then
 	rm -f "$OUT/lookahead.json"
 	script -qec "make -s --no-print-directory audit NAME=$N STRATEGY=demos/honest.py TRIALS=40 2>&1 >/dev/null" \
 		"$TMP/tty.log" >/dev/null 2>&1
-	check "on a terminal: lookahead rewrites its line to all its runs, then ends it" \
-		grep -q "$(printf '\r')lookahead: $la_runs/$la_runs runs, [0-9]* s, done$(printf '\033')\[K" "$TMP/tty.log"
+	check "on a terminal: the live replay rewrites its line to all its runs, then ends it" \
+		grep -q "$(printf '\r')lookahead: live replay: $la_runs/$la_runs runs, [0-9]* s, done$(printf '\033')\[K" "$TMP/tty.log"
 	check "on a terminal: the line carries an estimate of the time left" \
-		grep -q "$(printf '\r')lookahead: 1/$la_runs runs, [0-9]* s, about [0-9]* [smin]* left" "$TMP/tty.log"
-	check "on a terminal: no plain tenth lines" sh -c "! grep -q '^lookahead: [0-9]* % ' '$TMP/tty.log'"
+		grep -q "$(printf '\r')lookahead: live replay: 1/$la_runs runs, [0-9]* s, about [0-9]* [smin]* left" "$TMP/tty.log"
+	check "on a terminal: no plain tenth lines" sh -c "! grep -q '^lookahead: \(live replay: \)\{0,1\}[0-9]* % ' '$TMP/tty.log'"
 	check "on a terminal: lookahead.json the same as off it" cmp "$OUT/lookahead.json" "$TMP/first-lookahead.json"
 else
 	not_ok "script (util-linux) is installed, to give the audit a terminal"
