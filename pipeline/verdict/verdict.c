@@ -9,6 +9,7 @@
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "stagefile.h"
 #include "verdict_io.h"
 #include "verdict_llm.h"
 #include "verdict_rules.h"
@@ -22,6 +23,7 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"usage: verdict --dir out/NAME [--sealed sealed.json] -o verdict.json\n"
 		"       verdict --print verdict.json\n"
+		"       verdict --fields\n"
 		"\n"
 		"Reads config.json, fingerprint.json, inspect.json, run.json, events.jsonl,\n"
 		"lookahead.json, variants.json, replay.json and stats.json from the directory (any may\n"
@@ -36,6 +38,11 @@ static void usage(FILE *fp)
 		"With narration.url in config.json (NARRATE_URL) and LLM_API_KEY in the environment, an\n"
 		"OpenAI-compatible chat endpoint may reword the summary from the numbers; on any failure\n"
 		"the summary generated from the numbers stands.\n"
+		"\n"
+		"A stage file that is present but lacks a field the verdict reads, or holds it with\n"
+		"another type, makes the verdict INCOMPLETE, naming the file and the field. --fields\n"
+		"prints those fields, one a line: file, key, type, whether it may be absent (never,\n"
+		"null, may), unit, meaning (the stage-file table, lib/base/stagefile.h).\n"
 		"\n"
 		"exit codes: 0 written (or printed), 2 usage, 3 could not write or read\n");
 }
@@ -77,8 +84,11 @@ static int write_verdict(const char *dir, const char *sealed, const char *out, c
 	int rc;
 
 	vd_load_dir(dir, &f, &in);
-	if (sealed)
+	if (sealed) {
 		vd_sealed_load(sealed, &sl, &f.num);
+		if (sl.broken[0] && !f.contract[0])
+			snprintf(f.contract, sizeof f.contract, "%s", sl.broken);
+	}
 	vd_decide(&f.num, &f.th, &r);
 	vd_summary(&f, &r, summary, sizeof summary);
 	vd_sealed_say(&sl, &r, summary, sizeof summary);
@@ -88,6 +98,18 @@ static int write_verdict(const char *dir, const char *sealed, const char *out, c
 	rc = sa_json_write(out, v, err, errlen);
 	cJSON_Delete(v);
 	return rc;
+}
+
+/* The stage-file table's fields, one a line, tab-separated. */
+static void print_fields(void)
+{
+	static const char *const absent[] = { [SA_FA_NEVER] = "never", [SA_FA_NULL] = "null",
+					      [SA_FA_MAY] = "may" };
+
+	for (size_t k = 0; k < SA_FD_COUNT; k++)
+		printf("%s\t%s\t%s\t%s\t%s\t%s\n", sa_sfiles[sa_fields[k].file].name, sa_fields[k].key,
+		       sa_ftype_name(sa_fields[k].type), absent[sa_fields[k].absent],
+		       sa_fields[k].unit[0] ? sa_fields[k].unit : "-", sa_fields[k].help);
 }
 
 static int print_verdict(const char *path)
@@ -117,6 +139,7 @@ int main(int argc, char **argv)
 		{ "sealed", required_argument, NULL, 's' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "print", required_argument, NULL, 'p' },
+		{ "fields", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -131,6 +154,7 @@ int main(int argc, char **argv)
 		case 's': sealed = optarg; break;
 		case 'o': out = optarg; break;
 		case 'p': print = optarg; break;
+		case 'f': print_fields(); return SA_EXIT_OK;
 		case 'h': usage(stdout); return SA_EXIT_OK;
 		default: usage(stderr); return SA_EXIT_USAGE;
 		}

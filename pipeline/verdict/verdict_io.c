@@ -7,14 +7,18 @@
 #include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
-#include "signals.h"
 #include "msg.h"
+#include "stagefile.h"
 #include "verdict_io.h"
 #include "verdict_trials.h"
 
+/* src into dst, cut to len - 1 bytes. */
 static void copy_str(char *dst, size_t len, const char *src)
 {
-	snprintf(dst, len, "%s", src ? src : "");
+	size_t n = strnlen(src ? src : "", len - 1);
+
+	memcpy(dst, src ? src : "", n);
+	dst[n] = '\0';
 }
 
 void vd_first_line(char *dst, size_t len, const char *src)
@@ -35,35 +39,43 @@ void vd_first_line(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%.*s [...]", (int)cut, src);
 }
 
-/* Reads dir/name as a stage file; records "ok", "missing" or the reason in status. Returns the
- * tree whether or not it says ok (caller frees), or NULL when there is nothing to read. */
-static cJSON *read_stage(const char *dir, const char *name, bool *ok, char *status, size_t len)
+/* Opens a stage file through the table; the status is "ok", the reason of a failed stage, or
+ * why the file could not be read. */
+static bool open_stage(struct sa_sf *s, const char *dir, enum sa_sfile_id id, char *status,
+		       size_t len)
 {
-	char path[4096], err[VD_TEXT_MAX];
-	cJSON *root;
-
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	err[0] = '\0';
-	root = sa_json_read_stage(path, ok, err, sizeof err);
-	if (*ok)
-		copy_str(status, len, "ok");
-	else
-		snprintf(status, len, "%s", err[0] ? err : "missing");
-	return root;
+	sa_sf_open(s, dir, id);
+	copy_str(status, len, s->status);
+	return s->ok;
 }
 
-/* Gates and trials come from config.json alone, through the knob table; without a readable
- * config.json the table's defaults stand, and the status says why. */
+/* Closes a stage file; the first field that broke the table (if any) becomes the file's status
+ * and the reason the verdict is incomplete. */
+static void close_stage(struct sa_sf *s, struct vd_facts *f, char *status, size_t len)
+{
+	if (s->broken[0]) {
+		if (status)
+			copy_str(status, len, s->broken);
+		if (!f->contract[0])
+			copy_str(f->contract, sizeof f->contract, s->broken);
+		f->num.broken = true;
+	}
+	sa_sf_close(s);
+}
+
+/* Gates and trials come from config.json alone, through the knob table; without a readable config.json
+ * the table's defaults stand, and the status says why. */
 static void load_config(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
-	bool ok;
-	cJSON *c = read_stage(dir, "config.json", &ok, in->config, sizeof in->config);
-	char err[VD_TEXT_MAX];
+	char path[4096], err[VD_TEXT_MAX];
 	long long trials;
+	cJSON *c;
 
-	if (c && !ok)
-		/* A config has no verdict of its own; a readable one is used even without "ok". */
-		copy_str(in->config, sizeof in->config, "ok");
+	snprintf(path, sizeof path, "%s/config.json", dir);
+	err[0] = '\0';
+	c = sa_json_read(path, SA_JSON_CAP, err, sizeof err);
+	/* A config has no verdict of its own; a readable one is used even without "ok". */
+	copy_str(in->config, sizeof in->config, c ? "ok" : err);
 	if (sa_config_num(c, SA_K_GATE_MIN_TRADES, &f->th.min_trades, err, sizeof err) < 0 ||
 	    sa_config_num(c, SA_K_GATE_PSR, &f->th.min_psr, err, sizeof err) < 0 ||
 	    sa_config_num(c, SA_K_GATE_DSR, &f->th.min_dsr, err, sizeof err) < 0 ||
@@ -82,37 +94,49 @@ static void load_config(const char *dir, struct vd_facts *f, struct vd_inputs *i
 /* fingerprint.json says whether the data is the bundled synthetic series (by its sha256). */
 static void load_fingerprint(const char *dir, struct vd_facts *f)
 {
-	bool ok;
-	char status[VD_TEXT_MAX];
-	cJSON *c = read_stage(dir, "fingerprint.json", &ok, status, sizeof status);
+	struct sa_sf s;
 
-	f->synthetic_data = sa_json_bool(c, "data_synthetic", false);
-	cJSON_Delete(c);
+	sa_sf_open(&s, dir, SA_SF_FINGERPRINT);
+	f->synthetic_data = sa_sf_bool_or(&s, NULL, SA_FD_FP_SYNTHETIC, false);
+	close_stage(&s, f, NULL, 0);
 }
 
 static void load_inspect(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
-	bool ok;
-	cJSON *c = read_stage(dir, "inspect.json", &ok, in->inspect, sizeof in->inspect);
+	struct sa_sf s;
+	const cJSON *var;
 
-	const cJSON *var = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "strategy"),
-							     "variants");
-
-	f->strategy = sa_json_bool(cJSON_GetObjectItemCaseSensitive(c, "strategy"), "present", false);
+	open_stage(&s, dir, SA_SF_INSPECT, in->inspect, sizeof in->inspect);
+	sa_sf_obj_or_null(&s, NULL, SA_FD_IN_STRATEGY);
+	f->strategy = sa_sf_bool_or(&s, NULL, SA_FD_IN_STRATEGY_PRESENT, false);
+	var = sa_sf_obj_or_null(&s, NULL, SA_FD_IN_VARIANTS);
 	/* declared and well formed: the overfitting gate counts even if the variants could not run */
-	f->num.variants = sa_json_bool(var, "declared", false) && sa_json_num(var, "count", 0) > 0;
-	f->tradelog = sa_json_bool(cJSON_GetObjectItemCaseSensitive(c, "tradelog"), "present", false);
-	cJSON_Delete(c);
+	f->num.variants = var && sa_sf_bool_or(&s, NULL, SA_FD_IN_VARIANTS_DECLARED, false) &&
+			  sa_sf_num_or(&s, NULL, SA_FD_IN_VARIANTS_COUNT, 0) > 0;
+	sa_sf_obj_or_null(&s, NULL, SA_FD_IN_TRADELOG);
+	f->tradelog = sa_sf_bool_or(&s, NULL, SA_FD_IN_TRADELOG_PRESENT, false);
+	close_stage(&s, f, in->inspect, sizeof in->inspect);
 }
 
+/* The rows of one file's "refusals" and "blocked_actions" (SA_REFUSAL_FIELDS). */
+struct refusal_rows {
+	enum sa_field_id list, rule, count, first, action, blocked;
+};
+
+#define REFUSAL_ROWS(F)                                                                     \
+	((struct refusal_rows){ SA_FD_##F##_REFUSALS, SA_FD_##F##_REFUSALS_RULE,             \
+				SA_FD_##F##_REFUSALS_COUNT, SA_FD_##F##_REFUSALS_FIRST,      \
+				SA_FD_##F##_REFUSALS_FIRST_ACTION, SA_FD_##F##_BLOCKED })
+
 /* Adds a stage's "refusals" (per rule: count, first) to the kinds the verdict names. */
-static void add_kinds(struct vd_facts *f, const cJSON *c)
+static void add_kinds(struct vd_facts *f, struct sa_sf *s, struct refusal_rows rows)
 {
 	const cJSON *e;
 
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "refusals")) {
-		const char *rule = sa_json_str(e, "rule", "unnamed");
-		double n = sa_json_num(e, "count", 0);
+	cJSON_ArrayForEach(e, sa_sf_arr_or_null(s, NULL, rows.list)) {
+		const char *rule = sa_sf_str_or(s, e, rows.rule, "unnamed");
+		double n = sa_sf_num_or(s, e, rows.count, 0);
+		const cJSON *first = sa_sf_obj_or_null(s, e, rows.first);
 		size_t k = 0;
 
 		if (!(n >= 1 && n < 1e12))
@@ -127,27 +151,37 @@ static void add_kinds(struct vd_facts *f, const cJSON *c)
 			f->n_kinds++;
 			copy_str(f->kinds[k].rule, sizeof f->kinds[k].rule, rule);
 			copy_str(f->kinds[k].first_action, sizeof f->kinds[k].first_action,
-				 sa_json_str(cJSON_GetObjectItemCaseSensitive(e, "first"), "action", "unknown action"));
+				 first ? sa_sf_str_or(s, e, rows.action, "unknown action") :
+				 "unknown action");
 		}
 		f->kinds[k].count += (long)n;
 	}
 }
 
+/* A stage's blocked_actions, 0 when none or out of range. */
+static long blocked_of(struct sa_sf *s, struct refusal_rows rows)
+{
+	double blocked = sa_sf_num_or(s, NULL, rows.blocked, 0);
+
+	return blocked > 0 && blocked < 1e9 ? (long)blocked : 0;
+}
+
 static void load_run(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
-	bool ok;
-	cJSON *c = read_stage(dir, "run.json", &ok, in->run, sizeof in->run);
-	const char *status = sa_json_str(c, "status", "");
+	struct sa_sf s;
+	const char *status;
 
+	open_stage(&s, dir, SA_SF_RUN, in->run, sizeof in->run);
+	status = sa_sf_str_or(&s, NULL, SA_FD_RUN_STATUS, "");
 	/* A killed or refused run is not "ok", yet its record is exactly what the veto needs. */
 	copy_str(f->run_status, sizeof f->run_status, status);
-	vd_first_line(f->run_error, sizeof f->run_error, sa_json_str(c, "error", ""));
+	vd_first_line(f->run_error, sizeof f->run_error, sa_sf_str_or(&s, NULL, SA_FD_RUN_ERROR, ""));
 	if (status[0] && strcmp(status, "not_run") != 0)
 		f->strategy = true;
 	f->num.killed = strncmp(status, "killed_", 7) == 0;
-	f->num.blocked_actions = da_run_blocked(c);
-	add_kinds(f, c);
-	cJSON_Delete(c);
+	f->num.blocked_actions = blocked_of(&s, REFUSAL_ROWS(RUN));
+	add_kinds(f, &s, REFUSAL_ROWS(RUN));
+	close_stage(&s, f, in->run, sizeof in->run);
 }
 
 /* Counts refusal records in events.jsonl; the first names the action and the rule. A line that
@@ -185,238 +219,264 @@ out:
 	free(buf);
 }
 
+/* A count from a stage file, clamped to [lo, 1e12]. */
+static long clamp_count(double x, double lo)
+{
+	return (long)fmax(lo, fmin(1e12, x));
+}
+
 static void load_lookahead(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
-	bool ok;
-	cJSON *c = read_stage(dir, "lookahead.json", &ok, in->lookahead, sizeof in->lookahead);
-	const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "mismatches"), 0);
-	double mism = sa_json_num(c, "mismatch_count", 0);
-	double blocked = sa_json_num(c, "blocked_actions", 0);
+	struct sa_sf s;
+	const cJSON *first;
+	double mism;
 
-	f->lookahead_ok = ok;
+	f->lookahead_ok = open_stage(&s, dir, SA_SF_LOOKAHEAD, in->lookahead, sizeof in->lookahead);
+	first = cJSON_GetArrayItem(sa_sf_arr_or_null(&s, NULL, SA_FD_LA_MISMATCHES), 0);
+	mism = sa_sf_num_or(&s, NULL, SA_FD_LA_MISMATCH_COUNT, 0);
 	/* Mismatches found before a later failure are still proof of a peek. */
 	if (mism > 0 && mism < 1e12)
 		f->num.lookahead_mismatches = (long)mism;
 	/* The re-runs execute the upload too, and their refusals and kills are recorded nowhere
 	 * else: code that misbehaves only when shown less history is just as unsafe. */
-	if (blocked > 0 && blocked < 1e9) {
-		f->lookahead_blocked = (long)blocked;
-		f->num.blocked_actions += f->lookahead_blocked;
-	}
-	add_kinds(f, c);
-	f->lookahead_points = (long)fmax(0, fmin(1e12, sa_json_num(c, "points_checked", 0)));
-	f->lookahead_run = (long)fmax(0, fmin(1e12, sa_json_num(c, "points_run", 0)));
+	f->lookahead_blocked = blocked_of(&s, REFUSAL_ROWS(LA));
+	f->num.blocked_actions += f->lookahead_blocked;
+	add_kinds(f, &s, REFUSAL_ROWS(LA));
+	f->lookahead_points = clamp_count(sa_sf_num_or(&s, NULL, SA_FD_LA_POINTS_CHECKED, 0), 0);
+	f->lookahead_run = clamp_count(sa_sf_num_or(&s, NULL, SA_FD_LA_POINTS_RUN, 0), 0);
 	/* A failure where the backtest had traded is a finding, counted like a mismatch. */
-	f->num.lookahead_failed = (long)fmax(0, fmin(1e12, sa_json_num(c, "failed_count", 0)));
+	f->num.lookahead_failed = clamp_count(sa_sf_num_or(&s, NULL, SA_FD_LA_FAILED_COUNT, 0), 0);
 	/* A check that does not say it finished did not. */
-	f->lookahead_complete = ok && sa_json_bool(c, "complete", false);
-	copy_str(f->lookahead_stopped, sizeof f->lookahead_stopped, sa_json_str(c, "stopped", ""));
+	f->lookahead_complete = sa_sf_bool_or(&s, NULL, SA_FD_LA_COMPLETE, false) && f->lookahead_ok;
+	copy_str(f->lookahead_stopped, sizeof f->lookahead_stopped,
+		 sa_sf_str_or(&s, NULL, SA_FD_LA_STOPPED, ""));
 	copy_str(f->lookahead_explanation, sizeof f->lookahead_explanation,
-		 sa_json_str(c, "explanation", ""));
+		 sa_sf_str_or(&s, NULL, SA_FD_LA_EXPLANATION, ""));
 	if (first) {
-		f->first_mismatch_bar = (long)fmax(-1, fmin(1e12, sa_json_num(first, "bar", -1)));
+		f->first_mismatch_bar = clamp_count(sa_sf_num_or(&s, first, SA_FD_LA_MISMATCHES_BAR, -1), -1);
 		copy_str(f->first_mismatch_time, sizeof f->first_mismatch_time,
-			 sa_json_str(first, "time", ""));
+			 sa_sf_str_or(&s, first, SA_FD_LA_MISMATCHES_TIME, ""));
 	}
 	/* every bar decided with only the bars up to it: a confirmed difference is a leak */
-	vd_live_from_lookahead(&f->live, c);
+	vd_live_from_lookahead(&f->live, &s);
 	f->num.live_leaks = f->live.ok ? f->live.leaks : 0;
-	cJSON_Delete(c);
+	close_stage(&s, f, in->lookahead, sizeof in->lookahead);
 }
 
 /* The variant runs execute the upload too: their refusals count as the upload's. */
 static void load_variants(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
-	bool ok;
-	cJSON *c = read_stage(dir, "variants.json", &ok, in->variants, sizeof in->variants);
-	double blocked = sa_json_num(c, "blocked_actions", 0);
+	struct sa_sf s;
 
-	if (!c)
+	open_stage(&s, dir, SA_SF_VARIANTS, in->variants, sizeof in->variants);
+	if (!sa_sf_present(&s) && !s.broken[0])
 		copy_str(in->variants, sizeof in->variants, "not run");
-	f->variants_complete = !c || sa_json_bool(c, "complete", false);
-	if (blocked > 0 && blocked < 1e9) {
-		f->variants_blocked = (long)blocked;
-		f->num.blocked_actions += f->variants_blocked;
-	}
-	add_kinds(f, c);
-	cJSON_Delete(c);
+	f->variants_complete = !sa_sf_present(&s) || sa_sf_bool_or(&s, NULL, SA_FD_VR_COMPLETE, false);
+	f->variants_blocked = blocked_of(&s, REFUSAL_ROWS(VR));
+	f->num.blocked_actions += f->variants_blocked;
+	add_kinds(f, &s, REFUSAL_ROWS(VR));
+	close_stage(&s, f, in->variants, sizeof in->variants);
+}
+
+/* robustness.json hindsight: a veto when flagged; a later start that differs holds it back. */
+static void load_hindsight(struct sa_sf *s, struct vd_facts *f)
+{
+	const cJSON *h = sa_sf_obj_or_null(s, NULL, SA_FD_RB_HINDSIGHT);
+
+	if (!h || !s->ok)
+		return;
+	sa_sf_obj_or_null(s, NULL, SA_FD_RB_LATER_START);
+	f->num.hindsight = sa_sf_bool_or(s, NULL, SA_FD_RB_HINDSIGHT_FLAGGED, false);
+	f->num.unreproducible = sa_sf_bool_or(s, NULL, SA_FD_RB_LATER_START_FLAGGED, false);
+	if (f->num.hindsight || f->num.unreproducible)
+		copy_str(f->hindsight_reason, sizeof f->hindsight_reason,
+			 sa_sf_str_or(s, NULL, SA_FD_RB_HINDSIGHT_REASON, ""));
+}
+
+/* robustness.json warmup and permutation: shown, never scored. */
+static void load_warmup_perm(struct sa_sf *s, struct vd_facts *f)
+{
+	const cJSON *d, *w = sa_sf_obj_or_null(s, NULL, SA_FD_RB_WARMUP);
+	const cJSON *p = sa_sf_obj_or_null(s, NULL, SA_FD_RB_PERM);
+
+	f->warmup_ok = s->ok && w && sa_sf_bool_or(s, NULL, SA_FD_RB_WARMUP_OK, false);
+	f->warmup_flagged = f->warmup_ok && sa_sf_bool_or(s, NULL, SA_FD_RB_WARMUP_FLAGGED, false);
+	f->warmup_failed = (long)fmax(0, fmin(1e9, sa_sf_num_or(s, NULL, SA_FD_RB_WARMUP_FAILED, 0)));
+	f->warmup_worst = 0;
+	if (f->warmup_ok)
+		cJSON_ArrayForEach(d, sa_sf_arr_or_null(s, NULL, SA_FD_RB_WARMUP_DISAGREEMENT))
+			if (cJSON_IsNumber(d) && d->valuedouble > f->warmup_worst && d->valuedouble <= 1)
+				f->warmup_worst = d->valuedouble;
+	f->perm_ok = s->ok && p && sa_sf_bool_or(s, NULL, SA_FD_RB_PERM_OK, false);
+	f->perm_p = f->perm_ok ? sa_sf_num_or(s, NULL, SA_FD_RB_PERM_P, NAN) : NAN;
+	if (!(f->perm_p >= 0 && f->perm_p <= 1))
+		f->perm_ok = false;
+	f->perm_runs = (long)fmax(0, fmin(1e9, sa_sf_num_or(s, NULL, SA_FD_RB_PERM_RUNS, 0)));
+	f->perm_failed = (long)fmax(0, fmin(1e9, sa_sf_num_or(s, NULL, SA_FD_RB_PERM_FAILED, 0)));
 }
 
 /* The robustness re-runs execute the upload too: their refusals count as the full run's. Their
  * findings are reported, never scored. */
 static void load_robust(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
-	bool ok;
-	cJSON *c = read_stage(dir, "robustness.json", &ok, in->robust, sizeof in->robust);
-	const cJSON *w = cJSON_GetObjectItemCaseSensitive(c, "warmup");
-	const cJSON *p = cJSON_GetObjectItemCaseSensitive(c, "permutation");
-	const cJSON *d, *dis = cJSON_GetObjectItemCaseSensitive(w, "disagreement");
-	double blocked = sa_json_num(c, "blocked_actions", 0);
+	struct sa_sf s;
 
-	f->robust_ok = ok;
-	f->robust_complete = !c || sa_json_bool(c, "complete", false);
-	{
-		const cJSON *h = cJSON_GetObjectItemCaseSensitive(c, "hindsight");
-
-		f->num.hindsight = ok && sa_json_bool(h, "flagged", false);
-		f->num.unreproducible = ok && sa_json_bool(cJSON_GetObjectItemCaseSensitive(h, "later_start"),
-							   "flagged", false);
-		if (f->num.hindsight || f->num.unreproducible)
-			copy_str(f->hindsight_reason, sizeof f->hindsight_reason,
-				 sa_json_str(h, "reason", ""));
-	}
-	if (blocked > 0 && blocked < 1e9) {
-		f->robust_blocked = (long)blocked;
-		f->num.blocked_actions += f->robust_blocked;
-	}
-	add_kinds(f, c);
-	f->warmup_ok = ok && sa_json_bool(w, "ok", false);
-	f->warmup_flagged = f->warmup_ok && sa_json_bool(w, "flagged", false);
-	f->warmup_failed = (long)fmax(0, fmin(1e9, sa_json_num(w, "failed_runs", 0)));
-	f->warmup_worst = 0;
-	cJSON_ArrayForEach(d, dis)
-		if (cJSON_IsNumber(d) && d->valuedouble > f->warmup_worst && d->valuedouble <= 1)
-			f->warmup_worst = d->valuedouble;
-	f->perm_ok = ok && sa_json_bool(p, "ok", false);
-	f->perm_p = sa_json_num(p, "p_value", NAN);
-	if (!(f->perm_p >= 0 && f->perm_p <= 1))
-		f->perm_ok = false;
-	f->perm_runs = (long)fmax(0, fmin(1e9, sa_json_num(p, "runs", 0)));
-	f->perm_failed = (long)fmax(0, fmin(1e9, sa_json_num(p, "failed_runs", 0)));
-	cJSON_Delete(c);
+	f->robust_ok = open_stage(&s, dir, SA_SF_ROBUSTNESS, in->robust, sizeof in->robust);
+	f->robust_complete = !sa_sf_present(&s) || sa_sf_bool_or(&s, NULL, SA_FD_RB_COMPLETE, false);
+	load_hindsight(&s, f);
+	f->robust_blocked = blocked_of(&s, REFUSAL_ROWS(RB));
+	f->num.blocked_actions += f->robust_blocked;
+	add_kinds(f, &s, REFUSAL_ROWS(RB));
+	load_warmup_perm(&s, f);
+	close_stage(&s, f, in->robust, sizeof in->robust);
 }
 
 /* Both uploaded: what the reconciliation of the log with the replay found. */
-static void load_reconcile(const cJSON *rec, struct vd_facts *f)
+static void load_reconcile(struct sa_sf *s, struct vd_facts *f)
 {
-	if (!cJSON_IsObject(rec))
+	if (!sa_sf_obj_or_null(s, NULL, SA_FD_RP_RECONCILE))
 		return;
 	f->reconciled = true;
-	f->log_consistent = sa_json_bool(rec, "consistent", false);
-	f->log_mean_gap = sa_json_num(rec, "mean_gap", NAN);
-	f->log_tolerance = sa_json_num(rec, "tolerance_bps", NAN) / 1e4;
+	f->log_consistent = sa_sf_bool_or(s, NULL, SA_FD_RP_RECONCILE_CONSISTENT, false);
+	f->log_mean_gap = sa_sf_num_or(s, NULL, SA_FD_RP_RECONCILE_GAP, NAN);
+	f->log_tolerance = sa_sf_num_or(s, NULL, SA_FD_RP_RECONCILE_TOLERANCE, NAN) / 1e4;
 	copy_str(f->reconcile_statement, sizeof f->reconcile_statement,
-		 sa_json_str(rec, "statement", ""));
+		 sa_sf_str_or(s, NULL, SA_FD_RP_RECONCILE_STATEMENT, ""));
 }
 
 /* Whether anything was judged: a replay that succeeded had valid signals or a usable log. */
 static void load_replay(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
-	bool ok;
-	cJSON *c = read_stage(dir, "replay.json", &ok, in->replay, sizeof in->replay);
-	const char *mode = sa_json_str(c, "mode", "");
+	struct sa_sf s;
+	bool ok = open_stage(&s, dir, SA_SF_REPLAY, in->replay, sizeof in->replay);
+	const char *mode = sa_sf_str_or(&s, NULL, SA_FD_RP_MODE, "");
 
-	f->trusted_returns = sa_json_bool(c, "trusted_returns", false);
+	f->trusted_returns = sa_sf_bool_or(&s, NULL, SA_FD_RP_TRUSTED, false);
 	/* a trade log scored alone, on no bars: the bundled series played no part */
-	if (ok && !strcmp(mode, "tradelog") && sa_json_num(c, "bars", 0) == 0)
+	if (ok && !strcmp(mode, "tradelog") && sa_sf_num_or(&s, NULL, SA_FD_RP_BARS, 0) == 0)
 		f->synthetic_data = false;
 	if (strcmp(mode, "tradelog") == 0 || strcmp(mode, "both") == 0)
 		f->tradelog = true;
 	f->num.judged = ok;
 	if (!ok)
-		copy_str(f->replay_reason, sizeof f->replay_reason,
-			 sa_json_str(c, "reason", in->replay));
-	copy_str(f->signals_reason, sizeof f->signals_reason, sa_json_str(c, "signals_error", ""));
+		copy_str(f->replay_reason, sizeof f->replay_reason, in->replay);
+	copy_str(f->signals_reason, sizeof f->signals_reason,
+		 sa_sf_str_or(&s, NULL, SA_FD_RP_SIGNALS_ERROR, ""));
 	if (ok)
-		load_reconcile(cJSON_GetObjectItemCaseSensitive(c, "reconcile"), f);
-	vd_live_from_replay(&f->live, c);
-	cJSON_Delete(c);
+		load_reconcile(&s, f);
+	vd_live_from_replay(&f->live, &s);
+	close_stage(&s, f, in->replay, sizeof in->replay);
 }
 
 /* stats.json concentration (NULL when absent: the edge without the best trades is unknown). */
-static void load_concentration(const cJSON *c, struct vd_numbers *n)
+static void load_concentration(struct sa_sf *s, struct vd_numbers *n)
 {
-	n->mean_net_without = sa_json_num(c, "mean_net_return_without", NAN);
-	n->conc_removed = sa_json_num(c, "removed", NAN);
-	n->top_share = sa_json_num(c, "best_5pct_share", NAN);
+	if (!sa_sf_obj_or_null(s, NULL, SA_FD_ST_CONC))
+		return;
+	n->mean_net_without = sa_sf_num_or(s, NULL, SA_FD_ST_CONC_WITHOUT, NAN);
+	n->conc_removed = sa_sf_num_or(s, NULL, SA_FD_ST_CONC_REMOVED, NAN);
+	n->top_share = sa_sf_num_or(s, NULL, SA_FD_ST_CONC_SHARE, NAN);
 }
 
-/* stats.json benchmark_relative, tail and overlap: against the market, the tail met or not,
- * trades open at once. */
-static void load_market(const cJSON *c, struct vd_facts *f)
+/* stats.json benchmark_relative: against the market. */
+static void load_benchmark(struct sa_sf *s, struct vd_facts *f)
 {
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "benchmark_relative");
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(c, "tail");
-	const cJSON *o = cJSON_GetObjectItemCaseSensitive(c, "overlap");
 	struct vd_numbers *n = &f->num;
 
-	n->alpha_known = cJSON_IsObject(b) && isfinite(sa_json_num(b, "alpha_t", NAN));
-	n->alpha = sa_json_num(b, "alpha_annualised", NAN);
-	n->alpha_t = sa_json_num(b, "alpha_t", NAN);
-	f->beta = sa_json_num(b, "beta", NAN);
-	f->beta_t = sa_json_num(b, "beta_t", NAN);
-	f->excess_return = sa_json_num(b, "excess_return", NAN);
 	copy_str(f->alpha_reason, sizeof f->alpha_reason,
-		 sa_json_str(c, "benchmark_relative_reason", "not measured"));
-	n->tail_unseen = sa_json_bool(t, "unseen", false);
-	copy_str(f->tail_reason, sizeof f->tail_reason, sa_json_str(t, "reason", ""));
-	f->losing_trades = sa_json_num(t, "losing_trades", NAN);
-	f->overlapping = sa_json_num(o, "trades_overlapping", 0);
-	f->max_concurrent = sa_json_num(o, "max_concurrent", NAN);
-	f->exposure_multiple = sa_json_num(o, "exposure_multiple", NAN);
-	f->overlap_trades = sa_json_num(o, "effective_trades", NAN);
+		 sa_sf_str_or(s, NULL, SA_FD_ST_BENCH_REASON, "not measured"));
+	if (!sa_sf_obj_or_null(s, NULL, SA_FD_ST_BENCH))
+		return;
+	n->alpha_t = sa_sf_num_or(s, NULL, SA_FD_ST_BENCH_ALPHA_T, NAN);
+	n->alpha_known = isfinite(n->alpha_t);
+	n->alpha = sa_sf_num_or(s, NULL, SA_FD_ST_BENCH_ALPHA, NAN);
+	f->beta = sa_sf_num_or(s, NULL, SA_FD_ST_BENCH_BETA, NAN);
+	f->beta_t = sa_sf_num_or(s, NULL, SA_FD_ST_BENCH_BETA_T, NAN);
+	f->excess_return = sa_sf_num_or(s, NULL, SA_FD_ST_BENCH_EXCESS, NAN);
+}
+
+/* stats.json tail and overlap: the tail met or not, trades open at once. */
+static void load_tail_overlap(struct sa_sf *s, struct vd_facts *f)
+{
+	if (sa_sf_obj_or_null(s, NULL, SA_FD_ST_TAIL)) {
+		f->num.tail_unseen = sa_sf_bool_or(s, NULL, SA_FD_ST_TAIL_UNSEEN, false);
+		copy_str(f->tail_reason, sizeof f->tail_reason,
+			 sa_sf_str_or(s, NULL, SA_FD_ST_TAIL_REASON, ""));
+		f->losing_trades = sa_sf_num_or(s, NULL, SA_FD_ST_TAIL_LOSING, NAN);
+	}
+	if (sa_sf_obj_or_null(s, NULL, SA_FD_ST_OVERLAP)) {
+		f->overlapping = sa_sf_num_or(s, NULL, SA_FD_ST_OVERLAP_TRADES, 0);
+		f->max_concurrent = sa_sf_num_or(s, NULL, SA_FD_ST_OVERLAP_MAX, NAN);
+		f->exposure_multiple = sa_sf_num_or(s, NULL, SA_FD_ST_OVERLAP_EXPOSURE, NAN);
+		f->overlap_trades = sa_sf_num_or(s, NULL, SA_FD_ST_OVERLAP_EFFECTIVE, NAN);
+	}
 }
 
 /* stats.json tradeable_prices and bounce: prices anyone could trade at (absent: unknown, no
  * rule applies). */
-static void load_prices(const cJSON *c, struct vd_facts *f)
+static void load_prices(struct sa_sf *s, struct vd_facts *f)
 {
-	const cJSON *p = cJSON_GetObjectItemCaseSensitive(c, "tradeable_prices");
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "bounce");
+	if (sa_sf_obj_or_null(s, NULL, SA_FD_ST_PRICES)) {
+		f->spread_estimate = sa_sf_num_or(s, NULL, SA_FD_ST_PRICES_SPREAD, NAN);
+		f->slippage_bps = sa_sf_num_or(s, NULL, SA_FD_ST_PRICES_SLIPPAGE, NAN);
+		f->returns_lag1 = sa_sf_num_or(s, NULL, SA_FD_ST_PRICES_LAG1, NAN);
+		f->zero_returns = sa_sf_num_or(s, NULL, SA_FD_ST_PRICES_ZERO, NAN);
+		f->num.stale = sa_sf_bool_or(s, NULL, SA_FD_ST_PRICES_STALE, false);
+	}
+	if (sa_sf_obj_or_null(s, NULL, SA_FD_ST_BOUNCE)) {
+		f->bounce_late = sa_sf_num_or(s, NULL, SA_FD_ST_BOUNCE_LATE, NAN);
+		f->bounce_configured = sa_sf_num_or(s, NULL, SA_FD_ST_BOUNCE_CONFIGURED, NAN);
+		f->sign_changes_late = sa_sf_bool_or(s, NULL, SA_FD_ST_BOUNCE_SIGN_LATE, false);
+		f->sign_changes_spread = sa_sf_bool_or(s, NULL, SA_FD_ST_BOUNCE_SIGN_SPREAD, false);
+		f->num.inside_bounce = sa_sf_bool_or(s, NULL, SA_FD_ST_BOUNCE_INSIDE, false);
+	}
+}
 
-	f->spread_estimate = sa_json_num(p, "spread_estimate", NAN);
-	f->slippage_bps = sa_json_num(p, "slippage_bps", NAN);
-	f->returns_lag1 = sa_json_num(p, "returns_lag1", NAN);
-	f->zero_returns = sa_json_num(p, "zero_returns_share", NAN);
-	f->num.stale = sa_json_bool(p, "stale", false);
-	f->bounce_late = sa_json_num(b, "net_return_one_bar_later", NAN);
-	f->bounce_configured = sa_json_num(b, "net_return_configured_slippage", NAN);
-	f->sign_changes_late = sa_json_bool(b, "sign_changes_late", false);
-	f->sign_changes_spread = sa_json_bool(b, "sign_changes_spread", false);
-	f->num.inside_bounce = sa_json_bool(b, "inside_bounce", false);
+/* stats.json's trade statistics: the gates' numbers. */
+static void load_trade_stats(struct sa_sf *s, struct vd_facts *f)
+{
+	struct vd_numbers *n = &f->num;
+
+	n->trades = sa_sf_num_or(s, NULL, SA_FD_ST_TRADES, 0);
+	n->net_return = sa_sf_num_or(s, NULL, SA_FD_ST_NET_RETURN, NAN);
+	n->mean_net = sa_sf_num_or(s, NULL, SA_FD_ST_MEAN_NET, NAN);
+	n->psr = sa_sf_num_or(s, NULL, SA_FD_ST_PSR, NAN);
+	n->dsr = sa_sf_num_or(s, NULL, SA_FD_ST_DSR, NAN);
+	n->min_trl = sa_sf_num_or(s, NULL, SA_FD_ST_MIN_TRL, NAN);
+	n->max_dd = sa_sf_num_or(s, NULL, SA_FD_ST_MAX_DD, NAN);
+	n->ruined = sa_sf_bool_or(s, NULL, SA_FD_ST_RUINED, false);
+	copy_str(f->ruin_time, sizeof f->ruin_time,
+		 n->ruined ? sa_sf_str_or(s, NULL, SA_FD_ST_RUIN_TIME, "") : "");
+	f->sharpe = sa_sf_num_or(s, NULL, SA_FD_ST_SHARPE, NAN);
+	f->sr0 = sa_sf_num_or(s, NULL, SA_FD_ST_SR0, NAN);
+	f->psr_iid = sa_sf_num_or(s, NULL, SA_FD_ST_PSR_IID, NAN);
+	f->dsr_iid = sa_sf_num_or(s, NULL, SA_FD_ST_DSR_IID, NAN);
+	if (sa_sf_obj_or_null(s, NULL, SA_FD_ST_AUTOCORR)) {
+		f->autocorr_trades = sa_sf_num_or(s, NULL, SA_FD_ST_AC_EFFECTIVE, NAN);
+		f->trades_lag1 = sa_sf_num_or(s, NULL, SA_FD_ST_AC_LAG1, NAN);
+	}
+	/* the count the gates use: serial dependence and overlap both */
+	n->effective_trades = sa_sf_num_or(s, NULL, SA_FD_ST_EFFECTIVE, f->autocorr_trades);
+	f->effective_trades = n->effective_trades;
 }
 
 static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
-	bool ok;
-	cJSON *c = read_stage(dir, "stats.json", &ok, in->stats, sizeof in->stats);
-	const cJSON *ac;
-	struct vd_numbers *n = &f->num;
+	struct sa_sf s;
 
-	n->stats_ok = ok;
-	if (!ok) {
+	f->num.stats_ok = open_stage(&s, dir, SA_SF_STATS, in->stats, sizeof in->stats);
+	if (!f->num.stats_ok) {
 		copy_str(f->stats_reason, sizeof f->stats_reason, in->stats);
 		goto out;
 	}
-	n->trades = sa_json_num(c, "trades", 0);
-	n->net_return = sa_json_num(c, "net_return", NAN);
-	n->psr = sa_json_num(c, "psr", NAN);
-	n->dsr = sa_json_num(c, "dsr", NAN);
-	n->min_trl = sa_json_num(c, "min_trl", NAN);
-	n->max_dd = sa_json_num(c, "max_drawdown", NAN);
-	n->ruined = sa_json_bool(c, "ruined", false);
-	copy_str(f->ruin_time, sizeof f->ruin_time, n->ruined ? sa_json_str(c, "ruin_time", "") : "");
-	f->sharpe = sa_json_num(c, "sharpe", NAN);
-	f->sr0 = sa_json_num(c, "sr0", NAN);
-	f->psr_iid = sa_json_num(c, "psr_iid", NAN);
-	f->dsr_iid = sa_json_num(c, "dsr_iid", NAN);
-	ac = cJSON_GetObjectItemCaseSensitive(c, "autocorrelation");
-	f->effective_trades = sa_json_num(ac, "effective_trades", NAN);
-	f->autocorr_trades = f->effective_trades;
-	/* the count the gates use: serial dependence and overlap both (older files: the first) */
-	n->effective_trades = sa_json_num(c, "effective_trades", f->effective_trades);
-	f->effective_trades = n->effective_trades;
-	load_market(c, f);
-	load_prices(c, f);
-	f->trades_lag1 = sa_json_num(ac, "trades_lag1", NAN);
-	vd_load_trials(c, f);
-	n->mean_net = sa_json_num(c, "mean_net_return", NAN);
-	load_concentration(cJSON_GetObjectItemCaseSensitive(c, "concentration"), n);
-	if (isnan(n->mean_net) && n->trades > 0)
-		/* Older stats files lack the mean; the Sharpe ratio has its sign. */
-		n->mean_net = sa_json_num(c, "mean_return", f->sharpe);
+	load_trade_stats(&s, f);
+	load_benchmark(&s, f);
+	load_tail_overlap(&s, f);
+	load_prices(&s, f);
+	vd_load_trials(&s, f);
+	load_concentration(&s, &f->num);
 out:
-	cJSON_Delete(c);
+	close_stage(&s, f, in->stats, sizeof in->stats);
 }
 
 void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)

@@ -7,87 +7,90 @@
 #include <string.h>
 
 #include "jsonio.h"
+#include "stagefile.h"
 #include "msg.h"
 
-/* A count from a stage file, clamped to [0, 1e12]; 0 when absent. */
-static long count_of(const cJSON *o, const char *key)
+/* A count from lookahead.json, clamped to [0, 1e12]; 0 when absent. */
+static long count_of(struct sa_sf *s, const cJSON *base, enum sa_field_id k)
 {
-	return (long)fmax(0, fmin(1e12, sa_json_num(o, key, 0)));
+	return (long)fmax(0, fmin(1e12, sa_sf_num_or(s, base, k, 0)));
 }
 
 /* A decision of first_differences: -1, 0 or 1, else 2 (not a decision). */
-static int decision_of(const cJSON *o, const char *key)
+static int decision_of(struct sa_sf *s, const cJSON *d, enum sa_field_id k)
 {
-	double x = sa_json_num(o, key, NAN);
+	double x = sa_sf_num_or(s, d, k, NAN);
 
 	return x == -1 || x == 0 || x == 1 ? (int)x : 2;
 }
 
-static void read_first(struct vd_live *l, const cJSON *list)
+static void read_first(struct vd_live *l, struct sa_sf *s)
 {
 	const cJSON *d;
 
-	cJSON_ArrayForEach(d, list) {
+	cJSON_ArrayForEach(d, sa_sf_arr_or_null(s, NULL, SA_FD_LA_LIVE_FIRST)) {
 		struct vd_live_diff *x = &l->first[l->n_first];
 
 		if (l->n_first == VD_LIVE_FIRST)
 			break;
-		x->bar = (long)fmax(-1, fmin(1e12, sa_json_num(d, "bar", -1)));
-		x->backtest = decision_of(d, "backtest");
-		x->live = decision_of(d, "live");
+		x->bar = (long)fmax(-1, fmin(1e12, sa_sf_num_or(s, d, SA_FD_LA_LIVE_FIRST_BAR, -1)));
+		x->backtest = decision_of(s, d, SA_FD_LA_LIVE_FIRST_BACKTEST);
+		x->live = decision_of(s, d, SA_FD_LA_LIVE_FIRST_LIVE);
 		if (x->bar < 0 || x->backtest > 1 || x->live > 1)
 			continue;
-		snprintf(x->time, sizeof x->time, "%s", sa_json_str(d, "time", ""));
-		snprintf(x->confirmed, sizeof x->confirmed, "%s", sa_json_str(d, "confirmed", "unconfirmed"));
+		snprintf(x->time, sizeof x->time, "%s", sa_sf_str_or(s, d, SA_FD_LA_LIVE_FIRST_TIME, ""));
+		snprintf(x->confirmed, sizeof x->confirmed, "%s",
+			 sa_sf_str_or(s, d, SA_FD_LA_LIVE_FIRST_CONFIRMED, "unconfirmed"));
 		l->n_first++;
 	}
 }
 
-static void read_sample(struct vd_live *l, const cJSON *s)
+static void read_sample(struct vd_live *l, struct sa_sf *s)
 {
-	l->sampled = cJSON_IsObject(s);
+	l->sampled = sa_sf_obj_or_null(s, NULL, SA_FD_LA_LIVE_SAMPLE) != NULL;
 	if (!l->sampled)
 		return;
-	l->drawn = count_of(s, "drawn");
-	l->disagreeing = count_of(s, "disagreeing");
-	l->share = sa_json_num(s, "share", NAN);
-	l->confidence = sa_json_num(s, "confidence", NAN);
+	l->drawn = count_of(s, NULL, SA_FD_LA_LIVE_SAMPLE_DRAWN);
+	l->disagreeing = count_of(s, NULL, SA_FD_LA_LIVE_SAMPLE_DISAGREEING);
+	l->share = sa_sf_num_or(s, NULL, SA_FD_LA_LIVE_SAMPLE_SHARE, NAN);
+	l->confidence = sa_sf_num_or(s, NULL, SA_FD_LA_LIVE_SAMPLE_CONFIDENCE, NAN);
 	if (!(l->share > 0 && l->share <= 1 && l->confidence > 0 && l->confidence <= 1))
 		l->sampled = false;
 }
 
-void vd_live_from_lookahead(struct vd_live *l, const cJSON *la)
+void vd_live_from_lookahead(struct vd_live *l, struct sa_sf *la)
 {
-	const cJSON *live = cJSON_GetObjectItemCaseSensitive(la, "live");
-
 	l->net_backtest = l->net_live = NAN;
-	l->present = cJSON_IsObject(live);
+	l->present = sa_sf_obj_or_null(la, NULL, SA_FD_LA_LIVE) != NULL;
 	if (!l->present)
 		return;
-	l->ok = sa_json_bool(live, "ok", false);
+	l->ok = sa_sf_bool_or(la, NULL, SA_FD_LA_LIVE_OK, false);
 	if (!l->ok) {
-		snprintf(l->reason, sizeof l->reason, "%s", sa_json_str(live, "reason", "no reason given"));
+		snprintf(l->reason, sizeof l->reason, "%s",
+			 sa_sf_str_or(la, NULL, SA_FD_LA_LIVE_REASON, "no reason given"));
 		return;
 	}
-	l->bars = count_of(live, "bars");
-	l->decided = count_of(live, "decided");
-	l->complete = sa_json_bool(live, "complete", false);
-	l->differing = count_of(live, "differing");
-	l->leaks = count_of(live, "confirmed_leaks");
-	l->memory = count_of(live, "memory_mismatches");
-	l->unconfirmed = count_of(live, "unconfirmed");
-	l->failed = count_of(live, "failed_runs");
-	read_sample(l, cJSON_GetObjectItemCaseSensitive(live, "sample"));
-	read_first(l, cJSON_GetObjectItemCaseSensitive(live, "first_differences"));
+	l->bars = count_of(la, NULL, SA_FD_LA_LIVE_BARS);
+	l->decided = count_of(la, NULL, SA_FD_LA_LIVE_DECIDED);
+	l->complete = sa_sf_bool_or(la, NULL, SA_FD_LA_LIVE_COMPLETE, false);
+	l->differing = count_of(la, NULL, SA_FD_LA_LIVE_DIFFERING);
+	l->leaks = count_of(la, NULL, SA_FD_LA_LIVE_LEAKS);
+	l->memory = count_of(la, NULL, SA_FD_LA_LIVE_MEMORY);
+	l->unconfirmed = count_of(la, NULL, SA_FD_LA_LIVE_UNCONFIRMED);
+	l->failed = count_of(la, NULL, SA_FD_LA_LIVE_FAILED);
+	read_sample(l, la);
+	read_first(l, la);
 }
 
-void vd_live_from_replay(struct vd_live *l, const cJSON *rp)
+void vd_live_from_replay(struct vd_live *l, struct sa_sf *rp)
 {
-	const cJSON *d = cJSON_GetObjectItemCaseSensitive(rp, "live_vs_backtest");
-
-	l->scored = sa_json_bool(rp, "ok", false) && !strcmp(sa_json_str(rp, "scored", ""), "live");
-	l->net_backtest = l->scored ? sa_json_num(d, "net_return_backtest", NAN) : NAN;
-	l->net_live = l->scored ? sa_json_num(d, "net_return_live", NAN) : NAN;
+	l->scored = rp->ok && !strcmp(sa_sf_str_or(rp, NULL, SA_FD_RP_SCORED, ""), "live");
+	if (!l->scored || !sa_sf_obj_or_null(rp, NULL, SA_FD_RP_LIVE_VS_BACKTEST)) {
+		l->net_backtest = l->net_live = NAN;
+		return;
+	}
+	l->net_backtest = sa_sf_num_or(rp, NULL, SA_FD_RP_NET_BACKTEST, NAN);
+	l->net_live = sa_sf_num_or(rp, NULL, SA_FD_RP_NET_LIVE, NAN);
 }
 
 /* A bounded appender, as verdict_text.c's. */

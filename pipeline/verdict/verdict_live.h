@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
+#include "stagefile.h"
+
 /* First differences the veto may name. */
 #define VD_LIVE_NAMED 2
 #define VD_LIVE_FIRST 10
@@ -36,11 +38,12 @@ struct vd_live {
 	double net_backtest, net_live; /* replay.json live_vs_backtest; NAN when unknown */
 };
 
-/* Fills l from lookahead.json's tree la (borrowed, may be NULL). Leaves the replay's fields. */
-void vd_live_from_lookahead(struct vd_live *l, const cJSON *la);
+/* Fills l from lookahead.json, opened through the table (a break is recorded in la). Leaves the
+ * replay's fields. */
+void vd_live_from_lookahead(struct vd_live *l, struct sa_sf *la);
 
-/* Fills the replay's fields of l from replay.json's tree rp (borrowed, may be NULL). */
-void vd_live_from_replay(struct vd_live *l, const cJSON *rp);
+/* Fills the replay's fields of l from replay.json, opened through the table. */
+void vd_live_from_replay(struct vd_live *l, struct sa_sf *rp);
 
 /* The one clause of the summary on how the bars were decided ("every one of its 17544 bars was
  * decided live, with only the bars up to it", what left the check incomplete when every bar was

@@ -113,7 +113,7 @@ void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struc
 	r->veto_unsafe = n->blocked_actions > 0 || n->killed;
 	r->veto_lookahead = n->lookahead_mismatches > 0 || n->lookahead_failed > 0 || n->hindsight ||
 			    n->live_leaks > 0;
-	r->incomplete = !n->judged;
+	r->incomplete = !n->judged || n->broken;
 	/* A verdict resting on an unfinished check never passes. */
 	r->held_back = (n->unfinished || n->unreproducible) && r->gate_verdict != VD_NOT_READY;
 	if (r->veto_unsafe)

@@ -62,6 +62,8 @@ struct vd_numbers {
 	bool hindsight;            /* the signals are keyed to this data's own dates or prices */
 	bool unreproducible;       /* started later, the signals differ far beyond a warm-up */
 	bool judged;               /* something was replayed: valid signals or a usable trade log */
+	bool broken;               /* a present stage file lacks a field of the stage-file table,
+				    * or holds it with another type: nothing can be judged */
 	bool ruined;               /* the compounded net equity reached zero */
 	bool variants;             /* the strategy declared VARIANTS: the overfitting gate counts */
 	double pbo;                /* their probability of backtest overfitting; NAN when unknown */
@@ -88,7 +90,8 @@ struct vd_result {
 	enum vd_verdict verdict;       /* after the vetoes */
 	enum vd_verdict gate_verdict;  /* what the gates alone say */
 	bool veto_unsafe, veto_lookahead;
-	bool incomplete;               /* nothing could be judged */
+	bool incomplete;               /* nothing could be judged (nothing replayed, or a stage
+					* file broke the table) */
 	bool held_back;                /* the gates passed (READY or WATCH), but a check was
 					* unfinished, so the verdict is NOT_READY */
 	bool tail_capped;              /* every gate passed but the tail is unseen: WATCH */
@@ -101,7 +104,8 @@ struct vd_result {
 /* The knob table's default thresholds, for a verdict without a readable config.json. */
 struct vd_thresholds vd_default_thresholds(void);
 
-/* Scores the gates and applies the precedence: REJECTED_UNSAFE, INCOMPLETE (nothing judged),
+/* Scores the gates and applies the precedence: REJECTED_UNSAFE, INCOMPLETE (nothing judged, or
+ * a stage file that breaks the table),
  * REJECTED_LOOKAHEAD, READY_FOR_MICRO_LIVE, WATCH, NOT_READY. READY needs every gate; one
  * whose net_edge, psr, dsr, drawdown (and overfitting) pass is WATCH, so a return that is the
  * market's (alpha fails, or cannot be judged) or an unseen tail is WATCH at best. A ruined account fails net_edge

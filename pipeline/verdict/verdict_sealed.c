@@ -3,35 +3,42 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fileio.h"
 #include "jsonio.h"
+#include "stagefile.h"
 #include "verdict_sealed.h"
 
 void vd_sealed_load(const char *path, struct vd_sealed *s, struct vd_numbers *n)
 {
-	char err[VD_TEXT_MAX] = "";
-	cJSON *c = sa_json_read_stage(path, &s->ok, err, sizeof err);
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "budget");
+	struct sa_sf sf;
 
+	s->ok = sa_sf_open_path(&sf, path, SA_SF_SEALED);
 	s->given = n->sealed_given = true;
-	snprintf(s->status, sizeof s->status, "%s", s->ok ? "ok" : err[0] ? err : "missing");
-	snprintf(s->outcome, sizeof s->outcome, "%s", s->ok ? sa_json_str(c, "outcome", "") : "");
-	s->bars = sa_json_num(c, "bars", NAN);
-	s->bound_bits = sa_json_num(c, "bound_bits", NAN);
-	s->used = sa_json_num(b, "used", NAN);
-	s->of = sa_json_num(b, "of", NAN);
-	s->lineage_used = sa_json_num(b, "lineage_used", NAN);
-	s->spent = s->ok && sa_json_bool(b, "spent", false);
-	s->edge_holds = s->ok && sa_json_bool(c, "edge_holds", false);
+	snprintf(s->status, sizeof s->status, "%.*s", (int)sizeof s->status - 1, sf.status);
+	snprintf(s->outcome, sizeof s->outcome, "%s", s->ok ? sa_sf_str_or(&sf, NULL, SA_FD_SL_OUTCOME, "") : "");
+	s->bars = sa_sf_num_or(&sf, NULL, SA_FD_SL_BARS, NAN);
+	s->bound_bits = sa_sf_num_or(&sf, NULL, SA_FD_SL_BOUND_BITS, NAN);
+	s->used = s->of = s->lineage_used = NAN;
+	if (sa_sf_obj_or_null(&sf, NULL, SA_FD_SL_BUDGET)) {
+		s->used = sa_sf_num_or(&sf, NULL, SA_FD_SL_BUDGET_USED, NAN);
+		s->of = sa_sf_num_or(&sf, NULL, SA_FD_SL_BUDGET_OF, NAN);
+		s->lineage_used = sa_sf_num_or(&sf, NULL, SA_FD_SL_BUDGET_LINEAGE, NAN);
+		s->spent = s->ok && sa_sf_bool_or(&sf, NULL, SA_FD_SL_BUDGET_SPENT, false);
+	}
+	s->edge_holds = s->ok && sa_sf_bool_or(&sf, NULL, SA_FD_SL_EDGE_HOLDS, false);
 	n->sealed_edge = s->edge_holds;
 	n->sealed_value = s->ok ? (s->edge_holds ? 1 : 0) : NAN;
 	/* a refusal on the sealed bars is a refusal of the upload, like any other run's (counted
 	 * once: how many is kept in the ledger's history, not told back) */
-	if (s->ok && sa_json_bool(c, "refused", false))
+	if (s->ok && sa_sf_bool_or(&sf, NULL, SA_FD_SL_REFUSED, false))
 		n->blocked_actions += 1;
-	if (s->ok && !sa_json_bool(c, "complete", false))
+	if (s->ok && !sa_sf_bool_or(&sf, NULL, SA_FD_SL_COMPLETE, false))
 		n->unfinished = true;
-	cJSON_Delete(c);
+	if (sf.broken[0]) {
+		snprintf(s->status, sizeof s->status, "%.*s", (int)sizeof s->status - 1, sf.broken);
+		snprintf(s->broken, sizeof s->broken, "%.*s", (int)sizeof s->broken - 1, sf.broken);
+		n->broken = true;
+	}
+	sa_sf_close(&sf);
 }
 
 /* "the edge holds, as on the open data" from the outcome. */

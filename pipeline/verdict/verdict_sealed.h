@@ -21,11 +21,12 @@ struct vd_sealed {
 	double bars, bound_bits; /* NAN when unknown */
 	double used, of, lineage_used;  /* the set's budget; NAN when unknown */
 	bool edge_holds, spent;
+	char broken[VD_TEXT_MAX];  /* the field that broke the stage-file table, "" when none */
 };
 
 /* Reads sealed.json at path into *s and sets n's sealed facts (given, the edge, a refusal
- * joined to blocked_actions, an unfinished run to unfinished). Never fails: a missing or broken
- * file fails the gate. */
+ * joined to blocked_actions, an unfinished run to unfinished). Never fails: a missing or failed
+ * file fails the gate; a field missing or mistyped (s->broken) makes the verdict incomplete. */
 void vd_sealed_load(const char *path, struct vd_sealed *s, struct vd_numbers *n);
 
 /* Adds the sealed gate to verdict.json's "gates" and a "sealed" object (the outcome, the bound,

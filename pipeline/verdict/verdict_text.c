@@ -364,7 +364,10 @@ static void say_incomplete_why(struct text *t, const struct vd_facts *f)
 
 	if (!strncmp(e, "BadOutput: ", 11))
 		e += 11;
-	if (stopped && !strcmp(f->run_status, "bad_output"))
+	if (f->num.broken)
+		add(t, "Incomplete: nothing could be judged, because a stage file does not hold what its stage writes (%s). ",
+		    f->contract);
+	else if (stopped && !strcmp(f->run_status, "bad_output"))
 		add(t, "Incomplete: nothing could be judged, because signals(df) returned bad output: %s. ", e);
 	else if (stopped && (!strcmp(f->run_status, "error") || !strcmp(f->run_status, "crashed")))
 		add(t, "Incomplete: nothing could be judged, because the strategy stopped with an error: %s. ", e);
@@ -555,6 +558,10 @@ static void say_not_ready_fix(struct text *t, const struct vd_facts *f, const st
 /* What to fix when nothing could be judged, by what the run said about itself. */
 static void say_incomplete_fix(struct text *t, const struct vd_facts *f)
 {
+	if (f->num.broken) {
+		add(t, "The audit's files were altered or written by another version of the tool; audit again from the upload. ");
+		return;
+	}
 	if (!strcmp(f->run_status, "bad_output"))
 		add(t, "Make signals(df) return one value per bar, each -1, 0 or +1 (NaN and None count as flat), and audit again");
 	else if (!strcmp(f->run_status, "error") || !strcmp(f->run_status, "crashed"))

@@ -96,6 +96,8 @@ struct vd_facts {
 	double log_mean_gap;            /* claimed - replayed per matched trade, on average */
 	double log_tolerance;           /* the largest gap allowed per trade, a fraction */
 	char reconcile_statement[VD_TEXT_MAX * 4];
+	char contract[VD_TEXT_MAX * 2]; /* the first stage-file field missing or mistyped, named
+					 * with its file (num.broken); "" when none */
 };
 
 /* Writes the one-line reason for gate g into buf (always NUL-terminated). Returns buf. */

@@ -6,57 +6,70 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonio.h"
+#include "stagefile.h"
 
 /* pbo.by_blocks and pbo.spread: how far the block count moves PBO (nothing when absent). */
-static void load_sweep(const cJSON *pbo, struct vd_facts *f)
+static void load_sweep(struct sa_sf *s, struct vd_facts *f)
 {
-	const cJSON *by = cJSON_GetObjectItemCaseSensitive(pbo, "by_blocks"), *it;
-	const cJSON *spread = cJSON_GetObjectItemCaseSensitive(pbo, "spread");
+	const cJSON *by = sa_sf_obj_or_null(s, NULL, SA_FD_ST_PBO_BY_BLOCKS), *it;
 
-	f->pbo_blocks = sa_json_num(pbo, "blocks", NAN);
-	f->pbo_min = sa_json_num(spread, "min", NAN);
-	f->pbo_max = sa_json_num(spread, "max", NAN);
+	f->pbo_blocks = sa_sf_num_or(s, NULL, SA_FD_ST_PBO_BLOCKS, NAN);
+	f->pbo_min = f->pbo_max = NAN;
+	if (sa_sf_obj_or_null(s, NULL, SA_FD_ST_PBO_SPREAD)) {
+		f->pbo_min = sa_sf_num_or(s, NULL, SA_FD_ST_PBO_SPREAD_MIN, NAN);
+		f->pbo_max = sa_sf_num_or(s, NULL, SA_FD_ST_PBO_SPREAD_MAX, NAN);
+	}
 	f->pbo_counts = 0;
 	f->pbo_s_lo = f->pbo_s_hi = NAN;
 	cJSON_ArrayForEach(it, by) {
-		double s = strtod(it->string, NULL);
+		double x = strtod(it->string, NULL);
 
 		f->pbo_counts++;
-		if (!(s >= f->pbo_s_lo))
-			f->pbo_s_lo = s;
-		if (!(s <= f->pbo_s_hi))
-			f->pbo_s_hi = s;
+		if (!(x >= f->pbo_s_lo))
+			f->pbo_s_lo = x;
+		if (!(x <= f->pbo_s_hi))
+			f->pbo_s_hi = x;
 	}
 }
 
 /* stats.json declared_search: the searches the file itself declares (NAN when none). */
-static void load_search(const cJSON *d, struct vd_facts *f)
+static void load_search(struct sa_sf *s, struct vd_facts *f)
 {
-	f->search_hyperopt = sa_json_bool(d, "hyperopt", false);
-	f->search_hyperopt_grid = sa_json_num(d, "hyperopt_grid", NAN);
-	f->search_optimize_grid = sa_json_num(d, "optimize_grid", NAN);
-	f->search_counted = sa_json_num(d, "counted", NAN);
+	f->search_hyperopt = false;
+	f->search_hyperopt_grid = f->search_optimize_grid = f->search_counted = NAN;
+	if (!sa_sf_obj_or_null(s, NULL, SA_FD_ST_SEARCH))
+		return;
+	f->search_hyperopt = sa_sf_bool_or(s, NULL, SA_FD_ST_SEARCH_HYPEROPT, false);
+	f->search_hyperopt_grid = sa_sf_num_or(s, NULL, SA_FD_ST_SEARCH_HYPEROPT_GRID, NAN);
+	f->search_optimize_grid = sa_sf_num_or(s, NULL, SA_FD_ST_SEARCH_OPTIMIZE_GRID, NAN);
+	f->search_counted = sa_sf_num_or(s, NULL, SA_FD_ST_SEARCH_COUNTED, NAN);
 }
 
-void vd_load_trials(const cJSON *stats, struct vd_facts *f)
+void vd_load_trials(struct sa_sf *stats, struct vd_facts *f)
 {
-	const cJSON *pbo = cJSON_GetObjectItemCaseSensitive(stats, "pbo");
-	const cJSON *var = cJSON_GetObjectItemCaseSensitive(stats, "variants");
-	double trials = sa_json_num(stats, "trials", 0), ran = sa_json_num(var, "ran", 0);
+	double trials = sa_sf_num_or(stats, NULL, SA_FD_ST_TRIALS, 0), ran = 0;
 
 	if (trials > (double)f->trials && trials < 1e9)
 		f->trials = (long)trials;
 	snprintf(f->trials_source, sizeof f->trials_source, "%s",
-		 sa_json_str(stats, "trials_source", ""));
-	snprintf(f->v_source, sizeof f->v_source, "%s", sa_json_str(stats, "sr_variance_source", ""));
-	f->num.variants = f->num.variants || sa_json_bool(var, "declared", false);
+		 sa_sf_str_or(stats, NULL, SA_FD_ST_TRIALS_SOURCE, ""));
+	snprintf(f->v_source, sizeof f->v_source, "%s", sa_sf_str_or(stats, NULL, SA_FD_ST_V_SOURCE, ""));
+	if (sa_sf_obj_or_null(stats, NULL, SA_FD_ST_VARIANTS)) {
+		f->num.variants = sa_sf_bool_or(stats, NULL, SA_FD_ST_VARIANTS_DECLARED, false) ||
+				  f->num.variants;
+		ran = sa_sf_num_or(stats, NULL, SA_FD_ST_VARIANTS_RAN, 0);
+	}
 	f->variants_ran = ran > 0 && ran < 1e9 ? (long)ran : 0;
-	f->num.pbo = cJSON_IsObject(pbo) ? sa_json_num(pbo, "value", NAN) : NAN;
-	f->pbo_combinations = cJSON_IsObject(pbo) ? sa_json_num(pbo, "combinations", 0) : 0;
-	load_sweep(pbo, f);
-	load_search(cJSON_GetObjectItemCaseSensitive(stats, "declared_search"), f);
-	snprintf(f->pbo_reason, sizeof f->pbo_reason, "%s", sa_json_str(stats, "pbo_reason", ""));
+	f->num.pbo = NAN;
+	f->pbo_combinations = 0;
+	if (sa_sf_obj_or_null(stats, NULL, SA_FD_ST_PBO)) {
+		f->num.pbo = sa_sf_num_or(stats, NULL, SA_FD_ST_PBO_VALUE, NAN);
+		f->pbo_combinations = sa_sf_num_or(stats, NULL, SA_FD_ST_PBO_COMBINATIONS, 0);
+	}
+	load_sweep(stats, f);
+	load_search(stats, f);
+	snprintf(f->pbo_reason, sizeof f->pbo_reason, "%s",
+		 sa_sf_str_or(stats, NULL, SA_FD_ST_PBO_REASON, ""));
 }
 
 char *vd_pbo_words(const struct vd_facts *f, char *buf, size_t len)

@@ -6,11 +6,13 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
+#include "stagefile.h"
 #include "verdict_text.h"
 
-/* Takes trials, trials_source, sr_variance_source, variants.ran and pbo from a stats.json tree
- * (borrowed) into f; f->trials only grows (the config's count stays when stats says less). */
-void vd_load_trials(const cJSON *stats, struct vd_facts *f);
+/* Takes trials, trials_source, sr_variance_source, variants.ran and pbo from stats.json, opened
+ * through the table, into f; f->trials only grows (the config's count stays when stats says
+ * less). */
+void vd_load_trials(struct sa_sf *stats, struct vd_facts *f);
 
 /* The overfitting gate's one line: "PBO 0.39: in 39 % of 12870 splits ...". Returns buf. */
 char *vd_why_overfitting(const struct vd_facts *f, char *buf, size_t len);

@@ -32,6 +32,73 @@ static void put(const char *dir, const char *name, const char *text)
 		fail_msg("%s", err);
 }
 
+/* Each stage file as its stage writes it when it has nothing to say: every field of the
+ * stage-file table the verdict reads, at the value that says "none" or "unknown". A test writes
+ * only what it is about (put_full merges it in, object by object). */
+static const struct {
+	const char *name, *json;
+} bases[] = {
+	{ "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"error\":null,"
+		      "\"blocked_actions\":0,\"refusals\":[]}" },
+	{ "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"mismatches\":[],"
+			    "\"mismatch_count\":0,\"blocked_actions\":0,\"refusals\":[],\"points_checked\":0,"
+			    "\"points_run\":0,\"failed_count\":0,\"complete\":false,\"stopped\":null,"
+			    "\"explanation\":null}" },
+	{ "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\",\"bars\":0,"
+			 "\"trusted_returns\":false}" },
+	{ "variants.json", "{\"stage\":\"variants\",\"schema\":1,\"ok\":true,\"complete\":false,"
+			   "\"blocked_actions\":0,\"refusals\":[]}" },
+	{ "inspect.json", "{\"stage\":\"inspect\",\"schema\":1,\"ok\":true,\"strategy\":{\"present\":false},"
+			  "\"tradelog\":{\"present\":false}}" },
+	{ "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"trades\":0,\"trials\":1,"
+			"\"trials_source\":\"\",\"sr_variance_source\":\"\",\"mean_net_return\":null,"
+			"\"net_return\":null,\"sharpe\":null,\"psr\":null,\"dsr\":null,\"sr0\":null,"
+			"\"psr_iid\":null,\"dsr_iid\":null,\"min_trl\":null,\"max_drawdown\":null,"
+			"\"ruined\":false,\"ruin_time\":null,\"autocorrelation\":null,"
+			"\"effective_trades\":null,\"benchmark_relative\":{\"alpha_annualised\":null,"
+			"\"alpha_t\":null,\"beta\":null,\"beta_t\":null,\"excess_return\":null},"
+			"\"benchmark_relative_reason\":null,\"concentration\":{\"removed\":null,"
+			"\"mean_net_return_without\":null,\"best_5pct_share\":null},"
+			"\"variants\":{\"declared\":false,\"ran\":0},\"pbo\":null,\"pbo_reason\":null,"
+			"\"declared_search\":null}" },
+};
+
+/* Merges the members of patch into base, object into object; anything else replaces. */
+static void merge(cJSON *base, const cJSON *patch)
+{
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, patch) {
+		cJSON *b = cJSON_GetObjectItemCaseSensitive(base, p->string);
+
+		if (cJSON_IsObject(b) && cJSON_IsObject(p)) {
+			merge(b, p);
+			continue;
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(base, p->string);
+		cJSON_AddItemToObject(base, p->string, cJSON_Duplicate(p, 1));
+	}
+}
+
+/* Writes dir/name: the stage's file with nothing to say (bases[]), text merged in. */
+static void put_full(const char *dir, const char *name, const char *text)
+{
+	cJSON *patch = cJSON_Parse(text), *base = NULL;
+	char *out;
+
+	assert_non_null(patch);
+	for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++)
+		if (!strcmp(bases[i].name, name))
+			base = cJSON_Parse(bases[i].json);
+	assert_non_null(base);
+	merge(base, patch);
+	out = cJSON_PrintUnformatted(base);
+	put(dir, name, out);
+	cJSON_free(out);
+	cJSON_Delete(base);
+	cJSON_Delete(patch);
+}
+
 static char *tmpdir(void)
 {
 	static char dir[64];
@@ -106,12 +173,12 @@ static void test_refusal_kinds_named(void **state)
 
 	(void)state;
 	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"ok\":true,\"trials\":1}");
-	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\","
+	put_full(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\","
 			     "\"blocked_actions\":301,\"refusals\":["
 			     "{\"rule\":\"the event channel carries sandbox records only\",\"count\":300,"
 			     "\"first\":{\"action\":\"forged_event\",\"detail\":\"x\"}},"
 			     "{\"rule\":\"no network\",\"count\":1,\"first\":{\"action\":\"socket.__new__\"}}]}");
-	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"blocked_actions\":2,"
+	put_full(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"blocked_actions\":2,"
 				   "\"refusals\":[{\"rule\":\"no network\",\"count\":2,"
 				   "\"first\":{\"action\":\"socket.connect\"}}]}");
 	vd_load_dir(dir, &f, &in);
@@ -138,7 +205,7 @@ static void test_dir_with_killed_run_and_events(void **state)
 	(void)state;
 	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"ok\":true,\"trials\":1,"
 				"\"gates\":{\"min_trades\":100,\"min_psr\":0.95,\"min_dsr\":0.95,\"max_dd\":0.25}}");
-	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":false,\"reason\":\"killed\","
+	put_full(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":false,\"reason\":\"killed\","
 			     "\"status\":\"killed_wall_clock\",\"blocked_actions\":2}");
 	put(dir, "events.jsonl", "{\"seq\":1,\"action\":\"os.system\",\"rule\":\"no-spawn\"}\n"
 				 "not json at all\n{\"seq\":3,\"action\":\"socket.connect\",\"rule\":\"no-net\"}\n\n");
@@ -176,16 +243,16 @@ static void test_dir_lookahead_from_files(void **state)
 	(void)state;
 	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":50,"
 				"\"gates\":{\"min_trades\":100,\"min_psr\":0.95,\"min_dsr\":0.95,\"max_dd\":0.25}}");
-	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
+	put_full(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
 	put(dir, "events.jsonl", "");
-	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":false,"
+	put_full(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":false,"
 				   "\"points_checked\":900,\"mismatch_count\":412,\"mismatches\":[{\"point\":17,"
 				   "\"bar\":16,\"time\":\"2024-01-01T16:00:00Z\",\"full\":1,\"truncated\":0}]}");
-	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
+	put_full(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
 		"\"trades\":1065,\"trials\":50,"
 			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.13,"
 			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001}}");
-	put(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\"}");
+	put_full(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\"}");
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
 	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
@@ -208,12 +275,12 @@ static void test_dir_lookahead_refusals_veto(void **state)
 
 	(void)state;
 	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":1}");
-	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
+	put_full(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
 	put(dir, "events.jsonl", "");
-	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
+	put_full(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
 				   "\"points_checked\":132,\"mismatch_count\":0,\"mismatches\":[],"
 				   "\"blocked_actions\":123}");
-	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
+	put_full(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
 		"\"trades\":1065,\"trials\":1,"
 			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0,"
 			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001}}");
@@ -247,15 +314,15 @@ static void test_dir_variants(void **state)
 
 	(void)state;
 	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":3}");
-	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
+	put_full(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
 	put(dir, "events.jsonl", "");
-	put(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\"}");
-	put(dir, "variants.json", "{\"stage\":\"variants\",\"schema\":1,\"ok\":true,\"declared\":true,"
+	put_full(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\"}");
+	put_full(dir, "variants.json", "{\"stage\":\"variants\",\"schema\":1,\"ok\":true,\"declared\":true,"
 				  "\"count\":40,\"ran\":40,\"blocked_actions\":0,\"complete\":true}");
-	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
+	put_full(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
 				   "\"complete\":true,\"points_checked\":200,\"points_run\":200}");
 	snprintf(buf, sizeof buf, stats, "0.7");
-	put(dir, "stats.json", buf);
+	put_full(dir, "stats.json", buf);
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
 	assert_int_equal(f.trials, 40);
@@ -275,12 +342,12 @@ static void test_dir_variants(void **state)
 
 	/* below the threshold it passes, and every other gate passing makes READY */
 	snprintf(buf, sizeof buf, stats, "0.2");
-	put(dir, "stats.json", buf);
+	put_full(dir, "stats.json", buf);
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
 	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
 	/* the gate reads the median over the block counts, and says how far they spread */
-	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
+	put_full(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
 		"\"trades\":1065,\"trials\":40,"
 		"\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
 		"\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,"
@@ -300,16 +367,16 @@ static void test_dir_variants(void **state)
 			    "out of sample; below 0.50 needed");
 	/* unknown PBO with variants declared fails the gate */
 	snprintf(buf, sizeof buf, stats, "null");
-	put(dir, "stats.json", buf);
+	put_full(dir, "stats.json", buf);
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
 	assert_false(r.gates[VD_GATE_OVERFITTING].pass);
 
 	/* declared in inspect.json but never measured (the variants stage failed): the gate
 	 * still counts, and fails with the reason */
-	put(dir, "inspect.json", "{\"stage\":\"inspect\",\"schema\":1,\"ok\":true,\"strategy\":{\"present\":true,"
+	put_full(dir, "inspect.json", "{\"stage\":\"inspect\",\"schema\":1,\"ok\":true,\"strategy\":{\"present\":true,"
 				 "\"variants\":{\"declared\":true,\"count\":40}}}");
-	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
+	put_full(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
 		"\"trades\":1065,\"trials\":3,"
 			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0.1,"
 			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001},\"pbo\":null,"
@@ -323,7 +390,7 @@ static void test_dir_variants(void **state)
 	unlink(sa_fmt(buf, sizeof buf, "%s/inspect.json", dir));
 
 	/* a refusal in one variant run is a refusal of the upload */
-	put(dir, "variants.json", "{\"stage\":\"variants\",\"schema\":1,\"ok\":true,\"declared\":true,"
+	put_full(dir, "variants.json", "{\"stage\":\"variants\",\"schema\":1,\"ok\":true,\"declared\":true,"
 				  "\"count\":40,\"ran\":39,\"blocked_actions\":2}");
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
@@ -359,17 +426,17 @@ static void test_dir_live(void **state)
 
 	(void)state;
 	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":1}");
-	put(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
+	put_full(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
 	put(dir, "events.jsonl", "");
-	put(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\","
+	put_full(dir, "replay.json", "{\"stage\":\"replay\",\"schema\":1,\"ok\":true,\"mode\":\"signals\","
 				"\"scored\":\"live\",\"live_vs_backtest\":{\"differing_bars\":12,"
 				"\"net_return_live\":0.032,\"net_return_backtest\":0.406,\"difference\":0.374}}");
-	put(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
+	put_full(dir, "stats.json", "{\"stage\":\"stats\",\"schema\":1,\"ok\":true,\"benchmark_relative\":{\"alpha_annualised\":0.2,\"alpha_t\":4,\"beta\":0.1,\"beta_t\":1},"
 		"\"trades\":1065,\"trials\":1,"
 			       "\"mean_net_return\":0.0013,\"sharpe\":1.5,\"psr\":1,\"dsr\":1,\"sr0\":0,"
 			       "\"min_trl\":6,\"net_return\":3.0,\"max_drawdown\":0.01,\"concentration\":{\"removed\":54,\"mean_net_return_without\":0.001}}");
 	snprintf(buf, sizeof buf, live, "false", "17544", "true", "3", "null");
-	put(dir, "lookahead.json", buf);
+	put_full(dir, "lookahead.json", buf);
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
 	assert_int_equal(f.num.live_leaks, 3);
@@ -401,7 +468,7 @@ static void test_dir_live(void **state)
 	 * clause; differences, none confirmed, are no veto (the live decisions are scored) */
 	snprintf(buf, sizeof buf, live, "true", "12000", "false", "0",
 		 "{\"drawn\":299,\"disagreeing\":0,\"share\":0.01,\"confidence\":0.95}");
-	put(dir, "lookahead.json", buf);
+	put_full(dir, "lookahead.json", buf);
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
 	assert_int_equal(r.verdict, VD_READY_FOR_MICRO_LIVE);
@@ -422,7 +489,7 @@ static void test_dir_live(void **state)
 
 	/* every bar decided, but not every difference settled: said, not "every bar" alone */
 	snprintf(buf, sizeof buf, live, "false", "17544", "false", "3", "null");
-	put(dir, "lookahead.json", buf);
+	put_full(dir, "lookahead.json", buf);
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
 	assert_int_equal(r.verdict, VD_REJECTED_LOOKAHEAD);
@@ -432,7 +499,7 @@ static void test_dir_live(void **state)
 			       "backtest left unconfirmed, 0 live runs failed)."));
 
 	/* the live replay could not run: said, and the backtest's decisions are what was scored */
-	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
+	put_full(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
 				   "\"complete\":true,\"points_checked\":200,\"points_run\":200,"
 				   "\"live\":{\"ok\":false,\"reason\":\"the bot answered twice\"}}");
 	vd_load_dir(dir, &f, &in);
@@ -441,7 +508,7 @@ static void test_dir_live(void **state)
 	assert_non_null(strstr(buf, "the live replay could not run (the bot answered twice), so the "
 			    "backtest's decisions were scored"));
 	/* no live object (a file from before the live replay): nothing said, null in verdict.json */
-	put(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
+	put_full(dir, "lookahead.json", "{\"stage\":\"lookahead\",\"schema\":1,\"ok\":true,\"clean\":true,"
 				   "\"complete\":true,\"points_checked\":200,\"points_run\":200}");
 	vd_load_dir(dir, &f, &in);
 	vd_decide(&f.num, &f.th, &r);
