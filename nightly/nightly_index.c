@@ -9,6 +9,7 @@
 #include "ledger.h"
 #include "msg.h"
 #include "nightly_index.h"
+#include "stagefile.h"
 
 static const char *const verdict_order[] = {
 	"FAILED", "REJECTED_UNSAFE", "INCOMPLETE", "REJECTED_LOOKAHEAD", "NOT_READY", "WATCH",
@@ -218,11 +219,26 @@ static void load_stats(struct nightly_row *r, const cJSON *s)
 	load_forward(r, cJSON_GetObjectItemCaseSensitive(s, "forward"));
 }
 
+/* stats.json through the stage-file table: its figures, and the effective trials as the stats
+ * stage decided them (the one count every reader after it shows). */
+static void load_stats_file(struct nightly_row *r, const char *dir)
+{
+	struct sa_sf sf;
+	double trials = NAN;
+
+	if (sa_sf_open(&sf, dir, SA_SF_STATS)) {
+		load_stats(r, sf.root);
+		if (sa_sf_num(&sf, NULL, SA_FD_ST_TRIALS, &trials) == 1 && trials >= 1 && trials < 1e9)
+			r->trials = (long)trials;
+	}
+	sa_sf_close(&sf);
+}
+
 void nightly_row_load_results(struct nightly_row *r, const char *dir)
 {
 	char path[4096], err[512];
 	bool ok = false;
-	cJSON *v = NULL, *s = NULL;
+	cJSON *v = NULL;
 
 	sa_fmt(path, sizeof path, "%s/verdict.json", dir);
 	v = sa_json_read_stage(path, &ok, err, sizeof err);
@@ -242,16 +258,10 @@ void nightly_row_load_results(struct nightly_row *r, const char *dir)
 	r->trades = sa_json_num(v, "trades", NAN);
 	r->blocked = json_count(v, "blocked_actions");
 	r->mismatches = json_count(v, "lookahead_mismatches");
-	if (json_count(v, "trials") >= 1)
-		r->trials = json_count(v, "trials");
-	sa_fmt(path, sizeof path, "%s/stats.json", dir);
-	s = sa_json_read_stage(path, &ok, err, sizeof err);
-	if (s && ok)
-		load_stats(r, s);
+	load_stats_file(r, dir);
 out:
 	load_data_span(r, dir);
 	cJSON_Delete(v);
-	cJSON_Delete(s);
 }
 
 /* Adds a string, or null when it is empty. */

@@ -50,7 +50,7 @@ enum sa_knob_type {
 	X(NAME, "NAME", NULL, SA_KNOB_MAKE, 0, 0, "", "",                                             \
 	  "bundle name, out/NAME/ (default: the upload's file name without .py or .csv)")        \
 	X(TRIALS, "TRIALS", "trials", SA_KNOB_INT, 1, 1e6, "1",                                      \
-	  "stats verdict",                                                                           \
+	  "stats",                                                                                   \
 	  "variants tried, this one included: the Deflated Sharpe Ratio prices them in")         \
 	X(TRIALS_SR_VARIANCE, "TRIALS_SR_VARIANCE", "deflation.sr_variance", SA_KNOB_NUM, 0, 1,   \
 	  "0", "stats", "variance of the trials' per-trade Sharpe ratios, for trials run elsewhere " \

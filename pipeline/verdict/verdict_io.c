@@ -63,12 +63,11 @@ static void close_stage(struct sa_sf *s, struct vd_facts *f, char *status, size_
 	sa_sf_close(s);
 }
 
-/* Gates and trials come from config.json alone, through the knob table; without a readable config.json
+/* The gates' thresholds come from config.json alone, through the knob table; without a readable config.json
  * the table's defaults stand, and the status says why. */
 static void load_config(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 {
 	char path[4096], err[VD_TEXT_MAX];
-	long long trials;
 	cJSON *c;
 
 	snprintf(path, sizeof path, "%s/config.json", dir);
@@ -81,13 +80,10 @@ static void load_config(const char *dir, struct vd_facts *f, struct vd_inputs *i
 	    sa_config_num(c, SA_K_GATE_DSR, &f->th.min_dsr, err, sizeof err) < 0 ||
 	    sa_config_num(c, SA_K_GATE_MAX_DD, &f->th.max_dd, err, sizeof err) < 0 ||
 	    sa_config_num(c, SA_K_GATE_PBO, &f->th.max_pbo, err, sizeof err) < 0 ||
-	    sa_config_num(c, SA_K_GATE_ALPHA_T, &f->th.min_alpha_t, err, sizeof err) < 0 ||
-	    sa_config_int(c, SA_K_TRIALS, &trials, err, sizeof err) < 0) {
+	    sa_config_num(c, SA_K_GATE_ALPHA_T, &f->th.min_alpha_t, err, sizeof err) < 0) {
 		copy_str(in->config, sizeof in->config, err);
 		f->th = vd_default_thresholds();
-		trials = 1;
 	}
-	f->trials = (long)trials;
 	cJSON_Delete(c);
 }
 
@@ -484,7 +480,6 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 	memset(f, 0, sizeof *f);
 	memset(in, 0, sizeof *in);
 	f->th = vd_default_thresholds();
-	f->trials = 1;
 	f->first_mismatch_bar = -1;
 	f->num.trades = 0;
 	f->num.mean_net = f->num.net_return = f->num.psr = f->num.dsr = NAN;
@@ -625,7 +620,11 @@ cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const str
 	add_prices(root, f, r);
 	vd_live_json(root, &f->live);
 	sa_json_add_num(root, "trades", f->num.stats_ok ? f->num.trades : 0, 12);
-	cJSON_AddNumberToObject(root, "trials", (double)f->trials);
+	/* the effective trials as stats decided them (stats.json trials); null without statistics */
+	if (f->num.stats_ok && f->trials > 0)
+		cJSON_AddNumberToObject(root, "trials", (double)f->trials);
+	else
+		cJSON_AddNullToObject(root, "trials");
 	cJSON_AddStringToObject(root, "summary", summary);
 	cJSON_AddStringToObject(root, "summary_source", summary_source);
 	add_inputs(root, in);

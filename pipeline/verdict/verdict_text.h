@@ -65,7 +65,7 @@ struct vd_facts {
 	} kinds[VD_MAX_KINDS];
 	size_t n_kinds;
 	long kinds_more;                /* refusals of kinds past VD_MAX_KINDS */
-	long trials;
+	long trials;                    /* stats.json trials, the effective count; 0 when unknown */
 	double sharpe, sr0;             /* per-trade Sharpe and the deflation benchmark */
 	double psr_iid, dsr_iid;        /* the same with every trade independent */
 	double effective_trades;        /* what the PSR, DSR and trades gate count (serial

@@ -49,8 +49,8 @@ void vd_load_trials(struct sa_sf *stats, struct vd_facts *f)
 {
 	double trials = sa_sf_num_or(stats, NULL, SA_FD_ST_TRIALS, 0), ran = 0;
 
-	if (trials > (double)f->trials && trials < 1e9)
-		f->trials = (long)trials;
+	/* decided by stats alone (TRIALS, the variants, the ledger, a declared search) */
+	f->trials = trials >= 1 && trials < 1e9 ? (long)trials : 0;
 	snprintf(f->trials_source, sizeof f->trials_source, "%s",
 		 sa_sf_str_or(stats, NULL, SA_FD_ST_TRIALS_SOURCE, ""));
 	snprintf(f->v_source, sizeof f->v_source, "%s", sa_sf_str_or(stats, NULL, SA_FD_ST_V_SOURCE, ""));

@@ -10,8 +10,8 @@
 #include "verdict_text.h"
 
 /* Takes trials, trials_source, sr_variance_source, variants.ran and pbo from stats.json, opened
- * through the table, into f; f->trials only grows (the config's count stays when stats says
- * less). */
+ * through the table, into f. The effective trials are stats.json's alone: the stats stage
+ * decides them, and no reader decides them again. */
 void vd_load_trials(struct sa_sf *stats, struct vd_facts *f);
 
 /* The overfitting gate's one line: "PBO 0.39: in 39 % of 12870 splits ...". Returns buf. */

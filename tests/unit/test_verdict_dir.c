@@ -149,6 +149,7 @@ static void test_empty_dir_still_decides(void **state)
 	struct vd_facts f;
 	struct vd_inputs in;
 	struct vd_result r;
+	cJSON *v;
 
 	(void)state;
 	vd_load_dir(dir, &f, &in);
@@ -156,8 +157,12 @@ static void test_empty_dir_still_decides(void **state)
 	/* no replay: nothing was judged */
 	assert_int_equal(r.verdict, VD_INCOMPLETE);
 	assert_false(f.num.stats_ok);
-	assert_int_equal(f.trials, 1);
+	/* no statistics, no trials: the stats stage decides them, and it did not run */
+	assert_int_equal(f.trials, 0);
 	assert_non_null(strstr(in.stats, "stats.json"));
+	v = vd_to_json(&f, &r, &in, "", "numbers");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(v, "trials")));
+	cJSON_Delete(v);
 	rmdir_all(dir);
 }
 
@@ -241,7 +246,8 @@ static void test_dir_lookahead_from_files(void **state)
 	struct vd_result r;
 
 	(void)state;
-	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":50,"
+	/* config.json's TRIALS is the stats stage's input: the verdict takes stats.json's count */
+	put(dir, "config.json", "{\"stage\":\"config\",\"schema\":1,\"trials\":80,"
 				"\"gates\":{\"min_trades\":100,\"min_psr\":0.95,\"min_dsr\":0.95,\"max_dd\":0.25}}");
 	put_full(dir, "run.json", "{\"stage\":\"sandbox\",\"schema\":1,\"ok\":true,\"status\":\"ok\",\"blocked_actions\":0}");
 	put(dir, "events.jsonl", "");
