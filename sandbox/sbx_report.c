@@ -9,6 +9,7 @@
 #include "sbx_cgroup_int.h"
 #include "fileio.h"
 #include "jsonio.h"
+#include "stagefile.h"
 #include "msg.h"
 
 /* One whole-number limit through the knob table (its range is the table's). */
@@ -79,7 +80,7 @@ static void add_limits(cJSON *o, const struct sbx_limits *lim, const struct sbx_
 cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim,
 		    const struct sbx_cgroup *cg, const char *reason)
 {
-	cJSON *o = sa_json_stage("sandbox", 1);
+	cJSON *o = sa_sf_new(SA_SF_RUN);
 	cJSON *sig = cJSON_CreateArray();
 	enum sbx_status st = r ? r->status : SBX_NOT_RUN;
 	const char *why = reason ? reason : r && r->error[0] ? r->error : NULL;

@@ -13,13 +13,12 @@
 #include "fingerprint_libs.h"
 #include "config.h"
 #include "jsonio.h"
+#include "stagefile.h"
 #include "msg.h"
 #include "ohlcv.h"
 #include "ohlcv_checks.h"
 #include "ohlcv_json.h"
 #include "timeutil.h"
-
-#define SCHEMA 1
 
 static const char usage[] =
 	"usage: fingerprint [--strategy FILE] [--trades FILE] --data OHLCV.csv --config config.json\n"
@@ -112,7 +111,7 @@ static void add_uploads(cJSON *fp, const char *name, char **given, int n_given)
 static cJSON *fingerprint_build(const char *strategy, const char *trades, const char *data,
 				const char *config, const char *synthetic)
 {
-	cJSON *fp = sa_json_stage("fingerprint", SCHEMA), *cfg = NULL;
+	cJSON *fp = sa_sf_new(SA_SF_FINGERPRINT), *cfg = NULL;
 	struct da_ohlcv s;
 	char err[512], t[21];
 

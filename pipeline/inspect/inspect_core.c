@@ -15,6 +15,7 @@
 #include "exits.h"
 #include "fileio.h"
 #include "jsonio.h"
+#include "stagefile.h"
 #include "text.h"
 #include "tradelog.h"
 #include "tradelog_formats.h"
@@ -711,7 +712,7 @@ out:
 
 cJSON *inspect_report(cJSON *strategy, const char *sreason, cJSON *tradelog, const char *treason)
 {
-	cJSON *doc = sa_json_stage("inspect", 1), *counts;
+	cJSON *doc = sa_sf_new(SA_SF_INSPECT), *counts;
 	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(strategy, "flags"), *f;
 	int n[3] = {0, 0, 0};
 	char reason[1100];

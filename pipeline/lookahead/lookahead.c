@@ -9,6 +9,7 @@
 
 #include "fileio.h"
 #include "jsonio.h"
+#include "stagefile.h"
 #include "lookahead_core.h"
 #include "msg.h"
 #include "ohlcv.h"
@@ -539,7 +540,7 @@ static cJSON *check(const struct sbx_stage_args *o)
 	add_events(res, &j);
 out:
 	if (!res) {
-		res = sa_json_stage("lookahead", LA_SCHEMA);
+		res = sa_sf_new(SA_SF_LOOKAHEAD);
 		sa_json_fail(res, why);
 	}
 	job_release(&j);

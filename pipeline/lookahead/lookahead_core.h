@@ -12,7 +12,6 @@
 #include "ohlcv.h"
 #include "sbx.h"
 
-#define LA_SCHEMA 1
 #define LA_RANDOM_POINTS 32   /* seeded random bars added to the position changes */
 #define LA_LISTED_MAX 50      /* mismatches and failures listed in full; the rest are counted */
 #define LA_FAILED_SHOWN 5     /* failed runs that are findings, shown first in lookahead.json */

@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "jsonio.h"
+#include "stagefile.h"
 #include "lookahead_core.h"
 #include "sbx_report.h"
 #include "signals.h"
@@ -103,7 +104,7 @@ static cJSON *failed_json(const struct la_report *rep, const int64_t *times, siz
 
 cJSON *la_report_json(const struct la_report *rep, const int64_t *times, size_t n)
 {
-	cJSON *o = sa_json_stage("lookahead", LA_SCHEMA);
+	cJSON *o = sa_sf_new(SA_SF_LOOKAHEAD);
 	cJSON *ms, *fs;
 	char text[1024];
 	bool ok = rep->points_checked > 0 || rep->failed_count > 0 || rep->mismatch_count > 0;

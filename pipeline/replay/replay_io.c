@@ -9,6 +9,7 @@
 #include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
+#include "stagefile.h"
 #include "msg.h"
 #include "ohlcv_checks.h"
 #include "replay_live.h"
@@ -512,7 +513,7 @@ static const char live_note[] =
 
 cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r, struct rp_result *backtest)
 {
-	cJSON *o = sa_json_stage("replay", 1);
+	cJSON *o = sa_sf_new(SA_SF_REPLAY);
 	bool have_sig = in->costs && in->data && in->signals;
 	bool have_log = in->costs && in->log;
 	struct rpl_reconcile rec;
@@ -552,7 +553,7 @@ cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r, struct rp_res
 	if (have_sig && have_log) {
 		if (rpl_reconcile(in->log, r, in->reconcile_bps / 1e4, &rec) < 0) {
 			cJSON_Delete(o);
-			o = sa_json_stage("replay", 1);
+			o = sa_sf_new(SA_SF_REPLAY);
 			sa_json_fail(o, "out of memory during the reconciliation");
 			goto out;
 		}

@@ -13,6 +13,7 @@
 
 #include "fileio.h"
 #include "jsonio.h"
+#include "stagefile.h"
 #include "ohlcv_json.h"
 #include "msg.h"
 #include "ohlcv.h"
@@ -441,7 +442,7 @@ static cJSON *check(const struct sbx_stage_args *o)
 		goto out;
 	}
 	rb_hindsight_finish(&j.hind, j.perm.trades, j.perm.runs, warm_worst(&j.warm), j.warm.warmup_bars);
-	res = sa_json_stage("robust", RB_SCHEMA);
+	res = sa_sf_new(SA_SF_ROBUSTNESS);
 	cJSON_AddBoolToObject(res, "ok", true);
 	/* Every run made: a finding resting on fewer runs than asked cannot let a verdict pass. */
 	cJSON_AddBoolToObject(res, "complete", j.not_run == 0);
@@ -457,7 +458,7 @@ static cJSON *check(const struct sbx_stage_args *o)
 	j.events = NULL;
 out:
 	if (!res) {
-		res = sa_json_stage("robust", RB_SCHEMA);
+		res = sa_sf_new(SA_SF_ROBUSTNESS);
 		sa_json_fail(res, why);
 	}
 	job_release(&j);

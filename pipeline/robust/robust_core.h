@@ -14,7 +14,6 @@
 #include "replay_core.h"
 #include "sbx.h"
 
-#define RB_SCHEMA 1
 #define RB_MAX_OFFSETS 8        /* warm-up offsets at most */
 #define RB_TAIL_PCT 40          /* the compared tail: the last 40 % of bars */
 #define RB_MAX_OFFSET_PCT 60    /* so every start lies before the tail */

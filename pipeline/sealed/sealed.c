@@ -13,6 +13,7 @@
 #include "exits.h"
 #include "fileio.h"
 #include "jsonio.h"
+#include "stagefile.h"
 #include "ohlcv.h"
 #include "ohlcv_json.h"
 #include "sbx.h"
@@ -288,7 +289,7 @@ static const char *reason(enum sl_outcome o)
 /* The tree: the outcome and what follows from it, the bound and the budget. */
 static cJSON *tell(const struct job *j)
 {
-	cJSON *res = sa_json_stage("sealed", SL_SCHEMA), *b;
+	cJSON *res = sa_sf_new(SA_SF_SEALED), *b;
 
 	cJSON_AddBoolToObject(res, "ok", true);
 	cJSON_AddStringToObject(res, "outcome", sl_outcome_name(j->outcome));
@@ -325,7 +326,7 @@ static cJSON *check(const struct sbx_stage_args *o, char *err, size_t errlen)
 	if (rc >= 0)
 		res = tell(&j);
 	else {
-		res = sa_json_stage("sealed", SL_SCHEMA);
+		res = sa_sf_new(SA_SF_SEALED);
 		sa_json_fail(res, why);
 	}
 	if (j.ran)

@@ -16,8 +16,6 @@
 #include "ohlcv.h"
 #include "replay_core.h"
 
-#define SL_SCHEMA 2
-
 /* Aggregates of the sealed run: never written, only turned into an outcome. */
 struct sl_score {
 	size_t bars, trades;

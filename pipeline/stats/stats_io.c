@@ -9,6 +9,7 @@
 #include "config.h"
 #include "csvtable.h"
 #include "jsonio.h"
+#include "stagefile.h"
 #include "msg.h"
 #include "costs.h"
 #include "exits.h"
@@ -321,7 +322,7 @@ static void add_ruin(cJSON *o, const cJSON *replay, const struct st_summary *s)
 
 cJSON *sts_report(const cJSON *replay, const struct st_summary *s, const char *cost_basis)
 {
-	cJSON *o = sa_json_stage("stats", 1);
+	cJSON *o = sa_sf_new(SA_SF_STATS);
 
 	cJSON_AddBoolToObject(o, "ok", true);
 	cJSON_AddStringToObject(o, "mode", sa_json_str(replay, "mode", "signals"));
@@ -663,7 +664,7 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 	}
 	goto out;
 fail:
-	o = sa_json_stage("stats", 1);
+	o = sa_sf_new(SA_SF_STATS);
 	sa_json_fail(o, why);
 out:
 	sts_family_release(&fam);

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
+#include "stagefile.h"
 #include "ohlcv_json.h"
 #include "msg.h"
 #include "ohlcv.h"
@@ -235,7 +236,7 @@ static void add_events(cJSON *res, const struct job *j)
 /* variants.json from a finished family. */
 static cJSON *family_json(const struct sbx_stage_args *o, const struct job *j)
 {
-	cJSON *res = sa_json_stage("variants", VR_SCHEMA), *list;
+	cJSON *res = sa_sf_new(SA_SF_VARIANTS), *list;
 
 	cJSON_AddBoolToObject(res, "ok", true);
 	cJSON_AddBoolToObject(res, "declared", j->k > 0);
@@ -316,7 +317,7 @@ static int family(const struct sbx_stage_args *o, cJSON **res, char *err, size_t
 	}
 	failed = !*res;
 	if (failed) {
-		*res = sa_json_stage("variants", VR_SCHEMA);
+		*res = sa_sf_new(SA_SF_VARIANTS);
 		sa_json_fail(*res, why);
 	}
 	rc = write_tables(o, &j, failed, err, errlen);

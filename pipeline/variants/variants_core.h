@@ -12,7 +12,6 @@
 #include "replay_core.h"
 #include "vmatrix.h"
 
-#define VR_SCHEMA 1
 /* The most parameter sets a family may hold (inspect refuses more as malformed). */
 #define VR_MAX_VARIANTS 1000
 
