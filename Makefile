@@ -28,7 +28,11 @@ VARIANT ?= rel
 B := build/$(VARIANT)
 BIN := $(B)/bin
 
-PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng imagequant xlsxwriter gsl libzip libcurl sqlite3 cmocka openssl zlib libdeflate liblz4 libzstd
+PKGS := libcjson python-3.11-embed libseccomp cairo fontconfig libpng imagequant xlsxwriter gsl libzip sqlite3 cmocka openssl zlib libdeflate liblz4 libzstd
+# libcurl is linked only into the programs that reach the network: the narrator and the mail
+CURL_LIBS := $(shell pkg-config --libs libcurl 2>/dev/null)
+LDLIBS_narrate := $(CURL_LIBS)
+LDLIBS_mail := $(CURL_LIBS)
 CC ?= cc
 OPT_rel := -O2 -g
 OPT_asan := -O1 -g
@@ -36,7 +40,7 @@ CFLAGS ?= $(OPT_$(VARIANT))
 # the sanitizers are added whatever CFLAGS the environment sets
 SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CPPFLAGS += -D_GNU_SOURCE -DSA_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CPPFLAGS += -D_GNU_SOURCE -DSA_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) libcurl 2>/dev/null)
 LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lgomp -lm
 LDFLAGS_asan := -fsanitize=address,undefined
 LDFLAGS += $(LDFLAGS_$(VARIANT))
@@ -63,7 +67,8 @@ USES_lib/stats := lib/replay lib/data lib/base
 USES_lib/replay := lib/data lib/base
 USES_lib/data := lib/base
 ROOMS := pipeline/config pipeline/fingerprint pipeline/inspect pipeline/ledger pipeline/lookahead \
-	pipeline/replay pipeline/robust pipeline/sealed pipeline/stats pipeline/variants pipeline/verdict report \
+	pipeline/replay pipeline/robust pipeline/sealed pipeline/stats pipeline/variants pipeline/verdict \
+	pipeline/narrate report \
 	nightly data sandbox sandbox/inside sandbox/wire
 PROGS_pipeline/config := config
 PROGS_pipeline/fingerprint := fingerprint
@@ -76,6 +81,7 @@ PROGS_pipeline/sealed := sealed
 PROGS_pipeline/stats := stats
 PROGS_pipeline/variants := variants
 PROGS_pipeline/verdict := verdict
+PROGS_pipeline/narrate := narrate
 PROGS_sandbox := sandbox
 PROGS_report := bundle report
 PROGS_nightly := mail nightly
@@ -136,7 +142,7 @@ define prog_rule
 $(BIN)/$(2): $(B)/$(1)/$(2).o $(call room_lib,$(1)) $(foreach u,$(USES_$(1)),$(call room_lib,$(u))) $(LIB_ARCHIVES)
 	$$(call say,LD,$$@)
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$< $$(filter %.a,$$^) $$(LDLIBS)
+	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$< $$(filter %.a,$$^) $$(LDLIBS_$(2)) $$(LDLIBS)
 endef
 # The framework shims (Python modules a run may import: freqtrade, talib, backtesting) are
 # embedded in the sandbox binary as a C table generated from their .py files, so the zygote
@@ -171,7 +177,7 @@ $(foreach r,$(ROOMS),$(foreach p,$(PROGS_$(r)),$(eval $(call prog_rule,$(r),$(p)
 $(B)/tests/%: $(B)/tests/unit/%.o $(ROOM_LIBS) $(LIB_ARCHIVES)
 	$(call say,LD,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(ROOM_LIBS) $(LIB_ARCHIVES) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(ROOM_LIBS) $(LIB_ARCHIVES) $(CURL_LIBS) $(LDLIBS)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
@@ -228,6 +234,7 @@ audit: build/.deps
 		AUDIT_T0=$(AUDIT_T0) DATA_GIVEN=$(DATA_GIVEN) $(AS_ARGS); \
 	$(MAKE) "$$@" check-inputs && $(MAKE) "$$@" $(BUNDLE)
 	$(Q)$(R)/verdict --print $(OUT)/verdict.json
+	$(Q)$(if $(NARRATE_URL),$(R)/narrate --dir $(OUT) -o $(OUT)/narration.json)
 
 # What the operator gives is checked before any stage runs: a knob out of range or a DATA file
 # the loader refuses stops here, with the reason, its line and the fix. (A bad

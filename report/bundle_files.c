@@ -12,6 +12,7 @@
 
 #include "fileio.h"
 #include "msg.h"
+#include "stagefile.h"
 
 #define SUMS "sha256sums.txt"
 
@@ -26,13 +27,14 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Whether name belongs in the bundle; symlinks and directories never do. */
+/* Whether name belongs in the bundle; symlinks and directories never do, nor narration.json: a
+ * language model's words lie beside the bundle, never among what is hashed. */
 static bool wanted(const char *dir, const char *name, const char *zipname)
 {
 	char path[4096];
 	struct stat st;
 	if (name[0] == '.' || ends_with(name, ".tmp") || strcmp(name, SUMS) == 0 ||
-	    strcmp(name, zipname) == 0)
+	    strcmp(name, zipname) == 0 || strcmp(name, sa_sfiles[SA_SF_NARRATION].name) == 0)
 		return false;
 	sa_fmt(path, sizeof path, "%s/%s", dir, name);
 	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);

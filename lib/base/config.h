@@ -198,10 +198,10 @@ enum sa_knob_type {
 	  "verdict",                                                                                 \
 	  "gate: HAC t-statistic of the alpha over the instrument at least (one-sided; 1.645 = 5 %)") \
 	X(NARRATE_URL, "NARRATE_URL", "narration.url", SA_KNOB_STR, 0, 512, "",                      \
-	  "verdict",                                                                                 \
-	  "OpenAI-compatible chat endpoint that rewrites the summary (key: env LLM_API_KEY)")    \
+	  "narrate",                                                                                 \
+	  "OpenAI-compatible chat endpoint that rewords the summary into narration.json, beside the bundle (key: env LLM_API_KEY)")    \
 	X(NARRATE_MODEL, "NARRATE_MODEL", "narration.model", SA_KNOB_STR, 1, 128,                 \
-	  "llama-3.3-70b-instruct", "verdict", "the narrator's model")                                      \
+	  "llama-3.3-70b-instruct", "narrate", "the narrator's model")                                      \
 	X(STRATEGIES, "STRATEGIES", NULL, SA_KNOB_MAKE, 0, 0, "demos", "",                            \
 	  "nightly: the folder of uploads")                                                      \
 	X(MAIL_TO, "MAIL_TO", NULL, SA_KNOB_MAKE, 0, 0, "", "", "nightly: where the bundles go")      \

@@ -109,6 +109,19 @@ bool sa_sf_open(struct sa_sf *f, const char *dir, enum sa_sfile_id id)
 	return sa_sf_open_path(f, path, id);
 }
 
+void sa_sf_line(struct sa_sf *f, enum sa_sfile_id id, const char *line)
+{
+	memset(f, 0, sizeof *f);
+	f->id = id;
+	f->root = cJSON_Parse(line);
+	f->ok = cJSON_IsObject(f->root);
+	snprintf(f->status, sizeof f->status, "%s", f->ok ? "ok" : "not a JSON object");
+	if (!f->ok) {
+		cJSON_Delete(f->root);
+		f->root = NULL;
+	}
+}
+
 void sa_sf_close(struct sa_sf *f)
 {
 	cJSON_Delete(f->root);
@@ -245,6 +258,16 @@ int sa_sf_arr(struct sa_sf *f, const cJSON *base, enum sa_field_id k, const cJSO
 {
 	const cJSON *it;
 	int rc = field(f, base, k, SA_FT_ARR, &it);
+
+	if (rc == 1)
+		*out = it;
+	return rc;
+}
+
+int sa_sf_item(struct sa_sf *f, const cJSON *base, enum sa_field_id k, const cJSON **out)
+{
+	const cJSON *it;
+	int rc = field(f, base, k, sa_fields[k].type, &it);
 
 	if (rc == 1)
 		*out = it;

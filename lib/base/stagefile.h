@@ -22,6 +22,8 @@
 	  "the static inspection of the upload (never runs it)")                                 \
 	X(RUN, "run.json", "sandbox", 1, "lookahead robust sealed variants replay verdict report", \
 	  "the full run in the sandbox: its status, signals and refusals")                      \
+	X(EVENTS, "events.jsonl", "sandbox", 1, "verdict",                                          \
+	  "the sandbox's refusal records, one JSON object a line (no head: sa_sf_line)")         \
 	X(LOOKAHEAD, "lookahead.json", "lookahead", 1, "replay verdict report",                      \
 	  "the truncated re-runs and the live replay, compared with the full run")                \
 	X(ROBUSTNESS, "robustness.json", "robust", 1, "verdict report",                              \
@@ -34,8 +36,10 @@
 	  "the statistics of the replayed trades, deflated for the trials")                       \
 	X(SEALED, "sealed.json", "sealed", 2, "verdict report",                                      \
 	  "one outcome of a run on the sealed bars")                                              \
-	X(VERDICT, "verdict.json", "verdict", 1, "report nightly",                                   \
-	  "the gates, the vetoes and the verdict in plain English")
+	X(VERDICT, "verdict.json", "verdict", 1, "narrate report nightly",                           \
+	  "the gates, the vetoes and the verdict in plain English")                               \
+	X(NARRATION, "narration.json", "narrate", 1, "people: it lies beside the bundle, unhashed",  \
+	  "a language model's rewording of the verdict's summary, when NARRATE_URL asks for one")
 
 enum sa_sfile_id {
 #define SA_SF_ENUM(id, name, writer, schema, readers, help) SA_SF_##id,
@@ -108,6 +112,8 @@ enum sa_fabsent {
 	  "how the run ended: ok, error, bad_output, killed_*, refused, not_run")                 \
 	X(RUN_ERROR, RUN, "error", SA_FT_STR, SA_FA_NULL, "", "the run's error, when it had one")  \
 	SA_REFUSAL_FIELDS(X, RUN, RUN)                                                                \
+	X(EV_ACTION, EVENTS, "action", SA_FT_STR, SA_FA_MAY, "", "what the upload tried")            \
+	X(EV_RULE, EVENTS, "rule", SA_FT_STR, SA_FA_MAY, "", "the rule that refused it")             \
 	X(LA_MISMATCHES, LOOKAHEAD, "mismatches", SA_FT_ARR, SA_FA_NEVER, "",                        \
 	  "the truncated re-runs that disagreed with the full run")                               \
 	X(LA_MISMATCHES_BAR, LOOKAHEAD, "mismatches[].bar", SA_FT_NUM, SA_FA_NEVER, "bar",         \
@@ -366,7 +372,27 @@ enum sa_fabsent {
 	X(SL_REFUSED, SEALED, "refused", SA_FT_BOOL, SA_FA_NEVER, "",                                \
 	  "the sandbox refused an action of the run there")                                       \
 	X(SL_COMPLETE, SEALED, "complete", SA_FT_BOOL, SA_FA_NEVER, "",                              \
-	  "the run there finished")
+	  "the run there finished")                                                               \
+	X(VD_VERDICT, VERDICT, "verdict", SA_FT_STR, SA_FA_NEVER, "",                                \
+	  "REJECTED_UNSAFE, INCOMPLETE, REJECTED_LOOKAHEAD, READY_FOR_MICRO_LIVE, WATCH or NOT_READY") \
+	X(VD_GATE_VERDICT, VERDICT, "gate_verdict", SA_FT_STR, SA_FA_NEVER, "",                      \
+	  "what the gates alone say")                                                             \
+	X(VD_GATES, VERDICT, "gates", SA_FT_ARR, SA_FA_NEVER, "", "the readiness gates, in order")  \
+	X(VD_GATES_NAME, VERDICT, "gates[].name", SA_FT_STR, SA_FA_NEVER, "", "the gate")           \
+	X(VD_GATES_PASS, VERDICT, "gates[].pass", SA_FT_BOOL, SA_FA_NEVER, "", "it passed")         \
+	X(VD_GATES_WHY, VERDICT, "gates[].why", SA_FT_STR, SA_FA_NEVER, "", "its one line")         \
+	X(VD_VETOES, VERDICT, "vetoes", SA_FT_ARR, SA_FA_NEVER, "", "the vetoes that apply")        \
+	X(VD_VETOES_NAME, VERDICT, "vetoes[].name", SA_FT_STR, SA_FA_NEVER, "", "unsafe or lookahead") \
+	X(VD_VETOES_REASON, VERDICT, "vetoes[].reason", SA_FT_STR, SA_FA_NEVER, "", "why")          \
+	X(VD_BLOCKED, VERDICT, "blocked_actions", SA_FT_NUM, SA_FA_NEVER, "actions",                 \
+	  "the sandbox's refusals over every run of the upload")                                  \
+	X(VD_MISMATCHES, VERDICT, "lookahead_mismatches", SA_FT_NUM, SA_FA_NEVER, "re-runs",         \
+	  "truncated re-runs that disagreed")                                                     \
+	X(VD_TRADES, VERDICT, "trades", SA_FT_NUM, SA_FA_NEVER, "trades", "closed trades")           \
+	X(VD_TRIALS, VERDICT, "trials", SA_FT_NUM, SA_FA_NULL, "trials",                             \
+	  "stats.json's trials, as the verdict read them")                                        \
+	X(VD_SUMMARY, VERDICT, "summary", SA_FT_STR, SA_FA_NEVER, "",                                \
+	  "the verdict in plain English, generated from the numbers")
 
 enum sa_field_id {
 #define SA_FIELD_ENUM(id, file, key, type, absent, unit, help) SA_FD_##id,
@@ -411,6 +437,10 @@ bool sa_sf_open(struct sa_sf *f, const char *dir, enum sa_sfile_id id);
 bool sa_sf_open_path(struct sa_sf *f, const char *path, enum sa_sfile_id id);
 void sa_sf_close(struct sa_sf *f);
 
+/* One record of a JSON-lines file (events.jsonl), read like a file of its own: no head to check;
+ * f->ok when the line is a JSON object. Close it with sa_sf_close. */
+void sa_sf_line(struct sa_sf *f, enum sa_sfile_id id, const char *line);
+
 /* Whether the file was present and parsed (ok or not): a failed stage's record is still read. */
 bool sa_sf_present(const struct sa_sf *f);
 
@@ -426,6 +456,8 @@ int sa_sf_bool(struct sa_sf *f, const cJSON *base, enum sa_field_id k, bool *out
 int sa_sf_str(struct sa_sf *f, const cJSON *base, enum sa_field_id k, const char **out);
 int sa_sf_obj(struct sa_sf *f, const cJSON *base, enum sa_field_id k, const cJSON **out);
 int sa_sf_arr(struct sa_sf *f, const cJSON *base, enum sa_field_id k, const cJSON **out);
+/* The field of whatever type its row says (null where the row allows it reads 0). */
+int sa_sf_item(struct sa_sf *f, const cJSON *base, enum sa_field_id k, const cJSON **out);
 
 /* The same, with def (NULL) where they return other than 1: for a field that is not there and
  * need not be. A break is recorded in f->broken all the same, and the caller checks it. */

@@ -34,7 +34,7 @@ static void print_default(const struct sa_knob *r)
  * a knob it reads would not re-run it (17-knob-readers traces every stage, sealed included). */
 static const char *const stages[] = {
 	"fingerprint", "inspect", "ledger", "sandbox", "lookahead", "robust", "sealed", "variants",
-	"replay", "stats", "verdict", "report",
+	"replay", "stats", "verdict", "narrate", "report",
 };
 
 /* Whether the space-separated list holds word. */

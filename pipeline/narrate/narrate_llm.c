@@ -1,4 +1,4 @@
-/* verdict_llm.c - optional narration of a verdict summary by an OpenAI-compatible chat endpoint. */
+/* narrate_llm.c - narration of a verdict summary by an OpenAI-compatible chat endpoint. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "config.h"
 #include "jsonio.h"
 #include "text.h"
-#include "verdict_llm.h"
+#include "narrate_llm.h"
 
 #define LLM_REPLY_CAP ((size_t)64 * 1024)
 #define LLM_TIMEOUT_S 30
@@ -20,7 +20,7 @@ static const char prompt[] =
 	"the caveat that a passing audit is a reason to forward-test small, never a promise of "
 	"profit. Plain text only.";
 
-int vd_llm_from_config(const cJSON *config, struct vd_llm *llm)
+int nr_llm_from_config(const cJSON *config, struct nr_llm *llm)
 {
 	char err[256];
 
@@ -32,26 +32,9 @@ int vd_llm_from_config(const cJSON *config, struct vd_llm *llm)
 	return *llm->url && llm->key && *llm->key ? 0 : -1;
 }
 
-/* The numbers the narrator may see: the decision, the gates and the deterministic summary. */
-static cJSON *compact(const cJSON *v)
+char *nr_llm_request(const cJSON *facts, const char *model)
 {
-	cJSON *c = cJSON_CreateObject();
-	static const char *const keys[] = { "verdict", "gate_verdict", "gates", "vetoes",
-					    "blocked_actions", "lookahead_mismatches", "trades",
-					    "trials", "summary" };
-
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		const cJSON *item = cJSON_GetObjectItemCaseSensitive(v, keys[i]);
-
-		if (item)
-			cJSON_AddItemToObject(c, keys[i], cJSON_Duplicate(item, true));
-	}
-	return c;
-}
-
-char *vd_llm_request(const cJSON *verdict, const char *model)
-{
-	cJSON *body = cJSON_CreateObject(), *msgs, *m, *facts = compact(verdict);
+	cJSON *body = cJSON_CreateObject(), *msgs, *m;
 	char *facts_text = cJSON_PrintUnformatted(facts), *out = NULL;
 
 	if (!body || !facts_text)
@@ -70,12 +53,11 @@ char *vd_llm_request(const cJSON *verdict, const char *model)
 	out = cJSON_PrintUnformatted(body);
 out:
 	free(facts_text);
-	cJSON_Delete(facts);
 	cJSON_Delete(body);
 	return out;
 }
 
-int vd_llm_accept(const char *response, size_t len, const char *verdict, char *out, size_t outlen)
+int nr_llm_accept(const char *response, size_t len, const char *verdict, char *out, size_t outlen)
 {
 	cJSON *r = cJSON_ParseWithLength(response, len);
 	const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "choices"), 0);
@@ -140,12 +122,13 @@ static char *endpoint(const char *url)
 	return full;
 }
 
-int vd_llm_narrate(const struct vd_llm *llm, const cJSON *verdict, char *out, size_t outlen)
+int nr_llm_narrate(const struct nr_llm *llm, const cJSON *facts, const char *verdict, char *out,
+		   size_t outlen)
 {
 	CURL *curl = NULL;
 	struct curl_slist *hdr = NULL;
 	struct reply reply = { NULL, 0, false };
-	char *body = vd_llm_request(verdict, llm->model), *url = endpoint(llm->url), *auth = NULL;
+	char *body = nr_llm_request(facts, llm->model), *url = endpoint(llm->url), *auth = NULL;
 	long status = 0;
 	int rc = -1;
 
@@ -170,7 +153,7 @@ int vd_llm_narrate(const struct vd_llm *llm, const cJSON *verdict, char *out, si
 	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
 	if (status != 200 || !reply.buf)
 		goto out;
-	rc = vd_llm_accept(reply.buf, reply.len, sa_json_str(verdict, "verdict", ""), out, outlen);
+	rc = nr_llm_accept(reply.buf, reply.len, verdict, out, outlen);
 out:
 	curl_slist_free_all(hdr);
 	curl_easy_cleanup(curl);

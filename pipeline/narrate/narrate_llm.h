@@ -1,6 +1,6 @@
-/* verdict_llm.h - optional narration of a verdict summary by an OpenAI-compatible chat endpoint. */
-#ifndef SA_VERDICT_LLM_H
-#define SA_VERDICT_LLM_H
+/* narrate_llm.h - narration of a verdict summary by an OpenAI-compatible chat endpoint. */
+#ifndef SA_NARRATE_LLM_H
+#define SA_NARRATE_LLM_H
 
 #include <stddef.h>
 
@@ -8,7 +8,7 @@
 
 /* Where to ask; all borrowed. url is a chat-completions endpoint, or a base ending in /v1 to
  * which "/chat/completions" is added. */
-struct vd_llm {
+struct nr_llm {
 	const char *url, *key, *model;
 	long timeout_s;
 };
@@ -17,20 +17,22 @@ struct vd_llm {
  * NARRATE_MODEL), so the endpoint is fingerprinted like every knob; the key, a secret kept out
  * of the bundle, from the environment (LLM_API_KEY). Returns 0 when both URL and key are set
  * and non-empty, -1 otherwise (narration is off). */
-int vd_llm_from_config(const cJSON *config, struct vd_llm *llm);
+int nr_llm_from_config(const cJSON *config, struct nr_llm *llm);
 
-/* Builds the request body from the compact numbers of a verdict (never the upload). Caller
- * frees the string. Returns NULL on out-of-memory. */
-char *vd_llm_request(const cJSON *verdict, const char *model);
+/* Builds the request body from the compact numbers of a verdict (facts: the decision, the
+ * gates and the summary from the numbers; never the upload). Caller frees the string. Returns
+ * NULL on out-of-memory. */
+char *nr_llm_request(const cJSON *facts, const char *model);
 
 /* Takes the narrated text out of a chat-completions response, if it is acceptable: valid UTF-8,
  * 40 to 1500 bytes, no markup, and naming the verdict word exactly as decided. Returns 0 and
  * copies it into out, or -1 (out untouched). */
-int vd_llm_accept(const char *response, size_t len, const char *verdict, char *out, size_t outlen);
+int nr_llm_accept(const char *response, size_t len, const char *verdict, char *out, size_t outlen);
 
-/* Asks the endpoint to rewrite the summary of verdict. Returns 0 with the new text in out, or
- * -1 on any failure (network, HTTP status, timeout, an unacceptable answer); then out is
- * untouched and the deterministic summary stands. */
-int vd_llm_narrate(const struct vd_llm *llm, const cJSON *verdict, char *out, size_t outlen);
+/* Asks the endpoint to reword the summary in facts; the answer must name the verdict word as
+ * decided. Returns 0 with the text in out, or -1 on any failure (network, HTTP status,
+ * timeout, an unacceptable answer); then out is untouched. */
+int nr_llm_narrate(const struct nr_llm *llm, const cJSON *facts, const char *verdict, char *out,
+		   size_t outlen);
 
 #endif

@@ -4,14 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <curl/curl.h>
-
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
 #include "stagefile.h"
 #include "verdict_io.h"
-#include "verdict_llm.h"
 #include "verdict_rules.h"
 #include "verdict_sealed.h"
 #include "verdict_text.h"
@@ -35,9 +32,8 @@ static void usage(FILE *fp)
 		"says the data is the bundled synthetic series, the summary says a result on it\n"
 		"demonstrates the method only.\n"
 		"\n"
-		"With narration.url in config.json (NARRATE_URL) and LLM_API_KEY in the environment, an\n"
-		"OpenAI-compatible chat endpoint may reword the summary from the numbers; on any failure\n"
-		"the summary generated from the numbers stands.\n"
+		"The summary is generated from the numbers alone: nothing here reaches the network (a\n"
+		"language model's rewording, when asked for, is the narrate stage's narration.json).\n"
 		"\n"
 		"A stage file that is present but lacks a field the verdict reads, or holds it with\n"
 		"another type, makes the verdict INCOMPLETE, naming the file and the field. --fields\n"
@@ -45,30 +41,6 @@ static void usage(FILE *fp)
 		"null, may), unit, meaning (the stage-file table, lib/base/stagefile.h).\n"
 		"\n"
 		"exit codes: 0 written (or printed), 2 usage, 3 could not write or read\n");
-}
-
-/* Offers the summary to the narrator when one is configured; keeps the generated one otherwise. */
-static void narrate(const char *dir, cJSON *v)
-{
-	struct vd_llm llm;
-	static char text[SUMMARY_MAX];
-	char path[4096], err[256];
-	cJSON *config;
-
-	snprintf(path, sizeof path, "%s/config.json", dir);
-	config = sa_json_read(path, SA_JSON_CAP, err, sizeof err);
-	if (vd_llm_from_config(config, &llm) < 0)
-		goto out;
-	curl_global_init(CURL_GLOBAL_DEFAULT);
-	if (vd_llm_narrate(&llm, v, text, sizeof text) == 0) {
-		cJSON_ReplaceItemInObjectCaseSensitive(v, "summary", cJSON_CreateString(text));
-		cJSON_ReplaceItemInObjectCaseSensitive(v, "summary_source", cJSON_CreateString("narration"));
-	} else {
-		sa_warn("narration failed, the summary from the numbers stands");
-	}
-	curl_global_cleanup();
-out:
-	cJSON_Delete(config);
 }
 
 /* Decides and writes verdict.json to out. Returns 0, or -1 with the reason in err. */
@@ -92,9 +64,7 @@ static int write_verdict(const char *dir, const char *sealed, const char *out, c
 	vd_decide(&f.num, &f.th, &r);
 	vd_summary(&f, &r, summary, sizeof summary);
 	vd_sealed_say(&sl, &r, summary, sizeof summary);
-	v = vd_to_json(&f, &r, &in, summary, "numbers");
-	vd_sealed_json(v, &sl, &r);
-	narrate(dir, v);
+	v = vd_to_json(&f, &r, &in, sealed ? &sl : NULL, summary, "numbers");
 	rc = sa_json_write(out, v, err, errlen);
 	cJSON_Delete(v);
 	return rc;
@@ -114,21 +84,17 @@ static void print_fields(void)
 
 static int print_verdict(const char *path)
 {
-	char err[256];
-	cJSON *v = sa_json_read(path, SA_JSON_CAP, err, sizeof err);
+	struct sa_sf v;
 	int rc = -1;
 
-	if (!v) {
-		sa_error("%s", err);
-		goto out;
-	}
-	if (vd_print(v, stdout) < 0) {
-		sa_error("not a verdict file, '%s'", path);
-		goto out;
-	}
-	rc = 0;
-out:
-	cJSON_Delete(v);
+	sa_sf_open_path(&v, path, SA_SF_VERDICT);
+	if (!sa_sf_present(&v))
+		sa_error("%s", v.status);
+	else if (vd_print(&v, stdout) < 0)
+		sa_error("not a verdict file, '%s'%s%s", path, v.broken[0] ? ": " : "", v.broken);
+	else
+		rc = 0;
+	sa_sf_close(&v);
 	return rc;
 }
 

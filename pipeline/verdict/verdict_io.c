@@ -10,6 +10,7 @@
 #include "msg.h"
 #include "stagefile.h"
 #include "verdict_io.h"
+#include "verdict_sealed.h"
 #include "verdict_trials.h"
 
 /* src into dst, cut to len - 1 bytes. */
@@ -198,16 +199,17 @@ static void load_events(const char *dir, struct vd_facts *f, struct vd_inputs *i
 	}
 	copy_str(in->events, sizeof in->events, "ok");
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		cJSON *e;
+		struct sa_sf e;
 
 		if (strspn(line, " \t\r") == strlen(line))
 			continue;
 		if (n++ > 0)
 			continue;
-		e = cJSON_Parse(line);
-		copy_str(f->first_action, sizeof f->first_action, sa_json_str(e, "action", "unknown action"));
-		copy_str(f->first_rule, sizeof f->first_rule, sa_json_str(e, "rule", ""));
-		cJSON_Delete(e);
+		sa_sf_line(&e, SA_SF_EVENTS, line);
+		copy_str(f->first_action, sizeof f->first_action,
+			 sa_sf_str_or(&e, NULL, SA_FD_EV_ACTION, "unknown action"));
+		copy_str(f->first_rule, sizeof f->first_rule, sa_sf_str_or(&e, NULL, SA_FD_EV_RULE, ""));
+		close_stage(&e, f, NULL, 0);
 	}
 	if (n > f->num.blocked_actions)
 		f->num.blocked_actions = n;
@@ -509,7 +511,7 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in)
 		(!f->lookahead_complete || !f->robust_complete || !f->variants_complete);
 }
 
-static void add_gates(cJSON *root, const struct vd_facts *f, const struct vd_result *r)
+static cJSON *add_gates(cJSON *root, const struct vd_facts *f, const struct vd_result *r)
 {
 	cJSON *arr = cJSON_AddArrayToObject(root, "gates");
 	char why[VD_TEXT_MAX * 2];
@@ -524,6 +526,7 @@ static void add_gates(cJSON *root, const struct vd_facts *f, const struct vd_res
 		cJSON_AddStringToObject(o, "why", vd_gate_why(f, r, (enum vd_gate)g, why, sizeof why));
 		cJSON_AddItemToArray(arr, o);
 	}
+	return arr;
 }
 
 static void add_veto(cJSON *arr, const char *name, const struct vd_facts *f,
@@ -596,15 +599,15 @@ static void add_unfinished(cJSON *root, const struct vd_facts *f, const struct v
 }
 
 cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const struct vd_inputs *in,
-		  const char *summary, const char *summary_source)
+		  const struct vd_sealed *sealed, const char *summary, const char *summary_source)
 {
-	cJSON *root = sa_json_stage("verdict", 1);
-	cJSON *vetoes;
+	cJSON *root = sa_sf_new(SA_SF_VERDICT);
+	cJSON *vetoes, *gates;
 
 	cJSON_AddBoolToObject(root, "ok", true);
 	cJSON_AddStringToObject(root, "verdict", vd_verdict_name(r->verdict));
 	cJSON_AddStringToObject(root, "gate_verdict", vd_verdict_name(r->gate_verdict));
-	add_gates(root, f, r);
+	gates = add_gates(root, f, r);
 	vetoes = cJSON_AddArrayToObject(root, "vetoes");
 	if (r->veto_unsafe)
 		add_veto(vetoes, "unsafe", f, r, VD_REJECTED_UNSAFE);
@@ -628,28 +631,27 @@ cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const str
 	cJSON_AddStringToObject(root, "summary", summary);
 	cJSON_AddStringToObject(root, "summary_source", summary_source);
 	add_inputs(root, in);
+	if (sealed)
+		vd_sealed_json(root, gates, sealed, r);
 	return root;
 }
 
-int vd_print(const cJSON *v, FILE *fp)
+int vd_print(struct sa_sf *v, FILE *fp)
 {
-	const char *verdict = sa_json_str(v, "verdict", NULL);
-	const cJSON *g, *gates = cJSON_GetObjectItemCaseSensitive(v, "gates");
-	const cJSON *veto, *vetoes = cJSON_GetObjectItemCaseSensitive(v, "vetoes");
-	int rc = -1;
+	const char *verdict = sa_sf_str_or(v, NULL, SA_FD_VD_VERDICT, NULL);
+	const cJSON *g, *gates = sa_sf_arr_or_null(v, NULL, SA_FD_VD_GATES);
+	const cJSON *veto, *vetoes = sa_sf_arr_or_null(v, NULL, SA_FD_VD_VETOES);
 
-	if (!verdict || !cJSON_IsArray(gates))
-		goto out;
+	if (!v->ok || !verdict || !gates)
+		return -1;
 	fprintf(fp, "verdict: %s (the gates alone: %s)\n", verdict,
-		sa_json_str(v, "gate_verdict", "unknown"));
+		sa_sf_str_or(v, NULL, SA_FD_VD_GATE_VERDICT, "unknown"));
 	cJSON_ArrayForEach(g, gates)
-		fprintf(fp, "  %-4s %-13s %s\n", sa_json_bool(g, "pass", false) ? "pass" : "FAIL",
-			sa_json_str(g, "name", "?"), sa_json_str(g, "why", ""));
+		fprintf(fp, "  %-4s %-13s %s\n", sa_sf_bool_or(v, g, SA_FD_VD_GATES_PASS, false) ? "pass" : "FAIL",
+			sa_sf_str_or(v, g, SA_FD_VD_GATES_NAME, "?"), sa_sf_str_or(v, g, SA_FD_VD_GATES_WHY, ""));
 	cJSON_ArrayForEach(veto, vetoes)
-		fprintf(fp, "  VETO %-13s %s\n", sa_json_str(veto, "name", "?"),
-			sa_json_str(veto, "reason", ""));
-	fprintf(fp, "%s\n", sa_json_str(v, "summary", ""));
-	rc = 0;
-out:
-	return rc;
+		fprintf(fp, "  VETO %-13s %s\n", sa_sf_str_or(v, veto, SA_FD_VD_VETOES_NAME, "?"),
+			sa_sf_str_or(v, veto, SA_FD_VD_VETOES_REASON, ""));
+	fprintf(fp, "%s\n", sa_sf_str_or(v, NULL, SA_FD_VD_SUMMARY, ""));
+	return v->broken[0] ? -1 : 0;
 }

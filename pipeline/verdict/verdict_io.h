@@ -4,7 +4,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "stagefile.h"
 #include "verdict_text.h"
+
+struct vd_sealed;
 
 /* How each upstream file was found, for the "inputs" record of verdict.json. */
 struct vd_inputs {
@@ -23,13 +26,15 @@ void vd_load_dir(const char *dir, struct vd_facts *f, struct vd_inputs *in);
  * whole word that fits and ends " [...]", so no sentence quoting it stops inside a word. */
 void vd_first_line(char *dst, size_t len, const char *src);
 
-/* Builds the verdict.json tree from the facts, the decision and the summary text (borrowed).
- * summary_source names who wrote the summary ("numbers" or "narration"). Caller frees. */
+/* Builds the verdict.json tree from the facts, the decision, the sealed gate (NULL: no sealed
+ * bars were given) and the summary text (borrowed). summary_source names who wrote the
+ * summary ("numbers"). Caller frees. */
 cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const struct vd_inputs *in,
-		  const char *summary, const char *summary_source);
+		  const struct vd_sealed *sealed, const char *summary, const char *summary_source);
 
-/* Prints the short human form of a verdict.json tree to fp (the verdict, each gate, the
- * vetoes, the summary). Returns 0, or -1 if the tree is not a verdict. */
-int vd_print(const cJSON *v, FILE *fp);
+/* Prints the short human form of verdict.json, opened through the stage-file table, to fp (the
+ * verdict, each gate, the vetoes, the summary). Returns 0, or -1 if it is not a verdict, or one
+ * of its fields breaks the table (v->broken says which). */
+int vd_print(struct sa_sf *v, FILE *fp);
 
 #endif

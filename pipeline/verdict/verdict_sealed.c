@@ -72,9 +72,9 @@ static void why(const struct vd_sealed *s, char *buf, size_t len)
 			 s->bars, told(s->outcome), s->used, s->of, s->lineage_used, s->bound_bits);
 }
 
-void vd_sealed_json(cJSON *v, const struct vd_sealed *s, const struct vd_result *r)
+void vd_sealed_json(cJSON *v, cJSON *gates, const struct vd_sealed *s, const struct vd_result *r)
 {
-	cJSON *gates = cJSON_GetObjectItemCaseSensitive(v, "gates"), *g, *o, *b;
+	cJSON *g, *o, *b;
 	char text[VD_TEXT_MAX * 2];
 
 	if (!s->given)

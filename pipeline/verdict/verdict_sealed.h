@@ -31,7 +31,7 @@ void vd_sealed_load(const char *path, struct vd_sealed *s, struct vd_numbers *n)
 
 /* Adds the sealed gate to verdict.json's "gates" and a "sealed" object (the outcome, the bound,
  * the budget). */
-void vd_sealed_json(cJSON *v, const struct vd_sealed *s, const struct vd_result *r);
+void vd_sealed_json(cJSON *v, cJSON *gates, const struct vd_sealed *s, const struct vd_result *r);
 
 /* Appends the sealed gate's sentence to the summary in buf (len bytes in all). */
 void vd_sealed_say(const struct vd_sealed *s, const struct vd_result *r, char *buf, size_t len);

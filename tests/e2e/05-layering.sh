@@ -259,6 +259,31 @@ expect_eq "every report/ source's object was read" "$(ls report/*.c | wc -l)" "$
 if [ -z "$calls" ]; then ok "no report/ object calls a replay or statistics computation"
 else not_ok "no report/ object calls a replay or statistics computation" "$calls"; fi
 
+# --- the stage files through their table -----------------------------------------------------
+# A room that reads the stage files through their table (lib/base/stagefile.h: each field a row,
+# a missing or mistyped one an error naming it) reads none by a string key: no typed getter
+# (sa_json_num, sa_json_str, sa_json_bool) and no cJSON_GetObjectItem with a quoted key in its
+# sources, for such a read turns a missing field back into the caller's default.
+TABLE_ROOMS="pipeline/verdict"
+keyed=$("$PY" - $TABLE_ROOMS <<'PYEOF'
+import glob, re, sys
+read = re.compile(r'\b(sa_json_(?:num|str|bool)|cJSON_GetObjectItem(?:CaseSensitive)?)\s*\([^;]*?,\s*"([^"]*)"', re.S)
+n, bad = 0, []
+for room in sys.argv[1:]:
+    for f in sorted(glob.glob(room + "/*.c") + glob.glob(room + "/*.h")):
+        n += 1
+        text = open(f, encoding="utf-8").read()
+        for m in read.finditer(text):
+            bad.append('%s:%d: %s(..., "%s")' % (f, text.count("\n", 0, m.start()) + 1, m.group(1), m.group(2)))
+print(n)
+print("\n".join(bad))
+PYEOF
+)
+if [ "$(echo "$keyed" | head -n 1)" -ge 10 ] && [ -z "$(echo "$keyed" | tail -n +2)" ]; then
+	ok "the rooms on the stage-file table ($TABLE_ROOMS) read no stage file by a string key"
+else not_ok "the rooms on the stage-file table ($TABLE_ROOMS) read no stage file by a string key" \
+	"$(echo "$keyed" | tail -n +2 | head -n 12)"; fi
+
 # --- one prefix per folder, and folders of a size a reader can hold ----------------------------
 # HACKING.md's table gives each folder its prefix: every global an archive of the build defines
 # begins with its folder's (case aside), every archive has a row, no two rows share a prefix or

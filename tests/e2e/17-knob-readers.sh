@@ -18,6 +18,10 @@ rm -rf "$OUT"
 SA_KNOB_TRACE=$TMP/trace audit
 expect_eq "the traced audit exits 0" 0 $?
 check "the traced audit ran every stage, sealed included" grep -q '^sealed ' "$TMP/trace"
+# the narrator runs after the bundle, only with NARRATE_URL: traced on the same audit (no key, so
+# it reads its knobs and stays off the network)
+(unset LLM_API_KEY; SA_KNOB_TRACE=$TMP/trace "$BIN/narrate" --dir "$OUT" -o "$TMP/narration.json")
+check "the traced narrator ran" grep -q '^narrate ' "$TMP/trace"
 
 got=$("$PY" - "$TMP/trace" build/knobs.mk <<'PYEOF'
 import re, sys

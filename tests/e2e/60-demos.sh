@@ -162,7 +162,10 @@ else
 	not_ok "honest audit left $src/stats.json to damage"
 fi
 
-# Narration: a stand-in chat endpoint on localhost rewrites the summary; a dead one changes nothing.
+# Narration: a stand-in chat endpoint on localhost rewords the summary into narration.json, told
+# as narration beside the verdict it rewords; the verdict, asked with the endpoint and the key
+# set, writes the same verdict.json (it never reaches the network); a dead endpoint leaves a
+# narration.json that says why, and the verdict as it was.
 if [ -f "$src/verdict.json" ]; then
 	"$PY" - "$TMP/port" <<'PYEOF' &
 import http.server, json, sys
@@ -189,12 +192,23 @@ PYEOF
 	d=$TMP/narrated && fresh_copy "$d"
 	"$BIN/config" TRIALS=3 NARRATE_URL="http://127.0.0.1:$(cat "$TMP/port")/v1" -o "$d/config.json"
 	LLM_API_KEY=k "$BIN/verdict" --dir "$d" -o "$d/verdict.json" 2>/dev/null
+	check "with an endpoint and a key, the verdict writes the same verdict.json" \
+		cmp "$src/verdict.json" "$d/verdict.json"
+	LLM_API_KEY=k "$BIN/narrate" --dir "$d" -o "$d/narration.json" 2>/dev/null
 	wait "$srv" 2>/dev/null
-	expect_eq "narration replaces the summary" "narration" "$(jget "$d/verdict.json" summary_source)"
-	expect_eq "narration keeps the verdict" "WATCH" "$(jget "$d/verdict.json" verdict)"
+	expect_eq "narration.json holds the narrator's words, as narration of the verdict" \
+		"true narration WATCH" \
+		"$(jget "$d/narration.json" ok) $(jget "$d/narration.json" source) $(jget "$d/narration.json" verdict)"
+	check "the narration names the verdict" grep -q '"text":.*WATCH, told plainly' "$d/narration.json"
+	expect_eq "the summary stays the one from the numbers" "numbers" "$(jget "$d/verdict.json" summary_source)"
+	"$BIN/bundle" --dir "$d" --name narrated >/dev/null 2>&1
+	check "the bundle hashes verdict.json" grep -q " verdict.json$" "$d/sha256sums.txt"
+	expect_no_match "narration.json lies beside the bundle, unhashed" "$d/sha256sums.txt" "narration"
 	"$BIN/config" TRIALS=3 NARRATE_URL="http://127.0.0.1:1/v1" -o "$d/config.json"
-	LLM_API_KEY=k "$BIN/verdict" --dir "$d" -o "$d/dead.json" 2>/dev/null
-	check "a dead endpoint leaves the summary from the numbers" cmp "$src/verdict.json" "$d/dead.json"
+	LLM_API_KEY=k "$BIN/narrate" --dir "$d" -o "$d/dead.json" 2>/dev/null
+	expect_eq "a dead endpoint: narration.json says it failed" false "$(jget "$d/dead.json" ok)"
+	"$BIN/narrate" --dir "$d" -o "$d/off.json" 2>/dev/null
+	check "without a key, narration is off, and says so" grep -q "narration is off" "$d/off.json"
 else
 	not_ok "narration is checked: the honest audit left no $src/verdict.json to narrate"
 fi

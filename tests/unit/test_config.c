@@ -14,7 +14,7 @@
 #include "config.h"
 
 static const char *const stages[] = { "fingerprint", "inspect", "ledger", "sandbox", "lookahead", "robust", "sealed",
-				      "variants", "replay", "stats", "verdict", "report" };
+				      "variants", "replay", "stats", "verdict", "narrate", "report" };
 
 static int is_stage(const char *w, size_t n)
 {

@@ -1,5 +1,5 @@
 /* test_verdict.c - the verdict rules table-driven (every precedence case, every gate boundary)
- * and narration's offline and failure paths (the generated text: test_verdict_text.c; the stage
+ * and the narrate stage's offline and failure paths (the generated text: test_verdict_text.c; the stage
  * files of a directory: test_verdict_dir.c). */
 
 #include <math.h>
@@ -17,8 +17,8 @@
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
+#include "narrate_llm.h"
 #include "verdict_io.h"
-#include "verdict_llm.h"
 #include "verdict_rules.h"
 #include "verdict_text.h"
 #include "verdict_cases.h"
@@ -202,19 +202,19 @@ static void test_llm_accept(void **state)
 
 	(void)state;
 	strcpy(out, "untouched");
-	assert_int_equal(vd_llm_accept(good_reply, strlen(good_reply), "WATCH", out, sizeof out), 0);
+	assert_int_equal(nr_llm_accept(good_reply, strlen(good_reply), "WATCH", out, sizeof out), 0);
 	assert_non_null(strstr(out, "70 trades"));
 	strcpy(out, "untouched");
-	assert_int_equal(vd_llm_accept(flipped, strlen(flipped), "WATCH", out, sizeof out), -1);
-	assert_int_equal(vd_llm_accept(markup, strlen(markup), "WATCH", out, sizeof out), -1);
-	assert_int_equal(vd_llm_accept("{}", 2, "WATCH", out, sizeof out), -1);
-	assert_int_equal(vd_llm_accept("not json", 8, "WATCH", out, sizeof out), -1);
+	assert_int_equal(nr_llm_accept(flipped, strlen(flipped), "WATCH", out, sizeof out), -1);
+	assert_int_equal(nr_llm_accept(markup, strlen(markup), "WATCH", out, sizeof out), -1);
+	assert_int_equal(nr_llm_accept("{}", 2, "WATCH", out, sizeof out), -1);
+	assert_int_equal(nr_llm_accept("not json", 8, "WATCH", out, sizeof out), -1);
 	assert_string_equal(out, "untouched");
 }
 
 static void test_llm_offline_and_failure(void **state)
 {
-	struct vd_llm llm;
+	struct nr_llm llm;
 	cJSON *v = cJSON_Parse("{\"verdict\":\"WATCH\",\"summary\":\"s\",\"trades\":70}");
 	cJSON *cfg_off = cJSON_Parse("{\"narration\":{\"url\":\"\"}}");
 	cJSON *cfg_on = cJSON_Parse("{\"narration\":{\"url\":\"http://127.0.0.1:1/v1\"}}");
@@ -222,18 +222,18 @@ static void test_llm_offline_and_failure(void **state)
 
 	(void)state;
 	unsetenv("LLM_API_KEY");
-	assert_int_equal(vd_llm_from_config(cfg_off, &llm), -1);
+	assert_int_equal(nr_llm_from_config(cfg_off, &llm), -1);
 	assert_string_equal(llm.model, "llama-3.3-70b-instruct");  /* the knob table's default */
-	assert_int_equal(vd_llm_from_config(cfg_on, &llm), -1);  /* no key */
+	assert_int_equal(nr_llm_from_config(cfg_on, &llm), -1);  /* no key */
 	setenv("LLM_API_KEY", "k", 1);
-	assert_int_equal(vd_llm_from_config(cfg_off, &llm), -1);  /* no endpoint */
-	assert_int_equal(vd_llm_from_config(cfg_on, &llm), 0);
+	assert_int_equal(nr_llm_from_config(cfg_off, &llm), -1);  /* no endpoint */
+	assert_int_equal(nr_llm_from_config(cfg_on, &llm), 0);
 	assert_string_equal(llm.url, "http://127.0.0.1:1/v1");
 	llm.timeout_s = 5;
 	/* nothing listens on port 1: the call fails and the text stays */
-	assert_int_equal(vd_llm_narrate(&llm, v, out, sizeof out), -1);
+	assert_int_equal(nr_llm_narrate(&llm, v, "WATCH", out, sizeof out), -1);
 	assert_string_equal(out, "untouched");
-	req = vd_llm_request(v, "m");
+	req = nr_llm_request(v, "m");
 	assert_non_null(strstr(req, "\\\"trades\\\":70"));
 	free(req);
 	unsetenv("LLM_API_KEY");

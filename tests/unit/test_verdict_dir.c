@@ -160,7 +160,7 @@ static void test_empty_dir_still_decides(void **state)
 	/* no statistics, no trials: the stats stage decides them, and it did not run */
 	assert_int_equal(f.trials, 0);
 	assert_non_null(strstr(in.stats, "stats.json"));
-	v = vd_to_json(&f, &r, &in, "", "numbers");
+	v = vd_to_json(&f, &r, &in, NULL, "", "numbers");
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(v, "trials")));
 	cJSON_Delete(v);
 	rmdir_all(dir);
@@ -227,7 +227,7 @@ static void test_dir_with_killed_run_and_events(void **state)
 	vd_summary(&f, &r, buf, sizeof buf);
 	assert_non_null(strstr(buf, "refused 3 actions (first: os.system, by rule no-spawn)"));
 	assert_non_null(strstr(buf, "killed_wall_clock"));
-	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	v = vd_to_json(&f, &r, &in, NULL, buf, "numbers");
 	assert_string_equal(sa_json_str(v, "verdict", ""), "REJECTED_UNSAFE");
 	assert_string_equal(sa_json_str(v, "gate_verdict", ""), "NOT_READY");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "vetoes")), 1);
@@ -340,7 +340,7 @@ static void test_dir_variants(void **state)
 	vd_summary(&f, &r, buf, sizeof buf);
 	assert_non_null(strstr(buf, "from the 40 declared variants themselves"));
 	assert_non_null(strstr(buf, "overfitting gate failed"));
-	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	v = vd_to_json(&f, &r, &in, NULL, buf, "numbers");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "gates")), VD_NGATES);
 	assert_string_equal(sa_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "gates"), VD_GATE_OVERFITTING), "name", ""),
 			    "overfitting");
@@ -460,7 +460,7 @@ static void test_dir_live(void **state)
 	assert_non_null(strstr(buf, "; every one of its 17544 bars was decided live, with only the bars up to it."));
 	assert_non_null(strstr(buf, "Rejected for look-ahead: decided bar by bar"));
 	assert_non_null(strstr(buf, "the figures score the live decisions"));
-	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	v = vd_to_json(&f, &r, &in, NULL, buf, "numbers");
 	l = cJSON_GetObjectItem(v, "live");
 	assert_int_equal((int)sa_json_num(l, "confirmed_leaks", -1), 3);
 	assert_true(sa_json_bool(l, "complete", false));
@@ -485,7 +485,7 @@ static void test_dir_live(void **state)
 		"been caught with 95 % confidence; 12 bars decided live differ from the backtest, none "
 		"confirmed as look-ahead, and the statistics score the live decisions";
 	assert_non_null(strstr(buf, clause));
-	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	v = vd_to_json(&f, &r, &in, NULL, buf, "numbers");
 	l = cJSON_GetObjectItem(v, "live");
 	assert_string_equal(sa_json_str(l, "clause", ""), clause);
 	assert_false(sa_json_bool(l, "complete", true));
@@ -520,7 +520,7 @@ static void test_dir_live(void **state)
 	vd_decide(&f.num, &f.th, &r);
 	vd_summary(&f, &r, buf, sizeof buf);
 	assert_null(strstr(buf, "decided live"));
-	v = vd_to_json(&f, &r, &in, buf, "numbers");
+	v = vd_to_json(&f, &r, &in, NULL, buf, "numbers");
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(v, "live")));
 	cJSON_Delete(v);
 	rmdir_all(dir);

@@ -17,7 +17,6 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "verdict_io.h"
-#include "verdict_llm.h"
 #include "verdict_rules.h"
 #include "verdict_text.h"
 #include "verdict_cases.h"
