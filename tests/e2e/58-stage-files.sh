@@ -1,10 +1,37 @@
 #!/usr/bin/env bash
-# 58-stage-files.sh - the verdict reads the stage files through their table (lib/base/stagefile.h):
+# 58-stage-files.sh - pipeline/README.md names every field of the stage-file table
+# (lib/base/stagefile.h), and the verdict reads the stage files through that table:
 # in the files of real audits, every field it reads removed, then mistyped, one at a time, makes
 # the verdict INCOMPLETE naming the file and the field (stage_fields.py), never a default that
 # lets the gates speak; a field the table says may be absent is not a break.
 . "$(dirname "$0")/../lib.sh"
 unset LLM_API_KEY
+
+# The field documentation of pipeline/README.md against the table: every file of the table has
+# its paragraph there (**name**), and every field a reader takes is named in it.
+"$BIN/verdict" --fields >"$TMP/fields.txt" || exit 3
+docs=$("$PY" - "$TMP/fields.txt" lib/base/stagefile.h <<'PYEOF'
+import re, sys
+text = open("pipeline/README.md", encoding="utf-8").read()
+paras = {}
+for m in re.finditer(r"^\*\*([a-z_]+\.jsonl?)\*\*(.*?)(?=^\*\*[a-z_]+\.jsonl?\*\*|^## |\Z)", text, re.M | re.S):
+    paras[m.group(1)] = paras.get(m.group(1), "") + m.group(2)
+files = re.findall(r'^\s*X\([A-Z_]+, "([a-z_]+\.jsonl?)"', open(sys.argv[2]).read(), re.M)
+bad = ["%s has no paragraph in pipeline/README.md" % f for f in files if f not in paras]
+rows = [l.split("\t")[:2] for l in open(sys.argv[1]) if l.strip()]
+for name, key in rows:
+    leaf = [k for k in re.split(r"[.\[\]]+", key) if k][-1]
+    if not re.search(r"(?<![A-Za-z_])%s(?![A-Za-z_])" % re.escape(leaf), paras.get(name, "")):
+        bad.append("%s: %s is not named in its paragraph" % (name, key))
+print(len(files), len(rows))
+print("\n".join(bad))
+PYEOF
+)
+read -r n_files n_rows <<<"$(echo "$docs" | head -n 1)"
+if [ "${n_files:-0}" -ge 10 ] && [ "${n_rows:-0}" -gt 100 ] && [ -z "$(echo "$docs" | tail -n +2)" ]; then
+	ok "pipeline/README.md describes the table's $n_files files and names its $n_rows fields"
+else not_ok "pipeline/README.md describes the table's files and names its fields" \
+	"${n_files:-0} files, ${n_rows:-0} rows" "$(echo "$docs" | tail -n +2 | head -n 8)"; fi
 
 "$BIN/gendata" --seed 23 --bars 8760 --start 2026-01-01 -o "$TMP/sealed.csv" >/dev/null || exit 3
 
@@ -52,7 +79,6 @@ expect_eq "stats.json of schema 2: INCOMPLETE, naming the schema" \
 	"$(jget "$TMP/no-trials/verdict.json" verdict) $(jget "$TMP/no-trials/verdict.json" inputs.stats)"
 
 # Every row of the table, removed and mistyped in turn, in the three audits.
-"$BIN/verdict" --fields >"$TMP/fields.txt" || exit 3
 check "verdict --fields lists the table's rows" test "$(wc -l <"$TMP/fields.txt")" -gt 100
 mkdir -p "$TMP/work"
 if "$PY" tests/e2e/stage_fields.py "$BIN/verdict" "$TMP/fields.txt" "$TMP/work" out/$H \
