@@ -97,7 +97,7 @@ static void add_stopped(cJSON *m, const struct rpt_input *in)
 			used += (size_t)snprintf(also + used, sizeof also - used, "%s%s", used ? ", " : "",
 						 in->stage[f].file);
 	cJSON_AddStringToObject(m, "stopped", sa_fmt(buf, sizeof buf, "The audit stopped early at %s: "
-		"%s. Nothing after it could be measured (%s%sthe six gates), so that reason is not "
+		"%s. Nothing after it could be measured (%s%sthe gates), so that reason is not "
 		"repeated below.", in->stage[root].file, in->stage[root].reason, also, also[0] ? ", " : ""));
 }
 

@@ -1,4 +1,4 @@
-/* verdict.c - the verdict stage: six gates (seven with declared variants), two vetoes and a plain-English summary, into verdict.json. */
+/* verdict.c - the verdict stage: the readiness gates (enum vd_gate), two vetoes and a plain-English summary, into verdict.json. */
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,9 +23,10 @@ static void usage(FILE *fp)
 		"       verdict --fields\n"
 		"\n"
 		"Reads config.json, fingerprint.json, inspect.json, run.json, events.jsonl,\n"
-		"lookahead.json, variants.json, replay.json and stats.json from the directory (any may\n"
-		"be missing or failed), scores the gates (six; seven when the strategy declares\n"
-		"VARIANTS), applies the unsafe and look-ahead vetoes and writes verdict.json. --print\n"
+		"lookahead.json, robustness.json, variants.json, replay.json and stats.json from the\n"
+		"directory through the stage-file table (any may be missing or failed), scores the\n"
+		"gates (%d; %d when the strategy declares VARIANTS), applies the unsafe and look-ahead\n"
+		"vetoes and writes verdict.json. --print\n"
 		"shows a written verdict for people. With --sealed (SEALED bars were given), the\n"
 		"sealed gate counts: the net edge must hold on them too (a mean net return per trade\n"
 		"and a total net return above 0), or the verdict cannot pass. When fingerprint.json\n"
@@ -40,7 +41,8 @@ static void usage(FILE *fp)
 		"prints those fields, one a line: file, key, type, whether it may be absent (never,\n"
 		"null, may), unit, meaning (the stage-file table, lib/base/stagefile.h).\n"
 		"\n"
-		"exit codes: 0 written (or printed), 2 usage, 3 could not write or read\n");
+		"exit codes: 0 written (or printed), 2 usage, 3 could not write or read\n",
+		VD_NGATES - 1, VD_NGATES);
 }
 
 /* Decides and writes verdict.json to out. Returns 0, or -1 with the reason in err. */

@@ -231,7 +231,7 @@ static void test_dir_with_killed_run_and_events(void **state)
 	assert_string_equal(sa_json_str(v, "verdict", ""), "REJECTED_UNSAFE");
 	assert_string_equal(sa_json_str(v, "gate_verdict", ""), "NOT_READY");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "vetoes")), 1);
-	/* no variants declared: the six gates, not the overfitting one */
+	/* no variants declared: every gate but the overfitting one */
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "gates")), VD_NGATES - 1);
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "gates"), 2), "value")));
 	cJSON_Delete(v);
