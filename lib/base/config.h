@@ -64,6 +64,9 @@ enum sa_knob_type {
 	X(PBO_BLOCKS, "PBO_BLOCKS", "deflation.pbo_blocks", SA_KNOB_INT, 2, 20, "16",                \
 	  "stats",                                                                                   \
 	  "PBO: contiguous blocks the variants' returns are cut into (even)")                    \
+	X(NEIGHBOUR_KEEP, "NEIGHBOUR_KEEP", "deflation.neighbour_keep", SA_KNOB_NUM, 0, 1, "0.5",  \
+	  "stats",                                                                                   \
+	  "a peak: the audited parameters' neighbours (x0.8 to x1.2) keep, at their median, less than this share of its per-bar Sharpe ratio") \
 	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "",                             \
 	  "robust sealed variants replay stats",                          \
 	  "fees per side, in bps of the traded notional (empty: the market's, FEE_BPS_<MARKET>)") \

@@ -408,6 +408,8 @@ static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in
 	f->effective_trades = n->effective_trades;
 	load_market(c, f);
 	load_prices(c, f);
+	vd_nb_load(c, &f->nb);
+	f->num.peak = f->nb.peak;
 	f->trades_lag1 = sa_json_num(ac, "trades_lag1", NAN);
 	vd_load_trials(c, f);
 	n->mean_net = sa_json_num(c, "mean_net_return", NAN);
@@ -563,6 +565,7 @@ cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const str
 	cJSON_AddNumberToObject(root, "lookahead_failed", (double)f->num.lookahead_failed);
 	add_robust(root, f);
 	add_prices(root, f, r);
+	vd_nb_json(root, &f->nb, r->peak_capped);
 	vd_live_json(root, &f->live);
 	sa_json_add_num(root, "trades", f->num.stats_ok ? f->num.trades : 0, 12);
 	cJSON_AddNumberToObject(root, "trials", (double)f->trials);
