@@ -35,6 +35,14 @@ summary_has() {
 		"$1/verdict.json" "$2"
 }
 
+# --- the sets: inspect's rule against the reference's, on the golden file of edge cases --------
+check "inspect's neighbours are the reference's (a 1, a 2, a zero, a negative, a float, a bool, a string)" \
+	"$PY" -c 'import json, sys; sys.path.insert(0, "tests"); import recompute_neighbourhood as r
+n = json.load(open(sys.argv[1]))["strategy"]["neighbourhood"]
+moved, sets = r.expected_sets(n["parameters"])
+assert n["params"] == sets and [m for m, _ in moved] == ["a", "b", "d", "e", "g"], (n["params"], sets)' \
+	tests/golden/inspect/neighbours.json
+
 # --- a plateau -----------------------------------------------------------------------------
 d=out/e2e-nb-plateau
 audit e2e-nb-plateau STRATEGY=$F/plateau.py DATA="$TMP/planted.csv"
