@@ -399,7 +399,7 @@ FORCE:
 # The auditor's own error rates on worlds whose truth is known: every case audited with
 # `make audit` into out/<dir's name>-<id>/, the figures in $(CALIBRATE_DIR)/calibration.json
 # (scripts/calibrate has the worlds).
-CALIBRATE_ENV := $(foreach k,NULL BEST_OF POWER EDGES POWER_BARS LOOKAHEAD BARS SEED PERMUTATIONS \
+CALIBRATE_ENV := $(foreach k,NULL BEST_OF SEARCH SEARCH_K WORLDS POWER EDGES POWER_BARS LOOKAHEAD BARS SEED PERMUTATIONS \
 	LOOKAHEAD_MAX JOBS DIR SUMMARY,CALIBRATE_$(k)=$(call shq,$(CALIBRATE_$(k))))
 calibrate: build/.deps
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel all
