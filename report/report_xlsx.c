@@ -768,10 +768,10 @@ static void write_tearsheet(struct book *b, const struct rpt_input *in)
 	write_monthly(b, st);
 	write_yearly(b, st);
 	write_delay(b, st);
-	write_neighbourhood(b, st);
 	write_costs(b, st);
 	write_benchmark(b, st);
 	write_selection(b, st);
+	write_neighbourhood(b, st);
 }
 
 int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *name, char *err, size_t errlen)
