@@ -312,6 +312,17 @@ $(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs
 		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@ --csv $(OUT)/variants.csv \
 		--matrix $(OUT)/variant_returns.bin
 
+# The neighbourhood: the audited parameters moved to nearby values (inspect listed the sets),
+# run and replayed as the variants are; the stats stage measures whether the edge is a plateau.
+NB_JSON := $(if $(STRATEGY),$(OUT)/neighbourhood.json)
+NB_ARG := $(if $(STRATEGY),--neighbourhood $(OUT)/neighbourhood.json)
+$(OUT)/neighbourhood.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs \
+		$(call stamps,variants) $(R)/variants
+	$(call say,STAGE,$@)
+	$(Q)$(R)/variants $(S_ARG) --inspect $(OUT)/inspect.json --data $(DATA) --family neighbourhood \
+		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@ \
+		--csv $(OUT)/neighbourhood.csv --matrix $(OUT)/neighbourhood_returns.bin
+
 # Sealed bars (SEALED, bars the uploader has never seen): the strategy run once on them and
 # scored there; sealed.json holds one outcome of a reusable holdout against replay.json's open
 # edge, within the set's budget in the ledger's history, and the verdict reads it only when given.
@@ -352,9 +363,9 @@ $(OUT)/ledger.json: $(OUT)/inspect.json $(OUT)/fingerprint.json $(call stamps,le
 # target: a missing one makes the recipe run again).
 ST_CURVES := $(addprefix $(OUT)/,benchmark.csv rolling.csv walkforward.csv montecarlo_fan.csv)
 $(OUT)/stats.json $(ST_CURVES) &: $(OUT)/replay.json $(OUT)/run.json $(LA_JSON) $(DATA) $(V_JSON) \
-		$(OUT)/ledger.json $(OUT)/inspect.json $(call stamps,stats) $(R)/stats
+		$(NB_JSON) $(OUT)/ledger.json $(OUT)/inspect.json $(call stamps,stats) $(R)/stats
 	$(call say,STAGE,$(OUT)/stats.json)
-	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) --config $(OUT)/config.json $(D_ARG) \
+	$(Q)$(R)/stats --replay $(OUT)/replay.json $(V_ARG) $(NB_ARG) --config $(OUT)/config.json $(D_ARG) \
 		--run $(OUT)/run.json $(LA_ARG) --ledger $(OUT)/ledger.json --inspect $(OUT)/inspect.json \
 		-o $(OUT)/stats.json \
 		--benchmark-out $(OUT)/benchmark.csv --rolling-out $(OUT)/rolling.csv \
@@ -395,7 +406,7 @@ FORCE:
 # The auditor's own error rates on worlds whose truth is known: every case audited with
 # `make audit` into out/<dir's name>-<id>/, the figures in $(CALIBRATE_DIR)/calibration.json
 # (scripts/calibrate has the worlds).
-CALIBRATE_ENV := $(foreach k,NULL BEST_OF POWER EDGES POWER_BARS LOOKAHEAD BARS SEED PERMUTATIONS \
+CALIBRATE_ENV := $(foreach k,NULL BEST_OF SEARCH SEARCH_K WORLDS POWER EDGES POWER_BARS LOOKAHEAD BARS SEED PERMUTATIONS \
 	LOOKAHEAD_MAX JOBS DIR SUMMARY,CALIBRATE_$(k)=$(call shq,$(CALIBRATE_$(k))))
 calibrate: build/.deps
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel all

@@ -13,6 +13,7 @@
 #include "report_input.h"
 #include "report_live.h"
 #include "report_model.h"
+#include "report_neighbourhood.h"
 #include "report_reconcile.h"
 #include "report_pdf.h"
 #include "report_tearsheet.h"
@@ -150,7 +151,7 @@ static void draw_charts(const struct args *a, const struct rpt_input *in, const 
 	draw_live(a, in, x);
 	draw_reconcile(a, in);
 	draw_robust_charts(a, in);
-	if (rpt_trials_charts(a->dir, in, err, sizeof err))
+	if (rpt_trials_charts(a->dir, in, err, sizeof err) || rpt_nb_chart(a->dir, in, err, sizeof err))
 		sa_die("%s", err);
 	if (rpt_checks_charts(a->dir, in, err, sizeof err))
 		sa_die("%s", err);
@@ -193,7 +194,7 @@ int main(int argc, char **argv)
 	cJSON *model = rpt_model_build(&in, a.name);
 	if (model)
 		cJSON_AddBoolToObject(model, "equity_log", rpt_equity_log_axis(&in.equity, x.bench.n >= 2 ? &x.bench : NULL));
-	if (!model || rpt_trials_model(model, &in) || rpt_forward_model(model, &in) || rpt_checks_model(model, &in) ||
+	if (!model || rpt_trials_model(model, &in) || rpt_nb_model(model, &in) || rpt_forward_model(model, &in) || rpt_checks_model(model, &in) ||
 	    rpt_calibration_model(model, a.dir))
 		sa_die("out of memory");
 	write_html(&a, model);

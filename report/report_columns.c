@@ -40,6 +40,14 @@ const struct rpt_col rpt_delay_cols[RPT_DELAY_COLS] = {
 	{ { NULL, NULL, 0 }, "ruined", RPT_CELL_COUNT, 8, "" },
 };
 
+const struct rpt_col rpt_nb_cols[RPT_NB_COLS] = {
+	{ { "set", "set", 0.08 }, "set", RPT_CELL_COUNT, 6, "num" },
+	{ { "parameters", "params", 0.42 }, "params", RPT_CELL_TEXT, 36, "mono" },
+	{ { "Sharpe ratio per bar", "sharpe", 0.18 }, "sharpe", RPT_CELL_NUM, 14, "num" },
+	{ { "share of the centre's kept", "keep", 0.16 }, "keep", RPT_CELL_NUM, 12, "num" },
+	{ { "net return", "net", 0.16 }, "net_return", RPT_CELL_PCT, 12, "num" },
+};
+
 const struct rpt_col rpt_cost_cols[RPT_COST_COLS] = {
 	{ { "cost multiple", "multiple", 0.16 }, "multiple", RPT_CELL_COUNT, 10, "num" },
 	{ { "trades", "trades", 0.12 }, "trades", RPT_CELL_COUNT, 8, "num" },

@@ -62,6 +62,10 @@ extern const struct rpt_col rpt_live_cols[RPT_LIVE_COLS];
 extern const struct rpt_col rpt_exit_cols[RPT_TAG_COLS];
 extern const struct rpt_col rpt_tag_cols[RPT_TAG_COLS];
 
+/* The neighbourhood: stats.json's neighbourhood.sets, the model's "neighbourhood.rows". */
+#define RPT_NB_COLS 5
+extern const struct rpt_col rpt_nb_cols[RPT_NB_COLS];
+
 /* The PDF's columns of t[0..n) into out (the XLSX's own columns left out); returns how many. */
 size_t rpt_pdf_cols(const struct rpt_col *t, size_t n, struct rpt_pdf_col *out);
 

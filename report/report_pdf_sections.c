@@ -8,6 +8,7 @@
 #include "jsonio.h"
 #include "report_chart.h"
 #include "report_freqtrade.h"
+#include "report_neighbourhood.h"
 
 #define get rpt_pdf_get
 #define str rpt_pdf_str
@@ -768,6 +769,7 @@ void rpt_pdf_sections(struct rpt_pdf *p, const cJSON *model, const struct rpt_pd
 	reconcile(p, model);
 	statistics(p, model, d);
 	trials(p, model);
+	rpt_nb_pdf(p, model);
 	selection(p, model);
 	forward(p, model);
 	trades(p, model);

@@ -161,6 +161,9 @@ static const char *trials_source_words(const char *source)
 {
 	if (strcmp(source, "variants") == 0)
 		return "the declared variants that ran";
+	if (strcmp(source, "neighbourhood") == 0)
+		return "the search the peak of its parameters implies (the neighbourhood: 5 values a "
+		       "parameter moved)";
 	if (strcmp(source, "ledger") == 0)
 		return "the trial ledger: every version of this strategy the nightly has seen, each "
 		       "counting its declared variants";

@@ -573,6 +573,35 @@ static void write_sides(struct book *b, const cJSON *st)
 	filter(ws, 2, 5);
 }
 
+/* Sheet Neighbourhood: each set of stats.json's neighbourhood (its parameters as compact JSON),
+ * then the measure. */
+static void write_neighbourhood(struct book *b, const cJSON *st)
+{
+	const cJSON *nb = get(st, "neighbourhood"), *it;
+	lxw_worksheet *ws = table_sheet(b, "Neighbourhood", rpt_nb_cols, RPT_NB_COLS);
+	static const char *const keys[] = { "shape", "keep", "keep_min", "centre_sharpe",
+					    "median_sharpe", "implied_trials", "neighbours", "ran",
+					    "failed", "not_run", "reason" };
+	int r = 1;
+
+	if (!ws)
+		return;
+	cJSON_ArrayForEach(it, get(nb, "sets")) {
+		char *params = cJSON_PrintUnformatted(get(it, "params"));
+
+		json_row(b, ws, r, rpt_nb_cols, RPT_NB_COLS, it);
+		put_text(ws, r++, 1, params ? params : "", NULL);
+		free(params);
+	}
+	if (r > 1)
+		filter(ws, r - 1, RPT_NB_COLS);
+	r++;
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		worksheet_write_string(ws, (lxw_row_t)r, 0, keys[k], NULL);
+		put_json(ws, r++, 1, get(nb, keys[k]), NULL);
+	}
+}
+
 static void write_delay(struct book *b, const cJSON *st)
 {
 	lxw_worksheet *ws = table_sheet(b, "Delay", rpt_delay_cols, RPT_DELAY_COLS);
@@ -742,6 +771,7 @@ static void write_tearsheet(struct book *b, const struct rpt_input *in)
 	write_costs(b, st);
 	write_benchmark(b, st);
 	write_selection(b, st);
+	write_neighbourhood(b, st);
 }
 
 int rpt_xlsx_write(const char *path, const struct rpt_input *in, const char *name, char *err, size_t errlen)

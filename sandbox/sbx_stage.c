@@ -20,7 +20,7 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		{"output", required_argument, NULL, 'o'},   {"csv", required_argument, NULL, 'v'},
 		{"matrix", required_argument, NULL, 'm'},   {"started", required_argument, NULL, 'S'},
 		{"timing", no_argument, NULL, 't'},         {"help", no_argument, NULL, 'h'},
-		{"replay", required_argument, NULL, 'p'},
+		{"replay", required_argument, NULL, 'p'},   {"family", required_argument, NULL, 'f'},
 		{NULL, 0, NULL, 0},
 	};
 	unsigned opt = st->options;
@@ -39,6 +39,7 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		case 'v': if (!(opt & SBX_STAGE_TABLES)) return sa_error("unknown option --csv"); a->csv = optarg; break;
 		case 'm': if (!(opt & SBX_STAGE_TABLES)) return sa_error("unknown option --matrix"); a->matrix = optarg; break;
 		case 'p': if (!(opt & SBX_STAGE_REPLAY)) return sa_error("unknown option --replay"); a->replay = optarg; break;
+		case 'f': if (!(opt & SBX_STAGE_FAMILY)) return sa_error("unknown option --family"); a->family = optarg; break;
 		case 't': if (!(opt & SBX_STAGE_TIMING)) return sa_error("unknown option --timing"); a->timing = true; break;
 		case 'j':
 			if (sbx_parse_jobs(optarg, &a->jobs) < 0)

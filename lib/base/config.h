@@ -64,6 +64,9 @@ enum sa_knob_type {
 	X(PBO_BLOCKS, "PBO_BLOCKS", "deflation.pbo_blocks", SA_KNOB_INT, 2, 20, "16",                \
 	  "stats",                                                                                   \
 	  "PBO: contiguous blocks the variants' returns are cut into (even)")                    \
+	X(NEIGHBOUR_KEEP, "NEIGHBOUR_KEEP", "deflation.neighbour_keep", SA_KNOB_NUM, 0, 1, "0.5",  \
+	  "stats",                                                                                   \
+	  "a peak: the audited parameters' neighbours (x0.8 to x1.2) keep, at their median, less than this share of its per-bar Sharpe ratio") \
 	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "",                             \
 	  "robust sealed variants replay stats",                          \
 	  "fees per side, in bps of the traded notional (empty: the market's, FEE_BPS_<MARKET>)") \
@@ -212,6 +215,12 @@ enum sa_knob_type {
 	  "make calibrate: audits of rules with no edge on data with none (half of them best-of-K)") \
 	X(CALIBRATE_BEST_OF, "CALIBRATE_BEST_OF", NULL, SA_KNOB_MAKE, 0, 0, "10", "",                 \
 	  "make calibrate: K, the rules a best-of-K null case picks from (TRIALS=K, VARIANTS)")     \
+	X(CALIBRATE_SEARCH, "CALIBRATE_SEARCH", NULL, SA_KNOB_MAKE, 0, 0, "100", "",                  \
+	  "make calibrate: audits of an undeclared search (the best of CALIBRATE_SEARCH_K rules picked on the bars, TRIALS=1)") \
+	X(CALIBRATE_SEARCH_K, "CALIBRATE_SEARCH_K", NULL, SA_KNOB_MAKE, 0, 0, "200", "",              \
+	  "make calibrate: the rules an undeclared search picks its best from")                    \
+	X(CALIBRATE_WORLDS, "CALIBRATE_WORLDS", NULL, SA_KNOB_MAKE, 0, 0, "30", "",                   \
+	  "make calibrate: audits in each world of a bid-ask bounce, stale prices, GARCH with t(4) shocks") \
 	X(CALIBRATE_POWER, "CALIBRATE_POWER", NULL, SA_KNOB_MAKE, 0, 0, "3", "",                      \
 	  "make calibrate: audits per power cell (an edge strength at a sample size)")             \
 	X(CALIBRATE_EDGES, "CALIBRATE_EDGES", NULL, SA_KNOB_MAKE, 0, 0, "0.1,0.2,0.3", "",            \

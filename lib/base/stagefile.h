@@ -318,6 +318,28 @@ enum sa_fabsent {
 	  "the spread's slippage turns the sign")                                                 \
 	X(ST_BOUNCE_INSIDE, STATS, "bounce.inside_bounce", SA_FT_BOOL, SA_FA_NEVER, "",              \
 	  "a positive net return that either turns: not an edge anyone could trade")             \
+	X(ST_NB, STATS, "neighbourhood", SA_FT_OBJ, SA_FA_MAY, "",                                   \
+	  "the audited parameters' neighbours: plateau or peak")                                 \
+	X(ST_NB_MEASURED, STATS, "neighbourhood.measured", SA_FT_BOOL, SA_FA_NEVER, "",              \
+	  "the neighbours ran and were compared")                                                 \
+	X(ST_NB_REASON, STATS, "neighbourhood.reason", SA_FT_STR, SA_FA_NULL, "",                    \
+	  "why it was not measured")                                                              \
+	X(ST_NB_SHAPE, STATS, "neighbourhood.shape", SA_FT_STR, SA_FA_NULL, "",                      \
+	  "plateau, peak or no_edge")                                                             \
+	X(ST_NB_KEEP, STATS, "neighbourhood.keep", SA_FT_NUM, SA_FA_NULL, "ratio",                   \
+	  "the neighbours' median per-bar Sharpe ratio over the centre's")                       \
+	X(ST_NB_KEEP_MIN, STATS, "neighbourhood.keep_min", SA_FT_NUM, SA_FA_NULL, "ratio",           \
+	  "the least a plateau keeps (NEIGHBOUR_KEEP)")                                           \
+	X(ST_NB_CENTRE, STATS, "neighbourhood.centre_sharpe", SA_FT_NUM, SA_FA_NULL, "",             \
+	  "the audited parameters' per-bar Sharpe ratio")                                         \
+	X(ST_NB_MEDIAN, STATS, "neighbourhood.median_sharpe", SA_FT_NUM, SA_FA_NULL, "",             \
+	  "the neighbours' median per-bar Sharpe ratio")                                          \
+	X(ST_NB_IMPLIED, STATS, "neighbourhood.implied_trials", SA_FT_NUM, SA_FA_NULL, "trials",     \
+	  "the search a peak implies")                                                            \
+	X(ST_NB_NEIGHBOURS, STATS, "neighbourhood.neighbours", SA_FT_NUM, SA_FA_NEVER, "sets",       \
+	  "the neighbours' sets")                                                                 \
+	X(ST_NB_FAILED, STATS, "neighbourhood.failed", SA_FT_NUM, SA_FA_NEVER, "sets",               \
+	  "neighbours whose run failed")                                                          \
 	X(ST_CONC, STATS, "concentration", SA_FT_OBJ, SA_FA_NULL, "",                                \
 	  "the edge without the best trades")                                                     \
 	X(ST_CONC_WITHOUT, STATS, "concentration.mean_net_return_without", SA_FT_NUM, SA_FA_NULL,    \

@@ -6,6 +6,7 @@
 #include "inspect_ast.h"
 #include "inspect_exits.h"
 #include "inspect_hyperopt.h"
+#include "inspect_neighbours.h"
 #include "inspect_params.h"
 #include "inspect_framework.h"
 #include "inspect_node.h"
@@ -761,6 +762,8 @@ cJSON *inspect_ast_findings(const char *src)
 	check_hyperopt(tree, out);
 	if (!cJSON_AddItemToObject(out, "parameters", inspect_params_read(tree)))
 		cJSON_AddNullToObject(out, "parameters");
+	if (!cJSON_AddItemToObject(out, "numeric", inspect_neighbours_read(tree)))
+		cJSON_AddNullToObject(out, "numeric");
 done:
 	cJSON_AddItemToObject(out, "flags", w.flags);
 	w.flags = NULL;

@@ -3,6 +3,7 @@
 #include "inspect_core.h"
 #include "inspect_ast.h"
 #include "inspect_hyperopt.h"
+#include "inspect_neighbours.h"
 #include "inspect_params.h"
 #include "inspect_rules.h"
 
@@ -76,6 +77,8 @@ cJSON *inspect_strategy_absent(void)
 	cJSON_AddNullToObject(s, "startup_candle_count");
 	cJSON_AddNullToObject(s, "can_short");
 	cJSON_AddNullToObject(s, "parameters");
+	cJSON_AddItemToObject(s, "neighbourhood", inspect_neighbours_take(NULL));
+	inspect_neighbours_sets(s);
 	cJSON_AddNullToObject(s, "error");
 	return s;
 }
@@ -456,6 +459,8 @@ static const char *take_findings(cJSON *s, const cJSON *found, const char *buf, 
 	take_framework(s, found);
 	put(s, "parameters", strcmp(sa_json_str(s, "framework", ""), "freqtrade") ? cJSON_CreateNull() :
 	    inspect_params_take(found));
+	put(s, "neighbourhood", inspect_neighbours_take(found));
+	inspect_neighbours_sets(s);
 	if (cJSON_IsObject(se)) {
 		long line = (long)sa_json_num(se, "line", 0), col = (long)sa_json_num(se, "col", 0);
 		cJSON *o = cJSON_CreateObject();
@@ -568,6 +573,7 @@ cJSON *inspect_strategy_file(const char *path, const struct inspect_limits *lim,
 	if (st == SA_READ_OK) {
 		s = inspect_strategy_buf(buf, len, lim, reason, reasonlen, broken);
 		inspect_params_file(s, path);
+		inspect_neighbours_sets(s);
 		goto out;
 	}
 	s = inspect_strategy_absent();

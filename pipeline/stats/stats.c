@@ -27,6 +27,7 @@ static const char usage[] =
 	"             [--trades trades.csv] [--equity equity.csv] [--data ohlcv.csv --run run.json]\n"
 	"             [--lookahead lookahead.json]\n"
 	"             [--variants variants.json] [--ledger ledger.json] [--inspect inspect.json]\n"
+	"             [--neighbourhood neighbourhood.json]\n"
 	"             [--benchmark-out benchmark.csv] [--rolling-out rolling.csv]\n"
 	"             [--walkforward-out walkforward.csv] [--fan-out montecarlo_fan.csv]\n"
 	"       stats --time-pbo BARSxVARIANTS [--config config.json]\n"
@@ -47,6 +48,9 @@ static const char usage[] =
 	"With --inspect, trials are at least the search the file declares: a freqtrade hyperopt\n"
 	"space (inspect.json strategy.hyperopt_space, at most HYPEROPT_EPOCHS of its points), and\n"
 	"the grid an optimize() call searched (run.json declared_search).\n"
+	"With --neighbourhood (and --inspect), the audited parameters' neighbours are set against\n"
+	"the centre (stats.json neighbourhood): a peak, whose neighbours keep at their median less\n"
+	"than NEIGHBOUR_KEEP of its per-bar Sharpe ratio, counts as a search of 5^parameters trials.\n"
 	"The --*-out files hold the curves the report draws: buy and hold, the rolling Sharpe ratio\n"
 	"and volatility, the walk-forward's equity and the Monte Carlo's fan (a header alone when\n"
 	"there is none; stats.json says why).\n"
@@ -60,7 +64,7 @@ static const char usage[] =
 
 struct args {
 	const char *replay, *config, *out, *trades, *equity, *data, *run, *variants, *time_pbo, *ledger;
-	const char *time_spa, *time_mc, *lookahead, *inspect;
+	const char *time_spa, *time_mc, *lookahead, *inspect, *neighbourhood;
 	struct sts_curve_paths curves;
 };
 
@@ -74,6 +78,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		{ "data", required_argument, NULL, 'd' },
 		{ "run", required_argument, NULL, 'u' },
 		{ "variants", required_argument, NULL, 'v' },
+		{ "neighbourhood", required_argument, NULL, 'N' },
 		{ "ledger", required_argument, NULL, 'l' },
 		{ "lookahead", required_argument, NULL, 'L' },
 		{ "inspect", required_argument, NULL, 'I' },
@@ -98,6 +103,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'd': a->data = optarg; break;
 		case 'u': a->run = optarg; break;
 		case 'v': a->variants = optarg; break;
+		case 'N': a->neighbourhood = optarg; break;
 		case 'l': a->ledger = optarg; break;
 		case 'L': a->lookahead = optarg; break;
 		case 'I': a->inspect = optarg; break;
@@ -135,9 +141,9 @@ static const char *beside(const char *file, const char *name, char *buf, size_t 
 
 /* Everything main reads, released in one place. */
 struct loaded {
-	cJSON *replay, *config, *run, *variants, *ledger, *lookahead, *inspect;
-	double *matrix;
-	char variants_err[512], matrix_err[512];
+	cJSON *replay, *config, *run, *variants, *ledger, *lookahead, *inspect, *nb;
+	double *matrix, *nb_matrix;
+	char variants_err[512], matrix_err[512], nb_err[512], nb_matrix_err[512];
 	char *trades_buf, *equity_buf;
 	struct rp_trade *trades;
 	double *eq;
@@ -238,6 +244,7 @@ static void load_tearsheet(struct loaded *L, const char *data, const char *run, 
 }
 
 static void load_variants(struct loaded *L, const char *path);
+static void load_neighbourhood(struct loaded *L, const char *path);
 
 /* ledger.json, when it was used; an unusable one is as none (ledger.json's own stage stops
  * the audit on a damaged history, so this is a file from before the ledger). */
@@ -315,6 +322,8 @@ static void load_all(struct loaded *L, const struct args *a)
 		log_span(L);
 	if (a->variants)
 		load_variants(L, a->variants);
+	if (a->neighbourhood)
+		load_neighbourhood(L, a->neighbourhood);
 	if (a->ledger)
 		load_ledger(L, a->ledger);
 	if (a->inspect)
@@ -344,8 +353,33 @@ static void load_variants(struct loaded *L, const char *path)
 		L->in.matrix = L->matrix;
 }
 
+/* neighbourhood.json and the return matrix it names, beside it. */
+static void load_neighbourhood(struct loaded *L, const char *path)
+{
+	char mp[4096];
+	const char *name;
+	bool ok;
+
+	L->nb = sa_json_read_stage(path, &ok, L->nb_err, sizeof(L->nb_err));
+	L->in.neighbourhood = L->nb && ok ? L->nb : NULL;
+	L->in.neighbourhood_err = L->nb_err;
+	L->in.nb_matrix_err = L->nb_matrix_err;
+	if (!L->in.neighbourhood || !sa_json_bool(L->nb, "declared", false))
+		return;
+	name = sa_json_str(L->nb, "matrix", "");
+	if (!*name || strchr(name, '/') || name[0] == '.') {
+		sa_fmt(L->nb_matrix_err, sizeof(L->nb_matrix_err), "neighbourhood.json names no matrix file");
+		return;
+	}
+	if (da_vmatrix_read(beside(path, name, mp, sizeof(mp)), &L->nb_matrix, &L->in.nb_bars,
+			   &L->in.nb_cols, L->nb_matrix_err, sizeof(L->nb_matrix_err)) == 0)
+		L->in.nb_matrix = L->nb_matrix;
+}
+
 static void release_all(struct loaded *L)
 {
+	cJSON_Delete(L->nb);
+	free(L->nb_matrix);
 	cJSON_Delete(L->variants);
 	cJSON_Delete(L->ledger);
 	cJSON_Delete(L->inspect);

@@ -22,6 +22,7 @@
 #include "stats_spread.h"
 #include "stats_tearsheet.h"
 #include "stats_checks.h"
+#include "stats_neighbourhood.h"
 #include "stats_trials.h"
 #include "timeutil.h"
 
@@ -564,7 +565,8 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 	struct sts_pbo_sweep sweep;
 	char buf[1024], err[512], pbo_why[512];
 	const char *why = first_problem(in, buf, sizeof(buf)), *cost_basis;
-	double knob_v;
+	double knob_v, keep_min;
+	struct sts_nb nb = { 0 };
 	long long epochs;
 	struct sts_search search;
 	bool has_pbo;
@@ -588,6 +590,16 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 		goto fail;
 	}
 	sts_trials_search(in->inspect, in->run, (double)epochs, &tr, &search);
+	if (sa_config_num(in->config, SA_K_NEIGHBOUR_KEEP, &keep_min, err, sizeof(err)) < 0) {
+		why = err;
+		goto fail;
+	}
+	if (sts_nb_measure(in->inspect, in->neighbourhood, in->neighbourhood_err, in->nb_matrix,
+			   in->nb_bars, in->nb_cols, in->nb_matrix_err, keep_min, &nb) < 0) {
+		why = "out of memory measuring the neighbourhood";
+		goto fail;
+	}
+	sts_nb_trials(&nb, &tr);
 	si.trials = tr.trials;
 	si.has_sr_variance = tr.has_v;
 	si.sr_variance = tr.v;
@@ -649,6 +661,7 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 	sts_trials_report(o, &tr, &fam, has_pbo ? &pbo : NULL, has_pbo ? &sweep : NULL, pbo_why);
 	sts_trials_ledger_report(o, in->ledger);
 	sts_trials_search_report(o, &search);
+	sts_nb_report(o, &nb, in->inspect, in->neighbourhood);
 	sts_trials_variance_report(o, &tr, s.v_sr, s.dep.effective_trades);
 	if (forward(o, in) < 0) {
 		cJSON_Delete(o);
@@ -668,5 +681,6 @@ fail:
 	sa_json_fail(o, why);
 out:
 	sts_family_release(&fam);
+	sts_nb_release(&nb);
 	return o;
 }

@@ -68,6 +68,14 @@ struct sts_stage_in {
 	const double *matrix;
 	size_t m_bars, m_cols;
 	const char *matrix_err;
+	/* the neighbourhood: neighbourhood.json (NULL when not given, with neighbourhood_err
+	 * when unusable) and its return matrix (nb_cols columns of nb_bars; NULL with
+	 * nb_matrix_err) */
+	const cJSON *neighbourhood;
+	const char *neighbourhood_err;
+	const double *nb_matrix;
+	size_t nb_bars, nb_cols;
+	const char *nb_matrix_err;
 	/* ledger.json when the trial ledger was used (NULL otherwise) */
 	const cJSON *ledger;
 	/* inspect.json (its strategy.hyperopt_space) and run.json (its declared_search), the

@@ -56,6 +56,7 @@ static void usage(FILE *fp)
 		"usage: variants [--strategy FILE] --inspect inspect.json --data OHLCV.csv\n"
 		"                --config config.json [--jobs N] [--started EPOCH] -o variants.json\n"
 		"                --csv variants.csv --matrix variant_returns.bin\n"
+		"                [--family declared|neighbourhood]\n"
 		"\n"
 		"Runs signals(df, **params) in the sandbox for every parameter set the strategy declares\n"
 		"in VARIANTS (as inspect.json read it, never by running the file), each a fresh run with\n"
@@ -65,13 +66,26 @@ static void usage(FILE *fp)
 		"Without VARIANTS nothing runs: variants.json says \"declared\": false. The stage spends\n"
 		"at most its share of budget.audit_s (from --started, the audit's start); variants it\n"
 		"could not run in time are counted and variants.json says \"complete\": false.\n"
+		"With --family neighbourhood it runs inspect.json's strategy.neighbourhood.params instead\n"
+		"(the audited parameters moved to nearby values, the centre first), the same way.\n"
 		"\n"
 		"exit status: 0 variants.json written (even when it says \"ok\": false),\n"
 		"             2 bad command line, 3 the tool itself could not work\n");
 }
 
-/* Reads inspect.json's strategy.variants; k = 0 when none are declared or they are malformed.
- * Returns 0, or -1 with why. */
+/* The object of inspect.json's strategy that holds the family's parameter sets, or NULL for an
+ * unknown family. */
+static const char *family_key(const struct sbx_stage_args *o)
+{
+	if (!o->family || !strcmp(o->family, "declared"))
+		return "variants";
+	if (!strcmp(o->family, "neighbourhood"))
+		return "neighbourhood";
+	return NULL;
+}
+
+/* Reads inspect.json's strategy.variants (or the family's sets); k = 0 when none are declared
+ * or they are malformed. Returns 0, or -1 with why. */
 static int read_declared(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
@@ -81,8 +95,10 @@ static int read_declared(const struct sbx_stage_args *o, struct job *j, char *wh
 	j->insp = sa_json_read_stage(o->inspect, &ok, err, sizeof err);
 	if (!j->insp)
 		return sbx_stage_fail(why, len, "inspect.json unusable (%s); the variants were not run", err);
+	if (!family_key(o))
+		return sbx_stage_fail(why, len, "unknown family '%s' (declared or neighbourhood)", o->family);
 	s = cJSON_GetObjectItemCaseSensitive(j->insp, "strategy");
-	v = cJSON_GetObjectItemCaseSensitive(s, "variants");
+	v = cJSON_GetObjectItemCaseSensitive(s, family_key(o));
 	j->params = cJSON_GetObjectItemCaseSensitive(v, "params");
 	if (!cJSON_IsArray(j->params))
 		j->params = NULL;
@@ -239,6 +255,7 @@ static cJSON *family_json(const struct sbx_stage_args *o, const struct job *j)
 	cJSON *res = sa_sf_new(SA_SF_VARIANTS), *list;
 
 	cJSON_AddBoolToObject(res, "ok", true);
+	cJSON_AddStringToObject(res, "family", o->family ? o->family : "declared");
 	cJSON_AddBoolToObject(res, "declared", j->k > 0);
 	cJSON_AddBoolToObject(res, "complete", j->not_run == 0);
 	cJSON_AddNumberToObject(res, "not_run", (double)j->not_run);
@@ -338,7 +355,7 @@ static cJSON *check_stage(const struct sbx_stage_args *a, char *err, size_t errl
 
 int main(int argc, char **argv)
 {
-	static const struct sbx_stage st = { "variants", SBX_STAGE_INSPECT | SBX_STAGE_TABLES, usage,
+	static const struct sbx_stage st = { "variants", SBX_STAGE_INSPECT | SBX_STAGE_TABLES | SBX_STAGE_FAMILY, usage,
 					     check_stage };
 
 	return sbx_stage_main(&st, argc, argv);

@@ -471,6 +471,8 @@ static void load_stats(const char *dir, struct vd_facts *f, struct vd_inputs *in
 	load_benchmark(&s, f);
 	load_tail_overlap(&s, f);
 	load_prices(&s, f);
+	vd_nb_load(&s, &f->nb);
+	f->num.peak = f->nb.peak;
 	vd_load_trials(&s, f);
 	load_concentration(&s, &f->num);
 out:
@@ -621,6 +623,7 @@ cJSON *vd_to_json(const struct vd_facts *f, const struct vd_result *r, const str
 	cJSON_AddNumberToObject(root, "lookahead_failed", (double)f->num.lookahead_failed);
 	add_robust(root, f);
 	add_prices(root, f, r);
+	vd_nb_json(root, &f->nb, r->peak_capped);
 	vd_live_json(root, &f->live);
 	sa_json_add_num(root, "trades", f->num.stats_ok ? f->num.trades : 0, 12);
 	/* the effective trials as stats decided them (stats.json trials); null without statistics */

@@ -102,6 +102,10 @@ void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struc
 	r->stale_capped = n->stats_ok && n->stale && r->gate_verdict == VD_READY_FOR_MICRO_LIVE;
 	if (r->stale_capped)
 		r->gate_verdict = VD_WATCH;
+	/* an edge its parameters' neighbours do not keep is a pick from a search */
+	r->peak_capped = n->stats_ok && n->peak && r->gate_verdict == VD_READY_FOR_MICRO_LIVE;
+	if (r->peak_capped)
+		r->gate_verdict = VD_WATCH;
 	/* an edge that a fill one bar later, or the spread, turns into a loss is not sound */
 	r->bounce_capped = n->stats_ok && n->inside_bounce && r->gate_verdict != VD_NOT_READY;
 	if (r->bounce_capped)

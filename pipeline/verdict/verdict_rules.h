@@ -74,6 +74,8 @@ struct vd_numbers {
 				    * later, or at the slippage the bars' spread sets (stats.json
 				    * bounce.inside_bounce): not an edge anyone could trade */
 	bool stale;                /* the bars' prices lag the market (tradeable_prices.stale) */
+	bool peak;                 /* the edge sits on a peak of its parameters (stats.json
+				    * neighbourhood.shape, verdict_neighbourhood.h) */
 	bool sealed_given;         /* SEALED bars were given: the sealed gate counts */
 	bool sealed_edge;          /* the net edge holds on them (sealed.json) */
 	double sealed_value;       /* 1 when the edge holds there, 0 when not, NAN when unknown */
@@ -98,6 +100,7 @@ struct vd_result {
 	bool bounce_capped;            /* READY or WATCH by the gates, but the edge lives inside
 					* one bar's bounce: NOT_READY */
 	bool stale_capped;             /* READY by the gates, on stale prices: WATCH */
+	bool peak_capped;              /* READY by the gates, on a peak of its parameters: WATCH */
 	struct vd_gate_result sealed;  /* the sealed gate, counted only when sealed_given */
 };
 
@@ -111,7 +114,8 @@ struct vd_thresholds vd_default_thresholds(void);
  * market's (alpha fails, or cannot be judged) or an unseen tail is WATCH at best. A ruined account fails net_edge
  * and drawdown whatever their numbers say; net_edge also needs an edge without the best trades
  * (a positive mean_net_without), so no verdict rests on a few lucky trades. An edge inside one
- * bar's bounce is NOT_READY whatever the gates say, and one on stale prices WATCH at best.
+ * bar's bounce is NOT_READY whatever the gates say, and one on stale prices or on a peak of its
+ * parameters WATCH at best.
  * Pure: never fails, allocates nothing. */
 void vd_decide(const struct vd_numbers *n, const struct vd_thresholds *th, struct vd_result *r);
 

@@ -490,6 +490,11 @@ static void say_prices(struct text *t, const struct vd_facts *f, const struct vd
 			    pct(f->bounce_configured), 1e4 * f->spread_estimate, f->slippage_bps);
 		add(t, "; no one could trade at those prices, so it cannot be READY_FOR_MICRO_LIVE. ");
 	}
+	if (f->nb.peak || f->nb.plateau) {
+		char nb[512];
+
+		add(t, "%s", vd_nb_sentence(&f->nb, r->peak_capped, nb, sizeof nb));
+	}
 	if (f->num.stale)
 		add(t, "Its prices are stale (lag-1 autocorrelation of the returns %+.2f, %.1f %% of closes unchanged): closes that lag the market are not prices anyone could trade at, so it cannot be READY_FOR_MICRO_LIVE. ",
 		    f->returns_lag1, pct(f->zero_returns));

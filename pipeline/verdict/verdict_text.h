@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "verdict_live.h"
+#include "verdict_neighbourhood.h"
 #include "verdict_rules.h"
 
 #define VD_TEXT_MAX 160
@@ -82,6 +83,7 @@ struct vd_facts {
 	/* stats.json tradeable_prices and bounce; NAN when unknown */
 	double spread_estimate, slippage_bps, returns_lag1, zero_returns;
 	double bounce_late, bounce_configured;
+	struct vd_nb nb;                /* stats.json neighbourhood */
 	bool sign_changes_late, sign_changes_spread;
 	double overlapping;             /* trades open beside another */
 	double max_concurrent, exposure_multiple, overlap_trades;

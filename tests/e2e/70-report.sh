@@ -242,7 +242,7 @@ done
 # HTML: the sections in order, each value escaped, no script.
 order=$(grep -o '<section id="[a-z]*"' "$A/report.html" | sed 's/.*id="\(.*\)"/\1/' | tr '\n' ' ')
 expect_eq "sections in the documented order" \
-	"verdict gates vetoes containment lookahead tearsheet freqtrade robustness inspection costs statistics trials selection trades data fingerprint limitations " "$order"
+	"verdict gates vetoes containment lookahead tearsheet freqtrade robustness inspection costs statistics trials neighbourhood selection trades data fingerprint limitations " "$order"
 expect_eq "no script element in the report" 0 "$(grep -ci '<script' "$A/report.html")"
 check "the verdict from verdict.json is in the banner" grep -q "<div class=\"verdict\">$(jget "$A/verdict.json" verdict)</div>" "$A/report.html"
 check "the strategy sha256 is in the fingerprint" grep -q "$(jget "$A/fingerprint.json" strategy_sha256)" "$A/report.html"
@@ -256,7 +256,7 @@ path, verdict = sys.argv[1], json.load(open(sys.argv[2]))
 wb = openpyxl.load_workbook(path)
 want = ["Summary", "Gates", "Trades", "Equity", "LookAhead", "Robustness", "Variants", "Containment",
         "Inspection", "Metrics", "Long short", "Drawdowns", "Monthly", "Yearly", "Delay", "Costs", "Benchmark", "Selection",
-        "Exit reasons", "Entry tags", "Account"]
+        "Neighbourhood", "Exit reasons", "Entry tags", "Account"]
 assert wb.sheetnames == want, wb.sheetnames
 g = wb["Gates"]
 rows = [r for r in g.iter_rows(min_row=2, values_only=True) if r[0] != "veto"]

@@ -20,6 +20,7 @@
 #include "stats_quant.h"
 #include "ohlcv.h"
 #include "stats_io.h"
+#include "stats_neighbourhood.h"
 #include "stats_trials.h"
 #include "stats_beta.h"
 #include "stats_montecarlo.h"
@@ -825,6 +826,79 @@ static void test_quant_by_hand(void **state)
 	cJSON_Delete(o);
 }
 
+/* The neighbourhood by hand: a centre and four neighbours, columns of known mean and sd. */
+static void nb_case(const char *statuses[5], double keep_min, struct sts_nb *nb, double **m)
+{
+	static const double scale[5] = { 1.0, 0.2, 0.3, 0.9, 1.0 };
+	char text[1024];
+	size_t at = 0, ran = 0;
+	cJSON *insp, *res;
+
+	/* each column alternates mean + sd, mean - sd: a Sharpe ratio of mean / sd * sqrt(...) */
+	*m = calloc(5 * 100, sizeof **m);
+	for (int j = 0; j < 5; j++) {
+		if (strcmp(statuses[j], "ok"))
+			continue;
+		for (int t = 0; t < 100; t++)
+			(*m)[ran * 100 + (size_t)t] = 0.001 * scale[j] + (t % 2 ? 0.01 : -0.01);
+		ran++;
+	}
+	insp = cJSON_Parse("{\"strategy\": {\"neighbourhood\": {\"declared\": true, \"parameters\": ["
+			   "{\"name\": \"n\", \"moved\": true, \"value\": 10}], \"grid\": false, \"sets\": ["
+			   "{\"steps\": {}}, {\"steps\": {\"n\": -0.2}}, {\"steps\": {\"n\": -0.1}},"
+			   "{\"steps\": {\"n\": 0.1}}, {\"steps\": {\"n\": 0.2}}]}}}");
+	at += (size_t)snprintf(text + at, sizeof text - at, "{\"ok\": true, \"ran\": %zu, \"variants\": [", ran);
+	for (int j = 0; j < 5; j++)
+		at += (size_t)snprintf(text + at, sizeof text - at, "%s{\"status\": \"%s\", \"params\": {}}",
+				       j ? "," : "", statuses[j]);
+	snprintf(text + at, sizeof text - at, "]}");
+	res = cJSON_Parse(text);
+	assert_int_equal(sts_nb_measure(insp, res, "", *m, 100, ran, "", keep_min, nb), 0);
+	cJSON_Delete(insp);
+	cJSON_Delete(res);
+}
+
+static void test_neighbourhood_by_hand(void **state)
+{
+	const char *all_ok[5] = { "ok", "ok", "ok", "ok", "ok" };
+	const char *failing[5] = { "ok", "error", "ok", "not_run", "ok" };
+	const char *no_centre[5] = { "error", "ok", "ok", "ok", "ok" };
+	struct sts_nb nb;
+	struct sts_trials t = { .trials = 1, .trials_source = "declared" };
+	double *m, sr0;
+
+	(void)state;
+	nb_case(all_ok, 0.5, &nb, &m);
+	/* a column of +-0.01 around a mean mu: sd (ddof 1) 0.01 * sqrt(100 / 99) */
+	sr0 = 0.001 / (0.01 * sqrt(100.0 / 99.0));
+	assert_true(nb.measured);
+	assert_true(fabs(nb.centre - sr0) < 1e-12);
+	/* the neighbours 0.2, 0.3, 0.9, 1.0 of it: median 0.6 */
+	assert_true(fabs(nb.keep - 0.6) < 1e-9);
+	assert_false(nb.peak);
+	sts_nb_release(&nb);
+	free(m);
+	nb_case(all_ok, 0.61, &nb, &m);
+	assert_true(nb.peak);
+	assert_true(nb.implied == 5.0);
+	sts_nb_trials(&nb, &t);
+	assert_true(t.trials == 5.0 && !strcmp(t.trials_source, "neighbourhood"));
+	sts_nb_release(&nb);
+	free(m);
+	/* a failed neighbour keeps nothing (0), one not run is left out: median of 0, 0.3, 1.0 */
+	nb_case(failing, 0.5, &nb, &m);
+	assert_true(nb.measured && nb.failed == 1 && nb.not_run == 1 && nb.ran == 2);
+	assert_true(fabs(nb.keep - 0.3) < 1e-9);
+	assert_true(nb.peak);
+	sts_nb_release(&nb);
+	free(m);
+	nb_case(no_centre, 0.5, &nb, &m);
+	assert_false(nb.measured);
+	assert_non_null(strstr(nb.why, "centre"));
+	sts_nb_release(&nb);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -851,6 +925,7 @@ int main(void)
 		cmocka_unit_test(test_montecarlo_blocks),
 		cmocka_unit_test(test_freqtrade_tables),
 		cmocka_unit_test(test_quant_by_hand),
+		cmocka_unit_test(test_neighbourhood_by_hand),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

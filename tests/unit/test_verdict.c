@@ -25,7 +25,7 @@
 
 enum field { F_NONE, F_TRADES, F_MEAN, F_NET, F_PSR, F_DSR, F_MINTRL, F_DD, F_BLOCKED, F_KILLED,
 	     F_LOOKAHEAD, F_NOSTATS, F_UNJUDGED, F_RUINED, F_WITHOUT, F_EFFECTIVE, F_ALPHA, F_ALPHA_T,
-	     F_NO_ALPHA, F_TAIL, F_BOUNCE, F_STALE };
+	     F_NO_ALPHA, F_TAIL, F_BOUNCE, F_STALE, F_PEAK };
 
 struct change {
 	enum field field;
@@ -63,6 +63,7 @@ static void apply(struct vd_numbers *n, const struct change *c)
 	case F_TAIL: n->tail_unseen = true; break;
 	case F_BOUNCE: n->inside_bounce = true; break;
 	case F_STALE: n->stale = true; break;
+	case F_PEAK: n->peak = true; break;
 	case F_NONE: break;
 	}
 }
@@ -132,6 +133,10 @@ static const struct row rows[] = {
 	{ "stale prices cap at watch", { { F_STALE, 1 } }, W, W, -1 },
 	{ "stale prices with too few trades stay watch", { { F_STALE, 1 }, { F_TRADES, 50 }, { F_MINTRL, 10 } }, W, W, VD_GATE_TRADES },
 	{ "stale prices and a bounce are not ready", { { F_STALE, 1 }, { F_BOUNCE, 1 } }, N, N, -1 },
+	{ "an edge on a peak of its parameters caps at watch", { { F_PEAK, 1 } }, W, W, -1 },
+	{ "a peak with a failing dsr is not ready", { { F_PEAK, 1 }, { F_DSR, 0.5 } }, N, N, VD_GATE_DSR },
+	{ "a peak with too few trades stays watch", { { F_PEAK, 1 }, { F_TRADES, 50 }, { F_MINTRL, 10 } }, W, W, VD_GATE_TRADES },
+	{ "a peak and a bounce are not ready", { { F_PEAK, 1 }, { F_BOUNCE, 1 } }, N, N, -1 },
 	{ "300 trades worth 99 independent ones are watch", { { F_EFFECTIVE, 99 } }, W, W, VD_GATE_TRADES },
 	{ "300 trades worth 100 independent ones pass", { { F_EFFECTIVE, 100 } }, R, R, -1 },
 };

@@ -1,0 +1,220 @@
+/* stats_neighbourhood.c - plateau or peak (stats_neighbourhood.h). */
+#include "stats_neighbourhood.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "jsonio.h"
+#include "msg.h"
+#include "stats_core.h"
+
+static const cJSON *nb_of_inspect(const cJSON *inspect)
+{
+	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(inspect, "strategy"),
+					       "neighbourhood");
+}
+
+static int unmeasured(struct sts_nb *nb, const char *why)
+{
+	nb->measured = false;
+	sa_fmt(nb->why, sizeof nb->why, "%s", why);
+	return 0;
+}
+
+/* Each set's per-bar Sharpe ratio from its column; the counts. Returns 0, -1 out of memory. */
+static int set_sharpes(const cJSON *list, const double *m, size_t bars, size_t cols,
+		       struct sts_nb *nb)
+{
+	const cJSON *v;
+	size_t i = 0, col = 0;
+
+	nb->sharpe = malloc((nb->sets + 1) * sizeof *nb->sharpe);
+	if (!nb->sharpe)
+		return -1;
+	cJSON_ArrayForEach(v, list) {
+		const char *status = sa_json_str(v, "status", "");
+		struct st_moments mo;
+
+		if (i > nb->sets)
+			break;
+		nb->sharpe[i] = NAN;
+		if (!strcmp(status, "ok") && col < cols) {
+			st_moments(m + col * bars, bars, &mo);
+			nb->sharpe[i] = st_sharpe(&mo);
+			/* a flat column (no trade) has no Sharpe ratio: it keeps nothing */
+			if (!isfinite(nb->sharpe[i]))
+				nb->sharpe[i] = 0;
+			col++;
+			if (i > 0)
+				nb->ran++;
+		} else if (i > 0 && !strcmp(status, "not_run")) {
+			nb->not_run++;
+		} else if (i > 0) {
+			nb->failed++;
+		}
+		i++;
+	}
+	return 0;
+}
+
+/* The median over the neighbours that ran or failed (a failed one kept nothing: 0). */
+static int neighbours_median(struct sts_nb *nb, const cJSON *list)
+{
+	double *x = malloc((nb->sets ? nb->sets : 1) * sizeof *x);
+	const cJSON *v;
+	size_t n = 0, i = 0;
+
+	if (!x)
+		return -1;
+	cJSON_ArrayForEach(v, list) {
+		if (i > nb->sets)
+			break;
+		if (i > 0 && strcmp(sa_json_str(v, "status", ""), "not_run"))
+			x[n++] = isfinite(nb->sharpe[i]) ? nb->sharpe[i] : 0;
+		i++;
+	}
+	gsl_sort(x, 1, n);
+	nb->median = n ? gsl_stats_median_from_sorted_data(x, 1, n) : NAN;
+	free(x);
+	return 0;
+}
+
+int sts_nb_measure(const cJSON *inspect, const cJSON *nbjson, const char *nbjson_err,
+		   const double *m, size_t bars, size_t cols, const char *matrix_err,
+		   double keep_min, struct sts_nb *nb)
+{
+	const cJSON *spec = nb_of_inspect(inspect), *list, *p;
+	size_t n_sets;
+
+	memset(nb, 0, sizeof *nb);
+	nb->keep = nb->centre = nb->median = nb->implied = NAN;
+	nb->keep_min = keep_min;
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(spec, "parameters"))
+		nb->moved += sa_json_bool(p, "moved", false);
+	if (!sa_json_bool(spec, "declared", false))
+		return unmeasured(nb, "the strategy has no numeric parameter to move (no keyword default "
+				  "of signals(), numeric class attribute or numeric hyperopt parameter)");
+	if (!nbjson)
+		return unmeasured(nb, nbjson_err && *nbjson_err ? nbjson_err : "neighbourhood.json was not given");
+	if (!sa_json_bool(nbjson, "ok", false))
+		return unmeasured(nb, sa_json_str(nbjson, "reason", "neighbourhood.json says ok: false"));
+	list = cJSON_GetObjectItemCaseSensitive(nbjson, "variants");
+	n_sets = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(spec, "sets"));
+	if (n_sets < 2 || (size_t)cJSON_GetArraySize(list) != n_sets)
+		return unmeasured(nb, "neighbourhood.json does not hold inspect.json's sets");
+	if (!m)
+		return unmeasured(nb, matrix_err && *matrix_err ? matrix_err : "no return matrix");
+	if (cols != (size_t)sa_json_num(nbjson, "ran", -1))
+		return unmeasured(nb, "the neighbourhood's return matrix does not match neighbourhood.json");
+	nb->sets = n_sets - 1;
+	if (set_sharpes(list, m, bars, cols, nb) < 0 || neighbours_median(nb, list) < 0)
+		return -1;
+	if (!isfinite(nb->sharpe[0]) || strcmp(sa_json_str(list->child, "status", ""), "ok"))
+		return unmeasured(nb, "the centre (the audited parameters, run as a neighbour is) did not run");
+	if (2 * (nb->ran + nb->failed) < nb->sets)
+		return unmeasured(nb, "fewer than half the neighbours ran in the time budget");
+	nb->centre = nb->sharpe[0];
+	nb->measured = true;
+	if (nb->centre > 0) {
+		nb->keep = nb->median / nb->centre;
+		nb->peak = nb->keep < keep_min;
+	}
+	if (nb->peak)
+		nb->implied = fmin(pow(STS_NB_LEVELS, (double)nb->moved), STS_NB_MAX_IMPLIED);
+	return 0;
+}
+
+void sts_nb_release(struct sts_nb *nb)
+{
+	free(nb->sharpe);
+	nb->sharpe = NULL;
+}
+
+void sts_nb_trials(const struct sts_nb *nb, struct sts_trials *t)
+{
+	if (nb->measured && nb->peak && nb->implied > t->trials) {
+		t->trials = nb->implied;
+		t->trials_source = "neighbourhood";
+	}
+}
+
+static void add_parameters(cJSON *o, const cJSON *spec)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "parameters");
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(spec, "parameters")) {
+		cJSON *e;
+
+		if (!sa_json_bool(p, "moved", false))
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", sa_json_str(p, "name", ""));
+		cJSON_AddStringToObject(e, "from", sa_json_str(p, "from", ""));
+		sa_json_add_num(e, "value", sa_json_num(p, "value", NAN), ST_DIGITS);
+		cJSON_AddItemToArray(list, e);
+	}
+}
+
+static void add_sets(cJSON *o, const struct sts_nb *nb, const cJSON *spec, const cJSON *nbjson)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "sets");
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(spec, "sets")->child;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(nbjson, "variants")->child;
+
+	for (size_t i = 0; i <= nb->sets && s && v; i++, s = s->next, v = v->next) {
+		cJSON *e = cJSON_CreateObject();
+		double sr = nb->sharpe[i];
+
+		cJSON_AddNumberToObject(e, "set", (double)i);
+		cJSON_AddItemToObject(e, "steps", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(s, "steps"), true));
+		cJSON_AddItemToObject(e, "params", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(v, "params"), true));
+		cJSON_AddStringToObject(e, "status", sa_json_str(v, "status", ""));
+		sa_json_add_num(e, "sharpe", sr, ST_DIGITS);
+		sa_json_add_num(e, "net_return", sa_json_num(v, "net_return", NAN), ST_DIGITS);
+		sa_json_add_num(e, "keep", nb->centre > 0 && isfinite(sr) ? sr / nb->centre : NAN, ST_DIGITS);
+		cJSON_AddItemToArray(list, e);
+	}
+}
+
+void sts_nb_report(cJSON *o, const struct sts_nb *nb, const cJSON *inspect, const cJSON *nbjson)
+{
+	cJSON *n = cJSON_AddObjectToObject(o, "neighbourhood");
+	const cJSON *spec = nb_of_inspect(inspect);
+
+	cJSON_AddBoolToObject(n, "measured", nb->measured);
+	if (nb->measured)
+		cJSON_AddNullToObject(n, "reason");
+	else
+		cJSON_AddStringToObject(n, "reason", nb->why);
+	if (!nb->measured)
+		cJSON_AddNullToObject(n, "shape");
+	else
+		cJSON_AddStringToObject(n, "shape", nb->centre <= 0 ? "no_edge" : nb->peak ? "peak" : "plateau");
+	add_parameters(n, spec);
+	cJSON_AddBoolToObject(n, "grid", sa_json_bool(spec, "grid", false));
+	sa_json_add_num(n, "centre_sharpe", nb->centre, ST_DIGITS);
+	sa_json_add_num(n, "median_sharpe", nb->median, ST_DIGITS);
+	sa_json_add_num(n, "keep", nb->keep, ST_DIGITS);
+	sa_json_add_num(n, "keep_min", nb->keep_min, ST_DIGITS);
+	sa_json_add_num(n, "implied_trials", nb->implied, ST_DIGITS);
+	cJSON_AddNumberToObject(n, "neighbours", (double)nb->sets);
+	cJSON_AddNumberToObject(n, "ran", (double)nb->ran);
+	cJSON_AddNumberToObject(n, "failed", (double)nb->failed);
+	cJSON_AddNumberToObject(n, "not_run", (double)nb->not_run);
+	if (nb->sharpe)
+		add_sets(n, nb, spec, nbjson);
+	else
+		cJSON_AddArrayToObject(n, "sets");
+	cJSON_AddStringToObject(n, "rule",
+		"each set's per-bar Sharpe ratio is mean / sd (ddof 1) of its column of "
+		"neighbourhood_returns.bin (a flat column: 0); keep is the neighbours' median over the "
+		"centre's (a neighbour whose run failed counts 0, one the time budget left unrun is "
+		"left out); a peak keeps less than keep_min (NEIGHBOUR_KEEP) and counts as a search of "
+		"5 values a moved parameter, 5^parameters trials (at most 100000), in the deflation");
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# 58-neighbourhood.sh - plateau or peak: each numeric parameter moved x0.8 to x1.2, the sets run
+# in the sandbox and replayed, and the neighbours' median per-bar Sharpe ratio set against the
+# centre's (tests/fixtures/neighbourhood/make_fixtures.py writes the bars, seeded), every figure
+# recomputed from the bundle by tests/recompute_neighbourhood.py:
+#   plateau.py on planted.csv    a planted edge whose parameters it does not hang on: a
+#                                plateau, READY
+#   picked.py on noise.csv       the best of 56 rules picked on the audited bars, TRIALS=1, zero
+#                                costs: a peak, deflated as a search of 25, not READY (READY
+#                                with the rule off, NEIGHBOUR_KEEP=0)
+#   dodge.py on planted.csv      refuses to run at any other parameters: each failed neighbour
+#                                kept nothing, a peak, held to WATCH although every gate passes
+. "$(dirname "$0")/../lib.sh"
+unset LLM_API_KEY
+F=tests/fixtures/neighbourhood
+ZERO="FEE_BPS=0 SLIPPAGE_BPS=0 FUNDING_BPS_8H=0 BORROW_BPS_YEAR=0"
+"$PY" $F/make_fixtures.py "$TMP" || { not_ok "the fixtures are written"; finish; }
+
+# audit NAME [make variables...]: make audit into out/NAME, then the recomputation.
+audit() {
+	local name=$1
+	shift
+	rm -rf "out/$name"
+	if make --no-print-directory audit NAME="$name" LEDGER= "$@" >"$TMP/$name.log" 2>&1; then
+		ok "$name: make audit exits 0"
+	else
+		not_ok "$name: make audit exits 0" "$(tail -n 5 "$TMP/$name.log")"
+	fi
+	check "$name: the neighbourhood recomputed from the bundle" \
+		"$PY" tests/recompute_neighbourhood.py "out/$name"
+}
+
+summary_has() {
+	"$PY" -c 'import json,sys; print(str(sys.argv[2] in json.load(open(sys.argv[1]))["summary"]).lower())' \
+		"$1/verdict.json" "$2"
+}
+
+# --- the sets: inspect's rule against the reference's, on the golden file of edge cases --------
+check "inspect's neighbours are the reference's (a 1, a 2, a zero, a negative, a float, a bool, a string)" \
+	"$PY" -c 'import json, sys; sys.path.insert(0, "tests"); import recompute_neighbourhood as r
+n = json.load(open(sys.argv[1]))["strategy"]["neighbourhood"]
+moved, sets = r.expected_sets(n["parameters"])
+assert n["params"] == sets and [m for m, _ in moved] == ["a", "b", "d", "e", "g"], (n["params"], sets)' \
+	tests/golden/inspect/neighbours.json
+
+# --- a plateau -----------------------------------------------------------------------------
+d=out/e2e-nb-plateau
+audit e2e-nb-plateau STRATEGY=$F/plateau.py DATA="$TMP/planted.csv"
+expect_eq "plateau: two parameters, the 5 x 5 grid (24 neighbours)" "true 24 24" \
+	"$(jget $d/stats.json neighbourhood.grid) $(jget $d/stats.json neighbourhood.neighbours) $(jget $d/stats.json neighbourhood.ran)"
+expect_eq "plateau: its shape" plateau "$(jget $d/stats.json neighbourhood.shape)"
+expect_eq "plateau: the trials are the declared ones" "1 declared" \
+	"$(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
+expect_eq "plateau: a planted edge still reaches READY" READY_FOR_MICRO_LIVE "$(jget $d/verdict.json verdict)"
+expect_eq "plateau: the verdict says so" true "$(summary_has $d "Its parameters sit on a plateau")"
+check "plateau: the report draws the surface" grep -q "Neighbourhood" "$d/report.html"
+
+# --- an undeclared search ------------------------------------------------------------------
+d=out/e2e-nb-picked
+# shellcheck disable=SC2086
+audit e2e-nb-picked STRATEGY="$TMP/picked.py" DATA="$TMP/noise.csv" TRIALS=1 $ZERO
+expect_eq "picked: its shape" peak "$(jget $d/stats.json neighbourhood.shape)"
+expect_eq "picked: deflated as the search the peak implies" "25 neighbourhood" \
+	"$(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
+expect_eq "picked: not READY" NOT_READY "$(jget $d/verdict.json verdict)"
+expect_eq "picked: the verdict says it sits on a peak" true "$(summary_has $d "sits on a peak of its parameters")"
+d=out/e2e-nb-picked-off
+# shellcheck disable=SC2086
+audit e2e-nb-picked-off STRATEGY="$TMP/picked.py" DATA="$TMP/noise.csv" TRIALS=1 $ZERO NEIGHBOUR_KEEP=0
+expect_eq "picked, NEIGHBOUR_KEEP=0: the rule off, the same pick is READY" READY_FOR_MICRO_LIVE \
+	"$(jget $d/verdict.json verdict)"
+
+# --- a file that hides its neighbourhood ---------------------------------------------------
+d=out/e2e-nb-dodge
+audit e2e-nb-dodge STRATEGY=$F/dodge.py DATA="$TMP/planted.csv"
+expect_eq "dodge: every neighbour failed and kept nothing" "24 0 peak" \
+	"$(jget $d/stats.json neighbourhood.failed) $(jget $d/stats.json neighbourhood.keep) $(jget $d/stats.json neighbourhood.shape)"
+expect_eq "dodge: every gate passes" all_pass "$(
+	"$PY" -c 'import json,sys; v=json.load(open(sys.argv[1])); print("all_pass" if all(g["pass"] for g in v["gates"]) else v["gates"])' "$d/verdict.json")"
+expect_eq "dodge: the rule holds it to WATCH" "WATCH true" \
+	"$(jget $d/verdict.json verdict) $(jget $d/verdict.json neighbourhood.capped)"
+finish
