@@ -254,12 +254,13 @@ import json, sys, zipfile, datetime
 import openpyxl
 path, verdict = sys.argv[1], json.load(open(sys.argv[2]))
 wb = openpyxl.load_workbook(path)
-want = ["Summary", "Gates", "Trades", "Equity", "LookAhead", "Robustness", "Variants", "Containment",
-        "Inspection", "Metrics", "Long short", "Drawdowns", "Monthly", "Yearly", "Delay", "Costs", "Benchmark", "Selection",
+want = ["Summary", "Gates", "Vetoes", "Trades", "Equity", "LookAhead", "LookAhead mismatches", "Robustness",
+        "Later starts", "Variants", "Trials", "Containment", "Inspection", "Metrics", "Long short", "Drawdowns",
+        "Monthly", "Yearly", "Delay", "Costs", "Cost basis", "Tradeable prices", "Benchmark", "Selection",
         "Exit reasons", "Entry tags", "Account"]
 assert wb.sheetnames == want, wb.sheetnames
 g = wb["Gates"]
-rows = [r for r in g.iter_rows(min_row=2, values_only=True) if r[0] != "veto"]
+rows = list(g.iter_rows(min_row=2, values_only=True))
 assert len(rows) == len(verdict["gates"]) == 6, rows
 for row, gate in zip(rows, verdict["gates"]):
     assert row[0] == gate["name"], (row, gate)
@@ -282,6 +283,8 @@ PYEOF
 }
 check "openpyxl reads report.xlsx; Gates agrees with verdict.json; dates, formats, chart, fixed times" \
 	xlsx_check "$A/report.xlsx" "$A/verdict.json"
+check "openpyxl: every sheet of report.xlsx one table with a filter over exactly it, the split figures the stage files'" \
+	"$PY" tests/xlsx_tables.py "$A"
 
 # Chromium: renders with no console message at all, every image decoded; screenshot kept.
 if [ -z "$CHROMIUM" ]; then
@@ -406,21 +409,23 @@ import openpyxl
 d = sys.argv[1]
 wb = openpyxl.load_workbook(d + "/report.xlsx")
 names = wb.sheetnames
-assert names.index("Live") == names.index("LookAhead") + 1, names
+assert names.index("Live") == names.index("LookAhead mismatches") + 1, names
+assert names.index("Live differences") == names.index("Live") + 1, names
 rows = {r[0]: r[1] for r in wb["Live"].iter_rows(min_row=2, values_only=True) if r[0]}
 rp = json.load(open(d + "/replay.json"))
 for k, v in rp["live_vs_backtest"].items():
     assert abs(rows["live_vs_backtest." + k] - v) <= 1e-12 * max(1, abs(v)), (k, rows.get("live_vs_backtest." + k), v)
 assert rows["backtest.trades"] == 41 and rows["scored"] == "live", rows
 assert rows["live.decided"] == 1200 and rows["live.sample.drawn"] == 299, rows
-first = [r for r in wb["Live"].iter_rows(values_only=True) if r[0] == 812]
+first = [r for r in wb["Live differences"].iter_rows(values_only=True) if r[0] == 812]
 assert first and first[0][1:5] == ("2024-02-03T20:00:00Z", 1, 0, "leak"), first
 assert wb["Live"].freeze_panes == "A2"
 print("ok")
 PYEOF
 }
-expect_eq "the XLSX has the sheet Live after LookAhead, its figures replay.json's and lookahead.json's" ok \
+expect_eq "the XLSX has the sheets Live and Live differences after LookAhead's, its figures replay.json's and lookahead.json's" ok \
 	"$(live_xlsx "$L" 2>&1 | tail -n 1)"
+check "openpyxl: the live case's sheets each one filtered table of the stage files' figures" "$PY" tests/xlsx_tables.py "$L"
 check "the bundle's sums list backtest_equity.csv" grep -q '  backtest_equity.csv$' "$L/sha256sums.txt"
 check "the zip holds backtest_equity.csv and live.png" sh -c \
 	"unzip -Z1 '$L/demo.zip' | grep -qx demo/backtest_equity.csv && unzip -Z1 '$L/demo.zip' | grep -qx demo/live.png"
