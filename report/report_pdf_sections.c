@@ -664,7 +664,7 @@ static void trades(struct rpt_pdf *p, const cJSON *m)
 static void data(struct rpt_pdf *p, const cJSON *m)
 {
 	const cJSON *d = get(m, "data");
-	char bars[200], spacing[600], layout[300], prices[200];
+	char bars[200], spacing[600], prices[200];
 	const char *pairs[12];
 	size_t n = 0;
 
@@ -678,13 +678,11 @@ static void data(struct rpt_pdf *p, const cJSON *m)
 		 "step %s", str(d, "spacing"), str(d, "gaps"), str(d, "missing_bars"),
 		 on(d, "sessions") ? " (weekday sessions: weekends and market holidays of up to five "
 		 "weekdays in a row are closures, not gaps)" : "", str(d, "largest_gap"));
-	snprintf(layout, sizeof layout, "%s, delimiter %s%s; times as %s", str(d, "layout"),
-		 str(d, "delimiter_name"), on(d, "gzip") ? ", gzip-compressed" : "", str(d, "time_form"));
 	snprintf(prices, sizeof prices, "%s", on(d, "adjusted") ? "adjusted: open, high, low and close "
 		 "scaled by Adj Close / Close, bar by bar" : "as written (not adjusted)");
 	pairs[n++] = "bars", pairs[n++] = bars;
 	pairs[n++] = "spacing", pairs[n++] = spacing;
-	pairs[n++] = "layout", pairs[n++] = layout;
+	pairs[n++] = "format", pairs[n++] = str(d, "format");
 	pairs[n++] = "columns", pairs[n++] = str(d, "columns");
 	pairs[n++] = "prices", pairs[n++] = prices;
 	if (on(d, "no_volume"))
