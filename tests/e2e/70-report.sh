@@ -546,8 +546,20 @@ fi
 M=$TMP/m/gone
 make_case "$M"
 rm "$M/stats.json" "$M/equity.csv" "$M/verdict.json"
-printf '{"stage":"lookahead","schema":1,"ok":false,"reason":"sandbox <failed>"}\n' >"$M/lookahead.json"
+long_reason="sandbox <failed> $(printf 'wordy %.0s' $(seq 80))END"
+printf '{"stage":"lookahead","schema":1,"ok":false,"reason":"%s"}\n' "$long_reason" >"$M/lookahead.json"
 check "report still renders with inputs missing" render "$M" gone
+pdftotext "$M/report.pdf" "$TMP/gone.txt"
+# nothing unmeasured is said as measured, and a reason too long to quote whole is cut at a word
+check "look-ahead unchecked: page and PDF say so, and neither says none was found" sh -c \
+	"grep -q 'look-ahead was not checked' '$M/report.html' && ! grep -q 'no look-ahead was found' '$M/report.html' &&
+	 tr '\n' ' ' <'$TMP/gone.txt' | grep -q 'look-ahead was not checked' && ! grep -q 'no look-ahead was found' '$TMP/gone.txt'"
+check "stats.json missing: Ruined is n/a, not no; no trials said counted" sh -c \
+	"grep -q '<td>Ruined</td><td class=\"num\">n/a</td>' '$M/report.html' &&
+	 grep -q 'No trials were counted and no Sharpe ratio was deflated' '$M/report.html' &&
+	 ! grep -q 'counts n/a trials' '$M/report.html' && ! grep -q 'up to lag 0' '$M/report.html'"
+check "a failed stage's long reason is cut after a whole word, marked [...]" sh -c \
+	"grep -q 'wordy \[\.\.\.\]' '$M/report.html' && ! grep -q 'wordy END' '$M/report.html' && ! grep -qE ' (w|wo|wor|word) \[' '$M/report.html'"
 for f in stats.json equity.csv verdict.json lookahead.json; do
 	check "the page says $f is missing or failed" grep -q "Missing or failed: $f" "$M/report.html"
 done

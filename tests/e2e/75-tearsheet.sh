@@ -69,6 +69,8 @@ print(len(heads), "headings")
 PYEOF
 }
 pdftotext "$A/report.pdf" "$TMP/report-plain.txt"
+check "pdftotext: no line of the PDF starts with a percent sign cut from its number" \
+	sh -c "! grep -n '^ *%' '$TMP/report-plain.txt'"
 check "pdftotext: every section of report.html is in the PDF, in its order" sections_in_order "$A/report.html" "$TMP/report.txt"
 check "pdftotext: the first and last trades are listed, with a pointer to trades.csv" \
 	sh -c "grep -q 'the first 10 and the last 10 are listed; all of them are in' '$TMP/report-plain.txt' && grep -q \"\$(tail -n 1 '$A/trades.csv' | cut -d, -f1)\" '$TMP/report-plain.txt'"
