@@ -134,12 +134,43 @@ static void add_volume_choice(cJSON *to, const cJSON *fmt)
 				       ", the base asset's", left->valuestring));
 }
 
-/* The delimiter in words: "delimiter ,;" read as two characters beside the semicolon after it. */
-static void add_delimiter(cJSON *to, const char *d)
+/* The delimiter in words: "comma (,)", "semicolon (;)", "tab". */
+static const char *delimiter_words(const char *d)
 {
-	cJSON_AddStringToObject(to, "delimiter_name", !strcmp(d, ",") ? "comma (,)" :
-				!strcmp(d, ";") ? "semicolon (;)" : !strcmp(d, "tab") ? "tab" :
-				d[0] ? d : "n/a");
+	return !strcmp(d, ",") ? "comma (,)" : !strcmp(d, ";") ? "semicolon (;)" : !strcmp(d, "tab") ? "tab" :
+	       d[0] ? d : "n/a";
+}
+
+/* What kind of file the bars came in, in words: a Feather or JSON file has no delimiter, a CSV
+ * says its header rows (yfinance's three by name) and its delimiter. */
+static const char *file_kind(const cJSON *fmt, char *buf, size_t len)
+{
+	const char *layout = sa_json_str(fmt, "layout", "");
+	const char *delim = delimiter_words(sa_json_str(fmt, "delimiter", ""));
+	double rows = sa_json_num(fmt, "header_rows", 1);
+
+	if (!strcmp(layout, "freqtrade feather"))
+		return sa_fmt(buf, len, "freqtrade's Feather file (Apache Arrow IPC, columns by name)");
+	if (!strcmp(layout, "freqtrade json"))
+		return sa_fmt(buf, len, "freqtrade's JSON (one array [time, open, high, low, close, volume] a bar)");
+	if (!strcmp(layout, "header") && rows == 3)
+		return sa_fmt(buf, len, "CSV with yfinance's three header rows (Price and the fields' names, "
+			      "Ticker, the time column's name), delimiter %s", delim);
+	if (!strcmp(layout, "header"))
+		return sa_fmt(buf, len, "CSV with a header row, delimiter %s", delim);
+	return sa_fmt(buf, len, "%s CSV, delimiter %s", layout[0] ? layout : "headerless", delim);
+}
+
+/* The file's format in one sentence, as the page and the PDF print it: its kind, whether it was
+ * gzip-compressed, how its times were written, and whether date and time were joined. */
+static void add_format(cJSON *to, const cJSON *fmt)
+{
+	char kind[200], buf[400];
+
+	cJSON_AddStringToObject(to, "format", sa_fmt(buf, sizeof buf, "%s%s; times as %s%s",
+			file_kind(fmt, kind, sizeof kind), cJSON_IsTrue(get(fmt, "gzip")) ? ", gzip-compressed" : "",
+			sa_json_str(fmt, "time_form", "n/a"), cJSON_IsTrue(get(fmt, "joined")) ?
+			", the date and the time of day in two columns joined" : ""));
 }
 
 /* data_format's warnings as the Data section lists them. */
@@ -177,7 +208,7 @@ static void add_data(cJSON *m, const struct rpt_input *in)
 		add_text(o, "skipped_line", fmt, "skipped_line");
 	cJSON_AddBoolToObject(o, "joined", cJSON_IsTrue(get(fmt, "joined")));
 	cJSON_AddBoolToObject(o, "reversed", cJSON_IsTrue(get(fmt, "reversed")));
-	add_delimiter(o, sa_json_str(fmt, "delimiter", ""));
+	add_format(o, fmt);
 	add_span(o, "spacing", fmt, "spacing_s");
 	add_span(o, "largest_gap", fmt, "largest_gap_s");
 	cJSON_AddBoolToObject(o, "gzip", cJSON_IsTrue(get(fmt, "gzip")));

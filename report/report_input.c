@@ -184,6 +184,23 @@ out:
 	return rc;
 }
 
+/* src into dst (len bytes); when it does not fit, cut after its last whole word that leaves room
+ * for the mark " [...]", so a sentence quoting it never ends inside a word. */
+static void copy_reason(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src), cut;
+
+	if (n < len) {
+		memcpy(dst, src, n + 1);
+		return;
+	}
+	for (cut = len - 7; cut > 0 && src[cut] != ' '; cut--)
+		;
+	while (cut > 0 && strchr(" ,;:(", src[cut - 1]))
+		cut--;
+	snprintf(dst, len, "%.*s [...]", (int)cut, src);
+}
+
 static void load_stage(struct rpt_stage *st, const char *dir, const char *file)
 {
 	char path[4096], err[256] = "";
@@ -193,7 +210,7 @@ static void load_stage(struct rpt_stage *st, const char *dir, const char *file)
 	if (!st->json)
 		sa_fmt(st->reason, sizeof st->reason, "%s", err[0] ? err : "unreadable");
 	else if (!st->ok)
-		sa_fmt(st->reason, sizeof st->reason, "%s", sa_json_str(st->json, "reason", "the stage failed"));
+		copy_reason(st->reason, sizeof st->reason, sa_json_str(st->json, "reason", "the stage failed"));
 }
 
 /* Reads dir/file capped; a missing file leaves *buf NULL and why in reason. */

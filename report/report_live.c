@@ -11,6 +11,7 @@
 #include "msg.h"
 #include "report_columns.h"
 #include "report_fmt.h"
+#include "report_xlsx_book.h"
 
 static const cJSON *get(const cJSON *o, const char *k)
 {
@@ -217,76 +218,56 @@ void rpt_live_model(cJSON *m, const struct rpt_input *in)
 	add_first(o, live_of(in));
 }
 
-/* One label and a value of o (a number, as a fraction with f or plain; a string; a bool). */
-static void sheet_row(lxw_worksheet *ws, int r, const char *label, const cJSON *v, lxw_format *f)
-{
-	worksheet_write_string(ws, (lxw_row_t)r, 0, label, NULL);
-	if (rpt_is_num(v))
-		worksheet_write_number(ws, (lxw_row_t)r, 1, v->valuedouble, f);
-	else if (cJSON_IsBool(v))
-		worksheet_write_boolean(ws, (lxw_row_t)r, 1, cJSON_IsTrue(v), NULL);
-	else if (cJSON_IsString(v))
-		worksheet_write_string(ws, (lxw_row_t)r, 1, v->valuestring, NULL);
-}
-
 /* The first differences under rpt_live_cols' headers, raw as lookahead.json has them. */
-static void sheet_first(lxw_worksheet *ws, int r, lxw_format *head, const cJSON *l)
+static int sheet_first(struct rpt_book *b, const cJSON *l)
 {
+	lxw_worksheet *ws = rpt_xlsx_table_sheet(b, "Live differences", rpt_live_cols, RPT_LIVE_COLS);
 	const cJSON *d;
+	int r = 1;
 
-	for (int c = 0; c < RPT_LIVE_COLS; c++)
-		worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, rpt_live_cols[c].column, head);
-	r++;
+	if (!ws)
+		return -1;
 	cJSON_ArrayForEach(d, get(l, "first_differences")) {
-		for (int c = 0; c < RPT_LIVE_COLS; c++) {
-			const cJSON *v = get(d, rpt_live_cols[c].column);
-			if (cJSON_IsString(v))
-				worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, v->valuestring, NULL);
-			else if (rpt_is_num(v))
-				worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v->valuedouble, NULL);
-		}
+		for (int c = 0; c < RPT_LIVE_COLS; c++)
+			rpt_xlsx_json(ws, r, c, get(d, rpt_live_cols[c].column), NULL);
 		r++;
 	}
+	rpt_xlsx_filter(ws, r - 1, RPT_LIVE_COLS);
+	return 0;
 }
 
-int rpt_live_sheet(lxw_workbook *wb, lxw_format *head, lxw_format *pct_fmt, const struct rpt_input *in)
+int rpt_live_sheet(struct rpt_book *b, const struct rpt_input *in)
 {
 	static const char *const replay_keys[] = { "trades", "net_return", "gross_return" };
 	static const char *const live_keys[] = { "ok", "reason", "bars", "decided", "complete",
 						 "window", "differing", "confirmed_leaks",
 						 "memory_mismatches" };
+	static const char *const diff_keys[] = { "differing_bars", "net_return_live",
+						 "net_return_backtest", "difference" };
+	static const char *const sample_keys[] = { "drawn", "disagreeing", "share", "confidence" };
 	const cJSON *rp = scored_of(in), *l = live_of(in), *d = get(rp, "live_vs_backtest");
+	struct rpt_kv kv;
 	char label[64];
-	lxw_worksheet *ws;
-	int r = 0;
 
 	if (!rp)
 		return 0;
-	if (!(ws = workbook_add_worksheet(wb, "Live")))
+	if (rpt_xlsx_kv_open(b, "Live", 36, &kv))
 		return -1;
-	worksheet_set_column(ws, 0, 0, 34, NULL);
-	worksheet_set_column(ws, 1, 4, 22, NULL);
-	worksheet_freeze_panes(ws, 1, 0);
-	worksheet_write_string(ws, (lxw_row_t)r, 0, "figure", head);
-	worksheet_write_string(ws, (lxw_row_t)r++, 1, "value", head);
-	sheet_row(ws, r++, "scored", get(rp, "scored"), NULL);
-	sheet_row(ws, r++, "scored_reason", get(rp, "scored_reason"), NULL);
+	rpt_xlsx_kv(&kv, "scored", get(rp, "scored"), NULL);
+	rpt_xlsx_kv(&kv, "scored_reason", get(rp, "scored_reason"), NULL);
 	for (size_t k = 0; k < sizeof replay_keys / sizeof replay_keys[0]; k++)
-		sheet_row(ws, r++, sa_fmt(label, sizeof label, "backtest.%s", replay_keys[k]),
-			  get(get(rp, "backtest"), replay_keys[k]), k ? pct_fmt : NULL);
-	sheet_row(ws, r++, "live_vs_backtest.differing_bars", get(d, "differing_bars"), NULL);
-	sheet_row(ws, r++, "live_vs_backtest.net_return_live", get(d, "net_return_live"), pct_fmt);
-	sheet_row(ws, r++, "live_vs_backtest.net_return_backtest", get(d, "net_return_backtest"), pct_fmt);
-	sheet_row(ws, r++, "live_vs_backtest.difference", get(d, "difference"), pct_fmt);
+		rpt_xlsx_kv(&kv, sa_fmt(label, sizeof label, "backtest.%s", replay_keys[k]),
+			    get(get(rp, "backtest"), replay_keys[k]), k ? b->pct : NULL);
+	for (size_t k = 0; k < sizeof diff_keys / sizeof diff_keys[0]; k++)
+		rpt_xlsx_kv(&kv, sa_fmt(label, sizeof label, "live_vs_backtest.%s", diff_keys[k]),
+			    get(d, diff_keys[k]), k ? b->pct : NULL);
 	for (size_t k = 0; l && k < sizeof live_keys / sizeof live_keys[0]; k++)
-		sheet_row(ws, r++, sa_fmt(label, sizeof label, "live.%s", live_keys[k]), get(l, live_keys[k]), NULL);
-	static const char *const sample_keys[] = { "drawn", "disagreeing", "share", "confidence" };
+		rpt_xlsx_kv(&kv, sa_fmt(label, sizeof label, "live.%s", live_keys[k]), get(l, live_keys[k]), NULL);
 	for (size_t k = 0; cJSON_IsObject(get(l, "sample")) && k < 4; k++)
-		sheet_row(ws, r++, sa_fmt(label, sizeof label, "live.sample.%s", sample_keys[k]),
-			  get(get(l, "sample"), sample_keys[k]), NULL);
-	if (l)
-		sheet_first(ws, r + 1, head, l);
-	return 0;
+		rpt_xlsx_kv(&kv, sa_fmt(label, sizeof label, "live.sample.%s", sample_keys[k]),
+			    get(get(l, "sample"), sample_keys[k]), NULL);
+	rpt_xlsx_kv_close(&kv);
+	return sheet_first(b, l);
 }
 
 int rpt_live_backtest(const struct rpt_input *in, struct rpt_series *s, char *why, size_t whylen)

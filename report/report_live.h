@@ -23,11 +23,11 @@ bool rpt_live_present(const struct rpt_input *in);
  * trades_backtest, first_differences [{bar, time, backtest, live, confirmed}], has_first}. */
 void rpt_live_model(cJSON *m, const struct rpt_input *in);
 
-/* Adds the sheet Live to wb when the section is shown: replay.json's figures of the two
- * replays, lookahead.json's counts of the live replay and its first differences. head formats
- * the header row, pct the returns (both borrowed). Returns 0, or -1 when the sheet could not be
- * added. */
-int rpt_live_sheet(lxw_workbook *wb, lxw_format *head, lxw_format *pct, const struct rpt_input *in);
+/* Adds to the workbook b, when the section is shown, the sheets Live (replay.json's figures of
+ * the two replays, lookahead.json's counts of the live replay, one a row) and Live differences
+ * (its first differences, one a row). Returns 0, or -1 when a sheet could not be added. */
+struct rpt_book;
+int rpt_live_sheet(struct rpt_book *b, const struct rpt_input *in);
 
 /* The backtest's net equity as the replay stage wrote it into backtest_equity.csv (equity.csv's
  * columns). Returns 0 with s filled (release with rpt_series_release), or -1 with the reason in

@@ -144,7 +144,8 @@ static void wrap_par(struct sink *k, const char *s, size_t len, double w)
 		size_t n = 0;
 		while (s < end && *s == ' ')
 			s++;
-		while (s + n < end && s[n] != ' ')
+		/* a unit set after its number ("0.0 %") stays on its number's line */
+		while (s + n < end && (s[n] != ' ' || (s + n + 1 < end && s[n + 1] == '%')))
 			n++;
 		if (!n)
 			break;

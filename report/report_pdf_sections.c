@@ -150,10 +150,24 @@ static void verdict(struct rpt_pdf *p, const cJSON *m)
 	if (cJSON_GetArraySize(get(m, "vetoes")))
 		rpt_pdf_table(p, get(m, "vetoes"), vetoes, NCOL(vetoes), NULL);
 	else
-		rpt_pdf_paraf(p, "No veto: the sandbox refused nothing and no look-ahead was found.");
+		rpt_pdf_paraf(p, "No veto: the sandbox refused nothing%s.", on(get(m, "lookahead"), "present") ?
+			      " and no look-ahead was found" : "; look-ahead was not checked (lookahead.json is "
+			      "missing or failed), so none could be found");
 }
 
 /* --- the tearsheet ---------------------------------------------------------------------- */
+
+/* A percentage cell without its unit ("-11.9 %" as "-11.9"), the table's lead saying "in %", so
+ * a narrow column never sets the sign apart from its number. */
+static const char *bare(const char *s, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (n > 2 && !strcmp(s + n - 2, " %"))
+		n -= 2;
+	snprintf(buf, len, "%.*s", (int)n, s);
+	return buf;
+}
 
 static void monthly(struct rpt_pdf *p, const cJSON *t)
 {
@@ -162,7 +176,7 @@ static void monthly(struct rpt_pdf *p, const cJSON *t)
 	struct rpt_pdf_col mc[14];
 	const char *cells[14];
 	const cJSON *y;
-	char yb[16];
+	char yb[16], vb[13][32];
 
 	for (int k = 0; k < 14; k++)
 		mc[k] = (struct rpt_pdf_col){ names[k], "", k == 0 || k == 13 ? 0.08 : 0.84 / 12 };
@@ -171,8 +185,8 @@ static void monthly(struct rpt_pdf *p, const cJSON *t)
 		snprintf(yb, sizeof yb, "%.0f", sa_json_num(y, "year", 0));
 		cells[0] = yb;
 		for (int k = 0; k < 12; k++)
-			cells[k + 1] = str(cJSON_GetArrayItem(get(y, "months"), k), "ret");
-		cells[13] = str(y, "total");
+			cells[k + 1] = bare(str(cJSON_GetArrayItem(get(y, "months"), k), "ret"), vb[k], sizeof vb[k]);
+		cells[13] = bare(str(y, "total"), vb[12], sizeof vb[12]);
 		rpt_pdf_row(p, cells, mc, 14, false);
 	}
 	p->y += 6;
@@ -205,8 +219,8 @@ static void tearsheet(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 	rpt_pdf_table(p, get(t, "drawdowns"), dd, n_dd, "Net equity never fell below its running peak.");
 	chart(p, d, CH_UNDERWATER);
 	rpt_pdf_heading(p, "Which months made the money", 1);
-	rpt_pdf_paraf(p, "Each month's return is the net equity at its last bar over the month before's "
-		      "(the first over the starting equity); the last column is the year's.");
+	rpt_pdf_paraf(p, "Each month's return, in %%, is the net equity at its last bar over the month "
+		      "before's (the first over the starting equity); the last column is the year's.");
 	monthly(p, t);
 	if (on(get(m, "stats"), "has_years")) {
 		static const struct rpt_pdf_col years[] = { { "year", "year", 0.2 },
@@ -293,8 +307,8 @@ static void lookahead(struct rpt_pdf *p, const cJSON *m, const struct rpt_pdf_ch
 		rpt_pdf_paraf(p, "The look-ahead check did not complete, so the signals are unverified.");
 	} else {
 		rpt_pdf_paraf(p, "%s%s %s of %s truncation points checked (%s where the position changes)%s; "
-			      "%s mismatches; %s shorter histories on which the strategy could not run after it "
-			      "had traded (%s truncated runs failed in all).",
+			      "mismatches: %s; shorter histories on which the strategy could not run after it "
+			      "had traded: %s (truncated runs that failed, in all: %s).",
 			      on(l, "clean") ? "Clean." : "Look-ahead found.",
 			      on(l, "complete") ? "" : " Unfinished.", str(l, "points_checked"),
 			      str(l, "points_run"), str(l, "candidate_points"), on(l, "capped") ? ", capped" : "",
@@ -377,7 +391,7 @@ static void robustness(struct rpt_pdf *p, const cJSON *m)
 
 	rpt_pdf_heading(p, "Robustness", 1);
 	if (!on(r, "present")) {
-		rpt_pdf_paraf(p, "The robustness checks did not run: %s", str(r, "reason"));
+		rpt_pdf_paraf(p, "The robustness checks did not run: %s.", str(r, "reason"));
 		return;
 	}
 	rpt_pdf_paraf(p, "The warm-up and permutation findings are shown, not scored; hindsight is a veto "
@@ -428,7 +442,7 @@ static void inspection(struct rpt_pdf *p, const cJSON *m)
 		rpt_pdf_paraf(p, "Static inspection is missing or failed.");
 		return;
 	}
-	rpt_pdf_paraf(p, "%s flags. Shape: %s", str(s, "flag_count"), str(s, "shape_reason"));
+	rpt_pdf_paraf(p, "Flags: %s. Shape: %s", str(s, "flag_count"), str(s, "shape_reason"));
 	if (get(s, "framework_params"))
 		rpt_pdf_paraf(p, "Parameters that ran: %s", str(s, "framework_params"));
 	if (se)
@@ -543,10 +557,14 @@ static void trials(struct rpt_pdf *p, const cJSON *m)
 		rpt_pdf_paraf(p, "This is %s. The nightly's trial ledger links every version of a strategy it "
 			      "has audited: the same file changed, or another file whose code is the same but "
 			      "for its constants.", str(t, "ledger_line"));
-	rpt_pdf_paraf(p, "The Deflated Sharpe Ratio counts %s trials, from %s. %s SR0, the Sharpe ratio per "
-		      "trade the best of them would show by luck alone, is %s; the audited strategy shows %s.",
-		      str(t, "trials"), str(t, "trials_source"), str(t, "variance_line"), str(t, "sr0"),
-		      str(t, "sharpe"));
+	if (on(t, "deflated"))
+		rpt_pdf_paraf(p, "The Deflated Sharpe Ratio counts %s trials, from %s. %s SR0, the Sharpe ratio "
+			      "per trade the best of them would show by luck alone, is %s; the audited strategy "
+			      "shows %s.", str(t, "trials"), str(t, "trials_source"), str(t, "variance_line"),
+			      str(t, "sr0"), str(t, "sharpe"));
+	else
+		rpt_pdf_paraf(p, "No trials were counted and no Sharpe ratio was deflated: stats.json is "
+			      "missing or failed.");
 	if (!on(t, "declared")) {
 		rpt_pdf_paraf(p, "The strategy declares no VARIANTS, so the trials are the count given and no "
 			      "PBO can be measured.");
@@ -665,7 +683,7 @@ static void trades(struct rpt_pdf *p, const cJSON *m)
 static void data(struct rpt_pdf *p, const cJSON *m)
 {
 	const cJSON *d = get(m, "data");
-	char bars[200], spacing[600], layout[300], prices[200];
+	char bars[200], spacing[600], prices[200];
 	const char *pairs[12];
 	size_t n = 0;
 
@@ -679,13 +697,11 @@ static void data(struct rpt_pdf *p, const cJSON *m)
 		 "step %s", str(d, "spacing"), str(d, "gaps"), str(d, "missing_bars"),
 		 on(d, "sessions") ? " (weekday sessions: weekends and market holidays of up to five "
 		 "weekdays in a row are closures, not gaps)" : "", str(d, "largest_gap"));
-	snprintf(layout, sizeof layout, "%s, delimiter %s%s; times as %s", str(d, "layout"),
-		 str(d, "delimiter_name"), on(d, "gzip") ? ", gzip-compressed" : "", str(d, "time_form"));
 	snprintf(prices, sizeof prices, "%s", on(d, "adjusted") ? "adjusted: open, high, low and close "
 		 "scaled by Adj Close / Close, bar by bar" : "as written (not adjusted)");
 	pairs[n++] = "bars", pairs[n++] = bars;
 	pairs[n++] = "spacing", pairs[n++] = spacing;
-	pairs[n++] = "layout", pairs[n++] = layout;
+	pairs[n++] = "format", pairs[n++] = str(d, "format");
 	pairs[n++] = "columns", pairs[n++] = str(d, "columns");
 	pairs[n++] = "prices", pairs[n++] = prices;
 	if (on(d, "no_volume"))

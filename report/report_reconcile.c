@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "report_columns.h"
 #include "report_fmt.h"
+#include "report_xlsx_book.h"
 #include "timeutil.h"
 
 /* The reconciliation object of replay.json, or NULL when there is none. */
@@ -110,70 +111,47 @@ void rpt_reconcile_model(cJSON *m, const struct rpt_input *in)
 	add_worst(o, rc);
 }
 
-/* One label and a number from rc (as a fraction with fmt, or plain). */
-static void sheet_row(lxw_worksheet *ws, int r, const char *label, const cJSON *v, lxw_format *f)
+/* Sheet Worst gaps: the worst trades under rpt_worst_cols' headers. */
+static int sheet_worst(struct rpt_book *b, const cJSON *rc)
 {
-	worksheet_write_string(ws, (lxw_row_t)r, 0, label, NULL);
-	if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
-		worksheet_write_number(ws, (lxw_row_t)r, 1, v->valuedouble, f);
-	else if (cJSON_IsBool(v))
-		worksheet_write_boolean(ws, (lxw_row_t)r, 1, cJSON_IsTrue(v), NULL);
-}
-
-/* The worst gaps, one row each under rpt_worst_cols' headers. */
-static int sheet_worst(lxw_worksheet *ws, int r, lxw_format *head, lxw_format *pct, const cJSON *rc)
-{
+	lxw_worksheet *ws = rpt_xlsx_table_sheet(b, "Worst gaps", rpt_worst_cols, RPT_WORST_COLS);
 	const cJSON *w;
+	int r = 1;
 
-	for (int c = 0; c < RPT_WORST_COLS; c++)
-		worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, rpt_worst_cols[c].column, head);
-	r++;
-	cJSON_ArrayForEach(w, get(rc, "worst")) {
-		for (int c = 0; c < RPT_WORST_COLS; c++) {
-			const cJSON *v = get(w, rpt_worst_cols[c].column);
-			if (cJSON_IsString(v))
-				worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, v->valuestring, NULL);
-			else if (cJSON_IsNumber(v))
-				worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v->valuedouble,
-						       rpt_worst_cols[c].cell == RPT_CELL_PCT ? pct : NULL);
-		}
-		r++;
-	}
-	return r;
-}
-
-int rpt_reconcile_sheet(lxw_workbook *wb, lxw_format *head, lxw_format *pct,
-			const struct rpt_input *in)
-{
-	const cJSON *rc = reconcile_of(in), *s;
-	lxw_worksheet *ws;
-	int r = 0;
-
-	if (!rc)
-		return 0;
-	ws = workbook_add_worksheet(wb, "Reconcile");
 	if (!ws)
 		return -1;
-	worksheet_set_column(ws, 0, 0, 30, NULL);
-	worksheet_set_column(ws, 1, 7, 20, NULL);
-	worksheet_write_string(ws, (lxw_row_t)r, 0, "figure", head);
-	worksheet_write_string(ws, (lxw_row_t)r++, 1, "value", head);
+	cJSON_ArrayForEach(w, get(rc, "worst")) {
+		for (int c = 0; c < RPT_WORST_COLS; c++)
+			rpt_xlsx_json(ws, r, c, get(w, rpt_worst_cols[c].column),
+				      rpt_worst_cols[c].cell == RPT_CELL_PCT ? b->pct : NULL);
+		r++;
+	}
+	rpt_xlsx_filter(ws, r - 1, RPT_WORST_COLS);
+	return 0;
+}
+
+int rpt_reconcile_sheet(struct rpt_book *b, const struct rpt_input *in)
+{
 	static const char *const plain[] = { "consistent", "claimed_trades", "replay_trades", "matched",
 					     "claimed_only", "replay_only", "exit_mismatches",
 					     "gaps_over_tolerance", "tolerance_bps", "t_gap" };
-	for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
-		sheet_row(ws, r++, plain[k], get(rc, plain[k]), NULL);
 	static const char *const fractions[] = { "mean_gap", "sd_gap", "claimed_total", "replay_total",
 						 "total_difference" };
+	const cJSON *rc = reconcile_of(in), *s;
+	struct rpt_kv kv;
+
+	if (!rc)
+		return 0;
+	if (rpt_xlsx_kv_open(b, "Reconcile", 30, &kv))
+		return -1;
+	for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
+		rpt_xlsx_kv(&kv, plain[k], get(rc, plain[k]), NULL);
 	for (size_t k = 0; k < sizeof fractions / sizeof fractions[0]; k++)
-		sheet_row(ws, r++, fractions[k], get(rc, fractions[k]), pct);
-	r++;
+		rpt_xlsx_kv(&kv, fractions[k], get(rc, fractions[k]), b->pct);
 	cJSON_ArrayForEach(s, get(rc, "statements"))
-		if (cJSON_IsString(s))
-			worksheet_write_string(ws, (lxw_row_t)r++, 0, s->valuestring, NULL);
-	r++;
-	sheet_worst(ws, r, head, pct, rc);
-	return 0;
+		rpt_xlsx_kv(&kv, "statement", s, NULL);
+	rpt_xlsx_kv_close(&kv);
+	return sheet_worst(b, rc);
 }
 
 /* The rows of reconcile.csv whose curve is name, as a series. Returns 0, or -1 with why. */

@@ -14,11 +14,11 @@
  * counts, gaps, worst []}; present is false unless replay.json holds a reconciliation. */
 void rpt_reconcile_model(cJSON *m, const struct rpt_input *in);
 
-/* Adds the sheet Reconcile to wb when replay.json holds a reconciliation: the counts, the gap
- * figures, the statements and the worst trades. head formats the header row, pct the returns
- * (both borrowed). Returns 0, or -1 when the sheet could not be added. */
-int rpt_reconcile_sheet(lxw_workbook *wb, lxw_format *head, lxw_format *pct,
-			const struct rpt_input *in);
+/* Adds to the workbook b, when replay.json holds a reconciliation, the sheets Reconcile (the
+ * counts, the gap figures and the statements, one a row) and Worst gaps (the worst trades, one
+ * a row). Returns 0, or -1 when a sheet could not be added. */
+struct rpt_book;
+int rpt_reconcile_sheet(struct rpt_book *b, const struct rpt_input *in);
 
 /* The claimed equity and the replayed one, as the replay stage wrote them into reconcile.csv
  * (each compounded on the equity at a trade's entry, one point per exit, a start at 1 before

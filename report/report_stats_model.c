@@ -73,7 +73,7 @@ static void add_dependence(cJSON *l, const cJSON *st)
 static void add_annualised(cJSON *l, const cJSON *st)
 {
 	const cJSON *lo = get(st, "sharpe_annualised_lo");
-	char b[64], meaning[400];
+	char b[64], meaning[400], lags[48] = "";
 
 	stat_row(l, "Sharpe ratio (annualised)", rpt_fmt_num(get(get(st, "sharpe_annualised"), "value"), 3, b, sizeof b),
 		 sa_json_bool(get(st, "sharpe_annualised"), "lo_corrected", false) ?
@@ -81,10 +81,11 @@ static void add_annualised(cJSON *l, const cJSON *st)
 		 "correction for dependent bars" :
 		 "the Sharpe ratio of per-bar returns of compounded net equity, scaled by the square root of bars per "
 		 "year; not Lo-corrected: that scaling assumes independent bars (Lo's correction is the next row)");
+	if (rpt_is_num(get(lo, "lags")))  /* said only when measured */
+		snprintf(lags, sizeof lags, " up to lag %.0f", sa_json_num(lo, "lags", 0));
 	snprintf(meaning, sizeof meaning, "the same Sharpe ratio scaled for a year as Lo (2002) does for bars "
-		 "that follow each other, from their autocorrelations up to lag %.0f: lower than the row above when "
-		 "the bars' returns run in streaks, none when the correction is undefined",
-		 sa_json_num(lo, "lags", 0));
+		 "that follow each other, from their autocorrelations%s: lower than the row above when "
+		 "the bars' returns run in streaks, none when the correction is undefined", lags);
 	stat_row(l, "Sharpe ratio (annualised, Lo-corrected)", rpt_fmt_num(get(lo, "value"), 3, b, sizeof b),
 		 meaning);
 }
@@ -261,7 +262,7 @@ void rpt_stats_model(cJSON *m, const struct rpt_input *in)
 		 "final net equity - 1: each trade's return applied to the equity at its entry");
 	stat_row(l, "Sum of per-trade net returns", rpt_fmt_pct(get(st, "sum_net_return"), 2, b, sizeof b),
 		 "the plain sum, per trade, not what an account would hold");
-	stat_row(l, "Ruined", sa_json_bool(st, "ruined", false) ? "yes" : "no",
+	stat_row(l, "Ruined", !cJSON_IsBool(get(st, "ruined")) ? "n/a" : cJSON_IsTrue(get(st, "ruined")) ? "yes" : "no",
 		 "whether compounded net equity reached zero (trading stops there)");
 	stat_row(l, "Max drawdown", rpt_fmt_pct(get(st, "max_drawdown"), 2, b, sizeof b),
 		 "deepest fall of compounded net equity from a peak, per bar (0 to 100 %)");

@@ -224,6 +224,7 @@ int rpt_trials_model(cJSON *model, const struct rpt_input *in)
 	if (!t)
 		return -1;
 	cJSON_AddBoolToObject(t, "declared", declared(in));
+	cJSON_AddBoolToObject(t, "deflated", stats != NULL);
 	add_fmt(t, "count", cJSON_GetObjectItemCaseSensitive(in->variants, "count"), 0);
 	add_fmt(t, "ran", cJSON_GetObjectItemCaseSensitive(in->variants, "ran"), 0);
 	add_fmt(t, "failed", cJSON_GetObjectItemCaseSensitive(in->variants, "failed"), 0);

@@ -128,6 +128,8 @@ check "make audit with a strategy and a lying log exits 0" audit $M STRATEGY=dem
 check "report: the section The log against the code" grep -q "<h2>The log against the code</h2>" "out/$M/report.html"
 check "report: the reconcile chart" test -s "out/$M/reconcile.png"
 check "report.xlsx: the sheet Reconcile" sh -c "unzip -p 'out/$M/report.xlsx' xl/workbook.xml | grep -q 'name=\"Reconcile\"'"
+check "report.xlsx: Reconcile and Worst gaps each one filtered table of replay.json's figures" \
+	"$PY" tests/xlsx_tables.py "out/$M"
 check "verdict: the summary says the log does not match" grep -q "The trade log does not match the code" "out/$M/verdict.json"
 check "the demo alone has no such section" sh -c "! grep -q 'The log against the code' '$OUT/report.html'"
 

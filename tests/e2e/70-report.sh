@@ -254,12 +254,13 @@ import json, sys, zipfile, datetime
 import openpyxl
 path, verdict = sys.argv[1], json.load(open(sys.argv[2]))
 wb = openpyxl.load_workbook(path)
-want = ["Summary", "Gates", "Trades", "Equity", "LookAhead", "Robustness", "Variants", "Containment",
-        "Inspection", "Metrics", "Long short", "Drawdowns", "Monthly", "Yearly", "Delay", "Costs", "Benchmark", "Selection",
-        "Neighbourhood", "Exit reasons", "Entry tags", "Account"]
+want = ["Summary", "Gates", "Vetoes", "Trades", "Equity", "LookAhead", "LookAhead mismatches", "Robustness",
+        "Later starts", "Variants", "Trials", "Containment", "Inspection", "Metrics", "Long short", "Drawdowns",
+        "Monthly", "Yearly", "Delay", "Costs", "Cost basis", "Tradeable prices", "Benchmark", "Selection",
+        "Neighbourhood", "Neighbourhood measure", "Exit reasons", "Entry tags", "Account"]
 assert wb.sheetnames == want, wb.sheetnames
 g = wb["Gates"]
-rows = [r for r in g.iter_rows(min_row=2, values_only=True) if r[0] != "veto"]
+rows = list(g.iter_rows(min_row=2, values_only=True))
 assert len(rows) == len(verdict["gates"]) == 6, rows
 for row, gate in zip(rows, verdict["gates"]):
     assert row[0] == gate["name"], (row, gate)
@@ -282,6 +283,8 @@ PYEOF
 }
 check "openpyxl reads report.xlsx; Gates agrees with verdict.json; dates, formats, chart, fixed times" \
 	xlsx_check "$A/report.xlsx" "$A/verdict.json"
+check "openpyxl: every sheet of report.xlsx one table with a filter over exactly it, the split figures the stage files'" \
+	"$PY" tests/xlsx_tables.py "$A"
 
 # Chromium: renders with no console message at all, every image decoded; screenshot kept.
 if [ -z "$CHROMIUM" ]; then
@@ -406,21 +409,23 @@ import openpyxl
 d = sys.argv[1]
 wb = openpyxl.load_workbook(d + "/report.xlsx")
 names = wb.sheetnames
-assert names.index("Live") == names.index("LookAhead") + 1, names
+assert names.index("Live") == names.index("LookAhead mismatches") + 1, names
+assert names.index("Live differences") == names.index("Live") + 1, names
 rows = {r[0]: r[1] for r in wb["Live"].iter_rows(min_row=2, values_only=True) if r[0]}
 rp = json.load(open(d + "/replay.json"))
 for k, v in rp["live_vs_backtest"].items():
     assert abs(rows["live_vs_backtest." + k] - v) <= 1e-12 * max(1, abs(v)), (k, rows.get("live_vs_backtest." + k), v)
 assert rows["backtest.trades"] == 41 and rows["scored"] == "live", rows
 assert rows["live.decided"] == 1200 and rows["live.sample.drawn"] == 299, rows
-first = [r for r in wb["Live"].iter_rows(values_only=True) if r[0] == 812]
+first = [r for r in wb["Live differences"].iter_rows(values_only=True) if r[0] == 812]
 assert first and first[0][1:5] == ("2024-02-03T20:00:00Z", 1, 0, "leak"), first
 assert wb["Live"].freeze_panes == "A2"
 print("ok")
 PYEOF
 }
-expect_eq "the XLSX has the sheet Live after LookAhead, its figures replay.json's and lookahead.json's" ok \
+expect_eq "the XLSX has the sheets Live and Live differences after LookAhead's, its figures replay.json's and lookahead.json's" ok \
 	"$(live_xlsx "$L" 2>&1 | tail -n 1)"
+check "openpyxl: the live case's sheets each one filtered table of the stage files' figures" "$PY" tests/xlsx_tables.py "$L"
 check "the bundle's sums list backtest_equity.csv" grep -q '  backtest_equity.csv$' "$L/sha256sums.txt"
 check "the zip holds backtest_equity.csv and live.png" sh -c \
 	"unzip -Z1 '$L/demo.zip' | grep -qx demo/backtest_equity.csv && unzip -Z1 '$L/demo.zip' | grep -qx demo/live.png"
@@ -541,8 +546,20 @@ fi
 M=$TMP/m/gone
 make_case "$M"
 rm "$M/stats.json" "$M/equity.csv" "$M/verdict.json"
-printf '{"stage":"lookahead","schema":1,"ok":false,"reason":"sandbox <failed>"}\n' >"$M/lookahead.json"
+long_reason="sandbox <failed> $(printf 'wordy %.0s' $(seq 80))END"
+printf '{"stage":"lookahead","schema":1,"ok":false,"reason":"%s"}\n' "$long_reason" >"$M/lookahead.json"
 check "report still renders with inputs missing" render "$M" gone
+pdftotext "$M/report.pdf" "$TMP/gone.txt"
+# nothing unmeasured is said as measured, and a reason too long to quote whole is cut at a word
+check "look-ahead unchecked: page and PDF say so, and neither says none was found" sh -c \
+	"grep -q 'look-ahead was not checked' '$M/report.html' && ! grep -q 'no look-ahead was found' '$M/report.html' &&
+	 tr '\n' ' ' <'$TMP/gone.txt' | grep -q 'look-ahead was not checked' && ! grep -q 'no look-ahead was found' '$TMP/gone.txt'"
+check "stats.json missing: Ruined is n/a, not no; no trials said counted" sh -c \
+	"grep -q '<td>Ruined</td><td class=\"num\">n/a</td>' '$M/report.html' &&
+	 grep -q 'No trials were counted and no Sharpe ratio was deflated' '$M/report.html' &&
+	 ! grep -q 'counts n/a trials' '$M/report.html' && ! grep -q 'up to lag 0' '$M/report.html'"
+check "a failed stage's long reason is cut after a whole word, marked [...]" sh -c \
+	"grep -q 'wordy \[\.\.\.\]' '$M/report.html' && ! grep -q 'wordy END' '$M/report.html' && ! grep -qE ' (w|wo|wor|word) \[' '$M/report.html'"
 for f in stats.json equity.csv verdict.json lookahead.json; do
 	check "the page says $f is missing or failed" grep -q "Missing or failed: $f" "$M/report.html"
 done

@@ -7,10 +7,11 @@
 . "$(dirname "$0")/../lib.sh"
 
 P=e2e81
-N1=2099-03-01 N2=2099-03-02 N3=2099-03-03 N4=2099-03-04
+N1=2099-03-01 N2=2099-03-02 N3=2099-03-03 N4=2099-03-04 N5=2099-03-05 N6=2099-03-06
 export NIGHT_DB=$TMP/history.sqlite
 cleanup() {
-	rm -rf out/nightly/$N1 out/nightly/$N2 out/nightly/$N3 out/nightly/$N4 out/${P}_* "$TMP"
+	rm -rf out/nightly/$N1 out/nightly/$N2 out/nightly/$N3 out/nightly/$N4 out/nightly/$N5 \
+		out/nightly/$N6 out/${P}_* "$TMP"
 }
 trap cleanup EXIT
 
@@ -162,6 +163,51 @@ for n in trend trend_copy other family; do
 	expect_eq "night 4: $n is flagged 'edge decayed' exactly when its forward return fell below its band" \
 		"$decayed $decayed" "$(row $N4 ${P}_$n edge_decayed) $(txt_flag ${P}_$n)"
 done
+
+# --- the forward bars a night mails tell no version's forward score anything: an upload that
+# remembers every forward bar of night 4's mailed bundle (the sign of each bar's move, read off
+# its buy-and-hold curve) is a version first seen on the night it arrives, so its own forward
+# bars start after the last bar of that night's data, past everything it remembers; what it
+# remembers lies in its in-sample bars, judged and deflated as any other.
+head -n 3201 data/ohlcv.csv >"$TMP/bars3.csv"
+head -n 3801 data/ohlcv.csv >"$TMP/bars4.csv"
+S2=$TMP/memory && mkdir -p "$S2"
+unzip -p out/nightly/$N4/bundles/${P}_trend.zip ${P}_trend/benchmark.csv >"$TMP/mailed-benchmark.csv"
+remembered=$("$PY" - "$TMP/mailed-benchmark.csv" "$since" "$S2/${P}_memory.py" <<'PYEOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+memory = {}
+for a, b, c in zip(rows, rows[1:], rows[2:]):
+    if a["time"] > sys.argv[2]:  # a forward bar: hold, from its next open, the way the bar after went
+        memory[a["time"][:16]] = 1 if float(c["net_equity"]) > float(b["net_equity"]) else -1
+assert len(memory) > 500, len(memory)
+open(sys.argv[3], "w").write(
+    "# the crossover, and the forward bars of a mailed bundle remembered\n"
+    "MEMORY = %r\n"
+    "def signals(df):\n"
+    "    fast = df['close'].rolling(10, min_periods=1).mean()\n"
+    "    slow = df['close'].rolling(40, min_periods=1).mean()\n"
+    "    base = ((fast > slow).astype(int) * 2 - 1).tolist()\n"
+    "    keys = df.index.strftime('%%Y-%%m-%%dT%%H:%%M')\n"
+    "    return [MEMORY.get(k, b) for k, b in zip(keys, base)]\n" % memory)
+print(max(memory))
+PYEOF
+)
+memory_night() { # NIGHT DATA: a night of the memory upload alone, in the same history
+	make --no-print-directory -j2 nightly STRATEGIES="$S2" NIGHT="$1" DATA="$2" PERMUTATIONS=10 \
+		>"$TMP/night-$1.log" 2>&1
+}
+check "night 5 (the memory arrives) completes" memory_night $N5 "$TMP/bars3.csv"
+expect_eq "night 5: the memory is a version first seen tonight, with no forward bars yet" "1 null" \
+	"$(jget out/${P}_memory/stats.json ledger.version) $(jget out/${P}_memory/stats.json forward)"
+check "night 6 (more bars) completes" memory_night $N6 "$TMP/bars4.csv"
+since5=$(tail -n 1 "$TMP/bars3.csv" | cut -d, -f1)
+expect_eq "night 6: the memory's forward bars start after night 5's last bar" "$since5 600" \
+	"$(jget out/${P}_memory/stats.json forward.since) $(jget out/${P}_memory/stats.json forward.bars)"
+check "night 6: every bar it remembers is before its forward bars ($remembered < $since5)" \
+	"$PY" -c 'import sys; assert sys.argv[1] < sys.argv[2][:16], sys.argv[1:]' "$remembered" "$since5"
+check "night 6: its forward figures recomputed from trades.csv and equity.csv" \
+	"$PY" tests/e2e/ledger_check.py forward out/${P}_memory
 
 # --- make audit reads the same history; LEDGER= turns it off
 make --no-print-directory audit STRATEGY="$S/${P}_trend.py" NAME=${P}_solo DATA="$TMP/bars2.csv" \

@@ -100,7 +100,44 @@ static void test_data_says_what_was_done(void **state)
 			       "time=<DATE>, time_of_day=<TIME>, open=<OPEN>"));
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(d, "volume_choice")),
 			    "from '<VOL>'; '<TICKVOL>' not used");
+	assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(d, "format")),
+			       ", the date and the time of day in two columns joined"));
 	cJSON_Delete(m);
+}
+
+/* The Data section names the file's real format: a Feather or JSON file has no delimiter,
+ * yfinance's three header rows are said as such, a plain CSV says its header and delimiter. */
+static void test_data_says_the_format(void **state)
+{
+	static const struct { const char *file, *starts, *absent; } cases[] = {
+		{ "tests/data-formats/layouts/freqtrade-zstd.feather",
+		  "freqtrade's Feather file (Apache Arrow IPC, columns by name); times as ", "delimiter" },
+		{ "tests/data-formats/layouts/freqtrade.json",
+		  "freqtrade's JSON (one array [time, open, high, low, close, volume] a bar); times as ", "delimiter" },
+		{ "tests/data-formats/layouts/freqtrade.json.gz",
+		  "freqtrade's JSON (one array [time, open, high, low, close, volume] a bar), gzip-compressed; "
+		  "times as ", "delimiter" },
+		{ "tests/data-formats/layouts/yfinance.csv",
+		  "CSV with yfinance's three header rows (Price and the fields' names, Ticker, the time "
+		  "column's name), delimiter comma (,); times as ", "a header row" },
+		{ "tests/data-formats/layouts/native.csv", "CSV with a header row, delimiter comma (,); times as ",
+		  "yfinance" },
+		{ "tests/data-formats/layouts/semicolon.csv", "CSV with a header row, delimiter semicolon (;); ",
+		  "comma" },
+		{ "tests/data-formats/layouts/binance-klines.csv.gz",
+		  "headerless klines CSV, delimiter comma (,), gzip-compressed; times as ", "header row" },
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		cJSON *m = data_model(cases[k].file);
+		const char *f = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "data"), "format"));
+
+		assert_non_null(f);
+		if (strncmp(f, cases[k].starts, strlen(cases[k].starts)) || strstr(f, cases[k].absent))
+			fail_msg("%s: format '%s'", cases[k].file, f);
+		cJSON_Delete(m);
+	}
 }
 
 /* NaN or None taken as flat are said in the Containment section, with their count. */
@@ -398,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_annualised_sharpe_says_per_bar),
 		cmocka_unit_test(test_formats_have_no_negative_zero),
 		cmocka_unit_test(test_data_says_what_was_done),
+		cmocka_unit_test(test_data_says_the_format),
 		cmocka_unit_test(test_nan_as_flat_is_said),
 		cmocka_unit_test(test_stderr_summary),
 		cmocka_unit_test(test_gate_words),
