@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 58-neighbourhood.sh - plateau or peak: each numeric parameter moved x0.8 to x1.2, the sets run
+# 59-neighbourhood.sh - plateau or peak: each numeric parameter moved x0.8 to x1.2, the sets run
 # in the sandbox and replayed, and the neighbours' median per-bar Sharpe ratio set against the
 # centre's (tests/fixtures/neighbourhood/make_fixtures.py writes the bars, seeded), every figure
 # recomputed from the bundle by tests/recompute_neighbourhood.py:
