@@ -71,7 +71,7 @@ PROGS_pipeline/inspect := inspect
 PROGS_pipeline/ledger := ledger
 PROGS_pipeline/lookahead := lookahead
 PROGS_pipeline/replay := replay
-PROGS_pipeline/robust := robust
+PROGS_pipeline/robust := robust robust_score
 PROGS_pipeline/sealed := sealed
 PROGS_pipeline/stats := stats
 PROGS_pipeline/variants := variants
@@ -280,19 +280,29 @@ $(OUT)/inspect.json: $(UPLOADS) $(call stamps,inspect) $(R)/inspect
 	$(Q)$(R)/inspect $(S_ARG) $(T_ARG) --config $(OUT)/config.json -o $@
 
 $(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(call stamps,sandbox) $(R)/sandbox
-	$(call say,STAGE,$@)
+	$(call say,SANDBOX,$@)
 	$(Q)$(R)/sandbox $(S_ARG) --data $(DATA) --config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ \
 		--events $(OUT)/events.jsonl --started $(AUDIT_T0)
 
 $(OUT)/lookahead.json: $(OUT)/run.json $(OUT)/inspect.json $(DATA) $(call stamps,lookahead) $(R)/lookahead
-	$(call say,STAGE,$@)
+	$(call say,SANDBOX,$@)
 	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --inspect $(OUT)/inspect.json --data $(DATA) \
 		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
 
-$(OUT)/robustness.json: $(OUT)/run.json $(I_JSON) $(DATA) $(call stamps,robust) $(R)/robust
+# The robustness check's runs of the upload (robust: later starts, hindsight's moved and nudged
+# copies, permuted copies), kept with the signals each gave; robust_score judges them on the host,
+# so a cost or a threshold re-scores without running the upload (a grouped target: one recipe
+# writes the index and the signals).
+$(OUT)/robust_runs.json $(OUT)/robust_signals.bin &: $(OUT)/run.json $(DATA) $(call stamps,robust) $(R)/robust
+	$(call say,SANDBOX,$(OUT)/robust_runs.json)
+	$(Q)$(R)/robust $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
+		--jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $(OUT)/robust_runs.json \
+		--signals $(OUT)/robust_signals.bin
+$(OUT)/robustness.json: $(OUT)/robust_runs.json $(OUT)/robust_signals.bin $(OUT)/run.json $(I_JSON) $(DATA) \
+		$(call stamps,robust_score) $(R)/robust_score
 	$(call say,STAGE,$@)
-	$(Q)$(R)/robust $(S_ARG) $(I_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
-		--jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
+	$(Q)$(R)/robust_score --runs $(OUT)/robust_runs.json --signals $(OUT)/robust_signals.bin $(I_ARG) \
+		--run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json -o $@
 
 # Every parameter set the strategy declares in VARIANTS (inspect read them), each run in the
 # sandbox and replayed with the same costs; the stats stage prices the family in.
@@ -311,7 +321,7 @@ $(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs
 SL_JSON := $(if $(and $(SEALED),$(STRATEGY)),$(OUT)/sealed.json)
 SL_ARG := $(if $(SL_JSON),--sealed $(OUT)/sealed.json)
 $(OUT)/sealed.json: $(OUT)/run.json $(OUT)/replay.json $(I_JSON) $(SEALED) $(call stamps,sealed) $(R)/sealed
-	$(call say,STAGE,$@)
+	$(call say,SANDBOX,$@)
 	$(Q)$(R)/sealed $(S_ARG) $(I_ARG) --run $(OUT)/run.json --replay $(OUT)/replay.json --data $(SEALED) \
 		--config $(OUT)/config.json --started $(AUDIT_T0) -o $@
 

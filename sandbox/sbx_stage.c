@@ -20,7 +20,7 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		{"output", required_argument, NULL, 'o'},   {"csv", required_argument, NULL, 'v'},
 		{"matrix", required_argument, NULL, 'm'},   {"started", required_argument, NULL, 'S'},
 		{"timing", no_argument, NULL, 't'},         {"help", no_argument, NULL, 'h'},
-		{"replay", required_argument, NULL, 'p'},
+		{"replay", required_argument, NULL, 'p'},   {"signals", required_argument, NULL, 'g'},
 		{NULL, 0, NULL, 0},
 	};
 	unsigned opt = st->options;
@@ -39,6 +39,7 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		case 'v': if (!(opt & SBX_STAGE_TABLES)) return sa_error("unknown option --csv"); a->csv = optarg; break;
 		case 'm': if (!(opt & SBX_STAGE_TABLES)) return sa_error("unknown option --matrix"); a->matrix = optarg; break;
 		case 'p': if (!(opt & SBX_STAGE_REPLAY)) return sa_error("unknown option --replay"); a->replay = optarg; break;
+		case 'g': if (!(opt & SBX_STAGE_SIGNALS)) return sa_error("unknown option --signals"); a->signals = optarg; break;
 		case 't': if (!(opt & SBX_STAGE_TIMING)) return sa_error("unknown option --timing"); a->timing = true; break;
 		case 'j':
 			if (sbx_parse_jobs(optarg, &a->jobs) < 0)
@@ -61,6 +62,8 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		return sa_error("--inspect is required");
 	if ((opt & SBX_STAGE_REPLAY) && !a->replay)
 		return sa_error("--replay is required");
+	if ((opt & SBX_STAGE_SIGNALS) && !a->signals)
+		return sa_error("--signals is required");
 	if ((opt & SBX_STAGE_TABLES) && (!a->csv || !a->matrix))
 		return sa_error("--csv and --matrix are required");
 	return 0;

@@ -18,6 +18,7 @@ struct sbx_stage_args {
 	const char *data, *config, *out;
 	const char *csv, *matrix;  /* --csv, --matrix (variants' tables) */
 	const char *replay;     /* --replay replay.json (the open data's score) */
+	const char *signals;    /* --signals FILE: the runs' signals, for the stage that scores them */
 	int jobs;               /* --jobs, runs at once (2 when not given) */
 	long long started;      /* --started, the audit's start (seconds since the epoch), 0 if not given */
 	bool timing;            /* --timing: the stage's wall time on stderr, never in a file */
@@ -33,6 +34,7 @@ enum {
 	SBX_STAGE_EXITS = 16,   /* --inspect, optional (robust: the declared exits; lookahead: a
 				 * declared startup_candle_count) */
 	SBX_STAGE_REPLAY = 32,  /* --replay, required */
+	SBX_STAGE_SIGNALS = 64, /* --signals, required (runsig.h: robust, variants) */
 };
 
 /* One stage: its name (the program, and the "stage" of the JSON it writes), the options it

@@ -48,7 +48,7 @@ out:
 	return rc;
 }
 
-int rb_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whylen)
+int rb_runs_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whylen)
 {
 	const char *offsets;
 	long long perms, seed;
@@ -56,15 +56,20 @@ int rb_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whyl
 	memset(c, 0, sizeof *c);
 	if (sa_config_str(cfg, SA_K_WARMUP_OFFSETS, &offsets, why, whylen) < 0 ||
 	    rb_offsets_parse(offsets, c->offset_pct, &c->n_offsets, why, whylen) < 0 ||
-	    sa_config_num(cfg, SA_K_WARMUP_FLAG, &c->flag_share, why, whylen) < 0 ||
 	    sa_config_int(cfg, SA_K_PERMUTATIONS, &perms, why, whylen) < 0 ||
-	    sa_config_int(cfg, SA_K_ROBUST_SEED, &seed, why, whylen) < 0 ||
-	    rp_read_costs(cfg, &c->costs, why, whylen) < 0)
+	    sa_config_int(cfg, SA_K_ROBUST_SEED, &seed, why, whylen) < 0)
 		return -1;
 	c->permutations = (size_t)perms;
 	c->seed = (unsigned long)seed;
 	/* The sandbox stage's own reader: every run of the upload gets the same limits. */
 	return sbx_limits_from_config(cfg, &c->lim, why, whylen);
+}
+
+int rb_score_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whylen)
+{
+	if (sa_config_num(cfg, SA_K_WARMUP_FLAG, &c->flag_share, why, whylen) < 0)
+		return -1;
+	return rp_read_costs(cfg, &c->costs, why, whylen);
 }
 
 size_t rb_tail_start(size_t n)
