@@ -74,7 +74,7 @@ PROGS_pipeline/replay := replay
 PROGS_pipeline/robust := robust robust_score
 PROGS_pipeline/sealed := sealed
 PROGS_pipeline/stats := stats
-PROGS_pipeline/variants := variants
+PROGS_pipeline/variants := variants variants_score
 PROGS_pipeline/verdict := verdict
 PROGS_sandbox := sandbox
 PROGS_report := bundle report
@@ -305,15 +305,22 @@ $(OUT)/robustness.json: $(OUT)/robust_runs.json $(OUT)/robust_signals.bin $(OUT)
 		--run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json -o $@
 
 # Every parameter set the strategy declares in VARIANTS (inspect read them), each run in the
-# sandbox and replayed with the same costs; the stats stage prices the family in.
+# sandbox (variants, keeping the signals each gave) and replayed with the same costs on the host
+# (variants_score, so a cost re-scores without a run); the stats stage prices the family in.
 V_JSON := $(if $(STRATEGY),$(OUT)/variants.json)
 V_ARG := $(if $(STRATEGY),--variants $(OUT)/variants.json)
-$(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs \
+$(OUT)/variant_runs.json $(OUT)/variant_signals.bin &: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs \
 		$(call stamps,variants) $(R)/variants
-	$(call say,STAGE,$@)
+	$(call say,SANDBOX,$(OUT)/variant_runs.json)
 	$(Q)$(R)/variants $(S_ARG) --inspect $(OUT)/inspect.json --data $(DATA) \
-		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@ --csv $(OUT)/variants.csv \
-		--matrix $(OUT)/variant_returns.bin
+		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $(OUT)/variant_runs.json \
+		--signals $(OUT)/variant_signals.bin
+$(OUT)/variants.json: $(OUT)/variant_runs.json $(OUT)/variant_signals.bin $(OUT)/inspect.json $(DATA) \
+		$(call stamps,variants_score) $(R)/variants_score
+	$(call say,STAGE,$@)
+	$(Q)$(R)/variants_score --runs $(OUT)/variant_runs.json --signals $(OUT)/variant_signals.bin \
+		--inspect $(OUT)/inspect.json --data $(DATA) --config $(OUT)/config.json -o $@ \
+		--csv $(OUT)/variants.csv --matrix $(OUT)/variant_returns.bin
 
 # Sealed bars (SEALED, bars the uploader has never seen): the strategy run once on them and
 # scored there; sealed.json holds one outcome of a reusable holdout against replay.json's open

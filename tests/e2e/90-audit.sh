@@ -30,9 +30,8 @@ expect_eq "off a terminal: the live replay says each of its runs once, ending at
 check "off a terminal: robust says its batches" sh -c \
 	"grep -q '^robust: warm-up: 100 % ' '$TMP/audit.log' && grep -q '^robust: permutation: 100 % ' '$TMP/audit.log'"
 "$BIN/inspect" --strategy demos/overfit.py -o "$TMP/overfit-inspect.json"
-"$BIN/variants" --strategy demos/overfit.py --inspect "$TMP/overfit-inspect.json" --data data/ohlcv.csv \
-	--config "$OUT/config.json" -o "$TMP/overfit-variants.json" --csv "$TMP/overfit-variants.csv" \
-	--matrix "$TMP/overfit-matrix.bin" 2>"$TMP/variants.err"
+variants_check demos/overfit.py "$TMP/overfit-inspect.json" data/ohlcv.csv "$OUT/config.json" \
+	"$TMP/overfit-variants.json" "$TMP/overfit-variants.csv" "$TMP/overfit-matrix.bin" 2>"$TMP/variants.err"
 v_runs=$(jget "$TMP/overfit-variants.json" count)
 check "off a terminal: variants says its tenths too, to stderr only" sh -c \
 	"grep -q '^variants: 100 % ($v_runs/$v_runs runs)' '$TMP/variants.err' && ! grep -q 'runs' '$TMP/overfit-variants.json' '$TMP/overfit-variants.csv'"

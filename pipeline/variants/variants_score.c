@@ -1,0 +1,328 @@
+/* variants_score.c - replays each declared variant's signals (variant_runs.json and
+ * variant_signals.bin, kept by variants) with the audit's costs on the host and writes
+ * variants.json, variants.csv and the per-bar return matrix. It runs nothing of the upload, so a
+ * changed cost re-scores the family without a sandbox. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "costs.h"
+#include "exits.h"
+#include "fileio.h"
+#include "jsonio.h"
+#include "msg.h"
+#include "ohlcv.h"
+#include "ohlcv_json.h"
+#include "runsig.h"
+#include "variants_core.h"
+
+struct args {
+	const char *runs, *signals, *inspect, *data, *config, *out, *csv, *matrix;
+};
+
+/* Everything one family holds, so a single out: label can release it. */
+struct job {
+	cJSON *cfg, *insp, *idx;
+	struct rp_costs costs;
+	struct rp_exits exits;        /* the declared exits, every variant's (costs.exits) */
+	struct da_ohlcv bars;
+	struct da_runsig sigs;
+	size_t k, ran, not_run;
+	struct vr_variant *v;
+	double *matrix;               /* ran columns of bars.n values */
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: variants_score --runs variant_runs.json --signals variant_signals.bin\n"
+		"                      --inspect inspect.json --data OHLCV.csv --config config.json\n"
+		"                      -o variants.json --csv variants.csv --matrix variant_returns.bin\n"
+		"\n"
+		"Replays the signals each declared variant gave in its run (variants kept them) with the\n"
+		"config's costs and the declared exits, on the host, running nothing of the upload, and\n"
+		"writes one row a variant to variants.csv and the per-bar net returns of those that ran\n"
+		"to the matrix. The runs must have been made on the same bars (the index's bars_sha256)\n"
+		"and the signals file be the index's (its sha256); an index that says \"ok\": false gives\n"
+		"its reason, and both tables are left empty.\n"
+		"\n"
+		"exit status: 0 variants.json written (even when it says \"ok\": false),\n"
+		"             2 bad command line, 3 the tool itself could not work\n");
+}
+
+static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Reads the index, the config, the exits, the data and the signals. Returns 0, or -1 with why. */
+static int prepare(const struct args *o, struct job *j, char *why, size_t len)
+{
+	char err[512], bars_sha[65];
+	const cJSON *list;
+	double k;
+	bool ok;
+
+	j->idx = sa_json_read_stage(o->runs, &ok, err, sizeof err);
+	if (!j->idx)
+		return fail(why, len, "variant_runs.json unusable (%s); the variants were not scored", err);
+	if (!ok)
+		return fail(why, len, "%s", sa_json_str(j->idx, "reason", "the variants could not be run"));
+	list = cJSON_GetObjectItemCaseSensitive(j->idx, "variants");
+	k = sa_json_num(j->idx, "count", NAN);
+	if (!cJSON_IsArray(list) || !(k >= 0) || k > VR_MAX_VARIANTS || (double)cJSON_GetArraySize(list) != k)
+		return fail(why, len, "variant_runs.json does not list the variants it ran; run variants again");
+	j->k = (size_t)k;
+	j->not_run = (size_t)fmax(0, sa_json_num(j->idx, "not_run", 0));
+	if (j->k == 0)
+		return 0;
+	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
+	if (!j->cfg)
+		return fail(why, len, "config.json unusable: %s", err);
+	if (rp_read_costs(j->cfg, &j->costs, err, sizeof err) < 0)
+		return fail(why, len, "config.json unusable: %s", err);
+	j->insp = sa_json_read_stage(o->inspect, &ok, err, sizeof err);
+	if (!j->insp)
+		return fail(why, len, "inspect.json unusable (%s); the variants were not scored", err);
+	if (rp_exits_from_json(rp_exits_of_inspect(j->insp), &j->exits, err, sizeof err) < 0)
+		return fail(why, len, "the strategy's exits cannot be replayed: %s; the variants were not run", err);
+	j->costs.exits = &j->exits;
+	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
+		return fail(why, len, "data '%s' unusable: %s", o->data, err);
+	rp_costs_floor(&j->costs, &j->bars, NULL);
+	if (da_bars_sha256(&j->bars, bars_sha, why, len) < 0)
+		return -1;
+	if (strcmp(bars_sha, sa_json_str(j->idx, "bars_sha256", "")) != 0)
+		return fail(why, len, "variant_runs.json was made on other bars than '%s' gives; run "
+			    "variants again", o->data);
+	if (da_runsig_read(o->signals, sa_json_str(j->idx, "signals_sha256", ""), &j->sigs, err, sizeof err) < 0)
+		return fail(why, len, "%s", err);
+	j->v = calloc(j->k, sizeof *j->v);
+	j->matrix = calloc(j->bars.n ? j->k * j->bars.n : 1, sizeof *j->matrix);
+	if (!j->v || !j->matrix)
+		return fail(why, len, "out of memory");
+	return 0;
+}
+
+/* Variant i as its run left it, replayed when it gave signals. Returns 0, or -1 with why. */
+static int score_one(struct job *j, size_t i, char *why, size_t len)
+{
+	const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j->idx, "variants"), (int)i);
+	const char *status = sa_json_str(e, "status", NULL), *error = sa_json_str(e, "error", "");
+	struct vr_variant *v = &j->v[i];
+	struct rp_result rp = {0};
+	const int8_t *sig;
+	size_t n;
+	char err[256];
+
+	v->sharpe = v->net_return = NAN;
+	v->params = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(e, "params"));
+	if (!v->params)
+		return fail(why, len, "variant_runs.json: variant %zu has no parameters", i + 1);
+	if (!status || da_runsig_run(&j->sigs, e, &sig, &n, err, sizeof err) < 0)
+		return fail(why, len, "variant_runs.json: %s; run variants again", status ? err : "a variant has no status");
+	/* a sandbox status name, printed as it is into variants.csv */
+	if (strlen(status) > 31 || strspn(status, "abcdefghijklmnopqrstuvwxyz_") != strlen(status))
+		return fail(why, len, "variant_runs.json: variant %zu has a status that is no status name", i + 1);
+	v->status = status;
+	if (!sig) {
+		snprintf(v->error, sizeof v->error, "%s", error[0] ? error : status);
+		return 0;
+	}
+	if (strcmp(status, "ok") != 0 || n != j->bars.n)
+		return fail(why, len, "variant_runs.json: variant %zu kept %zu signals with status '%s'",
+			    i + 1, n, status);
+	if (rp_replay(&j->bars, sig, &j->costs, &rp) < 0 ||
+	    vr_summarise(&rp, v, j->matrix + j->ran * j->bars.n, j->bars.n) < 0) {
+		rp_result_release(&rp);
+		return fail(why, len, "out of memory replaying variant %zu", i + 1);
+	}
+	rp_result_release(&rp);
+	v->ran = true;
+	j->ran++;
+	return 0;
+}
+
+static void job_release(struct job *j)
+{
+	for (size_t i = 0; j->v && i < j->k; i++)
+		free(j->v[i].params);
+	free(j->v);
+	free(j->matrix);
+	da_runsig_release(&j->sigs);
+	da_ohlcv_release(&j->bars);
+	cJSON_Delete(j->idx);
+	cJSON_Delete(j->insp);
+	cJSON_Delete(j->cfg);
+}
+
+/* The index's item key, moved into res (the runs' refusals as they recorded them). */
+static void move_item(cJSON *res, cJSON *idx, const char *key)
+{
+	cJSON *it = cJSON_DetachItemFromObjectCaseSensitive(idx, key);
+
+	cJSON_AddItemToObject(res, key, it ? it : cJSON_CreateNull());
+}
+
+/* variants.json from a scored family. */
+static cJSON *family_json(const struct args *o, struct job *j)
+{
+	cJSON *res = sa_json_stage("variants", VR_SCHEMA), *list;
+	const char *base = strrchr(o->matrix, '/');
+
+	cJSON_AddBoolToObject(res, "ok", true);
+	cJSON_AddBoolToObject(res, "declared", j->k > 0);
+	cJSON_AddBoolToObject(res, "complete", j->not_run == 0);
+	cJSON_AddNumberToObject(res, "not_run", (double)j->not_run);
+	cJSON_AddNumberToObject(res, "count", (double)j->k);
+	cJSON_AddNumberToObject(res, "ran", (double)j->ran);
+	cJSON_AddNumberToObject(res, "failed", (double)(j->k - j->ran));
+	cJSON_AddNumberToObject(res, "bars", (double)(j->k ? j->bars.n : 0));
+	cJSON_AddStringToObject(res, "matrix", base ? base + 1 : o->matrix);
+	move_item(res, j->idx, "blocked_actions");
+	move_item(res, j->idx, "refusals");
+	move_item(res, j->idx, "events");
+	list = cJSON_AddArrayToObject(res, "variants");
+	for (size_t i = 0; i < j->k; i++) {
+		const struct vr_variant *v = &j->v[i];
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(e, "variant", (double)(i + 1));
+		cJSON_AddItemToObject(e, "params", cJSON_Parse(v->params));
+		cJSON_AddStringToObject(e, "status", v->status);
+		if (v->ran) {
+			cJSON_AddNullToObject(e, "error");
+			cJSON_AddNumberToObject(e, "trades", (double)v->trades);
+		} else {
+			cJSON_AddStringToObject(e, "error", v->error);
+			cJSON_AddNullToObject(e, "trades");
+		}
+		sa_json_add_num(e, "sharpe", v->ran ? v->sharpe : NAN, 10);
+		sa_json_add_num(e, "net_return", v->ran ? v->net_return : NAN, 10);
+		cJSON_AddItemToArray(list, e);
+	}
+	return res;
+}
+
+/* Writes the CSV and the matrix (ran columns; none when nothing ran); a family that could not
+ * be scored (failed) leaves both empty. Returns 0, or -1 with the reason in err. */
+static int write_tables(const struct args *o, const struct job *j, bool failed, char *err, size_t errlen)
+{
+	size_t k = failed ? 0 : j->k, ran = failed ? 0 : j->ran;
+	struct sa_atomic a = {0};
+
+	if (sa_atomic_open(&a, o->csv, err, errlen) < 0)
+		return -1;
+	if (vr_csv_write(a.fp, j->v, k) < 0) {
+		sa_fmt(err, errlen, "cannot write '%s': %s", o->csv, strerror(errno));
+		sa_atomic_abort(&a);
+		return -1;
+	}
+	if (sa_atomic_commit(&a, err, errlen) < 0 || sa_atomic_open(&a, o->matrix, err, errlen) < 0)
+		return -1;
+	if (da_vmatrix_write(a.fp, j->matrix, ran ? j->bars.n : 0, ran) < 0) {
+		sa_fmt(err, errlen, "cannot write '%s': %s", o->matrix, strerror(errno));
+		sa_atomic_abort(&a);
+		return -1;
+	}
+	return sa_atomic_commit(&a, err, errlen);
+}
+
+/* The whole family scored into *res (never NULL after). Returns 0, or -1 with err when a table
+ * could not be written. */
+static int score(const struct args *o, cJSON **res, char *err, size_t errlen)
+{
+	struct job j = {0};
+	char why[768];
+	bool failed = false;
+	int rc;
+
+	*res = NULL;
+	if (prepare(o, &j, why, sizeof why) < 0)
+		failed = true;
+	for (size_t i = 0; !failed && i < j.k; i++)
+		if (score_one(&j, i, why, sizeof why) < 0)
+			failed = true;
+	if (failed) {
+		*res = sa_json_stage("variants", VR_SCHEMA);
+		sa_json_fail(*res, why);
+	} else {
+		*res = family_json(o, &j);
+	}
+	rc = write_tables(o, &j, failed, err, errlen);
+	job_release(&j);
+	return rc;
+}
+
+/* Returns 0, 1 for --help, or -1 (message printed) for a bad command line. */
+static int parse(int argc, char **argv, struct args *a)
+{
+	static const struct option longopts[] = {
+		{"runs", required_argument, NULL, 'R'},   {"signals", required_argument, NULL, 'g'},
+		{"inspect", required_argument, NULL, 'i'}, {"data", required_argument, NULL, 'd'},
+		{"config", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
+		{"csv", required_argument, NULL, 'v'},    {"matrix", required_argument, NULL, 'm'},
+		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	*a = (struct args){0};
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'R': a->runs = optarg; break;
+		case 'g': a->signals = optarg; break;
+		case 'i': a->inspect = optarg; break;
+		case 'd': a->data = optarg; break;
+		case 'c': a->config = optarg; break;
+		case 'o': a->out = optarg; break;
+		case 'v': a->csv = optarg; break;
+		case 'm': a->matrix = optarg; break;
+		case 'h': return 1;
+		default: return -1;
+		}
+	}
+	if (optind < argc)
+		return sa_error("unexpected argument, '%s'", argv[optind]);
+	if (!a->runs || !a->signals || !a->inspect || !a->data || !a->config || !a->out || !a->csv || !a->matrix)
+		return sa_error("--runs, --signals, --inspect, --data, --config, -o, --csv and --matrix are "
+				"all required");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a;
+	char err[1024] = "";
+	cJSON *res = NULL;
+	int rc;
+
+	sa_set_prog(argv[0]);
+	rc = parse(argc, argv, &a);
+	if (rc == 1) {
+		usage(stdout);
+		return SA_EXIT_OK;
+	}
+	if (rc < 0)
+		sa_usage_die("bad command line");
+	if (score(&a, &res, err, sizeof err) < 0) {
+		cJSON_Delete(res);
+		sa_die("could not write the tables of '%s': %s", a.out, err);
+	}
+	rc = sa_json_write(a.out, res, err, sizeof err);
+	cJSON_Delete(res);
+	if (rc < 0)
+		sa_die("%s", err);
+	return SA_EXIT_OK;
+}
