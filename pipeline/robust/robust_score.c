@@ -2,8 +2,6 @@
  * by robust) on the host: the warm-up compared with the full run, the permutation test's rank,
  * and hindsight's replays with the audit's costs. It runs nothing of the upload, so a changed
  * cost or threshold re-scores without a sandbox. */
-#include <getopt.h>
-#include <stdarg.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,11 +19,8 @@
 #include "ohlcv_json.h"
 #include "robust_core.h"
 #include "runsig.h"
+#include "sbx_stage.h"
 #include "signals.h"
-
-struct args {
-	const char *runs, *signals, *run, *inspect, *data, *config, *out;
-};
 
 /* Everything the scoring holds, so a single out: label can release it. */
 struct job {
@@ -68,24 +63,13 @@ static void usage(FILE *fp)
 		"             2 bad command line, 3 the tool itself could not work\n", RB_TAIL_PCT);
 }
 
-static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* The index's list key, which must hold want entries. Returns it, or NULL with why. */
 static const cJSON *list_of(const struct job *j, const char *key, size_t want, char *why, size_t len)
 {
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(j->idx, key);
 
 	if (!cJSON_IsArray(l) || (want != SIZE_MAX && (size_t)cJSON_GetArraySize(l) != want)) {
-		fail(why, len, "robust_runs.json %s does not hold the runs it must; run robust again", key);
+		sbx_stage_fail(why, len, "robust_runs.json %s does not hold the runs it must; run robust again", key);
 		return NULL;
 	}
 	return l;
@@ -100,10 +84,10 @@ static int kept_run(const struct job *j, const cJSON *l, size_t i, struct kept *
 	k->status = sa_json_str(e, "status", NULL);
 	k->error = sa_json_str(e, "error", "");
 	if (!k->status || da_runsig_run(&j->sigs, e, &k->sig, &k->n, err, sizeof err) < 0)
-		return fail(why, len, "robust_runs.json: %s; run robust again", k->status ? err :
+		return sbx_stage_fail(why, len, "robust_runs.json: %s; run robust again", k->status ? err :
 			    "a run has no status");
 	if (k->sig && strcmp(k->status, "ok") != 0)
-		return fail(why, len, "robust_runs.json: a run with status '%s' has signals", k->status);
+		return sbx_stage_fail(why, len, "robust_runs.json: a run with status '%s' has signals", k->status);
 	return 0;
 }
 
@@ -116,11 +100,11 @@ static int read_plan(struct job *j, char *why, size_t len)
 
 	if (!cJSON_IsArray(pct) || cJSON_GetArraySize(pct) > RB_MAX_OFFSETS || !(perms >= 0) ||
 	    perms > 1e9 || !(seed >= 0) || seed > 4294967295.0 || !(not_run >= 0) || not_run > 1e9)
-		return fail(why, len, "robust_runs.json does not say what it ran; run robust again");
+		return sbx_stage_fail(why, len, "robust_runs.json does not say what it ran; run robust again");
 	j->conf.n_offsets = 0;
 	cJSON_ArrayForEach(p, pct) {
 		if (!cJSON_IsNumber(p) || p->valuedouble < 1 || p->valuedouble > RB_MAX_OFFSET_PCT)
-			return fail(why, len, "robust_runs.json warmup_offsets holds a value out of range");
+			return sbx_stage_fail(why, len, "robust_runs.json warmup_offsets holds a value out of range");
 		j->conf.offset_pct[j->conf.n_offsets++] = (int)p->valuedouble;
 	}
 	j->conf.permutations = (size_t)perms;
@@ -130,33 +114,33 @@ static int read_plan(struct job *j, char *why, size_t len)
 }
 
 /* Reads config, the exits, the index, run.json, the data and the signals. Returns 0, or -1. */
-static int prepare(const struct args *o, struct job *j, char *why, size_t len)
+static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512], bars_sha[65];
 	bool ok;
 
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
 	if (!j->cfg)
-		return fail(why, len, "config.json unusable: %s", err);
+		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
 	if (rb_score_config_read(j->cfg, &j->conf, why, len) < 0)
 		return -1;
 	/* Exits declared wrong stop the check, as they stop the replay. */
 	if (o->inspect && rp_exits_read_inspect(o->inspect, &j->exits, err, sizeof err) < 0)
-		return fail(why, len, "%s; robustness was not checked", err);
+		return sbx_stage_fail(why, len, "%s; robustness was not checked", err);
 	if (o->inspect)
 		j->conf.costs.exits = &j->exits;
 	j->idx = sa_json_read_stage(o->runs, &ok, err, sizeof err);
 	if (!j->idx)
-		return fail(why, len, "robust_runs.json unusable (%s); robustness was not checked", err);
+		return sbx_stage_fail(why, len, "robust_runs.json unusable (%s); robustness was not checked", err);
 	if (!ok)
-		return fail(why, len, "%s", sa_json_str(j->idx, "reason", "the runs could not be made"));
+		return sbx_stage_fail(why, len, "%s", sa_json_str(j->idx, "reason", "the runs could not be made"));
 	if (read_plan(j, why, len) < 0)
 		return -1;
 	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
 	if (!j->run)
-		return fail(why, len, "run.json unusable (%s); robustness was not checked", err);
+		return sbx_stage_fail(why, len, "run.json unusable (%s); robustness was not checked", err);
 	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
-		return fail(why, len, "data '%s' unusable: %s", o->data, err);
+		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
 	if (da_run_signals(j->run, j->bars.n, DA_RUN_UNCONTAINED, &j->full, why, len) < 0) {
 		size_t used = strlen(why);
 
@@ -166,14 +150,14 @@ static int prepare(const struct args *o, struct job *j, char *why, size_t len)
 	if (da_bars_sha256(&j->bars, bars_sha, why, len) < 0)
 		return -1;
 	if (strcmp(bars_sha, sa_json_str(j->idx, "bars_sha256", "")) != 0)
-		return fail(why, len, "robust_runs.json was made on other bars than '%s' gives; run robust "
+		return sbx_stage_fail(why, len, "robust_runs.json was made on other bars than '%s' gives; run robust "
 			    "again", o->data);
 	if (da_runsig_read(o->signals, sa_json_str(j->idx, "signals_sha256", ""), &j->sigs, err, sizeof err) < 0)
-		return fail(why, len, "%s", err);
+		return sbx_stage_fail(why, len, "%s", err);
 	j->perm.null = calloc(j->conf.permutations ? j->conf.permutations : 1, sizeof *j->perm.null);
 	j->perm.trades = calloc(j->conf.permutations ? j->conf.permutations : 1, sizeof *j->perm.trades);
 	if (!j->perm.null || !j->perm.trades)
-		return fail(why, len, "out of memory");
+		return sbx_stage_fail(why, len, "out of memory");
 	return 0;
 }
 
@@ -197,7 +181,7 @@ static int score_warmup(struct job *j, char *why, size_t len)
 		if (kept_run(j, l, i, &k[i], why, len) < 0)
 			return -1;
 		if (k[i].sig && k[i].n != n - offset)
-			return fail(why, len, "robust_runs.json: warm-up %d%% ran on %zu bars, not %zu",
+			return sbx_stage_fail(why, len, "robust_runs.json: warm-up %d%% ran on %zu bars, not %zu",
 				    c->offset_pct[i], k[i].n, n - offset);
 		rb_warm_compare(j->full, n, offset, c->offset_pct[i], k[i].sig, k[i].n, k[i].status,
 				k[i].error, &j->warm.run[i]);
@@ -257,7 +241,7 @@ static int score_hindsight(struct job *j, char *why, size_t len)
 	if (!stay || rp_replay(&j->bars, j->full, &j->conf.costs, &real) < 0 ||
 	    rb_profit_of(&real, &h->real_profit, &h->real_trades, &h->real_t) < 0 ||
 	    (ran = rb_hindsight_copies(&j->bars, j->conf.seed, h, copy)) == 0) {
-		fail(why, len, "out of memory");
+		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
 	if (!(l = list_of(j, "hindsight", ran, why, len)))
@@ -271,12 +255,12 @@ static int score_hindsight(struct job *j, char *why, size_t len)
 		if (hindsight_run(j, &copy[i].s, &k, &real, tick ? NULL : stay,
 				  tick ? &h->tick_profit : &h->rot_profit[i],
 				  tick ? h->tick_status : h->rot_status[i]) < 0) {
-			fail(why, len, "out of memory");
+			sbx_stage_fail(why, len, "out of memory");
 			goto out;
 		}
 	}
 	if (h->n_rot > 0 && rb_stay_measure(&real, stay, h) < 0) {
-		fail(why, len, "out of memory");
+		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
 	rc = 0;
@@ -325,25 +309,25 @@ static int score_permutations(struct job *j, char *why, size_t len)
 	if (!l)
 		goto out;
 	if (!rng || !order) {
-		fail(why, len, "out of memory");
+		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
 	if (made > j->conf.permutations) {
-		fail(why, len, "robust_runs.json holds more permutations than it asked for");
+		sbx_stage_fail(why, len, "robust_runs.json holds more permutations than it asked for");
 		goto out;
 	}
 	gsl_rng_set(rng, j->conf.seed);
 	j->perm.requested = j->conf.permutations;
 	if (rb_sharpe(&j->bars, j->full, j->conf.costs.exits, &j->perm.real_sharpe, &j->perm.real_trades) < 0 ||
 	    rb_net_return(&j->bars, j->full, &j->conf.costs, &j->perm.real_net_return) < 0) {
-		fail(why, len, "out of memory");
+		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < made; i++) {
 		if (kept_run(j, l, i, &k, why, len) < 0)
 			goto out;
 		if (rb_perm_make(&j->bars, rng, order, &p) < 0 || score_perm(j, &p, &k) < 0) {
-			fail(why, len, "out of memory");
+			sbx_stage_fail(why, len, "out of memory");
 			goto out;
 		}
 		rb_perm_release(&p);
@@ -389,7 +373,7 @@ static void move_item(cJSON *res, cJSON *idx, const char *key)
 }
 
 /* The whole scoring. Returns the robustness.json tree (caller frees); never NULL. */
-static cJSON *score(const struct args *o)
+static cJSON *score(const struct sbx_stage_args *o)
 {
 	static struct job j;
 	char why[768];
@@ -421,58 +405,16 @@ out:
 	return res;
 }
 
-/* Returns 0, 1 for --help, or -1 (message printed) for a bad command line. */
-static int parse(int argc, char **argv, struct args *a)
+static cJSON *score_stage(const struct sbx_stage_args *a, char *err, size_t errlen)
 {
-	static const struct option longopts[] = {
-		{"runs", required_argument, NULL, 'R'},   {"signals", required_argument, NULL, 'g'},
-		{"run", required_argument, NULL, 'r'},    {"inspect", required_argument, NULL, 'i'},
-		{"data", required_argument, NULL, 'd'},   {"config", required_argument, NULL, 'c'},
-		{"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-
-	*a = (struct args){0};
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'R': a->runs = optarg; break;
-		case 'g': a->signals = optarg; break;
-		case 'r': a->run = optarg; break;
-		case 'i': a->inspect = optarg; break;
-		case 'd': a->data = optarg; break;
-		case 'c': a->config = optarg; break;
-		case 'o': a->out = optarg; break;
-		case 'h': return 1;
-		default: return -1;
-		}
-	}
-	if (optind < argc)
-		return sa_error("unexpected argument, '%s'", argv[optind]);
-	if (!a->runs || !a->signals || !a->run || !a->data || !a->config || !a->out)
-		return sa_error("--runs, --signals, --run, --data, --config and -o are all required");
-	return 0;
+	(void)err, (void)errlen;
+	return score(a);
 }
 
 int main(int argc, char **argv)
 {
-	struct args a;
-	char err[1024];
-	cJSON *res;
-	int rc;
+	static const struct sbx_stage st = { "robust_score", SBX_STAGE_RUNS | SBX_STAGE_SIGNALS | SBX_STAGE_RUN |
+					     SBX_STAGE_EXITS, usage, score_stage };
 
-	sa_set_prog(argv[0]);
-	rc = parse(argc, argv, &a);
-	if (rc == 1) {
-		usage(stdout);
-		return SA_EXIT_OK;
-	}
-	if (rc < 0)
-		sa_usage_die("bad command line");
-	res = score(&a);
-	rc = sa_json_write(a.out, res, err, sizeof err);
-	cJSON_Delete(res);
-	if (rc < 0)
-		sa_die("%s", err);
-	return SA_EXIT_OK;
+	return sbx_stage_main(&st, argc, argv);
 }

@@ -3,9 +3,7 @@
  * variants.json, variants.csv and the per-bar return matrix. It runs nothing of the upload, so a
  * changed cost re-scores the family without a sandbox. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +18,8 @@
 #include "ohlcv.h"
 #include "ohlcv_json.h"
 #include "runsig.h"
+#include "sbx_stage.h"
 #include "variants_core.h"
-
-struct args {
-	const char *runs, *signals, *inspect, *data, *config, *out, *csv, *matrix;
-};
 
 /* Everything one family holds, so a single out: label can release it. */
 struct job {
@@ -56,19 +51,8 @@ static void usage(FILE *fp)
 		"             2 bad command line, 3 the tool itself could not work\n");
 }
 
-static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Reads the index, the config, the exits, the data and the signals. Returns 0, or -1 with why. */
-static int prepare(const struct args *o, struct job *j, char *why, size_t len)
+static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512], bars_sha[65];
 	const cJSON *list;
@@ -77,42 +61,42 @@ static int prepare(const struct args *o, struct job *j, char *why, size_t len)
 
 	j->idx = sa_json_read_stage(o->runs, &ok, err, sizeof err);
 	if (!j->idx)
-		return fail(why, len, "variant_runs.json unusable (%s); the variants were not scored", err);
+		return sbx_stage_fail(why, len, "variant_runs.json unusable (%s); the variants were not scored", err);
 	if (!ok)
-		return fail(why, len, "%s", sa_json_str(j->idx, "reason", "the variants could not be run"));
+		return sbx_stage_fail(why, len, "%s", sa_json_str(j->idx, "reason", "the variants could not be run"));
 	list = cJSON_GetObjectItemCaseSensitive(j->idx, "variants");
 	k = sa_json_num(j->idx, "count", NAN);
 	if (!cJSON_IsArray(list) || !(k >= 0) || k > VR_MAX_VARIANTS || (double)cJSON_GetArraySize(list) != k)
-		return fail(why, len, "variant_runs.json does not list the variants it ran; run variants again");
+		return sbx_stage_fail(why, len, "variant_runs.json does not list the variants it ran; run variants again");
 	j->k = (size_t)k;
 	j->not_run = (size_t)fmax(0, sa_json_num(j->idx, "not_run", 0));
 	if (j->k == 0)
 		return 0;
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
 	if (!j->cfg)
-		return fail(why, len, "config.json unusable: %s", err);
+		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
 	if (rp_read_costs(j->cfg, &j->costs, err, sizeof err) < 0)
-		return fail(why, len, "config.json unusable: %s", err);
+		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
 	j->insp = sa_json_read_stage(o->inspect, &ok, err, sizeof err);
 	if (!j->insp)
-		return fail(why, len, "inspect.json unusable (%s); the variants were not scored", err);
+		return sbx_stage_fail(why, len, "inspect.json unusable (%s); the variants were not scored", err);
 	if (rp_exits_from_json(rp_exits_of_inspect(j->insp), &j->exits, err, sizeof err) < 0)
-		return fail(why, len, "the strategy's exits cannot be replayed: %s; the variants were not run", err);
+		return sbx_stage_fail(why, len, "the strategy's exits cannot be replayed: %s; the variants were not run", err);
 	j->costs.exits = &j->exits;
 	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
-		return fail(why, len, "data '%s' unusable: %s", o->data, err);
+		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
 	rp_costs_floor(&j->costs, &j->bars, NULL);
 	if (da_bars_sha256(&j->bars, bars_sha, why, len) < 0)
 		return -1;
 	if (strcmp(bars_sha, sa_json_str(j->idx, "bars_sha256", "")) != 0)
-		return fail(why, len, "variant_runs.json was made on other bars than '%s' gives; run "
+		return sbx_stage_fail(why, len, "variant_runs.json was made on other bars than '%s' gives; run "
 			    "variants again", o->data);
 	if (da_runsig_read(o->signals, sa_json_str(j->idx, "signals_sha256", ""), &j->sigs, err, sizeof err) < 0)
-		return fail(why, len, "%s", err);
+		return sbx_stage_fail(why, len, "%s", err);
 	j->v = calloc(j->k, sizeof *j->v);
 	j->matrix = calloc(j->bars.n ? j->k * j->bars.n : 1, sizeof *j->matrix);
 	if (!j->v || !j->matrix)
-		return fail(why, len, "out of memory");
+		return sbx_stage_fail(why, len, "out of memory");
 	return 0;
 }
 
@@ -130,24 +114,24 @@ static int score_one(struct job *j, size_t i, char *why, size_t len)
 	v->sharpe = v->net_return = NAN;
 	v->params = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(e, "params"));
 	if (!v->params)
-		return fail(why, len, "variant_runs.json: variant %zu has no parameters", i + 1);
+		return sbx_stage_fail(why, len, "variant_runs.json: variant %zu has no parameters", i + 1);
 	if (!status || da_runsig_run(&j->sigs, e, &sig, &n, err, sizeof err) < 0)
-		return fail(why, len, "variant_runs.json: %s; run variants again", status ? err : "a variant has no status");
+		return sbx_stage_fail(why, len, "variant_runs.json: %s; run variants again", status ? err : "a variant has no status");
 	/* a sandbox status name, printed as it is into variants.csv */
 	if (strlen(status) > 31 || strspn(status, "abcdefghijklmnopqrstuvwxyz_") != strlen(status))
-		return fail(why, len, "variant_runs.json: variant %zu has a status that is no status name", i + 1);
+		return sbx_stage_fail(why, len, "variant_runs.json: variant %zu has a status that is no status name", i + 1);
 	v->status = status;
 	if (!sig) {
 		snprintf(v->error, sizeof v->error, "%s", error[0] ? error : status);
 		return 0;
 	}
 	if (strcmp(status, "ok") != 0 || n != j->bars.n)
-		return fail(why, len, "variant_runs.json: variant %zu kept %zu signals with status '%s'",
+		return sbx_stage_fail(why, len, "variant_runs.json: variant %zu kept %zu signals with status '%s'",
 			    i + 1, n, status);
 	if (rp_replay(&j->bars, sig, &j->costs, &rp) < 0 ||
 	    vr_summarise(&rp, v, j->matrix + j->ran * j->bars.n, j->bars.n) < 0) {
 		rp_result_release(&rp);
-		return fail(why, len, "out of memory replaying variant %zu", i + 1);
+		return sbx_stage_fail(why, len, "out of memory replaying variant %zu", i + 1);
 	}
 	rp_result_release(&rp);
 	v->ran = true;
@@ -177,7 +161,7 @@ static void move_item(cJSON *res, cJSON *idx, const char *key)
 }
 
 /* variants.json from a scored family. */
-static cJSON *family_json(const struct args *o, struct job *j)
+static cJSON *family_json(const struct sbx_stage_args *o, struct job *j)
 {
 	cJSON *res = sa_json_stage("variants", VR_SCHEMA), *list;
 	const char *base = strrchr(o->matrix, '/');
@@ -218,7 +202,7 @@ static cJSON *family_json(const struct args *o, struct job *j)
 
 /* Writes the CSV and the matrix (ran columns; none when nothing ran); a family that could not
  * be scored (failed) leaves both empty. Returns 0, or -1 with the reason in err. */
-static int write_tables(const struct args *o, const struct job *j, bool failed, char *err, size_t errlen)
+static int write_tables(const struct sbx_stage_args *o, const struct job *j, bool failed, char *err, size_t errlen)
 {
 	size_t k = failed ? 0 : j->k, ran = failed ? 0 : j->ran;
 	struct sa_atomic a = {0};
@@ -242,7 +226,7 @@ static int write_tables(const struct args *o, const struct job *j, bool failed, 
 
 /* The whole family scored into *res (never NULL after). Returns 0, or -1 with err when a table
  * could not be written. */
-static int score(const struct args *o, cJSON **res, char *err, size_t errlen)
+static int score(const struct sbx_stage_args *o, cJSON **res, char *err, size_t errlen)
 {
 	struct job j = {0};
 	char why[768];
@@ -266,63 +250,21 @@ static int score(const struct args *o, cJSON **res, char *err, size_t errlen)
 	return rc;
 }
 
-/* Returns 0, 1 for --help, or -1 (message printed) for a bad command line. */
-static int parse(int argc, char **argv, struct args *a)
+static cJSON *score_stage(const struct sbx_stage_args *a, char *err, size_t errlen)
 {
-	static const struct option longopts[] = {
-		{"runs", required_argument, NULL, 'R'},   {"signals", required_argument, NULL, 'g'},
-		{"inspect", required_argument, NULL, 'i'}, {"data", required_argument, NULL, 'd'},
-		{"config", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
-		{"csv", required_argument, NULL, 'v'},    {"matrix", required_argument, NULL, 'm'},
-		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
-	};
-	int c;
+	cJSON *res = NULL;
 
-	*a = (struct args){0};
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'R': a->runs = optarg; break;
-		case 'g': a->signals = optarg; break;
-		case 'i': a->inspect = optarg; break;
-		case 'd': a->data = optarg; break;
-		case 'c': a->config = optarg; break;
-		case 'o': a->out = optarg; break;
-		case 'v': a->csv = optarg; break;
-		case 'm': a->matrix = optarg; break;
-		case 'h': return 1;
-		default: return -1;
-		}
+	if (score(a, &res, err, errlen) < 0) {
+		cJSON_Delete(res);
+		return NULL;
 	}
-	if (optind < argc)
-		return sa_error("unexpected argument, '%s'", argv[optind]);
-	if (!a->runs || !a->signals || !a->inspect || !a->data || !a->config || !a->out || !a->csv || !a->matrix)
-		return sa_error("--runs, --signals, --inspect, --data, --config, -o, --csv and --matrix are "
-				"all required");
-	return 0;
+	return res;
 }
 
 int main(int argc, char **argv)
 {
-	struct args a;
-	char err[1024] = "";
-	cJSON *res = NULL;
-	int rc;
+	static const struct sbx_stage st = { "variants_score", SBX_STAGE_RUNS | SBX_STAGE_SIGNALS |
+					     SBX_STAGE_INSPECT | SBX_STAGE_TABLES, usage, score_stage };
 
-	sa_set_prog(argv[0]);
-	rc = parse(argc, argv, &a);
-	if (rc == 1) {
-		usage(stdout);
-		return SA_EXIT_OK;
-	}
-	if (rc < 0)
-		sa_usage_die("bad command line");
-	if (score(&a, &res, err, sizeof err) < 0) {
-		cJSON_Delete(res);
-		sa_die("could not write the tables of '%s': %s", a.out, err);
-	}
-	rc = sa_json_write(a.out, res, err, sizeof err);
-	cJSON_Delete(res);
-	if (rc < 0)
-		sa_die("%s", err);
-	return SA_EXIT_OK;
+	return sbx_stage_main(&st, argc, argv);
 }
