@@ -74,7 +74,6 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	char err[512];
 	long long audit_s;
 	int8_t *full = NULL;
-	bool ok;
 
 	if (!o->strategy)
 		return sbx_stage_fail(why, len, "no strategy was uploaded, so there is nothing to re-run");
@@ -83,14 +82,8 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
 	if (rb_runs_config_read(j->cfg, &j->conf, why, len) < 0)
 		return -1;
-	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
-	if (!j->run)
-		return sbx_stage_fail(why, len, "run.json unusable (%s); robustness was not checked", err);
-	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
-	/* The full run must have completed uncontained: a refused upload is not run again. */
-	if (da_run_signals(j->run, j->bars.n, DA_RUN_UNCONTAINED, &full, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "%s; robustness was not checked", err);
+	if (rb_full_run_read(o->run, o->data, j->cfg, &j->run, &j->bars, &full, why, len) < 0)
+		return -1;
 	free(full);
 	j->events = cJSON_CreateArray();
 	j->warm = cJSON_CreateArray();

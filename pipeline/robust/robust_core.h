@@ -44,6 +44,13 @@ int rb_runs_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t
  * comes from the runs' index. Returns 0, or -1 with the reason in why. */
 int rb_score_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whylen);
 
+/* Reads run.json at run_path (*run, caller frees), the bars of data through cfg (*bars, release
+ * with da_ohlcv_release) and the full run's signals (*full, caller frees), which must have
+ * completed uncontained: a refused upload is not run again. Returns 0, or -1 with the reason in
+ * why (the runs and their scoring both say it). */
+int rb_full_run_read(const char *run_path, const char *data, const cJSON *cfg, cJSON **run,
+		     struct da_ohlcv *bars, int8_t **full, char *why, size_t whylen);
+
 /* The first bar of the compared tail of n bars. */
 size_t rb_tail_start(size_t n);
 

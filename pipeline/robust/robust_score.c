@@ -136,17 +136,8 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return sbx_stage_fail(why, len, "%s", sa_json_str(j->idx, "reason", "the runs could not be made"));
 	if (read_plan(j, why, len) < 0)
 		return -1;
-	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
-	if (!j->run)
-		return sbx_stage_fail(why, len, "run.json unusable (%s); robustness was not checked", err);
-	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
-	if (da_run_signals(j->run, j->bars.n, DA_RUN_UNCONTAINED, &j->full, why, len) < 0) {
-		size_t used = strlen(why);
-
-		snprintf(why + used, len - used, "; robustness was not checked");
+	if (rb_full_run_read(o->run, o->data, j->cfg, &j->run, &j->bars, &j->full, why, len) < 0)
 		return -1;
-	}
 	if (da_bars_sha256(&j->bars, bars_sha, why, len) < 0)
 		return -1;
 	if (strcmp(bars_sha, sa_json_str(j->idx, "bars_sha256", "")) != 0)

@@ -8,8 +8,11 @@
 
 #include "config.h"
 #include "costs.h"
+#include "jsonio.h"
+#include "ohlcv_json.h"
 #include "robust_core.h"
 #include "sbx_report.h"
+#include "signals.h"
 
 int rb_offsets_parse(const char *text, int *pct, size_t *n, char *why, size_t whylen)
 {
@@ -70,6 +73,29 @@ int rb_score_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_
 	if (sa_config_num(cfg, SA_K_WARMUP_FLAG, &c->flag_share, why, whylen) < 0)
 		return -1;
 	return rp_read_costs(cfg, &c->costs, why, whylen);
+}
+
+int rb_full_run_read(const char *run_path, const char *data, const cJSON *cfg, cJSON **run,
+		     struct da_ohlcv *bars, int8_t **full, char *why, size_t whylen)
+{
+	char err[512];
+	bool ok;
+
+	*full = NULL;
+	*run = sa_json_read_stage(run_path, &ok, err, sizeof err);
+	if (!*run) {
+		snprintf(why, whylen, "run.json unusable (%s); robustness was not checked", err);
+		return -1;
+	}
+	if (da_ohlcv_load_config(data, cfg, bars, err, sizeof err) < 0) {
+		snprintf(why, whylen, "data '%s' unusable: %s", data, err);
+		return -1;
+	}
+	if (da_run_signals(*run, bars->n, DA_RUN_UNCONTAINED, full, err, sizeof err) < 0) {
+		snprintf(why, whylen, "%s; robustness was not checked", err);
+		return -1;
+	}
+	return 0;
 }
 
 size_t rb_tail_start(size_t n)
