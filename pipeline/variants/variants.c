@@ -2,8 +2,6 @@
  * (variant_runs.json, variant_signals.bin); variants_score replays them with the audit's costs
  * and writes variants.json, variants.csv and the per-bar return matrix, so a cost never runs the
  * upload again. */
-#include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +29,7 @@ struct job {
 	const cJSON *params;          /* borrowed from insp */
 	struct sbx_limits lim;
 	struct da_ohlcv bars;
-	size_t k, ran;
+	size_t k;
 	char **text;                  /* each variant's compact JSON */
 	size_t *n_visible;
 	struct sbx_result *results;
