@@ -76,10 +76,10 @@ PROGS_pipeline/inspect := inspect
 PROGS_pipeline/ledger := ledger
 PROGS_pipeline/lookahead := lookahead
 PROGS_pipeline/replay := replay
-PROGS_pipeline/robust := robust
+PROGS_pipeline/robust := robust robust_score
 PROGS_pipeline/sealed := sealed
 PROGS_pipeline/stats := stats
-PROGS_pipeline/variants := variants
+PROGS_pipeline/variants := variants variants_score
 PROGS_pipeline/verdict := verdict
 PROGS_pipeline/narrate := narrate
 PROGS_sandbox := sandbox
@@ -287,41 +287,65 @@ $(OUT)/inspect.json: $(UPLOADS) $(call stamps,inspect) $(R)/inspect
 	$(Q)$(R)/inspect $(S_ARG) $(T_ARG) --config $(OUT)/config.json -o $@
 
 $(OUT)/run.json: $(S_COPY) $(DATA) $(OUT)/.knobs-inputs $(call stamps,sandbox) $(R)/sandbox
-	$(call say,STAGE,$@)
+	$(call say,SANDBOX,$@)
 	$(Q)$(R)/sandbox $(S_ARG) --data $(DATA) --config $(OUT)/config.json --jobs $(SANDBOX_JOBS) -o $@ \
 		--events $(OUT)/events.jsonl --started $(AUDIT_T0)
 
 $(OUT)/lookahead.json: $(OUT)/run.json $(OUT)/inspect.json $(DATA) $(call stamps,lookahead) $(R)/lookahead
-	$(call say,STAGE,$@)
+	$(call say,SANDBOX,$@)
 	$(Q)$(R)/lookahead $(S_ARG) --run $(OUT)/run.json --inspect $(OUT)/inspect.json --data $(DATA) \
 		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
 
-$(OUT)/robustness.json: $(OUT)/run.json $(I_JSON) $(DATA) $(call stamps,robust) $(R)/robust
+# The robustness check's runs of the upload (robust: later starts, hindsight's moved and nudged
+# copies, permuted copies), kept with the signals each gave; robust_score judges them on the host,
+# so a cost or a threshold re-scores without running the upload (a grouped target: one recipe
+# writes the index and the signals).
+$(OUT)/robust_runs.json $(OUT)/robust_signals.bin &: $(OUT)/run.json $(DATA) $(call stamps,robust) $(R)/robust
+	$(call say,SANDBOX,$(OUT)/robust_runs.json)
+	$(Q)$(R)/robust $(S_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
+		--jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $(OUT)/robust_runs.json \
+		--signals $(OUT)/robust_signals.bin
+$(OUT)/robustness.json: $(OUT)/robust_runs.json $(OUT)/robust_signals.bin $(OUT)/run.json $(I_JSON) $(DATA) \
+		$(call stamps,robust_score) $(R)/robust_score
 	$(call say,STAGE,$@)
-	$(Q)$(R)/robust $(S_ARG) $(I_ARG) --run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json \
-		--jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@
+	$(Q)$(R)/robust_score --runs $(OUT)/robust_runs.json --signals $(OUT)/robust_signals.bin $(I_ARG) \
+		--run $(OUT)/run.json --data $(DATA) --config $(OUT)/config.json -o $@
 
 # Every parameter set the strategy declares in VARIANTS (inspect read them), each run in the
-# sandbox and replayed with the same costs; the stats stage prices the family in.
+# sandbox (variants, keeping the signals each gave) and replayed with the same costs on the host
+# (variants_score, so a cost re-scores without a run); the stats stage prices the family in.
 V_JSON := $(if $(STRATEGY),$(OUT)/variants.json)
 V_ARG := $(if $(STRATEGY),--variants $(OUT)/variants.json)
-$(OUT)/variants.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs \
+$(OUT)/variant_runs.json $(OUT)/variant_signals.bin &: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs \
 		$(call stamps,variants) $(R)/variants
-	$(call say,STAGE,$@)
+	$(call say,SANDBOX,$(OUT)/variant_runs.json)
 	$(Q)$(R)/variants $(S_ARG) --inspect $(OUT)/inspect.json --data $(DATA) \
-		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@ --csv $(OUT)/variants.csv \
-		--matrix $(OUT)/variant_returns.bin
+		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $(OUT)/variant_runs.json \
+		--signals $(OUT)/variant_signals.bin
+$(OUT)/variants.json: $(OUT)/variant_runs.json $(OUT)/variant_signals.bin $(OUT)/inspect.json $(DATA) \
+		$(call stamps,variants_score) $(R)/variants_score
+	$(call say,STAGE,$@)
+	$(Q)$(R)/variants_score --runs $(OUT)/variant_runs.json --signals $(OUT)/variant_signals.bin \
+		--inspect $(OUT)/inspect.json --data $(DATA) --config $(OUT)/config.json -o $@ \
+		--csv $(OUT)/variants.csv --matrix $(OUT)/variant_returns.bin
 
 # The neighbourhood: the audited parameters moved to nearby values (inspect listed the sets),
 # run and replayed as the variants are; the stats stage measures whether the edge is a plateau.
 NB_JSON := $(if $(STRATEGY),$(OUT)/neighbourhood.json)
 NB_ARG := $(if $(STRATEGY),--neighbourhood $(OUT)/neighbourhood.json)
-$(OUT)/neighbourhood.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-inputs \
-		$(call stamps,variants) $(R)/variants
-	$(call say,STAGE,$@)
+$(OUT)/neighbourhood_runs.json $(OUT)/neighbourhood_signals.bin &: $(OUT)/inspect.json $(S_COPY) $(DATA) \
+		$(OUT)/.knobs-inputs $(call stamps,variants) $(R)/variants
+	$(call say,SANDBOX,$(OUT)/neighbourhood_runs.json)
 	$(Q)$(R)/variants $(S_ARG) --inspect $(OUT)/inspect.json --data $(DATA) --family neighbourhood \
-		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) -o $@ \
-		--csv $(OUT)/neighbourhood.csv --matrix $(OUT)/neighbourhood_returns.bin
+		--config $(OUT)/config.json --jobs $(SANDBOX_JOBS) --started $(AUDIT_T0) \
+		-o $(OUT)/neighbourhood_runs.json --signals $(OUT)/neighbourhood_signals.bin
+$(OUT)/neighbourhood.json: $(OUT)/neighbourhood_runs.json $(OUT)/neighbourhood_signals.bin \
+		$(OUT)/inspect.json $(DATA) $(call stamps,variants_score) $(R)/variants_score
+	$(call say,STAGE,$@)
+	$(Q)$(R)/variants_score --family neighbourhood --runs $(OUT)/neighbourhood_runs.json \
+		--signals $(OUT)/neighbourhood_signals.bin --inspect $(OUT)/inspect.json --data $(DATA) \
+		--config $(OUT)/config.json -o $@ --csv $(OUT)/neighbourhood.csv \
+		--matrix $(OUT)/neighbourhood_returns.bin
 
 # Sealed bars (SEALED, bars the uploader has never seen): the strategy run once on them and
 # scored there; sealed.json holds one outcome of a reusable holdout against replay.json's open
@@ -329,7 +353,7 @@ $(OUT)/neighbourhood.json: $(OUT)/inspect.json $(S_COPY) $(DATA) $(OUT)/.knobs-i
 SL_JSON := $(if $(and $(SEALED),$(STRATEGY)),$(OUT)/sealed.json)
 SL_ARG := $(if $(SL_JSON),--sealed $(OUT)/sealed.json)
 $(OUT)/sealed.json: $(OUT)/run.json $(OUT)/replay.json $(I_JSON) $(SEALED) $(call stamps,sealed) $(R)/sealed
-	$(call say,STAGE,$@)
+	$(call say,SANDBOX,$@)
 	$(Q)$(R)/sealed $(S_ARG) $(I_ARG) --run $(OUT)/run.json --replay $(OUT)/replay.json --data $(SEALED) \
 		--config $(OUT)/config.json --started $(AUDIT_T0) -o $@
 

@@ -21,6 +21,7 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		{"matrix", required_argument, NULL, 'm'},   {"started", required_argument, NULL, 'S'},
 		{"timing", no_argument, NULL, 't'},         {"help", no_argument, NULL, 'h'},
 		{"replay", required_argument, NULL, 'p'},   {"family", required_argument, NULL, 'f'},
+		{"signals", required_argument, NULL, 'g'},   {"runs", required_argument, NULL, 'R'},
 		{NULL, 0, NULL, 0},
 	};
 	unsigned opt = st->options;
@@ -40,6 +41,8 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		case 'm': if (!(opt & SBX_STAGE_TABLES)) return sa_error("unknown option --matrix"); a->matrix = optarg; break;
 		case 'p': if (!(opt & SBX_STAGE_REPLAY)) return sa_error("unknown option --replay"); a->replay = optarg; break;
 		case 'f': if (!(opt & SBX_STAGE_FAMILY)) return sa_error("unknown option --family"); a->family = optarg; break;
+		case 'g': if (!(opt & SBX_STAGE_SIGNALS)) return sa_error("unknown option --signals"); a->signals = optarg; break;
+		case 'R': if (!(opt & SBX_STAGE_RUNS)) return sa_error("unknown option --runs"); a->runs = optarg; break;
 		case 't': if (!(opt & SBX_STAGE_TIMING)) return sa_error("unknown option --timing"); a->timing = true; break;
 		case 'j':
 			if (sbx_parse_jobs(optarg, &a->jobs) < 0)
@@ -62,6 +65,10 @@ static int parse(const struct sbx_stage *st, int argc, char **argv, struct sbx_s
 		return sa_error("--inspect is required");
 	if ((opt & SBX_STAGE_REPLAY) && !a->replay)
 		return sa_error("--replay is required");
+	if ((opt & SBX_STAGE_SIGNALS) && !a->signals)
+		return sa_error("--signals is required");
+	if ((opt & SBX_STAGE_RUNS) && !a->runs)
+		return sa_error("--runs is required");
 	if ((opt & SBX_STAGE_TABLES) && (!a->csv || !a->matrix))
 		return sa_error("--csv and --matrix are required");
 	return 0;

@@ -1,6 +1,7 @@
-/* sbx_stage.h - the skeleton the stages that run the upload share (lookahead, robust, sealed, variants):
- * one command line, one way to say why a check could not be made, one main. Each stage keeps
- * only what it does with its runs. */
+/* sbx_stage.h - the skeleton the stages that run the upload share (lookahead, robust, sealed, variants),
+ * and the ones that score the runs they kept (robust_score, variants_score): one command line,
+ * one way to say why a check could not be made, one main. Each stage keeps only what it does
+ * with its runs. */
 #ifndef SBX_STAGE_H
 #define SBX_STAGE_H
 
@@ -19,6 +20,8 @@ struct sbx_stage_args {
 	const char *csv, *matrix;  /* --csv, --matrix (variants' tables) */
 	const char *replay;     /* --replay replay.json (the open data's score) */
 	const char *family;     /* --family: which parameter sets of inspect.json (variants) */
+	const char *signals;    /* --signals FILE: the runs' signals, for the stage that scores them */
+	const char *runs;       /* --runs FILE: the index of the runs a stage kept */
 	int jobs;               /* --jobs, runs at once (2 when not given) */
 	long long started;      /* --started, the audit's start (seconds since the epoch), 0 if not given */
 	bool timing;            /* --timing: the stage's wall time on stderr, never in a file */
@@ -35,6 +38,8 @@ enum {
 				 * declared startup_candle_count) */
 	SBX_STAGE_REPLAY = 32,  /* --replay, required */
 	SBX_STAGE_FAMILY = 64,  /* --family NAME, optional */
+	SBX_STAGE_SIGNALS = 128,/* --signals, required (runsig.h: robust, variants) */
+	SBX_STAGE_RUNS = 256,   /* --runs, required: a scoring stage, which runs nothing */
 };
 
 /* One stage: its name (the program, and the "stage" of the JSON it writes), the options it

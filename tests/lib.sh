@@ -52,4 +52,25 @@ print(json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v)
 PYEOF
 }
 
+# robust_check STRATEGY RUN DATA CONFIG OUT [BINDIR]: the robustness check as an audit makes it:
+# robust's runs of the upload (OUT.runs.json, OUT.sig.bin), then robust_score's judgement of
+# them into OUT; STRATEGY "" for none. Exits as robust_score does.
+robust_check() {
+	local b=${6:-$BIN}
+	"$b/robust" ${1:+--strategy "$1"} --run "$2" --data "$3" --config "$4" --jobs 2 -o "$5.runs.json" \
+		--signals "$5.sig.bin" 2>/dev/null
+	"$b/robust_score" --runs "$5.runs.json" --signals "$5.sig.bin" --run "$2" --data "$3" --config "$4" -o "$5"
+}
+
+# variants_check STRATEGY INSPECT DATA CONFIG OUT CSV MATRIX [BINDIR]: the variant family as an
+# audit makes it: variants' runs of the upload (OUT.runs.json, OUT.sig.bin; its progress on
+# stderr), then variants_score's replays into OUT, CSV and MATRIX. Exits as variants_score does.
+variants_check() {
+	local b=${8:-$BIN}
+	"$b/variants" --strategy "$1" --inspect "$2" --data "$3" --config "$4" --jobs 2 -o "$5.runs.json" \
+		--signals "$5.sig.bin"
+	"$b/variants_score" --runs "$5.runs.json" --signals "$5.sig.bin" --inspect "$2" --data "$3" --config "$4" \
+		-o "$5" --csv "$6" --matrix "$7"
+}
+
 finish() { exit "$T_FAILED"; }

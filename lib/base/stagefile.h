@@ -30,6 +30,10 @@
 	  "later starts, permuted data and hindsight")                                            \
 	X(VARIANTS, "variants.json", "variants", 1, "stats verdict report",                          \
 	  "the declared variants' runs")                                                          \
+	X(ROBUST_RUNS, "robust_runs.json", "robust", 1, "robust_score",                               \
+	  "the robustness runs of the upload: each run's status and where its signals lie")       \
+	X(VARIANT_RUNS, "variant_runs.json", "variants", 1, "variants_score",                        \
+	  "the variants' runs of the upload: each set's status and where its signals lie")        \
 	X(REPLAY, "replay.json", "replay", 1, "stats verdict report",                                \
 	  "the signals or the trade log replayed with honest fills and costs")                    \
 	X(STATS, "stats.json", "stats", 1, "verdict report nightly",                                 \

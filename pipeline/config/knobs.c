@@ -33,8 +33,8 @@ static void print_default(const struct sa_knob *r)
  * build/knobs.mk, from which the Makefile makes its stamps. A stage missing here has no stamps:
  * a knob it reads would not re-run it (17-knob-readers traces every stage, sealed included). */
 static const char *const stages[] = {
-	"fingerprint", "inspect", "ledger", "sandbox", "lookahead", "robust", "sealed", "variants",
-	"replay", "stats", "verdict", "narrate", "report",
+	"fingerprint", "inspect", "ledger", "sandbox", "lookahead", "robust", "robust_score", "sealed",
+	"variants", "variants_score", "replay", "stats", "verdict", "narrate", "report",
 };
 
 /* Whether the space-separated list holds word. */

@@ -1,25 +1,23 @@
-/* robust.c - re-runs a strategy in the sandbox started later in history and on permuted copies
- * of the data: does its signal depend on where history starts, and does its timing use the
- * order of the bars or only what luck gives on these returns. */
-#include <math.h>
+/* robust.c - the robustness check's runs of the upload in the sandbox: started later in history,
+ * on copies moved against the calendar or nudged by ticks, and on permuted copies of the data.
+ * It keeps what each run gave (robust_runs.json, robust_signals.bin) and judges nothing: the
+ * scoring (robust_score) reads those files, so a cost or a threshold never runs the upload again. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <gsl/gsl_rng.h>
 
+#include "config.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "stagefile.h"
-#include "ohlcv_json.h"
 #include "msg.h"
 #include "ohlcv.h"
-#include "config.h"
-#include "exits.h"
+#include "ohlcv_json.h"
 #include "robust_core.h"
+#include "runsig.h"
 #include "sbx.h"
 #include "sbx_progress.h"
 #include "sbx_stage.h"
@@ -31,17 +29,14 @@
 /* The share of the audit's time budget (AUDIT_S) this stage may spend. */
 #define RB_BUDGET_SHARE 0.2
 
-/* Everything one check holds, so a single out: label can release it. */
+/* Everything the runs hold, so a single out: label can release it. */
 struct job {
 	cJSON *cfg, *run, *events;
-	struct rp_exits exits;
+	cJSON *warm, *hind, *perm;     /* the index's lists of runs */
 	struct rb_config conf;
 	struct da_ohlcv bars;
-	int8_t *full;
+	struct da_runsig sigs;
 	struct sbx_zygote *zyg;
-	struct rb_warmup warm;
-	struct rb_permtest perm;
-	struct rb_hindsight hind;
 	long blocked;
 	struct sbx_rule_count *rules;  /* the runs' refusals per rule */
 	size_t n_rules;
@@ -54,77 +49,48 @@ struct job {
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: robust [--strategy FILE] [--inspect inspect.json] --run run.json --data OHLCV.csv\n"
-		"              --config config.json [--jobs N] [--started EPOCH] [--timing] -o robustness.json\n"
+		"usage: robust [--strategy FILE] --run run.json --data OHLCV.csv --config config.json\n"
+		"              [--jobs N] [--started EPOCH] [--timing] -o robust_runs.json\n"
+		"              --signals robust_signals.bin\n"
 		"\n"
-		"Warm-up: re-runs signals(df[k:]) in the sandbox for each start offset k (config\n"
-		"robust.warmup_offsets, %% of the bars) and compares each with run.json on the last %d %%\n"
-		"of bars. Permutation test: re-runs it on robust.permutations copies of the data whose\n"
-		"bar returns are shuffled (seeded by robust.seed), replays each with no costs (as the\n"
-		"real run is, for the ranking) and ranks the real per-bar gross Sharpe ratio among\n"
-		"theirs; the real net return is said beside it. Every replay fills the exits the\n"
-		"strategy declares (--inspect). Refusals in any run are recorded.\n"
-		"Without a strategy, or when run.json is missing, failed or was contained, nothing is\n"
-		"run and robustness.json says \"ok\": false with the reason. --timing prints the wall\n"
-		"time on stderr (never into the file). The stage spends at most its share of\n"
-		"budget.audit_s (counted from --started, the audit's start); runs it could not make are\n"
-		"counted and robustness.json says \"complete\": false.\n"
+		"Makes the robustness check's runs of the upload in the sandbox and keeps what each gave:\n"
+		"signals(df[k:]) for each start offset k (config robust.warmup_offsets, %% of the bars);\n"
+		"the copies the hindsight check moves against the calendar by whole weeks and nudges by\n"
+		"ticks; and robust.permutations copies whose bar returns are shuffled (seeded by\n"
+		"robust.seed). Each run's status, error line and the bars it ran on go to the index (-o),\n"
+		"its signals to --signals (one int8 a bar, lib/data/runsig.h), refusals in any run to\n"
+		"the index too; robust_score scores them. Without a strategy, or when run.json is\n"
+		"missing, failed or was contained, nothing is run and the index says \"ok\": false with\n"
+		"the reason. The stage spends at most its share of budget.audit_s (counted from\n"
+		"--started, the audit's start); runs it could not make are counted (runs_not_run).\n"
+		"--timing prints the wall time on stderr (never into a file).\n"
 		"\n"
-		"exit status: 0 robustness.json written (even when it says \"ok\": false),\n"
-		"             2 bad command line, 3 the tool itself could not work\n", RB_TAIL_PCT);
+		"exit status: 0 the index written (even when it says \"ok\": false),\n"
+		"             2 bad command line, 3 the tool itself could not work\n");
 }
 
-/* The full run must have completed uncontained: a refused upload is not run again. */
-static int full_signals(struct job *j, char *why, size_t len)
-{
-	size_t used;
-
-	if (da_run_signals(j->run, j->bars.n, DA_RUN_UNCONTAINED, &j->full, why, len) == 0)
-		return 0;
-	used = strlen(why);
-	snprintf(why + used, len - used, "; robustness was not checked");
-	return -1;
-}
-
-/* The strategy's declared exits (--inspect), attached to the cost model: the permutation test
- * replays with the same exits. Exits declared wrong stop the check, as they stop the replay. */
-static int read_exits(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
-{
-	char err[480];
-
-	if (!o->inspect)
-		return 0;
-	if (rp_exits_read_inspect(o->inspect, &j->exits, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "%s; robustness was not checked", err);
-	j->conf.costs.exits = &j->exits;
-	return 0;
-}
-
-/* Reads config, run.json and the data. Returns 0, or -1 with why. */
+/* Reads config, run.json and the data, starts the zygote. Returns 0, or -1 with why. */
 static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
 	long long audit_s;
-	bool ok;
+	int8_t *full = NULL;
 
 	if (!o->strategy)
 		return sbx_stage_fail(why, len, "no strategy was uploaded, so there is nothing to re-run");
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
 	if (!j->cfg)
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
-	if (rb_config_read(j->cfg, &j->conf, why, len) < 0 || read_exits(o, j, why, len) < 0)
+	if (rb_runs_config_read(j->cfg, &j->conf, why, len) < 0)
 		return -1;
-	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
-	if (!j->run)
-		return sbx_stage_fail(why, len, "run.json unusable (%s); robustness was not checked", err);
-	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
-	if (full_signals(j, why, len) < 0)
+	if (rb_full_run_read(o->run, o->data, j->cfg, &j->run, &j->bars, &full, why, len) < 0)
 		return -1;
+	free(full);
 	j->events = cJSON_CreateArray();
-	j->perm.null = calloc(j->conf.permutations, sizeof *j->perm.null);
-	j->perm.trades = calloc(j->conf.permutations, sizeof *j->perm.trades);
-	if (!j->events || !j->perm.null || !j->perm.trades)
+	j->warm = cJSON_CreateArray();
+	j->hind = cJSON_CreateArray();
+	j->perm = cJSON_CreateArray();
+	if (!j->events || !j->warm || !j->hind || !j->perm)
 		return sbx_stage_fail(why, len, "out of memory");
 	if (sa_config_int(j->cfg, SA_K_AUDIT_S, &audit_s, why, len) < 0)
 		return -1;
@@ -153,21 +119,41 @@ static int run_jobs(const struct sbx_stage_args *o, struct job *j, const char *l
 	return 0;
 }
 
-/* Counts a run's refusals and lists the first RB_MAX_EVENTS, each named by its run. */
-static void take_events(struct job *j, const char *run, const struct sbx_result *r)
+/* Keeps what run r (named run, given `given` bars) gave: its refusals counted and the first
+ * RB_MAX_EVENTS listed; its status, error line, bars and, when it returned signals, where
+ * they lie in the signals file, as one entry of list. Returns 0, or -1 when memory ran out. */
+static int keep(struct job *j, cJSON *list, const char *run, const struct sbx_result *r, size_t given)
 {
+	cJSON *e = cJSON_CreateObject();
+	bool sig = r->status == SBX_OK && r->signals;
+	size_t at;
+
 	j->blocked += r->n_refusals;
 	if (sbx_rules_merge(&j->rules, &j->n_rules, r) < 0)
 		j->rules_lost = true;
-	for (size_t e = 0; e < r->n_events && j->listed < RB_MAX_EVENTS; e++, j->listed++) {
+	for (size_t i = 0; i < r->n_events && j->listed < RB_MAX_EVENTS; i++, j->listed++) {
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(o, "run", run);
-		cJSON_AddStringToObject(o, "action", r->events[e].action);
-		cJSON_AddStringToObject(o, "rule", r->events[e].rule);
-		cJSON_AddStringToObject(o, "detail", r->events[e].detail);
+		cJSON_AddStringToObject(o, "action", r->events[i].action);
+		cJSON_AddStringToObject(o, "rule", r->events[i].rule);
+		cJSON_AddStringToObject(o, "detail", r->events[i].detail);
 		cJSON_AddItemToArray(j->events, o);
 	}
+	if (!e || (sig && da_runsig_add(&j->sigs, r->signals, r->n, &at) < 0)) {
+		cJSON_Delete(e);
+		return -1;
+	}
+	cJSON_AddStringToObject(e, "run", run);
+	cJSON_AddStringToObject(e, "status", sbx_status_name(r->status));
+	cJSON_AddStringToObject(e, "error", r->error);
+	cJSON_AddNumberToObject(e, "bars", (double)(sig ? r->n : given));
+	if (sig)
+		cJSON_AddNumberToObject(e, "at", (double)at);
+	else
+		cJSON_AddNullToObject(e, "at");
+	cJSON_AddItemToArray(list, e);
+	return 0;
 }
 
 /* The warm-up runs: one per offset, on its suffix of the bars. */
@@ -177,38 +163,63 @@ static int run_warmup(const struct sbx_stage_args *o, struct job *j, char *why, 
 	struct da_ohlcv view[RB_MAX_OFFSETS];
 	struct sbx_job jobs[RB_MAX_OFFSETS] = {0};
 	struct sbx_result res[RB_MAX_OFFSETS];
-	size_t n = j->bars.n, k = c->n_offsets;
+	size_t k = c->n_offsets;
 	char err[512], name[48];
+	int rc = 0;
 
-	j->warm.n_bars = n;
-	j->warm.tail_start = rb_tail_start(n);
-	j->warm.compared_bars = n - j->warm.tail_start;
-	j->warm.n_runs = k;
 	for (size_t i = 0; i < k; i++) {
-		view[i] = rb_suffix(&j->bars, rb_offset_bar(n, c->offset_pct[i]));
+		view[i] = rb_suffix(&j->bars, rb_offset_bar(j->bars.n, c->offset_pct[i]));
 		jobs[i] = (struct sbx_job){ .s = &view[i], .n_visible = view[i].n };
 	}
 	if (run_jobs(o, j, "robust: warm-up", jobs, k, res, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < k; i++) {
-		const struct sbx_result *r = &res[i];
-		bool ok = r->status == SBX_OK && r->signals;
-
-		rb_warm_compare(j->full, n, n - view[i].n, c->offset_pct[i], ok ? r->signals : NULL,
-				r->n, sbx_status_name(r->status), r->error, &j->warm.run[i]);
-		take_events(j, sa_fmt(name, sizeof name, "warmup %d%%", c->offset_pct[i]), r);
-	}
-	rb_warm_finish(&j->warm, c->flag_share);
-	/* a later start is judged only past one warm-up, measured on the earliest start */
-	rb_warm_measure(&j->warm);
-	for (size_t i = 0; i < k; i++) {
-		rb_later_compare(j->full, n, res[i].signals, j->warm.warmup_bars, &j->warm.run[i]);
+		if (rc == 0 && keep(j, j->warm, sa_fmt(name, sizeof name, "warmup %d%%", c->offset_pct[i]),
+				    &res[i], view[i].n) < 0)
+			rc = sbx_stage_fail(why, len, "out of memory");
 		sbx_result_release(&res[i]);
 	}
-	return 0;
+	return rc;
 }
 
-/* One batch of permuted copies: built from the one seeded generator in order, run, replayed. */
+/* The hindsight runs, on the copies moved against the calendar, then the one nudged by ticks. */
+static int run_hindsight(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
+{
+	struct rb_hindsight h = {0};
+	struct rb_series copy[RB_ROTATIONS + 1] = {0};
+	struct sbx_job jobs[RB_ROTATIONS + 1] = {0};
+	struct sbx_result res[RB_ROTATIONS + 1];
+	char err[512], name[48];
+	size_t k, ran = rb_hindsight_copies(&j->bars, j->conf.seed, &h, copy);
+	int rc = -1;
+
+	if (ran == 0) {
+		sbx_stage_fail(why, len, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < ran; k++)
+		jobs[k] = (struct sbx_job){ .s = &copy[k].s, .n_visible = j->bars.n };
+	if (run_jobs(o, j, "robust: hindsight", jobs, ran, res, err, sizeof err) < 0) {
+		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
+		goto out;
+	}
+	rc = 0;
+	for (k = 0; k < ran; k++) {
+		if (k == h.n_rot)
+			snprintf(name, sizeof name, "hindsight: nudged by ticks");
+		else
+			snprintf(name, sizeof name, "hindsight: moved %ld weeks", h.rot_weeks[k]);
+		if (rc == 0 && keep(j, j->hind, name, &res[k], j->bars.n) < 0)
+			rc = sbx_stage_fail(why, len, "out of memory");
+		sbx_result_release(&res[k]);
+	}
+out:
+	for (k = 0; k <= RB_ROTATIONS; k++)
+		rb_series_release(&copy[k]);
+	return rc;
+}
+
+/* One batch of permuted copies, built from the one seeded generator in order, and run. */
 static int run_batch(const struct sbx_stage_args *o, struct job *j, gsl_rng *rng, size_t *order,
 		     size_t first, size_t k, char *why, size_t len)
 {
@@ -229,60 +240,41 @@ static int run_batch(const struct sbx_stage_args *o, struct job *j, gsl_rng *rng
 		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 		goto out;
 	}
+	rc = 0;
 	for (size_t i = 0; i < k; i++) {
-		const struct sbx_result *r = &res[i];
-		double sr;
-		size_t trades;
-
-		take_events(j, sa_fmt(name, sizeof name, "permutation %zu", first + i + 1), r);
-		if (r->status == SBX_NOT_RUN) {
-			/* cut short by the time budget: counted in not_run, not a failure */
-		} else if (r->status != SBX_OK || !r->signals || r->n != perm[i].s.n) {
-			j->perm.failed_runs++;
-		} else if (rb_sharpe(&perm[i].s, r->signals, j->conf.costs.exits, &sr, &trades) < 0) {
-			sbx_stage_fail(why, len, "out of memory");
-		} else {
-			/* No trades, or no spread: no edge to rank, which is what 0 says. */
-			if (!isfinite(sr))
-				j->perm.undefined++;
-			j->perm.trades[j->perm.runs] = trades;
-			j->perm.null[j->perm.runs++] = isfinite(sr) ? sr : 0.0;
-		}
+		if (rc == 0 && keep(j, j->perm, sa_fmt(name, sizeof name, "permutation %zu", first + i + 1),
+				    &res[i], perm[i].s.n) < 0)
+			rc = sbx_stage_fail(why, len, "out of memory");
 		sbx_result_release(&res[i]);
 	}
-	rc = why[0] ? -1 : 0;
 out:
 	for (size_t i = 0; i < k; i++)
 		rb_perm_release(&perm[i]);
 	return rc;
 }
 
+/* The permuted copies, batch after batch, until every one is made or the budget cut one
+ * short; every permutation not made is a run not made. */
 static int run_permutations(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	size_t *order = malloc(j->bars.n * sizeof *order);
-	size_t total = j->conf.permutations, warm_not_run = j->not_run;
+	size_t total = j->conf.permutations, before = j->not_run, made = 0;
 	int rc = -1;
 
-	why[0] = '\0';
 	if (!rng || !order) {
 		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
 	gsl_rng_set(rng, j->conf.seed);
-	j->perm.requested = total;
-	if (rb_sharpe(&j->bars, j->full, j->conf.costs.exits, &j->perm.real_sharpe, &j->perm.real_trades) < 0 ||
-	    rb_net_return(&j->bars, j->full, &j->conf.costs, &j->perm.real_net_return) < 0) {
-		sbx_stage_fail(why, len, "out of memory");
-		goto out;
-	}
-	for (size_t done = 0; done < total && j->not_run == warm_not_run; done += RB_BATCH)
+	for (size_t done = 0; done < total && j->not_run == before; done += RB_BATCH)
 		if (run_batch(o, j, rng, order, done, total - done < RB_BATCH ? total - done : RB_BATCH,
 			      why, len) < 0)
 			goto out;
-	/* Every permutation not made (cut short, or in a batch never started) is a run not made. */
-	j->not_run = warm_not_run + (total - j->perm.runs - j->perm.failed_runs);
-	rb_perm_finish(&j->perm);
+	for (int i = 0; i < cJSON_GetArraySize(j->perm); i++)
+		if (strcmp(sa_json_str(cJSON_GetArrayItem(j->perm, i), "status", ""), "not_run") != 0)
+			made++;
+	j->not_run = before + (total - made);
 	rc = 0;
 out:
 	free(order);
@@ -290,191 +282,87 @@ out:
 	return rc;
 }
 
-/* Fills the copies the hindsight runs see: the prices moved against the calendar by whole weeks,
- * then every price nudged by whole ticks. Returns how many copies, 0 when memory ran out. */
-static size_t hindsight_copies(struct job *j, struct rb_series *copy)
-{
-	struct rb_hindsight *h = &j->hind;
-	size_t k = 0, n = j->bars.n, period;
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-
-	h->week_bars = rb_week_bars(&j->bars);
-	period = h->week_bars && n > 1 ? (n - 1) / h->week_bars * h->week_bars : 0;
-	h->n_rot = period ? rb_rotation_weeks(period / h->week_bars, h->rot_weeks) : 0;
-	h->tick = rb_resolution(j->bars.close, n);
-	h->ticks_max = rb_ticks_max(&j->bars, h->tick);
-	if (!rng)
-		return 0;
-	for (; k < h->n_rot; k++) {
-		if (rb_series_copy(&j->bars, &copy[k]) < 0)
-			goto out;
-		rb_rotate_prices(&j->bars, (size_t)h->rot_weeks[k] * h->week_bars, period, &copy[k]);
-	}
-	if (rb_series_copy(&j->bars, &copy[k]) < 0)
-		goto out;
-	gsl_rng_set(rng, j->conf.seed);
-	rb_nudge_ticks(&copy[k++], h->tick, h->ticks_max, rng);
-out:
-	gsl_rng_free(rng);
-	return k == h->n_rot + 1 ? k : 0;
-}
-
-/* One hindsight run on its copy: its profit, 0 when it failed where the real run did not (fail
- * closed: on the same bars moved in time or a few ticks away it could not trade at all), NAN
- * when the budget cut it short (unfinished, not judged); on a moved copy (stay not NULL) the
- * bars where it holds another position than the real run are cleared in stay (a run that
- * failed showed no position that moved). */
-static int hindsight_run(struct job *j, const struct da_ohlcv *s, const struct sbx_result *r,
-			 const struct rp_result *real, unsigned char *stay, double *profit, char *status)
-{
-	struct rp_result m;
-	size_t trades;
-	double t;
-	int rc;
-
-	snprintf(status, 32, "%s", sbx_status_name(r->status));
-	*profit = NAN;
-	if (r->status != SBX_OK || !r->signals || r->n != s->n) {
-		if (r->status != SBX_NOT_RUN)
-			*profit = 0;
-		return 0;
-	}
-	if (rp_replay(s, r->signals, &j->conf.costs, &m) < 0)
-		return -1;
-	rc = rb_profit_of(&m, profit, &trades, &t);
-	if (stay)
-		rb_stay_mark(real, &m, stay);
-	rp_result_release(&m);
-	return rc;
-}
-
-/* Hindsight: the real run's profit, the profit each perturbed copy leaves it, and where the
- * moved runs hold the real run's positions. */
-static int run_hindsight(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
-{
-	struct rb_hindsight *h = &j->hind;
-	struct rb_series copy[RB_ROTATIONS + 1] = {0};
-	struct sbx_job jobs[RB_ROTATIONS + 1] = {0};
-	struct sbx_result res[RB_ROTATIONS + 1];
-	struct rp_result real = {0};
-	unsigned char *stay = malloc(j->bars.n ? j->bars.n : 1);
-	char err[512], name[48];
-	size_t k, ran = 0;
-	int rc = -1;
-
-	h->tick_profit = h->stay_share = h->stay_z = NAN;
-	snprintf(h->tick_status, sizeof h->tick_status, "not_run");
-	if (!stay || rp_replay(&j->bars, j->full, &j->conf.costs, &real) < 0 ||
-	    rb_profit_of(&real, &h->real_profit, &h->real_trades, &h->real_t) < 0 ||
-	    (ran = hindsight_copies(j, copy)) == 0) {
-		sbx_stage_fail(why, len, "out of memory");
-		goto out;
-	}
-	memset(stay, 1, j->bars.n);
-	for (k = 0; k < ran; k++)
-		jobs[k] = (struct sbx_job){ .s = &copy[k].s, .n_visible = j->bars.n };
-	if (run_jobs(o, j, "robust: hindsight", jobs, ran, res, err, sizeof err) < 0) {
-		sbx_stage_fail(why, len, "the sandbox failed: %s", err);
-		goto out;
-	}
-	rc = 0;
-	for (k = 0; k < ran; k++) {
-		bool tick = k == h->n_rot;
-
-		if (tick)
-			snprintf(name, sizeof name, "hindsight: nudged by ticks");
-		else
-			snprintf(name, sizeof name, "hindsight: moved %ld weeks", h->rot_weeks[k]);
-		take_events(j, name, &res[k]);
-		if (hindsight_run(j, &copy[k].s, &res[k], &real, tick ? NULL : stay,
-				  tick ? &h->tick_profit : &h->rot_profit[k],
-				  tick ? h->tick_status : h->rot_status[k]) < 0)
-			rc = sbx_stage_fail(why, len, "out of memory");
-		sbx_result_release(&res[k]);
-	}
-	if (rc == 0 && h->n_rot > 0 && rb_stay_measure(&real, stay, h) < 0)
-		rc = sbx_stage_fail(why, len, "out of memory");
-out:
-	for (k = 0; k <= RB_ROTATIONS; k++)
-		rb_series_release(&copy[k]);
-	rp_result_release(&real);
-	free(stay);
-	return rc;
-}
-
-/* The largest disagreement past one measured warm-up, NAN when no start was judged. */
-static double warm_worst(const struct rb_warmup *w)
-{
-	double worst = NAN;
-
-	for (size_t i = 0; i < w->n_runs; i++)
-		if (w->run[i].ok && isfinite(w->run[i].later_disagreement) &&
-		    (isnan(worst) || w->run[i].later_disagreement > worst))
-			worst = w->run[i].later_disagreement;
-	return worst;
-}
-
 static void job_release(struct job *j)
 {
 	sbx_zygote_stop(j->zyg);
-	rb_permtest_release(&j->perm);
-	free(j->full);
 	free(j->rules);
+	da_runsig_release(&j->sigs);
 	da_ohlcv_release(&j->bars);
 	cJSON_Delete(j->events);
+	cJSON_Delete(j->warm);
+	cJSON_Delete(j->hind);
+	cJSON_Delete(j->perm);
 	cJSON_Delete(j->run);
 	cJSON_Delete(j->cfg);
 }
 
-/* The whole check. Returns the robustness.json tree (caller frees); never NULL. */
-static cJSON *check(const struct sbx_stage_args *o)
+/* The index of runs made, naming the signals file (sha: its hash). Caller frees. */
+static cJSON *index_json(const struct sbx_stage_args *o, struct job *j, const char *bars_sha,
+			 const char *sha)
+{
+	cJSON *res = sa_sf_new(SA_SF_ROBUST_RUNS), *pct;
+	const char *base = strrchr(o->signals, '/');
+
+	cJSON_AddBoolToObject(res, "ok", true);
+	cJSON_AddNumberToObject(res, "bars", (double)j->bars.n);
+	cJSON_AddStringToObject(res, "bars_sha256", bars_sha);
+	cJSON_AddStringToObject(res, "signals", base ? base + 1 : o->signals);
+	cJSON_AddStringToObject(res, "signals_sha256", sha);
+	pct = cJSON_AddArrayToObject(res, "warmup_offsets");
+	for (size_t i = 0; i < j->conf.n_offsets; i++)
+		cJSON_AddItemToArray(pct, cJSON_CreateNumber(j->conf.offset_pct[i]));
+	cJSON_AddNumberToObject(res, "permutations", (double)j->conf.permutations);
+	cJSON_AddNumberToObject(res, "seed", (double)j->conf.seed);
+	cJSON_AddNumberToObject(res, "runs_not_run", (double)j->not_run);
+	cJSON_AddItemToObject(res, "warmup", j->warm);
+	cJSON_AddItemToObject(res, "hindsight", j->hind);
+	cJSON_AddItemToObject(res, "permutation", j->perm);
+	j->warm = j->hind = j->perm = NULL;
+	/* Code that reaches for something only on other history is just as unsafe. */
+	cJSON_AddNumberToObject(res, "blocked_actions", (double)j->blocked);
+	cJSON_AddItemToObject(res, "refusals", sbx_rules_json(j->rules, j->n_rules));
+	cJSON_AddItemToObject(res, "events", j->events);
+	j->events = NULL;
+	return res;
+}
+
+/* Every run. Returns the index (caller frees; never NULL when the signals file was written),
+ * or NULL with err when the signals file could not be written. */
+static cJSON *runs(const struct sbx_stage_args *o, char *err, size_t errlen)
 {
 	static struct job j;
-	char why[768];
+	char why[768], sha[65], bars_sha[65];
 	cJSON *res = NULL;
 
 	memset(&j, 0, sizeof j);
 	if (prepare(o, &j, why, sizeof why) < 0 || run_warmup(o, &j, why, sizeof why) < 0 ||
 	    run_hindsight(o, &j, why, sizeof why) < 0 || run_permutations(o, &j, why, sizeof why) < 0)
-		goto out;
+		goto fail;
 	if (j.rules_lost) {
 		sbx_stage_fail(why, sizeof why, "out of memory counting refusals");
-		goto out;
+		goto fail;
 	}
-	rb_hindsight_finish(&j.hind, j.perm.trades, j.perm.runs, warm_worst(&j.warm), j.warm.warmup_bars);
-	res = sa_sf_new(SA_SF_ROBUSTNESS);
-	cJSON_AddBoolToObject(res, "ok", true);
-	/* Every run made: a finding resting on fewer runs than asked cannot let a verdict pass. */
-	cJSON_AddBoolToObject(res, "complete", j.not_run == 0);
-	cJSON_AddNumberToObject(res, "runs_not_run", (double)j.not_run);
-	cJSON_AddNumberToObject(res, "n_bars", (double)j.bars.n);
-	cJSON_AddItemToObject(res, "warmup", rb_warmup_json(&j.warm, j.conf.flag_share, j.bars.t));
-	cJSON_AddItemToObject(res, "permutation", rb_perm_json(&j.perm, j.conf.seed));
-	cJSON_AddItemToObject(res, "hindsight", rb_hindsight_json(&j.hind));
-	/* Code that reaches for something only on other history is just as unsafe. */
-	cJSON_AddNumberToObject(res, "blocked_actions", (double)j.blocked);
-	cJSON_AddItemToObject(res, "refusals", sbx_rules_json(j.rules, j.n_rules));
-	cJSON_AddItemToObject(res, "events", j.events);
-	j.events = NULL;
-out:
-	if (!res) {
-		res = sa_sf_new(SA_SF_ROBUSTNESS);
+	if (da_bars_sha256(&j.bars, bars_sha, why, sizeof why) < 0)
+		goto fail;
+	if (da_runsig_write(&j.sigs, o->signals, sha, err, errlen) == 0)
+		res = index_json(o, &j, bars_sha, sha);
+	job_release(&j);
+	return res;
+fail:
+	/* an index that says why, beside an empty signals file, so make sees both written */
+	da_runsig_release(&j.sigs);
+	if (da_runsig_write(&j.sigs, o->signals, sha, err, errlen) == 0) {
+		res = sa_sf_new(SA_SF_ROBUST_RUNS);
 		sa_json_fail(res, why);
 	}
 	job_release(&j);
 	return res;
 }
 
-static cJSON *check_stage(const struct sbx_stage_args *a, char *err, size_t errlen)
-{
-	(void)err, (void)errlen;
-	return check(a);
-}
-
 int main(int argc, char **argv)
 {
-	static const struct sbx_stage st = { "robust", SBX_STAGE_RUN | SBX_STAGE_TIMING | SBX_STAGE_EXITS, usage,
-					     check_stage };
+	static const struct sbx_stage st = { "robust", SBX_STAGE_RUN | SBX_STAGE_TIMING | SBX_STAGE_SIGNALS,
+					     usage, runs };
 
 	return sbx_stage_main(&st, argc, argv);
 }

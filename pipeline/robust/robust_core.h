@@ -35,9 +35,20 @@ struct rb_config {
  * RB_MAX_OFFSETS). Returns 0 and fills pct and *n, or -1 with the reason in why. */
 int rb_offsets_parse(const char *text, int *pct, size_t *n, char *why, size_t whylen);
 
-/* Reads robust {...}, costs {...} and limits {...} through the knob table. Returns 0, or -1
- * with the reason in why. */
-int rb_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whylen);
+/* What the runs read (robust): robust {warmup_offsets, permutations, seed} and limits {...}
+ * through the knob table; zeroes *c first. Returns 0, or -1 with the reason in why. */
+int rb_runs_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whylen);
+
+/* What the scoring reads (robust_score): robust.warmup_flag and costs {...}; the rest of *c
+ * comes from the runs' index. Returns 0, or -1 with the reason in why. */
+int rb_score_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whylen);
+
+/* Reads run.json at run_path (*run, caller frees), the bars of data through cfg (*bars, release
+ * with da_ohlcv_release) and the full run's signals (*full, caller frees), which must have
+ * completed uncontained: a refused upload is not run again. Returns 0, or -1 with the reason in
+ * why (the runs and their scoring both say it). */
+int rb_full_run_read(const char *run_path, const char *data, const cJSON *cfg, cJSON **run,
+		     struct da_ohlcv *bars, int8_t **full, char *why, size_t whylen);
 
 /* The first bar of the compared tail of n bars. */
 size_t rb_tail_start(size_t n);
@@ -258,6 +269,14 @@ int rb_stay_measure(const struct rp_result *real, const unsigned char *stay, str
  * the same dates whatever the prices, a rule's positions follow the moved prices. */
 void rb_hindsight_finish(struct rb_hindsight *h, const size_t *perm_trades, size_t runs,
 			 double later_worst, long warmup_bars);
+
+/* Fills the copies the hindsight runs see, copy[0..RB_ROTATIONS]: the prices moved against the
+ * calendar by whole weeks (h->n_rot of them, h's week_bars, rot_weeks, tick and ticks_max set
+ * from bars), then every price nudged by whole ticks (drawn from seed), last. The same bars and
+ * seed give the same copies, so the runs and their scoring build them alike. Returns how many
+ * copies, 0 when memory ran out (release each with rb_series_release either way). */
+size_t rb_hindsight_copies(const struct da_ohlcv *bars, unsigned long seed, struct rb_hindsight *h,
+			   struct rb_series *copy);
 
 /* The hindsight object of robustness.json, with its plain reason. Caller frees. */
 cJSON *rb_hindsight_json(const struct rb_hindsight *h);

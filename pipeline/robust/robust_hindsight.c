@@ -477,3 +477,30 @@ cJSON *rb_hindsight_json(const struct rb_hindsight *h)
 	cJSON_AddStringToObject(o, "reason", text);
 	return o;
 }
+
+size_t rb_hindsight_copies(const struct da_ohlcv *bars, unsigned long seed, struct rb_hindsight *h,
+			   struct rb_series *copy)
+{
+	size_t k = 0, n = bars->n, period;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	h->week_bars = rb_week_bars(bars);
+	period = h->week_bars && n > 1 ? (n - 1) / h->week_bars * h->week_bars : 0;
+	h->n_rot = period ? rb_rotation_weeks(period / h->week_bars, h->rot_weeks) : 0;
+	h->tick = rb_resolution(bars->close, n);
+	h->ticks_max = rb_ticks_max(bars, h->tick);
+	if (!rng)
+		return 0;
+	for (; k < h->n_rot; k++) {
+		if (rb_series_copy(bars, &copy[k]) < 0)
+			goto out;
+		rb_rotate_prices(bars, (size_t)h->rot_weeks[k] * h->week_bars, period, &copy[k]);
+	}
+	if (rb_series_copy(bars, &copy[k]) < 0)
+		goto out;
+	gsl_rng_set(rng, seed);
+	rb_nudge_ticks(&copy[k++], h->tick, h->ticks_max, rng);
+out:
+	gsl_rng_free(rng);
+	return k == h->n_rot + 1 ? k : 0;
+}

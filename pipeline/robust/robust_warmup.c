@@ -8,8 +8,11 @@
 
 #include "config.h"
 #include "costs.h"
+#include "jsonio.h"
+#include "ohlcv_json.h"
 #include "robust_core.h"
 #include "sbx_report.h"
+#include "signals.h"
 
 int rb_offsets_parse(const char *text, int *pct, size_t *n, char *why, size_t whylen)
 {
@@ -48,7 +51,7 @@ out:
 	return rc;
 }
 
-int rb_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whylen)
+int rb_runs_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whylen)
 {
 	const char *offsets;
 	long long perms, seed;
@@ -56,15 +59,43 @@ int rb_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whyl
 	memset(c, 0, sizeof *c);
 	if (sa_config_str(cfg, SA_K_WARMUP_OFFSETS, &offsets, why, whylen) < 0 ||
 	    rb_offsets_parse(offsets, c->offset_pct, &c->n_offsets, why, whylen) < 0 ||
-	    sa_config_num(cfg, SA_K_WARMUP_FLAG, &c->flag_share, why, whylen) < 0 ||
 	    sa_config_int(cfg, SA_K_PERMUTATIONS, &perms, why, whylen) < 0 ||
-	    sa_config_int(cfg, SA_K_ROBUST_SEED, &seed, why, whylen) < 0 ||
-	    rp_read_costs(cfg, &c->costs, why, whylen) < 0)
+	    sa_config_int(cfg, SA_K_ROBUST_SEED, &seed, why, whylen) < 0)
 		return -1;
 	c->permutations = (size_t)perms;
 	c->seed = (unsigned long)seed;
 	/* The sandbox stage's own reader: every run of the upload gets the same limits. */
 	return sbx_limits_from_config(cfg, &c->lim, why, whylen);
+}
+
+int rb_score_config_read(const cJSON *cfg, struct rb_config *c, char *why, size_t whylen)
+{
+	if (sa_config_num(cfg, SA_K_WARMUP_FLAG, &c->flag_share, why, whylen) < 0)
+		return -1;
+	return rp_read_costs(cfg, &c->costs, why, whylen);
+}
+
+int rb_full_run_read(const char *run_path, const char *data, const cJSON *cfg, cJSON **run,
+		     struct da_ohlcv *bars, int8_t **full, char *why, size_t whylen)
+{
+	char err[512];
+	bool ok;
+
+	*full = NULL;
+	*run = sa_json_read_stage(run_path, &ok, err, sizeof err);
+	if (!*run) {
+		snprintf(why, whylen, "run.json unusable (%s); robustness was not checked", err);
+		return -1;
+	}
+	if (da_ohlcv_load_config(data, cfg, bars, err, sizeof err) < 0) {
+		snprintf(why, whylen, "data '%s' unusable: %s", data, err);
+		return -1;
+	}
+	if (da_run_signals(*run, bars->n, DA_RUN_UNCONTAINED, full, err, sizeof err) < 0) {
+		snprintf(why, whylen, "%s; robustness was not checked", err);
+		return -1;
+	}
+	return 0;
 }
 
 size_t rb_tail_start(size_t n)

@@ -1,7 +1,7 @@
-/* variants.c - runs every declared variant of a strategy in the sandbox, replays each with the
- * audit's costs, and writes variants.json, variants.csv and the per-bar return matrix. */
-#include <errno.h>
-#include <math.h>
+/* variants.c - runs every declared variant of a strategy in the sandbox and keeps what each gave
+ * (variant_runs.json, variant_signals.bin); variants_score replays them with the audit's costs
+ * and writes variants.json, variants.csv and the per-bar return matrix, so a cost never runs the
+ * upload again. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +14,11 @@
 #include "ohlcv_json.h"
 #include "msg.h"
 #include "ohlcv.h"
-#include "costs.h"
+#include "runsig.h"
 #include "sbx.h"
 #include "sbx_progress.h"
 #include "sbx_stage.h"
 #include "sbx_report.h"
-#include "exits.h"
 #include "variants_core.h"
 
 /* The share of the audit's time budget (AUDIT_S) this stage may spend. */
@@ -30,15 +29,12 @@ struct job {
 	cJSON *cfg, *insp;
 	const cJSON *params;          /* borrowed from insp */
 	struct sbx_limits lim;
-	struct rp_costs costs;
-	struct rp_exits exits;        /* the declared exits, every variant's (costs.exits) */
 	struct da_ohlcv bars;
-	size_t k, ran;
+	size_t k;
 	char **text;                  /* each variant's compact JSON */
 	size_t *n_visible;
 	struct sbx_result *results;
-	struct vr_variant *v;
-	double *matrix;               /* ran columns of bars.n values */
+	struct da_runsig sigs;        /* the signals of the variants that ran */
 	struct sbx_zygote *zyg;
 	long blocked;
 	struct sbx_rule_count *rules;  /* the variant runs' refusals per rule */
@@ -54,22 +50,21 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: variants [--strategy FILE] --inspect inspect.json --data OHLCV.csv\n"
-		"                --config config.json [--jobs N] [--started EPOCH] -o variants.json\n"
-		"                --csv variants.csv --matrix variant_returns.bin\n"
-		"                [--family declared|neighbourhood]\n"
+		"                --config config.json [--jobs N] [--started EPOCH] -o variant_runs.json\n"
+		"                --signals variant_signals.bin [--family declared|neighbourhood]\n"
 		"\n"
 		"Runs signals(df, **params) in the sandbox for every parameter set the strategy declares\n"
 		"in VARIANTS (as inspect.json read it, never by running the file), each a fresh run with\n"
-		"the limits of the main run, replays each with the config's costs and the declared exits,\n"
-		"and writes one row a\n"
-		"variant to variants.csv and the per-bar net returns of those that ran to the matrix.\n"
-		"Without VARIANTS nothing runs: variants.json says \"declared\": false. The stage spends\n"
+		"the limits of the main run, and keeps what each gave: its status, error line and bars in\n"
+		"the index (-o), its signals in --signals (one int8 a bar, lib/data/runsig.h), refusals in\n"
+		"the index too; variants_score replays them with the costs and the declared exits.\n"
+		"Without VARIANTS nothing runs: the index says \"declared\": false. The stage spends\n"
 		"at most its share of budget.audit_s (from --started, the audit's start); variants it\n"
-		"could not run in time are counted and variants.json says \"complete\": false.\n"
+		"could not run in time are counted (not_run).\n"
 		"With --family neighbourhood it runs inspect.json's strategy.neighbourhood.params instead\n"
 		"(the audited parameters moved to nearby values, the centre first), the same way.\n"
 		"\n"
-		"exit status: 0 variants.json written (even when it says \"ok\": false),\n"
+		"exit status: 0 the index written (even when it says \"ok\": false),\n"
 		"             2 bad command line, 3 the tool itself could not work\n");
 }
 
@@ -121,22 +116,14 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
 	if (!j->cfg)
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
-	if (sbx_limits_from_config(j->cfg, &j->lim, err, sizeof err) < 0 ||
-	    rp_read_costs(j->cfg, &j->costs, err, sizeof err) < 0)
+	if (sbx_limits_from_config(j->cfg, &j->lim, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
-	if (rp_exits_from_json(rp_exits_of_inspect(j->insp), &j->exits, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "the strategy's exits cannot be replayed: %s; the "
-				      "variants were not run", err);
-	j->costs.exits = &j->exits;
 	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
-	rp_costs_floor(&j->costs, &j->bars, NULL);
 	j->text = calloc(j->k, sizeof *j->text);
 	j->n_visible = calloc(j->k, sizeof *j->n_visible);
 	j->results = calloc(j->k, sizeof *j->results);
-	j->v = calloc(j->k, sizeof *j->v);
-	j->matrix = calloc(j->k && j->bars.n ? j->k * j->bars.n : 1, sizeof *j->matrix);
-	if (!j->text || !j->n_visible || !j->results || !j->v || !j->matrix)
+	if (!j->text || !j->n_visible || !j->results)
 		return sbx_stage_fail(why, len, "out of memory");
 	cJSON_ArrayForEach(d, j->params) {
 		if (i == j->k)
@@ -150,7 +137,8 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	return 0;
 }
 
-/* Runs every variant, then replays those that returned signals. Returns 0 or -1 with why. */
+/* Runs every variant and keeps the signals of those that returned them. Returns 0 or -1 with
+ * why. */
 static int run_all(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
@@ -181,29 +169,12 @@ static int run_all(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return sbx_stage_fail(why, len, "the sandbox failed: %s", err);
 	for (size_t i = 0; i < j->k; i++) {
 		const struct sbx_result *r = &j->results[i];
-		struct vr_variant *v = &j->v[i];
-		struct rp_result rp = {0};
 
-		v->params = j->text[i];
-		v->status = sbx_status_name(r->status);
-		v->sharpe = v->net_return = NAN;
 		j->blocked += r->n_refusals;
 		if (sbx_rules_merge(&j->rules, &j->n_rules, r) < 0)
 			j->rules_lost = true;
 		if (r->status == SBX_NOT_RUN)
 			j->not_run++;
-		if (r->status != SBX_OK || !r->signals) {
-			snprintf(v->error, sizeof v->error, "%s", r->error[0] ? r->error : v->status);
-			continue;
-		}
-		if (rp_replay(&j->bars, r->signals, &j->costs, &rp) < 0 ||
-		    vr_summarise(&rp, v, j->matrix + j->ran * j->bars.n, j->bars.n) < 0) {
-			rp_result_release(&rp);
-			return sbx_stage_fail(why, len, "out of memory replaying variant %zu", i + 1);
-		}
-		rp_result_release(&rp);
-		v->ran = true;
-		j->ran++;
 	}
 	return 0;
 }
@@ -220,8 +191,7 @@ static void job_release(struct job *j)
 	free(j->text);
 	free(j->n_visible);
 	free(j->results);
-	free(j->v);
-	free(j->matrix);
+	da_runsig_release(&j->sigs);
 	free(j->rules);
 	da_ohlcv_release(&j->bars);
 	cJSON_Delete(j->insp);
@@ -249,97 +219,103 @@ static void add_events(cJSON *res, const struct job *j)
 	}
 }
 
-/* variants.json from a finished family. */
-static cJSON *family_json(const struct sbx_stage_args *o, const struct job *j)
+/* One variant's entry of the index: its parameters, status and error line, the bars it ran on
+ * and where its signals lie (null: it gave none). Returns NULL when memory ran out. */
+static cJSON *variant_entry(struct job *j, size_t i)
 {
-	cJSON *res = sa_sf_new(SA_SF_VARIANTS), *list;
+	const struct sbx_result *r = &j->results[i];
+	bool sig = r->status == SBX_OK && r->signals && r->n == j->bars.n;
+	cJSON *e = cJSON_CreateObject();
+	size_t at;
+
+	if (!e || (sig && da_runsig_add(&j->sigs, r->signals, r->n, &at) < 0)) {
+		cJSON_Delete(e);
+		return NULL;
+	}
+	cJSON_AddNumberToObject(e, "variant", (double)(i + 1));
+	cJSON_AddItemToObject(e, "params", cJSON_Parse(j->text[i]));
+	cJSON_AddStringToObject(e, "status", sbx_status_name(r->status));
+	cJSON_AddStringToObject(e, "error", r->error);
+	cJSON_AddNumberToObject(e, "bars", (double)(sig ? r->n : j->n_visible[i]));
+	if (sig)
+		cJSON_AddNumberToObject(e, "at", (double)at);
+	else
+		cJSON_AddNullToObject(e, "at");
+	return e;
+}
+
+/* The index of a finished family (the signals kept in j->sigs). Returns NULL when memory ran
+ * out. */
+static cJSON *family_json(const struct sbx_stage_args *o, struct job *j)
+{
+	cJSON *res = sa_sf_new(SA_SF_VARIANT_RUNS), *list;
+	char why[128];
 
 	cJSON_AddBoolToObject(res, "ok", true);
 	cJSON_AddStringToObject(res, "family", o->family ? o->family : "declared");
 	cJSON_AddBoolToObject(res, "declared", j->k > 0);
-	cJSON_AddBoolToObject(res, "complete", j->not_run == 0);
 	cJSON_AddNumberToObject(res, "not_run", (double)j->not_run);
 	cJSON_AddNumberToObject(res, "count", (double)j->k);
-	cJSON_AddNumberToObject(res, "ran", (double)j->ran);
-	cJSON_AddNumberToObject(res, "failed", (double)(j->k - j->ran));
 	cJSON_AddNumberToObject(res, "bars", (double)(j->k ? j->bars.n : 0));
-	cJSON_AddStringToObject(res, "matrix", strrchr(o->matrix, '/') ? strrchr(o->matrix, '/') + 1 : o->matrix);
+	if (j->k) {
+		char hex[65];
+
+		if (da_bars_sha256(&j->bars, hex, why, sizeof why) < 0) {
+			cJSON_Delete(res);
+			return NULL;
+		}
+		cJSON_AddStringToObject(res, "bars_sha256", hex);
+	} else {
+		cJSON_AddNullToObject(res, "bars_sha256");
+	}
 	cJSON_AddNumberToObject(res, "blocked_actions", (double)j->blocked);
 	cJSON_AddItemToObject(res, "refusals", sbx_rules_json(j->rules, j->n_rules));
 	add_events(res, j);
 	list = cJSON_AddArrayToObject(res, "variants");
 	for (size_t i = 0; i < j->k; i++) {
-		const struct vr_variant *v = &j->v[i];
-		cJSON *e = cJSON_CreateObject();
+		cJSON *e = variant_entry(j, i);
 
-		cJSON_AddNumberToObject(e, "variant", (double)(i + 1));
-		cJSON_AddItemToObject(e, "params", cJSON_Parse(v->params));
-		cJSON_AddStringToObject(e, "status", v->status);
-		if (v->ran) {
-			cJSON_AddNullToObject(e, "error");
-			cJSON_AddNumberToObject(e, "trades", (double)v->trades);
-		} else {
-			cJSON_AddStringToObject(e, "error", v->error);
-			cJSON_AddNullToObject(e, "trades");
+		if (!e) {
+			cJSON_Delete(res);
+			return NULL;
 		}
-		sa_json_add_num(e, "sharpe", v->ran ? v->sharpe : NAN, 10);
-		sa_json_add_num(e, "net_return", v->ran ? v->net_return : NAN, 10);
 		cJSON_AddItemToArray(list, e);
 	}
 	return res;
 }
 
-/* Writes the CSV and the matrix (ran columns; none when nothing ran); a family that could not
- * be run (failed) leaves both empty. Returns 0, or -1 with the reason in err. */
-static int write_tables(const struct sbx_stage_args *o, const struct job *j, bool failed,
-			char *err, size_t errlen)
-{
-	size_t k = failed ? 0 : j->k, ran = failed ? 0 : j->ran;
-
-	struct sa_atomic a = {0};
-
-	if (sa_atomic_open(&a, o->csv, err, errlen) < 0)
-		return -1;
-	if (vr_csv_write(a.fp, j->v, k) < 0) {
-		sa_fmt(err, errlen, "cannot write '%s': %s", o->csv, strerror(errno));
-		sa_atomic_abort(&a);
-		return -1;
-	}
-	if (sa_atomic_commit(&a, err, errlen) < 0 || sa_atomic_open(&a, o->matrix, err, errlen) < 0)
-		return -1;
-	if (da_vmatrix_write(a.fp, j->matrix, ran ? j->bars.n : 0, ran) < 0) {
-		sa_fmt(err, errlen, "cannot write '%s': %s", o->matrix, strerror(errno));
-		sa_atomic_abort(&a);
-		return -1;
-	}
-	return sa_atomic_commit(&a, err, errlen);
-}
-
 /* The whole family. Returns 0 with *res (caller frees; never NULL), or -1 with the reason in
- * err when a table could not be written. */
+ * err when the signals file could not be written (an index that says why sits beside an empty
+ * one when the family could not be run). */
 static int family(const struct sbx_stage_args *o, cJSON **res, char *err, size_t errlen)
 {
 	struct job j = {0};
-	char why[768];
-	bool failed;
-	int rc;
+	char why[768], sha[65];
+	const char *base = strrchr(o->signals, '/');
 
 	*res = NULL;
 	if (read_declared(o, &j, why, sizeof why) == 0 &&
 	    (j.k == 0 || (prepare(o, &j, why, sizeof why) == 0 && run_all(o, &j, why, sizeof why) == 0))) {
 		if (j.rules_lost)
 			sbx_stage_fail(why, sizeof why, "out of memory counting refusals");
-		else
-			*res = family_json(o, &j);
+		else if (!(*res = family_json(o, &j)))
+			sbx_stage_fail(why, sizeof why, "out of memory");
 	}
-	failed = !*res;
-	if (failed) {
-		*res = sa_sf_new(SA_SF_VARIANTS);
+	if (!*res) {
+		da_runsig_release(&j.sigs);
+		*res = sa_sf_new(SA_SF_VARIANT_RUNS);
 		sa_json_fail(*res, why);
 	}
-	rc = write_tables(o, &j, failed, err, errlen);
+	if (da_runsig_write(&j.sigs, o->signals, sha, err, errlen) < 0) {
+		job_release(&j);
+		return -1;
+	}
+	if (sa_json_bool(*res, "ok", false)) {
+		cJSON_AddStringToObject(*res, "signals", base ? base + 1 : o->signals);
+		cJSON_AddStringToObject(*res, "signals_sha256", sha);
+	}
 	job_release(&j);
-	return rc;
+	return 0;
 }
 
 static cJSON *check_stage(const struct sbx_stage_args *a, char *err, size_t errlen)
@@ -355,7 +331,7 @@ static cJSON *check_stage(const struct sbx_stage_args *a, char *err, size_t errl
 
 int main(int argc, char **argv)
 {
-	static const struct sbx_stage st = { "variants", SBX_STAGE_INSPECT | SBX_STAGE_TABLES | SBX_STAGE_FAMILY, usage,
+	static const struct sbx_stage st = { "variants", SBX_STAGE_INSPECT | SBX_STAGE_SIGNALS | SBX_STAGE_FAMILY, usage,
 					     check_stage };
 
 	return sbx_stage_main(&st, argc, argv);

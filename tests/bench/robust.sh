@@ -20,8 +20,12 @@ now() { date +%s.%N; }
 	-o "$TMP/run.json" --events "$TMP/events.jsonl" >/dev/null 2>&1
 t0=$(now)
 /usr/bin/time -o "$TMP/cpu" -f "%U %S" "$BIN/robust" --strategy demos/honest.py --run "$TMP/run.json" \
-	--data "$DATA" --config "$TMP/config.json" --jobs "$jobs" -o "$TMP/robustness.json" 2>/dev/null
+	--data "$DATA" --config "$TMP/config.json" --jobs "$jobs" -o "$TMP/runs.json" --signals "$TMP/sig.bin" 2>/dev/null
 t1=$(now)
+# the scoring of those runs on the host, what a changed cost or threshold costs
+/usr/bin/time -o "$TMP/cpu-score" -f "%U %S" "$BIN/robust_score" --runs "$TMP/runs.json" --signals "$TMP/sig.bin" \
+	--run "$TMP/run.json" --data "$DATA" --config "$TMP/config.json" -o "$TMP/robustness.json"
+echo "  robust_score (the runs judged on the host, no sandbox): CPU $(awk '{ printf "%.2f s user + %.2f s system", $1, $2 }' "$TMP/cpu-score")"
 "$PY" - "$TMP/robustness.json" "$t0" "$t1" "$TARGET_S" "$jobs" "$(cat "$TMP/cpu")" \
 	"$(cut -d' ' -f1 /proc/loadavg)" <<'PYEOF' | bench_figures
 import json, sys

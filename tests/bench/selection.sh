@@ -14,7 +14,10 @@ trap 'rm -rf "$TMP"' EXIT
 "$BIN/config" -o "$TMP/config.json" >/dev/null
 "$BIN/inspect" --strategy demos/overfit.py -o "$TMP/inspect.json"
 "$BIN/variants" --strategy demos/overfit.py --inspect "$TMP/inspect.json" --data "$DATA" \
-	--config "$TMP/config.json" --jobs "$(nproc 2>/dev/null || echo 2)" -o "$TMP/variants.json" \
+	--config "$TMP/config.json" --jobs "$(nproc 2>/dev/null || echo 2)" -o "$TMP/variant_runs.json" \
+	--signals "$TMP/variant_signals.bin" >/dev/null
+"$BIN/variants_score" --runs "$TMP/variant_runs.json" --signals "$TMP/variant_signals.bin" --inspect "$TMP/inspect.json" \
+	--data "$DATA" --config "$TMP/config.json" -o "$TMP/variants.json" \
 	--csv "$TMP/variants.csv" --matrix "$TMP/variant_returns.bin" >/dev/null
 
 limit() {  # what line limit_ms: the CPU figure against the limit

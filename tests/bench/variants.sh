@@ -17,7 +17,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 now() { date +%s.%N; }
 t0=$(now)
 "$BIN/variants" --strategy demos/overfit.py --inspect "$TMP/inspect.json" --data "$DATA" \
-	--config "$TMP/config.json" --jobs "$jobs" -o "$TMP/variants.json" --csv "$TMP/variants.csv" \
+	--config "$TMP/config.json" --jobs "$jobs" -o "$TMP/variant_runs.json" --signals "$TMP/variant_signals.bin"
+"$BIN/variants_score" --runs "$TMP/variant_runs.json" --signals "$TMP/variant_signals.bin" --inspect "$TMP/inspect.json" \
+	--data "$DATA" --config "$TMP/config.json" -o "$TMP/variants.json" --csv "$TMP/variants.csv" \
 	--matrix "$TMP/variant_returns.bin"
 t1=$(now)
 "$PY" - "$TMP/variants.json" "$t0" "$t1" <<'PYEOF' | bench_figures

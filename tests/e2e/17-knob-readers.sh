@@ -49,11 +49,12 @@ same*) ok "the table's readers are the stages that read each knob ($got)" ;;
 *) not_ok "the table's readers are the stages that read each knob" "$got" ;;
 esac
 
-# rerun KNOB=value: the stage files make rewrote, in a fixed order (fingerprint.json records
+# rerun KNOB=value: the stage files make rewrote (a recipe that runs the upload says SANDBOX), in a
+# fixed order (fingerprint.json records
 # config.json's hash, so it follows every knob)
 rerun() {
 	audit "$@"
-	sed -n -E 's%^  (STAGE|REPORT|BUNDLE) +out/[^/]*/(.*)%\2%p' "$TMP/audit.log" | LC_ALL=C sort | tr '\n' ' '
+	sed -n -E 's%^  (SANDBOX|STAGE|REPORT|BUNDLE) +out/[^/]*/(.*)%\2%p' "$TMP/audit.log" | LC_ALL=C sort | tr '\n' ' '
 }
 expect_eq "nothing changed: nothing re-runs" "" "$(rerun)"
 expect_eq "GATE_PSR re-runs the verdict and the report alone" \

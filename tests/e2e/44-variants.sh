@@ -18,13 +18,16 @@ trap cleanup EXIT
 # family FILE NAME: inspect, then the variants stage, into $TMP/NAME.*
 family() {
 	"$BIN/inspect" --strategy "$1" -o "$TMP/$2.inspect.json"
-	"$V" --strategy "$1" --inspect "$TMP/$2.inspect.json" --data "$DATA" --config "$TMP/config.json" \
-		--jobs 2 -o "$TMP/$2.json" --csv "$TMP/$2.csv" --matrix "$TMP/$2.bin"
+	variants_check "$1" "$TMP/$2.inspect.json" "$DATA" "$TMP/config.json" "$TMP/$2.json" "$TMP/$2.csv" \
+		"$TMP/$2.bin"
 }
 
 check "--help exits 0" "$V" --help
+check "variants_score --help exits 0" "$V"_score --help
 "$V" --inspect x >/dev/null 2>&1
 expect_eq "a bad command line exits 2" 2 "$?"
+"$V"_score --runs x >/dev/null 2>&1
+expect_eq "variants_score: a bad command line exits 2" 2 "$?"
 
 # --- four declared variants: three run, one passes a keyword signals() does not take
 cat >"$TMP/fam.py" <<'PYEOF'

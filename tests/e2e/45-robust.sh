@@ -17,20 +17,21 @@ robust() {
 	local data=${4:-$DATA}
 	"$SBX" --strategy "$1" --data "$data" --config "$3" --jobs 2 -o "$TMP/$2.run.json" \
 		--events "$TMP/$2.events.jsonl" >/dev/null 2>&1
-	"$RB" --strategy "$1" --run "$TMP/$2.run.json" --data "$data" --config "$3" --jobs 2 \
-		-o "$TMP/$2.rb.json" 2>/dev/null
+	robust_check "$1" "$TMP/$2.run.json" "$data" "$3" "$TMP/$2.rb.json"
 }
 
 check "--help exits 0" "$RB" --help
+check "robust_score --help exits 0" "$RB"_score --help
 "$RB" --run x >/dev/null 2>&1
 expect_eq "a bad command line exits 2" 2 "$?"
+"$RB"_score --runs x >/dev/null 2>&1
+expect_eq "robust_score: a bad command line exits 2" 2 "$?"
 
-"$RB" --run "$TMP/none.json" --data "$DATA" --config "$TMP/c1.json" -o "$TMP/nostrat.json"
+robust_check "" "$TMP/none.json" "$DATA" "$TMP/c1.json" "$TMP/nostrat.json"
 expect_eq "no strategy: exits 0" 0 "$?"
 expect_eq "no strategy: not ok" false "$(jget "$TMP/nostrat.json" ok)"
 expect_eq "no strategy: names its stage" robust "$(jget "$TMP/nostrat.json" stage)"
-"$RB" --strategy demos/honest.py --run "$TMP/none.json" --data "$DATA" --config "$TMP/c1.json" \
-	-o "$TMP/norun.json"
+robust_check demos/honest.py "$TMP/none.json" "$DATA" "$TMP/c1.json" "$TMP/norun.json"
 expect_eq "missing run.json: not ok" false "$(jget "$TMP/norun.json" ok)"
 printf '{"stage":"config","schema":1,"robust":{"warmup_offsets":"50,10"}}\n' >"$TMP/badoff.json"
 robust demos/honest.py badoff "$TMP/badoff.json" "$SHORT"
@@ -80,8 +81,7 @@ PYEOF
 # loses money: its timing still beats the shuffles, and the words say it loses, not that it has
 # an edge; the shuffles' figures are the very same as at the default costs.
 "$BIN/config" -o "$TMP/cfee.json" FEE_BPS=150
-"$RB" --strategy demos/honest.py --run "$TMP/honest.run.json" --data "$DATA" --config "$TMP/cfee.json" \
-	-o "$TMP/fee.rb.json"
+robust_check demos/honest.py "$TMP/honest.run.json" "$DATA" "$TMP/cfee.json" "$TMP/fee.rb.json"
 "$PY" - "$TMP/fee.rb.json" "$TMP/honest.rb.json" <<'PYEOF' >"$TMP/fee.out" 2>&1
 import json, sys
 p, q = (json.load(open(f))["permutation"] for f in sys.argv[1:])
@@ -96,13 +96,37 @@ print(x)
 PYEOF
 check "a loser (honest at 150 bp a side) is not praised; costs do not move the ranking" test $? -eq 0
 sed 's/^/# /' "$TMP/fee.out"
-"$RB" --strategy demos/honest.py --run "$TMP/honest.run.json" --data "$DATA" --config "$TMP/c100.json" \
-	-o "$TMP/honest2.rb.json"
+robust_check demos/honest.py "$TMP/honest.run.json" "$DATA" "$TMP/c100.json" "$TMP/honest2.rb.json"
 check "the same inputs give a byte-identical robustness.json" cmp -s "$TMP/honest.rb.json" "$TMP/honest2.rb.json"
+# The scoring reads only what the runs kept: a signals file changed by one byte, another run's
+# signals, or runs made on other bars are refused with the reason, never scored.
+cp "$TMP/honest2.rb.json.sig.bin" "$TMP/tampered.sig.bin"
+printf '\001' | dd of="$TMP/tampered.sig.bin" bs=1 seek=9 conv=notrunc 2>/dev/null
+"$RB"_score --runs "$TMP/honest2.rb.json.runs.json" --signals "$TMP/tampered.sig.bin" --run "$TMP/honest.run.json" \
+	--data "$DATA" --config "$TMP/c100.json" -o "$TMP/tampered.rb.json"
+expect_eq "a tampered signals file: exits 0" 0 "$?"
+case $(jget "$TMP/tampered.rb.json" ok)/$(jget "$TMP/tampered.rb.json" reason) in
+"false/"*"is not the signals file its index names"*) ok "a tampered signals file is refused, with why" ;;
+*) not_ok "a tampered signals file is refused, with why" "$(jget "$TMP/tampered.rb.json" reason)" ;;
+esac
+"$PY" - "$DATA" "$TMP/moved.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head = [h.lower() for h in rows[0]]
+for k in ("open", "high", "low", "close"):  # one bar's prices a tenth of a percent higher
+    i = head.index(k)
+    rows[100][i] = repr(float(rows[100][i]) * 1.001)
+csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(rows)
+PYEOF
+"$RB"_score --runs "$TMP/honest2.rb.json.runs.json" --signals "$TMP/honest2.rb.json.sig.bin" \
+	--run "$TMP/honest.run.json" --data "$TMP/moved.csv" --config "$TMP/c100.json" -o "$TMP/other.rb.json"
+case $(jget "$TMP/other.rb.json" ok)/$(jget "$TMP/other.rb.json" reason) in
+"false/"*"was made on other bars"*) ok "runs made on other bars are refused, with why" ;;
+*) not_ok "runs made on other bars are refused, with why" "$(jget "$TMP/other.rb.json" reason)" ;;
+esac
 for seed in 1 2; do
 	"$BIN/config" -o "$TMP/seed$seed.json" ROBUST_SEED=$seed PERMUTATIONS=20
-	"$RB" --strategy demos/honest.py --run "$TMP/honest.run.json" --data "$DATA" \
-		--config "$TMP/seed$seed.json" -o "$TMP/seed$seed.rb.json"
+	robust_check demos/honest.py "$TMP/honest.run.json" "$DATA" "$TMP/seed$seed.json" "$TMP/seed$seed.rb.json"
 done
 check "another seed gives other permutations" \
 	"$PY" -c 'import json,sys; a,b=(json.load(open(f))["permutation"]["null_sharpes"] for f in sys.argv[1:]); assert a!=b' \
@@ -113,8 +137,8 @@ if [ -x build/asan/bin/robust ]; then
 	"$BIN/config" -o "$TMP/c5.json" PERMUTATIONS=5
 	robust demos/honest.py short "$TMP/c5.json" "$SHORT"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		build/asan/bin/robust --strategy demos/honest.py --run "$TMP/short.run.json" --data "$SHORT" \
-		--config "$TMP/c5.json" -o "$TMP/short.asan.json"
+		robust_check demos/honest.py "$TMP/short.run.json" "$SHORT" "$TMP/c5.json" "$TMP/short.asan.json" \
+		"$ROOT/build/asan/bin"
 	expect_eq "asan: robust exits 0" 0 "$?"
 	check "asan build writes the same robustness.json as the rel build" \
 		cmp "$TMP/short.rb.json" "$TMP/short.asan.json"

@@ -147,8 +147,7 @@ for f in tests/lookahead/causal/*.py; do
 	esac
 	"$BIN/sandbox" --strategy "$f" --data "$TMP/bars.csv" --config "$TMP/config.json" \
 		-o "$TMP/$n.run.json" --events "$TMP/$n.events.jsonl" >/dev/null 2>&1
-	"$BIN/robust" --strategy "$f" --run "$TMP/$n.run.json" --data "$TMP/bars.csv" \
-		--config "$TMP/config.json" --jobs 2 -o "$TMP/$n.rb.json" 2>/dev/null
+	robust_check "$f" "$TMP/$n.run.json" "$TMP/bars.csv" "$TMP/config.json" "$TMP/$n.rb.json"
 	r=$("$PY" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 h = d.get("hindsight")

@@ -52,8 +52,8 @@ check "an unsupported import says what is supported" grep -q "talib, talib.abstr
 # --- VARIANTS set a freqtrade strategy's parameters by name
 { cat $S/ft_v2_meanrev.py; echo 'VARIANTS = [{"buy_rsi": 30}, {"buy_rsi": 35, "band_width": 2.5}, {"buy_rsi": 45}]'; } >"$TMP/fam.py"
 "$BIN/inspect" --strategy "$TMP/fam.py" -o "$TMP/fam.inspect.json"
-"$BIN/variants" --strategy "$TMP/fam.py" --inspect "$TMP/fam.inspect.json" --data "$DATA" \
-	--config "$TMP/config.json" --jobs 2 -o "$TMP/fam.json" --csv "$TMP/fam.csv" --matrix "$TMP/fam.bin" 2>/dev/null
+variants_check "$TMP/fam.py" "$TMP/fam.inspect.json" "$DATA" "$TMP/config.json" "$TMP/fam.json" "$TMP/fam.csv" \
+	"$TMP/fam.bin" 2>/dev/null
 expect_eq "three freqtrade variants run, each its own trades" "3 3" \
 	"$(jget $TMP/fam.json ran) $("$PY" -c 'import csv,sys; print(len({r["trades"] for r in csv.DictReader(open(sys.argv[1]))}))' $TMP/fam.csv)"
 

@@ -30,9 +30,8 @@ expect_eq "off a terminal: the live replay says each of its runs once, ending at
 check "off a terminal: robust says its batches" sh -c \
 	"grep -q '^robust: warm-up: 100 % ' '$TMP/audit.log' && grep -q '^robust: permutation: 100 % ' '$TMP/audit.log'"
 "$BIN/inspect" --strategy demos/overfit.py -o "$TMP/overfit-inspect.json"
-"$BIN/variants" --strategy demos/overfit.py --inspect "$TMP/overfit-inspect.json" --data data/ohlcv.csv \
-	--config "$OUT/config.json" -o "$TMP/overfit-variants.json" --csv "$TMP/overfit-variants.csv" \
-	--matrix "$TMP/overfit-matrix.bin" 2>"$TMP/variants.err"
+variants_check demos/overfit.py "$TMP/overfit-inspect.json" data/ohlcv.csv "$OUT/config.json" \
+	"$TMP/overfit-variants.json" "$TMP/overfit-variants.csv" "$TMP/overfit-matrix.bin" 2>"$TMP/variants.err"
 v_runs=$(jget "$TMP/overfit-variants.json" count)
 check "off a terminal: variants says its tenths too, to stderr only" sh -c \
 	"grep -q '^variants: 100 % ($v_runs/$v_runs runs)' '$TMP/variants.err' && ! grep -q 'runs' '$TMP/overfit-variants.json' '$TMP/overfit-variants.csv'"
@@ -78,7 +77,7 @@ if [ -x "$A/replay" ]; then
 	D=$TMP/asan
 	mkdir -p "$D"
 	cp "$OUT"/strategy.py "$OUT"/config.json "$OUT"/run.json "$OUT"/events.jsonl "$OUT"/lookahead.json \
-		"$OUT"/robustness.json "$D"/
+		"$OUT"/robust_runs.json "$OUT"/robust_signals.bin "$D"/
 	# the calibration summary the Makefile copies in for the report's Honest limitations
 	if [ -f "$OUT"/calibration.json ]; then cp "$OUT"/calibration.json "$D"/; fi
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -87,8 +86,13 @@ if [ -x "$A/replay" ]; then
 		--name "$N" --given strategy=demos/honest.py --given tradelog= --given data=data/ohlcv.csv -o "$D/fingerprint.json"
 	check "asan: inspect" "$A/inspect" --strategy "$D/strategy.py" -o "$D/inspect.json"
 	check "asan: variants" "$A/variants" --strategy "$D/strategy.py" --inspect "$D/inspect.json" \
-		--data data/ohlcv.csv --config "$D/config.json" -o "$D/variants.json" --csv "$D/variants.csv" \
-		--matrix "$D/variant_returns.bin"
+		--data data/ohlcv.csv --config "$D/config.json" -o "$D/variant_runs.json" --signals "$D/variant_signals.bin"
+	check "asan: variants_score" "$A/variants_score" --runs "$D/variant_runs.json" --signals "$D/variant_signals.bin" \
+		--inspect "$D/inspect.json" --data data/ohlcv.csv --config "$D/config.json" -o "$D/variants.json" \
+		--csv "$D/variants.csv" --matrix "$D/variant_returns.bin"
+	check "asan: robust_score" "$A/robust_score" --runs "$D/robust_runs.json" --signals "$D/robust_signals.bin" \
+		--run "$D/run.json" --inspect "$D/inspect.json" --data data/ohlcv.csv --config "$D/config.json" \
+		-o "$D/robustness.json"
 	check "asan: replay" "$A/replay" --run "$D/run.json" --inspect "$D/inspect.json" --data data/ohlcv.csv --config "$D/config.json" \
 		-o "$D/replay.json" --trades-out "$D/trades.csv" --equity-out "$D/equity.csv" \
 		--reconcile-out "$D/reconcile.csv" --lookahead "$D/lookahead.json" \
@@ -103,7 +107,8 @@ if [ -x "$A/replay" ]; then
 		--walkforward-out "$D/walkforward.csv" --fan-out "$D/montecarlo_fan.csv"
 	check "asan: verdict" "$A/verdict" --dir "$D" -o "$D/verdict.json"
 	check "asan: report" "$A/report" --dir "$D" --name "$N" --templates templates --data data/ohlcv.csv
-	for f in inspect.json ledger.json variants.json variants.csv replay.json trades.csv equity.csv \
+	for f in inspect.json ledger.json variant_runs.json variant_signals.bin variants.json variants.csv \
+		robustness.json replay.json trades.csv equity.csv \
 		backtest_equity.csv stats.json verdict.json \
 		reconcile.csv benchmark.csv rolling.csv walkforward.csv montecarlo_fan.csv \
 		report.html report.xlsx report.pdf equity.png; do

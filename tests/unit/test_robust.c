@@ -6,13 +6,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 #include <gsl/gsl_rng.h>
 
+#include "fileio.h"
 #include "robust_core.h"
+#include "runsig.h"
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -504,9 +508,102 @@ static void test_later_start(void **state)
 	assert_true(w.run[1].later_disagreement > 0.25);
 }
 
+/* The runs' signals kept and read back as they were; a file that is not the index's, a value
+ * that is no signal, an entry outside the file are refused; the bars' hash sees one price; the
+ * hindsight copies are the same from the same bars and seed, so the scoring rebuilds them. */
+static void test_runsig(void **state)
+{
+	static const int8_t a[3] = { 1, 0, -1 }, b[4] = { 0, 1, 1, 0 };
+	struct da_runsig w = {0}, r = {0};
+	char dir[64], path[96], bad[96], sha[65], sha2[65], err[512];
+	const int8_t *sig;
+	size_t at, n;
+	cJSON *e;
+	struct rb_series x, y, cx[RB_ROTATIONS + 1] = {0}, cy[RB_ROTATIONS + 1] = {0};
+	struct rb_hindsight hx = {0}, hy = {0};
+	size_t kx, ky;
+	(void)state;
+
+	strcpy(dir, "/tmp/sa-test-runsig-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/sig.bin", dir);
+	snprintf(bad, sizeof bad, "%s/bad.bin", dir);
+	assert_int_equal(da_runsig_add(&w, a, 3, &at), 0);
+	assert_int_equal(at, 0);
+	assert_int_equal(da_runsig_add(&w, b, 4, &at), 0);
+	assert_int_equal(at, 3);
+	assert_int_equal(da_runsig_write(&w, path, sha, err, sizeof err), 0);
+	assert_int_equal(da_runsig_read(path, sha, &r, err, sizeof err), 0);
+	assert_int_equal(r.n, 7);
+	assert_memory_equal(r.v, w.v, 7);
+
+	e = cJSON_Parse("{\"bars\": 4, \"at\": 3}");
+	assert_int_equal(da_runsig_run(&r, e, &sig, &n, err, sizeof err), 0);
+	assert_int_equal(n, 4);
+	assert_memory_equal(sig, b, 4);
+	cJSON_Delete(e);
+	e = cJSON_Parse("{\"bars\": 5, \"at\": 3}");
+	assert_int_equal(da_runsig_run(&r, e, &sig, &n, err, sizeof err), -1);
+	assert_non_null(strstr(err, "outside its signals file"));
+	cJSON_Delete(e);
+	e = cJSON_Parse("{\"bars\": 9, \"at\": null}");
+	assert_int_equal(da_runsig_run(&r, e, &sig, &n, err, sizeof err), 0);
+	assert_null(sig);
+	assert_int_equal(n, 9);
+	cJSON_Delete(e);
+	e = cJSON_Parse("{\"bars\": 1.5, \"at\": 0}");
+	assert_int_equal(da_runsig_run(&r, e, &sig, &n, err, sizeof err), -1);
+	cJSON_Delete(e);
+	da_runsig_release(&r);
+
+	/* another file under the index's name; a value no run gives */
+	w.v[0] = 0;
+	assert_int_equal(da_runsig_write(&w, bad, sha2, err, sizeof err), 0);
+	assert_int_equal(da_runsig_read(bad, sha, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "is not the signals file its index names"));
+	w.v[0] = 2;
+	assert_int_equal(da_runsig_write(&w, bad, sha2, err, sizeof err), 0);
+	assert_int_equal(da_runsig_read(bad, NULL, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "not a signal"));
+	assert_int_equal(sa_write_file(bad, "SAVRET2\n", 8, err, sizeof err), 0);
+	assert_int_equal(da_runsig_read(bad, NULL, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "is not a signals file"));
+	da_runsig_release(&w);
+	unlink(path);
+	unlink(bad);
+	rmdir(dir);
+
+	hourly(&x, 4);
+	assert_int_equal(rb_series_copy(&x.s, &y), 0);
+	assert_int_equal(da_bars_sha256(&x.s, sha, err, sizeof err), 0);
+	assert_int_equal(da_bars_sha256(&y.s, sha2, err, sizeof err), 0);
+	assert_string_equal(sha, sha2);
+	y.s.close[100] += 0.01;
+	assert_int_equal(da_bars_sha256(&y.s, sha2, err, sizeof err), 0);
+	assert_string_not_equal(sha, sha2);
+
+	kx = rb_hindsight_copies(&x.s, 5, &hx, cx);
+	ky = rb_hindsight_copies(&x.s, 5, &hy, cy);
+	assert_int_equal(kx, hx.n_rot + 1);
+	assert_int_equal(kx, ky);
+	for (size_t k = 0; k < kx; k++)
+		assert_memory_equal(cx[k].s.close, cy[k].s.close, x.s.n * sizeof *x.s.close);
+	for (size_t k = 0; k <= RB_ROTATIONS; k++)
+		rb_series_release(&cy[k]);
+	assert_int_equal(rb_hindsight_copies(&x.s, 6, &hy, cy), ky);
+	assert_memory_not_equal(cx[kx - 1].s.close, cy[kx - 1].s.close, x.s.n * sizeof *x.s.close);
+	for (size_t k = 0; k <= RB_ROTATIONS; k++) {
+		rb_series_release(&cx[k]);
+		rb_series_release(&cy[k]);
+	}
+	rb_series_release(&x);
+	rb_series_release(&y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runsig),
 		cmocka_unit_test(test_hindsight_core),
 		cmocka_unit_test(test_stay_measure),
 		cmocka_unit_test(test_hindsight_rotation),
