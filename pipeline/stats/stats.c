@@ -330,49 +330,49 @@ static void load_all(struct loaded *L, const struct args *a)
 		load_search(L, a->inspect, a->run);
 }
 
+/* The return matrix a family's file (j, read from path; "declared" true) names, beside it, into
+ * *m (caller frees) of *cols columns of *bars. Returns 0, or -1 with err (none declared: err
+ * left empty). */
+static int read_matrix(const char *path, const cJSON *j, double **m, size_t *bars, size_t *cols,
+		       char *err, size_t errlen)
+{
+	const char *name = sa_json_str(j, "matrix", "");
+	char mp[4096];
+
+	if (!sa_json_bool(j, "declared", false))
+		return -1;
+	if (!*name || strchr(name, '/') || name[0] == '.') {
+		sa_fmt(err, errlen, "%s names no matrix file", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+		return -1;
+	}
+	return da_vmatrix_read(beside(path, name, mp, sizeof(mp)), m, bars, cols, err, errlen);
+}
+
 /* variants.json and the return matrix it names, beside it. */
 static void load_variants(struct loaded *L, const char *path)
 {
-	char mp[4096];
-	const char *name;
 	bool ok;
 
 	L->variants = sa_json_read_stage(path, &ok, L->variants_err, sizeof(L->variants_err));
 	L->in.variants = L->variants;
 	L->in.variants_err = L->variants_err;
 	L->in.matrix_err = L->matrix_err;
-	if (!L->variants || !ok || !sa_json_bool(L->variants, "declared", false))
-		return;
-	name = sa_json_str(L->variants, "matrix", "");
-	if (!*name || strchr(name, '/') || name[0] == '.') {
-		sa_fmt(L->matrix_err, sizeof(L->matrix_err), "variants.json names no matrix file");
-		return;
-	}
-	if (da_vmatrix_read(beside(path, name, mp, sizeof(mp)), &L->matrix, &L->in.m_bars,
-			   &L->in.m_cols, L->matrix_err, sizeof(L->matrix_err)) == 0)
+	if (L->variants && ok && read_matrix(path, L->variants, &L->matrix, &L->in.m_bars, &L->in.m_cols,
+					     L->matrix_err, sizeof(L->matrix_err)) == 0)
 		L->in.matrix = L->matrix;
 }
 
 /* neighbourhood.json and the return matrix it names, beside it. */
 static void load_neighbourhood(struct loaded *L, const char *path)
 {
-	char mp[4096];
-	const char *name;
 	bool ok;
 
 	L->nb = sa_json_read_stage(path, &ok, L->nb_err, sizeof(L->nb_err));
 	L->in.neighbourhood = L->nb && ok ? L->nb : NULL;
 	L->in.neighbourhood_err = L->nb_err;
 	L->in.nb_matrix_err = L->nb_matrix_err;
-	if (!L->in.neighbourhood || !sa_json_bool(L->nb, "declared", false))
-		return;
-	name = sa_json_str(L->nb, "matrix", "");
-	if (!*name || strchr(name, '/') || name[0] == '.') {
-		sa_fmt(L->nb_matrix_err, sizeof(L->nb_matrix_err), "neighbourhood.json names no matrix file");
-		return;
-	}
-	if (da_vmatrix_read(beside(path, name, mp, sizeof(mp)), &L->nb_matrix, &L->in.nb_bars,
-			   &L->in.nb_cols, L->nb_matrix_err, sizeof(L->nb_matrix_err)) == 0)
+	if (L->in.neighbourhood && read_matrix(path, L->nb, &L->nb_matrix, &L->in.nb_bars, &L->in.nb_cols,
+					       L->nb_matrix_err, sizeof(L->nb_matrix_err)) == 0)
 		L->in.nb_matrix = L->nb_matrix;
 }
 
