@@ -101,6 +101,8 @@ int nightly_xlsx_write(const struct nightly_index *ix, const char *path)
 	for (size_t i = 0; i < ix->n; i++)
 		put_row(ws, (lxw_row_t)(i + 1), &ix->rows[i], pct);
 	worksheet_freeze_panes(ws, 1, 1);
+	/* the night is one table: a filter over its header and every row */
+	worksheet_autofilter(ws, 0, 0, (lxw_row_t)ix->n, (lxw_col_t)(sizeof headers / sizeof headers[0] - 1));
 	err = workbook_close(wb);
 	wb = NULL;
 	if (err != LXW_NO_ERROR) {

@@ -162,6 +162,35 @@ with_ledger "" "$TMP/noledger.json"
 expect_eq "without LEDGER a sealed audit is refused with the reason" "false" "$(jget "$TMP/noledger-sealed.json" ok)"
 check "no ledger: the reason says why" grep -q "SEALED needs LEDGER" "$TMP/noledger-sealed.json"
 
+# a lineage is the structure of the code: a renamed copy of the honest demo (another file name,
+# other names, other constants, another docstring) spends from its lineage's count on the same
+# set; other code is a lineage of its own. A history of its own, so the counts start at one.
+with_ledger "$TMP/lineage.sqlite" "$TMP/lineage.json"
+sed -e 's/fast/quick/g; s/span=12/span=10/; s/0\.002/0.003/g; s/Honest trend-follower/My own trend rule/' \
+	demos/honest.py >"$TMP/my_trend_v2.py"
+# lineage_run FILE TAG: inspect, then the sealed stage on the sealed set; prints "used/of lineage_used"
+lineage_run() {
+	"$BIN/inspect" --strategy "$1" -o "$TMP/$2-inspect.json" >/dev/null 2>&1
+	"$BIN/sealed" --strategy "$1" --inspect "$TMP/$2-inspect.json" --run out/e2e-sealed-honest/run.json \
+		--replay out/e2e-sealed-honest/replay.json --data "$TMP/sealed.csv" --config "$TMP/lineage.json" \
+		-o "$TMP/$2-sealed.json" >/dev/null 2>&1
+	echo "$(jget "$TMP/$2-sealed.json" budget.used)/$(jget "$TMP/$2-sealed.json" budget.of)" \
+		"$(jget "$TMP/$2-sealed.json" budget.lineage_used)"
+}
+structure() { jget "$TMP/$1-inspect.json" strategy.normalised.structure_sha256; }
+expect_eq "lineage: the honest demo, the set's first audit and its lineage's first" "1/5 1" \
+	"$(lineage_run demos/honest.py lineage-orig)"
+expect_eq "lineage: a renamed copy with other names and constants, the same lineage's second" "2/5 2" \
+	"$(lineage_run "$TMP/my_trend_v2.py" lineage-copy)"
+expect_eq "lineage: the copy is another version but the same structure" "same other" \
+	"$([ "$(structure lineage-orig)" = "$(structure lineage-copy)" ] && echo same) $([ \
+	"$(jget "$TMP/lineage-orig-inspect.json" strategy.normalised.version_sha256)" != \
+	"$(jget "$TMP/lineage-copy-inspect.json" strategy.normalised.version_sha256)" ] && echo other)"
+expect_eq "lineage: other code on the same set is a lineage of its own" "3/5 1" \
+	"$(lineage_run demos/overfit.py lineage-other)"
+expect_eq "lineage: the copy made again keeps its place in both counts" "2/5 2" \
+	"$(lineage_run "$TMP/my_trend_v2.py" lineage-copy)"
+
 # without SEALED the same audit has no sealed gate and no sealed.json left behind
 N=e2e-sealed-chop
 expect_eq "without SEALED, no sealed gate" "WATCH absent" \

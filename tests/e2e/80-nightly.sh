@@ -154,7 +154,7 @@ case "$(reason ${P}_broken)" in *"SyntaxError at line 1"*) ok "INCOMPLETE's reas
 	*) not_ok "INCOMPLETE's reason: the SyntaxError and its line" "$(reason ${P}_broken)" ;; esac
 case "$(reason ${P}_hostile)" in *"no network"*socket*) ok "the veto's reason names the rule and the action refused" ;;
 	*) not_ok "the veto's reason names the rule and the action refused" "$(reason ${P}_hostile)" ;; esac
-check "index.xlsx has each row's reason in its why column, as index.json" "$PY" - $D1/index.xlsx $D1/index.json <<'PYEOF'
+check "index.xlsx has each row's reason in its why column, as index.json, one table with a filter over it" "$PY" - $D1/index.xlsx $D1/index.json <<'PYEOF'
 import json, sys, openpyxl
 ws = openpyxl.load_workbook(sys.argv[1]).active
 rows = list(ws.iter_rows(values_only=True))
@@ -162,6 +162,7 @@ why = rows[0].index("why")
 want = {r["name"]: r.get("reason") or "" for r in json.load(open(sys.argv[2]))["rows"]}
 got = {r[0]: r[why] or "" for r in rows[1:]}
 assert got == want, (got, want)
+assert ws.auto_filter.ref == "A1:%s%d" % (openpyxl.utils.get_column_letter(len(rows[0])), len(rows)), ws.auto_filter.ref
 PYEOF
 check "every row has a reason, shown in the why column of index.html and in index.txt" "$PY" -c '
 import html, json, sys
