@@ -17,14 +17,14 @@ rm -rf "$OUT"
 audit
 expect_eq "the audit exits 0" 0 $?
 sandboxed=$(grep -c '^  SANDBOX ' "$TMP/audit.log")
-expect_eq "the first audit runs the upload: the full run, the look-ahead, robust's and variants' runs" 4 "$sandboxed"
+expect_eq "the first audit runs the upload: the full run, the look-ahead, robust's, the variants' and the neighbourhood's runs" 5 "$sandboxed"
 check "... and the runs say their batches in the log" grep -q '^robust: permutation: 100 % ' "$TMP/audit.log"
 cp -r "$OUT" "$TMP/before"
 
 audit FEE_BPS=25
 expect_eq "the audit at FEE_BPS=25 exits 0" 0 $?
 expect_eq "FEE_BPS re-scores on the host: no sandbox run, the judging stages again" \
-	"BUNDLE $N.zip REPORT report.html STAGE fingerprint.json STAGE replay.json STAGE robustness.json STAGE stats.json STAGE variants.json STAGE verdict.json " \
+	"BUNDLE $N.zip REPORT report.html STAGE fingerprint.json STAGE neighbourhood.json STAGE replay.json STAGE robustness.json STAGE stats.json STAGE variants.json STAGE verdict.json " \
 	"$(ran)"
 expect_no_match "no run of the upload says a batch in the log" "$TMP/audit.log" '^robust: ' '^variants: ' \
 	'^lookahead: ' '^sandbox: '
