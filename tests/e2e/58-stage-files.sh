@@ -35,11 +35,11 @@ else not_ok "pipeline/README.md describes the table's files and names its fields
 
 "$BIN/gendata" --seed 23 --bars 8760 --start 2026-01-01 -o "$TMP/sealed.csv" >/dev/null || exit 3
 
-# audit FILE NAME TRIALS [SEALED]: make audit into out/NAME; prints the verdict
+# audit FILE NAME TRIALS [SEALED [TRADES]]: make audit into out/NAME; prints the verdict
 audit() {
 	rm -rf "out/$2"
 	make --no-print-directory audit STRATEGY="$1" NAME="$2" TRIALS="$3" PERMUTATIONS=20 \
-		${4:+SEALED="$4"} LEDGER="$TMP/history.sqlite" >"$TMP/$2.log" 2>&1
+		${4:+SEALED="$4"} ${5:+TRADES="$5"} LEDGER="$TMP/history.sqlite" >"$TMP/$2.log" 2>&1
 	sed -n 's/^verdict: \([A-Z_]*\) .*/\1/p' "$TMP/$2.log"
 }
 
@@ -48,6 +48,9 @@ expect_eq "honest, with sealed bars: WATCH" WATCH "$(audit demos/honest.py $H 3 
 expect_eq "overfit: NOT_READY" NOT_READY "$(audit demos/overfit.py e2e-fields-overfit 50)"
 expect_eq "lookahead: REJECTED_LOOKAHEAD" REJECTED_LOOKAHEAD \
 	"$(audit demos/lookahead.py e2e-fields-lookahead 50)"
+# a strategy and its trade log: the reconciliation's fields
+check "honest with its trade log: a verdict" test -n \
+	"$(audit demos/honest.py e2e-fields-both 3 "" tests/fixtures/replay/tradelog_honest.csv)"
 
 # The effective trials taken out of an honest audit's stats.json: no longer WATCH on a default.
 mkdir -p "$TMP/no-trials"
@@ -78,11 +81,11 @@ expect_eq "stats.json of schema 2: INCOMPLETE, naming the schema" \
 	"INCOMPLETE stats.json: schema 2, where this reader knows schema 1" \
 	"$(jget "$TMP/no-trials/verdict.json" verdict) $(jget "$TMP/no-trials/verdict.json" inputs.stats)"
 
-# Every row of the table, removed and mistyped in turn, in the three audits.
+# Every row of the table, removed and mistyped in turn, in the four audits.
 check "verdict --fields lists the table's rows" test "$(wc -l <"$TMP/fields.txt")" -gt 100
 mkdir -p "$TMP/work"
 if "$PY" tests/e2e/stage_fields.py "$BIN/verdict" "$TMP/fields.txt" "$TMP/work" out/$H \
-	out/e2e-fields-overfit out/e2e-fields-lookahead >"$TMP/fields.log" 2>&1; then
+	out/e2e-fields-overfit out/e2e-fields-lookahead out/e2e-fields-both >"$TMP/fields.log" 2>&1; then
 	ok "each field the verdict reads, removed or mistyped, is INCOMPLETE naming it ($(sed -n 's/^# \([0-9]* of [0-9]*\) rows.*/\1/p' "$TMP/fields.log") rows)"
 else
 	not_ok "each field the verdict reads, removed or mistyped, is INCOMPLETE naming it" \

@@ -526,6 +526,59 @@ static void test_dir_live(void **state)
 	rmdir_all(dir);
 }
 
+/* Fields the demos' audits never hold (refusals where nothing was refused, a live sample, a
+ * declared search, a ruin): each one of another type makes the verdict INCOMPLETE, naming the
+ * file and the field; the same files well typed do not. */
+static void test_dir_fields_mistyped(void **state)
+{
+	static const struct {
+		const char *name, *good, *bad, *said;
+	} cases[] = {
+		{ "run.json", "{\"refusals\":[{\"rule\":\"no network\",\"count\":1,\"first\":{\"action\":\"socket\"}}],\"blocked_actions\":0}",
+		  "{\"refusals\":[{\"rule\":\"no network\",\"count\":\"1\",\"first\":{\"action\":\"socket\"}}],\"blocked_actions\":0}",
+		  "run.json: the field \"refusals[].count\" is not a number" },
+		{ "lookahead.json", "{\"complete\":true,\"live\":{\"ok\":true,\"bars\":10,\"decided\":5,\"complete\":true,\"differing\":0,"
+		  "\"confirmed_leaks\":0,\"memory_mismatches\":0,\"unconfirmed\":0,\"failed_runs\":0,\"first_differences\":[],"
+		  "\"sample\":{\"drawn\":5,\"disagreeing\":0,\"share\":0.1,\"confidence\":0.9}}}",
+		  "{\"complete\":true,\"live\":{\"ok\":true,\"bars\":10,\"decided\":5,\"complete\":true,\"differing\":0,"
+		  "\"confirmed_leaks\":0,\"memory_mismatches\":0,\"unconfirmed\":0,\"failed_runs\":0,\"first_differences\":[],"
+		  "\"sample\":{\"drawn\":5,\"disagreeing\":0,\"share\":\"10%\",\"confidence\":0.9}}}",
+		  "lookahead.json: the field \"live.sample.share\" is not a number or null" },
+		{ "stats.json", "{\"trades\":10,\"declared_search\":{\"hyperopt\":false,\"hyperopt_grid\":null,"
+		  "\"optimize_grid\":12,\"counted\":12}}",
+		  "{\"trades\":10,\"declared_search\":{\"hyperopt\":false,\"hyperopt_grid\":null,"
+		  "\"optimize_grid\":12,\"counted\":[12]}}",
+		  "stats.json: the field \"declared_search.counted\" is not a number or null" },
+		{ "stats.json", "{\"trades\":10,\"ruined\":true,\"ruin_time\":\"2024-01-01T00:00:00Z\"}",
+		  "{\"trades\":10,\"ruined\":true,\"ruin_time\":17}",
+		  "stats.json: the field \"ruin_time\" is not a string or null" },
+	};
+	char *dir = tmpdir();
+	struct vd_facts f;
+	struct vd_inputs in;
+	struct vd_result r;
+
+	(void)state;
+	put_full(dir, "replay.json", "{}");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		put_full(dir, "run.json", "{}");
+		put_full(dir, "lookahead.json", "{}");
+		put_full(dir, "stats.json", "{}");
+		put_full(dir, cases[i].name, cases[i].good);
+		vd_load_dir(dir, &f, &in);
+		vd_decide(&f.num, &f.th, &r);
+		assert_false(f.num.broken);
+		assert_int_not_equal(r.verdict, VD_INCOMPLETE);
+		put_full(dir, cases[i].name, cases[i].bad);
+		vd_load_dir(dir, &f, &in);
+		vd_decide(&f.num, &f.th, &r);
+		assert_true(f.num.broken);
+		assert_int_equal(r.verdict, VD_INCOMPLETE);
+		assert_string_equal(f.contract, cases[i].said);
+	}
+	rmdir_all(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -537,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_dir_lookahead_refusals_veto),
 		cmocka_unit_test(test_dir_variants),
 		cmocka_unit_test(test_dir_live),
+		cmocka_unit_test(test_dir_fields_mistyped),
 	};
 
 	sa_set_prog("test_verdict_dir");
