@@ -21,13 +21,18 @@ long da_run_blocked(const cJSON *run);
 /* What a reader of run.json needs of the full run (flags of da_run_signals). */
 enum {
 	DA_RUN_UNCONTAINED = 1,  /* also refuse a run the sandbox contained: it is never run again */
+	DA_RUN_ENTRIES = 2,      /* keep a framework run's entry values -2 and 2 (its file says
+				  * "signal_entries": true): the bars a side's entry signal is set,
+				  * which a replay with exits re-enters on; without it they are the
+				  * positions -1 and 1 */
 };
 
 /* Takes the full run's signals out of run.json (borrowed): it must say it finished (status
  * "ok" and ok true), over n_bars bars (its n_bars), with one valid signal a bar; with
  * DA_RUN_UNCONTAINED, it must also have been refused nothing. Returns 0 with *sig (n_bars
  * bytes, caller frees), or -1 with *sig NULL and the reason in err ("the strategy run did not
- * finish cleanly (status 'error')", ...), to which the caller adds what follows from it. */
+ * finish cleanly (status 'error')", ...), to which the caller adds what follows from it. A run
+ * whose "signal_entries" is true may also hold -2 and 2 (DA_RUN_ENTRIES). */
 int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *err,
 		   size_t errlen);
 
@@ -45,7 +50,9 @@ enum da_live {
  * or its "ok" false: its "reason" quoted); DA_LIVE_ERROR with err naming the file and field
  * ("lookahead.json live.signals holds 4 values for 5 bars ...") for anything else (a tree that
  * is no object, a live that is no object, an ok that is no boolean, a bad signals array). *sig is
- * NULL unless DA_LIVE_OK. */
-int da_live_signals(const cJSON *lookahead, size_t n_bars, int8_t **sig, char *err, size_t errlen);
+ * NULL unless DA_LIVE_OK. A live object whose "signal_entries" is true may also hold -2 and 2,
+ * taken as flags says (DA_RUN_ENTRIES, as da_run_signals). */
+int da_live_signals(const cJSON *lookahead, size_t n_bars, unsigned flags, int8_t **sig, char *err,
+		    size_t errlen);
 
 #endif

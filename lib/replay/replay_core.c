@@ -160,13 +160,26 @@ int rp_trades_alloc(struct rp_result *r, size_t n_trades)
 	return r->trades ? 0 : -1;
 }
 
-/* Positions held during each bar: the previous bar's signal, flat on bar 0. */
+/* Positions held during each bar: the previous bar's signal, flat on bar 0; an entry value
+ * (-2, 2: the side's entry signal set) is that side's position. */
 static void positions(int8_t *pos, const int8_t *signals, size_t n)
 {
 	if (n == 0)
 		return;
 	pos[0] = 0;
-	memcpy(pos + 1, signals, n - 1);
+	for (size_t j = 1; j < n; j++)
+		pos[j] = (int8_t)((signals[j - 1] > 0) - (signals[j - 1] < 0));
+}
+
+/* The entry values among the signals of bars 0 .. n - 2 (the last bar's opens nothing): each
+ * may open one trade more than the positions' changes, a re-entry after an exit inside a bar. */
+static size_t count_entries(const int8_t *signals, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j + 1 < n; j++)
+		k += signals[j] == 2 || signals[j] == -2;
+	return k;
 }
 
 /* The top bit of each byte of x that is non-zero, and nothing else. Per byte: adding 0x7f to
@@ -613,17 +626,37 @@ static bool exits_bar(struct pass *ps, size_t j)
 	return !ps->ruined;
 }
 
-/* The replay with exits, bar by bar: a fill at the open where the signal changes (after an
- * exit inside a bar the position stays flat until then), then the bar's exits. */
+static int sign_of(int v)
+{
+	return (v > 0) - (v < 0);
+}
+
+/* The position bar j's open fill leaves, held the side held after the bar before: the
+ * signal's side where it changed; after an exit inside a bar, flat until it changes, or until
+ * an entry value (a framework's entry signal set on the bar before: freqtrade enters again on
+ * the next candle whose entry signal is set). */
+static int wanted(const int8_t *signals, size_t j, int held)
+{
+	int raw = j ? signals[j - 1] : 0;
+	int want = sign_of(raw), before = j > 1 ? sign_of(signals[j - 2]) : 0;
+
+	if (want != before)
+		return want;
+	if (held == 0 && (raw == 2 || raw == -2))
+		return want;
+	return held;
+}
+
+/* The replay with exits, bar by bar: a fill at the open where wanted() says, then the bar's
+ * exits. */
 static void run_exits(struct pass *ps, const int8_t *signals)
 {
 	size_t n = ps->s->n;
 
 	for (size_t j = 0; j < n; j++) {
-		int want = j ? signals[j - 1] : 0, before = j > 1 ? signals[j - 2] : 0;
 		int held = ps->open ? ps->open->side : 0;
 
-		if (!fill_at_open(ps, held, want != before ? want : held, j))
+		if (!fill_at_open(ps, held, wanted(signals, j, held), j))
 			return;
 		if (!exits_bar(ps, j)) {
 			stop_trading(ps, j + 1);
@@ -679,7 +712,7 @@ int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 	if (rp_columns_alloc(r, n, s->t) < 0)
 		goto out;
 	positions(r->eq_pos, signals, n);
-	if (rp_trades_alloc(r, count_opens(r->eq_pos, n)) < 0)
+	if (rp_trades_alloc(r, count_opens(r->eq_pos, n) + (ps.x ? count_entries(signals, n) : 0)) < 0)
 		goto out;
 	if (n) {
 		ps.next_funding = ceil_multiple(s->t[0], RP_FUNDING_PERIOD_S);

@@ -165,8 +165,12 @@ struct rp_result {
 	size_t exits[RP_EXIT_N];           /* trades by exit_reason */
 };
 
-/* Replays signals (n values in {-1, 0, 1}, one per bar of s, already validated) with costs c,
- * and the exits c->exits declares, into r (zeroed first). Returns 0, or -1 only when memory ran out (r is then released).
+/* Replays signals (n values in {-1, 0, 1}, one per bar of s, already validated; a framework
+ * run's also -2 and 2, the bars its side's entry signal is set) with costs c, and the exits
+ * c->exits declares, into r (zeroed first). An entry value is its side's position; with exits,
+ * a trade that left inside a bar is entered again at the next open after an entry value (as
+ * freqtrade enters again on the next candle whose entry signal is set), where a position series
+ * stays flat until the signal changes. Returns 0, or -1 only when memory ran out (r is then released).
  * Caller releases r with rp_result_release, before releasing s (r borrows its times). */
 int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 	      struct rp_result *r);

@@ -78,7 +78,7 @@ static int full_signals(struct job *j, char *why, size_t len)
 {
 	size_t used;
 
-	if (da_run_signals(j->run, j->bars.n, DA_RUN_UNCONTAINED, &j->full, why, len) == 0)
+	if (da_run_signals(j->run, j->bars.n, DA_RUN_UNCONTAINED | DA_RUN_ENTRIES, &j->full, why, len) == 0)
 		return 0;
 	used = strlen(why);
 	snprintf(why + used, len - used, "; robustness was not checked");

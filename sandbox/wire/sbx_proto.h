@@ -35,7 +35,8 @@
  * number SBX_LIVE_STOP and then an ordinary tagged error ('E', 'B' or 'M' and a text). End of
  * file on descriptor 0 ends the run. An answer for a bar not yet sent, a number out of turn or a
  * value other than those four is bad output; a bar not answered within the wall clock is killed
- * there. At most 3 bits a bar cross back (five values). */
+ * there (the entry values SBX_SIGNAL_ENTRY for a framework run aside). At most 3 bits a bar cross
+ * back (five values, seven for a framework run). */
 #define SBX_TAG_LIVE 'L'
 #define SBX_LIVE_ANSWER_BYTES 5
 #define SBX_LIVE_RAISED (-127)
@@ -64,8 +65,14 @@ enum {
 #define SBX_SEARCH_MAX 100000000u
 
 /* A signal byte that stands for NaN (or None) in signals()' output: the driver counts it and
- * takes it as flat (0). Any other byte than -1, 0, 1 and this one is bad output. */
+ * takes it as flat (0). Any other byte than -1, 0, 1 and this one is bad output, but for a
+ * zygote that loaded the framework shims (its ready reply's wstatus SBX_READY_SHIMS): there a
+ * framework class's run may also answer -SBX_SIGNAL_ENTRY or SBX_SIGNAL_ENTRY, "the side's entry
+ * signal is set on this bar" (held, or flat after an exit: enter at the next open), which counts
+ * as -1 or 1 wherever a position is meant. */
 #define SBX_SIGNAL_NAN (-128)
+#define SBX_SIGNAL_ENTRY 2
+#define SBX_READY_SHIMS 1
 enum {
 	SBX_TAG_RESULT = 'R',
 	SBX_TAG_ERROR = 'E',
