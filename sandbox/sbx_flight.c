@@ -7,6 +7,7 @@
 #include "sbx_flight_int.h"
 #include "sbx_proto.h"
 #include "sbx_rules.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -328,12 +329,18 @@ static char *take_log(struct sbx_buf *b)
 	return s;
 }
 
-/* Not -1, 0, 1 nor SBX_SIGNAL_NAN; with entries (a shims zygote's run), not -2 nor 2 either. */
+_Static_assert((int)SBX_SIGNAL_EVENTS_MAX == (int)DA_SIGNAL_EVENTS_MAX &&
+	       (int)SBX_EV_ENTER_LONG == (int)DA_EV_ENTER_LONG && (int)SBX_EV_ENTER_SHORT == (int)DA_EV_ENTER_SHORT &&
+	       (int)SBX_EV_EXIT_LONG == (int)DA_EV_EXIT_LONG && (int)SBX_EV_EXIT_SHORT == (int)DA_EV_EXIT_SHORT,
+	       "the wire's events are the readers' (signals.h)");
+
+/* Not -1, 0, 1 nor SBX_SIGNAL_NAN; with entries (a shims zygote's run), not -1 to
+ * SBX_SIGNAL_EVENTS_MAX either (a position and its events, sbx_proto.h). */
 static inline bool bad_signal(int8_t v, bool entries)
 {
-	int top = entries ? SBX_SIGNAL_ENTRY : 1;
+	int top = entries ? SBX_SIGNAL_EVENTS_MAX : 1;
 
-	return (v < -top || v > top) && v != SBX_SIGNAL_NAN;
+	return (v < -1 || v > top) && v != SBX_SIGNAL_NAN;
 }
 
 /* Whether any of the n values is bad. Blocks of a fixed size with no early exit: the compiler

@@ -19,7 +19,7 @@ struct sbx_zygote {
 	uint32_t next_id;
 	struct sbx_cgroup cg;
 	bool entries;  /* the zygote loaded the framework shims (SBX_READY_SHIMS): a run may answer
-			* the entry values -SBX_SIGNAL_ENTRY and SBX_SIGNAL_ENTRY */
+			* values with events, to SBX_SIGNAL_EVENTS_MAX */
 };
 
 #endif

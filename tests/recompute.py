@@ -42,7 +42,9 @@ spacing), both booked in that bar. Each close marks the open trade's equity, E_e
 (close / entry - 1) - its costs so far); at or below zero the account is ruined: the trade is closed
 at that close paying its exit, equity is 0 and nothing more trades. A position open at the last bar
 is closed at its close. Declared exits fill inside the bar (class Exits below); after one the
-position stays flat until the signal changes. A late fill by d bars replays the signals moved d - 1 bars later; a cost
+position stays flat until the signal changes, or until a bar after an entry value (a framework
+run's -2 or 2, run.json signal_entries: the side's entry signal set) fills it again at the open;
+elsewhere an entry value is its side's position. A late fill by d bars replays the signals moved d - 1 bars later; a cost
 multiple k replays with every bps figure times k; the break-even is the k where the compounded net
 return crosses zero.
 """
@@ -362,7 +364,7 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
     """The replay written out again (the docstring above), with the declared exits (an Exits or
     None): the trades (entry, exit, side, entry_px, exit_px, why, net), their net returns, the
     compounded net return (-1 at ruin) and whether the account was ruined. After an exit inside a
-    bar the position stays flat until the signal changes."""
+    bar the position stays flat until the signal changes, or until an entry value (-2, 2)."""
     t, o, c, hi, lo = bars
     n = len(t)
     late = [0] * delay + list(signals[:n - delay]) if delay else list(signals)
@@ -403,9 +405,11 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
         exits.trail_to(side, entry_px, best)
         return None
 
+    sign = lambda v: (v > 0) - (v < 0)
     for j in range(n):
-        want, before = late[j - 1] if j else 0, late[j - 2] if j > 1 else 0
-        if want != before and want != side:
+        raw = late[j - 1] if j else 0
+        want, before = sign(raw), sign(late[j - 2]) if j > 1 else 0
+        if want != side and (want != before or (side == 0 and abs(raw) == 2)):
             if side:
                 close(o[j], t[j], "signal")
             if ruined:

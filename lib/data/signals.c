@@ -7,9 +7,9 @@
 #include "jsonio.h"
 #include "signals.h"
 
-/* Reads arr as exactly n_bars signals, each -1, 0 or 1, and with entries also -2 or 2 (a side's
- * entry signal set on the bar), kept as they are with DA_RUN_ENTRIES in flags and otherwise taken
- * as the positions -1 and 1; err names it by what (a file and its field: "run.json",
+/* Reads arr as exactly n_bars signals, each -1, 0 or 1, and with entries any whole number to
+ * DA_SIGNAL_EVENTS_MAX (a position with events), kept as they are with DA_RUN_ENTRIES in flags and
+ * otherwise taken as their positions; err names it by what (a file and its field: "run.json",
  * "lookahead.json live.signals") and its items by item ("signal", "value"). */
 static int read_array(const cJSON *arr, size_t n_bars, const char *what, const char *item,
 		      bool entries, unsigned flags, int8_t **out, char *err, size_t errlen)
@@ -32,13 +32,13 @@ static int read_array(const cJSON *arr, size_t n_bars, const char *what, const c
 	}
 	cJSON_ArrayForEach(v, arr) {
 		double x = cJSON_IsNumber(v) ? v->valuedouble : 0.5;
-		bool entry = entries && (x == -2.0 || x == 2.0);
+		bool coded = entries && x > 1.0 && x <= DA_SIGNAL_EVENTS_MAX && x == (double)(int)x;
 
-		if (x != -1.0 && x != 0.0 && x != 1.0 && !entry) {
+		if (x != -1.0 && x != 0.0 && x != 1.0 && !coded) {
 			sa_fmt(err, errlen, "%s %s %zu is not -1, 0 or 1", what, item, i);
 			goto out;
 		}
-		sig[i++] = (int8_t)(entry && !(flags & DA_RUN_ENTRIES) ? x / 2 : x);
+		sig[i++] = (int8_t)(coded && !(flags & DA_RUN_ENTRIES) ? da_position((int)x) : (int)x);
 	}
 	*out = sig;
 	sig = NULL;

@@ -500,9 +500,9 @@ cJSON *la_live_json(const struct la_live *lv, const int64_t *times)
 	sig = cJSON_AddArrayToObject(o, "signals");
 	for (size_t t = 0; sig && t < lv->n; t++) {
 		cJSON_AddItemToArray(sig, cJSON_CreateNumber(lv->sig[t]));
-		entries |= lv->sig[t] == SBX_SIGNAL_ENTRY || lv->sig[t] == -SBX_SIGNAL_ENTRY;
+		entries |= lv->sig[t] > 1;
 	}
-	/* the driver took the entry values only from a framework run (sbx_proto.h) */
+	/* the driver took values with events only from a framework run (sbx_proto.h) */
 	cJSON_AddBoolToObject(o, "signal_entries", entries);
 	return o;
 }

@@ -365,7 +365,7 @@ static void flush_stdio(const struct sbi_zstate *z)
 }
 
 /* Whether the run's signals(df) is a framework class's (framework_signals): its values may also
- * be -2 and 2, a side's entry signal set on the bar (sbx_proto.h, SBX_SIGNAL_ENTRY). */
+ * carry events, up to SBX_SIGNAL_EVENTS_MAX (sbx_proto.h). */
 static bool framework_run;
 
 /* A framework class's signals(df) (sbx_shims.h), borrowed from g, or NULL when the upload defines

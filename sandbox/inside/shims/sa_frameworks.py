@@ -1,8 +1,8 @@
 """sa_frameworks - a freqtrade IStrategy or a backtesting.py Strategy, audited as written: adapt()
 finds the class in the upload's namespace and returns a signals(df, **params) that runs it by its
-framework's rules into one position per bar (+1, -1, 0; a freqtrade class's +2 or -2 where its
-side's entry signal is set, so the host enters again after a stop or ROI exit where freqtrade
-does), the only thing that leaves the sandbox.
+framework's rules into one position per bar (+1, -1, 0; a freqtrade class's with its candle's
+entry and exit events, so the host enters again after a stop or ROI exit where freqtrade does),
+the only thing that leaves the sandbox.
 What a framework does that a position per bar cannot carry is refused with NotSupported, one
 sentence naming it and what is supported."""
 import sys
@@ -108,9 +108,9 @@ def candles(df, tf):
 
 
 def spread(pos, owner, n):
-    """Candle positions back onto the data's bars. An entry value (+-2) stays on the candle's
-    first bar only (the bar that ends it): the host's next open is the next candle's, as
-    freqtrade's entry is; the candle's other bars hold the position (+-1)."""
+    """Candle positions back onto the data's bars. A candle's events (freqtrade_positions) stay on
+    its first bar only (the bar that ends it): the host's next open is the next candle's, as
+    freqtrade's is; the candle's other bars carry its position alone."""
     if owner is None:
         return pos
     out = np.zeros(n, dtype=np.int8)
@@ -118,7 +118,7 @@ def spread(pos, owner, n):
     out[ok] = np.asarray(pos, dtype=np.int8)[owner[ok]]
     later = np.zeros(n, dtype=bool)
     later[1:] = owner[1:] == owner[:-1]
-    out[later] = np.sign(out[later])
+    out[later] = (out[later] + 1) % 3 - 1
     return out
 
 
@@ -280,33 +280,39 @@ def _frame_back(d, name, n):
     return d
 
 
+# The events a freqtrade value carries beside its position (sbx_proto.h, SBX_EV_*): the value
+# is position + 3 * events, so a plain position (-1, 0, 1) carries none.
+EV_ENTER_LONG, EV_ENTER_SHORT, EV_EXIT_LONG, EV_EXIT_SHORT = 1, 2, 4, 8
+
+
 def freqtrade_positions(el, xl, es, xs, start, exit_signal=True):
     """freqtrade's backtest per candle, one trade at a time (backtesting.py's check_for_trade_entry
     and should_exit): a flat book enters on an entry signal that no exit (nor the other side's
     entry) cancels; an open trade leaves on its exit signal unless its entry signal is also set
     (never, when the strategy's use_exit_signal is off); a trade that leaves on a candle does not
-    re-enter on it. The position decided on a candle's close is held from the next open. Where the
-    held side's entry signal is set, uncancelled, the value is that side's 2: a trade the host's
-    stop or ROI closed is entered again at the next open, as freqtrade enters again."""
+    re-enter on it. The position decided on a candle's close is held from the next open.
+
+    Each value is that position plus 3 times the candle's events: its uncancelled long and short
+    entry signals and its effective long and short exit signals. The host's replay with exits
+    follows the events, not the position, once its stop or ROI has closed a trade: freqtrade
+    then enters again on the next candle whose entry signal is set, either side."""
     n = len(el)
-    out = np.zeros(n, dtype=np.int8)
     long_in = el & ~xl & ~es
     short_in = es & ~xs & ~el
-    if not exit_signal:
-        xl = xs = np.zeros(n, dtype=bool)
+    if exit_signal:
+        long_out, short_out = xl & ~el, xs & ~es
+    else:
+        long_out = short_out = np.zeros(n, dtype=bool)
+    ev = (long_in * EV_ENTER_LONG + short_in * EV_ENTER_SHORT + long_out * EV_EXIT_LONG +
+          short_out * EV_EXIT_SHORT).astype(np.int8)
+    out = np.zeros(n, dtype=np.int8)
     pos = 0
     for i in range(start, n):
         if pos == 0:
-            if long_in[i]:
-                pos = 1
-            elif short_in[i]:
-                pos = -1
-        elif pos == 1:
-            if xl[i] and not el[i]:
-                pos = 0
-        elif xs[i] and not es[i]:
+            pos = 1 if long_in[i] else -1 if short_in[i] else 0
+        elif (long_out if pos > 0 else short_out)[i]:
             pos = 0
-        out[i] = 2 * pos if (long_in[i] if pos > 0 else short_in[i] if pos < 0 else False) else pos
+        out[i] = pos + 3 * ev[i]
     return out
 
 
