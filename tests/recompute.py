@@ -46,7 +46,7 @@ position stays flat until the signal changes. A framework run's signals (run.jso
 signal_entries) are each a position plus 3 times its candle's events (1 a long entry, 2 a short
 entry, 4 a long exit, 8 a short exit); wherever a position is meant the value's is ((v + 1) mod
 3) - 1, and a replay with exits follows the events instead: flat, an entry event of either side
-on the bar before fills at the open; held, its side's exit event does. A freqtrade class's
+on the bar before fills at the open (but on the last bar); held, its side's exit event does. A freqtrade class's
 trailing stop (trailing.best_first) moves with the bar's best price before its worst is
 compared, and an ROI or take-profit level the bar passes comes before a trailing stop it
 reaches. A late fill by d bars replays the signals moved d - 1 bars later; a cost
@@ -422,7 +422,7 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
         want, before = pos(raw), pos(late[j - 2]) if j > 1 else 0
         if coded and exits:
             ev = (raw + 1) // 3
-            want = (1 if ev & 1 else -1 if ev & 2 else 0) if side == 0 else \
+            want = (1 if ev & 1 and j < n - 1 else -1 if ev & 2 and j < n - 1 else 0) if side == 0 else \
                 0 if ev & (4 if side > 0 else 8) else side
         if want != side and (want != before or (coded and exits)):
             if side:

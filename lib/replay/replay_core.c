@@ -653,13 +653,16 @@ static int wanted(const int8_t *signals, size_t j, int held)
 }
 
 /* The same for a framework run's signals, by their events as freqtrade's backtest takes the
- * bar before's signals: flat, its uncancelled entry of either side; held, that side's effective
- * exit. Without exits inside a bar this is the signals' own position; after one, freqtrade
- * enters again on the next candle whose entry signal is set. */
-static int wanted_by_events(const int8_t *signals, size_t j, int held)
+ * bar before's signals: flat, its uncancelled entry of either side, but on the last bar (n - 1:
+ * freqtrade opens nothing on its last candle); held, that side's effective exit. Without exits
+ * inside a bar this is the signals' own position; after one, freqtrade enters again on the next
+ * candle whose entry signal is set. */
+static int wanted_by_events(const int8_t *signals, size_t j, size_t n, int held)
 {
 	int ev = j ? da_events(signals[j - 1]) : 0;
 
+	if (held == 0 && j + 1 == n)
+		return 0;
 	if (held == 0)
 		return ev & DA_EV_ENTER_LONG ? 1 : ev & DA_EV_ENTER_SHORT ? -1 : 0;
 	if (ev & (held > 0 ? DA_EV_EXIT_LONG : DA_EV_EXIT_SHORT))
@@ -675,7 +678,7 @@ static void run_exits(struct pass *ps, const int8_t *signals, bool coded)
 
 	for (size_t j = 0; j < n; j++) {
 		int held = ps->open ? ps->open->side : 0;
-		int want = coded ? wanted_by_events(signals, j, held) : wanted(signals, j, held);
+		int want = coded ? wanted_by_events(signals, j, n, held) : wanted(signals, j, held);
 
 		if (!fill_at_open(ps, held, want, j))
 			return;

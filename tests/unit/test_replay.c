@@ -861,7 +861,8 @@ static void test_exits_stop(void **state)
 /* A framework run's events (signals.h): with a 1.5 % stop the long from open[1] = 102 stops in
  * bar 2; its entry event on bar 2 enters it again at open[3] = 101 (freqtrade enters again on
  * the next candle whose entry signal is set), stopped in bar 3 (low 98). Without the event
- * nothing opens again; a short entry event opens the short instead. Without exits the events
+ * nothing opens again; a short entry event opens the short instead; none opens on the last
+ * bar. Without exits the events
  * change nothing: the positions are the values' own. */
 static void test_exits_events(void **state)
 {
@@ -871,6 +872,7 @@ static void test_exits_events(void **state)
 	static const int8_t again[5] = { 1 + 3 * DA_EV_ENTER_LONG, 1, 1 + 3 * DA_EV_ENTER_LONG, 1, 0 };
 	static const int8_t held[5] = { 1 + 3 * DA_EV_ENTER_LONG, 1, 1, 1, 0 };
 	static const int8_t other[5] = { 1 + 3 * DA_EV_ENTER_LONG, 1, 1 + 3 * DA_EV_ENTER_SHORT, 1, 0 };
+	static const int8_t late[5] = { 1 + 3 * DA_EV_ENTER_LONG, 1, 1, 1 + 3 * DA_EV_ENTER_LONG, 0 };
 	struct rp_result r, plain;
 
 	(void)state;
@@ -892,6 +894,11 @@ static void test_exits_events(void **state)
 	assert_int_equal(r.trades[1].side, -1);
 	assert_int_equal(r.trades[1].entry, t5[3]);
 	assert_int_equal(r.trades[1].exit_reason, RP_EXIT_END);
+	rp_result_release(&r);
+	/* an entry event on bar 3 would open on the last bar: freqtrade opens nothing there */
+	assert_int_equal(rp_replay(&s, late, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_STOP_LOSS);
 	rp_result_release(&r);
 	assert_int_equal(rp_replay(&s, again, &costs, &r), 0);
 	assert_int_equal(rp_replay(&s, held, &costs, &plain), 0);
