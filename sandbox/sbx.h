@@ -49,6 +49,9 @@ struct sbx_result {
 				    * a live run's first decided values whatever its status, each
 				    * -1, 0, 1 or SBX_LIVE_RAISED (the upload failed at that bar) */
 	size_t decided;            /* a live run's decisions made (its signals' valid values) */
+	bool entries;              /* signals may also hold a framework run's position with events,
+				    * up to SBX_SIGNAL_EVENTS_MAX (sbx_proto.h; da_position gives the
+				    * position) */
 	size_t nan_as_flat;        /* of them, the NaN or None values taken as flat (0) */
 	long declared_search;      /* parameter combinations the file's own search declared
 				    * (backtesting.py's optimize()), 0 when it declared none */

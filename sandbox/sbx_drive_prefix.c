@@ -90,7 +90,8 @@ int sbx_slot_open(struct sbx_zygote *z, struct sbx_slot *sl, const struct da_ohl
 		sl->pidfd = -1;
 		goto out;
 	}
-	sl->dz = (struct sbx_zygote){ .pid = -1, .ctrl = ch[0], .lim = z->lim, .next_id = 1 };
+	sl->dz = (struct sbx_zygote){ .pid = -1, .ctrl = ch[0], .lim = z->lim, .next_id = 1,
+				     .entries = z->entries };
 	sl->id = req.id;
 	sl->s = s;
 	sl->sent = sl->base = 0;

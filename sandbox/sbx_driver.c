@@ -206,6 +206,7 @@ static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct sbx_
 	f->params = params;
 	f->params_len = params ? (uint32_t)strlen(params) : 0;
 	f->r = r;
+	f->entries = z->entries;
 	f->id = z->next_id++;
 	if (j->live_end) {
 		f->live = true;

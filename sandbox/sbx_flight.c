@@ -7,6 +7,7 @@
 #include "sbx_flight_int.h"
 #include "sbx_proto.h"
 #include "sbx_rules.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -328,24 +329,33 @@ static char *take_log(struct sbx_buf *b)
 	return s;
 }
 
-static inline bool bad_signal(int8_t v)
+_Static_assert((int)SBX_SIGNAL_EVENTS_MAX == (int)DA_SIGNAL_EVENTS_MAX &&
+	       (int)SBX_EV_ENTER_LONG == (int)DA_EV_ENTER_LONG && (int)SBX_EV_ENTER_SHORT == (int)DA_EV_ENTER_SHORT &&
+	       (int)SBX_EV_EXIT_LONG == (int)DA_EV_EXIT_LONG && (int)SBX_EV_EXIT_SHORT == (int)DA_EV_EXIT_SHORT,
+	       "the wire's events are the readers' (signals.h)");
+
+/* Not -1, 0, 1 nor SBX_SIGNAL_NAN; with entries (a shims zygote's run), not -1 to
+ * SBX_SIGNAL_EVENTS_MAX either (a position and its events, sbx_proto.h). */
+static inline bool bad_signal(int8_t v, bool entries)
 {
-	return (v < -1 || v > 1) && v != SBX_SIGNAL_NAN;
+	int top = entries ? SBX_SIGNAL_EVENTS_MAX : 1;
+
+	return (v < -1 || v > top) && v != SBX_SIGNAL_NAN;
 }
 
 /* Whether any of the n values is bad. Blocks of a fixed size with no early exit: the compiler
  * takes each block many bytes at a time (a million-bar result is checked in every run). */
 #define SIGNAL_BLOCK 64
-static bool any_bad_signal(const char *p, size_t n)
+static bool any_bad_signal(const char *p, size_t n, bool entries)
 {
 	unsigned char any = 0;
 	size_t i = 0;
 
 	for (; i + SIGNAL_BLOCK <= n; i += SIGNAL_BLOCK)
 		for (size_t k = 0; k < SIGNAL_BLOCK; k++)
-			any |= (unsigned char)bad_signal((int8_t)p[i + k]);
+			any |= (unsigned char)bad_signal((int8_t)p[i + k], entries);
 	for (; i < n; i++)
-		any |= (unsigned char)bad_signal((int8_t)p[i]);
+		any |= (unsigned char)bad_signal((int8_t)p[i], entries);
 	return any != 0;
 }
 
@@ -401,9 +411,9 @@ static void take_signals(struct sbx_flight *f, const char *p, size_t len)
 	}
 	/* one pass that can run many bytes at a time; the first bad value is looked for only when
 	 * there is one */
-	if (any_bad_signal(p, f->n))
+	if (any_bad_signal(p, f->n, f->entries))
 		for (size_t i = 0; i < f->n && bad == f->n; i++)
-			if (bad_signal((int8_t)p[i]))
+			if (bad_signal((int8_t)p[i], f->entries))
 				bad = i;
 	if (bad < f->n) {
 		sa_fmt(r->error, sizeof r->error, "value %d at bar %zu is not -1, 0 or 1", (int8_t)p[bad], bad);
@@ -416,6 +426,7 @@ static void take_signals(struct sbx_flight *f, const char *p, size_t len)
 		goto out;
 	}
 	r->nan_as_flat = copy_signals(r->signals, p, f->n);
+	r->entries = f->entries;
 	r->status = SBX_OK;
 out:
 	return;
@@ -459,7 +470,7 @@ enum sbx_live_step sbx_flight_live_step(struct sbx_flight *f)
 			       "answer given twice or out of turn", k + 1, seq);
 			return SBX_LIVE_BROKEN;
 		}
-		if (bad_signal(v) && v != SBX_LIVE_RAISED) {
+		if (bad_signal(v, f->entries) && v != SBX_LIVE_RAISED) {
 			sa_fmt(f->live_bad, sizeof f->live_bad, "the live run answered %d for bar %zu: not -1, 0 or 1",
 			       v, f->live_next - 1);
 			return SBX_LIVE_BROKEN;
@@ -498,12 +509,13 @@ static size_t take_live(struct sbx_flight *f, const char *p, size_t len)
 		const char *q = p + k * SBX_LIVE_ANSWER_BYTES;
 		int8_t v = (int8_t)q[sizeof(uint32_t)];
 
-		if (answer_seq(q) != k || (bad_signal(v) && v != SBX_LIVE_RAISED))
+		if (answer_seq(q) != k || (bad_signal(v, f->entries) && v != SBX_LIVE_RAISED))
 			break;
 		r->signals[k] = v == SBX_SIGNAL_NAN ? 0 : v;
 		r->nan_as_flat += v == SBX_SIGNAL_NAN;
 	}
 	r->decided = k;
+	r->entries = f->entries;
 	return k * SBX_LIVE_ANSWER_BYTES;
 }
 

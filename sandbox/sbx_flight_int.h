@@ -25,6 +25,7 @@ struct sbx_buf {
 
 struct sbx_flight {
 	bool used;
+	bool entries;         /* values with events (SBX_SIGNAL_EVENTS_MAX) are valid: a shims zygote's run */
 	size_t idx;
 	uint32_t id;
 	size_t n;

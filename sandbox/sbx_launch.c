@@ -286,7 +286,7 @@ static int serve_mirror(int ctrl, char *err, size_t errlen)
 /* Waits for the zygote's ready message, serving its question for the read roots' resident
  * copy on the way. Returns 0, or -1 with why it did not start in err: the cause it sent, or
  * that it died or stayed silent. */
-static int await_ready(int ctrl, char *err, size_t errlen)
+static int await_ready(int ctrl, bool *shims, char *err, size_t errlen)
 {
 	struct pollfd pf = { ctrl, POLLIN, 0 };
 	struct sbx_rep rep;
@@ -299,8 +299,10 @@ again:
 		return -1;
 	}
 	got = recv(ctrl, &rep, sizeof rep, 0);
-	if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.kind == SBX_REP_STARTED && rep.id == 0)
+	if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.kind == SBX_REP_STARTED && rep.id == 0) {
+		*shims = rep.wstatus == SBX_READY_SHIMS;
 		return 0;
+	}
 	if (got == (ssize_t)sizeof rep && rep.magic == SBX_MAGIC && rep.kind == SBX_REP_ROOTS && rep.id == 0) {
 		if (serve_mirror(ctrl, err, errlen) < 0)
 			return -1;
@@ -326,6 +328,7 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
 	struct sbx_cgroup cg = { 0 };
 	int sv[2] = { -1, -1 }, sync[2] = { -1, -1 }, src = -1, exe = -1;
 	pid_t pid = -1;
+	bool shims = false;
 
 	if ((exe = zygote_exe_open(err, errlen)) < 0)
 		goto fail;
@@ -360,7 +363,7 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
 		sa_fmt(err, errlen, "cannot map the sandbox uid, '%s'", strerror(errno));
 		goto fail;
 	}
-	if (await_ready(sv[0], err, errlen) < 0)
+	if (await_ready(sv[0], &shims, err, errlen) < 0)
 		goto fail;
 	(void)sbx_cgroup_limit(&cg, lim, 1, 0);
 	z = calloc(1, sizeof *z);
@@ -368,7 +371,8 @@ struct sbx_zygote *sbx_zygote_start(const char *strategy_path, const struct sbx_
 		sa_fmt(err, errlen, "out of memory");
 		goto fail;
 	}
-	*z = (struct sbx_zygote){ .pid = pid, .ctrl = sv[0], .lim = *lim, .next_id = 1, .cg = cg };
+	*z = (struct sbx_zygote){ .pid = pid, .ctrl = sv[0], .lim = *lim, .next_id = 1, .cg = cg,
+				  .entries = shims };
 	close(sync[1]);
 	close(src);
 	close(exe);

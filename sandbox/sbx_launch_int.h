@@ -18,6 +18,8 @@ struct sbx_zygote {
 	struct sbx_limits lim;
 	uint32_t next_id;
 	struct sbx_cgroup cg;
+	bool entries;  /* the zygote loaded the framework shims (SBX_READY_SHIMS): a run may answer
+			* values with events, to SBX_SIGNAL_EVENTS_MAX */
 };
 
 #endif

@@ -94,6 +94,7 @@ cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim,
 		for (size_t i = 0; i < r->n; i++)
 			cJSON_AddItemToArray(sig, cJSON_CreateNumber(r->signals[i]));
 	cJSON_AddItemToObject(o, "signals", sig);
+	cJSON_AddBoolToObject(o, "signal_entries", r && r->signals && r->entries);
 	cJSON_AddNumberToObject(o, "nan_as_flat", r && r->signals ? (double)r->nan_as_flat : 0);
 	if (r && r->signals && r->declared_search > 0)
 		cJSON_AddNumberToObject(o, "declared_search", (double)r->declared_search);

@@ -42,7 +42,14 @@ spacing), both booked in that bar. Each close marks the open trade's equity, E_e
 (close / entry - 1) - its costs so far); at or below zero the account is ruined: the trade is closed
 at that close paying its exit, equity is 0 and nothing more trades. A position open at the last bar
 is closed at its close. Declared exits fill inside the bar (class Exits below); after one the
-position stays flat until the signal changes. A late fill by d bars replays the signals moved d - 1 bars later; a cost
+position stays flat until the signal changes. A framework run's signals (run.json
+signal_entries) are each a position plus 3 times its candle's events (1 a long entry, 2 a short
+entry, 4 a long exit, 8 a short exit); wherever a position is meant the value's is ((v + 1) mod
+3) - 1, and a replay with exits follows the events instead: flat, an entry event of either side
+on the bar before fills at the open (but on the last bar); held, its side's exit event does. A freqtrade class's
+trailing stop (trailing.best_first) moves with the bar's best price before its worst is
+compared, and an ROI or take-profit level the bar passes comes before a trailing stop it
+reaches. A late fill by d bars replays the signals moved d - 1 bars later; a cost
 multiple k replays with every bps figure times k; the break-even is the k where the compounded net
 return crosses zero.
 """
@@ -331,6 +338,7 @@ class Exits:
         self.sl, self.tp = d.get("stop_loss") or 0.0, d.get("take_profit") or 0.0
         self.trail, self.pos = tr.get("distance") or 0.0, tr.get("positive") or 0.0
         self.off, self.only = tr.get("offset") or 0.0, bool(tr.get("only_offset"))
+        self.best_first = bool(tr.get("best_first"))
         self.roi = [(float(m), float(r)) for m, r in d.get("roi") or []]
 
     def arm(self, side, e):
@@ -362,7 +370,7 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
     """The replay written out again (the docstring above), with the declared exits (an Exits or
     None): the trades (entry, exit, side, entry_px, exit_px, why, net), their net returns, the
     compounded net return (-1 at ruin) and whether the account was ruined. After an exit inside a
-    bar the position stays flat until the signal changes."""
+    bar the position stays flat until the signal changes; signals with events follow them."""
     t, o, c, hi, lo = bars
     n = len(t)
     late = [0] * delay + list(signals[:n - delay]) if delay else list(signals)
@@ -396,16 +404,27 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
         if side * (o[j] - target) > 0:
             return o[j], tw, True
         worst, best = (lo[j], hi[j]) if side > 0 else (hi[j], lo[j])
-        if side * (worst - stop) <= 0:
+        if exits.best_first and side * (worst - stop) > 0:
+            exits.trail_to(side, entry_px, best)
+            stop, sw, target, tw = exits.levels(side, entry_px, (t[j] - entry_t) // 60)
+        if side * (worst - stop) <= 0 and not (exits.best_first and sw == "trailing_stop" and
+                                               side * (best - target) > 0):
             return stop, sw, False
         if side * (best - target) > 0:
             return target, tw, False
         exits.trail_to(side, entry_px, best)
         return None
 
+    pos = lambda v: (v + 1) % 3 - 1
+    coded = any(v > 1 for v in late[:n - 1])
     for j in range(n):
-        want, before = late[j - 1] if j else 0, late[j - 2] if j > 1 else 0
-        if want != before and want != side:
+        raw = late[j - 1] if j else 0
+        want, before = pos(raw), pos(late[j - 2]) if j > 1 else 0
+        if coded and exits:
+            ev = (raw + 1) // 3
+            want = (1 if ev & 1 and j < n - 1 else -1 if ev & 2 and j < n - 1 else 0) if side == 0 else \
+                0 if ev & (4 if side > 0 else 8) else side
+        if want != side and (want != before or (coded and exits)):
             if side:
                 close(o[j], t[j], "signal")
             if ruined:

@@ -1,5 +1,6 @@
 /* runsig.c - the re-runs' signals file and the hash of the bars they ran on (runsig.h). */
 #include "runsig.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -81,7 +82,7 @@ int da_runsig_read(const char *path, const char *sha256, struct da_runsig *b, ch
 		}
 	}
 	for (size_t i = MAGIC_BYTES; i < len; i++)
-		if (abs((int8_t)buf[i]) > DA_RUNSIG_MAX) {
+		if ((int8_t)buf[i] < -1 || (int8_t)buf[i] > DA_SIGNAL_EVENTS_MAX) {
 			sa_fmt(err, errlen, "'%s' holds %d at byte %zu, not a signal", path, (int8_t)buf[i], i);
 			goto out;
 		}

@@ -14,11 +14,10 @@
 
 /* A signals file, little-endian:
  *   bytes 0-7   the magic "SASIGS1\n"
- *   then every run's signals one after another, one int8 a bar (-1, 0 or 1, as the sandbox's
- *   driver validated them); the index names where each run's start ("at", counted from the
+ *   then every run's signals one after another, one int8 a bar (-1 to DA_SIGNAL_EVENTS_MAX, as
+ *   the sandbox's driver validated them: a position, and a framework run's events, signals.h); the index names where each run's start ("at", counted from the
  *   first byte after the magic) and how many bars it ran on ("bars"). */
 #define DA_RUNSIG_MAGIC "SASIGS1\n"
-#define DA_RUNSIG_MAX 1                        /* the largest |signal| a run gives */
 #define DA_RUNSIG_CAP ((size_t)1024 * 1024 * 1024)  /* the largest file read back */
 
 /* A growing buffer of signals (writing) or a file read back (reading). */
@@ -35,7 +34,7 @@ int da_runsig_add(struct da_runsig *b, const int8_t *sig, size_t n, size_t *at);
 int da_runsig_write(const struct da_runsig *b, const char *path, char hex[65], char *err, size_t errlen);
 
 /* Reads path into *b; when sha256 is not NULL the file must hash to it (a file from another
- * set of runs is refused, never mixed in). Every value must be within DA_RUNSIG_MAX. Returns 0,
+ * set of runs is refused, never mixed in). Every value must be a signal (-1 to DA_SIGNAL_EVENTS_MAX). Returns 0,
  * or -1 with the reason in err naming the file. */
 int da_runsig_read(const char *path, const char *sha256, struct da_runsig *b, char *err, size_t errlen);
 

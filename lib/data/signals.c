@@ -1,4 +1,5 @@
 /* signals.c - validating a run's signals array (signals.h). */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,10 +7,12 @@
 #include "jsonio.h"
 #include "signals.h"
 
-/* Reads arr as exactly n_bars signals, each -1, 0 or 1; err names it by what (a file and its
- * field: "run.json", "lookahead.json live.signals") and its items by item ("signal", "value"). */
+/* Reads arr as exactly n_bars signals, each -1, 0 or 1, and with entries any whole number to
+ * DA_SIGNAL_EVENTS_MAX (a position with events), kept as they are with DA_RUN_ENTRIES in flags and
+ * otherwise taken as their positions; err names it by what (a file and its field: "run.json",
+ * "lookahead.json live.signals") and its items by item ("signal", "value"). */
 static int read_array(const cJSON *arr, size_t n_bars, const char *what, const char *item,
-		      int8_t **out, char *err, size_t errlen)
+		      bool entries, unsigned flags, int8_t **out, char *err, size_t errlen)
 {
 	const cJSON *v;
 	int8_t *sig = NULL;
@@ -29,12 +32,13 @@ static int read_array(const cJSON *arr, size_t n_bars, const char *what, const c
 	}
 	cJSON_ArrayForEach(v, arr) {
 		double x = cJSON_IsNumber(v) ? v->valuedouble : 0.5;
+		bool coded = entries && x > 1.0 && x <= DA_SIGNAL_EVENTS_MAX && x == (double)(int)x;
 
-		if (x != -1.0 && x != 0.0 && x != 1.0) {
+		if (x != -1.0 && x != 0.0 && x != 1.0 && !coded) {
 			sa_fmt(err, errlen, "%s %s %zu is not -1, 0 or 1", what, item, i);
 			goto out;
 		}
-		sig[i++] = (int8_t)x;
+		sig[i++] = (int8_t)(coded && !(flags & DA_RUN_ENTRIES) ? da_position((int)x) : (int)x);
 	}
 	*out = sig;
 	sig = NULL;
@@ -46,7 +50,7 @@ out:
 
 int da_signals_read(const cJSON *arr, size_t n_bars, int8_t **out, char *err, size_t errlen)
 {
-	return read_array(arr, n_bars, "run.json", "signal", out, err, errlen);
+	return read_array(arr, n_bars, "run.json", "signal", false, 0, out, err, errlen);
 }
 
 long da_run_blocked(const cJSON *run)
@@ -85,11 +89,12 @@ int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig
 		sa_fmt(err, errlen, "run.json n_bars is %g but the data has %zu bars", claimed, n_bars);
 		return -1;
 	}
-	return da_signals_read(cJSON_GetObjectItemCaseSensitive(run, "signals"), n_bars, sig, err,
-			       errlen);
+	return read_array(cJSON_GetObjectItemCaseSensitive(run, "signals"), n_bars, "run.json",
+			  "signal", sa_json_bool(run, "signal_entries", false), flags, sig, err, errlen);
 }
 
-int da_live_signals(const cJSON *lookahead, size_t n_bars, int8_t **sig, char *err, size_t errlen)
+int da_live_signals(const cJSON *lookahead, size_t n_bars, unsigned flags, int8_t **sig, char *err,
+		    size_t errlen)
 {
 	const cJSON *live = cJSON_GetObjectItemCaseSensitive(lookahead, "live");
 	const cJSON *ok = cJSON_GetObjectItemCaseSensitive(live, "ok");
@@ -121,7 +126,8 @@ int da_live_signals(const cJSON *lookahead, size_t n_bars, int8_t **sig, char *e
 		return DA_LIVE_NONE;
 	}
 	if (read_array(cJSON_GetObjectItemCaseSensitive(live, "signals"), n_bars,
-		       "lookahead.json live.signals", "value", sig, err, errlen) < 0)
+		       "lookahead.json live.signals", "value", sa_json_bool(live, "signal_entries", false),
+		       flags, sig, err, errlen) < 0)
 		return DA_LIVE_ERROR;
 	return DA_LIVE_OK;
 }

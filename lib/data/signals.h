@@ -18,16 +18,43 @@ int da_signals_read(const cJSON *arr, size_t n_bars, int8_t **out, char *err, si
  * list an older writer gave). 0 when absent; never negative. */
 long da_run_blocked(const cJSON *run);
 
+/* A framework run's signal (its file says "signal_entries": true) is its position plus 3 times
+ * its candle's events, -1 to DA_SIGNAL_EVENTS_MAX (the sandbox's wire, SBX_EV_*): freqtrade's
+ * uncancelled entry signal and effective exit signal of each side. A plain position (-1, 0, 1)
+ * carries no event. */
+enum {
+	DA_EV_ENTER_LONG = 1,
+	DA_EV_ENTER_SHORT = 2,
+	DA_EV_EXIT_LONG = 4,
+	DA_EV_EXIT_SHORT = 8,
+	DA_SIGNAL_EVENTS_MAX = 1 + 3 * 15,
+};
+
+/* The position a signal holds (-1, 0, 1), and its events (DA_EV_*). */
+static inline int da_position(int v)
+{
+	return (v + 1) % 3 - 1;
+}
+
+static inline int da_events(int v)
+{
+	return (v + 1) / 3;
+}
+
 /* What a reader of run.json needs of the full run (flags of da_run_signals). */
 enum {
 	DA_RUN_UNCONTAINED = 1,  /* also refuse a run the sandbox contained: it is never run again */
+	DA_RUN_ENTRIES = 2,      /* keep a framework run's events (its file says "signal_entries":
+				  * true), which a replay with exits follows; without it each value is
+				  * its position (da_position) */
 };
 
 /* Takes the full run's signals out of run.json (borrowed): it must say it finished (status
  * "ok" and ok true), over n_bars bars (its n_bars), with one valid signal a bar; with
  * DA_RUN_UNCONTAINED, it must also have been refused nothing. Returns 0 with *sig (n_bars
  * bytes, caller frees), or -1 with *sig NULL and the reason in err ("the strategy run did not
- * finish cleanly (status 'error')", ...), to which the caller adds what follows from it. */
+ * finish cleanly (status 'error')", ...), to which the caller adds what follows from it. A run
+ * whose "signal_entries" is true may hold values with events (DA_RUN_ENTRIES). */
 int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *err,
 		   size_t errlen);
 
@@ -45,7 +72,9 @@ enum da_live {
  * or its "ok" false: its "reason" quoted); DA_LIVE_ERROR with err naming the file and field
  * ("lookahead.json live.signals holds 4 values for 5 bars ...") for anything else (a tree that
  * is no object, a live that is no object, an ok that is no boolean, a bad signals array). *sig is
- * NULL unless DA_LIVE_OK. */
-int da_live_signals(const cJSON *lookahead, size_t n_bars, int8_t **sig, char *err, size_t errlen);
+ * NULL unless DA_LIVE_OK. A live object whose "signal_entries" is true may hold values with
+ * events, taken as flags says (DA_RUN_ENTRIES, as da_run_signals). */
+int da_live_signals(const cJSON *lookahead, size_t n_bars, unsigned flags, int8_t **sig, char *err,
+		    size_t errlen);
 
 #endif

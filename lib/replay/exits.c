@@ -30,6 +30,7 @@ static int fraction(const cJSON *o, const char *key, bool zero_ok, double hi, do
 static int trailing(const cJSON *t, struct rp_exits *x, char *err, size_t errlen)
 {
 	const cJSON *only = cJSON_GetObjectItemCaseSensitive(t, "only_offset");
+	const cJSON *first = cJSON_GetObjectItemCaseSensitive(t, "best_first");
 
 	if (!t || cJSON_IsNull(t))
 		return 0;
@@ -37,11 +38,13 @@ static int trailing(const cJSON *t, struct rp_exits *x, char *err, size_t errlen
 	    fraction(t, "positive", false, 1, &x->trail_positive, err, errlen) < 0 ||
 	    fraction(t, "offset", true, 1e12, &x->trail_offset, err, errlen) < 0)
 		return -1;
-	if (!(x->trail > 0) || (only && !cJSON_IsBool(only))) {
-		sa_fmt(err, errlen, "exits: trailing needs a distance in (0, 1] and only_offset a boolean");
+	if (!(x->trail > 0) || (only && !cJSON_IsBool(only)) || (first && !cJSON_IsBool(first))) {
+		sa_fmt(err, errlen, "exits: trailing needs a distance in (0, 1], and only_offset and "
+		       "best_first booleans");
 		return -1;
 	}
 	x->trail_only_offset = cJSON_IsTrue(only);
+	x->trail_best_first = cJSON_IsTrue(first);
 	return 0;
 }
 

@@ -11,7 +11,7 @@
 #include "replay_core.h"
 
 /* Fills x (zeroed first) from an exits object (borrowed): {declared, stop_loss, take_profit,
- * trailing {distance, positive, offset, only_offset} | null, roi [[minutes, return], ...],
+ * trailing {distance, positive, offset, only_offset, best_first (optional)} | null, roi [[minutes, return], ...],
  * error}. NULL or not declared: no exits, 0. Returns -1 with the reason in err when the
  * declaration was found bad ("error") or a value is out of its range: a stop-loss or trailing
  * distance not in (0, 1], a take-profit not above 0, a negative trail offset, ROI

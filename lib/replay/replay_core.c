@@ -1,6 +1,7 @@
 /* replay_core.c - the honest replay: signals to fills, trades, costs, funding and equity. */
 #include "replay_core.h"
 #include "replay_alloc.h"
+#include "signals.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -160,13 +161,31 @@ int rp_trades_alloc(struct rp_result *r, size_t n_trades)
 	return r->trades ? 0 : -1;
 }
 
-/* Positions held during each bar: the previous bar's signal, flat on bar 0. */
-static void positions(int8_t *pos, const int8_t *signals, size_t n)
+/* Positions held during each bar: the previous bar's signal's position (da_position), flat on
+ * bar 0. Whether any signal carries events (a framework run's) is returned. */
+static bool positions(int8_t *pos, const int8_t *signals, size_t n)
 {
+	bool coded = false;
+
 	if (n == 0)
-		return;
+		return false;
 	pos[0] = 0;
-	memcpy(pos + 1, signals, n - 1);
+	for (size_t j = 1; j < n; j++) {
+		pos[j] = (int8_t)da_position(signals[j - 1]);
+		coded |= signals[j - 1] > 1;
+	}
+	return coded;
+}
+
+/* The entry events among the signals of bars 0 .. n - 2 (the last bar's opens nothing): each
+ * may open one trade more than the positions' changes, a re-entry after an exit inside a bar. */
+static size_t count_entries(const int8_t *signals, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j + 1 < n; j++)
+		k += signals[j] > 1 && (da_events(signals[j]) & (DA_EV_ENTER_LONG | DA_EV_ENTER_SHORT));
+	return k;
 }
 
 /* The top bit of each byte of x that is non-zero, and nothing else. Per byte: adding 0x7f to
@@ -567,9 +586,19 @@ static bool exit_in_bar(struct pass *ps, size_t j, double *px, enum rp_exit_reas
 		return true;
 	}
 	*at_open = false;
+	if (ps->x->trail_best_first && side * (worst - stop) > 0) {
+		/* freqtrade's order: the stop follows the bar's best price, then meets its worst */
+		trail_to(ps, best);
+		stop = stop_level(ps, &stop_why);
+	}
 	if (side * (worst - stop) <= 0 || side * (best - target) > 0) {
-		*why = side * (worst - stop) <= 0 ? stop_why : target_why;
-		*px = *why == stop_why ? stop : target;
+		bool stopped = side * (worst - stop) <= 0;
+
+		if (stopped && ps->x->trail_best_first && stop_why == RP_EXIT_TRAILING_STOP &&
+		    side * (best - target) > 0)
+			stopped = false;  /* freqtrade checks ROI before a trailing stop */
+		*why = stopped ? stop_why : target_why;
+		*px = stopped ? stop : target;
 		return true;
 	}
 	trail_to(ps, best);
@@ -613,17 +642,45 @@ static bool exits_bar(struct pass *ps, size_t j)
 	return !ps->ruined;
 }
 
-/* The replay with exits, bar by bar: a fill at the open where the signal changes (after an
- * exit inside a bar the position stays flat until then), then the bar's exits. */
-static void run_exits(struct pass *ps, const int8_t *signals)
+/* The position bar j's open fill leaves, held the side held after the bar before: the
+ * signal's side where it changed (after an exit inside a bar, flat until it changes). */
+static int wanted(const int8_t *signals, size_t j, int held)
+{
+	int want = j ? da_position(signals[j - 1]) : 0;
+	int before = j > 1 ? da_position(signals[j - 2]) : 0;
+
+	return want != before ? want : held;
+}
+
+/* The same for a framework run's signals, by their events as freqtrade's backtest takes the
+ * bar before's signals: flat, its uncancelled entry of either side, but on the last bar (n - 1:
+ * freqtrade opens nothing on its last candle); held, that side's effective exit. Without exits
+ * inside a bar this is the signals' own position; after one, freqtrade enters again on the next
+ * candle whose entry signal is set. */
+static int wanted_by_events(const int8_t *signals, size_t j, size_t n, int held)
+{
+	int ev = j ? da_events(signals[j - 1]) : 0;
+
+	if (held == 0 && j + 1 == n)
+		return 0;
+	if (held == 0)
+		return ev & DA_EV_ENTER_LONG ? 1 : ev & DA_EV_ENTER_SHORT ? -1 : 0;
+	if (ev & (held > 0 ? DA_EV_EXIT_LONG : DA_EV_EXIT_SHORT))
+		return 0;
+	return held;
+}
+
+/* The replay with exits, bar by bar: a fill at the open where wanted() (wanted_by_events() for
+ * signals with events) says, then the bar's exits. */
+static void run_exits(struct pass *ps, const int8_t *signals, bool coded)
 {
 	size_t n = ps->s->n;
 
 	for (size_t j = 0; j < n; j++) {
-		int want = j ? signals[j - 1] : 0, before = j > 1 ? signals[j - 2] : 0;
 		int held = ps->open ? ps->open->side : 0;
+		int want = coded ? wanted_by_events(signals, j, n, held) : wanted(signals, j, held);
 
-		if (!fill_at_open(ps, held, want != before ? want : held, j))
+		if (!fill_at_open(ps, held, want, j))
 			return;
 		if (!exits_bar(ps, j)) {
 			stop_trading(ps, j + 1);
@@ -672,19 +729,20 @@ int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 		.x = rp_exits_any(c->exits) ? c->exits : NULL,
 	};
 	size_t n = s->n;
+	bool coded;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	r->market = market;
 	if (rp_columns_alloc(r, n, s->t) < 0)
 		goto out;
-	positions(r->eq_pos, signals, n);
-	if (rp_trades_alloc(r, count_opens(r->eq_pos, n)) < 0)
+	coded = positions(r->eq_pos, signals, n);
+	if (rp_trades_alloc(r, count_opens(r->eq_pos, n) + (ps.x && coded ? count_entries(signals, n) : 0)) < 0)
 		goto out;
 	if (n) {
 		ps.next_funding = ceil_multiple(s->t[0], RP_FUNDING_PERIOD_S);
 		if (ps.x)
-			run_exits(&ps, signals);
+			run_exits(&ps, signals, coded);
 		else
 			run_signals(&ps);
 	}

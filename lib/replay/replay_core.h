@@ -43,12 +43,16 @@
  *   (take-profit or ROI) the open is already past; then a stop the low (a short's high)
  *   reaches fills at its price, before a target the high (a short's low) passes, so a bar that
  *   reaches both is the stop's; only then does the trail move with the bar's high (a short's
- *   low), for the bars after. A fill at the open exits at the bar's open time (the bar is not
+ *   low), for the bars after. With trail_best_first (freqtrade's order, a freqtrade class's
+ *   declaration) the trail moves with the bar's high before the low is compared, while the
+ *   stop is still below the low, and a target the bar passes is preferred to a trailing stop
+ *   (not to a fixed one) it also reaches. A fill at the open exits at the bar's open time (the bar is not
  *   held: no funding, borrow or bar counted for it); a fill inside the bar exits at the bar's
  *   end, the bar held whole (its funding instants and borrow paid). The ROI level of a bar is
  *   the table's step with the largest minutes at or below the minutes held at the bar's open.
  *   After such an exit the position stays flat until the signal changes (a new entry needs a
- *   new signal), whatever the signal still says. Costs are as for any fill. */
+ *   new signal), whatever the signal still says; signals with events (a framework run's,
+ *   signals.h) are followed by their events instead (rp_replay). Costs are as for any fill. */
 #ifndef REPLAY_CORE_H
 #define REPLAY_CORE_H
 
@@ -86,11 +90,13 @@ struct rp_roi_step {
  * entry * (1 + take_profit), a short's mirrored. The trailing stop starts at entry * (1 - trail)
  * and follows each price p the bar is known to have reached to p * (1 - d), never back: d is
  * trail_positive (when set) once p gains more than trail_offset, else trail; with
- * trail_only_offset it does not move until p gains trail_offset (freqtrade's semantics). */
+ * trail_only_offset it does not move until p gains trail_offset (freqtrade's semantics);
+ * trail_best_first moves it with a bar's best price before the bar's worst is compared (the
+ * order freqtrade's backtest takes, above). */
 struct rp_exits {
 	double stop_loss, take_profit;
 	double trail, trail_positive, trail_offset;
-	bool trail_only_offset;
+	bool trail_only_offset, trail_best_first;
 	size_t n_roi;
 	struct rp_roi_step roi[RP_ROI_MAX];  /* minutes strictly ascending */
 };
@@ -165,8 +171,12 @@ struct rp_result {
 	size_t exits[RP_EXIT_N];           /* trades by exit_reason */
 };
 
-/* Replays signals (n values in {-1, 0, 1}, one per bar of s, already validated) with costs c,
- * and the exits c->exits declares, into r (zeroed first). Returns 0, or -1 only when memory ran out (r is then released).
+/* Replays signals (n values in {-1, 0, 1}, one per bar of s, already validated; a framework
+ * run's may carry events, signals.h) with costs c, and the exits c->exits declares, into r
+ * (zeroed first). A value's position (da_position) is held from the next open; with exits, after
+ * a trade left inside a bar a position series stays flat until the signal changes, while signals
+ * with events are followed by their events (as freqtrade's backtest enters again on the next
+ * candle whose entry signal is set, either side). Returns 0, or -1 only when memory ran out (r is then released).
  * Caller releases r with rp_result_release, before releasing s (r borrows its times). */
 int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 	      struct rp_result *r);

@@ -342,6 +342,8 @@ static void put_exit_levels(cJSON *o, const struct rp_exits *x)
 		put_fraction(t, "positive", x->trail_positive);
 		cJSON_AddNumberToObject(t, "offset", x->trail_offset);
 		put_bool(t, "only_offset", x->trail_only_offset);
+		if (x->trail_best_first)
+			put_bool(t, "best_first", true);  /* freqtrade's order (rp_exits) */
 		put(o, "trailing", t);
 	} else {
 		put(o, "trailing", cJSON_CreateNull());

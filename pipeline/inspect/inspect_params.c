@@ -290,6 +290,7 @@ static void file_exits(cJSON *s, cJSON *params, const cJSON *fp)
 					      cJSON_CreateNumber(pos->valuedouble) : cJSON_CreateNull());
 			cJSON_AddNumberToObject(t, "offset", cJSON_IsNumber(off) ? off->valuedouble : 0);
 			cJSON_AddBoolToObject(t, "only_offset", cJSON_IsTrue(only));
+			cJSON_AddBoolToObject(t, "best_first", true);  /* freqtrade's order */
 			put(x, "trailing", t);
 		} else {
 			cJSON_Delete(t);

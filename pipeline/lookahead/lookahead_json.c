@@ -37,7 +37,7 @@ int la_full_signals(const cJSON *run, size_t n_bars, int8_t **sig, char *why, si
 {
 	size_t used;
 
-	if (da_run_signals(run, n_bars, DA_RUN_UNCONTAINED, sig, why, whylen) == 0)
+	if (da_run_signals(run, n_bars, DA_RUN_UNCONTAINED | DA_RUN_ENTRIES, sig, why, whylen) == 0)
 		return 0;
 	used = strlen(why);
 	snprintf(why + used, whylen - used, "; look-ahead was not checked");

@@ -473,6 +473,7 @@ static cJSON *failures_json(const struct la_live *lv, const int64_t *times)
 cJSON *la_live_json(const struct la_live *lv, const int64_t *times)
 {
 	cJSON *o = cJSON_CreateObject(), *sig;
+	bool entries = false;
 
 	cJSON_AddBoolToObject(o, "ok", lv->ran);
 	cJSON_AddNullToObject(o, "reason");
@@ -497,8 +498,12 @@ cJSON *la_live_json(const struct la_live *lv, const int64_t *times)
 	cJSON_AddItemToObject(o, "failures", failures_json(lv, times));
 	cJSON_AddNumberToObject(o, "blocked_actions", (double)lv->blocked);
 	sig = cJSON_AddArrayToObject(o, "signals");
-	for (size_t t = 0; sig && t < lv->n; t++)
+	for (size_t t = 0; sig && t < lv->n; t++) {
 		cJSON_AddItemToArray(sig, cJSON_CreateNumber(lv->sig[t]));
+		entries |= lv->sig[t] > 1;
+	}
+	/* the driver took values with events only from a framework run (sbx_proto.h) */
+	cJSON_AddBoolToObject(o, "signal_entries", entries);
 	return o;
 }
 

@@ -23,7 +23,7 @@ int rpl_read_signals(const cJSON *run, size_t n_bars, int8_t **signals, char *er
 {
 	size_t used;
 
-	if (da_run_signals(run, n_bars, 0, signals, err, errlen) == 0)
+	if (da_run_signals(run, n_bars, DA_RUN_ENTRIES, signals, err, errlen) == 0)
 		return 0;
 	used = strlen(err);
 	if (strncmp(err, "the strategy run did not finish", 31) == 0 || strncmp(err, "run.json has no", 15) == 0)

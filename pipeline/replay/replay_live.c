@@ -18,7 +18,7 @@ void rpl_read_live(const cJSON *lookahead, const char *read_err, size_t n_bars,
 		in->live_state = DA_LIVE_ERROR;
 		return;
 	}
-	in->live_state = da_live_signals(lookahead, n_bars, live, err, errlen);
+	in->live_state = da_live_signals(lookahead, n_bars, DA_RUN_ENTRIES, live, err, errlen);
 	in->live = *live;
 }
 

@@ -91,7 +91,7 @@ int rb_full_run_read(const char *run_path, const char *data, const cJSON *cfg, c
 		snprintf(why, whylen, "data '%s' unusable: %s", data, err);
 		return -1;
 	}
-	if (da_run_signals(*run, bars->n, DA_RUN_UNCONTAINED, full, err, sizeof err) < 0) {
+	if (da_run_signals(*run, bars->n, DA_RUN_UNCONTAINED | DA_RUN_ENTRIES, full, err, sizeof err) < 0) {
 		snprintf(why, whylen, "%s; robustness was not checked", err);
 		return -1;
 	}

@@ -204,7 +204,7 @@ static void scored_signals(struct loaded *L, const char *lookahead)
 		sa_fmt(L->signals_err, sizeof(L->signals_err), "lookahead.json: %s", err);
 		rc = DA_LIVE_ERROR;
 	} else {
-		rc = da_live_signals(L->lookahead, L->data.n, &live, err, sizeof(err));
+		rc = da_live_signals(L->lookahead, L->data.n, DA_RUN_ENTRIES, &live, err, sizeof(err));
 		if (rc != DA_LIVE_OK)
 			sa_fmt(L->signals_err, sizeof(L->signals_err), "replay.json scored the live "
 			       "decisions, but %s", err);
@@ -236,7 +236,7 @@ static void load_tearsheet(struct loaded *L, const char *data, const char *run, 
 	L->run = sa_json_read(run, SA_JSON_CAP, err, sizeof(err));
 	if (!L->run)
 		sa_fmt(L->signals_err, sizeof(L->signals_err), "run.json: %s", err);
-	else if (da_run_signals(L->run, L->data.n, 0, &L->signals, L->signals_err,
+	else if (da_run_signals(L->run, L->data.n, DA_RUN_ENTRIES, &L->signals, L->signals_err,
 				sizeof(L->signals_err)) == 0) {
 		L->in.signals = L->signals;
 		scored_signals(L, lookahead);

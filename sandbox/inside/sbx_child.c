@@ -364,6 +364,10 @@ static void flush_stdio(const struct sbi_zstate *z)
 	PyErr_Clear();
 }
 
+/* Whether the run's signals(df) is a framework class's (framework_signals): its values may also
+ * carry events, up to SBX_SIGNAL_EVENTS_MAX (sbx_proto.h). */
+static bool framework_run;
+
 /* A framework class's signals(df) (sbx_shims.h), borrowed from g, or NULL when the upload defines
  * none or no shim was loaded; a framework it cannot run ends the run with the shim's sentence. */
 static PyObject *framework_signals(const struct sbi_zstate *z, PyObject *g)
@@ -383,6 +387,7 @@ static PyObject *framework_signals(const struct sbi_zstate *z, PyObject *g)
 	if (PyDict_SetItemString(g, "__framework_signals__", fn) < 0)
 		finish_error(z);
 	Py_DECREF(fn);
+	framework_run = true;
 	return fn;
 }
 
@@ -463,7 +468,8 @@ static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject
 	conv = PyDict_GetItemString(z->helpers, "to_int8");
 	{
 		/* n int8 values (to_int8 checked the length), sent from the array's own buffer */
-		PyObject *b = PyObject_CallFunction(conv, "OnO", out, (Py_ssize_t)n, idx);
+		PyObject *b = PyObject_CallFunction(conv, "OnOO", out, (Py_ssize_t)n, idx,
+						    framework_run ? Py_True : Py_False);
 		Py_buffer v;
 
 		if (!b || PyObject_GetBuffer(b, &v, PyBUF_C_CONTIGUOUS) < 0)
@@ -666,7 +672,8 @@ static int8_t live_value(const struct sbi_zstate *z, PyObject *fn, PyObject *par
 		PyErr_Clear();
 		return val;
 	}
-	b = PyObject_CallFunction(PyDict_GetItemString(z->helpers, "to_int8"), "OnO", out, m, idx);
+	b = PyObject_CallFunction(PyDict_GetItemString(z->helpers, "to_int8"), "OnOO", out, m, idx,
+				  framework_run ? Py_True : Py_False);
 	if (b && PyObject_GetBuffer(b, &v, PyBUF_C_CONTIGUOUS) == 0) {
 		if (v.len == m)
 			val = ((const int8_t *)v.buf)[m - 1];

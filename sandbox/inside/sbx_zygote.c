@@ -493,7 +493,7 @@ int sbi_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 	struct sbi_zstate z = { .lim = *lim };
 	char why[SBX_START_ERROR_MAX - 64];
 	struct stat mirror;
-	int rc = 1;
+	int rc = 1, shims;
 
 	if (read_source(src_fd, &z) < 0) {
 		start_fail(ctrl_fd, "cannot read the strategy source");
@@ -510,7 +510,7 @@ int sbi_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 	}
 	(void)sbi_preimport(z.src, z.src_len);
 	/* The framework shims are trusted code like numpy: imported here, before any upload. */
-	if (sbi_shims_load(z.helpers, z.src, z.src_len, z.params_file, z.params_file_len) < 0) {
+	if ((shims = sbi_shims_load(z.helpers, z.src, z.src_len, z.params_file, z.params_file_len)) < 0) {
 		start_fail(ctrl_fd, "cannot load the framework shims (freqtrade, talib, backtesting)");
 		goto out;
 	}
@@ -546,7 +546,8 @@ int sbi_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim)
 	 * walk (and copy-on-write) the warm interpreter's pages. */
 	Py_XDECREF(PyRun_String("freeze()", Py_eval_input, z.helpers, z.helpers));
 	sbi_heap_align();
-	reply(ctrl_fd, 0, SBX_REP_STARTED, 0, 0, 0, -1);
+	/* said before any upload runs: the driver then takes a framework run's entry values */
+	reply(ctrl_fd, 0, SBX_REP_STARTED, shims > 0 ? SBX_READY_SHIMS : 0, 0, 0, -1);
 	serve(ctrl_fd, &z);
 	rc = 0;
 out:

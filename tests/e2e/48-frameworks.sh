@@ -39,7 +39,7 @@ for f in ft_v2_meanrev ft_v3_trend_short ft_4h_on_1h ft_minmax_bias bt_sma_pair 
 		"$(jget $TMP/$f.run.json status) $("$PY" -c 'import json,sys; s=json.load(open(sys.argv[1]))["signals"]; print("yes" if len(set(s)) > 1 and len(s) == 3000 else "no")' $TMP/$f.run.json)"
 done
 expect_eq "the short strategy goes short" "yes" \
-	"$("$PY" -c 'import json,sys; print("yes" if -1 in json.load(open(sys.argv[1]))["signals"] else "no")' $TMP/ft_v3_trend_short.run.json)"
+	"$("$PY" -c 'import json,sys; print("yes" if -1 in [(v + 1) % 3 - 1 for v in json.load(open(sys.argv[1]))["signals"]] else "no")' $TMP/ft_v3_trend_short.run.json)"
 for pair in "ft_pandas_ta:pandas_ta is not supported" "ft_custom_exit:CallbackExit.custom_exit is not supported" \
 	"bt_bracket:orders with sl= or tp= are not supported"; do
 	f=${pair%%:*}
@@ -146,11 +146,57 @@ expect_eq "a file without a search declares none" "null" "$(jget $TMP/ht.run.jso
 run $S/ft_rules_probe.py ftp
 check "freqtrade: start-up, exit beats entry, no re-entry on the exit candle, shorts" "$PY" - "$TMP/ftp.run.json" <<'PYEOF'
 import json, sys
-s = json.load(open(sys.argv[1]))["signals"]
+r = json.load(open(sys.argv[1]))
+s = [(v + 1) % 3 - 1 for v in r["signals"]]
 want = [0] * len(s)
 for a, b, v in ((50, 60, 1), (90, 95, 1), (100, 110, -1), (120, 130, 1), (131, 140, -1)):
     want[a:b] = [v] * (b - a)
+assert r["signal_entries"] is True
 assert s == want, [(i, x, y) for i, (x, y) in enumerate(zip(s, want)) if x != y][:5]
+PYEOF
+check "freqtrade: each candle's events beside its position (entries no exit cancels, exits no entry cancels)" \
+	"$PY" - "$TMP/ftp.run.json" <<'PYEOF'
+import json, sys
+ev = {i: (v + 1) // 3 for i, v in enumerate(json.load(open(sys.argv[1]))["signals"]) if v > 1}
+want = {}
+for bit, rows in ((1, (50, 55, 90, 120)), (2, (100, 130, 131)), (4, (60, 95, 130)), (8, (110, 140))):
+    for i in rows:
+        want[i] = want.get(i, 0) | bit
+assert ev == want, (ev, want)
+PYEOF
+cat >"$TMP/two.py" <<'PYEOF'
+import talib  # noqa: F401  (the framework shims are loaded: entry values would be accepted from a framework class)
+
+
+def signals(df):
+    return [2 if i == 5 else 0 for i in range(len(df))]
+PYEOF
+run "$TMP/two.py" two
+expect_eq "a plain signals(df) answering 2, even beside the framework shims, is bad output" "bad_output yes" \
+	"$(jget $TMP/two.run.json status) $(grep -qF "value 2.0 at bar 5 is not -1, 0 or 1" $TMP/two.run.json && echo yes || echo no)"
+
+# --- freqtrade's rules trade for trade: the audit's trades.csv against an independent replay of
+# freqtrade's backtest (ft_replay.py) on freqtrade's own test candles (UNITTEST/BTC, 5m and 1h)
+"$BIN/config" -o "$TMP/ft.json" >/dev/null
+for pair in ft_reentry:5m ft_trailing:5m ft_v2_meanrev:1h ft_v3_trend_short:1h ft_rules_probe:1h; do
+	f=${pair%%:*}
+	C=tests/frameworks/unittest_btc_${pair#*:}.csv
+	"$BIN/inspect" --strategy $S/$f.py -o "$TMP/$f.tt.inspect.json"
+	"$BIN/sandbox" --strategy $S/$f.py --data $C --config "$TMP/ft.json" -o "$TMP/$f.tt.run.json" \
+		--events "$TMP/$f.tt.events.jsonl" >/dev/null 2>&1
+	"$BIN/replay" --run "$TMP/$f.tt.run.json" --inspect "$TMP/$f.tt.inspect.json" --data $C --config "$TMP/ft.json" \
+		-o "$TMP/$f.tt.replay.json" --trades-out "$TMP/$f.tt.trades.csv" --equity-out "$TMP/$f.tt.equity.csv" >/dev/null 2>&1
+	check "$f: the audit's trades are freqtrade's, entry for entry (time, side, exit candle, exit reason)" \
+		"$PY" tests/frameworks/ft_replay.py $S/$f.py $C "$TMP/$f.tt.trades.csv"
+done
+check "the re-entry strategy: hundreds of trades, most entered again after a stop or ROI exit, both sides, trailing stops" \
+	"$PY" - "$TMP/ft_reentry.tt.trades.csv" "$TMP/ft_trailing.tt.trades.csv" <<'PYEOF'
+import csv, sys
+t = list(csv.DictReader(open(sys.argv[1])))
+again = sum(1 for a, b in zip(t, t[1:]) if a["exit_reason"] in ("roi", "stop_loss") and
+            b["side"] == a["side"] and b["entry_time"] <= a["exit_time"])
+assert len(t) > 300 and again > 100 and {r["side"] for r in t} == {"long", "short"}, (len(t), again)
+assert any(r["exit_reason"] == "trailing_stop" for r in csv.DictReader(open(sys.argv[2])))
 PYEOF
 run $S/bt_rules_probe.py btp
 check "backtesting.py: an order fills at the next open; a buy against a short is not filled" "$PY" - "$TMP/btp.run.json" <<'PYEOF'
@@ -162,17 +208,20 @@ for a, b, v in ((100, 150, 1), (200, 300, -1), (350, 400, 1)):
 assert s == want, [(i, x, y) for i, (x, y) in enumerate(zip(s, want)) if x != y][:5]
 PYEOF
 run $S/ft_candle_colour.py colour
-check "a 4h strategy on 1h bars: each bar holds the last closed candle's position (pandas' resample)" \
+check "a 4h strategy on 1h bars: each bar holds the last closed candle's position (pandas' resample), its events on the candle's first bar" \
 	"$PY" - "$TMP/colour.run.json" "$DATA" <<'PYEOF'
 import json, sys
 import numpy as np, pandas as pd
-s = np.array(json.load(open(sys.argv[1]))["signals"])
+s = (np.array(json.load(open(sys.argv[1]))["signals"]) + 1) % 3 - 1  # the positions
 df = pd.read_csv(sys.argv[2], index_col=0, parse_dates=True)
 c = df.resample("4h", origin="epoch").agg({"open": "first", "close": "last"})
 # the candle starting at T is known from the bar at T + 3h (its last hour) on
 known = pd.Series((c["close"] > c["open"]).astype(int).values, index=c.index + pd.Timedelta("3h"))
 want = known.reindex(df.index).ffill().fillna(0).astype(int).values
 assert (s == want).all(), np.flatnonzero(s != want)[:5]
+raw = np.array(json.load(open(sys.argv[1]))["signals"])
+first = np.r_[True, known.reindex(df.index).notna().values[1:]]  # the bars that close a candle
+assert (raw[~first] <= 1).all() and (raw[first] > 1).any(), np.flatnonzero(raw[~first] > 1)[:5]
 PYEOF
 
 # --- backtesting.py's documented example on the data it ships, against its published figures

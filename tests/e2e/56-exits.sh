@@ -64,10 +64,10 @@ check "recompute.py agrees on the ROI and trailing exits" "$PY" tests/recompute.
 
 check "a freqtrade class's exits: inspect, replay and stats run" stage freqtrade b
 expect_eq "stoploss, minimal_roi and the trailing attributes are read from the class body" \
-	'{"declared": true, "source": "freqtrade", "class": "Strategy001", "line": 6, "stop_loss": 0.1, "take_profit": null, "trailing": {"distance": 0.1, "positive": 0.01, "offset": 0.02, "only_offset": true}, "roi": [[0, 0.04], [60, 0.02]], "error": null, "unread": []}' \
+	'{"declared": true, "source": "freqtrade", "class": "Strategy001", "line": 6, "stop_loss": 0.1, "take_profit": null, "trailing": {"distance": 0.1, "positive": 0.01, "offset": 0.02, "only_offset": true, "best_first": true}, "roi": [[0, 0.04], [60, 0.02]], "error": null, "unread": []}' \
 	"$(jget "$TMP/freqtrade/inspect.json" strategy.exits)"
-expect_eq "past the offset the stop trails 1 % below the high" \
-	"2024-01-01T08:00:00Z,2024-01-01T10:00:00Z,long,100,100.98,2,trailing_stop" "$(trade freqtrade 3)"
+expect_eq "past the offset the stop trails 1 % below the high, moved by the high before the low meets it (freqtrade's order)" \
+	"2024-01-01T08:00:00Z,2024-01-01T09:00:00Z,long,100,100.98,1,trailing_stop" "$(trade freqtrade 3)"
 check "recompute.py agrees on the freqtrade exits" "$PY" tests/recompute.py "$TMP/freqtrade" $F/bars_b.csv
 
 # A value that is not a literal is named, and the replay runs without it.

@@ -699,6 +699,16 @@ static void test_read_live(void **state)
 		  "lookahead.json live.signals value 2 is not -1, 0 or 1" },
 		{ "[1,2]", DA_LIVE_ERROR, "lookahead.json is not a JSON object" },
 		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signals\":[0,1,-1,-0,1.0]}}", DA_LIVE_OK, "" },
+		/* a framework run's values with events, kept for the replay; past the largest, or
+		 * without the flag, refused */
+		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signal_entries\":true,\"signals\":[0,4,-1,46,1]}}",
+		  DA_LIVE_OK, "" },
+		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signal_entries\":true,\"signals\":[0,4,-1,47,1]}}",
+		  DA_LIVE_ERROR, "lookahead.json live.signals value 3 is not -1, 0 or 1" },
+		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signal_entries\":true,\"signals\":[0,4,-2,4,1]}}",
+		  DA_LIVE_ERROR, "lookahead.json live.signals value 2 is not -1, 0 or 1" },
+		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signals\":[0,4,-1,0,1]}}", DA_LIVE_ERROR,
+		  "lookahead.json live.signals value 1 is not -1, 0 or 1" },
 	};
 	char err[256];
 	int8_t *live;
@@ -848,6 +858,58 @@ static void test_exits_stop(void **state)
 	rp_result_release(&r);
 }
 
+/* A framework run's events (signals.h): with a 1.5 % stop the long from open[1] = 102 stops in
+ * bar 2; its entry event on bar 2 enters it again at open[3] = 101 (freqtrade enters again on
+ * the next candle whose entry signal is set), stopped in bar 3 (low 98). Without the event
+ * nothing opens again; a short entry event opens the short instead; none opens on the last
+ * bar. Without exits the events
+ * change nothing: the positions are the values' own. */
+static void test_exits_events(void **state)
+{
+	struct da_ohlcv s = five_bars(T0);
+	const struct rp_exits x = { .stop_loss = 0.015 };
+	struct rp_costs c = costs;
+	static const int8_t again[5] = { 1 + 3 * DA_EV_ENTER_LONG, 1, 1 + 3 * DA_EV_ENTER_LONG, 1, 0 };
+	static const int8_t held[5] = { 1 + 3 * DA_EV_ENTER_LONG, 1, 1, 1, 0 };
+	static const int8_t other[5] = { 1 + 3 * DA_EV_ENTER_LONG, 1, 1 + 3 * DA_EV_ENTER_SHORT, 1, 0 };
+	static const int8_t late[5] = { 1 + 3 * DA_EV_ENTER_LONG, 1, 1, 1 + 3 * DA_EV_ENTER_LONG, 0 };
+	struct rp_result r, plain;
+
+	(void)state;
+	c.exits = &x;
+	assert_int_equal(rp_replay(&s, again, &c, &r), 0);
+	assert_int_equal(r.n_trades, 2);
+	assert_int_equal(r.trades[0].exit, t5[3]);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_STOP_LOSS);
+	assert_int_equal(r.trades[1].entry, t5[3]);
+	assert_near(r.trades[1].entry_px, 101, 0);
+	assert_near(r.trades[1].exit_px, 101 * (1 - 0.015), EPS);
+	assert_int_equal(r.trades[1].exit_reason, RP_EXIT_STOP_LOSS);
+	rp_result_release(&r);
+	assert_int_equal(rp_replay(&s, held, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	rp_result_release(&r);
+	assert_int_equal(rp_replay(&s, other, &c, &r), 0);
+	assert_int_equal(r.n_trades, 2);
+	assert_int_equal(r.trades[1].side, -1);
+	assert_int_equal(r.trades[1].entry, t5[3]);
+	assert_int_equal(r.trades[1].exit_reason, RP_EXIT_END);
+	rp_result_release(&r);
+	/* an entry event on bar 3 would open on the last bar: freqtrade opens nothing there */
+	assert_int_equal(rp_replay(&s, late, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_STOP_LOSS);
+	rp_result_release(&r);
+	assert_int_equal(rp_replay(&s, again, &costs, &r), 0);
+	assert_int_equal(rp_replay(&s, held, &costs, &plain), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_memory_equal(r.eq_pos, plain.eq_pos, 5);
+	assert_int_equal(r.eq_pos[3], 1);
+	assert_memory_equal(r.eq_net, plain.eq_net, 5 * sizeof *r.eq_net);
+	rp_result_release(&r);
+	rp_result_release(&plain);
+}
+
 /* Exits that declare nothing replay exactly as no exits: the same trades and curve, bit for bit. */
 static void test_exits_none(void **state)
 {
@@ -885,7 +947,25 @@ static void test_exits_trailing_offset(void **state)
 	assert_int_equal(r.n_trades, 1);
 	assert_near(r.trades[0].exit_px, 105 * 0.99, EPS);
 	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_TRAILING_STOP);
+	assert_int_equal(r.trades[0].exit, t5[3]);
 	rp_result_release(&r);
+	/* freqtrade's order (best_first): bar 1's high moves the stop to 103.95 before its low (101)
+	 * is compared, so the trade leaves in bar 1 */
+	x.trail_best_first = true;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_near(r.trades[0].exit_px, 105 * 0.99, EPS);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_TRAILING_STOP);
+	assert_int_equal(r.trades[0].exit, t5[2]);
+	rp_result_release(&r);
+	/* and an ROI the same bar passes (1 %: 103.02 < 105) is freqtrade's before the trailing stop */
+	x.n_roi = 1;
+	x.roi[0] = (struct rp_roi_step){ 0, 0.01 };
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_ROI);
+	assert_int_equal(r.trades[0].exit, t5[2]);
+	rp_result_release(&r);
+	x.n_roi = 0;
+	x.trail_best_first = false;
 	/* a take-profit of 1 % is passed by bar 1's high (105 > 103.02) before any stop */
 	x.take_profit = 0.01;
 	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
@@ -933,7 +1013,16 @@ static void test_exits_json(void **state)
 	assert_int_equal(rp_exits_from_json(o, &x, err, sizeof err), 0);
 	assert_int_equal(x.n_roi, 2);
 	assert_near(x.trail, 0.02, 0);
+	assert_false(x.trail_best_first);
 	assert_true(rp_exits_any(&x));
+	cJSON_Delete(o);
+	o = cJSON_Parse("{\"declared\": true, \"stop_loss\": 0.02, \"trailing\": {\"distance\": 0.02,"
+			" \"best_first\": true}}");
+	assert_int_equal(rp_exits_from_json(o, &x, err, sizeof err), 0);
+	assert_true(x.trail_best_first);
+	cJSON_Delete(o);
+	o = cJSON_Parse("{\"declared\": true, \"trailing\": {\"distance\": 0.02, \"best_first\": 1}}");
+	assert_int_equal(rp_exits_from_json(o, &x, err, sizeof err), -1);
 	cJSON_Delete(o);
 	assert_int_equal(rp_exits_from_json(NULL, &x, err, sizeof err), 0);
 	assert_false(rp_exits_any(&x));
@@ -963,6 +1052,7 @@ int main(void)
 		cmocka_unit_test(test_read_live),
 		cmocka_unit_test(test_stage_live),
 		cmocka_unit_test(test_exits_stop),
+		cmocka_unit_test(test_exits_events),
 		cmocka_unit_test(test_exits_none),
 		cmocka_unit_test(test_exits_trailing_offset),
 		cmocka_unit_test(test_exits_json),

@@ -17,6 +17,7 @@
 #include "fileio.h"
 #include "robust_core.h"
 #include "runsig.h"
+#include "signals.h"
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -561,7 +562,15 @@ static void test_runsig(void **state)
 	assert_int_equal(da_runsig_write(&w, bad, sha2, err, sizeof err), 0);
 	assert_int_equal(da_runsig_read(bad, sha, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "is not the signals file its index names"));
-	w.v[0] = 2;
+	w.v[0] = DA_SIGNAL_EVENTS_MAX; /* a framework run's events: a signal */
+	assert_int_equal(da_runsig_write(&w, bad, sha2, err, sizeof err), 0);
+	assert_int_equal(da_runsig_read(bad, NULL, &r, err, sizeof err), 0);
+	da_runsig_release(&r);
+	w.v[0] = DA_SIGNAL_EVENTS_MAX + 1;
+	assert_int_equal(da_runsig_write(&w, bad, sha2, err, sizeof err), 0);
+	assert_int_equal(da_runsig_read(bad, NULL, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "not a signal"));
+	w.v[0] = -2;
 	assert_int_equal(da_runsig_write(&w, bad, sha2, err, sizeof err), 0);
 	assert_int_equal(da_runsig_read(bad, NULL, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "not a signal"));

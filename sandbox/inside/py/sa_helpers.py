@@ -70,6 +70,7 @@ def choose_build_cols():
         build_cols = build_cols_direct
     return same
 SIGNAL_NAN = -128  # SBX_SIGNAL_NAN (sbx_proto.h): a NaN or None the conversion found
+EVENTS_MAX = 46  # SBX_SIGNAL_EVENTS_MAX (sbx_proto.h): a framework run's largest value
 # An object array (a list with None in it, a Series of object dtype) as float64, None as NaN;
 # anything but a number is refused.
 def none_as_nan(a):
@@ -86,9 +87,10 @@ def none_as_nan(a):
             raise BadOutput('signals() returned a %s at bar %d, not a number' % (type(v).__name__, i))
     return out
 # signals()'s result x as n int8 values: -1, 0 or 1, and SIGNAL_NAN for each NaN or None; a
-# Series must be in bar order (its index df.index, idx, or a RangeIndex). Anything else raises
-# BadOutput with the sentence the run reports.
-def to_int8(x, n, idx=None):
+# Series must be in bar order (its index df.index, idx, or a RangeIndex). With events (a
+# framework class's run: position + 3 * its candle's events, sbx_proto.h), -1 to EVENTS_MAX.
+# Anything else raises BadOutput with the sentence the run reports.
+def to_int8(x, n, idx=None, events=False):
     if isinstance(x, pd.DataFrame):
         raise BadOutput('signals() returned a DataFrame, not one value per bar')
     if x is None:
@@ -118,12 +120,12 @@ def to_int8(x, n, idx=None):
         s = a.astype(np.int8)
         if a.dtype.kind == 'b' or n == 0:
             return s
-        lo, hi = a.min(), a.max()
-        if lo >= -1 and hi <= 1 and (a.dtype.kind != 'f' or np.array_equal(s, a)):
+        lo, hi, top = a.min(), a.max(), EVENTS_MAX if events else 1
+        if lo >= -1 and hi <= top and (a.dtype.kind != 'f' or np.array_equal(s, a)):
             if nan is not None:
                 s[nan] = SIGNAL_NAN
             return s
-        bad = (s != a) | (a < -1) | (a > 1)
+        bad = (s != a) | (a < -1) | (a > top)
     i = int(np.argmax(bad))
     raise BadOutput('value %r at bar %d is not -1, 0 or 1' % (float(a[i]), i))
 # An exception as one line, 'line N: Type: message', N the last line of strategy.py in its

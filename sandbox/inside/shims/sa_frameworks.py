@@ -1,6 +1,8 @@
 """sa_frameworks - a freqtrade IStrategy or a backtesting.py Strategy, audited as written: adapt()
 finds the class in the upload's namespace and returns a signals(df, **params) that runs it by its
-framework's rules into one position per bar (+1, -1, 0), the only thing that leaves the sandbox.
+framework's rules into one position per bar (+1, -1, 0; a freqtrade class's with its candle's
+entry and exit events, so the host enters again after a stop or ROI exit where freqtrade does),
+the only thing that leaves the sandbox.
 What a framework does that a position per bar cannot carry is refused with NotSupported, one
 sentence naming it and what is supported."""
 import sys
@@ -106,12 +108,17 @@ def candles(df, tf):
 
 
 def spread(pos, owner, n):
-    """Candle positions back onto the data's bars."""
+    """Candle positions back onto the data's bars. A candle's events (freqtrade_positions) stay on
+    its first bar only (the bar that ends it): the host's next open is the next candle's, as
+    freqtrade's is; the candle's other bars carry its position alone."""
     if owner is None:
         return pos
     out = np.zeros(n, dtype=np.int8)
     ok = owner >= 0
     out[ok] = np.asarray(pos, dtype=np.int8)[owner[ok]]
+    later = np.zeros(n, dtype=bool)
+    later[1:] = owner[1:] == owner[:-1]
+    out[later] = (out[later] + 1) % 3 - 1
     return out
 
 
@@ -169,6 +176,20 @@ def _check_freqtrade(cls, st):
     if st.informative_pairs():
         raise NotSupported('informative pairs are not supported (%s.informative_pairs returns some): '
                            'the audit gives a strategy its own pair\'s bars only' % cls.__name__)
+
+
+def _check_trade_settings(cls, st, exits):
+    """exit_profit_only (over exit signals that happen) and ignore_roi_if_entry_signal (over an ROI
+    table) make an exit depend on the open trade's profit or on its entry signal: refused."""
+    if exits and _setting(st, 'exit_profit_only', 'sell_profit_only'):
+        raise NotSupported('%s.exit_profit_only = True is not supported: it keeps an exit signal '
+                           'from closing a trade that is not in profit, which the position per bar '
+                           'that leaves the sandbox cannot carry; set it to False to audit the '
+                           'strategy without it' % cls.__name__)
+    if st.minimal_roi and _setting(st, 'ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal'):
+        raise NotSupported('%s.ignore_roi_if_entry_signal = True is not supported: the host applies '
+                           'the ROI table whatever the entry signal; set it to False to audit the '
+                           'strategy without it' % cls.__name__)
 
 
 PARAMS_FILE = None
@@ -259,27 +280,52 @@ def _frame_back(d, name, n):
     return d
 
 
-def freqtrade_positions(el, xl, es, xs, start):
-    """freqtrade's backtest per candle, one trade at a time: a flat book enters on an entry signal
-    that no exit (nor the other side's entry) cancels; an open trade leaves on its exit signal
-    unless its entry signal is also set; a trade that leaves on a candle does not re-enter on
-    it. The position decided on a candle's close is held from the next open."""
+# The events a freqtrade value carries beside its position (sbx_proto.h, SBX_EV_*): the value
+# is position + 3 * events, so a plain position (-1, 0, 1) carries none.
+EV_ENTER_LONG, EV_ENTER_SHORT, EV_EXIT_LONG, EV_EXIT_SHORT = 1, 2, 4, 8
+
+
+def freqtrade_positions(el, xl, es, xs, start, exit_signal=True):
+    """freqtrade's backtest per candle, one trade at a time (backtesting.py's check_for_trade_entry
+    and should_exit): a flat book enters on an entry signal that no exit (nor the other side's
+    entry) cancels; an open trade leaves on its exit signal unless its entry signal is also set
+    (never, when the strategy's use_exit_signal is off); a trade that leaves on a candle does not
+    re-enter on it. The position decided on a candle's close is held from the next open.
+
+    Each value is that position plus 3 times the candle's events: its uncancelled long and short
+    entry signals and its effective long and short exit signals. The host's replay with exits
+    follows the events, not the position, once its stop or ROI has closed a trade: freqtrade
+    then enters again on the next candle whose entry signal is set, either side."""
     n = len(el)
+    long_in = el & ~xl & ~es
+    short_in = es & ~xs & ~el
+    if exit_signal:
+        long_out, short_out = xl & ~el, xs & ~es
+    else:
+        long_out = short_out = np.zeros(n, dtype=bool)
+    ev = (long_in * EV_ENTER_LONG + short_in * EV_ENTER_SHORT + long_out * EV_EXIT_LONG +
+          short_out * EV_EXIT_SHORT).astype(np.int8)
     out = np.zeros(n, dtype=np.int8)
     pos = 0
     for i in range(start, n):
         if pos == 0:
-            if el[i] and not xl[i] and not es[i]:
-                pos = 1
-            elif es[i] and not xs[i] and not el[i]:
-                pos = -1
-        elif pos == 1:
-            if xl[i] and not el[i]:
-                pos = 0
-        elif xs[i] and not es[i]:
+            pos = 1 if long_in[i] else -1 if short_in[i] else 0
+        elif (long_out if pos > 0 else short_out)[i]:
             pos = 0
-        out[i] = pos
+        out[i] = pos + 3 * ev[i]
     return out
+
+
+def _setting(st, new, old):
+    """A setting as freqtrade's strategy resolver reads it: the deprecated name (use_sell_signal)
+    when the strategy's own class sets it, else the current one."""
+    base = sys.modules['freqtrade.strategy'].IStrategy
+    for c in type(st).__mro__:
+        if c is base:
+            break
+        if old in c.__dict__:
+            return getattr(st, old)
+    return getattr(st, new)
 
 
 def run_freqtrade(cls, df, params):
@@ -300,7 +346,9 @@ def run_freqtrade(cls, df, params):
     es = _column(d, ('enter_short',), n) if st.can_short else np.zeros(n, dtype=bool)
     xs = _column(d, ('exit_short',), n) if st.can_short else np.zeros(n, dtype=bool)
     start = max(0, int(st.startup_candle_count or 0))
-    return spread(freqtrade_positions(el, xl, es, xs, start), owner, len(df))
+    use_exit = bool(_setting(st, 'use_exit_signal', 'use_sell_signal'))
+    _check_trade_settings(cls, st, use_exit and bool(xl.any() or xs.any()))
+    return spread(freqtrade_positions(el, xl, es, xs, start, use_exit), owner, len(df))
 
 
 # --- backtesting.py -----------------------------------------------------------------------------

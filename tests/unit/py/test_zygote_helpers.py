@@ -174,6 +174,12 @@ class ToInt8Accepts(unittest.TestCase):
         self.assertEqual(s.dtype, np.int8)
         self.assertEqual(s.tolist(), want)
 
+    def test_framework_events(self):
+        # a framework class's run: its position plus 3 times its candle's events, -1 to 46
+        s = H['to_int8'](np.array([-1, 0, 4, 46, 7]), 5, None, True)
+        self.assertEqual(s.tolist(), [-1, 0, 4, 46, 7])
+        self.assertEqual(H['EVENTS_MAX'], 46)
+
     def test_arrays(self):
         self.same(np.array([1, -1, 0]), 3, [1, -1, 0])
         self.same(np.array([1.0, -1.0, 0.0, -0.0]), 4, [1, -1, 0, 0])
@@ -228,6 +234,15 @@ class ToInt8Refuses(unittest.TestCase):
         self.refused({1: 1}, 1, 'signals() returned 0 dimensions, not 1')
         self.refused((v for v in (1, 0)), 2, 'signals() returned 0 dimensions, not 1')
         self.refused(np.zeros((2, 2)), 2, 'signals() returned 2 dimensions, not 1')
+
+    def test_events_only_for_a_framework(self):
+        # a plain signals(df) answering 2 is bad output; a framework's past its range too
+        self.refused(np.array([0, 2, 1]), 3, 'value 2.0 at bar 1 is not -1, 0 or 1')
+        with self.assertRaises(BadOutput) as cm:
+            H['to_int8'](np.array([0, 47, 1]), 3, None, True)
+        self.assertEqual(str(cm.exception), 'value 47.0 at bar 1 is not -1, 0 or 1')
+        with self.assertRaises(BadOutput):
+            H['to_int8'](np.array([0, -2, 1]), 3, None, True)
 
     def test_wrong_length(self):
         self.refused([1, 0], 3, 'signals() returned 2 values for 3 bars')

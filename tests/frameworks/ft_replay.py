@@ -1,0 +1,276 @@
+#!/usr/bin/python3
+"""ft_replay.py STRATEGY BARS [TRADES] - freqtrade's backtest of a strategy, trade for trade,
+written again from freqtrade's own source (optimize/backtesting.py: backtest, backtest_loop,
+check_for_trade_entry, _get_ohlcv_as_lists, handle_left_open; strategy/interface.py:
+should_exit, ft_stoploss_adjust, ft_stoploss_reached, min_roi_reached; persistence/
+trade_model.py: adjust_stop_loss), apart from the sandbox's adapter and the host's replay. It
+lists the trades (entry time, exit time, side, exit reason) freqtrade's rules give, at zero fee,
+one trade at a time, on the strategy's candles (BARS at its timeframe, or resampled to it by
+the clock, complete candles only); with TRADES (an audit's trades.csv on the same BARS) it
+compares them entry for entry and exits 1 on any difference.
+
+The strategy's columns come from its own populate_* methods, run with the sandbox's stand-ins
+for freqtrade's base class, talib and qtpylib (sandbox/inside/shims, imported as plain modules):
+what is checked here is the backtest's rules, not the indicators (tests/frameworks/check_talib.py
+checks those). The rules, as freqtrade's backtest applies them:
+
+- the startup candles (startup_candle_count) are dropped, then every signal column is shifted
+  by one candle and the first row dropped: row k is candle k's open with candle k-1's signals;
+- on a row, with no trade open and not on the last row, an entry: long when enter_long is set
+  and neither exit_long nor enter_short, short likewise (can_short only); filled at the open,
+  stamped with the row's date; the new trade's exits are checked on the same row;
+- an open trade's exits on a row, the first that applies: exit_signal (use_exit_signal, the
+  side's exit set and its entry not), stop_loss (the stop at or above the low, a long's), roi
+  (the profit at the high above the ROI table's step for the minutes held at the row's date),
+  trailing_stop_loss (a stop the trailing moved); the trailing stop is moved with the row's high
+  before the low is compared, and only while the stop is below the low; an exit is stamped with
+  the row's date;
+- a trade still open after the last row is closed on it, force_exit.
+
+Settings it refuses, as the audit must: exit_profit_only, ignore_roi_if_entry_signal over an ROI
+table, custom_stoploss, position_adjustment_enable."""
+import csv
+import os
+import sys
+from datetime import datetime, timezone
+
+import numpy as np
+import pandas as pd
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHIMS = os.path.join(HERE, '..', '..', 'sandbox', 'inside', 'shims')
+
+
+class Refused(Exception):
+    """A setting this replay (and the audit) does not run."""
+
+
+def load_class(path):
+    sys.path.insert(0, SHIMS)
+    import freqtrade.strategy as fs
+    g = {'__name__': 'strategy'}
+    exec(compile(open(path).read(), path, 'exec'), g)
+    own = [v for v in g.values() if isinstance(v, type) and issubclass(v, fs.IStrategy)
+           and v is not fs.IStrategy and v.__module__ == 'strategy']
+    own = [c for c in own if not any(o is not c and issubclass(o, c) for o in own)]
+    if len(own) != 1:
+        raise Refused('%d strategy classes' % len(own))
+    return own[0], fs.IStrategy
+
+
+def setting(st, base, new, old):
+    for c in type(st).__mro__:
+        if c is base:
+            break
+        if old in c.__dict__:
+            return getattr(st, old)
+    return getattr(st, new)
+
+
+def read_bars(path):
+    d = pd.read_csv(path)
+    d['date'] = pd.to_datetime(d['time'], utc=True)
+    return d[['date', 'open', 'high', 'low', 'close', 'volume']].reset_index(drop=True)
+
+
+def candles(bars, tf):
+    """bars as candles of tf (freqtrade's notation), complete ones only."""
+    sec = int(tf[:-1]) * {'m': 60, 'h': 3600, 'd': 86400, 'w': 604800}[tf[-1]]
+    step = int((bars['date'].diff().dt.total_seconds().dropna()).min())
+    if step == sec:
+        return bars
+    t = bars['date'].astype('int64') // 10**9
+    key = t - t % sec
+    g = bars.groupby(key, sort=True).agg({'open': 'first', 'high': 'max', 'low': 'min',
+                                          'close': 'last', 'volume': 'sum'})
+    keys = g.index.to_numpy()
+    g = g[keys + sec <= int(t.iloc[-1]) + step].reset_index(drop=True)
+    g.insert(0, 'date', pd.to_datetime(keys[:len(g)], unit='s', utc=True))
+    return g
+
+
+def column(d, names):
+    for name in names:
+        if name in d.columns:
+            return (pd.to_numeric(d[name], errors='coerce').fillna(0).to_numpy() == 1)
+    return np.zeros(len(d), dtype=bool)
+
+
+class Trade:
+    def __init__(self, side, rate, date, sl):
+        self.side, self.open_rate, self.open_date = side, rate, date
+        self.stop_loss = rate * (1 - side * abs(sl))
+        self.initial_stop_loss = self.stop_loss
+        self.trailing = False
+
+    def profit(self, rate):
+        return self.side * (rate / self.open_rate - 1)
+
+    def adjust(self, price, sl):
+        new = price * (1 - self.side * abs(sl))
+        if self.side * (new - self.stop_loss) > 0:
+            self.stop_loss = new
+            self.trailing = True
+
+
+def backtest(st, d, base):
+    """freqtrade's backtest of st over the candles d (with its signal columns): the trades."""
+    n = len(d)
+    el, xl = column(d, ('enter_long', 'buy')), column(d, ('exit_long', 'sell'))
+    es = column(d, ('enter_short',)) if st.can_short else np.zeros(n, dtype=bool)
+    xs = column(d, ('exit_short',)) if st.can_short else np.zeros(n, dtype=bool)
+    use_exit = bool(setting(st, base, 'use_exit_signal', 'use_sell_signal'))
+    roi = sorted((int(k), float(v)) for k, v in (st.minimal_roi or {}).items())
+    sl = float(st.stoploss)
+    ts = bool(st.trailing_stop)
+    ts_pos = getattr(st, 'trailing_stop_positive', None)
+    ts_off = float(getattr(st, 'trailing_stop_positive_offset', 0.0) or 0.0)
+    ts_only = bool(getattr(st, 'trailing_only_offset_is_reached', False))
+    start = int(st.startup_candle_count or 0)
+    dates, o, h, lo = d['date'].tolist(), d['open'].to_numpy(), d['high'].to_numpy(), d['low'].to_numpy()
+    trades, tr = [], None
+    for k in range(start + 1, n):
+        p = k - 1  # the shifted signals: the candle before
+        last = k == n - 1
+        if tr is None and not last:
+            side = 1 if el[p] and not (xl[p] or es[p]) else -1 if es[p] and not (xs[p] or el[p]) else 0
+            if side:
+                tr = Trade(side, o[k], dates[k], sl)
+        if tr is None:
+            continue
+        enter, ex = (el[p], xl[p]) if tr.side > 0 else (es[p], xs[p])
+        worst, best = (lo[k], h[k]) if tr.side > 0 else (h[k], lo[k])
+        if ts and tr.side * (worst - tr.stop_loss) > 0:
+            bp = tr.profit(best)
+            if not (ts_only and bp < ts_off):
+                v = ts_pos if ts_pos is not None and bp > ts_off else sl
+                tr.adjust(best, v)
+        why = None
+        if use_exit and ex and not enter:
+            why = 'exit_signal'
+        elif tr.side * (worst - tr.stop_loss) <= 0 and not tr.trailing:
+            why = 'stop_loss'
+        else:
+            dur = int((dates[k] - tr.open_date).total_seconds() // 60)
+            step = [r for m, r in roi if m <= dur]
+            if step and tr.profit(best) > step[-1]:
+                why = 'roi'
+            elif tr.side * (worst - tr.stop_loss) <= 0:
+                why = 'trailing_stop_loss'
+        if why:
+            trades.append((tr.open_date, dates[k], tr.side, why))
+            tr = None
+    if tr is not None:
+        trades.append((tr.open_date, dates[n - 1], tr.side, 'force_exit'))
+    return trades
+
+
+def strategy_trades(path, bars_csv):
+    cls, base = load_class(path)
+    st = cls({'timeframe': cls.timeframe, 'stake_currency': 'QUOTE', 'runmode': 'backtest'})
+    st.ft_load_hyper_params({})
+    if st.minimal_roi and setting(st, base, 'ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal'):
+        raise Refused('ignore_roi_if_entry_signal')
+    if st.use_custom_stoploss and 'custom_stoploss' in dir(cls):
+        raise Refused('custom_stoploss')
+    if getattr(st, 'position_adjustment_enable', False):
+        raise Refused('position_adjustment_enable')
+    d = candles(read_bars(bars_csv), st.timeframe)
+    meta = {'pair': 'ASSET/QUOTE'}
+    x = st.populate_indicators(d.copy(), meta)
+    x = st.populate_entry_trend(x, meta)
+    x = st.populate_exit_trend(x, meta).reset_index(drop=True)
+    exits = column(x, ('exit_long', 'sell')).any() or (st.can_short and column(x, ('exit_short',)).any())
+    if exits and setting(st, base, 'use_exit_signal', 'use_sell_signal') and \
+            setting(st, base, 'exit_profit_only', 'sell_profit_only'):
+        raise Refused('exit_profit_only')
+    return backtest(st, x, base), st.timeframe
+
+
+# --- the audit's trades.csv, read in freqtrade's terms --------------------------------------
+
+REASONS = {'signal': 'exit_signal', 'stop_loss': 'stop_loss', 'roi': 'roi',
+           'trailing_stop': 'trailing_stop_loss', 'end': 'force_exit'}
+
+
+def epoch(s):
+    return int(datetime.strptime(s, '%Y-%m-%dT%H:%M:%SZ').replace(tzinfo=timezone.utc).timestamp())
+
+
+def audit_trades(trades_csv, bars_csv, tf):
+    """trades.csv's trades as freqtrade stamps them, each on a candle's date: the entry on the
+    candle its bar opens (the first bar after the candle with the signal, which is the next
+    candle's first when bars are missing), an exit inside a bar on the candle holding that bar,
+    an exit at a bar's open on the candle holding that bar, the trade open at the end on the
+    last candle."""
+    sec = int(tf[:-1]) * {'m': 60, 'h': 3600, 'd': 86400, 'w': 604800}[tf[-1]]
+    bars = list(csv.DictReader(open(bars_csv)))
+    t = [epoch(b['time']) for b in bars]
+    op = {epoch(b['time']): float(b['open']) for b in bars}
+    step = min(b - a for a, b in zip(t, t[1:]))
+    last_candle = (t[-1] + step) // sec * sec - sec
+    out = []
+    for r in csv.DictReader(open(trades_csv)):
+        why = REASONS.get(r['exit_reason'], r['exit_reason'])
+        ex = epoch(r['exit_time'])
+        if why == 'force_exit':
+            ex = last_candle
+        elif why != 'exit_signal':
+            px, at_open = float(r['exit_px']), op.get(ex)
+            if at_open is None or abs(px - at_open) > 1e-12 * max(1.0, abs(px)):
+                ex -= step  # inside the bar before: stamped by the candle that holds it
+        ex -= ex % sec
+        side = 1 if r['side'] == 'long' else -1
+        entry = epoch(r['entry_time'])
+        out.append((entry - entry % sec, ex, side, why))
+    return out
+
+
+def as_rows(trades):
+    return [(int(a.timestamp()), int(b.timestamp()), s, w) for a, b, s, w in trades]
+
+
+def stamp(x):
+    return datetime.fromtimestamp(x, timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+
+
+def compare(want, got):
+    """(same, different, lines): entry for entry."""
+    w, g = {x[0]: x for x in want}, {x[0]: x for x in got}
+    lines, same = [], 0
+    for e in sorted(set(w) | set(g)):
+        a, b = w.get(e), g.get(e)
+        if a == b:
+            same += 1
+            continue
+        show = lambda x: '-' if x is None else '%s..%s %s %s' % (stamp(x[0]), stamp(x[1]),
+                                                                'long' if x[2] > 0 else 'short', x[3])
+        lines.append('freqtrade %s | audit %s' % (show(a), show(b)))
+    return same, len(lines), lines
+
+
+def main(argv):
+    if len(argv) not in (3, 4):
+        print(__doc__.split('\n\n')[0], file=sys.stderr)
+        return 2
+    try:
+        trades, tf = strategy_trades(argv[1], argv[2])
+    except Refused as e:
+        print('refused: %s' % e)
+        return 3
+    want = as_rows(trades)
+    if len(argv) == 3:
+        for a, b, s, w in want:
+            print('%s,%s,%s,%s' % (stamp(a), stamp(b), 'long' if s > 0 else 'short', w))
+        return 0
+    got = audit_trades(argv[3], argv[2], tf)
+    same, diff, lines = compare(want, got)
+    print('%d freqtrade trades, %d audit trades: %d the same, %d different'
+          % (len(want), len(got), same, diff))
+    for line in lines[:20]:
+        print('  ' + line)
+    return 1 if diff else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
