@@ -409,9 +409,9 @@ out:
 static const char *signature_problem(PyObject *def, char *buf, size_t len)
 {
 	PyObject *args = inspect_get(def, "args"), *pos = NULL, *posonly = NULL, *vararg = NULL;
-	PyObject *kwonly = NULL, *kwdef = NULL;
+	PyObject *kwonly = NULL, *kwdef = NULL, *defaults = NULL;
 	const char *why = NULL;
-	Py_ssize_t n = 0;
+	Py_ssize_t n = 0, required;
 	long line = inspect_get_long(def, "lineno");
 	char name[64];
 
@@ -422,17 +422,20 @@ static const char *signature_problem(PyObject *def, char *buf, size_t len)
 	vararg = inspect_get(args, "vararg");
 	kwonly = inspect_get(args, "kwonlyargs");
 	kwdef = inspect_get(args, "kw_defaults");
+	defaults = inspect_get(args, "defaults");
 	n = (pos && PyList_Check(pos) ? PyList_GET_SIZE(pos) : 0) +
 	    (posonly && PyList_Check(posonly) ? PyList_GET_SIZE(posonly) : 0);
+	/* a positional parameter with a default (signals(df, window=48)) is not one the call gives */
+	required = n - (defaults && PyList_Check(defaults) ? PyList_GET_SIZE(defaults) : 0);
 	if (vararg != NULL && vararg != Py_None) {
 		snprintf(buf, len, "'signals' at line %ld takes *args; it must take exactly one positional parameter (df)",
 			 line);
 		why = buf;
 		goto out;
 	}
-	if (n != 1) {
-		snprintf(buf, len, "'signals' at line %ld takes %zd positional parameters; it must take exactly one (df)",
-			 line, n);
+	if (n < 1 || required > 1) {
+		snprintf(buf, len, "'signals' at line %ld takes %zd positional parameters without a default; it must take exactly one (df)",
+			 line, n < 1 ? n : required);
 		why = buf;
 		goto out;
 	}
@@ -453,6 +456,7 @@ out:
 	Py_XDECREF(vararg);
 	Py_XDECREF(kwonly);
 	Py_XDECREF(kwdef);
+	Py_XDECREF(defaults);
 	return why;
 }
 
