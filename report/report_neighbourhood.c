@@ -215,7 +215,7 @@ static void note(const cJSON *nb, char *buf, size_t len)
 
 	if (!sa_json_bool(nb, "measured", false)) {
 		sa_fmt(buf, len, "The neighbourhood was not measured: %s.",
-		       sa_json_str(nb, "reason", "stats.json has none"));
+		       sa_json_str(nb, "reason", "the audit computed no statistics"));
 		return;
 	}
 	if (!strcmp(shape, "no_edge")) {
@@ -308,8 +308,7 @@ void rpt_nb_pdf(struct rpt_pdf *p, const cJSON *m)
 	struct rpt_pdf_col c[RPT_NB_COLS];
 	size_t nc = rpt_pdf_cols(rpt_nb_cols, RPT_NB_COLS, c);
 
-	if (!sa_json_bool(nb, "present", false))
-		return;
+	/* the heading and its note always, as the page has them */
 	rpt_pdf_heading(p, "Neighbourhood", 1);
 	rpt_pdf_para(p, rpt_pdf_str(nb, "note"), 10, sa_json_bool(nb, "peak", false), false);
 	if (!sa_json_bool(nb, "measured", false))

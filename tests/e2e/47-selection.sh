@@ -196,7 +196,7 @@ expect_eq "without variants: no SPA or walk-forward, with the reason; the Monte 
 	"$(jget "$TMP/novariants.json" spa) $(jget "$TMP/novariants.json" spa_reason) $(jget "$TMP/novariants.json" walk_forward) $(jget "$TMP/novariants.json" walk_forward_reason) $(jget "$TMP/novariants.json" monte_carlo.resamples)"
 "$BIN/stats" --replay "$OUT/replay.json" --variants "$OUT/variants.json" --config "$OUT/config.json" \
 	--data data/ohlcv.csv --run "$OUT/run.json" --lookahead "$OUT/lookahead.json" --ledger "$OUT/ledger.json" \
-	-o "$TMP/again.json"
+	--inspect "$OUT/inspect.json" --neighbourhood "$OUT/neighbourhood.json" -o "$TMP/again.json"
 check "the same inputs give the same stats.json" cmp "$TMP/again.json" "$OUT/stats.json"
 
 exit $T_FAILED

@@ -9,7 +9,8 @@ unset LLM_API_KEY
 DIR=out/e2e-calibrate
 SMALL=(CALIBRATE_NULL=3 CALIBRATE_BEST_OF=3 CALIBRATE_POWER=1 CALIBRATE_EDGES=0.3
 	CALIBRATE_POWER_BARS=1200 CALIBRATE_LOOKAHEAD=1 CALIBRATE_BARS=1200 CALIBRATE_SEED=7
-	CALIBRATE_PERMUTATIONS=5 CALIBRATE_LOOKAHEAD_MAX=100)
+	CALIBRATE_PERMUTATIONS=5 CALIBRATE_LOOKAHEAD_MAX=100 CALIBRATE_SEARCH=1 CALIBRATE_SEARCH_K=3
+	CALIBRATE_WORLDS=1)
 rm -rf "$DIR" out/e2e-calibrate-*
 
 # a bad knob stops before anything is written
@@ -33,13 +34,22 @@ import json, os, sys
 from scipy.stats import beta
 cal = json.load(open(sys.argv[1]))
 summ = json.load(open(sys.argv[2]))
-assert set(cal) == {"null", "power", "lookahead", "cases", "seed", "seconds"}, sorted(cal)
+assert set(cal) == {"null", "search", "worlds", "power", "lookahead", "cases", "seed", "seconds"}, sorted(cal)
 n = cal["null"]
 assert set(n) == {"audits", "ready", "watch", "rate_ready", "rate_ready_or_watch", "ci95", "family"}, sorted(n)
 cases = cal["cases"]
-assert all(set(c) == {"id", "dir", "kind", "verdict", "trials"} for c in cases)
+assert all(set(c) == {"id", "dir", "kind", "verdict", "trials", "gate_verdict", "shape"} for c in cases)
 kinds = [c["kind"] for c in cases]
 assert kinds.count("null") == 3 and kinds.count("power") == 1, kinds
+# the undeclared search (audited with TRIALS=1) and the worlds with no tradeable edge
+assert [kinds.count(w) for w in ("search", "bounce", "stale", "garch")] == [1, 1, 1, 1], kinds
+for name, f in [("search", cal["search"])] + list(cal["worlds"].items()):
+    cs = [c for c in cases if c["kind"] == name]
+    ready = sum(c["verdict"] == "READY_FOR_MICRO_LIVE" for c in cs)
+    assert (f["audits"], f["ready"]) == (len(cs), ready), (name, f)
+    assert sum(f["neighbourhood"].values()) == len(cs), (name, f)
+assert all(c["trials"] == 1 for c in cases if c["kind"] == "search")
+assert sorted(cal["worlds"]) == ["bounce", "garch", "stale"]
 assert kinds.count("leak") == 4 and kinds.count("causal") == 4, kinds
 assert all(isinstance(c["verdict"], str) and c["verdict"] for c in cases)
 null = [c for c in cases if c["kind"] == "null"]
@@ -113,7 +123,7 @@ while read -r id dir verdict; do
 	expect_eq "$id: make audit on its folder gives the recorded verdict" "$verdict" \
 		"$(jget "out/$name/verdict.json" verdict 2>/dev/null)"
 done <"$TMP/pick"
-expect_eq "a case of each kind was re-audited" 5 "$(wc -l <"$TMP/pick")"
+expect_eq "a case of each kind was re-audited" 9 "$(wc -l <"$TMP/pick")"
 
 # The same seed and knobs draw the same worlds, byte for byte.
 env "${SMALL[@]}" CALIBRATE_DIR="$TMP/again" CALIBRATE_SUMMARY= CALIBRATE_JOBS=1 \
@@ -137,8 +147,13 @@ for phrase in (f"make calibrate on {s['date']}", f"seed {s['seed']}",
                f"{la['caught']} of {la['leaks']} generated leaks",
                f"{la['false_alarms']} of {la['causal']} causal look-alikes"):
     assert phrase in readme, phrase
+from scipy.stats import beta
 for c in s["power"]:
-    assert f"| {c['edge_sharpe']:g} | {c['bars']} | {c['audits']} | {c['ready_rate'] * 100:.0f} % | {c['watch_rate'] * 100:.0f} % |" in readme, c
+    k, m = round(c["ready_rate"] * c["audits"]), c["audits"]
+    lo = 0.0 if k == 0 else beta.ppf(0.025, k, m - k + 1)
+    hi = 1.0 if k == m else beta.ppf(0.975, k + 1, m - k)
+    assert (f"| {c['edge_sharpe']:g} | {c['bars']} | {m} | {c['ready_rate'] * 100:.0f} % | "
+            f"{lo * 100:.0f}-{hi * 100:.0f} % | {c['watch_rate'] * 100:.0f} % |") in readme, c
 PYEOF
 first=$(head -n 1 "$TMP/pick" | cut -d' ' -f1)
 check "the bundle carries the committed summary" cmp data/calibration.json "out/e2e-recal-$first/calibration.json"
