@@ -66,7 +66,11 @@ assert best and n["family"]["best_of_cases"] == len(best)
 for c in best:
     assert open(os.path.join(c["dir"], "strategy.py")).read().count('\n    {"') == 3, c["id"]
 p = cal["power"]
-assert len(p) == 1 and set(p[0]) == {"bars", "edge_sharpe", "audits", "ready_rate", "watch_rate"}
+assert len(p) == 1 and set(p[0]) == {"bars", "edge_sharpe", "audits", "ready_rate", "ready_ci95", "watch_rate"}
+k = round(p[0]["ready_rate"] * p[0]["audits"])
+lo = 0.0 if k == 0 else beta.ppf(0.025, k, p[0]["audits"] - k + 1)
+hi = 1.0 if k == p[0]["audits"] else beta.ppf(0.975, k + 1, p[0]["audits"] - k)
+assert abs(p[0]["ready_ci95"][0] - lo) < 1e-5 and abs(p[0]["ready_ci95"][1] - hi) < 1e-5, p[0]
 assert (p[0]["bars"], p[0]["edge_sharpe"], p[0]["audits"]) == (1200, 0.3, 1)
 la = cal["lookahead"]
 assert set(la) == {"leaks", "caught", "causal", "false_alarms", "families"}, sorted(la)
@@ -85,6 +89,7 @@ for c in cases:
 # the summary: the same figures, and no wall time
 assert "seconds" not in summ and summ["null"] == {k: n[k] for k in summ["null"]}
 assert summ["power"] == p and summ["seed"] == 7
+assert summ["search"] == cal["search"] and summ["worlds"] == cal["worlds"]
 PYEOF
 
 # Every leak must be caught on these seeds; a change that misses one shows here as well as in
