@@ -103,6 +103,8 @@ enum sa_fabsent {
 	X(IN_STRATEGY, INSPECT, "strategy", SA_FT_OBJ, SA_FA_NEVER, "", "the strategy .py")         \
 	X(IN_STRATEGY_PRESENT, INSPECT, "strategy.present", SA_FT_BOOL, SA_FA_NEVER, "",            \
 	  "a strategy was uploaded")                                                              \
+	X(IN_FRAMEWORK, INSPECT, "strategy.framework", SA_FT_STR, SA_FA_MAY, "",                    \
+	  "freqtrade or backtesting for a framework's class; null for a signals(df) file")       \
 	X(IN_VARIANTS, INSPECT, "strategy.variants", SA_FT_OBJ, SA_FA_MAY, "",                      \
 	  "its VARIANTS declaration")                                                             \
 	X(IN_VARIANTS_DECLARED, INSPECT, "strategy.variants.declared", SA_FT_BOOL, SA_FA_NEVER, "", \

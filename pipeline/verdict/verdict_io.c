@@ -106,6 +106,8 @@ static void load_inspect(const char *dir, struct vd_facts *f, struct vd_inputs *
 	open_stage(&s, dir, SA_SF_INSPECT, in->inspect, sizeof in->inspect);
 	sa_sf_obj_or_null(&s, NULL, SA_FD_IN_STRATEGY);
 	f->strategy = sa_sf_bool_or(&s, NULL, SA_FD_IN_STRATEGY_PRESENT, false);
+	copy_str(f->framework, sizeof f->framework,
+		 f->strategy ? sa_sf_str_or(&s, NULL, SA_FD_IN_FRAMEWORK, "") : "");
 	var = sa_sf_obj_or_null(&s, NULL, SA_FD_IN_VARIANTS);
 	/* declared and well formed: the overfitting gate counts even if the variants could not run */
 	f->num.variants = var && sa_sf_bool_or(&s, NULL, SA_FD_IN_VARIANTS_DECLARED, false) &&

@@ -567,8 +567,18 @@ static void say_incomplete_fix(struct text *t, const struct vd_facts *f)
 		add(t, "The audit's files were altered or written by another version of the tool; audit again from the upload. ");
 		return;
 	}
-	if (!strcmp(f->run_status, "bad_output"))
+	bool ft = !strcmp(f->framework, "freqtrade"), bt = !strcmp(f->framework, "backtesting");
+
+	if (!strcmp(f->run_status, "bad_output") && (ft || bt))
+		add(t, "%s, and audit again",
+		    ft ? "Make the class's populate_entry_trend and populate_exit_trend keep every candle's row, their enter and exit columns 0 or 1"
+		       : "Make the Strategy trade through backtesting.py's own buy(), sell() and close() in next()");
+	else if (!strcmp(f->run_status, "bad_output"))
 		add(t, "Make signals(df) return one value per bar, each -1, 0 or +1 (NaN and None count as flat), and audit again");
+	else if ((!strcmp(f->run_status, "error") || !strcmp(f->run_status, "crashed")) && (ft || bt))
+		add(t, "Fix what the error names so that the %s runs to the end on the audited candles, and audit again",
+		    ft ? "freqtrade class (populate_indicators, populate_entry_trend, populate_exit_trend)"
+		       : "backtesting.py Strategy (its init() and next())");
 	else if (!strcmp(f->run_status, "error") || !strcmp(f->run_status, "crashed"))
 		add(t, "Fix what the error names so that signals(df) runs to the end, and audit again");
 	else if (f->strategy)

@@ -18,6 +18,7 @@ struct vd_facts {
 	struct vd_numbers num;
 	struct vd_thresholds th;
 	bool strategy;                  /* a strategy was uploaded */
+	char framework[16];             /* "freqtrade", "backtesting", or "" for signals(df) */
 	bool tradelog;                  /* a trade log was uploaded */
 	bool trusted_returns;           /* replayed returns came from the trade log as given */
 	char run_status[32];            /* run.json status, "" when unknown */

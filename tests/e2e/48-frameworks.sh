@@ -270,6 +270,9 @@ expect_eq "a resampled timeframe is clean of look-ahead: its candles are used fr
 	"true 0" "$(jget out/${P}_ft_4h_on_1h/lookahead.json clean) $(jget out/${P}_ft_4h_on_1h/lookahead.json mismatch_count)"
 expect_eq "pandas_ta is INCOMPLETE" "INCOMPLETE" "$(jget out/${P}_ft_pandas_ta/verdict.json verdict)"
 check "its verdict names pandas_ta" grep -q "pandas_ta is not supported" out/${P}_ft_pandas_ta/verdict.json
+check "what to fix is said in freqtrade's terms, not signals(df)'s" sh -c \
+	"grep -q 'so that the freqtrade class (populate_indicators' out/${P}_ft_pandas_ta/verdict.json &&
+	 ! grep -q 'signals(df)' out/${P}_ft_pandas_ta/verdict.json"
 expect_eq "the backtesting.py strategy is judged (not INCOMPLETE)" "yes" \
 	"$([ "$(jget out/${P}_bt_sma_pair/verdict.json verdict)" != INCOMPLETE ] && echo yes || echo no)"
 check "its warm-up and permutation runs ran" "$PY" -c '
