@@ -15,14 +15,7 @@
  * backtesting.py Strategy subclass: each literal int or float (never a bool), finite. */
 static const char numeric_py[] =
 	"import ast as _a, json as _j\n"
-	"_NO = object()\n"
-	"def _lit(n):\n"
-	"    try:\n"
-	"        return _a.literal_eval(n)\n"
-	"    except Exception:\n"
-	"        return _NO\n"
-	"def _num(x):\n"
-	"    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x and abs(x) < 1e12\n"
+	INSPECT_PY_LITERALS
 	"def _row(name, node, frm):\n"
 	"    v = _lit(node)\n"
 	"    if not _num(v) or not name.isidentifier() or name.startswith('_'):\n"

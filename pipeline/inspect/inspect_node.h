@@ -74,4 +74,17 @@ bool inspect_contains_expr(PyObject *hay, PyObject *needle, int depth);
  * (the Python error cleared). */
 cJSON *inspect_py_json(const char *src, const char *fn, PyObject *module, int arg);
 
+/* Helper-code lines every literal reader shares (after "import ast as _a"): _lit(node), a
+ * literal's value or _NO (literal_eval reads literals only, never a call or a name), and
+ * _num(x), a finite int or float, never a bool. */
+#define INSPECT_PY_LITERALS                                                                      \
+	"_NO = object()\n"                                                                        \
+	"def _lit(n):\n"                                                                          \
+	"    try:\n"                                                                              \
+	"        return _a.literal_eval(n)\n"                                                     \
+	"    except Exception:\n"                                                                 \
+	"        return _NO\n"                                                                    \
+	"def _num(x):\n"                                                                          \
+	"    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x and abs(x) < 1e12\n"
+
 #endif
