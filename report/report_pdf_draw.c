@@ -302,6 +302,11 @@ void rpt_pdf_table(struct rpt_pdf *p, const cJSON *rows, const struct rpt_pdf_co
 	const cJSON *r;
 
 	nc = nc < 16 ? nc : 16;
+	if (!cJSON_GetArraySize(rows) && empty) {
+		rpt_pdf_row(p, &empty, &whole, 1, false);
+		p->y += 6;
+		return;
+	}
 	for (size_t k = 0; k < nc; k++)
 		cells[k] = c[k].title;
 	rpt_pdf_need(p, 3 * CELL_LEAD + 12);
@@ -311,8 +316,6 @@ void rpt_pdf_table(struct rpt_pdf *p, const cJSON *rows, const struct rpt_pdf_co
 			cells[k] = cell(rpt_pdf_get(r, c[k].key), nums[k], sizeof nums[k]);
 		rpt_pdf_row(p, cells, c, nc, false);
 	}
-	if (!cJSON_GetArraySize(rows) && empty)
-		rpt_pdf_row(p, &empty, &whole, 1, false);
 	p->y += 6;
 }
 

@@ -48,7 +48,8 @@ void rpt_pdf_para(struct rpt_pdf *p, const char *text, double size, bool bold, b
 /* The same, from a printf format. */
 void rpt_pdf_paraf(struct rpt_pdf *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A table of the items of rows (an array of model objects), one row each, under a row of
- * titles; empty is the one line shown when rows has no item. Booleans read "pass" or "fail". */
+ * titles; when rows has no item, empty is the one line shown instead, without the titles.
+ * Booleans read "pass" or "fail". */
 void rpt_pdf_table(struct rpt_pdf *p, const cJSON *rows, const struct rpt_pdf_col *c, size_t nc,
 		   const char *empty);
 /* One row of cells (nc of them) in columns c; bold for a row of titles. */

@@ -124,8 +124,8 @@ static void banner(struct rpt_pdf *p, const cJSON *m)
 
 static void verdict(struct rpt_pdf *p, const cJSON *m)
 {
-	static const struct rpt_pdf_col gates[] = { { "gate", "name", 0.13 }, { "value", "value", 0.11 },
-		{ "threshold", "threshold", 0.13 }, { "result", "result", 0.2 }, { "why", "why", 0.43 } };
+	static const struct rpt_pdf_col gates[] = { { "gate", "name", 0.13 }, { "value", "value", 0.1 },
+		{ "threshold", "threshold", 0.16 }, { "result", "result", 0.19 }, { "why", "why", 0.42 } };
 	static const struct rpt_pdf_col vetoes[] = { { "veto", "name", 0.2 }, { "reason", "reason", 0.8 } };
 	const cJSON *it;
 

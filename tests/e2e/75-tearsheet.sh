@@ -71,6 +71,14 @@ PYEOF
 pdftotext "$A/report.pdf" "$TMP/report-plain.txt"
 check "pdftotext: no line of the PDF starts with a percent sign cut from its number" \
 	sh -c "! grep -n '^ *%' '$TMP/report-plain.txt'"
+gate_thresholds_whole() { # pdf.txt: in the gates table, every gate's row holds its whole threshold
+	sed -n '/^The gates$/,/^Vetoes$/p' "$1" | grep -E '^[a-z_]+ +[-0-9]' >"$TMP/gate-rows.txt" &&
+		test -s "$TMP/gate-rows.txt" &&
+		! grep -vE '(at least|at most|above|below) -?[0-9.]+( %)? ' "$TMP/gate-rows.txt"
+}
+check "pdftotext: each gate's threshold stays whole on its row's first line" gate_thresholds_whole "$TMP/report.txt"
+check "pdftotext: an empty table prints its one line, not a row of titles above it" \
+	sh -c "! grep -B1 'No containment events' '$TMP/report.txt' | grep -q 'rule that refused it'"
 check "pdftotext: every section of report.html is in the PDF, in its order" sections_in_order "$A/report.html" "$TMP/report.txt"
 check "pdftotext: the first and last trades are listed, with a pointer to trades.csv" \
 	sh -c "grep -q 'the first 10 and the last 10 are listed; all of them are in' '$TMP/report-plain.txt' && grep -q \"\$(tail -n 1 '$A/trades.csv' | cut -d, -f1)\" '$TMP/report-plain.txt'"
