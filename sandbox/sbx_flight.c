@@ -331,7 +331,8 @@ static char *take_log(struct sbx_buf *b)
 
 _Static_assert((int)SBX_SIGNAL_EVENTS_MAX == (int)DA_SIGNAL_EVENTS_MAX &&
 	       (int)SBX_EV_ENTER_LONG == (int)DA_EV_ENTER_LONG && (int)SBX_EV_ENTER_SHORT == (int)DA_EV_ENTER_SHORT &&
-	       (int)SBX_EV_EXIT_LONG == (int)DA_EV_EXIT_LONG && (int)SBX_EV_EXIT_SHORT == (int)DA_EV_EXIT_SHORT,
+	       (int)SBX_EV_EXIT_LONG == (int)DA_EV_EXIT_LONG && (int)SBX_EV_EXIT_SHORT == (int)DA_EV_EXIT_SHORT &&
+	       (int)SBX_EV_LONG_SIGNAL == (int)DA_EV_LONG_SIGNAL,
 	       "the wire's events are the readers' (signals.h)");
 
 /* Not -1, 0, 1 nor SBX_SIGNAL_NAN; with entries (a shims zygote's run), not -1 to

@@ -20,14 +20,17 @@ long da_run_blocked(const cJSON *run);
 
 /* A framework run's signal (its file says "signal_entries": true) is its position plus 3 times
  * its candle's events, -1 to DA_SIGNAL_EVENTS_MAX (the sandbox's wire, SBX_EV_*): freqtrade's
- * uncancelled entry signal and effective exit signal of each side. A plain position (-1, 0, 1)
- * carries no event. */
+ * uncancelled entry signal and effective exit signal of each side, and (DA_EV_LONG_SIGNAL,
+ * only from a strategy that sets ignore_roi_if_entry_signal) its long entry signal as set,
+ * cancelled or not, which sets an open long's ROI aside. A plain position (-1, 0, 1) carries no
+ * event. */
 enum {
 	DA_EV_ENTER_LONG = 1,
 	DA_EV_ENTER_SHORT = 2,
 	DA_EV_EXIT_LONG = 4,
 	DA_EV_EXIT_SHORT = 8,
-	DA_SIGNAL_EVENTS_MAX = 1 + 3 * 15,
+	DA_EV_LONG_SIGNAL = 16,
+	DA_SIGNAL_EVENTS_MAX = 1 + 3 * 31,
 };
 
 /* The position a signal holds (-1, 0, 1), and its events (DA_EV_*). */

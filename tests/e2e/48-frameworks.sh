@@ -178,7 +178,7 @@ expect_eq "a plain signals(df) answering 2, even beside the framework shims, is 
 # --- freqtrade's rules trade for trade: the audit's trades.csv against an independent replay of
 # freqtrade's backtest (ft_replay.py) on freqtrade's own test candles (UNITTEST/BTC, 5m and 1h)
 "$BIN/config" -o "$TMP/ft.json" >/dev/null
-for pair in ft_reentry:5m ft_trailing:5m ft_v2_meanrev:1h ft_v3_trend_short:1h ft_rules_probe:1h; do
+for pair in ft_reentry:5m ft_trailing:5m ft_v2_meanrev:1h ft_v3_trend_short:1h ft_rules_probe:1h ft_profit_only:5m; do
 	f=${pair%%:*}
 	C=tests/frameworks/unittest_btc_${pair#*:}.csv
 	"$BIN/inspect" --strategy $S/$f.py -o "$TMP/$f.tt.inspect.json"
@@ -198,6 +198,41 @@ again = sum(1 for a, b in zip(t, t[1:]) if a["exit_reason"] in ("roi", "stop_los
 assert len(t) > 300 and again > 100 and {r["side"] for r in t} == {"long", "short"}, (len(t), again)
 assert any(r["exit_reason"] == "trailing_stop" for r in csv.DictReader(open(sys.argv[2])))
 PYEOF
+# exit_profit_only and ignore_roi_if_entry_signal each change ft_profit_only's trades: with
+# either set to False freqtrade's trades are not the audit's
+for v in exit_profit_only ignore_roi_if_entry_signal; do
+	sed "s/^    $v = True/    $v = False/" $S/ft_profit_only.py >"$TMP/po_$v.py"
+	if "$PY" tests/frameworks/ft_replay.py "$TMP/po_$v.py" tests/frameworks/unittest_btc_5m.csv \
+		"$TMP/ft_profit_only.tt.trades.csv" >"$TMP/po_$v.log" 2>&1; then
+		not_ok "ft_profit_only: without $v freqtrade trades otherwise" "$(head -n 1 $TMP/po_$v.log)"
+	else ok "ft_profit_only: without $v freqtrade trades otherwise"; fi
+done
+check "ft_profit_only: its long entry signal crosses as set where the exit signal cancels it (ignore_roi_if_entry_signal)" \
+	"$PY" -c 'import json,sys; v=[(x+1)//3 for x in json.load(open(sys.argv[1]))["signals"]]; assert any(e & 16 and not e & 1 for e in v)' \
+	"$TMP/ft_profit_only.tt.run.json"
+cat >"$TMP/po_instance.py" <<'PYEOF'
+from freqtrade.strategy import IStrategy
+
+
+class SetLater(IStrategy):
+    timeframe = '1h'
+    stoploss = -0.1
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.exit_profit_only = True
+
+    def populate_entry_trend(self, dataframe, metadata):
+        dataframe['enter_long'] = 1
+        return dataframe
+
+    def populate_exit_trend(self, dataframe, metadata):
+        dataframe['exit_long'] = 0
+        return dataframe
+PYEOF
+run "$TMP/po_instance.py" po_instance
+expect_eq "a rule about the open trade set on the instance is refused by name" "error yes" \
+	"$(jget $TMP/po_instance.run.json status) $(grep -qF "SetLater.exit_profit_only is set on the instance, not declared in the class" $TMP/po_instance.run.json && echo yes || echo no)"
 run $S/bt_rules_probe.py btp
 check "backtesting.py: an order fills at the next open; a buy against a short is not filled" "$PY" - "$TMP/btp.run.json" <<'PYEOF'
 import json, sys

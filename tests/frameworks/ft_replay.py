@@ -20,15 +20,17 @@ checks those). The rules, as freqtrade's backtest applies them:
   and neither exit_long nor enter_short, short likewise (can_short only); filled at the open,
   stamped with the row's date; the new trade's exits are checked on the same row;
 - an open trade's exits on a row, the first that applies: exit_signal (use_exit_signal, the
-  side's exit set and its entry not), stop_loss (the stop at or above the low, a long's), roi
-  (the profit at the high above the ROI table's step for the minutes held at the row's date),
-  trailing_stop_loss (a stop the trailing moved); the trailing stop is moved with the row's high
-  before the low is compared, and only while the stop is below the low; an exit is stamped with
-  the row's date;
+  side's exit set and its entry not, and with exit_profit_only the profit at the row's open
+  above exit_profit_offset), stop_loss (the stop at or above the low, a long's), roi (the profit
+  at the high above the ROI table's step for the minutes held at the row's date, unless
+  ignore_roi_if_entry_signal and the side's entry column is set on the row), trailing_stop_loss
+  (a stop the trailing moved); the trailing stop is moved with the row's high before the low is
+  compared, and only while the stop is below the low; an exit is stamped with the row's date;
 - a trade still open after the last row is closed on it, force_exit.
 
-Settings it refuses, as the audit must: exit_profit_only, ignore_roi_if_entry_signal over an ROI
-table, custom_stoploss, position_adjustment_enable."""
+The deprecated names (sell_profit_only, sell_profit_offset, ignore_roi_if_buy_signal,
+use_sell_signal) are read when the strategy's own class sets them, as freqtrade's resolver does.
+Settings it refuses, as the audit must: custom_stoploss, position_adjustment_enable."""
 import csv
 import os
 import sys
@@ -106,6 +108,10 @@ class Trade:
     def profit(self, rate):
         return self.side * (rate / self.open_rate - 1)
 
+    def ratio(self, rate):
+        """calc_profit_ratio's figure: the profit rounded to 8 decimals."""
+        return float('%.8f' % self.profit(rate))
+
     def adjust(self, price, sl):
         new = price * (1 - self.side * abs(sl))
         if self.side * (new - self.stop_loss) > 0:
@@ -120,6 +126,9 @@ def backtest(st, d, base):
     es = column(d, ('enter_short',)) if st.can_short else np.zeros(n, dtype=bool)
     xs = column(d, ('exit_short',)) if st.can_short else np.zeros(n, dtype=bool)
     use_exit = bool(setting(st, base, 'use_exit_signal', 'use_sell_signal'))
+    profit_only = bool(setting(st, base, 'exit_profit_only', 'sell_profit_only'))
+    profit_offset = float(setting(st, base, 'exit_profit_offset', 'sell_profit_offset') or 0.0)
+    ignore_roi = bool(setting(st, base, 'ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal'))
     roi = sorted((int(k), float(v)) for k, v in (st.minimal_roi or {}).items())
     sl = float(st.stoploss)
     ts = bool(st.trailing_stop)
@@ -146,14 +155,14 @@ def backtest(st, d, base):
                 v = ts_pos if ts_pos is not None and bp > ts_off else sl
                 tr.adjust(best, v)
         why = None
-        if use_exit and ex and not enter:
+        if use_exit and ex and not enter and (not profit_only or tr.ratio(o[k]) > profit_offset):
             why = 'exit_signal'
         elif tr.side * (worst - tr.stop_loss) <= 0 and not tr.trailing:
             why = 'stop_loss'
         else:
             dur = int((dates[k] - tr.open_date).total_seconds() // 60)
             step = [r for m, r in roi if m <= dur]
-            if step and tr.profit(best) > step[-1]:
+            if step and not (enter and ignore_roi) and tr.profit(best) > step[-1]:
                 why = 'roi'
             elif tr.side * (worst - tr.stop_loss) <= 0:
                 why = 'trailing_stop_loss'
@@ -169,8 +178,6 @@ def strategy_trades(path, bars_csv):
     cls, base = load_class(path)
     st = cls({'timeframe': cls.timeframe, 'stake_currency': 'QUOTE', 'runmode': 'backtest'})
     st.ft_load_hyper_params({})
-    if st.minimal_roi and setting(st, base, 'ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal'):
-        raise Refused('ignore_roi_if_entry_signal')
     if st.use_custom_stoploss and 'custom_stoploss' in dir(cls):
         raise Refused('custom_stoploss')
     if getattr(st, 'position_adjustment_enable', False):
@@ -180,10 +187,6 @@ def strategy_trades(path, bars_csv):
     x = st.populate_indicators(d.copy(), meta)
     x = st.populate_entry_trend(x, meta)
     x = st.populate_exit_trend(x, meta).reset_index(drop=True)
-    exits = column(x, ('exit_long', 'sell')).any() or (st.can_short and column(x, ('exit_short',)).any())
-    if exits and setting(st, base, 'use_exit_signal', 'use_sell_signal') and \
-            setting(st, base, 'exit_profit_only', 'sell_profit_only'):
-        raise Refused('exit_profit_only')
     return backtest(st, x, base), st.timeframe
 
 

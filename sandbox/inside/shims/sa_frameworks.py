@@ -178,18 +178,37 @@ def _check_freqtrade(cls, st):
                            'the audit gives a strategy its own pair\'s bars only' % cls.__name__)
 
 
-def _check_trade_settings(cls, st, exits):
-    """exit_profit_only (over exit signals that happen) and ignore_roi_if_entry_signal (over an ROI
-    table) make an exit depend on the open trade's profit or on its entry signal: refused."""
-    if exits and _setting(st, 'exit_profit_only', 'sell_profit_only'):
-        raise NotSupported('%s.exit_profit_only = True is not supported: it keeps an exit signal '
-                           'from closing a trade that is not in profit, which the position per bar '
-                           'that leaves the sandbox cannot carry; set it to False to audit the '
-                           'strategy without it' % cls.__name__)
-    if st.minimal_roi and _setting(st, 'ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal'):
-        raise NotSupported('%s.ignore_roi_if_entry_signal = True is not supported: the host applies '
-                           'the ROI table whatever the entry signal; set it to False to audit the '
-                           'strategy without it' % cls.__name__)
+_TRADE_RULES = (('exit_profit_only', 'sell_profit_only'), ('exit_profit_offset', 'sell_profit_offset'),
+                ('ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal'))
+
+
+def _check_trade_settings(cls, st):
+    """exit_profit_only (with exit_profit_offset) and ignore_roi_if_entry_signal are rules about
+    the open trade, which the host's replay applies as the class body declares them (inspect reads
+    them there): one the instance sets for itself, in __init__ or bot_start, the host cannot see,
+    so it is refused by name."""
+    for new, old in _TRADE_RULES:
+        for name in (new, old):
+            if name in vars(st):
+                raise NotSupported('%s.%s is set on the instance, not declared in the class: the '
+                                   'replay applies it as the class body declares it; declare it '
+                                   'there' % (cls.__name__, name))
+
+
+def _ignores_roi(cls, st, el, xs, es):
+    """Whether the run carries the long entry signal as set (EV_LONG_SIGNAL) for
+    ignore_roi_if_entry_signal over an ROI table. An open short's entry signal is its uncancelled
+    entry event; a short entry signal a candle cancels (by its short exit or a long entry) is not
+    carried, so a strategy that gives one is refused by name."""
+    if not (st.minimal_roi and _setting(st, 'ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal')):
+        return False
+    if (es & (xs | el)).any():
+        raise NotSupported('%s.ignore_roi_if_entry_signal = True with a short entry signal that the '
+                           'same candle cancels (its exit_short or enter_long set too) is not '
+                           'supported: the replay sets the ROI table aside on a short\'s uncancelled '
+                           'entry signal only; set it to False to audit the strategy without it'
+                           % cls.__name__)
+    return True
 
 
 PARAMS_FILE = None
@@ -282,10 +301,10 @@ def _frame_back(d, name, n):
 
 # The events a freqtrade value carries beside its position (sbx_proto.h, SBX_EV_*): the value
 # is position + 3 * events, so a plain position (-1, 0, 1) carries none.
-EV_ENTER_LONG, EV_ENTER_SHORT, EV_EXIT_LONG, EV_EXIT_SHORT = 1, 2, 4, 8
+EV_ENTER_LONG, EV_ENTER_SHORT, EV_EXIT_LONG, EV_EXIT_SHORT, EV_LONG_SIGNAL = 1, 2, 4, 8, 16
 
 
-def freqtrade_positions(el, xl, es, xs, start, exit_signal=True):
+def freqtrade_positions(el, xl, es, xs, start, exit_signal=True, long_signal=False):
     """freqtrade's backtest per candle, one trade at a time (backtesting.py's check_for_trade_entry
     and should_exit): a flat book enters on an entry signal that no exit (nor the other side's
     entry) cancels; an open trade leaves on its exit signal unless its entry signal is also set
@@ -295,7 +314,9 @@ def freqtrade_positions(el, xl, es, xs, start, exit_signal=True):
     Each value is that position plus 3 times the candle's events: its uncancelled long and short
     entry signals and its effective long and short exit signals. The host's replay with exits
     follows the events, not the position, once its stop or ROI has closed a trade: freqtrade
-    then enters again on the next candle whose entry signal is set, either side."""
+    then enters again on the next candle whose entry signal is set, either side. With long_signal
+    (ignore_roi_if_entry_signal) the long entry signal as set, cancelled or not, is an event too
+    (EV_LONG_SIGNAL): it sets an open long's ROI table aside, as freqtrade's should_exit does."""
     n = len(el)
     long_in = el & ~xl & ~es
     short_in = es & ~xs & ~el
@@ -304,7 +325,7 @@ def freqtrade_positions(el, xl, es, xs, start, exit_signal=True):
     else:
         long_out = short_out = np.zeros(n, dtype=bool)
     ev = (long_in * EV_ENTER_LONG + short_in * EV_ENTER_SHORT + long_out * EV_EXIT_LONG +
-          short_out * EV_EXIT_SHORT).astype(np.int8)
+          short_out * EV_EXIT_SHORT + (el * EV_LONG_SIGNAL if long_signal else 0)).astype(np.int8)
     out = np.zeros(n, dtype=np.int8)
     pos = 0
     for i in range(start, n):
@@ -347,8 +368,9 @@ def run_freqtrade(cls, df, params):
     xs = _column(d, ('exit_short',), n) if st.can_short else np.zeros(n, dtype=bool)
     start = max(0, int(st.startup_candle_count or 0))
     use_exit = bool(_setting(st, 'use_exit_signal', 'use_sell_signal'))
-    _check_trade_settings(cls, st, use_exit and bool(xl.any() or xs.any()))
-    return spread(freqtrade_positions(el, xl, es, xs, start, use_exit), owner, len(df))
+    _check_trade_settings(cls, st)
+    ignore_roi = _ignores_roi(cls, st, el, xs, es)
+    return spread(freqtrade_positions(el, xl, es, xs, start, use_exit, ignore_roi), owner, len(df))
 
 
 # --- backtesting.py -----------------------------------------------------------------------------
