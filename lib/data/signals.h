@@ -61,6 +61,30 @@ enum {
 int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *err,
 		   size_t errlen);
 
+/* A framework run's entry and exit tags (run.json "tags": freqtrade's enter_tag and exit_tag on
+ * the bars that carry their candle's events): names, each 1 to DA_TAG_NAME_MAX printable ASCII
+ * bytes, at most DA_TAGS_MAX, no two the same; enter and exit n_bars bytes each, 0 for no tag,
+ * else a name's place counted from 1. Release with da_tags_release. */
+#define DA_TAGS_MAX 64
+#define DA_TAG_NAME_MAX 64
+struct da_tags {
+	size_t n_names;
+	char (*names)[DA_TAG_NAME_MAX + 1];
+	uint8_t *enter, *exit;
+};
+
+/* Takes run.json's "tags" (run borrowed) over n_bars bars into t (zeroed first): absent or null
+ * gives no tags and 0; else it must be {names: [string ...], enter: [[bar, place from 0] ...],
+ * exit: [...]}, each name as above, bars ascending below n_bars, places below the names' count,
+ * or -1 with "run.json tags ..." in err and t empty. */
+int da_run_tags(const cJSON *run, size_t n_bars, struct da_tags *t, char *err, size_t errlen);
+
+/* A tag's name: t's name at place k (from 1), "" for 0 or past the names. */
+const char *da_tag_name(const struct da_tags *t, unsigned k);
+
+/* Frees t's arrays and zeroes it; safe on a zeroed struct. */
+void da_tags_release(struct da_tags *t);
+
 /* What lookahead.json's "live" object gives a stage that scores it (da_live_signals). */
 enum da_live {
 	DA_LIVE_ERROR = -1, /* a live object that is not what it must be: an error, never a default */

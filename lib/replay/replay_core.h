@@ -153,6 +153,8 @@ struct rp_trade {
 	double gross, fees, slippage, funding, borrow, net;  /* fractions of the unit notional */
 	bool open_at_end;      /* closed at the last close because the data ended */
 	unsigned char exit_reason;  /* enum rp_exit_reason */
+	unsigned char entry_tag, exit_tag;  /* a tag's place from 1 in the caller's table (signals.h,
+					     * struct da_tags), 0 none; rp_replay sets none */
 };
 
 /* What a replay or a trade-log audit produces. Release with rp_result_release. */

@@ -80,6 +80,18 @@ enum {
 	SBX_EV_LONG_SIGNAL = 16,
 };
 #define SBX_SIGNAL_EVENTS_MAX (1 + 3 * 31)
+
+/* A framework class's run may send, after its n values, its candles' entry and exit tags
+ * (freqtrade's enter_tag and exit_tag columns) as a small table: SBX_TAGS_MARK, the count k
+ * (uint8, 1 to SBX_TAGS_MAX), k names each as its length (uint8, 1 to SBX_TAG_NAME_MAX) and its
+ * bytes (printable ASCII, 0x20 to 0x7e, no two the same), then n bytes of entry tags and n bytes
+ * of exit tags, one a bar, each 0 (none) or a name's place in the table counted from 1; the
+ * declared search's uint32, when there is one, after the table. Nothing else the upload chooses
+ * crosses: the driver refuses the whole run's output as bad when the table is anything else. */
+#define SBX_TAGS_MARK 'T'
+#define SBX_TAGS_MAX 64
+#define SBX_TAG_NAME_MAX 64
+#define SBX_TAGS_TABLE_MAX (2 + SBX_TAGS_MAX * (1 + SBX_TAG_NAME_MAX))
 #define SBX_READY_SHIMS 1
 enum {
 	SBX_TAG_RESULT = 'R',

@@ -337,6 +337,56 @@ def freqtrade_positions(el, xl, es, xs, start, exit_signal=True, long_signal=Fal
     return out
 
 
+# The tag table a framework run sends after its values (sbx_proto.h, SBX_TAGS_*), or None.
+TAG_TABLE = None
+TAGS_MAX, TAG_NAME_MAX = 64, 64
+
+
+def _tag_names(d, name, where, n):
+    """The column's tag on each candle where (its entry or exit event), None elsewhere: a tag is
+    a non-empty string, checked as the wire takes it (printable ASCII, 1 to TAG_NAME_MAX bytes)."""
+    out = [None] * n
+    if name not in d.columns:
+        return out
+    col = d[name].tolist()
+    for i in np.flatnonzero(where):
+        v = col[i] if i < len(col) else None
+        if not isinstance(v, str) or v == '':
+            continue
+        if len(v) > TAG_NAME_MAX or not all(' ' <= c <= '~' for c in v):
+            raise NotSupported('the %s %r on candle %d is not supported: a tag crosses as at most %d '
+                               'printable ASCII characters' % (name, v[:80], i, TAG_NAME_MAX))
+        out[i] = v
+    return out
+
+
+def tag_table(enter, exit_, owner, n):
+    """The wire's tag table (sbx_proto.h) for the candles' entry and exit tags (lists of a name
+    or None a candle), each on the bar that carries its candle's events (spread), or None when no
+    candle has a tag."""
+    names = sorted({v for v in enter + exit_ if v is not None})
+    if not names:
+        return None
+    if len(names) > TAGS_MAX:
+        raise NotSupported('%d distinct enter_tag and exit_tag names are not supported: at most %d '
+                           'cross with the signals' % (len(names), TAGS_MAX))
+    place = {v: i + 1 for i, v in enumerate(names)}
+    cols = []
+    for tags in (enter, exit_):
+        c = np.array([place.get(v, 0) if v is not None else 0 for v in tags], dtype=np.int64)
+        if owner is not None:
+            bars = np.zeros(n, dtype=np.int64)
+            ok = owner >= 0
+            bars[ok] = c[owner[ok]]
+            later = np.zeros(n, dtype=bool)
+            later[1:] = owner[1:] == owner[:-1]
+            bars[later] = 0
+            c = bars
+        cols.append(c.astype(np.uint8).tobytes())
+    head = bytes([ord('T'), len(names)]) + b''.join(bytes([len(v)]) + v.encode('ascii') for v in names)
+    return head + cols[0] + cols[1]
+
+
 def _setting(st, new, old):
     """A setting as freqtrade's strategy resolver reads it: the deprecated name (use_sell_signal)
     when the strategy's own class sets it, else the current one."""
@@ -370,6 +420,11 @@ def run_freqtrade(cls, df, params):
     use_exit = bool(_setting(st, 'use_exit_signal', 'use_sell_signal'))
     _check_trade_settings(cls, st)
     ignore_roi = _ignores_roi(cls, st, el, xs, es)
+    global TAG_TABLE
+    entering = (el & ~xl & ~es) | (es & ~xs & ~el)
+    leaving = ((xl & ~el) | (xs & ~es)) if use_exit else np.zeros(n, dtype=bool)
+    TAG_TABLE = tag_table(_tag_names(d, 'enter_tag', entering, n), _tag_names(d, 'exit_tag', leaving, n),
+                          owner, len(df))
     return spread(freqtrade_positions(el, xl, es, xs, start, use_exit, ignore_roi), owner, len(df))
 
 
