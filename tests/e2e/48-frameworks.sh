@@ -178,7 +178,8 @@ expect_eq "a plain signals(df) answering 2, even beside the framework shims, is 
 # --- freqtrade's rules trade for trade: the audit's trades.csv against an independent replay of
 # freqtrade's backtest (ft_replay.py) on freqtrade's own test candles (UNITTEST/BTC, 5m and 1h)
 "$BIN/config" -o "$TMP/ft.json" >/dev/null
-for pair in ft_reentry:5m ft_trailing:5m ft_v2_meanrev:1h ft_v3_trend_short:1h ft_rules_probe:1h ft_profit_only:5m; do
+for pair in ft_reentry:5m ft_trailing:5m ft_v2_meanrev:1h ft_v3_trend_short:1h ft_rules_probe:1h ft_profit_only:5m \
+	ft_tags:5m; do
 	f=${pair%%:*}
 	C=tests/frameworks/unittest_btc_${pair#*:}.csv
 	"$BIN/inspect" --strategy $S/$f.py -o "$TMP/$f.tt.inspect.json"
@@ -233,6 +234,71 @@ PYEOF
 run "$TMP/po_instance.py" po_instance
 expect_eq "a rule about the open trade set on the instance is refused by name" "error yes" \
 	"$(jget $TMP/po_instance.run.json status) $(grep -qF "SetLater.exit_profit_only is set on the instance, not declared in the class" $TMP/po_instance.run.json && echo yes || echo no)"
+# --- entry and exit tags: ft_tags' trades carry freqtrade's tags (compared above by ft_replay.py);
+# a tag table the upload forges is refused whole, named; tags past the wire's bounds are refused
+check "ft_tags: trades.csv carries entry tags of both sides and exit tags of signal exits" \
+	"$PY" - "$TMP/ft_tags.tt.trades.csv" <<'PYEOF'
+import csv, sys
+t = list(csv.DictReader(open(sys.argv[1])))
+assert {r["entry_tag"] for r in t} == {"dip in uptrend", "trend", "short bounce"}, {r["entry_tag"] for r in t}
+assert {r["exit_tag"] for r in t if r["exit_reason"] == "signal"} == {"rsi high", "rsi low"}
+assert all(r["exit_tag"] == "" for r in t if r["exit_reason"] != "signal")
+PYEOF
+forge() {  # forge NAME EXPR: a freqtrade class whose run sends EXPR (N = its bars) as the tag table
+	cat >"$TMP/$1.py" <<PYEOF
+import sys
+from freqtrade.strategy import IStrategy
+
+
+class Forged(IStrategy):
+    timeframe = '1h'
+    stoploss = -0.1
+
+    def populate_entry_trend(self, dataframe, metadata):
+        dataframe['enter_long'] = 1
+        return dataframe
+
+    def populate_exit_trend(self, dataframe, metadata):
+        N = len(dataframe)
+        sys.modules['sa_frameworks'].tag_table = lambda *a: $2
+        return dataframe
+PYEOF
+	run "$TMP/$1.py" "$1"
+}
+for pair in "bytes([84, 200]) + b'x' * 50:the tag table holds 200 names (1 to 64)" \
+	"bytes([84, 1, 3]) + b'a\\x1bb' + bytes(2 * N):tag 1 of the table holds the byte 0x1b, not printable ASCII" \
+	"bytes([84, 1, 1]) + b'a' + bytes([0] * (N - 1) + [2]) + bytes(N):the entry tag of bar 2999 is 2, past the table's 1 names" \
+	"bytes([84, 2, 1]) + b'a' + bytes([1]) + b'a' + bytes(2 * N):tags 1 and 2 of the table are the same name" \
+	"bytes([84, 1, 1]) + b'a' + bytes(N):the tag table holds 3000 tag bytes for 3000 bars" \
+	"bytes([84, 1, 1]) + b'a' + bytes(2 * N) + b'extra':the result holds 5 bytes after its tag table"; do
+	forge forged "${pair%%:*}"
+	expect_eq "a forged tag table is bad output, named: ${pair#*:}" "bad_output yes null" \
+		"$(jget $TMP/forged.run.json status) $(grep -qF "${pair#*:}" $TMP/forged.run.json && echo yes || echo no) $(jget $TMP/forged.run.json tags)"
+done
+for pair in "'x' * 65:is not supported: a tag crosses as at most 64 printable ASCII characters" \
+	"'tab\\there':is not supported: a tag crosses as at most 64 printable ASCII characters" \
+	"[str(i) for i in range(len(dataframe))]:distinct enter_tag and exit_tag names are not supported: at most 64"; do
+	cat >"$TMP/many_tags.py" <<PYEOF
+from freqtrade.strategy import IStrategy
+
+
+class ManyTags(IStrategy):
+    timeframe = '1h'
+    stoploss = -0.1
+
+    def populate_entry_trend(self, dataframe, metadata):
+        dataframe['enter_long'] = 1
+        dataframe['enter_tag'] = ${pair%%:*}
+        return dataframe
+
+    def populate_exit_trend(self, dataframe, metadata):
+        dataframe['exit_long'] = 1 - dataframe['enter_long']
+        return dataframe
+PYEOF
+	run "$TMP/many_tags.py" many_tags
+	expect_eq "tags past the wire's bounds are refused by name: ${pair#*:}" "error yes" \
+		"$(jget $TMP/many_tags.run.json status) $(grep -qF "${pair#*:}" $TMP/many_tags.run.json && echo yes || echo no)"
+done
 run $S/bt_rules_probe.py btp
 check "backtesting.py: an order fills at the next open; a buy against a short is not filled" "$PY" - "$TMP/btp.run.json" <<'PYEOF'
 import json, sys
