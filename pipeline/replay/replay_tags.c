@@ -1,30 +1,15 @@
 /* replay_tags.c - the run's entry and exit tags on the replayed trades (replay_tags.h). */
+#include "replay_log.h"
 #include "replay_tags.h"
-
-/* The bar of s that opens at time at, or s->n when none does (s->t ascending). */
-static size_t bar_at(const struct da_ohlcv *s, int64_t at)
-{
-	size_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->t[mid] < at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->n && s->t[lo] == at ? lo : s->n;
-}
 
 /* The tag v holds for the bar before the fill at time at: 0 when there is no such bar, or when
  * the replayed value there is not the full run's. */
 static unsigned char tag_before(const struct da_ohlcv *s, const uint8_t *v, int64_t at,
 				const int8_t *replayed, const int8_t *full)
 {
-	size_t j = bar_at(s, at);
+	size_t j = rpl_bar_at_or_after(s, at);
 
-	if (j == 0 || j >= s->n || replayed[j - 1] != full[j - 1])
+	if (j == 0 || j >= s->n || s->t[j] != at || replayed[j - 1] != full[j - 1])
 		return 0;
 	return v[j - 1];
 }

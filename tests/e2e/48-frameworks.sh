@@ -378,4 +378,29 @@ expect_eq "the backtesting.py strategy is judged (not INCOMPLETE)" "yes" \
 	"$([ "$(jget out/${P}_bt_sma_pair/verdict.json verdict)" != INCOMPLETE ] && echo yes || echo no)"
 check "its warm-up and permutation runs ran" "$PY" -c '
 import json, sys; r = json.load(open(sys.argv[1])); assert r.get("ok"), r' out/${P}_bt_sma_pair/robustness.json
+
+# the entry tags through a whole audit: stats.json by_entry_tag, recomputed from trades.csv, and
+# the report's entry-tag table in the HTML, the PDF and the XLSX
+C5=tests/frameworks/unittest_btc_5m.csv
+if make --no-print-directory audit STRATEGY="$S/ft_tags.py" DATA=$C5 NAME="${P}_ft_tags" TRIALS=1 \
+	>"$TMP/ft_tags.audit.log" 2>&1; then ok "ft_tags: make audit exits 0"
+else not_ok "ft_tags: make audit exits 0" "$(tail -n 5 $TMP/ft_tags.audit.log)"; fi
+check "ft_tags: every figure, by_entry_tag's rows among them, recomputed from the bundle" \
+	"$PY" tests/recompute.py out/${P}_ft_tags $C5
+check "ft_tags: by_entry_tag has a row a tag; the HTML, PDF and XLSX entry-tag tables show them" \
+	"$PY" - out/${P}_ft_tags <<'PYEOF'
+import json, subprocess, sys
+import openpyxl
+d = sys.argv[1]
+rows = json.load(open(d + "/stats.json"))["by_entry_tag"]
+tags = {"dip in uptrend", "trend", "short bounce"}
+assert {r["key"] for r in rows} == tags and sum(r["trades"] for r in rows) > 50, rows
+html = open(d + "/report.html").read()
+pdf = subprocess.run(["pdftotext", "-layout", d + "/report.pdf", "-"], capture_output=True, text=True).stdout
+sheet = [[c.value for c in r] for r in openpyxl.load_workbook(d + "/report.xlsx")["Entry tags"].iter_rows()]
+for t in tags:
+    row = next(r for r in rows if r["key"] == t)
+    assert t in html and t in pdf, t
+    assert any(r[0] == t and r[1] == row["trades"] for r in sheet), (t, sheet)
+PYEOF
 exit $T_FAILED
