@@ -55,6 +55,9 @@ struct sbx_result {
 	size_t nan_as_flat;        /* of them, the NaN or None values taken as flat (0) */
 	long declared_search;      /* parameter combinations the file's own search declared
 				    * (backtesting.py's optimize()), 0 when it declared none */
+	size_t n_tags;             /* a framework run's tag table (sbx_proto.h): its names, */
+	char (*tag_names)[SBX_TAG_NAME_MAX + 1];  /* NUL-terminated, validated; NULL when none */
+	uint8_t *tag_enter, *tag_exit;  /* n each: 0 none, else a name's place from 1; NULL when none */
 	long wall_ms;
 	char error[1024];          /* why, when status != SBX_OK */
 	struct sbx_event *events;  /* containment events of this run, in order (a rule's latest

@@ -219,7 +219,8 @@ static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct sbx_
 	f->data_w = f->out_r = f->err_r = f->res_r = f->ev_r = f->pidfd = f->scratch_fd = -1;
 	r->n = n;
 	f->out.cap = f->err.cap = LOG_CAP;
-	f->res.cap = (f->live ? n * SBX_LIVE_ANSWER_BYTES + SBX_LIVE_ANSWER_BYTES : n) + RESULT_TEXT_MAX;
+	f->res.cap = (f->live ? n * SBX_LIVE_ANSWER_BYTES + SBX_LIVE_ANSWER_BYTES : n) + RESULT_TEXT_MAX +
+		     (f->entries && !f->live ? 2 * n + SBX_TAGS_TABLE_MAX : 0);
 	if (pipe2(data, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
 	    pipe2(res, O_CLOEXEC) < 0 || sbx_flight_channel(ev) < 0)
 		goto out;

@@ -331,7 +331,8 @@ static char *take_log(struct sbx_buf *b)
 
 _Static_assert((int)SBX_SIGNAL_EVENTS_MAX == (int)DA_SIGNAL_EVENTS_MAX &&
 	       (int)SBX_EV_ENTER_LONG == (int)DA_EV_ENTER_LONG && (int)SBX_EV_ENTER_SHORT == (int)DA_EV_ENTER_SHORT &&
-	       (int)SBX_EV_EXIT_LONG == (int)DA_EV_EXIT_LONG && (int)SBX_EV_EXIT_SHORT == (int)DA_EV_EXIT_SHORT,
+	       (int)SBX_EV_EXIT_LONG == (int)DA_EV_EXIT_LONG && (int)SBX_EV_EXIT_SHORT == (int)DA_EV_EXIT_SHORT &&
+	       (int)SBX_EV_LONG_SIGNAL == (int)DA_EV_LONG_SIGNAL,
 	       "the wire's events are the readers' (signals.h)");
 
 /* Not -1, 0, 1 nor SBX_SIGNAL_NAN; with entries (a shims zygote's run), not -1 to
@@ -385,29 +386,128 @@ static size_t copy_signals(int8_t *restrict out, const char *restrict p, size_t 
 	return nans;
 }
 
+/* The tag table's names at p (the count, then each name, sbx_proto.h) into r, *used the bytes
+ * they took. Returns 0, or -1 with the reason in r->error. */
+static int take_tag_names(struct sbx_result *r, const unsigned char *p, size_t len, size_t *used)
+{
+	size_t k = len > 1 ? p[1] : 0, at = 2;
+
+	if (k < 1 || k > SBX_TAGS_MAX) {
+		sa_fmt(r->error, sizeof r->error, "the tag table holds %zu names (1 to %d)", k, SBX_TAGS_MAX);
+		return -1;
+	}
+	if (!(r->tag_names = calloc(k, sizeof *r->tag_names))) {
+		sa_fmt(r->error, sizeof r->error, "out of memory");
+		return -1;
+	}
+	r->n_tags = k;
+	for (size_t i = 0; i < k; i++) {
+		size_t m = at < len ? p[at] : 0;
+
+		if (m < 1 || m > SBX_TAG_NAME_MAX || at + 1 + m > len) {
+			sa_fmt(r->error, sizeof r->error, "tag %zu of the table is not 1 to %d bytes long",
+			       i + 1, SBX_TAG_NAME_MAX);
+			return -1;
+		}
+		for (size_t c = 0; c < m; c++)
+			if (p[at + 1 + c] < 0x20 || p[at + 1 + c] > 0x7e) {
+				sa_fmt(r->error, sizeof r->error, "tag %zu of the table holds the byte 0x%02x, "
+				       "not printable ASCII", i + 1, p[at + 1 + c]);
+				return -1;
+			}
+		memcpy(r->tag_names[i], p + at + 1, m);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(r->tag_names[j], r->tag_names[i])) {
+				sa_fmt(r->error, sizeof r->error, "tags %zu and %zu of the table are the same "
+				       "name", j + 1, i + 1);
+				return -1;
+			}
+		at += 1 + m;
+	}
+	*used = at;
+	return 0;
+}
+
+/* The tag table after a framework run's n values (sbx_proto.h), p[0] its mark, into r's tags;
+ * *used the bytes it took. A run that may not carry events, a table that is not exactly what
+ * sbx_proto.h says, an index past its names: -1 with the reason in r->error, nothing kept. */
+static int take_tags(struct sbx_flight *f, const unsigned char *p, size_t len, size_t *used)
+{
+	struct sbx_result *r = f->r;
+	size_t at = 0;
+
+	if (!f->entries) {
+		sa_fmt(r->error, sizeof r->error, "the result carries a tag table, which only a framework "
+		       "class's run may");
+		return -1;
+	}
+	if (take_tag_names(r, p, len, &at) < 0)
+		goto bad;
+	if (len - at < 2 * f->n) {
+		sa_fmt(r->error, sizeof r->error, "the tag table holds %zu tag bytes for %zu bars",
+		       len - at, f->n);
+		goto bad;
+	}
+	for (size_t i = 0; i < 2 * f->n; i++)
+		if (p[at + i] > r->n_tags) {
+			sa_fmt(r->error, sizeof r->error, "the %s tag of bar %zu is %u, past the table's %zu names",
+			       i < f->n ? "entry" : "exit", i % (f->n ? f->n : 1), p[at + i], r->n_tags);
+			goto bad;
+		}
+	if (!(r->tag_enter = malloc(f->n ? f->n : 1)) || !(r->tag_exit = malloc(f->n ? f->n : 1))) {
+		sa_fmt(r->error, sizeof r->error, "out of memory");
+		goto bad;
+	}
+	memcpy(r->tag_enter, p + at, f->n);
+	memcpy(r->tag_exit, p + at + f->n, f->n);
+	*used = at + 2 * f->n;
+	return 0;
+bad:
+	free(r->tag_names);
+	free(r->tag_enter);
+	r->tag_names = NULL;
+	r->tag_enter = NULL;
+	r->n_tags = 0;
+	return -1;
+}
+
 /* Takes an 'R' payload: exactly n bytes, each -1, 0 or 1, copied to r->signals, or
- * SBX_SIGNAL_NAN (the output's NaN or None), counted in r->nan_as_flat and taken as 0; then,
- * when there is one, the declared search's size (1 to SBX_SEARCH_MAX) into r->declared_search. */
+ * SBX_SIGNAL_NAN (the output's NaN or None), counted in r->nan_as_flat and taken as 0; then a
+ * framework run's tag table (take_tags) when one follows, then, when there is one, the declared
+ * search's size (1 to SBX_SEARCH_MAX) into r->declared_search. */
 static void take_signals(struct sbx_flight *f, const char *p, size_t len)
 {
 	struct sbx_result *r = f->r;
-	size_t bad = f->n;
+	size_t bad = f->n, used = 0, tail = len > f->n ? len - f->n : 0;
 	uint32_t search;
 
 	r->status = SBX_BAD_OUTPUT;
-	if (len == f->n + sizeof search) {
-		memcpy(&search, p + f->n, sizeof search);
+	if (len < f->n) {
+		sa_fmt(r->error, sizeof r->error, "the result holds %zu values for %zu bars", len, f->n);
+		goto out;
+	}
+	/* a table is at least 6 bytes with one bar, so 4 after the values are the search alone */
+	if (tail && tail != sizeof search) {
+		if (p[f->n] != SBX_TAGS_MARK) {
+			sa_fmt(r->error, sizeof r->error, "the result holds %zu values for %zu bars", len, f->n);
+			goto out;
+		}
+		if (take_tags(f, (const unsigned char *)p + f->n, tail, &used) < 0)
+			goto out;
+		tail -= used;
+		if (tail != 0 && tail != sizeof search) {
+			sa_fmt(r->error, sizeof r->error, "the result holds %zu bytes after its tag table", tail);
+			goto out;
+		}
+	}
+	if (tail == sizeof search) {
+		memcpy(&search, p + f->n + used, sizeof search);
 		if (search < 1 || search > SBX_SEARCH_MAX) {
 			sa_fmt(r->error, sizeof r->error, "the declared search of %u combinations is out of "
 			       "range (1 to %u)", search, SBX_SEARCH_MAX);
 			goto out;
 		}
 		r->declared_search = (long)search;
-		len = f->n;
-	}
-	if (len != f->n) {
-		sa_fmt(r->error, sizeof r->error, "the result holds %zu values for %zu bars", len, f->n);
-		goto out;
 	}
 	/* one pass that can run many bytes at a time; the first bad value is looked for only when
 	 * there is one */

@@ -77,6 +77,36 @@ static void add_limits(cJSON *o, const struct sbx_limits *lim, const struct sbx_
 	add_cgroup(l, lim, cg);
 }
 
+/* One side's tags as [[bar, name's place from 0], ...] for the bars that carry one. */
+static cJSON *tag_bars(const uint8_t *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; a && i < n; i++)
+		if (v[i]) {
+			const double pair[2] = { (double)i, (double)(v[i] - 1) };
+			cJSON_AddItemToArray(a, cJSON_CreateDoubleArray(pair, 2));
+		}
+	return a;
+}
+
+/* run.json "tags": a framework run's tag table (sbx_proto.h, checked by the driver), or null. */
+static void add_tags(cJSON *o, const struct sbx_result *r)
+{
+	cJSON *t;
+
+	if (!r || !r->signals || !r->n_tags || !r->tag_enter || !r->tag_exit) {
+		cJSON_AddNullToObject(o, "tags");
+		return;
+	}
+	t = cJSON_AddObjectToObject(o, "tags");
+	cJSON *names = cJSON_AddArrayToObject(t, "names");
+	for (size_t i = 0; i < r->n_tags; i++)
+		cJSON_AddItemToArray(names, cJSON_CreateString(r->tag_names[i]));
+	cJSON_AddItemToObject(t, "enter", tag_bars(r->tag_enter, r->n));
+	cJSON_AddItemToObject(t, "exit", tag_bars(r->tag_exit, r->n));
+}
+
 cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim,
 		    const struct sbx_cgroup *cg, const char *reason)
 {
@@ -95,6 +125,7 @@ cJSON *sbx_run_json(const struct sbx_result *r, const struct sbx_limits *lim,
 			cJSON_AddItemToArray(sig, cJSON_CreateNumber(r->signals[i]));
 	cJSON_AddItemToObject(o, "signals", sig);
 	cJSON_AddBoolToObject(o, "signal_entries", r && r->signals && r->entries);
+	add_tags(o, r);
 	cJSON_AddNumberToObject(o, "nan_as_flat", r && r->signals ? (double)r->nan_as_flat : 0);
 	if (r && r->signals && r->declared_search > 0)
 		cJSON_AddNumberToObject(o, "declared_search", (double)r->declared_search);

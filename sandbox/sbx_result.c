@@ -19,6 +19,9 @@ void sbx_result_release(struct sbx_result *r)
 	if (!r)
 		return;
 	free(r->signals);
+	free(r->tag_names);
+	free(r->tag_enter);
+	free(r->tag_exit);
 	free(r->events);
 	free(r->rules);
 	free(r->out_log);

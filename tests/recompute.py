@@ -49,7 +49,11 @@ entry, 4 a long exit, 8 a short exit); wherever a position is meant the value's 
 on the bar before fills at the open (but on the last bar); held, its side's exit event does. A freqtrade class's
 trailing stop (trailing.best_first) moves with the bar's best price before its worst is
 compared, and an ROI or take-profit level the bar passes comes before a trailing stop it
-reaches. A late fill by d bars replays the signals moved d - 1 bars later; a cost
+reaches. freqtrade's rules about the open trade (exits.exit_profit_only, exit_profit_offset,
+ignore_roi_if_entry_signal): an exit event fills only when the trade's profit at that open,
+side * (open / entry - 1), is above the offset, else the trade is held; the ROI step does not
+apply in a bar whose value before carries the held side's entry (16, the long entry signal as
+set, or 1 for a long; 2 for a short). A late fill by d bars replays the signals moved d - 1 bars later; a cost
 multiple k replays with every bps figure times k; the break-even is the k where the compounded net
 return crosses zero.
 """
@@ -340,6 +344,9 @@ class Exits:
         self.off, self.only = tr.get("offset") or 0.0, bool(tr.get("only_offset"))
         self.best_first = bool(tr.get("best_first"))
         self.roi = [(float(m), float(r)) for m, r in d.get("roi") or []]
+        self.profit_only = bool(d.get("exit_profit_only"))
+        self.profit_offset = float(d.get("exit_profit_offset") or 0.0)
+        self.ignore_roi = bool(d.get("ignore_roi_if_entry_signal"))
 
     def arm(self, side, e):
         inf = float("inf")
@@ -355,12 +362,12 @@ class Exits:
         if side * (level - self.trailing) > 0:
             self.trailing = level
 
-    def levels(self, side, e, minutes):
+    def levels(self, side, e, minutes, no_roi=False):
         inf = float("inf")
         stop, sw = (self.trailing, "trailing_stop") if side * (self.trailing - self.stop) > 0 \
             else (self.stop, "stop_loss")
         tp = e * (1.0 + side * self.tp) if self.tp else side * inf
-        ret = [r for m, r in self.roi if m <= minutes]
+        ret = [] if no_roi else [r for m, r in self.roi if m <= minutes]
         roi = e * (1.0 + side * ret[-1]) if ret else side * inf
         target, tw = (roi, "roi") if side * (roi - tp) < 0 else (tp, "take_profit")
         return stop, sw, target, tw
@@ -395,10 +402,14 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
         if eq <= 0:
             eq, ruined = 0.0, True
 
+    def roi_aside(j):
+        ev = (late[j - 1] + 1) // 3 if j else 0
+        return coded and exits.ignore_roi and bool(ev & (1 | 16 if side > 0 else 2))
+
     def inside(j):
         """(px, why, at_open) when the open trade exits in bar j, else None."""
         exits.trail_to(side, entry_px, o[j])
-        stop, sw, target, tw = exits.levels(side, entry_px, (t[j] - entry_t) // 60)
+        stop, sw, target, tw = exits.levels(side, entry_px, (t[j] - entry_t) // 60, roi_aside(j))
         if side * (o[j] - stop) <= 0:
             return o[j], sw, True
         if side * (o[j] - target) > 0:
@@ -406,7 +417,7 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
         worst, best = (lo[j], hi[j]) if side > 0 else (hi[j], lo[j])
         if exits.best_first and side * (worst - stop) > 0:
             exits.trail_to(side, entry_px, best)
-            stop, sw, target, tw = exits.levels(side, entry_px, (t[j] - entry_t) // 60)
+            stop, sw, target, tw = exits.levels(side, entry_px, (t[j] - entry_t) // 60, roi_aside(j))
         if side * (worst - stop) <= 0 and not (exits.best_first and sw == "trailing_stop" and
                                                side * (best - target) > 0):
             return stop, sw, False
@@ -422,8 +433,10 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
         want, before = pos(raw), pos(late[j - 2]) if j > 1 else 0
         if coded and exits:
             ev = (raw + 1) // 3
+            kept = exits.profit_only and side and \
+                not side * (o[j] / entry_px - 1) > exits.profit_offset
             want = (1 if ev & 1 and j < n - 1 else -1 if ev & 2 and j < n - 1 else 0) if side == 0 else \
-                0 if ev & (4 if side > 0 else 8) else side
+                0 if ev & (4 if side > 0 else 8) and not kept else side
         if want != side and (want != before or (coded and exits)):
             if side:
                 close(o[j], t[j], "signal")

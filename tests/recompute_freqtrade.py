@@ -2,7 +2,7 @@
 report from the bundle's own files (tests/recompute.py calls freqtrade_checks):
 
 - by_exit_reason and by_entry_tag: trades.csv grouped by exit_reason ("" is "unknown") and by
-  entry tag (none is recorded: one untagged row, key ""), each group's trades, mean and summed
+  entry_tag (the untagged trades in the row of key ""), each group's trades, mean and summed
   net_return, mean bars_held over the trades that say it, and wins (net_return > 0), draws (= 0)
   and losses (< 0), most summed return first, ties by key;
 - max_consecutive_wins and max_consecutive_losses: the longest runs in entry order (a tie kept in
@@ -81,7 +81,7 @@ def freqtrade_checks(d, stats, trades, curve, bars, tradelog):
     """(what, good) for every figure above."""
     checks = table_checks("by_exit_reason", stats.get("by_exit_reason"),
                           group(trades, lambda t: t["exit_reason"] or "unknown"))
-    checks += table_checks("by_entry_tag", stats.get("by_entry_tag"), group(trades, lambda t: ""))
+    checks += table_checks("by_entry_tag", stats.get("by_entry_tag"), group(trades, lambda t: t.get("entry_tag") or ""))
     wins, losses = streaks(trades)
     checks.append((f"max_consecutive_wins: {stats.get('max_consecutive_wins')!r} vs {wins}",
                    stats.get("max_consecutive_wins") == wins))

@@ -131,3 +131,108 @@ int da_live_signals(const cJSON *lookahead, size_t n_bars, unsigned flags, int8_
 		return DA_LIVE_ERROR;
 	return DA_LIVE_OK;
 }
+
+/* One side's [[bar, place], ...] into v (n_bars bytes, zeroed), places from 0 below k. */
+static int tag_bars(const cJSON *a, const char *side, size_t n_bars, size_t k, uint8_t *v,
+		    char *err, size_t errlen)
+{
+	const cJSON *p;
+	double last = -1;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(a)) {
+		sa_fmt(err, errlen, "run.json tags.%s is not a list of [bar, tag] pairs", side);
+		return -1;
+	}
+	cJSON_ArrayForEach(p, a) {
+		const cJSON *b = cJSON_GetArrayItem(p, 0), *x = cJSON_GetArrayItem(p, 1);
+
+		if (!cJSON_IsArray(p) || cJSON_GetArraySize(p) != 2 || !cJSON_IsNumber(b) ||
+		    !cJSON_IsNumber(x) || !(b->valuedouble > last) || !(b->valuedouble < (double)n_bars) ||
+		    b->valuedouble != (double)(size_t)b->valuedouble || !(x->valuedouble >= 0) ||
+		    !(x->valuedouble < (double)k) || x->valuedouble != (double)(size_t)x->valuedouble) {
+			sa_fmt(err, errlen, "run.json tags.%s pair %zu is not [bar, tag] with the bars "
+			       "ascending below %zu and the tag below %zu", side, i + 1, n_bars, k);
+			return -1;
+		}
+		last = b->valuedouble;
+		v[(size_t)b->valuedouble] = (uint8_t)(x->valuedouble + 1);
+		i++;
+	}
+	return 0;
+}
+
+/* The names into t, checked as the wire checks them. */
+static int tag_names(const cJSON *a, struct da_tags *t, char *err, size_t errlen)
+{
+	const cJSON *v;
+	size_t k = (size_t)cJSON_GetArraySize(a), i = 0;
+
+	if (!cJSON_IsArray(a) || k < 1 || k > DA_TAGS_MAX) {
+		sa_fmt(err, errlen, "run.json tags.names is not a list of 1 to %d names", DA_TAGS_MAX);
+		return -1;
+	}
+	if (!(t->names = calloc(k, sizeof *t->names))) {
+		sa_fmt(err, errlen, "out of memory");
+		return -1;
+	}
+	cJSON_ArrayForEach(v, a) {
+		const char *s = cJSON_GetStringValue(v);
+		size_t m = s ? strlen(s) : 0;
+		bool ok = m >= 1 && m <= DA_TAG_NAME_MAX;
+
+		for (size_t c = 0; ok && c < m; c++)
+			ok = s[c] >= 0x20 && s[c] <= 0x7e;
+		for (size_t j = 0; ok && j < i; j++)
+			ok = strcmp(t->names[j], s) != 0;
+		if (!ok) {
+			sa_fmt(err, errlen, "run.json tags.names %zu is not a new name of 1 to %d "
+			       "printable ASCII characters", i + 1, DA_TAG_NAME_MAX);
+			return -1;
+		}
+		memcpy(t->names[i++], s, m);
+	}
+	t->n_names = k;
+	return 0;
+}
+
+int da_run_tags(const cJSON *run, size_t n_bars, struct da_tags *t, char *err, size_t errlen)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(run, "tags");
+
+	memset(t, 0, sizeof *t);
+	if (!o || cJSON_IsNull(o))
+		return 0;
+	if (!cJSON_IsObject(o)) {
+		sa_fmt(err, errlen, "run.json tags is not an object");
+		return -1;
+	}
+	if (tag_names(cJSON_GetObjectItemCaseSensitive(o, "names"), t, err, errlen) < 0)
+		goto bad;
+	if (!(t->enter = calloc(n_bars ? n_bars : 1, 1)) || !(t->exit = calloc(n_bars ? n_bars : 1, 1))) {
+		sa_fmt(err, errlen, "out of memory");
+		goto bad;
+	}
+	if (tag_bars(cJSON_GetObjectItemCaseSensitive(o, "enter"), "enter", n_bars, t->n_names,
+		     t->enter, err, errlen) < 0 ||
+	    tag_bars(cJSON_GetObjectItemCaseSensitive(o, "exit"), "exit", n_bars, t->n_names,
+		     t->exit, err, errlen) < 0)
+		goto bad;
+	return 0;
+bad:
+	da_tags_release(t);
+	return -1;
+}
+
+const char *da_tag_name(const struct da_tags *t, unsigned k)
+{
+	return t && k >= 1 && k <= t->n_names ? t->names[k - 1] : "";
+}
+
+void da_tags_release(struct da_tags *t)
+{
+	free(t->names);
+	free(t->enter);
+	free(t->exit);
+	memset(t, 0, sizeof *t);
+}

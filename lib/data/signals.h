@@ -20,14 +20,17 @@ long da_run_blocked(const cJSON *run);
 
 /* A framework run's signal (its file says "signal_entries": true) is its position plus 3 times
  * its candle's events, -1 to DA_SIGNAL_EVENTS_MAX (the sandbox's wire, SBX_EV_*): freqtrade's
- * uncancelled entry signal and effective exit signal of each side. A plain position (-1, 0, 1)
- * carries no event. */
+ * uncancelled entry signal and effective exit signal of each side, and (DA_EV_LONG_SIGNAL,
+ * only from a strategy that sets ignore_roi_if_entry_signal) its long entry signal as set,
+ * cancelled or not, which sets an open long's ROI aside. A plain position (-1, 0, 1) carries no
+ * event. */
 enum {
 	DA_EV_ENTER_LONG = 1,
 	DA_EV_ENTER_SHORT = 2,
 	DA_EV_EXIT_LONG = 4,
 	DA_EV_EXIT_SHORT = 8,
-	DA_SIGNAL_EVENTS_MAX = 1 + 3 * 15,
+	DA_EV_LONG_SIGNAL = 16,
+	DA_SIGNAL_EVENTS_MAX = 1 + 3 * 31,
 };
 
 /* The position a signal holds (-1, 0, 1), and its events (DA_EV_*). */
@@ -57,6 +60,30 @@ enum {
  * whose "signal_entries" is true may hold values with events (DA_RUN_ENTRIES). */
 int da_run_signals(const cJSON *run, size_t n_bars, unsigned flags, int8_t **sig, char *err,
 		   size_t errlen);
+
+/* A framework run's entry and exit tags (run.json "tags": freqtrade's enter_tag and exit_tag on
+ * the bars that carry their candle's events): names, each 1 to DA_TAG_NAME_MAX printable ASCII
+ * bytes, at most DA_TAGS_MAX, no two the same; enter and exit n_bars bytes each, 0 for no tag,
+ * else a name's place counted from 1. Release with da_tags_release. */
+#define DA_TAGS_MAX 64
+#define DA_TAG_NAME_MAX 64
+struct da_tags {
+	size_t n_names;
+	char (*names)[DA_TAG_NAME_MAX + 1];
+	uint8_t *enter, *exit;
+};
+
+/* Takes run.json's "tags" (run borrowed) over n_bars bars into t (zeroed first): absent or null
+ * gives no tags and 0; else it must be {names: [string ...], enter: [[bar, place from 0] ...],
+ * exit: [...]}, each name as above, bars ascending below n_bars, places below the names' count,
+ * or -1 with "run.json tags ..." in err and t empty. */
+int da_run_tags(const cJSON *run, size_t n_bars, struct da_tags *t, char *err, size_t errlen);
+
+/* A tag's name: t's name at place k (from 1), "" for 0 or past the names. */
+const char *da_tag_name(const struct da_tags *t, unsigned k);
+
+/* Frees t's arrays and zeroes it; safe on a zeroed struct. */
+void da_tags_release(struct da_tags *t);
 
 /* What lookahead.json's "live" object gives a stage that scores it (da_live_signals). */
 enum da_live {

@@ -73,6 +73,41 @@ static int roi(const cJSON *a, struct rp_exits *x, char *err, size_t errlen)
 	return 0;
 }
 
+/* o[key] as a boolean into *out (false when absent or null). Returns 0 or -1. */
+static int boolean(const cJSON *o, const char *key, bool *out, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	*out = false;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsBool(v)) {
+		sa_fmt(err, errlen, "exits: %s is not true or false", key);
+		return -1;
+	}
+	*out = cJSON_IsTrue(v);
+	return 0;
+}
+
+/* freqtrade's rules about the open trade: exit_profit_only with its exit_profit_offset (a
+ * return, in [-1, 1e12)), ignore_roi_if_entry_signal. */
+static int trade_rules(const cJSON *o, struct rp_exits *x, char *err, size_t errlen)
+{
+	const cJSON *off = cJSON_GetObjectItemCaseSensitive(o, "exit_profit_offset");
+
+	if (boolean(o, "exit_profit_only", &x->exit_profit_only, err, errlen) < 0 ||
+	    boolean(o, "ignore_roi_if_entry_signal", &x->ignore_roi_if_entry_signal, err, errlen) < 0)
+		return -1;
+	if (!off || cJSON_IsNull(off))
+		return 0;
+	if (!cJSON_IsNumber(off) || !(off->valuedouble >= -1 && off->valuedouble < 1e12)) {
+		sa_fmt(err, errlen, "exits: exit_profit_offset is not a return in [-1, 1e12)");
+		return -1;
+	}
+	x->exit_profit_offset = off->valuedouble;
+	return 0;
+}
+
 int rp_exits_from_json(const cJSON *o, struct rp_exits *x, char *err, size_t errlen)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "error");
@@ -87,7 +122,8 @@ int rp_exits_from_json(const cJSON *o, struct rp_exits *x, char *err, size_t err
 	if (fraction(o, "stop_loss", false, 1, &x->stop_loss, err, errlen) < 0 ||
 	    fraction(o, "take_profit", false, 1e12, &x->take_profit, err, errlen) < 0 ||
 	    trailing(cJSON_GetObjectItemCaseSensitive(o, "trailing"), x, err, errlen) < 0 ||
-	    roi(cJSON_GetObjectItemCaseSensitive(o, "roi"), x, err, errlen) < 0) {
+	    roi(cJSON_GetObjectItemCaseSensitive(o, "roi"), x, err, errlen) < 0 ||
+	    trade_rules(o, x, err, errlen) < 0) {
 		memset(x, 0, sizeof(*x));
 		return -1;
 	}

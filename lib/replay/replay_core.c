@@ -78,7 +78,8 @@ const char *rp_exit_reason_name(enum rp_exit_reason e)
 
 bool rp_exits_any(const struct rp_exits *x)
 {
-	return x && (x->stop_loss > 0 || x->take_profit > 0 || x->trail > 0 || x->n_roi > 0);
+	return x && (x->stop_loss > 0 || x->take_profit > 0 || x->trail > 0 || x->n_roi > 0 ||
+		     x->exit_profit_only);
 }
 
 struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
@@ -247,6 +248,8 @@ struct pass {
 	double trade_costs;              /* the open trade's costs so far, fractions of its notional */
 	bool ruined;                     /* net equity reached zero: no more trading */
 	const struct rp_exits *x;        /* the declared exits, or NULL */
+	const int8_t *sig;               /* the signals, and whether they carry events */
+	bool coded;
 	double stop, trail_stop, target; /* the open trade's levels; +-INFINITY when none */
 };
 
@@ -546,6 +549,20 @@ static double stop_level(const struct pass *ps, enum rp_exit_reason *why)
 	return ps->stop;
 }
 
+/* Whether the ROI table is set aside in bar j: freqtrade's ignore_roi_if_entry_signal, when the
+ * candle before set the held side's entry signal (rp_exits). */
+static bool roi_ignored(const struct pass *ps, size_t j)
+{
+	int ev;
+
+	if (!ps->x->ignore_roi_if_entry_signal || !ps->coded || j == 0)
+		return false;
+	ev = da_events(ps->sig[j - 1]);
+	if (ps->open->side > 0)
+		return ev & (DA_EV_ENTER_LONG | DA_EV_LONG_SIGNAL);
+	return ev & DA_EV_ENTER_SHORT;
+}
+
 /* The open trade's target in bar j: the nearer of the take-profit and the ROI level at the
  * minutes held at the bar's open (the take-profit when they are equal), and why. */
 static double target_level(const struct pass *ps, size_t j, enum rp_exit_reason *why)
@@ -555,7 +572,7 @@ static double target_level(const struct pass *ps, size_t j, enum rp_exit_reason 
 	double tp = ps->x->take_profit > 0 ? t->entry_px * (1.0 + side * ps->x->take_profit)
 					   : side * INFINITY;
 	double held = (double)((ps->s->t[j] - t->entry) / 60);
-	double ret = roi_at(ps->x, held);
+	double ret = roi_ignored(ps, j) ? NAN : roi_at(ps->x, held);
 	double roi = isnan(ret) ? side * INFINITY : t->entry_px * (1.0 + side * ret);
 
 	*why = side * (roi - tp) < 0 ? RP_EXIT_ROI : RP_EXIT_TAKE_PROFIT;
@@ -652,33 +669,45 @@ static int wanted(const int8_t *signals, size_t j, int held)
 	return want != before ? want : held;
 }
 
+/* Whether freqtrade's exit_profit_only keeps the open trade through an exit signal that would
+ * fill at bar j's open: its profit there is not above exit_profit_offset (rp_exits). */
+static bool exit_kept(const struct pass *ps, size_t j)
+{
+	const struct rp_trade *t = ps->open;
+
+	if (!ps->x->exit_profit_only)
+		return false;
+	return !(t->side * (ps->s->open[j] * ps->inv_entry_px - 1.0) > ps->x->exit_profit_offset);
+}
+
 /* The same for a framework run's signals, by their events as freqtrade's backtest takes the
  * bar before's signals: flat, its uncancelled entry of either side, but on the last bar (n - 1:
- * freqtrade opens nothing on its last candle); held, that side's effective exit. Without exits
+ * freqtrade opens nothing on its last candle); held, that side's effective exit, unless
+ * exit_profit_only keeps the trade (exit_kept). Without exits
  * inside a bar this is the signals' own position; after one, freqtrade enters again on the next
  * candle whose entry signal is set. */
-static int wanted_by_events(const int8_t *signals, size_t j, size_t n, int held)
+static int wanted_by_events(const struct pass *ps, size_t j, int held)
 {
-	int ev = j ? da_events(signals[j - 1]) : 0;
+	int ev = j ? da_events(ps->sig[j - 1]) : 0;
 
-	if (held == 0 && j + 1 == n)
+	if (held == 0 && j + 1 == ps->s->n)
 		return 0;
 	if (held == 0)
 		return ev & DA_EV_ENTER_LONG ? 1 : ev & DA_EV_ENTER_SHORT ? -1 : 0;
 	if (ev & (held > 0 ? DA_EV_EXIT_LONG : DA_EV_EXIT_SHORT))
-		return 0;
+		return exit_kept(ps, j) ? held : 0;
 	return held;
 }
 
 /* The replay with exits, bar by bar: a fill at the open where wanted() (wanted_by_events() for
  * signals with events) says, then the bar's exits. */
-static void run_exits(struct pass *ps, const int8_t *signals, bool coded)
+static void run_exits(struct pass *ps)
 {
 	size_t n = ps->s->n;
 
 	for (size_t j = 0; j < n; j++) {
 		int held = ps->open ? ps->open->side : 0;
-		int want = coded ? wanted_by_events(signals, j, n, held) : wanted(signals, j, held);
+		int want = ps->coded ? wanted_by_events(ps, j, held) : wanted(ps->sig, j, held);
 
 		if (!fill_at_open(ps, held, want, j))
 			return;
@@ -727,22 +756,22 @@ int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 		.borrow_per_s = borrows ? c->borrow_bps_year / 1e4 / RP_YEAR_S : 0.0,
 		.eq_net = 1.0, .eq_gross = 1.0,
 		.x = rp_exits_any(c->exits) ? c->exits : NULL,
+		.sig = signals,
 	};
 	size_t n = s->n;
-	bool coded;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	r->market = market;
 	if (rp_columns_alloc(r, n, s->t) < 0)
 		goto out;
-	coded = positions(r->eq_pos, signals, n);
-	if (rp_trades_alloc(r, count_opens(r->eq_pos, n) + (ps.x && coded ? count_entries(signals, n) : 0)) < 0)
+	ps.coded = positions(r->eq_pos, signals, n);
+	if (rp_trades_alloc(r, count_opens(r->eq_pos, n) + (ps.x && ps.coded ? count_entries(signals, n) : 0)) < 0)
 		goto out;
 	if (n) {
 		ps.next_funding = ceil_multiple(s->t[0], RP_FUNDING_PERIOD_S);
 		if (ps.x)
-			run_exits(&ps, signals, coded);
+			run_exits(&ps);
 		else
 			run_signals(&ps);
 	}

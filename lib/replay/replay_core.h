@@ -92,11 +92,20 @@ struct rp_roi_step {
  * trail_positive (when set) once p gains more than trail_offset, else trail; with
  * trail_only_offset it does not move until p gains trail_offset (freqtrade's semantics);
  * trail_best_first moves it with a bar's best price before the bar's worst is compared (the
- * order freqtrade's backtest takes, above). */
+ * order freqtrade's backtest takes, above).
+ *
+ * Two of freqtrade's rules about the open trade, which only signals with events (signals.h)
+ * carry: with exit_profit_only an exit signal closes the trade only when its profit at the
+ * fill's open, side * (open / entry_px - 1) (from prices, like the ROI levels), is above
+ * exit_profit_offset, else the trade is held on to its stop, its ROI or a later exit signal;
+ * with ignore_roi_if_entry_signal the ROI table does not apply in a bar whose candle before set
+ * the held side's entry signal (DA_EV_ENTER_* of that side, or DA_EV_LONG_SIGNAL for a long). */
 struct rp_exits {
 	double stop_loss, take_profit;
 	double trail, trail_positive, trail_offset;
 	bool trail_only_offset, trail_best_first;
+	bool exit_profit_only, ignore_roi_if_entry_signal;
+	double exit_profit_offset;
 	size_t n_roi;
 	struct rp_roi_step roi[RP_ROI_MAX];  /* minutes strictly ascending */
 };
@@ -144,6 +153,8 @@ struct rp_trade {
 	double gross, fees, slippage, funding, borrow, net;  /* fractions of the unit notional */
 	bool open_at_end;      /* closed at the last close because the data ended */
 	unsigned char exit_reason;  /* enum rp_exit_reason */
+	unsigned char entry_tag, exit_tag;  /* a tag's place from 1 in the caller's table (signals.h,
+					     * struct da_tags), 0 none; rp_replay sets none */
 };
 
 /* What a replay or a trade-log audit produces. Release with rp_result_release. */

@@ -353,6 +353,12 @@ static void put_exit_levels(cJSON *o, const struct rp_exits *x)
 		cJSON_AddItemToArray(roi, cJSON_CreateDoubleArray(step, 2));
 	}
 	put(o, "roi", roi);
+	if (x->exit_profit_only) {  /* freqtrade's rules about the open trade, when set */
+		put_bool(o, "exit_profit_only", true);
+		cJSON_AddNumberToObject(o, "exit_profit_offset", x->exit_profit_offset);
+	}
+	if (x->ignore_roi_if_entry_signal)
+		put_bool(o, "ignore_roi_if_entry_signal", true);
 }
 
 /* strategy.exits from the child's finding: {declared, source, class, line, stop_loss,

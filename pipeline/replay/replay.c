@@ -16,6 +16,7 @@
 #include "replay_io.h"
 #include "replay_curves.h"
 #include "replay_live.h"
+#include "replay_tags.h"
 #include "stats_core.h"
 #include "tradelog.h"
 #include "tradelog_formats.h"
@@ -124,6 +125,7 @@ struct loaded {
 	struct rp_exits exits;
 	struct da_ohlcv data;
 	int8_t *signals, *live;
+	struct da_tags tags;
 	struct da_tradelog log;
 	char cfg_err[512], data_err[512], sig_err[512], log_err[512], live_err[512];
 	struct rpl_inputs in;
@@ -155,7 +157,8 @@ static void load_signals(struct loaded *L, const char *path)
 	L->run = sa_json_read(path, SA_JSON_CAP, err, sizeof(err));
 	if (!L->run)
 		sa_fmt(L->sig_err, sizeof(L->sig_err), "run.json: %s", err);
-	else if (rpl_read_signals(L->run, L->data.n, &L->signals, L->sig_err, sizeof(L->sig_err)) == 0)
+	else if (rpl_read_signals(L->run, L->data.n, &L->signals, L->sig_err, sizeof(L->sig_err)) == 0 &&
+		 da_run_tags(L->run, L->data.n, &L->tags, L->sig_err, sizeof(L->sig_err)) == 0)
 		L->in.signals = L->signals;
 }
 
@@ -243,6 +246,7 @@ static void release_all(struct loaded *L)
 	da_ohlcv_release(&L->data);
 	free(L->signals);
 	free(L->live);
+	da_tags_release(&L->tags);
 	da_tradelog_release(&L->log);
 }
 
@@ -286,7 +290,10 @@ int main(int argc, char **argv)
 	out = rpl_stage(&L.in, &r, &bt);
 	if (a.timing)
 		report_timing(&L, load_ms);
-	if (rpl_write_trades(a.trades_out, &r, err, sizeof err) < 0 ||
+	if (L.in.signals)
+		rpl_tag_trades(&r, L.in.data, &L.tags, rpl_live_scored(&L.in) ? L.in.live : L.in.signals,
+			       L.in.signals);
+	if (rpl_write_trades(a.trades_out, &r, &L.tags, err, sizeof err) < 0 ||
 	    rpl_write_equity(a.equity_out, &r, err, sizeof err) < 0 ||
 	    (a.backtest_out && rpl_write_equity(a.backtest_out, rpl_live_scored(&L.in) ? &bt : &r,
 						err, sizeof err) < 0) ||

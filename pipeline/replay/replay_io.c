@@ -590,7 +590,7 @@ static void put_time(FILE *fp, int64_t t)
 	sa_csv_write_text(fp, sa_time_format(t, buf));
 }
 
-static void put_trade(FILE *fp, const struct rp_trade *t)
+static void put_trade(FILE *fp, const struct rp_trade *t, const struct da_tags *tags)
 {
 	put_time(fp, t->entry);
 	fputc(',', fp);
@@ -611,10 +611,15 @@ static void put_trade(FILE *fp, const struct rp_trade *t)
 	}
 	fprintf(fp, ",%d,", t->open_at_end ? 1 : 0);
 	sa_csv_write_text(fp, rp_exit_reason_name(t->exit_reason));
+	fputc(',', fp);
+	sa_csv_write_text(fp, da_tag_name(tags, t->entry_tag));
+	fputc(',', fp);
+	sa_csv_write_text(fp, da_tag_name(tags, t->exit_tag));
 	fputc('\n', fp);
 }
 
-int rpl_write_trades(const char *path, const struct rp_result *r, char *err, size_t errlen)
+int rpl_write_trades(const char *path, const struct rp_result *r, const struct da_tags *tags,
+		     char *err, size_t errlen)
 {
 	struct sa_atomic a = { 0 };
 	int rc = -1;
@@ -622,9 +627,9 @@ int rpl_write_trades(const char *path, const struct rp_result *r, char *err, siz
 	if (sa_atomic_open(&a, path, err, errlen) < 0)
 		goto out;
 	fputs("entry_time,exit_time,side,entry_px,exit_px,bars_held,gross_return,fees,slippage,"
-	      "funding,borrow,net_return,open_at_end,exit_reason\n", a.fp);
+	      "funding,borrow,net_return,open_at_end,exit_reason,entry_tag,exit_tag\n", a.fp);
 	for (size_t i = 0; i < r->n_trades; i++)
-		put_trade(a.fp, &r->trades[i]);
+		put_trade(a.fp, &r->trades[i], tags);
 	rc = sa_atomic_commit(&a, err, errlen);
 out:
 	sa_atomic_abort(&a);

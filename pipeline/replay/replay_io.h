@@ -11,6 +11,7 @@
 #include "ohlcv.h"
 #include "costs.h"
 #include "replay_core.h"
+#include "signals.h"
 #include "tradelog.h"
 
 /* Significant digits of every number replay writes (JSON and CSV). */
@@ -59,9 +60,11 @@ struct rpl_inputs {
  * releases backtest too. */
 cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r, struct rp_result *backtest);
 
-/* Writes trades.csv / equity.csv for r atomically (headers only when r is empty). Return 0,
+/* Writes trades.csv / equity.csv for r atomically (headers only when r is empty); trades.csv's
+ * entry_tag and exit_tag are the trades' tags' names in tags (NULL or none: empty). Return 0,
  * or -1 with the reason in err. */
-int rpl_write_trades(const char *path, const struct rp_result *r, char *err, size_t errlen);
+int rpl_write_trades(const char *path, const struct rp_result *r, const struct da_tags *tags,
+		     char *err, size_t errlen);
 int rpl_write_equity(const char *path, const struct rp_result *r, char *err, size_t errlen);
 
 #endif

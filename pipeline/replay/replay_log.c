@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* First bar with t >= at (s->n when none). */
-static size_t bar_at_or_after(const struct da_ohlcv *s, int64_t at)
+size_t rpl_bar_at_or_after(const struct da_ohlcv *s, int64_t at)
 {
 	size_t lo = 0, hi = s->n;
 
@@ -29,7 +28,7 @@ static long bars_between(const struct da_ohlcv *s, int64_t entry, int64_t exit)
 {
 	if (!s || s->n == 0)
 		return -1;
-	return (long)(bar_at_or_after(s, exit) - bar_at_or_after(s, entry));
+	return (long)(rpl_bar_at_or_after(s, exit) - rpl_bar_at_or_after(s, entry));
 }
 
 /* Bars covered by at least one logged trade, so overlapping trades are not double counted. */
@@ -41,8 +40,8 @@ static size_t bars_covered(const struct da_tradelog *log, const struct da_ohlcv 
 	if (!in)
 		return 0;
 	for (size_t i = 0; i < log->n; i++) {
-		size_t a = bar_at_or_after(s, log->trades[i].entry);
-		size_t b = bar_at_or_after(s, log->trades[i].exit);
+		size_t a = rpl_bar_at_or_after(s, log->trades[i].entry);
+		size_t b = rpl_bar_at_or_after(s, log->trades[i].exit);
 		for (size_t j = a; j < b; j++)
 			in[j] = 1;
 	}

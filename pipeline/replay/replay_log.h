@@ -58,4 +58,7 @@ struct rpl_reconcile {
 int rpl_reconcile(const struct da_tradelog *log, const struct rp_result *replay, double tolerance,
 		 struct rpl_reconcile *out);
 
+/* The first bar of s with t >= at (s->t ascending), s->n when none. */
+size_t rpl_bar_at_or_after(const struct da_ohlcv *s, int64_t at);
+
 #endif

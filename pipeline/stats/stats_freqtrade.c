@@ -141,16 +141,18 @@ static cJSON *exit_table(const struct rp_trade *t, size_t n)
 	return table_json(k, RP_EXIT_N);
 }
 
-/* by_entry_tag: no tag reaches the stats (only the upload's signals leave the sandbox, and a
- * trade log's tag column is not read), so every trade is in the untagged row, "" (freqtrade
- * prints it OTHER). */
-static cJSON *tag_table(const struct rp_trade *t, size_t n)
+/* by_entry_tag: one row a tag (trades.csv entry_tag, a framework run's enter_tag), the
+ * untagged trades in the row "" (freqtrade prints it OTHER). */
+static cJSON *tag_table(const struct rp_trade *t, size_t n, const struct da_tags *tags)
 {
-	struct keyed k = { "", { 0 } };
+	struct keyed k[DA_TAGS_MAX + 1];
+	size_t m = tags ? tags->n_names : 0;
 
+	for (size_t i = 0; i <= m; i++)
+		k[i] = (struct keyed){ i ? tags->names[i - 1] : "", { 0 } };
 	for (size_t i = 0; i < n; i++)
-		sts_ft_row_add(&k.row, t[i].net, t[i].bars_held);
-	return table_json(&k, 1);
+		sts_ft_row_add(&k[t[i].entry_tag <= m ? t[i].entry_tag : 0].row, t[i].net, t[i].bars_held);
+	return table_json(k, m + 1);
 }
 
 /* market_change: the instrument's close at the last bar over its close at the first - 1, over
@@ -194,7 +196,9 @@ oom:
 int sts_freqtrade_report(cJSON *o, const struct sts_stage_in *in, double net_return, char *err,
 			 size_t errlen)
 {
-	cJSON *ex = exit_table(in->trades, in->n_trades), *tag = tag_table(in->trades, in->n_trades);
+	cJSON *ex = exit_table(in->trades, in->n_trades);
+	cJSON *tag = tag_table(in->trades, in->n_trades, in->entry_tags);
+	bool tagged = in->entry_tags && in->entry_tags->n_names > 0;
 	size_t wins, losses;
 
 	if (!ex || !tag || sts_ft_streaks(in->trades, in->n_trades, &wins, &losses) < 0) {
@@ -205,9 +209,12 @@ int sts_freqtrade_report(cJSON *o, const struct sts_stage_in *in, double net_ret
 	}
 	cJSON_AddItemToObject(o, "by_exit_reason", ex);
 	cJSON_AddItemToObject(o, "by_entry_tag", tag);
-	cJSON_AddStringToObject(o, "entry_tag_note", "No entry tag was recorded: only the "
-				"strategy's signals leave the sandbox, and a trade log's tags are not "
-				"read, so every trade is untagged (freqtrade's OTHER).");
+	cJSON_AddStringToObject(o, "entry_tag_note", tagged ? "Entry tags are the strategy's "
+				"enter_tag on the candle each trade entered from (trades.csv entry_tag); "
+				"the row \"\" holds the untagged trades (freqtrade's OTHER)." :
+				"No entry tag was recorded: the strategy set no enter_tag on a candle a "
+				"trade entered from, and a trade log's tags are not read, so every trade "
+				"is untagged (freqtrade's OTHER).");
 	cJSON_AddNumberToObject(o, "max_consecutive_wins", (double)wins);
 	cJSON_AddNumberToObject(o, "max_consecutive_losses", (double)losses);
 	market_change(o, in);

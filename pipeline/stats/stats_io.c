@@ -46,11 +46,47 @@ static void *grow_one(struct growth *g)
 }
 
 enum { T_ENTRY, T_EXIT, T_SIDE, T_EPX, T_XPX, T_BARS, T_GROSS, T_FEES, T_SLIP, T_FUND, T_BORROW,
-       T_NET, T_END, T_REASON, T_N };
+       T_NET, T_END, T_REASON, T_ETAG, T_XTAG, T_N };
 static const char *const trade_cols[T_N] = {
 	"entry_time", "exit_time", "side", "entry_px", "exit_px", "bars_held", "gross_return",
 	"fees", "slippage", "funding", "borrow", "net_return", "open_at_end", "exit_reason",
+	"entry_tag", "exit_tag",
 };
+
+/* What trade_row fills: the trades, and the entry tags' names met (NULL: not kept). */
+struct trade_rows {
+	struct growth g;
+	struct da_tags *tags;
+};
+
+/* The place from 1 of the entry tag name in tb's column w among r->tags' names, added when
+ * new ("" is 0). Returns -1 past DA_TAGS_MAX names. */
+static int tag_place(struct sa_csv_table *tb, int w, struct trade_rows *r, unsigned char *out)
+{
+	const char *v = tb->vals[w];
+	struct da_tags *t = r->tags;
+	size_t k;
+
+	*out = 0;
+	if (!t || !*v)
+		return 0;
+	for (k = 0; k < t->n_names && strcmp(t->names[k], v); k++)
+		;
+	if (k == t->n_names) {
+		if (k == DA_TAGS_MAX || strlen(v) > DA_TAG_NAME_MAX) {
+			sa_csv_table_fail(tb, "entry_tag '%.64s' is past the %d tags of at most %d "
+					  "characters a replay writes", v, DA_TAGS_MAX, DA_TAG_NAME_MAX);
+			return -1;
+		}
+		if (!t->names && !(t->names = calloc(DA_TAGS_MAX, sizeof *t->names))) {
+			sa_csv_table_fail(tb, "out of memory");
+			return -1;
+		}
+		strcpy(t->names[t->n_names++], v);
+	}
+	*out = (unsigned char)(k + 1);
+	return 0;
+}
 
 /* exit_reason by its name in trades.csv ("" when unknown, as in a trade log). */
 static int trade_reason(struct sa_csv_table *tb, struct rp_trade *t)
@@ -81,8 +117,8 @@ static int trade_times(struct sa_csv_table *tb, struct rp_trade *t)
 
 static int trade_row(struct sa_csv_table *tb, void *arg)
 {
-	struct growth *g = arg;
-	struct rp_trade *t = grow_one(g);
+	struct trade_rows *rows = arg;
+	struct rp_trade *t = grow_one(&rows->g);
 	double bars;
 
 	if (!t) {
@@ -96,7 +132,7 @@ static int trade_row(struct sa_csv_table *tb, void *arg)
 	    sa_csv_table_num(tb, T_SLIP, false, &t->slippage) < 0 ||
 	    sa_csv_table_num(tb, T_FUND, false, &t->funding) < 0 ||
 	    sa_csv_table_num(tb, T_BORROW, false, &t->borrow) < 0 || sa_csv_table_num(tb, T_NET, false, &t->net) < 0 ||
-	    trade_reason(tb, t) < 0)
+	    trade_reason(tb, t) < 0 || tag_place(tb, T_ETAG, rows, &t->entry_tag) < 0)
 		return -1;
 	t->bars_held = isfinite(bars) && bars >= 0 ? (long)bars : -1;
 	t->open_at_end = !strcmp(tb->vals[T_END], "1");
@@ -104,21 +140,26 @@ static int trade_row(struct sa_csv_table *tb, void *arg)
 }
 
 int sts_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_t *n,
-		    char *err, size_t errlen)
+		    struct da_tags *tags, char *err, size_t errlen)
 {
-	struct growth g = { .size = sizeof(struct rp_trade) };
+	struct trade_rows rows = { .g = { .size = sizeof(struct rp_trade) }, .tags = tags };
 	struct sa_csv_table tb = { .pos = { .file = "trades.csv", .err = err, .errlen = errlen },
-			    .want = trade_cols, .n_want = T_N, .row = trade_row, .arg = &g };
-	int rc = sa_csv_table_parse(&tb, buf, len);
+			    .want = trade_cols, .n_want = T_N, .row = trade_row, .arg = &rows };
+	int rc;
 
+	if (tags)
+		memset(tags, 0, sizeof *tags);
+	rc = sa_csv_table_parse(&tb, buf, len);
 	*trades = NULL;
 	*n = 0;
 	if (rc < 0) {
-		free(g.items);
+		free(rows.g.items);
+		if (tags)
+			da_tags_release(tags);
 		return -1;
 	}
-	*trades = g.items;
-	*n = g.n;
+	*trades = rows.g.items;
+	*n = rows.g.n;
 	return 0;
 }
 

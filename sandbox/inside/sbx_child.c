@@ -441,10 +441,28 @@ static uint32_t declared_search(void)
 	return n;
 }
 
+/* A framework run's tag table (sbx_proto.h), as the shim left it (sa_frameworks.TAG_TABLE, bytes),
+ * NULL when there is none: a new reference. Sent as it is, whatever it holds: the driver checks
+ * it, as it may be the upload's. */
+static PyObject *tag_table(void)
+{
+	PyObject *mods = PySys_GetObject("modules");  /* borrowed */
+	PyObject *fw = framework_run && mods && PyDict_Check(mods) ?
+		       PyDict_GetItemString(mods, "sa_frameworks") : NULL;
+	PyObject *v = fw ? PyObject_GetAttrString(fw, "TAG_TABLE") : NULL;
+
+	PyErr_Clear();
+	if (v && !PyBytes_Check(v)) {
+		Py_DECREF(v);
+		v = NULL;
+	}
+	return v;
+}
+
 /* Step 11: the upload, then signals() on the whole frame. */
 static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject *params, size_t n)
 {
-	PyObject *fn = load_upload(z), *out = NULL, *conv, *idx;
+	PyObject *fn = load_upload(z), *out = NULL, *conv, *idx, *tags;
 	uint32_t search;
 
 	/* Held before the upload runs: it may rebind df.index, not the bars' own index. */
@@ -465,6 +483,7 @@ static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject
 	 * between the check of the values and their sending. */
 	flush_stdio(z);
 	search = declared_search();
+	tags = tag_table();
 	conv = PyDict_GetItemString(z->helpers, "to_int8");
 	{
 		/* n int8 values (to_int8 checked the length), sent from the array's own buffer */
@@ -475,6 +494,8 @@ static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject
 		if (!b || PyObject_GetBuffer(b, &v, PyBUF_C_CONTIGUOUS) < 0)
 			finish_error(z);
 		put_result(SBX_TAG_RESULT, v.buf, (size_t)v.len);
+		if (tags && PyBytes_GET_SIZE(tags) > 0)
+			put_raw(PyBytes_AS_STRING(tags), (size_t)PyBytes_GET_SIZE(tags));
 		if (search)
 			put_raw(&search, sizeof search);
 		PyBuffer_Release(&v);

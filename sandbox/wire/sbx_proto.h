@@ -36,7 +36,7 @@
  * file on descriptor 0 ends the run. An answer for a bar not yet sent, a number out of turn or a
  * value other than those four is bad output; a bar not answered within the wall clock is killed
  * there (a framework run's values with events aside, below). At most 3 bits a bar cross back
- * (five values; a framework run's, 6 bits: 48 values to SBX_SIGNAL_EVENTS_MAX and the two marks). */
+ * (five values; a framework run's, 7 bits: 96 values to SBX_SIGNAL_EVENTS_MAX and the two marks). */
 #define SBX_TAG_LIVE 'L'
 #define SBX_LIVE_ANSWER_BYTES 5
 #define SBX_LIVE_RAISED (-127)
@@ -69,7 +69,7 @@ enum {
  * zygote that loaded the framework shims (its ready reply's wstatus SBX_READY_SHIMS): there a
  * framework class's run answers position + 3 * events, -1 to SBX_SIGNAL_EVENTS_MAX, the events
  * its candle's signals make (SBX_EV_*, freqtrade's uncancelled entry and effective exit signals
- * of each side), which a replay with exits follows once its stop or ROI closed a trade; wherever
+ * of each side, and for ignore_roi_if_entry_signal its long entry signal as set), which a replay with exits follows once its stop or ROI closed a trade; wherever
  * a position is meant the value is ((v + 1) mod 3) - 1. */
 #define SBX_SIGNAL_NAN (-128)
 enum {
@@ -77,8 +77,21 @@ enum {
 	SBX_EV_ENTER_SHORT = 2,
 	SBX_EV_EXIT_LONG = 4,
 	SBX_EV_EXIT_SHORT = 8,
+	SBX_EV_LONG_SIGNAL = 16,
 };
-#define SBX_SIGNAL_EVENTS_MAX (1 + 3 * 15)
+#define SBX_SIGNAL_EVENTS_MAX (1 + 3 * 31)
+
+/* A framework class's run may send, after its n values, its candles' entry and exit tags
+ * (freqtrade's enter_tag and exit_tag columns) as a small table: SBX_TAGS_MARK, the count k
+ * (uint8, 1 to SBX_TAGS_MAX), k names each as its length (uint8, 1 to SBX_TAG_NAME_MAX) and its
+ * bytes (printable ASCII, 0x20 to 0x7e, no two the same), then n bytes of entry tags and n bytes
+ * of exit tags, one a bar, each 0 (none) or a name's place in the table counted from 1; the
+ * declared search's uint32, when there is one, after the table. Nothing else the upload chooses
+ * crosses: the driver refuses the whole run's output as bad when the table is anything else. */
+#define SBX_TAGS_MARK 'T'
+#define SBX_TAGS_MAX 64
+#define SBX_TAG_NAME_MAX 64
+#define SBX_TAGS_TABLE_MAX (2 + SBX_TAGS_MAX * (1 + SBX_TAG_NAME_MAX))
 #define SBX_READY_SHIMS 1
 enum {
 	SBX_TAG_RESULT = 'R',

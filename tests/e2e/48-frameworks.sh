@@ -178,7 +178,8 @@ expect_eq "a plain signals(df) answering 2, even beside the framework shims, is 
 # --- freqtrade's rules trade for trade: the audit's trades.csv against an independent replay of
 # freqtrade's backtest (ft_replay.py) on freqtrade's own test candles (UNITTEST/BTC, 5m and 1h)
 "$BIN/config" -o "$TMP/ft.json" >/dev/null
-for pair in ft_reentry:5m ft_trailing:5m ft_v2_meanrev:1h ft_v3_trend_short:1h ft_rules_probe:1h; do
+for pair in ft_reentry:5m ft_trailing:5m ft_v2_meanrev:1h ft_v3_trend_short:1h ft_rules_probe:1h ft_profit_only:5m \
+	ft_tags:5m; do
 	f=${pair%%:*}
 	C=tests/frameworks/unittest_btc_${pair#*:}.csv
 	"$BIN/inspect" --strategy $S/$f.py -o "$TMP/$f.tt.inspect.json"
@@ -198,6 +199,106 @@ again = sum(1 for a, b in zip(t, t[1:]) if a["exit_reason"] in ("roi", "stop_los
 assert len(t) > 300 and again > 100 and {r["side"] for r in t} == {"long", "short"}, (len(t), again)
 assert any(r["exit_reason"] == "trailing_stop" for r in csv.DictReader(open(sys.argv[2])))
 PYEOF
+# exit_profit_only and ignore_roi_if_entry_signal each change ft_profit_only's trades: with
+# either set to False freqtrade's trades are not the audit's
+for v in exit_profit_only ignore_roi_if_entry_signal; do
+	sed "s/^    $v = True/    $v = False/" $S/ft_profit_only.py >"$TMP/po_$v.py"
+	if "$PY" tests/frameworks/ft_replay.py "$TMP/po_$v.py" tests/frameworks/unittest_btc_5m.csv \
+		"$TMP/ft_profit_only.tt.trades.csv" >"$TMP/po_$v.log" 2>&1; then
+		not_ok "ft_profit_only: without $v freqtrade trades otherwise" "$(head -n 1 $TMP/po_$v.log)"
+	else ok "ft_profit_only: without $v freqtrade trades otherwise"; fi
+done
+check "ft_profit_only: its long entry signal crosses as set where the exit signal cancels it (ignore_roi_if_entry_signal)" \
+	"$PY" -c 'import json,sys; v=[(x+1)//3 for x in json.load(open(sys.argv[1]))["signals"]]; assert any(e & 16 and not e & 1 for e in v)' \
+	"$TMP/ft_profit_only.tt.run.json"
+cat >"$TMP/po_instance.py" <<'PYEOF'
+from freqtrade.strategy import IStrategy
+
+
+class SetLater(IStrategy):
+    timeframe = '1h'
+    stoploss = -0.1
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.exit_profit_only = True
+
+    def populate_entry_trend(self, dataframe, metadata):
+        dataframe['enter_long'] = 1
+        return dataframe
+
+    def populate_exit_trend(self, dataframe, metadata):
+        dataframe['exit_long'] = 0
+        return dataframe
+PYEOF
+run "$TMP/po_instance.py" po_instance
+expect_eq "a rule about the open trade set on the instance is refused by name" "error yes" \
+	"$(jget $TMP/po_instance.run.json status) $(grep -qF "SetLater.exit_profit_only is set on the instance, not declared in the class" $TMP/po_instance.run.json && echo yes || echo no)"
+# --- entry and exit tags: ft_tags' trades carry freqtrade's tags (compared above by ft_replay.py);
+# a tag table the upload forges is refused whole, named; tags past the wire's bounds are refused
+check "ft_tags: trades.csv carries entry tags of both sides and exit tags of signal exits" \
+	"$PY" - "$TMP/ft_tags.tt.trades.csv" <<'PYEOF'
+import csv, sys
+t = list(csv.DictReader(open(sys.argv[1])))
+assert {r["entry_tag"] for r in t} == {"dip in uptrend", "trend", "short bounce"}, {r["entry_tag"] for r in t}
+assert {r["exit_tag"] for r in t if r["exit_reason"] == "signal"} == {"rsi high", "rsi low"}
+assert all(r["exit_tag"] == "" for r in t if r["exit_reason"] != "signal")
+PYEOF
+forge() {  # forge NAME EXPR: a freqtrade class whose run sends EXPR (N = its bars) as the tag table
+	cat >"$TMP/$1.py" <<PYEOF
+import sys
+from freqtrade.strategy import IStrategy
+
+
+class Forged(IStrategy):
+    timeframe = '1h'
+    stoploss = -0.1
+
+    def populate_entry_trend(self, dataframe, metadata):
+        dataframe['enter_long'] = 1
+        return dataframe
+
+    def populate_exit_trend(self, dataframe, metadata):
+        N = len(dataframe)
+        sys.modules['sa_frameworks'].tag_table = lambda *a: $2
+        return dataframe
+PYEOF
+	run "$TMP/$1.py" "$1"
+}
+for pair in "bytes([84, 200]) + b'x' * 50:the tag table holds 200 names (1 to 64)" \
+	"bytes([84, 1, 3]) + b'a\\x1bb' + bytes(2 * N):tag 1 of the table holds the byte 0x1b, not printable ASCII" \
+	"bytes([84, 1, 1]) + b'a' + bytes([0] * (N - 1) + [2]) + bytes(N):the entry tag of bar 2999 is 2, past the table's 1 names" \
+	"bytes([84, 2, 1]) + b'a' + bytes([1]) + b'a' + bytes(2 * N):tags 1 and 2 of the table are the same name" \
+	"bytes([84, 1, 1]) + b'a' + bytes(N):the tag table holds 3000 tag bytes for 3000 bars" \
+	"bytes([84, 1, 1]) + b'a' + bytes(2 * N) + b'extra':the result holds 5 bytes after its tag table"; do
+	forge forged "${pair%%:*}"
+	expect_eq "a forged tag table is bad output, named: ${pair#*:}" "bad_output yes null" \
+		"$(jget $TMP/forged.run.json status) $(grep -qF "${pair#*:}" $TMP/forged.run.json && echo yes || echo no) $(jget $TMP/forged.run.json tags)"
+done
+for pair in "'x' * 65:is not supported: a tag crosses as at most 64 printable ASCII characters" \
+	"'tab\\there':is not supported: a tag crosses as at most 64 printable ASCII characters" \
+	"[str(i) for i in range(len(dataframe))]:distinct enter_tag and exit_tag names are not supported: at most 64"; do
+	cat >"$TMP/many_tags.py" <<PYEOF
+from freqtrade.strategy import IStrategy
+
+
+class ManyTags(IStrategy):
+    timeframe = '1h'
+    stoploss = -0.1
+
+    def populate_entry_trend(self, dataframe, metadata):
+        dataframe['enter_long'] = 1
+        dataframe['enter_tag'] = ${pair%%:*}
+        return dataframe
+
+    def populate_exit_trend(self, dataframe, metadata):
+        dataframe['exit_long'] = 1 - dataframe['enter_long']
+        return dataframe
+PYEOF
+	run "$TMP/many_tags.py" many_tags
+	expect_eq "tags past the wire's bounds are refused by name: ${pair#*:}" "error yes" \
+		"$(jget $TMP/many_tags.run.json status) $(grep -qF "${pair#*:}" $TMP/many_tags.run.json && echo yes || echo no)"
+done
 run $S/bt_rules_probe.py btp
 check "backtesting.py: an order fills at the next open; a buy against a short is not filled" "$PY" - "$TMP/btp.run.json" <<'PYEOF'
 import json, sys
@@ -277,4 +378,29 @@ expect_eq "the backtesting.py strategy is judged (not INCOMPLETE)" "yes" \
 	"$([ "$(jget out/${P}_bt_sma_pair/verdict.json verdict)" != INCOMPLETE ] && echo yes || echo no)"
 check "its warm-up and permutation runs ran" "$PY" -c '
 import json, sys; r = json.load(open(sys.argv[1])); assert r.get("ok"), r' out/${P}_bt_sma_pair/robustness.json
+
+# the entry tags through a whole audit: stats.json by_entry_tag, recomputed from trades.csv, and
+# the report's entry-tag table in the HTML, the PDF and the XLSX
+C5=tests/frameworks/unittest_btc_5m.csv
+if make --no-print-directory audit STRATEGY="$S/ft_tags.py" DATA=$C5 NAME="${P}_ft_tags" TRIALS=1 \
+	>"$TMP/ft_tags.audit.log" 2>&1; then ok "ft_tags: make audit exits 0"
+else not_ok "ft_tags: make audit exits 0" "$(tail -n 5 $TMP/ft_tags.audit.log)"; fi
+check "ft_tags: every figure, by_entry_tag's rows among them, recomputed from the bundle" \
+	"$PY" tests/recompute.py out/${P}_ft_tags $C5
+check "ft_tags: by_entry_tag has a row a tag; the HTML, PDF and XLSX entry-tag tables show them" \
+	"$PY" - out/${P}_ft_tags <<'PYEOF'
+import json, subprocess, sys
+import openpyxl
+d = sys.argv[1]
+rows = json.load(open(d + "/stats.json"))["by_entry_tag"]
+tags = {"dip in uptrend", "trend", "short bounce"}
+assert {r["key"] for r in rows} == tags and sum(r["trades"] for r in rows) > 50, rows
+html = open(d + "/report.html").read()
+pdf = subprocess.run(["pdftotext", "-layout", d + "/report.pdf", "-"], capture_output=True, text=True).stdout
+sheet = [[c.value for c in r] for r in openpyxl.load_workbook(d + "/report.xlsx")["Entry tags"].iter_rows()]
+for t in tags:
+    row = next(r for r in rows if r["key"] == t)
+    assert t in html and t in pdf, t
+    assert any(r[0] == t and r[1] == row["trades"] for r in sheet), (t, sheet)
+PYEOF
 exit $T_FAILED

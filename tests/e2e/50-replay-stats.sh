@@ -29,10 +29,10 @@ expect_eq "replay says ok" true "$(jget "$TMP/a/replay.json" ok)"
 expect_eq "two trades (a long, then a flip to short)" 2 "$(jget "$TMP/a/replay.json" trades)"
 expect_eq "four units traded (the flip counts two)" 4 "$(jget "$TMP/a/replay.json" units_traded)"
 expect_eq "the long pays the 08:00 funding" \
-	"2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.009803921569,0.001,0.0004,0.0001,0,-0.01130392157,0,signal" \
+	"2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.009803921569,0.001,0.0004,0.0001,0,-0.01130392157,0,signal,," \
 	"$(sed -n 2p "$TMP/a/trades.csv")"
 expect_eq "the short is closed at the last close and flagged" \
-	"2024-01-01T09:00:00Z,2024-01-01T11:00:00Z,short,101,98,2,0.0297029703,0.001,0.0004,0,0,0.0283029703,1,end" \
+	"2024-01-01T09:00:00Z,2024-01-01T11:00:00Z,short,101,98,2,0.0297029703,0.001,0.0004,0,0,0.0283029703,1,end,," \
 	"$(sed -n 3p "$TMP/a/trades.csv")"
 # compounded: (101/102) x (1 + 1 - 98/101) gross, (1 - 0.0113039) x (1 + 0.0283030) net
 expect_eq "net equity ends at the product of (1 + net return)" \
@@ -124,7 +124,7 @@ expect_eq "replay.json says the live decisions were scored" "live null" \
 	"$(jget "$TMP/l/replay.json" scored) $(jget "$TMP/l/replay.json" scored_reason)"
 # bar 1 decided flat live: the long exits at bar 2's open (104) instead of flipping at 101
 expect_eq "the live long exits at 104, before the 08:00 funding" \
-	"2024-01-01T07:00:00Z,2024-01-01T08:00:00Z,long,102,104,1,0.01960784314,0.001,0.0004,0,0,0.01820784314,0,signal" \
+	"2024-01-01T07:00:00Z,2024-01-01T08:00:00Z,long,102,104,1,0.01960784314,0.001,0.0004,0,0,0.01820784314,0,signal,," \
 	"$(sed -n 2p "$TMP/l/trades.csv")"
 # (1 + 0.0182078431) x (1 + 0.0283029703) by hand
 expect_eq "net_return is the live decisions'" 0.04702614948 "$(jget "$TMP/l/replay.json" net_return)"

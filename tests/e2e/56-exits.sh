@@ -109,4 +109,17 @@ expect_eq "the verdict is INCOMPLETE" INCOMPLETE "$(jget "out/$N/verdict.json" v
 expect_eq "the summary says which exit is wrong" true \
 	"$("$PY" -c 'import json, sys; print(str("STOP_LOSS at line 1 is 0.05" in json.load(open(sys.argv[1]))["summary"]).lower())' "out/$N/verdict.json")"
 rm -rf "out/$N"
+
+# freqtrade's rules about the open trade (exit_profit_only with its offset, ignore_roi_if_entry_signal)
+# through a whole audit: inspect.json carries them, and every figure of the bundle is recomputed
+# by a replay that applies them (tests/recompute.py, class Exits)
+N=e2e-exits-profit-only-$$
+C5=tests/frameworks/unittest_btc_5m.csv
+check "make audit of ft_profit_only runs to a verdict" \
+	make -s audit STRATEGY=tests/frameworks/strategies/ft_profit_only.py DATA=$C5 NAME=$N TRIALS=1 \
+	PERMUTATIONS=2 LOOKAHEAD_MAX=4
+expect_eq "inspect.json: exit_profit_only, its offset, ignore_roi_if_entry_signal" "true 0.002 true" \
+	"$(jget out/$N/inspect.json strategy.exits.exit_profit_only) $(jget out/$N/inspect.json strategy.exits.exit_profit_offset) $(jget out/$N/inspect.json strategy.exits.ignore_roi_if_entry_signal)"
+check "every figure recomputed with the rules applied" "$PY" tests/recompute.py out/$N $C5
+rm -rf "out/$N"
 finish

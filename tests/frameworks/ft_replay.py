@@ -4,7 +4,7 @@ written again from freqtrade's own source (optimize/backtesting.py: backtest, ba
 check_for_trade_entry, _get_ohlcv_as_lists, handle_left_open; strategy/interface.py:
 should_exit, ft_stoploss_adjust, ft_stoploss_reached, min_roi_reached; persistence/
 trade_model.py: adjust_stop_loss), apart from the sandbox's adapter and the host's replay. It
-lists the trades (entry time, exit time, side, exit reason) freqtrade's rules give, at zero fee,
+lists the trades (entry time, exit time, side, exit reason, entry tag) freqtrade's rules give, at zero fee,
 one trade at a time, on the strategy's candles (BARS at its timeframe, or resampled to it by
 the clock, complete candles only); with TRADES (an audit's trades.csv on the same BARS) it
 compares them entry for entry and exits 1 on any difference.
@@ -20,15 +20,19 @@ checks those). The rules, as freqtrade's backtest applies them:
   and neither exit_long nor enter_short, short likewise (can_short only); filled at the open,
   stamped with the row's date; the new trade's exits are checked on the same row;
 - an open trade's exits on a row, the first that applies: exit_signal (use_exit_signal, the
-  side's exit set and its entry not), stop_loss (the stop at or above the low, a long's), roi
-  (the profit at the high above the ROI table's step for the minutes held at the row's date),
-  trailing_stop_loss (a stop the trailing moved); the trailing stop is moved with the row's high
-  before the low is compared, and only while the stop is below the low; an exit is stamped with
-  the row's date;
-- a trade still open after the last row is closed on it, force_exit.
+  side's exit set and its entry not, and with exit_profit_only the profit at the row's open
+  above exit_profit_offset), stop_loss (the stop at or above the low, a long's), roi (the profit
+  at the high above the ROI table's step for the minutes held at the row's date, unless
+  ignore_roi_if_entry_signal and the side's entry column is set on the row), trailing_stop_loss
+  (a stop the trailing moved); the trailing stop is moved with the row's high before the low is
+  compared, and only while the stop is below the low; an exit is stamped with the row's date;
+- a trade still open after the last row is closed on it, force_exit;
+- a trade's enter_tag is the enter_tag column on its entry row (shifted as the signals are); an
+  exit signal's reason is the row's exit_tag when that is a non-empty string (_get_exit_for_signal).
 
-Settings it refuses, as the audit must: exit_profit_only, ignore_roi_if_entry_signal over an ROI
-table, custom_stoploss, position_adjustment_enable."""
+The deprecated names (sell_profit_only, sell_profit_offset, ignore_roi_if_buy_signal,
+use_sell_signal) are read when the strategy's own class sets them, as freqtrade's resolver does.
+Settings it refuses, as the audit must: custom_stoploss, position_adjustment_enable."""
 import csv
 import os
 import sys
@@ -89,6 +93,13 @@ def candles(bars, tf):
     return g
 
 
+def tags(d, name):
+    """The column's tag on each row: a non-empty string, else ''."""
+    if name not in d.columns:
+        return [''] * len(d)
+    return [v if isinstance(v, str) else '' for v in d[name].tolist()]
+
+
 def column(d, names):
     for name in names:
         if name in d.columns:
@@ -97,14 +108,18 @@ def column(d, names):
 
 
 class Trade:
-    def __init__(self, side, rate, date, sl):
-        self.side, self.open_rate, self.open_date = side, rate, date
+    def __init__(self, side, rate, date, sl, tag=''):
+        self.side, self.open_rate, self.open_date, self.tag = side, rate, date, tag
         self.stop_loss = rate * (1 - side * abs(sl))
         self.initial_stop_loss = self.stop_loss
         self.trailing = False
 
     def profit(self, rate):
         return self.side * (rate / self.open_rate - 1)
+
+    def ratio(self, rate):
+        """calc_profit_ratio's figure: the profit rounded to 8 decimals."""
+        return float('%.8f' % self.profit(rate))
 
     def adjust(self, price, sl):
         new = price * (1 - self.side * abs(sl))
@@ -120,6 +135,9 @@ def backtest(st, d, base):
     es = column(d, ('enter_short',)) if st.can_short else np.zeros(n, dtype=bool)
     xs = column(d, ('exit_short',)) if st.can_short else np.zeros(n, dtype=bool)
     use_exit = bool(setting(st, base, 'use_exit_signal', 'use_sell_signal'))
+    profit_only = bool(setting(st, base, 'exit_profit_only', 'sell_profit_only'))
+    profit_offset = float(setting(st, base, 'exit_profit_offset', 'sell_profit_offset') or 0.0)
+    ignore_roi = bool(setting(st, base, 'ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal'))
     roi = sorted((int(k), float(v)) for k, v in (st.minimal_roi or {}).items())
     sl = float(st.stoploss)
     ts = bool(st.trailing_stop)
@@ -127,6 +145,7 @@ def backtest(st, d, base):
     ts_off = float(getattr(st, 'trailing_stop_positive_offset', 0.0) or 0.0)
     ts_only = bool(getattr(st, 'trailing_only_offset_is_reached', False))
     start = int(st.startup_candle_count or 0)
+    etag, xtag = tags(d, 'enter_tag'), tags(d, 'exit_tag')
     dates, o, h, lo = d['date'].tolist(), d['open'].to_numpy(), d['high'].to_numpy(), d['low'].to_numpy()
     trades, tr = [], None
     for k in range(start + 1, n):
@@ -135,7 +154,7 @@ def backtest(st, d, base):
         if tr is None and not last:
             side = 1 if el[p] and not (xl[p] or es[p]) else -1 if es[p] and not (xs[p] or el[p]) else 0
             if side:
-                tr = Trade(side, o[k], dates[k], sl)
+                tr = Trade(side, o[k], dates[k], sl, etag[p])
         if tr is None:
             continue
         enter, ex = (el[p], xl[p]) if tr.side > 0 else (es[p], xs[p])
@@ -146,22 +165,22 @@ def backtest(st, d, base):
                 v = ts_pos if ts_pos is not None and bp > ts_off else sl
                 tr.adjust(best, v)
         why = None
-        if use_exit and ex and not enter:
-            why = 'exit_signal'
+        if use_exit and ex and not enter and (not profit_only or tr.ratio(o[k]) > profit_offset):
+            why = xtag[p] or 'exit_signal'
         elif tr.side * (worst - tr.stop_loss) <= 0 and not tr.trailing:
             why = 'stop_loss'
         else:
             dur = int((dates[k] - tr.open_date).total_seconds() // 60)
             step = [r for m, r in roi if m <= dur]
-            if step and tr.profit(best) > step[-1]:
+            if step and not (enter and ignore_roi) and tr.profit(best) > step[-1]:
                 why = 'roi'
             elif tr.side * (worst - tr.stop_loss) <= 0:
                 why = 'trailing_stop_loss'
         if why:
-            trades.append((tr.open_date, dates[k], tr.side, why))
+            trades.append((tr.open_date, dates[k], tr.side, why, tr.tag))
             tr = None
     if tr is not None:
-        trades.append((tr.open_date, dates[n - 1], tr.side, 'force_exit'))
+        trades.append((tr.open_date, dates[n - 1], tr.side, 'force_exit', tr.tag))
     return trades
 
 
@@ -169,8 +188,6 @@ def strategy_trades(path, bars_csv):
     cls, base = load_class(path)
     st = cls({'timeframe': cls.timeframe, 'stake_currency': 'QUOTE', 'runmode': 'backtest'})
     st.ft_load_hyper_params({})
-    if st.minimal_roi and setting(st, base, 'ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal'):
-        raise Refused('ignore_roi_if_entry_signal')
     if st.use_custom_stoploss and 'custom_stoploss' in dir(cls):
         raise Refused('custom_stoploss')
     if getattr(st, 'position_adjustment_enable', False):
@@ -180,10 +197,6 @@ def strategy_trades(path, bars_csv):
     x = st.populate_indicators(d.copy(), meta)
     x = st.populate_entry_trend(x, meta)
     x = st.populate_exit_trend(x, meta).reset_index(drop=True)
-    exits = column(x, ('exit_long', 'sell')).any() or (st.can_short and column(x, ('exit_short',)).any())
-    if exits and setting(st, base, 'use_exit_signal', 'use_sell_signal') and \
-            setting(st, base, 'exit_profit_only', 'sell_profit_only'):
-        raise Refused('exit_profit_only')
     return backtest(st, x, base), st.timeframe
 
 
@@ -212,6 +225,8 @@ def audit_trades(trades_csv, bars_csv, tf):
     out = []
     for r in csv.DictReader(open(trades_csv)):
         why = REASONS.get(r['exit_reason'], r['exit_reason'])
+        if why == 'exit_signal' and r.get('exit_tag'):
+            why = r['exit_tag']
         ex = epoch(r['exit_time'])
         if why == 'force_exit':
             ex = last_candle
@@ -222,12 +237,12 @@ def audit_trades(trades_csv, bars_csv, tf):
         ex -= ex % sec
         side = 1 if r['side'] == 'long' else -1
         entry = epoch(r['entry_time'])
-        out.append((entry - entry % sec, ex, side, why))
+        out.append((entry - entry % sec, ex, side, why, r.get('entry_tag', '')))
     return out
 
 
 def as_rows(trades):
-    return [(int(a.timestamp()), int(b.timestamp()), s, w) for a, b, s, w in trades]
+    return [(int(a.timestamp()), int(b.timestamp()), s, w, g) for a, b, s, w, g in trades]
 
 
 def stamp(x):
@@ -243,8 +258,8 @@ def compare(want, got):
         if a == b:
             same += 1
             continue
-        show = lambda x: '-' if x is None else '%s..%s %s %s' % (stamp(x[0]), stamp(x[1]),
-                                                                'long' if x[2] > 0 else 'short', x[3])
+        show = lambda x: '-' if x is None else '%s..%s %s %s [%s]' % (
+            stamp(x[0]), stamp(x[1]), 'long' if x[2] > 0 else 'short', x[3], x[4])
         lines.append('freqtrade %s | audit %s' % (show(a), show(b)))
     return same, len(lines), lines
 
@@ -260,8 +275,8 @@ def main(argv):
         return 3
     want = as_rows(trades)
     if len(argv) == 3:
-        for a, b, s, w in want:
-            print('%s,%s,%s,%s' % (stamp(a), stamp(b), 'long' if s > 0 else 'short', w))
+        for a, b, s, w, g in want:
+            print('%s,%s,%s,%s,%s' % (stamp(a), stamp(b), 'long' if s > 0 else 'short', w, g))
         return 0
     got = audit_trades(argv[3], argv[2], tf)
     same, diff, lines = compare(want, got)

@@ -18,6 +18,7 @@
 #include "replay_live.h"
 #include "replay_log.h"
 #include "replay_io.h"
+#include "replay_tags.h"
 #include "signals.h"
 
 #define H 3600
@@ -701,9 +702,9 @@ static void test_read_live(void **state)
 		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signals\":[0,1,-1,-0,1.0]}}", DA_LIVE_OK, "" },
 		/* a framework run's values with events, kept for the replay; past the largest, or
 		 * without the flag, refused */
-		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signal_entries\":true,\"signals\":[0,4,-1,46,1]}}",
+		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signal_entries\":true,\"signals\":[0,4,-1,94,1]}}",
 		  DA_LIVE_OK, "" },
-		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signal_entries\":true,\"signals\":[0,4,-1,47,1]}}",
+		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signal_entries\":true,\"signals\":[0,4,-1,95,1]}}",
 		  DA_LIVE_ERROR, "lookahead.json live.signals value 3 is not -1, 0 or 1" },
 		{ "{\"ok\":true,\"live\":{\"ok\":true,\"signal_entries\":true,\"signals\":[0,4,-2,4,1]}}",
 		  DA_LIVE_ERROR, "lookahead.json live.signals value 2 is not -1, 0 or 1" },
@@ -982,6 +983,140 @@ static void test_exits_trailing_offset(void **state)
 	rp_result_release(&r);
 }
 
+/* freqtrade's rules about the open trade on a framework run's events. exit_profit_only: the
+ * long from open[1] = 102 leaves on an exit event that fills at open[2] = 104 (+1.96 %), but not
+ * above an offset of 2 %, nor at open[3] = 101 (a loss): it is then held to the end.
+ * ignore_roi_if_entry_signal: a 1 % ROI bar 1's high passes (103.02 < 105) is set aside there,
+ * its candle before (bar 0) having set the entry signal, so the trade leaves at bar 2's open
+ * (104) instead; with the long entry signal also set on bar 1 (DA_EV_LONG_SIGNAL, cancelled, no
+ * entry event) bar 2's ROI is set aside too and the trade runs to the end. */
+static void test_exits_trade_rules(void **state)
+{
+	struct da_ohlcv s = five_bars(T0);
+	struct rp_exits x = { .stop_loss = 0.1, .exit_profit_only = true };
+	struct rp_costs c = { .exits = &x };
+	static const int8_t out_at_2[5] = { 1 + 3 * DA_EV_ENTER_LONG, 3 * DA_EV_EXIT_LONG, 0, 0, 0 };
+	static const int8_t out_at_3[5] = { 1 + 3 * DA_EV_ENTER_LONG, 1, 3 * DA_EV_EXIT_LONG, 0, 0 };
+	static const int8_t signal_set[5] = { 1 + 3 * DA_EV_ENTER_LONG, 1 + 3 * DA_EV_LONG_SIGNAL, 1, 1, 0 };
+	struct rp_result r;
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, out_at_2, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_int_equal(r.trades[0].exit, t5[2]);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_SIGNAL);
+	rp_result_release(&r);
+	x.exit_profit_offset = 0.02;
+	assert_int_equal(rp_replay(&s, out_at_2, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_END);
+	assert_near(r.trades[0].exit_px, c5[4], 0);
+	rp_result_release(&r);
+	x.exit_profit_offset = 0;
+	assert_int_equal(rp_replay(&s, out_at_3, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_END);
+	rp_result_release(&r);
+	x.exit_profit_only = false;
+	assert_int_equal(rp_replay(&s, out_at_3, &c, &r), 0);
+	assert_int_equal(r.trades[0].exit, t5[3]);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_SIGNAL);
+	rp_result_release(&r);
+
+	x = (struct rp_exits){ .stop_loss = 0.1, .n_roi = 1, .roi = { { 0, 0.01 } } };
+	assert_int_equal(rp_replay(&s, signal_set, &c, &r), 0);
+	assert_near(r.trades[0].exit_px, 102 * 1.01, EPS);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_ROI);
+	rp_result_release(&r);
+	x.ignore_roi_if_entry_signal = true;
+	assert_int_equal(rp_replay(&s, out_at_3, &c, &r), 0);
+	assert_near(r.trades[0].exit_px, o5[2], 0);
+	assert_int_equal(r.trades[0].exit, t5[2]);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_ROI);
+	rp_result_release(&r);
+	assert_int_equal(rp_replay(&s, signal_set, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_END);
+	rp_result_release(&r);
+}
+
+/* run.json "tags" read again as hostile: the table and its bars, every bound named; then the
+ * tags on the trades: the entry's from the bar before it, the exit tag only for a signal exit,
+ * none where the replayed value is not the full run's. */
+static void test_run_tags(void **state)
+{
+	static const struct { const char *json, *why; } bad[] = {
+		{ "{\"tags\": []}", "run.json tags is not an object" },
+		{ "{\"tags\": {\"names\": [], \"enter\": [], \"exit\": []}}",
+		  "run.json tags.names is not a list of 1 to 64 names" },
+		{ "{\"tags\": {\"names\": [\"a\\u001b\"], \"enter\": [], \"exit\": []}}",
+		  "run.json tags.names 1 is not a new name of 1 to 64 printable ASCII characters" },
+		{ "{\"tags\": {\"names\": [\"a\", \"a\"], \"enter\": [], \"exit\": []}}",
+		  "run.json tags.names 2 is not a new name of 1 to 64 printable ASCII characters" },
+		{ "{\"tags\": {\"names\": [\"a\"], \"enter\": [[1, 1]], \"exit\": []}}",
+		  "run.json tags.enter pair 1 is not [bar, tag] with the bars ascending below 5 and the tag below 1" },
+		{ "{\"tags\": {\"names\": [\"a\"], \"enter\": [[5, 0]], \"exit\": []}}",
+		  "run.json tags.enter pair 1 is not [bar, tag] with the bars ascending below 5 and the tag below 1" },
+		{ "{\"tags\": {\"names\": [\"a\"], \"enter\": [], \"exit\": [[2, 0], [2, 0]]}}",
+		  "run.json tags.exit pair 2 is not [bar, tag] with the bars ascending below 5 and the tag below 1" },
+		{ "{\"tags\": {\"names\": [\"a\"], \"enter\": []}}",
+		  "run.json tags.exit is not a list of [bar, tag] pairs" },
+	};
+	struct da_ohlcv s = five_bars(T0);
+	struct rp_exits x = { .stop_loss = 0.015 };
+	struct rp_costs c = costs;
+	static const int8_t again[5] = { 1 + 3 * DA_EV_ENTER_LONG, 1, 1 + 3 * DA_EV_ENTER_LONG, 1, 0 };
+	int8_t live[5];
+	struct da_tags t;
+	struct rp_result r;
+	char err[256];
+	cJSON *o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		o = cJSON_Parse(bad[i].json);
+		assert_int_equal(da_run_tags(o, 5, &t, err, sizeof err), -1);
+		assert_string_equal(err, bad[i].why);
+		assert_null(t.names);
+		cJSON_Delete(o);
+	}
+	o = cJSON_Parse("{\"tags\": null}");
+	assert_int_equal(da_run_tags(o, 5, &t, err, sizeof err), 0);
+	assert_int_equal(t.n_names, 0);
+	cJSON_Delete(o);
+	o = cJSON_Parse("{\"tags\": {\"names\": [\"first\", \"again\"], \"enter\": [[0, 0], [2, 1]],"
+			" \"exit\": [[1, 0]]}}");
+	assert_int_equal(da_run_tags(o, 5, &t, err, sizeof err), 0);
+	assert_int_equal(t.n_names, 2);
+	assert_int_equal(t.enter[2], 2);
+	assert_string_equal(da_tag_name(&t, t.enter[0]), "first");
+	assert_string_equal(da_tag_name(&t, 0), "");
+	cJSON_Delete(o);
+	/* the stop in bar 2 and the entry again at open[3] (test_exits_events): the first trade
+	 * takes bar 0's tag, the second bar 2's; neither left on a signal, so no exit tag */
+	c.exits = &x;
+	assert_int_equal(rp_replay(&s, again, &c, &r), 0);
+	rpl_tag_trades(&r, &s, &t, again, again);
+	assert_int_equal(r.n_trades, 2);
+	assert_string_equal(da_tag_name(&t, r.trades[0].entry_tag), "first");
+	assert_string_equal(da_tag_name(&t, r.trades[1].entry_tag), "again");
+	assert_int_equal(r.trades[0].exit_tag, 0);
+	/* a live decision at bar 2 that is not the full run's value: no tag there */
+	memcpy(live, again, sizeof live);
+	live[2] = 1 + 3 * DA_EV_ENTER_LONG + 3 * DA_EV_LONG_SIGNAL;
+	rpl_tag_trades(&r, &s, &t, live, again);
+	assert_int_equal(r.trades[1].entry_tag, 0);
+	rp_result_release(&r);
+	/* a signal exit at open[2] from bar 1's exit event takes bar 1's exit tag */
+	static const int8_t out_at_2[5] = { 1 + 3 * DA_EV_ENTER_LONG, 3 * DA_EV_EXIT_LONG, 0, 0, 0 };
+	assert_int_equal(rp_replay(&s, out_at_2, &c, &r), 0);
+	rpl_tag_trades(&r, &s, &t, out_at_2, out_at_2);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_SIGNAL);
+	assert_string_equal(da_tag_name(&t, r.trades[0].exit_tag), "first");
+	rp_result_release(&r);
+	da_tags_release(&t);
+}
+
 /* The host's own check of an exits object: ranges, order, and a declaration found bad. */
 static void test_exits_json(void **state)
 {
@@ -993,6 +1128,9 @@ static void test_exits_json(void **state)
 		"{\"declared\": true, \"roi\": [[-1, 0.01]]}",
 		"{\"declared\": true, \"roi\": [[0, -2]]}",
 		"{\"declared\": true, \"trailing\": {\"positive\": 0.01}}",
+		"{\"declared\": true, \"stop_loss\": 0.02, \"exit_profit_only\": 1}",
+		"{\"declared\": true, \"stop_loss\": 0.02, \"exit_profit_offset\": -2}",
+		"{\"declared\": true, \"stop_loss\": 0.02, \"ignore_roi_if_entry_signal\": \"yes\"}",
 		"{\"declared\": true, \"error\": \"STOP_LOSS at line 1 is 0.05\"}",
 	};
 	struct rp_exits x;
@@ -1020,6 +1158,15 @@ static void test_exits_json(void **state)
 			" \"best_first\": true}}");
 	assert_int_equal(rp_exits_from_json(o, &x, err, sizeof err), 0);
 	assert_true(x.trail_best_first);
+	assert_false(x.exit_profit_only);
+	assert_false(x.ignore_roi_if_entry_signal);
+	cJSON_Delete(o);
+	o = cJSON_Parse("{\"declared\": true, \"stop_loss\": 0.02, \"exit_profit_only\": true,"
+			" \"exit_profit_offset\": 0.01, \"ignore_roi_if_entry_signal\": true}");
+	assert_int_equal(rp_exits_from_json(o, &x, err, sizeof err), 0);
+	assert_true(x.exit_profit_only);
+	assert_near(x.exit_profit_offset, 0.01, 0);
+	assert_true(x.ignore_roi_if_entry_signal);
 	cJSON_Delete(o);
 	o = cJSON_Parse("{\"declared\": true, \"trailing\": {\"distance\": 0.02, \"best_first\": 1}}");
 	assert_int_equal(rp_exits_from_json(o, &x, err, sizeof err), -1);
@@ -1055,6 +1202,8 @@ int main(void)
 		cmocka_unit_test(test_exits_events),
 		cmocka_unit_test(test_exits_none),
 		cmocka_unit_test(test_exits_trailing_offset),
+		cmocka_unit_test(test_exits_trade_rules),
+		cmocka_unit_test(test_run_tags),
 		cmocka_unit_test(test_exits_json),
 	};
 

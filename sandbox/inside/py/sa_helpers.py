@@ -70,7 +70,7 @@ def choose_build_cols():
         build_cols = build_cols_direct
     return same
 SIGNAL_NAN = -128  # SBX_SIGNAL_NAN (sbx_proto.h): a NaN or None the conversion found
-EVENTS_MAX = 46  # SBX_SIGNAL_EVENTS_MAX (sbx_proto.h): a framework run's largest value
+EVENTS_MAX = 94  # SBX_SIGNAL_EVENTS_MAX (sbx_proto.h): a framework run's largest value
 # An object array (a list with None in it, a Series of object dtype) as float64, None as NaN;
 # anything but a number is refused.
 def none_as_nan(a):

@@ -178,18 +178,37 @@ def _check_freqtrade(cls, st):
                            'the audit gives a strategy its own pair\'s bars only' % cls.__name__)
 
 
-def _check_trade_settings(cls, st, exits):
-    """exit_profit_only (over exit signals that happen) and ignore_roi_if_entry_signal (over an ROI
-    table) make an exit depend on the open trade's profit or on its entry signal: refused."""
-    if exits and _setting(st, 'exit_profit_only', 'sell_profit_only'):
-        raise NotSupported('%s.exit_profit_only = True is not supported: it keeps an exit signal '
-                           'from closing a trade that is not in profit, which the position per bar '
-                           'that leaves the sandbox cannot carry; set it to False to audit the '
-                           'strategy without it' % cls.__name__)
-    if st.minimal_roi and _setting(st, 'ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal'):
-        raise NotSupported('%s.ignore_roi_if_entry_signal = True is not supported: the host applies '
-                           'the ROI table whatever the entry signal; set it to False to audit the '
-                           'strategy without it' % cls.__name__)
+_TRADE_RULES = (('exit_profit_only', 'sell_profit_only'), ('exit_profit_offset', 'sell_profit_offset'),
+                ('ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal'))
+
+
+def _check_trade_settings(cls, st):
+    """exit_profit_only (with exit_profit_offset) and ignore_roi_if_entry_signal are rules about
+    the open trade, which the host's replay applies as the class body declares them (inspect reads
+    them there): one the instance sets for itself, in __init__ or bot_start, the host cannot see,
+    so it is refused by name."""
+    for new, old in _TRADE_RULES:
+        for name in (new, old):
+            if name in vars(st):
+                raise NotSupported('%s.%s is set on the instance, not declared in the class: the '
+                                   'replay applies it as the class body declares it; declare it '
+                                   'there' % (cls.__name__, name))
+
+
+def _ignores_roi(cls, st, el, xs, es):
+    """Whether the run carries the long entry signal as set (EV_LONG_SIGNAL) for
+    ignore_roi_if_entry_signal over an ROI table. An open short's entry signal is its uncancelled
+    entry event; a short entry signal a candle cancels (by its short exit or a long entry) is not
+    carried, so a strategy that gives one is refused by name."""
+    if not (st.minimal_roi and _setting(st, 'ignore_roi_if_entry_signal', 'ignore_roi_if_buy_signal')):
+        return False
+    if (es & (xs | el)).any():
+        raise NotSupported('%s.ignore_roi_if_entry_signal = True with a short entry signal that the '
+                           'same candle cancels (its exit_short or enter_long set too) is not '
+                           'supported: the replay sets the ROI table aside on a short\'s uncancelled '
+                           'entry signal only; set it to False to audit the strategy without it'
+                           % cls.__name__)
+    return True
 
 
 PARAMS_FILE = None
@@ -282,10 +301,10 @@ def _frame_back(d, name, n):
 
 # The events a freqtrade value carries beside its position (sbx_proto.h, SBX_EV_*): the value
 # is position + 3 * events, so a plain position (-1, 0, 1) carries none.
-EV_ENTER_LONG, EV_ENTER_SHORT, EV_EXIT_LONG, EV_EXIT_SHORT = 1, 2, 4, 8
+EV_ENTER_LONG, EV_ENTER_SHORT, EV_EXIT_LONG, EV_EXIT_SHORT, EV_LONG_SIGNAL = 1, 2, 4, 8, 16
 
 
-def freqtrade_positions(el, xl, es, xs, start, exit_signal=True):
+def freqtrade_positions(el, xl, es, xs, start, exit_signal=True, long_signal=False):
     """freqtrade's backtest per candle, one trade at a time (backtesting.py's check_for_trade_entry
     and should_exit): a flat book enters on an entry signal that no exit (nor the other side's
     entry) cancels; an open trade leaves on its exit signal unless its entry signal is also set
@@ -295,7 +314,9 @@ def freqtrade_positions(el, xl, es, xs, start, exit_signal=True):
     Each value is that position plus 3 times the candle's events: its uncancelled long and short
     entry signals and its effective long and short exit signals. The host's replay with exits
     follows the events, not the position, once its stop or ROI has closed a trade: freqtrade
-    then enters again on the next candle whose entry signal is set, either side."""
+    then enters again on the next candle whose entry signal is set, either side. With long_signal
+    (ignore_roi_if_entry_signal) the long entry signal as set, cancelled or not, is an event too
+    (EV_LONG_SIGNAL): it sets an open long's ROI table aside, as freqtrade's should_exit does."""
     n = len(el)
     long_in = el & ~xl & ~es
     short_in = es & ~xs & ~el
@@ -304,7 +325,7 @@ def freqtrade_positions(el, xl, es, xs, start, exit_signal=True):
     else:
         long_out = short_out = np.zeros(n, dtype=bool)
     ev = (long_in * EV_ENTER_LONG + short_in * EV_ENTER_SHORT + long_out * EV_EXIT_LONG +
-          short_out * EV_EXIT_SHORT).astype(np.int8)
+          short_out * EV_EXIT_SHORT + (el * EV_LONG_SIGNAL if long_signal else 0)).astype(np.int8)
     out = np.zeros(n, dtype=np.int8)
     pos = 0
     for i in range(start, n):
@@ -314,6 +335,56 @@ def freqtrade_positions(el, xl, es, xs, start, exit_signal=True):
             pos = 0
         out[i] = pos + 3 * ev[i]
     return out
+
+
+# The tag table a framework run sends after its values (sbx_proto.h, SBX_TAGS_*), or None.
+TAG_TABLE = None
+TAGS_MAX, TAG_NAME_MAX = 64, 64
+
+
+def _tag_names(d, name, where, n):
+    """The column's tag on each candle where (its entry or exit event), None elsewhere: a tag is
+    a non-empty string, checked as the wire takes it (printable ASCII, 1 to TAG_NAME_MAX bytes)."""
+    out = [None] * n
+    if name not in d.columns:
+        return out
+    col = d[name].tolist()
+    for i in np.flatnonzero(where):
+        v = col[i] if i < len(col) else None
+        if not isinstance(v, str) or v == '':
+            continue
+        if len(v) > TAG_NAME_MAX or not all(' ' <= c <= '~' for c in v):
+            raise NotSupported('the %s %r on candle %d is not supported: a tag crosses as at most %d '
+                               'printable ASCII characters' % (name, v[:80], i, TAG_NAME_MAX))
+        out[i] = v
+    return out
+
+
+def tag_table(enter, exit_, owner, n):
+    """The wire's tag table (sbx_proto.h) for the candles' entry and exit tags (lists of a name
+    or None a candle), each on the bar that carries its candle's events (spread), or None when no
+    candle has a tag."""
+    names = sorted({v for v in enter + exit_ if v is not None})
+    if not names:
+        return None
+    if len(names) > TAGS_MAX:
+        raise NotSupported('%d distinct enter_tag and exit_tag names are not supported: at most %d '
+                           'cross with the signals' % (len(names), TAGS_MAX))
+    place = {v: i + 1 for i, v in enumerate(names)}
+    cols = []
+    for tags in (enter, exit_):
+        c = np.array([place.get(v, 0) if v is not None else 0 for v in tags], dtype=np.int64)
+        if owner is not None:
+            bars = np.zeros(n, dtype=np.int64)
+            ok = owner >= 0
+            bars[ok] = c[owner[ok]]
+            later = np.zeros(n, dtype=bool)
+            later[1:] = owner[1:] == owner[:-1]
+            bars[later] = 0
+            c = bars
+        cols.append(c.astype(np.uint8).tobytes())
+    head = bytes([ord('T'), len(names)]) + b''.join(bytes([len(v)]) + v.encode('ascii') for v in names)
+    return head + cols[0] + cols[1]
 
 
 def _setting(st, new, old):
@@ -347,8 +418,14 @@ def run_freqtrade(cls, df, params):
     xs = _column(d, ('exit_short',), n) if st.can_short else np.zeros(n, dtype=bool)
     start = max(0, int(st.startup_candle_count or 0))
     use_exit = bool(_setting(st, 'use_exit_signal', 'use_sell_signal'))
-    _check_trade_settings(cls, st, use_exit and bool(xl.any() or xs.any()))
-    return spread(freqtrade_positions(el, xl, es, xs, start, use_exit), owner, len(df))
+    _check_trade_settings(cls, st)
+    ignore_roi = _ignores_roi(cls, st, el, xs, es)
+    global TAG_TABLE
+    entering = (el & ~xl & ~es) | (es & ~xs & ~el)
+    leaving = ((xl & ~el) | (xs & ~es)) if use_exit else np.zeros(n, dtype=bool)
+    TAG_TABLE = tag_table(_tag_names(d, 'enter_tag', entering, n), _tag_names(d, 'exit_tag', leaving, n),
+                          owner, len(df))
+    return spread(freqtrade_positions(el, xl, es, xs, start, use_exit, ignore_roi), owner, len(df))
 
 
 # --- backtesting.py -----------------------------------------------------------------------------

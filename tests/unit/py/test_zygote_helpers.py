@@ -178,7 +178,7 @@ class ToInt8Accepts(unittest.TestCase):
         # a framework class's run: its position plus 3 times its candle's events, -1 to 46
         s = H['to_int8'](np.array([-1, 0, 4, 46, 7]), 5, None, True)
         self.assertEqual(s.tolist(), [-1, 0, 4, 46, 7])
-        self.assertEqual(H['EVENTS_MAX'], 46)
+        self.assertEqual(H['EVENTS_MAX'], 94)
 
     def test_arrays(self):
         self.same(np.array([1, -1, 0]), 3, [1, -1, 0])
@@ -239,8 +239,8 @@ class ToInt8Refuses(unittest.TestCase):
         # a plain signals(df) answering 2 is bad output; a framework's past its range too
         self.refused(np.array([0, 2, 1]), 3, 'value 2.0 at bar 1 is not -1, 0 or 1')
         with self.assertRaises(BadOutput) as cm:
-            H['to_int8'](np.array([0, 47, 1]), 3, None, True)
-        self.assertEqual(str(cm.exception), 'value 47.0 at bar 1 is not -1, 0 or 1')
+            H['to_int8'](np.array([0, 95, 1]), 3, None, True)
+        self.assertEqual(str(cm.exception), 'value 95.0 at bar 1 is not -1, 0 or 1')
         with self.assertRaises(BadOutput):
             H['to_int8'](np.array([0, -2, 1]), 3, None, True)
 

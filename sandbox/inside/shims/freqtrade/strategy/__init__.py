@@ -149,7 +149,10 @@ class IStrategy(HyperStrategyMixin):
     use_sell_signal = True
     exit_profit_only = False
     sell_profit_only = False
+    exit_profit_offset = 0.0
+    sell_profit_offset = 0.0
     ignore_roi_if_entry_signal = False
+    ignore_roi_if_buy_signal = False
     use_custom_stoploss = False
     position_adjustment_enable = False
     order_types = {}
