@@ -395,6 +395,8 @@ $(OUT)/stats.json $(ST_CURVES) &: $(OUT)/replay.json $(OUT)/run.json $(LA_JSON) 
 		--benchmark-out $(OUT)/benchmark.csv --rolling-out $(OUT)/rolling.csv \
 		--walkforward-out $(OUT)/walkforward.csv --fan-out $(OUT)/montecarlo_fan.csv
 
+# The stage files the verdict reads, as the stage-file table's "read by" column names them
+# (lib/base/stagefile.h; tests/e2e/58-stage-files.sh checks this list against it).
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(V_JSON) \
 		$(OUT)/replay.json $(OUT)/robustness.json $(OUT)/stats.json $(OUT)/fingerprint.json \
 		$(SL_JSON) $(OUT)/.knobs-inputs $(call stamps,verdict) $(R)/verdict
@@ -408,7 +410,11 @@ CAL_COPY := $(if $(CAL_SRC),$(OUT)/calibration.json)
 $(OUT)/calibration.json: $(CAL_SRC) | $(OUT)/.dir
 	$(Q)cp -f $< $@
 
-$(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(wildcard templates/*) \
+# The stage files the report reads, as the stage-file table's "read by" column names them
+# (lib/base/stagefile.h; tests/e2e/58-stage-files.sh checks this list against it).
+$(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(OUT)/inspect.json $(OUT)/run.json \
+		$(OUT)/lookahead.json $(V_JSON) $(OUT)/replay.json $(OUT)/robustness.json \
+		$(OUT)/stats.json $(SL_JSON) $(DATA) $(wildcard templates/*) \
 		$(ST_CURVES) $(OUT)/reconcile.csv $(BT_CSV) $(CAL_COPY) $(call stamps,report) $(R)/report
 	$(call say,REPORT,$@)
 	$(Q)$(R)/report --dir $(OUT) --name '$(NAME)' --templates templates $(D_ARG)

@@ -284,6 +284,57 @@ if [ "$(echo "$keyed" | head -n 1)" -ge 10 ] && [ -z "$(echo "$keyed" | tail -n 
 else not_ok "the rooms on the stage-file table ($TABLE_ROOMS) read no stage file by a string key" \
 	"$(echo "$keyed" | tail -n +2 | head -n 12)"; fi
 
+# Everywhere else, a stage file of the table is opened only through it (sa_sf_open, _open_path,
+# _view, _line): no sa_json_read_stage (the stage-file open that checks no field), no
+# sa_json_read in a function naming a table file's path ("%s/stats.json"), and a source that
+# reads through the table reads no key by a string beside it. KEYED names the sources that
+# still open their stage files outside the table, or read them by key (the report's readers
+# take their trees, opened through the table, from report/report_input.c, and read them by key
+# but report_trials.c's ledger sentence); each must still do so, so the list only shrinks.
+KEYED="pipeline/lookahead/lookahead.c pipeline/robust/robust_score.c pipeline/robust/robust_warmup.c
+pipeline/sealed/sealed.c pipeline/stats/stats.c pipeline/variants/variants.c
+pipeline/variants/variants_score.c report/report_trials.c"
+opened=$("$PY" - $KEYED <<'PYEOF'
+import glob, re, sys
+keyed = set(sys.argv[1:])
+read = re.compile(r'\b(sa_json_(?:num|str|bool)|cJSON_GetObjectItem(?:CaseSensitive)?)\s*\([^;]*?,\s*"([^"]*)"', re.S)
+# config.json's fields are read through the knob table (sa_config_*), its own
+names = [n for n in re.findall(r'^\s*X\([A-Z_]+, "([a-z_]+\.jsonl?)"', open("lib/base/stagefile.h").read(), re.M)
+         if n != "config.json"]
+path_lit = re.compile(r'"[^"\n]*/(%s)"' % "|".join(re.escape(n) for n in names))
+srcs = sorted(f for f in glob.glob("**/*.[ch]", recursive=True)
+              if not f.startswith(("build/", "lib/base/", "tests/", "out/")))
+n, bad, still = 0, [], set()
+for f in srcs:
+    n += 1
+    t = open(f, encoding="utf-8").read()
+    why = []
+    if re.search(r'\bsa_json_read_stage\s*\(', t):
+        why.append("opens a stage file with sa_json_read_stage")
+    for body in re.split(r'\n}\n', t):
+        m = path_lit.search(body)
+        if m and re.search(r'\bsa_json_read\s*\(', body):
+            why.append("opens %s with sa_json_read" % m.group(1))
+            break
+    if re.search(r'\bstruct sa_sf\b|\bsa_sf_(?:open|open_path|view)\s*\(', t):
+        keys = [m.group(2) for m in read.finditer(t)]
+        if keys:
+            why.append('reads through the table and by %d string keys ("%s", ...)' % (len(keys), keys[0]))
+    if why and f in keyed:
+        still.add(f)
+    elif why:
+        bad.append("%s: %s" % (f, "; ".join(why)))
+bad += ["%s is in KEYED but opens no stage file outside the table: take it off" % f
+        for f in sorted(keyed - still)]
+print(n)
+print("\n".join(bad))
+PYEOF
+)
+if [ "$(echo "$opened" | head -n 1)" -ge 100 ] && [ -z "$(echo "$opened" | tail -n +2)" ]; then
+	ok "outside the table's layer, no source opens a stage file but through the table ($(echo $KEYED | wc -w) still do, listed)"
+else not_ok "outside the table's layer, no source opens a stage file but through the table" \
+	"$(echo "$opened" | tail -n +2 | head -n 12)"; fi
+
 # --- one prefix per folder, and folders of a size a reader can hold ----------------------------
 # HACKING.md's table gives each folder its prefix: every global an archive of the build defines
 # begins with its folder's (case aside), every archive has a row, no two rows share a prefix or
@@ -336,5 +387,6 @@ if [ "${n_rows:-0}" -ge 15 ] && [ "${n_syms:-0}" -gt 300 ]; then
 else not_ok "HACKING.md's prefixes and the archives' symbols were read" "$n_rows rows, $n_syms symbols"; fi
 if [ -z "$(echo "$names" | tail -n +2)" ]; then ok "one prefix per folder, no two alike, no folder over 30 C files"
 else not_ok "one prefix per folder, no two alike, no folder over 30 C files" "$(echo "$names" | tail -n +2)"; fi
+
 
 finish
