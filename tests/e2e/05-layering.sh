@@ -389,4 +389,70 @@ if [ -z "$(echo "$names" | tail -n +2)" ]; then ok "one prefix per folder, no tw
 else not_ok "one prefix per folder, no two alike, no folder over 30 C files" "$(echo "$names" | tail -n +2)"; fi
 
 
+# --- one drawing of the pipeline, one count of gates --------------------------------------------
+# Every drawing of the pipeline (a fenced block of a README or HACKING.md with an arrow "─>")
+# names every stage program (the Makefile's PROGS_ lines of pipeline/, the sandbox, report and
+# bundle) and every file of the stage-file table, so none leaves a stage out. The gates are
+# counted where they are defined (enum vd_gate, pipeline/verdict/verdict_rules.h: the last,
+# overfitting, only with VARIANTS): every "N gates" and "(N with VARIANTS)" in the documents and
+# the verdict's sources says that count.
+drawn=$("$PY" - <<'PYEOF'
+import glob, re
+mk = open("Makefile").read().replace("\\\n", " ")
+progs = set()
+for room, names in re.findall(r"^PROGS_(\S+) := (.*)$", mk, re.M):
+    if room.startswith("pipeline/") or room in ("sandbox", "report"):
+        progs.update(names.split())
+files = set(re.findall(r'^\s*X\([A-Z_]+, "([a-z_]+\.jsonl?)"', open("lib/base/stagefile.h").read(), re.M))
+docs = ["README.md", "HACKING.md"] + sorted(glob.glob("*/README.md") + glob.glob("*/*/README.md"))
+n, bad = 0, []
+for doc in docs:
+    text = open(doc, encoding="utf-8").read()
+    for block in re.findall(r"^```[^\n]*\n(.*?)^```", text, re.M | re.S):
+        if "─>" not in block:
+            continue
+        n += 1
+        words = set(re.findall(r"[a-z_]+(?:\.[a-z]+)?", block))
+        missing = sorted((progs | files) - words)
+        if missing:
+            bad.append("%s's drawing of the pipeline leaves out %s" % (doc, ", ".join(missing)))
+# the gates
+enum = re.search(r"enum vd_gate \{(.*?)\};", open("pipeline/verdict/verdict_rules.h").read(), re.S).group(1)
+gates = len([g for g in re.findall(r"\b(VD_GATE_[A-Z_]+)\b", enum)])
+num = "zero one two three four five six seven eight nine ten eleven twelve".split()
+ords = "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+want_base, want_all = num[gates - 1], num[gates]
+srcs = docs + sorted(glob.glob("pipeline/verdict/*.[ch]"))
+said = 0
+for f in srcs:
+    text = open(f, encoding="utf-8").read()
+    for m in re.finditer(r"\b(%s) (?:readiness )?gates\b" % "|".join(num), text):
+        said += 1
+        if m.group(1) != want_base:
+            bad.append('%s:%d: "%s", where enum vd_gate counts %s (%s with VARIANTS)' % (
+                f, text.count("\n", 0, m.start()) + 1, m.group(0), want_base, want_all))
+    for m in re.finditer(r"\((%s) with (?:declared variants|`?VARIANTS`?)" % "|".join(num), text):
+        said += 1
+        if m.group(1) != want_all:
+            bad.append('%s:%d: "%s", where enum vd_gate counts %s with VARIANTS' % (
+                f, text.count("\n", 0, m.start()) + 1, m.group(0), want_all))
+    for m in re.finditer(r"\badds an? (%s)\b" % "|".join(ords), text):
+        said += 1
+        if m.group(1) != ords[gates]:
+            bad.append('%s:%d: "%s", where VARIANTS adds the %s gate' % (
+                f, text.count("\n", 0, m.start()) + 1, m.group(0), ords[gates]))
+    for m in re.finditer(r"\((%s), and `?overfitting`? (%s)\b" % ("|".join(num), "|".join(ords)), text):
+        said += 1
+        if (m.group(1), m.group(2)) != (want_base, ords[gates]):
+            bad.append('%s:%d: "%s", where enum vd_gate counts %s, overfitting the %s' % (
+                f, text.count("\n", 0, m.start()) + 1, m.group(0), want_base, ords[gates]))
+print(n, said)
+print("\n".join(bad))
+PYEOF
+)
+read -r n_drawn n_said <<<"$(echo "$drawn" | head -n 1)"
+if [ "${n_drawn:-0}" -ge 1 ] && [ "${n_said:-0}" -ge 4 ] && [ -z "$(echo "$drawn" | tail -n +2)" ]; then
+	ok "the $n_drawn drawings of the pipeline name every stage and stage file; $n_said counts of the gates agree with enum vd_gate"
+else not_ok "the drawings of the pipeline name every stage and stage file; the counts of the gates agree with enum vd_gate" \
+	"${n_drawn:-0} drawings, ${n_said:-0} counts" "$(echo "$drawn" | tail -n +2 | head -n 12)"; fi
 finish
