@@ -271,6 +271,9 @@ static void load_stats(struct nightly_row *r, struct sa_sf *s)
 {
 	double trades = NAN, trials = NAN;
 
+	/* each object first: a field under a missing object is that object's row's break */
+	sa_sf_obj_or_null(s, NULL, SA_FD_ST_SHARPE_ANN);
+	sa_sf_obj_or_null(s, NULL, SA_FD_ST_PBO);
 	sa_sf_num(s, NULL, SA_FD_ST_SHARPE_ANN_VALUE, &r->sharpe);
 	sa_sf_num(s, NULL, SA_FD_ST_SHARPE, &r->sharpe_per_trade);
 	sa_sf_num(s, NULL, SA_FD_ST_PSR, &r->psr);
