@@ -146,12 +146,12 @@ $(BIN)/$(2): $(B)/$(1)/$(2).o $(call room_lib,$(1)) $(foreach u,$(USES_$(1)),$(c
 endef
 # The framework shims (Python modules a run may import: freqtrade, talib, backtesting) are
 # embedded in the sandbox binary as a C table generated from their .py files, so the zygote
-# loads them without a path of the checkout (sandbox/inside/sbx_shims.c); the zygote's own
+# loads them without a path of the checkout (sandbox/inside/sbi_shims.c); the zygote's own
 # trusted Python (its helpers, its read roots, the shims' loader) likewise, from
-# sandbox/inside/py (sandbox/inside/sbx_pysrc.c). tests/e2e/05-layering.sh lints both.
+# sandbox/inside/py (sandbox/inside/sbi_pysrc.c). tests/e2e/05-layering.sh lints both.
 SHIMS_PY := $(shell find sandbox/inside/shims -name '*.py' 2>/dev/null | LC_ALL=C sort)
 ZYGOTE_PY := $(shell find sandbox/inside/py -name '*.py' 2>/dev/null | LC_ALL=C sort)
-GEN_OBJS_sandbox/inside := $(B)/gen/sbx_shims_table.o $(B)/gen/sbx_pysrc_table.o
+GEN_OBJS_sandbox/inside := $(B)/gen/sbi_shims_table.o $(B)/gen/sbi_pysrc_table.o
 # $(call embed_py,TABLE,DIR,FILES,HEADER,STRUCT,ARRAY,COUNT): the rule of $(B)/gen/TABLE.c
 define embed_py
 $(B)/gen/$(1).c: $(3) scripts/embed-py Makefile
@@ -162,8 +162,8 @@ $(B)/gen/$(1).c: $(3) scripts/embed-py Makefile
 	  scripts/embed-py $(2) $(3); \
 	  printf '};\nconst size_t $(7) = sizeof $(6) / sizeof $(6)[0];\n'; } >$$@.tmp && mv $$@.tmp $$@
 endef
-$(eval $(call embed_py,sbx_shims_table,sandbox/inside/shims,$(SHIMS_PY),sbx_shims.h,sbi_shim,sbi_shims,sbi_n_shims))
-$(eval $(call embed_py,sbx_pysrc_table,sandbox/inside/py,$(ZYGOTE_PY),sbx_pysrc.h,sbi_pysrc,sbi_pysrcs,sbi_n_pysrcs))
+$(eval $(call embed_py,sbi_shims_table,sandbox/inside/shims,$(SHIMS_PY),sbi_shims.h,sbi_shim,sbi_shims,sbi_n_shims))
+$(eval $(call embed_py,sbi_pysrc_table,sandbox/inside/py,$(ZYGOTE_PY),sbi_pysrc.h,sbi_pysrc,sbi_pysrcs,sbi_n_pysrcs))
 $(GEN_OBJS_sandbox/inside): $(B)/gen/%.o: $(B)/gen/%.c
 	$(call say,CC,$<)
 	$(Q)$(CC) $(call room_inc,sandbox/inside) $(CPPFLAGS) $(WARN) $(CFLAGS) $(SAN_$(VARIANT)) \

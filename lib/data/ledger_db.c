@@ -1,4 +1,4 @@
-/* ledger.c - the trial ledger's tables and its lineage rule (ledger.h). Prints nothing. */
+/* ledger_db.c - the trial ledger's tables and its lineage rule (ledger.h). Prints nothing. */
 #include "ledger.h"
 
 #include <stdio.h>

@@ -338,7 +338,9 @@ else not_ok "outside the table's layer, no source opens a stage file but through
 # --- one prefix per folder, and folders of a size a reader can hold ----------------------------
 # HACKING.md's table gives each folder its prefix: every global an archive of the build defines
 # begins with its folder's (case aside), every archive has a row, no two rows share a prefix or
-# begin one another's, so a name says where it lives. No folder holds more than 30 C files.
+# begin one another's, so a name says where it lives; no two folders hold a source of the same
+# name, and a source named with a prefix lives in that prefix's folder. No folder holds more than
+# 30 C files.
 names=$("$PY" - "$RB" <<'PYEOF'
 import glob, os, re, subprocess, sys
 rb = sys.argv[1]
@@ -377,6 +379,19 @@ for d in sorted({os.path.dirname(c) for c in glob.glob("**/*.c", recursive=True)
     k = len(glob.glob(d + "/*.c"))
     if k > 30:
         bad.append("%s holds %d C files (at most 30)" % (d, k))
+# one name per room: no two folders hold a source of the same name, and a source named with a
+# folder's prefix lives in that folder (the wire, without a prefix of its own, names its files
+# with the host's)
+seen = {}
+for src in sorted(glob.glob("**/*.[ch]", recursive=True)):
+    if src.startswith(("build/", "out/", "tests/")):
+        continue
+    d, b = os.path.split(src)
+    if seen.setdefault(b, d) != d:
+        bad.append("%s and %s/%s share a name" % (src, seen[b], b))
+    for folder, prefix in table.items():
+        if b.lower().startswith(prefix.lower()) and d != folder and d in table:
+            bad.append("%s is named with %s's prefix %s, not its own %s" % (src, folder, prefix, table[d]))
 print(len(table), n)
 print("\n".join(bad))
 PYEOF
@@ -385,8 +400,8 @@ read -r n_rows n_syms <<<"$(echo "$names" | head -n 1)"
 if [ "${n_rows:-0}" -ge 15 ] && [ "${n_syms:-0}" -gt 300 ]; then
 	ok "HACKING.md's prefixes ($n_rows) and the archives' symbols ($n_syms) were read"
 else not_ok "HACKING.md's prefixes and the archives' symbols were read" "$n_rows rows, $n_syms symbols"; fi
-if [ -z "$(echo "$names" | tail -n +2)" ]; then ok "one prefix per folder, no two alike, no folder over 30 C files"
-else not_ok "one prefix per folder, no two alike, no folder over 30 C files" "$(echo "$names" | tail -n +2)"; fi
+if [ -z "$(echo "$names" | tail -n +2)" ]; then ok "one prefix per folder, no two alike, one name per source, no folder over 30 C files"
+else not_ok "one prefix per folder, no two alike, one name per source, no folder over 30 C files" "$(echo "$names" | tail -n +2)"; fi
 
 
 # --- one drawing of the pipeline, one count of gates --------------------------------------------
