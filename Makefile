@@ -146,12 +146,12 @@ $(BIN)/$(2): $(B)/$(1)/$(2).o $(call room_lib,$(1)) $(foreach u,$(USES_$(1)),$(c
 endef
 # The framework shims (Python modules a run may import: freqtrade, talib, backtesting) are
 # embedded in the sandbox binary as a C table generated from their .py files, so the zygote
-# loads them without a path of the checkout (sandbox/inside/sbx_shims.c); the zygote's own
+# loads them without a path of the checkout (sandbox/inside/sbi_shims.c); the zygote's own
 # trusted Python (its helpers, its read roots, the shims' loader) likewise, from
-# sandbox/inside/py (sandbox/inside/sbx_pysrc.c). tests/e2e/05-layering.sh lints both.
+# sandbox/inside/py (sandbox/inside/sbi_pysrc.c). tests/e2e/05-layering.sh lints both.
 SHIMS_PY := $(shell find sandbox/inside/shims -name '*.py' 2>/dev/null | LC_ALL=C sort)
 ZYGOTE_PY := $(shell find sandbox/inside/py -name '*.py' 2>/dev/null | LC_ALL=C sort)
-GEN_OBJS_sandbox/inside := $(B)/gen/sbx_shims_table.o $(B)/gen/sbx_pysrc_table.o
+GEN_OBJS_sandbox/inside := $(B)/gen/sbi_shims_table.o $(B)/gen/sbi_pysrc_table.o
 # $(call embed_py,TABLE,DIR,FILES,HEADER,STRUCT,ARRAY,COUNT): the rule of $(B)/gen/TABLE.c
 define embed_py
 $(B)/gen/$(1).c: $(3) scripts/embed-py Makefile
@@ -162,8 +162,8 @@ $(B)/gen/$(1).c: $(3) scripts/embed-py Makefile
 	  scripts/embed-py $(2) $(3); \
 	  printf '};\nconst size_t $(7) = sizeof $(6) / sizeof $(6)[0];\n'; } >$$@.tmp && mv $$@.tmp $$@
 endef
-$(eval $(call embed_py,sbx_shims_table,sandbox/inside/shims,$(SHIMS_PY),sbx_shims.h,sbi_shim,sbi_shims,sbi_n_shims))
-$(eval $(call embed_py,sbx_pysrc_table,sandbox/inside/py,$(ZYGOTE_PY),sbx_pysrc.h,sbi_pysrc,sbi_pysrcs,sbi_n_pysrcs))
+$(eval $(call embed_py,sbi_shims_table,sandbox/inside/shims,$(SHIMS_PY),sbi_shims.h,sbi_shim,sbi_shims,sbi_n_shims))
+$(eval $(call embed_py,sbi_pysrc_table,sandbox/inside/py,$(ZYGOTE_PY),sbi_pysrc.h,sbi_pysrc,sbi_pysrcs,sbi_n_pysrcs))
 $(GEN_OBJS_sandbox/inside): $(B)/gen/%.o: $(B)/gen/%.c
 	$(call say,CC,$<)
 	$(Q)$(CC) $(call room_inc,sandbox/inside) $(CPPFLAGS) $(WARN) $(CFLAGS) $(SAN_$(VARIANT)) \
@@ -395,6 +395,8 @@ $(OUT)/stats.json $(ST_CURVES) &: $(OUT)/replay.json $(OUT)/run.json $(LA_JSON) 
 		--benchmark-out $(OUT)/benchmark.csv --rolling-out $(OUT)/rolling.csv \
 		--walkforward-out $(OUT)/walkforward.csv --fan-out $(OUT)/montecarlo_fan.csv
 
+# The stage files the verdict reads, as the stage-file table's "read by" column names them
+# (lib/base/stagefile.h; tests/e2e/58-stage-files.sh checks this list against it).
 $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $(V_JSON) \
 		$(OUT)/replay.json $(OUT)/robustness.json $(OUT)/stats.json $(OUT)/fingerprint.json \
 		$(SL_JSON) $(OUT)/.knobs-inputs $(call stamps,verdict) $(R)/verdict
@@ -408,7 +410,11 @@ CAL_COPY := $(if $(CAL_SRC),$(OUT)/calibration.json)
 $(OUT)/calibration.json: $(CAL_SRC) | $(OUT)/.dir
 	$(Q)cp -f $< $@
 
-$(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(DATA) $(wildcard templates/*) \
+# The stage files the report reads, as the stage-file table's "read by" column names them
+# (lib/base/stagefile.h; tests/e2e/58-stage-files.sh checks this list against it).
+$(OUT)/report.html: $(OUT)/verdict.json $(OUT)/fingerprint.json $(OUT)/inspect.json $(OUT)/run.json \
+		$(OUT)/lookahead.json $(V_JSON) $(OUT)/replay.json $(OUT)/robustness.json \
+		$(OUT)/stats.json $(SL_JSON) $(DATA) $(wildcard templates/*) \
 		$(ST_CURVES) $(OUT)/reconcile.csv $(BT_CSV) $(CAL_COPY) $(call stamps,report) $(R)/report
 	$(call say,REPORT,$@)
 	$(Q)$(R)/report --dir $(OUT) --name '$(NAME)' --templates templates $(D_ARG)

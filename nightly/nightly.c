@@ -24,6 +24,7 @@ static const char usage_text[] =
 	"       nightly done --work WORK.json --rc N --dir OUT --total N\n"
 	"       nightly index --db DB --night YYYY-MM-DD --night-dir DIR --out-root DIR\n"
 	"                     --template HTML\n"
+	"       nightly row --dir OUT [--name NAME]\n"
 	"\n"
 	"trials   prints N from a '# trials: N' line in FILE's header, else the default (1).\n"
 	"data     prints PATH from a '# data: PATH' line in FILE's header (relative to FILE's\n"
@@ -37,6 +38,9 @@ static const char usage_text[] =
 	"         with its charts to DIR/reports/NAME, records the night and each version's place\n"
 	"         in the trial ledger in DB (one transaction) and writes DIR/index.json, index.txt,\n"
 	"         index.html and index.xlsx, each row saying why.\n"
+	"row      prints the row index.json would hold of the audit in OUT: its verdict and\n"
+	"         figures, read through the stage-file table, a file breaking it named in the\n"
+	"         row's note with the field.\n"
 	"\n"
 	"exit: 0 done (a strategy without a verdict is a row, not a failure); 1 an unusable\n"
 	"      '# data:' line; 2 usage; 3 broken\n";
@@ -164,24 +168,15 @@ static int cmd_data(int argc, char **argv, const struct args *a)
 /* Whether OUT still holds complete results made from the key's code and data. */
 static int results_present(const char *dir, const char *name, const struct nightly_key *k)
 {
-	char path[4096], err[256];
-	cJSON *fp = NULL;
-	int ok = 0;
+	char path[4096];
 
 	sa_fmt(path, sizeof path, "%s/%s.zip", dir, name);
 	if (access(path, R_OK) != 0)
-		goto out;
+		return 0;
 	sa_fmt(path, sizeof path, "%s/verdict.json", dir);
 	if (access(path, R_OK) != 0)
-		goto out;
-	sa_fmt(path, sizeof path, "%s/fingerprint.json", dir);
-	fp = sa_json_read(path, SA_JSON_CAP, err, sizeof err);
-	ok = fp && nightly_fingerprint_matches(k, sa_json_str(fp, "strategy_sha256", ""),
-					       sa_json_str(fp, "tradelog_sha256", ""),
-					       sa_json_str(fp, "data_sha256", ""));
-out:
-	cJSON_Delete(fp);
-	return ok;
+		return 0;
+	return nightly_row_fingerprint_matches(dir, k);
 }
 
 static cJSON *key_json(const struct nightly_key *k)
@@ -540,6 +535,35 @@ out:
 	return rc;
 }
 
+/* One audit's row, printed as index.json would hold it. */
+static int cmd_row(const struct args *a)
+{
+	struct nightly_index ix = {0};
+	struct nightly_row *r;
+	cJSON *o = NULL;
+	char *text = NULL;
+	int rc = SA_EXIT_BROKEN;
+
+	need(a->dir, "--dir");
+	if (!(r = nightly_index_add(&ix)))
+		goto out;
+	snprintf(r->name, sizeof r->name, "%s", a->name ? a->name : "");
+	nightly_row_load_results(r, a->dir);
+	if (!strcmp(r->verdict, "FAILED") && !r->reason[0])
+		snprintf(r->reason, sizeof r->reason, "%s", r->note[0] ? r->note : "no verdict");
+	if (!(o = nightly_row_json(r)) || !(text = cJSON_Print(o)))
+		goto out;
+	printf("%s\n", text);
+	rc = SA_EXIT_OK;
+out:
+	if (rc != SA_EXIT_OK)
+		sa_error("out of memory");
+	free(text);
+	cJSON_Delete(o);
+	nightly_index_release(&ix);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = {0};
@@ -548,7 +572,7 @@ int main(int argc, char **argv)
 	sa_set_prog("nightly");
 	parse_args(argc, argv, &a);
 	if (optind >= argc)
-		sa_usage_die("give a step: trials, data, decide, done or index");
+		sa_usage_die("give a step: trials, data, decide, done, index or row");
 	cmd = argv[optind];
 	if (strcmp(cmd, "trials") == 0)
 		return cmd_trials(argc, argv, &a);
@@ -560,5 +584,7 @@ int main(int argc, char **argv)
 		return cmd_done(&a);
 	if (strcmp(cmd, "index") == 0)
 		return cmd_index(&a);
+	if (strcmp(cmd, "row") == 0)
+		return cmd_row(&a);
 	sa_usage_die("unknown step '%s'", cmd);
 }

@@ -3,10 +3,10 @@
 #include <string.h>
 
 #include "fileio.h"
-#include "jsonio.h"
 #include "ledger.h"
 #include "msg.h"
 #include "nightly_history.h"
+#include "stagefile.h"
 
 static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS nights ("
@@ -195,41 +195,62 @@ out:
 
 int nightly_history_ledger(sqlite3 *db, const char *night, const char *dir, struct nightly_row *r)
 {
-	char path[4096], err[512], why[1024];
-	cJSON *in = NULL, *fp = NULL;
+	char why[1024];
+	struct sa_sf in = { 0 }, fp = { 0 };
 	struct da_ledger_key k;
 	struct da_ledger_view v;
 	int rc = 0;
 
 	if (strcmp(r->verdict, "FAILED") == 0)
 		goto out;
-	in = sa_json_read(sa_fmt(path, sizeof path, "%s/inspect.json", dir), SA_JSON_CAP, err, sizeof err);
-	fp = sa_json_read(sa_fmt(path, sizeof path, "%s/fingerprint.json", dir), SA_JSON_CAP, err, sizeof err);
-	if (da_ledger_key_read(in, fp, &k, why, sizeof why) != 0)
+	sa_sf_open(&in, dir, SA_SF_INSPECT);
+	sa_sf_open(&fp, dir, SA_SF_FINGERPRINT);
+	if (da_ledger_key_read(&in, &fp, &k, why, sizeof why) != 0)
 		goto out;
 	if (da_ledger_record(db, r->name, night, &k, &v, why, sizeof why) != 0)
 		rc = sa_error("cannot record '%s' in the trial ledger: %s", r->name, why);
 	else
 		r->version = v.version;
 out:
-	cJSON_Delete(in);
-	cJSON_Delete(fp);
+	sa_sf_close(&in);
+	sa_sf_close(&fp);
 	return rc;
+}
+
+/* Whether ledger.json (read through the stage-file table) places the version as the ledger
+ * does now; a file breaking the table places it nowhere. */
+static bool ledger_json_agrees(const char *dir, const struct da_ledger_view *v)
+{
+	struct sa_sf lj;
+	bool used = false, same;
+	const char *lineage = "";
+	double version = -1, versions = -1, trials = -1;
+
+	sa_sf_open(&lj, dir, SA_SF_LEDGER);
+	sa_sf_bool(&lj, NULL, SA_FD_LG_USED, &used);
+	sa_sf_str(&lj, NULL, SA_FD_LG_LINEAGE, &lineage);
+	sa_sf_num(&lj, NULL, SA_FD_LG_VERSION, &version);
+	sa_sf_num(&lj, NULL, SA_FD_LG_VERSIONS, &versions);
+	sa_sf_num(&lj, NULL, SA_FD_LG_TRIALS, &trials);
+	same = lj.ok && !lj.broken[0] && used && strcmp(lineage, v->lineage) == 0 &&
+	       version == (double)v->version && versions == (double)v->versions &&
+	       trials == (double)v->trials;
+	sa_sf_close(&lj);
+	return same;
 }
 
 int nightly_history_ledger_moved(sqlite3 *db, const char *dir, const char *name, bool *moved)
 {
-	char path[4096], err[512], why[1024];
-	cJSON *in = NULL, *fp = NULL, *lj = NULL;
+	char why[1024];
+	struct sa_sf in, fp;
 	struct da_ledger_key k;
 	struct da_ledger_view v;
 	int rc = -1;
 
 	*moved = false;
-	in = sa_json_read(sa_fmt(path, sizeof path, "%s/inspect.json", dir), SA_JSON_CAP, err, sizeof err);
-	fp = sa_json_read(sa_fmt(path, sizeof path, "%s/fingerprint.json", dir), SA_JSON_CAP, err, sizeof err);
-	lj = sa_json_read(sa_fmt(path, sizeof path, "%s/ledger.json", dir), SA_JSON_CAP, err, sizeof err);
-	if (da_ledger_key_read(in, fp, &k, why, sizeof why) != 0) {
+	sa_sf_open(&in, dir, SA_SF_INSPECT);
+	sa_sf_open(&fp, dir, SA_SF_FINGERPRINT);
+	if (da_ledger_key_read(&in, &fp, &k, why, sizeof why) != 0) {
 		/* no code the ledger counts: nothing of it can have moved (nor can since, the
 		 * data's last bar at the first audit, without new data, which re-audits anyway) */
 		rc = 0;
@@ -239,14 +260,10 @@ int nightly_history_ledger_moved(sqlite3 *db, const char *dir, const char *name,
 		sa_error("%s", why);
 		goto out;
 	}
-	*moved = !sa_json_bool(lj, "used", false) || strcmp(sa_json_str(lj, "lineage", ""), v.lineage) != 0 ||
-		 sa_json_num(lj, "version", -1) != (double)v.version ||
-		 sa_json_num(lj, "versions", -1) != (double)v.versions ||
-		 sa_json_num(lj, "trials", -1) != (double)v.trials;
+	*moved = !ledger_json_agrees(dir, &v);
 	rc = 0;
 out:
-	cJSON_Delete(in);
-	cJSON_Delete(fp);
-	cJSON_Delete(lj);
+	sa_sf_close(&in);
+	sa_sf_close(&fp);
 	return rc;
 }

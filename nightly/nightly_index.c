@@ -79,12 +79,32 @@ void nightly_index_release(struct nightly_index *ix)
 	ix->n = 0;
 }
 
-/* A count from JSON, or -1 when it is missing or not a number. */
-static long json_count(const cJSON *o, const char *key)
+/* Appends text to buf (len bytes), cut to fit. */
+static void append(char *buf, size_t len, const char *text)
 {
-	double v = sa_json_num(o, key, -1);
+	size_t used = strlen(buf);
 
-	return isfinite(v) && v >= 0 ? (long)v : -1;
+	if (used + 1 < len)
+		snprintf(buf + used, len - used, "%.*s", (int)(len - used - 1), text);
+}
+
+/* A stage file that broke the table (a field missing or of another type) named in the row's
+ * note, file and field: what the row could not read, never a default in its place. */
+static void note_break(struct nightly_row *r, const struct sa_sf *f)
+{
+	if (!f->broken[0] || strstr(r->note, f->broken))
+		return;
+	append(r->note, sizeof r->note, r->note[0] ? "; " : "");
+	append(r->note, sizeof r->note, f->broken);
+}
+
+/* A count of verdict.json, or -1 when it is not there or not a count. */
+static long count_field(struct sa_sf *v, enum sa_field_id k)
+{
+	double x = -1;
+
+	sa_sf_num(v, NULL, k, &x);
+	return isfinite(x) && x >= 0 ? (long)x : -1;
 }
 
 /* Takes only the verdicts this tool writes, so a doctored file cannot inject text. */
@@ -95,33 +115,32 @@ static void copy_verdict(char *dst, size_t len, const char *v)
 		snprintf(dst, len, "%s", v);
 }
 
-/* The forward figures of stats.json in a sentence, and whether they fell below their band. */
-static void load_forward(struct nightly_row *r, const cJSON *f)
+/* stats.json's forward figures in a sentence, and whether they fell below their band. */
+static void load_forward(struct nightly_row *r, struct sa_sf *s)
 {
-	const cJSON *band = cJSON_GetObjectItemCaseSensitive(f, "band");
-	double net = sa_json_num(f, "net_return", NAN), lo = NAN, hi = NAN;
+	const cJSON *band;
+	const char *since = "?";
+	double net = NAN, lo = NAN, hi = NAN, bars = 0, trades = 0;
 
-	if (!cJSON_IsObject(f))
+	if (!sa_sf_obj_or_null(s, NULL, SA_FD_ST_FORWARD))
 		return;
-	if (cJSON_GetArraySize(band) == 2) {
+	sa_sf_str(s, NULL, SA_FD_ST_FORWARD_SINCE, &since);
+	sa_sf_num(s, NULL, SA_FD_ST_FORWARD_BARS, &bars);
+	sa_sf_num(s, NULL, SA_FD_ST_FORWARD_TRADES, &trades);
+	sa_sf_num(s, NULL, SA_FD_ST_FORWARD_NET, &net);
+	band = sa_sf_arr_or_null(s, NULL, SA_FD_ST_FORWARD_BAND);
+	if (s->broken[0])
+		return;
+	if (cJSON_GetArraySize(band) == 2 && cJSON_IsNumber(cJSON_GetArrayItem(band, 0)) &&
+	    cJSON_IsNumber(cJSON_GetArrayItem(band, 1))) {
 		lo = cJSON_GetArrayItem(band, 0)->valuedouble;
 		hi = cJSON_GetArrayItem(band, 1)->valuedouble;
 	}
 	r->edge_decayed = isfinite(net) && isfinite(lo) && net < lo;
 	snprintf(r->forward, sizeof r->forward, "%s%.0f bar%s since %s: %+.2f %% net over %.0f trade%s, "
 		 "band %+.2f to %+.2f %%", r->edge_decayed ? "edge decayed: " : "",
-		 sa_json_num(f, "bars", 0), sa_json_num(f, "bars", 0) == 1 ? "" : "s",
-		 sa_json_str(f, "since", "?"), 100 * net,
-		 sa_json_num(f, "trades", 0), sa_json_num(f, "trades", 0) == 1 ? "" : "s", 100 * lo, 100 * hi);
-}
-
-/* Appends text to buf (len bytes), cut to fit. */
-static void append(char *buf, size_t len, const char *text)
-{
-	size_t used = strlen(buf);
-
-	if (used + 1 < len)
-		snprintf(buf + used, len - used, "%s", text);
+		 bars, bars == 1 ? "" : "s", since, 100 * net, trades, trades == 1 ? "" : "s",
+		 100 * lo, 100 * hi);
 }
 
 /* The first line of s, into buf. */
@@ -130,62 +149,84 @@ static void first_line(char *buf, size_t len, const char *s)
 	snprintf(buf, len, "%.*s", (int)strcspn(s, "\n"), s);
 }
 
+/* inspect.json's syntax error with its line, into line; false when there is none. */
+static bool syntax_error(struct nightly_row *r, const char *dir, char *line, size_t len)
+{
+	struct sa_sf ins;
+	double at = 0;
+	const char *msg = "?";
+	bool found;
+
+	sa_sf_open(&ins, dir, SA_SF_INSPECT);
+	found = sa_sf_obj_or_null(&ins, NULL, SA_FD_IN_SYNTAX) != NULL;
+	if (found) {
+		sa_sf_num(&ins, NULL, SA_FD_IN_SYNTAX_LINE, &at);
+		sa_sf_str(&ins, NULL, SA_FD_IN_SYNTAX_MSG, &msg);
+		found = !ins.broken[0];
+	}
+	if (found)
+		snprintf(line, len, "SyntaxError at line %.0f: %.300s", at, msg);
+	note_break(r, &ins);
+	sa_sf_close(&ins);
+	return found;
+}
+
 /* INCOMPLETE's cause: inspect.json's syntax error with its line, else run.json's error line
  * (the one naming a line when there is one). */
-static void incomplete_reason(char *buf, size_t len, const char *dir)
+static void incomplete_reason(struct nightly_row *r, const char *dir)
 {
-	char path[4096], err[512], line[400];
-	cJSON *ins, *run;
-	const cJSON *se;
-	const char *e, *at;
+	char line[400];
+	struct sa_sf run;
+	const char *e = "", *at;
 
-	sa_fmt(path, sizeof path, "%s/inspect.json", dir);
-	ins = sa_json_read(path, SA_JSON_CAP, err, sizeof err);
-	se = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ins, "strategy"), "syntax_error");
-	if (cJSON_IsObject(se)) {
-		snprintf(line, sizeof line, "SyntaxError at line %.0f: %.300s", sa_json_num(se, "line", 0),
-			 sa_json_str(se, "msg", "?"));
-		append(buf, len, line);
-		cJSON_Delete(ins);
+	if (syntax_error(r, dir, line, sizeof line)) {
+		append(r->reason, sizeof r->reason, line);
 		return;
 	}
-	cJSON_Delete(ins);
-	sa_fmt(path, sizeof path, "%s/run.json", dir);
-	run = sa_json_read(path, SA_JSON_CAP, err, sizeof err);
-	e = sa_json_str(run, "error", "");
+	sa_sf_open(&run, dir, SA_SF_RUN);
+	sa_sf_str(&run, NULL, SA_FD_RUN_ERROR, &e);
 	at = strstr(e, "line ");
 	while (at && at > e && at[-1] != '\n')
 		at--;
 	first_line(line, sizeof line, at ? at : e);
 	if (line[0])
-		append(buf, len, line);
-	cJSON_Delete(run);
+		append(r->reason, sizeof r->reason, line);
+	note_break(r, &run);
+	sa_sf_close(&run);
 }
 
 /* Why the verdict, in one line: each veto's finding, INCOMPLETE's error line, else the gates
  * that failed with why (or that every one passed). */
-static void load_reason(struct nightly_row *r, const cJSON *v, const char *dir)
+static void load_reason(struct nightly_row *r, struct sa_sf *v, const char *dir)
 {
 	const cJSON *it;
 	char part[400];
 
 	r->reason[0] = '\0';
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(v, "vetoes")) {
-		snprintf(part, sizeof part, "%s%s: %s", r->reason[0] ? "; " : "", sa_json_str(it, "name", "veto"),
-			 sa_json_str(it, "reason", ""));
+	cJSON_ArrayForEach(it, sa_sf_arr_or_null(v, NULL, SA_FD_VD_VETOES)) {
+		const char *name = "veto", *why = "";
+
+		sa_sf_str(v, it, SA_FD_VD_VETOES_NAME, &name);
+		sa_sf_str(v, it, SA_FD_VD_VETOES_REASON, &why);
+		snprintf(part, sizeof part, "%s%s: %s", r->reason[0] ? "; " : "", name, why);
 		append(r->reason, sizeof r->reason, part);
 	}
 	if (r->reason[0])
 		return;
 	if (!strcmp(r->verdict, "INCOMPLETE")) {
-		incomplete_reason(r->reason, sizeof r->reason, dir);
+		incomplete_reason(r, dir);
 		return;
 	}
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(v, "gates")) {
-		if (sa_json_bool(it, "pass", true))
+	cJSON_ArrayForEach(it, sa_sf_arr_or_null(v, NULL, SA_FD_VD_GATES)) {
+		const char *name = "?", *why = "";
+		bool pass = true;
+
+		sa_sf_bool(v, it, SA_FD_VD_GATES_PASS, &pass);
+		if (pass)
 			continue;
-		snprintf(part, sizeof part, "%sfails %s: %s", r->reason[0] ? "; " : "", sa_json_str(it, "name", "?"),
-			 sa_json_str(it, "why", ""));
+		sa_sf_str(v, it, SA_FD_VD_GATES_NAME, &name);
+		sa_sf_str(v, it, SA_FD_VD_GATES_WHY, &why);
+		snprintf(part, sizeof part, "%sfails %s: %s", r->reason[0] ? "; " : "", name, why);
 		append(r->reason, sizeof r->reason, part);
 	}
 	if (!r->reason[0])
@@ -195,73 +236,124 @@ static void load_reason(struct nightly_row *r, const cJSON *v, const char *dir)
 /* The data's first and last bar, as fingerprint.json records them. */
 static void load_data_span(struct nightly_row *r, const char *dir)
 {
-	char path[4096], err[256];
-	cJSON *fp = sa_json_read(sa_fmt(path, sizeof path, "%s/fingerprint.json", dir), SA_JSON_CAP, err, sizeof err);
+	struct sa_sf fp;
+	const char *first = "", *last = "";
 
-	snprintf(r->data_first, sizeof r->data_first, "%s", sa_json_str(fp, "data_first", ""));
-	snprintf(r->data_last, sizeof r->data_last, "%s", sa_json_str(fp, "data_last", ""));
-	cJSON_Delete(fp);
+	sa_sf_open(&fp, dir, SA_SF_FINGERPRINT);
+	sa_sf_str(&fp, NULL, SA_FD_FP_DATA_FIRST, &first);
+	sa_sf_str(&fp, NULL, SA_FD_FP_DATA_LAST, &last);
+	if (!fp.broken[0]) {
+		snprintf(r->data_first, sizeof r->data_first, "%s", first);
+		snprintf(r->data_last, sizeof r->data_last, "%s", last);
+	}
+	note_break(r, &fp);
+	sa_sf_close(&fp);
 }
 
-/* The figures of stats.json the index shows, the Sharpe ratio as the report's headline. */
-static void load_stats(struct nightly_row *r, const cJSON *s)
+bool nightly_row_fingerprint_matches(const char *dir, const struct nightly_key *k)
 {
-	r->sharpe = sa_json_num(cJSON_GetObjectItemCaseSensitive(s, "sharpe_annualised"), "value", NAN);
-	r->sharpe_per_trade = sa_json_num(s, "sharpe", NAN);
-	r->psr = sa_json_num(s, "psr", NAN);
-	r->dsr = sa_json_num(s, "dsr", NAN);
-	r->net_return = sa_json_num(s, "net_return", NAN);
-	r->max_drawdown = sa_json_num(s, "max_drawdown", NAN);
-	r->pbo = sa_json_num(cJSON_GetObjectItemCaseSensitive(s, "pbo"), "value", NAN);
-	if (!isfinite(r->trades))
-		r->trades = sa_json_num(s, "trades", NAN);
-	da_ledger_sentence(s, r->ledger, sizeof r->ledger);
-	load_forward(r, cJSON_GetObjectItemCaseSensitive(s, "forward"));
+	struct sa_sf fp;
+	const char *code = "", *log = "", *data = "";
+	bool same;
+
+	sa_sf_open(&fp, dir, SA_SF_FINGERPRINT);
+	sa_sf_str(&fp, NULL, SA_FD_FP_STRATEGY_SHA, &code);
+	sa_sf_str(&fp, NULL, SA_FD_FP_TRADELOG_SHA, &log);
+	sa_sf_str(&fp, NULL, SA_FD_FP_DATA_SHA, &data);
+	same = sa_sf_present(&fp) && !fp.broken[0] && nightly_fingerprint_matches(k, code, log, data);
+	sa_sf_close(&fp);
+	return same;
 }
 
-/* stats.json through the stage-file table: its figures, and the effective trials as the stats
- * stage decided them (the one count every reader after it shows). */
+/* The figures of stats.json the index shows, the Sharpe ratio as the report's headline; all
+ * unknown when the file breaks the table. */
+static void load_stats(struct nightly_row *r, struct sa_sf *s)
+{
+	double trades = NAN, trials = NAN;
+
+	/* each object first: a field under a missing object is that object's row's break */
+	sa_sf_obj_or_null(s, NULL, SA_FD_ST_SHARPE_ANN);
+	sa_sf_obj_or_null(s, NULL, SA_FD_ST_PBO);
+	sa_sf_num(s, NULL, SA_FD_ST_SHARPE_ANN_VALUE, &r->sharpe);
+	sa_sf_num(s, NULL, SA_FD_ST_SHARPE, &r->sharpe_per_trade);
+	sa_sf_num(s, NULL, SA_FD_ST_PSR, &r->psr);
+	sa_sf_num(s, NULL, SA_FD_ST_DSR, &r->dsr);
+	sa_sf_num(s, NULL, SA_FD_ST_NET_RETURN, &r->net_return);
+	sa_sf_num(s, NULL, SA_FD_ST_MAX_DD, &r->max_drawdown);
+	sa_sf_num(s, NULL, SA_FD_ST_PBO_VALUE, &r->pbo);
+	sa_sf_num(s, NULL, SA_FD_ST_TRADES, &trades);
+	/* the effective trials as the stats stage decided them: the one count every reader shows */
+	sa_sf_num(s, NULL, SA_FD_ST_TRIALS, &trials);
+	da_ledger_sentence(s, r->ledger, sizeof r->ledger);
+	load_forward(r, s);
+	if (s->broken[0]) {
+		r->sharpe = r->sharpe_per_trade = r->psr = r->dsr = NAN;
+		r->net_return = r->max_drawdown = r->pbo = NAN;
+		r->ledger[0] = r->forward[0] = '\0';
+		r->edge_decayed = false;
+		return;
+	}
+	if (!isfinite(r->trades))
+		r->trades = trades;
+	if (trials >= 1 && trials < 1e9)
+		r->trials = (long)trials;
+}
+
 static void load_stats_file(struct nightly_row *r, const char *dir)
 {
 	struct sa_sf sf;
-	double trials = NAN;
 
-	if (sa_sf_open(&sf, dir, SA_SF_STATS)) {
-		load_stats(r, sf.root);
-		if (sa_sf_num(&sf, NULL, SA_FD_ST_TRIALS, &trials) == 1 && trials >= 1 && trials < 1e9)
-			r->trials = (long)trials;
-	}
+	if (sa_sf_open(&sf, dir, SA_SF_STATS))
+		load_stats(r, &sf);
+	note_break(r, &sf);
 	sa_sf_close(&sf);
+}
+
+/* verdict.json's verdict and the counts beside it; false, the row FAILED with why in its note,
+ * when there is none to read. */
+static bool load_verdict(struct nightly_row *r, struct sa_sf *v, const char *dir)
+{
+	const char *verdict = NULL, *gate = NULL;
+
+	if (!sa_sf_open(v, dir, SA_SF_VERDICT)) {
+		sa_fmt(r->note, sizeof r->note, "no verdict: %s", v->status);
+		return false;
+	}
+	sa_sf_str(v, NULL, SA_FD_VD_VERDICT, &verdict);
+	copy_verdict(r->verdict, sizeof r->verdict, verdict);
+	if (!v->broken[0] && !r->verdict[0]) {
+		snprintf(r->verdict, sizeof r->verdict, "FAILED");
+		snprintf(r->note, sizeof r->note, "verdict.json names no known verdict");
+		return false;
+	}
+	sa_sf_str(v, NULL, SA_FD_VD_GATE_VERDICT, &gate);
+	copy_verdict(r->gate_verdict, sizeof r->gate_verdict, gate);
+	load_reason(r, v, dir);
+	sa_sf_num(v, NULL, SA_FD_VD_TRADES, &r->trades);
+	r->blocked = count_field(v, SA_FD_VD_BLOCKED);
+	r->mismatches = count_field(v, SA_FD_VD_MISMATCHES);
+	if (v->broken[0]) {
+		/* a verdict whose file breaks the table is no verdict the index can stand behind */
+		snprintf(r->verdict, sizeof r->verdict, "FAILED");
+		r->gate_verdict[0] = r->reason[0] = '\0';
+		r->trades = NAN;
+		r->blocked = r->mismatches = -1;
+		sa_fmt(r->note, sizeof r->note, "no verdict: %s", v->broken);
+		return false;
+	}
+	return true;
 }
 
 void nightly_row_load_results(struct nightly_row *r, const char *dir)
 {
-	char path[4096], err[512];
-	bool ok = false;
-	cJSON *v = NULL;
+	struct sa_sf v;
 
-	sa_fmt(path, sizeof path, "%s/verdict.json", dir);
-	v = sa_json_read_stage(path, &ok, err, sizeof err);
-	if (!v || !ok) {
+	if (load_verdict(r, &v, dir))
+		load_stats_file(r, dir);
+	else
 		snprintf(r->verdict, sizeof r->verdict, "FAILED");
-		sa_fmt(r->note, sizeof r->note, "no verdict: %s", err);
-		goto out;
-	}
-	copy_verdict(r->verdict, sizeof r->verdict, sa_json_str(v, "verdict", NULL));
-	if (!r->verdict[0]) {
-		snprintf(r->verdict, sizeof r->verdict, "FAILED");
-		snprintf(r->note, sizeof r->note, "verdict.json names no known verdict");
-		goto out;
-	}
-	copy_verdict(r->gate_verdict, sizeof r->gate_verdict, sa_json_str(v, "gate_verdict", NULL));
-	load_reason(r, v, dir);
-	r->trades = sa_json_num(v, "trades", NAN);
-	r->blocked = json_count(v, "blocked_actions");
-	r->mismatches = json_count(v, "lookahead_mismatches");
-	load_stats_file(r, dir);
-out:
 	load_data_span(r, dir);
-	cJSON_Delete(v);
+	sa_sf_close(&v);
 }
 
 /* Adds a string, or null when it is empty. */
@@ -273,7 +365,7 @@ static void add_str_or_null(cJSON *o, const char *key, const char *s)
 		cJSON_AddNullToObject(o, key);
 }
 
-static cJSON *row_json(const struct nightly_row *r)
+cJSON *nightly_row_json(const struct nightly_row *r)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -329,7 +421,7 @@ int nightly_index_write_json(const struct nightly_index *ix, const char *path)
 	cJSON_AddNumberToObject(root, "strategies", (double)ix->n);
 	rows = cJSON_AddArrayToObject(root, "rows");
 	for (size_t i = 0; i < ix->n; i++)
-		cJSON_AddItemToArray(rows, row_json(&ix->rows[i]));
+		cJSON_AddItemToArray(rows, nightly_row_json(&ix->rows[i]));
 	rc = sa_json_write(path, root, err, sizeof err);
 	if (rc)
 		sa_error("%s", err);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <cjson/cJSON.h>
 
 #include "nightly_decide.h"
 
@@ -50,9 +51,18 @@ struct nightly_index {
 };
 
 /* Fills the verdict figures of r from the audit directory dir (verdict.json, stats.json: with
- * its ledger sentence and the bars since the first audit).
- * A missing or failed verdict makes r FAILED with a note; never fails itself. */
+ * its ledger sentence and the bars since the first audit), each read through the stage-file
+ * table. A missing or failed verdict, or a verdict.json breaking the table, makes r FAILED with
+ * a note; another file breaking it leaves its figures unknown and names the file and the field
+ * in the note. Never fails itself. */
 void nightly_row_load_results(struct nightly_row *r, const char *dir);
+
+/* Whether the audit directory dir's fingerprint.json (read through the stage-file table) is of
+ * the code, trade log and data of k: its results are of these uploads. */
+bool nightly_row_fingerprint_matches(const char *dir, const struct nightly_key *k);
+
+/* The row as index.json holds it (caller frees). */
+cJSON *nightly_row_json(const struct nightly_row *r);
 
 /* Rank of a verdict, 0 worst: FAILED, REJECTED_UNSAFE, INCOMPLETE (nothing could be judged),
  * REJECTED_LOOKAHEAD, NOT_READY, WATCH, READY_FOR_MICRO_LIVE; an unknown verdict ranks with

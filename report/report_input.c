@@ -13,18 +13,20 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "ohlcv_json.h"
+#include "stagefile.h"
 #include "timeutil.h"
 
-static const char *const stage_files[RPT_NFILES] = {
-	[RPT_CONFIG] = "config.json",
-	[RPT_FINGERPRINT] = "fingerprint.json",
-	[RPT_INSPECT] = "inspect.json",
-	[RPT_RUN] = "run.json",
-	[RPT_LOOKAHEAD] = "lookahead.json",
-	[RPT_ROBUST] = "robustness.json",
-	[RPT_REPLAY] = "replay.json",
-	[RPT_STATS] = "stats.json",
-	[RPT_VERDICT] = "verdict.json",
+/* The report's stage files as rows of the stage-file table. */
+static const enum sa_sfile_id stage_files[RPT_NFILES] = {
+	[RPT_CONFIG] = SA_SF_CONFIG,
+	[RPT_FINGERPRINT] = SA_SF_FINGERPRINT,
+	[RPT_INSPECT] = SA_SF_INSPECT,
+	[RPT_RUN] = SA_SF_RUN,
+	[RPT_LOOKAHEAD] = SA_SF_LOOKAHEAD,
+	[RPT_ROBUST] = SA_SF_ROBUSTNESS,
+	[RPT_REPLAY] = SA_SF_REPLAY,
+	[RPT_STATS] = SA_SF_STATS,
+	[RPT_VERDICT] = SA_SF_VERDICT,
 };
 
 static const char *const curve_files[RPT_NCURVES] = {
@@ -201,16 +203,19 @@ static void copy_reason(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%.*s [...]", (int)cut, src);
 }
 
-static void load_stage(struct rpt_stage *st, const char *dir, const char *file)
+/* A stage file through the stage-file table: its stage, schema and ok checked on open, a file
+ * breaking them unusable with why; the tree is kept even when the stage failed. */
+static void load_stage(struct rpt_stage *st, const char *dir, enum sa_sfile_id id)
 {
-	char path[4096], err[256] = "";
-	st->file = file;
-	sa_fmt(path, sizeof path, "%s/%s", dir, file);
-	st->json = sa_json_read_stage(path, &st->ok, err, sizeof err);
-	if (!st->json)
-		sa_fmt(st->reason, sizeof st->reason, "%s", err[0] ? err : "unreadable");
-	else if (!st->ok)
-		copy_reason(st->reason, sizeof st->reason, sa_json_str(st->json, "reason", "the stage failed"));
+	struct sa_sf sf;
+
+	st->file = sa_sfiles[id].name;
+	st->ok = sa_sf_open(&sf, dir, id);
+	st->json = sf.root;
+	sf.root = NULL; /* the report keeps the tree */
+	if (!st->ok)
+		copy_reason(st->reason, sizeof st->reason, sf.status);
+	sa_sf_close(&sf);
 }
 
 /* Reads dir/file capped; a missing file leaves *buf NULL and why in reason. */
@@ -328,7 +333,7 @@ static int load_variants(struct rpt_input *in, const char *dir)
 {
 	struct rpt_stage st = { 0 };
 
-	load_stage(&st, dir, "variants.json");
+	load_stage(&st, dir, SA_SF_VARIANTS);
 	in->variants = st.json;
 	return load_table(dir, "variants.csv", &in->variant_rows, in->variants_reason,
 			  sizeof in->variants_reason);

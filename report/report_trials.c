@@ -215,11 +215,25 @@ int rpt_forward_model(cJSON *model, const struct rpt_input *in)
 	return 0;
 }
 
+/* The trial ledger's sentence of stats.json, read through the stage-file table: "" without a
+ * ledger; a file breaking the table says what could not be read instead. */
+static const char *ledger_line(const cJSON *stats, char *buf, size_t len)
+{
+	struct sa_sf sf;
+
+	sa_sf_view(&sf, stats, SA_SF_STATS);
+	da_ledger_sentence(&sf, buf, len);
+	if (sf.broken[0])
+		snprintf(buf, len, "a version the report cannot place in the trial ledger: %s", sf.broken);
+	sa_sf_close(&sf);
+	return buf;
+}
+
 int rpt_trials_model(cJSON *model, const struct rpt_input *in)
 {
 	const cJSON *stats = rpt_stage_ok(in, RPT_STATS);
 	cJSON *t = cJSON_AddObjectToObject(model, "trials");
-	char buf[320];
+	char buf[640];
 
 	if (!t)
 		return -1;
@@ -231,7 +245,7 @@ int rpt_trials_model(cJSON *model, const struct rpt_input *in)
 	cJSON_AddBoolToObject(t, "any_failed", sa_json_num(in->variants, "failed", 0) > 0);
 	add_fmt(t, "trials", cJSON_GetObjectItemCaseSensitive(stats, "trials"), 0);
 	cJSON_AddStringToObject(t, "trials_source", trials_source_words(sa_json_str(stats, "trials_source", "")));
-	cJSON_AddStringToObject(t, "ledger_line", da_ledger_sentence(stats, buf, sizeof buf));
+	cJSON_AddStringToObject(t, "ledger_line", ledger_line(stats, buf, sizeof buf));
 	cJSON_AddStringToObject(t, "variance_line", variance_line(stats, buf, sizeof buf));
 	add_fmt(t, "sr_variance", cJSON_GetObjectItemCaseSensitive(stats, "sr_variance"), 6);
 	add_fmt(t, "sr0", cJSON_GetObjectItemCaseSensitive(stats, "sr0"), 3);

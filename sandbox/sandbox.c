@@ -16,7 +16,7 @@
 #include "sbx.h"
 #include "sbx_proto.h"
 #include "sbx_report.h"
-#include "sbx_zygote.h"
+#include "sbi_zygote.h"
 
 static const char usage[] =
 	"usage: sandbox [--strategy FILE] --data OHLCV.csv --config config.json [--jobs N]\n"
@@ -95,7 +95,7 @@ static int zygote_entry(int argc, char **argv)
 		return SA_EXIT_USAGE;
 	for (int i = 0; i < 7; i++)
 		v[i] = atoi(argv[i + 2]);
-	/* First over the read roots' resident copy, then again from it (sbx_zygote.c). */
+	/* First over the read roots' resident copy, then again from it (sbi_zygote.c). */
 	if (strcmp(argv[1], "--zygote") == 0)
 		return sbi_zygote_resident(v[0], argv);
 	lim = (struct sbx_limits){ v[2], v[3], v[4], v[5], v[6], 0 };

@@ -122,9 +122,29 @@ void sa_sf_line(struct sa_sf *f, enum sa_sfile_id id, const char *line)
 	}
 }
 
+bool sa_sf_view(struct sa_sf *f, const cJSON *root, enum sa_sfile_id id)
+{
+	memset(f, 0, sizeof *f);
+	f->id = id;
+	f->borrowed = true;
+	if (!root) {
+		snprintf(f->status, sizeof f->status, "missing");
+		return false;
+	}
+	if (!cJSON_IsObject(root)) {
+		broke(f, "not a JSON object");
+		snprintf(f->status, sizeof f->status, "%s", f->broken);
+		return false;
+	}
+	f->root = (cJSON *)root; /* read only: no read through the table writes */
+	check_head(f);
+	return f->ok;
+}
+
 void sa_sf_close(struct sa_sf *f)
 {
-	cJSON_Delete(f->root);
+	if (!f->borrowed)
+		cJSON_Delete(f->root);
 	f->root = NULL;
 }
 

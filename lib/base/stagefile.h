@@ -16,13 +16,15 @@
 /* The files. One row a file:
  *   X(id, file name, writing stage (its "stage" field), schema version, read by, meaning) */
 #define SA_STAGE_FILES(X)                                                                        \
-	X(FINGERPRINT, "fingerprint.json", "fingerprint", 1, "verdict report nightly",              \
+	X(CONFIG, "config.json", "config", 1, "every stage, through the knob table (config.h)",    \
+	  "every knob's value for this audit, checked against the knob table")                  \
+	X(FINGERPRINT, "fingerprint.json", "fingerprint", 1, "ledger verdict report nightly",              \
 	  "what was audited: the uploads', data's and config's sha256, the data's span")        \
-	X(INSPECT, "inspect.json", "inspect", 1, "sandbox variants stats verdict report",            \
+	X(INSPECT, "inspect.json", "inspect", 1, "sandbox variants ledger stats verdict report nightly",            \
 	  "the static inspection of the upload (never runs it)")                                 \
-	X(RUN, "run.json", "sandbox", 1, "lookahead robust sealed variants replay verdict report", \
+	X(RUN, "run.json", "sandbox", 1, "lookahead robust sealed variants replay verdict report nightly", \
 	  "the full run in the sandbox: its status, signals and refusals")                      \
-	X(EVENTS, "events.jsonl", "sandbox", 1, "verdict",                                          \
+	X(EVENTS, "events.jsonl", "sandbox", 1, "verdict report",                                   \
 	  "the sandbox's refusal records, one JSON object a line (no head: sa_sf_line)")         \
 	X(LOOKAHEAD, "lookahead.json", "lookahead", 1, "replay verdict report",                      \
 	  "the truncated re-runs and the live replay, compared with the full run")                \
@@ -40,6 +42,8 @@
 	  "the statistics of the replayed trades, deflated for the trials")                       \
 	X(SEALED, "sealed.json", "sealed", 2, "verdict report",                                      \
 	  "one outcome of a run on the sealed bars")                                              \
+	X(LEDGER, "ledger.json", "ledger", 1, "stats nightly",                                       \
+	  "the trial ledger's place for this version of the code: its lineage, number and trials") \
 	X(VERDICT, "verdict.json", "verdict", 1, "narrate report nightly",                           \
 	  "the gates, the vetoes and the verdict in plain English")                               \
 	X(NARRATION, "narration.json", "narrate", 1, "people: it lies beside the bundle, unhashed",  \
@@ -100,9 +104,30 @@ enum sa_fabsent {
 #define SA_FIELDS(X)                                                                             \
 	X(FP_SYNTHETIC, FINGERPRINT, "data_synthetic", SA_FT_BOOL, SA_FA_NEVER, "",                 \
 	  "the data is the bundled synthetic series (by its sha256)")                             \
+	X(FP_STRATEGY_SHA, FINGERPRINT, "strategy_sha256", SA_FT_STR, SA_FA_NULL, "",              \
+	  "the strategy upload's sha256, null without one")                                      \
+	X(FP_TRADELOG_SHA, FINGERPRINT, "tradelog_sha256", SA_FT_STR, SA_FA_NULL, "",              \
+	  "the trade log's sha256, null without one")                                            \
+	X(FP_DATA_SHA, FINGERPRINT, "data_sha256", SA_FT_STR, SA_FA_NULL, "", "the data's sha256") \
+	X(FP_DATA_FIRST, FINGERPRINT, "data_first", SA_FT_STR, SA_FA_NEVER, "time",                \
+	  "the data's first bar")                                                                 \
+	X(FP_DATA_LAST, FINGERPRINT, "data_last", SA_FT_STR, SA_FA_NEVER, "time",                  \
+	  "the data's last bar")                                                                  \
 	X(IN_STRATEGY, INSPECT, "strategy", SA_FT_OBJ, SA_FA_NEVER, "", "the strategy .py")         \
 	X(IN_STRATEGY_PRESENT, INSPECT, "strategy.present", SA_FT_BOOL, SA_FA_NEVER, "",            \
 	  "a strategy was uploaded")                                                              \
+	X(IN_SYNTAX, INSPECT, "strategy.syntax_error", SA_FT_OBJ, SA_FA_NULL, "",                  \
+	  "why the file does not parse, null when it does")                                       \
+	X(IN_SYNTAX_LINE, INSPECT, "strategy.syntax_error.line", SA_FT_NUM, SA_FA_NEVER, "line",   \
+	  "the line of the syntax error")                                                         \
+	X(IN_SYNTAX_MSG, INSPECT, "strategy.syntax_error.msg", SA_FT_STR, SA_FA_NEVER, "",         \
+	  "Python's message")                                                                     \
+	X(IN_NORMALISED, INSPECT, "strategy.normalised", SA_FT_OBJ, SA_FA_NULL, "",                \
+	  "the parsed code's hashes, null when it did not parse")                                 \
+	X(IN_NORM_VERSION, INSPECT, "strategy.normalised.version_sha256", SA_FT_STR, SA_FA_NEVER,  \
+	  "", "the code's version: its tree with each literal")                                   \
+	X(IN_NORM_STRUCTURE, INSPECT, "strategy.normalised.structure_sha256", SA_FT_STR,           \
+	  SA_FA_NEVER, "", "the code's structure: its tree with every literal one mark")         \
 	X(IN_FRAMEWORK, INSPECT, "strategy.framework", SA_FT_STR, SA_FA_MAY, "",                    \
 	  "freqtrade or backtesting for a framework's class; null for a signals(df) file")       \
 	X(IN_VARIANTS, INSPECT, "strategy.variants", SA_FT_OBJ, SA_FA_MAY, "",                      \
@@ -241,6 +266,23 @@ enum sa_fabsent {
 	X(ST_TRADES, STATS, "trades", SA_FT_NUM, SA_FA_NEVER, "trades", "closed trades")             \
 	X(ST_TRIALS, STATS, "trials", SA_FT_NUM, SA_FA_NEVER, "trials",                              \
 	  "the effective number of trials the deflation counts: decided here, read by all after") \
+	X(ST_LEDGER, STATS, "ledger", SA_FT_OBJ, SA_FA_NULL, "",                                    \
+	  "the trial ledger's place for this version, null without a ledger")                    \
+	X(ST_LEDGER_VERSION, STATS, "ledger.version", SA_FT_NUM, SA_FA_NEVER, "",                   \
+	  "the version's number in its lineage")                                                  \
+	X(ST_LEDGER_FIRST, STATS, "ledger.first_seen", SA_FT_STR, SA_FA_NEVER, "date",              \
+	  "when the lineage was first seen")                                                      \
+	X(ST_FORWARD, STATS, "forward", SA_FT_OBJ, SA_FA_NULL, "",                                  \
+	  "the bars since this version's first audit, null when there are none")                 \
+	X(ST_FORWARD_SINCE, STATS, "forward.since", SA_FT_STR, SA_FA_NEVER, "time",                 \
+	  "the data's last bar at that first audit")                                              \
+	X(ST_FORWARD_BARS, STATS, "forward.bars", SA_FT_NUM, SA_FA_NEVER, "bars", "bars since")     \
+	X(ST_FORWARD_TRADES, STATS, "forward.trades", SA_FT_NUM, SA_FA_NEVER, "trades",             \
+	  "trades entered since")                                                                 \
+	X(ST_FORWARD_NET, STATS, "forward.net_return", SA_FT_NUM, SA_FA_NULL, "return",             \
+	  "their compounded net return")                                                          \
+	X(ST_FORWARD_BAND, STATS, "forward.band", SA_FT_ARR, SA_FA_NULL, "return",                  \
+	  "the 5 and 95 % of in-sample draws of as many trades")                                  \
 	X(ST_TRIALS_SOURCE, STATS, "trials_source", SA_FT_STR, SA_FA_NEVER, "",                     \
 	  "where that count came from")                                                           \
 	X(ST_V_SOURCE, STATS, "sr_variance_source", SA_FT_STR, SA_FA_NEVER, "",                     \
@@ -250,6 +292,10 @@ enum sa_fabsent {
 	X(ST_NET_RETURN, STATS, "net_return", SA_FT_NUM, SA_FA_NULL, "return",                       \
 	  "total compounded net return")                                                          \
 	X(ST_SHARPE, STATS, "sharpe", SA_FT_NUM, SA_FA_NULL, "per trade", "the per-trade Sharpe ratio") \
+	X(ST_SHARPE_ANN, STATS, "sharpe_annualised", SA_FT_OBJ, SA_FA_NEVER, "",                   \
+	  "the Sharpe ratio of the per-bar returns, annualised")                                  \
+	X(ST_SHARPE_ANN_VALUE, STATS, "sharpe_annualised.value", SA_FT_NUM, SA_FA_NULL, "a year",   \
+	  "its value: the report's headline")                                                     \
 	X(ST_PSR, STATS, "psr", SA_FT_NUM, SA_FA_NULL, "probability", "PSR(SR* = 0)")                \
 	X(ST_DSR, STATS, "dsr", SA_FT_NUM, SA_FA_NULL, "probability", "DSR for the trials")          \
 	X(ST_SR0, STATS, "sr0", SA_FT_NUM, SA_FA_NULL, "per trade",                                  \
@@ -401,6 +447,17 @@ enum sa_fabsent {
 	  "the sandbox refused an action of the run there")                                       \
 	X(SL_COMPLETE, SEALED, "complete", SA_FT_BOOL, SA_FA_NEVER, "",                              \
 	  "the run there finished")                                                               \
+	X(LG_USED, LEDGER, "used", SA_FT_BOOL, SA_FA_NEVER, "", "a trial ledger was read")          \
+	X(LG_LINEAGE, LEDGER, "lineage", SA_FT_STR, SA_FA_MAY, "", "the version's lineage, when used") \
+	X(LG_VERSION, LEDGER, "version", SA_FT_NUM, SA_FA_MAY, "", "its number in the lineage")     \
+	X(LG_VERSIONS, LEDGER, "versions", SA_FT_NUM, SA_FA_MAY, "versions",                        \
+	  "the lineage's versions so far, this one included")                                     \
+	X(LG_TRIALS, LEDGER, "trials", SA_FT_NUM, SA_FA_MAY, "trials",                              \
+	  "the lineage's trials: each version's declared variants, at least one")                \
+	X(LG_FIRST_SEEN, LEDGER, "first_seen", SA_FT_STR, SA_FA_MAY, "date",                        \
+	  "when the lineage was first seen")                                                      \
+	X(LG_SINCE, LEDGER, "since", SA_FT_STR, SA_FA_MAY, "time",                                  \
+	  "the data's last bar at this version's first recorded audit, null when new")           \
 	X(VD_VERDICT, VERDICT, "verdict", SA_FT_STR, SA_FA_NEVER, "",                                \
 	  "REJECTED_UNSAFE, INCOMPLETE, REJECTED_LOOKAHEAD, READY_FOR_MICRO_LIVE, WATCH or NOT_READY") \
 	X(VD_GATE_VERDICT, VERDICT, "gate_verdict", SA_FT_STR, SA_FA_NEVER, "",                      \
@@ -451,6 +508,7 @@ struct sa_sf {
 	char status[512];  /* "ok", "missing", the stage's "reason", or why it could not be read */
 	char broken[512];  /* the first field that broke the table: "stats.json: the field
 			    * \"trials\" is missing"; "" while none did */
+	bool borrowed;     /* root is the caller's (sa_sf_view): sa_sf_close leaves it */
 };
 
 /* A new object {"stage": the file's writer, "schema": the table's version}: what a writer
@@ -464,6 +522,11 @@ cJSON *sa_sf_new(enum sa_sfile_id id);
 bool sa_sf_open(struct sa_sf *f, const char *dir, enum sa_sfile_id id);
 bool sa_sf_open_path(struct sa_sf *f, const char *path, enum sa_sfile_id id);
 void sa_sf_close(struct sa_sf *f);
+
+/* A tree the caller read already (borrowed: it outlives f, and sa_sf_close leaves it), held to
+ * the table as sa_sf_open would: its head checked, its fields read by their rows. root NULL is
+ * a missing file. Returns f->ok. */
+bool sa_sf_view(struct sa_sf *f, const cJSON *root, enum sa_sfile_id id);
 
 /* One record of a JSON-lines file (events.jsonl), read like a file of its own: no head to check;
  * f->ok when the line is a JSON object. Close it with sa_sf_close. */

@@ -14,6 +14,8 @@
 #include <sqlite3.h>
 #include <cjson/cJSON.h>
 
+#include "stagefile.h"
+
 /* What the ledger knows of one version of a strategy. */
 struct da_ledger_key {
 	char version[65];    /* normalised code with its constants, sha256 */
@@ -34,14 +36,16 @@ struct da_ledger_view {
 	char since[40];      /* the data's last bar at this version's first audit; "" when new */
 };
 
-/* The key of the version an audit saw, from its inspect.json and fingerprint.json (borrowed
- * trees). Returns 0, or -1 with why the ledger does not apply in err. */
-int da_ledger_key_read(const cJSON *inspect, const cJSON *fingerprint, struct da_ledger_key *k,
+/* The key of the version an audit saw, from its inspect.json and fingerprint.json, read through
+ * the stage-file table. Returns 0, or -1 with why the ledger does not apply in err (a file
+ * unusable or breaking the table is named with its field). */
+int da_ledger_key_read(struct sa_sf *inspect, struct sa_sf *fingerprint, struct da_ledger_key *k,
 		       char *err, size_t errlen);
 
-/* "version 7 of this strategy since 2099-03-01: deflated for 7 trials" from a stats.json tree
- * (borrowed) into buf; "" when it holds no ledger. Returns buf. */
-char *da_ledger_sentence(const cJSON *stats, char *buf, size_t len);
+/* "version 7 of this strategy since 2099-03-01: deflated for 7 trials" from stats.json, read
+ * through the table, into buf; "" when it holds no ledger, or breaks the table (stats->broken
+ * says where). Returns buf. */
+char *da_ledger_sentence(struct sa_sf *stats, char *buf, size_t len);
 
 /* Opens the history at path, checked whole (PRAGMA quick_check) before use. create: make it
  * (and the ledger's tables) when absent, for writing; else read-only, and *db is NULL with 0

@@ -1,7 +1,7 @@
 /* pylibs.h - the third-party Python modules a strategy may import: one list for the inspect
  * stage (which names any other) and fingerprint (which records their versions). Which of their
  * submodules the zygote imports ahead, and on which words of the source, is the sandbox's own
- * table (sandbox/inside/sbx_preimport.c), a policy of speed, not of what is allowed. */
+ * table (sandbox/inside/sbi_preimport.c), a policy of speed, not of what is allowed. */
 #ifndef SA_PYLIBS_H
 #define SA_PYLIBS_H
 

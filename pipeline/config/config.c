@@ -13,8 +13,8 @@
 #include "msg.h"
 #include "ohlcv_json.h"
 #include "ohlcv.h"
+#include "stagefile.h"
 
-#define SCHEMA 1
 
 static const char usage[] =
 	"usage: config [--if-changed] [--stamps DIR] -o config.json [KNOB=value ...]\n"
@@ -53,7 +53,7 @@ static void add_knob(cJSON *c, const struct sa_knob *r, const char *text, double
  * with err set. */
 static cJSON *config_build(const char *const vals[SA_K_COUNT], char *err, size_t errlen)
 {
-	cJSON *c = sa_json_stage("config", SCHEMA);
+	cJSON *c = sa_sf_new(SA_SF_CONFIG);
 
 	cJSON_AddBoolToObject(c, "ok", 1);
 	for (size_t i = 0; i < SA_K_COUNT; i++) {

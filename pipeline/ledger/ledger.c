@@ -11,8 +11,7 @@
 #include "jsonio.h"
 #include "ledger.h"
 #include "msg.h"
-
-#define SCHEMA 1
+#include "stagefile.h"
 
 static const char usage[] =
 	"usage: ledger --config config.json --inspect inspect.json --fingerprint fingerprint.json\n"
@@ -66,17 +65,14 @@ static void parse_args(int argc, char **argv, struct args *a)
  * ledger does not apply. */
 static const char *read_key(const struct args *a, struct da_ledger_key *k, char *why, size_t len)
 {
-	char err[512];
-	cJSON *in = sa_json_read(a->inspect, SA_JSON_CAP, err, sizeof err);
-	cJSON *fp = in ? sa_json_read(a->fingerprint, SA_JSON_CAP, err, sizeof err) : NULL;
-	const char *reason = NULL;
+	struct sa_sf in, fp;
+	const char *reason;
 
-	if (!in || !fp)
-		reason = sa_fmt(why, len, "inspect.json or fingerprint.json is unusable: %s", err);
-	else
-		reason = da_ledger_key_read(in, fp, k, why, len) ? why : NULL;
-	cJSON_Delete(in);
-	cJSON_Delete(fp);
+	sa_sf_open_path(&in, a->inspect, SA_SF_INSPECT);
+	sa_sf_open_path(&fp, a->fingerprint, SA_SF_FINGERPRINT);
+	reason = da_ledger_key_read(&in, &fp, k, why, len) ? why : NULL;
+	sa_sf_close(&in);
+	sa_sf_close(&fp);
 	return reason;
 }
 
@@ -173,7 +169,7 @@ int main(int argc, char **argv)
 
 	sa_set_prog("ledger");
 	parse_args(argc, argv, &a);
-	o = sa_json_stage("ledger", SCHEMA);
+	o = sa_sf_new(SA_SF_LEDGER);
 	cJSON_AddBoolToObject(o, "ok", true);
 	if (build(o, &a, err, sizeof err) != 0) {
 		sa_error("%s", err);

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define SBX_MAGIC 0x53425831u  /* "SBX1" */
-/* Driver -> zygote: start a data zygote (sbx_prefix.c) on the channel the request carries. */
+/* Driver -> zygote: start a data zygote (sbi_prefix.c) on the channel the request carries. */
 #define SBX_MAGIC_PREFIX 0x53425850u  /* "SBXP" */
 /* Driver -> data zygote: n more bars follow the header, as rows (below). */
 #define SBX_MAGIC_BARS 0x53425842u  /* "SBXB" */

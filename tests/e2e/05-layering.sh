@@ -284,10 +284,63 @@ if [ "$(echo "$keyed" | head -n 1)" -ge 10 ] && [ -z "$(echo "$keyed" | tail -n 
 else not_ok "the rooms on the stage-file table ($TABLE_ROOMS) read no stage file by a string key" \
 	"$(echo "$keyed" | tail -n +2 | head -n 12)"; fi
 
+# Everywhere else, a stage file of the table is opened only through it (sa_sf_open, _open_path,
+# _view, _line): no sa_json_read_stage (the stage-file open that checks no field), no
+# sa_json_read in a function naming a table file's path ("%s/stats.json"), and a source that
+# reads through the table reads no key by a string beside it. KEYED names the sources that
+# still open their stage files outside the table, or read them by key (the report's readers
+# take their trees, opened through the table, from report/report_input.c, and read them by key
+# but report_trials.c's ledger sentence); each must still do so, so the list only shrinks.
+KEYED="pipeline/lookahead/lookahead.c pipeline/robust/robust_score.c pipeline/robust/robust_warmup.c
+pipeline/sealed/sealed.c pipeline/stats/stats.c pipeline/variants/variants.c
+pipeline/variants/variants_score.c report/report_trials.c"
+opened=$("$PY" - $KEYED <<'PYEOF'
+import glob, re, sys
+keyed = set(sys.argv[1:])
+read = re.compile(r'\b(sa_json_(?:num|str|bool)|cJSON_GetObjectItem(?:CaseSensitive)?)\s*\([^;]*?,\s*"([^"]*)"', re.S)
+# config.json's fields are read through the knob table (sa_config_*), its own
+names = [n for n in re.findall(r'^\s*X\([A-Z_]+, "([a-z_]+\.jsonl?)"', open("lib/base/stagefile.h").read(), re.M)
+         if n != "config.json"]
+path_lit = re.compile(r'"[^"\n]*/(%s)"' % "|".join(re.escape(n) for n in names))
+srcs = sorted(f for f in glob.glob("**/*.[ch]", recursive=True)
+              if not f.startswith(("build/", "lib/base/", "tests/", "out/")))
+n, bad, still = 0, [], set()
+for f in srcs:
+    n += 1
+    t = open(f, encoding="utf-8").read()
+    why = []
+    if re.search(r'\bsa_json_read_stage\s*\(', t):
+        why.append("opens a stage file with sa_json_read_stage")
+    for body in re.split(r'\n}\n', t):
+        m = path_lit.search(body)
+        if m and re.search(r'\bsa_json_read\s*\(', body):
+            why.append("opens %s with sa_json_read" % m.group(1))
+            break
+    if re.search(r'\bstruct sa_sf\b|\bsa_sf_(?:open|open_path|view)\s*\(', t):
+        keys = [m.group(2) for m in read.finditer(t)]
+        if keys:
+            why.append('reads through the table and by %d string keys ("%s", ...)' % (len(keys), keys[0]))
+    if why and f in keyed:
+        still.add(f)
+    elif why:
+        bad.append("%s: %s" % (f, "; ".join(why)))
+bad += ["%s is in KEYED but opens no stage file outside the table: take it off" % f
+        for f in sorted(keyed - still)]
+print(n)
+print("\n".join(bad))
+PYEOF
+)
+if [ "$(echo "$opened" | head -n 1)" -ge 100 ] && [ -z "$(echo "$opened" | tail -n +2)" ]; then
+	ok "outside the table's layer, no source opens a stage file but through the table ($(echo $KEYED | wc -w) still do, listed)"
+else not_ok "outside the table's layer, no source opens a stage file but through the table" \
+	"$(echo "$opened" | tail -n +2 | head -n 12)"; fi
+
 # --- one prefix per folder, and folders of a size a reader can hold ----------------------------
 # HACKING.md's table gives each folder its prefix: every global an archive of the build defines
 # begins with its folder's (case aside), every archive has a row, no two rows share a prefix or
-# begin one another's, so a name says where it lives. No folder holds more than 30 C files.
+# begin one another's, so a name says where it lives; no two folders hold a source of the same
+# name, and a source named with a prefix lives in that prefix's folder. No folder holds more than
+# 30 C files.
 names=$("$PY" - "$RB" <<'PYEOF'
 import glob, os, re, subprocess, sys
 rb = sys.argv[1]
@@ -326,6 +379,19 @@ for d in sorted({os.path.dirname(c) for c in glob.glob("**/*.c", recursive=True)
     k = len(glob.glob(d + "/*.c"))
     if k > 30:
         bad.append("%s holds %d C files (at most 30)" % (d, k))
+# one name per room: no two folders hold a source of the same name, and a source named with a
+# folder's prefix lives in that folder (the wire, without a prefix of its own, names its files
+# with the host's)
+seen = {}
+for src in sorted(glob.glob("**/*.[ch]", recursive=True)):
+    if src.startswith(("build/", "out/", "tests/")):
+        continue
+    d, b = os.path.split(src)
+    if seen.setdefault(b, d) != d:
+        bad.append("%s and %s/%s share a name" % (src, seen[b], b))
+    for folder, prefix in table.items():
+        if b.lower().startswith(prefix.lower()) and d != folder and d in table:
+            bad.append("%s is named with %s's prefix %s, not its own %s" % (src, folder, prefix, table[d]))
 print(len(table), n)
 print("\n".join(bad))
 PYEOF
@@ -334,7 +400,74 @@ read -r n_rows n_syms <<<"$(echo "$names" | head -n 1)"
 if [ "${n_rows:-0}" -ge 15 ] && [ "${n_syms:-0}" -gt 300 ]; then
 	ok "HACKING.md's prefixes ($n_rows) and the archives' symbols ($n_syms) were read"
 else not_ok "HACKING.md's prefixes and the archives' symbols were read" "$n_rows rows, $n_syms symbols"; fi
-if [ -z "$(echo "$names" | tail -n +2)" ]; then ok "one prefix per folder, no two alike, no folder over 30 C files"
-else not_ok "one prefix per folder, no two alike, no folder over 30 C files" "$(echo "$names" | tail -n +2)"; fi
+if [ -z "$(echo "$names" | tail -n +2)" ]; then ok "one prefix per folder, no two alike, one name per source, no folder over 30 C files"
+else not_ok "one prefix per folder, no two alike, one name per source, no folder over 30 C files" "$(echo "$names" | tail -n +2)"; fi
 
+
+# --- one drawing of the pipeline, one count of gates --------------------------------------------
+# Every drawing of the pipeline (a fenced block of a README or HACKING.md with an arrow "─>")
+# names every stage program (the Makefile's PROGS_ lines of pipeline/, the sandbox, report and
+# bundle) and every file of the stage-file table, so none leaves a stage out. The gates are
+# counted where they are defined (enum vd_gate, pipeline/verdict/verdict_rules.h: the last,
+# overfitting, only with VARIANTS): every "N gates" and "(N with VARIANTS)" in the documents and
+# the verdict's sources says that count.
+drawn=$("$PY" - <<'PYEOF'
+import glob, re
+mk = open("Makefile").read().replace("\\\n", " ")
+progs = set()
+for room, names in re.findall(r"^PROGS_(\S+) := (.*)$", mk, re.M):
+    if room.startswith("pipeline/") or room in ("sandbox", "report"):
+        progs.update(names.split())
+files = set(re.findall(r'^\s*X\([A-Z_]+, "([a-z_]+\.jsonl?)"', open("lib/base/stagefile.h").read(), re.M))
+docs = ["README.md", "HACKING.md"] + sorted(glob.glob("*/README.md") + glob.glob("*/*/README.md"))
+n, bad = 0, []
+for doc in docs:
+    text = open(doc, encoding="utf-8").read()
+    for block in re.findall(r"^```[^\n]*\n(.*?)^```", text, re.M | re.S):
+        if "─>" not in block:
+            continue
+        n += 1
+        words = set(re.findall(r"[a-z_]+(?:\.[a-z]+)?", block))
+        missing = sorted((progs | files) - words)
+        if missing:
+            bad.append("%s's drawing of the pipeline leaves out %s" % (doc, ", ".join(missing)))
+# the gates
+enum = re.search(r"enum vd_gate \{(.*?)\};", open("pipeline/verdict/verdict_rules.h").read(), re.S).group(1)
+gates = len([g for g in re.findall(r"\b(VD_GATE_[A-Z_]+)\b", enum)])
+num = "zero one two three four five six seven eight nine ten eleven twelve".split()
+ords = "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+want_base, want_all = num[gates - 1], num[gates]
+srcs = docs + sorted(glob.glob("pipeline/verdict/*.[ch]"))
+said = 0
+for f in srcs:
+    text = open(f, encoding="utf-8").read()
+    for m in re.finditer(r"\b(%s) (?:readiness )?gates\b" % "|".join(num), text):
+        said += 1
+        if m.group(1) != want_base:
+            bad.append('%s:%d: "%s", where enum vd_gate counts %s (%s with VARIANTS)' % (
+                f, text.count("\n", 0, m.start()) + 1, m.group(0), want_base, want_all))
+    for m in re.finditer(r"\((%s) with (?:declared variants|`?VARIANTS`?)" % "|".join(num), text):
+        said += 1
+        if m.group(1) != want_all:
+            bad.append('%s:%d: "%s", where enum vd_gate counts %s with VARIANTS' % (
+                f, text.count("\n", 0, m.start()) + 1, m.group(0), want_all))
+    for m in re.finditer(r"\badds an? (%s)\b" % "|".join(ords), text):
+        said += 1
+        if m.group(1) != ords[gates]:
+            bad.append('%s:%d: "%s", where VARIANTS adds the %s gate' % (
+                f, text.count("\n", 0, m.start()) + 1, m.group(0), ords[gates]))
+    for m in re.finditer(r"\((%s), and `?overfitting`? (%s)\b" % ("|".join(num), "|".join(ords)), text):
+        said += 1
+        if (m.group(1), m.group(2)) != (want_base, ords[gates]):
+            bad.append('%s:%d: "%s", where enum vd_gate counts %s, overfitting the %s' % (
+                f, text.count("\n", 0, m.start()) + 1, m.group(0), want_base, ords[gates]))
+print(n, said)
+print("\n".join(bad))
+PYEOF
+)
+read -r n_drawn n_said <<<"$(echo "$drawn" | head -n 1)"
+if [ "${n_drawn:-0}" -ge 1 ] && [ "${n_said:-0}" -ge 4 ] && [ -z "$(echo "$drawn" | tail -n +2)" ]; then
+	ok "the $n_drawn drawings of the pipeline name every stage and stage file; $n_said counts of the gates agree with enum vd_gate"
+else not_ok "the drawings of the pipeline name every stage and stage file; the counts of the gates agree with enum vd_gate" \
+	"${n_drawn:-0} drawings, ${n_said:-0} counts" "$(echo "$drawn" | tail -n +2 | head -n 12)"; fi
 finish

@@ -197,7 +197,7 @@ expect_eq "frame builder: direct when it matches, public when it raises or diffe
 	"True build_cols_direct False build_cols False build_cols" "$builder"
 
 # The warm interpreter's object arenas live in the one region advised onto huge pages
-# (sandbox/inside/sbx_arena.c): seen from the host in the zygote's memory map while a run sleeps.
+# (sandbox/inside/sbi_arena.c): seen from the host in the zygote's memory map while a run sleeps.
 slow=$(strategy slow <<'PY'
 import time
 import numpy as np

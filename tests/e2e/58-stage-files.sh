@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # 58-stage-files.sh - pipeline/README.md names every field of the stage-file table
-# (lib/base/stagefile.h), and the verdict reads the stage files through that table:
-# in the files of real audits, every field it reads removed, then mistyped, one at a time, makes
-# the verdict INCOMPLETE naming the file and the field (stage_fields.py), never a default that
-# lets the gates speak; a field the table says may be absent is not a break.
+# (lib/base/stagefile.h), and the verdict and the nightly read the stage files through that
+# table: in the files of real audits, every field they read removed, then mistyped, one at a
+# time, makes the verdict INCOMPLETE naming the file and the field, and the nightly's row name
+# them in its note (stage_fields.py), never a default that lets the gates speak; a field the
+# table says may be absent is not a break.
 . "$(dirname "$0")/../lib.sh"
 unset LLM_API_KEY
 
@@ -33,6 +34,61 @@ if [ "${n_files:-0}" -ge 10 ] && [ "${n_rows:-0}" -gt 100 ] && [ -z "$(echo "$do
 else not_ok "pipeline/README.md describes the table's files and names its fields" \
 	"${n_files:-0} files, ${n_rows:-0} rows" "$(echo "$docs" | tail -n +2 | head -n 8)"; fi
 
+# The Makefile's prerequisites of the verdict and the report against the table: every file the
+# table says the stage reads is a prerequisite of its target (a file its recipe does not make
+# on its own, events.jsonl, through the target whose recipe writes it), with every upload and
+# SEALED given so that no file is left out as not applying.
+make -pnq STRATEGY=demos/honest.py TRADES=tests/fixtures/replay/tradelog_honest.csv \
+	SEALED="$TMP/none.csv" NAME=e2e-fields-make out/e2e-fields-make/report.html \
+	>"$TMP/make-db.txt" 2>/dev/null
+prereqs=$("$PY" - "$TMP/make-db.txt" lib/base/stagefile.h <<'PYEOF'
+import re, sys
+db = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+table = re.findall(r'^\s*X\([A-Z_]+, "([a-z_]+\.jsonl?)", "([a-z_]+)", \d+, "([^"]*)"',
+                   open(sys.argv[2]).read(), re.M)
+out = "out/e2e-fields-make/"
+rules, recipes, target = {}, {}, None
+for line in db.splitlines():
+    m = re.match(r"^(%s[^:\s]+)(?: [^:]*)?\s*&?:(?!=)(.*)$" % re.escape(out), line)
+    if m:
+        target = m.group(1)
+        rules.setdefault(target, set()).update(m.group(2).split("|")[0].split())
+    elif line.startswith("\t") and target:
+        recipes.setdefault(target, []).append(line)
+    elif not line.startswith("#"):
+        target = None if not line.strip() else target
+def maker(name):
+    if out + name in rules:
+        return out + name
+    for t, lines in recipes.items():
+        if any("$(OUT)/" + name in l for l in lines):
+            return t
+    return None
+bad, n = [], 0
+for stage, goal in (("verdict", "verdict.json"), ("report", "report.html")):
+    pre = rules.get(out + goal, set())
+    if not pre:
+        bad.append("%s has no rule in the make database" % goal)
+    for name, writer, readers in table:
+        if stage not in readers.split():
+            continue
+        n += 1
+        m = maker(name)
+        if not m:
+            bad.append("%s: no rule makes %s" % (goal, name))
+        elif m not in pre:
+            bad.append("%s does not list %s%s, which the table says %s reads" %
+                       (goal, m.replace(out, "$(OUT)/"), "" if m.endswith(name) else
+                        " (it makes %s)" % name, stage))
+print(n)
+print("\n".join(bad))
+PYEOF
+)
+if [ "$(echo "$prereqs" | head -n 1)" -ge 15 ] && [ -z "$(echo "$prereqs" | tail -n +2)" ]; then
+	ok "the Makefile's verdict and report rules list every file the table says they read ($(echo "$prereqs" | head -n 1))"
+else not_ok "the Makefile's verdict and report rules list every file the table says they read" \
+	"$(echo "$prereqs" | tail -n +2 | head -n 12)"; fi
+
 "$BIN/gendata" --seed 23 --bars 8760 --start 2026-01-01 -o "$TMP/sealed.csv" >/dev/null || exit 3
 
 # audit FILE NAME TRIALS [SEALED [TRADES]]: make audit into out/NAME; prints the verdict
@@ -61,6 +117,7 @@ d = json.load(open(sys.argv[1]))
 del d["trials"]
 json.dump(d, open(sys.argv[1], "w"))
 PYEOF
+cp -r "$TMP/no-trials" "$TMP/no-trials-row"
 check "the verdict runs without stats.json's trials" \
 	"$BIN/verdict" --dir "$TMP/no-trials" --sealed "$TMP/no-trials/sealed.json" -o "$TMP/no-trials/verdict.json"
 expect_eq "without trials: INCOMPLETE" INCOMPLETE "$(jget "$TMP/no-trials/verdict.json" verdict)"
@@ -91,4 +148,18 @@ else
 	not_ok "each field the verdict reads, removed or mistyped, is INCOMPLETE naming it" \
 		"$(grep -v '^# never' "$TMP/fields.log" | head -n 8)"
 fi
+
+# The nightly's row of each audit (`nightly row`), every row of the table removed and mistyped.
+if "$PY" tests/e2e/stage_fields.py --nightly "$BIN/nightly" "$TMP/fields.txt" "$TMP/work" out/$H \
+	out/e2e-fields-overfit out/e2e-fields-lookahead out/e2e-fields-both >"$TMP/nightly.log" 2>&1; then
+	ok "each field the nightly's row reads, removed or mistyped, is named in its note ($(sed -n 's/^# \([0-9]* of [0-9]*\) rows.*/\1/p' "$TMP/nightly.log") rows)"
+else
+	not_ok "each field the nightly's row reads, removed or mistyped, is named in its note" \
+		"$(grep -v '^# never' "$TMP/nightly.log" | head -n 8)"
+fi
+# stats.json without its trials: the row names the break, and shows none of stats.json's figures
+"$BIN/nightly" row --dir "$TMP/no-trials-row" >"$TMP/row.json" 2>/dev/null
+expect_eq "the row of an audit whose stats.json has no trials: its note names them, no Sharpe ratio" \
+	'stats.json: the field "trials" is missing None' \
+	"$("$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["note"], r["sharpe"])' "$TMP/row.json")"
 finish

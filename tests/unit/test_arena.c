@@ -15,11 +15,11 @@
 
 #include <cmocka.h>
 
-#include "sbx_arena.h"
+#include "sbi_arena.h"
 
 #define MIB ((size_t)1 << 20)
 
-#define REGION_MIB 32  /* the region's size, as sbx_arena.c reserves it */
+#define REGION_MIB 32  /* the region's size, as sbi_arena.c reserves it */
 
 static PyObjectArenaAllocator arenas;
 static char *region_base;  /* the first arena handed out: the region's start */

@@ -1,7 +1,9 @@
 /* test_ledger.c - the trial ledger's lineage rule on a real SQLite file: the same version under
  * another name, a retune of the same file, a renamed copy with new constants, an unrelated
  * strategy, each version's declared variants, and a damaged history refused. The sealed sets'
- * budgets and keys in the same history, and the reusable holdout's answers. */
+ * budgets and keys in the same history, and the reusable holdout's answers. The key read from
+ * inspect.json and fingerprint.json through the stage-file table: a field missing or mistyped is
+ * an error naming the file and the field, never a key made of defaults. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -255,6 +257,68 @@ static void test_sealed_holdout(void **state)
 	assert_true(sl_outcome_holds(SL_WEAKER) && !sl_outcome_holds(SL_SPENT) && !sl_outcome_holds(SL_REFUSED));
 }
 
+/* key_of(inspect, fingerprint): da_ledger_key_read over two texts held to the table. */
+static int key_of(const char *inspect, const char *fingerprint, struct da_ledger_key *k, char *err,
+		  size_t errlen)
+{
+	cJSON *in = cJSON_Parse(inspect), *fp = cJSON_Parse(fingerprint);
+	struct sa_sf fin, ffp;
+	int rc;
+
+	assert_non_null(in);
+	assert_non_null(fp);
+	sa_sf_view(&fin, in, SA_SF_INSPECT);
+	sa_sf_view(&ffp, fp, SA_SF_FINGERPRINT);
+	rc = da_ledger_key_read(&fin, &ffp, k, err, errlen);
+	sa_sf_close(&fin);
+	sa_sf_close(&ffp);
+	cJSON_Delete(in);
+	cJSON_Delete(fp);
+	return rc;
+}
+
+#define INSPECT_HEAD "{\"stage\": \"inspect\", \"schema\": 1, \"ok\": true, \"strategy\": {"
+#define FP_OK "{\"stage\": \"fingerprint\", \"schema\": 1, \"ok\": true, " \
+	"\"data_last\": \"2099-03-01T00:00:00Z\"}"
+
+static void test_key_through_table(void **state)
+{
+	struct da_ledger_key k;
+	char err[600];
+
+	(void)state;
+	assert_int_equal(key_of(INSPECT_HEAD "\"normalised\": {\"version_sha256\": \"v1\", "
+				"\"structure_sha256\": \"s1\"}, \"variants\": {\"declared\": true, "
+				"\"count\": 4}}}", FP_OK, &k, err, sizeof err), 0);
+	assert_string_equal(k.version, "v1");
+	assert_string_equal(k.structure, "s1");
+	assert_string_equal(k.data_last, "2099-03-01T00:00:00Z");
+	assert_int_equal(k.variants, 4);
+	/* a hash missing: named, not an empty key that would count as a version of its own */
+	assert_int_equal(key_of(INSPECT_HEAD "\"normalised\": {\"version_sha256\": \"v1\"}}}",
+				FP_OK, &k, err, sizeof err), -1);
+	assert_non_null(strstr(err, "inspect.json: the field \"strategy.normalised.structure_sha256\" "
+				   "is missing"));
+	/* the variants' count mistyped: named, not read as no variants */
+	assert_int_equal(key_of(INSPECT_HEAD "\"normalised\": {\"version_sha256\": \"v1\", "
+				"\"structure_sha256\": \"s1\"}, \"variants\": {\"declared\": true, "
+				"\"count\": \"4\"}}}", FP_OK, &k, err, sizeof err), -1);
+	assert_non_null(strstr(err, "inspect.json: the field \"strategy.variants.count\" is not a number"));
+	/* the data's last bar a number: fingerprint.json named */
+	assert_int_equal(key_of(INSPECT_HEAD "\"normalised\": {\"version_sha256\": \"v1\", "
+				"\"structure_sha256\": \"s1\"}}}",
+				"{\"stage\": \"fingerprint\", \"schema\": 1, \"ok\": true, \"data_last\": 5}",
+				&k, err, sizeof err), -1);
+	assert_non_null(strstr(err, "fingerprint.json: the field \"data_last\" is not a string"));
+	/* no parsed code (normalised null): the ledger does not apply, as before */
+	assert_int_equal(key_of(INSPECT_HEAD "\"normalised\": null}}", FP_OK, &k, err, sizeof err), -1);
+	assert_non_null(strstr(err, "no strategy code was parsed"));
+	/* a file of another stage is not read at all */
+	assert_int_equal(key_of("{\"stage\": \"stats\", \"schema\": 1, \"ok\": true}", FP_OK, &k,
+				err, sizeof err), -1);
+	assert_non_null(strstr(err, "inspect.json: the field \"stage\" is not \"inspect\""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +326,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_damaged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sealed_budget, setup, teardown),
 		cmocka_unit_test(test_sealed_holdout),
+		cmocka_unit_test(test_key_through_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

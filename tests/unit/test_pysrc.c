@@ -1,6 +1,6 @@
-/* test_pysrc.c - the Python the sandbox binary embeds: the zygote's table (sbx_pysrc.h) holds
+/* test_pysrc.c - the Python the sandbox binary embeds: the zygote's table (sbi_pysrc.h) holds
  * one row for each file of sandbox/inside/py/ and exactly its bytes, and the shims' table
- * (sbx_shims.h) the bytes of each shim under its dotted name. Run from the project root. */
+ * (sbi_shims.h) the bytes of each shim under its dotted name. Run from the project root. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "fileio.h"
-#include "sbx_pysrc.h"
-#include "sbx_shims.h"
+#include "sbi_pysrc.h"
+#include "sbi_shims.h"
 
 #define PY_DIR "sandbox/inside/py"
 

@@ -1,4 +1,4 @@
-# sa_helpers.py - the zygote's trusted helpers (sbx_zygote.c, load_helpers): run as one
+# sa_helpers.py - the zygote's trusted helpers (sbi_zygote.c, load_helpers): run as one
 # source, before any upload exists, into a dict of their own that holds only __builtins__; the
 # zygote then calls warm(), choose_build_cols() and guard_stat(), and freeze() before the first
 # data zygote. They run inside a child after lockdown, so an upload that patches numpy can only

@@ -1,5 +1,5 @@
 # sa_shim_loader.py - loads the framework shims (sandbox/inside/shims/) from the table embedded
-# in the binary (sbx_shims.c: run into a dict of its own, then load(rows) is called). Embedded
+# in the binary (sbi_shims.c: run into a dict of its own, then load(rows) is called). Embedded
 # into the sandbox binary at build time (scripts/embed-py).
 import sys, importlib.util
 # The finder and loader: modules come from the table, compiled under a '<name>' file name,

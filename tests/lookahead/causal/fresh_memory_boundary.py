@@ -1,6 +1,6 @@
 # Expected: clean. A run's first large array starts within a page of a 2 MiB boundary, in the
 # full run and in every truncated run: the zygote and the data zygote move malloc's free top
-# onto a huge-page boundary before they fork (sandbox/inside/sbx_arena.c), so a run's new arrays fault
+# onto a huge-page boundary before they fork (sandbox/inside/sbi_arena.c), so a run's new arrays fault
 # in whole huge pages. Raises otherwise (a failed run is no clean check). Trades the sign of
 # each bar's move.
 import numpy as np

@@ -19,7 +19,7 @@ PY_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '.
 
 
 def load(name):
-    # the file's source, run the way sbx_zygote.c runs it (its own dict, only __builtins__)
+    # the file's source, run the way sbi_zygote.c runs it (its own dict, only __builtins__)
     path = os.path.join(PY_DIR, name + '.py')
     with open(path, encoding='ascii') as f:
         src = f.read()

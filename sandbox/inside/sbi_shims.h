@@ -1,4 +1,4 @@
-/* sbx_shims.h - the framework shims: trusted Python modules (sandbox/inside/shims/) that let a
+/* sbi_shims.h - the framework shims: trusted Python modules (sandbox/inside/shims/) that let a
  * freqtrade or backtesting.py strategy run unchanged, loaded into the zygote before any upload. */
 #ifndef SBX_SHIMS_H
 #define SBX_SHIMS_H

@@ -1,4 +1,4 @@
-/* sbx_pysrc.h - the zygote's own trusted Python (sandbox/inside/py/: its helpers, its read
+/* sbi_pysrc.h - the zygote's own trusted Python (sandbox/inside/py/: its helpers, its read
  * roots, the shims' loader), embedded into the binary at build time (scripts/embed-py), so the
  * sources are real .py files, linted and unit-tested, and no path of the checkout reaches a run. */
 #ifndef SBX_PYSRC_H

@@ -1,6 +1,5 @@
-/* ledger.c - the trial ledger's tables and its lineage rule (ledger.h). Prints nothing. */
+/* ledger_db.c - the trial ledger's tables and its lineage rule (ledger.h). Prints nothing. */
 #include "ledger.h"
-#include "jsonio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,20 +245,35 @@ int da_ledger_record(sqlite3 *db, const char *name, const char *night, const str
 			  " DO UPDATE SET lineage = excluded.lineage", nm, NULL, 0, err, errlen);
 }
 
-int da_ledger_key_read(const cJSON *inspect, const cJSON *fingerprint, struct da_ledger_key *k,
+/* Why f cannot give the ledger its key: its status when it is not a usable file, else "". */
+static const char *unusable(const struct sa_sf *f)
+{
+	return f->ok ? "" : f->status;
+}
+
+int da_ledger_key_read(struct sa_sf *inspect, struct sa_sf *fingerprint, struct da_ledger_key *k,
 		       char *err, size_t errlen)
 {
-	const cJSON *s = cJSON_GetObjectItemCaseSensitive(inspect, "strategy");
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(s, "normalised");
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, "variants");
-	const char *last = sa_json_str(fingerprint, "data_last", "");
+	const char *last = "", *version = "", *structure = "";
+	double variants = 0;
+	bool parsed;
 
 	memset(k, 0, sizeof *k);
-	if (!inspect || !fingerprint) {
-		snprintf(err, errlen, "inspect.json or fingerprint.json is unusable");
+	if (!inspect->ok || !fingerprint->ok) {
+		snprintf(err, errlen, "inspect.json or fingerprint.json is unusable: %s%s%s",
+			 unusable(inspect), inspect->ok ? "" : "; ", unusable(fingerprint));
 		return -1;
 	}
-	if (!cJSON_IsObject(n)) {
+	parsed = sa_sf_obj_or_null(inspect, NULL, SA_FD_IN_NORMALISED) != NULL;
+	last = sa_sf_str_or(fingerprint, NULL, SA_FD_FP_DATA_LAST, "");
+	version = sa_sf_str_or(inspect, NULL, SA_FD_IN_NORM_VERSION, "");
+	structure = sa_sf_str_or(inspect, NULL, SA_FD_IN_NORM_STRUCTURE, "");
+	variants = sa_sf_num_or(inspect, NULL, SA_FD_IN_VARIANTS_COUNT, 0);
+	if (inspect->broken[0] || fingerprint->broken[0]) {
+		snprintf(err, errlen, "%s", inspect->broken[0] ? inspect->broken : fingerprint->broken);
+		return -1;
+	}
+	if (!parsed) {
 		snprintf(err, errlen, "no strategy code was parsed: the ledger counts versions of code");
 		return -1;
 	}
@@ -267,22 +281,27 @@ int da_ledger_key_read(const cJSON *inspect, const cJSON *fingerprint, struct da
 		snprintf(err, errlen, "fingerprint.json names no last bar of the data");
 		return -1;
 	}
-	snprintf(k->version, sizeof k->version, "%s", sa_json_str(n, "version_sha256", ""));
-	snprintf(k->structure, sizeof k->structure, "%s", sa_json_str(n, "structure_sha256", ""));
+	snprintf(k->version, sizeof k->version, "%s", version);
+	snprintf(k->structure, sizeof k->structure, "%s", structure);
 	snprintf(k->data_last, sizeof k->data_last, "%s", last);
-	k->variants = (long)sa_json_num(v, "count", 0);
+	k->variants = (long)variants;
 	return 0;
 }
 
-char *da_ledger_sentence(const cJSON *stats, char *buf, size_t len)
+char *da_ledger_sentence(struct sa_sf *stats, char *buf, size_t len)
 {
-	const cJSON *l = cJSON_GetObjectItemCaseSensitive(stats, "ledger");
-	double trials = sa_json_num(stats, "trials", 0);
+	const cJSON *l = sa_sf_obj_or_null(stats, NULL, SA_FD_ST_LEDGER);
+	double trials = 0, version = 0;
+	const char *first = "";
 
 	buf[0] = '\0';
-	if (cJSON_IsObject(l))
+	if (!l)
+		return buf;
+	sa_sf_num(stats, NULL, SA_FD_ST_TRIALS, &trials);
+	sa_sf_num(stats, NULL, SA_FD_ST_LEDGER_VERSION, &version);
+	sa_sf_str(stats, NULL, SA_FD_ST_LEDGER_FIRST, &first);
+	if (!stats->broken[0])
 		snprintf(buf, len, "version %.0f of this strategy since %s: deflated for %.0f trial%s",
-			 sa_json_num(l, "version", 0), sa_json_str(l, "first_seen", "?"), trials,
-			 trials == 1 ? "" : "s");
+			 version, first, trials, trials == 1 ? "" : "s");
 	return buf;
 }

@@ -1,4 +1,4 @@
-/* sbx_seccomp.h - the run's syscall policy (a table with a reason per entry) and its filter. */
+/* sbi_seccomp.h - the run's syscall policy (a table with a reason per entry) and its filter. */
 #ifndef SBX_SECCOMP_H
 #define SBX_SECCOMP_H
 

@@ -1,4 +1,4 @@
-/* sbx_hook.h - the PEP 578 audit hook armed from C before an upload loads: a readable tripwire
+/* sbi_hook.h - the PEP 578 audit hook armed from C before an upload loads: a readable tripwire
  * that refuses and records, not the boundary. */
 #ifndef SBX_HOOK_H
 #define SBX_HOOK_H

@@ -1,4 +1,4 @@
-/* sbx_preimport.h - the libraries the zygote imports ahead of a strategy that names them. */
+/* sbi_preimport.h - the libraries the zygote imports ahead of a strategy that names them. */
 #ifndef SBX_PREIMPORT_H
 #define SBX_PREIMPORT_H
 

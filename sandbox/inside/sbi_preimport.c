@@ -1,11 +1,11 @@
-/* sbx_preimport.c - policy as data: which heavy libraries the zygote imports ahead of a run, and
+/* sbi_preimport.c - policy as data: which heavy libraries the zygote imports ahead of a run, and
  * when. Figures behind the table: sandbox/README.md, "Libraries a strategy may import". */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <string.h>
 
-#include "sbx_preimport.h"
+#include "sbi_preimport.h"
 
 /* A module is imported ahead when the source holds both words: the library's name and the
  * submodule's (a false match costs start-up time, a miss costs each run the import). numpy

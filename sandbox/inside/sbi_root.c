@@ -1,8 +1,8 @@
-/* sbx_root.c - the zygote's own root: a tmpfs holding read-only binds of the read roots and
+/* sbi_root.c - the zygote's own root: a tmpfs holding read-only binds of the read roots and
  * nothing of the host besides, entered once with pivot_root before any data zygote or run
  * exists (bubblewrap's and nsjail's shape: build the tree on a fresh tmpfs, bind what is
  * needed, pivot, detach the old root). */
-#include "sbx_root.h"
+#include "sbi_root.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,14 +1,14 @@
-/* sbx_child.c - one run, inside its own namespaces: the ordered lockdown recipe, then the
+/* sbi_child.c - one run, inside its own namespaces: the ordered lockdown recipe, then the
  * upload. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "sbx_zygote.h"
-#include "sbx_prefix.h"
-#include "sbx_hook.h"
-#include "sbx_landlock.h"
+#include "sbi_zygote.h"
+#include "sbi_prefix.h"
+#include "sbi_hook.h"
+#include "sbi_landlock.h"
 #include "sbx_proto.h"
-#include "sbx_seccomp.h"
+#include "sbi_seccomp.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -193,7 +193,7 @@ static void step_no_proc(void)
 }
 
 /* Step 4: a fresh tmpfs per run, sized to the budget, owned by the run's uid, over the minimal
- * root's empty mount point (sbx_root.c; the root itself is read-only). It dies with the run's
+ * root's empty mount point (sbi_root.c; the root itself is read-only). It dies with the run's
  * mount namespace, so nothing a run writes can be seen by the next. */
 static void step_scratch(const struct sbi_zstate *z)
 {
@@ -368,7 +368,7 @@ static void flush_stdio(const struct sbi_zstate *z)
  * carry events, up to SBX_SIGNAL_EVENTS_MAX (sbx_proto.h). */
 static bool framework_run;
 
-/* A framework class's signals(df) (sbx_shims.h), borrowed from g, or NULL when the upload defines
+/* A framework class's signals(df) (sbi_shims.h), borrowed from g, or NULL when the upload defines
  * none or no shim was loaded; a framework it cannot run ends the run with the shim's sentence. */
 static PyObject *framework_signals(const struct sbi_zstate *z, PyObject *g)
 {
@@ -392,7 +392,7 @@ static PyObject *framework_signals(const struct sbi_zstate *z, PyObject *g)
 }
 
 /* The upload run as a module in a fresh namespace that holds nothing but builtins, and its
- * signals(df) (or a framework class's, sbx_shims.h): borrowed from that namespace, which lives
+ * signals(df) (or a framework class's, sbi_shims.h): borrowed from that namespace, which lives
  * until the run exits. A strategy with neither ends the run with the sentence that says so. */
 static PyObject *load_upload(const struct sbi_zstate *z)
 {

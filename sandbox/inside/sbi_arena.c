@@ -1,4 +1,4 @@
-/* sbx_arena.c - memory laid out for cheap forks: the interpreter's object arenas carved from one
+/* sbi_arena.c - memory laid out for cheap forks: the interpreter's object arenas carved from one
  * region advised onto huge pages, and malloc's free top moved onto a huge-page boundary.
  *
  * CPython's small-object allocator takes its memory a 1 MiB arena at a time, each its own
@@ -18,7 +18,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "sbx_arena.h"
+#include "sbi_arena.h"
 
 #include <malloc.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* sbx_landlock.h - the run's Landlock domain: read-only interpreter files, one writable
+/* sbi_landlock.h - the run's Landlock domain: read-only interpreter files, one writable
  * scratch directory, nothing executable, no TCP, no signals or abstract sockets outside. */
 #ifndef SBX_LANDLOCK_H
 #define SBX_LANDLOCK_H

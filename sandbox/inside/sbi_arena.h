@@ -1,4 +1,4 @@
-/* sbx_arena.h - memory laid out for cheap forks: the interpreter's object arenas on huge pages,
+/* sbi_arena.h - memory laid out for cheap forks: the interpreter's object arenas on huge pages,
  * malloc's free top on a huge-page boundary. */
 #ifndef SBX_ARENA_H
 #define SBX_ARENA_H

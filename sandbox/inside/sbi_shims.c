@@ -1,12 +1,12 @@
-/* sbx_shims.c - loads the framework shims (sbx_shims.h) into the zygote from the binary itself:
+/* sbi_shims.c - loads the framework shims (sbi_shims.h) into the zygote from the binary itself:
  * no path of the checkout reaches a run, and a run's root holds no file of theirs. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <string.h>
 
-#include "sbx_pysrc.h"
-#include "sbx_shims.h"
+#include "sbi_pysrc.h"
+#include "sbi_shims.h"
 
 /* Words that make the zygote load the shims: a framework's import names. */
 static const char *const triggers[] = { "freqtrade", "talib", "qtpylib", "backtesting", "technical" };

@@ -1,9 +1,9 @@
-/* sbx_zygote.c - the zygote: a warm CPython with numpy and pandas, forking one child per run. */
+/* sbi_zygote.c - the zygote: a warm CPython with numpy and pandas, forking one child per run. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "sbx_zygote.h"
-#include "sbx_prefix.h"
+#include "sbi_zygote.h"
+#include "sbi_prefix.h"
 #include "sbx_proto.h"
 
 #include <errno.h>
@@ -29,16 +29,16 @@
 
 #include "fileio.h"
 #include "msg.h"
-#include "sbx_arena.h"
-#include "sbx_hook.h"
-#include "sbx_preimport.h"
-#include "sbx_pysrc.h"
-#include "sbx_root.h"
-#include "sbx_shims.h"
+#include "sbi_arena.h"
+#include "sbi_hook.h"
+#include "sbi_preimport.h"
+#include "sbi_pysrc.h"
+#include "sbi_root.h"
+#include "sbi_shims.h"
 
 /* Paths the runs may read besides sys.path: the shared libraries behind the interpreter and
  * numpy's extension modules, the loader cache, and time zone data. With sys.path they are
- * Landlock's read roots and all the minimal root binds (sbx_root.c). */
+ * Landlock's read roots and all the minimal root binds (sbi_root.c). */
 static const char *const lib_roots[] = {
 	"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64",
 	"/etc/ld.so.cache", "/usr/share/zoneinfo",
@@ -310,7 +310,7 @@ static int place_fds(const int fds[SBX_RUN_FDS])
 	return 0;
 }
 
-/* Serves the driver: each request starts a data zygote (sbx_prefix.c) on the channel it
+/* Serves the driver: each request starts a data zygote (sbi_prefix.c) on the channel it
  * carries, and every run is forked from one of those, so all runs follow one recipe. A request
  * of any other kind is refused. */
 static void serve(int ctrl, const struct sbi_zstate *z)
@@ -579,7 +579,7 @@ static int bind_copies(const struct sbi_zstate *z, const char *mirror)
  * slot holds a reference to its name (to None while empty); sets and dicts keyed by an object
  * hash its address. So which names stay alive, how many references None has and the order a
  * set of types is walked in all follow the low bits of where the interpreter's objects lie:
- * its arenas (on a 2 MiB boundary, sbx_arena.c) and the static objects of libpython and of
+ * its arenas (on a 2 MiB boundary, sbi_arena.c) and the static objects of libpython and of
  * every extension module. From the host's disk the loader's mappings of a large library start
  * on a 2 MiB boundary; from the resident copy (tmpfs, no huge pages) on any page, a different
  * one each start, and so would the count of live blocks a run can read. With no randomisation

@@ -1,10 +1,10 @@
-/* sbx_prefix.c - the data zygote: one audit's bars, received in time order, and a run forked
+/* sbi_prefix.c - the data zygote: one audit's bars, received in time order, and a run forked
  * whenever it holds exactly the bars up to a truncation point. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "sbx_prefix.h"
-#include "sbx_arena.h"
+#include "sbi_prefix.h"
+#include "sbi_arena.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* sbx_root.h - inside the namespaces: the zygote's own root file system, built once, which
+/* sbi_root.h - inside the namespaces: the zygote's own root file system, built once, which
  * every data zygote and run inherits. */
 #ifndef SBX_ROOT_H
 #define SBX_ROOT_H

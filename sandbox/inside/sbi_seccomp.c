@@ -1,6 +1,6 @@
-/* sbx_seccomp.c - the run's seccomp filter: built from a policy table with libseccomp once, in
+/* sbi_seccomp.c - the run's seccomp filter: built from a policy table with libseccomp once, in
  * the zygote, and loaded as raw BPF by each run. */
-#include "sbx_seccomp.h"
+#include "sbi_seccomp.h"
 #include "sbx_proto.h"
 #include "sbx_rules.h"
 

@@ -1,5 +1,5 @@
-/* sbx_landlock.c - raw Landlock syscalls; the uapi header here predates net and scope rights. */
-#include "sbx_landlock.h"
+/* sbi_landlock.c - raw Landlock syscalls; the uapi header here predates net and scope rights. */
+#include "sbi_landlock.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,11 +1,11 @@
-/* sbx_pysrc.c - finds a source of the zygote's own trusted Python in the table the build
- * generates (sbx_pysrc.h), and runs one into a dict of its own. */
+/* sbi_pysrc.c - finds a source of the zygote's own trusted Python in the table the build
+ * generates (sbi_pysrc.h), and runs one into a dict of its own. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <string.h>
 
-#include "sbx_pysrc.h"
+#include "sbi_pysrc.h"
 
 const char *sbi_pysrc_find(const char *module)
 {

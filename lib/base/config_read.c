@@ -1,4 +1,4 @@
-/* config.c - reading knobs from config.json through the knob table (config.h), so every stage
+/* config_read.c - reading knobs from config.json through the knob table (config.h), so every stage
  * checks a value against the same row that wrote it. */
 #include <fcntl.h>
 #include <math.h>

@@ -1,8 +1,8 @@
-/* sbx_hook.c - the audit hook: a policy table of events and the path checks behind it. */
+/* sbi_hook.c - the audit hook: a policy table of events and the path checks behind it. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "sbx_hook.h"
+#include "sbi_hook.h"
 #include "sbx_proto.h"
 #include "sbx_rules.h"
 
@@ -91,7 +91,7 @@ static const struct sbi_hook_rule rules[] = {
 	{ "os.scandir", SBI_HOOK_READ, READS, { 0, 0 } },
 	{ "os.chdir", SBI_HOOK_READ, READS, { 0, 0 } },
 	/* raised by the guards of os.stat, os.lstat, os.readlink, os.access (guard_stat in
-	 * py/sa_helpers.py, armed by sbx_zygote.c): path, dir_fd */
+	 * py/sa_helpers.py, armed by sbi_zygote.c): path, dir_fd */
 	{ "os.stat", SBI_HOOK_READ, READS, { 2, 0 } },
 	{ "os.readlink", SBI_HOOK_READ, READS, { 2, 0 } },
 	{ "os.access", SBI_HOOK_READ, READS, { 2, 0 } },

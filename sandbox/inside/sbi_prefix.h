@@ -1,4 +1,4 @@
-/* sbx_prefix.h - inside the namespaces: the data zygote, a child of the clean zygote that
+/* sbi_prefix.h - inside the namespaces: the data zygote, a child of the clean zygote that
  * receives one series' bars in time order and forks each run from exactly its prefix. */
 #ifndef SBX_PREFIX_H
 #define SBX_PREFIX_H
@@ -9,7 +9,7 @@
 #include <sys/types.h>
 
 #include "sbx_proto.h"
-#include "sbx_zygote.h"
+#include "sbi_zygote.h"
 
 /* Forks the data zygote of one audit on chan (the zygote's copy is closed by the caller). The
  * child keeps only stdio and chan, and serves it until the driver hangs up. Returns 0 with
@@ -19,7 +19,7 @@ int sbi_prefix_start(const struct sbi_zstate *z, int chan, pid_t *pid, int *pidf
 /* A run forked from the data zygote: cols holds its n bars as SBX_BAR_COLUMNS columns of
  * SBX_PREFIX_CAP values apart (nothing past bar n mapped), which the DataFrame is built over
  * without a copy; descriptor 0 brings the keyword arguments of signals() (sbx_proto.h), and the
- * recipe in sbx_child.c follows. Every run is one of these. Never returns. */
+ * recipe in sbi_child.c follows. Every run is one of these. Never returns. */
 noreturn void sbi_child_run_cols(const struct sbi_zstate *z, char *cols, size_t n);
 
 /* A live run forked from the data zygote (sbx_proto.h, the live replay): cols holds its first

@@ -1,4 +1,4 @@
-/* sbx_zygote.h - inside the namespaces: the zygote that holds a warm interpreter, and the
+/* sbi_zygote.h - inside the namespaces: the zygote that holds a warm interpreter, and the
  * ordered recipe each run child follows before it loads the upload. */
 #ifndef SBX_ZYGOTE_H
 #define SBX_ZYGOTE_H
@@ -7,7 +7,7 @@
 #include <stdnoreturn.h>
 
 #include "sbx_proto.h"
-#include "sbx_seccomp.h"
+#include "sbi_seccomp.h"
 
 /* What a run child inherits from the zygote. Everything is owned by the zygote. */
 struct sbi_zstate {
@@ -24,7 +24,7 @@ struct sbi_zstate {
 
 /* The zygote's main: initialises CPython, imports numpy and pandas, reads the source from
  * src_fd, compiles the seccomp filter, reports ready on ctrl_fd, then starts a data zygote
- * (sbx_prefix.h) for each request until the driver hangs up; every run is forked from one.
+ * (sbi_prefix.h) for each request until the driver hangs up; every run is forked from one.
  * Runs as pid 1 of its namespaces. Returns the process exit code. */
 int sbi_zygote_main(int ctrl_fd, int src_fd, const struct sbx_limits *lim);
 
