@@ -19,13 +19,18 @@ import talib.abstract as ta  # noqa: E402
 TOL = 1e-9
 
 
-def compare(name, got, want):
+def compare(name, got, want, integer=False):
+    if integer and np.asarray(got).dtype.kind != 'i':
+        return '%s: %s values, TA-Lib answers integers' % (name, np.asarray(got).dtype)
     got = np.asarray(got, dtype=float)
     if len(got) != len(want):
         return '%s: %d values, TA-Lib has %d' % (name, len(got), len(want))
     for i, w in enumerate(want):
         g = got[i]
-        if w is None:
+        if w is None and integer:
+            if g != 0:
+                return '%s: bar %d is %r, TA-Lib\'s wrapper has 0 (inside its lookback)' % (name, i, g)
+        elif w is None:
             if not math.isnan(g):
                 return '%s: bar %d is %r, TA-Lib has NaN (inside its lookback)' % (name, i, g)
         elif math.isnan(g) or abs(g - w) > TOL * max(1.0, abs(w)):
@@ -35,6 +40,7 @@ def compare(name, got, want):
 
 def main():
     gold = json.load(open(os.path.join(HERE, 'talib_golden.json')))
+    gold['cases'] += json.load(open(os.path.join(HERE, 'talib_golden_patterns.json')))['cases']
     df = pd.read_csv(os.path.join(HERE, 'talib_input.csv'))
     bad = 0
     for case in gold['cases']:
@@ -51,9 +57,12 @@ def main():
                            else [out_abs])
         why = None
         for k, want in enumerate(case['outputs']):
-            why = why or compare('%s output %d' % (label, k), results[k], want)
-            why = why or compare('%s output %d (abstract)' % (label, k), results_abs[k], want)
+            integer = case.get('integer', False)
+            why = why or compare('%s output %d' % (label, k), results[k], want, integer)
+            why = why or compare('%s output %d (abstract)' % (label, k), results_abs[k], want, integer)
         n_valid = sum(v is not None for v in case['outputs'][0])
+        if case.get('integer'):
+            n_valid = sum(bool(v) for v in case['outputs'][0])
         print('%s %s: %d values%s' % ('ok  ' if why is None else 'FAIL', label, n_valid,
                                       '' if why is None else ' -- ' + why))
         bad += why is not None

@@ -10,6 +10,11 @@ const fs = require('fs');
 const path = require('path');
 const talib = require('talib-web');
 
+const OHLC = ['open', 'high', 'low', 'close'];
+// candlestick patterns answer integers (100, -100, 0). Only those that use no candle setting:
+// this build never calls TA_Initialize, so its settings are zero (talib_patterns_oracle.py has
+// the others, from TA-Lib's C with its settings initialised)
+const PATTERNS = ['CDLENGULFING'];
 const CASES = [
   ['SMA', ['close'], [30], 1], ['SMA', ['close'], [5], 1],
   ['EMA', ['close'], [30], 1], ['EMA', ['close'], [9], 1],
@@ -28,6 +33,14 @@ const CASES = [
   ['SAR', ['high', 'low'], [0.02, 0.2], 1], ['SAR', ['high', 'low'], [0.05, 0.3], 1],
   ['OBV', ['close', 'volume'], [], 1],
   ['MIN', ['close'], [30], 1], ['MAX', ['close'], [30], 1],
+  // HT_SINE is in talib_patterns_oracle.py: this build's last bar differs from TA-Lib 0.4.0's C
+  ['BOP', OHLC, [], 1],
+  ['AVGPRICE', OHLC, [], 1], ['MEDPRICE', ['high', 'low'], [], 1],
+  ['TYPPRICE', ['high', 'low', 'close'], [], 1], ['WCLPRICE', ['high', 'low', 'close'], [], 1],
+  ['ROC', ['close'], [10], 1], ['ROCP', ['close'], [10], 1], ['ROCR', ['close'], [10], 1],
+  ['ROCR100', ['close'], [7], 1], ['SUM', ['close'], [30], 1], ['MIDPOINT', ['close'], [14], 1],
+  ['MIDPRICE', ['high', 'low'], [14], 1], ['WILLR', ['high', 'low', 'close'], [14], 1],
+  ...PATTERNS.map((p) => [p, OHLC, [], 1, 'integer']),
 ];
 
 function readInput(file) {
@@ -40,7 +53,7 @@ function readInput(file) {
 }
 
 // One TA-Lib call over the whole input: outputs of full length, null inside the lookback.
-function call(M, name, inputs, opts, nOut) {
+function call(M, name, inputs, opts, nOut, integer) {
   const n = inputs[0].length;
   const ptrs = inputs.map((a) => { const p = M._malloc(8 * n); M.HEAPF64.set(a, p / 8); return p; });
   const outs = Array.from({ length: nOut }, () => M._malloc(8 * n));
@@ -51,7 +64,7 @@ function call(M, name, inputs, opts, nOut) {
   const b = M.HEAP32[beg / 4], k = M.HEAP32[nb / 4];
   const res = outs.map((p) => {
     const full = new Array(n).fill(null);
-    for (let i = 0; i < k; i++) full[b + i] = M.HEAPF64[p / 8 + i];
+    for (let i = 0; i < k; i++) full[b + i] = integer ? M.HEAP32[p / 4 + i] : M.HEAPF64[p / 8 + i];
     return full;
   });
   [...ptrs, ...outs, beg, nb].forEach((p) => M._free(p));
@@ -60,9 +73,9 @@ function call(M, name, inputs, opts, nOut) {
 
 talib.init(path.join(path.dirname(require.resolve('talib-web')), 'talib.wasm')).then((M) => {
   const cols = readInput(path.join(__dirname, 'talib_input.csv'));
-  const cases = CASES.map(([name, ins, opts, nOut]) => ({
-    function: name, inputs: ins, params: opts,
-    outputs: call(M, name, ins.map((c) => cols[c]), opts, nOut),
+  const cases = CASES.map(([name, ins, opts, nOut, kind]) => ({
+    function: name, inputs: ins, params: opts, integer: kind === 'integer',
+    outputs: call(M, name, ins.map((c) => cols[c]), opts, nOut, kind === 'integer'),
   }));
   // an indicator of an indicator: TA-Lib's Python wrapper starts it where its input's NaNs end
   const rsi = call(M, 'RSI', [cols.close], [14], 1)[0];

@@ -602,6 +602,14 @@ FUNCTIONS = {
 }
 
 
+from talib import _cdl, _more  # noqa: E402  (both build on the helpers above)
+
+for _module in (_cdl, _more):
+    FUNCTIONS.update(_module.FUNCTIONS)
+    for _name in _module.FUNCTIONS:
+        globals()[_name] = getattr(_module, _name)
+
+
 def unsupported(name):
     """The sentence for a TA-Lib function the sandbox does not provide."""
     return NotSupported('talib.%s is not supported: the sandbox\'s talib provides %s' %

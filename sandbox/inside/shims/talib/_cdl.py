@@ -1,0 +1,173 @@
+"""TA-Lib's candlestick patterns, written from TA-Lib's C definitions: a candle's body, shadows
+and range compared with TA-Lib's default candle settings (the average of the same measure over
+the candles before it, kept as a running total exactly as TA-Lib keeps it), the same lookback,
+and an integer answer per bar (100 bullish, -100 bearish, 0 none; 0 inside the lookback, as
+TA-Lib's Python wrapper fills it)."""
+import numpy as np
+
+from talib._ta import _arrays, _begin
+
+# setting: (range measured, candles averaged, factor), TA-Lib's TA_CandleDefaultSettings
+SETTINGS = {
+    'BodyLong': ('body', 10, 1.0), 'BodyVeryLong': ('body', 10, 3.0),
+    'BodyShort': ('body', 10, 1.0), 'BodyDoji': ('hl', 10, 0.1),
+    'ShadowLong': ('body', 0, 1.0), 'ShadowVeryLong': ('body', 0, 2.0),
+    'ShadowShort': ('shadows', 10, 1.0), 'ShadowVeryShort': ('hl', 10, 0.1),
+    'Near': ('hl', 5, 0.2), 'Far': ('hl', 5, 0.6), 'Equal': ('hl', 5, 0.05),
+}
+
+
+class _Candles:
+    def __init__(self, o, h, l, c):
+        self.o, self.h, self.l, self.c = o, h, l, c
+        self.n = len(c)
+
+    def body(self, i):
+        return abs(self.c[i] - self.o[i])
+
+    def upper(self, i):
+        return self.h[i] - (self.c[i] if self.c[i] >= self.o[i] else self.o[i])
+
+    def lower(self, i):
+        return (self.o[i] if self.c[i] >= self.o[i] else self.c[i]) - self.l[i]
+
+    def colour(self, i):
+        return 1 if self.c[i] >= self.o[i] else -1
+
+    def gap_up(self, i, j):
+        """candle i's body wholly above candle j's"""
+        return min(self.o[i], self.c[i]) > max(self.o[j], self.c[j])
+
+    def gap_down(self, i, j):
+        return max(self.o[i], self.c[i]) < min(self.o[j], self.c[j])
+
+    def measure(self, kind, i):
+        if kind == 'body':
+            return self.body(i)
+        if kind == 'hl':
+            return self.h[i] - self.l[i]
+        return self.upper(i) + self.lower(i)
+
+
+class _Average:
+    """One candle setting's average for candle i - lag, over the candles before it, as TA-Lib's
+    running total (summed from the first output bar's window on, then one in, one out)."""
+
+    def __init__(self, cd, name, start, lag=0):
+        self.cd, (self.kind, self.period, self.factor) = cd, SETTINGS[name]
+        self.lag = lag
+        self.trail = start - lag - self.period
+        self.total = 0.0
+        for j in range(self.trail, start - lag):
+            self.total += cd.measure(self.kind, j)
+
+    def at(self, i):
+        v = self.total / self.period if self.period else self.cd.measure(self.kind, i - self.lag)
+        return self.factor * v / (2.0 if self.kind == 'shadows' else 1.0)
+
+    def step(self, i):
+        m = self.cd.measure
+        self.total += m(self.kind, i - self.lag) - m(self.kind, self.trail)
+        self.trail += 1
+
+
+def _period(*names):
+    return max(SETTINGS[name][1] for name in names)
+
+
+def _pattern(o, h, l, c, start, uses, test):
+    """test(cd, i, avg) per bar from TA-Lib's lookback start on; avg[k] is the k-th of uses
+    (setting, lag: the candle it is measured for is i - lag)"""
+    o, h, l, c = _arrays(o, h, l, c)
+    n = len(c)
+    out = np.zeros(n, dtype=np.int32)
+    b = _begin([o, h, l, c])
+    cd = _Candles(*(a[b:].tolist() for a in (o, h, l, c)))
+    if cd.n <= start:
+        return out
+    avg = [_Average(cd, name, start, lag) for name, lag in uses]
+    for i in range(start, cd.n):
+        out[b + i] = test(cd, i, avg)
+        for a in avg:
+            a.step(i)
+    return out
+
+
+_INPUTS = ('open', 'high', 'low', 'close')
+_HAMMER = _period('BodyShort', 'ShadowLong', 'ShadowVeryShort', 'Near') + 1
+_STAR = _period('BodyShort', 'ShadowLong', 'ShadowVeryShort') + 1
+_DOJI = _period('BodyDoji', 'ShadowVeryShort')
+
+
+def _hammer_shape(cd, i, avg, long_shadow, short_shadow):
+    return (cd.body(i) < avg[0].at(i) and long_shadow(i) > avg[1].at(i)
+            and short_shadow(i) < avg[2].at(i))
+
+
+def CDLHAMMER(open, high, low, close):
+    def test(cd, i, avg):
+        return 100 if (_hammer_shape(cd, i, avg, cd.lower, cd.upper)
+                       and min(cd.c[i], cd.o[i]) <= cd.l[i - 1] + avg[3].at(i)) else 0
+    return _pattern(open, high, low, close, _HAMMER, (('BodyShort', 0), ('ShadowLong', 0),
+                                                      ('ShadowVeryShort', 0), ('Near', 1)), test)
+
+
+def CDLHANGINGMAN(open, high, low, close):
+    def test(cd, i, avg):
+        return -100 if (_hammer_shape(cd, i, avg, cd.lower, cd.upper)
+                        and min(cd.c[i], cd.o[i]) >= cd.h[i - 1] - avg[3].at(i)) else 0
+    return _pattern(open, high, low, close, _HAMMER, (('BodyShort', 0), ('ShadowLong', 0),
+                                                      ('ShadowVeryShort', 0), ('Near', 1)), test)
+
+
+def CDLINVERTEDHAMMER(open, high, low, close):
+    def test(cd, i, avg):
+        return 100 if (_hammer_shape(cd, i, avg, cd.upper, cd.lower)
+                       and cd.gap_down(i, i - 1)) else 0
+    return _pattern(open, high, low, close, _STAR, (('BodyShort', 0), ('ShadowLong', 0),
+                                                    ('ShadowVeryShort', 0)), test)
+
+
+def CDLSHOOTINGSTAR(open, high, low, close):
+    def test(cd, i, avg):
+        return -100 if (_hammer_shape(cd, i, avg, cd.upper, cd.lower)
+                        and cd.gap_up(i, i - 1)) else 0
+    return _pattern(open, high, low, close, _STAR, (('BodyShort', 0), ('ShadowLong', 0),
+                                                    ('ShadowVeryShort', 0)), test)
+
+
+def CDLDOJI(open, high, low, close):
+    return _pattern(open, high, low, close, _period('BodyDoji'), (('BodyDoji', 0),),
+                    lambda cd, i, avg: 100 if cd.body(i) <= avg[0].at(i) else 0)
+
+
+def CDLDRAGONFLYDOJI(open, high, low, close):
+    def test(cd, i, avg):
+        return 100 if (cd.body(i) <= avg[0].at(i) and cd.upper(i) < avg[1].at(i)
+                       and cd.lower(i) > avg[1].at(i)) else 0
+    return _pattern(open, high, low, close, _DOJI, (('BodyDoji', 0), ('ShadowVeryShort', 0)), test)
+
+
+def CDLGRAVESTONEDOJI(open, high, low, close):
+    def test(cd, i, avg):
+        return 100 if (cd.body(i) <= avg[0].at(i) and cd.lower(i) < avg[1].at(i)
+                       and cd.upper(i) > avg[1].at(i)) else 0
+    return _pattern(open, high, low, close, _DOJI, (('BodyDoji', 0), ('ShadowVeryShort', 0)), test)
+
+
+def CDLENGULFING(open, high, low, close):
+    def test(cd, i, avg):
+        o, c = cd.o, cd.c
+        if cd.colour(i) == 1 and cd.colour(i - 1) == -1 and (
+                (c[i] >= o[i - 1] and o[i] < c[i - 1]) or (c[i] > o[i - 1] and o[i] <= c[i - 1])):
+            return 100 if (o[i] != c[i - 1] and c[i] != o[i - 1]) else 80
+        if cd.colour(i) == -1 and cd.colour(i - 1) == 1 and (
+                (o[i] >= c[i - 1] and c[i] < o[i - 1]) or (o[i] > c[i - 1] and c[i] <= o[i - 1])):
+            return -100 if (o[i] != c[i - 1] and c[i] != o[i - 1]) else -80
+        return 0
+    return _pattern(open, high, low, close, 2, (), test)
+
+
+PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
+            'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLENGULFING')
+FUNCTIONS = {name: (_INPUTS, (), ('integer',)) for name in PATTERNS}

@@ -1,0 +1,65 @@
+#!/usr/bin/python3
+"""talib_patterns_oracle.py LIBTA - TA-Lib's candlestick patterns and its Hilbert sine wave from
+TA-Lib's own C code (a shared library built from its source, LIBTA), on
+tests/frameworks/talib_input.csv, written as talib_golden_patterns.json for
+tests/frameworks/check_talib.py. Test-only.
+
+Why not talib-web (talib_oracle.js) for these: its WebAssembly build never calls TA_Initialize,
+so its candle settings are all zero (a doji there is a candle whose open equals its close, and
+no hammer is ever found), while TA-Lib's Python wrapper initialises them to TA-Lib's defaults;
+and its HT_SINE differs from the C on the last bar alone.
+Build LIBTA from TA-Lib 0.4.0's C source, outside the project, e.g.
+  gcc -O2 -shared -fPIC -Iinclude -Isrc/ta_common -Isrc/ta_func src/ta_func/*.c \\
+      src/ta_common/ta_global.c src/ta_common/ta_retcode.c src/ta_common/ta_version.c -o libta.so -lm
+then  tests/frameworks/talib_patterns_oracle.py libta.so > tests/frameworks/talib_golden_patterns.json"""
+import ctypes
+import csv
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PATTERNS = ['CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
+            'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI']
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__.split('\n\n')[0], file=sys.stderr)
+        return 2
+    lib = ctypes.CDLL(argv[1])
+    if lib.TA_Initialize() != 0:
+        raise SystemExit('TA_Initialize failed')
+    rows = list(csv.DictReader(open(os.path.join(HERE, 'talib_input.csv'))))
+    n = len(rows)
+    arr = ctypes.c_double * n
+    o, h, l, c = (arr(*[float(r[k]) for r in rows]) for k in ('open', 'high', 'low', 'close'))
+    cases = []
+    for name in PATTERNS:
+        out = (ctypes.c_int * n)()
+        beg, nb = ctypes.c_int(), ctypes.c_int()
+        rc = getattr(lib, 'TA_' + name)(0, n - 1, o, h, l, c, ctypes.byref(beg), ctypes.byref(nb), out)
+        if rc != 0:
+            raise SystemExit('%s returned %d' % (name, rc))
+        full = [None] * n
+        for i in range(nb.value):
+            full[beg.value + i] = out[i]
+        cases.append({'function': name, 'inputs': ['open', 'high', 'low', 'close'], 'params': [],
+                      'integer': True, 'outputs': [full]})
+    sine, lead = (ctypes.c_double * n)(), (ctypes.c_double * n)()
+    beg, nb = ctypes.c_int(), ctypes.c_int()
+    if lib.TA_HT_SINE(0, n - 1, c, ctypes.byref(beg), ctypes.byref(nb), sine, lead) != 0:
+        raise SystemExit('HT_SINE failed')
+    outs = [[None] * n, [None] * n]
+    for i in range(nb.value):
+        outs[0][beg.value + i], outs[1][beg.value + i] = sine[i], lead[i]
+    cases.append({'function': 'HT_SINE', 'inputs': ['close'], 'params': [], 'outputs': outs})
+    version = ctypes.c_char_p
+    lib.TA_GetVersionString.restype = version
+    print(json.dumps({'source': 'TA-Lib C %s, TA_Initialize\'d' %
+                      lib.TA_GetVersionString().decode().split(' ')[0], 'cases': cases}))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
