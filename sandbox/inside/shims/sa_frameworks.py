@@ -173,9 +173,15 @@ def _check_freqtrade(cls, st):
     if getattr(cls, 'custom_stoploss', None) is not None and st.use_custom_stoploss:
         raise NotSupported('%s.custom_stoploss is not supported: it is a per-trade callback; set '
                            'use_custom_stoploss = False and declare stoploss as a constant' % cls.__name__)
-    if st.informative_pairs():
-        raise NotSupported('informative pairs are not supported (%s.informative_pairs returns some): '
-                           'the audit gives a strategy its own pair\'s bars only' % cls.__name__)
+    for pair in _informative_pair_names(st.informative_pairs()):
+        if pair != PAIR:
+            raise sys.modules['freqtrade.strategy.informative_decorator'].other_pair(
+                pair, '%s.informative_pairs' % cls.__name__)
+
+
+def _informative_pair_names(pairs):
+    """The pair of each (pair, timeframe[, candle_type]) informative_pairs returns."""
+    return [p[0] if isinstance(p, (tuple, list)) and p else p for p in pairs or ()]
 
 
 def _check_trade_settings(cls, st, exits):
@@ -338,7 +344,8 @@ def run_freqtrade(cls, df, params):
     bars, owner = candles(df, st.timeframe)
     n = len(bars)
     meta = {'pair': PAIR}
-    d = _frame_back(st.populate_indicators(_frame(bars), meta), 'populate_indicators', n)
+    st.dp._set_bars(df, st.timeframe)
+    d = _frame_back(st.advise_indicators(_frame(bars), meta), 'populate_indicators', n)
     d = _frame_back(st.populate_entry_trend(d, meta), 'populate_entry_trend', n)
     d = _frame_back(st.populate_exit_trend(d, meta), 'populate_exit_trend', n)
     el = _column(d, ('enter_long', 'buy'), n)

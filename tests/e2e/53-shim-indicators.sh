@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# 53-shim-indicators.sh - the framework shims' indicator and data surface: the talib shim
+# against TA-Lib's own outputs (the candlestick patterns and the Hilbert sine wave included),
+# informative timeframes of the audited pair (@informative, self.dp.get_pair_dataframe with
+# merge_informative_pair) trade for trade against ft_replay.py and clean of look-ahead, a merge
+# without freqtrade's shift caught by the live replay, and another pair's data refused in one
+# sentence.
+. "$(dirname "$0")/../lib.sh"
+
+S=tests/frameworks/strategies
+C=tests/frameworks/unittest_btc_5m.csv
+"$BIN/config" -o "$TMP/config.json" >/dev/null
+trap 'rm -rf "$TMP"' EXIT
+
+check "talib matches TA-Lib to 1e-9 on every golden case, patterns and HT_SINE included" \
+	"$PY" tests/frameworks/check_talib.py
+check "the golden cases cover candlestick patterns that fire, both signs" "$PY" - <<'PYEOF'
+import json
+g = json.load(open('tests/frameworks/talib_golden_patterns.json'))['cases']
+g += json.load(open('tests/frameworks/talib_golden.json'))['cases']
+fired = {c['function']: {v for v in c['outputs'][0] if v} for c in g if c.get('integer')}
+assert {'CDLHAMMER', 'CDLDOJI', 'CDLENGULFING', 'CDLHANGINGMAN'} <= {k for k, v in fired.items() if v}, fired
+assert min(fired['CDLENGULFING']) < 0 < max(fired['CDLENGULFING']), fired['CDLENGULFING']
+PYEOF
+
+# run NAME: the sandbox's run and the host's replay of a strategy on freqtrade's 5-minute candles
+run() {
+	"$BIN/inspect" --strategy $S/$1.py -o "$TMP/$1.inspect.json"
+	"$BIN/sandbox" --strategy $S/$1.py --data $C --config "$TMP/config.json" -o "$TMP/$1.run.json" \
+		--events "$TMP/$1.events.jsonl" >"$TMP/$1.log" 2>&1
+	"$BIN/replay" --run "$TMP/$1.run.json" --inspect "$TMP/$1.inspect.json" --data $C \
+		--config "$TMP/config.json" -o "$TMP/$1.replay.json" --trades-out "$TMP/$1.trades.csv" \
+		--equity-out "$TMP/$1.equity.csv" >/dev/null 2>&1
+}
+lookahead() {
+	"$BIN/lookahead" --strategy $S/$1.py --run "$TMP/$1.run.json" --inspect "$TMP/$1.inspect.json" \
+		--data $C --config "$TMP/config.json" -o "$TMP/$1.lookahead.json" >/dev/null 2>&1
+}
+
+for f in ft_informative_1h ft_informative_merge ft_informative_peek; do
+	run $f
+	expect_eq "$f runs in the sandbox" "ok" "$(jget $TMP/$f.run.json status)"
+	check "$f: the audit's trades are freqtrade's, entry for entry (its own merge of the hourly candles)" \
+		"$PY" tests/frameworks/ft_replay.py $S/$f.py $C "$TMP/$f.trades.csv"
+done
+check "the informative strategies trade (tens of trades each)" "$PY" - "$TMP" <<'PYEOF'
+import csv, sys
+for f in ('ft_informative_1h', 'ft_informative_merge'):
+    n = sum(1 for _ in csv.DictReader(open('%s/%s.trades.csv' % (sys.argv[1], f))))
+    assert n >= 20, (f, n)
+PYEOF
+lookahead ft_informative_merge
+expect_eq "merge_informative_pair's hourly candles are clean of look-ahead in the live replay" "true true 0" \
+	"$(jget $TMP/ft_informative_merge.lookahead.json ok) $(jget $TMP/ft_informative_merge.lookahead.json clean) $(jget $TMP/ft_informative_merge.lookahead.json mismatch_count)"
+lookahead ft_informative_peek
+check "an hourly candle merged on its opening date (no shift) is caught by the live replay" "$PY" - \
+	"$TMP/ft_informative_peek.lookahead.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['ok'] and d['clean'] is False and d['mismatch_count'] > 0, d
+PYEOF
+
+# --- another pair's data: refused in one sentence, by each way of asking for it
+cat >"$TMP/other_pairs.py" <<'PYEOF'
+from freqtrade.strategy import IStrategy
+
+
+class OtherPair(IStrategy):
+    timeframe = '5m'
+
+    def informative_pairs(self):
+        return [('BTC/USDT', '1h')]
+PYEOF
+cat >"$TMP/other_dp.py" <<'PYEOF'
+from freqtrade.strategy import IStrategy
+
+
+class OtherDp(IStrategy):
+    timeframe = '5m'
+
+    def populate_indicators(self, dataframe, metadata):
+        self.dp.get_pair_dataframe('ETH/BTC', '1h')
+        return dataframe
+PYEOF
+cat >"$TMP/other_decorator.py" <<'PYEOF'
+from freqtrade.strategy import IStrategy, informative
+
+
+class OtherDecorated(IStrategy):
+    timeframe = '5m'
+
+    @informative('1h', 'BTC/{stake}')
+    def populate_indicators_btc_1h(self, dataframe, metadata):
+        return dataframe
+PYEOF
+for f in other_pairs other_dp other_decorator; do
+	"$BIN/sandbox" --strategy "$TMP/$f.py" --data $C --config "$TMP/config.json" -o "$TMP/$f.run.json" \
+		--events "$TMP/$f.events.jsonl" >/dev/null 2>&1
+	expect_eq "$f: refused, the sentence names another pair's data and says what is supported" "error yes" \
+		"$(jget $TMP/$f.run.json status) $(grep -q "another pair.*data.*informative pairs of other symbols are not supported.*own pair.*informative timeframes are supported" "$TMP/$f.run.json" && echo yes || echo no)"
+done
+finish
