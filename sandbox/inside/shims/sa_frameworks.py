@@ -14,8 +14,11 @@ PAIR = 'ASSET/QUOTE'
 SUPPORTED_FREQTRADE = ('freqtrade strategies may use freqtrade.strategy (IStrategy, the parameter '
                        'classes with their buy_params, sell_params and parameter file), '
                        'freqtrade.persistence\'s types, freqtrade.exchange\'s timeframe helpers, '
-                       'talib, talib.abstract, qtpylib (freqtrade.vendor.qtpylib.indicators, '
-                       'technical.qtpylib), numpy and pandas')
+                       'freqtrade.data.dataprovider, talib, talib.abstract, qtpylib '
+                       '(freqtrade.vendor.qtpylib.indicators, technical.qtpylib), technical.util\'s '
+                       'resampling helpers, technical.indicators\' supertrend and cmf, ta\'s '
+                       'keltner_channel_wband, donchian_channel_pband, ichimoku_base_line and '
+                       'KSTIndicator, pandas_ta\'s import (none of its indicators), numpy and pandas')
 
 
 class NotSupported(ImportError):
@@ -25,10 +28,9 @@ class NotSupported(ImportError):
 # --- imports the sandbox names instead of failing on --------------------------------------------
 
 UNSUPPORTED_MODULES = {
-    'ta': 'the ta library',
-    'pandas_ta': 'pandas_ta',
-    'technical.indicators': 'technical.indicators',
-    'technical.util': 'technical.util (resampling helpers)',
+    'ta': None,  # the modules of ta, pandas_ta and technical the sandbox does not provide
+    'pandas_ta': None,
+    'technical': None,
     'finta': 'finta',
     'tulipy': 'tulipy',
     'freqtrade.freqai': 'FreqAI',
