@@ -40,6 +40,23 @@ const CASES = [
   ['ROC', ['close'], [10], 1], ['ROCP', ['close'], [10], 1], ['ROCR', ['close'], [10], 1],
   ['ROCR100', ['close'], [7], 1], ['SUM', ['close'], [30], 1], ['MIDPOINT', ['close'], [14], 1],
   ['MIDPRICE', ['high', 'low'], [14], 1], ['WILLR', ['high', 'low', 'close'], [14], 1],
+  ...['ACOS', 'ASIN', 'ATAN', 'CEIL', 'FLOOR', 'COS', 'COSH', 'SIN', 'SINH', 'TAN', 'TANH', 'EXP',
+    'LN', 'LOG10', 'SQRT'].map((f) => [f, [f === 'ACOS' || f === 'ASIN' ? 'unit' : f === 'EXP' || f === 'COSH' || f === 'SINH' ? 'small' : 'close'], [], 1]),
+  ...['ADD', 'SUB', 'MULT', 'DIV'].map((f) => [f, ['high', 'low'], [], 1]),
+  ['VAR', ['close'], [5, 1.0], 1], ['STDDEV', ['close'], [5, 1.0], 1], ['STDDEV', ['close'], [20, 2.0], 1],
+  ['PLUS_DM', ['high', 'low'], [14], 1], ['MINUS_DM', ['high', 'low'], [14], 1],
+  ['PLUS_DM', ['high', 'low'], [1], 1], ['DX', ['high', 'low', 'close'], [14], 1],
+  ['ADXR', ['high', 'low', 'close'], [14], 1], ['NATR', ['high', 'low', 'close'], [14], 1],
+  ['AROON', ['high', 'low'], [14], 2], ['AROONOSC', ['high', 'low'], [14], 1],
+  ['APO', ['close'], [12, 26, 0], 1], ['PPO', ['close'], [12, 26, 0], 1],
+  ['TRIMA', ['close'], [30], 1], ['TRIMA', ['close'], [9], 1], ['TRIX', ['close'], [15], 1],
+  ['ULTOSC', ['high', 'low', 'close'], [7, 14, 28], 1], ['AD', ['high', 'low', 'close', 'volume'], [], 1],
+  ['ADOSC', ['high', 'low', 'close', 'volume'], [3, 10], 1],
+  ['LINEARREG', ['close'], [14], 1], ['LINEARREG_SLOPE', ['close'], [14], 1],
+  ['LINEARREG_INTERCEPT', ['close'], [14], 1], ['LINEARREG_ANGLE', ['close'], [14], 1],
+  ['TSF', ['close'], [14], 1], ['CORREL', ['high', 'low'], [30], 1],
+  ['MAXINDEX', ['close'], [30], 1, 'integer'], ['MININDEX', ['close'], [30], 1, 'integer'],
+  ['MINMAX', ['close'], [30], 2],
   ...PATTERNS.map((p) => [p, OHLC, [], 1, 'integer']),
 ];
 
@@ -73,6 +90,10 @@ function call(M, name, inputs, opts, nOut, integer) {
 
 talib.init(path.join(path.dirname(require.resolve('talib-web')), 'talib.wasm')).then((M) => {
   const cols = readInput(path.join(__dirname, 'talib_input.csv'));
+  // inputs in the domains of the inverse trigonometric and exponential functions
+  const lo = Math.min(...cols.close), hi = Math.max(...cols.close);
+  cols.unit = cols.close.map((v) => (2 * (v - lo)) / (hi - lo) - 1);
+  cols.small = cols.close.map((v) => (v - lo) / (hi - lo) * 5);
   const cases = CASES.map(([name, ins, opts, nOut, kind]) => ({
     function: name, inputs: ins, params: opts, integer: kind === 'integer',
     outputs: call(M, name, ins.map((c) => cols[c]), opts, nOut, kind === 'integer'),

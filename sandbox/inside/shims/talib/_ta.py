@@ -602,9 +602,9 @@ FUNCTIONS = {
 }
 
 
-from talib import _cdl, _more  # noqa: E402  (both build on the helpers above)
+from talib import _cdl, _extra, _more  # noqa: E402  (they build on the helpers above)
 
-for _module in (_cdl, _more):
+for _module in (_cdl, _more, _extra):
     FUNCTIONS.update(_module.FUNCTIONS)
     for _name in _module.FUNCTIONS:
         globals()[_name] = getattr(_module, _name)
