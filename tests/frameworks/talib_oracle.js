@@ -57,6 +57,9 @@ const CASES = [
   ['TSF', ['close'], [14], 1], ['CORREL', ['high', 'low'], [30], 1],
   ['MAXINDEX', ['close'], [30], 1, 'integer'], ['MININDEX', ['close'], [30], 1, 'integer'],
   ['MINMAX', ['close'], [30], 2],
+  ['MINMAXINDEX', ['close'], [30], 2, 'integer'], ['MACDFIX', ['close'], [9], 3],
+  ['STOCHRSI', ['close'], [14, 5, 3, 0], 2], ['KAMA', ['close'], [30], 1], ['KAMA', ['close'], [10], 1],
+  ['T3', ['close'], [5, 0.7], 1], ['T3', ['close'], [8, 0.5], 1], ['BETA', ['high', 'low'], [5], 1],
   ...PATTERNS.map((p) => [p, OHLC, [], 1, 'integer']),
 ];
 

@@ -8,8 +8,8 @@ import math
 import numpy as np
 
 from sa_frameworks import NotSupported
-from talib._ta import (ATR, _arrays, _dx, _ema, _is_zero, _period, _run, _sma, _smoothed_dm,
-                       _true_range, _windows, ADX)
+from talib._ta import (ADX, ATR, _arrays, _dx, _ema, _fastk, _is_zero, _ma, _period, _run, _sma,
+                       _smoothed_dm, _true_range, _wilder_gains, _windows)
 
 
 def _map1(fn):
@@ -367,6 +367,138 @@ def MINMAX(real, timeperiod=30):
     return _run(core, _arrays(real), 2)
 
 
+def MINMAXINDEX(real, timeperiod=30):
+    return MININDEX(real, timeperiod), MAXINDEX(real, timeperiod)
+
+
+def MACDFIX(real, signalperiod=9):
+    sig = _period(signalperiod, 1)
+
+    def core(x):
+        if len(x) < 26 + sig - 1:
+            return [], [], []
+        e_slow = _ema(x, 26, 0.075)
+        e_fast = _ema(x[26 - 12:], 12, 0.15)
+        line = [a - b for a, b in zip(e_fast, e_slow)]
+        signal = _ema(line, sig) if sig > 1 else list(line)
+        line = line[sig - 1:]
+        return line, signal, [a - b for a, b in zip(line, signal)]
+    return _run(core, _arrays(real), 3)
+
+
+def STOCHRSI(real, timeperiod=14, fastk_period=5, fastd_period=3, fastd_matype=0):
+    p, pk, pd_ = _period(timeperiod), _period(fastk_period, 1), _period(fastd_period, 1)
+
+    def core(x):
+        rsi = [100.0 * (g / (g + l)) if not _is_zero(g + l) else 0.0 for g, l in _wilder_gains(x, p)]
+        k = _fastk(rsi, rsi, rsi, pk)
+        d = _ma(k, pd_, fastd_matype)
+        return k[len(k) - len(d):], d
+    return _run(core, _arrays(real), 2)
+
+
+def KAMA(real, timeperiod=30):
+    p = _period(timeperiod)
+    fastest, slowest = 2.0 / (2 + 1), 2.0 / (30 + 1)
+    diff = fastest - slowest
+
+    def step(prev, value, change, volatility):
+        e = 1.0 if (volatility <= change or _is_zero(volatility)) else abs(change / volatility)
+        e = (e * diff) + slowest
+        e *= e
+        return ((value - prev) * e) + prev
+
+    def core(x):
+        if len(x) <= p:
+            return []
+        vol = 0.0
+        for i in range(p):
+            vol += abs(x[i] - x[i + 1])
+        kama = x[p - 1]
+        kama = step(kama, x[p], x[p] - x[0], vol)
+        out, trailing_value = [kama], x[0]
+        for today in range(p + 1, len(x)):
+            trailing = today - p
+            vol -= abs(trailing_value - x[trailing])
+            vol += abs(x[today] - x[today - 1])
+            trailing_value = x[trailing]
+            kama = step(kama, x[today], x[today] - x[trailing], vol)
+            out.append(kama)
+        return out
+    return _run(core, _arrays(real))
+
+
+def T3(real, timeperiod=5, vfactor=0.7):
+    p = _period(timeperiod)
+    v = float(vfactor)
+
+    def core(x):
+        if len(x) < 6 * (p - 1) + 1:
+            return []
+        k = 2.0 / (p + 1.0)
+        k1 = 1.0 - k
+        it = iter(x)
+        total = 0.0
+        for _ in range(p):
+            total += next(it)
+        e = [total / p]
+        for level in range(1, 6):
+            total = e[level - 1]
+            for _ in range(p - 1):
+                e[0] = k * next(it) + k1 * e[0]
+                for j in range(1, level):
+                    e[j] = k * e[j - 1] + k1 * e[j]
+                total += e[level - 1]
+            e.append(total / p)
+        c1 = -v * v * v
+        c2 = 3.0 * (v * v - c1)
+        c3 = -6.0 * v * v - 3.0 * (v - c1)
+        c4 = 1.0 + 3.0 * v - c1 + 3.0 * v * v
+        out = [c1 * e[5] + c2 * e[4] + c3 * e[3] + c4 * e[2]]
+        for value in it:
+            e[0] = k * value + k1 * e[0]
+            for j in range(1, 6):
+                e[j] = k * e[j - 1] + k1 * e[j]
+            out.append(c1 * e[5] + c2 * e[4] + c3 * e[3] + c4 * e[2])
+        return out
+    return _run(core, _arrays(real))
+
+
+def BETA(real0, real1, timeperiod=5):
+    p = _period(timeperiod, 1)
+
+    def ret(now, before):
+        return (now - before) / before if before != 0.0 else 0.0
+
+    def core(a, b):
+        if len(a) <= p:
+            return []
+        sxx = sxy = sx = sy = 0.0
+        for i in range(1, p):
+            x, y = ret(a[i], a[i - 1]), ret(b[i], b[i - 1])
+            sxx += x * x
+            sxy += x * y
+            sx += x
+            sy += y
+        out = []
+        for i in range(p, len(a)):
+            x, y = ret(a[i], a[i - 1]), ret(b[i], b[i - 1])
+            sxx += x * x
+            sxy += x * y
+            sx += x
+            sy += y
+            t = i - p + 1
+            x, y = ret(a[t], a[t - 1]), ret(b[t], b[t - 1])
+            d = p * sxx - sx * sx
+            out.append((p * sxy - sx * sy) / d if not _is_zero(d) else 0.0)
+            sxx -= x * x
+            sxy -= x * y
+            sx -= x
+            sy -= y
+        return out
+    return _run(core, _arrays(real0, real1))
+
+
 _HL = ('high', 'low')
 _HLC = ('high', 'low', 'close')
 _HLCV = ('high', 'low', 'close', 'volume')
@@ -395,4 +527,11 @@ FUNCTIONS.update({
     'MAXINDEX': (_C, (('timeperiod', 30),), ('integer',)),
     'MININDEX': (_C, (('timeperiod', 30),), ('integer',)),
     'MINMAX': (_C, (('timeperiod', 30),), ('min', 'max')),
+    'MINMAXINDEX': (_C, (('timeperiod', 30),), ('minidx', 'maxidx')),
+    'MACDFIX': (_C, (('signalperiod', 9),), ('macd', 'macdsignal', 'macdhist')),
+    'STOCHRSI': (_C, (('timeperiod', 14), ('fastk_period', 5), ('fastd_period', 3),
+                      ('fastd_matype', 0)), ('fastk', 'fastd')),
+    'KAMA': (_C, (('timeperiod', 30),), ('real',)),
+    'T3': (_C, (('timeperiod', 5), ('vfactor', 0.7)), ('real',)),
+    'BETA': (_HL, (('timeperiod', 5),), ('real',)),
 })
