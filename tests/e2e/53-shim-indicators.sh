@@ -16,12 +16,15 @@ trap 'rm -rf "$TMP"' EXIT
 
 check "talib matches TA-Lib to 1e-9 on every golden case, patterns and HT_SINE included" \
 	"$PY" tests/frameworks/check_talib.py
-check "the golden cases cover candlestick patterns that fire, both signs" "$PY" - <<'PYEOF'
+check "every candlestick pattern of the golden cases fires somewhere, ENGULFING both ways" "$PY" - <<'PYEOF'
 import json
 g = json.load(open('tests/frameworks/talib_golden_patterns.json'))['cases']
 g += json.load(open('tests/frameworks/talib_golden.json'))['cases']
-fired = {c['function']: {v for v in c['outputs'][0] if v} for c in g if c.get('integer')}
-assert {'CDLHAMMER', 'CDLDOJI', 'CDLENGULFING', 'CDLHANGINGMAN'} <= {k for k, v in fired.items() if v}, fired
+fired = {}
+for c in g:
+    if c.get('integer') and c['function'].startswith('CDL'):
+        fired.setdefault(c['function'], set()).update(v for v in c['outputs'][0] if v)
+assert all(fired.values()), [k for k, v in fired.items() if not v]
 assert min(fired['CDLENGULFING']) < 0 < max(fired['CDLENGULFING']), fired['CDLENGULFING']
 PYEOF
 

@@ -41,14 +41,18 @@ def compare(name, got, want, integer=False):
 def main():
     gold = json.load(open(os.path.join(HERE, 'talib_golden.json')))
     gold['cases'] += json.load(open(os.path.join(HERE, 'talib_golden_patterns.json')))['cases']
-    df = pd.read_csv(os.path.join(HERE, 'talib_input.csv'))
+    frames = {name: pd.read_csv(os.path.join(HERE, name))
+              for name in ('talib_input.csv', 'unittest_btc_5m.csv')}
+    df = frames['talib_input.csv']
     lo, hi = df['close'].min(), df['close'].max()
     df['unit'] = 2 * (df['close'] - lo) / (hi - lo) - 1  # the oracle's inputs for ACOS, ASIN
     df['small'] = (df['close'] - lo) / (hi - lo) * 5  # and for EXP, COSH, SINH
     bad = 0
     for case in gold['cases']:
         fn, params = case['function'], case['params']
-        label = '%s(%s)' % (fn, ', '.join(str(p) for p in params))
+        df = frames[case.get('data', 'talib_input.csv')]
+        label = '%s(%s)%s' % (fn, ', '.join(str(p) for p in params),
+                              ' on %s' % case['data'] if 'data' in case else '')
         if fn == 'EMA_OF_RSI':
             results = [talib.EMA(talib.RSI(df['close'].values, params[0]), params[1])]
             results_abs = [ta.EMA(pd.DataFrame({'close': ta.RSI(df, params[0])}), params[1])]

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """talib_patterns_oracle.py LIBTA - TA-Lib's candlestick patterns and its Hilbert sine wave from
 TA-Lib's own C code (a shared library built from its source, LIBTA), on
-tests/frameworks/talib_input.csv, written as talib_golden_patterns.json for
+tests/frameworks/talib_input.csv and on freqtrade's real candles (unittest_btc_5m.csv, where
+gaps, long shadows and so the patterns occur), written as talib_golden_patterns.json for
 tests/frameworks/check_talib.py. Test-only.
 
 Why not talib-web (talib_oracle.js) for these: its WebAssembly build never calls TA_Initialize,
@@ -20,7 +21,40 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PATTERNS = ['CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
-            'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI']
+            'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLPIERCING', 'CDLSPINNINGTOP', 'CDLHARAMI',
+            'CDL3INSIDE', 'CDL3OUTSIDE', ('CDLDARKCLOUDCOVER', 0.5), ('CDLDARKCLOUDCOVER', 0.2),
+            ('CDLMORNINGSTAR', 0.3), ('CDLEVENINGSTAR', 0.3), ('CDLMORNINGSTAR', 0.0)]
+
+
+def cases_on(lib, data):
+    cases = []
+    rows = list(csv.DictReader(open(os.path.join(HERE, data))))
+    n = len(rows)
+    arr = ctypes.c_double * n
+    o, h, l, c = (arr(*[float(r[k]) for r in rows]) for k in ('open', 'high', 'low', 'close'))
+    for pattern in PATTERNS:
+        name, params = (pattern, []) if isinstance(pattern, str) else (pattern[0], list(pattern[1:]))
+        out = (ctypes.c_int * n)()
+        beg, nb = ctypes.c_int(), ctypes.c_int()
+        rc = getattr(lib, 'TA_' + name)(0, n - 1, o, h, l, c, *[ctypes.c_double(p) for p in params],
+                                        ctypes.byref(beg), ctypes.byref(nb), out)
+        if rc != 0:
+            raise SystemExit('%s returned %d' % (name, rc))
+        full = [None] * n
+        for i in range(nb.value):
+            full[beg.value + i] = out[i]
+        cases.append({'function': name, 'inputs': ['open', 'high', 'low', 'close'], 'params': params,
+                      'integer': True, 'outputs': [full], 'data': data})
+    sine, lead = (ctypes.c_double * n)(), (ctypes.c_double * n)()
+    beg, nb = ctypes.c_int(), ctypes.c_int()
+    if lib.TA_HT_SINE(0, n - 1, c, ctypes.byref(beg), ctypes.byref(nb), sine, lead) != 0:
+        raise SystemExit('HT_SINE failed')
+    outs = [[None] * n, [None] * n]
+    for i in range(nb.value):
+        outs[0][beg.value + i], outs[1][beg.value + i] = sine[i], lead[i]
+    cases.append({'function': 'HT_SINE', 'inputs': ['close'], 'params': [], 'outputs': outs,
+                  'data': data})
+    return cases
 
 
 def main(argv):
@@ -30,30 +64,9 @@ def main(argv):
     lib = ctypes.CDLL(argv[1])
     if lib.TA_Initialize() != 0:
         raise SystemExit('TA_Initialize failed')
-    rows = list(csv.DictReader(open(os.path.join(HERE, 'talib_input.csv'))))
-    n = len(rows)
-    arr = ctypes.c_double * n
-    o, h, l, c = (arr(*[float(r[k]) for r in rows]) for k in ('open', 'high', 'low', 'close'))
     cases = []
-    for name in PATTERNS:
-        out = (ctypes.c_int * n)()
-        beg, nb = ctypes.c_int(), ctypes.c_int()
-        rc = getattr(lib, 'TA_' + name)(0, n - 1, o, h, l, c, ctypes.byref(beg), ctypes.byref(nb), out)
-        if rc != 0:
-            raise SystemExit('%s returned %d' % (name, rc))
-        full = [None] * n
-        for i in range(nb.value):
-            full[beg.value + i] = out[i]
-        cases.append({'function': name, 'inputs': ['open', 'high', 'low', 'close'], 'params': [],
-                      'integer': True, 'outputs': [full]})
-    sine, lead = (ctypes.c_double * n)(), (ctypes.c_double * n)()
-    beg, nb = ctypes.c_int(), ctypes.c_int()
-    if lib.TA_HT_SINE(0, n - 1, c, ctypes.byref(beg), ctypes.byref(nb), sine, lead) != 0:
-        raise SystemExit('HT_SINE failed')
-    outs = [[None] * n, [None] * n]
-    for i in range(nb.value):
-        outs[0][beg.value + i], outs[1][beg.value + i] = sine[i], lead[i]
-    cases.append({'function': 'HT_SINE', 'inputs': ['close'], 'params': [], 'outputs': outs})
+    for data in ('talib_input.csv', 'unittest_btc_5m.csv'):
+        cases += cases_on(lib, data)
     version = ctypes.c_char_p
     lib.TA_GetVersionString.restype = version
     print(json.dumps({'source': 'TA-Lib C %s, TA_Initialize\'d' %

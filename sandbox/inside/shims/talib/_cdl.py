@@ -168,6 +168,90 @@ def CDLENGULFING(open, high, low, close):
     return _pattern(open, high, low, close, 2, (), test)
 
 
+def _body_in(cd, inner, outer):
+    """inner's body strictly within outer's"""
+    return (max(cd.c[inner], cd.o[inner]) < max(cd.c[outer], cd.o[outer]) and
+            min(cd.c[inner], cd.o[inner]) > min(cd.c[outer], cd.o[outer]))
+
+
+def CDLPIERCING(open, high, low, close):
+    def test(cd, i, avg):
+        return 100 if (cd.colour(i - 1) == -1 and cd.body(i - 1) > avg[0].at(i) and
+                       cd.colour(i) == 1 and cd.body(i) > avg[1].at(i) and
+                       cd.o[i] < cd.l[i - 1] and cd.c[i] < cd.o[i - 1] and
+                       cd.c[i] > cd.c[i - 1] + cd.body(i - 1) * 0.5) else 0
+    return _pattern(open, high, low, close, _period('BodyLong') + 1,
+                    (('BodyLong', 1), ('BodyLong', 0)), test)
+
+
+def CDLDARKCLOUDCOVER(open, high, low, close, penetration=0.5):
+    def test(cd, i, avg):
+        return -100 if (cd.colour(i - 1) == 1 and cd.body(i - 1) > avg[0].at(i) and
+                        cd.colour(i) == -1 and cd.o[i] > cd.h[i - 1] and cd.c[i] > cd.o[i - 1] and
+                        cd.c[i] < cd.c[i - 1] - cd.body(i - 1) * penetration) else 0
+    return _pattern(open, high, low, close, _period('BodyLong') + 1, (('BodyLong', 1),), test)
+
+
+def CDLSPINNINGTOP(open, high, low, close):
+    def test(cd, i, avg):
+        return cd.colour(i) * 100 if (cd.body(i) < avg[0].at(i) and cd.upper(i) > cd.body(i) and
+                                      cd.lower(i) > cd.body(i)) else 0
+    return _pattern(open, high, low, close, _period('BodyShort'), (('BodyShort', 0),), test)
+
+
+def CDLHARAMI(open, high, low, close):
+    def test(cd, i, avg):
+        return -cd.colour(i - 1) * 100 if (cd.body(i - 1) > avg[0].at(i) and
+                                           cd.body(i) <= avg[1].at(i) and _body_in(cd, i, i - 1)) else 0
+    return _pattern(open, high, low, close, _period('BodyShort', 'BodyLong') + 1,
+                    (('BodyLong', 1), ('BodyShort', 0)), test)
+
+
+def CDL3INSIDE(open, high, low, close):
+    def test(cd, i, avg):
+        third = ((cd.colour(i - 2) == 1 and cd.colour(i) == -1 and cd.c[i] < cd.o[i - 2]) or
+                 (cd.colour(i - 2) == -1 and cd.colour(i) == 1 and cd.c[i] > cd.o[i - 2]))
+        return -cd.colour(i - 2) * 100 if (cd.body(i - 2) > avg[0].at(i) and
+                                           cd.body(i - 1) <= avg[1].at(i) and
+                                           _body_in(cd, i - 1, i - 2) and third) else 0
+    return _pattern(open, high, low, close, _period('BodyShort', 'BodyLong') + 2,
+                    (('BodyLong', 2), ('BodyShort', 1)), test)
+
+
+def CDL3OUTSIDE(open, high, low, close):
+    def test(cd, i, avg):
+        o, c, col = cd.o, cd.c, cd.colour
+        up = (col(i - 1) == 1 and col(i - 2) == -1 and c[i - 1] > o[i - 2] and o[i - 1] < c[i - 2]
+              and c[i] > c[i - 1])
+        down = (col(i - 1) == -1 and col(i - 2) == 1 and o[i - 1] > c[i - 2] and c[i - 1] < o[i - 2]
+                and c[i] < c[i - 1])
+        return col(i - 1) * 100 if (up or down) else 0
+    return _pattern(open, high, low, close, 3, (), test)
+
+
+def _star(sign):
+    """CDLMORNINGSTAR (sign 1) and CDLEVENINGSTAR (sign -1): a long candle against the move, a
+    short one gapping away from it, a third longer than short closing well into the first."""
+    def fn(open, high, low, close, penetration=0.3):
+        def test(cd, i, avg):
+            gap = cd.gap_down(i - 1, i - 2) if sign > 0 else cd.gap_up(i - 1, i - 2)
+            into = (cd.c[i] > cd.c[i - 2] + cd.body(i - 2) * penetration if sign > 0 else
+                    cd.c[i] < cd.c[i - 2] - cd.body(i - 2) * penetration)
+            return sign * 100 if (cd.body(i - 2) > avg[0].at(i) and cd.colour(i - 2) == -sign and
+                                  cd.body(i - 1) <= avg[1].at(i) and gap and
+                                  cd.body(i) > avg[2].at(i) and cd.colour(i) == sign and into) else 0
+        return _pattern(open, high, low, close, _period('BodyShort', 'BodyLong') + 2,
+                        (('BodyLong', 2), ('BodyShort', 1), ('BodyShort', 0)), test)
+    return fn
+
+
+CDLMORNINGSTAR, CDLEVENINGSTAR = _star(1), _star(-1)
+
+
 PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
-            'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLENGULFING')
+            'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLENGULFING', 'CDLPIERCING', 'CDLSPINNINGTOP',
+            'CDLHARAMI', 'CDL3INSIDE', 'CDL3OUTSIDE')
 FUNCTIONS = {name: (_INPUTS, (), ('integer',)) for name in PATTERNS}
+FUNCTIONS.update({'CDLDARKCLOUDCOVER': (_INPUTS, (('penetration', 0.5),), ('integer',)),
+                  'CDLMORNINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
+                  'CDLEVENINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',))})
