@@ -248,9 +248,92 @@ def _star(sign):
 CDLMORNINGSTAR, CDLEVENINGSTAR = _star(1), _star(-1)
 
 
+def _one_candle(start_names, uses, rule):
+    """A one-candle pattern: rule(cd, i, avg) gives its answer; lookback the longest average."""
+    def fn(open, high, low, close):
+        return _pattern(open, high, low, close, _period(*start_names), uses, rule)
+    return fn
+
+
+CDLMARUBOZU = _one_candle(
+    ('BodyLong', 'ShadowVeryShort'), (('BodyLong', 0), ('ShadowVeryShort', 0)),
+    lambda cd, i, a: cd.colour(i) * 100 if (cd.body(i) > a[0].at(i) and cd.upper(i) < a[1].at(i)
+                                            and cd.lower(i) < a[1].at(i)) else 0)
+CDLLONGLINE = _one_candle(
+    ('BodyLong', 'ShadowShort'), (('BodyLong', 0), ('ShadowShort', 0)),
+    lambda cd, i, a: cd.colour(i) * 100 if (cd.body(i) > a[0].at(i) and cd.upper(i) < a[1].at(i)
+                                            and cd.lower(i) < a[1].at(i)) else 0)
+CDLSHORTLINE = _one_candle(
+    ('BodyShort', 'ShadowShort'), (('BodyShort', 0), ('ShadowShort', 0)),
+    lambda cd, i, a: cd.colour(i) * 100 if (cd.body(i) < a[0].at(i) and cd.upper(i) < a[1].at(i)
+                                            and cd.lower(i) < a[1].at(i)) else 0)
+CDLHIGHWAVE = _one_candle(
+    ('BodyShort', 'ShadowVeryLong'), (('BodyShort', 0), ('ShadowVeryLong', 0)),
+    lambda cd, i, a: cd.colour(i) * 100 if (cd.body(i) < a[0].at(i) and cd.upper(i) > a[1].at(i)
+                                            and cd.lower(i) > a[1].at(i)) else 0)
+CDLLONGLEGGEDDOJI = _one_candle(
+    ('BodyDoji', 'ShadowLong'), (('BodyDoji', 0), ('ShadowLong', 0)),
+    lambda cd, i, a: 100 if (cd.body(i) <= a[0].at(i) and (cd.lower(i) > a[1].at(i) or
+                                                          cd.upper(i) > a[1].at(i))) else 0)
+CDLTAKURI = _one_candle(
+    ('BodyDoji', 'ShadowVeryShort', 'ShadowVeryLong'),
+    (('BodyDoji', 0), ('ShadowVeryShort', 0), ('ShadowVeryLong', 0)),
+    lambda cd, i, a: 100 if (cd.body(i) <= a[0].at(i) and cd.upper(i) < a[1].at(i) and
+                             cd.lower(i) > a[2].at(i)) else 0)
+
+
+def _rickshaw(cd, i, a):
+    mid = cd.l[i] + (cd.h[i] - cd.l[i]) / 2
+    return 100 if (cd.body(i) <= a[0].at(i) and cd.lower(i) > a[1].at(i) and cd.upper(i) > a[1].at(i)
+                   and min(cd.o[i], cd.c[i]) <= mid + a[2].at(i)
+                   and max(cd.o[i], cd.c[i]) >= mid - a[2].at(i)) else 0
+
+
+CDLRICKSHAWMAN = _one_candle(('BodyDoji', 'ShadowLong', 'Near'),
+                             (('BodyDoji', 0), ('ShadowLong', 0), ('Near', 0)), _rickshaw)
+
+
+def _marubozu_end(cd, i, a, opening):
+    """BELTHOLD (opening: no shadow at the open) and CLOSINGMARUBOZU (none at the close)."""
+    if cd.body(i) <= a[0].at(i):
+        return 0
+    white = cd.lower(i) if opening else cd.upper(i)
+    black = cd.upper(i) if opening else cd.lower(i)
+    if (cd.colour(i) == 1 and white < a[1].at(i)) or (cd.colour(i) == -1 and black < a[1].at(i)):
+        return cd.colour(i) * 100
+    return 0
+
+
+CDLBELTHOLD = _one_candle(('BodyLong', 'ShadowVeryShort'), (('BodyLong', 0), ('ShadowVeryShort', 0)),
+                          lambda cd, i, a: _marubozu_end(cd, i, a, True))
+CDLCLOSINGMARUBOZU = _one_candle(('BodyLong', 'ShadowVeryShort'),
+                                 (('BodyLong', 0), ('ShadowVeryShort', 0)),
+                                 lambda cd, i, a: _marubozu_end(cd, i, a, False))
+
+
+def CDLHARAMICROSS(open, high, low, close):
+    def test(cd, i, avg):
+        return -cd.colour(i - 1) * 100 if (cd.body(i - 1) > avg[0].at(i) and
+                                           cd.body(i) <= avg[1].at(i) and _body_in(cd, i, i - 1)) else 0
+    return _pattern(open, high, low, close, _period('BodyDoji', 'BodyLong') + 1,
+                    (('BodyLong', 1), ('BodyDoji', 0)), test)
+
+
+def CDLDOJISTAR(open, high, low, close):
+    def test(cd, i, avg):
+        gap = ((cd.colour(i - 1) == 1 and cd.gap_up(i, i - 1)) or
+               (cd.colour(i - 1) == -1 and cd.gap_down(i, i - 1)))
+        return -cd.colour(i - 1) * 100 if (cd.body(i - 1) > avg[0].at(i) and
+                                           cd.body(i) <= avg[1].at(i) and gap) else 0
+    return _pattern(open, high, low, close, _period('BodyDoji', 'BodyLong') + 1,
+                    (('BodyLong', 1), ('BodyDoji', 0)), test)
+
+
 PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
             'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLENGULFING', 'CDLPIERCING', 'CDLSPINNINGTOP',
-            'CDLHARAMI', 'CDL3INSIDE', 'CDL3OUTSIDE')
+            'CDLHARAMI', 'CDL3INSIDE', 'CDL3OUTSIDE', 'CDLMARUBOZU', 'CDLLONGLINE', 'CDLSHORTLINE',
+            'CDLHIGHWAVE', 'CDLLONGLEGGEDDOJI', 'CDLTAKURI', 'CDLRICKSHAWMAN', 'CDLBELTHOLD',
+            'CDLCLOSINGMARUBOZU', 'CDLHARAMICROSS', 'CDLDOJISTAR')
 FUNCTIONS = {name: (_INPUTS, (), ('integer',)) for name in PATTERNS}
 FUNCTIONS.update({'CDLDARKCLOUDCOVER': (_INPUTS, (('penetration', 0.5),), ('integer',)),
                   'CDLMORNINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
