@@ -42,7 +42,7 @@ def main():
     gold = json.load(open(os.path.join(HERE, 'talib_golden.json')))
     gold['cases'] += json.load(open(os.path.join(HERE, 'talib_golden_patterns.json')))['cases']
     frames = {name: pd.read_csv(os.path.join(HERE, name))
-              for name in ('talib_input.csv', 'unittest_btc_5m.csv')}
+              for name in ('talib_input.csv', 'unittest_btc_5m.csv', 'talib_shapes.csv')}
     df = frames['talib_input.csv']
     lo, hi = df['close'].min(), df['close'].max()
     df['unit'] = 2 * (df['close'] - lo) / (hi - lo) - 1  # the oracle's inputs for ACOS, ASIN

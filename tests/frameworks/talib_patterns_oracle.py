@@ -25,7 +25,9 @@ PATTERNS = ['CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR'
             'CDL3INSIDE', 'CDL3OUTSIDE', ('CDLDARKCLOUDCOVER', 0.5), ('CDLDARKCLOUDCOVER', 0.2),
             ('CDLMORNINGSTAR', 0.3), ('CDLEVENINGSTAR', 0.3), ('CDLMORNINGSTAR', 0.0), 'CDLMARUBOZU',
             'CDLLONGLINE', 'CDLSHORTLINE', 'CDLHIGHWAVE', 'CDLLONGLEGGEDDOJI', 'CDLTAKURI',
-            'CDLRICKSHAWMAN', 'CDLBELTHOLD', 'CDLCLOSINGMARUBOZU', 'CDLHARAMICROSS', 'CDLDOJISTAR']
+            'CDLRICKSHAWMAN', 'CDLBELTHOLD', 'CDLCLOSINGMARUBOZU', 'CDLHARAMICROSS', 'CDLDOJISTAR',
+            'CDL2CROWS', 'CDL3BLACKCROWS', 'CDL3LINESTRIKE', 'CDL3WHITESOLDIERS',
+            ('CDLMORNINGDOJISTAR', 0.3), ('CDLEVENINGDOJISTAR', 0.3)]
 
 
 def cases_on(lib, data):
@@ -67,7 +69,7 @@ def main(argv):
     if lib.TA_Initialize() != 0:
         raise SystemExit('TA_Initialize failed')
     cases = []
-    for data in ('talib_input.csv', 'unittest_btc_5m.csv'):
+    for data in ('talib_input.csv', 'unittest_btc_5m.csv', 'talib_shapes.csv'):
         cases += cases_on(lib, data)
     version = ctypes.c_char_p
     lib.TA_GetVersionString.restype = version

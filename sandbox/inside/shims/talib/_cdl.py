@@ -329,12 +329,86 @@ def CDLDOJISTAR(open, high, low, close):
                     (('BodyLong', 1), ('BodyDoji', 0)), test)
 
 
+def CDL2CROWS(open, high, low, close):
+    def test(cd, i, avg):
+        o, c = cd.o, cd.c
+        return -100 if (cd.colour(i - 2) == 1 and cd.body(i - 2) > avg[0].at(i) and
+                        cd.colour(i - 1) == -1 and cd.gap_up(i - 1, i - 2) and cd.colour(i) == -1 and
+                        o[i - 1] > o[i] > c[i - 1] and o[i - 2] < c[i] < c[i - 2]) else 0
+    return _pattern(open, high, low, close, _period('BodyLong') + 2, (('BodyLong', 2),), test)
+
+
+def CDL3BLACKCROWS(open, high, low, close):
+    def test(cd, i, avg):
+        o, c = cd.o, cd.c
+        black = all(cd.colour(i - k) == -1 and cd.lower(i - k) < avg[k].at(i) for k in (2, 1, 0))
+        return -100 if (cd.colour(i - 3) == 1 and black and
+                        o[i - 2] > o[i - 1] > c[i - 2] and o[i - 1] > o[i] > c[i - 1] and
+                        cd.h[i - 3] > c[i - 2] and c[i - 2] > c[i - 1] > c[i]) else 0
+    return _pattern(open, high, low, close, _period('ShadowVeryShort') + 3,
+                    (('ShadowVeryShort', 0), ('ShadowVeryShort', 1), ('ShadowVeryShort', 2)), test)
+
+
+def CDL3LINESTRIKE(open, high, low, close):
+    def test(cd, i, avg):
+        o, c, col = cd.o, cd.c, cd.colour
+        near3, near2 = avg[0].at(i), avg[1].at(i)
+        if not (col(i - 3) == col(i - 2) == col(i - 1) and col(i) == -col(i - 1) and
+                min(o[i - 3], c[i - 3]) - near3 <= o[i - 2] <= max(o[i - 3], c[i - 3]) + near3 and
+                min(o[i - 2], c[i - 2]) - near2 <= o[i - 1] <= max(o[i - 2], c[i - 2]) + near2):
+            return 0
+        up = (col(i - 1) == 1 and c[i - 1] > c[i - 2] > c[i - 3] and o[i] > c[i - 1] and
+              c[i] < o[i - 3])
+        down = (col(i - 1) == -1 and c[i - 1] < c[i - 2] < c[i - 3] and o[i] < c[i - 1] and
+                c[i] > o[i - 3])
+        return col(i - 1) * 100 if (up or down) else 0
+    return _pattern(open, high, low, close, _period('Near') + 3, (('Near', 3), ('Near', 2)), test)
+
+
+def CDL3WHITESOLDIERS(open, high, low, close):
+    def test(cd, i, avg):
+        o, c = cd.o, cd.c
+        svs, near, far, short = avg[0:3], avg[3:5], avg[5:7], avg[7]
+        white = all(cd.colour(i - k) == 1 and cd.upper(i - k) < svs[2 - k].at(i) for k in (2, 1, 0))
+        return 100 if (white and c[i] > c[i - 1] > c[i - 2] and
+                       o[i - 1] > o[i - 2] and o[i - 1] <= c[i - 2] + near[0].at(i) and
+                       o[i] > o[i - 1] and o[i] <= c[i - 1] + near[1].at(i) and
+                       cd.body(i - 1) > cd.body(i - 2) - far[0].at(i) and
+                       cd.body(i) > cd.body(i - 1) - far[1].at(i) and
+                       cd.body(i) > short.at(i)) else 0
+    return _pattern(open, high, low, close,
+                    _period('ShadowVeryShort', 'BodyShort', 'Far', 'Near') + 2,
+                    (('ShadowVeryShort', 2), ('ShadowVeryShort', 1), ('ShadowVeryShort', 0),
+                     ('Near', 2), ('Near', 1), ('Far', 2), ('Far', 1), ('BodyShort', 0)), test)
+
+
+def _doji_star(sign):
+    """CDLMORNINGDOJISTAR (sign 1) and CDLEVENINGDOJISTAR (sign -1)."""
+    def fn(open, high, low, close, penetration=0.3):
+        def test(cd, i, avg):
+            gap = cd.gap_down(i - 1, i - 2) if sign > 0 else cd.gap_up(i - 1, i - 2)
+            into = (cd.c[i] > cd.c[i - 2] + cd.body(i - 2) * penetration if sign > 0 else
+                    cd.c[i] < cd.c[i - 2] - cd.body(i - 2) * penetration)
+            return sign * 100 if (cd.body(i - 2) > avg[0].at(i) and cd.colour(i - 2) == -sign and
+                                  cd.body(i - 1) <= avg[1].at(i) and gap and
+                                  cd.body(i) > avg[2].at(i) and cd.colour(i) == sign and into) else 0
+        return _pattern(open, high, low, close, _period('BodyDoji', 'BodyLong', 'BodyShort') + 2,
+                        (('BodyLong', 2), ('BodyDoji', 1), ('BodyShort', 0)), test)
+    return fn
+
+
+CDLMORNINGDOJISTAR, CDLEVENINGDOJISTAR = _doji_star(1), _doji_star(-1)
+
+
 PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
             'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLENGULFING', 'CDLPIERCING', 'CDLSPINNINGTOP',
             'CDLHARAMI', 'CDL3INSIDE', 'CDL3OUTSIDE', 'CDLMARUBOZU', 'CDLLONGLINE', 'CDLSHORTLINE',
             'CDLHIGHWAVE', 'CDLLONGLEGGEDDOJI', 'CDLTAKURI', 'CDLRICKSHAWMAN', 'CDLBELTHOLD',
-            'CDLCLOSINGMARUBOZU', 'CDLHARAMICROSS', 'CDLDOJISTAR')
+            'CDLCLOSINGMARUBOZU', 'CDLHARAMICROSS', 'CDLDOJISTAR', 'CDL2CROWS', 'CDL3BLACKCROWS',
+            'CDL3LINESTRIKE', 'CDL3WHITESOLDIERS')
 FUNCTIONS = {name: (_INPUTS, (), ('integer',)) for name in PATTERNS}
 FUNCTIONS.update({'CDLDARKCLOUDCOVER': (_INPUTS, (('penetration', 0.5),), ('integer',)),
                   'CDLMORNINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
-                  'CDLEVENINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',))})
+                  'CDLEVENINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
+                  'CDLMORNINGDOJISTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
+                  'CDLEVENINGDOJISTAR': (_INPUTS, (('penetration', 0.3),), ('integer',))})
