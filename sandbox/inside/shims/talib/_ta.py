@@ -612,5 +612,8 @@ for _module in (_cdl, _more, _extra):
 
 def unsupported(name):
     """The sentence for a TA-Lib function the sandbox does not provide."""
-    return NotSupported('talib.%s is not supported: the sandbox\'s talib provides %s' %
-                        (name, ', '.join(sorted(FUNCTIONS))))
+    from talib._groups import ALL
+    missing = [f for f in ALL if f not in FUNCTIONS]
+    return NotSupported('talib.%s is not supported: the sandbox\'s talib provides %d of TA-Lib\'s %d '
+                        'functions, all but %s' % (name, len(ALL) - len(missing), len(ALL),
+                                                   ', '.join(missing)))
