@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""talib_patterns_oracle.py LIBTA - TA-Lib's candlestick patterns and its Hilbert sine wave from
+"""talib_patterns_oracle.py LIBTA - TA-Lib's candlestick patterns and its Hilbert transforms from
 TA-Lib's own C code (a shared library built from its source, LIBTA), on
 tests/frameworks/talib_input.csv and on freqtrade's real candles (unittest_btc_5m.csv, where
 gaps, long shadows and so the patterns occur), written as talib_golden_patterns.json for
@@ -8,7 +8,8 @@ tests/frameworks/check_talib.py. Test-only.
 Why not talib-web (talib_oracle.js) for these: its WebAssembly build never calls TA_Initialize,
 so its candle settings are all zero (a doji there is a candle whose open equals its close, and
 no hammer is ever found), while TA-Lib's Python wrapper initialises them to TA-Lib's defaults;
-and its HT_SINE differs from the C on the last bar alone.
+and its HT_SINE differs from the C on the last bar alone (so the Hilbert transforms are taken
+from the C).
 Build LIBTA from TA-Lib 0.4.0's C source, outside the project, e.g.
   gcc -O2 -shared -fPIC -Iinclude -Isrc/ta_common -Isrc/ta_func src/ta_func/*.c \\
       src/ta_common/ta_global.c src/ta_common/ta_retcode.c src/ta_common/ta_version.c -o libta.so -lm
@@ -49,15 +50,20 @@ def cases_on(lib, data):
             full[beg.value + i] = out[i]
         cases.append({'function': name, 'inputs': ['open', 'high', 'low', 'close'], 'params': params,
                       'integer': True, 'outputs': [full], 'data': data})
-    sine, lead = (ctypes.c_double * n)(), (ctypes.c_double * n)()
-    beg, nb = ctypes.c_int(), ctypes.c_int()
-    if lib.TA_HT_SINE(0, n - 1, c, ctypes.byref(beg), ctypes.byref(nb), sine, lead) != 0:
-        raise SystemExit('HT_SINE failed')
-    outs = [[None] * n, [None] * n]
-    for i in range(nb.value):
-        outs[0][beg.value + i], outs[1][beg.value + i] = sine[i], lead[i]
-    cases.append({'function': 'HT_SINE', 'inputs': ['close'], 'params': [], 'outputs': outs,
-                  'data': data})
+    for name, n_out, integer in (('HT_SINE', 2, False), ('HT_TRENDLINE', 1, False),
+                                 ('HT_DCPHASE', 1, False), ('HT_DCPERIOD', 1, False),
+                                 ('HT_PHASOR', 2, False), ('HT_TRENDMODE', 1, True)):
+        kind = ctypes.c_int if integer else ctypes.c_double
+        outs = [(kind * n)() for _ in range(n_out)]
+        beg, nb = ctypes.c_int(), ctypes.c_int()
+        if getattr(lib, 'TA_' + name)(0, n - 1, c, ctypes.byref(beg), ctypes.byref(nb), *outs) != 0:
+            raise SystemExit('%s failed' % name)
+        full = [[None] * n for _ in range(n_out)]
+        for k in range(n_out):
+            for i in range(nb.value):
+                full[k][beg.value + i] = outs[k][i]
+        cases.append({'function': name, 'inputs': ['close'], 'params': [], 'outputs': full,
+                      'integer': integer, 'data': data})
     return cases
 
 

@@ -4,6 +4,8 @@ transform's sine wave (John Ehlers' dominant cycle phase, as TA-Lib computes it:
 weighted price, the transform on alternate bars, a 63-bar lookback)."""
 import math
 
+import numpy as np
+
 from talib._ta import _arrays, _is_zero, _period, _run, _windows
 
 
@@ -127,15 +129,15 @@ class _Hilbert:
         return v
 
 
-def _ht_sine_core(x):
-    n, look = len(x), 63
-    if n <= look:
-        return [], []
+def _hilbert(x, warm):
+    """TA-Lib's Hilbert transform over x, bar by bar from the end of its warm-up (a 4-bar weighted
+    price, then `warm` more bars: 34, or 9 for HT_DCPERIOD and HT_PHASOR): yields a dict per bar
+    with the bar's index, the in-phase and quadrature parts, the smoothed period and the
+    dominant cycle phase, and the ring of smoothed prices (ring, at)."""
+    n = len(x)
     rad2deg = 45.0 / math.atan(1)
-    deg2rad = 1.0 / rad2deg
     deg2rad360 = math.atan(1) * 8.0
-    trail = 0
-    today = 0
+    trail = today = 0
     sub = sm = 0.0
     for w in (1.0, 2.0, 3.0):
         sub += x[today]
@@ -153,7 +155,7 @@ def _ht_sine_core(x):
         out = sm * 0.1
         sm -= sub
         return out
-    for _ in range(34):
+    for _ in range(warm):
         wma(x[today])
         today += 1
     det, q1, ji, jq = _Hilbert(), _Hilbert(), _Hilbert(), _Hilbert()
@@ -162,29 +164,25 @@ def _ht_sine_core(x):
     i1_odd3 = i1_even3 = i1_odd2 = i1_even2 = 0.0
     smooth_period = dc_phase = 0.0
     smooth, sidx = [0.0] * 50, 0
-    sine, lead = [], []
     while today < n:
         adj = 0.075 * period + 0.54
         smoothed = wma(x[today])
         smooth[sidx] = smoothed
         odd = today % 2
-        if odd == 0:
-            det.step(smoothed, 0, hidx, adj)
-            q1.step(det.value, 0, hidx, adj)
-            ji.step(i1_even3, 0, hidx, adj)
-            jq.step(q1.value, 0, hidx, adj)
+        det.step(smoothed, odd, hidx, adj)
+        q1.step(det.value, odd, hidx, adj)
+        i1 = i1_odd3 if odd else i1_even3
+        bar = {'today': today, 'i1': i1, 'q1': q1.value}
+        ji.step(i1, odd, hidx, adj)
+        jq.step(q1.value, odd, hidx, adj)
+        if not odd:
             hidx = (hidx + 1) % 3
-            q2 = 0.2 * (q1.value + ji.value) + 0.8 * prev_q2
-            i2 = 0.2 * (i1_even3 - jq.value) + 0.8 * prev_i2
-            i1_odd3, i1_odd2 = i1_odd2, det.value
-        else:
-            det.step(smoothed, 1, hidx, adj)
-            q1.step(det.value, 1, hidx, adj)
-            ji.step(i1_odd3, 1, hidx, adj)
-            jq.step(q1.value, 1, hidx, adj)
-            q2 = 0.2 * (q1.value + ji.value) + 0.8 * prev_q2
-            i2 = 0.2 * (i1_odd3 - jq.value) + 0.8 * prev_i2
+        q2 = 0.2 * (q1.value + ji.value) + 0.8 * prev_q2
+        i2 = 0.2 * (i1 - jq.value) + 0.8 * prev_i2
+        if odd:
             i1_even3, i1_even2 = i1_even2, det.value
+        else:
+            i1_odd3, i1_odd2 = i1_odd2, det.value
         re = 0.2 * (i2 * prev_i2 + q2 * prev_q2) + 0.8 * re
         im = 0.2 * (i2 * prev_q2 - q2 * prev_i2) + 0.8 * im
         prev_q2, prev_i2 = q2, i2
@@ -201,6 +199,7 @@ def _ht_sine_core(x):
             period = 50.0
         period = 0.2 * period + 0.8 * last
         smooth_period = 0.33 * period + 0.67 * smooth_period
+        prev_phase = dc_phase
         dc_int = int(smooth_period + 0.5)
         real_part = imag_part = 0.0
         idx = sidx
@@ -222,12 +221,104 @@ def _ht_sine_core(x):
             dc_phase += 180.0
         if dc_phase > 315.0:
             dc_phase -= 360.0
-        if today >= look:
-            sine.append(math.sin(dc_phase * deg2rad))
-            lead.append(math.sin((dc_phase + 45) * deg2rad))
+        bar.update(smooth_period=smooth_period, dc_phase=dc_phase, prev_phase=prev_phase,
+                   ring=smooth, at=sidx)
+        yield bar
         sidx = (sidx + 1) % 50
         today += 1
+
+
+def _ht_sine_core(x):
+    if len(x) <= 63:
+        return [], []
+    sine, lead = [], []
+    for b in _hilbert(x, 34):
+        if b['today'] >= 63:
+            sine.append(math.sin(b['dc_phase'] * _DEG2RAD))
+            lead.append(math.sin((b['dc_phase'] + 45) * _DEG2RAD))
     return sine, lead
+
+
+_DEG2RAD = 1.0 / (45.0 / math.atan(1))
+
+
+def _trend_line(x, b, state):
+    """HT_TRENDLINE's weighted mean of the last dominant cycle's simple means (state: the last three)."""
+    n = int(b['smooth_period'] + 0.5)
+    total = 0.0
+    for k in range(n):
+        total += x[b['today'] - k]
+    mean = total / n if n > 0 else total
+    line = (4.0 * mean + 3.0 * state[0] + 2.0 * state[1] + state[2]) / 10.0
+    state[2], state[1], state[0] = state[1], state[0], mean
+    return line
+
+
+def HT_TRENDLINE(real):
+    def core(x):
+        if len(x) <= 63:
+            return []
+        state, out = [0.0, 0.0, 0.0], []
+        for b in _hilbert(x, 34):
+            line = _trend_line(x, b, state)
+            if b['today'] >= 63:
+                out.append(line)
+        return out
+    return _run(core, _arrays(real))
+
+
+def HT_DCPHASE(real):
+    return _run(lambda x: [b['dc_phase'] for b in _hilbert(x, 34) if b['today'] >= 63]
+                if len(x) > 63 else [], _arrays(real))
+
+
+def HT_DCPERIOD(real):
+    return _run(lambda x: [b['smooth_period'] for b in _hilbert(x, 9) if b['today'] >= 32]
+                if len(x) > 32 else [], _arrays(real))
+
+
+def HT_PHASOR(real):
+    def core(x):
+        if len(x) <= 32:
+            return [], []
+        bars = [b for b in _hilbert(x, 9) if b['today'] >= 32]
+        return [b['i1'] for b in bars], [b['q1'] for b in bars]
+    return _run(core, _arrays(real), 2)
+
+
+def HT_TRENDMODE(real):
+    """1 in a trend, 0 in a cycle, TA-Lib's rules: integers, 0 inside the 63-bar lookback."""
+    def core(x):
+        if len(x) <= 63:
+            return []
+        state, out = [0.0, 0.0, 0.0], []
+        sine = lead = 0.0
+        days = 0
+        for b in _hilbert(x, 34):
+            prev_sine, prev_lead = sine, lead
+            sine = math.sin(b['dc_phase'] * _DEG2RAD)
+            lead = math.sin((b['dc_phase'] + 45) * _DEG2RAD)
+            line = _trend_line(x, b, state)
+            trend = 1
+            if (sine > lead and prev_sine <= prev_lead) or (sine < lead and prev_sine >= prev_lead):
+                days = 0
+                trend = 0
+            days += 1
+            sp = b['smooth_period']
+            if days < 0.5 * sp:
+                trend = 0
+            change = b['dc_phase'] - b['prev_phase']
+            if sp != 0.0 and 0.67 * 360.0 / sp < change < 1.5 * 360.0 / sp:
+                trend = 0
+            price = b['ring'][b['at']]
+            if line != 0.0 and abs((price - line) / line) >= 0.015:
+                trend = 1
+            if b['today'] >= 63:
+                out.append(float(trend))
+        return out
+    x = _arrays(real)[0]
+    out = _run(core, [x])
+    return np.where(np.isnan(out), 0, out).astype(np.int32)
 
 
 def HT_SINE(real):
@@ -250,4 +341,9 @@ FUNCTIONS = {
     'MIDPRICE': (('high', 'low'), (('timeperiod', 14),), ('real',)),
     'WILLR': (('high', 'low', 'close'), (('timeperiod', 14),), ('real',)),
     'HT_SINE': (('close',), (), ('sine', 'leadsine')),
+    'HT_TRENDLINE': (('close',), (), ('real',)),
+    'HT_DCPHASE': (('close',), (), ('real',)),
+    'HT_DCPERIOD': (('close',), (), ('real',)),
+    'HT_PHASOR': (('close',), (), ('inphase', 'quadrature')),
+    'HT_TRENDMODE': (('close',), (), ('integer',)),
 }
