@@ -60,6 +60,8 @@ const CASES = [
   ['MINMAXINDEX', ['close'], [30], 2, 'integer'], ['MACDFIX', ['close'], [9], 3],
   ['STOCHRSI', ['close'], [14, 5, 3, 0], 2], ['KAMA', ['close'], [30], 1], ['KAMA', ['close'], [10], 1],
   ['T3', ['close'], [5, 0.7], 1], ['T3', ['close'], [8, 0.5], 1], ['BETA', ['high', 'low'], [5], 1],
+  ['MACDEXT', ['close'], [12, 0, 26, 0, 9, 0], 3], ['MACDEXT', ['close'], [12, 1, 26, 1, 9, 1], 3],
+  ['MACDEXT', ['close'], [5, 3, 13, 2, 4, 4], 3],
   ...PATTERNS.map((p) => [p, OHLC, [], 1, 'integer']),
 ];
 

@@ -28,7 +28,9 @@ PATTERNS = ['CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR'
             'CDLLONGLINE', 'CDLSHORTLINE', 'CDLHIGHWAVE', 'CDLLONGLEGGEDDOJI', 'CDLTAKURI',
             'CDLRICKSHAWMAN', 'CDLBELTHOLD', 'CDLCLOSINGMARUBOZU', 'CDLHARAMICROSS', 'CDLDOJISTAR',
             'CDL2CROWS', 'CDL3BLACKCROWS', 'CDL3LINESTRIKE', 'CDL3WHITESOLDIERS',
-            ('CDLMORNINGDOJISTAR', 0.3), ('CDLEVENINGDOJISTAR', 0.3)]
+            ('CDLMORNINGDOJISTAR', 0.3), ('CDLEVENINGDOJISTAR', 0.3), 'CDLUPSIDEGAP2CROWS',
+            ('CDLMATHOLD', 0.5), 'CDLLADDERBOTTOM', 'CDLSTALLEDPATTERN', 'CDLRISEFALL3METHODS',
+            'CDLHIKKAKE']
 
 
 def cases_on(lib, data):
@@ -52,17 +54,20 @@ def cases_on(lib, data):
                       'integer': True, 'outputs': [full], 'data': data})
     for name, n_out, integer in (('HT_SINE', 2, False), ('HT_TRENDLINE', 1, False),
                                  ('HT_DCPHASE', 1, False), ('HT_DCPERIOD', 1, False),
-                                 ('HT_PHASOR', 2, False), ('HT_TRENDMODE', 1, True)):
+                                 ('HT_PHASOR', 2, False), ('HT_TRENDMODE', 1, True),
+                                 ('MAMA', 2, False)):
         kind = ctypes.c_int if integer else ctypes.c_double
         outs = [(kind * n)() for _ in range(n_out)]
         beg, nb = ctypes.c_int(), ctypes.c_int()
-        if getattr(lib, 'TA_' + name)(0, n - 1, c, ctypes.byref(beg), ctypes.byref(nb), *outs) != 0:
+        params = [0.5, 0.05] if name == 'MAMA' else []
+        if getattr(lib, 'TA_' + name)(0, n - 1, c, *[ctypes.c_double(p) for p in params],
+                                      ctypes.byref(beg), ctypes.byref(nb), *outs) != 0:
             raise SystemExit('%s failed' % name)
         full = [[None] * n for _ in range(n_out)]
         for k in range(n_out):
             for i in range(nb.value):
                 full[k][beg.value + i] = outs[k][i]
-        cases.append({'function': name, 'inputs': ['close'], 'params': [], 'outputs': full,
+        cases.append({'function': name, 'inputs': ['close'], 'params': params, 'outputs': full,
                       'integer': integer, 'data': data})
     return cases
 

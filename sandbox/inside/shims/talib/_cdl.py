@@ -400,15 +400,115 @@ def _doji_star(sign):
 CDLMORNINGDOJISTAR, CDLEVENINGDOJISTAR = _doji_star(1), _doji_star(-1)
 
 
+def CDLUPSIDEGAP2CROWS(open, high, low, close):
+    def test(cd, i, avg):
+        return -100 if (cd.colour(i - 2) == 1 and cd.body(i - 2) > avg[0].at(i) and
+                        cd.colour(i - 1) == -1 and cd.body(i - 1) <= avg[1].at(i) and
+                        cd.gap_up(i - 1, i - 2) and cd.colour(i) == -1 and cd.o[i] > cd.o[i - 1] and
+                        cd.c[i] < cd.c[i - 1] and cd.c[i] > cd.c[i - 2]) else 0
+    return _pattern(open, high, low, close, _period('BodyShort', 'BodyLong') + 2,
+                    (('BodyLong', 2), ('BodyShort', 1)), test)
+
+
+def CDLMATHOLD(open, high, low, close, penetration=0.5):
+    def test(cd, i, avg):
+        o, c, h = cd.o, cd.c, cd.h
+        floor = c[i - 4] - cd.body(i - 4) * penetration
+        return 100 if (cd.body(i - 4) > avg[0].at(i) and cd.body(i - 3) < avg[1].at(i) and
+                       cd.body(i - 2) < avg[2].at(i) and cd.body(i - 1) < avg[3].at(i) and
+                       cd.colour(i - 4) == 1 and cd.colour(i - 3) == -1 and cd.colour(i) == 1 and
+                       cd.gap_up(i - 3, i - 4) and
+                       floor < min(o[i - 2], c[i - 2]) < c[i - 4] and
+                       floor < min(o[i - 1], c[i - 1]) < c[i - 4] and
+                       max(c[i - 2], o[i - 2]) < o[i - 3] and
+                       max(c[i - 1], o[i - 1]) < max(c[i - 2], o[i - 2]) and
+                       o[i] > c[i - 1] and c[i] > max(h[i - 3], h[i - 2], h[i - 1])) else 0
+    return _pattern(open, high, low, close, _period('BodyShort', 'BodyLong') + 4,
+                    (('BodyLong', 4), ('BodyShort', 3), ('BodyShort', 2), ('BodyShort', 1)), test)
+
+
+def CDLLADDERBOTTOM(open, high, low, close):
+    def test(cd, i, avg):
+        o, c, col = cd.o, cd.c, cd.colour
+        return 100 if (col(i - 4) == col(i - 3) == col(i - 2) == -1 and
+                       o[i - 4] > o[i - 3] > o[i - 2] and c[i - 4] > c[i - 3] > c[i - 2] and
+                       col(i - 1) == -1 and cd.upper(i - 1) > avg[0].at(i) and
+                       col(i) == 1 and o[i] > o[i - 1] and c[i] > cd.h[i - 1]) else 0
+    return _pattern(open, high, low, close, _period('ShadowVeryShort') + 4,
+                    (('ShadowVeryShort', 1),), test)
+
+
+def CDLSTALLEDPATTERN(open, high, low, close):
+    def test(cd, i, avg):
+        o, c, col = cd.o, cd.c, cd.colour
+        long2, long1, svs1, near2, near1, short0 = avg
+        return -100 if (col(i - 2) == col(i - 1) == col(i) == 1 and c[i] > c[i - 1] > c[i - 2] and
+                        cd.body(i - 2) > long2.at(i) and cd.body(i - 1) > long1.at(i) and
+                        cd.upper(i - 1) < svs1.at(i) and o[i - 1] > o[i - 2] and
+                        o[i - 1] <= c[i - 2] + near2.at(i) and cd.body(i) < short0.at(i) and
+                        o[i] >= c[i - 1] - cd.body(i) - near1.at(i)) else 0
+    return _pattern(open, high, low, close,
+                    _period('BodyLong', 'BodyShort', 'ShadowVeryShort', 'Near') + 2,
+                    (('BodyLong', 2), ('BodyLong', 1), ('ShadowVeryShort', 1), ('Near', 2),
+                     ('Near', 1), ('BodyShort', 0)), test)
+
+
+def CDLRISEFALL3METHODS(open, high, low, close):
+    def test(cd, i, avg):
+        o, c, col = cd.o, cd.c, cd.colour
+        d = col(i - 4)
+        inside = all(min(o[k], c[k]) < cd.h[i - 4] and max(o[k], c[k]) > cd.l[i - 4]
+                     for k in (i - 3, i - 2, i - 1))
+        return 100 * d if (cd.body(i - 4) > avg[0].at(i) and cd.body(i - 3) < avg[1].at(i) and
+                           cd.body(i - 2) < avg[2].at(i) and cd.body(i - 1) < avg[3].at(i) and
+                           cd.body(i) > avg[4].at(i) and d == -col(i - 3) and
+                           col(i - 3) == col(i - 2) == col(i - 1) and col(i - 1) == -col(i) and
+                           inside and c[i - 2] * d < c[i - 3] * d and c[i - 1] * d < c[i - 2] * d and
+                           o[i] * d > c[i - 1] * d and c[i] * d > c[i - 4] * d) else 0
+    return _pattern(open, high, low, close, _period('BodyShort', 'BodyLong') + 4,
+                    (('BodyLong', 4), ('BodyShort', 3), ('BodyShort', 2), ('BodyShort', 1),
+                     ('BodyLong', 0)), test)
+
+
+def CDLHIKKAKE(open, high, low, close):
+    """An inside bar broken out of (100 up-false-break / -100), confirmed within 3 candles by a
+    close beyond the inside bar's range (200 / -200); TA-Lib's state from 3 candles before."""
+    o, h, l, c = _arrays(open, high, low, close)
+    n = len(c)
+    out = np.zeros(n, dtype=np.int32)
+    b = _begin([o, h, l, c])
+    H, L, C = h[b:].tolist(), l[b:].tolist(), c[b:].tolist()
+    if len(C) <= 5:
+        return out
+    idx = result = 0
+    for i in range(2, len(C)):
+        if H[i - 1] < H[i - 2] and L[i - 1] > L[i - 2] and (
+                (H[i] < H[i - 1] and L[i] < L[i - 1]) or (H[i] > H[i - 1] and L[i] > L[i - 1])):
+            result = 100 * (1 if H[i] < H[i - 1] else -1)
+            idx = i
+            value = result
+        elif i <= idx + 3 and ((result > 0 and C[i] > H[idx - 1]) or
+                               (result < 0 and C[i] < L[idx - 1])):
+            value = result + 100 * (1 if result > 0 else -1)
+            idx = 0
+        else:
+            value = 0
+        if i >= 5:
+            out[b + i] = value
+    return out
+
+
 PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
             'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLENGULFING', 'CDLPIERCING', 'CDLSPINNINGTOP',
             'CDLHARAMI', 'CDL3INSIDE', 'CDL3OUTSIDE', 'CDLMARUBOZU', 'CDLLONGLINE', 'CDLSHORTLINE',
             'CDLHIGHWAVE', 'CDLLONGLEGGEDDOJI', 'CDLTAKURI', 'CDLRICKSHAWMAN', 'CDLBELTHOLD',
             'CDLCLOSINGMARUBOZU', 'CDLHARAMICROSS', 'CDLDOJISTAR', 'CDL2CROWS', 'CDL3BLACKCROWS',
-            'CDL3LINESTRIKE', 'CDL3WHITESOLDIERS')
+            'CDL3LINESTRIKE', 'CDL3WHITESOLDIERS', 'CDLUPSIDEGAP2CROWS', 'CDLLADDERBOTTOM',
+            'CDLSTALLEDPATTERN', 'CDLRISEFALL3METHODS', 'CDLHIKKAKE')
 FUNCTIONS = {name: (_INPUTS, (), ('integer',)) for name in PATTERNS}
 FUNCTIONS.update({'CDLDARKCLOUDCOVER': (_INPUTS, (('penetration', 0.5),), ('integer',)),
                   'CDLMORNINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
                   'CDLEVENINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
                   'CDLMORNINGDOJISTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
-                  'CDLEVENINGDOJISTAR': (_INPUTS, (('penetration', 0.3),), ('integer',))})
+                  'CDLEVENINGDOJISTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
+                  'CDLMATHOLD': (_INPUTS, (('penetration', 0.5),), ('integer',))})

@@ -499,6 +499,40 @@ def BETA(real0, real1, timeperiod=5):
     return _run(core, _arrays(real0, real1))
 
 
+_MA_LOOKBACK = {0: lambda p: p - 1, 1: lambda p: p - 1, 2: lambda p: p - 1,
+                3: lambda p: 2 * (p - 1), 4: lambda p: 3 * (p - 1)}
+
+
+def _ma_lookback(p, matype):
+    if p <= 1:
+        return 0
+    if int(matype) not in _MA_LOOKBACK:
+        _ma([], p, matype)  # the refusal of a moving-average type the sandbox does not have
+    return _MA_LOOKBACK[int(matype)](p)
+
+
+def MACDEXT(real, fastperiod=12, fastmatype=0, slowperiod=26, slowmatype=0, signalperiod=9,
+            signalmatype=0):
+    """MACD over moving averages of any type, TA-Lib's: both averages computed as TA-Lib's MA
+    computes them from the bar the line starts at (each seeded on its own lookback before it)."""
+    fast, slow, sig = _period(fastperiod), _period(slowperiod), _period(signalperiod, 1)
+    if slow < fast:
+        fast, slow, fastmatype, slowmatype = slow, fast, slowmatype, fastmatype
+
+    def core(x):
+        largest = max(_ma_lookback(fast, fastmatype), _ma_lookback(slow, slowmatype))
+        sig_look = _ma_lookback(sig, signalmatype)
+        if len(x) <= largest + sig_look:
+            return [], [], []
+        s = _ma(x[largest - _ma_lookback(slow, slowmatype):], slow, slowmatype)
+        f = _ma(x[largest - _ma_lookback(fast, fastmatype):], fast, fastmatype)
+        line = [a - b for a, b in zip(f, s)]
+        signal = _ma(line, sig, signalmatype)
+        line = line[len(line) - len(signal):]
+        return line, signal, [a - b for a, b in zip(line, signal)]
+    return _run(core, _arrays(real), 3)
+
+
 _HL = ('high', 'low')
 _HLC = ('high', 'low', 'close')
 _HLCV = ('high', 'low', 'close', 'volume')
@@ -534,4 +568,6 @@ FUNCTIONS.update({
     'KAMA': (_C, (('timeperiod', 30),), ('real',)),
     'T3': (_C, (('timeperiod', 5), ('vfactor', 0.7)), ('real',)),
     'BETA': (_HL, (('timeperiod', 5),), ('real',)),
+    'MACDEXT': (_C, (('fastperiod', 12), ('fastmatype', 0), ('slowperiod', 26), ('slowmatype', 0),
+                     ('signalperiod', 9), ('signalmatype', 0)), ('macd', 'macdsignal', 'macdhist')),
 })

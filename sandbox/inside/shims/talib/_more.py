@@ -325,6 +325,40 @@ def HT_SINE(real):
     return _run(_ht_sine_core, _arrays(real), n_out=2)
 
 
+def MAMA(real, fastlimit=0.5, slowlimit=0.05):
+    """Ehlers' MESA adaptive moving average and its following average, TA-Lib's: the step of the
+    phase (from the Hilbert transform's in-phase and quadrature parts) sets alpha between the
+    limits; a 32-bar lookback."""
+    rad2deg = 180.0 / (4.0 * math.atan(1))
+
+    def core(x):
+        if len(x) <= 32:
+            return [], []
+        mama = fama = prev_phase = 0.0
+        out_mama, out_fama = [], []
+        for b in _hilbert(x, 9):
+            phase = math.atan(b['q1'] / b['i1']) * rad2deg if b['i1'] != 0.0 else 0.0
+            step = prev_phase - phase
+            prev_phase = phase
+            if step < 1.0:
+                step = 1.0
+            if step > 1.0:
+                alpha = fastlimit / step
+                if alpha < slowlimit:
+                    alpha = slowlimit
+            else:
+                alpha = fastlimit
+            value = x[b['today']]
+            mama = (alpha * value) + ((1 - alpha) * mama)
+            alpha *= 0.5
+            fama = (alpha * mama) + ((1 - alpha) * fama)
+            if b['today'] >= 32:
+                out_mama.append(mama)
+                out_fama.append(fama)
+        return out_mama, out_fama
+    return _run(core, _arrays(real), 2)
+
+
 _OHLC = ('open', 'high', 'low', 'close')
 FUNCTIONS = {
     'BOP': (_OHLC, (), ('real',)),
@@ -346,4 +380,5 @@ FUNCTIONS = {
     'HT_DCPERIOD': (('close',), (), ('real',)),
     'HT_PHASOR': (('close',), (), ('inphase', 'quadrature')),
     'HT_TRENDMODE': (('close',), (), ('integer',)),
+    'MAMA': (('close',), (('fastlimit', 0.5), ('slowlimit', 0.05)), ('mama', 'fama')),
 }
