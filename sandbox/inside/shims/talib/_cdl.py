@@ -41,6 +41,13 @@ class _Candles:
     def gap_down(self, i, j):
         return max(self.o[i], self.c[i]) < min(self.o[j], self.c[j])
 
+    def candle_gap_up(self, i, j):
+        """candle i wholly above candle j, shadows included"""
+        return self.l[i] > self.h[j]
+
+    def candle_gap_down(self, i, j):
+        return self.h[i] < self.l[j]
+
     def measure(self, kind, i):
         if kind == 'body':
             return self.body(i)
@@ -498,17 +505,75 @@ def CDLHIKKAKE(open, high, low, close):
     return out
 
 
+def CDL3STARSINSOUTH(open, high, low, close):
+    def test(cd, i, avg):
+        o, c, h, l = cd.o, cd.c, cd.h, cd.l
+        long2, shadow_long2, svs1, svs0, short0 = avg
+        return 100 if (cd.colour(i - 2) == cd.colour(i - 1) == cd.colour(i) == -1 and
+                       cd.body(i - 2) > long2.at(i) and cd.lower(i - 2) > shadow_long2.at(i) and
+                       cd.body(i - 1) < cd.body(i - 2) and c[i - 2] < o[i - 1] <= h[i - 2] and
+                       l[i - 1] < c[i - 2] and l[i - 1] >= l[i - 2] and
+                       cd.lower(i - 1) > svs1.at(i) and cd.body(i) < short0.at(i) and
+                       cd.lower(i) < svs0.at(i) and cd.upper(i) < svs0.at(i) and
+                       l[i] > l[i - 1] and h[i] < h[i - 1]) else 0
+    return _pattern(open, high, low, close,
+                    _period('ShadowVeryShort', 'ShadowLong', 'BodyLong', 'BodyShort') + 2,
+                    (('BodyLong', 2), ('ShadowLong', 2), ('ShadowVeryShort', 1),
+                     ('ShadowVeryShort', 0), ('BodyShort', 0)), test)
+
+
+def CDLABANDONEDBABY(open, high, low, close, penetration=0.3):
+    def test(cd, i, avg):
+        c = cd.c
+        if not (cd.body(i - 2) > avg[0].at(i) and cd.body(i - 1) <= avg[1].at(i) and
+                cd.body(i) > avg[2].at(i)):
+            return 0
+        top = (cd.colour(i - 2) == 1 and cd.colour(i) == -1 and
+               c[i] < c[i - 2] - cd.body(i - 2) * penetration and
+               cd.candle_gap_up(i - 1, i - 2) and cd.candle_gap_down(i, i - 1))
+        bottom = (cd.colour(i - 2) == -1 and cd.colour(i) == 1 and
+                  c[i] > c[i - 2] + cd.body(i - 2) * penetration and
+                  cd.candle_gap_down(i - 1, i - 2) and cd.candle_gap_up(i, i - 1))
+        return cd.colour(i) * 100 if (top or bottom) else 0
+    return _pattern(open, high, low, close, _period('BodyDoji', 'BodyLong', 'BodyShort') + 2,
+                    (('BodyLong', 2), ('BodyDoji', 1), ('BodyShort', 0)), test)
+
+
+def CDLADVANCEBLOCK(open, high, low, close):
+    def test(cd, i, avg):
+        o, c = cd.o, cd.c
+        ss2, ss1, ss0, sl1, sl0, far2, far1, near2, near1, long2 = avg
+        b0, b1, b2 = cd.body(i), cd.body(i - 1), cd.body(i - 2)
+        if not (cd.colour(i - 2) == cd.colour(i - 1) == cd.colour(i) == 1 and
+                c[i] > c[i - 1] > c[i - 2] and o[i - 1] > o[i - 2] and
+                o[i - 1] <= c[i - 2] + near2.at(i) and o[i] > o[i - 1] and
+                o[i] <= c[i - 1] + near1.at(i) and b2 > long2.at(i) and cd.upper(i - 2) < ss2.at(i)):
+            return 0
+        weakening = ((b1 < b2 - far2.at(i) and b0 < b1 + near1.at(i)) or
+                     b0 < b1 - far1.at(i) or
+                     (b0 < b1 < b2 and (cd.upper(i) > ss0.at(i) or cd.upper(i - 1) > ss1.at(i))) or
+                     (b0 < b1 and cd.upper(i) > sl0.at(i)))
+        return -100 if weakening else 0
+    return _pattern(open, high, low, close,
+                    _period('ShadowLong', 'ShadowShort', 'Far', 'Near', 'BodyLong') + 2,
+                    (('ShadowShort', 2), ('ShadowShort', 1), ('ShadowShort', 0), ('ShadowLong', 1),
+                     ('ShadowLong', 0), ('Far', 2), ('Far', 1), ('Near', 2), ('Near', 1),
+                     ('BodyLong', 2)), test)
+
+
 PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
             'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLENGULFING', 'CDLPIERCING', 'CDLSPINNINGTOP',
             'CDLHARAMI', 'CDL3INSIDE', 'CDL3OUTSIDE', 'CDLMARUBOZU', 'CDLLONGLINE', 'CDLSHORTLINE',
             'CDLHIGHWAVE', 'CDLLONGLEGGEDDOJI', 'CDLTAKURI', 'CDLRICKSHAWMAN', 'CDLBELTHOLD',
             'CDLCLOSINGMARUBOZU', 'CDLHARAMICROSS', 'CDLDOJISTAR', 'CDL2CROWS', 'CDL3BLACKCROWS',
             'CDL3LINESTRIKE', 'CDL3WHITESOLDIERS', 'CDLUPSIDEGAP2CROWS', 'CDLLADDERBOTTOM',
-            'CDLSTALLEDPATTERN', 'CDLRISEFALL3METHODS', 'CDLHIKKAKE')
+            'CDLSTALLEDPATTERN', 'CDLRISEFALL3METHODS', 'CDLHIKKAKE', 'CDL3STARSINSOUTH',
+            'CDLADVANCEBLOCK')
 FUNCTIONS = {name: (_INPUTS, (), ('integer',)) for name in PATTERNS}
 FUNCTIONS.update({'CDLDARKCLOUDCOVER': (_INPUTS, (('penetration', 0.5),), ('integer',)),
                   'CDLMORNINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
                   'CDLEVENINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
                   'CDLMORNINGDOJISTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
                   'CDLEVENINGDOJISTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
-                  'CDLMATHOLD': (_INPUTS, (('penetration', 0.5),), ('integer',))})
+                  'CDLMATHOLD': (_INPUTS, (('penetration', 0.5),), ('integer',)),
+                  'CDLABANDONEDBABY': (_INPUTS, (('penetration', 0.3),), ('integer',))})
