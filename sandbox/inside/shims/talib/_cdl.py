@@ -561,6 +561,69 @@ def CDLADVANCEBLOCK(open, high, low, close):
                      ('BodyLong', 2)), test)
 
 
+def CDLBREAKAWAY(open, high, low, close):
+    def test(cd, i, avg):
+        o, c, h, l, col = cd.o, cd.c, cd.h, cd.l, cd.colour
+        if not (cd.body(i - 4) > avg[0].at(i) and col(i - 4) == col(i - 3) == col(i - 1) and
+                col(i - 1) == -col(i)):
+            return 0
+        down = (col(i - 4) == -1 and cd.gap_down(i - 3, i - 4) and h[i - 2] < h[i - 3] and
+                l[i - 2] < l[i - 3] and h[i - 1] < h[i - 2] and l[i - 1] < l[i - 2] and
+                o[i - 3] < c[i] < c[i - 4])
+        up = (col(i - 4) == 1 and cd.gap_up(i - 3, i - 4) and h[i - 2] > h[i - 3] and
+              l[i - 2] > l[i - 3] and h[i - 1] > h[i - 2] and l[i - 1] > l[i - 2] and
+              c[i - 4] < c[i] < o[i - 3])
+        return col(i) * 100 if (down or up) else 0
+    return _pattern(open, high, low, close, _period('BodyLong') + 4, (('BodyLong', 4),), test)
+
+
+def CDLCONCEALBABYSWALL(open, high, low, close):
+    def test(cd, i, avg):
+        s3, s2, s1 = avg
+        return 100 if (cd.colour(i - 3) == cd.colour(i - 2) == cd.colour(i - 1) == cd.colour(i) == -1
+                       and cd.lower(i - 3) < s3.at(i) and cd.upper(i - 3) < s3.at(i)
+                       and cd.lower(i - 2) < s2.at(i) and cd.upper(i - 2) < s2.at(i)
+                       and cd.gap_down(i - 1, i - 2) and cd.upper(i - 1) > s1.at(i)
+                       and cd.h[i - 1] > cd.c[i - 2] and cd.h[i] > cd.h[i - 1]
+                       and cd.l[i] < cd.l[i - 1]) else 0
+    return _pattern(open, high, low, close, _period('ShadowVeryShort') + 3,
+                    (('ShadowVeryShort', 3), ('ShadowVeryShort', 2), ('ShadowVeryShort', 1)), test)
+
+
+def CDLCOUNTERATTACK(open, high, low, close):
+    def test(cd, i, avg):
+        equal, long1, long0 = avg
+        return cd.colour(i) * 100 if (cd.colour(i - 1) == -cd.colour(i) and
+                                      cd.body(i - 1) > long1.at(i) and cd.body(i) > long0.at(i) and
+                                      cd.c[i - 1] - equal.at(i) <= cd.c[i] <= cd.c[i - 1] + equal.at(i)
+                                      ) else 0
+    return _pattern(open, high, low, close, _period('Equal', 'BodyLong') + 1,
+                    (('Equal', 1), ('BodyLong', 1), ('BodyLong', 0)), test)
+
+
+def CDLGAPSIDESIDEWHITE(open, high, low, close):
+    def test(cd, i, avg):
+        near, equal = avg
+        up = cd.gap_up(i - 1, i - 2) and cd.gap_up(i, i - 2)
+        down = cd.gap_down(i - 1, i - 2) and cd.gap_down(i, i - 2)
+        if ((up or down) and cd.colour(i - 1) == 1 and cd.colour(i) == 1 and
+                cd.body(i - 1) - near.at(i) <= cd.body(i) <= cd.body(i - 1) + near.at(i) and
+                cd.o[i - 1] - equal.at(i) <= cd.o[i] <= cd.o[i - 1] + equal.at(i)):
+            return 100 if cd.gap_up(i - 1, i - 2) else -100
+        return 0
+    return _pattern(open, high, low, close, _period('Near', 'Equal') + 2,
+                    (('Near', 1), ('Equal', 1)), test)
+
+
+def CDLHOMINGPIGEON(open, high, low, close):
+    def test(cd, i, avg):
+        return 100 if (cd.colour(i - 1) == -1 and cd.colour(i) == -1 and
+                       cd.body(i - 1) > avg[0].at(i) and cd.body(i) <= avg[1].at(i) and
+                       cd.o[i] < cd.o[i - 1] and cd.c[i] > cd.c[i - 1]) else 0
+    return _pattern(open, high, low, close, _period('BodyShort', 'BodyLong') + 1,
+                    (('BodyLong', 1), ('BodyShort', 0)), test)
+
+
 PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
             'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLENGULFING', 'CDLPIERCING', 'CDLSPINNINGTOP',
             'CDLHARAMI', 'CDL3INSIDE', 'CDL3OUTSIDE', 'CDLMARUBOZU', 'CDLLONGLINE', 'CDLSHORTLINE',
@@ -568,7 +631,8 @@ PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR'
             'CDLCLOSINGMARUBOZU', 'CDLHARAMICROSS', 'CDLDOJISTAR', 'CDL2CROWS', 'CDL3BLACKCROWS',
             'CDL3LINESTRIKE', 'CDL3WHITESOLDIERS', 'CDLUPSIDEGAP2CROWS', 'CDLLADDERBOTTOM',
             'CDLSTALLEDPATTERN', 'CDLRISEFALL3METHODS', 'CDLHIKKAKE', 'CDL3STARSINSOUTH',
-            'CDLADVANCEBLOCK')
+            'CDLADVANCEBLOCK', 'CDLBREAKAWAY', 'CDLCONCEALBABYSWALL', 'CDLCOUNTERATTACK',
+            'CDLGAPSIDESIDEWHITE', 'CDLHOMINGPIGEON')
 FUNCTIONS = {name: (_INPUTS, (), ('integer',)) for name in PATTERNS}
 FUNCTIONS.update({'CDLDARKCLOUDCOVER': (_INPUTS, (('penetration', 0.5),), ('integer',)),
                   'CDLMORNINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
