@@ -624,6 +624,61 @@ def CDLHOMINGPIGEON(open, high, low, close):
                     (('BodyLong', 1), ('BodyShort', 0)), test)
 
 
+def CDLIDENTICAL3CROWS(open, high, low, close):
+    def test(cd, i, avg):
+        s2, s1, s0, e2, e1 = avg
+        o, c = cd.o, cd.c
+        return -100 if (cd.colour(i - 2) == -1 and cd.lower(i - 2) < s2.at(i) and
+                        cd.colour(i - 1) == -1 and cd.lower(i - 1) < s1.at(i) and
+                        cd.colour(i) == -1 and cd.lower(i) < s0.at(i) and
+                        c[i - 2] > c[i - 1] > c[i] and
+                        c[i - 2] - e2.at(i) <= o[i - 1] <= c[i - 2] + e2.at(i) and
+                        c[i - 1] - e1.at(i) <= o[i] <= c[i - 1] + e1.at(i)) else 0
+    return _pattern(open, high, low, close, _period('ShadowVeryShort', 'Equal') + 2,
+                    (('ShadowVeryShort', 2), ('ShadowVeryShort', 1), ('ShadowVeryShort', 0),
+                     ('Equal', 2), ('Equal', 1)), test)
+
+
+def _neck(close_ok):
+    """CDLINNECK, CDLONNECK and CDLTHRUSTING: a long black candle, then a white one opening below
+    its low whose close close_ok(cd, i, equal) places."""
+    def fn(open, high, low, close):
+        def test(cd, i, avg):
+            return -100 if (cd.colour(i - 1) == -1 and cd.body(i - 1) > avg[1].at(i) and
+                            cd.colour(i) == 1 and cd.o[i] < cd.l[i - 1] and
+                            close_ok(cd, i, avg[0].at(i))) else 0
+        return _pattern(open, high, low, close, _period('Equal', 'BodyLong') + 1,
+                        (('Equal', 1), ('BodyLong', 1)), test)
+    return fn
+
+
+CDLINNECK = _neck(lambda cd, i, eq: cd.c[i - 1] <= cd.c[i] <= cd.c[i - 1] + eq)
+CDLONNECK = _neck(lambda cd, i, eq: cd.l[i - 1] - eq <= cd.c[i] <= cd.l[i - 1] + eq)
+CDLTHRUSTING = _neck(lambda cd, i, eq: cd.c[i - 1] + eq < cd.c[i] <= cd.c[i - 1] + cd.body(i - 1) * 0.5)
+
+
+def _kicking(by_length):
+    def fn(open, high, low, close):
+        def test(cd, i, avg):
+            s1, s0, l1, l0 = avg
+            if not (cd.colour(i - 1) == -cd.colour(i) and cd.body(i - 1) > l1.at(i) and
+                    cd.upper(i - 1) < s1.at(i) and cd.lower(i - 1) < s1.at(i) and
+                    cd.body(i) > l0.at(i) and cd.upper(i) < s0.at(i) and cd.lower(i) < s0.at(i) and
+                    ((cd.colour(i - 1) == -1 and cd.candle_gap_up(i, i - 1)) or
+                     (cd.colour(i - 1) == 1 and cd.candle_gap_down(i, i - 1)))):
+                return 0
+            if by_length:
+                return cd.colour(i if cd.body(i) > cd.body(i - 1) else i - 1) * 100
+            return cd.colour(i) * 100
+        return _pattern(open, high, low, close, _period('ShadowVeryShort', 'BodyLong') + 1,
+                        (('ShadowVeryShort', 1), ('ShadowVeryShort', 0), ('BodyLong', 1),
+                         ('BodyLong', 0)), test)
+    return fn
+
+
+CDLKICKING, CDLKICKINGBYLENGTH = _kicking(False), _kicking(True)
+
+
 PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
             'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLENGULFING', 'CDLPIERCING', 'CDLSPINNINGTOP',
             'CDLHARAMI', 'CDL3INSIDE', 'CDL3OUTSIDE', 'CDLMARUBOZU', 'CDLLONGLINE', 'CDLSHORTLINE',
@@ -632,7 +687,8 @@ PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR'
             'CDL3LINESTRIKE', 'CDL3WHITESOLDIERS', 'CDLUPSIDEGAP2CROWS', 'CDLLADDERBOTTOM',
             'CDLSTALLEDPATTERN', 'CDLRISEFALL3METHODS', 'CDLHIKKAKE', 'CDL3STARSINSOUTH',
             'CDLADVANCEBLOCK', 'CDLBREAKAWAY', 'CDLCONCEALBABYSWALL', 'CDLCOUNTERATTACK',
-            'CDLGAPSIDESIDEWHITE', 'CDLHOMINGPIGEON')
+            'CDLGAPSIDESIDEWHITE', 'CDLHOMINGPIGEON', 'CDLIDENTICAL3CROWS', 'CDLINNECK', 'CDLONNECK',
+            'CDLTHRUSTING', 'CDLKICKING', 'CDLKICKINGBYLENGTH')
 FUNCTIONS = {name: (_INPUTS, (), ('integer',)) for name in PATTERNS}
 FUNCTIONS.update({'CDLDARKCLOUDCOVER': (_INPUTS, (('penetration', 0.5),), ('integer',)),
                   'CDLMORNINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
