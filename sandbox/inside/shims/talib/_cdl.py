@@ -679,6 +679,86 @@ def _kicking(by_length):
 CDLKICKING, CDLKICKINGBYLENGTH = _kicking(False), _kicking(True)
 
 
+def CDLMATCHINGLOW(open, high, low, close):
+    def test(cd, i, avg):
+        eq = avg[0].at(i)
+        return 100 if (cd.colour(i - 1) == -1 and cd.colour(i) == -1 and
+                       cd.c[i - 1] - eq <= cd.c[i] <= cd.c[i - 1] + eq) else 0
+    return _pattern(open, high, low, close, _period('Equal') + 1, (('Equal', 1),), test)
+
+
+def CDLSEPARATINGLINES(open, high, low, close):
+    def test(cd, i, avg):
+        svs, long0, eq = avg[0].at(i), avg[1].at(i), avg[2].at(i)
+        col = cd.colour(i)
+        return col * 100 if (cd.colour(i - 1) == -col and
+                             cd.o[i - 1] - eq <= cd.o[i] <= cd.o[i - 1] + eq and cd.body(i) > long0 and
+                             ((col == 1 and cd.lower(i) < svs) or (col == -1 and cd.upper(i) < svs))
+                             ) else 0
+    return _pattern(open, high, low, close, _period('ShadowVeryShort', 'BodyLong', 'Equal') + 1,
+                    (('ShadowVeryShort', 0), ('BodyLong', 0), ('Equal', 1)), test)
+
+
+def CDLSTICKSANDWICH(open, high, low, close):
+    def test(cd, i, avg):
+        eq = avg[0].at(i)
+        return 100 if (cd.colour(i - 2) == -1 and cd.colour(i - 1) == 1 and cd.colour(i) == -1 and
+                       cd.l[i - 1] > cd.c[i - 2] and
+                       cd.c[i - 2] - eq <= cd.c[i] <= cd.c[i - 2] + eq) else 0
+    return _pattern(open, high, low, close, _period('Equal') + 2, (('Equal', 2),), test)
+
+
+def CDLTASUKIGAP(open, high, low, close):
+    def test(cd, i, avg):
+        o, c = cd.o, cd.c
+        near = avg[0].at(i)
+        close_bodies = abs(cd.body(i - 1) - cd.body(i)) < near
+        up = (cd.gap_up(i - 1, i - 2) and cd.colour(i - 1) == 1 and cd.colour(i) == -1 and
+              o[i - 1] < o[i] < c[i - 1] and c[i] < o[i - 1] and c[i] > max(c[i - 2], o[i - 2]) and
+              close_bodies)
+        down = (cd.gap_down(i - 1, i - 2) and cd.colour(i - 1) == -1 and cd.colour(i) == 1 and
+                c[i - 1] < o[i] < o[i - 1] and c[i] > o[i - 1] and c[i] < min(c[i - 2], o[i - 2]) and
+                close_bodies)
+        return cd.colour(i - 1) * 100 if (up or down) else 0
+    return _pattern(open, high, low, close, _period('Near') + 2, (('Near', 1),), test)
+
+
+def CDLTRISTAR(open, high, low, close):
+    def test(cd, i, avg):
+        doji = avg[0].at(i)
+        if not (cd.body(i - 2) <= doji and cd.body(i - 1) <= doji and cd.body(i) <= doji):
+            return 0
+        out = 0
+        if cd.gap_up(i - 1, i - 2) and max(cd.o[i], cd.c[i]) < max(cd.o[i - 1], cd.c[i - 1]):
+            out = -100
+        if cd.gap_down(i - 1, i - 2) and min(cd.o[i], cd.c[i]) > min(cd.o[i - 1], cd.c[i - 1]):
+            out = 100
+        return out
+    return _pattern(open, high, low, close, _period('BodyDoji') + 2, (('BodyDoji', 2),), test)
+
+
+def CDLUNIQUE3RIVER(open, high, low, close):
+    def test(cd, i, avg):
+        o, c, l = cd.o, cd.c, cd.l
+        return 100 if (cd.body(i - 2) > avg[0].at(i) and cd.colour(i - 2) == -1 and
+                       cd.colour(i - 1) == -1 and c[i - 1] > c[i - 2] and o[i - 1] <= o[i - 2] and
+                       l[i - 1] < l[i - 2] and cd.body(i) < avg[1].at(i) and cd.colour(i) == 1 and
+                       o[i] > l[i - 1]) else 0
+    return _pattern(open, high, low, close, _period('BodyShort', 'BodyLong') + 2,
+                    (('BodyLong', 2), ('BodyShort', 0)), test)
+
+
+def CDLXSIDEGAP3METHODS(open, high, low, close):
+    def test(cd, i, avg):
+        o, c, col = cd.o, cd.c, cd.colour
+        return col(i - 2) * 100 if (col(i - 2) == col(i - 1) and col(i - 1) == -col(i) and
+                                    min(c[i - 1], o[i - 1]) < o[i] < max(c[i - 1], o[i - 1]) and
+                                    min(c[i - 2], o[i - 2]) < c[i] < max(c[i - 2], o[i - 2]) and
+                                    ((col(i - 2) == 1 and cd.gap_up(i - 1, i - 2)) or
+                                     (col(i - 2) == -1 and cd.gap_down(i - 1, i - 2)))) else 0
+    return _pattern(open, high, low, close, 2, (), test)
+
+
 PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
             'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLENGULFING', 'CDLPIERCING', 'CDLSPINNINGTOP',
             'CDLHARAMI', 'CDL3INSIDE', 'CDL3OUTSIDE', 'CDLMARUBOZU', 'CDLLONGLINE', 'CDLSHORTLINE',
@@ -688,7 +768,8 @@ PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR'
             'CDLSTALLEDPATTERN', 'CDLRISEFALL3METHODS', 'CDLHIKKAKE', 'CDL3STARSINSOUTH',
             'CDLADVANCEBLOCK', 'CDLBREAKAWAY', 'CDLCONCEALBABYSWALL', 'CDLCOUNTERATTACK',
             'CDLGAPSIDESIDEWHITE', 'CDLHOMINGPIGEON', 'CDLIDENTICAL3CROWS', 'CDLINNECK', 'CDLONNECK',
-            'CDLTHRUSTING', 'CDLKICKING', 'CDLKICKINGBYLENGTH')
+            'CDLTHRUSTING', 'CDLKICKING', 'CDLKICKINGBYLENGTH', 'CDLMATCHINGLOW', 'CDLSEPARATINGLINES',
+            'CDLSTICKSANDWICH', 'CDLTASUKIGAP', 'CDLTRISTAR', 'CDLUNIQUE3RIVER', 'CDLXSIDEGAP3METHODS')
 FUNCTIONS = {name: (_INPUTS, (), ('integer',)) for name in PATTERNS}
 FUNCTIONS.update({'CDLDARKCLOUDCOVER': (_INPUTS, (('penetration', 0.5),), ('integer',)),
                   'CDLMORNINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
