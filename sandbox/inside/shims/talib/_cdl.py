@@ -759,6 +759,40 @@ def CDLXSIDEGAP3METHODS(open, high, low, close):
     return _pattern(open, high, low, close, 2, (), test)
 
 
+def CDLHIKKAKEMOD(open, high, low, close):
+    """Modified hikkake: two nested inside candles, the second closing near its low (or high),
+    then a false break (100 / -100), confirmed within 3 candles (200 / -200); TA-Lib's state
+    from 3 candles before the lookback."""
+    o, h, l, c = _arrays(open, high, low, close)
+    out = np.zeros(len(c), dtype=np.int32)
+    b = _begin([o, h, l, c])
+    cd = _Candles(*(a[b:].tolist() for a in (o, h, l, c)))
+    start = max(1, SETTINGS['Near'][1]) + 5
+    if cd.n <= start:
+        return out
+    H, L, C = cd.h, cd.l, cd.c
+    near = _Average(cd, 'Near', start - 3, lag=2)
+    idx = result = 0
+    for i in range(start - 3, cd.n):
+        if (H[i - 2] < H[i - 3] and L[i - 2] > L[i - 3] and H[i - 1] < H[i - 2] and
+                L[i - 1] > L[i - 2] and
+                ((H[i] < H[i - 1] and L[i] < L[i - 1] and C[i - 2] <= L[i - 2] + near.at(i)) or
+                 (H[i] > H[i - 1] and L[i] > L[i - 1] and C[i - 2] >= H[i - 2] - near.at(i)))):
+            result = 100 * (1 if H[i] < H[i - 1] else -1)
+            idx = i
+            value = result
+        elif i <= idx + 3 and ((result > 0 and C[i] > H[idx - 1]) or
+                               (result < 0 and C[i] < L[idx - 1])):
+            value = result + 100 * (1 if result > 0 else -1)
+            idx = 0
+        else:
+            value = 0
+        if i >= start:
+            out[b + i] = value
+        near.step(i)
+    return out
+
+
 PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
             'CDLDRAGONFLYDOJI', 'CDLGRAVESTONEDOJI', 'CDLENGULFING', 'CDLPIERCING', 'CDLSPINNINGTOP',
             'CDLHARAMI', 'CDL3INSIDE', 'CDL3OUTSIDE', 'CDLMARUBOZU', 'CDLLONGLINE', 'CDLSHORTLINE',
@@ -769,7 +803,8 @@ PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR'
             'CDLADVANCEBLOCK', 'CDLBREAKAWAY', 'CDLCONCEALBABYSWALL', 'CDLCOUNTERATTACK',
             'CDLGAPSIDESIDEWHITE', 'CDLHOMINGPIGEON', 'CDLIDENTICAL3CROWS', 'CDLINNECK', 'CDLONNECK',
             'CDLTHRUSTING', 'CDLKICKING', 'CDLKICKINGBYLENGTH', 'CDLMATCHINGLOW', 'CDLSEPARATINGLINES',
-            'CDLSTICKSANDWICH', 'CDLTASUKIGAP', 'CDLTRISTAR', 'CDLUNIQUE3RIVER', 'CDLXSIDEGAP3METHODS')
+            'CDLSTICKSANDWICH', 'CDLTASUKIGAP', 'CDLTRISTAR', 'CDLUNIQUE3RIVER', 'CDLXSIDEGAP3METHODS',
+            'CDLHIKKAKEMOD')
 FUNCTIONS = {name: (_INPUTS, (), ('integer',)) for name in PATTERNS}
 FUNCTIONS.update({'CDLDARKCLOUDCOVER': (_INPUTS, (('penetration', 0.5),), ('integer',)),
                   'CDLMORNINGSTAR': (_INPUTS, (('penetration', 0.3),), ('integer',)),
