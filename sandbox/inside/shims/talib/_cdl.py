@@ -206,12 +206,20 @@ def CDLSPINNINGTOP(open, high, low, close):
     return _pattern(open, high, low, close, _period('BodyShort'), (('BodyShort', 0),), test)
 
 
-def CDLHARAMI(open, high, low, close):
-    def test(cd, i, avg):
-        return -cd.colour(i - 1) * 100 if (cd.body(i - 1) > avg[0].at(i) and
-                                           cd.body(i) <= avg[1].at(i) and _body_in(cd, i, i - 1)) else 0
-    return _pattern(open, high, low, close, _period('BodyShort', 'BodyLong') + 1,
-                    (('BodyLong', 1), ('BodyShort', 0)), test)
+def _harami(second):
+    """CDLHARAMI (second 'BodyShort') and CDLHARAMICROSS ('BodyDoji'): a long candle, then one of
+    that size inside its body."""
+    def fn(open, high, low, close):
+        def test(cd, i, avg):
+            return -cd.colour(i - 1) * 100 if (cd.body(i - 1) > avg[0].at(i) and
+                                               cd.body(i) <= avg[1].at(i) and
+                                               _body_in(cd, i, i - 1)) else 0
+        return _pattern(open, high, low, close, _period(second, 'BodyLong') + 1,
+                        (('BodyLong', 1), (second, 0)), test)
+    return fn
+
+
+CDLHARAMI, CDLHARAMICROSS = _harami('BodyShort'), _harami('BodyDoji')
 
 
 def CDL3INSIDE(open, high, low, close):
@@ -316,14 +324,6 @@ CDLBELTHOLD = _one_candle(('BodyLong', 'ShadowVeryShort'), (('BodyLong', 0), ('S
 CDLCLOSINGMARUBOZU = _one_candle(('BodyLong', 'ShadowVeryShort'),
                                  (('BodyLong', 0), ('ShadowVeryShort', 0)),
                                  lambda cd, i, a: _marubozu_end(cd, i, a, False))
-
-
-def CDLHARAMICROSS(open, high, low, close):
-    def test(cd, i, avg):
-        return -cd.colour(i - 1) * 100 if (cd.body(i - 1) > avg[0].at(i) and
-                                           cd.body(i) <= avg[1].at(i) and _body_in(cd, i, i - 1)) else 0
-    return _pattern(open, high, low, close, _period('BodyDoji', 'BodyLong') + 1,
-                    (('BodyLong', 1), ('BodyDoji', 0)), test)
 
 
 def CDLDOJISTAR(open, high, low, close):

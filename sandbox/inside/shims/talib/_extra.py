@@ -9,7 +9,7 @@ import numpy as np
 
 from sa_frameworks import NotSupported
 from talib._ta import (ADX, ATR, _arrays, _dx, _ema, _fastk, _is_zero, _ma, _period, _run, _sma,
-                       _smoothed_dm, _true_range, _wilder_gains, _windows)
+                       _smoothed_dm, _true_range, _var, _wilder_gains, _windows)
 
 
 def _map1(fn):
@@ -31,26 +31,6 @@ TAN, TANH, EXP = _map1(math.tan), _map1(math.tanh), _map1(math.exp)
 LN, LOG10, SQRT = _map1(math.log), _map1(math.log10), _map1(math.sqrt)
 ADD, SUB = _map2(lambda a, b: a + b), _map2(lambda a, b: a - b)
 MULT, DIV = _map2(lambda a, b: a * b), _map2(lambda a, b: a / b)
-
-
-def _var(x, p):
-    """TA-Lib's running variance (TA_INT_VAR): mean of squares less square of mean."""
-    if len(x) < p:
-        return []
-    s1 = s2 = 0.0
-    for i in range(p - 1):
-        s1 += x[i]
-        s2 += x[i] * x[i]
-    out = []
-    for i in range(p - 1, len(x)):
-        s1 += x[i]
-        s2 += x[i] * x[i]
-        m1, m2 = s1 / p, s2 / p
-        old = x[i - p + 1]
-        s1 -= old
-        s2 -= old * old
-        out.append(m2 - m1 * m1)
-    return out
 
 
 def VAR(real, timeperiod=5, nbdev=1.0):
