@@ -477,20 +477,20 @@ def CDLRISEFALL3METHODS(open, high, low, close):
                      ('BodyLong', 0)), test)
 
 
-def CDLHIKKAKE(open, high, low, close):
-    """An inside bar broken out of (100 up-false-break / -100), confirmed within 3 candles by a
-    close beyond the inside bar's range (200 / -200); TA-Lib's state from 3 candles before."""
+def _hikkake(open, high, low, close, first, start, setup, step=None):
+    """The hikkake's state machine, TA-Lib's: from bar `first` on, a setup (setup(cd, i)) gives
+    100 or -100 and is remembered; a close beyond the inside candle's range within 3 candles
+    confirms it (200 / -200) and forgets it; answers from bar `start` on."""
     o, h, l, c = _arrays(open, high, low, close)
-    n = len(c)
-    out = np.zeros(n, dtype=np.int32)
+    out = np.zeros(len(c), dtype=np.int32)
     b = _begin([o, h, l, c])
-    H, L, C = h[b:].tolist(), l[b:].tolist(), c[b:].tolist()
-    if len(C) <= 5:
+    cd = _Candles(*(a[b:].tolist() for a in (o, h, l, c)))
+    if cd.n <= start:
         return out
+    H, L, C = cd.h, cd.l, cd.c
     idx = result = 0
-    for i in range(2, len(C)):
-        if H[i - 1] < H[i - 2] and L[i - 1] > L[i - 2] and (
-                (H[i] < H[i - 1] and L[i] < L[i - 1]) or (H[i] > H[i - 1] and L[i] > L[i - 1])):
+    for i in range(first, cd.n):
+        if setup(cd, i):
             result = 100 * (1 if H[i] < H[i - 1] else -1)
             idx = i
             value = result
@@ -500,9 +500,24 @@ def CDLHIKKAKE(open, high, low, close):
             idx = 0
         else:
             value = 0
-        if i >= 5:
+        if i >= start:
             out[b + i] = value
+        if step:
+            step(cd, i)
     return out
+
+
+def _breaks_out(cd, i):
+    """candle i-1 inside i-2, and candle i out of i-1 on one side"""
+    H, L = cd.h, cd.l
+    return H[i - 1] < H[i - 2] and L[i - 1] > L[i - 2] and (
+        (H[i] < H[i - 1] and L[i] < L[i - 1]) or (H[i] > H[i - 1] and L[i] > L[i - 1]))
+
+
+def CDLHIKKAKE(open, high, low, close):
+    """An inside bar broken out of (100 up-false-break / -100), confirmed within 3 candles by a
+    close beyond the inside bar's range (200 / -200); TA-Lib's state from 3 candles before."""
+    return _hikkake(open, high, low, close, 2, 5, _breaks_out)
 
 
 def CDL3STARSINSOUTH(open, high, low, close):
@@ -763,34 +778,18 @@ def CDLHIKKAKEMOD(open, high, low, close):
     """Modified hikkake: two nested inside candles, the second closing near its low (or high),
     then a false break (100 / -100), confirmed within 3 candles (200 / -200); TA-Lib's state
     from 3 candles before the lookback."""
-    o, h, l, c = _arrays(open, high, low, close)
-    out = np.zeros(len(c), dtype=np.int32)
-    b = _begin([o, h, l, c])
-    cd = _Candles(*(a[b:].tolist() for a in (o, h, l, c)))
     start = max(1, SETTINGS['Near'][1]) + 5
-    if cd.n <= start:
-        return out
-    H, L, C = cd.h, cd.l, cd.c
-    near = _Average(cd, 'Near', start - 3, lag=2)
-    idx = result = 0
-    for i in range(start - 3, cd.n):
-        if (H[i - 2] < H[i - 3] and L[i - 2] > L[i - 3] and H[i - 1] < H[i - 2] and
-                L[i - 1] > L[i - 2] and
-                ((H[i] < H[i - 1] and L[i] < L[i - 1] and C[i - 2] <= L[i - 2] + near.at(i)) or
-                 (H[i] > H[i - 1] and L[i] > L[i - 1] and C[i - 2] >= H[i - 2] - near.at(i)))):
-            result = 100 * (1 if H[i] < H[i - 1] else -1)
-            idx = i
-            value = result
-        elif i <= idx + 3 and ((result > 0 and C[i] > H[idx - 1]) or
-                               (result < 0 and C[i] < L[idx - 1])):
-            value = result + 100 * (1 if result > 0 else -1)
-            idx = 0
-        else:
-            value = 0
-        if i >= start:
-            out[b + i] = value
-        near.step(i)
-    return out
+    near = []
+
+    def setup(cd, i):
+        if not near:
+            near.append(_Average(cd, 'Near', start - 3, lag=2))
+        H, L, C = cd.h, cd.l, cd.c
+        return (H[i - 2] < H[i - 3] and L[i - 2] > L[i - 3] and _breaks_out(cd, i) and
+                ((H[i] < H[i - 1] and C[i - 2] <= L[i - 2] + near[0].at(i)) or
+                 (H[i] > H[i - 1] and C[i - 2] >= H[i - 2] - near[0].at(i))))
+    return _hikkake(open, high, low, close, start - 3, start, setup,
+                    lambda cd, i: near[0].step(i))
 
 
 PATTERNS = ('CDLHAMMER', 'CDLHANGINGMAN', 'CDLINVERTEDHAMMER', 'CDLSHOOTINGSTAR', 'CDLDOJI',
