@@ -244,9 +244,10 @@ def CDL3OUTSIDE(open, high, low, close):
     return _pattern(open, high, low, close, 3, (), test)
 
 
-def _star(sign):
-    """CDLMORNINGSTAR (sign 1) and CDLEVENINGSTAR (sign -1): a long candle against the move, a
-    short one gapping away from it, a third longer than short closing well into the first."""
+def _star(sign, middle):
+    """CDLMORNINGSTAR (sign 1) and CDLEVENINGSTAR (sign -1), middle 'BodyShort'; their doji
+    stars, middle 'BodyDoji': a long candle against the move, a small one gapping away from it,
+    a third longer than short closing well into the first."""
     def fn(open, high, low, close, penetration=0.3):
         def test(cd, i, avg):
             gap = cd.gap_down(i - 1, i - 2) if sign > 0 else cd.gap_up(i - 1, i - 2)
@@ -255,12 +256,12 @@ def _star(sign):
             return sign * 100 if (cd.body(i - 2) > avg[0].at(i) and cd.colour(i - 2) == -sign and
                                   cd.body(i - 1) <= avg[1].at(i) and gap and
                                   cd.body(i) > avg[2].at(i) and cd.colour(i) == sign and into) else 0
-        return _pattern(open, high, low, close, _period('BodyShort', 'BodyLong') + 2,
-                        (('BodyLong', 2), ('BodyShort', 1), ('BodyShort', 0)), test)
+        return _pattern(open, high, low, close, _period(middle, 'BodyLong', 'BodyShort') + 2,
+                        (('BodyLong', 2), (middle, 1), ('BodyShort', 0)), test)
     return fn
 
 
-CDLMORNINGSTAR, CDLEVENINGSTAR = _star(1), _star(-1)
+CDLMORNINGSTAR, CDLEVENINGSTAR = _star(1, 'BodyShort'), _star(-1, 'BodyShort')
 
 
 def _one_candle(start_names, uses, rule):
@@ -389,22 +390,7 @@ def CDL3WHITESOLDIERS(open, high, low, close):
                      ('Near', 2), ('Near', 1), ('Far', 2), ('Far', 1), ('BodyShort', 0)), test)
 
 
-def _doji_star(sign):
-    """CDLMORNINGDOJISTAR (sign 1) and CDLEVENINGDOJISTAR (sign -1)."""
-    def fn(open, high, low, close, penetration=0.3):
-        def test(cd, i, avg):
-            gap = cd.gap_down(i - 1, i - 2) if sign > 0 else cd.gap_up(i - 1, i - 2)
-            into = (cd.c[i] > cd.c[i - 2] + cd.body(i - 2) * penetration if sign > 0 else
-                    cd.c[i] < cd.c[i - 2] - cd.body(i - 2) * penetration)
-            return sign * 100 if (cd.body(i - 2) > avg[0].at(i) and cd.colour(i - 2) == -sign and
-                                  cd.body(i - 1) <= avg[1].at(i) and gap and
-                                  cd.body(i) > avg[2].at(i) and cd.colour(i) == sign and into) else 0
-        return _pattern(open, high, low, close, _period('BodyDoji', 'BodyLong', 'BodyShort') + 2,
-                        (('BodyLong', 2), ('BodyDoji', 1), ('BodyShort', 0)), test)
-    return fn
-
-
-CDLMORNINGDOJISTAR, CDLEVENINGDOJISTAR = _doji_star(1), _doji_star(-1)
+CDLMORNINGDOJISTAR, CDLEVENINGDOJISTAR = _star(1, 'BodyDoji'), _star(-1, 'BodyDoji')
 
 
 def CDLUPSIDEGAP2CROWS(open, high, low, close):
