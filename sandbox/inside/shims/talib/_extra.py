@@ -513,6 +513,65 @@ def MACDEXT(real, fastperiod=12, fastmatype=0, slowperiod=26, slowmatype=0, sign
     return _run(core, _arrays(real), 3)
 
 
+def SAREXT(high, low, startvalue=0.0, offsetonreverse=0.0, accelerationinitlong=0.02,
+           accelerationlong=0.02, accelerationmaxlong=0.2, accelerationinitshort=0.02,
+           accelerationshort=0.02, accelerationmaxshort=0.2):
+    """The parabolic SAR with its own factors each side, a start and an offset on reversal,
+    TA-Lib's: positive while long, negative while short."""
+    init_l, step_l, max_l = float(accelerationinitlong), float(accelerationlong), float(accelerationmaxlong)
+    init_s, step_s, max_s = float(accelerationinitshort), float(accelerationshort), float(accelerationmaxshort)
+    init_l, step_l = min(init_l, max_l), min(step_l, max_l)
+    init_s, step_s = min(init_s, max_s), min(step_s, max_s)
+    start, offset = float(startvalue), float(offsetonreverse)
+
+    def core(h, l):
+        if len(h) < 2:
+            return []
+        af_l, af_s = init_l, init_s
+        if start == 0.0:
+            up, down = h[1] - h[0], l[0] - l[1]
+            long_ = not (down > 0 and up < down)
+            ep, sar = (h[1], l[0]) if long_ else (l[1], h[0])
+        else:
+            long_ = start > 0
+            ep, sar = (h[1] if long_ else l[1]), abs(start)
+        new_lo, new_hi = l[1], h[1]
+        out = []
+        for i in range(1, len(h)):
+            prev_lo, prev_hi = new_lo, new_hi
+            new_lo, new_hi = l[i], h[i]
+            if long_ and new_lo <= sar:
+                long_ = False
+                sar = max(ep, prev_hi, new_hi)
+                if offset != 0.0:
+                    sar += sar * offset
+                out.append(-sar)
+                af_s, ep = init_s, new_lo
+                sar = max(sar + af_s * (ep - sar), prev_hi, new_hi)
+            elif long_:
+                out.append(sar)
+                if new_hi > ep:
+                    ep = new_hi
+                    af_l = min(af_l + step_l, max_l)
+                sar = min(sar + af_l * (ep - sar), prev_lo, new_lo)
+            elif new_hi >= sar:
+                long_ = True
+                sar = min(ep, prev_lo, new_lo)
+                if offset != 0.0:
+                    sar -= sar * offset
+                out.append(sar)
+                af_l, ep = init_l, new_hi
+                sar = min(sar + af_l * (ep - sar), prev_lo, new_lo)
+            else:
+                out.append(-sar)
+                if new_lo < ep:
+                    ep = new_lo
+                    af_s = min(af_s + step_s, max_s)
+                sar = max(sar + af_s * (ep - sar), prev_hi, new_hi)
+        return out
+    return _run(core, _arrays(high, low))
+
+
 _HL = ('high', 'low')
 _HLC = ('high', 'low', 'close')
 _HLCV = ('high', 'low', 'close', 'volume')
@@ -548,6 +607,10 @@ FUNCTIONS.update({
     'KAMA': (_C, (('timeperiod', 30),), ('real',)),
     'T3': (_C, (('timeperiod', 5), ('vfactor', 0.7)), ('real',)),
     'BETA': (_HL, (('timeperiod', 5),), ('real',)),
+    'SAREXT': (_HL, (('startvalue', 0.0), ('offsetonreverse', 0.0), ('accelerationinitlong', 0.02),
+                     ('accelerationlong', 0.02), ('accelerationmaxlong', 0.2),
+                     ('accelerationinitshort', 0.02), ('accelerationshort', 0.02),
+                     ('accelerationmaxshort', 0.2)), ('real',)),
     'MACDEXT': (_C, (('fastperiod', 12), ('fastmatype', 0), ('slowperiod', 26), ('slowmatype', 0),
                      ('signalperiod', 9), ('signalmatype', 0)), ('macd', 'macdsignal', 'macdhist')),
 })
