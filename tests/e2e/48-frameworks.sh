@@ -40,14 +40,14 @@ for f in ft_v2_meanrev ft_v3_trend_short ft_4h_on_1h ft_minmax_bias bt_sma_pair 
 done
 expect_eq "the short strategy goes short" "yes" \
 	"$("$PY" -c 'import json,sys; print("yes" if -1 in [(v + 1) % 3 - 1 for v in json.load(open(sys.argv[1]))["signals"]] else "no")' $TMP/ft_v3_trend_short.run.json)"
-for pair in "ft_pandas_ta:pandas_ta is not supported" "ft_custom_exit:CallbackExit.custom_exit is not supported" \
+for pair in "ft_pandas_ta:pandas_ta.rsi is not supported" "ft_custom_exit:CallbackExit.custom_exit is not supported" \
 	"bt_bracket:orders with sl= or tp= are not supported"; do
 	f=${pair%%:*}
 	run $S/$f.py $f
 	expect_eq "$f: an error naming what is not supported" "error yes" \
 		"$(jget $TMP/$f.run.json status) $(grep -qF "${pair#*:}" $TMP/$f.run.json && echo yes || echo no)"
 done
-check "an unsupported import says what is supported" grep -q "talib, talib.abstract, qtpylib" $TMP/ft_pandas_ta.run.json
+check "a pandas_ta function refused says what is supported" grep -q "talib, talib.abstract, qtpylib" $TMP/ft_pandas_ta.run.json
 
 # --- VARIANTS set a freqtrade strategy's parameters by name
 { cat $S/ft_v2_meanrev.py; echo 'VARIANTS = [{"buy_rsi": 30}, {"buy_rsi": 35, "band_width": 2.5}, {"buy_rsi": 45}]'; } >"$TMP/fam.py"
@@ -370,7 +370,7 @@ expect_eq "full-frame min/max normalisation in a freqtrade strategy is REJECTED_
 expect_eq "a resampled timeframe is clean of look-ahead: its candles are used from the bar that closes them" \
 	"true 0" "$(jget out/${P}_ft_4h_on_1h/lookahead.json clean) $(jget out/${P}_ft_4h_on_1h/lookahead.json mismatch_count)"
 expect_eq "pandas_ta is INCOMPLETE" "INCOMPLETE" "$(jget out/${P}_ft_pandas_ta/verdict.json verdict)"
-check "its verdict names pandas_ta" grep -q "pandas_ta is not supported" out/${P}_ft_pandas_ta/verdict.json
+check "its verdict names the pandas_ta function" grep -q "pandas_ta.rsi is not supported" out/${P}_ft_pandas_ta/verdict.json
 check "what to fix is said in freqtrade's terms, not signals(df)'s" sh -c \
 	"grep -q 'so that the freqtrade class (populate_indicators' out/${P}_ft_pandas_ta/verdict.json &&
 	 ! grep -q 'signals(df)' out/${P}_ft_pandas_ta/verdict.json"

@@ -184,17 +184,93 @@ def backtest(st, d, base):
     return trades
 
 
+# --- informative timeframes of the pair, as freqtrade's data provider and helpers give them ---
+
+PAIR = 'ASSET/QUOTE'
+
+
+def tf_minutes(tf):
+    return int(tf[:-1]) * {'m': 1, 'h': 60, 'd': 1440, 'w': 10080}[tf[-1]]
+
+
+def merge_closed(frame, inf, tf, tf_inf, ffill=True, append_timeframe=True, date_column='date',
+                 suffix=None):
+    """merge_informative_pair by its definition: the informative candle starting at T is put on
+    the strategy candle starting at T + (its length - the strategy candle's), the one that closes
+    with it (on none when the data lacks that candle), and with ffill carried forward on the
+    strategy's candles until the next one is put."""
+    inf = inf.copy()
+    tag = tf_inf if append_timeframe else suffix
+    if tag:
+        inf.columns = ['%s_%s' % (c, tag) for c in inf.columns]
+        date_column = '%s_%s' % (date_column, tag)
+    known = (inf[date_column] + pd.Timedelta(minutes=tf_minutes(tf_inf) - tf_minutes(tf))).tolist()
+    row_of = {t: j for j, t in enumerate(known)}
+    k, last = [], -1
+    for t in frame['date'].tolist():
+        j = row_of.get(t, -1)
+        last = j if j >= 0 else (last if ffill else -1)
+        k.append(last)
+    k = np.asarray(k, dtype=int)
+    out = frame.reset_index(drop=True).copy()
+    for c in inf.columns:
+        v = inf[c].to_numpy()
+        col = pd.Series(v[np.clip(k, 0, None)] if len(v) else np.full(len(k), np.nan))
+        out[c] = col.where(k >= 0)
+    return out
+
+
+class Provider:
+    """self.dp for the replay: the pair's own bars as candles of any timeframe it asks for."""
+
+    def __init__(self, bars, tf):
+        self.bars, self.tf = bars, tf
+
+    def current_whitelist(self):
+        return [PAIR]
+
+    def market(self, pair):
+        return {'base': 'ASSET', 'quote': 'QUOTE'} if pair == PAIR else None
+
+    def get_pair_dataframe(self, pair, timeframe=None, candle_type=''):
+        if pair != PAIR:
+            raise Refused('informative pair %s' % pair)
+        return candles(self.bars, timeframe or self.tf).copy()
+
+
+def indicators(st, d, meta):
+    """freqtrade's advise_indicators: each @informative method on its own candles, its columns
+    renamed {column}_{timeframe} and merged as merge_informative_pair merges, then
+    populate_indicators."""
+    for name in dir(type(st)):
+        fn = getattr(type(st), name)
+        for inf in (getattr(fn, '_ft_informative', None) or []) if callable(fn) else []:
+            if inf.asset or inf.fmt:
+                raise Refused('@informative with an asset or a format')
+            frame = fn(st, st.dp.get_pair_dataframe(PAIR, inf.timeframe), {'pair': PAIR})
+            d = merge_closed(d, frame, st.timeframe, inf.timeframe, ffill=inf.ffill,
+                             append_timeframe=True)
+    return st.populate_indicators(d, meta)
+
+
 def strategy_trades(path, bars_csv):
     cls, base = load_class(path)
+    scope = cls.populate_indicators.__globals__
+    if 'merge_informative_pair' in scope:
+        scope['merge_informative_pair'] = merge_closed
     st = cls({'timeframe': cls.timeframe, 'stake_currency': 'QUOTE', 'runmode': 'backtest'})
     st.ft_load_hyper_params({})
     if st.use_custom_stoploss and 'custom_stoploss' in dir(cls):
         raise Refused('custom_stoploss')
     if getattr(st, 'position_adjustment_enable', False):
         raise Refused('position_adjustment_enable')
-    d = candles(read_bars(bars_csv), st.timeframe)
-    meta = {'pair': 'ASSET/QUOTE'}
-    x = st.populate_indicators(d.copy(), meta)
+    bars = read_bars(bars_csv)
+    d = candles(bars, st.timeframe)
+    meta = {'pair': PAIR}
+    st.dp = Provider(bars, st.timeframe)
+    if any((p[0] if isinstance(p, (tuple, list)) else p) != PAIR for p in st.informative_pairs()):
+        raise Refused('informative pairs of another symbol')
+    x = indicators(st, d.copy(), meta)
     x = st.populate_entry_trend(x, meta)
     x = st.populate_exit_trend(x, meta).reset_index(drop=True)
     return backtest(st, x, base), st.timeframe

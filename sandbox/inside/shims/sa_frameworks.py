@@ -14,8 +14,11 @@ PAIR = 'ASSET/QUOTE'
 SUPPORTED_FREQTRADE = ('freqtrade strategies may use freqtrade.strategy (IStrategy, the parameter '
                        'classes with their buy_params, sell_params and parameter file), '
                        'freqtrade.persistence\'s types, freqtrade.exchange\'s timeframe helpers, '
-                       'talib, talib.abstract, qtpylib (freqtrade.vendor.qtpylib.indicators, '
-                       'technical.qtpylib), numpy and pandas')
+                       'freqtrade.data.dataprovider, talib, talib.abstract, qtpylib '
+                       '(freqtrade.vendor.qtpylib.indicators, technical.qtpylib), technical.util\'s '
+                       'resampling helpers, technical.indicators\' supertrend and cmf, ta\'s '
+                       'keltner_channel_wband, donchian_channel_pband, ichimoku_base_line and '
+                       'KSTIndicator, pandas_ta\'s import (none of its indicators), numpy and pandas')
 
 
 class NotSupported(ImportError):
@@ -25,10 +28,9 @@ class NotSupported(ImportError):
 # --- imports the sandbox names instead of failing on --------------------------------------------
 
 UNSUPPORTED_MODULES = {
-    'ta': 'the ta library',
-    'pandas_ta': 'pandas_ta',
-    'technical.indicators': 'technical.indicators',
-    'technical.util': 'technical.util (resampling helpers)',
+    'ta': None,  # the modules of ta, pandas_ta and technical the sandbox does not provide
+    'pandas_ta': None,
+    'technical': None,
     'finta': 'finta',
     'tulipy': 'tulipy',
     'freqtrade.freqai': 'FreqAI',
@@ -173,9 +175,15 @@ def _check_freqtrade(cls, st):
     if getattr(cls, 'custom_stoploss', None) is not None and st.use_custom_stoploss:
         raise NotSupported('%s.custom_stoploss is not supported: it is a per-trade callback; set '
                            'use_custom_stoploss = False and declare stoploss as a constant' % cls.__name__)
-    if st.informative_pairs():
-        raise NotSupported('informative pairs are not supported (%s.informative_pairs returns some): '
-                           'the audit gives a strategy its own pair\'s bars only' % cls.__name__)
+    for pair in _informative_pair_names(st.informative_pairs()):
+        if pair != PAIR:
+            raise sys.modules['freqtrade.strategy.informative_decorator'].other_pair(
+                pair, '%s.informative_pairs' % cls.__name__)
+
+
+def _informative_pair_names(pairs):
+    """The pair of each (pair, timeframe[, candle_type]) informative_pairs returns."""
+    return [p[0] if isinstance(p, (tuple, list)) and p else p for p in pairs or ()]
 
 
 _TRADE_RULES = (('exit_profit_only', 'sell_profit_only'), ('exit_profit_offset', 'sell_profit_offset'),
@@ -409,7 +417,8 @@ def run_freqtrade(cls, df, params):
     bars, owner = candles(df, st.timeframe)
     n = len(bars)
     meta = {'pair': PAIR}
-    d = _frame_back(st.populate_indicators(_frame(bars), meta), 'populate_indicators', n)
+    st.dp._set_bars(df, st.timeframe)
+    d = _frame_back(st.advise_indicators(_frame(bars), meta), 'populate_indicators', n)
     d = _frame_back(st.populate_entry_trend(d, meta), 'populate_entry_trend', n)
     d = _frame_back(st.populate_exit_trend(d, meta), 'populate_exit_trend', n)
     el = _column(d, ('enter_long', 'buy'), n)

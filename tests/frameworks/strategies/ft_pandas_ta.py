@@ -1,4 +1,4 @@
-# A freqtrade strategy that needs pandas_ta, which the sandbox does not provide.
+# A freqtrade strategy that needs pandas_ta's rsi, which the sandbox's pandas_ta does not provide.
 import pandas_ta as pta
 from pandas import DataFrame
 

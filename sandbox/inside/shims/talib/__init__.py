@@ -3,7 +3,7 @@ function takes arrays or pandas Series; given a Series it returns Series on the 
 import numpy as np
 import pandas as pd
 
-from talib import _ta
+from talib import _groups, _ta
 from talib._ta import FUNCTIONS
 
 __all__ = sorted(FUNCTIONS)
@@ -31,7 +31,14 @@ for _name in FUNCTIONS:
 
 
 def get_functions():
-    return list(__all__)
+    """Every function TA-Lib has, as TA-Lib's get_functions() lists them (those the sandbox does
+    not provide are refused by name when called)."""
+    return list(_groups.ALL)
+
+
+def get_function_groups():
+    """TA-Lib's groups of functions, as TA-Lib's get_function_groups() gives them."""
+    return {group: list(names) for group, names in _groups.GROUPS.items()}
 
 
 def __getattr__(name):

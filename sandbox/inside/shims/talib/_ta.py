@@ -452,10 +452,11 @@ def ATR(high, low, close, timeperiod=14):
     return _run(core, _arrays(high, low, close))
 
 
-def _stddev(x, p):
-    """TA-Lib's population standard deviation: running sums of x and x squared, the new bar
-    added before the mean is taken and the oldest taken off after; 0 where the variance is
-    below 1e-8."""
+def _var(x, p):
+    """TA-Lib's running population variance (TA_INT_VAR): running sums of x and x squared, the
+    new bar added before the means are taken and the oldest taken off after."""
+    if len(x) < p:
+        return []
     s1 = s2 = 0.0
     for i in range(p - 1):
         s1 += x[i]
@@ -464,12 +465,18 @@ def _stddev(x, p):
     for i in range(p - 1, len(x)):
         s1 += x[i]
         s2 += x[i] * x[i]
-        var = s2 / p - (s1 / p) * (s1 / p)
+        m1, m2 = s1 / p, s2 / p
         old = x[i - p + 1]
         s1 -= old
         s2 -= old * old
-        out.append(math.sqrt(var) if not var < 0.00000001 else 0.0)
+        out.append(m2 - m1 * m1)
     return out
+
+
+def _stddev(x, p):
+    """TA-Lib's population standard deviation: the root of the running variance, 0 where the
+    variance is below 1e-8."""
+    return [math.sqrt(v) if not v < 0.00000001 else 0.0 for v in _var(x, p)]
 
 
 def _stddev_sma(x, mid, p):
@@ -602,7 +609,18 @@ FUNCTIONS = {
 }
 
 
+from talib import _cdl, _extra, _more  # noqa: E402  (they build on the helpers above)
+
+for _module in (_cdl, _more, _extra):
+    FUNCTIONS.update(_module.FUNCTIONS)
+    for _name in _module.FUNCTIONS:
+        globals()[_name] = getattr(_module, _name)
+
+
 def unsupported(name):
     """The sentence for a TA-Lib function the sandbox does not provide."""
-    return NotSupported('talib.%s is not supported: the sandbox\'s talib provides %s' %
-                        (name, ', '.join(sorted(FUNCTIONS))))
+    from talib._groups import ALL
+    missing = [f for f in ALL if f not in FUNCTIONS]
+    return NotSupported('talib.%s is not supported: the sandbox\'s talib provides %d of TA-Lib\'s %d '
+                        'functions, all but %s' % (name, len(ALL) - len(missing), len(ALL),
+                                                   ', '.join(missing)))

@@ -1,6 +1,7 @@
 """talib.abstract, TA-Lib's abstract API: a function takes a DataFrame (or a dict of arrays)
 with open, high, low, close and volume, or the input arrays themselves, then its parameters by
-position or name; one output comes back as a Series (an array for array inputs), several as a
+position or name (a name the function does not take is passed over, as TA-Lib's abstract API
+does); one output comes back as a Series (an array for array inputs), several as a
 DataFrame named as TA-Lib names them."""
 import numpy as np
 import pandas as pd
@@ -49,9 +50,8 @@ class Function:
         for (key, _), value in zip(self._params, args):
             params[key] = value
         for key, value in kwargs.items():
-            if key not in params:
-                raise TypeError('talib.abstract.%s takes no parameter %r' % (self.name, key))
-            params[key] = value
+            if key in params:  # TA-Lib's set_function_args passes over any other name
+                params[key] = value
         out = getattr(_ta, self.name)(*inputs, **params)
         if index is None:
             return list(out) if isinstance(out, tuple) else out

@@ -1,7 +1,7 @@
 """freqtrade.exchange: the timeframe helpers strategies call (freqtrade's definitions: a
 timeframe such as '5m', '1h', '1d', '1w'). Nothing of a live exchange exists in the sandbox: the
 rest of the module is refused with a sentence naming it."""
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import sa_frameworks
 from sa_frameworks import NotSupported
@@ -53,10 +53,23 @@ def timeframe_to_next_date(timeframe, date=None):
     return datetime.fromtimestamp(t - t % s + s, tz=timezone.utc)
 
 
+def date_minus_candles(timeframe, candle_count, date=None):
+    """The start of date's candle, less candle_count candles (freqtrade's: date defaults to now,
+    which a backtest does not have)."""
+    start = timeframe_to_prev_date(timeframe, _require(date, 'date_minus_candles'))
+    return start - timedelta(minutes=timeframe_to_minutes(timeframe) * candle_count)
+
+
+def _require(date, name):
+    _date(date, name)
+    return date
+
+
 def __getattr__(name):
     if name.startswith('__'):
         raise AttributeError(name)
     raise NotSupported('freqtrade.exchange.%s is not supported: the sandbox has no exchange; the '
                        'timeframe helpers (timeframe_to_minutes, timeframe_to_seconds, '
-                       'timeframe_to_msecs, timeframe_to_prev_date, timeframe_to_next_date) are '
+                       'timeframe_to_msecs, timeframe_to_prev_date, timeframe_to_next_date, '
+                       'date_minus_candles) are '
                        'provided' % name)

@@ -12,6 +12,8 @@ from freqtrade.exchange import (timeframe_to_minutes, timeframe_to_msecs,  # noq
                                 timeframe_to_next_date, timeframe_to_prev_date,
                                 timeframe_to_seconds)
 from freqtrade.persistence import Order, PairLocks, Trade  # noqa: F401
+from freqtrade.strategy.informative_decorator import (DataProvider, gather, informative,  # noqa: F401
+                                                      merge_and_populate, merge_informative_pair)
 from sa_frameworks import NotSupported
 
 SPACES = ('buy', 'sell', 'protection')
@@ -161,8 +163,15 @@ class IStrategy(HyperStrategyMixin):
 
     def __init__(self, config=None):
         self.config = dict(config or {})
-        self.dp = _DataProvider()
+        self.dp = DataProvider()
         self.wallets = None
+        self._ft_informative = gather(self)
+
+    def advise_indicators(self, dataframe, metadata):
+        """freqtrade's: each @informative method's columns merged on, then populate_indicators."""
+        for inf, populate in self._ft_informative:
+            dataframe = merge_and_populate(self, dataframe, metadata, inf, populate)
+        return self.populate_indicators(dataframe, metadata)
 
     def informative_pairs(self):
         return []
@@ -187,30 +196,6 @@ class IStrategy(HyperStrategyMixin):
 
     def bot_loop_start(self, **kwargs):
         pass
-
-
-class _DataProvider:
-    """self.dp: nothing beyond the strategy's own bars exists in the sandbox; the whitelist is
-    the audited pair alone."""
-    runmode = type('RunMode', (), {'value': 'backtest'})()
-
-    def current_whitelist(self):
-        import sa_frameworks
-        return [sa_frameworks.PAIR]
-
-    def __getattr__(self, name):
-        raise NotSupported('self.dp.%s is not supported: the audit gives a strategy its own pair\'s '
-                           'bars only (no other pairs, timeframes, order book or ticker)' % name)
-
-
-def merge_informative_pair(*args, **kwargs):
-    raise NotSupported('merge_informative_pair is not supported: an informative pair needs other '
-                       'pairs or timeframes, and the audit gives a strategy its own bars only')
-
-
-def informative(*args, **kwargs):
-    raise NotSupported('the @informative decorator is not supported: an informative pair needs '
-                       'other pairs or timeframes, and the audit gives a strategy its own bars only')
 
 
 def _custom_stoploss_helper(name):
