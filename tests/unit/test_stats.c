@@ -853,7 +853,7 @@ static void nb_case(const char *statuses[5], double keep_min, struct sts_nb *nb,
 				       j ? "," : "", statuses[j]);
 	snprintf(text + at, sizeof text - at, "]}");
 	res = cJSON_Parse(text);
-	assert_int_equal(sts_nb_measure(insp, res, "", *m, 100, ran, "", keep_min, nb), 0);
+	assert_int_equal(sts_nb_measure(insp, res, "", *m, 100, ran, "", keep_min, 8, nb), 0);
 	cJSON_Delete(insp);
 	cJSON_Delete(res);
 }
