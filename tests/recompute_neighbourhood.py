@@ -15,7 +15,7 @@ independently of the C code, and compares it with stats.json's neighbourhood:
 - per moved parameter, decay: sum(d * -ln rho) / sum(d^2) over the sets that move it alone, d
   = |ln(value / centre's)| and rho the Pearson correlation of the set's column with the
   centre's (at least 0.01; a flat column 0.01); the family's trials, the product of 1 + decay
-  ln(deflation.neighbour_span) rounded to the nearest whole number, at most 100000, and stats.json's trials at least that many when
+  ln(deflation.neighbour_span) rounded down to a whole number, at most 100000, and stats.json's trials at least that many when
   the centre's Sharpe ratio is above 0.
 
 usage: recompute_neighbourhood.py DIR
@@ -155,7 +155,7 @@ def main():
         checks.append((f"decay of {name}", close(nb["parameters"][k]["decay"], decay), True))
         if decay is not None:
             family *= 1 + decay * math.log(span)
-    family = min(math.floor(family + 0.5), 100000.0)
+    family = min(math.floor(family), 100000.0)
     checks.append(("family_trials", close(nb["family_trials"], family), True))
     if centre > 0:
         checks.append(("trials at least the family's", stats["trials"] >= family * (1 - 1e-9), True))

@@ -151,8 +151,8 @@ static int family_trials(const cJSON *spec, const cJSON *list, const double *m, 
 		if (isfinite(nb->decay[k]))
 			nb->family *= 1 + nb->decay[k] * log(nb->span);
 	}
-	/* a count of trials is whole: the nearest, half away from zero */
-	nb->family = fmin(floor(nb->family + 0.5), STS_NB_MAX_IMPLIED);
+	/* whole rules: a family that holds 1.8 holds one (a part of one is no second trial) */
+	nb->family = fmin(floor(nb->family), STS_NB_MAX_IMPLIED);
 	free(num);
 	free(den);
 	return 0;
@@ -309,6 +309,6 @@ void sts_nb_report(cJSON *o, const struct sts_nb *nb, const cJSON *inspect, cons
 		"trials: per moved parameter, decay is sum(d * -ln rho) / sum(d^2) over the sets that "
 		"move it alone (d = |ln(value / centre's value)|, rho the Pearson correlation of the "
 		"set's column with the centre's, at least 0.01, a flat column 0.01), and the family "
-		"holds the product of 1 + decay ln(span) (NEIGHBOUR_SPAN), rounded to the nearest whole "
-		"number, at most 100000");
+		"holds the product of 1 + decay ln(span) (NEIGHBOUR_SPAN), rounded down to a whole number, "
+		"at most 100000");
 }

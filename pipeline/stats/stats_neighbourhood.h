@@ -29,8 +29,8 @@ struct sts_nb {
 	double implied;         /* STS_NB_LEVELS ^ moved, at most STS_NB_MAX_IMPLIED, when a peak */
 	double span;            /* NEIGHBOUR_SPAN: the factor a searched parameter is assumed to span */
 	double family;          /* the family's independent trials over that span: the product over
-				 * the moved parameters of 1 + decay ln(span), the nearest whole
-				 * number, at most STS_NB_MAX_IMPLIED; counted only when the centre
+				 * the moved parameters of 1 + decay ln(span), rounded down to a
+				 * whole number, at most STS_NB_MAX_IMPLIED; counted only when the centre
 				 * has an edge */
 	double *decay;          /* per moved parameter (inspect's order): -ln(correlation with the
 				 * centre) per unit of |ln(value / centre's)|, least squares through 0

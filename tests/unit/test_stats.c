@@ -916,7 +916,7 @@ static void test_neighbourhood_family(void **state)
 	nb_family_case(true, &nb, &m);
 	assert_true(nb.measured);
 	assert_true(fabs(nb.decay[0] - decay) < 1e-9);
-	assert_true(nb.family == floor(1 + decay * log(8.0) + 0.5));
+	assert_true(nb.family == floor(1 + decay * log(8.0)));
 	sts_nb_trials(&nb, &t);
 	assert_true(t.trials == nb.family && !strcmp(t.trials_source, "neighbourhood_family"));
 	sts_nb_release(&nb);
