@@ -120,7 +120,7 @@ ROOM_LIBS := $(foreach r,$(ROOMS),$(call room_lib,$(r)))
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all audit bench calibrate check-inputs clean demos deps fuzz fuzz-bins help nightly test test-unit \
+.PHONY: all audit bench calibrate calibrate-score check-inputs clean demos deps fuzz fuzz-bins help nightly test test-unit \
 	unit-bins FORCE
 
 all: $(BINS)
@@ -441,6 +441,11 @@ CALIBRATE_ENV := $(foreach k,NULL BEST_OF SEARCH SEARCH_K WORLDS POWER EDGES POW
 calibrate: build/.deps
 	$(Q)$(MAKE) --no-print-directory VARIANT=rel all
 	$(Q)$(CALIBRATE_ENV) MAKE='$(MAKE)' scripts/calibrate run
+# The same cases re-scored: each case's out/ kept, make re-runs only the stages whose inputs
+# changed (a host-side rule re-scores the calibration without its sandbox runs).
+calibrate-score: build/.deps
+	$(Q)$(MAKE) --no-print-directory VARIANT=rel all
+	$(Q)$(CALIBRATE_ENV) MAKE='$(MAKE)' scripts/calibrate score
 
 # --- the nightly batch -----------------------------------------------------------------------
 # Every .py and .csv in STRATEGIES is one audit into out/NAME/ (NAME: its safe name), in parallel under
@@ -515,6 +520,7 @@ help: $(KNOBS_MK)
 	@echo '  make demos                                             audit the four demos'
 	@echo '  make nightly STRATEGIES=dir [MAIL_TO=...]             audit a folder, index it, mail it'
 	@echo '  make calibrate [CALIBRATE_NULL=100 ...]                error rates measured on worlds of known truth'
+	@echo '  make calibrate-score [the same CALIBRATE_* knobs]      the same cases re-scored, their sandbox runs kept'
 	@echo '  make test                                              all tests (unit tests under ASan+UBSan)'
 	@echo '  make bench                                             speed and memory figures'
 	@echo '  make fuzz [FUZZ_S=60]                                  fuzz each loader for FUZZ_S seconds'

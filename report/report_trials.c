@@ -164,6 +164,9 @@ static const char *trials_source_words(const char *source)
 	if (strcmp(source, "neighbourhood") == 0)
 		return "the search the peak of its parameters implies (the neighbourhood: 5 values a "
 		       "parameter moved)";
+	if (strcmp(source, "neighbourhood_family") == 0)
+		return "the independent rules its parameters' family holds (how fast the neighbours' "
+		       "returns decorrelate, over a search of NEIGHBOUR_SPAN a parameter)";
 	if (strcmp(source, "ledger") == 0)
 		return "the trial ledger: every version of this strategy the nightly has seen, each "
 		       "counting its declared variants";

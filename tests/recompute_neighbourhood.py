@@ -11,7 +11,12 @@ independently of the C code, and compares it with stats.json's neighbourhood:
 - keep, the neighbours' median Sharpe ratio (a failed run 0, one not run left out) over the
   centre's; the shape (peak below deflation.neighbour_keep of config.json, no_edge when the
   centre's is not positive, else plateau); the trials a peak implies, 5^parameters at most
-  100000, and stats.json's trials at least that many.
+  100000, and stats.json's trials at least that many;
+- per moved parameter, decay: sum(d * -ln rho) / sum(d^2) over the sets that move it alone, d
+  = |ln(value / centre's)| and rho the Pearson correlation of the set's column with the
+  centre's (at least 0.01; a flat column 0.01); the family's trials, the product of 1 + decay
+  ln(deflation.neighbour_span) rounded down to a whole number, at most 100000, and stats.json's trials at least that many when
+  the centre's Sharpe ratio is above 0.
 
 usage: recompute_neighbourhood.py DIR
 prints one line per figure checked; exits 0 when all agree, 1 when one does not, 2 on bad use.
@@ -86,7 +91,10 @@ def main():
     nb = stats["neighbourhood"]
     checks = []
     moved, sets = expected_sets(spec["parameters"])
-    checks.append(("inspect.json's sets are the neighbours by the rule", spec["params"] == sets, True))
+    same = len(spec["params"]) == len(sets) and all(
+        a.keys() == b.keys() and all(close(a[k], b[k], 1e-9) for k in a) for a, b in zip(spec["params"], sets))
+    checks.append(("inspect.json's sets are the neighbours by the rule (to 1e-9: the file holds "
+                   "10 significant digits)", same, True))
     if not nb["measured"]:
         checks.append(("not measured: the strategy moves no parameter", len(moved), 0))
         return report(checks)
@@ -96,12 +104,14 @@ def main():
     ok_rows = [r for r in rows if r["status"] == "ok"]
     checks.append(("one column a set that ran", n, len(ok_rows)))
     checks.append(("one set a row of neighbourhood.csv", len(rows), len(sets)))
-    sharpe, col = [], 0
+    sharpe, col, cols = [], 0, []
     for r in rows:
         if r["status"] != "ok":
             sharpe.append(None)
+            cols.append(None)
             continue
         x = struct.unpack_from(f"<{t}d", raw, 24 + 8 * t * col)
+        cols.append(x)
         col += 1
         eq = 1.0
         for v in x:
@@ -127,7 +137,37 @@ def main():
     checks.append(("implied_trials", close(nb["implied_trials"], implied), True))
     if implied:
         checks.append(("trials at least the implied search", stats["trials"] >= implied, True))
+    span = cfg["deflation"]["neighbour_span"]
+    family = 1.0
+    for k, (name, _) in enumerate(moved):
+        v0 = next(p["value"] for p in spec["parameters"] if p["name"] == name)
+        num = den = 0.0
+        for i, r in enumerate(rows):
+            ps = json.loads(r["params"]) if r.get("params") else nb["sets"][i]["params"]
+            if i == 0 or cols[i] is None or list(ps) != [name]:
+                continue
+            d = abs(math.log(ps[name] / v0))
+            rho = pearson(cols[0], cols[i])
+            rho = 0.01 if rho is None else min(max(rho, 0.01), 1.0)
+            num += d * -math.log(rho)
+            den += d * d
+        decay = num / den if den > 0 else None
+        checks.append((f"decay of {name}", close(nb["parameters"][k]["decay"], decay), True))
+        if decay is not None:
+            family *= 1 + decay * math.log(span)
+    family = min(math.floor(family), 100000.0)
+    checks.append(("family_trials", close(nb["family_trials"], family), True))
+    if centre > 0:
+        checks.append(("trials at least the family's", stats["trials"] >= family * (1 - 1e-9), True))
     return report(checks)
+
+
+def pearson(a, b):
+    ma, mb = statistics.fmean(a), statistics.fmean(b)
+    sab = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+    saa = sum((x - ma) ** 2 for x in a)
+    sbb = sum((y - mb) ** 2 for y in b)
+    return sab / math.sqrt(saa * sbb) if saa > 0 and sbb > 0 else None
 
 
 def report(checks):

@@ -67,6 +67,9 @@ enum sa_knob_type {
 	X(NEIGHBOUR_KEEP, "NEIGHBOUR_KEEP", "deflation.neighbour_keep", SA_KNOB_NUM, 0, 1, "0.5",  \
 	  "stats",                                                                                   \
 	  "a peak: the audited parameters' neighbours (x0.8 to x1.2) keep, at their median, less than this share of its per-bar Sharpe ratio") \
+	X(NEIGHBOUR_SPAN, "NEIGHBOUR_SPAN", "deflation.neighbour_span", SA_KNOB_NUM, 1, 1000, "8",    \
+	  "stats",                                                                                   \
+	  "the factor a parameter is assumed searched over (largest value over smallest): with how fast its neighbours' returns decorrelate, the family's independent trials the deflation counts at least (1: off)") \
 	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "",                             \
 	  "robust_score sealed variants_score replay stats",                          \
 	  "fees per side, in bps of the traded notional (empty: the market's, FEE_BPS_<MARKET>)") \

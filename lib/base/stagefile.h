@@ -388,6 +388,10 @@ enum sa_fabsent {
 	  "the neighbours' median per-bar Sharpe ratio")                                          \
 	X(ST_NB_IMPLIED, STATS, "neighbourhood.implied_trials", SA_FT_NUM, SA_FA_NULL, "trials",     \
 	  "the search a peak implies")                                                            \
+	X(ST_NB_SPAN, STATS, "neighbourhood.span", SA_FT_NUM, SA_FA_NULL, "ratio",                   \
+	  "the factor a parameter is assumed searched over (NEIGHBOUR_SPAN)")                     \
+	X(ST_NB_FAMILY, STATS, "neighbourhood.family_trials", SA_FT_NUM, SA_FA_NULL, "trials",       \
+	  "the family's independent trials over that span, from how fast the neighbours decorrelate") \
 	X(ST_NB_NEIGHBOURS, STATS, "neighbourhood.neighbours", SA_FT_NUM, SA_FA_NEVER, "sets",       \
 	  "the neighbours' sets")                                                                 \
 	X(ST_NB_FAILED, STATS, "neighbourhood.failed", SA_FT_NUM, SA_FA_NEVER, "sets",               \

@@ -606,7 +606,7 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 	struct sts_pbo_sweep sweep;
 	char buf[1024], err[512], pbo_why[512];
 	const char *why = first_problem(in, buf, sizeof(buf)), *cost_basis;
-	double knob_v, keep_min;
+	double knob_v, keep_min, span;
 	struct sts_nb nb = { 0 };
 	long long epochs;
 	struct sts_search search;
@@ -635,8 +635,12 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 		why = err;
 		goto fail;
 	}
+	if (sa_config_num(in->config, SA_K_NEIGHBOUR_SPAN, &span, err, sizeof(err)) < 0) {
+		why = err;
+		goto fail;
+	}
 	if (sts_nb_measure(in->inspect, in->neighbourhood, in->neighbourhood_err, in->nb_matrix,
-			   in->nb_bars, in->nb_cols, in->nb_matrix_err, keep_min, &nb) < 0) {
+			   in->nb_bars, in->nb_cols, in->nb_matrix_err, keep_min, span, &nb) < 0) {
 		why = "out of memory measuring the neighbourhood";
 		goto fail;
 	}

@@ -14,6 +14,7 @@ struct vd_nb {
 	bool measured, peak, plateau;
 	double keep, keep_min, centre, median, implied_trials;
 	double neighbours, failed;
+	double span, family;    /* NEIGHBOUR_SPAN and the family's independent trials over it */
 	char reason[256];
 };
 
@@ -23,10 +24,13 @@ struct sa_sf;
  * missing or mistyped is the file's error, as every read of s says). */
 void vd_nb_load(struct sa_sf *s, struct vd_nb *nb);
 
-/* verdict.json's "neighbourhood" {measured, shape, keep, keep_min, implied_trials, capped}. */
+/* verdict.json's "neighbourhood" {measured, shape, keep, keep_min, implied_trials,
+ * family_trials, capped}. */
 void vd_nb_json(cJSON *root, const struct vd_nb *nb, bool capped);
 
-/* The sentence the summary says about it ("" when there is nothing to say), into buf. */
-char *vd_nb_sentence(const struct vd_nb *nb, bool capped, char *buf, size_t len);
+/* The sentence the summary says about it ("" when there is nothing to say), into buf; with
+ * trials_source (stats.json's) "neighbourhood_family", what the family's trials did. */
+char *vd_nb_sentence(const struct vd_nb *nb, bool capped, const char *trials_source, char *buf,
+		     size_t len);
 
 #endif

@@ -491,9 +491,9 @@ static void say_prices(struct text *t, const struct vd_facts *f, const struct vd
 		add(t, "; no one could trade at those prices, so it cannot be READY_FOR_MICRO_LIVE. ");
 	}
 	if (f->nb.peak || f->nb.plateau) {
-		char nb[512];
+		char nb[1024];
 
-		add(t, "%s", vd_nb_sentence(&f->nb, r->peak_capped, nb, sizeof nb));
+		add(t, "%s", vd_nb_sentence(&f->nb, r->peak_capped, f->trials_source, nb, sizeof nb));
 	}
 	if (f->num.stale)
 		add(t, "Its prices are stale (lag-1 autocorrelation of the returns %+.2f, %.1f %% of closes unchanged): closes that lag the market are not prices anyone could trade at, so it cannot be READY_FOR_MICRO_LIVE. ",

@@ -45,7 +45,9 @@ struct vd_facts {
 	long variants_blocked;          /* refusals and kills during the variant runs (also counted
 					 * in num.blocked_actions) */
 	long variants_ran;              /* declared variants that ran (0 without VARIANTS) */
-	char trials_source[16];         /* stats.json: "declared", "variants" or "ledger", "" when unknown */
+	char trials_source[32];         /* stats.json: "declared", "variants", "ledger",
+					 * "declared_search", "neighbourhood" or
+					 * "neighbourhood_family", "" when unknown */
 	char v_source[16];              /* stats.json sr_variance_source: "variants", "knob", "null" */
 	double pbo_combinations;        /* CSCV splits at pbo_blocks */
 	double pbo_blocks;              /* PBO_BLOCKS, where the details were measured */

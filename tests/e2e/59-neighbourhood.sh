@@ -6,8 +6,9 @@
 #   plateau.py on planted.csv    a planted edge whose parameters it does not hang on: a
 #                                plateau, READY
 #   picked.py on noise.csv       the best of 56 rules picked on the audited bars, TRIALS=1, zero
-#                                costs: a peak, deflated as a search of 25, not READY (READY
-#                                with the rule off, NEIGHBOUR_KEEP=0)
+#                                costs: a peak, deflated as a search of 25 or its family's
+#                                independent rules when more, not READY (READY with the rules
+#                                off, NEIGHBOUR_KEEP=0 NEIGHBOUR_SPAN=1)
 #   dodge.py on planted.csv      refuses to run at any other parameters: each failed neighbour
 #                                kept nothing, a peak, held to WATCH although every gate passes
 . "$(dirname "$0")/../lib.sh"
@@ -49,8 +50,8 @@ audit e2e-nb-plateau STRATEGY=$F/plateau.py DATA="$TMP/planted.csv"
 expect_eq "plateau: two parameters, the 5 x 5 grid (24 neighbours)" "true 24 24" \
 	"$(jget $d/stats.json neighbourhood.grid) $(jget $d/stats.json neighbourhood.neighbours) $(jget $d/stats.json neighbourhood.ran)"
 expect_eq "plateau: its shape" plateau "$(jget $d/stats.json neighbourhood.shape)"
-expect_eq "plateau: the trials are the declared ones" "1 declared" \
-	"$(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
+expect_eq "plateau: its neighbours trade the same bars, one rule: the trials are the declared ones" "1 1 declared" \
+	"$(jget $d/stats.json neighbourhood.family_trials) $(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
 expect_eq "plateau: a planted edge still reaches READY" READY_FOR_MICRO_LIVE "$(jget $d/verdict.json verdict)"
 expect_eq "plateau: the verdict says so" true "$(summary_has $d "Its parameters sit on a plateau")"
 check "plateau: the report draws the surface" grep -q "Neighbourhood" "$d/report.html"
@@ -60,14 +61,18 @@ d=out/e2e-nb-picked
 # shellcheck disable=SC2086
 audit e2e-nb-picked STRATEGY="$TMP/picked.py" DATA="$TMP/noise.csv" TRIALS=1 $ZERO
 expect_eq "picked: its shape" peak "$(jget $d/stats.json neighbourhood.shape)"
-expect_eq "picked: deflated as the search the peak implies" "25 neighbourhood" \
+expect_eq "picked: deflated as the search the peak implies, or its family's when larger" "$(
+	"$PY" -c 'import json,sys; n=json.load(open(sys.argv[1]))["neighbourhood"]
+f=n["family_trials"]; print(f"{max(25, f):g} " + ("neighbourhood_family" if f > 25 else "neighbourhood"))' $d/stats.json)" \
 	"$(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
+expect_eq "picked: its neighbours trade other bars (a family of many rules)" true \
+	"$("$PY" -c 'import json,sys; print(str(json.load(open(sys.argv[1]))["neighbourhood"]["family_trials"] > 25).lower())' $d/stats.json)"
 expect_eq "picked: not READY" NOT_READY "$(jget $d/verdict.json verdict)"
 expect_eq "picked: the verdict says it sits on a peak" true "$(summary_has $d "sits on a peak of its parameters")"
 d=out/e2e-nb-picked-off
 # shellcheck disable=SC2086
-audit e2e-nb-picked-off STRATEGY="$TMP/picked.py" DATA="$TMP/noise.csv" TRIALS=1 $ZERO NEIGHBOUR_KEEP=0
-expect_eq "picked, NEIGHBOUR_KEEP=0: the rule off, the same pick is READY" READY_FOR_MICRO_LIVE \
+audit e2e-nb-picked-off STRATEGY="$TMP/picked.py" DATA="$TMP/noise.csv" TRIALS=1 $ZERO NEIGHBOUR_KEEP=0 NEIGHBOUR_SPAN=1
+expect_eq "picked, NEIGHBOUR_KEEP=0 NEIGHBOUR_SPAN=1: the rules off, the same pick is READY" READY_FOR_MICRO_LIVE \
 	"$(jget $d/verdict.json verdict)"
 
 # --- a file that hides its neighbourhood ---------------------------------------------------

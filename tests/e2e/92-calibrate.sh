@@ -164,5 +164,22 @@ first=$(head -n 1 "$TMP/pick" | cut -d' ' -f1)
 check "the bundle carries the committed summary" cmp data/calibration.json "out/e2e-recal-$first/calibration.json"
 check "the report's calibration sentence is recomputed from the bundle" \
 	"$PY" tests/recompute.py "out/e2e-recal-$first"
+# make calibrate-score: the same case re-scored in place, its sandbox runs kept (no case file
+# rewritten, no run re-made), its verdict the one recorded.
+v0=$(jget out/e2e-calibrate-null-0000/verdict.json verdict)
+touch -r out/e2e-calibrate-null-0000/run.json "$TMP/run.stamp"
+touch -r "$DIR/cases/null-0000/data.csv" "$TMP/data.stamp"
+if make --no-print-directory calibrate-score "${SMALL[@]}" CALIBRATE_NULL=1 CALIBRATE_SEARCH=0 \
+	CALIBRATE_WORLDS=0 CALIBRATE_POWER=0 CALIBRATE_LOOKAHEAD=0 CALIBRATE_DIR=$DIR \
+	CALIBRATE_SUMMARY= >"$TMP/score.log" 2>&1; then
+	ok "make calibrate-score exits 0"
+else
+	not_ok "make calibrate-score exits 0" "$(tail -n 5 "$TMP/score.log")"
+fi
+expect_eq "calibrate-score: no sandbox run re-made, no case rewritten" "no no" \
+	"$([ out/e2e-calibrate-null-0000/run.json -nt "$TMP/run.stamp" ] && echo yes || echo no) $(
+	[ "$DIR/cases/null-0000/data.csv" -nt "$TMP/data.stamp" ] && echo yes || echo no)"
+expect_eq "calibrate-score: the verdict recorded is the case's" "$v0" \
+	"$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["cases"][0]["verdict"])' "$DIR/calibration.json")"
 rm -rf "$DIR" out/e2e-calibrate-* out/e2e-recal-*
 finish

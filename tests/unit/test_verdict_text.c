@@ -17,6 +17,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "verdict_io.h"
+#include "verdict_neighbourhood.h"
 #include "verdict_rules.h"
 #include "verdict_text.h"
 #include "verdict_cases.h"
@@ -532,10 +533,31 @@ static void test_summary_tiny_buffer_truncates(void **state)
 	assert_int_equal(strlen(buf), 15);
 }
 
+/* A plateau whose family the deflation counted says so, in the family's count; one whose trials
+ * came from elsewhere says only the plateau. */
+static void test_neighbourhood_family_sentence(void **state)
+{
+	struct vd_nb nb = { .measured = true, .plateau = true, .keep = 0.61, .keep_min = 0.5,
+			    .neighbours = 24, .span = 8, .family = 13 };
+	char buf[1024];
+
+	(void)state;
+	vd_nb_sentence(&nb, false, "neighbourhood_family", buf, sizeof buf);
+	assert_non_null(strstr(buf, "Its parameters sit on a plateau"));
+	assert_non_null(strstr(buf, "over a search of a factor of 8 a parameter, rules like it come in "
+				    "about 13 independent kinds, and the deflation counts them as 13 trials"));
+	vd_nb_sentence(&nb, false, "declared", buf, sizeof buf);
+	assert_null(strstr(buf, "independent kinds"));
+	nb.family = 1;
+	vd_nb_sentence(&nb, false, "neighbourhood_family", buf, sizeof buf);
+	assert_null(strstr(buf, "independent kinds"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ruin_first_sentence),
+		cmocka_unit_test(test_neighbourhood_family_sentence),
 		cmocka_unit_test(test_incomplete_says_what_to_fix),
 		cmocka_unit_test(test_why_concentrated),
 		cmocka_unit_test(test_why_dependent),
