@@ -77,7 +77,7 @@ PROGS_pipeline/ledger := ledger
 PROGS_pipeline/lookahead := lookahead
 PROGS_pipeline/replay := replay
 PROGS_pipeline/robust := robust robust_score
-PROGS_pipeline/sealed := sealed
+PROGS_pipeline/sealed := sealed sealed_score
 PROGS_pipeline/stats := stats
 PROGS_pipeline/variants := variants variants_score
 PROGS_pipeline/verdict := verdict
@@ -347,15 +347,22 @@ $(OUT)/neighbourhood.json: $(OUT)/neighbourhood_runs.json $(OUT)/neighbourhood_s
 		--config $(OUT)/config.json -o $@ --csv $(OUT)/neighbourhood.csv \
 		--matrix $(OUT)/neighbourhood_returns.bin
 
-# Sealed bars (SEALED, bars the uploader has never seen): the strategy run once on them and
-# scored there; sealed.json holds one outcome of a reusable holdout against replay.json's open
-# edge, within the set's budget in the ledger's history, and the verdict reads it only when given.
+# Sealed bars (SEALED, bars the uploader has never seen): the strategy run once on them, what the
+# run gave kept in the ledger's history (never in the audit's folder: sealed_run.json holds only
+# the run's key), and scored there on the host; sealed.json holds one outcome of a reusable
+# holdout against replay.json's open edge, within the set's budget in the ledger's history, and
+# the verdict reads it only when given. A cost changed re-scores without a run (18-rescore).
 SL_JSON := $(if $(and $(SEALED),$(STRATEGY)),$(OUT)/sealed.json)
 SL_ARG := $(if $(SL_JSON),--sealed $(OUT)/sealed.json)
-$(OUT)/sealed.json: $(OUT)/run.json $(OUT)/replay.json $(I_JSON) $(SEALED) $(call stamps,sealed) $(R)/sealed
+$(OUT)/sealed_run.json: $(OUT)/run.json $(SEALED) $(call stamps,sealed) $(R)/sealed
 	$(call say,SANDBOX,$@)
-	$(Q)$(R)/sealed $(S_ARG) $(I_ARG) --run $(OUT)/run.json --replay $(OUT)/replay.json --data $(SEALED) \
-		--config $(OUT)/config.json --started $(AUDIT_T0) -o $@
+	$(Q)$(R)/sealed $(S_ARG) --run $(OUT)/run.json --data $(SEALED) --config $(OUT)/config.json \
+		--started $(AUDIT_T0) -o $@
+$(OUT)/sealed.json: $(OUT)/sealed_run.json $(OUT)/replay.json $(I_JSON) $(SEALED) $(call stamps,sealed_score) \
+		$(R)/sealed_score
+	$(call say,STAGE,$@)
+	$(Q)$(R)/sealed_score $(S_ARG) $(I_ARG) --runs $(OUT)/sealed_run.json --replay $(OUT)/replay.json \
+		--data $(SEALED) --config $(OUT)/config.json -o $@
 
 # reconcile.csv: the claimed and the replayed equity of a reconciliation (a header alone when
 # no trade log was set against the strategy); one recipe writes both files (a grouped target).
@@ -401,7 +408,7 @@ $(OUT)/verdict.json: $(OUT)/inspect.json $(OUT)/run.json $(OUT)/lookahead.json $
 		$(OUT)/replay.json $(OUT)/robustness.json $(OUT)/stats.json $(OUT)/fingerprint.json \
 		$(SL_JSON) $(OUT)/.knobs-inputs $(call stamps,verdict) $(R)/verdict
 	$(call say,STAGE,$@)
-	$(Q)$(if $(SL_JSON),,rm -f $(OUT)/sealed.json;) $(R)/verdict --dir $(OUT) $(SL_ARG) -o $@
+	$(Q)$(if $(SL_JSON),,rm -f $(OUT)/sealed.json $(OUT)/sealed_run.json;) $(R)/verdict --dir $(OUT) $(SL_ARG) -o $@
 
 # The auditor's own error rates, as `make calibrate` last measured them (CALIBRATE_SUMMARY, a
 # committed file): the bundle carries its copy, and the report's Honest limitations quote it.

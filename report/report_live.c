@@ -164,8 +164,14 @@ static void say_decided(cJSON *o, const cJSON *l)
 	if (sa_json_bool(l, "ok", false) && sa_json_num(l, "differing", 0) > 0)
 		sa_fmt(text + used, sizeof text - used, " Of the %s bars whose live decision differs "
 		       "from the backtest's, %s were confirmed as look-ahead by a re-run on the whole "
-		       "history up to the bar, and %s came from the window's shorter memory.",
-		       count(l, "differing", c, sizeof c), count(l, "confirmed_leaks", d, sizeof d),
+		       "history up to the bar.", count(l, "differing", c, sizeof c),
+		       count(l, "confirmed_leaks", d, sizeof d));
+	used = strlen(text);
+	/* a bar the whole prefix settled holds the backtest's decision: no difference */
+	if (sa_json_bool(l, "ok", false) && sa_json_num(l, "memory_mismatches", 0) > 0)
+		sa_fmt(text + used, sizeof text - used, " %s bars the window decided otherwise agreed with "
+		       "the backtest once decided again on the whole history up to the bar (the window was "
+		       "shorter than the strategy's memory): they hold the backtest's decision.",
 		       count(l, "memory_mismatches", e, sizeof e));
 	cJSON_AddStringToObject(o, "decided", text);
 }

@@ -1,5 +1,5 @@
 /* sbx_stage.h - the skeleton the stages that run the upload share (lookahead, robust, sealed, variants),
- * and the ones that score the runs they kept (robust_score, variants_score): one command line,
+ * and the ones that score the runs they kept (robust_score, sealed_score, variants_score): one command line,
  * one way to say why a check could not be made, one main. Each stage keeps only what it does
  * with its runs. */
 #ifndef SBX_STAGE_H

@@ -631,11 +631,12 @@ def live_checks(d, replay, curve, run, bars):
              near(d_lb["net_return_backtest"], net[-1] - 1)),
             ("live_vs_backtest.difference = backtest less live net return, each compounded",
              near(d_lb["difference"], (net[-1] - 1) - (curve[-1] - 1))),
-            # live.differing counts the window's differences, memory ones included; a memory
-            # mismatch is scored at the whole prefix's decision, which is run.json's
-            ("live_vs_backtest.differing_bars counts the bars whose live.signals differ from run.json's",
-             len(live) == len(full) > 0 and d_lb["differing_bars"] == differing ==
-             la.get("differing", differing) - la.get("memory_mismatches", 0))]
+            # a memory mismatch holds the whole prefix's decision, run.json's: no difference
+            ("live_vs_backtest.differing_bars and live.differing count the bars whose live.signals differ from run.json's",
+             len(live) == len(full) > 0 and d_lb["differing_bars"] == differing == la.get("differing")),
+            ("live.first_differences lists bars whose live and backtest values differ, each as live.signals and run.json give it",
+             all(x["live"] == live[x["bar"]] and x["backtest"] == full[x["bar"]] and
+                 (x["live"] != x["backtest"] or x["confirmed"] == "leak") for x in la.get("first_differences", [])))]
     if bars is not None:
         ex = replay.get("exits")
         x = replay_bars(bars, full, replay["costs"], 1.0, 0, Exits(ex) if ex else None)

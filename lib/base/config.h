@@ -36,10 +36,10 @@ enum sa_knob_type {
 	  "OHLCV csv (the default is the bundled synthetic series)")                             \
 	X(SEALED, "SEALED", NULL, SA_KNOB_MAKE, 0, 0, "", "",                                         \
 	  "sealed OHLCV csv, read like DATA: the strategy is also run and scored there (aggregates only)") \
-	X(SEALED_BUDGET, "SEALED_BUDGET", "sealed.budget", SA_KNOB_INT, 1, 1000, "5", "sealed",        \
+	X(SEALED_BUDGET, "SEALED_BUDGET", "sealed.budget", SA_KNOB_INT, 1, 1000, "5", "sealed_score",       \
 	  "audits a sealed set answers (the ledger counts them by the set's sha256); then it is spent") \
 	X(ADJUSTED, "ADJUSTED", "data.adjusted", SA_KNOB_INT, 0, 1, "0",                             \
-	  "fingerprint sandbox lookahead robust robust_score sealed variants variants_score replay stats report",                       \
+	  "fingerprint sandbox lookahead robust robust_score sealed sealed_score variants variants_score replay stats report",                       \
 	  "1: scale open, high, low, close by the data's Adj Close / Close, bar by bar")         \
 	X(JUMP_SIGMAS, "JUMP_SIGMAS", "data.jump_sigmas", SA_KNOB_NUM, 3, 1e6, "15",                \
 	  "fingerprint",                                                                             \
@@ -56,7 +56,7 @@ enum sa_knob_type {
 	  "0", "stats", "variance of the trials' per-trade Sharpe ratios, for trials run elsewhere " \
 	  "(0: measured from VARIANTS, else 1/(T-1))")                                           \
 	X(LEDGER, "LEDGER", "deflation.ledger", SA_KNOB_STR, 0, 1024, "out/nightly/history.sqlite", \
-	  "ledger sealed",                                                                                  \
+	  "ledger sealed sealed_score",                                                                                  \
 	  "the nightly's history whose trial ledger counts this strategy's versions (empty: off)") \
 	X(HYPEROPT_EPOCHS, "HYPEROPT_EPOCHS", "deflation.hyperopt_epochs", SA_KNOB_INT, 1, 1e9, "100", \
 	  "stats",                                                                                   \
@@ -71,55 +71,55 @@ enum sa_knob_type {
 	  "stats",                                                                                   \
 	  "the factor a parameter is assumed searched over (largest value over smallest): with how fast its neighbours' returns decorrelate, the family's independent trials the deflation counts at least (1: off)") \
 	X(FEE_BPS, "FEE_BPS", "costs.fee_bps", SA_KNOB_NUM, 0, 1000, "",                             \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "fees per side, in bps of the traded notional (empty: the market's, FEE_BPS_<MARKET>)") \
 	X(SLIPPAGE_BPS, "SLIPPAGE_BPS", "costs.slippage_bps", SA_KNOB_NUM, 0, 1000, "",              \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "slippage per side, in bps of the traded notional (empty: SLIPPAGE_BPS_<MARKET>)")     \
 	X(FEE_BPS_PERP, "FEE_BPS_PERP", "costs.fee_bps_perp", SA_KNOB_NUM, 0, 1000, "5",            \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "perp's fee per side unless FEE_BPS: a perpetual exchange's taker fee (Binance USD-M 0.05 %)") \
 	X(FEE_BPS_SPOT, "FEE_BPS_SPOT", "costs.fee_bps_spot", SA_KNOB_NUM, 0, 1000, "10",           \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "spot's fee per side unless FEE_BPS: a spot exchange's taker fee (Binance spot 0.10 %)") \
 	X(FEE_BPS_STOCK, "FEE_BPS_STOCK", "costs.fee_bps_stock", SA_KNOB_NUM, 0, 1000, "1",         \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "stock's fee per side unless FEE_BPS: a broker's commission (USD 0.005 a share of USD 50)") \
 	X(FEE_BPS_FX, "FEE_BPS_FX", "costs.fee_bps_fx", SA_KNOB_NUM, 0, 1000, "0",                  \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "fx's fee per side unless FEE_BPS: none, a retail FX broker is paid in the spread")    \
 	X(SLIPPAGE_BPS_PERP, "SLIPPAGE_BPS_PERP", "costs.slippage_bps_perp", SA_KNOB_NUM, 0, 1000,  \
-	  "2", "robust_score sealed variants_score replay stats",                          \
+	  "2", "robust_score sealed_score variants_score replay stats",                          \
 	  "perp's slippage per side unless SLIPPAGE_BPS")                                        \
 	X(SLIPPAGE_BPS_SPOT, "SLIPPAGE_BPS_SPOT", "costs.slippage_bps_spot", SA_KNOB_NUM, 0, 1000,  \
-	  "2", "robust_score sealed variants_score replay stats",                          \
+	  "2", "robust_score sealed_score variants_score replay stats",                          \
 	  "spot's slippage per side unless SLIPPAGE_BPS")                                        \
 	X(SLIPPAGE_BPS_STOCK, "SLIPPAGE_BPS_STOCK", "costs.slippage_bps_stock", SA_KNOB_NUM, 0, 1000, \
-	  "2", "robust_score sealed variants_score replay stats",                          \
+	  "2", "robust_score sealed_score variants_score replay stats",                          \
 	  "stock's slippage per side unless SLIPPAGE_BPS: half a quoted spread of about 4 bp")   \
 	X(SLIPPAGE_BPS_FX, "SLIPPAGE_BPS_FX", "costs.slippage_bps_fx", SA_KNOB_NUM, 0, 1000, "0.5", \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "fx's slippage per side unless SLIPPAGE_BPS: half a 1-pip EUR/USD spread (0.9 bp)")    \
 	X(MIN_COMMISSION_STOCK, "MIN_COMMISSION_STOCK", "costs.min_commission_stock", SA_KNOB_NUM, 0, 1000, "1", \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "stock: the least commission an order pays, in the stake's currency (Interactive Brokers' fixed pricing: USD 1); the fee per side is at least it over STAKE") \
 	X(STAKE, "STAKE", "costs.stake", SA_KNOB_NUM, 1, 1e12, "10000",                            \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "the account in the stake's currency: the notional of one order, that MIN_COMMISSION_STOCK is set against, and the report's starting balance (as freqtrade's)") \
 	X(SPREAD_FLOOR, "SPREAD_FLOOR", "costs.spread_floor", SA_KNOB_NUM, 0, 10, "1",               \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "slippage per side is at least this times half the spread the bars imply (the least of Roll's, Corwin-Schultz's and Abdi-Ranaldo's estimates); 0: no floor") \
 	X(FUNDING_BPS_8H, "FUNDING_BPS_8H", "costs.funding_bps_8h", SA_KNOB_NUM, -1000, 1000,    \
-	  "1", "robust_score sealed variants_score replay stats",                          \
+	  "1", "robust_score sealed_score variants_score replay stats",                          \
 	  "perp: funding per 8 h of held notional, in bps, paid by either side (see FUNDING_INCOME)") \
 	X(FUNDING_INCOME, "FUNDING_INCOME", "costs.funding_income", SA_KNOB_INT, 0, 1, "0",          \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "1: funding is signed, a long pays FUNDING_BPS_8H and a short receives it; 0: never income") \
 	X(MARKET, "MARKET", "costs.market", SA_KNOB_STR, 0, 5, "",                                   \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "perp, spot, stock or fx (empty: from the data: a funding column or -futures perp, weekday sessions stock, the FX week fx, else spot)") \
 	X(BORROW_BPS_YEAR, "BORROW_BPS_YEAR", "costs.borrow_bps_year", SA_KNOB_NUM, 0, 100000, "30", \
-	  "robust_score sealed variants_score replay stats",                          \
+	  "robust_score sealed_score variants_score replay stats",                          \
 	  "stock, spot: borrow fee of a short, bps a year of its notional, for the time it is held") \
 	X(RECONCILE_BPS, "RECONCILE_BPS", "reconcile.bps", SA_KNOB_NUM, 0, 10000, "1",               \
 	  "replay",                                                                                  \

@@ -40,6 +40,8 @@
 	  "the signals or the trade log replayed with honest fills and costs")                    \
 	X(STATS, "stats.json", "stats", 1, "verdict report nightly",                                 \
 	  "the statistics of the replayed trades, deflated for the trials")                       \
+	X(SEALED_RUN, "sealed_run.json", "sealed", 1, "sealed_score",                                \
+	  "that the upload was run on the sealed bars, and the run's key in the ledger's history")  \
 	X(SEALED, "sealed.json", "sealed", 2, "verdict report",                                      \
 	  "one outcome of a run on the sealed bars")                                              \
 	X(LEDGER, "ledger.json", "ledger", 1, "stats nightly",                                       \

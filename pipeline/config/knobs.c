@@ -34,7 +34,7 @@ static void print_default(const struct sa_knob *r)
  * a knob it reads would not re-run it (17-knob-readers traces every stage, sealed included). */
 static const char *const stages[] = {
 	"fingerprint", "inspect", "ledger", "sandbox", "lookahead", "robust", "robust_score", "sealed",
-	"variants", "variants_score", "replay", "stats", "verdict", "narrate", "report",
+	"sealed_score", "variants", "variants_score", "replay", "stats", "verdict", "narrate", "report",
 };
 
 /* Whether the space-separated list holds word. */

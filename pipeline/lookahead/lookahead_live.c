@@ -209,8 +209,10 @@ static void take_confirm(struct la_live *lv, size_t i, const struct sbx_result *
 		lv->sig[t] = r->signals[t];
 		lv->state[t] = r->signals[t] == lv->backtest[t] ? LA_LIVE_MEMORY : LA_LIVE_LEAK;
 	} else if (t >= c->first_traded) {
-		/* the backtest traded on a bar the strategy cannot decide from its past */
+		/* the backtest traded on a bar the strategy cannot decide from its past: a live bot
+		 * holds no position there, as on a bar where it raised */
 		note_failure(lv, t, r);
+		lv->sig[t] = 0;
 		lv->state[t] = LA_LIVE_LEAK;
 	}
 }
@@ -230,6 +232,17 @@ static int confirm(struct sbx_zygote *z, const struct da_ohlcv *bars, int jobs, 
 	rc = run_jobs(z, job, m, NULL, jobs, deadline, NULL, lv, take_confirm, &ctx, why, len);
 	free(job);
 	return rc;
+}
+
+/* Bars whose published live decision is not the backtest's: a bar the whole prefix settled as
+ * memory holds the prefix's decision, the backtest's own, and is no difference. */
+static size_t count_differing(const struct la_live *lv)
+{
+	size_t k = 0;
+
+	for (size_t t = 0; t < lv->n; t++)
+		k += lv->sig[t] != lv->backtest[t];
+	return k;
 }
 
 static size_t count(const struct la_live *lv, uint8_t st)
@@ -374,7 +387,7 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 		if (sample(z, bars, jobs, deadline, first_traded, rng, lv, why, len) < 0)
 			goto out;
 	}
-	lv->differing = count(lv, LA_LIVE_DIFFER) + count(lv, LA_LIVE_LEAK) + count(lv, LA_LIVE_MEMORY);
+	lv->differing = count_differing(lv);
 	lv->leaks = count(lv, LA_LIVE_LEAK);
 	lv->memory = count(lv, LA_LIVE_MEMORY);
 	lv->unconfirmed = count(lv, LA_LIVE_DIFFER);
@@ -407,7 +420,7 @@ bool la_live_settled(const struct la_live *lv)
 
 static const char *state_word(uint8_t st)
 {
-	return st == LA_LIVE_LEAK ? "leak" : st == LA_LIVE_MEMORY ? "memory" : "unconfirmed";
+	return st == LA_LIVE_LEAK ? "leak" : "unconfirmed";
 }
 
 static cJSON *differences_json(const struct la_live *lv, const int64_t *times)
@@ -420,7 +433,7 @@ static cJSON *differences_json(const struct la_live *lv, const int64_t *times)
 		uint8_t st = lv->state[t];
 		cJSON *o;
 
-		if (st != LA_LIVE_DIFFER && st != LA_LIVE_LEAK && st != LA_LIVE_MEMORY)
+		if (st != LA_LIVE_DIFFER && st != LA_LIVE_LEAK)
 			continue;
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "bar", (double)t);

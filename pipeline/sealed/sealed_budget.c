@@ -1,12 +1,14 @@
 /* sealed_budget.c - the sealed sets' keys and budgets in the ledger's history. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "config.h"
 #include "fileio.h"
 #include "ledger.h"
 #include "sealed_budget.h"
@@ -17,7 +19,9 @@ static const char schema_sql[] =
 	" set_sha256 TEXT NOT NULL, audit TEXT NOT NULL, lineage TEXT NOT NULL,"
 	" outcome TEXT NOT NULL DEFAULT '', UNIQUE (set_sha256, audit));"
 	"CREATE TABLE IF NOT EXISTS sealed_refusals (set_sha256 TEXT NOT NULL, audit TEXT NOT NULL,"
-	" rule TEXT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (set_sha256, audit, rule));";
+	" rule TEXT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (set_sha256, audit, rule));"
+	"CREATE TABLE IF NOT EXISTS sealed_runs (set_sha256 TEXT NOT NULL, run TEXT NOT NULL,"
+	" status TEXT NOT NULL, signals BLOB, PRIMARY KEY (set_sha256, run));";
 
 static int db_fail(sqlite3 *db, const char *what, char *err, size_t errlen)
 {
@@ -178,12 +182,12 @@ int sl_budget_take(sqlite3 *db, const struct sl_audit *a, long budget, struct sl
 		      err, errlen);
 }
 
-/* One rule's count of refusals. Returns 0 or -1. */
-static int record_rule(sqlite3 *db, const struct sl_audit *a, const struct sbx_rule_count *r)
+/* One rule's count of refusals, under the audit or the run key. Returns 0 or -1. */
+static int record_rule(sqlite3 *db, const char *set, const char *audit, const struct sbx_rule_count *r)
 {
 	/* the rule's name is the sandbox's own text (sbx_rules.h), never the upload's */
 	sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO sealed_refusals (set_sha256, audit, rule, "
-				"count) VALUES (?, ?, ?, ?)", a->set, a->id, r->rule);
+				"count) VALUES (?, ?, ?, ?)", set, audit, r->rule);
 	int rc;
 
 	if (!st)
@@ -204,7 +208,7 @@ int sl_budget_record(sqlite3 *db, const struct sl_audit *a, enum sl_outcome o,
 	rc = exec_one(db, "UPDATE sealed_audits SET outcome = ?3 WHERE set_sha256 = ?1 AND audit = ?2",
 		      a->set, a->id, sl_outcome_name(o));
 	for (size_t i = 0; rc == 0 && i < n_rules; i++)
-		rc = record_rule(db, a, &rules[i]);
+		rc = record_rule(db, a->set, a->id, &rules[i]);
 	return end_tx(db, rc, err, errlen);
 }
 
@@ -230,4 +234,123 @@ int sl_budget_draws(const struct sl_budget *b, const struct sl_audit *a, struct 
 	d->eta = uniform(md + 8);
 	d->xi = uniform(md + 16);
 	return 0;
+}
+
+/* The value at a knob's "key" or "group.key" in config.json (borrowed), or NULL. */
+static const cJSON *at(const cJSON *cfg, const char *path)
+{
+	char group[128];
+	const char *dot = strchr(path, '.');
+
+	if (!dot)
+		return cJSON_GetObjectItemCaseSensitive(cfg, path);
+	snprintf(group, sizeof group, "%.*s", (int)(dot - path), path);
+	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cfg, group), dot + 1);
+}
+
+/* Whether knob k is read by one of the stages of readers (space-separated) and can change what
+ * is run or told (the budget and the history's place cannot). */
+static bool read_by(enum sa_knob_id k, const char *readers)
+{
+	char pad[512], word[64];
+	const char *p = readers;
+	int n;
+
+	if (!sa_knobs[k].path || k == SA_K_SEALED_BUDGET || k == SA_K_LEDGER)
+		return false;
+	snprintf(pad, sizeof pad, " %s ", sa_knobs[k].readers);
+	while (sscanf(p, "%63s%n", word, &n) == 1) {
+		char w[70];
+
+		snprintf(w, sizeof w, " %s ", word);
+		if (strstr(pad, w))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+int sl_knobs_hash(const cJSON *cfg, const char *readers, const char *head, char hex[65], char *err,
+		  size_t errlen)
+{
+	char text[8192], *v;
+	size_t used = (size_t)snprintf(text, sizeof text, "%s\n", head);
+
+	for (int k = 0; k < SA_K_COUNT && used < sizeof text; k++) {
+		if (!read_by((enum sa_knob_id)k, readers))
+			continue;
+		v = cJSON_PrintUnformatted(at(cfg, sa_knobs[k].path));
+		used += (size_t)snprintf(text + used, sizeof text - used, "%s=%s\n", sa_knobs[k].path,
+					 v ? v : "null");
+		cJSON_free(v);
+	}
+	if (used >= sizeof text)
+		return snprintf(err, errlen, "the knobs do not fit"), -1;
+	return sa_sha256_buf(text, used, hex, err, errlen);
+}
+
+int sl_run_key(const char *strategy, const cJSON *cfg, char key[65], char *err, size_t errlen)
+{
+	char up[65], head[80];
+
+	if (sa_sha256_file(strategy, up, err, errlen) < 0)
+		return -1;
+	snprintf(head, sizeof head, "run %s", up);
+	return sl_knobs_hash(cfg, "sealed", head, key, err, errlen);
+}
+
+int sl_runs_put(sqlite3 *db, const char *set, const char *run, const char *status, const int8_t *sig,
+		size_t n, const struct sbx_rule_count *rules, size_t n_rules, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, "locked", err, errlen);
+	st = prep(db, "INSERT OR REPLACE INTO sealed_runs (set_sha256, run, status, signals) VALUES (?, ?, ?, ?)",
+		  set, run, status);
+	rc = st ? 0 : -1;
+	if (st && sig)
+		sqlite3_bind_blob(st, 4, n ? (const void *)sig : "", (int)n, SQLITE_STATIC);
+	if (st && sqlite3_step(st) != SQLITE_DONE)
+		rc = -1;
+	sqlite3_finalize(st);
+	for (size_t i = 0; rc == 0 && i < n_rules; i++)
+		rc = record_rule(db, set, run, &rules[i]);
+	return end_tx(db, rc, err, errlen);
+}
+
+int sl_runs_get(sqlite3 *db, const char *set, const char *run, char status[16], int8_t **sig, size_t *n,
+		char *err, size_t errlen)
+{
+	sqlite3_stmt *st = prep(db, "SELECT status, signals FROM sealed_runs WHERE set_sha256 = ? AND run = ?",
+				set, run, NULL);
+	int rc, found = 0;
+
+	*sig = NULL;
+	*n = 0;
+	if (!st)
+		return db_fail(db, "read", err, errlen);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		int bytes = sqlite3_column_bytes(st, 1);
+		const void *blob = sqlite3_column_blob(st, 1);
+
+		snprintf(status, 16, "%s", (const char *)sqlite3_column_text(st, 0));
+		found = 1;
+		if (blob && bytes > 0) {
+			*sig = malloc((size_t)bytes);
+			if (!*sig) {
+				sqlite3_finalize(st);
+				return snprintf(err, errlen, "out of memory"), -1;
+			}
+			memcpy(*sig, blob, (size_t)bytes);
+			*n = (size_t)bytes;
+		}
+	} else if (rc != SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return db_fail(db, "read", err, errlen);
+	}
+	sqlite3_finalize(st);
+	return found;
 }

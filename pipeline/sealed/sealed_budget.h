@@ -9,6 +9,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
 
 #include <sqlite3.h>
 
@@ -48,5 +51,28 @@ int sl_budget_record(sqlite3 *db, const struct sl_audit *a, enum sl_outcome o,
 
 /* The holdout's draws for audit a from the set's key. Returns 0, or -1 when HMAC failed. */
 int sl_budget_draws(const struct sl_budget *b, const struct sl_audit *a, struct sl_draws *d);
+
+/* The sha256 of head and config.json's values of the knobs read by any stage of readers
+ * (space-separated), SEALED_BUDGET and LEDGER aside: what can change a run or an answer.
+ * Returns 0, or -1 with why. */
+int sl_knobs_hash(const cJSON *cfg, const char *readers, const char *head, char hex[65], char *err,
+		  size_t errlen);
+
+/* The sealed run's key: the upload's sha256 and the knobs the run stage reads (sealed), so a
+ * host-side knob (a cost) finds the same run and a run-side one (a limit) another. Returns 0,
+ * or -1 with why. */
+int sl_run_key(const char *strategy, const cJSON *cfg, char key[65], char *err, size_t errlen);
+
+/* The sealed runs, kept in the history beside the set's key and never in a bundle: the run's
+ * status ("ran" with its signals, one a sealed bar; else the outcome's name: failed, cut_short,
+ * refused) and its refusals counted per rule under the run key. A run made again replaces its
+ * row. Returns 0, or -1 with why. */
+int sl_runs_put(sqlite3 *db, const char *set, const char *run, const char *status, const int8_t *sig,
+		size_t n, const struct sbx_rule_count *rules, size_t n_rules, char *err, size_t errlen);
+
+/* The kept run of set and run key: its status and signals (*sig malloc'd, NULL when none; the
+ * caller frees). Returns 1, 0 when no such run is kept, or -1 with why. */
+int sl_runs_get(sqlite3 *db, const char *set, const char *run, char status[16], int8_t **sig, size_t *n,
+		char *err, size_t errlen);
 
 #endif

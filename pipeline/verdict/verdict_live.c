@@ -150,11 +150,11 @@ char *vd_live_clause(const struct vd_live *l, char *buf, size_t len)
 		return buf;
 	}
 	say_decided(l, buf, len);
-	/* a memory mismatch is scored at the whole prefix's decision, the backtest's own */
-	if (l->differing - l->memory > 0 && l->leaks == 0)
+	/* a memory mismatch holds the whole prefix's decision, the backtest's own: no difference */
+	if (l->differing > 0 && l->leaks == 0)
 		add(buf, len, "; %ld bar%s decided live differ%s from the backtest, none confirmed as "
-		    "look-ahead, and the statistics score the live decisions", l->differing - l->memory,
-		    plural(l->differing - l->memory), l->differing - l->memory == 1 ? "s" : "");
+		    "look-ahead, and the statistics score the live decisions", l->differing,
+		    plural(l->differing), l->differing == 1 ? "s" : "");
 	return buf;
 }
 

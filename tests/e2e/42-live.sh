@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 42-live.sh - the quiet vetoes (tests/lookahead/quiet/, issue 51): a strategy that peeks 12 bars
+# 42-live.sh - the quiet vetoes (tests/lookahead/quiet/): a strategy that peeks 12 bars
 # ahead and only skips the entries that would lose changes no position where it peeks, so a check
 # that re-runs truncated histories where positions change, plus a few bars from a public seed,
 # finds it only by luck of the draw. Only deciding every bar with the future hidden, as a live bot
@@ -83,6 +83,43 @@ for f in "$Q"/*.py; do
 done
 check "the corpus holds peekers ($peekers) and causal rules ($causal)" \
 	test "$peekers" -ge 4 -a "$causal" -ge 2
+
+# A long-memory freqtrade rule that re-enters after each exit, on freqtrade's own 5m test candles:
+# the first window is shorter than its memory, so some live decisions are settled on the whole
+# prefix as memory. A settled bar holds the backtest's decision and is no difference: the published
+# counts and the published per-bar values must agree, as recompute.py checks from the bundle alone.
+N=e2e-live-reentry
+C=tests/frameworks/unittest_btc_5m.csv
+got=$(audit tests/frameworks/strategies/ft_reentry.py $N DATA=$C)
+case $got in
+READY_FOR_MICRO_LIVE | WATCH | NOT_READY) ok "re-entry: judged by its gates, not rejected for look-ahead ($got)" ;;
+*) not_ok "re-entry: judged by its gates, not rejected for look-ahead" "verdict: '$got'" "$(facts $N)" ;;
+esac
+check "re-entry: some live decisions settled as memory, none of them counted as differing, the list holds only differences" \
+	"$PY" - "out/$N" <<'PYEOF'
+import json, sys
+d = sys.argv[1]
+l = json.load(open(d + "/lookahead.json"))["live"]
+full = json.load(open(d + "/run.json"))["signals"]
+differ = sum(a != b for a, b in zip(l["signals"], full))
+assert l["memory_mismatches"] > 0, l["memory_mismatches"]
+assert l["differing"] == differ, (l["differing"], differ, l["memory_mismatches"])
+assert all(x["confirmed"] != "memory" for x in l["first_differences"]), l["first_differences"][:3]
+PYEOF
+check "re-entry: recompute.py with the candles agrees with the bundle (live.differing among its checks)" \
+	"$PY" tests/recompute.py "out/$N" $C
+"$PY" - "out/$N" <<'PYEOF'
+import json, sys
+p = sys.argv[1] + "/lookahead.json"
+la = json.load(open(p))
+la["live"]["differing"] += la["live"]["memory_mismatches"]
+json.dump(la, open(p, "w"))
+PYEOF
+if "$PY" tests/recompute.py "out/$N" $C >"$TMP/reentry.out" 2>&1; then
+	not_ok "recompute.py fails when live.differing counts the settled bars as differences"
+else
+	ok "recompute.py fails when live.differing counts the settled bars as differences"
+fi
 
 rm -rf out/e2e-live-*
 finish

@@ -48,6 +48,16 @@ told() {
 		"$(jget "out/$1/sealed.json" budget.used)/$(jget "out/$1/sealed.json" budget.of)"
 }
 
+# sealed_stages STRATEGY CONFIG DATA OUT [INSPECT]: the two sealed stages by hand, the run kept in
+# CONFIG's history (OUT.run.json the run's file), then scored into OUT; the honest audit's run.json
+# and replay.json stand for the audit's
+sealed_stages() {
+	"$BIN/sealed" --strategy "$1" --run out/e2e-sealed-honest/run.json --data "$3" --config "$2" \
+		-o "$4.run.json" >/dev/null 2>&1
+	"$BIN/sealed_score" --strategy "$1" ${5:+--inspect "$5"} --runs "$4.run.json" \
+		--replay out/e2e-sealed-honest/replay.json --data "$3" --config "$2" -o "$4" >/dev/null 2>&1
+}
+
 N=e2e-sealed-honest
 expect_eq "the honest demo holds on sealed bars: WATCH as without them" WATCH \
 	"$(audit demos/honest.py $N "$TMP/sealed.csv")"
@@ -108,8 +118,7 @@ c = json.load(open(sys.argv[1])); c["deflation"]["ledger"] = sys.argv[2]; json.d
 # the history exists before the decoded audits (as it does once any sealed audit has run; its
 # being there shows in ledger.json): one sealed run of the honest demo on the chop, a third set
 with_ledger "$D" "$TMP/decoded.json"
-"$BIN/sealed" --strategy demos/honest.py --run out/e2e-sealed-honest/run.json --replay out/e2e-sealed-honest/replay.json \
-	--data "$TMP/chop.csv" --config "$TMP/decoded.json" -o "$TMP/decoded-sealed.json"
+sealed_stages demos/honest.py "$TMP/decoded.json" "$TMP/chop.csv" "$TMP/decoded-sealed.json"
 expect_eq "the decoding history is made by a sealed run" "true fails" \
 	"$(jget "$TMP/decoded-sealed.json" ok) $(jget "$TMP/decoded-sealed.json" outcome)"
 # decoded FILE NAME: audits FILE against both sets; prints decode.py's line
@@ -157,9 +166,9 @@ expect_eq "spent: an audit the set answered before keeps its place and its answe
 
 # no history to keep the budget and the key in: the stage refuses, the gate fails
 with_ledger "" "$TMP/noledger.json"
-"$BIN/sealed" --strategy demos/honest.py --run out/e2e-sealed-honest/run.json --replay out/e2e-sealed-honest/replay.json \
-	--data "$TMP/sealed.csv" --config "$TMP/noledger.json" -o "$TMP/noledger-sealed.json"
-expect_eq "without LEDGER a sealed audit is refused with the reason" "false" "$(jget "$TMP/noledger-sealed.json" ok)"
+sealed_stages demos/honest.py "$TMP/noledger.json" "$TMP/sealed.csv" "$TMP/noledger-sealed.json"
+expect_eq "without LEDGER a sealed run and its score are refused with the reason" "false false" \
+	"$(jget "$TMP/noledger-sealed.json.run.json" ok) $(jget "$TMP/noledger-sealed.json" ok)"
 check "no ledger: the reason says why" grep -q "SEALED needs LEDGER" "$TMP/noledger-sealed.json"
 
 # a lineage is the structure of the code: a renamed copy of the honest demo (another file name,
@@ -171,9 +180,7 @@ sed -e 's/fast/quick/g; s/span=12/span=10/; s/0\.002/0.003/g; s/Honest trend-fol
 # lineage_run FILE TAG: inspect, then the sealed stage on the sealed set; prints "used/of lineage_used"
 lineage_run() {
 	"$BIN/inspect" --strategy "$1" -o "$TMP/$2-inspect.json" >/dev/null 2>&1
-	"$BIN/sealed" --strategy "$1" --inspect "$TMP/$2-inspect.json" --run out/e2e-sealed-honest/run.json \
-		--replay out/e2e-sealed-honest/replay.json --data "$TMP/sealed.csv" --config "$TMP/lineage.json" \
-		-o "$TMP/$2-sealed.json" >/dev/null 2>&1
+	sealed_stages "$1" "$TMP/lineage.json" "$TMP/sealed.csv" "$TMP/$2-sealed.json" "$TMP/$2-inspect.json"
 	echo "$(jget "$TMP/$2-sealed.json" budget.used)/$(jget "$TMP/$2-sealed.json" budget.of)" \
 		"$(jget "$TMP/$2-sealed.json" budget.lineage_used)"
 }
@@ -191,11 +198,47 @@ expect_eq "lineage: other code on the same set is a lineage of its own" "3/5 1" 
 expect_eq "lineage: the copy made again keeps its place in both counts" "2/5 2" \
 	"$(lineage_run "$TMP/my_trend_v2.py" lineage-copy)"
 
+# --- a cost changed under SEALED: the kept run re-scored on the host, no sandbox run; another
+# cost is another question about the sealed bars, so it takes a place of its own in the set's
+# budget and its lineage's, while a cost asked about before keeps its place and its answer.
+# A history of its own, so the counts start at one.
+N=e2e-sealed-rescore
+H="$TMP/rescore.sqlite"
+rescore() {
+	make --no-print-directory audit STRATEGY=demos/honest.py NAME=$N TRIALS=3 PERMUTATIONS=20 \
+		SEALED="$TMP/sealed.csv" LEDGER="$H" "$@" >"$TMP/$N.log" 2>&1
+}
+rescore
+expect_eq "rescore: the first audit, the set's first" "as_open true 1/5" "$(told $N)"
+cp "out/$N/sealed.json" "$TMP/rescore-first.json"
+check "rescore: sealed_run.json holds that it ran, its key and the set's size, nothing of the sealed bars" \
+	"$PY" - "out/$N/sealed_run.json" "$H" <<'PYEOF'
+import json, re, sqlite3, sys
+r = json.load(open(sys.argv[1]))
+assert sorted(r) == ["bars", "ok", "ran", "reason", "run", "schema", "stage"], sorted(r)
+assert r["stage"] == "sealed" and r["ok"] and r["ran"] and r["bars"] == 8760, r
+assert re.fullmatch("[0-9a-f]{64}", r["run"]), r["run"]
+rows = sqlite3.connect(sys.argv[2]).execute("SELECT run, status, length(signals) FROM sealed_runs").fetchall()
+assert rows == [(r["run"], "ran", 8760)], rows
+PYEOF
+rescore FEE_BPS=25
+expect_eq "rescore: FEE_BPS=25 under SEALED runs no sandbox, re-scores sealed.json" "0 1" \
+	"$(grep -c SANDBOX "$TMP/$N.log") $(grep -c 'STAGE .*sealed\.json' "$TMP/$N.log")"
+expect_eq "rescore: another cost takes a place of its own in the set's budget and its lineage's" "2/5 2" \
+	"$(jget out/$N/sealed.json budget.used)/$(jget out/$N/sealed.json budget.of) $(jget out/$N/sealed.json budget.lineage_used)"
+rescore
+expect_eq "rescore: back at the first cost, no sandbox run, its place and its answer kept, byte for byte" "0 same" \
+	"$(grep -c SANDBOX "$TMP/$N.log") $(cmp -s "$TMP/rescore-first.json" out/$N/sealed.json && echo same)"
+check "rescore: the re-scored bundle still carries no time of the sealed bars" sh -c "! grep -rlE '2026-[01][0-9]-[0-3][0-9][T ][0-2][0-9]:' out/$N/ \
+	--include='*.json' --include='*.csv' --include='*.html' --include='*.txt' --include='*.xlsx'"
+rescore AUDIT_S=601
+expect_eq "rescore: a knob of the run (AUDIT_S) runs it again in the sandbox" "1" "$(grep -c 'SANDBOX .*sealed_run\.json' "$TMP/$N.log")"
+
 # without SEALED the same audit has no sealed gate and no sealed.json left behind
 N=e2e-sealed-chop
 expect_eq "without SEALED, no sealed gate" "WATCH absent" \
 	"$(audit demos/honest.py $N) $(gates $N | grep -q sealed= && echo present || echo absent)"
-check "without SEALED, the old sealed.json is gone" test ! -e "out/$N/sealed.json"
+check "without SEALED, the old sealed.json and sealed_run.json are gone" test ! -e "out/$N/sealed.json" -a ! -e "out/$N/sealed_run.json"
 
 # a sealed file the loader refuses stops the audit before any stage runs, with its reason
 printf 'time,open\nnot a time,1\n' >"$TMP/bad.csv"

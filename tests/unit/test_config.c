@@ -14,8 +14,8 @@
 #include "config.h"
 
 static const char *const stages[] = { "fingerprint", "inspect", "ledger", "sandbox", "lookahead", "robust",
-				      "robust_score", "sealed", "variants", "variants_score", "replay", "stats",
-				      "verdict", "narrate", "report" };
+				      "robust_score", "sealed", "sealed_score", "variants", "variants_score",
+				      "replay", "stats", "verdict", "narrate", "report" };
 
 static int is_stage(const char *w, size_t n)
 {

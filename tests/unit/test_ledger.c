@@ -212,6 +212,51 @@ static void test_sealed_budget(void **state)
 	sqlite3_close(again);
 }
 
+/* A sealed run kept in the history: its signals back as they were put, a run made again
+ * replacing its row, a failed run without signals, an unknown key not found; the run key follows
+ * the knobs the run reads, never a cost. */
+static void test_sealed_runs(void **state)
+{
+	sqlite3 *db = NULL;
+	const int8_t sig[5] = { 0, 1, 1, -1, 0 }, again[5] = { 1, 1, 0, 0, -1 };
+	struct sbx_rule_count rules[1] = { { .rule = "writes stay in scratch", .count = 3 } };
+	char err[512], status[16], k1[65], k2[65], k3[65];
+	int8_t *got = NULL;
+	size_t n = 0;
+	cJSON *cfg = cJSON_Parse("{\"costs\": {\"fee_bps\": 10}, \"budget\": {\"audit_s\": 600}}");
+	const char *up = "tests/unit/test_ledger.c";
+
+	(void)state;
+	assert_int_equal(sl_budget_open(dbpath, &db, err, sizeof err), 0);
+	assert_int_equal(sl_runs_put(db, "S", "R", "ran", sig, 5, NULL, 0, err, sizeof err), 0);
+	assert_int_equal(sl_runs_get(db, "S", "R", status, &got, &n, err, sizeof err), 1);
+	assert_string_equal(status, "ran");
+	assert_int_equal(n, 5);
+	assert_memory_equal(got, sig, 5);
+	free(got);
+	assert_int_equal(sl_runs_put(db, "S", "R", "ran", again, 5, NULL, 0, err, sizeof err), 0);
+	assert_int_equal(sl_runs_get(db, "S", "R", status, &got, &n, err, sizeof err), 1);
+	assert_memory_equal(got, again, 5);
+	free(got);
+	assert_int_equal(sl_runs_put(db, "S", "F", "refused", NULL, 5, rules, 1, err, sizeof err), 0);
+	assert_int_equal(sl_runs_get(db, "S", "F", status, &got, &n, err, sizeof err), 1);
+	assert_string_equal(status, "refused");
+	assert_null(got);
+	assert_int_equal(n, 0);
+	assert_int_equal(sl_runs_get(db, "T", "R", status, &got, &n, err, sizeof err), 0);
+	assert_int_equal(sl_runs_get(db, "S", "X", status, &got, &n, err, sizeof err), 0);
+	/* a cost is the scoring's knob: the same run; the time budget is the run's: another */
+	assert_int_equal(sl_run_key(up, cfg, k1, err, sizeof err), 0);
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cfg, "costs"), "fee_bps", cJSON_CreateNumber(25));
+	assert_int_equal(sl_run_key(up, cfg, k2, err, sizeof err), 0);
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cfg, "budget"), "audit_s", cJSON_CreateNumber(601));
+	assert_int_equal(sl_run_key(up, cfg, k3, err, sizeof err), 0);
+	assert_string_equal(k1, k2);
+	assert_string_not_equal(k1, k3);
+	cJSON_Delete(cfg);
+	sqlite3_close(db);
+}
+
 /* Every draw on a grid of uniforms gives the outcome want for the query q. */
 static void always(double q, bool open_holds, enum sl_outcome want)
 {
@@ -325,6 +370,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lineages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sealed_budget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sealed_runs, setup, teardown),
 		cmocka_unit_test(test_sealed_holdout),
 		cmocka_unit_test(test_key_through_table),
 	};
