@@ -292,7 +292,7 @@ else not_ok "the rooms on the stage-file table ($TABLE_ROOMS) read no stage file
 # take their trees, opened through the table, from report/report_input.c, and read them by key
 # but report_trials.c's ledger sentence); each must still do so, so the list only shrinks.
 KEYED="pipeline/lookahead/lookahead.c pipeline/robust/robust_score.c pipeline/robust/robust_warmup.c
-pipeline/sealed/sealed.c pipeline/stats/stats.c pipeline/variants/variants.c
+pipeline/sealed/sealed.c pipeline/sealed/sealed_score.c pipeline/stats/stats.c pipeline/variants/variants.c
 pipeline/variants/variants_score.c report/report_trials.c"
 opened=$("$PY" - $KEYED <<'PYEOF'
 import glob, re, sys
