@@ -86,6 +86,9 @@ struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
 {
 	struct rp_costs x = *c;
 
+	for (int m = 0; m < RP_MARKETS && !c->rules_fee_set; m++)
+		x.rules_fee_bps[m] = rp_fee_bps(c, (enum rp_market)m);
+	x.rules_fee_set = true;
 	x.fee_bps *= k;
 	x.slippage_bps *= k;
 	for (int m = 0; m < RP_MARKETS; m++) {
@@ -788,6 +791,7 @@ int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 	enum rp_market market = rp_market_of(c, s);
 	const struct rp_exits *x = rp_exits_any(c->exits) ? c->exits : NULL;
 	double fee = rp_fee_bps(c, market) / 1e4;
+	double rules_fee = c->rules_fee_set ? c->rules_fee_bps[market] / 1e4 : fee;
 	double fund = market == RP_MARKET_PERP ? c->funding_bps_8h / 1e4 : 0.0;
 	bool borrows = market == RP_MARKET_STOCK || market == RP_MARKET_SPOT;
 	struct pass ps = {
@@ -797,7 +801,7 @@ int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 		.funding_short = c->funding_income ? -fund : fabs(fund),
 		.borrow_per_s = borrows ? c->borrow_bps_year / 1e4 / RP_YEAR_S : 0.0,
 		.eq_net = 1.0, .eq_gross = 1.0,
-		.x = x, .rule_fee = x && x->fee_in_profit ? fee : 0.0,
+		.x = x, .rule_fee = x && x->fee_in_profit ? rules_fee : 0.0,
 		.sig = signals,
 	};
 	size_t n = s->n;

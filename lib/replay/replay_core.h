@@ -143,6 +143,12 @@ struct rp_costs {
 				  * (0 until then): rp_slippage_bps charges at least this */
 	enum rp_market market;
 	const struct rp_exits *exits;  /* borrowed; NULL or none declared: signal exits only */
+	/* The fee per side, by market, that exits with fee_in_profit read (the fee freqtrade would
+	 * be told), when rules_fee_set: rp_costs_scaled keeps the unscaled fee here, so a replay at
+	 * k times the costs charges k times the fee on the trades freqtrade's rules make at the
+	 * audit's own fee. Unset: rp_fee_bps's. */
+	bool rules_fee_set;
+	double rules_fee_bps[RP_MARKETS];
 };
 
 /* The market a replay of s with c charges: c's, or when unset the data's: perp when it says so
@@ -218,7 +224,9 @@ static inline double rp_net_at(const struct rp_trade *t, double k)
 }
 
 /* c with every bps figure (fees, slippage and its floor, funding, borrow) times k >= 0, the market,
- * funding_income and the exits as they are: the cost model a replay at k times the costs uses. */
+ * funding_income and the exits as they are: the cost model a replay at k times the costs uses.
+ * The fee the exits' rules read (rules_fee_bps) stays c's unscaled one: the trades are the same
+ * at every multiple, only what they pay scales. */
 struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k);
 
 /* The trades' net returns in trade order, a new array of r->n_trades (at least one slot, so
