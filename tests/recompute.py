@@ -50,11 +50,18 @@ on the bar before fills at the open (but on the last bar); held, its side's exit
 trailing stop (trailing.best_first) moves with the bar's best price before its worst is
 compared, and an ROI or take-profit level the bar passes comes before a trailing stop it
 reaches. freqtrade's rules about the open trade (exits.exit_profit_only, exit_profit_offset,
-ignore_roi_if_entry_signal): an exit event fills only when the trade's profit at that open,
-side * (open / entry - 1), is above the offset, else the trade is held; the ROI step does not
+ignore_roi_if_entry_signal): an exit event fills only when the trade's profit at that open
+is above the offset, else the trade is held. A freqtrade class's (exits.source "freqtrade")
+rules read every profit as freqtrade's calc_profit_ratio does, with the replay's fee per side
+on both legs (never the slippage): at price p a long's is p (1 - fee) / (entry (1 + fee)) - 1,
+a short's 1 - p (1 + fee) / (entry (1 - fee)); other exits' is side * (p / entry - 1). That
+profit gates the trailing offsets (at the price the trail moves with), exit_profit_only (at the
+open) and the ROI step (at the bar's best price), and an ROI exit inside the bar fills at
+freqtrade's ROI close rate (_get_close_rate_for_roi) within the bar's low and high; the ROI step does not
 apply in a bar whose value before carries the held side's entry (16, the long entry signal as
 set, or 1 for a long; 2 for a short). A late fill by d bars replays the signals moved d - 1 bars later; a cost
-multiple k replays with every bps figure times k; the break-even is the k where the compounded net
+multiple k replays with every bps figure times k (the fee freqtrade's rules read stays the
+audit's own: the same trades pay k times the costs); the break-even is the k where the compounded net
 return crosses zero.
 """
 import csv
@@ -347,6 +354,28 @@ class Exits:
         self.profit_only = bool(d.get("exit_profit_only"))
         self.profit_offset = float(d.get("exit_profit_offset") or 0.0)
         self.ignore_roi = bool(d.get("ignore_roi_if_entry_signal"))
+        self.ft = d.get("source") == "freqtrade"
+        self.fee = 0.0  # the fee per side the rules read; set by replay_bars for a freqtrade class
+
+    def profit(self, side, e, p):
+        """The trade's profit at price p as the rules read it: a freqtrade class's is
+        calc_profit_ratio's, the legs' values with the fee (open e * (1 + side * fee), close
+        p * (1 - side * fee)); at a zero fee, or other exits, side * (p / e - 1)."""
+        f = self.fee if self.ft else 0.0
+        opened, closed = e * (1 + side * f), p * (1 - side * f)
+        return closed / opened - 1 if side > 0 else 1 - closed / opened
+
+    def roi_price(self, side, e, ret):
+        """The price past which the profit exceeds the ROI level ret."""
+        f = self.fee if self.ft else 0.0
+        return e * (1 + side * ret) * (1 + side * f) / (1 - side * f)
+
+    def roi_close(self, side, e, ret, low, high):
+        """freqtrade's _get_close_rate_for_roi: the close rate whose fee-paid return is ret,
+        within the bar."""
+        f = self.fee if self.ft else 0.0
+        rate = -(e * ret + side * e * (1 + side * f)) / (f - side)
+        return min(max(rate, low), high)
 
     def arm(self, side, e):
         inf = float("inf")
@@ -354,7 +383,7 @@ class Exits:
         self.trailing = e * (1.0 - side * self.trail) if self.trail else -side * inf
 
     def trail_to(self, side, e, p):
-        gain = side * (p / e - 1.0)
+        gain = self.profit(side, e, p)
         if not self.trail or (self.only and gain < self.off):
             return
         d = self.pos if self.pos and gain > self.off else self.trail
@@ -368,8 +397,9 @@ class Exits:
             else (self.stop, "stop_loss")
         tp = e * (1.0 + side * self.tp) if self.tp else side * inf
         ret = [] if no_roi else [r for m, r in self.roi if m <= minutes]
-        roi = e * (1.0 + side * ret[-1]) if ret else side * inf
+        roi = self.roi_price(side, e, ret[-1]) if ret else side * inf
         target, tw = (roi, "roi") if side * (roi - tp) < 0 else (tp, "take_profit")
+        self.roi_ret = ret[-1] if ret else None
         return stop, sw, target, tw
 
 
@@ -382,6 +412,8 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
     n = len(t)
     late = [0] * delay + list(signals[:n - delay]) if delay else list(signals)
     unit = k * (costs["fee_bps"] + costs["slippage_bps"]) / 1e4
+    if exits:  # the audit's own fee, never the slippage, at every cost multiple
+        exits.fee = costs["fee_bps"] / 1e4
     rate = k * costs["funding_bps_8h"] / 1e4 if costs["market"] == "perp" else 0.0
     fund = (lambda side: side * rate) if costs["funding_income"] else (lambda side: abs(rate))
     borrow = k * costs["borrow_bps_year"] / 1e4 / (365 * 86400) if costs["market"] in ("stock", "spot") else 0.0
@@ -422,6 +454,8 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
                                                side * (best - target) > 0):
             return stop, sw, False
         if side * (best - target) > 0:
+            if tw == "roi":
+                return exits.roi_close(side, entry_px, exits.roi_ret, lo[j], hi[j]), tw, False
             return target, tw, False
         exits.trail_to(side, entry_px, best)
         return None
@@ -434,7 +468,7 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
         if coded and exits:
             ev = (raw + 1) // 3
             kept = exits.profit_only and side and \
-                not side * (o[j] / entry_px - 1) > exits.profit_offset
+                not exits.profit(side, entry_px, o[j]) > exits.profit_offset
             want = (1 if ev & 1 and j < n - 1 else -1 if ev & 2 and j < n - 1 else 0) if side == 0 else \
                 0 if ev & (4 if side > 0 else 8) and not kept else side
         if want != side and (want != before or (coded and exits)):

@@ -127,6 +127,8 @@ int rp_exits_from_json(const cJSON *o, struct rp_exits *x, char *err, size_t err
 		memset(x, 0, sizeof(*x));
 		return -1;
 	}
+	/* freqtrade's exits read profits with the fee, as its Trade does (rp_exits) */
+	x->fee_in_profit = !strcmp(sa_json_str(o, "source", ""), "freqtrade");
 	return 0;
 }
 

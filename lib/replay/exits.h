@@ -13,7 +13,8 @@
 /* Fills x (zeroed first) from an exits object (borrowed): {declared, stop_loss, take_profit,
  * trailing {distance, positive, offset, only_offset, best_first (optional)} | null, roi [[minutes, return], ...],
  * exit_profit_only, exit_profit_offset, ignore_roi_if_entry_signal (optional: freqtrade's rules
- * about the open trade), error}. NULL or not declared: no exits, 0. Returns -1 with the reason in err when the
+ * about the open trade), source ("freqtrade": profits read with the fee, fee_in_profit),
+ * error}. NULL or not declared: no exits, 0. Returns -1 with the reason in err when the
  * declaration was found bad ("error") or a value is out of its range: a stop-loss or trailing
  * distance not in (0, 1], a take-profit not above 0, a negative trail offset, ROI
  * minutes negative or not ascending, a ROI return below -1 or not finite, more than

@@ -86,6 +86,9 @@ struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
 {
 	struct rp_costs x = *c;
 
+	for (int m = 0; m < RP_MARKETS && !c->rules_fee_set; m++)
+		x.rules_fee_bps[m] = rp_fee_bps(c, (enum rp_market)m);
+	x.rules_fee_set = true;
 	x.fee_bps *= k;
 	x.slippage_bps *= k;
 	for (int m = 0; m < RP_MARKETS; m++) {
@@ -250,6 +253,8 @@ struct pass {
 	const struct rp_exits *x;        /* the declared exits, or NULL */
 	const int8_t *sig;               /* the signals, and whether they carry events */
 	bool coded;
+	double rule_fee;                 /* the fee per side the exits' profits read: fee with
+					  * fee_in_profit, else 0 (rp_exits) */
 	double stop, trail_stop, target; /* the open trade's levels; +-INFINITY when none */
 };
 
@@ -507,13 +512,51 @@ static void last_bar(struct pass *ps, int prev, size_t j)
 }
 
 
+/* The open trade's profit at price p as the exits read it (rp_exits): freqtrade's
+ * calc_profit_ratio with the fee per side on both legs (fee_in_profit), which at a zero fee is
+ * side * (p / entry - 1) exactly. The slippage the replay charges is not in it: freqtrade's
+ * rules are never told of it. */
+static double rule_profit(const struct pass *ps, double p)
+{
+	double e = ps->open->entry_px, f = ps->rule_fee;
+
+	if (ps->open->side > 0)
+		return p * (1.0 - f) / (e * (1.0 + f)) - 1.0;
+	return 1.0 - p * (1.0 + f) / (e * (1.0 - f));
+}
+
+/* The price whose profit (rule_profit) is ret: where an ROI level ret is reached. */
+static double roi_trigger(const struct pass *ps, double ret)
+{
+	double e = ps->open->entry_px, f = ps->rule_fee;
+
+	if (ps->open->side > 0)
+		return e * (1.0 + ret) * (1.0 + f) / (1.0 - f);
+	return e * (1.0 - ret) * (1.0 - f) / (1.0 + f);
+}
+
+/* freqtrade's close rate of an ROI exit at level ret inside bar j (_get_close_rate_for_roi):
+ * the open leg's fee-paid value plus ret of the entry, over the close leg's fee, within the
+ * bar's low and high. At a zero fee it is roi_trigger's price. */
+static double roi_fill(const struct pass *ps, double ret, size_t j)
+{
+	double e = ps->open->entry_px, f = ps->rule_fee, px;
+
+	if (ps->open->side > 0)
+		px = e * (1.0 + f + ret) / (1.0 - f);
+	else
+		px = e * (1.0 - f - ret) / (1.0 + f);
+	return fmin(fmax(px, ps->s->low[j]), ps->s->high[j]);
+}
+
 /* The trailing stop after the bar is known to have reached price p: p * (1 - d) for a long
- * (p * (1 + d) a short), d by p's gain over the entry (struct rp_exits), never loosened. */
+ * (p * (1 + d) a short), d by p's gain over the entry (rule_profit, struct rp_exits), never
+ * loosened. */
 static void trail_to(struct pass *ps, double p)
 {
 	const struct rp_exits *x = ps->x;
 	int side = ps->open->side;
-	double gain = side * (p / ps->open->entry_px - 1.0), d = x->trail, level;
+	double gain = rule_profit(ps, p), d = x->trail, level;
 
 	if (!(x->trail > 0) || (x->trail_only_offset && gain < x->trail_offset))
 		return;
@@ -563,18 +606,20 @@ static bool roi_ignored(const struct pass *ps, size_t j)
 	return ev & DA_EV_ENTER_SHORT;
 }
 
-/* The open trade's target in bar j: the nearer of the take-profit and the ROI level at the
- * minutes held at the bar's open (the take-profit when they are equal), and why. */
-static double target_level(const struct pass *ps, size_t j, enum rp_exit_reason *why)
+/* The open trade's target in bar j: the nearer of the take-profit and the price where the ROI
+ * level at the minutes held at the bar's open is reached (roi_trigger; the take-profit when
+ * they are equal), and why; *ret the ROI level (NAN when none applies). */
+static double target_level(const struct pass *ps, size_t j, enum rp_exit_reason *why, double *ret)
 {
 	const struct rp_trade *t = ps->open;
 	int side = t->side;
 	double tp = ps->x->take_profit > 0 ? t->entry_px * (1.0 + side * ps->x->take_profit)
 					   : side * INFINITY;
 	double held = (double)((ps->s->t[j] - t->entry) / 60);
-	double ret = roi_ignored(ps, j) ? NAN : roi_at(ps->x, held);
-	double roi = isnan(ret) ? side * INFINITY : t->entry_px * (1.0 + side * ret);
+	double roi;
 
+	*ret = roi_ignored(ps, j) ? NAN : roi_at(ps->x, held);
+	roi = isnan(*ret) ? side * INFINITY : roi_trigger(ps, *ret);
 	*why = side * (roi - tp) < 0 ? RP_EXIT_ROI : RP_EXIT_TAKE_PROFIT;
 	return *why == RP_EXIT_ROI ? roi : tp;
 }
@@ -591,11 +636,11 @@ static bool exit_in_bar(struct pass *ps, size_t j, double *px, enum rp_exit_reas
 	double o = s->open[j], worst = side > 0 ? s->low[j] : s->high[j];
 	double best = side > 0 ? s->high[j] : s->low[j];
 	enum rp_exit_reason stop_why, target_why;
-	double stop, target;
+	double stop, target, ret;
 
 	trail_to(ps, o);
 	stop = stop_level(ps, &stop_why);
-	target = target_level(ps, j, &target_why);
+	target = target_level(ps, j, &target_why, &ret);
 	*at_open = true;
 	if (side * (o - stop) <= 0 || side * (o - target) > 0) {
 		*px = o;
@@ -615,7 +660,7 @@ static bool exit_in_bar(struct pass *ps, size_t j, double *px, enum rp_exit_reas
 		    side * (best - target) > 0)
 			stopped = false;  /* freqtrade checks ROI before a trailing stop */
 		*why = stopped ? stop_why : target_why;
-		*px = stopped ? stop : target;
+		*px = stopped ? stop : *why == RP_EXIT_ROI ? roi_fill(ps, ret, j) : target;
 		return true;
 	}
 	trail_to(ps, best);
@@ -673,11 +718,9 @@ static int wanted(const int8_t *signals, size_t j, int held)
  * fill at bar j's open: its profit there is not above exit_profit_offset (rp_exits). */
 static bool exit_kept(const struct pass *ps, size_t j)
 {
-	const struct rp_trade *t = ps->open;
-
 	if (!ps->x->exit_profit_only)
 		return false;
-	return !(t->side * (ps->s->open[j] * ps->inv_entry_px - 1.0) > ps->x->exit_profit_offset);
+	return !(rule_profit(ps, ps->s->open[j]) > ps->x->exit_profit_offset);
 }
 
 /* The same for a framework run's signals, by their events as freqtrade's backtest takes the
@@ -746,16 +789,19 @@ int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 	      struct rp_result *r)
 {
 	enum rp_market market = rp_market_of(c, s);
+	const struct rp_exits *x = rp_exits_any(c->exits) ? c->exits : NULL;
+	double fee = rp_fee_bps(c, market) / 1e4;
+	double rules_fee = c->rules_fee_set ? c->rules_fee_bps[market] / 1e4 : fee;
 	double fund = market == RP_MARKET_PERP ? c->funding_bps_8h / 1e4 : 0.0;
 	bool borrows = market == RP_MARKET_STOCK || market == RP_MARKET_SPOT;
 	struct pass ps = {
 		.s = s, .r = r,
-		.fee = rp_fee_bps(c, market) / 1e4, .slip = rp_slippage_bps(c, market) / 1e4,
+		.fee = fee, .slip = rp_slippage_bps(c, market) / 1e4,
 		.funding_long = c->funding_income ? fund : fabs(fund),
 		.funding_short = c->funding_income ? -fund : fabs(fund),
 		.borrow_per_s = borrows ? c->borrow_bps_year / 1e4 / RP_YEAR_S : 0.0,
 		.eq_net = 1.0, .eq_gross = 1.0,
-		.x = rp_exits_any(c->exits) ? c->exits : NULL,
+		.x = x, .rule_fee = x && x->fee_in_profit ? rules_fee : 0.0,
 		.sig = signals,
 	};
 	size_t n = s->n;

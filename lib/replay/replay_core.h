@@ -96,15 +96,29 @@ struct rp_roi_step {
  *
  * Two of freqtrade's rules about the open trade, which only signals with events (signals.h)
  * carry: with exit_profit_only an exit signal closes the trade only when its profit at the
- * fill's open, side * (open / entry_px - 1) (from prices, like the ROI levels), is above
+ * fill's open, side * (open / entry_px - 1) (with fee_in_profit freqtrade's, below), is above
  * exit_profit_offset, else the trade is held on to its stop, its ROI or a later exit signal;
  * with ignore_roi_if_entry_signal the ROI table does not apply in a bar whose candle before set
- * the held side's entry signal (DA_EV_ENTER_* of that side, or DA_EV_LONG_SIGNAL for a long). */
+ * the held side's entry signal (DA_EV_ENTER_* of that side, or DA_EV_LONG_SIGNAL for a long).
+ *
+ * fee_in_profit (a freqtrade class's exits, "source": "freqtrade") reads every profit a rule
+ * compares as freqtrade's Trade.calc_profit_ratio does, with the replay's fee f per side (its
+ * fee_bps / 1e4, the fee freqtrade would be told) on both legs: a long's profit at price p is
+ * p * (1 - f) / (entry * (1 + f)) - 1, a short's 1 - p * (1 + f) / (entry * (1 - f)). That
+ * profit is what exit_profit_only compares with exit_profit_offset (at the fill's open), what
+ * the trailing offsets gate (at the price the trail moves with) and what the ROI level must
+ * exceed (at the bar's best price); an ROI exit inside the bar then fills at freqtrade's ROI
+ * close rate, the price whose fee-paid return is the level's, entry * (1 + f + ret) / (1 - f)
+ * (a short's entry * (1 - f - ret) / (1 + f)), kept within the bar's low and high. The
+ * slippage the replay charges is a cost freqtrade's rules never see, so it takes no part.
+ * Stop-loss and trailing-stop levels stay prices, as freqtrade's are. Without fee_in_profit
+ * (and at a zero fee) a profit is side * (p / entry - 1) and a level entry * (1 + side * ret). */
 struct rp_exits {
 	double stop_loss, take_profit;
 	double trail, trail_positive, trail_offset;
 	bool trail_only_offset, trail_best_first;
 	bool exit_profit_only, ignore_roi_if_entry_signal;
+	bool fee_in_profit;
 	double exit_profit_offset;
 	size_t n_roi;
 	struct rp_roi_step roi[RP_ROI_MAX];  /* minutes strictly ascending */
@@ -129,6 +143,12 @@ struct rp_costs {
 				  * (0 until then): rp_slippage_bps charges at least this */
 	enum rp_market market;
 	const struct rp_exits *exits;  /* borrowed; NULL or none declared: signal exits only */
+	/* The fee per side, by market, that exits with fee_in_profit read (the fee freqtrade would
+	 * be told), when rules_fee_set: rp_costs_scaled keeps the unscaled fee here, so a replay at
+	 * k times the costs charges k times the fee on the trades freqtrade's rules make at the
+	 * audit's own fee. Unset: rp_fee_bps's. */
+	bool rules_fee_set;
+	double rules_fee_bps[RP_MARKETS];
 };
 
 /* The market a replay of s with c charges: c's, or when unset the data's: perp when it says so
@@ -204,7 +224,9 @@ static inline double rp_net_at(const struct rp_trade *t, double k)
 }
 
 /* c with every bps figure (fees, slippage and its floor, funding, borrow) times k >= 0, the market,
- * funding_income and the exits as they are: the cost model a replay at k times the costs uses. */
+ * funding_income and the exits as they are: the cost model a replay at k times the costs uses.
+ * The fee the exits' rules read (rules_fee_bps) stays c's unscaled one: the trades are the same
+ * at every multiple, only what they pay scales. */
 struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k);
 
 /* The trades' net returns in trade order, a new array of r->n_trades (at least one slot, so

@@ -176,8 +176,11 @@ expect_eq "a plain signals(df) answering 2, even beside the framework shims, is 
 	"$(jget $TMP/two.run.json status) $(grep -qF "value 2.0 at bar 5 is not -1, 0 or 1" $TMP/two.run.json && echo yes || echo no)"
 
 # --- freqtrade's rules trade for trade: the audit's trades.csv against an independent replay of
-# freqtrade's backtest (ft_replay.py) on freqtrade's own test candles (UNITTEST/BTC, 5m and 1h)
+# freqtrade's backtest (ft_replay.py) on freqtrade's own test candles (UNITTEST/BTC, 5m and 1h),
+# at the audit's default fee (spot, FEE_BPS_SPOT a side, which freqtrade's profits include) and
+# at no fee
 "$BIN/config" -o "$TMP/ft.json" >/dev/null
+"$BIN/config" -o "$TMP/ft0.json" FEE_BPS=0 >/dev/null
 for pair in ft_reentry:5m ft_trailing:5m ft_v2_meanrev:1h ft_v3_trend_short:1h ft_rules_probe:1h ft_profit_only:5m \
 	ft_tags:5m; do
 	f=${pair%%:*}
@@ -185,10 +188,22 @@ for pair in ft_reentry:5m ft_trailing:5m ft_v2_meanrev:1h ft_v3_trend_short:1h f
 	"$BIN/inspect" --strategy $S/$f.py -o "$TMP/$f.tt.inspect.json"
 	"$BIN/sandbox" --strategy $S/$f.py --data $C --config "$TMP/ft.json" -o "$TMP/$f.tt.run.json" \
 		--events "$TMP/$f.tt.events.jsonl" >/dev/null 2>&1
-	"$BIN/replay" --run "$TMP/$f.tt.run.json" --inspect "$TMP/$f.tt.inspect.json" --data $C --config "$TMP/ft.json" \
-		-o "$TMP/$f.tt.replay.json" --trades-out "$TMP/$f.tt.trades.csv" --equity-out "$TMP/$f.tt.equity.csv" >/dev/null 2>&1
-	check "$f: the audit's trades are freqtrade's, entry for entry (time, side, exit candle, exit reason)" \
-		"$PY" tests/frameworks/ft_replay.py $S/$f.py $C "$TMP/$f.tt.trades.csv"
+	for at in "tt ft.json 10" "t0 ft0.json 0"; do
+		read -r tag cf bps <<<"$at"
+		"$BIN/replay" --run "$TMP/$f.tt.run.json" --inspect "$TMP/$f.tt.inspect.json" --data $C --config "$TMP/$cf" \
+			-o "$TMP/$f.$tag.replay.json" --trades-out "$TMP/$f.$tag.trades.csv" --equity-out "$TMP/$f.$tag.equity.csv" >/dev/null 2>&1
+		expect_eq "$f: the replay charges $bps bp a side" "$bps" "$(jget "$TMP/$f.$tag.replay.json" costs.fee_bps)"
+		check "$f at $bps bp a side: the audit's trades are freqtrade's, entry for entry (time, side, exit candle, exit reason)" \
+			"$PY" tests/frameworks/ft_replay.py --fee "$(awk -v b="$bps" 'BEGIN { print b / 1e4 }')" $S/$f.py $C "$TMP/$f.$tag.trades.csv"
+	done
+done
+# the fee changes the trades of the strategies whose rules read a profit, so neither comparison
+# above can pass by the other's trades
+for f in ft_reentry ft_trailing ft_profit_only ft_tags; do
+	if "$PY" tests/frameworks/ft_replay.py --fee 0 $S/$f.py tests/frameworks/unittest_btc_5m.csv \
+		"$TMP/$f.tt.trades.csv" >"$TMP/$f.cross.log" 2>&1; then
+		not_ok "$f: freqtrade's trades at no fee are not those at 10 bp a side" "$(head -n 1 "$TMP/$f.cross.log")"
+	else ok "$f: freqtrade's trades at no fee are not those at 10 bp a side"; fi
 done
 check "the re-entry strategy: hundreds of trades, most entered again after a stop or ROI exit, both sides, trailing stops" \
 	"$PY" - "$TMP/ft_reentry.tt.trades.csv" "$TMP/ft_trailing.tt.trades.csv" <<'PYEOF'
@@ -203,7 +218,7 @@ PYEOF
 # either set to False freqtrade's trades are not the audit's
 for v in exit_profit_only ignore_roi_if_entry_signal; do
 	sed "s/^    $v = True/    $v = False/" $S/ft_profit_only.py >"$TMP/po_$v.py"
-	if "$PY" tests/frameworks/ft_replay.py "$TMP/po_$v.py" tests/frameworks/unittest_btc_5m.csv \
+	if "$PY" tests/frameworks/ft_replay.py --fee 0.001 "$TMP/po_$v.py" tests/frameworks/unittest_btc_5m.csv \
 		"$TMP/ft_profit_only.tt.trades.csv" >"$TMP/po_$v.log" 2>&1; then
 		not_ok "ft_profit_only: without $v freqtrade trades otherwise" "$(head -n 1 $TMP/po_$v.log)"
 	else ok "ft_profit_only: without $v freqtrade trades otherwise"; fi

@@ -4,19 +4,22 @@
 # table (a step that comes in at a bar's open, a touch in the entry bar), a trailing stop (moved
 # from the bar's high only after its low is checked; in the bar and through a gap; a short's) and
 # a freqtrade class's exits, each trade recomputed by tests/recompute.py's own replay to 1e-9;
-# bad declarations end as a finding with their reason, not a crash.
+# bad declarations end as a finding with their reason, not a crash. freqtrade's rules read
+# profits with the fee a side: its class is replayed, and audited (ft_profit_only, against
+# tests/frameworks/ft_replay.py), at a fee and at none.
 . "$(dirname "$0")/../lib.sh"
 F=tests/fixtures/exits
 
-# stage NAME BARS: inspect F/NAME.py, then replay and stats with F/run_BARS.json into TMP/NAME.
+# stage NAME BARS [CONFIG [DIR]]: inspect F/NAME.py, then replay and stats with F/run_BARS.json
+# (and CONFIG, F/config.json unless given) into TMP/DIR (TMP/NAME unless given).
 stage() {
-	local d=$TMP/$1 data=$F/bars_$2.csv
+	local d=$TMP/${4:-$1} data=$F/bars_$2.csv cf=${3:-$F/config.json}
 	mkdir -p "$d" && cp "$F/run_$2.json" "$d/run.json" &&
 	"$BIN/inspect" --strategy "$F/$1.py" -o "$d/inspect.json" &&
 	"$BIN/replay" --run "$d/run.json" --inspect "$d/inspect.json" --data "$data" \
-		--config "$F/config.json" -o "$d/replay.json" --trades-out "$d/trades.csv" \
+		--config "$cf" -o "$d/replay.json" --trades-out "$d/trades.csv" \
 		--equity-out "$d/equity.csv" &&
-	"$BIN/stats" --replay "$d/replay.json" --config "$F/config.json" --data "$data" \
+	"$BIN/stats" --replay "$d/replay.json" --config "$cf" --data "$data" \
 		--run "$d/run.json" -o "$d/stats.json"
 }
 # trade NAME K: columns entry,exit,side,entry_px,exit_px,bars_held,exit_reason of trade K.
@@ -66,9 +69,18 @@ check "a freqtrade class's exits: inspect, replay and stats run" stage freqtrade
 expect_eq "stoploss, minimal_roi and the trailing attributes are read from the class body" \
 	'{"declared": true, "source": "freqtrade", "class": "Strategy001", "line": 6, "stop_loss": 0.1, "take_profit": null, "trailing": {"distance": 0.1, "positive": 0.01, "offset": 0.02, "only_offset": true, "best_first": true}, "roi": [[0, 0.04], [60, 0.02]], "error": null, "unread": []}' \
 	"$(jget "$TMP/freqtrade/inspect.json" strategy.exits)"
-expect_eq "past the offset the stop trails 1 % below the high, moved by the high before the low meets it (freqtrade's order)" \
-	"2024-01-01T08:00:00Z,2024-01-01T09:00:00Z,long,100,100.98,1,trailing_stop" "$(trade freqtrade 3)"
+# freqtrade's profits include the fee a side (5 bp here): the 08:00 high, 102, is 2 % over the
+# entry in price but 1.9 % after fees, short of the 2 % offset, so the trail is not armed; at
+# 09:00 the 60-minute step (2 %) is passed after fees and fills at freqtrade's ROI close rate,
+# 100 * (1 + 0.0005 + 0.02) / (1 - 0.0005)
+expect_eq "with the fee in freqtrade's profit the offset is not reached at 102; the ROI step fills at its fee-paid rate" \
+	"2024-01-01T08:00:00Z,2024-01-01T10:00:00Z,long,100,102.1010505,2,roi" "$(trade freqtrade 3)"
 check "recompute.py agrees on the freqtrade exits" "$PY" tests/recompute.py "$TMP/freqtrade" $F/bars_b.csv
+sed 's/"fee_bps": 5/"fee_bps": 0/' $F/config.json >"$TMP/free.json"
+check "the freqtrade class at no fee: inspect, replay and stats run" stage freqtrade b "$TMP/free.json" freqtrade0
+expect_eq "at no fee, past the offset the stop trails 1 % below the high, moved by the high before the low meets it (freqtrade's order)" \
+	"2024-01-01T08:00:00Z,2024-01-01T09:00:00Z,long,100,100.98,1,trailing_stop" "$(trade freqtrade0 3)"
+check "recompute.py agrees on the freqtrade exits at no fee" "$PY" tests/recompute.py "$TMP/freqtrade0" $F/bars_b.csv
 
 # A value that is not a literal is named, and the replay runs without it.
 check "a computed stop-loss: inspect and replay run" stage unread a
@@ -121,5 +133,17 @@ check "make audit of ft_profit_only runs to a verdict" \
 expect_eq "inspect.json: exit_profit_only, its offset, ignore_roi_if_entry_signal" "true 0.002 true" \
 	"$(jget out/$N/inspect.json strategy.exits.exit_profit_only) $(jget out/$N/inspect.json strategy.exits.exit_profit_offset) $(jget out/$N/inspect.json strategy.exits.ignore_roi_if_entry_signal)"
 check "every figure recomputed with the rules applied" "$PY" tests/recompute.py out/$N $C5
+expect_eq "the audit charges spot's default fee, 10 bp a side" 10 "$(jget out/$N/replay.json costs.fee_bps)"
+check "its trades are freqtrade's at that fee, entry for entry (tests/frameworks/ft_replay.py)" \
+	"$PY" tests/frameworks/ft_replay.py --fee 0.001 tests/frameworks/strategies/ft_profit_only.py $C5 out/$N/trades.csv
+rm -rf "out/$N"
+# and at no fee: freqtrade's rules read the fee, so the trades differ, and are still freqtrade's
+N=e2e-exits-profit-only-free-$$
+check "make audit of ft_profit_only at FEE_BPS=0 runs to a verdict" \
+	make -s audit STRATEGY=tests/frameworks/strategies/ft_profit_only.py DATA=$C5 NAME=$N TRIALS=1 \
+	PERMUTATIONS=2 LOOKAHEAD_MAX=4 FEE_BPS=0
+check "at no fee every figure recomputed with the rules applied" "$PY" tests/recompute.py out/$N $C5
+check "at no fee its trades are freqtrade's at no fee" \
+	"$PY" tests/frameworks/ft_replay.py --fee 0 tests/frameworks/strategies/ft_profit_only.py $C5 out/$N/trades.csv
 rm -rf "out/$N"
 finish

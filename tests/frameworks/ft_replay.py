@@ -1,10 +1,11 @@
 #!/usr/bin/python3
-"""ft_replay.py STRATEGY BARS [TRADES] - freqtrade's backtest of a strategy, trade for trade,
+"""ft_replay.py [--fee F] STRATEGY BARS [TRADES] - freqtrade's backtest of a strategy, trade for trade,
 written again from freqtrade's own source (optimize/backtesting.py: backtest, backtest_loop,
 check_for_trade_entry, _get_ohlcv_as_lists, handle_left_open; strategy/interface.py:
 should_exit, ft_stoploss_adjust, ft_stoploss_reached, min_roi_reached; persistence/
 trade_model.py: adjust_stop_loss), apart from the sandbox's adapter and the host's replay. It
-lists the trades (entry time, exit time, side, exit reason, entry tag) freqtrade's rules give, at zero fee,
+lists the trades (entry time, exit time, side, exit reason, entry tag) freqtrade's rules give,
+with the fee F per side (a fraction, freqtrade's fee: 0.001 for 10 bp; 0 when not given),
 one trade at a time, on the strategy's candles (BARS at its timeframe, or resampled to it by
 the clock, complete candles only); with TRADES (an audit's trades.csv on the same BARS) it
 compares them entry for entry and exits 1 on any difference.
@@ -13,6 +14,11 @@ The strategy's columns come from its own populate_* methods, run with the sandbo
 for freqtrade's base class, talib and qtpylib (sandbox/inside/shims, imported as plain modules):
 what is checked here is the backtest's rules, not the indicators (tests/frameworks/check_talib.py
 checks those). The rules, as freqtrade's backtest applies them:
+
+- a trade's profit at a rate is calc_profit_ratio's: the open leg's value with the fee
+  (amount * open_rate * (1 + fee), a short's (1 - fee)), the close leg's (amount * rate *
+  (1 - fee), a short's (1 + fee)), close over open - 1 (a short's 1 - close over open), rounded
+  to 8 decimals; every rule below that reads a profit reads this one;
 
 - the startup candles (startup_candle_count) are dropped, then every signal column is shifted
   by one candle and the first row dropped: row k is candle k's open with candle k-1's signals;
@@ -108,18 +114,20 @@ def column(d, names):
 
 
 class Trade:
-    def __init__(self, side, rate, date, sl, tag=''):
+    def __init__(self, side, rate, date, sl, tag='', fee=0.0):
         self.side, self.open_rate, self.open_date, self.tag = side, rate, date, tag
+        self.fee = fee
+        self.open_value = rate * (1 + side * fee)  # _calc_open_trade_value, amount 1
         self.stop_loss = rate * (1 - side * abs(sl))
         self.initial_stop_loss = self.stop_loss
         self.trailing = False
 
-    def profit(self, rate):
-        return self.side * (rate / self.open_rate - 1)
-
     def ratio(self, rate):
-        """calc_profit_ratio's figure: the profit rounded to 8 decimals."""
-        return float('%.8f' % self.profit(rate))
+        """calc_profit_ratio: the close leg's value (calc_close_trade_value, spot) over the
+        open leg's, rounded to 8 decimals."""
+        close_value = rate * (1 - self.side * self.fee)
+        r = close_value / self.open_value - 1 if self.side > 0 else 1 - close_value / self.open_value
+        return float('%.8f' % r)
 
     def adjust(self, price, sl):
         new = price * (1 - self.side * abs(sl))
@@ -128,8 +136,9 @@ class Trade:
             self.trailing = True
 
 
-def backtest(st, d, base):
-    """freqtrade's backtest of st over the candles d (with its signal columns): the trades."""
+def backtest(st, d, base, fee=0.0):
+    """freqtrade's backtest of st over the candles d (with its signal columns), fee per side:
+    the trades."""
     n = len(d)
     el, xl = column(d, ('enter_long', 'buy')), column(d, ('exit_long', 'sell'))
     es = column(d, ('enter_short',)) if st.can_short else np.zeros(n, dtype=bool)
@@ -154,13 +163,13 @@ def backtest(st, d, base):
         if tr is None and not last:
             side = 1 if el[p] and not (xl[p] or es[p]) else -1 if es[p] and not (xs[p] or el[p]) else 0
             if side:
-                tr = Trade(side, o[k], dates[k], sl, etag[p])
+                tr = Trade(side, o[k], dates[k], sl, etag[p], fee)
         if tr is None:
             continue
         enter, ex = (el[p], xl[p]) if tr.side > 0 else (es[p], xs[p])
         worst, best = (lo[k], h[k]) if tr.side > 0 else (h[k], lo[k])
         if ts and tr.side * (worst - tr.stop_loss) > 0:
-            bp = tr.profit(best)
+            bp = tr.ratio(best)
             if not (ts_only and bp < ts_off):
                 v = ts_pos if ts_pos is not None and bp > ts_off else sl
                 tr.adjust(best, v)
@@ -172,7 +181,7 @@ def backtest(st, d, base):
         else:
             dur = int((dates[k] - tr.open_date).total_seconds() // 60)
             step = [r for m, r in roi if m <= dur]
-            if step and not (enter and ignore_roi) and tr.profit(best) > step[-1]:
+            if step and not (enter and ignore_roi) and tr.ratio(best) > step[-1]:
                 why = 'roi'
             elif tr.side * (worst - tr.stop_loss) <= 0:
                 why = 'trailing_stop_loss'
@@ -253,7 +262,7 @@ def indicators(st, d, meta):
     return st.populate_indicators(d, meta)
 
 
-def strategy_trades(path, bars_csv):
+def strategy_trades(path, bars_csv, fee=0.0):
     cls, base = load_class(path)
     scope = cls.populate_indicators.__globals__
     if 'merge_informative_pair' in scope:
@@ -273,7 +282,7 @@ def strategy_trades(path, bars_csv):
     x = indicators(st, d.copy(), meta)
     x = st.populate_entry_trend(x, meta)
     x = st.populate_exit_trend(x, meta).reset_index(drop=True)
-    return backtest(st, x, base), st.timeframe
+    return backtest(st, x, base, fee), st.timeframe
 
 
 # --- the audit's trades.csv, read in freqtrade's terms --------------------------------------
@@ -341,11 +350,21 @@ def compare(want, got):
 
 
 def main(argv):
+    fee = 0.0
+    if len(argv) > 2 and argv[1] == '--fee':
+        try:
+            fee = float(argv[2])
+        except ValueError:
+            fee = -1.0
+        if not 0 <= fee < 1:
+            print('ft_replay.py: --fee wants a fraction in [0, 1), not %s' % argv[2], file=sys.stderr)
+            return 2
+        argv = argv[:1] + argv[3:]
     if len(argv) not in (3, 4):
         print(__doc__.split('\n\n')[0], file=sys.stderr)
         return 2
     try:
-        trades, tf = strategy_trades(argv[1], argv[2])
+        trades, tf = strategy_trades(argv[1], argv[2], fee)
     except Refused as e:
         print('refused: %s' % e)
         return 3

@@ -1040,6 +1040,90 @@ static void test_exits_trade_rules(void **state)
 	rp_result_release(&r);
 }
 
+/* freqtrade's profits with the fee (fee_in_profit): 50 bp a side, and 100 bp of slippage the
+ * rules never read. The long from open[1] = 102: a 1.5 % ROI is reached when the high passes
+ * 102 * 1.015 * 1.005 / 0.995 = 104.573 (bar 1's 105 does) and fills at freqtrade's close rate
+ * 102 * (1 + 0.005 + 0.015) / 0.995, not at 103.53; a 2 % ROI (105.089) is never reached, though
+ * 104.04 in price is. The trailing offset of 2 %: bar 1's high is 1.92 % after fees, so the trail
+ * is not armed. exit_profit_only with an offset of 1.5 %: the exit at open[2] = 104 is 1.96 % in
+ * price, 0.9 % after fees, so the trade is kept. A short from 102 with a 1.5 % ROI: reached
+ * below 102 * 0.985 * 0.995 / 1.005 = 99.47 (bar 3's low, 98), filled at 102 * 0.98 / 1.005.
+ * A replay at 0 times the costs trades as freqtrade's rules do at the audit's own fee. */
+static void test_exits_fee_in_profit(void **state)
+{
+	struct da_ohlcv s = five_bars(T0);
+	struct rp_exits x = { .n_roi = 1, .roi = { { 0, 0.015 } }, .fee_in_profit = true };
+	struct rp_costs c = { .fee_bps = 50, .slippage_bps = 100, .market = RP_MARKET_SPOT,
+			      .exits = &x }, free_;
+	static const int8_t still_long[5] = { 1, 1, 1, 1, 0 }, still_short[5] = { -1, -1, -1, -1, 0 };
+	static const int8_t out_at_2[5] = { 1 + 3 * DA_EV_ENTER_LONG, 3 * DA_EV_EXIT_LONG, 0, 0, 0 };
+	struct rp_result r;
+	cJSON *o;
+	char err[200];
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_ROI);
+	assert_int_equal(r.trades[0].exit, t5[2]);
+	assert_near(r.trades[0].exit_px, 102 * 1.02 / 0.995, 1e-9);
+	rp_result_release(&r);
+	free_ = rp_costs_scaled(&c, 0);
+	assert_int_equal(rp_replay(&s, still_long, &free_, &r), 0);
+	assert_near(r.trades[0].exit_px, 102 * 1.02 / 0.995, 1e-9);
+	assert_near(r.trades[0].fees + r.trades[0].slippage, 0, 0);
+	rp_result_release(&r);
+	x.roi[0].ret = 0.02;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_END);
+	rp_result_release(&r);
+	x.fee_in_profit = false;  /* from prices: 104.04 is passed in bar 1 */
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_ROI);
+	assert_near(r.trades[0].exit_px, 102 * 1.02, EPS);
+	rp_result_release(&r);
+
+	x = (struct rp_exits){ .stop_loss = 0.1, .trail = 0.1, .trail_positive = 0.01,
+			       .trail_offset = 0.02, .trail_only_offset = true,
+			       .trail_best_first = true, .fee_in_profit = true };
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_END);
+	rp_result_release(&r);
+	x.fee_in_profit = false;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_TRAILING_STOP);
+	assert_near(r.trades[0].exit_px, 105 * 0.99, EPS);
+	rp_result_release(&r);
+
+	x = (struct rp_exits){ .stop_loss = 0.1, .exit_profit_only = true,
+			       .exit_profit_offset = 0.015, .fee_in_profit = true };
+	assert_int_equal(rp_replay(&s, out_at_2, &c, &r), 0);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_END);
+	rp_result_release(&r);
+	x.fee_in_profit = false;
+	assert_int_equal(rp_replay(&s, out_at_2, &c, &r), 0);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_SIGNAL);
+	assert_int_equal(r.trades[0].exit, t5[2]);
+	rp_result_release(&r);
+
+	x = (struct rp_exits){ .n_roi = 1, .roi = { { 0, 0.015 } }, .fee_in_profit = true };
+	assert_int_equal(rp_replay(&s, still_short, &c, &r), 0);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_ROI);
+	assert_int_equal(r.trades[0].exit, t5[4]);
+	assert_near(r.trades[0].exit_px, 102 * 0.98 / 1.005, 1e-9);
+	rp_result_release(&r);
+
+	/* read from JSON: a freqtrade class's exits read the fee, literal constants do not */
+	o = cJSON_Parse("{\"declared\": true, \"source\": \"freqtrade\", \"roi\": [[0, 0.01]]}");
+	assert_int_equal(rp_exits_from_json(o, &x, err, sizeof err), 0);
+	assert_true(x.fee_in_profit);
+	cJSON_Delete(o);
+	o = cJSON_Parse("{\"declared\": true, \"source\": \"constants\", \"take_profit\": 0.01}");
+	assert_int_equal(rp_exits_from_json(o, &x, err, sizeof err), 0);
+	assert_false(x.fee_in_profit);
+	cJSON_Delete(o);
+}
+
 /* run.json "tags" read again as hostile: the table and its bars, every bound named; then the
  * tags on the trades: the entry's from the bar before it, the exit tag only for a signal exit,
  * none where the replayed value is not the full run's. */
@@ -1203,6 +1287,7 @@ int main(void)
 		cmocka_unit_test(test_exits_none),
 		cmocka_unit_test(test_exits_trailing_offset),
 		cmocka_unit_test(test_exits_trade_rules),
+		cmocka_unit_test(test_exits_fee_in_profit),
 		cmocka_unit_test(test_run_tags),
 		cmocka_unit_test(test_exits_json),
 	};
