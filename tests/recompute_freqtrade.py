@@ -82,6 +82,12 @@ def freqtrade_checks(d, stats, trades, curve, bars, tradelog):
     checks = table_checks("by_exit_reason", stats.get("by_exit_reason"),
                           group(trades, lambda t: t["exit_reason"] or "unknown"))
     checks += table_checks("by_entry_tag", stats.get("by_entry_tag"), group(trades, lambda t: t.get("entry_tag") or ""))
+    # the note says what the rows are: no tag at all, every trade tagged, or a row "" of the rest
+    tagged = [bool(t.get("entry_tag")) for t in trades]
+    note = stats.get("entry_tag_note") or ""
+    want = ("No entry tag was recorded" if not any(tagged) else
+            "every trade carries one" if all(tagged) else 'the row "" holds the untagged trades')
+    checks.append((f"entry_tag_note says {want!r}", want in note))
     wins, losses = streaks(trades)
     checks.append((f"max_consecutive_wins: {stats.get('max_consecutive_wins')!r} vs {wins}",
                    stats.get("max_consecutive_wins") == wins))

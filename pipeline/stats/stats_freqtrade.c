@@ -193,6 +193,28 @@ oom:
 	return -1;
 }
 
+/* What by_entry_tag's rows are: the strategy's tags, with or without a row of untagged trades,
+ * or none recorded. */
+static const char *tag_note(const cJSON *tag, bool tagged)
+{
+	const cJSON *r;
+
+	if (!tagged)
+		return "No entry tag was recorded: the strategy set no enter_tag on a candle a trade "
+		       "entered from, and a trade log's tags are not read, so every trade is untagged "
+		       "(freqtrade's OTHER).";
+	cJSON_ArrayForEach(r, tag) {
+		const cJSON *k = cJSON_GetObjectItemCaseSensitive(r, "key");
+
+		if (cJSON_IsString(k) && !*k->valuestring)
+			return "Entry tags are the strategy's enter_tag on the candle each trade entered "
+			       "from (trades.csv entry_tag); the row \"\" holds the untagged trades "
+			       "(freqtrade's OTHER).";
+	}
+	return "Entry tags are the strategy's enter_tag on the candle each trade entered from "
+	       "(trades.csv entry_tag); every trade carries one.";
+}
+
 int sts_freqtrade_report(cJSON *o, const struct sts_stage_in *in, double net_return, char *err,
 			 size_t errlen)
 {
@@ -209,12 +231,7 @@ int sts_freqtrade_report(cJSON *o, const struct sts_stage_in *in, double net_ret
 	}
 	cJSON_AddItemToObject(o, "by_exit_reason", ex);
 	cJSON_AddItemToObject(o, "by_entry_tag", tag);
-	cJSON_AddStringToObject(o, "entry_tag_note", tagged ? "Entry tags are the strategy's "
-				"enter_tag on the candle each trade entered from (trades.csv entry_tag); "
-				"the row \"\" holds the untagged trades (freqtrade's OTHER)." :
-				"No entry tag was recorded: the strategy set no enter_tag on a candle a "
-				"trade entered from, and a trade log's tags are not read, so every trade "
-				"is untagged (freqtrade's OTHER).");
+	cJSON_AddStringToObject(o, "entry_tag_note", tag_note(tag, tagged));
 	cJSON_AddNumberToObject(o, "max_consecutive_wins", (double)wins);
 	cJSON_AddNumberToObject(o, "max_consecutive_losses", (double)losses);
 	market_change(o, in);

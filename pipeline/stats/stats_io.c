@@ -656,6 +656,12 @@ cJSON *sts_stage(const struct sts_stage_in *in)
 	si.bar_seconds = sa_json_num(in->replay, "bar_seconds", 0);
 	si.exposure = sa_json_num(in->replay, "exposure", NAN);
 	si.turnover = sa_json_num(in->replay, "turnover", NAN);
+	if (!(si.trials >= 1) || si.trials != floor(si.trials)) {
+		sa_fmt(err, sizeof(err), "the effective number of trials is %g: it must be a whole "
+		       "number of at least 1", si.trials);
+		why = err;
+		goto fail;
+	}
 	if (st_summarise(&si, &s) < 0) {
 		why = "out of memory computing the statistics";
 		goto fail;

@@ -48,8 +48,10 @@ lookahead() {
 for f in ft_informative_1h ft_informative_merge ft_informative_peek ft_resampled; do
 	run $f
 	expect_eq "$f runs in the sandbox" "ok" "$(jget $TMP/$f.run.json status)"
-	check "$f: the audit's trades are freqtrade's, entry for entry (its own merge of the hourly candles)" \
-		"$PY" tests/frameworks/ft_replay.py $S/$f.py $C "$TMP/$f.trades.csv"
+	# freqtrade's profits include the fee the replay charged (costs.fee_bps a side)
+	fee=$(awk -v b="$(jget "$TMP/$f.replay.json" costs.fee_bps)" 'BEGIN { print b / 1e4 }')
+	check "$f: the audit's trades are freqtrade's at its fee, entry for entry (its own merge of the hourly candles)" \
+		"$PY" tests/frameworks/ft_replay.py --fee "$fee" $S/$f.py $C "$TMP/$f.trades.csv"
 done
 check "the informative strategies trade (tens of trades each)" "$PY" - "$TMP" <<'PYEOF'
 import csv, sys
