@@ -1,4 +1,4 @@
-/* costs.c - the cost model read from config.json (costs.h). */
+/* costs.c - the cost model read from config.json, and each market's costs (costs.h). */
 #include "costs.h"
 
 #include <math.h>
@@ -206,4 +206,61 @@ void rp_costs_floor(struct rp_costs *c, const struct da_ohlcv *s, const struct r
 	}
 	if (e->estimate > 0)
 		c->spread_floor_bps = c->spread_floor * e->estimate / 2 * 1e4;
+}
+
+/* --- the costs a replay charges, by market ------------------------------------------- */
+
+enum rp_market rp_market_of(const struct rp_costs *c, const struct da_ohlcv *s)
+{
+	if (c->market != RP_MARKET_AUTO)
+		return c->market;
+	if (s->fmt.perpetual[0])
+		return RP_MARKET_PERP;
+	if (s->fmt.sessions)
+		return RP_MARKET_STOCK;
+	return s->fmt.fx_week ? RP_MARKET_FX : RP_MARKET_SPOT;
+}
+
+double rp_fee_bps(const struct rp_costs *c, enum rp_market m)
+{
+	double fee = isnan(c->fee_bps) && (unsigned)m < RP_MARKETS ? c->market_fee_bps[m] : c->fee_bps;
+
+	/* a stock order pays at least the broker's minimum commission, whatever its size */
+	return m == RP_MARKET_STOCK && c->min_fee_bps_stock > fee ? c->min_fee_bps_stock : fee;
+}
+
+double rp_slippage_bps(const struct rp_costs *c, enum rp_market m)
+{
+	double own = isnan(c->slippage_bps) && (unsigned)m < RP_MARKETS ? c->market_slippage_bps[m] :
+		     c->slippage_bps;
+
+	/* a fill is never better than the half spread the bars themselves imply */
+	return c->spread_floor_bps > own ? c->spread_floor_bps : own;
+}
+
+const char *rp_market_name(enum rp_market m)
+{
+	static const char *const names[] = { "", "perp", "spot", "stock", "fx" };
+
+	return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "";
+}
+
+struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
+{
+	struct rp_costs x = *c;
+
+	for (int m = 0; m < RP_MARKETS && !c->rules_fee_set; m++)
+		x.rules_fee_bps[m] = rp_fee_bps(c, (enum rp_market)m);
+	x.rules_fee_set = true;
+	x.fee_bps *= k;
+	x.slippage_bps *= k;
+	for (int m = 0; m < RP_MARKETS; m++) {
+		x.market_fee_bps[m] *= k;
+		x.market_slippage_bps[m] *= k;
+	}
+	x.funding_bps_8h *= k;
+	x.borrow_bps_year *= k;
+	x.spread_floor_bps *= k;
+	x.min_fee_bps_stock *= k;
+	return x;
 }

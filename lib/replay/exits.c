@@ -1,4 +1,4 @@
-/* exits.c - the declared exits read back from JSON and checked (exits.h). */
+/* exits.c - the declared exits read back from JSON and checked, and named (exits.h). */
 #include "exits.h"
 
 #include <math.h>
@@ -157,4 +157,21 @@ int rp_exits_read_inspect(const char *path, struct rp_exits *x, char *err, size_
 out:
 	cJSON_Delete(ins);
 	return rc;
+}
+
+const char *rp_exit_reason_name(enum rp_exit_reason e)
+{
+	static const char *const names[RP_EXIT_N] = {
+		[RP_EXIT_UNKNOWN] = "", [RP_EXIT_SIGNAL] = "signal", [RP_EXIT_STOP_LOSS] = "stop_loss",
+		[RP_EXIT_TAKE_PROFIT] = "take_profit", [RP_EXIT_ROI] = "roi",
+		[RP_EXIT_TRAILING_STOP] = "trailing_stop", [RP_EXIT_END] = "end", [RP_EXIT_RUIN] = "ruin",
+	};
+
+	return (unsigned)e < RP_EXIT_N ? names[e] : "";
+}
+
+bool rp_exits_any(const struct rp_exits *x)
+{
+	return x && (x->stop_loss > 0 || x->take_profit > 0 || x->trail > 0 || x->n_roi > 0 ||
+		     x->exit_profit_only);
 }
