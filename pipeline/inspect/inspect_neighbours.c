@@ -16,7 +16,9 @@
  * when the module defines no signals(), the class attributes of a backtesting.py Strategy
  * subclass: each literal int or float (never a bool), finite. A number written in a body
  * counts unless it is 0 or 1 (identities, signal values, a step of one), is itself a
- * subscript's index (iloc[-1], x[2]), spans lines, or is not a plain decimal token in the
+ * subscript's index (iloc[-1], x[2]), is a position on the clock or the calendar (compared
+ * with, or in an isin() of, an hour, a weekday, a month...: a category whose neighbours are
+ * other rules, not nearby values), spans lines, or is not a plain decimal token in the
  * source (hex, octal, binary): named "@LINE:COL" (COL the byte of its line it starts at, from
  * 1), the position the sandbox rewrites (sandbox/inside/sbi_literals.h). */
 static const char numeric_py[] =
@@ -68,6 +70,19 @@ static const char numeric_py[] =
 	"    if isinstance(p, _a.Tuple):\n"
 	"        n, p = p, up.get(p)\n"
 	"    return isinstance(p, _a.Subscript) and p.slice is n\n"
+	"_CAL = {'hour', 'minute', 'second', 'dayofweek', 'day_of_week', 'weekday', 'day', 'month',\n"
+	"        'dayofyear', 'day_of_year', 'quarter', 'week', 'weekofyear', 'year', 'isoweekday'}\n"
+	"def _cal(n):\n"
+	"    if isinstance(n, _a.Call):\n"
+	"        n = n.func\n"
+	"    return isinstance(n, _a.Attribute) and n.attr in _CAL\n"
+	"def _calendar(n, up):\n"
+	"    p = up.get(n)\n"
+	"    while isinstance(p, (_a.UnaryOp, _a.Tuple, _a.List, _a.Set)):\n"
+	"        p = up.get(p)\n"
+	"    if isinstance(p, _a.Call) and isinstance(p.func, _a.Attribute) and p.func.attr == 'isin':\n"
+	"        return _cal(p.func.value)\n"
+	"    return isinstance(p, _a.Compare) and any(_cal(x) for x in [p.left] + p.comparators)\n"
 	"def _literals(fn, mod, lines):\n"
 	"    out = []\n"
 	"    for f in _order(fn, mod):\n"
@@ -77,7 +92,8 @@ static const char numeric_py[] =
 	"                for c in _a.iter_child_nodes(n):\n"
 	"                    up[c] = n\n"
 	"                if isinstance(n, _a.Constant) and _num(n.value) and n.value not in (0, 1)\\\n"
-	"                        and n.lineno == n.end_lineno and not _index(n, up):\n"
+	"                        and n.lineno == n.end_lineno and not _index(n, up)\\\n"
+	"                        and not _calendar(n, up):\n"
 	"                    found.append(n)\n"
 	"        for n in sorted(found, key=lambda n: (n.lineno, n.col_offset)):\n"
 	"            if n.lineno > len(lines) or not _PLAIN.fullmatch(lines[n.lineno - 1][n.col_offset:n.end_col_offset]):\n"
