@@ -118,25 +118,7 @@ static const double nb_step[INSPECT_NB_LEVELS] = { -0.2, -0.1, 0.1, 0.2 };
 
 cJSON *inspect_neighbours_read(PyObject *module, const char *src)
 {
-	PyObject *g = PyDict_New(), *run = NULL, *f, *text = PyBytes_FromString(src), *r = NULL;
-	const char *json;
-	cJSON *out = NULL;
-
-	if (!g || !text || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0)
-		goto out;
-	run = PyRun_String(numeric_py, Py_file_input, g, g);
-	f = run ? PyDict_GetItemString(g, "numeric") : NULL;
-	if (f)
-		r = PyObject_CallFunction(f, "OiO", module, NB_READ_CAP, text);
-	json = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
-	out = json ? cJSON_Parse(json) : NULL;
-out:
-	PyErr_Clear();
-	Py_XDECREF(r);
-	Py_XDECREF(run);
-	Py_XDECREF(text);
-	Py_XDECREF(g);
-	return out;
+	return inspect_py_json_text(numeric_py, "numeric", module, NB_READ_CAP, src);
 }
 
 static bool name_ok(const char *s)

@@ -16,7 +16,9 @@
 #                                sandbox rewrites them by position), a peak, deflated as the
 #                                search it implies, not READY
 #   dodge.py on planted.csv      refuses to run at any other parameters: each failed neighbour
-#                                kept nothing, a peak, held to WATCH although every gate passes
+#                                (its keywords moved, or the numbers its guard compares them
+#                                with) kept nothing, a peak, held to WATCH although every gate
+#                                passes
 . "$(dirname "$0")/../lib.sh"
 unset LLM_API_KEY
 F=tests/fixtures/neighbourhood
@@ -101,8 +103,8 @@ expect_eq "picked-literal: the verdict says it sits on a peak" true "$(summary_h
 # --- a file that hides its neighbourhood ---------------------------------------------------
 d=out/e2e-nb-dodge
 audit e2e-nb-dodge STRATEGY=$F/dodge.py DATA="$TMP/planted.csv"
-expect_eq "dodge: every neighbour failed and kept nothing" "24 0 peak" \
-	"$(jget $d/stats.json neighbourhood.failed) $(jget $d/stats.json neighbourhood.keep) $(jget $d/stats.json neighbourhood.shape)"
+expect_eq "dodge: every neighbour of its parameters and of its guard's own numbers failed (16 of 19; min_periods' 3 ran) and kept nothing" "19 16 0 peak" \
+	"$(jget $d/stats.json neighbourhood.neighbours) $(jget $d/stats.json neighbourhood.failed) $(jget $d/stats.json neighbourhood.keep) $(jget $d/stats.json neighbourhood.shape)"
 expect_eq "dodge: every gate passes" all_pass "$(
 	"$PY" -c 'import json,sys; v=json.load(open(sys.argv[1])); print("all_pass" if all(g["pass"] for g in v["gates"]) else v["gates"])' "$d/verdict.json")"
 expect_eq "dodge: the rule holds it to WATCH" "WATCH true" \
