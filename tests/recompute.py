@@ -32,13 +32,16 @@ Costs (a replay of signals), trade by trade from trades.csv and replay.json's co
 trade pays fee_bps and slippage_bps twice (entry and exit); on a perp, funding_bps_8h for each
 multiple of 8 h since the epoch in [entry, exit), paid by either side unless funding_income
 (then signed: a long pays it, a short receives it); on stock and spot a short pays
-borrow_bps_year over 365 days of the time from entry to exit; fx pays neither. net_return =
+borrow_bps_year over 365 days of the time from entry to exit; on fx, in the funding column,
+config.json's swap_long_bps_year or swap_short_bps_year (by side) over 360 for each rollover
+night in [entry, exit): 17:00 New York (the tz database's), three on Wednesday, none on a
+weekend. net_return =
 gross_return - every cost, gross_return = side * (exit_px / entry_px - 1).
 
 The replay (with DATA), bar by bar: the position held during bar j is the signal of bar j - 1
 (flat on bar 0), filled at open[j]; each unit traded pays fee and slippage; a held bar pays the
-funding instants in [t[j], t[j + 1]) and a short's borrow for t[j + 1] - t[j] (the last bar one
-spacing), both booked in that bar. Each close marks the open trade's equity, E_entry * (1 + side *
+funding instants in [t[j], t[j + 1]), fx's rollover nights in it and a short's borrow for
+t[j + 1] - t[j] (the last bar one spacing), all booked in that bar. Each close marks the open trade's equity, E_entry * (1 + side *
 (close / entry - 1) - its costs so far); at or below zero the account is ruined: the trade is closed
 at that close paying its exit, equity is 0 and nothing more trades. A position open at the last bar
 is closed at its close. Declared exits fill inside the bar (class Exits below); after one the
@@ -73,7 +76,7 @@ import statistics
 import sys
 from statistics import NormalDist
 
-from recompute_curves import curve_checks, epoch, funding_instants
+from recompute_curves import curve_checks, epoch, funding_instants, rollover_nights, swap_rate
 from recompute_freqtrade import freqtrade_checks
 from recompute_quant import quant_checks
 
@@ -90,6 +93,17 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+def with_swap(d, costs):
+    """costs (replay.json's) with config.json's FX rollover rates, which replay.json does not
+    repeat: bps a year by side."""
+    cfg = f"{d}/config.json"
+    if isinstance(costs, dict) and os.path.exists(cfg):
+        c = json.load(open(cfg)).get("costs", {})
+        for k in ("swap_long_bps_year", "swap_short_bps_year"):
+            costs.setdefault(k, c.get(k, 0.0))
+    return costs
+
+
 def cost_checks(costs, trades):
     """(what, got, want) for every trade's costs and their sums, from the market's rules."""
     market, income = costs["market"], costs["funding_income"]
@@ -101,7 +115,8 @@ def cost_checks(costs, trades):
     for r in trades:
         a, b, side = epoch(r["entry_time"]), epoch(r["exit_time"]), 1 if r["side"] == "long" else -1
         want = {"fees": 2 * unit[0], "slippage": 2 * unit[1],
-                "funding": (side * rate if income else abs(rate)) * funding_instants(a, b),
+                "funding": (side * rate if income else abs(rate)) * funding_instants(a, b) +
+                           swap_rate(costs, side) * rollover_nights(a, b),
                 "borrow": borrow_rate * (b - a) / (365 * 86400) if side < 0 else 0.0,
                 "gross_return": side * (float(r["exit_px"]) / float(r["entry_px"]) - 1)}
         want["net_return"] = want["gross_return"] - math.fsum(want[k] for k in sums)
@@ -489,6 +504,7 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
                 break
             continue
         paid += fund(side) * funding_instants(t[j], end(j))
+        paid += k * swap_rate(costs, side) * rollover_nights(t[j], end(j))
         if side < 0:
             paid += borrow * (end(j) - t[j])
         if hit:
@@ -790,6 +806,7 @@ def main():
     d = sys.argv[1]
     bars = load_bars(sys.argv[2]) if len(sys.argv) == 3 else None
     replay = json.load(open(f"{d}/replay.json"))
+    with_swap(d, replay.get("costs"))
     stats = json.load(open(f"{d}/stats.json"))
     trades = read_csv(f"{d}/trades.csv")
     curve = [float(r["net_equity"]) for r in read_csv(f"{d}/equity.csv")]

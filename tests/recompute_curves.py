@@ -3,7 +3,8 @@ from the bundle's own files (tests/recompute.py calls curve_checks):
 
 - benchmark.csv: buy and hold of the price file (DATA), long from bar 1's open to the last close,
   each bar's close marking 1 + (close / open[1] - 1) - the costs paid so far (fee and slippage on
-  entry, a perp's funding per 8 h instant held, a short's borrow never), the exit's fee and
+  entry, a perp's funding per 8 h instant held, fx's long rollover each night held, a short's
+  borrow never), the exit's fee and
   slippage at the last close; at or below zero the account is ruined and stays at zero.
 - rolling.csv: over stats.json's rolling_sharpe window w of the per-bar returns of equity.csv's
   compounded net curve (from 1, up to and including a ruin bar), the row a window ends on holds
@@ -25,7 +26,7 @@ import csv
 import math
 import os
 import struct
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 TOL = 1e-9
 
@@ -55,6 +56,38 @@ def funding_instants(a, b):
     return 0 if first >= b else (b - 1 - first) // 28800 + 1
 
 
+NEW_YORK = None
+
+
+def rollover_nights(a, b):
+    """FX rollover nights whose instant, 17:00 in New York (the tz database's America/New_York,
+    so its summer time whatever the year), falls in [a, b): three on a Wednesday, none on a
+    Saturday or Sunday, one on any other day."""
+    global NEW_YORK
+    if NEW_YORK is None:
+        from zoneinfo import ZoneInfo
+        NEW_YORK = ZoneInfo("America/New_York")
+    if b <= a:
+        return 0
+    day = datetime.fromtimestamp(a, NEW_YORK).date() - timedelta(days=1)
+    last = datetime.fromtimestamp(b, NEW_YORK).date()
+    n = 0
+    while day <= last:
+        at = datetime(day.year, day.month, day.day, 17, tzinfo=NEW_YORK).timestamp()
+        if a <= at < b:
+            n += {2: 3, 5: 0, 6: 0}.get(day.weekday(), 1)
+        day += timedelta(days=1)
+    return n
+
+
+def swap_rate(costs, side):
+    """A night's swap of the unit notional for side on fx (costs holds config.json's
+    swap_long_bps_year and swap_short_bps_year), over a 360-day year; 0 elsewhere."""
+    if costs.get("market") != "fx" or not side:
+        return 0.0
+    return costs.get("swap_long_bps_year" if side > 0 else "swap_short_bps_year", 0.0) / 1e4 / 360
+
+
 def buy_and_hold(bars, costs):
     t, o, c = bars[0], bars[1], bars[2]
     n = len(t)
@@ -64,6 +97,7 @@ def buy_and_hold(bars, costs):
     for j in range(1, n):
         end = t[j + 1] if j + 1 < n else t[j] + (t[j] - t[j - 1])
         paid += abs(rate) * funding_instants(t[j], end)
+        paid += swap_rate(costs, 1) * rollover_nights(t[j], end)
         e = 1 + (c[j] / o[1] - 1) - paid - (unit if j == n - 1 else 0.0)
         ruined = ruined or e <= 0
         eq.append(0.0 if ruined else e)

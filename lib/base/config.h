@@ -121,6 +121,12 @@ enum sa_knob_type {
 	X(BORROW_BPS_YEAR, "BORROW_BPS_YEAR", "costs.borrow_bps_year", SA_KNOB_NUM, 0, 100000, "30", \
 	  "robust_score sealed_score variants_score replay stats",                          \
 	  "stock, spot: borrow fee of a short, bps a year of its notional, for the time it is held") \
+	X(SWAP_LONG_BPS_YEAR, "SWAP_LONG_BPS_YEAR", "costs.swap_long_bps_year", SA_KNOB_NUM, -100000, 100000, "100", \
+	  "robust_score sealed_score variants_score replay stats",                          \
+	  "fx: rollover (swap) of a long held over 17:00 New York, bps a year of its notional, a night 1/360 of it, Wednesday's three nights; negative: earned") \
+	X(SWAP_SHORT_BPS_YEAR, "SWAP_SHORT_BPS_YEAR", "costs.swap_short_bps_year", SA_KNOB_NUM, -100000, 100000, "100", \
+	  "robust_score sealed_score variants_score replay stats",                          \
+	  "fx: rollover (swap) of a short held over 17:00 New York, bps a year of its notional, a night 1/360 of it, Wednesday's three nights; negative: earned") \
 	X(RECONCILE_BPS, "RECONCILE_BPS", "reconcile.bps", SA_KNOB_NUM, 0, 10000, "1",               \
 	  "replay",                                                                                  \
 	  "reconciliation: largest gap per trade, in bps, between a logged return and the replay") \

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
 
 #include "config.h"
 #include "msg.h"
@@ -54,6 +55,8 @@ int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen
 	    sa_config_num(cfg, SA_K_SPREAD_FLOOR, &c->spread_floor, err, errlen) < 0 ||
 	    sa_config_num(cfg, SA_K_MIN_COMMISSION_STOCK, &min_commission, err, errlen) < 0 ||
 	    sa_config_num(cfg, SA_K_STAKE, &stake, err, errlen) < 0 ||
+	    sa_config_num(cfg, SA_K_SWAP_LONG_BPS_YEAR, &c->swap_long_bps_year, err, errlen) < 0 ||
+	    sa_config_num(cfg, SA_K_SWAP_SHORT_BPS_YEAR, &c->swap_short_bps_year, err, errlen) < 0 ||
 	    sa_config_str(cfg, SA_K_MARKET, &market, err, errlen) < 0)
 		return -1;
 	c->funding_income = income != 0;
@@ -260,7 +263,73 @@ struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
 	}
 	x.funding_bps_8h *= k;
 	x.borrow_bps_year *= k;
+	x.swap_long_bps_year *= k;
+	x.swap_short_bps_year *= k;
 	x.spread_floor_bps *= k;
 	x.min_fee_bps_stock *= k;
 	return x;
+}
+
+/* --- FX rollover ----------------------------------------------------------------------- */
+
+#define DAY_S 86400
+
+/* Whether US summer time holds at 17:00 New York of the date tm names (the rule since 2007:
+ * from the second Sunday of March to the first Sunday of November). */
+static bool us_summer_time(const struct tm *tm)
+{
+	int first_wday = ((tm->tm_wday - (tm->tm_mday - 1)) % 7 + 7) % 7;  /* of the 1st */
+	int first_sunday = 1 + (7 - first_wday) % 7;
+
+	if (tm->tm_mon > 2 && tm->tm_mon < 10)
+		return true;
+	if (tm->tm_mon == 2)
+		return tm->tm_mday >= first_sunday + 7;
+	if (tm->tm_mon == 10)
+		return tm->tm_mday < first_sunday;
+	return false;
+}
+
+int64_t rp_rollover_instant(int64_t day, int *nights)
+{
+	time_t at = (time_t)(day * DAY_S);
+	struct tm tm;
+
+	gmtime_r(&at, &tm);
+	*nights = tm.tm_wday == 0 || tm.tm_wday == 6 ? 0 : tm.tm_wday == 3 ? 3 : 1;
+	return day * DAY_S + (us_summer_time(&tm) ? 21 : 22) * 3600;
+}
+
+/* Floor division of a by DAY_S (times before the epoch too). */
+static int64_t day_of(int64_t a)
+{
+	return a >= 0 ? a / DAY_S : -((-a + DAY_S - 1) / DAY_S);
+}
+
+double rp_rollover_nights(int64_t a, int64_t b)
+{
+	double n = 0;
+
+	if (b <= a)
+		return 0;
+	for (int64_t d = day_of(a); d <= day_of(b - 1); d++) {
+		int64_t lo = d * DAY_S + 21 * 3600, hi = d * DAY_S + 22 * 3600;
+		int nights;
+		int64_t at;
+
+		/* most bars hold neither hour of either season: no calendar needed */
+		if ((lo < a || lo >= b) && (hi < a || hi >= b))
+			continue;
+		at = rp_rollover_instant(d, &nights);
+		if (at >= a && at < b)
+			n += nights;
+	}
+	return n;
+}
+
+double rp_rollover_rate(const struct rp_costs *c, int side)
+{
+	double bps = side > 0 ? c->swap_long_bps_year : side < 0 ? c->swap_short_bps_year : 0.0;
+
+	return bps / 1e4 / 360.0;
 }

@@ -5,13 +5,14 @@
 #define SA_COSTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
 #include "replay_core.h"
 
 /* Reads costs {fee_bps, slippage_bps, funding_bps_8h, funding_income, borrow_bps_year, market,
- * spread_floor, min_commission_stock, stake}
+ * spread_floor, min_commission_stock, stake, swap_long_bps_year, swap_short_bps_year}
  * from a config tree (borrowed), each checked against its knob's range (the row's default when
  * absent); market stays RP_MARKET_AUTO when unset, and the fee the exits' rules read is the fee
  * charged (rules_fee_set false). Returns 0, or -1 with the reason in err. */
@@ -42,5 +43,21 @@ void rp_spread_estimate(const struct da_ohlcv *s, struct rp_spread *e);
  * or computed when e is NULL), in bps; 0 when it cannot be estimated (s and e NULL: no bars)
  * or no floor is asked. */
 void rp_costs_floor(struct rp_costs *c, const struct da_ohlcv *s, const struct rp_spread *e);
+
+/* FX rollover: the market's day ends at 17:00 New York (21:00 UTC while the US keeps summer
+ * time, from the second Sunday of March to the first Sunday of November, 22:00 UTC otherwise),
+ * and a position held over it pays (or earns) a night's swap; Wednesday's counts three nights,
+ * as spot settles two business days on and its value date then moves over a weekend; no
+ * rollover falls on a Saturday or Sunday. The nights, so weighted, whose instant falls in
+ * [a, b) (UTC seconds). */
+double rp_rollover_nights(int64_t a, int64_t b);
+
+/* The FX rollover instant of UTC day `day` (days since the epoch), and its nights (0 on a
+ * weekend, 3 on Wednesday, else 1) into *nights. */
+int64_t rp_rollover_instant(int64_t day, int *nights);
+
+/* A night's swap, of the unit notional, for a position of side (+1, -1) under c: the side's
+ * rate in bps a year over 360 days (the money-market year of USD and EUR), 0 when flat. */
+double rp_rollover_rate(const struct rp_costs *c, int side);
 
 #endif

@@ -2,6 +2,7 @@
 #include "replay_core.h"
 #include "replay_alloc.h"
 #include "signals.h"
+#include "costs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -173,6 +174,7 @@ struct pass {
 	double fee, slip;       /* fee_bps / 1e4 and slippage_bps / 1e4, per unit traded */
 	double funding_long, funding_short;  /* per funding instant, by side (0 off perp) */
 	double borrow_per_s;    /* a short's borrow fee per second held (0 off stock and spot) */
+	double swap_long, swap_short;  /* fx: rollover per night held, by side (0 off fx) */
 	int64_t next_funding;   /* the first funding instant not yet reached */
 	double eq_net, eq_gross;         /* equity after the closed trades, compounded, from 1 */
 	double net_entry, gross_entry;   /* the equity the open trade was entered with */
@@ -289,6 +291,11 @@ static void pay_funding(struct pass *ps, int p, size_t j)
 		ps->open->borrow += b;
 		ps->trade_costs += b;
 	}
+	if (p != 0 && (p > 0 ? ps->swap_long : ps->swap_short) != 0) {
+		double w = (p > 0 ? ps->swap_long : ps->swap_short) * rp_rollover_nights(ps->s->t[j], end);
+		ps->open->funding += w;
+		ps->trade_costs += w;
+	}
 	if (k == 0 || p == 0)
 		return;
 	f = funding_rate(ps, p) * (double)k;
@@ -360,6 +367,7 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 	double nbase = p ? ps->net_entry : ps->eq_net, gbase = p ? ps->gross_entry : ps->eq_gross;
 	double costs = p ? ps->trade_costs : 0.0, funding = 0.0, borrow = 0.0;
 	double rate = funding_rate(ps, p), borrow_rate = p < 0 ? ps->borrow_per_s : 0.0;
+	double swap = p > 0 ? ps->swap_long : p < 0 ? ps->swap_short : 0.0;
 	int64_t next = ps->next_funding;
 	bool ruin = false;
 	size_t j;
@@ -380,6 +388,11 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 			double b = borrow_rate * (double)(t[j + 1] - t[j]);
 			borrow += b;
 			costs += b;
+		}
+		if (swap != 0) {
+			double w = swap * rp_rollover_nights(t[j], t[j + 1]);
+			funding += w;
+			costs += w;
 		}
 		/* The next fill is at some bar's open, the one column this loop does not read:
 		 * fetched only at the fill, it missed the cache on nearly every trade (1.5 ms of
@@ -728,6 +741,8 @@ int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 		.funding_long = c->funding_income ? fund : fabs(fund),
 		.funding_short = c->funding_income ? -fund : fabs(fund),
 		.borrow_per_s = borrows ? c->borrow_bps_year / 1e4 / RP_YEAR_S : 0.0,
+		.swap_long = market == RP_MARKET_FX ? rp_rollover_rate(c, 1) : 0.0,
+		.swap_short = market == RP_MARKET_FX ? rp_rollover_rate(c, -1) : 0.0,
 		.eq_net = 1.0, .eq_gross = 1.0,
 		.x = x, .rule_fee = x && x->fee_in_profit ? rules_fee : 0.0,
 		.sig = signals,

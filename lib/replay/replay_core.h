@@ -22,6 +22,10 @@
  * - Borrow (stock, spot): a short pays borrow_bps_year of its unit notional a year, for the
  *   calendar time of each bar it is held during (t[j + 1] - t[j], the last bar one spacing),
  *   over 365 days: so a trade's borrow is borrow_bps_year / 1e4 * (exit - entry) / 365 days.
+ * - Rollover (fx): a position held over the daily rollover, 17:00 New York, pays its side's
+ *   swap_*_bps_year / 360 of its unit notional a night, three nights on Wednesday, none on a
+ *   weekend (rp_rollover_nights, costs.h), in the bar that contains the instant; booked as
+ *   the trade's funding (fx has no other: the funding column is the swap there).
  * - A trade's gross_return is side * (exit_px / entry_px - 1); net_return = gross_return -
  *   fees - slippage - funding - borrow, fractions of the equity the trade was entered with.
  * - Equity compounds: it starts at 1, and each trade's return applies to the equity at its
@@ -135,6 +139,8 @@ struct rp_costs {
 	double funding_bps_8h;  /* perp: per funding instant held, of the unit notional */
 	bool funding_income;    /* funding signed by side (a short can earn it); else always paid */
 	double borrow_bps_year; /* stock, spot: a short's borrow fee, a year of its notional */
+	double swap_long_bps_year, swap_short_bps_year;  /* fx: rollover by side, a year of its
+							  * notional (negative: earned), costs.h */
 	double min_fee_bps_stock; /* stock: the fee per side is at least this, the minimum
 				   * commission an order pays over its stake, in bps (0: none) */
 	double spread_floor;    /* SPREAD_FLOOR: the share of half the bars' estimated spread that

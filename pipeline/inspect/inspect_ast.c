@@ -766,7 +766,7 @@ cJSON *inspect_ast_findings(const char *src)
 	check_hyperopt(tree, out);
 	if (!cJSON_AddItemToObject(out, "parameters", inspect_params_read(tree)))
 		cJSON_AddNullToObject(out, "parameters");
-	if (!cJSON_AddItemToObject(out, "numeric", inspect_neighbours_read(tree)))
+	if (!cJSON_AddItemToObject(out, "numeric", inspect_neighbours_read(tree, src)))
 		cJSON_AddNullToObject(out, "numeric");
 done:
 	cJSON_AddItemToObject(out, "flags", w.flags);

@@ -11,10 +11,18 @@
 #include "text.h"
 
 /* signals()'s keyword defaults (positional ones with a default, keyword-only ones; df, the
- * first, never) or, when the module defines no signals(), the class attributes of a
- * backtesting.py Strategy subclass: each literal int or float (never a bool), finite. */
+ * first, never) and the numbers written in its body and in the bodies of the module's
+ * functions it calls (transitively, in the order first called), each in source order, or,
+ * when the module defines no signals(), the class attributes of a backtesting.py Strategy
+ * subclass: each literal int or float (never a bool), finite. A number written in a body
+ * counts unless it is 0 or 1 (identities, signal values, a step of one), is itself a
+ * subscript's index (iloc[-1], x[2]), is a position on the clock or the calendar (compared
+ * with, or in an isin() of, an hour, a weekday, a month...: a category whose neighbours are
+ * other rules, not nearby values), spans lines, or is not a plain decimal token in the
+ * source (hex, octal, binary): named "@LINE:COL" (COL the byte of its line it starts at, from
+ * 1), the position the sandbox rewrites (sandbox/inside/sbi_literals.h). */
 static const char numeric_py[] =
-	"import ast as _a, json as _j\n"
+	"import ast as _a, json as _j, re as _re\n"
 	INSPECT_PY_LITERALS
 	"def _row(name, node, frm):\n"
 	"    v = _lit(node)\n"
@@ -43,10 +51,60 @@ static const char numeric_py[] =
 	"        elif isinstance(st, _a.AnnAssign) and st.value is not None and isinstance(st.target, _a.Name):\n"
 	"            out.append(_row(st.target.id, st.value, 'class'))\n"
 	"    return out\n"
-	"def numeric(mod, cap):\n"
+	"_PLAIN = _re.compile(rb'(?:[0-9][0-9_]*(?:\\.[0-9_]*)?|\\.[0-9][0-9_]*)(?:[eE][+-]?[0-9][0-9_]*)?')\n"
+	"def _order(fn, mod):\n"
+	"    funcs = {s.name: s for s in mod.body if isinstance(s, _a.FunctionDef)}\n"
+	"    order, seen = [fn], {fn.name}\n"
+	"    for f in order:\n"
+	"        calls = sorted((n.lineno, n.col_offset, n.func.id) for st in f.body for n in _a.walk(st)\n"
+	"                       if isinstance(n, _a.Call) and isinstance(n.func, _a.Name))\n"
+	"        for _l, _c, name in calls:\n"
+	"            if name in funcs and name not in seen:\n"
+	"                seen.add(name)\n"
+	"                order.append(funcs[name])\n"
+	"    return order\n"
+	"def _index(n, up):\n"
+	"    p = up.get(n)\n"
+	"    if isinstance(p, _a.UnaryOp):\n"
+	"        n, p = p, up.get(p)\n"
+	"    if isinstance(p, _a.Tuple):\n"
+	"        n, p = p, up.get(p)\n"
+	"    return isinstance(p, _a.Subscript) and p.slice is n\n"
+	"_CAL = {'hour', 'minute', 'second', 'dayofweek', 'day_of_week', 'weekday', 'day', 'month',\n"
+	"        'dayofyear', 'day_of_year', 'quarter', 'week', 'weekofyear', 'year', 'isoweekday'}\n"
+	"def _cal(n):\n"
+	"    if isinstance(n, _a.Call):\n"
+	"        n = n.func\n"
+	"    return isinstance(n, _a.Attribute) and n.attr in _CAL\n"
+	"def _calendar(n, up):\n"
+	"    p = up.get(n)\n"
+	"    while isinstance(p, (_a.UnaryOp, _a.Tuple, _a.List, _a.Set)):\n"
+	"        p = up.get(p)\n"
+	"    if isinstance(p, _a.Call) and isinstance(p.func, _a.Attribute) and p.func.attr == 'isin':\n"
+	"        return _cal(p.func.value)\n"
+	"    return isinstance(p, _a.Compare) and any(_cal(x) for x in [p.left] + p.comparators)\n"
+	"def _literals(fn, mod, lines):\n"
+	"    out = []\n"
+	"    for f in _order(fn, mod):\n"
+	"        up, found = {}, []\n"
+	"        for st in f.body:\n"
+	"            for n in _a.walk(st):\n"
+	"                for c in _a.iter_child_nodes(n):\n"
+	"                    up[c] = n\n"
+	"                if isinstance(n, _a.Constant) and _num(n.value) and n.value not in (0, 1)\\\n"
+	"                        and n.lineno == n.end_lineno and not _index(n, up)\\\n"
+	"                        and not _calendar(n, up):\n"
+	"                    found.append(n)\n"
+	"        for n in sorted(found, key=lambda n: (n.lineno, n.col_offset)):\n"
+	"            if n.lineno > len(lines) or not _PLAIN.fullmatch(lines[n.lineno - 1][n.col_offset:n.end_col_offset]):\n"
+	"                continue\n"
+	"            out.append({'name': '@%d:%d' % (n.lineno, n.col_offset + 1), 'value': n.value,\n"
+	"                        'integer': isinstance(n.value, int), 'line': n.lineno, 'from': 'literal'})\n"
+	"    return out\n"
+	"def numeric(mod, cap, src):\n"
 	"    fns = [s for s in mod.body if isinstance(s, _a.FunctionDef) and s.name == 'signals']\n"
 	"    if fns:\n"
-	"        rows = _signals(fns[-1])\n"
+	"        rows = _signals(fns[-1]) + _literals(fns[-1], mod, src.splitlines())\n"
 	"    else:\n"
 	"        rows = [r for c in mod.body if isinstance(c, _a.ClassDef) and _is_bt(c) for r in _class(c)]\n"
 	"    rows = [r for r in rows if r is not None][:cap]\n"
@@ -58,9 +116,9 @@ static const char numeric_py[] =
 static const double nb_mult[INSPECT_NB_LEVELS] = { 0.8, 0.9, 1.1, 1.2 };
 static const double nb_step[INSPECT_NB_LEVELS] = { -0.2, -0.1, 0.1, 0.2 };
 
-cJSON *inspect_neighbours_read(PyObject *module)
+cJSON *inspect_neighbours_read(PyObject *module, const char *src)
 {
-	return inspect_py_json(numeric_py, "numeric", module, NB_READ_CAP);
+	return inspect_py_json_text(numeric_py, "numeric", module, NB_READ_CAP, src);
 }
 
 static bool name_ok(const char *s)
@@ -71,12 +129,28 @@ static bool name_ok(const char *s)
 	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n;
 }
 
+/* A literal's name: "@LINE:COL", both whole numbers from 1 (the sandbox reads it so). */
+static bool literal_name_ok(const char *s)
+{
+	size_t a, b;
+
+	if (!s || s[0] != '@')
+		return false;
+	a = strspn(s + 1, "0123456789");
+	if (a == 0 || a > 7 || s[1] == '0' || s[1 + a] != ':')
+		return false;
+	b = strspn(s + 2 + a, "0123456789");
+	return b > 0 && b <= 7 && s[2 + a] != '0' && s[2 + a + b] == '\0';
+}
+
 /* One row rebuilt from the child's (or from a freqtrade value), or NULL when it is not one. */
 static cJSON *param_row(const char *name, double v, bool integer, double line, const char *from)
 {
 	cJSON *o;
 
-	if (!name_ok(name) || !isfinite(v) || fabs(v) >= 1e12 || (integer && v != floor(v)) ||
+	bool named = strcmp(from, "literal") ? name_ok(name) : literal_name_ok(name) && v > 0;
+
+	if (!named || !isfinite(v) || fabs(v) >= 1e12 || (integer && v != floor(v)) ||
 	    !(line >= 0 && line < 1e9))
 		return NULL;
 	o = cJSON_CreateObject();
@@ -105,7 +179,7 @@ cJSON *inspect_neighbours_take(const cJSON *found)
 
 		if (k == NB_READ_CAP)
 			break;
-		if (strcmp(from, "signals") && strcmp(from, "class"))
+		if (strcmp(from, "signals") && strcmp(from, "class") && strcmp(from, "literal"))
 			continue;
 		row = param_row(sa_json_str(p, "name", NULL), sa_json_num(p, "value", NAN),
 				sa_json_bool(p, "integer", false), sa_json_num(p, "line", NAN), from);

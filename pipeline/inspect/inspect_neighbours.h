@@ -1,7 +1,7 @@
 /* inspect_neighbours.h - the neighbourhood of the audited parameters: every numeric parameter
  * of the strategy (a keyword default of signals(df, ...), a numeric class attribute of a
  * backtesting.py Strategy, a freqtrade IntParameter, DecimalParameter or RealParameter at the
- * value the backtest gives it) moved to nearby values, and the parameter sets the variants
+ * value the backtest gives it, a number written in signals()' body) moved to nearby values, and the parameter sets the variants
  * stage runs for them. The literals are read in the parsing child; the sets are built here. */
 #ifndef INSPECT_NEIGHBOURS_H
 #define INSPECT_NEIGHBOURS_H
@@ -14,11 +14,13 @@
 /* The relative moves of each parameter, in set order. */
 #define INSPECT_NB_LEVELS 4
 
-/* The numeric keyword defaults of signals() or, without it, the numeric class attributes of a
- * backtesting.py Strategy subclass, of a parsed module (borrowed), as a JSON array [{name,
- * value, integer, line, from}], or NULL when there are none or the reader failed. A new
- * array, caller frees. Runs in the parsing child. */
-cJSON *inspect_neighbours_read(PyObject *module);
+/* The numeric keyword defaults of signals() and the numeric literals of its body and of the
+ * module's functions it calls (from "literal", named "@LINE:COL"), or, without signals(), the
+ * numeric class attributes of a backtesting.py Strategy subclass, of a parsed module
+ * (borrowed) whose source is src, as a JSON array [{name, value, integer, line, from}], or
+ * NULL when there are none or the reader failed. A new array, caller frees. Runs in the
+ * parsing child. */
+cJSON *inspect_neighbours_read(PyObject *module, const char *src);
 
 /* strategy.neighbourhood from the child's finding "numeric" (checked and rebuilt here), before
  * a freqtrade class's values are known: {declared, parameters, grid, truncated, sets, params,

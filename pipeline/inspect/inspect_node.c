@@ -309,7 +309,8 @@ static bool contains_child(void *ctx, PyObject *child)
 	return !c->found;
 }
 
-cJSON *inspect_py_json(const char *src, const char *fn, PyObject *module, int arg)
+/* inspect_py_json, with the source as bytes after arg when bytes is not NULL. */
+static cJSON *py_json(const char *src, const char *fn, PyObject *module, int arg, PyObject *bytes)
 {
 	PyObject *g = PyDict_New(), *run = NULL, *f, *r = NULL;
 	const char *text;
@@ -319,7 +320,9 @@ cJSON *inspect_py_json(const char *src, const char *fn, PyObject *module, int ar
 		goto out;
 	run = PyRun_String(src, Py_file_input, g, g);
 	f = run ? PyDict_GetItemString(g, fn) : NULL;
-	if (f)
+	if (f && bytes)
+		r = PyObject_CallFunction(f, "OiO", module, arg, bytes);
+	else if (f)
 		r = arg >= 0 ? PyObject_CallFunction(f, "Oi", module, arg) :
 			       PyObject_CallFunctionObjArgs(f, module, NULL);
 	text = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
@@ -329,5 +332,21 @@ out:
 	Py_XDECREF(r);
 	Py_XDECREF(run);
 	Py_XDECREF(g);
+	return out;
+}
+
+cJSON *inspect_py_json(const char *src, const char *fn, PyObject *module, int arg)
+{
+	return py_json(src, fn, module, arg, NULL);
+}
+
+cJSON *inspect_py_json_text(const char *src, const char *fn, PyObject *module, int arg,
+			    const char *text)
+{
+	PyObject *bytes = PyBytes_FromString(text);
+	cJSON *out = bytes ? py_json(src, fn, module, arg, bytes) : NULL;
+
+	PyErr_Clear();
+	Py_XDECREF(bytes);
 	return out;
 }

@@ -74,6 +74,11 @@ bool inspect_contains_expr(PyObject *hay, PyObject *needle, int depth);
  * (the Python error cleared). */
 cJSON *inspect_py_json(const char *src, const char *fn, PyObject *module, int arg);
 
+/* inspect_py_json with a third argument after arg (which must be >= 0): text, the upload's
+ * source, as bytes. */
+cJSON *inspect_py_json_text(const char *src, const char *fn, PyObject *module, int arg,
+			    const char *text);
+
 /* Helper-code lines every literal reader shares (after "import ast as _a"): _lit(node), a
  * literal's value or _NO (literal_eval reads literals only, never a call or a name), and
  * _num(x), a finite int or float, never a bool. */

@@ -81,8 +81,9 @@ static void market_reason(const struct rp_costs *c, const struct da_ohlcv *s, en
 		sa_fmt(held, sizeof held, "funding %g bp per 8 h held, paid by either side, never "
 		       "income; no borrow", fabs(c->funding_bps_8h));
 	else if (m == RP_MARKET_FX)
-		sa_fmt(held, sizeof held, "no funding, no borrow (a short is a long in the other "
-		       "currency; the carry between the two rates is not modelled)");
+		sa_fmt(held, sizeof held, "rollover %g bp a year for a long, %g for a short, a night "
+		       "at 17:00 New York (Wednesday's three; in the funding column); no borrow",
+		       c->swap_long_bps_year, c->swap_short_bps_year);
 	else
 		sa_fmt(held, sizeof held, "no funding, short borrow %g bp/year", c->borrow_bps_year);
 	sa_fmt(buf, len, "%s: %s; %s", rp_market_name(m), why, held);

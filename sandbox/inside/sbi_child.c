@@ -7,6 +7,7 @@
 #include "sbi_prefix.h"
 #include "sbi_hook.h"
 #include "sbi_landlock.h"
+#include "sbi_literals.h"
 #include "sbx_proto.h"
 #include "sbi_seccomp.h"
 
@@ -459,11 +460,38 @@ static PyObject *tag_table(void)
 	return v;
 }
 
+/* z, or a copy of it whose source has the literals params names moved (sbi_literals.h): a
+ * neighbourhood set that moves a number written in the file. Trusted code, before the upload
+ * is compiled; a set that names a literal the source does not hold ends the run with why. */
+static const struct sbi_zstate *moved_literals(const struct sbi_zstate *z, PyObject *params)
+{
+	static struct sbi_zstate moved;
+	char why[256], *src;
+	size_t len;
+	int rc = sbi_literals_apply(z->src, z->src_len, params, &src, &len, why, sizeof why);
+
+	if (rc < 0) {
+		char msg[320];
+		int m = snprintf(msg, sizeof msg, "the neighbourhood set could not be written: %s", why);
+
+		put_result(SBX_TAG_ERROR, msg, m > 0 ? (size_t)m : 0);
+		_exit(SBX_EXIT_DONE);
+	}
+	if (rc == 0)
+		return z;
+	moved = *z;
+	moved.src = src;
+	moved.src_len = len;
+	return &moved;
+}
+
 /* Step 11: the upload, then signals() on the whole frame. */
 static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject *params, size_t n)
 {
-	PyObject *fn = load_upload(z), *out = NULL, *conv, *idx, *tags;
+	PyObject *fn, *out = NULL, *conv, *idx, *tags;
 	uint32_t search;
+
+	fn = load_upload(moved_literals(z, params));
 
 	/* Held before the upload runs: it may rebind df.index, not the bars' own index. */
 	idx = PyObject_GetAttrString(df, "index");

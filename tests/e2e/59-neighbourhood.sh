@@ -4,13 +4,21 @@
 # centre's (tests/fixtures/neighbourhood/make_fixtures.py writes the bars, seeded), every figure
 # recomputed from the bundle by tests/recompute_neighbourhood.py:
 #   plateau.py on planted.csv    a planted edge whose parameters it does not hang on: a
-#                                plateau, READY
+#                                plateau, READY (its hour, 13, a position on the clock, is no
+#                                parameter; its min_periods=2 is one)
 #   picked.py on noise.csv       the best of 56 rules picked on the audited bars, TRIALS=1, zero
 #                                costs: a peak, deflated as a search of 25 or its family's
 #                                independent rules when more, not READY (READY with the rules
 #                                off, NEIGHBOUR_KEEP=0 NEIGHBOUR_SPAN=1)
+#   picked_literal.py on noise.csv  the best of 132 pairs of lags picked on the audited bars,
+#                                its lags written as numbers in signals()' body (no keyword),
+#                                TRIALS=1, zero costs: the numbers moved as parameters (the
+#                                sandbox rewrites them by position), a peak, deflated as the
+#                                search it implies, not READY
 #   dodge.py on planted.csv      refuses to run at any other parameters: each failed neighbour
-#                                kept nothing, a peak, held to WATCH although every gate passes
+#                                (its keywords moved, or the numbers its guard compares them
+#                                with) kept nothing, a peak, held to WATCH although every gate
+#                                passes
 . "$(dirname "$0")/../lib.sh"
 unset LLM_API_KEY
 F=tests/fixtures/neighbourhood
@@ -47,7 +55,7 @@ assert n["params"] == sets and [m for m, _ in moved] == ["a", "b", "d", "e", "g"
 # --- a plateau -----------------------------------------------------------------------------
 d=out/e2e-nb-plateau
 audit e2e-nb-plateau STRATEGY=$F/plateau.py DATA="$TMP/planted.csv"
-expect_eq "plateau: two parameters, the 5 x 5 grid (24 neighbours)" "true 24 24" \
+expect_eq "plateau: its two keyword parameters and the 2 written as min_periods, each moved alone (11 neighbours)" "false 11 11" \
 	"$(jget $d/stats.json neighbourhood.grid) $(jget $d/stats.json neighbourhood.neighbours) $(jget $d/stats.json neighbourhood.ran)"
 expect_eq "plateau: its shape" plateau "$(jget $d/stats.json neighbourhood.shape)"
 expect_eq "plateau: its neighbours trade the same bars, one rule: the trials are the declared ones" "1 1 declared" \
@@ -75,11 +83,28 @@ audit e2e-nb-picked-off STRATEGY="$TMP/picked.py" DATA="$TMP/noise.csv" TRIALS=1
 expect_eq "picked, NEIGHBOUR_KEEP=0 NEIGHBOUR_SPAN=1: the rules off, the same pick is READY" READY_FOR_MICRO_LIVE \
 	"$(jget $d/verdict.json verdict)"
 
+# --- an undeclared search written as numbers ---------------------------------------------------
+d=out/e2e-nb-picked-literal
+# shellcheck disable=SC2086
+audit e2e-nb-picked-literal STRATEGY="$TMP/picked_literal.py" DATA="$TMP/noise.csv" TRIALS=1 $ZERO
+expect_eq "picked-literal: its two lags, numbers in signals()' body, are the parameters moved" "@9:30 @9:49 literal" \
+	"$("$PY" -c 'import json,sys; p=json.load(open(sys.argv[1]))["strategy"]["neighbourhood"]["parameters"]
+print(" ".join(x["name"] for x in p), " ".join(sorted({x["from"] for x in p})))' $d/inspect.json)"
+expect_eq "picked-literal: the sets ran with the numbers rewritten (each a run that traded other bars)" "true 19 19 0" \
+	"$(jget $d/stats.json neighbourhood.grid) $(jget $d/stats.json neighbourhood.neighbours) $(jget $d/stats.json neighbourhood.ran) $(jget $d/stats.json neighbourhood.failed)"
+expect_eq "picked-literal: its shape" peak "$(jget $d/stats.json neighbourhood.shape)"
+expect_eq "picked-literal: deflated as the search the peak implies, or its family's when larger" "$(
+	"$PY" -c 'import json,sys; n=json.load(open(sys.argv[1]))["neighbourhood"]
+f=n["family_trials"]; print(f"{max(25, f):g} " + ("neighbourhood_family" if f > 25 else "neighbourhood"))' $d/stats.json)" \
+	"$(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
+expect_eq "picked-literal: not READY" NOT_READY "$(jget $d/verdict.json verdict)"
+expect_eq "picked-literal: the verdict says it sits on a peak" true "$(summary_has $d "sits on a peak of its parameters")"
+
 # --- a file that hides its neighbourhood ---------------------------------------------------
 d=out/e2e-nb-dodge
 audit e2e-nb-dodge STRATEGY=$F/dodge.py DATA="$TMP/planted.csv"
-expect_eq "dodge: every neighbour failed and kept nothing" "24 0 peak" \
-	"$(jget $d/stats.json neighbourhood.failed) $(jget $d/stats.json neighbourhood.keep) $(jget $d/stats.json neighbourhood.shape)"
+expect_eq "dodge: every neighbour of its parameters and of its guard's own numbers failed (16 of 19; min_periods' 3 ran) and kept nothing" "19 16 0 peak" \
+	"$(jget $d/stats.json neighbourhood.neighbours) $(jget $d/stats.json neighbourhood.failed) $(jget $d/stats.json neighbourhood.keep) $(jget $d/stats.json neighbourhood.shape)"
 expect_eq "dodge: every gate passes" all_pass "$(
 	"$PY" -c 'import json,sys; v=json.load(open(sys.argv[1])); print("all_pass" if all(g["pass"] for g in v["gates"]) else v["gates"])' "$d/verdict.json")"
 expect_eq "dodge: the rule holds it to WATCH" "WATCH true" \

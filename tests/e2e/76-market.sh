@@ -78,8 +78,9 @@ case $(jget "$TMP/income/stats.json" breakeven.reason) in
 *) not_ok "income: the break-even's reason says why" "$(jget "$TMP/income/stats.json" breakeven.reason)" ;;
 esac
 check "MARKET=fx replays" replay_as "$TMP/fx" MARKET=fx
-expect_eq "fx: neither funding nor borrow" "0 0" \
-	"$(jget "$TMP/fx/replay.json" costs.funding) $(jget "$TMP/fx/replay.json" costs.borrow)"
+expect_eq "fx: no borrow; its rollover, booked as funding, paid by both sides at the default rates" "0 true" \
+	"$(jget "$TMP/fx/replay.json" costs.borrow) $("$PY" -c 'import json,sys; print(str(json.load(open(sys.argv[1]))["costs"]["funding"] > 0).lower())' "$TMP/fx/replay.json")"
+check "fx: recompute.py agrees, each trade's rollover nights too" "$PY" tests/recompute.py "$TMP/fx" "$DATA"
 check "BORROW_BPS_YEAR=300 replays" replay_as "$TMP/b300" BORROW_BPS_YEAR=300
 "$PY" -c 'import json, sys
 a, b = (json.load(open(p))["costs"]["borrow"] for p in sys.argv[1:])

@@ -46,7 +46,11 @@ replay_on() { # data -> $TMP/rp.json
 }
 replay_on $F/fx_week.csv
 expect_eq "fx: the market is fx" fx "$(jget "$TMP/rp.json" costs.market)"
-expect_eq "fx: no funding" 0 "$(jget "$TMP/rp.json" costs.funding)"
+expect_eq "fx: its funding is the rollover of the nights held, at the default 100 bp a year / 360" "$(
+	"$PY" -c 'import csv, sys; sys.path.insert(0, "tests"); from recompute_curves import rollover_nights, epoch
+print(round(sum(rollover_nights(epoch(r["entry_time"]), epoch(r["exit_time"]))
+                for r in csv.DictReader(open(sys.argv[1]))) * 100 / 1e4 / 360, 12))' "$TMP/t.csv" 2>/dev/null)" \
+	"$("$PY" -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["costs"]["funding"], 12))' "$TMP/rp.json")"
 expect_eq "fx: the fx fee" 0 "$(jget "$TMP/rp.json" costs.fee_bps)"
 expect_eq "fx: the fx slippage" 0.5 "$(jget "$TMP/rp.json" costs.slippage_bps)"
 expect_eq "fx: the defaults named" "fx's defaults, FEE_BPS_FX and SLIPPAGE_BPS_FX" "$(jget "$TMP/rp.json" costs.cost_source)"

@@ -1259,6 +1259,38 @@ static void test_exits_json(void **state)
 	assert_false(rp_exits_any(&x));
 }
 
+/* FX rollover: 17:00 New York, summer time by the US rule, Wednesday's three nights. */
+static void test_rollover_nights(void **state)
+{
+	const int64_t day = 86400, wed_winter = 1704924000, wed_summer = 1719435600;  /* 22:00, 21:00 UTC */
+	int nights;
+
+	(void)state;
+	/* a week from Monday 8 January 2024: Monday to Friday, Wednesday's three */
+	assert_true(rp_rollover_nights(1704672000, 1704672000 + 7 * day) == 7);
+	assert_true(rp_rollover_nights(wed_winter, wed_winter + 3600) == 3);
+	assert_true(rp_rollover_nights(wed_winter - 3600, wed_winter) == 0);
+	assert_true(rp_rollover_nights(wed_summer, wed_summer + 1) == 3);
+	assert_true(rp_rollover_nights(wed_summer + 3600, wed_summer + 7200) == 0);
+	assert_true(rp_rollover_nights(wed_summer, wed_summer) == 0);
+	/* Sunday 10 March 2024, summer time from its 02:00: 21:00 UTC, no rollover on a Sunday */
+	assert_true(rp_rollover_instant(1710028800 / day, &nights) == 1710028800 + 21 * 3600 && nights == 0);
+	/* Friday 8 March, still winter: 22:00 UTC; Monday 4 November, winter again: 22:00 UTC */
+	assert_true(rp_rollover_instant(1710028800 / day - 2, &nights) == 1710028800 - 2 * day + 22 * 3600 &&
+		    nights == 1);
+	assert_true(rp_rollover_instant(1730678400 / day, &nights) == 1730678400 + 22 * 3600 && nights == 1);
+	/* Friday 1 November, summer: 21:00 UTC */
+	assert_true(rp_rollover_instant(1730678400 / day - 3, &nights) == 1730678400 - 3 * day + 21 * 3600);
+	/* a night's rate: bps a year over 360 days, by side, none flat */
+	{
+		struct rp_costs c = { .swap_long_bps_year = 360, .swap_short_bps_year = -720 };
+
+		assert_true(fabs(rp_rollover_rate(&c, 1) - 1e-4) < 1e-18);
+		assert_true(fabs(rp_rollover_rate(&c, -1) + 2e-4) < 1e-18);
+		assert_true(rp_rollover_rate(&c, 0) == 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1290,6 +1322,7 @@ int main(void)
 		cmocka_unit_test(test_exits_fee_in_profit),
 		cmocka_unit_test(test_run_tags),
 		cmocka_unit_test(test_exits_json),
+		cmocka_unit_test(test_rollover_nights),
 	};
 
 	return cmocka_run_group_tests_name("replay", tests, NULL, NULL);
