@@ -184,6 +184,10 @@ struct pass {
 	double rule_fee;                 /* the fee per side the exits' profits read: fee with
 					  * fee_in_profit, else 0 (rp_exits) */
 	double stop, trail_stop, target; /* the open trade's levels; +-INFINITY when none */
+	bool stop_trailed;               /* a custom_stoploss answer moved stop (rp_calls) */
+	const struct rp_calls *calls;    /* the callbacks' answers, or NULL */
+	size_t held_at;                  /* rp_held_at's bar: the pass stops there (SIZE_MAX: none) */
+	struct rp_held *held;
 };
 
 /* One unit traded at the current fill: fee and slippage, booked to trade t and the curve. */
@@ -203,6 +207,7 @@ static void arm_exits(struct pass *ps)
 	int side = ps->open->side;
 
 	ps->stop = x->stop_loss > 0 ? e * (1.0 - side * x->stop_loss) : -side * INFINITY;
+	ps->stop_trailed = false;
 	ps->trail_stop = x->trail > 0 ? e * (1.0 - side * x->trail) : -side * INFINITY;
 }
 
@@ -516,8 +521,25 @@ static double stop_level(const struct pass *ps, enum rp_exit_reason *why)
 		*why = RP_EXIT_TRAILING_STOP;
 		return ps->trail_stop;
 	}
-	*why = RP_EXIT_STOP_LOSS;
+	*why = ps->stop_trailed ? RP_EXIT_TRAILING_STOP : RP_EXIT_STOP_LOSS;
 	return ps->stop;
+}
+
+/* custom_stoploss's answer on bar j (rp_calls): the stop moved to the bar's best price times
+ * 1 - side * |ratio|, when that is tighter (Trade.adjust_stop_loss never loosens it). */
+static void custom_stop(struct pass *ps, size_t j)
+{
+	int side = ps->open->side;
+	double r = ps->calls && ps->calls->stop ? ps->calls->stop[j] : NAN;
+	double best = side > 0 ? ps->s->high[j] : ps->s->low[j], level;
+
+	if (!isfinite(r) || r == 0.0)
+		return;
+	level = best * (1.0 - side * fabs(r));
+	if (side * (level - ps->stop) > 0) {
+		ps->stop = level;
+		ps->stop_trailed = true;
+	}
 }
 
 /* Whether the ROI table is set aside in bar j: freqtrade's ignore_roi_if_entry_signal, when the
@@ -576,6 +598,10 @@ static bool exit_in_bar(struct pass *ps, size_t j, double *px, enum rp_exit_reas
 		return true;
 	}
 	*at_open = false;
+	if (side * (worst - stop) > 0) {
+		custom_stop(ps, j);  /* freqtrade asks it only while the stop is not yet reached */
+		stop = stop_level(ps, &stop_why);
+	}
 	if (ps->x->trail_best_first && side * (worst - stop) > 0) {
 		/* freqtrade's order: the stop follows the bar's best price, then meets its worst */
 		trail_to(ps, best);
@@ -670,6 +696,61 @@ static int wanted_by_events(const struct pass *ps, size_t j, int held)
 	return held;
 }
 
+/* The side and entry bar the callbacks' answers on bar j were asked for (rp_calls), checked
+ * against the trade held: the first bar where they differ is recorded. */
+static void check_asked(struct pass *ps, size_t j)
+{
+	const struct rp_calls *k = ps->calls;
+	int side = ps->open ? ps->open->side : 0;
+	int asked = k->side ? k->side[j] : side;
+	bool same = asked == side &&
+		    (!side || !k->entry || k->entry[j] == (uint32_t)ps->entry_bar);
+
+	if (!same && !ps->r->calls_mismatch) {
+		ps->r->calls_mismatch = true;
+		ps->r->calls_mismatch_bar = j;
+	}
+}
+
+/* Bar j's callbacks after its open's fills (rp_calls): custom_exit's answer closes the trade held
+ * at the open. Returns false once the account is ruined (the bars from j on are then flat). */
+static bool calls_at_open(struct pass *ps, size_t j)
+{
+	const struct rp_calls *k = ps->calls;
+
+	check_asked(ps, j);
+	if (!ps->open || !k->exit || !k->exit[j])
+		return true;
+	close_trade(ps, ps->s->open[j], ps->s->t[j], j - 1, RP_EXIT_CUSTOM);
+	if (ps->ruined)
+		stop_trading(ps, j);
+	return !ps->ruined;
+}
+
+/* rp_held_at's answer: the trade held on bar j after its open's fills. */
+static void take_held(struct pass *ps, size_t j)
+{
+	const struct da_ohlcv *s = ps->s;
+	struct rp_held *h = ps->held;
+	enum rp_exit_reason why;
+	int side, ev;
+
+	*h = (struct rp_held){ .rate = s->open[j] };
+	if (!ps->open)
+		return;
+	side = h->side = ps->open->side;
+	h->entry_bar = ps->entry_bar;
+	h->entry = ps->open->entry;
+	h->entry_px = ps->open->entry_px;
+	h->stop = stop_level(ps, &why);
+	h->profit = rule_profit(ps, s->open[j]);
+	h->bound = side > 0 ? s->high[j] : s->low[j];
+	h->bound_profit = rule_profit(ps, h->bound);
+	ev = j && ps->coded ? da_events(ps->sig[j - 1]) : 0;
+	h->ask_exit = !(ev & (side > 0 ? DA_EV_EXIT_LONG : DA_EV_EXIT_SHORT));
+	h->ask_stop = side * ((side > 0 ? s->low[j] : s->high[j]) - h->stop) > 0;
+}
+
 /* The replay with exits, bar by bar: a fill at the open where wanted() (wanted_by_events() for
  * signals with events) says, then the bar's exits. */
 static void run_exits(struct pass *ps)
@@ -681,6 +762,12 @@ static void run_exits(struct pass *ps)
 		int want = ps->coded ? wanted_by_events(ps, j, held) : wanted(ps->sig, j, held);
 
 		if (!fill_at_open(ps, held, want, j))
+			return;
+		if (j == ps->held_at) {
+			take_held(ps, j);
+			return;
+		}
+		if (ps->calls && !calls_at_open(ps, j))
 			return;
 		if (!exits_bar(ps, j)) {
 			stop_trading(ps, j + 1);
@@ -713,11 +800,16 @@ static void run_signals(struct pass *ps)
 	last_bar(ps, prev, n - 1);
 }
 
-int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
-	      struct rp_result *r)
+/* The replay of rp_replay, stopped at bar held_at with the trade held there in *h when held_at
+ * is a bar (rp_held_at). */
+static int replay_pass(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+		       struct rp_result *r, size_t held_at, struct rp_held *h)
 {
+	static const struct rp_exits none;
 	enum rp_market market = rp_market_of(c, s);
-	const struct rp_exits *x = rp_exits_any(c->exits) ? c->exits : NULL;
+	/* callbacks, or the trade held asked for, take the pass with exits, declared or not */
+	const struct rp_exits *x = rp_exits_any(c->exits) ? c->exits :
+				   c->calls || h ? (c->exits ? c->exits : &none) : NULL;
 	double fee = rp_fee_bps(c, market) / 1e4;
 	double rules_fee = c->rules_fee_set ? c->rules_fee_bps[market] / 1e4 : fee;
 	double fund = market == RP_MARKET_PERP ? c->funding_bps_8h / 1e4 : 0.0;
@@ -731,6 +823,7 @@ int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 		.eq_net = 1.0, .eq_gross = 1.0,
 		.x = x, .rule_fee = x && x->fee_in_profit ? rules_fee : 0.0,
 		.sig = signals,
+		.calls = c->calls, .held_at = held_at, .held = h,
 	};
 	size_t n = s->n;
 	int rc = -1;
@@ -757,5 +850,25 @@ int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 out:
 	if (rc < 0)
 		rp_result_release(r);
+	return rc;
+}
+
+int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+	      struct rp_result *r)
+{
+	return replay_pass(s, signals, c, r, SIZE_MAX, NULL);
+}
+
+int rp_held_at(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c, size_t j,
+	       struct rp_held *h)
+{
+	struct rp_result r;
+	int rc;
+
+	*h = (struct rp_held){ 0 };
+	if (j >= s->n)
+		return -1;
+	rc = replay_pass(s, signals, c, &r, j, h);
+	rp_result_release(&r);
 	return rc;
 }
