@@ -10,6 +10,7 @@
 #include "signals.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -530,6 +531,66 @@ static void take_signals(struct sbx_flight *f, const char *p, size_t len)
 	r->status = SBX_OK;
 out:
 	return;
+}
+
+/* Whether the n bytes at p are all zero. */
+static bool zero_bytes(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+int sbx_flight_call_check(const char *q, unsigned ask, struct sbx_call *c, char *err, size_t errlen)
+{
+	unsigned flags = (unsigned char)q[0];
+	unsigned len = (unsigned char)q[1 + 8];
+	const char *name = q + 1 + 8 + 1;
+
+	*c = (struct sbx_call){ .stop = NAN };
+	if (flags & ~(unsigned)(SBX_CALL_STOP | SBX_CALL_EXIT)) {
+		sa_fmt(err, errlen, "the callbacks' answer has unknown flags 0x%02x", flags);
+		return -1;
+	}
+	if ((flags & SBX_CALL_STOP) && !(ask & SBX_ASK_STOP)) {
+		sa_fmt(err, errlen, "custom_stoploss was answered where it was not asked");
+		return -1;
+	}
+	if ((flags & SBX_CALL_EXIT) && !(ask & SBX_ASK_EXIT)) {
+		sa_fmt(err, errlen, "custom_exit was answered where it was not asked");
+		return -1;
+	}
+	if (flags & SBX_CALL_STOP) {
+		memcpy(&c->stop, q + 1, sizeof c->stop);
+		if (!isfinite(c->stop) || c->stop == 0.0 || fabs(c->stop) > 1.0) {
+			sa_fmt(err, errlen, "custom_stoploss answered %g: not a ratio with 0 < |ratio| <= 1",
+			       c->stop);
+			return -1;
+		}
+	} else if (!zero_bytes(q + 1, 8)) {
+		sa_fmt(err, errlen, "the callbacks' answer carries a stop ratio without its flag");
+		return -1;
+	}
+	if (len > SBX_CALL_NAME_MAX || (len && !(flags & SBX_CALL_EXIT))) {
+		sa_fmt(err, errlen, "the callbacks' answer carries an exit name of %u bytes%s", len,
+		       flags & SBX_CALL_EXIT ? "" : " without an exit");
+		return -1;
+	}
+	for (unsigned i = 0; i < len; i++)
+		if (name[i] < 0x20 || name[i] > 0x7e) {
+			sa_fmt(err, errlen, "custom_exit's name has a byte 0x%02x that is not printable ASCII",
+			       (unsigned char)name[i]);
+			return -1;
+		}
+	if (!zero_bytes(name + len, SBX_CALL_NAME_MAX - len)) {
+		sa_fmt(err, errlen, "the callbacks' answer carries bytes after custom_exit's name");
+		return -1;
+	}
+	c->exit = flags & SBX_CALL_EXIT;
+	memcpy(c->name, name, len);
+	c->name[len] = 0;
+	return 0;
 }
 
 /* The k-th answer of a live stream at q: its number and its value. */

@@ -41,7 +41,7 @@ expect_eq "a gap through the target fills at the open" \
 expect_eq "what is still open at the end closes at the last close" \
 	"2024-01-01T18:00:00Z,2024-01-01T20:00:00Z,long,104,104.4,2,end" "$(trade fixed 6)"
 expect_eq "stats.json counts the trades by exit reason" \
-	'{"signal": 0, "stop_loss": 3, "take_profit": 2, "roi": 0, "trailing_stop": 0, "end": 1, "ruin": 0, "unknown": 0}' \
+	'{"signal": 0, "stop_loss": 3, "take_profit": 2, "roi": 0, "trailing_stop": 0, "end": 1, "ruin": 0, "custom_exit": 0, "unknown": 0}' \
 	"$(jget "$TMP/fixed/stats.json" exit_reasons)"
 check "recompute.py: every trade, cost row, late fill and the break-even agree" \
 	"$PY" tests/recompute.py "$TMP/fixed" $F/bars_a.csv
