@@ -53,7 +53,7 @@
  * exits) holds on that bar after the bar's open fills, SBX_LIVE_TRADE_BYTES in this order, host
  * byte order: the side (int8: 1, -1, or 0 when flat), what freqtrade would ask (uint8,
  * SBX_ASK_*), the entry's bar (uint32, counted as the run's bars are) and time (int64 seconds),
- * then float64s: the entry price, the stop level held, the bar's open and the profit there
+ * the bar's time (int64 seconds: freqtrade's current_time), then float64s: the entry price, the stop level held, the bar's open and the profit there
  * (custom_exit's current_rate and current_profit), the bar's best price (a long's high, a
  * short's low) and the profit there (custom_stoploss's). The run calls what is asked on the
  * frame up to the bar before (freqtrade's dataprovider cut at the candle), and its answer for
@@ -64,7 +64,7 @@
  * zero without SBX_CALL_EXIT). A flag for a callback not asked, a ratio out of range, a name
  * that is no name, or any byte set past them is bad output, as any bad answer is: at most
  * 2 + 64 + 8 + 8 * SBX_CALL_NAME_MAX bits a bar cross back beside the decision. */
-#define SBX_LIVE_TRADE_BYTES (1 + 1 + 4 + 8 + 6 * 8)
+#define SBX_LIVE_TRADE_BYTES (1 + 1 + 4 + 8 + 8 + 6 * 8)
 enum {
 	SBX_ASK_EXIT = 1,  /* custom_exit: no effective exit signal of the trade's side */
 	SBX_ASK_STOP = 2,  /* custom_stoploss: the stop is not yet at the bar's worst price */
