@@ -542,6 +542,16 @@ cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r, struct rp_res
 		sa_json_fail(o, "out of memory during the replay");
 		goto out;
 	}
+	if (r->calls_mismatch) {
+		sa_json_fail(o, sa_fmt(reason, sizeof reason, "the live run's per-trade callbacks answered "
+				       "for a trade this replay does not hold at bar %zu: for a class with "
+				       "custom_stoploss or custom_exit the cost knobs (FEE_BPS and FEE_BPS_<MARKET>, "
+				       "SLIPPAGE_BPS, SPREAD_FLOOR, FUNDING_BPS_8H, BORROW_BPS_YEAR, MARKET) and "
+				       "the declared exits are "
+				       "run-side settings, so a change to them needs the live replay run again "
+				       "(remove lookahead.json)", r->calls_mismatch_bar));
+		goto out;
+	}
 	cJSON_AddBoolToObject(o, "ok", true);
 	cJSON_AddStringToObject(o, "mode", mode);
 	cJSON_AddBoolToObject(o, "trusted_returns", !have_sig);

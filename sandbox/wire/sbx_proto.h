@@ -65,6 +65,10 @@
  * that is no name, or any byte set past them is bad output, as any bad answer is: at most
  * 2 + 64 + 8 + 8 * SBX_CALL_NAME_MAX bits a bar cross back beside the decision. */
 #define SBX_LIVE_TRADE_BYTES (1 + 1 + 4 + 8 + 8 + 6 * 8)
+/* The driver asks for that exchange by this bit in the live run's window word; the run's first
+ * answer (the bar held at the fork, no trade sent before it) carries zero call bytes. A stream's
+ * stop (SBX_LIVE_STOP) is its number and one byte, as in any live run. */
+#define SBX_LIVE_CALLS 0x80000000u
 enum {
 	SBX_ASK_EXIT = 1,  /* custom_exit: no effective exit signal of the trade's side */
 	SBX_ASK_STOP = 2,  /* custom_stoploss: the stop is not yet at the bar's worst price */

@@ -173,12 +173,12 @@ def _check_freqtrade(cls, st):
                                'declared constants, and entries and exits from the signal columns'
                                % (cls.__name__, name))
     for name in trade_calls(cls, st):
-        if not CALLS:
+        if LIVE and not CALLS:
             raise NotSupported('%s.%s is not supported in this run: it is a per-trade callback, '
                                'answered only where the host holds the trade and sends it bar by '
-                               'bar; set use_custom_stoploss = False and declare stoploss as a '
-                               'constant, or give exits as exit_long and exit_short'
-                               % (cls.__name__, name))
+                               'bar (a def of it in the class body); set use_custom_stoploss = '
+                               'False and declare stoploss as a constant, or give exits as '
+                               'exit_long and exit_short' % (cls.__name__, name))
     for pair in _informative_pair_names(st.informative_pairs()):
         if pair != PAIR:
             raise sys.modules['freqtrade.strategy.informative_decorator'].other_pair(
@@ -187,8 +187,11 @@ def _check_freqtrade(cls, st):
 
 # --- the per-trade callbacks (sbx_proto.h, the live replay's trade state and the answer) -------
 
-# Whether this run's host sends the trade it holds before each bar and takes the callbacks'
-# answers (set by the run before the upload loads); without it a class with callbacks is refused.
+# Whether this run is a live one (each bar decided as it comes), and whether its host sends the
+# trade it holds before each bar and takes the callbacks' answers (both set by the run before the
+# upload loads): a live run without the trade refuses a class with callbacks. The other runs (the
+# full history, later starts, variants) give the class's signals, its callbacks not called.
+LIVE = False
 CALLS = False
 # The class, its instance and the analysed frame of the last candles run (run_freqtrade), which
 # the next bar's callbacks read: the frame up to the candle before the one asked about.

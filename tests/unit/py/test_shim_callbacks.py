@@ -88,16 +88,20 @@ class Callbacks(unittest.TestCase):
         self.cls = g['Callbacks']
         self.cls.seen = []
         self.run_ = fw.adapt(g)
-        fw.CALLS, fw.LAST = True, None
+        fw.LIVE, fw.CALLS, fw.LAST = True, True, None
 
     def tearDown(self):
-        fw.CALLS, fw.LAST = False, None
+        fw.LIVE, fw.CALLS, fw.LAST = False, False, None
 
-    def test_refused_where_the_host_holds_no_trade(self):
+    def test_refused_in_a_live_run_where_the_host_holds_no_trade(self):
         fw.CALLS = False
         with self.assertRaises(fw.NotSupported) as e:
             self.run_(bars(20))
         self.assertIn('Callbacks.custom_stoploss is not supported in this run', str(e.exception))
+        # a run of the whole history gives the signals, its callbacks not called
+        fw.LIVE = False
+        self.assertEqual(len(self.run_(bars(20))), 20)
+        self.assertEqual(self.cls.seen, [])
 
     def test_custom_stoploss_on_the_frame_before_the_bar(self):
         self.run_(bars(10))  # the decision for bar 9: the callbacks of bar 10 read this frame
