@@ -83,6 +83,7 @@ struct sbx_calls {
 	uint8_t *exit;     /* 1 where custom_exit said to leave */
 	char (*name)[SBX_CALL_NAME_MAX + 1];  /* its reason, "" none given */
 	int8_t *sig;       /* the decisions so far (the replay's input; SBX_LIVE_RAISED as flat) */
+	double fee_bps;    /* the fee a side the trade's profits were sent with (rp_fee_bps) */
 	struct rp_calls rc;     /* the answers as the replay takes them (pointers into the above) */
 	struct rp_costs costs;  /* the job's costs with rc */
 };

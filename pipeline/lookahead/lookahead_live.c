@@ -586,8 +586,10 @@ cJSON *la_live_json(const struct la_live *lv, const int64_t *times)
 	}
 	/* the driver took values with events only from a framework run (sbx_proto.h) */
 	cJSON_AddBoolToObject(o, "signal_entries", entries);
-	if (lv->record)
+	if (lv->record) {
 		cJSON_AddItemToObject(o, "calls", calls_json(lv->record));
+		cJSON_AddNumberToObject(o, "calls_fee_bps", lv->record->fee_bps);
+	}
 	return o;
 }
 

@@ -200,6 +200,7 @@ static void load_live(struct loaded *L, const char *path)
 	switch (rpl_read_calls(L->lookahead, L->data.n, &L->calls, L->live_err, sizeof(L->live_err))) {
 	case 1:
 		L->in.calls = &L->calls.rc;
+		L->in.calls_fee_bps = L->calls.fee_bps;
 		break;
 	case -1:
 		L->in.live_state = DA_LIVE_ERROR;

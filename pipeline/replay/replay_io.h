@@ -48,6 +48,7 @@ struct rpl_inputs {
 	const struct rp_calls *calls;     /* a class with per-trade callbacks: the answers its live
 					   * run gave (lookahead.json "live"."calls"), replayed with the
 					   * live decisions only; NULL when none */
+	double calls_fee_bps;             /* the fee a side those trades were sent with */
 	const struct da_tradelog *log;    /* NULL when not uploaded or not loadable */
 	const char *log_err;
 	double reconcile_bps;             /* knob RECONCILE_BPS: the largest gap per trade */

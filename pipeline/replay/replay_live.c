@@ -89,6 +89,12 @@ int rpl_read_calls(const cJSON *lookahead, size_t n_bars, struct rpl_calls *c, c
 	}
 	for (size_t i = 0; i < n_bars; i++)
 		c->stop[i] = NAN;
+	c->fee_bps = sa_json_num(live, "calls_fee_bps", NAN);
+	if (!(c->fee_bps >= 0)) {
+		sa_fmt(err, errlen, "lookahead.json live.calls_fee_bps is not a fee");
+		rpl_calls_release(c);
+		return -1;
+	}
 	cJSON_ArrayForEach(row, a) {
 		long bar = call_row(row, n_bars, c);
 

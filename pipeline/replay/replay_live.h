@@ -23,6 +23,7 @@ void rpl_read_live(const cJSON *lookahead, const char *read_err, size_t n_bars,
  * where the host held a trade), as the replay takes them: rc points into the arrays. */
 struct rpl_calls {
 	struct rp_calls rc;
+	double fee_bps;    /* the fee a side the trades were sent to the callbacks with */
 	double *stop;
 	uint8_t *exit;
 	int8_t *side;

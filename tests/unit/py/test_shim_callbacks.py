@@ -149,6 +149,23 @@ class Callbacks(unittest.TestCase):
         self.assertEqual(answer(fw.answer_calls(state(ask=fw.ASK_STOP)))[0], 0)
 
 
+class StillRefused(unittest.TestCase):
+    def test_the_other_callbacks_are_refused_by_name(self):
+        fw.install()
+        for name in ('adjust_trade_position', 'confirm_trade_entry', 'confirm_trade_exit',
+                     'custom_stake_amount', 'leverage'):
+            src = ('from freqtrade.strategy import IStrategy\n'
+                   'class C(IStrategy):\n'
+                   '    timeframe = "1h"\n'
+                   '    def %s(self, *a, **k):\n'
+                   '        return None\n' % name)
+            g = {'__name__': 'strategy'}
+            exec(compile(src, 'strategy.py', 'exec'), g)
+            with self.assertRaises(fw.NotSupported) as e:
+                fw.adapt(g)(bars(10))
+            self.assertIn('C.%s is not supported' % name, str(e.exception))
+
+
 class Helpers(unittest.TestCase):
     def test_stoploss_helpers_as_freqtrade_gives_them(self):
         # freqtrade's own examples (strategy_helper.py's docstrings and tests)
