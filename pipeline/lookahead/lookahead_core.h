@@ -302,8 +302,8 @@ struct la_live {
 bool la_live_wants_calls(const char *strategy_path);
 
 /* The costs and exits of such a replay, as the replay stage reads them (config.json's costs with
- * the spread floor of bars, inspect.json's exits), into c and x (c->exits is x). Returns 0, or
- * -1 with why. */
+ * the spread floor of bars, inspect.json's exits: none without it), into c and x (c->exits is
+ * x). Returns 0, or -1 with why. */
 int la_live_calls_costs(const cJSON *cfg, const char *inspect, const struct da_ohlcv *bars,
 			struct rp_costs *c, struct rp_exits *x, char *why, size_t len);
 
