@@ -86,6 +86,7 @@ struct sbx_calls {
 	double fee_bps;    /* the fee a side the trade's profits were sent with (rp_fee_bps) */
 	struct rp_calls rc;     /* the answers as the replay takes them (pointers into the above) */
 	struct rp_costs costs;  /* the job's costs with rc */
+	struct rp_walk *walk;   /* the host's replay of the trade, bar after bar */
 };
 
 struct sbx_zygote;

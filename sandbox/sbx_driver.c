@@ -232,7 +232,8 @@ static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct sbx_
 	if (j->live_end && j->calls) {
 		if (!(r->calls = sbx_calls_new(j->s->n, j->calls)))
 			goto out;
-		r->calls->fee_bps = rp_fee_bps(j->calls, rp_market_of(j->calls, j->s));
+		r->calls->costs.market = rp_market_of(j->calls, j->s);
+		r->calls->fee_bps = rp_fee_bps(j->calls, r->calls->costs.market);
 		f->calls = r->calls;
 		f->live_window |= SBX_LIVE_CALLS;
 		f->live_ab += SBX_LIVE_CALL_BYTES;

@@ -605,7 +605,9 @@ int sbx_flight_trade_state(struct sbx_flight *f, size_t i, char *out)
 	double v[6];
 	char *p = out;
 
-	if (rp_held_at(s, c->sig, &c->costs, i, &h) < 0)
+	if (!c->walk && !(c->walk = rp_walk_new(s, c->sig, &c->costs)))
+		return -1;
+	if (rp_walk_to(c->walk, i, &h) < 0)
 		return -1;
 	side = (int8_t)h.side;
 	if (side)

@@ -26,6 +26,7 @@ void sbx_calls_free(struct sbx_calls *c)
 	free(c->exit);
 	free(c->name);
 	free(c->sig);
+	rp_walk_free(c->walk);
 	free(c);
 }
 

@@ -802,19 +802,22 @@ static void run_signals(struct pass *ps)
 
 /* The replay of rp_replay, stopped at bar held_at with the trade held there in *h when held_at
  * is a bar (rp_held_at). */
-static int replay_pass(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
-		       struct rp_result *r, size_t held_at, struct rp_held *h)
+/* A pass's state for a replay of s with costs c, into r: its columns allocated (and its trades,
+ * trades of them). exits forces the pass with exits, declared or not. Returns 0, or -1 when
+ * memory ran out (r released). */
+static int pass_init(struct pass *ps, const struct da_ohlcv *s, const int8_t *signals,
+		     const struct rp_costs *c, struct rp_result *r, bool exits)
 {
 	static const struct rp_exits none;
 	enum rp_market market = rp_market_of(c, s);
-	/* callbacks, or the trade held asked for, take the pass with exits, declared or not */
 	const struct rp_exits *x = rp_exits_any(c->exits) ? c->exits :
-				   c->calls || h ? (c->exits ? c->exits : &none) : NULL;
+				   c->calls || exits ? (c->exits ? c->exits : &none) : NULL;
 	double fee = rp_fee_bps(c, market) / 1e4;
 	double rules_fee = c->rules_fee_set ? c->rules_fee_bps[market] / 1e4 : fee;
 	double fund = market == RP_MARKET_PERP ? c->funding_bps_8h / 1e4 : 0.0;
 	bool borrows = market == RP_MARKET_STOCK || market == RP_MARKET_SPOT;
-	struct pass ps = {
+
+	*ps = (struct pass){
 		.s = s, .r = r,
 		.fee = fee, .slip = rp_slippage_bps(c, market) / 1e4,
 		.funding_long = c->funding_income ? fund : fabs(fund),
@@ -823,20 +826,35 @@ static int replay_pass(const struct da_ohlcv *s, const int8_t *signals, const st
 		.eq_net = 1.0, .eq_gross = 1.0,
 		.x = x, .rule_fee = x && x->fee_in_profit ? rules_fee : 0.0,
 		.sig = signals,
-		.calls = c->calls, .held_at = held_at, .held = h,
+		.calls = c->calls, .held_at = SIZE_MAX,
 	};
-	size_t n = s->n;
-	int rc = -1;
-
 	memset(r, 0, sizeof(*r));
 	r->market = market;
-	if (rp_columns_alloc(r, n, s->t) < 0)
-		goto out;
+	if (rp_columns_alloc(r, s->n, s->t) < 0)
+		return -1;
+	if (s->n)
+		ps->next_funding = ceil_multiple(s->t[0], RP_FUNDING_PERIOD_S);
+	return 0;
+}
+
+/* A replay pass, stopped at bar held_at with the trade held there in *h when held_at is a bar
+ * (rp_held_at). */
+static int replay_pass(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+		       struct rp_result *r, size_t held_at, struct rp_held *h)
+{
+	struct pass ps;
+	size_t n = s->n;
+
+	if (pass_init(&ps, s, signals, c, r, h != NULL) < 0)
+		return -1;
+	ps.held_at = held_at;
+	ps.held = h;
 	ps.coded = positions(r->eq_pos, signals, n);
-	if (rp_trades_alloc(r, count_opens(r->eq_pos, n) + (ps.x && ps.coded ? count_entries(signals, n) : 0)) < 0)
-		goto out;
+	if (rp_trades_alloc(r, count_opens(r->eq_pos, n) + (ps.x && ps.coded ? count_entries(signals, n) : 0)) < 0) {
+		rp_result_release(r);
+		return -1;
+	}
 	if (n) {
-		ps.next_funding = ceil_multiple(s->t[0], RP_FUNDING_PERIOD_S);
 		if (ps.x)
 			run_exits(&ps);
 		else
@@ -846,11 +864,90 @@ static int replay_pass(const struct da_ohlcv *s, const int8_t *signals, const st
 	r->net_return = ps.eq_net - 1.0;
 	if (n >= 2)
 		r->bar_seconds = (double)(s->t[n - 1] - s->t[0]) / (double)(n - 1);
-	rc = 0;
-out:
-	if (rc < 0)
-		rp_result_release(r);
-	return rc;
+	return 0;
+}
+
+/* rp_walk: the pass, and the bar whose open's fills are done and whose callbacks and exits wait
+ * for its answers (pending, SIZE_MAX none), every bar before it replayed whole. */
+struct rp_walk {
+	struct pass ps;
+	struct rp_result r;
+	size_t next;     /* the first bar not filled */
+	bool pending;    /* bar next - 1 is filled, its callbacks and exits not yet run */
+	bool done;       /* ruined: every bar after is flat */
+};
+
+struct rp_walk *rp_walk_new(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c)
+{
+	struct rp_walk *w = calloc(1, sizeof *w);
+
+	if (!w)
+		return NULL;
+	if (pass_init(&w->ps, s, signals, c, &w->r, true) < 0 ||
+	    rp_trades_alloc(&w->r, s->n + 1) < 0) {
+		rp_walk_free(w);
+		return NULL;
+	}
+	w->ps.coded = true;  /* a framework run's values, whose events the walk follows */
+	return w;
+}
+
+/* Finishes the pending bar of w: its callbacks and exits. */
+static void walk_finish(struct rp_walk *w)
+{
+	size_t j = w->next - 1;
+
+	w->pending = false;
+	if (w->ps.calls && !calls_at_open(&w->ps, j))
+		w->done = true;
+	else if (!exits_bar(&w->ps, j))
+		w->done = true;
+}
+
+int rp_walk_to(struct rp_walk *w, size_t j, struct rp_held *h)
+{
+	struct pass *ps = &w->ps;
+
+	*h = (struct rp_held){ 0 };
+	if (j >= ps->s->n || (j + 1 < w->next) || (j + 1 == w->next && !w->pending))
+		return -1;
+	ps->held = h;
+	if (j + 1 == w->next) {  /* asked again for the pending bar */
+		if (!w->done)
+			take_held(ps, j);
+		return 0;
+	}
+	while (!w->done && w->next <= j) {
+		size_t b = w->next;
+		int held;
+
+		if (w->pending)
+			walk_finish(w);
+		if (w->done)
+			break;
+		held = ps->open ? ps->open->side : 0;
+		w->next = b + 1;
+		if (!fill_at_open(ps, held, wanted_by_events(ps, b, held), b)) {
+			w->done = true;
+			break;
+		}
+		w->pending = true;
+		if (b < j)
+			walk_finish(w);
+	}
+	if (!w->done)
+		take_held(ps, j);
+	else
+		h->rate = ps->s->open[j];
+	return 0;
+}
+
+void rp_walk_free(struct rp_walk *w)
+{
+	if (!w)
+		return;
+	rp_result_release(&w->r);
+	free(w);
 }
 
 int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
@@ -865,10 +962,18 @@ int rp_held_at(const struct da_ohlcv *s, const int8_t *signals, const struct rp_
 	struct rp_result r;
 	int rc;
 
+	struct rp_costs cc = *c;
+	struct da_ohlcv view = *s;
+
 	*h = (struct rp_held){ 0 };
 	if (j >= s->n)
 		return -1;
-	rc = replay_pass(s, signals, c, &r, j, h);
+	/* The bars after j + 1 take no part (the pass stops at j, and j + 1 is there only so that j
+	 * is not the last bar, on which nothing opens): the view's columns are a prefix, and the
+	 * market is the whole series' as the replay's is. */
+	cc.market = rp_market_of(c, s);
+	view.n = j + 2 < s->n ? j + 2 : s->n;
+	rc = replay_pass(&view, signals, &cc, &r, j, h);
 	rp_result_release(&r);
 	return rc;
 }

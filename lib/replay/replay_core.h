@@ -247,6 +247,17 @@ struct rp_held {
 int rp_held_at(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c, size_t j,
 	       struct rp_held *h);
 
+/* rp_held_at bar after bar, each in the time of that bar's replay: a walk over s with signals
+ * (a framework run's values, with events) and costs c (borrowed, as are the arrays c->calls
+ * points at; c->market set, or the data's), whose values and answers before bar j are final when
+ * it is asked about j. rp_walk_to gives the trade held on bar j, j never before the bar last
+ * asked about (the same bar again gives the same); returns 0, or -1 for a bar out of turn or
+ * range. NULL from rp_walk_new when memory ran out; free with rp_walk_free (NULL is safe). */
+struct rp_walk;
+struct rp_walk *rp_walk_new(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c);
+int rp_walk_to(struct rp_walk *w, size_t j, struct rp_held *h);
+void rp_walk_free(struct rp_walk *w);
+
 /* Replays signals (n values in {-1, 0, 1}, one per bar of s, already validated; a framework
  * run's may carry events, signals.h) with costs c, and the exits c->exits declares, into r
  * (zeroed first). A value's position (da_position) is held from the next open; with exits, after

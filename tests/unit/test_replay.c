@@ -1041,6 +1041,66 @@ static void test_calls_held_at(void **state)
 	assert_int_equal(rp_held_at(&s, still_long, &c, 5, &h), -1);
 }
 
+/* The walk gives on every bar what rp_held_at gives, over a series with entries, signal exits,
+ * a custom stop, custom exits and a declared stop, long and short, in the order the host asks
+ * (each bar's answers written only after it was asked about, as the live run's are). */
+static void test_calls_walk(void **state)
+{
+	enum { N = 400 };
+	static int64_t t[N];
+	static double o[N], h[N], l[N], c[N], v[N], stop[N];
+	static int8_t sig[N];
+	static uint8_t ex[N];
+	struct da_ohlcv s = { .n = N, .t = t, .open = o, .high = h, .low = l, .close = c, .volume = v };
+	struct rp_exits x = { .stop_loss = 0.03, .fee_in_profit = true, .trail_best_first = true };
+	struct rp_calls k = { .stop = stop, .exit = ex };
+	struct rp_costs cs = { .fee_bps = 10, .slippage_bps = 2, .market = RP_MARKET_SPOT, .exits = &x,
+			       .calls = &k };
+	struct rp_walk *w;
+	size_t held = 0, moved = 0;
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		double m = 100 + 5 * sin(i / 7.0) + 2 * sin(i / 2.3);
+
+		t[i] = T0 + i * H;
+		o[i] = m;
+		c[i] = m + 0.5 * sin(i / 1.7);
+		h[i] = fmax(o[i], c[i]) + 0.4 + 0.3 * fabs(sin(i / 3.1));
+		l[i] = fmin(o[i], c[i]) - 0.4 - 0.3 * fabs(cos(i / 2.9));
+		v[i] = 1;
+		stop[i] = NAN;
+	}
+	assert_non_null(w = rp_walk_new(&s, sig, &cs));
+	for (size_t j = 0; j < N; j++) {
+		struct rp_held a, b;
+
+		assert_int_equal(rp_walk_to(w, j, &a), 0);
+		assert_int_equal(rp_walk_to(w, j, &b), 0);  /* asked again: the same */
+		assert_int_equal(a.side, b.side);
+		assert_int_equal(rp_held_at(&s, sig, &cs, j, &b), 0);
+		if (a.side != b.side || a.entry_bar != b.entry_bar || a.stop != b.stop ||
+		    a.profit != b.profit || a.bound_profit != b.bound_profit || a.ask_exit != b.ask_exit ||
+		    a.ask_stop != b.ask_stop)
+			fail_msg("bar %zu: the walk holds side %d from %zu stop %g, rp_held_at %d from %zu stop %g",
+				 j, a.side, a.entry_bar, a.stop, b.side, b.entry_bar, b.stop);
+		held += a.side != 0;
+		/* the bar's answers and its decision, known only now */
+		if (a.side && a.ask_stop && j % 5 == 0) {
+			stop[j] = -0.01;
+			moved++;
+		}
+		if (a.side && a.ask_exit && j % 23 == 0)
+			ex[j] = 1;
+		/* entries of either side on some bars, exits on others (position + 3 * events) */
+		sig[j] = j % 17 == 3 ? (int8_t)(1 + 3 * DA_EV_ENTER_LONG) : j % 29 == 11 ? (int8_t)(-1 + 3 * DA_EV_ENTER_SHORT) :
+			 j % 13 == 7 ? (int8_t)(3 * (DA_EV_EXIT_LONG | DA_EV_EXIT_SHORT)) : 0;
+	}
+	assert_true(held > 50 && moved > 5);
+	assert_int_equal(rp_walk_to(w, 3, &(struct rp_held){ 0 }), -1);  /* out of turn */
+	rp_walk_free(w);
+}
+
 /* freqtrade's trailing stop: 10 % until the best price gains more than 2 %, then 1 %, not moved
  * before that (only_offset). Bar 1's high 105 (+2.9 %) moves it to 103.95; bar 2's open 104
  * (+1.96 %) does not; bar 2's low 100 takes it. A target the same bar passes loses to it. */
@@ -1399,6 +1459,7 @@ int main(void)
 		cmocka_unit_test(test_calls_custom_stop),
 		cmocka_unit_test(test_calls_custom_exit),
 		cmocka_unit_test(test_calls_held_at),
+		cmocka_unit_test(test_calls_walk),
 		cmocka_unit_test(test_exits_trade_rules),
 		cmocka_unit_test(test_exits_fee_in_profit),
 		cmocka_unit_test(test_run_tags),
