@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "ohlcv.h"
+#include "replay_core.h"
 #include "sbx_proto.h"  /* the limits and the job count, shared with the runs */
 
 /* How a run ended. */
@@ -67,6 +68,25 @@ struct sbx_result {
 	struct sbx_rule_count *rules;  /* per rule, in the order first seen */
 	size_t n_rules;
 	char *out_log, *err_log;   /* the run's stdout and stderr, capped at 64 KB each, NUL-terminated */
+	struct sbx_calls *calls;   /* a live run with per-trade callbacks (sbx_job.calls), else NULL */
+};
+
+/* What a live run of a class with per-trade callbacks was asked and answered (sbx_proto.h,
+ * SBX_LIVE_CALLS), one entry a bar of the series, from the first bar it decided: the trade the
+ * host's replay held on the bar and what the callbacks answered for it. Owned by its result. */
+struct sbx_calls {
+	size_t n;          /* bars of the series */
+	int8_t *side;      /* the trade's side sent before the bar, 0 flat (nothing asked) */
+	uint32_t *entry;   /* its entry bar */
+	uint8_t *ask;      /* the callbacks asked (SBX_ASK_*) */
+	double *stop;      /* custom_stoploss's ratio, NAN none */
+	uint8_t *exit;     /* 1 where custom_exit said to leave */
+	char (*name)[SBX_CALL_NAME_MAX + 1];  /* its reason, "" none given */
+	int8_t *sig;       /* the decisions so far (the replay's input; SBX_LIVE_RAISED as flat) */
+	double fee_bps;    /* the fee a side the trade's profits were sent with (rp_fee_bps) */
+	struct rp_calls rc;     /* the answers as the replay takes them (pointers into the above) */
+	struct rp_costs costs;  /* the job's costs with rc */
+	struct rp_walk *walk;   /* the host's replay of the trade, bar after bar */
 };
 
 struct sbx_zygote;
@@ -115,6 +135,11 @@ struct sbx_job {
 	 * it. Its result holds live_end - n_visible + 1 decisions, one a bar, in bar order. */
 	size_t live_end;
 	size_t live_window;
+	/* NULL, or for a live run of a class with per-trade callbacks (custom_stoploss,
+	 * custom_exit) the costs and exits the host's replay holds its trade with (borrowed, as
+	 * rp_replay takes them): before each bar the run is sent that trade and answers for it
+	 * (sbx_proto.h, SBX_LIVE_CALLS), recorded in the result's calls. */
+	const struct rp_costs *calls;
 };
 
 /* Called as each run of a batch ends: results[i] (r) is filled, done of total are. The callee
@@ -170,6 +195,12 @@ void sbx_zygote_stop(struct sbx_zygote *z);
 
 /* Frees what a result holds and zeroes it. Safe on a zeroed struct. */
 void sbx_result_release(struct sbx_result *r);
+
+/* A record of n bars for a live run with callbacks replayed with costs (copied, its calls set to
+ * the record's own answers), every answer none. NULL when memory ran out. Free with
+ * sbx_calls_free (NULL is safe). */
+struct sbx_calls *sbx_calls_new(size_t n, const struct rp_costs *costs);
+void sbx_calls_free(struct sbx_calls *c);
 
 /* Appends r's events to fp as JSON lines, numbering from *seq (advanced). Returns 0 or -1. */
 int sbx_events_write(FILE *fp, const struct sbx_result *r, long *seq);

@@ -126,10 +126,20 @@ static void live_pace(struct sbx_flight *f, long wall_ms)
 		size_t i = f->live_next++;
 		double v[SBX_BAR_COLUMNS - 1] = { s->open[i], s->high[i], s->low[i], s->close[i], s->volume[i] };
 		int64_t t = s->t[i];
+		size_t at = 0;
 
-		memcpy(f->pend, &t, sizeof t);
-		memcpy(f->pend + sizeof t, v, sizeof v);
-		f->pend_len = sizeof f->pend;
+		if (f->calls) {
+			if (sbx_flight_trade_state(f, i, f->pend) < 0) {
+				sa_fmt(f->live_bad, sizeof f->live_bad, "out of memory replaying the trade");
+				kill_run(f);
+				sbx_close_fd(&f->data_w);
+				break;
+			}
+			at = SBX_LIVE_TRADE_BYTES;
+		}
+		memcpy(f->pend + at, &t, sizeof t);
+		memcpy(f->pend + at + sizeof t, v, sizeof v);
+		f->pend_len = at + SBX_LIVE_BAR_BYTES;
 		f->pend_off = 0;
 		f->live_sent++;
 		f->deadline = sbx_now_ms() + wall_ms;
@@ -214,12 +224,23 @@ static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct sbx_
 		f->live_s = j->s;
 		f->live_next = j->n_visible;
 		f->live_total = j->live_end - j->n_visible;
+		f->live_first = j->n_visible - 1;
+		f->live_ab = SBX_LIVE_ANSWER_BYTES;
 	}
 	/* -1 until the channels exist: a failure below must not have abandon() close fd 0. */
 	f->data_w = f->out_r = f->err_r = f->res_r = f->ev_r = f->pidfd = f->scratch_fd = -1;
+	if (j->live_end && j->calls) {
+		if (!(r->calls = sbx_calls_new(j->s->n, j->calls)))
+			goto out;
+		r->calls->costs.market = rp_market_of(j->calls, j->s);
+		r->calls->fee_bps = rp_fee_bps(j->calls, r->calls->costs.market);
+		f->calls = r->calls;
+		f->live_window |= SBX_LIVE_CALLS;
+		f->live_ab += SBX_LIVE_CALL_BYTES;
+	}
 	r->n = n;
 	f->out.cap = f->err.cap = LOG_CAP;
-	f->res.cap = (f->live ? n * SBX_LIVE_ANSWER_BYTES + SBX_LIVE_ANSWER_BYTES : n) + RESULT_TEXT_MAX +
+	f->res.cap = (f->live ? n * f->live_ab + SBX_LIVE_ANSWER_BYTES : n) + RESULT_TEXT_MAX +
 		     (f->entries && !f->live ? 2 * n + SBX_TAGS_TABLE_MAX : 0);
 	if (pipe2(data, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
 	    pipe2(res, O_CLOEXEC) < 0 || sbx_flight_channel(ev) < 0)

@@ -59,7 +59,11 @@ struct sbx_flight {
 	size_t live_scanned;       /* result bytes checked so far (after the tag) */
 	bool live_stopped;         /* the run stopped its stream (SBX_LIVE_STOP) */
 	char live_bad[160];        /* why the stream broke the wire (empty when it did not) */
-	char pend[SBX_LIVE_BAR_BYTES];
+	size_t live_ab;            /* bytes an answer takes: SBX_LIVE_ANSWER_BYTES, and with
+				    * callbacks SBX_LIVE_CALL_BYTES more */
+	size_t live_first;         /* the series' bar the first answer decides */
+	struct sbx_calls *calls;   /* the record of a run with callbacks (its result's), or NULL */
+	char pend[SBX_LIVE_TRADE_BYTES + SBX_LIVE_BAR_BYTES];
 	size_t pend_len, pend_off;
 };
 
@@ -68,6 +72,25 @@ struct sbx_flight {
  * bar sent, LIVE_FEED to send the next bar, LIVE_END when every bar is answered, LIVE_BROKEN
  * when the run broke the wire (f->live_bad says how: an answer before its bar, a value other
  * than -1, 0, 1 or NaN). */
+/* A live run's answer to the per-trade callbacks on one bar (sbx_proto.h, SBX_LIVE_CALL_BYTES),
+ * as checked: the stop ratio (NAN: none) and whether to exit, with the exit's name (empty: none
+ * given, freqtrade's "custom_exit"). */
+struct sbx_call {
+	double stop;
+	bool exit;
+	char name[SBX_CALL_NAME_MAX + 1];
+};
+
+/* Checks the SBX_LIVE_CALL_BYTES at q, the answer to a bar whose trade state asked ask
+ * (SBX_ASK_*; 0 when flat: nothing may be answered), into *c. Returns 0, or -1 with err saying
+ * which field broke the wire. */
+int sbx_flight_call_check(const char *q, unsigned ask, struct sbx_call *c, char *err, size_t errlen);
+
+/* The trade state the host sends a run with callbacks before bar i of its series (sbx_proto.h,
+ * SBX_LIVE_TRADE_BYTES) into out, from its replay of the decisions so far (f->calls), and what it
+ * asked recorded there. Returns 0, or -1 when memory ran out. */
+int sbx_flight_trade_state(struct sbx_flight *f, size_t i, char *out);
+
 enum sbx_live_step { SBX_LIVE_WAIT, SBX_LIVE_FEED, SBX_LIVE_END, SBX_LIVE_BROKEN };
 enum sbx_live_step sbx_flight_live_step(struct sbx_flight *f);
 

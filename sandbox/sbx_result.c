@@ -2,6 +2,7 @@
 #include "sbx.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,48 @@ const char *sbx_status_name(enum sbx_status st)
 	static const char *const names[] = { "ok", "error", "killed_wall_clock", "killed_memory",
 		"killed_cpu", "crashed", "bad_output", "not_run" };
 	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "error";
+}
+
+void sbx_calls_free(struct sbx_calls *c)
+{
+	if (!c)
+		return;
+	free(c->side);
+	free(c->entry);
+	free(c->ask);
+	free(c->stop);
+	free(c->exit);
+	free(c->name);
+	free(c->sig);
+	rp_walk_free(c->walk);
+	free(c);
+}
+
+struct sbx_calls *sbx_calls_new(size_t n, const struct rp_costs *costs)
+{
+	struct sbx_calls *c = calloc(1, sizeof *c);
+	size_t m = n ? n : 1;
+
+	if (!c)
+		return NULL;
+	c->n = n;
+	c->side = calloc(m, 1);
+	c->entry = calloc(m, sizeof *c->entry);
+	c->ask = calloc(m, 1);
+	c->stop = malloc(m * sizeof *c->stop);
+	c->exit = calloc(m, 1);
+	c->name = calloc(m, sizeof *c->name);
+	c->sig = calloc(m, 1);
+	if (!c->side || !c->entry || !c->ask || !c->stop || !c->exit || !c->name || !c->sig) {
+		sbx_calls_free(c);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		c->stop[i] = NAN;
+	c->rc = (struct rp_calls){ .stop = c->stop, .exit = c->exit, .side = c->side, .entry = c->entry };
+	c->costs = *costs;
+	c->costs.calls = &c->rc;
+	return c;
 }
 
 void sbx_result_release(struct sbx_result *r)
@@ -26,6 +69,7 @@ void sbx_result_release(struct sbx_result *r)
 	free(r->rules);
 	free(r->out_log);
 	free(r->err_log);
+	sbx_calls_free(r->calls);
 	memset(r, 0, sizeof *r);
 }
 

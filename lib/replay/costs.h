@@ -15,7 +15,8 @@
  * spread_floor, min_commission_stock, stake, swap_long_bps_year, swap_short_bps_year}
  * from a config tree (borrowed), each checked against its knob's range (the row's default when
  * absent); market stays RP_MARKET_AUTO when unset, and the fee the exits' rules read is the fee
- * charged (rules_fee_set false). Returns 0, or -1 with the reason in err. */
+ * charged (rules_fee_set false), no callbacks attached (calls NULL). Returns 0, or -1 with the
+ * reason in err. */
 int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen);
 
 /* What the bars say about the prices they record: the bid-ask spread they imply and how stale

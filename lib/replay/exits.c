@@ -165,6 +165,7 @@ const char *rp_exit_reason_name(enum rp_exit_reason e)
 		[RP_EXIT_UNKNOWN] = "", [RP_EXIT_SIGNAL] = "signal", [RP_EXIT_STOP_LOSS] = "stop_loss",
 		[RP_EXIT_TAKE_PROFIT] = "take_profit", [RP_EXIT_ROI] = "roi",
 		[RP_EXIT_TRAILING_STOP] = "trailing_stop", [RP_EXIT_END] = "end", [RP_EXIT_RUIN] = "ruin",
+		[RP_EXIT_CUSTOM] = "custom_exit",
 	};
 
 	return (unsigned)e < RP_EXIT_N ? names[e] : "";

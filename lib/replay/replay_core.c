@@ -186,6 +186,10 @@ struct pass {
 	double rule_fee;                 /* the fee per side the exits' profits read: fee with
 					  * fee_in_profit, else 0 (rp_exits) */
 	double stop, trail_stop, target; /* the open trade's levels; +-INFINITY when none */
+	bool stop_trailed;               /* a custom_stoploss answer moved stop (rp_calls) */
+	const struct rp_calls *calls;    /* the callbacks' answers, or NULL */
+	size_t held_at;                  /* rp_held_at's bar: the pass stops there (SIZE_MAX: none) */
+	struct rp_held *held;
 };
 
 /* One unit traded at the current fill: fee and slippage, booked to trade t and the curve. */
@@ -205,6 +209,7 @@ static void arm_exits(struct pass *ps)
 	int side = ps->open->side;
 
 	ps->stop = x->stop_loss > 0 ? e * (1.0 - side * x->stop_loss) : -side * INFINITY;
+	ps->stop_trailed = false;
 	ps->trail_stop = x->trail > 0 ? e * (1.0 - side * x->trail) : -side * INFINITY;
 }
 
@@ -529,8 +534,25 @@ static double stop_level(const struct pass *ps, enum rp_exit_reason *why)
 		*why = RP_EXIT_TRAILING_STOP;
 		return ps->trail_stop;
 	}
-	*why = RP_EXIT_STOP_LOSS;
+	*why = ps->stop_trailed ? RP_EXIT_TRAILING_STOP : RP_EXIT_STOP_LOSS;
 	return ps->stop;
+}
+
+/* custom_stoploss's answer on bar j (rp_calls): the stop moved to the bar's best price times
+ * 1 - side * |ratio|, when that is tighter (Trade.adjust_stop_loss never loosens it). */
+static void custom_stop(struct pass *ps, size_t j)
+{
+	int side = ps->open->side;
+	double r = ps->calls && ps->calls->stop ? ps->calls->stop[j] : NAN;
+	double best = side > 0 ? ps->s->high[j] : ps->s->low[j], level;
+
+	if (!isfinite(r) || r == 0.0)
+		return;
+	level = best * (1.0 - side * fabs(r));
+	if (side * (level - ps->stop) > 0) {
+		ps->stop = level;
+		ps->stop_trailed = true;
+	}
 }
 
 /* Whether the ROI table is set aside in bar j: freqtrade's ignore_roi_if_entry_signal, when the
@@ -589,6 +611,10 @@ static bool exit_in_bar(struct pass *ps, size_t j, double *px, enum rp_exit_reas
 		return true;
 	}
 	*at_open = false;
+	if (side * (worst - stop) > 0) {
+		custom_stop(ps, j);  /* freqtrade asks it only while the stop is not yet reached */
+		stop = stop_level(ps, &stop_why);
+	}
 	if (ps->x->trail_best_first && side * (worst - stop) > 0) {
 		/* freqtrade's order: the stop follows the bar's best price, then meets its worst */
 		trail_to(ps, best);
@@ -683,6 +709,61 @@ static int wanted_by_events(const struct pass *ps, size_t j, int held)
 	return held;
 }
 
+/* The side and entry bar the callbacks' answers on bar j were asked for (rp_calls), checked
+ * against the trade held: the first bar where they differ is recorded. */
+static void check_asked(struct pass *ps, size_t j)
+{
+	const struct rp_calls *k = ps->calls;
+	int side = ps->open ? ps->open->side : 0;
+	int asked = k->side ? k->side[j] : side;
+	bool same = asked == side &&
+		    (!side || !k->entry || k->entry[j] == (uint32_t)ps->entry_bar);
+
+	if (!same && !ps->r->calls_mismatch) {
+		ps->r->calls_mismatch = true;
+		ps->r->calls_mismatch_bar = j;
+	}
+}
+
+/* Bar j's callbacks after its open's fills (rp_calls): custom_exit's answer closes the trade held
+ * at the open. Returns false once the account is ruined (the bars from j on are then flat). */
+static bool calls_at_open(struct pass *ps, size_t j)
+{
+	const struct rp_calls *k = ps->calls;
+
+	check_asked(ps, j);
+	if (!ps->open || !k->exit || !k->exit[j])
+		return true;
+	close_trade(ps, ps->s->open[j], ps->s->t[j], j - 1, RP_EXIT_CUSTOM);
+	if (ps->ruined)
+		stop_trading(ps, j);
+	return !ps->ruined;
+}
+
+/* rp_held_at's answer: the trade held on bar j after its open's fills. */
+static void take_held(struct pass *ps, size_t j)
+{
+	const struct da_ohlcv *s = ps->s;
+	struct rp_held *h = ps->held;
+	enum rp_exit_reason why;
+	int side, ev;
+
+	*h = (struct rp_held){ .rate = s->open[j] };
+	if (!ps->open)
+		return;
+	side = h->side = ps->open->side;
+	h->entry_bar = ps->entry_bar;
+	h->entry = ps->open->entry;
+	h->entry_px = ps->open->entry_px;
+	h->stop = stop_level(ps, &why);
+	h->profit = rule_profit(ps, s->open[j]);
+	h->bound = side > 0 ? s->high[j] : s->low[j];
+	h->bound_profit = rule_profit(ps, h->bound);
+	ev = j && ps->coded ? da_events(ps->sig[j - 1]) : 0;
+	h->ask_exit = !(ev & (side > 0 ? DA_EV_EXIT_LONG : DA_EV_EXIT_SHORT));
+	h->ask_stop = side * ((side > 0 ? s->low[j] : s->high[j]) - h->stop) > 0;
+}
+
 /* The replay with exits, bar by bar: a fill at the open where wanted() (wanted_by_events() for
  * signals with events) says, then the bar's exits. */
 static void run_exits(struct pass *ps)
@@ -694,6 +775,12 @@ static void run_exits(struct pass *ps)
 		int want = ps->coded ? wanted_by_events(ps, j, held) : wanted(ps->sig, j, held);
 
 		if (!fill_at_open(ps, held, want, j))
+			return;
+		if (j == ps->held_at) {
+			take_held(ps, j);
+			return;
+		}
+		if (ps->calls && !calls_at_open(ps, j))
 			return;
 		if (!exits_bar(ps, j)) {
 			stop_trading(ps, j + 1);
@@ -726,16 +813,24 @@ static void run_signals(struct pass *ps)
 	last_bar(ps, prev, n - 1);
 }
 
-int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
-	      struct rp_result *r)
+/* The replay of rp_replay, stopped at bar held_at with the trade held there in *h when held_at
+ * is a bar (rp_held_at). */
+/* A pass's state for a replay of s with costs c, into r: its columns allocated (and its trades,
+ * trades of them). exits forces the pass with exits, declared or not. Returns 0, or -1 when
+ * memory ran out (r released). */
+static int pass_init(struct pass *ps, const struct da_ohlcv *s, const int8_t *signals,
+		     const struct rp_costs *c, struct rp_result *r, bool exits)
 {
+	static const struct rp_exits none;
 	enum rp_market market = rp_market_of(c, s);
-	const struct rp_exits *x = rp_exits_any(c->exits) ? c->exits : NULL;
+	const struct rp_exits *x = rp_exits_any(c->exits) ? c->exits :
+				   c->calls || exits ? (c->exits ? c->exits : &none) : NULL;
 	double fee = rp_fee_bps(c, market) / 1e4;
 	double rules_fee = c->rules_fee_set ? c->rules_fee_bps[market] / 1e4 : fee;
 	double fund = market == RP_MARKET_PERP ? c->funding_bps_8h / 1e4 : 0.0;
 	bool borrows = market == RP_MARKET_STOCK || market == RP_MARKET_SPOT;
-	struct pass ps = {
+
+	*ps = (struct pass){
 		.s = s, .r = r,
 		.fee = fee, .slip = rp_slippage_bps(c, market) / 1e4,
 		.funding_long = c->funding_income ? fund : fabs(fund),
@@ -746,19 +841,35 @@ int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 		.eq_net = 1.0, .eq_gross = 1.0,
 		.x = x, .rule_fee = x && x->fee_in_profit ? rules_fee : 0.0,
 		.sig = signals,
+		.calls = c->calls, .held_at = SIZE_MAX,
 	};
-	size_t n = s->n;
-	int rc = -1;
-
 	memset(r, 0, sizeof(*r));
 	r->market = market;
-	if (rp_columns_alloc(r, n, s->t) < 0)
-		goto out;
+	if (rp_columns_alloc(r, s->n, s->t) < 0)
+		return -1;
+	if (s->n)
+		ps->next_funding = ceil_multiple(s->t[0], RP_FUNDING_PERIOD_S);
+	return 0;
+}
+
+/* A replay pass, stopped at bar held_at with the trade held there in *h when held_at is a bar
+ * (rp_held_at). */
+static int replay_pass(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+		       struct rp_result *r, size_t held_at, struct rp_held *h)
+{
+	struct pass ps;
+	size_t n = s->n;
+
+	if (pass_init(&ps, s, signals, c, r, h != NULL) < 0)
+		return -1;
+	ps.held_at = held_at;
+	ps.held = h;
 	ps.coded = positions(r->eq_pos, signals, n);
-	if (rp_trades_alloc(r, count_opens(r->eq_pos, n) + (ps.x && ps.coded ? count_entries(signals, n) : 0)) < 0)
-		goto out;
+	if (rp_trades_alloc(r, count_opens(r->eq_pos, n) + (ps.x && ps.coded ? count_entries(signals, n) : 0)) < 0) {
+		rp_result_release(r);
+		return -1;
+	}
 	if (n) {
-		ps.next_funding = ceil_multiple(s->t[0], RP_FUNDING_PERIOD_S);
 		if (ps.x)
 			run_exits(&ps);
 		else
@@ -768,9 +879,116 @@ int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 	r->net_return = ps.eq_net - 1.0;
 	if (n >= 2)
 		r->bar_seconds = (double)(s->t[n - 1] - s->t[0]) / (double)(n - 1);
-	rc = 0;
-out:
-	if (rc < 0)
-		rp_result_release(r);
+	return 0;
+}
+
+/* rp_walk: the pass, and the bar whose open's fills are done and whose callbacks and exits wait
+ * for its answers (pending, SIZE_MAX none), every bar before it replayed whole. */
+struct rp_walk {
+	struct pass ps;
+	struct rp_result r;
+	size_t next;     /* the first bar not filled */
+	bool pending;    /* bar next - 1 is filled, its callbacks and exits not yet run */
+	bool done;       /* ruined: every bar after is flat */
+};
+
+struct rp_walk *rp_walk_new(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c)
+{
+	struct rp_walk *w = calloc(1, sizeof *w);
+
+	if (!w)
+		return NULL;
+	if (pass_init(&w->ps, s, signals, c, &w->r, true) < 0 ||
+	    rp_trades_alloc(&w->r, s->n + 1) < 0) {
+		rp_walk_free(w);
+		return NULL;
+	}
+	w->ps.coded = true;  /* a framework run's values, whose events the walk follows */
+	return w;
+}
+
+/* Finishes the pending bar of w: its callbacks and exits. */
+static void walk_finish(struct rp_walk *w)
+{
+	size_t j = w->next - 1;
+
+	w->pending = false;
+	if (w->ps.calls && !calls_at_open(&w->ps, j))
+		w->done = true;
+	else if (!exits_bar(&w->ps, j))
+		w->done = true;
+}
+
+int rp_walk_to(struct rp_walk *w, size_t j, struct rp_held *h)
+{
+	struct pass *ps = &w->ps;
+
+	*h = (struct rp_held){ 0 };
+	if (j >= ps->s->n || (j + 1 < w->next) || (j + 1 == w->next && !w->pending))
+		return -1;
+	ps->held = h;
+	if (j + 1 == w->next) {  /* asked again for the pending bar */
+		if (!w->done)
+			take_held(ps, j);
+		return 0;
+	}
+	while (!w->done && w->next <= j) {
+		size_t b = w->next;
+		int held;
+
+		if (w->pending)
+			walk_finish(w);
+		if (w->done)
+			break;
+		held = ps->open ? ps->open->side : 0;
+		w->next = b + 1;
+		if (!fill_at_open(ps, held, wanted_by_events(ps, b, held), b)) {
+			w->done = true;
+			break;
+		}
+		w->pending = true;
+		if (b < j)
+			walk_finish(w);
+	}
+	if (!w->done)
+		take_held(ps, j);
+	else
+		h->rate = ps->s->open[j];
+	return 0;
+}
+
+void rp_walk_free(struct rp_walk *w)
+{
+	if (!w)
+		return;
+	rp_result_release(&w->r);
+	free(w);
+}
+
+int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
+	      struct rp_result *r)
+{
+	return replay_pass(s, signals, c, r, SIZE_MAX, NULL);
+}
+
+int rp_held_at(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c, size_t j,
+	       struct rp_held *h)
+{
+	struct rp_result r;
+	int rc;
+
+	struct rp_costs cc = *c;
+	struct da_ohlcv view = *s;
+
+	*h = (struct rp_held){ 0 };
+	if (j >= s->n)
+		return -1;
+	/* The bars after j + 1 take no part (the pass stops at j, and j + 1 is there only so that j
+	 * is not the last bar, on which nothing opens): the view's columns are a prefix, and the
+	 * market is the whole series' as the replay's is. */
+	cc.market = rp_market_of(c, s);
+	view.n = j + 2 < s->n ? j + 2 : s->n;
+	rc = replay_pass(&view, signals, &cc, &r, j, h);
+	rp_result_release(&r);
 	return rc;
 }

@@ -76,10 +76,11 @@ enum rp_market { RP_MARKET_AUTO, RP_MARKET_PERP, RP_MARKET_SPOT, RP_MARKET_STOCK
 /* Why a trade closed. RP_EXIT_UNKNOWN for a trade log's trades (the log does not say). */
 enum rp_exit_reason {
 	RP_EXIT_UNKNOWN, RP_EXIT_SIGNAL, RP_EXIT_STOP_LOSS, RP_EXIT_TAKE_PROFIT, RP_EXIT_ROI,
-	RP_EXIT_TRAILING_STOP, RP_EXIT_END, RP_EXIT_RUIN, RP_EXIT_N
+	RP_EXIT_TRAILING_STOP, RP_EXIT_END, RP_EXIT_RUIN, RP_EXIT_CUSTOM, RP_EXIT_N
 };
 
-/* "", "signal", "stop_loss", "take_profit", "roi", "trailing_stop", "end", "ruin". */
+/* "", "signal", "stop_loss", "take_profit", "roi", "trailing_stop", "end", "ruin",
+ * "custom_exit". */
 const char *rp_exit_reason_name(enum rp_exit_reason e);
 
 #define RP_ROI_MAX 64
@@ -128,6 +129,26 @@ struct rp_exits {
 	struct rp_roi_step roi[RP_ROI_MAX];  /* minutes strictly ascending */
 };
 
+/* A freqtrade class's per-trade callbacks, answered bar by bar for the trade the replay holds
+ * (rp_held_at says what that trade is and which callbacks freqtrade would call on the bar), each
+ * array one value a bar of the series, borrowed:
+ * - stop[j]: custom_stoploss's ratio on candle j, NAN when not asked or no answer (freqtrade's
+ *   None, 0, NaN). The level is the bar's best price (freqtrade's bound: a long's high, a
+ *   short's low) times 1 - side * |ratio|; it only tightens the stop (Trade.adjust_stop_loss),
+ *   is set after the open's fills and before the bar's worst price is compared, and a stop it
+ *   moved fills as a trailing stop (freqtrade's is_stop_loss_trailing), at its level.
+ * - exit[j]: custom_exit's answer on candle j, 0 none: the trade closes at bar j's open,
+ *   RP_EXIT_CUSTOM, before any stop or target of the bar (freqtrade's exits' order).
+ * - side[j], entry[j] (both may be NULL): the trade the answers were asked for, its side (0
+ *   none asked) and entry bar: a replay that holds another trade at bar j records the first such
+ *   bar (rp_result.calls_mismatch), as its answers are then for a trade it does not hold. */
+struct rp_calls {
+	const double *stop;
+	const uint8_t *exit;
+	const int8_t *side;
+	const uint32_t *entry;
+};
+
 /* Whether x declares any exit (false for NULL). */
 bool rp_exits_any(const struct rp_exits *x);
 
@@ -149,6 +170,7 @@ struct rp_costs {
 				  * (0 until then): rp_slippage_bps charges at least this */
 	enum rp_market market;
 	const struct rp_exits *exits;  /* borrowed; NULL or none declared: signal exits only */
+	const struct rp_calls *calls;  /* borrowed; NULL: no per-trade callbacks (with exits only) */
 	/* The fee per side, by market, that exits with fee_in_profit read (the fee freqtrade would
 	 * be told), when rules_fee_set: rp_costs_scaled keeps the unscaled fee here, so a replay at
 	 * k times the costs charges k times the fee on the trades freqtrade's rules make at the
@@ -206,7 +228,41 @@ struct rp_result {
 	double bar_seconds;                /* mean bar spacing of the data, 0 when unknown */
 	bool open_at_end;
 	size_t exits[RP_EXIT_N];           /* trades by exit_reason */
+	bool calls_mismatch;               /* c->calls were asked for another trade at bar */
+	size_t calls_mismatch_bar;         /* the first such bar (rp_calls) */
 };
+
+/* The trade a replay holds on bar j after its open's fills, as freqtrade's callbacks on candle j
+ * see it (optimize/backtesting.py's _check_trade_exit, strategy/interface.py's should_exit):
+ * what the host sends the live run before the bar. */
+struct rp_held {
+	int side;                   /* +1, -1, 0 when flat */
+	size_t entry_bar;
+	int64_t entry;              /* the entry's time (its bar's open time) */
+	double entry_px, stop;      /* the entry price and the stop level held (+-INFINITY: none) */
+	double rate, profit;        /* bar j's open and the trade's profit there (custom_exit's) */
+	double bound, bound_profit; /* the bar's best price and the profit there (custom_stoploss's) */
+	bool ask_exit;              /* no effective exit signal of its side on the candle before */
+	bool ask_stop;              /* the stop is not yet at the bar's worst price */
+};
+
+/* The trade a replay of signals with costs c (and c->calls up to bar j - 1) holds on bar j, into
+ * h; the signals and answers from bar j on are not read. Profits are freqtrade's
+ * calc_profit_ratio at the exits' fee (rp_exits, fee_in_profit). Returns 0, or -1 when memory
+ * ran out or j is not a bar of s. */
+int rp_held_at(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c, size_t j,
+	       struct rp_held *h);
+
+/* rp_held_at bar after bar, each in the time of that bar's replay: a walk over s with signals
+ * (a framework run's values, with events) and costs c (borrowed, as are the arrays c->calls
+ * points at; c->market set, or the data's), whose values and answers before bar j are final when
+ * it is asked about j. rp_walk_to gives the trade held on bar j, j never before the bar last
+ * asked about (the same bar again gives the same); returns 0, or -1 for a bar out of turn or
+ * range. NULL from rp_walk_new when memory ran out; free with rp_walk_free (NULL is safe). */
+struct rp_walk;
+struct rp_walk *rp_walk_new(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c);
+int rp_walk_to(struct rp_walk *w, size_t j, struct rp_held *h);
+void rp_walk_free(struct rp_walk *w);
 
 /* Replays signals (n values in {-1, 0, 1}, one per bar of s, already validated; a framework
  * run's may carry events, signals.h) with costs c, and the exits c->exits declares, into r

@@ -49,6 +49,8 @@ struct job {
 	size_t first_traded;      /* the full run's first non-flat bar (n when none) */
 	size_t startup;           /* inspect.json's startup_candle_count, 0 when none */
 	struct la_live live;      /* the live replay */
+	struct rp_costs calls_costs;  /* a class with per-trade callbacks: its trade's costs, */
+	struct rp_exits calls_exits;  /* and exits (la_live_calls_costs) */
 };
 
 /* How many refusals of the truncated runs lookahead.json lists (all are counted). */
@@ -386,6 +388,12 @@ static int start(const struct sbx_stage_args *o, struct job *j, char *why, size_
 /* The live replay first: it alone decides what the backtest would have done live. */
 static int run_live(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
+	if (la_live_wants_calls(o->strategy)) {
+		if (la_live_calls_costs(j->cfg, o->inspect, &j->bars, &j->calls_costs, &j->calls_exits,
+					why, len) < 0)
+			return -1;
+		j->live.calls = &j->calls_costs;
+	}
 	if (la_live_run(j->zyg, &j->bars, j->full, j->first_traded, &j->conf, j->win.bars, o->jobs,
 			j->deadline, &j->live, why, len) < 0)
 		return -1;

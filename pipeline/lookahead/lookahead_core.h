@@ -289,7 +289,23 @@ struct la_live {
 	long blocked;           /* refusals in the live runs */
 	struct sbx_rule_count *rules;
 	size_t n_rules;
+	/* A class with per-trade callbacks (la_live_calls): the costs and exits the host holds its
+	 * trade with (borrowed), and what the last replay's run was asked and answered (owned). */
+	const struct rp_costs *calls;
+	struct sbx_calls *record;
 };
+
+/* Whether the strategy's text defines freqtrade's per-trade callbacks the live replay answers
+ * (a def of custom_stoploss or custom_exit): its live replay is then one run in lock-step with the
+ * host's replay of its trade, whatever the budget. A class that only seems to define them is
+ * asked and answers nothing; one that defines them otherwise is refused in its live run. */
+bool la_live_wants_calls(const char *strategy_path);
+
+/* The costs and exits of such a replay, as the replay stage reads them (config.json's costs with
+ * the spread floor of bars, inspect.json's exits: none without it), into c and x (c->exits is
+ * x). Returns 0, or -1 with why. */
+int la_live_calls_costs(const cJSON *cfg, const char *inspect, const struct da_ohlcv *bars,
+			struct rp_costs *c, struct rp_exits *x, char *why, size_t len);
 
 /* The stretches of a replay: [lo[i], hi[i]) for i < *k, in time order, every bar when
  * n <= budget (LA_LIVE_STRETCHES stretches, fewer for fewer bars), else LA_LIVE_STRETCHES *

@@ -7,6 +7,9 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "costs.h"
+#include "exits.h"
+#include "fileio.h"
 #include "jsonio.h"
 #include "lookahead_core.h"
 #include "msg.h"
@@ -37,6 +40,36 @@ void la_live_plan(size_t n, size_t budget, size_t *lo, size_t *hi, size_t *k)
 			(*k)++;
 		}
 	}
+}
+
+bool la_live_wants_calls(const char *strategy_path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	bool yes;
+
+	if (!strategy_path || sa_read_file(strategy_path, SA_STRATEGY_CAP, &text, &len) != SA_READ_OK)
+		return false;
+	yes = strstr(text, "def custom_stoploss") || strstr(text, "def custom_exit");
+	free(text);
+	return yes;
+}
+
+int la_live_calls_costs(const cJSON *cfg, const char *inspect, const struct da_ohlcv *bars,
+			struct rp_costs *c, struct rp_exits *x, char *why, size_t len)
+{
+	char err[480];
+
+	memset(x, 0, sizeof *x);
+	if (rp_read_costs(cfg, c, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "the costs the trade's callbacks are replayed with: %s", err);
+	rp_costs_floor(c, bars, NULL);
+	c->exits = x;
+	if (!inspect)
+		return 0;  /* none declared, as the replay reads them without inspect.json */
+	if (rp_exits_read_inspect(inspect, x, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "the exits the trade's callbacks are replayed with: %s", err);
+	return 0;
 }
 
 /* A generator seeded from the kernel for this audit alone: what it draws is written nowhere
@@ -92,7 +125,7 @@ static void take_decisions(struct la_live *lv, size_t a, const struct sbx_result
 
 /* What one run of a batch comes to, taken in job order once the batch has ended (never in the
  * order runs ended, so what is found and listed is the same on every machine). */
-typedef void la_live_take(struct la_live *lv, size_t i, const struct sbx_result *r, void *ctx);
+typedef void la_live_take(struct la_live *lv, size_t i, struct sbx_result *r, void *ctx);
 
 /* Runs the m jobs (slot as sbx_batch_opts' slot, or NULL) until deadline, saying its progress on
  * stderr under label when not NULL, gives each result to take and counts its refusals, then
@@ -134,9 +167,15 @@ out:
 }
 
 /* A live run over the stretch that starts at ((const size_t *)lo)[i]. */
-static void take_stretch(struct la_live *lv, size_t i, const struct sbx_result *r, void *lo)
+static void take_stretch(struct la_live *lv, size_t i, struct sbx_result *r, void *lo)
 {
 	size_t a = ((const size_t *)lo)[i];
+
+	if (r->calls) {
+		sbx_calls_free(lv->record);  /* a replay with a wider window: its answers stand */
+		lv->record = r->calls;
+		r->calls = NULL;
+	}
 
 	lv->runs += r->status != SBX_NOT_RUN || r->decided > 0;
 	if (r->signals)
@@ -159,11 +198,17 @@ static int replay(struct sbx_zygote *z, const struct da_ohlcv *bars, const struc
 	int slot[LA_LIVE_STRETCHES * LA_LIVE_SPREAD];
 
 	la_live_plan(lv->n, c->live_bars, lo, hi, &k);
+	if (lv->calls && lv->n) {
+		/* the trade path is sequential: one run from the first bar, however many bars */
+		k = 1;
+		lo[0] = 0;
+		hi[0] = lv->n;
+	}
 	for (size_t i = 0; i < k; i++) {
 		size_t w = lv->window;
 
 		job[i] = (struct sbx_job){ .s = bars, .first = lo[i] + 1 > w ? lo[i] + 1 - w : 0,
-			.n_visible = lo[i] + 1, .live_end = hi[i], .live_window = w };
+			.n_visible = lo[i] + 1, .live_end = hi[i], .live_window = w, .calls = lv->calls };
 		slot[i] = (int)(i * (size_t)(jobs < 1 ? 1 : jobs) / k);
 	}
 	return run_jobs(z, job, k, slot, jobs, deadline, "lookahead: live replay", lv, take_stretch, lo, why, len);
@@ -197,7 +242,7 @@ struct la_confirm {
 
 /* A whole-prefix run up to bar ((struct la_confirm *)ctx)->at[i]: the backtest's value there is
  * a leak or the window's memory. */
-static void take_confirm(struct la_live *lv, size_t i, const struct sbx_result *r, void *ctx)
+static void take_confirm(struct la_live *lv, size_t i, struct sbx_result *r, void *ctx)
 {
 	const struct la_confirm *c = ctx;
 	size_t t = c->at[i];
@@ -271,7 +316,7 @@ struct la_sample {
 };
 
 /* A window run at the drawn bar ((struct la_sample *)ctx)->at[i]. */
-static void take_sample(struct la_live *lv, size_t i, const struct sbx_result *r, void *ctx)
+static void take_sample(struct la_live *lv, size_t i, struct sbx_result *r, void *ctx)
 {
 	struct la_sample *c = ctx;
 	size_t t = c->at[i];
@@ -483,6 +528,30 @@ static cJSON *failures_json(const struct la_live *lv, const int64_t *times)
 	return a;
 }
 
+/* "calls": each bar where the host held a trade, as [bar, side, entry bar, asked (SBX_ASK_*),
+ * custom_stoploss's ratio or null, custom_exit (0 or 1), its reason]. */
+static cJSON *calls_json(const struct sbx_calls *c)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t t = 0; a && t < c->n; t++) {
+		cJSON *row;
+
+		if (!c->side[t])
+			continue;
+		row = cJSON_CreateArray();
+		cJSON_AddItemToArray(row, cJSON_CreateNumber((double)t));
+		cJSON_AddItemToArray(row, cJSON_CreateNumber(c->side[t]));
+		cJSON_AddItemToArray(row, cJSON_CreateNumber(c->entry[t]));
+		cJSON_AddItemToArray(row, cJSON_CreateNumber(c->ask[t]));
+		cJSON_AddItemToArray(row, isnan(c->stop[t]) ? cJSON_CreateNull() : cJSON_CreateNumber(c->stop[t]));
+		cJSON_AddItemToArray(row, cJSON_CreateNumber(c->exit[t]));
+		cJSON_AddItemToArray(row, cJSON_CreateString(c->name[t]));
+		cJSON_AddItemToArray(a, row);
+	}
+	return a;
+}
+
 cJSON *la_live_json(const struct la_live *lv, const int64_t *times)
 {
 	cJSON *o = cJSON_CreateObject(), *sig;
@@ -517,6 +586,10 @@ cJSON *la_live_json(const struct la_live *lv, const int64_t *times)
 	}
 	/* the driver took values with events only from a framework run (sbx_proto.h) */
 	cJSON_AddBoolToObject(o, "signal_entries", entries);
+	if (lv->record) {
+		cJSON_AddItemToObject(o, "calls", calls_json(lv->record));
+		cJSON_AddNumberToObject(o, "calls_fee_bps", lv->record->fee_bps);
+	}
 	return o;
 }
 
@@ -601,6 +674,7 @@ void la_live_merge(cJSON *res, const struct la_live *lv, const int64_t *times)
 
 void la_live_release(struct la_live *lv)
 {
+	sbx_calls_free(lv->record);
 	free(lv->sig);
 	free(lv->state);
 	free(lv->raised_at);

@@ -125,6 +125,7 @@ struct loaded {
 	struct rp_exits exits;
 	struct da_ohlcv data;
 	int8_t *signals, *live;
+	struct rpl_calls calls;
 	struct da_tags tags;
 	struct da_tradelog log;
 	char cfg_err[512], data_err[512], sig_err[512], log_err[512], live_err[512];
@@ -194,6 +195,17 @@ static void load_live(struct loaded *L, const char *path)
 		return;
 	L->lookahead = sa_json_read(path, SA_JSON_CAP, err, sizeof(err));
 	rpl_read_live(L->lookahead, err, L->data.n, &L->in, &L->live, L->live_err, sizeof(L->live_err));
+	if (L->in.live_state != DA_LIVE_OK)
+		return;
+	switch (rpl_read_calls(L->lookahead, L->data.n, &L->calls, L->live_err, sizeof(L->live_err))) {
+	case 1:
+		L->in.calls = &L->calls.rc;
+		L->in.calls_fee_bps = L->calls.fee_bps;
+		break;
+	case -1:
+		L->in.live_state = DA_LIVE_ERROR;
+		break;
+	}
 }
 
 static void load_tradelog(struct loaded *L, const char *path)
@@ -246,6 +258,7 @@ static void release_all(struct loaded *L)
 	da_ohlcv_release(&L->data);
 	free(L->signals);
 	free(L->live);
+	rpl_calls_release(&L->calls);
 	da_tags_release(&L->tags);
 	da_tradelog_release(&L->log);
 }

@@ -512,6 +512,33 @@ static const char live_note[] =
 	"inside the bar; fees, slippage and the market's holding costs (a perp's funding, a short's "
 	"borrow) charged per the cost model; positions open at the end closed at the last close.";
 
+/* A class with per-trade callbacks (in->calls) replayed at settings its live run was not asked
+ * at: the callbacks were told other profits (another fee), or answered for a trade this replay
+ * does not hold (rp_result.calls_mismatch). Fails o with the sentence and returns true then. */
+static bool calls_refused(cJSON *o, const struct rpl_inputs *in, const struct rp_result *r,
+			  char *reason, size_t len)
+{
+	static const char knobs[] = "for a class with custom_stoploss or custom_exit the cost knobs "
+		"(FEE_BPS and FEE_BPS_<MARKET>, SLIPPAGE_BPS, SPREAD_FLOOR, FUNDING_BPS_8H, "
+		"BORROW_BPS_YEAR, MARKET) and the declared exits are run-side settings, so a change to "
+		"them needs the live replay run again (remove lookahead.json)";
+	double fee;
+
+	if (!in->calls || !rpl_live_scored(in))
+		return false;
+	fee = rp_fee_bps(in->costs, r->market);
+	if (fabs(fee - in->calls_fee_bps) > 1e-9)
+		sa_fmt(reason, len, "the live run's per-trade callbacks were told profits at a fee of %g bp "
+		       "a side, and this replay charges %g: %s", in->calls_fee_bps, fee, knobs);
+	else if (r->calls_mismatch)
+		sa_fmt(reason, len, "the live run's per-trade callbacks answered for a trade this replay "
+		       "does not hold at bar %zu: %s", r->calls_mismatch_bar, knobs);
+	else
+		return false;
+	sa_json_fail(o, reason);
+	return true;
+}
+
 cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r, struct rp_result *backtest)
 {
 	cJSON *o = sa_sf_new(SA_SF_REPLAY);
@@ -543,6 +570,8 @@ cJSON *rpl_stage(const struct rpl_inputs *in, struct rp_result *r, struct rp_res
 		sa_json_fail(o, "out of memory during the replay");
 		goto out;
 	}
+	if (calls_refused(o, in, r, reason, sizeof reason))
+		goto out;
 	cJSON_AddBoolToObject(o, "ok", true);
 	cJSON_AddStringToObject(o, "mode", mode);
 	cJSON_AddBoolToObject(o, "trusted_returns", !have_sig);

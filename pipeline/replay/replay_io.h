@@ -45,6 +45,10 @@ struct rpl_inputs {
 	int live_state;
 	const int8_t *live;
 	const char *live_err;
+	const struct rp_calls *calls;     /* a class with per-trade callbacks: the answers its live
+					   * run gave (lookahead.json "live"."calls"), replayed with the
+					   * live decisions only; NULL when none */
+	double calls_fee_bps;             /* the fee a side those trades were sent with */
 	const struct da_tradelog *log;    /* NULL when not uploaded or not loadable */
 	const char *log_err;
 	double reconcile_bps;             /* knob RECONCILE_BPS: the largest gap per trade */

@@ -607,6 +607,9 @@ static void lock_down(const struct sbi_zstate *z)
 /* The live replay (sbx_proto.h): descriptor 0 stays the driver's, bringing one bar after each
  * answer. */
 
+/* Whether the driver sends the trade it holds before each bar (SBX_LIVE_CALLS). */
+static bool live_calls;
+
 /* Step 1 of a live run: the keyword arguments and the window; descriptor 0 is kept. */
 static size_t step_live_params(PyObject **params)
 {
@@ -614,6 +617,8 @@ static size_t step_live_params(PyObject **params)
 
 	*params = read_params();
 	read_exact((char *)&window, sizeof window);
+	live_calls = window & SBX_LIVE_CALLS;
+	window &= ~SBX_LIVE_CALLS;
 	if (window == 0 || window > SBX_LIVE_WINDOW_MAX)
 		setup_fail("read parameters", "a live window out of range");
 	return window;
@@ -783,6 +788,101 @@ static noreturn void step_run_live(const struct sbi_zstate *z, struct live_cols 
 	_exit(SBX_EXIT_DONE);
 }
 
+/* The framework shim (sa_frameworks), borrowed from sys.modules, or NULL when none was loaded. */
+static PyObject *shim_module(void)
+{
+	PyObject *mods = PySys_GetObject("modules");
+
+	return mods && PyDict_Check(mods) ? PyDict_GetItemString(mods, "sa_frameworks") : NULL;
+}
+
+/* The callbacks' answer (sbx_proto.h, SBX_LIVE_CALL_BYTES) to the trade state st, from the shim
+ * (sa_frameworks.answer_calls) on the frame of the last decision, into call. A shim that cannot
+ * answer ends the run with its sentence. */
+static void live_call(const struct sbi_zstate *z, const char *st, char *call)
+{
+	PyObject *fw = shim_module();
+	PyObject *b = fw ? PyObject_CallMethod(fw, "answer_calls", "y#", st, (Py_ssize_t)SBX_LIVE_TRADE_BYTES) : NULL;
+
+	if (!b)
+		finish_error(z);
+	if (!PyBytes_Check(b) || PyBytes_Size(b) != SBX_LIVE_CALL_BYTES) {
+		PyErr_SetString(PyExc_RuntimeError, "the callbacks gave an answer of the wrong size");
+		finish_error(z);
+	}
+	memcpy(call, PyBytes_AsString(b), SBX_LIVE_CALL_BYTES);
+	Py_DECREF(b);
+}
+
+/* One decision of a run with callbacks: the number, the callbacks' answer for the bar (call),
+ * then the value, as live_decide's. */
+static void live_decide_calls(const struct sbi_zstate *z, PyObject *fn, PyObject *params, PyObject *flush,
+			      const struct live_cols *lc, size_t n, size_t window, uint32_t seq,
+			      const char *call)
+{
+	PyObject *df = live_frame(z, lc, n, window), *idx;
+	Py_ssize_t m;
+	char ans[SBX_LIVE_ANSWER_BYTES + SBX_LIVE_CALL_BYTES];
+
+	if (!df)
+		finish_error(z);
+	idx = PyObject_GetAttrString(df, "index");
+	m = idx ? PyObject_Length(idx) : -1;
+	if (m < 1)
+		finish_error(z);
+	memcpy(ans, &seq, sizeof seq);
+	memcpy(ans + sizeof seq, call, SBX_LIVE_CALL_BYTES);
+	ans[sizeof ans - 1] = (char)live_value(z, fn, params, flush, df, idx, m);
+	Py_DECREF(idx);
+	Py_DECREF(df);
+	put_raw(ans, sizeof ans);
+}
+
+/* Step 11 of a live run whose driver holds the trade (SBX_LIVE_CALLS): before each bar the trade
+ * state, answered by the callbacks on the frame up to the bar before, then the bar and its
+ * decision. */
+static noreturn void step_run_live_calls(const struct sbi_zstate *z, struct live_cols *lc, size_t n,
+					 size_t window, PyObject *params)
+{
+	PyObject *fn, *flush, *fw = shim_module();
+	static const char tag = SBX_TAG_LIVE;
+	char bar[SBX_LIVE_BAR_BYTES], st[SBX_LIVE_TRADE_BYTES], call[SBX_LIVE_CALL_BYTES] = { 0 };
+
+	flush = Py_CompileString("sys.stdout.flush()\nsys.stderr.flush()\n", "<flush>", Py_file_input);
+	if (!fw)
+		PyErr_SetString(PyExc_RuntimeError, "the trade's callbacks were asked of a run without "
+				"a framework class");
+	if (!flush || !fw || PyObject_SetAttrString(fw, "CALLS", Py_True) < 0)
+		finish_error(z);
+	fn = load_upload(z);
+	put_raw(&tag, 1);
+	live_streaming = true;
+	for (uint32_t seq = 0;; seq++) {
+		live_decide_calls(z, fn, params, flush, lc, n, window, seq, call);
+		if (!read_feed(st, sizeof st))
+			break;
+		live_call(z, st, call);
+		if (!read_feed(bar, sizeof bar))
+			break;
+		if (live_cols_room(lc, n) < 0) {
+			PyErr_NoMemory();
+			finish_error(z);
+		}
+		live_append(lc, n++, bar);
+	}
+	_exit(SBX_EXIT_DONE);
+}
+
+/* Tells the framework shim, when one is loaded, that this run is a live one (sa_frameworks.LIVE),
+ * before the upload exists. */
+static void mark_live_shim(void)
+{
+	PyObject *fw = shim_module();
+
+	if (fw && PyObject_SetAttrString(fw, "LIVE", Py_True) < 0)
+		PyErr_Clear();
+}
+
 void sbi_child_run_live(const struct sbi_zstate *z, char *cols, size_t n)
 {
 	struct sbi_zstate live = *z;
@@ -791,8 +891,11 @@ void sbi_child_run_live(const struct sbi_zstate *z, char *cols, size_t n)
 	size_t window = step_live_params(&params);
 
 	live_cols_take(&lc, cols, n);
+	mark_live_shim();
 	/* Many bars, each held to the wall clock by the driver: the CPU limit is the whole run's. */
 	live.lim.cpu_s = SBX_LIVE_CPU_S;
 	lock_down(&live);
+	if (live_calls)
+		step_run_live_calls(&live, &lc, n, window, params);
 	step_run_live(&live, &lc, n, window, params);
 }

@@ -47,6 +47,39 @@
 /* A live run's CPU limit: it lives for many bars, each held to the wall clock instead. */
 #define SBX_LIVE_CPU_S 604800
 
+/* The live replay of a freqtrade class with per-trade callbacks (custom_stoploss with
+ * use_custom_stoploss, custom_exit): the trade path is the host's, so before each bar it sends
+ * after the fork, the driver first sends the trade its replay (lib/replay, the audit's costs and
+ * exits) holds on that bar after the bar's open fills, SBX_LIVE_TRADE_BYTES in this order, host
+ * byte order: the side (int8: 1, -1, or 0 when flat), what freqtrade would ask (uint8,
+ * SBX_ASK_*), the entry's bar (uint32, counted as the run's bars are) and time (int64 seconds),
+ * the bar's time (int64 seconds: freqtrade's current_time), then float64s: the entry price, the stop level held, the bar's open and the profit there
+ * (custom_exit's current_rate and current_profit), the bar's best price (a long's high, a
+ * short's low) and the profit there (custom_stoploss's). The run calls what is asked on the
+ * frame up to the bar before (freqtrade's dataprovider cut at the candle), and its answer for
+ * the bar then carries, between the number and the value, SBX_LIVE_CALL_BYTES: flags (uint8,
+ * SBX_CALL_*), custom_stoploss's ratio (float64, finite, 0 < |ratio| <= 1; all zero bytes without
+ * SBX_CALL_STOP), the exit's name length (uint8, 0 to SBX_CALL_NAME_MAX: 0 is freqtrade's
+ * "custom_exit") and SBX_CALL_NAME_MAX bytes of its name (printable ASCII, zero after it, and all
+ * zero without SBX_CALL_EXIT). A flag for a callback not asked, a ratio out of range, a name
+ * that is no name, or any byte set past them is bad output, as any bad answer is: at most
+ * 2 + 64 + 8 + 8 * SBX_CALL_NAME_MAX bits a bar cross back beside the decision. */
+#define SBX_LIVE_TRADE_BYTES (1 + 1 + 4 + 8 + 8 + 6 * 8)
+/* The driver asks for that exchange by this bit in the live run's window word; the run's first
+ * answer (the bar held at the fork, no trade sent before it) carries zero call bytes. A stream's
+ * stop (SBX_LIVE_STOP) is its number and one byte, as in any live run. */
+#define SBX_LIVE_CALLS 0x80000000u
+enum {
+	SBX_ASK_EXIT = 1,  /* custom_exit: no effective exit signal of the trade's side */
+	SBX_ASK_STOP = 2,  /* custom_stoploss: the stop is not yet at the bar's worst price */
+};
+enum {
+	SBX_CALL_STOP = 1,
+	SBX_CALL_EXIT = 2,
+};
+#define SBX_CALL_NAME_MAX 32
+#define SBX_LIVE_CALL_BYTES (1 + 8 + 1 + SBX_CALL_NAME_MAX)
+
 /* Descriptors inside a run child, fixed so the recipe can close everything else. */
 enum {
 	SBX_FD_PARAMS = 0,  /* the run's keyword arguments, JSON text (the bars are already in the

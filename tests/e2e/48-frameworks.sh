@@ -40,13 +40,17 @@ for f in ft_v2_meanrev ft_v3_trend_short ft_4h_on_1h ft_minmax_bias bt_sma_pair 
 done
 expect_eq "the short strategy goes short" "yes" \
 	"$("$PY" -c 'import json,sys; print("yes" if -1 in [(v + 1) % 3 - 1 for v in json.load(open(sys.argv[1]))["signals"]] else "no")' $TMP/ft_v3_trend_short.run.json)"
-for pair in "ft_pandas_ta:pandas_ta.rsi is not supported" "ft_custom_exit:CallbackExit.custom_exit is not supported" \
-	"bt_bracket:orders with sl= or tp= are not supported"; do
+for pair in "ft_pandas_ta:pandas_ta.rsi is not supported" "bt_bracket:orders with sl= or tp= are not supported"; do
 	f=${pair%%:*}
 	run $S/$f.py $f
 	expect_eq "$f: an error naming what is not supported" "error yes" \
 		"$(jget $TMP/$f.run.json status) $(grep -qF "${pair#*:}" $TMP/$f.run.json && echo yes || echo no)"
 done
+# a class with per-trade callbacks runs its whole history for its signals (its callbacks are
+# answered in the live replay, where the host holds its trade: tests/e2e/56-exits.sh)
+run $S/ft_custom_exit.py ft_custom_exit
+expect_eq "ft_custom_exit: its full run gives its signals" "ok 3000" \
+	"$(jget $TMP/ft_custom_exit.run.json status) $("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["signals"]))' $TMP/ft_custom_exit.run.json)"
 check "a pandas_ta function refused says what is supported" grep -q "talib, talib.abstract, qtpylib" $TMP/ft_pandas_ta.run.json
 
 # --- VARIANTS set a freqtrade strategy's parameters by name

@@ -41,7 +41,7 @@ expect_eq "a gap through the target fills at the open" \
 expect_eq "what is still open at the end closes at the last close" \
 	"2024-01-01T18:00:00Z,2024-01-01T20:00:00Z,long,104,104.4,2,end" "$(trade fixed 6)"
 expect_eq "stats.json counts the trades by exit reason" \
-	'{"signal": 0, "stop_loss": 3, "take_profit": 2, "roi": 0, "trailing_stop": 0, "end": 1, "ruin": 0, "unknown": 0}' \
+	'{"signal": 0, "stop_loss": 3, "take_profit": 2, "roi": 0, "trailing_stop": 0, "end": 1, "ruin": 0, "custom_exit": 0, "unknown": 0}' \
 	"$(jget "$TMP/fixed/stats.json" exit_reasons)"
 check "recompute.py: every trade, cost row, late fill and the break-even agree" \
 	"$PY" tests/recompute.py "$TMP/fixed" $F/bars_a.csv
@@ -146,4 +146,86 @@ check "at no fee every figure recomputed with the rules applied" "$PY" tests/rec
 check "at no fee its trades are freqtrade's at no fee" \
 	"$PY" tests/frameworks/ft_replay.py --fee 0 tests/frameworks/strategies/ft_profit_only.py $C5 out/$N/trades.csv
 rm -rf "out/$N"
+# --- freqtrade's per-trade callbacks: custom_stoploss and custom_exit answered in the live run on
+# the trade the host's replay holds (sent before each bar), each answer recorded in lookahead.json
+# (live.calls) and replayed; every stop and exit checked here by hand against freqtrade's rules
+B=$TMP/cb_bars.csv
+head -n 801 data/ohlcv.csv >"$B"
+N=e2e-exits-callbacks-$$
+for f in ft_custom_stoploss ft_callback_exit; do
+	check "make audit of $f (a class with per-trade callbacks) runs to a verdict" \
+		make -s audit STRATEGY=tests/frameworks/strategies/$f.py DATA="$B" NAME=$N-$f TRIALS=1 \
+		PERMUTATIONS=2 LOOKAHEAD_MAX=4
+done
+check "custom_stoploss: one live run answered every bar; each trade's stop is freqtrade's from the recorded answers (the bar's high times 1 - |ratio|, never loosened, asked only while the low is above it; the low takes it at its level, a moved stop a trailing one)" \
+	"$PY" - out/$N-ft_custom_stoploss "$B" <<'PYEOF'
+import csv, json, sys
+d, bars = sys.argv[1], list(csv.DictReader(open(sys.argv[2])))
+live = json.load(open(d + "/lookahead.json"))["live"]
+assert live["runs"] == 1 and live["decided"] == len(bars) and live["failed_runs"] == 0, live
+calls = {r[0]: r for r in live["calls"]}
+trades = list(csv.DictReader(open(d + "/trades.csv")))
+when = {b["time"]: i for i, b in enumerate(bars)}
+assert trades and any(t["exit_reason"] == "trailing_stop" for t in trades), trades
+moved = 0
+for t in trades:
+    e = when[t["entry_time"]]
+    stop, trailed = float(t["entry_px"]) * 0.9, False
+    for j in range(e, len(bars)):
+        bar, side, entry, ask, ratio, ex, name = calls[j]
+        assert (side, entry, ex) == (1, e, 0), calls[j]
+        lo, hi = float(bars[j]["low"]), float(bars[j]["high"])
+        assert bool(ask & 2) == (lo > stop), (j, ask, lo, stop)
+        if ratio is not None and hi * (1 - abs(ratio)) > stop:
+            stop, trailed, moved = hi * (1 - abs(ratio)), True, moved + 1
+        if lo <= stop:
+            break
+    if t["exit_reason"] in ("stop_loss", "trailing_stop"):
+        assert abs(float(t["exit_px"]) - stop) < 1e-6 * stop, (t, stop)
+        assert t["exit_reason"] == ("trailing_stop" if trailed else "stop_loss"), t
+        assert int(t["bars_held"]) == j - e + 1, (t, j)
+assert moved > 0
+PYEOF
+check "custom_exit: each trade it closed left at its exit bar's open, where the recorded answer said so, with freqtrade's reasons: a fee-paid profit over 0.2 % at the open, or 12 hours held" \
+	"$PY" - out/$N-ft_callback_exit "$B" <<'PYEOF'
+import csv, json, sys
+from datetime import datetime
+d, bars = sys.argv[1], list(csv.DictReader(open(sys.argv[2])))
+live = json.load(open(d + "/lookahead.json"))["live"]
+f = json.load(open(d + "/replay.json"))["costs"]["fee_bps"] / 1e4
+assert live["calls_fee_bps"] / 1e4 == f
+calls = {r[0]: r for r in live["calls"]}
+when = {b["time"]: i for i, b in enumerate(bars)}
+trades = list(csv.DictReader(open(d + "/trades.csv")))
+names = set()
+for t in trades:
+    if t["exit_reason"] != "custom_exit":
+        continue
+    x = when[t["exit_time"]]
+    bar, side, entry, ask, ratio, ex, name = calls[x]
+    assert ex == 1 and ask & 1 and entry == when[t["entry_time"]], calls[x]
+    o, e = float(bars[x]["open"]), float(t["entry_px"])
+    assert float(t["exit_px"]) == o, t
+    profit = o * (1 - f) / (e * (1 + f)) - 1
+    held = datetime.fromisoformat(t["exit_time"][:-1]) - datetime.fromisoformat(t["entry_time"][:-1])
+    assert name == ("took_profit" if profit > 0.002 else "time_out"), (t, profit, name)
+    assert name == "took_profit" or held.total_seconds() >= 12 * 3600, (t, held)
+    names.add(name)
+    # the bars before held no answer to leave
+    assert all(calls[j][5] == 0 for j in range(when[t["entry_time"]], x)), t
+assert names == {"took_profit", "time_out"}, names
+PYEOF
+check "custom_exit: what a class with callbacks gives is scored live" \
+	"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["scored"] == "live" and r["exit_reasons"]["custom_exit"] > 0, r["exit_reasons"]' \
+	out/$N-ft_callback_exit/replay.json
+# the fee is a run-side setting for a class with callbacks (the profits it was told): a replay at
+# another fee is refused with the bar and the knobs, not replayed with answers to other questions
+D=out/$N-ft_callback_exit
+"$BIN/config" -o "$TMP/cb_fee.json" FEE_BPS=3 >/dev/null
+"$BIN/replay" --run $D/run.json --inspect $D/inspect.json --lookahead $D/lookahead.json --data "$B" \
+	--config "$TMP/cb_fee.json" -o "$TMP/cb_fee.replay.json" --trades-out "$TMP/cb_fee.trades.csv" \
+	--equity-out "$TMP/cb_fee.equity.csv" --backtest-equity-out "$TMP/cb_fee.backtest.csv" >/dev/null 2>&1
+expect_eq "a replay at another fee than the callbacks were asked at is refused, naming the knobs" "false yes" \
+	"$(jget "$TMP/cb_fee.replay.json" ok) $(grep -q 'FEE_BPS and FEE_BPS_<MARKET>.*run-side' "$TMP/cb_fee.replay.json" && echo yes || echo no)"
+rm -rf out/$N-*
 finish

@@ -2,6 +2,7 @@
  * recorded, and an allocation that fails while recording one. The driver's helpers are static,
  * so this file includes sbx_flight.c itself, with realloc routed through a switch that can make
  * the next calls fail; the linker then takes the driver from here, not from libmodules.a. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -283,6 +284,110 @@ static void test_empty_message_keeps_channel(void **state)
 	sbx_result_release(&r);
 }
 
+/* One answer to the per-trade callbacks (sbx_proto.h, SBX_LIVE_CALL_BYTES) built from its fields. */
+static void call_answer(char *q, unsigned flags, double stop, const char *name)
+{
+	size_t len = name ? strlen(name) : 0;
+
+	memset(q, 0, SBX_LIVE_CALL_BYTES);
+	q[0] = (char)flags;
+	if (flags & SBX_CALL_STOP)
+		memcpy(q + 1, &stop, sizeof stop);
+	q[9] = (char)len;
+	if (len)
+		memcpy(q + 10, name, len);
+}
+
+/* The host's check of the callbacks' answer: what freqtrade's answers may be passes with its
+ * fields; each broken field is refused with its sentence. */
+static void test_call_answer_checked(void **state)
+{
+	char q[SBX_LIVE_CALL_BYTES], err[256];
+	struct sbx_call c;
+	unsigned both = SBX_ASK_STOP | SBX_ASK_EXIT;
+	static const struct {
+		unsigned ask, flags;
+		double stop;
+		const char *name, *why;
+	} bad[] = {
+		{ 3, 4, 0, NULL, "unknown flags" },
+		{ SBX_ASK_EXIT, SBX_CALL_STOP, -0.05, NULL, "custom_stoploss was answered where it was not asked" },
+		{ SBX_ASK_STOP, SBX_CALL_EXIT, 0, NULL, "custom_exit was answered where it was not asked" },
+		{ 0, SBX_CALL_EXIT, 0, "x", "custom_exit was answered where it was not asked" },
+		{ 3, SBX_CALL_STOP, NAN, NULL, "not a ratio" },
+		{ 3, SBX_CALL_STOP, INFINITY, NULL, "not a ratio" },
+		{ 3, SBX_CALL_STOP, 1.5, NULL, "not a ratio" },
+		{ 3, SBX_CALL_STOP, 0.0, NULL, "not a ratio" },
+		{ 3, 0, 0, "x", "without an exit" },
+		{ 3, SBX_CALL_EXIT, 0, "bad\ttab", "not printable ASCII" },
+	};
+
+	(void)state;
+	call_answer(q, SBX_CALL_STOP | SBX_CALL_EXIT, -0.02, "psar_flip");
+	assert_int_equal(sbx_flight_call_check(q, both, &c, err, sizeof err), 0);
+	assert_true(c.stop == -0.02);
+	assert_true(c.exit);
+	assert_string_equal(c.name, "psar_flip");
+	call_answer(q, 0, 0, NULL);
+	assert_int_equal(sbx_flight_call_check(q, 0, &c, err, sizeof err), 0);
+	assert_true(isnan(c.stop));
+	assert_false(c.exit);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		call_answer(q, bad[i].flags, bad[i].stop, bad[i].name);
+		err[0] = 0;
+		assert_int_equal(sbx_flight_call_check(q, bad[i].ask, &c, err, sizeof err), -1);
+		if (!strstr(err, bad[i].why))
+			fail_msg("case %zu: '%s' does not say '%s'", i, err, bad[i].why);
+	}
+	/* a stop ratio's bytes without its flag, a name past its length, a length past the field */
+	call_answer(q, 0, 0, NULL);
+	q[3] = 1;
+	assert_int_equal(sbx_flight_call_check(q, both, &c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "without its flag"));
+	call_answer(q, SBX_CALL_EXIT, 0, "ab");
+	q[10 + 5] = 'z';
+	assert_int_equal(sbx_flight_call_check(q, both, &c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "after custom_exit's name"));
+	call_answer(q, SBX_CALL_EXIT, 0, NULL);
+	q[9] = SBX_CALL_NAME_MAX + 1;
+	assert_int_equal(sbx_flight_call_check(q, both, &c, err, sizeof err), -1);
+}
+
+/* Random answers: never more than the check lets through, whatever the bytes. */
+static void test_call_answer_fuzzed(void **state)
+{
+	char q[SBX_LIVE_CALL_BYTES], err[256];
+	struct sbx_call c;
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	int passed = 0, refused = 0;
+
+	(void)state;
+	for (int i = 0; i < 200000; i++) {
+		unsigned ask = (unsigned)(x >> 60) & 3;
+
+		for (size_t k = 0; k < sizeof q; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* mostly zero bytes, so that some answers pass and their fields are checked */
+			q[k] = (char)((x & 7) ? 0 : x >> 8);
+		}
+		if (sbx_flight_call_check(q, ask, &c, err, sizeof err) < 0) {
+			refused++;
+			continue;
+		}
+		passed++;
+		assert_true(isnan(c.stop) || (ask & SBX_ASK_STOP && fabs(c.stop) <= 1 && c.stop != 0));
+		assert_true(!c.exit || ask & SBX_ASK_EXIT);
+		assert_true(strlen(c.name) <= SBX_CALL_NAME_MAX);
+		for (const char *p = c.name; *p; p++)
+			assert_true(*p >= 0x20 && *p <= 0x7e);
+	}
+	/* both sides of the check were reached */
+	assert_true(passed > 100);
+	assert_true(refused > 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +401,8 @@ int main(void)
 		cmocka_unit_test(test_event_growth_without_memory),
 		cmocka_unit_test(test_empty_message_before_exit),
 		cmocka_unit_test(test_empty_message_keeps_channel),
+		cmocka_unit_test(test_call_answer_checked),
+		cmocka_unit_test(test_call_answer_fuzzed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -931,6 +931,176 @@ static void test_exits_none(void **state)
 	rp_result_release(&b);
 }
 
+/* freqtrade's custom_stoploss, answered on bar 2 (ratio -0.02): the long entered at open[1] = 102
+ * keeps its 10 % stop through bar 1; on bar 2 the stop moves to the bar's high times 0.98,
+ * 105 * 0.98 = 102.9, above its low (100), so the trade leaves there at 102.9, a stop that moved
+ * (trailing_stop). A ratio that would loosen the stop (bar 1's -0.5) is ignored. */
+static void test_calls_custom_stop(void **state)
+{
+	struct da_ohlcv s = five_bars(T0);
+	struct rp_exits x = { .stop_loss = 0.1, .trail_best_first = true };
+	double stop[5] = { NAN, -0.5, -0.02, NAN, NAN };
+	struct rp_calls k = { .stop = stop };
+	struct rp_costs c = { .exits = &x, .calls = &k };
+	static const int8_t still_long[5] = { 1, 1, 1, 1, 0 };
+	struct rp_result r;
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_near(r.trades[0].exit_px, 105 * 0.98, EPS);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_TRAILING_STOP);
+	assert_int_equal(r.trades[0].exit, t5[3]);
+	assert_false(r.calls_mismatch);
+	rp_result_release(&r);
+	/* without the answers the 10 % stop (91.8) is never reached */
+	c.calls = NULL;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_END);
+	rp_result_release(&r);
+}
+
+/* freqtrade's custom_exit on bar 3: the long leaves at open[3] = 101 (custom_exit), before the
+ * bar's stop; the signal still long does not enter again (a position series waits for a change). */
+static void test_calls_custom_exit(void **state)
+{
+	struct da_ohlcv s = five_bars(T0);
+	struct rp_exits x = { .stop_loss = 0.1 };
+	uint8_t ex[5] = { 0, 0, 0, 1, 0 };
+	int8_t side[5] = { 0, 1, 1, 1, 0 };
+	uint32_t entry[5] = { 0, 1, 1, 1, 0 };
+	struct rp_calls k = { .exit = ex, .side = side, .entry = entry };
+	struct rp_costs c = { .exits = &x, .calls = &k };
+	static const int8_t still_long[5] = { 1, 1, 1, 1, 0 };
+	struct rp_result r;
+
+	(void)state;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_near(r.trades[0].exit_px, 101, EPS);
+	assert_int_equal(r.trades[0].exit, t5[3]);
+	assert_int_equal(r.trades[0].bars_held, 2);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_CUSTOM);
+	assert_string_equal(rp_exit_reason_name(RP_EXIT_CUSTOM), "custom_exit");
+	assert_int_equal(r.exits[RP_EXIT_CUSTOM], 1);
+	assert_false(r.calls_mismatch);
+	rp_result_release(&r);
+	/* answers asked for a trade entered on another bar: the first such bar is named */
+	entry[2] = 2;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_true(r.calls_mismatch);
+	assert_int_equal(r.calls_mismatch_bar, 2);
+	rp_result_release(&r);
+	/* and a side asked where the replay is flat */
+	entry[2] = 1;
+	side[4] = -1;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_true(r.calls_mismatch);
+	assert_int_equal(r.calls_mismatch_bar, 4);
+	rp_result_release(&r);
+}
+
+/* The trade held on a bar after its open's fills, as the host sends it before the bar: bar 2 of
+ * the long entered at open[1] = 102, its 10 % stop (91.8), the open 104 and the high 105 with
+ * freqtrade's fee-paid profits at 10 bps a side; custom_exit is asked (no exit signal), so is
+ * custom_stoploss (the low 100 is above the stop). Flat on bar 0; on bar 3 flat again when bar
+ * 2's answer moved the stop to 102.9 (its low 100 took it), still long when the answer was looser. */
+static void test_calls_held_at(void **state)
+{
+	struct da_ohlcv s = five_bars(T0);
+	struct rp_exits x = { .stop_loss = 0.1, .fee_in_profit = true };
+	double stop[5] = { NAN, NAN, -0.02, NAN, NAN };
+	struct rp_calls k = { .stop = stop };
+	struct rp_costs c = { .fee_bps = 10, .slippage_bps = 0, .market = RP_MARKET_SPOT, .exits = &x };
+	static const int8_t still_long[5] = { 1, 1, 1, 1, 0 };
+	double f = 0.001;
+	struct rp_held h;
+
+	(void)state;
+	assert_int_equal(rp_held_at(&s, still_long, &c, 0, &h), 0);
+	assert_int_equal(h.side, 0);
+	assert_int_equal(rp_held_at(&s, still_long, &c, 2, &h), 0);
+	assert_int_equal(h.side, 1);
+	assert_int_equal(h.entry_bar, 1);
+	assert_int_equal(h.entry, t5[1]);
+	assert_near(h.entry_px, 102, EPS);
+	assert_near(h.stop, 102 * 0.9, EPS);
+	assert_near(h.rate, 104, EPS);
+	assert_near(h.profit, 104 * (1 - f) / (102 * (1 + f)) - 1, EPS);
+	assert_near(h.bound, 105, EPS);
+	assert_near(h.bound_profit, 105 * (1 - f) / (102 * (1 + f)) - 1, EPS);
+	assert_true(h.ask_exit);
+	assert_true(h.ask_stop);
+	c.calls = &k;
+	assert_int_equal(rp_held_at(&s, still_long, &c, 3, &h), 0);
+	assert_int_equal(h.side, 0);  /* bar 2's moved stop closed it inside bar 2 */
+	stop[2] = -0.2;                /* 84: looser than 91.8, ignored */
+	assert_int_equal(rp_held_at(&s, still_long, &c, 3, &h), 0);
+	assert_int_equal(h.side, 1);
+	assert_near(h.stop, 102 * 0.9, EPS);
+	assert_int_equal(rp_held_at(&s, still_long, &c, 5, &h), -1);
+}
+
+/* The walk gives on every bar what rp_held_at gives, over a series with entries, signal exits,
+ * a custom stop, custom exits and a declared stop, long and short, in the order the host asks
+ * (each bar's answers written only after it was asked about, as the live run's are). */
+static void test_calls_walk(void **state)
+{
+	enum { N = 400 };
+	static int64_t t[N];
+	static double o[N], h[N], l[N], c[N], v[N], stop[N];
+	static int8_t sig[N];
+	static uint8_t ex[N];
+	struct da_ohlcv s = { .n = N, .t = t, .open = o, .high = h, .low = l, .close = c, .volume = v };
+	struct rp_exits x = { .stop_loss = 0.03, .fee_in_profit = true, .trail_best_first = true };
+	struct rp_calls k = { .stop = stop, .exit = ex };
+	struct rp_costs cs = { .fee_bps = 10, .slippage_bps = 2, .market = RP_MARKET_SPOT, .exits = &x,
+			       .calls = &k };
+	struct rp_walk *w;
+	size_t held = 0, moved = 0;
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		double m = 100 + 5 * sin(i / 7.0) + 2 * sin(i / 2.3);
+
+		t[i] = T0 + i * H;
+		o[i] = m;
+		c[i] = m + 0.5 * sin(i / 1.7);
+		h[i] = fmax(o[i], c[i]) + 0.4 + 0.3 * fabs(sin(i / 3.1));
+		l[i] = fmin(o[i], c[i]) - 0.4 - 0.3 * fabs(cos(i / 2.9));
+		v[i] = 1;
+		stop[i] = NAN;
+	}
+	assert_non_null(w = rp_walk_new(&s, sig, &cs));
+	for (size_t j = 0; j < N; j++) {
+		struct rp_held a, b;
+
+		assert_int_equal(rp_walk_to(w, j, &a), 0);
+		assert_int_equal(rp_walk_to(w, j, &b), 0);  /* asked again: the same */
+		assert_int_equal(a.side, b.side);
+		assert_int_equal(rp_held_at(&s, sig, &cs, j, &b), 0);
+		if (a.side != b.side || a.entry_bar != b.entry_bar || a.stop != b.stop ||
+		    a.profit != b.profit || a.bound_profit != b.bound_profit || a.ask_exit != b.ask_exit ||
+		    a.ask_stop != b.ask_stop)
+			fail_msg("bar %zu: the walk holds side %d from %zu stop %g, rp_held_at %d from %zu stop %g",
+				 j, a.side, a.entry_bar, a.stop, b.side, b.entry_bar, b.stop);
+		held += a.side != 0;
+		/* the bar's answers and its decision, known only now */
+		if (a.side && a.ask_stop && j % 5 == 0) {
+			stop[j] = -0.01;
+			moved++;
+		}
+		if (a.side && a.ask_exit && j % 23 == 0)
+			ex[j] = 1;
+		/* entries of either side on some bars, exits on others (position + 3 * events) */
+		sig[j] = j % 17 == 3 ? (int8_t)(1 + 3 * DA_EV_ENTER_LONG) : j % 29 == 11 ? (int8_t)(-1 + 3 * DA_EV_ENTER_SHORT) :
+			 j % 13 == 7 ? (int8_t)(3 * (DA_EV_EXIT_LONG | DA_EV_EXIT_SHORT)) : 0;
+	}
+	assert_true(held > 50 && moved > 5);
+	assert_int_equal(rp_walk_to(w, 3, &(struct rp_held){ 0 }), -1);  /* out of turn */
+	rp_walk_free(w);
+}
+
 /* freqtrade's trailing stop: 10 % until the best price gains more than 2 %, then 1 %, not moved
  * before that (only_offset). Bar 1's high 105 (+2.9 %) moves it to 103.95; bar 2's open 104
  * (+1.96 %) does not; bar 2's low 100 takes it. A target the same bar passes loses to it. */
@@ -1318,6 +1488,10 @@ int main(void)
 		cmocka_unit_test(test_exits_events),
 		cmocka_unit_test(test_exits_none),
 		cmocka_unit_test(test_exits_trailing_offset),
+		cmocka_unit_test(test_calls_custom_stop),
+		cmocka_unit_test(test_calls_custom_exit),
+		cmocka_unit_test(test_calls_held_at),
+		cmocka_unit_test(test_calls_walk),
 		cmocka_unit_test(test_exits_trade_rules),
 		cmocka_unit_test(test_exits_fee_in_profit),
 		cmocka_unit_test(test_run_tags),

@@ -159,7 +159,7 @@ def adapt(g):
 
 # --- freqtrade ----------------------------------------------------------------------------------
 
-_CALLBACKS = ('custom_exit', 'custom_sell', 'custom_entry_price', 'custom_exit_price',
+_CALLBACKS = ('custom_sell', 'custom_entry_price', 'custom_exit_price',
               'confirm_trade_entry', 'confirm_trade_exit', 'adjust_trade_position',
               'custom_stake_amount', 'leverage', 'order_filled', 'adjust_entry_price')
 
@@ -172,13 +172,138 @@ def _check_freqtrade(cls, st):
                                'position per bar; minimal_roi, stoploss and trailing_stop are read as '
                                'declared constants, and entries and exits from the signal columns'
                                % (cls.__name__, name))
-    if getattr(cls, 'custom_stoploss', None) is not None and st.use_custom_stoploss:
-        raise NotSupported('%s.custom_stoploss is not supported: it is a per-trade callback; set '
-                           'use_custom_stoploss = False and declare stoploss as a constant' % cls.__name__)
+    for name in trade_calls(cls, st):
+        if LIVE and not CALLS:
+            raise NotSupported('%s.%s is not supported in this run: it is a per-trade callback, '
+                               'answered only where the host holds the trade and sends it bar by '
+                               'bar (a def of it in the class body); set use_custom_stoploss = '
+                               'False and declare stoploss as a constant, or give exits as '
+                               'exit_long and exit_short' % (cls.__name__, name))
     for pair in _informative_pair_names(st.informative_pairs()):
         if pair != PAIR:
             raise sys.modules['freqtrade.strategy.informative_decorator'].other_pair(
                 pair, '%s.informative_pairs' % cls.__name__)
+
+
+# --- the per-trade callbacks (sbx_proto.h, the live replay's trade state and the answer) -------
+
+# Whether this run is a live one (each bar decided as it comes), and whether its host sends the
+# trade it holds before each bar and takes the callbacks' answers (both set by the run before the
+# upload loads): a live run without the trade refuses a class with callbacks. The other runs (the
+# full history, later starts, variants) give the class's signals, its callbacks not called.
+LIVE = False
+CALLS = False
+# The class, its instance and the analysed frame of the last candles run (run_freqtrade), which
+# the next bar's callbacks read: the frame up to the candle before the one asked about.
+LAST = None
+ASK_EXIT, ASK_STOP = 1, 2
+CALL_STOP, CALL_EXIT = 1, 2
+CALL_NAME_MAX = 32
+TRADE_FORMAT = '=bBIqq6d'    # side, ask, entry bar, entry time, the bar's time, six float64s
+CALL_FORMAT = '=BdB%ds' % CALL_NAME_MAX
+
+
+def trade_calls(cls, st):
+    """The per-trade callbacks the class defines that freqtrade calls: custom_stoploss (with
+    use_custom_stoploss) and custom_exit."""
+    base = sys.modules['freqtrade.strategy'].IStrategy
+    out = []
+    if getattr(cls, 'custom_stoploss', None) is not None and st.use_custom_stoploss:
+        out.append('custom_stoploss')
+    if getattr(cls, 'custom_exit', None) is not None and not hasattr(base, 'custom_exit'):
+        out.append('custom_exit')
+    return out
+
+
+class LiveTrade:
+    """The open trade as the host holds it, the fields freqtrade's callbacks read; what the host
+    does not send (the stake, the orders, a database) is refused by name."""
+
+    def __init__(self, side, entry_time, entry_px, stop, enter_tag):
+        import datetime
+        when = datetime.datetime.fromtimestamp(entry_time, datetime.timezone.utc)
+        self.pair = PAIR
+        self.is_short = side < 0
+        self.trade_direction = 'short' if side < 0 else 'long'
+        self.open_rate = entry_px
+        self.open_date_utc = when
+        self.open_date = when.replace(tzinfo=None)
+        self.stop_loss = stop
+        self.enter_tag = enter_tag
+        self.nr_of_successful_entries = 1
+        self.nr_of_successful_exits = 0
+        self.leverage = 1.0
+        self.is_open = True
+        self.has_open_orders = False
+
+    def __getattr__(self, name):
+        if name.startswith('__'):
+            raise AttributeError(name)
+        raise NotSupported('trade.%s is not supported: the audit sends a callback the trade\'s side, '
+                           'entry time, open_rate, stop_loss, enter_tag and its profit' % name)
+
+
+def _entry_tag(d, entry_time):
+    """The enter_tag of the candle whose signal the entry filled: the last one before its time."""
+    if 'enter_tag' not in d.columns:
+        return None
+    before = d['date'].astype('int64').to_numpy() < entry_time * 1000000000
+    if not before.any():
+        return None
+    v = d['enter_tag'].to_numpy()[before.nonzero()[0][-1]]
+    return v if isinstance(v, str) and v else None
+
+
+def _safe(fn, default, **kwargs):
+    """freqtrade's strategy_safe_wrapper: a callback that raises gives its default."""
+    try:
+        return fn(**kwargs)
+    except NotSupported:
+        raise
+    except Exception:
+        return default
+
+
+def answer_calls(state):
+    """The callbacks' answer (sbx_proto.h, SBX_LIVE_CALL_BYTES) to the trade state the host sent
+    for the next bar (SBX_LIVE_TRADE_BYTES), from the instance and the analysed frame of the last
+    candle run: freqtrade's should_exit with its order and arguments, custom_stoploss on the
+    bar's best price and custom_exit on its open, each called only where the host asks."""
+    import datetime
+    import math
+    import struct
+    side, ask, entry_bar, entry_time, bar_time, entry_px, stop, rate, profit, bound, bound_profit = \
+        struct.unpack(TRADE_FORMAT, state)
+    flags, ratio, name = 0, 0.0, b''
+    if side == 0 or LAST is None:
+        return struct.pack(CALL_FORMAT, 0, 0.0, 0, b'')
+    cls, st, d = LAST
+    now = datetime.datetime.fromtimestamp(bar_time, datetime.timezone.utc)
+    trade = LiveTrade(side, entry_time, entry_px, stop, _entry_tag(d, entry_time))
+    st.dp._set_analyzed(d)
+    try:
+        calls = trade_calls(cls, st)
+        if ask & ASK_STOP and 'custom_stoploss' in calls:
+            r = _safe(st.custom_stoploss, None, pair=PAIR, trade=trade, current_time=now,
+                      current_rate=bound, current_profit=bound_profit, after_fill=False)
+            if isinstance(r, (int, float)) and not isinstance(r, bool) and r and math.isfinite(r) \
+                    and abs(r) <= 1:
+                flags, ratio = flags | CALL_STOP, float(r)
+        use_exit = _setting(st, 'use_exit_signal', 'use_sell_signal')
+        if ask & ASK_EXIT and use_exit and 'custom_exit' in calls:
+            r = _safe(st.custom_exit, False, pair=PAIR, trade=trade, current_time=now,
+                      current_rate=rate, current_profit=profit)
+            if r:
+                flags |= CALL_EXIT
+                if isinstance(r, str):
+                    if len(r) > CALL_NAME_MAX or not all(' ' <= c <= '~' for c in r):
+                        raise NotSupported('custom_exit\'s reason %r is not supported: a reason crosses '
+                                           'as at most %d printable ASCII characters'
+                                           % (r[:80], CALL_NAME_MAX))
+                    name = r.encode('ascii')
+    finally:
+        st.dp._set_analyzed(None)
+    return struct.pack(CALL_FORMAT, flags, ratio, len(name), name)
 
 
 def _informative_pair_names(pairs):
@@ -427,6 +552,12 @@ def run_freqtrade(cls, df, params):
     xs = _column(d, ('exit_short',), n) if st.can_short else np.zeros(n, dtype=bool)
     start = max(0, int(st.startup_candle_count or 0))
     use_exit = bool(_setting(st, 'use_exit_signal', 'use_sell_signal'))
+    global LAST
+    if CALLS and trade_calls(cls, st) and owner is not None:
+        raise NotSupported('%s\'s per-trade callbacks on a timeframe (%s) coarser than the data\'s '
+                           'bars are not supported: give it bars of %s' % (cls.__name__, st.timeframe,
+                                                                          st.timeframe))
+    LAST = (cls, st, d)
     _check_trade_settings(cls, st)
     ignore_roi = _ignores_roi(cls, st, el, xs, es)
     global TAG_TABLE

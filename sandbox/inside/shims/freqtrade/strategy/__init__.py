@@ -198,13 +198,25 @@ class IStrategy(HyperStrategyMixin):
         pass
 
 
-def _custom_stoploss_helper(name):
-    def refuse(*args, **kwargs):
-        raise NotSupported('%s is not supported: custom stoplosses are per-trade callbacks; '
-                           'declare stoploss as a constant' % name)
-    refuse.__name__ = name
-    return refuse
+def stoploss_from_open(open_relative_stop, current_profit, is_short=False, leverage=1.0):
+    """freqtrade's helper: the stop relative to the current rate that sits open_relative_stop from
+    the trade's open rate, at least 0 (strategy/strategy_helper.py's formula)."""
+    p = current_profit / leverage
+    if (p == -1 and not is_short) or (is_short and p == 1):
+        return 1
+    if is_short:
+        stoploss = -1 + ((1 - open_relative_stop / leverage) / (1 - p))
+    else:
+        stoploss = 1 - ((1 + open_relative_stop / leverage) / (1 + p))
+    return max(stoploss * leverage, 0.0)
 
 
-stoploss_from_open = _custom_stoploss_helper('stoploss_from_open')
-stoploss_from_absolute = _custom_stoploss_helper('stoploss_from_absolute')
+def stoploss_from_absolute(stop_rate, current_rate, is_short=False, leverage=1.0):
+    """freqtrade's helper: the stop relative to current_rate that sits at stop_rate, within 0 and 1
+    (times the leverage)."""
+    if current_rate == 0:
+        return 1
+    stoploss = 1 - (stop_rate / current_rate)
+    if is_short:
+        stoploss = -stoploss
+    return max(min(stoploss, 1.0), 0.0) * leverage

@@ -133,6 +133,21 @@ class DataProvider:
     def __init__(self):
         self._bars = None
         self._timeframe = None
+        self._analyzed = None
+
+    def _set_analyzed(self, frame):
+        """The analysed frame a callback reads (freqtrade's backtest cuts it before the candle the
+        callback is asked on); None outside the callbacks."""
+        self._analyzed = frame
+
+    def get_analyzed_dataframe(self, pair, timeframe=None):
+        if pair != sa_frameworks.PAIR:
+            raise other_pair(pair, 'self.dp.get_analyzed_dataframe')
+        if self._analyzed is None:
+            raise NotSupported('self.dp.get_analyzed_dataframe is not supported outside the '
+                               'per-trade callbacks (custom_stoploss, custom_exit)')
+        d = self._analyzed
+        return d, (d['date'].iloc[-1] if len(d) else None)
 
     def _set_bars(self, bars, timeframe):
         """The data's bars (a DatetimeIndex, open..volume) the run was given, and the strategy's

@@ -1,0 +1,183 @@
+# test_shim_callbacks.py - the freqtrade shim's per-trade callbacks (sandbox/inside/shims/
+# sa_frameworks.py, answer_calls): a class's custom_stoploss and custom_exit called as
+# freqtrade's backtest calls them, on the trade state the host sends (sbx_proto.h), reading the
+# analysed frame cut before the bar asked about, and answered in the wire's bytes; refused by
+# name where the host does not hold the trade; freqtrade's stoploss helpers.
+# Run by tests/run-all unit: /usr/bin/python3 -I -B tests/unit/py/test_shim_callbacks.py
+import os
+import struct
+import sys
+import unittest
+
+import numpy as np
+import pandas as pd
+
+SHIMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..',
+                     'sandbox', 'inside', 'shims')
+sys.path.insert(0, SHIMS)
+import sa_frameworks as fw  # noqa: E402
+import freqtrade.strategy as fs  # noqa: E402
+
+SOURCE = '''
+from freqtrade.strategy import IStrategy, stoploss_from_open
+
+
+class Callbacks(IStrategy):
+    timeframe = '1h'
+    stoploss = -0.5
+    use_custom_stoploss = True
+    seen = []
+
+    def populate_indicators(self, dataframe, metadata):
+        dataframe['mid'] = (dataframe['high'] + dataframe['low']) / 2
+        return dataframe
+
+    def populate_entry_trend(self, dataframe, metadata):
+        dataframe.loc[dataframe['close'] > dataframe['open'], 'enter_long'] = 1
+        dataframe.loc[dataframe['close'] > dataframe['open'], 'enter_tag'] = 'up'
+        return dataframe
+
+    def populate_exit_trend(self, dataframe, metadata):
+        return dataframe
+
+    def custom_stoploss(self, pair, trade, current_time, current_rate, current_profit, **kwargs):
+        d, _ = self.dp.get_analyzed_dataframe(pair, self.timeframe)
+        Callbacks.seen.append((len(d), current_time, current_rate, trade.enter_tag))
+        if current_profit > 0.1:
+            return stoploss_from_open(0.05, current_profit)
+        return (d['mid'].iloc[-1] - current_rate) / current_rate
+
+    def custom_exit(self, pair, trade, current_time, current_rate, current_profit, **kwargs):
+        if current_profit < -0.2:
+            raise ValueError('the strategy fails here')
+        if current_profit > 0.3:
+            return 'x' * 40
+        if current_profit > 0.05:
+            return 'took_profit'
+        return None
+'''
+
+T0 = 1704067200
+
+
+def bars(n):
+    t = pd.DatetimeIndex((T0 + 3600 * np.arange(n)) * 10**9, tz='UTC')
+    o = 100 + np.arange(n, dtype=float)
+    return pd.DataFrame({'open': o, 'high': o + 2, 'low': o - 2, 'close': o + 1,
+                         'volume': np.ones(n)}, index=t)
+
+
+def state(side=1, ask=3, entry_bar=5, entry_time=T0 + 5 * 3600, bar_time=T0 + 10 * 3600,
+          entry_px=105.0, stop=52.5, rate=110.0, profit=0.0476, bound=112.0, bound_profit=0.0667):
+    return struct.pack(fw.TRADE_FORMAT, side, ask, entry_bar, entry_time, bar_time, entry_px, stop,
+                       rate, profit, bound, bound_profit)
+
+
+def answer(b):
+    assert len(b) == struct.calcsize(fw.CALL_FORMAT) == 42, len(b)  # SBX_LIVE_CALL_BYTES
+    flags, ratio, n, name = struct.unpack(fw.CALL_FORMAT, b)
+    assert name[n:] == b'\0' * (len(name) - n)
+    return flags, ratio, name[:n].decode('ascii')
+
+
+class Callbacks(unittest.TestCase):
+    def setUp(self):
+        fw.install()
+        g = {'__name__': 'strategy'}
+        exec(compile(SOURCE, 'strategy.py', 'exec'), g)
+        self.cls = g['Callbacks']
+        self.cls.seen = []
+        self.run_ = fw.adapt(g)
+        fw.LIVE, fw.CALLS, fw.LAST = True, True, None
+
+    def tearDown(self):
+        fw.LIVE, fw.CALLS, fw.LAST = False, False, None
+
+    def test_refused_in_a_live_run_where_the_host_holds_no_trade(self):
+        fw.CALLS = False
+        with self.assertRaises(fw.NotSupported) as e:
+            self.run_(bars(20))
+        self.assertIn('Callbacks.custom_stoploss is not supported in this run', str(e.exception))
+        # a run of the whole history gives the signals, its callbacks not called
+        fw.LIVE = False
+        self.assertEqual(len(self.run_(bars(20))), 20)
+        self.assertEqual(self.cls.seen, [])
+
+    def test_custom_stoploss_on_the_frame_before_the_bar(self):
+        self.run_(bars(10))  # the decision for bar 9: the callbacks of bar 10 read this frame
+        flags, ratio, name = answer(fw.answer_calls(state(ask=fw.ASK_STOP)))
+        self.assertEqual(flags, fw.CALL_STOP)
+        # bar 9's mid is 109, asked on bar 10's best price 112
+        self.assertAlmostEqual(ratio, (109 - 112) / 112)
+        self.assertEqual(name, '')
+        n, when, rate, tag = self.cls.seen[0]
+        self.assertEqual(n, 10)
+        self.assertEqual(when, pd.Timestamp(T0 + 10 * 3600, unit='s', tz='UTC'))
+        self.assertEqual(rate, 112.0)
+        self.assertEqual(tag, 'up')  # the candle before the entry's bar (4) set it
+        # stoploss_from_open on a profit over 10 %: 5 % above the open, relative to the bound
+        flags, ratio, _ = answer(fw.answer_calls(state(ask=fw.ASK_STOP, bound_profit=0.2)))
+        self.assertAlmostEqual(ratio, 1 - 1.05 / 1.2)
+        # the frame is not left for anything after the callbacks
+        with self.assertRaises(fw.NotSupported):
+            fw.LAST[1].dp.get_analyzed_dataframe(fw.PAIR)
+
+    def test_custom_exit_as_freqtrade_takes_it(self):
+        self.run_(bars(10))
+        flags, ratio, name = answer(fw.answer_calls(state(ask=fw.ASK_EXIT, profit=0.06)))
+        self.assertEqual((flags, ratio, name), (fw.CALL_EXIT, 0.0, 'took_profit'))
+        # not asked: not called
+        self.assertEqual(answer(fw.answer_calls(state(ask=0, profit=0.06))), (0, 0.0, ''))
+        # no reason: no exit; a callback that raises: no exit (strategy_safe_wrapper's default)
+        self.assertEqual(answer(fw.answer_calls(state(ask=fw.ASK_EXIT, profit=0.0)))[0], 0)
+        self.assertEqual(answer(fw.answer_calls(state(ask=fw.ASK_EXIT, profit=-0.3)))[0], 0)
+        # a reason the wire cannot carry is refused by name
+        with self.assertRaises(fw.NotSupported) as e:
+            fw.answer_calls(state(ask=fw.ASK_EXIT, profit=0.4))
+        self.assertIn("custom_exit's reason", str(e.exception))
+
+    def test_flat_answers_nothing(self):
+        self.run_(bars(10))
+        self.assertEqual(answer(fw.answer_calls(state(side=0))), (0, 0.0, ''))
+        self.assertEqual(self.cls.seen, [])
+
+    def test_a_ratio_freqtrade_would_not_use_is_not_sent(self):
+        self.run_(bars(10))
+        self.cls.custom_stoploss = lambda self, **k: float('nan')
+        self.assertEqual(answer(fw.answer_calls(state(ask=fw.ASK_STOP)))[0], 0)
+        self.cls.custom_stoploss = lambda self, **k: 0
+        self.assertEqual(answer(fw.answer_calls(state(ask=fw.ASK_STOP)))[0], 0)
+
+
+class StillRefused(unittest.TestCase):
+    def test_the_other_callbacks_are_refused_by_name(self):
+        fw.install()
+        for name in ('adjust_trade_position', 'confirm_trade_entry', 'confirm_trade_exit',
+                     'custom_stake_amount', 'leverage'):
+            src = ('from freqtrade.strategy import IStrategy\n'
+                   'class C(IStrategy):\n'
+                   '    timeframe = "1h"\n'
+                   '    def %s(self, *a, **k):\n'
+                   '        return None\n' % name)
+            g = {'__name__': 'strategy'}
+            exec(compile(src, 'strategy.py', 'exec'), g)
+            with self.assertRaises(fw.NotSupported) as e:
+                fw.adapt(g)(bars(10))
+            self.assertIn('C.%s is not supported' % name, str(e.exception))
+
+
+class Helpers(unittest.TestCase):
+    def test_stoploss_helpers_as_freqtrade_gives_them(self):
+        # freqtrade's own examples (strategy_helper.py's docstrings and tests)
+        self.assertAlmostEqual(fs.stoploss_from_open(0.05, 0.1), 1 - 1.05 / 1.1)
+        self.assertEqual(fs.stoploss_from_open(0.1, 0.05), 0.0)
+        self.assertEqual(fs.stoploss_from_open(0.05, -1), 1)
+        self.assertAlmostEqual(fs.stoploss_from_open(0.05, 0.1, is_short=True), -1 + 0.95 / 0.9)
+        self.assertAlmostEqual(fs.stoploss_from_absolute(95, 100), 0.05)
+        self.assertEqual(fs.stoploss_from_absolute(105, 100), 0.0)
+        self.assertAlmostEqual(fs.stoploss_from_absolute(105, 100, is_short=True), 0.05)
+        self.assertEqual(fs.stoploss_from_absolute(1, 0), 1)
+
+
+if __name__ == '__main__':
+    unittest.main()
