@@ -47,6 +47,18 @@ for f in ft_cb_stop_psar ft_cb_stop_open ft_cb_exit; do
 	else ok "$f: without its callbacks freqtrade trades otherwise"; fi
 done
 
+# the callbacks it does not run, and a trade attribute it does not model, are refusals by name
+for cb in confirm_trade_exit custom_stake_amount adjust_trade_position; do
+	{ cat $S/ft_cb_exit.py; printf '\n    def %s(self, *args, **kwargs):\n        return None\n' $cb; } >"$TMP/cb_$cb.py"
+	"$PY" tests/frameworks/ft_replay.py --fee 0.001 "$TMP/cb_$cb.py" $C >"$TMP/cb_$cb.out" 2>&1
+	expect_eq "ft_replay.py refuses $cb by name" "3 refused: $cb" "$? $(cat "$TMP/cb_$cb.out")"
+done
+sed 's/trade.open_date_utc).total_seconds()/trade.open_date_utc).total_seconds() + trade.funding_fees/' \
+	$S/ft_cb_exit.py >"$TMP/cb_attr.py"
+"$PY" tests/frameworks/ft_replay.py --fee 0.001 "$TMP/cb_attr.py" $C >"$TMP/cb_attr.out" 2>&1
+expect_eq "ft_replay.py refuses a trade attribute it does not model, by name" \
+	"3 refused: trade.funding_fees in a callback" "$? $(cat "$TMP/cb_attr.out")"
+
 # --- the audit's trades (make audit's trades.csv) against freqtrade's
 P=e2e54
 trap 'rm -rf "$TMP" out/${P}_*' EXIT
