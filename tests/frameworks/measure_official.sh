@@ -4,7 +4,9 @@
 # Every freqtrade strategy file in STRATEGY_DIR (freqtrade-strategies' user_data/strategies) run
 # by the audit's stages in BIN_DIR (inspect, sandbox, replay) on freqtrade's own test candles,
 # and its trades compared with freqtrade's backtest of the same file (ft_replay.py), entry for
-# entry. One line a file, then the totals:
+# entry; a class with custom_stoploss, custom_exit or custom_sell is replayed with the live run
+# that answers them (lookahead, replay --lookahead), as make audit replays it. One line a file,
+# then the totals:
 #   NAME same      TF  the comparison's summary
 #   NAME refused   TF  the audit's refusal, which names the feature it does not run
 #   NAME different TF  the comparison's summary and its first difference
@@ -57,6 +59,17 @@ PYEOF
 	echo "$f"
 }
 
+# callbacks FILE: a class in FILE defines custom_stoploss, custom_exit or custom_sell
+callbacks() {
+	"$PY" - "$1" <<'PYEOF'
+import ast, sys
+names = {'custom_stoploss', 'custom_exit', 'custom_sell'}
+tree = ast.parse(open(sys.argv[1]).read())
+sys.exit(0 if any(isinstance(c, ast.ClassDef) and any(isinstance(f, ast.FunctionDef) and f.name in names
+                                                       for f in c.body) for c in ast.walk(tree)) else 1)
+PYEOF
+}
+
 same=0 refused=0 different=0 unchecked=0
 for f in "$DIR"/*.py; do
 	n=$(basename "$f" .py)
@@ -73,9 +86,16 @@ for f in "$DIR"/*.py; do
 	if [ "${st%% *}" != ok ]; then
 		echo "$n refused $tf ${st#* | }"; refused=$((refused + 1)); continue
 	fi
+	# a class with per-trade callbacks is answered in the live run, as the audit runs it
+	live=()
+	if callbacks "$f"; then
+		"$BIN/lookahead" --strategy "$f" --run "$OUT/$n.run.json" --inspect "$OUT/$n.inspect.json" --data "$D" \
+			--config "$OUT/config.json" -o "$OUT/$n.lookahead.json" >"$OUT/$n.lookahead.log" 2>&1
+		live=(--lookahead "$OUT/$n.lookahead.json" --backtest-equity-out "$OUT/$n.backtest_equity.csv")
+	fi
 	"$BIN/replay" --run "$OUT/$n.run.json" --inspect "$OUT/$n.inspect.json" --data "$D" --config "$OUT/config.json" \
 		-o "$OUT/$n.replay.json" --trades-out "$OUT/$n.trades.csv" --equity-out "$OUT/$n.equity.csv" \
-		>"$OUT/$n.replay.log" 2>&1
+		"${live[@]}" >"$OUT/$n.replay.log" 2>&1
 	r=$(cd "$HERE/../.." && "$PY" tests/frameworks/ft_replay.py --fee "$FEE" "$f" "$D" "$OUT/$n.trades.csv" 2>&1)
 	rc=$?
 	printf '%s\n' "$r" >"$OUT/$n.compare.txt"
@@ -84,7 +104,9 @@ for f in "$DIR"/*.py; do
 	1) k=different; different=$((different + 1)) ;;
 	*) k=unchecked; unchecked=$((unchecked + 1)) ;;
 	esac
-	echo "$n $k $tf $(printf '%s\n' "$r" | grep -v Warning | head -n 2 | tr '\n' ' ' | cut -c1-240)"
+	head=$(printf '%s\n' "$r" | grep -E -m 1 '^[0-9]+ freqtrade trades|^refused: ' || printf '%s\n' "$r" | tail -n 1)
+	first=$(printf '%s\n' "$r" | grep -m 1 '^  freqtrade ')
+	echo "$n $k $tf $(echo "$head $first" | cut -c1-300)"
 done
 echo "total: $((same + refused + different + unchecked)) files, $same same, $refused refused, $different different, $unchecked unchecked (fee $BPS bp a side)"
 [ $((different + unchecked)) -eq 0 ]
