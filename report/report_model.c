@@ -58,18 +58,9 @@ static void add_num(cJSON *to, const char *as, const cJSON *obj, const char *key
 	cJSON_AddStringToObject(to, as, rpt_fmt_num(get(obj, key), dec, buf, sizeof buf));
 }
 
-static const char *verdict_class(const char *v)
-{
-	if (strcmp(v, "READY_FOR_MICRO_LIVE") == 0)
-		return "good";
-	if (strcmp(v, "WATCH") == 0)
-		return "warn";
-	return "bad";
-}
-
 /* An audit that stopped before its replay (unsafe, incomplete, nothing to replay) has one
  * reason, and every later stage and gate would only repeat it: the page says it once. */
-static bool stopped_early(const struct rpt_input *in)
+bool rpt_stopped_early(const struct rpt_input *in)
 {
 	return !in->stage[RPT_REPLAY].ok;
 }
@@ -90,7 +81,7 @@ static void add_stopped(cJSON *m, const struct rpt_input *in)
 	char buf[600], also[256] = "";
 	size_t used = 0;
 
-	if (!stopped_early(in) || root < 0)
+	if (!rpt_stopped_early(in) || root < 0)
 		return;
 	for (int f = root + 1; f < RPT_NFILES; f++)
 		if (!in->stage[f].ok && used < sizeof also)
@@ -104,7 +95,7 @@ static void add_stopped(cJSON *m, const struct rpt_input *in)
 static void add_missing(cJSON *m, const struct rpt_input *in)
 {
 	cJSON *list = cJSON_AddArrayToObject(m, "missing");
-	int root = stopped_early(in) ? first_failed(in) : -1;
+	int root = rpt_stopped_early(in) ? first_failed(in) : -1;
 	struct { const char *file, *reason; } extra[] = {
 		{ "events.jsonl", in->events_reason }, { "trades.csv", in->trades_reason },
 		{ "equity.csv", in->equity_reason }, { "strategy.py", in->source_reason },
@@ -126,116 +117,6 @@ static void add_missing(cJSON *m, const struct rpt_input *in)
 		cJSON_AddStringToObject(o, "file", extra[i].file);
 		cJSON_AddStringToObject(o, "reason", extra[i].reason);
 		cJSON_AddItemToArray(list, o);
-	}
-}
-
-/* A gate's test in words: how its value must stand to its threshold, and what a failure means
- * (the why column says it with the figures). */
-static const struct gate_words {
-	const char *name, *cmp, *fails;
-} gate_words[] = {
-	{ "trades", "at least", "too few trades to count as evidence" },
-	{ "net_edge", "above", "no edge left after costs" },
-	{ "psr", "at least", "the Sharpe ratio may be luck" },
-	{ "dsr", "at least", "the Sharpe ratio may be luck among the trials" },
-	{ "track_record", "at least", "the track record is too short" },
-	{ "drawdown", "at most", "equity fell too far" },
-	{ "alpha", "at least", "no significant return beyond holding the instrument" },
-	{ "overfitting", "below", "the choice of variant is likely overfit" },
-};
-
-/* o's "threshold" prefixed with the gate's comparison, and "result": "pass", or "fail: " and
- * what failed. g is verdict.json's gate (borrowed). */
-static void gate_result(cJSON *o, const cJSON *g, const char *name, bool pass)
-{
-	const struct gate_words *w = NULL;
-	const char *th = sa_json_str(o, "threshold", "n/a"), *fails;
-	char buf[200];
-
-	for (size_t k = 0; k < sizeof gate_words / sizeof gate_words[0]; k++)
-		if (!strcmp(gate_words[k].name, name))
-			w = &gate_words[k];
-	if (w && strcmp(th, "n/a")) {
-		sa_fmt(buf, sizeof buf, "%s %s", w->cmp, th);
-		cJSON_ReplaceItemInObjectCaseSensitive(o, "threshold", cJSON_CreateString(buf));
-	}
-	fails = w ? w->fails : "below its threshold";
-	if (!is_num(get(g, "value")))
-		fails = "not measured";
-	else if (!strcmp(name, "net_edge") && get(g, "value")->valuedouble > sa_json_num(g, "threshold", 0))
-		/* the mean clears the bar: what failed is the edge without the best trades, or ruin */
-		fails = strstr(sa_json_str(g, "why", ""), "ruined") ? "the account was ruined" :
-			"the edge rests on the best trades";
-	else if (!strcmp(name, "drawdown") && strstr(sa_json_str(g, "why", ""), "ruined"))
-		fails = "the account was ruined";
-	if (pass)
-		cJSON_AddStringToObject(o, "result", "pass");
-	else
-		cJSON_AddStringToObject(o, "result", sa_fmt(buf, sizeof buf, "fail: %s", fails));
-}
-
-/* Whether any gate of verdict.json has a measured value. */
-static bool gates_measured(const cJSON *v)
-{
-	const cJSON *g;
-
-	cJSON_ArrayForEach(g, get(v, "gates"))
-		if (is_num(get(g, "value")))
-			return true;
-	return false;
-}
-
-static void add_verdict(cJSON *m, const struct rpt_input *in)
-{
-	const cJSON *v = rpt_stage_ok(in, RPT_VERDICT);
-	const char *verdict = sa_json_str(v, "verdict", "NO_VERDICT");
-	const char *gate = sa_json_str(v, "gate_verdict", "");
-	cJSON_AddStringToObject(m, "verdict", verdict);
-	cJSON_AddStringToObject(m, "verdict_class", verdict_class(verdict));
-	cJSON_AddStringToObject(m, "summary", v ? sa_json_str(v, "summary", "") :
-				"No verdict could be reached: verdict.json is missing or failed. Nothing below is a recommendation.");
-	/* what the gates alone would have said, unless nothing was measured for them to say it */
-	if (gate[0] && strcmp(gate, verdict) != 0 && gates_measured(v))
-		cJSON_AddStringToObject(m, "gate_verdict", gate);
-	/* a rejection leads with its finding; the performance after it is a claim, not a record */
-	if (!strcmp(verdict, "REJECTED_LOOKAHEAD"))
-		cJSON_AddStringToObject(m, "rejected", "The look-ahead check above found signals that change when the "
-					"future is hidden: no one could have traded them.");
-	else if (!strcmp(verdict, "REJECTED_UNSAFE"))
-		cJSON_AddStringToObject(m, "rejected", "The sandbox refused what the upload tried (above), so "
-					"nothing it returned can be trusted.");
-	/* the figures below then score what it would have done live, not the backtest */
-	cJSON_AddBoolToObject(m, "rejected_live", !strcmp(verdict, "REJECTED_LOOKAHEAD") &&
-			      !strcmp(sa_json_str(rpt_stage_ok(in, RPT_REPLAY), "scored", ""), "live"));
-	cJSON *gates = cJSON_AddArrayToObject(m, "gates");
-	const cJSON *g;
-	cJSON_ArrayForEach(g, get(v, "gates")) {
-		const char *name = sa_json_str(g, "name", "?");
-		bool pct = strcmp(name, "drawdown") == 0 || strcmp(name, "net_edge") == 0;
-		int dec = strcmp(name, "trades") == 0 ? 0 : strcmp(name, "track_record") == 0 ? 1 : 3;
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", name);
-		if (pct) {
-			add_pct(o, "value", g, "value", 3);
-			add_pct(o, "threshold", g, "threshold", 1);
-		} else {
-			add_num(o, "value", g, "value", dec);
-			add_num(o, "threshold", g, "threshold", dec);
-		}
-		cJSON_AddBoolToObject(o, "pass", sa_json_bool(g, "pass", false));
-		gate_result(o, g, name, sa_json_bool(g, "pass", false));
-		if (stopped_early(in) && !strncmp(sa_json_str(g, "why", ""), "not measured", 12))
-			cJSON_AddStringToObject(o, "why", "not measured: the audit stopped early (above)");
-		else
-			add_text(o, "why", g, "why");
-		cJSON_AddItemToArray(gates, o);
-	}
-	cJSON *vetoes = cJSON_AddArrayToObject(m, "vetoes");
-	cJSON_ArrayForEach(g, get(v, "vetoes")) {
-		cJSON *o = cJSON_CreateObject();
-		add_text(o, "name", g, "name");
-		add_text(o, "reason", g, "reason");
-		cJSON_AddItemToArray(vetoes, o);
 	}
 }
 
@@ -885,7 +766,7 @@ cJSON *rpt_model_build(const struct rpt_input *in, const char *name)
 		return NULL;
 	cJSON_AddStringToObject(m, "name", name);
 	add_missing(m, in);
-	add_verdict(m, in);
+	rpt_verdict_model(m, in);
 	add_stopped(m, in);
 	add_containment(m, in);
 	add_lookahead(m, in);

@@ -2,6 +2,7 @@
 #ifndef RPT_MODEL_H
 #define RPT_MODEL_H
 
+#include <stdbool.h>
 #include <cjson/cJSON.h>
 
 #include "report_input.h"
@@ -10,6 +11,15 @@
  * bool or a list, with "n/a" where an input was missing. Returns a new tree (caller frees with
  * cJSON_Delete), or NULL when out of memory. */
 cJSON *rpt_model_build(const struct rpt_input *in, const char *name);
+
+/* Adds the Verdict section ("verdict", "verdict_class", "summary", "gate_verdict", "rejected",
+ * "rejected_live", "gates", "vetoes") to the model m, from verdict.json by the table's rows
+ * (report_verdict.c). */
+void rpt_verdict_model(cJSON *m, const struct rpt_input *in);
+
+/* Whether the audit stopped before its replay: its reason is said once, and the stages and
+ * gates after it only inherit it. */
+bool rpt_stopped_early(const struct rpt_input *in);
 
 /* Adds the Statistics section ("stats", "long_short", "years") to the model m
  * (report_stats_model.c). */

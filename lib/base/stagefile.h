@@ -240,6 +240,11 @@ enum sa_fabsent {
 	  "permuted runs that failed")                                                            \
 	X(VR_COMPLETE, VARIANTS, "complete", SA_FT_BOOL, SA_FA_NEVER, "",                           \
 	  "every declared variant was run")                                                       \
+	X(VR_DECLARED, VARIANTS, "declared", SA_FT_BOOL, SA_FA_NEVER, "", "VARIANTS is declared")     \
+	X(VR_COUNT, VARIANTS, "count", SA_FT_NUM, SA_FA_NEVER, "variants", "the variants declared")   \
+	X(VR_RAN, VARIANTS, "ran", SA_FT_NUM, SA_FA_NEVER, "variants", "variants that ran")           \
+	X(VR_FAILED, VARIANTS, "failed", SA_FT_NUM, SA_FA_NEVER, "variants",                          \
+	  "variants that did not run to the end")                                                     \
 	SA_REFUSAL_FIELDS(X, VR, VARIANTS)                                                            \
 	X(RP_MODE, REPLAY, "mode", SA_FT_STR, SA_FA_NEVER, "", "signals, tradelog or both")         \
 	X(RP_BARS, REPLAY, "bars", SA_FT_NUM, SA_FA_NEVER, "bars", "bars replayed")                 \
@@ -285,10 +290,18 @@ enum sa_fabsent {
 	  "their compounded net return")                                                          \
 	X(ST_FORWARD_BAND, STATS, "forward.band", SA_FT_ARR, SA_FA_NULL, "return",                  \
 	  "the 5 and 95 % of in-sample draws of as many trades")                                  \
+	X(ST_FORWARD_INSIDE, STATS, "forward.inside", SA_FT_BOOL, SA_FA_NULL, "",                     \
+	  "the forward return lies inside that band, null without one")                               \
+	X(ST_FORWARD_SHARPE, STATS, "forward.sharpe_annualised", SA_FT_NUM, SA_FA_NULL, "",           \
+	  "their Sharpe ratio, annualised")                                                           \
+	X(ST_FORWARD_BAND_TRADES, STATS, "forward.band_trades", SA_FT_NUM, SA_FA_NEVER, "trades",     \
+	  "the trades each in-sample draw holds")                                                     \
 	X(ST_TRIALS_SOURCE, STATS, "trials_source", SA_FT_STR, SA_FA_NEVER, "",                     \
 	  "where that count came from")                                                           \
 	X(ST_V_SOURCE, STATS, "sr_variance_source", SA_FT_STR, SA_FA_NEVER, "",                     \
 	  "where the trials' Sharpe variance came from: variants, knob or null")                 \
+	X(ST_SR_VARIANCE, STATS, "sr_variance", SA_FT_NUM, SA_FA_NULL, "",                            \
+	  "V[SR]: the spread of the trials' Sharpe ratios the deflation assumed")                     \
 	X(ST_MEAN_NET, STATS, "mean_net_return", SA_FT_NUM, SA_FA_NULL, "return",                    \
 	  "mean net return per trade")                                                            \
 	X(ST_NET_RETURN, STATS, "net_return", SA_FT_NUM, SA_FA_NULL, "return",                       \
@@ -418,6 +431,12 @@ enum sa_fabsent {
 	  "the splits of the history measured")                                                   \
 	X(ST_PBO_BLOCKS, STATS, "pbo.blocks", SA_FT_NUM, SA_FA_NULL, "blocks",                       \
 	  "the block count the splits are made of")                                               \
+	X(ST_PBO_OOS_LOSS, STATS, "pbo.prob_oos_loss", SA_FT_NUM, SA_FA_NULL, "probability",          \
+	  "the best in-sample variant loses out of sample")                                           \
+	X(ST_PBO_SLOPE, STATS, "pbo.degradation_slope", SA_FT_NUM, SA_FA_NULL, "",                    \
+	  "out-of-sample Sharpe ratio against in-sample's, the fitted slope")                         \
+	X(ST_PBO_AT_BLOCKS, STATS, "pbo.value_at_blocks", SA_FT_NUM, SA_FA_MAY, "probability",        \
+	  "PBO at PBO_BLOCKS alone")                                                                  \
 	X(ST_PBO_SPREAD, STATS, "pbo.spread", SA_FT_OBJ, SA_FA_MAY, "",                              \
 	  "PBO's range over the block counts swept")                                              \
 	X(ST_PBO_SPREAD_MIN, STATS, "pbo.spread.min", SA_FT_NUM, SA_FA_NULL, "probability", "lowest") \
@@ -471,6 +490,10 @@ enum sa_fabsent {
 	X(VD_GATES, VERDICT, "gates", SA_FT_ARR, SA_FA_NEVER, "", "the readiness gates, in order")  \
 	X(VD_GATES_NAME, VERDICT, "gates[].name", SA_FT_STR, SA_FA_NEVER, "", "the gate")           \
 	X(VD_GATES_PASS, VERDICT, "gates[].pass", SA_FT_BOOL, SA_FA_NEVER, "", "it passed")         \
+	X(VD_GATES_VALUE, VERDICT, "gates[].value", SA_FT_NUM, SA_FA_NULL, "",                        \
+	  "its measured value, null when not measured")                                               \
+	X(VD_GATES_THRESHOLD, VERDICT, "gates[].threshold", SA_FT_NUM, SA_FA_NULL, "",                \
+	  "the value it is held to")                                                                  \
 	X(VD_GATES_WHY, VERDICT, "gates[].why", SA_FT_STR, SA_FA_NEVER, "", "its one line")         \
 	X(VD_VETOES, VERDICT, "vetoes", SA_FT_ARR, SA_FA_NEVER, "", "the vetoes that apply")        \
 	X(VD_VETOES_NAME, VERDICT, "vetoes[].name", SA_FT_STR, SA_FA_NEVER, "", "unsafe or lookahead") \

@@ -3,8 +3,9 @@
 # (lib/base/stagefile.h), and the verdict and the nightly read the stage files through that
 # table: in the files of real audits, every field they read removed, then mistyped, one at a
 # time, makes the verdict INCOMPLETE naming the file and the field, and the nightly's row name
-# them in its note (stage_fields.py), never a default that lets the gates speak; a field the
-# table says may be absent is not a break.
+# them in its note (stage_fields.py), never a default that lets the gates speak, and the
+# report exit 3 naming them (for the rows its sources take); a field the table says may be
+# absent is not a break.
 . "$(dirname "$0")/../lib.sh"
 unset LLM_API_KEY
 
@@ -157,6 +158,22 @@ else
 	not_ok "each field the nightly's row reads, removed or mistyped, is named in its note" \
 		"$(grep -v '^# never' "$TMP/nightly.log" | head -n 8)"
 fi
+# The report: each row its sources take (report/*.c), removed and mistyped in the overfit audit
+# (its variants, PBO and gates), makes it exit 3 naming the file and the field.
+if "$PY" tests/e2e/stage_fields.py --report "$BIN/report" "$TMP/fields.txt" "$TMP/work" \
+	out/e2e-fields-overfit >"$TMP/report.log" 2>&1; then
+	ok "each field the report reads by its row, removed or mistyped, stops it naming the field ($(sed -n 's/^# \([0-9]* of [0-9]*\) rows.*/\1/p' "$TMP/report.log") rows)"
+else
+	not_ok "each field the report reads by its row, removed or mistyped, stops it naming the field" \
+		"$(grep -v '^# never' "$TMP/report.log" | head -n 8)"
+fi
+# stats.json without its trials: the report names the break rather than showing the trials n/a
+cp -r "$TMP/no-trials-row" "$TMP/no-trials-report"
+"$BIN/report" --dir "$TMP/no-trials-report" --name x --templates templates >/dev/null 2>"$TMP/report-err.txt"
+expect_eq "the report of an audit whose stats.json has no trials: exit 3 naming them" \
+	'3 report: a stage file does not hold what its stage writes: stats.json: the field "trials" is missing' \
+	"$? $(cat "$TMP/report-err.txt")"
+
 # stats.json without its trials: the row names the break, and shows none of stats.json's figures
 "$BIN/nightly" row --dir "$TMP/no-trials-row" >"$TMP/row.json" 2>/dev/null
 expect_eq "the row of an audit whose stats.json has no trials: its note names them, no Sharpe ratio" \
