@@ -10,7 +10,6 @@
 
 #include "ohlcv.h"
 #include "ohlcv_json.h"
-#include "report_figures.h"
 #include "report_input.h"
 #include "report_model.h"
 #include "report_fmt.h"
