@@ -32,6 +32,8 @@
 	  "later starts, permuted data and hindsight")                                            \
 	X(VARIANTS, "variants.json", "variants", 1, "stats verdict report",                          \
 	  "the declared variants' runs")                                                          \
+	X(NEIGHBOURHOOD, "neighbourhood.json", "variants", 1, "stats",                              \
+	  "the neighbourhood family's runs, scored as variants.json's")                          \
 	X(ROBUST_RUNS, "robust_runs.json", "robust", 1, "robust_score",                               \
 	  "the robustness runs of the upload: each run's status and where its signals lie")       \
 	X(VARIANT_RUNS, "variant_runs.json", "variants", 1, "variants_score",                        \
@@ -144,6 +146,8 @@ enum sa_fabsent {
 	X(RUN_STATUS, RUN, "status", SA_FT_STR, SA_FA_NEVER, "",                                    \
 	  "how the run ended: ok, error, bad_output, killed_*, refused, not_run")                 \
 	X(RUN_ERROR, RUN, "error", SA_FT_STR, SA_FA_NULL, "", "the run's error, when it had one")  \
+	X(RUN_N_BARS, RUN, "n_bars", SA_FT_NUM, SA_FA_NEVER, "bars",                                \
+	  "the bars the run was given (and its signals cover)")                                   \
 	SA_REFUSAL_FIELDS(X, RUN, RUN)                                                                \
 	X(EV_ACTION, EVENTS, "action", SA_FT_STR, SA_FA_MAY, "", "what the upload tried")            \
 	X(EV_RULE, EVENTS, "rule", SA_FT_STR, SA_FA_MAY, "", "the rule that refused it")             \
@@ -245,7 +249,13 @@ enum sa_fabsent {
 	X(VR_RAN, VARIANTS, "ran", SA_FT_NUM, SA_FA_NEVER, "variants", "variants that ran")           \
 	X(VR_FAILED, VARIANTS, "failed", SA_FT_NUM, SA_FA_NEVER, "variants",                          \
 	  "variants that did not run to the end")                                                     \
+	X(VR_MATRIX, VARIANTS, "matrix", SA_FT_STR, SA_FA_NEVER, "",                                \
+	  "the file name of the return matrix, beside it")                                       \
 	SA_REFUSAL_FIELDS(X, VR, VARIANTS)                                                            \
+	X(NB_DECLARED, NEIGHBOURHOOD, "declared", SA_FT_BOOL, SA_FA_NEVER, "",                      \
+	  "the strategy has parameters to move")                                                  \
+	X(NB_MATRIX, NEIGHBOURHOOD, "matrix", SA_FT_STR, SA_FA_NEVER, "",                           \
+	  "the file name of its return matrix, beside it")                                       \
 	X(RP_MODE, REPLAY, "mode", SA_FT_STR, SA_FA_NEVER, "", "signals, tradelog or both")         \
 	X(RP_BARS, REPLAY, "bars", SA_FT_NUM, SA_FA_NEVER, "bars", "bars replayed")                 \
 	X(RP_TRUSTED, REPLAY, "trusted_returns", SA_FT_BOOL, SA_FA_NEVER, "",                       \

@@ -174,6 +174,29 @@ expect_eq "the report of an audit whose stats.json has no trials: exit 3 naming 
 	'3 report: a stage file does not hold what its stage writes: stats.json: the field "trials" is missing' \
 	"$? $(cat "$TMP/report-err.txt")"
 
+# The statistics take the fields of their inputs they decide by (replay.json's mode and scored,
+# ledger.json's used, variants.json's and neighbourhood.json's declared and matrix) by their
+# rows: each mistyped in the honest audit makes stats.json "ok": false naming the file and field.
+stats_break() {  # FILE KEY: stats.json's ok and reason with FILE's KEY a number
+	local d="$TMP/stats-$1-$2"
+	mkdir -p "$d" && cp out/$H/*.json out/$H/*.bin "$d/" || return 3
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d[sys.argv[2]]=7; json.dump(d,open(sys.argv[1],"w"))' \
+		"$d/$1" "$2" || return 3
+	"$BIN/stats" --replay "$d/replay.json" --variants "$d/variants.json" \
+		--neighbourhood "$d/neighbourhood.json" --config "$d/config.json" --data data/ohlcv.csv \
+		--run "$d/run.json" --lookahead "$d/lookahead.json" --ledger "$d/ledger.json" \
+		--inspect "$d/inspect.json" -o "$d/stats.json" --benchmark-out "$d/b.csv" \
+		--rolling-out "$d/r.csv" --walkforward-out "$d/w.csv" --fan-out "$d/f.csv" || return 3
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["ok"], d.get("reason"))' "$d/stats.json"
+}
+for fk in "replay.json mode" "replay.json scored" "ledger.json used" "variants.json declared" \
+	"variants.json matrix" "neighbourhood.json declared" "neighbourhood.json matrix"; do
+	set -- $fk
+	case $2 in declared | used) want=boolean ;; scored) want="string or null" ;; *) want=string ;; esac
+	expect_eq "stats with $1's $2 a number: not ok, naming it" \
+		"False $1: the field \"$2\" is not a $want" "$(stats_break "$1" "$2")"
+done
+
 # stats.json without its trials: the row names the break, and shows none of stats.json's figures
 "$BIN/nightly" row --dir "$TMP/no-trials-row" >"$TMP/row.json" 2>/dev/null
 expect_eq "the row of an audit whose stats.json has no trials: its note names them, no Sharpe ratio" \
