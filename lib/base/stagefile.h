@@ -20,7 +20,7 @@
 	  "every knob's value for this audit, checked against the knob table")                  \
 	X(FINGERPRINT, "fingerprint.json", "fingerprint", 1, "ledger verdict report nightly",              \
 	  "what was audited: the uploads', data's and config's sha256, the data's span")        \
-	X(INSPECT, "inspect.json", "inspect", 1, "sandbox variants ledger stats verdict report nightly",            \
+	X(INSPECT, "inspect.json", "inspect", 1, "sandbox variants ledger stats sealed_score verdict report nightly", \
 	  "the static inspection of the upload (never runs it)")                                 \
 	X(RUN, "run.json", "sandbox", 1, "lookahead robust sealed variants replay verdict report nightly", \
 	  "the full run in the sandbox: its status, signals and refusals")                      \
@@ -38,7 +38,7 @@
 	  "the robustness runs of the upload: each run's status and where its signals lie")       \
 	X(VARIANT_RUNS, "variant_runs.json", "variants", 1, "variants_score",                        \
 	  "the variants' runs of the upload: each set's status and where its signals lie")        \
-	X(REPLAY, "replay.json", "replay", 1, "stats verdict report",                                \
+	X(REPLAY, "replay.json", "replay", 1, "stats sealed_score verdict report", \
 	  "the signals or the trade log replayed with honest fills and costs")                    \
 	X(STATS, "stats.json", "stats", 1, "verdict report nightly",                                 \
 	  "the statistics of the replayed trades, deflated for the trials")                       \
@@ -242,6 +242,36 @@ enum sa_fabsent {
 	  "permuted runs made")                                                                   \
 	X(RB_PERM_FAILED, ROBUSTNESS, "permutation.failed_runs", SA_FT_NUM, SA_FA_MAY, "runs",      \
 	  "permuted runs that failed")                                                            \
+	X(RBR_BARS_SHA, ROBUST_RUNS, "bars_sha256", SA_FT_STR, SA_FA_NEVER, "",                     \
+	  "the bars the runs were made on, their sha256")                                           \
+	X(RBR_SIGNALS_SHA, ROBUST_RUNS, "signals_sha256", SA_FT_STR, SA_FA_NEVER, "",               \
+	  "robust_signals.bin's sha256")                                                            \
+	X(RBR_OFFSETS, ROBUST_RUNS, "warmup_offsets", SA_FT_ARR, SA_FA_NEVER, "percent",            \
+	  "the later starts, in percent of the bars")                                               \
+	X(RBR_PERMUTATIONS, ROBUST_RUNS, "permutations", SA_FT_NUM, SA_FA_NEVER, "runs",            \
+	  "the permuted runs asked")                                                                \
+	X(RBR_SEED, ROBUST_RUNS, "seed", SA_FT_NUM, SA_FA_NEVER, "",                                \
+	  "the permutations' seed")                                                                 \
+	X(RBR_NOT_RUN, ROBUST_RUNS, "runs_not_run", SA_FT_NUM, SA_FA_NEVER, "runs",                 \
+	  "runs AUDIT_S left unrun")                                                                \
+	X(RBR_WARMUP, ROBUST_RUNS, "warmup", SA_FT_ARR, SA_FA_NEVER, "",                            \
+	  "the later starts' runs")                                                                 \
+	X(RBR_WARMUP_STATUS, ROBUST_RUNS, "warmup[].status", SA_FT_STR, SA_FA_NEVER, "",            \
+	  "how the run ended")                                                                      \
+	X(RBR_WARMUP_ERROR, ROBUST_RUNS, "warmup[].error", SA_FT_STR, SA_FA_NEVER, "",              \
+	  "its error line")                                                                         \
+	X(RBR_HINDSIGHT, ROBUST_RUNS, "hindsight", SA_FT_ARR, SA_FA_NEVER, "",                      \
+	  "the hindsight copies' runs")                                                             \
+	X(RBR_HINDSIGHT_STATUS, ROBUST_RUNS, "hindsight[].status", SA_FT_STR, SA_FA_NEVER, "",      \
+	  "how the run ended")                                                                      \
+	X(RBR_HINDSIGHT_ERROR, ROBUST_RUNS, "hindsight[].error", SA_FT_STR, SA_FA_NEVER, "",        \
+	  "its error line")                                                                         \
+	X(RBR_PERM, ROBUST_RUNS, "permutation", SA_FT_ARR, SA_FA_NEVER, "",                         \
+	  "the permuted runs")                                                                      \
+	X(RBR_PERM_STATUS, ROBUST_RUNS, "permutation[].status", SA_FT_STR, SA_FA_NEVER, "",         \
+	  "how the run ended")                                                                      \
+	X(RBR_PERM_ERROR, ROBUST_RUNS, "permutation[].error", SA_FT_STR, SA_FA_NEVER, "",           \
+	  "its error line")                                                                         \
 	X(VR_COMPLETE, VARIANTS, "complete", SA_FT_BOOL, SA_FA_NEVER, "",                           \
 	  "every declared variant was run")                                                       \
 	X(VR_DECLARED, VARIANTS, "declared", SA_FT_BOOL, SA_FA_NEVER, "", "VARIANTS is declared")     \
@@ -272,6 +302,12 @@ enum sa_fabsent {
 	  "the gap tolerated")                                                                    \
 	X(RP_RECONCILE_STATEMENT, REPLAY, "reconcile.statement", SA_FT_STR, SA_FA_NEVER, "",        \
 	  "the finding in plain words")                                                           \
+	X(RP_TRADES, REPLAY, "trades", SA_FT_NUM, SA_FA_NEVER, "trades", "closed trades")          \
+	X(RP_NET, REPLAY, "net_return", SA_FT_NUM, SA_FA_NULL, "return",                            \
+	  "the compounded net return of the trades")                                              \
+	X(RP_MEAN_NET, REPLAY, "mean_net_return", SA_FT_NUM, SA_FA_NULL, "return",                  \
+	  "the mean net return per trade, null without trades")                                   \
+	X(RP_RUINED, REPLAY, "ruined", SA_FT_BOOL, SA_FA_NEVER, "", "the account was ruined")        \
 	X(RP_SCORED, REPLAY, "scored", SA_FT_STR, SA_FA_MAY, "",                                    \
 	  "whose decisions were scored: live or backtest")                                        \
 	X(RP_LIVE_VS_BACKTEST, REPLAY, "live_vs_backtest", SA_FT_OBJ, SA_FA_MAY, "",                \
@@ -464,6 +500,10 @@ enum sa_fabsent {
 	  "points", "a backtesting.py optimize() grid's points")                                  \
 	X(ST_SEARCH_COUNTED, STATS, "declared_search.counted", SA_FT_NUM, SA_FA_NULL, "trials",      \
 	  "the trials the search counts for")                                                     \
+	X(SLR_RAN, SEALED_RUN, "ran", SA_FT_BOOL, SA_FA_NEVER, "",                                  \
+	  "the upload was run on the sealed bars")                                                \
+	X(SLR_RUN, SEALED_RUN, "run", SA_FT_STR, SA_FA_NULL, "",                                     \
+	  "the run's key in the ledger's history, null when it did not run")                      \
 	X(SL_OUTCOME, SEALED, "outcome", SA_FT_STR, SA_FA_NEVER, "",                                 \
 	  "fails, weaker, as_open, stronger, spent, not_run, failed, cut_short or refused")        \
 	X(SL_BARS, SEALED, "bars", SA_FT_NUM, SA_FA_NULL, "bars", "sealed bars")                     \

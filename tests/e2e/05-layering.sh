@@ -291,9 +291,7 @@ else not_ok "the rooms on the stage-file table ($TABLE_ROOMS) read no stage file
 # still open their stage files outside the table, or read them by key (the report's readers
 # take their trees, opened through the table, from report/report_input.c: its verdict and trials
 # sections by their rows, rpt_sf); each must still do so, so the list only shrinks.
-KEYED="pipeline/lookahead/lookahead.c pipeline/robust/robust_score.c
-pipeline/sealed/sealed_score.c pipeline/variants/variants.c
-pipeline/variants/variants_score.c"
+KEYED="pipeline/lookahead/lookahead.c pipeline/variants/variants.c pipeline/variants/variants_score.c"
 opened=$("$PY" - $KEYED <<'PYEOF'
 import glob, re, sys
 keyed = set(sys.argv[1:])
