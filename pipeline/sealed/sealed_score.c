@@ -155,13 +155,14 @@ static int read_index(const struct sbx_stage_args *o, struct job *j, char *why, 
 {
 	char err[512], key[65];
 	struct sa_sf idx;
-	bool ran = false;
+	bool ran = false, present;
 
 	sa_sf_open_path(&idx, o->runs, SA_SF_SEALED_RUN);
+	present = sa_sf_present(&idx);
 	sa_sf_bool(&idx, NULL, SA_FD_SLR_RAN, &ran);
 	snprintf(j->run, sizeof j->run, "%s", sa_sf_str_or(&idx, NULL, SA_FD_SLR_RUN, ""));
 	sa_sf_close(&idx);
-	if (!sa_sf_present(&idx) || idx.broken[0])
+	if (!present || idx.broken[0])
 		return sbx_stage_fail(why, len, "sealed_run.json unusable: %s",
 				      idx.broken[0] ? idx.broken : idx.status);
 	if (!idx.ok)
