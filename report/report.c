@@ -34,7 +34,9 @@ static const char usage[] =
 	"live decisions against its backtest), report.pdf and report.xlsx, all inside DIR. It runs no\n"
 	"replay or statistics: the curves come from the stages' benchmark.csv, rolling.csv, walkforward.csv,\n"
 	"montecarlo_fan.csv, reconcile.csv, equity.csv and backtest_equity.csv, the figures from their JSON.\n"
-	"Missing or failed stage files are reported in the page, never fatal. --data gives the\n"
+	"Missing or failed stage files are reported in the page, never fatal; a field missing or\n"
+	"of another type in a present file (the stage-file table) is: the report names the file\n"
+	"and the field and exits 3, never showing a default in its place. --data gives the\n"
 	"price series the signals chart is drawn on. DIR/calibration.json, when present, gives the\n"
 	"auditor's own error rates the Honest limitations quote (make calibrate measures them).\n"
 	"\n"
@@ -178,6 +180,15 @@ static void write_html(const struct args *a, const cJSON *model)
 	free(tmpl);
 }
 
+/* A present stage file that breaks the table is no audit to show: its first break, named. */
+static void check_contract(const struct rpt_input *in)
+{
+	const char *broken = rpt_input_broken(in);
+
+	if (broken)
+		sa_die("a stage file does not hold what its stage writes: %s", broken);
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -197,12 +208,14 @@ int main(int argc, char **argv)
 	if (!model || rpt_trials_model(model, &in) || rpt_nb_model(model, &in) || rpt_forward_model(model, &in) || rpt_checks_model(model, &in) ||
 	    rpt_calibration_model(model, a.dir))
 		sa_die("out of memory");
+	check_contract(&in);
 	write_html(&a, model);
 	if (rpt_pdf_write(sa_fmt(path, sizeof path, "%s/report.pdf", a.dir), &in, &x, model, err, sizeof err))
 		sa_die("%s", err);
 	rpt_chart_cleanup();
 	if (rpt_xlsx_write(sa_fmt(path, sizeof path, "%s/report.xlsx", a.dir), &in, a.name, err, sizeof err))
 		sa_die("%s", err);
+	check_contract(&in);
 	cJSON_Delete(model);
 	rpt_extra_release(&x);
 	rpt_input_release(&in);

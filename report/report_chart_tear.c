@@ -13,7 +13,7 @@
 #include "jsonio.h"
 #include "msg.h"
 #include "report_chart.h"
-#include "report_figures.h"
+#include "report_fmt.h"
 #include "report_plot.h"
 #include "timeutil.h"
 

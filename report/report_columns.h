@@ -16,7 +16,7 @@ struct rpt_pdf_col {
 };
 
 /* How the XLSX writes a cell: text or a time as it is, or a number plain, with decimals, as a
- * percentage, or as a replayed row's Sharpe ratio or net return (report_figures.h). */
+ * percentage, or as a replayed row's Sharpe ratio or net return (report_fmt.h). */
 enum rpt_cell { RPT_CELL_TEXT, RPT_CELL_TIME, RPT_CELL_COUNT, RPT_CELL_NUM, RPT_CELL_PCT,
 		RPT_CELL_ROW_SHARPE, RPT_CELL_ROW_NET };
 

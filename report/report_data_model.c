@@ -1,5 +1,6 @@
-/* report_data_model.c - the report's Fingerprint and Data sections: what was uploaded, the
- * libraries the run had, the fingerprint, and the series' span, columns and warnings. */
+/* report_data_model.c - the report's Fingerprint, Data and Inspection sections: what was
+ * uploaded, the libraries the run had, the fingerprint, the series' span, columns and warnings,
+ * and what the static inspection found in the code. */
 #include "report_model.h"
 
 #include <math.h>
@@ -225,4 +226,119 @@ void rpt_data_model(cJSON *m, const struct rpt_input *in)
 {
 	add_fingerprint(m, in);
 	add_data(m, in);
+}
+
+/* What the sandbox ran, for a strategy written for a framework (inspect.json's strategy s). */
+static const char *framework_shape(const cJSON *s, char *buf, size_t len)
+{
+	const char *kind = sa_json_str(s, "framework", ""), *tf = sa_json_str(s, "timeframe", NULL);
+	const char *cls = sa_json_str(s, "framework_class", "?");
+
+	if (!strcmp(kind, "freqtrade") && tf)
+		return sa_fmt(buf, len, "a freqtrade IStrategy, %s, run by freqtrade's rules on %s candles "
+			      "(built inside the sandbox from the data's bars when those are finer)", cls, tf);
+	if (!strcmp(kind, "freqtrade"))
+		return sa_fmt(buf, len, "a freqtrade IStrategy, %s, run by freqtrade's rules on the data's bars", cls);
+	return sa_fmt(buf, len, "a backtesting.py Strategy, %s, its next() run bar by bar", cls);
+}
+
+/* Appends one value of a parameter as the report prints it. */
+static void param_value(const cJSON *v, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+
+	if (cJSON_IsBool(v))
+		snprintf(buf + n, len - n, "%s", cJSON_IsTrue(v) ? "True" : "False");
+	else if (cJSON_IsNumber(v))
+		snprintf(buf + n, len - n, "%.10g", v->valuedouble);
+	else if (cJSON_IsString(v))
+		snprintf(buf + n, len - n, "'%s'", v->valuestring);
+	else
+		snprintf(buf + n, len - n, "(not a literal)");
+}
+
+/* The parameter values a freqtrade strategy ran with, each with where it came from, and what its
+ * parameter file set (inspect.json's strategy.parameters), as one sentence; NULL when it has
+ * none. */
+static const char *framework_params(const cJSON *p, char *buf, size_t len)
+{
+	const cJSON *v, *f;
+	const char *file = sa_json_str(p, "file", NULL), *ferr = sa_json_str(p, "file_error", NULL);
+	size_t n;
+	int k = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(v, get(p, "values")) {
+		const char *from = sa_json_str(v, "from", "default");
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "%s%s = ", k++ ? ", " : "", sa_json_str(v, "name", "?"));
+		param_value(get(v, "value"), buf, len);
+		n = strlen(buf);
+		snprintf(buf + n, len - n, " (%s)", !strcmp(from, "file") ? "parameter file" : from);
+	}
+	n = strlen(buf);
+	if (file && ferr)
+		snprintf(buf + n, len - n, "%sthe parameter file %s is not applied: %s", k ? "; " : "", file, ferr);
+	else if (file && cJSON_GetArraySize(get(p, "exits_from_file")) > 0) {
+		snprintf(buf + n, len - n, "%sthe parameter file %s also sets", k ? "; " : "", file);
+		cJSON_ArrayForEach(f, get(p, "exits_from_file")) {
+			n = strlen(buf);
+			snprintf(buf + n, len - n, " %s%s", cJSON_IsString(f) ? f->valuestring : "?", f->next ? "," : "");
+		}
+	}
+	return buf[0] ? buf : NULL;
+}
+
+void rpt_inspection_model(cJSON *m, const struct rpt_input *in)
+{
+	const cJSON *ins = rpt_stage_ok(in, RPT_INSPECT), *s = get(ins, "strategy"), *it;
+	char buf[256];
+	cJSON *o = cJSON_AddObjectToObject(m, "inspection");
+	cJSON_AddBoolToObject(o, "present", ins != NULL);
+	add_text(o, "flag_count", ins, "flag_count");
+	if (cJSON_IsTrue(get(s, "shape_ok")) && cJSON_IsString(get(s, "framework"))) {
+		char pbuf[4096];
+		const char *ps = framework_params(get(s, "parameters"), pbuf, sizeof pbuf);
+		cJSON_AddStringToObject(o, "shape_reason", framework_shape(s, buf, sizeof buf));
+		if (ps)
+			cJSON_AddStringToObject(o, "framework_params", ps);
+	}
+	else if (cJSON_IsTrue(get(s, "shape_ok")))
+		cJSON_AddStringToObject(o, "shape_reason", "a top-level signals(df) with one parameter");
+	else
+		add_text(o, "shape_reason", s, "shape_reason");
+	const cJSON *se = get(s, "syntax_error");
+	if (cJSON_IsObject(se)) {
+		cJSON *e = cJSON_AddObjectToObject(o, "syntax_error");
+		add_text(e, "line", se, "line");
+		add_text(e, "col", se, "col");
+		add_text(e, "msg", se, "msg");
+	}
+	cJSON *flags = cJSON_AddArrayToObject(o, "flags");
+	int n = 0;
+	cJSON_ArrayForEach(it, get(s, "flags")) {
+		if (n++ >= RPT_MAX_ROWS)
+			break;
+		cJSON *r = cJSON_CreateObject();
+		static const char *const keys[] = { "code", "severity", "line", "col", "message", "source" };
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+			add_text(r, keys[k], it, keys[k]);
+		cJSON_AddItemToArray(flags, r);
+	}
+	const cJSON *tl = get(ins, "tradelog");
+	if (cJSON_IsTrue(get(tl, "present"))) {
+		cJSON *t = cJSON_AddObjectToObject(o, "tradelog");
+		add_text(t, "format", tl, "format");
+		add_text(t, "rows", tl, "rows");
+	}
+	cJSON *errs = cJSON_AddArrayToObject(o, "tradelog_errors");
+	n = 0;
+	cJSON_ArrayForEach(it, get(get(ins, "tradelog"), "errors")) {
+		if (n++ >= RPT_MAX_ROWS)
+			break;
+		cJSON *r = cJSON_CreateObject();
+		add_text(r, "line", it, "line");
+		add_text(r, "message", it, "message");
+		cJSON_AddItemToArray(errs, r);
+	}
 }

@@ -394,6 +394,44 @@ static int load_curves(struct rpt_input *in, const char *dir)
 	return 0;
 }
 
+int rpt_input_views(struct rpt_input *in)
+{
+	const cJSON *tree[SA_SF_COUNT] = { [SA_SF_VARIANTS] = in->variants };
+
+	free(in->sf);
+	if (!(in->sf = calloc(2 * SA_SF_COUNT, sizeof *in->sf)))
+		return -1;
+	for (int f = 0; f < RPT_NFILES; f++)
+		tree[stage_files[f]] = in->stage[f].json;
+	for (int id = 0; id < SA_SF_COUNT; id++) {
+		struct sa_sf *f = &in->sf[id], *ok = &in->sf[SA_SF_COUNT + id];
+
+		sa_sf_view(f, tree[id], (enum sa_sfile_id)id);
+		if (f->broken[0])
+			sa_sf_view(f, NULL, (enum sa_sfile_id)id);
+		sa_sf_view(ok, f->ok ? f->root : NULL, (enum sa_sfile_id)id);
+	}
+	return 0;
+}
+
+struct sa_sf *rpt_sf(const struct rpt_input *in, enum sa_sfile_id id)
+{
+	return &in->sf[id];
+}
+
+struct sa_sf *rpt_sf_ok(const struct rpt_input *in, enum sa_sfile_id id)
+{
+	return &in->sf[SA_SF_COUNT + id];
+}
+
+const char *rpt_input_broken(const struct rpt_input *in)
+{
+	for (int i = 0; in->sf && i < 2 * SA_SF_COUNT; i++)
+		if (in->sf[i].broken[0])
+			return in->sf[i].broken;
+	return NULL;
+}
+
 int rpt_input_load(struct rpt_input *in, const char *dir, const char *data_path)
 {
 	memset(in, 0, sizeof *in);
@@ -401,7 +439,8 @@ int rpt_input_load(struct rpt_input *in, const char *dir, const char *data_path)
 		load_stage(&in->stage[f], dir, stage_files[f]);
 	if (load_events(in, dir) || load_source(in, dir) ||
 	    load_table(dir, "trades.csv", &in->trades, in->trades_reason, sizeof in->trades_reason) ||
-	    load_returns(in) || load_equity(in, dir) || load_variants(in, dir) || load_curves(in, dir))
+	    load_returns(in) || load_equity(in, dir) || load_variants(in, dir) || load_curves(in, dir) ||
+	    rpt_input_views(in))
 		return -1;
 	load_data(in, data_path);
 	return 0;
@@ -417,6 +456,7 @@ void rpt_input_release(struct rpt_input *in)
 	for (int k = 0; k < RPT_NCURVES; k++)
 		rpt_table_release(&in->curve[k]);
 	cJSON_Delete(in->variants);
+	free(in->sf); /* views: the trees are the stages' */
 	rpt_series_release(&in->equity);
 	free(in->returns.net);
 	free(in->returns.gross);

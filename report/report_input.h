@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "ohlcv.h"
+#include "stagefile.h"
 
 /* The stage files, in the order the report mentions them. */
 enum rpt_file {
@@ -74,6 +75,9 @@ struct rpt_input {
 	char variants_reason[256]; /* why variants.csv is unusable; empty when it loaded */
 	struct rpt_table curve[RPT_NCURVES];      /* each curve file as read; empty when unusable */
 	char curve_reason[RPT_NCURVES][256];      /* why, "" when it loaded */
+	struct sa_sf *sf;  /* per file of the stage-file table, its tree as loaded held to the table
+			    * (sa_sf_view; a file the report does not read, or whose head broke the
+			    * table, as missing); from SA_SF_COUNT on, the same but missing unless ok */
 };
 
 /* Loads every file of the audit in dir, plus the OHLCV csv at data_path (may be NULL). A missing
@@ -86,6 +90,20 @@ void rpt_input_release(struct rpt_input *in);
 
 /* The tree of a stage file when it is present and "ok", else NULL. Borrowed. */
 const cJSON *rpt_stage_ok(const struct rpt_input *in, enum rpt_file f);
+
+/* Holds each tree of in (stage[], variants) to the stage-file table as in->sf: a head that broke
+ * it is already the file's reason, and the file is read as missing. rpt_input_load calls it; an
+ * input made by hand calls it before its fields are read. Returns 0, or -1 out of memory. */
+int rpt_input_views(struct rpt_input *in);
+
+/* A stage file the report read, to take its fields by their rows (sa_sf_num, ...): rpt_sf as it
+ * was loaded (a failed stage's record included), rpt_sf_ok only when "ok". Never NULL. */
+struct sa_sf *rpt_sf(const struct rpt_input *in, enum sa_sfile_id id);
+struct sa_sf *rpt_sf_ok(const struct rpt_input *in, enum sa_sfile_id id);
+
+/* The first field a read found missing or mistyped in a present file, naming the file and the
+ * field ("stats.json: the field \"trials\" is missing"), or NULL while none was. */
+const char *rpt_input_broken(const struct rpt_input *in);
 
 /* Parses a CSV buffer (libcsv) into *tb. Returns 0, or -1 with err set (parse error, no header,
  * out of memory). Release with rpt_table_release. */

@@ -12,6 +12,8 @@
 #include "jsonio.h"
 #include "msg.h"
 
+#define add_text rpt_add_text
+
 static const cJSON *get(const cJSON *obj, const char *key)
 {
 	return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
@@ -278,3 +280,62 @@ void rpt_stats_model(cJSON *m, const struct rpt_input *in)
 	add_prices_notes(o, st);
 }
 
+/* The cost multiples' table, the figures as the costs chart labels them, the basis in words and
+ * the break-even as the sentences and the chart print it. */
+static void add_sensitivity(cJSON *o, const cJSON *st)
+{
+	cJSON *sens = cJSON_AddArrayToObject(o, "sensitivity");
+	const cJSON *it;
+	char b[64], said[320];
+
+	cJSON_ArrayForEach(it, get(st, "cost_sensitivity")) {
+		cJSON *r = cJSON_CreateObject();
+		const cJSON *x = get(it, "multiple");
+		cJSON_AddStringToObject(r, "multiple", rpt_fmt_multiple(rpt_is_num(x) ? x->valuedouble : NAN,
+					b, sizeof b));
+		rpt_add_num(r, "trades", it, "trades", 0);
+		cJSON_AddStringToObject(r, "sharpe", rpt_fmt_row_sharpe(it, b, sizeof b));
+		rpt_add_num(r, "psr", it, "psr", 3);
+		cJSON_AddStringToObject(r, "net", rpt_fmt_row_net(it, b, sizeof b));
+		cJSON_AddItemToArray(sens, r);
+	}
+	const char *basis = sa_json_str(st, "cost_basis", "");
+	cJSON_AddStringToObject(o, "sensitivity_basis", !strcmp(basis, "replayed") ? "Each multiple "
+		"is a replay of the signals with every cost scaled by it, so a path the account does "
+		"not survive is ruined there (-100 %)." : !strcmp(basis, "rescaled") ? "The multiples "
+		"rescale the costs of the trades as replayed (a trade log's are 0): a mark below zero "
+		"inside a trade cannot be seen that way." : "");
+	it = get(st, "breakeven_cost_multiple");
+	cJSON_AddStringToObject(o, "breakeven", rpt_fmt_multiple(rpt_is_num(it) ? it->valuedouble : NAN,
+				b, sizeof b));
+	cJSON_AddStringToObject(o, "breakeven_said", !st ? "" : rpt_is_num(it) ? sa_fmt(said, sizeof said,
+		"Break-even: %s the configured costs.", b) : sa_fmt(said, sizeof said, "No break-even: "
+		"%s.", sa_json_str(get(st, "breakeven"), "reason", "none was computed")));
+}
+
+void rpt_costs_model(cJSON *m, const struct rpt_input *in)
+{
+	const cJSON *rp = rpt_stage_ok(in, RPT_REPLAY), *st = rpt_stage_ok(in, RPT_STATS);
+	cJSON *o = cJSON_AddObjectToObject(m, "costs");
+	cJSON_AddBoolToObject(o, "present", rp != NULL);
+	add_text(o, "mode", rp, "mode");
+	cJSON_AddBoolToObject(o, "trusted_returns", sa_json_bool(rp, "trusted_returns", false));
+	rpt_add_pct(o, "gross_return", rp, "gross_return", 2);
+	rpt_add_pct(o, "net_return", rp, "net_return", 2);
+	rpt_add_pct(o, "fees", get(rp, "costs"), "fees", 2);
+	rpt_add_pct(o, "slippage", get(rp, "costs"), "slippage", 2);
+	rpt_add_pct(o, "funding", get(rp, "costs"), "funding", 2);
+	rpt_add_pct(o, "borrow", get(rp, "costs"), "borrow", 2);
+	add_text(o, "fee_bps", get(rp, "costs"), "fee_bps");
+	add_text(o, "slippage_bps", get(rp, "costs"), "slippage_bps");
+	add_text(o, "cost_source", get(rp, "costs"), "cost_source");
+	cJSON_AddStringToObject(o, "price_step_warning",
+				sa_json_str(get(rp, "costs"), "price_step_warning", ""));
+	cJSON_AddStringToObject(o, "slippage_note",
+				sa_json_str(get(rp, "costs"), "slippage_note", ""));
+	cJSON_AddStringToObject(o, "account", sa_json_str(get(rp, "account"), "statement", ""));
+	add_text(o, "market", get(rp, "costs"), "market");
+	add_text(o, "market_reason", get(rp, "costs"), "market_reason");
+	add_text(o, "note", rp, "note");
+	add_sensitivity(o, st);
+}

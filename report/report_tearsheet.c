@@ -10,7 +10,6 @@
 
 #include "jsonio.h"
 #include "msg.h"
-#include "report_figures.h"
 #include "report_fmt.h"
 #include "report_live.h"
 

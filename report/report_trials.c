@@ -32,12 +32,21 @@ static double *ran_sharpes(const struct rpt_input *in, size_t *n)
 
 static bool declared(const struct rpt_input *in)
 {
-	return sa_json_bool(in->variants, "declared", false);
+	return sa_sf_bool_or(rpt_sf(in, SA_SF_VARIANTS), NULL, SA_FD_VR_DECLARED, false);
+}
+
+/* The field k of s as it is (NULL when it is not there, or null where its row allows). */
+static const cJSON *item(struct sa_sf *s, enum sa_field_id k)
+{
+	const cJSON *it = NULL;
+
+	sa_sf_item(s, NULL, k, &it);
+	return it;
 }
 
 int rpt_trials_charts(const char *dir, const struct rpt_input *in, char *err, size_t errlen)
 {
-	const cJSON *stats = rpt_stage_ok(in, RPT_STATS);
+	struct sa_sf *s = rpt_sf_ok(in, SA_SF_STATS);
 	const char *why = !in->variants ? "no variants.json: no strategy was run"
 		: !declared(in) ? "the strategy declares no VARIANTS" : "no variant ran";
 	char path[4096];
@@ -50,11 +59,10 @@ int rpt_trials_charts(const char *dir, const struct rpt_input *in, char *err, si
 		return -1;
 	}
 	if (rpt_chart_variants(sa_fmt(path, sizeof path, "%s/variants.png", dir), sr, n,
-			       sa_json_num(stats, "sharpe", NAN), sa_json_num(stats, "sr0", NAN), why,
-			       err, errlen) == 0 &&
-	    rpt_chart_pbo(sa_fmt(path, sizeof path, "%s/pbo.png", dir),
-			  cJSON_GetObjectItemCaseSensitive(stats, "pbo"),
-			  sa_json_str(stats, "pbo_reason", why), err, errlen) == 0)
+			       sa_sf_num_or(s, NULL, SA_FD_ST_SHARPE, NAN),
+			       sa_sf_num_or(s, NULL, SA_FD_ST_SR0, NAN), why, err, errlen) == 0 &&
+	    rpt_chart_pbo(sa_fmt(path, sizeof path, "%s/pbo.png", dir), item(s, SA_FD_ST_PBO),
+			  sa_sf_str_or(s, NULL, SA_FD_ST_PBO_REASON, why), err, errlen) == 0)
 		rc = 0;
 	free(sr);
 	return rc;
@@ -68,33 +76,34 @@ static void add_fmt(cJSON *o, const char *key, const cJSON *v, int decimals)
 }
 
 /* Which V[SR] the deflation used, in words a non-quant can read. */
-static const char *variance_line(const cJSON *stats, char *buf, size_t len)
+static const char *variance_line(struct sa_sf *s, char *buf, size_t len)
 {
-	const char *src = sa_json_str(stats, "sr_variance_source", "");
-	const cJSON *var = cJSON_GetObjectItemCaseSensitive(stats, "variants");
+	const char *src = sa_sf_str_or(s, NULL, SA_FD_ST_V_SOURCE, "");
+	double trades = sa_sf_num_or(s, NULL, SA_FD_ST_TRADES, 0);
 
 	if (strcmp(src, "variants") == 0)
 		return sa_fmt(buf, len, "How far luck spreads Sharpe ratios was measured on the %.0f "
-			      "declared variants themselves.", sa_json_num(var, "ran", 0));
+			      "declared variants themselves.",
+			      sa_sf_num_or(s, NULL, SA_FD_ST_VARIANTS_RAN, 0));
 	if (strcmp(src, "knob") == 0)
 		return sa_fmt(buf, len, "How far luck spreads Sharpe ratios was given by "
 			      "TRIALS_SR_VARIANCE, for trials run elsewhere.");
 	if (strcmp(src, "null") == 0)
 		return sa_fmt(buf, len, "With only a count of trials, the spread of Sharpe ratios was "
 			      "taken as what pure luck gives over %.0f trade%s.",
-			      sa_json_num(stats, "trades", 0), sa_json_num(stats, "trades", 0) == 1 ? "" : "s");
+			      trades, trades == 1 ? "" : "s");
 	return sa_fmt(buf, len, "No statistics: the deflation was not computed.");
 }
 
 /* PBO at each block count, in words: "0.34 at 8 blocks, 0.46 at 10, ..."; "" without them. */
-static char *say_by_blocks(const cJSON *pbo, char *buf, size_t len)
+static char *say_by_blocks(const cJSON *by_blocks, char *buf, size_t len)
 {
 	const cJSON *it;
 	size_t used = 0;
 	int n = 0;
 
 	buf[0] = '\0';
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(pbo, "by_blocks")) {
+	cJSON_ArrayForEach(it, by_blocks) {
 		int w = snprintf(buf + used, len - used, "%s%.2f at %s%s", n ? ", " : "",
 				 cJSON_IsNumber(it) ? it->valuedouble : NAN, it->string,
 				 n ? "" : " blocks");
@@ -106,23 +115,24 @@ static char *say_by_blocks(const cJSON *pbo, char *buf, size_t len)
 	return buf;
 }
 
-static void add_pbo(cJSON *t, const cJSON *stats)
+static void add_pbo(cJSON *t, struct sa_sf *s)
 {
-	const cJSON *pbo = cJSON_GetObjectItemCaseSensitive(stats, "pbo");
-	double v = sa_json_num(pbo, "value", NAN);
+	const cJSON *pbo = item(s, SA_FD_ST_PBO);
+	double v = sa_sf_num_or(s, NULL, SA_FD_ST_PBO_VALUE, NAN);
 	char buf[256];
 
-	cJSON_AddBoolToObject(t, "pbo", cJSON_IsObject(pbo));
-	cJSON_AddStringToObject(t, "pbo_reason", sa_json_str(stats, "pbo_reason", "not computed"));
-	if (!cJSON_IsObject(pbo))
+	cJSON_AddBoolToObject(t, "pbo", pbo != NULL);
+	cJSON_AddStringToObject(t, "pbo_reason", sa_sf_str_or(s, NULL, SA_FD_ST_PBO_REASON, "not computed"));
+	if (!pbo)
 		return;
-	add_fmt(t, "pbo_value", cJSON_GetObjectItemCaseSensitive(pbo, "value"), 3);
-	add_fmt(t, "prob_oos_loss", cJSON_GetObjectItemCaseSensitive(pbo, "prob_oos_loss"), 3);
-	add_fmt(t, "degradation_slope", cJSON_GetObjectItemCaseSensitive(pbo, "degradation_slope"), 3);
-	add_fmt(t, "blocks", cJSON_GetObjectItemCaseSensitive(pbo, "blocks"), 0);
-	add_fmt(t, "combinations", cJSON_GetObjectItemCaseSensitive(pbo, "combinations"), 0);
-	add_fmt(t, "pbo_at_blocks", cJSON_GetObjectItemCaseSensitive(pbo, "value_at_blocks"), 3);
-	cJSON_AddStringToObject(t, "pbo_by_blocks", say_by_blocks(pbo, buf, sizeof buf));
+	add_fmt(t, "pbo_value", item(s, SA_FD_ST_PBO_VALUE), 3);
+	add_fmt(t, "prob_oos_loss", item(s, SA_FD_ST_PBO_OOS_LOSS), 3);
+	add_fmt(t, "degradation_slope", item(s, SA_FD_ST_PBO_SLOPE), 3);
+	add_fmt(t, "blocks", item(s, SA_FD_ST_PBO_BLOCKS), 0);
+	add_fmt(t, "combinations", item(s, SA_FD_ST_PBO_COMBINATIONS), 0);
+	add_fmt(t, "pbo_at_blocks", item(s, SA_FD_ST_PBO_AT_BLOCKS), 3);
+	cJSON_AddStringToObject(t, "pbo_by_blocks", say_by_blocks(item(s, SA_FD_ST_PBO_BY_BLOCKS), buf,
+								  sizeof buf));
 	cJSON_AddStringToObject(t, "pbo_words", sa_fmt(buf, sizeof buf,
 		"In %.0f of 100 splits of the history, the variant that looked best in-sample ranked at "
 		"or below the median out of sample.", round(100 * v)));
@@ -150,7 +160,8 @@ static cJSON *variant_rows(const struct rpt_input *in)
 				cell = sa_fmt(buf, sizeof buf, "%.2f %%", 100 * x);
 			cJSON_AddStringToObject(o, cols[c], cell);
 		}
-		cJSON_AddBoolToObject(o, "failed", strcmp(sa_json_str(o, "status", ""), "ok") != 0);
+		cJSON_AddBoolToObject(o, "failed",
+				      strcmp(rpt_table_get(tb, r, rpt_table_col(tb, "status")), "ok") != 0);
 		cJSON_AddItemToArray(rows, o);
 	}
 	return rows;
@@ -187,28 +198,28 @@ static void add_pct(cJSON *o, const char *key, const cJSON *x)
 
 int rpt_forward_model(cJSON *model, const struct rpt_input *in)
 {
-	const cJSON *stats = rpt_stage_ok(in, RPT_STATS);
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(stats, "forward");
-	const cJSON *band = cJSON_GetObjectItemCaseSensitive(f, "band");
+	struct sa_sf *s = rpt_sf_ok(in, SA_SF_STATS);
+	const cJSON *f = item(s, SA_FD_ST_FORWARD), *band = item(s, SA_FD_ST_FORWARD_BAND);
 	cJSON *o;
-	bool has_band = cJSON_GetArraySize(band) == 2, inside = sa_json_bool(f, "inside", false);
-	double net = sa_json_num(f, "net_return", NAN);
+	bool has_band = cJSON_GetArraySize(band) == 2;
+	bool inside = sa_sf_bool_or(s, NULL, SA_FD_ST_FORWARD_INSIDE, false);
+	double net = sa_sf_num_or(s, NULL, SA_FD_ST_FORWARD_NET, NAN);
 
-	if (!cJSON_IsObject(f)) {
+	if (!f) {
 		cJSON_AddNullToObject(model, "forward");
 		return 0;
 	}
 	o = cJSON_AddObjectToObject(model, "forward");
 	if (!o)
 		return -1;
-	cJSON_AddStringToObject(o, "since", sa_json_str(f, "since", ""));
-	add_fmt(o, "bars", cJSON_GetObjectItemCaseSensitive(f, "bars"), 0);
-	add_fmt(o, "trades", cJSON_GetObjectItemCaseSensitive(f, "trades"), 0);
-	add_pct(o, "net_return", cJSON_GetObjectItemCaseSensitive(f, "net_return"));
-	add_fmt(o, "sharpe_annualised", cJSON_GetObjectItemCaseSensitive(f, "sharpe_annualised"), 2);
+	cJSON_AddStringToObject(o, "since", sa_sf_str_or(s, NULL, SA_FD_ST_FORWARD_SINCE, ""));
+	add_fmt(o, "bars", item(s, SA_FD_ST_FORWARD_BARS), 0);
+	add_fmt(o, "trades", item(s, SA_FD_ST_FORWARD_TRADES), 0);
+	add_pct(o, "net_return", item(s, SA_FD_ST_FORWARD_NET));
+	add_fmt(o, "sharpe_annualised", item(s, SA_FD_ST_FORWARD_SHARPE), 2);
 	add_pct(o, "band_lo", has_band ? cJSON_GetArrayItem(band, 0) : NULL);
 	add_pct(o, "band_hi", has_band ? cJSON_GetArrayItem(band, 1) : NULL);
-	add_fmt(o, "band_trades", cJSON_GetObjectItemCaseSensitive(f, "band_trades"), 0);
+	add_fmt(o, "band_trades", item(s, SA_FD_ST_FORWARD_BAND_TRADES), 0);
 	cJSON_AddBoolToObject(o, "has_band", has_band);
 	cJSON_AddStringToObject(o, "words", !has_band ? "There were no in-sample trades to draw a band from."
 		: inside ? "That is inside the band: the edge has held up on bars no one could tune to."
@@ -218,42 +229,36 @@ int rpt_forward_model(cJSON *model, const struct rpt_input *in)
 	return 0;
 }
 
-/* The trial ledger's sentence of stats.json, read through the stage-file table: "" without a
- * ledger; a file breaking the table says what could not be read instead. */
-static const char *ledger_line(const cJSON *stats, char *buf, size_t len)
+/* The trial ledger's sentence of stats.json: "" without a ledger. */
+static const char *ledger_line(struct sa_sf *s, char *buf, size_t len)
 {
-	struct sa_sf sf;
-
-	sa_sf_view(&sf, stats, SA_SF_STATS);
-	da_ledger_sentence(&sf, buf, len);
-	if (sf.broken[0])
-		snprintf(buf, len, "a version the report cannot place in the trial ledger: %s", sf.broken);
-	sa_sf_close(&sf);
+	da_ledger_sentence(s, buf, len);
 	return buf;
 }
 
 int rpt_trials_model(cJSON *model, const struct rpt_input *in)
 {
-	const cJSON *stats = rpt_stage_ok(in, RPT_STATS);
+	struct sa_sf *s = rpt_sf_ok(in, SA_SF_STATS), *v = rpt_sf(in, SA_SF_VARIANTS);
 	cJSON *t = cJSON_AddObjectToObject(model, "trials");
 	char buf[640];
 
 	if (!t)
 		return -1;
 	cJSON_AddBoolToObject(t, "declared", declared(in));
-	cJSON_AddBoolToObject(t, "deflated", stats != NULL);
-	add_fmt(t, "count", cJSON_GetObjectItemCaseSensitive(in->variants, "count"), 0);
-	add_fmt(t, "ran", cJSON_GetObjectItemCaseSensitive(in->variants, "ran"), 0);
-	add_fmt(t, "failed", cJSON_GetObjectItemCaseSensitive(in->variants, "failed"), 0);
-	cJSON_AddBoolToObject(t, "any_failed", sa_json_num(in->variants, "failed", 0) > 0);
-	add_fmt(t, "trials", cJSON_GetObjectItemCaseSensitive(stats, "trials"), 0);
-	cJSON_AddStringToObject(t, "trials_source", trials_source_words(sa_json_str(stats, "trials_source", "")));
-	cJSON_AddStringToObject(t, "ledger_line", ledger_line(stats, buf, sizeof buf));
-	cJSON_AddStringToObject(t, "variance_line", variance_line(stats, buf, sizeof buf));
-	add_fmt(t, "sr_variance", cJSON_GetObjectItemCaseSensitive(stats, "sr_variance"), 6);
-	add_fmt(t, "sr0", cJSON_GetObjectItemCaseSensitive(stats, "sr0"), 3);
-	add_fmt(t, "sharpe", cJSON_GetObjectItemCaseSensitive(stats, "sharpe"), 3);
-	add_pbo(t, stats);
+	cJSON_AddBoolToObject(t, "deflated", s->ok);
+	add_fmt(t, "count", item(v, SA_FD_VR_COUNT), 0);
+	add_fmt(t, "ran", item(v, SA_FD_VR_RAN), 0);
+	add_fmt(t, "failed", item(v, SA_FD_VR_FAILED), 0);
+	cJSON_AddBoolToObject(t, "any_failed", sa_sf_num_or(v, NULL, SA_FD_VR_FAILED, 0) > 0);
+	add_fmt(t, "trials", item(s, SA_FD_ST_TRIALS), 0);
+	cJSON_AddStringToObject(t, "trials_source",
+				trials_source_words(sa_sf_str_or(s, NULL, SA_FD_ST_TRIALS_SOURCE, "")));
+	cJSON_AddStringToObject(t, "ledger_line", ledger_line(s, buf, sizeof buf));
+	cJSON_AddStringToObject(t, "variance_line", variance_line(s, buf, sizeof buf));
+	add_fmt(t, "sr_variance", item(s, SA_FD_ST_SR_VARIANCE), 6);
+	add_fmt(t, "sr0", item(s, SA_FD_ST_SR0), 3);
+	add_fmt(t, "sharpe", item(s, SA_FD_ST_SHARPE), 3);
+	add_pbo(t, s);
 	cJSON_AddItemToObject(t, "rows", variant_rows(in));
 	return 0;
 }

@@ -16,7 +16,7 @@
 #include "report_live.h"
 #include "report_reconcile.h"
 #include "text.h"
-#include "report_figures.h"
+#include "report_fmt.h"
 #include "timeutil.h"
 
 #define XLSX_TEXT_MAX 32000  /* Excel refuses cells longer than 32767 characters */

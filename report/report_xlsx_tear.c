@@ -10,7 +10,7 @@
 
 #include "jsonio.h"
 #include "msg.h"
-#include "report_figures.h"
+#include "report_fmt.h"
 
 static const cJSON *get(const cJSON *o, const char *k)
 {

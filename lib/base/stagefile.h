@@ -20,7 +20,7 @@
 	  "every knob's value for this audit, checked against the knob table")                  \
 	X(FINGERPRINT, "fingerprint.json", "fingerprint", 1, "ledger verdict report nightly",              \
 	  "what was audited: the uploads', data's and config's sha256, the data's span")        \
-	X(INSPECT, "inspect.json", "inspect", 1, "sandbox variants ledger stats verdict report nightly",            \
+	X(INSPECT, "inspect.json", "inspect", 1, "sandbox variants ledger stats sealed_score verdict report nightly", \
 	  "the static inspection of the upload (never runs it)")                                 \
 	X(RUN, "run.json", "sandbox", 1, "lookahead robust sealed variants replay verdict report nightly", \
 	  "the full run in the sandbox: its status, signals and refusals")                      \
@@ -32,11 +32,13 @@
 	  "later starts, permuted data and hindsight")                                            \
 	X(VARIANTS, "variants.json", "variants", 1, "stats verdict report",                          \
 	  "the declared variants' runs")                                                          \
+	X(NEIGHBOURHOOD, "neighbourhood.json", "variants", 1, "stats",                              \
+	  "the neighbourhood family's runs, scored as variants.json's")                          \
 	X(ROBUST_RUNS, "robust_runs.json", "robust", 1, "robust_score",                               \
 	  "the robustness runs of the upload: each run's status and where its signals lie")       \
 	X(VARIANT_RUNS, "variant_runs.json", "variants", 1, "variants_score",                        \
 	  "the variants' runs of the upload: each set's status and where its signals lie")        \
-	X(REPLAY, "replay.json", "replay", 1, "stats verdict report",                                \
+	X(REPLAY, "replay.json", "replay", 1, "stats sealed_score verdict report", \
 	  "the signals or the trade log replayed with honest fills and costs")                    \
 	X(STATS, "stats.json", "stats", 1, "verdict report nightly",                                 \
 	  "the statistics of the replayed trades, deflated for the trials")                       \
@@ -144,6 +146,8 @@ enum sa_fabsent {
 	X(RUN_STATUS, RUN, "status", SA_FT_STR, SA_FA_NEVER, "",                                    \
 	  "how the run ended: ok, error, bad_output, killed_*, refused, not_run")                 \
 	X(RUN_ERROR, RUN, "error", SA_FT_STR, SA_FA_NULL, "", "the run's error, when it had one")  \
+	X(RUN_N_BARS, RUN, "n_bars", SA_FT_NUM, SA_FA_NEVER, "bars",                                \
+	  "the bars the run was given (and its signals cover)")                                   \
 	SA_REFUSAL_FIELDS(X, RUN, RUN)                                                                \
 	X(EV_ACTION, EVENTS, "action", SA_FT_STR, SA_FA_MAY, "", "what the upload tried")            \
 	X(EV_RULE, EVENTS, "rule", SA_FT_STR, SA_FA_MAY, "", "the rule that refused it")             \
@@ -238,9 +242,50 @@ enum sa_fabsent {
 	  "permuted runs made")                                                                   \
 	X(RB_PERM_FAILED, ROBUSTNESS, "permutation.failed_runs", SA_FT_NUM, SA_FA_MAY, "runs",      \
 	  "permuted runs that failed")                                                            \
+	X(RBR_BARS_SHA, ROBUST_RUNS, "bars_sha256", SA_FT_STR, SA_FA_NEVER, "",                     \
+	  "the bars the runs were made on, their sha256")                                           \
+	X(RBR_SIGNALS_SHA, ROBUST_RUNS, "signals_sha256", SA_FT_STR, SA_FA_NEVER, "",               \
+	  "robust_signals.bin's sha256")                                                            \
+	X(RBR_OFFSETS, ROBUST_RUNS, "warmup_offsets", SA_FT_ARR, SA_FA_NEVER, "percent",            \
+	  "the later starts, in percent of the bars")                                               \
+	X(RBR_PERMUTATIONS, ROBUST_RUNS, "permutations", SA_FT_NUM, SA_FA_NEVER, "runs",            \
+	  "the permuted runs asked")                                                                \
+	X(RBR_SEED, ROBUST_RUNS, "seed", SA_FT_NUM, SA_FA_NEVER, "",                                \
+	  "the permutations' seed")                                                                 \
+	X(RBR_NOT_RUN, ROBUST_RUNS, "runs_not_run", SA_FT_NUM, SA_FA_NEVER, "runs",                 \
+	  "runs AUDIT_S left unrun")                                                                \
+	X(RBR_WARMUP, ROBUST_RUNS, "warmup", SA_FT_ARR, SA_FA_NEVER, "",                            \
+	  "the later starts' runs")                                                                 \
+	X(RBR_WARMUP_STATUS, ROBUST_RUNS, "warmup[].status", SA_FT_STR, SA_FA_NEVER, "",            \
+	  "how the run ended")                                                                      \
+	X(RBR_WARMUP_ERROR, ROBUST_RUNS, "warmup[].error", SA_FT_STR, SA_FA_NEVER, "",              \
+	  "its error line")                                                                         \
+	X(RBR_HINDSIGHT, ROBUST_RUNS, "hindsight", SA_FT_ARR, SA_FA_NEVER, "",                      \
+	  "the hindsight copies' runs")                                                             \
+	X(RBR_HINDSIGHT_STATUS, ROBUST_RUNS, "hindsight[].status", SA_FT_STR, SA_FA_NEVER, "",      \
+	  "how the run ended")                                                                      \
+	X(RBR_HINDSIGHT_ERROR, ROBUST_RUNS, "hindsight[].error", SA_FT_STR, SA_FA_NEVER, "",        \
+	  "its error line")                                                                         \
+	X(RBR_PERM, ROBUST_RUNS, "permutation", SA_FT_ARR, SA_FA_NEVER, "",                         \
+	  "the permuted runs")                                                                      \
+	X(RBR_PERM_STATUS, ROBUST_RUNS, "permutation[].status", SA_FT_STR, SA_FA_NEVER, "",         \
+	  "how the run ended")                                                                      \
+	X(RBR_PERM_ERROR, ROBUST_RUNS, "permutation[].error", SA_FT_STR, SA_FA_NEVER, "",           \
+	  "its error line")                                                                         \
 	X(VR_COMPLETE, VARIANTS, "complete", SA_FT_BOOL, SA_FA_NEVER, "",                           \
 	  "every declared variant was run")                                                       \
+	X(VR_DECLARED, VARIANTS, "declared", SA_FT_BOOL, SA_FA_NEVER, "", "VARIANTS is declared")     \
+	X(VR_COUNT, VARIANTS, "count", SA_FT_NUM, SA_FA_NEVER, "variants", "the variants declared")   \
+	X(VR_RAN, VARIANTS, "ran", SA_FT_NUM, SA_FA_NEVER, "variants", "variants that ran")           \
+	X(VR_FAILED, VARIANTS, "failed", SA_FT_NUM, SA_FA_NEVER, "variants",                          \
+	  "variants that did not run to the end")                                                     \
+	X(VR_MATRIX, VARIANTS, "matrix", SA_FT_STR, SA_FA_NEVER, "",                                \
+	  "the file name of the return matrix, beside it")                                       \
 	SA_REFUSAL_FIELDS(X, VR, VARIANTS)                                                            \
+	X(NB_DECLARED, NEIGHBOURHOOD, "declared", SA_FT_BOOL, SA_FA_NEVER, "",                      \
+	  "the strategy has parameters to move")                                                  \
+	X(NB_MATRIX, NEIGHBOURHOOD, "matrix", SA_FT_STR, SA_FA_NEVER, "",                           \
+	  "the file name of its return matrix, beside it")                                       \
 	X(RP_MODE, REPLAY, "mode", SA_FT_STR, SA_FA_NEVER, "", "signals, tradelog or both")         \
 	X(RP_BARS, REPLAY, "bars", SA_FT_NUM, SA_FA_NEVER, "bars", "bars replayed")                 \
 	X(RP_TRUSTED, REPLAY, "trusted_returns", SA_FT_BOOL, SA_FA_NEVER, "",                       \
@@ -257,6 +302,12 @@ enum sa_fabsent {
 	  "the gap tolerated")                                                                    \
 	X(RP_RECONCILE_STATEMENT, REPLAY, "reconcile.statement", SA_FT_STR, SA_FA_NEVER, "",        \
 	  "the finding in plain words")                                                           \
+	X(RP_TRADES, REPLAY, "trades", SA_FT_NUM, SA_FA_NEVER, "trades", "closed trades")          \
+	X(RP_NET, REPLAY, "net_return", SA_FT_NUM, SA_FA_NULL, "return",                            \
+	  "the compounded net return of the trades")                                              \
+	X(RP_MEAN_NET, REPLAY, "mean_net_return", SA_FT_NUM, SA_FA_NULL, "return",                  \
+	  "the mean net return per trade, null without trades")                                   \
+	X(RP_RUINED, REPLAY, "ruined", SA_FT_BOOL, SA_FA_NEVER, "", "the account was ruined")        \
 	X(RP_SCORED, REPLAY, "scored", SA_FT_STR, SA_FA_MAY, "",                                    \
 	  "whose decisions were scored: live or backtest")                                        \
 	X(RP_LIVE_VS_BACKTEST, REPLAY, "live_vs_backtest", SA_FT_OBJ, SA_FA_MAY, "",                \
@@ -285,10 +336,18 @@ enum sa_fabsent {
 	  "their compounded net return")                                                          \
 	X(ST_FORWARD_BAND, STATS, "forward.band", SA_FT_ARR, SA_FA_NULL, "return",                  \
 	  "the 5 and 95 % of in-sample draws of as many trades")                                  \
+	X(ST_FORWARD_INSIDE, STATS, "forward.inside", SA_FT_BOOL, SA_FA_NULL, "",                     \
+	  "the forward return lies inside that band, null without one")                               \
+	X(ST_FORWARD_SHARPE, STATS, "forward.sharpe_annualised", SA_FT_NUM, SA_FA_NULL, "",           \
+	  "their Sharpe ratio, annualised")                                                           \
+	X(ST_FORWARD_BAND_TRADES, STATS, "forward.band_trades", SA_FT_NUM, SA_FA_NEVER, "trades",     \
+	  "the trades each in-sample draw holds")                                                     \
 	X(ST_TRIALS_SOURCE, STATS, "trials_source", SA_FT_STR, SA_FA_NEVER, "",                     \
 	  "where that count came from")                                                           \
 	X(ST_V_SOURCE, STATS, "sr_variance_source", SA_FT_STR, SA_FA_NEVER, "",                     \
 	  "where the trials' Sharpe variance came from: variants, knob or null")                 \
+	X(ST_SR_VARIANCE, STATS, "sr_variance", SA_FT_NUM, SA_FA_NULL, "",                            \
+	  "V[SR]: the spread of the trials' Sharpe ratios the deflation assumed")                     \
 	X(ST_MEAN_NET, STATS, "mean_net_return", SA_FT_NUM, SA_FA_NULL, "return",                    \
 	  "mean net return per trade")                                                            \
 	X(ST_NET_RETURN, STATS, "net_return", SA_FT_NUM, SA_FA_NULL, "return",                       \
@@ -418,6 +477,12 @@ enum sa_fabsent {
 	  "the splits of the history measured")                                                   \
 	X(ST_PBO_BLOCKS, STATS, "pbo.blocks", SA_FT_NUM, SA_FA_NULL, "blocks",                       \
 	  "the block count the splits are made of")                                               \
+	X(ST_PBO_OOS_LOSS, STATS, "pbo.prob_oos_loss", SA_FT_NUM, SA_FA_NULL, "probability",          \
+	  "the best in-sample variant loses out of sample")                                           \
+	X(ST_PBO_SLOPE, STATS, "pbo.degradation_slope", SA_FT_NUM, SA_FA_NULL, "",                    \
+	  "out-of-sample Sharpe ratio against in-sample's, the fitted slope")                         \
+	X(ST_PBO_AT_BLOCKS, STATS, "pbo.value_at_blocks", SA_FT_NUM, SA_FA_MAY, "probability",        \
+	  "PBO at PBO_BLOCKS alone")                                                                  \
 	X(ST_PBO_SPREAD, STATS, "pbo.spread", SA_FT_OBJ, SA_FA_MAY, "",                              \
 	  "PBO's range over the block counts swept")                                              \
 	X(ST_PBO_SPREAD_MIN, STATS, "pbo.spread.min", SA_FT_NUM, SA_FA_NULL, "probability", "lowest") \
@@ -435,6 +500,10 @@ enum sa_fabsent {
 	  "points", "a backtesting.py optimize() grid's points")                                  \
 	X(ST_SEARCH_COUNTED, STATS, "declared_search.counted", SA_FT_NUM, SA_FA_NULL, "trials",      \
 	  "the trials the search counts for")                                                     \
+	X(SLR_RAN, SEALED_RUN, "ran", SA_FT_BOOL, SA_FA_NEVER, "",                                  \
+	  "the upload was run on the sealed bars")                                                \
+	X(SLR_RUN, SEALED_RUN, "run", SA_FT_STR, SA_FA_NULL, "",                                     \
+	  "the run's key in the ledger's history, null when it did not run")                      \
 	X(SL_OUTCOME, SEALED, "outcome", SA_FT_STR, SA_FA_NEVER, "",                                 \
 	  "fails, weaker, as_open, stronger, spent, not_run, failed, cut_short or refused")        \
 	X(SL_BARS, SEALED, "bars", SA_FT_NUM, SA_FA_NULL, "bars", "sealed bars")                     \
@@ -471,6 +540,10 @@ enum sa_fabsent {
 	X(VD_GATES, VERDICT, "gates", SA_FT_ARR, SA_FA_NEVER, "", "the readiness gates, in order")  \
 	X(VD_GATES_NAME, VERDICT, "gates[].name", SA_FT_STR, SA_FA_NEVER, "", "the gate")           \
 	X(VD_GATES_PASS, VERDICT, "gates[].pass", SA_FT_BOOL, SA_FA_NEVER, "", "it passed")         \
+	X(VD_GATES_VALUE, VERDICT, "gates[].value", SA_FT_NUM, SA_FA_NULL, "",                        \
+	  "its measured value, null when not measured")                                               \
+	X(VD_GATES_THRESHOLD, VERDICT, "gates[].threshold", SA_FT_NUM, SA_FA_NULL, "",                \
+	  "the value it is held to")                                                                  \
 	X(VD_GATES_WHY, VERDICT, "gates[].why", SA_FT_STR, SA_FA_NEVER, "", "its one line")         \
 	X(VD_VETOES, VERDICT, "vetoes", SA_FT_ARR, SA_FA_NEVER, "", "the vetoes that apply")        \
 	X(VD_VETOES_NAME, VERDICT, "vetoes[].name", SA_FT_STR, SA_FA_NEVER, "", "unsafe or lookahead") \

@@ -26,6 +26,7 @@
 /* Everything the scoring holds, so a single out: label can release it. */
 struct job {
 	cJSON *cfg, *run, *idx;
+	struct sa_sf ix;  /* idx held to the stage-file table, its fields read by their rows */
 	struct rp_exits exits;
 	struct rb_config conf;
 	struct da_ohlcv bars;
@@ -64,26 +65,42 @@ static void usage(FILE *fp)
 		"             2 bad command line, 3 the tool itself could not work\n", RB_TAIL_PCT);
 }
 
-/* The index's list key, which must hold want entries. Returns it, or NULL with why. */
-static const cJSON *list_of(const struct job *j, const char *key, size_t want, char *why, size_t len)
-{
-	const cJSON *l = cJSON_GetObjectItemCaseSensitive(j->idx, key);
+/* The index's lists of runs: the row of each, and of its runs' status and error. */
+enum list { WARMUP, HINDSIGHT, PERMUTATION };
+static const enum sa_field_id list_rows[][3] = {
+	[WARMUP] = { SA_FD_RBR_WARMUP, SA_FD_RBR_WARMUP_STATUS, SA_FD_RBR_WARMUP_ERROR },
+	[HINDSIGHT] = { SA_FD_RBR_HINDSIGHT, SA_FD_RBR_HINDSIGHT_STATUS, SA_FD_RBR_HINDSIGHT_ERROR },
+	[PERMUTATION] = { SA_FD_RBR_PERM, SA_FD_RBR_PERM_STATUS, SA_FD_RBR_PERM_ERROR },
+};
 
-	if (!cJSON_IsArray(l) || (want != SIZE_MAX && (size_t)cJSON_GetArraySize(l) != want)) {
-		sbx_stage_fail(why, len, "robust_runs.json %s does not hold the runs it must; run robust again", key);
+/* The index's list, which must hold want entries. Returns it, or NULL with why. */
+static const cJSON *list_of(struct job *j, enum list which, size_t want, char *why, size_t len)
+{
+	const cJSON *l = sa_sf_arr_or_null(&j->ix, NULL, list_rows[which][0]);
+
+	if (j->ix.broken[0]) {
+		sbx_stage_fail(why, len, "%s; run robust again", j->ix.broken);
+		return NULL;
+	}
+	if (!l || (want != SIZE_MAX && (size_t)cJSON_GetArraySize(l) != want)) {
+		sbx_stage_fail(why, len, "robust_runs.json %s does not hold the runs it must; run robust again",
+			       sa_fields[list_rows[which][0]].key);
 		return NULL;
 	}
 	return l;
 }
 
-/* Run i of list l. Returns 0, or -1 with why. */
-static int kept_run(const struct job *j, const cJSON *l, size_t i, struct kept *k, char *why, size_t len)
+/* Run i of list l (of the index's list which). Returns 0, or -1 with why. */
+static int kept_run(struct job *j, const cJSON *l, enum list which, size_t i, struct kept *k,
+		    char *why, size_t len)
 {
 	const cJSON *e = cJSON_GetArrayItem(l, (int)i);
 	char err[256];
 
-	k->status = sa_json_str(e, "status", NULL);
-	k->error = sa_json_str(e, "error", "");
+	k->status = sa_sf_str_or(&j->ix, e, list_rows[which][1], NULL);
+	k->error = sa_sf_str_or(&j->ix, e, list_rows[which][2], "");
+	if (j->ix.broken[0])
+		return sbx_stage_fail(why, len, "%s; run robust again", j->ix.broken);
 	if (!k->status || da_runsig_run(&j->sigs, e, &k->sig, &k->n, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "robust_runs.json: %s; run robust again", k->status ? err :
 			    "a run has no status");
@@ -95,11 +112,14 @@ static int kept_run(const struct job *j, const cJSON *l, size_t i, struct kept *
 /* What the index says it ran: the offsets, the permutations asked, the seed. */
 static int read_plan(struct job *j, char *why, size_t len)
 {
-	const cJSON *pct = cJSON_GetObjectItemCaseSensitive(j->idx, "warmup_offsets"), *p;
-	double perms = sa_json_num(j->idx, "permutations", NAN), seed = sa_json_num(j->idx, "seed", NAN);
-	double not_run = sa_json_num(j->idx, "runs_not_run", NAN);
+	const cJSON *pct = sa_sf_arr_or_null(&j->ix, NULL, SA_FD_RBR_OFFSETS), *p;
+	double perms = sa_sf_num_or(&j->ix, NULL, SA_FD_RBR_PERMUTATIONS, NAN);
+	double seed = sa_sf_num_or(&j->ix, NULL, SA_FD_RBR_SEED, NAN);
+	double not_run = sa_sf_num_or(&j->ix, NULL, SA_FD_RBR_NOT_RUN, NAN);
 
-	if (!cJSON_IsArray(pct) || cJSON_GetArraySize(pct) > RB_MAX_OFFSETS || !(perms >= 0) ||
+	if (j->ix.broken[0])
+		return sbx_stage_fail(why, len, "%s; run robust again", j->ix.broken);
+	if (!pct || cJSON_GetArraySize(pct) > RB_MAX_OFFSETS || !(perms >= 0) ||
 	    perms > 1e9 || !(seed >= 0) || seed > 4294967295.0 || !(not_run >= 0) || not_run > 1e9)
 		return sbx_stage_fail(why, len, "robust_runs.json does not say what it ran; run robust again");
 	j->conf.n_offsets = 0;
@@ -118,7 +138,6 @@ static int read_plan(struct job *j, char *why, size_t len)
 static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512], bars_sha[65];
-	bool ok;
 
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
 	if (!j->cfg)
@@ -130,21 +149,26 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return sbx_stage_fail(why, len, "%s; robustness was not checked", err);
 	if (o->inspect)
 		j->conf.costs.exits = &j->exits;
-	j->idx = sa_json_read_stage(o->runs, &ok, err, sizeof err);
-	if (!j->idx)
-		return sbx_stage_fail(why, len, "robust_runs.json unusable (%s); robustness was not checked", err);
-	if (!ok)
-		return sbx_stage_fail(why, len, "%s", sa_json_str(j->idx, "reason", "the runs could not be made"));
+	/* through the stage-file table: its head checked, each field by its row */
+	sa_sf_open_path(&j->ix, o->runs, SA_SF_ROBUST_RUNS);
+	j->idx = j->ix.root;
+	j->ix.borrowed = true; /* the job releases the tree */
+	if (!j->idx || j->ix.broken[0])
+		return sbx_stage_fail(why, len, "robust_runs.json unusable (%s); robustness was not checked",
+				      j->ix.status);
+	if (!j->ix.ok)
+		return sbx_stage_fail(why, len, "%s", j->ix.status);
 	if (read_plan(j, why, len) < 0)
 		return -1;
 	if (rb_full_run_read(o->run, o->data, j->cfg, &j->run, &j->bars, &j->full, why, len) < 0)
 		return -1;
 	if (da_bars_sha256(&j->bars, bars_sha, why, len) < 0)
 		return -1;
-	if (strcmp(bars_sha, sa_json_str(j->idx, "bars_sha256", "")) != 0)
+	if (strcmp(bars_sha, sa_sf_str_or(&j->ix, NULL, SA_FD_RBR_BARS_SHA, "")) != 0)
 		return sbx_stage_fail(why, len, "robust_runs.json was made on other bars than '%s' gives; run robust "
 			    "again", o->data);
-	if (da_runsig_read(o->signals, sa_json_str(j->idx, "signals_sha256", ""), &j->sigs, err, sizeof err) < 0)
+	if (da_runsig_read(o->signals, sa_sf_str_or(&j->ix, NULL, SA_FD_RBR_SIGNALS_SHA, ""), &j->sigs,
+			   err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "%s", err);
 	j->perm.null = calloc(j->conf.permutations ? j->conf.permutations : 1, sizeof *j->perm.null);
 	j->perm.trades = calloc(j->conf.permutations ? j->conf.permutations : 1, sizeof *j->perm.trades);
@@ -157,7 +181,7 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 static int score_warmup(struct job *j, char *why, size_t len)
 {
 	struct rb_config *c = &j->conf;
-	const cJSON *l = list_of(j, "warmup", c->n_offsets, why, len);
+	const cJSON *l = list_of(j, WARMUP, c->n_offsets, why, len);
 	struct kept k[RB_MAX_OFFSETS];
 	size_t n = j->bars.n;
 
@@ -170,7 +194,7 @@ static int score_warmup(struct job *j, char *why, size_t len)
 	for (size_t i = 0; i < c->n_offsets; i++) {
 		size_t offset = rb_offset_bar(n, c->offset_pct[i]);
 
-		if (kept_run(j, l, i, &k[i], why, len) < 0)
+		if (kept_run(j, l, WARMUP, i, &k[i], why, len) < 0)
 			return -1;
 		if (k[i].sig && k[i].n != n - offset)
 			return sbx_stage_fail(why, len, "robust_runs.json: warm-up %d%% ran on %zu bars, not %zu",
@@ -236,13 +260,13 @@ static int score_hindsight(struct job *j, char *why, size_t len)
 		sbx_stage_fail(why, len, "out of memory");
 		goto out;
 	}
-	if (!(l = list_of(j, "hindsight", ran, why, len)))
+	if (!(l = list_of(j, HINDSIGHT, ran, why, len)))
 		goto out;
 	memset(stay, 1, j->bars.n);
 	for (i = 0; i < ran; i++) {
 		bool tick = i == h->n_rot;
 
-		if (kept_run(j, l, i, &k, why, len) < 0)
+		if (kept_run(j, l, HINDSIGHT, i, &k, why, len) < 0)
 			goto out;
 		if (hindsight_run(j, &copy[i].s, &k, &real, tick ? NULL : stay,
 				  tick ? &h->tick_profit : &h->rot_profit[i],
@@ -292,7 +316,7 @@ static int score_permutations(struct job *j, char *why, size_t len)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	size_t *order = malloc(j->bars.n * sizeof *order);
-	const cJSON *l = list_of(j, "permutation", SIZE_MAX, why, len);
+	const cJSON *l = list_of(j, PERMUTATION, SIZE_MAX, why, len);
 	size_t made = l ? (size_t)cJSON_GetArraySize(l) : 0;
 	struct rb_perm p = {0};
 	struct kept k;
@@ -316,7 +340,7 @@ static int score_permutations(struct job *j, char *why, size_t len)
 		goto out;
 	}
 	for (size_t i = 0; i < made; i++) {
-		if (kept_run(j, l, i, &k, why, len) < 0)
+		if (kept_run(j, l, PERMUTATION, i, &k, why, len) < 0)
 			goto out;
 		if (rb_perm_make(&j->bars, rng, order, &p) < 0 || score_perm(j, &p, &k) < 0) {
 			sbx_stage_fail(why, len, "out of memory");

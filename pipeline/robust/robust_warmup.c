@@ -13,6 +13,7 @@
 #include "robust_core.h"
 #include "sbx_report.h"
 #include "signals.h"
+#include "stagefile.h"
 
 int rb_offsets_parse(const char *text, int *pct, size_t *n, char *why, size_t whylen)
 {
@@ -79,14 +80,20 @@ int rb_full_run_read(const char *run_path, const char *data, const cJSON *cfg, c
 		     struct da_ohlcv *bars, int8_t **full, char *why, size_t whylen)
 {
 	char err[512];
-	bool ok;
+	struct sa_sf sf;
 
 	*full = NULL;
-	*run = sa_json_read_stage(run_path, &ok, err, sizeof err);
-	if (!*run) {
-		snprintf(why, whylen, "run.json unusable (%s); robustness was not checked", err);
+	*run = NULL;
+	/* through the stage-file table: its head checked; a failed run's record is still read */
+	sa_sf_open_path(&sf, run_path, SA_SF_RUN);
+	if (!sa_sf_present(&sf) || sf.broken[0]) {
+		snprintf(why, whylen, "run.json unusable (%s); robustness was not checked", sf.status);
+		sa_sf_close(&sf);
 		return -1;
 	}
+	*run = sf.root;
+	sf.root = NULL; /* the caller's */
+	sa_sf_close(&sf);
 	if (da_ohlcv_load_config(data, cfg, bars, err, sizeof err) < 0) {
 		snprintf(why, whylen, "data '%s' unusable: %s", data, err);
 		return -1;

@@ -74,7 +74,8 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 {
 	char err[512];
 	int8_t *full = NULL;
-	bool ok;
+	struct sa_sf run;
+	double n_bars = 0;
 	int rc;
 
 	if (!o->strategy)
@@ -84,13 +85,22 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
 	if (sbx_limits_from_config(j->cfg, &j->lim, why, len) < 0)
 		return -1;
-	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
-	if (!j->run)
-		return sbx_stage_fail(why, len, "run.json unusable (%s); the sealed bars were not run", err);
+	/* through the stage-file table: its head checked; a failed run's record is still read */
+	sa_sf_open_path(&run, o->run, SA_SF_RUN);
+	sa_sf_num(&run, NULL, SA_FD_RUN_N_BARS, &n_bars);
+	if (!sa_sf_present(&run) || run.broken[0]) {
+		sbx_stage_fail(why, len, "run.json unusable (%s); the sealed bars were not run",
+			       run.broken[0] ? run.broken : run.status);
+		sa_sf_close(&run);
+		return -1;
+	}
+	j->run = run.root;
+	run.root = NULL; /* the job's */
+	sa_sf_close(&run);
 	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "sealed data unusable: %s", err);
 	/* a refused upload is not run again, on any data */
-	rc = da_run_signals(j->run, (size_t)fmax(0, sa_json_num(j->run, "n_bars", 0)),
+	rc = da_run_signals(j->run, (size_t)fmax(0, n_bars),
 			    DA_RUN_UNCONTAINED, &full, why, len);
 	free(full);
 	if (rc < 0)

@@ -23,7 +23,8 @@
 #include "sealed_core.h"
 
 struct job {
-	cJSON *cfg, *idx;
+	cJSON *cfg;
+	char run[65];              /* sealed_run.json's key of the run, "" when it did not run */
 	struct da_ohlcv bars;
 	struct rp_costs costs;
 	struct rp_exits exits;
@@ -79,19 +80,24 @@ static int read_exits(const struct sbx_stage_args *o, struct job *j, char *why, 
 /* The open data's edge from replay.json, the holdout's open answer. */
 static int read_open(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
-	char err[512];
-	bool ok;
-	cJSON *rp = sa_json_read_stage(o->replay, &ok, err, sizeof err);
+	struct sa_sf rp;
+	double trades = 0, net = NAN;
+	bool ruined = true;
 
-	if (!rp || !ok) {
-		cJSON_Delete(rp);
-		return sbx_stage_fail(why, len, "replay.json unusable (%s); the sealed bars were not scored",
-				      rp ? "not ok" : err);
+	sa_sf_open_path(&rp, o->replay, SA_SF_REPLAY);
+	j->open_mean = NAN;
+	sa_sf_num(&rp, NULL, SA_FD_RP_MEAN_NET, &j->open_mean);
+	sa_sf_num(&rp, NULL, SA_FD_RP_TRADES, &trades);
+	sa_sf_bool(&rp, NULL, SA_FD_RP_RUINED, &ruined);
+	sa_sf_num(&rp, NULL, SA_FD_RP_NET, &net);
+	if (!rp.ok || rp.broken[0]) {
+		sbx_stage_fail(why, len, "replay.json unusable (%s); the sealed bars were not scored",
+			       rp.broken[0] ? rp.broken : sa_sf_present(&rp) ? "not ok" : rp.status);
+		sa_sf_close(&rp);
+		return -1;
 	}
-	j->open_mean = sa_json_num(rp, "mean_net_return", NAN);
-	j->open_holds = sa_json_num(rp, "trades", 0) > 0 && !sa_json_bool(rp, "ruined", true) &&
-			j->open_mean > 0 && sa_json_num(rp, "net_return", NAN) > 0;
-	cJSON_Delete(rp);
+	j->open_holds = trades > 0 && !ruined && j->open_mean > 0 && net > 0;
+	sa_sf_close(&rp);
 	return 0;
 }
 
@@ -100,22 +106,24 @@ static int read_open(const struct sbx_stage_args *o, struct job *j, char *why, s
  * or their noise, and the same audit, made again, keeps both. */
 static int identify(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
-	char h[2][65], err[512] = "", both[2 * 65], head[64];
-	cJSON *in = o->inspect ? sa_json_read(o->inspect, SA_JSON_CAP, err, sizeof err) : NULL;
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(in, "strategy"), "normalised");
-	const char *structure = sa_json_str(n, "structure_sha256", "");
+	char h[2][65], err[512] = "", both[2 * 65], head[64], structure[65] = "";
+	struct sa_sf in;
 
+	if (o->inspect)
+		sa_sf_open_path(&in, o->inspect, SA_SF_INSPECT);
+	else
+		sa_sf_view(&in, NULL, SA_SF_INSPECT);
+	snprintf(structure, sizeof structure, "%s", sa_sf_str_or(&in, NULL, SA_FD_IN_NORM_STRUCTURE, ""));
+	sa_sf_close(&in);
+	if (in.broken[0])
+		return sbx_stage_fail(why, len, "%s", in.broken);
 	snprintf(head, sizeof head, "open %.17g %d", j->open_mean, j->open_holds);
 	if (sa_sha256_file(o->strategy, h[0], err, sizeof err) < 0 ||
 	    sl_knobs_hash(j->cfg, "sealed sealed_score", head, h[1], err, sizeof err) < 0 ||
-	    sa_sha256_file(o->data, j->audit.set, err, sizeof err) < 0) {
-		cJSON_Delete(in);
+	    sa_sha256_file(o->data, j->audit.set, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "cannot hash the audit's files: %s", err);
-	}
 	/* a lineage is the code with its constants abstracted; without it, the upload itself */
 	snprintf(j->audit.lineage, sizeof j->audit.lineage, "%s", strlen(structure) == 64 ? structure : h[0]);
-	cJSON_Delete(in);
 	snprintf(both, sizeof both, "%s%s", h[0], h[1]);
 	if (sa_sha256_buf(both, strlen(both), j->audit.id, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "cannot hash the audit: %s", err);
@@ -146,18 +154,24 @@ static int take_budget(struct job *j, char *why, size_t len)
 static int read_index(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512], key[65];
-	bool ok;
+	struct sa_sf idx;
+	bool ran = false, present;
 
-	j->idx = sa_json_read_stage(o->runs, &ok, err, sizeof err);
-	if (!j->idx)
-		return sbx_stage_fail(why, len, "sealed_run.json unusable: %s", err);
-	if (!ok)
-		return sbx_stage_fail(why, len, "%s", sa_json_str(j->idx, "reason", "the sealed run failed"));
-	if (!sa_json_bool(j->idx, "ran", false))
+	sa_sf_open_path(&idx, o->runs, SA_SF_SEALED_RUN);
+	present = sa_sf_present(&idx);
+	sa_sf_bool(&idx, NULL, SA_FD_SLR_RAN, &ran);
+	snprintf(j->run, sizeof j->run, "%s", sa_sf_str_or(&idx, NULL, SA_FD_SLR_RUN, ""));
+	sa_sf_close(&idx);
+	if (!present || idx.broken[0])
+		return sbx_stage_fail(why, len, "sealed_run.json unusable: %s",
+				      idx.broken[0] ? idx.broken : idx.status);
+	if (!idx.ok)
+		return sbx_stage_fail(why, len, "%s", idx.status);
+	if (!ran)
 		return 1;
 	if (sl_run_key(o->strategy, j->cfg, key, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "cannot hash the upload: %s", err);
-	if (strcmp(key, sa_json_str(j->idx, "run", "")))
+	if (strcmp(key, j->run))
 		return sbx_stage_fail(why, len, "sealed_run.json is another upload's or other knobs' run; "
 				      "run sealed again");
 	return 0;
@@ -200,7 +214,7 @@ static int judge(struct job *j, char *why, size_t len)
 	char status[16] = "", err[512];
 	struct sl_score sc;
 	struct sl_draws d;
-	int found = sl_runs_get(j->db, j->audit.set, sa_json_str(j->idx, "run", ""), status, &j->sig,
+	int found = sl_runs_get(j->db, j->audit.set, j->run, status, &j->sig,
 				&j->n_sig, err, sizeof err);
 
 	if (found < 0)
@@ -283,7 +297,6 @@ static cJSON *score_stage(const struct sbx_stage_args *o, char *err, size_t errl
 	sqlite3_close(j.db);
 	free(j.sig);
 	da_ohlcv_release(&j.bars);
-	cJSON_Delete(j.idx);
 	cJSON_Delete(j.cfg);
 	return res;
 }

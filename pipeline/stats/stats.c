@@ -15,6 +15,7 @@
 #include "ohlcv.h"
 #include "ohlcv_json.h"
 #include "signals.h"
+#include "stagefile.h"
 #include "stats_curves.h"
 #include "stats_io.h"
 #include "stats_pbo.h"
@@ -155,8 +156,45 @@ struct loaded {
 	int8_t *signals;
 	char replay_err[512], config_err[512], trades_err[512], equity_err[512];
 	char data_err[512], signals_err[512];
+	char broken[512];  /* the first field an input file held against the table broke, or "" */
+	bool scored_live, tradelog;  /* replay.json's "scored" is "live"; its "mode" "tradelog" */
 	struct sts_stage_in in;
 };
+
+/* path through the stage-file table as file id: the tree when it is present and its head is the
+ * table's (a failed stage's record too, *ok false), else NULL with why in err. */
+static cJSON *open_stage(const char *path, enum sa_sfile_id id, bool *ok, char *err, size_t errlen)
+{
+	struct sa_sf f;
+	cJSON *root;
+
+	sa_sf_open_path(&f, path, id);
+	*ok = f.ok;
+	if (!f.ok)
+		sa_fmt(err, errlen, "%s", f.status);
+	if (!sa_sf_present(&f) || f.broken[0]) {
+		sa_sf_close(&f);
+		return NULL;
+	}
+	root = f.root;
+	f.root = NULL; /* the caller's */
+	sa_sf_close(&f);
+	return root;
+}
+
+/* A view of tree (file id) to read its fields by their rows; sa_sf_close is not needed. */
+static struct sa_sf *view(struct sa_sf *f, const cJSON *tree, enum sa_sfile_id id)
+{
+	sa_sf_view(f, tree, id);
+	return f;
+}
+
+/* The first break of the table a view f recorded, kept for stats.json's reason. */
+static void keep_break(struct loaded *L, const struct sa_sf *f)
+{
+	if (f->broken[0] && !L->broken[0])
+		sa_fmt(L->broken, sizeof(L->broken), "%s", f->broken);
+}
 
 /* Reads a capped file and hands it to parse; failures become err. */
 static char *read_capped(const char *path, const char *what, size_t *len, char *err, size_t errlen)
@@ -196,15 +234,16 @@ static void scored_signals(struct loaded *L, const char *lookahead)
 {
 	char err[480];
 	int8_t *live = NULL;
+	bool ok;
 	int rc;
 
-	if (strcmp(sa_json_str(L->replay, "scored", ""), "live"))
+	if (!L->scored_live)
 		return;
 	if (!lookahead) {
 		sa_fmt(L->signals_err, sizeof(L->signals_err), "replay.json scored the live decisions, "
 		       "and no lookahead.json was given to replay them again");
 		rc = DA_LIVE_ERROR;
-	} else if (!(L->lookahead = sa_json_read(lookahead, SA_JSON_CAP, err, sizeof(err)))) {
+	} else if (!(L->lookahead = open_stage(lookahead, SA_SF_LOOKAHEAD, &ok, err, sizeof(err)))) {
 		sa_fmt(L->signals_err, sizeof(L->signals_err), "lookahead.json: %s", err);
 		rc = DA_LIVE_ERROR;
 	} else {
@@ -222,6 +261,7 @@ static void scored_signals(struct loaded *L, const char *lookahead)
 static void load_tearsheet(struct loaded *L, const char *data, const char *run, const char *lookahead)
 {
 	char err[480];
+	bool ok;
 
 	L->in.data_err = L->data_err;
 	L->in.signals_err = L->signals_err;
@@ -237,7 +277,7 @@ static void load_tearsheet(struct loaded *L, const char *data, const char *run, 
 	L->in.data = &L->data;
 	if (!run)
 		return;
-	L->run = sa_json_read(run, SA_JSON_CAP, err, sizeof(err));
+	L->run = open_stage(run, SA_SF_RUN, &ok, err, sizeof(err));
 	if (!L->run)
 		sa_fmt(L->signals_err, sizeof(L->signals_err), "run.json: %s", err);
 	else if (da_run_signals(L->run, L->data.n, DA_RUN_ENTRIES, &L->signals, L->signals_err,
@@ -255,11 +295,14 @@ static void load_neighbourhood(struct loaded *L, const char *path);
 static void load_ledger(struct loaded *L, const char *path)
 {
 	char err[512];
+	struct sa_sf f;
 	bool ok;
 
-	L->ledger = sa_json_read_stage(path, &ok, err, sizeof(err));
-	if (L->ledger && ok && sa_json_bool(L->ledger, "used", false))
+	L->ledger = open_stage(path, SA_SF_LEDGER, &ok, err, sizeof(err));
+	view(&f, L->ledger, SA_SF_LEDGER);
+	if (L->ledger && ok && sa_sf_bool_or(&f, NULL, SA_FD_LG_USED, false))
 		L->in.ledger = L->ledger;
+	keep_break(L, &f);
 }
 
 /* The searches the upload declares: inspect.json's hyperopt space and run.json's
@@ -270,10 +313,10 @@ static void load_search(struct loaded *L, const char *inspect, const char *run)
 	char err[512];
 	bool ok;
 
-	L->inspect = sa_json_read_stage(inspect, &ok, err, sizeof(err));
+	L->inspect = open_stage(inspect, SA_SF_INSPECT, &ok, err, sizeof(err));
 	L->in.inspect = L->inspect && ok ? L->inspect : NULL;
 	if (!L->run && run)
-		L->run = sa_json_read(run, SA_JSON_CAP, err, sizeof(err));
+		L->run = open_stage(run, SA_SF_RUN, &ok, err, sizeof(err));
 	L->in.run = L->run;
 }
 
@@ -310,9 +353,14 @@ static void log_span(struct loaded *L)
 static void load_all(struct loaded *L, const struct args *a)
 {
 	char tp[4096], ep[4096];
+	struct sa_sf f;
 	bool ok;
 
-	L->replay = sa_json_read_stage(a->replay, &ok, L->replay_err, sizeof(L->replay_err));
+	L->replay = open_stage(a->replay, SA_SF_REPLAY, &ok, L->replay_err, sizeof(L->replay_err));
+	view(&f, L->replay, SA_SF_REPLAY);
+	L->scored_live = !strcmp(sa_sf_str_or(&f, NULL, SA_FD_RP_SCORED, ""), "live");
+	L->tradelog = !strcmp(sa_sf_str_or(&f, NULL, SA_FD_RP_MODE, ""), "tradelog");
+	keep_break(L, &f);
 	L->config = sa_json_read(a->config, SA_JSON_CAP, L->config_err, sizeof(L->config_err));
 	L->in.replay = L->replay;
 	L->in.replay_err = L->replay_err;
@@ -322,7 +370,7 @@ static void load_all(struct loaded *L, const struct args *a)
 	if (L->replay && ok)
 		load_csvs(L, a->trades ? a->trades : beside(a->replay, "trades.csv", tp, sizeof(tp)),
 			  a->equity ? a->equity : beside(a->replay, "equity.csv", ep, sizeof(ep)));
-	if (!strcmp(sa_json_str(L->replay, "mode", ""), "tradelog"))
+	if (L->tradelog)
 		log_span(L);
 	if (a->variants)
 		load_variants(L, a->variants);
@@ -334,16 +382,20 @@ static void load_all(struct loaded *L, const struct args *a)
 		load_search(L, a->inspect, a->run);
 }
 
-/* The return matrix a family's file (j, read from path; "declared" true) names, beside it, into
- * *m (caller frees) of *cols columns of *bars. Returns 0, or -1 with err (none declared: err
- * left empty). */
-static int read_matrix(const char *path, const cJSON *j, double **m, size_t *bars, size_t *cols,
-		       char *err, size_t errlen)
+/* The return matrix a family's file (j, file id, read from path; "declared" true) names,
+ * beside it, into *m (caller frees) of *cols columns of *bars. Returns 0, or -1 with err (none
+ * declared, or a field breaking the table, kept in L->broken: err left empty). */
+static int read_matrix(struct loaded *L, const char *path, const cJSON *j, enum sa_sfile_id id,
+		       double **m, size_t *bars, size_t *cols, char *err, size_t errlen)
 {
-	const char *name = sa_json_str(j, "matrix", "");
+	bool nb = id == SA_SF_NEIGHBOURHOOD;
+	struct sa_sf f;
+	const char *name = sa_sf_str_or(view(&f, j, id), NULL, nb ? SA_FD_NB_MATRIX : SA_FD_VR_MATRIX, "");
+	bool declared = sa_sf_bool_or(&f, NULL, nb ? SA_FD_NB_DECLARED : SA_FD_VR_DECLARED, false);
 	char mp[4096];
 
-	if (!sa_json_bool(j, "declared", false))
+	keep_break(L, &f);
+	if (!declared || f.broken[0])
 		return -1;
 	if (!*name || strchr(name, '/') || name[0] == '.') {
 		sa_fmt(err, errlen, "%s names no matrix file", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
@@ -357,12 +409,13 @@ static void load_variants(struct loaded *L, const char *path)
 {
 	bool ok;
 
-	L->variants = sa_json_read_stage(path, &ok, L->variants_err, sizeof(L->variants_err));
+	L->variants = open_stage(path, SA_SF_VARIANTS, &ok, L->variants_err, sizeof(L->variants_err));
 	L->in.variants = L->variants;
 	L->in.variants_err = L->variants_err;
 	L->in.matrix_err = L->matrix_err;
-	if (L->variants && ok && read_matrix(path, L->variants, &L->matrix, &L->in.m_bars, &L->in.m_cols,
-					     L->matrix_err, sizeof(L->matrix_err)) == 0)
+	if (L->variants && ok && read_matrix(L, path, L->variants, SA_SF_VARIANTS, &L->matrix,
+					     &L->in.m_bars, &L->in.m_cols, L->matrix_err,
+					     sizeof(L->matrix_err)) == 0)
 		L->in.matrix = L->matrix;
 }
 
@@ -371,12 +424,13 @@ static void load_neighbourhood(struct loaded *L, const char *path)
 {
 	bool ok;
 
-	L->nb = sa_json_read_stage(path, &ok, L->nb_err, sizeof(L->nb_err));
+	L->nb = open_stage(path, SA_SF_NEIGHBOURHOOD, &ok, L->nb_err, sizeof(L->nb_err));
 	L->in.neighbourhood = L->nb && ok ? L->nb : NULL;
 	L->in.neighbourhood_err = L->nb_err;
 	L->in.nb_matrix_err = L->nb_matrix_err;
-	if (L->in.neighbourhood && read_matrix(path, L->nb, &L->nb_matrix, &L->in.nb_bars, &L->in.nb_cols,
-					       L->nb_matrix_err, sizeof(L->nb_matrix_err)) == 0)
+	if (L->in.neighbourhood && read_matrix(L, path, L->nb, SA_SF_NEIGHBOURHOOD, &L->nb_matrix,
+					       &L->in.nb_bars, &L->in.nb_cols, L->nb_matrix_err,
+					       sizeof(L->nb_matrix_err)) == 0)
 		L->in.nb_matrix = L->nb_matrix;
 }
 
@@ -463,6 +517,9 @@ int main(int argc, char **argv)
 	load_all(&L, &a);
 	L.in.curves = &curves;
 	out = sts_stage(&L.in);
+	/* an input file breaking the table is no input: the statistics say so, naming the field */
+	if (L.broken[0])
+		sa_json_fail(out, L.broken);
 	/* the buy and hold over the whole series, as the equity chart sets it beside the strategy */
 	if (sts_write_curves(&a.curves, &L.in, L.in.data ? &L.data : NULL, out, err, sizeof err) < 0)
 		sa_die("%s", err);

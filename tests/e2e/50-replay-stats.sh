@@ -230,7 +230,8 @@ import pandas as pd
 c = pd.read_csv(sys.argv[1])["close"]
 f, s = c.rolling(24).mean(), c.rolling(96).mean()
 sig = [0 if pd.isna(b) else (1 if a > b else -1) for a, b in zip(f, s)]
-json.dump({"ok": True, "status": "ok", "n_bars": len(sig), "signals": sig}, open(sys.argv[2], "w"))
+json.dump({"stage": "sandbox", "schema": 1, "ok": True, "status": "ok", "n_bars": len(sig), "signals": sig},
+          open(sys.argv[2], "w"))
 PYEOF
 	check "replay and stats on the synthetic series" run_pair "$TMP/h" "$TMP/ma.json"
 	check "the numpy replay runs" sh -c "'$PY' tests/bench/replay_ref.py '$DATA' '$TMP/ma.json' 5 2 1 10 >'$TMP/ref.json'"

@@ -3,8 +3,9 @@
 # (lib/base/stagefile.h), and the verdict and the nightly read the stage files through that
 # table: in the files of real audits, every field they read removed, then mistyped, one at a
 # time, makes the verdict INCOMPLETE naming the file and the field, and the nightly's row name
-# them in its note (stage_fields.py), never a default that lets the gates speak; a field the
-# table says may be absent is not a break.
+# them in its note (stage_fields.py), never a default that lets the gates speak, and the
+# report exit 3 naming them (for the rows its sources take); a field the table says may be
+# absent is not a break.
 . "$(dirname "$0")/../lib.sh"
 unset LLM_API_KEY
 
@@ -157,6 +158,45 @@ else
 	not_ok "each field the nightly's row reads, removed or mistyped, is named in its note" \
 		"$(grep -v '^# never' "$TMP/nightly.log" | head -n 8)"
 fi
+# The report: each row its sources take (report/*.c), removed and mistyped in the overfit audit
+# (its variants, PBO and gates), makes it exit 3 naming the file and the field.
+if "$PY" tests/e2e/stage_fields.py --report "$BIN/report" "$TMP/fields.txt" "$TMP/work" \
+	out/e2e-fields-overfit >"$TMP/report.log" 2>&1; then
+	ok "each field the report reads by its row, removed or mistyped, stops it naming the field ($(sed -n 's/^# \([0-9]* of [0-9]*\) rows.*/\1/p' "$TMP/report.log") rows)"
+else
+	not_ok "each field the report reads by its row, removed or mistyped, stops it naming the field" \
+		"$(grep -v '^# never' "$TMP/report.log" | head -n 8)"
+fi
+# stats.json without its trials: the report names the break rather than showing the trials n/a
+cp -r "$TMP/no-trials-row" "$TMP/no-trials-report"
+"$BIN/report" --dir "$TMP/no-trials-report" --name x --templates templates >/dev/null 2>"$TMP/report-err.txt"
+expect_eq "the report of an audit whose stats.json has no trials: exit 3 naming them" \
+	'3 report: a stage file does not hold what its stage writes: stats.json: the field "trials" is missing' \
+	"$? $(cat "$TMP/report-err.txt")"
+
+# The statistics take the fields of their inputs they decide by (replay.json's mode and scored,
+# ledger.json's used, variants.json's and neighbourhood.json's declared and matrix) by their
+# rows: each mistyped in the honest audit makes stats.json "ok": false naming the file and field.
+stats_break() {  # FILE KEY: stats.json's ok and reason with FILE's KEY a number
+	local d="$TMP/stats-$1-$2"
+	mkdir -p "$d" && cp out/$H/*.json out/$H/*.bin "$d/" || return 3
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d[sys.argv[2]]=7; json.dump(d,open(sys.argv[1],"w"))' \
+		"$d/$1" "$2" || return 3
+	"$BIN/stats" --replay "$d/replay.json" --variants "$d/variants.json" \
+		--neighbourhood "$d/neighbourhood.json" --config "$d/config.json" --data data/ohlcv.csv \
+		--run "$d/run.json" --lookahead "$d/lookahead.json" --ledger "$d/ledger.json" \
+		--inspect "$d/inspect.json" -o "$d/stats.json" --benchmark-out "$d/b.csv" \
+		--rolling-out "$d/r.csv" --walkforward-out "$d/w.csv" --fan-out "$d/f.csv" || return 3
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["ok"], d.get("reason"))' "$d/stats.json"
+}
+for fk in "replay.json mode" "replay.json scored" "ledger.json used" "variants.json declared" \
+	"variants.json matrix" "neighbourhood.json declared" "neighbourhood.json matrix"; do
+	set -- $fk
+	case $2 in declared | used) want=boolean ;; scored) want="string or null" ;; *) want=string ;; esac
+	expect_eq "stats with $1's $2 a number: not ok, naming it" \
+		"False $1: the field \"$2\" is not a $want" "$(stats_break "$1" "$2")"
+done
+
 # stats.json without its trials: the row names the break, and shows none of stats.json's figures
 "$BIN/nightly" row --dir "$TMP/no-trials-row" >"$TMP/row.json" 2>/dev/null
 expect_eq "the row of an audit whose stats.json has no trials: its note names them, no Sharpe ratio" \

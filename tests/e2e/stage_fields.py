@@ -4,6 +4,7 @@ of the stage-file table removed, then mistyped, one at a time, in the files of r
 
 usage: stage_fields.py VERDICT FIELDS WORKDIR AUDIT_DIR...
        stage_fields.py --nightly NIGHTLY FIELDS WORKDIR AUDIT_DIR...
+       stage_fields.py --report REPORT FIELDS WORKDIR AUDIT_DIR...
 
 FIELDS is `verdict --fields`' output (file, key, type, absent, unit, meaning a line). For each
 audit directory and each row whose field that audit's file holds (for "a[].b", in the array's
@@ -16,9 +17,17 @@ audit that fails, a summary line per row that was never read, and exits 1 on any
 
 With --nightly the reader is `nightly row --dir`: the row read the field when it differs from
 the untouched directory's; then the row's note must name the file and the field (a verdict.json
-breaking the table makes the row FAILED as well)."""
+breaking the table makes the row FAILED as well).
+
+With --report the reader is the report (`report --dir`, the page and its files written into the
+copy): it read the field when its exit, its message or report.html differ from the untouched
+directory's; then it must exit 3 with a message naming the file and the field. Only the rows
+the report's sources (report/*.c) name are tried, each run of the report being seconds."""
+import glob
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -131,12 +140,63 @@ class NightlyRow:
         return named, named, right, "verdict %s, note: %s" % (v["verdict"], note)
 
 
+class ReportPage:
+    """The report: a break makes it exit 3 naming the file and the field."""
+
+    @staticmethod
+    def least(rows):
+        """the verdict's, the trials' and the forward section's rows"""
+        return 15
+
+    @staticmethod
+    def only(rows):
+        """the rows the report's sources take (SA_FD_<id> of the table's X(<id>, FILE, "key"))"""
+        head = open("lib/base/stagefile.h", encoding="utf-8").read()
+        files = dict(re.findall(r'^\s*X\(([A-Z_]+), "([a-z_]+\.jsonl?)"', head, re.M))
+        keys = {i: (files[f], k) for i, f, k in
+                re.findall(r'^\s*X\(([A-Z0-9_]+), ([A-Z_]+), "([^"]+)"', head, re.M) if f in files}
+        used = set()
+        for src in glob.glob("report/*.c"):
+            used.update(re.findall(r"\bSA_FD_([A-Z0-9_]+)", open(src, encoding="utf-8").read()))
+        want = {keys[i] for i in used if i in keys}
+        return [r for r in rows if (r[0], r[1]) in want]
+
+    def __init__(self, binary):
+        self.binary = binary
+
+    def run(self, workdir, src, name, mutate):
+        d = copy_dir(workdir, src, name, mutate)
+        p = subprocess.run([self.binary, "--dir", d, "--name", "fields", "--templates",
+                            "templates"], capture_output=True, text=True)
+        page = os.path.join(d, "report.html")
+        html = hashlib.sha256(open(page, "rb").read()).hexdigest() if p.returncode == 0 else ""
+        return {"rc": p.returncode, "said": p.stderr.strip(), "html": html}
+
+    @staticmethod
+    def outcome(v):
+        return json.dumps(v, sort_keys=True)
+
+    @staticmethod
+    def judged(v, name, key):
+        said = v["said"]
+        broke = v["rc"] == 3 and "does not hold what its stage writes" in said
+        return (broke, name in said and '"%s"' % key in said, v["rc"] == 3,
+                "exit %d: %s" % (v["rc"], said))
+
+
 def main():
     args = sys.argv[1:]
-    reader = NightlyRow(args.pop(1)) if args[0] == "--nightly" else Verdict(args[0])
+    if args[0] == "--nightly":
+        reader = NightlyRow(args.pop(1))
+    elif args[0] == "--report":
+        reader = ReportPage(args.pop(1))
+    else:
+        reader = Verdict(args[0])
     fields, workdir = args[1:3]
     dirs = args[3:]
     rows = [line.rstrip("\n").split("\t") for line in open(fields) if line.strip()]
+    if hasattr(reader, "only"):
+        rows = reader.only(rows)
     failed = 0
     read = {}
     for src in dirs:

@@ -4,16 +4,29 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "ohlcv.h"
 #include "ohlcv_json.h"
-#include "report_figures.h"
 #include "report_input.h"
 #include "report_model.h"
 #include "report_fmt.h"
 #include "report_checks.h"
+
+/* The model of a hand-made input: its trees held to the stage-file table first, as the loader
+ * does. */
+static cJSON *build(struct rpt_input *in)
+{
+	cJSON *m;
+
+	assert_int_equal(rpt_input_views(in), 0);
+	m = rpt_model_build(in, "x");
+	free(in->sf);
+	in->sf = NULL;
+	return m;
+}
 
 static const char *text_at(const cJSON *m, const char *section, const char *key)
 {
@@ -42,7 +55,7 @@ static void test_annualised_sharpe_says_per_bar(void **state)
 
 	(void)state;
 	memset(&in, 0, sizeof in);
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	assert_non_null(m);
 	meaning = meaning_of(m, "Sharpe ratio (annualised)");
 	assert_non_null(meaning);
@@ -71,7 +84,7 @@ static cJSON *data_model(const char *path)
 	da_ohlcv_release(&s);
 	in.stage[RPT_FINGERPRINT].json = fp;
 	in.stage[RPT_FINGERPRINT].ok = true;
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	cJSON_Delete(fp);
 	assert_non_null(cJSON_GetObjectItem(m, "data"));
 	return m;
@@ -150,12 +163,12 @@ static void test_nan_as_flat_is_said(void **state)
 	memset(&in, 0, sizeof in);
 	in.stage[RPT_RUN].json = run;
 	in.stage[RPT_RUN].ok = true;
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "containment"),
 								     "nan_as_flat")), "20");
 	cJSON_Delete(m);
 	cJSON_SetNumberValue(cJSON_GetObjectItem(run, "nan_as_flat"), 0);
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "containment"), "nan_as_flat"));
 	cJSON_Delete(m);
 	cJSON_Delete(run);
@@ -191,7 +204,7 @@ static void test_stderr_summary(void **state)
 		memset(&in, 0, sizeof in);
 		in.stage[RPT_RUN].json = run;
 		in.stage[RPT_RUN].ok = true;
-		m = rpt_model_build(&in, "x");
+		m = build(&in);
 		assert_string_equal(text_at(m, "containment", "stderr_summary"), cases[k].want);
 		cJSON_Delete(m);
 		cJSON_Delete(run);
@@ -203,7 +216,7 @@ static void test_stderr_summary(void **state)
  * whose gates measured nothing does not say what the gates alone would have said. */
 static void test_gate_words(void **state)
 {
-	cJSON *v = cJSON_Parse("{\"stage\": \"verdict\", \"ok\": true, \"verdict\": \"NOT_READY\", "
+	cJSON *v = cJSON_Parse("{\"stage\": \"verdict\", \"schema\": 1, \"ok\": true, \"summary\": \"s\", \"vetoes\": [], \"verdict\": \"NOT_READY\", "
 		"\"gate_verdict\": \"NOT_READY\", \"gates\": ["
 		"{\"name\": \"net_edge\", \"value\": 0.06383, \"threshold\": 0, \"pass\": false, "
 		"\"why\": \"mean net return +6.383 % per trade; without the best 1 trade the rest average -0.1 %\"},"
@@ -217,7 +230,7 @@ static void test_gate_words(void **state)
 	memset(&in, 0, sizeof in);
 	in.stage[RPT_VERDICT].json = v;
 	in.stage[RPT_VERDICT].ok = true;
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	g = cJSON_GetArrayItem(cJSON_GetObjectItem(m, "gates"), 0);
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g, "threshold")), "above 0.0 %");
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g, "result")),
@@ -232,24 +245,59 @@ static void test_gate_words(void **state)
 	cJSON_Delete(m);
 	cJSON_Delete(v);
 
-	v = cJSON_Parse("{\"stage\": \"verdict\", \"ok\": true, \"verdict\": \"INCOMPLETE\", "
+	v = cJSON_Parse("{\"stage\": \"verdict\", \"schema\": 1, \"ok\": true, \"summary\": \"s\", \"vetoes\": [], \"verdict\": \"INCOMPLETE\", "
 		"\"gate_verdict\": \"NOT_READY\", \"gates\": [{\"name\": \"psr\", \"value\": null, "
 		"\"threshold\": 0.95, \"pass\": false, \"why\": \"not measured: no trades\"}]}");
 	in.stage[RPT_VERDICT].json = v;
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	assert_null(cJSON_GetObjectItem(m, "gate_verdict"));
 	g = cJSON_GetArrayItem(cJSON_GetObjectItem(m, "gates"), 0);
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g, "result")), "fail: not measured");
 	cJSON_Delete(m);
 	cJSON_Delete(v);
-	v = cJSON_Parse("{\"stage\": \"verdict\", \"ok\": true, \"verdict\": \"INCOMPLETE\", "
+	v = cJSON_Parse("{\"stage\": \"verdict\", \"schema\": 1, \"ok\": true, \"summary\": \"s\", \"vetoes\": [], \"verdict\": \"INCOMPLETE\", "
 		"\"gate_verdict\": \"NOT_READY\", \"gates\": [{\"name\": \"psr\", \"value\": 0.5, "
 		"\"threshold\": 0.95, \"pass\": false, \"why\": \"PSR 0.500\"}]}");
 	in.stage[RPT_VERDICT].json = v;
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(m, "gate_verdict")), "NOT_READY");
+	assert_null(rpt_input_broken(&in));
 	cJSON_Delete(m);
 	cJSON_Delete(v);
+}
+
+/* A gate of verdict.json without its "pass", or with its value a string: the break is named
+ * (the report exits on it), never a gate shown failed by default. */
+static void test_gate_breaks_are_named(void **state)
+{
+	static const char *const gates[][2] = {
+		{ "{\"name\": \"psr\", \"value\": 0.5, \"threshold\": 0.95, \"why\": \"PSR\"}",
+		  "verdict.json: the field \"gates[].pass\" is missing" },
+		{ "{\"name\": \"psr\", \"value\": \"0.5\", \"threshold\": 0.95, \"pass\": false, "
+		  "\"why\": \"PSR\"}", "verdict.json: the field \"gates[].value\" is not a number or null" },
+	};
+	char text[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof gates / sizeof gates[0]; i++) {
+		struct rpt_input in;
+		cJSON *v, *m;
+
+		snprintf(text, sizeof text, "{\"stage\": \"verdict\", \"schema\": 1, \"ok\": true, "
+			 "\"summary\": \"s\", \"vetoes\": [], \"verdict\": \"NOT_READY\", "
+			 "\"gate_verdict\": \"NOT_READY\", \"gates\": [%s]}", gates[i][0]);
+		v = cJSON_Parse(text);
+		memset(&in, 0, sizeof in);
+		in.stage[RPT_VERDICT].json = v;
+		in.stage[RPT_VERDICT].ok = true;
+		assert_int_equal(rpt_input_views(&in), 0);
+		m = rpt_model_build(&in, "x");
+		assert_non_null(rpt_input_broken(&in));
+		assert_non_null(strstr(rpt_input_broken(&in), gates[i][1]));
+		free(in.sf);
+		cJSON_Delete(m);
+		cJSON_Delete(v);
+	}
 }
 
 /* Percentages and numbers round as printed: no "-0.000" for a value that rounds to zero. */
@@ -311,7 +359,7 @@ static void test_text_quotes_the_tables(void **state)
 	memset(&in, 0, sizeof in);
 	in.stage[RPT_STATS].json = cJSON_Parse(stats);
 	in.stage[RPT_STATS].ok = true;
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	assert_non_null(m);
 	delay = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "tearsheet"), "delay");
 	said = text_at(m, "tearsheet", "delay_sentence");
@@ -377,7 +425,7 @@ static void test_live_section(void **state)
 
 	(void)state;
 	memset(&in, 0, sizeof in);
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "live"), "present")));
 	cJSON_Delete(m);
 	rp = cJSON_Parse("{\"stage\":\"replay\",\"ok\":true,\"trades\":40,\"scored\":\"live\","
@@ -390,7 +438,7 @@ static void test_live_section(void **state)
 			 "\"time\":\"2023-02-03T20:00:00Z\",\"backtest\":1,\"live\":0,\"confirmed\":\"leak\"}]}}");
 	in.stage[RPT_REPLAY] = (struct rpt_stage){ .file = "replay.json", .json = rp, .ok = true };
 	in.stage[RPT_LOOKAHEAD] = (struct rpt_stage){ .file = "lookahead.json", .json = la, .ok = true };
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	l = cJSON_GetObjectItem(m, "live");
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(l, "present")));
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(l, "scored_live")));
@@ -413,7 +461,7 @@ static void test_live_section(void **state)
 
 	cJSON_ReplaceItemInObject(rp, "scored", cJSON_CreateString("backtest"));
 	cJSON_AddStringToObject(rp, "scored_reason", "the live replay could not run (the bot died)");
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "live"), "scored_live")));
 	assert_non_null(strstr(text_at(m, "live", "worth"), "The live decisions were not scored: the "
 			       "live replay could not run (the bot died)."));
@@ -421,7 +469,7 @@ static void test_live_section(void **state)
 	/* a count agrees with its noun */
 	cJSON_ReplaceItemInObject(rp, "scored", cJSON_CreateString("live"));
 	cJSON_SetNumberValue(cJSON_GetObjectItem(rp, "trades"), 1);
-	m = rpt_model_build(&in, "x");
+	m = build(&in);
 	assert_non_null(strstr(text_at(m, "live", "worth"), "makes 3.20 % net over 1 trade; the "
 			       "full-history backtest its author saw claims 40.60 % over 423 trades"));
 	cJSON_Delete(m);
@@ -439,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_nan_as_flat_is_said),
 		cmocka_unit_test(test_stderr_summary),
 		cmocka_unit_test(test_gate_words),
+		cmocka_unit_test(test_gate_breaks_are_named),
 		cmocka_unit_test(test_multiple_format),
 		cmocka_unit_test(test_text_quotes_the_tables),
 		cmocka_unit_test(test_monte_carlo_quotes_the_gate),
