@@ -123,6 +123,10 @@ def none_as_nan(a):
 # framework class's run: position + 3 * its candle's events, sbx_proto.h), -1 to EVENTS_MAX.
 # Anything else raises BadOutput with the sentence the run reports.
 def to_int8(x, n, idx=None, events=False):
+    # the common answer, an integer array of the right length within range, checked the short way
+    if type(x) is np.ndarray and x.ndim == 1 and x.shape[0] == n > 0 and x.dtype.kind in 'iu':
+        if x.min() >= -1 and x.max() <= (EVENTS_MAX if events else 1):
+            return x.astype(np.int8)
     if isinstance(x, pd.DataFrame):
         raise BadOutput('signals() returned a DataFrame, not one value per bar')
     if x is None:
