@@ -90,12 +90,14 @@ def choose_build_cols():
         COLS_ARRAY = np.array(COLS, dtype=object)
         b = build_cols_direct(tv, pv, n, cap)
         same = same_frame(a, b) and np.shares_memory(b['close'].to_numpy(), pv)
-        c = build_live(tv, pv, n, cap)
-        d = build_live_direct(tv, pv, n, cap)
+    except Exception:
+        same = False
+    try:
+        c, d = build_live(tv, pv, n, cap), build_live_direct(tv, pv, n, cap)
         live = (same and same_frame(a, c) and same_frame(c, d) and owns_copy(c, buf) and
                 owns_copy(d, buf))
     except Exception:
-        same = live = False
+        live = False
     if same:
         build_cols = build_cols_direct
     if live:
