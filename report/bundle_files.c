@@ -132,10 +132,11 @@ static int add_entry(zip_t *z, const char *dir, const char *prefix, const char *
 		sa_fmt(err, errlen, "cannot add '%s' to the zip: %s", path, zip_strerror(z));
 		return -1;
 	}
-	/* regular file, rw-r--r--, as made on Unix: no trace of the local umask or clock */
+	/* regular file, rw-r--r--, as made on Unix: no trace of the local umask or clock; deflate's
+	 * default level: at 100 000 bars level 9 took 3.6 s for a 1 % smaller zip (tests/bench/NOTES.md) */
 	if (zip_file_set_dostime(z, (zip_uint64_t)idx, BD_DOS_TIME, BD_DOS_DATE, 0) ||
 	    zip_file_set_external_attributes(z, (zip_uint64_t)idx, 0, ZIP_OPSYS_UNIX, (zip_uint32_t)0100644 << 16) ||
-	    zip_set_file_compression(z, (zip_uint64_t)idx, ZIP_CM_DEFLATE, 9)) {
+	    zip_set_file_compression(z, (zip_uint64_t)idx, ZIP_CM_DEFLATE, 6)) {
 		sa_fmt(err, errlen, "cannot set the attributes of '%s': %s", entry, zip_strerror(z));
 		return -1;
 	}

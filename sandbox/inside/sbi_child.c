@@ -666,26 +666,24 @@ static int live_cols_room(struct live_cols *lc, size_t n)
 	return 0;
 }
 
-/* The frame of the last bars up to bar n (at most window of them), a copy of its own, so what a
- * call writes into its frame never reaches the next call's. A new reference, or NULL with the
- * exception set. */
+/* The frame of the last bars up to bar n (at most window of them), a copy of its own
+ * (sa_helpers.build_live), so what a call writes into its frame never reaches the columns or the
+ * next call's frame. A new reference, or NULL with the exception set. */
 static PyObject *live_frame(const struct sbi_zstate *z, const struct live_cols *lc, size_t n, size_t window)
 {
 	char *cols = lc->p;
 	size_t gap = lc->cap * SBX_VALUE_BYTES, lo = n > window ? n - window : 0, m = n - lo;
-	PyObject *build = PyDict_GetItemString(z->helpers, "build_cols");
+	PyObject *build = PyDict_GetItemString(z->helpers, "build_live");
 	PyObject *t = PyMemoryView_FromMemory(cols + lo * SBX_VALUE_BYTES, (Py_ssize_t)(m * SBX_VALUE_BYTES),
-					      PyBUF_WRITE);
+					      PyBUF_READ);
 	PyObject *px = PyMemoryView_FromMemory(cols + gap + lo * SBX_VALUE_BYTES,
-					       (Py_ssize_t)(4 * gap + m * SBX_VALUE_BYTES), PyBUF_WRITE);
+					       (Py_ssize_t)(4 * gap + m * SBX_VALUE_BYTES), PyBUF_READ);
 	PyObject *df = build && t && px ?
 		PyObject_CallFunction(build, "OOnn", t, px, (Py_ssize_t)m, (Py_ssize_t)lc->cap) : NULL;
-	PyObject *copy = df ? PyObject_CallMethod(df, "copy", NULL) : NULL;
 
 	Py_XDECREF(t);
 	Py_XDECREF(px);
-	Py_XDECREF(df);
-	return copy;
+	return df;
 }
 
 /* Appends one bar of the feed (time in seconds, then the five prices and volume) as bar n of the

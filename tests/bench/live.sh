@@ -4,7 +4,8 @@
 # plain Python on this machine in this run (median of batches of windows drawn over the series:
 # the reference, one core). Figures: the whole audit of the honest demo at 100k bars against that
 # reference (target 1.5x); the live replay alone (lookahead with one truncation point) at 100k
-# and 1M bars, and their ratio (target 11x: linear in the bars); the bundled demo's whole audit
+# and 1M bars, and their ratio (target 11x: linear in the bars); what a live bar costs around the
+# call (the same replay of a strategy that does no work, CPU a bar); the bundled demo's whole audit
 # (target within 2x of the 18.7 s it took before the live replay, tests/bench/NOTES.md); and what
 # a freqtrade file costs a decision here and so a year of 5-minute bars (105 120 bars).
 # Each figure is given in wall seconds and in CPU seconds (user + system of the programs and every
@@ -69,6 +70,15 @@ for n in 100000 "$BIG"; do
 	live_cpu[$n]=$(cpu "$TMP/$n.cpu")
 	"$PY" -c 'import json,sys; l=json.load(open(sys.argv[1]))["live"]; print("  live replay at %d bars: %s s wall, %s s CPU, %d decided, window %d, %d differing" % (l["bars"], sys.argv[2], sys.argv[3], l["decided"], l["window"], l["differing"]))' "$TMP/$n.la.json" "${live[$n]}" "${live_cpu[$n]}"
 done
+# What a live bar costs around the call: the same replay at 100k bars of a strategy that does no
+# work (an array of zeros), CPU a bar: its frame, the answer's check, the feed and the driver's side.
+printf 'import numpy as np\n\n\ndef signals(df):\n    return np.zeros(len(df), dtype=np.int64)\n' >"$TMP/nothing.py"
+"$BIN/sandbox" --strategy "$TMP/nothing.py" --data "$TMP/100000.csv" --config "$(config 1)" \
+	-o "$TMP/nothing.run.json" --events "$TMP/nothing.events" >/dev/null 2>&1 || exit 3
+/usr/bin/time -o "$TMP/nothing.cpu" -f "%U %S" "$BIN/lookahead" --strategy "$TMP/nothing.py" \
+	--run "$TMP/nothing.run.json" --data "$TMP/100000.csv" --config "$(config 1)" --jobs "$jobs" \
+	-o "$TMP/nothing.la.json" 2>/dev/null
+echo "  around the call: the live replay of a strategy that does no work, 100000 bars: $(cpu "$TMP/nothing.cpu") s CPU ($(awk -v c="$(cpu "$TMP/nothing.cpu")" 'BEGIN { printf "%.0f", c * 10 }') us a bar, the run's start included)"
 scale=$(awk -v b="$BIG" 'BEGIN { printf "%g", b / 100000 }')
 target=$(awk -v s="$scale" 'BEGIN { printf "%g", 1.1 * s }')
 ratio=$(awk -v a="${live_cpu[100000]}" -v b="${live_cpu[$BIG]}" 'BEGIN { printf "%.1f", b / a }')

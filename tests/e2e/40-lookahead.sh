@@ -185,6 +185,14 @@ d = json.load(open(sys.argv[1])); w = d["window"]
 print(str(d["clean"]).lower(), str(w["failed_windows"] > 0).lower(),
       str(w["confirmed_leaks"] > 0 and d["mismatch_count"] > 0).lower(), d["failed_count"])' "$m")"
 
+# Each call gets a frame of its own: a strategy that overwrites its frame in place (prices, times,
+# names) and reverses its signals once it finds such a write in a later call's frame agrees with
+# its backtest at every bar the live replay decided (its verdict alone would not show it: a
+# window that disagrees is confirmed on the whole prefix, which agrees, and passed as memory).
+w=$TMP/causal_writes_into_frame_py.la.json
+expect_eq "a strategy writing into its frame: every bar decided live, none differing" "1500 0" \
+	"$(jget "$w" live.decided) $(jget "$w" live.differing)"
+
 # Leak-proof, shown directly: the strategy that reverses every signal once it finds more bars
 # than it was given must behave exactly like the same strategy without the search.
 snoop=causal_snoops_for_hidden_bars_py

@@ -47,10 +47,38 @@ def build_cols_direct(tv, pv, n, cap):
     idx = pd.DatetimeIndex._simple_new(arr, name='time')
     blk = new_block(block, BlockPlacement(slice(0, 5)), ndim=2)
     return pd.DataFrame(BlockManager((blk,), [COLS_INDEX.copy(), idx], verify_integrity=False))
+# A live decision's frame (sbi_child.c, live_frame): the window's n times and price block copied
+# out of the run's columns (each cap values apart), its column names a fresh index, so what a call
+# writes into its frame (values, times, names) reaches neither the columns nor the next frame.
+def build_live(tv, pv, n, cap):
+    t = np.frombuffer(tv, dtype='<i8', count=n).copy()
+    block = np.ndarray((5, n), dtype='<f8', buffer=pv, strides=(8 * cap, 8)).copy()
+    return build_cols(t, block, n, n)
+# build_live through pandas' own constructors for trusted data, as build_cols_direct: its copies
+# taken once, by numpy, and the column names' index made from a copy of their array (a tenth of
+# Index.copy()'s cost); used only if it builds what build_live builds (choose_build_cols).
+def build_live_direct(tv, pv, n, cap):
+    t = np.frombuffer(tv, dtype='<i8', count=n).copy().view('datetime64[ns]')
+    block = np.ndarray((5, n), dtype='<f8', buffer=pv, strides=(8 * cap, 8)).copy()
+    arr = pd.arrays.DatetimeArray._simple_new(t, dtype=UTC)
+    idx = pd.DatetimeIndex._simple_new(arr, name='time')
+    blk = new_block(block, BlockPlacement(slice(0, 5)), ndim=2)
+    cols = pd.Index._simple_new(COLS_ARRAY.copy(), name=None)
+    return pd.DataFrame(BlockManager((blk,), [cols, idx], verify_integrity=False))
 # Builds a small frame both ways and keeps build_cols_direct as build_cols only when it is the
 # same frame (values, index, dtypes, one block over pv); returns whether it did.
+def same_frame(a, b):
+    return (a.equals(b) and a.index.equals(b.index) and a.index.dtype == b.index.dtype and
+            a.index.name == b.index.name and a.index.freq == b.index.freq and
+            type(a.columns) is type(b.columns) and a.columns.dtype == b.columns.dtype and
+            list(a.columns) == list(b.columns) and a.columns.name == b.columns.name and
+            list(a.dtypes) == list(b.dtypes) and b._mgr.nblocks == 1)
+# Whether frame b holds its own copy of the columns' times and prices, not a view of buf.
+def owns_copy(b, buf):
+    return not (np.shares_memory(b['close'].to_numpy(), buf) or
+                np.shares_memory(b.index.asi8, buf) or np.shares_memory(b.values, buf))
 def choose_build_cols():
-    global build_cols, COLS_INDEX
+    global build_cols, build_live, COLS_INDEX, COLS_ARRAY
     cap, n = 4, 3
     buf = bytearray(6 * cap * 8)
     np.frombuffer(buf, dtype='<i8', count=n)[:] = np.arange(n) * 3600 * 1000000000
@@ -59,15 +87,21 @@ def choose_build_cols():
     a = build_cols(tv, pv, n, cap)
     try:
         COLS_INDEX = pd.Index(list(COLS))
+        COLS_ARRAY = np.array(COLS, dtype=object)
         b = build_cols_direct(tv, pv, n, cap)
-        same = (a.equals(b) and a.index.equals(b.index) and a.index.dtype == b.index.dtype and
-                a.index.name == b.index.name and a.index.freq == b.index.freq and
-                list(a.columns) == list(b.columns) and list(a.dtypes) == list(b.dtypes) and
-                b._mgr.nblocks == 1 and np.shares_memory(b['close'].to_numpy(), pv))
+        same = same_frame(a, b) and np.shares_memory(b['close'].to_numpy(), pv)
     except Exception:
         same = False
+    try:
+        c, d = build_live(tv, pv, n, cap), build_live_direct(tv, pv, n, cap)
+        live = (same and same_frame(a, c) and same_frame(c, d) and owns_copy(c, buf) and
+                owns_copy(d, buf))
+    except Exception:
+        live = False
     if same:
         build_cols = build_cols_direct
+    if live:
+        build_live = build_live_direct
     return same
 SIGNAL_NAN = -128  # SBX_SIGNAL_NAN (sbx_proto.h): a NaN or None the conversion found
 EVENTS_MAX = 94  # SBX_SIGNAL_EVENTS_MAX (sbx_proto.h): a framework run's largest value
@@ -91,6 +125,10 @@ def none_as_nan(a):
 # framework class's run: position + 3 * its candle's events, sbx_proto.h), -1 to EVENTS_MAX.
 # Anything else raises BadOutput with the sentence the run reports.
 def to_int8(x, n, idx=None, events=False):
+    # the common answer, an integer array of the right length within range, checked the short way
+    if type(x) is np.ndarray and x.ndim == 1 and x.shape[0] == n > 0 and x.dtype.kind in 'iu':
+        if x.min() >= -1 and x.max() <= (EVENTS_MAX if events else 1):
+            return x.astype(np.int8)
     if isinstance(x, pd.DataFrame):
         raise BadOutput('signals() returned a DataFrame, not one value per bar')
     if x is None:

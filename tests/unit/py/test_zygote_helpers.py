@@ -61,7 +61,7 @@ def five_columns(n):
 class TheNamespace(unittest.TestCase):
     def test_names(self):
         # what the C side and the runs look up, and nothing a docstring would add
-        for name in ('BadOutput', 'build', 'build_cols', 'to_int8', 'describe', 'warm',
+        for name in ('BadOutput', 'build', 'build_cols', 'build_live', 'to_int8', 'describe', 'warm',
                      'choose_build_cols', 'guard_stat', 'freeze', 'SIGNAL_NAN'):
             self.assertIn(name, H)
         self.assertNotIn('__doc__', H)
@@ -165,6 +165,67 @@ class BuildCols(unittest.TestCase):
         self.h['build_cols_direct'] = broken
         self.assertFalse(self.h['choose_build_cols']())
         self.assertIsNot(self.h['build_cols'], broken)
+
+
+
+class BuildLive(unittest.TestCase):
+    # a live decision's frame: the full run's frame of the same bars, over copies of its own
+    def setUp(self):
+        self.h = load('sa_helpers')
+
+    def frames(self, n, cap, lo=0):
+        times = [T0 + 60 * k for k in range(n)]
+        cols = five_columns(n)
+        buf, _, _ = col_buffers(times, cols, cap)
+        m = memoryview(buf).toreadonly()
+        tv, pv = m[8 * lo: 8 * n], m[8 * cap + 8 * lo: 8 * (5 * cap + n)]
+        full = load('sa_helpers')['build_cols'](tv, pv, n - lo, cap)
+        return buf, times[lo:], [c[lo:] for c in cols], full, tv, pv
+
+    def check_live(self, build):
+        for n, cap, lo in ((1, 1, 0), (3, 4, 0), (7, 16, 2), (64, 64, 0), (64, 128, 40)):
+            buf, times, cols, full, tv, pv = self.frames(n, cap, lo)
+            df = build(tv, pv, n - lo, cap)
+            Build.check_frame(self, df, times, cols)
+            self.assertTrue(self.h['same_frame'](full, df))
+            self.assertTrue(self.h['owns_copy'](df, buf))
+            self.assertTrue(df.to_numpy().flags.writeable)
+            self.assertTrue(df.index.asi8.flags.writeable)
+
+    def test_public_path(self):
+        self.check_live(self.h['build_live'])
+
+    def test_direct_path_builds_the_same(self):
+        self.assertTrue(self.h['choose_build_cols']())
+        self.assertIs(self.h['build_live'], self.h['build_live_direct'])
+        self.check_live(self.h['build_live'])
+
+    def test_writes_reach_neither_the_columns_nor_the_next_frame(self):
+        self.assertTrue(self.h['choose_build_cols']())
+        buf, times, cols, _, tv, pv = self.frames(8, 8)
+        before = bytes(buf)
+        df = self.h['build_live'](tv, pv, 8, 8)
+        df['close'].to_numpy()[:] = -1.0
+        df.values[:] = -2.0
+        df.index.asi8[:] = 0
+        df.columns.values[0] = 'gone'
+        df.index.name = df.columns.name = 'gone'
+        self.assertEqual(bytes(buf), before)
+        Build.check_frame(self, self.h['build_live'](tv, pv, 8, 8), times, cols)
+        self.assertIsNone(self.h['build_live'](tv, pv, 8, 8).columns.name)
+
+    def test_choose_keeps_the_public_path_when_the_direct_one_shares(self):
+        # a frame over the columns themselves is the full run's, never a live decision's
+        self.h['build_live_direct'] = lambda tv, pv, n, cap: self.h['build_cols'](tv, pv, n, cap)
+        self.h['choose_build_cols']()
+        self.assertIsNot(self.h['build_live'], self.h['build_live_direct'])
+
+    def test_choose_keeps_the_public_path_when_the_direct_one_raises(self):
+        def broken(tv, pv, n, cap):
+            raise AttributeError('pandas moved')
+        self.h['build_live_direct'] = broken
+        self.assertTrue(self.h['choose_build_cols']())
+        self.assertIsNot(self.h['build_live'], broken)
 
 
 class ToInt8Accepts(unittest.TestCase):
