@@ -304,10 +304,15 @@ static void delay_row(cJSON *arr, int d, const struct sts_rerun *x)
 	cJSON *row = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(row, "delay_bars", d);
-	cJSON_AddNumberToObject(row, "trades", (double)x->trades);
+	if (x->unanswered)
+		cJSON_AddNullToObject(row, "trades");
+	else
+		cJSON_AddNumberToObject(row, "trades", (double)x->trades);
 	add_num(row, "sharpe", x->sharpe);
 	add_num(row, "net_return", x->net_return);
 	cJSON_AddBoolToObject(row, "ruined", x->ruined);
+	if (x->unanswered)
+		cJSON_AddStringToObject(row, "reason", STS_UNANSWERED);
 	cJSON_AddItemToArray(arr, row);
 }
 
