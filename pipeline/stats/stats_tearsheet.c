@@ -331,6 +331,8 @@ static int add_delays(cJSON *o, const struct sts_tearsheet_in *in)
 		return 0;
 	}
 	arr = cJSON_AddArrayToObject(o, "delay_sensitivity");
+	if (in->costs.calls)
+		cJSON_AddStringToObject(o, "delay_note", STS_UNANSWERED);
 	delay_row(arr, delays[0], &x);
 	/* A fill at the open of bar t+d is the replay of the signals moved d-1 bars later: the
 	 * replay core's own next-bar fill does the rest, with the same costs. */
