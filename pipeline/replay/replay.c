@@ -307,11 +307,9 @@ int main(int argc, char **argv)
 		rpl_tag_trades(&r, L.in.data, &L.tags, rpl_live_scored(&L.in) ? L.in.live : L.in.signals,
 			       L.in.signals);
 	if (rpl_live_scored(&L.in) &&
-	    rpl_tag_custom_exits(&r, L.in.data, &L.tags, L.in.calls ? &L.calls : NULL) < 0) {
-		sa_fmt(err, sizeof err, "custom_exit's reasons are past the %d names trades.csv's tags "
-		       "hold", DA_TAGS_MAX);
-		goto out;
-	}
+	    rpl_tag_custom_exits(&r, L.in.data, &L.tags, L.in.calls ? &L.calls : NULL) < 0)
+		sa_json_fail(out, "custom_exit's named reasons and the run's tags are more than the "
+			     "255 names trades.csv's exit_tag can tell apart");
 	if (rpl_write_trades(a.trades_out, &r, &L.tags, err, sizeof err) < 0 ||
 	    rpl_write_equity(a.equity_out, &r, err, sizeof err) < 0 ||
 	    (a.backtest_out && rpl_write_equity(a.backtest_out, rpl_live_scored(&L.in) ? &bt : &r,

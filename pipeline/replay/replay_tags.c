@@ -1,4 +1,5 @@
 /* replay_tags.c - the run's entry and exit tags on the replayed trades (replay_tags.h). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,7 @@ static unsigned char name_place(struct da_tags *t, const char *name)
 		;
 	if (k < t->n_names)
 		return (unsigned char)(k + 1);
-	if (k == DA_TAGS_MAX || strlen(name) > DA_TAG_NAME_MAX)
+	if (k == UCHAR_MAX || strlen(name) > DA_TAG_NAME_MAX)
 		return 0;
 	/* the run's table holds its own names alone */
 	p = realloc(t->names, (t->n_names + 1) * sizeof *t->names);

@@ -20,8 +20,9 @@ void rpl_tag_trades(struct rp_result *r, const struct da_ohlcv *s, const struct 
 
 /* Sets exit_tag of each trade of r that custom_exit closed (RP_EXIT_CUSTOM) with a named reason
  * (calls' reason on its exit bar), as freqtrade stamps that string as the trade's exit reason:
- * the name is added to tags when new. calls NULL: nothing. Returns 0, or -1 when the table
- * is full (DA_TAGS_MAX names) or memory ran out. */
+ * the name is added to tags when new (past the run's own DA_TAGS_MAX, up to 255 names, the
+ * places a trade's exit_tag holds). calls NULL: nothing. Returns 0, or -1 when the table is
+ * full or memory ran out. */
 int rpl_tag_custom_exits(struct rp_result *r, const struct da_ohlcv *s, struct da_tags *tags,
 			 const struct rp_calls_read *calls);
 

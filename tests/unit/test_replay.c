@@ -1006,6 +1006,13 @@ static void test_calls_read_and_named(void **state)
 	assert_int_equal(rpl_tag_custom_exits(&r, &s, &tags, &k), 0);
 	assert_int_equal(tags.n_names, 1);
 	assert_int_equal(r.trades[0].exit_tag, 1);
+	/* a table of 255 names has no place left for a new one: -1, never a wrong tag */
+	da_tags_release(&tags);
+	tags.names = calloc(255, sizeof *tags.names);
+	assert_non_null(tags.names);
+	for (tags.n_names = 0; tags.n_names < 255; tags.n_names++)
+		snprintf(tags.names[tags.n_names], sizeof *tags.names, "n%zu", tags.n_names);
+	assert_int_equal(rpl_tag_custom_exits(&r, &s, &tags, &k), -1);
 	rp_result_release(&r);
 	da_tags_release(&tags);
 	rp_calls_read_release(&k);
