@@ -220,7 +220,14 @@ static void add_prices_notes(cJSON *o, const cJSON *st)
 	}
 	cJSON_AddStringToObject(o, "prices_note", buf);
 	buf[0] = '\0';
-	if (cJSON_IsObject(b))
+	if (cJSON_IsObject(b) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(b, "one_bar_later_reason")))
+		sa_fmt(buf, sizeof buf, "%s %+.2f %% as filled, %+.2f %% at the configured slippage; "
+		       "one bar later: no figure, as %s.",
+		       sa_json_bool(b, "inside_bounce", false) ? "Its edge lives inside one bar's bounce:" :
+		       "Filled at the configured slippage:", 100 * sa_json_num(b, "net_return", NAN),
+		       100 * sa_json_num(b, "net_return_configured_slippage", NAN),
+		       sa_json_str(b, "one_bar_later_reason", ""));
+	else if (cJSON_IsObject(b))
 		sa_fmt(buf, sizeof buf, "%s %+.2f %% as filled, %+.2f %% with every fill one bar later, "
 		       "%+.2f %% at the configured slippage.",
 		       sa_json_bool(b, "inside_bounce", false) ? "Its edge lives inside one bar's bounce:" :

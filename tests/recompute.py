@@ -394,6 +394,7 @@ class Exits:
 
     def arm(self, side, e):
         inf = float("inf")
+        self.moved = False
         self.stop = e * (1.0 - side * self.sl) if self.sl else -side * inf
         self.trailing = e * (1.0 - side * self.trail) if self.trail else -side * inf
 
@@ -409,7 +410,7 @@ class Exits:
     def levels(self, side, e, minutes, no_roi=False):
         inf = float("inf")
         stop, sw = (self.trailing, "trailing_stop") if side * (self.trailing - self.stop) > 0 \
-            else (self.stop, "stop_loss")
+            else (self.stop, "trailing_stop" if self.moved else "stop_loss")
         tp = e * (1.0 + side * self.tp) if self.tp else side * inf
         ret = [] if no_roi else [r for m, r in self.roi if m <= minutes]
         roi = self.roi_price(side, e, ret[-1]) if ret else side * inf
@@ -417,12 +418,35 @@ class Exits:
         self.roi_ret = ret[-1] if ret else None
         return stop, sw, target, tw
 
+    def custom_stop(self, side, best, ratio):
+        """custom_stoploss's answer: the stop at the bar's best price times 1 - side * |ratio|
+        when tighter; a stop it moved fires as a trailing stop."""
+        if not ratio:
+            return
+        level = best * (1.0 - side * abs(ratio))
+        if side * (level - self.stop) > 0:
+            self.stop, self.moved = level, True
 
-def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
+
+def read_calls(d):
+    """lookahead.json live.calls as {bar: (side, entry bar, ratio or None, exit, reason)}, or
+    None when the live run had no callbacks."""
+    path = f"{d}/lookahead.json"
+    rows = ((json.load(open(path)).get("live") or {}).get("calls")) if os.path.exists(path) else None
+    if rows is None:
+        return None
+    return {r[0]: (r[1], r[2], r[4], r[5], r[6]) for r in rows}
+
+
+def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None, calls=None):
     """The replay written out again (the docstring above), with the declared exits (an Exits or
     None): the trades (entry, exit, side, entry_px, exit_px, why, net), their net returns, the
     compounded net return (-1 at ruin) and whether the account was ruined. After an exit inside a
-    bar the position stays flat until the signal changes; signals with events follow them."""
+    bar the position stays flat until the signal changes; signals with events follow them.
+    calls (read_calls): a freqtrade class's callback answers, after each bar's open fills:
+    custom_exit closes the trade at that open (custom_exit); custom_stoploss moves the stop
+    (Exits.custom_stop) while the bar's worst price has not reached it; "mismatch" is the first
+    bar whose answers were asked for a trade other than the one held (or None)."""
     t, o, c, hi, lo = bars
     n = len(t)
     late = [0] * delay + list(signals[:n - delay]) if delay else list(signals)
@@ -434,7 +458,10 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
     borrow = k * costs["borrow_bps_year"] / 1e4 / (365 * 86400) if costs["market"] in ("stock", "spot") else 0.0
     eq, side, trades, ruined = 1.0, 0, [], False
     entry_eq = entry_px = paid = 0.0
-    entry_t = 0
+    entry_t = entry_j = 0
+    mismatch = None
+    if calls is not None and exits is None:
+        exits = Exits({})
 
     def end(j):
         return t[j + 1] if j + 1 < n else t[j] + (t[j] - t[j - 1])
@@ -462,6 +489,9 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
         if side * (o[j] - target) > 0:
             return o[j], tw, True
         worst, best = (lo[j], hi[j]) if side > 0 else (hi[j], lo[j])
+        if calls is not None and side * (worst - stop) > 0 and j in calls:
+            exits.custom_stop(side, best, calls[j][2])
+            stop, sw, target, tw = exits.levels(side, entry_px, (t[j] - entry_t) // 60, roi_aside(j))
         if exits.best_first and side * (worst - stop) > 0:
             exits.trail_to(side, entry_px, best)
             stop, sw, target, tw = exits.levels(side, entry_px, (t[j] - entry_t) // 60, roi_aside(j))
@@ -492,9 +522,18 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
             if ruined:
                 break
             if want:
-                side, entry_eq, entry_px, paid, entry_t = want, eq, o[j], unit, t[j]
+                side, entry_eq, entry_px, paid, entry_t, entry_j = want, eq, o[j], unit, t[j], j
                 if exits:
                     exits.arm(side, entry_px)
+        if calls is not None:
+            row = calls.get(j)
+            if mismatch is None and ((row[0] if row else 0) != side or side and row[1] != entry_j):
+                mismatch = j
+            if side and row and row[3]:
+                close(o[j], t[j], "custom_exit")
+                if ruined:
+                    break
+                continue
         if not side:
             continue
         hit = inside(j) if exits else None
@@ -518,10 +557,10 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None):
             eq, ruined = 0.0, True
             break
     return {"trades": trades, "nets": [x["net"] for x in trades], "net_return": eq - 1,
-            "ruined": ruined}
+            "ruined": ruined, "mismatch": mismatch}
 
 
-def exit_checks(replay, stats, trades, signals, bars):
+def exit_checks(replay, stats, trades, signals, bars, calls=None):
     """Every trade of trades.csv against the replay written out again with its exits: times,
     side, reason, entry and exit prices and net return to 1e-9; and the counts by reason."""
     out = []
@@ -534,7 +573,7 @@ def exit_checks(replay, stats, trades, signals, bars):
     if bars is None or signals is None:
         return out
     ex = replay.get("exits")
-    x = replay_bars(bars, signals, replay["costs"], 1.0, 0, Exits(ex) if ex else None)
+    x = replay_bars(bars, signals, replay["costs"], 1.0, 0, Exits(ex) if ex else None, calls)
     out.append((f"{len(trades)} trades, as the replay written out again makes", len(x["trades"]) == len(trades)))
     rel = lambda a, b: abs(a - b) <= 1e-9 * max(1.0, abs(b))
     for i, (got, want) in enumerate(zip(trades, x["trades"])):
@@ -545,6 +584,14 @@ def exit_checks(replay, stats, trades, signals, bars):
         if not good:
             print(f"# trade {i + 1}: {dict(got)} vs {want}")
         out.append((f"trade {i + 1} ({want['why']}): times, side, reason, prices and net return to 1e-9", good))
+    if calls is not None:
+        # custom_exit's named reason, on its exit bar, is the trade's exit_tag
+        at = {t: j for j, t in enumerate(bars[0])}
+        named = [(x.get("exit_tag", ""), (calls.get(at.get(epoch(x["exit_time"]))) or (0, 0, 0, 0, ""))[4])
+                 for x in trades if x["exit_reason"] == "custom_exit"]
+        out.append((f"{len(named)} custom_exit trades: exit_tag is the reason lookahead.json's live.calls "
+                    "gives on the exit bar", all(a == b for a, b in named)))
+        out.append(("no answer was asked for a trade the replay does not hold", x["mismatch"] is None))
     return out
 
 
@@ -565,7 +612,7 @@ def near_replay(a, b):
         abs(a - b) <= TOL_REPLAY * max(1.0, abs(b))
 
 
-def rerun_checks(stats, replay, trades, signals, bars):
+def rerun_checks(stats, replay, trades, signals, bars, calls=None):
     """Every late-fill row, every cost row and the break-even, against replays written out
     again (or, for rescaled cost rows, the 1x trades with their costs scaled); as (what, good)."""
     out = []
@@ -591,7 +638,11 @@ def rerun_checks(stats, replay, trades, signals, bars):
     if basis == "replayed":
         for r in rows:
             k = r["multiple"]
-            x = replay_bars(bars, signals, costs, k, 0, exits())
+            x = replay_bars(bars, signals, costs, k, 0, exits(), calls)
+            if x["mismatch"] is not None:  # no figure for a trade path the bot was not asked about
+                out.append((f"cost {k:g}x: the answers are for other trades, so no figure",
+                            r.get("net_return") is None and r.get("sharpe") is None))
+                continue
             good = (r.get("trades") == len(x["nets"]) and r.get("ruined") == x["ruined"] and
                     near_replay(r["net_return"], x["net_return"]) and
                     near_replay(r["sum_net_return"], math.fsum(x["nets"])) and
@@ -604,30 +655,36 @@ def rerun_checks(stats, replay, trades, signals, bars):
                             r.get("ruined") == stats["ruined"]))
     for r in stats.get("delay_sensitivity") or []:
         d = r["delay_bars"]
-        x = replay_bars(bars, signals, costs, 1.0, d - 1, exits())
+        if calls is not None and d > 1:
+            out.append((f"t+{d}: fills moved later with callbacks: no figure, and a reason",
+                        r.get("trades") is None and r.get("net_return") is None and
+                        r.get("sharpe") is None and bool(r.get("reason"))))
+            continue
+        x = replay_bars(bars, signals, costs, 1.0, d - 1, exits(), calls)
         good = (r.get("trades") == len(x["nets"]) and r.get("ruined") == x["ruined"] and
                 near_replay(r["net_return"], x["net_return"]) and near_replay(r["sharpe"], sharpe_of(x["nets"])))
         print(f"# t+{d}: {r} vs {len(x['nets'])} {x['net_return']!r} {x['ruined']} {sharpe_of(x['nets'])!r}")
         out.append((f"t+{d}: trades, compounded net_return, ruined, sharpe from a replay to 1e-9", good))
-    out += breakeven_checks(stats, costs, signals, bars, exits)
+    out += breakeven_checks(stats, costs, signals, bars, exits, calls)
     return out
 
 
-def breakeven_checks(stats, costs, signals, bars, exits):
+def breakeven_checks(stats, costs, signals, bars, exits, calls=None):
     """The break-even: the net return of a replay changes sign across it, within its tolerance;
     or no figure, and the reason holds."""
     be, info = stats.get("breakeven_cost_multiple"), stats.get("breakeven") or {}
     if "breakeven" not in stats:
         return [("stats.json has breakeven", False)]
-    net = lambda k: replay_bars(bars, signals, costs, k, 0, exits())["net_return"]
+    net = lambda k: replay_bars(bars, signals, costs, k, 0, exits(), calls)["net_return"]
     if be is None:
         why = info.get("reason") or ""
-        gross, one = (replay_bars(bars, signals, costs, 0.0, 0, exits()),
-                      replay_bars(bars, signals, costs, 1.0, 0, exits()))
+        gross, one = (replay_bars(bars, signals, costs, 0.0, 0, exits(), calls),
+                      replay_bars(bars, signals, costs, 1.0, 0, exits(), calls))
         holds = ("gross return" in why and gross["net_return"] <= 0 or
                  "no trades" in why and not one["nets"] or
                  "paid no costs" in why and costs["fee_bps"] + costs["slippage_bps"] == 0 or
-                 "FUNDING_INCOME" in why and costs["funding_income"] or "1e12" in why)
+                 "FUNDING_INCOME" in why and costs["funding_income"] or "1e12" in why or
+                 "callbacks were not" in why and calls is not None)
         print(f"# break-even: none, {why!r}; gross {gross['net_return']!r}")
         return [("no break-even, and its reason holds", bool(why) and holds)]
     below, at, above = net(be * (1 - 1e-8)), net(be), net(be * (1 + 1e-8))
@@ -639,7 +696,7 @@ def breakeven_checks(stats, costs, signals, bars, exits):
             info["hi"] - info["lo"] <= (info["tolerance"] + 1e-9) * info["hi"])]
     if info.get("at_ruin"):
         out.append(("break-even at ruin: the replay just above it is ruined",
-                    replay_bars(bars, signals, costs, be * (1 + 1e-8), 0, exits())["ruined"]))
+                    replay_bars(bars, signals, costs, be * (1 + 1e-8), 0, exits(), calls)["ruined"]))
     else:
         out.append(("break-even: the replayed net return there is zero within 1e-7", abs(at) <= 1e-7))
     return out
@@ -857,11 +914,14 @@ def main():
         print(f"{'ok' if agree else 'MISMATCH'}: {what}: {got!r} vs {want!r}")
     run = json.load(open(f"{d}/run.json")) if os.path.exists(f"{d}/run.json") else {}
     signals = run.get("signals") if replay.get("mode") != "tradelog" else None
+    calls = None
     if replay.get("scored") == "live":
-        # every figure scores the live decisions: they are the signals replayed again
+        # every figure scores the live decisions: they are the signals replayed again, with the
+        # callbacks' answers of that live run
         signals = (json.load(open(f"{d}/lookahead.json")).get("live") or {}).get("signals")
-    for what, good in rerun_checks(stats, replay, trades, signals, bars) + (
-            exit_checks(replay, stats, trades, signals, bars) if replay.get("equity_basis") == "bar" else []) + \
+        calls = read_calls(d)
+    for what, good in rerun_checks(stats, replay, trades, signals, bars, calls) + (
+            exit_checks(replay, stats, trades, signals, bars, calls) if replay.get("equity_basis") == "bar" else []) + \
             live_checks(d, replay, curve, run, bars):
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")

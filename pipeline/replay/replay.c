@@ -125,7 +125,7 @@ struct loaded {
 	struct rp_exits exits;
 	struct da_ohlcv data;
 	int8_t *signals, *live;
-	struct rpl_calls calls;
+	struct rp_calls_read calls;
 	struct da_tags tags;
 	struct da_tradelog log;
 	char cfg_err[512], data_err[512], sig_err[512], log_err[512], live_err[512];
@@ -197,7 +197,7 @@ static void load_live(struct loaded *L, const char *path)
 	rpl_read_live(L->lookahead, err, L->data.n, &L->in, &L->live, L->live_err, sizeof(L->live_err));
 	if (L->in.live_state != DA_LIVE_OK)
 		return;
-	switch (rpl_read_calls(L->lookahead, L->data.n, &L->calls, L->live_err, sizeof(L->live_err))) {
+	switch (rp_read_calls(L->lookahead, L->data.n, &L->calls, L->live_err, sizeof(L->live_err))) {
 	case 1:
 		L->in.calls = &L->calls.rc;
 		L->in.calls_fee_bps = L->calls.fee_bps;
@@ -258,7 +258,7 @@ static void release_all(struct loaded *L)
 	da_ohlcv_release(&L->data);
 	free(L->signals);
 	free(L->live);
-	rpl_calls_release(&L->calls);
+	rp_calls_read_release(&L->calls);
 	da_tags_release(&L->tags);
 	da_tradelog_release(&L->log);
 }
@@ -306,6 +306,10 @@ int main(int argc, char **argv)
 	if (L.in.signals)
 		rpl_tag_trades(&r, L.in.data, &L.tags, rpl_live_scored(&L.in) ? L.in.live : L.in.signals,
 			       L.in.signals);
+	if (rpl_live_scored(&L.in) &&
+	    rpl_tag_custom_exits(&r, L.in.data, &L.tags, L.in.calls ? &L.calls : NULL) < 0)
+		sa_json_fail(out, "custom_exit's named reasons and the run's tags are more than the "
+			     "255 names trades.csv's exit_tag can tell apart");
 	if (rpl_write_trades(a.trades_out, &r, &L.tags, err, sizeof err) < 0 ||
 	    rpl_write_equity(a.equity_out, &r, err, sizeof err) < 0 ||
 	    (a.backtest_out && rpl_write_equity(a.backtest_out, rpl_live_scored(&L.in) ? &bt : &r,

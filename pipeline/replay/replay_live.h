@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+#include "calls.h"
 #include "replay_core.h"
 #include "replay_io.h"
 
@@ -18,23 +19,6 @@
  * could not be read is DA_LIVE_ERROR, as a malformed live object is (da_live_signals). */
 void rpl_read_live(const cJSON *lookahead, const char *read_err, size_t n_bars,
 		   struct rpl_inputs *in, int8_t **live, char *err, size_t errlen);
-
-/* The per-trade callbacks' answers of a live run (lookahead.json "live"."calls", one row a bar
- * where the host held a trade), as the replay takes them: rc points into the arrays. */
-struct rpl_calls {
-	struct rp_calls rc;
-	double fee_bps;    /* the fee a side the trades were sent to the callbacks with */
-	double *stop;
-	uint8_t *exit;
-	int8_t *side;
-	uint32_t *entry;
-};
-
-/* Reads lookahead.json's "live"."calls" (borrowed tree) for n_bars bars into c. Returns 1 when
- * there are calls, 0 when the live run had none (c zeroed), -1 with err when they are malformed
- * (a bar out of order or range, a side or ratio out of range). Release with rpl_calls_release. */
-int rpl_read_calls(const cJSON *lookahead, size_t n_bars, struct rpl_calls *c, char *err, size_t errlen);
-void rpl_calls_release(struct rpl_calls *c);
 
 /* Whether in scores the live decisions: signals to replay, the live ones asked for and
  * usable. */

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "calls.h"
 #include "ohlcv.h"
 #include "replay_core.h"
 #include "signals.h"
@@ -16,5 +17,13 @@
  * live decision that differs) gives none. Any of tags, replayed or full NULL: no tags. */
 void rpl_tag_trades(struct rp_result *r, const struct da_ohlcv *s, const struct da_tags *tags,
 		    const int8_t *replayed, const int8_t *full);
+
+/* Sets exit_tag of each trade of r that custom_exit closed (RP_EXIT_CUSTOM) with a named reason
+ * (calls' reason on its exit bar), as freqtrade stamps that string as the trade's exit reason:
+ * the name is added to tags when new (past the run's own DA_TAGS_MAX, up to 255 names, the
+ * places a trade's exit_tag holds). calls NULL: nothing. Returns 0, or -1 when the table is
+ * full or memory ran out. */
+int rpl_tag_custom_exits(struct rp_result *r, const struct da_ohlcv *s, struct da_tags *tags,
+			 const struct rp_calls_read *calls);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "calls.h"
 #include "fileio.h"
 #include "jsonio.h"
 #include "msg.h"
@@ -150,6 +151,7 @@ struct loaded {
 	char *trades_buf, *equity_buf;
 	struct rp_trade *trades;
 	struct da_tags entry_tags;
+	struct rp_calls_read calls;
 	double *eq;
 	int64_t *eq_time;
 	struct da_ohlcv data, span;  /* span: a view of data over a trade log's own span */
@@ -251,6 +253,13 @@ static void scored_signals(struct loaded *L, const char *lookahead)
 		if (rc != DA_LIVE_OK)
 			sa_fmt(L->signals_err, sizeof(L->signals_err), "replay.json scored the live "
 			       "decisions, but %s", err);
+		else if (rp_read_calls(L->lookahead, L->data.n, &L->calls, err, sizeof(err)) < 0) {
+			sa_fmt(L->signals_err, sizeof(L->signals_err), "%s", err);
+			free(live);
+			live = NULL;
+			rc = DA_LIVE_ERROR;
+		} else if (L->calls.stop)
+			L->in.calls = &L->calls.rc;
 	}
 	free(L->signals);
 	L->signals = rc == DA_LIVE_OK ? live : NULL;
@@ -445,6 +454,7 @@ static void release_all(struct loaded *L)
 	cJSON_Delete(L->replay);
 	cJSON_Delete(L->config);
 	cJSON_Delete(L->run);
+	rp_calls_read_release(&L->calls);
 	cJSON_Delete(L->lookahead);
 	da_ohlcv_release(&L->data);
 	free(L->signals);

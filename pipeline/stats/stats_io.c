@@ -482,6 +482,7 @@ static int replay_costs(const struct sts_stage_in *in, struct rp_costs *c, struc
 			       errlen) < 0)
 		return -1;
 	c->exits = x;
+	c->calls = in->calls;  /* every re-replay of the live trades carries the bot's answers */
 	/* the replay's floor: slippage never below half the spread these bars imply */
 	rp_costs_floor(c, in->data, NULL);
 	return 0;

@@ -65,6 +65,7 @@ struct sts_stage_in {
 	const char *data_err;
 	const int8_t *signals;    /* data->n validated signals */
 	const char *signals_err;
+	const struct rp_calls *calls;  /* the live run's callback answers for those signals, or NULL */
 	/* the declared variants: variants.json (NULL when there is none) and its return matrix
 	 * (n_cols columns of m_bars; NULL with matrix_err when it could not be read) */
 	const cJSON *variants;

@@ -51,8 +51,17 @@ int sts_rerun(const struct da_ohlcv *s, const int8_t *signals, const struct rp_c
 
 	*out = (struct sts_rerun){ .sharpe = NAN, .psr = NAN, .net_return = NAN,
 				  .sum_net_return = NAN };
+	if (c->calls && delay) {
+		out->unanswered = true;
+		return 0;
+	}
 	if (replay_at(s, signals, c, delay, k, &r) < 0)
 		return -1;
+	if (r.calls_mismatch) {
+		out->unanswered = true;
+		rp_result_release(&r);
+		return 0;
+	}
 	out->trades = r.n_trades;
 	/* equity is exactly 0 after ruin, so this is -1 there */
 	out->net_return = r.net_return;
@@ -81,6 +90,7 @@ struct search {
 	const int8_t *signals;
 	const struct rp_costs *c;
 	size_t replays;
+	bool mismatch;  /* a replay held a trade the callbacks' answers were not for */
 };
 
 /* The net return at k, and whether the account is ruined there. Returns 0 or -1 (memory). */
@@ -91,6 +101,7 @@ static int net_at(struct search *q, double k, double *net, bool *ruined)
 	if (replay_at(q->s, q->signals, q->c, 0, k, &r) < 0)
 		return -1;
 	q->replays++;
+	q->mismatch |= r.calls_mismatch;
 	*net = r.net_return;
 	if (ruined)
 		*ruined = r.ruined;
@@ -192,9 +203,16 @@ int sts_breakeven(const struct da_ohlcv *s, const int8_t *signals, const struct 
 	net1 = r1.net_return;
 	ruined1 = r1.ruined;
 	out->reason = no_breakeven(s, c, &r1);
+	if (!out->reason && r1.calls_mismatch)
+		out->reason = "the replay at 1x holds a trade the callbacks were not asked about";
 	rp_result_release(&r1);
 	if (!out->reason)
 		rc = search(&q, net1, ruined1, out);
+	if (rc == 0 && q.mismatch) {
+		out->multiple = out->lo = out->hi = NAN;
+		out->reason = "a replay at another cost multiple holds a trade the callbacks were not "
+			      "asked about, so the break-even would be another strategy's";
+	}
 	out->replays = q.replays;
 	return rc;
 }

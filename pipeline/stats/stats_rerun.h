@@ -22,11 +22,20 @@ struct sts_rerun {
 	double net_return;         /* the replay's compounded net return: -1 at ruin */
 	double sum_net_return;     /* the plain sum of its trades' net returns */
 	bool ruined;
+	/* a class with per-trade callbacks (c->calls) replayed on a trade path its live run was not
+	 * asked about (fills moved later, or a trade the answers were not for): no figure (NANs,
+	 * trades 0), as a number computed without the callbacks would not be the strategy's */
+	bool unanswered;
 };
+
+/* Why a late-fill figure of a class with per-trade callbacks is null (sts_rerun.unanswered). */
+#define STS_UNANSWERED "the strategy's custom_stoploss and custom_exit were answered for the " \
+	"trades of its own fills; fills moved later make other trades, which its live run was " \
+	"never asked about, so no figure is computed without its answers"
 
 /* Replays signals (s->n validated values) delay bars later (a fill at the open of bar t + 1 +
  * delay for the signal of bar t's close; the first delay bars flat) with every cost of c times k
- * (rp_costs_scaled), into out. Returns 0, or -1 when memory ran out (out is then NANs). */
+ * (rp_costs_scaled), into out; with c->calls, delay 0 alone (else out->unanswered). Returns 0, or -1 when memory ran out (out is then NANs). */
 int sts_rerun(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 	     size_t delay, double k, struct sts_rerun *out);
 

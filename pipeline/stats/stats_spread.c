@@ -66,11 +66,13 @@ static void add_bounce(cJSON *o, double net, bool bars_bounce, const struct sts_
 	cJSON *b = cJSON_AddObjectToObject(o, "bounce");
 	/* an edge of one bar's timing (an hour's drift) also dies a bar late: on bars that do not
 	 * bounce that is timing, not a bounce */
-	bool late_flip = bars_bounce && net > 0 && !(late->net_return > 0);
+	bool late_flip = bars_bounce && !late->unanswered && net > 0 && !(late->net_return > 0);
 	bool spread_flip = conf->net_return > 0 && !(net > 0);
 
 	add_num(b, "net_return", net);
 	add_num(b, "net_return_one_bar_later", late->net_return);
+	if (late->unanswered)
+		cJSON_AddStringToObject(b, "one_bar_later_reason", STS_UNANSWERED);
 	add_num(b, "net_return_configured_slippage", conf->net_return);
 	cJSON_AddBoolToObject(b, "sign_changes_late", late_flip);
 	cJSON_AddBoolToObject(b, "sign_changes_spread", spread_flip);
@@ -80,7 +82,8 @@ static void add_bounce(cJSON *o, double net, bool bars_bounce, const struct sts_
 		"inside_bounce: on bars that bounce (tradeable_prices.bounces), a positive net return "
 		"that is not positive when every fill is one bar later (at the open of t+2); or one "
 		"positive at the configured slippage that is not at the slippage the estimated "
-		"spread sets; such an edge cannot be READY");
+		"spread sets; such an edge cannot be READY. A class with per-trade callbacks has no "
+		"one-bar-later figure (one_bar_later_reason): its rule is the spread's alone");
 }
 
 int sts_spread_report(cJSON *o, const struct da_ohlcv *s, const int8_t *signals,

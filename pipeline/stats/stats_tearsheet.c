@@ -304,10 +304,15 @@ static void delay_row(cJSON *arr, int d, const struct sts_rerun *x)
 	cJSON *row = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(row, "delay_bars", d);
-	cJSON_AddNumberToObject(row, "trades", (double)x->trades);
+	if (x->unanswered)
+		cJSON_AddNullToObject(row, "trades");
+	else
+		cJSON_AddNumberToObject(row, "trades", (double)x->trades);
 	add_num(row, "sharpe", x->sharpe);
 	add_num(row, "net_return", x->net_return);
 	cJSON_AddBoolToObject(row, "ruined", x->ruined);
+	if (x->unanswered)
+		cJSON_AddStringToObject(row, "reason", STS_UNANSWERED);
 	cJSON_AddItemToArray(arr, row);
 }
 
@@ -326,6 +331,8 @@ static int add_delays(cJSON *o, const struct sts_tearsheet_in *in)
 		return 0;
 	}
 	arr = cJSON_AddArrayToObject(o, "delay_sensitivity");
+	if (in->costs.calls)
+		cJSON_AddStringToObject(o, "delay_note", STS_UNANSWERED);
 	delay_row(arr, delays[0], &x);
 	/* A fill at the open of bar t+d is the replay of the signals moved d-1 bars later: the
 	 * replay core's own next-bar fill does the rest, with the same costs. */

@@ -62,9 +62,27 @@ expect_eq "ft_replay.py refuses a trade attribute it does not model, by name" \
 # --- the audit's trades (make audit's trades.csv) against freqtrade's
 P=e2e54
 trap 'rm -rf "$TMP" out/${P}_*' EXIT
-for f in ft_cb_stop_psar ft_cb_stop_open ft_cb_exit; do
+audit() { make --no-print-directory audit STRATEGY="$1" DATA=$C NAME=${P}_$2 TRIALS=1 >"$TMP/$2.audit.log" 2>&1; }
+
+# a custom_stoploss naming after_fill is called by freqtrade as each entry fills, and that answer
+# moves the stop either way: a call the audit does not make, so such a class is refused by name
+for f in ft_cb_stop_psar ft_cb_stop_open; do
+	audit $S/$f.py $f || { not_ok "$f: make audit exits 0" "$(tail -n 5 "$TMP/$f.audit.log")"; continue; }
+	expect_eq "$f: custom_stoploss with after_fill stops the run" error "$(jget out/${P}_$f/run.json status)"
+	case "$(jget out/${P}_$f/run.json error)" in
+	*"custom_stoploss takes after_fill"*) ok "$f: the refusal names after_fill" ;;
+	*) not_ok "$f: the refusal names after_fill" "$(jget out/${P}_$f/run.json error)" ;;
+	esac
+	# the same class without after_fill among its parameters: freqtrade makes no such call
+	sed 's/after_fill: bool, //' $S/$f.py >"$TMP/${f}_nofill.py"
+	grep -q after_fill "$TMP/${f}_nofill.py" && not_ok "$f: a variant without after_fill"
+done
+
+for f in ft_cb_stop_psar_nofill ft_cb_stop_open_nofill ft_cb_exit; do
+	src=$S/$f.py
+	[ -f "$src" ] || src=$TMP/$f.py
 	O=out/${P}_$f
-	if ! make --no-print-directory audit STRATEGY=$S/$f.py DATA=$C NAME=${P}_$f TRIALS=1 >"$TMP/$f.audit.log" 2>&1; then
+	if ! audit "$src" $f; then
 		not_ok "$f: make audit exits 0" "$(tail -n 5 "$TMP/$f.audit.log")"
 		continue
 	fi
@@ -77,8 +95,23 @@ for f in ft_cb_stop_psar ft_cb_stop_open ft_cb_exit; do
 	fi
 	expect_eq "$f: the audit charges 10 bp a side" 10 "$(jget $O/replay.json costs.fee_bps)"
 	what="$f at 10 bp a side: the audit's trades are freqtrade's, entry for entry (time, side, exit candle, exit reason, tag)"
-	if "$PY" tests/frameworks/ft_replay.py --fee 0.001 $S/$f.py $C $O/trades.csv >"$TMP/$f.compare" 2>&1; then
+	if "$PY" tests/frameworks/ft_replay.py --fee 0.001 "$src" $C $O/trades.csv >"$TMP/$f.compare" 2>&1; then
 		ok "$what"
 	else not_ok "$what" "$(head -n 6 "$TMP/$f.compare")"; fi
 done
+
+# every figure of a callback class's bundle is recomputed with the live run's answers: the cost
+# multiples and the break-even on its own trades, the late fills null with a reason, each
+# custom_exit's named reason as its trade's exit_tag
+O=out/${P}_ft_cb_exit
+if [ -f $O/stats.json ]; then
+	expect_eq "ft_cb_exit: trades.csv carries custom_exit's named reasons as exit_tag" yes \
+		"$(grep -q ',custom_exit,[^,]*,rsi_profit$' $O/trades.csv && grep -q ',custom_exit,[^,]*,held_2h$' $O/trades.csv && echo yes)"
+	for r in recompute recompute_spread; do
+		if "$PY" tests/$r.py $O $C >"$TMP/$r.out" 2>&1; then ok "ft_cb_exit: $r.py agrees with the bundle"
+		else not_ok "ft_cb_exit: $r.py agrees with the bundle" "$(grep -m 5 MISMATCH "$TMP/$r.out")"; fi
+	done
+	expect_eq "ft_cb_exit: the late fills have no figure and say why" "null null" \
+		"$(jget $O/stats.json delay_sensitivity.1.net_return) $(jget $O/stats.json bounce.net_return_one_bar_later)"
+fi
 finish

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "calls.h"
 #include "costs.h"
 #include "exits.h"
 #include "jsonio.h"
@@ -960,6 +961,78 @@ static void test_calls_custom_stop(void **state)
 	rp_result_release(&r);
 }
 
+/* lookahead.json's live.calls read for every stage (rp_read_calls), and custom_exit's named
+ * reason stamped as the trade's exit_tag (rpl_tag_custom_exits): the long entered at open[1]
+ * leaves at open[3] on the answer "take_it", a name added to the run's tags table. */
+static void test_calls_read_and_named(void **state)
+{
+	struct da_ohlcv s = five_bars(T0);
+	struct rp_exits x = { 0 };
+	struct rp_calls_read k;
+	struct rp_costs c = { .exits = &x };
+	struct da_tags tags = { 0 };
+	static const int8_t still_long[5] = { 1, 1, 1, 1, 0 };
+	struct rp_result r;
+	char err[256] = "";
+	cJSON *la = cJSON_Parse("{\"live\": {\"calls_fee_bps\": 10, \"calls\": ["
+				"[1, 1, 1, 3, -0.5, 0, \"\"], [2, 1, 1, 3, null, 0, \"\"], "
+				"[3, 1, 1, 3, null, 1, \"take_it\"]]}}");
+	static const char *const bad[] = {
+		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[1, 1, 1, 3, null, 1, 7]]}}",
+		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[2, 1, 1, 3, null, 0, \"\"], "
+		"[1, 1, 1, 3, null, 0, \"\"]]}}",
+		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[1, 1, 1, 3, 2, 0, \"\"]]}}",
+		"{\"live\": {\"calls\": [[1, 1, 1, 3, null, 0, \"\"]]}}",
+	};
+
+	(void)state;
+	assert_non_null(la);
+	assert_int_equal(rp_read_calls(la, 5, &k, err, sizeof err), 1);
+	assert_near(k.fee_bps, 10, EPS);
+	assert_near(k.stop[1], -0.5, EPS);
+	assert_true(isnan(k.stop[2]));
+	assert_int_equal(k.exit[3], 1);
+	assert_string_equal(k.reason[3], "take_it");
+	assert_string_equal(k.reason[0], "");
+	c.calls = &k.rc;
+	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
+	assert_int_equal(r.n_trades, 1);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_CUSTOM);
+	assert_int_equal(rpl_tag_custom_exits(&r, &s, &tags, &k), 0);
+	assert_int_equal(tags.n_names, 1);
+	assert_string_equal(da_tag_name(&tags, r.trades[0].exit_tag), "take_it");
+	/* the same name again keeps its place */
+	r.trades[0].exit_tag = 0;
+	assert_int_equal(rpl_tag_custom_exits(&r, &s, &tags, &k), 0);
+	assert_int_equal(tags.n_names, 1);
+	assert_int_equal(r.trades[0].exit_tag, 1);
+	/* a table of 255 names has no place left for a new one: -1, never a wrong tag */
+	da_tags_release(&tags);
+	tags.names = calloc(255, sizeof *tags.names);
+	assert_non_null(tags.names);
+	for (tags.n_names = 0; tags.n_names < 255; tags.n_names++)
+		snprintf(tags.names[tags.n_names], sizeof *tags.names, "n%zu", tags.n_names);
+	assert_int_equal(rpl_tag_custom_exits(&r, &s, &tags, &k), -1);
+	rp_result_release(&r);
+	da_tags_release(&tags);
+	rp_calls_read_release(&k);
+	cJSON_Delete(la);
+	/* no calls: 0, nothing held */
+	la = cJSON_Parse("{\"live\": {\"ok\": true}}");
+	assert_int_equal(rp_read_calls(la, 5, &k, err, sizeof err), 0);
+	assert_null(k.stop);
+	cJSON_Delete(la);
+	/* a reason that is no string, bars out of order, a ratio out of range, no fee: refused */
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		la = cJSON_Parse(bad[i]);
+		err[0] = '\0';
+		assert_int_equal(rp_read_calls(la, 5, &k, err, sizeof err), -1);
+		assert_non_null(strstr(err, "lookahead.json live.calls"));
+		assert_null(k.stop);
+		cJSON_Delete(la);
+	}
+}
+
 /* freqtrade's custom_exit on bar 3: the long leaves at open[3] = 101 (custom_exit), before the
  * bar's stop; the signal still long does not enter again (a position series waits for a change). */
 static void test_calls_custom_exit(void **state)
@@ -1490,6 +1563,7 @@ int main(void)
 		cmocka_unit_test(test_exits_trailing_offset),
 		cmocka_unit_test(test_calls_custom_stop),
 		cmocka_unit_test(test_calls_custom_exit),
+		cmocka_unit_test(test_calls_read_and_named),
 		cmocka_unit_test(test_calls_held_at),
 		cmocka_unit_test(test_calls_walk),
 		cmocka_unit_test(test_exits_trade_rules),

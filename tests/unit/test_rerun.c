@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "costs.h"
 #include "replay_core.h"
 #include "stats_core.h"
 #include "stats_rerun.h"
@@ -86,6 +87,52 @@ static void test_rerun_is_the_replay(void **state)
 	assert_int_equal(row.trades, r.n_trades);
 	assert_true(row.net_return == r.net_return);
 	rp_result_release(&r);
+}
+
+/* A class with per-trade callbacks: a row at other costs on the same trades is the replay with
+ * its answers (custom_exit on bar 2 ends the long there); late fills are another trade path
+ * the answers were not given for, so no figure (unanswered, NANs); nor answers asked for a trade
+ * the replay does not hold, nor a break-even from such replays. */
+static void test_rerun_with_callbacks(void **state)
+{
+	static const double o[] = { 100, 100, 104, 110, 120, 120 };
+	static const double c[] = { 100, 102, 106, 112, 120, 120 };
+	static const int8_t sig[] = { 1, 1, 1, 1, 1, 0 };
+	static struct series x;
+	uint8_t ex[6] = { 0, 0, 1, 0, 0, 0 };
+	int8_t side[6] = { 0, 1, 1, 0, 0, 0 };
+	uint32_t entry[6] = { 0, 1, 1, 0, 0, 0 };
+	const struct rp_exits none = { 0 };
+	const struct rp_calls k = { .exit = ex, .side = side, .entry = entry };
+	struct rp_costs cc = { .fee_bps = 5, .slippage_bps = 2, .exits = &none, .calls = &k };
+	struct rp_costs c3 = rp_costs_scaled(&cc, 3.0);
+	struct rp_result r;
+	struct sts_rerun row;
+	struct sts_breakeven be;
+
+	(void)state;
+	make(&x, o, c, 6);
+	assert_int_equal(sts_rerun(&x.s, sig, &cc, 0, 3.0, &row), 0);
+	assert_int_equal(rp_replay(&x.s, sig, &c3, &r), 0);
+	assert_false(row.unanswered);
+	assert_int_equal(row.trades, 1);
+	assert_int_equal(r.trades[0].exit_reason, RP_EXIT_CUSTOM);
+	assert_true(row.net_return == r.net_return);
+	rp_result_release(&r);
+	assert_int_equal(sts_breakeven(&x.s, sig, &cc, &be), 0);
+	assert_null(be.reason);
+	assert_true(be.multiple > 0);
+	assert_int_equal(sts_rerun(&x.s, sig, &cc, 1, 1.0, &row), 0);
+	assert_true(row.unanswered);
+	assert_int_equal(row.trades, 0);
+	assert_true(isnan(row.net_return) && isnan(row.sharpe));
+	/* the answers were asked for a trade entered on bar 2: no figure */
+	entry[1] = entry[2] = 2;
+	assert_int_equal(sts_rerun(&x.s, sig, &cc, 0, 2.0, &row), 0);
+	assert_true(row.unanswered);
+	assert_int_equal(sts_breakeven(&x.s, sig, &cc, &be), 0);
+	assert_true(isnan(be.multiple));
+	assert_non_null(strstr(be.reason, "callbacks were not asked"));
 }
 
 /* One long from 100 that closes a bar at 20 and leaves at 100, 15 % a side in costs: at 1x the
@@ -219,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_breakeven_at_ruin),
 		cmocka_unit_test(test_breakeven_reasons),
 		cmocka_unit_test(test_net_falls_with_costs),
+		cmocka_unit_test(test_rerun_with_callbacks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -173,6 +173,11 @@ def _check_freqtrade(cls, st):
                                'declared constants, and entries and exits from the signal columns'
                                % (cls.__name__, name))
     for name in trade_calls(cls, st):
+        if name == 'custom_stoploss' and _takes_after_fill(st):
+            raise NotSupported('%s.custom_stoploss takes after_fill: freqtrade then calls it again as '
+                               'each entry fills (after_fill=True) and lets that answer move the stop '
+                               'either way, a call the audit does not make; without after_fill among '
+                               'its parameters freqtrade does not make it either' % cls.__name__)
         if LIVE and not CALLS:
             raise NotSupported('%s.%s is not supported in this run: it is a per-trade callback, '
                                'answered only where the host holds the trade and sends it bar by '
@@ -201,6 +206,16 @@ CALL_STOP, CALL_EXIT = 1, 2
 CALL_NAME_MAX = 32
 TRADE_FORMAT = '=bBIqq6d'    # side, ask, entry bar, entry time, the bar's time, six float64s
 CALL_FORMAT = '=BdB%ds' % CALL_NAME_MAX
+
+
+def _takes_after_fill(st):
+    """Whether custom_stoploss names after_fill, which makes freqtrade call it as the entry fills
+    (its strategy resolver reads the signature so)."""
+    import inspect
+    try:
+        return 'after_fill' in inspect.getfullargspec(st.custom_stoploss).args
+    except TypeError:
+        return False
 
 
 def trade_calls(cls, st):

@@ -165,6 +165,30 @@ class StillRefused(unittest.TestCase):
                 fw.adapt(g)(bars(10))
             self.assertIn('C.%s is not supported' % name, str(e.exception))
 
+    def test_custom_stoploss_naming_after_fill_is_refused_by_name(self):
+        # freqtrade calls such a custom_stoploss again as each entry fills; every run refuses it
+        fw.install()
+        body = ('from freqtrade.strategy import IStrategy\n'
+                'class C(IStrategy):\n'
+                '    timeframe = "1h"\n'
+                '    use_custom_stoploss = %s\n'
+                '    def custom_stoploss(self, pair, trade, current_time, current_rate,\n'
+                '                        current_profit, %s**kwargs):\n'
+                '        return None\n')
+        for live in (False, True):
+            fw.LIVE, fw.CALLS = live, live
+            g = {'__name__': 'strategy'}
+            exec(compile(body % ('True', 'after_fill, '), 'strategy.py', 'exec'), g)
+            with self.assertRaises(fw.NotSupported) as e:
+                fw.adapt(g)(bars(10))
+            self.assertIn('C.custom_stoploss takes after_fill', str(e.exception))
+        fw.LIVE, fw.CALLS = False, False
+        # without after_fill, or with use_custom_stoploss off, freqtrade makes no such call
+        for use, arg in (('True', ''), ('False', 'after_fill, ')):
+            g = {'__name__': 'strategy'}
+            exec(compile(body % (use, arg), 'strategy.py', 'exec'), g)
+            self.assertEqual(len(fw.adapt(g)(bars(10))), 10)
+
 
 class Helpers(unittest.TestCase):
     def test_stoploss_helpers_as_freqtrade_gives_them(self):
