@@ -547,8 +547,24 @@ def _setting(st, new, old):
     return getattr(st, new)
 
 
+class ConfigNotHeld(NotSupported, KeyError):
+    """A key of freqtrade's configuration an audit does not hold: a KeyError to a strategy that
+    catches one, a refusal naming the key to one that does not."""
+
+
+class _Config(dict):
+    """freqtrade's configuration as an audit gives it to the strategy: its timeframe, the stake
+    currency and the run mode (freqtrade's backtest); .get() keeps the strategy's own default, and
+    a key it does not hold (the exchange's settings, the wallet, the bot's files) is refused by
+    name rather than a bare KeyError."""
+    def __missing__(self, key):
+        raise ConfigNotHeld("config[%r] is not in an audit's freqtrade config, which holds %s"
+                            % (key, ', '.join(sorted(self))))
+
+
 def run_freqtrade(cls, df, params):
-    st = cls({'timeframe': cls.timeframe, 'stake_currency': 'QUOTE', 'runmode': 'backtest'})
+    from freqtrade.enums import RunMode
+    st = cls(_Config(timeframe=cls.timeframe, stake_currency='QUOTE', runmode=RunMode.BACKTEST))
     filed = params_from_file(cls)
     _load_file_settings(st, filed)
     st.ft_load_hyper_params(filed)

@@ -2,7 +2,8 @@
 # sa_frameworks.py, answer_calls): a class's custom_stoploss and custom_exit called as
 # freqtrade's backtest calls them, on the trade state the host sends (sbx_proto.h), reading the
 # analysed frame cut before the bar asked about, and answered in the wire's bytes; refused by
-# name where the host does not hold the trade; freqtrade's stoploss helpers.
+# name where the host does not hold the trade; freqtrade's stoploss helpers; the configuration a
+# class is built with.
 # Run by tests/run-all unit: /usr/bin/python3 -I -B tests/unit/py/test_shim_callbacks.py
 import os
 import struct
@@ -188,6 +189,64 @@ class StillRefused(unittest.TestCase):
             g = {'__name__': 'strategy'}
             exec(compile(body % (use, arg), 'strategy.py', 'exec'), g)
             self.assertEqual(len(fw.adapt(g)(bars(10))), 10)
+
+
+CONFIG_SOURCE = '''
+from freqtrade.enums import RunMode
+from freqtrade.strategy import IStrategy
+
+
+class Configured(IStrategy):
+    timeframe = '1h'
+    stoploss = -0.5
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.live = config['runmode'] in (RunMode.LIVE, RunMode.DRY_RUN)
+        self.mode = self.config['runmode'].value
+        self.slots = self.config.get('max_open_trades', 3)
+        try:
+            self.fee_note = config['fee']
+        except KeyError:
+            self.fee_note = 'none'
+        if self.config.get('wants_exchange'):
+            self.name = config['exchange']['name']
+
+    def populate_indicators(self, dataframe, metadata):
+        return dataframe
+
+    def populate_entry_trend(self, dataframe, metadata):
+        dataframe['enter_long'] = int(not self.live and self.mode == 'backtest' and self.slots == 3
+                                      and self.fee_note == 'none')
+        return dataframe
+
+    def populate_exit_trend(self, dataframe, metadata):
+        return dataframe
+'''
+
+
+class Config(unittest.TestCase):
+    """The configuration a freqtrade class is built with: freqtrade's backtest run mode (an enum
+    equal to its text), .get() and a caught KeyError keep the strategy's own defaults, and a key
+    it does not hold is refused naming the key."""
+    def setUp(self):
+        fw.install()
+        self.g = {'__name__': 'strategy'}
+        exec(compile(CONFIG_SOURCE, 'strategy.py', 'exec'), self.g)
+
+    def test_backtest_mode_and_defaults(self):
+        out = fw.adapt(self.g)(bars(6))
+        self.assertEqual(len(out), 6)
+        self.assertTrue(all(v != 0 for v in out), out)  # every candle's entry signal was set
+
+    def test_a_key_not_held_is_named(self):
+        from freqtrade.enums import RunMode
+        with self.assertRaises(fw.NotSupported) as e:
+            self.g['Configured'](fw._Config(timeframe='1h', stake_currency='QUOTE',
+                                            runmode=RunMode.BACKTEST, wants_exchange=True))
+        self.assertIn("config['exchange'] is not in an audit's freqtrade config, which holds "
+                      "runmode, stake_currency, timeframe, wants_exchange", str(e.exception))
+        self.assertIsInstance(e.exception, KeyError)
 
 
 class Helpers(unittest.TestCase):

@@ -162,7 +162,7 @@ class IStrategy(HyperStrategyMixin):
     plot_config = {}
 
     def __init__(self, config=None):
-        self.config = dict(config or {})
+        self.config = config if config is not None else {}  # freqtrade's: the object given
         self.dp = DataProvider()
         self.wallets = None
         self._ft_informative = gather(self)

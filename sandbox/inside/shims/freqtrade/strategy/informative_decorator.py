@@ -11,6 +11,7 @@ from typing import Callable, Optional, Union
 import pandas as pd
 
 import sa_frameworks
+from freqtrade.enums import RunMode
 from freqtrade.exchange import timeframe_to_minutes
 from sa_frameworks import NotSupported
 
@@ -128,7 +129,7 @@ class DataProvider:
     """self.dp: the audited pair's own bars, at the strategy's timeframe or a coarser one (complete
     candles only, by the clock); the whitelist is that pair alone. Another pair, the order book,
     the ticker and the other live-only calls are refused in one sentence."""
-    runmode = type('RunMode', (), {'value': 'backtest'})()
+    runmode = RunMode.BACKTEST
 
     def __init__(self):
         self._bars = None
