@@ -112,8 +112,14 @@ expect_eq "events: moved against the calendar it keeps its profit (it earns from
 	"$("$PY" -c "print(str($(kept $N) >= 0.5).lower())")"
 
 N=e2e-hindsight-vol300
-expect_eq "the honest rule with a 300-day volatility filter stays WATCH" WATCH \
-	"$(audit "$TMP/vol_warmup.py" $N)"
+# its long warm-up caps nothing: it is not ready by its gates alone, its 39 trades too few and
+# its DSR deflated for the family of rules the numbers written in its body hold (neighbourhood)
+got=$(audit "$TMP/vol_warmup.py" $N)
+expect_eq "the honest rule with a 300-day volatility filter: NOT_READY by its gates alone (trades, dsr)" \
+	"NOT_READY NOT_READY trades dsr neighbourhood_family" \
+	"$got $(jget "out/$N/verdict.json" gate_verdict) $("$PY" -c "import json
+print(' '.join(g['name'] for g in json.load(open('out/$N/verdict.json'))['gates'] if not g['pass']))") \
+$(jget "out/$N/stats.json" trials_source)"
 expect_eq "vol300: a later start judged past its measured warm-up (over 300 days of bars)" "false true" \
 	"$(hs $N later_start.flagged) $("$PY" -c "import json
 print(str(json.load(open('out/$N/robustness.json'))['hindsight']['later_start']['measured_warmup_bars'] > 6900).lower())")"
