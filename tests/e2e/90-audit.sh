@@ -108,7 +108,7 @@ if [ -x "$A/replay" ]; then
 		--fingerprint "$D/fingerprint.json" --name "$N" --night '' -o "$D/ledger.json"
 	check "asan: stats" "$A/stats" --replay "$D/replay.json" --variants "$D/variants.json" \
 		--config "$D/config.json" --data data/ohlcv.csv --run "$D/run.json" --lookahead "$D/lookahead.json" \
-		--ledger "$D/ledger.json" --neighbourhood "$D/neighbourhood.json" \
+		--ledger "$D/ledger.json" --neighbourhood "$D/neighbourhood.json" --inspect "$D/inspect.json" \
 		-o "$D/stats.json" --benchmark-out "$D/benchmark.csv" --rolling-out "$D/rolling.csv" \
 		--walkforward-out "$D/walkforward.csv" --fan-out "$D/montecarlo_fan.csv"
 	check "asan: verdict" "$A/verdict" --dir "$D" -o "$D/verdict.json"
