@@ -35,7 +35,9 @@ multiple of 8 h since the epoch in [entry, exit), paid by either side unless fun
 borrow_bps_year over 365 days of the time from entry to exit; on fx, in the funding column,
 config.json's swap_long_bps_year or swap_short_bps_year (by side) over 360 for each rollover
 night in [entry, exit): 17:00 New York (the tz database's), three on Wednesday, none on a
-weekend. net_return =
+weekend; when the price file carries swap_long and swap_short columns (bps a year), the rate of
+the bar that holds the night replaces the knob's, and replay.json's costs.swap_source must say
+"columns" (else "knobs"). net_return =
 gross_return - every cost, gross_return = side * (exit_px / entry_px - 1).
 
 The replay (with DATA), bar by bar: the position held during bar j is the signal of bar j - 1
@@ -76,7 +78,8 @@ import statistics
 import sys
 from statistics import NormalDist
 
-from recompute_curves import curve_checks, epoch, funding_instants, rollover_nights, swap_rate
+from recompute_curves import (curve_checks, epoch, funding_instants, rollover_nights, rollover_paid,
+                              swap_rate)
 from recompute_freqtrade import freqtrade_checks
 from recompute_quant import quant_checks
 
@@ -116,7 +119,7 @@ def cost_checks(costs, trades):
         a, b, side = epoch(r["entry_time"]), epoch(r["exit_time"]), 1 if r["side"] == "long" else -1
         want = {"fees": 2 * unit[0], "slippage": 2 * unit[1],
                 "funding": (side * rate if income else abs(rate)) * funding_instants(a, b) +
-                           swap_rate(costs, side) * rollover_nights(a, b),
+                           rollover_paid(costs, side, a, b),
                 "borrow": borrow_rate * (b - a) / (365 * 86400) if side < 0 else 0.0,
                 "gross_return": side * (float(r["exit_px"]) / float(r["entry_px"]) - 1)}
         want["net_return"] = want["gross_return"] - math.fsum(want[k] for k in sums)
@@ -351,6 +354,22 @@ def load_bars(path):
     return t, o, c, h, lo
 
 
+def load_swaps(path):
+    """The price file's FX rollover columns, swap_long and swap_short (bps a year), as (times,
+    long, short), or None when it has none."""
+    t, lg, sh = [], [], []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            row = {k.lower(): v for k, v in row.items()}
+            if "swap_long" not in row:
+                return None
+            when = row["time"] if "time" in row else row["date"]
+            t.append(epoch(when if "T" in when else when + "T00:00:00Z"))
+            lg.append(float(row["swap_long"]))
+            sh.append(float(row["swap_short"]))
+    return t, lg, sh
+
+
 class Exits:
     """The declared exits (replay.json "exits"), filled inside the bar as the module docstring
     says: the trail moves with the open; a stop the open is through, then a target the open is
@@ -543,7 +562,7 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None, calls=None):
                 break
             continue
         paid += fund(side) * funding_instants(t[j], end(j))
-        paid += k * swap_rate(costs, side) * rollover_nights(t[j], end(j))
+        paid += k * swap_rate(costs, side, j) * rollover_nights(t[j], end(j))
         if side < 0:
             paid += borrow * (end(j) - t[j])
         if hit:
@@ -864,6 +883,7 @@ def main():
     bars = load_bars(sys.argv[2]) if len(sys.argv) == 3 else None
     replay = json.load(open(f"{d}/replay.json"))
     with_swap(d, replay.get("costs"))
+    swaps = load_swaps(sys.argv[2]) if bars else None
     stats = json.load(open(f"{d}/stats.json"))
     trades = read_csv(f"{d}/trades.csv")
     curve = [float(r["net_equity"]) for r in read_csv(f"{d}/equity.csv")]
@@ -880,6 +900,13 @@ def main():
     checks.append(("replay net_return = last net equity - 1", replay["net_return"], last - 1))
     checks.append(("sum_net_return = sum of net_return", stats["sum_net_return"], math.fsum(nets)))
     checks.append(("max_drawdown from equity.csv", stats["max_drawdown"], drawdown(curve)))
+    source = []
+    if replay.get("costs", {}).get("market") == "fx" and bars:
+        got = replay["costs"].get("swap_source")
+        source.append((f"costs.swap_source {got!r} names the rollover's source: the price file's "
+                       "swap columns, else the knobs", got == ("columns" if swaps else "knobs")))
+        if swaps:
+            replay["costs"]["swap_bars"] = swaps
     if not replay.get("trusted_returns") and "market" in replay.get("costs", {}):
         checks += cost_checks(replay["costs"], trades)
     if replay.get("account"):
@@ -922,7 +949,7 @@ def main():
         calls = read_calls(d)
     for what, good in rerun_checks(stats, replay, trades, signals, bars, calls) + (
             exit_checks(replay, stats, trades, signals, bars, calls) if replay.get("equity_basis") == "bar" else []) + \
-            live_checks(d, replay, curve, run, bars):
+            live_checks(d, replay, curve, run, bars) + source:
         bad += not good
         print(f"{'ok' if good else 'MISMATCH'}: {what}")
     for what, good in calibration_checks(d):

@@ -24,6 +24,7 @@ from the bundle's own files (tests/recompute.py calls curve_checks):
 """
 import csv
 import math
+from bisect import bisect_right
 import os
 import struct
 from datetime import datetime, timedelta, timezone
@@ -80,12 +81,32 @@ def rollover_nights(a, b):
     return n
 
 
-def swap_rate(costs, side):
-    """A night's swap of the unit notional for side on fx (costs holds config.json's
-    swap_long_bps_year and swap_short_bps_year), over a 360-day year; 0 elsewhere."""
+def swap_rate(costs, side, j=None):
+    """A night's swap of the unit notional for side on fx, over a 360-day year; 0 elsewhere.
+    costs holds config.json's swap_long_bps_year and swap_short_bps_year, and, when the price
+    file carries swap_long and swap_short columns, those columns as "swap_bars" (times, long,
+    short): then bar j's own rate replaces the knob's."""
     if costs.get("market") != "fx" or not side:
         return 0.0
+    cols = costs.get("swap_bars")
+    if cols is not None and j is not None:
+        return cols[1 if side > 0 else 2][j] / 1e4 / 360
     return costs.get("swap_long_bps_year" if side > 0 else "swap_short_bps_year", 0.0) / 1e4 / 360
+
+
+def rollover_paid(costs, side, a, b):
+    """The rollover a position of side held over [a, b) pays: each night's rate times the
+    nights, by the bar that holds the night when the price file carries swap columns."""
+    cols = costs.get("swap_bars")
+    if cols is None or costs.get("market") != "fx" or not side:
+        return swap_rate(costs, side) * rollover_nights(a, b)
+    t, paid = cols[0], 0.0
+    for j in range(bisect_right(t, a) - 1 if a >= t[0] else 0, len(t)):
+        lo, hi = max(a, t[j]), min(b, t[j + 1] if j + 1 < len(t) else b)
+        if lo >= b:
+            break
+        paid += swap_rate(costs, side, j) * rollover_nights(lo, hi)
+    return paid
 
 
 def buy_and_hold(bars, costs):
@@ -97,7 +118,7 @@ def buy_and_hold(bars, costs):
     for j in range(1, n):
         end = t[j + 1] if j + 1 < n else t[j] + (t[j] - t[j - 1])
         paid += abs(rate) * funding_instants(t[j], end)
-        paid += swap_rate(costs, 1) * rollover_nights(t[j], end)
+        paid += swap_rate(costs, 1, j) * rollover_nights(t[j], end)
         e = 1 + (c[j] / o[1] - 1) - paid - (unit if j == n - 1 else 0.0)
         ruined = ruined or e <= 0
         eq.append(0.0 if ruined else e)

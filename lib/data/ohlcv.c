@@ -24,6 +24,8 @@
 #define OHLCV_COLS_MAX 64  /* widest row accepted */
 #define ROLE_NONE (-1)
 #define ROLE_CLOCK DA_BAR_FIELDS  /* the time of day, joined to the date column's */
+#define ROLE_SWAP (DA_BAR_FIELDS + 1)  /* swap_long; ROLE_SWAP + 1 swap_short */
+#define SWAP_MAX_BPS 100000.0  /* a swap column's bound, bps a year, the knobs' */
 
 #define WANT "the layouts read are in the README's table, 'Give real data'"
 
@@ -60,6 +62,7 @@ struct load {
 	char index_name[SA_CSV_FIELD_MAX + 1];  /* yfinance's third line: the time column's name */
 	int64_t t;         /* this row's values, committed at end of row */
 	double v[DA_BAR_FIELDS];
+	double swap[2];    /* swap_long, swap_short */
 	struct sa_time_cache tc;
 };
 
@@ -67,14 +70,16 @@ static int grow(struct load *L)
 {
 	struct da_ohlcv *s = L->s;
 	size_t cap = L->cap ? L->cap * 2 : 4096;
-	double **cols[] = { &s->open, &s->high, &s->low, &s->close, &s->volume };
+	double **cols[] = { &s->open, &s->high, &s->low, &s->close, &s->volume, &s->swap_long,
+			    &s->swap_short };
+	size_t n_cols = s->fmt.swap ? 7 : 5;
 	int64_t *t = realloc(s->t, cap * sizeof(*t));
 
 	if (!t)
 		return -1;
 	s->t = t;
 	sa_hint_hugepages(t + L->cap, (cap - L->cap) * sizeof(*t));
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+	for (size_t i = 0; i < n_cols; i++) {
 		double *p = realloc(*cols[i], cap * sizeof(double));
 
 		if (!p)
@@ -182,6 +187,39 @@ static void note_funding(struct load *L, char clean[][SA_CSV_FIELD_MAX + 1])
 				 L->first[c]);
 }
 
+/* swap_long and swap_short (or "swap long", "swaplong": MetaTrader's symbol sheet), both or
+ * neither: the FX rollover by bar. */
+static void note_swap(struct load *L, char clean[][SA_CSV_FIELD_MAX + 1])
+{
+	static const char *const side[2] = { "long", "short" };
+	struct da_ohlcv_format *fmt = &L->s->fmt;
+	int at[2] = { -1, -1 };
+
+	for (int c = 0; c < fmt->columns && !L->pos.failed; c++)
+		for (int k = 0; k < 2; k++) {
+			const char *x = clean[c];
+
+			if (strncasecmp(x, "swap", 4))
+				continue;
+			x += 4 + (x[4] == '_' || x[4] == ' ');
+			if (strcasecmp(x, side[k]))
+				continue;
+			if (at[k] >= 0)
+				return sa_csv_fail(&L->pos, "columns '%s' and '%s' both name the swap_%s "
+						   "(keep one)", L->first[at[k]], L->first[c], side[k]);
+			at[k] = c;
+		}
+	if (L->pos.failed || (at[0] < 0 && at[1] < 0))
+		return;
+	if (at[0] < 0 || at[1] < 0)
+		return sa_csv_fail(&L->pos, "a '%s' column without a swap_%s one: the FX rollover "
+				   "columns come as a pair, bps a year by side", L->first[at[0] < 0 ? at[1] : at[0]],
+				   side[at[0] < 0 ? 0 : 1]);
+	L->role[at[0]] = ROLE_SWAP;
+	L->role[at[1]] = ROLE_SWAP + 1;
+	fmt->swap = true;
+}
+
 /* A header of trades: a price and an amount (a trade's size), no open or close. */
 static bool names_trades(char clean[][SA_CSV_FIELD_MAX + 1], int n)
 {
@@ -237,6 +275,9 @@ static void resolve_header(struct load *L)
 		fmt->index_time = true;
 	}
 	note_funding(L, clean);
+	note_swap(L, clean);
+	if (L->pos.failed)
+		return;
 	if (n_times == 2 && !join_time(L, times[0], times[1], clean[times[0]], clean[times[1]]))
 		return sa_csv_fail(&L->pos, "columns '%s' and '%s' both name the time (keep one, or "
 				   "name them date and time to join them)", L->first[times[0]],
@@ -280,7 +321,12 @@ static void on_value(struct load *L, int f, const char *text)
 		memcpy(L->ttext, text, sizeof(L->ttext));
 	else if (f == ROLE_CLOCK)
 		memcpy(L->ctext, text, sizeof(L->ctext));
-	else if (sa_csv_field_number(text, &L->v[f]))
+	else if (f >= ROLE_SWAP) {
+		if (sa_csv_field_number(text, &L->swap[f - ROLE_SWAP]))
+			sa_csv_fail(&L->pos, "swap_%s '%s' is not a finite number (the FX rollover, bps "
+				    "a year of the notional, a value every bar)",
+				    f == ROLE_SWAP ? "long" : "short", text);
+	} else if (sa_csv_field_number(text, &L->v[f]))
 		sa_csv_fail(&L->pos, "%s '%s' is not a finite number", field_names[f], text);
 }
 
@@ -436,6 +482,12 @@ static void check_row(struct load *L)
 				   "order the header says?)", v[DA_BAR_LOW]);
 	if (L->adjusted && !(v[DA_BAR_ADJ] > 0))
 		return sa_csv_fail(&L->pos, "adj close must be a finite positive price");
+	for (int k = 0; k < 2 && s->fmt.swap; k++)
+		if (fabs(L->swap[k]) > SWAP_MAX_BPS)
+			return sa_csv_fail(&L->pos, "swap_%s %g is beyond %g bps a year either way (the "
+					   "columns hold bps a year of the notional: convert MetaTrader's "
+					   "points first, the README's 'Costs by market')",
+					   k ? "short" : "long", L->swap[k], SWAP_MAX_BPS);
 	check_order(L);
 }
 
@@ -453,6 +505,10 @@ static void commit_row(struct load *L)
 	s->low[s->n] = L->adjusted ? L->v[DA_BAR_LOW] * k : L->v[DA_BAR_LOW];
 	s->close[s->n] = L->adjusted ? L->v[DA_BAR_CLOSE] * k : L->v[DA_BAR_CLOSE];
 	s->volume[s->n] = s->fmt.volume ? L->v[DA_BAR_VOLUME] : NAN;
+	if (s->fmt.swap) {
+		s->swap_long[s->n] = L->swap[0];
+		s->swap_short[s->n] = L->swap[1];
+	}
 	s->n++;
 }
 
@@ -493,14 +549,16 @@ next:
 
 static void reverse(struct da_ohlcv *s)
 {
-	double *cols[] = { s->open, s->high, s->low, s->close, s->volume };
+	double *cols[] = { s->open, s->high, s->low, s->close, s->volume, s->swap_long,
+			   s->swap_short };
+	size_t n_cols = s->fmt.swap ? 7 : 5;
 
 	for (size_t i = 0, j = s->n - 1; i < j; i++, j--) {
 		int64_t t = s->t[i];
 
 		s->t[i] = s->t[j];
 		s->t[j] = t;
-		for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+		for (size_t k = 0; k < n_cols; k++) {
 			double x = cols[k][i];
 
 			cols[k][i] = cols[k][j];
@@ -742,5 +800,7 @@ void da_ohlcv_release(struct da_ohlcv *s)
 	free(s->low);
 	free(s->close);
 	free(s->volume);
+	free(s->swap_long);
+	free(s->swap_short);
 	memset(s, 0, sizeof(*s));
 }

@@ -59,6 +59,7 @@ struct da_ohlcv_format {
 	/* what says the data is a perpetual future ("" when nothing does): a funding column, or
 	 * freqtrade's "-futures" in the file name */
 	char perpetual[80];
+	bool swap;             /* swap_long and swap_short columns: FX rollover by bar, bps a year */
 };
 
 /* How the bars step: by a fixed number of seconds, or by the calendar. */
@@ -69,6 +70,9 @@ struct da_ohlcv {
 	size_t n;
 	int64_t *t;  /* bar open time, seconds since the epoch, UTC, strictly increasing */
 	double *open, *high, *low, *close, *volume;  /* volume NaN when the file has none */
+	/* FX rollover by side, bps a year of the notional, for a rollover inside the bar (the
+	 * columns swap_long and swap_short, both or neither); NULL when the file has none */
+	double *swap_long, *swap_short;
 	struct da_ohlcv_format fmt;
 };
 
@@ -82,7 +86,8 @@ struct da_ohlcv_opts {
  * The next line is a header (or yfinance's three: Price and the fields, Ticker, the index's
  * name), matched case-insensitively with any <> stripped (time,
  * timestamp, date, datetime, open_time, gmt time; open/o; high/h; low/l; close/c; volume/vol,
- * else the first "volume X", else tickvol; adj close; other columns ignored; a date column and
+ * else the first "volume X", else tickvol; adj close; swap_long and swap_short, both or
+ * neither, finite bps a year within +-100000; other columns ignored; a date column and
  * a time column are joined), or, when its first field is already a time, the first bar of a
  * headerless file: klines, or MetaTrader rows when a date alone is followed by a time of day.
  * The delimiter (',', ';' or tab) is the one the first line uses most. Times: ISO-8601 (Z, an

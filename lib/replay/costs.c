@@ -266,6 +266,8 @@ struct rp_costs rp_costs_scaled(const struct rp_costs *c, double k)
 	x.borrow_bps_year *= k;
 	x.swap_long_bps_year *= k;
 	x.swap_short_bps_year *= k;
+	x.swap_column_k = (c->swap_column_k_set ? c->swap_column_k : 1.0) * k;
+	x.swap_column_k_set = true;
 	x.spread_floor_bps *= k;
 	x.min_fee_bps_stock *= k;
 	return x;
@@ -333,4 +335,16 @@ double rp_rollover_rate(const struct rp_costs *c, int side)
 	double bps = side > 0 ? c->swap_long_bps_year : side < 0 ? c->swap_short_bps_year : 0.0;
 
 	return bps / 1e4 / 360.0;
+}
+
+double rp_swap_column_scale(const struct rp_costs *c)
+{
+	return (c->swap_column_k_set ? c->swap_column_k : 1.0) / 1e4 / 360.0;
+}
+
+double rp_rollover_rate_bar(const struct rp_costs *c, const struct da_ohlcv *s, size_t j, int side)
+{
+	if (!s->swap_long || !s->swap_short || side == 0)
+		return rp_rollover_rate(c, side);
+	return (side > 0 ? s->swap_long[j] : s->swap_short[j]) * rp_swap_column_scale(c);
 }

@@ -61,4 +61,12 @@ int64_t rp_rollover_instant(int64_t day, int *nights);
  * rate in bps a year over 360 days (the money-market year of USD and EUR), 0 when flat. */
 double rp_rollover_rate(const struct rp_costs *c, int side);
 
+/* What a bar's swap column (bps a year) is multiplied by to give a night's swap of the unit
+ * notional: over 360 days, times rp_costs_scaled's k when c is scaled. */
+double rp_swap_column_scale(const struct rp_costs *c);
+
+/* A night's swap for side in bar j of s: the data's swap_long or swap_short that bar when s
+ * carries the columns (they replace the knobs bar by bar), else rp_rollover_rate's. */
+double rp_rollover_rate_bar(const struct rp_costs *c, const struct da_ohlcv *s, size_t j, int side);
+
 #endif

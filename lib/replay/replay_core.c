@@ -175,6 +175,9 @@ struct pass {
 	double funding_long, funding_short;  /* per funding instant, by side (0 off perp) */
 	double borrow_per_s;    /* a short's borrow fee per second held (0 off stock and spot) */
 	double swap_long, swap_short;  /* fx: rollover per night held, by side (0 off fx) */
+	const double *swap_col_long, *swap_col_short;  /* fx: the data's swap columns, which
+							 * replace the two above (NULL: none) */
+	double swap_col_k;      /* a swap column's bps a year to a night's swap */
 	int64_t next_funding;   /* the first funding instant not yet reached */
 	double eq_net, eq_gross;         /* equity after the closed trades, compounded, from 1 */
 	double net_entry, gross_entry;   /* the equity the open trade was entered with */
@@ -278,6 +281,17 @@ static double funding_rate(const struct pass *ps, int p)
 	return p > 0 ? ps->funding_long : p < 0 ? ps->funding_short : 0.0;
 }
 
+/* A night's rollover paid by position p held in bar j (negative: earned): the data's swap
+ * column that bar when it has them, else the knob's. */
+static double swap_night(const struct pass *ps, int p, size_t j)
+{
+	const double *col = p > 0 ? ps->swap_col_long : ps->swap_col_short;
+
+	if (p == 0)
+		return 0.0;
+	return col ? col[j] * ps->swap_col_k : p > 0 ? ps->swap_long : ps->swap_short;
+}
+
 /* Funding for the instants in bar j, and a short's borrow for its time, paid by the position p
  * held during it. Bars are contiguous and increasing, so the next instant only moves forward:
  * no division per bar. */
@@ -296,8 +310,8 @@ static void pay_funding(struct pass *ps, int p, size_t j)
 		ps->open->borrow += b;
 		ps->trade_costs += b;
 	}
-	if (p != 0 && (p > 0 ? ps->swap_long : ps->swap_short) != 0) {
-		double w = (p > 0 ? ps->swap_long : ps->swap_short) * rp_rollover_nights(ps->s->t[j], end);
+	if (p != 0 && swap_night(ps, p, j) != 0) {
+		double w = swap_night(ps, p, j) * rp_rollover_nights(ps->s->t[j], end);
 		ps->open->funding += w;
 		ps->trade_costs += w;
 	}
@@ -373,6 +387,7 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 	double costs = p ? ps->trade_costs : 0.0, funding = 0.0, borrow = 0.0;
 	double rate = funding_rate(ps, p), borrow_rate = p < 0 ? ps->borrow_per_s : 0.0;
 	double swap = p > 0 ? ps->swap_long : p < 0 ? ps->swap_short : 0.0;
+	const double *swap_col = p > 0 ? ps->swap_col_long : p < 0 ? ps->swap_col_short : NULL;
 	int64_t next = ps->next_funding;
 	bool ruin = false;
 	size_t j;
@@ -394,8 +409,9 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 			borrow += b;
 			costs += b;
 		}
-		if (swap != 0) {
-			double w = swap * rp_rollover_nights(t[j], t[j + 1]);
+		if (swap_col ? swap_col[j] != 0 : swap != 0) {
+			double w = (swap_col ? swap_col[j] * ps->swap_col_k : swap) *
+				   rp_rollover_nights(t[j], t[j + 1]);
 			funding += w;
 			costs += w;
 		}
@@ -838,6 +854,9 @@ static int pass_init(struct pass *ps, const struct da_ohlcv *s, const int8_t *si
 		.borrow_per_s = borrows ? c->borrow_bps_year / 1e4 / RP_YEAR_S : 0.0,
 		.swap_long = market == RP_MARKET_FX ? rp_rollover_rate(c, 1) : 0.0,
 		.swap_short = market == RP_MARKET_FX ? rp_rollover_rate(c, -1) : 0.0,
+		.swap_col_long = market == RP_MARKET_FX ? s->swap_long : NULL,
+		.swap_col_short = market == RP_MARKET_FX ? s->swap_short : NULL,
+		.swap_col_k = rp_swap_column_scale(c),
 		.eq_net = 1.0, .eq_gross = 1.0,
 		.x = x, .rule_fee = x && x->fee_in_profit ? rules_fee : 0.0,
 		.sig = signals,

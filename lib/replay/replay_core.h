@@ -25,7 +25,9 @@
  * - Rollover (fx): a position held over the daily rollover, 17:00 New York, pays its side's
  *   swap_*_bps_year / 360 of its unit notional a night, three nights on Wednesday, none on a
  *   weekend (rp_rollover_nights, costs.h), in the bar that contains the instant; booked as
- *   the trade's funding (fx has no other: the funding column is the swap there).
+ *   the trade's funding (fx has no other: the funding column is the swap there). When the
+ *   data carries swap columns (da_ohlcv swap_long, swap_short), the bar's own rates replace
+ *   the knobs' (rp_rollover_rate_bar).
  * - A trade's gross_return is side * (exit_px / entry_px - 1); net_return = gross_return -
  *   fees - slippage - funding - borrow, fractions of the equity the trade was entered with.
  * - Equity compounds: it starts at 1, and each trade's return applies to the equity at its
@@ -162,6 +164,10 @@ struct rp_costs {
 	double borrow_bps_year; /* stock, spot: a short's borrow fee, a year of its notional */
 	double swap_long_bps_year, swap_short_bps_year;  /* fx: rollover by side, a year of its
 							  * notional (negative: earned), costs.h */
+	double swap_column_k;   /* the data's swap columns (da_ohlcv swap_long, swap_short), which
+				 * replace the two above bar by bar, are charged times this when
+				 * swap_column_k_set (rp_costs_scaled's k), else once */
+	bool swap_column_k_set;
 	double min_fee_bps_stock; /* stock: the fee per side is at least this, the minimum
 				   * commission an order pays over its stake, in bps (0: none) */
 	double spread_floor;    /* SPREAD_FLOOR: the share of half the bars' estimated spread that

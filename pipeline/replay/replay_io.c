@@ -71,7 +71,7 @@ static const char *market_why(const struct rp_costs *c, const struct da_ohlcv *s
 static void market_reason(const struct rp_costs *c, const struct da_ohlcv *s, enum rp_market m,
 			  char *buf, size_t len)
 {
-	char held[160], perp[128];
+	char held[200], perp[128];
 	const char *why = market_why(c, s, perp, sizeof perp);
 
 	if (m == RP_MARKET_PERP && c->funding_income)
@@ -80,6 +80,10 @@ static void market_reason(const struct rp_costs *c, const struct da_ohlcv *s, en
 	else if (m == RP_MARKET_PERP)
 		sa_fmt(held, sizeof held, "funding %g bp per 8 h held, paid by either side, never "
 		       "income; no borrow", fabs(c->funding_bps_8h));
+	else if (m == RP_MARKET_FX && s && s->swap_long)
+		sa_fmt(held, sizeof held, "rollover from the data's swap_long and swap_short columns, "
+		       "bp a year by bar (not the knobs), a night at 17:00 New York (Wednesday's three; "
+		       "in the funding column); no borrow");
 	else if (m == RP_MARKET_FX)
 		sa_fmt(held, sizeof held, "rollover %g bp a year for a long, %g for a short, a night "
 		       "at 17:00 New York (Wednesday's three; in the funding column); no borrow",
@@ -186,6 +190,9 @@ static void add_costs(cJSON *o, const struct rpl_inputs *in, const struct rp_res
 		cJSON_AddStringToObject(costs, "market_reason", why);
 		cJSON_AddStringToObject(costs, "cost_source", src);
 		cJSON_AddBoolToObject(costs, "funding_income", c->funding_income);
+		if (m == RP_MARKET_FX)
+			cJSON_AddStringToObject(costs, "swap_source", in->data && in->data->swap_long ?
+						"columns" : "knobs");
 	}
 	add_num(costs, "fee_bps", c ? rp_fee_bps(c, m) : NAN);
 	add_num(costs, "slippage_bps", c ? rp_slippage_bps(c, m) : NAN);

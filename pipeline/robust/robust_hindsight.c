@@ -38,7 +38,7 @@ int rb_series_copy(const struct da_ohlcv *s, struct rb_series *out)
 	memcpy(out->cols + 4 * n, s->volume, n * sizeof *out->cols);
 	out->s = (struct da_ohlcv){ .n = n, .t = out->t, .open = out->cols, .high = out->cols + n,
 		.low = out->cols + 2 * n, .close = out->cols + 3 * n, .volume = out->cols + 4 * n,
-		.fmt = s->fmt };
+		.swap_long = s->swap_long, .swap_short = s->swap_short, .fmt = s->fmt };
 	return 0;
 }
 

@@ -47,7 +47,7 @@ int rb_perm_make(const struct da_ohlcv *s, void *rng, size_t *order, struct rb_p
 		v[j] = s->volume[i];
 	}
 	p->s = (struct da_ohlcv){ .n = n, .t = s->t, .open = o, .high = h, .low = l, .close = c,
-		.volume = v, .fmt = s->fmt };
+		.volume = v, .swap_long = s->swap_long, .swap_short = s->swap_short, .fmt = s->fmt };
 	rc = 0;
 out:
 	return rc;

@@ -121,7 +121,8 @@ struct da_ohlcv rb_suffix(const struct da_ohlcv *s, size_t k)
 		k = s->n;
 	return (struct da_ohlcv){ .n = s->n - k, .t = s->t + k, .open = s->open + k,
 		.high = s->high + k, .low = s->low + k, .close = s->close + k,
-		.volume = s->volume + k };
+		.volume = s->volume + k, .swap_long = s->swap_long ? s->swap_long + k : NULL,
+		.swap_short = s->swap_short ? s->swap_short + k : NULL };
 }
 
 /* Counts bar b as differing: it continues the current span when the bar before it differed
