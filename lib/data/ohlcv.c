@@ -486,7 +486,7 @@ static void check_row(struct load *L)
 		if (fabs(L->swap[k]) > SWAP_MAX_BPS)
 			return sa_csv_fail(&L->pos, "swap_%s %g is beyond %g bps a year either way (the "
 					   "columns hold bps a year of the notional: convert MetaTrader's "
-					   "points first, the README's 'Costs by market')",
+					   "points first, the README's 'Costs that fit the market')",
 					   k ? "short" : "long", L->swap[k], SWAP_MAX_BPS);
 	check_order(L);
 }

@@ -62,6 +62,7 @@ int rp_read_costs(const cJSON *cfg, struct rp_costs *c, char *err, size_t errlen
 	c->funding_income = income != 0;
 	c->spread_floor_bps = 0.0;
 	c->rules_fee_set = false;  /* the exits' rules read the fee charged (rp_costs) */
+	c->swap_column_k_set = false;  /* the data's swap columns charged once */
 	c->calls = NULL;           /* a live run's callbacks' answers are the replay's to attach */
 	c->min_fee_bps_stock = min_commission / stake * 1e4;
 	if (read_market_defaults(cfg, c, err, errlen) < 0)

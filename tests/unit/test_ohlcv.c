@@ -363,6 +363,69 @@ static void test_epoch_magnitude(void **state)
 	}
 }
 
+/* gzip of text (the stream a .csv.gz holds), into z (cap zcap); its length. */
+static size_t gzip_text(const char *text, unsigned char *z, size_t zcap)
+{
+	z_stream zs = { 0 };
+	size_t n;
+
+	assert_int_equal(deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	zs.next_in = (Bytef *)text;
+	zs.avail_in = (uInt)strlen(text);
+	zs.next_out = z;
+	zs.avail_out = (uInt)zcap;
+	assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	n = zs.total_out;
+	deflateEnd(&zs);
+	return n;
+}
+
+/* FX rollover columns, swap_long and swap_short (bps a year), in every headed layout: read bar
+ * by bar beside the prices, kept in time order when the rows run newest first, absent (NULL)
+ * when the file has none. */
+static void test_swap_columns(void **state)
+{
+	static const char *const files[] = {
+		"time,open,high,low,close,swap_long,swap_short\n"
+		"2024-01-01T00:00:00Z,1.1,1.2,1.0,1.1,180,-80\n"
+		"2024-01-01T01:00:00Z,1.1,1.2,1.0,1.1,205,-55.5\n",
+		"time;open;high;low;close;volume;Swap Long;Swap Short\n"
+		"1704067200;1.1;1.2;1.0;1.1;7;180;-80\n1704070800;1.1;1.2;1.0;1.1;8;205;-55.5\n",
+		"<DATE>\t<TIME>\t<OPEN>\t<HIGH>\t<LOW>\t<CLOSE>\t<SWAP_SHORT>\t<SWAP_LONG>\n"
+		"2024.01.01\t00:00:00\t1.1\t1.2\t1.0\t1.1\t-80\t180\n"
+		"2024.01.01\t01:00:00\t1.1\t1.2\t1.0\t1.1\t-55.5\t205\n",
+		"time,open,high,low,close,swaplong,swapshort\n"
+		"2024-01-01T01:00:00Z,1.1,1.2,1.0,1.1,205,-55.5\n"
+		"2024-01-01T00:00:00Z,1.1,1.2,1.0,1.1,180,-80\n",
+	};
+	const char plain[] = "time,open,high,low,close\n2024-01-01T00:00:00Z,1,2,1,1\n"
+			     "2024-01-01T01:00:00Z,1,2,1,1\n";
+	unsigned char z[1024];
+	struct da_ohlcv s;
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i <= sizeof files / sizeof files[0]; i++) {
+		/* the last round: the first file gzip-compressed */
+		const char *buf = i < sizeof files / sizeof files[0] ? files[i] : (const char *)z;
+		size_t len = buf == (const char *)z ? gzip_text(files[0], z, sizeof z) : strlen(buf);
+
+		if (da_ohlcv_parse(buf, len, &s, err, sizeof err))
+			fail_msg("file %zu: %s", i, err);
+		assert_true(s.fmt.swap);
+		assert_int_equal(s.n, 2);
+		assert_int_equal(s.t[0], 1704067200);
+		assert_true(s.swap_long[0] == 180 && s.swap_short[0] == -80);
+		assert_true(s.swap_long[1] == 205 && s.swap_short[1] == -55.5);
+		da_ohlcv_release(&s);
+	}
+	assert_int_equal(da_ohlcv_parse(plain, strlen(plain), &s, err, sizeof err), 0);
+	assert_false(s.fmt.swap);
+	assert_null(s.swap_long);
+	assert_null(s.swap_short);
+	da_ohlcv_release(&s);
+}
+
 /* A small gzip file that inflates past the cap is refused, not allocated. */
 static void test_gzip_bound(void **state)
 {
@@ -491,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_session_calendar),
 		cmocka_unit_test(test_epoch_magnitude),
 		cmocka_unit_test(test_gzip_bound),
+		cmocka_unit_test(test_swap_columns),
 		cmocka_unit_test(test_calendars),
 		cmocka_unit_test(test_calendar_refusals),
 	};

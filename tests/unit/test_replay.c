@@ -187,6 +187,55 @@ static void test_borrow_on_stock(void **state)
 	rp_result_release(&r);
 }
 
+/* Held long over the same bars: bar 3's swap_long, 500 bp a year, three nights. */
+static void sig_flip_long(const struct da_ohlcv *s, const struct rp_costs *fx)
+{
+	static const int8_t longs[5] = { 1, 1, 1, 1, 0 };
+	struct rp_result r;
+
+	assert_int_equal(rp_replay(s, longs, fx, &r), 0);
+	assert_near(r.funding, 3 * 500 / 1e4 / 360, 1e-15);
+	rp_result_release(&r);
+}
+
+/* FX rollover from the data's swap columns: five hourly bars from Wednesday 10 January 2024,
+ * 19:00 UTC, so winter's rollover, 22:00 UTC, three nights, falls in bar 3, where the flip's
+ * short is held. The bar's own swap_short (720 bp a year: 2 bp a night) is paid, not the knobs'
+ * 100, by the plain replay and by the one with exits alike, and twice at twice the costs; a
+ * bar's long rate is read for a long alone. */
+static void test_swap_columns_by_bar(void **state)
+{
+	struct da_ohlcv s = five_bars(1704913200);
+	double lng[5] = { 500, 500, 500, 500, 500 }, sht[5] = { 0, 0, 0, 720, 0 };
+	const struct rp_exits far = { .stop_loss = 0.5 };
+	struct rp_costs fx = costs, twice;
+	struct rp_result r;
+
+	(void)state;
+	fx.market = RP_MARKET_FX;
+	fx.swap_long_bps_year = fx.swap_short_bps_year = 100;
+	assert_int_equal(rp_replay(&s, sig5, &fx, &r), 0);
+	assert_near(r.trades[1].funding, 3 * 100 / 1e4 / 360, 1e-15);  /* no columns: the knobs */
+	rp_result_release(&r);
+	s.swap_long = lng;
+	s.swap_short = sht;
+	assert_int_equal(rp_replay(&s, sig5, &fx, &r), 0);
+	assert_near(r.trades[0].funding, 0.0, EPS);  /* the long holds no rollover */
+	assert_near(r.trades[1].funding, 3 * 720 / 1e4 / 360, 1e-15);
+	assert_near(r.funding, 6e-4, 1e-15);
+	rp_result_release(&r);
+	fx.exits = &far;
+	assert_int_equal(rp_replay(&s, sig5, &fx, &r), 0);
+	assert_near(r.trades[1].funding, 6e-4, 1e-15);
+	rp_result_release(&r);
+	twice = rp_costs_scaled(&fx, 2);
+	assert_int_equal(rp_replay(&s, sig5, &twice, &r), 0);
+	assert_near(r.trades[1].funding, 12e-4, 1e-15);
+	rp_result_release(&r);
+	fx.exits = NULL;
+	sig_flip_long(&s, &fx);
+}
+
 /* Unset, the market follows the data: a perpetual when it says so, weekday sessions stock, the
  * FX week fx, else spot; and the fee and slippage follow the market unless set. */
 static void test_market_from_calendar(void **state)
@@ -1552,6 +1601,7 @@ int main(void)
 		cmocka_unit_test(test_log_ruin),
 		cmocka_unit_test(test_hostile_run_json),
 		cmocka_unit_test(test_costs_from_config),
+		cmocka_unit_test(test_swap_columns_by_bar),
 		cmocka_unit_test(test_spread_of_a_bounce),
 		cmocka_unit_test(test_spread_flat_stale_and_unusable),
 		cmocka_unit_test(test_stage_modes),
