@@ -13,12 +13,20 @@
 /* signals()'s keyword defaults (positional ones with a default, keyword-only ones; df, the
  * first, never) and the numbers written in its body and in the bodies of the module's
  * functions it calls (transitively, in the order first called), each in source order, or,
- * when the module defines no signals(), the class attributes of a backtesting.py Strategy
- * subclass: each literal int or float (never a bool), finite. A number written in a body
+ * when the module defines no signals(), the framework class the run adapts (the one freqtrade
+ * IStrategy or backtesting.py Strategy subclass no other of the file derives from): a
+ * backtesting.py class's attributes, then the numbers written in the methods that make its
+ * signals (freqtrade's populate_indicators, populate_entry_trend, populate_exit_trend and
+ * their v2 names; backtesting.py's init and next; a method the class inherits from a class of
+ * the file as the class resolves it) and in the methods (self.name(...)) and module functions
+ * they call, the same way; declared parameters come first, so the cap keeps them (a freqtrade
+ * class's hyperopt parameters are put before the numbers by inspect_neighbours_sets). Each
+ * literal int or float (never a bool), finite. A number written in a body
  * counts unless it is 0 or 1 (identities, signal values, a step of one), is itself a
  * subscript's index (iloc[-1], x[2]), is a position on the clock or the calendar (compared
  * with, or in an isin() of, an hour, a weekday, a month...: a category whose neighbours are
- * other rules, not nearby values), spans lines, or is not a plain decimal token in the
+ * other rules, not nearby values; an argument of, or compared with, a date, time, timedelta
+ * or Timestamp built, or one of freqtrade's timeframe_to_* helpers), spans lines, or is not a plain decimal token in the
  * source (hex, octal, binary): named "@LINE:COL" (COL the byte of its line it starts at, from
  * 1), the position the sandbox rewrites (sandbox/inside/sbi_literals.h). */
 static const char numeric_py[] =
@@ -52,16 +60,23 @@ static const char numeric_py[] =
 	"            out.append(_row(st.target.id, st.value, 'class'))\n"
 	"    return out\n"
 	"_PLAIN = _re.compile(rb'(?:[0-9][0-9_]*(?:\\.[0-9_]*)?|\\.[0-9][0-9_]*)(?:[eE][+-]?[0-9][0-9_]*)?')\n"
-	"def _order(fn, mod):\n"
+	"def _callee(n, funcs, meths):\n"
+	"    f = n.func\n"
+	"    if isinstance(f, _a.Name):\n"
+	"        return funcs.get(f.id)\n"
+	"    if isinstance(f, _a.Attribute) and isinstance(f.value, _a.Name) and f.value.id == 'self':\n"
+	"        return meths.get(f.attr)\n"
+	"    return None\n"
+	"def _order(fns, mod, meths):\n"
 	"    funcs = {s.name: s for s in mod.body if isinstance(s, _a.FunctionDef)}\n"
-	"    order, seen = [fn], {fn.name}\n"
+	"    order, seen = list(fns), set(id(f) for f in fns)\n"
 	"    for f in order:\n"
-	"        calls = sorted((n.lineno, n.col_offset, n.func.id) for st in f.body for n in _a.walk(st)\n"
-	"                       if isinstance(n, _a.Call) and isinstance(n.func, _a.Name))\n"
-	"        for _l, _c, name in calls:\n"
-	"            if name in funcs and name not in seen:\n"
-	"                seen.add(name)\n"
-	"                order.append(funcs[name])\n"
+	"        calls = sorted((((n.lineno, n.col_offset), _callee(n, funcs, meths)) for st in f.body\n"
+	"                        for n in _a.walk(st) if isinstance(n, _a.Call)), key=lambda x: x[0])\n"
+	"        for _p, g in calls:\n"
+	"            if g is not None and id(g) not in seen:\n"
+	"                seen.add(id(g))\n"
+	"                order.append(g)\n"
 	"    return order\n"
 	"def _index(n, up):\n"
 	"    p = up.get(n)\n"
@@ -72,7 +87,14 @@ static const char numeric_py[] =
 	"    return isinstance(p, _a.Subscript) and p.slice is n\n"
 	"_CAL = {'hour', 'minute', 'second', 'dayofweek', 'day_of_week', 'weekday', 'day', 'month',\n"
 	"        'dayofyear', 'day_of_year', 'quarter', 'week', 'weekofyear', 'year', 'isoweekday'}\n"
+	"_CALFN = {'datetime', 'date', 'time', 'timedelta', 'Timestamp', 'Timedelta', 'DateOffset',\n"
+	"          'to_datetime', 'timeframe_to_minutes', 'timeframe_to_seconds', 'timeframe_to_msecs',\n"
+	"          'timeframe_to_prev_date', 'timeframe_to_next_date'}\n"
+	"def _fname(f):\n"
+	"    return f.id if isinstance(f, _a.Name) else f.attr if isinstance(f, _a.Attribute) else ''\n"
 	"def _cal(n):\n"
+	"    if isinstance(n, _a.Call) and _fname(n.func) in _CALFN:\n"
+	"        return True\n"
 	"    if isinstance(n, _a.Call):\n"
 	"        n = n.func\n"
 	"    return isinstance(n, _a.Attribute) and n.attr in _CAL\n"
@@ -80,12 +102,16 @@ static const char numeric_py[] =
 	"    p = up.get(n)\n"
 	"    while isinstance(p, (_a.UnaryOp, _a.Tuple, _a.List, _a.Set)):\n"
 	"        p = up.get(p)\n"
+	"    if isinstance(p, _a.keyword):\n"
+	"        p = up.get(p)\n"
 	"    if isinstance(p, _a.Call) and isinstance(p.func, _a.Attribute) and p.func.attr == 'isin':\n"
 	"        return _cal(p.func.value)\n"
+	"    if isinstance(p, _a.Call) and _fname(p.func) in _CALFN:\n"
+	"        return True\n"
 	"    return isinstance(p, _a.Compare) and any(_cal(x) for x in [p.left] + p.comparators)\n"
-	"def _literals(fn, mod, lines):\n"
+	"def _literals(fns, mod, lines, meths):\n"
 	"    out = []\n"
-	"    for f in _order(fn, mod):\n"
+	"    for f in _order(fns, mod, meths):\n"
 	"        up, found = {}, []\n"
 	"        for st in f.body:\n"
 	"            for n in _a.walk(st):\n"
@@ -101,12 +127,46 @@ static const char numeric_py[] =
 	"            out.append({'name': '@%d:%d' % (n.lineno, n.col_offset + 1), 'value': n.value,\n"
 	"                        'integer': isinstance(n.value, int), 'line': n.lineno, 'from': 'literal'})\n"
 	"    return out\n"
+	"_FT = ('populate_indicators', 'populate_entry_trend', 'populate_exit_trend',\n"
+	"       'populate_buy_trend', 'populate_sell_trend')\n"
+	"_BT = ('init', 'next')\n"
+	"def _kind(c, local, seen=()):\n"
+	"    for b in c.bases:\n"
+	"        n = b.id if isinstance(b, _a.Name) else b.attr if isinstance(b, _a.Attribute) else ''\n"
+	"        if n == 'IStrategy':\n"
+	"            return 'ft'\n"
+	"        if n == 'Strategy':\n"
+	"            return 'bt'\n"
+	"        if n in local and n not in seen:\n"
+	"            k = _kind(local[n], local, seen + (c.name,))\n"
+	"            if k:\n"
+	"                return k\n"
+	"    return None\n"
+	"def _meths(c, local, seen=()):\n"
+	"    out = {}\n"
+	"    for b in reversed(c.bases):\n"
+	"        if isinstance(b, _a.Name) and b.id in local and b.id not in seen:\n"
+	"            out.update(_meths(local[b.id], local, seen + (c.name,)))\n"
+	"    out.update({s.name: s for s in c.body if isinstance(s, _a.FunctionDef)})\n"
+	"    return out\n"
+	"def _framework(mod, lines):\n"
+	"    local = {c.name: c for c in mod.body if isinstance(c, _a.ClassDef)}\n"
+	"    strat = [c for c in local.values() if _kind(c, local)]\n"
+	"    bases = {b.id for c in strat for b in c.bases if isinstance(b, _a.Name)}\n"
+	"    leaves = [c for c in strat if c.name not in bases]\n"
+	"    if len(leaves) != 1:\n"
+	"        return []\n"
+	"    c = leaves[0]\n"
+	"    meths = _meths(c, local)\n"
+	"    start = [meths[m] for m in (_FT if _kind(c, local) == 'ft' else _BT) if m in meths]\n"
+	"    return _literals(start, mod, lines, meths) if start else []\n"
 	"def numeric(mod, cap, src):\n"
 	"    fns = [s for s in mod.body if isinstance(s, _a.FunctionDef) and s.name == 'signals']\n"
 	"    if fns:\n"
-	"        rows = _signals(fns[-1]) + _literals(fns[-1], mod, src.splitlines())\n"
+	"        rows = _signals(fns[-1]) + _literals(fns[-1:], mod, src.splitlines(), {})\n"
 	"    else:\n"
 	"        rows = [r for c in mod.body if isinstance(c, _a.ClassDef) and _is_bt(c) for r in _class(c)]\n"
+	"        rows += _framework(mod, src.splitlines())\n"
 	"    rows = [r for r in rows if r is not None][:cap]\n"
 	"    return _j.dumps(rows) if rows else None\n";
 
@@ -209,7 +269,34 @@ static const char *ft_kind(const cJSON *s, const char *name)
 	return NULL;
 }
 
-/* Replaces the freqtrade rows of list with the class's numeric parameters at their values. */
+/* Adds row to list before its first literal row (at the end when there is none). */
+static void add_before_literals(cJSON *list, cJSON *row)
+{
+	int i = 0;
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, list) {
+		if (!strcmp(sa_json_str(r, "from", ""), "literal")) {
+			cJSON_InsertItemInArray(list, i, row);
+			return;
+		}
+		i++;
+	}
+	cJSON_AddItemToArray(list, row);
+}
+
+/* Removes list's last row when it is a literal (a declared parameter takes its place). */
+static void drop_last_literal(cJSON *list)
+{
+	int n = cJSON_GetArraySize(list);
+	const cJSON *last = cJSON_GetArrayItem(list, n - 1);
+
+	if (last && !strcmp(sa_json_str(last, "from", ""), "literal"))
+		cJSON_DeleteItemFromArray(list, n - 1);
+}
+
+/* Replaces the freqtrade rows of list with the class's numeric parameters at their values,
+ * before the numbers written in its methods (declared parameters first: the cap keeps them). */
 static void freqtrade_rows(const cJSON *s, cJSON *list)
 {
 	const cJSON *v;
@@ -230,11 +317,15 @@ static void freqtrade_rows(const cJSON *s, cJSON *list)
 		const cJSON *x = cJSON_GetObjectItemCaseSensitive(v, "value");
 		cJSON *row;
 
-		if (!kind || !cJSON_IsNumber(x) || cJSON_GetArraySize(list) >= NB_READ_CAP)
+		if (!kind || !cJSON_IsNumber(x))
 			continue;
 		row = param_row(name, x->valuedouble, !strcmp(kind, "IntParameter"), 0, "freqtrade");
-		if (row)
-			cJSON_AddItemToArray(list, row);
+		if (row && cJSON_GetArraySize(list) >= NB_READ_CAP)
+			drop_last_literal(list);
+		if (row && cJSON_GetArraySize(list) < NB_READ_CAP)
+			add_before_literals(list, row);
+		else
+			cJSON_Delete(row);
 	}
 }
 
