@@ -15,6 +15,12 @@
 #                                TRIALS=1, zero costs: the numbers moved as parameters (the
 #                                sandbox rewrites them by position), a peak, deflated as the
 #                                search it implies, not READY
+#   picked_freqtrade.py on noise.csv  the same pick as a freqtrade class, its lags numbers in
+#                                populate_indicators: moved as signals()' are, a peak, the
+#                                family counted in the deflation, not READY
+#   plateau_freqtrade.py on planted.csv  plateau.py's honest rule as a freqtrade class, its
+#                                numbers in its methods and a method they call: a plateau, its
+#                                trials the declared one, READY as it was
 #   dodge.py on planted.csv      refuses to run at any other parameters: each failed neighbour
 #                                (its keywords moved, or the numbers its guard compares them
 #                                with) kept nothing, a peak, held to WATCH although every gate
@@ -99,6 +105,34 @@ f=n["family_trials"]; print(f"{max(25, f):g} " + ("neighbourhood_family" if f > 
 	"$(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
 expect_eq "picked-literal: not READY" NOT_READY "$(jget $d/verdict.json verdict)"
 expect_eq "picked-literal: the verdict says it sits on a peak" true "$(summary_has $d "sits on a peak of its parameters")"
+
+# --- numbers in a framework class's methods ---------------------------------------------------
+d=out/e2e-nb-picked-freqtrade
+# shellcheck disable=SC2086
+audit e2e-nb-picked-freqtrade STRATEGY="$TMP/picked_freqtrade.py" DATA="$TMP/noise.csv" TRIALS=1 $ZERO
+expect_eq "picked-freqtrade: its two lags, numbers in populate_indicators, are the parameters moved" \
+	"@16:38 @16:57 literal" \
+	"$("$PY" -c 'import json,sys; p=json.load(open(sys.argv[1]))["strategy"]["neighbourhood"]["parameters"]
+print(" ".join(x["name"] for x in p), " ".join(sorted({x["from"] for x in p})))' $d/inspect.json)"
+expect_eq "picked-freqtrade: the sets ran with the class's numbers rewritten" "true 19 19 0" \
+	"$(jget $d/stats.json neighbourhood.grid) $(jget $d/stats.json neighbourhood.neighbours) $(jget $d/stats.json neighbourhood.ran) $(jget $d/stats.json neighbourhood.failed)"
+expect_eq "picked-freqtrade: its shape" peak "$(jget $d/stats.json neighbourhood.shape)"
+expect_eq "picked-freqtrade: the family is counted: deflated as the search the peak implies, or its family's when larger" "$(
+	"$PY" -c 'import json,sys; n=json.load(open(sys.argv[1]))["neighbourhood"]
+f=n["family_trials"]; assert f > 1, f; print(f"{max(25, f):g} " + ("neighbourhood_family" if f > 25 else "neighbourhood"))' $d/stats.json)" \
+	"$(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
+expect_eq "picked-freqtrade: not READY" NOT_READY "$(jget $d/verdict.json verdict)"
+expect_eq "picked-freqtrade: the verdict says it sits on a peak" true "$(summary_has $d "sits on a peak of its parameters")"
+d=out/e2e-nb-plateau-freqtrade
+audit e2e-nb-plateau-freqtrade STRATEGY=$F/plateau_freqtrade.py DATA="$TMP/planted.csv"
+expect_eq "plateau-freqtrade: its window, min_periods and cap, numbers in its methods and the method they call, each moved alone; the hour is no parameter" \
+	"@19:38 @19:54 @31:35 false" \
+	"$("$PY" -c 'import json,sys; p=json.load(open(sys.argv[1]))["strategy"]["neighbourhood"]
+print(" ".join(x["name"] for x in p["parameters"] if x["moved"]), str(p["grid"]).lower())' $d/inspect.json)"
+expect_eq "plateau-freqtrade: its shape" plateau "$(jget $d/stats.json neighbourhood.shape)"
+expect_eq "plateau-freqtrade: one rule: the trials are the declared ones" "1 1 declared" \
+	"$(jget $d/stats.json neighbourhood.family_trials) $(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
+expect_eq "plateau-freqtrade: the honest class stays READY" READY_FOR_MICRO_LIVE "$(jget $d/verdict.json verdict)"
 
 # --- a file that hides its neighbourhood ---------------------------------------------------
 d=out/e2e-nb-dodge
