@@ -90,39 +90,32 @@ expect_eq "picked, NEIGHBOUR_KEEP=0 NEIGHBOUR_SPAN=1: the rules off, the same pi
 	"$(jget $d/verdict.json verdict)"
 
 # --- an undeclared search written as numbers ---------------------------------------------------
-d=out/e2e-nb-picked-literal
-# shellcheck disable=SC2086
-audit e2e-nb-picked-literal STRATEGY="$TMP/picked_literal.py" DATA="$TMP/noise.csv" TRIALS=1 $ZERO
-expect_eq "picked-literal: its two lags, numbers in signals()' body, are the parameters moved" "@9:30 @9:49 literal" \
-	"$("$PY" -c 'import json,sys; p=json.load(open(sys.argv[1]))["strategy"]["neighbourhood"]["parameters"]
+# literal_peak LABEL NAME FILE WHERE NAMES: audits the pick FILE (its two lags written as numbers
+# WHERE) on noise.csv with TRIALS=1 at zero costs into out/NAME; its lags, NAMES, are the
+# parameters moved, the grid's 19 sets ran rewritten, a peak whose family is counted in the
+# deflation, NOT_READY.
+literal_peak() {
+	local label=$1 name=$2 file=$3 where=$4 names=$5 d=out/$2
+	# shellcheck disable=SC2086
+	audit "$name" STRATEGY="$file" DATA="$TMP/noise.csv" TRIALS=1 $ZERO
+	expect_eq "$label: its two lags, numbers in $where, are the parameters moved" "$names literal" \
+		"$("$PY" -c 'import json,sys; p=json.load(open(sys.argv[1]))["strategy"]["neighbourhood"]["parameters"]
 print(" ".join(x["name"] for x in p), " ".join(sorted({x["from"] for x in p})))' $d/inspect.json)"
-expect_eq "picked-literal: the sets ran with the numbers rewritten (each a run that traded other bars)" "true 19 19 0" \
-	"$(jget $d/stats.json neighbourhood.grid) $(jget $d/stats.json neighbourhood.neighbours) $(jget $d/stats.json neighbourhood.ran) $(jget $d/stats.json neighbourhood.failed)"
-expect_eq "picked-literal: its shape" peak "$(jget $d/stats.json neighbourhood.shape)"
-expect_eq "picked-literal: deflated as the search the peak implies, or its family's when larger" "$(
-	"$PY" -c 'import json,sys; n=json.load(open(sys.argv[1]))["neighbourhood"]
-f=n["family_trials"]; print(f"{max(25, f):g} " + ("neighbourhood_family" if f > 25 else "neighbourhood"))' $d/stats.json)" \
-	"$(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
-expect_eq "picked-literal: not READY" NOT_READY "$(jget $d/verdict.json verdict)"
-expect_eq "picked-literal: the verdict says it sits on a peak" true "$(summary_has $d "sits on a peak of its parameters")"
+	expect_eq "$label: the sets ran with the numbers rewritten (each a run that traded other bars)" "true 19 19 0" \
+		"$(jget $d/stats.json neighbourhood.grid) $(jget $d/stats.json neighbourhood.neighbours) $(jget $d/stats.json neighbourhood.ran) $(jget $d/stats.json neighbourhood.failed)"
+	expect_eq "$label: its shape" peak "$(jget $d/stats.json neighbourhood.shape)"
+	expect_eq "$label: its family counted: deflated as the search the peak implies, or its family's when larger" "$(
+		"$PY" -c 'import json,sys; n=json.load(open(sys.argv[1]))["neighbourhood"]
+f=n["family_trials"]; assert f > 1, f; print(f"{max(25, f):g} " + ("neighbourhood_family" if f > 25 else "neighbourhood"))' $d/stats.json)" \
+		"$(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
+	expect_eq "$label: not READY" NOT_READY "$(jget $d/verdict.json verdict)"
+	expect_eq "$label: the verdict says it sits on a peak" true "$(summary_has $d "sits on a peak of its parameters")"
+}
+literal_peak picked-literal e2e-nb-picked-literal "$TMP/picked_literal.py" "signals()' body" "@9:30 @9:49"
 
 # --- numbers in a framework class's methods ---------------------------------------------------
-d=out/e2e-nb-picked-freqtrade
-# shellcheck disable=SC2086
-audit e2e-nb-picked-freqtrade STRATEGY="$TMP/picked_freqtrade.py" DATA="$TMP/noise.csv" TRIALS=1 $ZERO
-expect_eq "picked-freqtrade: its two lags, numbers in populate_indicators, are the parameters moved" \
-	"@16:38 @16:57 literal" \
-	"$("$PY" -c 'import json,sys; p=json.load(open(sys.argv[1]))["strategy"]["neighbourhood"]["parameters"]
-print(" ".join(x["name"] for x in p), " ".join(sorted({x["from"] for x in p})))' $d/inspect.json)"
-expect_eq "picked-freqtrade: the sets ran with the class's numbers rewritten" "true 19 19 0" \
-	"$(jget $d/stats.json neighbourhood.grid) $(jget $d/stats.json neighbourhood.neighbours) $(jget $d/stats.json neighbourhood.ran) $(jget $d/stats.json neighbourhood.failed)"
-expect_eq "picked-freqtrade: its shape" peak "$(jget $d/stats.json neighbourhood.shape)"
-expect_eq "picked-freqtrade: the family is counted: deflated as the search the peak implies, or its family's when larger" "$(
-	"$PY" -c 'import json,sys; n=json.load(open(sys.argv[1]))["neighbourhood"]
-f=n["family_trials"]; assert f > 1, f; print(f"{max(25, f):g} " + ("neighbourhood_family" if f > 25 else "neighbourhood"))' $d/stats.json)" \
-	"$(jget $d/stats.json trials) $(jget $d/stats.json trials_source)"
-expect_eq "picked-freqtrade: not READY" NOT_READY "$(jget $d/verdict.json verdict)"
-expect_eq "picked-freqtrade: the verdict says it sits on a peak" true "$(summary_has $d "sits on a peak of its parameters")"
+literal_peak picked-freqtrade e2e-nb-picked-freqtrade "$TMP/picked_freqtrade.py" populate_indicators \
+	"@16:38 @16:57"
 d=out/e2e-nb-plateau-freqtrade
 audit e2e-nb-plateau-freqtrade STRATEGY=$F/plateau_freqtrade.py DATA="$TMP/planted.csv"
 expect_eq "plateau-freqtrade: its window, min_periods and cap, numbers in its methods and the method they call, each moved alone; the hour is no parameter" \
