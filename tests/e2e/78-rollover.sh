@@ -132,7 +132,7 @@ DATA=$SW
 printf 'time,open,high,low,close,swap_long,swap_short\n2024-01-08T10:00:00Z,1.1,1.2,1.0,1.1,180,-80\n2024-01-08T11:00:00Z,1.1,1.2,1.0,1.1,n/a,-80\n' >"$TMP/bad-swap.csv"
 "$BIN/replay" --run "$TMP/one/run.json" --data "$TMP/bad-swap.csv" --config "$TMP/one/config.json" \
 	-o "$TMP/bad.json" --trades-out "$TMP/bad.csv" --equity-out "$TMP/bad-eq.csv" >/dev/null 2>&1
-case $(jget "$TMP/bad.json" ok) $(jget "$TMP/bad.json" reason) in
+case "$(jget "$TMP/bad.json" ok) $(jget "$TMP/bad.json" reason)" in
 "false the data could not be loaded (line 3: swap_long 'n/a' is not a finite number"*) ok "a column that is not a number is refused naming the line" ;;
 *) not_ok "a column that is not a number is refused naming the line" "$(cat "$TMP/bad.json" 2>&1 | head -c 400)" ;;
 esac
