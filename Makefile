@@ -98,8 +98,10 @@ USES_sandbox := sandbox/inside sandbox/wire
 USES_sandbox/inside := sandbox/wire
 # (sandbox/wire: the wire between the host and the run, headers only, including no header of
 # the project)
-# the unit tests reach every room
-USES_tests/unit := $(ROOMS)
+# The unit tests live in a folder for each room they test (tests/unit/lib, pipeline, sandbox,
+# report, nightly; tests/e2e/05-layering.sh checks the names), and reach every room.
+UNIT_SRC := $(sort $(wildcard tests/unit/*/test_*.c))
+$(foreach d,$(sort $(patsubst %/,%,$(dir $(UNIT_SRC)))),$(eval USES_$(d) := $(ROOMS)))
 
 room_src = $(sort $(wildcard $(1)/*.c))
 room_mains = $(PROGS_$(1):%=$(1)/%.c)
@@ -113,7 +115,7 @@ room_inc = $(addprefix -I,$(1) $(if $(filter $(1),$(LIB_LAYERS)),,$(LIB_LAYERS))
 PROGS := $(foreach r,$(ROOMS),$(PROGS_$(r)))
 BINS := $(PROGS:%=$(BIN)/%)
 
-UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+# one binary a source, in the source's folder: build/VARIANT/tests/lib/test_lib
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 ROOM_LIBS := $(foreach r,$(ROOMS),$(call room_lib,$(r)))
 
@@ -174,7 +176,7 @@ $(foreach r,$(ROOMS),$(foreach p,$(PROGS_$(r)),$(eval $(call prog_rule,$(r),$(p)
 
 # ROOMS lists the users before what they use (stages, report, nightly, then the sandbox), and
 # lib/'s archives follow in LIB_ARCHIVES, so one pass of the linker resolves every archive.
-$(B)/tests/%: $(B)/tests/unit/%.o $(ROOM_LIBS) $(LIB_ARCHIVES)
+$(UNIT_BINS): $(B)/tests/%: $(B)/tests/unit/%.o $(ROOM_LIBS) $(LIB_ARCHIVES)
 	$(call say,LD,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(ROOM_LIBS) $(LIB_ARCHIVES) $(CURL_LIBS) $(LDLIBS)

@@ -1,5 +1,5 @@
 /* sbx_flight_int.h - inside the sandbox room: one run in flight, as the driver holds it, and what
- * sbx_flight.c makes of what it sends back. */
+ * sbx_flight.c makes of what it sends back (sbx_calls_int.h: its per-trade callbacks'). */
 #ifndef SBX_FLIGHT_H
 #define SBX_FLIGHT_H
 
@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "sbx.h"
+#include "sbx_calls_int.h"  /* a live run's per-trade callbacks: the state sent, the answer taken */
 
 #define LOG_CAP ((size_t)4096)  /* bytes kept of a run's stdout, and of its stderr: an excerpt */
 #define EVENTS_FIRST_CAP 8            /* events room for at first; most runs record none or a few */
@@ -72,25 +73,6 @@ struct sbx_flight {
  * bar sent, LIVE_FEED to send the next bar, LIVE_END when every bar is answered, LIVE_BROKEN
  * when the run broke the wire (f->live_bad says how: an answer before its bar, a value other
  * than -1, 0, 1 or NaN). */
-/* A live run's answer to the per-trade callbacks on one bar (sbx_proto.h, SBX_LIVE_CALL_BYTES),
- * as checked: the stop ratio (NAN: none) and whether to exit, with the exit's name (empty: none
- * given, freqtrade's "custom_exit"). */
-struct sbx_call {
-	double stop;
-	bool exit;
-	char name[SBX_CALL_NAME_MAX + 1];
-};
-
-/* Checks the SBX_LIVE_CALL_BYTES at q, the answer to a bar whose trade state asked ask
- * (SBX_ASK_*; 0 when flat: nothing may be answered), into *c. Returns 0, or -1 with err saying
- * which field broke the wire. */
-int sbx_flight_call_check(const char *q, unsigned ask, struct sbx_call *c, char *err, size_t errlen);
-
-/* The trade state the host sends a run with callbacks before bar i of its series (sbx_proto.h,
- * SBX_LIVE_TRADE_BYTES) into out, from its replay of the decisions so far (f->calls), and what it
- * asked recorded there. Returns 0, or -1 when memory ran out. */
-int sbx_flight_trade_state(struct sbx_flight *f, size_t i, char *out);
-
 enum sbx_live_step { SBX_LIVE_WAIT, SBX_LIVE_FEED, SBX_LIVE_END, SBX_LIVE_BROKEN };
 enum sbx_live_step sbx_flight_live_step(struct sbx_flight *f);
 

@@ -401,6 +401,36 @@ else not_ok "HACKING.md's prefixes and the archives' symbols were read" "$n_rows
 if [ -z "$(echo "$names" | tail -n +2)" ]; then ok "one prefix per folder, no two alike, one name per source, no folder over 30 C files"
 else not_ok "one prefix per folder, no two alike, one name per source, no folder over 30 C files" "$(echo "$names" | tail -n +2)"; fi
 
+# The unit tests live by the room they test: tests/unit/ROOM/test_*.c, ROOM the top folder of a
+# room of the Makefile (lib, pipeline, sandbox, report, nightly), and the embedded Python's in
+# tests/unit/py/. The Makefile builds test_*.c one folder down and nothing else, so a C file
+# anywhere else under tests/unit/ would be a test no build runs.
+units=$("$PY" - <<'PYEOF'
+import os, re
+mk = open("Makefile").read().replace("\\\n", " ")
+tops = {r.split("/")[0] for r in re.search(r"^ROOMS := (.*)$", mk, re.M).group(1).split() +
+        re.search(r"^LIB_LAYERS := (.*)$", mk, re.M).group(1).split()}
+n, bad = 0, []
+for top, dirs, names in os.walk("tests/unit"):
+    dirs.sort()
+    rel = os.path.relpath(top, "tests/unit")
+    if rel != "." and rel.split(os.sep)[0] not in tops | {"py"}:
+        bad.append("%s is named after no room (%s)" % (top, " ".join(sorted(tops))))
+    for name in sorted(names):
+        if not name.endswith(".c"):
+            continue
+        n += 1
+        if rel == "." or os.sep in rel or rel == "py" or not re.fullmatch(r"test_\w+\.c", name):
+            bad.append("%s/%s is not tests/unit/ROOM/test_*.c: no build runs it" % (top, name))
+print(n)
+print("\n".join(bad))
+PYEOF
+)
+if [ "$(echo "$units" | head -n 1)" -ge 25 ] && [ -z "$(echo "$units" | tail -n +2)" ]; then
+	ok "the $(echo "$units" | head -n 1) unit tests live in tests/unit/ROOM/test_*.c, each folder named after a room"
+else not_ok "the unit tests live in tests/unit/ROOM/test_*.c, each folder named after a room" \
+	"$(echo "$units" | head -n 1) C files" "$(echo "$units" | tail -n +2 | head -n 12)"; fi
+
 
 # --- one drawing of the pipeline, one count of gates --------------------------------------------
 # Every drawing of the pipeline (a fenced block of a README or HACKING.md with an arrow "─>")

@@ -1,6 +1,7 @@
 /* test_ohlcv.c - the OHLCV loader on real files: every layout in tests/data-formats/layouts
  * loads to the same bars as native.csv, every file in tests/data-formats/broken gives the error
- * written beside it, and ADJUSTED, spacing, gaps and the gzip bound do what they say. */
+ * written beside it, and ADJUSTED, spacing, gaps and the gzip bound do what they say; on text,
+ * every validation rule gives its message. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -541,6 +542,101 @@ static void test_calendar_refusals(void **state)
 		    "mixed spacings make no series (resample the file to one bar size)");
 }
 
+/* The parser on text: a valid file, and every validation rule with its message. */
+#define HDR "time,open,high,low,close,volume\n"
+#define ROW1 "2024-01-01T00:00:00Z,100,101,99,100.5,10\n"
+#define ROW2 "2024-01-01T01:00:00Z,100.5,102,100,101,12\n"
+
+static void test_ohlcv_valid(void **state)
+{
+	const char csv[] = HDR ROW1 ROW2;
+	struct da_ohlcv s;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(da_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.t[1] - s.t[0], 3600);
+	assert_true(s.close[0] == 100.5 && s.high[1] == 102 && s.volume[1] == 12);
+	da_ohlcv_release(&s);
+	assert_null(s.t);
+}
+
+/* Each bad csv and the start of the error it must give, with its line. */
+static void test_ohlcv_rejects(void **state)
+{
+	static const struct { const char *csv, *err; } bad[] = {
+		{ "", "the file is empty" },
+		{ "time,open,high,close\n" ROW1, "line 1: no low column in the header" },
+		{ "tag,open,high,low,close,vol\n" ROW1, "line 1: no time column in the header" },
+		{ "id,price,qty,quote_qty,time,is_buyer_maker\n1,100.5,0.5,50.25,1704067200000,true\n", "line 1: this is a file of trades (a price and an amount a row), not bars" },
+		{ "time,price,volume\n" ROW1, "line 1: this is a file of trades (a price and an amount a row), not bars" },
+		{ "1704067200,100.5,0.5\n1704067201,100.6,0.1\n", "line 1: this is a file of trades (time, price, amount a row, as Kraken's trade history), not bars" },
+		{ "Price,Close,High,Low,Open,Volume\nTicker,X,X,X,X,X\n" ROW1, "line 1: no time column in the header" },
+		{ "Price,Close,High,Low,Open,Volume\nTicker,X,X,X,X,X\nDate,,,,,\n2024-01-01,101,102,100,100.5,12\n2024-01-02,101,102,100,100.5,x\n", "line 5: volume 'x' is not a finite number" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,nan,102,100,101,12\n", "line 3: open 'nan' is not a finite number" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100,102,100,101,inf\n", "line 3: volume 'inf'" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,100,101,12\n2023-12-31T23:00:00Z,100.5,102,100,101,12\n", "line 4: time 2023-12-31T23:00:00Z comes before the previous bar's" },
+		{ HDR "2024-01-01T01:00:00Z,100.5,102,100,101,12\n" ROW1 "2024-01-01T02:00:00Z,100.5,102,100,101,12\n", "line 4: time 2024-01-01T02:00:00Z comes after the previous bar's 2024-01-01T00:00:00Z, where the rows before run newest first" },
+		{ HDR "2024-01-01T04:00:00Z,100.5,102,100,101,12\n2024-01-01T03:00:00Z,100.5,102,100,101,12\n2024-01-01T02:00:00Z,100.5,102,100,101,12\n2024-01-01T01:30:00Z,100.5,102,100,101,12\n", "line 5: 1800 s after the previous bar, where the series steps by 3600 s" },
+		{ "01/02/2024,100.5,102,100,101,12\n", "line 1: '01/02/2024' is ambiguous, day or month first" },
+		{ "date,time,open,high,low,close\n2024.01.01,25:00,100.5,102,100,101\n", "line 2: date '2024.01.01' and time '25:00' make no time" },
+		{ HDR ROW1 "2024-01-01T00:00:00Z,100.5,102,100,101,12\n", "line 3: time 2024-01-01T00:00:00Z repeats the previous bar's" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,100,100,101,12\n", "line 3: high 100 is below" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,101,101,12\n", "line 3: low 101 is above" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,-1,102,100,101,12\n", "line 3: open must be a finite positive price" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,100,101,-3\n", "line 3: volume must not be negative" },
+		{ HDR ROW1 "yesterday,100.5,102,100,101,12\n", "line 3: 'yesterday' is not a time" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,100\n", "line 3: 4 fields where the header has 6" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,100,101,12,7\n", "line 3: 7 fields where the header has 6" },
+		{ HDR ROW1, "at least 2 bars are needed, found 1" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,1x,100,101,12\n", "line 3: high '1x' is not a finite number" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,0x64,102,100,101,12\n", "line 3: open '0x64' is not a finite number" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,100,101, 12\n", "line 3: volume ' 12' is not a finite number" },
+		{ HDR ROW1 "2024-01-01T01:00:00Z,100.5,102 ,100,101,12\n", "line 3: high '102 ' is not a finite number" },
+	};
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct da_ohlcv s;
+
+		err[0] = '\0';
+		assert_int_equal(da_ohlcv_parse(bad[i].csv, strlen(bad[i].csv), &s, err, sizeof(err)), -1);
+		if (strncmp(err, bad[i].err, strlen(bad[i].err)))
+			fail_msg("case %zu: got '%s', want '%s...'", i, err, bad[i].err);
+		assert_int_equal(s.n, 0);
+	}
+}
+
+static void test_ohlcv_long_field(void **state)
+{
+	size_t big = 10 * 1024 * 1024;
+	char *csv = malloc(big + 200), err[256];
+	struct da_ohlcv s;
+	int n;
+
+	(void)state;
+	n = sprintf(csv, HDR ROW1 "2024-01-01T01:00:00Z,");
+	memset(csv + n, '7', big);
+	strcpy(csv + n + big, ",102,100,101,12\n");
+	assert_int_equal(da_ohlcv_parse(csv, strlen(csv), &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "line 3: longer than 4096 bytes; not a csv this tool reads");
+	free(csv);
+}
+
+/* A NUL byte inside a value is refused, not read as the number before it ("101\0junk"). */
+static void test_ohlcv_nul_byte(void **state)
+{
+	static const char csv[] = HDR ROW1 "2024-01-01T01:00:00Z,100.5,102,100,101\0junk,12\n";
+	char err[256];
+	struct da_ohlcv s;
+
+	(void)state;
+	assert_int_equal(da_ohlcv_parse(csv, sizeof csv - 1, &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "line 3: field 5 is longer than 63 bytes or holds a NUL byte (is this a CSV file?)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -557,6 +653,10 @@ int main(void)
 		cmocka_unit_test(test_swap_columns),
 		cmocka_unit_test(test_calendars),
 		cmocka_unit_test(test_calendar_refusals),
+		cmocka_unit_test(test_ohlcv_valid),
+		cmocka_unit_test(test_ohlcv_rejects),
+		cmocka_unit_test(test_ohlcv_long_field),
+		cmocka_unit_test(test_ohlcv_nul_byte),
 	};
 
 	return cmocka_run_group_tests_name("ohlcv", tests, NULL, NULL);

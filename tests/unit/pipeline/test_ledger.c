@@ -224,7 +224,7 @@ static void test_sealed_runs(void **state)
 	int8_t *got = NULL;
 	size_t n = 0;
 	cJSON *cfg = cJSON_Parse("{\"costs\": {\"fee_bps\": 10}, \"budget\": {\"audit_s\": 600}}");
-	const char *up = "tests/unit/test_ledger.c";
+	const char *up = __FILE__;
 
 	(void)state;
 	assert_int_equal(sl_budget_open(dbpath, &db, err, sizeof err), 0);

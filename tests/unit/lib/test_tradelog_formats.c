@@ -1,5 +1,6 @@
 /* test_tradelog_formats.c - every trade-log layout in tests/data-formats/trades holds the same
- * trades as native.csv; the detected layout is recorded; each broken export says why. */
+ * trades as native.csv; the detected layout is recorded; each broken export says why; the
+ * native log parsed from text refuses each bad row with its line. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -98,11 +99,61 @@ static void test_broken_exports(void **state)
 	}
 }
 
+static void test_tradelog(void **state)
+{
+	const char ok[] = "side,entry_time,exit_time,return,note\n"
+			  "long,2024-01-01T00:00:00Z,2024-01-01T05:00:00Z,0.01,a\n"
+			  "SHORT,2024-01-02T00:00:00Z,2024-01-02T03:00:00Z,-0.002,b\n";
+	static const struct { const char *csv, *err; } bad[] = {
+		{ "entry_time,exit_time,side\n", "line 1: missing column 'return'" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,nan\n",
+		  "line 2: return 'nan' is not a finite number" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,up,0.1\n",
+		  "line 2: side 'up' should be long or short" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T02:00:00Z,2024-01-01T01:00:00Z,long,0.1\n",
+		  "line 2: exit_time is before entry_time" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,-1.5\n",
+		  "line 2: return -1.5 would lose more than everything" },
+		{ "entry_time,exit_time,side,return,return\n", "line 1: column 'return' appears twice" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,0x6a\n",
+		  "line 2: return '0x6a' is not a finite number" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long, 1.5\n",
+		  "line 2: return ' 1.5' is not a finite number" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,1.5\t\n",
+		  "line 2: return '1.5\t' is not a finite number" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,0.01\n"
+		  "2024-01-02T00:00:00Z,2024-01-02T01:00:00Z,long,0.02\n"
+		  "2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,0.01\n",
+		  "line 4: the same trade as line 2" },
+		{ "entry_time,exit_time,side,return\n2024-01-01T00:00:00Z,2024-01-01T01:00:00Z,long,1e200\n"
+		  "2024-01-02T00:00:00Z,2024-01-02T01:00:00Z,long,1e200\n",
+		  "line 3: return 1e+200 takes the compounded equity past 1e300" },
+		{ "", "the file is empty" },
+	};
+	struct da_tradelog log;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(da_tradelog_parse(ok, strlen(ok), &log, err, sizeof(err)), 0);
+	assert_int_equal(log.n, 2);
+	assert_int_equal(log.trades[1].side, -1);
+	assert_true(log.trades[0].ret == 0.01 && log.trades[0].exit - log.trades[0].entry == 5 * 3600);
+	assert_string_equal(log.columns, "side,entry_time,exit_time,return,note");
+	da_tradelog_release(&log);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(da_tradelog_parse(bad[i].csv, strlen(bad[i].csv), &log, err, sizeof(err)), -1);
+		if (strncmp(err, bad[i].err, strlen(bad[i].err)))
+			fail_msg("case %zu: got '%s', want '%s...'", i, err, bad[i].err);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layouts_same_trades),
 		cmocka_unit_test(test_broken_exports),
+		cmocka_unit_test(test_tradelog),
 	};
 
 	return cmocka_run_group_tests_name("tradelog_formats", tests, NULL, NULL);
