@@ -648,6 +648,8 @@ static void run_exits(struct rp_pass *ps)
 		int held = ps->open ? ps->open->side : 0;
 		int want = ps->coded ? rp_pass_wanted(ps, j, held) : wanted(ps->sig, j, held);
 
+		if (ps->calls && j != ps->held_at)
+			want = rp_pass_confirmed(ps, j, held, want);
 		if (!rp_pass_fill(ps, held, want, j))
 			return;
 		if (j == ps->held_at) {

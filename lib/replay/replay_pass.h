@@ -91,6 +91,9 @@ void rp_pass_flat_from(struct rp_pass *ps, size_t a);
  * is not yet reached; custom_exit's at bar j's open (false once ruined); and the trade held on
  * bar j after its open's fills, into ps->held (rp_held_at's answer). */
 void rp_pass_custom_stop(struct rp_pass *ps, size_t j);
+/* The position bar j's open fill leaves once confirm_trade_entry answered: want, or flat when
+ * want is an entry (not held, not flat) that it refused on bar j. */
+int rp_pass_confirmed(const struct rp_pass *ps, size_t j, int held, int want);
 bool rp_pass_calls_at_open(struct rp_pass *ps, size_t j);
 void rp_pass_take_held(struct rp_pass *ps, size_t j);
 

@@ -17,6 +17,9 @@ struct rp_walk {
 	size_t next;     /* the first bar not filled */
 	bool pending;    /* bar next - 1 is filled, its callbacks and exits not yet run */
 	bool done;       /* ruined: every bar after is flat */
+	bool entered;    /* the pending bar's fill entered a trade: confirm_trade_entry may refuse it */
+	struct rp_pass before;     /* the pass and the result just before that entry, to go back */
+	struct rp_result before_r;
 };
 
 /* custom_stoploss's answer on bar j (rp_calls): the stop moved to the bar's best price times
@@ -36,13 +39,20 @@ void rp_pass_custom_stop(struct rp_pass *ps, size_t j)
 	}
 }
 
+int rp_pass_confirmed(const struct rp_pass *ps, size_t j, int held, int want)
+{
+	const uint8_t *refused = ps->calls ? ps->calls->refused : NULL;
+
+	return refused && refused[j] && want != held && want != 0 ? 0 : want;
+}
+
 /* The side and entry bar the callbacks' answers on bar j were asked for (rp_calls), checked
  * against the trade held: the first bar where they differ is recorded. */
 static void check_asked(struct rp_pass *ps, size_t j)
 {
 	const struct rp_calls *k = ps->calls;
 	int side = ps->open ? ps->open->side : 0;
-	int asked = k->side ? k->side[j] : side;
+	int asked = k->refused && k->refused[j] ? 0 : k->side ? k->side[j] : side;
 	bool same = asked == side &&
 		    (!side || !k->entry || k->entry[j] == (uint32_t)ps->entry_bar);
 
@@ -89,6 +99,7 @@ void rp_pass_take_held(struct rp_pass *ps, size_t j)
 	ev = j && ps->coded ? da_events(ps->sig[j - 1]) : 0;
 	h->ask_exit = !(ev & (side > 0 ? DA_EV_EXIT_LONG : DA_EV_EXIT_SHORT));
 	h->ask_stop = side * ((side > 0 ? s->low[j] : s->high[j]) - h->stop) > 0;
+	h->ask_entry = ps->entry_bar == j;
 }
 
 struct rp_walk *rp_walk_new(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c)
@@ -106,12 +117,40 @@ struct rp_walk *rp_walk_new(const struct da_ohlcv *s, const int8_t *signals, con
 	return w;
 }
 
+/* Bar b's open fill from the side held, in two steps when it flips (the close, then the entry,
+ * as rp_pass_fill makes them), the pass kept just before an entry so that a refusal of it
+ * (rp_calls.refused, known only once the run answered for bar b) can take it back. Returns false
+ * once ruined. */
+static bool walk_fill(struct rp_walk *w, size_t b, int held)
+{
+	struct rp_pass *ps = &w->ps;
+	int want = rp_pass_wanted(ps, b, held);
+
+	w->entered = false;
+	if (want == held || want == 0)
+		return rp_pass_fill(ps, held, want, b);
+	if (held != 0 && !rp_pass_fill(ps, held, 0, b))
+		return false;
+	w->before = *ps;
+	w->before_r = w->r;
+	w->entered = true;
+	return rp_pass_fill(ps, 0, want, b);
+}
+
 /* Finishes the pending bar of w: its callbacks and exits. */
 static void walk_finish(struct rp_walk *w)
 {
 	size_t j = w->next - 1;
 
 	w->pending = false;
+	if (w->entered && rp_pass_confirmed(&w->ps, j, 0, w->ps.open->side) == 0) {
+		struct rp_held *h = w->ps.held;
+
+		w->ps = w->before;  /* the entry refused: as if it was never filled */
+		w->r = w->before_r;
+		w->ps.held = h;
+	}
+	w->entered = false;
 	if (w->ps.calls && !rp_pass_calls_at_open(&w->ps, j))
 		w->done = true;
 	else if (!rp_pass_exits_bar(&w->ps, j))
@@ -141,7 +180,7 @@ int rp_walk_to(struct rp_walk *w, size_t j, struct rp_held *h)
 			break;
 		held = ps->open ? ps->open->side : 0;
 		w->next = b + 1;
-		if (!rp_pass_fill(ps, held, rp_pass_wanted(ps, b, held), b)) {
+		if (!walk_fill(w, b, held)) {
 			w->done = true;
 			break;
 		}
