@@ -427,7 +427,7 @@ static void test_parse_trades(void **state)
 	sa_fmt(buf, sizeof(buf), "%s%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,0,-0.0113,0,stop_loss,,\n",
 	       "2024-01-02T00:00:00Z,2024-01-02T05:00:00Z,short,,,,0.02,0,0,0,0.00002,0.01998,1,,,\n");
-	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, err, sizeof(err)), 0);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, NULL, err, sizeof(err)), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(t[0].entry, 1704092400);
 	assert_near(t[0].funding, 0.0001, 0);
@@ -443,13 +443,13 @@ static void test_parse_trades(void **state)
 	/* An exit reason the replay never writes is refused, named. */
 	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,0,-0.0113,0,margin,,\n");
-	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, err, sizeof(err)), -1);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 2: exit_reason is not one the replay writes, 'margin'");
 	assert_null(t);
 
 	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,0,nan,0,signal,,\n");
-	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, err, sizeof(err)), -1);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 2: net_return is not a finite number");
 	assert_null(t);
 
@@ -457,16 +457,16 @@ static void test_parse_trades(void **state)
 	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,"
 	       "0,-0.0113,0,signal,,,2030-01-01T00:00:00Z\n");
-	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, err, sizeof(err)), -1);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 2: 17 fields where the header has 16");
 	assert_null(t);
 
 	sa_fmt(buf, sizeof(buf), "entry_time,side\n");
-	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, err, sizeof(err)), -1);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 1: no column 'exit_time'");
 
 	/* A header alone is zero trades, not an error. */
-	assert_int_equal(sts_parse_trades(trades_head, strlen(trades_head), &t, &n, NULL, err, sizeof(err)), 0);
+	assert_int_equal(sts_parse_trades(trades_head, strlen(trades_head), &t, &n, NULL, NULL, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
 	free(t);
 }
@@ -766,6 +766,38 @@ static void test_freqtrade_tables(void **state)
 	assert_near(cJSON_GetObjectItem(r, "starting_balance")->valuedouble, 500, 1e-12);
 	assert_near(cJSON_GetObjectItem(r, "final_balance")->valuedouble, 550, 1e-9);
 	cJSON_Delete(o);
+
+	/* custom exits by the reason custom_exit named (exit_tag), as freqtrade's exit_reason: a
+	 * plain True stays custom_exit, a name of another reason shares that reason's row, and a
+	 * signal's exit tag is no custom exit's name */
+	{
+		struct rp_trade c[5] = {
+			{ .entry = 100, .net = 0.04, .bars_held = 1, .exit_reason = RP_EXIT_CUSTOM, .exit_tag = 1 },
+			{ .entry = 200, .net = 0.02, .bars_held = 1, .exit_reason = RP_EXIT_CUSTOM, .exit_tag = 1 },
+			{ .entry = 300, .net = -0.01, .bars_held = 1, .exit_reason = RP_EXIT_CUSTOM },
+			{ .entry = 400, .net = -0.02, .bars_held = 1, .exit_reason = RP_EXIT_CUSTOM, .exit_tag = 2 },
+			{ .entry = 500, .net = -0.03, .bars_held = 1, .exit_reason = RP_EXIT_STOP_LOSS, .exit_tag = 3 },
+		};
+		char names[3][DA_TAG_NAME_MAX + 1] = { "rsi_profit", "stop_loss", "tagged" };
+		struct da_tags xt = { .names = names, .n_names = 3 };
+		static const char *const keys[3] = { "rsi_profit", "custom_exit", "stop_loss" };
+		static const int counts[3] = { 2, 1, 2 };
+
+		o = cJSON_CreateObject();
+		in.trades = c;
+		in.exit_tags = &xt;
+		assert_int_equal(sts_freqtrade_report(o, &in, 0.1, err, sizeof(err)), 0);
+		ex = cJSON_GetObjectItem(o, "by_exit_reason");
+		assert_int_equal(cJSON_GetArraySize(ex), 3);
+		for (int i = 0; i < 3; i++) {
+			r = cJSON_GetArrayItem(ex, i);
+			assert_string_equal(cJSON_GetObjectItem(r, "key")->valuestring, keys[i]);
+			assert_int_equal(cJSON_GetObjectItem(r, "trades")->valueint, counts[i]);
+		}
+		cJSON_Delete(o);
+		in.trades = t;
+		in.exit_tags = NULL;
+	}
 
 	/* no prices: no market change, and why; a stake out of range is refused */
 	o = cJSON_CreateObject();
