@@ -30,6 +30,17 @@ n = collections.Counter(r[3] for r in mine)
 assert n['held_1h_loss'] >= 10 and n['roi'] >= 10 and n['stop_loss'] >= 3, n
 PYEOF
 
+# leverage: freqtrade calls it off spot only, so a long-only class's is never asked (the same
+# trades) and one that can short is refused by name, by the reference as by the audit's shim
+{ cat $S/ft_cb_confirm.py; printf '\n    def leverage(self, *args, **kwargs):\n        return 3.0\n'; } >"$TMP/lev.py"
+want "$TMP/lev.py" "$TMP/lev.want"
+if cmp -s "$TMP/lev.want" "$TMP/confirm.want"; then ok "ft_replay.py: a long-only class's leverage is not called (spot)"
+else not_ok "ft_replay.py: a long-only class's leverage is not called (spot)" "$(head -n 3 "$TMP/lev.want.err")"; fi
+sed 's/^    minimal_roi = /    can_short = True\n    minimal_roi = /' "$TMP/lev.py" >"$TMP/lev_short.py"
+"$PY" tests/frameworks/ft_replay.py --fee 0.001 "$TMP/lev_short.py" $C >"$TMP/lev_short.out" 2>&1
+expect_eq "ft_replay.py refuses leverage in a class that can short, by name" "3 refused: leverage" \
+	"$? $(cat "$TMP/lev_short.out")"
+
 # --- the audit's trades against freqtrade's
 O=out/${P}_confirm
 if ! make --no-print-directory audit STRATEGY=$S/ft_cb_confirm.py DATA=$C NAME=${P}_confirm TRIALS=1 \

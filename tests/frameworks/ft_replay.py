@@ -69,8 +69,10 @@ _call_adjust_stop, dataprovider.get_analyzed_dataframe, strategy_safe_wrapper):
 The deprecated names (sell_profit_only, sell_profit_offset, ignore_roi_if_buy_signal,
 use_sell_signal) are read when the strategy's own class sets them, as freqtrade's resolver does.
 Settings it refuses, by name: position_adjustment_enable, and the strategy's own
-adjust_trade_position, confirm_trade_exit, custom_stake_amount, leverage,
-custom_entry_price and custom_exit_price. stoploss_from_open and stoploss_from_absolute, which
+adjust_trade_position, confirm_trade_exit, custom_stake_amount,
+custom_entry_price and custom_exit_price, and leverage in a class that can short (freqtrade's
+futures or margin mode calls it; a long-only class runs in spot mode, which never does, as
+get_valid_price_and_stake reads). stoploss_from_open and stoploss_from_absolute, which
 strategies import from freqtrade.strategy, are this file's own, from strategy_helper.py."""
 import copy
 import csv
@@ -94,7 +96,7 @@ class Refused(Exception):
 
 # callbacks that change a trade's size, price or existence, which this replay does not run
 REFUSED_CALLBACKS = ('adjust_trade_position', 'confirm_trade_exit',
-                     'custom_stake_amount', 'leverage', 'custom_entry_price', 'custom_exit_price')
+                     'custom_stake_amount', 'custom_entry_price', 'custom_exit_price')
 
 
 def stoploss_from_open(open_relative_stop, current_profit, is_short=False, leverage=1.0):
@@ -498,6 +500,9 @@ def strategy_trades(path, bars_csv, fee=0.0):
     for name in REFUSED_CALLBACKS:
         if overrides(st, base, name):
             raise Refused(name)
+    # get_valid_price_and_stake calls leverage only off spot; shorting needs futures or margin
+    if st.can_short and overrides(st, base, 'leverage'):
+        raise Refused('leverage')
     d = candles(bars, st.timeframe)
     meta = {'pair': PAIR}
     st.dp = Provider(bars, st.timeframe)

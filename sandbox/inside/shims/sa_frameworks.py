@@ -161,7 +161,7 @@ def adapt(g):
 
 _CALLBACKS = ('custom_sell', 'custom_entry_price', 'custom_exit_price',
               'confirm_trade_exit', 'adjust_trade_position',
-              'custom_stake_amount', 'leverage', 'order_filled', 'adjust_entry_price')
+              'custom_stake_amount', 'order_filled', 'adjust_entry_price')
 
 
 def _check_freqtrade(cls, st):
@@ -172,6 +172,12 @@ def _check_freqtrade(cls, st):
                                'position per bar; minimal_roi, stoploss and trailing_stop are read as '
                                'declared constants, and entries and exits from the signal columns'
                                % (cls.__name__, name))
+    if getattr(cls, 'leverage', None) is not None and not hasattr(base, 'leverage') and st.can_short:
+        raise NotSupported('%s.leverage is not supported: shorting (can_short) needs freqtrade\'s '
+                           'futures or margin trading mode, where its backtest calls leverage for '
+                           'each entry and sizes the trade by the answer; the audit trades one unit '
+                           'of notional, leverage 1. A long-only class runs in spot mode, where '
+                           'freqtrade never calls leverage' % cls.__name__)
     for name in trade_calls(cls, st):
         if name == 'custom_stoploss' and _takes_after_fill(st):
             raise NotSupported('%s.custom_stoploss takes after_fill: freqtrade then calls it again as '

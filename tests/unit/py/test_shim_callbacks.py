@@ -185,8 +185,7 @@ class Callbacks(unittest.TestCase):
 class StillRefused(unittest.TestCase):
     def test_the_other_callbacks_are_refused_by_name(self):
         fw.install()
-        for name in ('adjust_trade_position', 'confirm_trade_exit', 'custom_stake_amount',
-                     'leverage'):
+        for name in ('adjust_trade_position', 'confirm_trade_exit', 'custom_stake_amount'):
             src = ('from freqtrade.strategy import IStrategy\n'
                    'class C(IStrategy):\n'
                    '    timeframe = "1h"\n'
@@ -197,6 +196,25 @@ class StillRefused(unittest.TestCase):
             with self.assertRaises(fw.NotSupported) as e:
                 fw.adapt(g)(bars(10))
             self.assertIn('C.%s is not supported' % name, str(e.exception))
+
+    def test_leverage_refused_only_where_freqtrade_calls_it(self):
+        # a class that can short runs in futures or margin mode, where freqtrade sizes each entry
+        # by leverage's answer: refused by name; a long-only class runs in spot mode, never asked
+        fw.install()
+        src = ('from freqtrade.strategy import IStrategy\n'
+               'class C(IStrategy):\n'
+               '    timeframe = "1h"\n'
+               '    can_short = %s\n'
+               '    def leverage(self, *a, **k):\n'
+               '        raise AssertionError("called")\n')
+        g = {'__name__': 'strategy'}
+        exec(compile(src % 'True', 'strategy.py', 'exec'), g)
+        with self.assertRaises(fw.NotSupported) as e:
+            fw.adapt(g)(bars(10))
+        self.assertIn('C.leverage is not supported: shorting (can_short) needs', str(e.exception))
+        g = {'__name__': 'strategy'}
+        exec(compile(src % 'False', 'strategy.py', 'exec'), g)
+        self.assertEqual(len(fw.adapt(g)(bars(10))), 10)
 
     def test_custom_stoploss_naming_after_fill_is_refused_by_name(self):
         # freqtrade calls such a custom_stoploss again as each entry fills; every run refuses it
