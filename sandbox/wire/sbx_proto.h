@@ -48,7 +48,7 @@
 #define SBX_LIVE_CPU_S 604800
 
 /* The live replay of a freqtrade class with per-trade callbacks (custom_stoploss with
- * use_custom_stoploss, custom_exit): the trade path is the host's, so before each bar it sends
+ * use_custom_stoploss, custom_exit, confirm_trade_entry): the trade path is the host's, so before each bar it sends
  * after the fork, the driver first sends the trade its replay (lib/replay, the audit's costs and
  * exits) holds on that bar after the bar's open fills, SBX_LIVE_TRADE_BYTES in this order, host
  * byte order: the side (int8: 1, -1, or 0 when flat), what freqtrade would ask (uint8,
