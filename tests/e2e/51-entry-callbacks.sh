@@ -65,6 +65,14 @@ assert all(r in asked and r[4] is None and r[5] == 0 and r[6] == '' for r in ref
 trades = list(csv.DictReader(open(sys.argv[2])))
 assert len(refused) >= 20 and len(asked) == len(refused) + len(trades), (len(asked), len(refused), len(trades))
 PYEOF
+# a long-only class's leverage is not called by the audit either: the same trades as freqtrade's
+O2=out/${P}_lev
+if make --no-print-directory audit STRATEGY="$TMP/lev.py" DATA=$C NAME=${P}_lev TRIALS=1 >"$TMP/lev.log" 2>&1 &&
+	[ "$(jget $O2/run.json status)" = ok ] &&
+	"$PY" tests/frameworks/ft_replay.py --fee 0.001 "$TMP/lev.py" $C $O2/trades.csv >"$TMP/lev.compare" 2>&1; then
+	ok "a long-only class with leverage: audited, its trades freqtrade's (leverage not called in spot)"
+else not_ok "a long-only class with leverage: audited, its trades freqtrade's (leverage not called in spot)" \
+	"$(jget $O2/run.json error) $(head -n 4 "$TMP/lev.compare" 2>/dev/null)"; fi
 for r in recompute recompute_spread; do
 	if "$PY" tests/$r.py $O $C >"$TMP/$r.out" 2>&1; then ok "ft_cb_confirm: $r.py agrees with the bundle"
 	else not_ok "ft_cb_confirm: $r.py agrees with the bundle" "$(grep -m 5 MISMATCH "$TMP/$r.out")"; fi
