@@ -81,6 +81,7 @@ struct sbx_calls {
 	uint8_t *ask;      /* the callbacks asked (SBX_ASK_*) */
 	double *stop;      /* custom_stoploss's ratio, NAN none */
 	uint8_t *exit;     /* 1 where custom_exit said to leave */
+	uint8_t *refused;  /* 1 where confirm_trade_entry refused the bar's entry */
 	char (*name)[SBX_CALL_NAME_MAX + 1];  /* its reason, "" none given */
 	int8_t *sig;       /* the decisions so far (the replay's input; SBX_LIVE_RAISED as flat) */
 	double fee_bps;    /* the fee a side the trade's profits were sent with (rp_fee_bps) */

@@ -32,12 +32,18 @@ int sbx_flight_call_check(const char *q, unsigned ask, struct sbx_call *c, char 
 	const char *name = q + 1 + 8 + 1;
 
 	*c = (struct sbx_call){ .stop = NAN };
-	if (flags & ~(unsigned)(SBX_CALL_STOP | SBX_CALL_EXIT)) {
+	if (flags & ~(unsigned)(SBX_CALL_STOP | SBX_CALL_EXIT | SBX_CALL_REFUSED)) {
 		sa_fmt(err, errlen, "the callbacks' answer has unknown flags 0x%02x", flags);
 		return -1;
 	}
 	if ((flags & SBX_CALL_STOP) && !(ask & SBX_ASK_STOP)) {
 		sa_fmt(err, errlen, "custom_stoploss was answered where it was not asked");
+		return -1;
+	}
+	if ((flags & SBX_CALL_REFUSED) && (!(ask & SBX_ASK_ENTRY) || flags != SBX_CALL_REFUSED)) {
+		sa_fmt(err, errlen, "confirm_trade_entry's refusal came %s",
+		       ask & SBX_ASK_ENTRY ? "with another answer for the trade it refused" :
+		       "where no entry was asked");
 		return -1;
 	}
 	if ((flags & SBX_CALL_EXIT) && !(ask & SBX_ASK_EXIT)) {
@@ -71,6 +77,7 @@ int sbx_flight_call_check(const char *q, unsigned ask, struct sbx_call *c, char 
 		return -1;
 	}
 	c->exit = flags & SBX_CALL_EXIT;
+	c->refused = flags & SBX_CALL_REFUSED;
 	memcpy(c->name, name, len);
 	c->name[len] = 0;
 	return 0;
@@ -94,7 +101,8 @@ int sbx_flight_trade_state(struct sbx_flight *f, size_t i, char *out)
 		return -1;
 	side = (int8_t)h.side;
 	if (side)
-		ask = (uint8_t)((h.ask_exit ? SBX_ASK_EXIT : 0) | (h.ask_stop ? SBX_ASK_STOP : 0));
+		ask = (uint8_t)((h.ask_exit ? SBX_ASK_EXIT : 0) | (h.ask_stop ? SBX_ASK_STOP : 0) |
+				(h.ask_entry ? SBX_ASK_ENTRY : 0));
 	entry = side ? (uint32_t)h.entry_bar : 0;
 	t_entry = side ? h.entry : 0;
 	c->side[i] = side;
@@ -136,6 +144,7 @@ int sbx_flight_take_call(struct sbx_flight *f, size_t k, const char *q, int8_t v
 	}
 	c->stop[bar] = a.stop;
 	c->exit[bar] = a.exit;
+	c->refused[bar] = a.refused;
 	memcpy(c->name[bar], a.name, sizeof a.name);
 	c->sig[bar] = v == SBX_LIVE_RAISED || v == SBX_SIGNAL_NAN ? 0 : v;
 	return 0;

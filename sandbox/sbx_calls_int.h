@@ -18,6 +18,7 @@ struct sbx_flight;
 struct sbx_call {
 	double stop;
 	bool exit;
+	bool refused;  /* confirm_trade_entry refused the entry */
 	char name[SBX_CALL_NAME_MAX + 1];
 };
 

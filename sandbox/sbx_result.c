@@ -24,6 +24,7 @@ void sbx_calls_free(struct sbx_calls *c)
 	free(c->ask);
 	free(c->stop);
 	free(c->exit);
+	free(c->refused);
 	free(c->name);
 	free(c->sig);
 	rp_walk_free(c->walk);
@@ -43,15 +44,17 @@ struct sbx_calls *sbx_calls_new(size_t n, const struct rp_costs *costs)
 	c->ask = calloc(m, 1);
 	c->stop = malloc(m * sizeof *c->stop);
 	c->exit = calloc(m, 1);
+	c->refused = calloc(m, 1);
 	c->name = calloc(m, sizeof *c->name);
 	c->sig = calloc(m, 1);
-	if (!c->side || !c->entry || !c->ask || !c->stop || !c->exit || !c->name || !c->sig) {
+	if (!c->side || !c->entry || !c->ask || !c->stop || !c->exit || !c->refused || !c->name || !c->sig) {
 		sbx_calls_free(c);
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)
 		c->stop[i] = NAN;
-	c->rc = (struct rp_calls){ .stop = c->stop, .exit = c->exit, .side = c->side, .entry = c->entry };
+	c->rc = (struct rp_calls){ .stop = c->stop, .exit = c->exit, .refused = c->refused,
+				   .side = c->side, .entry = c->entry };
 	c->costs = *costs;
 	c->costs.calls = &c->rc;
 	return c;

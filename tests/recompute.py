@@ -448,13 +448,13 @@ class Exits:
 
 
 def read_calls(d):
-    """lookahead.json live.calls as {bar: (side, entry bar, ratio or None, exit, reason)}, or
-    None when the live run had no callbacks."""
+    """lookahead.json live.calls as {bar: (side, entry bar, ratio or None, exit, reason,
+    entry refused)}, or None when the live run had no callbacks."""
     path = f"{d}/lookahead.json"
     rows = ((json.load(open(path)).get("live") or {}).get("calls")) if os.path.exists(path) else None
     if rows is None:
         return None
-    return {r[0]: (r[1], r[2], r[4], r[5], r[6]) for r in rows}
+    return {r[0]: (r[1], r[2], r[4], r[5], r[6], r[7]) for r in rows}
 
 
 def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None, calls=None):
@@ -463,7 +463,8 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None, calls=None):
     compounded net return (-1 at ruin) and whether the account was ruined. After an exit inside a
     bar the position stays flat until the signal changes; signals with events follow them.
     calls (read_calls): a freqtrade class's callback answers, after each bar's open fills:
-    custom_exit closes the trade at that open (custom_exit); custom_stoploss moves the stop
+    confirm_trade_entry's refusal leaves the bar's entry unmade (a flip still closes the trade
+    held); custom_exit closes the trade at that open (custom_exit); custom_stoploss moves the stop
     (Exits.custom_stop) while the bar's worst price has not reached it; "mismatch" is the first
     bar whose answers were asked for a trade other than the one held (or None)."""
     t, o, c, hi, lo = bars
@@ -540,13 +541,14 @@ def replay_bars(bars, signals, costs, k=1.0, delay=0, exits=None, calls=None):
                 close(o[j], t[j], "signal")
             if ruined:
                 break
-            if want:
+            if want and not (calls is not None and calls.get(j) and calls[j][5]):
                 side, entry_eq, entry_px, paid, entry_t, entry_j = want, eq, o[j], unit, t[j], j
                 if exits:
                     exits.arm(side, entry_px)
         if calls is not None:
             row = calls.get(j)
-            if mismatch is None and ((row[0] if row else 0) != side or side and row[1] != entry_j):
+            if mismatch is None and ((row[0] if row and not row[5] else 0) != side or
+                                     side and row[1] != entry_j):
                 mismatch = j
             if side and row and row[3]:
                 close(o[j], t[j], "custom_exit")

@@ -1,7 +1,8 @@
 """recompute_freqtrade.py - recomputes stats.json's tables in the shape of freqtrade's backtest
 report from the bundle's own files (tests/recompute.py calls freqtrade_checks):
 
-- by_exit_reason and by_entry_tag: trades.csv grouped by exit_reason ("" is "unknown") and by
+- by_exit_reason and by_entry_tag: trades.csv grouped by exit_reason ("" is "unknown", a
+  custom_exit with an exit_tag under that tag: the reason custom_exit named) and by
   entry_tag (the untagged trades in the row of key ""), each group's trades, mean and summed
   net_return, mean bars_held over the trades that say it, and wins (net_return > 0), draws (= 0)
   and losses (< 0), most summed return first, ties by key;
@@ -45,6 +46,14 @@ def group(trades, key):
     return sorted(out, key=lambda r: (-r["sum_return"], r["key"]))
 
 
+def exit_key(t):
+    """A trade's by_exit_reason row: a custom exit by the reason custom_exit named (its exit_tag),
+    as freqtrade's exit_reason is that string; "unknown" for a trade log's."""
+    if t["exit_reason"] == "custom_exit" and t.get("exit_tag"):
+        return t["exit_tag"]
+    return t["exit_reason"] or "unknown"
+
+
 def table_checks(name, got, want):
     checks = [(f"{name}: {len(want)} rows", len(got or []) == len(want))]
     for g, w in zip(got or [], want):
@@ -79,8 +88,7 @@ def market_change(bars, trades, tradelog):
 
 def freqtrade_checks(d, stats, trades, curve, bars, tradelog):
     """(what, good) for every figure above."""
-    checks = table_checks("by_exit_reason", stats.get("by_exit_reason"),
-                          group(trades, lambda t: t["exit_reason"] or "unknown"))
+    checks = table_checks("by_exit_reason", stats.get("by_exit_reason"), group(trades, exit_key))
     checks += table_checks("by_entry_tag", stats.get("by_entry_tag"), group(trades, lambda t: t.get("entry_tag") or ""))
     # the note says what the rows are: no tag at all, every trade tagged, or a row "" of the rest
     tagged = [bool(t.get("entry_tag")) for t in trades]

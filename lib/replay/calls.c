@@ -12,27 +12,33 @@ void rp_calls_read_release(struct rp_calls_read *c)
 {
 	free(c->stop);
 	free(c->exit);
+	free(c->refused);
 	free(c->side);
 	free(c->entry);
 	free(c->reason);
 	memset(c, 0, sizeof *c);
 }
 
-/* One row of "calls", [bar, side, entry bar, asked, ratio or null, exit, reason], into c. Returns
- * its bar, or -1 when it is malformed. */
+/* One row of "calls", [bar, side, entry bar, asked, ratio or null, exit, reason, entry refused],
+ * into c. Returns its bar, or -1 when it is malformed. */
 static long call_row(const cJSON *row, size_t n_bars, struct rp_calls_read *c)
 {
-	const cJSON *v[7];
-	double bar, side, entry, ex;
+	const cJSON *v[8];
+	double bar, side, entry, ex, no;
 
-	if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 7)
+	if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 8)
 		return -1;
-	for (int k = 0; k < 7; k++)
+	for (int k = 0; k < 8; k++)
 		v[k] = cJSON_GetArrayItem(row, k);
-	for (int k = 0; k < 6; k++)
-		if (!cJSON_IsNumber(v[k]) && !(k == 4 && cJSON_IsNull(v[k])))
+	for (int k = 0; k < 8; k++)
+		if (k != 6 && !cJSON_IsNumber(v[k]) && !(k == 4 && cJSON_IsNull(v[k])))
 			return -1;
 	if (!cJSON_IsString(v[6]))
+		return -1;
+	no = v[7]->valuedouble;
+	if ((no != 0 && no != 1) ||
+	    (no == 1 && (v[2]->valuedouble != v[0]->valuedouble || v[5]->valuedouble != 0 ||
+			 !cJSON_IsNull(v[4]) || *v[6]->valuestring)))
 		return -1;
 	bar = v[0]->valuedouble;
 	side = v[1]->valuedouble;
@@ -48,6 +54,7 @@ static long call_row(const cJSON *row, size_t n_bars, struct rp_calls_read *c)
 	c->entry[(size_t)bar] = (uint32_t)entry;
 	c->stop[(size_t)bar] = cJSON_IsNumber(v[4]) ? v[4]->valuedouble : NAN;
 	c->exit[(size_t)bar] = (uint8_t)ex;
+	c->refused[(size_t)bar] = (uint8_t)no;
 	c->reason[(size_t)bar] = v[6]->valuestring;
 	return (long)bar;
 }
@@ -58,10 +65,11 @@ static int calls_alloc(struct rp_calls_read *c, size_t n_bars)
 
 	c->stop = malloc(m * sizeof *c->stop);
 	c->exit = calloc(m, 1);
+	c->refused = calloc(m, 1);
 	c->side = calloc(m, 1);
 	c->entry = calloc(m, sizeof *c->entry);
 	c->reason = malloc(m * sizeof *c->reason);
-	if (!c->stop || !c->exit || !c->side || !c->entry || !c->reason)
+	if (!c->stop || !c->exit || !c->refused || !c->side || !c->entry || !c->reason)
 		return -1;
 	for (size_t i = 0; i < n_bars; i++) {
 		c->stop[i] = NAN;
@@ -100,13 +108,15 @@ int rp_read_calls(const cJSON *lookahead, size_t n_bars, struct rp_calls_read *c
 
 		if (bar <= last) {
 			sa_fmt(err, errlen, "lookahead.json live.calls has a malformed row after bar %ld "
-			       "(each [bar, side, entry bar, asked, ratio or null, exit, reason], bars in order)",
+			       "(each [bar, side, entry bar, asked, ratio or null, exit, reason, entry refused], "
+			       "bars in order)",
 			       last);
 			rp_calls_read_release(c);
 			return -1;
 		}
 		last = bar;
 	}
-	c->rc = (struct rp_calls){ .stop = c->stop, .exit = c->exit, .side = c->side, .entry = c->entry };
+	c->rc = (struct rp_calls){ .stop = c->stop, .exit = c->exit, .refused = c->refused,
+				   .side = c->side, .entry = c->entry };
 	return 1;
 }

@@ -1,6 +1,7 @@
 /* replay_core.c - the honest replay: signals to fills, trades, costs, funding and equity. */
 #include "replay_core.h"
 #include "replay_alloc.h"
+#include "replay_pass.h"
 #include "signals.h"
 #include "costs.h"
 
@@ -164,39 +165,8 @@ static int64_t bar_end(const struct da_ohlcv *s, size_t j)
 	return s->t[j] + (s->n >= 2 ? s->t[j] - s->t[j - 1] : 0);
 }
 
-/* Running state of one replay pass. */
-struct pass {
-	const struct da_ohlcv *s;
-	struct rp_result *r;
-	struct rp_trade *open;  /* the open trade, or NULL when flat */
-	size_t entry_bar;
-	double inv_entry_px;    /* 1 / open->entry_px: one division per trade, not per bar */
-	double fee, slip;       /* fee_bps / 1e4 and slippage_bps / 1e4, per unit traded */
-	double funding_long, funding_short;  /* per funding instant, by side (0 off perp) */
-	double borrow_per_s;    /* a short's borrow fee per second held (0 off stock and spot) */
-	double swap_long, swap_short;  /* fx: rollover per night held, by side (0 off fx) */
-	const double *swap_col_long, *swap_col_short;  /* fx: the data's swap columns, which
-							 * replace the two above (NULL: none) */
-	double swap_col_k;      /* a swap column's bps a year to a night's swap */
-	int64_t next_funding;   /* the first funding instant not yet reached */
-	double eq_net, eq_gross;         /* equity after the closed trades, compounded, from 1 */
-	double net_entry, gross_entry;   /* the equity the open trade was entered with */
-	double trade_costs;              /* the open trade's costs so far, fractions of its notional */
-	bool ruined;                     /* net equity reached zero: no more trading */
-	const struct rp_exits *x;        /* the declared exits, or NULL */
-	const int8_t *sig;               /* the signals, and whether they carry events */
-	bool coded;
-	double rule_fee;                 /* the fee per side the exits' profits read: fee with
-					  * fee_in_profit, else 0 (rp_exits) */
-	double stop, trail_stop, target; /* the open trade's levels; +-INFINITY when none */
-	bool stop_trailed;               /* a custom_stoploss answer moved stop (rp_calls) */
-	const struct rp_calls *calls;    /* the callbacks' answers, or NULL */
-	size_t held_at;                  /* rp_held_at's bar: the pass stops there (SIZE_MAX: none) */
-	struct rp_held *held;
-};
-
 /* One unit traded at the current fill: fee and slippage, booked to trade t and the curve. */
-static void pay_unit(struct pass *ps, struct rp_trade *t)
+static void pay_unit(struct rp_pass *ps, struct rp_trade *t)
 {
 	t->fees += ps->fee;
 	t->slippage += ps->slip;
@@ -205,7 +175,7 @@ static void pay_unit(struct pass *ps, struct rp_trade *t)
 }
 
 /* The open trade's stop and trailing stop at its entry (the target is per bar: roi_target). */
-static void arm_exits(struct pass *ps)
+static void arm_exits(struct rp_pass *ps)
 {
 	const struct rp_exits *x = ps->x;
 	double e = ps->open->entry_px;
@@ -216,7 +186,7 @@ static void arm_exits(struct pass *ps)
 	ps->trail_stop = x->trail > 0 ? e * (1.0 - side * x->trail) : -side * INFINITY;
 }
 
-static void open_trade(struct pass *ps, int side, size_t j)
+static void open_trade(struct rp_pass *ps, int side, size_t j)
 {
 	struct rp_trade *t = &ps->r->trades[ps->r->n_trades++];
 
@@ -234,7 +204,7 @@ static void open_trade(struct pass *ps, int side, size_t j)
 
 /* Closes the open trade at px, time at, after holding it through bar last_bar inclusive. Its
  * net return applies to the equity it was entered with; equity at or below zero is ruin. */
-static void close_trade(struct pass *ps, double px, int64_t at, size_t last_bar,
+void rp_pass_close(struct rp_pass *ps, double px, int64_t at, size_t last_bar,
 			enum rp_exit_reason why)
 {
 	struct rp_trade *t = ps->open;
@@ -267,16 +237,16 @@ static void close_trade(struct pass *ps, double px, int64_t at, size_t last_bar,
 }
 
 /* The fill at bar j's open that turns position prev into p. */
-static void change_position(struct pass *ps, int prev, int p, size_t j)
+static void change_position(struct rp_pass *ps, int prev, int p, size_t j)
 {
 	if (prev != 0)
-		close_trade(ps, ps->s->open[j], ps->s->t[j], j - 1, RP_EXIT_SIGNAL);
+		rp_pass_close(ps, ps->s->open[j], ps->s->t[j], j - 1, RP_EXIT_SIGNAL);
 	if (p != 0 && !ps->ruined)
 		open_trade(ps, p, j);
 }
 
 /* Funding per instant paid by position p (negative: received). */
-static double funding_rate(const struct pass *ps, int p)
+static double funding_rate(const struct rp_pass *ps, int p)
 {
 	return p > 0 ? ps->funding_long : p < 0 ? ps->funding_short : 0.0;
 }
@@ -295,7 +265,7 @@ static double swap_night(const struct pass *ps, int p, size_t j)
 /* Funding for the instants in bar j, and a short's borrow for its time, paid by the position p
  * held during it. Bars are contiguous and increasing, so the next instant only moves forward:
  * no division per bar. */
-static void pay_funding(struct pass *ps, int p, size_t j)
+static void pay_funding(struct rp_pass *ps, int p, size_t j)
 {
 	int64_t end = bar_end(ps->s, j);
 	long k = 0;
@@ -324,7 +294,7 @@ static void pay_funding(struct pass *ps, int p, size_t j)
 
 /* Marks bar j's close into the equity curve: the closed equity, or the equity the open trade
  * was entered with grown by its return so far (less its costs so far, for the net curve). */
-static void mark(struct pass *ps, size_t j)
+static void mark(struct rp_pass *ps, size_t j)
 {
 	struct rp_result *r = ps->r;
 
@@ -340,9 +310,9 @@ static void mark(struct pass *ps, size_t j)
 
 /* Bar j's close marked the open trade's equity at or below zero: the account is ruined, so
  * the trade is closed there (paying its exit costs) and the bar shows what is left, nothing. */
-static void liquidate(struct pass *ps, size_t j)
+static void liquidate(struct rp_pass *ps, size_t j)
 {
-	close_trade(ps, ps->s->close[j], bar_end(ps->s, j), j, RP_EXIT_RUIN);
+	rp_pass_close(ps, ps->s->close[j], bar_end(ps->s, j), j, RP_EXIT_RUIN);
 	ps->eq_net = 0.0;
 	ps->ruined = ps->r->ruined = true;
 	ps->r->ruin_time = bar_end(ps->s, j);
@@ -351,7 +321,7 @@ static void liquidate(struct pass *ps, size_t j)
 }
 
 /* After ruin nothing trades: bars from a on are flat, at the equity left. */
-static void stop_trading(struct pass *ps, size_t a)
+void rp_pass_flat_from(struct rp_pass *ps, size_t a)
 {
 	struct rp_result *r = ps->r;
 
@@ -374,7 +344,7 @@ static void stop_trading(struct pass *ps, size_t a)
  * the stores into the equity columns could otherwise alias the doubles in *ps and force
  * reloads on every bar. The sums are added in the same order as bar by bar, so the results
  * are identical to the last bit. */
-static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
+static size_t hold(struct rp_pass *ps, int p, size_t a, size_t lim)
 {
 	const int64_t *t = ps->s->t;
 	const double *open = ps->s->open, *close = ps->s->close;
@@ -444,23 +414,23 @@ static size_t hold(struct pass *ps, int p, size_t a, size_t lim)
 
 /* The fill at bar j's open that turns position prev into p, if they differ. Returns false when
  * it ruined the account (bars from j on are then flat). */
-static bool fill_at_open(struct pass *ps, int prev, int p, size_t j)
+bool rp_pass_fill(struct rp_pass *ps, int prev, int p, size_t j)
 {
 	if (p != prev)
 		change_position(ps, prev, p, j);
 	if (ps->ruined)
-		stop_trading(ps, j);
+		rp_pass_flat_from(ps, j);
 	return !ps->ruined;
 }
 
 /* The last bar: no next open, so its funding runs to its close, and a position still open is
  * closed at that close so it is counted. */
-static void last_bar(struct pass *ps, int prev, size_t j)
+static void last_bar(struct rp_pass *ps, int prev, size_t j)
 {
 	struct rp_result *r = ps->r;
 	int p = r->eq_pos[j];
 
-	if (!fill_at_open(ps, prev, p, j))
+	if (!rp_pass_fill(ps, prev, p, j))
 		return;
 	if (p != 0)
 		r->bars_in_market++;
@@ -468,27 +438,14 @@ static void last_bar(struct pass *ps, int prev, size_t j)
 	if (ps->open) {
 		r->open_at_end = true;
 		ps->open->open_at_end = true;
-		close_trade(ps, ps->s->close[j], bar_end(ps->s, j), j, RP_EXIT_END);
+		rp_pass_close(ps, ps->s->close[j], bar_end(ps->s, j), j, RP_EXIT_END);
 	}
 	mark(ps, j);
 }
 
 
-/* The open trade's profit at price p as the exits read it (rp_exits): freqtrade's
- * calc_profit_ratio with the fee per side on both legs (fee_in_profit), which at a zero fee is
- * side * (p / entry - 1) exactly. The slippage the replay charges is not in it: freqtrade's
- * rules are never told of it. */
-static double rule_profit(const struct pass *ps, double p)
-{
-	double e = ps->open->entry_px, f = ps->rule_fee;
-
-	if (ps->open->side > 0)
-		return p * (1.0 - f) / (e * (1.0 + f)) - 1.0;
-	return 1.0 - p * (1.0 + f) / (e * (1.0 - f));
-}
-
-/* The price whose profit (rule_profit) is ret: where an ROI level ret is reached. */
-static double roi_trigger(const struct pass *ps, double ret)
+/* The price whose profit (rp_pass_profit) is ret: where an ROI level ret is reached. */
+static double roi_trigger(const struct rp_pass *ps, double ret)
 {
 	double e = ps->open->entry_px, f = ps->rule_fee;
 
@@ -500,7 +457,7 @@ static double roi_trigger(const struct pass *ps, double ret)
 /* freqtrade's close rate of an ROI exit at level ret inside bar j (_get_close_rate_for_roi):
  * the open leg's fee-paid value plus ret of the entry, over the close leg's fee, within the
  * bar's low and high. At a zero fee it is roi_trigger's price. */
-static double roi_fill(const struct pass *ps, double ret, size_t j)
+static double roi_fill(const struct rp_pass *ps, double ret, size_t j)
 {
 	double e = ps->open->entry_px, f = ps->rule_fee, px;
 
@@ -512,13 +469,13 @@ static double roi_fill(const struct pass *ps, double ret, size_t j)
 }
 
 /* The trailing stop after the bar is known to have reached price p: p * (1 - d) for a long
- * (p * (1 + d) a short), d by p's gain over the entry (rule_profit, struct rp_exits), never
+ * (p * (1 + d) a short), d by p's gain over the entry (rp_pass_profit, struct rp_exits), never
  * loosened. */
-static void trail_to(struct pass *ps, double p)
+static void trail_to(struct rp_pass *ps, double p)
 {
 	const struct rp_exits *x = ps->x;
 	int side = ps->open->side;
-	double gain = rule_profit(ps, p), d = x->trail, level;
+	double gain = rp_pass_profit(ps, p), d = x->trail, level;
 
 	if (!(x->trail > 0) || (x->trail_only_offset && gain < x->trail_offset))
 		return;
@@ -540,40 +497,9 @@ static double roi_at(const struct rp_exits *x, double minutes)
 	return ret;
 }
 
-/* The open trade's stop in bar j (the tighter of the fixed and the trailing one) and why it
- * would fire. The trailing stop is the reason only when strictly tighter than the fixed one. */
-static double stop_level(const struct pass *ps, enum rp_exit_reason *why)
-{
-	int side = ps->open->side;
-
-	if (side * (ps->trail_stop - ps->stop) > 0) {
-		*why = RP_EXIT_TRAILING_STOP;
-		return ps->trail_stop;
-	}
-	*why = ps->stop_trailed ? RP_EXIT_TRAILING_STOP : RP_EXIT_STOP_LOSS;
-	return ps->stop;
-}
-
-/* custom_stoploss's answer on bar j (rp_calls): the stop moved to the bar's best price times
- * 1 - side * |ratio|, when that is tighter (Trade.adjust_stop_loss never loosens it). */
-static void custom_stop(struct pass *ps, size_t j)
-{
-	int side = ps->open->side;
-	double r = ps->calls && ps->calls->stop ? ps->calls->stop[j] : NAN;
-	double best = side > 0 ? ps->s->high[j] : ps->s->low[j], level;
-
-	if (!isfinite(r) || r == 0.0)
-		return;
-	level = best * (1.0 - side * fabs(r));
-	if (side * (level - ps->stop) > 0) {
-		ps->stop = level;
-		ps->stop_trailed = true;
-	}
-}
-
 /* Whether the ROI table is set aside in bar j: freqtrade's ignore_roi_if_entry_signal, when the
  * candle before set the held side's entry signal (rp_exits). */
-static bool roi_ignored(const struct pass *ps, size_t j)
+static bool roi_ignored(const struct rp_pass *ps, size_t j)
 {
 	int ev;
 
@@ -588,7 +514,7 @@ static bool roi_ignored(const struct pass *ps, size_t j)
 /* The open trade's target in bar j: the nearer of the take-profit and the price where the ROI
  * level at the minutes held at the bar's open is reached (roi_trigger; the take-profit when
  * they are equal), and why; *ret the ROI level (NAN when none applies). */
-static double target_level(const struct pass *ps, size_t j, enum rp_exit_reason *why, double *ret)
+static double target_level(const struct rp_pass *ps, size_t j, enum rp_exit_reason *why, double *ret)
 {
 	const struct rp_trade *t = ps->open;
 	int side = t->side;
@@ -607,7 +533,7 @@ static double target_level(const struct pass *ps, size_t j, enum rp_exit_reason 
  * (the level's price, or the open when the open is through it), *why, *at_open. Moves the
  * trailing stop with the open first and, when the trade is still held, with the bar's best
  * price last. */
-static bool exit_in_bar(struct pass *ps, size_t j, double *px, enum rp_exit_reason *why,
+static bool exit_in_bar(struct rp_pass *ps, size_t j, double *px, enum rp_exit_reason *why,
 			bool *at_open)
 {
 	const struct da_ohlcv *s = ps->s;
@@ -618,7 +544,7 @@ static bool exit_in_bar(struct pass *ps, size_t j, double *px, enum rp_exit_reas
 	double stop, target, ret;
 
 	trail_to(ps, o);
-	stop = stop_level(ps, &stop_why);
+	stop = rp_pass_stop_level(ps, &stop_why);
 	target = target_level(ps, j, &target_why, &ret);
 	*at_open = true;
 	if (side * (o - stop) <= 0 || side * (o - target) > 0) {
@@ -627,14 +553,14 @@ static bool exit_in_bar(struct pass *ps, size_t j, double *px, enum rp_exit_reas
 		return true;
 	}
 	*at_open = false;
-	if (side * (worst - stop) > 0) {
-		custom_stop(ps, j);  /* freqtrade asks it only while the stop is not yet reached */
-		stop = stop_level(ps, &stop_why);
+	if (ps->calls && side * (worst - stop) > 0) {
+		rp_pass_custom_stop(ps, j);  /* freqtrade asks it only while the stop is not yet reached */
+		stop = rp_pass_stop_level(ps, &stop_why);
 	}
 	if (ps->x->trail_best_first && side * (worst - stop) > 0) {
 		/* freqtrade's order: the stop follows the bar's best price, then meets its worst */
 		trail_to(ps, best);
-		stop = stop_level(ps, &stop_why);
+		stop = rp_pass_stop_level(ps, &stop_why);
 	}
 	if (side * (worst - stop) <= 0 || side * (best - target) > 0) {
 		bool stopped = side * (worst - stop) <= 0;
@@ -653,7 +579,7 @@ static bool exit_in_bar(struct pass *ps, size_t j, double *px, enum rp_exit_reas
 /* Bar j of a replay with exits, after its open fill: the open trade's exits, the bar's funding
  * and borrow, its mark and, on the last bar, the close of what is still open. Returns false
  * once the account is ruined (the bars after j are then flat). */
-static bool exits_bar(struct pass *ps, size_t j)
+bool rp_pass_exits_bar(struct rp_pass *ps, size_t j)
 {
 	struct rp_result *r = ps->r;
 	const struct da_ohlcv *s = ps->s;
@@ -664,10 +590,10 @@ static bool exits_bar(struct pass *ps, size_t j)
 
 	r->eq_pos[j] = (int8_t)(exits && at_open ? 0 : p);
 	if (exits && at_open) {
-		close_trade(ps, px, s->t[j], j - 1, why);
+		rp_pass_close(ps, px, s->t[j], j - 1, why);
 		p = 0;
 		if (ps->ruined) {
-			stop_trading(ps, j);
+			rp_pass_flat_from(ps, j);
 			return false;
 		}
 	}
@@ -675,11 +601,11 @@ static bool exits_bar(struct pass *ps, size_t j)
 		r->bars_in_market++;
 	pay_funding(ps, p, j);
 	if (exits && !at_open) {
-		close_trade(ps, px, bar_end(s, j), j, why);
+		rp_pass_close(ps, px, bar_end(s, j), j, why);
 	} else if (ps->open && j + 1 == s->n) {
 		r->open_at_end = true;
 		ps->open->open_at_end = true;
-		close_trade(ps, s->close[j], bar_end(s, j), j, RP_EXIT_END);
+		rp_pass_close(ps, s->close[j], bar_end(s, j), j, RP_EXIT_END);
 	}
 	mark(ps, j);
 	if (ps->open && !(r->eq_net[j] > 0))
@@ -699,11 +625,11 @@ static int wanted(const int8_t *signals, size_t j, int held)
 
 /* Whether freqtrade's exit_profit_only keeps the open trade through an exit signal that would
  * fill at bar j's open: its profit there is not above exit_profit_offset (rp_exits). */
-static bool exit_kept(const struct pass *ps, size_t j)
+static bool exit_kept(const struct rp_pass *ps, size_t j)
 {
 	if (!ps->x->exit_profit_only)
 		return false;
-	return !(rule_profit(ps, ps->s->open[j]) > ps->x->exit_profit_offset);
+	return !(rp_pass_profit(ps, ps->s->open[j]) > ps->x->exit_profit_offset);
 }
 
 /* The same for a framework run's signals, by their events as freqtrade's backtest takes the
@@ -712,7 +638,7 @@ static bool exit_kept(const struct pass *ps, size_t j)
  * exit_profit_only keeps the trade (exit_kept). Without exits
  * inside a bar this is the signals' own position; after one, freqtrade enters again on the next
  * candle whose entry signal is set. */
-static int wanted_by_events(const struct pass *ps, size_t j, int held)
+int rp_pass_wanted(const struct rp_pass *ps, size_t j, int held)
 {
 	int ev = j ? da_events(ps->sig[j - 1]) : 0;
 
@@ -725,81 +651,28 @@ static int wanted_by_events(const struct pass *ps, size_t j, int held)
 	return held;
 }
 
-/* The side and entry bar the callbacks' answers on bar j were asked for (rp_calls), checked
- * against the trade held: the first bar where they differ is recorded. */
-static void check_asked(struct pass *ps, size_t j)
-{
-	const struct rp_calls *k = ps->calls;
-	int side = ps->open ? ps->open->side : 0;
-	int asked = k->side ? k->side[j] : side;
-	bool same = asked == side &&
-		    (!side || !k->entry || k->entry[j] == (uint32_t)ps->entry_bar);
-
-	if (!same && !ps->r->calls_mismatch) {
-		ps->r->calls_mismatch = true;
-		ps->r->calls_mismatch_bar = j;
-	}
-}
-
-/* Bar j's callbacks after its open's fills (rp_calls): custom_exit's answer closes the trade held
- * at the open. Returns false once the account is ruined (the bars from j on are then flat). */
-static bool calls_at_open(struct pass *ps, size_t j)
-{
-	const struct rp_calls *k = ps->calls;
-
-	check_asked(ps, j);
-	if (!ps->open || !k->exit || !k->exit[j])
-		return true;
-	close_trade(ps, ps->s->open[j], ps->s->t[j], j - 1, RP_EXIT_CUSTOM);
-	if (ps->ruined)
-		stop_trading(ps, j);
-	return !ps->ruined;
-}
-
-/* rp_held_at's answer: the trade held on bar j after its open's fills. */
-static void take_held(struct pass *ps, size_t j)
-{
-	const struct da_ohlcv *s = ps->s;
-	struct rp_held *h = ps->held;
-	enum rp_exit_reason why;
-	int side, ev;
-
-	*h = (struct rp_held){ .rate = s->open[j] };
-	if (!ps->open)
-		return;
-	side = h->side = ps->open->side;
-	h->entry_bar = ps->entry_bar;
-	h->entry = ps->open->entry;
-	h->entry_px = ps->open->entry_px;
-	h->stop = stop_level(ps, &why);
-	h->profit = rule_profit(ps, s->open[j]);
-	h->bound = side > 0 ? s->high[j] : s->low[j];
-	h->bound_profit = rule_profit(ps, h->bound);
-	ev = j && ps->coded ? da_events(ps->sig[j - 1]) : 0;
-	h->ask_exit = !(ev & (side > 0 ? DA_EV_EXIT_LONG : DA_EV_EXIT_SHORT));
-	h->ask_stop = side * ((side > 0 ? s->low[j] : s->high[j]) - h->stop) > 0;
-}
-
-/* The replay with exits, bar by bar: a fill at the open where wanted() (wanted_by_events() for
+/* The replay with exits, bar by bar: a fill at the open where wanted() (rp_pass_wanted() for
  * signals with events) says, then the bar's exits. */
-static void run_exits(struct pass *ps)
+static void run_exits(struct rp_pass *ps)
 {
 	size_t n = ps->s->n;
 
 	for (size_t j = 0; j < n; j++) {
 		int held = ps->open ? ps->open->side : 0;
-		int want = ps->coded ? wanted_by_events(ps, j, held) : wanted(ps->sig, j, held);
+		int want = ps->coded ? rp_pass_wanted(ps, j, held) : wanted(ps->sig, j, held);
 
-		if (!fill_at_open(ps, held, want, j))
+		if (ps->calls && j != ps->held_at)
+			want = rp_pass_confirmed(ps, j, held, want);
+		if (!rp_pass_fill(ps, held, want, j))
 			return;
 		if (j == ps->held_at) {
-			take_held(ps, j);
+			rp_pass_take_held(ps, j);
 			return;
 		}
-		if (ps->calls && !calls_at_open(ps, j))
+		if (ps->calls && !rp_pass_calls_at_open(ps, j))
 			return;
-		if (!exits_bar(ps, j)) {
-			stop_trading(ps, j + 1);
+		if (!rp_pass_exits_bar(ps, j)) {
+			rp_pass_flat_from(ps, j + 1);
 			return;
 		}
 	}
@@ -807,7 +680,7 @@ static void run_exits(struct pass *ps)
 
 /* The replay without exits, run by run: a fill where the position changes, then the bars it
  * is held (hold), the last bar apart. */
-static void run_signals(struct pass *ps)
+static void run_signals(struct rp_pass *ps)
 {
 	struct rp_result *r = ps->r;
 	size_t n = ps->s->n;
@@ -815,13 +688,13 @@ static void run_signals(struct pass *ps)
 
 	for (size_t j = 0, next; j + 1 < n; j = next) {
 		int p = r->eq_pos[j];
-		if (!fill_at_open(ps, prev, p, j))
+		if (!rp_pass_fill(ps, prev, p, j))
 			return;
 		next = hold(ps, p, j, n - 1);
 		if (p != 0)
 			r->bars_in_market += next - j;
 		if (ps->ruined) {
-			stop_trading(ps, next);
+			rp_pass_flat_from(ps, next);
 			return;
 		}
 		prev = p;
@@ -829,12 +702,10 @@ static void run_signals(struct pass *ps)
 	last_bar(ps, prev, n - 1);
 }
 
-/* The replay of rp_replay, stopped at bar held_at with the trade held there in *h when held_at
- * is a bar (rp_held_at). */
 /* A pass's state for a replay of s with costs c, into r: its columns allocated (and its trades,
  * trades of them). exits forces the pass with exits, declared or not. Returns 0, or -1 when
  * memory ran out (r released). */
-static int pass_init(struct pass *ps, const struct da_ohlcv *s, const int8_t *signals,
+int rp_pass_init(struct rp_pass *ps, const struct da_ohlcv *s, const int8_t *signals,
 		     const struct rp_costs *c, struct rp_result *r, bool exits)
 {
 	static const struct rp_exits none;
@@ -846,7 +717,7 @@ static int pass_init(struct pass *ps, const struct da_ohlcv *s, const int8_t *si
 	double fund = market == RP_MARKET_PERP ? c->funding_bps_8h / 1e4 : 0.0;
 	bool borrows = market == RP_MARKET_STOCK || market == RP_MARKET_SPOT;
 
-	*ps = (struct pass){
+	*ps = (struct rp_pass){
 		.s = s, .r = r,
 		.fee = fee, .slip = rp_slippage_bps(c, market) / 1e4,
 		.funding_long = c->funding_income ? fund : fabs(fund),
@@ -876,10 +747,10 @@ static int pass_init(struct pass *ps, const struct da_ohlcv *s, const int8_t *si
 static int replay_pass(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,
 		       struct rp_result *r, size_t held_at, struct rp_held *h)
 {
-	struct pass ps;
+	struct rp_pass ps;
 	size_t n = s->n;
 
-	if (pass_init(&ps, s, signals, c, r, h != NULL) < 0)
+	if (rp_pass_init(&ps, s, signals, c, r, h != NULL) < 0)
 		return -1;
 	ps.held_at = held_at;
 	ps.held = h;
@@ -899,89 +770,6 @@ static int replay_pass(const struct da_ohlcv *s, const int8_t *signals, const st
 	if (n >= 2)
 		r->bar_seconds = (double)(s->t[n - 1] - s->t[0]) / (double)(n - 1);
 	return 0;
-}
-
-/* rp_walk: the pass, and the bar whose open's fills are done and whose callbacks and exits wait
- * for its answers (pending, SIZE_MAX none), every bar before it replayed whole. */
-struct rp_walk {
-	struct pass ps;
-	struct rp_result r;
-	size_t next;     /* the first bar not filled */
-	bool pending;    /* bar next - 1 is filled, its callbacks and exits not yet run */
-	bool done;       /* ruined: every bar after is flat */
-};
-
-struct rp_walk *rp_walk_new(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c)
-{
-	struct rp_walk *w = calloc(1, sizeof *w);
-
-	if (!w)
-		return NULL;
-	if (pass_init(&w->ps, s, signals, c, &w->r, true) < 0 ||
-	    rp_trades_alloc(&w->r, s->n + 1) < 0) {
-		rp_walk_free(w);
-		return NULL;
-	}
-	w->ps.coded = true;  /* a framework run's values, whose events the walk follows */
-	return w;
-}
-
-/* Finishes the pending bar of w: its callbacks and exits. */
-static void walk_finish(struct rp_walk *w)
-{
-	size_t j = w->next - 1;
-
-	w->pending = false;
-	if (w->ps.calls && !calls_at_open(&w->ps, j))
-		w->done = true;
-	else if (!exits_bar(&w->ps, j))
-		w->done = true;
-}
-
-int rp_walk_to(struct rp_walk *w, size_t j, struct rp_held *h)
-{
-	struct pass *ps = &w->ps;
-
-	*h = (struct rp_held){ 0 };
-	if (j >= ps->s->n || (j + 1 < w->next) || (j + 1 == w->next && !w->pending))
-		return -1;
-	ps->held = h;
-	if (j + 1 == w->next) {  /* asked again for the pending bar */
-		if (!w->done)
-			take_held(ps, j);
-		return 0;
-	}
-	while (!w->done && w->next <= j) {
-		size_t b = w->next;
-		int held;
-
-		if (w->pending)
-			walk_finish(w);
-		if (w->done)
-			break;
-		held = ps->open ? ps->open->side : 0;
-		w->next = b + 1;
-		if (!fill_at_open(ps, held, wanted_by_events(ps, b, held), b)) {
-			w->done = true;
-			break;
-		}
-		w->pending = true;
-		if (b < j)
-			walk_finish(w);
-	}
-	if (!w->done)
-		take_held(ps, j);
-	else
-		h->rate = ps->s->open[j];
-	return 0;
-}
-
-void rp_walk_free(struct rp_walk *w)
-{
-	if (!w)
-		return;
-	rp_result_release(&w->r);
-	free(w);
 }
 
 int rp_replay(const struct da_ohlcv *s, const int8_t *signals, const struct rp_costs *c,

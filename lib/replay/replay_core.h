@@ -141,12 +141,18 @@ struct rp_exits {
  *   moved fills as a trailing stop (freqtrade's is_stop_loss_trailing), at its level.
  * - exit[j]: custom_exit's answer on candle j, 0 none: the trade closes at bar j's open,
  *   RP_EXIT_CUSTOM, before any stop or target of the bar (freqtrade's exits' order).
+ * - refused[j] (may be NULL): confirm_trade_entry refused the entry bar j's open would fill
+ *   (freqtrade's _enter_trade returns no trade): the fill at bar j's open enters nothing (a
+ *   flip still closes the trade held), the other answers of bar j are none, and freqtrade asks
+ *   again on the next candle whose entry signal is set.
  * - side[j], entry[j] (both may be NULL): the trade the answers were asked for, its side (0
  *   none asked) and entry bar: a replay that holds another trade at bar j records the first such
- *   bar (rp_result.calls_mismatch), as its answers are then for a trade it does not hold. */
+ *   bar (rp_result.calls_mismatch), as its answers are then for a trade it does not hold (an
+ *   entry refused on bar j is asked for a trade the replay then does not hold, as it should). */
 struct rp_calls {
 	const double *stop;
 	const uint8_t *exit;
+	const uint8_t *refused;
 	const int8_t *side;
 	const uint32_t *entry;
 };
@@ -250,6 +256,7 @@ struct rp_held {
 	double bound, bound_profit; /* the bar's best price and the profit there (custom_stoploss's) */
 	bool ask_exit;              /* no effective exit signal of its side on the candle before */
 	bool ask_stop;              /* the stop is not yet at the bar's worst price */
+	bool ask_entry;             /* the trade entered at bar j's open (confirm_trade_entry's) */
 };
 
 /* The trade a replay of signals with costs c (and c->calls up to bar j - 1) holds on bar j, into

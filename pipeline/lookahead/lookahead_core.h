@@ -296,7 +296,7 @@ struct la_live {
 };
 
 /* Whether the strategy's text defines freqtrade's per-trade callbacks the live replay answers
- * (a def of custom_stoploss or custom_exit): its live replay is then one run in lock-step with the
+ * (a def of custom_stoploss, custom_exit or confirm_trade_entry): its live replay is then one run in lock-step with the
  * host's replay of its trade, whatever the budget. A class that only seems to define them is
  * asked and answers nothing; one that defines them otherwise is refused in its live run. */
 bool la_live_wants_calls(const char *strategy_path);

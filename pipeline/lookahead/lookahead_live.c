@@ -50,7 +50,8 @@ bool la_live_wants_calls(const char *strategy_path)
 
 	if (!strategy_path || sa_read_file(strategy_path, SA_STRATEGY_CAP, &text, &len) != SA_READ_OK)
 		return false;
-	yes = strstr(text, "def custom_stoploss") || strstr(text, "def custom_exit");
+	yes = strstr(text, "def custom_stoploss") || strstr(text, "def custom_exit") ||
+	      strstr(text, "def confirm_trade_entry");
 	free(text);
 	return yes;
 }
@@ -529,7 +530,8 @@ static cJSON *failures_json(const struct la_live *lv, const int64_t *times)
 }
 
 /* "calls": each bar where the host held a trade, as [bar, side, entry bar, asked (SBX_ASK_*),
- * custom_stoploss's ratio or null, custom_exit (0 or 1), its reason]. */
+ * custom_stoploss's ratio or null, custom_exit (0 or 1), its reason, confirm_trade_entry's
+ * refusal (0 or 1)]. */
 static cJSON *calls_json(const struct sbx_calls *c)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -547,6 +549,7 @@ static cJSON *calls_json(const struct sbx_calls *c)
 		cJSON_AddItemToArray(row, isnan(c->stop[t]) ? cJSON_CreateNull() : cJSON_CreateNumber(c->stop[t]));
 		cJSON_AddItemToArray(row, cJSON_CreateNumber(c->exit[t]));
 		cJSON_AddItemToArray(row, cJSON_CreateString(c->name[t]));
+		cJSON_AddItemToArray(row, cJSON_CreateNumber(c->refused[t]));
 		cJSON_AddItemToArray(a, row);
 	}
 	return a;

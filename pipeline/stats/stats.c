@@ -150,7 +150,7 @@ struct loaded {
 	char variants_err[512], matrix_err[512], nb_err[512], nb_matrix_err[512];
 	char *trades_buf, *equity_buf;
 	struct rp_trade *trades;
-	struct da_tags entry_tags;
+	struct da_tags entry_tags, exit_tags;
 	struct rp_calls_read calls;
 	double *eq;
 	int64_t *eq_time;
@@ -216,7 +216,7 @@ static void load_csvs(struct loaded *L, const char *trades_path, const char *equ
 	L->trades_buf = read_capped(trades_path, "trades.csv", &len, L->trades_err, sizeof(L->trades_err));
 	if (L->trades_buf)
 		sts_parse_trades(L->trades_buf, len, &L->trades, &L->in.n_trades, &L->entry_tags,
-				 L->trades_err, sizeof(L->trades_err));
+				 &L->exit_tags, L->trades_err, sizeof(L->trades_err));
 	L->equity_buf = read_capped(equity_path, "equity.csv", &len, L->equity_err, sizeof(L->equity_err));
 	if (L->equity_buf && sts_parse_equity(L->equity_buf, len, &L->eq, &L->in.n_eq, L->equity_err,
 					      sizeof(L->equity_err)) == 0)
@@ -225,6 +225,7 @@ static void load_csvs(struct loaded *L, const char *trades_path, const char *equ
 	L->in.eq_time = L->eq_time;
 	L->in.trades = L->trades;
 	L->in.entry_tags = &L->entry_tags;
+	L->in.exit_tags = &L->exit_tags;
 	L->in.eq_net = L->eq;
 	L->in.trades_err = L->trades_err;
 	L->in.equity_err = L->equity_err;
@@ -463,6 +464,7 @@ static void release_all(struct loaded *L)
 	free(L->equity_buf);
 	free(L->trades);
 	da_tags_release(&L->entry_tags);
+	da_tags_release(&L->exit_tags);
 	free(L->eq);
 }
 

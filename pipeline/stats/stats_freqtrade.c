@@ -126,19 +126,38 @@ static cJSON *table_json(struct keyed *k, size_t n)
 	return a;
 }
 
-/* by_exit_reason: replay's exit reasons by name; a trade log's, which it does not say, are
- * "unknown", as replay.json's exit_reasons counts them. */
-static cJSON *exit_table(const struct rp_trade *t, size_t n)
+/* The row of k[0..*m) keyed name, added when new. */
+static struct sts_ft_row *row_of(struct keyed *k, size_t *m, const char *name)
 {
-	struct keyed k[RP_EXIT_N];
+	size_t i;
+
+	for (i = 0; i < *m && strcmp(k[i].key, name); i++)
+		;
+	if (i == *m)
+		k[(*m)++] = (struct keyed){ name, { 0 } };
+	return &k[i].row;
+}
+
+/* by_exit_reason: replay's exit reasons by name; a trade log's, which it does not say, are
+ * "unknown", as replay.json's exit_reasons counts them. A custom exit whose custom_exit named
+ * its reason (trades.csv exit_tag) is that reason's, as freqtrade's trade.exit_reason is the
+ * string custom_exit returned, so one named as another reason shares its row; a plain True
+ * stays "custom_exit". */
+static cJSON *exit_table(const struct rp_trade *t, size_t n, const struct da_tags *xtags)
+{
+	struct keyed k[RP_EXIT_N + DA_TAGS_MAX];
+	size_t m = 0, names = xtags ? xtags->n_names : 0;
 
 	for (int e = 0; e < RP_EXIT_N; e++)
-		k[e] = (struct keyed){ e == RP_EXIT_UNKNOWN ? "unknown" : rp_exit_reason_name(e), { 0 } };
+		(void)row_of(k, &m, e == RP_EXIT_UNKNOWN ? "unknown" : rp_exit_reason_name(e));
 	for (size_t i = 0; i < n; i++) {
 		unsigned e = t[i].exit_reason < RP_EXIT_N ? t[i].exit_reason : RP_EXIT_UNKNOWN;
-		sts_ft_row_add(&k[e].row, t[i].net, t[i].bars_held);
+		bool named = e == RP_EXIT_CUSTOM && t[i].exit_tag && t[i].exit_tag <= names;
+		const char *key = named ? xtags->names[t[i].exit_tag - 1] : k[e].key;
+
+		sts_ft_row_add(row_of(k, &m, key), t[i].net, t[i].bars_held);
 	}
-	return table_json(k, RP_EXIT_N);
+	return table_json(k, m);
 }
 
 /* by_entry_tag: one row a tag (trades.csv entry_tag, a framework run's enter_tag), the
@@ -218,7 +237,7 @@ static const char *tag_note(const cJSON *tag, bool tagged)
 int sts_freqtrade_report(cJSON *o, const struct sts_stage_in *in, double net_return, char *err,
 			 size_t errlen)
 {
-	cJSON *ex = exit_table(in->trades, in->n_trades);
+	cJSON *ex = exit_table(in->trades, in->n_trades, in->exit_tags);
 	cJSON *tag = tag_table(in->trades, in->n_trades, in->entry_tags);
 	bool tagged = in->entry_tags && in->entry_tags->n_names > 0;
 	size_t wins, losses;

@@ -53,18 +53,18 @@ static const char *const trade_cols[T_N] = {
 	"entry_tag", "exit_tag",
 };
 
-/* What trade_row fills: the trades, and the entry tags' names met (NULL: not kept). */
+/* What trade_row fills: the trades, and the entry and the exit tags' names met (NULL: not
+ * kept). */
 struct trade_rows {
 	struct growth g;
-	struct da_tags *tags;
+	struct da_tags *tags, *exit_tags;
 };
 
-/* The place from 1 of the entry tag name in tb's column w among r->tags' names, added when
- * new ("" is 0). Returns -1 past DA_TAGS_MAX names. */
-static int tag_place(struct sa_csv_table *tb, int w, struct trade_rows *r, unsigned char *out)
+/* The place from 1 of the tag name in tb's column w among t's names, added when new ("" is 0;
+ * t NULL: 0). Returns -1 past DA_TAGS_MAX names. */
+static int tag_place(struct sa_csv_table *tb, int w, struct da_tags *t, unsigned char *out)
 {
 	const char *v = tb->vals[w];
-	struct da_tags *t = r->tags;
 	size_t k;
 
 	*out = 0;
@@ -74,8 +74,9 @@ static int tag_place(struct sa_csv_table *tb, int w, struct trade_rows *r, unsig
 		;
 	if (k == t->n_names) {
 		if (k == DA_TAGS_MAX || strlen(v) > DA_TAG_NAME_MAX) {
-			sa_csv_table_fail(tb, "entry_tag '%.64s' is past the %d tags of at most %d "
-					  "characters a replay writes", v, DA_TAGS_MAX, DA_TAG_NAME_MAX);
+			sa_csv_table_fail(tb, "%s '%.64s' is past the %d tags of at most %d "
+					  "characters a replay writes", trade_cols[w], v, DA_TAGS_MAX,
+					  DA_TAG_NAME_MAX);
 			return -1;
 		}
 		if (!t->names && !(t->names = calloc(DA_TAGS_MAX, sizeof *t->names))) {
@@ -132,7 +133,8 @@ static int trade_row(struct sa_csv_table *tb, void *arg)
 	    sa_csv_table_num(tb, T_SLIP, false, &t->slippage) < 0 ||
 	    sa_csv_table_num(tb, T_FUND, false, &t->funding) < 0 ||
 	    sa_csv_table_num(tb, T_BORROW, false, &t->borrow) < 0 || sa_csv_table_num(tb, T_NET, false, &t->net) < 0 ||
-	    trade_reason(tb, t) < 0 || tag_place(tb, T_ETAG, rows, &t->entry_tag) < 0)
+	    trade_reason(tb, t) < 0 || tag_place(tb, T_ETAG, rows->tags, &t->entry_tag) < 0 ||
+	    tag_place(tb, T_XTAG, rows->exit_tags, &t->exit_tag) < 0)
 		return -1;
 	t->bars_held = isfinite(bars) && bars >= 0 ? (long)bars : -1;
 	t->open_at_end = !strcmp(tb->vals[T_END], "1");
@@ -140,15 +142,18 @@ static int trade_row(struct sa_csv_table *tb, void *arg)
 }
 
 int sts_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_t *n,
-		    struct da_tags *tags, char *err, size_t errlen)
+		    struct da_tags *tags, struct da_tags *exit_tags, char *err, size_t errlen)
 {
-	struct trade_rows rows = { .g = { .size = sizeof(struct rp_trade) }, .tags = tags };
+	struct trade_rows rows = { .g = { .size = sizeof(struct rp_trade) }, .tags = tags,
+				   .exit_tags = exit_tags };
 	struct sa_csv_table tb = { .pos = { .file = "trades.csv", .err = err, .errlen = errlen },
 			    .want = trade_cols, .n_want = T_N, .row = trade_row, .arg = &rows };
 	int rc;
 
 	if (tags)
 		memset(tags, 0, sizeof *tags);
+	if (exit_tags)
+		memset(exit_tags, 0, sizeof *exit_tags);
 	rc = sa_csv_table_parse(&tb, buf, len);
 	*trades = NULL;
 	*n = 0;
@@ -156,6 +161,8 @@ int sts_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size
 		free(rows.g.items);
 		if (tags)
 			da_tags_release(tags);
+		if (exit_tags)
+			da_tags_release(exit_tags);
 		return -1;
 	}
 	*trades = rows.g.items;

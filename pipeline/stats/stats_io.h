@@ -22,9 +22,10 @@ int sts_read_trials(const cJSON *cfg, double *trials, char *err, size_t errlen);
  * bars_held allowed, every return finite). Returns 0 and a new array in *trades (caller
  * frees) with its length in *n, or -1 with "trades.csv line N: reason" in err. With tags (may be
  * NULL), each trade's entry_tag is its place in tags' names, the entry_tag column's names in the
- * order met, at most DA_TAGS_MAX (tags released by the caller with da_tags_release). */
+ * order met, at most DA_TAGS_MAX (tags released by the caller with da_tags_release); with
+ * exit_tags (may be NULL) each trade's exit_tag likewise, in a table of its own. */
 int sts_parse_trades(const char *buf, size_t len, struct rp_trade **trades, size_t *n,
-		    struct da_tags *tags, char *err, size_t errlen);
+		    struct da_tags *tags, struct da_tags *exit_tags, char *err, size_t errlen);
 
 /* Parses an equity.csv buffer: the net_equity column, every value finite. Returns 0 and a new
  * array in *eq (caller frees), or -1 with "equity.csv line N: reason" in err. */
@@ -55,6 +56,7 @@ struct sts_stage_in {
 	const struct rp_trade *trades;
 	size_t n_trades;
 	const struct da_tags *entry_tags;  /* the names trades' entry_tag places count in, or NULL */
+	const struct da_tags *exit_tags;   /* the names their exit_tag places count in, or NULL */
 	const char *trades_err;
 	const double *eq_net;
 	const int64_t *eq_time;   /* equity.csv's times, n_eq of them */

@@ -48,7 +48,7 @@
 #define SBX_LIVE_CPU_S 604800
 
 /* The live replay of a freqtrade class with per-trade callbacks (custom_stoploss with
- * use_custom_stoploss, custom_exit): the trade path is the host's, so before each bar it sends
+ * use_custom_stoploss, custom_exit, confirm_trade_entry): the trade path is the host's, so before each bar it sends
  * after the fork, the driver first sends the trade its replay (lib/replay, the audit's costs and
  * exits) holds on that bar after the bar's open fills, SBX_LIVE_TRADE_BYTES in this order, host
  * byte order: the side (int8: 1, -1, or 0 when flat), what freqtrade would ask (uint8,
@@ -63,7 +63,7 @@
  * "custom_exit") and SBX_CALL_NAME_MAX bytes of its name (printable ASCII, zero after it, and all
  * zero without SBX_CALL_EXIT). A flag for a callback not asked, a ratio out of range, a name
  * that is no name, or any byte set past them is bad output, as any bad answer is: at most
- * 2 + 64 + 8 + 8 * SBX_CALL_NAME_MAX bits a bar cross back beside the decision. */
+ * 3 + 64 + 8 + 8 * SBX_CALL_NAME_MAX bits a bar cross back beside the decision. */
 #define SBX_LIVE_TRADE_BYTES (1 + 1 + 4 + 8 + 8 + 6 * 8)
 /* The driver asks for that exchange by this bit in the live run's window word; the run's first
  * answer (the bar held at the fork, no trade sent before it) carries zero call bytes. A stream's
@@ -72,10 +72,14 @@
 enum {
 	SBX_ASK_EXIT = 1,  /* custom_exit: no effective exit signal of the trade's side */
 	SBX_ASK_STOP = 2,  /* custom_stoploss: the stop is not yet at the bar's worst price */
+	SBX_ASK_ENTRY = 4, /* confirm_trade_entry: the trade entered at the bar's open */
 };
+/* SBX_CALL_REFUSED: confirm_trade_entry refused the entry asked (SBX_ASK_ENTRY); the trade is
+ * then not entered, so nothing else may be answered for it: no other flag, all zero bytes. */
 enum {
 	SBX_CALL_STOP = 1,
 	SBX_CALL_EXIT = 2,
+	SBX_CALL_REFUSED = 4,
 };
 #define SBX_CALL_NAME_MAX 32
 #define SBX_LIVE_CALL_BYTES (1 + 8 + 1 + SBX_CALL_NAME_MAX)

@@ -172,8 +172,8 @@ for t in trades:
     e = when[t["entry_time"]]
     stop, trailed = float(t["entry_px"]) * 0.9, False
     for j in range(e, len(bars)):
-        bar, side, entry, ask, ratio, ex, name = calls[j]
-        assert (side, entry, ex) == (1, e, 0), calls[j]
+        bar, side, entry, ask, ratio, ex, name, refused = calls[j]
+        assert (side, entry, ex, refused) == (1, e, 0, 0), calls[j]
         lo, hi = float(bars[j]["low"]), float(bars[j]["high"])
         assert bool(ask & 2) == (lo > stop), (j, ask, lo, stop)
         if ratio is not None and hi * (1 - abs(ratio)) > stop:
@@ -202,8 +202,8 @@ for t in trades:
     if t["exit_reason"] != "custom_exit":
         continue
     x = when[t["exit_time"]]
-    bar, side, entry, ask, ratio, ex, name = calls[x]
-    assert ex == 1 and ask & 1 and entry == when[t["entry_time"]], calls[x]
+    bar, side, entry, ask, ratio, ex, name, refused = calls[x]
+    assert ex == 1 and not refused and ask & 1 and entry == when[t["entry_time"]], calls[x]
     o, e = float(bars[x]["open"]), float(t["entry_px"])
     assert float(t["exit_px"]) == o, t
     profit = o * (1 - f) / (e * (1 + f)) - 1

@@ -58,13 +58,21 @@ _call_adjust_stop, dataprovider.get_analyzed_dataframe, strategy_safe_wrapper):
   side's exit signal is not set or its entry signal is, with current_rate the open and
   current_profit the profit there, after custom_stoploss and before the stop: a string answer
   is the exit reason (cut to 255 characters), any other true answer 'custom_exit'; it ignores
-  exit_profit_only and fills at the open.
+  exit_profit_only and fills at the open;
+- confirm_trade_entry (the strategy's own) as _enter_trade calls it, before the trade exists:
+  pair, the class's entry order type and time in force (order_types, order_time_in_force),
+  amount a unit of the quote currency over the rate (the replay is amount-free), rate the
+  candle's open, current_time its date, entry_tag and side; an answer that is not true refuses
+  the entry (no trade, the candle's exits not checked), and an error gives True; freqtrade asks
+  again on the next candle whose entry signal is set.
 
 The deprecated names (sell_profit_only, sell_profit_offset, ignore_roi_if_buy_signal,
 use_sell_signal) are read when the strategy's own class sets them, as freqtrade's resolver does.
 Settings it refuses, by name: position_adjustment_enable, and the strategy's own
-adjust_trade_position, confirm_trade_entry, confirm_trade_exit, custom_stake_amount, leverage,
-custom_entry_price and custom_exit_price. stoploss_from_open and stoploss_from_absolute, which
+adjust_trade_position, confirm_trade_exit, custom_stake_amount,
+custom_entry_price and custom_exit_price, and leverage in a class that can short (freqtrade's
+futures or margin mode calls it; a long-only class runs in spot mode, which never does, as
+get_valid_price_and_stake reads). stoploss_from_open and stoploss_from_absolute, which
 strategies import from freqtrade.strategy, are this file's own, from strategy_helper.py."""
 import copy
 import csv
@@ -87,8 +95,8 @@ class Refused(Exception):
 
 
 # callbacks that change a trade's size, price or existence, which this replay does not run
-REFUSED_CALLBACKS = ('adjust_trade_position', 'confirm_trade_entry', 'confirm_trade_exit',
-                     'custom_stake_amount', 'leverage', 'custom_entry_price', 'custom_exit_price')
+REFUSED_CALLBACKS = ('adjust_trade_position', 'confirm_trade_exit',
+                     'custom_stake_amount', 'custom_entry_price', 'custom_exit_price')
 
 
 def stoploss_from_open(open_relative_stop, current_profit, is_short=False, leverage=1.0):
@@ -284,6 +292,24 @@ class Rules:
             st.custom_stoploss).args
         exit_cb = 'custom_exit' if overrides(st, base, 'custom_exit') else 'custom_sell'
         self.custom_exit = getattr(st, exit_cb) if overrides(st, base, exit_cb) else None
+        self.confirm = st.confirm_trade_entry if overrides(st, base, 'confirm_trade_entry') else None
+
+    def confirm_entry(self, rate, now, tag, side):
+        """confirm_trade_entry's answer for an entry at rate on the candle now (True without
+        one): _enter_trade's arguments, strategy_safe_wrapper's default True on an error."""
+        if not self.confirm:
+            return True
+        types = getattr(self.st, 'order_types', None) or {}
+        tif = getattr(self.st, 'order_time_in_force', None) or {}
+        try:
+            ok = self.confirm(pair=PAIR, order_type=types.get('entry', 'limit'), amount=1.0 / rate,
+                              rate=rate, time_in_force=tif.get('entry', 'GTC'), current_time=now,
+                              entry_tag=tag or None, side='short' if side < 0 else 'long')
+        except Refused:
+            raise
+        except Exception:
+            ok = True
+        return bool(ok)
 
     def stop_adjust(self, tr, rate, now, profit, low=None, high=None, after_fill=False):
         """ft_stoploss_adjust: the custom stop (called while the stop is on the right side of
@@ -354,6 +380,8 @@ def backtest(st, d, base, fee=0.0):
         st.dp.cut = k  # get_analyzed_dataframe: the analysed candles before this one
         if tr is None and k < n - 1:
             side = 1 if el[p] and not (xl[p] or es[p]) else -1 if es[p] and not (xs[p] or el[p]) else 0
+            if side and not rules.confirm_entry(float(o[k]), dates[k], etag[p], side):
+                side = 0
             if side:
                 tr = Trade(side, float(o[k]), dates[k], rules.sl, etag[p], fee)
                 rules.stop_adjust(tr, tr.open_rate, dates[k], tr.calc_profit_ratio(tr.open_rate),
@@ -472,6 +500,9 @@ def strategy_trades(path, bars_csv, fee=0.0):
     for name in REFUSED_CALLBACKS:
         if overrides(st, base, name):
             raise Refused(name)
+    # get_valid_price_and_stake calls leverage only off spot; shorting needs futures or margin
+    if st.can_short and overrides(st, base, 'leverage'):
+        raise Refused('leverage')
     d = candles(bars, st.timeframe)
     meta = {'pair': PAIR}
     st.dp = Provider(bars, st.timeframe)

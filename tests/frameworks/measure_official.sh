@@ -4,9 +4,9 @@
 # Every freqtrade strategy file in STRATEGY_DIR (freqtrade-strategies' user_data/strategies) run
 # by the audit's stages in BIN_DIR (inspect, sandbox, replay) on freqtrade's own test candles,
 # and its trades compared with freqtrade's backtest of the same file (ft_replay.py), entry for
-# entry; a class with custom_stoploss, custom_exit or custom_sell is replayed with the live run
-# that answers them (lookahead, replay --lookahead), as make audit replays it. One line a file,
-# then the totals:
+# entry; a class with custom_stoploss, custom_exit, custom_sell or confirm_trade_entry is replayed
+# with the live run that answers them (lookahead, replay --lookahead), as make audit replays it.
+# One line a file, then the totals:
 #   NAME same      TF  the comparison's summary
 #   NAME refused   TF  the audit's refusal, which names the feature it does not run
 #   NAME different TF  the comparison's summary and its first difference
@@ -59,11 +59,12 @@ PYEOF
 	echo "$f"
 }
 
-# callbacks FILE: a class in FILE defines custom_stoploss, custom_exit or custom_sell
+# callbacks FILE: a class in FILE defines custom_stoploss, custom_exit, custom_sell or
+# confirm_trade_entry
 callbacks() {
 	"$PY" - "$1" <<'PYEOF'
 import ast, sys
-names = {'custom_stoploss', 'custom_exit', 'custom_sell'}
+names = {'custom_stoploss', 'custom_exit', 'custom_sell', 'confirm_trade_entry'}
 tree = ast.parse(open(sys.argv[1]).read())
 sys.exit(0 if any(isinstance(c, ast.ClassDef) and any(isinstance(f, ast.FunctionDef) and f.name in names
                                                        for f in c.body) for c in ast.walk(tree)) else 1)

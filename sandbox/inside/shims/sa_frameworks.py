@@ -160,8 +160,8 @@ def adapt(g):
 # --- freqtrade ----------------------------------------------------------------------------------
 
 _CALLBACKS = ('custom_sell', 'custom_entry_price', 'custom_exit_price',
-              'confirm_trade_entry', 'confirm_trade_exit', 'adjust_trade_position',
-              'custom_stake_amount', 'leverage', 'order_filled', 'adjust_entry_price')
+              'confirm_trade_exit', 'adjust_trade_position',
+              'custom_stake_amount', 'order_filled', 'adjust_entry_price')
 
 
 def _check_freqtrade(cls, st):
@@ -172,6 +172,12 @@ def _check_freqtrade(cls, st):
                                'position per bar; minimal_roi, stoploss and trailing_stop are read as '
                                'declared constants, and entries and exits from the signal columns'
                                % (cls.__name__, name))
+    if getattr(cls, 'leverage', None) is not None and not hasattr(base, 'leverage') and st.can_short:
+        raise NotSupported('%s.leverage is not supported: shorting (can_short) needs freqtrade\'s '
+                           'futures or margin trading mode, where its backtest calls leverage for '
+                           'each entry and sizes the trade by the answer; the audit trades one unit '
+                           'of notional, leverage 1. A long-only class runs in spot mode, where '
+                           'freqtrade never calls leverage' % cls.__name__)
     for name in trade_calls(cls, st):
         if name == 'custom_stoploss' and _takes_after_fill(st):
             raise NotSupported('%s.custom_stoploss takes after_fill: freqtrade then calls it again as '
@@ -201,8 +207,8 @@ CALLS = False
 # The class, its instance and the analysed frame of the last candles run (run_freqtrade), which
 # the next bar's callbacks read: the frame up to the candle before the one asked about.
 LAST = None
-ASK_EXIT, ASK_STOP = 1, 2
-CALL_STOP, CALL_EXIT = 1, 2
+ASK_EXIT, ASK_STOP, ASK_ENTRY = 1, 2, 4
+CALL_STOP, CALL_EXIT, CALL_REFUSED = 1, 2, 4
 CALL_NAME_MAX = 32
 TRADE_FORMAT = '=bBIqq6d'    # side, ask, entry bar, entry time, the bar's time, six float64s
 CALL_FORMAT = '=BdB%ds' % CALL_NAME_MAX
@@ -220,13 +226,15 @@ def _takes_after_fill(st):
 
 def trade_calls(cls, st):
     """The per-trade callbacks the class defines that freqtrade calls: custom_stoploss (with
-    use_custom_stoploss) and custom_exit."""
+    use_custom_stoploss), custom_exit and confirm_trade_entry."""
     base = sys.modules['freqtrade.strategy'].IStrategy
     out = []
     if getattr(cls, 'custom_stoploss', None) is not None and st.use_custom_stoploss:
         out.append('custom_stoploss')
     if getattr(cls, 'custom_exit', None) is not None and not hasattr(base, 'custom_exit'):
         out.append('custom_exit')
+    if getattr(cls, 'confirm_trade_entry', None) is not None and not hasattr(base, 'confirm_trade_entry'):
+        out.append('confirm_trade_entry')
     return out
 
 
@@ -283,7 +291,10 @@ def answer_calls(state):
     """The callbacks' answer (sbx_proto.h, SBX_LIVE_CALL_BYTES) to the trade state the host sent
     for the next bar (SBX_LIVE_TRADE_BYTES), from the instance and the analysed frame of the last
     candle run: freqtrade's should_exit with its order and arguments, custom_stoploss on the
-    bar's best price and custom_exit on its open, each called only where the host asks."""
+    bar's best price and custom_exit on its open, each called only where the host asks; before
+    them, on the bar the trade entered, confirm_trade_entry as backtesting.py's _enter_trade
+    calls it (its open as the rate, the entry candle's time and tag), whose refusal is the whole
+    answer: the trade is then not entered."""
     import datetime
     import math
     import struct
@@ -298,6 +309,8 @@ def answer_calls(state):
     st.dp._set_analyzed(d)
     try:
         calls = trade_calls(cls, st)
+        if ask & ASK_ENTRY and 'confirm_trade_entry' in calls and not _confirm_entry(st, trade, now):
+            return struct.pack(CALL_FORMAT, CALL_REFUSED, 0.0, 0, b'')
         if ask & ASK_STOP and 'custom_stoploss' in calls:
             r = _safe(st.custom_stoploss, None, pair=PAIR, trade=trade, current_time=now,
                       current_rate=bound, current_profit=bound_profit, after_fill=False)
@@ -319,6 +332,21 @@ def answer_calls(state):
     finally:
         st.dp._set_analyzed(None)
     return struct.pack(CALL_FORMAT, flags, ratio, len(name), name)
+
+
+def _confirm_entry(st, trade, now):
+    """confirm_trade_entry for the trade entered at now, with the arguments freqtrade's backtest
+    gives it: the order type and time in force of the class's entry orders, the amount a unit of
+    the quote currency buys at the rate (the audit's trades are a unit of notional), the rate,
+    the time, the entry's tag and side. Anything but a true answer refuses; an exception is
+    freqtrade's default, True."""
+    order_types = getattr(st, 'order_types', None) or {}
+    tif = getattr(st, 'order_time_in_force', None) or {}
+    return bool(_safe(st.confirm_trade_entry, True, pair=PAIR,
+                      order_type=order_types.get('entry', 'limit'),
+                      amount=1.0 / trade.open_rate, rate=trade.open_rate,
+                      time_in_force=tif.get('entry', 'GTC'), current_time=now,
+                      entry_tag=trade.enter_tag, side=trade.trade_direction))
 
 
 def _informative_pair_names(pairs):

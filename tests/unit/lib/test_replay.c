@@ -1024,14 +1024,20 @@ static void test_calls_read_and_named(void **state)
 	struct rp_result r;
 	char err[256] = "";
 	cJSON *la = cJSON_Parse("{\"live\": {\"calls_fee_bps\": 10, \"calls\": ["
-				"[1, 1, 1, 3, -0.5, 0, \"\"], [2, 1, 1, 3, null, 0, \"\"], "
-				"[3, 1, 1, 3, null, 1, \"take_it\"]]}}");
+				"[1, 1, 1, 3, -0.5, 0, \"\", 0], [2, 1, 1, 3, null, 0, \"\", 0], "
+				"[3, 1, 1, 3, null, 1, \"take_it\", 0]]}}");
 	static const char *const bad[] = {
-		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[1, 1, 1, 3, null, 1, 7]]}}",
-		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[2, 1, 1, 3, null, 0, \"\"], "
-		"[1, 1, 1, 3, null, 0, \"\"]]}}",
-		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[1, 1, 1, 3, 2, 0, \"\"]]}}",
-		"{\"live\": {\"calls\": [[1, 1, 1, 3, null, 0, \"\"]]}}",
+		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[1, 1, 1, 3, null, 1, 7, 0]]}}",
+		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[2, 1, 1, 3, null, 0, \"\", 0], "
+		"[1, 1, 1, 3, null, 0, \"\", 0]]}}",
+		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[1, 1, 1, 3, 2, 0, \"\", 0]]}}",
+		"{\"live\": {\"calls\": [[1, 1, 1, 3, null, 0, \"\", 0]]}}",
+		/* the row of the first format, without the refusal */
+		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[1, 1, 1, 3, null, 0, \"\"]]}}",
+		/* a refusal that is no 0 or 1, one beside an exit, one of a trade entered before */
+		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[1, 1, 1, 7, null, 0, \"\", 2]]}}",
+		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[1, 1, 1, 7, null, 1, \"\", 1]]}}",
+		"{\"live\": {\"calls_fee_bps\": 10, \"calls\": [[2, 1, 1, 7, null, 0, \"\", 1]]}}",
 	};
 
 	(void)state;
@@ -1043,6 +1049,7 @@ static void test_calls_read_and_named(void **state)
 	assert_int_equal(k.exit[3], 1);
 	assert_string_equal(k.reason[3], "take_it");
 	assert_string_equal(k.reason[0], "");
+	assert_int_equal(k.refused[1], 0);
 	c.calls = &k.rc;
 	assert_int_equal(rp_replay(&s, still_long, &c, &r), 0);
 	assert_int_equal(r.n_trades, 1);
@@ -1071,7 +1078,8 @@ static void test_calls_read_and_named(void **state)
 	assert_int_equal(rp_read_calls(la, 5, &k, err, sizeof err), 0);
 	assert_null(k.stop);
 	cJSON_Delete(la);
-	/* a reason that is no string, bars out of order, a ratio out of range, no fee: refused */
+	/* a reason that is no string, bars out of order, a ratio out of range, no fee, a row
+	 * without its refusal or with a refusal that is none: refused */
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		la = cJSON_Parse(bad[i]);
 		err[0] = '\0';
@@ -1172,14 +1180,15 @@ static void test_calls_walk(void **state)
 	static int64_t t[N];
 	static double o[N], h[N], l[N], c[N], v[N], stop[N];
 	static int8_t sig[N];
-	static uint8_t ex[N];
+	static uint8_t ex[N], no[N];
 	struct da_ohlcv s = { .n = N, .t = t, .open = o, .high = h, .low = l, .close = c, .volume = v };
 	struct rp_exits x = { .stop_loss = 0.03, .fee_in_profit = true, .trail_best_first = true };
-	struct rp_calls k = { .stop = stop, .exit = ex };
+	struct rp_calls k = { .stop = stop, .exit = ex, .refused = no };
+	struct rp_result r;
 	struct rp_costs cs = { .fee_bps = 10, .slippage_bps = 2, .market = RP_MARKET_SPOT, .exits = &x,
 			       .calls = &k };
 	struct rp_walk *w;
-	size_t held = 0, moved = 0;
+	size_t held = 0, moved = 0, refused = 0, again = 0;
 
 	(void)state;
 	for (int i = 0; i < N; i++) {
@@ -1203,24 +1212,40 @@ static void test_calls_walk(void **state)
 		assert_int_equal(rp_held_at(&s, sig, &cs, j, &b), 0);
 		if (a.side != b.side || a.entry_bar != b.entry_bar || a.stop != b.stop ||
 		    a.profit != b.profit || a.bound_profit != b.bound_profit || a.ask_exit != b.ask_exit ||
-		    a.ask_stop != b.ask_stop)
+		    a.ask_stop != b.ask_stop || a.ask_entry != b.ask_entry)
 			fail_msg("bar %zu: the walk holds side %d from %zu stop %g, rp_held_at %d from %zu stop %g",
 				 j, a.side, a.entry_bar, a.stop, b.side, b.entry_bar, b.stop);
 		held += a.side != 0;
-		/* the bar's answers and its decision, known only now */
-		if (a.side && a.ask_stop && j % 5 == 0) {
+		assert_true(!a.ask_entry || a.entry_bar == j);
+		/* the bar's answers and its decision, known only now: a refused entry has no other */
+		if (a.ask_entry && j % 3 == 0) {
+			no[j] = 1;
+			refused++;
+		} else if (a.side && a.ask_stop && j % 5 == 0) {
 			stop[j] = -0.01;
 			moved++;
 		}
-		if (a.side && a.ask_exit && j % 23 == 0)
+		if (a.side && a.ask_exit && j % 23 == 0 && !no[j])
 			ex[j] = 1;
 		/* entries of either side on some bars, exits on others (position + 3 * events) */
 		sig[j] = j % 17 == 3 ? (int8_t)(1 + 3 * DA_EV_ENTER_LONG) : j % 29 == 11 ? (int8_t)(-1 + 3 * DA_EV_ENTER_SHORT) :
 			 j % 13 == 7 ? (int8_t)(3 * (DA_EV_EXIT_LONG | DA_EV_EXIT_SHORT)) : 0;
 	}
-	assert_true(held > 50 && moved > 5);
+	assert_true(held > 50 && moved > 5 && refused > 5);
 	assert_int_equal(rp_walk_to(w, 3, &(struct rp_held){ 0 }), -1);  /* out of turn */
 	rp_walk_free(w);
+	/* the replay of the same answers enters on no refused bar, and enters on the bar after a
+	 * refusal where the entry signal is still set (freqtrade asks again there) */
+	assert_int_equal(rp_replay(&s, sig, &cs, &r), 0);
+	assert_false(r.calls_mismatch);
+	for (size_t i = 0; i < r.n_trades; i++) {
+		size_t e = (size_t)((r.trades[i].entry - T0) / H);
+
+		assert_int_equal(no[e], 0);
+		again += e > 0 && no[e - 1];
+	}
+	assert_true(again > 0);
+	rp_result_release(&r);
 }
 
 /* freqtrade's trailing stop: 10 % until the best price gains more than 2 %, then 1 %, not moved

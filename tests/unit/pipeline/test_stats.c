@@ -73,7 +73,7 @@ static void test_parse_trades(void **state)
 	sa_fmt(buf, sizeof(buf), "%s%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,0,-0.0113,0,stop_loss,,\n",
 	       "2024-01-02T00:00:00Z,2024-01-02T05:00:00Z,short,,,,0.02,0,0,0,0.00002,0.01998,1,,,\n");
-	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, err, sizeof(err)), 0);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, NULL, err, sizeof(err)), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(t[0].entry, 1704092400);
 	assert_near(t[0].funding, 0.0001, 0);
@@ -89,13 +89,13 @@ static void test_parse_trades(void **state)
 	/* An exit reason the replay never writes is refused, named. */
 	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,0,-0.0113,0,margin,,\n");
-	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, err, sizeof(err)), -1);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 2: exit_reason is not one the replay writes, 'margin'");
 	assert_null(t);
 
 	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,0,nan,0,signal,,\n");
-	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, err, sizeof(err)), -1);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 2: net_return is not a finite number");
 	assert_null(t);
 
@@ -103,16 +103,16 @@ static void test_parse_trades(void **state)
 	sa_fmt(buf, sizeof(buf), "%s%s", trades_head,
 	       "2024-01-01T07:00:00Z,2024-01-01T09:00:00Z,long,102,101,2,-0.0098,0.001,0.0004,0.0001,"
 	       "0,-0.0113,0,signal,,,2030-01-01T00:00:00Z\n");
-	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, err, sizeof(err)), -1);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 2: 17 fields where the header has 16");
 	assert_null(t);
 
 	sa_fmt(buf, sizeof(buf), "entry_time,side\n");
-	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, err, sizeof(err)), -1);
+	assert_int_equal(sts_parse_trades(buf, strlen(buf), &t, &n, NULL, NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "trades.csv line 1: no column 'exit_time'");
 
 	/* A header alone is zero trades, not an error. */
-	assert_int_equal(sts_parse_trades(trades_head, strlen(trades_head), &t, &n, NULL, err, sizeof(err)), 0);
+	assert_int_equal(sts_parse_trades(trades_head, strlen(trades_head), &t, &n, NULL, NULL, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
 	free(t);
 }

@@ -73,6 +73,38 @@ static void test_freqtrade_tables(void **state)
 	assert_near(cJSON_GetObjectItem(r, "final_balance")->valuedouble, 550, 1e-9);
 	cJSON_Delete(o);
 
+	/* custom exits by the reason custom_exit named (exit_tag), as freqtrade's exit_reason: a
+	 * plain True stays custom_exit, a name of another reason shares that reason's row, and a
+	 * signal's exit tag is no custom exit's name */
+	{
+		struct rp_trade c[5] = {
+			{ .entry = 100, .net = 0.04, .bars_held = 1, .exit_reason = RP_EXIT_CUSTOM, .exit_tag = 1 },
+			{ .entry = 200, .net = 0.02, .bars_held = 1, .exit_reason = RP_EXIT_CUSTOM, .exit_tag = 1 },
+			{ .entry = 300, .net = -0.01, .bars_held = 1, .exit_reason = RP_EXIT_CUSTOM },
+			{ .entry = 400, .net = -0.02, .bars_held = 1, .exit_reason = RP_EXIT_CUSTOM, .exit_tag = 2 },
+			{ .entry = 500, .net = -0.03, .bars_held = 1, .exit_reason = RP_EXIT_STOP_LOSS, .exit_tag = 3 },
+		};
+		char names[3][DA_TAG_NAME_MAX + 1] = { "rsi_profit", "stop_loss", "tagged" };
+		struct da_tags xt = { .names = names, .n_names = 3 };
+		static const char *const keys[3] = { "rsi_profit", "custom_exit", "stop_loss" };
+		static const int counts[3] = { 2, 1, 2 };
+
+		o = cJSON_CreateObject();
+		in.trades = c;
+		in.exit_tags = &xt;
+		assert_int_equal(sts_freqtrade_report(o, &in, 0.1, err, sizeof(err)), 0);
+		ex = cJSON_GetObjectItem(o, "by_exit_reason");
+		assert_int_equal(cJSON_GetArraySize(ex), 3);
+		for (int i = 0; i < 3; i++) {
+			r = cJSON_GetArrayItem(ex, i);
+			assert_string_equal(cJSON_GetObjectItem(r, "key")->valuestring, keys[i]);
+			assert_int_equal(cJSON_GetObjectItem(r, "trades")->valueint, counts[i]);
+		}
+		cJSON_Delete(o);
+		in.trades = t;
+		in.exit_tags = NULL;
+	}
+
 	/* no prices: no market change, and why; a stake out of range is refused */
 	o = cJSON_CreateObject();
 	in.data = NULL;

@@ -1,5 +1,5 @@
 # test_shim_callbacks.py - the freqtrade shim's per-trade callbacks (sandbox/inside/shims/
-# sa_frameworks.py, answer_calls): a class's custom_stoploss and custom_exit called as
+# sa_frameworks.py, answer_calls): a class's custom_stoploss, custom_exit and confirm_trade_entry called as
 # freqtrade's backtest calls them, on the trade state the host sends (sbx_proto.h), reading the
 # analysed frame cut before the bar asked about, and answered in the wire's bytes; refused by
 # name where the host does not hold the trade; freqtrade's stoploss helpers; the configuration a
@@ -48,6 +48,15 @@ class Callbacks(IStrategy):
             return stoploss_from_open(0.05, current_profit)
         return (d['mid'].iloc[-1] - current_rate) / current_rate
 
+    def confirm_trade_entry(self, pair, order_type, amount, rate, time_in_force, current_time,
+                            entry_tag, side, **kwargs):
+        d, _ = self.dp.get_analyzed_dataframe(pair, self.timeframe)
+        Callbacks.confirmed.append((len(d), order_type, amount, rate, time_in_force, current_time,
+                                    entry_tag, side))
+        if rate > 200:
+            raise ValueError('the strategy fails here')
+        return rate < 108
+
     def custom_exit(self, pair, trade, current_time, current_rate, current_profit, **kwargs):
         if current_profit < -0.2:
             raise ValueError('the strategy fails here')
@@ -88,6 +97,7 @@ class Callbacks(unittest.TestCase):
         exec(compile(SOURCE, 'strategy.py', 'exec'), g)
         self.cls = g['Callbacks']
         self.cls.seen = []
+        self.cls.confirmed = []
         self.run_ = fw.adapt(g)
         fw.LIVE, fw.CALLS, fw.LAST = True, True, None
 
@@ -137,6 +147,28 @@ class Callbacks(unittest.TestCase):
             fw.answer_calls(state(ask=fw.ASK_EXIT, profit=0.4))
         self.assertIn("custom_exit's reason", str(e.exception))
 
+    def test_confirm_trade_entry_as_freqtrade_calls_it(self):
+        self.run_(bars(10))
+        fresh = dict(entry_bar=10, entry_time=T0 + 10 * 3600, bar_time=T0 + 10 * 3600)
+        all_asked = fw.ASK_ENTRY | fw.ASK_STOP | fw.ASK_EXIT
+        # refused: the refusal is the whole answer, the trade's other callbacks are not called
+        self.assertEqual(answer(fw.answer_calls(state(ask=all_asked, entry_px=110.0, **fresh))),
+                         (fw.CALL_REFUSED, 0.0, ''))
+        self.assertEqual(self.cls.seen, [])
+        self.assertEqual(self.cls.confirmed, [
+            (10, 'limit', 1.0 / 110, 110.0, 'GTC', pd.Timestamp(T0 + 10 * 3600, unit='s', tz='UTC'),
+             'up', 'long')])
+        # confirmed: the trade's callbacks answer as on any bar
+        flags, _, _ = answer(fw.answer_calls(state(ask=all_asked, entry_px=105.0, **fresh)))
+        self.assertEqual(flags, fw.CALL_STOP)
+        # a confirm_trade_entry that raises gives freqtrade's default, True
+        flags, _, _ = answer(fw.answer_calls(state(ask=fw.ASK_ENTRY, entry_px=250.0, **fresh)))
+        self.assertEqual(flags, 0)
+        # not asked (the trade entered before): not called
+        n = len(self.cls.confirmed)
+        self.assertEqual(answer(fw.answer_calls(state(ask=0, entry_px=110.0)))[0], 0)
+        self.assertEqual(len(self.cls.confirmed), n)
+
     def test_flat_answers_nothing(self):
         self.run_(bars(10))
         self.assertEqual(answer(fw.answer_calls(state(side=0))), (0, 0.0, ''))
@@ -153,8 +185,7 @@ class Callbacks(unittest.TestCase):
 class StillRefused(unittest.TestCase):
     def test_the_other_callbacks_are_refused_by_name(self):
         fw.install()
-        for name in ('adjust_trade_position', 'confirm_trade_entry', 'confirm_trade_exit',
-                     'custom_stake_amount', 'leverage'):
+        for name in ('adjust_trade_position', 'confirm_trade_exit', 'custom_stake_amount'):
             src = ('from freqtrade.strategy import IStrategy\n'
                    'class C(IStrategy):\n'
                    '    timeframe = "1h"\n'
@@ -165,6 +196,25 @@ class StillRefused(unittest.TestCase):
             with self.assertRaises(fw.NotSupported) as e:
                 fw.adapt(g)(bars(10))
             self.assertIn('C.%s is not supported' % name, str(e.exception))
+
+    def test_leverage_refused_only_where_freqtrade_calls_it(self):
+        # a class that can short runs in futures or margin mode, where freqtrade sizes each entry
+        # by leverage's answer: refused by name; a long-only class runs in spot mode, never asked
+        fw.install()
+        src = ('from freqtrade.strategy import IStrategy\n'
+               'class C(IStrategy):\n'
+               '    timeframe = "1h"\n'
+               '    can_short = %s\n'
+               '    def leverage(self, *a, **k):\n'
+               '        raise AssertionError("called")\n')
+        g = {'__name__': 'strategy'}
+        exec(compile(src % 'True', 'strategy.py', 'exec'), g)
+        with self.assertRaises(fw.NotSupported) as e:
+            fw.adapt(g)(bars(10))
+        self.assertIn('C.leverage is not supported: shorting (can_short) needs', str(e.exception))
+        g = {'__name__': 'strategy'}
+        exec(compile(src % 'False', 'strategy.py', 'exec'), g)
+        self.assertEqual(len(fw.adapt(g)(bars(10))), 10)
 
     def test_custom_stoploss_naming_after_fill_is_refused_by_name(self):
         # freqtrade calls such a custom_stoploss again as each entry fills; every run refuses it

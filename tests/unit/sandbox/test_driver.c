@@ -310,7 +310,10 @@ static void test_call_answer_checked(void **state)
 		double stop;
 		const char *name, *why;
 	} bad[] = {
-		{ 3, 4, 0, NULL, "unknown flags" },
+		{ 7, 8, 0, NULL, "unknown flags" },
+		{ SBX_ASK_EXIT, SBX_CALL_REFUSED, 0, NULL, "refusal came where no entry was asked" },
+		{ 7, SBX_CALL_REFUSED | SBX_CALL_EXIT, 0, NULL, "with another answer" },
+		{ 7, SBX_CALL_REFUSED | SBX_CALL_STOP, -0.05, NULL, "with another answer" },
 		{ SBX_ASK_EXIT, SBX_CALL_STOP, -0.05, NULL, "custom_stoploss was answered where it was not asked" },
 		{ SBX_ASK_STOP, SBX_CALL_EXIT, 0, NULL, "custom_exit was answered where it was not asked" },
 		{ 0, SBX_CALL_EXIT, 0, "x", "custom_exit was answered where it was not asked" },
@@ -331,6 +334,11 @@ static void test_call_answer_checked(void **state)
 	call_answer(q, 0, 0, NULL);
 	assert_int_equal(sbx_flight_call_check(q, 0, &c, err, sizeof err), 0);
 	assert_true(isnan(c.stop));
+	assert_false(c.exit);
+	assert_false(c.refused);
+	call_answer(q, SBX_CALL_REFUSED, 0, NULL);  /* confirm_trade_entry's refusal, alone */
+	assert_int_equal(sbx_flight_call_check(q, both | SBX_ASK_ENTRY, &c, err, sizeof err), 0);
+	assert_true(c.refused);
 	assert_false(c.exit);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		call_answer(q, bad[i].flags, bad[i].stop, bad[i].name);
@@ -363,7 +371,7 @@ static void test_call_answer_fuzzed(void **state)
 
 	(void)state;
 	for (int i = 0; i < 200000; i++) {
-		unsigned ask = (unsigned)(x >> 60) & 3;
+		unsigned ask = (unsigned)(x >> 60) & 7;
 
 		for (size_t k = 0; k < sizeof q; k++) {
 			x ^= x << 13;
@@ -379,6 +387,7 @@ static void test_call_answer_fuzzed(void **state)
 		passed++;
 		assert_true(isnan(c.stop) || (ask & SBX_ASK_STOP && fabs(c.stop) <= 1 && c.stop != 0));
 		assert_true(!c.exit || ask & SBX_ASK_EXIT);
+		assert_true(!c.refused || (ask & SBX_ASK_ENTRY && !c.exit && isnan(c.stop) && !*c.name));
 		assert_true(strlen(c.name) <= SBX_CALL_NAME_MAX);
 		for (const char *p = c.name; *p; p++)
 			assert_true(*p >= 0x20 && *p <= 0x7e);

@@ -146,7 +146,7 @@ class DataProvider:
             raise other_pair(pair, 'self.dp.get_analyzed_dataframe')
         if self._analyzed is None:
             raise NotSupported('self.dp.get_analyzed_dataframe is not supported outside the '
-                               'per-trade callbacks (custom_stoploss, custom_exit)')
+                               'per-trade callbacks (custom_stoploss, custom_exit, confirm_trade_entry)')
         d = self._analyzed
         return d, (d['date'].iloc[-1] if len(d) else None)
 
