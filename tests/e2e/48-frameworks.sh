@@ -106,6 +106,19 @@ expect_eq "self.dp.current_whitelist() is the audited pair alone" "1 ok" \
 sed -e 's/^from freqtrade.persistence import Trade$/&\nfrom freqtrade.rpc import RPCManager/' $H >"$TMP/alone/rpc.py"
 run "$TMP/alone/rpc.py" rpc
 check "another freqtrade module is refused by its name" grep -qF "freqtrade.rpc is not supported" $TMP/rpc.run.json
+# freqtrade's backtest configuration as a community strategy's __init__ reads it: the exchange's
+# name and whitelist (the audited pair), the stake, dry_run, the trading mode, a cache file of its
+# own in the user-data directory; a key an audit does not hold is refused naming where it is
+C=$S/ft_config_reader.py
+run $C cfg
+expect_eq "a strategy that reads freqtrade's backtest configuration runs and trades" "ok yes" \
+	"$(jget $TMP/cfg.run.json status) $("$PY" -c 'import json,sys; s=json.load(open(sys.argv[1]))["signals"]; print("yes" if len(set(s)) > 1 else "no")' $TMP/cfg.run.json)"
+check "its cache file in the user-data directory is read and written in scratch, nothing refused" \
+	test ! -s $TMP/cfg.events.jsonl
+sed -e 's/^        super().__init__(config)$/&\n        self.secret = config["exchange"]["key"]/' $C >"$TMP/alone/cfg_key.py"
+run "$TMP/alone/cfg_key.py" cfg_key
+expect_eq "the exchange's API key is refused naming it and what the config holds" "error yes" \
+	"$(jget $TMP/cfg_key.run.json status) $(grep -qF "config['exchange']['key'] is not in an audit's freqtrade config, which holds ccxt_async_config, ccxt_config, name, pair_blacklist, pair_whitelist, sandbox" $TMP/cfg_key.run.json && echo yes || echo no)"
 
 # --- big files: a framework file of several MB (freqtrade's most used community strategies are,
 # with hundreds of conditions chained by &) is audited; one over the cap is a finding
