@@ -40,7 +40,7 @@ for f in ft_v2_meanrev ft_v3_trend_short ft_4h_on_1h ft_minmax_bias bt_sma_pair 
 done
 expect_eq "the short strategy goes short" "yes" \
 	"$("$PY" -c 'import json,sys; print("yes" if -1 in [(v + 1) % 3 - 1 for v in json.load(open(sys.argv[1]))["signals"]] else "no")' $TMP/ft_v3_trend_short.run.json)"
-for pair in "ft_pandas_ta:pandas_ta.rsi is not supported" "bt_bracket:orders with sl= or tp= are not supported"; do
+for pair in "ft_pandas_ta:pandas_ta.rsi is not supported" "bt_bracket:per-trade stop-loss and take-profit prices (self.buy(sl="; do
 	f=${pair%%:*}
 	run $S/$f.py $f
 	expect_eq "$f: an error naming what is not supported" "error yes" \
@@ -140,6 +140,28 @@ expect_eq "inspect reads it whole" "true freqtrade" "$(jget $TMP/big_mb.i.json s
 run "$TMP/over_cap.py" over_cap
 expect_eq "the sandbox records a file over the cap as the run's finding, and exits 0" "not_run yes" \
 	"$(jget $TMP/over_cap.run.json status) $(grep -qF "strategy uploads are capped at 8388608 bytes" $TMP/over_cap.run.json && echo yes || echo no)"
+
+# --- backtesting.py's order sizes: the default (all the equity; 0.9999 before backtesting.py 0.4)
+# is what the replay holds; a fraction of equity, whole units, part of a trade closed or a trade's
+# own stop set by hand are refused naming what was asked, never run at full size
+Z=$S/bt_sized.py
+sed -e 's/size=0\.5/size=3/' $Z >"$TMP/alone/bt_units.py"
+sed -e 's/(size=0\.5)/()/' -e 's/close()  # CLOSE/close(0.5)/' $Z >"$TMP/alone/bt_part.py"
+sed -e 's/(size=0\.5)/()/' -e 's/pass  # LEVELS/trade.sl = self.data.Close[-1] * 0.9/' $Z >"$TMP/alone/bt_sl.py"
+sed -e 's/(size=0\.5)/()/' $Z >"$TMP/alone/bt_full.py"
+sed -e 's/size=0\.5/size=0.9999/' $Z >"$TMP/alone/bt_9999.py"
+for pair in "bt_sized:(size=0.5) is not supported: the audit replays every trade with all the equity" \
+	"bt_units:(size=3) is not supported: the audit replays every trade with all the equity" "bt_part:closing part of a trade (close(portion=0.5)) is not supported" \
+	"bt_sl:per-trade stop-loss and take-profit prices (trade.sl = "; do
+	f=${pair%%:*}
+	if [ "$f" = bt_sized ]; then run $Z $f; else run "$TMP/alone/$f.py" $f; fi
+	expect_eq "$f: refused naming what the order asked" "error yes" \
+		"$(jget $TMP/$f.run.json status) $(grep -qF "${pair#*:}" $TMP/$f.run.json && echo yes || echo no)"
+done
+run "$TMP/alone/bt_full.py" bt_full
+run "$TMP/alone/bt_9999.py" bt_9999
+expect_eq "the default size and an explicit size=0.9999 run, the same trades" "ok same" \
+	"$(jget $TMP/bt_full.run.json status) $(same $TMP/bt_full.run.json $TMP/bt_9999.run.json)"
 
 # --- backtesting.py's optimize(): it returns what backtesting.py returns (the file reads its
 # heatmap on), its grid is counted as declared trials (run.json declared_search, the same subset
