@@ -388,6 +388,12 @@ G=tests/frameworks/goog_daily.csv
 	--trades-out "$TMP/goog.trades.csv" --equity-out "$TMP/goog.equity.csv" >/dev/null 2>&1
 check "backtesting.py's SmaCross on GOOG: trades, win rate, best, worst, mean, profit factor, exposure as published" \
 	"$PY" tests/frameworks/check_bt_docs.py "$TMP/goog.trades.csv" $G
+"$BIN/sandbox" --strategy $S/bt_readme_smacross.py --data $G --config "$TMP/free.json" \
+	-o "$TMP/readme.run.json" --events "$TMP/readme.events.jsonl" >/dev/null 2>&1
+"$BIN/replay" --run "$TMP/readme.run.json" --data $G --config "$TMP/free.json" -o "$TMP/readme.replay.json" \
+	--trades-out "$TMP/readme.trades.csv" --equity-out "$TMP/readme.equity.csv" >/dev/null 2>&1
+check "backtesting.py's README example (exclusive orders, commission 0.2 %): its published table's trades, win rate, best, worst, mean, profit factor" \
+	"$PY" tests/frameworks/check_bt_docs.py "$TMP/readme.trades.csv" $G readme
 
 # --- whole audits
 audit() {
