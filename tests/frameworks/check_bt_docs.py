@@ -39,6 +39,19 @@ README = {  # backtesting.py's README, "Results in:" (SmaCross(n1=10, n2=20), co
 README_COMMISSION = 0.002
 
 
+def trade_figures(r):
+    """backtesting.py's figures of the trades' returns r (fractions): their count, win rate, best,
+    worst, geometric mean and profit factor, as its compute_stats gives them."""
+    return {
+        '# Trades': len(r),
+        'Win Rate [%]': (r > 0).mean() * 100,
+        'Best Trade [%]': r.max() * 100,
+        'Worst Trade [%]': r.min() * 100,
+        'Avg. Trade [%]': (np.exp(np.log1p(r).mean()) - 1) * 100,
+        'Profit Factor': r[r > 0].sum() / abs(r[r < 0].sum()),
+    }
+
+
 def readme(trades_csv):
     """The README's figures from the closed trades, at the 2020 commission rule."""
     trades = [t for t in csv.DictReader(open(trades_csv)) if t['open_at_end'] != '1']
@@ -47,15 +60,7 @@ def readme(trades_csv):
         side = 1 if t['side'] == 'long' else -1
         entry = float(t['entry_px']) * (1 + side * README_COMMISSION)
         r.append(side * (float(t['exit_px']) / entry - 1))
-    r = np.array(r)
-    got = {
-        '# Trades': len(r),
-        'Win Rate [%]': (r > 0).mean() * 100,
-        'Best Trade [%]': r.max() * 100,
-        'Worst Trade [%]': r.min() * 100,
-        'Avg. Trade [%]': (np.exp(np.log1p(r).mean()) - 1) * 100,
-        'Profit Factor': r[r > 0].sum() / abs(r[r < 0].sum()),
-    }
+    got = trade_figures(np.array(r))
     bad = 0
     for k, want in README.items():
         same = round(got[k], 2) == want
@@ -79,16 +84,8 @@ def main(trades_csv, bars_csv, which=None):
     held = np.zeros(len(bars))
     for t in trades:
         held[at[t['entry_time']]:at.get(t['exit_time'], len(bars) - 1) + 1] = 1
-    got = {
-        '# Trades': len(r),
-        'Win Rate [%]': (r > 0).mean() * 100,
-        'Best Trade [%]': r.max() * 100,
-        'Worst Trade [%]': r.min() * 100,
-        'Avg. Trade [%]': (np.exp(np.log1p(r).mean()) - 1) * 100,
-        'Profit Factor': r[r > 0].sum() / abs(r[r < 0].sum()),
-        'Expectancy [%]': r.mean() * 100,
-        'Exposure Time [%]': held.mean() * 100,
-    }
+    got = dict(trade_figures(r), **{'Expectancy [%]': r.mean() * 100,
+                                    'Exposure Time [%]': held.mean() * 100})
     bad = 0
     for k, want in PUBLISHED.items():
         # trades.csv holds prices as the data gives them and returns to 10 significant digits
