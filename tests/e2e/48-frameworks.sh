@@ -108,7 +108,8 @@ run "$TMP/alone/rpc.py" rpc
 check "another freqtrade module is refused by its name" grep -qF "freqtrade.rpc is not supported" $TMP/rpc.run.json
 # freqtrade's backtest configuration as a community strategy's __init__ reads it: the exchange's
 # name and whitelist (the audited pair), the stake, dry_run, the trading mode, a cache file of its
-# own in the user-data directory; a key an audit does not hold is refused naming where it is
+# own in the user-data directory, the data provider's send_msg and ohlcv as a backtest answers
+# them; a key an audit does not hold is refused naming where it is
 C=$S/ft_config_reader.py
 run $C cfg
 expect_eq "a strategy that reads freqtrade's backtest configuration runs and trades" "ok yes" \

@@ -1,7 +1,8 @@
 # A freqtrade strategy that reads its configuration the way large community strategies do in
 # __init__: the exchange's settings (its name, its whitelist, ccxt options it sets), the stake,
 # the run and trading modes, and a cache file of its own in the user-data directory, which it
-# loads when it exists and writes when it changed. It trades only when every value is the one
+# loads when it exists and writes when it changed; and its data provider's live-only answers
+# (a chat message, the exchange's latest candles). It trades only when every value is the one
 # freqtrade's backtest of one pair would give it; otherwise it never enters.
 import json
 
@@ -50,6 +51,8 @@ class ConfigReader(IStrategy):
         )
 
     def populate_indicators(self, dataframe: DataFrame, metadata: dict) -> DataFrame:
+        self.dp.send_msg("indicators for " + metadata['pair'])  # sent only in dry-run and live
+        self.as_backtest = self.as_backtest and self.dp.ohlcv(metadata['pair'], self.timeframe).empty
         dataframe['rsi'] = ta.RSI(dataframe, timeperiod=14)
         return dataframe
 
