@@ -29,11 +29,11 @@ enum sa_knob_type {
  * "cores" means the number of online processors. Rows are grouped as `make help` prints them. */
 #define SA_KNOBS(X)                                                                              \
 	X(STRATEGY, "STRATEGY", NULL, SA_KNOB_MAKE, 0, 0, "", "",                                     \
-	  "strategy .py defining signals(df)")                                                   \
+	  "strategy .py: signals(df), a freqtrade IStrategy or a backtesting.py Strategy class")  \
 	X(TRADES, "TRADES", NULL, SA_KNOB_MAKE, 0, 0, "", "",                                         \
 	  "trade-log .csv: entry_time,exit_time,side,return")                                    \
 	X(DATA, "DATA", NULL, SA_KNOB_MAKE, 0, 0, "data/ohlcv.csv", "",                               \
-	  "OHLCV csv (the default is the bundled synthetic series)")                             \
+	  "OHLCV csv, for a framework class at its timeframe or finer (the default is the bundled synthetic series)") \
 	X(SEALED, "SEALED", NULL, SA_KNOB_MAKE, 0, 0, "", "",                                         \
 	  "sealed OHLCV csv, read like DATA: the strategy is also run and scored there (aggregates only)") \
 	X(SEALED_BUDGET, "SEALED_BUDGET", "sealed.budget", SA_KNOB_INT, 1, 1000, "5", "sealed_score",       \

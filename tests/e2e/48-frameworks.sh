@@ -40,7 +40,7 @@ for f in ft_v2_meanrev ft_v3_trend_short ft_4h_on_1h ft_minmax_bias bt_sma_pair 
 done
 expect_eq "the short strategy goes short" "yes" \
 	"$("$PY" -c 'import json,sys; print("yes" if -1 in [(v + 1) % 3 - 1 for v in json.load(open(sys.argv[1]))["signals"]] else "no")' $TMP/ft_v3_trend_short.run.json)"
-for pair in "ft_pandas_ta:pandas_ta.rsi is not supported" "bt_bracket:orders with sl= or tp= are not supported"; do
+for pair in "ft_pandas_ta:pandas_ta.rsi is not supported" "bt_bracket:per-trade stop-loss and take-profit prices (self.buy(sl="; do
 	f=${pair%%:*}
 	run $S/$f.py $f
 	expect_eq "$f: an error naming what is not supported" "error yes" \
@@ -106,6 +106,20 @@ expect_eq "self.dp.current_whitelist() is the audited pair alone" "1 ok" \
 sed -e 's/^from freqtrade.persistence import Trade$/&\nfrom freqtrade.rpc import RPCManager/' $H >"$TMP/alone/rpc.py"
 run "$TMP/alone/rpc.py" rpc
 check "another freqtrade module is refused by its name" grep -qF "freqtrade.rpc is not supported" $TMP/rpc.run.json
+# freqtrade's backtest configuration as a community strategy's __init__ reads it: the exchange's
+# name and whitelist (the audited pair), the stake, dry_run, the trading mode, a cache file of its
+# own in the user-data directory, the data provider's send_msg and ohlcv as a backtest answers
+# them; a key an audit does not hold is refused naming where it is
+C=$S/ft_config_reader.py
+run $C cfg
+expect_eq "a strategy that reads freqtrade's backtest configuration runs and trades" "ok yes" \
+	"$(jget $TMP/cfg.run.json status) $("$PY" -c 'import json,sys; s=json.load(open(sys.argv[1]))["signals"]; print("yes" if len(set(s)) > 1 else "no")' $TMP/cfg.run.json)"
+check "its cache file in the user-data directory is read and written in scratch, nothing refused" \
+	test ! -s $TMP/cfg.events.jsonl
+sed -e 's/^        super().__init__(config)$/&\n        self.secret = config["exchange"]["key"]/' $C >"$TMP/alone/cfg_key.py"
+run "$TMP/alone/cfg_key.py" cfg_key
+expect_eq "the exchange's API key is refused naming it and what the config holds" "error yes" \
+	"$(jget $TMP/cfg_key.run.json status) $(grep -qF "config['exchange']['key'] is not in an audit's freqtrade config, which holds ccxt_async_config, ccxt_config, name, pair_blacklist, pair_whitelist, sandbox" $TMP/cfg_key.run.json && echo yes || echo no)"
 
 # --- big files: a framework file of several MB (freqtrade's most used community strategies are,
 # with hundreds of conditions chained by &) is audited; one over the cap is a finding
@@ -127,6 +141,28 @@ expect_eq "inspect reads it whole" "true freqtrade" "$(jget $TMP/big_mb.i.json s
 run "$TMP/over_cap.py" over_cap
 expect_eq "the sandbox records a file over the cap as the run's finding, and exits 0" "not_run yes" \
 	"$(jget $TMP/over_cap.run.json status) $(grep -qF "strategy uploads are capped at 8388608 bytes" $TMP/over_cap.run.json && echo yes || echo no)"
+
+# --- backtesting.py's order sizes: the default (all the equity; 0.9999 before backtesting.py 0.4)
+# is what the replay holds; a fraction of equity, whole units, part of a trade closed or a trade's
+# own stop set by hand are refused naming what was asked, never run at full size
+Z=$S/bt_sized.py
+sed -e 's/size=0\.5/size=3/' $Z >"$TMP/alone/bt_units.py"
+sed -e 's/(size=0\.5)/()/' -e 's/close()  # CLOSE/close(0.5)/' $Z >"$TMP/alone/bt_part.py"
+sed -e 's/(size=0\.5)/()/' -e 's/pass  # LEVELS/trade.sl = self.data.Close[-1] * 0.9/' $Z >"$TMP/alone/bt_sl.py"
+sed -e 's/(size=0\.5)/()/' $Z >"$TMP/alone/bt_full.py"
+sed -e 's/size=0\.5/size=0.9999/' $Z >"$TMP/alone/bt_9999.py"
+for pair in "bt_sized:(size=0.5) is not supported: the audit replays every trade with all the equity" \
+	"bt_units:(size=3) is not supported: the audit replays every trade with all the equity" "bt_part:closing part of a trade (close(portion=0.5)) is not supported" \
+	"bt_sl:per-trade stop-loss and take-profit prices (trade.sl = "; do
+	f=${pair%%:*}
+	if [ "$f" = bt_sized ]; then run $Z $f; else run "$TMP/alone/$f.py" $f; fi
+	expect_eq "$f: refused naming what the order asked" "error yes" \
+		"$(jget $TMP/$f.run.json status) $(grep -qF "${pair#*:}" $TMP/$f.run.json && echo yes || echo no)"
+done
+run "$TMP/alone/bt_full.py" bt_full
+run "$TMP/alone/bt_9999.py" bt_9999
+expect_eq "the default size and an explicit size=0.9999 run, the same trades" "ok same" \
+	"$(jget $TMP/bt_full.run.json status) $(same $TMP/bt_full.run.json $TMP/bt_9999.run.json)"
 
 # --- backtesting.py's optimize(): it returns what backtesting.py returns (the file reads its
 # heatmap on), its grid is counted as declared trials (run.json declared_search, the same subset
@@ -353,6 +389,12 @@ G=tests/frameworks/goog_daily.csv
 	--trades-out "$TMP/goog.trades.csv" --equity-out "$TMP/goog.equity.csv" >/dev/null 2>&1
 check "backtesting.py's SmaCross on GOOG: trades, win rate, best, worst, mean, profit factor, exposure as published" \
 	"$PY" tests/frameworks/check_bt_docs.py "$TMP/goog.trades.csv" $G
+"$BIN/sandbox" --strategy $S/bt_readme_smacross.py --data $G --config "$TMP/free.json" \
+	-o "$TMP/readme.run.json" --events "$TMP/readme.events.jsonl" >/dev/null 2>&1
+"$BIN/replay" --run "$TMP/readme.run.json" --data $G --config "$TMP/free.json" -o "$TMP/readme.replay.json" \
+	--trades-out "$TMP/readme.trades.csv" --equity-out "$TMP/readme.equity.csv" >/dev/null 2>&1
+check "backtesting.py's README example (exclusive orders, commission 0.2 %): its published table's trades, win rate, best, worst, mean, profit factor" \
+	"$PY" tests/frameworks/check_bt_docs.py "$TMP/readme.trades.csv" $G readme
 
 # --- whole audits
 audit() {

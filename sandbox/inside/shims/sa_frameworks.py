@@ -581,18 +581,60 @@ class ConfigNotHeld(NotSupported, KeyError):
 
 
 class _Config(dict):
-    """freqtrade's configuration as an audit gives it to the strategy: its timeframe, the stake
-    currency and the run mode (freqtrade's backtest); .get() keeps the strategy's own default, and
-    a key it does not hold (the exchange's settings, the wallet, the bot's files) is refused by
-    name rather than a bare KeyError."""
+    """freqtrade's configuration as an audit gives it to the strategy (backtest_config); .get()
+    keeps the strategy's own default, and a key it does not hold (the exchange's keys, the bot's
+    database, telegram, the API server) is refused by name rather than a bare KeyError."""
+    where = 'config'
+
     def __missing__(self, key):
-        raise ConfigNotHeld("config[%r] is not in an audit's freqtrade config, which holds %s"
-                            % (key, ', '.join(sorted(self))))
+        raise ConfigNotHeld("%s[%r] is not in an audit's freqtrade config, which holds %s"
+                            % (self.where, key, ', '.join(sorted(self))))
+
+
+class _ExchangeConfig(_Config):
+    where = "config['exchange']"
+
+
+# The exchange an audit names: its data comes from a file, not from an exchange, so no exchange's
+# own rules (candle limits, futures tiers, fees) apply to it.
+EXCHANGE = 'audit'
+USER_DATA_DIRS = ('backtest_results', 'data', 'hyperopts', 'hyperopt_results', 'logs', 'notebooks',
+                  'plot', 'strategies', 'freqaimodels')
+
+
+def backtest_config(cls):
+    """The configuration freqtrade's backtest hands the strategy's constructor, as far as an audit
+    has one (freqtrade's configuration defaults, constants.py and configuration.py): one pair, the
+    audited one, in the whitelist of an exchange named EXCHANGE; spot trading (no margin, no
+    leverage, no shorts unless the class can_short on its own); one trade at a time with all the
+    wallet staked ("unlimited", max_open_trades 1: the replay compounds its equity trade after
+    trade); dry_run, as backtesting sets it; the user-data directory a relative path in the run's
+    scratch, which starts empty: made there with its subdirectories, as freqtrade's
+    create_userdata_dir makes them, so a strategy that keeps a file of its own there finds the
+    directory a backtest has."""
+    import pathlib
+    user_data = pathlib.Path('user_data').resolve()
+    user_data.mkdir(exist_ok=True)
+    for sub in USER_DATA_DIRS:
+        (user_data / sub).mkdir(exist_ok=True)
+    from freqtrade.enums import CandleType, MarginMode, RunMode, TradingMode
+    exchange = _ExchangeConfig(name=EXCHANGE, pair_whitelist=[PAIR], pair_blacklist=[],
+                               ccxt_config={}, ccxt_async_config={}, sandbox=False)
+    pricing = {'price_side': 'same', 'use_order_book': True, 'order_book_top': 1,
+               'price_last_balance': 0.0}
+    return _Config(strategy=cls.__name__, timeframe=cls.timeframe, stake_currency='QUOTE',
+                   stake_amount='unlimited', max_open_trades=1, tradable_balance_ratio=0.99,
+                   dry_run=True, dry_run_wallet=1000, runmode=RunMode.BACKTEST,
+                   trading_mode=TradingMode.SPOT, margin_mode=MarginMode.NONE,
+                   candle_type_def=CandleType.SPOT, exchange=exchange, pairs=[PAIR],
+                   entry_pricing=dict(pricing), exit_pricing=dict(pricing), pairlists=[
+                       {'method': 'StaticPairList'}], internals={},
+                   user_data_dir=user_data, datadir=user_data / 'data' / EXCHANGE,
+                   exportfilename=user_data / 'backtest_results')
 
 
 def run_freqtrade(cls, df, params):
-    from freqtrade.enums import RunMode
-    st = cls(_Config(timeframe=cls.timeframe, stake_currency='QUOTE', runmode=RunMode.BACKTEST))
+    st = cls(backtest_config(cls))
     filed = params_from_file(cls)
     _load_file_settings(st, filed)
     st.ft_load_hyper_params(filed)

@@ -8,6 +8,7 @@
 import os
 import struct
 import sys
+import tempfile
 import unittest
 
 import numpy as np
@@ -18,6 +19,11 @@ SHIMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..
 sys.path.insert(0, SHIMS)
 import sa_frameworks as fw  # noqa: E402
 import freqtrade.strategy as fs  # noqa: E402
+
+# A run's working directory is its scratch, where the freqtrade adapter makes the user-data
+# directory freqtrade's backtest has: these tests run in a temporary one.
+SCRATCH = tempfile.TemporaryDirectory(prefix='shim-')
+os.chdir(SCRATCH.name)
 
 SOURCE = '''
 from freqtrade.strategy import IStrategy, stoploss_from_open
@@ -255,6 +261,7 @@ class Configured(IStrategy):
         self.live = config['runmode'] in (RunMode.LIVE, RunMode.DRY_RUN)
         self.mode = self.config['runmode'].value
         self.slots = self.config.get('max_open_trades', 3)
+        self.bot = self.config.get('bot_name', 'mine')
         try:
             self.fee_note = config['fee']
         except KeyError:
@@ -266,8 +273,8 @@ class Configured(IStrategy):
         return dataframe
 
     def populate_entry_trend(self, dataframe, metadata):
-        dataframe['enter_long'] = int(not self.live and self.mode == 'backtest' and self.slots == 3
-                                      and self.fee_note == 'none')
+        dataframe['enter_long'] = int(not self.live and self.mode == 'backtest' and self.slots == 1
+                                      and self.bot == 'mine' and self.fee_note == 'none')
         return dataframe
 
     def populate_exit_trend(self, dataframe, metadata):
@@ -297,6 +304,34 @@ class Config(unittest.TestCase):
         self.assertIn("config['exchange'] is not in an audit's freqtrade config, which holds "
                       "runmode, stake_currency, timeframe, wants_exchange", str(e.exception))
         self.assertIsInstance(e.exception, KeyError)
+
+    def test_freqtrade_backtest_config(self):
+        # what freqtrade's backtest of one pair hands the constructor (configuration.py,
+        # constants.py): the audited pair the whole whitelist, spot, dry_run, all the wallet staked
+        from freqtrade.enums import RunMode, TradingMode
+        c = fw.backtest_config(self.g['Configured'])
+        self.assertEqual((c['exchange']['name'], c['exchange']['pair_whitelist'], c['pairs']),
+                         (fw.EXCHANGE, [fw.PAIR], [fw.PAIR]))
+        self.assertEqual((c['stake_currency'], c['stake_amount'], c['max_open_trades'], c['dry_run']),
+                         ('QUOTE', 'unlimited', 1, True))
+        self.assertIs(c['runmode'], RunMode.BACKTEST)
+        self.assertIs(c['trading_mode'], TradingMode.SPOT)
+        self.assertEqual(c['trading_mode'], 'spot')
+        self.assertEqual((c['timeframe'], c['strategy']), ('1h', 'Configured'))
+        self.assertEqual(c['exit_pricing']['price_side'], 'same')
+        self.assertTrue(c['user_data_dir'].is_dir())
+        self.assertEqual(sorted(p.name for p in c['user_data_dir'].iterdir()),
+                         sorted(fw.USER_DATA_DIRS))
+        with self.assertRaises(KeyError) as e:
+            c['exchange']['secret']
+        self.assertIn("config['exchange']['secret'] is not in an audit's freqtrade config, which "
+                      "holds ccxt_async_config, ccxt_config, name, pair_blacklist, pair_whitelist, "
+                      "sandbox", str(e.exception))
+        with self.assertRaises(fw.NotSupported) as e:
+            c['telegram']
+        self.assertIn("config['telegram'] is not in", str(e.exception))
+        self.assertIn(fw.backtest_config(self.g['Configured'])['user_data_dir'],
+                      [c['user_data_dir']])  # a second class in the same scratch finds it made
 
 
 class Helpers(unittest.TestCase):

@@ -109,7 +109,29 @@ class _Trade:
         return self._broker.state * (last / self.entry_price - 1)
 
     def close(self, portion=1.0):
+        assert 0 < portion <= 1, 'portion must be a fraction between 0 and 1'
+        if portion < 1:
+            raise NotSupported('closing part of a trade (close(portion=%g)) is not supported: the '
+                               'audit holds one whole trade at a time; close it whole (portion=1) '
+                               'to audit the strategy' % portion)
         self._broker.close_order()
+
+    # A trade's own stop-loss and take-profit: none, since orders carry none (_Broker.order).
+    sl = property(lambda self: None, lambda self, price: _no_levels('trade.sl = %r' % (price,)))
+    tp = property(lambda self: None, lambda self, price: _no_levels('trade.tp = %r' % (price,)))
+
+
+def _no_levels(what):
+    raise NotSupported('backtesting.py\'s per-trade stop-loss and take-profit prices (%s) are not '
+                       'supported: the audit fills each trade\'s exits on the host, from the '
+                       'bars, and a price the strategy sets per order or per trade does not cross '
+                       'the sandbox; declare STOP_LOSS and TAKE_PROFIT as constant fractions of the '
+                       'entry price in the file to audit the strategy with fixed exits' % what)
+
+
+# backtesting.py's default size, all the available equity (1 - epsilon; 0.9999 before 0.4).
+FULL_EQUITY = 1 - 2.220446049250313e-16
+FULL_EQUITY_MIN = 0.9999
 
 
 class _Position(_Trade):
@@ -130,9 +152,17 @@ class _Broker:
             raise NotSupported('backtesting.py limit= and stop= orders are not supported: the audit '
                                'fills every order at the next bar\'s open')
         if sl is not None or tp is not None:
-            raise NotSupported('backtesting.py orders with sl= or tp= are not supported: a per-order '
-                               'price cannot cross the sandbox as a position per bar; declare '
-                               'STOP_LOSS and TAKE_PROFIT as constant fractions instead')
+            _no_levels('self.%s(%s)' % (side, ', '.join('%s=%r' % (k, v) for k, v in
+                                                       (('sl', sl), ('tp', tp)) if v is not None)))
+        assert 0 < size < 1 or round(size) == size >= 1, \
+            'size must be a positive fraction of equity, or a positive whole number of units'
+        if not FULL_EQUITY_MIN <= size < 1:
+            raise NotSupported('self.%s(size=%r) is not supported: the audit replays every trade '
+                               'with all the equity, as backtesting.py\'s default size does (%s); '
+                               'leave size= out to audit the strategy at full size'
+                               % (side, size, 'a fraction of it scales each trade\'s return'
+                                  if size < 1 else 'whole units are a share of equity that moves '
+                                  'with the price and the account'))
         if self.exclusive:
             self.orders = ['close']
         self.orders.append(side)
@@ -183,10 +213,10 @@ class Strategy:
     def next(self):
         pass
 
-    def buy(self, *, size=0.9999, limit=None, stop=None, sl=None, tp=None, tag=None):
+    def buy(self, *, size=FULL_EQUITY, limit=None, stop=None, sl=None, tp=None, tag=None):
         self._broker.order('buy', size, limit, stop, sl, tp)
 
-    def sell(self, *, size=0.9999, limit=None, stop=None, sl=None, tp=None, tag=None):
+    def sell(self, *, size=FULL_EQUITY, limit=None, stop=None, sl=None, tp=None, tag=None):
         self._broker.order('sell', size, limit, stop, sl, tp)
 
     @property

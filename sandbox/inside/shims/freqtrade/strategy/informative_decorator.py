@@ -127,8 +127,9 @@ def merge_informative_pair(dataframe, informative, timeframe, timeframe_inf, ffi
 
 class DataProvider:
     """self.dp: the audited pair's own bars, at the strategy's timeframe or a coarser one (complete
-    candles only, by the clock); the whitelist is that pair alone. Another pair, the order book,
-    the ticker and the other live-only calls are refused in one sentence."""
+    candles only, by the clock); the whitelist is that pair alone; ohlcv() and send_msg() answer
+    as in freqtrade's backtest (an empty frame, nothing sent). Another pair, the order book, the
+    ticker and the other live-only calls are refused in one sentence."""
     runmode = RunMode.BACKTEST
 
     def __init__(self):
@@ -177,6 +178,15 @@ class DataProvider:
         return sa_frameworks._frame(frame)
 
     historic_ohlcv = get_pair_dataframe
+
+    def ohlcv(self, pair, timeframe=None, copy=True, candle_type=''):
+        """The exchange's latest candles: freqtrade's backtest has none and gives an empty frame
+        (dataprovider.py: only dry-run and live read the exchange)."""
+        return pd.DataFrame()
+
+    def send_msg(self, message, *, always_send=False):
+        """A notification to the bot's chat: freqtrade sends none outside dry-run and live."""
+        return None
 
     def __getattr__(self, name):
         if name.startswith('__'):
