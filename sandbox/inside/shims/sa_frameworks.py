@@ -159,41 +159,57 @@ def adapt(g):
 
 # --- freqtrade ----------------------------------------------------------------------------------
 
-_CALLBACKS = ('custom_sell', 'custom_entry_price', 'custom_exit_price',
-              'confirm_trade_exit', 'adjust_trade_position',
-              'custom_stake_amount', 'order_filled', 'adjust_entry_price')
+# The callbacks the audit does not call, each with what freqtrade does with its answer.
+_CALLBACKS = {
+    'custom_sell': 'the name custom_exit had before freqtrade 2022.5: rename it custom_exit',
+    'custom_entry_price': 'a limit price for each entry, which freqtrade fills only if the '
+                          'candle reaches it',
+    'custom_exit_price': 'a limit price for each exit, which freqtrade fills only if the candle '
+                         'reaches it',
+    'confirm_trade_exit': 'freqtrade asks it before every exit (signal, ROI, stop, custom exit) '
+                          'and keeps the trade open on a refusal',
+    'adjust_trade_position': 'position adjustments: entries added to an open trade and parts '
+                             'of it sold, each a new order',
+    'custom_stake_amount': 'the stake of each entry; the audit trades one unit of notional',
+    'order_filled': 'a call as each order fills, whose side effects later answers may read',
+    'adjust_entry_price': 'a new price for an entry order still unfilled',
+}
 
 
 def _check_freqtrade(cls, st):
+    """Every feature of the class the audit does not run, named in one NotSupported (the first
+    reads '<Class>.<name> is not supported'), or nothing."""
     base = sys.modules['freqtrade.strategy'].IStrategy
-    for name in _CALLBACKS:
-        if getattr(cls, name, None) is not None and not hasattr(base, name):
-            raise NotSupported('%s.%s is not supported: per-trade callbacks cannot run from a '
-                               'position per bar; minimal_roi, stoploss and trailing_stop are read as '
-                               'declared constants, and entries and exits from the signal columns'
-                               % (cls.__name__, name))
+    name_ = cls.__name__
+    why = ['%s.%s is not supported (%s)' % (name_, cb, what) for cb, what in _CALLBACKS.items()
+           if getattr(cls, cb, None) is not None and not hasattr(base, cb)]
     if getattr(cls, 'leverage', None) is not None and not hasattr(base, 'leverage') and st.can_short:
-        raise NotSupported('%s.leverage is not supported: shorting (can_short) needs freqtrade\'s '
-                           'futures or margin trading mode, where its backtest calls leverage for '
-                           'each entry and sizes the trade by the answer; the audit trades one unit '
-                           'of notional, leverage 1. A long-only class runs in spot mode, where '
-                           'freqtrade never calls leverage' % cls.__name__)
+        why.append('%s.leverage is not supported: shorting (can_short) needs freqtrade\'s futures '
+                   'or margin trading mode, where its backtest calls leverage for each entry and '
+                   'sizes the trade by the answer; the audit trades one unit of notional, leverage '
+                   '1. A long-only class runs in spot mode, where freqtrade never calls leverage'
+                   % name_)
     for name in trade_calls(cls, st):
         if name == 'custom_stoploss' and _takes_after_fill(st):
-            raise NotSupported('%s.custom_stoploss takes after_fill: freqtrade then calls it again as '
-                               'each entry fills (after_fill=True) and lets that answer move the stop '
-                               'either way, a call the audit does not make; without after_fill among '
-                               'its parameters freqtrade does not make it either' % cls.__name__)
-        if LIVE and not CALLS:
-            raise NotSupported('%s.%s is not supported in this run: it is a per-trade callback, '
-                               'answered only where the host holds the trade and sends it bar by '
-                               'bar (a def of it in the class body); set use_custom_stoploss = '
-                               'False and declare stoploss as a constant, or give exits as '
-                               'exit_long and exit_short' % (cls.__name__, name))
+            why.append('%s.custom_stoploss takes after_fill: freqtrade then calls it again as each '
+                       'entry fills (after_fill=True) and lets that answer move the stop either way, '
+                       'a call the audit does not make; without after_fill among its parameters '
+                       'freqtrade does not make it either' % name_)
+        elif LIVE and not CALLS:
+            why.append('%s.%s is not supported in this run: it is a per-trade callback, answered '
+                       'only where the host holds the trade and sends it bar by bar (a def of it in '
+                       'the class body); set use_custom_stoploss = False and declare stoploss as a '
+                       'constant, or give exits as exit_long and exit_short' % (name_, name))
     for pair in _informative_pair_names(st.informative_pairs()):
         if pair != PAIR:
-            raise sys.modules['freqtrade.strategy.informative_decorator'].other_pair(
-                pair, '%s.informative_pairs' % cls.__name__)
+            why.append(str(sys.modules['freqtrade.strategy.informative_decorator'].other_pair(
+                pair, '%s.informative_pairs' % name_)))
+            break
+    if why:
+        raise NotSupported('; '.join(why) + (
+            '. The audit calls custom_stoploss, custom_exit and confirm_trade_entry on the trade it '
+            'holds and reads minimal_roi, stoploss and trailing_stop as declared: audit the class '
+            'without what is named' if len(why) > 1 or 'not supported (' in why[0] else ''))
 
 
 # --- the per-trade callbacks (sbx_proto.h, the live replay's trade state and the answer) -------
