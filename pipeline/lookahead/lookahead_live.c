@@ -436,19 +436,6 @@ static int claimed_calls(struct sbx_zygote *z, const struct da_ohlcv *bars, int 
 	return 0;
 }
 
-/* Bars whose callbacks' answer differs and whose decision does not: each a bar more that
- * differs. */
-static size_t calls_only(const struct la_live *lv)
-{
-	size_t k = 0;
-
-	for (size_t t = 0; lv->record && lv->claimed && t < lv->n && t < lv->record->n; t++)
-		k += lv->sig[t] == lv->backtest[t] && lv->record->side[t] &&
-		     lv->record->side[t] == lv->claimed->side[t] && lv->record->entry[t] == lv->claimed->entry[t] &&
-		     lv->record->ask[t] == lv->claimed->ask[t] && !same_call(lv->record, lv->claimed, t);
-	return k;
-}
-
 int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full, size_t first_traded,
 		const struct la_config *c, size_t window, int jobs, long deadline, struct la_live *lv,
 		char *why, size_t len)
@@ -511,8 +498,9 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 	}
 	if (claimed_calls(z, bars, jobs, deadline, lv, why, len) < 0)
 		goto out;
-	/* a callback's answer is part of its bar's decision: a bar where only it differs differs */
-	lv->differing = count_differing(lv) + calls_only(lv);
+	lv->differing = count_differing(lv);
+	/* a callback that answered the same trade otherwise is look-ahead confirmed as it stands:
+	 * the claimed run is the whole history's, in a fresh process */
 	lv->leaks = count(lv, LA_LIVE_LEAK) + lv->call_leaks;
 	lv->memory = count(lv, LA_LIVE_MEMORY);
 	lv->unconfirmed = count(lv, LA_LIVE_DIFFER);
