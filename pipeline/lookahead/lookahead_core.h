@@ -303,11 +303,13 @@ struct la_live {
 	size_t n_call_at;
 };
 
-/* Whether the strategy's text defines freqtrade's per-trade callbacks the live replay answers
- * (a def of custom_stoploss or custom_exit): its live replay is then one run in lock-step with the
- * host's replay of its trade, whatever the budget. A class that only seems to define them is
- * asked and answers nothing; one that defines them otherwise is refused in its live run. */
-bool la_live_wants_calls(const char *strategy_path);
+/* Whether inspect.json (inspect_path, NULL for none) says the framework class defines
+ * freqtrade's per-trade callbacks the live replay answers (strategy.callbacks: a def of
+ * custom_stoploss or custom_exit in its body): its live replay is then one run in lock-step with
+ * the host's replay of its trade, whatever the budget (a trade's state needs every bar since
+ * its entry), and a claimed run beside it. A class that defines them but does not use them is
+ * asked and answers nothing; one that only inherits them is refused in its live run. */
+bool la_live_wants_calls(const char *inspect_path);
 
 /* The costs and exits of such a replay, as the replay stage reads them (config.json's costs with
  * the spread floor of bars, inspect.json's exits: none without it), into c and x (c->exits is

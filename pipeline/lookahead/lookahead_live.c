@@ -42,19 +42,6 @@ void la_live_plan(size_t n, size_t budget, size_t *lo, size_t *hi, size_t *k)
 	}
 }
 
-bool la_live_wants_calls(const char *strategy_path)
-{
-	char *text = NULL;
-	size_t len = 0;
-	bool yes;
-
-	if (!strategy_path || sa_read_file(strategy_path, SA_STRATEGY_CAP, &text, &len) != SA_READ_OK)
-		return false;
-	yes = strstr(text, "def custom_stoploss") || strstr(text, "def custom_exit");
-	free(text);
-	return yes;
-}
-
 int la_live_calls_costs(const cJSON *cfg, const char *inspect, const struct da_ohlcv *bars,
 			struct rp_costs *c, struct rp_exits *x, char *why, size_t len)
 {

@@ -59,6 +59,17 @@ sed 's/trade.open_date_utc).total_seconds()/trade.open_date_utc).total_seconds()
 expect_eq "ft_replay.py refuses a trade attribute it does not model, by name" \
 	"3 refused: trade.funding_fees in a callback" "$? $(cat "$TMP/cb_attr.out")"
 
+# --- which class is a callback class: inspect.json's strategy.callbacks, the defs of the class
+# body (a name in a comment or a string, or a def outside the class, is none)
+"$BIN/inspect" --strategy $S/ft_cb_exit.py -o "$TMP/ins_exit.json" 2>/dev/null
+"$BIN/inspect" --strategy $S/ft_peek_cb_stop.py -o "$TMP/ins_stop.json" 2>/dev/null
+{ sed 's/    def custom_exit(/    def other_exit(/' $S/ft_cb_exit.py
+  printf '\n# def custom_stoploss(self)\nNOTE = "def custom_exit("\n\ndef custom_exit():\n    return None\n'; } >"$TMP/nocb.py"
+"$BIN/inspect" --strategy "$TMP/nocb.py" -o "$TMP/ins_nocb.json" 2>/dev/null
+expect_eq "inspect.json names the callbacks the class body defines, and none for a name outside it" \
+	'["custom_exit"] ["custom_stoploss"] []' \
+	"$(jget "$TMP/ins_exit.json" strategy.callbacks | tr -d ' ') $(jget "$TMP/ins_stop.json" strategy.callbacks | tr -d ' ') $(jget "$TMP/ins_nocb.json" strategy.callbacks | tr -d ' ')"
+
 # --- the audit's trades (make audit's trades.csv) against freqtrade's
 P=e2e54
 trap 'rm -rf "$TMP" out/${P}_*' EXIT
