@@ -141,6 +141,12 @@ struct sbx_job {
 	 * rp_replay takes them): before each bar the run is sent that trade and answers for it
 	 * (sbx_proto.h, SBX_LIVE_CALLS), recorded in the result's calls. */
 	const struct rp_costs *calls;
+	/* A live run that is the backtest the author saw (sbx_proto.h, SBX_LIVE_CLAIMED): forked
+	 * holding every bar it is asked about (live_end == n_visible, live_window at least
+	 * n_visible - first), it decides bars first .. live_end - 1 from one call on them all, and
+	 * is sent the trade and the bar after each answer as any live run is. Its result holds
+	 * live_end - first decisions. */
+	bool claimed;
 };
 
 /* Called as each run of a batch ends: results[i] (r) is filled, done of total are. The callee

@@ -200,10 +200,18 @@ int sbx_recv_rep(int ctrl, struct sbx_rep *rep, int *fd)
 	}
 }
 
+/* How many values job j's result holds: one a bar it decides. */
+static size_t job_answers(const struct sbx_job *j)
+{
+	if (j->live_end && j->claimed)
+		return j->live_end - j->first;
+	return j->live_end ? j->live_end - j->n_visible + 1 : j->n_visible - j->first;
+}
+
 static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct sbx_flight *f, size_t idx,
 		  const struct sbx_job *j, long deadline, struct sbx_result *r)
 {
-	size_t n = j->live_end ? j->live_end - j->n_visible + 1 : j->n_visible - j->first;
+	size_t n = job_answers(j);
 	const char *params = j->params;
 	int data[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, res[2] = { -1, -1 };
 	int ev[2] = { -1, -1 }, rc = -1;
@@ -226,6 +234,13 @@ static int launch(struct sbx_zygote *z, const struct sbx_cgroup *cg, struct sbx_
 		f->live_total = j->live_end - j->n_visible;
 		f->live_first = j->n_visible - 1;
 		f->live_ab = SBX_LIVE_ANSWER_BYTES;
+		if (j->claimed) {
+			/* every bar held at the fork: it decides the first, then one a bar sent */
+			f->live_window |= SBX_LIVE_CLAIMED;
+			f->live_next = j->first + 1;
+			f->live_total = j->live_end - j->first - 1;
+			f->live_first = j->first;
+		}
 	}
 	/* -1 until the channels exist: a failure below must not have abandon() close fd 0. */
 	f->data_w = f->out_r = f->err_r = f->res_r = f->ev_r = f->pidfd = f->scratch_fd = -1;
@@ -575,8 +590,7 @@ static void mark_unstarted(struct batch *b)
 		if (b->begun[j])
 			continue;
 		b->results[j].status = SBX_NOT_RUN;
-		b->results[j].n = b->job[j].live_end ? b->job[j].live_end - b->job[j].n_visible + 1 :
-				  b->job[j].n_visible - b->job[j].first;
+		b->results[j].n = job_answers(&b->job[j]);
 		sa_fmt(b->results[j].error, sizeof b->results[j].error, "%s", b->stop ? WHY_STOPPED : WHY_BUDGET);
 	}
 }
@@ -597,7 +611,8 @@ static int check_jobs(const struct sbx_job *job, size_t k, const struct sbx_batc
 		}
 		if (job[i].live_end && (job[i].live_end < job[i].n_visible || job[i].live_end > job[i].s->n ||
 					job[i].live_window < 1 || job[i].live_window > SBX_LIVE_WINDOW_MAX ||
-					job[i].n_visible - job[i].first > job[i].live_window)) {
+					job[i].n_visible - job[i].first > job[i].live_window ||
+					(job[i].claimed && job[i].live_end != job[i].n_visible))) {
 			sa_fmt(err, errlen, "live run %zu asks for bars [%zu, %zu) on a window of %zu", i,
 			       job[i].n_visible, job[i].live_end, job[i].live_window);
 			return -1;

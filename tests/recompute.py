@@ -447,11 +447,11 @@ class Exits:
             self.stop, self.moved = level, True
 
 
-def read_calls(d):
-    """lookahead.json live.calls as {bar: (side, entry bar, ratio or None, exit, reason,
-    entry refused)}, or None when the live run had no callbacks."""
+def read_calls(d, key="calls"):
+    """lookahead.json live.calls (or the claimed run's, live.claimed_calls) as {bar: (side, entry
+    bar, ratio or None, exit, reason, entry refused)}, or None when the run had no callbacks."""
     path = f"{d}/lookahead.json"
-    rows = ((json.load(open(path)).get("live") or {}).get("calls")) if os.path.exists(path) else None
+    rows = ((json.load(open(path)).get("live") or {}).get(key)) if os.path.exists(path) else None
     if rows is None:
         return None
     return {r[0]: (r[1], r[2], r[4], r[5], r[6], r[7]) for r in rows}
@@ -767,9 +767,11 @@ def live_checks(d, replay, curve, run, bars):
                  (x["live"] != x["backtest"] or x["confirmed"] == "leak") for x in la.get("first_differences", [])))]
     if bars is not None:
         ex = replay.get("exits")
-        x = replay_bars(bars, full, replay["costs"], 1.0, 0, Exits(ex) if ex else None)
+        # the backtest the author saw calls its callbacks too: the claimed run's answers
+        claimed = read_calls(d, "claimed_calls")
+        x = replay_bars(bars, full, replay["costs"], 1.0, 0, Exits(ex) if ex else None, claimed)
         print(f"# backtest replayed: {len(x['nets'])} trades, {x['net_return']!r} vs {bt}")
-        out.append(("backtest: run.json's signals replayed again give its trades and net return to 1e-9",
+        out.append(("backtest: run.json's signals replayed again (with live.claimed_calls) give its trades and net return to 1e-9",
                     bt.get("trades") == len(x["nets"]) and near_replay(bt.get("net_return"), x["net_return"])))
     if os.path.exists(f"{d}/sha256sums.txt"):
         out.append(("the bundle's sums list backtest_equity.csv", any(

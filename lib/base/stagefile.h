@@ -134,6 +134,8 @@ enum sa_fabsent {
 	  SA_FA_NEVER, "", "the code's structure: its tree with every literal one mark")         \
 	X(IN_FRAMEWORK, INSPECT, "strategy.framework", SA_FT_STR, SA_FA_MAY, "",                    \
 	  "freqtrade or backtesting for a framework's class; null for a signals(df) file")       \
+	X(IN_CALLBACKS, INSPECT, "strategy.callbacks", SA_FT_ARR, SA_FA_MAY, "",                    \
+	  "the per-trade callbacks (custom_stoploss, custom_exit, confirm_trade_entry) it defines")\
 	X(IN_VARIANTS, INSPECT, "strategy.variants", SA_FT_OBJ, SA_FA_MAY, "",                      \
 	  "its VARIANTS declaration")                                                             \
 	X(IN_VARIANTS_DECLARED, INSPECT, "strategy.variants.declared", SA_FT_BOOL, SA_FA_NEVER, "", \

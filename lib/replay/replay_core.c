@@ -253,7 +253,7 @@ static double funding_rate(const struct rp_pass *ps, int p)
 
 /* A night's rollover paid by position p held in bar j (negative: earned): the data's swap
  * column that bar when it has them, else the knob's. */
-static double swap_night(const struct pass *ps, int p, size_t j)
+static double swap_night(const struct rp_pass *ps, int p, size_t j)
 {
 	const double *col = p > 0 ? ps->swap_col_long : ps->swap_col_short;
 

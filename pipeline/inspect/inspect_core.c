@@ -76,6 +76,7 @@ cJSON *inspect_strategy_absent(void)
 	cJSON_AddNullToObject(s, "timeframe");
 	cJSON_AddNullToObject(s, "startup_candle_count");
 	cJSON_AddNullToObject(s, "can_short");
+	cJSON_AddNullToObject(s, "callbacks");
 	cJSON_AddNullToObject(s, "parameters");
 	cJSON_AddItemToObject(s, "neighbourhood", inspect_neighbours_take(NULL));
 	inspect_neighbours_sets(s);
@@ -394,6 +395,22 @@ static cJSON *take_exits(const cJSON *found)
 	return o;
 }
 
+/* strategy.callbacks from the child's finding: each of custom_stoploss and custom_exit it names
+ * (a def of it in the class body), nothing else. */
+static cJSON *take_callbacks(const cJSON *found)
+{
+	cJSON *a = cJSON_CreateArray();
+	const cJSON *v;
+
+	if (!cJSON_IsArray(found))
+		return a;
+	cJSON_ArrayForEach(v, found)
+		if (cJSON_IsString(v) && (!strcmp(v->valuestring, "custom_stoploss") ||
+					  !strcmp(v->valuestring, "custom_exit")))
+			cJSON_AddItemToArray(a, cJSON_CreateString(v->valuestring));
+	return a;
+}
+
 /* strategy.framework and what the class declares as literals, from the child's finding: the
  * framework "freqtrade" or "backtesting" (null for a signals(df) file), its class, timeframe,
  * startup_candle_count and can_short (null where not declared as a literal). */
@@ -415,6 +432,7 @@ static void take_framework(cJSON *s, const cJSON *found)
 	put(s, "startup_candle_count", ok && cJSON_IsNumber(sc) && sc->valuedouble >= 0 &&
 	    sc->valuedouble < 1e6 ? cJSON_CreateNumber(sc->valuedouble) : cJSON_CreateNull());
 	put(s, "can_short", ok && cJSON_IsBool(cs) ? cJSON_CreateBool(cJSON_IsTrue(cs)) : cJSON_CreateNull());
+	put(s, "callbacks", ok ? take_callbacks(cJSON_GetObjectItemCaseSensitive(f, "callbacks")) : cJSON_CreateNull());
 }
 
 /* True for 64 lowercase hex digits. */

@@ -93,6 +93,30 @@ static void put_literal(cJSON *o, PyObject *cls, const char *name, char type)
 	Py_XDECREF(body);
 }
 
+/* "callbacks": the per-trade callbacks the live replay answers (custom_stoploss, custom_exit,
+ * confirm_trade_entry)
+ * that the class body defines with def, in the body's order. */
+static void put_callbacks(cJSON *o, PyObject *cls)
+{
+	static const char *const names[] = { "custom_stoploss", "custom_exit",
+						     "confirm_trade_entry" };
+	PyObject *body = inspect_get(cls, "body");
+	cJSON *a = cJSON_AddArrayToObject(o, "callbacks");
+	char id[64];
+
+	for (Py_ssize_t i = 0; a && body && PyList_Check(body) && i < PyList_GET_SIZE(body); i++) {
+		PyObject *st = PyList_GET_ITEM(body, i);
+
+		if (!inspect_is(st, "FunctionDef") || !inspect_get_str(st, "name", id, sizeof id))
+			continue;
+		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+			if (!strcmp(id, names[k]))
+				cJSON_AddItemToArray(a, cJSON_CreateString(names[k]));
+	}
+	PyErr_Clear();
+	Py_XDECREF(body);
+}
+
 cJSON *inspect_framework(PyObject *module)
 {
 	PyObject *body = inspect_get(module, "body"), *found = NULL;
@@ -120,6 +144,7 @@ cJSON *inspect_framework(PyObject *module)
 	put_literal(o, found, "timeframe", 's');
 	put_literal(o, found, "startup_candle_count", 'i');
 	put_literal(o, found, "can_short", 'b');
+	put_callbacks(o, found);
 out:
 	Py_XDECREF(body);
 	PyErr_Clear();

@@ -388,7 +388,7 @@ static int start(const struct sbx_stage_args *o, struct job *j, char *why, size_
 /* The live replay first: it alone decides what the backtest would have done live. */
 static int run_live(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
-	if (la_live_wants_calls(o->strategy)) {
+	if (la_live_wants_calls(o->inspect)) {
 		if (la_live_calls_costs(j->cfg, o->inspect, &j->bars, &j->calls_costs, &j->calls_exits,
 					why, len) < 0)
 			return -1;

@@ -243,6 +243,7 @@ cJSON *la_report_json(const struct la_report *rep, const int64_t *times, size_t 
 #define LA_LIVE_SAMPLE 299      /* sampled bars: a veto on 1 % of them is missed with p < 0.05 */
 #define LA_LIVE_SHARE 0.01      /* the share of bars the sample's bound is stated for */
 #define LA_LIVE_LISTED 10       /* differences listed in lookahead.json */
+#define LA_CALL_STOP_TOL 1e-9   /* custom_stoploss ratios closer than this (relative) agree */
 #define LA_LIVE_STRETCHES 8     /* live runs over the history, each after its own warm-up (so
 				 * many whatever the cores: the same decisions on every machine) */
 #define LA_LIVE_SPREAD 8        /* stretches each of those is cut into when not every bar fits */
@@ -293,13 +294,22 @@ struct la_live {
 	 * trade with (borrowed), and what the last replay's run was asked and answered (owned). */
 	const struct rp_costs *calls;
 	struct sbx_calls *record;
+	/* The claimed run's (the whole history analysed once, as the author's backtest; owned):
+	 * its callbacks' answers with the host's trade replayed on them, and the bars where they
+	 * answered the same trade otherwise than the live run did (the first LA_LIVE_LISTED). */
+	struct sbx_calls *claimed;
+	size_t call_leaks;
+	size_t call_at[LA_LIVE_LISTED];
+	size_t n_call_at;
 };
 
-/* Whether the strategy's text defines freqtrade's per-trade callbacks the live replay answers
- * (a def of custom_stoploss, custom_exit or confirm_trade_entry): its live replay is then one run in lock-step with the
- * host's replay of its trade, whatever the budget. A class that only seems to define them is
- * asked and answers nothing; one that defines them otherwise is refused in its live run. */
-bool la_live_wants_calls(const char *strategy_path);
+/* Whether inspect.json (inspect_path, NULL for none) says the framework class defines
+ * freqtrade's per-trade callbacks the live replay answers (strategy.callbacks: a def of
+ * custom_stoploss, custom_exit or confirm_trade_entry in its body): its live replay is then one run in lock-step with
+ * the host's replay of its trade, whatever the budget (a trade's state needs every bar since
+ * its entry), and a claimed run beside it. A class that defines them but does not use them is
+ * asked and answers nothing; one that only inherits them is refused in its live run. */
+bool la_live_wants_calls(const char *inspect_path);
 
 /* The costs and exits of such a replay, as the replay stage reads them (config.json's costs with
  * the spread floor of bars, inspect.json's exits: none without it), into c and x (c->exits is

@@ -42,20 +42,6 @@ void la_live_plan(size_t n, size_t budget, size_t *lo, size_t *hi, size_t *k)
 	}
 }
 
-bool la_live_wants_calls(const char *strategy_path)
-{
-	char *text = NULL;
-	size_t len = 0;
-	bool yes;
-
-	if (!strategy_path || sa_read_file(strategy_path, SA_STRATEGY_CAP, &text, &len) != SA_READ_OK)
-		return false;
-	yes = strstr(text, "def custom_stoploss") || strstr(text, "def custom_exit") ||
-	      strstr(text, "def confirm_trade_entry");
-	free(text);
-	return yes;
-}
-
 int la_live_calls_costs(const cJSON *cfg, const char *inspect, const struct da_ohlcv *bars,
 			struct rp_costs *c, struct rp_exits *x, char *why, size_t len)
 {
@@ -373,6 +359,71 @@ static long replay_deadline(long deadline)
 	return deadline <= 0 ? 0 : now + (long)((double)(deadline - now) * LA_LIVE_REPLAY_SHARE);
 }
 
+/* The claimed run's result: its callbacks' answers (taken), or why it could not give them. */
+static void take_claimed(struct la_live *lv, size_t i, struct sbx_result *r, void *ctx)
+{
+	(void)i;
+	(void)ctx;
+	if (r->calls) {
+		sbx_calls_free(lv->claimed);
+		lv->claimed = r->calls;
+		r->calls = NULL;
+	}
+	lv->runs += r->status != SBX_NOT_RUN || r->decided > 0;
+	if (r->status == SBX_NOT_RUN && !strstr(r->error, "could not start"))
+		lv->cut = true;
+	else if (r->status != SBX_OK)
+		note_failure(lv, r->decided, r);
+}
+
+/* Whether the two runs' callbacks answered bar t alike: the same exit and reason, and stops
+ * both absent or equal but for rounding (the live frame's indicators start at its window). */
+static bool same_call(const struct sbx_calls *a, const struct sbx_calls *b, size_t t)
+{
+	double x = a->stop[t], y = b->stop[t];
+	bool stops = (isnan(x) && isnan(y)) ||
+		     (!isnan(x) && !isnan(y) && fabs(x - y) <= LA_CALL_STOP_TOL * fmax(1.0, fabs(y)));
+
+	return stops && a->exit[t] == b->exit[t] && a->refused[t] == b->refused[t] &&
+	       !strcmp(a->name[t], b->name[t]);
+}
+
+/* The bars where the host sent both runs the same trade (side, entry, what was asked) and their
+ * callbacks answered otherwise: look-ahead, as the live run's frame held only the past. */
+static void compare_calls(struct la_live *lv)
+{
+	const struct sbx_calls *a = lv->record, *b = lv->claimed;
+
+	lv->call_leaks = lv->n_call_at = 0;
+	for (size_t t = 0; a && b && t < lv->n && t < a->n && t < b->n; t++) {
+		if (!a->side[t] || a->side[t] != b->side[t] || a->entry[t] != b->entry[t] ||
+		    a->ask[t] != b->ask[t] || same_call(a, b, t))
+			continue;
+		if (lv->n_call_at < LA_LIVE_LISTED)
+			lv->call_at[lv->n_call_at++] = t;
+		lv->call_leaks++;
+	}
+}
+
+/* The backtest the author saw, with its callbacks: one run that holds every bar, its class's
+ * indicators analysed once over them all, answering the same wire in lock-step with the host's
+ * replay of its own trade (sbx_proto.h, SBX_LIVE_CLAIMED); then its answers set beside the live
+ * run's. Returns 0, or -1 (why). */
+static int claimed_calls(struct sbx_zygote *z, const struct da_ohlcv *bars, int jobs, long deadline,
+			 struct la_live *lv, char *why, size_t len)
+{
+	struct sbx_job job = { .s = bars, .first = 0, .n_visible = lv->n, .live_end = lv->n,
+			       .live_window = lv->n, .calls = lv->calls, .claimed = true };
+
+	if (!lv->calls || !lv->record || lv->n == 0 || lv->n > SBX_LIVE_WINDOW_MAX)
+		return 0;
+	if (run_jobs(z, &job, 1, NULL, jobs, deadline, "lookahead: claimed run", lv, take_claimed, NULL,
+		     why, len) < 0)
+		return -1;
+	compare_calls(lv);
+	return 0;
+}
+
 int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full, size_t first_traded,
 		const struct la_config *c, size_t window, int jobs, long deadline, struct la_live *lv,
 		char *why, size_t len)
@@ -433,8 +484,12 @@ int la_live_run(struct sbx_zygote *z, const struct da_ohlcv *bars, int8_t *full,
 		if (sample(z, bars, jobs, deadline, first_traded, rng, lv, why, len) < 0)
 			goto out;
 	}
+	if (claimed_calls(z, bars, jobs, deadline, lv, why, len) < 0)
+		goto out;
 	lv->differing = count_differing(lv);
-	lv->leaks = count(lv, LA_LIVE_LEAK);
+	/* a callback that answered the same trade otherwise is look-ahead confirmed as it stands:
+	 * the claimed run is the whole history's, in a fresh process */
+	lv->leaks = count(lv, LA_LIVE_LEAK) + lv->call_leaks;
 	lv->memory = count(lv, LA_LIVE_MEMORY);
 	lv->unconfirmed = count(lv, LA_LIVE_DIFFER);
 	lv->unsettled = count_decided_differ(lv);
@@ -555,6 +610,41 @@ static cJSON *calls_json(const struct sbx_calls *c)
 	return a;
 }
 
+/* One run's answer at bar t: {"stop": ratio or null, "exit": 0 or 1, "reason": text, "refused":
+ * 0 or 1 (confirm_trade_entry refused the entry)}. */
+static cJSON *answer_json(const struct sbx_calls *c, size_t t)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddItemToObject(o, "stop", isnan(c->stop[t]) ? cJSON_CreateNull() : cJSON_CreateNumber(c->stop[t]));
+	cJSON_AddNumberToObject(o, "exit", c->exit[t]);
+	cJSON_AddStringToObject(o, "reason", c->name[t]);
+	cJSON_AddNumberToObject(o, "refused", c->refused[t]);
+	return o;
+}
+
+/* "call_differences": the first bars where the two runs' callbacks answered the same trade
+ * otherwise, with both answers. */
+static cJSON *call_differences_json(const struct la_live *lv, const int64_t *times)
+{
+	cJSON *a = cJSON_CreateArray();
+	char buf[21];
+
+	for (size_t i = 0; a && i < lv->n_call_at; i++) {
+		size_t t = lv->call_at[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(o, "bar", (double)t);
+		cJSON_AddStringToObject(o, "time", sa_time_format(times[t], buf));
+		cJSON_AddNumberToObject(o, "side", lv->record->side[t]);
+		cJSON_AddNumberToObject(o, "entry_bar", lv->record->entry[t]);
+		cJSON_AddItemToObject(o, "backtest", answer_json(lv->claimed, t));
+		cJSON_AddItemToObject(o, "live", answer_json(lv->record, t));
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
 cJSON *la_live_json(const struct la_live *lv, const int64_t *times)
 {
 	cJSON *o = cJSON_CreateObject(), *sig;
@@ -592,6 +682,11 @@ cJSON *la_live_json(const struct la_live *lv, const int64_t *times)
 	if (lv->record) {
 		cJSON_AddItemToObject(o, "calls", calls_json(lv->record));
 		cJSON_AddNumberToObject(o, "calls_fee_bps", lv->record->fee_bps);
+	}
+	if (lv->claimed) {
+		cJSON_AddItemToObject(o, "claimed_calls", calls_json(lv->claimed));
+		cJSON_AddNumberToObject(o, "call_leaks", (double)lv->call_leaks);
+		cJSON_AddItemToObject(o, "call_differences", call_differences_json(lv, times));
 	}
 	return o;
 }
@@ -641,6 +736,39 @@ static char *live_sentence(const struct la_live *lv, const int64_t *times, char 
 		      "as a live bot would, and each agreed with the backtest.%s ", lv->n, raised);
 }
 
+/* One run's answer at bar t in words, into buf. Returns buf. */
+static char *answer_words(const struct sbx_calls *c, size_t t, char *buf, size_t len)
+{
+	char stop[64] = "no stop";
+
+	if (!isnan(c->stop[t]))
+		sa_fmt(stop, sizeof stop, "a stop at %.6g", c->stop[t]);
+	if (c->exit[t])
+		return sa_fmt(buf, len, "%s and an exit (%s)", stop, c->name[t][0] ? c->name[t] : "custom_exit");
+	return sa_fmt(buf, len, "%s and no exit", stop);
+}
+
+/* The callbacks' sentence when the claimed run's answered a trade otherwise than the live
+ * run's, else "". Returns buf. */
+static char *calls_sentence(const struct la_live *lv, const int64_t *times, char *buf, size_t len)
+{
+	char when[21], claimed[96], live[96], more[96] = "";
+	size_t t;
+
+	buf[0] = '\0';
+	if (lv->call_leaks == 0 || lv->n_call_at == 0)
+		return buf;
+	t = lv->call_at[0];
+	if (lv->n_call_at > 1)
+		sa_fmt(more, sizeof more, " (then at bar %zu%s)", lv->call_at[1], lv->n_call_at > 2 ? " and on" : "");
+	return sa_fmt(buf, len, "Asked about the same open trade at the same bar, the strategy's callbacks "
+		      "answered otherwise in its backtest (indicators analysed once over the whole history) "
+		      "than with only the past, on %zu bar%s: at bar %zu (%s) the backtest's answer was %s, "
+		      "while with only the past it was %s%s. ", lv->call_leaks, lv->call_leaks == 1 ? "" : "s", t,
+		      sa_time_format(times[t], when), answer_words(lv->claimed, t, claimed, sizeof claimed),
+		      answer_words(lv->record, t, live, sizeof live), more);
+}
+
 /* Sets res's key to item, replacing the one there. */
 static void set_item(cJSON *res, const char *key, cJSON *item)
 {
@@ -652,7 +780,7 @@ static void set_item(cJSON *res, const char *key, cJSON *item)
 
 void la_live_merge(cJSON *res, const struct la_live *lv, const int64_t *times)
 {
-	char text[1024], both[4096];
+	char text[1024], calls[640], both[4096];
 	const char *expl = sa_json_str(res, "explanation", "");
 
 	if (!lv->ran)
@@ -670,7 +798,8 @@ void la_live_merge(cJSON *res, const struct la_live *lv, const int64_t *times)
 	/* The live replay is the check: when it decided every bar (or sampled what its budget left),
 	 * the truncated runs confirm it, and a budget that cut them short leaves nothing unchecked. */
 	set_item(res, "complete", la_live_complete(lv) ? cJSON_CreateTrue() : cJSON_CreateFalse());
-	snprintf(both, sizeof both, "%s%s", live_sentence(lv, times, text, sizeof text), expl);
+	snprintf(both, sizeof both, "%s%s%s", calls_sentence(lv, times, calls, sizeof calls),
+		 live_sentence(lv, times, text, sizeof text), expl);
 	set_item(res, "explanation", cJSON_CreateString(both));
 	cJSON_AddItemToObject(res, "live", la_live_json(lv, times));
 }
@@ -678,6 +807,7 @@ void la_live_merge(cJSON *res, const struct la_live *lv, const int64_t *times)
 void la_live_release(struct la_live *lv)
 {
 	sbx_calls_free(lv->record);
+	sbx_calls_free(lv->claimed);
 	free(lv->sig);
 	free(lv->state);
 	free(lv->raised_at);

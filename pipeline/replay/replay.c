@@ -125,7 +125,7 @@ struct loaded {
 	struct rp_exits exits;
 	struct da_ohlcv data;
 	int8_t *signals, *live;
-	struct rp_calls_read calls;
+	struct rp_calls_read calls, claimed;
 	struct da_tags tags;
 	struct da_tradelog log;
 	char cfg_err[512], data_err[512], sig_err[512], log_err[512], live_err[512];
@@ -186,6 +186,30 @@ static void load_exits(struct loaded *L, const char *path)
 	L->in.exits = NULL;
 }
 
+/* The claimed run's callbacks' answers (lookahead.json "live"."claimed_calls", the rows of
+ * "calls"), read as "calls" are through a view that names them so, into L->claimed. Returns 0
+ * (none, or read), or -1 with L->live_err. */
+static int load_claimed(struct loaded *L)
+{
+	const cJSON *live = cJSON_GetObjectItemCaseSensitive(L->lookahead, "live");
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(live, "claimed_calls");
+	const cJSON *fee = cJSON_GetObjectItemCaseSensitive(live, "calls_fee_bps");
+	cJSON *view = cJSON_CreateObject(), *v = cJSON_AddObjectToObject(view, "live");
+	int rc = 0;
+
+	if (rows && v && (!cJSON_AddItemReferenceToObject(v, "calls", (cJSON *)rows) ||
+			  !cJSON_AddItemReferenceToObject(v, "calls_fee_bps", (cJSON *)fee)))
+		rc = -1;
+	if (rc == 0 && rows && rp_read_calls(view, L->data.n, &L->claimed, L->live_err, sizeof(L->live_err)) == 1)
+		L->in.claimed_calls = &L->claimed.rc;
+	else if (rc == 0 && rows)
+		rc = -1;
+	cJSON_Delete(view);
+	if (rc < 0 && !L->live_err[0])
+		sa_fmt(L->live_err, sizeof(L->live_err), "out of memory reading lookahead.json live.claimed_calls");
+	return rc;
+}
+
 /* The live decisions, when lookahead.json was given and there are signals to set them against. */
 static void load_live(struct loaded *L, const char *path)
 {
@@ -201,6 +225,8 @@ static void load_live(struct loaded *L, const char *path)
 	case 1:
 		L->in.calls = &L->calls.rc;
 		L->in.calls_fee_bps = L->calls.fee_bps;
+		if (load_claimed(L) < 0)
+			L->in.live_state = DA_LIVE_ERROR;
 		break;
 	case -1:
 		L->in.live_state = DA_LIVE_ERROR;
@@ -259,6 +285,7 @@ static void release_all(struct loaded *L)
 	free(L->signals);
 	free(L->live);
 	rp_calls_read_release(&L->calls);
+	rp_calls_read_release(&L->claimed);
 	da_tags_release(&L->tags);
 	da_tradelog_release(&L->log);
 }

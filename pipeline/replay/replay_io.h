@@ -49,6 +49,9 @@ struct rpl_inputs {
 					   * run gave (lookahead.json "live"."calls"), replayed with the
 					   * live decisions only; NULL when none */
 	double calls_fee_bps;             /* the fee a side those trades were sent with */
+	const struct rp_calls *claimed_calls;  /* and the answers the claimed run gave (its
+					   * backtest, "live"."claimed_calls"), replayed with the
+					   * backtest's signals; NULL when none */
 	const struct da_tradelog *log;    /* NULL when not uploaded or not loadable */
 	const char *log_err;
 	double reconcile_bps;             /* knob RECONCILE_BPS: the largest gap per trade */

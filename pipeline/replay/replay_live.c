@@ -40,9 +40,18 @@ int rpl_replay_scored(const struct rpl_inputs *in, struct rp_result *r, struct r
 	live.calls = in->calls;  /* the callbacks answered the live run's trades alone */
 	if (rp_replay(in->data, in->live, &live, r) < 0)
 		return -1;
-	if (rp_replay(in->data, in->signals, in->costs, backtest) < 0) {
+	live.calls = in->claimed_calls;  /* the backtest the author saw, its callbacks called */
+	if (rp_replay(in->data, in->signals, in->claimed_calls ? &live : in->costs, backtest) < 0) {
 		rp_result_release(r);
 		return -1;
+	}
+	if (in->claimed_calls && backtest->calls_mismatch) {
+		/* answers asked for another trade than these signals hold: not the backtest's */
+		rp_result_release(backtest);
+		if (rp_replay(in->data, in->signals, in->costs, backtest) < 0) {
+			rp_result_release(r);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -1,8 +1,9 @@
 /* sbi_child.c - one run, inside its own namespaces: the ordered lockdown recipe, then the
- * upload. */
+ * upload (a live run's loop is sbi_live.c). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "sbi_child.h"
 #include "sbi_zygote.h"
 #include "sbi_prefix.h"
 #include "sbi_hook.h"
@@ -39,11 +40,9 @@ enum {
 	RUN_NOFILE_MIN = 16,  /* floor under the NOFILE knob: stdio, the five channels, imports */
 };
 
-/* A live run has begun its stream of decisions (SBX_TAG_LIVE sent): a tagged result after it
- * must first stop the stream (the number SBX_LIVE_STOP). */
-static bool live_streaming;
+bool sbi_child_streaming;
 
-static void put_raw(const void *buf, size_t len)
+void sbi_child_put_raw(const void *buf, size_t len)
 {
 	const char *p = buf;
 
@@ -60,19 +59,19 @@ static void put_raw(const void *buf, size_t len)
 
 static void put_result(char tag, const void *buf, size_t len)
 {
-	if (live_streaming) {
+	if (sbi_child_streaming) {
 		char stop[SBX_LIVE_ANSWER_BYTES] = { 0 };
 		uint32_t seq = SBX_LIVE_STOP;
 
 		memcpy(stop, &seq, sizeof seq);
-		put_raw(stop, sizeof stop);
+		sbi_child_put_raw(stop, sizeof stop);
 	}
-	put_raw(&tag, 1);
-	put_raw(buf, len);
+	sbi_child_put_raw(&tag, 1);
+	sbi_child_put_raw(buf, len);
 }
 
 /* Reports why setup failed and exits; the upload has not been loaded. */
-static noreturn void setup_fail(const char *step, const char *why)
+noreturn void sbi_child_setup_fail(const char *step, const char *why)
 {
 	char msg[512];
 	int len = snprintf(msg, sizeof msg, "sandbox setup failed at %s: %s", step, why);
@@ -82,7 +81,7 @@ static noreturn void setup_fail(const char *step, const char *why)
 
 /* Reads exactly len bytes of descriptor 0. Returns 1, or 0 at its end (for a live run: the
  * driver has no further bar, or hung up mid-bar; either way there is nothing more to decide). */
-static int read_feed(char *p, size_t len)
+int sbi_child_read_feed(char *p, size_t len)
 {
 	size_t got = 0;
 
@@ -100,14 +99,14 @@ static int read_feed(char *p, size_t len)
 /* Reads exactly len bytes of descriptor 0 into p, or fails the setup. */
 static void read_exact(char *p, size_t len)
 {
-	if (!read_feed(p, len))
-		setup_fail("read parameters", "short data pipe");
+	if (!sbi_child_read_feed(p, len))
+		sbi_child_setup_fail("read parameters", "short data pipe");
 }
 
 /* The keyword arguments behind the bars: JSON text parsed by the json module (trusted code,
  * before the upload exists), so they arrive as plain data. A new reference to a dict with str
  * keys, or NULL when there are none. */
-static PyObject *read_params(void)
+PyObject *sbi_child_read_params(void)
 {
 	uint32_t len = 0;
 	PyObject *text, *json, *d;
@@ -116,10 +115,10 @@ static PyObject *read_params(void)
 	if (len == 0)
 		return NULL;
 	if (len > SBX_PARAMS_MAX)
-		setup_fail("read parameters", "too long");
+		sbi_child_setup_fail("read parameters", "too long");
 	text = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)len);
 	if (!text)
-		setup_fail("read parameters", "out of memory");
+		sbi_child_setup_fail("read parameters", "out of memory");
 	read_exact(PyBytes_AS_STRING(text), len);
 	json = PyImport_ImportModule("json");
 	d = json ? PyObject_CallMethod(json, "loads", "O", text) : NULL;
@@ -127,7 +126,7 @@ static PyObject *read_params(void)
 	Py_DECREF(text);
 	if (!d || !PyDict_Check(d)) {
 		PyErr_Clear();
-		setup_fail("read parameters", "not a JSON object");
+		sbi_child_setup_fail("read parameters", "not a JSON object");
 	}
 	{
 		PyObject *key, *val;
@@ -135,7 +134,7 @@ static PyObject *read_params(void)
 
 		while (PyDict_Next(d, &pos, &key, &val))
 			if (!PyUnicode_Check(key))
-				setup_fail("read parameters", "a key is not a string");
+				sbi_child_setup_fail("read parameters", "a key is not a string");
 	}
 	return d;
 }
@@ -149,7 +148,7 @@ static void step_env(void)
 	env = os ? PyObject_GetAttrString(os, "environ") : NULL;
 	r = env ? PyObject_CallMethod(env, "clear", NULL) : NULL;
 	if (!r)
-		setup_fail("clear environment", "os.environ.clear failed");
+		sbi_child_setup_fail("clear environment", "os.environ.clear failed");
 	Py_DECREF(r);
 	Py_DECREF(env);
 	Py_DECREF(os);
@@ -190,7 +189,7 @@ static void step_no_proc(void)
 	if (mount(SBX_SCRATCH, "/proc", NULL, MS_BIND, NULL) < 0 ||
 	    mount(NULL, "/proc", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  NULL) < 0)
-		setup_fail("cover /proc", strerror(errno));
+		sbi_child_setup_fail("cover /proc", strerror(errno));
 }
 
 /* Step 4: a fresh tmpfs per run, sized to the budget, owned by the run's uid, over the minimal
@@ -205,12 +204,12 @@ static void step_scratch(const struct sbi_zstate *z)
 	snprintf(opts, sizeof opts, "size=%dm,nr_inodes=4096,mode=0700,uid=%d,gid=%d",
 		 z->lim.scratch_mb, SBX_RUN_UID, SBX_RUN_UID);
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		setup_fail("scratch", strerror(errno));
+		sbi_child_setup_fail("scratch", strerror(errno));
 	step_no_proc();
 	if (mount("scratch", SBX_SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0)
-		setup_fail("scratch", strerror(errno));
+		sbi_child_setup_fail("scratch", strerror(errno));
 	if (chdir(SBX_SCRATCH) < 0)
-		setup_fail("scratch", strerror(errno));
+		sbi_child_setup_fail("scratch", strerror(errno));
 }
 
 /* Step 4b: the driver gets a descriptor of the scratch file system, the events channel's first
@@ -225,7 +224,7 @@ static void step_scratch_witness(void)
 	int fd = open(SBX_SCRATCH, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0)
-		setup_fail("scratch witness", strerror(errno));
+		sbi_child_setup_fail("scratch witness", strerror(errno));
 	memset(ctl, 0, sizeof ctl);
 	c = CMSG_FIRSTHDR(&mh);
 	c->cmsg_level = SOL_SOCKET;
@@ -233,7 +232,7 @@ static void step_scratch_witness(void)
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &fd, sizeof fd);
 	if (sendmsg(SBX_FD_EVENTS, &mh, MSG_NOSIGNAL) < 0)
-		setup_fail("scratch witness", strerror(errno));
+		sbi_child_setup_fail("scratch witness", strerror(errno));
 	close(fd);
 }
 
@@ -268,7 +267,7 @@ static void step_limits(const struct sbi_zstate *z)
 	const struct sa_rlimit *refused = NULL;
 
 	if (sa_rlimits_set(limits, sizeof limits / sizeof limits[0], &refused) < 0)
-		setup_fail(refused->name, strerror(errno));
+		sbi_child_setup_fail(refused->name, strerror(errno));
 }
 
 /* Step 6: drop to an unprivileged uid inside the namespace; switching away from uid 0 clears
@@ -277,16 +276,16 @@ static void step_identity(void)
 {
 	if (setgroups(0, NULL) < 0 || setresgid(SBX_RUN_UID, SBX_RUN_UID, SBX_RUN_UID) < 0 ||
 	    setresuid(SBX_RUN_UID, SBX_RUN_UID, SBX_RUN_UID) < 0)
-		setup_fail("drop identity", strerror(errno));
+		sbi_child_setup_fail("drop identity", strerror(errno));
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		setup_fail("drop identity", strerror(errno));
+		sbi_child_setup_fail("drop identity", strerror(errno));
 }
 
 /* Step 7: nothing exec'd later can gain privileges; Landlock and seccomp require it. */
 static void step_no_new_privs(void)
 {
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		setup_fail("no_new_privs", strerror(errno));
+		sbi_child_setup_fail("no_new_privs", strerror(errno));
 }
 
 /* Step 8: the file system as the upload will see it. */
@@ -294,7 +293,7 @@ static void step_landlock(const struct sbi_zstate *z)
 {
 	char err[256];
 	if (sbi_landlock_apply(z->roots, z->n_roots, SBX_SCRATCH, err, sizeof err) < 0)
-		setup_fail("landlock", err);
+		sbi_child_setup_fail("landlock", err);
 }
 
 /* Async-signal-safe: a file grew past the scratch budget; the write fails with EFBIG. */
@@ -318,9 +317,9 @@ static void step_seccomp(const struct sbi_zstate *z)
 	sa.sa_handler = on_sigxfsz;
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGXFSZ, &sa, NULL) < 0)
-		setup_fail("seccomp", strerror(errno));
+		sbi_child_setup_fail("seccomp", strerror(errno));
 	if (sbi_seccomp_install(&z->filter, SBX_FD_EVENTS, (unsigned long)z->lim.mem_mb << 20) < 0)
-		setup_fail("seccomp", strerror(errno));
+		sbi_child_setup_fail("seccomp", strerror(errno));
 }
 
 /* Step 10: the tripwire, armed from C so nothing in Python ran without it. The blocklisted
@@ -328,13 +327,13 @@ static void step_seccomp(const struct sbi_zstate *z)
 static void step_hook(const struct sbi_zstate *z)
 {
 	if (sbi_hook_purge_modules() < 0)
-		setup_fail("audit hook", "could not drop blocklisted modules from sys.modules");
+		sbi_child_setup_fail("audit hook", "could not drop blocklisted modules from sys.modules");
 	if (sbi_hook_install(SBX_FD_EVENTS, SBX_SCRATCH, z->roots, z->n_roots) < 0)
-		setup_fail("audit hook", "PySys_AddAuditHook failed");
+		sbi_child_setup_fail("audit hook", "PySys_AddAuditHook failed");
 }
 
 /* The upload's error, as text, and the tag it earns. */
-static noreturn void finish_error(const struct sbi_zstate *z)
+noreturn void sbi_child_finish_error(const struct sbi_zstate *z)
 {
 	PyObject *type, *val, *tb, *describe, *text;
 	const char *s;
@@ -365,9 +364,7 @@ static void flush_stdio(const struct sbi_zstate *z)
 	PyErr_Clear();
 }
 
-/* Whether the run's signals(df) is a framework class's (framework_signals): its values may also
- * carry events, up to SBX_SIGNAL_EVENTS_MAX (sbx_proto.h). */
-static bool framework_run;
+bool sbi_child_framework;
 
 /* A framework class's signals(df) (sbi_shims.h), borrowed from g, or NULL when the upload defines
  * none or no shim was loaded; a framework it cannot run ends the run with the shim's sentence. */
@@ -379,35 +376,35 @@ static PyObject *framework_signals(const struct sbi_zstate *z, PyObject *g)
 		return NULL;
 	fn = PyObject_CallOneArg(adapt, g);
 	if (!fn)
-		finish_error(z);
+		sbi_child_finish_error(z);
 	if (fn == Py_None) {
 		Py_DECREF(fn);
 		return NULL;
 	}
 	/* kept alive by g, which lives until the run exits */
 	if (PyDict_SetItemString(g, "__framework_signals__", fn) < 0)
-		finish_error(z);
+		sbi_child_finish_error(z);
 	Py_DECREF(fn);
-	framework_run = true;
+	sbi_child_framework = true;
 	return fn;
 }
 
 /* The upload run as a module in a fresh namespace that holds nothing but builtins, and its
  * signals(df) (or a framework class's, sbi_shims.h): borrowed from that namespace, which lives
  * until the run exits. A strategy with neither ends the run with the sentence that says so. */
-static PyObject *load_upload(const struct sbi_zstate *z)
+PyObject *sbi_child_load_upload(const struct sbi_zstate *z)
 {
 	PyObject *g = PyDict_New(), *code, *r, *fn;
 
 	if (!g || PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0 ||
 	    PyDict_SetItemString(g, "__name__", PyUnicode_FromString("strategy")) < 0)
-		finish_error(z);
+		sbi_child_finish_error(z);
 	code = Py_CompileString(z->src, "strategy.py", Py_file_input);
 	if (!code)
-		finish_error(z);
+		sbi_child_finish_error(z);
 	r = PyEval_EvalCode(code, g, g);
 	if (!r)
-		finish_error(z);
+		sbi_child_finish_error(z);
 	fn = PyDict_GetItemString(g, "signals");
 	if (!fn)
 		fn = framework_signals(z, g);
@@ -448,7 +445,7 @@ static uint32_t declared_search(void)
 static PyObject *tag_table(void)
 {
 	PyObject *mods = PySys_GetObject("modules");  /* borrowed */
-	PyObject *fw = framework_run && mods && PyDict_Check(mods) ?
+	PyObject *fw = sbi_child_framework && mods && PyDict_Check(mods) ?
 		       PyDict_GetItemString(mods, "sa_frameworks") : NULL;
 	PyObject *v = fw ? PyObject_GetAttrString(fw, "TAG_TABLE") : NULL;
 
@@ -491,12 +488,12 @@ static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject
 	PyObject *fn, *out = NULL, *conv, *idx, *tags;
 	uint32_t search;
 
-	fn = load_upload(moved_literals(z, params));
+	fn = sbi_child_load_upload(moved_literals(z, params));
 
 	/* Held before the upload runs: it may rebind df.index, not the bars' own index. */
 	idx = PyObject_GetAttrString(df, "index");
 	if (!idx)
-		finish_error(z);
+		sbi_child_finish_error(z);
 	if (params) {
 		PyObject *args = PyTuple_Pack(1, df);
 
@@ -506,7 +503,7 @@ static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject
 		out = PyObject_CallOneArg(fn, df);
 	}
 	if (!out)
-		finish_error(z);
+		sbi_child_finish_error(z);
 	/* Flushed first: sys.stdout may be the upload's object, and nothing of the upload runs
 	 * between the check of the values and their sending. */
 	flush_stdio(z);
@@ -516,16 +513,16 @@ static noreturn void step_run(const struct sbi_zstate *z, PyObject *df, PyObject
 	{
 		/* n int8 values (to_int8 checked the length), sent from the array's own buffer */
 		PyObject *b = PyObject_CallFunction(conv, "OnOO", out, (Py_ssize_t)n, idx,
-						    framework_run ? Py_True : Py_False);
+						    sbi_child_framework ? Py_True : Py_False);
 		Py_buffer v;
 
 		if (!b || PyObject_GetBuffer(b, &v, PyBUF_C_CONTIGUOUS) < 0)
-			finish_error(z);
+			sbi_child_finish_error(z);
 		put_result(SBX_TAG_RESULT, v.buf, (size_t)v.len);
 		if (tags && PyBytes_GET_SIZE(tags) > 0)
-			put_raw(PyBytes_AS_STRING(tags), (size_t)PyBytes_GET_SIZE(tags));
+			sbi_child_put_raw(PyBytes_AS_STRING(tags), (size_t)PyBytes_GET_SIZE(tags));
 		if (search)
-			put_raw(&search, sizeof search);
+			sbi_child_put_raw(&search, sizeof search);
 		PyBuffer_Release(&v);
 		Py_DECREF(b);
 	}
@@ -538,10 +535,10 @@ static void step_params(PyObject **params)
 {
 	int devnull;
 
-	*params = read_params();
+	*params = sbi_child_read_params();
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull < 0 || dup2(devnull, SBX_FD_PARAMS) < 0)
-		setup_fail("read parameters", strerror(errno));
+		sbi_child_setup_fail("read parameters", strerror(errno));
 	close(devnull);
 }
 
@@ -565,14 +562,13 @@ static PyObject *step_frame_cols(const struct sbi_zstate *z, char *cols, size_t 
 	Py_XDECREF(px);
 	if (!df) {
 		PyErr_Print();
-		setup_fail("build frame", "pandas could not build the DataFrame");
+		sbi_child_setup_fail("build frame", "pandas could not build the DataFrame");
 	}
 	return df;
 }
 
 static noreturn void lock_down_and_run(const struct sbi_zstate *z, PyObject *df, PyObject *params,
 					size_t n);
-static void lock_down(const struct sbi_zstate *z);
 
 void sbi_child_run_cols(const struct sbi_zstate *z, char *cols, size_t n)
 {
@@ -586,12 +582,12 @@ void sbi_child_run_cols(const struct sbi_zstate *z, char *cols, size_t n)
 /* Steps 3-11, the same for every run; params (or NULL) are the keyword arguments of signals(). */
 static void lock_down_and_run(const struct sbi_zstate *z, PyObject *df, PyObject *params, size_t n)
 {
-	lock_down(z);
+	sbi_child_lock_down(z);
 	step_run(z, df, params, n);
 }
 
 /* Steps 3-10, the same for every run, the live ones too. */
-static void lock_down(const struct sbi_zstate *z)
+void sbi_child_lock_down(const struct sbi_zstate *z)
 {
 	step_env();
 	step_scratch(z);
@@ -604,296 +600,3 @@ static void lock_down(const struct sbi_zstate *z)
 	step_hook(z);
 }
 
-/* The live replay (sbx_proto.h): descriptor 0 stays the driver's, bringing one bar after each
- * answer. */
-
-/* Whether the driver sends the trade it holds before each bar (SBX_LIVE_CALLS). */
-static bool live_calls;
-
-/* Step 1 of a live run: the keyword arguments and the window; descriptor 0 is kept. */
-static size_t step_live_params(PyObject **params)
-{
-	uint32_t window = 0;
-
-	*params = read_params();
-	read_exact((char *)&window, sizeof window);
-	live_calls = window & SBX_LIVE_CALLS;
-	window &= ~SBX_LIVE_CALLS;
-	if (window == 0 || window > SBX_LIVE_WINDOW_MAX)
-		setup_fail("read parameters", "a live window out of range");
-	return window;
-}
-
-/* A live run's bars: SBX_BAR_COLUMNS columns of cap values each, one after another in one
- * allocation of its own (the data zygote's reservation is unmapped: a run maps nothing it was
- * not sent), doubled when full. */
-struct live_cols {
-	char *p;
-	size_t cap;
-};
-
-/* Moves the n bars of the data zygote's columns into lc, with room for as many again, and
- * unmaps the columns. */
-static void live_cols_take(struct live_cols *lc, char *cols, size_t n)
-{
-	size_t col = SBX_PREFIX_CAP * SBX_VALUE_BYTES;
-
-	lc->cap = n < 2048 ? 4096 : 2 * n;
-	lc->p = calloc(SBX_BAR_COLUMNS * lc->cap, SBX_VALUE_BYTES);
-	if (!lc->p)
-		setup_fail("live columns", "out of memory");
-	for (size_t c = 0; c < SBX_BAR_COLUMNS; c++)
-		memcpy(lc->p + c * lc->cap * SBX_VALUE_BYTES, cols + c * col, n * SBX_VALUE_BYTES);
-	if (munmap(cols, SBX_PREFIX_RESERVE) < 0)
-		setup_fail("live columns", strerror(errno));
-}
-
-/* Room for bar n: doubles lc when it is full. Returns 0, or -1 out of memory. */
-static int live_cols_room(struct live_cols *lc, size_t n)
-{
-	size_t cap = 2 * lc->cap;
-	char *p;
-
-	if (n < lc->cap)
-		return 0;
-	if (!(p = calloc(SBX_BAR_COLUMNS * cap, SBX_VALUE_BYTES)))
-		return -1;
-	for (size_t c = 0; c < SBX_BAR_COLUMNS; c++)
-		memcpy(p + c * cap * SBX_VALUE_BYTES, lc->p + c * lc->cap * SBX_VALUE_BYTES, n * SBX_VALUE_BYTES);
-	free(lc->p);
-	lc->p = p;
-	lc->cap = cap;
-	return 0;
-}
-
-/* The frame of the last bars up to bar n (at most window of them), a copy of its own
- * (sa_helpers.build_live), so what a call writes into its frame never reaches the columns or the
- * next call's frame. A new reference, or NULL with the exception set. */
-static PyObject *live_frame(const struct sbi_zstate *z, const struct live_cols *lc, size_t n, size_t window)
-{
-	char *cols = lc->p;
-	size_t gap = lc->cap * SBX_VALUE_BYTES, lo = n > window ? n - window : 0, m = n - lo;
-	PyObject *build = PyDict_GetItemString(z->helpers, "build_live");
-	PyObject *t = PyMemoryView_FromMemory(cols + lo * SBX_VALUE_BYTES, (Py_ssize_t)(m * SBX_VALUE_BYTES),
-					      PyBUF_READ);
-	PyObject *px = PyMemoryView_FromMemory(cols + gap + lo * SBX_VALUE_BYTES,
-					       (Py_ssize_t)(4 * gap + m * SBX_VALUE_BYTES), PyBUF_READ);
-	PyObject *df = build && t && px ?
-		PyObject_CallFunction(build, "OOnn", t, px, (Py_ssize_t)m, (Py_ssize_t)lc->cap) : NULL;
-
-	Py_XDECREF(t);
-	Py_XDECREF(px);
-	return df;
-}
-
-/* Appends one bar of the feed (time in seconds, then the five prices and volume) as bar n of the
- * columns, the time in nanoseconds as the data zygote holds it. */
-static void live_append(const struct live_cols *lc, size_t n, const char *bar)
-{
-	int64_t t;
-
-	memcpy(&t, bar, sizeof t);
-	if (__builtin_mul_overflow(t, (int64_t)1000000000, &t))
-		t = INT64_MIN;
-	memcpy(lc->p + n * SBX_VALUE_BYTES, &t, sizeof t);
-	for (size_t c = 1; c < SBX_BAR_COLUMNS; c++)
-		memcpy(lc->p + (c * lc->cap + n) * SBX_VALUE_BYTES, bar + c * SBX_VALUE_BYTES, SBX_VALUE_BYTES);
-}
-
-/* signals() on one frame, its whole output checked by to_int8 as a full run's is: the newest
- * bar's value, or SBX_LIVE_RAISED when the upload raised or gave a bad output for this bar (a
- * live bot whose strategy fails at a bar takes no position on it and goes on to the next). */
-static int8_t live_value(const struct sbi_zstate *z, PyObject *fn, PyObject *params, PyObject *flush,
-			 PyObject *df, PyObject *idx, Py_ssize_t m)
-{
-	PyObject *out, *b, *r;
-	Py_buffer v;
-	int8_t val = SBX_LIVE_RAISED;
-
-	if (params) {
-		PyObject *args = PyTuple_Pack(1, df);
-
-		out = args ? PyObject_Call(fn, args, params) : NULL;
-		Py_XDECREF(args);
-	} else {
-		out = PyObject_CallOneArg(fn, df);
-	}
-	r = PyEval_EvalCode(flush, z->helpers, z->helpers);
-	Py_XDECREF(r);
-	if (!out) {
-		PyErr_Clear();
-		return val;
-	}
-	b = PyObject_CallFunction(PyDict_GetItemString(z->helpers, "to_int8"), "OnOO", out, m, idx,
-				  framework_run ? Py_True : Py_False);
-	if (b && PyObject_GetBuffer(b, &v, PyBUF_C_CONTIGUOUS) == 0) {
-		if (v.len == m)
-			val = ((const int8_t *)v.buf)[m - 1];
-		PyBuffer_Release(&v);
-	}
-	PyErr_Clear();
-	Py_XDECREF(b);
-	Py_DECREF(out);
-	return val;
-}
-
-/* One decision: the frame of the last bars up to bar n, the upload's value for its newest bar,
- * answered with its number. Ends the run (finish_error) only when the frame cannot be built. */
-static void live_decide(const struct sbi_zstate *z, PyObject *fn, PyObject *params, PyObject *flush,
-			const struct live_cols *lc, size_t n, size_t window, uint32_t seq)
-{
-	PyObject *df = live_frame(z, lc, n, window), *idx;
-	Py_ssize_t m;
-	char ans[SBX_LIVE_ANSWER_BYTES];
-
-	if (!df)
-		finish_error(z);
-	idx = PyObject_GetAttrString(df, "index");
-	m = idx ? PyObject_Length(idx) : -1;
-	if (m < 1)
-		finish_error(z);
-	memcpy(ans, &seq, sizeof seq);
-	ans[sizeof seq] = (char)live_value(z, fn, params, flush, df, idx, m);
-	Py_DECREF(idx);
-	Py_DECREF(df);
-	put_raw(ans, sizeof ans);
-}
-
-/* Step 11 of a live run: the upload loaded once, then a decision for each bar as it comes. */
-static noreturn void step_run_live(const struct sbi_zstate *z, struct live_cols *lc, size_t n, size_t window,
-				   PyObject *params)
-{
-	PyObject *fn, *flush;
-	static const char tag = SBX_TAG_LIVE;
-	char bar[SBX_LIVE_BAR_BYTES];
-
-	flush = Py_CompileString("sys.stdout.flush()\nsys.stderr.flush()\n", "<flush>", Py_file_input);
-	if (!flush)
-		finish_error(z);
-	fn = load_upload(z);
-	put_raw(&tag, 1);
-	live_streaming = true;
-	for (uint32_t seq = 0;; seq++) {
-		live_decide(z, fn, params, flush, lc, n, window, seq);
-		if (!read_feed(bar, sizeof bar))
-			break;
-		if (live_cols_room(lc, n) < 0) {
-			PyErr_NoMemory();
-			finish_error(z);
-		}
-		live_append(lc, n++, bar);
-	}
-	_exit(SBX_EXIT_DONE);
-}
-
-/* The framework shim (sa_frameworks), borrowed from sys.modules, or NULL when none was loaded. */
-static PyObject *shim_module(void)
-{
-	PyObject *mods = PySys_GetObject("modules");
-
-	return mods && PyDict_Check(mods) ? PyDict_GetItemString(mods, "sa_frameworks") : NULL;
-}
-
-/* The callbacks' answer (sbx_proto.h, SBX_LIVE_CALL_BYTES) to the trade state st, from the shim
- * (sa_frameworks.answer_calls) on the frame of the last decision, into call. A shim that cannot
- * answer ends the run with its sentence. */
-static void live_call(const struct sbi_zstate *z, const char *st, char *call)
-{
-	PyObject *fw = shim_module();
-	PyObject *b = fw ? PyObject_CallMethod(fw, "answer_calls", "y#", st, (Py_ssize_t)SBX_LIVE_TRADE_BYTES) : NULL;
-
-	if (!b)
-		finish_error(z);
-	if (!PyBytes_Check(b) || PyBytes_Size(b) != SBX_LIVE_CALL_BYTES) {
-		PyErr_SetString(PyExc_RuntimeError, "the callbacks gave an answer of the wrong size");
-		finish_error(z);
-	}
-	memcpy(call, PyBytes_AsString(b), SBX_LIVE_CALL_BYTES);
-	Py_DECREF(b);
-}
-
-/* One decision of a run with callbacks: the number, the callbacks' answer for the bar (call),
- * then the value, as live_decide's. */
-static void live_decide_calls(const struct sbi_zstate *z, PyObject *fn, PyObject *params, PyObject *flush,
-			      const struct live_cols *lc, size_t n, size_t window, uint32_t seq,
-			      const char *call)
-{
-	PyObject *df = live_frame(z, lc, n, window), *idx;
-	Py_ssize_t m;
-	char ans[SBX_LIVE_ANSWER_BYTES + SBX_LIVE_CALL_BYTES];
-
-	if (!df)
-		finish_error(z);
-	idx = PyObject_GetAttrString(df, "index");
-	m = idx ? PyObject_Length(idx) : -1;
-	if (m < 1)
-		finish_error(z);
-	memcpy(ans, &seq, sizeof seq);
-	memcpy(ans + sizeof seq, call, SBX_LIVE_CALL_BYTES);
-	ans[sizeof ans - 1] = (char)live_value(z, fn, params, flush, df, idx, m);
-	Py_DECREF(idx);
-	Py_DECREF(df);
-	put_raw(ans, sizeof ans);
-}
-
-/* Step 11 of a live run whose driver holds the trade (SBX_LIVE_CALLS): before each bar the trade
- * state, answered by the callbacks on the frame up to the bar before, then the bar and its
- * decision. */
-static noreturn void step_run_live_calls(const struct sbi_zstate *z, struct live_cols *lc, size_t n,
-					 size_t window, PyObject *params)
-{
-	PyObject *fn, *flush, *fw = shim_module();
-	static const char tag = SBX_TAG_LIVE;
-	char bar[SBX_LIVE_BAR_BYTES], st[SBX_LIVE_TRADE_BYTES], call[SBX_LIVE_CALL_BYTES] = { 0 };
-
-	flush = Py_CompileString("sys.stdout.flush()\nsys.stderr.flush()\n", "<flush>", Py_file_input);
-	if (!fw)
-		PyErr_SetString(PyExc_RuntimeError, "the trade's callbacks were asked of a run without "
-				"a framework class");
-	if (!flush || !fw || PyObject_SetAttrString(fw, "CALLS", Py_True) < 0)
-		finish_error(z);
-	fn = load_upload(z);
-	put_raw(&tag, 1);
-	live_streaming = true;
-	for (uint32_t seq = 0;; seq++) {
-		live_decide_calls(z, fn, params, flush, lc, n, window, seq, call);
-		if (!read_feed(st, sizeof st))
-			break;
-		live_call(z, st, call);
-		if (!read_feed(bar, sizeof bar))
-			break;
-		if (live_cols_room(lc, n) < 0) {
-			PyErr_NoMemory();
-			finish_error(z);
-		}
-		live_append(lc, n++, bar);
-	}
-	_exit(SBX_EXIT_DONE);
-}
-
-/* Tells the framework shim, when one is loaded, that this run is a live one (sa_frameworks.LIVE),
- * before the upload exists. */
-static void mark_live_shim(void)
-{
-	PyObject *fw = shim_module();
-
-	if (fw && PyObject_SetAttrString(fw, "LIVE", Py_True) < 0)
-		PyErr_Clear();
-}
-
-void sbi_child_run_live(const struct sbi_zstate *z, char *cols, size_t n)
-{
-	struct sbi_zstate live = *z;
-	struct live_cols lc;
-	PyObject *params;
-	size_t window = step_live_params(&params);
-
-	live_cols_take(&lc, cols, n);
-	mark_live_shim();
-	/* Many bars, each held to the wall clock by the driver: the CPU limit is the whole run's. */
-	live.lim.cpu_s = SBX_LIVE_CPU_S;
-	lock_down(&live);
-	if (live_calls)
-		step_run_live_calls(&live, &lc, n, window, params);
-	step_run_live(&live, &lc, n, window, params);
-}

@@ -4,6 +4,7 @@
 #include <Python.h>
 
 #include "sbi_prefix.h"
+#include "sbi_live.h"
 #include "sbi_arena.h"
 
 #include <errno.h>
@@ -104,7 +105,7 @@ static noreturn void run_main(struct prefix *p, const int fds[SBX_RUN_FDS], bool
 	syscall(SYS_close_range, SBX_RUN_FDS, ~0U, 0);
 	if (live) {
 		sbi_heap_align();
-		sbi_child_run_live(p->z, p->cols, p->have);
+		sbi_live_run(p->z, p->cols, p->have);
 	}
 	for (size_t c = 0; c < SBX_BAR_COLUMNS; c++)
 		if (munmap(p->cols + c * col + keep, col - keep) < 0)

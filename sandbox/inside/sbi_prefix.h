@@ -22,13 +22,6 @@ int sbi_prefix_start(const struct sbi_zstate *z, int chan, pid_t *pid, int *pidf
  * recipe in sbi_child.c follows. Every run is one of these. Never returns. */
 noreturn void sbi_child_run_cols(const struct sbi_zstate *z, char *cols, size_t n);
 
-/* A live run forked from the data zygote (sbx_proto.h, the live replay): cols holds its first
- * n bars as sbi_child_run_cols' do, moved into columns of the run's own (the reservation
- * unmapped) that grow as bars come; descriptor 0 brings the keyword
- * arguments, the window, then one bar after each answer. The same recipe, then a loop that
- * calls signals() on the last window bars and answers for the newest. Never returns. */
-noreturn void sbi_child_run_live(const struct sbi_zstate *z, char *cols, size_t n);
-
 /* The zygote's reply to the driver (sbx_rep), with pass_fd attached when >= 0. */
 void sbi_zygote_reply(int ctrl, uint32_t id, int kind, int wstatus, int64_t cpu_ms, int err, int pass_fd);
 

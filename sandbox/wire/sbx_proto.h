@@ -69,6 +69,13 @@
  * answer (the bar held at the fork, no trade sent before it) carries zero call bytes. A stream's
  * stop (SBX_LIVE_STOP) is its number and one byte, as in any live run. */
 #define SBX_LIVE_CALLS 0x80000000u
+/* The claimed run: the same wire, answered by the backtest the author saw. Forked holding every
+ * bar it is asked about, the run calls signals() once on them all (a framework class's
+ * indicators analysed once over the whole history, as freqtrade's backtest does), and answers
+ * decision k with that call's value at held bar k; with SBX_LIVE_CALLS its callbacks answer each
+ * trade state on that frame cut before the bar (freqtrade's dataprovider in its backtest). The
+ * bars sent after the fork are read and set aside. Asked by this bit in the window word. */
+#define SBX_LIVE_CLAIMED 0x40000000u
 enum {
 	SBX_ASK_EXIT = 1,  /* custom_exit: no effective exit signal of the trade's side */
 	SBX_ASK_STOP = 2,  /* custom_stoploss: the stop is not yet at the bar's worst price */

@@ -16,12 +16,14 @@ cat >"$TMP/config.json" <<'EOF'
  "limits": {"wall_s": 4, "cpu_s": 20, "mem_mb": 1024, "scratch_mb": 16, "nofile": 64}}
 EOF
 
-# audit FILE NAME: the full run, then the look-ahead stage with its live replay
+# audit FILE NAME: the full run, then the look-ahead stage with its live replay (given
+# inspect.json, as make audit gives it: a class's callbacks are named there)
 audit() {
+	"$BIN/inspect" --strategy "$1" -o "$TMP/$2.inspect.json" 2>/dev/null
 	"$SBX" --strategy "$1" --data "$DATA" --config "$TMP/config.json" --jobs 2 \
 		-o "$TMP/$2.run.json" --events "$TMP/$2.events.jsonl" >/dev/null 2>&1
-	timeout 300 "$LA" --strategy "$1" --run "$TMP/$2.run.json" --data "$DATA" --config "$TMP/config.json" \
-		--jobs 2 -o "$TMP/$2.la.json" 2>/dev/null
+	timeout 300 "$LA" --strategy "$1" --run "$TMP/$2.run.json" --inspect "$TMP/$2.inspect.json" \
+		--data "$DATA" --config "$TMP/config.json" --jobs 2 -o "$TMP/$2.la.json" 2>/dev/null
 }
 
 # live FILE FIELD: a field of lookahead.json's live object, a failure's as failures.0.status

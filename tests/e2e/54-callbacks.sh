@@ -59,6 +59,17 @@ sed 's/trade.open_date_utc).total_seconds()/trade.open_date_utc).total_seconds()
 expect_eq "ft_replay.py refuses a trade attribute it does not model, by name" \
 	"3 refused: trade.funding_fees in a callback" "$? $(cat "$TMP/cb_attr.out")"
 
+# --- which class is a callback class: inspect.json's strategy.callbacks, the defs of the class
+# body (a name in a comment or a string, or a def outside the class, is none)
+"$BIN/inspect" --strategy $S/ft_cb_exit.py -o "$TMP/ins_exit.json" 2>/dev/null
+"$BIN/inspect" --strategy $S/ft_peek_cb_stop.py -o "$TMP/ins_stop.json" 2>/dev/null
+{ sed 's/    def custom_exit(/    def other_exit(/' $S/ft_cb_exit.py
+  printf '\n# def custom_stoploss(self)\nNOTE = "def custom_exit("\n\ndef custom_exit():\n    return None\n'; } >"$TMP/nocb.py"
+"$BIN/inspect" --strategy "$TMP/nocb.py" -o "$TMP/ins_nocb.json" 2>/dev/null
+expect_eq "inspect.json names the callbacks the class body defines, and none for a name outside it" \
+	'["custom_exit"] ["custom_stoploss"] []' \
+	"$(jget "$TMP/ins_exit.json" strategy.callbacks | tr -d ' ') $(jget "$TMP/ins_stop.json" strategy.callbacks | tr -d ' ') $(jget "$TMP/ins_nocb.json" strategy.callbacks | tr -d ' ')"
+
 # --- the audit's trades (make audit's trades.csv) against freqtrade's
 P=e2e54
 trap 'rm -rf "$TMP" out/${P}_*' EXIT
@@ -94,10 +105,48 @@ for f in ft_cb_stop_psar_nofill ft_cb_stop_open_nofill ft_cb_exit; do
 		continue
 	fi
 	expect_eq "$f: the audit charges 10 bp a side" 10 "$(jget $O/replay.json costs.fee_bps)"
+	# the backtest the author saw answers the same trades: its callbacks, asked on the frame
+	# analysed once over the whole history, answer as the live run's did on only the past
+	expect_eq "$f: the claimed run's callbacks answer each trade as the live run's (no call leak, clean)" \
+		"0 true true" "$(jget $O/lookahead.json live.call_leaks) $(jget $O/lookahead.json clean) \
+$("$PY" -c 'import json,sys; l=json.load(open(sys.argv[1]))["live"]; print(str(len(l["claimed_calls"]) > 100).lower())' $O/lookahead.json)"
 	what="$f at 10 bp a side: the audit's trades are freqtrade's, entry for entry (time, side, exit candle, exit reason, tag)"
 	if "$PY" tests/frameworks/ft_replay.py --fee 0.001 "$src" $C $O/trades.csv >"$TMP/$f.compare" 2>&1; then
 		ok "$what"
 	else not_ok "$what" "$(head -n 6 "$TMP/$f.compare")"; fi
+done
+
+# callbacks that peek, as freqtrade's backtest lets them (its indicators analysed once over the
+# whole history): a custom_exit that reads the next candles of the frame populate_indicators was
+# given, a custom_stoploss that reads a centred rolling mean. Their signals never peek, so only
+# the claimed run's callbacks, set beside the live run's bar by bar, can find them.
+for f in ft_peek_cb_exit ft_peek_cb_stop; do
+	O=out/${P}_$f
+	if ! audit $S/$f.py $f || [ ! -f $O/verdict.json ]; then
+		not_ok "$f: make audit exits 0" "$(tail -n 5 "$TMP/$f.audit.log")"
+		continue
+	fi
+	expect_eq "$f: its signals agree with the live run's, its callbacks do not: REJECTED_LOOKAHEAD" \
+		"0 REJECTED_LOOKAHEAD false" "$(jget $O/lookahead.json mismatch_count) $(jget $O/verdict.json verdict) $(jget $O/lookahead.json clean)"
+	check "$f: lookahead.json names the first bars with both answers, and its explanation says them" \
+		"$PY" - $O/lookahead.json <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+l = d['live']
+assert l['call_leaks'] >= 5 and l['confirmed_leaks'] >= l['call_leaks'], l['call_leaks']
+first = l['call_differences'][0]
+assert first['backtest'] != first['live'], first
+assert 'at bar %d (%s)' % (first['bar'], first['time']) in d['explanation'], d['explanation'][:300]
+assert 'with only the past it was' in d['explanation']
+PYEOF
+	# the claimed curve is the backtest with its callbacks: recompute.py replays run.json's
+	# signals with live.claimed_calls to the bundle's backtest, which trades otherwise than live
+	if "$PY" tests/recompute.py $O $C >"$TMP/$f.recompute" 2>&1; then
+		ok "$f: recompute.py agrees with the bundle, the backtest replayed with its callbacks"
+	else not_ok "$f: recompute.py agrees with the bundle, the backtest replayed with its callbacks" \
+		"$(grep -m 5 MISMATCH "$TMP/$f.recompute")"; fi
+	expect_eq "$f: the claimed curve (with the peeking callbacks) trades otherwise than the live one" yes \
+		"$("$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); print("yes" if r["backtest"]["trades"] != r["trades"] else r["trades"])' $O/replay.json)"
 done
 
 # every figure of a callback class's bundle is recomputed with the live run's answers: the cost

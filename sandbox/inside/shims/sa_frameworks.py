@@ -303,6 +303,21 @@ def _safe(fn, default, **kwargs):
         return default
 
 
+_DATES = [None, None]
+
+
+def _before(d, bar_time):
+    """The analysed frame's candles before bar_time (seconds): a live run's frame ends there
+    already; the claimed run's, analysed once over the whole history, is cut there as freqtrade's
+    backtest cuts its dataprovider's."""
+    if 'date' not in d.columns:
+        return d
+    if _DATES[0] is not d:
+        _DATES[0], _DATES[1] = d, d['date'].astype('int64').to_numpy()
+    k = int(np.searchsorted(_DATES[1], bar_time * 1000000000, side='left'))
+    return d if k >= len(d) else d.iloc[:k]
+
+
 def answer_calls(state):
     """The callbacks' answer (sbx_proto.h, SBX_LIVE_CALL_BYTES) to the trade state the host sent
     for the next bar (SBX_LIVE_TRADE_BYTES), from the instance and the analysed frame of the last
@@ -320,6 +335,7 @@ def answer_calls(state):
     if side == 0 or LAST is None:
         return struct.pack(CALL_FORMAT, 0, 0.0, 0, b'')
     cls, st, d = LAST
+    d = _before(d, bar_time)
     now = datetime.datetime.fromtimestamp(bar_time, datetime.timezone.utc)
     trade = LiveTrade(side, entry_time, entry_px, stop, _entry_tag(d, entry_time))
     st.dp._set_analyzed(d)
