@@ -20,7 +20,7 @@
 	  "every knob's value for this audit, checked against the knob table")                  \
 	X(FINGERPRINT, "fingerprint.json", "fingerprint", 1, "ledger verdict report nightly",              \
 	  "what was audited: the uploads', data's and config's sha256, the data's span")        \
-	X(INSPECT, "inspect.json", "inspect", 1, "sandbox variants ledger stats sealed_score verdict report nightly", \
+	X(INSPECT, "inspect.json", "inspect", 1, "sandbox lookahead variants variants_score ledger stats sealed_score verdict report nightly", \
 	  "the static inspection of the upload (never runs it)")                                 \
 	X(RUN, "run.json", "sandbox", 1, "lookahead robust sealed variants replay verdict report nightly", \
 	  "the full run in the sandbox: its status, signals and refusals")                      \
@@ -140,6 +140,22 @@ enum sa_fabsent {
 	  "VARIANTS is declared")                                                                 \
 	X(IN_VARIANTS_COUNT, INSPECT, "strategy.variants.count", SA_FT_NUM, SA_FA_NEVER, "variants", \
 	  "how many it declares, well formed")                                                    \
+	X(IN_VARIANTS_PARAMS, INSPECT, "strategy.variants.params", SA_FT_ARR, SA_FA_NEVER, "",      \
+	  "the parameter sets it declares, each an object (empty when malformed)")               \
+	X(IN_VARIANTS_ERROR, INSPECT, "strategy.variants.error", SA_FT_STR, SA_FA_NULL, "",         \
+	  "why the declaration is malformed, null when it is not")                               \
+	X(IN_NB, INSPECT, "strategy.neighbourhood", SA_FT_OBJ, SA_FA_MAY, "",                       \
+	  "the audited parameters moved to nearby values")                                        \
+	X(IN_NB_DECLARED, INSPECT, "strategy.neighbourhood.declared", SA_FT_BOOL, SA_FA_NEVER, "",  \
+	  "there are sets to run")                                                                \
+	X(IN_NB_PARAMS, INSPECT, "strategy.neighbourhood.params", SA_FT_ARR, SA_FA_NEVER, "",       \
+	  "the sets, the centre first, each an object")                                           \
+	X(IN_NB_ERROR, INSPECT, "strategy.neighbourhood.error", SA_FT_STR, SA_FA_NULL, "",          \
+	  "why there are none, null when nothing went wrong")                                     \
+	X(IN_EXITS, INSPECT, "strategy.exits", SA_FT_OBJ, SA_FA_NEVER, "",                          \
+	  "the exits the strategy declares (stops, targets, ROI tables), as lib/replay reads them") \
+	X(IN_STARTUP, INSPECT, "strategy.startup_candle_count", SA_FT_NUM, SA_FA_NULL, "bars",      \
+	  "the warm-up a framework class declares, null where it declares none")                 \
 	X(IN_TRADELOG, INSPECT, "tradelog", SA_FT_OBJ, SA_FA_NEVER, "", "the trade log")            \
 	X(IN_TRADELOG_PRESENT, INSPECT, "tradelog.present", SA_FT_BOOL, SA_FA_NEVER, "",            \
 	  "a trade log was uploaded")                                                             \
@@ -272,6 +288,28 @@ enum sa_fabsent {
 	  "how the run ended")                                                                      \
 	X(RBR_PERM_ERROR, ROBUST_RUNS, "permutation[].error", SA_FT_STR, SA_FA_NEVER, "",           \
 	  "its error line")                                                                         \
+	X(VRR_FAMILY, VARIANT_RUNS, "family", SA_FT_STR, SA_FA_NEVER, "",                           \
+	  "declared or neighbourhood (neighbourhood_runs.json holds the same fields)")          \
+	X(VRR_COUNT, VARIANT_RUNS, "count", SA_FT_NUM, SA_FA_NEVER, "sets", "the sets run or due")  \
+	X(VRR_NOT_RUN, VARIANT_RUNS, "not_run", SA_FT_NUM, SA_FA_NEVER, "sets",                     \
+	  "sets the time budget left unrun")                                                      \
+	X(VRR_BARS_SHA, VARIANT_RUNS, "bars_sha256", SA_FT_STR, SA_FA_NULL, "",                     \
+	  "the bars the runs were made on, their sha256; null when no set was declared")          \
+	X(VRR_SIGNALS_SHA, VARIANT_RUNS, "signals_sha256", SA_FT_STR, SA_FA_NEVER, "",              \
+	  "the signals file's sha256")                                                            \
+	X(VRR_BLOCKED, VARIANT_RUNS, "blocked_actions", SA_FT_NUM, SA_FA_NEVER, "actions",          \
+	  "actions the sandbox refused in the sets' runs")                                        \
+	X(VRR_REFUSALS, VARIANT_RUNS, "refusals", SA_FT_ARR, SA_FA_NEVER, "",                       \
+	  "per rule of the sandbox: how often it refused and the first action")                 \
+	X(VRR_EVENTS, VARIANT_RUNS, "events", SA_FT_ARR, SA_FA_NEVER, "",                           \
+	  "the first refusals, each with its set")                                                \
+	X(VRR_VARIANTS, VARIANT_RUNS, "variants", SA_FT_ARR, SA_FA_NEVER, "", "one entry a set")    \
+	X(VRR_VARIANTS_PARAMS, VARIANT_RUNS, "variants[].params", SA_FT_OBJ, SA_FA_NEVER, "",       \
+	  "the set's parameters")                                                                 \
+	X(VRR_VARIANTS_STATUS, VARIANT_RUNS, "variants[].status", SA_FT_STR, SA_FA_NEVER, "",       \
+	  "how its run ended")                                                                    \
+	X(VRR_VARIANTS_ERROR, VARIANT_RUNS, "variants[].error", SA_FT_STR, SA_FA_NEVER, "",         \
+	  "its error line, empty when none")                                                      \
 	X(VR_COMPLETE, VARIANTS, "complete", SA_FT_BOOL, SA_FA_NEVER, "",                           \
 	  "every declared variant was run")                                                       \
 	X(VR_DECLARED, VARIANTS, "declared", SA_FT_BOOL, SA_FA_NEVER, "", "VARIANTS is declared")     \
@@ -601,6 +639,13 @@ cJSON *sa_sf_new(enum sa_sfile_id id);
 bool sa_sf_open(struct sa_sf *f, const char *dir, enum sa_sfile_id id);
 bool sa_sf_open_path(struct sa_sf *f, const char *path, enum sa_sfile_id id);
 void sa_sf_close(struct sa_sf *f);
+
+/* Opens path as sa_sf_open_path and keeps its tree: the tree (the caller's: cJSON_Delete it)
+ * when the file is present and its head is the table's, a failed stage's record too (f->ok
+ * false, its reason in f->status); NULL when the file is missing, unreadable or its head broke
+ * the table, why in f->status. f stays a view of the kept tree, to take its fields by their
+ * rows (its breaks in f->broken); sa_sf_close leaves the tree. */
+cJSON *sa_sf_keep(struct sa_sf *f, const char *path, enum sa_sfile_id id);
 
 /* A tree the caller read already (borrowed: it outlives f, and sa_sf_close leaves it), held to
  * the table as sa_sf_open would: its head checked, its fields read by their rows. root NULL is
