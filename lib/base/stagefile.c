@@ -240,7 +240,8 @@ static int field(struct sa_sf *f, const cJSON *base, enum sa_field_id k, enum sa
 	if (!it)
 		broke(f, "the field \"%s\" is missing", row->key);
 	else
-		broke(f, "the field \"%s\" is not a %s%s", row->key, sa_ftype_name(row->type),
+		broke(f, "the field \"%s\" is not %s %s%s", row->key,
+		      row->type == SA_FT_ARR || row->type == SA_FT_OBJ ? "an" : "a", sa_ftype_name(row->type),
 		      row->absent != SA_FA_NEVER ? " or null" : "");
 	return -1;
 }
