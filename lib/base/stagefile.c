@@ -141,6 +141,17 @@ bool sa_sf_view(struct sa_sf *f, const cJSON *root, enum sa_sfile_id id)
 	return f->ok;
 }
 
+cJSON *sa_sf_keep(struct sa_sf *f, const char *path, enum sa_sfile_id id)
+{
+	sa_sf_open_path(f, path, id);
+	if (!sa_sf_present(f) || f->broken[0]) {
+		sa_sf_close(f);
+		return NULL;
+	}
+	f->borrowed = true; /* the caller's from here */
+	return f->root;
+}
+
 void sa_sf_close(struct sa_sf *f)
 {
 	if (!f->borrowed)
@@ -229,7 +240,8 @@ static int field(struct sa_sf *f, const cJSON *base, enum sa_field_id k, enum sa
 	if (!it)
 		broke(f, "the field \"%s\" is missing", row->key);
 	else
-		broke(f, "the field \"%s\" is not a %s%s", row->key, sa_ftype_name(row->type),
+		broke(f, "the field \"%s\" is not %s %s%s", row->key,
+		      row->type == SA_FT_ARR || row->type == SA_FT_OBJ ? "an" : "a", sa_ftype_name(row->type),
 		      row->absent != SA_FA_NEVER ? " or null" : "");
 	return -1;
 }

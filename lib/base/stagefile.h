@@ -20,7 +20,7 @@
 	  "every knob's value for this audit, checked against the knob table")                  \
 	X(FINGERPRINT, "fingerprint.json", "fingerprint", 1, "ledger verdict report nightly",              \
 	  "what was audited: the uploads', data's and config's sha256, the data's span")        \
-	X(INSPECT, "inspect.json", "inspect", 1, "sandbox variants ledger stats sealed_score verdict report nightly", \
+	X(INSPECT, "inspect.json", "inspect", 1, "sandbox lookahead variants variants_score ledger stats sealed_score verdict report nightly", \
 	  "the static inspection of the upload (never runs it)")                                 \
 	X(RUN, "run.json", "sandbox", 1, "lookahead robust sealed variants replay verdict report nightly", \
 	  "the full run in the sandbox: its status, signals and refusals")                      \
@@ -117,6 +117,22 @@ enum sa_fabsent {
 	  "the data's first bar")                                                                 \
 	X(FP_DATA_LAST, FINGERPRINT, "data_last", SA_FT_STR, SA_FA_NEVER, "time",                  \
 	  "the data's last bar")                                                                  \
+	X(FP_CONFIG_SHA, FINGERPRINT, "config_sha256", SA_FT_STR, SA_FA_NULL, "",                   \
+	  "config.json's sha256")                                                                 \
+	X(FP_TOOL_VERSION, FINGERPRINT, "tool_version", SA_FT_STR, SA_FA_NEVER, "",                  \
+	  "the version of the tool that made the audit")                                          \
+	X(FP_DATA_BARS, FINGERPRINT, "data_bars", SA_FT_NUM, SA_FA_NEVER, "bars", "the data's bars")  \
+	X(FP_UPLOADS, FINGERPRINT, "uploads", SA_FT_OBJ, SA_FA_NEVER, "",                            \
+	  "the audit's name and each upload's file name as given")                                \
+	X(FP_UP_NAME, FINGERPRINT, "uploads.name", SA_FT_STR, SA_FA_NULL, "", "the audit's name")     \
+	X(FP_UP_STRATEGY, FINGERPRINT, "uploads.strategy", SA_FT_STR, SA_FA_NULL, "",                \
+	  "the strategy's file name, null without one")                                           \
+	X(FP_UP_TRADELOG, FINGERPRINT, "uploads.tradelog", SA_FT_STR, SA_FA_NULL, "",                \
+	  "the trade log's file name, null without one")                                          \
+	X(FP_UP_DATA, FINGERPRINT, "uploads.data", SA_FT_STR, SA_FA_NULL, "",                        \
+	  "the data's file name, null when the bundled series was used")                          \
+	X(FP_LIBRARIES, FINGERPRINT, "libraries", SA_FT_OBJ, SA_FA_NULL, "",                         \
+	  "the versions of the modules a strategy may import, by name")                           \
 	X(IN_STRATEGY, INSPECT, "strategy", SA_FT_OBJ, SA_FA_NEVER, "", "the strategy .py")         \
 	X(IN_STRATEGY_PRESENT, INSPECT, "strategy.present", SA_FT_BOOL, SA_FA_NEVER, "",            \
 	  "a strategy was uploaded")                                                              \
@@ -142,6 +158,22 @@ enum sa_fabsent {
 	  "VARIANTS is declared")                                                                 \
 	X(IN_VARIANTS_COUNT, INSPECT, "strategy.variants.count", SA_FT_NUM, SA_FA_NEVER, "variants", \
 	  "how many it declares, well formed")                                                    \
+	X(IN_VARIANTS_PARAMS, INSPECT, "strategy.variants.params", SA_FT_ARR, SA_FA_NEVER, "",      \
+	  "the parameter sets it declares, each an object (empty when malformed)")               \
+	X(IN_VARIANTS_ERROR, INSPECT, "strategy.variants.error", SA_FT_STR, SA_FA_NULL, "",         \
+	  "why the declaration is malformed, null when it is not")                               \
+	X(IN_NB, INSPECT, "strategy.neighbourhood", SA_FT_OBJ, SA_FA_MAY, "",                       \
+	  "the audited parameters moved to nearby values")                                        \
+	X(IN_NB_DECLARED, INSPECT, "strategy.neighbourhood.declared", SA_FT_BOOL, SA_FA_NEVER, "",  \
+	  "there are sets to run")                                                                \
+	X(IN_NB_PARAMS, INSPECT, "strategy.neighbourhood.params", SA_FT_ARR, SA_FA_NEVER, "",       \
+	  "the sets, the centre first, each an object")                                           \
+	X(IN_NB_ERROR, INSPECT, "strategy.neighbourhood.error", SA_FT_STR, SA_FA_NULL, "",          \
+	  "why there are none, null when nothing went wrong")                                     \
+	X(IN_EXITS, INSPECT, "strategy.exits", SA_FT_OBJ, SA_FA_NEVER, "",                          \
+	  "the exits the strategy declares (stops, targets, ROI tables), as lib/replay reads them") \
+	X(IN_STARTUP, INSPECT, "strategy.startup_candle_count", SA_FT_NUM, SA_FA_NULL, "bars",      \
+	  "the warm-up a framework class declares, null where it declares none")                 \
 	X(IN_TRADELOG, INSPECT, "tradelog", SA_FT_OBJ, SA_FA_NEVER, "", "the trade log")            \
 	X(IN_TRADELOG_PRESENT, INSPECT, "tradelog.present", SA_FT_BOOL, SA_FA_NEVER, "",            \
 	  "a trade log was uploaded")                                                             \
@@ -274,6 +306,28 @@ enum sa_fabsent {
 	  "how the run ended")                                                                      \
 	X(RBR_PERM_ERROR, ROBUST_RUNS, "permutation[].error", SA_FT_STR, SA_FA_NEVER, "",           \
 	  "its error line")                                                                         \
+	X(VRR_FAMILY, VARIANT_RUNS, "family", SA_FT_STR, SA_FA_NEVER, "",                           \
+	  "declared or neighbourhood (neighbourhood_runs.json holds the same fields)")          \
+	X(VRR_COUNT, VARIANT_RUNS, "count", SA_FT_NUM, SA_FA_NEVER, "sets", "the sets run or due")  \
+	X(VRR_NOT_RUN, VARIANT_RUNS, "not_run", SA_FT_NUM, SA_FA_NEVER, "sets",                     \
+	  "sets the time budget left unrun")                                                      \
+	X(VRR_BARS_SHA, VARIANT_RUNS, "bars_sha256", SA_FT_STR, SA_FA_NULL, "",                     \
+	  "the bars the runs were made on, their sha256; null when no set was declared")          \
+	X(VRR_SIGNALS_SHA, VARIANT_RUNS, "signals_sha256", SA_FT_STR, SA_FA_NEVER, "",              \
+	  "the signals file's sha256")                                                            \
+	X(VRR_BLOCKED, VARIANT_RUNS, "blocked_actions", SA_FT_NUM, SA_FA_NEVER, "actions",          \
+	  "actions the sandbox refused in the sets' runs")                                        \
+	X(VRR_REFUSALS, VARIANT_RUNS, "refusals", SA_FT_ARR, SA_FA_NEVER, "",                       \
+	  "per rule of the sandbox: how often it refused and the first action")                 \
+	X(VRR_EVENTS, VARIANT_RUNS, "events", SA_FT_ARR, SA_FA_NEVER, "",                           \
+	  "the first refusals, each with its set")                                                \
+	X(VRR_VARIANTS, VARIANT_RUNS, "variants", SA_FT_ARR, SA_FA_NEVER, "", "one entry a set")    \
+	X(VRR_VARIANTS_PARAMS, VARIANT_RUNS, "variants[].params", SA_FT_OBJ, SA_FA_NEVER, "",       \
+	  "the set's parameters")                                                                 \
+	X(VRR_VARIANTS_STATUS, VARIANT_RUNS, "variants[].status", SA_FT_STR, SA_FA_NEVER, "",       \
+	  "how its run ended")                                                                    \
+	X(VRR_VARIANTS_ERROR, VARIANT_RUNS, "variants[].error", SA_FT_STR, SA_FA_NEVER, "",         \
+	  "its error line, empty when none")                                                      \
 	X(VR_COMPLETE, VARIANTS, "complete", SA_FT_BOOL, SA_FA_NEVER, "",                           \
 	  "every declared variant was run")                                                       \
 	X(VR_DECLARED, VARIANTS, "declared", SA_FT_BOOL, SA_FA_NEVER, "", "VARIANTS is declared")     \
@@ -305,6 +359,8 @@ enum sa_fabsent {
 	X(RP_RECONCILE_STATEMENT, REPLAY, "reconcile.statement", SA_FT_STR, SA_FA_NEVER, "",        \
 	  "the finding in plain words")                                                           \
 	X(RP_TRADES, REPLAY, "trades", SA_FT_NUM, SA_FA_NEVER, "trades", "closed trades")          \
+	X(RP_GROSS, REPLAY, "gross_return", SA_FT_NUM, SA_FA_NULL, "return",                        \
+	  "the compounded return of the trades before costs")                                     \
 	X(RP_NET, REPLAY, "net_return", SA_FT_NUM, SA_FA_NULL, "return",                            \
 	  "the compounded net return of the trades")                                              \
 	X(RP_MEAN_NET, REPLAY, "mean_net_return", SA_FT_NUM, SA_FA_NULL, "return",                  \
@@ -359,6 +415,10 @@ enum sa_fabsent {
 	  "the Sharpe ratio of the per-bar returns, annualised")                                  \
 	X(ST_SHARPE_ANN_VALUE, STATS, "sharpe_annualised.value", SA_FT_NUM, SA_FA_NULL, "a year",   \
 	  "its value: the report's headline")                                                     \
+	X(ST_SHARPE_LO, STATS, "sharpe_annualised_lo", SA_FT_OBJ, SA_FA_NEVER, "",                 \
+	  "the same Sharpe ratio annualised with Lo's correction for the bars' autocorrelation")  \
+	X(ST_SHARPE_LO_VALUE, STATS, "sharpe_annualised_lo.value", SA_FT_NUM, SA_FA_NULL, "a year", \
+	  "its value")                                                                            \
 	X(ST_PSR, STATS, "psr", SA_FT_NUM, SA_FA_NULL, "probability", "PSR(SR* = 0)")                \
 	X(ST_DSR, STATS, "dsr", SA_FT_NUM, SA_FA_NULL, "probability", "DSR for the trials")          \
 	X(ST_SR0, STATS, "sr0", SA_FT_NUM, SA_FA_NULL, "per trade",                                  \
@@ -378,6 +438,8 @@ enum sa_fabsent {
 	  "the trades' serial dependence")                                                        \
 	X(ST_AC_EFFECTIVE, STATS, "autocorrelation.effective_trades", SA_FT_NUM, SA_FA_NULL,         \
 	  "trades", "what the trades count as independent ones, by serial dependence")           \
+	X(ST_AC_BARS_LAG1, STATS, "autocorrelation.bars_lag1", SA_FT_NUM, SA_FA_NULL, "",            \
+	  "the lag-1 autocorrelation of the per-bar returns")                                     \
 	X(ST_AC_LAG1, STATS, "autocorrelation.trades_lag1", SA_FT_NUM, SA_FA_NULL, "",               \
 	  "the lag-1 autocorrelation of the trades' returns")                                     \
 	X(ST_EFFECTIVE, STATS, "effective_trades", SA_FT_NUM, SA_FA_NULL, "trades",                  \
@@ -603,6 +665,13 @@ cJSON *sa_sf_new(enum sa_sfile_id id);
 bool sa_sf_open(struct sa_sf *f, const char *dir, enum sa_sfile_id id);
 bool sa_sf_open_path(struct sa_sf *f, const char *path, enum sa_sfile_id id);
 void sa_sf_close(struct sa_sf *f);
+
+/* Opens path as sa_sf_open_path and keeps its tree: the tree (the caller's: cJSON_Delete it)
+ * when the file is present and its head is the table's, a failed stage's record too (f->ok
+ * false, its reason in f->status); NULL when the file is missing, unreadable or its head broke
+ * the table, why in f->status. f stays a view of the kept tree, to take its fields by their
+ * rows (its breaks in f->broken); sa_sf_close leaves the tree. */
+cJSON *sa_sf_keep(struct sa_sf *f, const char *path, enum sa_sfile_id id);
 
 /* A tree the caller read already (borrowed: it outlives f, and sa_sf_close leaves it), held to
  * the table as sa_sf_open would: its head checked, its fields read by their rows. root NULL is

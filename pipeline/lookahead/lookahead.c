@@ -120,20 +120,25 @@ static bool on_result(size_t i, struct sbx_result *r, size_t done, size_t total,
 }
 
 /* The warm-up a framework strategy declares (freqtrade's startup_candle_count), when
- * inspect.json was given and states one. Returns 0, or -1 with why. */
+ * inspect.json was given and states one: its row of the stage-file table, a missing or mistyped
+ * one named. Returns 0, or -1 with why. */
 static int read_startup(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
-	char err[512];
-	cJSON *ins, *n;
+	struct sa_sf in;
+	cJSON *tree;
+	double n = 0;
 
 	if (!o->inspect)
 		return 0;
-	if (!(ins = sa_json_read(o->inspect, SA_JSON_CAP, err, sizeof err)))
-		return sbx_stage_fail(why, len, "inspect.json unusable: %s", err);
-	n = cJSON_GetObjectItemCaseSensitive(ins, "startup_candle_count");
-	if (cJSON_IsNumber(n) && n->valuedouble >= 0 && n->valuedouble < 1e9)
-		j->startup = (size_t)n->valuedouble;
-	cJSON_Delete(ins);
+	/* a failed inspection's record still holds the strategy's fields */
+	if (!(tree = sa_sf_keep(&in, o->inspect, SA_SF_INSPECT)))
+		return sbx_stage_fail(why, len, "inspect.json unusable (%s); look-ahead was not checked", in.status);
+	sa_sf_num(&in, NULL, SA_FD_IN_STARTUP, &n);
+	cJSON_Delete(tree);
+	if (in.broken[0])
+		return sbx_stage_fail(why, len, "%s; look-ahead was not checked", in.broken);
+	if (n >= 0 && n < 1e9)
+		j->startup = (size_t)n;
 	return 0;
 }
 
@@ -141,7 +146,7 @@ static int read_startup(const struct sbx_stage_args *o, struct job *j, char *why
 static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512];
-	bool ok;
+	struct sa_sf run;
 
 	if (!o->strategy)
 		return sbx_stage_fail(why, len, "no strategy was uploaded, so there is nothing to re-run");
@@ -150,16 +155,16 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
 	if (la_config_read(j->cfg, &j->conf, why, len) < 0)
 		return -1;
-	j->run = sa_json_read_stage(o->run, &ok, err, sizeof err);
+	j->run = sa_sf_keep(&run, o->run, SA_SF_RUN);
 	if (!j->run)
-		return sbx_stage_fail(why, len, "run.json unusable (%s); look-ahead was not checked", err);
+		return sbx_stage_fail(why, len, "run.json unusable (%s); look-ahead was not checked", run.status);
 	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
 	if (la_full_signals(j->run, j->bars.n, &j->full, why, len) < 0)
 		return -1;
-	if (!ok)
+	if (!run.ok)
 		return sbx_stage_fail(why, len, "the full-history run reported a failure (%s); look-ahead "
-				"was not checked", err);
+				"was not checked", run.status);
 	if (la_points_choose(j->full, j->bars.n, j->conf.max, j->conf.seed, LA_RANDOM_POINTS,
 			     &j->pts) < 0)
 		return sbx_stage_fail(why, len, "could not choose truncation points");

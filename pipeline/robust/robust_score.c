@@ -150,10 +150,8 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	if (o->inspect)
 		j->conf.costs.exits = &j->exits;
 	/* through the stage-file table: its head checked, each field by its row */
-	sa_sf_open_path(&j->ix, o->runs, SA_SF_ROBUST_RUNS);
-	j->idx = j->ix.root;
-	j->ix.borrowed = true; /* the job releases the tree */
-	if (!j->idx || j->ix.broken[0])
+	j->idx = sa_sf_keep(&j->ix, o->runs, SA_SF_ROBUST_RUNS); /* the job releases the tree */
+	if (!j->idx)
 		return sbx_stage_fail(why, len, "robust_runs.json unusable (%s); robustness was not checked",
 				      j->ix.status);
 	if (!j->ix.ok)

@@ -85,15 +85,10 @@ int rb_full_run_read(const char *run_path, const char *data, const cJSON *cfg, c
 	*full = NULL;
 	*run = NULL;
 	/* through the stage-file table: its head checked; a failed run's record is still read */
-	sa_sf_open_path(&sf, run_path, SA_SF_RUN);
-	if (!sa_sf_present(&sf) || sf.broken[0]) {
+	if (!(*run = sa_sf_keep(&sf, run_path, SA_SF_RUN))) {
 		snprintf(why, whylen, "run.json unusable (%s); robustness was not checked", sf.status);
-		sa_sf_close(&sf);
 		return -1;
 	}
-	*run = sf.root;
-	sf.root = NULL; /* the caller's */
-	sa_sf_close(&sf);
 	if (da_ohlcv_load_config(data, cfg, bars, err, sizeof err) < 0) {
 		snprintf(why, whylen, "data '%s' unusable: %s", data, err);
 		return -1;

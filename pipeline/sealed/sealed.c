@@ -86,17 +86,11 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 	if (sbx_limits_from_config(j->cfg, &j->lim, why, len) < 0)
 		return -1;
 	/* through the stage-file table: its head checked; a failed run's record is still read */
-	sa_sf_open_path(&run, o->run, SA_SF_RUN);
+	j->run = sa_sf_keep(&run, o->run, SA_SF_RUN);
 	sa_sf_num(&run, NULL, SA_FD_RUN_N_BARS, &n_bars);
-	if (!sa_sf_present(&run) || run.broken[0]) {
-		sbx_stage_fail(why, len, "run.json unusable (%s); the sealed bars were not run",
-			       run.broken[0] ? run.broken : run.status);
-		sa_sf_close(&run);
-		return -1;
-	}
-	j->run = run.root;
-	run.root = NULL; /* the job's */
-	sa_sf_close(&run);
+	if (!j->run || run.broken[0])
+		return sbx_stage_fail(why, len, "run.json unusable (%s); the sealed bars were not run",
+				      run.broken[0] ? run.broken : run.status);
 	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "sealed data unusable: %s", err);
 	/* a refused upload is not run again, on any data */

@@ -163,24 +163,16 @@ struct loaded {
 	struct sts_stage_in in;
 };
 
-/* path through the stage-file table as file id: the tree when it is present and its head is the
- * table's (a failed stage's record too, *ok false), else NULL with why in err. */
+/* path through the stage-file table as file id (sa_sf_keep): the tree when it is present and its
+ * head is the table's (a failed stage's record too, *ok false), else NULL; why in err. */
 static cJSON *open_stage(const char *path, enum sa_sfile_id id, bool *ok, char *err, size_t errlen)
 {
 	struct sa_sf f;
-	cJSON *root;
+	cJSON *root = sa_sf_keep(&f, path, id);
 
-	sa_sf_open_path(&f, path, id);
 	*ok = f.ok;
 	if (!f.ok)
 		sa_fmt(err, errlen, "%s", f.status);
-	if (!sa_sf_present(&f) || f.broken[0]) {
-		sa_sf_close(&f);
-		return NULL;
-	}
-	root = f.root;
-	f.root = NULL; /* the caller's */
-	sa_sf_close(&f);
 	return root;
 }
 

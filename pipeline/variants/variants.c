@@ -68,37 +68,50 @@ static void usage(FILE *fp)
 		"             2 bad command line, 3 the tool itself could not work\n");
 }
 
-/* The object of inspect.json's strategy that holds the family's parameter sets, or NULL for an
- * unknown family. */
-static const char *family_key(const struct sbx_stage_args *o)
+/* The rows of inspect.json's strategy that hold the family's parameter sets. */
+struct family_rows {
+	enum sa_field_id obj, declared, params, error;
+};
+
+/* The family's rows, or NULL for an unknown family. */
+static const struct family_rows *family_rows(const struct sbx_stage_args *o)
 {
+	static const struct family_rows declared = { SA_FD_IN_VARIANTS, SA_FD_IN_VARIANTS_DECLARED,
+						     SA_FD_IN_VARIANTS_PARAMS, SA_FD_IN_VARIANTS_ERROR };
+	static const struct family_rows neighbourhood = { SA_FD_IN_NB, SA_FD_IN_NB_DECLARED,
+							  SA_FD_IN_NB_PARAMS, SA_FD_IN_NB_ERROR };
+
 	if (!o->family || !strcmp(o->family, "declared"))
-		return "variants";
+		return &declared;
 	if (!strcmp(o->family, "neighbourhood"))
-		return "neighbourhood";
+		return &neighbourhood;
 	return NULL;
 }
 
-/* Reads inspect.json's strategy.variants (or the family's sets); k = 0 when none are declared
- * or they are malformed. Returns 0, or -1 with why. */
+/* Reads inspect.json's strategy.variants (or the family's sets) by their rows of the stage-file
+ * table; k = 0 when none are declared or they are malformed. Returns 0, or -1 with why (a
+ * missing or mistyped field named). */
 static int read_declared(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
-	char err[512];
-	bool ok;
-	const cJSON *s, *v;
+	const struct family_rows *r = family_rows(o);
+	const char *error = NULL;
+	bool declared = false;
+	struct sa_sf in;
 
-	j->insp = sa_json_read_stage(o->inspect, &ok, err, sizeof err);
+	/* a failed inspection's record still holds the strategy's fields */
+	j->insp = sa_sf_keep(&in, o->inspect, SA_SF_INSPECT);
 	if (!j->insp)
-		return sbx_stage_fail(why, len, "inspect.json unusable (%s); the variants were not run", err);
-	if (!family_key(o))
+		return sbx_stage_fail(why, len, "inspect.json unusable (%s); the variants were not run", in.status);
+	if (!r)
 		return sbx_stage_fail(why, len, "unknown family '%s' (declared or neighbourhood)", o->family);
-	s = cJSON_GetObjectItemCaseSensitive(j->insp, "strategy");
-	v = cJSON_GetObjectItemCaseSensitive(s, family_key(o));
-	j->params = cJSON_GetObjectItemCaseSensitive(v, "params");
-	if (!cJSON_IsArray(j->params))
-		j->params = NULL;
-	j->k = j->params && sa_json_bool(v, "declared", false) && !cJSON_IsString(
-		cJSON_GetObjectItemCaseSensitive(v, "error")) ? (size_t)cJSON_GetArraySize(j->params) : 0;
+	if (sa_sf_obj_or_null(&in, NULL, r->obj)) {
+		sa_sf_bool(&in, NULL, r->declared, &declared);
+		j->params = sa_sf_arr_or_null(&in, NULL, r->params);
+		error = sa_sf_str_or(&in, NULL, r->error, NULL);
+	}
+	if (in.broken[0])
+		return sbx_stage_fail(why, len, "%s; the variants were not run", in.broken);
+	j->k = j->params && declared && !error ? (size_t)cJSON_GetArraySize(j->params) : 0;
 	if (j->k > VR_MAX_VARIANTS)
 		return sbx_stage_fail(why, len, "inspect.json lists %zu variants, more than %d", j->k, VR_MAX_VARIANTS);
 	return 0;
@@ -292,6 +305,7 @@ static int family(const struct sbx_stage_args *o, cJSON **res, char *err, size_t
 	struct job j = {0};
 	char why[768], sha[65];
 	const char *base = strrchr(o->signals, '/');
+	bool ok = false;
 
 	*res = NULL;
 	if (read_declared(o, &j, why, sizeof why) == 0 &&
@@ -300,6 +314,7 @@ static int family(const struct sbx_stage_args *o, cJSON **res, char *err, size_t
 			sbx_stage_fail(why, sizeof why, "out of memory counting refusals");
 		else if (!(*res = family_json(o, &j)))
 			sbx_stage_fail(why, sizeof why, "out of memory");
+		ok = *res != NULL;
 	}
 	if (!*res) {
 		da_runsig_release(&j.sigs);
@@ -310,7 +325,7 @@ static int family(const struct sbx_stage_args *o, cJSON **res, char *err, size_t
 		job_release(&j);
 		return -1;
 	}
-	if (sa_json_bool(*res, "ok", false)) {
+	if (ok) {
 		cJSON_AddStringToObject(*res, "signals", base ? base + 1 : o->signals);
 		cJSON_AddStringToObject(*res, "signals_sha256", sha);
 	}

@@ -25,6 +25,8 @@
 /* Everything one family holds, so a single out: label can release it. */
 struct job {
 	cJSON *cfg, *insp, *idx;
+	struct sa_sf ix;              /* idx through the stage-file table (the tree is the job's) */
+	const cJSON *blocked, *refusals, *events;  /* the runs' refusals, in idx */
 	struct rp_costs costs;
 	struct rp_exits exits;        /* the declared exits, every variant's (costs.exits) */
 	struct da_ohlcv bars;
@@ -54,29 +56,67 @@ static void usage(FILE *fp)
 		"             2 bad command line, 3 the tool itself could not work\n");
 }
 
+/* The index (variant_runs.json, or the family's) through the stage-file table: its family and
+ * its count of sets. Returns 0, or -1 with why (a missing or mistyped field named). */
+static int read_index(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
+{
+	const char *family = o->family ? o->family : "declared", *held = "";
+	const cJSON *list = NULL;
+	double k = NAN, not_run = 0;
+
+	j->idx = sa_sf_keep(&j->ix, o->runs, SA_SF_VARIANT_RUNS);
+	if (!j->idx)
+		return sbx_stage_fail(why, len, "variant_runs.json unusable (%s); the variants were not scored",
+				      j->ix.status);
+	if (!j->ix.ok)
+		return sbx_stage_fail(why, len, "%s", j->ix.status);
+	sa_sf_str(&j->ix, NULL, SA_FD_VRR_FAMILY, &held);
+	sa_sf_arr(&j->ix, NULL, SA_FD_VRR_VARIANTS, &list);
+	sa_sf_num(&j->ix, NULL, SA_FD_VRR_COUNT, &k);
+	sa_sf_num(&j->ix, NULL, SA_FD_VRR_NOT_RUN, &not_run);
+	sa_sf_item(&j->ix, NULL, SA_FD_VRR_BLOCKED, &j->blocked);
+	sa_sf_item(&j->ix, NULL, SA_FD_VRR_REFUSALS, &j->refusals);
+	sa_sf_item(&j->ix, NULL, SA_FD_VRR_EVENTS, &j->events);
+	if (j->ix.broken[0])
+		return sbx_stage_fail(why, len, "%s; run variants again", j->ix.broken);
+	if (strcmp(held, family) != 0)
+		return sbx_stage_fail(why, len, "%s holds the family '%s', not '%s'; run variants again",
+				      o->runs, held, family);
+	if (!(k >= 0) || k > VR_MAX_VARIANTS || (double)cJSON_GetArraySize(list) != k)
+		return sbx_stage_fail(why, len, "variant_runs.json does not list the variants it ran; run variants again");
+	j->k = (size_t)k;
+	j->not_run = (size_t)fmax(0, not_run);
+	return 0;
+}
+
+/* inspect.json's declared exits, by their row, into j->exits. Returns 0, or -1 with why. */
+static int read_exits(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
+{
+	char err[512];
+	struct sa_sf in;
+	const cJSON *exits;
+
+	/* a failed inspection's record still holds the strategy's fields */
+	j->insp = sa_sf_keep(&in, o->inspect, SA_SF_INSPECT);
+	if (!j->insp)
+		return sbx_stage_fail(why, len, "inspect.json unusable (%s); the variants were not scored", in.status);
+	exits = sa_sf_obj_or_null(&in, NULL, SA_FD_IN_EXITS);
+	if (in.broken[0])
+		return sbx_stage_fail(why, len, "%s; the variants were not scored", in.broken);
+	if (rp_exits_from_json(exits, &j->exits, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "the strategy's exits cannot be replayed: %s; the variants were not run", err);
+	j->costs.exits = &j->exits;
+	return 0;
+}
+
 /* Reads the index, the config, the exits, the data and the signals. Returns 0, or -1 with why. */
 static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, size_t len)
 {
 	char err[512], bars_sha[65];
-	const cJSON *list;
-	double k;
-	bool ok;
+	const char *bars_held = "", *sig_sha = "";
 
-	j->idx = sa_json_read_stage(o->runs, &ok, err, sizeof err);
-	if (!j->idx)
-		return sbx_stage_fail(why, len, "variant_runs.json unusable (%s); the variants were not scored", err);
-	if (!ok)
-		return sbx_stage_fail(why, len, "%s", sa_json_str(j->idx, "reason", "the variants could not be run"));
-	if (strcmp(sa_json_str(j->idx, "family", ""), o->family ? o->family : "declared") != 0)
-		return sbx_stage_fail(why, len, "%s holds the family '%s', not '%s'; run variants again",
-				      o->runs, sa_json_str(j->idx, "family", "?"),
-				      o->family ? o->family : "declared");
-	list = cJSON_GetObjectItemCaseSensitive(j->idx, "variants");
-	k = sa_json_num(j->idx, "count", NAN);
-	if (!cJSON_IsArray(list) || !(k >= 0) || k > VR_MAX_VARIANTS || (double)cJSON_GetArraySize(list) != k)
-		return sbx_stage_fail(why, len, "variant_runs.json does not list the variants it ran; run variants again");
-	j->k = (size_t)k;
-	j->not_run = (size_t)fmax(0, sa_json_num(j->idx, "not_run", 0));
+	if (read_index(o, j, why, len) < 0)
+		return -1;
 	if (j->k == 0)
 		return 0;
 	j->cfg = sa_json_read(o->config, SA_JSON_CAP, err, sizeof err);
@@ -84,21 +124,21 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
 	if (rp_read_costs(j->cfg, &j->costs, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "config.json unusable: %s", err);
-	j->insp = sa_json_read_stage(o->inspect, &ok, err, sizeof err);
-	if (!j->insp)
-		return sbx_stage_fail(why, len, "inspect.json unusable (%s); the variants were not scored", err);
-	if (rp_exits_from_json(rp_exits_of_inspect(j->insp), &j->exits, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "the strategy's exits cannot be replayed: %s; the variants were not run", err);
-	j->costs.exits = &j->exits;
+	if (read_exits(o, j, why, len) < 0)
+		return -1;
 	if (da_ohlcv_load_config(o->data, j->cfg, &j->bars, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "data '%s' unusable: %s", o->data, err);
 	rp_costs_floor(&j->costs, &j->bars, NULL);
 	if (da_bars_sha256(&j->bars, bars_sha, why, len) < 0)
 		return -1;
-	if (strcmp(bars_sha, sa_json_str(j->idx, "bars_sha256", "")) != 0)
+	sa_sf_str(&j->ix, NULL, SA_FD_VRR_BARS_SHA, &bars_held);
+	sa_sf_str(&j->ix, NULL, SA_FD_VRR_SIGNALS_SHA, &sig_sha);
+	if (j->ix.broken[0])
+		return sbx_stage_fail(why, len, "%s; run variants again", j->ix.broken);
+	if (strcmp(bars_sha, bars_held) != 0)
 		return sbx_stage_fail(why, len, "variant_runs.json was made on other bars than '%s' gives; run "
 			    "variants again", o->data);
-	if (da_runsig_read(o->signals, sa_json_str(j->idx, "signals_sha256", ""), &j->sigs, err, sizeof err) < 0)
+	if (da_runsig_read(o->signals, sig_sha, &j->sigs, err, sizeof err) < 0)
 		return sbx_stage_fail(why, len, "%s", err);
 	j->v = calloc(j->k, sizeof *j->v);
 	j->matrix = calloc(j->bars.n ? j->k * j->bars.n : 1, sizeof *j->matrix);
@@ -110,8 +150,10 @@ static int prepare(const struct sbx_stage_args *o, struct job *j, char *why, siz
 /* Variant i as its run left it, replayed when it gave signals. Returns 0, or -1 with why. */
 static int score_one(struct job *j, size_t i, char *why, size_t len)
 {
-	const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j->idx, "variants"), (int)i);
-	const char *status = sa_json_str(e, "status", NULL), *error = sa_json_str(e, "error", "");
+	const cJSON *e = cJSON_GetArrayItem(sa_sf_arr_or_null(&j->ix, NULL, SA_FD_VRR_VARIANTS), (int)i);
+	const char *status = sa_sf_str_or(&j->ix, e, SA_FD_VRR_VARIANTS_STATUS, NULL);
+	const char *error = sa_sf_str_or(&j->ix, e, SA_FD_VRR_VARIANTS_ERROR, "");
+	const cJSON *params = sa_sf_obj_or_null(&j->ix, e, SA_FD_VRR_VARIANTS_PARAMS);
 	struct vr_variant *v = &j->v[i];
 	struct rp_result rp = {0};
 	const int8_t *sig;
@@ -119,11 +161,12 @@ static int score_one(struct job *j, size_t i, char *why, size_t len)
 	char err[256];
 
 	v->sharpe = v->net_return = NAN;
-	v->params = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(e, "params"));
-	if (!v->params)
-		return sbx_stage_fail(why, len, "variant_runs.json: variant %zu has no parameters", i + 1);
-	if (!status || da_runsig_run(&j->sigs, e, &sig, &n, err, sizeof err) < 0)
-		return sbx_stage_fail(why, len, "variant_runs.json: %s; run variants again", status ? err : "a variant has no status");
+	if (j->ix.broken[0])
+		return sbx_stage_fail(why, len, "%s (variant %zu); run variants again", j->ix.broken, i + 1);
+	if (!e || !(v->params = cJSON_PrintUnformatted(params)))
+		return sbx_stage_fail(why, len, "out of memory");
+	if (da_runsig_run(&j->sigs, e, &sig, &n, err, sizeof err) < 0)
+		return sbx_stage_fail(why, len, "variant_runs.json: %s; run variants again", err);
 	/* a sandbox status name, printed as it is into variants.csv */
 	if (strlen(status) > 31 || strspn(status, "abcdefghijklmnopqrstuvwxyz_") != strlen(status))
 		return sbx_stage_fail(why, len, "variant_runs.json: variant %zu has a status that is no status name", i + 1);
@@ -159,12 +202,10 @@ static void job_release(struct job *j)
 	cJSON_Delete(j->cfg);
 }
 
-/* The index's item key, moved into res (the runs' refusals as they recorded them). */
-static void move_item(cJSON *res, cJSON *idx, const char *key)
+/* A field of the index copied into res under key (the runs' refusals as they recorded them). */
+static void copy_item(cJSON *res, const char *key, const cJSON *it)
 {
-	cJSON *it = cJSON_DetachItemFromObjectCaseSensitive(idx, key);
-
-	cJSON_AddItemToObject(res, key, it ? it : cJSON_CreateNull());
+	cJSON_AddItemToObject(res, key, it ? cJSON_Duplicate(it, true) : cJSON_CreateNull());
 }
 
 /* variants.json from a scored family. */
@@ -183,9 +224,9 @@ static cJSON *family_json(const struct sbx_stage_args *o, struct job *j)
 	cJSON_AddNumberToObject(res, "failed", (double)(j->k - j->ran));
 	cJSON_AddNumberToObject(res, "bars", (double)(j->k ? j->bars.n : 0));
 	cJSON_AddStringToObject(res, "matrix", base ? base + 1 : o->matrix);
-	move_item(res, j->idx, "blocked_actions");
-	move_item(res, j->idx, "refusals");
-	move_item(res, j->idx, "events");
+	copy_item(res, "blocked_actions", j->blocked);
+	copy_item(res, "refusals", j->refusals);
+	copy_item(res, "events", j->events);
 	list = cJSON_AddArrayToObject(res, "variants");
 	for (size_t i = 0; i < j->k; i++) {
 		const struct vr_variant *v = &j->v[i];

@@ -288,10 +288,11 @@ else not_ok "the rooms on the stage-file table ($TABLE_ROOMS) read no stage file
 # _view, _line): no sa_json_read_stage (the stage-file open that checks no field), no
 # sa_json_read in a function naming a table file's path ("%s/stats.json"), and a source that
 # reads through the table reads no key by a string beside it. KEYED names the sources that
-# still open their stage files outside the table, or read them by key (the report's readers
-# take their trees, opened through the table, from report/report_input.c: its verdict and trials
-# sections by their rows, rpt_sf); each must still do so, so the list only shrinks.
-KEYED="pipeline/lookahead/lookahead.c pipeline/variants/variants.c pipeline/variants/variants_score.c"
+# still open their stage files outside the table, or read them by key; each must still do so,
+# so the list only shrinks (it is empty: every stage opens its inputs through the table). The
+# report's readers take their trees, opened through the table, from report/report_input.c: the
+# rule below holds them.
+KEYED=""
 opened=$("$PY" - $KEYED <<'PYEOF'
 import glob, re, sys
 keyed = set(sys.argv[1:])
@@ -329,9 +330,51 @@ print("\n".join(bad))
 PYEOF
 )
 if [ "$(echo "$opened" | head -n 1)" -ge 100 ] && [ -z "$(echo "$opened" | tail -n +2)" ]; then
-	ok "outside the table's layer, no source opens a stage file but through the table ($(echo $KEYED | wc -w) still do, listed)"
+	ok "outside the table's layer, no source opens a stage file but through the table ($(echo $KEYED | wc -w) listed as still doing so)"
 else not_ok "outside the table's layer, no source opens a stage file but through the table" \
 	"$(echo "$opened" | tail -n +2 | head -n 12)"; fi
+
+# The report takes its stage files' trees from report/report_input.c, opened through the table,
+# and takes each field it shows by its row (rpt_sf, sa_sf_num, ...). tests/e2e/report_stage_reads.py
+# finds its reads of a stage tree by a string key, through get/rpt_get, rpt_add_*, a file's own
+# wrappers or cJSON (the view model it builds, the templates, its own settings and config.json's
+# knobs are no stage tree and are not counted). REPORT_KEYED holds the count each source still
+# makes: a source may make no more, nor one not listed any, and a count that fell is lowered here,
+# so the list only shrinks.
+REPORT_KEYED="report/report.c:7 report/report_chart.c:4 report/report_chart_robust.c:9
+report/report_chart_tear.c:5 report/report_checks.c:53 report/report_data_model.c:56
+report/report_fmt.c:3 report/report_freqtrade.c:32 report/report_live.c:63
+report/report_model.c:18 report/report_neighbourhood.c:42 report/report_pdf_sections.c:5
+report/report_reconcile.c:21 report/report_run_model.c:107 report/report_stats_model.c:144
+report/report_tearsheet.c:89 report/report_xlsx.c:36 report/report_xlsx_tear.c:43"
+rkeyed=$("$PY" tests/e2e/report_stage_reads.py --list) || rkeyed="report_stage_reads.py failed"
+rbad=$("$PY" - "$REPORT_KEYED" "$rkeyed" <<'PYEOF'
+import re, sys
+allowed = dict((f, int(n)) for f, n in (w.split(":") for w in sys.argv[1].split()))
+found, reads = {}, {}
+for line in sys.argv[2].splitlines():
+    m = re.match(r"^(\d+) (report/\S+)$", line)
+    if m:
+        found[m.group(2)] = int(m.group(1))
+    elif line.startswith("report/"):
+        reads.setdefault(line.split(":")[0], []).append(line)
+bad = []
+for f in sorted(set(allowed) | set(found)):
+    n, cap = found.get(f, 0), allowed.get(f, 0)
+    if n > cap:
+        bad.append("%s reads a stage file by a string key %d times, %d allowed: %s" %
+                   (f, n, cap, "; ".join(reads.get(f, [])[:3])))
+    elif n < cap:
+        bad.append("%s now reads a stage file by a string key %d times: lower its count in REPORT_KEYED from %d" % (f, n, cap))
+print("\n".join(bad))
+PYEOF
+)
+rtotal=$(echo "$rkeyed" | awk '/^[0-9]+ report\// { s += $1 } END { print s + 0 }')
+rsrc=$(echo "$rkeyed" | sed -n 's/^# \([0-9]*\) sources$/\1/p')
+if [ -z "$rbad" ] && [ "${rsrc:-0}" -ge 30 ]; then
+	ok "the report reads stage files by a string key no more than REPORT_KEYED allows ($rtotal reads left)"
+else not_ok "the report reads stage files by a string key no more than REPORT_KEYED allows" \
+	"$(echo "$rbad" | head -n 12)"; fi
 
 # --- one prefix per folder, and folders of a size a reader can hold ----------------------------
 # HACKING.md's table gives each folder its prefix: every global an archive of the build defines

@@ -3,9 +3,10 @@
 # (lib/base/stagefile.h), and the verdict and the nightly read the stage files through that
 # table: in the files of real audits, every field they read removed, then mistyped, one at a
 # time, makes the verdict INCOMPLETE naming the file and the field, and the nightly's row name
-# them in its note (stage_fields.py), never a default that lets the gates speak, and the
-# report exit 3 naming them (for the rows its sources take); a field the table says may be
-# absent is not a break.
+# them in its note (stage_fields.py), never a default that lets the gates speak, the report
+# exit 3 naming them (for the rows its sources take), and lookahead, variants and
+# variants_score write "ok": false naming them; a field the table says may be absent is not a
+# break.
 . "$(dirname "$0")/../lib.sh"
 unset LLM_API_KEY
 
@@ -167,6 +168,33 @@ else
 	not_ok "each field the report reads by its row, removed or mistyped, stops it naming the field" \
 		"$(grep -v '^# never' "$TMP/report.log" | head -n 8)"
 fi
+# The stages before the verdict read their inputs by their rows too: each row lookahead, variants
+# (both families) and variants_score take, removed (where it may not be absent) and mistyped in a
+# real audit's file, makes the stage write "ok": false naming the file and the field, before any
+# run of the upload (stage_fields.py --stage: the rows are those the stage's source names).
+stage_rows() {  # LABEL SOURCE ROWS AUDIT -- STAGE ARGS...: one ok/not ok line
+	local label=$1 log="$TMP/stage-$1.log"
+	shift
+	if "$PY" tests/e2e/stage_fields.py --stage "$1" "$2" "$TMP/work" "$3" -- "${@:5}" >"$log" 2>&1; then
+		ok "each row $label reads, removed or mistyped, makes it say so naming the field ($(sed -n 's/^# \([0-9]*\) rows tried/\1/p' "$log") rows)"
+	else not_ok "each row $label reads, removed or mistyped, makes it say so naming the field" \
+		"$(grep -v '^# ' "$log" | head -n 8)"; fi
+}
+D='{dir}'
+stage_rows lookahead pipeline/lookahead/lookahead.c 'IN_.*' out/$H -- "$BIN/lookahead" \
+	--strategy "$D/strategy.py" --run "$D/run.json" --inspect "$D/inspect.json" --data data/ohlcv.csv \
+	--config "$D/config.json" --jobs 1 -o "$D/out.json"
+stage_rows variants pipeline/variants/variants.c 'IN_VARIANTS.*' out/e2e-fields-overfit -- \
+	"$BIN/variants" --strategy "$D/strategy.py" --inspect "$D/inspect.json" --data data/ohlcv.csv \
+	--config "$D/config.json" --jobs 1 -o "$D/out.json" --signals "$D/out.bin"
+stage_rows "variants --family neighbourhood" pipeline/variants/variants.c 'IN_NB.*' out/$H -- \
+	"$BIN/variants" --strategy "$D/strategy.py" --inspect "$D/inspect.json" --data data/ohlcv.csv \
+	--config "$D/config.json" --jobs 1 --family neighbourhood -o "$D/out.json" --signals "$D/out.bin"
+stage_rows variants_score pipeline/variants/variants_score.c '.*' out/e2e-fields-overfit -- \
+	"$BIN/variants_score" --runs "$D/variant_runs.json" --signals "$D/variant_signals.bin" \
+	--inspect "$D/inspect.json" --data data/ohlcv.csv --config "$D/config.json" -o "$D/out.json" \
+	--csv "$D/out.csv" --matrix "$D/out.bin"
+
 # stats.json without its trials: the report names the break rather than showing the trials n/a
 cp -r "$TMP/no-trials-row" "$TMP/no-trials-report"
 "$BIN/report" --dir "$TMP/no-trials-report" --name x --templates templates >/dev/null 2>"$TMP/report-err.txt"

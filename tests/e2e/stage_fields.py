@@ -1,10 +1,17 @@
 #!/usr/bin/python3
-"""stage_fields.py - a reader of the stage files (the verdict, or the nightly's row) fed each field
-of the stage-file table removed, then mistyped, one at a time, in the files of real audits.
+"""stage_fields.py - a reader of the stage files (the verdict, the nightly's row, the report or a
+pipeline stage) fed each field of the stage-file table removed, then mistyped, one at a time, in
+the files of real audits.
 
 usage: stage_fields.py VERDICT FIELDS WORKDIR AUDIT_DIR...
        stage_fields.py --nightly NIGHTLY FIELDS WORKDIR AUDIT_DIR...
        stage_fields.py --report REPORT FIELDS WORKDIR AUDIT_DIR...
+       stage_fields.py --stage SOURCE ROWS WORKDIR AUDIT_DIR -- STAGE ARGS...
+
+With --stage, the rows are those the stage's SOURCE names (SA_FD_<id>, the id matching the regex
+ROWS), each of which it must read: removed (where it may not be absent) and mistyped, the stage
+(its arguments' {dir} the audit's copy) must write "ok": false with the file and the field in
+its reason; see stage_main.
 
 FIELDS is `verdict --fields`' output (file, key, type, absent, unit, meaning a line). For each
 audit directory and each row whose field that audit's file holds (for "a[].b", in the array's
@@ -58,14 +65,14 @@ def wrong(kind):
     return {"number": "1", "string": 1, "boolean": "true", "object": [], "array": {}}[kind]
 
 
-def copy_dir(workdir, src, name, mutate):
-    """A copy of src's JSON files (links) in workdir, name's file went through mutate (None:
-    untouched)."""
+def copy_dir(workdir, src, name, mutate, every=False):
+    """A copy of src's JSON files (links; every: all its files) in workdir, name's file went
+    through mutate (None: untouched)."""
     d = os.path.join(workdir, "dir")
     shutil.rmtree(d, ignore_errors=True)
     os.mkdir(d)
     for f in os.listdir(src):
-        if f.endswith(".json") or f.endswith(".jsonl"):
+        if every or f.endswith(".json") or f.endswith(".jsonl"):
             os.symlink(os.path.abspath(os.path.join(src, f)), os.path.join(d, f))
     if mutate:
         path = os.path.join(d, name)
@@ -184,8 +191,62 @@ class ReportPage:
                 "exit %d: %s" % (v["rc"], said))
 
 
+def table_rows(source, pattern):
+    """[(id, file, key, type, absent)] of the table's rows source names (SA_FD_<id>) whose id
+    matches pattern; type and absent as `verdict --fields` spells them."""
+    head = open("lib/base/stagefile.h", encoding="utf-8").read()
+    files = dict(re.findall(r'^\s*X\(([A-Z_]+), "([a-z_]+\.jsonl?)"', head, re.M))
+    kinds = {"NUM": "number", "STR": "string", "BOOL": "boolean", "OBJ": "object", "ARR": "array"}
+    rows = {i: (files[f], k, kinds[ty], ab.lower()) for i, f, k, ty, ab in re.findall(
+        r'^\s*X\(([A-Z0-9_]+), ([A-Z_]+), "([^"]+)",\s*SA_FT_([A-Z]+),\s*SA_FA_([A-Z]+)', head, re.M)
+        if f in files}
+    named = set(re.findall(r"\bSA_FD_([A-Z0-9_]+)", open(source, encoding="utf-8").read()))
+    return [(i,) + rows[i] for i in sorted(named) if i in rows and re.fullmatch(pattern, i)]
+
+
+def stage_main(args):
+    """--stage SOURCE ROWS WORKDIR AUDIT_DIR -- CMD...: each row of the table SOURCE names (its id
+    matching the regex ROWS), removed and then mistyped in AUDIT_DIR's file, makes the stage CMD
+    (its arguments' {dir} the copy of the audit) write "ok": false with a reason naming the file
+    and the field; a removed row that may be absent is no break. CMD's -o names its output."""
+    source, pattern, workdir, src = args[:4]
+    cmd = args[args.index("--") + 1:]
+    out = cmd[cmd.index("-o") + 1]
+    failed, tried = 0, 0
+    for rid, name, key, kind, absent in table_rows(source, pattern):
+        path = os.path.join(src, name)
+        if not os.path.exists(path) or locate(json.load(open(path)), key) is None:
+            print("# %s: %s %s is not in this audit's file" % (rid, name, key))
+            continue
+        tried += 1
+        for how, mutate in (("removed", lambda d, k=key: (lambda p: p[0].pop(p[1]))(locate(d, k))),
+                            ("mistyped", lambda d, k=key, t=kind:
+                             (lambda p: p[0].__setitem__(p[1], wrong(t)))(locate(d, k)))):
+            d = copy_dir(workdir, src, name, mutate, every=True)
+            argv = [a.replace("{dir}", d) for a in cmd]
+            subprocess.run(argv, capture_output=True, timeout=600)
+            res = json.load(open(out.replace("{dir}", d)))
+            said = res.get("reason") or ""
+            named = name in said and '"%s"' % key in said
+            what = "%s %s %s %s" % (os.path.basename(cmd[0]), name, key, how)
+            if how == "removed" and absent == "may":
+                if named:
+                    failed = 1
+                    print("not ok - %s: a field that may be absent was called a break: %s" % (what, said))
+            elif res.get("ok") is not False or not named:
+                failed = 1
+                print("not ok - %s: ok %s, reason: %s" % (what, res.get("ok"), said[:300]))
+    print("# %d rows tried" % tried)
+    if not tried:
+        failed = 1
+        print("not ok - no row of %s matching %s is in this audit's files" % (source, pattern))
+    return failed
+
+
 def main():
     args = sys.argv[1:]
+    if args[0] == "--stage":
+        return stage_main(args[1:])
     if args[0] == "--nightly":
         reader = NightlyRow(args.pop(1))
     elif args[0] == "--report":
