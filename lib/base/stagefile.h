@@ -247,6 +247,26 @@ enum sa_fabsent {
 	  "", "that bar's time")                                                                  \
 	X(LA_LIVE_FIRST_CONFIRMED, LOOKAHEAD, "live.first_differences[].confirmed", SA_FT_STR,      \
 	  SA_FA_NEVER, "", "what the run on the whole prefix said of it")                        \
+	X(LA_LIVE_CALL_LEAKS, LOOKAHEAD, "live.call_leaks", SA_FT_NUM,                              \
+	  SA_FA_MAY, "bars", "bars where the callbacks answered the same trade otherwise")          \
+	X(LA_LIVE_CALL_DIFF, LOOKAHEAD, "live.call_differences", SA_FT_ARR,                         \
+	  SA_FA_MAY, "", "the first bars the callbacks answered otherwise")                         \
+	X(LA_LIVE_CALL_DIFF_BAR, LOOKAHEAD, "live.call_differences[].bar", SA_FT_NUM,               \
+	  SA_FA_NEVER, "bar", "where")                                                              \
+	X(LA_LIVE_CALL_DIFF_TIME, LOOKAHEAD, "live.call_differences[].time", SA_FT_STR,             \
+	  SA_FA_NEVER, "", "that bar's time")                                                       \
+	X(LA_LIVE_CALL_DIFF_BT_EXIT, LOOKAHEAD, "live.call_differences[].backtest.exit", SA_FT_NUM, \
+	  SA_FA_NEVER, "", "the backtest's custom_exit, 0 or 1")                                    \
+	X(LA_LIVE_CALL_DIFF_BT_STOP, LOOKAHEAD, "live.call_differences[].backtest.stop", SA_FT_NUM, \
+	  SA_FA_NULL, "ratio", "the backtest's custom_stoploss")                                    \
+	X(LA_LIVE_CALL_DIFF_BT_REFUSED, LOOKAHEAD, "live.call_differences[].backtest.refused", SA_FT_NUM, \
+	  SA_FA_NEVER, "", "the backtest's confirm_trade_entry refused, 0 or 1")                    \
+	X(LA_LIVE_CALL_DIFF_LV_EXIT, LOOKAHEAD, "live.call_differences[].live.exit", SA_FT_NUM,     \
+	  SA_FA_NEVER, "", "the live custom_exit, 0 or 1")                                          \
+	X(LA_LIVE_CALL_DIFF_LV_STOP, LOOKAHEAD, "live.call_differences[].live.stop", SA_FT_NUM,     \
+	  SA_FA_NULL, "ratio", "the live custom_stoploss")                                          \
+	X(LA_LIVE_CALL_DIFF_LV_REFUSED, LOOKAHEAD, "live.call_differences[].live.refused", SA_FT_NUM, \
+	  SA_FA_NEVER, "", "the live confirm_trade_entry refused, 0 or 1")                          \
 	X(RB_COMPLETE, ROBUSTNESS, "complete", SA_FT_BOOL, SA_FA_NEVER, "",                         \
 	  "every planned re-run was made")                                                        \
 	SA_REFUSAL_FIELDS(X, RB, ROBUSTNESS)                                                          \

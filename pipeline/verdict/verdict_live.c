@@ -45,6 +45,31 @@ static void read_first(struct vd_live *l, struct sa_sf *s)
 	}
 }
 
+/* The first bar where the callbacks answered the same trade otherwise, each run's answer. */
+static void read_call_first(struct vd_live *l, struct sa_sf *s)
+{
+	static const enum sa_field_id exit[2] = { SA_FD_LA_LIVE_CALL_DIFF_BT_EXIT,
+						  SA_FD_LA_LIVE_CALL_DIFF_LV_EXIT };
+	static const enum sa_field_id stop[2] = { SA_FD_LA_LIVE_CALL_DIFF_BT_STOP,
+						  SA_FD_LA_LIVE_CALL_DIFF_LV_STOP };
+	static const enum sa_field_id refused[2] = { SA_FD_LA_LIVE_CALL_DIFF_BT_REFUSED,
+						     SA_FD_LA_LIVE_CALL_DIFF_LV_REFUSED };
+	const cJSON *d = cJSON_GetArrayItem(sa_sf_arr_or_null(s, NULL, SA_FD_LA_LIVE_CALL_DIFF), 0);
+	struct vd_live_call *c = &l->call_first;
+
+	l->call_leaks = count_of(s, NULL, SA_FD_LA_LIVE_CALL_LEAKS);
+	if (!d || l->call_leaks == 0)
+		return;
+	c->bar = (long)fmax(-1, fmin(1e12, sa_sf_num_or(s, d, SA_FD_LA_LIVE_CALL_DIFF_BAR, -1)));
+	snprintf(c->time, sizeof c->time, "%s", sa_sf_str_or(s, d, SA_FD_LA_LIVE_CALL_DIFF_TIME, ""));
+	for (int k = 0; k < 2; k++) {
+		c->exit[k] = sa_sf_num_or(s, d, exit[k], 0) != 0;
+		c->refused[k] = sa_sf_num_or(s, d, refused[k], 0) != 0;
+		c->stop[k] = sa_sf_num_or(s, d, stop[k], NAN);
+	}
+	l->has_call_first = c->bar >= 0;
+}
+
 static void read_sample(struct vd_live *l, struct sa_sf *s)
 {
 	l->sampled = sa_sf_obj_or_null(s, NULL, SA_FD_LA_LIVE_SAMPLE) != NULL;
@@ -80,6 +105,7 @@ void vd_live_from_lookahead(struct vd_live *l, struct sa_sf *la)
 	l->failed = count_of(la, NULL, SA_FD_LA_LIVE_FAILED);
 	read_sample(l, la);
 	read_first(l, la);
+	read_call_first(l, la);
 }
 
 void vd_live_from_replay(struct vd_live *l, struct sa_sf *rp)
@@ -176,15 +202,50 @@ static void name_first(const struct vd_live *l, char *buf, size_t len)
 		name_one(&l->first[0], true, buf, len);
 }
 
+/* One run's answer to the callbacks, in words. */
+static void say_answer(const struct vd_live_call *c, int k, char *buf, size_t len)
+{
+	if (c->refused[k])
+		add(buf, len, "refused the entry");
+	else if (c->exit[k])
+		add(buf, len, "exited");
+	else if (isfinite(c->stop[k]))
+		add(buf, len, "held the trade with its stop %.2f %% from the price", 100 * fabs(c->stop[k]));
+	else
+		add(buf, len, "held the trade");
+}
+
+/* The callbacks' leaks: how many bars, and the first with both answers. */
+static void say_call_leaks(const struct vd_live *l, bool after, char *buf, size_t len)
+{
+	add(buf, len, "%s its callbacks answered the same open trade differently on %ld bar%s "
+	    "once the future was hidden", after ? "; and" : "decided bar by bar with only the past,",
+	    l->call_leaks, plural(l->call_leaks));
+	if (!l->has_call_first)
+		return;
+	add(buf, len, ": at bar %ld (%s) the backtest's callbacks ", l->call_first.bar,
+	    l->call_first.time);
+	say_answer(&l->call_first, 0, buf, len);
+	add(buf, len, ", while with only the past they ");
+	say_answer(&l->call_first, 1, buf, len);
+}
+
 char *vd_live_veto(const struct vd_live *l, char *buf, size_t len)
 {
+	long decisions = l->leaks - (l->call_leaks < l->leaks ? l->call_leaks : l->leaks);
+
 	buf[0] = '\0';
 	if (!l->present || !l->ok || l->leaks == 0)
 		return buf;
-	add(buf, len, "decided bar by bar with only the past, %ld bar%s differ%s from the backtest's "
-	    "decisions, %ld of them confirmed as look-ahead by a re-run on the whole history up to "
-	    "the bar", l->differing, plural(l->differing), l->differing == 1 ? "s" : "", l->leaks);
-	name_first(l, buf, len);
+	if (decisions > 0 || l->call_leaks == 0) {
+		add(buf, len, "decided bar by bar with only the past, %ld bar%s differ%s from the "
+		    "backtest's decisions, %ld of them confirmed as look-ahead by a re-run on the whole "
+		    "history up to the bar", l->differing, plural(l->differing),
+		    l->differing == 1 ? "s" : "", decisions);
+		name_first(l, buf, len);
+	}
+	if (l->call_leaks > 0)
+		say_call_leaks(l, decisions > 0, buf, len);
 	if (isfinite(l->net_backtest) && isfinite(l->net_live))
 		add(buf, len, "; the backtest claims a net return of %+.2f %%, the live decisions make "
 		    "%+.2f %%", 100 * l->net_backtest, 100 * l->net_live);
@@ -207,6 +268,8 @@ void vd_live_json(cJSON *root, const struct vd_live *l)
 	cJSON_AddBoolToObject(o, "complete", l->complete);
 	cJSON_AddNumberToObject(o, "differing", (double)l->differing);
 	cJSON_AddNumberToObject(o, "confirmed_leaks", (double)l->leaks);
+	if (l->call_leaks > 0)
+		cJSON_AddNumberToObject(o, "call_leaks", (double)l->call_leaks);
 	if (l->sampled) {
 		s = cJSON_AddObjectToObject(o, "sample");
 		cJSON_AddNumberToObject(s, "drawn", (double)l->drawn);

@@ -34,6 +34,15 @@ struct vd_live {
 		char confirmed[16];    /* "leak", "memory" or "unconfirmed" */
 	} first[VD_LIVE_FIRST];
 	size_t n_first;
+	long call_leaks;           /* of leaks, the bars a freqtrade class's callbacks answered the
+				    * same trade otherwise (live.call_leaks; 0 without callbacks) */
+	struct vd_live_call {      /* the first of them, when call_leaks > 0 */
+		long bar;
+		char time[32];
+		int exit[2], refused[2];   /* [0] the backtest's answer, [1] the live one */
+		double stop[2];            /* NAN: no stop given */
+	} call_first;
+	bool has_call_first;
 	bool scored;               /* replay.json scored the live decisions */
 	double net_backtest, net_live; /* replay.json live_vs_backtest; NAN when unknown */
 };

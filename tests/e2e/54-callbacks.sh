@@ -139,6 +139,18 @@ assert first['backtest'] != first['live'], first
 assert 'at bar %d (%s)' % (first['bar'], first['time']) in d['explanation'], d['explanation'][:300]
 assert 'with only the past it was' in d['explanation']
 PYEOF
+	check "$f: the verdict says the callbacks answered otherwise, naming the first bar, not decisions" \
+		"$PY" - $O/lookahead.json $O/verdict.json <<'PYEOF'
+import json, sys
+l = json.load(open(sys.argv[1]))['live']
+v = json.load(open(sys.argv[2]))
+first = l['call_differences'][0]
+s = v['summary']
+assert v['live']['call_leaks'] == l['call_leaks'], v['live']
+assert 'its callbacks answered the same open trade differently on %d bars' % l['call_leaks'] in s, s
+assert "at bar %d (%s) the backtest's callbacks" % (first['bar'], first['time']) in s, s
+assert "differ from the backtest's decisions" not in s, s
+PYEOF
 	# the claimed curve is the backtest with its callbacks: recompute.py replays run.json's
 	# signals with live.claimed_calls to the bundle's backtest, which trades otherwise than live
 	if "$PY" tests/recompute.py $O $C >"$TMP/$f.recompute" 2>&1; then
