@@ -395,8 +395,8 @@ static cJSON *take_exits(const cJSON *found)
 	return o;
 }
 
-/* strategy.callbacks from the child's finding: each of custom_stoploss and custom_exit it names
- * (a def of it in the class body), nothing else. */
+/* strategy.callbacks from the child's finding: each of custom_stoploss, custom_exit and
+ * confirm_trade_entry it names (a def of it in the class body), nothing else. */
 static cJSON *take_callbacks(const cJSON *found)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -406,7 +406,8 @@ static cJSON *take_callbacks(const cJSON *found)
 		return a;
 	cJSON_ArrayForEach(v, found)
 		if (cJSON_IsString(v) && (!strcmp(v->valuestring, "custom_stoploss") ||
-					  !strcmp(v->valuestring, "custom_exit")))
+					  !strcmp(v->valuestring, "custom_exit") ||
+					  !strcmp(v->valuestring, "confirm_trade_entry")))
 			cJSON_AddItemToArray(a, cJSON_CreateString(v->valuestring));
 	return a;
 }

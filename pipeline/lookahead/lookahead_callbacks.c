@@ -16,7 +16,8 @@ bool la_live_wants_calls(const char *inspect_path)
 	cb = sa_sf_arr_or_null(&ins, NULL, SA_FD_IN_CALLBACKS);
 	cJSON_ArrayForEach(v, cb)
 		yes |= cJSON_IsString(v) && (!strcmp(v->valuestring, "custom_stoploss") ||
-					     !strcmp(v->valuestring, "custom_exit"));
+					     !strcmp(v->valuestring, "custom_exit") ||
+					     !strcmp(v->valuestring, "confirm_trade_entry"));
 	sa_sf_close(&ins);
 	return yes;
 }

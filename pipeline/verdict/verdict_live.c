@@ -207,6 +207,8 @@ static void say_answer(const struct vd_live_call *c, int k, char *buf, size_t le
 {
 	if (c->refused[k])
 		add(buf, len, "refused the entry");
+	else if (c->refused[1 - k])
+		add(buf, len, "confirmed it");
 	else if (c->exit[k])
 		add(buf, len, "exited");
 	else if (isfinite(c->stop[k]))

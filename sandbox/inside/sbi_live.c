@@ -120,12 +120,24 @@ static void live_append(const struct live_cols *lc, size_t n, const char *bar)
 		memcpy(lc->p + (c * lc->cap + n) * SBX_VALUE_BYTES, bar + c * SBX_VALUE_BYTES, SBX_VALUE_BYTES);
 }
 
+static PyObject *shim_module(void);
+
+/* Whether the pending error is the framework shim's NotSupported: a feature the audit does not
+ * run, which ends the run with its sentence as it ends a full run, never a bar taken flat. */
+static bool refused(void)
+{
+	PyObject *fw = shim_module();
+	PyObject *ns = fw ? PyDict_GetItemString(PyModule_GetDict(fw), "NotSupported") : NULL;
+
+	return ns && PyErr_ExceptionMatches(ns);
+}
+
 /* signals() on one frame of m bars, its whole output checked by to_int8 as a full run's is: a
  * new reference to its m values (int8, a buffer), or NULL when the upload raised or gave a bad output
- * (the exception cleared). */
+ * (the exception cleared); the shim's NotSupported ends the run. */
 static PyObject *frame_values(const struct live_run *L, PyObject *df, PyObject *idx, Py_ssize_t m)
 {
-	PyObject *out, *b, *r;
+	PyObject *out, *b, *r, *et, *ev, *tb;
 
 	if (L->params) {
 		PyObject *args = PyTuple_Pack(1, df);
@@ -135,9 +147,14 @@ static PyObject *frame_values(const struct live_run *L, PyObject *df, PyObject *
 	} else {
 		out = PyObject_CallOneArg(L->fn, df);
 	}
+	PyErr_Fetch(&et, &ev, &tb);  /* the upload's error, kept across the flush */
 	r = PyEval_EvalCode(L->flush, L->z->helpers, L->z->helpers);
 	Py_XDECREF(r);
+	PyErr_Clear();
+	PyErr_Restore(et, ev, tb);
 	if (!out) {
+		if (refused())
+			sbi_child_finish_error(L->z);
 		PyErr_Clear();
 		return NULL;
 	}
