@@ -741,6 +741,10 @@ static char *answer_words(const struct sbx_calls *c, size_t t, char *buf, size_t
 {
 	char stop[64] = "no stop";
 
+	if (c->refused[t])
+		return sa_fmt(buf, len, "to refuse the entry (confirm_trade_entry)");
+	if (c->ask[t] & SBX_ASK_ENTRY && !c->exit[t] && isnan(c->stop[t]))
+		return sa_fmt(buf, len, "to confirm the entry");
 	if (!isnan(c->stop[t]))
 		sa_fmt(stop, sizeof stop, "a stop at %.6g", c->stop[t]);
 	if (c->exit[t])

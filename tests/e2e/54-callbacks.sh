@@ -118,9 +118,10 @@ done
 
 # callbacks that peek, as freqtrade's backtest lets them (its indicators analysed once over the
 # whole history): a custom_exit that reads the next candles of the frame populate_indicators was
-# given, a custom_stoploss that reads a centred rolling mean. Their signals never peek, so only
+# given, a custom_stoploss that reads a centred rolling mean, a confirm_trade_entry (its one
+# callback) that refuses the entries the next candles make lose. Their signals never peek, so only
 # the claimed run's callbacks, set beside the live run's bar by bar, can find them.
-for f in ft_peek_cb_exit ft_peek_cb_stop; do
+for f in ft_peek_cb_exit ft_peek_cb_stop ft_peek_cb_confirm; do
 	O=out/${P}_$f
 	if ! audit $S/$f.py $f || [ ! -f $O/verdict.json ]; then
 		not_ok "$f: make audit exits 0" "$(tail -n 5 "$TMP/$f.audit.log")"
