@@ -21,26 +21,21 @@ static bool is_num(const cJSON *v)
 	return cJSON_IsNumber(v) && isfinite(v->valuedouble);
 }
 
-/* The audit's name and each upload's file name (fingerprint.json's uploads, by their rows). */
-static void add_uploads(cJSON *to, const struct rpt_input *in)
+static void add_uploads(cJSON *to, const cJSON *up)
 {
-	static const struct { const char *kind; enum sa_field_id row; } kinds[] = {
-		{ "strategy", SA_FD_FP_UP_STRATEGY }, { "tradelog", SA_FD_FP_UP_TRADELOG },
-		{ "data", SA_FD_FP_UP_DATA },
-	};
-	const cJSON *up = rpt_field(in, NULL, SA_FD_FP_UPLOADS);
+	static const char *const kinds[] = { "strategy", "tradelog", "data" };
 	cJSON *list = cJSON_AddArrayToObject(to, "uploads");
 	bool renamed = false;
 
-	rpt_add_field_text(to, "audit_name", in, NULL, SA_FD_FP_UP_NAME);
-	for (size_t k = 0; list && up && k < sizeof kinds / sizeof kinds[0]; k++) {
-		const cJSON *v = rpt_field(in, NULL, kinds[k].row);
+	add_text(to, "audit_name", up, "name");
+	for (size_t k = 0; list && k < sizeof kinds / sizeof kinds[0]; k++) {
+		const cJSON *v = get(up, kinds[k]);
 		cJSON *row;
 
 		if (!cJSON_IsString(v))
 			continue;
 		row = cJSON_CreateObject();
-		cJSON_AddStringToObject(row, "kind", kinds[k].kind);
+		cJSON_AddStringToObject(row, "kind", kinds[k]);
 		cJSON_AddStringToObject(row, "file", v->valuestring);
 		cJSON_AddItemToArray(list, row);
 		/* the characters scripts/inputs takes as they are; any other means a safe copy */
@@ -69,22 +64,18 @@ static void add_libraries(cJSON *to, const cJSON *libs)
 	cJSON_AddStringToObject(to, "libraries", used ? buf : "n/a");
 }
 
-/* The Fingerprint section: fingerprint.json's fields, each by its row. */
 static void add_fingerprint(cJSON *m, const struct rpt_input *in)
 {
-	static const struct { const char *as; enum sa_field_id row; } rows[] = {
-		{ "strategy_sha256", SA_FD_FP_STRATEGY_SHA }, { "tradelog_sha256", SA_FD_FP_TRADELOG_SHA },
-		{ "data_sha256", SA_FD_FP_DATA_SHA }, { "config_sha256", SA_FD_FP_CONFIG_SHA },
-		{ "tool_version", SA_FD_FP_TOOL_VERSION }, { "data_bars", SA_FD_FP_DATA_BARS },
-		{ "data_first", SA_FD_FP_DATA_FIRST }, { "data_last", SA_FD_FP_DATA_LAST },
-	};
+	const cJSON *fp = in->stage[RPT_FINGERPRINT].json;
 	cJSON *o = cJSON_AddObjectToObject(m, "fingerprint");
-
-	for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++)
-		rpt_add_field_text(o, rows[k].as, in, NULL, rows[k].row);
+	static const char *const keys[] = { "strategy_sha256", "tradelog_sha256", "data_sha256",
+					    "config_sha256", "tool_version", "data_bars", "data_first",
+					    "data_last" };
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		add_text(o, keys[k], fp, keys[k]);
 	add_text(o, "trials", rpt_stage_ok(in, RPT_CONFIG), "trials");
-	add_uploads(o, in);
-	add_libraries(o, rpt_field(in, NULL, SA_FD_FP_LIBRARIES));
+	add_uploads(o, get(fp, "uploads"));
+	add_libraries(o, get(fp, "libraries"));
 }
 
 /* A span of seconds for people: "1 d", "4 h", "15 min", "90 s". */

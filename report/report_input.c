@@ -424,22 +424,6 @@ struct sa_sf *rpt_sf_ok(const struct rpt_input *in, enum sa_sfile_id id)
 	return &in->sf[SA_SF_COUNT + id];
 }
 
-const cJSON *rpt_field(const struct rpt_input *in, const cJSON *base, enum sa_field_id k)
-{
-	const cJSON *it = NULL;
-
-	sa_sf_item(rpt_sf(in, sa_fields[k].file), base, k, &it);
-	return cJSON_IsNull(it) ? NULL : it;
-}
-
-const cJSON *rpt_field_ok(const struct rpt_input *in, const cJSON *base, enum sa_field_id k)
-{
-	const cJSON *it = NULL;
-
-	sa_sf_item(rpt_sf_ok(in, sa_fields[k].file), base, k, &it);
-	return cJSON_IsNull(it) ? NULL : it;
-}
-
 const char *rpt_input_broken(const struct rpt_input *in)
 {
 	for (int i = 0; in->sf && i < 2 * SA_SF_COUNT; i++)

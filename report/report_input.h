@@ -101,13 +101,6 @@ int rpt_input_views(struct rpt_input *in);
 struct sa_sf *rpt_sf(const struct rpt_input *in, enum sa_sfile_id id);
 struct sa_sf *rpt_sf_ok(const struct rpt_input *in, enum sa_sfile_id id);
 
-/* The field k of its file as the report loaded it (rpt_sf), base as sa_sf_item's (NULL: from the
- * file's root): the node, or NULL when it is not there and need not be (a missing file, a failed
- * stage's record, a null the row allows). A break is recorded for rpt_input_broken. */
-const cJSON *rpt_field(const struct rpt_input *in, const cJSON *base, enum sa_field_id k);
-/* The same, from the file only when it is "ok" (rpt_sf_ok). */
-const cJSON *rpt_field_ok(const struct rpt_input *in, const cJSON *base, enum sa_field_id k);
-
 /* The first field a read found missing or mistyped in a present file, naming the file and the
  * field ("stats.json: the field \"trials\" is missing"), or NULL while none was. */
 const char *rpt_input_broken(const struct rpt_input *in);

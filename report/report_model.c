@@ -32,9 +32,9 @@ const cJSON *rpt_get(const cJSON *obj, const char *key)
 
 #define is_num rpt_is_num
 
-/* v as text into `to` as `as`: strings as they are, numbers and bools printed, else "n/a". */
-static void add_value_text(cJSON *to, const char *as, const cJSON *v)
+void rpt_add_text(cJSON *to, const char *as, const cJSON *obj, const char *key)
 {
+	const cJSON *v = get(obj, key);
 	char buf[64];
 	if (cJSON_IsString(v))
 		cJSON_AddStringToObject(to, as, v->valuestring);
@@ -44,17 +44,6 @@ static void add_value_text(cJSON *to, const char *as, const cJSON *v)
 		cJSON_AddStringToObject(to, as, cJSON_IsTrue(v) ? "yes" : "no");
 	else
 		cJSON_AddStringToObject(to, as, "n/a");
-}
-
-void rpt_add_text(cJSON *to, const char *as, const cJSON *obj, const char *key)
-{
-	add_value_text(to, as, get(obj, key));
-}
-
-void rpt_add_field_text(cJSON *to, const char *as, const struct rpt_input *in, const cJSON *base,
-			enum sa_field_id k)
-{
-	add_value_text(to, as, rpt_field(in, base, k));
 }
 
 void rpt_add_pct(cJSON *to, const char *as, const cJSON *obj, const char *key, int dec)

@@ -58,8 +58,4 @@ void rpt_add_num(cJSON *to, const char *as, const cJSON *obj, const char *key, i
  * printed, else "n/a". */
 void rpt_add_text(cJSON *to, const char *as, const cJSON *obj, const char *key);
 
-/* The same for a field of a stage file, taken by its row (rpt_field; base as there). */
-void rpt_add_field_text(cJSON *to, const char *as, const struct rpt_input *in, const cJSON *base,
-			enum sa_field_id k);
-
 #endif

@@ -153,50 +153,43 @@ static const cJSON *get(const cJSON *o, const char *k)
  * missing, one figure a row. */
 static void write_summary(struct rpt_book *b, const struct rpt_input *in, const char *name)
 {
-	/* each figure by its row of the stage-file table: verdict, stats and replay when "ok",
-	 * run.json and fingerprint.json as they are (a failed run's status is the point) */
-	static const struct { const char *label; enum sa_field_id row; bool any; int fmt; } rows[] = {
-		{ "sandbox status", SA_FD_RUN_STATUS, true, 0 },
-		{ "sandbox error", SA_FD_RUN_ERROR, true, 'w' },
-		{ "blocked actions", SA_FD_RUN_BLOCKED, true, 0 },
-		{ "trades", SA_FD_ST_TRADES, false, 0 },
-		{ "gross return", SA_FD_RP_GROSS, false, '%' },
-		{ "net return", SA_FD_RP_NET, false, '%' },
-		{ "Sharpe ratio (per trade)", SA_FD_ST_SHARPE, false, 'n' },
-		{ "Sharpe ratio (annualised, not Lo-corrected)", SA_FD_ST_SHARPE_ANN_VALUE, false, 'n' },
-		{ "Sharpe ratio (annualised, Lo-corrected)", SA_FD_ST_SHARPE_LO_VALUE, false, 'n' },
-		{ "PSR", SA_FD_ST_PSR, false, 'n' },
-		{ "DSR", SA_FD_ST_DSR, false, 'n' },
-		{ "PSR, every trade independent", SA_FD_ST_PSR_IID, false, 'n' },
-		{ "DSR, every trade independent", SA_FD_ST_DSR_IID, false, 'n' },
-		{ "effective trades", SA_FD_ST_AC_EFFECTIVE, false, 'n' },
-		{ "lag-1 autocorrelation, trades", SA_FD_ST_AC_LAG1, false, 'n' },
-		{ "lag-1 autocorrelation, bars", SA_FD_ST_AC_BARS_LAG1, false, 'n' },
-		{ "trials", SA_FD_ST_TRIALS, false, 0 },
-		{ "MinTRL (trades)", SA_FD_ST_MIN_TRL, false, 'n' },
-		{ "max drawdown", SA_FD_ST_MAX_DD, false, '%' },
-		{ "strategy sha256", SA_FD_FP_STRATEGY_SHA, true, 0 },
-		{ "data sha256", SA_FD_FP_DATA_SHA, true, 0 },
-		{ "config sha256", SA_FD_FP_CONFIG_SHA, true, 0 },
-		{ "tool version", SA_FD_FP_TOOL_VERSION, true, 0 },
-	};
-	const cJSON *v = rpt_stage_ok(in, RPT_VERDICT);
+	const cJSON *v = rpt_stage_ok(in, RPT_VERDICT), *st = rpt_stage_ok(in, RPT_STATS);
+	const cJSON *rp = rpt_stage_ok(in, RPT_REPLAY), *fp = in->stage[RPT_FINGERPRINT].json;
+	const cJSON *run = in->stage[RPT_RUN].json;
 	struct rpt_kv kv;
 
 	if (rpt_xlsx_kv_open(b, "Summary", 40, &kv))
 		return;
 	worksheet_set_column(kv.ws, 1, 1, 90, NULL);
 	rpt_xlsx_kv_text(&kv, "audit", name, NULL);
-	rpt_xlsx_kv_text(&kv, "verdict", sa_sf_str_or(rpt_sf_ok(in, SA_SF_VERDICT), NULL, SA_FD_VD_VERDICT,
-						      "NO_VERDICT"), v ? NULL : b->bad);
-	rpt_xlsx_kv(&kv, "gate verdict", rpt_field_ok(in, NULL, SA_FD_VD_GATE_VERDICT), NULL);
-	rpt_xlsx_kv_text(&kv, "summary", sa_sf_str_or(rpt_sf_ok(in, SA_SF_VERDICT), NULL, SA_FD_VD_SUMMARY,
-						      "verdict.json is missing or failed"), b->wrap);
-	for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
-		rpt_xlsx_kv(&kv, rows[r].label, rows[r].any ? rpt_field(in, NULL, rows[r].row)
-							    : rpt_field_ok(in, NULL, rows[r].row),
-			    rows[r].fmt == 'w' ? b->wrap : rows[r].fmt == '%' ? b->pct :
-			    rows[r].fmt == 'n' ? b->num : NULL);
+	rpt_xlsx_kv_text(&kv, "verdict", sa_json_str(v, "verdict", "NO_VERDICT"), v ? NULL : b->bad);
+	rpt_xlsx_kv(&kv, "gate verdict", get(v, "gate_verdict"), NULL);
+	rpt_xlsx_kv_text(&kv, "summary", sa_json_str(v, "summary", "verdict.json is missing or failed"), b->wrap);
+	rpt_xlsx_kv(&kv, "sandbox status", get(run, "status"), NULL);
+	rpt_xlsx_kv(&kv, "sandbox error", get(run, "error"), b->wrap);
+	rpt_xlsx_kv(&kv, "blocked actions", get(run, "blocked_actions"), NULL);
+	rpt_xlsx_kv(&kv, "trades", get(st, "trades"), NULL);
+	rpt_xlsx_kv(&kv, "gross return", get(rp, "gross_return"), b->pct);
+	rpt_xlsx_kv(&kv, "net return", get(rp, "net_return"), b->pct);
+	rpt_xlsx_kv(&kv, "Sharpe ratio (per trade)", get(st, "sharpe"), b->num);
+	rpt_xlsx_kv(&kv, "Sharpe ratio (annualised, not Lo-corrected)",
+		    get(get(st, "sharpe_annualised"), "value"), b->num);
+	rpt_xlsx_kv(&kv, "Sharpe ratio (annualised, Lo-corrected)",
+		    get(get(st, "sharpe_annualised_lo"), "value"), b->num);
+	rpt_xlsx_kv(&kv, "PSR", get(st, "psr"), b->num);
+	rpt_xlsx_kv(&kv, "DSR", get(st, "dsr"), b->num);
+	rpt_xlsx_kv(&kv, "PSR, every trade independent", get(st, "psr_iid"), b->num);
+	rpt_xlsx_kv(&kv, "DSR, every trade independent", get(st, "dsr_iid"), b->num);
+	rpt_xlsx_kv(&kv, "effective trades", get(get(st, "autocorrelation"), "effective_trades"), b->num);
+	rpt_xlsx_kv(&kv, "lag-1 autocorrelation, trades", get(get(st, "autocorrelation"), "trades_lag1"), b->num);
+	rpt_xlsx_kv(&kv, "lag-1 autocorrelation, bars", get(get(st, "autocorrelation"), "bars_lag1"), b->num);
+	rpt_xlsx_kv(&kv, "trials", get(st, "trials"), NULL);
+	rpt_xlsx_kv(&kv, "MinTRL (trades)", get(st, "min_trl"), b->num);
+	rpt_xlsx_kv(&kv, "max drawdown", get(st, "max_drawdown"), b->pct);
+	rpt_xlsx_kv(&kv, "strategy sha256", get(fp, "strategy_sha256"), NULL);
+	rpt_xlsx_kv(&kv, "data sha256", get(fp, "data_sha256"), NULL);
+	rpt_xlsx_kv(&kv, "config sha256", get(fp, "config_sha256"), NULL);
+	rpt_xlsx_kv(&kv, "tool version", get(fp, "tool_version"), NULL);
 	for (int f = 0; f < RPT_NFILES; f++) {
 		char label[64];
 

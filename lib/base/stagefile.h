@@ -117,22 +117,6 @@ enum sa_fabsent {
 	  "the data's first bar")                                                                 \
 	X(FP_DATA_LAST, FINGERPRINT, "data_last", SA_FT_STR, SA_FA_NEVER, "time",                  \
 	  "the data's last bar")                                                                  \
-	X(FP_CONFIG_SHA, FINGERPRINT, "config_sha256", SA_FT_STR, SA_FA_NULL, "",                   \
-	  "config.json's sha256")                                                                 \
-	X(FP_TOOL_VERSION, FINGERPRINT, "tool_version", SA_FT_STR, SA_FA_NEVER, "",                  \
-	  "the version of the tool that made the audit")                                          \
-	X(FP_DATA_BARS, FINGERPRINT, "data_bars", SA_FT_NUM, SA_FA_NEVER, "bars", "the data's bars")  \
-	X(FP_UPLOADS, FINGERPRINT, "uploads", SA_FT_OBJ, SA_FA_NEVER, "",                            \
-	  "the audit's name and each upload's file name as given")                                \
-	X(FP_UP_NAME, FINGERPRINT, "uploads.name", SA_FT_STR, SA_FA_NULL, "", "the audit's name")     \
-	X(FP_UP_STRATEGY, FINGERPRINT, "uploads.strategy", SA_FT_STR, SA_FA_NULL, "",                \
-	  "the strategy's file name, null without one")                                           \
-	X(FP_UP_TRADELOG, FINGERPRINT, "uploads.tradelog", SA_FT_STR, SA_FA_NULL, "",                \
-	  "the trade log's file name, null without one")                                          \
-	X(FP_UP_DATA, FINGERPRINT, "uploads.data", SA_FT_STR, SA_FA_NULL, "",                        \
-	  "the data's file name, null when the bundled series was used")                          \
-	X(FP_LIBRARIES, FINGERPRINT, "libraries", SA_FT_OBJ, SA_FA_NULL, "",                         \
-	  "the versions of the modules a strategy may import, by name")                           \
 	X(IN_STRATEGY, INSPECT, "strategy", SA_FT_OBJ, SA_FA_NEVER, "", "the strategy .py")         \
 	X(IN_STRATEGY_PRESENT, INSPECT, "strategy.present", SA_FT_BOOL, SA_FA_NEVER, "",            \
 	  "a strategy was uploaded")                                                              \
@@ -379,8 +363,6 @@ enum sa_fabsent {
 	X(RP_RECONCILE_STATEMENT, REPLAY, "reconcile.statement", SA_FT_STR, SA_FA_NEVER, "",        \
 	  "the finding in plain words")                                                           \
 	X(RP_TRADES, REPLAY, "trades", SA_FT_NUM, SA_FA_NEVER, "trades", "closed trades")          \
-	X(RP_GROSS, REPLAY, "gross_return", SA_FT_NUM, SA_FA_NULL, "return",                        \
-	  "the compounded return of the trades before costs")                                     \
 	X(RP_NET, REPLAY, "net_return", SA_FT_NUM, SA_FA_NULL, "return",                            \
 	  "the compounded net return of the trades")                                              \
 	X(RP_MEAN_NET, REPLAY, "mean_net_return", SA_FT_NUM, SA_FA_NULL, "return",                  \
@@ -435,10 +417,6 @@ enum sa_fabsent {
 	  "the Sharpe ratio of the per-bar returns, annualised")                                  \
 	X(ST_SHARPE_ANN_VALUE, STATS, "sharpe_annualised.value", SA_FT_NUM, SA_FA_NULL, "a year",   \
 	  "its value: the report's headline")                                                     \
-	X(ST_SHARPE_LO, STATS, "sharpe_annualised_lo", SA_FT_OBJ, SA_FA_NEVER, "",                 \
-	  "the same Sharpe ratio annualised with Lo's correction for the bars' autocorrelation")  \
-	X(ST_SHARPE_LO_VALUE, STATS, "sharpe_annualised_lo.value", SA_FT_NUM, SA_FA_NULL, "a year", \
-	  "its value")                                                                            \
 	X(ST_PSR, STATS, "psr", SA_FT_NUM, SA_FA_NULL, "probability", "PSR(SR* = 0)")                \
 	X(ST_DSR, STATS, "dsr", SA_FT_NUM, SA_FA_NULL, "probability", "DSR for the trials")          \
 	X(ST_SR0, STATS, "sr0", SA_FT_NUM, SA_FA_NULL, "per trade",                                  \
@@ -458,8 +436,6 @@ enum sa_fabsent {
 	  "the trades' serial dependence")                                                        \
 	X(ST_AC_EFFECTIVE, STATS, "autocorrelation.effective_trades", SA_FT_NUM, SA_FA_NULL,         \
 	  "trades", "what the trades count as independent ones, by serial dependence")           \
-	X(ST_AC_BARS_LAG1, STATS, "autocorrelation.bars_lag1", SA_FT_NUM, SA_FA_NULL, "",            \
-	  "the lag-1 autocorrelation of the per-bar returns")                                     \
 	X(ST_AC_LAG1, STATS, "autocorrelation.trades_lag1", SA_FT_NUM, SA_FA_NULL, "",               \
 	  "the lag-1 autocorrelation of the trades' returns")                                     \
 	X(ST_EFFECTIVE, STATS, "effective_trades", SA_FT_NUM, SA_FA_NULL, "trades",                  \

@@ -89,20 +89,14 @@ def mentions(expr, names):
     return bool(SRC.search(expr)) or any(re.search(r'\b%s\b' % re.escape(n), expr) for n in names) \
         or any(re.search(r'\b%s\s*\(' % re.escape(f), expr) for f in returning) \
         or any(re.search(r'(?:->|\.)\s*%s\b' % re.escape(m), expr) for m in members)
-# name = value, the value up to the next ';' or ',' outside parentheses (so "a = f(x), *b = g(y)"
-# assigns b too)
-NEST = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
-ASSIGN = re.compile(r"(->|\.)?\s*(\w+)(?:\s*\[[^\]]*\])?\s*=(?!=)\s*((?:[^;,()]|%s)*)" % NEST)
-
-
 def spread(body, tv):
     """tv grown by body's assignments from, and loops over, what it names (or a stage tree)"""
     for _ in range(4):
-        for m in ASSIGN.finditer(body):
+        for m in re.finditer(r'(->|\.)?\s*(\w+)(?:\s*\[[^\]]*\])?\s*=(?!=)\s*([^;]*)', body):
             if m.group(2) not in tv and mentions(m.group(3), tv):
                 tv.add(m.group(2))
-                if m.group(1) and mentions(m.group(3), set()):
-                    members.add(m.group(2))  # a member given a stage tree itself
+                if m.group(1):
+                    members.add(m.group(2))
         for m in re.finditer(r'cJSON_ArrayForEach\s*\(\s*(\w+)\s*,([^;{]*)\)', body):
             if mentions(m.group(2), tv):
                 tv.add(m.group(1))
