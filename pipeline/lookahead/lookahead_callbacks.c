@@ -1,7 +1,5 @@
 /* lookahead_callbacks.c - whether the live replay answers a framework class's per-trade
  * callbacks, read from inspect.json through the stage-file table. */
-#include <string.h>
-
 #include "lookahead_core.h"
 #include "stagefile.h"
 
@@ -14,10 +12,10 @@ bool la_live_wants_calls(const char *inspect_path)
 	if (!inspect_path || !sa_sf_open_path(&ins, inspect_path, SA_SF_INSPECT))
 		return false;
 	cb = sa_sf_arr_or_null(&ins, NULL, SA_FD_IN_CALLBACKS);
+	/* inspect keeps only the callbacks the live replay answers (take_callbacks): one named is
+	 * one to ask */
 	cJSON_ArrayForEach(v, cb)
-		yes |= cJSON_IsString(v) && (!strcmp(v->valuestring, "custom_stoploss") ||
-					     !strcmp(v->valuestring, "custom_exit") ||
-					     !strcmp(v->valuestring, "confirm_trade_entry"));
+		yes |= cJSON_IsString(v);
 	sa_sf_close(&ins);
 	return yes;
 }
